@@ -1,0 +1,48 @@
+# wf and ws: every target sets up what it needs on a fresh Debian machine.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+BENCH_VENV := .bench-venv
+STAMP := $(VENV)/.installed
+
+.PHONY: install chromium test demo lint man bench clean
+
+install: $(STAMP) chromium
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "make: Python 3.11+ is needed ($(PYTHON) is older)" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+# Chromium is only needed for --render; install it from apt when we can.
+chromium:
+	@if command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || command -v google-chrome-stable >/dev/null; then \
+	  :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "make: installing Chromium with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+	  echo "make: Chromium is missing; install it with: sudo apt-get install chromium" >&2; \
+	fi
+
+test: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+demo: install
+	@$(BIN)/python tests/demo.py
+
+lint: install
+	$(BIN)/ruff check common wf ws tests
+	$(BIN)/ruff format --check common wf ws tests || true
+
+man:
+	@for page in man/wf.1 man/ws.1; do echo "=== $$page"; MANWIDTH=80 man -l $$page 2>/dev/null | cat || groff -man -Tutf8 $$page; done
+
+bench: install
+	@bash tests/bench/run.sh
+
+clean:
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

@@ -1,0 +1,126 @@
+"""The exit-code table shared by wf and ws: one exception class per row.
+
+A code, once given a meaning, never changes. man/wf.1 and man/ws.1 list the same
+table in their EXIT STATUS sections; tests/test_exit_table.py checks they agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ToolError(Exception):
+    """An error that ends a command with a documented exit code."""
+
+    code: int = 1
+    kind: str = "internal"
+    meaning: str = "internal error (a bug: the message says so)"
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+    def as_json(self) -> dict[str, Any]:
+        return {"code": self.code, "kind": self.kind, "message": self.message}
+
+
+class InternalError(ToolError):
+    code, kind, meaning = 1, "internal", "internal error (a bug: the message says so)"
+
+
+class UsageError(ToolError):
+    code, kind, meaning = 2, "usage", "usage error: bad option or value, invalid regex, conflicting options"
+
+
+class InvalidURL(ToolError):
+    code, kind, meaning = 3, "url", "invalid URL or unsupported scheme"
+
+
+class HTTPClientError(ToolError):
+    code, kind, meaning = 4, "http_4xx", "HTTP 4xx answer (other than 429)"
+
+
+class HTTPServerError(ToolError):
+    code, kind, meaning = 5, "http_5xx", "HTTP 5xx answer"
+
+
+class DNSError(ToolError):
+    code, kind, meaning = 6, "dns", "could not resolve host"
+
+
+class ConnectError(ToolError):
+    code, kind, meaning = 7, "connect", "could not connect (refused, unreachable, reset before any answer)"
+
+
+class BadResponse(ToolError):
+    code, kind, meaning = 8, "bad_response", "malformed HTTP answer (bad status line, header flood, cut before the headers end)"
+
+
+class WriteError(ToolError):
+    code, kind, meaning = 23, "write", "write error (saving a file; a closed stdout pipe is not an error)"
+
+
+class Timeout(ToolError):
+    code, kind, meaning = 28, "timeout", "timeout (connect, read, the total deadline, a render deadline)"
+
+
+class TLSError(ToolError):
+    code, kind, meaning = 35, "tls", "TLS error (handshake, certificate)"
+
+
+class TooManyRedirects(ToolError):
+    code, kind, meaning = 47, "redirects", "too many redirects (more than 10) or a redirect loop"
+
+
+class TransferError(ToolError):
+    code, kind, meaning = 56, "transfer", "transfer broken after the headers (reset, body shorter than announced, bad chunked encoding)"
+
+
+class TooLarge(ToolError):
+    code, kind, meaning = 63, "too_large", "body larger than the size cap"
+
+
+class NoResults(ToolError):
+    code, kind, meaning = 66, "no_results", "ws: every provider answered, none had a result"
+
+
+class AllFailed(ToolError):
+    code, kind, meaning = 69, "all_failed", "ws: every provider failed, for mixed reasons"
+
+
+class RenderError(ToolError):
+    code, kind, meaning = 70, "render", "rendering failed (no browser, launch failed, browser circuit open, crash) where rendering was required"
+
+
+class Blocked(ToolError):
+    code, kind, meaning = 75, "blocked", "blocked or rate-limited: HTTP 429, anti-bot or CAPTCHA page"
+
+
+class PolicyRefused(ToolError):
+    code, kind, meaning = 77, "policy", "refused by the network policy"
+
+
+class Interrupted(ToolError):
+    code, kind, meaning = 130, "interrupted", "interrupted (Ctrl-C)"
+
+
+class Terminated(ToolError):
+    code, kind, meaning = 143, "terminated", "terminated by SIGTERM"
+
+
+# Success has no exception; it is listed so the table is complete.
+SUCCESS = (0, "ok", "success")
+
+ERROR_CLASSES: tuple[type[ToolError], ...] = (
+    InternalError, UsageError, InvalidURL, HTTPClientError, HTTPServerError, DNSError,
+    ConnectError, BadResponse, WriteError, Timeout, TLSError, TooManyRedirects,
+    TransferError, TooLarge, NoResults, AllFailed, RenderError, Blocked, PolicyRefused,
+    Interrupted, Terminated,
+)
+
+EXIT_TABLE: tuple[tuple[int, str, str], ...] = (SUCCESS,) + tuple(
+    (c.code, c.kind, c.meaning) for c in ERROR_CLASSES
+)
+
+BY_CODE: dict[int, type[ToolError]] = {c.code: c for c in ERROR_CLASSES}

@@ -1,0 +1,632 @@
+"""The HTTP client: policy-checked connections, our own redirects, one total deadline,
+size caps on the wire and after decompression, proxies from the environment.
+
+urllib3 is imported inside the functions that use it so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import socket
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlencode, urljoin, urlsplit, urlunsplit
+
+from common.errors import (
+    BadResponse,
+    ConnectError,
+    InvalidURL,
+    PolicyRefused,
+    Timeout,
+    TLSError,
+    TooLarge,
+    ToolError,
+    TooManyRedirects,
+    TransferError,
+)
+from common.policy import Policy, canonical_host, check_name, check_scheme, resolve_checked
+
+DEFAULT_USER_AGENT = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/156.0.0.0 Safari/537.36"
+)
+DEFAULT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+DEFAULT_ACCEPT_LANGUAGE = "en-US,en;q=0.9"
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+MAX_REDIRECTS = 10
+MAX_URL_LENGTH = 32 * 1024
+_CHUNK = 64 * 1024
+_REDIRECT_CODES = (301, 302, 303, 307, 308)
+_CREDENTIAL_HEADERS = ("authorization", "cookie", "proxy-authorization")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+@dataclass(frozen=True)
+class NetOptions:
+    timeout: float = DEFAULT_TIMEOUT
+    max_bytes: int = DEFAULT_MAX_BYTES
+    user_agent: str | None = None
+    policy: Policy = field(default_factory=Policy)
+    max_redirects: int = MAX_REDIRECTS
+
+
+@dataclass
+class Response:
+    url: str
+    final_url: str
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    elapsed_ms: int
+    redirects: list[str] = field(default_factory=list)
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "")
+
+
+# ---------------------------------------------------------------- URLs
+
+
+def normalise_url(url: str) -> str:
+    """Validate a URL from the command line, stdin or a page; raise InvalidURL (3).
+
+    A bare ``host/path`` gets ``http://`` as curl does. Non-ASCII hosts go through IDNA;
+    non-ASCII paths are percent-encoded, as browsers send them.
+    """
+    text = url.strip()
+    if not text:
+        raise InvalidURL("empty URL")
+    if len(text) > MAX_URL_LENGTH:
+        raise InvalidURL(f"URL is {len(text)} characters long (the limit is {MAX_URL_LENGTH})")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+        raise InvalidURL(f"URL contains control characters: {text[:80]!r}")
+    m = _SCHEME.match(text)
+    if m is None or (text[m.end() : m.end() + 2] != "//" and _looks_like_host_port(text)):
+        text = "http://" + text
+    elif text[m.end() : m.end() + 2] != "//" and m.group(1).lower() in ("http", "https"):
+        raise InvalidURL(f"invalid URL {text[:80]}: expected {m.group(1).lower()}://")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise InvalidURL(f"invalid URL {text[:80]}: {exc}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise InvalidURL(f"unsupported scheme {scheme!r} in {text[:80]} (only http and https)")
+    host = parts.hostname
+    if not host:
+        raise InvalidURL(f"no host in URL {text[:80]}")
+    if " " in host or any(c in host for c in "<>\"{}|\\^`"):
+        raise InvalidURL(f"invalid host in URL {text[:80]}")
+    if ":" in host:
+        zone = ""
+        if "%" in host:
+            host, zone = host.split("%", 1)
+            zone = "%25" + zone
+        netloc_host = f"[{host}{zone}]"
+    else:
+        try:
+            netloc_host = canonical_host(host)
+            netloc_host.encode("ascii")
+        except UnicodeError:
+            raise InvalidURL(f"invalid host name {host!r}") from None
+    netloc = netloc_host if port is None else f"{netloc_host}:{port}"
+    if parts.username is not None:
+        userinfo = parts.username + (f":{parts.password}" if parts.password is not None else "")
+        netloc = f"{userinfo}@{netloc}"
+    path = quote(parts.path, safe="/%:@!$&'()*+,;=-._~") or "/"
+    query = quote(parts.query, safe="/%:@!$&'()*+,;=-._~?")
+    return urlunsplit((scheme, netloc, path, query, ""))
+
+
+def _looks_like_host_port(text: str) -> bool:
+    """``localhost:8080/x`` is a host and port, ``mailto:x`` a scheme."""
+    head = text.split("/", 1)[0].split("?", 1)[0]
+    _, _, port = head.rpartition(":")
+    return port.isdigit()
+
+
+def _split_credentials(url: str) -> tuple[str, str | None]:
+    """Move userinfo out of the URL into a Basic Authorization value (as curl does)."""
+    parts = urlsplit(url)
+    if parts.username is None:
+        return url, None
+    from urllib.parse import unquote
+
+    user = unquote(parts.username)
+    password = unquote(parts.password or "")
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")), f"Basic {token}"
+
+
+# ---------------------------------------------------------------- the deadline
+
+
+class _Guard:
+    """One fetch's connection guard: policy at connect time, and the total deadline.
+
+    At the deadline a timer shuts down every socket this fetch opened, so a server that
+    trickles one byte a second cannot hold a read open past it.
+    """
+
+    def __init__(self, policy: Policy, deadline: float, *, proxied: bool) -> None:
+        self.policy = policy
+        self.deadline = deadline
+        self.proxied = proxied
+        self.expired = False
+        self._socks: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def remaining(self) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self.expired = True
+            raise Timeout("timed out: the total deadline passed")
+        return left
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.expired = True
+            for sock in self._socks:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+    def connect(self, host: str, port: int, timeout: float | None, options: Any) -> socket.socket:
+        if self.proxied:
+            # The proxy is operator configuration; the target was checked before.
+            from common.policy import resolve
+
+            addrs = resolve(host, port, deadline=self.deadline)
+        else:
+            addrs = resolve_checked(self.policy, host, port, deadline=self.deadline)
+        last: Exception | None = None
+        for addr in addrs:
+            family = socket.AF_INET6 if addr.version == 6 else socket.AF_INET
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            with self._lock:
+                if self.expired:
+                    sock.close()
+                    raise Timeout("timed out: the total deadline passed")
+                self._socks.append(sock)
+            try:
+                for opt in options or ():
+                    sock.setsockopt(*opt)
+                limit = self.remaining()
+                if isinstance(timeout, (int, float)):
+                    limit = min(limit, float(timeout))
+                sock.settimeout(limit)
+                sock.connect((str(addr), port))
+                sock.settimeout(self.remaining())
+                return sock
+            except TimeoutError:
+                sock.close()
+                raise Timeout(f"timed out connecting to {host} port {port}") from None
+            except ToolError:
+                sock.close()
+                raise
+            except OSError as exc:
+                sock.close()
+                last = exc
+        reason = getattr(last, "strerror", None) or str(last)
+        raise ConnectError(f"could not connect to {host} port {port}: {reason}")
+
+
+_local = threading.local()
+
+
+def _pool_classes() -> tuple[type, type]:
+    cached = getattr(_pool_classes, "cached", None)
+    if cached:
+        return cached
+    from urllib3.connection import HTTPConnection, HTTPSConnection
+    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+    def _new_conn(self: Any) -> socket.socket:
+        guard: _Guard = _local.guard
+        return guard.connect(self._dns_host, self.port, self.timeout, self.socket_options)
+
+    guarded_http = type("GuardedHTTPConnection", (HTTPConnection,), {"_new_conn": _new_conn})
+    guarded_https = type("GuardedHTTPSConnection", (HTTPSConnection,), {"_new_conn": _new_conn})
+    http_pool = type("GuardedHTTPPool", (HTTPConnectionPool,), {"ConnectionCls": guarded_http})
+    https_pool = type("GuardedHTTPSPool", (HTTPSConnectionPool,), {"ConnectionCls": guarded_https})
+    _pool_classes.cached = (http_pool, https_pool)  # type: ignore[attr-defined]
+    return http_pool, https_pool
+
+
+def _proxy_for(url: str) -> str | None:
+    import urllib.request
+
+    proxies = urllib.request.getproxies_environment()
+    parts = urlsplit(url)
+    proxy = proxies.get(parts.scheme)
+    if not proxy:
+        return None
+    if urllib.request.proxy_bypass_environment(parts.hostname or "", proxies):
+        return None
+    if "://" not in proxy:
+        proxy = "http://" + proxy
+    return proxy
+
+
+# ---------------------------------------------------------------- decompression
+
+
+class _Inflate:
+    """zlib with a bounded output per call; handles concatenated gzip members and raw
+    deflate sent as "deflate" (a common server mistake)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._first = True
+        self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS if kind == "gzip" else zlib.MAX_WBITS)
+
+    def feed(self, data: bytes, limit: int) -> Iterator[bytes]:
+        while data:
+            try:
+                out = self._obj.decompress(data, limit)
+            except zlib.error:
+                if self.kind == "deflate" and self._first:
+                    self._obj = zlib.decompressobj(-zlib.MAX_WBITS)
+                    self._first = False
+                    continue
+                raise TransferError(f"corrupt {self.kind} body") from None
+            self._first = False
+            if out:
+                yield out
+            if self._obj.unconsumed_tail:
+                data = self._obj.unconsumed_tail
+            elif self._obj.eof and self._obj.unused_data and self.kind == "gzip":
+                data = self._obj.unused_data
+                self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            else:
+                data = b""
+
+
+class _Brotli:
+    def __init__(self) -> None:
+        import brotli  # type: ignore[import-not-found]
+
+        self._obj = brotli.Decompressor()
+
+    def feed(self, data: bytes, limit: int) -> Iterator[bytes]:
+        out = self._obj.process(data, output_buffer_limit=limit)
+        if out:
+            yield out
+        while not self._obj.is_finished() and not self._obj.can_accept_more_data():
+            out = self._obj.process(b"", output_buffer_limit=limit)
+            if not out:
+                break
+            yield out
+
+
+class _Zstd:
+    def __init__(self) -> None:
+        from compression import zstd  # type: ignore[import-not-found]
+
+        self._obj = zstd.ZstdDecompressor()
+
+    def feed(self, data: bytes, limit: int) -> Iterator[bytes]:
+        out = self._obj.decompress(data, max_length=limit)
+        if out:
+            yield out
+        while not self._obj.eof and not self._obj.needs_input:
+            out = self._obj.decompress(b"", max_length=limit)
+            if not out:
+                break
+            yield out
+
+
+def _brotli_ok() -> bool:
+    try:
+        import inspect
+
+        import brotli  # type: ignore[import-not-found]
+
+        return "output_buffer_limit" in inspect.signature(brotli.Decompressor().process).parameters
+    except Exception:
+        return False
+
+
+def _zstd_ok() -> bool:
+    try:
+        from compression import zstd  # type: ignore[import-not-found]  # noqa: F401
+
+        return True
+    except Exception:
+        return False
+
+
+def accept_encoding() -> str:
+    """Only what we can decode with bounded memory is offered."""
+    cached = getattr(accept_encoding, "cached", None)
+    if cached is None:
+        names = ["gzip", "deflate"] + (["br"] if _brotli_ok() else []) + (["zstd"] if _zstd_ok() else [])
+        cached = accept_encoding.cached = ", ".join(names)  # type: ignore[attr-defined]
+    return cached
+
+
+def _decoders(content_encoding: str) -> list[Any]:
+    out: list[Any] = []
+    for token in reversed([t.strip().lower() for t in content_encoding.split(",") if t.strip()]):
+        if token in ("identity", "none"):
+            continue
+        if token in ("gzip", "x-gzip"):
+            out.append(_Inflate("gzip"))
+        elif token == "deflate":
+            out.append(_Inflate("deflate"))
+        elif token == "br" and _brotli_ok():
+            out.append(_Brotli())
+        elif token == "zstd" and _zstd_ok():
+            out.append(_Zstd())
+        else:
+            raise BadResponse(f"unsupported Content-Encoding {token!r}")
+    return out
+
+
+class _Sink:
+    """Collects the body through the decoder chain; every stage is capped at max_bytes."""
+
+    def __init__(self, decoders: list[Any], max_bytes: int) -> None:
+        self.decoders = decoders
+        self.max_bytes = max_bytes
+        self.counts = [0] * len(decoders)
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def feed(self, data: bytes) -> None:
+        self._push(0, data)
+
+    def _push(self, stage: int, data: bytes) -> None:
+        if stage == len(self.decoders):
+            self.size += len(data)
+            if self.size > self.max_bytes:
+                raise _too_large(self.max_bytes, decoded=bool(self.decoders))
+            self.parts.append(data)
+            return
+        limit = self.max_bytes - self.counts[stage] + 1
+        for out in self.decoders[stage].feed(data, max(1, limit)):
+            self.counts[stage] += len(out)
+            if self.counts[stage] > self.max_bytes:
+                raise _too_large(self.max_bytes, decoded=True)
+            self._push(stage + 1, out)
+
+    def body(self) -> bytes:
+        return b"".join(self.parts)
+
+
+def _too_large(cap: int, *, decoded: bool) -> TooLarge:
+    what = "decompressed body" if decoded else "body"
+    return TooLarge(f"{what} is larger than the cap of {cap} bytes (raise it with --max-bytes)")
+
+
+# ---------------------------------------------------------------- fetch
+
+
+def fetch(
+    url: str,
+    opts: NetOptions,
+    *,
+    method: str = "GET",
+    data: bytes | Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+    deadline: float | None = None,
+    on_redirect: Callable[[str], None] | None = None,
+) -> Response:
+    """Fetch a URL under the policy and within one deadline. Any HTTP status is returned;
+    network failures raise the ToolError of their exit code."""
+    start = time.monotonic()
+    deadline = min(deadline or float("inf"), start + opts.timeout)
+    current = normalise_url(url)
+    method = method.upper()
+    body: bytes | None
+    req_headers = {
+        "User-Agent": opts.user_agent or DEFAULT_USER_AGENT,
+        "Accept": DEFAULT_ACCEPT,
+        "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
+        "Accept-Encoding": accept_encoding(),
+    }
+    if isinstance(data, Mapping):
+        body = urlencode(dict(data)).encode("ascii")
+        req_headers["Content-Type"] = "application/x-www-form-urlencoded"
+    else:
+        body = data
+    req_headers.update(headers or {})
+    seen: list[str] = []
+    origin_host = urlsplit(current).hostname
+    for hop in range(opts.max_redirects + 1):
+        target, auth = _split_credentials(current)
+        hop_headers = dict(req_headers)
+        if auth and not any(k.lower() == "authorization" for k in hop_headers):
+            hop_headers["Authorization"] = auth
+        status, resp_headers, resp_body = _one_request(
+            target, method, hop_headers, body, opts, deadline
+        )
+        location = resp_headers.get("location")
+        if status not in _REDIRECT_CODES or not location:
+            return Response(
+                url=url,
+                final_url=target,
+                status=status,
+                headers=resp_headers,
+                body=resp_body,
+                elapsed_ms=int((time.monotonic() - start) * 1000),
+                redirects=seen,
+            )
+        seen.append(target)
+        nxt = urljoin(target, location.strip())
+        scheme = urlsplit(nxt).scheme
+        check_scheme(scheme, nxt[:200])
+        try:
+            nxt = normalise_url(nxt)
+        except InvalidURL as exc:
+            raise PolicyRefused(f"refused redirect to an invalid URL: {exc.message}") from None
+        if hop == opts.max_redirects:
+            raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
+        if nxt in seen or _split_credentials(nxt)[0] in seen:
+            raise TooManyRedirects(f"redirect loop at {nxt}")
+        if on_redirect:
+            on_redirect(nxt)
+        if urlsplit(nxt).hostname != origin_host:
+            # Credentials never follow a redirect to another host.
+            req_headers = {k: v for k, v in req_headers.items() if k.lower() not in _CREDENTIAL_HEADERS}
+            current = _split_credentials(nxt)[0]
+            origin_host = urlsplit(current).hostname
+        else:
+            current = nxt
+        if status == 303 or (status in (301, 302) and method == "POST"):
+            method, body = "GET", None
+            req_headers.pop("Content-Type", None)
+    raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
+
+
+def _one_request(
+    url: str,
+    method: str,
+    headers: dict[str, str],
+    body: bytes | None,
+    opts: NetOptions,
+    deadline: float,
+) -> tuple[int, dict[str, str], bytes]:
+    import urllib3
+    from urllib3 import exceptions as u3
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    proxy = _proxy_for(url)
+    if proxy:
+        # Through a proxy we cannot pin the address; check the name and its addresses now.
+        check_name(opts.policy, host)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        resolve_checked(opts.policy, host, port, deadline=deadline)
+    guard = _Guard(opts.policy, deadline, proxied=bool(proxy))
+    http_pool, https_pool = _pool_classes()
+    left = max(0.001, deadline - time.monotonic())
+    timeout = urllib3.Timeout(connect=left, read=left)
+    if proxy:
+        manager: Any = urllib3.ProxyManager(proxy, num_pools=2, maxsize=1, timeout=timeout)
+    else:
+        manager = urllib3.PoolManager(num_pools=2, maxsize=1, timeout=timeout)
+    manager.pool_classes_by_scheme = {"http": http_pool, "https": https_pool}
+    _local.guard = guard
+    resp = None
+    got_headers = False
+    try:
+        try:
+            resp = manager.urlopen(
+                method,
+                url,
+                body=body,
+                headers=headers,
+                redirect=False,
+                retries=False,
+                preload_content=False,
+                decode_content=False,
+                assert_same_host=False,
+            )
+            got_headers = True
+            resp_headers: dict[str, str] = {}
+            for key, value in resp.headers.items():
+                k = key.lower()
+                resp_headers[k] = f"{resp_headers[k]}, {value}" if k in resp_headers else value
+            status = resp.status
+            length = resp_headers.get("content-length", "").strip()
+            if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
+                raise _too_large(opts.max_bytes, decoded=False)
+            if method == "HEAD" or status in (204, 304) or status < 200:
+                return status, resp_headers, b""
+            sink = _Sink(_decoders(resp_headers.get("content-encoding", "")), opts.max_bytes)
+            raw_total = 0
+            for chunk in resp.stream(_CHUNK, decode_content=False):
+                raw_total += len(chunk)
+                if raw_total > opts.max_bytes:
+                    raise _too_large(opts.max_bytes, decoded=False)
+                sink.feed(chunk)
+                guard.remaining()
+            if guard.expired:
+                raise Timeout("timed out: the total deadline passed while reading the body")
+            return status, resp_headers, sink.body()
+        except ToolError:
+            if guard.expired:
+                raise Timeout(f"timed out after {opts.timeout:g} s (the total deadline)") from None
+            raise
+        except Exception as exc:
+            raise _map_error(exc, u3, guard, host, got_headers, opts) from None
+    finally:
+        _local.guard = None
+        guard.cancel()
+        if resp is not None:
+            resp.release_conn()
+        manager.clear()
+
+
+def _map_error(
+    exc: BaseException, u3: Any, guard: _Guard, host: str, got_headers: bool, opts: NetOptions
+) -> ToolError:
+    import http.client
+    import ssl
+
+    if guard.expired:
+        return Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
+    inner: BaseException = exc
+    while True:
+        nxt = getattr(inner, "reason", None) or inner.__cause__ or inner.__context__
+        if isinstance(inner, u3.ProtocolError) and inner.args and len(inner.args) > 1:
+            nxt = inner.args[1]
+        if not isinstance(nxt, BaseException) or nxt is inner:
+            break
+        if isinstance(nxt, ToolError):
+            return nxt
+        inner = nxt
+    if isinstance(exc, u3.SSLError) or isinstance(inner, (ssl.SSLError, ssl.CertificateError)):
+        detail = getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
+        return TLSError(f"TLS error with {host}: {detail}")
+    if isinstance(exc, (u3.ReadTimeoutError, u3.ConnectTimeoutError)) or isinstance(inner, TimeoutError):
+        return Timeout(f"timed out waiting for {host}")
+    if isinstance(inner, (http.client.LineTooLong,)) or "got more than" in str(inner):
+        return BadResponse(f"malformed answer from {host}: {inner}")
+    if isinstance(inner, (http.client.BadStatusLine,)) and not isinstance(
+        inner, http.client.RemoteDisconnected
+    ):
+        return BadResponse(f"malformed answer from {host}: bad status line")
+    if got_headers or isinstance(inner, (http.client.IncompleteRead,)) or isinstance(
+        exc, (u3.IncompleteRead, u3.InvalidChunkLength)
+    ):
+        return TransferError(f"transfer from {host} broke off: {_short(inner)}")
+    if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)) or isinstance(
+        exc, u3.ProtocolError
+    ):
+        return ConnectError(f"connection to {host} failed before any answer: {_short(inner)}")
+    return ToolError(f"unexpected error talking to {host}: {_short(exc)} (this is a bug)")
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text.splitlines()[0][:200]
+
+
+def raise_for_status(resp: Response) -> None:
+    from common.errors import Blocked, HTTPClientError, HTTPServerError
+
+    where = resp.final_url
+    if resp.status == 429:
+        raise Blocked(f"HTTP 429 Too Many Requests from {where}", status=429)
+    if 400 <= resp.status < 500:
+        raise HTTPClientError(f"HTTP {resp.status} from {where}", status=resp.status)
+    if resp.status >= 500:
+        raise HTTPServerError(f"HTTP {resp.status} from {where}", status=resp.status)

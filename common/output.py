@@ -1,0 +1,143 @@
+"""The one place that knows the process environment: streams, tty, colour, closed pipes,
+signals, and the `tool: (N) message` line. Both CLIs run through ``run_cli``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from common.errors import InternalError, Interrupted, Terminated, ToolError, UsageError
+
+
+def _stream(name: str) -> IO[bytes]:
+    stream = getattr(sys, name)
+    return getattr(stream, "buffer", stream)
+
+
+def write(text: str) -> None:
+    """Write result text to stdout as UTF-8, whatever the locale."""
+    out = _stream("stdout")
+    out.write(text.encode("utf-8", "surrogateescape"))
+    out.flush()
+
+
+def write_json(obj: Any) -> None:
+    """One JSON document on one line (JSON Lines friendly)."""
+    write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def use_colour(stream: IO[Any] | None = None) -> bool:
+    """Colour only on a terminal, never with NO_COLOR set (any value) or TERM=dumb."""
+    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+        return False
+    stream = stream or sys.stdout
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def diag(tool: str, message: str) -> None:
+    """One diagnostic line on stderr, starting with the tool's name."""
+    line = " ".join(message.split()) if "\n" in message or "\r" in message else message
+    err = _stream("stderr")
+    try:
+        err.write(f"{tool}: {line}\n".encode("utf-8", "replace"))
+        err.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+
+
+def error_line(tool: str, exc: ToolError) -> None:
+    diag(tool, f"({exc.code}) {exc.message}")
+
+
+def _silence_stdout() -> None:
+    # After EPIPE the interpreter would complain when it flushes stdout at exit.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated("terminated by SIGTERM")
+
+
+def run_cli(
+    tool: str,
+    command: Any,
+    argv: Sequence[str] | None = None,
+    *,
+    json_error: Callable[[ToolError], dict[str, Any]] | None = None,
+) -> int:
+    """Run a click command; map every outcome to one stderr line and an exit code."""
+    import click
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    wants_json = "--json" in args
+    try:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (embedded use)
+        pass
+    try:
+        try:
+            result = command.main(args, prog_name=tool, standalone_mode=False)
+        except click.exceptions.Exit as exc:
+            return int(exc.exit_code or 0)
+        except click.exceptions.Abort:
+            raise KeyboardInterrupt from None
+        except click.ClickException as exc:
+            raise UsageError(_usage_message(tool, exc)) from None
+        return int(result or 0)
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except KeyboardInterrupt:
+        return _fail(tool, Interrupted("interrupted"), wants_json, json_error)
+    except ToolError as exc:
+        return _fail(tool, exc, wants_json, json_error)
+    except Exception as exc:  # a bug: say so, in one line
+        where = ""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
+        bug = InternalError(f"internal error: {type(exc).__name__}: {exc}{where} (this is a bug)")
+        return _fail(tool, bug, wants_json, json_error)
+
+
+def _fail(
+    tool: str,
+    exc: ToolError,
+    wants_json: bool,
+    json_error: Callable[[ToolError], dict[str, Any]] | None,
+) -> int:
+    error_line(tool, exc)
+    if wants_json and json_error is not None:
+        try:
+            write_json(json_error(exc))
+        except BrokenPipeError:
+            _silence_stdout()
+    return exc.code
+
+
+def _usage_message(tool: str, exc: Any) -> str:
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    message = " ".join(message.split())
+    return f"{message} (see {tool} --help)"
+
+
+def main_exit(code: int) -> None:
+    """Flush and exit; a closed stdout at this point is still a success."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        _silence_stdout()
+    sys.exit(code)

@@ -1,0 +1,281 @@
+"""The network policy (SSRF guard): canonicalise an address and decide allow or refuse.
+
+Everything here is pure except ``resolve_checked``, which asks the system resolver once
+and checks every address it returns. The HTTP client (common.net) and the browser's
+policy proxy (wf.render.guard) connect only to an address this module has checked, so
+a name that resolves differently the second time (DNS rebinding) gains nothing.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+
+from common.errors import DNSError, PolicyRefused, Timeout
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+ALLOWED_SCHEMES = ("http", "https")
+
+# Names of cloud metadata services; their subdomains too. Refused whatever the flags say.
+METADATA_NAMES = ("metadata.google.internal", "metadata.goog", "instance-data")
+METADATA_ADDRESSES = frozenset(
+    ipaddress.ip_address(a) for a in ("169.254.169.254", "fd00:ec2::254", "100.100.100.200")
+)
+
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+_ULA = ipaddress.ip_network("fc00::/7")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_DOC_V4 = tuple(
+    ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
+)
+_DOC_V6 = (ipaddress.ip_network("2001:db8::/32"), ipaddress.ip_network("3fff::/20"))
+_BENCHMARK = ipaddress.ip_network("198.18.0.0/15")
+_THIS_NET = ipaddress.ip_network("0.0.0.0/8")
+
+HOW_TO_ALLOW_PRIVATE = "allow it with --allow-private (or WF_ALLOW_PRIVATE=1) or --allow-host"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What a fetch may connect to. The default allows only global unicast addresses."""
+
+    allow_private: bool = False
+    # Canonical names (lower case, no trailing dot, IDNA) and canonical address strings.
+    allow_hosts: frozenset[str] = field(default_factory=frozenset)
+
+    def with_hosts(self, *hosts: str) -> Policy:
+        """A copy that also allows these hosts (operator-configured endpoints)."""
+        extra = {canonical_host(h) for h in hosts if h}
+        return Policy(self.allow_private, self.allow_hosts | extra)
+
+
+def parse_ip(text: str) -> IPAddress | None:
+    """Parse an address in any notation a URL parser or inet_aton accepts.
+
+    Accepts dotted IPv4 with decimal, octal (leading 0) or hex (0x) parts and one to four
+    parts (``2130706433``, ``0x7f.1``, ``0177.0.0.1``), bracketed IPv6 with or without a
+    zone id. IPv4-mapped and IPv4-compatible IPv6 come back as the IPv4 address, so one
+    rule decides for every spelling of the same destination.
+    """
+    host = text.strip()
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if ":" in host:
+        host = host.split("%", 1)[0]
+        try:
+            addr: IPAddress = ipaddress.IPv6Address(host)
+        except ValueError:
+            return None
+        return _unmap(addr)
+    return _parse_ipv4_loose(host.rstrip("."))
+
+
+def _unmap(addr: IPAddress) -> IPAddress:
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return addr.ipv4_mapped
+        # IPv4-compatible ::a.b.c.d (deprecated, still routed by some stacks); not :: or ::1.
+        packed = addr.packed
+        if packed[:12] == b"\0" * 12 and int(addr) > 1:
+            return ipaddress.IPv4Address(packed[12:])
+        if addr in _NAT64:
+            return ipaddress.IPv4Address(packed[12:])
+    return addr
+
+
+def _parse_ipv4_loose(host: str) -> ipaddress.IPv4Address | None:
+    parts = host.split(".")
+    if not 1 <= len(parts) <= 4 or any(p == "" for p in parts):
+        return None
+    values: list[int] = []
+    for part in parts:
+        p = part.lower()
+        try:
+            if p.startswith("0x"):
+                v = int(p[2:] or "0", 16)
+            elif len(p) > 1 and p.startswith("0"):
+                v = int(p, 8)
+            else:
+                if not p.isdigit():
+                    return None
+                v = int(p, 10)
+        except ValueError:
+            return None
+        values.append(v)
+    # The last part fills the remaining bytes (inet_aton semantics).
+    *head, last = values
+    if any(v > 255 for v in head) or last >= 256 ** (4 - len(head)):
+        return None
+    number = 0
+    for v in head:
+        number = number * 256 + v
+    number = number * 256 ** (4 - len(head)) + last
+    return ipaddress.IPv4Address(number)
+
+
+def canonical_host(host: str) -> str:
+    """Lower case, no brackets or trailing dot, IDNA for names, canonical text for addresses."""
+    addr = parse_ip(host)
+    if addr is not None:
+        return str(addr)
+    name = host.strip().strip("[]").rstrip(".").lower()
+    try:
+        return name.encode("idna").decode("ascii")
+    except UnicodeError:
+        return name
+
+
+def is_metadata_name(name: str) -> bool:
+    name = canonical_host(name)
+    return any(name == m or name.endswith("." + m) for m in METADATA_NAMES)
+
+
+def refusal_reason(addr: IPAddress, *, allow_private: bool = False) -> str | None:
+    """Why this address is refused under the default rules, or None when it is allowed."""
+    addr = _unmap(addr)
+    if addr in METADATA_ADDRESSES:
+        return "cloud metadata address"
+    if addr.is_unspecified:
+        return "unspecified address"
+    if addr.is_multicast:
+        return "multicast address"
+    if isinstance(addr, ipaddress.IPv4Address):
+        if addr == ipaddress.IPv4Address("255.255.255.255"):
+            return "broadcast address"
+        if addr in _THIS_NET:
+            return "'this network' address"
+        if addr.is_link_local:
+            return "link-local address"
+        if any(addr in n for n in _DOC_V4):
+            return "documentation address"
+        if addr in _BENCHMARK:
+            return "benchmarking address"
+        private = addr.is_loopback or addr in _CGNAT or (addr.is_private and not addr.is_reserved)
+        if private:
+            return None if allow_private else _private_kind(addr)
+        if addr.is_reserved or not addr.is_global:
+            return "reserved address"
+        return None
+    if addr.is_link_local:
+        return "link-local address"
+    if addr.is_site_local:
+        return "site-local address"
+    if any(addr in n for n in _DOC_V6):
+        return "documentation address"
+    if addr.is_loopback or addr in _ULA:
+        return None if allow_private else _private_kind(addr)
+    if addr.is_reserved or not addr.is_global:
+        return "reserved address"
+    return None
+
+
+def _private_kind(addr: IPAddress) -> str:
+    if addr.is_loopback:
+        return "loopback address"
+    if isinstance(addr, ipaddress.IPv4Address) and addr in _CGNAT:
+        return "shared (CGNAT) address"
+    if isinstance(addr, ipaddress.IPv6Address):
+        return "unique-local address"
+    return "private address"
+
+
+def check_name(policy: Policy, host: str) -> None:
+    """Refuse a host by its name alone (metadata services, forbidden literal addresses)."""
+    name = canonical_host(host)
+    if is_metadata_name(name):
+        raise PolicyRefused(f"refused {host}: cloud metadata service (never allowed)")
+    addr = parse_ip(host)
+    if addr is not None:
+        check_address(policy, host, addr)
+
+
+def check_address(policy: Policy, host: str, addr: IPAddress) -> None:
+    """Raise PolicyRefused unless the policy allows connecting to ``addr`` for ``host``."""
+    addr = _unmap(addr)
+    if addr in METADATA_ADDRESSES:
+        raise PolicyRefused(f"refused {host} ({addr}): cloud metadata address (never allowed)")
+    if canonical_host(host) in policy.allow_hosts or str(addr) in policy.allow_hosts:
+        return
+    reason = refusal_reason(addr, allow_private=policy.allow_private)
+    if reason is None:
+        return
+    shown = host if canonical_host(host) == str(addr) else f"{host} ({addr})"
+    if reason in ("loopback address", "private address", "shared (CGNAT) address", "unique-local address"):
+        hint = HOW_TO_ALLOW_PRIVATE
+    else:
+        hint = f"allow exactly this host with --allow-host {canonical_host(host)}"
+    raise PolicyRefused(f"refused {shown}: {reason}; {hint}")
+
+
+def check_scheme(scheme: str, url: str) -> None:
+    if scheme.lower() not in ALLOWED_SCHEMES:
+        raise PolicyRefused(f"refused {url}: scheme {scheme or '(none)'!r} is not http or https")
+
+
+def resolve(host: str, port: int, *, deadline: float | None = None) -> list[IPAddress]:
+    """Resolve a name once, within the deadline (getaddrinfo itself has no timeout)."""
+    literal = parse_ip(host)
+    if literal is not None:
+        return [literal]
+    name = canonical_host(host)
+    box: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            box["infos"] = socket.getaddrinfo(name, port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError) as exc:
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, name="wf-resolve", daemon=True)
+    worker.start()
+    worker.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+    if worker.is_alive():
+        raise Timeout(f"timed out resolving {host}")
+    if "error" in box:
+        raise DNSError(f"could not resolve host {host}")
+    seen: list[IPAddress] = []
+    for family, _t, _p, _c, sockaddr in box["infos"]:  # type: ignore[union-attr]
+        if family not in (socket.AF_INET, socket.AF_INET6):
+            continue
+        addr = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
+        if addr not in seen:
+            seen.append(addr)
+    if not seen:
+        raise DNSError(f"could not resolve host {host}")
+    return seen
+
+
+def resolve_checked(
+    policy: Policy, host: str, port: int, *, deadline: float | None = None
+) -> list[IPAddress]:
+    """Resolve once and check every address; refuse the host if any address is refused.
+
+    Failing closed on a mixed answer keeps a name that lists one public and one private
+    address from reaching the private one on a retry.
+    """
+    check_name(policy, host)
+    addrs = resolve(host, port, deadline=deadline)
+    for addr in addrs:
+        check_address(policy, host, addr)
+    return addrs
+
+
+def policy_from_env(
+    environ: dict[str, str] | None = None,
+    *,
+    allow_private: bool | None = None,
+    allow_hosts: tuple[str, ...] = (),
+) -> Policy:
+    """Flags beat the environment: WF_ALLOW_PRIVATE=1 and WF_ALLOW_HOSTS=a,b."""
+    import os
+
+    env = os.environ if environ is None else environ
+    if allow_private is None:
+        allow_private = env.get("WF_ALLOW_PRIVATE", "").strip().lower() in ("1", "true", "yes", "on")
+    hosts = [h.strip() for h in env.get("WF_ALLOW_HOSTS", "").split(",") if h.strip()]
+    hosts += list(allow_hosts)
+    return Policy(allow_private=allow_private, allow_hosts=frozenset(canonical_host(h) for h in hosts))

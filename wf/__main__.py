@@ -1,0 +1,3 @@
+from wf.cli import main
+
+main()

@@ -1,0 +1,94 @@
+"""What kind of body this is: HTML to extract, text to print as it is, binary to save.
+
+The Content-Type header is believed unless the bytes say otherwise: a PNG served as
+text/html is still a PNG."""
+
+from __future__ import annotations
+
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"%PDF-", "application/pdf"),
+    (b"PK\x03\x04", "application/zip"),
+    (b"\x1f\x8b", "application/gzip"),
+    (b"BZh", "application/x-bzip2"),
+    (b"\xfd7zXZ\x00", "application/x-xz"),
+    (b"7z\xbc\xaf\x27\x1c", "application/x-7z-compressed"),
+    (b"\x7fELF", "application/x-executable"),
+    (b"RIFF", "application/octet-stream"),
+    (b"OggS", "audio/ogg"),
+    (b"ID3", "audio/mpeg"),
+    (b"\x00\x00\x00\x18ftyp", "video/mp4"),
+    (b"\x00\x00\x00\x20ftyp", "video/mp4"),
+    (b"wOFF", "font/woff"),
+    (b"wOF2", "font/woff2"),
+)
+
+_TEXT_APPLICATION = (
+    "application/json",
+    "application/ld+json",
+    "application/xml",
+    "application/javascript",
+    "application/ecmascript",
+    "application/x-javascript",
+    "application/x-ndjson",
+    "application/yaml",
+    "application/x-yaml",
+    "application/toml",
+    "application/sql",
+    "application/x-sh",
+    "application/csv",
+    "application/rss+xml",
+    "application/atom+xml",
+    "application/openmetrics-text",
+)
+
+
+def mime_of(content_type: str | None) -> str:
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
+def sniff_binary(body: bytes) -> str | None:
+    """A MIME type when the first bytes are a known binary format, or hold NUL bytes."""
+    for magic, mime in _MAGIC:
+        if body.startswith(magic):
+            return mime
+    head = body[:1024]
+    if b"\x00" in head and not (head.startswith((b"\xff\xfe", b"\xfe\xff"))):
+        return "application/octet-stream"
+    return None
+
+
+def looks_like_html(body: bytes) -> bool:
+    head = body[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<!--")) or (
+        b"<html" in head or b"<body" in head or b"<div" in head or b"<p>" in head
+    )
+
+
+def classify(content_type: str | None, body: bytes) -> tuple[str, str]:
+    """(kind, mime) with kind one of html, text, binary, empty."""
+    mime = mime_of(content_type)
+    if not body:
+        return "empty", mime
+    binary = sniff_binary(body)
+    if mime in ("text/html", "application/xhtml+xml"):
+        return ("binary", binary) if binary else ("html", mime)
+    if binary:
+        return "binary", mime if mime and not mime.startswith("text/") else binary
+    if mime.startswith("text/") or mime in _TEXT_APPLICATION or mime.endswith(("+json", "+xml")):
+        return "text", mime
+    if not mime or mime in ("application/octet-stream", "binary/octet-stream"):
+        if looks_like_html(body):
+            return "html", "text/html"
+        try:
+            body[:65536].decode("utf-8")
+            return "text", mime or "text/plain"
+        except UnicodeDecodeError as exc:
+            # A multi-byte character cut at the sniff boundary is still text.
+            if exc.start >= 65536 - 4:
+                return "text", mime or "text/plain"
+        return "binary", mime or "application/octet-stream"
+    return "binary", mime

@@ -1,0 +1,344 @@
+"""One page through wf: fetch -> type branch -> extract (-> render) -> lines -> save/truncate.
+
+Data flows one way; nothing here knows about click. ``process`` returns a Page whose
+``output`` is what text mode prints and whose ``as_json`` is the --json object.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from common.errors import RenderError, ToolError
+from common.net import Response, fetch, raise_for_status
+from wf import content, lines
+from wf.options import PREVIEW_CHARS, WfOptions
+from wf.save import confine_name, default_name, save_bytes
+
+Log = Callable[[str], None]
+BATCH_WORKERS = 4
+
+
+@dataclass
+class Page:
+    url: str
+    final_url: str | None = None
+    status: int | None = None
+    content_type: str | None = None
+    charset: str | None = None
+    title: str | None = None
+    text: str = ""
+    total: int = 0
+    matched: int = 0
+    first: int | None = None
+    last: int | None = None
+    truncated: bool = False
+    saved_to: str | None = None
+    bytes: int = 0
+    rendered: bool = False
+    links: list[dict[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    markers: list[str] = field(default_factory=list)  # lines printed before the text
+    trailer: list[str] = field(default_factory=list)  # lines printed after the text
+    elapsed_ms: int = 0
+    error: ToolError | None = None
+
+    @property
+    def output(self) -> str:
+        parts = [*self.markers]
+        if self.text:
+            parts.append(self.text)
+        parts.extend(self.trailer)
+        return "\n".join(parts) + "\n" if parts else ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "final_url": self.final_url,
+            "status": self.status,
+            "content_type": self.content_type,
+            "charset": self.charset,
+            "title": self.title,
+            "text": self.text,
+            "lines": {"total": self.total, "matched": self.matched, "from": self.first, "to": self.last},
+            "truncated": self.truncated,
+            "saved_to": self.saved_to,
+            "bytes": self.bytes,
+            "rendered": self.rendered,
+            "links": self.links,
+            "notes": self.notes,
+            "elapsed_ms": self.elapsed_ms,
+            "error": self.error.as_json() if self.error else None,
+        }
+
+
+def marker(text: str) -> str:
+    """Marker lines are the only lines wf adds to a page's text; they look like this."""
+    return f"[wf: {text}]"
+
+
+@dataclass
+class Document:
+    """A body ready for the line pipeline."""
+
+    source: str
+    final_url: str | None
+    status: int | None
+    content_type: str
+    body: bytes
+
+
+class Renderers:
+    """One lazily started render session for the whole run (a batch shares it)."""
+
+    def __init__(self, opts: WfOptions) -> None:
+        self.opts = opts
+        self._session: Any = None
+
+    def get(self) -> Any:
+        if self._session is None:
+            from wf.render import RenderOptions, RenderSession
+
+            self._session = RenderSession(
+                RenderOptions.from_env(self.opts.render),
+                policy=self.opts.net.policy,
+                user_agent=self.opts.net.user_agent,
+            )
+        return self._session
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+
+def process(
+    target: str,
+    opts: WfOptions,
+    *,
+    log: Log,
+    renderers: Renderers | None = None,
+    local_body: bytes | None = None,
+) -> Page:
+    """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
+    start = time.monotonic()
+    page = Page(url=target)
+    try:
+        deadline = start + opts.net.timeout
+        if local_body is None:
+            resp = fetch(target, opts.net, deadline=deadline)
+            _check_status(resp, log)
+            doc = Document(target, resp.final_url, resp.status, resp.content_type, resp.body)
+        else:
+            doc = Document(target, opts.base_url, None, "", local_body)
+        _build(page, doc, opts, log=log, renderers=renderers, deadline=deadline)
+    except ToolError as exc:
+        page.error = exc
+    page.elapsed_ms = int((time.monotonic() - start) * 1000)
+    return page
+
+
+def _check_status(resp: Response, log: Log) -> None:
+    raise_for_status(resp)
+    if 300 <= resp.status < 400:
+        log(f"note: HTTP {resp.status} without a Location header; showing its body")
+
+
+def _build(
+    page: Page,
+    doc: Document,
+    opts: WfOptions,
+    *,
+    log: Log,
+    renderers: Renderers | None,
+    deadline: float,
+) -> None:
+    page.final_url = doc.final_url
+    page.status = doc.status
+    page.bytes = len(doc.body)
+    kind, mime = content.classify(doc.content_type or None, doc.body)
+    page.content_type = doc.content_type or mime or None
+    if kind == "binary":
+        _save_binary(page, doc, mime)
+        return
+    if kind == "empty":
+        _apply_lines(page, "", opts)
+        return
+    from common.decode import decode_body
+
+    decoded, page.charset = decode_body(doc.body, doc.content_type or None)
+    if kind == "html" and not opts.raw:
+        text = _extract_html(page, decoded, opts, log=log, renderers=renderers, deadline=deadline)
+    else:
+        text = decoded
+    _apply_lines(page, text, opts)
+
+
+def _save_binary(page: Page, doc: Document, mime: str) -> None:
+    path = save_bytes(doc.body, default_name(doc.final_url or doc.source, mime, text=False))
+    page.saved_to = str(path)
+    what = mime or "binary data"
+    page.markers.append(marker(f"binary content ({what}, {len(doc.body)} bytes) saved to {path}"))
+    page.notes.append(f"binary content ({what}) saved, not printed")
+
+
+def _extract_html(
+    page: Page,
+    html: str,
+    opts: WfOptions,
+    *,
+    log: Log,
+    renderers: Renderers | None,
+    deadline: float,
+) -> str:
+    from wf.extract import extract
+
+    base = page.final_url or opts.base_url
+    result = extract(html, url=base, full=opts.full, link_markers=opts.links)
+    if opts.render != "never" and renderers is not None and page.status is not None:
+        result = _maybe_render(page, html, result, opts, log=log, renderers=renderers, deadline=deadline)
+    page.title = result.title
+    page.links = [{"text": link.text, "url": link.url} for link in result.links]
+    return result.text
+
+
+def _maybe_render(
+    page: Page,
+    html: str,
+    static: Any,
+    opts: WfOptions,
+    *,
+    log: Log,
+    renderers: Renderers,
+    deadline: float,
+) -> Any:
+    from wf.extract import extract
+    from wf.render import looks_like_js_shell, recover_next_data
+
+    always = opts.render == "always"
+    if not always and not looks_like_js_shell(html, static.text):
+        return static
+    if not always:
+        log("page looks JavaScript-rendered; rendering in headless Chromium")
+    try:
+        rendered = renderers.get().render(page.final_url or page.url, deadline=deadline)
+    except RenderError as exc:
+        if always:
+            raise
+        state = recover_next_data(html)
+        if state:
+            page.notes.append(f"rendering failed ({exc.message}); printed the page's __NEXT_DATA__ state instead")
+            log(f"note: {exc.message}; printing the page's __NEXT_DATA__ JSON state instead")
+            static.text = state
+            return static
+        page.notes.append(f"page renders client-side and may be incomplete: {exc.message}")
+        log(f"note: page renders client-side and may be incomplete ({exc.message})")
+        return static
+    page.notes.extend(f"blocked by the network policy: {b}" for b in rendered.blocked)
+    result = extract(rendered.html, url=rendered.final_url, full=opts.full, link_markers=opts.links)
+    if always or len(result.text.strip()) > len(static.text.strip()):
+        page.rendered = True
+        page.final_url = rendered.final_url or page.final_url
+        return result
+    page.notes.append("rendered text was not richer than the static text; kept the static text")
+    return static
+
+
+def _apply_lines(page: Page, text: str, opts: WfOptions) -> None:
+    full_view = lines.split_lines(text)
+    page.total = len(full_view)
+    if opts.save or opts.save_path:
+        name = confine_name(opts.save_path) if opts.save_path else None
+        _save_view(page, text, name, what="full text")
+    elif not opts.narrows and len(text.encode("utf-8")) > opts.autosave_bytes:
+        path = _save_view(page, text, None, what=None)
+        preview, _cut = lines.truncate(text, PREVIEW_CHARS)
+        shown = lines.split_lines(preview)
+        page.markers.append(
+            marker(
+                f"page too large to inline ({len(text)} characters, {len(full_view)} lines); "
+                f"the whole text is in {path}; showing the first {len(shown)} lines. "
+                "Ask for a range with --from N --to M, or for lines with --filter REGEX"
+            )
+        )
+        page.notes.append(f"auto-saved: full text in {path}; text is a preview")
+        page.text = preview
+        page.truncated = True
+        page.matched, page.first, page.last = len(full_view), (1 if shown else None), len(shown) or None
+        _append_link_list(page, opts)
+        return
+    sel = lines.select_lines(
+        full_view,
+        keep=opts.filter,
+        drop=opts.exclude,
+        from_line=opts.from_line,
+        to_line=opts.to_line,
+    )
+    page.matched, page.first, page.last = sel.matched, sel.first, sel.last
+    body = "\n".join(sel.lines)
+    kept, cut = lines.truncate(body, opts.max_length)
+    page.text = kept
+    if cut:
+        page.truncated = True
+        shown = len(lines.split_lines(kept))
+        nxt = (sel.first or 1) + shown
+        note = (
+            f"output truncated at {len(kept)} of {len(body)} characters ({cut} cut); "
+            f"see the rest with --from {nxt}, or raise --max-length (0 = no limit)"
+        )
+        page.trailer.append(marker(note))
+        page.notes.append(note)
+    elif opts.from_line and sel.matched and not sel.lines:
+        page.notes.append(f"--from {opts.from_line} is past the last line ({sel.matched})")
+    _append_link_list(page, opts)
+
+
+def _save_view(page: Page, text: str, name: str | None, *, what: str | None) -> Path:
+    data = text.encode("utf-8")
+    if not data.endswith(b"\n") and data:
+        data += b"\n"
+    path = save_bytes(data, name or default_name(page.final_url or page.url, None, text=True))
+    page.saved_to = str(path)
+    if what:
+        page.markers.append(
+            marker(f"saved {what} ({len(data)} bytes, {page.total} lines) to {path}")
+        )
+        page.notes.append(f"saved {what} to {path}")
+    return path
+
+
+def _append_link_list(page: Page, opts: WfOptions) -> None:
+    """With --links, list the targets whose markers survived the line pipeline."""
+    if not opts.links or not page.links:
+        return
+    import re
+
+    present = sorted({int(n) for n in re.findall(r"\[(\d+)\]", page.text)})
+    refs = [f"[{n}]: {page.links[n - 1]['url']}" for n in present if 0 < n <= len(page.links)]
+    if refs:
+        page.trailer[:0] = ["", *refs]
+
+
+def process_many(
+    targets: Sequence[str],
+    opts: WfOptions,
+    *,
+    log: Log,
+    renderers: Renderers | None,
+) -> Iterator[Page]:
+    """Fetch concurrently with a small pool; yield pages in input order."""
+    if len(targets) == 1:
+        yield process(targets[0], opts, log=log, renderers=renderers)
+        return
+    with ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets))) as pool:
+        futures = [pool.submit(process, t, opts, log=log, renderers=renderers) for t in targets]
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
