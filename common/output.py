@@ -77,17 +77,35 @@ def run_cli(
     json_error: Callable[[ToolError], dict[str, Any]] | None = None,
 ) -> int:
     """Run a click command; map every outcome to one stderr line and an exit code."""
-    import click
-
     args = list(sys.argv[1:] if argv is None else argv)
     wants_json = "--json" in args
+    previous: Any = None
     try:
-        signal.signal(signal.SIGTERM, _on_sigterm)
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
     except ValueError:  # not the main thread (embedded use)
         pass
     try:
+        return _run(tool, command, args, wants_json, json_error)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(
+    tool: str,
+    command: Any,
+    args: list[str],
+    wants_json: bool,
+    json_error: Callable[[ToolError], dict[str, Any]] | None,
+) -> int:
+    import click
+
+    try:
         try:
-            result = command.main(args, prog_name=tool, standalone_mode=False)
+            # make_context + invoke rather than main(): main() prints a bare newline on
+            # Ctrl-C, and every diagnostic must be one line that starts with the tool name.
+            with command.make_context(tool, args) as ctx:
+                result = command.invoke(ctx)
         except click.exceptions.Exit as exc:
             return int(exc.exit_code or 0)
         except click.exceptions.Abort:

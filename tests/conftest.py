@@ -1,0 +1,102 @@
+"""Shared fixtures. Every server a test starts listens on 127.0.0.0/8; no test sends a
+packet anywhere else."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.servers import RawServer
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+VENV_BIN = Path(sys.executable).parent
+
+_SCRUB = (
+    "http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY",
+    "ALL_PROXY", "NO_PROXY", "WF_ALLOW_PRIVATE", "WF_ALLOW_HOSTS", "WF_TIMEOUT", "WF_RENDER",
+    "WF_MAX_LENGTH", "WF_AUTOSAVE_BYTES", "WF_MAX_BYTES", "WS_PROVIDER", "SEARXNG_URL",
+    "WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "WS_TIMEOUT", "DEBUG",
+    "WF_RENDER_KEEPALIVE", "WF_RENDER_BROWSER", "WF_RENDER_TIMEOUT",
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No proxies or policy flags from the developer's shell; private dirs per test."""
+    for name in _SCRUB:
+        monkeypatch.delenv(name, raising=False)
+    for name, sub in (("WF_SCRATCH_DIR", "scratch"), ("WF_STATE_DIR", "state"),
+                      ("WF_RUNTIME_DIR", "runtime"), ("WF_CONFIG_DIR", "config"),
+                      ("WS_CONFIG_DIR", "wsconfig")):
+        monkeypatch.setenv(name, str(tmp_path / sub))
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    return tmp_path / "scratch"
+
+
+@pytest.fixture(scope="session")
+def httpserver_listen_address() -> tuple[str, int]:
+    return ("127.0.0.1", 0)
+
+
+@dataclass
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def invoke(tool: str, args: list[str], *, input: str | bytes | None = None,
+           env: dict[str, str] | None = None) -> Result:
+    """Run a tool in-process through the same wrapper as its console script."""
+    from click.testing import CliRunner
+
+    from common.output import run_cli
+
+    if tool == "wf":
+        from wf.cli import _json_error, command
+    else:
+        from ws.cli import _json_error, command  # type: ignore[no-redef]
+    runner = CliRunner()
+    with runner.isolation(input=input, env=env) as (out, err, _):
+        code = run_cli(tool, command, args, json_error=_json_error)
+    return Result(code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))
+
+
+@pytest.fixture
+def wf() -> Callable[..., Result]:
+    return lambda *args, **kw: invoke("wf", [str(a) for a in args], **kw)
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., RawServer]]:
+    """Start RawServers that close when the test ends."""
+    started: list[RawServer] = []
+
+    def start(handler, host: str = "127.0.0.1", **kw) -> RawServer:  # type: ignore[no-untyped-def]
+        srv = RawServer(handler, host, **kw)
+        started.append(srv)
+        return srv
+
+    yield start
+    for srv in started:
+        srv.close()
+
+
+def tool_path(name: str) -> str:
+    path = VENV_BIN / name
+    return str(path) if path.exists() else name
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
+    env.update(extra)
+    return env

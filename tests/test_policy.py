@@ -1,0 +1,177 @@
+"""The network policy as pure functions: no packet leaves for any of these addresses.
+
+Only ``resolve``/``resolve_checked`` touch the resolver, and those tests replace
+socket.getaddrinfo with a stand-in so no lookup leaves the machine either."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+
+import pytest
+
+from common.errors import DNSError, PolicyRefused
+from common.policy import (
+    Policy,
+    canonical_host,
+    check_address,
+    check_name,
+    parse_ip,
+    policy_from_env,
+    refusal_reason,
+    resolve_checked,
+)
+
+REFUSED_BY_DEFAULT = {
+    "127.0.0.1": "loopback",
+    "10.1.2.3": "private",
+    "172.16.0.1": "private",
+    "192.168.1.1": "private",
+    "100.64.0.1": "CGNAT",
+    "169.254.1.1": "link-local",
+    "169.254.169.254": "metadata",
+    "100.100.100.200": "metadata",
+    "0.0.0.0": "unspecified",
+    "255.255.255.255": "broadcast",
+    "224.0.0.251": "multicast",
+    "192.0.2.10": "documentation",
+    "198.51.100.1": "documentation",
+    "203.0.113.9": "documentation",
+    "240.0.0.1": "reserved",
+    "::1": "loopback",
+    "::": "unspecified",
+    "fc00::1": "unique-local",
+    "fd12:3456::1": "unique-local",
+    "fe80::1": "link-local",
+    "fd00:ec2::254": "metadata",
+    "ff02::1": "multicast",
+    "2001:db8::1": "documentation",
+}
+
+ALLOWED = ["8.8.8.8", "1.1.1.1", "93.184.215.14", "2606:4700:4700::1111", "2a00:1450:4001::200e"]
+
+
+@pytest.mark.parametrize("addr", sorted(REFUSED_BY_DEFAULT))
+def test_default_refuses(addr):
+    assert refusal_reason(ipaddress.ip_address(addr)) is not None
+
+
+@pytest.mark.parametrize("addr", ALLOWED)
+def test_default_allows_global_unicast(addr):
+    assert refusal_reason(ipaddress.ip_address(addr)) is None
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["2130706433", "0x7f000001", "0177.0.0.1", "0x7f.0.0.1", "127.1", "127.0.1", "[::ffff:127.0.0.1]",
+     "[::ffff:7f00:1]", "[::127.0.0.1]", "127.0.0.1.", "[0:0:0:0:0:ffff:127.0.0.1]"],
+)
+def test_other_notations_of_loopback_are_normalised(spelling):
+    assert parse_ip(spelling) == ipaddress.ip_address("127.0.0.1")
+    with pytest.raises(PolicyRefused, match="loopback"):
+        check_name(Policy(), spelling)
+
+
+def test_metadata_spellings_are_normalised():
+    assert parse_ip("2852039166") == ipaddress.ip_address("169.254.169.254")
+    assert parse_ip("0xa9fea9fe") == ipaddress.ip_address("169.254.169.254")
+    assert parse_ip("[::ffff:a9fe:a9fe]") == ipaddress.ip_address("169.254.169.254")
+    for spelling in ("2852039166", "0xa9.0xfe.0xa9.0xfe", "[::ffff:169.254.169.254]"):
+        with pytest.raises(PolicyRefused, match="metadata"):
+            check_name(Policy(allow_private=True), spelling)
+
+
+def test_zone_ids_are_stripped():
+    assert parse_ip("[fe80::1%eth0]") == ipaddress.ip_address("fe80::1")
+
+
+def test_names_are_not_addresses():
+    for name in ("example.com", "1.2.3.4.5", "256.1.1.1.1", "0xg", "localhost", "1e3"):
+        assert parse_ip(name) is None
+
+
+@pytest.mark.parametrize("name", ["metadata.google.internal", "METADATA.goog.", "x.metadata.goog",
+                                  "instance-data", "a.instance-data"])
+def test_metadata_names_always_refused(name):
+    with pytest.raises(PolicyRefused, match="metadata"):
+        check_name(Policy(allow_private=True, allow_hosts=frozenset({canonical_host(name)})), name)
+
+
+def test_allow_private_allows_private_ranges_but_not_link_local_or_metadata():
+    policy = Policy(allow_private=True)
+    for addr in ("127.0.0.1", "10.0.0.1", "192.168.0.1", "100.64.1.1", "fd00::1", "::1"):
+        check_address(policy, addr, ipaddress.ip_address(addr))
+    for addr in ("169.254.1.1", "fe80::1", "169.254.169.254"):
+        with pytest.raises(PolicyRefused):
+            check_address(policy, addr, ipaddress.ip_address(addr))
+
+
+def test_allow_host_is_exact():
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1"}))
+    check_address(policy, "127.0.0.1", ipaddress.ip_address("127.0.0.1"))
+    with pytest.raises(PolicyRefused, match="127.0.0.2"):
+        check_address(policy, "127.0.0.2", ipaddress.ip_address("127.0.0.2"))
+
+
+def test_allow_host_by_name_allows_its_addresses():
+    policy = Policy(allow_hosts=frozenset({"intranet.test"}))
+    check_address(policy, "intranet.test", ipaddress.ip_address("10.0.0.5"))
+    with pytest.raises(PolicyRefused):
+        check_address(policy, "other.test", ipaddress.ip_address("10.0.0.5"))
+
+
+def test_refusal_names_rule_and_way_to_allow():
+    with pytest.raises(PolicyRefused) as info:
+        check_address(Policy(), "10.0.0.1", ipaddress.ip_address("10.0.0.1"))
+    assert "private address" in info.value.message and "--allow-private" in info.value.message
+    assert info.value.code == 77
+
+
+def _fake_getaddrinfo(answers):
+    def fake(host, port, *a, **kw):
+        if host not in answers:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return [(socket.AF_INET6 if ":" in ip else socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))
+                for ip in answers[host]]
+    return fake
+
+
+def test_resolve_checked_refuses_a_mixed_answer(monkeypatch):
+    # A name that lists a public and a private address (rebinding set-up) is refused whole.
+    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({"mixed.test": ["8.8.8.8", "10.0.0.1"]}))
+    with pytest.raises(PolicyRefused, match="10.0.0.1"):
+        resolve_checked(Policy(), "mixed.test", 80)
+
+
+def test_resolve_checked_returns_checked_addresses(monkeypatch):
+    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({"ok.test": ["8.8.8.8", "2606:4700::1"]}))
+    addrs = resolve_checked(Policy(), "ok.test", 80)
+    assert [str(a) for a in addrs] == ["8.8.8.8", "2606:4700::1"]
+
+
+def test_resolve_checked_maps_lookup_failure_to_dns_error(monkeypatch):
+    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({}))
+    with pytest.raises(DNSError):
+        resolve_checked(Policy(), "nowhere.test", 80)
+
+
+def test_rebinding_name_is_checked_on_the_address_actually_used(monkeypatch):
+    """The client connects only to an address the policy checked: a name that resolves to a
+    forbidden address is refused before any socket connects."""
+    from common.net import NetOptions, fetch
+
+    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({"rebind.test": ["127.0.0.2"]}))
+
+    def no_connect(*a, **kw):
+        raise AssertionError("a socket tried to connect")
+
+    monkeypatch.setattr(socket.socket, "connect", no_connect)
+    with pytest.raises(PolicyRefused, match="loopback"):
+        fetch("http://rebind.test/", NetOptions(policy=Policy(allow_hosts=frozenset({"127.0.0.1"}))))
+
+
+def test_policy_from_env_reads_flags_and_env():
+    p = policy_from_env({"WF_ALLOW_PRIVATE": "1", "WF_ALLOW_HOSTS": "a.test, B.test."})
+    assert p.allow_private and p.allow_hosts == {"a.test", "b.test"}
+    p = policy_from_env({"WF_ALLOW_PRIVATE": "1"}, allow_private=False, allow_hosts=("127.0.0.1",))
+    assert not p.allow_private and p.allow_hosts == {"127.0.0.1"}

@@ -1,0 +1,96 @@
+"""Whole-process behaviour: start-up imports, closed pipes, stdin, signals, python -m."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import subprocess_env, tool_path
+from tests.servers import respond
+
+HEAVY = ("lxml", "urllib3", "pychrome", "websocket", "requests")
+
+
+@pytest.mark.parametrize("tool", ["wf", "ws"])
+def test_help_does_not_import_heavy_modules(tool):
+    code = (
+        f"import sys; from {tool}.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        f"print('HEAVY', [m for m in {HEAVY!r} if m in sys.modules], file=sys.stderr)"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env())
+    assert "Usage:" in r.stdout
+    assert "HEAVY []" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("tool", ["wf", "ws"])
+def test_python_dash_m_and_console_script(tool):
+    r1 = subprocess.run([sys.executable, "-m", tool, "--version"], capture_output=True, text=True)
+    r2 = subprocess.run([tool_path(tool), "--version"], capture_output=True, text=True)
+    assert r1.returncode == 0 and r2.returncode == 0
+    assert r1.stdout.startswith(f"{tool} ") and r1.stdout == r2.stdout
+
+
+def _big_text_server(serve):
+    body = "".join(f"line {i}\n" for i in range(200_000)).encode()
+    return serve(respond(200, body, {"Content-Type": "text/plain"}))
+
+
+def test_closed_pipe_exits_0_quietly(serve):
+    srv = _big_text_server(serve)
+    cmd = f"{tool_path('wf')} --allow-host 127.0.0.1 --no-save --max-length 0 {srv.url} | head -1"
+    r = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True,
+                       env=subprocess_env(), timeout=30)
+    assert r.stdout == "line 0\n"
+    assert r.stderr == ""
+    assert r.returncode == 0
+
+
+def test_stdin_is_not_read_without_dash(serve):
+    srv = serve(respond(200, b"page\n", {"Content-Type": "text/plain"}))
+    # stdin is a pipe that never closes: reading it would hang until the timeout.
+    proc = subprocess.Popen([tool_path("wf"), "--allow-host", "127.0.0.1", srv.url],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=subprocess_env())
+    try:
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and out == b"page\n"
+
+
+def test_dash_reads_urls_from_stdin(serve):
+    a = serve(respond(200, b"A\n", {"Content-Type": "text/plain"}))
+    b = serve(respond(200, b"B\n", {"Content-Type": "text/plain"}))
+    r = subprocess.run([tool_path("wf"), "--allow-host", "127.0.0.1", "-"], input=f"{a.url}\n\n# c\n{b.url}\n",
+                       capture_output=True, text=True, env=subprocess_env(), timeout=30)
+    assert r.returncode == 0
+    assert r.stdout == f"==> {a.url} <==\nA\n==> {b.url} <==\nB\n"
+
+
+@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_signal_during_fetch(serve, sig, code):
+    srv = serve(lambda conn, req: time.sleep(10))
+    proc = subprocess.Popen([tool_path("wf"), "--allow-host", "127.0.0.1", srv.url],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env())
+    deadline = time.monotonic() + 10
+    while not srv.requests and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(proc.pid, sig)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == code
+    assert out == b""
+    assert err.decode().count("\n") == 1 and err.startswith(b"wf: (")
+    assert b"Traceback" not in err
+
+
+def test_output_is_utf8_whatever_the_locale(serve):
+    srv = serve(respond(200, "café ☕\n".encode(), {"Content-Type": "text/plain; charset=utf-8"}))
+    r = subprocess.run([tool_path("wf"), "--allow-host", "127.0.0.1", srv.url], capture_output=True,
+                       env=subprocess_env(LC_ALL="C", LANG="C", PYTHONIOENCODING="ascii"), timeout=30)
+    assert r.returncode == 0 and r.stdout == "café ☕\n".encode()
