@@ -64,6 +64,7 @@ class RawServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, 0))
         self.sock.listen(64)
+        self.sock.settimeout(0.2)
         self.host = host
         self.port = self.sock.getsockname()[1]
         self.requests: list[bytes] = []
@@ -80,7 +81,6 @@ class RawServer:
         return f"{scheme}://{host}:{self.port}/"
 
     def _loop(self) -> None:
-        self.sock.settimeout(0.2)
         while not self._stop.is_set():
             try:
                 conn, _ = self.sock.accept()
