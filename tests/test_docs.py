@@ -1,0 +1,46 @@
+"""The exit-code table in the code and in both man pages agree; every option is documented."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from common.errors import ERROR_CLASSES, EXIT_TABLE
+from tests.conftest import ROOT, tool_path
+
+
+def _man_exit_table(page: str) -> dict[int, str]:
+    text = (ROOT / "man" / page).read_text()
+    section = text.split(".SH EXIT STATUS", 1)[1].split("\n.SH ", 1)[0]
+    rows = re.findall(r"^\.TP\n\.B (\d+)\n(.+)$", section, flags=re.M)
+    return {int(code): meaning.replace("\\-", "-").strip() for code, meaning in rows}
+
+
+@pytest.mark.parametrize("page", ["wf.1", "ws.1"])
+def test_man_page_exit_table_matches_code(page):
+    assert _man_exit_table(page) == {code: meaning for code, _kind, meaning in EXIT_TABLE}
+
+
+def test_every_error_class_has_a_unique_code_and_kind():
+    codes = [c.code for c in ERROR_CLASSES]
+    kinds = [c.kind for c in ERROR_CLASSES]
+    assert len(set(codes)) == len(codes) and len(set(kinds)) == len(kinds)
+    # Codes are never renumbered: these are the ones promised to users.
+    assert {c.kind: c.code for c in ERROR_CLASSES} == {
+        "internal": 1, "usage": 2, "url": 3, "http_4xx": 4, "http_5xx": 5, "dns": 6,
+        "connect": 7, "bad_response": 8, "write": 23, "timeout": 28, "tls": 35,
+        "redirects": 47, "transfer": 56, "too_large": 63, "no_results": 66,
+        "all_failed": 69, "render": 70, "blocked": 75, "policy": 77, "interrupted": 130,
+        "terminated": 143,
+    }
+
+
+@pytest.mark.parametrize("tool", ["wf", "ws"])
+def test_every_option_is_in_the_man_page(tool):
+    help_text = subprocess.run([tool_path(tool), "--help"], capture_output=True, text=True).stdout
+    options = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]+", help_text))
+    page = (ROOT / "man" / f"{tool}.1").read_text().replace("\\-", "-")
+    missing = sorted(o for o in options if o not in page)
+    assert options and not missing
