@@ -1,0 +1,3 @@
+from ws.cli import main
+
+main()

@@ -1,0 +1,122 @@
+"""DuckDuckGo's html endpoint: a POST form, answered with a page of plain links.
+
+A POST gets direct result links; a GET (or a mirror that serves the GET page) wraps them
+as ``//duckduckgo.com/l/?uddg=<target>&rut=...``. Both are read here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from ws.backends.base import (
+    BLOCKED,
+    Answer,
+    Backend,
+    Page,
+    Query,
+    Request,
+    bot_check,
+    classify_html,
+    has_class,
+    iso_date,
+    text_of,
+)
+from ws.results import Result
+
+_SAFE = {"on": "1", "moderate": "-1", "off": "-2"}
+
+
+class DuckDuckGo(Backend):
+    name = "duckduckgo"
+    label = "DuckDuckGo"
+    env = "WS_DUCKDUCKGO_URL"
+    default_url = "https://html.duckduckgo.com/html/"
+
+    def build(self, query: Query, endpoint: str) -> Request:
+        notes: list[str] = []
+        # b="" is what the form sends for a first page; kl=wt-wt means no region.
+        data = {"q": self.query_text(query, notes), "b": "", "kl": query.region or "wt-wt"}
+        if query.time:
+            data["df"] = query.time
+        if query.safe:
+            data["kp"] = _SAFE[query.safe]
+        parts = urlsplit(endpoint)
+        headers = {"Referer": f"{parts.scheme}://{parts.netloc}/"}
+        return Request("POST", endpoint, data=data, headers=headers, notes=notes)
+
+    def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
+        if status == 202:
+            # DuckDuckGo's way of saying "no" to a script, whatever the body holds.
+            page = Page(body, headers.get("content-type"))
+            kind = bot_check(page, query) if body else None
+            return Answer(BLOCKED, f"HTTP 202, {kind or 'anomaly page'}")
+        return classify_html(
+            self, status, headers, body, query, parse=parse, empty_marker=_no_results
+        )
+
+
+BACKEND = DuckDuckGo()
+
+
+def parse(page: Page) -> list[Result]:
+    out: list[Result] = []
+    # Ads carry result--ad; their links go through duckduckgo.com/y.js and are dropped too.
+    for node in page.doc.xpath(f"//div[{has_class('result')} and not({has_class('result--ad')})]"):
+        links = node.xpath(f".//a[{has_class('result__a')}]")
+        if not links:
+            continue
+        url = unwrap(links[0].get("href", ""))
+        if url is None or _is_pseudo_result(url):
+            continue
+        snippet = node.xpath(f".//*[{has_class('result__snippet')}]")
+        out.append(
+            Result(
+                title=text_of(links[0]),
+                url=url,
+                snippet=text_of(snippet[0]) if snippet else "",
+                provider="duckduckgo",
+                published=_published(node),
+            )
+        )
+    return out
+
+
+def unwrap(href: str) -> str | None:
+    """The target of a result link: direct, or the whole uddg= value of a redirect link;
+    None for ads and links back into DuckDuckGo."""
+    href = href.strip()
+    if href.startswith("//"):
+        href = "https:" + href
+    elif href.startswith("/"):
+        href = "https://duckduckgo.com" + href
+    parts = urlsplit(href)
+    host = (parts.hostname or "").lower()
+    if host == "duckduckgo.com" or host.endswith(".duckduckgo.com"):
+        if parts.path == "/l/":
+            # parse_qsl decodes the value exactly once: the target keeps its own query.
+            for key, value in parse_qsl(parts.query, keep_blank_values=True):
+                if key == "uddg":
+                    return value or None
+        return None
+    return href or None
+
+
+def _is_pseudo_result(url: str) -> bool:
+    # The last page ends with an "EOF" entry that links to a Google search for the query.
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    is_google = host in ("google.com", "www.google.com") or host.startswith(("www.google.", "google."))
+    return is_google and parts.path == "/search"
+
+
+def _published(node: Any) -> str | None:
+    for text in node.xpath(f".//div[{has_class('result__extras__url')}]/span/text()"):
+        value = text.strip().replace("\xa0", " ").strip()
+        if value[:4].isdigit() and "-" in value:
+            return iso_date(value)
+    return None
+
+
+def _no_results(page: Page, query: Query, sent: str | None) -> bool:
+    return bool(page.doc.xpath(f"//*[{has_class('no-results')} or {has_class('result--no-result')}]"))

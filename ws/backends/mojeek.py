@@ -1,0 +1,81 @@
+"""Mojeek's HTML page: ``ul.results-standard > li``, title link in ``h2 a``, snippet in
+``p.s``."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from urllib.parse import urlencode
+
+from ws.backends.base import (
+    Answer,
+    Backend,
+    Page,
+    Query,
+    Request,
+    classify_html,
+    has_class,
+    says_no_results,
+    text_of,
+)
+from ws.results import Result
+
+_DAYS = {"d": 1, "w": 7, "m": 31, "y": 366}
+# The regions Mojeek's own menu offers (reg=); others have no equivalent.
+_REGIONS = {"uk": "uk", "gb": "uk", "de": "de", "fr": "fr", "eu": "eu"}
+_NO_RESULTS = ("no pages found", "no results found", "did not match any")
+
+
+class Mojeek(Backend):
+    name = "mojeek"
+    label = "Mojeek"
+    env = "WS_MOJEEK_URL"
+    default_url = "https://www.mojeek.com/search"
+    site_or = False
+
+    def build(self, query: Query, endpoint: str) -> Request:
+        notes: list[str] = []
+        # Never s= on a first page: Mojeek treats s=0 as a scraper and rate-limits it.
+        params = {"q": self.query_text(query, notes)}
+        if query.safe == "on":
+            params["safe"] = "1"
+        elif query.safe == "off":
+            params["safe"] = "0"
+        elif query.safe == "moderate":
+            notes.append("--safe moderate has no Mojeek equivalent (only on or off); ignored")
+        if query.time:
+            params["since"] = (date.today() - timedelta(days=_DAYS[query.time])).strftime("%Y%m%d")
+        if query.country:
+            if query.country in _REGIONS:
+                params["reg"] = _REGIONS[query.country]
+            else:
+                notes.append(f"--region {query.region}: Mojeek has no such region; ignored")
+        sep = "&" if "?" in endpoint else "?"
+        return Request("GET", endpoint + sep + urlencode(params), notes=notes)
+
+    def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
+        return classify_html(self, status, headers, body, query, parse=parse, empty_marker=_no_results)
+
+
+BACKEND = Mojeek()
+
+
+def parse(page: Page) -> list[Result]:
+    out: list[Result] = []
+    for item in page.doc.xpath(f"//ul[{has_class('results-standard')}]/li"):
+        links = item.xpath(".//h2/a[@href]")
+        if not links:
+            continue
+        snippet = item.xpath(f".//p[{has_class('s')}]")
+        out.append(
+            Result(
+                title=text_of(links[0]),
+                url=links[0].get("href", ""),
+                snippet=text_of(snippet[0]) if snippet else "",
+                provider="mojeek",
+            )
+        )
+    return out
+
+
+def _no_results(page: Page, query: Query, sent: str | None) -> bool:
+    return says_no_results(page, query, _NO_RESULTS, sent)

@@ -1,0 +1,132 @@
+"""A SearxNG instance's JSON API (``<SEARXNG_URL>/search?format=json``).
+
+Used only when SEARXNG_URL is set: public instances mostly refuse scripts, a private one
+(see ws(1)) is the dependable backend for a team or a corporate network.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+from ws.backends.base import (
+    BLOCKED,
+    EMPTY,
+    HTTP_ERROR,
+    PARSE_ERROR,
+    Answer,
+    Backend,
+    Page,
+    Query,
+    Request,
+    bot_check,
+    iso_date,
+    ok_answer,
+    status_answer,
+)
+from ws.results import Result
+
+ENABLE_JSON = "enable json in settings.yml: search.formats: [html, json]"
+_TIME = {"d": "day", "w": "week", "m": "month", "y": "year"}
+_SAFE = {"on": "2", "moderate": "1", "off": "0"}
+
+
+class SearxNG(Backend):
+    name = "searxng"
+    label = "SearxNG"
+    env = "SEARXNG_URL"
+    default_url = ""  # no default: only an instance the user names
+
+    def build(self, query: Query, endpoint: str) -> Request:
+        notes: list[str] = []
+        params = {"q": self.query_text(query, notes), "format": "json"}
+        if query.region:
+            params["language"] = f"{query.language}-{query.country.upper()}"  # type: ignore[union-attr]
+        if query.time:
+            params["time_range"] = _TIME[query.time]
+        if query.safe:
+            params["safesearch"] = _SAFE[query.safe]
+        headers = {"Accept": "application/json"}
+        return Request("GET", search_url(endpoint) + "?" + urlencode(params), headers=headers, notes=notes)
+
+    def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
+        ctype = headers.get("content-type", "").lower()
+        looks_json = "json" in ctype or body.lstrip()[:1] in (b"{", b"[")
+        if status == 403 and not looks_json:
+            page = Page(body, ctype)
+            kind = bot_check(page, query) if body.strip() else None
+            if kind:
+                return Answer(BLOCKED, f"HTTP 403, {kind}")
+            # What SearxNG answers when format=json is not in search.formats.
+            return Answer(HTTP_ERROR, f"HTTP 403: the instance does not serve JSON; {ENABLE_JSON}")
+        if not 200 <= status < 300:
+            page = Page(body, ctype)
+            answer = status_answer(status, bot_check(page, query) if body.strip() else None)
+            assert answer is not None
+            return answer
+        if not looks_json:
+            kind = bot_check(Page(body, ctype), query)
+            if kind:
+                return Answer(BLOCKED, f"HTTP {status}, {kind}")
+            return Answer(PARSE_ERROR, f"HTTP {status} answered HTML, not JSON; {ENABLE_JSON}")
+        try:
+            data = json.loads(body.decode("utf-8", "replace"))
+        except ValueError as exc:
+            return Answer(PARSE_ERROR, f"HTTP {status} with malformed JSON: {exc}")
+        if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+            return Answer(PARSE_ERROR, f"HTTP {status} JSON without a results list")
+        results = [r for item in data["results"] if (r := _result(item))]
+        notes = []
+        unresponsive = _unresponsive(data.get("unresponsive_engines"))
+        if unresponsive:
+            notes.append(f"unresponsive engines: {unresponsive}")
+        if results:
+            answer = ok_answer(results, status)
+            answer.notes = notes
+            return answer
+        message = f"HTTP {status}, no results"
+        if unresponsive:
+            message += f"; unresponsive engines: {unresponsive}"
+        return Answer(EMPTY, message, notes=notes)
+
+
+BACKEND = SearxNG()
+
+
+def search_url(root: str) -> str:
+    """``<root>/search``; a SEARXNG_URL that already ends in /search is taken as is."""
+    root = root.split("?", 1)[0].rstrip("/")
+    return root if root.endswith("/search") else root + "/search"
+
+
+def _result(item: Any) -> Result | None:
+    if not isinstance(item, dict) or not isinstance(item.get("url"), str):
+        return None
+    published = item.get("publishedDate") or item.get("pubdate")
+    return Result(
+        title=_str(item.get("title")),
+        url=item["url"],
+        snippet=_str(item.get("content")),
+        provider="searxng",
+        published=iso_date(published) if isinstance(published, str) else None,
+    )
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _unresponsive(value: Any) -> str:
+    """``[["google", "CAPTCHA"], ["bing", "timeout"]]`` as ``google (CAPTCHA), bing (timeout)``."""
+    if not isinstance(value, list):
+        return ""
+    out = []
+    for entry in value:
+        if isinstance(entry, (list, tuple)) and entry:
+            name = str(entry[0])
+            why = str(entry[1]) if len(entry) > 1 and entry[1] else ""
+            out.append(f"{name} ({why})" if why else name)
+        elif isinstance(entry, str):
+            out.append(entry)
+    return ", ".join(out)

@@ -1,0 +1,170 @@
+"""The fallback chain: ask each provider in turn until one has results, within one total
+deadline and a per-attempt limit; classify every attempt; turn the lot into an exit code."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from common.errors import BY_CODE, HTTPClientError, HTTPServerError, Timeout, ToolError
+from ws.backends.base import (
+    BLOCKED,
+    EMPTY,
+    HTTP_ERROR,
+    NETWORK,
+    OK,
+    PARSE_ERROR,
+    TIMEOUT,
+    Query,
+)
+from ws.config import Endpoint, SearchOptions
+from ws.results import Result, finalise
+
+# The exit code an attempt would give on its own (network failures carry their own).
+_CODES = {OK: 0, EMPTY: 66, BLOCKED: 75, TIMEOUT: 28, PARSE_ERROR: 69}
+# Failures of the exchange itself rather than of the connection.
+_HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
+
+
+@dataclass
+class Attempt:
+    provider: str
+    outcome: str
+    status: int | None
+    elapsed_ms: int
+    message: str
+    code: int
+    notes: list[str] = field(default_factory=list)  # said on stderr on their own lines
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "outcome": self.outcome,
+            "status": self.status,
+            "elapsed_ms": self.elapsed_ms,
+            "message": "; ".join([self.message, *self.notes]),
+        }
+
+
+@dataclass
+class Report:
+    query: str
+    provider: str | None = None
+    label: str | None = None
+    results: list[Result] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)
+    error: ToolError | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "provider": self.provider,
+            "results": [r.as_json() for r in self.results],
+            "attempts": [a.as_json() for a in self.attempts],
+            "error": self.error.as_json() if self.error else None,
+        }
+
+
+Say = Callable[[str], None]
+
+
+def run(options: SearchOptions, say: Say | None = None, fetch: Callable[..., Any] | None = None) -> Report:
+    """Search; ``say`` receives one diagnostic line per failed attempt and per note."""
+    if fetch is None:
+        from common.net import fetch
+    say = say or (lambda line: None)
+    query = Query(options.query, options.allow, options.region, options.time, options.safe)
+    report = Report(options.query)
+    deadline = time.monotonic() + options.timeout
+    for endpoint in options.endpoints:
+        name = endpoint.backend.name
+        if time.monotonic() >= deadline:
+            attempt = Attempt(name, TIMEOUT, None, 0, f"not tried: the total deadline ({options.timeout:g} s) had passed", 28)
+        else:
+            attempt, results = _attempt(endpoint, query, options, deadline, say, fetch)
+            if attempt.outcome == OK:
+                report.provider, report.label, report.results = name, endpoint.backend.label, results
+                report.attempts.append(attempt)
+                return report
+        report.attempts.append(attempt)
+        say(f"{name}: {attempt.outcome} ({attempt.message})")
+    report.error = failure(report.attempts, options.query)
+    return report
+
+
+def _attempt(
+    endpoint: Endpoint,
+    query: Query,
+    options: SearchOptions,
+    deadline: float,
+    say: Say,
+    fetch: Callable[..., Any],
+) -> tuple[Attempt, list[Result]]:
+    from common.net import NetOptions
+
+    backend = endpoint.backend
+    start = time.monotonic()
+    limit = min(deadline, start + options.attempt_timeout)
+    request = backend.build(query, endpoint.url)
+    notes = list(request.notes)
+    for note in notes:
+        say(f"{backend.name}: {note}")
+    policy = options.policy.with_hosts(endpoint.host) if endpoint.trusted else options.policy
+    net = NetOptions(timeout=options.attempt_timeout, user_agent=options.user_agent, policy=policy)
+
+    def done(outcome: str, status: int | None, message: str, code: int) -> Attempt:
+        elapsed = int((time.monotonic() - start) * 1000)
+        return Attempt(backend.name, outcome, status, elapsed, message, code, notes)
+
+    try:
+        resp = fetch(request.url, net, method=request.method, data=request.data,
+                     headers=request.headers, deadline=limit)
+    except Timeout:
+        if limit < deadline:
+            why = f"no answer within the per-attempt limit of {options.attempt_timeout:g} s"
+        else:
+            why = f"no answer before the total deadline (--timeout {options.timeout:g} s)"
+        return done(TIMEOUT, None, why, 28), []
+    except ToolError as exc:
+        outcome = HTTP_ERROR if exc.kind in _HTTP_LEVEL else NETWORK
+        return done(outcome, None, exc.message, exc.code), []
+    answer = backend.classify(resp.status, resp.headers, resp.body, query)
+    for note in answer.notes:
+        say(f"{backend.name}: {note}")
+        notes.append(note)
+    if answer.outcome == HTTP_ERROR:
+        code = (HTTPServerError if resp.status >= 500 else HTTPClientError).code
+        return done(HTTP_ERROR, resp.status, answer.message, code), []
+    if answer.outcome != OK:
+        return done(answer.outcome, resp.status, answer.message, _CODES[answer.outcome]), []
+    results, filtered = finalise(answer.results, allow=options.allow, block=options.block, limit=options.max_results)
+    if not results:
+        # The engine had results but none we can use: for the chain that is an empty answer.
+        why = f"{filtered} results, none from the allowed domains" if options.allow else (
+            f"{filtered} results, all from blocked domains" if filtered else "no usable http(s) results")
+        return done(EMPTY, resp.status, f"HTTP {resp.status}, {why}", 66), []
+    return done(OK, resp.status, f"HTTP {resp.status}, {len(results)} results", 0), results
+
+
+def failure(attempts: list[Attempt], query: str) -> ToolError:
+    """The one error for a search in which no attempt succeeded."""
+    names = ", ".join(a.provider for a in attempts)
+    answered = [a for a in attempts if a.status is not None]
+    if answered and all(a.outcome == EMPTY for a in answered):
+        return BY_CODE[66](f'no results for "{query}" ({", ".join(a.provider for a in answered)})')
+    codes = {a.code for a in attempts}
+    if codes == {75}:
+        return BY_CODE[75](
+            f"every provider was blocked or rate-limited ({names}); try again later, "
+            "or set SEARXNG_URL to a SearxNG instance you run (see man ws)"
+        )
+    if codes == {28}:
+        return BY_CODE[28](f"every provider timed out ({names})")
+    if len(codes) == 1:
+        code = codes.pop()
+        detail = "; ".join(f"{a.provider}: {a.message}" for a in attempts)
+        return BY_CODE.get(code, BY_CODE[69])(f"every provider failed: {detail}")
+    summary = ", ".join(f"{a.provider}: {a.outcome}" for a in attempts)
+    return BY_CODE[69](f"every provider failed ({summary})")

@@ -1,0 +1,124 @@
+"""ws QUERY: keyless web search with a fallback chain. Options become one SearchOptions;
+the search itself (ws.chain) never sees click. Only click is imported for --help."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from common.errors import ToolError, UsageError
+
+EPILOG = (
+    "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
+    "mojeek) until one has results. Exit status: 0 results, 66 no results anywhere, "
+    "75 every provider blocked, 69 mixed failures. See man ws."
+)
+
+
+@click.command(
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog=EPILOG,
+)
+@click.argument("query", nargs=-1)
+@click.option("-n", "--max-results", type=click.IntRange(min=1), default=10, show_default=True,
+              metavar="N", help="Print at most N results.")
+@click.option("--provider", metavar="NAME",
+              help="auto, duckduckgo, searxng, brave or mojeek: ask it first, keep the others as "
+                   "fallbacks. [env WS_PROVIDER; config file: provider = \"NAME\"]")
+@click.option("--allow", multiple=True, metavar="DOMAIN",
+              help="Keep only results from DOMAIN and its subdomains (repeatable); sent as site: "
+                   "where the engine supports it.")
+@click.option("--block", multiple=True, metavar="DOMAIN",
+              help="Drop results from DOMAIN and its subdomains (repeatable).")
+@click.option("--region", metavar="CC-LL", help="Region, country-language: us-en, de-de, uk-en...")
+@click.option("--time", "time_", type=click.Choice(["d", "w", "m", "y"]),
+              help="Only pages from the past day, week, month or year.")
+@click.option("--safe", type=click.Choice(["on", "moderate", "off"]), help="Safe search level.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON document: query, provider, results, attempts, error.")
+@click.option("--urls", "urls_only", is_flag=True,
+              help="Print only the result URLs, one per line (for: ws QUERY --urls | wf -).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, metavar="SECONDS",
+              help="Total deadline for the whole search (each attempt gets at most 15 s).")
+@click.option("--allow-private", is_flag=True,
+              help="Allow private, loopback and shared addresses. [env WF_ALLOW_PRIVATE=1]")
+@click.option("--allow-host", multiple=True, metavar="HOST",
+              help="Always allow this host, even on a private address (repeatable).")
+@click.option("--user-agent", metavar="STRING", help="User-Agent header to send.")
+@click.option("--providers", "show_providers", is_flag=True,
+              help="Print the provider chain in effect, its endpoints and configuration, and exit.")
+@click.version_option(package_name="wf-ws", prog_name="ws")
+def command(
+    query: tuple[str, ...],
+    max_results: int,
+    provider: str | None,
+    allow: tuple[str, ...],
+    block: tuple[str, ...],
+    region: str | None,
+    time_: str | None,
+    safe: str | None,
+    as_json: bool,
+    urls_only: bool,
+    timeout: float,
+    allow_private: bool,
+    allow_host: tuple[str, ...],
+    user_agent: str | None,
+    show_providers: bool,
+) -> int:
+    """Search the web without an API key and print numbered results."""
+    from common.output import diag, error_line, write, write_json
+    from ws import chain, config, view
+
+    text = " ".join(query).strip()
+    if not text and not show_providers:
+        raise UsageError('missing QUERY: ws "what to search for"')
+    if as_json and urls_only:
+        raise UsageError("--json and --urls cannot be used together")
+    config_file = config.config_path()
+    options = config.make_options(
+        text,
+        provider=provider,
+        max_results=max_results,
+        allow=allow,
+        block=block,
+        region_code=region,
+        time=time_,
+        safe=safe,
+        timeout=timeout,
+        user_agent=user_agent,
+        allow_private=True if allow_private else None,
+        allow_hosts=allow_host,
+        config=config_file,
+    )
+    if show_providers:
+        info = view.providers(options, config_file)
+        if as_json:
+            write_json(info)
+        else:
+            write(view.providers_text(info))
+        return 0
+    report = chain.run(options, say=lambda line: diag("ws", line))
+    if as_json:
+        write_json(report.as_json())
+    elif urls_only:
+        write(view.urls(report))
+    elif report.results:
+        write(view.text(report))
+    if report.error is not None:
+        error_line("ws", report.error)
+        return report.error.code
+    return 0
+
+
+def _json_error(exc: ToolError) -> dict[str, Any]:
+    # Failures before any search (usage, Ctrl-C) still give one document with every key.
+    return {"query": None, "provider": None, "results": [], "attempts": [], "error": exc.as_json()}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    from common.output import main_exit, run_cli
+
+    main_exit(run_cli("ws", command, argv, json_error=_json_error))

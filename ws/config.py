@@ -1,0 +1,215 @@
+"""Everything ws is told, in one typed SearchOptions: flags beat the environment, the
+environment beats the config file. Knows nothing of click; raises UsageError (2)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from common.errors import UsageError
+from common.policy import Policy
+from ws.backends import ALIASES, BY_NAME, DEFAULT_ORDER
+from ws.backends.base import Backend
+
+DEFAULT_TIMEOUT = 30.0
+ATTEMPT_TIMEOUT = 15.0
+DEFAULT_MAX_RESULTS = 10
+PROVIDER_CHOICES = ("auto", *BY_NAME)
+TIME_CHOICES = ("d", "w", "m", "y")
+SAFE_CHOICES = ("on", "moderate", "off")
+CONFIG_NAME = "ws.toml"
+_REGION = re.compile(r"^[a-z]{2}-[a-z]{2,3}$")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    backend: Backend
+    url: str
+    source: str  # "default", or the environment variable that set it
+
+    @property
+    def trusted(self) -> bool:
+        """An endpoint the operator configured may be on a private network."""
+        return self.source != "default"
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.url).hostname or ""
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    query: str
+    endpoints: tuple[Endpoint, ...]  # the chain in effect, first to last
+    max_results: int = DEFAULT_MAX_RESULTS
+    provider: str = "auto"
+    provider_source: str = "default"
+    allow: tuple[str, ...] = ()
+    block: tuple[str, ...] = ()
+    region: str | None = None
+    time: str | None = None
+    safe: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    attempt_timeout: float = ATTEMPT_TIMEOUT
+    user_agent: str | None = None
+    policy: Policy = field(default_factory=Policy)
+
+
+def config_path() -> Path:
+    from common.paths import config_dir
+
+    return config_dir("ws") / CONFIG_NAME
+
+
+def read_config(path: Path) -> dict[str, object]:
+    """The config file's table; an absent file is an empty one."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+
+
+def canonical_provider(name: str, source: str) -> str:
+    value = name.strip().lower()
+    value = ALIASES.get(value, value)
+    if value not in PROVIDER_CHOICES:
+        raise UsageError(
+            f"unknown provider {name!r} (from {source}); choose one of {', '.join(PROVIDER_CHOICES)}"
+        )
+    return value
+
+
+def preferred_provider(
+    flag: str | None, environ: Mapping[str, str], path: Path | None
+) -> tuple[str, str]:
+    """(provider, where it came from): the flag, then WS_PROVIDER, then the config file."""
+    if flag:
+        return canonical_provider(flag, "--provider"), "--provider"
+    env = environ.get("WS_PROVIDER", "").strip()
+    if env:
+        return canonical_provider(env, "WS_PROVIDER"), "WS_PROVIDER"
+    if path is not None:
+        value = read_config(path).get("provider")
+        if value is not None:
+            if not isinstance(value, str):
+                raise UsageError(f"{path}: provider must be a string")
+            return canonical_provider(value, str(path)), str(path)
+    return "auto", "default"
+
+
+def endpoints_from_env(environ: Mapping[str, str]) -> dict[str, Endpoint]:
+    """Every backend that can take part, with the endpoint it would use."""
+    out: dict[str, Endpoint] = {}
+    for backend in DEFAULT_ORDER:
+        value = environ.get(backend.env, "").strip()
+        if value:
+            out[backend.name] = Endpoint(backend, _checked_url(backend.env, value), backend.env)
+        elif backend.default_url:
+            out[backend.name] = Endpoint(backend, backend.default_url, "default")
+    return out
+
+
+def _checked_url(variable: str, value: str) -> str:
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"{variable}={value!r} is not an http(s) URL")
+    return value
+
+
+def chain_for(provider: str, source: str, endpoints: Mapping[str, Endpoint]) -> tuple[Endpoint, ...]:
+    """The default order with the preferred provider moved to the front."""
+    if provider != "auto" and provider not in endpoints:
+        raise UsageError(
+            f"provider {provider} (from {source}) needs {BY_NAME[provider].env}: "
+            f"the root URL of a SearxNG instance, e.g. SEARXNG_URL=http://localhost:8888"
+        )
+    order = [endpoints[b.name] for b in DEFAULT_ORDER if b.name in endpoints]
+    if provider != "auto":
+        order.sort(key=lambda e: e.backend.name != provider)
+    return tuple(order)
+
+
+def domains(values: tuple[str, ...], flag: str) -> tuple[str, ...]:
+    from ws.results import canonical_domain
+
+    out: list[str] = []
+    for value in values:
+        domain = canonical_domain(value)
+        if domain is None:
+            raise UsageError(f"{flag} {value!r} is not a domain name")
+        if domain not in out:
+            out.append(domain)
+    return tuple(out)
+
+
+def region(value: str | None) -> str | None:
+    if value is None:
+        return None
+    text = value.strip().lower().replace("_", "-")
+    if not _REGION.match(text):
+        raise UsageError(
+            f"--region {value!r} is not a country-language code such as us-en, de-de or uk-en"
+        )
+    return text
+
+
+def make_options(
+    query: str,
+    *,
+    environ: Mapping[str, str] | None = None,
+    provider: str | None = None,
+    max_results: int = DEFAULT_MAX_RESULTS,
+    allow: tuple[str, ...] = (),
+    block: tuple[str, ...] = (),
+    region_code: str | None = None,
+    time: str | None = None,
+    safe: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    user_agent: str | None = None,
+    allow_private: bool | None = None,
+    allow_hosts: tuple[str, ...] = (),
+    config: Path | None = None,
+) -> SearchOptions:
+    from common.policy import policy_from_env
+
+    env = os.environ if environ is None else environ
+    if allow and block:
+        raise UsageError("--allow and --block cannot be used together: use one or the other")
+    if max_results < 1:
+        raise UsageError(f"--max-results must be at least 1, not {max_results}")
+    if not timeout > 0:
+        raise UsageError(f"--timeout must be more than 0 seconds, not {timeout:g}")
+    if time is not None and time not in TIME_CHOICES:
+        raise UsageError(f"--time must be one of {', '.join(TIME_CHOICES)}")
+    if safe is not None and safe not in SAFE_CHOICES:
+        raise UsageError(f"--safe must be one of {', '.join(SAFE_CHOICES)}")
+    name, source = preferred_provider(provider, env, config if config is not None else config_path())
+    endpoints = endpoints_from_env(env)
+    return SearchOptions(
+        query=query,
+        endpoints=chain_for(name, source, endpoints),
+        max_results=max_results,
+        provider=name,
+        provider_source=source,
+        allow=domains(allow, "--allow"),
+        block=domains(block, "--block"),
+        region=region(region_code),
+        time=time,
+        safe=safe,
+        timeout=timeout,
+        user_agent=user_agent or None,
+        policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
+    )

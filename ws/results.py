@@ -1,0 +1,165 @@
+"""Search results: one clean-up for every backend, de-duplication, domain filters.
+
+Backends hand over raw strings straight from the page or the JSON; everything a user sees
+passes through ``finalise`` so that the four engines produce results of one shape.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, replace
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+_SPACE = re.compile(r"\s+")
+# C0/C1 controls, zero-width and bidi controls: they would corrupt a terminal line.
+_INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_DOMAIN_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+# Query parameters that only track the click; two URLs differing in them are one page.
+_TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
+
+
+@dataclass(frozen=True)
+class Result:
+    title: str
+    url: str
+    snippet: str = ""
+    provider: str = ""
+    published: str | None = None
+    rank: int = 0
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "rank": self.rank,
+            "title": self.title,
+            "url": self.url,
+            "snippet": self.snippet,
+            "provider": self.provider,
+            "published": self.published,
+        }
+
+
+def clean_text(text: str | None) -> str:
+    """One line of plain text: entities decoded, invisible characters gone, spaces collapsed."""
+    if not text:
+        return ""
+    # Page text from lxml is already decoded; JSON from SearxNG may still carry entities.
+    if "&" in text:
+        text = html.unescape(text)
+    text = _INVISIBLE.sub(" ", text)
+    return _SPACE.sub(" ", text).strip()
+
+
+def http_url(url: str | None) -> str | None:
+    """The URL if it is absolute http(s) with a host (protocol-relative gets https), else None."""
+    if not url:
+        return None
+    url = url.strip()
+    if url.startswith("//"):
+        url = "https:" + url
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    if any(c.isspace() for c in url) or _INVISIBLE.search(url):
+        return None
+    return url
+
+
+def url_key(url: str) -> str:
+    """The form two URLs of the same page share: no scheme, www., default port, fragment,
+    trailing slash or tracking parameters; host in lower case."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower().rstrip(".")
+    if host.startswith("www."):
+        host = host[4:]
+    port = parts.port
+    if port and port not in (80, 443):
+        host = f"{host}:{port}"
+    path = parts.path.rstrip("/") or "/"
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)]
+    return urlunsplit(("", host, path, urlencode(query), ""))
+
+
+def canonical_domain(text: str) -> str | None:
+    """A domain from what a user typed: ``Example.COM``, ``*.example.com``, a URL. None if
+    it is not a domain name."""
+    value = text.strip().lower()
+    if "://" in value:
+        value = urlsplit(value).hostname or ""
+    value = value.split("/", 1)[0]
+    value = value.removeprefix("*.").strip(".")
+    if ":" in value:
+        value = value.split(":", 1)[0]
+    try:
+        value = value.encode("idna").decode("ascii")
+    except UnicodeError:
+        return None
+    labels = value.split(".")
+    if not value or not all(_DOMAIN_LABEL.match(label) for label in labels):
+        return None
+    return value
+
+
+def host_of(url: str) -> str:
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
+
+
+def domain_matches(host: str, domain: str) -> bool:
+    """A domain matches itself and its subdomains, never a look-alike suffix."""
+    return host == domain or host.endswith("." + domain)
+
+
+def passes(url: str, allow: tuple[str, ...], block: tuple[str, ...]) -> bool:
+    host = host_of(url)
+    if allow and not any(domain_matches(host, d) for d in allow):
+        return False
+    return not any(domain_matches(host, d) for d in block)
+
+
+def finalise(
+    raw: list[Result],
+    *,
+    allow: tuple[str, ...] = (),
+    block: tuple[str, ...] = (),
+    limit: int | None = None,
+) -> tuple[list[Result], int]:
+    """Clean, keep http(s) only, drop duplicates, filter by domain, rank from 1.
+
+    Returns the results and how many usable results the domain filters removed.
+    """
+    out: list[Result] = []
+    seen: set[str] = set()
+    filtered = 0
+    for item in raw:
+        url = http_url(item.url)
+        if url is None:
+            continue
+        key = url_key(url)
+        if key in seen:
+            continue
+        seen.add(key)
+        if not passes(url, allow, block):
+            filtered += 1
+            continue
+        title = clean_text(item.title) or host_of(url)
+        out.append(
+            replace(
+                item,
+                title=title,
+                url=url,
+                snippet=clean_text(item.snippet),
+                published=clean_text(item.published) or None,
+                rank=len(out) + 1,
+            )
+        )
+        if limit is not None and len(out) >= limit:
+            break
+    return out, filtered

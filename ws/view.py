@@ -1,0 +1,66 @@
+"""What ws prints on stdout: results as text, as bare URLs, and the provider chain.
+Pure functions from data to text; common.output writes them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ws.backends import DEFAULT_ORDER
+from ws.chain import Report
+from ws.config import SearchOptions
+
+
+def text(report: Report) -> str:
+    lines = [f'Search results for: "{report.query}" (via {report.label})']
+    for r in report.results:
+        lines += ["", f"{r.rank}. {r.title}", f"   {r.url}"]
+        if r.snippet:
+            lines.append(f"   {r.snippet}")
+    return "\n".join(lines) + "\n"
+
+
+def urls(report: Report) -> str:
+    return "".join(f"{r.url}\n" for r in report.results)
+
+
+def providers(options: SearchOptions, config_file: Path) -> dict[str, Any]:
+    chain = {e.backend.name for e in options.endpoints}
+    return {
+        "provider": options.provider,
+        "provider_source": options.provider_source,
+        "chain": [
+            {"provider": e.backend.name, "url": e.url, "source": e.source, "variable": e.backend.env}
+            for e in options.endpoints
+        ],
+        "not_configured": [
+            {"provider": b.name, "variable": b.env} for b in DEFAULT_ORDER if b.name not in chain
+        ],
+        "config_file": str(config_file),
+        "config_file_exists": config_file.is_file(),
+        "timeout": options.timeout,
+        "attempt_timeout": options.attempt_timeout,
+        "allow_private": options.policy.allow_private,
+        "allow_hosts": sorted(options.policy.allow_hosts),
+    }
+
+
+def providers_text(info: dict[str, Any]) -> str:
+    source = "the default" if info["provider_source"] == "default" else f"from {info['provider_source']}"
+    lines = [f"Provider chain (preferred: {info['provider']}, {source}):"]
+    width = max(len(e["provider"]) for e in info["chain"])
+    for i, e in enumerate(info["chain"], 1):
+        where = "default endpoint" if e["source"] == "default" else f"from {e['source']}, trusted by the network policy"
+        lines.append(f"  {i}. {e['provider']:<{width}}  {e['url']}  ({where})")
+    for e in info["not_configured"]:
+        lines.append(f"  -  {e['provider']:<{width}}  not in the chain: set {e['variable']} to an instance's root URL")
+    state = "present" if info["config_file_exists"] else "absent"
+    hosts = ", ".join(info["allow_hosts"]) or "none"
+    lines += [
+        "Configuration:",
+        f"  config file    {info['config_file']} ({state}; provider = \"NAME\" sets the preferred provider)",
+        f"  timeout        {info['timeout']:g} s in total, at most {info['attempt_timeout']:g} s per attempt",
+        f"  private nets   {'allowed' if info['allow_private'] else 'refused'}; always allowed hosts: {hosts}",
+        "  endpoints      WS_DUCKDUCKGO_URL, WS_BRAVE_URL, WS_MOJEEK_URL, SEARXNG_URL replace the defaults",
+    ]
+    return "\n".join(lines) + "\n"
