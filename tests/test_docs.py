@@ -44,3 +44,12 @@ def test_every_option_is_in_the_man_page(tool):
     page = (ROOT / "man" / f"{tool}.1").read_text().replace("\\-", "-")
     missing = sorted(o for o in options if o not in page)
     assert options and not missing
+
+
+def test_version_matches_the_package_metadata():
+    import tomllib
+
+    import wf
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert wf.__version__ == project["version"]

@@ -14,6 +14,7 @@ import click
 from common import output
 from common.clickopts import SizeType, shared_options
 from common.errors import ToolError, UsageError
+from wf import __version__
 
 TOOL = "wf"
 
@@ -74,7 +75,7 @@ def _env_int(name: str, default: int) -> int:
     help="Refuse bodies larger than this, compressed or not (e.g. 500K, 20M) [env WF_MAX_BYTES].",
 )
 @shared_options(timeout_env="WF_TIMEOUT")
-@click.version_option(package_name="wf-ws", prog_name="wf", message="%(prog)s %(version)s")
+@click.version_option(__version__, prog_name="wf", message="%(prog)s %(version)s")
 def command(urls: tuple[str, ...], **kw: Any) -> int:
     """Fetch web pages and print their clean, readable text.
 

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# make bench: peers go into .bench-venv (never into the project); each benchmark prints
+# its figures side by side with its peer in one run. The render benchmark starts Chromium,
+# so it runs inside a network namespace that has nothing but loopback.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BV=.bench-venv
+if [ ! -x "$BV/bin/python" ] || [ tests/bench/requirements.txt -nt "$BV/.installed" ]; then
+  python3 -m venv "$BV"
+  "$BV/bin/pip" install --quiet --upgrade pip
+  "$BV/bin/pip" install --quiet -e . -r tests/bench/requirements.txt && touch "$BV/.installed"
+fi
+status=0
+run() { echo; echo "=== $*"; "$@" || status=1; }
+run "$BV/bin/python" tests/bench/bench_startup.py
+[ -f tests/bench/bench_extract.py ] && run "$BV/bin/python" tests/bench/bench_extract.py
+[ -f tests/bench/bench_ws.py ] && run "$BV/bin/python" tests/bench/bench_ws.py
+if [ -f tests/bench/bench_render.py ]; then
+  if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+    run unshare --net sh -c 'ip link set lo up && exec "$@"' _ "$BV/bin/python" tests/bench/bench_render.py
+  else
+    echo "=== render benchmark skipped: it needs root for a loopback-only network namespace (unshare --net)"
+  fi
+fi
+exit $status
