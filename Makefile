@@ -31,8 +31,13 @@ chromium:
 test: install
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
+# As root the demo runs in a network namespace that has only loopback (Chromium included).
 demo: install
-	@$(BIN)/python tests/demo.py
+	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null; then \
+	  unshare --net sh -c 'ip link set lo up && exec "$$@"' _ $(BIN)/python tests/demo.py; \
+	else \
+	  $(BIN)/python tests/demo.py; \
+	fi
 
 lint: install
 	$(BIN)/ruff check common wf ws tests
