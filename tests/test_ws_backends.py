@@ -1,0 +1,316 @@
+"""Each backend on its own: the request it builds and how it reads answers, on small
+fixtures of our own (tests/fixtures/ws) and on real captures (../shared/fixtures/search).
+No network here: classify() takes status, headers and body."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.conftest import ROOT, SHARED
+from ws.backends import BY_NAME
+from ws.backends.base import Query
+from ws.backends.duckduckgo import unwrap
+from ws.backends.searxng import ENABLE_JSON, search_url
+from ws.results import finalise
+
+OWN = ROOT / "tests" / "fixtures" / "ws"
+CAPTURES = SHARED / "fixtures" / "search"
+needs_captures = pytest.mark.skipif(
+    not CAPTURES.is_dir(), reason=f"real captures not found at {CAPTURES} (read in place, never copied)"
+)
+HTML = {"content-type": "text/html; charset=utf-8"}
+JSON = {"content-type": "application/json"}
+
+
+def classify(provider: str, path: Path, status: int = 200, query: str = "rust async", headers=None):
+    headers = headers or (JSON if path.suffix == ".json" else HTML)
+    return BY_NAME[provider].classify(status, headers, path.read_bytes(), Query(query))
+
+
+def params(request) -> dict[str, list[str]]:
+    if request.method == "POST":
+        return {k: [v] for k, v in request.data.items()}
+    return parse_qs(urlsplit(request.url).query, keep_blank_values=True)
+
+
+# ---------------------------------------------------------------- DuckDuckGo
+
+
+def test_ddg_get_page_unwraps_uddg_links_completely_and_drops_ads():
+    answer = classify("duckduckgo", OWN / "ddg_get.html")
+    results, _ = finalise(answer.results)
+    assert answer.outcome == "ok"
+    assert [r.url for r in results] == [
+        "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top",
+        "https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z",
+    ]
+    assert results[0].title == "Getting Started - Asynchronous Programming in Rust"
+    assert results[0].snippet == (
+        "Welcome to Asynchronous Programming in Rust & friends! This book aims to be a comprehensive guide."
+    )
+    assert results[0].published == "2024-03-02"
+    assert not any("y.js" in r.url or "shop.example" in r.url for r in answer.results)
+
+
+@pytest.mark.parametrize(
+    ("href", "target"),
+    [
+        ("//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.example%2Fp%3Fx%3D1%26y%3D2&rut=9", "https://a.example/p?x=1&y=2"),
+        ("https://duckduckgo.com/l/?rut=9&uddg=http%3A%2F%2Fb.example%2F", "http://b.example/"),
+        ("/l/?uddg=https%3A%2F%2Fc.example%2F%253F", "https://c.example/%3F"),
+        ("https://direct.example/a?b=c", "https://direct.example/a?b=c"),
+        ("https://duckduckgo.com/y.js?ad_domain=x.example&u3=https%3A%2F%2Fx.example", None),
+        ("//duckduckgo.com/l/?rut=9", None),
+    ],
+)
+def test_ddg_unwrap(href, target):
+    assert unwrap(href) == target
+
+
+def test_ddg_no_results_page_is_empty():
+    answer = classify("duckduckgo", OWN / "ddg_no_results.html", query="xqzvbnmw")
+    assert (answer.outcome, answer.message) == ("empty", "HTTP 200, no results page")
+
+
+def test_ddg_anomaly_page_is_blocked_with_200_or_202():
+    assert classify("duckduckgo", OWN / "ddg_anomaly.html").message == "HTTP 200, anomaly page"
+    answer = classify("duckduckgo", OWN / "ddg_anomaly.html", status=202)
+    assert (answer.outcome, answer.message) == ("blocked", "HTTP 202, anomaly page")
+
+
+def test_ddg_202_with_an_empty_body_is_still_blocked():
+    answer = BY_NAME["duckduckgo"].classify(202, HTML, b"", Query("q"))
+    assert answer.outcome == "blocked"
+
+
+def test_ddg_request_is_a_post_form_with_region_time_safe_and_site():
+    q = Query("rust async", allow=("docs.rs",), region="de-de", time="w", safe="off")
+    req = BY_NAME["duckduckgo"].build(q, "https://html.duckduckgo.com/html/")
+    assert req.method == "POST" and req.url == "https://html.duckduckgo.com/html/"
+    assert req.data == {"q": "rust async site:docs.rs", "b": "", "kl": "de-de", "df": "w", "kp": "-2"}
+    assert req.notes == []
+
+
+def test_ddg_request_without_options_has_no_region_and_no_filters():
+    req = BY_NAME["duckduckgo"].build(Query("x"), "http://127.0.0.1:9/html/")
+    assert req.data == {"q": "x", "b": "", "kl": "wt-wt"}
+
+
+def test_several_allowed_domains_are_or_ed_where_the_engine_can():
+    q = Query("tls", allow=("a.example", "b.example"))
+    assert BY_NAME["duckduckgo"].build(q, "http://127.0.0.1/").data["q"] == "tls (site:a.example OR site:b.example)"
+    req = BY_NAME["mojeek"].build(q, "http://127.0.0.1/search")
+    assert params(req)["q"] == ["tls"]
+    assert req.notes == ["several --allow domains are applied to the results only (no OR)"]
+
+
+@needs_captures
+def test_ddg_real_post_page():
+    answer = classify("duckduckgo", CAPTURES / "duckduckgo" / "results_post.html", query="eino")
+    results, _ = finalise(answer.results)
+    assert answer.outcome == "ok" and len(results) == 10
+    assert (results[0].title, results[0].url) == (
+        "GitHub - cloudwego/eino: The ultimate LLM/AI application development ...",
+        "https://github.com/cloudwego/eino",
+    )
+    assert results[0].snippet.startswith("Eino is a framework for building LLM applications in Golang")
+    assert results[1].title == "Eino: 概述 | CloudWeGo"
+    assert results[1].published == "2025-06-23"
+    assert "Eino['aino]" in results[1].snippet and '"i know"' in results[1].snippet
+    assert results[-1].url == "https://en.wikipedia.org/wiki/Eino"
+
+
+@needs_captures
+def test_ddg_real_last_page_drops_the_google_pseudo_result():
+    answer = classify("duckduckgo", CAPTURES / "duckduckgo" / "last_page_post.html", query="eino")
+    assert (answer.outcome, answer.results) == ("empty", [])
+
+
+@needs_captures
+def test_ddg_real_no_results_page():
+    assert classify("duckduckgo", CAPTURES / "duckduckgo" / "no_results_post.html").outcome == "empty"
+
+
+@needs_captures
+@pytest.mark.parametrize("status", [200, 202])
+def test_ddg_real_anomaly_page_is_never_no_results(status):
+    answer = classify("duckduckgo", CAPTURES / "duckduckgo" / "anomaly_captcha.html", status=status)
+    assert (answer.outcome, answer.message) == ("blocked", f"HTTP {status}, anomaly page")
+
+
+# ---------------------------------------------------------------- Brave
+
+
+def test_brave_own_page_results_titles_snippets_and_dates():
+    answer = classify("brave", OWN / "brave_results.html")
+    results, _ = finalise(answer.results)
+    assert [(r.title, r.url) for r in results] == [
+        ("Asynchronous Programming in Rust", "https://rust-lang.github.io/async-book/"),
+        ("futures - Rust", "https://docs.rs/futures/latest/futures/"),
+    ]
+    assert results[0].snippet == "The async book: futures, executors & tasks."
+    assert results[0].published == "2024-03-02"
+    assert results[1].published is None
+
+
+def test_brave_429_is_blocked():
+    answer = classify("brave", OWN / "brave_429.html", status=429)
+    assert answer.outcome == "blocked" and answer.message.startswith("HTTP 429")
+
+
+def test_brave_no_results_page_is_empty_and_an_unknown_page_is_a_parse_error():
+    assert classify("brave", OWN / "brave_no_results.html", query="xqzvbnmw").outcome == "empty"
+    answer = BY_NAME["brave"].classify(200, HTML, b"<html><body><div>new layout</div></body></html>", Query("q"))
+    assert answer.outcome == "parse_error"
+    assert "layout may have changed" in answer.message
+
+
+def test_brave_request_uses_its_own_terms():
+    q = Query("rust", region="uk-en", time="m", safe="on")
+    req = BY_NAME["brave"].build(q, "https://search.brave.com/search")
+    assert req.method == "GET"
+    assert params(req) == {"q": ["rust"], "source": ["web"], "tf": ["pm"]}
+    assert req.headers["Cookie"] == "safesearch=strict; country=gb; useLocation=0"
+
+
+@needs_captures
+def test_brave_real_page():
+    answer = classify("brave", CAPTURES / "brave" / "results.html", query="javascript tutorial")
+    results, _ = finalise(answer.results)
+    assert answer.outcome == "ok" and len(results) == 20
+    assert (results[0].title, results[0].url) == ("JavaScript Tutorial", "https://www.w3schools.com/js/")
+    assert results[0].snippet == (
+        "JavaScript is easy to learn. This tutorial covers everything from basic JavaScript up to "
+        "the latest 2026 version."
+    )
+    # The cluster of sub-links under the first result is not a result of its own.
+    assert "https://www.w3schools.com/css/default.asp" not in [r.url for r in results]
+    third = results[2]
+    assert third.url == "https://www.javascripttutorial.net/" and third.published == "2024-12-13"
+    assert third.snippet.startswith("Welcome to the JavaScriptTutorial.net website!")
+    assert results[-1].url == "https://www.simplilearn.com/tutorials/javascript-tutorial"
+    assert all("\n" not in r.title and r.title == r.title.strip() for r in results)
+
+
+# ---------------------------------------------------------------- Mojeek
+
+
+def test_mojeek_own_page():
+    answer = classify("mojeek", OWN / "mojeek_results.html")
+    results, _ = finalise(answer.results)
+    assert [(r.title, r.url, r.snippet) for r in results] == [
+        ("Tokio - An asynchronous Rust runtime", "https://tokio.rs/",
+         'Build reliable network applications with Rust. Tokio is "fast".'),
+        ("async-std", "https://async.rs/", ""),
+    ]
+
+
+def test_mojeek_403_is_blocked_and_no_results_is_empty():
+    assert classify("mojeek", OWN / "mojeek_403.html", status=403).message == "HTTP 403, CAPTCHA page"
+    assert classify("mojeek", OWN / "mojeek_no_results.html", query="xqzvbnmw").outcome == "empty"
+
+
+def test_a_query_about_captchas_that_found_nothing_is_empty_not_blocked():
+    body = (OWN / "mojeek_no_results.html").read_bytes().replace(b"xqzvbnmw", b"captcha solver")
+    answer = BY_NAME["mojeek"].classify(200, HTML, body, Query("captcha solver"))
+    assert answer.outcome == "empty"
+
+
+def test_mojeek_first_page_never_sends_s_and_maps_options():
+    q = Query("rust", region="de-de", time="d", safe="moderate")
+    req = BY_NAME["mojeek"].build(q, "https://www.mojeek.com/search")
+    p = params(req)
+    assert "s" not in p
+    assert p == {"q": ["rust"], "since": [(date.today() - timedelta(days=1)).strftime("%Y%m%d")], "reg": ["de"]}
+    assert req.notes == ["--safe moderate has no Mojeek equivalent (only on or off); ignored"]
+    other = BY_NAME["mojeek"].build(Query("rust", region="jp-jp", safe="on"), "https://www.mojeek.com/search")
+    assert params(other) == {"q": ["rust"], "safe": ["1"]}
+    assert other.notes == ["--region jp-jp: Mojeek has no such region; ignored"]
+
+
+@needs_captures
+def test_mojeek_real_page():
+    answer = classify("mojeek", CAPTURES / "mojeek" / "results.html", query="javascript tutorial")
+    results, _ = finalise(answer.results)
+    assert answer.outcome == "ok" and len(results) == 10
+    assert (results[0].title, results[0].url) == ("The Modern JavaScript Tutorial", "https://javascript.info/")
+    assert results[0].snippet == (
+        "The Modern JavaScript Tutorial ... Main course contains 2 parts which cover JavaScript as "
+        "a programming language and working with a browser."
+    )
+    assert (results[1].title, results[1].snippet) == ("w3schools.com/js", "")
+    assert sum(1 for r in results if r.snippet) == 9
+
+
+# ---------------------------------------------------------------- SearxNG
+
+
+def test_searxng_json_with_number_of_results():
+    answer = classify("searxng", OWN / "searxng_results.json")
+    results, _ = finalise(answer.results)
+    assert answer.outcome == "ok" and answer.notes == []
+    assert [(r.title, r.url, r.snippet, r.published) for r in results] == [
+        ("Tokio & friends", "https://tokio.rs/", "An asynchronous runtime.", None),
+        ("Asynchronous Programming in Rust", "https://rust-lang.github.io/async-book/", "The async book.", "2024-03-02"),
+    ]
+
+
+def test_searxng_json_without_number_of_results_reports_unresponsive_engines():
+    answer = classify("searxng", OWN / "searxng_results_new.json")
+    assert answer.outcome == "ok"
+    assert answer.results[0].published == "2025-01-16T08:30:00+01:00"
+    assert answer.notes == ["unresponsive engines: google (CAPTCHA), bing (timeout)"]
+
+
+def test_searxng_empty_results_list_is_empty():
+    answer = classify("searxng", OWN / "searxng_empty.json", query="xqzvbnmw")
+    assert (answer.outcome, answer.message) == ("empty", "HTTP 200, no results")
+
+
+def test_searxng_without_json_enabled_says_how_to_fix_it():
+    answer = BY_NAME["searxng"].classify(403, {"content-type": "text/html"}, b"<h1>Forbidden</h1>", Query("q"))
+    assert answer.outcome == "http_error"
+    assert answer.message.endswith("enable json in settings.yml: search.formats: [html, json]")
+    html = BY_NAME["searxng"].classify(200, HTML, b"<html><body><form>search</form></body></html>", Query("q"))
+    assert html.outcome == "parse_error" and html.message.endswith(ENABLE_JSON)
+
+
+def test_searxng_429_and_malformed_json():
+    assert BY_NAME["searxng"].classify(429, JSON, b"", Query("q")).outcome == "blocked"
+    bad = BY_NAME["searxng"].classify(200, JSON, b'{"results": ', Query("q"))
+    assert bad.outcome == "parse_error" and "malformed JSON" in bad.message
+    odd = BY_NAME["searxng"].classify(200, JSON, json.dumps({"results": [{"title": "no url"}, 3]}).encode(), Query("q"))
+    assert odd.outcome == "empty"
+
+
+@needs_captures
+def test_searxng_public_instance_bot_check_is_blocked_not_empty():
+    answer = classify("searxng", CAPTURES / "searxng" / "public_instance_botcheck.html", headers=HTML)
+    assert (answer.outcome, answer.message) == ("blocked", "HTTP 200, bot-check page")
+
+
+def test_searxng_request():
+    q = Query("rust", allow=("docs.rs",), region="de-de", time="y", safe="moderate")
+    req = BY_NAME["searxng"].build(q, "http://127.0.0.1:8888/")
+    assert req.url.startswith("http://127.0.0.1:8888/search?")
+    assert params(req) == {
+        "q": ["rust site:docs.rs"], "format": ["json"], "language": ["de-DE"],
+        "time_range": ["year"], "safesearch": ["1"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("root", "url"),
+    [
+        ("http://127.0.0.1:8888", "http://127.0.0.1:8888/search"),
+        ("http://127.0.0.1:8888/searx/", "http://127.0.0.1:8888/searx/search"),
+        ("http://127.0.0.1:8888/search", "http://127.0.0.1:8888/search"),
+    ],
+)
+def test_searxng_search_url(root, url):
+    assert search_url(root) == url

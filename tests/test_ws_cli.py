@@ -1,0 +1,453 @@
+"""ws end to end: the chain and the CLI against local engines on 127.0.0.1, reached through
+the endpoint variables (WS_DUCKDUCKGO_URL, WS_BRAVE_URL, WS_MOJEEK_URL, SEARXNG_URL)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, SHARED, Result, invoke
+from tests.servers import http_response
+
+OWN = ROOT / "tests" / "fixtures" / "ws"
+CAPTURES = SHARED / "fixtures" / "search"
+HTML = "text/html; charset=utf-8"
+JSON_TYPE = "application/json"
+PATHS = {"duckduckgo": "/ddg/html/", "brave": "/brave/search", "mojeek": "/mojeek/search", "searxng": "/searx/search"}
+HANG = "hang"
+
+
+class Engines:
+    """One local server playing every engine; each path answers what the test says."""
+
+    def __init__(self, serve: Callable, searxng: bool = False) -> None:
+        self.routes: dict[str, object] = {}
+        self.searxng = searxng
+        self.srv = serve(self._handle)
+
+    def answer(self, provider: str, status: int, body: bytes | Path = b"", ctype: str = HTML, **headers: str) -> None:
+        data = body.read_bytes() if isinstance(body, Path) else body
+        self.routes[PATHS[provider]] = (status, data, {"Content-Type": ctype, **headers})
+
+    def hang(self, provider: str) -> None:
+        self.routes[PATHS[provider]] = HANG
+
+    def _handle(self, conn: socket.socket, request: bytes) -> None:
+        path = request.split(b" ", 2)[1].decode().split("?", 1)[0]
+        route = self.routes.get(path, (404, b"not here", {"Content-Type": "text/plain"}))
+        if route == HANG:
+            time.sleep(3)
+            return
+        status, body, headers = route  # type: ignore[misc]
+        conn.sendall(http_response(status, body, headers))
+
+    @property
+    def env(self) -> dict[str, str]:
+        base = self.srv.url.rstrip("/")
+        env = {
+            "WS_DUCKDUCKGO_URL": base + PATHS["duckduckgo"],
+            "WS_BRAVE_URL": base + PATHS["brave"],
+            "WS_MOJEEK_URL": base + PATHS["mojeek"],
+        }
+        if self.searxng:
+            env["SEARXNG_URL"] = base + "/searx"
+        return env
+
+    def asked(self) -> list[str]:
+        """The engines asked, in order."""
+        names = {v: k for k, v in PATHS.items()}
+        return [names.get(r.split(b" ", 2)[1].decode().split("?", 1)[0], "?") for r in self.srv.requests]
+
+    def requests(self, provider: str) -> list[bytes]:
+        return [r for r in self.srv.requests if r.split(b" ", 2)[1].decode().startswith(PATHS[provider])]
+
+
+@pytest.fixture
+def engines(serve) -> Engines:
+    return Engines(serve)
+
+
+def ws(engines: Engines | None, *args: str, env: dict[str, str] | None = None) -> Result:
+    full = dict(engines.env) if engines else {}
+    full.update(env or {})
+    return invoke("ws", [str(a) for a in args], env=full)
+
+
+def all_blocked(engines: Engines) -> None:
+    engines.answer("duckduckgo", 202, OWN / "ddg_anomaly.html")
+    engines.answer("brave", 429, OWN / "brave_429.html")
+    engines.answer("mojeek", 403, OWN / "mojeek_403.html")
+
+
+# ---------------------------------------------------------------- exit codes
+
+
+def test_results_exit_0_with_numbered_text(engines):
+    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    r = ws(engines, "rust", "async")
+    assert (r.code, r.stderr) == (0, "")
+    assert r.stdout == (
+        'Search results for: "rust async" (via DuckDuckGo)\n'
+        "\n"
+        "1. Getting Started - Asynchronous Programming in Rust\n"
+        "   https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top\n"
+        "   Welcome to Asynchronous Programming in Rust & friends! This book aims to be a comprehensive guide.\n"
+        "\n"
+        "2. Tutorial | Tokio - An asynchronous Rust runtime\n"
+        "   https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z\n"
+        "   Tokio is an asynchronous runtime for the Rust programming language.\n"
+    )
+    assert engines.asked() == ["duckduckgo"]
+    assert engines.requests("duckduckgo")[0].startswith(b"POST ")
+    assert b"q=rust+async" in engines.requests("duckduckgo")[0]
+
+
+def test_blocked_then_empty_then_ok_says_why_the_others_failed(engines):
+    engines.answer("duckduckgo", 202, OWN / "ddg_anomaly.html")
+    engines.answer("brave", 200, OWN / "brave_no_results.html")
+    engines.answer("mojeek", 200, OWN / "mojeek_results.html")
+    r = ws(engines, "rust async", "--json")
+    assert r.code == 0
+    assert r.stderr == (
+        "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: brave: empty (HTTP 200, no results page)\n"
+    )
+    doc = json.loads(r.stdout)
+    assert doc["provider"] == "mojeek" and doc["error"] is None
+    assert [(a["provider"], a["outcome"], a["status"]) for a in doc["attempts"]] == [
+        ("duckduckgo", "blocked", 202), ("brave", "empty", 200), ("mojeek", "ok", 200),
+    ]
+    assert [x["url"] for x in doc["results"]] == ["https://tokio.rs/", "https://async.rs/"]
+    assert engines.asked() == ["duckduckgo", "brave", "mojeek"]
+
+
+def test_all_blocked_exits_75(engines):
+    all_blocked(engines)
+    r = ws(engines, "rust")
+    assert r.code == 75 and r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert lines[:3] == [
+        "ws: duckduckgo: blocked (HTTP 202, anomaly page)",
+        "ws: brave: blocked (HTTP 429, rate-limit page)",
+        "ws: mojeek: blocked (HTTP 403, CAPTCHA page)",
+    ]
+    assert lines[3].startswith("ws: (75) every provider was blocked or rate-limited (duckduckgo, brave, mojeek)")
+    assert len(lines) == 4
+
+
+def test_all_empty_exits_66(engines):
+    engines.answer("duckduckgo", 200, OWN / "ddg_no_results.html")
+    engines.answer("brave", 200, OWN / "brave_no_results.html")
+    engines.answer("mojeek", 200, OWN / "mojeek_no_results.html")
+    r = ws(engines, "xqzvbnmw")
+    assert r.code == 66 and r.stdout == ""
+    assert r.stderr.splitlines()[-1] == 'ws: (66) no results for "xqzvbnmw" (duckduckgo, brave, mojeek)'
+
+
+def test_empty_where_answered_and_unreachable_elsewhere_is_still_66(engines):
+    engines.answer("duckduckgo", 200, OWN / "ddg_no_results.html")
+    engines.hang("brave")
+    engines.answer("mojeek", 200, OWN / "mojeek_no_results.html")
+    opts = _options(engines, "xqzvbnmw", attempt_timeout=0.3)
+    from ws.chain import run
+
+    report = run(opts)
+    assert [a.outcome for a in report.attempts] == ["empty", "timeout", "empty"]
+    assert report.error is not None and report.error.code == 66
+
+
+def test_mixed_failures_exit_69(engines):
+    engines.answer("duckduckgo", 202, OWN / "ddg_anomaly.html")
+    engines.answer("brave", 200, OWN / "brave_no_results.html")
+    engines.answer("mojeek", 500, b"oops")
+    r = ws(engines, "rust")
+    assert r.code == 69
+    assert "ws: mojeek: http_error (HTTP 500)" in r.stderr.splitlines()
+    assert r.stderr.splitlines()[-1] == (
+        "ws: (69) every provider failed (duckduckgo: blocked, brave: empty, mojeek: http_error)"
+    )
+
+
+def test_all_failing_the_same_way_gives_that_code(engines):
+    for name in ("duckduckgo", "brave", "mojeek"):
+        engines.answer(name, 503, b"down")
+    r = ws(engines, "rust")
+    assert r.code == 5
+    assert r.stderr.splitlines()[-1].startswith("ws: (5) every provider failed: duckduckgo: HTTP 503;")
+
+
+def test_layout_change_is_a_parse_error_not_no_results(engines):
+    for name in ("duckduckgo", "brave", "mojeek"):
+        engines.answer(name, 200, b"<html><body><p>A redesigned page.</p></body></html>")
+    r = ws(engines, "rust")
+    assert r.code == 69
+    assert "ws: brave: parse_error (HTTP 200 page with no results and no 'no results' marker;" in r.stderr
+
+
+def test_connection_refused_everywhere_exits_7():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    url = f"http://127.0.0.1:{port}"
+    r = ws(None, "rust", env={"WS_DUCKDUCKGO_URL": url + "/d", "WS_BRAVE_URL": url + "/b", "WS_MOJEEK_URL": url + "/m"})
+    assert r.code == 7
+    assert r.stderr.splitlines()[0].startswith(f"ws: duckduckgo: network (could not connect to 127.0.0.1 port {port}")
+
+
+def test_total_deadline_exits_28_and_skips_the_rest(engines):
+    for name in ("duckduckgo", "brave", "mojeek"):
+        engines.hang(name)
+    start = time.monotonic()
+    r = ws(engines, "rust", "--timeout", "0.5")
+    took = time.monotonic() - start
+    assert r.code == 28 and took < 2.0
+    assert r.stderr.splitlines() == [
+        "ws: duckduckgo: timeout (no answer before the total deadline (--timeout 0.5 s))",
+        "ws: brave: timeout (not tried: the total deadline (0.5 s) had passed)",
+        "ws: mojeek: timeout (not tried: the total deadline (0.5 s) had passed)",
+        "ws: (28) every provider timed out (duckduckgo, brave, mojeek)",
+    ]
+    assert engines.asked() == ["duckduckgo"]
+
+
+def _options(engines: Engines, query: str, **changes):
+    import os
+
+    from ws.config import make_options
+
+    env = {**os.environ, **engines.env}
+    return dataclasses.replace(make_options(query, environ=env), **changes)
+
+
+def test_a_hanging_provider_is_cut_at_its_limit_and_the_next_one_answers(engines):
+    from ws.chain import run
+
+    engines.hang("duckduckgo")
+    engines.answer("brave", 200, OWN / "brave_results.html")
+    lines: list[str] = []
+    start = time.monotonic()
+    report = run(_options(engines, "rust async", attempt_timeout=0.4), say=lines.append)
+    took = time.monotonic() - start
+    assert report.provider == "brave" and len(report.results) == 2
+    first = report.attempts[0]
+    assert (first.outcome, first.status) == ("timeout", None)
+    assert 350 <= first.elapsed_ms < 1500 and took < 2.5
+    assert lines == ["duckduckgo: timeout (no answer within the per-attempt limit of 0.4 s)"]
+
+
+def test_usage_errors_exit_2(engines):
+    cases = [
+        (["rust", "--allow", "a.example", "--block", "b.example"], "--allow and --block cannot be used together"),
+        ([], "missing QUERY"),
+        (["rust", "--region", "Germany"], "--region 'Germany' is not a country-language code"),
+        (["rust", "--provider", "google"], "unknown provider 'google' (from --provider)"),
+        (["rust", "--provider", "searxng"], "provider searxng (from --provider) needs SEARXNG_URL"),
+        (["rust", "--json", "--urls"], "--json and --urls cannot be used together"),
+        (["rust", "--allow", "not a domain"], "--allow 'not a domain' is not a domain name"),
+        (["rust", "-n", "0"], "Invalid value for '-n' / '--max-results'"),
+        (["rust", "--time", "h"], "Invalid value for '--time'"),
+    ]
+    for args, message in cases:
+        r = ws(engines, *args)
+        assert r.code == 2, args
+        assert r.stdout == "" or "--json" in args
+        assert r.stderr.startswith("ws: (2) ") and message in r.stderr, r.stderr
+        assert r.stderr.count("\n") == 1
+    assert engines.srv.requests == []
+
+
+def test_a_bad_endpoint_variable_is_a_usage_error():
+    r = ws(None, "rust", env={"WS_BRAVE_URL": "file:///etc/passwd"})
+    assert r.code == 2
+    assert r.stderr == "ws: (2) WS_BRAVE_URL='file:///etc/passwd' is not an http(s) URL\n"
+
+
+# ---------------------------------------------------------------- output forms
+
+
+def test_json_has_every_key_on_success_and_failure(engines):
+    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    ok = json.loads(ws(engines, "rust", "--json", "-n", "1").stdout)
+    assert list(ok) == ["query", "provider", "results", "attempts", "error"]
+    assert ok["results"] == [{
+        "rank": 1,
+        "title": "Getting Started - Asynchronous Programming in Rust",
+        "url": "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top",
+        "snippet": "Welcome to Asynchronous Programming in Rust & friends! This book aims to be a comprehensive guide.",
+        "provider": "duckduckgo",
+        "published": "2024-03-02",
+    }]
+    attempt = ok["attempts"][0]
+    assert list(attempt) == ["provider", "outcome", "status", "elapsed_ms", "message"]
+    assert attempt["message"] == "HTTP 200, 1 results" and isinstance(attempt["elapsed_ms"], int)
+
+    all_blocked(engines)
+    r = ws(engines, "rust", "--json")
+    failed = json.loads(r.stdout)
+    assert r.code == 75
+    assert (failed["provider"], failed["results"]) == (None, [])
+    assert failed["error"]["code"] == 75 and failed["error"]["kind"] == "blocked"
+    assert [a["outcome"] for a in failed["attempts"]] == ["blocked"] * 3
+
+    usage = ws(engines, "--json")
+    assert usage.code == 2
+    assert json.loads(usage.stdout) == {
+        "query": None, "provider": None, "results": [], "attempts": [],
+        "error": {"code": 2, "kind": "usage", "message": 'missing QUERY: ws "what to search for"'},
+    }
+
+
+def test_urls_prints_only_urls(engines):
+    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    r = ws(engines, "rust", "--urls")
+    assert r.stdout == (
+        "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top\n"
+        "https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z\n"
+    )
+
+
+def test_allow_is_sent_as_site_and_applied_again_locally(engines):
+    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    engines.answer("brave", 200, OWN / "brave_results.html")
+    r = ws(engines, "rust", "--allow", "docs.rs", "--urls")
+    assert r.stdout == "https://docs.rs/futures/latest/futures/\n"
+    assert r.stderr == "ws: duckduckgo: empty (HTTP 200, 2 results, none from the allowed domains)\n"
+    assert b"q=rust+site%3Adocs.rs" in engines.requests("duckduckgo")[0]
+    assert b"q=rust+site%3Adocs.rs" in engines.requests("brave")[0]
+
+
+def test_block_drops_results_from_a_domain_and_its_subdomains(engines):
+    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    r = ws(engines, "rust", "--block", "github.io", "--urls")
+    assert r.stdout == "https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z\n"
+
+
+def test_unsupported_options_are_ignored_with_a_note(engines):
+    engines.answer("mojeek", 200, OWN / "mojeek_results.html")
+    r = ws(engines, "rust", "--provider", "mojeek", "--safe", "moderate", "--urls")
+    assert r.code == 0
+    assert r.stderr == "ws: mojeek: --safe moderate has no Mojeek equivalent (only on or off); ignored\n"
+
+
+# ---------------------------------------------------------------- the chain and its configuration
+
+
+def test_provider_moves_to_the_front_and_the_others_stay_as_fallbacks(engines):
+    engines.answer("mojeek", 429, b"slow down")
+    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    r = ws(engines, "rust", "--provider", "mojeek")
+    assert r.code == 0 and "(via DuckDuckGo)" in r.stdout
+    assert engines.asked() == ["mojeek", "duckduckgo"]
+
+
+def test_searxng_joins_the_chain_second_when_set(serve):
+    engines = Engines(serve, searxng=True)
+    engines.answer("duckduckgo", 202, OWN / "ddg_anomaly.html")
+    engines.answer("searxng", 200, OWN / "searxng_results_new.json", JSON_TYPE)
+    r = ws(engines, "rust", "--json")
+    assert r.code == 0
+    assert engines.asked() == ["duckduckgo", "searxng"]
+    assert r.stderr == (
+        "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: searxng: unresponsive engines: google (CAPTCHA), bing (timeout)\n"
+    )
+    assert b"format=json" in engines.requests("searxng")[0]
+    doc = json.loads(r.stdout)
+    assert doc["attempts"][1]["message"] == "HTTP 200, 1 results; unresponsive engines: google (CAPTCHA), bing (timeout)"
+
+
+def test_searxng_without_json_enabled_says_how_to_fix_it(serve):
+    engines = Engines(serve, searxng=True)
+    engines.answer("searxng", 403, b"<html><body><h1>403 Forbidden</h1></body></html>")
+    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    r = ws(engines, "rust", "--provider", "searxng", "--urls")
+    assert r.code == 0
+    assert r.stderr == (
+        "ws: searxng: http_error (HTTP 403: the instance does not serve JSON; "
+        "enable json in settings.yml: search.formats: [html, json])\n"
+    )
+
+
+def _providers(engines: Engines | None, *args: str, env: dict[str, str] | None = None) -> dict:
+    r = ws(engines, "--providers", "--json", *args, env=env)
+    assert r.code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_flags_beat_environment_beat_config_file(engines, tmp_path):
+    (tmp_path / "wsconfig").mkdir()
+    (tmp_path / "wsconfig" / "ws.toml").write_text('provider = "mojeek"\n')
+    info = _providers(engines)
+    assert (info["provider"], info["provider_source"]) == ("mojeek", str(tmp_path / "wsconfig" / "ws.toml"))
+    assert [e["provider"] for e in info["chain"]] == ["mojeek", "duckduckgo", "brave"]
+    info = _providers(engines, env={"WS_PROVIDER": "brave"})
+    assert (info["provider"], info["provider_source"]) == ("brave", "WS_PROVIDER")
+    info = _providers(engines, "--provider", "ddg", env={"WS_PROVIDER": "brave"})
+    assert (info["provider"], info["provider_source"]) == ("duckduckgo", "--provider")
+    assert [e["provider"] for e in info["chain"]] == ["duckduckgo", "brave", "mojeek"]
+    info = _providers(engines, "--provider", "auto", env={"WS_PROVIDER": "brave"})
+    assert [e["provider"] for e in info["chain"]] == ["duckduckgo", "brave", "mojeek"]
+
+
+def test_a_broken_config_file_is_a_usage_error(tmp_path):
+    (tmp_path / "wsconfig").mkdir()
+    (tmp_path / "wsconfig" / "ws.toml").write_text("provider = \n")
+    r = ws(None, "rust")
+    assert r.code == 2 and r.stderr.startswith(f"ws: (2) cannot read {tmp_path / 'wsconfig' / 'ws.toml'}:")
+
+
+def test_providers_lists_endpoints_and_what_is_configured(engines):
+    r = ws(None, "--providers")
+    assert r.code == 0 and r.stderr == ""
+    assert r.stdout.splitlines()[:5] == [
+        "Provider chain (preferred: auto, the default):",
+        "  1. duckduckgo  https://html.duckduckgo.com/html/  (default endpoint)",
+        "  2. brave       https://search.brave.com/search  (default endpoint)",
+        "  3. mojeek      https://www.mojeek.com/search  (default endpoint)",
+        "  -  searxng     not in the chain: set SEARXNG_URL to an instance's root URL",
+    ]
+    mirrored = ws(engines, "--providers", env={"SEARXNG_URL": "http://127.0.0.1:8888"})
+    assert f"  1. duckduckgo  {engines.env['WS_DUCKDUCKGO_URL']}  (from WS_DUCKDUCKGO_URL, trusted by the network policy)" in mirrored.stdout
+    assert "  2. searxng     http://127.0.0.1:8888  (from SEARXNG_URL, trusted by the network policy)" in mirrored.stdout
+
+
+def test_endpoint_trust_covers_that_host_only(engines, serve):
+    # The configured engine redirects to another loopback address: not trusted, refused.
+    other = serve(lambda conn, req: conn.sendall(http_response(200, b"never")), host="127.0.0.2")
+    engines.answer("duckduckgo", 302, b"", Location=other.url + "html/")
+    engines.answer("brave", 200, OWN / "brave_results.html")
+    r = ws(engines, "rust", "--urls")
+    assert r.code == 0
+    assert r.stderr.startswith("ws: duckduckgo: network (refused 127.0.0.2: loopback address;")
+    assert other.requests == []
+
+
+@pytest.mark.skipif(not CAPTURES.is_dir(), reason=f"real captures not found at {CAPTURES}")
+def test_real_captures_through_the_chain(serve):
+    engines = Engines(serve, searxng=True)
+    engines.answer("duckduckgo", 202, CAPTURES / "duckduckgo" / "anomaly_captcha.html")
+    engines.answer("searxng", 200, CAPTURES / "searxng" / "public_instance_botcheck.html")
+    engines.answer("brave", 200, CAPTURES / "brave" / "results.html")
+    r = ws(engines, "javascript tutorial", "-n", "3")
+    assert r.code == 0
+    assert r.stderr == (
+        "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: searxng: blocked (HTTP 200, bot-check page)\n"
+    )
+    lines = r.stdout.splitlines()
+    assert lines[0] == 'Search results for: "javascript tutorial" (via Brave)'
+    assert lines[2:5] == [
+        "1. JavaScript Tutorial",
+        "   https://www.w3schools.com/js/",
+        "   JavaScript is easy to learn. This tutorial covers everything from basic JavaScript up to the latest 2026 version.",
+    ]
+    assert [line for line in lines if line[:1].isdigit()] == [
+        "1. JavaScript Tutorial", "2. The Modern JavaScript Tutorial", "3. JavaScript Tutorial",
+    ]

@@ -1,0 +1,113 @@
+"""Result clean-up, de-duplication and domain filters (pure functions)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ws.results import (
+    Result,
+    canonical_domain,
+    clean_text,
+    domain_matches,
+    finalise,
+    http_url,
+    url_key,
+)
+
+
+def test_clean_text_decodes_entities_and_collapses_whitespace():
+    assert clean_text("  Rust &amp;\n\tfriends&nbsp;&#x27;24\u200b ") == "Rust & friends '24"
+    assert clean_text(None) == ""
+
+
+@given(st.text())
+def test_clean_text_is_always_one_trimmed_line(text):
+    out = clean_text(text)
+    assert "\n" not in out and "\r" not in out and "\t" not in out
+    assert out == out.strip() and "  " not in out
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://a.example/x", "https://a.example/x"),
+        ("//a.example/x", "https://a.example/x"),
+        ("/relative/path", None),
+        ("javascript:alert(1)", None),
+        ("ftp://a.example/", None),
+        ("https:///nohost", None),
+        ("http://a.example:99999/", None),
+        ("https://a.example/with space", None),
+        ("", None),
+    ],
+)
+def test_http_url(url, expected):
+    assert http_url(url) == expected
+
+
+def test_url_key_joins_spellings_of_one_page():
+    same = [
+        "https://www.example.com/a/?x=1&utm_source=ddg",
+        "http://example.com/a?x=1#part",
+        "https://EXAMPLE.com:443/a",
+    ]
+    assert url_key(same[0]) == url_key(same[1])
+    assert url_key(same[2]) == url_key("https://example.com/a")
+    assert url_key("https://example.com/a?x=1") != url_key("https://example.com/a?x=2")
+    assert url_key("https://example.com:8443/a") != url_key("https://example.com/a")
+
+
+@pytest.mark.parametrize(
+    ("text", "domain"),
+    [
+        ("Example.COM", "example.com"),
+        ("*.example.com", "example.com"),
+        ("https://docs.example.com/path?q", "docs.example.com"),
+        ("example.com.", "example.com"),
+        ("bücher.example", "xn--bcher-kva.example"),
+        ("not a domain", None),
+        ("-bad-.example", None),
+        ("", None),
+    ],
+)
+def test_canonical_domain(text, domain):
+    assert canonical_domain(text) == domain
+
+
+def test_domain_matches_itself_and_subdomains_only():
+    assert domain_matches("example.com", "example.com")
+    assert domain_matches("a.b.example.com", "example.com")
+    assert not domain_matches("badexample.com", "example.com")
+    assert not domain_matches("example.com.evil.test", "example.com")
+
+
+@given(st.from_regex(r"[a-z]{1,8}", fullmatch=True), st.from_regex(r"[a-z]{1,8}\.[a-z]{2,4}", fullmatch=True))
+def test_a_longer_label_never_matches_by_suffix(prefix, domain):
+    assert not domain_matches(prefix + domain, domain)
+    assert domain_matches(prefix + "." + domain, domain)
+
+
+def _r(url: str, title: str = "t") -> Result:
+    return Result(title=title, url=url, provider="p")
+
+
+def test_finalise_ranks_dedupes_filters_and_limits():
+    raw = [
+        _r("https://docs.example.com/a", " A\n title "),
+        _r("https://www.docs.example.com/a/"),
+        _r("https://other.test/b"),
+        _r("javascript:void(0)"),
+        _r("https://example.com/c", ""),
+        _r("https://example.com/d"),
+    ]
+    out, filtered = finalise(raw, allow=("example.com",), limit=2)
+    assert [(r.rank, r.url, r.title) for r in out] == [
+        (1, "https://docs.example.com/a", "A title"),
+        (2, "https://example.com/c", "example.com"),
+    ]
+    assert filtered == 1
+    blocked, removed = finalise(raw, block=("docs.example.com",))
+    assert [r.url for r in blocked] == ["https://other.test/b", "https://example.com/c", "https://example.com/d"]
+    assert removed == 1
