@@ -1,0 +1,147 @@
+"""Main-content extraction benchmark: wf's extract_text beside trafilatura, in one run.
+
+Data: ../shared/extract-bench/scrapinghub (181 real pages and their article bodies; read
+in place, never copied). Scoring is the benchmark's published rule: tokens are `\\w+`
+matches, units are 4-token shingles counted as multisets, precision and recall are
+computed per page; precision is averaged over the pages with output, recall over all
+pages, and F1 is the harmonic mean of the two means.
+
+Run with the bench venv, which also holds the peer (tests/bench/requirements.txt):
+    .bench-venv/bin/python tests/bench/bench_extract.py [--repeat N] [--details]
+Without trafilatura installed it still measures wf and says why the peer is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+DATA = Path(
+    os.environ.get("WF_EXTRACT_BENCH", ROOT.parent / "shared" / "extract-bench" / "scrapinghub")
+)
+_TOKEN = re.compile(r"\w+")
+
+
+def shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
+    tokens = _TOKEN.findall(text or "")
+    return Counter(
+        tuple(tokens[i : i + n]) for i in range(max(1, len(tokens) - n + 1)) if tokens[i : i + n]
+    )
+
+
+def page_scores(truth: str, predicted: str) -> tuple[float | None, float | None]:
+    """(precision or None when nothing was predicted, recall or None when no truth)."""
+    expected, got = shingles(truth), shingles(predicted)
+    tp = sum((expected & got).values())
+    n_got, n_expected = sum(got.values()), sum(expected.values())
+    precision = tp / n_got if n_got else None
+    recall = tp / n_expected if n_expected else None
+    return precision, recall
+
+
+def summarise(scores: list[tuple[float | None, float | None]]) -> tuple[float, float, float]:
+    precisions = [p for p, _ in scores if p is not None]
+    # A page with no output costs recall only.
+    recalls = [0.0 if p is None else (r or 0.0) for p, r in scores if r is not None]
+    precision = sum(precisions) / len(precisions) if precisions else 0.0
+    recall = sum(recalls) / len(recalls) if recalls else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def load() -> tuple[list[str], list[str], list[str]]:
+    truth = json.loads((DATA / "ground-truth.json").read_text(encoding="utf-8"))
+    ids = sorted(truth)
+    pages = [
+        gzip.decompress((DATA / "html" / f"{key}.html.gz").read_bytes()).decode("utf-8", "replace")
+        for key in ids
+    ]
+    return ids, pages, [truth[key].get("articleBody") or "" for key in ids]
+
+
+def measure(
+    fn: Callable[[str], str], pages: list[str], repeat: int
+) -> tuple[list[str], float]:
+    """Outputs of the first pass, and the best pages per second over `repeat` passes."""
+    fn(pages[0])  # warm-up: lazy imports, caches
+    outputs: list[str] = []
+    best = 0.0
+    for i in range(max(1, repeat)):
+        start = time.perf_counter()
+        result = [fn(page) or "" for page in pages]
+        rate = len(pages) / (time.perf_counter() - start)
+        best = max(best, rate)
+        if i == 0:
+            outputs = result
+    return outputs, best
+
+
+def extractors() -> tuple[list[tuple[str, Callable[[str], str]]], str | None]:
+    from wf.extract import extract_text
+
+    found: list[tuple[str, Callable[[str], str]]] = [
+        ("wf extract_text", extract_text),
+        ("wf extract_text full=True", lambda html: extract_text(html, full=True)),
+    ]
+    try:
+        import trafilatura
+    except ImportError as exc:
+        return found, f"trafilatura is not installed here ({exc}); use .bench-venv/bin/python"
+    name = f"trafilatura {trafilatura.__version__}"
+    found.append((name, lambda html: trafilatura.extract(html, include_comments=False) or ""))
+    return found, None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="timing passes (best is kept)")
+    parser.add_argument("--details", action="store_true", help="print the worst pages of wf")
+    parser.add_argument("--only-wf", action="store_true", help="skip the peer and full mode")
+    args = parser.parse_args(argv)
+    if not (DATA / "ground-truth.json").is_file():
+        print(f"bench_extract: skipped: no benchmark data at {DATA} (set WF_EXTRACT_BENCH)")
+        return 0
+    ids, pages, truths = load()
+    found, missing = extractors()
+    if args.only_wf:
+        found = found[:1]
+    print(f"bench_extract: {len(pages)} pages from {DATA}")
+    if missing:
+        print(f"bench_extract: peer skipped: {missing}")
+    rows = []
+    for name, fn in found:
+        outputs, rate = measure(fn, pages, args.repeat)
+        scores = [page_scores(t, o) for t, o in zip(truths, outputs, strict=True)]
+        rows.append((name, *summarise(scores), rate))
+        if args.details and name == "wf extract_text":
+            worst = sorted(
+                zip(ids, scores, strict=True),
+                key=lambda item: min(item[1][0] if item[1][0] is not None else 0, item[1][1] or 0),
+            )
+            for key, (p, r) in worst[:25]:
+                print(f"  {key[:16]}  P={p if p is None else round(p, 3)}  R={round(r or 0, 3)}")
+    print(f"{'extractor':<32} {'precision':>9} {'recall':>7} {'F1':>6} {'pages/s':>8}")
+    for name, p, r, f1, rate in rows:
+        print(f"{name:<32} {p:>9.3f} {r:>7.3f} {f1:>6.3f} {rate:>8.1f}")
+    if len(rows) == 3:
+        ours, peer = rows[0], rows[2]
+        print(
+            f"ratio wf/{peer[0]}: F1 {ours[3] / peer[3]:.3f}x, "
+            f"speed {ours[4] / peer[4]:.1f}x (target: F1 >= 0.97, speed >= 5x)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,46 @@
+"""HTML -> clean text: the main content (or the whole page) as light Markdown.
+
+Kept light: lxml is imported only when a page is extracted, so `wf --help` stays fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Link:
+    text: str
+    url: str
+
+
+@dataclass
+class Extracted:
+    title: str | None
+    text: str  # the text wf prints (before line filters)
+    # Every link in `text`, in order of first appearance, one per target; with
+    # link_markers=True the marker [n] in `text` refers to links[n-1].
+    links: list[Link] = field(default_factory=list)
+
+
+def extract(
+    html: str | bytes,
+    *,
+    url: str | None = None,
+    full: bool = False,
+    link_markers: bool = False,
+) -> Extracted:
+    """Extract a page's text; never raises for any str or bytes input."""
+    from wf.extract.core import run
+
+    return run(html, url=url, full=full, markers=link_markers, want_links=True)
+
+
+def extract_text(html: str | bytes, url: str | None = None, full: bool = False) -> str:
+    """The readable text of an HTML page: its main content, or with full=True all of it."""
+    from wf.extract.core import run
+
+    return run(html, url=url, full=full, markers=False, want_links=False).text
+
+
+__all__ = ["Extracted", "Link", "extract", "extract_text"]

@@ -1,0 +1,111 @@
+"""The extraction pipeline: parse, clean, choose the content, render, fall back."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from typing import Any
+
+from wf.extract import Extracted, Link
+
+# Below this many characters a chosen region is suspect: the page may keep its text
+# elsewhere (a shop page, a list of posts); the whole page then says more.
+THIN = 250
+
+
+def run(
+    html: str | bytes, *, url: str | None, full: bool, markers: bool, want_links: bool
+) -> Extracted:
+    try:
+        return _run(html, url=url, full=full, markers=markers, want_links=want_links)
+    except RecursionError:
+        pass
+    except Exception:  # noqa: BLE001 - the contract is: any input gives text, never raises
+        pass
+    return Extracted(title=None, text=crude_text(html), links=[])
+
+
+def _run(
+    html: str | bytes, *, url: str | None, full: bool, markers: bool, want_links: bool
+) -> Extracted:
+    from wf.extract import content, parse
+    from wf.extract.render import Renderer
+
+    root = parse.parse(parse.to_utf8(parse.to_text(html)))
+    if root is None:
+        return Extracted(title=None, text="", links=[])
+    title = parse.title_of(root)
+    base = _base_url(url, parse.base_href(root))
+    parse.clean(root, main=not full)
+    body = root.find("body")
+    if body is None:
+        body = root
+
+    def render(node: Any, skip: Any = None) -> Renderer:
+        r = Renderer(base_url=base, markers=markers, want_links=want_links, skip=skip)
+        r.render(node)
+        return r
+
+    if full:
+        r = render(body)
+    else:
+        analysis = content.choose(body)
+        stats = analysis.stats
+
+        def skip(el: Any) -> bool:
+            s = stats.get(el)
+            return s is not None and content.prune(el, s)
+
+        node = analysis.best if analysis.best is not None else body
+        r = render(node, skip)
+        # Too little: widen to the page without its boilerplate, then to the whole page,
+        # each only when it says much more.
+        if node is not body and _thin(r):
+            wider = render(body, skip)
+            if _length(wider) > 2 * _length(r):
+                r = wider
+        if _thin(r):
+            whole = render(body)
+            if _length(whole) > 2 * _length(r):
+                r = whole
+    text = "".join(r.out)
+    links = [Link(text=t, url=u) for t, u in r.links]
+    return Extracted(title=title, text=text, links=links)
+
+
+def _length(r: Any) -> int:
+    return sum(len(part) for part in r.out)
+
+
+def _thin(r: Any) -> bool:
+    return _length(r) < THIN
+
+
+def _base_url(url: str | None, base: str | None) -> str | None:
+    if not base:
+        return url
+    from urllib.parse import urljoin
+
+    try:
+        return urljoin(url, base) if url else base
+    except ValueError:
+        return url
+
+
+_TAGS = re.compile(r"<[^>]*>?")
+_DROP = re.compile(r"<(script|style|template)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def crude_text(html: str | bytes) -> str:
+    """The last resort when the parser cannot help: tags stripped, entities decoded."""
+    try:
+        if isinstance(html, bytes | bytearray | memoryview):
+            text = bytes(html).decode("utf-8", "replace")
+        else:
+            text = str(html)
+        text = _TAGS.sub(" ", _DROP.sub(" ", text))
+        text = html_lib.unescape(text)
+        text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", "", text)
+        return "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
+    except Exception:  # noqa: BLE001
+        return ""

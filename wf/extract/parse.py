@@ -1,0 +1,194 @@
+"""Text or bytes -> a cleaned lxml tree: no script, style, template or hidden elements.
+
+Real pages are hostile to parsers: control characters, nesting deeper than libxml2
+accepts, documents that are empty or are not HTML at all. Everything here degrades to a
+smaller tree, never to an exception.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+# C0 controls other than tab, LF, CR (form feed included: it is only a space in HTML).
+# libxml2 turns them into U+FFFD or stops on them; browsers drop them from text.
+# bytes.translate deletes them several times faster than a regex finds them.
+_CONTROL = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+
+# Never text a reader sees, in any mode.
+JUNK = (
+    "script", "style", "template", "noembed", "svg", "math", "iframe", "frame", "object",
+    "embed", "applet", "canvas", "video", "audio", "picture", "source", "track", "map",
+    "select", "datalist", "input", "textarea", "head", "link", "meta", "base", "param",
+    "wbr", "img",
+)
+# Also dropped when choosing the main content: widget labels, never part of an article.
+JUNK_MAIN = ("button", "label", "output", "progress", "meter")
+
+# A union of attribute steps runs faster in libxml2 than one predicate with "or".
+_HIDDEN_XPATH = "//@style|//@hidden|//@aria-hidden|//dialog"
+_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+# libxml2 stops parsing (and drops the rest of the page) past this nesting depth.
+_DEPTH_LIMIT_HINT = "Excessive depth"
+_MAX_DEPTH = 512
+
+_local = threading.local()
+
+
+def _parser() -> Any:
+    # One parser per thread: an lxml parser keeps state (its error log) between calls.
+    parser = getattr(_local, "parser", None)
+    if parser is None:
+        from lxml import etree
+
+        parser = etree.HTMLParser(
+            encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True,
+            no_network=True, default_doctype=False,
+        )
+        _local.parser = parser
+    return parser
+
+
+def to_text(html: str | bytes) -> str:
+    if isinstance(html, bytes | bytearray | memoryview):
+        from common.decode import decode_body
+
+        return decode_body(bytes(html), None)[0]
+    return html
+
+
+def to_utf8(text: str) -> bytes:
+    # Lone surrogates become "?".
+    return text.encode("utf-8", "replace").translate(None, _CONTROL)
+
+
+def parse(data: bytes) -> Any:
+    """The root element of `data` (UTF-8 HTML), or None when there is no element at all."""
+    from lxml import etree
+
+    parser = _parser()
+    try:
+        root = etree.fromstring(data, parser)
+    except (etree.LxmlError, ValueError):
+        return None
+    if root is not None and _too_deep(parser):
+        try:
+            root = etree.fromstring(flatten(data), parser)
+        except (etree.LxmlError, ValueError):
+            return None
+    return root
+
+
+def _too_deep(parser: Any) -> bool:
+    return any(_DEPTH_LIMIT_HINT in e.message for e in parser.error_log)
+
+
+_TAG = re.compile(rb"<(/?)([a-zA-Z][^\s/>]*)[^>]*?(/?)>")
+# Tags whose end tag is optional or absent: they do not deepen a browser's tree for long.
+_NO_DEPTH = frozenset(
+    b"p li dt dd tr td th option optgroup thead tbody tfoot colgroup rb rt rp area base br "
+    b"col embed hr img input link meta param source track wbr html head body".split()
+)
+
+
+def flatten(data: bytes) -> bytes:
+    """Drop the tags nested deeper than _MAX_DEPTH, keeping all text.
+
+    Only used when libxml2 gave up on the nesting; a rough tag count is enough, since
+    losing the structure of a pathological page costs far less than losing its text.
+    """
+    out: list[bytes] = []
+    depth = 0
+    pos = 0
+    for m in _TAG.finditer(data):
+        closing, name, selfclose = m.group(1), m.group(2).lower(), m.group(3)
+        if name in _NO_DEPTH or selfclose:
+            continue
+        if closing:
+            depth -= 1
+            drop = depth >= _MAX_DEPTH
+        else:
+            drop = depth >= _MAX_DEPTH
+            depth += 1
+        if drop:
+            out.append(data[pos : m.start()])
+            out.append(b" ")
+            pos = m.end()
+        depth = max(depth, 0)
+    out.append(data[pos:])
+    return b"".join(out)
+
+
+def title_of(root: Any) -> str | None:
+    """The <title>, else og:title, else the first <h1>; whitespace collapsed."""
+    for path in (
+        "head/title",
+        "//title[not(ancestor::svg)]",
+        "//meta[@property='og:title']/@content",
+        "//h1",
+    ):
+        found = root.find(path) if path == "head/title" else None
+        for node in [found] if found is not None else root.xpath(path)[:1]:
+            text = node if isinstance(node, str) else "".join(node.itertext())
+            text = " ".join(text.split())
+            if text:
+                return text
+    return None
+
+
+def base_href(root: Any) -> str | None:
+    hrefs = root.xpath("//base/@href")
+    return str(hrefs[0]).strip() if hrefs else None
+
+
+def drop(el: Any) -> None:
+    """Remove `el` but keep its tail text in place."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail:
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
+
+
+def clean(root: Any, *, main: bool) -> None:
+    """Remove what no reader sees: junk elements and hidden ones."""
+    from lxml import etree
+
+    etree.strip_elements(root, *JUNK, with_tail=False)
+    if main:
+        etree.strip_elements(root, *JUNK_MAIN, with_tail=False)
+    hidden: dict[Any, None] = {}
+    for hit in root.xpath(_HIDDEN_XPATH):
+        el = hit if isinstance(hit, etree._Element) else hit.getparent()
+        if el.tag not in ("html", "body") and _is_hidden(el):
+            hidden[el] = None
+    if not hidden:
+        return
+    # Some pages hide their whole content until a script reveals it; a browser with
+    # scripts would show it, so keep it rather than print nothing.
+    body_len = len(root.xpath("string(//body)") or "")
+    hidden_len = sum(len(el.xpath("string()")) for el in hidden)
+    if body_len and hidden_len > 0.6 * body_len:
+        return
+    for el in hidden:
+        drop(el)
+
+
+def _is_hidden(el: Any) -> bool:
+    get = el.get
+    if get("hidden") is not None:
+        return True
+    if el.tag == "dialog" and get("open") is None:
+        return True
+    if (get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    style = get("style")
+    return bool(style and _STYLE_HIDDEN.search(style))

@@ -1,0 +1,306 @@
+"""A cleaned lxml subtree -> light Markdown that reads as plain text.
+
+One iterative walk (lxml's iterwalk), never Python recursion: pages nest thousands of
+levels deep. Inline text is gathered into a run; every block boundary flushes the run
+as one block (paragraph, `#` heading, `- ` item, `| a | b |` row, fenced pre).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from wf.extract.content import BLOCK
+
+_WS = re.compile(r"[ \t\n\r\f]+")
+_BR = "\x01"  # a <br>; control characters were removed from the input, so it is free
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_LINK_SCHEMES = ("http", "https", "mailto")
+_CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
+
+
+def collapse(raw: str) -> str:
+    """Inline whitespace as a browser shows it; <br> markers become line breaks."""
+    if "\xad" in raw:
+        raw = raw.replace("\xad", "")
+    text = _WS.sub(" ", raw)
+    if _BR not in text:
+        return text.strip()
+    lines = [line.strip() for line in text.split(_BR)]
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out)
+
+
+def is_data_table(table: Any) -> bool:
+    """A table of data (rendered as rows) rather than one used for page layout."""
+    if table.find(".//table") is not None:
+        return False
+    cells = 0
+    for cell in table.iter("td", "th"):
+        cells += 1
+        if len("".join(cell.itertext()).strip()) > _CELL_MAX:
+            return False
+    return cells > 1
+
+
+class Renderer:
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        markers: bool = False,
+        want_links: bool = True,
+        skip: Callable[[Any], bool] | None = None,
+    ) -> None:
+        self.base_url = base_url
+        self.markers = markers
+        self.want_links = want_links or markers
+        self.skip = skip
+        self.out: list[str] = []
+        self.last_group: Any = None
+        self.last_quote = 0
+        self.parts: list[str] = []
+        self.flushes = 0
+        self.links: list[tuple[str, str]] = []  # (text, url), one per distinct url
+        self.link_number: dict[str, int] = {}
+        # Block context
+        self.heading = 0
+        self.inline_only = 0  # inside a heading or a table cell: blocks become spaces
+        self.quote = 0
+        self.lists: list[list[Any]] = []  # [ordered, next number, group]
+        self.item_marker: str | None = None  # the marker the next flushed block takes
+        self.item_indent = ""  # continuation indent inside a list item
+        self.item_stack: list[tuple[str | None, str]] = []
+        self.tables: list[list[Any]] = []  # [is_data, group, row cells]
+        self.anchors: list[tuple[str | None, int, int]] = []  # (href, parts index, flushes)
+
+    # -- output ------------------------------------------------------------------------
+
+    def emit(self, text: str, group: Any = None) -> None:
+        if self.item_marker is not None:
+            marker = self.item_marker
+            self.item_marker = None
+            pad = " " * len(marker)
+            lines = text.split("\n")
+            text = "\n".join(
+                [self.item_indent[: -len(pad)] + marker + lines[0]]
+                + [self.item_indent + line if line else line for line in lines[1:]]
+            )
+        elif self.item_indent:
+            text = "\n".join(self.item_indent + line if line else line for line in text.split("\n"))
+        if self.quote:
+            prefix = "> " * self.quote
+            text = "\n".join((prefix + line).rstrip() for line in text.split("\n"))
+        if self.out:
+            if group is not None and group == self.last_group:
+                self.out.append("\n")
+            elif self.quote and self.quote == self.last_quote:
+                self.out.append("\n" + ">" * self.quote + "\n")
+            else:
+                self.out.append("\n\n")
+        self.out.append(text)
+        self.last_group = group
+        self.last_quote = self.quote
+
+    def flush(self) -> None:
+        if not self.parts:
+            return
+        raw = "".join(self.parts)
+        self.parts = []
+        self.flushes += 1
+        text = collapse(raw)
+        if not text:
+            return
+        if self.heading:
+            text = "#" * self.heading + " " + text.replace("\n", " ")
+        self.emit(text, self.lists[0][2] if self.lists else None)
+
+    def boundary(self) -> None:
+        if self.inline_only:
+            self.parts.append(" ")
+        else:
+            self.flush()
+
+    # -- links -------------------------------------------------------------------------
+
+    def resolve(self, href: str | None) -> str | None:
+        if not href:
+            return None
+        href = href.strip()
+        if not href or href[0] == "#":
+            return None
+        if "\n" in href or "\t" in href or "\r" in href:
+            href = re.sub(r"[\t\n\r]", "", href)
+        from urllib.parse import urljoin, urlsplit
+
+        try:
+            url = urljoin(self.base_url, href) if self.base_url else href
+            scheme = urlsplit(url).scheme.lower()
+        except ValueError:
+            return None
+        return url if scheme in _LINK_SCHEMES else None
+
+    def close_anchor(self) -> None:
+        href, start, flushes = self.anchors.pop()
+        if flushes != self.flushes:
+            start = 0
+        if start >= len(self.parts):
+            return
+        raw = "".join(self.parts[start:])
+        text = collapse(raw)
+        if not text:
+            return
+        url = self.resolve(href)
+        if url is None:
+            return
+        number = self.link_number.get(url)
+        if number is None:
+            self.links.append((text.replace("\n", " "), url))
+            number = self.link_number[url] = len(self.links)
+        if self.markers:
+            stripped = raw.rstrip()
+            del self.parts[start:]
+            self.parts.append(f"{stripped}[{number}]")
+            if len(stripped) < len(raw):
+                self.parts.append(" ")
+
+    # -- the walk ----------------------------------------------------------------------
+
+    def render(self, root: Any) -> str:
+        from lxml import etree
+
+        skip = self.skip
+        walker = etree.iterwalk(root, events=("start", "end"))
+        skipped: Any = None
+        for event, el in walker:
+            tag = el.tag
+            if event == "start":
+                if tag in BLOCK or "-" in tag:
+                    if skip is not None and el is not root and skip(el):
+                        self.boundary()
+                        walker.skip_subtree()
+                        skipped = el
+                        continue
+                    self.start_block(el, tag)
+                    if tag == "pre":
+                        walker.skip_subtree()
+                        skipped = el
+                        continue
+                elif tag == "br":
+                    self.parts.append(" " if self.inline_only else _BR)
+                elif tag == "a" and self.want_links:
+                    self.anchors.append((el.get("href"), len(self.parts), self.flushes))
+                text = el.text
+                if text:
+                    self.parts.append(text)
+                continue
+            # end
+            if el is skipped:
+                skipped = None
+            elif tag in BLOCK or "-" in tag:
+                self.end_block(el, tag)
+            elif tag == "a" and self.want_links and self.anchors:
+                self.close_anchor()
+            tail = el.tail
+            if tail and el is not root:
+                self.parts.append(tail)
+        self.flush()
+        return "".join(self.out)
+
+    def start_block(self, el: Any, tag: str) -> None:
+        tables = self.tables
+        in_data = bool(tables) and tables[-1][0]
+        if in_data and tag in ("tr", "td", "th"):
+            if tag == "tr":
+                tables[-1][2] = []
+            else:
+                self.flush_cell_text()
+                self.inline_only += 1
+            return
+        self.boundary()
+        if tag in _HEADINGS:
+            if not self.heading:
+                self.heading = _HEADINGS[tag]
+            self.inline_only += 1
+        elif tag == "ul" or tag == "ol" or tag == "menu" or tag == "dir":
+            start = 1
+            if tag == "ol":
+                try:
+                    start = int(el.get("start") or 1)
+                except ValueError:
+                    start = 1
+            group = self.lists[0][2] if self.lists else object()
+            self.lists.append([tag == "ol", start, group])
+        elif tag == "li":
+            # An item that opens with a nested list gives its marker to the nested item.
+            self.item_stack.append((None, self.item_indent))
+            if self.lists:
+                current = self.lists[-1]
+                marker = f"{current[1]}. " if current[0] else "- "
+                current[1] += 1
+                depth = len(self.lists) - 1
+            else:
+                marker, depth = "- ", 0
+            self.item_marker = marker
+            self.item_indent = "  " * depth + " " * len(marker)
+        elif tag == "blockquote":
+            self.quote += 1
+        elif tag == "pre":
+            self.emit_pre(el)
+        elif tag == "table":
+            tables.append([is_data_table(el), object(), []])
+
+    def end_block(self, el: Any, tag: str) -> None:
+        tables = self.tables
+        in_data = bool(tables) and tables[-1][0]
+        if in_data and tag in ("tr", "td", "th"):
+            if tag == "tr":
+                cells = tables[-1][2]
+                if any(cells):
+                    self.emit("| " + " | ".join(cells) + " |", tables[-1][1])
+                tables[-1][2] = []
+            else:
+                text = collapse("".join(self.parts)).replace("\n", " ")
+                self.parts = []
+                tables[-1][2].append(text.replace("|", "\\|"))
+                self.inline_only -= 1
+            return
+        if tag in _HEADINGS:
+            self.inline_only -= 1
+            if not self.inline_only:
+                self.flush()
+            if _HEADINGS[tag] == self.heading and not self.inline_only:
+                self.heading = 0
+            return
+        self.boundary()
+        if tag == "ul" or tag == "ol" or tag == "menu" or tag == "dir":
+            if self.lists:
+                self.lists.pop()
+        elif tag == "li":
+            if self.item_stack:
+                self.item_marker, self.item_indent = self.item_stack.pop()
+        elif tag == "blockquote":
+            self.quote = max(0, self.quote - 1)
+        elif tag == "table" and tables:
+            tables.pop()
+
+    def flush_cell_text(self) -> None:
+        # Text between cells (whitespace, stray words) belongs to no cell.
+        self.parts = []
+
+    def emit_pre(self, el: Any) -> None:
+        raw = "".join(el.itertext())
+        lines = [line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")]
+        while lines and not lines[0]:
+            lines.pop(0)
+        while lines and not lines[-1]:
+            lines.pop()
+        if not lines:
+            return
+        self.emit("```\n" + "\n".join(lines) + "\n```")
