@@ -21,7 +21,8 @@ from ws.results import finalise
 OWN = ROOT / "tests" / "fixtures" / "ws"
 CAPTURES = SHARED / "fixtures" / "search"
 needs_captures = pytest.mark.skipif(
-    not CAPTURES.is_dir(), reason=f"real captures not found at {CAPTURES} (read in place, never copied)"
+    not CAPTURES.is_dir(),
+    reason=f"real captures not found at {CAPTURES} (read in place, never copied)",
 )
 HTML = {"content-type": "text/html; charset=utf-8"}
 JSON = {"content-type": "application/json"}
@@ -60,7 +61,10 @@ def test_ddg_get_page_unwraps_uddg_links_completely_and_drops_ads():
 @pytest.mark.parametrize(
     ("href", "target"),
     [
-        ("//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.example%2Fp%3Fx%3D1%26y%3D2&rut=9", "https://a.example/p?x=1&y=2"),
+        (
+            "//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.example%2Fp%3Fx%3D1%26y%3D2&rut=9",
+            "https://a.example/p?x=1&y=2",
+        ),
         ("https://duckduckgo.com/l/?rut=9&uddg=http%3A%2F%2Fb.example%2F", "http://b.example/"),
         ("/l/?uddg=https%3A%2F%2Fc.example%2F%253F", "https://c.example/%3F"),
         ("https://direct.example/a?b=c", "https://direct.example/a?b=c"),
@@ -92,7 +96,13 @@ def test_ddg_request_is_a_post_form_with_region_time_safe_and_site():
     q = Query("rust async", allow=("docs.rs",), region="de-de", time="w", safe="off")
     req = BY_NAME["duckduckgo"].build(q, "https://html.duckduckgo.com/html/")
     assert req.method == "POST" and req.url == "https://html.duckduckgo.com/html/"
-    assert req.data == {"q": "rust async site:docs.rs", "b": "", "kl": "de-de", "df": "w", "kp": "-2"}
+    assert req.data == {
+        "q": "rust async site:docs.rs",
+        "b": "",
+        "kl": "de-de",
+        "df": "w",
+        "kp": "-2",
+    }
     assert req.notes == []
 
 
@@ -103,7 +113,10 @@ def test_ddg_request_without_options_has_no_region_and_no_filters():
 
 def test_several_allowed_domains_are_or_ed_where_the_engine_can():
     q = Query("tls", allow=("a.example", "b.example"))
-    assert BY_NAME["duckduckgo"].build(q, "http://127.0.0.1/").data["q"] == "tls (site:a.example OR site:b.example)"
+    assert (
+        BY_NAME["duckduckgo"].build(q, "http://127.0.0.1/").data["q"]
+        == "tls (site:a.example OR site:b.example)"
+    )
     req = BY_NAME["mojeek"].build(q, "http://127.0.0.1/search")
     assert params(req)["q"] == ["tls"]
     assert req.notes == ["several --allow domains are applied to the results only (no OR)"]
@@ -118,7 +131,9 @@ def test_ddg_real_post_page():
         "GitHub - cloudwego/eino: The ultimate LLM/AI application development ...",
         "https://github.com/cloudwego/eino",
     )
-    assert results[0].snippet.startswith("Eino is a framework for building LLM applications in Golang")
+    assert results[0].snippet.startswith(
+        "Eino is a framework for building LLM applications in Golang"
+    )
     assert results[1].title == "Eino: 概述 | CloudWeGo"
     assert results[1].published == "2025-06-23"
     assert "Eino['aino]" in results[1].snippet and '"i know"' in results[1].snippet
@@ -133,7 +148,9 @@ def test_ddg_real_last_page_drops_the_google_pseudo_result():
 
 @needs_captures
 def test_ddg_real_no_results_page():
-    assert classify("duckduckgo", CAPTURES / "duckduckgo" / "no_results_post.html").outcome == "empty"
+    assert (
+        classify("duckduckgo", CAPTURES / "duckduckgo" / "no_results_post.html").outcome == "empty"
+    )
 
 
 @needs_captures
@@ -165,7 +182,9 @@ def test_brave_429_is_blocked():
 
 def test_brave_no_results_page_is_empty_and_an_unknown_page_is_a_parse_error():
     assert classify("brave", OWN / "brave_no_results.html", query="xqzvbnmw").outcome == "empty"
-    answer = BY_NAME["brave"].classify(200, HTML, b"<html><body><div>new layout</div></body></html>", Query("q"))
+    answer = BY_NAME["brave"].classify(
+        200, HTML, b"<html><body><div>new layout</div></body></html>", Query("q")
+    )
     assert answer.outcome == "parse_error"
     assert "layout may have changed" in answer.message
 
@@ -183,7 +202,10 @@ def test_brave_real_page():
     answer = classify("brave", CAPTURES / "brave" / "results.html", query="javascript tutorial")
     results, _ = finalise(answer.results)
     assert answer.outcome == "ok" and len(results) == 20
-    assert (results[0].title, results[0].url) == ("JavaScript Tutorial", "https://www.w3schools.com/js/")
+    assert (results[0].title, results[0].url) == (
+        "JavaScript Tutorial",
+        "https://www.w3schools.com/js/",
+    )
     assert results[0].snippet == (
         "JavaScript is easy to learn. This tutorial covers everything from basic JavaScript up to "
         "the latest 2026 version."
@@ -204,14 +226,19 @@ def test_mojeek_own_page():
     answer = classify("mojeek", OWN / "mojeek_results.html")
     results, _ = finalise(answer.results)
     assert [(r.title, r.url, r.snippet) for r in results] == [
-        ("Tokio - An asynchronous Rust runtime", "https://tokio.rs/",
-         'Build reliable network applications with Rust. Tokio is "fast".'),
+        (
+            "Tokio - An asynchronous Rust runtime",
+            "https://tokio.rs/",
+            'Build reliable network applications with Rust. Tokio is "fast".',
+        ),
         ("async-std", "https://async.rs/", ""),
     ]
 
 
 def test_mojeek_403_is_blocked_and_no_results_is_empty():
-    assert classify("mojeek", OWN / "mojeek_403.html", status=403).message == "HTTP 403, CAPTCHA page"
+    assert (
+        classify("mojeek", OWN / "mojeek_403.html", status=403).message == "HTTP 403, CAPTCHA page"
+    )
     assert classify("mojeek", OWN / "mojeek_no_results.html", query="xqzvbnmw").outcome == "empty"
 
 
@@ -226,9 +253,15 @@ def test_mojeek_first_page_never_sends_s_and_maps_options():
     req = BY_NAME["mojeek"].build(q, "https://www.mojeek.com/search")
     p = params(req)
     assert "s" not in p
-    assert p == {"q": ["rust"], "since": [(date.today() - timedelta(days=1)).strftime("%Y%m%d")], "reg": ["de"]}
+    assert p == {
+        "q": ["rust"],
+        "since": [(date.today() - timedelta(days=1)).strftime("%Y%m%d")],
+        "reg": ["de"],
+    }
     assert req.notes == ["--safe moderate has no Mojeek equivalent (only on or off); ignored"]
-    other = BY_NAME["mojeek"].build(Query("rust", region="jp-jp", safe="on"), "https://www.mojeek.com/search")
+    other = BY_NAME["mojeek"].build(
+        Query("rust", region="jp-jp", safe="on"), "https://www.mojeek.com/search"
+    )
     assert params(other) == {"q": ["rust"], "safe": ["1"]}
     assert other.notes == ["--region jp-jp: Mojeek has no such region; ignored"]
 
@@ -238,7 +271,10 @@ def test_mojeek_real_page():
     answer = classify("mojeek", CAPTURES / "mojeek" / "results.html", query="javascript tutorial")
     results, _ = finalise(answer.results)
     assert answer.outcome == "ok" and len(results) == 10
-    assert (results[0].title, results[0].url) == ("The Modern JavaScript Tutorial", "https://javascript.info/")
+    assert (results[0].title, results[0].url) == (
+        "The Modern JavaScript Tutorial",
+        "https://javascript.info/",
+    )
     assert results[0].snippet == (
         "The Modern JavaScript Tutorial ... Main course contains 2 parts which cover JavaScript as "
         "a programming language and working with a browser."
@@ -256,7 +292,12 @@ def test_searxng_json_with_number_of_results():
     assert answer.outcome == "ok" and answer.notes == []
     assert [(r.title, r.url, r.snippet, r.published) for r in results] == [
         ("Tokio & friends", "https://tokio.rs/", "An asynchronous runtime.", None),
-        ("Asynchronous Programming in Rust", "https://rust-lang.github.io/async-book/", "The async book.", "2024-03-02"),
+        (
+            "Asynchronous Programming in Rust",
+            "https://rust-lang.github.io/async-book/",
+            "The async book.",
+            "2024-03-02",
+        ),
     ]
 
 
@@ -273,10 +314,14 @@ def test_searxng_empty_results_list_is_empty():
 
 
 def test_searxng_without_json_enabled_says_how_to_fix_it():
-    answer = BY_NAME["searxng"].classify(403, {"content-type": "text/html"}, b"<h1>Forbidden</h1>", Query("q"))
+    answer = BY_NAME["searxng"].classify(
+        403, {"content-type": "text/html"}, b"<h1>Forbidden</h1>", Query("q")
+    )
     assert answer.outcome == "http_error"
     assert answer.message.endswith("enable json in settings.yml: search.formats: [html, json]")
-    html = BY_NAME["searxng"].classify(200, HTML, b"<html><body><form>search</form></body></html>", Query("q"))
+    html = BY_NAME["searxng"].classify(
+        200, HTML, b"<html><body><form>search</form></body></html>", Query("q")
+    )
     assert html.outcome == "parse_error" and html.message.endswith(ENABLE_JSON)
 
 
@@ -284,13 +329,17 @@ def test_searxng_429_and_malformed_json():
     assert BY_NAME["searxng"].classify(429, JSON, b"", Query("q")).outcome == "blocked"
     bad = BY_NAME["searxng"].classify(200, JSON, b'{"results": ', Query("q"))
     assert bad.outcome == "parse_error" and "malformed JSON" in bad.message
-    odd = BY_NAME["searxng"].classify(200, JSON, json.dumps({"results": [{"title": "no url"}, 3]}).encode(), Query("q"))
+    odd = BY_NAME["searxng"].classify(
+        200, JSON, json.dumps({"results": [{"title": "no url"}, 3]}).encode(), Query("q")
+    )
     assert odd.outcome == "empty"
 
 
 @needs_captures
 def test_searxng_public_instance_bot_check_is_blocked_not_empty():
-    answer = classify("searxng", CAPTURES / "searxng" / "public_instance_botcheck.html", headers=HTML)
+    answer = classify(
+        "searxng", CAPTURES / "searxng" / "public_instance_botcheck.html", headers=HTML
+    )
     assert (answer.outcome, answer.message) == ("blocked", "HTTP 200, bot-check page")
 
 
@@ -299,8 +348,11 @@ def test_searxng_request():
     req = BY_NAME["searxng"].build(q, "http://127.0.0.1:8888/")
     assert req.url.startswith("http://127.0.0.1:8888/search?")
     assert params(req) == {
-        "q": ["rust site:docs.rs"], "format": ["json"], "language": ["de-DE"],
-        "time_range": ["year"], "safesearch": ["1"],
+        "q": ["rust site:docs.rs"],
+        "format": ["json"],
+        "language": ["de-DE"],
+        "time_range": ["year"],
+        "safesearch": ["1"],
     }
 
 

@@ -19,7 +19,12 @@ OWN = ROOT / "tests" / "fixtures" / "ws"
 CAPTURES = SHARED / "fixtures" / "search"
 HTML = "text/html; charset=utf-8"
 JSON_TYPE = "application/json"
-PATHS = {"duckduckgo": "/ddg/html/", "brave": "/brave/search", "mojeek": "/mojeek/search", "searxng": "/searx/search"}
+PATHS = {
+    "duckduckgo": "/ddg/html/",
+    "brave": "/brave/search",
+    "mojeek": "/mojeek/search",
+    "searxng": "/searx/search",
+}
 HANG = "hang"
 
 
@@ -31,7 +36,14 @@ class Engines:
         self.searxng = searxng
         self.srv = serve(self._handle)
 
-    def answer(self, provider: str, status: int, body: bytes | Path = b"", ctype: str = HTML, **headers: str) -> None:
+    def answer(
+        self,
+        provider: str,
+        status: int,
+        body: bytes | Path = b"",
+        ctype: str = HTML,
+        **headers: str,
+    ) -> None:
         data = body.read_bytes() if isinstance(body, Path) else body
         self.routes[PATHS[provider]] = (status, data, {"Content-Type": ctype, **headers})
 
@@ -62,10 +74,14 @@ class Engines:
     def asked(self) -> list[str]:
         """The engines asked, in order."""
         names = {v: k for k, v in PATHS.items()}
-        return [names.get(r.split(b" ", 2)[1].decode().split("?", 1)[0], "?") for r in self.srv.requests]
+        return [
+            names.get(r.split(b" ", 2)[1].decode().split("?", 1)[0], "?") for r in self.srv.requests
+        ]
 
     def requests(self, provider: str) -> list[bytes]:
-        return [r for r in self.srv.requests if r.split(b" ", 2)[1].decode().startswith(PATHS[provider])]
+        return [
+            r for r in self.srv.requests if r.split(b" ", 2)[1].decode().startswith(PATHS[provider])
+        ]
 
 
 @pytest.fixture
@@ -121,7 +137,9 @@ def test_blocked_then_empty_then_ok_says_why_the_others_failed(engines):
     doc = json.loads(r.stdout)
     assert doc["provider"] == "mojeek" and doc["error"] is None
     assert [(a["provider"], a["outcome"], a["status"]) for a in doc["attempts"]] == [
-        ("duckduckgo", "blocked", 202), ("brave", "empty", 200), ("mojeek", "ok", 200),
+        ("duckduckgo", "blocked", 202),
+        ("brave", "empty", 200),
+        ("mojeek", "ok", 200),
     ]
     assert [x["url"] for x in doc["results"]] == ["https://tokio.rs/", "https://async.rs/"]
     assert engines.asked() == ["duckduckgo", "brave", "mojeek"]
@@ -137,7 +155,9 @@ def test_all_blocked_exits_75(engines):
         "ws: brave: blocked (HTTP 429, rate-limit page)",
         "ws: mojeek: blocked (HTTP 403, CAPTCHA page)",
     ]
-    assert lines[3].startswith("ws: (75) every provider was blocked or rate-limited (duckduckgo, brave, mojeek)")
+    assert lines[3].startswith(
+        "ws: (75) every provider was blocked or rate-limited (duckduckgo, brave, mojeek)"
+    )
     assert len(lines) == 4
 
 
@@ -147,7 +167,10 @@ def test_all_empty_exits_66(engines):
     engines.answer("mojeek", 200, OWN / "mojeek_no_results.html")
     r = ws(engines, "xqzvbnmw")
     assert r.code == 66 and r.stdout == ""
-    assert r.stderr.splitlines()[-1] == 'ws: (66) no results for "xqzvbnmw" (duckduckgo, brave, mojeek)'
+    assert (
+        r.stderr.splitlines()[-1]
+        == 'ws: (66) no results for "xqzvbnmw" (duckduckgo, brave, mojeek)'
+    )
 
 
 def test_empty_where_answered_and_unreachable_elsewhere_is_still_66(engines):
@@ -179,7 +202,9 @@ def test_all_failing_the_same_way_gives_that_code(engines):
         engines.answer(name, 503, b"down")
     r = ws(engines, "rust")
     assert r.code == 5
-    assert r.stderr.splitlines()[-1].startswith("ws: (5) every provider failed: duckduckgo: HTTP 503;")
+    assert r.stderr.splitlines()[-1].startswith(
+        "ws: (5) every provider failed: duckduckgo: HTTP 503;"
+    )
 
 
 def test_layout_change_is_a_parse_error_not_no_results(engines):
@@ -187,7 +212,10 @@ def test_layout_change_is_a_parse_error_not_no_results(engines):
         engines.answer(name, 200, b"<html><body><p>A redesigned page.</p></body></html>")
     r = ws(engines, "rust")
     assert r.code == 69
-    assert "ws: brave: parse_error (HTTP 200 page with no results and no 'no results' marker;" in r.stderr
+    assert (
+        "ws: brave: parse_error (HTTP 200 page with no results and no 'no results' marker;"
+        in r.stderr
+    )
 
 
 def test_connection_refused_everywhere_exits_7():
@@ -196,9 +224,19 @@ def test_connection_refused_everywhere_exits_7():
     port = s.getsockname()[1]
     s.close()  # nothing listens there now
     url = f"http://127.0.0.1:{port}"
-    r = ws(None, "rust", env={"WS_DUCKDUCKGO_URL": url + "/d", "WS_BRAVE_URL": url + "/b", "WS_MOJEEK_URL": url + "/m"})
+    r = ws(
+        None,
+        "rust",
+        env={
+            "WS_DUCKDUCKGO_URL": url + "/d",
+            "WS_BRAVE_URL": url + "/b",
+            "WS_MOJEEK_URL": url + "/m",
+        },
+    )
     assert r.code == 7
-    assert r.stderr.splitlines()[0].startswith(f"ws: duckduckgo: network (could not connect to 127.0.0.1 port {port}")
+    assert r.stderr.splitlines()[0].startswith(
+        f"ws: duckduckgo: network (could not connect to 127.0.0.1 port {port}"
+    )
 
 
 def test_total_deadline_exits_28_and_skips_the_rest(engines):
@@ -244,7 +282,10 @@ def test_a_hanging_provider_is_cut_at_its_limit_and_the_next_one_answers(engines
 
 def test_usage_errors_exit_2(engines):
     cases = [
-        (["rust", "--allow", "a.example", "--block", "b.example"], "--allow and --block cannot be used together"),
+        (
+            ["rust", "--allow", "a.example", "--block", "b.example"],
+            "--allow and --block cannot be used together",
+        ),
         ([], "missing QUERY"),
         (["rust", "--region", "Germany"], "--region 'Germany' is not a country-language code"),
         (["rust", "--provider", "google"], "unknown provider 'google' (from --provider)"),
@@ -276,14 +317,16 @@ def test_json_has_every_key_on_success_and_failure(engines):
     engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
     ok = json.loads(ws(engines, "rust", "--json", "-n", "1").stdout)
     assert list(ok) == ["query", "provider", "results", "attempts", "error"]
-    assert ok["results"] == [{
-        "rank": 1,
-        "title": "Getting Started - Asynchronous Programming in Rust",
-        "url": "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top",
-        "snippet": "Welcome to Asynchronous Programming in Rust & friends! This book aims to be a comprehensive guide.",
-        "provider": "duckduckgo",
-        "published": "2024-03-02",
-    }]
+    assert ok["results"] == [
+        {
+            "rank": 1,
+            "title": "Getting Started - Asynchronous Programming in Rust",
+            "url": "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top",
+            "snippet": "Welcome to Asynchronous Programming in Rust & friends! This book aims to be a comprehensive guide.",
+            "provider": "duckduckgo",
+            "published": "2024-03-02",
+        }
+    ]
     attempt = ok["attempts"][0]
     assert list(attempt) == ["provider", "outcome", "status", "elapsed_ms", "message"]
     assert attempt["message"] == "HTTP 200, 1 results" and isinstance(attempt["elapsed_ms"], int)
@@ -299,7 +342,10 @@ def test_json_has_every_key_on_success_and_failure(engines):
     usage = ws(engines, "--json")
     assert usage.code == 2
     assert json.loads(usage.stdout) == {
-        "query": None, "provider": None, "results": [], "attempts": [],
+        "query": None,
+        "provider": None,
+        "results": [],
+        "attempts": [],
         "error": {"code": 2, "kind": "usage", "message": 'missing QUERY: ws "what to search for"'},
     }
 
@@ -318,7 +364,9 @@ def test_allow_is_sent_as_site_and_applied_again_locally(engines):
     engines.answer("brave", 200, OWN / "brave_results.html")
     r = ws(engines, "rust", "--allow", "docs.rs", "--urls")
     assert r.stdout == "https://docs.rs/futures/latest/futures/\n"
-    assert r.stderr == "ws: duckduckgo: empty (HTTP 200, 2 results, none from the allowed domains)\n"
+    assert (
+        r.stderr == "ws: duckduckgo: empty (HTTP 200, 2 results, none from the allowed domains)\n"
+    )
     assert b"q=rust+site%3Adocs.rs" in engines.requests("duckduckgo")[0]
     assert b"q=rust+site%3Adocs.rs" in engines.requests("brave")[0]
 
@@ -333,7 +381,10 @@ def test_unsupported_options_are_ignored_with_a_note(engines):
     engines.answer("mojeek", 200, OWN / "mojeek_results.html")
     r = ws(engines, "rust", "--provider", "mojeek", "--safe", "moderate", "--urls")
     assert r.code == 0
-    assert r.stderr == "ws: mojeek: --safe moderate has no Mojeek equivalent (only on or off); ignored\n"
+    assert (
+        r.stderr
+        == "ws: mojeek: --safe moderate has no Mojeek equivalent (only on or off); ignored\n"
+    )
 
 
 # ---------------------------------------------------------------- the chain and its configuration
@@ -360,7 +411,10 @@ def test_searxng_joins_the_chain_second_when_set(serve):
     )
     assert b"format=json" in engines.requests("searxng")[0]
     doc = json.loads(r.stdout)
-    assert doc["attempts"][1]["message"] == "HTTP 200, 1 results; unresponsive engines: google (CAPTCHA), bing (timeout)"
+    assert (
+        doc["attempts"][1]["message"]
+        == "HTTP 200, 1 results; unresponsive engines: google (CAPTCHA), bing (timeout)"
+    )
 
 
 def test_searxng_without_json_enabled_says_how_to_fix_it(serve):
@@ -385,7 +439,10 @@ def test_flags_beat_environment_beat_config_file(engines, tmp_path):
     (tmp_path / "wsconfig").mkdir()
     (tmp_path / "wsconfig" / "ws.toml").write_text('provider = "mojeek"\n')
     info = _providers(engines)
-    assert (info["provider"], info["provider_source"]) == ("mojeek", str(tmp_path / "wsconfig" / "ws.toml"))
+    assert (info["provider"], info["provider_source"]) == (
+        "mojeek",
+        str(tmp_path / "wsconfig" / "ws.toml"),
+    )
     assert [e["provider"] for e in info["chain"]] == ["mojeek", "duckduckgo", "brave"]
     info = _providers(engines, env={"WS_PROVIDER": "brave"})
     assert (info["provider"], info["provider_source"]) == ("brave", "WS_PROVIDER")
@@ -400,7 +457,9 @@ def test_a_broken_config_file_is_a_usage_error(tmp_path):
     (tmp_path / "wsconfig").mkdir()
     (tmp_path / "wsconfig" / "ws.toml").write_text("provider = \n")
     r = ws(None, "rust")
-    assert r.code == 2 and r.stderr.startswith(f"ws: (2) cannot read {tmp_path / 'wsconfig' / 'ws.toml'}:")
+    assert r.code == 2 and r.stderr.startswith(
+        f"ws: (2) cannot read {tmp_path / 'wsconfig' / 'ws.toml'}:"
+    )
 
 
 def test_providers_lists_endpoints_and_what_is_configured(engines):
@@ -414,8 +473,14 @@ def test_providers_lists_endpoints_and_what_is_configured(engines):
         "  -  searxng     not in the chain: set SEARXNG_URL to an instance's root URL",
     ]
     mirrored = ws(engines, "--providers", env={"SEARXNG_URL": "http://127.0.0.1:8888"})
-    assert f"  1. duckduckgo  {engines.env['WS_DUCKDUCKGO_URL']}  (from WS_DUCKDUCKGO_URL, trusted by the network policy)" in mirrored.stdout
-    assert "  2. searxng     http://127.0.0.1:8888  (from SEARXNG_URL, trusted by the network policy)" in mirrored.stdout
+    assert (
+        f"  1. duckduckgo  {engines.env['WS_DUCKDUCKGO_URL']}  (from WS_DUCKDUCKGO_URL, trusted by the network policy)"
+        in mirrored.stdout
+    )
+    assert (
+        "  2. searxng     http://127.0.0.1:8888  (from SEARXNG_URL, trusted by the network policy)"
+        in mirrored.stdout
+    )
 
 
 def test_endpoint_trust_covers_that_host_only(engines, serve):
@@ -449,5 +514,7 @@ def test_real_captures_through_the_chain(serve):
         "   JavaScript is easy to learn. This tutorial covers everything from basic JavaScript up to the latest 2026 version.",
     ]
     assert [line for line in lines if line[:1].isdigit()] == [
-        "1. JavaScript Tutorial", "2. The Modern JavaScript Tutorial", "3. JavaScript Tutorial",
+        "1. JavaScript Tutorial",
+        "2. The Modern JavaScript Tutorial",
+        "3. JavaScript Tutorial",
     ]

@@ -83,7 +83,10 @@ def test_domain_matches_itself_and_subdomains_only():
     assert not domain_matches("example.com.evil.test", "example.com")
 
 
-@given(st.from_regex(r"[a-z]{1,8}", fullmatch=True), st.from_regex(r"[a-z]{1,8}\.[a-z]{2,4}", fullmatch=True))
+@given(
+    st.from_regex(r"[a-z]{1,8}", fullmatch=True),
+    st.from_regex(r"[a-z]{1,8}\.[a-z]{2,4}", fullmatch=True),
+)
 def test_a_longer_label_never_matches_by_suffix(prefix, domain):
     assert not domain_matches(prefix + domain, domain)
     assert domain_matches(prefix + "." + domain, domain)
@@ -109,5 +112,9 @@ def test_finalise_ranks_dedupes_filters_and_limits():
     ]
     assert filtered == 1
     blocked, removed = finalise(raw, block=("docs.example.com",))
-    assert [r.url for r in blocked] == ["https://other.test/b", "https://example.com/c", "https://example.com/d"]
+    assert [r.url for r in blocked] == [
+        "https://other.test/b",
+        "https://example.com/c",
+        "https://example.com/d",
+    ]
     assert removed == 1

@@ -70,7 +70,9 @@ class Report:
 Say = Callable[[str], None]
 
 
-def run(options: SearchOptions, say: Say | None = None, fetch: Callable[..., Any] | None = None) -> Report:
+def run(
+    options: SearchOptions, say: Say | None = None, fetch: Callable[..., Any] | None = None
+) -> Report:
     """Search; ``say`` receives one diagnostic line per failed attempt and per note."""
     if fetch is None:
         from common.net import fetch
@@ -81,11 +83,22 @@ def run(options: SearchOptions, say: Say | None = None, fetch: Callable[..., Any
     for endpoint in options.endpoints:
         name = endpoint.backend.name
         if time.monotonic() >= deadline:
-            attempt = Attempt(name, TIMEOUT, None, 0, f"not tried: the total deadline ({options.timeout:g} s) had passed", 28)
+            attempt = Attempt(
+                name,
+                TIMEOUT,
+                None,
+                0,
+                f"not tried: the total deadline ({options.timeout:g} s) had passed",
+                28,
+            )
         else:
             attempt, results = _attempt(endpoint, query, options, deadline, say, fetch)
             if attempt.outcome == OK:
-                report.provider, report.label, report.results = name, endpoint.backend.label, results
+                report.provider, report.label, report.results = (
+                    name,
+                    endpoint.backend.label,
+                    results,
+                )
                 report.attempts.append(attempt)
                 return report
         report.attempts.append(attempt)
@@ -119,8 +132,14 @@ def _attempt(
         return Attempt(backend.name, outcome, status, elapsed, message, code, notes)
 
     try:
-        resp = fetch(request.url, net, method=request.method, data=request.data,
-                     headers=request.headers, deadline=limit)
+        resp = fetch(
+            request.url,
+            net,
+            method=request.method,
+            data=request.data,
+            headers=request.headers,
+            deadline=limit,
+        )
     except Timeout:
         if limit < deadline:
             why = f"no answer within the per-attempt limit of {options.attempt_timeout:g} s"
@@ -139,11 +158,20 @@ def _attempt(
         return done(HTTP_ERROR, resp.status, answer.message, code), []
     if answer.outcome != OK:
         return done(answer.outcome, resp.status, answer.message, _CODES[answer.outcome]), []
-    results, filtered = finalise(answer.results, allow=options.allow, block=options.block, limit=options.max_results)
+    results, filtered = finalise(
+        answer.results, allow=options.allow, block=options.block, limit=options.max_results
+    )
     if not results:
         # The engine had results but none we can use: for the chain that is an empty answer.
-        why = f"{filtered} results, none from the allowed domains" if options.allow else (
-            f"{filtered} results, all from blocked domains" if filtered else "no usable http(s) results")
+        why = (
+            f"{filtered} results, none from the allowed domains"
+            if options.allow
+            else (
+                f"{filtered} results, all from blocked domains"
+                if filtered
+                else "no usable http(s) results"
+            )
+        )
         return done(EMPTY, resp.status, f"HTTP {resp.status}, {why}", 66), []
     return done(OK, resp.status, f"HTTP {resp.status}, {len(results)} results", 0), results
 

@@ -22,34 +22,80 @@ EPILOG = (
     epilog=EPILOG,
 )
 @click.argument("query", nargs=-1)
-@click.option("-n", "--max-results", type=click.IntRange(min=1), default=10, show_default=True,
-              metavar="N", help="Print at most N results.")
-@click.option("--provider", metavar="NAME",
-              help="auto, duckduckgo, searxng, brave or mojeek: ask it first, keep the others as "
-                   "fallbacks. [env WS_PROVIDER; config file: provider = \"NAME\"]")
-@click.option("--allow", multiple=True, metavar="DOMAIN",
-              help="Keep only results from DOMAIN and its subdomains (repeatable); sent as site: "
-                   "where the engine supports it.")
-@click.option("--block", multiple=True, metavar="DOMAIN",
-              help="Drop results from DOMAIN and its subdomains (repeatable).")
+@click.option(
+    "-n",
+    "--max-results",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    metavar="N",
+    help="Print at most N results.",
+)
+@click.option(
+    "--provider",
+    metavar="NAME",
+    help="auto, duckduckgo, searxng, brave or mojeek: ask it first, keep the others as "
+    'fallbacks. [env WS_PROVIDER; config file: provider = "NAME"]',
+)
+@click.option(
+    "--allow",
+    multiple=True,
+    metavar="DOMAIN",
+    help="Keep only results from DOMAIN and its subdomains (repeatable); sent as site: "
+    "where the engine supports it.",
+)
+@click.option(
+    "--block",
+    multiple=True,
+    metavar="DOMAIN",
+    help="Drop results from DOMAIN and its subdomains (repeatable).",
+)
 @click.option("--region", metavar="CC-LL", help="Region, country-language: us-en, de-de, uk-en...")
-@click.option("--time", "time_", type=click.Choice(["d", "w", "m", "y"]),
-              help="Only pages from the past day, week, month or year.")
+@click.option(
+    "--time",
+    "time_",
+    type=click.Choice(["d", "w", "m", "y"]),
+    help="Only pages from the past day, week, month or year.",
+)
 @click.option("--safe", type=click.Choice(["on", "moderate", "off"]), help="Safe search level.")
-@click.option("--json", "as_json", is_flag=True,
-              help="One JSON document: query, provider, results, attempts, error.")
-@click.option("--urls", "urls_only", is_flag=True,
-              help="Print only the result URLs, one per line (for: ws QUERY --urls | wf -).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
-              show_default=True, metavar="SECONDS",
-              help="Total deadline for the whole search (each attempt gets at most 15 s).")
-@click.option("--allow-private", is_flag=True,
-              help="Allow private, loopback and shared addresses. [env WF_ALLOW_PRIVATE=1]")
-@click.option("--allow-host", multiple=True, metavar="HOST",
-              help="Always allow this host, even on a private address (repeatable).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="One JSON document: query, provider, results, attempts, error.",
+)
+@click.option(
+    "--urls",
+    "urls_only",
+    is_flag=True,
+    help="Print only the result URLs, one per line (for: ws QUERY --urls | wf -).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Total deadline for the whole search (each attempt gets at most 15 s).",
+)
+@click.option(
+    "--allow-private",
+    is_flag=True,
+    help="Allow private, loopback and shared addresses. [env WF_ALLOW_PRIVATE=1]",
+)
+@click.option(
+    "--allow-host",
+    multiple=True,
+    metavar="HOST",
+    help="Always allow this host, even on a private address (repeatable).",
+)
 @click.option("--user-agent", metavar="STRING", help="User-Agent header to send.")
-@click.option("--providers", "show_providers", is_flag=True,
-              help="Print the provider chain in effect, its endpoints and configuration, and exit.")
+@click.option(
+    "--providers",
+    "show_providers",
+    is_flag=True,
+    help="Print the provider chain in effect, its endpoints and configuration, and exit.",
+)
 @click.version_option(package_name="wf-ws", prog_name="ws")
 def command(
     query: tuple[str, ...],

@@ -129,7 +129,9 @@ def _checked_url(variable: str, value: str) -> str:
     return value
 
 
-def chain_for(provider: str, source: str, endpoints: Mapping[str, Endpoint]) -> tuple[Endpoint, ...]:
+def chain_for(
+    provider: str, source: str, endpoints: Mapping[str, Endpoint]
+) -> tuple[Endpoint, ...]:
     """The default order with the preferred provider moved to the front."""
     if provider != "auto" and provider not in endpoints:
         raise UsageError(
@@ -196,7 +198,9 @@ def make_options(
         raise UsageError(f"--time must be one of {', '.join(TIME_CHOICES)}")
     if safe is not None and safe not in SAFE_CHOICES:
         raise UsageError(f"--safe must be one of {', '.join(SAFE_CHOICES)}")
-    name, source = preferred_provider(provider, env, config if config is not None else config_path())
+    name, source = preferred_provider(
+        provider, env, config if config is not None else config_path()
+    )
     endpoints = endpoints_from_env(env)
     return SearchOptions(
         query=query,

@@ -13,7 +13,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 _SPACE = re.compile(r"\s+")
 # C0/C1 controls, zero-width and bidi controls: they would corrupt a terminal line.
-_INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_INVISIBLE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
 _DOMAIN_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
@@ -80,7 +82,9 @@ def url_key(url: str) -> str:
     if port and port not in (80, 443):
         host = f"{host}:{port}"
     path = parts.path.rstrip("/") or "/"
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)]
+    query = [
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)
+    ]
     return urlunsplit(("", host, path, urlencode(query), ""))
 
 

@@ -30,7 +30,12 @@ def providers(options: SearchOptions, config_file: Path) -> dict[str, Any]:
         "provider": options.provider,
         "provider_source": options.provider_source,
         "chain": [
-            {"provider": e.backend.name, "url": e.url, "source": e.source, "variable": e.backend.env}
+            {
+                "provider": e.backend.name,
+                "url": e.url,
+                "source": e.source,
+                "variable": e.backend.env,
+            }
             for e in options.endpoints
         ],
         "not_configured": [
@@ -46,19 +51,27 @@ def providers(options: SearchOptions, config_file: Path) -> dict[str, Any]:
 
 
 def providers_text(info: dict[str, Any]) -> str:
-    source = "the default" if info["provider_source"] == "default" else f"from {info['provider_source']}"
+    source = (
+        "the default" if info["provider_source"] == "default" else f"from {info['provider_source']}"
+    )
     lines = [f"Provider chain (preferred: {info['provider']}, {source}):"]
     width = max(len(e["provider"]) for e in info["chain"])
     for i, e in enumerate(info["chain"], 1):
-        where = "default endpoint" if e["source"] == "default" else f"from {e['source']}, trusted by the network policy"
+        where = (
+            "default endpoint"
+            if e["source"] == "default"
+            else f"from {e['source']}, trusted by the network policy"
+        )
         lines.append(f"  {i}. {e['provider']:<{width}}  {e['url']}  ({where})")
     for e in info["not_configured"]:
-        lines.append(f"  -  {e['provider']:<{width}}  not in the chain: set {e['variable']} to an instance's root URL")
+        lines.append(
+            f"  -  {e['provider']:<{width}}  not in the chain: set {e['variable']} to an instance's root URL"
+        )
     state = "present" if info["config_file_exists"] else "absent"
     hosts = ", ".join(info["allow_hosts"]) or "none"
     lines += [
         "Configuration:",
-        f"  config file    {info['config_file']} ({state}; provider = \"NAME\" sets the preferred provider)",
+        f'  config file    {info["config_file"]} ({state}; provider = "NAME" sets the preferred provider)',
         f"  timeout        {info['timeout']:g} s in total, at most {info['attempt_timeout']:g} s per attempt",
         f"  private nets   {'allowed' if info['allow_private'] else 'refused'}; always allowed hosts: {hosts}",
         "  endpoints      WS_DUCKDUCKGO_URL, WS_BRAVE_URL, WS_MOJEEK_URL, SEARXNG_URL replace the defaults",

@@ -14,7 +14,13 @@ from typing import Any
 from ws.results import Result
 
 OK, EMPTY, BLOCKED, HTTP_ERROR, TIMEOUT, NETWORK, PARSE_ERROR = (
-    "ok", "empty", "blocked", "http_error", "timeout", "network", "parse_error",
+    "ok",
+    "empty",
+    "blocked",
+    "http_error",
+    "timeout",
+    "network",
+    "parse_error",
 )
 OUTCOMES = (OK, EMPTY, BLOCKED, HTTP_ERROR, TIMEOUT, NETWORK, PARSE_ERROR)
 
@@ -218,7 +224,9 @@ def without_query(text: str, query: Query, sent: str | None = None) -> str:
     return text
 
 
-def says_no_results(page: Page, query: Query, phrases: tuple[str, ...], sent: str | None = None) -> bool:
+def says_no_results(
+    page: Page, query: Query, phrases: tuple[str, ...], sent: str | None = None
+) -> bool:
     text = without_query(page.visible_text.lower(), query, sent)
     return any(p in text for p in phrases)
 
@@ -283,7 +291,9 @@ def iso_date(text: str | None) -> str | None:
     if not text:
         return None
     text = text.strip()
-    m = re.match(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2})(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$", text)
+    m = re.match(
+        r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2})(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$", text
+    )
     if not m:
         return text or None
     day, clock, zone = m.groups()

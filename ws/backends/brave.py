@@ -51,7 +51,9 @@ class Brave(Backend):
         return Request("GET", endpoint + sep + urlencode(params), headers=headers, notes=notes)
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
-        return classify_html(self, status, headers, body, query, parse=parse, empty_marker=_no_results)
+        return classify_html(
+            self, status, headers, body, query, parse=parse, empty_marker=_no_results
+        )
 
 
 BACKEND = Brave()
@@ -75,7 +77,9 @@ def parse(page: Page) -> list[Result]:
 
 def _result(node: Any) -> Result | None:
     # Plain iteration: a dozen XPath queries per result cost more than the parse itself.
-    link = next((a for a in node.iter("a") if a.get("href", "").startswith(("http:", "https:"))), None)
+    link = next(
+        (a for a in node.iter("a") if a.get("href", "").startswith(("http:", "https:"))), None
+    )
     if link is None:
         return None
     title = _first_with_class(link.iter(), "title")

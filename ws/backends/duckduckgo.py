@@ -106,7 +106,9 @@ def _is_pseudo_result(url: str) -> bool:
     # The last page ends with an "EOF" entry that links to a Google search for the query.
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
-    is_google = host in ("google.com", "www.google.com") or host.startswith(("www.google.", "google."))
+    is_google = host in ("google.com", "www.google.com") or host.startswith(
+        ("www.google.", "google.")
+    )
     return is_google and parts.path == "/search"
 
 
@@ -119,4 +121,6 @@ def _published(node: Any) -> str | None:
 
 
 def _no_results(page: Page, query: Query, sent: str | None) -> bool:
-    return bool(page.doc.xpath(f"//*[{has_class('no-results')} or {has_class('result--no-result')}]"))
+    return bool(
+        page.doc.xpath(f"//*[{has_class('no-results')} or {has_class('result--no-result')}]")
+    )

@@ -53,7 +53,9 @@ class Mojeek(Backend):
         return Request("GET", endpoint + sep + urlencode(params), notes=notes)
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
-        return classify_html(self, status, headers, body, query, parse=parse, empty_marker=_no_results)
+        return classify_html(
+            self, status, headers, body, query, parse=parse, empty_marker=_no_results
+        )
 
 
 BACKEND = Mojeek()

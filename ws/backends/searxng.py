@@ -48,7 +48,9 @@ class SearxNG(Backend):
         if query.safe:
             params["safesearch"] = _SAFE[query.safe]
         headers = {"Accept": "application/json"}
-        return Request("GET", search_url(endpoint) + "?" + urlencode(params), headers=headers, notes=notes)
+        return Request(
+            "GET", search_url(endpoint) + "?" + urlencode(params), headers=headers, notes=notes
+        )
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
         ctype = headers.get("content-type", "").lower()
