@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from common.errors import UsageError
+from common.errors import Timeout, UsageError
 
 REGEX_SECONDS = 5.0
 
@@ -64,8 +64,10 @@ def match_lines(
     drop: re.Pattern[str] | None,
     *,
     seconds: float = REGEX_SECONDS,
+    deadline: float | None = None,
 ) -> list[int]:
-    """Indices of the lines kept by --filter and not dropped by --exclude, within a time limit."""
+    """Indices of the lines kept by --filter and not dropped by --exclude, within a time limit
+    and within the run's total deadline (a time.monotonic() value) when there is one."""
     if keep is None and drop is None:
         return list(range(len(lines)))
     if not hasattr(os, "fork"):
@@ -87,6 +89,10 @@ def match_lines(
     os.close(write_fd)
     chunks: list[bytes] = []
     end = time.monotonic() + seconds
+    # The regex limit never outlasts --timeout: the deadline is the tool's whole contract.
+    at_deadline = False
+    if deadline is not None and deadline < end:
+        end, at_deadline = deadline, True
     finished = False
     try:
         while True:
@@ -113,6 +119,11 @@ def match_lines(
         which = " and ".join(
             f"{name} {p.pattern!r}" for name, p in (("--filter", keep), ("--exclude", drop)) if p
         )
+        if at_deadline:
+            raise Timeout(
+                f"timed out: regex {which} was still running at the total deadline "
+                "(catastrophic backtracking?)"
+            )
         raise UsageError(
             f"regex {which} ran longer than {seconds:g} s on this page "
             "(catastrophic backtracking?); simplify it"
@@ -131,9 +142,10 @@ def select_lines(
     drop: re.Pattern[str] | None = None,
     from_line: int | None = None,
     to_line: int | None = None,
+    deadline: float | None = None,
 ) -> Selection:
     """Filter, exclude, then cut the 1-based inclusive window out of the filtered view."""
-    kept = [lines[i] for i in match_lines(lines, keep, drop)]
+    kept = [lines[i] for i in match_lines(lines, keep, drop, deadline=deadline)]
     start = (from_line or 1) - 1
     stop = len(kept) if to_line is None else min(to_line, len(kept))
     window = kept[start:stop] if start < stop else []

@@ -166,7 +166,7 @@ def _build(
         _save_binary(page, doc, mime)
         return
     if kind == "empty":
-        _apply_lines(page, "", opts)
+        _apply_lines(page, "", opts, deadline)
         return
     from common.decode import decode_body
 
@@ -175,7 +175,7 @@ def _build(
         text = _extract_html(page, decoded, opts, log=log, renderers=renderers, deadline=deadline)
     else:
         text = decoded
-    _apply_lines(page, text, opts)
+    _apply_lines(page, text, opts, deadline)
 
 
 def _save_binary(page: Page, doc: Document, mime: str) -> None:
@@ -248,7 +248,7 @@ def _maybe_render(
     return static
 
 
-def _apply_lines(page: Page, text: str, opts: WfOptions) -> None:
+def _apply_lines(page: Page, text: str, opts: WfOptions, deadline: float | None = None) -> None:
     full_view = lines.split_lines(text)
     page.total = len(full_view)
     if opts.save or opts.save_path:
@@ -277,6 +277,7 @@ def _apply_lines(page: Page, text: str, opts: WfOptions) -> None:
         drop=opts.exclude,
         from_line=opts.from_line,
         to_line=opts.to_line,
+        deadline=deadline,
     )
     page.matched, page.first, page.last = sel.matched, sel.first, sel.last
     body = "\n".join(sel.lines)
