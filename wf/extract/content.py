@@ -21,7 +21,9 @@ BLOCK = frozenset((
     "legend", "li", "main", "menu", "nav", "noscript", "ol", "p", "pre", "section",
     "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
 ))
-STRUCTURAL_NEGATIVE = frozenset(("nav", "aside", "footer"))
+# Navigation, asides, page footers, and figures (their captions describe a picture, not
+# the story) are boilerplate unless they hold most of the page's prose.
+STRUCTURAL_NEGATIVE = frozenset(("nav", "aside", "footer", "figure", "figcaption"))
 # Never boilerplate by their class names: they hold the page or say they are its content.
 NEVER_NEGATIVE = frozenset(("html", "body", "main"))
 
@@ -32,7 +34,7 @@ _NEGATIVE = re.compile(
     r"comment(?!ary)|disqus|share|sharing|social|related|recommend|recirc|promo|"
     r"newsletter|subscri|signup|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
-    r"popular|byline|pagination|toolbar|login|"
+    r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|"
     r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print-only|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
     r"author-bio|jump-link|read-more|see-also|also-read)(?![a-z])"
@@ -60,7 +62,9 @@ def negative_words(words: str) -> bool:
         negative = positive = False
         for token in words.split():
             # camelCase and snake_case get the same word boundaries as kebab-case.
-            low = _CAMEL.sub(r"\1-\2", token).lower().replace("_", "-")
+            low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
+            if "_" in low:
+                low = low.replace("_", "-")
             if _NEGATIVE.search(low):
                 negative = True
             elif _POSITIVE.search(low):
@@ -69,7 +73,12 @@ def negative_words(words: str) -> bool:
     return hit
 
 
-def negative_attr(el: Any) -> bool:
+def negative_block(el: Any, tag: str) -> bool:
+    """A boilerplate block by its tag or its class and id names."""
+    if tag in STRUCTURAL_NEGATIVE:
+        return True
+    if tag in NEVER_NEGATIVE:
+        return False
     cls = el.get("class")
     ident = el.get("id")
     if not cls and not ident:
@@ -77,10 +86,11 @@ def negative_attr(el: Any) -> bool:
     return negative_words(f"{cls} {ident}" if cls and ident else cls or ident)
 
 
-# Per block, in the order blocks end (children before their parent):
-#   element, parent index, own prose, own bad text weight, own text, own link text,
-#   negative (a boilerplate tag or class name), card (holds a linked heading: a teaser)
-_EL, _PARENT, _OWN_GOOD, _OWN_BAD, _OWN_TEXT, _OWN_LINK, _NEG, _CARD = range(8)
+# A block record, in document order (a parent before its children):
+#   element, parent index, tag, own text, own link text, last own text, card, own index
+# "Own" text is the block's text and its inline descendants' text, not its child blocks'.
+# A card holds a heading that is all link: the title of a teaser for another page.
+_EL, _PARENT, _TAG, _OWN, _OWN_LINK, _LAST, _CARD, _INDEX = range(8)
 _HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _ELLIPSIS = ("...", "\u2026")
 
@@ -91,85 +101,88 @@ class Analysis:
     stats: dict[Any, list[Any]] = field(default_factory=dict)
     best: Any = None
     total_good: float = 0.0
+    exempt: frozenset[Any] = frozenset()  # boilerplate names that hold the content
 
 
 def walk(body: Any) -> list[list[Any]]:
-    """One pass over the tree: every block's own text, classed, and its parent block."""
+    """One pass over the tree: every block's own text and its parent block."""
     from lxml import etree
 
     blocks: list[list[Any]] = []
-    # An open block: [element, own text, own link text, child indexes, last text, card]
-    frames: list[list[Any]] = []
-    cur: list[Any] = [None, 0, 0, None, "", False]
+    frames: list[list[Any]] = []  # the open blocks, innermost last
+    cur: list[Any] = [None, -1, "", 0, 0, "", False, -1]
     links = 0
     block = BLOCK
     for event, el in etree.iterwalk(body, events=("start", "end")):
-        tag = el.tag
         if event == "start":
+            tag = el.tag
             if tag in block or "-" in tag:
-                cur = [el, 0, 0, [], "", False]
+                cur = [el, cur[7], tag, 0, 0, "", False, len(blocks)]
+                blocks.append(cur)
                 frames.append(cur)
-            if tag == "a":
+            elif tag == "a":
                 links += 1
             text = el.text
             if text:
                 n = len(text.strip())
                 if n:
-                    cur[1] += n
-                    cur[4] = text
+                    cur[3] += n
+                    cur[5] = text
                     if links:
-                        cur[2] += n
+                        cur[4] += n
             continue
-        if tag == "a":
-            links -= 1
         if frames and frames[-1][0] is el:
             f = frames.pop()
-            own, own_link = f[1], f[2]
-            good = bad = 0.0
-            if own:
-                # Link text is bad anywhere; the rest is prose when the block is long,
-                # unless it trails off in an ellipsis: an excerpt teasing another page.
-                if own >= GOOD_MIN and not f[4].rstrip().rstrip("])").endswith(_ELLIPSIS):
-                    good = own - own_link
-                    bad = own_link
-                else:
-                    bad = own_link + SHORT_WEIGHT * (own - own_link)
-            index = len(blocks)
-            for child in f[3]:
-                blocks[child][_PARENT] = index
-            blocks.append(
-                [el, -1, good, bad, own, own_link,
-                 tag in STRUCTURAL_NEGATIVE
-                 or (tag not in NEVER_NEGATIVE and negative_attr(el)),
-                 f[5]]
-            )
             if frames:
                 cur = frames[-1]
-                cur[3].append(index)
+                tag = f[2]
                 # A heading that is all link titles a teaser card: its block is one.
-                if tag in _HEADING and own and own_link * 10 >= own * 9:
-                    cur[5] = True
+                if tag in _HEADING and f[3] and f[4] * 10 >= f[3] * 9:
+                    cur[6] = True
+        elif links and el.tag == "a":
+            links -= 1
         tail = el.tail
         if tail and cur[0] is not None:
             n = len(tail.strip())
             if n:
-                cur[1] += n
-                cur[4] = tail
+                cur[3] += n
+                cur[5] = tail
                 if links:
-                    cur[2] += n
+                    cur[4] += n
     return blocks
 
 
+def classify(blocks: list[list[Any]]) -> list[list[float]]:
+    """Per block, its own [good, bad, text, link, good]: link text is bad anywhere;
+    the rest is prose when the block is long, unless it trails off in an ellipsis (an
+    excerpt teasing another page); short lines weigh a little on the bad side."""
+    out = []
+    for b in blocks:
+        own, link = b[_OWN], b[_OWN_LINK]
+        if not own:
+            out.append([0.0, 0.0, 0, 0, 0.0])
+        elif own >= GOOD_MIN and not b[_LAST].rstrip().rstrip("])").endswith(_ELLIPSIS):
+            out.append([own - link, link, own, link, own - link])
+        else:
+            out.append([0.0, link + SHORT_WEIGHT * (own - link), own, link, 0.0])
+    return out
+
+
 def aggregate(
-    blocks: list[list[Any]], exempt: set[int]
+    blocks: list[list[Any]], own: list[list[float]], negative: Any, exempt: set[int]
 ) -> tuple[list[list[float]], list[bool]]:
     """Subtree sums per block, [good, bad, text, link, raw good], and whether each block
     is boilerplate. Prose in boilerplate counts as bad."""
-    sums = [[b[_OWN_GOOD], b[_OWN_BAD], b[_OWN_TEXT], b[_OWN_LINK], b[_OWN_GOOD]] for b in blocks]
+    sums = [s[:] for s in own]
     boiler = [False] * len(blocks)
-    for i, b in enumerate(blocks):
+    # Children come after their parent: walk backwards to add each into its parent.
+    for i in range(len(blocks) - 1, -1, -1):
         s = sums[i]
-        if (b[_NEG] and i not in exempt) or (b[_CARD] and s[0] < CARD_MAX):
+        b = blocks[i]
+        # Names are looked at only where they matter: blocks holding prose.
+        if s[0] and (
+            (b[_CARD] and s[0] < CARD_MAX) or (i not in exempt and negative(i))
+        ):
             boiler[i] = True
             s[1] += s[0]
             s[0] = 0.0
@@ -186,16 +199,14 @@ def aggregate(
 
 def _best(blocks: list[list[Any]], sums: list[list[float]], boiler: list[bool]) -> int:
     """The block with the highest score outside every boilerplate subtree, or -1."""
-    n = len(blocks)
-    inside = [False] * n
-    # Parents come after their children: walk backwards to pass the flag down.
-    for i in range(n - 1, -1, -1):
-        parent = blocks[i][_PARENT]
-        inside[i] = boiler[i] or (parent >= 0 and inside[parent])
+    inside = [False] * len(blocks)
     best, best_score = -1, 0.0
-    for i, s in enumerate(sums):
+    for i, b in enumerate(blocks):
+        parent = b[_PARENT]
+        inside[i] = flag = boiler[i] or (parent >= 0 and inside[parent])
+        s = sums[i]
         score = s[0] - s[1]
-        if score > best_score and not inside[i]:
+        if score > best_score and not flag:
             best, best_score = i, score
     return best
 
@@ -210,27 +221,42 @@ def choose(body: Any) -> Analysis:
     result = Analysis()
     if not blocks:
         return result
-    sums, boiler = aggregate(blocks, set())
-    total = sums[-1][4]
+    cache: dict[int, bool] = {}
+
+    def negative(i: int) -> bool:
+        hit = cache.get(i)
+        if hit is None:
+            b = blocks[i]
+            hit = cache[i] = negative_block(b[_EL], b[_TAG])
+        return hit
+
+    own = classify(blocks)
+    sums, boiler = aggregate(blocks, own, negative, set())
+    total = sums[0][4]
     best = _best(blocks, sums, boiler)
+    exempt: set[int] = set()
     if best < 0 or sums[best][0] < max(THIN_PROSE, 0.1 * total):
-        exempt = {i for i, b in enumerate(blocks) if b[_NEG] and sums[i][4] > 0.5 * total}
+        exempt = {
+            i for i in range(len(blocks)) if sums[i][4] > 0.5 * total and negative(i)
+        }
         if exempt:
-            sums, boiler = aggregate(blocks, exempt)
+            sums, boiler = aggregate(blocks, own, negative, exempt)
             best = _best(blocks, sums, boiler)
     result.total_good = total
     stats = result.stats
     for i, b in enumerate(blocks):
         s = sums[i]
-        stats[b[_EL]] = [s[0], s[1], s[2], s[3], s[4], boiler[i]]
+        s.append(boiler[i])
+        stats[b[_EL]] = s
     result.best = blocks[best][_EL] if best >= 0 else None
+    result.exempt = frozenset(blocks[i][_EL] for i in exempt)
     return result
 
 
-def prune(el: Any, s: list[Any]) -> bool:
+def prune(el: Any, s: list[Any], exempt: frozenset[Any]) -> bool:
     """Whether a block inside the chosen content is boilerplate to leave out."""
-    good, _bad, text, link, _raw, negative = s
-    if negative:
+    good, _bad, text, link, _raw, boiler = s
+    if boiler or (el not in exempt and negative_block(el, el.tag)):
         return True
     # A list of links (menu, related stories, tags) with little prose of its own.
     return bool(text and link * 2 > text and good * 2 < text)

@@ -42,7 +42,10 @@ def _run(
         body = root
 
     def render(node: Any, skip: Any = None) -> Renderer:
-        r = Renderer(base_url=base, markers=markers, want_links=want_links, skip=skip)
+        r = Renderer(
+            base_url=base, markers=markers, want_links=want_links, skip=skip,
+            title=None if full else title,
+        )
         r.render(node)
         return r
 
@@ -50,11 +53,11 @@ def _run(
         r = render(body)
     else:
         analysis = content.choose(body)
-        stats = analysis.stats
+        stats, exempt = analysis.stats, analysis.exempt
 
         def skip(el: Any) -> bool:
             s = stats.get(el)
-            return s is not None and content.prune(el, s)
+            return s is not None and content.prune(el, s, exempt)
 
         node = analysis.best if analysis.best is not None else body
         r = render(node, skip)

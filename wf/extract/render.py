@@ -57,11 +57,13 @@ class Renderer:
         markers: bool = False,
         want_links: bool = True,
         skip: Callable[[Any], bool] | None = None,
+        title: str | None = None,
     ) -> None:
         self.base_url = base_url
         self.markers = markers
         self.want_links = want_links or markers
         self.skip = skip
+        self.title_key = " ".join(title.casefold().split()) if title else None
         self.out: list[str] = []
         self.last_group: Any = None
         self.last_quote = 0
@@ -118,7 +120,14 @@ class Renderer:
         if not text:
             return
         if self.heading:
-            text = "#" * self.heading + " " + text.replace("\n", " ")
+            text = text.replace("\n", " ")
+            if self.title_key is not None and len(self.out) < 6:
+                # The page's own headline is its title, which the caller has apart.
+                key = " ".join(text.casefold().split())
+                if key and key in self.title_key:
+                    self.title_key = None
+                    return
+            text = "#" * self.heading + " " + text
         self.emit(text, self.lists[0][2] if self.lists else None)
 
     def boundary(self) -> None:
