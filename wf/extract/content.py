@@ -35,7 +35,8 @@ _NEGATIVE = re.compile(
     r"newsletter|subscri|signup|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
     r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|"
-    r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print-only|"
+    r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print|author|"
+    r"date|dates|dateline|timestamp|meta|publish|published|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
     r"author-bio|jump-link|read-more|see-also|also-read)(?![a-z])"
 )
@@ -65,6 +66,8 @@ def negative_words(words: str) -> bool:
             low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
             if "_" in low:
                 low = low.replace("_", "-")
+            if "embed" in low:
+                continue  # an embedded post (social-media-embed) is quoted content
             if _NEGATIVE.search(low):
                 negative = True
             elif _POSITIVE.search(low):

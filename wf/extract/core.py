@@ -44,7 +44,7 @@ def _run(
     def render(node: Any, skip: Any = None) -> Renderer:
         r = Renderer(
             base_url=base, markers=markers, want_links=want_links, skip=skip,
-            title=None if full else title,
+            title=None if full else title, main=not full,
         )
         r.render(node)
         return r

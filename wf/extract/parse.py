@@ -24,7 +24,14 @@ JUNK = (
     "wbr", "img",
 )
 # Also dropped when choosing the main content: widget labels, never part of an article.
-JUNK_MAIN = ("button", "label", "output", "progress", "meter")
+JUNK_MAIN = (*JUNK, "button", "label", "output", "progress", "meter")
+# Inline formatting says nothing to a plain-text reader: merging it into the text
+# around it leaves fewer nodes for every later pass.
+INLINE = (
+    "span", "b", "i", "em", "strong", "font", "small", "big", "u", "s", "strike", "tt",
+    "abbr", "acronym", "cite", "dfn", "kbd", "samp", "var", "code", "time", "data", "mark",
+    "sup", "sub", "bdi", "bdo", "ins", "del", "nobr", "q",
+)
 
 # A union of attribute steps runs faster in libxml2 than one predicate with "or".
 _HIDDEN_XPATH = "//@style|//@hidden|//@aria-hidden|//dialog"
@@ -159,12 +166,34 @@ def drop(el: Any) -> None:
 
 
 def clean(root: Any, *, main: bool) -> None:
-    """Remove what no reader sees: junk elements and hidden ones."""
+    """Remove what no reader sees (junk elements, hidden ones) and inline formatting."""
     from lxml import etree
 
-    etree.strip_elements(root, *JUNK, with_tail=False)
-    if main:
-        etree.strip_elements(root, *JUNK_MAIN, with_tail=False)
+    _expand_noscript(root)
+    etree.strip_elements(root, *(JUNK_MAIN if main else JUNK), with_tail=False)
+    _drop_hidden(root)
+    etree.strip_tags(root, *INLINE)
+
+
+def _expand_noscript(root: Any) -> None:
+    """Parse <noscript> content that a parser kept as raw text (as HTML5 parsers with
+    scripting on do): some pages keep their whole text there."""
+    for el in root.iter("noscript"):
+        text = el.text
+        if len(el) or not text or "<" not in text:
+            continue
+        fragment = parse(b"<html><body>" + to_utf8(text) + b"</body></html>")
+        body = fragment.find("body") if fragment is not None else None
+        if body is None:
+            continue
+        el.text = body.text
+        for child in list(body):
+            el.append(child)
+
+
+def _drop_hidden(root: Any) -> None:
+    from lxml import etree
+
     hidden: dict[Any, None] = {}
     for hit in root.xpath(_HIDDEN_XPATH):
         el = hit if isinstance(hit, etree._Element) else hit.getparent()

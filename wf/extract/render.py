@@ -17,6 +17,7 @@ _WS = re.compile(r"[ \t\n\r\f]+")
 _BR = "\x01"  # a <br>; control characters were removed from the input, so it is free
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
+_BARE_URL = re.compile(r"(?:https?://|www\.)\S+\Z")
 _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
 
 
@@ -58,11 +59,13 @@ class Renderer:
         want_links: bool = True,
         skip: Callable[[Any], bool] | None = None,
         title: str | None = None,
+        main: bool = False,
     ) -> None:
         self.base_url = base_url
         self.markers = markers
         self.want_links = want_links or markers
         self.skip = skip
+        self.main = main  # main-content mode: leave out what is no part of an article
         self.title_key = " ".join(title.casefold().split()) if title else None
         self.out: list[str] = []
         self.last_group: Any = None
@@ -118,6 +121,9 @@ class Renderer:
         self.flushes += 1
         text = collapse(raw)
         if not text:
+            return
+        if self.main and _BARE_URL.match(text) and not self.lists and not self.tables:
+            # A paragraph that is only an address: a permalink or share widget's text.
             return
         if self.heading:
             text = text.replace("\n", " ")
