@@ -304,9 +304,9 @@ def test_usage_errors_exit_2(engines):
     assert engines.srv.requests == []
 
 
-def test_a_bad_endpoint_variable_is_a_usage_error():
-    r = ws(None, "rust", env={"WS_BRAVE_URL": "file:///etc/passwd"})
-    assert r.code == 2
+def test_a_bad_endpoint_variable_is_a_usage_error(engines):
+    r = ws(engines, "rust", env={"WS_BRAVE_URL": "file:///etc/passwd"})
+    assert r.code == 2 and engines.srv.requests == []
     assert r.stderr == "ws: (2) WS_BRAVE_URL='file:///etc/passwd' is not an http(s) URL\n"
 
 
@@ -329,7 +329,7 @@ def test_json_has_every_key_on_success_and_failure(engines):
     ]
     attempt = ok["attempts"][0]
     assert list(attempt) == ["provider", "outcome", "status", "elapsed_ms", "message"]
-    assert attempt["message"] == "HTTP 200, 1 results" and isinstance(attempt["elapsed_ms"], int)
+    assert attempt["message"] == "HTTP 200, 1 result" and isinstance(attempt["elapsed_ms"], int)
 
     all_blocked(engines)
     r = ws(engines, "rust", "--json")
@@ -413,7 +413,7 @@ def test_searxng_joins_the_chain_second_when_set(serve):
     doc = json.loads(r.stdout)
     assert (
         doc["attempts"][1]["message"]
-        == "HTTP 200, 1 results; unresponsive engines: google (CAPTCHA), bing (timeout)"
+        == "HTTP 200, 1 result; unresponsive engines: google (CAPTCHA), bing (timeout)"
     )
 
 
@@ -453,12 +453,14 @@ def test_flags_beat_environment_beat_config_file(engines, tmp_path):
     assert [e["provider"] for e in info["chain"]] == ["duckduckgo", "brave", "mojeek"]
 
 
-def test_a_broken_config_file_is_a_usage_error(tmp_path):
+def test_a_broken_config_file_is_a_usage_error(engines, tmp_path):
     (tmp_path / "wsconfig").mkdir()
     (tmp_path / "wsconfig" / "ws.toml").write_text("provider = \n")
-    r = ws(None, "rust")
-    assert r.code == 2 and r.stderr.startswith(
-        f"ws: (2) cannot read {tmp_path / 'wsconfig' / 'ws.toml'}:"
+    r = ws(engines, "rust")
+    assert (
+        r.code == 2
+        and engines.srv.requests == []
+        and r.stderr.startswith(f"ws: (2) cannot read {tmp_path / 'wsconfig' / 'ws.toml'}:")
     )
 
 

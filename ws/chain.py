@@ -23,7 +23,7 @@ from ws.config import Endpoint, SearchOptions
 from ws.results import Result, finalise
 
 # The exit code an attempt would give on its own (network failures carry their own).
-_CODES = {OK: 0, EMPTY: 66, BLOCKED: 75, TIMEOUT: 28, PARSE_ERROR: 69}
+_CODES = {EMPTY: 66, BLOCKED: 75, TIMEOUT: 28, PARSE_ERROR: 69}
 # Failures of the exchange itself rather than of the connection.
 _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
 
@@ -70,12 +70,8 @@ class Report:
 Say = Callable[[str], None]
 
 
-def run(
-    options: SearchOptions, say: Say | None = None, fetch: Callable[..., Any] | None = None
-) -> Report:
+def run(options: SearchOptions, say: Say | None = None) -> Report:
     """Search; ``say`` receives one diagnostic line per failed attempt and per note."""
-    if fetch is None:
-        from common.net import fetch
     say = say or (lambda line: None)
     query = Query(options.query, options.allow, options.region, options.time, options.safe)
     report = Report(options.query)
@@ -83,25 +79,14 @@ def run(
     for endpoint in options.endpoints:
         name = endpoint.backend.name
         if time.monotonic() >= deadline:
-            attempt = Attempt(
-                name,
-                TIMEOUT,
-                None,
-                0,
-                f"not tried: the total deadline ({options.timeout:g} s) had passed",
-                28,
-            )
+            why = f"not tried: the total deadline ({options.timeout:g} s) had passed"
+            attempt, results = Attempt(name, TIMEOUT, None, 0, why, 28), []
         else:
-            attempt, results = _attempt(endpoint, query, options, deadline, say, fetch)
-            if attempt.outcome == OK:
-                report.provider, report.label, report.results = (
-                    name,
-                    endpoint.backend.label,
-                    results,
-                )
-                report.attempts.append(attempt)
-                return report
+            attempt, results = _attempt(endpoint, query, options, deadline, say)
         report.attempts.append(attempt)
+        if attempt.outcome == OK:
+            report.provider, report.label, report.results = name, endpoint.backend.label, results
+            return report
         say(f"{name}: {attempt.outcome} ({attempt.message})")
     report.error = failure(report.attempts, options.query)
     return report
@@ -113,9 +98,8 @@ def _attempt(
     options: SearchOptions,
     deadline: float,
     say: Say,
-    fetch: Callable[..., Any],
 ) -> tuple[Attempt, list[Result]]:
-    from common.net import NetOptions
+    from common.net import NetOptions, fetch
 
     backend = endpoint.backend
     start = time.monotonic()
@@ -163,17 +147,17 @@ def _attempt(
     )
     if not results:
         # The engine had results but none we can use: for the chain that is an empty answer.
-        why = (
-            f"{filtered} results, none from the allowed domains"
-            if options.allow
-            else (
-                f"{filtered} results, all from blocked domains"
-                if filtered
-                else "no usable http(s) results"
-            )
-        )
+        if filtered:
+            kept = "none from the allowed domains" if options.allow else "all from blocked domains"
+            why = f"{_count(filtered)}, {kept}"
+        else:
+            why = "no usable http(s) results"
         return done(EMPTY, resp.status, f"HTTP {resp.status}, {why}", 66), []
-    return done(OK, resp.status, f"HTTP {resp.status}, {len(results)} results", 0), results
+    return done(OK, resp.status, f"HTTP {resp.status}, {_count(len(results))}", 0), results
+
+
+def _count(n: int) -> str:
+    return f"{n} result" if n == 1 else f"{n} results"
 
 
 def failure(attempts: list[Attempt], query: str) -> ToolError:

@@ -96,7 +96,7 @@ EPILOG = (
     is_flag=True,
     help="Print the provider chain in effect, its endpoints and configuration, and exit.",
 )
-@click.version_option(package_name="wf-ws", prog_name="ws")
+@click.version_option(package_name="wf-ws", prog_name="ws", message="%(prog)s %(version)s")
 def command(
     query: tuple[str, ...],
     max_results: int,

@@ -22,7 +22,6 @@ OK, EMPTY, BLOCKED, HTTP_ERROR, TIMEOUT, NETWORK, PARSE_ERROR = (
     "network",
     "parse_error",
 )
-OUTCOMES = (OK, EMPTY, BLOCKED, HTTP_ERROR, TIMEOUT, NETWORK, PARSE_ERROR)
 
 
 @dataclass(frozen=True)
@@ -67,8 +66,7 @@ class Backend:
     label = ""
     env = ""  # the variable that replaces the endpoint
     default_url = ""
-    # How the allow list reaches the engine: site: for one domain, OR-ed site: for several.
-    site_operator = True
+    # The allow list reaches every engine as site: for one domain; several need OR.
     site_or = True
 
     def build(self, query: Query, endpoint: str) -> Request:
@@ -82,9 +80,6 @@ class Backend:
     def query_text(self, query: Query, notes: list[str]) -> str:
         """The query as sent, with the allow list as site: terms where the engine has them."""
         if not query.allow:
-            return query.text
-        if not self.site_operator:
-            notes.append("--allow is applied to the results only (no site: operator)")
             return query.text
         if len(query.allow) == 1:
             return f"{query.text} site:{query.allow[0]}"
@@ -234,20 +229,13 @@ def says_no_results(
 _STATUS_WORDS = {403: "forbidden", 429: "rate limited"}
 
 
-def status_answer(status: int, page_kind: str | None = None) -> Answer | None:
-    """The answer implied by the status alone, or None for a 2xx to be parsed."""
-    if 200 <= status < 300:
-        return None
-    detail = page_kind or _STATUS_WORDS.get(status)
+def error_answer(page: Page, status: int, query: Query, sent: str | None = None) -> Answer:
+    """A non-2xx answer: 403 and 429 are blocks, the rest HTTP errors; the body says what
+    kind of page came with it when it is an anti-bot page."""
+    kind = bot_check(page, query, sent) if page.body.strip() else None
+    detail = kind or _STATUS_WORDS.get(status)
     message = f"HTTP {status}" + (f", {detail}" if detail else "")
-    if status in (403, 429):
-        return Answer(BLOCKED, message)
-    return Answer(HTTP_ERROR, message)
-
-
-def ok_answer(results: list[Result], status: int = 200) -> Answer:
-    n = len(results)
-    return Answer(OK, f"HTTP {status}, {n} result{'s' if n != 1 else ''}", results)
+    return Answer(BLOCKED if status in (403, 429) else HTTP_ERROR, message)
 
 
 def classify_html(
@@ -265,13 +253,11 @@ def classify_html(
     page = Page(body, headers.get("content-type"))
     sent = backend.query_text(query, [])
     if not 200 <= status < 300:
-        kind = bot_check(page, query, sent) if body else None
-        answer = status_answer(status, kind)
-        assert answer is not None
-        return answer
+        return error_answer(page, status, query, sent)
     results = parse(page)
     if results:
-        return ok_answer(results, status)
+        # The chain counts them after the clean-up and the domain filters.
+        return Answer(OK, f"HTTP {status}", results)
     kind = bot_check(page, query, sent)
     if kind:
         return Answer(BLOCKED, f"HTTP {status}, {kind}")

@@ -14,6 +14,7 @@ from ws.backends.base import (
     BLOCKED,
     EMPTY,
     HTTP_ERROR,
+    OK,
     PARSE_ERROR,
     Answer,
     Backend,
@@ -21,9 +22,8 @@ from ws.backends.base import (
     Query,
     Request,
     bot_check,
+    error_answer,
     iso_date,
-    ok_answer,
-    status_answer,
 )
 from ws.results import Result
 
@@ -55,22 +55,17 @@ class SearxNG(Backend):
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
         ctype = headers.get("content-type", "").lower()
         looks_json = "json" in ctype or body.lstrip()[:1] in (b"{", b"[")
-        if status == 403 and not looks_json:
-            page = Page(body, ctype)
-            kind = bot_check(page, query) if body.strip() else None
-            if kind:
-                return Answer(BLOCKED, f"HTTP 403, {kind}")
-            # What SearxNG answers when format=json is not in search.formats.
-            return Answer(HTTP_ERROR, f"HTTP 403: the instance does not serve JSON; {ENABLE_JSON}")
-        if not 200 <= status < 300:
-            page = Page(body, ctype)
-            answer = status_answer(status, bot_check(page, query) if body.strip() else None)
-            assert answer is not None
-            return answer
+        if not 200 <= status < 300 and (looks_json or status != 403):
+            return error_answer(Page(body, ctype), status, query)
         if not looks_json:
-            kind = bot_check(Page(body, ctype), query)
+            kind = bot_check(Page(body, ctype), query) if body.strip() else None
             if kind:
                 return Answer(BLOCKED, f"HTTP {status}, {kind}")
+            if status == 403:
+                # What SearxNG answers when format=json is not in search.formats.
+                return Answer(
+                    HTTP_ERROR, f"HTTP 403: the instance does not serve JSON; {ENABLE_JSON}"
+                )
             return Answer(PARSE_ERROR, f"HTTP {status} answered HTML, not JSON; {ENABLE_JSON}")
         try:
             data = json.loads(body.decode("utf-8", "replace"))
@@ -79,18 +74,11 @@ class SearxNG(Backend):
         if not isinstance(data, dict) or not isinstance(data.get("results"), list):
             return Answer(PARSE_ERROR, f"HTTP {status} JSON without a results list")
         results = [r for item in data["results"] if (r := _result(item))]
-        notes = []
         unresponsive = _unresponsive(data.get("unresponsive_engines"))
-        if unresponsive:
-            notes.append(f"unresponsive engines: {unresponsive}")
+        notes = [f"unresponsive engines: {unresponsive}"] if unresponsive else []
         if results:
-            answer = ok_answer(results, status)
-            answer.notes = notes
-            return answer
-        message = f"HTTP {status}, no results"
-        if unresponsive:
-            message += f"; unresponsive engines: {unresponsive}"
-        return Answer(EMPTY, message, notes=notes)
+            return Answer(OK, f"HTTP {status}", results, notes)
+        return Answer(EMPTY, f"HTTP {status}, no results", notes=notes)
 
 
 BACKEND = SearxNG()
