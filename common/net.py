@@ -230,6 +230,47 @@ class _Guard:
 _local = threading.local()
 
 
+def _strict_response() -> type:
+    """http.client's response, minus two leniencies: a head cut off by the end of the
+    connection counts as complete, and an invalid Content-Length means "read until close".
+    Both would pass a partial body as a whole one; RFC 9112 makes them framing errors."""
+    import http.client
+
+    class Malformed(http.client.HTTPException):
+        pass
+
+    class HeadReader:
+        def __init__(self, fp: Any) -> None:
+            self.fp = fp
+            self.last: bytes | None = None
+
+        def readline(self, limit: int = -1) -> bytes:
+            self.last = self.fp.readline(limit)
+            return self.last
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.fp, name)
+
+    class StrictResponse(http.client.HTTPResponse):
+        def begin(self) -> None:
+            if self.headers is not None:
+                return
+            fp, reader = self.fp, HeadReader(self.fp)
+            self.fp = reader  # type: ignore[assignment]
+            try:
+                super().begin()
+            finally:
+                if self.fp is reader:
+                    self.fp = fp
+            if reader.last == b"":
+                raise Malformed("the connection closed before the headers ended")
+            values = {v.strip() for h in self.headers.get_all("content-length") or () for v in h.split(",")}
+            if values and not self.chunked and (len(values) > 1 or not re.fullmatch(r"[0-9]+", min(values))):
+                raise Malformed(f"invalid Content-Length {', '.join(sorted(values))!r}")
+
+    return StrictResponse
+
+
 def _pool_classes() -> tuple[type, type]:
     cached = getattr(_pool_classes, "cached", None)
     if cached:
@@ -241,8 +282,9 @@ def _pool_classes() -> tuple[type, type]:
         guard: _Guard = _local.guard
         return guard.connect(self._dns_host, self.port, self.timeout, self.socket_options)
 
-    guarded_http = type("GuardedHTTPConnection", (HTTPConnection,), {"_new_conn": _new_conn})
-    guarded_https = type("GuardedHTTPSConnection", (HTTPSConnection,), {"_new_conn": _new_conn})
+    attrs = {"_new_conn": _new_conn, "response_class": _strict_response()}
+    guarded_http = type("GuardedHTTPConnection", (HTTPConnection,), attrs)
+    guarded_https = type("GuardedHTTPSConnection", (HTTPSConnection,), attrs)
     http_pool = type("GuardedHTTPPool", (HTTPConnectionPool,), {"ConnectionCls": guarded_http})
     https_pool = type("GuardedHTTPSPool", (HTTPSConnectionPool,), {"ConnectionCls": guarded_https})
     _pool_classes.cached = (http_pool, https_pool)  # type: ignore[attr-defined]
@@ -584,6 +626,7 @@ def _map_error(
     if guard.expired:
         return Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
     inner: BaseException = exc
+    chain = [exc]
     while True:
         nxt = getattr(inner, "reason", None) or inner.__cause__ or inner.__context__
         if isinstance(inner, u3.ProtocolError) and inner.args and len(inner.args) > 1:
@@ -593,17 +636,25 @@ def _map_error(
         if isinstance(nxt, ToolError):
             return nxt
         inner = nxt
+        chain.append(inner)
     if isinstance(exc, u3.SSLError) or isinstance(inner, (ssl.SSLError, ssl.CertificateError)):
         detail = getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
         return TLSError(f"TLS error with {host}: {detail}")
     if isinstance(exc, (u3.ReadTimeoutError, u3.ConnectTimeoutError)) or isinstance(inner, TimeoutError):
         return Timeout(f"timed out waiting for {host}")
-    if isinstance(inner, (http.client.LineTooLong,)) or "got more than" in str(inner):
-        return BadResponse(f"malformed answer from {host}: {inner}")
-    if isinstance(inner, (http.client.BadStatusLine,)) and not isinstance(
-        inner, http.client.RemoteDisconnected
-    ):
-        return BadResponse(f"malformed answer from {host}: bad status line")
+    # The innermost exception can be a ValueError under BadStatusLine: look at every link.
+    for link in chain:
+        if got_headers or not isinstance(link, http.client.HTTPException):
+            continue
+        if isinstance(link, (http.client.RemoteDisconnected, http.client.IncompleteRead)):
+            continue
+        if isinstance(link, http.client.BadStatusLine):
+            detail = f"bad status line {link.line.strip()[:80]!r}"
+        elif isinstance(link, http.client.UnknownProtocol):
+            detail = f"unknown protocol {link.version[:40]!r}"
+        else:
+            detail = _short(link)
+        return BadResponse(f"malformed answer from {host}: {detail}")
     if got_headers or isinstance(inner, (http.client.IncompleteRead,)) or isinstance(
         exc, (u3.IncompleteRead, u3.InvalidChunkLength)
     ):
