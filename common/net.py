@@ -316,9 +316,14 @@ class _Inflate:
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self._first = True
+        self._fed = False
         self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS if kind == "gzip" else zlib.MAX_WBITS)
 
+    def complete(self) -> bool:
+        return self._obj.eof or not self._fed
+
     def feed(self, data: bytes, limit: int) -> Iterator[bytes]:
+        self._fed = self._fed or bool(data)
         while data:
             try:
                 out = self._obj.decompress(data, limit)
@@ -341,12 +346,19 @@ class _Inflate:
 
 
 class _Brotli:
+    kind = "br"
+
     def __init__(self) -> None:
         import brotli  # type: ignore[import-not-found]
 
         self._obj = brotli.Decompressor()
+        self._fed = False
+
+    def complete(self) -> bool:
+        return bool(self._obj.is_finished()) or not self._fed
 
     def feed(self, data: bytes, limit: int) -> Iterator[bytes]:
+        self._fed = self._fed or bool(data)
         out = self._obj.process(data, output_buffer_limit=limit)
         if out:
             yield out
@@ -358,12 +370,19 @@ class _Brotli:
 
 
 class _Zstd:
+    kind = "zstd"
+
     def __init__(self) -> None:
         from compression import zstd  # type: ignore[import-not-found]
 
         self._obj = zstd.ZstdDecompressor()
+        self._fed = False
+
+    def complete(self) -> bool:
+        return bool(self._obj.eof) or not self._fed
 
     def feed(self, data: bytes, limit: int) -> Iterator[bytes]:
+        self._fed = self._fed or bool(data)
         out = self._obj.decompress(data, max_length=limit)
         if out:
             yield out
@@ -450,6 +469,12 @@ class _Sink:
 
     def body(self) -> bytes:
         return b"".join(self.parts)
+
+    def check_complete(self, host: str) -> None:
+        """A compressed stream that stops before its end is a cut transfer, not a body."""
+        for decoder in self.decoders:
+            if not decoder.complete():
+                raise TransferError(f"transfer from {host} broke off: the {decoder.kind} stream ends early")
 
 
 def _too_large(cap: int, *, decoded: bool) -> TooLarge:
@@ -602,6 +627,7 @@ def _one_request(
                 guard.remaining()
             if guard.expired:
                 raise Timeout("timed out: the total deadline passed while reading the body")
+            sink.check_complete(host)
             return status, resp_headers, sink.body()
         except ToolError:
             if guard.expired:
