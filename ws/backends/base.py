@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+from urllib.parse import urlencode
 
 from ws.results import Result
 
@@ -88,6 +89,11 @@ class Backend:
             return query.text
         sites = " OR ".join(f"site:{d}" for d in query.allow)
         return f"{query.text} ({sites})"
+
+
+def with_params(url: str, params: dict[str, str]) -> str:
+    """The endpoint with the query appended; a mirror URL may carry a query of its own."""
+    return url + ("&" if "?" in url else "?") + urlencode(params)
 
 
 # ---------------------------------------------------------------- HTML pages

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlencode
 
 from ws.backends.base import (
     Answer,
@@ -17,6 +16,7 @@ from ws.backends.base import (
     classify_html,
     says_no_results,
     text_of,
+    with_params,
 )
 from ws.results import Result
 
@@ -47,8 +47,7 @@ class Brave(Backend):
             cookies["country"] = _COUNTRY.get(query.country, query.country)
             cookies["useLocation"] = "0"
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
-        sep = "&" if "?" in endpoint else "?"
-        return Request("GET", endpoint + sep + urlencode(params), headers=headers, notes=notes)
+        return Request("GET", with_params(endpoint, params), headers=headers, notes=notes)
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
         return classify_html(

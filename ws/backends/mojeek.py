@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from urllib.parse import urlencode
 
 from ws.backends.base import (
     Answer,
@@ -16,6 +15,7 @@ from ws.backends.base import (
     has_class,
     says_no_results,
     text_of,
+    with_params,
 )
 from ws.results import Result
 
@@ -49,8 +49,7 @@ class Mojeek(Backend):
                 params["reg"] = _REGIONS[query.country]
             else:
                 notes.append(f"--region {query.region}: Mojeek has no such region; ignored")
-        sep = "&" if "?" in endpoint else "?"
-        return Request("GET", endpoint + sep + urlencode(params), notes=notes)
+        return Request("GET", with_params(endpoint, params), notes=notes)
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
         return classify_html(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import urlencode
 
 from ws.backends.base import (
     BLOCKED,
@@ -24,6 +23,7 @@ from ws.backends.base import (
     bot_check,
     error_answer,
     iso_date,
+    with_params,
 )
 from ws.results import Result
 
@@ -49,7 +49,7 @@ class SearxNG(Backend):
             params["safesearch"] = _SAFE[query.safe]
         headers = {"Accept": "application/json"}
         return Request(
-            "GET", search_url(endpoint) + "?" + urlencode(params), headers=headers, notes=notes
+            "GET", with_params(search_url(endpoint), params), headers=headers, notes=notes
         )
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
