@@ -1,0 +1,145 @@
+"""The hostile suite's fixtures.
+
+In-process runs go through a socket guard: a connect to anything but 127.0.0.0/8 or ::1,
+or a name lookup that would leave the machine, fails the test before a packet is sent.
+Deadline and memory cases record their measurements through ``figures``; with
+HOSTILE_FIGURES=FILE set they are appended there as JSON lines (tests/hostile/figures.py
+runs the suite that way and prints the table).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import socket
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.hostile import proc
+
+FIGURES_ENV = "HOSTILE_FIGURES"
+# Memory bound of the issue: peak RSS at most this much above an idle `wf --version`.
+MEMORY_BOUND_KB = 100 * 1024
+# Deadline contract of the issue: the tool ends within its deadline plus this.
+DEADLINE_SLACK = 1.0
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, tuple[str, ...]]]:
+    """Connects only to loopback; lookups only for numeric hosts, localhost and the names
+    a test maps in the returned table (name -> loopback addresses)."""
+    table: dict[str, tuple[str, ...]] = {}
+    stray: list[str] = []
+    real_connect = socket.socket.connect
+    real_connect_ex = socket.socket.connect_ex
+    real_getaddrinfo = socket.getaddrinfo
+
+    def check(address: object) -> None:
+        if isinstance(address, tuple) and not _loopback(str(address[0])):
+            stray.append(f"connect to {address!r}")
+            raise AssertionError(f"test tried to connect to {address!r}")
+
+    def connect(self: socket.socket, address: object) -> None:
+        check(address)
+        real_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: object) -> int:
+        check(address)
+        return real_connect_ex(self, address)
+
+    def getaddrinfo(host: object, port: object, *args: object, **kw: object) -> list:  # type: ignore[type-arg]
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name in table:
+            family = socket.AF_INET6 if ":" in table[name][0] else socket.AF_INET
+            return [(family, socket.SOCK_STREAM, 6, "", (a, int(port or 0))) for a in table[name]]
+        try:
+            ipaddress.ip_address(name.split("%", 1)[0])
+        except ValueError:
+            if name != "localhost":
+                stray.append(f"lookup of {name!r}")
+                raise socket.gaierror(socket.EAI_NONAME, f"test guard: no lookup of {name!r}") from None
+        return real_getaddrinfo(host, port, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    yield table
+    assert not stray, f"the code under test tried to leave loopback: {stray}"
+
+
+class Figures:
+    """Measurements of one case, appended to $HOSTILE_FIGURES when it is set."""
+
+    def __init__(self, case: str) -> None:
+        self.case = case
+
+    def _write(self, record: dict[str, object]) -> None:
+        path = os.environ.get(FIGURES_ENV)
+        if path:
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"case": self.case, **record}) + "\n")
+
+    def deadline(self, timeout: float, elapsed: float) -> None:
+        """Record, then assert the contract: ended within timeout + DEADLINE_SLACK."""
+        self._write({"kind": "deadline", "timeout": timeout, "elapsed": round(elapsed, 3)})
+        assert elapsed <= timeout + DEADLINE_SLACK, (
+            f"{elapsed:.2f} s for a {timeout:g} s deadline (allowed {timeout + DEADLINE_SLACK:g} s)"
+        )
+
+    def memory(self, peak_kb: int, idle_kb: int) -> None:
+        """Record, then assert the bound: peak RSS at most 100 MB over an idle run."""
+        self._write({"kind": "memory", "peak_kb": peak_kb, "idle_kb": idle_kb})
+        assert peak_kb - idle_kb <= MEMORY_BOUND_KB, (
+            f"peak RSS {peak_kb / 1024:.0f} MB is {(peak_kb - idle_kb) / 1024:.0f} MB over idle"
+        )
+
+
+@pytest.fixture
+def figures(request: pytest.FixtureRequest) -> Figures:
+    return Figures(request.node.nodeid.split("tests/hostile/", 1)[-1])
+
+
+@pytest.fixture(scope="session")
+def idle_kb(tmp_path_factory: pytest.TempPathFactory) -> int:
+    """Peak RSS of an idle `wf --version` (the smallest of three runs)."""
+    home = tmp_path_factory.mktemp("idle")
+    env = proc.env(WF_SCRATCH_DIR=str(home / "s"), WF_STATE_DIR=str(home / "t"),
+                   WF_RUNTIME_DIR=str(home / "r"), WF_CONFIG_DIR=str(home / "c"))
+    peaks = []
+    for _ in range(3):
+        r = proc.run(["wf", "--version"], env=env)
+        assert r.code == 0, r.stderr
+        peaks.append(r.peak_kb)
+    path = os.environ.get(FIGURES_ENV)
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"case": "wf --version", "kind": "idle", "peak_kb": min(peaks)}) + "\n")
+    return min(peaks)
+
+
+@pytest.fixture
+def scratch_files(scratch: Path) -> Callable[[], list[str]]:
+    """Everything in the scratch dir, hidden temporary files included."""
+
+    def listing() -> list[str]:
+        return sorted(p.name for p in scratch.iterdir()) if scratch.exists() else []
+
+    return listing
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _release_stalled_handlers() -> Iterator[None]:
+    from tests.hostile import handlers
+
+    yield
+    handlers.STOP.set()

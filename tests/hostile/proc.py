@@ -1,0 +1,125 @@
+"""Run wf or ws as a real process and measure what the hostile suite asserts on: the
+exit code, the wall time, the peak resident memory (from wait4, which covers the process
+and every child it waited for) and whether anything was left behind in its process group.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.conftest import subprocess_env, tool_path
+
+
+@dataclass
+class Run:
+    code: int
+    stdout: bytes
+    stderr: str
+    elapsed: float  # seconds from spawn to exit
+    peak_kb: int  # peak RSS of the process (and of the children it reaped)
+    leftovers: bool  # processes of its group still alive after it exited
+
+    @property
+    def text(self) -> str:
+        return self.stdout.decode("utf-8", "replace")
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    env: dict[str, str] | None = None,
+    stdin: bytes | None = None,
+    limit: float = 60.0,
+    cwd: str | Path | None = None,
+    started: Callable[[subprocess.Popen[bytes]], None] | None = None,
+) -> Run:
+    """Run ``argv`` (a tool name first is looked up in the venv) in its own session.
+
+    ``limit`` is a watchdog, not an assertion: past it the group is killed so a broken
+    case fails on its timing instead of hanging the suite.
+    """
+    args = [tool_path(argv[0]) if argv[0] in ("wf", "ws") else argv[0], *argv[1:]]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryFile() as inp:
+        if stdin is not None:
+            inp.write(stdin)
+            inp.seek(0)
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            args,
+            stdin=inp if stdin is not None else subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=env if env is not None else subprocess_env(),
+            cwd=cwd,
+            start_new_session=True,
+        )
+        done = threading.Event()
+
+        def watchdog() -> None:
+            if not done.wait(limit):
+                _kill_group(proc.pid)
+
+        threading.Thread(target=watchdog, daemon=True).start()
+        try:
+            if started is not None:
+                started(proc)
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            done.set()
+        elapsed = time.monotonic() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        leftovers = _group_alive(proc.pid)
+        if leftovers:
+            _kill_group(proc.pid)
+        out.seek(0)
+        err.seek(0)
+        return Run(proc.returncode, out.read(), err.read().decode("utf-8", "replace"),
+                   elapsed, usage.ru_maxrss, leftovers)
+
+
+def _group_alive(pgid: int) -> bool:
+    # Children that outlive the leader keep its process group; reap any that already died.
+    try:
+        while os.waitpid(-pgid, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def wait_for(predicate: Callable[[], object], seconds: float = 10.0) -> None:
+    end = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError("condition not reached in time")
+        time.sleep(0.02)
+
+
+def env(**extra: str) -> dict[str, str]:
+    """The subprocess environment of the suite: private dirs come from the test's own
+    environment (conftest points them at tmp_path), rendering is off unless asked for."""
+    base = {"WF_RENDER": "never"}
+    base.update(extra)
+    return subprocess_env(**base)
