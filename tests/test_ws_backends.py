@@ -175,6 +175,15 @@ def test_brave_own_page_results_titles_snippets_and_dates():
     assert results[1].published is None
 
 
+def test_brave_results_are_found_in_markup_spelled_differently():
+    body = (OWN / "brave_results.html").read_bytes().replace(b'data-type="web"', b"data-type=web")
+    answer = BY_NAME["brave"].classify(200, HTML, body, Query("rust async"))
+    assert [r.url for r in answer.results] == [
+        "https://rust-lang.github.io/async-book/",
+        "https://docs.rs/futures/latest/futures/",
+    ]
+
+
 def test_brave_429_is_blocked():
     answer = classify("brave", OWN / "brave_429.html", status=429)
     assert answer.outcome == "blocked" and answer.message.startswith("HTTP 429")

@@ -25,6 +25,7 @@ _SAFE = {"on": "strict", "moderate": "moderate", "off": "off"}
 # Brave names the United Kingdom gb where DuckDuckGo says uk.
 _COUNTRY = {"uk": "gb"}
 _NO_RESULTS = ("no results found", "not many great matches", "did not match any", "no results for")
+_RESULTS = '//div[@data-type="web"]'
 _DATE = re.compile(r"^([A-Z][a-z]+ \d{1,2}, \d{4})\s*-?$")
 
 
@@ -62,7 +63,9 @@ def parse(page: Page) -> list[Result]:
     body = page.body
     first = body.find(b'data-type="web"')
     if first < 0:
-        return []
+        # Not the markup we know byte for byte (unquoted attributes, say): the whole tree,
+        # which the no-results and anti-bot checks need anyway.
+        return [r for node in page.doc.xpath(_RESULTS) if (r := _result(node))]
     # The page is about 550 KB, most of it styles and a data script around the results;
     # parsing only the <main> that holds them is what keeps this within a few ms.
     last = body.rfind(b'data-type="web"')
@@ -71,7 +74,7 @@ def parse(page: Page) -> list[Result]:
         start = max(body.rfind(b"<body", 0, first), 0)
     end = body.find(b"</main>", last)
     doc = page.fragment(start, end if end >= 0 else len(body))
-    return [r for node in doc.xpath('//div[@data-type="web"]') if (r := _result(node))]
+    return [r for node in doc.xpath(_RESULTS) if (r := _result(node))]
 
 
 def _result(node: Any) -> Result | None:
