@@ -52,7 +52,6 @@ class Attempt:
 class Report:
     query: str
     provider: str | None = None
-    label: str | None = None
     results: list[Result] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
     error: ToolError | None = None
@@ -85,7 +84,7 @@ def run(options: SearchOptions, say: Say | None = None) -> Report:
             attempt, results = _attempt(endpoint, query, options, deadline, say)
         report.attempts.append(attempt)
         if attempt.outcome == OK:
-            report.provider, report.label, report.results = name, endpoint.backend.label, results
+            report.provider, report.results = name, results
             return report
         say(f"{name}: {attempt.outcome} ({attempt.message})")
     report.error = failure(report.attempts, options.query)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ws.backends import DEFAULT_ORDER
+from ws.backends import BY_NAME, DEFAULT_ORDER
 from ws.chain import Report
 from ws.config import SearchOptions
 
 
 def text(report: Report) -> str:
-    lines = [f'Search results for: "{report.query}" (via {report.label})']
+    label = BY_NAME[report.provider].label if report.provider else "none"
+    lines = [f'Search results for: "{report.query}" (via {label})']
     for r in report.results:
         lines += ["", f"{r.rank}. {r.title}", f"   {r.url}"]
         if r.snippet:
