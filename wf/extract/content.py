@@ -49,6 +49,7 @@ _CAMEL = re.compile(r"([a-z])([A-Z])")
 GOOD_MIN = 50  # characters of own text for a block to count as prose
 THIN_PROSE = 250  # characters of prose below which a chosen region is suspect
 CARD_MAX = 500  # characters: more prose than this under a linked heading is no teaser
+PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
 SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
 
 _negative_cache: dict[str, bool] = {}
@@ -261,5 +262,8 @@ def prune(el: Any, s: list[Any], exempt: frozenset[Any]) -> bool:
     good, _bad, text, link, _raw, boiler = s
     if boiler or (el not in exempt and negative_block(el, el.tag)):
         return True
-    # A list of links (menu, related stories, tags) with little prose of its own.
-    return bool(text and link * 2 > text and good * 2 < text)
+    # A list of links (menu, related stories, tags) with little prose of its own; a
+    # paragraph is spared when words of its own join its links into a sentence.
+    if not text or link * 2 <= text or good * 2 >= text:
+        return False
+    return el.tag != "p" or text - link < PARAGRAPH_WORDS

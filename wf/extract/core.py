@@ -43,8 +43,7 @@ def _run(
 
     def render(node: Any, skip: Any = None) -> Renderer:
         r = Renderer(
-            base_url=base, markers=markers, want_links=want_links, skip=skip,
-            title=None if full else title, main=not full,
+            base_url=base, markers=markers, want_links=want_links, skip=skip, main=not full,
         )
         r.render(node)
         return r
@@ -71,13 +70,13 @@ def _run(
             whole = render(body)
             if _length(whole) > 2 * _length(r):
                 r = whole
-    text = "".join(r.out)
+    text = r.text()
     links = [Link(text=t, url=u) for t, u in r.links]
     return Extracted(title=title, text=text, links=links)
 
 
 def _length(r: Any) -> int:
-    return sum(len(part) for part in r.out)
+    return r.length()
 
 
 def _thin(r: Any) -> bool:

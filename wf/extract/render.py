@@ -18,7 +18,16 @@ _BR = "\x01"  # a <br>; control characters were removed from the input, so it is
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _BARE_URL = re.compile(r"(?:https?://|www\.)\S+\Z")
-_CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
+_CELL_MAX = 300
+# Calls to action that close many articles: the site asking for a subscription or a
+# follow. Only short plain paragraphs at the very end are judged by these words.
+_CTA = re.compile(
+    r"\b(?:subscribe|sign up|signup|newsletter|inbox|follow (?:us|me|him|her|them)|"
+    r"follow @|on (?:twitter|facebook|instagram)|click here|all rights reserved|copyright|"
+    r"listen to|download (?:the|our)|join (?:our|us))",
+    re.IGNORECASE,
+)
+_CTA_MAX = 300  # characters: a cell longer than this is page layout, not data
 
 
 def collapse(raw: str) -> str:
@@ -58,7 +67,6 @@ class Renderer:
         markers: bool = False,
         want_links: bool = True,
         skip: Callable[[Any], bool] | None = None,
-        title: str | None = None,
         main: bool = False,
     ) -> None:
         self.base_url = base_url
@@ -66,8 +74,8 @@ class Renderer:
         self.want_links = want_links or markers
         self.skip = skip
         self.main = main  # main-content mode: leave out what is no part of an article
-        self.title_key = " ".join(title.casefold().split()) if title else None
-        self.out: list[str] = []
+        # Blocks: (separator before, text, is a plain paragraph, links seen so far)
+        self.out: list[tuple[str, str, bool, int]] = []
         self.last_group: Any = None
         self.last_quote = 0
         self.parts: list[str] = []
@@ -87,7 +95,7 @@ class Renderer:
 
     # -- output ------------------------------------------------------------------------
 
-    def emit(self, text: str, group: Any = None) -> None:
+    def emit(self, text: str, group: Any = None, fenced: bool = False) -> None:
         if self.item_marker is not None:
             marker = self.item_marker
             self.item_marker = None
@@ -104,14 +112,37 @@ class Renderer:
             text = "\n".join((prefix + line).rstrip() for line in text.split("\n"))
         if self.out:
             if group is not None and group == self.last_group:
-                self.out.append("\n")
+                sep = "\n"
             elif self.quote and self.quote == self.last_quote:
-                self.out.append("\n" + ">" * self.quote + "\n")
+                sep = "\n" + ">" * self.quote + "\n"
             else:
-                self.out.append("\n\n")
-        self.out.append(text)
+                sep = "\n\n"
+        else:
+            sep = ""
+        plain = not (self.heading or self.lists or self.quote or self.tables or fenced)
+        self.out.append((sep, text, plain, len(self.links)))
         self.last_group = group
         self.last_quote = self.quote
+
+    def text(self) -> str:
+        return "".join(sep + text for sep, text, _, _ in self.out)
+
+    def length(self) -> int:
+        return sum(len(text) for _, text, _, _ in self.out)
+
+    def trim_calls_to_action(self) -> None:
+        """Drop the short paragraphs at the end that ask the reader to subscribe, follow,
+        sign up: the site talking, not the article."""
+        out = self.out
+        while out:
+            _, text, plain, _ = out[-1]
+            if not plain or len(text) > _CTA_MAX or not _CTA.search(text):
+                break
+            out.pop()
+            # Links first seen in the dropped paragraph are no longer in the text.
+            del self.links[out[-1][3] if out else 0 :]
+        if out and out[0][0]:
+            out[0] = ("", *out[0][1:])
 
     def flush(self) -> None:
         if not self.parts:
@@ -127,12 +158,6 @@ class Renderer:
             return
         if self.heading:
             text = text.replace("\n", " ")
-            if self.title_key is not None and len(self.out) < 6:
-                # The page's own headline is its title, which the caller has apart.
-                key = " ".join(text.casefold().split())
-                if key and key in self.title_key:
-                    self.title_key = None
-                    return
             text = "#" * self.heading + " " + text
         self.emit(text, self.lists[0][2] if self.lists else None)
 
@@ -226,7 +251,9 @@ class Renderer:
             if tail and el is not root:
                 self.parts.append(tail)
         self.flush()
-        return "".join(self.out)
+        if self.main:
+            self.trim_calls_to_action()
+        return self.text()
 
     def start_block(self, el: Any, tag: str) -> None:
         tables = self.tables
@@ -318,4 +345,4 @@ class Renderer:
             lines.pop()
         if not lines:
             return
-        self.emit("```\n" + "\n".join(lines) + "\n```")
+        self.emit("```\n" + "\n".join(lines) + "\n```", fenced=True)
