@@ -5,7 +5,8 @@ Library use: ``from wf import extract_text``. lxml is imported only when it is c
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from common.version import VERSION as __version__
+
 __all__ = ["__version__", "extract_text"]
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from common.errors import ToolError, UsageError
+from common.version import VERSION
 
 EPILOG = (
     "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
@@ -96,7 +97,7 @@ EPILOG = (
     is_flag=True,
     help="Print the provider chain in effect, its endpoints and configuration, and exit.",
 )
-@click.version_option(package_name="wf-ws", prog_name="ws", message="%(prog)s %(version)s")
+@click.version_option(VERSION, prog_name="ws", message="%(prog)s %(version)s")
 def command(
     query: tuple[str, ...],
     max_results: int,

@@ -5,10 +5,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BV=.bench-venv
-if [ ! -x "$BV/bin/python" ] || [ tests/bench/requirements.txt -nt "$BV/.installed" ]; then
+if [ ! -x "$BV/bin/python" ] || [ tests/bench/requirements.txt -nt "$BV/.installed" ] || [ tests/bench/requirements-ws.txt -nt "$BV/.installed" ]; then
   python3 -m venv "$BV"
   "$BV/bin/pip" install --quiet --upgrade pip
-  "$BV/bin/pip" install --quiet -e . -r tests/bench/requirements.txt && touch "$BV/.installed"
+  "$BV/bin/pip" install --quiet -e . -r tests/bench/requirements.txt -r tests/bench/requirements-ws.txt && touch "$BV/.installed"
 fi
 status=0
 run() { echo; echo "=== $*"; "$@" || status=1; }
