@@ -42,6 +42,9 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 MAX_REDIRECTS = 10
 MAX_URL_LENGTH = 32 * 1024
 _CHUNK = 64 * 1024
+# Most a decoder may produce per call: zlib builds its output in blocks and then joins
+# them, so one unbounded call briefly holds twice what it returns.
+_DECODE_STEP = 1024 * 1024
 _REDIRECT_CODES = (301, 302, 303, 307, 308)
 _CREDENTIAL_HEADERS = ("authorization", "cookie", "proxy-authorization")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
@@ -460,7 +463,7 @@ class _Sink:
                 raise _too_large(self.max_bytes, decoded=bool(self.decoders))
             self.parts.append(data)
             return
-        limit = self.max_bytes - self.counts[stage] + 1
+        limit = min(self.max_bytes - self.counts[stage] + 1, _DECODE_STEP)
         for out in self.decoders[stage].feed(data, max(1, limit)):
             self.counts[stage] += len(out)
             if self.counts[stage] > self.max_bytes:
