@@ -98,6 +98,7 @@ class Figures:
 
     def memory(self, peak_kb: int, idle_kb: int) -> None:
         """Record, then assert the bound: peak RSS at most 100 MB over an idle run."""
+        assert peak_kb > 0, "run the case with proc.run(..., measure=True)"
         self._write({"kind": "memory", "peak_kb": peak_kb, "idle_kb": idle_kb})
         assert peak_kb - idle_kb <= MEMORY_BOUND_KB, (
             f"peak RSS {peak_kb / 1024:.0f} MB is {(peak_kb - idle_kb) / 1024:.0f} MB over idle"
@@ -117,7 +118,7 @@ def idle_kb(tmp_path_factory: pytest.TempPathFactory) -> int:
                    WF_RUNTIME_DIR=str(home / "r"), WF_CONFIG_DIR=str(home / "c"))
     peaks = []
     for _ in range(3):
-        r = proc.run(["wf", "--version"], env=env)
+        r = proc.run(["wf", "--version"], env=env, measure=True)
         assert r.code == 0, r.stderr
         peaks.append(r.peak_kb)
     path = os.environ.get(FIGURES_ENV)

@@ -1,6 +1,7 @@
 """Run wf or ws as a real process and measure what the hostile suite asserts on: the
-exit code, the wall time, the peak resident memory (from wait4, which covers the process
-and every child it waited for) and whether anything was left behind in its process group.
+exit code, the wall time, the peak resident memory (with ``measure=True``: from wait4 in
+tests/hostile/peak.py, which covers the process and every child it waited for) and
+whether anything was left behind in its process group.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -24,7 +26,7 @@ class Run:
     stdout: bytes
     stderr: str
     elapsed: float  # seconds from spawn to exit
-    peak_kb: int  # peak RSS of the process (and of the children it reaped)
+    peak_kb: int  # peak RSS of the process and its reaped children (0 unless measured)
     leftovers: bool  # processes of its group still alive after it exited
 
     @property
@@ -40,6 +42,7 @@ def run(
     limit: float = 60.0,
     cwd: str | Path | None = None,
     started: Callable[[subprocess.Popen[bytes]], None] | None = None,
+    measure: bool = False,
 ) -> Run:
     """Run ``argv`` (a tool name first is looked up in the venv) in its own session.
 
@@ -47,6 +50,11 @@ def run(
     case fails on its timing instead of hanging the suite.
     """
     args = [tool_path(argv[0]) if argv[0] in ("wf", "ws") else argv[0], *argv[1:]]
+    report = None
+    if measure:
+        fd, report = tempfile.mkstemp(prefix="peak-")
+        os.close(fd)
+        args = [sys.executable, str(Path(__file__).with_name("peak.py")), report, *args]
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.TemporaryFile() as inp:
         if stdin is not None:
@@ -72,10 +80,16 @@ def run(
         try:
             if started is not None:
                 started(proc)
-            _, status, usage = os.wait4(proc.pid, 0)
+            _, status, _usage = os.wait4(proc.pid, 0)
         finally:
             done.set()
         elapsed = time.monotonic() - start
+        peak = 0
+        if report is not None:
+            text = Path(report).read_text().split()
+            os.unlink(report)
+            if text:
+                status, peak = int(text[0]), int(text[1])
         proc.returncode = os.waitstatus_to_exitcode(status)
         leftovers = _group_alive(proc.pid)
         if leftovers:
@@ -83,7 +97,7 @@ def run(
         out.seek(0)
         err.seek(0)
         return Run(proc.returncode, out.read(), err.read().decode("utf-8", "replace"),
-                   elapsed, usage.ru_maxrss, leftovers)
+                   elapsed, peak, leftovers)
 
 
 def _group_alive(pgid: int) -> bool:
