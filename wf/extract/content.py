@@ -120,7 +120,7 @@ def walk(body: Any) -> list[list[Any]]:
     for event, el in etree.iterwalk(body, events=("start", "end")):
         if event == "start":
             tag = el.tag
-            if tag in block or "-" in tag:
+            if tag in block:
                 cur = [el, cur[7], tag, 0, 0, "", False, len(blocks)]
                 blocks.append(cur)
                 frames.append(cur)
@@ -167,6 +167,9 @@ def classify(blocks: list[list[Any]]) -> list[list[float]]:
             out.append([0.0, 0.0, 0, 0, 0.0])
         elif own >= GOOD_MIN and not b[_LAST].rstrip().rstrip("])").endswith(_ELLIPSIS):
             out.append([own - link, link, own, link, own - link])
+        elif b[_TAG] in _HEADING:
+            # A heading is short but no label: it belongs with the prose it titles.
+            out.append([0.0, link, own, link, 0.0])
         else:
             out.append([0.0, link + SHORT_WEIGHT * (own - link), own, link, 0.0])
     return out

@@ -60,11 +60,11 @@ def _run(
 
         node = analysis.best if analysis.best is not None else body
         r = render(node, skip)
-        # Too little: widen to the page without its boilerplate, then to the whole page,
-        # each only when it says much more.
+        # Too little: widen to the page without its boilerplate (a short page is all
+        # content), then to the whole page when that says much more.
         if node is not body and _thin(r):
             wider = render(body, skip)
-            if _length(wider) > 2 * _length(r):
+            if _length(wider) > _length(r):
                 r = wider
         if _thin(r):
             whole = render(body)

@@ -221,7 +221,7 @@ class Renderer:
         for event, el in walker:
             tag = el.tag
             if event == "start":
-                if tag in BLOCK or "-" in tag:
+                if tag in BLOCK:
                     if skip is not None and el is not root and skip(el):
                         self.boundary()
                         walker.skip_subtree()
@@ -243,7 +243,7 @@ class Renderer:
             # end
             if el is skipped:
                 skipped = None
-            elif tag in BLOCK or "-" in tag:
+            elif tag in BLOCK:
                 self.end_block(el, tag)
             elif tag == "a" and self.want_links and self.anchors:
                 self.close_anchor()

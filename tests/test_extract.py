@@ -1,0 +1,279 @@
+"""wf.extract: HTML -> clean text, as pure functions on small pages of our own, hostile
+inputs, and a handful of real pages from ../shared/extract-bench/ (skipped when absent)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wf.extract import Extracted, Link, extract, extract_text
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "extract"
+BENCH = Path(__file__).resolve().parents[2] / "shared" / "extract-bench" / "scrapinghub"
+
+
+def page(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+# -- main content ------------------------------------------------------------------------
+
+
+def test_article_keeps_the_story_and_drops_the_site_around_it():
+    text = extract_text(page("article.html"))
+    assert text.startswith("# Tide tables and the moon\n\nTwice a day the sea climbs")
+    assert "every lunar day of about twenty-four hours and fifty minutes." in text
+    assert text.rstrip().endswith("harbour office almanac and on the national tide service.")
+    for boilerplate in (
+        "cookies",  # cookie banner
+        "Home", "About us",  # navigation
+        "Most read", "Lighthouse keeper",  # sidebar
+        "Share on social media",  # share buttons
+        "Great article", "Subscribe to my channel",  # comments
+        "© 2026", "Terms",  # footer
+        "Morwenna",  # byline
+        "analytics", "font-family",  # script and style
+    ):
+        assert boilerplate not in text, boilerplate
+
+
+def test_structure_is_light_markdown():
+    text = extract_text(page("article.html"))
+    assert "\n## Why two tides a day\n" in text
+    assert "\n### A worked example\n" in text
+    assert (
+        "- Spring tides come with the full and the new moon.\n"
+        "- Neap tides come with the quarter moons.\n"
+        "  - Their range is the smallest of the month.\n"
+    ) in text
+    assert "3. Read the height column first.\n4. Then read the time column." in text
+    assert "```\nhigh water  06:12  4.8 m\nlow water   12:31  0.9 m\n```" in text
+    assert "> The tide waits for no one, but it always keeps its appointments." in text
+    assert "| Port | High water |\n| Falmouth | 06:12 |\n| Penzance | 06:27 |" in text
+    # Paragraphs are separated by exactly one blank line, inline whitespace collapsed.
+    assert "\n\n\n" not in text
+    assert "wall and twice a day it falls back, and the timetable" in text
+
+
+def test_title_is_the_documents_title():
+    assert extract(page("article.html")).title == "Tide tables and the moon | The Harbour Gazette"
+    assert extract("<html><body><h1>Only  a\nheading</h1></body></html>").title == "Only a heading"
+    assert extract("<p>no title at all</p>").title is None
+
+
+def test_hidden_elements_are_dropped():
+    text = extract_text(page("hidden.html"))
+    assert "The visible paragraph is long enough" in text
+    assert "Second visible paragraph, also long enough to read." in text
+    for hidden in ("hidden attribute", "no reader", "Inline display", "visibility", "closed dialog",
+                   "Template", "secret"):
+        assert hidden not in text, hidden
+    full = extract_text(page("hidden.html"), full=True)
+    assert "secret" not in full and "Template" not in full and "no reader" not in full
+
+
+def test_a_page_that_hides_everything_until_a_script_runs_still_gives_its_text():
+    html = (
+        '<html><body><div style="display:none" id="app"><h1>Quarterly report</h1>'
+        "<p>Revenue grew in every region during the quarter, led by the northern stores, "
+        "while costs stayed flat thanks to the new supply contracts.</p></div></body></html>"
+    )
+    assert "Revenue grew in every region" in extract_text(html)
+
+
+def test_full_mode_keeps_navigation_and_footer_but_no_scripts():
+    text = extract_text(page("article.html"), full=True)
+    for kept in ("Home", "About us", "Lighthouse keeper", "Great article", "© 2026", "Terms",
+                 "cookies", "# Tide tables and the moon", "| Falmouth | 06:12 |"):
+        assert kept in text, kept
+    assert "analytics" not in text and "font-family" not in text
+
+
+def test_thin_main_content_falls_back_to_the_whole_page():
+    text = extract_text(page("listing.html"))
+    for kept in ("Ash-handled border spade", "£34.00", "- Blade: carbon steel", "In stock"):
+        assert kept in text, kept
+    assert extract_text("<html><body><nav><a href='/a'>Alpha</a> <a href='/b'>Beta</a></nav>"
+                        "</body></html>") == "Alpha Beta"
+
+
+# -- links -------------------------------------------------------------------------------
+
+
+def test_link_markers_number_links_in_order_with_absolute_urls():
+    html = (
+        "<html><body><article><p>The harbour office has the "
+        '<a href="/tables/2026">almanac</a>, the <a href="https://tides.example.org/f">tide '
+        'service</a> has live data, and the <a href="tables/2026/../2026">same almanac</a> '
+        'is linked twice. <a href="javascript:void(0)">Script links</a>, '
+        '<a href="#top">anchors</a> and <a href="ftp://files.example/x">other schemes</a> '
+        'are no links to follow; <a href="mailto:office@example.org">mail</a> is.</p>'
+        "</article></body></html>"
+    )
+    result = extract(html, url="https://gazette.example/", link_markers=True)
+    assert "the almanac[1], the tide service[2] has live data" in result.text
+    assert "the same almanac[1] is linked twice" in result.text
+    assert "Script links, anchors and other schemes are" in result.text
+    assert "mail[3] is." in result.text
+    assert result.links == [
+        Link("almanac", "https://gazette.example/tables/2026"),
+        Link("tide service", "https://tides.example.org/f"),
+        Link("mail", "mailto:office@example.org"),
+    ]
+    plain = extract(html, url="https://gazette.example/")
+    assert "[1]" not in plain.text and plain.links == result.links
+
+
+def test_base_href_and_relative_links():
+    html = (
+        '<html><head><base href="/docs/v2/"></head><body><p>See the <a href="intro.html">'
+        "introduction</a> before anything else, it explains the terms used everywhere.</p>"
+        "</body></html>"
+    )
+    result = extract(html, url="https://example.org/start", link_markers=True)
+    assert result.links == [Link("introduction", "https://example.org/docs/v2/intro.html")]
+    assert "introduction[1] before" in result.text
+    # Without a page address a relative link cannot be made absolute: it is left out.
+    assert extract(html.replace('<base href="/docs/v2/">', "")).links == []
+
+
+def test_extract_text_is_extract_dot_text():
+    html = page("article.html")
+    assert extract_text(html) == extract(html).text
+    assert extract_text(html, full=True) == extract(html, full=True).text
+
+
+# -- pages that break naive code ---------------------------------------------------------
+
+
+def test_control_characters_do_not_stop_the_parser():
+    html = "<html><body><p>Tab\there, bell\x07 and nul\x00 and escape\x1b characters in a sentence.</p>" \
+           "<p>The paragraph after them is still read.</p></body></html>"
+    text = extract_text(html)
+    assert "bell and nul and escape characters" in text
+    assert "The paragraph after them is still read." in text
+    assert extract_text(html.encode()) == text
+
+
+def test_a_form_around_the_whole_page_is_not_boilerplate():
+    text = extract_text(page("aspnet_form.html"))
+    assert text.startswith("# Road closure on Mill Lane")
+    assert "temporary stops will be placed outside the library" in text
+    assert "VIEWSTATE" not in text and "Accessibility" not in text
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("header_content.html", "Every night the agent copies what changed to two regions"),
+        ("aside_content.html", "The curlews came back in the second week of February"),
+        ("noscript_content.html", "The reading room opens at nine every weekday"),
+    ],
+)
+def test_content_in_header_aside_or_noscript_is_found(name: str, expected: str):
+    text = extract_text(page(name))
+    assert expected in text
+    assert len(text) > 250
+
+
+def test_broken_markup_still_reads():
+    text = extract_text(page("broken.html"))
+    assert "runs into the next one with misnested formatting that a browser still shows" in text
+    assert "bare ampersand, a stray end tag and an unknown &bogus; entity" in text
+    assert "| cell without end tags | second cell |" in text
+    assert "Last words after the custom element close the piece." in text
+
+
+def test_xhtml_is_read_as_html():
+    result = extract(page("page.xhtml").decode())
+    assert result.title == "An XHTML page"
+    assert result.text.startswith("# Strict documents\n\nSelf-closing tags such as\nline breaks")
+    assert "xml" not in result.text.split("XML declaration")[0]
+
+
+def test_bytes_with_a_meta_charset_are_decoded():
+    result = extract(page("latin1.html"))
+    assert result.title == "Cafés"
+    assert "Le café crème coûte deux euros, et la crème brûlée" in result.text
+
+
+def test_a_huge_single_line():
+    words = "tide " * 400_000  # 2 MB of text on one line
+    text = extract_text(f"<html><body><p>start {words}end</p><p>next</p></body></html>")
+    assert text.startswith("start tide tide")
+    assert "tide end" in text and len(text) > 2_000_000
+
+
+def test_a_hundred_thousand_nested_divs():
+    html = (
+        "<html><body><p>Before the nesting.</p>" + "<div>" * 100_000 + "deep inside"
+        + "</div>" * 100_000 + "<p>After the nesting.</p></body></html>"
+    )
+    for full in (False, True):
+        text = extract_text(html, full=full)
+        assert "deep inside" in text
+        assert "Before the nesting." in text and "After the nesting." in text
+
+
+@pytest.mark.parametrize(
+    "html",
+    ["", "   ", "<!DOCTYPE html>", "<html></html>", "<", "&", "\x00\x01", "<p>", "plain words"],
+)
+def test_degenerate_documents_give_a_string(html: str):
+    for value in (html, html.encode()):
+        result = extract(value)
+        assert isinstance(result, Extracted) and isinstance(result.text, str)
+    assert extract_text("plain words") == "plain words"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(
+        st.text(max_size=300),
+        st.binary(max_size=300),
+        st.lists(
+            st.sampled_from(
+                ["<div>", "</div>", "<p>", "</p>", "<a href='/x'>", "</a>", "<table>", "<td>",
+                 "<pre>", "<li>", "<ul>", "<br>", "<h2>", "<script>", "<!--", "-->", "<svg>",
+                 "words and more words. ", "&amp;", "&#0;", "\x00", "\ufffd", "é", "<form>",
+                 "<noscript>", "<nav>", "<header>", "<blockquote>", "<br/>", "<?xml ?>"]
+            ),
+            max_size=60,
+        ).map("".join),
+    ),
+    st.booleans(),
+    st.booleans(),
+)
+def test_any_input_gives_text_and_never_raises(html, full, markers):
+    result = extract(html, url="https://example.org/a/", full=full, link_markers=markers)
+    assert isinstance(result.text, str)
+    assert all(isinstance(link, Link) for link in result.links)
+    if markers:
+        numbers = {int(n) for n in re.findall(r"\[(\d+)\]", result.text)}
+        assert numbers <= set(range(1, len(result.links) + 1))
+
+
+# -- real pages --------------------------------------------------------------------------
+
+
+def _shingles(text: str) -> Counter[tuple[str, ...]]:
+    tokens = re.findall(r"\w+", text)
+    return Counter(tuple(tokens[i : i + 4]) for i in range(max(1, len(tokens) - 3)))
+
+
+@pytest.mark.skipif(not BENCH.is_dir(), reason="../shared/extract-bench/ is absent")
+def test_real_pages_keep_most_of_their_article():
+    truth = json.loads((BENCH / "ground-truth.json").read_text(encoding="utf-8"))
+    for key in sorted(truth)[::30]:
+        html = gzip.decompress((BENCH / "html" / f"{key}.html.gz").read_bytes())
+        want = _shingles(truth[key]["articleBody"])
+        got = _shingles(extract_text(html))
+        recall = sum((want & got).values()) / sum(want.values())
+        assert recall > 0.8, (key, recall)
