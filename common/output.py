@@ -41,9 +41,15 @@ def use_colour(stream: IO[Any] | None = None) -> bool:
         return False
 
 
+# Messages quote server data (URLs, headers): escape sequences in it must not reach the
+# terminal. C0 and C1 controls other than tab are shown as \xNN.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c != 0x09}
+
+
 def diag(tool: str, message: str) -> None:
     """One diagnostic line on stderr, starting with the tool's name."""
     line = " ".join(message.split()) if "\n" in message or "\r" in message else message
+    line = line.translate(_CONTROLS)
     err = _stream("stderr")
     try:
         err.write(f"{tool}: {line}\n".encode("utf-8", "replace"))
