@@ -1,0 +1,166 @@
+"""Hostile redirects: loops, endless chains, forbidden targets in every spelling, other
+schemes, odd relative targets, a 30x without a Location. Forbidden targets never see a
+connection: they listen on 127.0.0.2, which the policy of each case does not allow."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.hostile.handlers import path_of
+from tests.servers import http_response, respond
+
+ALLOW = ("--allow-host", "127.0.0.1")
+
+
+def redirect(location: str, status: int = 302):
+    return respond(status, b"", {"Location": location})
+
+
+def _one_line(r, code: int, *needles: str) -> None:
+    assert r.code == code, (r.code, r.stderr)
+    assert r.stderr.startswith(f"wf: ({code}) ") and r.stderr.count("\n") == 1, r.stderr
+    assert "\x1b" not in r.stderr and "\x07" not in r.stderr
+    for needle in needles:
+        assert needle in r.stderr, r.stderr
+
+
+def test_two_url_loop(wf, serve):
+    def handler(conn, req):
+        nxt = "/b" if path_of(req) == "/a" else "/a"
+        conn.sendall(http_response(301, b"", {"Location": nxt}))
+
+    srv = serve(handler)
+    r = wf(*ALLOW, srv.url + "a")
+    _one_line(r, 47, "redirect loop")
+    assert len(srv.requests) == 2
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_endless_chain_stops_after_ten_hops(wf, serve, status):
+    def handler(conn, req):
+        n = int(path_of(req).strip("/") or 0)
+        conn.sendall(http_response(status, b"", {"Location": f"/{n + 1}"}))
+
+    srv = serve(handler)
+    r = wf(*ALLOW, srv.url + "0")
+    _one_line(r, 47, "more than 10")
+    assert len(srv.requests) == 11
+
+
+def test_loop_through_userinfo_variants(wf, serve):
+    # The same target with and without credentials is still the same target.
+    srv = serve(lambda conn, req: conn.sendall(http_response(302, b"", {
+        "Location": f"http://u:p@127.0.0.1:{conn.getsockname()[1]}/x"})))
+    r = wf(*ALLOW, srv.url + "x")
+    _one_line(r, 47)
+    assert len(srv.requests) <= 3
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["127.0.0.2", "2130706434", "0x7f000002", "0177.0.0.2", "127.2", "0x7f.0.0.2",
+     "[::ffff:127.0.0.2]", "[::ffff:7f00:2]", "127.0.0.2.", "u:p@127.0.0.2",
+     "127.0.0.1@127.0.0.2"],
+)
+def test_redirect_to_a_forbidden_address_in_any_spelling(wf, serve, spelling):
+    forbidden = serve(respond(200, b"secret"), host="127.0.0.2")
+    srv = serve(redirect(f"http://{spelling}:{forbidden.port}/"))
+    r = wf(*ALLOW, srv.url)
+    _one_line(r, 77, "refused")
+    time.sleep(0.1)
+    assert forbidden.connections == 0
+
+
+def test_scheme_relative_redirect_to_a_forbidden_address(wf, serve):
+    forbidden = serve(respond(200, b"secret"), host="127.0.0.2")
+    srv = serve(redirect(f"//127.0.0.2:{forbidden.port}/x"))
+    r = wf(*ALLOW, srv.url)
+    _one_line(r, 77, "127.0.0.2")
+    time.sleep(0.1)
+    assert forbidden.connections == 0
+
+
+def test_redirect_to_a_metadata_address_even_with_allow_private(wf, serve):
+    srv = serve(redirect("http://169.254.169.254/latest/meta-data/"))
+    r = wf("--allow-private", srv.url)
+    _one_line(r, 77, "metadata")
+
+
+@pytest.mark.parametrize(
+    "location",
+    ["file:///etc/passwd", "gopher://127.0.0.1:70/_GET", "ftp://127.0.0.1/", "javascript:alert(1)",
+     "data:text/html,<b>x</b>", "FILE:///etc/shadow", "dict://127.0.0.1:11211/stat",
+     "javascript:\x1b]0;pwned\x07\x1b[2J"],
+    ids=["file", "gopher", "ftp", "javascript", "data", "FILE", "dict", "javascript-escapes"],
+)
+def test_redirect_to_another_scheme_is_refused(wf, serve, location):
+    srv = serve(redirect(location))
+    r = wf(*ALLOW, srv.url)
+    _one_line(r, 77, "is not http or https")
+    assert len(srv.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("location", "expected_path"),
+    [
+        ("/a b/ü?q=ä ö", "/a%20b/%C3%BC?q=%C3%A4%20%C3%B6"),
+        ("../../../x/../y", "/y"),
+        ("  /padded  ", "/padded"),
+        ("?only=query", "/start?only=query"),
+        ("/%zz%", "/%25zz%25"),
+        ("\\\\127.0.0.2\\x", "/%5C%5C127.0.0.2%5Cx"),
+        ("/x\x1b[2J", None),
+        ("/" + "a" * 40_000, None),
+    ],
+    ids=["spaces-and-unicode", "dot-segments", "padded", "query-only", "bad-percent", "backslashes", "escape", "40k-path"],
+)
+def test_relative_redirect_with_odd_characters(wf, serve, location, expected_path):
+    def handler(conn, req):
+        path = path_of(req)
+        if path == "/start":
+            conn.sendall(http_response(302, b"", {"Location": location}))
+        else:
+            conn.sendall(http_response(200, path.encode() + b"\n", {"Content-Type": "text/plain"}))
+
+    srv = serve(handler)
+    r = wf(*ALLOW, srv.url + "start")
+    if expected_path is None:
+        _one_line(r, 77, "refused redirect to an invalid URL")
+        assert len(srv.requests) == 1
+    else:
+        assert (r.code, r.stdout) == (0, expected_path + "\n"), r.stderr
+
+
+def test_redirect_to_its_own_fragment_is_a_loop(wf, serve):
+    srv = serve(redirect("#again"))
+    r = wf(*ALLOW, srv.url + "start")
+    _one_line(r, 47, "redirect loop")
+    assert len(srv.requests) == 1
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_redirect_without_location_shows_its_body_with_a_note(wf, serve, status):
+    srv = serve(respond(status, b"moved somewhere\n", {"Content-Type": "text/plain"}))
+    r = wf(*ALLOW, srv.url)
+    assert (r.code, r.stdout) == (0, "moved somewhere\n")
+    assert r.stderr == f"wf: note: HTTP {status} without a Location header; showing its body\n"
+
+
+def test_redirect_with_an_empty_location(wf, serve):
+    srv = serve(respond(302, b"", {"Location": ""}))
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0 and r.stderr.startswith("wf: note: HTTP 302 without a Location")
+
+
+def test_redirect_with_an_invalid_port(wf, serve):
+    srv = serve(redirect("http://127.0.0.1:99999/"))
+    r = wf(*ALLOW, srv.url)
+    _one_line(r, 77, "refused redirect to an invalid URL")
+
+
+def test_redirect_to_https_without_a_server_there(wf, serve):
+    srv = serve(redirect("https://127.0.0.1:1/"))
+    r = wf(*ALLOW, srv.url)
+    _one_line(r, 7, "could not connect")
