@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.hostile import proc
+from tests.servers import Handler, RawServer
 
 FIGURES_ENV = "HOSTILE_FIGURES"
 # Memory bound of the issue: peak RSS at most this much above an idle `wf --version`.
@@ -126,6 +127,23 @@ def idle_kb(tmp_path_factory: pytest.TempPathFactory) -> int:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps({"case": "wf --version", "kind": "idle", "peak_kb": min(peaks)}) + "\n")
     return min(peaks)
+
+
+@pytest.fixture
+def eager() -> Iterator[Callable[..., RawServer]]:
+    """Start EagerServers (handler runs before any request is read) closed at the end."""
+    from tests.hostile.handlers import EagerServer
+
+    started: list[RawServer] = []
+
+    def start(handler: Handler, host: str = "127.0.0.1") -> RawServer:
+        srv = EagerServer(handler, host)
+        started.append(srv)
+        return srv
+
+    yield start
+    for srv in started:
+        srv.close()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterable
 
-from tests.servers import Handler
+from tests.servers import Handler, RawServer
 
 # Handlers that stall wait on this instead of sleeping, so the suite's servers stop at
 # the end of the session rather than holding threads for the whole stall.
@@ -71,3 +71,16 @@ def head(status: int = 200, headers: dict[str, str] | None = None) -> bytes:
 
 def path_of(request: bytes) -> str:
     return request.split(b" ", 2)[1].decode("latin-1")
+
+
+class EagerServer(RawServer):
+    """A RawServer whose handler runs as soon as a connection is accepted, before any
+    request is read (a server that speaks first, or one that does not speak HTTP)."""
+
+    def _serve(self, conn: socket.socket) -> None:
+        try:
+            self.handler(conn, b"")
+        except OSError:
+            pass
+        finally:
+            conn.close()
