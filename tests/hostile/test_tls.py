@@ -4,6 +4,7 @@ The test CA is trusted through SSL_CERT_FILE, so each failure is for the reason 
 
 from __future__ import annotations
 
+import socket
 import ssl
 import subprocess
 from pathlib import Path
@@ -110,6 +111,13 @@ def test_tls_server_on_an_http_url_exits_7(wf, serve, pki):
 
 def test_tls_alert_on_an_http_url_exits_8(wf, eager):
     # A TLS server that answers with an alert record: bytes, but no HTTP status line.
-    srv = eager(raw(b"\x15\x03\x03\x00\x02\x02\x46", linger=0.3))
+    def alert(conn, _):
+        conn.sendall(b"\x15\x03\x03\x00\x02\x02\x46")
+        conn.shutdown(socket.SHUT_WR)
+        conn.settimeout(2)
+        while conn.recv(65536):
+            pass
+
+    srv = eager(alert)
     r = wf(*ALLOW, srv.url)
     assert r.code == 8 and "malformed answer" in r.stderr, r.stderr
