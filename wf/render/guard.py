@@ -1,0 +1,467 @@
+"""The network policy inside the browser, in two layers that decide with common.policy.
+
+1. ``RequestGuard``: browser-level ``Fetch`` interception. Every request of every target
+   (pages, out-of-process iframes, dedicated, shared and service workers; each redirect
+   hop separately) is paused, decided off the event thread, then continued or failed.
+   It sees full URLs, so it is what reports blocked requests.
+2. ``PolicyProxy``: each browser context's proxy. Fetch interception never sees
+   WebSocket connections or ``<link rel=preconnect>``, and Chromium would send loopback
+   and link-local destinations around a proxy unless told ``<-loopback>``; so every
+   connection of a context arrives here (CONNECT or an absolute-URI request). The proxy
+   resolves names itself, checks every address, connects only to a checked one, and
+   forwards one request per client connection, so a reused connection cannot smuggle a
+   second, unchecked destination. It lives in the wf process: when wf dies the port
+   closes and the context's requests fail (closed, not open).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import urlsplit
+
+from common.errors import DNSError, PolicyRefused, Timeout
+from common.policy import IPAddress, Policy, canonical_host, check_scheme, resolve_checked
+
+# Schemes that never reach the network; everything else must be http or https.
+LOCAL_SCHEMES = ("data", "blob", "about")
+RESOLVE_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 10.0
+IDLE_TIMEOUT = 30.0
+MAX_HEAD = 64 * 1024
+MAX_BLOCKED = 50
+
+
+class CheckedResolver:
+    """resolve_checked with a short cache, shared by both layers: a page's host is
+    resolved and checked once, and the proxy connects to an address from that answer."""
+
+    TTL = 30.0
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[float, list[IPAddress] | Exception]] = {}
+
+    def addresses(self, host: str, port: int, *, deadline: float) -> list[IPAddress]:
+        """Checked addresses of ``host``; raises PolicyRefused, DNSError or Timeout."""
+        key = canonical_host(host)
+        now = time.monotonic()
+        with self._lock:
+            hit = self._cache.get(key)
+        if hit is not None and hit[0] > now:
+            if isinstance(hit[1], Exception):
+                raise hit[1]
+            return hit[1]
+        try:
+            addrs = resolve_checked(self.policy, host, port, deadline=deadline)
+        except (PolicyRefused, DNSError) as exc:
+            with self._lock:
+                self._cache[key] = (now + self.TTL, exc)
+            raise
+        with self._lock:
+            self._cache[key] = (now + self.TTL, addrs)
+        return addrs
+
+
+def url_verdict(resolver: CheckedResolver, url: str, *, deadline: float) -> tuple[str, str] | None:
+    """None when the policy allows fetching ``url``; else (CDP error reason, message)."""
+    scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+    if scheme in LOCAL_SCHEMES:
+        return None
+    try:
+        check_scheme(scheme, url[:200])
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port or (443 if scheme == "https" else 80)
+        if not host:
+            return "AddressUnreachable", f"refused {url[:200]}: no host"
+        resolver.addresses(host, port, deadline=deadline)
+    except PolicyRefused as exc:
+        return "BlockedByClient", exc.message
+    except DNSError as exc:
+        return "NameNotResolved", exc.message
+    except Timeout as exc:
+        return "TimedOut", exc.message
+    except ValueError:
+        return "AddressUnreachable", f"refused {url[:200]}: invalid URL"
+    return None
+
+
+class Blocked:
+    """What the policy refused during one render (thread-safe, de-duplicated, capped)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: list[str] = []
+        self.frames: set[str] = set()
+        self.dropped = 0
+
+    def add(self, entry: str) -> None:
+        with self._lock:
+            if entry in self._items:
+                return
+            if len(self._items) >= MAX_BLOCKED:
+                self.dropped += 1
+                return
+            self._items.append(entry)
+
+    def items(self) -> list[str]:
+        with self._lock:
+            extra = [f"... and {self.dropped} more"] if self.dropped else []
+            return [*self._items, *extra]
+
+
+class RequestGuard:
+    """Browser-level Fetch interception (one per browser connection)."""
+
+    def __init__(self, conn: Any, resolver: CheckedResolver, *, workers: int = 4) -> None:
+        self._conn = conn
+        self._resolver = resolver
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wf-guard")
+        self._lock = threading.Lock()
+        self._watchers: list[Blocked] = []
+        conn.on("Fetch.requestPaused", self._paused)
+
+    def enable(self, *, timeout: float) -> None:
+        self._conn.call(
+            "Fetch.enable",
+            timeout=timeout,
+            patterns=[{"urlPattern": "*", "requestStage": "Request"}],
+        )
+
+    def watch(self, blocked: Blocked) -> None:
+        with self._lock:
+            self._watchers.append(blocked)
+
+    def unwatch(self, blocked: Blocked) -> None:
+        with self._lock, contextlib.suppress(ValueError):
+            self._watchers.remove(blocked)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _paused(self, requestId: str, request: dict[str, Any], frameId: str = "", **_: Any) -> None:
+        # The event thread only queues: a DNS lookup here would stall every other event.
+        try:
+            self._pool.submit(self._decide, requestId, request.get("url", ""), frameId)
+        except RuntimeError:  # shut down: the browser is going away with its requests
+            pass
+
+    def _decide(self, request_id: str, url: str, frame_id: str) -> None:
+        try:
+            verdict = url_verdict(self._resolver, url, deadline=time.monotonic() + RESOLVE_TIMEOUT)
+        except Exception:  # never leave a request paused; fail it closed
+            verdict = ("Failed", f"refused {url[:200]}: policy check failed")
+        try:
+            if verdict is None:
+                self._conn.call("Fetch.continueRequest", timeout=5.0, requestId=request_id)
+                return
+            reason, message = verdict
+            self._conn.call("Fetch.failRequest", timeout=5.0, requestId=request_id, errorReason=reason)
+        except Exception:
+            return  # the target went away meanwhile
+        if reason == "BlockedByClient":
+            self._report(frame_id, f"{url[:300]} ({message})")
+
+    def _report(self, frame_id: str, message: str) -> None:
+        with self._lock:
+            watchers = list(self._watchers)
+        owners = [w for w in watchers if frame_id and frame_id in w.frames]
+        # Workers have no frame of ours: tell every render that is running.
+        for w in owners or watchers:
+            w.add(message)
+
+
+# ---------------------------------------------------------------- the policy proxy
+
+
+class PolicyProxy:
+    """A forward proxy for one browser context that connects only where the policy allows."""
+
+    def __init__(
+        self,
+        resolver: CheckedResolver,
+        blocked: Blocked,
+        *,
+        upstream_for: Callable[[str], str | None] | None = None,
+    ) -> None:
+        self._resolver = resolver
+        self._blocked = blocked
+        self._upstream_for = upstream_for or _env_proxy
+        self._lock = threading.Lock()
+        self._socks: set[socket.socket] = set()
+        self._closed = False
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(64)
+        self.port = self._listener.getsockname()[1]
+        self.address = f"127.0.0.1:{self.port}"
+        threading.Thread(target=self._accept_loop, name="wf-proxy", daemon=True).start()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            socks = list(self._socks)
+            self._socks.clear()
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
+        for s in socks:
+            _close(s)
+
+    def __enter__(self) -> PolicyProxy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _track(self, sock: socket.socket) -> bool:
+        with self._lock:
+            if self._closed:
+                return False
+            self._socks.add(sock)
+            return True
+
+    def _untrack(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._socks.discard(sock)
+        _close(sock)
+
+    def _accept_loop(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            if not self._track(client):
+                _close(client)
+                return
+            threading.Thread(target=self._serve, args=(client,), name="wf-proxy-conn", daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        upstream: socket.socket | None = None
+        try:
+            client.settimeout(IDLE_TIMEOUT)
+            head, rest = _read_head(client)
+            if head is None:
+                return
+            upstream = self._handle(client, head, rest)
+        except OSError:
+            pass
+        finally:
+            self._untrack(client)
+            if upstream is not None:
+                self._untrack(upstream)
+
+    def _handle(self, client: socket.socket, head: bytes, rest: bytes) -> socket.socket | None:
+        lines = head.decode("latin-1").split("\r\n")
+        try:
+            method, target, version = lines[0].split(" ")
+        except ValueError:
+            _reply(client, 400, "malformed request line")
+            return None
+        if method.upper() == "CONNECT":
+            host, port = _split_authority(target)
+            url = f"{host}:{port}"
+        else:
+            parts = urlsplit(target)
+            if parts.scheme.lower() != "http" or not parts.hostname:
+                _reply(client, 400, "only absolute http:// URLs and CONNECT are proxied")
+                return None
+            host, port, url = parts.hostname, parts.port or 80, target
+        if not host or port is None:
+            _reply(client, 400, "bad target")
+            return None
+        try:
+            addrs = self._resolver.addresses(host, port, deadline=time.monotonic() + RESOLVE_TIMEOUT)
+        except PolicyRefused as exc:
+            kind = "connection" if method.upper() == "CONNECT" else "request"
+            self._blocked.add(f"{kind} to {url[:300]} at the proxy ({exc.message})")
+            _reply(client, 403, exc.message)
+            return None
+        except (DNSError, Timeout) as exc:
+            _reply(client, 502, exc.message)
+            return None
+        proxy = self._upstream_for(f"https://{host}:{port}/" if method.upper() == "CONNECT" else url)
+        upstream = self._connect(addrs, port, proxy)
+        if upstream is None:
+            _reply(client, 502, f"cannot connect to {host} port {port}")
+            return None
+        if not self._track(upstream):
+            _close(upstream)
+            return None
+        if method.upper() == "CONNECT":
+            if proxy:
+                upstream.sendall(head + rest)  # the upstream proxy answers the CONNECT
+            else:
+                client.sendall(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+                if rest:
+                    upstream.sendall(rest)
+            _splice(client, upstream)
+            return upstream
+        self._forward_one(client, upstream, lines, rest, proxy=bool(proxy), method=method, version=version, target=target)
+        return upstream
+
+    def _connect(self, addrs: list[IPAddress], port: int, proxy: str | None) -> socket.socket | None:
+        if proxy:
+            # The upstream proxy is operator configuration, as in common.net.
+            p = urlsplit(proxy)
+            try:
+                return socket.create_connection((p.hostname, p.port or 8080), timeout=CONNECT_TIMEOUT)
+            except OSError:
+                return None
+        for addr in addrs:
+            family = socket.AF_INET6 if addr.version == 6 else socket.AF_INET
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            sock.settimeout(CONNECT_TIMEOUT)
+            try:
+                sock.connect((str(addr), port))
+            except OSError:
+                sock.close()
+                continue
+            sock.settimeout(IDLE_TIMEOUT)
+            return sock
+        return None
+
+    def _forward_one(
+        self,
+        client: socket.socket,
+        upstream: socket.socket,
+        lines: list[str],
+        rest: bytes,
+        *,
+        proxy: bool,
+        method: str,
+        version: str,
+        target: str,
+    ) -> None:
+        """One request, then the answer; the client may not send a second request here."""
+        headers = [h for h in lines[1:] if h and not _hop_header(h)]
+        if any(h.lower().startswith("transfer-encoding:") for h in headers):
+            _reply(client, 501, "chunked request bodies are not proxied")
+            return
+        length = 0
+        for h in headers:
+            if h.lower().startswith("content-length:"):
+                value = h.split(":", 1)[1].strip()
+                length = int(value) if value.isdigit() else 0
+        if not proxy:
+            parts = urlsplit(target)
+            target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        out = "\r\n".join([f"{method} {target} {version}", *headers, "Connection: close", "", ""])
+        upstream.sendall(out.encode("latin-1") + rest[:length])
+        remaining = length - len(rest[:length])
+        while remaining > 0:
+            chunk = client.recv(min(65536, remaining))
+            if not chunk:
+                return
+            upstream.sendall(chunk)
+            remaining -= len(chunk)
+        # Answer heads: 1xx interim ones pass as they are; the final one says "close".
+        buf = b""
+        while True:
+            head, buf = _read_head(upstream, buf)
+            if head is None:
+                return
+            status_line, *resp = head.decode("latin-1").split("\r\n")
+            code = status_line.split(" ", 2)[1] if " " in status_line else ""
+            if code.startswith("1") and code != "101":
+                client.sendall(head + b"\r\n\r\n")
+                continue
+            kept = [h for h in resp if h and not _hop_header(h)]
+            client.sendall("\r\n".join([status_line, *kept, "Connection: close", "", ""]).encode("latin-1") + buf)
+            break
+        _copy(upstream, client)
+
+
+_HOP = ("connection:", "proxy-connection:", "keep-alive:", "proxy-authorization:", "proxy-authenticate:")
+
+
+def _hop_header(line: str) -> bool:
+    return line.lower().startswith(_HOP)
+
+
+def _read_head(sock: socket.socket, data: bytes = b"") -> tuple[bytes | None, bytes]:
+    """(head without its blank line, bytes read past it); head None at EOF or overflow."""
+    while b"\r\n\r\n" not in data:
+        if len(data) > MAX_HEAD:
+            return None, b""
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None, b""
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    return head, rest
+
+
+def _split_authority(target: str) -> tuple[str, int | None]:
+    host, _, port = target.rpartition(":")
+    if not port.isdigit() or not host:
+        return "", None
+    return host.strip("[]"), int(port)
+
+
+def _reply(sock: socket.socket, code: int, message: str) -> None:
+    reasons = {400: "Bad Request", 403: "Forbidden", 501: "Not Implemented", 502: "Bad Gateway"}
+    body = (message + "\n").encode("utf-8", "replace")
+    head = (
+        f"HTTP/1.1 {code} {reasons.get(code, 'Error')}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    with contextlib.suppress(OSError):
+        sock.sendall(head.encode("ascii") + body)
+
+
+def _copy(src: socket.socket, dst: socket.socket) -> None:
+    while True:
+        chunk = src.recv(65536)
+        if not chunk:
+            return
+        dst.sendall(chunk)
+
+
+def _splice(a: socket.socket, b: socket.socket) -> None:
+    """Copy both ways until both sides have closed, or nothing moves for IDLE_TIMEOUT."""
+    sel = selectors.DefaultSelector()
+    peers = {a: b, b: a}
+    for s in peers:
+        s.setblocking(True)
+        sel.register(s, selectors.EVENT_READ)
+    open_ends = 2
+    try:
+        while open_ends:
+            events = sel.select(IDLE_TIMEOUT)
+            if not events:
+                return
+            for key, _ in events:
+                src: socket.socket = key.fileobj  # type: ignore[assignment]
+                data = src.recv(65536)
+                if not data:
+                    sel.unregister(src)
+                    open_ends -= 1
+                    with contextlib.suppress(OSError):
+                        peers[src].shutdown(socket.SHUT_WR)
+                    continue
+                peers[src].sendall(data)
+    finally:
+        sel.close()
+
+
+def _close(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(OSError):
+        sock.close()
+
+
+def _env_proxy(url: str) -> str | None:
+    from common.net import _proxy_for
+
+    return _proxy_for(url)

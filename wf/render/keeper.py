@@ -1,0 +1,244 @@
+"""WF_RENDER_KEEPALIVE=S: one browser shared by wf processes, stopped after S seconds idle.
+
+A small keeper process (``python -m wf.render.keeper``) owns the browser: it launches it
+(the browser dies with the keeper through PR_SET_PDEATHSIG), writes a state file with
+the pids and the DevTools port, and removes browser, profile and state once nobody has
+used it for S seconds. In the runtime dir (0700):
+
+- ``launch.lock``: held while a wf process looks for a browser or starts a keeper, and
+  by a keeper while it shuts down, so concurrent wf processes start one browser;
+- ``users.lock``: each wf process using the browser holds it shared; the keeper stops
+  only when it can take it exclusively;
+- ``keeper.json``: keeper pid, browser pid, port, websocket path, profile. Its mtime is
+  the last use.
+
+The DevTools port listens on 127.0.0.1 without authentication: any local user who can
+reach it controls the browser while it lives (man wf, RENDERING).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from common.errors import RenderError, Timeout, ToolError
+from wf.render.browser import LAUNCH_TIMEOUT, Launched, file_lock, launch
+
+STATE = "keeper.json"
+ERROR = "keeper.error"
+LAUNCH_LOCK = "launch.lock"
+USERS_LOCK = "users.lock"
+TICK = 0.25
+
+
+def keepalive_dir() -> Path:
+    from common.paths import runtime_dir
+
+    root = runtime_dir() / "render-keepalive"
+    root.mkdir(mode=0o700, exist_ok=True)
+    return root
+
+
+@dataclass
+class SharedBrowser:
+    launched: Launched
+    users_fd: int
+    state_path: Path
+
+    def release(self) -> None:
+        with contextlib.suppress(OSError):
+            os.utime(self.state_path)
+        with contextlib.suppress(OSError):
+            os.close(self.users_fd)
+
+
+def attach(binary: str, idle: float, *, deadline: float) -> SharedBrowser:
+    """Use the shared browser, starting a keeper for it when none is running."""
+    import fcntl
+
+    root = keepalive_dir()
+    with file_lock(root / LAUNCH_LOCK, deadline=deadline):
+        state = read_state(root)
+        if state is not None and not _usable(state):
+            stop_keeper(state)
+            state = None
+        if state is None:
+            state = _start_keeper(binary, idle, root, deadline)
+        users_fd = os.open(root / USERS_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(users_fd, fcntl.LOCK_SH)  # never blocks: the keeper only tries, under launch.lock
+    state_path = root / STATE
+    with contextlib.suppress(OSError):
+        os.utime(state_path)
+    launched = Launched(
+        pid=int(state["browser_pid"]),
+        port=int(state["port"]),
+        ws_path=str(state["ws_path"]),
+        profile=Path(state["profile"]),
+    )
+    return SharedBrowser(launched=launched, users_fd=users_fd, state_path=state_path)
+
+
+def read_state(root: Path) -> dict[str, object] | None:
+    try:
+        data = json.loads((root / STATE).read_text())
+    except (OSError, ValueError):
+        return None
+    needed = ("keeper_pid", "browser_pid", "port", "ws_path", "profile")
+    return data if isinstance(data, dict) and all(k in data for k in needed) else None
+
+
+def _usable(state: dict[str, object]) -> bool:
+    import socket
+
+    if not (_alive(int(state["keeper_pid"])) and _alive(int(state["browser_pid"]))):  # type: ignore[call-overload]
+        return False
+    try:
+        socket.create_connection(("127.0.0.1", int(state["port"])), timeout=1.0).close()  # type: ignore[call-overload]
+    except OSError:
+        return False
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def stop_keeper(state: dict[str, object]) -> None:
+    """Stop a keeper that no longer serves (its browser died or stopped answering)."""
+    pid = int(state["keeper_pid"])  # type: ignore[call-overload]
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGTERM)
+    limit = time.monotonic() + 3.0
+    while _alive(pid) and time.monotonic() < limit:
+        time.sleep(0.02)
+    if _alive(pid):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> dict[str, object]:
+    with contextlib.suppress(FileNotFoundError):
+        (root / STATE).unlink()
+    with contextlib.suppress(FileNotFoundError):
+        (root / ERROR).unlink()
+    env = dict(os.environ)
+    project = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (project, env.get("PYTHONPATH", "")) if p)
+    # Its own session, no inherited stdio: Ctrl-C in the terminal and a reader waiting
+    # for the end of wf's output must not involve the keeper.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wf.render.keeper", binary, repr(idle), str(root)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        close_fds=True,
+        start_new_session=True,
+    )
+    while True:
+        state = read_state(root)
+        if state is not None and state.get("keeper_pid") == proc.pid:
+            return state
+        if proc.poll() is not None:
+            try:
+                message = (root / ERROR).read_text().strip()
+            except OSError:
+                message = f"the keep-alive keeper exited with code {proc.returncode}"
+            raise RenderError(message or "the keep-alive keeper failed to start the browser")
+        if time.monotonic() >= deadline:
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+            raise Timeout("timed out starting the shared browser")
+        time.sleep(0.01)
+
+
+# ---------------------------------------------------------------- the keeper process
+
+
+def _serve(binary: str, idle: float, root: Path) -> int:
+    stop: list[int] = []
+
+    def on_signal(signum: int, frame: object) -> None:
+        stop.append(signum)
+
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+    try:
+        launched = launch(binary, profile_root=root, deadline=time.monotonic() + LAUNCH_TIMEOUT, owner=os.getpid())
+    except ToolError as exc:
+        (root / ERROR).write_text(exc.message + "\n")
+        return 1
+    state = {
+        "keeper_pid": os.getpid(),
+        "browser_pid": launched.pid,
+        "port": launched.port,
+        "ws_path": launched.ws_path,
+        "profile": str(launched.profile),
+        "binary": binary,
+    }
+    state_path = root / STATE
+    tmp = root / f".{STATE}.{os.getpid()}"
+    tmp.write_text(json.dumps(state))
+    os.replace(tmp, state_path)
+    try:
+        while not stop and launched.alive():
+            time.sleep(TICK)
+            if _idle_for(state_path) >= idle and _shut_if_unused(root, state_path, idle):
+                break
+    finally:
+        launched.kill()
+        current = read_state(root)
+        if current is not None and current.get("keeper_pid") == os.getpid():
+            with contextlib.suppress(FileNotFoundError):
+                state_path.unlink()
+    return 0
+
+
+def _idle_for(state_path: Path) -> float:
+    try:
+        return time.time() - state_path.stat().st_mtime
+    except OSError:
+        return float("inf")  # our state file is gone: nobody can find us any more
+
+
+def _shut_if_unused(root: Path, state_path: Path, idle: float) -> bool:
+    """Under launch.lock, with no user holding users.lock: still idle? Then stop."""
+    import fcntl
+
+    fds = []
+    try:
+        for name in (LAUNCH_LOCK, USERS_LOCK):
+            fd = os.open(root / name, os.O_RDWR | os.O_CREAT, 0o600)
+            fds.append(fd)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+        if _idle_for(state_path) < idle:
+            return False
+        with contextlib.suppress(FileNotFoundError):
+            state_path.unlink()  # from here on, a new wf starts a new keeper
+        return True
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+def main(argv: list[str]) -> int:
+    binary, idle, root = argv[0], float(argv[1]), Path(argv[2])
+    return _serve(binary, idle, root)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,399 @@
+"""One render: a fresh incognito context, one page, navigate, wait until the DOM is
+quiet, read the DOM (capped), dispose of the context.
+
+The quiet wait is adaptive. A page is done when it has parsed (and loaded, or has
+been parsing-complete for a while), no script, fetch or XHR request is in flight, no
+short timer is pending, and the DOM has not changed for a window that starts at 50 ms
+and grows with the longest unexplained pause the page has shown before changing again
+(capped at 500 ms). A page that never settles is read when its time is up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from common.errors import PolicyRefused, RenderError, Timeout
+from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection
+from wf.render.guard import Blocked, CheckedResolver, PolicyProxy, RequestGuard
+
+DOM_CAP = 10 * 1024 * 1024  # characters of serialised DOM
+MIN_QUIET = 0.05
+MAX_QUIET = 0.5
+POLL = 0.02
+LOAD_GRACE = 1.0  # parsed this long without a load event: stop waiting for images
+TIMER_BUDGET = 1.5  # short timers hold the wait at most this long after parsing
+LONG_REQUEST = 3.0  # a request older than this is a long poll, not page building
+SETTLE_CAP = 5.0  # never wait longer than this after parsing for the DOM to settle
+READ_MARGIN = 1.0  # time kept for reading the DOM before the render deadline
+TRACKED_TYPES = ("Script", "XHR", "Fetch")
+
+# Installed in the top frame before any script of the page runs.
+TRACKER_JS = r"""
+(() => {
+  if (window !== window.top || window.__wfQuiet) return;
+  const now = () => performance.now();
+  const q = {last: now(), act: 0, gap: 0, count: 0, pending: 0, dcl: -1};
+  const live = new Set();
+  const done = () => { q.act = now(); };
+  new MutationObserver(() => {
+    const t = now();
+    const pause = t - Math.max(q.last, q.act);
+    if (q.count && pause > 30 && q.pending === 0 && live.size === 0) q.gap = Math.max(q.gap, pause);
+    q.last = t;
+    q.count++;
+  }).observe(document, {subtree: true, childList: true, characterData: true});
+  document.addEventListener('DOMContentLoaded', () => { q.dcl = now(); }, {once: true});
+  const st = window.setTimeout, ct = window.clearTimeout;
+  window.setTimeout = function (fn, ms, ...args) {
+    if (typeof fn !== 'function' || !((Number(ms) || 0) <= 1000)) return st.call(window, fn, ms, ...args);
+    const id = st.call(window, function () { live.delete(id); done(); return fn.apply(this, args); }, ms);
+    live.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { live.delete(id); return ct.call(window, id); };
+  const of = window.fetch;
+  if (of) window.fetch = function (...a) {
+    q.pending++;
+    const end = () => { q.pending--; done(); };
+    const p = of.apply(this, a);
+    p.then(end, end);
+    return p;
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...a) {
+    q.pending++;
+    this.addEventListener('loadend', () => { q.pending--; done(); }, {once: true});
+    return send.apply(this, a);
+  };
+  Object.defineProperty(window, '__wfQuiet', {value: () => {
+    const t = now();
+    return [document.readyState, t - q.last, q.gap, live.size, q.pending,
+            q.dcl < 0 ? -1 : t - q.dcl, t - q.act];
+  }});
+})();
+"""
+
+# The DOM as HTML, with open shadow roots inlined as <div>s (the extractor drops
+# <template>, so getHTML's declarative shadow DOM would hide their text). Copies go
+# into an inert document so that no custom element constructor runs.
+READ_JS = r"""
+(() => {
+  const cap = %d;
+  const el = document.documentElement;
+  let html = '';
+  if (el) {
+    let hosts = false;
+    const w = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) if (n.shadowRoot) { hosts = true; break; }
+    if (!hosts) {
+      html = el.outerHTML;
+    } else {
+      const inert = document.implementation.createHTMLDocument('');
+      const expand = (live, copy) => {
+        const a = document.createTreeWalker(live, NodeFilter.SHOW_ELEMENT);
+        const b = inert.createTreeWalker(copy, NodeFilter.SHOW_ELEMENT);
+        const pairs = [];
+        for (let x = a.currentNode, y = b.currentNode; x && y; x = a.nextNode(), y = b.nextNode()) {
+          if (x.shadowRoot) pairs.push([x, y]);
+        }
+        for (const [host, into] of pairs) {
+          const div = inert.createElement('div');
+          for (const child of host.shadowRoot.childNodes) {
+            const c = inert.importNode(child, true);
+            div.appendChild(c);
+            if (child.nodeType === 1) expand(child, c);
+          }
+          into.insertBefore(div, into.firstChild);
+        }
+      };
+      const copy = inert.importNode(el, true);
+      expand(el, copy);
+      html = copy.outerHTML;
+    }
+  }
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {html: html.length > cap ? html.slice(0, cap) : html, length: html.length,
+          url: location.href, status: nav && nav.responseStatus ? nav.responseStatus : null};
+})()
+"""
+
+
+@dataclass
+class BrowserLink:
+    """What a render needs of the running browser (shared by concurrent renders)."""
+
+    conn: Connection
+    guard: RequestGuard
+    resolver: CheckedResolver
+    page_ws_url: Callable[[str], str]  # target id -> its websocket URL
+    user_agent: str | None
+    ua_metadata: dict[str, Any] | None
+
+
+@dataclass
+class PageOutcome:
+    html: str
+    final_url: str
+    status: int | None
+    blocked: list[str]
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+class _Requests:
+    """Script, fetch and XHR requests in flight, from the page's Network events."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._live: dict[str, float] = {}
+        self.last_change = time.monotonic()
+
+    def sent(self, requestId: str, type: str = "", **_: Any) -> None:  # noqa: A002 (CDP's name)
+        if type in TRACKED_TYPES:
+            with self._lock:
+                self._live.setdefault(requestId, time.monotonic())
+                self.last_change = time.monotonic()
+
+    def ended(self, requestId: str, **_: Any) -> None:
+        with self._lock:
+            if self._live.pop(requestId, None) is not None:
+                self.last_change = time.monotonic()
+
+    def pending(self, now: float) -> int:
+        with self._lock:
+            return sum(1 for t in self._live.values() if now - t < LONG_REQUEST)
+
+
+class Context:
+    """A fresh incognito context with one blank page, set up and ready to navigate.
+
+    It has its own policy proxy and its own record of what the policy blocked, so
+    concurrent renders (a batch) report only their own blocked requests.
+    """
+
+    def __init__(self, link: BrowserLink, *, deadline: float) -> None:
+        t0 = time.monotonic()
+        self.link = link
+        self.blocked = Blocked()
+        self.requests = _Requests()
+        self.proxy = PolicyProxy(link.resolver, self.blocked)
+        self.ctx_id: str | None = None
+        self.page: Connection | None = None
+        self._disposed = False
+        try:
+            self._open(deadline)
+        except BaseException:
+            self.dispose()
+            raise
+        self.setup_time = time.monotonic() - t0
+
+    def _open(self, deadline: float) -> None:
+        conn = self.link.conn
+        self.ctx_id = conn.call(
+            "Target.createBrowserContext",
+            timeout=_left(deadline),
+            disposeOnDetach=True,
+            proxyServer=f"http://{self.proxy.address}",
+            proxyBypassList="<-loopback>",
+        )["browserContextId"]
+        _, created = conn.call_batch(
+            [
+                ("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": self.ctx_id}),
+                ("Target.createTarget", {"url": "about:blank", "browserContextId": self.ctx_id}),
+            ],
+            timeout=_left(deadline),
+        )
+        target = created["targetId"]
+        self.blocked.frames.add(target)
+        page = self.page = Connection(self.link.page_ws_url(target), timeout=min(5.0, _left(deadline)))
+        page.on("Network.requestWillBeSent", self.requests.sent)
+        page.on("Network.loadingFinished", self.requests.ended)
+        page.on("Network.loadingFailed", self.requests.ended)
+        page.on("Page.frameAttached", lambda frameId, **_: self.blocked.frames.add(frameId))
+        page.on("Page.javascriptDialogOpening", lambda **_: _dismiss_dialog(page))
+        setup: list[tuple[str, dict[str, Any]]] = [
+            ("Page.enable", {}),
+            ("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}),
+            ("Page.addScriptToEvaluateOnNewDocument", {"source": TRACKER_JS}),
+        ]
+        if self.link.user_agent:
+            override: dict[str, Any] = {"userAgent": self.link.user_agent, "acceptLanguage": "en-US,en;q=0.9"}
+            if self.link.ua_metadata:
+                override["userAgentMetadata"] = self.link.ua_metadata
+            setup.append(("Network.setUserAgentOverride", override))
+        page.call_batch(setup, timeout=_left(deadline))
+
+    def dispose(self) -> None:
+        if self._disposed:
+            return
+        self._disposed = True
+        if self.page is not None:
+            self.page.close()
+        if self.ctx_id is not None:
+            with contextlib.suppress(CDPError):
+                self.link.conn.call("Target.disposeBrowserContext", timeout=2.0, browserContextId=self.ctx_id)
+        self.proxy.close()
+
+
+def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
+    """Render ``url`` in a prepared context, then dispose of it.
+
+    Raises RenderError, Timeout, or PolicyRefused when a redirect leads where the
+    policy forbids."""
+    t0 = time.monotonic()
+    guard = ctx.link.guard
+    guard.watch(ctx.blocked)
+    try:
+        outcome = _drive(ctx, url, deadline=deadline)
+        outcome.blocked = ctx.blocked.items()
+        return outcome
+    except CDPTimeout:
+        raise Timeout(f"render timed out after {time.monotonic() - t0:.1f} s") from None
+    except CDPError as exc:
+        raise RenderError(f"browser failed during render: {exc}") from None
+    finally:
+        guard.unwatch(ctx.blocked)
+        ctx.dispose()
+
+
+def _left(deadline: float) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise CDPTimeout("deadline passed")
+    return left
+
+
+def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
+    assert ctx.page is not None
+    page = ctx.page
+    timings: dict[str, float] = {}
+    t1 = time.monotonic()
+    try:
+        nav = page.call("Page.navigate", timeout=_left(deadline), url=url)
+    except CDPTimeout:
+        with contextlib.suppress(CDPError):
+            page.call("Page.stopLoading", timeout=1.0)
+        raise Timeout(f"render timed out: {url[:200]} did not answer in time") from None
+    error = nav.get("errorText")
+    if error:
+        _navigation_failed(url, error, ctx.blocked)
+    timings["navigate"], quiet_start = _wait_quiet(page, ctx.requests, deadline=deadline, t_nav=t1)
+    t3 = time.monotonic()
+    timings["quiet"] = t3 - quiet_start
+    data = _read_dom(page, deadline)
+    timings["dom"] = time.monotonic() - t3
+    final_url = data.get("url") or url
+    if final_url.startswith("chrome-error:"):
+        # The page went somewhere the browser could not load: a script navigation or
+        # a redirect the policy refused, or a network error.
+        reasons = ctx.blocked.items()
+        if reasons:
+            raise PolicyRefused(f"the page led to an address the policy refuses: {reasons[-1]}")
+        raise RenderError(f"the browser could not load {url[:200]} (it showed an error page)")
+    html = data.get("html") or ""
+    notes = []
+    if (data.get("length") or 0) > len(html):
+        notes.append(f"rendered DOM cut at {DOM_CAP} of {data['length']} characters")
+    return PageOutcome(
+        html=html,
+        final_url=final_url,
+        status=data.get("status"),
+        blocked=[],
+        timings=timings,
+        notes=notes,
+    )
+
+
+def _navigation_failed(url: str, error: str, blocked: Blocked) -> None:
+    if "ERR_BLOCKED_BY_CLIENT" in error or "ERR_TUNNEL_CONNECTION_FAILED" in error:
+        reasons = blocked.items()
+        if reasons:
+            raise PolicyRefused(f"the page led to an address the policy refuses: {reasons[0]}")
+    raise RenderError(f"browser could not load {url[:200]}: {error}")
+
+
+def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav: float) -> tuple[float, float]:
+    """Poll until the page is quiet; returns (navigate time, when the quiet wait began)."""
+    hard_limit = deadline - READ_MARGIN
+    parsed_at: float | None = None
+    while True:
+        now = time.monotonic()
+        limit = hard_limit if parsed_at is None else min(hard_limit, parsed_at + SETTLE_CAP)
+        if now >= limit:
+            break
+        state = _poll(page, timeout=max(0.05, min(2.0, limit - now)))
+        now = time.monotonic()
+        if state is not None:
+            ready, since_mut, gap, timers, js_pending, since_dcl, since_act = state
+            if ready != "loading" and parsed_at is None:
+                parsed_at = now - max(0.0, since_dcl / 1000.0)
+            window = min(MAX_QUIET, max(MIN_QUIET, 1.5 * gap / 1000.0))
+            loaded = ready == "complete" or (ready == "interactive" and since_dcl / 1000.0 >= LOAD_GRACE)
+            busy = (
+                js_pending > 0
+                or requests.pending(now) > 0
+                or (timers > 0 and parsed_at is not None and now - parsed_at < TIMER_BUDGET)
+            )
+            quiet_for = min(since_mut / 1000.0, since_act / 1000.0, now - requests.last_change)
+            if loaded and not busy and quiet_for >= window:
+                break
+        time.sleep(POLL)
+    if parsed_at is None:
+        # Never parsed: either still about:blank (no answer) or one endless script.
+        _stop_scripts(page)
+        raise Timeout("render timed out before the page finished parsing")
+    return parsed_at - t_nav, parsed_at
+
+
+def _poll(page: Connection, *, timeout: float) -> list[Any] | None:
+    try:
+        result = page.call(
+            "Runtime.evaluate",
+            timeout=timeout,
+            expression="window.__wfQuiet ? window.__wfQuiet() : null",
+            returnByValue=True,
+        )
+    except CDPTimeout:
+        return None  # the page's main thread is busy; try again until the limit
+    value = result.get("result", {}).get("value")
+    return value if isinstance(value, list) and len(value) == 7 else None
+
+
+def _read_dom(page: Connection, deadline: float) -> dict[str, Any]:
+    try:
+        result = page.call(
+            "Runtime.evaluate",
+            timeout=max(0.2, deadline - time.monotonic()),
+            expression=READ_JS % DOM_CAP,
+            returnByValue=True,
+        )
+    except CDPTimeout:
+        _stop_scripts(page)
+        raise Timeout("render timed out: a script kept the page busy (stopped it)") from None
+    if "exceptionDetails" in result:
+        raise RenderError(f"could not read the rendered DOM: {result['exceptionDetails'].get('text', 'error')}")
+    value = result.get("result", {}).get("value")
+    if not isinstance(value, dict):
+        raise RenderError("could not read the rendered DOM")
+    return value
+
+
+def _stop_scripts(page: Connection) -> None:
+    # Runs on the renderer's IO thread, so it stops even `while (true) {}`.
+    with contextlib.suppress(CDPError):
+        page.call("Runtime.terminateExecution", timeout=1.0)
+
+
+def _dismiss_dialog(page: Connection) -> None:
+    # alert/confirm/prompt block the page's scripts; answer from another thread so the
+    # event thread keeps delivering events meanwhile.
+    def answer() -> None:
+        with contextlib.suppress(CDPError, CDPClosed):
+            page.call("Page.handleJavaScriptDialog", timeout=2.0, accept=True)
+
+    threading.Thread(target=answer, name="wf-dialog", daemon=True).start()

@@ -1,0 +1,261 @@
+"""RenderSession: one per wf process. The browser starts on the first render, is
+health-checked before each later one, and is shared by concurrent renders (a batch)."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+from urllib.parse import urlsplit
+
+from common.errors import DNSError, RenderError, Timeout, ToolError
+from common.policy import Policy, check_scheme
+from wf.render import Rendered, RenderOptions
+from wf.render.browser import CircuitBreaker, Launched, find_browser, launch
+from wf.render.cdp import CDPError, CDPTimeout, Connection, preload
+from wf.render.guard import CheckedResolver, RequestGuard
+from wf.render.page import BrowserLink, Context, render_in
+
+HEALTH_TIMEOUT = 2.0
+SPARE_TIMEOUT = 15.0
+
+
+class RenderSession:
+    def __init__(self, opts: RenderOptions, *, policy: Policy, user_agent: str | None = None) -> None:
+        self.opts = opts
+        self.policy = policy
+        self.user_agent = user_agent
+        self._resolver = CheckedResolver(policy)
+        self._lock = threading.Lock()
+        self._closed = False
+        self._launched: Launched | None = None
+        self._shared: Any = None  # keeper.SharedBrowser when WF_RENDER_KEEPALIVE is set
+        self._link: BrowserLink | None = None
+        self._spare: Future[Context] | None = None
+        self._spare_pool: ThreadPoolExecutor | None = None
+        self._renders = 0
+        atexit.register(self.close)
+
+    def __enter__(self) -> RenderSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def render(self, url: str, *, deadline: float) -> Rendered:
+        start = time.monotonic()
+        deadline = min(deadline, start + self.opts.timeout)
+        self._check_target(url, deadline)
+        link, launch_time = self._browser(deadline)
+        t_ctx = time.monotonic()
+        try:
+            ctx = self._context(link, deadline)
+            context_time = time.monotonic() - t_ctx
+            try:
+                outcome = render_in(ctx, url, deadline=deadline)
+            finally:
+                # After, not during: on two cores a context made alongside a render
+                # slows that render down more than it saves the next one.
+                self._prepare_spare(link)
+        except RenderError:
+            self._forget_if_dead(link)
+            raise
+        except CDPTimeout:
+            raise Timeout(f"render timed out after {time.monotonic() - start:.1f} s") from None
+        except CDPError as exc:
+            self._forget_if_dead(link)
+            raise RenderError(f"browser failed during render: {exc}") from None
+        timings = {
+            "launch": launch_time,
+            "context": context_time,
+            **outcome.timings,
+            "total": time.monotonic() - start,
+        }
+        return Rendered(
+            html=outcome.html,
+            final_url=outcome.final_url,
+            status=outcome.status,
+            blocked=outcome.blocked,
+            timings=timings,
+            notes=outcome.notes,
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._teardown()
+        with contextlib.suppress(Exception):
+            atexit.unregister(self.close)
+
+    # ------------------------------------------------------------ internals
+
+    def _context(self, link: BrowserLink, deadline: float) -> Context:
+        """The spare context when one is (being) prepared, else a new one."""
+        with self._lock:
+            spare, self._spare = self._spare, None
+            self._renders += 1
+        if spare is not None:
+            try:
+                ctx = spare.result(timeout=max(0.0, deadline - time.monotonic()))
+            except Exception:
+                ctx = None
+            if ctx is not None and ctx.link is link and ctx.page is not None and not ctx.page.closed:
+                return ctx
+            if ctx is not None:
+                ctx.dispose()
+        return Context(link, deadline=deadline)
+
+    def _prepare_spare(self, link: BrowserLink) -> None:
+        """From the second render on, more are likely (a batch): prepare the next
+        context now, so the next render skips about 0.2 s of context set-up."""
+        with self._lock:
+            if self._closed or self._spare is not None or self._renders < 2 or self._link is not link:
+                return
+            if self._spare_pool is None:
+                self._spare_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wf-spare")
+            self._spare = self._spare_pool.submit(Context, link, deadline=time.monotonic() + SPARE_TIMEOUT)
+
+    def _check_target(self, url: str, deadline: float) -> None:
+        """The top-level URL itself must pass the policy before a browser starts."""
+        parts = urlsplit(url)
+        check_scheme(parts.scheme, url[:200])
+        if not parts.hostname:
+            raise RenderError(f"cannot render {url[:200]}: no host")
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+        try:
+            self._resolver.addresses(parts.hostname, port, deadline=deadline)
+        except DNSError as exc:
+            raise RenderError(f"cannot render: {exc.message}") from None
+
+    def _browser(self, deadline: float) -> tuple[BrowserLink, float]:
+        with self._lock:
+            if self._closed:
+                raise RenderError("the render session is closed")
+            if self._link is not None:
+                if self._healthy(self._link, deadline):
+                    return self._link, 0.0
+                self._teardown()
+            t0 = time.monotonic()
+            self._link = self._start(deadline)
+            return self._link, time.monotonic() - t0
+
+    def _healthy(self, link: BrowserLink, deadline: float) -> bool:
+        if link.conn.closed or (self._launched is not None and not self._launched.alive()):
+            return False
+        try:
+            link.conn.call("Browser.getVersion", timeout=min(HEALTH_TIMEOUT, max(0.05, deadline - time.monotonic())))
+        except CDPError:
+            return False
+        return True
+
+    def _start(self, deadline: float) -> BrowserLink:
+        from common.paths import runtime_dir, state_dir
+
+        binary = find_browser(self.opts.browser)  # a missing browser is not a failure
+        breaker = CircuitBreaker(state_dir() / "render-circuit.json")
+        breaker.check()
+        # pychrome and websocket load while the browser starts (about 0.1 s saved).
+        importer = threading.Thread(target=preload, name="wf-preload", daemon=True)
+        importer.start()
+        try:
+            if self.opts.keepalive > 0:
+                from wf.render.keeper import attach
+
+                self._shared = attach(binary, self.opts.keepalive, deadline=deadline)
+                launched = self._shared.launched
+            else:
+                root = runtime_dir() / "render"
+                root.mkdir(mode=0o700, exist_ok=True)
+                launched = self._launched = launch(binary, profile_root=root, deadline=deadline)
+            importer.join()
+            link = self._connect(launched, deadline)
+        except RenderError:
+            breaker.failed()
+            self._teardown()
+            raise
+        except CDPError as exc:
+            breaker.failed()
+            self._teardown()
+            raise RenderError(f"cannot talk to the browser: {exc}") from None
+        except BaseException:
+            self._teardown()
+            raise
+        breaker.succeeded()
+        return link
+
+    def _connect(self, launched: Launched, deadline: float) -> BrowserLink:
+        timeout = max(0.1, min(5.0, deadline - time.monotonic()))
+        conn = Connection(launched.ws_url, timeout=timeout)
+        try:
+            version = conn.call("Browser.getVersion", timeout=timeout)
+            guard = RequestGuard(conn, self._resolver)
+            guard.enable(timeout=timeout)
+        except BaseException:
+            conn.close()
+            raise
+        ua, metadata = _user_agent(self.user_agent, version)
+        self._link = BrowserLink(
+            conn=conn,
+            guard=guard,
+            resolver=self._resolver,
+            page_ws_url=launched.page_ws_url,
+            user_agent=ua,
+            ua_metadata=metadata,
+        )
+        return self._link
+
+    def _forget_if_dead(self, link: BrowserLink) -> None:
+        with self._lock:
+            if self._link is link and not self._healthy(link, time.monotonic() + HEALTH_TIMEOUT):
+                self._teardown()
+
+    def _teardown(self) -> None:
+        """Disconnect, and kill a private browser; safe to call at any point."""
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            spare.add_done_callback(_dispose_spare)
+        link, self._link = self._link, None
+        if link is not None:
+            link.guard.close()
+            link.conn.close()
+        launched, self._launched = self._launched, None
+        if launched is not None:
+            launched.kill()
+        shared, self._shared = self._shared, None
+        if shared is not None:
+            with contextlib.suppress(OSError, ToolError):
+                shared.release()
+
+
+def _dispose_spare(future: Future[Context]) -> None:
+    with contextlib.suppress(Exception):
+        future.result().dispose()
+
+
+def _user_agent(explicit: str | None, version: dict[str, Any]) -> tuple[str | None, dict[str, Any] | None]:
+    """The user's --user-agent as it is; else the browser's own without "Headless"."""
+    if explicit:
+        return explicit, None
+    ua = str(version.get("userAgent", ""))
+    if not ua:
+        return None, None
+    ua = ua.replace("HeadlessChrome", "Chrome")
+    product = str(version.get("product", ""))  # HeadlessChrome/156.0.8078.108
+    full = product.split("/", 1)[1] if "/" in product else ""
+    major = full.split(".", 1)[0] or "0"
+    metadata = {
+        "brands": [{"brand": "Chromium", "version": major}, {"brand": "Not.A/Brand", "version": "99"}],
+        "fullVersionList": [
+            {"brand": "Chromium", "version": full or major},
+            {"brand": "Not.A/Brand", "version": "99.0.0.0"},
+        ],
+        "platform": "Linux",
+        "platformVersion": "",
+        "architecture": "x86",
+        "model": "",
+        "mobile": False,
+    }
+    return ua, metadata
