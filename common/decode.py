@@ -36,17 +36,25 @@ _SUPERSETS = {
 
 LEGACY_FALLBACK = "windows-1252"
 
+# Python codecs that are no web charset: they would run escapes in the page (or, for
+# UTF-7, hide markup in it). Browsers do not know them either.
+_NOT_CHARSETS = frozenset(
+    {"idna", "punycode", "raw-unicode-escape", "unicode-escape", "utf-7", "undefined", "mbcs", "oem"}
+)
+
 
 def normalise_charset(label: str | None) -> str | None:
-    """A Python codec name for a charset label, or None when Python does not know it."""
+    """A Python codec name for a charset label, or None when it names no text charset."""
     if not label:
         return None
     label = label.strip().strip("\"'").lower()
     label = _SUPERSETS.get(label, label)
     try:
-        return codecs.lookup(label).name
-    except LookupError:
+        name = codecs.lookup(label).name
+        b"a".decode(name, "replace")  # rot13, base64, zlib... are codecs, not charsets
+    except (LookupError, ValueError):
         return None
+    return None if name.replace("_", "-") in _NOT_CHARSETS else name
 
 
 def charset_from_content_type(content_type: str | None) -> str | None:
