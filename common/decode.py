@@ -97,6 +97,9 @@ def decode_body(body: bytes, content_type: str | None = None) -> tuple[str, str]
         if declared and declared.replace("_", "-").startswith(name[:6]):
             return body[skip:].decode(name, "replace"), name
         return body[skip:].decode(name, "replace"), name
+    if declared and declared.startswith(("utf-16", "utf-32")) and b"\0" not in body[:1024]:
+        # UTF-16 or UTF-32 text always has NUL bytes; a body without any is not in them.
+        declared = None
     if declared:
         return _decode_declared(body, declared)
     meta = sniff_declared(body)
