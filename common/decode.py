@@ -128,9 +128,11 @@ def _decode_declared(body: bytes, name: str) -> tuple[str, str]:
 
 
 def _mostly_utf8(body: bytes) -> bool:
+    """UTF-8 with a few stray bytes: at least as many valid multi-byte characters as
+    invalid bytes. Legacy text read as UTF-8 has almost no valid multi-byte character."""
     text = body.decode("utf-8", "replace")
     bad = text.count("\ufffd")
     if bad == 0:
         return True
     non_ascii = sum(1 for ch in text if ord(ch) > 127)
-    return bad * 4 < non_ascii
+    return bad <= non_ascii - bad
