@@ -5,6 +5,8 @@ text/html is still a PNG."""
 
 from __future__ import annotations
 
+from common.decode import charset_from_content_type, sniff_bom
+
 _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
     (b"GIF87a", "image/gif"),
@@ -50,15 +52,28 @@ def mime_of(content_type: str | None) -> str:
     return (content_type or "").split(";", 1)[0].strip().lower()
 
 
-def sniff_binary(body: bytes) -> str | None:
-    """A MIME type when the first bytes are a known binary format, or hold NUL bytes."""
+def sniff_binary(body: bytes, *, wide: bool = False) -> str | None:
+    """A MIME type when the first bytes are a known binary format, or hold NUL bytes that
+    no UTF-16/32 BOM or declared charset (``wide``) explains."""
     for magic, mime in _MAGIC:
         if body.startswith(magic):
             return mime
-    head = body[:1024]
-    if b"\x00" in head and not (head.startswith((b"\xff\xfe", b"\xfe\xff"))):
+    if b"\x00" in body[:1024] and not wide and sniff_bom(body) is None:
         return "application/octet-stream"
     return None
+
+
+def _wide_charset(content_type: str | None) -> bool:
+    charset = charset_from_content_type(content_type) or ""
+    return charset.startswith(("utf-16", "utf-32"))
+
+
+def _utf8_head(body: bytes) -> bytes:
+    """The first 64 KiB as UTF-8 when a UTF-16/32 BOM says how to read them."""
+    bom = sniff_bom(body)
+    if bom is None or bom[0] == "utf-8":
+        return body[:65536]
+    return body[bom[1] : 65536].decode(bom[0], "replace").encode("utf-8")
 
 
 def looks_like_html(body: bytes) -> bool:
@@ -73,7 +88,7 @@ def classify(content_type: str | None, body: bytes) -> tuple[str, str]:
     mime = mime_of(content_type)
     if not body:
         return "empty", mime
-    binary = sniff_binary(body)
+    binary = sniff_binary(body, wide=_wide_charset(content_type))
     if mime in ("text/html", "application/xhtml+xml"):
         return ("binary", binary) if binary else ("html", mime)
     if binary:
@@ -81,10 +96,11 @@ def classify(content_type: str | None, body: bytes) -> tuple[str, str]:
     if mime.startswith("text/") or mime in _TEXT_APPLICATION or mime.endswith(("+json", "+xml")):
         return "text", mime
     if not mime or mime in ("application/octet-stream", "binary/octet-stream"):
-        if looks_like_html(body):
+        head = _utf8_head(body)
+        if looks_like_html(head):
             return "html", "text/html"
         try:
-            body[:65536].decode("utf-8")
+            head.decode("utf-8")
             return "text", mime or "text/plain"
         except UnicodeDecodeError as exc:
             # A multi-byte character cut at the sniff boundary is still text.
