@@ -93,17 +93,32 @@ class Figures:
     def deadline(self, timeout: float, elapsed: float) -> None:
         """Record, then assert the contract: ended within timeout + DEADLINE_SLACK."""
         self._write({"kind": "deadline", "timeout": timeout, "elapsed": round(elapsed, 3)})
-        assert elapsed <= timeout + DEADLINE_SLACK, (
-            f"{elapsed:.2f} s for a {timeout:g} s deadline (allowed {timeout + DEADLINE_SLACK:g} s)"
-        )
+        _check_deadline(timeout, elapsed)
 
     def memory(self, peak_kb: int, idle_kb: int) -> None:
         """Record, then assert the bound: peak RSS at most 100 MB over an idle run."""
         assert peak_kb > 0, "run the case with proc.run(..., measure=True)"
         self._write({"kind": "memory", "peak_kb": peak_kb, "idle_kb": idle_kb})
-        assert peak_kb - idle_kb <= MEMORY_BOUND_KB, (
-            f"peak RSS {peak_kb / 1024:.0f} MB is {(peak_kb - idle_kb) / 1024:.0f} MB over idle"
-        )
+        _check_memory(peak_kb, idle_kb)
+
+    def deadline_and_memory(self, timeout: float, elapsed: float, peak_kb: int, idle_kb: int) -> None:
+        """Record both figures before either is asserted."""
+        self._write({"kind": "deadline", "timeout": timeout, "elapsed": round(elapsed, 3)})
+        self._write({"kind": "memory", "peak_kb": peak_kb, "idle_kb": idle_kb})
+        _check_deadline(timeout, elapsed)
+        _check_memory(peak_kb, idle_kb)
+
+
+def _check_deadline(timeout: float, elapsed: float) -> None:
+    assert elapsed <= timeout + DEADLINE_SLACK, (
+        f"{elapsed:.2f} s for a {timeout:g} s deadline (allowed {timeout + DEADLINE_SLACK:g} s)"
+    )
+
+
+def _check_memory(peak_kb: int, idle_kb: int) -> None:
+    assert peak_kb - idle_kb <= MEMORY_BOUND_KB, (
+        f"peak RSS {peak_kb / 1024:.0f} MB is {(peak_kb - idle_kb) / 1024:.0f} MB over idle"
+    )
 
 
 @pytest.fixture

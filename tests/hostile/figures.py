@@ -41,20 +41,22 @@ def table(records: list[dict], summary: str) -> str:
     deadlines = sorted((r for r in records if r["kind"] == "deadline"),
                        key=lambda r: r["elapsed"] - r["timeout"], reverse=True)
     if deadlines:
+        width = max(len(r["case"]) for r in deadlines)
         out.append("")
-        out.append(f"{'deadline case':72} {'timeout':>7} {'elapsed':>8} {'over':>7}")
+        out.append(f"{'deadline case':{width}} {'timeout':>7} {'elapsed':>8} {'over':>7}")
         for r in deadlines:
             over = r["elapsed"] - r["timeout"]
-            out.append(f"{r['case'][:72]:72} {r['timeout']:7.2f} {r['elapsed']:8.3f} {over:+7.3f}")
+            out.append(f"{r['case']:{width}} {r['timeout']:7.2f} {r['elapsed']:8.3f} {over:+7.3f}")
         worst = deadlines[0]
         out.append(f"worst overshoot: {worst['elapsed'] - worst['timeout']:+.3f} s ({worst['case']})")
     idle = [r["peak_kb"] for r in records if r["kind"] == "idle"]
     memory = sorted((r for r in records if r["kind"] == "memory"), key=lambda r: r["peak_kb"], reverse=True)
     if memory:
+        width = max(len(r["case"]) for r in memory)
         out.append("")
-        out.append(f"{'memory case':72} {'peak MB':>8} {'over idle':>9}")
+        out.append(f"{'memory case':{width}} {'peak MB':>8} {'over idle':>9}")
         for r in memory:
-            out.append(f"{r['case'][:72]:72} {r['peak_kb'] / 1024:8.1f} {(r['peak_kb'] - r['idle_kb']) / 1024:9.1f}")
+            out.append(f"{r['case']:{width}} {r['peak_kb'] / 1024:8.1f} {(r['peak_kb'] - r['idle_kb']) / 1024:9.1f}")
         worst = memory[0]
         out.append(
             f"worst peak RSS: {worst['peak_kb'] / 1024:.1f} MB, {(worst['peak_kb'] - worst['idle_kb']) / 1024:.1f} MB "
