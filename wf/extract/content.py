@@ -50,7 +50,7 @@ GOOD_MIN = 50  # characters of own text for a block to count as prose
 THIN_PROSE = 250  # characters of prose below which a chosen region is suspect
 CARD_MAX = 500  # characters: more prose than this under a linked heading is no teaser
 PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
-SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
+SHORT_WEIGHT = 0.25
 
 _negative_cache: dict[str, bool] = {}
 
@@ -90,38 +90,73 @@ def negative_block(el: Any, tag: str) -> bool:
     return negative_words(f"{cls} {ident}" if cls and ident else cls or ident)
 
 
-# A block record, in document order (a parent before its children):
-#   element, parent index, tag, own text, own link text, last own text, card, own index
-# "Own" text is the block's text and its inline descendants' text, not its child blocks'.
-# A card holds a heading that is all link: the title of a teaser for another page.
-_EL, _PARENT, _TAG, _OWN, _OWN_LINK, _LAST, _CARD, _INDEX = range(8)
+# A block record, in document order (a parent before its children). "Own" text is the
+# block's text and its inline descendants' text, not its child blocks'. A card holds a
+# heading that is all link: the title of a teaser for another page.
+(
+    _EL, _PARENT, _TAG, _OWN, _OWN_LINK, _LAST, _CARD, _INDEX, _DEPTH,
+    _GOOD, _BAD, _TEXT, _LINK, _RAW, _BOILER, _NEG,
+) = range(16)
 _HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# The length of a subtree's text with whitespace collapsed, counted in C; compiled on
+# first use.
+_TEXT_LENGTH: Any = None
 _ELLIPSIS = ("...", "\u2026")
 
 
 @dataclass
 class Analysis:
-    # element -> [good, bad, text, link, raw_good, boilerplate]
-    stats: dict[Any, list[Any]] = field(default_factory=dict)
-    best: Any = None
+    blocks: list[list[Any]] = field(default_factory=list)
+    best: Any = None  # the chosen element, or None
+    best_index: int = -1
     total_good: float = 0.0
-    exempt: frozenset[Any] = frozenset()  # boilerplate names that hold the content
+
+    def records(self, whole: bool = False) -> dict[Any, list[Any]]:
+        """element -> block record, for the chosen block and those inside it (or all)."""
+        blocks = self.blocks
+        if whole or self.best_index < 0:
+            return {b[_EL]: b for b in blocks}
+        start = self.best_index
+        depth = blocks[start][_DEPTH]
+        end = start + 1
+        while end < len(blocks) and blocks[end][_DEPTH] > depth:
+            end += 1
+        return {b[_EL]: b for b in blocks[start:end]}
 
 
-def walk(body: Any) -> list[list[Any]]:
-    """One pass over the tree: every block's own text and its parent block."""
+def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
+    """One pass over the tree: every block's own text and its parent block.
+
+    A block named as boilerplate is not walked into: its whole text counts as bad at
+    once, and most of a page's elements (menus, footers, comments) are never visited.
+    """
     from lxml import etree
 
+    global _TEXT_LENGTH
+    if _TEXT_LENGTH is None:
+        _TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
     blocks: list[list[Any]] = []
     frames: list[list[Any]] = []  # the open blocks, innermost last
-    cur: list[Any] = [None, -1, "", 0, 0, "", False, -1]
+    cur: list[Any] = [None, -1, "", 0, 0, "", False, -1, 0]
     links = 0
     block = BLOCK
-    for event, el in etree.iterwalk(body, events=("start", "end")):
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
         if event == "start":
             tag = el.tag
             if tag in block:
-                cur = [el, cur[7], tag, 0, 0, "", False, len(blocks)]
+                if skip_boilerplate:
+                    negative = negative_block(el, tag)
+                    if negative and el is not body:
+                        n = int(_TEXT_LENGTH(el))
+                        blocks.append([el, cur[7], tag, n, n, None, False, len(blocks),
+                                       len(frames), 0.0, 0.0, 0, 0, 0.0, False, True])
+                        walker.skip_subtree()
+                        continue
+                else:
+                    negative = None
+                cur = [el, cur[7], tag, 0, 0, "", False, len(blocks), len(frames),
+                       0.0, 0.0, 0, 0, 0.0, False, negative]
                 blocks.append(cur)
                 frames.append(cur)
             elif tag == "a":
@@ -139,9 +174,8 @@ def walk(body: Any) -> list[list[Any]]:
             f = frames.pop()
             if frames:
                 cur = frames[-1]
-                tag = f[2]
                 # A heading that is all link titles a teaser card: its block is one.
-                if tag in _HEADING and f[3] and f[4] * 10 >= f[3] * 9:
+                if f[2] in _HEADING and f[3] and f[4] * 10 >= f[3] * 9:
                     cur[6] = True
         elif links and el.tag == "a":
             links -= 1
@@ -156,63 +190,65 @@ def walk(body: Any) -> list[list[Any]]:
     return blocks
 
 
-def classify(blocks: list[list[Any]]) -> list[list[float]]:
-    """Per block, its own [good, bad, text, link, good]: link text is bad anywhere;
-    the rest is prose when the block is long, unless it trails off in an ellipsis (an
-    excerpt teasing another page); short lines weigh a little on the bad side."""
-    out = []
+def own_scores(b: list[Any]) -> tuple[float, float]:
+    """A block's own (good, bad): link text is bad anywhere; the rest is prose when the
+    block is long, unless it trails off in an ellipsis (an excerpt teasing another
+    page); short lines weigh a little on the bad side, headings not at all."""
+    own, link = b[_OWN], b[_OWN_LINK]
+    if not own:
+        return 0.0, 0.0
+    if b[_LAST] is None:  # boilerplate not walked into: all its text is bad
+        return 0.0, own
+    if own >= GOOD_MIN and not b[_LAST].rstrip().rstrip("])").endswith(_ELLIPSIS):
+        return own - link, link
+    if b[_TAG] in _HEADING:
+        # A heading is short but no label: it belongs with the prose it titles.
+        return 0.0, link
+    return 0.0, link + SHORT_WEIGHT * (own - link)
+
+
+def negative(b: list[Any]) -> bool:
+    hit = b[_NEG]
+    if hit is None:
+        hit = b[_NEG] = negative_block(b[_EL], b[_TAG])
+    return hit
+
+
+def aggregate(blocks: list[list[Any]], exempt: set[int]) -> None:
+    """Subtree sums in every record (good, bad, text, link, raw good) and whether it is
+    boilerplate; prose in boilerplate counts as bad."""
     for b in blocks:
-        own, link = b[_OWN], b[_OWN_LINK]
-        if not own:
-            out.append([0.0, 0.0, 0, 0, 0.0])
-        elif own >= GOOD_MIN and not b[_LAST].rstrip().rstrip("])").endswith(_ELLIPSIS):
-            out.append([own - link, link, own, link, own - link])
-        elif b[_TAG] in _HEADING:
-            # A heading is short but no label: it belongs with the prose it titles.
-            out.append([0.0, link, own, link, 0.0])
-        else:
-            out.append([0.0, link + SHORT_WEIGHT * (own - link), own, link, 0.0])
-    return out
-
-
-def aggregate(
-    blocks: list[list[Any]], own: list[list[float]], negative: Any, exempt: set[int]
-) -> tuple[list[list[float]], list[bool]]:
-    """Subtree sums per block, [good, bad, text, link, raw good], and whether each block
-    is boilerplate. Prose in boilerplate counts as bad."""
-    sums = [s[:] for s in own]
-    boiler = [False] * len(blocks)
+        b[_GOOD], b[_BAD] = own_scores(b)
+        b[_TEXT], b[_LINK], b[_RAW] = b[_OWN], b[_OWN_LINK], b[_GOOD]
     # Children come after their parent: walk backwards to add each into its parent.
     for i in range(len(blocks) - 1, -1, -1):
-        s = sums[i]
         b = blocks[i]
+        good = b[_GOOD]
         # Names are looked at only where they matter: blocks holding prose.
-        if s[0] and (
-            (b[_CARD] and s[0] < CARD_MAX) or (i not in exempt and negative(i))
-        ):
-            boiler[i] = True
-            s[1] += s[0]
-            s[0] = 0.0
+        if good and ((b[_CARD] and good < CARD_MAX) or (i not in exempt and negative(b))):
+            b[_BOILER] = True
+            b[_BAD] += good
+            b[_GOOD] = good = 0.0
+        else:
+            b[_BOILER] = False
         parent = b[_PARENT]
         if parent >= 0:
-            p = sums[parent]
-            p[0] += s[0]
-            p[1] += s[1]
-            p[2] += s[2]
-            p[3] += s[3]
-            p[4] += s[4]
-    return sums, boiler
+            p = blocks[parent]
+            p[_GOOD] += good
+            p[_BAD] += b[_BAD]
+            p[_TEXT] += b[_TEXT]
+            p[_LINK] += b[_LINK]
+            p[_RAW] += b[_RAW]
 
 
-def _best(blocks: list[list[Any]], sums: list[list[float]], boiler: list[bool]) -> int:
+def _best(blocks: list[list[Any]]) -> int:
     """The block with the highest score outside every boilerplate subtree, or -1."""
     inside = [False] * len(blocks)
     best, best_score = -1, 0.0
     for i, b in enumerate(blocks):
         parent = b[_PARENT]
-        inside[i] = flag = boiler[i] or (parent >= 0 and inside[parent])
-        s = sums[i]
-        score = s[0] - s[1]
+        inside[i] = flag = b[_BOILER] or (parent >= 0 and inside[parent])
+        score = b[_GOOD] - b[_BAD]
         if score > best_score and not flag:
             best, best_score = i, score
     return best
@@ -225,48 +261,38 @@ def choose(body: Any) -> Analysis:
     `<div class="has-sidebar">`), score again without the names that held most of it.
     """
     blocks = walk(body)
-    result = Analysis()
+    result = Analysis(blocks=blocks)
     if not blocks:
         return result
-    cache: dict[int, bool] = {}
-
-    def negative(i: int) -> bool:
-        hit = cache.get(i)
-        if hit is None:
-            b = blocks[i]
-            hit = cache[i] = negative_block(b[_EL], b[_TAG])
-        return hit
-
-    own = classify(blocks)
-    sums, boiler = aggregate(blocks, own, negative, set())
-    total = sums[0][4]
-    best = _best(blocks, sums, boiler)
-    exempt: set[int] = set()
-    if best < 0 or sums[best][0] < max(THIN_PROSE, 0.1 * total):
-        exempt = {
-            i for i in range(len(blocks)) if sums[i][4] > 0.5 * total and negative(i)
-        }
+    aggregate(blocks, set())
+    total = blocks[0][_RAW]
+    best = _best(blocks)
+    if best < 0 or blocks[best][_GOOD] < max(THIN_PROSE, 0.1 * total):
+        # Walk everything this time, to learn which boilerplate names held the prose.
+        blocks = result.blocks = walk(body, skip_boilerplate=False)
+        aggregate(blocks, set())
+        total = blocks[0][_RAW]
+        best = _best(blocks)
+        exempt = {i for i, b in enumerate(blocks) if b[_RAW] > 0.5 * total and negative(b)}
         if exempt:
-            sums, boiler = aggregate(blocks, own, negative, exempt)
-            best = _best(blocks, sums, boiler)
+            for i in exempt:
+                blocks[i][_NEG] = False
+            aggregate(blocks, exempt)
+            best = _best(blocks)
     result.total_good = total
-    stats = result.stats
-    for i, b in enumerate(blocks):
-        s = sums[i]
-        s.append(boiler[i])
-        stats[b[_EL]] = s
-    result.best = blocks[best][_EL] if best >= 0 else None
-    result.exempt = frozenset(blocks[i][_EL] for i in exempt)
+    if best >= 0:
+        result.best = blocks[best][_EL]
+        result.best_index = best
     return result
 
 
-def prune(el: Any, s: list[Any], exempt: frozenset[Any]) -> bool:
+def prune(el: Any, b: list[Any]) -> bool:
     """Whether a block inside the chosen content is boilerplate to leave out."""
-    good, _bad, text, link, _raw, boiler = s
-    if boiler or (el not in exempt and negative_block(el, el.tag)):
+    if b[_BOILER] or negative(b):
         return True
+    text, link = b[_TEXT], b[_LINK]
     # A list of links (menu, related stories, tags) with little prose of its own; a
     # paragraph is spared when words of its own join its links into a sentence.
-    if not text or link * 2 <= text or good * 2 >= text:
+    if not text or link * 2 <= text or b[_GOOD] * 2 >= text:
         return False
-    return el.tag != "p" or text - link < PARAGRAPH_WORDS
+    return b[_TAG] != "p" or text - link < PARAGRAPH_WORDS

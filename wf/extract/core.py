@@ -52,18 +52,12 @@ def _run(
         r = render(body)
     else:
         analysis = content.choose(body)
-        stats, exempt = analysis.stats, analysis.exempt
-
-        def skip(el: Any) -> bool:
-            s = stats.get(el)
-            return s is not None and content.prune(el, s, exempt)
-
         node = analysis.best if analysis.best is not None else body
-        r = render(node, skip)
+        r = render(node, _skipper(analysis.records(whole=node is body)))
         # Too little: widen to the page without its boilerplate (a short page is all
         # content), then to the whole page when that says much more.
         if node is not body and _thin(r):
-            wider = render(body, skip)
+            wider = render(body, _skipper(analysis.records(whole=True)))
             if _length(wider) > _length(r):
                 r = wider
         if _thin(r):
@@ -73,6 +67,16 @@ def _run(
     text = r.text()
     links = [Link(text=t, url=u) for t, u in r.links]
     return Extracted(title=title, text=text, links=links)
+
+
+def _skipper(records: dict[Any, list[Any]]) -> Any:
+    from wf.extract.content import prune
+
+    def skip(el: Any) -> bool:
+        record = records.get(el)
+        return record is not None and prune(el, record)
+
+    return skip
 
 
 def _length(r: Any) -> int:
