@@ -29,7 +29,14 @@ from common.errors import (
     TooManyRedirects,
     TransferError,
 )
-from common.policy import Policy, canonical_host, check_name, check_scheme, resolve_checked
+from common.policy import (
+    Policy,
+    canonical_host,
+    check_name,
+    check_scheme,
+    parse_ip,
+    resolve_checked,
+)
 
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -120,6 +127,8 @@ def normalise_url(url: str) -> str:
             netloc_host.encode("ascii")
         except UnicodeError:
             raise InvalidURL(f"invalid host name {host!r}") from None
+        if not _valid_host(netloc_host):
+            raise InvalidURL(f"invalid host name {host[:80]!r}")
     netloc = netloc_host if port is None else f"{netloc_host}:{port}"
     if parts.username is not None:
         userinfo = parts.username + (f":{parts.password}" if parts.password is not None else "")
@@ -127,6 +136,28 @@ def normalise_url(url: str) -> str:
     path = quote(parts.path, safe="/%:@!$&'()*+,;=-._~") or "/"
     query = quote(parts.query, safe="/%:@!$&'()*+,;=-._~?")
     return urlunsplit((scheme, netloc, path, query, ""))
+
+
+_LABEL = re.compile(r"^[a-z0-9_-]{1,63}$")
+_NUMERIC_LABEL = re.compile(r"^(?:[0-9]+|0x[0-9a-f]*)$")
+
+
+def _valid_host(host: str) -> bool:
+    """A canonical host that could be looked up: an address, or a DNS name of 63-byte
+    labels at most. A name that ends in a number but is no IPv4 address is invalid (as in
+    browsers); such names would only become pointless queries to the resolver."""
+    if parse_ip(host) is not None:
+        return True
+    labels = host.split(".")
+    if len(host) > 253 or not all(_LABEL.match(label) for label in labels):
+        return False
+    if _NUMERIC_LABEL.match(labels[-1]):
+        return False
+    try:
+        host.encode("ascii").decode("idna")  # xn-- labels must be real punycode
+    except UnicodeError:
+        return False
+    return True
 
 
 def _looks_like_host_port(text: str) -> bool:
