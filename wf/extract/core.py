@@ -28,12 +28,27 @@ def run(
 def _run(
     html: str | bytes, *, url: str | None, full: bool, markers: bool, want_links: bool
 ) -> Extracted:
+    from wf.extract import parse
+
+    text = parse.to_text(html)
+    root = parse.parse_fast(text)
+    if root is not None:
+        result = _extract(root, url=url, full=full, markers=markers, want_links=want_links)
+        if "\ufffd" not in result.text and "\ufffd" not in (result.title or ""):
+            return result
+        # A control character became U+FFFD: take the careful path, which drops them.
+    root = parse.parse(parse.to_utf8(text))
+    if root is None:
+        return Extracted(title=None, text="", links=[])
+    return _extract(root, url=url, full=full, markers=markers, want_links=want_links)
+
+
+def _extract(
+    root: Any, *, url: str | None, full: bool, markers: bool, want_links: bool
+) -> Extracted:
     from wf.extract import content, parse
     from wf.extract.render import Renderer
 
-    root = parse.parse(parse.to_utf8(parse.to_text(html)))
-    if root is None:
-        return Extracted(title=None, text="", links=[])
     title = parse.title_of(root)
     base = _base_url(url, parse.base_href(root))
     parse.clean(root, main=not full)

@@ -44,17 +44,18 @@ _MAX_DEPTH = 512
 _local = threading.local()
 
 
-def _parser() -> Any:
+def _parser(for_str: bool = False) -> Any:
     # One parser per thread: an lxml parser keeps state (its error log) between calls.
-    parser = getattr(_local, "parser", None)
+    name = "str_parser" if for_str else "parser"
+    parser = getattr(_local, name, None)
     if parser is None:
         from lxml import etree
 
         parser = etree.HTMLParser(
-            encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True,
-            no_network=True, default_doctype=False,
+            encoding=None if for_str else "utf-8", remove_comments=True, remove_pis=True,
+            huge_tree=True, no_network=True, default_doctype=False, collect_ids=False,
         )
-        _local.parser = parser
+        setattr(_local, name, parser)
     return parser
 
 
@@ -69,6 +70,26 @@ def to_text(html: str | bytes) -> str:
 def to_utf8(text: str) -> bytes:
     # Lone surrogates become "?".
     return text.encode("utf-8", "replace").translate(None, _CONTROL)
+
+
+def parse_fast(text: str) -> Any:
+    """The root of `text` parsed as it is, which spares a UTF-8 copy of the page; None
+    when only parse(to_utf8(text)) can be trusted: the text holds U+FFFD (a control
+    character turns into one unseen), an XML encoding declaration, a lone surrogate
+    (libxml2 stops there), or nesting deeper than libxml2 accepts."""
+    from lxml import etree
+
+    if "\ufffd" in text:
+        return None
+    parser = _parser(for_str=True)
+    try:
+        root = etree.fromstring(text, parser)
+    except (etree.LxmlError, ValueError):
+        return None
+    last = parser.error_log.last_error
+    if last is not None and (last.domain_name == "IO" or _DEPTH_LIMIT_HINT in last.message):
+        return None
+    return root
 
 
 def parse(data: bytes) -> Any:
