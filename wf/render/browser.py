@@ -127,12 +127,41 @@ def _small_dev_shm() -> bool:
     return st.f_bavail * st.f_frsize < 512 * 1024 * 1024
 
 
+# Chromium puts a unix socket at $TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket
+# and aborts when that path exceeds sun_path (108 bytes).
+MAX_TMPDIR = 60
+
+
 def launch_env(profile: Path) -> dict[str, str]:
     env = dict(os.environ)
-    for var, sub in (("TMPDIR", "tmp"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")):
+    for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")):
         (profile / sub).mkdir(mode=0o700, exist_ok=True)
         env[var] = str(profile / sub)
+    env["TMPDIR"] = str(_tmpdir(profile))
     return env
+
+
+def _tmpdir(profile: Path) -> Path:
+    """profile/tmp, or when that is too long a short directory it links to."""
+    inside = profile / "tmp"
+    if len(str(inside)) <= MAX_TMPDIR:
+        inside.mkdir(mode=0o700)
+        return inside
+    base = tempfile.gettempdir()
+    if len(base) > MAX_TMPDIR - 20:
+        base = "/tmp"
+    short = Path(tempfile.mkdtemp(prefix="wfc-", dir=base))
+    inside.symlink_to(short)
+    return short
+
+
+def remove_profile(profile: Path) -> None:
+    """The profile directory, and the short TMPDIR it may link to."""
+    link = profile / "tmp"
+    if link.is_symlink():
+        with contextlib.suppress(OSError):
+            remove_tree(Path(os.readlink(link)))
+    remove_tree(profile)
 
 
 @dataclass
@@ -174,7 +203,7 @@ def launch(binary: str, *, profile_root: Path, deadline: float, owner: int | Non
         finally:
             log.close()
     except OSError as exc:
-        shutil.rmtree(profile, ignore_errors=True)
+        remove_profile(profile)
         raise RenderError(f"cannot start {binary}: {exc.strerror or exc}") from None
     launched = Launched(pid=proc.pid, port=0, ws_path="", profile=profile, proc=proc)
     try:
@@ -311,7 +340,7 @@ def kill_browser(pid: int, profile: Path, proc: subprocess.Popen[bytes] | None =
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(p, signal.SIGKILL)
         time.sleep(0.01)
-    remove_tree(profile)
+    remove_profile(profile)
 
 
 def remove_tree(path: Path) -> None:
@@ -343,7 +372,7 @@ def sweep_stale_profiles(root: Path) -> None:
         for p in browser_processes(-1, profile):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(p, signal.SIGKILL)
-        remove_tree(profile)
+        remove_profile(profile)
 
 
 def _pid_exists(pid: int) -> bool:
@@ -391,9 +420,9 @@ class CircuitBreaker:
             )
 
     def failed(self) -> None:
+        # After a cool-down one attempt is let through; if it fails too the count is
+        # still past the threshold, so the breaker opens again at once.
         state = self._read()
-        if time.time() - state["last"] >= self.COOL_DOWN and state["failures"] >= self.THRESHOLD:
-            state["failures"] = 0  # the cool-down passed: this is a fresh attempt
         self._write({"failures": state["failures"] + 1, "last": time.time()})
 
     def succeeded(self) -> None:

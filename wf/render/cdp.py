@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 CONNECT_TIMEOUT = 5.0
+_CLOSED: dict[str, Any] = {"error": {"message": "connection closed"}}  # wakes waiting calls
 
 
 class CDPError(Exception):
@@ -137,6 +138,9 @@ def _build_tab_class() -> None:
                         box.put(message)
             self._stopped.set()
             self.status = self.status_stopped
+            # Wake every waiting call now (pychrome would notice within a second).
+            for box in list(self.method_results.values()):
+                box.put(_CLOSED)
 
         def _handle_event_loop(self) -> None:
             while not self._stopped.is_set():
@@ -162,6 +166,8 @@ def _build_tab_class() -> None:
                 raise CDPTimeout(f"no answer to {_method} within {timeout:.1f} s") from None
             except (pychrome.PyChromeException, websocket.WebSocketException, OSError):
                 raise CDPClosed(f"connection closed during {_method}") from None
+            if result is _CLOSED:
+                raise CDPClosed(f"connection closed during {_method}")
             if "error" in result:
                 raise CDPError(f"{_method}: {result['error'].get('message', result['error'])}")
             return result.get("result", {})
@@ -198,6 +204,8 @@ def _build_tab_class() -> None:
                     self.method_results.pop(i, None)
             results = []
             for (method, _params), answer in zip(calls, answers, strict=True):
+                if answer is _CLOSED:
+                    raise CDPClosed(f"connection closed during {method}")
                 if "error" in answer:
                     raise CDPError(f"{method}: {answer['error'].get('message', answer['error'])}")
                 results.append(answer.get("result", {}))

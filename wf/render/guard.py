@@ -100,13 +100,15 @@ class Blocked:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: list[str] = []
+        self._seen: set[str] = set()
         self.frames: set[str] = set()
         self.dropped = 0
 
     def add(self, entry: str) -> None:
         with self._lock:
-            if entry in self._items:
+            if entry in self._seen:
                 return
+            self._seen.add(entry)
             if len(self._items) >= MAX_BLOCKED:
                 self.dropped += 1
                 return
@@ -299,14 +301,16 @@ class PolicyProxy:
             return None
         if method.upper() == "CONNECT":
             if proxy:
-                upstream.sendall(head + rest)  # the upstream proxy answers the CONNECT
+                # The upstream proxy answers the CONNECT itself.
+                kept = [h for h in lines[1:] if h and not _hop_header(h)]
+                upstream.sendall(_head_bytes([lines[0], *kept, *_proxy_auth(proxy)]) + rest)
             else:
                 client.sendall(b"HTTP/1.1 200 Connection Established\r\n\r\n")
                 if rest:
                     upstream.sendall(rest)
             _splice(client, upstream)
             return upstream
-        self._forward_one(client, upstream, lines, rest, proxy=bool(proxy), method=method, version=version, target=target)
+        self._forward_one(client, upstream, lines, rest, proxy=proxy, method=method, version=version, target=target)
         return upstream
 
     def _connect(self, addrs: list[IPAddress], port: int, proxy: str | None) -> socket.socket | None:
@@ -337,7 +341,7 @@ class PolicyProxy:
         lines: list[str],
         rest: bytes,
         *,
-        proxy: bool,
+        proxy: str | None,
         method: str,
         version: str,
         target: str,
@@ -355,8 +359,9 @@ class PolicyProxy:
         if not proxy:
             parts = urlsplit(target)
             target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        out = "\r\n".join([f"{method} {target} {version}", *headers, "Connection: close", "", ""])
-        upstream.sendall(out.encode("latin-1") + rest[:length])
+        auth = _proxy_auth(proxy) if proxy else []
+        out = _head_bytes([f"{method} {target} {version}", *headers, *auth, "Connection: close"])
+        upstream.sendall(out + rest[:length])
         remaining = length - len(rest[:length])
         while remaining > 0:
             chunk = client.recv(min(65536, remaining))
@@ -376,7 +381,7 @@ class PolicyProxy:
                 client.sendall(head + b"\r\n\r\n")
                 continue
             kept = [h for h in resp if h and not _hop_header(h)]
-            client.sendall("\r\n".join([status_line, *kept, "Connection: close", "", ""]).encode("latin-1") + buf)
+            client.sendall(_head_bytes([status_line, *kept, "Connection: close"]) + buf)
             break
         _copy(upstream, client)
 
@@ -386,6 +391,22 @@ _HOP = ("connection:", "proxy-connection:", "keep-alive:", "proxy-authorization:
 
 def _hop_header(line: str) -> bool:
     return line.lower().startswith(_HOP)
+
+
+def _head_bytes(lines: list[str]) -> bytes:
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def _proxy_auth(proxy: str) -> list[str]:
+    """Proxy-Authorization for an upstream proxy URL with user:password in it."""
+    parts = urlsplit(proxy)
+    if parts.username is None:
+        return []
+    import base64
+    from urllib.parse import unquote
+
+    token = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+    return [f"Proxy-Authorization: Basic {base64.b64encode(token).decode('ascii')}"]
 
 
 def _read_head(sock: socket.socket, data: bytes = b"") -> tuple[bytes | None, bytes]:

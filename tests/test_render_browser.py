@@ -1,0 +1,343 @@
+"""Browser discovery, launch, cleanup, the circuit breaker and the keep-alive keeper,
+with a fake browser (a shell script): these run anywhere, no Chromium needed."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from common.errors import PolicyRefused, RenderError, Timeout
+from common.policy import Policy
+from tests.fixtures.render.server import wait_until
+from wf.render import RenderOptions, RenderSession
+from wf.render import browser as browser_mod
+from wf.render import keeper as keeper_mod
+from wf.render.browser import (
+    BrowserMissing,
+    CircuitBreaker,
+    browser_processes,
+    find_browser,
+    launch,
+    sweep_stale_profiles,
+)
+
+# Writes its port file like Chromium, and leaves two helpers that name the profile in
+# their command line: one in its process group, one in a session of its own (as
+# Chromium's crash handler does).
+FAKE = textwrap.dedent(
+    """\
+    #!/bin/sh
+    for a in "$@"; do case "$a" in --user-data-dir=*) dir="${a#--user-data-dir=}";; esac; done
+    echo "$$ TMPDIR=$TMPDIR XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $*" >> "$FAKE_LOG"
+    mkdir -p "$dir"
+    case "$FAKE_MODE" in
+      exit) echo "[1:1:ERROR] fake browser: cannot start" >&2; exit 3;;
+      hang) exec tail -f "$dir/../stderr.log";;
+    esac
+    tail -f "$dir/../stderr.log" >/dev/null 2>&1 &
+    setsid tail -f "$dir/../stderr.log" >/dev/null 2>&1 &
+    printf '%s\\n/devtools/browser/fake\\n' "${FAKE_PORT:-9}" > "$dir/DevToolsActivePort"
+    wait
+    """
+)
+
+
+@pytest.fixture
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "bin" / "fake-browser"
+    path.parent.mkdir()
+    path.write_text(FAKE)
+    path.chmod(0o755)
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "fake.log"))
+    monkeypatch.setenv("FAKE_MODE", "ok")
+    return path
+
+
+def launches(tmp_path: Path) -> list[str]:
+    log = tmp_path / "fake.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def root(tmp_path: Path) -> Path:
+    r = tmp_path / "profiles"
+    r.mkdir(exist_ok=True)
+    return r
+
+
+# ---------------------------------------------------------------- discovery
+
+
+def test_explicit_browser_must_be_an_absolute_executable(fake: Path, tmp_path: Path) -> None:
+    assert find_browser(str(fake)) == str(fake)
+    with pytest.raises(BrowserMissing, match="absolute path"):
+        find_browser("chromium")
+    with pytest.raises(BrowserMissing, match="not an executable"):
+        find_browser(str(tmp_path / "nothing"))
+    plain = tmp_path / "plain"
+    plain.write_text("")
+    with pytest.raises(BrowserMissing, match="not an executable"):
+        find_browser(str(plain))
+
+
+def test_path_search_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bindir = tmp_path / "path"
+    bindir.mkdir()
+    monkeypatch.setenv("PATH", str(bindir))
+    with pytest.raises(BrowserMissing, match="apt-get install chromium"):
+        find_browser(None)
+    for name in ("brave-browser", "chromium", "google-chrome-stable"):
+        exe = bindir / name
+        exe.write_text("#!/bin/sh\n")
+        exe.chmod(0o755)
+        assert find_browser(None) == str(exe)  # each name beats the ones before it
+    (bindir / "google-chrome").write_text("#!/bin/sh\n")
+    (bindir / "google-chrome").chmod(0o755)
+    assert find_browser(None) == str(bindir / "google-chrome")
+
+
+# ---------------------------------------------------------------- launch and cleanup
+
+
+def test_launch_flags_environment_and_cleanup(fake: Path, tmp_path: Path) -> None:
+    launched = launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)
+    try:
+        assert (launched.port, launched.ws_path) == (9, "/devtools/browser/fake")
+        assert launched.ws_url == "ws://127.0.0.1:9/devtools/browser/fake"
+        profile = launched.profile
+        assert stat.S_IMODE(profile.stat().st_mode) == 0o700
+        line = launches(tmp_path)[0]
+        for flag in ("--headless", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+                     f"--user-data-dir={profile}/data", "--disable-background-networking", "--disable-quic",
+                     "--proxy-bypass-list=<-loopback>"):
+            assert f" {flag}" in line, flag
+        assert "--disable-crashpad-for-testing" not in line  # it crashes the network service
+        assert (" --no-sandbox" in line) == (os.geteuid() == 0)
+        for var in ("TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+            value = Path(line.split(f"{var}=", 1)[1].split(" ", 1)[0])
+            # (TMPDIR may be a short directory the profile links to: see the next test)
+            assert value.is_relative_to(profile) or value == (profile / "tmp").resolve(), var
+        assert wait_until(lambda: len(browser_processes(launched.pid, profile)) == 3)
+        assert launched.alive()
+    finally:
+        launched.kill()
+    assert not launched.alive()
+    assert browser_processes(launched.pid, profile) == []  # the setsid helper too
+    assert not profile.exists()
+    launched.kill()  # idempotent
+
+
+def test_a_long_profile_path_gets_a_short_tmpdir(fake: Path, tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 40)
+    deep.mkdir(parents=True)
+    launched = launch(str(fake), profile_root=deep, deadline=time.monotonic() + 10)
+    tmpdir = Path(launches(tmp_path)[0].split("TMPDIR=", 1)[1].split(" ", 1)[0])
+    assert len(str(tmpdir)) <= browser_mod.MAX_TMPDIR
+    assert tmpdir.is_dir() and (launched.profile / "tmp").resolve() == tmpdir.resolve()
+    launched.kill()
+    assert not tmpdir.exists() and not launched.profile.exists()
+
+
+def test_a_browser_that_exits_at_launch(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_MODE", "exit")
+    with pytest.raises(RenderError, match=r"exited during launch \(code 3\): .*fake browser: cannot start"):
+        launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)
+    assert list(root(tmp_path).iterdir()) == []
+
+
+def test_a_browser_that_never_opens_its_port(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_MODE", "hang")
+    monkeypatch.setattr(browser_mod, "LAUNCH_TIMEOUT", 0.5)
+    with pytest.raises(RenderError, match="did not open its DevTools port"):
+        launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)
+    with pytest.raises(Timeout):  # the render deadline comes first: a timeout, not a failure
+        launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 0.3)
+    assert list(root(tmp_path).iterdir()) == []
+    pid = int(launches(tmp_path)[0].split()[0])
+    assert not browser_mod._running(pid)
+
+
+def test_the_browser_outlives_the_thread_that_launched_it(fake: Path, tmp_path: Path) -> None:
+    box = {}
+    t = threading.Thread(target=lambda: box.update(l=launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)))
+    t.start()
+    t.join()
+    time.sleep(0.3)
+    launched = box["l"]
+    assert launched.alive()  # PR_SET_PDEATHSIG is per thread: a pool thread ending must not kill it
+    launched.kill()
+
+
+def test_a_killed_owner_takes_the_browser_with_it_and_the_next_launch_sweeps(fake: Path, tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        f"""
+        import os, sys, time
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
+        from pathlib import Path
+        from wf.render.browser import launch
+        l = launch({str(fake)!r}, profile_root=Path({str(root(tmp_path))!r}), deadline=time.monotonic() + 10)
+        print(l.pid, l.profile, flush=True)
+        time.sleep(60)
+        """
+    )
+    owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    pid_text, profile_text = owner.stdout.readline().split()  # type: ignore[union-attr]
+    pid, profile = int(pid_text), Path(profile_text)
+    assert browser_mod._running(pid)
+    owner.kill()  # SIGKILL: no cleanup code runs in the owner
+    owner.wait()
+    assert wait_until(lambda: not browser_mod._running(pid))  # PR_SET_PDEATHSIG
+    assert profile.exists()  # nobody removed it...
+    sweep_stale_profiles(root(tmp_path))  # ...until the next launch sweeps it
+    assert not profile.exists()
+    assert browser_processes(-1, profile) == []
+
+
+def test_sweep_keeps_profiles_of_live_owners(tmp_path: Path) -> None:
+    r = root(tmp_path)
+    mine = r / f"chrome-{os.getpid()}-abc"
+    mine.mkdir()
+    other = r / "unrelated"
+    other.mkdir()
+    sweep_stale_profiles(r)
+    assert mine.exists() and other.exists()
+
+
+# ---------------------------------------------------------------- circuit breaker
+
+
+def test_circuit_breaker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1_000_000.0]
+    monkeypatch.setattr(browser_mod.time, "time", lambda: now[0])
+    breaker = CircuitBreaker(tmp_path / "state" / "circuit.json")
+    breaker.check()
+    breaker.failed()
+    breaker.check()  # one failure: still trying
+    breaker.failed()
+    with pytest.raises(RenderError, match=r"failed 2 times in a row; not trying again for 300 s"):
+        breaker.check()
+    now[0] += 299
+    with pytest.raises(RenderError, match="circuit breaker"):
+        breaker.check()
+    now[0] += 2
+    breaker.check()  # cooled down: one more attempt
+    breaker.failed()
+    with pytest.raises(RenderError):
+        breaker.check()  # that attempt failed too: open again at once
+    breaker.succeeded()
+    breaker.check()
+    assert not (tmp_path / "state" / "circuit.json").exists()
+
+
+def session_for(browser: Path | str) -> RenderSession:
+    return RenderSession(RenderOptions(mode="always", timeout=5, browser=str(browser)), policy=Policy(allow_hosts=frozenset({"127.0.0.1"})))
+
+
+def test_two_launch_failures_stop_launch_attempts(fake: Path, tmp_path: Path) -> None:
+    # The fake starts, but nothing answers on its DevTools port: a failed launch.
+    for _ in range(2):
+        with session_for(fake) as s, pytest.raises(RenderError, match="cannot talk to the browser"):
+            s.render("http://127.0.0.1:1/", deadline=time.monotonic() + 5)
+    assert len(launches(tmp_path)) == 2
+    with session_for(fake) as s, pytest.raises(RenderError, match="circuit breaker"):
+        s.render("http://127.0.0.1:1/", deadline=time.monotonic() + 5)
+    assert len(launches(tmp_path)) == 2  # not launched again
+    assert list((tmp_path / "runtime" / "render").iterdir()) == []  # each failure cleaned up
+
+
+def test_a_missing_browser_is_not_a_launch_failure(tmp_path: Path) -> None:
+    for _ in range(3):
+        with session_for(tmp_path / "no-such-browser") as s, pytest.raises(BrowserMissing):
+            s.render("http://127.0.0.1:1/", deadline=time.monotonic() + 5)
+    assert not (tmp_path / "state" / "render-circuit.json").exists()
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.2/", "file:///etc/passwd", "http://169.254.169.254/"])
+def test_a_refused_url_never_starts_a_browser(fake: Path, tmp_path: Path, url: str) -> None:
+    with session_for(fake) as s, pytest.raises(PolicyRefused):
+        s.render(url, deadline=time.monotonic() + 5)
+    assert launches(tmp_path) == []
+
+
+# ---------------------------------------------------------------- keep-alive keeper
+
+
+@pytest.fixture
+def devtools_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """Something listening where the fake browser says its DevTools port is."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    port = sock.getsockname()[1]
+    monkeypatch.setenv("FAKE_PORT", str(port))
+    yield port
+    sock.close()
+
+
+def keeper_state(tmp_path: Path) -> dict[str, object] | None:
+    return keeper_mod.read_state(tmp_path / "runtime" / "render-keepalive")
+
+
+def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Path, devtools_port: int) -> None:
+    shared = [keeper_mod.attach(str(fake), 1.0, deadline=time.monotonic() + 10) for _ in range(2)]
+    state = keeper_state(tmp_path)
+    assert state is not None and len(launches(tmp_path)) == 1
+    assert shared[0].launched.pid == shared[1].launched.pid == state["browser_pid"]
+    profile = Path(str(state["profile"]))
+    assert profile.is_dir()
+    shared[0].release()
+    time.sleep(1.5)
+    assert keeper_state(tmp_path) is not None  # one user still holds it
+    shared[1].release()
+    assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)
+    assert wait_until(lambda: not profile.exists(), timeout=5)
+    assert not browser_mod._running(int(state["browser_pid"]))  # type: ignore[call-overload]
+    assert wait_until(lambda: not browser_mod._running(int(state["keeper_pid"])))  # type: ignore[call-overload]
+
+
+def test_concurrent_users_start_one_keeper(fake: Path, tmp_path: Path, devtools_port: int) -> None:
+    got: list[int] = []
+
+    def user() -> None:
+        s = keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10)
+        got.append(s.launched.pid)
+        s.release()
+
+    threads = [threading.Thread(target=user) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(got)) == 1 and len(launches(tmp_path)) == 1
+    assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)
+
+
+def test_a_dead_shared_browser_is_replaced(fake: Path, tmp_path: Path, devtools_port: int) -> None:
+    first = keeper_mod.attach(str(fake), 30.0, deadline=time.monotonic() + 10)
+    first.release()
+    state = keeper_state(tmp_path)
+    assert state is not None
+    os.kill(int(state["browser_pid"]), 9)  # type: ignore[call-overload]
+    assert wait_until(lambda: not browser_mod._running(int(state["browser_pid"])))  # type: ignore[call-overload]
+    # The keeper notices and cleans up; meanwhile or after, a new user gets a new one.
+    second = keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10)
+    assert second.launched.pid != state["browser_pid"]
+    second.release()
+    assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)
+    assert wait_until(lambda: not browser_mod._running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
+
+
+def test_a_keeper_that_cannot_launch_says_why(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_MODE", "exit")
+    with pytest.raises(RenderError, match="fake browser: cannot start"):
+        keeper_mod.attach(str(fake), 5.0, deadline=time.monotonic() + 10)
+    assert keeper_state(tmp_path) is None

@@ -1,0 +1,175 @@
+"""When wf renders: the JavaScript-shell heuristic, __NEXT_DATA__ recovery, the options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from common.errors import UsageError
+from wf.extract import extract_text
+from wf.render import RenderOptions, looks_like_js_shell, recover_next_data
+from wf.render.detect import shell_signals
+
+FIXTURES = Path(__file__).parent / "fixtures" / "render"
+PAD = "<script>" + "var x = 1;\n" * 250 + "</script>"  # 2750 bytes of script
+
+
+def shell(body: str, head: str = "") -> str:
+    return f"<!doctype html><html><head><title>App</title>{head}</head><body>{body}{PAD}</body></html>"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<div id="root"></div>',
+        "<div id='app'>  </div>",
+        '<div id="__next"><!-- server rendered nothing --></div>',
+        '<div id="___gatsby"></div>',
+        '<main id="q-app"></main>',
+        "<noscript>You need to enable JavaScript to run this app.</noscript>",
+        "<noscript><p>This site requires JavaScript.</p></noscript>",
+        '<div data-reactroot=""></div>',
+        '<app-root ng-version="17.0.0"></app-root>',
+        '<div id="x" data-v-app></div>',
+        "<script>window.__NUXT__={}</script>",
+        '<div data-sveltekit-preload-data="hover"></div>',
+        '<script src="flutter_bootstrap.js"></script>',
+        "<script>window.__remixContext = {};</script>",
+        '<script id="__NEXT_DATA__" type="application/json">{}</script>',
+    ],
+)
+def test_a_big_quiet_page_with_a_signal_is_a_shell(body: str) -> None:
+    html = shell(body)
+    assert looks_like_js_shell(html, extract_text(html))
+
+
+def test_no_signal_no_render() -> None:
+    html = shell('<div id="content"></div>')
+    assert extract_text(html) == "" or len(extract_text(html)) < 400
+    assert not looks_like_js_shell(html, extract_text(html))
+
+
+def test_a_small_page_is_not_a_shell_even_with_a_signal() -> None:
+    html = '<html><body><div id="root"></div><script src="a.js"></script></body></html>'
+    assert len(html) < 2000
+    assert not looks_like_js_shell(html, "")
+
+
+def test_a_page_with_text_is_not_a_shell() -> None:
+    text = "A real article paragraph with enough words to read. " * 10
+    html = shell(f'<div id="root"></div><article><p>{text}</p></article>')
+    assert len(extract_text(html).encode()) >= 400
+    assert not looks_like_js_shell(html, extract_text(html))
+
+
+def test_thresholds_are_in_bytes() -> None:
+    # 150 characters of Greek are 300 bytes (under 400): still a shell.
+    html = shell('<div id="root"></div><p>' + "αβγ" * 50 + "</p>")
+    assert looks_like_js_shell(html, "αβγ" * 50)
+    # 200 characters of Greek are 400 bytes: no longer "under 400 bytes".
+    assert not looks_like_js_shell(html, "αβ" * 100)
+    # 700 characters of three bytes each: under 2000 characters, over 2000 bytes.
+    raw = '<div id="root"></div><!--' + "€" * 700 + "-->"
+    assert len(raw) < 2000 < len(raw.encode())
+    assert looks_like_js_shell(raw, "")
+
+
+def test_a_mount_point_with_content_is_no_signal() -> None:
+    html = shell('<div id="root"><p>Server-rendered.</p></div>')
+    assert "empty mount point" not in shell_signals(html)
+    assert shell_signals(shell('<div id="rooted"></div>')) == []
+
+
+def test_noscript_without_a_request_for_javascript_is_no_signal() -> None:
+    html = shell('<noscript><img src="pixel.gif"></noscript>')
+    assert shell_signals(html) == []
+
+
+def test_the_fixture_spa_is_detected() -> None:
+    for name in ("spa.html", "spa_fetch.html"):
+        html = (FIXTURES / name).read_text()
+        assert looks_like_js_shell(html, extract_text(html)), name
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=5000), st.text(max_size=600))
+def test_never_raises(raw: str, text: str) -> None:
+    assert looks_like_js_shell(raw, text) in (True, False)
+    assert recover_next_data(raw) is None or isinstance(recover_next_data(raw), str)
+
+
+# ---------------------------------------------------------------- __NEXT_DATA__
+
+
+def next_page(data: object) -> str:
+    return shell(f'<div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>')
+
+
+def test_next_data_page_props_are_recovered_pretty() -> None:
+    data = {"props": {"pageProps": {"title": "Ünïcode title", "items": [1, 2]}}, "page": "/", "buildId": "x"}
+    text = recover_next_data(next_page(data))
+    assert text is not None
+    assert json.loads(text) == {"title": "Ünïcode title", "items": [1, 2]}
+    assert "Ünïcode" in text and '\n  "items"' in text
+
+
+def test_next_data_without_page_props_is_returned_whole() -> None:
+    data = {"props": {"pageProps": {}}, "page": "/x", "query": {"q": "1"}}
+    assert json.loads(recover_next_data(next_page(data)) or "") == data
+
+
+def test_next_data_is_capped_at_a_line_end() -> None:
+    data = {"props": {"pageProps": {"rows": [f"row number {i}" for i in range(5000)]}}}
+    text = recover_next_data(next_page(data), cap=1000)
+    assert text is not None
+    head, last = text.rsplit("\n", 1)
+    assert len(head) <= 1000
+    assert last.startswith("... (cut at ") and "characters)" in last
+    assert head.endswith('",')  # whole lines only
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        shell('<div id="root"></div>'),
+        shell('<script id="__NEXT_DATA__" type="application/json">{not json</script>'),
+    ],
+)
+def test_no_next_data(html: str) -> None:
+    assert recover_next_data(html) is None
+
+
+# ---------------------------------------------------------------- options
+
+
+def test_options_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert RenderOptions.from_env() == RenderOptions()
+    monkeypatch.setenv("WF_RENDER", "always")
+    monkeypatch.setenv("WF_RENDER_TIMEOUT", "7.5")
+    monkeypatch.setenv("WF_RENDER_BROWSER", "/opt/chrome/chrome")
+    monkeypatch.setenv("WF_RENDER_KEEPALIVE", "60")
+    opts = RenderOptions.from_env()
+    assert opts == RenderOptions(mode="always", timeout=7.5, browser="/opt/chrome/chrome", keepalive=60.0)
+    assert RenderOptions.from_env("never").mode == "never"  # the flag wins
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("WF_RENDER", "sometimes"),
+        ("WF_RENDER_TIMEOUT", "0"),
+        ("WF_RENDER_TIMEOUT", "-1"),
+        ("WF_RENDER_TIMEOUT", "soon"),
+        ("WF_RENDER_TIMEOUT", "nan"),
+        ("WF_RENDER_KEEPALIVE", "-5"),
+        ("WF_RENDER_KEEPALIVE", "inf"),
+    ],
+)
+def test_bad_option_values_are_usage_errors(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(UsageError, match=name):
+        RenderOptions.from_env()

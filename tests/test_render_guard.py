@@ -1,0 +1,345 @@
+"""The network policy inside the browser, without a browser: the verdict on a URL, the
+policy proxy over raw sockets, and the Fetch interception handler with a fake connection.
+
+Forbidden destinations are stand-ins on 127.0.0.2 with a Tripwire listening there; names
+resolve through a replaced getaddrinfo, so no test sends a packet off this machine."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from common.policy import Policy
+from tests.fixtures.render.server import Tripwire, wait_until
+from tests.servers import RawServer, http_response
+from wf.render.guard import Blocked, CheckedResolver, PolicyProxy, RequestGuard, url_verdict
+
+ONLY_127_0_0_1 = Policy(allow_hosts=frozenset({"127.0.0.1"}))
+
+
+@pytest.fixture
+def names(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """A resolver for made-up names; a lookup of anything else fails the test."""
+    table: dict[str, list[str]] = {"good.test": ["127.0.0.1"], "evil.test": ["127.0.0.2"], "mixed.test": ["127.0.0.1", "127.0.0.2"]}
+    calls: list[str] = []
+
+    def fake(host: str, port: Any, *args: Any, **kw: Any) -> list[Any]:
+        calls.append(host)
+        if host == "nowhere.test":
+            raise socket.gaierror(-2, "Name or service not known")
+        assert host in table, f"unexpected lookup of {host}"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port or 0)) for a in table[host]]
+
+    monkeypatch.setattr(socket, "getaddrinfo", fake)
+    table["_calls"] = calls  # type: ignore[assignment]
+    return table
+
+
+@pytest.fixture
+def tripwire() -> Iterator[Tripwire]:
+    t = Tripwire()
+    yield t
+    t.close()
+
+
+def verdict(url: str, policy: Policy = ONLY_127_0_0_1) -> tuple[str, str] | None:
+    return url_verdict(CheckedResolver(policy), url, deadline=time.monotonic() + 5)
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+@pytest.mark.parametrize("url", ["data:text/html,hi", "blob:http://127.0.0.1/uuid", "about:blank", "http://127.0.0.1:8080/x"])
+def test_allowed(url: str) -> None:
+    assert verdict(url) is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.2/x",
+        "https://127.0.0.2:8443/",
+        "http://[::ffff:127.0.0.2]/",  # as Chromium spells a mapped address
+        "http://[::ffff:7f00:2]/",
+        "http://0x7f.2/",
+        "http://2130706434/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://metadata.google.internal/computeMetadata/v1/",
+        "http://[::1]/",
+        "http://10.0.0.1/",
+    ],
+)
+def test_refused(url: str) -> None:
+    got = verdict(url)
+    assert got is not None and got[0] == "BlockedByClient", got
+    assert got[1].startswith("refused")
+
+
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://127.0.0.1/", "chrome://settings", "javascript:alert(1)"])
+def test_other_schemes_are_refused(url: str) -> None:
+    got = verdict(url)
+    assert got is not None and got[0] == "BlockedByClient" and "scheme" in got[1]
+
+
+def test_names_are_resolved_once_and_every_address_checked(names: dict[str, Any]) -> None:
+    resolver = CheckedResolver(ONLY_127_0_0_1.with_hosts("good.test", "mixed.test"))
+    resolver_strict = CheckedResolver(ONLY_127_0_0_1)
+    assert url_verdict(resolver, "http://good.test/a", deadline=time.monotonic() + 5) is None
+    assert url_verdict(resolver, "http://good.test/b", deadline=time.monotonic() + 5) is None
+    assert names["_calls"].count("good.test") == 1  # cached
+    refused = url_verdict(resolver_strict, "http://evil.test/", deadline=time.monotonic() + 5)
+    assert refused is not None and refused[0] == "BlockedByClient"
+    # A name that is allowed by name is allowed whatever it resolves to (--allow-host);
+    # a name that is not, with one forbidden address among its answers, is refused.
+    assert url_verdict(resolver, "http://mixed.test/", deadline=time.monotonic() + 5) is None
+    mixed = url_verdict(resolver_strict, "http://mixed.test/", deadline=time.monotonic() + 5)
+    assert mixed is not None and mixed[0] == "BlockedByClient"
+    missing = url_verdict(resolver, "http://nowhere.test/", deadline=time.monotonic() + 5)
+    assert missing is not None and missing[0] == "NameNotResolved"
+
+
+# ---------------------------------------------------------------- the proxy
+
+
+@pytest.fixture
+def proxy() -> Iterator[tuple[PolicyProxy, Blocked]]:
+    blocked = Blocked()
+    p = PolicyProxy(CheckedResolver(ONLY_127_0_0_1), blocked, upstream_for=lambda url: None)
+    yield p, blocked
+    p.close()
+
+
+def talk(port: int, data: bytes, *, until: bytes | None = None, timeout: float = 5.0) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        return read_all(s, until=until)
+
+
+def read_all(s: socket.socket, *, until: bytes | None = None) -> bytes:
+    got = b""
+    while True:
+        try:
+            chunk = s.recv(65536)
+        except TimeoutError:
+            break
+        if not chunk:
+            break
+        got += chunk
+        if until is not None and until in got:
+            break
+    return got
+
+
+def test_connect_to_an_allowed_host_tunnels(proxy: tuple[PolicyProxy, Blocked]) -> None:
+    p, blocked = proxy
+    with RawServer(lambda c, r: c.sendall(http_response(200, b"through the tunnel"))) as server:
+        with socket.create_connection(("127.0.0.1", p.port), timeout=5) as s:
+            s.sendall(f"CONNECT 127.0.0.1:{server.port} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+            assert read_all(s, until=b"\r\n\r\n").startswith(b"HTTP/1.1 200")
+            s.sendall(b"GET /inside HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert read_all(s).endswith(b"through the tunnel")
+        assert server.requests[0].startswith(b"GET /inside HTTP/1.1")
+    assert blocked.items() == []
+
+
+@pytest.mark.parametrize("target", ["127.0.0.2:{port}", "[::ffff:127.0.0.2]:{port}", "0x7f.0.0.2:{port}"])
+def test_connect_to_a_forbidden_host_is_refused(proxy: tuple[PolicyProxy, Blocked], tripwire: Tripwire, target: str) -> None:
+    p, blocked = proxy
+    authority = target.format(port=tripwire.port)
+    answer = talk(p.port, f"CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n\r\n".encode())
+    assert answer.startswith(b"HTTP/1.1 403")
+    assert b"loopback address" in answer
+    assert len(blocked.items()) == 1 and "at the proxy" in blocked.items()[0]
+    time.sleep(0.2)
+    assert tripwire.hits == []
+
+
+def test_an_absolute_request_is_forwarded_once_and_closed(proxy: tuple[PolicyProxy, Blocked], tripwire: Tripwire) -> None:
+    p, _ = proxy
+
+    def answer(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(http_response(200, b"hello", {"Connection": "keep-alive", "Keep-Alive": "timeout=5"}))
+
+    with RawServer(answer) as server:
+        first = f"GET http://127.0.0.1:{server.port}/path?q=1 HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nProxy-Connection: keep-alive\r\n\r\n"
+        # A second request on the same connection, to a forbidden host: never forwarded.
+        second = f"GET http://127.0.0.2:{tripwire.port}/ HTTP/1.1\r\nHost: 127.0.0.2\r\n\r\n"
+        got = talk(p.port, (first + second).encode())
+        assert wait_until(lambda: server.requests)
+    head, _, body = got.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200")
+    assert b"Connection: close" in head and b"keep-alive" not in head.lower()
+    assert body == b"hello"
+    forwarded = server.requests[0]
+    assert forwarded.startswith(b"GET /path?q=1 HTTP/1.1\r\n")
+    assert b"Connection: close" in forwarded and b"proxy-connection" not in forwarded.lower()
+    assert len(server.requests) == 1
+    time.sleep(0.2)
+    assert tripwire.hits == []
+
+
+def test_a_request_body_is_forwarded_exactly(proxy: tuple[PolicyProxy, Blocked]) -> None:
+    p, _ = proxy
+    with RawServer(lambda c, r: c.sendall(http_response(204))) as server:
+        request = (f"POST http://127.0.0.1:{server.port}/form HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n"
+                   "abcdeGET /smuggled HTTP/1.1\r\n\r\n")
+        assert talk(p.port, request.encode()).startswith(b"HTTP/1.1 204")
+    assert server.requests[0].endswith(b"\r\n\r\nabcde")
+    assert b"smuggled" not in b"".join(server.requests)
+
+
+def test_interim_answers_pass_and_the_final_one_closes(proxy: tuple[PolicyProxy, Blocked]) -> None:
+    p, _ = proxy
+
+    def answer(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n")
+        conn.sendall(http_response(200, b"final", {"Connection": "keep-alive"}))
+
+    with RawServer(answer) as server:
+        got = talk(p.port, f"GET http://127.0.0.1:{server.port}/ HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    assert got.startswith(b"HTTP/1.1 103 Early Hints\r\n")
+    final = got.split(b"\r\n\r\n", 1)[1]
+    assert final.startswith(b"HTTP/1.1 200") and b"Connection: close" in final and final.endswith(b"final")
+
+
+@pytest.mark.parametrize(
+    ("request_head", "status"),
+    [
+        ("GET / HTTP/1.1\r\nHost: x\r\n\r\n", b"400"),
+        ("GET https://127.0.0.1/ HTTP/1.1\r\nHost: x\r\n\r\n", b"400"),
+        ("BROKEN\r\n\r\n", b"400"),
+        ("CONNECT 127.0.0.1 HTTP/1.1\r\n\r\n", b"400"),
+        ("POST http://127.0.0.1:{port}/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", b"501"),
+        ("GET http://127.0.0.2:{port}/ HTTP/1.1\r\nHost: x\r\n\r\n", b"403"),
+    ],
+)
+def test_what_the_proxy_refuses(proxy: tuple[PolicyProxy, Blocked], tripwire: Tripwire, request_head: str, status: bytes) -> None:
+    p, _ = proxy
+    with RawServer(lambda c, r: c.sendall(http_response(200))) as server:
+        port = tripwire.port if "127.0.0.2" in request_head else server.port
+        got = talk(p.port, request_head.format(port=port).encode())
+        assert got.split(b" ", 2)[1] == status
+        assert server.requests == []
+    time.sleep(0.1)
+    assert tripwire.hits == []
+
+
+def test_an_upstream_proxy_gets_only_allowed_destinations(tripwire: Tripwire) -> None:
+    heads: list[bytes] = []
+
+    def upstream_proxy(conn: socket.socket, request: bytes) -> None:
+        heads.append(request)
+        conn.sendall(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+        conn.sendall(conn.recv(100))  # echo what comes through the tunnel
+
+    with RawServer(upstream_proxy) as upstream:
+        blocked = Blocked()
+        p = PolicyProxy(CheckedResolver(ONLY_127_0_0_1), blocked, upstream_for=lambda url: f"http://127.0.0.1:{upstream.port}")
+        try:
+            with socket.create_connection(("127.0.0.1", p.port), timeout=5) as s:
+                s.sendall(b"CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n")
+                assert read_all(s, until=b"\r\n\r\n").startswith(b"HTTP/1.1 200")
+                s.sendall(b"ping")
+                assert read_all(s, until=b"ping").endswith(b"ping")
+            refused = talk(p.port, f"CONNECT 127.0.0.2:{tripwire.port} HTTP/1.1\r\n\r\n".encode())
+        finally:
+            p.close()
+    assert refused.startswith(b"HTTP/1.1 403")
+    assert len(heads) == 1 and heads[0].startswith(b"CONNECT 127.0.0.1:443 ")
+    assert tripwire.hits == []
+
+
+def test_closing_the_proxy_ends_its_tunnels(proxy: tuple[PolicyProxy, Blocked]) -> None:
+    p, _ = proxy
+    release = threading.Event()
+
+    def slow(conn: socket.socket, request: bytes) -> None:
+        release.wait(10)
+
+    with RawServer(slow) as server, socket.create_connection(("127.0.0.1", p.port), timeout=5) as s:
+        s.sendall(f"CONNECT 127.0.0.1:{server.port} HTTP/1.1\r\n\r\n".encode())
+        assert read_all(s, until=b"\r\n\r\n").startswith(b"HTTP/1.1 200")
+        s.sendall(b"GET / HTTP/1.1\r\n\r\n")
+        p.close()
+        assert read_all(s) == b""  # the tunnel closed instead of waiting for the server
+        release.set()
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", p.port), timeout=1).close()
+
+
+# ---------------------------------------------------------------- Fetch interception
+
+
+class FakeBrowser:
+    def __init__(self) -> None:
+        self.handlers: dict[str, Any] = {}
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def on(self, event: str, handler: Any) -> None:
+        self.handlers[event] = handler
+
+    def call(self, method: str, *, timeout: float, **params: Any) -> dict[str, Any]:
+        self.calls.append((method, params))
+        return {}
+
+    def pause(self, request_id: str, url: str, frame: str = "") -> None:
+        self.handlers["Fetch.requestPaused"](requestId=request_id, request={"url": url, "method": "GET"}, frameId=frame, resourceType="Image")
+
+
+def test_fetch_interception_continues_or_fails_each_request() -> None:
+    browser = FakeBrowser()
+    guard = RequestGuard(browser, CheckedResolver(ONLY_127_0_0_1))
+    guard.enable(timeout=5)
+    assert browser.calls[0][0] == "Fetch.enable"
+    assert browser.calls[0][1]["patterns"] == [{"urlPattern": "*", "requestStage": "Request"}]
+    page_a, page_b = Blocked(), Blocked()
+    page_a.frames.add("A")
+    page_b.frames.add("B")
+    guard.watch(page_a)
+    guard.watch(page_b)
+    browser.pause("1", "http://127.0.0.1/ok", "A")
+    browser.pause("2", "http://127.0.0.2/img.png", "A")
+    browser.pause("3", "http://[::ffff:7f00:2]/worker", "")  # a worker: no frame of ours
+    browser.pause("4", "file:///etc/passwd", "B")
+    assert wait_until(lambda: len(browser.calls) == 5)
+    decided = {params["requestId"]: (method, params.get("errorReason")) for method, params in browser.calls[1:]}
+    assert decided == {
+        "1": ("Fetch.continueRequest", None),
+        "2": ("Fetch.failRequest", "BlockedByClient"),
+        "3": ("Fetch.failRequest", "BlockedByClient"),
+        "4": ("Fetch.failRequest", "BlockedByClient"),
+    }
+    assert [b.split(" ")[0] for b in page_a.items()] == ["http://127.0.0.2/img.png", "http://[::ffff:7f00:2]/worker"]
+    assert [b.split(" ")[0] for b in page_b.items()] == ["http://[::ffff:7f00:2]/worker", "file:///etc/passwd"]
+    guard.unwatch(page_a)
+    guard.close()
+    browser.pause("5", "http://127.0.0.2/late")  # after close: ignored, no exception
+
+
+def test_a_failing_check_fails_the_request_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import wf.render.guard as guard_mod
+
+    def broken(*a: Any, **k: Any) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(guard_mod, "url_verdict", broken)
+    browser = FakeBrowser()
+    guard = RequestGuard(browser, CheckedResolver(ONLY_127_0_0_1))
+    browser.pause("9", "http://127.0.0.1/")
+    assert wait_until(lambda: len(browser.calls) == 1)
+    assert browser.calls[0] == ("Fetch.failRequest", {"requestId": "9", "errorReason": "Failed"})
+    guard.close()
+
+
+def test_blocked_entries_are_unique_and_capped() -> None:
+    b = Blocked()
+    for i in range(80):
+        b.add(f"http://127.0.0.2/{i}")
+        b.add(f"http://127.0.0.2/{i}")
+    items = b.items()
+    assert len(items) == 51 and items[-1] == "... and 30 more"
