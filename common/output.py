@@ -71,8 +71,13 @@ def _silence_stdout() -> None:
         pass
 
 
+class _SigTerm(BaseException):
+    """SIGTERM as KeyboardInterrupt is SIGINT: no `except Exception` or `except ToolError`
+    on the way up (a search's fallback chain, a batch, the extractor) can swallow it."""
+
+
 def _on_sigterm(signum: int, frame: Any) -> None:
-    raise Terminated("terminated by SIGTERM")
+    raise _SigTerm
 
 
 def run_cli(
@@ -124,6 +129,8 @@ def _run(
         return 0
     except KeyboardInterrupt:
         return _fail(tool, Interrupted("interrupted"), wants_json, json_error)
+    except _SigTerm:
+        return _fail(tool, Terminated("terminated by SIGTERM"), wants_json, json_error)
     except ToolError as exc:
         return _fail(tool, exc, wants_json, json_error)
     except Exception as exc:  # a bug: say so, in one line
