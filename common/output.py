@@ -10,7 +10,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from common.errors import InternalError, Interrupted, Terminated, ToolError, UsageError
+from common.errors import (
+    InternalError,
+    Interrupted,
+    Terminated,
+    ToolError,
+    UsageError,
+    WriteError,
+)
 
 
 def _stream(name: str) -> IO[bytes]:
@@ -19,10 +26,18 @@ def _stream(name: str) -> IO[bytes]:
 
 
 def write(text: str) -> None:
-    """Write result text to stdout as UTF-8, whatever the locale."""
+    """Write result text to stdout as UTF-8, whatever the locale. A reader that went away
+    (EPIPE) is the caller's to handle; any other failure to write is exit 23."""
     out = _stream("stdout")
-    out.write(text.encode("utf-8", "surrogateescape"))
-    out.flush()
+    if out is None:  # started with stdout closed
+        raise WriteError("cannot write the result: stdout is closed")
+    try:
+        out.write(text.encode("utf-8", "surrogateescape"))
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise WriteError(f"cannot write the result to stdout: {exc.strerror or exc}") from None
 
 
 def write_json(obj: Any) -> None:
@@ -154,7 +169,7 @@ def _fail(
     if wants_json and json_error is not None:
         try:
             write_json(json_error(exc))
-        except BrokenPipeError:
+        except (BrokenPipeError, WriteError):
             _silence_stdout()
     return exc.code
 
@@ -169,6 +184,7 @@ def main_exit(code: int) -> None:
     """Flush and exit; a closed stdout at this point is still a success."""
     try:
         sys.stdout.flush()
-    except (BrokenPipeError, ValueError):
+    except (OSError, ValueError, AttributeError):
+        # EPIPE, a full device, no stdout at all: already reported, or nothing left to say.
         _silence_stdout()
     sys.exit(code)
