@@ -184,6 +184,19 @@ def _split_credentials(url: str) -> tuple[str, str | None]:
 # ---------------------------------------------------------------- the deadline
 
 
+_ACTIVE: set[_Guard] = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+def abort_fetches() -> None:
+    """End every fetch in flight now, as if its deadline had passed: an interrupted batch
+    must not wait for its slowest server."""
+    with _ACTIVE_LOCK:
+        guards = list(_ACTIVE)
+    for guard in guards:
+        guard._fire()
+
+
 class _Guard:
     """One fetch's connection guard: policy at connect time, and the total deadline.
 
@@ -201,6 +214,8 @@ class _Guard:
         self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
         self._timer.daemon = True
         self._timer.start()
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(self)
 
     def remaining(self) -> float:
         left = self.deadline - time.monotonic()
@@ -220,6 +235,8 @@ class _Guard:
 
     def cancel(self) -> None:
         self._timer.cancel()
+        with _ACTIVE_LOCK:
+            _ACTIVE.discard(self)
 
     def connect(self, host: str, port: int, timeout: float | None, options: Any) -> socket.socket:
         if self.proxied:

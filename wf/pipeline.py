@@ -335,11 +335,21 @@ def process_many(
     if len(targets) == 1:
         yield process(targets[0], opts, log=log, renderers=renderers)
         return
-    with ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets))) as pool:
-        futures = [pool.submit(process, t, opts, log=log, renderers=renderers) for t in targets]
-        try:
-            for future in futures:
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
+    pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
+    futures = [pool.submit(process, t, opts, log=log, renderers=renderers) for t in targets]
+    try:
+        for future in futures:
+            yield future.result()
+    except BaseException:
+        # A signal, or a reader that went away: the pages in flight are not wanted, and
+        # waiting for them would hold the exit until the slowest server's deadline.
+        from common.net import abort_fetches
+
+        for future in futures:
+            future.cancel()
+        abort_fetches()
+        raise
+    finally:
+        for future in futures:
+            future.cancel()
+        pool.shutdown(wait=True)
