@@ -1,0 +1,211 @@
+"""Whole-process hostility: closed and full output streams, signals in the middle of a
+fetch, a batch, a regex or a search, and a scratch dir that is full or read-only. Exit
+codes as documented (0, 23, 130, 143), one line on stderr, nothing left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, tool_path
+from tests.hostile import proc
+from tests.hostile.handlers import stall
+from tests.servers import respond
+
+ALLOW = ("--allow-host", "127.0.0.1")
+TEXT = {"Content-Type": "text/plain"}
+BIG = "".join(f"line {i}\n" for i in range(100_000)).encode()
+ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
+
+
+def _pipe(command: str) -> proc.Run:
+    return proc.run(["bash", "-o", "pipefail", "-c", command], env=proc.env())
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+# ---------------------------------------------------------------- output streams
+
+
+def test_json_into_head_c1(serve):
+    srv = serve(respond(200, BIG, TEXT))
+    r = _pipe(f"{tool_path('wf')} --allow-host 127.0.0.1 --json --no-save --max-length 0 {srv.url} | head -c 1")
+    assert (r.code, r.stdout, r.stderr) == (0, b"{", "")
+
+
+def test_batch_into_head_1(serve):
+    urls = " ".join(serve(respond(200, BIG, TEXT)).url for _ in range(3))
+    r = _pipe(f"{tool_path('wf')} --allow-host 127.0.0.1 --no-save --max-length 0 {urls} | head -1")
+    assert r.code == 0 and r.stdout.startswith(b"==> ") and r.stderr == ""
+    assert not r.leftovers
+
+
+def test_ws_into_head_1(serve):
+    body = (ROOT / "tests" / "fixtures" / "ws" / "searxng_results.json").read_bytes()
+    srv = serve(respond(200, body, {"Content-Type": "application/json"}))
+    env = {name: srv.url for name in ENGINES}
+    prefix = " ".join(f"{k}={v}" for k, v in env.items())
+    r = _pipe(f"{prefix} {tool_path('ws')} --provider searxng 'rust async' | head -1")
+    assert r.code == 0 and r.stdout.count(b"\n") == 1 and r.stderr == ""
+
+
+def test_stdout_closed_exits_23(serve):
+    # Not a reader that went away (that is exit 0): there never was anywhere to write.
+    srv = serve(respond(200, b"hello\n", TEXT))
+    r = _pipe(f"{tool_path('wf')} --allow-host 127.0.0.1 {srv.url} >&-")
+    assert (r.code, r.stderr) == (23, "wf: (23) cannot write the result: stdout is closed\n")
+
+
+def test_stdout_on_a_full_device_exits_23(serve):
+    srv = serve(respond(200, BIG, TEXT))
+    r = _pipe(f"{tool_path('wf')} --allow-host 127.0.0.1 --no-save --max-length 0 {srv.url} > /dev/full")
+    assert r.code == 23, r.stderr
+    assert r.stderr.startswith("wf: (23) ") and r.stderr.count("\n") == 1, r.stderr
+
+
+# ---------------------------------------------------------------- signals
+
+
+def _signal_when(ready, sig: int, *, group: bool = False):
+    def started(p: subprocess.Popen[bytes]) -> None:
+        proc.wait_for(lambda: ready(p))
+        (os.killpg if group else os.kill)(p.pid, sig)
+
+    return started
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_signal_during_a_batch_of_stalled_fetches(serve, sig, code):
+    servers = [serve(stall) for _ in range(6)]
+    start = time.monotonic()
+    r = proc.run(["wf", *ALLOW, *[s.url for s in servers]], env=proc.env(),
+                 started=_signal_when(lambda p: sum(len(s.requests) for s in servers) >= 4, sig,
+                                      group=sig == signal.SIGINT))
+    assert r.code == code, r.stderr
+    assert time.monotonic() - start < 5, "the batch waited for its workers"
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"wf: ({code}) ")
+    assert r.stdout == b"" and not r.leftovers
+
+
+@pytest.mark.parametrize(("sig", "code", "group"),
+                         [(signal.SIGTERM, 143, False), (signal.SIGINT, 130, True)],
+                         ids=["sigterm", "ctrl-c-to-the-group"])
+def test_signal_during_a_backtracking_regex(tmp_path, sig, code, group):
+    page = tmp_path / "page.txt"
+    page.write_text(("a" * 5000 + "!\n") * 3)
+    seen: list[int] = []
+
+    def regex_running(p: subprocess.Popen[bytes]) -> bool:
+        seen[:] = _children(p.pid)
+        return bool(seen)
+
+    r = proc.run(["wf", "--input", str(page), "--filter", "(a+)+$"], env=proc.env(),
+                 started=_signal_when(regex_running, sig, group=group))
+    assert r.code == code, r.stderr
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert seen and not r.leftovers
+    assert not any(Path(f"/proc/{pid}").exists() for pid in seen)
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_signal_during_a_search(serve, sig, code):
+    srv = serve(stall)
+    env = proc.env(**{name: srv.url for name in ENGINES})
+    r = proc.run(["ws", "anything"], env=env,
+                 started=_signal_when(lambda p: srv.requests, sig))
+    assert r.code == code, r.stderr
+    assert r.stderr.splitlines()[-1].startswith(f"ws: ({code}) ") and "Traceback" not in r.stderr
+    assert r.stdout == b"" and not r.leftovers
+
+
+def test_sigterm_while_saving_leaves_no_part_file(serve, scratch):
+    # The body trickles in after a big first part; the signal lands mid-transfer and no
+    # temporary or partial file may stay in the scratch dir.
+    srv = serve(respond(200, BIG, TEXT))
+    r = proc.run(["wf", *ALLOW, "--save", srv.url], env=proc.env(),
+                 started=_signal_when(lambda p: srv.requests, signal.SIGTERM))
+    assert r.code in (0, 143), r.stderr
+    names = sorted(p.name for p in scratch.iterdir()) if scratch.exists() else []
+    assert not any(n.endswith(".part") for n in names)
+    for name in names:
+        assert (scratch / name).read_bytes() == BIG
+
+
+# ---------------------------------------------------------------- a full or read-only scratch dir
+
+
+def _in_mount_namespace(mount: str, scratch: Path, argv: list[str]) -> proc.Run:
+    """Run argv with ``mount`` applied to the scratch dir in a private mount namespace;
+    the listing of the dir after the run ends stdout after a '@@' line."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    scratch.mkdir(exist_ok=True)
+    script = f'{mount} "$0" && "$@"; rc=$?; echo "@@"; ls -A "$0"; exit $rc'
+    r = proc.run(["unshare", "--mount", "sh", "-c", script, str(scratch), tool_path(argv[0]), *argv[1:]],
+                 env=proc.env())
+    if "@@" not in r.text and "mount" in r.stderr:
+        pytest.skip(f"cannot mount here: {r.stderr.strip()}")
+    return r
+
+
+def _listing(r: proc.Run) -> list[str]:
+    return r.text.rsplit("@@\n", 1)[1].split()
+
+
+@pytest.mark.parametrize(
+    ("args", "body", "ctype"),
+    [(("--save",), BIG, TEXT), ((), BIG, TEXT), ((), b"\x89PNG\r\n\x1a\n" + b"\0" * 200_000,
+                                                  {"Content-Type": "image/png"})],
+    ids=["save", "auto-save", "binary"],
+)
+def test_full_scratch_dir_exits_23_without_a_partial_file(serve, scratch, args, body, ctype):
+    srv = serve(respond(200, body, ctype))
+    r = _in_mount_namespace("mount -t tmpfs -o size=64k tmpfs", scratch, ["wf", *ALLOW, *args, srv.url])
+    assert r.code == 23, r.stderr
+    assert r.stderr.startswith("wf: (23) cannot write") and r.stderr.count("\n") == 1
+    assert "No space left on device" in r.stderr
+    assert _listing(r) == []
+
+
+def test_read_only_scratch_dir_exits_23(serve, scratch):
+    srv = serve(respond(200, BIG, TEXT))
+    r = _in_mount_namespace("mount -t tmpfs -o ro tmpfs", scratch, ["wf", *ALLOW, "--save", srv.url])
+    assert r.code == 23 and "Read-only file system" in r.stderr, r.stderr
+    assert _listing(r) == []
+
+
+def test_scratch_dir_that_cannot_be_created_exits_23(serve, tmp_path, monkeypatch):
+    srv = serve(respond(200, BIG, TEXT))
+    parent = tmp_path / "ro"
+    parent.mkdir()
+    monkeypatch.setenv("WF_SCRATCH_DIR", str(parent / "sub" / "scratch"))
+    r = _in_mount_namespace("mount -t tmpfs -o ro tmpfs", parent, ["wf", *ALLOW, "--save", srv.url])
+    assert r.code == 23 and "cannot create the scratch dir" in r.stderr, r.stderr
+
+
+def test_scratch_dir_without_write_permission_for_a_user(serve, tmp_path, monkeypatch):
+    """The same refusal through permissions, for a user that root cannot stand in for."""
+    if os.geteuid() == 0:
+        pytest.skip("root writes through any permission; the read-only mount case covers it")
+    srv = serve(respond(200, BIG, TEXT))
+    ro = tmp_path / "ro"
+    ro.mkdir(mode=0o500)
+    monkeypatch.setenv("WF_SCRATCH_DIR", str(ro))
+    r = proc.run(["wf", *ALLOW, "--save", srv.url], env=proc.env())
+    assert r.code == 23 and list(ro.iterdir()) == []
