@@ -98,9 +98,6 @@ def negative_block(el: Any, tag: str) -> bool:
     _GOOD, _BAD, _TEXT, _LINK, _RAW, _BOILER, _NEG,
 ) = range(16)
 _HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-# The length of a subtree's text with whitespace collapsed, counted in C; compiled on
-# first use.
-_TEXT_LENGTH: Any = None
 _ELLIPSIS = ("...", "\u2026")
 
 
@@ -132,9 +129,9 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
     """
     from lxml import etree
 
-    global _TEXT_LENGTH
-    if _TEXT_LENGTH is None:
-        _TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
+    from wf.extract.parse import text_length
+
+    length = text_length()
     blocks: list[list[Any]] = []
     frames: list[list[Any]] = []  # the open blocks, innermost last
     cur: list[Any] = [None, -1, "", 0, 0, "", False, -1, 0]
@@ -148,7 +145,7 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
                 if skip_boilerplate:
                     negative = negative_block(el, tag)
                     if negative and el is not body:
-                        n = int(_TEXT_LENGTH(el))
+                        n = int(length(el))
                         blocks.append([el, cur[7], tag, n, n, None, False, len(blocks),
                                        len(frames), 0.0, 0.0, 0, 0, 0.0, False, True])
                         walker.skip_subtree()

@@ -212,6 +212,19 @@ def _expand_noscript(root: Any) -> None:
             el.append(child)
 
 
+_text_length: Any = None
+
+
+def text_length() -> Any:
+    """An XPath function: an element's text length with whitespace collapsed, in C."""
+    global _text_length
+    if _text_length is None:
+        from lxml import etree
+
+        _text_length = etree.XPath("string-length(normalize-space())")
+    return _text_length
+
+
 def _drop_hidden(root: Any) -> None:
     from lxml import etree
 
@@ -223,10 +236,11 @@ def _drop_hidden(root: Any) -> None:
     if not hidden:
         return
     # Some pages hide their whole content until a script reveals it; a browser with
-    # scripts would show it, so keep it rather than print nothing.
-    body_len = len(root.xpath("string(//body)") or "")
-    hidden_len = sum(len(el.xpath("string()")) for el in hidden)
-    if body_len and hidden_len > 0.6 * body_len:
+    # scripts would show it, so keep it rather than print nothing. Hidden copies and
+    # panels beside a visible article are no such case: they are dropped.
+    length = text_length()
+    hidden_len = sum(length(el) for el in hidden)
+    if hidden_len and hidden_len > 0.75 * length(root):
         return
     for el in hidden:
         drop(el)

@@ -32,12 +32,21 @@ _CTA_MAX = 300  # characters: a cell longer than this is page layout, not data
 
 def collapse(raw: str) -> str:
     """Inline whitespace as a browser shows it; <br> markers become line breaks."""
-    if "\xad" in raw:
-        raw = raw.replace("\xad", "")
-    text = _WS.sub(" ", raw)
-    if _BR not in text:
-        return text.strip()
-    lines = [line.strip() for line in text.split(_BR)]
+    if raw.isascii():
+        # str.split() is faster than the regex, and on ASCII it splits on exactly the
+        # HTML spaces (control characters are gone by now).
+        if _BR not in raw:
+            return " ".join(raw.split())
+        lines = [" ".join(line.split()) for line in raw.split(_BR)]
+    else:
+        if "\xad" in raw:  # soft hyphens: invisible unless a line breaks there
+            raw = raw.replace("\xad", "")
+        # Only HTML's own spaces collapse; a no-break space inside a line stays as
+        # written (at the edges of a line it is only padding).
+        text = _WS.sub(" ", raw)
+        if _BR not in text:
+            return text.strip()
+        lines = [line.strip() for line in text.split(_BR)]
     out: list[str] = []
     for line in lines:
         if line or (out and out[-1]):
