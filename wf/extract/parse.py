@@ -25,13 +25,6 @@ JUNK = (
 )
 # Also dropped when choosing the main content: widget labels, never part of an article.
 JUNK_MAIN = (*JUNK, "button", "label", "output", "progress", "meter")
-# Inline formatting says nothing to a plain-text reader: merging it into the text
-# around it leaves fewer nodes for every later pass.
-INLINE = (
-    "span", "b", "i", "em", "strong", "font", "small", "big", "u", "s", "strike", "tt",
-    "abbr", "acronym", "cite", "dfn", "kbd", "samp", "var", "code", "time", "data", "mark",
-    "sup", "sub", "bdi", "bdo", "ins", "del", "nobr", "q",
-)
 
 # A union of attribute steps runs faster in libxml2 than one predicate with "or".
 _HIDDEN_XPATH = "//@style|//@hidden|//@aria-hidden|//dialog"
@@ -149,17 +142,28 @@ def flatten(data: bytes) -> bytes:
     return b"".join(out)
 
 
+def _in_head(root: Any, tag: str) -> Any:
+    """The first `tag` child of <head>, found without a walk over the page."""
+    for child in root.iterchildren("head"):
+        for found in child.iterchildren(tag):
+            return found
+    return None
+
+
 def title_of(root: Any) -> str | None:
     """The <title>, else og:title, else the first <h1>; whitespace collapsed."""
+    title = _in_head(root, "title")
+    if title is not None:
+        text = " ".join("".join(title.itertext()).split())
+        if text:
+            return text
     for path in (
-        "head/title",
         "//title[not(ancestor::svg)]",
         "//meta[@property='og:title']/@content",
         "//h1",
     ):
-        found = root.find(path) if path == "head/title" else None
-        for node in [found] if found is not None else root.xpath(path)[:1]:
-            text = node if isinstance(node, str) else "".join(node.itertext())
+        for found in root.xpath(path)[:1]:
+            text = found if isinstance(found, str) else "".join(found.itertext())
             text = " ".join(text.split())
             if text:
                 return text
@@ -167,8 +171,9 @@ def title_of(root: Any) -> str | None:
 
 
 def base_href(root: Any) -> str | None:
-    hrefs = root.xpath("//base/@href")
-    return str(hrefs[0]).strip() if hrefs else None
+    base = _in_head(root, "base")
+    href = base.get("href") if base is not None else None
+    return href.strip() if href else None
 
 
 def drop(el: Any) -> None:
@@ -187,13 +192,12 @@ def drop(el: Any) -> None:
 
 
 def clean(root: Any, *, main: bool) -> None:
-    """Remove what no reader sees (junk elements, hidden ones) and inline formatting."""
+    """Remove what no reader sees: junk elements and hidden ones."""
     from lxml import etree
 
     _expand_noscript(root)
     etree.strip_elements(root, *(JUNK_MAIN if main else JUNK), with_tail=False)
     _drop_hidden(root)
-    etree.strip_tags(root, *INLINE)
 
 
 def _expand_noscript(root: Any) -> None:
