@@ -146,18 +146,33 @@ class PageOutcome:
 
 
 class _Requests:
-    """Script, fetch and XHR requests in flight, from the page's Network events."""
+    """Script, fetch and XHR requests in flight, from the page's Network events.
+
+    A script counts until it has loaded (it runs after that); a fetch or XHR until its
+    answer's headers arrive, because a page may never read a body it does not need, and
+    then Chromium never finishes loading it. Body bytes still arriving count as activity.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._live: dict[str, float] = {}
+        self._seen: set[str] = set()
         self.last_change = time.monotonic()
 
     def sent(self, requestId: str, type: str = "", **_: Any) -> None:  # noqa: A002 (CDP's name)
         if type in TRACKED_TYPES:
             with self._lock:
                 self._live.setdefault(requestId, time.monotonic())
+                self._seen.add(requestId)
                 self.last_change = time.monotonic()
+
+    def answered(self, requestId: str, type: str = "", **_: Any) -> None:  # noqa: A002
+        if type in ("XHR", "Fetch"):
+            self.ended(requestId)
+
+    def data(self, requestId: str, **_: Any) -> None:
+        if requestId in self._seen:
+            self.last_change = time.monotonic()
 
     def ended(self, requestId: str, **_: Any) -> None:
         with self._lock:
@@ -212,6 +227,8 @@ class Context:
         self.blocked.frames.add(target)
         page = self.page = Connection(self.link.page_ws_url(target), timeout=min(5.0, _left(deadline)))
         page.on("Network.requestWillBeSent", self.requests.sent)
+        page.on("Network.responseReceived", self.requests.answered)
+        page.on("Network.dataReceived", self.requests.data)
         page.on("Network.loadingFinished", self.requests.ended)
         page.on("Network.loadingFailed", self.requests.ended)
         page.on("Page.frameAttached", lambda frameId, **_: self.blocked.frames.add(frameId))
@@ -350,31 +367,45 @@ def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav
     return parsed_at - t_nav, parsed_at
 
 
+# Without our tracker: the blank page before the first commit (not ready), or a page
+# the tracker could not enter, such as the browser's error page (judge by readyState).
+POLL_JS = """window.__wfQuiet ? window.__wfQuiet()
+  : location.href === 'about:blank' ? null
+  : [document.readyState, 1e9, 0, 0, 0, 1e9, 1e9]"""
+
+
 def _poll(page: Connection, *, timeout: float) -> list[Any] | None:
     try:
-        result = page.call(
-            "Runtime.evaluate",
-            timeout=timeout,
-            expression="window.__wfQuiet ? window.__wfQuiet() : null",
-            returnByValue=True,
-        )
+        result = page.call("Runtime.evaluate", timeout=timeout, expression=POLL_JS, returnByValue=True)
     except CDPTimeout:
         return None  # the page's main thread is busy; try again until the limit
+    except CDPClosed:
+        raise
+    except CDPError:
+        return None  # the page navigated meanwhile (its context is gone); ask the new one
     value = result.get("result", {}).get("value")
     return value if isinstance(value, list) and len(value) == 7 else None
 
 
 def _read_dom(page: Connection, deadline: float) -> dict[str, Any]:
-    try:
-        result = page.call(
-            "Runtime.evaluate",
-            timeout=max(0.2, deadline - time.monotonic()),
-            expression=READ_JS % DOM_CAP,
-            returnByValue=True,
-        )
-    except CDPTimeout:
-        _stop_scripts(page)
-        raise Timeout("render timed out: a script kept the page busy (stopped it)") from None
+    for attempt in range(3):
+        try:
+            result = page.call(
+                "Runtime.evaluate",
+                timeout=max(0.2, deadline - time.monotonic()),
+                expression=READ_JS % DOM_CAP,
+                returnByValue=True,
+            )
+            break
+        except CDPTimeout:
+            _stop_scripts(page)
+            raise Timeout("render timed out: a script kept the page busy (stopped it)") from None
+        except CDPClosed:
+            raise
+        except CDPError:
+            if attempt == 2:
+                raise
+            time.sleep(POLL)  # the page navigated while we read it: read the new one
     if "exceptionDetails" in result:
         raise RenderError(f"could not read the rendered DOM: {result['exceptionDetails'].get('text', 'error')}")
     value = result.get("result", {}).get("value")
