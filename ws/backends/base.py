@@ -154,11 +154,24 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
     """
     from lxml import etree
 
-    parser = etree.HTMLParser(encoding=charset, remove_comments=True)
-    try:
-        root = etree.fromstring(data, parser) if data.strip() else None
-    except (etree.ParserError, ValueError, LookupError):
-        root = None
+    root = None
+    if data.strip():
+        try:
+            root = etree.fromstring(data, etree.HTMLParser(encoding=charset, remove_comments=True))
+        except (etree.ParserError, ValueError, LookupError):
+            root = None
+        if root is None:
+            # libxml2 knows fewer charsets than Python (utf-16-le, euc_jp, iso2022_jp...):
+            # decode here and hand it UTF-8.
+            try:
+                text = data.decode(charset, "replace")
+            except LookupError:
+                text = data.decode("utf-8", "replace")
+            utf8 = etree.HTMLParser(encoding="utf-8", remove_comments=True)
+            try:
+                root = etree.fromstring(text.encode("utf-8", "replace"), utf8)
+            except (etree.ParserError, ValueError):
+                root = None
     return root if root is not None else etree.fromstring(b"<html></html>", etree.HTMLParser())
 
 

@@ -69,6 +69,8 @@ class SearxNG(Backend):
             return Answer(PARSE_ERROR, f"HTTP {status} answered HTML, not JSON; {ENABLE_JSON}")
         try:
             data = json.loads(body.decode("utf-8", "replace"))
+        except RecursionError:
+            return Answer(PARSE_ERROR, f"HTTP {status} with JSON nested too deeply to read")
         except ValueError as exc:
             return Answer(PARSE_ERROR, f"HTTP {status} with malformed JSON: {exc}")
         if not isinstance(data, dict) or not isinstance(data.get("results"), list):
