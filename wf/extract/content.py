@@ -251,6 +251,10 @@ def _best(blocks: list[list[Any]]) -> int:
     return best
 
 
+def _thin(blocks: list[list[Any]], best: int, total: float) -> bool:
+    return best < 0 or blocks[best][_GOOD] < max(THIN_PROSE, 0.1 * total)
+
+
 def choose(body: Any) -> Analysis:
     """Score every block and keep the best subtree.
 
@@ -264,18 +268,22 @@ def choose(body: Any) -> Analysis:
     aggregate(blocks, set())
     total = blocks[0][_RAW]
     best = _best(blocks)
-    if best < 0 or blocks[best][_GOOD] < max(THIN_PROSE, 0.1 * total):
+    skipped = sum(b[_OWN] for b in blocks if b[_LAST] is None)
+    if _thin(blocks, best, total + skipped):
         # Walk everything this time, to learn which boilerplate names held the prose.
         blocks = result.blocks = walk(body, skip_boilerplate=False)
         aggregate(blocks, set())
         total = blocks[0][_RAW]
         best = _best(blocks)
-        exempt = {i for i, b in enumerate(blocks) if b[_RAW] > 0.5 * total and negative(b)}
-        if exempt:
-            for i in exempt:
-                blocks[i][_NEG] = False
-            aggregate(blocks, exempt)
-            best = _best(blocks)
+        if _thin(blocks, best, total):
+            exempt = {
+                i for i, b in enumerate(blocks) if b[_RAW] > 0.5 * total and negative(b)
+            }
+            if exempt:
+                for i in exempt:
+                    blocks[i][_NEG] = False
+                aggregate(blocks, exempt)
+                best = _best(blocks)
     result.total_good = total
     if best >= 0:
         result.best = blocks[best][_EL]

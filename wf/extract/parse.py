@@ -217,6 +217,7 @@ def _expand_noscript(root: Any) -> None:
 
 
 _text_length: Any = None
+_hidden_candidates: Any = None
 
 
 def text_length() -> Any:
@@ -233,7 +234,10 @@ def _drop_hidden(root: Any) -> None:
     from lxml import etree
 
     hidden: dict[Any, None] = {}
-    for hit in root.xpath(_HIDDEN_XPATH):
+    global _hidden_candidates
+    if _hidden_candidates is None:
+        _hidden_candidates = etree.XPath(_HIDDEN_XPATH)
+    for hit in _hidden_candidates(root):
         el = hit if isinstance(hit, etree._Element) else hit.getparent()
         if el.tag not in ("html", "body") and _is_hidden(el):
             hidden[el] = None
