@@ -34,7 +34,7 @@ _NEGATIVE = re.compile(
     r"comment(?!ary)|disqus|share|sharing|social|related|recommend|recirc|promo|"
     r"newsletter|subscri|signup|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
-    r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|"
+    r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
     r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print|author|"
     r"date|dates|dateline|timestamp|meta|publish|published|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"

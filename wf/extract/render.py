@@ -83,8 +83,10 @@ class Renderer:
         self.want_links = want_links or markers
         self.skip = skip
         self.main = main  # main-content mode: leave out what is no part of an article
-        # Blocks: (separator before, text, is a plain paragraph, links seen so far)
+        # Blocks: (separator before, text, is a plain paragraph, links seen so far), and
+        # each block's heading level (0 for no heading)
         self.out: list[tuple[str, str, bool, int]] = []
+        self.levels: list[int] = []
         self.last_group: Any = None
         self.last_quote = 0
         self.parts: list[str] = []
@@ -130,6 +132,7 @@ class Renderer:
             sep = ""
         plain = not (self.heading or self.lists or self.quote or self.tables or fenced)
         self.out.append((sep, text, plain, len(self.links)))
+        self.levels.append(self.heading)
         self.last_group = group
         self.last_quote = self.quote
 
@@ -138,6 +141,25 @@ class Renderer:
 
     def length(self) -> int:
         return sum(len(text) for _, text, _, _ in self.out)
+
+    def drop_empty_sections(self) -> None:
+        """Drop the headings left with nothing under them once boilerplate was cut
+        (a "See also" over a pruned list of links)."""
+        out, levels = self.out, self.levels
+        keep_out: list[tuple[str, str, bool, int]] = []
+        keep_levels: list[int] = []
+        for i, block in enumerate(out):
+            level = levels[i]
+            if level:
+                following = levels[i + 1] if i + 1 < len(out) else 1
+                seen_before = out[i - 1][3] if i else 0
+                if following and following <= level and block[3] == seen_before:
+                    continue
+            keep_out.append(block)
+            keep_levels.append(level)
+        if keep_out and keep_out[0][0]:
+            keep_out[0] = ("", *keep_out[0][1:])
+        self.out, self.levels = keep_out, keep_levels
 
     def trim_calls_to_action(self) -> None:
         """Drop the short paragraphs at the end that ask the reader to subscribe, follow,
@@ -148,6 +170,7 @@ class Renderer:
             if not plain or len(text) > _CTA_MAX or not _CTA.search(text):
                 break
             out.pop()
+            self.levels.pop()
             # Links first seen in the dropped paragraph are no longer in the text.
             del self.links[out[-1][3] if out else 0 :]
         if out and out[0][0]:
@@ -262,6 +285,7 @@ class Renderer:
         self.flush()
         if self.main:
             self.trim_calls_to_action()
+            self.drop_empty_sections()
         return self.text()
 
     def start_block(self, el: Any, tag: str) -> None:
