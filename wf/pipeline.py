@@ -6,6 +6,7 @@ Data flows one way; nothing here knows about click. ``process`` returns a Page w
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,9 @@ from wf.save import confine_name, default_name, save_bytes
 
 Log = Callable[[str], None]
 BATCH_WORKERS = 4
+# C0 controls but tab and newline, DEL, C1 controls: a page's escape sequences must not
+# reach a terminal (or an agent) as commands. CR ends a line, as a reader would count it.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]+")
 
 
 @dataclass
@@ -175,7 +179,14 @@ def _build(
         text = _extract_html(page, decoded, opts, log=log, renderers=renderers, deadline=deadline)
     else:
         text = decoded
-    _apply_lines(page, text, opts, deadline)
+    _apply_lines(page, printable(text), opts, deadline)
+
+
+def printable(text: str) -> str:
+    """The text without control characters; CRLF and lone CR become LF."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROLS.sub("", text)
 
 
 def _save_binary(page: Page, doc: Document, mime: str) -> None:
