@@ -280,15 +280,24 @@ def choose(body: Any) -> Analysis:
                 i for i, b in enumerate(blocks) if b[_RAW] > 0.5 * total and negative(b)
             }
             if exempt:
-                for i in exempt:
-                    blocks[i][_NEG] = False
                 aggregate(blocks, exempt)
-                best = _best(blocks)
+                chosen = _best(blocks)
+                if chosen >= 0 and blocks[chosen][_GOOD] >= THIN_PROSE:
+                    for i in exempt:
+                        blocks[i][_NEG] = False
+                    best = chosen
+                else:  # no article there either: keep the names' verdict
+                    aggregate(blocks, set())
     result.total_good = total
     if best >= 0:
         result.best = blocks[best][_EL]
         result.best_index = best
     return result
+
+
+def prune_named(el: Any, b: list[Any]) -> bool:
+    """Whether a block is boilerplate by its tag or names alone."""
+    return negative(b)
 
 
 def prune(el: Any, b: list[Any]) -> bool:
@@ -297,7 +306,11 @@ def prune(el: Any, b: list[Any]) -> bool:
         return True
     text, link = b[_TEXT], b[_LINK]
     # A list of links (menu, related stories, tags) with little prose of its own; a
-    # paragraph is spared when words of its own join its links into a sentence.
+    # paragraph is spared when words of its own join its links into a sentence, and a
+    # heading always is (on a listing page, linked titles are the content).
     if not text or link * 2 <= text or b[_GOOD] * 2 >= text:
         return False
-    return b[_TAG] != "p" or text - link < PARAGRAPH_WORDS
+    tag = b[_TAG]
+    if tag in _HEADING:
+        return False
+    return tag != "p" or text - link < PARAGRAPH_WORDS

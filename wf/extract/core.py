@@ -69,10 +69,11 @@ def _extract(
         analysis = content.choose(body)
         node = analysis.best if analysis.best is not None else body
         r = render(node, _skipper(analysis.records(whole=node is body)))
-        # Too little: widen to the page without its boilerplate (a short page is all
-        # content), then to the whole page when that says much more.
+        # Too little: no article here. Widen to the page without its named boilerplate
+        # (navigation, footers, sidebars), keeping what a listing page is made of
+        # (linked titles, excerpts); then to the whole page when that says much more.
         if node is not body and _thin(r):
-            wider = render(body, _skipper(analysis.records(whole=True)))
+            wider = render(body, _skipper(analysis.records(whole=True), content.prune_named))
             if _length(wider) > _length(r):
                 r = wider
         if _thin(r):
@@ -84,8 +85,9 @@ def _extract(
     return Extracted(title=title, text=text, links=links)
 
 
-def _skipper(records: dict[Any, list[Any]]) -> Any:
-    from wf.extract.content import prune
+def _skipper(records: dict[Any, list[Any]], prune: Any = None) -> Any:
+    if prune is None:
+        from wf.extract.content import prune
 
     def skip(el: Any) -> bool:
         record = records.get(el)
