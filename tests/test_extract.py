@@ -104,6 +104,48 @@ def test_thin_main_content_falls_back_to_the_whole_page():
                         "</body></html>") == "Alpha Beta"
 
 
+def test_an_article_wrapped_in_a_boilerplate_name_is_still_found():
+    text = extract_text(page("wrapped_in_sidebar_name.html"))
+    assert text.startswith("# Repairing a dry-stone wall\n\nStart by taking")
+    assert "will stand for a century." in text
+    assert "Archive" not in text and "walls" not in text and "contact link" not in text
+
+
+def test_comments_longer_than_the_article_stay_out():
+    text = extract_text(page("comments_outweigh.html"))
+    assert "the harbour master held all departures until it was towed clear." in text
+    assert "nobody told us anything" not in text and "cancellations" not in text
+
+
+def test_teasers_for_other_pages_and_calls_to_action_stay_out():
+    text = extract_text(page("related_teasers.html"))
+    assert text.startswith("# New footbridge opens over the river")
+    assert text.endswith("between seven and ten in the morning and four and seven in the evening.")
+    for teaser in ("Station car park", "See also", "Riverside path", "town hall", "old mill",
+                   "newsletter"):
+        assert teaser not in text, teaser
+
+
+def test_a_listing_page_keeps_its_titles_and_excerpts():
+    text = extract_text(page("blog_index.html"))
+    assert "## Winter paddling: staying warm on cold water" in text
+    assert "## Learning your first roll" in text
+    assert "Rolling is less about strength than timing." in text
+    assert "Older posts" not in text and "About us" not in text and "12 January" not in text
+
+
+def test_a_paragraph_that_is_only_an_address_is_dropped():
+    html = (
+        "<html><body><article><p>https://news.example.org/2026/03/footbridge-opens-1234</p>"
+        "<p>The footbridge between the station and the old town opened on Saturday, two "
+        "years after the council approved it.</p><p>Riders must push their bicycles across "
+        "during the busy hours of the morning and the evening.</p></article></body></html>"
+    )
+    text = extract_text(html)
+    assert "https://" not in text and text.startswith("The footbridge between")
+    assert "https://news.example.org" in extract_text(html, full=True)
+
+
 # -- links -------------------------------------------------------------------------------
 
 

@@ -1,11 +1,12 @@
 """Choosing the main content: one walk that scores every block, then the best subtree.
 
 Each block's own text (its text and that of its inline descendants) is classed:
-prose (long enough, few links) counts as good; link lists and short labels count as
-bad. A subtree's score is good minus bad, so the winner is the smallest region that
-holds most of the prose without dragging navigation along. Boilerplate class and id
-words (share, related, comments...) and nav/aside/footer turn a subtree's prose into
-bad, unless that subtree holds most of the page's prose (the page put its article there).
+prose (long enough, not trailing off in an ellipsis) counts as good, link text and
+short labels as bad. A subtree's score is good minus bad, so the winner is the region
+that holds most of the prose without dragging navigation along. Blocks named as
+boilerplate (nav, aside, footer, figure; class and id words such as share, related,
+comments) are not walked into: all their text is bad. When that leaves no article, the
+page is walked again to see whether a boilerplate name wrapped the article itself.
 """
 
 from __future__ import annotations
@@ -45,12 +46,17 @@ _NEGATIVE = re.compile(
 # a token that mixes both (`article-footer`, `comment-content`) stays boilerplate.
 _POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
+# Boilerplate that can outweigh a short article but never wraps one: reader comments and
+# recommendations. A page is never read as if these held its content.
+_NEVER_CONTENT = re.compile(
+    r"comment(?!ary)|disqus|related|recommend|outbrain|taboola|popular|trending", re.IGNORECASE
+)
 
 GOOD_MIN = 50  # characters of own text for a block to count as prose
 THIN_PROSE = 250  # characters of prose below which a chosen region is suspect
 CARD_MAX = 500  # characters: more prose than this under a linked heading is no teaser
 PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
-SHORT_WEIGHT = 0.25
+SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
 
 _negative_cache: dict[str, bool] = {}
 
@@ -106,7 +112,6 @@ class Analysis:
     blocks: list[list[Any]] = field(default_factory=list)
     best: Any = None  # the chosen element, or None
     best_index: int = -1
-    total_good: float = 0.0
 
     def records(self, whole: bool = False) -> dict[Any, list[Any]]:
         """element -> block record, for the chosen block and those inside it (or all)."""
@@ -137,6 +142,8 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
     cur: list[Any] = [None, -1, "", 0, 0, "", False, -1, 0]
     links = 0
     block = BLOCK
+    # The hot loop indexes records with literals: 3 own text, 4 own link text, 5 last
+    # text, 6 card, 7 index (see the record layout above).
     walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -251,6 +258,11 @@ def _best(blocks: list[list[Any]]) -> int:
     return best
 
 
+def _never_content(el: Any) -> bool:
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return _NEVER_CONTENT.search(names) is not None
+
+
 def _thin(blocks: list[list[Any]], best: int, total: float) -> bool:
     return best < 0 or blocks[best][_GOOD] < max(THIN_PROSE, 0.1 * total)
 
@@ -277,7 +289,8 @@ def choose(body: Any) -> Analysis:
         best = _best(blocks)
         if _thin(blocks, best, total):
             exempt = {
-                i for i, b in enumerate(blocks) if b[_RAW] > 0.5 * total and negative(b)
+                i for i, b in enumerate(blocks)
+                if b[_RAW] > 0.5 * total and negative(b) and not _never_content(b[_EL])
             }
             if exempt:
                 aggregate(blocks, exempt)
@@ -288,7 +301,6 @@ def choose(body: Any) -> Analysis:
                     best = chosen
                 else:  # no article there either: keep the names' verdict
                     aggregate(blocks, set())
-    result.total_good = total
     if best >= 0:
         result.best = blocks[best][_EL]
         result.best_index = best

@@ -9,8 +9,9 @@ from typing import Any
 from wf.extract import Extracted, Link
 
 # Below this many characters a chosen region is suspect: the page may keep its text
-# elsewhere (a shop page, a list of posts); the whole page then says more.
+# elsewhere (a shop page, a list of posts).
 THIN = 250
+NEXT_TO_NOTHING = 80
 
 
 def run(
@@ -71,14 +72,15 @@ def _extract(
         r = render(node, _skipper(analysis.records(whole=node is body)))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
-        # (linked titles, excerpts); then to the whole page when that says much more.
-        if node is not body and _thin(r):
+        # (linked titles, excerpts). Only when even that is next to nothing, print the
+        # whole page rather than nothing.
+        if node is not body and _length(r) < THIN:
             wider = render(body, _skipper(analysis.records(whole=True), content.prune_named))
             if _length(wider) > _length(r):
                 r = wider
-        if _thin(r):
+        if _length(r) < NEXT_TO_NOTHING:
             whole = render(body)
-            if _length(whole) > 2 * _length(r):
+            if _length(whole) > _length(r):
                 r = whole
     text = r.text()
     links = [Link(text=t, url=u) for t, u in r.links]
@@ -98,10 +100,6 @@ def _skipper(records: dict[Any, list[Any]], prune: Any = None) -> Any:
 
 def _length(r: Any) -> int:
     return r.length()
-
-
-def _thin(r: Any) -> bool:
-    return _length(r) < THIN
 
 
 def _base_url(url: str | None, base: str | None) -> str | None:
