@@ -111,6 +111,13 @@ def test_an_article_wrapped_in_a_boilerplate_name_is_still_found():
     assert "Archive" not in text and "walls" not in text and "contact link" not in text
 
 
+def test_a_page_builder_that_names_every_paragraph_a_widget():
+    text = extract_text(page("page_builder.html"))
+    assert text.startswith("# Garden design and care\n\nWe design gardens")
+    assert "so that the garden grows into the design instead of away from it." in text
+    assert "Contact" not in text and "Green Hands" not in text and "01234" not in text
+
+
 def test_comments_longer_than_the_article_stay_out():
     text = extract_text(page("comments_outweigh.html"))
     assert "the harbour master held all departures until it was towed clear." in text

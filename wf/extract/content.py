@@ -49,7 +49,8 @@ _CAMEL = re.compile(r"([a-z])([A-Z])")
 # Boilerplate that can outweigh a short article but never wraps one: reader comments and
 # recommendations. A page is never read as if these held its content.
 _NEVER_CONTENT = re.compile(
-    r"comment(?!ary)|disqus|related|recommend|outbrain|taboola|popular|trending", re.IGNORECASE
+    r"comment(?!ary)|disqus|related|recommend|outbrain|taboola|popular|trending|promo",
+    re.IGNORECASE,
 )
 
 GOOD_MIN = 50  # characters of own text for a block to count as prose
@@ -112,6 +113,9 @@ class Analysis:
     blocks: list[list[Any]] = field(default_factory=list)
     best: Any = None  # the chosen element, or None
     best_index: int = -1
+    # The page's class names proved unreliable (a page builder names every paragraph's
+    # box a widget): inside the content, only tags and the strongest names prune.
+    lenient: bool = False
 
     def records(self, whole: bool = False) -> dict[Any, list[Any]]:
         """element -> block record, for the chosen block and those inside it (or all)."""
@@ -258,6 +262,26 @@ def _best(blocks: list[list[Any]]) -> int:
     return best
 
 
+def _wrappers(blocks: list[list[Any]], total: float) -> set[int]:
+    """Blocks named as boilerplate that hold most of the page's prose: wrappers."""
+    return {
+        i for i, b in enumerate(blocks)
+        if b[_RAW] > 0.5 * total and negative(b) and not _never_content(b[_EL])
+    }
+
+
+def _repeated(blocks: list[list[Any]], total: float) -> set[int]:
+    """The wrappers, and blocks of prose that share a boilerplate name with two or more
+    others: a page builder's `widget-container` around every paragraph is markup, not
+    boilerplate."""
+    groups: dict[str, list[int]] = {}
+    for i, b in enumerate(blocks):
+        if b[_RAW] >= GOOD_MIN and negative(b) and not _never_content(b[_EL]):
+            groups.setdefault(b[_EL].get("class") or "", []).append(i)
+    repeated = {i for name, group in groups.items() if name and len(group) >= 3 for i in group}
+    return repeated | _wrappers(blocks, total) if repeated else repeated
+
+
 def _never_content(el: Any) -> bool:
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
     return _NEVER_CONTENT.search(names) is not None
@@ -287,20 +311,25 @@ def choose(body: Any) -> Analysis:
         aggregate(blocks, set())
         total = blocks[0][_RAW]
         best = _best(blocks)
-        if _thin(blocks, best, total):
-            exempt = {
-                i for i, b in enumerate(blocks)
-                if b[_RAW] > 0.5 * total and negative(b) and not _never_content(b[_EL])
-            }
-            if exempt:
-                aggregate(blocks, exempt)
-                chosen = _best(blocks)
-                if chosen >= 0 and blocks[chosen][_GOOD] >= THIN_PROSE:
-                    for i in exempt:
-                        blocks[i][_NEG] = False
-                    best = chosen
-                else:  # no article there either: keep the names' verdict
-                    aggregate(blocks, set())
+        # First the wrappers; failing those, the repeated names (the page's names are
+        # then unreliable, and prune leniently inside the content).
+        exempt: set[int] = set()
+        for more, lenient in ((_wrappers, False), (_repeated, True)):
+            if not _thin(blocks, best, total):
+                break
+            added = more(blocks, total) - exempt
+            if not added:
+                continue
+            aggregate(blocks, exempt | added)
+            chosen = _best(blocks)
+            if chosen >= 0 and blocks[chosen][_GOOD] >= THIN_PROSE:
+                exempt |= added
+                best = chosen
+                result.lenient = lenient
+                break
+            aggregate(blocks, exempt)  # no article there either: keep the names' verdict
+        for i in exempt:
+            blocks[i][_NEG] = False
     if best >= 0:
         result.best = blocks[best][_EL]
         result.best_index = best
@@ -312,14 +341,25 @@ def prune_named(el: Any, b: list[Any]) -> bool:
     return negative(b)
 
 
+def prune_lenient(el: Any, b: list[Any]) -> bool:
+    """prune() for a page whose class names cannot be trusted."""
+    if b[_TAG] in STRUCTURAL_NEGATIVE or _never_content(el):
+        return True
+    return _link_list(b)
+
+
 def prune(el: Any, b: list[Any]) -> bool:
     """Whether a block inside the chosen content is boilerplate to leave out."""
     if b[_BOILER] or negative(b):
         return True
+    return _link_list(b)
+
+
+def _link_list(b: list[Any]) -> bool:
+    """A list of links (menu, related stories, tags) with little prose of its own; a
+    paragraph is spared when words of its own join its links into a sentence, and a
+    heading always is (on a listing page, linked titles are the content)."""
     text, link = b[_TEXT], b[_LINK]
-    # A list of links (menu, related stories, tags) with little prose of its own; a
-    # paragraph is spared when words of its own join its links into a sentence, and a
-    # heading always is (on a listing page, linked titles are the content).
     if not text or link * 2 <= text or b[_GOOD] * 2 >= text:
         return False
     tag = b[_TAG]

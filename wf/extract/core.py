@@ -69,7 +69,8 @@ def _extract(
     else:
         analysis = content.choose(body)
         node = analysis.best if analysis.best is not None else body
-        r = render(node, _skipper(analysis.records(whole=node is body)))
+        prune = content.prune_lenient if analysis.lenient else content.prune
+        r = render(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
         # (linked titles, excerpts). Only when even that is next to nothing, print the
