@@ -99,7 +99,8 @@ def negative_block(el: Any, tag: str) -> bool:
 
 # A block record, in document order (a parent before its children). "Own" text is the
 # block's text and its inline descendants' text, not its child blocks'. A card holds a
-# heading that is all link: the title of a teaser for another page.
+# heading that is all link, the title of a teaser for another page: 1 for the heading's
+# own block, 2 for the block around a title-only block (a <header> beside the excerpt).
 (
     _EL, _PARENT, _TAG, _OWN, _OWN_LINK, _LAST, _CARD, _INDEX, _DEPTH,
     _GOOD, _BAD, _TEXT, _LINK, _RAW, _BOILER, _NEG,
@@ -143,7 +144,7 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
     length = text_length()
     blocks: list[list[Any]] = []
     frames: list[list[Any]] = []  # the open blocks, innermost last
-    cur: list[Any] = [None, -1, "", 0, 0, "", False, -1, 0]
+    cur: list[Any] = [None, -1, "", 0, 0, "", 0, -1, 0]
     links = 0
     block = BLOCK
     # The hot loop indexes records with literals: 3 own text, 4 own link text, 5 last
@@ -157,13 +158,13 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
                     negative = negative_block(el, tag)
                     if negative and el is not body:
                         n = int(length(el))
-                        blocks.append([el, cur[7], tag, n, n, None, False, len(blocks),
+                        blocks.append([el, cur[7], tag, n, n, None, 0, len(blocks),
                                        len(frames), 0.0, 0.0, 0, 0, 0.0, False, True])
                         walker.skip_subtree()
                         continue
                 else:
                     negative = None
-                cur = [el, cur[7], tag, 0, 0, "", False, len(blocks), len(frames),
+                cur = [el, cur[7], tag, 0, 0, "", 0, len(blocks), len(frames),
                        0.0, 0.0, 0, 0, 0.0, False, negative]
                 blocks.append(cur)
                 frames.append(cur)
@@ -184,7 +185,7 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
                 cur = frames[-1]
                 # A heading that is all link titles a teaser card: its block is one.
                 if f[2] in _HEADING and f[3] and f[4] * 10 >= f[3] * 9:
-                    cur[6] = True
+                    cur[6] = 1
         elif links and el.tag == "a":
             links -= 1
         tail = el.tail
@@ -232,8 +233,13 @@ def aggregate(blocks: list[list[Any]], exempt: set[int]) -> None:
     for i in range(len(blocks) - 1, -1, -1):
         b = blocks[i]
         good = b[_GOOD]
+        card = b[_CARD]
+        if card == 1 and not good and b[_PARENT] >= 0:
+            # The heading sat in a <header> of its own: the teaser is the block around.
+            parent_record = blocks[b[_PARENT]]
+            parent_record[_CARD] = parent_record[_CARD] or 2
         # Names are looked at only where they matter: blocks holding prose.
-        if good and ((b[_CARD] and good < CARD_MAX) or (i not in exempt and negative(b))):
+        if good and ((card and good < CARD_MAX) or (i not in exempt and negative(b))):
             b[_BOILER] = True
             b[_BAD] += good
             b[_GOOD] = good = 0.0
