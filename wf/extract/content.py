@@ -37,7 +37,7 @@ _NEGATIVE = re.compile(
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
     r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
     r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print|author|"
-    r"date|dates|dateline|timestamp|meta|publish|published|"
+    r"date|dates|dateline|timestamp|meta|publish|published|photo|photos|image|img|picture|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
     r"author-bio|jump-link|read-more|see-also|also-read)(?![a-z])"
 )
@@ -46,6 +46,15 @@ _NEGATIVE = re.compile(
 # a token that mixes both (`article-footer`, `comment-content`) stays boilerplate.
 _POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
+_MODIFIERS = ("has-", "with-", "no-", "without-", "is-")
+_INNER_MODIFIERS = tuple("-" + m for m in _MODIFIERS)
+
+
+def _modified(prefix: str) -> bool:
+    """Whether a class word comes right after has-, no-, with-...: "has-sidebar" says
+    what a block holds, not what it is."""
+    return prefix in _MODIFIERS or prefix.endswith(_INNER_MODIFIERS)
+
 # Boilerplate that can outweigh a short article but never wraps one: reader comments and
 # recommendations. A page is never read as if these held its content.
 _NEVER_CONTENT = re.compile(
@@ -76,7 +85,8 @@ def negative_words(words: str) -> bool:
                 low = low.replace("_", "-")
             if "embed" in low:
                 continue  # an embedded post (social-media-embed) is quoted content
-            if _NEGATIVE.search(low):
+            if any(not _modified(low[: m.start()]) for m in _NEGATIVE.finditer(low)):
+                # has-sidebar, card-no-image: what a block holds, not what it is.
                 negative = True
             elif _POSITIVE.search(low):
                 positive = True
