@@ -145,6 +145,23 @@ def idle_kb(tmp_path_factory: pytest.TempPathFactory) -> int:
 
 
 @pytest.fixture
+def serve() -> Iterator[Callable[..., RawServer]]:
+    """tests/conftest.py's fixture of the same name, with servers that stop at once."""
+    from tests.hostile.handlers import QuickServer
+
+    started: list[RawServer] = []
+
+    def start(handler: Handler, host: str = "127.0.0.1", **kw: object) -> RawServer:
+        srv = QuickServer(handler, host, **kw)  # type: ignore[arg-type]
+        started.append(srv)
+        return srv
+
+    yield start
+    for srv in started:
+        srv.close()
+
+
+@pytest.fixture
 def eager() -> Iterator[Callable[..., RawServer]]:
     """Start EagerServers (handler runs before any request is read) closed at the end."""
     from tests.hostile.handlers import EagerServer

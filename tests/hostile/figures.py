@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_suite(path: Path, extra: list[str]) -> tuple[int, str]:
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/hostile", *extra]
+    paths = [] if any(not a.startswith("-") for a in extra) else ["tests/hostile"]
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *paths, *extra]
     if os.geteuid() == 0 and shutil.which("unshare"):
         cmd = ["unshare", "--net", "sh", "-c", 'ip link set lo up && exec "$@"', "_", *cmd]
     env = dict(os.environ, HOSTILE_FIGURES=str(path))

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import invoke
 from tests.hostile import proc
-from tests.hostile.handlers import forever, head, stall
+from tests.hostile.handlers import forever, head
 from tests.servers import respond
 
 ENGINES = {"duckduckgo": "WS_DUCKDUCKGO_URL", "brave": "WS_BRAVE_URL", "mojeek": "WS_MOJEEK_URL",
@@ -61,30 +61,23 @@ GARBAGE = {
 # Found by this suite and fixed in ws: json.loads of 100 000 nested arrays raised
 # RecursionError in the SearxNG backend, and libxml2 refused charsets Python knows
 # (utf-16-le, euc_jp, iso2022_jp) in parse_html. Both were exit 1 (internal error).
-KNOWN_WS_BUGS: dict[str, str] = {}  # both found by this suite, fixed in ws
-
-
-@pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.parametrize(
-    "answer",
-    [pytest.param(a, marks=pytest.mark.xfail(strict=True, reason=KNOWN_WS_BUGS[a]))
-     if a in KNOWN_WS_BUGS else a for a in sorted(GARBAGE)],
-)
-def test_garbage_answers_are_classified(serve, monkeypatch, provider, answer):
+# Every endpoint points at the same server, so one search asks all four engines (the
+# chain goes on while none has results): each answer is classified by every backend.
+@pytest.mark.parametrize("answer", sorted(GARBAGE))
+def test_garbage_answers_are_classified_by_every_engine(serve, monkeypatch, answer):
     body, ctype = GARBAGE[answer]
     srv = serve(respond(200, body, {"Content-Type": ctype}))
     _point_all_at(monkeypatch, srv)
-    r = ws("--provider", provider, "--json", "--timeout", "20", "rust async")
+    r = ws("--json", "--timeout", "20", "rust async")
     obj = _json(r)
     assert "Traceback" not in r.stderr and "this is a bug" not in r.stderr
-    first = obj["attempts"][0]
-    assert first["provider"] == provider
-    if obj["error"] is None:  # an engine may call a page without results "empty" or "ok"
+    if obj["error"] is None:  # an engine may read some garbage as a page of results
         assert r.code == 0 and obj["results"]
-    else:
-        assert r.code == obj["error"]["code"] and r.code in (28, 63, 66, 69, 75, 8)
-        assert first["outcome"] in ("parse_error", "empty", "http_error", "blocked")
-    assert r.stderr.splitlines()[-1].startswith(("ws: (", "ws: ")) if r.stderr else True
+        return
+    assert sorted(a["provider"] for a in obj["attempts"]) == PROVIDERS
+    assert {a["outcome"] for a in obj["attempts"]} <= {"parse_error", "empty", "http_error", "blocked"}
+    assert r.code == obj["error"]["code"] and r.code in (63, 66, 69, 75, 8)
+    assert r.stderr.splitlines()[-1].startswith(f"ws: ({r.code}) ")
 
 
 @pytest.mark.parametrize("provider", ["duckduckgo", "brave", "mojeek"])
@@ -130,15 +123,7 @@ def test_50_mb_page_with_its_length_is_refused_before_reading(serve, monkeypatch
     assert r.code == 63 and {a["outcome"] for a in obj["attempts"]} == {"http_error"}
 
 
-@pytest.mark.parametrize("handler", ["stall", "trickle"])
-def test_engines_that_never_answer_keep_the_total_deadline(serve, figures, handler):
-    h = stall if handler == "stall" else forever(head(200, {"Content-Type": "text/html"}), b"<", every=0.05)
-    srv = serve(h)
-    env = proc.env(**{var: srv.url for var in ENGINES.values()})
-    r = proc.run(["ws", "--timeout", "2", "rust async"], env=env)
-    figures.deadline(2, r.elapsed)
-    assert r.code == 28, r.stderr
-    assert r.stderr.splitlines()[-1].startswith("ws: (28) ") and not r.leftovers
+# Engines that never answer, or trickle: tests/hostile/test_deadlines.py (search-engines-*).
 
 
 HOSTILE_RESULTS = {
