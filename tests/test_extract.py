@@ -153,6 +153,31 @@ def test_a_paragraph_that_is_only_an_address_is_dropped():
     assert "https://news.example.org" in extract_text(html, full=True)
 
 
+@pytest.mark.parametrize(
+    ("names", "boilerplate"),
+    [
+        ("share-buttons", True),
+        ("relatedPosts", True),  # camelCase words
+        ("site_footer", True),
+        ("comments-area post-comments", True),
+        ("comentarios", True),
+        ("top-ad", True),
+        ("header", False),  # "ad" only as a whole word
+        ("commentary-body", False),
+        ("article-body pagination-first", False),  # a content word alone outweighs
+        ("article-footer", True),  # but not inside the same word
+        ("layout has-sidebar", False),  # what a block holds, not what it is
+        ("card no-image", False),
+        ("social-media-embed", False),  # quoted posts are content
+        ("entry-content", False),
+    ],
+)
+def test_boilerplate_names(names: str, boilerplate: bool):
+    from wf.extract.content import negative_words
+
+    assert negative_words(names) is boilerplate
+
+
 # -- links -------------------------------------------------------------------------------
 
 

@@ -28,14 +28,16 @@ STRUCTURAL_NEGATIVE = frozenset(("nav", "aside", "footer", "figure", "figcaption
 # Never boilerplate by their class names: they hold the page or say they are its content.
 NEVER_NEGATIVE = frozenset(("html", "body", "main"))
 
-# Words in class and id values that name boilerplate on any site. The distinctive ones
-# match inside longer names too (sitefooter, relatedPosts, commentlist); the short or
-# ambiguous ones only as whole words, so that "ad" does not match "header".
+# Words in class and id values that name boilerplate on any site (with the commonest
+# non-English stems for comments and advertising). The distinctive ones match inside
+# longer names too (sitefooter, relatedPosts, commentlist); the short or ambiguous ones
+# only as whole words, so that "ad" does not match "header".
 _NEGATIVE = re.compile(
     r"comment(?!ary)|disqus|share|sharing|social|related|recommend|recirc|promo|"
     r"newsletter|subscri|signup|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
     r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
+    r"coment|komment|reklam|werbung|publicidad|"
     r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print|author|"
     r"date|dates|dateline|timestamp|meta|publish|published|photo|photos|image|img|picture|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
@@ -58,7 +60,8 @@ def _modified(prefix: str) -> bool:
 # Boilerplate that can outweigh a short article but never wraps one: reader comments and
 # recommendations. A page is never read as if these held its content.
 _NEVER_CONTENT = re.compile(
-    r"comment(?!ary)|disqus|related|recommend|outbrain|taboola|popular|trending|promo",
+    r"comment(?!ary)|coment|komment|disqus|related|recommend|outbrain|taboola|popular|"
+    r"trending|promo",
     re.IGNORECASE,
 )
 
