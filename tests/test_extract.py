@@ -334,6 +334,17 @@ def test_any_input_gives_text_and_never_raises(html, full, markers):
         assert numbers <= set(range(1, len(result.links) + 1))
 
 
+def test_threads_extract_side_by_side():
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = sorted(p.name for p in FIXTURES.iterdir())
+    alone = {name: extract(page(name)) for name in names}
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda name: (name, extract(page(name))), names * 4))
+    for name, result in together:
+        assert result == alone[name], name
+
+
 # -- real pages --------------------------------------------------------------------------
 
 

@@ -216,28 +216,27 @@ def _expand_noscript(root: Any) -> None:
             el.append(child)
 
 
-_text_length: Any = None
-_hidden_candidates: Any = None
+def _xpath(name: str, expression: str) -> Any:
+    # Compiled once per thread: lxml's XPath objects are not to be shared by threads.
+    compiled = getattr(_local, name, None)
+    if compiled is None:
+        from lxml import etree
+
+        compiled = etree.XPath(expression)
+        setattr(_local, name, compiled)
+    return compiled
 
 
 def text_length() -> Any:
     """An XPath function: an element's text length with whitespace collapsed, in C."""
-    global _text_length
-    if _text_length is None:
-        from lxml import etree
-
-        _text_length = etree.XPath("string-length(normalize-space())")
-    return _text_length
+    return _xpath("text_length", "string-length(normalize-space())")
 
 
 def _drop_hidden(root: Any) -> None:
     from lxml import etree
 
     hidden: dict[Any, None] = {}
-    global _hidden_candidates
-    if _hidden_candidates is None:
-        _hidden_candidates = etree.XPath(_HIDDEN_XPATH)
-    for hit in _hidden_candidates(root):
+    for hit in _xpath("hidden", _HIDDEN_XPATH)(root):
         el = hit if isinstance(hit, etree._Element) else hit.getparent()
         if el.tag not in ("html", "body") and _is_hidden(el):
             hidden[el] = None
