@@ -288,14 +288,14 @@ def keeper_state(tmp_path: Path) -> dict[str, object] | None:
 
 
 def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Path, devtools_port: int) -> None:
-    shared = [keeper_mod.attach(str(fake), 1.0, deadline=time.monotonic() + 10) for _ in range(2)]
+    shared = [keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10) for _ in range(2)]
     state = keeper_state(tmp_path)
     assert state is not None and len(launches(tmp_path)) == 1
     assert shared[0].launched.pid == shared[1].launched.pid == state["browser_pid"]
     profile = Path(str(state["profile"]))
     assert profile.is_dir()
     shared[0].release()
-    time.sleep(1.5)
+    time.sleep(1.0)
     assert keeper_state(tmp_path) is not None  # one user still holds it
     shared[1].release()
     assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)

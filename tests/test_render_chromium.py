@@ -96,14 +96,14 @@ def test_a_page_that_never_settles_is_read_when_its_time_is_up(
 
 def test_an_endless_script_is_stopped_at_the_deadline(session: RenderSession, server: FixtureServer) -> None:
     with pytest.raises(Timeout, match="render timed out"):
-        render(session, server.url("busy.html"), timeout=3)
+        render(session, server.url("busy.html"), timeout=2)
     # The browser is still fine for the next page.
     assert "Field notes" in render(session, server.url("spa.html")).html
 
 
 def test_a_server_that_never_answers_is_a_timeout(session: RenderSession, server: FixtureServer) -> None:
     with pytest.raises(Timeout):
-        render(session, f"{server.origin}/hang", timeout=2)
+        render(session, f"{server.origin}/hang", timeout=1)
 
 
 def test_an_error_status_is_reported(session: RenderSession, server: FixtureServer) -> None:

@@ -277,6 +277,10 @@ class PolicyProxy:
             if parts.scheme.lower() != "http" or not parts.hostname:
                 _reply(client, 400, "only absolute http:// URLs and CONNECT are proxied")
                 return None
+            if any(h.lower().startswith("transfer-encoding:") for h in lines[1:]):
+                # Without a length we could not stop after this one request.
+                _reply(client, 501, "chunked request bodies are not proxied")
+                return None
             host, port, url = parts.hostname, parts.port or 80, target
         if not host or port is None:
             _reply(client, 400, "bad target")
@@ -348,9 +352,6 @@ class PolicyProxy:
     ) -> None:
         """One request, then the answer; the client may not send a second request here."""
         headers = [h for h in lines[1:] if h and not _hop_header(h)]
-        if any(h.lower().startswith("transfer-encoding:") for h in headers):
-            _reply(client, 501, "chunked request bodies are not proxied")
-            return
         length = 0
         for h in headers:
             if h.lower().startswith("content-length:"):
