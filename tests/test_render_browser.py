@@ -105,6 +105,26 @@ def test_path_search_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert find_browser(None) == str(bindir / "google-chrome")
 
 
+def test_debians_shell_wrapper_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bindir, libdir = tmp_path / "bin", tmp_path / "lib" / "chromium"
+    bindir.mkdir()
+    libdir.mkdir(parents=True)
+    real = libdir / "chromium"
+    real.write_bytes(Path("/bin/true").read_bytes())  # any ELF executable
+    real.chmod(0o755)
+    wrapper = bindir / "chromium"
+    wrapper.write_text(f"#!/bin/sh\nAPPNAME=chromium\nLIBDIR={tmp_path}/lib/$APPNAME\nexec $LIBDIR/$APPNAME \"$@\"\n")
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bindir))
+    assert find_browser(None) == str(real)
+    real.write_text("#!/bin/sh\n")  # not a binary: keep the wrapper
+    assert find_browser(None) == str(wrapper)
+    other = bindir / "google-chrome"
+    other.write_text("#!/bin/bash\nexec /opt/google/chrome/chrome \"$@\"\n")
+    other.chmod(0o755)
+    assert find_browser(None) == str(other)  # not that wrapper shape: as it is
+
+
 # ---------------------------------------------------------------- launch and cleanup
 
 
