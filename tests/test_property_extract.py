@@ -1,0 +1,112 @@
+"""Property tests of extraction and decoding: for generated HTML (random trees, random
+bytes, random encodings, lying charsets) decode_body, classify and extract return
+strings and never raise; the text wf prints from it has no control characters."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from common.decode import decode_body
+from wf.content import classify
+from wf.extract import Extracted, extract
+from wf.pipeline import printable
+
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Trees cost more to draw than to extract: fewer of them, each a bigger test.
+TREES = settings(SETTINGS, max_examples=50)
+
+TAGS = ["div", "p", "span", "a", "b", "i", "em", "strong", "h1", "h2", "h3", "ul", "ol", "li",
+        "table", "tr", "td", "th", "pre", "code", "blockquote", "article", "main", "nav", "header",
+        "footer", "aside", "section", "script", "style", "template", "noscript", "svg", "math",
+        "iframe", "form", "button", "br", "hr", "img", "figure", "figcaption", "dl", "dt", "dd",
+        "select", "option", "textarea", "details", "summary", "custom-el", "x:y", "html", "body",
+        "head", "title", "meta", "base"]
+ATTRS = st.sampled_from([
+    'class="content"', 'class="nav menu"', 'id="main"', 'style="display:none"', 'hidden',
+    'aria-hidden="true"', 'href="/x"', 'href="javascript:alert(1)"', 'href="http://[::1"',
+    'href="//evil.example/%zz"', 'href="\x00"', 'src="a.png"', 'role="navigation"',
+    'dir="rtl"', 'lang="ar"', 'charset="utf-16"', 'content="text/html; charset=koi8-r"',
+    'http-equiv="content-type"', "title='&#x0;&#xD800;&#1114112;'", 'colspan="999999999"',
+])
+TEXT = st.text(
+    alphabet=st.characters(codec=None, exclude_categories=()),  # surrogates and controls too
+    max_size=40,
+)
+ENTITIES = st.sampled_from(["&amp;", "&lt;", "&#0;", "&#x1b;", "&#xD800;", "&#1114112;", "&nbsp;",
+                            "&notanentity;", "&", "&#", "&#x;", "<!--", "-->", "<![CDATA[x]]>",
+                            "<?php ?>", "<!doctype html>", "</", "<", ">", "\x00", "\ufeff"])
+
+
+@st.composite
+def html_tree(draw: st.DrawFn, depth: int = 0) -> str:
+    if depth > 6 or draw(st.integers(0, 3)) == 0:
+        return draw(st.one_of(TEXT, ENTITIES))
+    tag = draw(st.sampled_from(TAGS))
+    attrs = " ".join(draw(st.lists(ATTRS, max_size=3)))
+    children = "".join(draw(st.lists(html_tree(depth + 1), max_size=4)))
+    close = draw(st.sampled_from([f"</{tag}>", f"</{tag}>", "", "</div>", "</p"]))
+    return f"<{tag} {attrs}>{children}{close}"
+
+
+def _check(result: Extracted) -> None:
+    assert isinstance(result, Extracted)
+    assert isinstance(result.text, str)
+    assert result.title is None or isinstance(result.title, str)
+    for link in result.links:
+        assert isinstance(link.text, str) and isinstance(link.url, str)
+    shown = printable(result.text)
+    assert not any(ord(c) < 32 and c not in "\t\n" or 0x7F <= ord(c) <= 0x9F for c in shown)
+    shown.encode("utf-8", "surrogateescape")
+
+
+@TREES
+@given(html_tree(), st.booleans(), st.booleans(), st.sampled_from([None, "https://a.example/x/", "http://[::1"]))
+def test_generated_trees_extract_to_text(html: str, full: bool, markers: bool, url: str | None) -> None:
+    _check(extract(html, url=url, full=full, link_markers=markers))
+
+
+@SETTINGS
+@given(st.binary(max_size=2000), st.booleans())
+def test_random_bytes_extract_to_text(body: bytes, full: bool) -> None:
+    _check(extract(body, full=full))
+
+
+CODECS = ["utf-8", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "cp1252", "iso-8859-5", "koi8-r",
+          "shift_jis", "euc-jp", "iso-2022-jp", "gb18030", "big5", "euc-kr", "cp437", "mac-roman"]
+LABELS = st.one_of(st.sampled_from(CODECS + ["x-bogus", "utf-7", "rot13", "", "utf-8\x00", "latin1"]),
+                   st.text(max_size=12))
+
+
+@TREES
+@given(html_tree(), st.sampled_from(CODECS), LABELS, LABELS, st.booleans())
+def test_text_in_any_encoding_with_any_declared_charset(html: str, codec: str, header: str,
+                                                        meta: str, bom: bool) -> None:
+    page = f'<html><head><meta charset="{meta}"></head><body>{html}</body></html>'
+    body = page.encode(codec, "replace")
+    if bom and codec.startswith("utf-16"):
+        body = b"\xff\xfe" + page.encode("utf-16-le", "replace")
+    content_type = f"text/html; charset={header}"
+    kind, mime = classify(content_type, body)
+    assert kind in ("html", "text", "binary", "empty") and isinstance(mime, str)
+    text, charset = decode_body(body, content_type)
+    assert isinstance(text, str) and isinstance(charset, str)
+    _check(extract(text, url="https://a.example/"))
+
+
+@SETTINGS
+@given(st.binary(max_size=3000), st.text(max_size=60))
+def test_decode_and_classify_take_any_bytes_and_any_content_type(body: bytes, content_type: str) -> None:
+    kind, mime = classify(content_type, body)
+    assert kind in ("html", "text", "binary", "empty")
+    text, charset = decode_body(body, content_type)
+    assert isinstance(text, str) and charset
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 20_000), st.sampled_from(["div", "b", "table", "li", "a", "span"]), st.booleans())
+def test_deep_nesting_extracts(depth: int, tag: str, closed: bool) -> None:
+    html = f"<{tag}>" * depth + "deep text" + (f"</{tag}>" * depth if closed else "")
+    result = extract(html)
+    _check(result)
+    assert "deep text" in result.text
