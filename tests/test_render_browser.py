@@ -274,6 +274,15 @@ def test_two_launch_failures_stop_launch_attempts(fake: Path, tmp_path: Path) ->
     assert list((tmp_path / "runtime" / "render").iterdir()) == []  # each failure cleaned up
 
 
+def test_a_failed_prewarm_is_reported_by_render_and_counted_once(fake: Path, tmp_path: Path) -> None:
+    with session_for(fake) as s:
+        s.prewarm()
+        with pytest.raises(RenderError, match="cannot talk to the browser"):
+            s.render("http://127.0.0.1:1/", deadline=time.monotonic() + 5)
+    assert len(launches(tmp_path)) == 1
+    assert '"failures": 1.0' in (tmp_path / "state" / "render-circuit.json").read_text()
+
+
 def test_a_missing_browser_is_not_a_launch_failure(tmp_path: Path) -> None:
     for _ in range(3):
         with session_for(tmp_path / "no-such-browser") as s, pytest.raises(BrowserMissing):

@@ -135,6 +135,16 @@ def test_render_timeout_is_exit_28_and_clean(server: FixtureServer, tmp_path: Pa
     assert_clean(tmp_path)
 
 
+@pytest.mark.browser
+@pytest.mark.skipif(REASON is not None, reason=REASON or "")
+def test_auto_mode_keeps_the_static_text_when_the_render_times_out(server: FixtureServer, tmp_path: Path) -> None:
+    r = wf(server.url("busy_shell.html"), env={"WF_RENDER_TIMEOUT": "2"})
+    assert r.returncode == 0
+    assert r.stdout == "You need to enable JavaScript to run this app.\n"
+    assert r.stderr.splitlines()[1].startswith("wf: note: page renders client-side and may be incomplete (render timed out")
+    assert_clean(tmp_path)
+
+
 def start_busy_render(server: FixtureServer, tmp_path: Path) -> subprocess.Popen[str]:
     """A wf process in the middle of rendering a page whose script never stops."""
     proc = subprocess.Popen([WF, "--allow-host", "127.0.0.1", "--render", "always", server.url("busy.html")],

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from common.errors import RenderError, ToolError
+from common.errors import RenderError, Timeout, ToolError
 from common.net import Response, fetch, raise_for_status
 from wf import content, lines
 from wf.options import PREVIEW_CHARS, WfOptions
@@ -134,6 +134,8 @@ def process(
     try:
         deadline = start + opts.net.timeout
         if local_body is None:
+            if renderers is not None and opts.render == "always":
+                renderers.get().prewarm()  # the browser starts during the static fetch
             resp = fetch(target, opts.net, deadline=deadline)
             _check_status(resp, log)
             doc = Document(target, resp.final_url, resp.status, resp.content_type, resp.body)
@@ -237,7 +239,8 @@ def _maybe_render(
         log("page looks JavaScript-rendered; rendering in headless Chromium")
     try:
         rendered = renderers.get().render(page.final_url or page.url, deadline=deadline)
-    except RenderError as exc:
+    except (RenderError, Timeout) as exc:
+        # In auto mode a render that fails or runs out of time still leaves the static text.
         if always:
             raise
         state = recover_next_data(html)
@@ -250,6 +253,7 @@ def _maybe_render(
         log(f"note: page renders client-side and may be incomplete ({exc.message})")
         return static
     page.notes.extend(f"blocked by the network policy: {b}" for b in rendered.blocked)
+    page.notes.extend(rendered.notes)
     result = extract(rendered.html, url=rendered.final_url, full=opts.full, link_markers=opts.links)
     if always or len(result.text.strip()) > len(static.text.strip()):
         page.rendered = True

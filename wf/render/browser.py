@@ -225,8 +225,16 @@ class Launched:
         kill_browser(self.pid, self.profile, self.proc)
 
 
-def launch(binary: str, *, profile_root: Path, deadline: float, owner: int | None = None) -> Launched:
-    """Start the browser and wait for its DevTools port. Raises RenderError or Timeout."""
+def launch(
+    binary: str,
+    *,
+    profile_root: Path,
+    deadline: float,
+    owner: int | None = None,
+    abort: threading.Event | None = None,
+) -> Launched:
+    """Start the browser and wait for its DevTools port. Raises RenderError or Timeout;
+    gives up (RenderError) as soon as ``abort`` is set."""
     sweep_stale_profiles(profile_root)
     profile = Path(tempfile.mkdtemp(prefix=f"{PROFILE_PREFIX}{owner or os.getpid()}-", dir=profile_root))
     try:
@@ -241,7 +249,7 @@ def launch(binary: str, *, profile_root: Path, deadline: float, owner: int | Non
         raise RenderError(f"cannot start {binary}: {exc.strerror or exc}") from None
     launched = Launched(pid=proc.pid, port=0, ws_path="", profile=profile, proc=proc)
     try:
-        launched.port, launched.ws_path = _wait_for_port(launched, binary, deadline)
+        launched.port, launched.ws_path = _wait_for_port(launched, binary, deadline, abort)
     except BaseException:
         launched.kill()
         raise
@@ -290,7 +298,7 @@ def _spawn(args: list[str], env: dict[str, str], log: object) -> subprocess.Pope
     return box["proc"]  # type: ignore[return-value]
 
 
-def _wait_for_port(launched: Launched, binary: str, deadline: float) -> tuple[int, str]:
+def _wait_for_port(launched: Launched, binary: str, deadline: float, abort: threading.Event | None) -> tuple[int, str]:
     limit = min(deadline, time.monotonic() + LAUNCH_TIMEOUT)
     port_file = launched.profile / "data" / "DevToolsActivePort"
     while True:
@@ -303,6 +311,8 @@ def _wait_for_port(launched: Launched, binary: str, deadline: float) -> tuple[in
         if not launched.alive():
             code = launched.proc.returncode if launched.proc else None
             raise RenderError(f"{binary} exited during launch (code {code}){_stderr_tail(launched.profile)}")
+        if abort is not None and abort.is_set():
+            raise RenderError("browser launch abandoned: wf is shutting down")
         now = time.monotonic()
         if now >= limit:
             if limit >= deadline:

@@ -37,6 +37,9 @@ class RenderSession:
         self._spare: Future[Context] | None = None
         self._spare_pool: ThreadPoolExecutor | None = None
         self._renders = 0
+        self._warming: threading.Thread | None = None
+        self._warm_error: BaseException | None = None
+        self._closing = threading.Event()
         atexit.register(self.close)
 
     def __enter__(self) -> RenderSession:
@@ -44,6 +47,26 @@ class RenderSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def prewarm(self) -> None:
+        """Start the browser and a first context in the background, e.g. while the page
+        is fetched statically in ``--render always`` mode. render() waits for them, and a
+        failed launch is reported by render(), not tried a second time."""
+        with self._lock:
+            if self._closed or self._link is not None or self._warming is not None:
+                return
+            self._warming = threading.Thread(target=self._prewarm, name="wf-prewarm", daemon=True)
+            self._warming.start()
+
+    def _prewarm(self) -> None:
+        try:
+            link, _ = self._browser(time.monotonic() + self.opts.timeout)
+        except Exception as exc:
+            self._warm_error = exc
+            return
+        with self._lock:
+            if not self._closed and self._spare is None and self._link is link:
+                self._spare = self._spares().submit(Context, link, deadline=time.monotonic() + SPARE_TIMEOUT)
 
     def render(self, url: str, *, deadline: float) -> Rendered:
         start = time.monotonic()
@@ -84,6 +107,7 @@ class RenderSession:
         )
 
     def close(self) -> None:
+        self._closing.set()  # a launch in progress (another thread) gives up at once
         with self._lock:
             self._closed = True
             self._teardown()
@@ -114,9 +138,12 @@ class RenderSession:
         with self._lock:
             if self._closed or self._spare is not None or self._renders < 2 or self._link is not link:
                 return
-            if self._spare_pool is None:
-                self._spare_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wf-spare")
-            self._spare = self._spare_pool.submit(Context, link, deadline=time.monotonic() + SPARE_TIMEOUT)
+            self._spare = self._spares().submit(Context, link, deadline=time.monotonic() + SPARE_TIMEOUT)
+
+    def _spares(self) -> ThreadPoolExecutor:
+        if self._spare_pool is None:
+            self._spare_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wf-spare")
+        return self._spare_pool
 
     def _check_target(self, url: str, deadline: float) -> None:
         """The top-level URL itself must pass the policy before a browser starts."""
@@ -134,6 +161,9 @@ class RenderSession:
         with self._lock:
             if self._closed:
                 raise RenderError("the render session is closed")
+            if self._warm_error is not None:
+                error, self._warm_error = self._warm_error, None
+                raise error
             if self._link is not None:
                 if self._healthy(self._link, deadline):
                     return self._link, 0.0
@@ -169,15 +199,17 @@ class RenderSession:
             else:
                 root = runtime_dir() / "render"
                 root.mkdir(mode=0o700, exist_ok=True)
-                launched = self._launched = launch(binary, profile_root=root, deadline=deadline)
+                launched = self._launched = launch(binary, profile_root=root, deadline=deadline, abort=self._closing)
             importer.join()
             link = self._connect(launched, deadline)
         except RenderError:
-            breaker.failed()
+            if not self._closing.is_set():  # shutting down is no failure of the browser
+                breaker.failed()
             self._teardown()
             raise
         except CDPError as exc:
-            breaker.failed()
+            if not self._closing.is_set():
+                breaker.failed()
             self._teardown()
             raise RenderError(f"cannot talk to the browser: {exc}") from None
         except BaseException:
