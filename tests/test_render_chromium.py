@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -138,6 +139,28 @@ def test_an_explicit_user_agent_is_used(server: FixtureServer) -> None:
     with RenderSession(RenderOptions(mode="always"), policy=POLICY, user_agent="wf-test/1.0") as s:
         text = extract_text(render(s, server.url("ua.html")).html)
     assert "agent: wf-test/1.0" in text
+
+
+def test_names_are_resolved_by_wf_and_checked(server: FixtureServer, tripwire: Tripwire, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only this process can resolve these names (there is no DNS in the namespace): the
+    # page loads because the browser hands names to the policy proxy, which resolves and
+    # checks them; a name that resolves to a forbidden address is refused.
+    real = socket.getaddrinfo
+    names = {"pages.wf-test": "127.0.0.1", "evil.wf-test": "127.0.0.2"}
+
+    def fake(host: str, port: object, *args: object, **kw: object) -> object:
+        return real(names.get(host, host), port, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", fake)
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1", "pages.wf-test"}))
+    with RenderSession(RenderOptions(mode="always"), policy=policy) as s:
+        r = render(s, f"http://pages.wf-test:{server.port}/f/spa.html")
+        assert "Field notes from a quiet valley" in extract_text(r.html)
+        assert r.final_url == f"http://pages.wf-test:{server.port}/f/spa.html"
+        with pytest.raises(PolicyRefused, match=r"evil.wf-test \(127.0.0.2\)"):
+            render(s, f"http://pages.wf-test:{server.port}/redirect?to=http://evil.wf-test:{tripwire.port}/")
+    time.sleep(0.2)
+    assert tripwire.hits == []
 
 
 def test_concurrent_renders_share_the_browser(session: RenderSession, server: FixtureServer) -> None:
