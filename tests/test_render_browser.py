@@ -125,6 +125,24 @@ def test_debians_shell_wrapper_is_skipped(tmp_path: Path, monkeypatch: pytest.Mo
     assert find_browser(None) == str(other)  # not that wrapper shape: as it is
 
 
+def test_profiles_go_to_a_private_tmpfs_dir_without_a_runtime_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import common.paths
+
+    shm = tmp_path / "shm"
+    shm.mkdir()
+    monkeypatch.setattr(browser_mod, "SHM", str(shm))
+    monkeypatch.setattr(common.paths, "runtime_dir", lambda create=True: tmp_path / "runtime")
+    (tmp_path / "runtime").mkdir()
+    assert browser_mod.profile_root() == tmp_path / "runtime" / "render"  # WF_RUNTIME_DIR is set
+    monkeypatch.delenv("WF_RUNTIME_DIR")
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    mine = browser_mod.profile_root()
+    assert mine == shm / f"wf-render-{os.getuid()}"
+    assert stat.S_IMODE(mine.stat().st_mode) == 0o700
+    mine.chmod(0o755)  # not private any more (someone else may have made it): not used
+    assert browser_mod.profile_root() == tmp_path / "runtime" / "render"
+
+
 # ---------------------------------------------------------------- launch and cleanup
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common.errors import RenderError, Timeout, ToolError
-from wf.render.browser import LAUNCH_TIMEOUT, Launched, file_lock, launch
+from wf.render.browser import LAUNCH_TIMEOUT, Launched, file_lock, launch, profile_root
 
 STATE = "keeper.json"
 ERROR = "keeper.error"
@@ -175,7 +175,7 @@ def _serve(binary: str, idle: float, root: Path) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
     try:
-        launched = launch(binary, profile_root=root, deadline=time.monotonic() + LAUNCH_TIMEOUT, owner=os.getpid())
+        launched = launch(binary, profile_root=profile_root(), deadline=time.monotonic() + LAUNCH_TIMEOUT, owner=os.getpid())
     except ToolError as exc:
         (root / ERROR).write_text(exc.message + "\n")
         return 1

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from common.errors import DNSError, RenderError, Timeout, ToolError
 from common.policy import Policy, check_scheme
 from wf.render import Rendered, RenderOptions
-from wf.render.browser import CircuitBreaker, Launched, find_browser, launch
+from wf.render.browser import CircuitBreaker, Launched, find_browser, launch, profile_root
 from wf.render.cdp import CDPError, CDPTimeout, Connection, preload
 from wf.render.guard import CheckedResolver, RequestGuard
 from wf.render.page import BrowserLink, Context, render_in
@@ -182,7 +182,7 @@ class RenderSession:
         return True
 
     def _start(self, deadline: float) -> BrowserLink:
-        from common.paths import runtime_dir, state_dir
+        from common.paths import state_dir
 
         binary = find_browser(self.opts.browser)  # a missing browser is not a failure
         breaker = CircuitBreaker(state_dir() / "render-circuit.json")
@@ -197,9 +197,9 @@ class RenderSession:
                 self._shared = attach(binary, self.opts.keepalive, deadline=deadline)
                 launched = self._shared.launched
             else:
-                root = runtime_dir() / "render"
-                root.mkdir(mode=0o700, exist_ok=True)
-                launched = self._launched = launch(binary, profile_root=root, deadline=deadline, abort=self._closing)
+                launched = self._launched = launch(
+                    binary, profile_root=profile_root(), deadline=deadline, abort=self._closing
+                )
             importer.join()
             link = self._connect(launched, deadline)
         except RenderError:
