@@ -296,6 +296,39 @@ def test_a_hundred_thousand_nested_divs():
         assert "Before the nesting." in text and "After the nesting." in text
 
 
+def test_a_huge_text_node_costs_a_few_times_its_size_in_memory():
+    import subprocess
+    import sys
+
+    # In a child process, so that its peak resident size is this extraction's alone.
+    code = (
+        "import resource\n"
+        "from wf.extract import extract_text\n"
+        "html = '<html><body><p>' + 'word ' * 2_000_000 + '</p></body></html>'\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "text = extract_text(html)\n"
+        "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(len(text), after - before)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, check=True, timeout=120).stdout.split()
+    assert int(out[0]) == 9_999_999
+    # 10 MB of text: the tree, the text and the output are each about that size; a list
+    # of its two million words alone would add over 100 MB.
+    assert int(out[1]) < 80 * 1024, f"{int(out[1]) // 1024} MB over the peak before"
+
+
+def test_past_the_deadline_the_text_comes_back_without_structure():
+    import time
+
+    html = "<html><body>" + "<div><p>alpha <b>beta</b></p><p>gamma</p></div>" * 3000 + "</body></html>"
+    result = extract(html, deadline=time.monotonic() - 1)
+    assert result.text.startswith("alpha\nbeta\ngamma\nalpha\n")
+    assert result.text.count("gamma") == 3000 and result.links == []
+    assert extract(html, deadline=time.monotonic() + 60).text.startswith("alpha beta\n\ngamma")
+
+
 @pytest.mark.parametrize(
     "html",
     ["", "   ", "<!DOCTYPE html>", "<html></html>", "<", "&", "\x00\x01", "<p>", "plain words"],

@@ -29,11 +29,18 @@ def extract(
     url: str | None = None,
     full: bool = False,
     link_markers: bool = False,
+    deadline: float | None = None,
 ) -> Extracted:
-    """Extract a page's text; never raises for any str or bytes input."""
+    """Extract a page's text; never raises for any str or bytes input.
+
+    `deadline` (a time.monotonic() value) bounds the work on a huge page: past it, the
+    page's text comes back in document order without structure or main-content choice.
+    """
     from wf.extract.core import run
 
-    return run(html, url=url, full=full, markers=link_markers, want_links=True)
+    return run(
+        html, url=url, full=full, markers=link_markers, want_links=True, deadline=deadline
+    )
 
 
 def extract_text(html: str | bytes, url: str | None = None, full: bool = False) -> str:

@@ -144,7 +144,21 @@ class Analysis:
         return {b[_EL]: b for b in blocks[start:end]}
 
 
-def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
+class OutOfTime(Exception):
+    """The caller's deadline passed while a page was being read."""
+
+
+def check_time(deadline: float | None) -> None:
+    if deadline is not None:
+        import time
+
+        if time.monotonic() > deadline:
+            raise OutOfTime
+
+
+def walk(
+    body: Any, *, skip_boilerplate: bool = True, deadline: float | None = None
+) -> list[list[Any]]:
     """One pass over the tree: every block's own text and its parent block.
 
     A block named as boilerplate is not walked into: its whole text counts as bad at
@@ -167,6 +181,8 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
         if event == "start":
             tag = el.tag
             if tag in block:
+                if deadline is not None and not len(blocks) & 1023:
+                    check_time(deadline)
                 if skip_boilerplate:
                     negative = negative_block(el, tag)
                     if negative and el is not body:
@@ -188,7 +204,7 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
                 n = len(text.strip())
                 if n:
                     cur[3] += n
-                    cur[5] = text
+                    cur[5] = text if n < 64 else text[-16:]  # enough to see an ellipsis
                     if links:
                         cur[4] += n
             continue
@@ -206,7 +222,7 @@ def walk(body: Any, *, skip_boilerplate: bool = True) -> list[list[Any]]:
             n = len(tail.strip())
             if n:
                 cur[3] += n
-                cur[5] = tail
+                cur[5] = tail if n < 64 else tail[-16:]
                 if links:
                     cur[4] += n
     return blocks
@@ -310,13 +326,13 @@ def _thin(blocks: list[list[Any]], best: int, total: float) -> bool:
     return best < 0 or blocks[best][_GOOD] < max(THIN_PROSE, 0.1 * total)
 
 
-def choose(body: Any) -> Analysis:
+def choose(body: Any, deadline: float | None = None) -> Analysis:
     """Score every block and keep the best subtree.
 
     When boilerplate names leave almost no prose (a page that wraps its article in
     `<div class="has-sidebar">`), score again without the names that held most of it.
     """
-    blocks = walk(body)
+    blocks = walk(body, deadline=deadline)
     result = Analysis(blocks=blocks)
     if not blocks:
         return result
@@ -324,9 +340,10 @@ def choose(body: Any) -> Analysis:
     total = blocks[0][_RAW]
     best = _best(blocks)
     skipped = sum(b[_OWN] for b in blocks if b[_LAST] is None)
-    if _thin(blocks, best, total + skipped):
+    if skipped and _thin(blocks, best, total + skipped):
         # Walk everything this time, to learn which boilerplate names held the prose.
-        blocks = result.blocks = walk(body, skip_boilerplate=False)
+        check_time(deadline)
+        blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
         aggregate(blocks, set())
         total = blocks[0][_RAW]
         best = _best(blocks)

@@ -14,38 +14,66 @@ THIN = 250
 NEXT_TO_NOTHING = 80
 
 
+# Above this many characters a page takes the careful path at once: the fast one keeps
+# control characters in the tree, which on a big hostile page costs too much memory.
+FAST_MAX = 1_000_000
+
+
 def run(
-    html: str | bytes, *, url: str | None, full: bool, markers: bool, want_links: bool
+    html: str | bytes,
+    *,
+    url: str | None,
+    full: bool,
+    markers: bool,
+    want_links: bool,
+    deadline: float | None = None,
 ) -> Extracted:
     try:
-        return _run(html, url=url, full=full, markers=markers, want_links=want_links)
+        return _run(
+            html, url=url, full=full, markers=markers, want_links=want_links, deadline=deadline
+        )
     except Exception:  # noqa: BLE001 - the contract is: any input gives text, never raises
         return Extracted(title=None, text=crude_text(html), links=[])
 
 
 def _run(
-    html: str | bytes, *, url: str | None, full: bool, markers: bool, want_links: bool
+    html: str | bytes,
+    *,
+    url: str | None,
+    full: bool,
+    markers: bool,
+    want_links: bool,
+    deadline: float | None,
 ) -> Extracted:
     from wf.extract import parse
 
+    options = {"url": url, "full": full, "markers": markers, "want_links": want_links,
+               "deadline": deadline}
     text = parse.to_text(html)
-    root = parse.parse_fast(text)
+    root = parse.parse_fast(text) if len(text) <= FAST_MAX else None
     if root is not None:
-        result = _extract(root, url=url, full=full, markers=markers, want_links=want_links)
+        result = _extract(root, **options)
         if "\ufffd" not in result.text and "\ufffd" not in (result.title or ""):
             return result
         # A control character became U+FFFD: take the careful path, which drops them.
+        del root, result
     root = parse.parse(parse.to_utf8(text))
+    del text
     if root is None:
         return Extracted(title=None, text="", links=[])
-    return _extract(root, url=url, full=full, markers=markers, want_links=want_links)
+    return _extract(root, **options)
 
 
 def _extract(
-    root: Any, *, url: str | None, full: bool, markers: bool, want_links: bool
+    root: Any,
+    *,
+    url: str | None,
+    full: bool,
+    markers: bool,
+    want_links: bool,
+    deadline: float | None,
 ) -> Extracted:
     from wf.extract import content, parse
-    from wf.extract.render import Renderer
 
     title = parse.title_of(root)
     base = _base_url(url, parse.base_href(root))
@@ -53,10 +81,33 @@ def _extract(
     body = root.find("body")
     if body is None:
         body = root
+    try:
+        content.check_time(deadline)
+        text, links = _text(body, base=base, full=full, markers=markers,
+                            want_links=want_links, deadline=deadline)
+    except content.OutOfTime:
+        # Out of time: the page's text in document order, one line per piece, found in
+        # a pass that costs next to nothing.
+        text, links = quick_text(body), []
+    return Extracted(title=title, text=text, links=links)
+
+
+def _text(
+    body: Any,
+    *,
+    base: str | None,
+    full: bool,
+    markers: bool,
+    want_links: bool,
+    deadline: float | None,
+) -> tuple[str, list[Link]]:
+    from wf.extract import content
+    from wf.extract.render import Renderer
 
     def render(node: Any, skip: Any = None) -> Renderer:
         r = Renderer(
             base_url=base, markers=markers, want_links=want_links, skip=skip, main=not full,
+            deadline=deadline,
         )
         r.render(node)
         return r
@@ -64,7 +115,7 @@ def _extract(
     if full:
         r = render(body)
     else:
-        analysis = content.choose(body)
+        analysis = content.choose(body, deadline)
         node = analysis.best if analysis.best is not None else body
         prune = content.prune_lenient if analysis.lenient else content.prune
         r = render(node, _skipper(analysis.records(whole=node is body), prune))
@@ -80,9 +131,17 @@ def _extract(
             whole = render(body)
             if _length(whole) > _length(r):
                 r = whole
-    text = r.text()
-    links = [Link(text=t, url=u) for t, u in r.links]
-    return Extracted(title=title, text=text, links=links)
+    return r.text(), [Link(text=t, url=u) for t, u in r.links]
+
+
+_SPACES = re.compile(r"[ \t\n\r\f]+")
+_PIECES = re.compile(r"(?: ?\x01)+ ?")
+
+
+def quick_text(body: Any) -> str:
+    # \x01 marks where a text node ends (control characters are gone by now).
+    text = _SPACES.sub(" ", "\x01".join(body.itertext()))
+    return _PIECES.sub("\n", text).strip()
 
 
 def _skipper(records: dict[Any, list[Any]], prune: Any = None) -> Any:

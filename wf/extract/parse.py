@@ -157,16 +157,21 @@ def title_of(root: Any) -> str | None:
         text = " ".join("".join(title.itertext()).split())
         if text:
             return text
-    for path in (
-        "//title[not(ancestor::svg)]",
-        "//meta[@property='og:title']/@content",
-        "//h1",
-    ):
-        for found in root.xpath(path)[:1]:
-            text = found if isinstance(found, str) else "".join(found.itertext())
-            text = " ".join(text.split())
+    # Elsewhere only when <head> has none; each search is one pass in C.
+    for node in root.iter("title"):
+        if next(node.iterancestors("svg"), None) is None:
+            text = " ".join("".join(node.itertext()).split())
             if text:
                 return text
+    for meta in root.iter("meta"):
+        if meta.get("property") == "og:title":
+            text = " ".join((meta.get("content") or "").split())
+            if text:
+                return text
+    for h1 in root.iter("h1"):
+        text = " ".join("".join(h1.itertext()).split())
+        if text:
+            return text
     return None
 
 

@@ -11,14 +11,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from wf.extract.content import BLOCK
+from wf.extract.content import BLOCK, check_time
 
 _WS = re.compile(r"[ \t\n\r\f]+")
 _BR = "\x01"  # a <br>; control characters were removed from the input, so it is free
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _BARE_URL = re.compile(r"(?:https?://|www\.)\S+\Z")
-_CELL_MAX = 300
+_CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
 # Calls to action that close many articles: the site asking for a subscription or a
 # follow. Only short plain paragraphs at the very end are judged by these words.
 _CTA = re.compile(
@@ -27,14 +27,16 @@ _CTA = re.compile(
     r"listen to|download (?:the|our)|join (?:our|us))",
     re.IGNORECASE,
 )
-_CTA_MAX = 300  # characters: a cell longer than this is page layout, not data
+_CTA_MAX = 300  # characters: a longer paragraph is the article's own
+_CHUNK = 1 << 20  # characters a regex substitution works on at once
 
 
 def collapse(raw: str) -> str:
     """Inline whitespace as a browser shows it; <br> markers become line breaks."""
-    if raw.isascii():
+    if raw.isascii() and len(raw) < 65536:
         # str.split() is faster than the regex, and on ASCII it splits on exactly the
-        # HTML spaces (control characters are gone by now).
+        # HTML spaces (control characters are gone by now); on a long run its list of
+        # words would cost far more memory than the text.
         if _BR not in raw:
             return " ".join(raw.split())
         lines = [" ".join(line.split()) for line in raw.split(_BR)]
@@ -43,7 +45,7 @@ def collapse(raw: str) -> str:
             raw = raw.replace("\xad", "")
         # Only HTML's own spaces collapse; a no-break space inside a line stays as
         # written (at the edges of a line it is only padding).
-        text = _WS.sub(" ", raw)
+        text = _WS.sub(" ", raw) if len(raw) <= _CHUNK else _collapse_long(raw)
         if _BR not in text:
             return text.strip()
         lines = [line.strip() for line in text.split(_BR)]
@@ -54,6 +56,31 @@ def collapse(raw: str) -> str:
     while out and not out[-1]:
         out.pop()
     return "\n".join(out)
+
+
+def _collapse_long(raw: str) -> str:
+    """_WS.sub(" ", raw) a megabyte at a time: on one huge text node the substitution's
+    list of pieces would cost ten times the text. Each chunk ends after a whole run of
+    spaces, so no run is split in two."""
+    out: list[str] = []
+    start, size = 0, len(raw)
+    while start < size:
+        end = start + _CHUNK
+        if end < size:
+            run = _WS.search(raw, end)
+            end = run.end() if run else size
+        chunk = raw[start:end]
+        if chunk.isascii():  # split() is several times faster than the regex
+            words = " ".join(chunk.split())
+            if chunk[:1].isspace():
+                words = " " + words
+            if chunk[-1:].isspace() and words != " ":
+                words += " "
+            out.append(words)
+        else:
+            out.append(_WS.sub(" ", chunk))
+        start = end
+    return "".join(out)
 
 
 def is_data_table(table: Any) -> bool:
@@ -77,12 +104,14 @@ class Renderer:
         want_links: bool = True,
         skip: Callable[[Any], bool] | None = None,
         main: bool = False,
+        deadline: float | None = None,
     ) -> None:
         self.base_url = base_url
         self.markers = markers
         self.want_links = want_links or markers
         self.skip = skip
         self.main = main  # main-content mode: leave out what is no part of an article
+        self.deadline = deadline
         # Blocks: (separator before, text, is a plain paragraph, links seen so far), and
         # each block's heading level (0 for no heading)
         self.out: list[tuple[str, str, bool, int]] = []
@@ -137,7 +166,9 @@ class Renderer:
         self.last_quote = self.quote
 
     def text(self) -> str:
-        return "".join(sep + text for sep, text, _, _ in self.out)
+        if len(self.out) == 1:
+            return self.out[0][1]  # one block (a huge one, maybe): no copy
+        return "".join([piece for sep, text, _, _ in self.out for piece in (sep, text)])
 
     def length(self) -> int:
         return sum(len(text) for _, text, _, _ in self.out)
@@ -248,12 +279,17 @@ class Renderer:
         from lxml import etree
 
         skip = self.skip
+        deadline = self.deadline
+        blocks = 0
         walker = etree.iterwalk(root, events=("start", "end"))
         skipped: Any = None
         for event, el in walker:
             tag = el.tag
             if event == "start":
                 if tag in BLOCK:
+                    blocks += 1
+                    if deadline is not None and not blocks & 1023:
+                        check_time(deadline)
                     if skip is not None and el is not root and skip(el):
                         self.boundary()
                         walker.skip_subtree()
