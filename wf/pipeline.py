@@ -211,7 +211,7 @@ def _extract_html(
     from wf.extract import extract
 
     base = page.final_url or opts.base_url
-    result = extract(html, url=base, full=opts.full, link_markers=opts.links)
+    result = extract(html, url=base, full=opts.full, link_markers=opts.links, deadline=deadline)
     if opts.render != "never" and renderers is not None and page.status is not None:
         result = _maybe_render(page, html, result, opts, log=log, renderers=renderers, deadline=deadline)
     page.title = result.title
@@ -254,7 +254,8 @@ def _maybe_render(
         return static
     page.notes.extend(f"blocked by the network policy: {b}" for b in rendered.blocked)
     page.notes.extend(rendered.notes)
-    result = extract(rendered.html, url=rendered.final_url, full=opts.full, link_markers=opts.links)
+    result = extract(rendered.html, url=rendered.final_url, full=opts.full, link_markers=opts.links,
+                     deadline=deadline)
     if always or len(result.text.strip()) > len(static.text.strip()):
         page.rendered = True
         page.final_url = rendered.final_url or page.final_url

@@ -201,22 +201,11 @@ SHAPES = {
 }
 
 
-EXTRACTOR_MEMORY = (
-    "wf/extract (helper 'extractor') holds ~230 MB over idle for one 10 MB text node: "
-    "Renderer.render peaks at +144 MB of Python allocations (tracemalloc) on it"
-)
 EXTRACTOR_TIME = (
     "wf/extract (helper 'extractor') spends ~18 us and ~0.8 KB per element whatever the "
     "deadline: 150 000 <p> (1.2 MB) take ~2.7 s; 1 000 000 (8 MB) take 18 s and 844 MB"
 )
-EXTRACTOR_CONTROLS = (
-    "wf/extract/parse.py parse_fast (helper 'extractor', commit 0caf996) parses str input as "
-    "it is, so control characters stay in the tree: 10 MB of them peak at +75 MB in extract() "
-    "(tracemalloc) and 123 MB over idle for the process (40 MB before that commit)"
-)
 SLOW = {
-    "10MB-of-controls": EXTRACTOR_CONTROLS,
-    "10MB-single-line": EXTRACTOR_MEMORY,
     "150000-paragraphs": EXTRACTOR_TIME,
 }
 SHAPES["150000-paragraphs"] = (b"<html><body>" + b"<p>a</p>" * 150_000 + b"</body></html>", "text/html")
