@@ -62,6 +62,23 @@ def test_structure_is_light_markdown():
     assert "wall and twice a day it falls back, and the timetable" in text
 
 
+def test_figures_frame_tables_and_listings_but_pictures_are_left_out():
+    html = (
+        "<html><body><article><h1>Using the tool</h1><p>The tool reads the configuration "
+        "file and reports what it would change, so every step can be reviewed first.</p>"
+        '<figure class="wp-block-table"><table><tr><th>Flag</th><th>Meaning</th></tr>'
+        "<tr><td>-n</td><td>dry run</td></tr></table><figcaption>Table 1</figcaption></figure>"
+        "<figure><pre><code>tool --dry-run config.yml</code></pre></figure>"
+        '<figure><img src="x.jpg"><figcaption>The tool in use at the harbour office.'
+        "</figcaption></figure><p>Run it without the flag to apply the changes once you "
+        "are happy with what it printed.</p></article></body></html>"
+    )
+    text = extract_text(html)
+    assert "| Flag | Meaning |\n| -n | dry run |" in text
+    assert "```\ntool --dry-run config.yml\n```" in text
+    assert "harbour office" not in text and "Table 1" not in text
+
+
 def test_title_is_the_documents_title():
     assert extract(page("article.html")).title == "Tide tables and the moon | The Harbour Gazette"
     assert extract("<html><body><h1>Only  a\nheading</h1></body></html>").title == "Only a heading"

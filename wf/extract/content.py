@@ -25,6 +25,7 @@ BLOCK = frozenset((
 # Navigation, asides, page footers, and figures (their captions describe a picture, not
 # the story) are boilerplate unless they hold most of the page's prose.
 STRUCTURAL_NEGATIVE = frozenset(("nav", "aside", "footer", "figure", "figcaption"))
+_FRAMED = ("table", "pre", "blockquote", "code")
 # Never boilerplate by their class names: they hold the page or say they are its content.
 NEVER_NEGATIVE = frozenset(("html", "body", "main"))
 
@@ -100,7 +101,8 @@ def negative_words(words: str) -> bool:
 def negative_block(el: Any, tag: str) -> bool:
     """A boilerplate block by its tag or its class and id names."""
     if tag in STRUCTURAL_NEGATIVE:
-        return True
+        # A figure around a table, a code listing or a quotation frames content.
+        return tag != "figure" or next(el.iter(*_FRAMED), None) is None
     if tag in NEVER_NEGATIVE:
         return False
     cls = el.get("class")
