@@ -252,16 +252,30 @@ class Context:
         if self._disposed:
             return
         self._disposed = True
+        try:
+            if self.page is not None:
+                self.page.close()
+            if self.ctx_id is not None:
+                with contextlib.suppress(CDPError):
+                    self.link.conn.call("Target.disposeBrowserContext", timeout=2.0, browserContextId=self.ctx_id)
+        finally:
+            self.proxy.close()
+
+    def dispose_soon(self) -> None:
+        """Dispose in the background: the browser may be busy making the next context,
+        and the render's result does not wait for that. If the browser goes away first,
+        the context goes with it (a private browser is killed; a shared one disposes of
+        our contexts when our connection closes)."""
         if self.page is not None:
-            self.page.close()
-        if self.ctx_id is not None:
-            with contextlib.suppress(CDPError):
-                self.link.conn.call("Target.disposeBrowserContext", timeout=2.0, browserContextId=self.ctx_id)
-        self.proxy.close()
+            self.page.close()  # no more events from a page that is done
+        threading.Thread(target=self.dispose, name="wf-dispose", daemon=True).start()
 
 
-def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
-    """Render ``url`` in a prepared context, then dispose of it.
+def render_in(
+    ctx: Context, url: str, *, deadline: float, on_parsed: Callable[[], None] | None = None
+) -> PageOutcome:
+    """Render ``url`` in a prepared context, then dispose of it. ``on_parsed`` is called
+    once the page has parsed, when the browser is mostly waiting.
 
     Raises RenderError, Timeout, or PolicyRefused when a redirect leads where the
     policy forbids."""
@@ -269,7 +283,7 @@ def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     guard = ctx.link.guard
     guard.watch(ctx.blocked)
     try:
-        outcome = _drive(ctx, url, deadline=deadline)
+        outcome = _drive(ctx, url, deadline=deadline, on_parsed=on_parsed)
         outcome.blocked = ctx.blocked.items()
         return outcome
     except CDPTimeout:
@@ -278,7 +292,7 @@ def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
         raise RenderError(f"browser failed during render: {exc}") from None
     finally:
         guard.unwatch(ctx.blocked)
-        ctx.dispose()
+        ctx.dispose_soon()
 
 
 def _left(deadline: float) -> float:
@@ -288,7 +302,7 @@ def _left(deadline: float) -> float:
     return left
 
 
-def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
+def _drive(ctx: Context, url: str, *, deadline: float, on_parsed: Callable[[], None] | None) -> PageOutcome:
     assert ctx.page is not None
     page = ctx.page
     timings: dict[str, float] = {}
@@ -302,7 +316,7 @@ def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     error = nav.get("errorText")
     if error:
         _navigation_failed(url, error, ctx.blocked)
-    timings["navigate"], quiet_start = _wait_quiet(page, ctx.requests, deadline=deadline, t_nav=t1)
+    timings["navigate"], quiet_start = _wait_quiet(page, ctx.requests, deadline=deadline, t_nav=t1, on_parsed=on_parsed)
     t3 = time.monotonic()
     timings["quiet"] = t3 - quiet_start
     data = _read_dom(page, deadline)
@@ -337,7 +351,14 @@ def _navigation_failed(url: str, error: str, blocked: Blocked) -> None:
     raise RenderError(f"browser could not load {url[:200]}: {error}")
 
 
-def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav: float) -> tuple[float, float]:
+def _wait_quiet(
+    page: Connection,
+    requests: _Requests,
+    *,
+    deadline: float,
+    t_nav: float,
+    on_parsed: Callable[[], None] | None = None,
+) -> tuple[float, float]:
     """Poll until the page is quiet; returns (navigate time, when the quiet wait began)."""
     hard_limit = deadline - READ_MARGIN
     parsed_at: float | None = None
@@ -352,6 +373,8 @@ def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav
             ready, since_mut, gap, timers, js_pending, since_dcl, since_act = state
             if ready != "loading" and parsed_at is None:
                 parsed_at = now - max(0.0, since_dcl / 1000.0)
+                if on_parsed is not None:
+                    on_parsed()
             window = min(MAX_QUIET, max(MIN_QUIET, 1.5 * gap / 1000.0))
             loaded = ready == "complete" or (ready == "interactive" and since_dcl / 1000.0 >= LOAD_GRACE)
             busy = (

@@ -15,11 +15,12 @@ from common.errors import DNSError, RenderError, Timeout, ToolError
 from common.policy import Policy, check_scheme
 from wf.render import Rendered, RenderOptions
 from wf.render.browser import CircuitBreaker, Launched, find_browser, launch, profile_root
-from wf.render.cdp import CDPError, CDPTimeout, Connection, preload
+from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection, preload
 from wf.render.guard import CheckedResolver, RequestGuard
 from wf.render.page import BrowserLink, Context, render_in
 
 HEALTH_TIMEOUT = 2.0
+HEALTH_FRESH = 2.0  # seconds after a successful render in which no ping is needed
 SPARE_TIMEOUT = 15.0
 
 
@@ -37,6 +38,7 @@ class RenderSession:
         self._spare: Future[Context] | None = None
         self._spare_pool: ThreadPoolExecutor | None = None
         self._renders = 0
+        self._last_ok = 0.0
         self._warming: threading.Thread | None = None
         self._warm_error: BaseException | None = None
         self._closing = threading.Event()
@@ -75,13 +77,22 @@ class RenderSession:
         link, launch_time = self._browser(deadline)
         t_ctx = time.monotonic()
         try:
-            ctx = self._context(link, deadline)
+            try:
+                ctx = self._context(link, deadline)
+            except CDPClosed:
+                if launch_time:
+                    raise
+                # The browser we reused died since it last answered: start another.
+                self._discard(link)
+                link, launch_time = self._browser(deadline)
+                t_ctx = time.monotonic()
+                ctx = self._context(link, deadline)
             context_time = time.monotonic() - t_ctx
             try:
-                outcome = render_in(ctx, url, deadline=deadline)
+                # The next context is prepared once this page has parsed: made alongside
+                # the navigation, it slowed it down (two cores) more than it saved.
+                outcome = render_in(ctx, url, deadline=deadline, on_parsed=lambda: self._prepare_spare(link))
             finally:
-                # After, not during: on two cores a context made alongside a render
-                # slows that render down more than it saves the next one.
                 self._prepare_spare(link)
         except RenderError:
             self._forget_if_dead(link)
@@ -91,6 +102,7 @@ class RenderSession:
         except CDPError as exc:
             self._forget_if_dead(link)
             raise RenderError(f"browser failed during render: {exc}") from None
+        self._last_ok = time.monotonic()
         timings = {
             "launch": launch_time,
             "context": context_time,
@@ -158,6 +170,15 @@ class RenderSession:
             raise RenderError(f"cannot render: {exc.message}") from None
 
     def _browser(self, deadline: float) -> tuple[BrowserLink, float]:
+        warming = self._warming
+        if warming is not None and warming is not threading.current_thread():
+            t0 = time.monotonic()
+            warming.join(max(0.0, deadline - t0))  # its launch is this render's launch
+            link, _ = self._browser_now(deadline)
+            return link, time.monotonic() - t0
+        return self._browser_now(deadline)
+
+    def _browser_now(self, deadline: float) -> tuple[BrowserLink, float]:
         with self._lock:
             if self._closed:
                 raise RenderError("the render session is closed")
@@ -175,10 +196,13 @@ class RenderSession:
     def _healthy(self, link: BrowserLink, deadline: float) -> bool:
         if link.conn.closed or (self._launched is not None and not self._launched.alive()):
             return False
+        if time.monotonic() - self._last_ok < HEALTH_FRESH:
+            return True  # it answered a moment ago; a ping would only queue behind its work
         try:
             link.conn.call("Browser.getVersion", timeout=min(HEALTH_TIMEOUT, max(0.05, deadline - time.monotonic())))
         except CDPError:
             return False
+        self._last_ok = time.monotonic()
         return True
 
     def _start(self, deadline: float) -> BrowserLink:
@@ -238,6 +262,11 @@ class RenderSession:
             ua_metadata=metadata,
         )
         return self._link
+
+    def _discard(self, link: BrowserLink) -> None:
+        with self._lock:
+            if self._link is link:
+                self._teardown()
 
     def _forget_if_dead(self, link: BrowserLink) -> None:
         with self._lock:
