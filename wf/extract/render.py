@@ -213,6 +213,8 @@ class Renderer:
         raw = "".join(self.parts)
         self.parts = []
         self.flushes += 1
+        if raw.isspace():  # the indentation between two blocks, most often
+            return
         text = collapse(raw)
         if not text:
             return
