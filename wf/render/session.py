@@ -123,6 +123,9 @@ class RenderSession:
         with self._lock:
             self._closed = True
             self._teardown()
+            pool, self._spare_pool = self._spare_pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(Exception):
             atexit.unregister(self.close)
 
@@ -253,7 +256,7 @@ class RenderSession:
             conn.close()
             raise
         ua, metadata = _user_agent(self.user_agent, version)
-        self._link = BrowserLink(
+        return BrowserLink(
             conn=conn,
             guard=guard,
             resolver=self._resolver,
@@ -261,7 +264,6 @@ class RenderSession:
             user_agent=ua,
             ua_metadata=metadata,
         )
-        return self._link
 
     def _discard(self, link: BrowserLink) -> None:
         with self._lock:
