@@ -1,7 +1,7 @@
 """Servers that hold a connection open, and inputs that would run for ever: each case must
 end at the total deadline (plus at most one second) with exit 28 and one clear line.
 
-Timed as real processes, from spawn to exit. The cases mostly wait, so they run three at
+Timed as real processes, from spawn to exit. The cases mostly wait, so they run two at
 a time (a module fixture starts them all; each test waits for its own); the in-process
 resolver case runs on its own."""
 
@@ -24,7 +24,7 @@ from tests.servers import Handler, http_response
 
 ALLOW = ("--allow-host", "127.0.0.1")
 ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
-WIDTH = 3  # cases running at once
+WIDTH = 2  # cases running at once
 
 
 @dataclass
