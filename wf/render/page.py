@@ -311,7 +311,7 @@ def _drive(ctx: Context, url: str, *, deadline: float, on_parsed: Callable[[], N
         nav = page.call("Page.navigate", timeout=_left(deadline), url=url)
     except CDPTimeout:
         with contextlib.suppress(CDPError):
-            page.call("Page.stopLoading", timeout=1.0)
+            page.call("Page.stopLoading", timeout=_grace(deadline))
         raise Timeout(f"render timed out: {url[:200]} did not answer in time") from None
     error = nav.get("errorText")
     if error:
@@ -388,7 +388,7 @@ def _wait_quiet(
         time.sleep(POLL)
     if parsed_at is None:
         # Never parsed: either still about:blank (no answer) or one endless script.
-        _stop_scripts(page)
+        _stop_scripts(page, deadline)
         raise Timeout("render timed out before the page finished parsing")
     return parsed_at - t_nav, parsed_at
 
@@ -426,7 +426,7 @@ def _read_dom(page: Connection, deadline: float) -> dict[str, Any]:
             )
             break
         except CDPTimeout:
-            _stop_scripts(page)
+            _stop_scripts(page, deadline)
             raise Timeout("render timed out: a script kept the page busy (stopped it)") from None
         except CDPClosed:
             raise
@@ -442,10 +442,15 @@ def _read_dom(page: Connection, deadline: float) -> dict[str, Any]:
     return value
 
 
-def _stop_scripts(page: Connection) -> None:
+def _grace(deadline: float) -> float:
+    """Time for a last command once the deadline is near or past: the rest, at least 0.1 s."""
+    return max(0.1, min(1.0, deadline - time.monotonic()))
+
+
+def _stop_scripts(page: Connection, deadline: float) -> None:
     # Runs on the renderer's IO thread, so it stops even `while (true) {}`.
     with contextlib.suppress(CDPError):
-        page.call("Runtime.terminateExecution", timeout=1.0)
+        page.call("Runtime.terminateExecution", timeout=_grace(deadline))
 
 
 def _dismiss_dialog(page: Connection) -> None:
