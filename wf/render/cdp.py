@@ -61,9 +61,13 @@ def _build_tab_class() -> None:
     global _TAB_CLASS
     import logging
     import queue
+    import warnings
 
-    import pychrome
-    import websocket
+    with warnings.catch_warnings():
+        # pychrome imports requests, which warns on stderr about some dependency versions.
+        warnings.simplefilter("ignore")
+        import pychrome
+        import websocket
 
     # pychrome logs handler and socket errors; never let them reach stderr.
     logging.getLogger("pychrome").addHandler(logging.NullHandler())
