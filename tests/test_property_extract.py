@@ -12,9 +12,9 @@ from wf.content import classify
 from wf.extract import Extracted, extract
 from wf.pipeline import printable
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Trees cost more to draw than to extract: fewer of them, each a bigger test.
-TREES = settings(SETTINGS, max_examples=50)
+TREES = settings(SETTINGS, max_examples=40)
 
 TAGS = ["div", "p", "span", "a", "b", "i", "em", "strong", "h1", "h2", "h3", "ul", "ol", "li",
         "table", "tr", "td", "th", "pre", "code", "blockquote", "article", "main", "nav", "header",

@@ -17,7 +17,7 @@ from common.errors import InvalidURL, PolicyRefused
 from common.net import normalise_url
 from common.policy import Policy, canonical_host, check_name, parse_ip, refusal_reason
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 POLICIES = (Policy(), Policy(allow_private=True))
 
 # Ranges where the decision changes, so that generated addresses sit on both sides of

@@ -20,7 +20,7 @@ from ws.backends import BY_NAME, base
 from ws.backends.base import Answer, Query
 from ws.results import Result, finalise
 
-SETTINGS = settings(max_examples=25, deadline=None,
+SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 CAPTURES = SHARED / "fixtures" / "search"
 OWN = ROOT / "tests" / "fixtures" / "ws"
