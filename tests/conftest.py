@@ -37,6 +37,32 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.setenv(name, str(tmp_path / sub))
 
 
+_LOCAL_NAMES = ("localhost", "localhost.", "ip6-localhost")
+
+
+@pytest.fixture(autouse=True)
+def _loopback_only_dns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No in-process test may ask a resolver about a real name: that query would leave the
+    machine when pytest runs outside the loopback-only namespace. Names answer 'not found'
+    here, as a resolver would for host.invalid; loopback literals resolve as usual."""
+    import ipaddress
+    import socket
+
+    real = socket.getaddrinfo
+
+    def guarded(host, *args, **kw):  # type: ignore[no-untyped-def]
+        name = host.decode() if isinstance(host, bytes) else str(host or "")
+        try:
+            local = ipaddress.ip_address(name.strip("[]").split("%", 1)[0]).is_loopback
+        except ValueError:
+            local = name.lower() in _LOCAL_NAMES or not name
+        if not local:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known (tests resolve no real names)")
+        return real(host, *args, **kw)
+
+    monkeypatch.setattr(socket, "getaddrinfo", guarded)
+
+
 @pytest.fixture
 def scratch(tmp_path: Path) -> Path:
     return tmp_path / "scratch"

@@ -109,6 +109,11 @@ class RawServer:
 
     def close(self) -> None:
         self._stop.set()
+        try:
+            # Wakes the accept loop now instead of at its next 0.2 s poll.
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.sock.close()
         self._accept.join(2)
 
