@@ -271,11 +271,8 @@ class Context:
         threading.Thread(target=self.dispose, name="wf-dispose", daemon=True).start()
 
 
-def render_in(
-    ctx: Context, url: str, *, deadline: float, on_parsed: Callable[[], None] | None = None
-) -> PageOutcome:
-    """Render ``url`` in a prepared context, then dispose of it. ``on_parsed`` is called
-    once the page has parsed, when the browser is mostly waiting.
+def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
+    """Render ``url`` in a prepared context, then dispose of it.
 
     Raises RenderError, Timeout, or PolicyRefused when a redirect leads where the
     policy forbids."""
@@ -283,7 +280,7 @@ def render_in(
     guard = ctx.link.guard
     guard.watch(ctx.blocked)
     try:
-        outcome = _drive(ctx, url, deadline=deadline, on_parsed=on_parsed)
+        outcome = _drive(ctx, url, deadline=deadline)
         outcome.blocked = ctx.blocked.items()
         return outcome
     except CDPTimeout:
@@ -302,7 +299,7 @@ def _left(deadline: float) -> float:
     return left
 
 
-def _drive(ctx: Context, url: str, *, deadline: float, on_parsed: Callable[[], None] | None) -> PageOutcome:
+def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     assert ctx.page is not None
     page = ctx.page
     timings: dict[str, float] = {}
@@ -316,7 +313,7 @@ def _drive(ctx: Context, url: str, *, deadline: float, on_parsed: Callable[[], N
     error = nav.get("errorText")
     if error:
         _navigation_failed(url, error, ctx.blocked)
-    timings["navigate"], quiet_start = _wait_quiet(page, ctx.requests, deadline=deadline, t_nav=t1, on_parsed=on_parsed)
+    timings["navigate"], quiet_start = _wait_quiet(page, ctx.requests, deadline=deadline, t_nav=t1)
     t3 = time.monotonic()
     timings["quiet"] = t3 - quiet_start
     data = _read_dom(page, deadline)
@@ -351,14 +348,7 @@ def _navigation_failed(url: str, error: str, blocked: Blocked) -> None:
     raise RenderError(f"browser could not load {url[:200]}: {error}")
 
 
-def _wait_quiet(
-    page: Connection,
-    requests: _Requests,
-    *,
-    deadline: float,
-    t_nav: float,
-    on_parsed: Callable[[], None] | None = None,
-) -> tuple[float, float]:
+def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav: float) -> tuple[float, float]:
     """Poll until the page is quiet; returns (navigate time, when the quiet wait began)."""
     hard_limit = deadline - READ_MARGIN
     parsed_at: float | None = None
@@ -373,8 +363,6 @@ def _wait_quiet(
             ready, since_mut, gap, timers, js_pending, since_dcl, since_act = state
             if ready != "loading" and parsed_at is None:
                 parsed_at = now - max(0.0, since_dcl / 1000.0)
-                if on_parsed is not None:
-                    on_parsed()
             window = min(MAX_QUIET, max(MIN_QUIET, 1.5 * gap / 1000.0))
             loaded = ready == "complete" or (ready == "interactive" and since_dcl / 1000.0 >= LOAD_GRACE)
             busy = (

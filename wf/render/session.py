@@ -89,10 +89,10 @@ class RenderSession:
                 ctx = self._context(link, deadline)
             context_time = time.monotonic() - t_ctx
             try:
-                # The next context is prepared once this page has parsed: made alongside
-                # the navigation, it slowed it down (two cores) more than it saved.
-                outcome = render_in(ctx, url, deadline=deadline, on_parsed=lambda: self._prepare_spare(link))
+                outcome = render_in(ctx, url, deadline=deadline)
             finally:
+                # After, not during: made alongside a render (even during its quiet
+                # wait), the next context slowed that render down as much as it saved.
                 self._prepare_spare(link)
         except RenderError:
             self._forget_if_dead(link)
