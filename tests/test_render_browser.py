@@ -201,7 +201,7 @@ def test_a_browser_that_never_opens_its_port(fake: Path, tmp_path: Path, monkeyp
         launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 0.3)
     assert list(root(tmp_path).iterdir()) == []
     pid = int(launches(tmp_path)[0].split()[0])
-    assert not browser_mod._running(pid)
+    assert not browser_mod.running(pid)
 
 
 def test_the_browser_outlives_the_thread_that_launched_it(fake: Path, tmp_path: Path) -> None:
@@ -230,10 +230,10 @@ def test_a_killed_owner_takes_the_browser_with_it_and_the_next_launch_sweeps(fak
     owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     pid_text, profile_text = owner.stdout.readline().split()  # type: ignore[union-attr]
     pid, profile = int(pid_text), Path(profile_text)
-    assert browser_mod._running(pid)
+    assert browser_mod.running(pid)
     owner.kill()  # SIGKILL: no cleanup code runs in the owner
     owner.wait()
-    assert wait_until(lambda: not browser_mod._running(pid))  # PR_SET_PDEATHSIG
+    assert wait_until(lambda: not browser_mod.running(pid))  # PR_SET_PDEATHSIG
     assert profile.exists()  # nobody removed it...
     sweep_stale_profiles(root(tmp_path))  # ...until the next launch sweeps it
     assert not profile.exists()
@@ -347,8 +347,8 @@ def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Pat
     shared[1].release()
     assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)
     assert wait_until(lambda: not profile.exists(), timeout=5)
-    assert not browser_mod._running(int(state["browser_pid"]))  # type: ignore[call-overload]
-    assert wait_until(lambda: not browser_mod._running(int(state["keeper_pid"])))  # type: ignore[call-overload]
+    assert not browser_mod.running(int(state["browser_pid"]))  # type: ignore[call-overload]
+    assert wait_until(lambda: not browser_mod.running(int(state["keeper_pid"])))  # type: ignore[call-overload]
 
 
 def test_concurrent_users_start_one_keeper(fake: Path, tmp_path: Path, devtools_port: int) -> None:
@@ -374,13 +374,13 @@ def test_a_dead_shared_browser_is_replaced(fake: Path, tmp_path: Path, devtools_
     state = keeper_state(tmp_path)
     assert state is not None
     os.kill(int(state["browser_pid"]), 9)  # type: ignore[call-overload]
-    assert wait_until(lambda: not browser_mod._running(int(state["browser_pid"])))  # type: ignore[call-overload]
+    assert wait_until(lambda: not browser_mod.running(int(state["browser_pid"])))  # type: ignore[call-overload]
     # The keeper notices and cleans up; meanwhile or after, a new user gets a new one.
     second = keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10)
     assert second.launched.pid != state["browser_pid"]
     second.release()
     assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)
-    assert wait_until(lambda: not browser_mod._running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
+    assert wait_until(lambda: not browser_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
 
 
 def test_a_keeper_that_cannot_launch_says_why(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

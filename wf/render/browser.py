@@ -247,7 +247,7 @@ class Launched:
     def alive(self) -> bool:
         if self.proc is not None:
             return self.proc.poll() is None
-        return _running(self.pid)
+        return running(self.pid)
 
     def kill(self) -> None:
         """Kill every process of this browser and remove its profile; idempotent."""
@@ -362,7 +362,8 @@ def _stderr_tail(profile: Path) -> str:
 # ---------------------------------------------------------------- cleanup
 
 
-def _running(pid: int) -> bool:
+def running(pid: int) -> bool:
+    """The process exists and is not a zombie (a killed child waiting to be reaped)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:
             state = fh.read().rsplit(b")", 1)[1].split()[0]
@@ -441,7 +442,7 @@ def sweep_stale_profiles(root: Path) -> None:
         if not entry.name.startswith(PROFILE_PREFIX) or not entry.is_dir(follow_symlinks=False):
             continue
         owner = entry.name[len(PROFILE_PREFIX) :].split("-", 1)[0]
-        if not owner.isdigit() or _pid_exists(int(owner)):
+        if not owner.isdigit() or running(int(owner)):
             continue
         profile = Path(entry.path)
         for p in browser_processes(-1, profile):
@@ -450,14 +451,6 @@ def sweep_stale_profiles(root: Path) -> None:
         remove_profile(profile)
 
 
-def _pid_exists(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return _running(pid)
 
 
 # ---------------------------------------------------------------- circuit breaker

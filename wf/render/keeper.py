@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common.errors import RenderError, Timeout, ToolError
-from wf.render.browser import LAUNCH_TIMEOUT, Launched, file_lock, launch, profile_root
+from wf.render.browser import LAUNCH_TIMEOUT, Launched, file_lock, launch, profile_root, running
 
 STATE = "keeper.json"
 ERROR = "keeper.error"
@@ -97,7 +97,7 @@ def read_state(root: Path) -> dict[str, object] | None:
 def _usable(state: dict[str, object]) -> bool:
     import socket
 
-    if not (_alive(int(state["keeper_pid"])) and _alive(int(state["browser_pid"]))):  # type: ignore[call-overload]
+    if not (running(int(state["keeper_pid"])) and running(int(state["browser_pid"]))):  # type: ignore[call-overload]
         return False
     try:
         socket.create_connection(("127.0.0.1", int(state["port"])), timeout=1.0).close()  # type: ignore[call-overload]
@@ -106,23 +106,15 @@ def _usable(state: dict[str, object]) -> bool:
     return True
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
-    except (OSError, IndexError):
-        return False
-
-
 def stop_keeper(state: dict[str, object]) -> None:
     """Stop a keeper that no longer serves (its browser died or stopped answering)."""
     pid = int(state["keeper_pid"])  # type: ignore[call-overload]
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGTERM)
     limit = time.monotonic() + 3.0
-    while _alive(pid) and time.monotonic() < limit:
+    while running(pid) and time.monotonic() < limit:
         time.sleep(0.02)
-    if _alive(pid):
+    if running(pid):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
 
