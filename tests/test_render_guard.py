@@ -17,7 +17,8 @@ import pytest
 from common.policy import Policy
 from tests.fixtures.render.server import Tripwire, wait_until
 from tests.servers import RawServer, http_response
-from wf.render.guard import Blocked, CheckedResolver, PolicyProxy, RequestGuard, url_verdict
+from wf.render.guard import Blocked, CheckedResolver, RequestGuard, url_verdict
+from wf.render.proxy import PolicyProxy
 
 ONLY_127_0_0_1 = Policy(allow_hosts=frozenset({"127.0.0.1"}))
 

@@ -19,7 +19,6 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -502,24 +501,3 @@ class CircuitBreaker:
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(state))
         os.replace(tmp, self.path)
-
-
-@contextlib.contextmanager
-def file_lock(path: Path, *, shared: bool = False, deadline: float | None = None) -> Iterator[int]:
-    """flock a file (created 0600) until the block ends; poll so a deadline applies."""
-    import fcntl
-
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
-        while True:
-            try:
-                fcntl.flock(fd, mode | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise Timeout(f"timed out waiting for the lock {path}") from None
-                time.sleep(0.01)
-        yield fd
-    finally:
-        os.close(fd)

@@ -25,17 +25,39 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from common.errors import RenderError, Timeout, ToolError
-from wf.render.browser import LAUNCH_TIMEOUT, Launched, file_lock, launch, profile_root, running
+from wf.render.browser import LAUNCH_TIMEOUT, Launched, launch, profile_root, running
 
 STATE = "keeper.json"
 ERROR = "keeper.error"
 LAUNCH_LOCK = "launch.lock"
 USERS_LOCK = "users.lock"
 TICK = 0.25
+
+
+@contextlib.contextmanager
+def file_lock(path: Path, *, deadline: float) -> Iterator[int]:
+    """An exclusive flock on a file (created 0600) until the block ends; polled, so the
+    deadline applies."""
+    import fcntl
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Timeout(f"timed out waiting for the lock {path}") from None
+                time.sleep(0.01)
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def keepalive_dir() -> Path:

@@ -19,7 +19,8 @@ from typing import Any
 
 from common.errors import PolicyRefused, RenderError, Timeout
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection
-from wf.render.guard import Blocked, CheckedResolver, PolicyProxy, RequestGuard
+from wf.render.guard import Blocked, CheckedResolver, RequestGuard
+from wf.render.proxy import PolicyProxy
 
 DOM_CAP = 10 * 1024 * 1024  # characters of serialised DOM
 MIN_QUIET = 0.05

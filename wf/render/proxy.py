@@ -1,0 +1,334 @@
+"""The policy proxy: every connection of one browser context goes through it.
+
+Fetch interception never sees WebSocket connections or ``<link rel=preconnect>``, and
+Chromium would send loopback and link-local destinations around a proxy unless told
+``<-loopback>``; so each context is given this proxy with that bypass list, and every
+connection arrives here (CONNECT, or an absolute-URI request). The proxy resolves names
+itself, checks every address with the policy, connects only to a checked one, and
+forwards one request per client connection, so a reused connection cannot smuggle a
+second, unchecked destination. It lives in the wf process: when wf dies the port closes
+and the context's requests fail (closed, not open).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from common.errors import DNSError, PolicyRefused, Timeout
+from common.policy import IPAddress
+from wf.render.guard import RESOLVE_TIMEOUT, Blocked, CheckedResolver
+
+CONNECT_TIMEOUT = 10.0
+IDLE_TIMEOUT = 30.0
+MAX_HEAD = 64 * 1024
+
+
+class PolicyProxy:
+    """A forward proxy for one browser context that connects only where the policy allows."""
+
+    def __init__(
+        self,
+        resolver: CheckedResolver,
+        blocked: Blocked,
+        *,
+        upstream_for: Callable[[str], str | None] | None = None,
+    ) -> None:
+        self._resolver = resolver
+        self._blocked = blocked
+        self._upstream_for = upstream_for or _env_proxy
+        self._lock = threading.Lock()
+        self._socks: set[socket.socket] = set()
+        self._closed = False
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(64)
+        self.port = self._listener.getsockname()[1]
+        self.address = f"127.0.0.1:{self.port}"
+        threading.Thread(target=self._accept_loop, name="wf-proxy", daemon=True).start()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            socks = list(self._socks)
+            self._socks.clear()
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
+        for s in socks:
+            _close(s)
+
+    def __enter__(self) -> PolicyProxy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _track(self, sock: socket.socket) -> bool:
+        with self._lock:
+            if self._closed:
+                return False
+            self._socks.add(sock)
+            return True
+
+    def _untrack(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._socks.discard(sock)
+        _close(sock)
+
+    def _accept_loop(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            if not self._track(client):
+                _close(client)
+                return
+            threading.Thread(target=self._serve, args=(client,), name="wf-proxy-conn", daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        upstream: socket.socket | None = None
+        try:
+            client.settimeout(IDLE_TIMEOUT)
+            head, rest = _read_head(client)
+            if head is None:
+                return
+            upstream = self._handle(client, head, rest)
+        except OSError:
+            pass
+        finally:
+            self._untrack(client)
+            if upstream is not None:
+                self._untrack(upstream)
+
+    def _handle(self, client: socket.socket, head: bytes, rest: bytes) -> socket.socket | None:
+        lines = head.decode("latin-1").split("\r\n")
+        try:
+            method, target, version = lines[0].split(" ")
+        except ValueError:
+            _reply(client, 400, "malformed request line")
+            return None
+        if method.upper() == "CONNECT":
+            host, port = _split_authority(target)
+            url = f"{host}:{port}"
+        else:
+            parts = urlsplit(target)
+            if parts.scheme.lower() != "http" or not parts.hostname:
+                _reply(client, 400, "only absolute http:// URLs and CONNECT are proxied")
+                return None
+            if any(h.lower().startswith("transfer-encoding:") for h in lines[1:]):
+                # Without a length we could not stop after this one request.
+                _reply(client, 501, "chunked request bodies are not proxied")
+                return None
+            host, port, url = parts.hostname, parts.port or 80, target
+        if not host or port is None:
+            _reply(client, 400, "bad target")
+            return None
+        try:
+            addrs = self._resolver.addresses(host, port, deadline=time.monotonic() + RESOLVE_TIMEOUT)
+        except PolicyRefused as exc:
+            kind = "connection" if method.upper() == "CONNECT" else "request"
+            self._blocked.add(f"{kind} to {url[:300]} at the proxy ({exc.message})")
+            _reply(client, 403, exc.message)
+            return None
+        except (DNSError, Timeout) as exc:
+            _reply(client, 502, exc.message)
+            return None
+        proxy = self._upstream_for(f"https://{host}:{port}/" if method.upper() == "CONNECT" else url)
+        upstream = self._connect(addrs, port, proxy)
+        if upstream is None:
+            _reply(client, 502, f"cannot connect to {host} port {port}")
+            return None
+        if not self._track(upstream):
+            _close(upstream)
+            return None
+        if method.upper() == "CONNECT":
+            if proxy:
+                # The upstream proxy answers the CONNECT itself.
+                kept = [h for h in lines[1:] if h and not _hop_header(h)]
+                upstream.sendall(_head_bytes([lines[0], *kept, *_proxy_auth(proxy)]) + rest)
+            else:
+                client.sendall(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+                if rest:
+                    upstream.sendall(rest)
+            _splice(client, upstream)
+            return upstream
+        self._forward_one(client, upstream, lines, rest, proxy=proxy, method=method, version=version, target=target)
+        return upstream
+
+    def _connect(self, addrs: list[IPAddress], port: int, proxy: str | None) -> socket.socket | None:
+        if proxy:
+            # The upstream proxy is operator configuration, as in common.net.
+            p = urlsplit(proxy)
+            try:
+                return socket.create_connection((p.hostname, p.port or 8080), timeout=CONNECT_TIMEOUT)
+            except OSError:
+                return None
+        for addr in addrs:
+            family = socket.AF_INET6 if addr.version == 6 else socket.AF_INET
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            sock.settimeout(CONNECT_TIMEOUT)
+            try:
+                sock.connect((str(addr), port))
+            except OSError:
+                sock.close()
+                continue
+            sock.settimeout(IDLE_TIMEOUT)
+            return sock
+        return None
+
+    def _forward_one(
+        self,
+        client: socket.socket,
+        upstream: socket.socket,
+        lines: list[str],
+        rest: bytes,
+        *,
+        proxy: str | None,
+        method: str,
+        version: str,
+        target: str,
+    ) -> None:
+        """One request, then the answer; the client may not send a second request here."""
+        headers = [h for h in lines[1:] if h and not _hop_header(h)]
+        length = 0
+        for h in headers:
+            if h.lower().startswith("content-length:"):
+                value = h.split(":", 1)[1].strip()
+                length = int(value) if value.isdigit() else 0
+        if not proxy:
+            parts = urlsplit(target)
+            target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        auth = _proxy_auth(proxy) if proxy else []
+        out = _head_bytes([f"{method} {target} {version}", *headers, *auth, "Connection: close"])
+        upstream.sendall(out + rest[:length])
+        remaining = length - len(rest[:length])
+        while remaining > 0:
+            chunk = client.recv(min(65536, remaining))
+            if not chunk:
+                return
+            upstream.sendall(chunk)
+            remaining -= len(chunk)
+        # Answer heads: 1xx interim ones pass as they are; the final one says "close".
+        buf = b""
+        while True:
+            head, buf = _read_head(upstream, buf)
+            if head is None:
+                return
+            status_line, *resp = head.decode("latin-1").split("\r\n")
+            code = status_line.split(" ", 2)[1] if " " in status_line else ""
+            if code.startswith("1") and code != "101":
+                client.sendall(head + b"\r\n\r\n")
+                continue
+            kept = [h for h in resp if h and not _hop_header(h)]
+            client.sendall(_head_bytes([status_line, *kept, "Connection: close"]) + buf)
+            break
+        _copy(upstream, client)
+
+
+_HOP = ("connection:", "proxy-connection:", "keep-alive:", "proxy-authorization:", "proxy-authenticate:")
+
+
+def _hop_header(line: str) -> bool:
+    return line.lower().startswith(_HOP)
+
+
+def _head_bytes(lines: list[str]) -> bytes:
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def _proxy_auth(proxy: str) -> list[str]:
+    """Proxy-Authorization for an upstream proxy URL with user:password in it."""
+    parts = urlsplit(proxy)
+    if parts.username is None:
+        return []
+    import base64
+    from urllib.parse import unquote
+
+    token = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+    return [f"Proxy-Authorization: Basic {base64.b64encode(token).decode('ascii')}"]
+
+
+def _read_head(sock: socket.socket, data: bytes = b"") -> tuple[bytes | None, bytes]:
+    """(head without its blank line, bytes read past it); head None at EOF or overflow."""
+    while b"\r\n\r\n" not in data:
+        if len(data) > MAX_HEAD:
+            return None, b""
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None, b""
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    return head, rest
+
+
+def _split_authority(target: str) -> tuple[str, int | None]:
+    host, _, port = target.rpartition(":")
+    if not port.isdigit() or not host:
+        return "", None
+    return host.strip("[]"), int(port)
+
+
+def _reply(sock: socket.socket, code: int, message: str) -> None:
+    reasons = {400: "Bad Request", 403: "Forbidden", 501: "Not Implemented", 502: "Bad Gateway"}
+    body = (message + "\n").encode("utf-8", "replace")
+    head = (
+        f"HTTP/1.1 {code} {reasons.get(code, 'Error')}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    with contextlib.suppress(OSError):
+        sock.sendall(head.encode("ascii") + body)
+
+
+def _copy(src: socket.socket, dst: socket.socket) -> None:
+    while True:
+        chunk = src.recv(65536)
+        if not chunk:
+            return
+        dst.sendall(chunk)
+
+
+def _splice(a: socket.socket, b: socket.socket) -> None:
+    """Copy both ways until both sides have closed, or nothing moves for IDLE_TIMEOUT."""
+    sel = selectors.DefaultSelector()
+    peers = {a: b, b: a}
+    for s in peers:
+        s.setblocking(True)
+        sel.register(s, selectors.EVENT_READ)
+    open_ends = 2
+    try:
+        while open_ends:
+            events = sel.select(IDLE_TIMEOUT)
+            if not events:
+                return
+            for key, _ in events:
+                src: socket.socket = key.fileobj  # type: ignore[assignment]
+                data = src.recv(65536)
+                if not data:
+                    sel.unregister(src)
+                    open_ends -= 1
+                    with contextlib.suppress(OSError):
+                        peers[src].shutdown(socket.SHUT_WR)
+                    continue
+                peers[src].sendall(data)
+    finally:
+        sel.close()
+
+
+def _close(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(OSError):
+        sock.close()
+
+
+def _env_proxy(url: str) -> str | None:
+    from common.net import _proxy_for
+
+    return _proxy_for(url)
