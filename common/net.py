@@ -342,7 +342,7 @@ def _pool_classes() -> tuple[type, type]:
     return http_pool, https_pool
 
 
-def _proxy_for(url: str) -> str | None:
+def proxy_for(url: str) -> str | None:
     import urllib.request
 
     proxies = urllib.request.getproxies_environment()
@@ -626,7 +626,7 @@ def _one_request(
 
     parts = urlsplit(url)
     host = parts.hostname or ""
-    proxy = _proxy_for(url)
+    proxy = proxy_for(url)
     if proxy:
         # Through a proxy we cannot pin the address; check the name and its addresses now.
         check_name(opts.policy, host)

@@ -329,6 +329,6 @@ def _close(sock: socket.socket) -> None:
 
 
 def _env_proxy(url: str) -> str | None:
-    from common.net import _proxy_for
+    from common.net import proxy_for
 
-    return _proxy_for(url)
+    return proxy_for(url)
