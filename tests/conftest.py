@@ -3,7 +3,9 @@ packet anywhere else."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -37,30 +39,58 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.setenv(name, str(tmp_path / sub))
 
 
-_LOCAL_NAMES = ("localhost", "localhost.", "ip6-localhost")
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
 
 
 @pytest.fixture(autouse=True)
-def _loopback_only_dns(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No in-process test may ask a resolver about a real name: that query would leave the
-    machine when pytest runs outside the loopback-only namespace. Names answer 'not found'
-    here, as a resolver would for host.invalid; loopback literals resolve as usual."""
-    import ipaddress
-    import socket
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, tuple[str, ...]]]:
+    """Every in-process test: connects only to loopback, and lookups only for numeric
+    hosts, localhost and the names a test maps in the returned table (name -> loopback
+    addresses). Anything else fails the test before a packet is sent, even when pytest
+    runs outside the loopback-only namespace."""
+    table: dict[str, tuple[str, ...]] = {}
+    stray: list[str] = []
+    real_connect = socket.socket.connect
+    real_connect_ex = socket.socket.connect_ex
+    real_getaddrinfo = socket.getaddrinfo
 
-    real = socket.getaddrinfo
+    def check(address: object) -> None:
+        if isinstance(address, tuple) and not _loopback(str(address[0])):
+            stray.append(f"connect to {address!r}")
+            raise AssertionError(f"test tried to connect to {address!r}")
 
-    def guarded(host, *args, **kw):  # type: ignore[no-untyped-def]
-        name = host.decode() if isinstance(host, bytes) else str(host or "")
+    def connect(self: socket.socket, address: object) -> None:
+        check(address)
+        real_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: object) -> int:
+        check(address)
+        return real_connect_ex(self, address)
+
+    def getaddrinfo(host: object, port: object, *args: object, **kw: object) -> list:  # type: ignore[type-arg]
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name in table:
+            family = socket.AF_INET6 if ":" in table[name][0] else socket.AF_INET
+            return [(family, socket.SOCK_STREAM, 6, "", (a, int(port or 0))) for a in table[name]]
         try:
-            local = ipaddress.ip_address(name.strip("[]").split("%", 1)[0]).is_loopback
+            ipaddress.ip_address(name.split("%", 1)[0])
         except ValueError:
-            local = name.lower() in _LOCAL_NAMES or not name
-        if not local:
-            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known (tests resolve no real names)")
-        return real(host, *args, **kw)
+            # A name under .invalid (RFC 6761) never resolves anywhere: answering "not
+            # found" is the truth, so a test may ask on purpose.
+            if name != "localhost" and not name.rstrip(".").endswith(".invalid"):
+                stray.append(f"lookup of {name!r}")
+                raise socket.gaierror(socket.EAI_NONAME, f"test guard: no lookup of {name!r}") from None
+        return real_getaddrinfo(host, port, *args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(socket, "getaddrinfo", guarded)
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    yield table
+    assert not stray, f"the code under test tried to leave loopback: {stray}"
 
 
 @pytest.fixture

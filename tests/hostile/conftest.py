@@ -1,7 +1,6 @@
 """The hostile suite's fixtures.
 
-In-process runs go through a socket guard: a connect to anything but 127.0.0.0/8 or ::1,
-or a name lookup that would leave the machine, fails the test before a packet is sent.
+In-process runs go through tests/conftest.py's socket guard (loopback_only).
 Deadline and memory cases record their measurements through ``figures``; with
 HOSTILE_FIGURES=FILE set they are appended there as JSON lines (tests/hostile/figures.py
 runs the suite that way and prints the table).
@@ -9,10 +8,8 @@ runs the suite that way and prints the table).
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import os
-import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,54 +25,6 @@ MEMORY_BOUND_KB = 100 * 1024
 DEADLINE_SLACK = 1.0
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
-    except ValueError:
-        return False
-
-
-@pytest.fixture(autouse=True)
-def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, tuple[str, ...]]]:
-    """Connects only to loopback; lookups only for numeric hosts, localhost and the names
-    a test maps in the returned table (name -> loopback addresses)."""
-    table: dict[str, tuple[str, ...]] = {}
-    stray: list[str] = []
-    real_connect = socket.socket.connect
-    real_connect_ex = socket.socket.connect_ex
-    real_getaddrinfo = socket.getaddrinfo
-
-    def check(address: object) -> None:
-        if isinstance(address, tuple) and not _loopback(str(address[0])):
-            stray.append(f"connect to {address!r}")
-            raise AssertionError(f"test tried to connect to {address!r}")
-
-    def connect(self: socket.socket, address: object) -> None:
-        check(address)
-        real_connect(self, address)
-
-    def connect_ex(self: socket.socket, address: object) -> int:
-        check(address)
-        return real_connect_ex(self, address)
-
-    def getaddrinfo(host: object, port: object, *args: object, **kw: object) -> list:  # type: ignore[type-arg]
-        name = host.decode() if isinstance(host, bytes) else str(host)
-        if name in table:
-            family = socket.AF_INET6 if ":" in table[name][0] else socket.AF_INET
-            return [(family, socket.SOCK_STREAM, 6, "", (a, int(port or 0))) for a in table[name]]
-        try:
-            ipaddress.ip_address(name.split("%", 1)[0])
-        except ValueError:
-            if name != "localhost":
-                stray.append(f"lookup of {name!r}")
-                raise socket.gaierror(socket.EAI_NONAME, f"test guard: no lookup of {name!r}") from None
-        return real_getaddrinfo(host, port, *args, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
-    yield table
-    assert not stray, f"the code under test tried to leave loopback: {stray}"
 
 
 class Figures:
