@@ -154,7 +154,7 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
     root = None
     if data.strip():
         try:
-            root = etree.fromstring(data, etree.HTMLParser(encoding=charset, remove_comments=True))
+            root = etree.fromstring(data, etree.HTMLParser(encoding=charset, remove_comments=True, collect_ids=False))
         except (etree.ParserError, ValueError, LookupError):
             root = None
         if root is None:
@@ -164,7 +164,7 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
                 text = data.decode(charset, "replace")
             except LookupError:
                 text = data.decode("utf-8", "replace")
-            utf8 = etree.HTMLParser(encoding="utf-8", remove_comments=True)
+            utf8 = etree.HTMLParser(encoding="utf-8", remove_comments=True, collect_ids=False)
             try:
                 root = etree.fromstring(text.encode("utf-8", "replace"), utf8)
             except (etree.ParserError, ValueError):
