@@ -109,6 +109,7 @@ def test_a_javascript_page_renders(server: FixtureServer, tmp_path: Path, mode: 
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("# Field notes from a quiet valley\n")
     assert "Our last survey day ended with a storm" in r.stdout
+    assert "enable JavaScript" not in r.stdout  # <noscript> is not what a reader sees
     assert r.stderr == (RENDER_LINE + "\n" if mode == "auto" else "")
     assert_clean(tmp_path)
 

@@ -24,6 +24,7 @@ Log = Callable[[str], None]
 BATCH_WORKERS = 4
 # C0 controls but tab and newline, DEL, C1 controls: a page's escape sequences must not
 # reach a terminal (or an agent) as commands. CR ends a line, as a reader would count it.
+_NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]+")
 
 
@@ -254,7 +255,10 @@ def _maybe_render(
         return static
     page.notes.extend(f"blocked by the network policy: {b}" for b in rendered.blocked)
     page.notes.extend(rendered.notes)
-    result = extract(rendered.html, url=rendered.final_url, full=opts.full, link_markers=opts.links,
+    # Scripts ran, so a reader never sees <noscript>: in a scripting DOM its content is raw
+    # text (nothing nests inside it), and a non-greedy match removes exactly one element.
+    html_seen = _NOSCRIPT.sub("", rendered.html)
+    result = extract(html_seen, url=rendered.final_url, full=opts.full, link_markers=opts.links,
                      deadline=deadline)
     if always or len(result.text.strip()) > len(static.text.strip()):
         page.rendered = True
