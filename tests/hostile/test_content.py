@@ -203,7 +203,7 @@ SHAPES = {
 
 SLOW = {
     "1000000-paragraphs": (
-        "wf/extract (helper 'extractor') parses the whole page into one lxml tree: 1 000 000 <p> "
+        "wf/extract parses the whole page into one lxml tree: 1 000 000 <p> "
         "(8 MB, under the 10 MiB cap) take 0.9 s and ~285 MB in lxml alone, so wf peaks 359 MB "
         "over idle and ends 1.9 s after a 2 s deadline"
     ),
