@@ -134,17 +134,37 @@ def wf() -> Callable[..., Result]:
 
 @pytest.fixture
 def serve() -> Iterator[Callable[..., RawServer]]:
-    """Start RawServers that close when the test ends."""
+    """Start RawServers (or a subclass, with cls=) that close when the test ends."""
     started: list[RawServer] = []
 
-    def start(handler, host: str = "127.0.0.1", **kw) -> RawServer:  # type: ignore[no-untyped-def]
-        srv = RawServer(handler, host, **kw)
+    def start(handler, host: str = "127.0.0.1", *, cls=RawServer, **kw) -> RawServer:  # type: ignore[no-untyped-def]
+        srv = cls(handler, host, **kw)
         started.append(srv)
         return srv
 
     yield start
     for srv in started:
         srv.close()
+
+
+@pytest.fixture
+def tripwire():  # type: ignore[no-untyped-def]
+    """A server on 127.0.0.2 (forbidden in the render tests) that records any request."""
+    from tests.fixtures.render.server import Tripwire
+
+    t = Tripwire()
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def server(tripwire):  # type: ignore[no-untyped-def]
+    """The render fixture pages on 127.0.0.1, pointing their forbidden vectors at tripwire."""
+    from tests.fixtures.render.server import FixtureServer
+
+    s = FixtureServer(forbidden=tripwire.origin)
+    yield s
+    s.close()
 
 
 def tool_path(name: str) -> str:

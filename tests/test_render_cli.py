@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,20 +25,6 @@ from wf.render import keeper as keeper_mod
 REASON = browser_skip_reason()
 WF = str(VENV_BIN / "wf")
 RENDER_LINE = "wf: page looks JavaScript-rendered; rendering in headless Chromium"
-
-
-@pytest.fixture
-def tripwire() -> Iterator[Tripwire]:
-    t = Tripwire()
-    yield t
-    t.close()
-
-
-@pytest.fixture
-def server(tripwire: Tripwire) -> Iterator[FixtureServer]:
-    s = FixtureServer(forbidden=tripwire.origin)
-    yield s
-    s.close()
 
 
 def wf(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:

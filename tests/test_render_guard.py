@@ -41,13 +41,6 @@ def names(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     return table
 
 
-@pytest.fixture
-def tripwire() -> Iterator[Tripwire]:
-    t = Tripwire()
-    yield t
-    t.close()
-
-
 def verdict(url: str, policy: Policy = ONLY_127_0_0_1) -> tuple[str, str] | None:
     return url_verdict(CheckedResolver(policy), url, deadline=time.monotonic() + 5)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -26,20 +25,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.skipif(REASON is not None, reason
 
 ALLOWED = frozenset({"127.0.0.1", "localhost"})  # localhost serves the cross-site iframe
 VECTORS = 11  # promises the page waits for (the other vectors are fire-and-forget)
-
-
-@pytest.fixture
-def tripwire() -> Iterator[Tripwire]:
-    t = Tripwire()
-    yield t
-    t.close()
-
-
-@pytest.fixture
-def server(tripwire: Tripwire) -> Iterator[FixtureServer]:
-    s = FixtureServer(forbidden=tripwire.origin)
-    yield s
-    s.close()
 
 
 def render_vectors(server: FixtureServer, hosts: frozenset[str]) -> Rendered:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.hostile import proc
-from tests.servers import Handler, RawServer
+from tests.servers import RawServer
 
 FIGURES_ENV = "HOSTILE_FIGURES"
 # Memory bound of the issue: peak RSS at most this much above an idle `wf --version`.
@@ -94,37 +94,11 @@ def idle_kb(tmp_path_factory: pytest.TempPathFactory) -> int:
 
 
 @pytest.fixture
-def serve() -> Iterator[Callable[..., RawServer]]:
-    """tests/conftest.py's fixture of the same name, with servers that stop at once."""
-    from tests.hostile.handlers import QuickServer
-
-    started: list[RawServer] = []
-
-    def start(handler: Handler, host: str = "127.0.0.1", **kw: object) -> RawServer:
-        srv = QuickServer(handler, host, **kw)  # type: ignore[arg-type]
-        started.append(srv)
-        return srv
-
-    yield start
-    for srv in started:
-        srv.close()
-
-
-@pytest.fixture
-def eager() -> Iterator[Callable[..., RawServer]]:
+def eager(serve: Callable[..., RawServer]) -> Callable[..., RawServer]:
     """Start EagerServers (handler runs before any request is read) closed at the end."""
     from tests.hostile.handlers import EagerServer
 
-    started: list[RawServer] = []
-
-    def start(handler: Handler, host: str = "127.0.0.1") -> RawServer:
-        srv = EagerServer(handler, host)
-        started.append(srv)
-        return srv
-
-    yield start
-    for srv in started:
-        srv.close()
+    return lambda handler, host="127.0.0.1": serve(handler, host, cls=EagerServer)
 
 
 @pytest.fixture
