@@ -163,6 +163,22 @@ def test_names_are_resolved_by_wf_and_checked(server: FixtureServer, tripwire: T
     assert tripwire.hits == []
 
 
+def test_a_context_brings_up_its_page_and_no_browser_ui(session: RenderSession, server: FixtureServer) -> None:
+    # Chromium 156 gave each new window (one per incognito context) an omnibox popup
+    # made of two WebUI pages in a renderer of their own: 0.7 s of CPU a context.
+    render(session, server.url("spa.html"))  # the browser is up
+    link = session._link
+    assert link is not None
+    ctx = page_mod.Context(link, deadline=time.monotonic() + 10)
+    try:
+        time.sleep(0.3)  # the window's own pages would be loading by now
+        infos = link.conn.call("Target.getTargets", timeout=5, filter=[{}])["targetInfos"]
+        mine = sorted(t["type"] for t in infos if t.get("browserContextId") == ctx.ctx_id)
+    finally:
+        ctx.dispose()
+    assert mine == ["page", "tab"]
+
+
 def test_concurrent_renders_share_the_browser(session: RenderSession, server: FixtureServer) -> None:
     results: list[str] = []
     errors: list[BaseException] = []

@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-_SPACE = re.compile(r"\s+")
 # C0/C1 controls, zero-width and bidi controls: they would corrupt a terminal line.
 _INVISIBLE = re.compile(
     r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
 )
+_NOT_IN_URL = re.compile(_INVISIBLE.pattern[:-1] + r"\s]")
 _DOMAIN_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
@@ -48,8 +48,13 @@ def clean_text(text: str | None) -> str:
     # Page text from lxml is already decoded; JSON from SearxNG may still carry entities.
     if "&" in text:
         text = html.unescape(text)
-    text = _INVISIBLE.sub(" ", text)
-    return _SPACE.sub(" ", text).strip()
+    text = " ".join(text.split())
+    # Once the spaces are collapsed, isprintable() is False only for the controls and
+    # format characters _INVISIBLE names (and a few unassigned code points): most text
+    # never needs the regex.
+    if not text.isprintable():
+        text = " ".join(_INVISIBLE.sub(" ", text).split())
+    return text
 
 
 def http_url(url: str | None) -> str | None:
@@ -66,7 +71,7 @@ def http_url(url: str | None) -> str | None:
         return None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
-    if any(c.isspace() for c in url) or _INVISIBLE.search(url):
+    if _NOT_IN_URL.search(url):
         return None
     return url
 

@@ -5,13 +5,13 @@ Data: ../shared/fixtures/search (real engine answers; read in place, never copie
 Target: every parser under 5 ms per page, the 550 KB Brave page included.
 
 Run with the bench venv, which also holds the peer (tests/bench/requirements-ws.txt):
-    .bench-venv/bin/python tests/bench/bench_ws.py [--runs N]
+    .bench-venv/bin/python tests/bench/bench_ws.py [--rounds N]
 
 The peer: ddgs has no setting for its endpoints, so its DuckDuckGo engine is pointed at
 the same local server by replacing the class attribute ``search_url`` in a small driver;
 everything else (its HTTP client, parser, ranking) runs as shipped. Both processes parse
 the same capture from the same server, so the figures compare start-up plus request plus
-parse. Medians are quoted: these machines are shared and noisy.
+parse. Medians are quoted for whole processes: these machines are shared and noisy.
 """
 
 from __future__ import annotations
@@ -60,70 +60,80 @@ for r in DDGS().text("eino", backend="duckduckgo", max_results=10):
 """
 
 
-def timings(fn: Callable[[], object], runs: int) -> tuple[float, float]:
-    """(best, median) milliseconds over `runs` calls after one warm-up call."""
+def _cpu_ms(fn: Callable[[], object]) -> float:
+    start = time.thread_time()
     fn()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return min(times), statistics.median(times)
+    return (time.thread_time() - start) * 1000
 
 
-def bench_parsers(runs: int) -> bool:
+def bench_parsers(rounds: int) -> bool:
+    """Every parser, ours and the peer's, once per round, round after round.
+
+    What a parse costs is the CPU time of this thread. These shared machines also lend
+    the core (and its cache) to other tenants, which slows a run by up to 2x for a
+    second or two: a best-of-50 wall time was 4.0 ms in one run and 8.3 ms in the next.
+    Interleaving spreads every parser over the whole run, so such a spell weighs on all
+    of them alike, and the best of many rounds is the cost without contention. The
+    target is judged on that best; the median shows the spread.
+    """
     from ws.backends import BY_NAME
     from ws.backends.base import Query
     from ws.results import finalise
 
-    print(
-        f"parsers: classify() on each real capture (decode, parse, classify, results), "
-        f"{runs} runs; then the clean-up (finalise)"
-    )
-    print(f"  {'capture':<42} {'KB':>5} {'outcome':<8} {'n':>3} {'best ms':>8} {'median ms':>9}")
-    within = True
+    jobs: list[tuple[str, str, Callable[[], object]]] = []
     for backend, rel, status, query in PAGES:
         body = (CAPTURES / rel).read_bytes()
-        headers = {
-            "content-type": "application/json"
-            if rel.endswith(".json")
-            else "text/html; charset=utf-8"
-        }
+        headers = {"content-type": "text/html; charset=utf-8"}
         q = Query(query)
 
         def run(backend=backend, status=status, body=body, headers=headers, q=q):
             answer = BY_NAME[backend].classify(status, headers, body, q)
-            finalise(answer.results)
+            answer.results = finalise(answer.results)[0]
             return answer
 
         answer = run()
-        best, median = timings(run, runs)
-        within &= best < TARGET_MS
-        print(
-            f"  {rel:<42} {len(body) / 1024:>5.0f} {answer.outcome:<8} {len(answer.results):>3} "
-            f"{best:>8.2f} {median:>9.2f}"
+        jobs.append(
+            (
+                f"ws {rel}",
+                f"{len(body) / 1024:>5.0f} {answer.outcome:<8} {len(answer.results):>3}",
+                run,
+            )
         )
+    peer = _peer_jobs()
+    jobs += peer
+    times: dict[str, list[float]] = {name: [] for name, *_ in jobs}
+    for _ in range(rounds):
+        for name, _, fn in jobs:
+            times[name].append(_cpu_ms(fn))
     print(
-        f"  target: every parser under {TARGET_MS:g} ms (best of {runs}; medians move with the "
-        f"load of this shared machine): {'met' if within else 'NOT met'}"
+        f"parsers: ours classify() and finalise() each real capture (decode, parse, classify, "
+        f"clean-up); {rounds} interleaved rounds, CPU time of the parsing thread, ms"
     )
+    print(f"  {'capture':<46} {'KB':>5} {'outcome':<8} {'n':>3} {'best':>6} {'median':>7}")
+    best = {name: min(ts) for name, ts in times.items()}
+    for name, info, _ in jobs:
+        print(f"  {name:<46} {info} {best[name]:>6.2f} {statistics.median(times[name]):>7.2f}")
+    within = all(best[name] < TARGET_MS for name, *_ in jobs if name.startswith("ws "))
+    print(
+        f"  target: every parser of ours under {TARGET_MS:g} ms: {'met' if within else 'NOT met'}"
+    )
+    for rel in PEER_ENGINES:
+        ours, theirs = best.get(f"ws {rel}"), best.get(f"ddgs {rel}")
+        if ours and theirs:
+            print(f"  {rel}: ddgs takes {theirs / ours:.1f}x our time (best against best)")
     return within
 
 
-def bench_peer_parsers(runs: int) -> None:
+def _peer_jobs() -> list[tuple[str, str, Callable[[], object]]]:
     try:
+        import ddgs
         from ddgs.engines import ENGINES
     except ImportError as exc:
         print(
             f"peer parsers skipped: ddgs is not installed here ({exc}); use .bench-venv/bin/python"
         )
-        return
-    import ddgs
-
-    print(
-        f"peer parsers: ddgs {getattr(ddgs, '__version__', '?')} extract_results() on the same "
-        f"captures (decode included), {runs} runs"
-    )
+        return []
+    jobs = []
     for rel, name in PEER_ENGINES.items():
         engine = ENGINES["text"][name]()
         body = (CAPTURES / rel).read_bytes()
@@ -134,8 +144,9 @@ def bench_peer_parsers(runs: int) -> None:
             )
 
         n = len(run())
-        best, median = timings(run, runs)
-        print(f"  {rel:<42} {'':>5} {'':<8} {n:>3} {best:>8.2f} {median:>9.2f}")
+        version = getattr(ddgs, "__version__", "?")
+        jobs.append((f"ddgs {rel}", f"{'':>5} {version:<8} {n:>3}", run))
+    return jobs
 
 
 class _Engine(BaseHTTPRequestHandler):
@@ -221,15 +232,13 @@ def bench_process(runs: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=50, help="timed runs per parser")
+    parser.add_argument("--rounds", type=int, default=200, help="timed rounds of every parser")
     parser.add_argument("--process-runs", type=int, default=11, help="timed runs per process")
     args = parser.parse_args(argv)
     if not CAPTURES.is_dir():
         print(f"bench_ws: skipped: no captures at {CAPTURES} (set WS_SEARCH_CAPTURES)")
         return 0
-    bench_parsers(args.runs)
-    print()
-    bench_peer_parsers(args.runs)
+    bench_parsers(args.rounds)
     print()
     bench_process(args.process_runs)
     return 0

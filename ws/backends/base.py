@@ -152,9 +152,11 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
     from lxml import etree
 
     root = None
-    if data.strip():
+    if data and not data.isspace():  # unlike strip(), no copy of the page
         try:
-            root = etree.fromstring(data, etree.HTMLParser(encoding=charset, remove_comments=True, collect_ids=False))
+            root = etree.fromstring(
+                data, etree.HTMLParser(encoding=charset, remove_comments=True, collect_ids=False)
+            )
         except (etree.ParserError, ValueError, LookupError):
             root = None
         if root is None:
