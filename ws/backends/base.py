@@ -6,6 +6,7 @@ network: the chain sends the request, so each backend can be tested on saved pag
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -139,7 +140,7 @@ class Page:
     @cached_property
     def visible_text(self) -> str:
         """Text a reader would see (title included), without scripts and styles."""
-        parts = self.doc.xpath("//text()[not(ancestor::script) and not(ancestor::style)]")
+        parts = xpath("//text()[not(ancestor::script) and not(ancestor::style)]")(self.doc)
         return " ".join(" ".join(parts).split())
 
 
@@ -176,6 +177,15 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
 
 def text_of(node: Any) -> str:
     return "".join(node.itertext()) if node is not None else ""
+
+
+@functools.cache
+def xpath(expr: str) -> Any:
+    """A compiled XPath: ``node.xpath(str)`` compiles its expression on every call, which
+    cost more than the matching on a results page of ten results."""
+    from lxml import etree
+
+    return etree.XPath(expr)
 
 
 def has_class(name: str) -> str:

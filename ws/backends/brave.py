@@ -17,6 +17,7 @@ from ws.backends.base import (
     says_no_results,
     text_of,
     with_params,
+    xpath,
 )
 from ws.results import Result
 
@@ -65,7 +66,7 @@ def parse(page: Page) -> list[Result]:
     if first < 0:
         # Not the markup we know byte for byte (unquoted attributes, say): the whole tree,
         # which the no-results and anti-bot checks need anyway.
-        return [r for node in page.doc.xpath(_RESULTS) if (r := _result(node))]
+        return [r for node in xpath(_RESULTS)(page.doc) if (r := _result(node))]
     # The page is about 550 KB, most of it styles and a data script around the results;
     # parsing only the <main> that holds them is what keeps this within a few ms.
     last = body.rfind(b'data-type="web"')
@@ -74,7 +75,7 @@ def parse(page: Page) -> list[Result]:
         start = max(body.rfind(b"<body", 0, first), 0)
     end = body.find(b"</main>", last)
     doc = page.fragment(start, end if end >= 0 else len(body))
-    return [r for node in doc.xpath(_RESULTS) if (r := _result(node))]
+    return [r for node in xpath(_RESULTS)(doc) if (r := _result(node))]
 
 
 def _result(node: Any) -> Result | None:

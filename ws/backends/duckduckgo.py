@@ -21,6 +21,7 @@ from ws.backends.base import (
     has_class,
     iso_date,
     text_of,
+    xpath,
 )
 from ws.results import Result
 
@@ -58,18 +59,24 @@ class DuckDuckGo(Backend):
 
 BACKEND = DuckDuckGo()
 
+_RESULTS = f"//div[{has_class('result')} and not({has_class('result--ad')})]"
+_LINKS = f".//a[{has_class('result__a')}]"
+_SNIPPETS = f".//*[{has_class('result__snippet')}]"
+_DATES = f".//div[{has_class('result__extras__url')}]/span/text()"
+_NO_RESULT_NODES = f"//*[{has_class('no-results')} or {has_class('result--no-result')}]"
+
 
 def parse(page: Page) -> list[Result]:
     out: list[Result] = []
     # Ads carry result--ad; their links go through duckduckgo.com/y.js and are dropped too.
-    for node in page.doc.xpath(f"//div[{has_class('result')} and not({has_class('result--ad')})]"):
-        links = node.xpath(f".//a[{has_class('result__a')}]")
+    for node in xpath(_RESULTS)(page.doc):
+        links = xpath(_LINKS)(node)
         if not links:
             continue
         url = unwrap(links[0].get("href", ""))
         if url is None or _is_pseudo_result(url):
             continue
-        snippet = node.xpath(f".//*[{has_class('result__snippet')}]")
+        snippet = xpath(_SNIPPETS)(node)
         out.append(
             Result(
                 title=text_of(links[0]),
@@ -113,7 +120,7 @@ def _is_pseudo_result(url: str) -> bool:
 
 
 def _published(node: Any) -> str | None:
-    for text in node.xpath(f".//div[{has_class('result__extras__url')}]/span/text()"):
+    for text in xpath(_DATES)(node):
         value = text.strip().replace("\xa0", " ").strip()
         if value[:4].isdigit() and "-" in value:
             return iso_date(value)
@@ -121,6 +128,4 @@ def _published(node: Any) -> str | None:
 
 
 def _no_results(page: Page, query: Query, sent: str | None) -> bool:
-    return bool(
-        page.doc.xpath(f"//*[{has_class('no-results')} or {has_class('result--no-result')}]")
-    )
+    return bool(xpath(_NO_RESULT_NODES)(page.doc))

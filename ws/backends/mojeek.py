@@ -16,12 +16,15 @@ from ws.backends.base import (
     says_no_results,
     text_of,
     with_params,
+    xpath,
 )
 from ws.results import Result
 
 _DAYS = {"d": 1, "w": 7, "m": 31, "y": 366}
 # The regions Mojeek's own menu offers (reg=); others have no equivalent.
 _REGIONS = {"uk": "uk", "gb": "uk", "de": "de", "fr": "fr", "eu": "eu"}
+_ITEMS = f"//ul[{has_class('results-standard')}]/li"
+_SNIPPET = f".//p[{has_class('s')}]"
 _NO_RESULTS = ("no pages found", "no results found", "did not match any")
 
 
@@ -62,11 +65,11 @@ BACKEND = Mojeek()
 
 def parse(page: Page) -> list[Result]:
     out: list[Result] = []
-    for item in page.doc.xpath(f"//ul[{has_class('results-standard')}]/li"):
-        links = item.xpath(".//h2/a[@href]")
+    for item in xpath(_ITEMS)(page.doc):
+        links = xpath(".//h2/a[@href]")(item)
         if not links:
             continue
-        snippet = item.xpath(f".//p[{has_class('s')}]")
+        snippet = xpath(_SNIPPET)(item)
         out.append(
             Result(
                 title=text_of(links[0]),
