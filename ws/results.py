@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, replace
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from dataclasses import dataclass
+from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 # C0/C1 controls, zero-width and bidi controls: they would corrupt a terminal line.
 _INVISIBLE = re.compile(
@@ -59,6 +59,12 @@ def clean_text(text: str | None) -> str:
 
 def http_url(url: str | None) -> str | None:
     """The URL if it is absolute http(s) with a host (protocol-relative gets https), else None."""
+    checked = _http_parts(url)
+    return checked[0] if checked else None
+
+
+def _http_parts(url: str | None) -> tuple[str, SplitResult] | None:
+    """http_url, with the URL's parts for the checks that follow (split once)."""
     if not url:
         return None
     url = url.strip()
@@ -73,13 +79,13 @@ def http_url(url: str | None) -> str | None:
         return None
     if _NOT_IN_URL.search(url):
         return None
-    return url
+    return url, parts
 
 
-def url_key(url: str) -> str:
+def url_key(url: str, parts: SplitResult | None = None) -> str:
     """The form two URLs of the same page share: no scheme, www., default port, fragment,
     trailing slash or tracking parameters; host in lower case."""
-    parts = urlsplit(url)
+    parts = parts or urlsplit(url)
     host = (parts.hostname or "").lower().rstrip(".")
     if host.startswith("www."):
         host = host[4:]
@@ -87,10 +93,16 @@ def url_key(url: str) -> str:
     if port and port not in (80, 443):
         host = f"{host}:{port}"
     path = parts.path.rstrip("/") or "/"
-    query = [
-        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)
-    ]
-    return urlunsplit(("", host, path, urlencode(query), ""))
+    query = ""
+    if parts.query:
+        query = urlencode(
+            [
+                (k, v)
+                for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                if not _TRACKING.match(k)
+            ]
+        )
+    return urlunsplit(("", host, path, query, ""))
 
 
 def canonical_domain(text: str) -> str | None:
@@ -113,8 +125,8 @@ def canonical_domain(text: str) -> str | None:
     return value
 
 
-def host_of(url: str) -> str:
-    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+def host_of(url: str, parts: SplitResult | None = None) -> str:
+    host = ((parts or urlsplit(url)).hostname or "").lower().rstrip(".")
     try:
         return host.encode("idna").decode("ascii")
     except UnicodeError:
@@ -127,7 +139,10 @@ def domain_matches(host: str, domain: str) -> bool:
 
 
 def passes(url: str, allow: tuple[str, ...], block: tuple[str, ...]) -> bool:
-    host = host_of(url)
+    return _host_passes(host_of(url), allow, block)
+
+
+def _host_passes(host: str, allow: tuple[str, ...], block: tuple[str, ...]) -> bool:
     if allow and not any(domain_matches(host, d) for d in allow):
         return False
     return not any(domain_matches(host, d) for d in block)
@@ -148,23 +163,24 @@ def finalise(
     seen: set[str] = set()
     filtered = 0
     for item in raw:
-        url = http_url(item.url)
-        if url is None:
+        checked = _http_parts(item.url)
+        if checked is None:
             continue
-        key = url_key(url)
+        url, parts = checked
+        key = url_key(url, parts)
         if key in seen:
             continue
         seen.add(key)
-        if not passes(url, allow, block):
+        host = host_of(url, parts)
+        if not _host_passes(host, allow, block):
             filtered += 1
             continue
-        title = clean_text(item.title) or host_of(url)
         out.append(
-            replace(
-                item,
-                title=title,
+            Result(
+                title=clean_text(item.title) or host,
                 url=url,
                 snippet=clean_text(item.snippet),
+                provider=item.provider,
                 published=clean_text(item.published) or None,
                 rank=len(out) + 1,
             )

@@ -192,10 +192,9 @@ def bench_process(runs: int) -> None:
     url = f"http://127.0.0.1:{server.server_address[1]}/html/"
     bindir = Path(sys.executable).parent
     ws = bindir / "ws" if (bindir / "ws").exists() else ROOT / ".venv" / "bin" / "ws"
-    # No proxy between the tools and the local server. Bytecode may be written: an
-    # installed package has it (pip compiles at install time), and without it every run
-    # of the editable checkout would compile ws and common from source while the peer's
-    # site-packages are compiled already.
+    # No proxy between the tools and the local server. Bytecode may be written: both
+    # tools are regular installs, compiled at install time (make bench installs ws so);
+    # a checkout run without it would compile ws and common from source on every run.
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["WS_DUCKDUCKGO_URL"] = url

@@ -131,6 +131,10 @@ class Page:
     def doc(self) -> Any:
         return parse_html(self.body, self.charset)
 
+    def parse(self, data: bytes) -> Any:
+        """A tree of other bytes in the page's charset (a part of the page)."""
+        return parse_html(data, self.charset)
+
     def fragment(self, start: int, end: int) -> Any:
         """A tree of body[start:end] alone, for engines whose results sit in one region."""
         # Collapsing the indentation first was measured: the parse it saves (0.1 ms on

@@ -26,6 +26,7 @@ _SAFE = {"on": "strict", "moderate": "moderate", "off": "off"}
 # Brave names the United Kingdom gb where DuckDuckGo says uk.
 _COUNTRY = {"uk": "gb"}
 _NO_RESULTS = ("no results found", "not many great matches", "did not match any", "no results for")
+_WEB = b'data-type="web"'
 _RESULTS = '//div[@data-type="web"]'
 _DATE = re.compile(r"^([A-Z][a-z]+ \d{1,2}, \d{4})\s*-?$")
 
@@ -62,20 +63,47 @@ BACKEND = Brave()
 
 def parse(page: Page) -> list[Result]:
     body = page.body
-    first = body.find(b'data-type="web"')
+    first = body.find(_WEB)
     if first < 0:
         # Not the markup we know byte for byte (unquoted attributes, say): the whole tree,
         # which the no-results and anti-bot checks need anyway.
         return [r for node in xpath(_RESULTS)(page.doc) if (r := _result(node))]
     # The page is about 550 KB, most of it styles and a data script around the results;
-    # parsing only the <main> that holds them is what keeps this within a few ms.
-    last = body.rfind(b'data-type="web"')
+    # parsing only the <main> that holds them is what keeps this within a few ms, and
+    # only its web results (not the video and news clusters between them) halves that.
+    last = body.rfind(_WEB)
     start = body.rfind(b"<main", 0, first)
     if start < 0:
         start = max(body.rfind(b"<body", 0, first), 0)
     end = body.find(b"</main>", last)
-    doc = page.fragment(start, end if end >= 0 else len(body))
+    end = end if end >= 0 else len(body)
+    blocks = _web_blocks(body, start, end)
+    if blocks is not None:
+        results = [r for node in xpath(_RESULTS)(page.parse(blocks)) if (r := _result(node))]
+        if len(results) == body.count(_WEB, start, end):
+            return results
+    # Cut where the layout no longer matches: parse all of <main>.
+    doc = page.fragment(start, end)
     return [r for node in xpath(_RESULTS)(doc) if (r := _result(node))]
+
+
+def _web_blocks(body: bytes, start: int, end: int) -> bytes | None:
+    """The top-level blocks of the results list that are web results, end to end.
+
+    Every block of the list (web result, video cluster, news...) opens with a tag that
+    carries data-pos; a block runs to the next one. None when no web block is found."""
+    marks = []
+    at = body.find(b'data-pos="', start, end)
+    while at >= 0:
+        marks.append(body.rfind(b"<", start, at))
+        at = body.find(b'data-pos="', at + 10, end)
+    marks.append(end)
+    picked = [
+        body[a:b]
+        for a, b in zip(marks, marks[1:], strict=False)
+        if a >= 0 and body.find(_WEB, a, body.find(b">", a, b)) >= 0
+    ]
+    return b"<div>" + b"".join(picked) + b"</div>" if picked else None
 
 
 def _result(node: Any) -> Result | None:
@@ -108,7 +136,8 @@ def _result(node: Any) -> Result | None:
 def _first_with_class(nodes: Any, name: str) -> Any:
     for node in nodes:
         classes = node.get("class")
-        if classes and name in classes.split():
+        # The substring test first: it turns most elements away without a split.
+        if classes and name in classes and name in classes.split():
             return node
     return None
 
