@@ -302,10 +302,11 @@ def test_a_huge_single_line():
     assert "tide end" in text and len(text) > 2_000_000
 
 
-def test_a_hundred_thousand_nested_divs():
+def test_seventy_thousand_nested_divs():
+    # Far past libxml2's depth limit (2048), and within the tag cap (150 000 "<").
     html = (
-        "<html><body><p>Before the nesting.</p>" + "<div>" * 100_000 + "deep inside"
-        + "</div>" * 100_000 + "<p>After the nesting.</p></body></html>"
+        "<html><body><p>Before the nesting.</p>" + "<div>" * 70_000 + "deep inside"
+        + "</div>" * 70_000 + "<p>After the nesting.</p></body></html>"
     )
     for full in (False, True):
         text = extract_text(html, full=full)
@@ -412,3 +413,42 @@ def test_real_pages_keep_most_of_their_article():
         got = _shingles(extract_text(html))
         recall = sum((want & got).values()) / sum(want.values())
         assert recall > 0.8, (key, recall)
+
+
+# -- the tag cap ---------------------------------------------------------------------------
+
+
+def test_a_page_within_the_tag_cap_is_read_whole():
+    from wf.extract.parse import MAX_TAGS, cap_tags
+
+    text = "<i>" * MAX_TAGS
+    assert cap_tags(text) == (text, 0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<p>a</p>" * 100_000,  # tags spread evenly
+        "x" * 2_000_000 + "<b>" * 160_000,  # all of them at the end
+        "<b>" * 160_000 + "y" * 2_000_000,  # all of them at the start
+        "<" * 150_001,
+    ],
+    ids=["even", "late", "early", "bare"],
+)
+def test_a_page_past_the_tag_cap_is_cut_before_its_last_allowed_tag(text):
+    from wf.extract.parse import MAX_TAGS, cap_tags
+
+    out, total = cap_tags(text)
+    assert total == text.count("<")
+    assert text.startswith(out)
+    assert out.count("<") == MAX_TAGS - 1
+    assert text[len(out)] == "<"  # cut where a tag begins, never inside one
+
+
+def test_extraction_says_when_the_page_was_cut():
+    html = "<html><body><p>first</p>" + "<p>a</p>" * 100_000 + "<p>never read</p></body></html>"
+    result = extract(html, full=True)
+    assert result.text.startswith("first")
+    assert "never read" not in result.text
+    assert result.notes == ["the page has 200008 tags; text extracted from the first 150000"]
+    assert extract("<p>small</p>").notes == []

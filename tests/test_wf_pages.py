@@ -88,3 +88,14 @@ def test_real_pages_over_http(wf, serve):
         obj = json.loads(r.stdout)
         assert obj["error"] is None
         assert _recall(obj["text"], truth[page_id]["articleBody"]) > 0.8, page_id
+
+
+def test_a_page_past_the_tag_cap_is_printed_in_part_with_a_note(wf, serve):
+    body = b"<html><body><p>first</p>" + b"<p>a</p>" * 100_000 + b"<p>never read</p></body></html>"
+    srv = serve(respond(200, body, {"Content-Type": "text/html; charset=utf-8"}))
+    r = wf(*ALLOW, "--full", "--no-save", "--max-length", "0", srv.url)
+    assert r.code == 0, r.stderr
+    assert r.stdout.startswith("first\n") and "never read" not in r.stdout
+    assert "wf: note: the page has 200008 tags; text extracted from the first 150000" in r.stderr
+    r = wf(*ALLOW, "--json", "--no-save", "--max-length", "0", srv.url)
+    assert json.loads(r.stdout)["notes"] == ["the page has 200008 tags; text extracted from the first 150000"]

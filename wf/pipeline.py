@@ -217,6 +217,9 @@ def _extract_html(
         result = _maybe_render(page, html, result, opts, log=log, renderers=renderers, deadline=deadline)
     page.title = result.title
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
+    for note in result.notes:  # a page read only in part: never silently
+        page.notes.append(note)
+        log(f"note: {note}")
     return result.text
 
 

@@ -201,14 +201,10 @@ SHAPES = {
 }
 
 
-SLOW = {
-    "1000000-paragraphs": (
-        "wf/extract parses the whole page into one lxml tree: 1 000 000 <p> "
-        "(8 MB, under the 10 MiB cap) take 0.9 s and ~285 MB in lxml alone, so wf peaks 359 MB "
-        "over idle and ends 1.9 s after a 2 s deadline"
-    ),
-}
-# Tiny elements by the hundred thousand: the extractor's own deadline must cut its work.
+# Cases known to fail, name -> why (strict xfail); none at present.
+SLOW: dict[str, str] = {}
+# Tiny elements by the hundred thousand: the extractor's own deadline must cut its work,
+# and past 300 000 tags the page is cut before lxml parses it (a note says so).
 SHAPES["150000-paragraphs"] = (b"<html><body>" + b"<p>a</p>" * 150_000 + b"</body></html>", "text/html")
 SHAPES["1000000-paragraphs"] = (b"<html><body>" + b"<p>a</p>" * 1_000_000 + b"</body></html>", "text/html")
 TIMEOUTS = {"150000-paragraphs": 0.5, "1000000-paragraphs": 2.0}

@@ -21,6 +21,7 @@ class Extracted:
     # Every link in `text`, in order of first appearance, one per target; with
     # link_markers=True the marker [n] in `text` refers to links[n-1].
     links: list[Link] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what a reader should know, one line each
 
 
 def extract(
