@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 # C0/C1 controls, zero-width and bidi controls: they would corrupt a terminal line.
-_INVISIBLE = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
-)
-_NOT_IN_URL = re.compile(_INVISIBLE.pattern[:-1] + r"\s]")
+_INVISIBLE_CHARS = r"\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
+_NOT_IN_URL = re.compile(rf"[{_INVISIBLE_CHARS}\s]")
 _DOMAIN_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)

@@ -50,22 +50,27 @@ def _run(
     options = {"url": url, "full": full, "markers": markers, "want_links": want_links,
                "deadline": deadline}
     text, tags = parse.cap_tags(parse.to_text(html))
-    notes = [f"the page has {tags} tags; text extracted from the first {parse.MAX_TAGS}"] if tags else []
+    result = _parse_and_extract(text, options)
+    if tags:
+        result.notes.append(f"the page has {tags} tags; text extracted from the first {parse.MAX_TAGS}")
+    return result
+
+
+def _parse_and_extract(text: str, options: dict[str, Any]) -> Extracted:
+    from wf.extract import parse
+
     root = parse.parse_fast(text) if len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
         if "\ufffd" not in result.text and "\ufffd" not in (result.title or ""):
-            result.notes = notes
             return result
         # A control character became U+FFFD: take the careful path, which drops them.
         del root, result
     root = parse.parse(parse.to_utf8(text))
     del text
     if root is None:
-        return Extracted(title=None, text="", links=[], notes=notes)
-    result = _extract(root, **options)
-    result.notes = notes
-    return result
+        return Extracted(title=None, text="", links=[])
+    return _extract(root, **options)
 
 
 def _extract(

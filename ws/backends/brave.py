@@ -67,7 +67,7 @@ def parse(page: Page) -> list[Result]:
     if first < 0:
         # Not the markup we know byte for byte (unquoted attributes, say): the whole tree,
         # which the no-results and anti-bot checks need anyway.
-        return [r for node in xpath(_RESULTS)(page.doc) if (r := _result(node))]
+        return _results_in(page.doc)
     # The page is about 550 KB, most of it styles and a data script around the results;
     # parsing only the <main> that holds them is what keeps this within a few ms, and
     # only its web results (not the video and news clusters between them) halves that.
@@ -79,11 +79,14 @@ def parse(page: Page) -> list[Result]:
     end = end if end >= 0 else len(body)
     blocks = _web_blocks(body, start, end)
     if blocks is not None:
-        results = [r for node in xpath(_RESULTS)(page.parse(blocks)) if (r := _result(node))]
+        results = _results_in(page.fragment(blocks))
         if len(results) == body.count(_WEB, start, end):
             return results
     # Cut where the layout no longer matches: parse all of <main>.
-    doc = page.fragment(start, end)
+    return _results_in(page.fragment(body[start:end]))
+
+
+def _results_in(doc: Any) -> list[Result]:
     return [r for node in xpath(_RESULTS)(doc) if (r := _result(node))]
 
 
@@ -136,8 +139,7 @@ def _result(node: Any) -> Result | None:
 def _first_with_class(nodes: Any, name: str) -> Any:
     for node in nodes:
         classes = node.get("class")
-        # The substring test first: it turns most elements away without a split.
-        if classes and name in classes and name in classes.split():
+        if classes and name in classes.split():
             return node
     return None
 
