@@ -418,33 +418,6 @@ def test_real_pages_keep_most_of_their_article():
 # -- the tag cap ---------------------------------------------------------------------------
 
 
-def test_a_page_within_the_tag_cap_is_read_whole():
-    from wf.extract.parse import MAX_TAGS, cap_tags
-
-    text = "<i>" * MAX_TAGS
-    assert cap_tags(text) == (text, 0)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "<p>a</p>" * 100_000,  # tags spread evenly
-        "x" * 2_000_000 + "<b>" * 160_000,  # all of them at the end
-        "<b>" * 160_000 + "y" * 2_000_000,  # all of them at the start
-        "<" * 150_001,
-    ],
-    ids=["even", "late", "early", "bare"],
-)
-def test_a_page_past_the_tag_cap_is_cut_before_its_last_allowed_tag(text):
-    from wf.extract.parse import MAX_TAGS, cap_tags
-
-    out, total = cap_tags(text)
-    assert total == text.count("<")
-    assert text.startswith(out)
-    assert out.count("<") == MAX_TAGS - 1
-    assert text[len(out)] == "<"  # cut where a tag begins, never inside one
-
-
 def test_extraction_says_when_the_page_was_cut():
     html = "<html><body><p>first</p>" + "<p>a</p>" * 100_000 + "<p>never read</p></body></html>"
     result = extract(html, full=True)

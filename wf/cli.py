@@ -203,10 +203,10 @@ def _run(opts: Any, targets: list[str], local: bytes | None) -> int:
     return first_error
 
 
-def _json_error(exc: ToolError) -> dict[str, Any]:
+def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
     from wf.pipeline import Page
 
-    page = Page(url="")
+    page = Page(url=url or "")
     page.error = exc
     return page.as_json()
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from common import watchdog
 from common.errors import RenderError, Timeout, ToolError
 from common.net import Response, fetch, raise_for_status
 from wf import content, lines
@@ -132,8 +133,24 @@ def process(
     """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
     start = time.monotonic()
     page = Page(url=target)
+    deadline = start + opts.net.timeout
+    with watchdog.deadline(deadline, target):
+        _process(page, target, opts, deadline, log=log, renderers=renderers, local_body=local_body)
+    page.elapsed_ms = int((time.monotonic() - start) * 1000)
+    return page
+
+
+def _process(
+    page: Page,
+    target: str,
+    opts: WfOptions,
+    deadline: float,
+    *,
+    log: Log,
+    renderers: Renderers | None,
+    local_body: bytes | None,
+) -> None:
     try:
-        deadline = start + opts.net.timeout
         if local_body is None:
             if renderers is not None and opts.render == "always":
                 renderers.get().prewarm()  # the browser starts during the static fetch
@@ -145,8 +162,6 @@ def process(
         _build(page, doc, opts, log=log, renderers=renderers, deadline=deadline)
     except ToolError as exc:
         page.error = exc
-    page.elapsed_ms = int((time.monotonic() - start) * 1000)
-    return page
 
 
 def _check_status(resp: Response, log: Log) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from common import watchdog
 from common.errors import BY_CODE, HTTPClientError, HTTPServerError, Timeout, ToolError
 from ws.backends.base import (
     BLOCKED,
@@ -75,6 +76,11 @@ def run(options: SearchOptions, say: Say | None = None) -> Report:
     query = Query(options.query, options.allow, options.region, options.time, options.safe)
     report = Report(options.query)
     deadline = time.monotonic() + options.timeout
+    with watchdog.deadline(deadline, options.query):
+        return _run(options, query, report, deadline, say)
+
+
+def _run(options: SearchOptions, query: Query, report: Report, deadline: float, say: Say) -> Report:
     for endpoint in options.endpoints:
         name = endpoint.backend.name
         if time.monotonic() >= deadline:

@@ -160,9 +160,10 @@ def command(
     return 0
 
 
-def _json_error(exc: ToolError) -> dict[str, Any]:
-    # Failures before any search (usage, Ctrl-C) still give one document with every key.
-    return {"query": None, "provider": None, "results": [], "attempts": [], "error": exc.as_json()}
+def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
+    # Failures before any search (usage, Ctrl-C) still give one document with every key;
+    # the watchdog knows the query of a search it stopped.
+    return {"query": query, "provider": None, "results": [], "attempts": [], "error": exc.as_json()}
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -49,10 +49,11 @@ def _run(
 
     options = {"url": url, "full": full, "markers": markers, "want_links": want_links,
                "deadline": deadline}
-    text, tags = parse.cap_tags(parse.to_text(html))
+    from common.parse_limits import limit
+
+    text, cut = limit(parse.to_text(html))
     result = _parse_and_extract(text, options)
-    if tags:
-        result.notes.append(f"the page has {tags} tags; text extracted from the first {parse.MAX_TAGS}")
+    result.notes.extend(cut.notes())
     return result
 
 

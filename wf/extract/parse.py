@@ -65,33 +65,6 @@ def to_utf8(text: str) -> bytes:
     return text.encode("utf-8", "replace").translate(None, _CONTROL)
 
 
-# libxml2 builds the whole tree before any deadline can act, at about 300 bytes an
-# element: 1 000 000 tiny <p> (8 MB) peaked at 376 MB and ended 2 s past its deadline.
-# Tags past this many "<" are not parsed (the largest of the 181 extract-bench pages
-# has 3 229); below it, 1 000 000 <p> stay within 100 MB and their deadline.
-MAX_TAGS = 150_000
-_CHUNK = 8192
-
-
-def cap_tags(text: str) -> tuple[str, int]:
-    """``text`` cut before its MAX_TAGS-th "<" (and the number of "<" it had), or
-    ``(text, 0)`` when it has no more than that."""
-    total = text.count("<")
-    if total <= MAX_TAGS:
-        return text, 0
-    seen = pos = 0
-    while True:  # counted chunk by chunk in C; the loop runs a thousand times on 8 MB
-        end = pos + _CHUNK
-        found = text.count("<", pos, end)
-        if seen + found >= MAX_TAGS:
-            break
-        seen += found
-        pos = end
-    for _ in range(MAX_TAGS - seen):  # the last few thousand, one by one
-        pos = text.find("<", pos) + 1
-    return text[: pos - 1], total
-
-
 def parse_fast(text: str) -> Any:
     """The root of `text` parsed as it is, which spares a UTF-8 copy of the page; None
     when only parse(to_utf8(text)) can be trusted: the text holds U+FFFD (a control

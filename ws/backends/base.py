@@ -153,7 +153,10 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
     """
     from lxml import etree
 
+    from common.parse_limits import limit
+
     root = None
+    data, _cut = limit(data)  # a results page loses nothing a parser needs
     if data and not data.isspace():  # unlike strip(), no copy of the page
         try:
             root = etree.fromstring(

@@ -1,0 +1,237 @@
+"""Bounds on what an HTML parser is handed, counted before libxml2 sees a byte.
+
+libxml2 builds its whole tree before any deadline of ours can act, and some inputs cost it
+far more than their size: about 300 bytes of memory an element, and time quadratic in the
+attributes of one element (it compares each new attribute with every earlier one: 40 000
+attributes on one <p>, a 350 KB page, took 11 s). Both tools cut such pages here, say what
+was cut, and leave the watchdog (common/watchdog.py) as the last line, not the first.
+
+Works on str (wf's extractor) and bytes (ws's result pages) alike.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import AnyStr
+
+# 1 000 000 tiny <p> (8 MB) peaked at 376 MB and ended 2 s past their deadline; cut at
+# this many "<", they stay within 100 MB and their deadline. The largest of the 181
+# extract-bench pages has 3 229 "<".
+MAX_TAGS = 150_000
+# Quadratic cost per element: 256 attributes cost libxml2 0.5 ms, 5 000 cost 0.1 s, 20 000
+# cost 1 s. Real elements carry a few dozen at most.
+MAX_ATTRIBUTES_PER_ELEMENT = 256
+# Memory: libxml2 keeps about 200 bytes an attribute (node, value text, name).
+MAX_ATTRIBUTES = 100_000
+# An attribute takes at least two characters (a name and a separator): a start tag
+# shorter than this cannot hold more than MAX_ATTRIBUTES_PER_ELEMENT.
+_LONG_TAG = 2 * MAX_ATTRIBUTES_PER_ELEMENT
+_CHUNK = 8192
+# For tests of the watchdog only: parse the page as it came.
+OFF_ENV = "WF_WS_NO_PARSE_LIMITS"
+
+
+@dataclass
+class Cut:
+    """What was left out of a page, for a note."""
+
+    tags: int = 0  # "<" in the page when it was cut at MAX_TAGS, else 0
+    elements: int = 0  # elements whose attributes were cut
+    attributes: int = 0  # attributes dropped
+
+    def notes(self) -> list[str]:
+        out = []
+        if self.tags:
+            out.append(f"the page has {self.tags} tags; text extracted from the first {MAX_TAGS}")
+        if self.attributes:
+            out.append(
+                f"{self.attributes} attributes dropped from {self.elements} "
+                f"element{'s' if self.elements != 1 else ''} (at most "
+                f"{MAX_ATTRIBUTES_PER_ELEMENT} an element and {MAX_ATTRIBUTES} a page are parsed)"
+            )
+        return out
+
+
+def limit(text: AnyStr) -> tuple[AnyStr, Cut]:
+    """``text`` within every bound above, and what was cut from it."""
+    cut = Cut()
+    if os.environ.get(OFF_ENV) == "1":
+        return text, cut
+    text, cut.tags = cap_tags(text)
+    text, cut.elements, cut.attributes = cap_attributes(text)
+    return text, cut
+
+
+def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
+    """``text`` cut before its MAX_TAGS-th "<" (and the number of "<" it had), or
+    ``(text, 0)`` when it has no more than that."""
+    lt = _p(type(text)).lt
+    total = text.count(lt)
+    if total <= MAX_TAGS:
+        return text, 0
+    seen = pos = 0
+    while True:  # counted chunk by chunk in C; the loop runs a thousand times on 8 MB
+        end = pos + _CHUNK
+        found = text.count(lt, pos, end)
+        if seen + found >= MAX_TAGS:
+            break
+        seen += found
+        pos = end
+    for _ in range(MAX_TAGS - seen):  # the last few thousand, one by one
+        pos = text.find(lt, pos) + 1
+    return text[: pos - 1], total
+
+
+def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
+    """``text`` with no start tag over MAX_ATTRIBUTES_PER_ELEMENT attributes and no more
+    than MAX_ATTRIBUTES in all; also the number of elements cut and attributes dropped.
+
+    Attributes past a bound are removed from the tag; its name and text stay. Ordinary
+    pages cost one regex search: a page shorter than 2 * MAX_ATTRIBUTES characters cannot
+    hold too many attributes in all (an attribute takes two at least), and only a long tag
+    can hold too many of its own. Longer pages are read tag by tag, skipping the contents
+    of script, style and the other elements whose text libxml2 never parses as tags."""
+    p = _p(type(text))
+    short = len(text) <= 2 * MAX_ATTRIBUTES
+    if not short:
+        # One pass in C over every tag's attribute text: white space or "=" precede each
+        # attribute, so this counts at least as many as libxml2 would build (2.6 ms on
+        # the 440 KB pages of extract-bench; a loop over the tags took 6 ms).
+        joined = p.space.join(p.bodies.findall(text))
+        if len(joined.split()) + joined.count(p.eq) <= MAX_ATTRIBUTES:
+            short = True  # as few attributes as a short page: only long tags to check
+    if short:
+        starts = _long_tag_starts(text, p)
+        if not starts:
+            return text, 0, 0
+    edits: list[tuple[int, int]] = []
+    raw = _RawText(text, p)
+    dropped = 0
+    budget = MAX_ATTRIBUTES
+    pos = 0
+    # A short page: only tags with a long run of attribute text, found by the cheapest
+    # pattern first; a long one: every tag.
+    found = (p.long_tag.match(text, at) for at in starts) if short else p.tag.finditer(text)
+    for m in found:
+        if m is None or m.start() < pos:
+            continue
+        pos = m.end()
+        body = m.group(2)
+        # libxml2 needs white space or "=" before each attribute: an upper bound.
+        estimate = len(body.split()) + body.count(p.eq)
+        if estimate <= MAX_ATTRIBUTES_PER_ELEMENT and estimate <= budget:
+            budget -= estimate
+        elif not (short and m.start() in raw):
+            # Quoted values may hold ">": find where libxml2 ends this tag.
+            pos = p.tag_body.match(text, m.start(2)).end()
+            ends = [a.end() for a in p.attr.finditer(text, m.start(2), pos)]
+            keep = min(len(ends), MAX_ATTRIBUTES_PER_ELEMENT, budget)
+            budget -= keep
+            if keep < len(ends):
+                edits.append((ends[keep - 1] if keep else m.start(2), pos))
+                dropped += len(ends) - keep
+        if not short and m.group(1).lower() in p.raw:
+            close = p.raw_end[m.group(1).lower()].search(text, pos)
+            pos = close.start() if close else len(text)
+    if not edits:
+        return text, 0, 0
+    parts: list[AnyStr] = []
+    pos = 0
+    for start, end in edits:
+        parts.append(text[pos:start])
+        pos = end
+    parts.append(text[pos:])
+    return p.empty.join(parts), len(edits), dropped
+
+
+def _long_tag_starts(text: AnyStr, p: _Patterns) -> list[int]:
+    """Where the tags with _LONG_TAG characters or more of attribute text begin. Split at
+    every "<" rather than a regex scan: 0.2 ms against 0.5 ms a page on extract-bench."""
+    parts = text.split(p.lt)
+    if max(map(len, parts)) < _LONG_TAG:
+        return []
+    long = [i for i, n in enumerate(map(len, parts)) if n >= _LONG_TAG and i]
+    if not long:
+        return []
+    ends = list(itertools.accumulate(map(len, parts)))
+    out = []
+    for i in long:
+        end = parts[i].find(p.gt)
+        if end < 0 or end >= _LONG_TAG:
+            out.append(ends[i - 1] + i - 1)  # the "<" before parts[i]
+    return out
+
+
+class _RawText:
+    """Where the page's script, style and other raw-text elements lie, found on first
+    use: only pages with a long tag of many "attributes" ask."""
+
+    def __init__(self, text: AnyStr, p: _Patterns) -> None:
+        self.text, self.p = text, p
+        self.starts: list[int] | None = None
+        self.ends: list[int] = []
+
+    def __contains__(self, at: int) -> bool:
+        if self.starts is None:
+            self.starts = []
+            pos = 0
+            while (m := self.p.raw_open.search(self.text, pos)) is not None:
+                close = self.p.raw_end[m.group(1).lower()].search(self.text, m.end())
+                pos = close.start() if close else len(self.text)
+                self.starts.append(m.end())
+                self.ends.append(pos)
+        i = bisect.bisect_right(self.starts, at) - 1
+        return i >= 0 and at < self.ends[i]
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    lt: str | bytes
+    gt: str | bytes
+    eq: str | bytes
+    empty: str | bytes
+    space: str | bytes
+    raw: frozenset[str | bytes]
+    raw_end: dict[str | bytes, re.Pattern[str] | re.Pattern[bytes]]
+    raw_open: re.Pattern[str] | re.Pattern[bytes]
+    tag_body: re.Pattern[str] | re.Pattern[bytes]
+    bodies: re.Pattern[str] | re.Pattern[bytes]
+    tag: re.Pattern[str] | re.Pattern[bytes]
+    long_tag: re.Pattern[str] | re.Pattern[bytes]
+    attr: re.Pattern[str] | re.Pattern[bytes]
+
+
+# Elements whose content libxml2 (2.14, as HTML5) reads as text, never as tags.
+_RAW_TEXT = ("script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes")
+
+
+@cache
+def _p(kind: type) -> _Patterns:
+    # No tag pattern crosses a "<" or ">", so a failed match never rescans what the last
+    # one read: each runs in time linear in the page.
+    pats = {
+        "tag": r"<([a-zA-Z][^\s<>/]*)([^<>]*)",
+        "long_tag": rf"<([a-zA-Z][^\s<>/]*)([^<>]{{{_LONG_TAG},}})",
+        "bodies": r"<[a-zA-Z][^\s<>/]*([^<>]*)",
+        "tag_body": r"""(?:[^>"']++|"[^"]*+"|'[^']*+')*+""",
+        "attr": r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?""",
+    }
+    conv = (lambda t: t.encode()) if kind is bytes else (lambda t: t)
+    compiled = {k: re.compile(conv(v)) for k, v in pats.items()}
+    raw = frozenset(conv(n) for n in _RAW_TEXT)
+    return _Patterns(
+        lt=conv("<"),
+        gt=conv(">"),
+        eq=conv("="),
+        empty=conv(""),
+        space=conv(" "),
+        raw=raw,
+        raw_end={conv(n): re.compile(conv(f"</{n}"), re.IGNORECASE) for n in _RAW_TEXT},
+        raw_open=re.compile(conv(rf"<({'|'.join(_RAW_TEXT)})\b[^>]*>"), re.IGNORECASE),
+        **compiled,
+    )

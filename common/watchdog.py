@@ -1,0 +1,331 @@
+"""The hard backstop: the total deadline and SIGTERM hold even while C code runs.
+
+Python runs signal handlers and timers only between bytecodes. libxml2 building a tree,
+the ``re`` engine backtracking or a PDF library looping holds the main thread (often the
+interpreter lock too) for as long as it likes, so a soft deadline checked in Python, or a
+SIGTERM handler, may never get to run. The backstop therefore lives outside the working
+interpreter: at start-up the process forks once. The parent keeps the pid the caller knows
+and becomes a supervisor that only waits; the child (the worker) runs the command.
+
+- The worker tells the supervisor each deadline it works under (``arm``/``disarm``: a
+  line on a pipe and a SIGUSR1). Past the earliest armed deadline plus ``GRACE`` the
+  supervisor kills the worker with SIGKILL, prints the tool's one error line (and, with
+  --json, the error document) and exits 28, as the worker would have.
+- SIGTERM, SIGINT and SIGHUP sent to the supervisor are passed on to the worker (a
+  terminal's Ctrl-C reaches both already); if the worker has not ended ``GRACE`` later it
+  is killed and the supervisor exits 143 or 130 with the usual line.
+- The worker's exit status becomes the supervisor's; a worker killed by a signal takes the
+  supervisor down with the same signal.
+- If the supervisor itself is killed (SIGKILL from a harness), faulthandler's C watchdog
+  thread ends the worker a second after its deadline instead of letting it spin on.
+
+Why a supervisor process and not a timer in the worker: a watchdog thread needs the
+interpreter lock, which ``re`` and parts of lxml do not release; SIGALRM runs its Python
+handler only between bytecodes; and a killer child could end the worker only with
+SIGKILL, leaving the caller exit 137 and no error line. The supervisor is a fork of the
+process before any work (about 1 ms, copy-on-write) that sleeps in sigtimedwait.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from typing import Any
+
+# Past its deadline a worker gets this long to end by itself before it is killed. The
+# contract is "ended by the deadline plus at most 1 s", measured from spawn: the rest is
+# for start-up and for writing the error line.
+GRACE = 0.5
+# Longest description sent with a deadline; keeps each message within PIPE_BUF (atomic).
+_WHAT_MAX = 1500
+
+_WATCHED = (signal.SIGCHLD, signal.SIGUSR1, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+_FORWARDED = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+# si_code values of a signal sent by a process (kill, tgkill, sigqueue), as opposed to one
+# the kernel raised (a terminal's Ctrl-C already reached the whole process group).
+_SENT_BY_PROCESS = {0, -1, -6}
+
+JsonError = Callable[[Any, str | None], dict[str, Any]]
+
+
+class _Worker:
+    """The worker's end: where to send deadlines."""
+
+    def __init__(self, supervisor: int, fd: int) -> None:
+        self.supervisor = supervisor
+        self.fd = fd
+        self.tokens = itertools.count(1)
+        self.armed: dict[int, float] = {}
+        self.devnull: Any = None
+
+
+_worker: _Worker | None = None
+
+
+def installed() -> bool:
+    return _worker is not None
+
+
+# Command lines that do no work worth guarding: no fork for them.
+_TRIVIAL = ([], ["--help"], ["-h"], ["--version"])
+
+
+def needed(argv: list[str]) -> bool:
+    """Does this command line do work worth a supervisor? Not help or the version."""
+    return argv not in _TRIVIAL
+
+
+def supervise(tool: str, argv: list[str], json_error: JsonError | None) -> None:
+    """``install`` for a command line that needs it."""
+    if needed(argv):
+        install(tool, wants_json="--json" in argv, json_error=json_error)
+
+
+def install(tool: str, *, wants_json: bool, json_error: JsonError | None) -> None:
+    """Fork: the parent supervises and never returns; the child returns and does the work.
+    Without fork (another platform) or when the environment says so, nothing happens."""
+    global _worker
+    if not hasattr(os, "fork") or not hasattr(signal, "sigtimedwait"):
+        return
+    if os.environ.get("WF_WS_NO_BACKSTOP") == "1":
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    # The worker's collector would otherwise write to the header of every object the two
+    # processes share, copying nearly every page of the heap.
+    import gc
+
+    gc.freeze()
+    read_fd, write_fd = os.pipe()
+    # Blocked before the fork, so nothing that reaches the supervisor early is lost.
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
+    try:
+        pid = os.fork()
+    except OSError:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        os.close(read_fd)
+        os.close(write_fd)
+        return
+    if pid == 0:
+        os.close(read_fd)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        _worker = _Worker(os.getppid(), write_fd)
+        return
+    os.close(write_fd)
+    try:
+        code = _Supervisor(tool, pid, read_fd, wants_json, json_error).run()
+    except BaseException:  # never leave a worker behind, whatever went wrong here
+        _kill(pid)
+        code = 1
+    os._exit(code)
+
+
+def arm(deadline: float, what: str = "") -> int:
+    """Tell the supervisor that work must end by ``deadline`` (time.monotonic()); returns
+    a token for ``disarm``. A no-op (token 0) without a supervisor."""
+    w = _worker
+    if w is None:
+        return 0
+    token = next(w.tokens)
+    w.armed[token] = deadline
+    _orphan_backstop(w, list(w.armed.values()))
+    clean = what.replace("\n", " ").replace("\r", " ")[:_WHAT_MAX]
+    _send(w, f"A {token} {deadline!r} {clean}\n")
+    return token
+
+
+def disarm(token: int) -> None:
+    w = _worker
+    if w is None or not token:
+        return
+    w.armed.pop(token, None)
+    _orphan_backstop(w, list(w.armed.values()))
+    _send(w, f"D {token}\n")
+
+
+@contextmanager
+def deadline(when: float, what: str = "") -> Any:
+    token = arm(when, what)
+    try:
+        yield
+    finally:
+        disarm(token)
+
+
+def _send(w: _Worker, message: str) -> None:
+    data = message.encode("utf-8", "replace")
+    try:
+        os.write(w.fd, data)
+        os.kill(w.supervisor, signal.SIGUSR1)
+    except OSError:
+        pass  # the supervisor is gone; the orphan backstop ends us
+
+
+def _orphan_backstop(w: _Worker, deadlines: list[float]) -> None:
+    """If the supervisor itself is killed (SIGKILL from a harness), nobody would stop a
+    worker stuck in C code. faulthandler's watchdog is a C thread that needs no
+    interpreter lock: it ends the worker (exit 1, for nobody waits for an orphan) a
+    second after the supervisor would have. Cheaper than PR_SET_PDEATHSIG through
+    ctypes (2.4 ms to import and call)."""
+    import faulthandler
+
+    if not deadlines:
+        faulthandler.cancel_dump_traceback_later()
+        return
+    if w.devnull is None:
+        w.devnull = open(os.devnull, "w")  # noqa: SIM115 (kept for the process's life)
+    left = max(deadlines) + GRACE + 1.0 - time.monotonic()
+    faulthandler.dump_traceback_later(max(left, 0.1), exit=True, file=w.devnull)
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        return
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+class _Supervisor:
+    def __init__(
+        self, tool: str, pid: int, fd: int, wants_json: bool, json_error: JsonError | None
+    ) -> None:
+        self.tool = tool
+        self.pid = pid
+        self.fd = fd
+        self.wants_json = wants_json
+        self.json_error = json_error
+        self.armed: dict[int, tuple[float, str]] = {}
+        self.pending = b""
+        self.kill_at: float | None = None  # a forwarded signal's grace period
+        self.kill_signal = 0
+        os.set_blocking(fd, False)
+
+    def run(self) -> int:
+        while True:
+            status = self._reap()
+            if status is not None:
+                return _exit_code(status)
+            due = self._due()
+            timeout = None if due is None else max(0.0, due - time.monotonic())
+            info = (
+                signal.sigtimedwait(_WATCHED, timeout)
+                if timeout is not None
+                else signal.sigwaitinfo(_WATCHED)
+            )
+            if info is None:
+                code = self._expire()
+                if code is not None:
+                    return code
+                continue
+            if info.si_signo == signal.SIGUSR1:
+                self._read()
+            elif info.si_signo in _FORWARDED:
+                self._forward(info)
+
+    def _reap(self) -> int | None:
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return 1 << 8
+        return status if pid else None
+
+    def _due(self) -> float | None:
+        times = [when + GRACE for when, _ in self.armed.values()]
+        if self.kill_at is not None:
+            times.append(self.kill_at)
+        return min(times) if times else None
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            self.pending += chunk
+        *lines, self.pending = self.pending.split(b"\n")
+        for line in lines:
+            kind, _, rest = line.decode("utf-8", "replace").partition(" ")
+            if kind == "A":
+                token, when, what = (rest.split(" ", 2) + [""])[:3]
+                self.armed[int(token)] = (float(when), what)
+            elif kind == "D":
+                self.armed.pop(int(rest), None)
+
+    def _forward(self, info: Any) -> None:
+        if info.si_code in _SENT_BY_PROCESS:
+            try:
+                os.kill(self.pid, info.si_signo)
+            except OSError:
+                pass
+        if self.kill_at is None:
+            self.kill_at = time.monotonic() + GRACE
+            self.kill_signal = info.si_signo
+
+    def _expire(self) -> int | None:
+        """Kill the worker if a deadline (or a signal's grace) is really past."""
+        self._read()  # a disarm may have come in with the last wake-up
+        now = time.monotonic()
+        if self.kill_at is not None and now >= self.kill_at:
+            from common.errors import Interrupted, Terminated
+
+            exc: Any = (
+                Interrupted("interrupted")
+                if self.kill_signal == signal.SIGINT
+                else Terminated("terminated by SIGTERM")
+                if self.kill_signal == signal.SIGTERM
+                else Terminated(f"terminated by signal {self.kill_signal}")
+            )
+            whats = {what for _, what in self.armed.values()}
+            what = whats.pop() if len(whats) == 1 else None
+        else:
+            late = [(when, what) for when, what in self.armed.values() if when + GRACE <= now]
+            if not late:
+                return None
+            from common.errors import Timeout
+
+            _, what = min(late)
+            about = f" on {what}" if what else ""
+            exc = Timeout(f"timed out: the work{about} ran past the total deadline and was stopped")
+        _kill(self.pid)
+        self._report(exc, what)
+        return int(exc.code)
+
+    def _report(self, exc: Any, what: str | None) -> None:
+        from common.output import error_line, write_json
+
+        error_line(self.tool, exc)
+        if self.wants_json and self.json_error is not None:
+            try:
+                write_json(self.json_error(exc, what))
+            except Exception:
+                pass  # a closed or full stdout: the error line and the code still tell
+
+
+def _exit_code(status: int) -> int:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            signal.signal(sig, signal.SIG_DFL)  # SIGKILL has no handler to reset
+        except (OSError, ValueError):
+            pass
+        try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
+            os.kill(os.getpid(), sig)
+        except (OSError, ValueError):
+            pass
+        return 128 + sig
+    return os.waitstatus_to_exitcode(status)

@@ -1,0 +1,189 @@
+"""CPU work after the bytes arrive: the pre-parse limits (common/parse_limits.py) and the
+hard backstop behind them (common/watchdog.py).
+
+One element with tens of thousands of attributes costs libxml2 time quadratic in their
+number, in C, where no Python deadline or signal handler runs. With the limits on, such
+a page is cut before the parse and its text printed with a note; with them off
+(WF_WS_NO_PARSE_LIMITS=1, a setting for these tests only) the same page is the stand-in for
+the next slow path nobody has found yet, and the supervisor must end it: exit 28 at the
+deadline, 143 or 130 within a second of a signal, never a worker left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.hostile import proc
+from tests.servers import respond
+
+ALLOW = ("--allow-host", "127.0.0.1")
+HTML = {"Content-Type": "text/html; charset=utf-8"}
+NO_LIMITS = {"WF_WS_NO_PARSE_LIMITS": "1"}
+ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
+
+
+def attribute_page(n: int) -> bytes:
+    attrs = " ".join(f"a{i}=1" for i in range(n))
+    return f"<html><body><p {attrs}>hello from the page</p></body></html>".encode()
+
+
+def _workers(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("n", [40_000, 100_000])
+def test_many_attributes_are_cut_before_the_parse(serve, figures, idle_kb, n):
+    srv = serve(respond(200, attribute_page(n), HTML))
+    r = proc.run(["wf", *ALLOW, "--timeout", "3", "--json", srv.url], env=proc.env(), measure=True)
+    figures.deadline_and_memory(3, r.elapsed, r.peak_kb, idle_kb)
+    assert r.code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["text"] == "hello from the page"
+    dropped = f"{n - 256} attributes dropped from 1 element"
+    assert any(note.startswith(dropped) for note in doc["notes"]), doc["notes"]
+    assert r.stderr.startswith(f"wf: note: {dropped}")
+
+
+def test_the_backstop_ends_a_parse_the_limits_do_not_catch(serve, figures):
+    srv = serve(respond(200, attribute_page(100_000), HTML))
+    r = proc.run(["wf", *ALLOW, "--timeout", "2", srv.url], env=proc.env(**NO_LIMITS))
+    figures.deadline(2, r.elapsed)
+    assert r.code == 28, r.stderr
+    assert r.stderr == (
+        f"wf: (28) timed out: the work on {srv.url} ran past the total deadline and was stopped\n"
+    )
+    assert r.stdout == b"" and not r.leftovers
+
+
+def test_the_backstop_prints_the_json_error_document(serve, figures):
+    srv = serve(respond(200, attribute_page(100_000), HTML))
+    r = proc.run(["wf", *ALLOW, "--timeout", "1", "--json", srv.url], env=proc.env(**NO_LIMITS))
+    figures.deadline(1, r.elapsed)
+    assert r.code == 28, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["url"] == srv.url and doc["error"]["code"] == 28 and doc["text"] == ""
+
+
+def test_the_backstop_holds_for_ws_too(serve, figures):
+    srv = serve(respond(200, attribute_page(100_000), HTML))
+    env = proc.env(**NO_LIMITS, **{name: srv.url for name in ENGINES})
+    r = proc.run(
+        ["ws", "--provider", "duckduckgo", "--timeout", "2", "--json", "anything"], env=env
+    )
+    figures.deadline(2, r.elapsed)
+    assert r.code == 28, r.stderr
+    assert r.stderr.endswith("ran past the total deadline and was stopped\n")
+    assert json.loads(r.stdout)["query"] == "anything"
+
+
+def test_a_results_page_of_many_attributes_is_cut_for_ws(serve, figures):
+    srv = serve(respond(200, attribute_page(100_000), HTML))
+    env = proc.env(**{name: srv.url for name in ENGINES})
+    r = proc.run(["ws", "--provider", "duckduckgo", "--timeout", "3", "anything"], env=env)
+    figures.deadline(3, r.elapsed)
+    # The page parses quickly once cut; it simply is no results page.
+    assert r.code in (66, 69), r.stderr
+    assert "timed out" not in r.stderr
+
+
+def _send_during_parse(sig: int, *, group: bool = False):
+    def started(p: subprocess.Popen[bytes]) -> None:
+        # The worker is the supervisor's only child; give it a second in the parse.
+        proc.wait_for(lambda: _workers(p.pid))
+        time.sleep(1.0)
+        started.at = time.monotonic()  # type: ignore[attr-defined]
+        (os.killpg if group else os.kill)(p.pid, sig)
+
+    return started
+
+
+@pytest.mark.parametrize(
+    ("sig", "code", "group"),
+    [(signal.SIGTERM, 143, False), (signal.SIGINT, 130, True), (signal.SIGINT, 130, False)],
+    ids=["sigterm", "ctrl-c-to-the-group", "sigint-to-the-pid"],
+)
+def test_a_signal_ends_a_parse_in_c_within_a_second(tmp_path, figures, sig, code, group):
+    page = tmp_path / "page.html"
+    page.write_bytes(attribute_page(100_000))
+    started = _send_during_parse(sig, group=group)
+    r = proc.run(
+        ["wf", "--input", str(page), "--timeout", "30"], env=proc.env(**NO_LIMITS), started=started
+    )
+    after = time.monotonic() - started.at  # type: ignore[attr-defined]
+    figures.deadline(0, after)
+    assert r.code == code, r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"wf: ({code}) ")
+    assert not r.leftovers
+
+
+def test_a_killed_supervisor_takes_its_worker_with_it(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_bytes(attribute_page(100_000))
+    workers: list[int] = []
+
+    def kill_supervisor(p: subprocess.Popen[bytes]) -> None:
+        proc.wait_for(lambda: _workers(p.pid))
+        workers.extend(_workers(p.pid))
+        time.sleep(0.3)
+        os.kill(p.pid, signal.SIGKILL)
+
+    start = time.monotonic()
+    r = proc.run(
+        ["wf", "--input", str(page), "--timeout", "1"],
+        env=proc.env(**NO_LIMITS),
+        started=kill_supervisor,
+    )
+    assert r.code == -signal.SIGKILL
+    # Orphaned, the worker still ends a second after the supervisor would have ended it.
+    proc.wait_for(lambda: not any(_alive(w) for w in workers), seconds=5)
+    assert workers and time.monotonic() - start < 1 + 0.5 + 1 + 1.5
+
+
+def test_a_worker_killed_by_a_signal_takes_the_supervisor_down_the_same_way(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_bytes(attribute_page(100_000))
+
+    def kill_worker(p: subprocess.Popen[bytes]) -> None:
+        proc.wait_for(lambda: _workers(p.pid))
+        os.kill(_workers(p.pid)[0], signal.SIGKILL)
+
+    r = proc.run(
+        ["wf", "--input", str(page), "--timeout", "30"],
+        env=proc.env(**NO_LIMITS),
+        started=kill_worker,
+    )
+    assert r.code == -signal.SIGKILL and not r.leftovers
+
+
+def test_the_exit_code_and_output_pass_through_the_supervisor(serve):
+    srv = serve(respond(404, b"<p>gone</p>", HTML))
+    r = proc.run(["wf", *ALLOW, srv.url], env=proc.env())
+    assert r.code == 4 and r.stderr == f"wf: (4) HTTP 404 from {srv.url}\n"
+    ok = serve(respond(200, b"<html><body><p>fine</p></body></html>", HTML))
+    r = proc.run(["wf", *ALLOW, ok.url], env=proc.env())
+    assert (r.code, r.stdout, r.stderr) == (0, b"fine\n", "")
+
+
+def test_only_help_and_version_go_without_a_supervisor():
+    from common.watchdog import needed
+
+    assert not any(needed(a) for a in ([], ["--help"], ["-h"], ["--version"]))
+    assert all(needed(a) for a in (["x"], ["--json", "x"], ["--help", "x"], ["-"]))

@@ -1,0 +1,161 @@
+"""Bounds on what an HTML parser is handed (common/parse_limits.py): tags and attributes,
+on str (wf) and bytes (ws), counted before libxml2 sees the page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from common import parse_limits
+from common.parse_limits import (
+    MAX_ATTRIBUTES,
+    MAX_ATTRIBUTES_PER_ELEMENT,
+    cap_attributes,
+    limit,
+)
+
+# -- tags ----------------------------------------------------------------------------------
+
+
+def test_a_page_within_the_tag_cap_is_read_whole():
+    from common.parse_limits import MAX_TAGS, cap_tags
+
+    text = "<i>" * MAX_TAGS
+    assert cap_tags(text) == (text, 0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<p>a</p>" * 100_000,  # tags spread evenly
+        "x" * 2_000_000 + "<b>" * 160_000,  # all of them at the end
+        "<b>" * 160_000 + "y" * 2_000_000,  # all of them at the start
+        "<" * 150_001,
+    ],
+    ids=["even", "late", "early", "bare"],
+)
+def test_a_page_past_the_tag_cap_is_cut_before_its_last_allowed_tag(text):
+    from common.parse_limits import MAX_TAGS, cap_tags
+
+    out, total = cap_tags(text)
+    assert total == text.count("<")
+    assert text.startswith(out)
+    assert out.count("<") == MAX_TAGS - 1
+    assert text[len(out)] == "<"  # cut where a tag begins, never inside one
+
+
+def test_tag_cap_on_bytes():
+    from common.parse_limits import MAX_TAGS, cap_tags
+
+    out, total = cap_tags(b"<b>" * (MAX_TAGS + 10))
+    assert total == MAX_TAGS + 10
+    assert out.count(b"<") == MAX_TAGS - 1
+
+
+# -- attributes ----------------------------------------------------------------------------
+
+
+def _tag(n: int, *, valued: bool = False, name: str = "p") -> str:
+    attrs = " ".join(f"a{i}=1" if valued else f"a{i}" for i in range(n))
+    return f"<{name} {attrs}>"
+
+
+def _attrs_of(tag_text: str) -> int:
+    from lxml import etree
+
+    root = etree.fromstring(tag_text, etree.HTMLParser())
+    return max(len(el.attrib) for el in root.iter())
+
+
+def test_an_ordinary_page_is_left_as_it_is():
+    page = (
+        "<html><body>"
+        + "".join(
+            f'<a href="/x/{i}" class="c{i} d" data-id="{i}" title="t {i}">link {i}</a>'
+            for i in range(2000)
+        )
+        + _tag(MAX_ATTRIBUTES_PER_ELEMENT)
+        + "</body></html>"
+    )
+    assert cap_attributes(page) == (page, 0, 0)
+
+
+@pytest.mark.parametrize("valued", [False, True])
+def test_one_element_keeps_exactly_the_per_element_cap(valued):
+    page = (
+        "<html><body>" + _tag(MAX_ATTRIBUTES_PER_ELEMENT + 1, valued=valued) + "hello</body></html>"
+    )
+    out, elements, dropped = cap_attributes(page)
+    assert (elements, dropped) == (1, 1)
+    assert _attrs_of(out) == MAX_ATTRIBUTES_PER_ELEMENT
+    assert "hello" in out and f"a{MAX_ATTRIBUTES_PER_ELEMENT - 1}" in out
+    assert f"a{MAX_ATTRIBUTES_PER_ELEMENT}" not in out
+
+
+def test_attributes_without_white_space_between_them_are_counted():
+    # libxml2 reads a="1"b="2" as two attributes: "=" counts as well as white space.
+    attrs = "".join(f'a{i}=""' for i in range(40_000))
+    out, elements, dropped = cap_attributes(f"<p {attrs}>x</p>")
+    assert elements == 1 and dropped == 40_000 - MAX_ATTRIBUTES_PER_ELEMENT
+    assert _attrs_of(out) == MAX_ATTRIBUTES_PER_ELEMENT
+
+
+def test_the_total_is_capped_across_elements():
+    per = 100
+    count = MAX_ATTRIBUTES // per + 50
+    page = "".join(_tag(per, name="i") + "t</i>" for _ in range(count))
+    out, elements, dropped = cap_attributes(page)
+    assert dropped == count * per - MAX_ATTRIBUTES
+    kept = sum(len(t.split()) - 1 for t in re.findall(r"<i[^>]*>", out))
+    assert kept == MAX_ATTRIBUTES
+    assert out.count("t</i>") == count  # the text stays
+
+
+def test_bytes_as_well_as_text():
+    page = _tag(1000).encode() + b"x"
+    out, elements, dropped = cap_attributes(page)
+    assert isinstance(out, bytes) and (elements, dropped) == (1, 1000 - MAX_ATTRIBUTES_PER_ELEMENT)
+
+
+def test_a_long_tag_of_few_attributes_is_kept():
+    srcset = ", ".join(f"/img/{i}.jpg {i}w" for i in range(60))
+    page = f'<img src="/a.jpg" srcset="{srcset}" alt="x">'
+    assert cap_attributes(page) == (page, 0, 0)
+
+
+def test_limit_says_what_it_cut_and_can_be_turned_off_for_tests(monkeypatch):
+    page = _tag(500) + "x"
+    out, cut = limit(page)
+    assert cut.attributes == 500 - MAX_ATTRIBUTES_PER_ELEMENT and cut.elements == 1
+    assert cut.notes() == [
+        f"{500 - MAX_ATTRIBUTES_PER_ELEMENT} attributes dropped from 1 element (at most "
+        f"{MAX_ATTRIBUTES_PER_ELEMENT} an element and {MAX_ATTRIBUTES} a page are parsed)"
+    ]
+    monkeypatch.setenv(parse_limits.OFF_ENV, "1")
+    assert limit(page) == (page, parse_limits.Cut())
+
+
+def test_unclosed_tags_and_stray_brackets_scan_in_linear_time():
+    import time
+
+    for page in ("<p " + "a " * 500_000, "<" * 1_000_000, "<p" + ' a="' * 200_000):
+        start = time.process_time()
+        cap_attributes(page)
+        assert time.process_time() - start < 2.0
+
+
+def test_a_long_page_of_many_small_tags_is_capped_in_total():
+    # Over 2 * MAX_ATTRIBUTES characters, every tag's attributes are counted.
+    page = "".join(f"<b x{i % 7} y>t</b>" for i in range(MAX_ATTRIBUTES))
+    out, elements, dropped = cap_attributes(page)
+    assert dropped == 2 * MAX_ATTRIBUTES - MAX_ATTRIBUTES
+    assert elements == MAX_ATTRIBUTES // 2
+
+
+def test_script_text_that_looks_like_tags_is_not_touched():
+    script = "<script>for(i=0;i<n.length;i++){" + "var x=1;" * 400 + "}</script>"
+    long_page = script * 40 + "<p>" + "word " * 50_000 + "</p>"
+    assert len(long_page) > 2 * MAX_ATTRIBUTES
+    assert cap_attributes(long_page) == (long_page, 0, 0)
+    assert cap_attributes(script) == (script, 0, 0)
