@@ -167,3 +167,16 @@ def test_anything_address_shaped_is_parsed_or_left_a_name(text: str) -> None:
         assert parse_ip(str(addr)) == addr
         for policy in POLICIES:
             assert _decision(policy, text) == _canonical_decision(policy, addr)
+
+
+@SETTINGS
+@given(st.data())
+def test_6to4_gets_the_decision_of_the_ipv4_address_inside(data: st.DataObject) -> None:
+    # 2002:AABB:CCDD::/48 is routed to AA.BB.CC.DD: refused exactly when that address is.
+    addr = data.draw(ipv4())
+    tail = data.draw(st.integers(0, 2**80 - 1))
+    six = ipaddress.IPv6Address((0x2002 << 112) | (int(addr) << 80) | tail)
+    for policy in POLICIES:
+        inner = refusal_reason(addr, allow_private=policy.allow_private)
+        outer = refusal_reason(six, allow_private=policy.allow_private)
+        assert (outer is None) == (inner is None), (six, inner, outer)
