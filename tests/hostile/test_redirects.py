@@ -164,3 +164,25 @@ def test_redirect_to_https_without_a_server_there(wf, serve):
     srv = serve(redirect("https://127.0.0.1:1/"))
     r = wf(*ALLOW, srv.url)
     _one_line(r, 7, "could not connect")
+
+
+@pytest.mark.parametrize(
+    ("location", "expected_path"),
+    [
+        ("/café".encode(), "/caf%C3%A9"),
+        ("/日本/ü?q=ä ö".encode(), "/%E6%97%A5%E6%9C%AC/%C3%BC?q=%C3%A4%20%C3%B6"),
+        (b"/caf\xe9", "/caf%C3%A9"),  # not UTF-8: read as Latin-1, as before
+    ],
+    ids=["utf-8", "utf-8-path-and-query", "latin-1"],
+)
+def test_raw_non_ascii_location_is_read_as_utf8_first(wf, serve, location, expected_path):
+    # http.client decodes header bytes as Latin-1: /café arrived as /caf%C3%83%C2%A9.
+    def handler(conn, req):
+        if path_of(req) == "/start":
+            conn.sendall(b"HTTP/1.1 302 Found\r\nContent-Length: 0\r\nLocation: " + location + b"\r\n\r\n")
+        else:
+            conn.sendall(http_response(200, path_of(req).encode() + b"\n", {"Content-Type": "text/plain"}))
+
+    srv = serve(handler)
+    r = wf(*ALLOW, srv.url + "start")
+    assert (r.code, r.stdout) == (0, expected_path + "\n"), r.stderr
