@@ -63,8 +63,19 @@ def test_default_allows_global_unicast(addr):
 
 @pytest.mark.parametrize(
     "spelling",
-    ["2130706433", "0x7f000001", "0177.0.0.1", "0x7f.0.0.1", "127.1", "127.0.1", "[::ffff:127.0.0.1]",
-     "[::ffff:7f00:1]", "[::127.0.0.1]", "127.0.0.1.", "[0:0:0:0:0:ffff:127.0.0.1]"],
+    [
+        "2130706433",
+        "0x7f000001",
+        "0177.0.0.1",
+        "0x7f.0.0.1",
+        "127.1",
+        "127.0.1",
+        "[::ffff:127.0.0.1]",
+        "[::ffff:7f00:1]",
+        "[::127.0.0.1]",
+        "127.0.0.1.",
+        "[0:0:0:0:0:ffff:127.0.0.1]",
+    ],
 )
 def test_other_notations_of_loopback_are_normalised(spelling):
     assert parse_ip(spelling) == ipaddress.ip_address("127.0.0.1")
@@ -90,8 +101,16 @@ def test_names_are_not_addresses():
         assert parse_ip(name) is None
 
 
-@pytest.mark.parametrize("name", ["metadata.google.internal", "METADATA.goog.", "x.metadata.goog",
-                                  "instance-data", "a.instance-data"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "metadata.google.internal",
+        "METADATA.goog.",
+        "x.metadata.goog",
+        "instance-data",
+        "a.instance-data",
+    ],
+)
 def test_metadata_names_always_refused(name):
     with pytest.raises(PolicyRefused, match="metadata"):
         check_name(Policy(allow_private=True, allow_hosts=frozenset({canonical_host(name)})), name)
@@ -131,20 +150,33 @@ def _fake_getaddrinfo(answers):
     def fake(host, port, *a, **kw):
         if host not in answers:
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
-        return [(socket.AF_INET6 if ":" in ip else socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))
-                for ip in answers[host]]
+        return [
+            (
+                socket.AF_INET6 if ":" in ip else socket.AF_INET,
+                socket.SOCK_STREAM,
+                6,
+                "",
+                (ip, port),
+            )
+            for ip in answers[host]
+        ]
+
     return fake
 
 
 def test_resolve_checked_refuses_a_mixed_answer(monkeypatch):
     # A name that lists a public and a private address (rebinding set-up) is refused whole.
-    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({"mixed.test": ["8.8.8.8", "10.0.0.1"]}))
+    monkeypatch.setattr(
+        socket, "getaddrinfo", _fake_getaddrinfo({"mixed.test": ["8.8.8.8", "10.0.0.1"]})
+    )
     with pytest.raises(PolicyRefused, match="10.0.0.1"):
         resolve_checked(Policy(), "mixed.test", 80)
 
 
 def test_resolve_checked_returns_checked_addresses(monkeypatch):
-    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({"ok.test": ["8.8.8.8", "2606:4700::1"]}))
+    monkeypatch.setattr(
+        socket, "getaddrinfo", _fake_getaddrinfo({"ok.test": ["8.8.8.8", "2606:4700::1"]})
+    )
     addrs = resolve_checked(Policy(), "ok.test", 80)
     assert [str(a) for a in addrs] == ["8.8.8.8", "2606:4700::1"]
 
@@ -167,7 +199,9 @@ def test_rebinding_name_is_checked_on_the_address_actually_used(monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", no_connect)
     with pytest.raises(PolicyRefused, match="loopback"):
-        fetch("http://rebind.test/", NetOptions(policy=Policy(allow_hosts=frozenset({"127.0.0.1"}))))
+        fetch(
+            "http://rebind.test/", NetOptions(policy=Policy(allow_hosts=frozenset({"127.0.0.1"})))
+        )
 
 
 def test_policy_from_env_reads_flags_and_env():
@@ -209,20 +243,39 @@ def test_6to4_of_a_private_address_follows_allow_private():
     assert refusal_reason(addr, allow_private=True) is None
     with pytest.raises(PolicyRefused) as info:
         check_address(Policy(), "six.test", addr)
-    assert "--allow-private" in info.value.message and "--allow-host 2002:a00:1::1" in info.value.message
+    assert (
+        "--allow-private" in info.value.message
+        and "--allow-host 2002:a00:1::1" in info.value.message
+    )
 
 
 def test_ietf_protocol_range_stays_refused_with_allow_private():
     # Python counts 192.0.0.0/29 and 192.0.0.170/31 as private: not a LAN all the same.
     for addr in ("192.0.0.1", "192.0.0.170", "192.0.0.9"):
-        assert refusal_reason(ipaddress.ip_address(addr), allow_private=True) == "IETF protocol address"
-    check_address(Policy(allow_hosts=frozenset({"192.0.0.9"})), "192.0.0.9", ipaddress.ip_address("192.0.0.9"))
+        assert (
+            refusal_reason(ipaddress.ip_address(addr), allow_private=True)
+            == "IETF protocol address"
+        )
+    check_address(
+        Policy(allow_hosts=frozenset({"192.0.0.9"})), "192.0.0.9", ipaddress.ip_address("192.0.0.9")
+    )
 
 
-@pytest.mark.parametrize("spelling", ["168.63.129.16", "2822734096", "[::ffff:a83f:8110]", "[2002:a83f:8110::]",
-                                      "[2002:a9fe:a9fe::1]", "[64:ff9b::168.63.129.16]"])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "168.63.129.16",
+        "2822734096",
+        "[::ffff:a83f:8110]",
+        "[2002:a83f:8110::]",
+        "[2002:a9fe:a9fe::1]",
+        "[64:ff9b::168.63.129.16]",
+    ],
+)
 def test_azure_wire_server_and_6to4_metadata_are_never_allowed(spelling):
-    everything = Policy(allow_private=True, allow_hosts=frozenset({canonical_host(spelling), "168.63.129.16"}))
+    everything = Policy(
+        allow_private=True, allow_hosts=frozenset({canonical_host(spelling), "168.63.129.16"})
+    )
     with pytest.raises(PolicyRefused, match="cloud metadata address"):
         check_name(everything, spelling)
 
@@ -293,9 +346,16 @@ def test_bad_allow_hosts_variable_is_named():
 
 @pytest.mark.parametrize(
     ("value", "canonical"),
-    [("::1", "::1"), ("[::1]", "::1"), ("127.0.0.1", "127.0.0.1"), ("Example.COM.", "example.com"),
-     ("bücher.test", "xn--bcher-kva.test"), ("localhost", "localhost"), ("0x7f.1", "127.0.0.1"),
-     ("under_score.test", "under_score.test")],
+    [
+        ("::1", "::1"),
+        ("[::1]", "::1"),
+        ("127.0.0.1", "127.0.0.1"),
+        ("Example.COM.", "example.com"),
+        ("bücher.test", "xn--bcher-kva.test"),
+        ("localhost", "localhost"),
+        ("0x7f.1", "127.0.0.1"),
+        ("under_score.test", "under_score.test"),
+    ],
 )
 def test_good_allow_host_values_are_canonical(value, canonical):
     assert policy_from_env({}, allow_hosts=(value,)).allow_hosts == {canonical}
