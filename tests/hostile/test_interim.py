@@ -123,3 +123,15 @@ def test_render_proxy_ends_an_endless_run_of_interim_answers(proxy, serve):
     got = _through(proxy, srv)
     assert got.startswith(b"HTTP/1.1 502 "), got[:200]
     assert b"more than 10 interim (1xx) answers" in got and b"Early Hints" not in got
+
+
+def test_endless_100_continue_ends_at_the_bound_not_the_deadline(serve, figures):
+    # Was a deadline case (exit 28 after --timeout); the bound of 10 ends it at once.
+    from tests.hostile import proc
+    from tests.hostile.handlers import forever
+
+    srv = serve(forever(b"", CONTINUE, every=0.02))
+    r = proc.run(["wf", *ALLOW, "--timeout", "5", srv.url], env=proc.env())
+    figures.deadline(5, r.elapsed)
+    assert r.code == 8 and r.stdout == b"" and not r.leftovers, r.stderr
+    assert "more than 10 interim (1xx) answers" in r.stderr and r.elapsed < 2
