@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from common.errors import DNSError, PolicyRefused, Timeout
+from common.errors import DNSError, PolicyRefused, Timeout, UsageError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -345,8 +345,6 @@ def allow_host_value(value: str, source: str) -> str:
     """The canonical form of one --allow-host (or WF_ALLOW_HOSTS) value; UsageError with
     a hint for what the policy could never match: a port, a URL, an empty value, spaces.
     The policy matches host names and addresses exactly, so these would allow nothing."""
-    from common.errors import UsageError
-
     what = f"{source} takes a host name or address without a port or scheme"
     shown = repr(value[:100])
     if not value.strip():
