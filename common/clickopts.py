@@ -49,7 +49,12 @@ def shared_options(*, timeout_env: str, default_timeout: float = 30.0) -> Callab
 
     def decorate(f: F) -> F:
         options = [
-            click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines for several)."),
+            click.option(
+                "--json",
+                "as_json",
+                is_flag=True,
+                help="Print one JSON object (JSON Lines for several).",
+            ),
             click.option(
                 "--timeout",
                 type=float,
@@ -71,9 +76,13 @@ def shared_options(*, timeout_env: str, default_timeout: float = 30.0) -> Callab
                 "allow_hosts",
                 multiple=True,
                 metavar="HOST",
-                help="Allow exactly this host name or address (repeatable) [env WF_ALLOW_HOSTS=a,b].",
+                help="Allow exactly this host name or address, without a port (repeatable) [env WF_ALLOW_HOSTS=a,b].",
             ),
-            click.option("--user-agent", metavar="UA", help="User-Agent header (default: a current desktop Chrome)."),
+            click.option(
+                "--user-agent",
+                metavar="UA",
+                help="User-Agent header (default: a current desktop Chrome).",
+            ),
         ]
         for option in reversed(options):
             f = option(f)

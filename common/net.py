@@ -28,6 +28,7 @@ from common.errors import (
     ToolError,
     TooManyRedirects,
     TransferError,
+    UsageError,
 )
 from common.policy import (
     Policy,
@@ -53,6 +54,16 @@ _CHUNK = 64 * 1024
 # them, so one unbounded call briefly holds twice what it returns.
 _DECODE_STEP = 1024 * 1024
 _REDIRECT_CODES = (301, 302, 303, 307, 308)
+# Bounds on the head of an answer, far above what real servers send (a few KB of headers,
+# one interim 103 at most), so that a flood is refused before it costs memory. Python's
+# http.client also refuses more than 100 header lines in one head and lines over 64 KiB.
+MAX_HEADER_BYTES = 256 * 1024
+MAX_HEADER_LINES = 500
+MAX_INTERIM = 10
+# urllib3 refuses longer chains too (MultiDecoder.max_decode_links), but only after we
+# would have built one decoder per token.
+MAX_ENCODINGS = 5
+_PROXY_SCHEMES = ("http", "https")
 _CREDENTIAL_HEADERS = ("authorization", "cookie", "proxy-authorization")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 
@@ -113,7 +124,7 @@ def normalise_url(url: str) -> str:
     host = parts.hostname
     if not host:
         raise InvalidURL(f"no host in URL {text[:80]}")
-    if " " in host or any(c in host for c in "<>\"{}|\\^`"):
+    if " " in host or any(c in host for c in '<>"{}|\\^`'):
         raise InvalidURL(f"invalid host in URL {text[:80]}")
     if ":" in host:
         zone = ""
@@ -282,9 +293,15 @@ _local = threading.local()
 
 
 def _strict_response() -> type:
-    """http.client's response, minus two leniencies: a head cut off by the end of the
-    connection counts as complete, and an invalid Content-Length means "read until close".
-    Both would pass a partial body as a whole one; RFC 9112 makes them framing errors."""
+    """http.client's response, minus its leniencies and with bounds on the head.
+
+    A head cut off by the end of the connection would count as complete, and an invalid
+    Content-Length would mean "read until close": both would pass a partial body as a
+    whole one, and RFC 9112 makes them framing errors. Every head (interim ones included)
+    counts against MAX_HEADER_BYTES and MAX_HEADER_LINES; interim 1xx answers other than
+    101 are skipped, up to MAX_INTERIM (http.client itself skips only 100 Continue and
+    would return a 103 Early Hints as the answer).
+    """
     import http.client
 
     class Malformed(http.client.HTTPException):
@@ -294,15 +311,39 @@ def _strict_response() -> type:
         def __init__(self, fp: Any) -> None:
             self.fp = fp
             self.last: bytes | None = None
+            self.size = 0
+            self.lines = 0
 
         def readline(self, limit: int = -1) -> bytes:
             self.last = self.fp.readline(limit)
+            self.size += len(self.last)
+            self.lines += 1
+            if self.size > MAX_HEADER_BYTES:
+                raise Malformed(f"the headers are larger than {MAX_HEADER_BYTES // 1024} KiB")
+            if self.lines > MAX_HEADER_LINES:
+                raise Malformed(f"more than {MAX_HEADER_LINES} header lines")
             return self.last
 
         def __getattr__(self, name: str) -> Any:
             return getattr(self.fp, name)
 
     class StrictResponse(http.client.HTTPResponse):
+        def _read_status(self) -> tuple[str, int, str]:
+            for _ in range(MAX_INTERIM + 1):
+                version, status, reason = super()._read_status()
+                if not 100 <= status < 200 or status == 101:
+                    return version, status, reason
+                self._skip_head()
+            raise Malformed(f"more than {MAX_INTERIM} interim (1xx) answers")
+
+        def _skip_head(self) -> None:
+            while True:
+                line = self.fp.readline(http.client._MAXLINE + 1)
+                if len(line) > http.client._MAXLINE:
+                    raise http.client.LineTooLong("header line")
+                if line in (b"\r\n", b"\n", b""):
+                    return
+
         def begin(self) -> None:
             if self.headers is not None:
                 return
@@ -315,8 +356,16 @@ def _strict_response() -> type:
                     self.fp = fp
             if reader.last == b"":
                 raise Malformed("the connection closed before the headers ended")
-            values = {v.strip() for h in self.headers.get_all("content-length") or () for v in h.split(",")}
-            if values and not self.chunked and (len(values) > 1 or not re.fullmatch(r"[0-9]+", min(values))):
+            values = {
+                v.strip()
+                for h in self.headers.get_all("content-length") or ()
+                for v in h.split(",")
+            }
+            if (
+                values
+                and not self.chunked
+                and (len(values) > 1 or not re.fullmatch(r"[0-9]+", min(values)))
+            ):
                 raise Malformed(f"invalid Content-Length {', '.join(sorted(values))!r}")
 
     return StrictResponse
@@ -342,19 +391,71 @@ def _pool_classes() -> tuple[type, type]:
     return http_pool, https_pool
 
 
-def proxy_for(url: str) -> str | None:
+def proxy_for(url: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The proxy URL for ``url`` from http_proxy/https_proxy (urllib's rules: the lower
+    case variable wins, HTTP_PROXY is ignored under CGI, no_proxy bypasses). A proxy
+    scheme we cannot speak is a usage error naming the variable."""
+    import os
     import urllib.request
 
-    proxies = urllib.request.getproxies_environment()
+    env = os.environ if environ is None else environ
     parts = urlsplit(url)
-    proxy = proxies.get(parts.scheme)
-    if not proxy:
+    found = proxy_variable(env, parts.scheme)
+    if found is None:
         return None
+    name, proxy = found
+    proxies = {parts.scheme: proxy}
+    no_proxy = env.get("no_proxy", env.get("NO_PROXY", ""))
+    if no_proxy:
+        proxies["no"] = no_proxy
     if urllib.request.proxy_bypass_environment(parts.hostname or "", proxies):
         return None
+    return check_proxy_url(name, proxy)
+
+
+def proxy_variable(env: Mapping[str, str], scheme: str) -> tuple[str, str] | None:
+    """(variable name, value) of the proxy for ``scheme``, as urllib would pick it."""
+    lower = f"{scheme.lower()}_proxy"
+    if lower in env:
+        value = env[lower].strip()
+        return (lower, value) if value else None
+    upper = lower.upper()
+    if upper == "HTTP_PROXY" and "REQUEST_METHOD" in env:
+        return None  # httpoxy: under CGI this variable comes from a request header
+    value = env.get(upper, "").strip()
+    return (upper, value) if value else None
+
+
+def check_proxy_url(name: str, proxy: str) -> str:
+    """The proxy URL with a scheme; UsageError when urllib3 could not use it."""
     if "://" not in proxy:
         proxy = "http://" + proxy
+    scheme = proxy.split("://", 1)[0].lower()
+    shown = re.sub(r"//[^/@]*@", "//...@", proxy)[:200]
+    if scheme not in _PROXY_SCHEMES:
+        raise UsageError(
+            f"{name}={shown}: unsupported proxy scheme {scheme!r} (only http:// and https:// proxies "
+            f"are supported; unset {name} or point it at an HTTP proxy)"
+        )
+    try:
+        host = urlsplit(proxy).hostname
+        urlsplit(proxy).port  # noqa: B018 (raises on a bad port)
+    except ValueError as exc:
+        raise UsageError(f"{name}={shown}: invalid proxy URL ({exc})") from None
+    if not host:
+        raise UsageError(f"{name}={shown}: invalid proxy URL (no host)")
     return proxy
+
+
+def check_proxy_environment(environ: Mapping[str, str] | None = None) -> None:
+    """Fail at start-up, not at the first fetch, on a proxy variable we cannot use."""
+    import os
+
+    env = os.environ if environ is None else environ
+    for scheme in ("http", "https"):
+        found = proxy_variable(env, scheme)
+        if found is not None:
+            check_proxy_url(*found)
 
 
 # ---------------------------------------------------------------- decompression
@@ -468,14 +569,34 @@ def accept_encoding() -> str:
     """Only what we can decode with bounded memory is offered."""
     cached = getattr(accept_encoding, "cached", None)
     if cached is None:
-        names = ["gzip", "deflate"] + (["br"] if _brotli_ok() else []) + (["zstd"] if _zstd_ok() else [])
+        names = (
+            ["gzip", "deflate"]
+            + (["br"] if _brotli_ok() else [])
+            + (["zstd"] if _zstd_ok() else [])
+        )
         cached = accept_encoding.cached = ", ".join(names)  # type: ignore[attr-defined]
     return cached
 
 
-def _decoders(content_encoding: str) -> list[Any]:
+_TOKEN = re.compile(r"[^,\s]+")
+
+
+def _encodings(content_encoding: str, host: str) -> list[str]:
+    """The coding tokens, in the order they were applied; more than MAX_ENCODINGS is a
+    malformed answer. Counted lazily, so a 6 MB header never becomes a list of tokens."""
+    tokens: list[str] = []
+    for match in _TOKEN.finditer(content_encoding):
+        if len(tokens) == MAX_ENCODINGS:
+            raise BadResponse(
+                f"malformed answer from {host}: Content-Encoding lists more than {MAX_ENCODINGS} codings"
+            )
+        tokens.append(match.group().lower())
+    return tokens
+
+
+def _decoders(content_encoding: str, host: str) -> list[Any]:
     out: list[Any] = []
-    for token in reversed([t.strip().lower() for t in content_encoding.split(",") if t.strip()]):
+    for token in reversed(_encodings(content_encoding, host)):
         if token in ("identity", "none"):
             continue
         if token in ("gzip", "x-gzip"):
@@ -525,7 +646,9 @@ class _Sink:
         """A compressed stream that stops before its end is a cut transfer, not a body."""
         for decoder in self.decoders:
             if not decoder.complete():
-                raise TransferError(f"transfer from {host} broke off: the {decoder.kind} stream ends early")
+                raise TransferError(
+                    f"transfer from {host} broke off: the {decoder.kind} stream ends early"
+                )
 
 
 def _too_large(cap: int, *, decoded: bool) -> TooLarge:
@@ -587,7 +710,7 @@ def fetch(
                 redirects=seen,
             )
         seen.append(target)
-        nxt = urljoin(target, location.strip())
+        nxt = urljoin(target, _header_text(location).strip())
         scheme = urlsplit(nxt).scheme
         check_scheme(scheme, nxt[:200])
         try:
@@ -602,7 +725,9 @@ def fetch(
             on_redirect(nxt)
         if urlsplit(nxt).hostname != origin_host:
             # Credentials never follow a redirect to another host.
-            req_headers = {k: v for k, v in req_headers.items() if k.lower() not in _CREDENTIAL_HEADERS}
+            req_headers = {
+                k: v for k, v in req_headers.items() if k.lower() not in _CREDENTIAL_HEADERS
+            }
             current = _split_credentials(nxt)[0]
             origin_host = urlsplit(current).hostname
         else:
@@ -611,6 +736,15 @@ def fetch(
             method, body = "GET", None
             req_headers.pop("Content-Type", None)
     raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
+
+
+def _header_text(value: str) -> str:
+    """http.client decodes header bytes as Latin-1; servers that send raw non-ASCII in a
+    Location send UTF-8 (as browsers read it), so that is tried first."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return value
 
 
 def _one_request(
@@ -663,12 +797,13 @@ def _one_request(
                 k = key.lower()
                 resp_headers[k] = f"{resp_headers[k]}, {value}" if k in resp_headers else value
             status = resp.status
+            _encodings(resp_headers.get("content-encoding", ""), host)
             length = resp_headers.get("content-length", "").strip()
             if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
                 raise _too_large(opts.max_bytes, decoded=False)
             if method == "HEAD" or status in (204, 304) or status < 200:
                 return status, resp_headers, b""
-            sink = _Sink(_decoders(resp_headers.get("content-encoding", "")), opts.max_bytes)
+            sink = _Sink(_decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
             raw_total = 0
             for chunk in resp.stream(_CHUNK, decode_content=False):
                 raw_total += len(chunk)
@@ -715,9 +850,13 @@ def _map_error(
         inner = nxt
         chain.append(inner)
     if isinstance(exc, u3.SSLError) or isinstance(inner, (ssl.SSLError, ssl.CertificateError)):
-        detail = getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
+        detail = (
+            getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
+        )
         return TLSError(f"TLS error with {host}: {detail}")
-    if isinstance(exc, (u3.ReadTimeoutError, u3.ConnectTimeoutError)) or isinstance(inner, TimeoutError):
+    if isinstance(exc, (u3.ReadTimeoutError, u3.ConnectTimeoutError)) or isinstance(
+        inner, TimeoutError
+    ):
         return Timeout(f"timed out waiting for {host}")
     # The innermost exception can be a ValueError under BadStatusLine: look at every link.
     for link in chain:
@@ -732,8 +871,10 @@ def _map_error(
         else:
             detail = _short(link)
         return BadResponse(f"malformed answer from {host}: {detail}")
-    if got_headers or isinstance(inner, (http.client.IncompleteRead,)) or isinstance(
-        exc, (u3.IncompleteRead, u3.InvalidChunkLength)
+    if (
+        got_headers
+        or isinstance(inner, (http.client.IncompleteRead,))
+        or isinstance(exc, (u3.IncompleteRead, u3.InvalidChunkLength))
     ):
         return TransferError(f"transfer from {host} broke off: {_short(inner)}")
     if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)) or isinstance(

@@ -9,12 +9,13 @@ a name that resolves differently the second time (DNS rebinding) gains nothing.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import threading
 import time
 from dataclasses import dataclass, field
 
-from common.errors import DNSError, PolicyRefused, Timeout
+from common.errors import DNSError, PolicyRefused, Timeout, UsageError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -22,13 +23,20 @@ ALLOWED_SCHEMES = ("http", "https")
 
 # Names of cloud metadata services; their subdomains too. Refused whatever the flags say.
 METADATA_NAMES = ("metadata.google.internal", "metadata.goog", "instance-data")
+# 168.63.129.16 is Azure's wire server (instance metadata, agent and DNS traffic).
 METADATA_ADDRESSES = frozenset(
-    ipaddress.ip_address(a) for a in ("169.254.169.254", "fd00:ec2::254", "100.100.100.200")
+    ipaddress.ip_address(a)
+    for a in ("169.254.169.254", "fd00:ec2::254", "100.100.100.200", "168.63.129.16")
 )
 
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")
 _ULA = ipaddress.ip_network("fc00::/7")
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+# 6to4: 2002:AABB:CCDD::/48 reaches the IPv4 host AA.BB.CC.DD through a relay.
+_6TO4 = ipaddress.ip_network("2002::/16")
+# IETF protocol assignments (RFC 6890): PCP and TURN anycast, NAT64 discovery, DS-Lite;
+# Python counts only parts of it as private and the rest as global.
+_IETF_V4 = ipaddress.ip_network("192.0.0.0/24")
 _DOC_V4 = tuple(
     ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
 )
@@ -36,7 +44,12 @@ _DOC_V6 = (ipaddress.ip_network("2001:db8::/32"), ipaddress.ip_network("3fff::/2
 _BENCHMARK = ipaddress.ip_network("198.18.0.0/15")
 _THIS_NET = ipaddress.ip_network("0.0.0.0/8")
 
-HOW_TO_ALLOW_PRIVATE = "allow it with --allow-private (or WF_ALLOW_PRIVATE=1) or --allow-host"
+_PRIVATE_KINDS = (
+    "loopback address",
+    "private address",
+    "shared (CGNAT) address",
+    "unique-local address",
+)
 
 
 @dataclass(frozen=True)
@@ -129,6 +142,18 @@ def canonical_host(host: str) -> str:
         return name
 
 
+def _6to4_embedded(addr: IPAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address inside a 6to4 address (bits 16-47), else None."""
+    if isinstance(addr, ipaddress.IPv6Address) and addr in _6TO4:
+        return ipaddress.IPv4Address(addr.packed[2:6])
+    return None
+
+
+def is_metadata_address(addr: IPAddress) -> bool:
+    addr = _unmap(addr)
+    return addr in METADATA_ADDRESSES or _6to4_embedded(addr) in METADATA_ADDRESSES
+
+
 def is_metadata_name(name: str) -> bool:
     name = canonical_host(name)
     return any(name == m or name.endswith("." + m) for m in METADATA_NAMES)
@@ -137,8 +162,12 @@ def is_metadata_name(name: str) -> bool:
 def refusal_reason(addr: IPAddress, *, allow_private: bool = False) -> str | None:
     """Why this address is refused under the default rules, or None when it is allowed."""
     addr = _unmap(addr)
-    if addr in METADATA_ADDRESSES:
+    if is_metadata_address(addr):
         return "cloud metadata address"
+    embedded = _6to4_embedded(addr)
+    if embedded is not None:
+        inner = refusal_reason(embedded, allow_private=allow_private)
+        return None if inner is None else f"6to4 address embedding {embedded} ({inner})"
     if addr.is_unspecified:
         return "unspecified address"
     if addr.is_multicast:
@@ -154,6 +183,8 @@ def refusal_reason(addr: IPAddress, *, allow_private: bool = False) -> str | Non
             return "documentation address"
         if addr in _BENCHMARK:
             return "benchmarking address"
+        if addr in _IETF_V4:
+            return "IETF protocol address"
         private = addr.is_loopback or addr in _CGNAT or (addr.is_private and not addr.is_reserved)
         if private:
             return None if allow_private else _private_kind(addr)
@@ -196,19 +227,27 @@ def check_name(policy: Policy, host: str) -> None:
 def check_address(policy: Policy, host: str, addr: IPAddress) -> None:
     """Raise PolicyRefused unless the policy allows connecting to ``addr`` for ``host``."""
     addr = _unmap(addr)
-    if addr in METADATA_ADDRESSES:
+    if is_metadata_address(addr):
         raise PolicyRefused(f"refused {host} ({addr}): cloud metadata address (never allowed)")
-    if canonical_host(host) in policy.allow_hosts or str(addr) in policy.allow_hosts:
+    name = canonical_host(host)
+    if name in policy.allow_hosts or str(addr) in policy.allow_hosts:
         return
     reason = refusal_reason(addr, allow_private=policy.allow_private)
     if reason is None:
         return
-    shown = host if canonical_host(host) == str(addr) else f"{host} ({addr})"
-    if reason in ("loopback address", "private address", "shared (CGNAT) address", "unique-local address"):
-        hint = HOW_TO_ALLOW_PRIVATE
-    else:
-        hint = f"allow exactly this host with --allow-host {canonical_host(host)}"
-    raise PolicyRefused(f"refused {shown}: {reason}; {hint}")
+    shown = host if name == str(addr) else f"{host} ({addr})"
+    raise PolicyRefused(f"refused {shown}: {reason}; {how_to_allow(name, addr, reason)}")
+
+
+def how_to_allow(name: str, addr: IPAddress, reason: str) -> str:
+    """Advice that is true of this policy: --allow-host takes the address refused, or the
+    name (which then allows whatever it resolves to); --allow-private covers private kinds."""
+    ways = [f"--allow-host {addr}"]
+    if name != str(addr):
+        ways.append(f"--allow-host {name} (the name, whatever it resolves to)")
+    if reason.removesuffix(")").endswith(_PRIVATE_KINDS):
+        ways.append("--allow-private (or WF_ALLOW_PRIVATE=1)")
+    return "allow it with " + ", or ".join(ways)
 
 
 def check_scheme(scheme: str, url: str) -> None:
@@ -270,12 +309,77 @@ def policy_from_env(
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
 ) -> Policy:
-    """Flags beat the environment: WF_ALLOW_PRIVATE=1 and WF_ALLOW_HOSTS=a,b."""
+    """Flags beat the environment: WF_ALLOW_PRIVATE=1 and WF_ALLOW_HOSTS=a,b.
+
+    Every host value is checked (UsageError with a hint), and so are the proxy variables,
+    so that a mistake in either ends the command before any fetch.
+    """
     import os
 
+    from common.net import check_proxy_environment
+
     env = os.environ if environ is None else environ
+    check_proxy_environment(env)
     if allow_private is None:
-        allow_private = env.get("WF_ALLOW_PRIVATE", "").strip().lower() in ("1", "true", "yes", "on")
-    hosts = [h.strip() for h in env.get("WF_ALLOW_HOSTS", "").split(",") if h.strip()]
-    hosts += list(allow_hosts)
-    return Policy(allow_private=allow_private, allow_hosts=frozenset(canonical_host(h) for h in hosts))
+        allow_private = env.get("WF_ALLOW_PRIVATE", "").strip().lower() in (
+            "1",
+            "true",
+            "yes",
+            "on",
+        )
+    # Spaces around the commas of the variable are forgiven, empty items skipped.
+    hosts = [
+        allow_host_value(h.strip(), "WF_ALLOW_HOSTS")
+        for h in env.get("WF_ALLOW_HOSTS", "").split(",")
+        if h.strip()
+    ]
+    hosts += [allow_host_value(h, "--allow-host") for h in allow_hosts]
+    return Policy(allow_private=allow_private, allow_hosts=frozenset(hosts))
+
+
+_HOST_LABEL = re.compile(r"^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$")
+_HOST_PORT = re.compile(r"^(\[[^\]]*\]|[^:\[\]]*):([0-9]*)$")
+
+
+def allow_host_value(value: str, source: str) -> str:
+    """The canonical form of one --allow-host (or WF_ALLOW_HOSTS) value; UsageError with
+    a hint for what the policy could never match: a port, a URL, an empty value, spaces.
+    The policy matches host names and addresses exactly, so these would allow nothing."""
+    what = f"{source} takes a host name or address without a port or scheme"
+    shown = repr(value[:100])
+    if not value.strip():
+        raise UsageError(f"{what}, not an empty value: {source} 127.0.0.1")
+    if value != value.strip() or any(c.isspace() for c in value):
+        raise UsageError(f"{what}; {shown} has spaces in it")
+    if "://" in value or "/" in value:
+        from urllib.parse import urlsplit
+
+        try:
+            host = urlsplit(value if "://" in value else "//" + value).hostname
+        except ValueError:
+            host = None
+        hint = f": {source} {canonical_host(host)}" if host else ""
+        raise UsageError(f"{what}, not a URL {shown}{hint}")
+    if parse_ip(value) is not None:
+        return canonical_host(value)
+    port = _HOST_PORT.match(value)
+    if port is not None:
+        host = port.group(1)
+        hint = (
+            f": {source} {canonical_host(host)}"
+            if host.strip("[]") and _valid_allow_host(host)
+            else ""
+        )
+        raise UsageError(f"{what}, not {shown}{hint}")
+    if "*" in value:
+        raise UsageError(f"{what}; {shown}: patterns are not supported, name each host")
+    if not _valid_allow_host(value):
+        raise UsageError(f"{what}; {shown} is not a valid host name or address")
+    return canonical_host(value)
+
+
+def _valid_allow_host(host: str) -> bool:
+    if parse_ip(host) is not None:
+        return True
+    name = canonical_host(host)
+    return 0 < len(name) <= 253 and all(_HOST_LABEL.match(label) for label in name.split("."))

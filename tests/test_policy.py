@@ -63,8 +63,19 @@ def test_default_allows_global_unicast(addr):
 
 @pytest.mark.parametrize(
     "spelling",
-    ["2130706433", "0x7f000001", "0177.0.0.1", "0x7f.0.0.1", "127.1", "127.0.1", "[::ffff:127.0.0.1]",
-     "[::ffff:7f00:1]", "[::127.0.0.1]", "127.0.0.1.", "[0:0:0:0:0:ffff:127.0.0.1]"],
+    [
+        "2130706433",
+        "0x7f000001",
+        "0177.0.0.1",
+        "0x7f.0.0.1",
+        "127.1",
+        "127.0.1",
+        "[::ffff:127.0.0.1]",
+        "[::ffff:7f00:1]",
+        "[::127.0.0.1]",
+        "127.0.0.1.",
+        "[0:0:0:0:0:ffff:127.0.0.1]",
+    ],
 )
 def test_other_notations_of_loopback_are_normalised(spelling):
     assert parse_ip(spelling) == ipaddress.ip_address("127.0.0.1")
@@ -90,8 +101,16 @@ def test_names_are_not_addresses():
         assert parse_ip(name) is None
 
 
-@pytest.mark.parametrize("name", ["metadata.google.internal", "METADATA.goog.", "x.metadata.goog",
-                                  "instance-data", "a.instance-data"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "metadata.google.internal",
+        "METADATA.goog.",
+        "x.metadata.goog",
+        "instance-data",
+        "a.instance-data",
+    ],
+)
 def test_metadata_names_always_refused(name):
     with pytest.raises(PolicyRefused, match="metadata"):
         check_name(Policy(allow_private=True, allow_hosts=frozenset({canonical_host(name)})), name)
@@ -131,20 +150,33 @@ def _fake_getaddrinfo(answers):
     def fake(host, port, *a, **kw):
         if host not in answers:
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
-        return [(socket.AF_INET6 if ":" in ip else socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))
-                for ip in answers[host]]
+        return [
+            (
+                socket.AF_INET6 if ":" in ip else socket.AF_INET,
+                socket.SOCK_STREAM,
+                6,
+                "",
+                (ip, port),
+            )
+            for ip in answers[host]
+        ]
+
     return fake
 
 
 def test_resolve_checked_refuses_a_mixed_answer(monkeypatch):
     # A name that lists a public and a private address (rebinding set-up) is refused whole.
-    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({"mixed.test": ["8.8.8.8", "10.0.0.1"]}))
+    monkeypatch.setattr(
+        socket, "getaddrinfo", _fake_getaddrinfo({"mixed.test": ["8.8.8.8", "10.0.0.1"]})
+    )
     with pytest.raises(PolicyRefused, match="10.0.0.1"):
         resolve_checked(Policy(), "mixed.test", 80)
 
 
 def test_resolve_checked_returns_checked_addresses(monkeypatch):
-    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({"ok.test": ["8.8.8.8", "2606:4700::1"]}))
+    monkeypatch.setattr(
+        socket, "getaddrinfo", _fake_getaddrinfo({"ok.test": ["8.8.8.8", "2606:4700::1"]})
+    )
     addrs = resolve_checked(Policy(), "ok.test", 80)
     assert [str(a) for a in addrs] == ["8.8.8.8", "2606:4700::1"]
 
@@ -167,7 +199,9 @@ def test_rebinding_name_is_checked_on_the_address_actually_used(monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", no_connect)
     with pytest.raises(PolicyRefused, match="loopback"):
-        fetch("http://rebind.test/", NetOptions(policy=Policy(allow_hosts=frozenset({"127.0.0.1"}))))
+        fetch(
+            "http://rebind.test/", NetOptions(policy=Policy(allow_hosts=frozenset({"127.0.0.1"})))
+        )
 
 
 def test_policy_from_env_reads_flags_and_env():
@@ -175,3 +209,153 @@ def test_policy_from_env_reads_flags_and_env():
     assert p.allow_private and p.allow_hosts == {"a.test", "b.test"}
     p = policy_from_env({"WF_ALLOW_PRIVATE": "1"}, allow_private=False, allow_hosts=("127.0.0.1",))
     assert not p.allow_private and p.allow_hosts == {"127.0.0.1"}
+
+
+# ---------------------------------------------------------------- issue 10: new refused ranges
+
+
+@pytest.mark.parametrize(
+    ("addr", "reason"),
+    [
+        ("2002:7f00:1::", "6to4 address embedding 127.0.0.1 (loopback address)"),
+        ("2002:a00:1::1", "6to4 address embedding 10.0.0.1 (private address)"),
+        ("2002:c000:201::", "6to4 address embedding 192.0.2.1 (documentation address)"),
+        ("2002:a9fe:101:1::1", "6to4 address embedding 169.254.1.1 (link-local address)"),
+        ("2002:c000:5::", "6to4 address embedding 192.0.0.5 (IETF protocol address)"),
+        ("192.0.0.1", "IETF protocol address"),
+        ("192.0.0.9", "IETF protocol address"),
+        ("192.0.0.170", "IETF protocol address"),
+        ("192.0.0.255", "IETF protocol address"),
+    ],
+)
+def test_6to4_and_ietf_protocol_addresses_are_refused(addr, reason):
+    assert refusal_reason(ipaddress.ip_address(addr)) == reason
+
+
+def test_6to4_of_a_global_address_is_allowed():
+    # 2002:808:808:: reaches 8.8.8.8 through a relay: as global as 8.8.8.8 itself.
+    assert refusal_reason(ipaddress.ip_address("2002:808:808::1")) is None
+    assert refusal_reason(ipaddress.ip_address("2001:db7::1")) is None
+
+
+def test_6to4_of_a_private_address_follows_allow_private():
+    addr = ipaddress.ip_address("2002:a00:1::1")
+    assert refusal_reason(addr, allow_private=True) is None
+    with pytest.raises(PolicyRefused) as info:
+        check_address(Policy(), "six.test", addr)
+    assert (
+        "--allow-private" in info.value.message
+        and "--allow-host 2002:a00:1::1" in info.value.message
+    )
+
+
+def test_ietf_protocol_range_stays_refused_with_allow_private():
+    # Python counts 192.0.0.0/29 and 192.0.0.170/31 as private: not a LAN all the same.
+    for addr in ("192.0.0.1", "192.0.0.170", "192.0.0.9"):
+        assert (
+            refusal_reason(ipaddress.ip_address(addr), allow_private=True)
+            == "IETF protocol address"
+        )
+    check_address(
+        Policy(allow_hosts=frozenset({"192.0.0.9"})), "192.0.0.9", ipaddress.ip_address("192.0.0.9")
+    )
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "168.63.129.16",
+        "2822734096",
+        "[::ffff:a83f:8110]",
+        "[2002:a83f:8110::]",
+        "[2002:a9fe:a9fe::1]",
+        "[64:ff9b::168.63.129.16]",
+    ],
+)
+def test_azure_wire_server_and_6to4_metadata_are_never_allowed(spelling):
+    everything = Policy(
+        allow_private=True, allow_hosts=frozenset({canonical_host(spelling), "168.63.129.16"})
+    )
+    with pytest.raises(PolicyRefused, match="cloud metadata address"):
+        check_name(everything, spelling)
+
+
+# ---------------------------------------------------------------- issue 10: advice that is true
+
+
+def test_refusal_of_localhost_names_the_address_and_what_allows_it():
+    # --allow-host 127.0.0.1 with http://localhost/: localhost is also ::1.
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1"}))
+    check_address(policy, "localhost", ipaddress.ip_address("127.0.0.1"))
+    with pytest.raises(PolicyRefused) as info:
+        check_address(policy, "localhost", ipaddress.ip_address("::1"))
+    message = info.value.message
+    assert message.startswith("refused localhost (::1): loopback address; ")
+    assert "--allow-host ::1" in message and "--allow-host localhost" in message
+    # Each piece of advice, taken, allows it.
+    for value in ("::1", "localhost"):
+        advised = policy_from_env({}, allow_hosts=("127.0.0.1", value))
+        check_address(advised, "localhost", ipaddress.ip_address("::1"))
+    check_address(policy_from_env({}, allow_private=True), "localhost", ipaddress.ip_address("::1"))
+
+
+def test_refusal_of_a_non_private_kind_does_not_advise_allow_private():
+    with pytest.raises(PolicyRefused) as info:
+        check_address(Policy(), "docs.test", ipaddress.ip_address("192.0.2.7"))
+    message = info.value.message
+    assert "--allow-host 192.0.2.7" in message and "--allow-host docs.test" in message
+    assert "--allow-private" not in message
+
+
+# ---------------------------------------------------------------- issue 10: --allow-host values
+
+
+@pytest.mark.parametrize(
+    ("value", "hint"),
+    [
+        ("127.0.0.1:8001", "--allow-host 127.0.0.1"),
+        ("localhost:8080", "--allow-host localhost"),
+        ("[::1]:8001", "--allow-host ::1"),
+        ("", "--allow-host 127.0.0.1"),
+        ("   ", "--allow-host 127.0.0.1"),
+        ("http://127.0.0.1:8001/x", "--allow-host 127.0.0.1"),
+        ("https://Example.COM/", "--allow-host example.com"),
+        ("example.com/path", "--allow-host example.com"),
+        (" example.com", "spaces"),
+        ("a b.test", "spaces"),
+        ("*.example.com", "patterns"),
+        ("exa$mple.com", "not a valid host"),
+    ],
+)
+def test_bad_allow_host_values_are_usage_errors_with_a_hint(value, hint):
+    from common.errors import UsageError
+
+    with pytest.raises(UsageError) as info:
+        policy_from_env({}, allow_hosts=(value,))
+    assert info.value.code == 2
+    assert info.value.message.startswith("--allow-host takes a host name or address without a port")
+    assert hint in info.value.message
+
+
+def test_bad_allow_hosts_variable_is_named():
+    from common.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"^WF_ALLOW_HOSTS takes .*: WF_ALLOW_HOSTS 127\.0\.0\.1$"):
+        policy_from_env({"WF_ALLOW_HOSTS": "a.test, 127.0.0.1:8001"})
+
+
+@pytest.mark.parametrize(
+    ("value", "canonical"),
+    [
+        ("::1", "::1"),
+        ("[::1]", "::1"),
+        ("127.0.0.1", "127.0.0.1"),
+        ("Example.COM.", "example.com"),
+        ("bücher.test", "xn--bcher-kva.test"),
+        ("localhost", "localhost"),
+        ("0x7f.1", "127.0.0.1"),
+        ("under_score.test", "under_score.test"),
+    ],
+)
+def test_good_allow_host_values_are_canonical(value, canonical):
+    assert policy_from_env({}, allow_hosts=(value,)).allow_hosts == {canonical}

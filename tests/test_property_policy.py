@@ -23,10 +23,26 @@ POLICIES = (Policy(), Policy(allow_private=True))
 # Ranges where the decision changes, so that generated addresses sit on both sides of
 # every rule; plus anything at all.
 _NETWORKS = [
-    "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "100.100.100.200/32", "127.0.0.0/8",
-    "169.254.0.0/16", "169.254.169.254/32", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24",
-    "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4",
-    "240.0.0.0/4", "255.255.255.255/32", "8.8.8.0/24", "1.1.1.0/24", "93.184.215.0/24",
+    "0.0.0.0/8",
+    "10.0.0.0/8",
+    "100.64.0.0/10",
+    "100.100.100.200/32",
+    "127.0.0.0/8",
+    "169.254.0.0/16",
+    "169.254.169.254/32",
+    "172.16.0.0/12",
+    "192.0.0.0/24",
+    "192.0.2.0/24",
+    "192.168.0.0/16",
+    "198.18.0.0/15",
+    "198.51.100.0/24",
+    "203.0.113.0/24",
+    "224.0.0.0/4",
+    "240.0.0.0/4",
+    "255.255.255.255/32",
+    "8.8.8.0/24",
+    "1.1.1.0/24",
+    "93.184.215.0/24",
 ]
 
 
@@ -66,8 +82,13 @@ def ipv4_notation(draw: st.DrawFn, addr: ipaddress.IPv4Address) -> str:
 def mapped_notation(draw: st.DrawFn, addr: ipaddress.IPv4Address) -> str:
     """addr inside IPv6: IPv4-mapped (dotted or hex), expanded, NAT64, IPv4-compatible."""
     hi, lo = int(addr) >> 16, int(addr) & 0xFFFF
-    forms = [f"::ffff:{addr}", f"::ffff:{hi:x}:{lo:x}", f"0:0:0:0:0:ffff:{addr}",
-             f"0000:0000:0000:0000:0000:FFFF:{hi:04X}:{lo:04X}", f"64:ff9b::{addr}"]
+    forms = [
+        f"::ffff:{addr}",
+        f"::ffff:{hi:x}:{lo:x}",
+        f"0:0:0:0:0:ffff:{addr}",
+        f"0000:0000:0000:0000:0000:FFFF:{hi:04X}:{lo:04X}",
+        f"64:ff9b::{addr}",
+    ]
     if int(addr) > 1:
         forms.append(f"::{addr}")
     text = draw(st.sampled_from(forms))
@@ -133,8 +154,22 @@ def test_url_host_in_any_notation_gets_the_canonical_decision(data: st.DataObjec
 
 @st.composite
 def ipv6(draw: st.DrawFn) -> ipaddress.IPv6Address:
-    special = ["::", "::1", "fe80::", "fc00::", "fd00:ec2::254", "ff02::", "2001:db8::", "64:ff9b::",
-               "2606:4700:4700::", "2a00:1450::", "fec0::", "100::", "2001::", "3fff::"]
+    special = [
+        "::",
+        "::1",
+        "fe80::",
+        "fc00::",
+        "fd00:ec2::254",
+        "ff02::",
+        "2001:db8::",
+        "64:ff9b::",
+        "2606:4700:4700::",
+        "2a00:1450::",
+        "fec0::",
+        "100::",
+        "2001::",
+        "3fff::",
+    ]
     base = int(ipaddress.IPv6Address(draw(st.sampled_from(special))))
     if draw(st.booleans()):
         return ipaddress.IPv6Address(base | draw(st.integers(0, 2**16 - 1)))
@@ -167,3 +202,16 @@ def test_anything_address_shaped_is_parsed_or_left_a_name(text: str) -> None:
         assert parse_ip(str(addr)) == addr
         for policy in POLICIES:
             assert _decision(policy, text) == _canonical_decision(policy, addr)
+
+
+@SETTINGS
+@given(st.data())
+def test_6to4_gets_the_decision_of_the_ipv4_address_inside(data: st.DataObject) -> None:
+    # 2002:AABB:CCDD::/48 is routed to AA.BB.CC.DD: refused exactly when that address is.
+    addr = data.draw(ipv4())
+    tail = data.draw(st.integers(0, 2**80 - 1))
+    six = ipaddress.IPv6Address((0x2002 << 112) | (int(addr) << 80) | tail)
+    for policy in POLICIES:
+        inner = refusal_reason(addr, allow_private=policy.allow_private)
+        outer = refusal_reason(six, allow_private=policy.allow_private)
+        assert (outer is None) == (inner is None), (six, inner, outer)

@@ -107,7 +107,8 @@ def test_json_reports_what_the_policy_blocked(server: FixtureServer, tripwire: T
     assert page["rendered"] is True and "A page with one image from elsewhere" in page["text"]
     blocked = [n for n in page["notes"] if n.startswith("blocked by the network policy: ")]
     assert blocked == [f"blocked by the network policy: {tripwire.origin}/pixel.png (refused 127.0.0.2: "
-                       "loopback address; allow it with --allow-private (or WF_ALLOW_PRIVATE=1) or --allow-host)"]
+                       "loopback address; allow it with --allow-host 127.0.0.2, "
+                       "or --allow-private (or WF_ALLOW_PRIVATE=1))"]
     assert tripwire.hits == []
     assert_clean(tmp_path)
 

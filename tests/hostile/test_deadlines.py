@@ -128,7 +128,6 @@ CASES: dict[str, Case] = {
         _wf(forever(head(200, {**TEXT, "Content-Length": "1000000"}), b"a", every=0.05))),
     "body-trickles-chunked": Case(
         _wf(forever(head(200, {**TEXT, "Transfer-Encoding": "chunked"}), b"1\r\na\r\n", every=0.05))),
-    "endless-100-continue": Case(_wf(forever(b"", b"HTTP/1.1 100 Continue\r\n\r\n", every=0.02))),
     "tls-handshake-never-finishes": Case(_tls_to_silent),
     "slow-redirect-chain": Case(_wf(_slow_hop, path="0"), check=_requests_between(2, 5)),
     "batch-of-stalled-servers": Case(_batch, check=_four_lines),

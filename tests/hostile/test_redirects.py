@@ -51,8 +51,11 @@ def test_endless_chain_stops_after_ten_hops(wf, serve, status):
 
 def test_loop_through_userinfo_variants(wf, serve):
     # The same target with and without credentials is still the same target.
-    srv = serve(lambda conn, req: conn.sendall(http_response(302, b"", {
-        "Location": f"http://u:p@127.0.0.1:{conn.getsockname()[1]}/x"})))
+    srv = serve(
+        lambda conn, req: conn.sendall(
+            http_response(302, b"", {"Location": f"http://u:p@127.0.0.1:{conn.getsockname()[1]}/x"})
+        )
+    )
     r = wf(*ALLOW, srv.url + "x")
     _one_line(r, 47)
     assert len(srv.requests) <= 3
@@ -60,9 +63,19 @@ def test_loop_through_userinfo_variants(wf, serve):
 
 @pytest.mark.parametrize(
     "spelling",
-    ["127.0.0.2", "2130706434", "0x7f000002", "0177.0.0.2", "127.2", "0x7f.0.0.2",
-     "[::ffff:127.0.0.2]", "[::ffff:7f00:2]", "127.0.0.2.", "u:p@127.0.0.2",
-     "127.0.0.1@127.0.0.2"],
+    [
+        "127.0.0.2",
+        "2130706434",
+        "0x7f000002",
+        "0177.0.0.2",
+        "127.2",
+        "0x7f.0.0.2",
+        "[::ffff:127.0.0.2]",
+        "[::ffff:7f00:2]",
+        "127.0.0.2.",
+        "u:p@127.0.0.2",
+        "127.0.0.1@127.0.0.2",
+    ],
 )
 def test_redirect_to_a_forbidden_address_in_any_spelling(wf, serve, spelling):
     forbidden = serve(respond(200, b"secret"), host="127.0.0.2")
@@ -90,9 +103,16 @@ def test_redirect_to_a_metadata_address_even_with_allow_private(wf, serve):
 
 @pytest.mark.parametrize(
     "location",
-    ["file:///etc/passwd", "gopher://127.0.0.1:70/_GET", "ftp://127.0.0.1/", "javascript:alert(1)",
-     "data:text/html,<b>x</b>", "FILE:///etc/shadow", "dict://127.0.0.1:11211/stat",
-     "javascript:\x1b]0;pwned\x07\x1b[2J"],
+    [
+        "file:///etc/passwd",
+        "gopher://127.0.0.1:70/_GET",
+        "ftp://127.0.0.1/",
+        "javascript:alert(1)",
+        "data:text/html,<b>x</b>",
+        "FILE:///etc/shadow",
+        "dict://127.0.0.1:11211/stat",
+        "javascript:\x1b]0;pwned\x07\x1b[2J",
+    ],
     ids=["file", "gopher", "ftp", "javascript", "data", "FILE", "dict", "javascript-escapes"],
 )
 def test_redirect_to_another_scheme_is_refused(wf, serve, location):
@@ -114,7 +134,16 @@ def test_redirect_to_another_scheme_is_refused(wf, serve, location):
         ("/x\x1b[2J", None),
         ("/" + "a" * 40_000, None),
     ],
-    ids=["spaces-and-unicode", "dot-segments", "padded", "query-only", "bad-percent", "backslashes", "escape", "40k-path"],
+    ids=[
+        "spaces-and-unicode",
+        "dot-segments",
+        "padded",
+        "query-only",
+        "bad-percent",
+        "backslashes",
+        "escape",
+        "40k-path",
+    ],
 )
 def test_relative_redirect_with_odd_characters(wf, serve, location, expected_path):
     def handler(conn, req):
@@ -164,3 +193,29 @@ def test_redirect_to_https_without_a_server_there(wf, serve):
     srv = serve(redirect("https://127.0.0.1:1/"))
     r = wf(*ALLOW, srv.url)
     _one_line(r, 7, "could not connect")
+
+
+@pytest.mark.parametrize(
+    ("location", "expected_path"),
+    [
+        ("/café".encode(), "/caf%C3%A9"),
+        ("/日本/ü?q=ä ö".encode(), "/%E6%97%A5%E6%9C%AC/%C3%BC?q=%C3%A4%20%C3%B6"),
+        (b"/caf\xe9", "/caf%C3%A9"),  # not UTF-8: read as Latin-1, as before
+    ],
+    ids=["utf-8", "utf-8-path-and-query", "latin-1"],
+)
+def test_raw_non_ascii_location_is_read_as_utf8_first(wf, serve, location, expected_path):
+    # http.client decodes header bytes as Latin-1: /café arrived as /caf%C3%83%C2%A9.
+    def handler(conn, req):
+        if path_of(req) == "/start":
+            conn.sendall(
+                b"HTTP/1.1 302 Found\r\nContent-Length: 0\r\nLocation: " + location + b"\r\n\r\n"
+            )
+        else:
+            conn.sendall(
+                http_response(200, path_of(req).encode() + b"\n", {"Content-Type": "text/plain"})
+            )
+
+    srv = serve(handler)
+    r = wf(*ALLOW, srv.url + "start")
+    assert (r.code, r.stdout) == (0, expected_path + "\n"), r.stderr

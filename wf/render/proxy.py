@@ -27,6 +27,7 @@ from wf.render.guard import RESOLVE_TIMEOUT, Blocked, CheckedResolver
 CONNECT_TIMEOUT = 10.0
 IDLE_TIMEOUT = 30.0
 MAX_HEAD = 64 * 1024
+MAX_INTERIM = 10
 
 
 class PolicyProxy:
@@ -90,7 +91,9 @@ class PolicyProxy:
             if not self._track(client):
                 _close(client)
                 return
-            threading.Thread(target=self._serve, args=(client,), name="wf-proxy-conn", daemon=True).start()
+            threading.Thread(
+                target=self._serve, args=(client,), name="wf-proxy-conn", daemon=True
+            ).start()
 
     def _serve(self, client: socket.socket) -> None:
         upstream: socket.socket | None = None
@@ -131,7 +134,9 @@ class PolicyProxy:
             _reply(client, 400, "bad target")
             return None
         try:
-            addrs = self._resolver.addresses(host, port, deadline=time.monotonic() + RESOLVE_TIMEOUT)
+            addrs = self._resolver.addresses(
+                host, port, deadline=time.monotonic() + RESOLVE_TIMEOUT
+            )
         except PolicyRefused as exc:
             kind = "connection" if method.upper() == "CONNECT" else "request"
             self._blocked.add(f"{kind} to {url[:300]} at the proxy ({exc.message})")
@@ -140,7 +145,9 @@ class PolicyProxy:
         except (DNSError, Timeout) as exc:
             _reply(client, 502, exc.message)
             return None
-        proxy = self._upstream_for(f"https://{host}:{port}/" if method.upper() == "CONNECT" else url)
+        proxy = self._upstream_for(
+            f"https://{host}:{port}/" if method.upper() == "CONNECT" else url
+        )
         upstream = self._connect(addrs, port, proxy)
         if upstream is None:
             _reply(client, 502, f"cannot connect to {host} port {port}")
@@ -159,15 +166,28 @@ class PolicyProxy:
                     upstream.sendall(rest)
             _splice(client, upstream)
             return upstream
-        self._forward_one(client, upstream, lines, rest, proxy=proxy, method=method, version=version, target=target)
+        self._forward_one(
+            client,
+            upstream,
+            lines,
+            rest,
+            proxy=proxy,
+            method=method,
+            version=version,
+            target=target,
+        )
         return upstream
 
-    def _connect(self, addrs: list[IPAddress], port: int, proxy: str | None) -> socket.socket | None:
+    def _connect(
+        self, addrs: list[IPAddress], port: int, proxy: str | None
+    ) -> socket.socket | None:
         if proxy:
             # The upstream proxy is operator configuration, as in common.net.
             p = urlsplit(proxy)
             try:
-                return socket.create_connection((p.hostname, p.port or 8080), timeout=CONNECT_TIMEOUT)
+                return socket.create_connection(
+                    (p.hostname, p.port or 8080), timeout=CONNECT_TIMEOUT
+                )
             except OSError:
                 return None
         for addr in addrs:
@@ -215,24 +235,34 @@ class PolicyProxy:
                 return
             upstream.sendall(chunk)
             remaining -= len(chunk)
-        # Answer heads: 1xx interim ones pass as they are; the final one says "close".
+        # Interim 1xx heads are dropped (up to MAX_INTERIM, as in common.net: the browser
+        # needs none of them, and an endless stream of them must not hold the connection);
+        # the final head says "close".
         buf = b""
-        while True:
+        for _ in range(MAX_INTERIM + 1):
             head, buf = _read_head(upstream, buf)
             if head is None:
                 return
             status_line, *resp = head.decode("latin-1").split("\r\n")
             code = status_line.split(" ", 2)[1] if " " in status_line else ""
             if code.startswith("1") and code != "101":
-                client.sendall(head + b"\r\n\r\n")
                 continue
             kept = [h for h in resp if h and not _hop_header(h)]
             client.sendall(_head_bytes([status_line, *kept, "Connection: close"]) + buf)
             break
+        else:
+            _reply(client, 502, f"more than {MAX_INTERIM} interim (1xx) answers from the server")
+            return
         _copy(upstream, client)
 
 
-_HOP = ("connection:", "proxy-connection:", "keep-alive:", "proxy-authorization:", "proxy-authenticate:")
+_HOP = (
+    "connection:",
+    "proxy-connection:",
+    "keep-alive:",
+    "proxy-authorization:",
+    "proxy-authenticate:",
+)
 
 
 def _hop_header(line: str) -> bool:
