@@ -221,6 +221,35 @@ def test_a_foreign_dev_shm_dir_does_not_send_profiles_anywhere_unchecked(tmpdir_
     assert os.listdir(usual) == [] and os.listdir(shm / f"wf-render-{os.geteuid()}") == []
 
 
+@ROOT_ONLY
+def test_a_foreign_config_dir_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings someone else could have written are not taken (ws: exit 2)."""
+    theirs = plant(tmp_path / "wsconfig", mode=0o777)
+    (theirs / "ws.toml").write_text('provider = "brave"\n')
+    monkeypatch.setenv("WS_CONFIG_DIR", str(theirs))
+    r = proc.run(["ws", "--providers"], env=proc.env())
+    assert r.code == 2 and r.stderr.startswith(f"ws: (2) cannot use the config dir {theirs}"), r.stderr
+    assert "WS_CONFIG_DIR" in r.stderr
+    theirs.chmod(0o755)
+    os.chown(theirs, 0, 0)
+    assert paths.config_dir("ws") == theirs  # root's and not writable by others: fine
+
+
+@ROOT_ONLY
+def test_no_profile_dir_of_ours_is_not_a_launch_failure(fake: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from common.policy import Policy
+    from wf.render import RenderOptions, RenderSession
+
+    monkeypatch.setenv("WF_RUNTIME_DIR", str(plant(tmp_path / "theirs", mode=0o700)))
+    for _ in range(3):
+        with RenderSession(RenderOptions(mode="always", timeout=5, browser=str(fake)),
+                           policy=Policy(allow_hosts=frozenset({"127.0.0.1"}))) as s, \
+                pytest.raises(RenderError, match="cannot use the .* dir .*theirs.*WF_RUNTIME_DIR"):
+            s.render("http://127.0.0.1:1/", deadline=time.monotonic() + 5)
+    assert not (tmp_path / "state" / "render-circuit.json").exists()  # the breaker stays shut
+
+
 # ---------------------------------------------------------------- clean-up never follows a link
 
 

@@ -274,6 +274,8 @@ class RenderSession:
         if breaker is not None:
             breaker.check()
         shared_root = self._keeper_root() if self.opts.keepalive > 0 else None
+        # No directory of ours for profiles is no failure of the browser: not counted.
+        profiles = profile_root() if shared_root is None else None
         # pychrome and websocket load while the browser starts (about 0.1 s saved).
         importer = threading.Thread(target=preload, name="wf-preload", daemon=True)
         importer.start()
@@ -286,8 +288,9 @@ class RenderSession:
                 )
                 launched = self._shared.launched
             else:
+                assert profiles is not None
                 launched = self._launched = launch(
-                    binary, profile_root=profile_root(), deadline=deadline, abort=self._closing
+                    binary, profile_root=profiles, deadline=deadline, abort=self._closing
                 )
             importer.join()
             link = self._connect(launched, deadline)
