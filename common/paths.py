@@ -37,7 +37,6 @@ class DirUnusable(WriteError):
         self.variable = variable
 
 
-_ENV = {"scratch": "WF_SCRATCH_DIR", "state": "WF_STATE_DIR", "runtime": "WF_RUNTIME_DIR"}
 _fallback: tuple[Path, str] | None = None  # (fresh runtime dir, why the usual one was not used)
 
 
@@ -58,12 +57,12 @@ def problem(st: os.stat_result) -> str | None:
     return None
 
 
-class _NotOurs(Exception):
+class NotOurs(Exception):
     """Why an existing directory is not ours to use."""
 
 
 def check_dir(path: Path, *, private: bool = False) -> os.stat_result:
-    """Raise _NotOurs unless ``path`` is a directory we own that nobody else can write.
+    """Raise NotOurs unless ``path`` is a directory we own that nobody else can write.
 
     With ``private``, a mode that still lets group or others read is tightened to 0700:
     nobody else could write to it, so nothing in it was planted."""
@@ -71,13 +70,13 @@ def check_dir(path: Path, *, private: bool = False) -> os.stat_result:
         fd = open_dir(path)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise _NotOurs("it is a symbolic link or not a directory") from None
+            raise NotOurs("it is a symbolic link or not a directory") from None
         raise
     try:
         st = os.fstat(fd)
         why = problem(st)
         if why:
-            raise _NotOurs(why)
+            raise NotOurs(why)
         if private and st.st_mode & 0o077:
             os.fchmod(fd, 0o700)
         return st
@@ -98,7 +97,7 @@ def ensure_dir(
             except FileExistsError:
                 pass
         check_dir(path, private=private)
-    except _NotOurs as exc:
+    except NotOurs as exc:
         raise DirUnusable(
             f"cannot use the {what} {path}: {exc} ({hint})", path=path, variable=variable
         ) from None
@@ -161,7 +160,7 @@ def runtime_dir(*, create: bool = True) -> Path:
         # and 0700, as the XDG spec requires.
         try:
             usable = not (check_dir(Path(xdg)).st_mode & 0o077)
-        except (OSError, _NotOurs):
+        except (OSError, NotOurs):
             usable = False
         if usable:
             path = Path(xdg) / "wf"

@@ -200,6 +200,8 @@ def test_a_foreign_runtime_dir_in_tmp_is_not_an_internal_error(serve, tmp_path: 
     r = run_with_foreign_shm(["wf", *ALLOW, srv.url], env)
     assert r.code != 1 and "internal error" not in r.stderr, r.stderr
     assert "fake browser: cannot start" in r.stderr  # it got as far as launching
+    notes = [ln for ln in r.stderr.splitlines() if ln.startswith("wf: note: using a private runtime dir")]
+    assert len(notes) == 1 and f"wf-runtime-{os.geteuid()}" in notes[0], r.stderr
     left = sorted(p.name for p in shared.iterdir())
     assert left == [f"runtime-{os.geteuid()}", f"wf-runtime-{os.geteuid()}"]  # ours removed at exit
 

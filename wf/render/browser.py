@@ -181,7 +181,7 @@ def profile_root() -> Path:
     runtime dir, which gets the same ownership rule (common/paths.py), is used instead.
     Raises RenderError when no directory is ours to use.
     """
-    from common.paths import DirUnusable, check_dir, ensure_dir, runtime_dir
+    from common.paths import DirUnusable, NotOurs, check_dir, ensure_dir, runtime_dir
 
     if not (os.environ.get("WF_RUNTIME_DIR") or os.environ.get("XDG_RUNTIME_DIR")):
         shm = Path(SHM) / f"wf-render-{os.geteuid()}"
@@ -190,8 +190,8 @@ def profile_root() -> Path:
         try:
             if not (check_dir(shm).st_mode & 0o077):
                 return shm
-        except Exception:  # noqa: BLE001 (not ours, or not there: the runtime dir then)
-            pass
+        except (OSError, NotOurs):
+            pass  # not ours, or not there: the runtime dir then
     try:
         return ensure_dir(
             runtime_dir() / "render", "WF_RUNTIME_DIR", private=True, what="profile dir"

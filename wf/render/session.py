@@ -276,6 +276,11 @@ class RenderSession:
         shared_root = self._keeper_root() if self.opts.keepalive > 0 else None
         # No directory of ours for profiles is no failure of the browser: not counted.
         profiles = profile_root() if shared_root is None else None
+        from common.paths import runtime_fallback
+
+        why = runtime_fallback()
+        if why is not None and shared_root is None and self.opts.keepalive <= 0:  # else said above
+            self._note(f"using a private runtime dir for this run: {why}")
         # pychrome and websocket load while the browser starts (about 0.1 s saved).
         importer = threading.Thread(target=preload, name="wf-preload", daemon=True)
         importer.start()
