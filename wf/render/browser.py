@@ -533,9 +533,14 @@ def sweep_stale_profiles(root: Path) -> None:
         if not owner.isdigit() or running(int(owner)):
             continue
         profile = Path(entry.path)
-        for p in browser_processes(-1, profile):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(p, signal.SIGKILL)
+        # Until none is left (bounded): a helper still dying could write into the
+        # profile after it is removed, or be found alive by the next sweep.
+        limit = time.monotonic() + 1.0
+        while (left := browser_processes(-1, profile)) and time.monotonic() < limit:
+            for p in left:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(p, signal.SIGKILL)
+            time.sleep(0.01)
         remove_profile(profile)
 
 
