@@ -1,45 +1,252 @@
-"""Where files go: scratch (saved bodies), state, runtime and config, from platformdirs,
-each overridable by environment (WF_SCRATCH_DIR, WF_STATE_DIR, WF_RUNTIME_DIR,
-WF_CONFIG_DIR; WS_CONFIG_DIR for ws). platformdirs is imported only when a path is asked for."""
+"""Where files go: scratch (saved bodies), state, runtime and config, each overridable by
+environment (WF_SCRATCH_DIR, WF_STATE_DIR, WF_RUNTIME_DIR, WF_CONFIG_DIR; WS_CONFIG_DIR
+for ws). platformdirs is imported only when a path is asked for.
+
+A directory is used only when it is ours: owned by the effective uid, not writable by
+group or others, and not a symbolic link (checked on a descriptor opened with O_NOFOLLOW,
+so what is checked is what is used). Directories we create are 0700. wf runs as root
+from cron, and the shared temporary directory lets any local user create a name first:
+whatever a stranger made there could steer our locks, state and clean-up.
+
+Without XDG_RUNTIME_DIR the runtime dir is ``$TMPDIR/wf-runtime-<uid>``. If someone
+else got there first (or left a symlink), this process uses a fresh directory that
+mkdtemp names unpredictably, removed at exit, rather than failing: refusing would let
+any local user turn rendering off for root's cron jobs by creating one directory.
+``runtime_fallback()`` says when that happened; keep-alive needs a directory other
+processes can find, so it is off then.
+"""
 
 from __future__ import annotations
 
+import atexit
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
+from common.errors import UsageError, WriteError
 
-def _dir(env: str, kind: str, app: str, *, create: bool) -> Path:
-    override = os.environ.get(env, "").strip()
-    if override:
-        path = Path(override).expanduser()
-    else:
-        import platformdirs
 
-        path = Path(getattr(platformdirs, f"user_{kind}_dir")(app, appauthor=False))
-        if kind == "runtime" and not path.parent.is_dir():
-            # No XDG runtime dir (cron, root without a login session): a private temp dir.
-            path = Path(tempfile.gettempdir()) / f"{app}-runtime-{os.getuid()}"
-    if create:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+class DirUnusable(WriteError):
+    """A directory wf needs cannot be created, or is not ours to use."""
+
+    def __init__(self, message: str, *, path: Path, variable: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.variable = variable
+
+
+_fallback: tuple[Path, str] | None = None  # (fresh runtime dir, why the usual one was not used)
+
+
+def open_dir(path: Path | str, *, dir_fd: int | None = None) -> int:
+    """A descriptor of a directory that is not a symlink (O_NOFOLLOW on the last part)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    return os.open(path, flags, dir_fd=dir_fd)
+
+
+def problem(st: os.stat_result) -> str | None:
+    """Why a directory with this stat is not ours to use, or None."""
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a directory"
+    if st.st_uid != os.geteuid():
+        return f"it is owned by uid {st.st_uid}, not by us (uid {os.geteuid()})"
+    if st.st_mode & 0o022:
+        return f"it is writable by group or others (mode {stat.S_IMODE(st.st_mode):04o})"
+    return None
+
+
+class NotOurs(Exception):
+    """Why an existing directory is not ours to use."""
+
+
+def check_dir(path: Path, *, private: bool = False) -> os.stat_result:
+    """Raise NotOurs unless ``path`` is a directory we own that nobody else can write.
+
+    With ``private``, a mode that still lets group or others read is tightened to 0700:
+    nobody else could write to it, so nothing in it was planted."""
+    try:
+        fd = open_dir(path)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise NotOurs("it is a symbolic link or not a directory") from None
+        raise
+    try:
+        st = os.fstat(fd)
+        why = problem(st)
+        if why:
+            raise NotOurs(why)
+        if private and st.st_mode & 0o077:
+            os.fchmod(fd, 0o700)
+        return st
+    finally:
+        os.close(fd)
+
+
+def ensure_dir(
+    path: Path, variable: str, *, private: bool = False, what: str = "directory"
+) -> Path:
+    """Create ``path`` (0700) when missing, then make sure it is ours; raise DirUnusable."""
+    hint = f"set {variable} to a directory of your own"
+    try:
+        if not path.is_symlink():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.mkdir(mode=0o700)
+            except FileExistsError:
+                pass
+        check_dir(path, private=private)
+    except NotOurs as exc:
+        raise DirUnusable(
+            f"cannot use the {what} {path}: {exc} ({hint})", path=path, variable=variable
+        ) from None
+    except OSError as exc:
+        raise DirUnusable(
+            f"cannot create the {what} {path}: {exc.strerror or exc} ({hint})",
+            path=path,
+            variable=variable,
+        ) from None
     return path
+
+
+def _platform(kind: str, app: str, variable: str) -> Path:
+    import warnings
+
+    import platformdirs
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # stderr carries one line per diagnostic, ours
+            return Path(getattr(platformdirs, f"user_{kind}_dir")(app, appauthor=False))
+    except (OSError, RuntimeError, KeyError) as exc:
+        raise DirUnusable(
+            f"no {kind} dir for {app}: {exc} (set {variable} to a directory of your own)",
+            path=Path(),
+            variable=variable,
+        ) from None
+
+
+def _override(variable: str) -> Path | None:
+    value = os.environ.get(variable, "").strip()
+    return Path(value).expanduser() if value else None
 
 
 def scratch_dir(*, create: bool = True) -> Path:
     """Saved bodies and full views (``--save``, auto-save, binary answers)."""
-    return _dir("WF_SCRATCH_DIR", "cache", "wf", create=create)
+    path = _override("WF_SCRATCH_DIR") or _platform("cache", "wf", "WF_SCRATCH_DIR")
+    return ensure_dir(path, "WF_SCRATCH_DIR", what="scratch dir") if create else path
 
 
 def state_dir(*, create: bool = True) -> Path:
-    return _dir("WF_STATE_DIR", "state", "wf", create=create)
+    path = _override("WF_STATE_DIR") or _platform("state", "wf", "WF_STATE_DIR")
+    return ensure_dir(path, "WF_STATE_DIR", what="state dir") if create else path
 
 
 def runtime_dir(*, create: bool = True) -> Path:
-    path = _dir("WF_RUNTIME_DIR", "runtime", "wf", create=create)
-    if create:
-        os.chmod(path, 0o700)
-    return path
+    """Locks, keep-alive state and (without /dev/shm) browser profiles; always 0700."""
+    explicit = _override("WF_RUNTIME_DIR")
+    if explicit is not None:
+        return (
+            ensure_dir(explicit, "WF_RUNTIME_DIR", private=True, what="runtime dir")
+            if create
+            else explicit
+        )
+    if _fallback is not None:
+        return _fallback[0]
+    xdg = os.environ.get("XDG_RUNTIME_DIR", "").strip()
+    if xdg and os.path.isabs(xdg):
+        # sudo and su keep the invoking user's XDG_RUNTIME_DIR: used only when it is ours
+        # and 0700, as the XDG spec requires.
+        try:
+            usable = not (check_dir(Path(xdg)).st_mode & 0o077)
+        except (OSError, NotOurs):
+            usable = False
+        if usable:
+            path = Path(xdg) / "wf"
+            return (
+                ensure_dir(path, "WF_RUNTIME_DIR", private=True, what="runtime dir")
+                if create
+                else path
+            )
+    path = Path(tempfile.gettempdir()) / f"wf-runtime-{os.geteuid()}"
+    if not create:
+        return path
+    try:
+        return ensure_dir(path, "WF_RUNTIME_DIR", private=True, what="runtime dir")
+    except DirUnusable as exc:
+        return _fresh_runtime(path, exc.message)
+
+
+def _fresh_runtime(usual: Path, why: str) -> Path:
+    global _fallback
+    try:
+        fresh = Path(tempfile.mkdtemp(prefix=f"{usual.name}-", dir=usual.parent))
+    except OSError as exc:
+        raise DirUnusable(
+            f"{why}; and no private directory in {usual.parent}: {exc.strerror or exc}",
+            path=usual,
+            variable="WF_RUNTIME_DIR",
+        ) from None
+    _fallback = (fresh, why)
+    atexit.register(_remove_quietly, fresh)
+    return fresh
+
+
+def runtime_fallback() -> str | None:
+    """Why this process uses a runtime dir of its own, or None when it uses the usual one."""
+    return _fallback[1] if _fallback is not None else None
 
 
 def config_dir(tool: str = "wf", *, create: bool = False) -> Path:
-    return _dir(f"{tool.upper()}_CONFIG_DIR", "config", tool, create=create)
+    variable = f"{tool.upper()}_CONFIG_DIR"
+    path = _override(variable) or _platform("config", tool, variable)
+    if create:
+        return ensure_dir(path, variable, what="config dir")
+    try:
+        # Read only: a dotfiles symlink is fine, a directory a stranger can write is not.
+        st = os.stat(path)
+    except OSError:
+        return path
+    if stat.S_ISDIR(st.st_mode) and (st.st_uid not in (os.geteuid(), 0) or st.st_mode & 0o022):
+        raise UsageError(
+            f"cannot use the config dir {path}: owned by uid {st.st_uid}, mode {stat.S_IMODE(st.st_mode):04o} "
+            f"(it must be yours and not writable by others; set {variable})"
+        )
+    return path
+
+
+def _remove_quietly(path: Path) -> None:
+    try:
+        remove_tree(path)
+    except OSError:
+        pass
+
+
+def remove_tree(path: Path | str) -> None:
+    """Remove ``path`` and everything under it without following a symbolic link anywhere.
+
+    The walk works on descriptors (shutil.rmtree's fd-based version, given the parent's
+    descriptor): a symlink planted inside is unlinked, never entered, and a symlink in
+    place of ``path`` itself is unlinked, not followed.
+    """
+    import shutil
+
+    if not shutil.rmtree.avoids_symlink_attacks:  # pragma: no cover (Linux always has it)
+        return
+    path = Path(path)
+    try:
+        parent = open_dir(path.parent)
+    except OSError:
+        return
+    try:
+        try:
+            st = os.stat(path.name, dir_fd=parent, follow_symlinks=False)
+        except FileNotFoundError:
+            return
+        if not stat.S_ISDIR(st.st_mode):
+            os.unlink(path.name, dir_fd=parent)
+            return
+        shutil.rmtree(path.name, dir_fd=parent)
+    finally:
+        os.close(parent)

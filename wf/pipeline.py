@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from common import watchdog
-from common.errors import RenderError, Timeout, ToolError
+from common.errors import RenderError, Timeout, ToolError, WriteError
 from common.net import Response, fetch, raise_for_status
 from wf import content, lines
 from wf.options import PREVIEW_CHARS, WfOptions
@@ -185,10 +185,10 @@ def _build(
     kind, mime = content.classify(doc.content_type or None, doc.body)
     page.content_type = doc.content_type or mime or None
     if kind == "binary":
-        _save_binary(page, doc, mime)
+        _save_binary(page, doc, mime, log=log, asked=bool(opts.save or opts.save_path))
         return
     if kind == "empty":
-        _apply_lines(page, "", opts, deadline)
+        _apply_lines(page, "", opts, deadline, log=log)
         return
     from common.decode import decode_body
 
@@ -197,7 +197,7 @@ def _build(
         text = _extract_html(page, decoded, opts, log=log, renderers=renderers, deadline=deadline)
     else:
         text = decoded
-    _apply_lines(page, printable(text), opts, deadline)
+    _apply_lines(page, printable(text), opts, deadline, log=log)
 
 
 def printable(text: str) -> str:
@@ -207,12 +207,30 @@ def printable(text: str) -> str:
     return _CONTROLS.sub("", text)
 
 
-def _save_binary(page: Page, doc: Document, mime: str) -> None:
-    path = save_bytes(doc.body, default_name(doc.final_url or doc.source, mime, text=False))
-    page.saved_to = str(path)
+def _save_binary(
+    page: Page, doc: Document, mime: str, *, log: Log | None = None, asked: bool = False
+) -> None:
     what = mime or "binary data"
+    try:
+        path = save_bytes(doc.body, default_name(doc.final_url or doc.source, mime, text=False))
+    except WriteError as exc:
+        if asked:  # --save: the file was the point
+            raise
+        # Nobody asked for a file: a body that cannot be kept is reported, not an error.
+        page.markers.append(
+            marker(f"binary content ({what}, {len(doc.body)} bytes) not saved: {exc.message}")
+        )
+        _note(page, log, f"binary content ({what}) not printed and not saved: {exc.message}")
+        return
+    page.saved_to = str(path)
     page.markers.append(marker(f"binary content ({what}, {len(doc.body)} bytes) saved to {path}"))
     page.notes.append(f"binary content ({what}) saved, not printed")
+
+
+def _note(page: Page, log: Log | None, note: str) -> None:
+    page.notes.append(note)
+    if log is not None:
+        log(f"note: {note}")
 
 
 def _extract_html(
@@ -286,24 +304,33 @@ def _maybe_render(
     return static
 
 
-def _apply_lines(page: Page, text: str, opts: WfOptions, deadline: float | None = None) -> None:
+def _apply_lines(
+    page: Page, text: str, opts: WfOptions, deadline: float | None = None, *, log: Log | None = None
+) -> None:
     full_view = lines.split_lines(text)
     page.total = len(full_view)
     if opts.save or opts.save_path:
         name = confine_name(opts.save_path) if opts.save_path else None
         _save_view(page, text, name, what="full text")
     elif not opts.narrows and len(text.encode("utf-8")) > opts.autosave_bytes:
-        path = _save_view(page, text, None, what=None)
         preview, _cut = lines.truncate(text, PREVIEW_CHARS)
         shown = lines.split_lines(preview)
+        try:
+            path = _save_view(page, text, None, what=None)
+        except WriteError as exc:
+            # Auto-save is a convenience: without a usable scratch dir the preview stands.
+            where = "the whole text was not saved"
+            _note(page, log, f"auto-save failed ({exc.message}); text is a preview")
+        else:
+            where = f"the whole text is in {path}"
+            page.notes.append(f"auto-saved: full text in {path}; text is a preview")
         page.markers.append(
             marker(
                 f"page too large to inline ({len(text)} characters, {len(full_view)} lines); "
-                f"the whole text is in {path}; showing the first {len(shown)} lines. "
+                f"{where}; showing the first {len(shown)} lines. "
                 "Ask for a range with --from N --to M, or for lines with --filter REGEX"
             )
         )
-        page.notes.append(f"auto-saved: full text in {path}; text is a preview")
         page.text = preview
         page.truncated = True
         page.matched, page.first, page.last = len(full_view), (1 if shown else None), len(shown) or None

@@ -2,7 +2,8 @@
 
 A saved file is complete or absent: it is written beside its final name, flushed to disk,
 then renamed over it. rename() replaces a symbolic link rather than following it, so an
-entry that points out of the scratch dir is never written through.
+entry that points out of the scratch dir is never written through. The scratch dir is
+used only when it is ours (common/paths.py).
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tempfile
+import secrets
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from common.errors import UsageError, WriteError
-from common.paths import scratch_dir
+from common.paths import ensure_dir, open_dir, problem, scratch_dir
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -62,31 +63,49 @@ def default_name(url: str | None, content_type: str | None, *, text: bool) -> st
 
 
 def save_bytes(data: bytes, name: str, *, directory: Path | None = None) -> Path:
-    """Write ``data`` to ``directory/name`` atomically with mode 0600; return the absolute path."""
+    """Write ``data`` to ``directory/name`` atomically with mode 0600; return the absolute path.
+
+    Raises WriteError; DirUnusable (a WriteError) when the directory cannot be made or is
+    not ours. Every step after the check works on the directory's descriptor, so the
+    directory that was checked is the one written to."""
+    folder = (
+        scratch_dir()
+        if directory is None
+        else ensure_dir(directory, "WF_SCRATCH_DIR", what="scratch dir")
+    )
     try:
-        folder = (directory or scratch_dir()).resolve()
+        folder = folder.resolve()
+        dfd = open_dir(folder)
     except OSError as exc:
-        raise WriteError(f"cannot create the scratch dir: {exc.strerror or exc}") from None
+        raise WriteError(f"cannot open the scratch dir {folder}: {exc.strerror or exc}") from None
     target = folder / name
     fd, tmp = -1, ""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".wf-", suffix=".part", dir=folder)
+        why = problem(os.fstat(dfd))
+        if why:
+            raise WriteError(f"cannot use the scratch dir {folder}: {why} (set WF_SCRATCH_DIR)")
+        tmp = f".wf-{secrets.token_hex(8)}.part"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(tmp, flags, 0o600, dir_fd=dfd)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
         os.fsync(fd)
         os.close(fd)
         fd = -1
-        os.replace(tmp, target)
+        os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
         tmp = ""
     except OSError as exc:
-        raise WriteError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise WriteError(
+            f"cannot write {target}: {exc.strerror or exc} (WF_SCRATCH_DIR chooses the directory)"
+        ) from None
     finally:
         if fd >= 0:
             os.close(fd)
         if tmp:
             try:
-                os.unlink(tmp)
+                os.unlink(tmp, dir_fd=dfd)
             except OSError:
                 pass
+        os.close(dfd)
     return target

@@ -174,26 +174,30 @@ SHM = "/dev/shm"
 def profile_root() -> Path:
     """Where browser profiles go: the runtime dir, a tmpfs on a desktop (/run/user/UID).
 
-    Without one (servers, containers, cron) platformdirs falls back to a disk directory;
-    there /dev/shm is used when it is ours to use: Chromium writes about a hundred files
-    at start-up, measured 0.1 s faster to launch on tmpfs than on ext4.
+    Without one (servers, containers, cron) the runtime dir is on disk; there /dev/shm is
+    used when it is ours to use: Chromium writes about a hundred files at start-up,
+    measured 0.1 s faster to launch on tmpfs than on ext4. /dev/shm is world-writable, so
+    a ``wf-render-<uid>`` that someone else made (or a symlink) is passed over, and the
+    runtime dir, which gets the same ownership rule (common/paths.py), is used instead.
+    Raises RenderError when no directory is ours to use.
     """
-    from common.paths import runtime_dir
+    from common.paths import DirUnusable, NotOurs, check_dir, ensure_dir, runtime_dir
 
     if not (os.environ.get("WF_RUNTIME_DIR") or os.environ.get("XDG_RUNTIME_DIR")):
-        shm = Path(SHM) / f"wf-render-{os.getuid()}"
+        shm = Path(SHM) / f"wf-render-{os.geteuid()}"
         with contextlib.suppress(OSError):
             shm.mkdir(mode=0o700)
         try:
-            st = shm.lstat()
-        except OSError:
-            st = None
-        # /dev/shm is world-writable: use it only if the directory is really ours.
-        if st is not None and stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) == 0o700:
-            return shm
-    root = runtime_dir() / "render"
-    root.mkdir(mode=0o700, exist_ok=True)
-    return root
+            if not (check_dir(shm).st_mode & 0o077):
+                return shm
+        except (OSError, NotOurs):
+            pass  # not ours, or not there: the runtime dir then
+    try:
+        return ensure_dir(
+            runtime_dir() / "render", "WF_RUNTIME_DIR", private=True, what="profile dir"
+        )
+    except DirUnusable as exc:
+        raise RenderError(exc.message) from None
 
 
 # Chromium puts a unix socket at $TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket
@@ -226,11 +230,38 @@ def _tmpdir(profile: Path) -> Path:
 
 def remove_profile(profile: Path) -> None:
     """The profile directory, and the short TMPDIR it may link to."""
-    link = profile / "tmp"
-    if link.is_symlink():
-        with contextlib.suppress(OSError):
-            remove_tree(Path(os.readlink(link)))
+    short = _short_tmpdir(profile)
+    if short is not None:
+        remove_tree(short)
     remove_tree(profile)
+
+
+def _short_tmpdir(profile: Path) -> Path | None:
+    """Where profile/tmp links, if it is a short TMPDIR that _tmpdir made for us.
+
+    The link is read, never followed: its target is removed only when it has the shape
+    _tmpdir gives it (a ``wfc-`` directory directly in the temporary dir or /tmp) and is
+    a real directory of ours, so a link planted in a stale profile cannot point the
+    clean-up at anything else.
+    """
+    from common.paths import problem
+
+    try:
+        target = Path(os.readlink(profile / "tmp"))
+    except OSError:
+        return None
+    if not target.name.startswith("wfc-") or str(target.parent) not in (
+        tempfile.gettempdir(),
+        "/tmp",
+    ):
+        return None
+    try:
+        st = os.lstat(target)
+    except OSError:
+        return None
+    if problem(st) is not None or stat.S_IMODE(st.st_mode) != 0o700:
+        return None
+    return target
 
 
 @dataclass
@@ -271,7 +302,9 @@ def launch(
     """Start the browser and wait for its DevTools port. Raises RenderError or Timeout;
     gives up (RenderError) as soon as ``abort`` is set."""
     sweep_stale_profiles(profile_root)
-    profile = Path(tempfile.mkdtemp(prefix=f"{PROFILE_PREFIX}{owner or os.getpid()}-", dir=profile_root))
+    profile = Path(
+        tempfile.mkdtemp(prefix=f"{PROFILE_PREFIX}{owner or os.getpid()}-", dir=profile_root)
+    )
     try:
         env = launch_env(profile)
         log = open(profile / "stderr.log", "wb")  # noqa: SIM115 (the child keeps it)
@@ -333,7 +366,9 @@ def _spawn(args: list[str], env: dict[str, str], log: object) -> subprocess.Pope
     return box["proc"]  # type: ignore[return-value]
 
 
-def _wait_for_port(launched: Launched, binary: str, deadline: float, abort: threading.Event | None) -> tuple[int, str]:
+def _wait_for_port(
+    launched: Launched, binary: str, deadline: float, abort: threading.Event | None
+) -> tuple[int, str]:
     limit = min(deadline, time.monotonic() + LAUNCH_TIMEOUT)
     port_file = launched.profile / "data" / "DevToolsActivePort"
     while True:
@@ -345,14 +380,18 @@ def _wait_for_port(launched: Launched, binary: str, deadline: float, abort: thre
             return int(lines[0]), lines[1]
         if not launched.alive():
             code = launched.proc.returncode if launched.proc else None
-            raise RenderError(f"{binary} exited during launch (code {code}){_stderr_tail(launched.profile)}")
+            raise RenderError(
+                f"{binary} exited during launch (code {code}){_stderr_tail(launched.profile)}"
+            )
         if abort is not None and abort.is_set():
             raise RenderError("browser launch abandoned: wf is shutting down")
         now = time.monotonic()
         if now >= limit:
             if limit >= deadline:
                 raise Timeout("timed out launching the browser (the render deadline passed)")
-            raise RenderError(f"{binary} did not open its DevTools port within {LAUNCH_TIMEOUT:g} s")
+            raise RenderError(
+                f"{binary} did not open its DevTools port within {LAUNCH_TIMEOUT:g} s"
+            )
         time.sleep(min(0.005, limit - now))
 
 
@@ -380,13 +419,17 @@ def running(pid: int) -> bool:
 
 def browser_processes(pgid: int, profile: Path) -> list[int]:
     """Live processes of one browser: its process group, plus helpers that left the
-    group (the crash handler double-forks into its own session) but name the profile."""
+    group (the crash handler double-forks into its own session) but name the profile.
+    Only our own processes: anyone can start one whose command line names our profile."""
     marker = str(profile).encode() + b"/"
     found: list[int] = []
+    uid = os.geteuid()
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
+            if entry.stat(follow_symlinks=False).st_uid != uid:
+                continue
             with open(f"/proc/{entry.name}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()
             if fields[0] in (b"Z", b"X"):
@@ -426,16 +469,53 @@ def kill_browser(pid: int, profile: Path, proc: subprocess.Popen[bytes] | None =
 
 
 def remove_tree(path: Path) -> None:
+    """Remove a directory tree without following any symlink in it (common/paths.py)."""
+    from common.paths import remove_tree as remove
+
     # A dying helper may still create a file while we delete; retry briefly.
     for _ in range(20):
         try:
-            shutil.rmtree(path)
+            remove(path)
             return
         except FileNotFoundError:
             return
         except OSError:
             time.sleep(0.02)
-    shutil.rmtree(path, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        remove(path)
+
+
+def identity(pid: int) -> dict[str, object] | None:
+    """What tells a process apart from a later one with the same pid: real uid, start
+    time (clock ticks after boot, /proc/PID/stat field 22) and executable. None when it
+    is gone, a zombie, or not ours to inspect."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        if fields[0] in (b"Z", b"X"):
+            return None
+        with open(f"/proc/{pid}/status", "rb") as fh:
+            uid_line = next(ln for ln in fh if ln.startswith(b"Uid:"))
+        return {
+            "uid": int(uid_line.split()[1]),
+            "start": int(fields[19]),
+            "exe": os.readlink(f"/proc/{pid}/exe"),
+        }
+    except (OSError, IndexError, ValueError, StopIteration):
+        return None
+
+
+def is_ours(pid: object, recorded: object) -> bool:
+    """``pid`` is still the process whose identity() we recorded, and it runs as us."""
+    if (
+        not isinstance(pid, int)
+        or isinstance(pid, bool)
+        or pid <= 1
+        or not isinstance(recorded, dict)
+    ):
+        return False
+    now = identity(pid)
+    return now is not None and now["uid"] == os.getuid() and now == recorded
 
 
 def sweep_stale_profiles(root: Path) -> None:
@@ -447,16 +527,21 @@ def sweep_stale_profiles(root: Path) -> None:
     for entry in entries:
         if not entry.name.startswith(PROFILE_PREFIX) or not entry.is_dir(follow_symlinks=False):
             continue
+        if entry.stat(follow_symlinks=False).st_uid != os.geteuid():
+            continue  # not made by us: not ours to remove
         owner = entry.name[len(PROFILE_PREFIX) :].split("-", 1)[0]
         if not owner.isdigit() or running(int(owner)):
             continue
         profile = Path(entry.path)
-        for p in browser_processes(-1, profile):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(p, signal.SIGKILL)
+        # Until none is left (bounded): a helper still dying could write into the
+        # profile after it is removed, or be found alive by the next sweep.
+        limit = time.monotonic() + 1.0
+        while (left := browser_processes(-1, profile)) and time.monotonic() < limit:
+            for p in left:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(p, signal.SIGKILL)
+            time.sleep(0.01)
         remove_profile(profile)
-
-
 
 
 # ---------------------------------------------------------------- circuit breaker
@@ -477,7 +562,7 @@ class CircuitBreaker:
 
     def _read(self) -> dict[str, float]:
         try:
-            data = json.loads(self.path.read_text())
+            data = json.loads(read_private(self.path))
             return {"failures": float(data["failures"]), "last": float(data["last"])}
         except (OSError, ValueError, KeyError, TypeError):
             return {"failures": 0.0, "last": 0.0}
@@ -500,11 +585,44 @@ class CircuitBreaker:
         self._write({"failures": state["failures"] + 1, "last": time.time()})
 
     def succeeded(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             self.path.unlink()
 
     def _write(self, state: dict[str, float]) -> None:
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(state))
-        os.replace(tmp, self.path)
+        # Only a convenience: a state dir that cannot be written leaves the breaker off.
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            write_private(self.path, json.dumps(state))
+
+
+STATE_LIMIT = 65536
+
+
+def read_private(path: Path) -> str:
+    """A small state file of ours: not through a symlink, owned by us, not writable by
+    others; OSError otherwise."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            raise PermissionError(f"{path} is not a file of ours")
+        return os.read(fd, STATE_LIMIT).decode("utf-8")
+    finally:
+        os.close(fd)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Replace ``path`` with a new 0600 file: written under a fresh name (O_EXCL, never
+    through a symlink), then renamed over it, which replaces a symlink, not its target."""
+    import secrets
+
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

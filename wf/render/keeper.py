@@ -9,8 +9,15 @@ used it for S seconds. In the runtime dir (0700):
   by a keeper while it shuts down, so concurrent wf processes start one browser;
 - ``users.lock``: each wf process using the browser holds it shared; the keeper stops
   only when it can take it exclusively;
-- ``keeper.json``: keeper pid, browser pid, port, websocket path, profile. Its mtime is
-  the last use.
+- ``keeper.json``: keeper pid, browser pid, port, websocket path, profile, and for each
+  pid what identifies the process (uid, start time, executable). Its mtime is the last
+  use.
+
+The runtime dir is used only when it is ours (common/paths.py); even so, locks and the
+state file are opened with O_NOFOLLOW and must be regular files of ours, and a pid from
+the state file is signalled only while it is still the process that was recorded
+(browser.is_ours, through a pidfd so the pid cannot be reused in between). A forged or
+stale state file is thrown away, never acted on.
 
 The DevTools port listens on 127.0.0.1 without authentication: any local user who can
 reach it controls the browser while it lives (man wf, RENDERING).
@@ -30,7 +37,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common.errors import RenderError, Timeout, ToolError
-from wf.render.browser import LAUNCH_TIMEOUT, Launched, launch, profile_root, running
+from wf.render.browser import (
+    LAUNCH_TIMEOUT,
+    Launched,
+    identity,
+    is_ours,
+    launch,
+    profile_root,
+    read_private,
+    write_private,
+)
 
 STATE = "keeper.json"
 ERROR = "keeper.error"
@@ -45,7 +61,7 @@ def file_lock(path: Path, *, deadline: float) -> Iterator[int]:
     deadline applies."""
     import fcntl
 
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = open_lock(path)
     try:
         while True:
             try:
@@ -60,12 +76,39 @@ def file_lock(path: Path, *, deadline: float) -> Iterator[int]:
         os.close(fd)
 
 
-def keepalive_dir() -> Path:
-    from common.paths import runtime_dir
+def open_lock(path: Path) -> int:
+    """A lock file of ours, created 0600; never through a symlink. Raises RenderError."""
+    import stat
 
-    root = runtime_dir() / "render-keepalive"
-    root.mkdir(mode=0o700, exist_ok=True)
-    return root
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise RenderError(f"cannot open the lock {path}: {exc.strerror or exc}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid():
+        os.close(fd)
+        raise RenderError(f"cannot use the lock {path}: not a file of ours")
+    return fd
+
+
+def keepalive_dir() -> Path:
+    """The keepers' directory in the runtime dir. Raises RenderError when there is none
+    that other wf processes could find (the runtime dir is a private one of this process)."""
+    from common.paths import DirUnusable, ensure_dir, runtime_dir, runtime_fallback
+
+    try:
+        root = runtime_dir()
+    except DirUnusable as exc:
+        raise RenderError(exc.message) from None
+    why = runtime_fallback()
+    if why is not None:
+        raise RenderError(f"keep-alive is off: {why}")
+    try:
+        return ensure_dir(
+            root / "render-keepalive", "WF_RUNTIME_DIR", private=True, what="keep-alive dir"
+        )
+    except DirUnusable as exc:
+        raise RenderError(exc.message) from None
 
 
 @dataclass
@@ -75,17 +118,17 @@ class SharedBrowser:
     state_path: Path
 
     def release(self) -> None:
-        with contextlib.suppress(OSError):
-            os.utime(self.state_path)
+        with contextlib.suppress(OSError, NotImplementedError):
+            os.utime(self.state_path, follow_symlinks=False)
         with contextlib.suppress(OSError):
             os.close(self.users_fd)
 
 
-def attach(binary: str, idle: float, *, deadline: float) -> SharedBrowser:
+def attach(binary: str, idle: float, *, deadline: float, root: Path | None = None) -> SharedBrowser:
     """Use the shared browser, starting a keeper for it when none is running."""
     import fcntl
 
-    root = keepalive_dir()
+    root = root or keepalive_dir()
     with file_lock(root / LAUNCH_LOCK, deadline=deadline):
         state = read_state(root)
         if state is not None and not _usable(state):
@@ -93,11 +136,13 @@ def attach(binary: str, idle: float, *, deadline: float) -> SharedBrowser:
             state = None
         if state is None:
             state = _start_keeper(binary, idle, root, deadline)
-        users_fd = os.open(root / USERS_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(users_fd, fcntl.LOCK_SH)  # never blocks: the keeper only tries, under launch.lock
+        users_fd = open_lock(root / USERS_LOCK)
+        fcntl.flock(
+            users_fd, fcntl.LOCK_SH
+        )  # never blocks: the keeper only tries, under launch.lock
     state_path = root / STATE
-    with contextlib.suppress(OSError):
-        os.utime(state_path)
+    with contextlib.suppress(OSError, NotImplementedError):
+        os.utime(state_path, follow_symlinks=False)
     launched = Launched(
         pid=int(state["browser_pid"]),
         port=int(state["port"]),
@@ -107,19 +152,38 @@ def attach(binary: str, idle: float, *, deadline: float) -> SharedBrowser:
     return SharedBrowser(launched=launched, users_fd=users_fd, state_path=state_path)
 
 
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "keeper_pid": int,
+    "keeper": dict,
+    "browser_pid": int,
+    "browser": dict,
+    "port": int,
+    "ws_path": str,
+    "profile": str,
+}
+
+
 def read_state(root: Path) -> dict[str, object] | None:
+    """The state file, when it is a file of ours with every field of the right type."""
     try:
-        data = json.loads((root / STATE).read_text())
+        data = json.loads(read_private(root / STATE))
     except (OSError, ValueError):
         return None
-    needed = ("keeper_pid", "browser_pid", "port", "ws_path", "profile")
-    return data if isinstance(data, dict) and all(k in data for k in needed) else None
+    if not isinstance(data, dict):
+        return None
+    for key, kind in _FIELDS.items():
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            return None
+    return data if 0 < data["port"] < 65536 else None
 
 
 def _usable(state: dict[str, object]) -> bool:
     import socket
 
-    if not (running(int(state["keeper_pid"])) and running(int(state["browser_pid"]))):  # type: ignore[call-overload]
+    if not (
+        is_ours(state["keeper_pid"], state["keeper"])
+        and is_ours(state["browser_pid"], state["browser"])
+    ):
         return False
     try:
         socket.create_connection(("127.0.0.1", int(state["port"])), timeout=1.0).close()  # type: ignore[call-overload]
@@ -129,16 +193,29 @@ def _usable(state: dict[str, object]) -> bool:
 
 
 def stop_keeper(state: dict[str, object]) -> None:
-    """Stop a keeper that no longer serves (its browser died or stopped answering)."""
-    pid = int(state["keeper_pid"])  # type: ignore[call-overload]
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(pid, signal.SIGTERM)
-    limit = time.monotonic() + 3.0
-    while running(pid) and time.monotonic() < limit:
-        time.sleep(0.02)
-    if running(pid):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+    """Stop a keeper that no longer serves (its browser died or stopped answering).
+
+    Only the keeper that was recorded: a pid that is now another process (reused, or
+    written by someone else) is left alone."""
+    pid, recorded = state["keeper_pid"], state["keeper"]
+    try:
+        pidfd = os.pidfd_open(pid)  # type: ignore[arg-type]
+    except OSError:
+        return  # gone already
+    try:
+        # Checked after the pidfd exists: the pidfd names the process that was checked.
+        if not is_ours(pid, recorded):
+            return
+        with contextlib.suppress(OSError):
+            signal.pidfd_send_signal(pidfd, signal.SIGTERM)
+        limit = time.monotonic() + 3.0
+        while is_ours(pid, recorded) and time.monotonic() < limit:
+            time.sleep(0.02)
+        if is_ours(pid, recorded):
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+    finally:
+        os.close(pidfd)
 
 
 def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> dict[str, object]:
@@ -166,8 +243,8 @@ def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> dict
             return state
         if proc.poll() is not None:
             try:
-                message = (root / ERROR).read_text().strip()
-            except OSError:
+                message = read_private(root / ERROR).strip()
+            except (OSError, ValueError):
                 message = f"the keep-alive keeper exited with code {proc.returncode}"
             raise RenderError(message or "the keep-alive keeper failed to start the browser")
         if time.monotonic() >= deadline:
@@ -189,22 +266,28 @@ def _serve(binary: str, idle: float, root: Path) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
     try:
-        launched = launch(binary, profile_root=profile_root(), deadline=time.monotonic() + LAUNCH_TIMEOUT, owner=os.getpid())
+        launched = launch(
+            binary,
+            profile_root=profile_root(),
+            deadline=time.monotonic() + LAUNCH_TIMEOUT,
+            owner=os.getpid(),
+        )
     except ToolError as exc:
-        (root / ERROR).write_text(exc.message + "\n")
+        with contextlib.suppress(OSError):
+            write_private(root / ERROR, exc.message + "\n")
         return 1
     state = {
         "keeper_pid": os.getpid(),
+        "keeper": identity(os.getpid()),
         "browser_pid": launched.pid,
+        "browser": identity(launched.pid),
         "port": launched.port,
         "ws_path": launched.ws_path,
         "profile": str(launched.profile),
         "binary": binary,
     }
     state_path = root / STATE
-    tmp = root / f".{STATE}.{os.getpid()}"
-    tmp.write_text(json.dumps(state))
-    os.replace(tmp, state_path)
+    write_private(state_path, json.dumps(state))
     try:
         while not stop and launched.alive():
             time.sleep(TICK)
@@ -221,7 +304,7 @@ def _serve(binary: str, idle: float, root: Path) -> int:
 
 def _idle_for(state_path: Path) -> float:
     try:
-        return time.time() - state_path.stat().st_mtime
+        return time.time() - os.lstat(state_path).st_mtime
     except OSError:
         return float("inf")  # our state file is gone: nobody can find us any more
 
@@ -233,7 +316,10 @@ def _shut_if_unused(root: Path, state_path: Path, idle: float) -> bool:
     fds = []
     try:
         for name in (LAUNCH_LOCK, USERS_LOCK):
-            fd = os.open(root / name, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fd = open_lock(root / name)
+            except RenderError:
+                return True  # our directory is not ours any more: stop serving from it
             fds.append(fd)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -25,7 +25,9 @@ SPARE_TIMEOUT = 15.0
 
 
 class RenderSession:
-    def __init__(self, opts: RenderOptions, *, policy: Policy, user_agent: str | None = None) -> None:
+    def __init__(
+        self, opts: RenderOptions, *, policy: Policy, user_agent: str | None = None
+    ) -> None:
         self.opts = opts
         self.policy = policy
         self.user_agent = user_agent
@@ -42,6 +44,9 @@ class RenderSession:
         self._warming: threading.Thread | None = None
         self._warm_error: BaseException | None = None
         self._closing = threading.Event()
+        self._notes: list[str] = []  # conveniences turned off, for the next Rendered
+        self._noted: set[str] = set()
+        self._lock_notes = threading.Lock()
         atexit.register(self.close)
 
     def __enter__(self) -> RenderSession:
@@ -68,7 +73,9 @@ class RenderSession:
             return
         with self._lock:
             if not self._closed and self._spare is None and self._link is link:
-                self._spare = self._spares().submit(Context, link, deadline=time.monotonic() + SPARE_TIMEOUT)
+                self._spare = self._spares().submit(
+                    Context, link, deadline=time.monotonic() + SPARE_TIMEOUT
+                )
 
     def render(self, url: str, *, deadline: float) -> Rendered:
         start = time.monotonic()
@@ -115,7 +122,7 @@ class RenderSession:
             status=outcome.status,
             blocked=outcome.blocked,
             timings=timings,
-            notes=outcome.notes,
+            notes=[*self._take_notes(), *outcome.notes],
         )
 
     def close(self) -> None:
@@ -141,7 +148,12 @@ class RenderSession:
                 ctx = spare.result(timeout=max(0.0, deadline - time.monotonic()))
             except Exception:
                 ctx = None
-            if ctx is not None and ctx.link is link and ctx.page is not None and not ctx.page.closed:
+            if (
+                ctx is not None
+                and ctx.link is link
+                and ctx.page is not None
+                and not ctx.page.closed
+            ):
                 return ctx
             if ctx is not None:
                 ctx.dispose()
@@ -151,9 +163,16 @@ class RenderSession:
         """From the second render on, more are likely (a batch): prepare the next
         context now, so the next render skips about 0.2 s of context set-up."""
         with self._lock:
-            if self._closed or self._spare is not None or self._renders < 2 or self._link is not link:
+            if (
+                self._closed
+                or self._spare is not None
+                or self._renders < 2
+                or self._link is not link
+            ):
                 return
-            self._spare = self._spares().submit(Context, link, deadline=time.monotonic() + SPARE_TIMEOUT)
+            self._spare = self._spares().submit(
+                Context, link, deadline=time.monotonic() + SPARE_TIMEOUT
+            )
 
     def _spares(self) -> ThreadPoolExecutor:
         if self._spare_pool is None:
@@ -202,47 +221,99 @@ class RenderSession:
         if time.monotonic() - self._last_ok < HEALTH_FRESH:
             return True  # it answered a moment ago; a ping would only queue behind its work
         try:
-            link.conn.call("Browser.getVersion", timeout=min(HEALTH_TIMEOUT, max(0.05, deadline - time.monotonic())))
+            link.conn.call(
+                "Browser.getVersion",
+                timeout=min(HEALTH_TIMEOUT, max(0.05, deadline - time.monotonic())),
+            )
         except CDPError:
             return False
         self._last_ok = time.monotonic()
         return True
 
-    def _start(self, deadline: float) -> BrowserLink:
-        from common.paths import state_dir
+    def _note(self, note: str) -> None:
+        """Say once, on stderr and in the next render's notes, that a convenience is off."""
+        from common.output import diag
 
+        with self._lock_notes:
+            if note in self._noted:
+                return
+            self._noted.add(note)
+            self._notes.append(note)
+        diag("wf", f"note: {note}")
+
+    def _take_notes(self) -> list[str]:
+        with self._lock_notes:
+            notes, self._notes = self._notes, []
+        return notes
+
+    def _breaker(self) -> CircuitBreaker | None:
+        """The launch circuit breaker, or None (with a note) when there is no state dir
+        of ours: it only saves repeated failed launches, so rendering goes on without it."""
+        from common.paths import DirUnusable, state_dir
+
+        try:
+            return CircuitBreaker(state_dir() / "render-circuit.json")
+        except DirUnusable as exc:
+            self._note(f"no launch circuit breaker: {exc.message}")
+            return None
+
+    def _keeper_root(self) -> Any:
+        """The keep-alive directory, or None (with a note): then the browser is private."""
+        from wf.render.keeper import keepalive_dir
+
+        try:
+            return keepalive_dir()
+        except RenderError as exc:
+            message = exc.message.removeprefix("keep-alive is off: ")
+            self._note(f"keep-alive is off (this browser is private to this run): {message}")
+            return None
+
+    def _start(self, deadline: float) -> BrowserLink:
         binary = find_browser(self.opts.browser)  # a missing browser is not a failure
-        breaker = CircuitBreaker(state_dir() / "render-circuit.json")
-        breaker.check()
+        breaker = self._breaker()
+        if breaker is not None:
+            breaker.check()
+        shared_root = self._keeper_root() if self.opts.keepalive > 0 else None
+        # No directory of ours for profiles is no failure of the browser: not counted.
+        profiles = profile_root() if shared_root is None else None
+        from common.paths import runtime_fallback
+
+        why = runtime_fallback()
+        if why is not None and shared_root is None and self.opts.keepalive <= 0:  # else said above
+            self._note(f"using a private runtime dir for this run: {why}")
         # pychrome and websocket load while the browser starts (about 0.1 s saved).
         importer = threading.Thread(target=preload, name="wf-preload", daemon=True)
         importer.start()
         try:
-            if self.opts.keepalive > 0:
+            if shared_root is not None:
                 from wf.render.keeper import attach
 
-                self._shared = attach(binary, self.opts.keepalive, deadline=deadline)
+                self._shared = attach(
+                    binary, self.opts.keepalive, deadline=deadline, root=shared_root
+                )
                 launched = self._shared.launched
             else:
+                assert profiles is not None
                 launched = self._launched = launch(
-                    binary, profile_root=profile_root(), deadline=deadline, abort=self._closing
+                    binary, profile_root=profiles, deadline=deadline, abort=self._closing
                 )
             importer.join()
             link = self._connect(launched, deadline)
         except RenderError:
-            if not self._closing.is_set():  # shutting down is no failure of the browser
+            if breaker is not None and not self._closing.is_set():  # shutting down is no failure
                 breaker.failed()
             self._teardown()
             raise
         except CDPError as exc:
-            if not self._closing.is_set():
+            if breaker is not None and not self._closing.is_set():
                 breaker.failed()
             self._teardown()
             raise RenderError(f"cannot talk to the browser: {exc}") from None
         except BaseException:
             self._teardown()
             raise
-        breaker.succeeded()
+        if breaker is not None:
+            breaker.succeeded()
         return link
 
     def _connect(self, launched: Launched, deadline: float) -> BrowserLink:
@@ -298,7 +369,9 @@ def _dispose_spare(future: Future[Context]) -> None:
         future.result().dispose()
 
 
-def _user_agent(explicit: str | None, version: dict[str, Any]) -> tuple[str | None, dict[str, Any] | None]:
+def _user_agent(
+    explicit: str | None, version: dict[str, Any]
+) -> tuple[str | None, dict[str, Any] | None]:
     """The user's --user-agent as it is; else the browser's own without "Headless"."""
     if explicit:
         return explicit, None
@@ -310,7 +383,10 @@ def _user_agent(explicit: str | None, version: dict[str, Any]) -> tuple[str | No
     full = product.split("/", 1)[1] if "/" in product else ""
     major = full.split(".", 1)[0] or "0"
     metadata = {
-        "brands": [{"brand": "Chromium", "version": major}, {"brand": "Not.A/Brand", "version": "99"}],
+        "brands": [
+            {"brand": "Chromium", "version": major},
+            {"brand": "Not.A/Brand", "version": "99"},
+        ],
         "fullVersionList": [
             {"brand": "Chromium", "version": full or major},
             {"brand": "Not.A/Brand", "version": "99.0.0.0"},
