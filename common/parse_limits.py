@@ -12,7 +12,6 @@ Works on str (wf's extractor) and bytes (ws's result pages) alike.
 from __future__ import annotations
 
 import bisect
-import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -28,9 +27,10 @@ MAX_TAGS = 150_000
 MAX_ATTRIBUTES_PER_ELEMENT = 256
 # Memory: libxml2 keeps about 200 bytes an attribute (node, value text, name).
 MAX_ATTRIBUTES = 100_000
-# An attribute takes at least two characters (a name and a separator): a start tag
-# shorter than this cannot hold more than MAX_ATTRIBUTES_PER_ELEMENT.
-_LONG_TAG = 2 * MAX_ATTRIBUTES_PER_ELEMENT
+# Tags as long as two windows are always found, from one window on sometimes: an attribute
+# takes two characters at least, so a tag that goes unseen holds under 1 024 attributes,
+# which cost libxml2 under 3 ms.
+_WINDOW = 1024
 _CHUNK = 8192
 # For tests of the watchdog only: parse the page as it came.
 OFF_ENV = "WF_WS_NO_PARSE_LIMITS"
@@ -88,22 +88,22 @@ def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
 
 
 def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
-    """``text`` with no start tag over MAX_ATTRIBUTES_PER_ELEMENT attributes and no more
-    than MAX_ATTRIBUTES in all; also the number of elements cut and attributes dropped.
+    """``text`` with no long start tag over MAX_ATTRIBUTES_PER_ELEMENT attributes and no
+    more than MAX_ATTRIBUTES in all; also the number of elements cut and attributes dropped.
 
-    Attributes past a bound are removed from the tag; its name and text stay. Ordinary
-    pages cost one regex search: a page shorter than 2 * MAX_ATTRIBUTES characters cannot
-    hold too many attributes in all (an attribute takes two at least), and only a long tag
-    can hold too many of its own. Longer pages are read tag by tag, skipping the contents
+    Attributes past a bound are removed from the tag; its name and text stay. A page
+    shorter than 2 * MAX_ATTRIBUTES characters cannot hold too many attributes in all (an
+    attribute takes two at least), so only its long tags are looked at. Longer pages are
+    counted in one pass and, when over the bound, read tag by tag, skipping the contents
     of script, style and the other elements whose text libxml2 never parses as tags."""
     p = _p(type(text))
     short = len(text) <= 2 * MAX_ATTRIBUTES
     if not short:
         # One pass in C over every tag's attribute text: white space or "=" precede each
-        # attribute, so this counts at least as many as libxml2 would build (2.6 ms on
-        # the 440 KB pages of extract-bench; a loop over the tags took 6 ms).
+        # attribute, so this counts at least as many as libxml2 would build (4 ns a
+        # character on the long pages of extract-bench; a loop over the tags took 14).
         joined = p.space.join(p.bodies.findall(text))
-        if len(joined.split()) + joined.count(p.eq) <= MAX_ATTRIBUTES:
+        if sum(joined.count(c) for c in p.separators) <= MAX_ATTRIBUTES:
             short = True  # as few attributes as a short page: only long tags to check
     if short:
         starts = _long_tag_starts(text, p)
@@ -116,7 +116,7 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
     pos = 0
     # A short page: only tags with a long run of attribute text, found by the cheapest
     # pattern first; a long one: every tag.
-    found = (p.long_tag.match(text, at) for at in starts) if short else p.tag.finditer(text)
+    found = (p.tag.match(text, at) for at in starts) if short else p.tag.finditer(text)
     for m in found:
         if m is None or m.start() < pos:
             continue
@@ -150,20 +150,28 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
 
 
 def _long_tag_starts(text: AnyStr, p: _Patterns) -> list[int]:
-    """Where the tags with _LONG_TAG characters or more of attribute text begin. Split at
-    every "<" rather than a regex scan: 0.2 ms against 0.5 ms a page on extract-bench."""
-    parts = text.split(p.lt)
-    if max(map(len, parts)) < _LONG_TAG:
-        return []
-    long = [i for i, n in enumerate(map(len, parts)) if n >= _LONG_TAG and i]
-    if not long:
-        return []
-    ends = list(itertools.accumulate(map(len, parts)))
-    out = []
-    for i in long:
-        end = parts[i].find(p.gt)
-        if end < 0 or end >= _LONG_TAG:
-            out.append(ends[i - 1] + i - 1)  # the "<" before parts[i]
+    """Where the tags with at least 2 * _WINDOW characters of attribute text begin (and
+    some from _WINDOW on).
+
+    The page is looked at in windows of _WINDOW characters, each from its end back to its
+    last "<", which on ordinary markup is a few characters away: about 0.1 ms for a page of
+    extract-bench, where a regex scan or a split at every "<" reads every character (0.5
+    and 0.2 ms). A window without "<" is inside text, a script or a long tag; only the last
+    case is a candidate. (A quoted ">" or "<" inside a tag can hide it from this count:
+    the watchdog is the line behind.)"""
+    out: list[int] = []
+    last = checked = -1
+    size = len(text)
+    for start in range(0, size, _WINDOW):
+        end = min(start + _WINDOW, size)
+        lt = text.rfind(p.lt, start, end)
+        if lt >= 0:
+            last = lt
+        elif last >= 0 and last != checked:
+            checked = last
+            gt = text.find(p.gt, last, end)
+            if gt < 0:  # the tag that began at `last` runs on through this window
+                out.append(last)
     return out
 
 
@@ -196,13 +204,13 @@ class _Patterns:
     eq: str | bytes
     empty: str | bytes
     space: str | bytes
+    separators: tuple[str | bytes, ...]
     raw: frozenset[str | bytes]
     raw_end: dict[str | bytes, re.Pattern[str] | re.Pattern[bytes]]
     raw_open: re.Pattern[str] | re.Pattern[bytes]
     tag_body: re.Pattern[str] | re.Pattern[bytes]
     bodies: re.Pattern[str] | re.Pattern[bytes]
     tag: re.Pattern[str] | re.Pattern[bytes]
-    long_tag: re.Pattern[str] | re.Pattern[bytes]
     attr: re.Pattern[str] | re.Pattern[bytes]
 
 
@@ -216,7 +224,6 @@ def _p(kind: type) -> _Patterns:
     # one read: each runs in time linear in the page.
     pats = {
         "tag": r"<([a-zA-Z][^\s<>/]*)([^<>]*)",
-        "long_tag": rf"<([a-zA-Z][^\s<>/]*)([^<>]{{{_LONG_TAG},}})",
         "bodies": r"<[a-zA-Z][^\s<>/]*([^<>]*)",
         "tag_body": r"""(?:[^>"']++|"[^"]*+"|'[^']*+')*+""",
         "attr": r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?""",
@@ -230,6 +237,7 @@ def _p(kind: type) -> _Patterns:
         eq=conv("="),
         empty=conv(""),
         space=conv(" "),
+        separators=tuple(conv(c) for c in "= \t\n\r\f"),
         raw=raw,
         raw_end={conv(n): re.compile(conv(f"</{n}"), re.IGNORECASE) for n in _RAW_TEXT},
         raw_open=re.compile(conv(rf"<({'|'.join(_RAW_TEXT)})\b[^>]*>"), re.IGNORECASE),

@@ -56,8 +56,8 @@ def test_tag_cap_on_bytes():
 # -- attributes ----------------------------------------------------------------------------
 
 
-def _tag(n: int, *, valued: bool = False, name: str = "p") -> str:
-    attrs = " ".join(f"a{i}=1" if valued else f"a{i}" for i in range(n))
+def _tag(n: int, *, valued: bool = False, name: str = "p", width: int = 0) -> str:
+    attrs = " ".join(f"a{i:0{width}}=1" if valued else f"a{i:0{width}}" for i in range(n))
     return f"<{name} {attrs}>"
 
 
@@ -83,14 +83,20 @@ def test_an_ordinary_page_is_left_as_it_is():
 
 @pytest.mark.parametrize("valued", [False, True])
 def test_one_element_keeps_exactly_the_per_element_cap(valued):
-    page = (
-        "<html><body>" + _tag(MAX_ATTRIBUTES_PER_ELEMENT + 1, valued=valued) + "hello</body></html>"
-    )
+    # Names long enough for a tag of over 2 KB: shorter ones are never cut (see below).
+    tag = _tag(MAX_ATTRIBUTES_PER_ELEMENT + 1, valued=valued, width=12)
+    page = "<html><body>" + tag + "hello</body></html>"
     out, elements, dropped = cap_attributes(page)
     assert (elements, dropped) == (1, 1)
     assert _attrs_of(out) == MAX_ATTRIBUTES_PER_ELEMENT
-    assert "hello" in out and f"a{MAX_ATTRIBUTES_PER_ELEMENT - 1}" in out
-    assert f"a{MAX_ATTRIBUTES_PER_ELEMENT}" not in out
+    assert "hello" in out and f"a{MAX_ATTRIBUTES_PER_ELEMENT - 1:012}" in out
+    assert f"a{MAX_ATTRIBUTES_PER_ELEMENT:012}" not in out
+
+
+def test_a_tag_shorter_than_a_window_is_never_cut():
+    # Under 1 KB a tag holds under 512 attributes, which cost libxml2 next to nothing.
+    page = _tag(400) + "x"
+    assert len(page) < 2 * 1024 and cap_attributes(page) == (page, 0, 0)
 
 
 def test_attributes_without_white_space_between_them_are_counted():

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from common.parse_limits import MAX_ATTRIBUTES
 from tests.hostile import proc
 from tests.servers import respond
 
@@ -99,8 +100,9 @@ def test_a_results_page_of_many_attributes_is_cut_for_ws(serve, figures):
     env = proc.env(**{name: srv.url for name in ENGINES})
     r = proc.run(["ws", "--provider", "duckduckgo", "--timeout", "3", "anything"], env=env)
     figures.deadline(3, r.elapsed)
-    # The page parses quickly once cut; it simply is no results page.
-    assert r.code in (66, 69), r.stderr
+    # Cut, the page parses at once; it is simply no results page: parse_error (69).
+    assert r.code == 69, r.stderr
+    assert "duckduckgo: parse_error (HTTP 200 page with no results" in r.stderr
     assert "timed out" not in r.stderr
 
 
@@ -187,3 +189,30 @@ def test_only_help_and_version_go_without_a_supervisor():
 
     assert not any(needed(a) for a in ([], ["--help"], ["-h"], ["--version"]))
     assert all(needed(a) for a in (["x"], ["--json", "x"], ["--help", "x"], ["-"]))
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # Every tag at the tag cap carries ten attributes: 1.5 million in all.
+        b"<html><body>" + b"<b a0 a1 a2 a3 a4 a5 a6 a7 a8 a9>x</b>" * 150_000,
+        # The same with values, which cost the parser twice as much memory.
+        b"<html><body>" + b'<b a0="" a1="" a2="" a3="" a4="" a5="" a6="" a7="">x</b>' * 150_000,
+        # Fewer attributes with long values.
+        b"<html><body>" + (b'<b a="' + b"v" * 40 + b'" c="' + b"w" * 40 + b'">x</b>') * 120_000,
+        # Tags just under a kilobyte, which the per-element bound never looks at.
+        b"<html><body>" + (b"<i " + b" ".join(b"a%d" % i for i in range(240)) + b">y</i>") * 8_000,
+    ],
+    ids=["tags-at-the-cap", "valued-at-the-cap", "long-values", "one-kilobyte-tags"],
+)
+def test_attributes_in_all_stay_within_memory(serve, figures, idle_kb, page):
+    srv = serve(respond(200, page, HTML))
+    r = proc.run(
+        ["wf", *ALLOW, "--timeout", "10", "--json", "--max-bytes", "20M", srv.url],
+        env=proc.env(),
+        measure=True,
+    )
+    figures.deadline_and_memory(10, r.elapsed, r.peak_kb, idle_kb)
+    assert r.code == 0, r.stderr
+    notes = json.loads(r.stdout)["notes"]
+    assert any("attributes dropped" in n and f"{MAX_ATTRIBUTES} a page" in n for n in notes), notes
