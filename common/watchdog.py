@@ -169,6 +169,24 @@ def _send(w: _Worker, message: str) -> None:
         pass  # the supervisor is gone; the orphan backstop ends us
 
 
+def die_with_supervisor() -> None:
+    """PR_SET_PDEATHSIG(SIGKILL), so that a supervisor killed with SIGKILL takes the worker
+    down at once rather than at its deadline. Linux keeps the setting per thread and drops
+    it when that thread ends: call it from a thread that lives as long as what must die
+    (the browser's keeper thread), where ctypes is imported anyway."""
+    w = _worker
+    if w is None:
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != w.supervisor:  # it died before the prctl took effect
+        os._exit(1)
+
+
 def _orphan_backstop(w: _Worker, deadlines: list[float]) -> None:
     """If the supervisor itself is killed (SIGKILL from a harness), nobody would stop a
     worker stuck in C code. faulthandler's watchdog is a C thread that needs no
@@ -216,7 +234,7 @@ class _Supervisor:
         while True:
             status = self._reap()
             if status is not None:
-                return _exit_code(status)
+                return self._exit_code(status)
             due = self._due()
             timeout = None if due is None else max(0.0, due - time.monotonic())
             info = (
@@ -280,14 +298,10 @@ class _Supervisor:
         self._read()  # a disarm may have come in with the last wake-up
         now = time.monotonic()
         if self.kill_at is not None and now >= self.kill_at:
-            from common.errors import Interrupted, Terminated
+            from common.errors import Terminated
 
-            exc: Any = (
-                Interrupted("interrupted")
-                if self.kill_signal == signal.SIGINT
-                else Terminated("terminated by SIGTERM")
-                if self.kill_signal == signal.SIGTERM
-                else Terminated(f"terminated by signal {self.kill_signal}")
+            exc: Any = _signal_error(self.kill_signal) or Terminated(
+                f"terminated by signal {self.kill_signal}"
             )
             whats = {what for _, what in self.armed.values()}
             what = whats.pop() if len(whats) == 1 else None
@@ -304,6 +318,17 @@ class _Supervisor:
         self._report(exc, what)
         return int(exc.code)
 
+    def _exit_code(self, status: int) -> int:
+        """The worker's status as ours. A worker that a SIGTERM or SIGINT we passed on
+        killed before it could say so itself (it came before the handlers were set up)
+        still ends in the tool's line and code."""
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) == self.kill_signal:
+            exc = _signal_error(self.kill_signal)
+            if exc is not None:
+                self._report(exc, None)
+                return int(exc.code)
+        return _exit_code(status)
+
     def _report(self, exc: Any, what: str | None) -> None:
         from common.output import error_line, write_json
 
@@ -313,6 +338,16 @@ class _Supervisor:
                 write_json(self.json_error(exc, what))
             except Exception:
                 pass  # a closed or full stdout: the error line and the code still tell
+
+
+def _signal_error(sig: int) -> Any:
+    from common.errors import Interrupted, Terminated
+
+    if sig == signal.SIGINT:
+        return Interrupted("interrupted")
+    if sig == signal.SIGTERM:
+        return Terminated("terminated by SIGTERM")
+    return None
 
 
 def _exit_code(status: int) -> int:

@@ -1,27 +1,10 @@
-"""ws's entry point (the console script and `python -m ws`): the backstop, then the CLI.
+"""ws's entry point: the console script and `python -m ws` (see common/entry.py)."""
 
-The supervisor forks before click and the rest of the CLI are imported, so the worker has
-as few pages as possible to copy on write (see common/watchdog.py)."""
-
-from __future__ import annotations
-
-import sys
-from typing import Any
-
-from common import watchdog
-
-
-def _json_error(exc: Any, what: str | None) -> dict[str, Any]:
-    from ws.cli import _json_error as json_error
-
-    return json_error(exc, what)
+from common.entry import run
 
 
 def main() -> None:
-    watchdog.supervise("ws", sys.argv[1:], _json_error)
-    from ws.cli import main as run
-
-    run()
+    run("ws", "ws.cli")
 
 
 if __name__ == "__main__":

@@ -332,6 +332,8 @@ def _spawn(args: list[str], env: dict[str, str], log: object) -> subprocess.Pope
     """
     import ctypes
 
+    from common import watchdog
+
     prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved before fork
     box: dict[str, object] = {}
     started = threading.Event()
@@ -340,6 +342,9 @@ def _spawn(args: list[str], env: dict[str, str], log: object) -> subprocess.Pope
         prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
     def keeper() -> None:
+        # The browser dies with this thread, and this thread (the worker process) with the
+        # watchdog's supervisor, even when that one is killed with SIGKILL.
+        watchdog.die_with_supervisor()
         try:
             proc = subprocess.Popen(
                 args,

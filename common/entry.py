@@ -1,0 +1,31 @@
+"""The entry point both tools share (console scripts and ``python -m``): the watchdog's
+supervisor first, then the command line.
+
+The supervisor forks before click and the rest of the CLI are imported, so the worker has
+as few pages as possible to copy on write (see common/watchdog.py)."""
+
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+from typing import Any
+
+from common import watchdog
+
+
+def run(tool: str, cli: str) -> None:
+    """Run ``cli``'s ``main`` (a module name: ``wf.cli``) as ``tool``, supervised."""
+
+    def json_error(exc: Any, what: str | None) -> dict[str, Any]:
+        return import_module(cli)._json_error(exc, what)  # type: ignore[no-any-return]
+
+    watchdog.supervise(tool, sys.argv[1:], json_error)
+    try:
+        import_module(cli).main()
+    except KeyboardInterrupt:
+        # Ctrl-C while the command line is still being set up, before run_cli catches it.
+        from common.errors import Interrupted
+        from common.output import error_line, main_exit
+
+        error_line(tool, Interrupted("interrupted"))
+        main_exit(Interrupted.code)
