@@ -42,8 +42,8 @@ _REMOVE = (
 # What a URL must not contain either (besides white space): ws drops such a result's URL.
 INVISIBLE = _REMOVE + "\u200c\u200d"
 _SURROGATES = "\ud800-\udfff"
-_MULTILINE = re.compile(f"[{_REMOVE}{_SURROGATES}\r\u2028\u2029]")
-_ONELINE = re.compile(f"[{_REMOVE}{_SURROGATES}]")
+# What the policy removes or replaces; the replacements differ between text and one line.
+_CHANGED = re.compile(f"[{_REMOVE}{_SURROGATES}\r\u2028\u2029]")
 # A joiner is removed unless the characters on both sides are non-ASCII, not white space
 # and not general punctuation (where the other invisible characters live). The lookbehind
 # is written after the joiner so that the scan starts at a joiner, not at every position.
@@ -54,6 +54,7 @@ _STRAY_JOINER = re.compile(f"[\u200c\u200d](?:(?<!{_CONTEXT}[\u200c\u200d])|(?!{
 _ASCII = dict.fromkeys([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _LINE_ENDS = {"\r": "\n", "\u2028": "\n", "\u2029": "\n"}
 _SPACES = {"\r": " ", "\u2028": " ", "\u2029": " "}
+_BLANKS = dict.fromkeys(map(ord, "\t\n\r"), " ")
 # A line that starts like wf's marker lines ("[wf: ...]"), after any spaces, in any case.
 _MARKER_LIKE = re.compile(r"^([ \t]*)(\[[ \t]*wf[ \t]*:)", re.MULTILINE | re.IGNORECASE)
 NOTE_CHARS = 300
@@ -66,12 +67,12 @@ def _replace(match: re.Match[str], ends: dict[str, str]) -> str:
     return "\ufffd" if "\ud800" <= char <= "\udfff" else ""
 
 
-def _scrub(text: str, pattern: re.Pattern[str], ends: dict[str, str]) -> str:
-    if pattern.search(text):
+def _scrub(text: str, ends: dict[str, str]) -> str:
+    if _CHANGED.search(text):
         if _needs_map(text):
-            text = pattern.sub(lambda m: _replace(m, ends), text)
+            text = _CHANGED.sub(lambda m: _replace(m, ends), text)
         else:
-            text = pattern.sub("", text)
+            text = _CHANGED.sub("", text)
     if "\u200c" in text or "\u200d" in text:
         text = _STRAY_JOINER.sub("", text)
     return text
@@ -99,19 +100,27 @@ def clean_text(text: str) -> str:
             text = text.replace("\r", "\n")
     if text.isascii():
         return text.translate(_ASCII)
-    return _scrub(text, _MULTILINE, _LINE_ENDS)
+    return _scrub(text, _LINE_ENDS)
 
 
-def one_line(text: str | None) -> str:
-    """A one-line field (title, link text, URL, snippet, note, file name) under the policy:
-    every line end and run of white space is one space, no space at either end."""
+def inline(text: str | None) -> str:
+    """Text for one line that must keep its spacing (a marker quoting a file name): the
+    policy, with each line end and tab a space."""
     if not text:
         return ""
     if not text.isascii():
-        text = _scrub(text, _ONELINE, _SPACES)
+        text = _scrub(text, _SPACES)
     elif not text.isprintable():
         text = text.translate(_ASCII)
-    return " ".join(text.split())
+    if not text.isprintable():
+        text = text.translate(_BLANKS)
+    return text
+
+
+def one_line(text: str | None) -> str:
+    """A one-line field (title, link text, URL, snippet, note) under the policy: every line
+    end and run of white space is one space, no space at either end."""
+    return " ".join(inline(text).split())
 
 
 def escape_markers(text: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from common.errors import RenderError, Timeout, ToolError
 from common.net import Response, fetch, raise_for_status
-from common.text import clean_text, escape_markers, one_line
+from common.text import clean_text, escape_markers, inline, one_line
 from wf import content, lines
 from wf.options import PREVIEW_CHARS, WfOptions
 from wf.save import confine_name, default_name, save_bytes
@@ -85,7 +85,7 @@ def marker(text: str) -> str:
     """Marker lines are the only lines wf adds to a page's text; they look like this. Page
     lines that look the same are escaped (common.text.escape_markers), and what a marker
     quotes (a path, a file name) is cleaned here, so a marker is always one line of wf's."""
-    return f"[wf: {one_line(text)}]"
+    return f"[wf: {inline(text)}]"
 
 
 @dataclass
