@@ -58,8 +58,9 @@ def test_joiners_are_kept_where_scripts_and_emoji_need_them(word):
     assert one_line(word) == word
 
 
-@pytest.mark.parametrize("text", ["ab\u200dcd", "\u200dسلام", "سلام\u200c", "سل\u200c\u200cام",
-                                  "a \u200c b", "1\u200d2"])
+@pytest.mark.parametrize(
+    "text", ["ab\u200dcd", "\u200dسلام", "سلام\u200c", "سل\u200c\u200cام", "a \u200c b", "1\u200d2"]
+)
 def test_joiners_elsewhere_are_removed(text):
     assert "\u200c" not in clean_text(text) and "\u200d" not in clean_text(text)
 
@@ -78,13 +79,21 @@ def test_lone_surrogates_become_replacement_characters():
 def test_marker_like_lines_are_escaped_and_nothing_else():
     text = f"{FORGED}\n   [WF : two]\n[wf:x]\nsay [wf: y]\n\\[wf: z]\n[wfx: no]"
     assert escape_markers(text).splitlines() == [
-        "\\" + FORGED, "   \\[WF : two]", "\\[wf:x]", "say [wf: y]", "\\[wf: z]", "[wfx: no]"]
+        "\\" + FORGED,
+        "   \\[WF : two]",
+        "\\[wf:x]",
+        "say [wf: y]",
+        "\\[wf: z]",
+        "[wfx: no]",
+    ]
 
 
 def test_cost_on_a_10_mb_page():
     # Measured, not asserted tightly: 0.25 s on the non-ASCII page on a loaded 2-core
     # machine; the bound only catches a policy that became quadratic or per-character.
-    page = ("Grüße — 東京 привет سلام क्\u200dष \U0001f468\u200d\U0001f469 \x1b[0m\n" * 200_000)[:10_000_000]
+    page = ("Grüße — 東京 привет سلام क्\u200dष \U0001f468\u200d\U0001f469 \x1b[0m\n" * 200_000)[
+        :10_000_000
+    ]
     start = time.monotonic()
     escape_markers(clean_text(page))
     assert time.monotonic() - start < 3
@@ -95,8 +104,10 @@ def test_cost_on_a_10_mb_page():
 
 def test_hidden_characters_are_absent_from_text_and_json(wf, serve):
     title = f"Ti{HIDDEN}tle\u2028second\u009b"
-    body = (f"<p>Visible{HIDDEN} text\u2028next line</p><p>{PERSIAN} {DEVANAGARI} {FAMILY}</p>"
-            f'<p><a href="/x{HIDDEN}y">li{HIDDEN}nk</a></p>')
+    body = (
+        f"<p>Visible{HIDDEN} text\u2028next line</p><p>{PERSIAN} {DEVANAGARI} {FAMILY}</p>"
+        f'<p><a href="/x{HIDDEN}y">li{HIDDEN}nk</a></p>'
+    )
     srv = serve(respond(200, _page(title, body), {"Content-Type": "text/html; charset=utf-8"}))
     r = wf(*ALLOW, *NEVER, srv.url)
     assert r.code == 0, r.stderr
@@ -137,7 +148,9 @@ def test_a_marker_quoting_a_link_target_stays_one_line(wf, serve):
     assert _marker_lines(r.stdout) == [], r.stdout
 
 
-@pytest.mark.parametrize("name", ["evil\x1b]0;pwned\x07.txt", "rtl\u202etxt.exe", "bad\udcffbyte.txt"])
+@pytest.mark.parametrize(
+    "name", ["evil\x1b]0;pwned\x07.txt", "rtl\u202etxt.exe", "bad\udcffbyte.txt"]
+)
 def test_save_path_with_escapes_is_refused_before_any_request(wf, serve, scratch, name):
     srv = serve(respond(200, b"text", {"Content-Type": "text/plain"}))
     r = wf(*ALLOW, *NEVER, "--save-path", name, srv.url)
