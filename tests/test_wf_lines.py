@@ -263,3 +263,39 @@ def test_input_file_needs_no_network(wf, tmp_path, monkeypatch):
     assert r.stdout == "from stdin\n"
     r = wf("--input", str(tmp_path / "missing.html"))
     assert r.code == 2 and "cannot read --input" in r.stderr
+
+
+# ------------------------------------------------------------------ RE2 with Python's meaning
+
+RE2_PATTERNS = [r"\w+", r"[\w-]+$", r"^[^\s]+x", r"\bfoo\b", r"[]a]", r"[^]a]+", r"\x41\u00e9",
+                r"a{,2}b", r"\d+\Z", r"(?i)CAFÉ", r"[[:a]", r"\S+$", r"^\s*#", r"\W\w"]
+RE2_TEXTS = ["héllo wörld", "a-b_c", "x y z", "foo bar", "привет мир", "aa", "]", "b", "Aé",
+             "aab", "123", "٣٤", "café", "[:a", "  # comment", "x\u3000y", "ab]", "\u00a0#"]
+
+
+@pytest.mark.parametrize("pattern", RE2_PATTERNS)
+def test_re2_patterns_match_what_python_re_matches(pattern):
+    regex = lines.compile_regex(pattern, "--filter")
+    assert regex.linear, regex.fallback
+    python = re.compile(pattern)
+    for text in RE2_TEXTS:
+        assert bool(regex.search(text)) == bool(python.search(text)), (pattern, text)
+
+
+@pytest.mark.parametrize("pattern", [r"(\w)\1", r"a(?=b)", r"(?<!a)b", r"[\W]", r"\bпривет\b",
+                                     r"(?x) a b"])
+def test_patterns_re2_cannot_run_fall_back_to_re_with_a_note(pattern, capfd):
+    regex = lines.compile_regex(pattern, "--exclude")
+    assert not regex.linear
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("wf: note: --exclude") and "Python's re" in err
+    python = re.compile(pattern)
+    for text in [*RE2_TEXTS, "привет", "ab", "b"]:
+        assert bool(regex.search(text)) == bool(python.search(text))
+
+
+def test_re2_ends_a_backtracking_pattern_in_linear_time():
+    regex = lines.compile_regex(r"(a+)+$", "--filter")
+    start = time.monotonic()
+    assert lines.match_lines(["a" * 40 + "b"] * 200, regex, None) == []
+    assert time.monotonic() - start < 0.5
