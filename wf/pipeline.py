@@ -77,8 +77,17 @@ class Page:
             "links": self.links,
             "notes": [one_line(note) for note in self.notes],
             "elapsed_ms": self.elapsed_ms,
-            "error": self.error.as_json() if self.error else None,
+            "error": _error_json(self.error),
         }
+
+
+def _error_json(error: ToolError | None) -> dict[str, Any] | None:
+    if error is None:
+        return None
+    # An error can quote the server (a header, a URL); stderr gets it cleaned by diag.
+    out = error.as_json()
+    out["message"] = one_line(out.get("message"))
+    return out
 
 
 def marker(text: str) -> str:
@@ -133,7 +142,9 @@ def process(
 ) -> Page:
     """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
     start = time.monotonic()
-    page = Page(url=target)
+    # The target may be any line of stdin; it is echoed in headers and JSON, never fetched
+    # from here (fetch refuses a URL with control characters).
+    page = Page(url=one_line(target))
     try:
         deadline = start + opts.net.timeout
         if local_body is None:
