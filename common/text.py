@@ -42,8 +42,9 @@ _REMOVE = (
 # What a URL must not contain either (besides white space): ws drops such a result's URL.
 INVISIBLE = _REMOVE + "\u200c\u200d"
 _SURROGATES = "\ud800-\udfff"
-# What the policy removes or replaces; the replacements differ between text and one line.
-_CHANGED = re.compile(f"[{_REMOVE}{_SURROGATES}\r\u2028\u2029]")
+# What the policy removes; line ends and surrogates are replaced before it runs.
+_REMOVED = re.compile(f"[{_REMOVE}]")
+_SURROGATE = re.compile(f"[{_SURROGATES}]")
 # A joiner is removed unless the characters on both sides are non-ASCII, not white space
 # and not general punctuation (where the other invisible characters live). The lookbehind
 # is written after the joiner so that the scan starts at a joiner, not at every position.
@@ -52,43 +53,34 @@ _STRAY_JOINER = re.compile(f"[\u200c\u200d](?:(?<!{_CONTEXT}[\u200c\u200d])|(?!{
 # ASCII text needs only the C0 controls and DEL removed: str.translate has a fast path
 # for ASCII tables.
 _ASCII = dict.fromkeys([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
-_LINE_ENDS = {"\r": "\n", "\u2028": "\n", "\u2029": "\n"}
-_SPACES = {"\r": " ", "\u2028": " ", "\u2029": " "}
 _BLANKS = dict.fromkeys(map(ord, "\t\n\r"), " ")
 # A line that starts like wf's marker lines ("[wf: ...]"), after any spaces, in any case.
 _MARKER_LIKE = re.compile(r"^([ \t]*)(\[[ \t]*wf[ \t]*:)", re.MULTILINE | re.IGNORECASE)
 NOTE_CHARS = 300
 
 
-def _replace(match: re.Match[str], ends: dict[str, str]) -> str:
-    char = match.group()
-    if char in ends:
-        return ends[char]
-    return "\ufffd" if "\ud800" <= char <= "\udfff" else ""
-
-
-def _scrub(text: str, ends: dict[str, str]) -> str:
-    if _CHANGED.search(text):
-        if _needs_map(text):
-            text = _CHANGED.sub(lambda m: _replace(m, ends), text)
-        else:
-            text = _CHANGED.sub("", text)
+def _scrub(text: str, end: str) -> str:
+    """The policy on non-ASCII text; ``end`` is what a line end becomes. Every step is a
+    scan in C (str.replace, a regex sub with a string): a callback per match would cost
+    seconds on a 10 MB page made of characters to remove."""
+    for char in "\r\u2028\u2029":
+        if char in text:
+            text = text.replace(char, end)
+    if not _fits_utf8(text):
+        text = _SURROGATE.sub("\ufffd", text)
+    text = _REMOVED.sub("", text)
     if "\u200c" in text or "\u200d" in text:
         text = _STRAY_JOINER.sub("", text)
     return text
 
 
-def _needs_map(text: str) -> bool:
-    """Whether anything is replaced rather than removed (sub with a string is faster)."""
-    return "\r" in text or "\u2028" in text or "\u2029" in text or _has_surrogate(text)
-
-
-def _has_surrogate(text: str) -> bool:
+def _fits_utf8(text: str) -> bool:
+    """False when the text holds a lone surrogate (from a JSON escape or surrogateescape)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return True
-    return False
+        return False
+    return True
 
 
 def clean_text(text: str) -> str:
@@ -100,7 +92,7 @@ def clean_text(text: str) -> str:
             text = text.replace("\r", "\n")
     if text.isascii():
         return text.translate(_ASCII)
-    return _scrub(text, _LINE_ENDS)
+    return _scrub(text, "\n")
 
 
 def inline(text: str | None) -> str:
@@ -109,7 +101,7 @@ def inline(text: str | None) -> str:
     if not text:
         return ""
     if not text.isascii():
-        text = _scrub(text, _SPACES)
+        text = _scrub(text, " ")
     elif not text.isprintable():
         text = text.translate(_ASCII)
     if not text.isprintable():
