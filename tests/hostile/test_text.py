@@ -89,8 +89,8 @@ def test_marker_like_lines_are_escaped_and_nothing_else():
 
 
 def test_cost_on_a_10_mb_page():
-    # Measured, not asserted tightly: 0.25 s on the non-ASCII page on a loaded 2-core
-    # machine; the bound only catches a policy that became quadratic or per-character.
+    # Measured, not asserted tightly: 0.27 s for this page (best of 5, 2 cores); the bound
+    # only catches a policy that became quadratic or a callback per character.
     page = ("Grüße — 東京 привет سلام क्\u200dष \U0001f468\u200d\U0001f469 \x1b[0m\n" * 200_000)[
         :10_000_000
     ]
