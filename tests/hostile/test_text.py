@@ -88,6 +88,23 @@ def test_marker_like_lines_are_escaped_and_nothing_else():
     ]
 
 
+def test_the_policy_a_slice_at_a_time_is_the_policy(monkeypatch):
+    # Big pages are cleaned a slice at a time (for memory); a joiner at a slice's edge must
+    # still see both its neighbours.
+    import random
+
+    from common import text
+
+    alphabet = ["a", "ب", "\u200c", "\u200d", " ", "\U0001f468", "\u202e", "क", "\u094d", "\x1b"]
+    rng = random.Random(10)
+    samples = [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80))) for _ in range(3000)
+    ]
+    whole = [clean_text(t) for t in samples]
+    monkeypatch.setattr(text, "_SLICE", 5)
+    assert [clean_text(t) for t in samples] == whole
+
+
 def test_cost_on_a_10_mb_page():
     # Measured, not asserted tightly: 0.27 s for this page (best of 5, 2 cores); the bound
     # only catches a policy that became quadratic or a callback per character.
