@@ -56,15 +56,14 @@ def use_colour(stream: IO[Any] | None = None) -> bool:
         return False
 
 
-# Messages quote server data (URLs, headers): escape sequences in it must not reach the
-# terminal. C0 and C1 controls other than tab are shown as \xNN.
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c != 0x09}
-
-
 def diag(tool: str, message: str) -> None:
-    """One diagnostic line on stderr, starting with the tool's name."""
-    line = " ".join(message.split()) if "\n" in message or "\r" in message else message
-    line = line.translate(_CONTROLS)
+    """One diagnostic line on stderr, starting with the tool's name. Messages quote server
+    data (URLs, headers, engine names): common.text's policy cleans it (no escape sequence
+    reaches the terminal, no line end splits the line) and caps it, so that a 200 KB field
+    is still one short line."""
+    from common.text import cap, one_line
+
+    line = cap(one_line(message))
     err = _stream("stderr")
     try:
         err.write(f"{tool}: {line}\n".encode("utf-8", "replace"))

@@ -39,7 +39,8 @@ def test_split_lines_counts_like_a_reader():
 
 def test_filter_then_exclude_then_window():
     text = [f"{w} {i}" for i, w in enumerate(["apple", "banana", "apple pie", "cherry", "apple tart"])]
-    sel = lines.select_lines(text, keep=re.compile("apple"), drop=re.compile("pie"), from_line=2, to_line=9)
+    keep, drop = lines.compile_regex("apple", "--filter"), lines.compile_regex("pie", "--exclude")
+    sel = lines.select_lines(text, keep=keep, drop=drop, from_line=2, to_line=9)
     assert sel.lines == ["apple tart 4"]
     assert (sel.total, sel.matched, sel.first, sel.last) == (5, 2, 2, 2)
 
@@ -50,9 +51,12 @@ def test_window_past_the_end_is_empty():
 
 
 def test_hostile_regex_is_bounded_in_time():
+    # The lookahead keeps the pattern off RE2: Python's re runs it, under the time limit.
+    keep = lines.compile_regex(r"(?=a)(a+)+$", "--filter")
+    assert not keep.linear
     start = time.monotonic()
     with pytest.raises(UsageError, match="ran longer than"):
-        lines.match_lines(["a" * 40 + "!"], re.compile(r"(a+)+$"), None, seconds=1.0)
+        lines.match_lines(["a" * 40 + "!"], keep, None, seconds=1.0)
     assert time.monotonic() - start < 3
 
 
@@ -259,3 +263,39 @@ def test_input_file_needs_no_network(wf, tmp_path, monkeypatch):
     assert r.stdout == "from stdin\n"
     r = wf("--input", str(tmp_path / "missing.html"))
     assert r.code == 2 and "cannot read --input" in r.stderr
+
+
+# ------------------------------------------------------------------ RE2 with Python's meaning
+
+RE2_PATTERNS = [r"\w+", r"[\w-]+$", r"^[^\s]+x", r"\bfoo\b", r"[]a]", r"[^]a]+", r"\x41\u00e9",
+                r"a{,2}b", r"\d+\Z", r"(?i)CAFÉ", r"[[:a]", r"\S+$", r"^\s*#", r"\W\w"]
+RE2_TEXTS = ["héllo wörld", "a-b_c", "x y z", "foo bar", "привет мир", "aa", "]", "b", "Aé",
+             "aab", "123", "٣٤", "café", "[:a", "  # comment", "x\u3000y", "ab]", "\u00a0#"]
+
+
+@pytest.mark.parametrize("pattern", RE2_PATTERNS)
+def test_re2_patterns_match_what_python_re_matches(pattern):
+    regex = lines.compile_regex(pattern, "--filter")
+    assert regex.linear, regex.fallback
+    python = re.compile(pattern)
+    for text in RE2_TEXTS:
+        assert bool(regex.search(text)) == bool(python.search(text)), (pattern, text)
+
+
+@pytest.mark.parametrize("pattern", [r"(\w)\1", r"a(?=b)", r"(?<!a)b", r"[\W]", r"\bпривет\b",
+                                     r"(?x) a b"])
+def test_patterns_re2_cannot_run_fall_back_to_re_with_a_note(pattern, capfd):
+    regex = lines.compile_regex(pattern, "--exclude")
+    assert not regex.linear
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("wf: note: --exclude") and "Python's re" in err
+    python = re.compile(pattern)
+    for text in [*RE2_TEXTS, "привет", "ab", "b"]:
+        assert bool(regex.search(text)) == bool(python.search(text))
+
+
+def test_re2_ends_a_backtracking_pattern_in_linear_time():
+    regex = lines.compile_regex(r"(a+)+$", "--filter")
+    start = time.monotonic()
+    assert lines.match_lines(["a" * 40 + "b"] * 200, regex, None) == []
+    assert time.monotonic() - start < 0.5

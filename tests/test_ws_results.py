@@ -22,6 +22,22 @@ def test_clean_text_decodes_entities_and_collapses_whitespace():
     assert clean_text(None) == ""
 
 
+def test_clean_text_applies_the_text_policy():
+    # Bidi override, tag characters and a C1 control go; a lone surrogate (a JSON escape
+    # such as \ud800) is repaired; a ZWNJ inside a Persian word stays.
+    hidden = "\u202e\U000e0069\U000e0067\x9b\u2066"
+    assert (
+        clean_text(f"Ti{hidden}tle \ud800 می\u200cخواهم\u2028x") == "Title \ufffd می\u200cخواهم x"
+    )
+
+
+def test_a_result_whose_url_holds_a_lone_surrogate_is_dropped():
+    raw = [Result("bad", "https://a.example/\ud800"), Result("ok \udfff", "https://b.example/")]
+    out, filtered = finalise(raw)
+    assert [(r.title, r.url) for r in out] == [("ok \ufffd", "https://b.example/")]
+    assert filtered == 0
+
+
 @given(st.text())
 def test_clean_text_is_always_one_trimmed_line(text):
     out = clean_text(text)

@@ -1,8 +1,10 @@
 """The line pipeline: full view -> --filter -> --exclude -> --from/--to window -> --max-length.
 
 It knows nothing of HTML or HTTP: it takes the text and the options and returns lines.
-Regexes run in a forked child with a time limit, because Python's re cannot be
-interrupted and a pattern such as ``(a+)+$`` backtracks for ever on a long line.
+Regexes run on RE2, which matches in time linear in the line (a pattern such as
+``(a+)+$`` costs what ``a+$`` costs). The few patterns RE2 cannot run (backreferences,
+lookaround) run on Python's re in a forked child with a time limit, because re cannot be
+interrupted and backtracks for ever on such a pattern.
 """
 
 from __future__ import annotations
@@ -12,13 +14,30 @@ import re
 import select
 import signal
 import time
+import warnings
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from common.errors import Timeout, UsageError
 
 REGEX_SECONDS = 5.0
+TOOL = "wf"
+
+
+@dataclass(frozen=True)
+class Regex:
+    """A compiled --filter or --exclude: RE2 when it can run the pattern, else Python's re
+    (``fallback`` then says why, for the note)."""
+
+    pattern: str
+    search: Callable[[str], Any]
+    fallback: str | None = None
+
+    @property
+    def linear(self) -> bool:
+        return self.fallback is None
 
 
 @dataclass
@@ -40,17 +59,110 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def compile_regex(pattern: str, option: str) -> re.Pattern[str]:
-    """Validate before any network traffic; an invalid regex is a usage error (2)."""
+def compile_regex(pattern: str, option: str) -> Regex:
+    """Validate before any network traffic; an invalid regex is a usage error (2). A valid
+    pattern RE2 cannot run falls back to Python's re, with one note on stderr."""
     try:
-        return re.compile(pattern)
+        with warnings.catch_warnings():
+            # re warns on stderr about "[[" and the like; every stderr line must be wf's own.
+            warnings.simplefilter("ignore")
+            checked = re.compile(pattern)
     except re.error as exc:
         raise UsageError(f"invalid regex for {option} {pattern!r}: {exc}") from None
+    translated, why = _for_re2(pattern)
+    if translated is not None:
+        import re2  # only here: most runs have no regex
+
+        options = re2.Options()
+        options.log_errors = False  # RE2 would log the refusal on stderr itself
+        try:
+            return Regex(pattern, re2.compile(translated, options).search)
+        except re2.error as exc:
+            why = _re2_reason(exc)
+    from common.output import diag
+
+    fallback = f"{option} {pattern!r} runs on Python's re ({why}), limited to {REGEX_SECONDS:g} s"
+    diag(TOOL, f"note: {fallback}")
+    return Regex(pattern, checked.search, fallback)
 
 
-def _matching(
-    lines: Sequence[str], keep: re.Pattern[str] | None, drop: re.Pattern[str] | None
-) -> list[int]:
+def _re2_reason(exc: Exception) -> str:
+    detail = exc.args[0] if exc.args else exc
+    if isinstance(detail, bytes):
+        detail = detail.decode("utf-8", "replace")
+    return f"RE2 cannot run it: {detail}"
+
+
+# Python's \w, \d and \s are Unicode classes; RE2's are ASCII. Outside a [...] set each
+# becomes a set, inside one its members (a negated class cannot go inside a set).
+_OUTSIDE = {
+    "w": r"[\p{L}\p{N}_]",
+    "W": r"[^\p{L}\p{N}_]",
+    "d": r"\p{Nd}",
+    "D": r"\P{Nd}",
+    "s": r"[\t-\r\x1c-\x1f\x85\p{Z}]",
+    "S": r"[^\t-\r\x1c-\x1f\x85\p{Z}]",
+    "Z": r"\z",
+}
+_INSIDE = {"w": r"\p{L}\p{N}_", "d": r"\p{Nd}", "s": r"\t-\r\x1c-\x1f\x85\p{Z}"}
+_HEX = {"x": 2, "u": 4, "U": 8}
+_NO_MIN = re.compile(r"\{,\d+\}")
+
+
+def _for_re2(pattern: str) -> tuple[str | None, str]:
+    """The pattern in RE2 syntax with Python's meaning, or None and why there is none."""
+    out: list[str] = []
+    in_set = False
+    set_start = -1
+    i, n = 0, len(pattern)
+    boundary = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            e = pattern[i + 1]
+            i += 2
+            if e in _HEX:
+                digits = pattern[i : i + _HEX[e]]
+                out.append(f"\\x{{{digits}}}")
+                i += _HEX[e]
+            elif in_set and e in _INSIDE:
+                out.append(_INSIDE[e])
+            elif in_set and e in "WDS":
+                return None, f"\\{e} inside a set has no RE2 form with Python's Unicode meaning"
+            elif not in_set and e in _OUTSIDE:
+                out.append(_OUTSIDE[e])
+            else:
+                boundary = boundary or (e in "bB" and not in_set)
+                out.append("\\" + e)
+            continue
+        if in_set:
+            if c == "]":
+                # Right after "[" or "[^" a "]" is a member, not the end of the set.
+                in_set = i == set_start
+                c = "\\]" if in_set else c
+            elif c == "[":
+                c = "\\["  # a member for Python; RE2 would read "[:" as a class name
+        elif c == "[":
+            in_set = True
+            out.append(c)
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            set_start = i
+            continue
+        elif c == "{" and _NO_MIN.match(pattern, i):
+            c = "{0"  # Python reads {,n} as {0,n}; RE2 as the characters themselves
+        out.append(c)
+        i += 1
+    # RE2's \b and \B know only ASCII letters: next to \w or a non-ASCII letter they would
+    # find no boundary where Python finds one.
+    if boundary and (not pattern.isascii() or "\\w" in pattern or "\\W" in pattern):
+        return None, "its \\b or \\B meets non-ASCII letters, and RE2's word boundary is ASCII"
+    return "".join(out), ""
+
+
+def _matching(lines: Sequence[str], keep: Regex | None, drop: Regex | None) -> list[int]:
     return [
         i
         for i, line in enumerate(lines)
@@ -60,8 +172,8 @@ def _matching(
 
 def match_lines(
     lines: Sequence[str],
-    keep: re.Pattern[str] | None,
-    drop: re.Pattern[str] | None,
+    keep: Regex | None,
+    drop: Regex | None,
     *,
     seconds: float = REGEX_SECONDS,
     deadline: float | None = None,
@@ -70,7 +182,8 @@ def match_lines(
     and within the run's total deadline (a time.monotonic() value) when there is one."""
     if keep is None and drop is None:
         return list(range(len(lines)))
-    if not hasattr(os, "fork"):
+    # RE2 runs in linear time: no child, no time limit needed.
+    if all(p is None or p.linear for p in (keep, drop)) or not hasattr(os, "fork"):
         return _matching(lines, keep, drop)
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -138,8 +251,8 @@ def match_lines(
 def select_lines(
     lines: Sequence[str],
     *,
-    keep: re.Pattern[str] | None = None,
-    drop: re.Pattern[str] | None = None,
+    keep: Regex | None = None,
+    drop: Regex | None = None,
     from_line: int | None = None,
     to_line: int | None = None,
     deadline: float | None = None,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from common.net import NetOptions
+from wf.lines import Regex
 
 DEFAULT_MAX_LENGTH = 20_000
 DEFAULT_AUTOSAVE_BYTES = 10_000
@@ -19,8 +19,8 @@ class WfOptions:
     full: bool = False
     links: bool = False
     raw: bool = False
-    filter: re.Pattern[str] | None = None
-    exclude: re.Pattern[str] | None = None
+    filter: Regex | None = None
+    exclude: Regex | None = None
     from_line: int | None = None
     to_line: int | None = None
     max_length: int = DEFAULT_MAX_LENGTH  # 0 means no limit

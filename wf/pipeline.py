@@ -17,16 +17,14 @@ from typing import Any
 from common import watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
 from common.net import Response, fetch, raise_for_status
+from common.text import clean_text, escape_markers, inline, one_line
 from wf import content, lines
 from wf.options import PREVIEW_CHARS, WfOptions
 from wf.save import confine_name, default_name, save_bytes
 
 Log = Callable[[str], None]
 BATCH_WORKERS = 4
-# C0 controls but tab and newline, DEL, C1 controls: a page's escape sequences must not
-# reach a terminal (or an agent) as commands. CR ends a line, as a reader would count it.
 _NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]+")
 
 
 @dataclass
@@ -62,29 +60,42 @@ class Page:
         return "\n".join(parts) + "\n" if parts else ""
 
     def as_json(self) -> dict[str, Any]:
+        # The text is clean already; the fields below may quote the user, the server or a
+        # file name, and a raw C1 control or line separator in JSON is still one on screen.
         return {
-            "url": self.url,
-            "final_url": self.final_url,
+            "url": one_line(self.url),
+            "final_url": one_line(self.final_url) or None,
             "status": self.status,
-            "content_type": self.content_type,
+            "content_type": one_line(self.content_type) or None,
             "charset": self.charset,
-            "title": self.title,
+            "title": one_line(self.title) or None,
             "text": self.text,
             "lines": {"total": self.total, "matched": self.matched, "from": self.first, "to": self.last},
             "truncated": self.truncated,
-            "saved_to": self.saved_to,
+            "saved_to": one_line(self.saved_to) or None,
             "bytes": self.bytes,
             "rendered": self.rendered,
             "links": self.links,
-            "notes": self.notes,
+            "notes": [one_line(note) for note in self.notes],
             "elapsed_ms": self.elapsed_ms,
-            "error": self.error.as_json() if self.error else None,
+            "error": _error_json(self.error),
         }
 
 
+def _error_json(error: ToolError | None) -> dict[str, Any] | None:
+    if error is None:
+        return None
+    # An error can quote the server (a header, a URL); stderr gets it cleaned by diag.
+    out = error.as_json()
+    out["message"] = one_line(out.get("message"))
+    return out
+
+
 def marker(text: str) -> str:
-    """Marker lines are the only lines wf adds to a page's text; they look like this."""
-    return f"[wf: {text}]"
+    """Marker lines are the only lines wf adds to a page's text; they look like this. Page
+    lines that look the same are escaped (common.text.escape_markers), and what a marker
+    quotes (a path, a file name) is cleaned here, so a marker is always one line of wf's."""
+    return f"[wf: {inline(text)}]"
 
 
 @dataclass
@@ -132,7 +143,9 @@ def process(
 ) -> Page:
     """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
     start = time.monotonic()
-    page = Page(url=target)
+    # The target may be any line of stdin; it is echoed in headers and JSON, never fetched
+    # from here (fetch refuses a URL with control characters).
+    page = Page(url=one_line(target))
     deadline = start + opts.net.timeout
     with watchdog.deadline(deadline, target):
         _process(page, target, opts, deadline, log=log, renderers=renderers, local_body=local_body)
@@ -201,10 +214,10 @@ def _build(
 
 
 def printable(text: str) -> str:
-    """The text without control characters; CRLF and lone CR become LF."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _CONTROLS.sub("", text)
+    """A page's text as wf prints it: common.text's policy (no control or invisible
+    characters; CR, CRLF, U+2028 and U+2029 end a line), then page lines that begin like a
+    marker line escaped. --filter, --from/--to and --json all see this text."""
+    return escape_markers(clean_text(text))
 
 
 def _save_binary(
@@ -336,6 +349,7 @@ def _apply_lines(
         page.matched, page.first, page.last = len(full_view), (1 if shown else None), len(shown) or None
         _append_link_list(page, opts)
         return
+    page.notes.extend(r.fallback for r in (opts.filter, opts.exclude) if r and r.fallback)
     sel = lines.select_lines(
         full_view,
         keep=opts.filter,

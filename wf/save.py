@@ -42,6 +42,14 @@ def confine_name(name: str) -> str:
     if "\0" in name or "\n" in name or "\r" in name:
         raise UsageError("--save-path must not contain NUL or newline characters")
     base = name.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].strip()
+    from common.text import inline, one_line
+
+    if inline(base) != base:
+        # wf echoes the name in a marker line; cleaned there, it would name another file.
+        raise UsageError(
+            f"--save-path {one_line(base)!r} holds control, invisible or undecodable "
+            "characters (only plain text names are saved)"
+        )
     if base in ("", ".", ".."):
         raise UsageError(f"--save-path {name!r} has no file name (only its base name is used)")
     if len(base.encode("utf-8", "surrogateescape")) > 255:

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from common.errors import UsageError
 from common.policy import Policy
+from common.text import one_line
 from ws.backends import ALIASES, BY_NAME, DEFAULT_ORDER
 from ws.backends.base import Backend
 
@@ -203,7 +204,9 @@ def make_options(
     )
     endpoints = endpoints_from_env(env)
     return SearchOptions(
-        query=query,
+        # What the user typed is echoed in the output and sent to every engine: an escape
+        # sequence, bidi control or stray byte in it means nothing to a search engine.
+        query=one_line(query),
         endpoints=chain_for(name, source, endpoints),
         max_results=max_results,
         provider=name,

@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
-# C0/C1 controls, zero-width and bidi controls: they would corrupt a terminal line.
-_INVISIBLE_CHARS = r"\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
-_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
-_NOT_IN_URL = re.compile(rf"[{_INVISIBLE_CHARS}\s]")
+from common.text import INVISIBLE, one_line
+
+# A URL with a character common.text removes (controls, bidi, tag, zero-width), a lone
+# surrogate (a JSON escape such as \ud800, which cannot be written as UTF-8) or white
+# space is not one a reader can trust or pipe into wf: the result is dropped.
+_NOT_IN_URL = re.compile(f"[{INVISIBLE}\ud800-\udfff\\s]")
 _DOMAIN_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
@@ -41,19 +43,14 @@ class Result:
 
 
 def clean_text(text: str | None) -> str:
-    """One line of plain text: entities decoded, invisible characters gone, spaces collapsed."""
+    """One line of plain text: entities decoded, then common.text's one-line policy (a lone
+    surrogate in a title or snippet is repaired to U+FFFD rather than the result dropped)."""
     if not text:
         return ""
     # Page text from lxml is already decoded; JSON from SearxNG may still carry entities.
     if "&" in text:
         text = html.unescape(text)
-    text = " ".join(text.split())
-    # Once the spaces are collapsed, isprintable() is False only for the controls and
-    # format characters _INVISIBLE names (and a few unassigned code points): most text
-    # never needs the regex.
-    if not text.isprintable():
-        text = " ".join(_INVISIBLE.sub(" ", text).split())
-    return text
+    return one_line(text)
 
 
 def http_url(url: str | None) -> str | None:

@@ -29,11 +29,23 @@ def run(
     deadline: float | None = None,
 ) -> Extracted:
     try:
-        return _run(
+        result = _run(
             html, url=url, full=full, markers=markers, want_links=want_links, deadline=deadline
         )
     except Exception:  # noqa: BLE001 - the contract is: any input gives text, never raises
         return Extracted(title=None, text=crude_text(html), links=[])
+    return _clean_fields(result)
+
+
+def _clean_fields(result: Extracted) -> Extracted:
+    """Title and link list leave here under common.text's one-line policy (the text is
+    cleaned by the caller with the rest of the page's lines): a title or an href can hold
+    anything, a bidi override or a line that forges a marker included."""
+    from common.text import one_line
+
+    result.title = one_line(result.title) or None
+    result.links = [Link(text=one_line(link.text), url=one_line(link.url)) for link in result.links]
+    return result
 
 
 def _run(
@@ -192,8 +204,9 @@ def crude_text(html: str | bytes) -> str:
         else:
             text = str(html)
         text = _TAGS.sub(" ", _DROP.sub(" ", text))
-        text = html_lib.unescape(text)
-        text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", "", text)
+        from common.text import clean_text
+
+        text = clean_text(html_lib.unescape(text))
         return "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
     except Exception:  # noqa: BLE001
         return ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from common.text import cap, one_line
 from ws.backends.base import (
     BLOCKED,
     EMPTY,
@@ -109,16 +110,25 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+# An instance reports these from its engines; a hostile one can make them any size.
+_MAX_ENGINES = 10
+_NAME_CHARS = 40
+_WHY_CHARS = 80
+
+
 def _unresponsive(value: Any) -> str:
-    """``[["google", "CAPTCHA"], ["bing", "timeout"]]`` as ``google (CAPTCHA), bing (timeout)``."""
+    """``[["google", "CAPTCHA"], ["bing", "timeout"]]`` as ``google (CAPTCHA), bing (timeout)``,
+    each part cleaned (common.text) and short, at most ten engines named."""
     if not isinstance(value, list):
         return ""
     out = []
     for entry in value:
         if isinstance(entry, (list, tuple)) and entry:
-            name = str(entry[0])
-            why = str(entry[1]) if len(entry) > 1 and entry[1] else ""
+            name = cap(one_line(str(entry[0])), _NAME_CHARS)
+            why = cap(one_line(str(entry[1])), _WHY_CHARS) if len(entry) > 1 and entry[1] else ""
             out.append(f"{name} ({why})" if why else name)
         elif isinstance(entry, str):
-            out.append(entry)
-    return ", ".join(out)
+            out.append(cap(one_line(entry), _NAME_CHARS))
+    if len(out) > _MAX_ENGINES:
+        out[_MAX_ENGINES:] = [f"and {len(out) - _MAX_ENGINES} more"]
+    return ", ".join(part for part in out if part)
