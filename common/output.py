@@ -56,14 +56,14 @@ def use_colour(stream: IO[Any] | None = None) -> bool:
         return False
 
 
-def diag(tool: str, message: str) -> None:
+def diag(tool: str, message: str, *, limit: int | None = None) -> None:
     """One diagnostic line on stderr, starting with the tool's name. Messages quote server
     data (URLs, headers, engine names): common.text's policy cleans it (no escape sequence
     reaches the terminal, no line end splits the line) and caps it, so that a 200 KB field
-    is still one short line."""
-    from common.text import cap, one_line
+    is still one short line (a note NOTE_CHARS, an error line ERROR_CHARS)."""
+    from common.text import NOTE_CHARS, cap, one_line
 
-    line = cap(one_line(message))
+    line = cap(one_line(message), limit or NOTE_CHARS)
     err = _stream("stderr")
     try:
         err.write(f"{tool}: {line}\n".encode("utf-8", "replace"))
@@ -72,8 +72,12 @@ def diag(tool: str, message: str) -> None:
         pass
 
 
+# The last line a script or agent reads: room for every provider's reason in a failed search.
+ERROR_CHARS = 2000
+
+
 def error_line(tool: str, exc: ToolError) -> None:
-    diag(tool, f"({exc.code}) {exc.message}")
+    diag(tool, f"({exc.code}) {exc.message}", limit=ERROR_CHARS)
 
 
 def _silence_stdout() -> None:
@@ -90,8 +94,18 @@ class _SigTerm(BaseException):
     on the way up (a search's fallback chain, a batch, the extractor) can swallow it."""
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
+def _on_signal(signum: int, frame: Any) -> None:
+    # Once is enough. A signal sent to the whole process group reaches this process twice
+    # (directly, and passed on by the watchdog's supervisor): a second one must not break
+    # into the clean-up the first started. The supervisor kills what does not end.
+    for sig in _HANDLED:
+        signal.signal(sig, signal.SIG_IGN)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise _SigTerm
+
+
+_HANDLED = (signal.SIGTERM, signal.SIGINT)
 
 
 def run_cli(
@@ -104,16 +118,17 @@ def run_cli(
     """Run a click command; map every outcome to one stderr line and an exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     wants_json = "--json" in args
-    previous: Any = None
+    previous: dict[int, Any] = {}
     try:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        for sig in _HANDLED:
+            previous[sig] = signal.signal(sig, _on_signal)
     except ValueError:  # not the main thread (embedded use)
         pass
     try:
         return _run(tool, command, args, wants_json, json_error)
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _run(

@@ -170,6 +170,7 @@ def _process(
             resp = fetch(target, opts.net, deadline=deadline)
             _check_status(resp, log)
             doc = Document(target, resp.final_url, resp.status, resp.content_type, resp.body)
+            del resp  # the body lives on in doc alone, which lets it go once decoded
         else:
             doc = Document(target, opts.base_url, None, "", local_body)
         _build(page, doc, opts, log=log, renderers=renderers, deadline=deadline)
@@ -206,8 +207,10 @@ def _build(
     from common.decode import decode_body
 
     decoded, page.charset = decode_body(doc.body, doc.content_type or None)
+    doc.body = b""  # up to --max-bytes that extraction does not need to hold as well
     if kind == "html" and not opts.raw:
         text = _extract_html(page, decoded, opts, log=log, renderers=renderers, deadline=deadline)
+        del decoded  # a 10 MB body of one astral character and ASCII is a 40 MB str
     else:
         text = decoded
     _apply_lines(page, printable(text), opts, deadline, log=log)

@@ -203,7 +203,8 @@ def walk(
                 links += 1
             text = el.text
             if text:
-                n = len(text.strip())
+                # A huge node is counted as it is: strip() would copy it whole.
+                n = len(text.strip()) if len(text) < 4096 else len(text)
                 if n:
                     cur[3] += n
                     cur[5] = text if n < 64 else text[-16:]  # enough to see an ellipsis

@@ -41,11 +41,14 @@ def collapse(raw: str) -> str:
             return " ".join(raw.split())
         lines = [" ".join(line.split()) for line in raw.split(_BR)]
     else:
-        if "\xad" in raw:  # soft hyphens: invisible unless a line breaks there
-            raw = raw.replace("\xad", "")
-        # Only HTML's own spaces collapse; a no-break space inside a line stays as
-        # written (at the edges of a line it is only padding).
-        text = _WS.sub(" ", raw) if len(raw) <= _CHUNK else _collapse_long(raw)
+        if len(raw) > _CHUNK:
+            text = _collapse_long(raw)  # soft hyphens go with the text policy there
+        else:
+            if "\xad" in raw:  # soft hyphens: invisible unless a line breaks there
+                raw = raw.replace("\xad", "")
+            # Only HTML's own spaces collapse; a no-break space inside a line stays as
+            # written (at the edges of a line it is only padding).
+            text = _WS.sub(" ", raw)
         if _BR not in text:
             return text.strip()
         lines = [line.strip() for line in text.split(_BR)]
@@ -61,7 +64,12 @@ def collapse(raw: str) -> str:
 def _collapse_long(raw: str) -> str:
     """_WS.sub(" ", raw) a megabyte at a time: on one huge text node the substitution's
     list of pieces would cost ten times the text. Each chunk ends after a whole run of
-    spaces, so no run is split in two."""
+    spaces, so no run is split in two. Each chunk also goes through the output's text
+    policy here rather than at the end: a few invisible characters above U+FFFF make
+    Python store every character of a string in four bytes, and the copies that follow
+    would hold the whole node so (10 MB of them peaked 40 MB higher)."""
+    from common.text import clean_text
+
     out: list[str] = []
     start, size = 0, len(raw)
     while start < size:
@@ -78,7 +86,7 @@ def _collapse_long(raw: str) -> str:
                 words += " "
             out.append(words)
         else:
-            out.append(_WS.sub(" ", chunk))
+            out.append(clean_text(_WS.sub(" ", chunk)))
         start = end
     return "".join(out)
 
