@@ -86,7 +86,7 @@ def command(urls: tuple[str, ...], **kw: Any) -> int:
 
 
 def _build(urls: tuple[str, ...], kw: dict[str, Any]) -> tuple[Any, list[str], bytes | None]:
-    from common.net import NetOptions
+    from common.http.client import NetOptions
     from common.policy import policy_from_env
     from wf.lines import compile_regex
     from wf.options import DEFAULT_AUTOSAVE_BYTES, DEFAULT_MAX_LENGTH, WfOptions

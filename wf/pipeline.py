@@ -16,7 +16,7 @@ from typing import Any
 
 from common import watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
-from common.net import Response, fetch, raise_for_status
+from common.http.client import Response, fetch, raise_for_status
 from common.text import clean_text, escape_markers, inline, one_line
 from wf import content, lines
 from wf.options import PREVIEW_CHARS, WfOptions
@@ -425,7 +425,7 @@ def process_many(
     except BaseException:
         # A signal, or a reader that went away: the pages in flight are not wanted, and
         # waiting for them would hold the exit until the slowest server's deadline.
-        from common.net import abort_fetches
+        from common.http.deadline import abort_fetches
 
         for future in futures:
             future.cancel()

@@ -182,7 +182,7 @@ class PolicyProxy:
         self, addrs: list[IPAddress], port: int, proxy: str | None
     ) -> socket.socket | None:
         if proxy:
-            # The upstream proxy is operator configuration, as in common.net.
+            # The upstream proxy is operator configuration, as in common.http.
             p = urlsplit(proxy)
             try:
                 return socket.create_connection(
@@ -235,7 +235,7 @@ class PolicyProxy:
                 return
             upstream.sendall(chunk)
             remaining -= len(chunk)
-        # Interim 1xx heads are dropped (up to MAX_INTERIM, as in common.net: the browser
+        # Interim 1xx heads are dropped (up to MAX_INTERIM, as in common.http: the browser
         # needs none of them, and an endless stream of them must not hold the connection);
         # the final head says "close".
         buf = b""
@@ -359,6 +359,6 @@ def _close(sock: socket.socket) -> None:
 
 
 def _env_proxy(url: str) -> str | None:
-    from common.net import proxy_for
+    from common.http.proxy_env import proxy_for
 
     return proxy_for(url)
