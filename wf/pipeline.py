@@ -6,7 +6,6 @@ Data flows one way; nothing here knows about click. ``process`` returns a Page w
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +23,6 @@ from wf.save import confine_name, default_name, save_bytes
 
 Log = Callable[[str], None]
 BATCH_WORKERS = 4
-_NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass
@@ -284,6 +282,7 @@ def _maybe_render(
 ) -> Any:
     from wf.extract import extract
     from wf.render import looks_like_js_shell, recover_next_data
+    from wf.render.detect import NOSCRIPT
 
     always = opts.render == "always"
     if not always and not looks_like_js_shell(html, static.text):
@@ -309,7 +308,7 @@ def _maybe_render(
     page.notes.extend(rendered.notes)
     # Scripts ran, so a reader never sees <noscript>: in a scripting DOM its content is raw
     # text (nothing nests inside it), and a non-greedy match removes exactly one element.
-    html_seen = _NOSCRIPT.sub("", rendered.html)
+    html_seen = NOSCRIPT.sub("", rendered.html)
     result = extract(html_seen, url=rendered.final_url, full=opts.full, link_markers=opts.links,
                      deadline=deadline)
     if always or len(result.text.strip()) > len(static.text.strip()):

@@ -278,11 +278,9 @@ def _proxy_auth(proxy: str) -> list[str]:
     parts = urlsplit(proxy)
     if parts.username is None:
         return []
-    import base64
-    from urllib.parse import unquote
+    from common.http.url import basic_auth
 
-    token = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
-    return [f"Proxy-Authorization: Basic {base64.b64encode(token).decode('ascii')}"]
+    return [f"Proxy-Authorization: {basic_auth(parts)}"]
 
 
 def _read_head(sock: socket.socket, data: bytes = b"") -> tuple[bytes | None, bytes]:
