@@ -329,8 +329,8 @@ def raise_for_status(resp: Response) -> None:
 
     where = resp.final_url
     if resp.status == 429:
-        raise Blocked(f"HTTP 429 Too Many Requests from {where}", status=429)
+        raise Blocked(f"HTTP 429 Too Many Requests from {where}")
     if 400 <= resp.status < 500:
-        raise HTTPClientError(f"HTTP {resp.status} from {where}", status=resp.status)
+        raise HTTPClientError(f"HTTP {resp.status} from {where}")
     if resp.status >= 500:
-        raise HTTPServerError(f"HTTP {resp.status} from {where}", status=resp.status)
+        raise HTTPServerError(f"HTTP {resp.status} from {where}")
