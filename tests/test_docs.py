@@ -46,10 +46,19 @@ def test_every_option_is_in_the_man_page(tool):
     assert options and not missing
 
 
-def test_version_matches_the_package_metadata():
+def test_version_has_one_source_and_the_metadata_agrees():
     import tomllib
+    from importlib.metadata import version
 
     import wf
+    import ws
+    from common.version import VERSION
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert wf.__version__ == project["version"]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in pyproject["project"]
+    assert "version" in pyproject["project"]["dynamic"]
+    dynamic = pyproject["tool"]["setuptools"]["dynamic"]["version"]
+    assert dynamic == {"attr": "common.version.VERSION"}
+    # The installed metadata was built from the same constant (make install reinstalls
+    # when common/version.py changes).
+    assert wf.__version__ == ws.__version__ == VERSION == version("wf-ws")
