@@ -14,7 +14,8 @@ from common.errors import WriteError
 
 def _stream(name: str) -> IO[bytes]:
     stream = getattr(sys, name)
-    return getattr(stream, "buffer", stream)
+    binary: IO[bytes] = getattr(stream, "buffer", stream)
+    return binary
 
 
 def write(text: str) -> None:

@@ -56,7 +56,7 @@ def run_cli(
     """Run a click command; map every outcome to one stderr line and an exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     wants_json = "--json" in args
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Any] = {}
     try:
         for sig in _HANDLED:
             previous[sig] = signal.signal(sig, _on_signal)

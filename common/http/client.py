@@ -75,7 +75,7 @@ _local = threading.local()
 
 
 def _pool_classes() -> tuple[type, type]:
-    cached = getattr(_pool_classes, "cached", None)
+    cached: tuple[type, type] | None = getattr(_pool_classes, "cached", None)
     if cached:
         return cached
     from urllib3.connection import HTTPConnection, HTTPSConnection
@@ -300,9 +300,10 @@ def _map_error(
         if isinstance(link, (http.client.RemoteDisconnected, http.client.IncompleteRead)):
             continue
         if isinstance(link, http.client.BadStatusLine):
-            detail = f"bad status line {link.line.strip()[:80]!r}"
+            # .line and .version are set by http.client but missing from typeshed.
+            detail = f"bad status line {link.line.strip()[:80]!r}"  # type: ignore[attr-defined]
         elif isinstance(link, http.client.UnknownProtocol):
-            detail = f"unknown protocol {link.version[:40]!r}"
+            detail = f"unknown protocol {link.version[:40]!r}"  # type: ignore[attr-defined]
         else:
             detail = _short(link)
         return BadResponse(f"malformed answer from {host}: {detail}")

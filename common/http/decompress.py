@@ -106,7 +106,7 @@ def _brotli_ok() -> bool:
     try:
         import inspect
 
-        import brotli  # type: ignore[import-not-found]
+        import brotli  # type: ignore[import-not-found, unused-ignore]
 
         return "output_buffer_limit" in inspect.signature(brotli.Decompressor().process).parameters
     except Exception:
@@ -115,7 +115,7 @@ def _brotli_ok() -> bool:
 
 def _zstd_ok() -> bool:
     try:
-        from compression import zstd  # type: ignore[import-not-found]  # noqa: F401
+        from compression import zstd  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
 
         return True
     except Exception:

@@ -50,9 +50,10 @@ def strict_response() -> type:
             return getattr(self.fp, name)
 
     class StrictResponse(http.client.HTTPResponse):
+        # _read_status and _MAXLINE are http.client internals that typeshed leaves out.
         def _read_status(self) -> tuple[str, int, str]:
             for _ in range(MAX_INTERIM + 1):
-                version, status, reason = super()._read_status()
+                version, status, reason = super()._read_status()  # type: ignore[misc]
                 if not 100 <= status < 200 or status == 101:
                     return version, status, reason
                 self._skip_head()
@@ -60,8 +61,8 @@ def strict_response() -> type:
 
         def _skip_head(self) -> None:
             while True:
-                line = self.fp.readline(http.client._MAXLINE + 1)
-                if len(line) > http.client._MAXLINE:
+                line = self.fp.readline(http.client._MAXLINE + 1)  # type: ignore[attr-defined]
+                if len(line) > http.client._MAXLINE:  # type: ignore[attr-defined]
                     raise http.client.LineTooLong("header line")
                 if line in (b"\r\n", b"\n", b""):
                     return
@@ -70,7 +71,7 @@ def strict_response() -> type:
             if self.headers is not None:
                 return
             fp, reader = self.fp, HeadReader(self.fp)
-            self.fp = reader  # type: ignore[assignment]
+            self.fp = reader
             try:
                 super().begin()
             finally:

@@ -28,7 +28,8 @@ def proxy_for(url: str, environ: Mapping[str, str] | None = None) -> str | None:
     no_proxy = env.get("no_proxy", env.get("NO_PROXY", ""))
     if no_proxy:
         proxies["no"] = no_proxy
-    if urllib.request.proxy_bypass_environment(parts.hostname or "", proxies):
+    # Public in urllib.request (__all__ leaves it out, and so does typeshed).
+    if urllib.request.proxy_bypass_environment(parts.hostname or "", proxies):  # type: ignore[attr-defined]
         return None
     return check_proxy_url(name, proxy)
 
