@@ -332,7 +332,8 @@ class _Supervisor:
         return _exit_code(status)
 
     def _report(self, exc: Any, what: str | None) -> None:
-        from common.output import error_line, write_json
+        from common.output import write_json
+        from common.run import error_line
 
         error_line(self.tool, exc)
         if self.wants_json and self.json_error is not None:

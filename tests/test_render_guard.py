@@ -196,7 +196,7 @@ def test_interim_answers_are_dropped_and_the_final_one_closes(proxy: tuple[Polic
 
     with RawServer(answer) as server:
         got = talk(p.port, f"GET http://127.0.0.1:{server.port}/ HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    # Issue 10: interim answers are skipped (at most 10), as in common.net.
+    # Issue 10: interim answers are skipped (at most 10), as in common.http.
     final = got
     assert b"Early Hints" not in got and final.startswith(b"HTTP/1.1 200") and b"Connection: close" in final and final.endswith(b"final")
 

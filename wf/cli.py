@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from common import output
+from common import output, run
 from common.clickopts import SizeType, shared_options
 from common.errors import ToolError, UsageError
 from wf import __version__
@@ -86,7 +86,7 @@ def command(urls: tuple[str, ...], **kw: Any) -> int:
 
 
 def _build(urls: tuple[str, ...], kw: dict[str, Any]) -> tuple[Any, list[str], bytes | None]:
-    from common.net import NetOptions
+    from common.http.client import NetOptions
     from common.policy import policy_from_env
     from wf.lines import compile_regex
     from wf.options import DEFAULT_AUTOSAVE_BYTES, DEFAULT_MAX_LENGTH, WfOptions
@@ -190,7 +190,7 @@ def _run(opts: Any, targets: list[str], local: bytes | None) -> int:
         many = len(targets) > 1
         for page in pages:
             if page.error is not None:
-                output.error_line(TOOL, page.error)
+                run.error_line(TOOL, page.error)
                 first_error = first_error or page.error.code
             if opts.as_json:
                 output.write_json(page.as_json())
@@ -212,7 +212,7 @@ def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    output.main_exit(output.run_cli(TOOL, command, argv, json_error=_json_error))
+    run.main_exit(run.run_cli(TOOL, command, argv, json_error=_json_error))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from common.net import NetOptions
+from common.http.client import NetOptions
 from wf.lines import Regex
 
 DEFAULT_MAX_LENGTH = 20_000

@@ -6,7 +6,6 @@ Data flows one way; nothing here knows about click. ``process`` returns a Page w
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +15,7 @@ from typing import Any
 
 from common import watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
-from common.net import Response, fetch, raise_for_status
+from common.http.client import Response, fetch, raise_for_status
 from common.text import clean_text, escape_markers, inline, one_line
 from wf import content, lines
 from wf.options import PREVIEW_CHARS, WfOptions
@@ -24,7 +23,6 @@ from wf.save import confine_name, default_name, save_bytes
 
 Log = Callable[[str], None]
 BATCH_WORKERS = 4
-_NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass
@@ -284,6 +282,7 @@ def _maybe_render(
 ) -> Any:
     from wf.extract import extract
     from wf.render import looks_like_js_shell, recover_next_data
+    from wf.render.detect import NOSCRIPT
 
     always = opts.render == "always"
     if not always and not looks_like_js_shell(html, static.text):
@@ -309,7 +308,7 @@ def _maybe_render(
     page.notes.extend(rendered.notes)
     # Scripts ran, so a reader never sees <noscript>: in a scripting DOM its content is raw
     # text (nothing nests inside it), and a non-greedy match removes exactly one element.
-    html_seen = _NOSCRIPT.sub("", rendered.html)
+    html_seen = NOSCRIPT.sub("", rendered.html)
     result = extract(html_seen, url=rendered.final_url, full=opts.full, link_markers=opts.links,
                      deadline=deadline)
     if always or len(result.text.strip()) > len(static.text.strip()):
@@ -425,7 +424,7 @@ def process_many(
     except BaseException:
         # A signal, or a reader that went away: the pages in flight are not wanted, and
         # waiting for them would hold the exit until the slowest server's deadline.
-        from common.net import abort_fetches
+        from common.http.deadline import abort_fetches
 
         for future in futures:
             future.cancel()

@@ -8,9 +8,6 @@ from typing import Any
 
 from wf.extract import Extracted, Link
 
-# Below this many characters a chosen region is suspect: the page may keep its text
-# elsewhere (a shop page, a list of posts).
-THIN = 250
 NEXT_TO_NOTHING = 80
 
 
@@ -145,7 +142,7 @@ def _text(
         # (navigation, footers, sidebars), keeping what a listing page is made of
         # (linked titles, excerpts). Only when even that is next to nothing, print the
         # whole page rather than nothing.
-        if node is not body and _length(r) < THIN:
+        if node is not body and _length(r) < content.THIN_PROSE:
             wider = render(body, _skipper(analysis.records(whole=True), content.prune_named))
             if _length(wider) > _length(r):
                 r = wider

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from common.errors import DNSError, PolicyRefused, Timeout
+from common.http.url import default_port
 from common.policy import IPAddress, Policy, canonical_host, check_scheme, resolve_checked
 
 # Schemes that never reach the network; everything else must be http or https.
@@ -69,7 +70,7 @@ def url_verdict(resolver: CheckedResolver, url: str, *, deadline: float) -> tupl
         check_scheme(scheme, url[:200])
         parts = urlsplit(url)
         host = parts.hostname or ""
-        port = parts.port or (443 if scheme == "https" else 80)
+        port = default_port(parts)
         if not host:
             return "AddressUnreachable", f"refused {url[:200]}: no host"
         resolver.addresses(host, port, deadline=deadline)

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from common.errors import DNSError, RenderError, Timeout, ToolError
+from common.http.url import default_port
 from common.policy import Policy, check_scheme
 from wf.render import Rendered, RenderOptions
 from wf.render.browser import CircuitBreaker, Launched, find_browser, launch, profile_root
@@ -185,7 +186,7 @@ class RenderSession:
         check_scheme(parts.scheme, url[:200])
         if not parts.hostname:
             raise RenderError(f"cannot render {url[:200]}: no host")
-        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+        port = default_port(parts)
         try:
             self._resolver.addresses(parts.hostname, port, deadline=deadline)
         except DNSError as exc:
