@@ -18,7 +18,7 @@ from tests.fixtures.render.server import FixtureServer, Tripwire, browser_skip_r
 from wf.extract import extract_text
 from wf.render import Rendered, RenderOptions, RenderSession
 from wf.render import page as page_mod
-from wf.render.browser import browser_processes
+from wf.render.procs import browser_processes
 
 REASON = browser_skip_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(REASON is not None, reason=REASON or "")]

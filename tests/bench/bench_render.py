@@ -34,7 +34,7 @@ from common.policy import Policy  # noqa: E402
 from tests.fixtures.render.server import FixtureServer  # noqa: E402
 from wf.render import RenderOptions, RenderSession, looks_like_js_shell  # noqa: E402
 from wf.render import page as page_mod  # noqa: E402
-from wf.render.browser import BrowserMissing, find_browser  # noqa: E402
+from wf.render.chromium import BrowserMissing, find_browser  # noqa: E402
 
 COLD_RUNS = 9
 WARM_RUNS = 15

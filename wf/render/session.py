@@ -14,10 +14,12 @@ from urllib.parse import urlsplit
 from common.errors import DNSError, RenderError, Timeout, ToolError
 from common.policy import Policy, check_scheme
 from wf.render import Rendered, RenderOptions
-from wf.render.browser import CircuitBreaker, Launched, find_browser, launch, profile_root
+from wf.render.breaker import CircuitBreaker
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection, preload
+from wf.render.chromium import Launched, find_browser, launch
 from wf.render.guard import CheckedResolver, RequestGuard
 from wf.render.page import BrowserLink, Context, render_in
+from wf.render.profiles import profile_root
 
 HEALTH_TIMEOUT = 2.0
 HEALTH_FRESH = 2.0  # seconds after a successful render in which no ping is needed
