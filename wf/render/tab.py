@@ -1,4 +1,4 @@
-"""One render: a fresh incognito context, one page, navigate, wait until the DOM is
+"""One render in one tab: a fresh incognito context, one page, navigate, wait until the DOM is
 quiet, read the DOM (capped), dispose of the context.
 
 The quiet wait is adaptive. A page is done when it has parsed (and loaded, or has
@@ -19,7 +19,7 @@ from typing import Any
 
 from common.errors import PolicyRefused, RenderError, Timeout
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection
-from wf.render.guard import Blocked, CheckedResolver, RequestGuard
+from wf.render.intercept import CheckedResolver, FetchInterceptor, RefusedLog
 from wf.render.proxy import PolicyProxy
 
 DOM_CAP = 10 * 1024 * 1024  # characters of serialised DOM
@@ -130,7 +130,7 @@ class BrowserLink:
     """What a render needs of the running browser (shared by concurrent renders)."""
 
     conn: Connection
-    guard: RequestGuard
+    interceptor: FetchInterceptor
     resolver: CheckedResolver
     page_ws_url: Callable[[str], str]  # target id -> its websocket URL
     user_agent: str | None
@@ -138,7 +138,7 @@ class BrowserLink:
 
 
 @dataclass
-class PageOutcome:
+class TabOutcome:
     html: str
     final_url: str
     status: int | None
@@ -197,7 +197,7 @@ class Context:
 
     def __init__(self, link: BrowserLink, *, deadline: float) -> None:
         self.link = link
-        self.blocked = Blocked()
+        self.blocked = RefusedLog()
         self.requests = _Requests()
         self.proxy = PolicyProxy(link.resolver, self.blocked)
         self.ctx_id: str | None = None
@@ -220,14 +220,19 @@ class Context:
         )["browserContextId"]
         _, created = conn.call_batch(
             [
-                ("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": self.ctx_id}),
+                (
+                    "Browser.setDownloadBehavior",
+                    {"behavior": "deny", "browserContextId": self.ctx_id},
+                ),
                 ("Target.createTarget", {"url": "about:blank", "browserContextId": self.ctx_id}),
             ],
             timeout=_left(deadline),
         )
         target = created["targetId"]
         self.blocked.frames.add(target)
-        page = self.page = Connection(self.link.page_ws_url(target), timeout=min(5.0, _left(deadline)))
+        page = self.page = Connection(
+            self.link.page_ws_url(target), timeout=min(5.0, _left(deadline))
+        )
         page.on("Network.requestWillBeSent", self.requests.sent)
         page.on("Network.responseReceived", self.requests.answered)
         page.on("Network.dataReceived", self.requests.data)
@@ -241,7 +246,10 @@ class Context:
             ("Page.addScriptToEvaluateOnNewDocument", {"source": TRACKER_JS}),
         ]
         if self.link.user_agent:
-            override: dict[str, Any] = {"userAgent": self.link.user_agent, "acceptLanguage": "en-US,en;q=0.9"}
+            override: dict[str, Any] = {
+                "userAgent": self.link.user_agent,
+                "acceptLanguage": "en-US,en;q=0.9",
+            }
             if self.link.ua_metadata:
                 override["userAgentMetadata"] = self.link.ua_metadata
             setup.append(("Network.setUserAgentOverride", override))
@@ -258,7 +266,9 @@ class Context:
                 self.page.close()
             if self.ctx_id is not None:
                 with contextlib.suppress(CDPError):
-                    self.link.conn.call("Target.disposeBrowserContext", timeout=2.0, browserContextId=self.ctx_id)
+                    self.link.conn.call(
+                        "Target.disposeBrowserContext", timeout=2.0, browserContextId=self.ctx_id
+                    )
         finally:
             self.proxy.close()
 
@@ -272,14 +282,14 @@ class Context:
         threading.Thread(target=self.dispose, name="wf-dispose", daemon=True).start()
 
 
-def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
+def render_in(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
     """Render ``url`` in a prepared context, then dispose of it.
 
     Raises RenderError, Timeout, or PolicyRefused when a redirect leads where the
     policy forbids."""
     t0 = time.monotonic()
-    guard = ctx.link.guard
-    guard.watch(ctx.blocked)
+    interceptor = ctx.link.interceptor
+    interceptor.watch(ctx.blocked)
     try:
         outcome = _drive(ctx, url, deadline=deadline)
         outcome.blocked = ctx.blocked.items()
@@ -289,7 +299,7 @@ def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     except CDPError as exc:
         raise RenderError(f"browser failed during render: {exc}") from None
     finally:
-        guard.unwatch(ctx.blocked)
+        interceptor.unwatch(ctx.blocked)
         ctx.dispose_soon()
 
 
@@ -300,7 +310,7 @@ def _left(deadline: float) -> float:
     return left
 
 
-def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
+def _drive(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
     assert ctx.page is not None
     page = ctx.page
     timings: dict[str, float] = {}
@@ -331,7 +341,7 @@ def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     notes = []
     if (data.get("length") or 0) > len(html):
         notes.append(f"rendered DOM cut at {DOM_CAP} of {data['length']} characters")
-    return PageOutcome(
+    return TabOutcome(
         html=html,
         final_url=final_url,
         status=data.get("status"),
@@ -341,7 +351,7 @@ def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     )
 
 
-def _navigation_failed(url: str, error: str, blocked: Blocked) -> None:
+def _navigation_failed(url: str, error: str, blocked: RefusedLog) -> None:
     if "ERR_BLOCKED_BY_CLIENT" in error or "ERR_TUNNEL_CONNECTION_FAILED" in error:
         reasons = blocked.items()
         if reasons:
@@ -349,7 +359,9 @@ def _navigation_failed(url: str, error: str, blocked: Blocked) -> None:
     raise RenderError(f"browser could not load {url[:200]}: {error}")
 
 
-def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav: float) -> tuple[float, float]:
+def _wait_quiet(
+    page: Connection, requests: _Requests, *, deadline: float, t_nav: float
+) -> tuple[float, float]:
     """Poll until the page is quiet; returns (navigate time, when the quiet wait began)."""
     hard_limit = deadline - READ_MARGIN
     parsed_at: float | None = None
@@ -365,7 +377,9 @@ def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav
             if ready != "loading" and parsed_at is None:
                 parsed_at = now - max(0.0, since_dcl / 1000.0)
             window = min(MAX_QUIET, max(MIN_QUIET, 1.5 * gap / 1000.0))
-            loaded = ready == "complete" or (ready == "interactive" and since_dcl / 1000.0 >= LOAD_GRACE)
+            loaded = ready == "complete" or (
+                ready == "interactive" and since_dcl / 1000.0 >= LOAD_GRACE
+            )
             busy = (
                 js_pending > 0
                 or requests.pending(now) > 0
@@ -390,7 +404,9 @@ POLL_JS = """window.__wfQuiet ? window.__wfQuiet()
 
 def _poll(page: Connection, *, timeout: float) -> list[Any] | None:
     try:
-        result = page.call("Runtime.evaluate", timeout=timeout, expression=POLL_JS, returnByValue=True)
+        result = page.call(
+            "Runtime.evaluate", timeout=timeout, expression=POLL_JS, returnByValue=True
+        )
         if result.get("result", {}).get("value") == "no tracker":
             page.call("Runtime.evaluate", timeout=timeout, expression=TRACKER_JS)
             return None
@@ -424,7 +440,9 @@ def _read_dom(page: Connection, deadline: float) -> dict[str, Any]:
                 raise
             time.sleep(POLL)  # the page navigated while we read it: read the new one
     if "exceptionDetails" in result:
-        raise RenderError(f"could not read the rendered DOM: {result['exceptionDetails'].get('text', 'error')}")
+        raise RenderError(
+            f"could not read the rendered DOM: {result['exceptionDetails'].get('text', 'error')}"
+        )
     value = result.get("result", {}).get("value")
     if not isinstance(value, dict):
         raise RenderError("could not read the rendered DOM")

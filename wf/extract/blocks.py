@@ -15,13 +15,58 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-BLOCK = frozenset((
-    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd",
-    "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure",
-    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html",
-    "legend", "li", "main", "menu", "nav", "noscript", "ol", "p", "pre", "section",
-    "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-))
+BLOCK = frozenset(
+    (
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "caption",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "noscript",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+    )
+)
 # Navigation, asides, page footers, and figures (their captions describe a picture, not
 # the story) are boilerplate unless they hold most of the page's prose.
 STRUCTURAL_NEGATIVE = frozenset(("nav", "aside", "footer", "figure", "figcaption"))
@@ -57,6 +102,7 @@ def _modified(prefix: str) -> bool:
     """Whether a class word comes right after has-, no-, with-...: "has-sidebar" says
     what a block holds, not what it is."""
     return prefix in _MODIFIERS or prefix.endswith(_INNER_MODIFIERS)
+
 
 # Boilerplate that can outweigh a short article but never wraps one: reader comments and
 # recommendations. A page is never read as if these held its content.
@@ -117,8 +163,22 @@ def negative_block(el: Any, tag: str) -> bool:
 # heading that is all link, the title of a teaser for another page: 1 for the heading's
 # own block, 2 for the block around a title-only block (a <header> beside the excerpt).
 (
-    _EL, _PARENT, _TAG, _OWN, _OWN_LINK, _LAST, _CARD, _INDEX, _DEPTH,
-    _GOOD, _BAD, _TEXT, _LINK, _RAW, _BOILER, _NEG,
+    _EL,
+    _PARENT,
+    _TAG,
+    _OWN,
+    _OWN_LINK,
+    _LAST,
+    _CARD,
+    _INDEX,
+    _DEPTH,
+    _GOOD,
+    _BAD,
+    _TEXT,
+    _LINK,
+    _RAW,
+    _BOILER,
+    _NEG,
 ) = range(16)
 _HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _ELLIPSIS = ("...", "\u2026")
@@ -189,14 +249,48 @@ def walk(
                     negative = negative_block(el, tag)
                     if negative and el is not body:
                         n = int(length(el))
-                        blocks.append([el, cur[7], tag, n, n, None, 0, len(blocks),
-                                       len(frames), 0.0, 0.0, 0, 0, 0.0, False, True])
+                        blocks.append(
+                            [
+                                el,
+                                cur[7],
+                                tag,
+                                n,
+                                n,
+                                None,
+                                0,
+                                len(blocks),
+                                len(frames),
+                                0.0,
+                                0.0,
+                                0,
+                                0,
+                                0.0,
+                                False,
+                                True,
+                            ]
+                        )
                         walker.skip_subtree()
                         continue
                 else:
                     negative = None
-                cur = [el, cur[7], tag, 0, 0, "", 0, len(blocks), len(frames),
-                       0.0, 0.0, 0, 0, 0.0, False, negative]
+                cur = [
+                    el,
+                    cur[7],
+                    tag,
+                    0,
+                    0,
+                    "",
+                    0,
+                    len(blocks),
+                    len(frames),
+                    0.0,
+                    0.0,
+                    0,
+                    0,
+                    0.0,
+                    False,
+                    negative,
+                ]
                 blocks.append(cur)
                 frames.append(cur)
             elif tag == "a":
@@ -303,7 +397,8 @@ def _best(blocks: list[list[Any]]) -> int:
 def _wrappers(blocks: list[list[Any]], total: float) -> set[int]:
     """Blocks named as boilerplate that hold most of the page's prose: wrappers."""
     return {
-        i for i, b in enumerate(blocks)
+        i
+        for i, b in enumerate(blocks)
         if b[_RAW] > 0.5 * total and negative(b) and not _never_content(b[_EL])
     }
 
