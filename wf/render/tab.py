@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 from common.errors import PolicyRefused, RenderError, Timeout
@@ -33,96 +34,14 @@ SETTLE_CAP = 5.0  # never wait longer than this after parsing for the DOM to set
 READ_MARGIN = 1.0  # time kept for reading the DOM before the render deadline
 TRACKED_TYPES = ("Script", "XHR", "Fetch")
 
-# Installed in the top frame before any script of the page runs.
-TRACKER_JS = r"""
-(() => {
-  if (window !== window.top || window.__wfQuiet) return;
-  const now = () => performance.now();
-  const q = {last: now(), act: 0, gap: 0, count: 0, pending: 0,
-             dcl: document.readyState === 'loading' ? -1 : now()};
-  const live = new Set();
-  const done = () => { q.act = now(); };
-  new MutationObserver(() => {
-    const t = now();
-    const pause = t - Math.max(q.last, q.act);
-    if (q.count && pause > 30 && q.pending === 0 && live.size === 0) q.gap = Math.max(q.gap, pause);
-    q.last = t;
-    q.count++;
-  }).observe(document, {subtree: true, childList: true, characterData: true});
-  document.addEventListener('DOMContentLoaded', () => { q.dcl = now(); }, {once: true});
-  const st = window.setTimeout, ct = window.clearTimeout;
-  window.setTimeout = function (fn, ms, ...args) {
-    if (typeof fn !== 'function' || !((Number(ms) || 0) <= 1000)) return st.call(window, fn, ms, ...args);
-    const id = st.call(window, function () { live.delete(id); done(); return fn.apply(this, args); }, ms);
-    live.add(id);
-    return id;
-  };
-  window.clearTimeout = function (id) { live.delete(id); return ct.call(window, id); };
-  const of = window.fetch;
-  if (of) window.fetch = function (...a) {
-    q.pending++;
-    const end = () => { q.pending--; done(); };
-    const p = of.apply(this, a);
-    p.then(end, end);
-    return p;
-  };
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (...a) {
-    q.pending++;
-    this.addEventListener('loadend', () => { q.pending--; done(); }, {once: true});
-    return send.apply(this, a);
-  };
-  Object.defineProperty(window, '__wfQuiet', {value: () => {
-    const t = now();
-    return [document.readyState, t - q.last, q.gap, live.size, q.pending,
-            q.dcl < 0 ? -1 : t - q.dcl, t - q.act];
-  }});
-})();
-"""
 
-# The DOM as HTML, with open shadow roots inlined as <div>s (the extractor drops
-# <template>, so getHTML's declarative shadow DOM would hide their text). Copies go
-# into an inert document so that no custom element constructor runs.
-READ_JS = r"""
-(() => {
-  const cap = %d;
-  const el = document.documentElement;
-  let html = '';
-  if (el) {
-    let hosts = false;
-    const w = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
-    for (let n = w.nextNode(); n; n = w.nextNode()) if (n.shadowRoot) { hosts = true; break; }
-    if (!hosts) {
-      html = el.outerHTML;
-    } else {
-      const inert = document.implementation.createHTMLDocument('');
-      const expand = (live, copy) => {
-        const a = document.createTreeWalker(live, NodeFilter.SHOW_ELEMENT);
-        const b = inert.createTreeWalker(copy, NodeFilter.SHOW_ELEMENT);
-        const pairs = [];
-        for (let x = a.currentNode, y = b.currentNode; x && y; x = a.nextNode(), y = b.nextNode()) {
-          if (x.shadowRoot) pairs.push([x, y]);
-        }
-        for (const [host, into] of pairs) {
-          const div = inert.createElement('div');
-          for (const child of host.shadowRoot.childNodes) {
-            const c = inert.importNode(child, true);
-            div.appendChild(c);
-            if (child.nodeType === 1) expand(child, c);
-          }
-          into.insertBefore(div, into.firstChild);
-        }
-      };
-      const copy = inert.importNode(el, true);
-      expand(el, copy);
-      html = copy.outerHTML;
-    }
-  }
-  const nav = performance.getEntriesByType('navigation')[0];
-  return {html: html.length > cap ? html.slice(0, cap) : html, length: html.length,
-          url: location.href, status: nav && nav.responseStatus ? nav.responseStatus : null};
-})()
-"""
+def _script(name: str) -> str:
+    # Package data, so an installed wheel carries it (pyproject.toml: package-data).
+    return resources.files("wf.render").joinpath("js", name).read_text(encoding="utf-8")
+
+
+TRACKER_JS = _script("tracker.js")  # installed in the top frame before the page's scripts
+READ_JS = _script("read.js")  # a function of the cap, called as (READ_JS)(DOM_CAP)
 
 
 @dataclass
@@ -396,10 +315,7 @@ def _wait_quiet(
     return parsed_at - t_nav, parsed_at
 
 
-# Without our tracker: the blank page before the first commit (not ready yet), or a
-# document the tracker did not enter (the browser's error page): install it now.
-POLL_JS = """window.__wfQuiet ? window.__wfQuiet()
-  : location.href === 'about:blank' ? null : 'no tracker'"""
+POLL_JS = _script("poll.js")
 
 
 def _poll(page: Connection, *, timeout: float) -> list[Any] | None:
@@ -426,7 +342,7 @@ def _read_dom(page: Connection, deadline: float) -> dict[str, Any]:
             result = page.call(
                 "Runtime.evaluate",
                 timeout=max(0.2, deadline - time.monotonic()),
-                expression=READ_JS % DOM_CAP,
+                expression=f"({READ_JS})({DOM_CAP})",
                 returnByValue=True,
             )
             break
