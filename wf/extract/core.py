@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wf.extract import Extracted, Link
+
+if TYPE_CHECKING:
+    from wf.extract.blocks import BlockRecord
 
 # Below this many characters a chosen region is suspect: the page may keep its text
 # elsewhere (a shop page, a list of posts).
@@ -166,7 +169,7 @@ def quick_text(body: Any) -> str:
     return _PIECES.sub("\n", text).strip()
 
 
-def _skipper(records: dict[Any, list[Any]], prune: Any = None) -> Any:
+def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
     if prune is None:
         from wf.extract.blocks import prune
 
