@@ -2,7 +2,7 @@
 
 Everything here is pure except ``resolve_checked``, which asks the system resolver once
 and checks every address it returns. The HTTP client (common.http) and the browser's
-policy proxy (wf.render.guard) connect only to an address this module has checked, so
+policy proxy (wf.render.proxy) connect only to an address this module has checked, so
 a name that resolves differently the second time (DNS rebinding) gains nothing.
 """
 

@@ -175,12 +175,12 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
 
 
 def _run(opts: Any, targets: list[str], local: bytes | None) -> int:
-    from wf.pipeline import Renderers, process, process_many
+    from wf.pipeline import LazyBrowser, process, process_many
 
     def log(message: str) -> None:
         output.diag(TOOL, message)
 
-    renderers = Renderers(opts)
+    renderers = LazyBrowser(opts)
     first_error = 0
     try:
         if local is not None:
@@ -204,9 +204,9 @@ def _run(opts: Any, targets: list[str], local: bytes | None) -> int:
 
 
 def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
-    from wf.pipeline import Page
+    from wf.pipeline import PageResult
 
-    page = Page(url=url or "")
+    page = PageResult(url=url or "")
     page.error = exc
     return page.as_json()
 

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from common.errors import DNSError, PolicyRefused, Timeout
 from common.policy import IPAddress
-from wf.render.guard import RESOLVE_TIMEOUT, Blocked, CheckedResolver
+from wf.render.intercept import RESOLVE_TIMEOUT, CheckedResolver, RefusedLog
 
 CONNECT_TIMEOUT = 10.0
 IDLE_TIMEOUT = 30.0
@@ -36,7 +36,7 @@ class PolicyProxy:
     def __init__(
         self,
         resolver: CheckedResolver,
-        blocked: Blocked,
+        blocked: RefusedLog,
         *,
         upstream_for: Callable[[str], str | None] | None = None,
     ) -> None:
