@@ -25,8 +25,13 @@ MAX_TAGS = 150_000
 # Quadratic cost per element: 256 attributes cost libxml2 0.5 ms, 5 000 cost 0.1 s, 20 000
 # cost 1 s. Real elements carry a few dozen at most.
 MAX_ATTRIBUTES_PER_ELEMENT = 256
-# Memory: libxml2 keeps about 200 bytes an attribute (node, value text, name).
+# Memory: libxml2 keeps 125 bytes a bare attribute and 275 with a value (measured), at
+# least 62 bytes for each character of source an attribute takes. Attributes in all are
+# counted on pages over COUNTED_FROM characters only: a smaller page cannot hold more than
+# about 60 MB of them, and counting costs 4 ns a character (a quarter of the extraction's
+# time on the pages of extract-bench over 200 000 characters, where the count began before).
 MAX_ATTRIBUTES = 100_000
+COUNTED_FROM = 1_000_000
 # Tags as long as two windows are always found, from one window on sometimes: an attribute
 # takes two characters at least, so a tag that goes unseen holds under 1 024 attributes,
 # which cost libxml2 under 3 ms.
@@ -88,16 +93,17 @@ def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
 
 
 def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
-    """``text`` with no long start tag over MAX_ATTRIBUTES_PER_ELEMENT attributes and no
-    more than MAX_ATTRIBUTES in all; also the number of elements cut and attributes dropped.
+    """``text`` with no long start tag over MAX_ATTRIBUTES_PER_ELEMENT attributes and, on
+    a page over COUNTED_FROM characters, no more than MAX_ATTRIBUTES in all; also the
+    number of elements cut and attributes dropped.
 
-    Attributes past a bound are removed from the tag; its name and text stay. A page
-    shorter than 2 * MAX_ATTRIBUTES characters cannot hold too many attributes in all (an
-    attribute takes two at least), so only its long tags are looked at. Longer pages are
-    counted in one pass and, when over the bound, read tag by tag, skipping the contents
-    of script, style and the other elements whose text libxml2 never parses as tags."""
+    Attributes past a bound are removed from the tag; its name and text stay. Only the
+    long tags of a page are looked at (see _long_tag_starts). A page over COUNTED_FROM
+    characters is counted in one pass and, when over the bound, read tag by tag, skipping
+    the contents of script, style and the other elements whose text libxml2 never parses
+    as tags."""
     p = _p(type(text))
-    short = len(text) <= 2 * MAX_ATTRIBUTES
+    short = len(text) <= COUNTED_FROM
     if not short:
         # One pass in C over every tag's attribute text: white space or "=" precede each
         # attribute, so this counts at least as many as libxml2 would build (4 ns a
@@ -126,15 +132,22 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
         estimate = len(body.split()) + body.count(p.eq)
         if estimate <= MAX_ATTRIBUTES_PER_ELEMENT and estimate <= budget:
             budget -= estimate
-        elif not (short and m.start() in raw):
+        elif short and raw.in_script(m.start()):
+            pass  # minified code in a script that looks like a tag: the usual candidate
+        else:
             # Quoted values may hold ">": find where libxml2 ends this tag.
-            pos = p.tag_body.match(text, m.start(2)).end()
-            ends = [a.end() for a in p.attr.finditer(text, m.start(2), pos)]
+            end = p.tag_body.match(text, m.start(2)).end()
+            ends = [a.end() for a in p.attr.finditer(text, m.start(2), end)]
             keep = min(len(ends), MAX_ATTRIBUTES_PER_ELEMENT, budget)
-            budget -= keep
-            if keep < len(ends):
-                edits.append((ends[keep - 1] if keep else m.start(2), pos))
+            # On a short page the candidate may be a script's text that looks like a tag.
+            if keep < len(ends) and not (short and m.start() in raw):
+                budget -= keep
+                pos = end
+                edits.append((ends[keep - 1] if keep else m.start(2), end))
                 dropped += len(ends) - keep
+            elif not short:
+                budget -= keep
+                pos = end
         if not short and m.group(1).lower() in p.raw:
             close = p.raw_end[m.group(1).lower()].search(text, pos)
             pos = close.start() if close else len(text)
@@ -184,6 +197,15 @@ class _RawText:
         self.starts: list[int] | None = None
         self.ends: list[int] = []
 
+    def in_script(self, at: int) -> bool:
+        """Is ``at`` inside a script? Looking back for it costs little; the full list of
+        raw-text spans (``in``) takes a pass over the page."""
+        for opening, closing in self.p.script_tags:
+            start = self.text.rfind(opening, 0, at)
+            if start >= 0 and self.text.find(closing, start, at) < 0:
+                return True
+        return False
+
     def __contains__(self, at: int) -> bool:
         if self.starts is None:
             self.starts = []
@@ -208,6 +230,7 @@ class _Patterns:
     raw: frozenset[str | bytes]
     raw_end: dict[str | bytes, re.Pattern[str] | re.Pattern[bytes]]
     raw_open: re.Pattern[str] | re.Pattern[bytes]
+    script_tags: tuple[tuple[str | bytes, str | bytes], ...]
     tag_body: re.Pattern[str] | re.Pattern[bytes]
     bodies: re.Pattern[str] | re.Pattern[bytes]
     tag: re.Pattern[str] | re.Pattern[bytes]
@@ -240,6 +263,7 @@ def _p(kind: type) -> _Patterns:
         separators=tuple(conv(c) for c in "= \t\n\r\f"),
         raw=raw,
         raw_end={conv(n): re.compile(conv(f"</{n}"), re.IGNORECASE) for n in _RAW_TEXT},
+        script_tags=tuple((conv(f"<{n}"), conv(f"</{n}")) for n in ("script", "SCRIPT")),
         raw_open=re.compile(conv(rf"<({'|'.join(_RAW_TEXT)})\b[^>]*>"), re.IGNORECASE),
         **compiled,
     )

@@ -9,6 +9,7 @@ import pytest
 
 from common import parse_limits
 from common.parse_limits import (
+    COUNTED_FROM,
     MAX_ATTRIBUTES,
     MAX_ATTRIBUTES_PER_ELEMENT,
     cap_attributes,
@@ -110,12 +111,20 @@ def test_attributes_without_white_space_between_them_are_counted():
 def test_the_total_is_capped_across_elements():
     per = 100
     count = MAX_ATTRIBUTES // per + 50
-    page = "".join(_tag(per, name="i") + "t</i>" for _ in range(count))
+    padding = "<p>" + "x" * COUNTED_FROM + "</p>"  # counted only on a page this long
+    page = "".join(_tag(per, name="i") + "t</i>" for _ in range(count)) + padding
     out, elements, dropped = cap_attributes(page)
     assert dropped == count * per - MAX_ATTRIBUTES
     kept = sum(len(t.split()) - 1 for t in re.findall(r"<i[^>]*>", out))
     assert kept == MAX_ATTRIBUTES
     assert out.count("t</i>") == count  # the text stays
+
+
+def test_a_page_under_the_counted_size_keeps_its_attributes():
+    # Under COUNTED_FROM characters a page holds at most about 60 MB of attributes.
+    page = "".join(_tag(100, name="i") + "t</i>" for _ in range(MAX_ATTRIBUTES // 100 + 50))
+    assert len(page) < COUNTED_FROM
+    assert cap_attributes(page) == (page, 0, 0)
 
 
 def test_bytes_as_well_as_text():
@@ -152,8 +161,9 @@ def test_unclosed_tags_and_stray_brackets_scan_in_linear_time():
 
 
 def test_a_long_page_of_many_small_tags_is_capped_in_total():
-    # Over 2 * MAX_ATTRIBUTES characters, every tag's attributes are counted.
+    # Over COUNTED_FROM characters, every tag's attributes are counted.
     page = "".join(f"<b x{i % 7} y>t</b>" for i in range(MAX_ATTRIBUTES))
+    page += "<p>" + "x" * COUNTED_FROM + "</p>"
     out, elements, dropped = cap_attributes(page)
     assert dropped == 2 * MAX_ATTRIBUTES - MAX_ATTRIBUTES
     assert elements == MAX_ATTRIBUTES // 2
@@ -162,6 +172,7 @@ def test_a_long_page_of_many_small_tags_is_capped_in_total():
 def test_script_text_that_looks_like_tags_is_not_touched():
     script = "<script>for(i=0;i<n.length;i++){" + "var x=1;" * 400 + "}</script>"
     long_page = script * 40 + "<p>" + "word " * 50_000 + "</p>"
-    assert len(long_page) > 2 * MAX_ATTRIBUTES
+    long_page += "<p>" + "x" * COUNTED_FROM + "</p>"
+    assert len(long_page) > COUNTED_FROM
     assert cap_attributes(long_page) == (long_page, 0, 0)
     assert cap_attributes(script) == (script, 0, 0)

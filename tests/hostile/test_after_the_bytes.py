@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from common.parse_limits import MAX_ATTRIBUTES
+from common.parse_limits import COUNTED_FROM, MAX_ATTRIBUTES
 from tests.hostile import proc
 from tests.servers import respond
 
@@ -200,10 +200,21 @@ def test_only_help_and_version_go_without_a_supervisor():
         b"<html><body>" + b'<b a0="" a1="" a2="" a3="" a4="" a5="" a6="" a7="">x</b>' * 150_000,
         # Fewer attributes with long values.
         b"<html><body>" + (b'<b a="' + b"v" * 40 + b'" c="' + b"w" * 40 + b'">x</b>') * 120_000,
+        # Just under the size from which attributes in all are counted: as many as fit.
+        b"<html><body>" + (b"<i " + b" ".join(b"%x" % i for i in range(240)) + b">y</i>") * 1_100,
+        b"<html><body>"
+        + (b"<i " + b" ".join(b'%x=""' % i for i in range(150)) + b">y</i>") * 1_100,
         # Tags just under a kilobyte, which the per-element bound never looks at.
         b"<html><body>" + (b"<i " + b" ".join(b"a%d" % i for i in range(240)) + b">y</i>") * 8_000,
     ],
-    ids=["tags-at-the-cap", "valued-at-the-cap", "long-values", "one-kilobyte-tags"],
+    ids=[
+        "tags-at-the-cap",
+        "valued-at-the-cap",
+        "long-values",
+        "bare-under-the-count",
+        "valued-under-the-count",
+        "one-kilobyte-tags",
+    ],
 )
 def test_attributes_in_all_stay_within_memory(serve, figures, idle_kb, page):
     srv = serve(respond(200, page, HTML))
@@ -215,4 +226,7 @@ def test_attributes_in_all_stay_within_memory(serve, figures, idle_kb, page):
     figures.deadline_and_memory(10, r.elapsed, r.peak_kb, idle_kb)
     assert r.code == 0, r.stderr
     notes = json.loads(r.stdout)["notes"]
-    assert any("attributes dropped" in n and f"{MAX_ATTRIBUTES} a page" in n for n in notes), notes
+    counted = len(page) > COUNTED_FROM
+    assert counted == any(
+        "attributes dropped" in n and f"{MAX_ATTRIBUTES} a page" in n for n in notes
+    ), notes
