@@ -6,15 +6,16 @@ of the environment by each tool's options builder, which names the variable in i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from common.values import MAX_SECONDS, deadline_ok, parse_size
 
-__all__ = ["SizeType", "not_given", "parse_size", "positive_seconds", "shared_options"]
+__all__ = ["SizeType", "given", "parse_size", "positive_seconds", "shared_options"]
 
 F = Callable[..., Any]
+T = TypeVar("T")
 
 
 class SizeType(click.ParamType):
@@ -45,7 +46,7 @@ def shared_options(
     """--json, --timeout, --allow-private, --allow-host, --user-agent.
 
     ``timeout_env`` is named in --help; the tool's options builder reads it when the flag
-    is not given (see not_given)."""
+    is not given (see given)."""
 
     def decorate(f: F) -> F:
         options = [
@@ -90,16 +91,11 @@ def shared_options(
     return decorate
 
 
-def not_given(values: dict[str, Any], *names: str) -> dict[str, Any]:
-    """``values`` with each of ``names`` that the command line did not set as None.
-
-    --help shows the defaults, so click keeps them; but a default must not beat the
-    variable behind the flag, which only the options builder reads."""
+def given(name: str, value: T) -> T | None:
+    """``value`` when the command line set parameter ``name``; None when click filled in
+    the default. --help shows the defaults, so click keeps them; but a default must not
+    beat the variable behind the flag, which only the tool's options builder reads."""
     from click.core import ParameterSource
 
-    ctx = click.get_current_context()
-    out = dict(values)
-    for name in names:
-        if ctx.get_parameter_source(name) in (ParameterSource.DEFAULT, None):
-            out[name] = None
-    return out
+    source = click.get_current_context().get_parameter_source(name)
+    return None if source in (ParameterSource.DEFAULT, None) else value

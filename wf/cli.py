@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from common import output
-from common.clickopts import SizeType, not_given, shared_options
+from common.clickopts import SizeType, given, shared_options
 from common.errors import ToolError, UsageError
 from wf import __version__
 from wf.options import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, RENDER_MODES, WfOptions, make_options
@@ -64,49 +64,66 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
 )
 @shared_options(timeout_env="WF_TIMEOUT", default_timeout=DEFAULT_TIMEOUT)
 @click.version_option(__version__, prog_name="wf", message="%(prog)s %(version)s")
-def command(urls: tuple[str, ...], **kw: Any) -> int:
+def command(
+    urls: tuple[str, ...],
+    filter_: str | None,
+    exclude: str | None,
+    from_line: int | None,
+    to_line: int | None,
+    max_length: int | None,
+    save: bool,
+    save_path: str | None,
+    no_save: bool,
+    full: bool,
+    links: bool,
+    raw: bool,
+    render: str,
+    input_file: str | None,
+    base_url: str | None,
+    max_bytes: int,
+    as_json: bool,
+    timeout: float,
+    allow_private: bool | None,
+    allow_hosts: tuple[str, ...],
+    user_agent: str | None,
+) -> int:
     """Fetch web pages and print their clean, readable text.
 
     URL may be several URLs (fetched concurrently, printed in order) or - to read URLs
     from stdin, one per line."""
-    # Left at their defaults, these give way to WF_TIMEOUT, WF_MAX_BYTES and WF_RENDER.
-    opts, targets, local = _build(urls, not_given(kw, "timeout", "max_bytes", "render"))
-    return _run(opts, targets, local)
-
-
-def _build(urls: tuple[str, ...], kw: dict[str, Any]) -> tuple[WfOptions, list[str], bytes | None]:
-    """Options first, from flags and environment together: every configuration error is
-    exit 2 before stdin is read or a byte is sent."""
+    # Options first, from flags and environment together: every configuration error is
+    # exit 2 before stdin is read or a byte is sent.
     opts = make_options(
-        filter=kw["filter_"],
-        exclude=kw["exclude"],
-        from_line=kw["from_line"],
-        to_line=kw["to_line"],
-        max_length=kw["max_length"],
-        save=kw["save"],
-        save_path=kw["save_path"],
-        no_save=kw["no_save"],
-        full=kw["full"],
-        links=kw["links"],
-        raw=kw["raw"],
-        render=kw["render"],
-        input_file=kw["input_file"],
-        base_url=kw["base_url"],
-        max_bytes=kw["max_bytes"],
-        timeout=kw["timeout"],
-        as_json=kw["as_json"],
-        allow_private=kw["allow_private"],
-        allow_hosts=kw["allow_hosts"],
-        user_agent=kw["user_agent"],
+        filter=filter_,
+        exclude=exclude,
+        from_line=from_line,
+        to_line=to_line,
+        max_length=max_length,
+        save=save,
+        save_path=save_path,
+        no_save=no_save,
+        full=full,
+        links=links,
+        raw=raw,
+        # Left at their defaults, these three give way to WF_RENDER, WF_MAX_BYTES, WF_TIMEOUT.
+        render=given("render", render),
+        input_file=input_file,
+        base_url=base_url,
+        max_bytes=given("max_bytes", max_bytes),
+        timeout=given("timeout", timeout),
+        as_json=as_json,
+        allow_private=allow_private,
+        allow_hosts=allow_hosts,
+        user_agent=user_agent,
     )
-    if kw["input_file"] is not None:
+    if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
-        return opts, [kw["input_file"]], _read_input(kw["input_file"])
+        return _run(opts, [input_file], _read_input(input_file))
     targets = _targets(urls)
     if not targets:
         raise UsageError("no URL given (wf URL, wf - to read URLs from stdin, or wf --input FILE)")
-    return opts, targets, None
+    return _run(opts, targets, None)
 
 
 def _read_input(path: str) -> bytes:

@@ -97,9 +97,10 @@ def run(options: SearchOptions, say: Say | None = None) -> Report:
 def _run(options: SearchOptions, query: Query, report: Report, deadline: float, say: Say) -> Report:
     for endpoint in options.endpoints:
         name = endpoint.backend.name
+        results: list[Result] = []
         if time.monotonic() >= deadline:
             why = f"not tried: the total deadline ({options.timeout:g} s) had passed"
-            attempt, results = Attempt(name, TIMEOUT, None, 0, why, Timeout), []
+            attempt = Attempt(name, TIMEOUT, None, 0, why, Timeout)
         else:
             attempt, results = _attempt(endpoint, query, options, deadline, say)
         report.attempts.append(attempt)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from common.clickopts import not_given, shared_options
+from common.clickopts import given, shared_options
 from common.errors import ToolError, UsageError
 from common.version import VERSION
 
@@ -115,7 +115,7 @@ def command(
         time=time_,
         safe=safe,
         # Left at its default, --timeout gives way to WS_TIMEOUT.
-        timeout=not_given({"timeout": timeout}, "timeout")["timeout"],
+        timeout=given("timeout", timeout),
         user_agent=user_agent,
         allow_private=True if allow_private else None,
         allow_hosts=allow_hosts,
