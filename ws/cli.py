@@ -9,13 +9,14 @@ from typing import Any
 import click
 
 from common.clickopts import given, shared_options
-from common.errors import ToolError, UsageError
+from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
 
 EPILOG = (
     "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
-    "mojeek) until one has results. Exit status: 0 results, 66 no results anywhere, "
-    "75 every provider blocked, 69 mixed failures. See man ws."
+    f"mojeek) until one has results. Exit status: 0 results, {NoResults.code} no results "
+    f"anywhere, {Blocked.code} every provider blocked, {AllFailed.code} mixed failures. "
+    "See man ws."
 )
 
 
