@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 
 install: $(STAMP) chromium
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml common/version.py
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "make: Python 3.11+ is needed ($(PYTHON) is older)" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip

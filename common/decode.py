@@ -88,14 +88,10 @@ def decode_body(body: bytes, content_type: str | None = None) -> tuple[str, str]
     """Decode a body; returns (text, charset used)."""
     bom = sniff_bom(body)
     declared = charset_from_content_type(content_type)
-    if bom is not None and (declared is None or not declared.startswith("utf")):
-        # A BOM is stronger than a header that names a legacy charset (as browsers do).
-        name, skip = bom
-        return body[skip:].decode(name, "replace"), name
     if bom is not None:
+        # A BOM is stronger than any header, a UTF one that disagrees included (as
+        # browsers do).
         name, skip = bom
-        if declared and declared.replace("_", "-").startswith(name[:6]):
-            return body[skip:].decode(name, "replace"), name
         return body[skip:].decode(name, "replace"), name
     if declared and declared.startswith(("utf-16", "utf-32")) and b"\0" not in body[:1024]:
         # UTF-16 or UTF-32 text always has NUL bytes; a body without any is not in them.
@@ -107,12 +103,10 @@ def decode_body(body: bytes, content_type: str | None = None) -> tuple[str, str]
         return _decode_declared(body, meta)
     try:
         return body.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as exc:
+    except UnicodeDecodeError:
         # Mostly UTF-8 with a few bad bytes (a truncated sequence at a cut, say) stays UTF-8.
-        bad = body[exc.start :]
         if _mostly_utf8(body):
             return body.decode("utf-8", "replace"), "utf-8"
-        del bad
     return body.decode(LEGACY_FALLBACK, "replace"), LEGACY_FALLBACK
 
 

@@ -25,7 +25,7 @@ def run(tool: str, cli: str) -> None:
     except KeyboardInterrupt:
         # Ctrl-C while the command line is still being set up, before run_cli catches it.
         from common.errors import Interrupted
-        from common.output import error_line, main_exit
+        from common.run import error_line, main_exit
 
         error_line(tool, Interrupted("interrupted"))
         main_exit(Interrupted.code)

@@ -1,7 +1,7 @@
 """The exit-code table shared by wf and ws: one exception class per row.
 
 A code, once given a meaning, never changes. man/wf.1 and man/ws.1 list the same
-table in their EXIT STATUS sections; tests/test_exit_table.py checks they agree.
+table in their EXIT STATUS sections; tests/test_docs.py checks they agree.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ class ToolError(Exception):
     kind: str = "internal"
     meaning: str = "internal error (a bug: the message says so)"
 
-    def __init__(self, message: str, *, status: int | None = None) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-        self.status = status
 
     def as_json(self) -> dict[str, Any]:
         return {"code": self.code, "kind": self.kind, "message": self.message}

@@ -1,8 +1,8 @@
 """The network policy (SSRF guard): canonicalise an address and decide allow or refuse.
 
 Everything here is pure except ``resolve_checked``, which asks the system resolver once
-and checks every address it returns. The HTTP client (common.net) and the browser's
-policy proxy (wf.render.guard) connect only to an address this module has checked, so
+and checks every address it returns. The HTTP client (common.http) and the browser's
+policy proxy (wf.render.proxy) connect only to an address this module has checked, so
 a name that resolves differently the second time (DNS rebinding) gains nothing.
 """
 
@@ -316,7 +316,7 @@ def policy_from_env(
     """
     import os
 
-    from common.net import check_proxy_environment
+    from common.http.proxy_env import check_proxy_environment
 
     env = os.environ if environ is None else environ
     check_proxy_environment(env)

@@ -115,7 +115,7 @@ def invoke(tool: str, args: list[str], *, input: str | bytes | None = None,
     """Run a tool in-process through the same wrapper as its console script."""
     from click.testing import CliRunner
 
-    from common.output import run_cli
+    from common.run import run_cli
 
     if tool == "wf":
         from wf.cli import _json_error, command

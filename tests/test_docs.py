@@ -46,10 +46,39 @@ def test_every_option_is_in_the_man_page(tool):
     assert options and not missing
 
 
-def test_version_matches_the_package_metadata():
+def test_version_has_one_source_and_the_metadata_agrees():
     import tomllib
+    from importlib.metadata import version
 
     import wf
+    import ws
+    from common.version import VERSION
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert wf.__version__ == project["version"]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in pyproject["project"]
+    assert "version" in pyproject["project"]["dynamic"]
+    dynamic = pyproject["tool"]["setuptools"]["dynamic"]["version"]
+    assert dynamic == {"attr": "common.version.VERSION"}
+    # The installed metadata was built from the same constant (make install reinstalls
+    # when common/version.py changes).
+    assert wf.__version__ == ws.__version__ == VERSION == version("wf-ws")
+
+
+def test_the_map_in_contributing_matches_the_tree():
+    named = set(re.findall(r"`((?:common|wf|ws)/[\w/]+\.py)`", (ROOT / "CONTRIBUTING.md").read_text()))
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for package in ("common", "wf", "ws")
+        for path in (ROOT / package).rglob("*.py")
+        if path.name not in ("__init__.py", "__main__.py")
+    }
+    assert sorted(modules - named) == [], "modules missing from CONTRIBUTING.md's map"
+    assert sorted(named - modules) == [], "CONTRIBUTING.md names modules that do not exist"
+
+
+def test_the_map_of_the_suite_names_every_test_file():
+    tests = ROOT / "tests"
+    named = set(re.findall(r"`((?:hostile/)?test_\w+\.py)`", (tests / "README.md").read_text()))
+    files = {path.relative_to(tests).as_posix() for path in tests.rglob("test_*.py")}
+    assert sorted(files - named) == [], "test files missing from tests/README.md"
+    assert sorted(named - files) == [], "tests/README.md names test files that do not exist"

@@ -190,7 +190,7 @@ def test_resolve_checked_maps_lookup_failure_to_dns_error(monkeypatch):
 def test_rebinding_name_is_checked_on_the_address_actually_used(monkeypatch):
     """The client connects only to an address the policy checked: a name that resolves to a
     forbidden address is refused before any socket connects."""
-    from common.net import NetOptions, fetch
+    from common.http.client import NetOptions, fetch
 
     monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({"rebind.test": ["127.0.0.2"]}))
 

@@ -28,6 +28,23 @@ def test_help_does_not_import_heavy_modules(tool):
     assert "HEAVY []" in r.stderr, r.stderr
 
 
+def test_common_knows_click_only_in_the_runner_and_the_shared_options():
+    # The core is usable without a command line: click belongs to run.py and clickopts.py.
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "common"
+    users = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            if any(n == "click" or n.startswith("click.") for n in names):
+                users.add(path.relative_to(root).as_posix())
+    assert users == {"clickopts.py", "run.py"}
+
+
 @pytest.mark.parametrize("tool", ["wf", "ws"])
 def test_python_dash_m_and_console_script(tool):
     r1 = subprocess.run([sys.executable, "-m", tool, "--version"], capture_output=True, text=True)

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from common.decode import decode_body
-from wf.content import classify
 from wf.extract import Extracted, extract
 from wf.pipeline import printable
+from wf.sniff import classify
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Trees cost more to draw than to extract: fewer of them, each a bigger test.

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from common.errors import InvalidURL, PolicyRefused
-from common.net import normalise_url
+from common.http.url import normalise_url
 from common.policy import Policy, canonical_host, check_name, parse_ip, refusal_reason
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

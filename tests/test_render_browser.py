@@ -20,16 +20,14 @@ from common.errors import PolicyRefused, RenderError, Timeout
 from common.policy import Policy
 from tests.fixtures.render.server import wait_until
 from wf.render import RenderOptions, RenderSession
-from wf.render import browser as browser_mod
+from wf.render import breaker as breaker_mod
+from wf.render import chromium as chromium_mod
 from wf.render import keeper as keeper_mod
-from wf.render.browser import (
-    BrowserMissing,
-    CircuitBreaker,
-    browser_processes,
-    find_browser,
-    launch,
-    sweep_stale_profiles,
-)
+from wf.render import procs as procs_mod
+from wf.render import profiles as profiles_mod
+from wf.render.breaker import CircuitBreaker
+from wf.render.chromium import BrowserMissing, find_browser, launch
+from wf.render.procs import browser_processes, sweep_stale_profiles
 
 # Writes its port file like Chromium, and leaves two helpers that name the profile in
 # their command line: one in its process group, one in a session of its own (as
@@ -130,17 +128,17 @@ def test_profiles_go_to_a_private_tmpfs_dir_without_a_runtime_dir(tmp_path: Path
 
     shm = tmp_path / "shm"
     shm.mkdir()
-    monkeypatch.setattr(browser_mod, "SHM", str(shm))
+    monkeypatch.setattr(profiles_mod, "SHM", str(shm))
     monkeypatch.setattr(common.paths, "runtime_dir", lambda create=True: tmp_path / "runtime")
     (tmp_path / "runtime").mkdir()
-    assert browser_mod.profile_root() == tmp_path / "runtime" / "render"  # WF_RUNTIME_DIR is set
+    assert profiles_mod.profile_root() == tmp_path / "runtime" / "render"  # WF_RUNTIME_DIR is set
     monkeypatch.delenv("WF_RUNTIME_DIR")
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
-    mine = browser_mod.profile_root()
+    mine = profiles_mod.profile_root()
     assert mine == shm / f"wf-render-{os.getuid()}"
     assert stat.S_IMODE(mine.stat().st_mode) == 0o700
     mine.chmod(0o755)  # not private any more (someone else may have made it): not used
-    assert browser_mod.profile_root() == tmp_path / "runtime" / "render"
+    assert profiles_mod.profile_root() == tmp_path / "runtime" / "render"
 
 
 # ---------------------------------------------------------------- launch and cleanup
@@ -179,7 +177,7 @@ def test_a_long_profile_path_gets_a_short_tmpdir(fake: Path, tmp_path: Path) -> 
     deep.mkdir(parents=True)
     launched = launch(str(fake), profile_root=deep, deadline=time.monotonic() + 10)
     tmpdir = Path(launches(tmp_path)[0].split("TMPDIR=", 1)[1].split(" ", 1)[0])
-    assert len(str(tmpdir)) <= browser_mod.MAX_TMPDIR
+    assert len(str(tmpdir)) <= profiles_mod.MAX_TMPDIR
     assert tmpdir.is_dir() and (launched.profile / "tmp").resolve() == tmpdir.resolve()
     launched.kill()
     assert not tmpdir.exists() and not launched.profile.exists()
@@ -194,14 +192,14 @@ def test_a_browser_that_exits_at_launch(fake: Path, tmp_path: Path, monkeypatch:
 
 def test_a_browser_that_never_opens_its_port(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FAKE_MODE", "hang")
-    monkeypatch.setattr(browser_mod, "LAUNCH_TIMEOUT", 0.5)
+    monkeypatch.setattr(chromium_mod, "LAUNCH_TIMEOUT", 0.5)
     with pytest.raises(RenderError, match="did not open its DevTools port"):
         launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)
     with pytest.raises(Timeout):  # the render deadline comes first: a timeout, not a failure
         launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 0.3)
     assert list(root(tmp_path).iterdir()) == []
     pid = int(launches(tmp_path)[0].split()[0])
-    assert not browser_mod.running(pid)
+    assert not procs_mod.running(pid)
 
 
 def test_the_browser_outlives_the_thread_that_launched_it(fake: Path, tmp_path: Path) -> None:
@@ -221,7 +219,7 @@ def test_a_killed_owner_takes_the_browser_with_it_and_the_next_launch_sweeps(fak
         import os, sys, time
         sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
         from pathlib import Path
-        from wf.render.browser import launch
+        from wf.render.chromium import launch
         l = launch({str(fake)!r}, profile_root=Path({str(root(tmp_path))!r}), deadline=time.monotonic() + 10)
         print(l.pid, l.profile, flush=True)
         time.sleep(60)
@@ -230,10 +228,10 @@ def test_a_killed_owner_takes_the_browser_with_it_and_the_next_launch_sweeps(fak
     owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     pid_text, profile_text = owner.stdout.readline().split()  # type: ignore[union-attr]
     pid, profile = int(pid_text), Path(profile_text)
-    assert browser_mod.running(pid)
+    assert procs_mod.running(pid)
     owner.kill()  # SIGKILL: no cleanup code runs in the owner
     owner.wait()
-    assert wait_until(lambda: not browser_mod.running(pid))  # PR_SET_PDEATHSIG
+    assert wait_until(lambda: not procs_mod.running(pid))  # PR_SET_PDEATHSIG
     assert profile.exists()  # nobody removed it...
     sweep_stale_profiles(root(tmp_path))  # ...until the next launch sweeps it
     assert not profile.exists()
@@ -255,7 +253,7 @@ def test_sweep_keeps_profiles_of_live_owners(tmp_path: Path) -> None:
 
 def test_circuit_breaker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     now = [1_000_000.0]
-    monkeypatch.setattr(browser_mod.time, "time", lambda: now[0])
+    monkeypatch.setattr(breaker_mod.time, "time", lambda: now[0])
     breaker = CircuitBreaker(tmp_path / "state" / "circuit.json")
     breaker.check()
     breaker.failed()
@@ -347,8 +345,8 @@ def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Pat
     shared[1].release()
     assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)
     assert wait_until(lambda: not profile.exists(), timeout=5)
-    assert not browser_mod.running(int(state["browser_pid"]))  # type: ignore[call-overload]
-    assert wait_until(lambda: not browser_mod.running(int(state["keeper_pid"])))  # type: ignore[call-overload]
+    assert not procs_mod.running(int(state["browser_pid"]))  # type: ignore[call-overload]
+    assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])))  # type: ignore[call-overload]
 
 
 def test_concurrent_users_start_one_keeper(fake: Path, tmp_path: Path, devtools_port: int) -> None:
@@ -374,13 +372,13 @@ def test_a_dead_shared_browser_is_replaced(fake: Path, tmp_path: Path, devtools_
     state = keeper_state(tmp_path)
     assert state is not None
     os.kill(int(state["browser_pid"]), 9)  # type: ignore[call-overload]
-    assert wait_until(lambda: not browser_mod.running(int(state["browser_pid"])))  # type: ignore[call-overload]
+    assert wait_until(lambda: not procs_mod.running(int(state["browser_pid"])))  # type: ignore[call-overload]
     # The keeper notices and cleans up; meanwhile or after, a new user gets a new one.
     second = keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10)
     assert second.launched.pid != state["browser_pid"]
     second.release()
     assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)
-    assert wait_until(lambda: not browser_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
+    assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
 
 
 def test_a_keeper_that_cannot_launch_says_why(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

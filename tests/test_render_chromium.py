@@ -17,8 +17,8 @@ from common.policy import Policy
 from tests.fixtures.render.server import FixtureServer, Tripwire, browser_skip_reason
 from wf.extract import extract_text
 from wf.render import Rendered, RenderOptions, RenderSession
-from wf.render import page as page_mod
-from wf.render.browser import browser_processes
+from wf.render import tab as tab_mod
+from wf.render.procs import browser_processes
 
 REASON = browser_skip_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
@@ -81,7 +81,7 @@ def test_a_dialog_does_not_block_the_page(session: RenderSession, server: Fixtur
 
 
 def test_the_rendered_dom_is_capped(session: RenderSession, server: FixtureServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(page_mod, "DOM_CAP", 1_000_000)  # the page makes 1.5 MB
+    monkeypatch.setattr(tab_mod, "DOM_CAP", 1_000_000)  # the page makes 1.5 MB
     r = render(session, server.url("big.html"), timeout=30)
     assert len(r.html) == 1_000_000
     assert r.notes and r.notes[0].startswith("rendered DOM cut at 1000000 of 15")
@@ -90,7 +90,7 @@ def test_the_rendered_dom_is_capped(session: RenderSession, server: FixtureServe
 def test_a_page_that_never_settles_is_read_when_its_time_is_up(
     session: RenderSession, server: FixtureServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(page_mod, "SETTLE_CAP", 1.0)
+    monkeypatch.setattr(tab_mod, "SETTLE_CAP", 1.0)
     r = render(session, server.url("churn.html"))
     assert "The ticker above changes every 30 ms, forever." in extract_text(r.html)
 
@@ -169,7 +169,7 @@ def test_a_context_brings_up_its_page_and_no_browser_ui(session: RenderSession, 
     render(session, server.url("spa.html"))  # the browser is up
     link = session._link
     assert link is not None
-    ctx = page_mod.Context(link, deadline=time.monotonic() + 10)
+    ctx = tab_mod.Context(link, deadline=time.monotonic() + 10)
     try:
         time.sleep(0.3)  # the window's own pages would be loading by now
         infos = link.conn.call("Target.getTargets", timeout=5, filter=[{}])["targetInfos"]

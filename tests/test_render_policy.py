@@ -18,7 +18,7 @@ import pytest
 from common.policy import Policy
 from tests.fixtures.render.server import FixtureServer, Tripwire, browser_skip_reason
 from wf.render import Rendered, RenderOptions, RenderSession
-from wf.render.guard import RequestGuard
+from wf.render.intercept import FetchInterceptor
 
 REASON = browser_skip_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
@@ -70,7 +70,7 @@ def test_control_the_same_page_reaches_an_allowed_address(server: FixtureServer,
 
 def test_the_proxy_alone_holds_the_line(server: FixtureServer, tripwire: Tripwire, monkeypatch: pytest.MonkeyPatch) -> None:
     """With Fetch interception switched off, every request still meets the policy proxy."""
-    monkeypatch.setattr(RequestGuard, "enable", lambda self, timeout: None)
+    monkeypatch.setattr(FetchInterceptor, "enable", lambda self, timeout: None)
     rendered = render_vectors(server, ALLOWED)
     time.sleep(0.3)
     assert tripwire.hits == []

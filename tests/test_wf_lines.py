@@ -13,8 +13,8 @@ import pytest
 from common.errors import UsageError, WriteError
 from tests.servers import respond
 from wf import lines
-from wf.content import classify
 from wf.save import confine_name, save_bytes
+from wf.sniff import classify
 
 ALLOW = ("--allow-host", "127.0.0.1")
 PROMETHEUS = (

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from common import output
+from common import output, run
 from common.clickopts import SizeType, given, shared_options
 from common.errors import ToolError, UsageError
 from wf import __version__
@@ -151,12 +151,12 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
 
 
 def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
-    from wf.pipeline import Renderers, process, process_many
+    from wf.pipeline import LazyBrowser, process, process_many
 
     def log(message: str) -> None:
         output.diag(TOOL, message)
 
-    renderers = Renderers(opts)
+    renderers = LazyBrowser(opts)
     first_error = 0
     try:
         if local is not None:
@@ -166,7 +166,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
         many = len(targets) > 1
         for page in pages:
             if page.error is not None:
-                output.error_line(TOOL, page.error)
+                run.error_line(TOOL, page.error)
                 first_error = first_error or page.error.code
             if opts.as_json:
                 output.write_json(page.as_json())
@@ -180,15 +180,15 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
 
 
 def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
-    from wf.pipeline import Page
+    from wf.pipeline import PageResult
 
-    page = Page(url=url or "")
+    page = PageResult(url=url or "")
     page.error = exc
     return page.as_json()
 
 
 def main(argv: list[str] | None = None) -> None:
-    output.main_exit(output.run_cli(TOOL, command, argv, json_error=_json_error))
+    run.main_exit(run.run_cli(TOOL, command, argv, json_error=_json_error))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from common.errors import UsageError
 
 if TYPE_CHECKING:
-    from common.net import NetOptions
+    from common.http.client import NetOptions
     from wf.lines import Regex
 
 DEFAULT_MAX_LENGTH = 20_000
@@ -113,7 +113,7 @@ def make_options(
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
-    from common.net import NetOptions
+    from common.http.client import NetOptions
     from common.policy import policy_from_env
     from common.values import env_deadline, env_int, env_size, parse_size
     from wf.lines import compile_regex

@@ -1,12 +1,11 @@
 """One page through wf: fetch -> type branch -> extract (-> render) -> lines -> save/truncate.
 
-Data flows one way; nothing here knows about click. ``process`` returns a Page whose
+Data flows one way; nothing here knows about click. ``process`` returns a PageResult whose
 ``output`` is what text mode prints and whose ``as_json`` is the --json object.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -16,19 +15,18 @@ from typing import Any
 
 from common import watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
-from common.net import Response, fetch, raise_for_status
+from common.http.client import Response, fetch, raise_for_status
 from common.text import clean_text, escape_markers, inline, one_line
-from wf import content, lines
+from wf import lines, sniff
 from wf.options import PREVIEW_CHARS, WfOptions
 from wf.save import confine_name, default_name, save_bytes
 
 Log = Callable[[str], None]
 BATCH_WORKERS = 4
-_NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass
-class Page:
+class PageResult:
     url: str
     final_url: str | None = None
     status: int | None = None
@@ -109,7 +107,7 @@ class Document:
     body: bytes
 
 
-class Renderers:
+class LazyBrowser:
     """One lazily started render session for the whole run (a batch shares it)."""
 
     def __init__(self, opts: WfOptions) -> None:
@@ -138,14 +136,14 @@ def process(
     opts: WfOptions,
     *,
     log: Log,
-    renderers: Renderers | None = None,
+    renderers: LazyBrowser | None = None,
     local_body: bytes | None = None,
-) -> Page:
+) -> PageResult:
     """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
     start = time.monotonic()
     # The target may be any line of stdin; it is echoed in headers and JSON, never fetched
     # from here (fetch refuses a URL with control characters).
-    page = Page(url=one_line(target))
+    page = PageResult(url=one_line(target))
     deadline = start + opts.net.timeout
     with watchdog.deadline(deadline, target):
         _process(page, target, opts, deadline, log=log, renderers=renderers, local_body=local_body)
@@ -154,13 +152,13 @@ def process(
 
 
 def _process(
-    page: Page,
+    page: PageResult,
     target: str,
     opts: WfOptions,
     deadline: float,
     *,
     log: Log,
-    renderers: Renderers | None,
+    renderers: LazyBrowser | None,
     local_body: bytes | None,
 ) -> None:
     try:
@@ -185,18 +183,18 @@ def _check_status(resp: Response, log: Log) -> None:
 
 
 def _build(
-    page: Page,
+    page: PageResult,
     doc: Document,
     opts: WfOptions,
     *,
     log: Log,
-    renderers: Renderers | None,
+    renderers: LazyBrowser | None,
     deadline: float,
 ) -> None:
     page.final_url = doc.final_url
     page.status = doc.status
     page.bytes = len(doc.body)
-    kind, mime = content.classify(doc.content_type or None, doc.body)
+    kind, mime = sniff.classify(doc.content_type or None, doc.body)
     page.content_type = doc.content_type or mime or None
     if kind == "binary":
         _save_binary(page, doc, mime, log=log, asked=bool(opts.save or opts.save_path))
@@ -224,7 +222,7 @@ def printable(text: str) -> str:
 
 
 def _save_binary(
-    page: Page, doc: Document, mime: str, *, log: Log | None = None, asked: bool = False
+    page: PageResult, doc: Document, mime: str, *, log: Log | None = None, asked: bool = False
 ) -> None:
     what = mime or "binary data"
     try:
@@ -243,19 +241,19 @@ def _save_binary(
     page.notes.append(f"binary content ({what}) saved, not printed")
 
 
-def _note(page: Page, log: Log | None, note: str) -> None:
+def _note(page: PageResult, log: Log | None, note: str) -> None:
     page.notes.append(note)
     if log is not None:
         log(f"note: {note}")
 
 
 def _extract_html(
-    page: Page,
+    page: PageResult,
     html: str,
     opts: WfOptions,
     *,
     log: Log,
-    renderers: Renderers | None,
+    renderers: LazyBrowser | None,
     deadline: float,
 ) -> str:
     from wf.extract import extract
@@ -273,17 +271,18 @@ def _extract_html(
 
 
 def _maybe_render(
-    page: Page,
+    page: PageResult,
     html: str,
     static: Any,
     opts: WfOptions,
     *,
     log: Log,
-    renderers: Renderers,
+    renderers: LazyBrowser,
     deadline: float,
 ) -> Any:
     from wf.extract import extract
     from wf.render import looks_like_js_shell, recover_next_data
+    from wf.render.detect import NOSCRIPT
 
     always = opts.render == "always"
     if not always and not looks_like_js_shell(html, static.text):
@@ -309,7 +308,7 @@ def _maybe_render(
     page.notes.extend(rendered.notes)
     # Scripts ran, so a reader never sees <noscript>: in a scripting DOM its content is raw
     # text (nothing nests inside it), and a non-greedy match removes exactly one element.
-    html_seen = _NOSCRIPT.sub("", rendered.html)
+    html_seen = NOSCRIPT.sub("", rendered.html)
     result = extract(html_seen, url=rendered.final_url, full=opts.full, link_markers=opts.links,
                      deadline=deadline)
     if always or len(result.text.strip()) > len(static.text.strip()):
@@ -321,7 +320,7 @@ def _maybe_render(
 
 
 def _apply_lines(
-    page: Page, text: str, opts: WfOptions, deadline: float | None = None, *, log: Log | None = None
+    page: PageResult, text: str, opts: WfOptions, deadline: float | None = None, *, log: Log | None = None
 ) -> None:
     full_view = lines.split_lines(text)
     page.total = len(full_view)
@@ -380,7 +379,7 @@ def _apply_lines(
     _append_link_list(page, opts)
 
 
-def _save_view(page: Page, text: str, name: str | None, *, what: str | None) -> Path:
+def _save_view(page: PageResult, text: str, name: str | None, *, what: str | None) -> Path:
     data = text.encode("utf-8")
     if not data.endswith(b"\n") and data:
         data += b"\n"
@@ -394,7 +393,7 @@ def _save_view(page: Page, text: str, name: str | None, *, what: str | None) -> 
     return path
 
 
-def _append_link_list(page: Page, opts: WfOptions) -> None:
+def _append_link_list(page: PageResult, opts: WfOptions) -> None:
     """With --links, list the targets whose markers survived the line pipeline."""
     if not opts.links or not page.links:
         return
@@ -411,8 +410,8 @@ def process_many(
     opts: WfOptions,
     *,
     log: Log,
-    renderers: Renderers | None,
-) -> Iterator[Page]:
+    renderers: LazyBrowser | None,
+) -> Iterator[PageResult]:
     """Fetch concurrently with a small pool; yield pages in input order."""
     if len(targets) == 1:
         yield process(targets[0], opts, log=log, renderers=renderers)
@@ -425,7 +424,7 @@ def process_many(
     except BaseException:
         # A signal, or a reader that went away: the pages in flight are not wanted, and
         # waiting for them would hold the exit until the slowest server's deadline.
-        from common.net import abort_fetches
+        from common.http.deadline import abort_fetches
 
         for future in futures:
             future.cancel()

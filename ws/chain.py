@@ -119,7 +119,7 @@ def _attempt(
     deadline: float,
     say: Say,
 ) -> tuple[Attempt, list[Result]]:
-    from common.net import NetOptions, fetch
+    from common.http.client import NetOptions, fetch
 
     backend = endpoint.backend
     start = time.monotonic()

@@ -97,7 +97,8 @@ def command(
     show_providers: bool,
 ) -> int:
     """Search the web without an API key and print numbered results."""
-    from common.output import diag, error_line, write, write_json
+    from common.output import diag, write, write_json
+    from common.run import error_line
     from ws import chain, config, view
 
     text = " ".join(query).strip()
@@ -149,6 +150,6 @@ def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from common.output import main_exit, run_cli
+    from common.run import main_exit, run_cli
 
     main_exit(run_cli("ws", command, argv, json_error=_json_error))

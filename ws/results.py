@@ -134,10 +134,6 @@ def domain_matches(host: str, domain: str) -> bool:
     return host == domain or host.endswith("." + domain)
 
 
-def passes(url: str, allow: tuple[str, ...], block: tuple[str, ...]) -> bool:
-    return _host_passes(host_of(url), allow, block)
-
-
 def _host_passes(host: str, allow: tuple[str, ...], block: tuple[str, ...]) -> bool:
     if allow and not any(domain_matches(host, d) for d in allow):
         return False

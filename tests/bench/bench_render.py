@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 from common.policy import Policy  # noqa: E402
 from tests.fixtures.render.server import FixtureServer  # noqa: E402
 from wf.render import RenderOptions, RenderSession, looks_like_js_shell  # noqa: E402
-from wf.render import page as page_mod  # noqa: E402
-from wf.render.browser import BrowserMissing, find_browser  # noqa: E402
+from wf.render import tab as tab_mod  # noqa: E402
+from wf.render.chromium import BrowserMissing, find_browser  # noqa: E402
 
 COLD_RUNS = 9
 WARM_RUNS = 15
@@ -167,7 +167,7 @@ def main() -> int:
         print("\nwhole process, the same page (static fetch and extraction included; with\n"
               "--render always the browser starts during the static fetch)")
         whole_process(url)
-        page_mod.MIN_QUIET = page_mod.MAX_QUIET = 0.5
+        tab_mod.MIN_QUIET = tab_mod.MAX_QUIET = 0.5
         print("\nthe issue's baseline, a fixed 500 ms quiet window:")
         totals, parts = warm(url, gap=0.0)
         row("warm, fixed 500 ms quiet window", totals, parts)

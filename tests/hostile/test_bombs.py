@@ -120,7 +120,7 @@ def _offered(srv) -> str:
 def test_br_and_zstd_bombs(serve, idle_kb, figures, encoding):
     """When this Python can decode the encoding, its bomb stops at the cap; when it
     cannot, the encoding is not offered and an answer that uses it anyway exits 8."""
-    from common.net import accept_encoding
+    from common.http.decompress import accept_encoding
 
     if encoding == "zstd":
         body = zstd_bomb(GiB)
@@ -141,7 +141,7 @@ def test_br_and_zstd_bombs(serve, idle_kb, figures, encoding):
 
 
 def test_unrequested_encoding_is_not_offered(serve, wf):
-    from common.net import accept_encoding
+    from common.http.decompress import accept_encoding
 
     srv = serve(respond(200, b"ok\n", {"Content-Type": "text/plain"}))
     assert wf(*ALLOW, srv.url).code == 0

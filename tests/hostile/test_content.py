@@ -214,7 +214,7 @@ SHAPES["10MB-of-ascii-and-one-emoji-html"] = (
 # Cases known to fail, name -> why (strict xfail).
 SLOW: dict[str, str] = {
     "10MB-of-ascii-and-one-emoji-html": "the page's str, the text node lxml hands back and "
-    "the extracted text are 40 MB each at four bytes a character: 158 MB over idle",
+    "the extracted text are 40 MB each at four bytes a character: 154 MB over idle",
 }
 # Tiny elements by the hundred thousand: the extractor's own deadline must cut its work,
 # and past 300 000 tags the page is cut before lxml parses it (a note says so).

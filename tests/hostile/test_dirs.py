@@ -29,8 +29,9 @@ from tests.conftest import tool_path
 from tests.fixtures.render.server import browser_skip_reason, wait_until
 from tests.hostile import proc
 from tests.servers import respond
-from wf.render import browser as browser_mod
 from wf.render import keeper as keeper_mod
+from wf.render import procs as procs_mod
+from wf.render import profiles as profiles_mod
 
 ALLOW = ("--allow-host", "127.0.0.1")
 NOBODY = 65534
@@ -211,10 +212,10 @@ def test_a_foreign_dev_shm_dir_does_not_send_profiles_anywhere_unchecked(tmpdir_
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     shm = tmp_path / "shm"
     shm.mkdir()
-    monkeypatch.setattr(browser_mod, "SHM", str(shm))
+    monkeypatch.setattr(profiles_mod, "SHM", str(shm))
     plant(shm / f"wf-render-{os.geteuid()}", mode=0o700)  # made first by someone else
     usual = plant(tmpdir_env / f"wf-runtime-{os.geteuid()}", mode=0o700)  # and this one too
-    root = browser_mod.profile_root()
+    root = profiles_mod.profile_root()
     assert not root.is_relative_to(shm) and not root.is_relative_to(usual)
     assert root.parent == paths.runtime_dir() and root.parent.parent == tmpdir_env
     for d in (root, root.parent):
@@ -265,13 +266,13 @@ def test_sweeping_a_stale_profile_never_follows_a_planted_symlink(tmpdir_env: Pa
     root.mkdir(mode=0o700)
     dead = subprocess.Popen(["true"])
     dead.wait()
-    stale = root / f"{browser_mod.PROFILE_PREFIX}{dead.pid}-abc"
+    stale = root / f"{profiles_mod.PROFILE_PREFIX}{dead.pid}-abc"
     (stale / "data").mkdir(parents=True, mode=0o700)
     (stale / "tmp").symlink_to(victim)
     (stale / "data" / "link").symlink_to(elsewhere)
     (stale / "data" / "file-link").symlink_to(elsewhere / "precious")
-    theirs = plant(root / f"{browser_mod.PROFILE_PREFIX}{dead.pid}-xyz", mode=0o700)
-    browser_mod.sweep_stale_profiles(root)
+    theirs = plant(root / f"{profiles_mod.PROFILE_PREFIX}{dead.pid}-xyz", mode=0o700)
+    procs_mod.sweep_stale_profiles(root)
     assert not stale.exists() and not os.path.lexists(stale)
     assert (victim / "precious").read_text() == "keep me"
     assert (elsewhere / "precious").read_text() == "keep me too"
@@ -284,7 +285,7 @@ def test_remove_tree_unlinks_a_symlink_in_its_place(tmp_path: Path) -> None:
     (target / "precious").write_text("x")
     link = tmp_path / "profile"
     link.symlink_to(target)
-    browser_mod.remove_tree(link)
+    profiles_mod.remove_tree(link)
     assert not os.path.lexists(link) and (target / "precious").exists()
 
 
@@ -302,7 +303,7 @@ def _stop_keeper(root: Path) -> None:
     state = keeper_mod.read_state(root)
     if state is not None:
         os.kill(int(state["keeper_pid"]), signal.SIGTERM)  # type: ignore[call-overload]
-        assert wait_until(lambda: not browser_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
+        assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize("forgery", ["ours-with-a-stranger-pid", "owned-by-another-uid", "symlink"])
@@ -346,9 +347,9 @@ def test_the_state_file_records_who_to_signal(fake: Path, devtools_port: int, ke
         assert state is not None
         for who in ("keeper", "browser"):
             pid, recorded = state[f"{who}_pid"], state[who]
-            assert recorded == browser_mod.identity(pid)  # type: ignore[arg-type]
-            assert browser_mod.is_ours(pid, recorded)
-            assert not browser_mod.is_ours(pid, {**recorded, "start": recorded["start"] + 1})  # type: ignore[dict-item,operator]
+            assert recorded == procs_mod.identity(pid)  # type: ignore[arg-type]
+            assert procs_mod.is_ours(pid, recorded)
+            assert not procs_mod.is_ours(pid, {**recorded, "start": recorded["start"] + 1})  # type: ignore[dict-item,operator]
         st = os.lstat(keepalive_root / keeper_mod.STATE)
         assert st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) == 0o600
     finally:
@@ -387,7 +388,7 @@ def test_a_planted_runtime_dir_steers_nothing(serve, tmp_path: Path, fake: Path,
     (keep / keeper_mod.LAUNCH_LOCK).symlink_to(tmp_path / "root-made-this")
     precious = plant(shared / "wfc-precious", mode=0o700)
     (precious / "file").write_text("keep")
-    stale = plant(planted / "render" / f"{browser_mod.PROFILE_PREFIX}1-abc", mode=0o777)
+    stale = plant(planted / "render" / f"{profiles_mod.PROFILE_PREFIX}1-abc", mode=0o777)
     (stale / "tmp").symlink_to(precious)
     for p in planted.rglob("*"):
         os.chown(p, NOBODY, NOBODY, follow_symlinks=False)

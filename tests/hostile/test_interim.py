@@ -15,7 +15,7 @@ from common.policy import Policy
 from tests.conftest import invoke
 from tests.hostile.handlers import raw
 from tests.servers import RawServer, http_response
-from wf.render.guard import Blocked, CheckedResolver
+from wf.render.intercept import CheckedResolver, RefusedLog
 from wf.render.proxy import PolicyProxy
 
 ALLOW = ("--allow-host", "127.0.0.1")
@@ -86,7 +86,7 @@ def test_ws_skips_interim_answers(serve, monkeypatch):
 def proxy():
     p = PolicyProxy(
         CheckedResolver(Policy(allow_hosts=frozenset({"127.0.0.1"}))),
-        Blocked(),
+        RefusedLog(),
         upstream_for=lambda url: None,
     )
     yield p

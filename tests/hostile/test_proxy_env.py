@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from common.errors import UsageError
-from common.net import check_proxy_environment, proxy_for
+from common.http.proxy_env import check_proxy_environment, proxy_for
 from tests.conftest import invoke
 from tests.servers import respond
 

@@ -1,16 +1,16 @@
-"""The extraction pipeline: parse, clean, choose the content, render, fall back."""
+"""The extraction pipeline: parse, clean, choose the content, write Markdown, fall back."""
 
 from __future__ import annotations
 
 import html as html_lib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wf.extract import Extracted, Link
 
-# Below this many characters a chosen region is suspect: the page may keep its text
-# elsewhere (a shop page, a list of posts).
-THIN = 250
+if TYPE_CHECKING:
+    from wf.extract.blocks import BlockRecord
+
 NEXT_TO_NOTHING = 80
 
 
@@ -95,7 +95,7 @@ def _extract(
     want_links: bool,
     deadline: float | None,
 ) -> Extracted:
-    from wf.extract import content, parse
+    from wf.extract import blocks, parse
 
     title = parse.title_of(root)
     base = _base_url(url, parse.base_href(root))
@@ -104,10 +104,10 @@ def _extract(
     if body is None:
         body = root
     try:
-        content.check_time(deadline)
+        blocks.check_time(deadline)
         text, links = _text(body, base=base, full=full, markers=markers,
                             want_links=want_links, deadline=deadline)
-    except content.OutOfTime:
+    except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         text, links = quick_text(body), []
@@ -123,34 +123,34 @@ def _text(
     want_links: bool,
     deadline: float | None,
 ) -> tuple[str, list[Link]]:
-    from wf.extract import content
-    from wf.extract.render import Renderer
+    from wf.extract import blocks
+    from wf.extract.markdown import MarkdownWriter
 
-    def render(node: Any, skip: Any = None) -> Renderer:
-        r = Renderer(
+    def to_markdown(node: Any, skip: Any = None) -> MarkdownWriter:
+        r = MarkdownWriter(
             base_url=base, markers=markers, want_links=want_links, skip=skip, main=not full,
             deadline=deadline,
         )
-        r.render(node)
+        r.write(node)
         return r
 
     if full:
-        r = render(body)
+        r = to_markdown(body)
     else:
-        analysis = content.choose(body, deadline)
+        analysis = blocks.choose(body, deadline)
         node = analysis.best if analysis.best is not None else body
-        prune = content.prune_lenient if analysis.lenient else content.prune
-        r = render(node, _skipper(analysis.records(whole=node is body), prune))
+        prune = blocks.prune_lenient if analysis.lenient else blocks.prune
+        r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
         # (linked titles, excerpts). Only when even that is next to nothing, print the
         # whole page rather than nothing.
-        if node is not body and _length(r) < THIN:
-            wider = render(body, _skipper(analysis.records(whole=True), content.prune_named))
+        if node is not body and _length(r) < blocks.THIN_PROSE:
+            wider = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune_named))
             if _length(wider) > _length(r):
                 r = wider
         if _length(r) < NEXT_TO_NOTHING:
-            whole = render(body)
+            whole = to_markdown(body)
             if _length(whole) > _length(r):
                 r = whole
     return r.text(), [Link(text=t, url=u) for t, u in r.links]
@@ -166,9 +166,9 @@ def quick_text(body: Any) -> str:
     return _PIECES.sub("\n", text).strip()
 
 
-def _skipper(records: dict[Any, list[Any]], prune: Any = None) -> Any:
+def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
     if prune is None:
-        from wf.extract.content import prune
+        from wf.extract.blocks import prune
 
     def skip(el: Any) -> bool:
         record = records.get(el)

@@ -12,7 +12,7 @@ import re
 MIN_RAW_BYTES = 2000
 MAX_TEXT_BYTES = 400
 
-_NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.IGNORECASE | re.DOTALL)
+NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.IGNORECASE | re.DOTALL)
 _NEEDS_JS = re.compile(
     r"\b(?:enable|turn on|requires?|need|needs|activate|allow|without)\b[^<>]{0,80}?\bjava\s*script\b"
     r"|\bjava\s*script\b[^<>]{0,80}?\b(?:required|disabled|enabled|turned off|is off|must|needs? to be)\b",
@@ -43,7 +43,7 @@ _NEXT_DATA = re.compile(
 def shell_signals(raw_html: str) -> list[str]:
     """The signals of a client-rendered page found in the raw HTML, for notes and tuning."""
     found: list[str] = []
-    if any(_NEEDS_JS.search(m.group(1)) for m in _NOSCRIPT.finditer(raw_html)):
+    if any(_NEEDS_JS.search(m.group(1)) for m in NOSCRIPT.finditer(raw_html)):
         found.append("noscript asks for JavaScript")
     mount = _MOUNT.search(raw_html)
     if mount:

@@ -16,7 +16,7 @@ used it for S seconds. In the runtime dir (0700):
 The runtime dir is used only when it is ours (common/paths.py); even so, locks and the
 state file are opened with O_NOFOLLOW and must be regular files of ours, and a pid from
 the state file is signalled only while it is still the process that was recorded
-(browser.is_ours, through a pidfd so the pid cannot be reused in between). A forged or
+(procs.is_ours, through a pidfd so the pid cannot be reused in between). A forged or
 stale state file is thrown away, never acted on.
 
 The DevTools port listens on 127.0.0.1 without authentication: any local user who can
@@ -37,16 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common.errors import RenderError, Timeout, ToolError
-from wf.render.browser import (
-    LAUNCH_TIMEOUT,
-    Launched,
-    identity,
-    is_ours,
-    launch,
-    profile_root,
-    read_private,
-    write_private,
-)
+from wf.render.chromium import LAUNCH_TIMEOUT, Launched, launch
+from wf.render.procs import identity, is_ours
+from wf.render.profiles import profile_root
+from wf.render.state import read_private, write_private
 
 STATE = "keeper.json"
 ERROR = "keeper.error"

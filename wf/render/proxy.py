@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from common.errors import DNSError, PolicyRefused, Timeout
 from common.policy import IPAddress
-from wf.render.guard import RESOLVE_TIMEOUT, Blocked, CheckedResolver
+from wf.render.intercept import RESOLVE_TIMEOUT, CheckedResolver, RefusedLog
 
 CONNECT_TIMEOUT = 10.0
 IDLE_TIMEOUT = 30.0
@@ -36,7 +36,7 @@ class PolicyProxy:
     def __init__(
         self,
         resolver: CheckedResolver,
-        blocked: Blocked,
+        blocked: RefusedLog,
         *,
         upstream_for: Callable[[str], str | None] | None = None,
     ) -> None:
@@ -182,7 +182,7 @@ class PolicyProxy:
         self, addrs: list[IPAddress], port: int, proxy: str | None
     ) -> socket.socket | None:
         if proxy:
-            # The upstream proxy is operator configuration, as in common.net.
+            # The upstream proxy is operator configuration, as in common.http.
             p = urlsplit(proxy)
             try:
                 return socket.create_connection(
@@ -235,7 +235,7 @@ class PolicyProxy:
                 return
             upstream.sendall(chunk)
             remaining -= len(chunk)
-        # Interim 1xx heads are dropped (up to MAX_INTERIM, as in common.net: the browser
+        # Interim 1xx heads are dropped (up to MAX_INTERIM, as in common.http: the browser
         # needs none of them, and an endless stream of them must not hold the connection);
         # the final head says "close".
         buf = b""
@@ -278,11 +278,9 @@ def _proxy_auth(proxy: str) -> list[str]:
     parts = urlsplit(proxy)
     if parts.username is None:
         return []
-    import base64
-    from urllib.parse import unquote
+    from common.http.url import basic_auth
 
-    token = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
-    return [f"Proxy-Authorization: Basic {base64.b64encode(token).decode('ascii')}"]
+    return [f"Proxy-Authorization: {basic_auth(parts)}"]
 
 
 def _read_head(sock: socket.socket, data: bytes = b"") -> tuple[bytes | None, bytes]:
@@ -359,6 +357,6 @@ def _close(sock: socket.socket) -> None:
 
 
 def _env_proxy(url: str) -> str | None:
-    from common.net import proxy_for
+    from common.http.proxy_env import proxy_for
 
     return proxy_for(url)

@@ -12,12 +12,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from common.errors import DNSError, RenderError, Timeout, ToolError
+from common.http.url import default_port
 from common.policy import Policy, check_scheme
 from wf.render import Rendered, RenderOptions
-from wf.render.browser import CircuitBreaker, Launched, find_browser, launch, profile_root
+from wf.render.breaker import CircuitBreaker
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection, preload
-from wf.render.guard import CheckedResolver, RequestGuard
-from wf.render.page import BrowserLink, Context, render_in
+from wf.render.chromium import Launched, find_browser, launch
+from wf.render.intercept import CheckedResolver, FetchInterceptor
+from wf.render.profiles import profile_root
+from wf.render.tab import BrowserLink, Context, render_in
 
 HEALTH_TIMEOUT = 2.0
 HEALTH_FRESH = 2.0  # seconds after a successful render in which no ping is needed
@@ -185,7 +188,7 @@ class RenderSession:
         check_scheme(parts.scheme, url[:200])
         if not parts.hostname:
             raise RenderError(f"cannot render {url[:200]}: no host")
-        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+        port = default_port(parts)
         try:
             self._resolver.addresses(parts.hostname, port, deadline=deadline)
         except DNSError as exc:
@@ -321,15 +324,15 @@ class RenderSession:
         conn = Connection(launched.ws_url, timeout=timeout)
         try:
             version = conn.call("Browser.getVersion", timeout=timeout)
-            guard = RequestGuard(conn, self._resolver)
-            guard.enable(timeout=timeout)
+            interceptor = FetchInterceptor(conn, self._resolver)
+            interceptor.enable(timeout=timeout)
         except BaseException:
             conn.close()
             raise
         ua, metadata = _user_agent(self.user_agent, version)
         return BrowserLink(
             conn=conn,
-            guard=guard,
+            interceptor=interceptor,
             resolver=self._resolver,
             page_ws_url=launched.page_ws_url,
             user_agent=ua,
@@ -353,7 +356,7 @@ class RenderSession:
             spare.add_done_callback(_dispose_spare)
         link, self._link = self._link, None
         if link is not None:
-            link.guard.close()
+            link.interceptor.close()
             link.conn.close()
         launched, self._launched = self._launched, None
         if launched is not None:

@@ -17,7 +17,7 @@ import pytest
 from common.policy import Policy
 from tests.fixtures.render.server import Tripwire, wait_until
 from tests.servers import RawServer, http_response
-from wf.render.guard import Blocked, CheckedResolver, RequestGuard, url_verdict
+from wf.render.intercept import CheckedResolver, FetchInterceptor, RefusedLog, url_verdict
 from wf.render.proxy import PolicyProxy
 
 ONLY_127_0_0_1 = Policy(allow_hosts=frozenset({"127.0.0.1"}))
@@ -101,8 +101,8 @@ def test_names_are_resolved_once_and_every_address_checked(names: dict[str, Any]
 
 
 @pytest.fixture
-def proxy() -> Iterator[tuple[PolicyProxy, Blocked]]:
-    blocked = Blocked()
+def proxy() -> Iterator[tuple[PolicyProxy, RefusedLog]]:
+    blocked = RefusedLog()
     p = PolicyProxy(CheckedResolver(ONLY_127_0_0_1), blocked, upstream_for=lambda url: None)
     yield p, blocked
     p.close()
@@ -129,7 +129,7 @@ def read_all(s: socket.socket, *, until: bytes | None = None) -> bytes:
     return got
 
 
-def test_connect_to_an_allowed_host_tunnels(proxy: tuple[PolicyProxy, Blocked]) -> None:
+def test_connect_to_an_allowed_host_tunnels(proxy: tuple[PolicyProxy, RefusedLog]) -> None:
     p, blocked = proxy
     with RawServer(lambda c, r: c.sendall(http_response(200, b"through the tunnel"))) as server:
         with socket.create_connection(("127.0.0.1", p.port), timeout=5) as s:
@@ -142,7 +142,7 @@ def test_connect_to_an_allowed_host_tunnels(proxy: tuple[PolicyProxy, Blocked]) 
 
 
 @pytest.mark.parametrize("target", ["127.0.0.2:{port}", "[::ffff:127.0.0.2]:{port}", "0x7f.0.0.2:{port}"])
-def test_connect_to_a_forbidden_host_is_refused(proxy: tuple[PolicyProxy, Blocked], tripwire: Tripwire, target: str) -> None:
+def test_connect_to_a_forbidden_host_is_refused(proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire, target: str) -> None:
     p, blocked = proxy
     authority = target.format(port=tripwire.port)
     answer = talk(p.port, f"CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n\r\n".encode())
@@ -153,7 +153,7 @@ def test_connect_to_a_forbidden_host_is_refused(proxy: tuple[PolicyProxy, Blocke
     assert tripwire.hits == []
 
 
-def test_an_absolute_request_is_forwarded_once_and_closed(proxy: tuple[PolicyProxy, Blocked], tripwire: Tripwire) -> None:
+def test_an_absolute_request_is_forwarded_once_and_closed(proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire) -> None:
     p, _ = proxy
 
     def answer(conn: socket.socket, request: bytes) -> None:
@@ -177,7 +177,7 @@ def test_an_absolute_request_is_forwarded_once_and_closed(proxy: tuple[PolicyPro
     assert tripwire.hits == []
 
 
-def test_a_request_body_is_forwarded_exactly(proxy: tuple[PolicyProxy, Blocked]) -> None:
+def test_a_request_body_is_forwarded_exactly(proxy: tuple[PolicyProxy, RefusedLog]) -> None:
     p, _ = proxy
     with RawServer(lambda c, r: c.sendall(http_response(204))) as server:
         request = (f"POST http://127.0.0.1:{server.port}/form HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n"
@@ -187,7 +187,7 @@ def test_a_request_body_is_forwarded_exactly(proxy: tuple[PolicyProxy, Blocked])
     assert b"smuggled" not in b"".join(server.requests)
 
 
-def test_interim_answers_are_dropped_and_the_final_one_closes(proxy: tuple[PolicyProxy, Blocked]) -> None:
+def test_interim_answers_are_dropped_and_the_final_one_closes(proxy: tuple[PolicyProxy, RefusedLog]) -> None:
     p, _ = proxy
 
     def answer(conn: socket.socket, request: bytes) -> None:
@@ -196,7 +196,7 @@ def test_interim_answers_are_dropped_and_the_final_one_closes(proxy: tuple[Polic
 
     with RawServer(answer) as server:
         got = talk(p.port, f"GET http://127.0.0.1:{server.port}/ HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    # Issue 10: interim answers are skipped (at most 10), as in common.net.
+    # Issue 10: interim answers are skipped (at most 10), as in common.http.
     final = got
     assert b"Early Hints" not in got and final.startswith(b"HTTP/1.1 200") and b"Connection: close" in final and final.endswith(b"final")
 
@@ -212,7 +212,7 @@ def test_interim_answers_are_dropped_and_the_final_one_closes(proxy: tuple[Polic
         ("GET http://127.0.0.2:{port}/ HTTP/1.1\r\nHost: x\r\n\r\n", b"403"),
     ],
 )
-def test_what_the_proxy_refuses(proxy: tuple[PolicyProxy, Blocked], tripwire: Tripwire, request_head: str, status: bytes) -> None:
+def test_what_the_proxy_refuses(proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire, request_head: str, status: bytes) -> None:
     p, _ = proxy
     with RawServer(lambda c, r: c.sendall(http_response(200))) as server:
         port = tripwire.port if "127.0.0.2" in request_head else server.port
@@ -232,7 +232,7 @@ def test_an_upstream_proxy_gets_only_allowed_destinations(tripwire: Tripwire) ->
         conn.sendall(conn.recv(100))  # echo what comes through the tunnel
 
     with RawServer(upstream_proxy) as upstream:
-        blocked = Blocked()
+        blocked = RefusedLog()
         p = PolicyProxy(CheckedResolver(ONLY_127_0_0_1), blocked, upstream_for=lambda url: f"http://127.0.0.1:{upstream.port}")
         try:
             with socket.create_connection(("127.0.0.1", p.port), timeout=5) as s:
@@ -248,7 +248,7 @@ def test_an_upstream_proxy_gets_only_allowed_destinations(tripwire: Tripwire) ->
     assert tripwire.hits == []
 
 
-def test_closing_the_proxy_ends_its_tunnels(proxy: tuple[PolicyProxy, Blocked]) -> None:
+def test_closing_the_proxy_ends_its_tunnels(proxy: tuple[PolicyProxy, RefusedLog]) -> None:
     p, _ = proxy
     release = threading.Event()
 
@@ -287,15 +287,15 @@ class FakeBrowser:
 
 def test_fetch_interception_continues_or_fails_each_request() -> None:
     browser = FakeBrowser()
-    guard = RequestGuard(browser, CheckedResolver(ONLY_127_0_0_1))
-    guard.enable(timeout=5)
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1))
+    interceptor.enable(timeout=5)
     assert browser.calls[0][0] == "Fetch.enable"
     assert browser.calls[0][1]["patterns"] == [{"urlPattern": "*", "requestStage": "Request"}]
-    page_a, page_b = Blocked(), Blocked()
+    page_a, page_b = RefusedLog(), RefusedLog()
     page_a.frames.add("A")
     page_b.frames.add("B")
-    guard.watch(page_a)
-    guard.watch(page_b)
+    interceptor.watch(page_a)
+    interceptor.watch(page_b)
     browser.pause("1", "http://127.0.0.1/ok", "A")
     browser.pause("2", "http://127.0.0.2/img.png", "A")
     browser.pause("3", "http://[::ffff:7f00:2]/worker", "")  # a worker: no frame of ours
@@ -310,28 +310,28 @@ def test_fetch_interception_continues_or_fails_each_request() -> None:
     }
     assert [b.split(" ")[0] for b in page_a.items()] == ["http://127.0.0.2/img.png", "http://[::ffff:7f00:2]/worker"]
     assert [b.split(" ")[0] for b in page_b.items()] == ["http://[::ffff:7f00:2]/worker", "file:///etc/passwd"]
-    guard.unwatch(page_a)
-    guard.close()
+    interceptor.unwatch(page_a)
+    interceptor.close()
     browser.pause("5", "http://127.0.0.2/late")  # after close: ignored, no exception
 
 
 def test_a_failing_check_fails_the_request_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    import wf.render.guard as guard_mod
+    import wf.render.intercept as intercept_mod
 
     def broken(*a: Any, **k: Any) -> None:
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(guard_mod, "url_verdict", broken)
+    monkeypatch.setattr(intercept_mod, "url_verdict", broken)
     browser = FakeBrowser()
-    guard = RequestGuard(browser, CheckedResolver(ONLY_127_0_0_1))
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1))
     browser.pause("9", "http://127.0.0.1/")
     assert wait_until(lambda: len(browser.calls) == 1)
     assert browser.calls[0] == ("Fetch.failRequest", {"requestId": "9", "errorReason": "Failed"})
-    guard.close()
+    interceptor.close()
 
 
 def test_blocked_entries_are_unique_and_capped() -> None:
-    b = Blocked()
+    b = RefusedLog()
     for i in range(80):
         b.add(f"http://127.0.0.2/{i}")
         b.add(f"http://127.0.0.2/{i}")

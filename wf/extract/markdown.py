@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from wf.extract.content import BLOCK, check_time
+from wf.extract.blocks import BLOCK, check_time
 
 _WS = re.compile(r"[ \t\n\r\f]+")
 _BR = "\x01"  # a <br>; control characters were removed from the input, so it is free
@@ -103,7 +103,7 @@ def is_data_table(table: Any) -> bool:
     return cells > 1
 
 
-class Renderer:
+class MarkdownWriter:
     def __init__(
         self,
         *,
@@ -285,7 +285,7 @@ class Renderer:
 
     # -- the walk ----------------------------------------------------------------------
 
-    def render(self, root: Any) -> str:
+    def write(self, root: Any) -> str:
         from lxml import etree
 
         skip = self.skip

@@ -1,4 +1,4 @@
-"""One render: a fresh incognito context, one page, navigate, wait until the DOM is
+"""One render in one tab: a fresh incognito context, one page, navigate, wait until the DOM is
 quiet, read the DOM (capped), dispose of the context.
 
 The quiet wait is adaptive. A page is done when it has parsed (and loaded, or has
@@ -15,11 +15,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 from common.errors import PolicyRefused, RenderError, Timeout
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection
-from wf.render.guard import Blocked, CheckedResolver, RequestGuard
+from wf.render.intercept import CheckedResolver, FetchInterceptor, RefusedLog
 from wf.render.proxy import PolicyProxy
 
 DOM_CAP = 10 * 1024 * 1024  # characters of serialised DOM
@@ -33,96 +34,14 @@ SETTLE_CAP = 5.0  # never wait longer than this after parsing for the DOM to set
 READ_MARGIN = 1.0  # time kept for reading the DOM before the render deadline
 TRACKED_TYPES = ("Script", "XHR", "Fetch")
 
-# Installed in the top frame before any script of the page runs.
-TRACKER_JS = r"""
-(() => {
-  if (window !== window.top || window.__wfQuiet) return;
-  const now = () => performance.now();
-  const q = {last: now(), act: 0, gap: 0, count: 0, pending: 0,
-             dcl: document.readyState === 'loading' ? -1 : now()};
-  const live = new Set();
-  const done = () => { q.act = now(); };
-  new MutationObserver(() => {
-    const t = now();
-    const pause = t - Math.max(q.last, q.act);
-    if (q.count && pause > 30 && q.pending === 0 && live.size === 0) q.gap = Math.max(q.gap, pause);
-    q.last = t;
-    q.count++;
-  }).observe(document, {subtree: true, childList: true, characterData: true});
-  document.addEventListener('DOMContentLoaded', () => { q.dcl = now(); }, {once: true});
-  const st = window.setTimeout, ct = window.clearTimeout;
-  window.setTimeout = function (fn, ms, ...args) {
-    if (typeof fn !== 'function' || !((Number(ms) || 0) <= 1000)) return st.call(window, fn, ms, ...args);
-    const id = st.call(window, function () { live.delete(id); done(); return fn.apply(this, args); }, ms);
-    live.add(id);
-    return id;
-  };
-  window.clearTimeout = function (id) { live.delete(id); return ct.call(window, id); };
-  const of = window.fetch;
-  if (of) window.fetch = function (...a) {
-    q.pending++;
-    const end = () => { q.pending--; done(); };
-    const p = of.apply(this, a);
-    p.then(end, end);
-    return p;
-  };
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (...a) {
-    q.pending++;
-    this.addEventListener('loadend', () => { q.pending--; done(); }, {once: true});
-    return send.apply(this, a);
-  };
-  Object.defineProperty(window, '__wfQuiet', {value: () => {
-    const t = now();
-    return [document.readyState, t - q.last, q.gap, live.size, q.pending,
-            q.dcl < 0 ? -1 : t - q.dcl, t - q.act];
-  }});
-})();
-"""
 
-# The DOM as HTML, with open shadow roots inlined as <div>s (the extractor drops
-# <template>, so getHTML's declarative shadow DOM would hide their text). Copies go
-# into an inert document so that no custom element constructor runs.
-READ_JS = r"""
-(() => {
-  const cap = %d;
-  const el = document.documentElement;
-  let html = '';
-  if (el) {
-    let hosts = false;
-    const w = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
-    for (let n = w.nextNode(); n; n = w.nextNode()) if (n.shadowRoot) { hosts = true; break; }
-    if (!hosts) {
-      html = el.outerHTML;
-    } else {
-      const inert = document.implementation.createHTMLDocument('');
-      const expand = (live, copy) => {
-        const a = document.createTreeWalker(live, NodeFilter.SHOW_ELEMENT);
-        const b = inert.createTreeWalker(copy, NodeFilter.SHOW_ELEMENT);
-        const pairs = [];
-        for (let x = a.currentNode, y = b.currentNode; x && y; x = a.nextNode(), y = b.nextNode()) {
-          if (x.shadowRoot) pairs.push([x, y]);
-        }
-        for (const [host, into] of pairs) {
-          const div = inert.createElement('div');
-          for (const child of host.shadowRoot.childNodes) {
-            const c = inert.importNode(child, true);
-            div.appendChild(c);
-            if (child.nodeType === 1) expand(child, c);
-          }
-          into.insertBefore(div, into.firstChild);
-        }
-      };
-      const copy = inert.importNode(el, true);
-      expand(el, copy);
-      html = copy.outerHTML;
-    }
-  }
-  const nav = performance.getEntriesByType('navigation')[0];
-  return {html: html.length > cap ? html.slice(0, cap) : html, length: html.length,
-          url: location.href, status: nav && nav.responseStatus ? nav.responseStatus : null};
-})()
-"""
+def _script(name: str) -> str:
+    # Package data, so an installed wheel carries it (pyproject.toml: package-data).
+    return resources.files("wf.render").joinpath("js", name).read_text(encoding="utf-8")
+
+
+TRACKER_JS = _script("tracker.js")  # installed in the top frame before the page's scripts
+READ_JS = _script("read.js")  # a function of the cap, called as (READ_JS)(DOM_CAP)
 
 
 @dataclass
@@ -130,7 +49,7 @@ class BrowserLink:
     """What a render needs of the running browser (shared by concurrent renders)."""
 
     conn: Connection
-    guard: RequestGuard
+    interceptor: FetchInterceptor
     resolver: CheckedResolver
     page_ws_url: Callable[[str], str]  # target id -> its websocket URL
     user_agent: str | None
@@ -138,7 +57,7 @@ class BrowserLink:
 
 
 @dataclass
-class PageOutcome:
+class TabOutcome:
     html: str
     final_url: str
     status: int | None
@@ -197,7 +116,7 @@ class Context:
 
     def __init__(self, link: BrowserLink, *, deadline: float) -> None:
         self.link = link
-        self.blocked = Blocked()
+        self.blocked = RefusedLog()
         self.requests = _Requests()
         self.proxy = PolicyProxy(link.resolver, self.blocked)
         self.ctx_id: str | None = None
@@ -220,14 +139,19 @@ class Context:
         )["browserContextId"]
         _, created = conn.call_batch(
             [
-                ("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": self.ctx_id}),
+                (
+                    "Browser.setDownloadBehavior",
+                    {"behavior": "deny", "browserContextId": self.ctx_id},
+                ),
                 ("Target.createTarget", {"url": "about:blank", "browserContextId": self.ctx_id}),
             ],
             timeout=_left(deadline),
         )
         target = created["targetId"]
         self.blocked.frames.add(target)
-        page = self.page = Connection(self.link.page_ws_url(target), timeout=min(5.0, _left(deadline)))
+        page = self.page = Connection(
+            self.link.page_ws_url(target), timeout=min(5.0, _left(deadline))
+        )
         page.on("Network.requestWillBeSent", self.requests.sent)
         page.on("Network.responseReceived", self.requests.answered)
         page.on("Network.dataReceived", self.requests.data)
@@ -241,7 +165,10 @@ class Context:
             ("Page.addScriptToEvaluateOnNewDocument", {"source": TRACKER_JS}),
         ]
         if self.link.user_agent:
-            override: dict[str, Any] = {"userAgent": self.link.user_agent, "acceptLanguage": "en-US,en;q=0.9"}
+            override: dict[str, Any] = {
+                "userAgent": self.link.user_agent,
+                "acceptLanguage": "en-US,en;q=0.9",
+            }
             if self.link.ua_metadata:
                 override["userAgentMetadata"] = self.link.ua_metadata
             setup.append(("Network.setUserAgentOverride", override))
@@ -258,7 +185,9 @@ class Context:
                 self.page.close()
             if self.ctx_id is not None:
                 with contextlib.suppress(CDPError):
-                    self.link.conn.call("Target.disposeBrowserContext", timeout=2.0, browserContextId=self.ctx_id)
+                    self.link.conn.call(
+                        "Target.disposeBrowserContext", timeout=2.0, browserContextId=self.ctx_id
+                    )
         finally:
             self.proxy.close()
 
@@ -272,14 +201,14 @@ class Context:
         threading.Thread(target=self.dispose, name="wf-dispose", daemon=True).start()
 
 
-def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
+def render_in(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
     """Render ``url`` in a prepared context, then dispose of it.
 
     Raises RenderError, Timeout, or PolicyRefused when a redirect leads where the
     policy forbids."""
     t0 = time.monotonic()
-    guard = ctx.link.guard
-    guard.watch(ctx.blocked)
+    interceptor = ctx.link.interceptor
+    interceptor.watch(ctx.blocked)
     try:
         outcome = _drive(ctx, url, deadline=deadline)
         outcome.blocked = ctx.blocked.items()
@@ -289,7 +218,7 @@ def render_in(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     except CDPError as exc:
         raise RenderError(f"browser failed during render: {exc}") from None
     finally:
-        guard.unwatch(ctx.blocked)
+        interceptor.unwatch(ctx.blocked)
         ctx.dispose_soon()
 
 
@@ -300,7 +229,7 @@ def _left(deadline: float) -> float:
     return left
 
 
-def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
+def _drive(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
     assert ctx.page is not None
     page = ctx.page
     timings: dict[str, float] = {}
@@ -331,7 +260,7 @@ def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     notes = []
     if (data.get("length") or 0) > len(html):
         notes.append(f"rendered DOM cut at {DOM_CAP} of {data['length']} characters")
-    return PageOutcome(
+    return TabOutcome(
         html=html,
         final_url=final_url,
         status=data.get("status"),
@@ -341,7 +270,7 @@ def _drive(ctx: Context, url: str, *, deadline: float) -> PageOutcome:
     )
 
 
-def _navigation_failed(url: str, error: str, blocked: Blocked) -> None:
+def _navigation_failed(url: str, error: str, blocked: RefusedLog) -> None:
     if "ERR_BLOCKED_BY_CLIENT" in error or "ERR_TUNNEL_CONNECTION_FAILED" in error:
         reasons = blocked.items()
         if reasons:
@@ -349,7 +278,9 @@ def _navigation_failed(url: str, error: str, blocked: Blocked) -> None:
     raise RenderError(f"browser could not load {url[:200]}: {error}")
 
 
-def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav: float) -> tuple[float, float]:
+def _wait_quiet(
+    page: Connection, requests: _Requests, *, deadline: float, t_nav: float
+) -> tuple[float, float]:
     """Poll until the page is quiet; returns (navigate time, when the quiet wait began)."""
     hard_limit = deadline - READ_MARGIN
     parsed_at: float | None = None
@@ -365,7 +296,9 @@ def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav
             if ready != "loading" and parsed_at is None:
                 parsed_at = now - max(0.0, since_dcl / 1000.0)
             window = min(MAX_QUIET, max(MIN_QUIET, 1.5 * gap / 1000.0))
-            loaded = ready == "complete" or (ready == "interactive" and since_dcl / 1000.0 >= LOAD_GRACE)
+            loaded = ready == "complete" or (
+                ready == "interactive" and since_dcl / 1000.0 >= LOAD_GRACE
+            )
             busy = (
                 js_pending > 0
                 or requests.pending(now) > 0
@@ -382,15 +315,14 @@ def _wait_quiet(page: Connection, requests: _Requests, *, deadline: float, t_nav
     return parsed_at - t_nav, parsed_at
 
 
-# Without our tracker: the blank page before the first commit (not ready yet), or a
-# document the tracker did not enter (the browser's error page): install it now.
-POLL_JS = """window.__wfQuiet ? window.__wfQuiet()
-  : location.href === 'about:blank' ? null : 'no tracker'"""
+POLL_JS = _script("poll.js")
 
 
 def _poll(page: Connection, *, timeout: float) -> list[Any] | None:
     try:
-        result = page.call("Runtime.evaluate", timeout=timeout, expression=POLL_JS, returnByValue=True)
+        result = page.call(
+            "Runtime.evaluate", timeout=timeout, expression=POLL_JS, returnByValue=True
+        )
         if result.get("result", {}).get("value") == "no tracker":
             page.call("Runtime.evaluate", timeout=timeout, expression=TRACKER_JS)
             return None
@@ -410,7 +342,7 @@ def _read_dom(page: Connection, deadline: float) -> dict[str, Any]:
             result = page.call(
                 "Runtime.evaluate",
                 timeout=max(0.2, deadline - time.monotonic()),
-                expression=READ_JS % DOM_CAP,
+                expression=f"({READ_JS})({DOM_CAP})",
                 returnByValue=True,
             )
             break
@@ -424,7 +356,9 @@ def _read_dom(page: Connection, deadline: float) -> dict[str, Any]:
                 raise
             time.sleep(POLL)  # the page navigated while we read it: read the new one
     if "exceptionDetails" in result:
-        raise RenderError(f"could not read the rendered DOM: {result['exceptionDetails'].get('text', 'error')}")
+        raise RenderError(
+            f"could not read the rendered DOM: {result['exceptionDetails'].get('text', 'error')}"
+        )
     value = result.get("result", {}).get("value")
     if not isinstance(value, dict):
         raise RenderError("could not read the rendered DOM")

@@ -1,6 +1,6 @@
 """The network policy inside the browser, in two layers that decide with common.policy.
 
-1. ``RequestGuard`` (here): browser-level ``Fetch`` interception. Every request of every
+1. ``FetchInterceptor`` (here): browser-level ``Fetch`` interception. Every request of every
    target (pages, out-of-process iframes, dedicated, shared and service workers; each
    redirect hop separately) is paused, decided off the event thread, then continued or
    failed. It sees full URLs, so it is what reports blocked requests.
@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from common.errors import DNSError, PolicyRefused, Timeout
+from common.http.url import default_port
 from common.policy import IPAddress, Policy, canonical_host, check_scheme, resolve_checked
 
 # Schemes that never reach the network; everything else must be http or https.
@@ -69,7 +70,7 @@ def url_verdict(resolver: CheckedResolver, url: str, *, deadline: float) -> tupl
         check_scheme(scheme, url[:200])
         parts = urlsplit(url)
         host = parts.hostname or ""
-        port = parts.port or (443 if scheme == "https" else 80)
+        port = default_port(parts)
         if not host:
             return "AddressUnreachable", f"refused {url[:200]}: no host"
         resolver.addresses(host, port, deadline=deadline)
@@ -84,7 +85,7 @@ def url_verdict(resolver: CheckedResolver, url: str, *, deadline: float) -> tupl
     return None
 
 
-class Blocked:
+class RefusedLog:
     """What the policy refused during one render (thread-safe, de-duplicated, capped)."""
 
     def __init__(self) -> None:
@@ -110,15 +111,15 @@ class Blocked:
             return [*self._items, *extra]
 
 
-class RequestGuard:
+class FetchInterceptor:
     """Browser-level Fetch interception (one per browser connection)."""
 
     def __init__(self, conn: Any, resolver: CheckedResolver, *, workers: int = 4) -> None:
         self._conn = conn
         self._resolver = resolver
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wf-guard")
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wf-intercept")
         self._lock = threading.Lock()
-        self._watchers: list[Blocked] = []
+        self._watchers: list[RefusedLog] = []
         conn.on("Fetch.requestPaused", self._paused)
 
     def enable(self, *, timeout: float) -> None:
@@ -128,11 +129,11 @@ class RequestGuard:
             patterns=[{"urlPattern": "*", "requestStage": "Request"}],
         )
 
-    def watch(self, blocked: Blocked) -> None:
+    def watch(self, blocked: RefusedLog) -> None:
         with self._lock:
             self._watchers.append(blocked)
 
-    def unwatch(self, blocked: Blocked) -> None:
+    def unwatch(self, blocked: RefusedLog) -> None:
         with self._lock, contextlib.suppress(ValueError):
             self._watchers.remove(blocked)
 
@@ -156,7 +157,9 @@ class RequestGuard:
                 self._conn.call("Fetch.continueRequest", timeout=5.0, requestId=request_id)
                 return
             reason, message = verdict
-            self._conn.call("Fetch.failRequest", timeout=5.0, requestId=request_id, errorReason=reason)
+            self._conn.call(
+                "Fetch.failRequest", timeout=5.0, requestId=request_id, errorReason=reason
+            )
         except Exception:
             return  # the target went away meanwhile
         if reason == "BlockedByClient":

@@ -1,0 +1,337 @@
+"""fetch: policy-checked connections (common.http.deadline), our own redirects, one total
+deadline, size caps on the wire and after decompression (common.http.decompress), proxies
+from the environment (common.http.proxy_env), and every failure mapped to its exit code.
+
+urllib3 is imported inside the functions that use it so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode, urljoin, urlsplit
+
+from common.errors import (
+    BadResponse,
+    ConnectError,
+    InvalidURL,
+    PolicyRefused,
+    Timeout,
+    TLSError,
+    ToolError,
+    TooManyRedirects,
+    TransferError,
+)
+from common.http.deadline import Deadline
+from common.http.decompress import Sink, accept_encoding, decoders, encodings, too_large
+from common.http.framing import strict_response
+from common.http.proxy_env import proxy_for
+from common.http.url import default_port, normalise_url, split_credentials
+from common.policy import Policy, check_name, check_scheme, resolve_checked
+
+DEFAULT_USER_AGENT = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/156.0.0.0 Safari/537.36"
+)
+DEFAULT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+DEFAULT_ACCEPT_LANGUAGE = "en-US,en;q=0.9"
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+MAX_REDIRECTS = 10
+_CHUNK = 64 * 1024
+_REDIRECT_CODES = (301, 302, 303, 307, 308)
+_CREDENTIAL_HEADERS = ("authorization", "cookie", "proxy-authorization")
+
+
+@dataclass(frozen=True)
+class NetOptions:
+    timeout: float = DEFAULT_TIMEOUT
+    max_bytes: int = DEFAULT_MAX_BYTES
+    user_agent: str | None = None
+    policy: Policy = field(default_factory=Policy)
+    max_redirects: int = MAX_REDIRECTS
+
+
+@dataclass
+class Response:
+    url: str
+    final_url: str
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    elapsed_ms: int
+    redirects: list[str] = field(default_factory=list)
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "")
+
+
+_local = threading.local()
+
+
+def _pool_classes() -> tuple[type, type]:
+    cached: tuple[type, type] | None = getattr(_pool_classes, "cached", None)
+    if cached:
+        return cached
+    from urllib3.connection import HTTPConnection, HTTPSConnection
+    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+    def _new_conn(self: Any) -> socket.socket:
+        guard: Deadline = _local.guard
+        return guard.connect(self._dns_host, self.port, self.timeout, self.socket_options)
+
+    attrs = {"_new_conn": _new_conn, "response_class": strict_response()}
+    guarded_http = type("GuardedHTTPConnection", (HTTPConnection,), attrs)
+    guarded_https = type("GuardedHTTPSConnection", (HTTPSConnection,), attrs)
+    http_pool = type("GuardedHTTPPool", (HTTPConnectionPool,), {"ConnectionCls": guarded_http})
+    https_pool = type("GuardedHTTPSPool", (HTTPSConnectionPool,), {"ConnectionCls": guarded_https})
+    _pool_classes.cached = (http_pool, https_pool)  # type: ignore[attr-defined]
+    return http_pool, https_pool
+
+
+def fetch(
+    url: str,
+    opts: NetOptions,
+    *,
+    method: str = "GET",
+    data: bytes | Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+    deadline: float | None = None,
+    on_redirect: Callable[[str], None] | None = None,
+) -> Response:
+    """Fetch a URL under the policy and within one deadline. Any HTTP status is returned;
+    network failures raise the ToolError of their exit code."""
+    start = time.monotonic()
+    deadline = min(deadline or float("inf"), start + opts.timeout)
+    current = normalise_url(url)
+    method = method.upper()
+    body: bytes | None
+    req_headers = {
+        "User-Agent": opts.user_agent or DEFAULT_USER_AGENT,
+        "Accept": DEFAULT_ACCEPT,
+        "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
+        "Accept-Encoding": accept_encoding(),
+    }
+    if isinstance(data, Mapping):
+        body = urlencode(dict(data)).encode("ascii")
+        req_headers["Content-Type"] = "application/x-www-form-urlencoded"
+    else:
+        body = data
+    req_headers.update(headers or {})
+    seen: list[str] = []
+    origin_host = urlsplit(current).hostname
+    for hop in range(opts.max_redirects + 1):
+        target, auth = split_credentials(current)
+        hop_headers = dict(req_headers)
+        if auth and not any(k.lower() == "authorization" for k in hop_headers):
+            hop_headers["Authorization"] = auth
+        status, resp_headers, resp_body = _one_request(
+            target, method, hop_headers, body, opts, deadline
+        )
+        location = resp_headers.get("location")
+        if status not in _REDIRECT_CODES or not location:
+            return Response(
+                url=url,
+                final_url=target,
+                status=status,
+                headers=resp_headers,
+                body=resp_body,
+                elapsed_ms=int((time.monotonic() - start) * 1000),
+                redirects=seen,
+            )
+        seen.append(target)
+        nxt = urljoin(target, _header_text(location).strip())
+        scheme = urlsplit(nxt).scheme
+        check_scheme(scheme, nxt[:200])
+        try:
+            nxt = normalise_url(nxt)
+        except InvalidURL as exc:
+            raise PolicyRefused(f"refused redirect to an invalid URL: {exc.message}") from None
+        if hop == opts.max_redirects:
+            raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
+        if nxt in seen or split_credentials(nxt)[0] in seen:
+            raise TooManyRedirects(f"redirect loop at {nxt}")
+        if on_redirect:
+            on_redirect(nxt)
+        if urlsplit(nxt).hostname != origin_host:
+            # Credentials never follow a redirect to another host.
+            req_headers = {
+                k: v for k, v in req_headers.items() if k.lower() not in _CREDENTIAL_HEADERS
+            }
+            current = split_credentials(nxt)[0]
+            origin_host = urlsplit(current).hostname
+        else:
+            current = nxt
+        if status == 303 or (status in (301, 302) and method == "POST"):
+            method, body = "GET", None
+            req_headers.pop("Content-Type", None)
+    raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
+
+
+def _header_text(value: str) -> str:
+    """http.client decodes header bytes as Latin-1; servers that send raw non-ASCII in a
+    Location send UTF-8 (as browsers read it), so that is tried first."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return value
+
+
+def _one_request(
+    url: str,
+    method: str,
+    headers: dict[str, str],
+    body: bytes | None,
+    opts: NetOptions,
+    deadline: float,
+) -> tuple[int, dict[str, str], bytes]:
+    import urllib3
+    from urllib3 import exceptions as u3
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    proxy = proxy_for(url)
+    if proxy:
+        # Through a proxy we cannot pin the address; check the name and its addresses now.
+        check_name(opts.policy, host)
+        port = default_port(parts)
+        resolve_checked(opts.policy, host, port, deadline=deadline)
+    guard = Deadline(opts.policy, deadline, proxied=bool(proxy))
+    http_pool, https_pool = _pool_classes()
+    left = max(0.001, deadline - time.monotonic())
+    timeout = urllib3.Timeout(connect=left, read=left)
+    if proxy:
+        manager: Any = urllib3.ProxyManager(proxy, num_pools=2, maxsize=1, timeout=timeout)
+    else:
+        manager = urllib3.PoolManager(num_pools=2, maxsize=1, timeout=timeout)
+    manager.pool_classes_by_scheme = {"http": http_pool, "https": https_pool}
+    _local.guard = guard
+    resp = None
+    got_headers = False
+    try:
+        try:
+            resp = manager.urlopen(
+                method,
+                url,
+                body=body,
+                headers=headers,
+                redirect=False,
+                retries=False,
+                preload_content=False,
+                decode_content=False,
+                assert_same_host=False,
+            )
+            got_headers = True
+            resp_headers: dict[str, str] = {}
+            for key, value in resp.headers.items():
+                k = key.lower()
+                resp_headers[k] = f"{resp_headers[k]}, {value}" if k in resp_headers else value
+            status = resp.status
+            encodings(resp_headers.get("content-encoding", ""), host)
+            length = resp_headers.get("content-length", "").strip()
+            if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
+                raise too_large(opts.max_bytes, decoded=False)
+            if method == "HEAD" or status in (204, 304) or status < 200:
+                return status, resp_headers, b""
+            sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
+            raw_total = 0
+            for chunk in resp.stream(_CHUNK, decode_content=False):
+                raw_total += len(chunk)
+                if raw_total > opts.max_bytes:
+                    raise too_large(opts.max_bytes, decoded=False)
+                sink.feed(chunk)
+                guard.remaining()
+            if guard.expired:
+                raise Timeout("timed out: the total deadline passed while reading the body")
+            sink.check_complete(host)
+            return status, resp_headers, sink.body()
+        except ToolError:
+            if guard.expired:
+                raise Timeout(f"timed out after {opts.timeout:g} s (the total deadline)") from None
+            raise
+        except Exception as exc:
+            raise _map_error(exc, u3, guard, host, got_headers, opts) from None
+    finally:
+        _local.guard = None
+        guard.cancel()
+        if resp is not None:
+            resp.release_conn()
+        manager.clear()
+
+
+def _map_error(
+    exc: BaseException, u3: Any, guard: Deadline, host: str, got_headers: bool, opts: NetOptions
+) -> ToolError:
+    import http.client
+    import ssl
+
+    if guard.expired:
+        return Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
+    inner: BaseException = exc
+    chain = [exc]
+    while True:
+        nxt = getattr(inner, "reason", None) or inner.__cause__ or inner.__context__
+        if isinstance(inner, u3.ProtocolError) and inner.args and len(inner.args) > 1:
+            nxt = inner.args[1]
+        if not isinstance(nxt, BaseException) or nxt is inner:
+            break
+        if isinstance(nxt, ToolError):
+            return nxt
+        inner = nxt
+        chain.append(inner)
+    if isinstance(exc, u3.SSLError) or isinstance(inner, (ssl.SSLError, ssl.CertificateError)):
+        detail = (
+            getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
+        )
+        return TLSError(f"TLS error with {host}: {detail}")
+    if isinstance(exc, (u3.ReadTimeoutError, u3.ConnectTimeoutError)) or isinstance(
+        inner, TimeoutError
+    ):
+        return Timeout(f"timed out waiting for {host}")
+    # The innermost exception can be a ValueError under BadStatusLine: look at every link.
+    for link in chain:
+        if got_headers or not isinstance(link, http.client.HTTPException):
+            continue
+        if isinstance(link, (http.client.RemoteDisconnected, http.client.IncompleteRead)):
+            continue
+        if isinstance(link, http.client.BadStatusLine):
+            # .line and .version are set by http.client but missing from typeshed.
+            detail = f"bad status line {link.line.strip()[:80]!r}"  # type: ignore[attr-defined]
+        elif isinstance(link, http.client.UnknownProtocol):
+            detail = f"unknown protocol {link.version[:40]!r}"  # type: ignore[attr-defined]
+        else:
+            detail = _short(link)
+        return BadResponse(f"malformed answer from {host}: {detail}")
+    if (
+        got_headers
+        or isinstance(inner, (http.client.IncompleteRead,))
+        or isinstance(exc, (u3.IncompleteRead, u3.InvalidChunkLength))
+    ):
+        return TransferError(f"transfer from {host} broke off: {_short(inner)}")
+    if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)) or isinstance(
+        exc, u3.ProtocolError
+    ):
+        return ConnectError(f"connection to {host} failed before any answer: {_short(inner)}")
+    return ToolError(f"unexpected error talking to {host}: {_short(exc)} (this is a bug)")
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text.splitlines()[0][:200]
+
+
+def raise_for_status(resp: Response) -> None:
+    from common.errors import Blocked, HTTPClientError, HTTPServerError
+
+    where = resp.final_url
+    if resp.status == 429:
+        raise Blocked(f"HTTP 429 Too Many Requests from {where}")
+    if 400 <= resp.status < 500:
+        raise HTTPClientError(f"HTTP {resp.status} from {where}")
+    if resp.status >= 500:
+        raise HTTPServerError(f"HTTP {resp.status} from {where}")

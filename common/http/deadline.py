@@ -1,0 +1,105 @@
+"""The total deadline of a fetch: every socket it opens is connected under the policy and
+shut down when the deadline passes, and an interrupted batch can end all fetches at once."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+from common.errors import ConnectError, Timeout, ToolError
+from common.policy import Policy, resolve_checked
+
+_ACTIVE: set[Deadline] = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+def abort_fetches() -> None:
+    """End every fetch in flight now, as if its deadline had passed: an interrupted batch
+    must not wait for its slowest server."""
+    with _ACTIVE_LOCK:
+        guards = list(_ACTIVE)
+    for guard in guards:
+        guard._fire()
+
+
+class Deadline:
+    """One fetch's connection guard: policy at connect time, and the total deadline.
+
+    At the deadline a timer shuts down every socket this fetch opened, so a server that
+    trickles one byte a second cannot hold a read open past it.
+    """
+
+    def __init__(self, policy: Policy, deadline: float, *, proxied: bool) -> None:
+        self.policy = policy
+        self.deadline = deadline
+        self.proxied = proxied
+        self.expired = False
+        self._socks: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(self)
+
+    def remaining(self) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self.expired = True
+            raise Timeout("timed out: the total deadline passed")
+        return left
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.expired = True
+            for sock in self._socks:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+        with _ACTIVE_LOCK:
+            _ACTIVE.discard(self)
+
+    def connect(self, host: str, port: int, timeout: float | None, options: Any) -> socket.socket:
+        if self.proxied:
+            # The proxy is operator configuration; the target was checked before.
+            from common.policy import resolve
+
+            addrs = resolve(host, port, deadline=self.deadline)
+        else:
+            addrs = resolve_checked(self.policy, host, port, deadline=self.deadline)
+        last: Exception | None = None
+        for addr in addrs:
+            family = socket.AF_INET6 if addr.version == 6 else socket.AF_INET
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            with self._lock:
+                if self.expired:
+                    sock.close()
+                    raise Timeout("timed out: the total deadline passed")
+                self._socks.append(sock)
+            try:
+                for opt in options or ():
+                    sock.setsockopt(*opt)
+                limit = self.remaining()
+                if isinstance(timeout, (int, float)):
+                    limit = min(limit, float(timeout))
+                sock.settimeout(limit)
+                sock.connect((str(addr), port))
+                sock.settimeout(self.remaining())
+                return sock
+            except TimeoutError:
+                sock.close()
+                raise Timeout(f"timed out connecting to {host} port {port}") from None
+            except ToolError:
+                sock.close()
+                raise
+            except OSError as exc:
+                sock.close()
+                last = exc
+        reason = getattr(last, "strerror", None) or str(last)
+        raise ConnectError(f"could not connect to {host} port {port}: {reason}")

@@ -1,0 +1,311 @@
+"""Find and launch Chromium.
+
+A launched browser lives in its own process group with a fresh profile directory
+(wf/render/profiles.py), so killing the group (wf/render/procs.py) and removing the
+directory leaves nothing behind. A private browser gets PR_SET_PDEATHSIG, so it dies
+with the thread that started it even when wf is killed with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from common.errors import RenderError, Timeout
+from wf.render.procs import kill_browser, running, sweep_stale_profiles
+from wf.render.profiles import PROFILE_PREFIX, launch_env, remove_profile
+
+BROWSER_NAMES = (
+    "google-chrome",
+    "google-chrome-stable",
+    "chromium",
+    "chromium-browser",
+    "microsoft-edge",
+    "brave-browser",
+)
+LAUNCH_TIMEOUT = 15.0
+
+# Background services that would otherwise start timers, fetch models or phone home;
+# in the default profile they also cost start-up time.
+_DISABLED_FEATURES = (
+    "NetworkTimeServiceQuerying",
+    "MediaRouter",
+    "DialMediaRouteProvider",
+    "Translate",
+    "OptimizationHints",
+    "OptimizationGuideModelDownloading",
+    "OptimizationGuideOnDeviceModel",
+    "AutofillServerCommunication",
+    "CertificateTransparencyComponentUpdater",
+    "InterestFeedContentSuggestions",
+    "DnsOverHttps",
+    # Each new window (one per incognito context) otherwise loads the omnibox popup as
+    # two WebUI pages in a renderer of their own: measured on Chromium 156, 0.7 s of
+    # CPU per context and about a quarter of a core while idle; the context took
+    # 0.24 s to set up with them and 0.16 to 0.18 s without.
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
+    "WebUIOmniboxFullPopup",
+)
+
+BASE_FLAGS = (
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--disable-features=" + ",".join(_DISABLED_FEATURES),
+    # No initial tab: measured 0.1 to 0.2 s faster to a usable DevTools socket.
+    "--no-startup-window",
+    # Our targets are never "visible"; their timers must still run at full speed.
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+    # WebRTC may only use the proxy (our policy proxy), never its own UDP sockets.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    # Outside our contexts (each has its own policy proxy) every request goes to a
+    # closed port: the browser's own background traffic fails closed. "<-loopback>"
+    # stops Chromium from sending loopback and link-local addresses around it.
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+    # Names are resolved by the policy proxy only, never by the browser itself.
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    "--remote-debugging-address=127.0.0.1",
+    "--remote-debugging-port=0",
+)
+
+
+class BrowserMissing(RenderError):
+    """No browser to launch; it does not count as a launch failure."""
+
+
+def find_browser(explicit: str | None = None) -> str:
+    """WF_RENDER_BROWSER (an absolute path) first, then the usual names on PATH."""
+    if explicit:
+        path = Path(explicit)
+        if not path.is_absolute():
+            raise BrowserMissing(f"WF_RENDER_BROWSER must be an absolute path, not {explicit!r}")
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise BrowserMissing(f"WF_RENDER_BROWSER={explicit} is not an executable file")
+        return str(path)
+    for name in BROWSER_NAMES:
+        found = shutil.which(name)
+        if found:
+            return unwrap(found)
+    raise BrowserMissing(
+        "no Chromium-based browser found (install chromium, e.g. apt-get install chromium, "
+        "or set WF_RENDER_BROWSER to its path)"
+    )
+
+
+_SCRIPT_VAR = re.compile(rb"^(LIBDIR|APPNAME)=([\w./+${}-]+)\s*$", re.MULTILINE)
+
+
+def unwrap(path: str) -> str:
+    """The binary behind Debian's and Ubuntu's chromium shell wrapper.
+
+    The wrapper (LIBDIR=/usr/lib/chromium, APPNAME=chromium, then exec) costs about
+    50 ms of shell start-up and adds only flags we do not want (extensions, API keys)
+    or set ourselves (--disable-dev-shm-usage). Anything else is returned as it is.
+    """
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16384)
+    except OSError:
+        return path
+    if not head.startswith(b"#!"):
+        return path
+    found = dict(_SCRIPT_VAR.findall(head))
+    if b"LIBDIR" not in found or b"APPNAME" not in found:
+        return path
+    app = os.fsdecode(found[b"APPNAME"])
+    libdir = os.fsdecode(found[b"LIBDIR"]).replace("${APPNAME}", app).replace("$APPNAME", app)
+    if "$" in app + libdir:
+        return path
+    real = os.path.join(libdir, app)
+    try:
+        with open(real, "rb") as fh:
+            is_elf = fh.read(4) == b"\x7fELF"
+    except OSError:
+        return path
+    return real if is_elf and os.access(real, os.X_OK) else path
+
+
+def launch_args(binary: str, profile: Path) -> list[str]:
+    args = [binary, *BASE_FLAGS]
+    args.append(f"--user-data-dir={profile / 'data'}")
+    args.append(f"--disk-cache-dir={profile / 'cache' / 'disk'}")
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")  # Chromium refuses to start its sandbox as root
+    if _small_dev_shm():
+        args.append("--disable-dev-shm-usage")
+    return args
+
+
+def _small_dev_shm() -> bool:
+    # Containers often give /dev/shm 64 MB, which Chromium outgrows and then crashes.
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:
+        return True
+    return st.f_bavail * st.f_frsize < 512 * 1024 * 1024
+
+
+@dataclass
+class Launched:
+    """A running browser: its DevTools endpoint and what it takes to clean it up."""
+
+    pid: int
+    port: int
+    ws_path: str
+    profile: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}{self.ws_path}"
+
+    def page_ws_url(self, target_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/devtools/page/{target_id}"
+
+    def alive(self) -> bool:
+        if self.proc is not None:
+            return self.proc.poll() is None
+        return running(self.pid)
+
+    def kill(self) -> None:
+        """Kill every process of this browser and remove its profile; idempotent."""
+        kill_browser(self.pid, self.profile, self.proc)
+
+
+def launch(
+    binary: str,
+    *,
+    profile_root: Path,
+    deadline: float,
+    owner: int | None = None,
+    abort: threading.Event | None = None,
+) -> Launched:
+    """Start the browser and wait for its DevTools port. Raises RenderError or Timeout;
+    gives up (RenderError) as soon as ``abort`` is set."""
+    sweep_stale_profiles(profile_root)
+    profile = Path(
+        tempfile.mkdtemp(prefix=f"{PROFILE_PREFIX}{owner or os.getpid()}-", dir=profile_root)
+    )
+    try:
+        env = launch_env(profile)
+        log = open(profile / "stderr.log", "wb")  # noqa: SIM115 (the child keeps it)
+        try:
+            proc = _spawn(launch_args(binary, profile), env, log)
+        finally:
+            log.close()
+    except OSError as exc:
+        remove_profile(profile)
+        raise RenderError(f"cannot start {binary}: {exc.strerror or exc}") from None
+    launched = Launched(pid=proc.pid, port=0, ws_path="", profile=profile, proc=proc)
+    try:
+        launched.port, launched.ws_path = _wait_for_port(launched, binary, deadline, abort)
+    except BaseException:
+        launched.kill()
+        raise
+    return launched
+
+
+def _spawn(args: list[str], env: dict[str, str], log: object) -> subprocess.Popen[bytes]:
+    """Popen from a thread that lives exactly as long as the browser.
+
+    PR_SET_PDEATHSIG fires when the *thread* that forked exits, not the process: a
+    render called from a short-lived pool thread must not take the browser down with it.
+    """
+    import ctypes
+
+    from common import watchdog
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved before fork
+    box: dict[str, object] = {}
+    started = threading.Event()
+
+    def child_setup() -> None:
+        prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+    def keeper() -> None:
+        # The browser dies with this thread, and this thread (the worker process) with the
+        # watchdog's supervisor, even when that one is killed with SIGKILL.
+        watchdog.die_with_supervisor()
+        try:
+            proc = subprocess.Popen(
+                args,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,  # type: ignore[arg-type]
+                env=env,
+                close_fds=True,
+                start_new_session=True,
+                preexec_fn=child_setup,  # noqa: PLW1509 (only a pre-resolved prctl call)
+            )
+        except OSError as exc:
+            box["error"] = exc
+            started.set()
+            return
+        box["proc"] = proc
+        started.set()
+        proc.wait()
+
+    threading.Thread(target=keeper, name="wf-browser", daemon=True).start()
+    started.wait()
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["proc"]  # type: ignore[return-value]
+
+
+def _wait_for_port(
+    launched: Launched, binary: str, deadline: float, abort: threading.Event | None
+) -> tuple[int, str]:
+    limit = min(deadline, time.monotonic() + LAUNCH_TIMEOUT)
+    port_file = launched.profile / "data" / "DevToolsActivePort"
+    while True:
+        try:
+            lines = port_file.read_text().split()
+        except (FileNotFoundError, UnicodeDecodeError):
+            lines = []
+        if len(lines) >= 2 and lines[0].isdigit():
+            return int(lines[0]), lines[1]
+        if not launched.alive():
+            code = launched.proc.returncode if launched.proc else None
+            raise RenderError(
+                f"{binary} exited during launch (code {code}){_stderr_tail(launched.profile)}"
+            )
+        if abort is not None and abort.is_set():
+            raise RenderError("browser launch abandoned: wf is shutting down")
+        now = time.monotonic()
+        if now >= limit:
+            if limit >= deadline:
+                raise Timeout("timed out launching the browser (the render deadline passed)")
+            raise RenderError(
+                f"{binary} did not open its DevTools port within {LAUNCH_TIMEOUT:g} s"
+            )
+        time.sleep(min(0.005, limit - now))
+
+
+def _stderr_tail(profile: Path) -> str:
+    try:
+        text = (profile / "stderr.log").read_bytes()[-4000:].decode("utf-8", "replace")
+    except OSError:
+        return ""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and "dbus" not in ln]
+    return f": {lines[-1][:300]}" if lines else ""
