@@ -1,29 +1,21 @@
-"""Click options both tools share. Only the CLIs import this module; the core never sees click."""
+"""Click options both tools share. Only the CLIs import this module; the core never sees click.
+
+Flags only: the variables behind them (WF_TIMEOUT, WS_TIMEOUT, ...) are read with the rest
+of the environment by each tool's options builder, which names the variable in its error."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
+from common.values import MAX_SECONDS, deadline_ok, parse_size
+
+__all__ = ["SizeType", "given", "parse_size", "positive_seconds", "shared_options"]
+
 F = Callable[..., Any]
-
-
-def parse_size(text: str) -> int:
-    """``10M``, ``512k``, ``1G`` or a plain number of bytes."""
-    value = text.strip().lower().removesuffix("b").removesuffix("i")
-    scale = 1
-    if value and value[-1] in "kmg":
-        scale = {"k": 1024, "m": 1024**2, "g": 1024**3}[value[-1]]
-        value = value[:-1]
-    try:
-        number = float(value)
-    except ValueError:
-        raise ValueError(f"not a size: {text!r} (use bytes or K, M, G)") from None
-    if number <= 0 or number * scale > 2**62:
-        raise ValueError(f"size out of range: {text!r}")
-    return int(number * scale)
+T = TypeVar("T")
 
 
 class SizeType(click.ParamType):
@@ -39,13 +31,22 @@ class SizeType(click.ParamType):
 
 
 def positive_seconds(ctx: Any, param: Any, value: float | None) -> float | None:
-    if value is not None and not 0 < value <= 86400:
-        raise click.BadParameter("must be more than 0 and at most 86400 seconds", ctx, param)
+    if value is not None and not deadline_ok(value):
+        raise click.BadParameter(f"must be more than 0 and at most {MAX_SECONDS:g} seconds", ctx, param)
     return value
 
 
-def shared_options(*, timeout_env: str, default_timeout: float = 30.0) -> Callable[[F], F]:
-    """--json, --timeout, --allow-private, --allow-host, --user-agent."""
+def shared_options(
+    *,
+    timeout_env: str,
+    default_timeout: float = 30.0,
+    timeout_help: str = "Total deadline for the whole operation",
+    json_help: str = "Print one JSON object (JSON Lines for several).",
+) -> Callable[[F], F]:
+    """--json, --timeout, --allow-private, --allow-host, --user-agent.
+
+    ``timeout_env`` is named in --help; the tool's options builder reads it when the flag
+    is not given (see given)."""
 
     def decorate(f: F) -> F:
         options = [
@@ -53,17 +54,16 @@ def shared_options(*, timeout_env: str, default_timeout: float = 30.0) -> Callab
                 "--json",
                 "as_json",
                 is_flag=True,
-                help="Print one JSON object (JSON Lines for several).",
+                help=json_help,
             ),
             click.option(
                 "--timeout",
                 type=float,
-                envvar=timeout_env,
                 default=default_timeout,
                 show_default=True,
                 callback=positive_seconds,
                 metavar="SECONDS",
-                help=f"Total deadline for the whole operation [env {timeout_env}].",
+                help=f"{timeout_help} [env {timeout_env}].",
             ),
             click.option(
                 "--allow-private",
@@ -89,3 +89,13 @@ def shared_options(*, timeout_env: str, default_timeout: float = 30.0) -> Callab
         return f
 
     return decorate
+
+
+def given(name: str, value: T) -> T | None:
+    """``value`` when the command line set parameter ``name``; None when click filled in
+    the default. --help shows the defaults, so click keeps them; but a default must not
+    beat the variable behind the flag, which only the tool's options builder reads."""
+    from click.core import ParameterSource
+
+    source = click.get_current_context().get_parameter_source(name)
+    return None if source in (ParameterSource.DEFAULT, None) else value

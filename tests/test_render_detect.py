@@ -1,4 +1,4 @@
-"""When wf renders: the JavaScript-shell heuristic, __NEXT_DATA__ recovery, the options."""
+"""When wf renders: the JavaScript-shell heuristic, __NEXT_DATA__ recovery."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from common.errors import UsageError
 from wf.extract import extract_text
-from wf.render import RenderOptions, looks_like_js_shell, recover_next_data
+from wf.render import looks_like_js_shell, recover_next_data
 from wf.render.detect import shell_signals
 
 FIXTURES = Path(__file__).parent / "fixtures" / "render"
@@ -141,35 +140,3 @@ def test_next_data_is_capped_at_a_line_end() -> None:
 )
 def test_no_next_data(html: str) -> None:
     assert recover_next_data(html) is None
-
-
-# ---------------------------------------------------------------- options
-
-
-def test_options_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert RenderOptions.from_env() == RenderOptions()
-    monkeypatch.setenv("WF_RENDER", "always")
-    monkeypatch.setenv("WF_RENDER_TIMEOUT", "7.5")
-    monkeypatch.setenv("WF_RENDER_BROWSER", "/opt/chrome/chrome")
-    monkeypatch.setenv("WF_RENDER_KEEPALIVE", "60")
-    opts = RenderOptions.from_env()
-    assert opts == RenderOptions(mode="always", timeout=7.5, browser="/opt/chrome/chrome", keepalive=60.0)
-    assert RenderOptions.from_env("never").mode == "never"  # the flag wins
-
-
-@pytest.mark.parametrize(
-    ("name", "value"),
-    [
-        ("WF_RENDER", "sometimes"),
-        ("WF_RENDER_TIMEOUT", "0"),
-        ("WF_RENDER_TIMEOUT", "-1"),
-        ("WF_RENDER_TIMEOUT", "soon"),
-        ("WF_RENDER_TIMEOUT", "nan"),
-        ("WF_RENDER_KEEPALIVE", "-5"),
-        ("WF_RENDER_KEEPALIVE", "inf"),
-    ],
-)
-def test_bad_option_values_are_usage_errors(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
-    monkeypatch.setenv(name, value)
-    with pytest.raises(UsageError, match=name):
-        RenderOptions.from_env()

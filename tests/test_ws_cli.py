@@ -255,6 +255,32 @@ def test_total_deadline_exits_28_and_skips_the_rest(engines):
     assert engines.asked() == ["duckduckgo"]
 
 
+def test_ws_timeout_sets_the_total_deadline(engines):
+    engines.hang("duckduckgo")
+    start = time.monotonic()
+    r = ws(engines, "rust", env={"WS_TIMEOUT": "0.5"})
+    took = time.monotonic() - start
+    assert r.code == 28 and took < 2.0
+    assert r.stderr.splitlines()[0] == (
+        "ws: duckduckgo: timeout (no answer before the total deadline (--timeout 0.5 s))"
+    )
+
+
+def test_the_timeout_flag_beats_ws_timeout(engines):
+    assert _providers(engines, env={"WS_TIMEOUT": "7.5"})["timeout"] == 7.5
+    assert _providers(engines, "--timeout", "3", env={"WS_TIMEOUT": "7.5"})["timeout"] == 3
+    # Given on the command line, the default value is still the user's choice.
+    assert _providers(engines, "--timeout", "30", env={"WS_TIMEOUT": "7.5"})["timeout"] == 30
+    assert _providers(engines)["timeout"] == 30
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-1", "nan", "inf", "86401"])
+def test_a_bad_ws_timeout_is_a_usage_error_before_any_request(engines, value):
+    r = ws(engines, "rust", env={"WS_TIMEOUT": value})
+    assert r.code == 2 and engines.srv.requests == [] and r.stdout == ""
+    assert r.stderr.startswith(f"ws: (2) WS_TIMEOUT={value!r} ") and r.stderr.count("\n") == 1
+
+
 def _options(engines: Engines, query: str, **changes):
     import os
 

@@ -5,16 +5,16 @@ Only click is imported at start-up; urllib3 and lxml come in with the first fetc
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
 import click
 
 from common import output, run
-from common.clickopts import SizeType, shared_options
+from common.clickopts import SizeType, given, shared_options
 from common.errors import ToolError, UsageError
 from wf import __version__
+from wf.options import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, RENDER_MODES, WfOptions, make_options
 
 TOOL = "wf"
 
@@ -26,16 +26,6 @@ Examples:
   wf --input saved.html --base-url https://example.com/
 
 Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
-
-
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise UsageError(f"{name}={raw!r} is not a whole number") from None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
@@ -58,9 +48,8 @@ def _env_int(name: str, default: int) -> int:
 @click.option("--raw", is_flag=True, help="Print the decoded HTML itself instead of extracting text.")
 @click.option(
     "--render",
-    type=click.Choice(["auto", "always", "never"]),
-    envvar="WF_RENDER",
-    default="auto",
+    type=click.Choice(RENDER_MODES),
+    default=RENDER_MODES[0],
     show_default=True,
     help="Render JavaScript pages in headless Chromium [env WF_RENDER].",
 )
@@ -69,85 +58,72 @@ def _env_int(name: str, default: int) -> int:
 @click.option(
     "--max-bytes",
     type=SizeType(),
-    envvar="WF_MAX_BYTES",
-    default="10M",
+    default=DEFAULT_MAX_BYTES,
     show_default=True,
     help="Refuse bodies larger than this, compressed or not (e.g. 500K, 20M) [env WF_MAX_BYTES].",
 )
-@shared_options(timeout_env="WF_TIMEOUT")
+@shared_options(timeout_env="WF_TIMEOUT", default_timeout=DEFAULT_TIMEOUT)
 @click.version_option(__version__, prog_name="wf", message="%(prog)s %(version)s")
-def command(urls: tuple[str, ...], **kw: Any) -> int:
+def command(
+    urls: tuple[str, ...],
+    filter_: str | None,
+    exclude: str | None,
+    from_line: int | None,
+    to_line: int | None,
+    max_length: int | None,
+    save: bool,
+    save_path: str | None,
+    no_save: bool,
+    full: bool,
+    links: bool,
+    raw: bool,
+    render: str,
+    input_file: str | None,
+    base_url: str | None,
+    max_bytes: int,
+    as_json: bool,
+    timeout: float,
+    allow_private: bool | None,
+    allow_hosts: tuple[str, ...],
+    user_agent: str | None,
+) -> int:
     """Fetch web pages and print their clean, readable text.
 
     URL may be several URLs (fetched concurrently, printed in order) or - to read URLs
     from stdin, one per line."""
-    opts, targets, local = _build(urls, kw)
-    return _run(opts, targets, local)
-
-
-def _build(urls: tuple[str, ...], kw: dict[str, Any]) -> tuple[Any, list[str], bytes | None]:
-    from common.http.client import NetOptions
-    from common.policy import policy_from_env
-    from wf.lines import compile_regex
-    from wf.options import DEFAULT_AUTOSAVE_BYTES, DEFAULT_MAX_LENGTH, WfOptions
-    from wf.save import confine_name
-
-    for name in ("from_line", "to_line"):
-        value = kw[name]
-        if value is not None and value < 1:
-            flag = "--from" if name == "from_line" else "--to"
-            raise UsageError(f"{flag} must be 1 or more (lines are numbered from 1), not {value}")
-    if kw["from_line"] and kw["to_line"] and kw["from_line"] > kw["to_line"]:
-        raise UsageError(f"--from {kw['from_line']} is after --to {kw['to_line']}")
-    max_length = kw["max_length"]
-    if max_length is None:
-        max_length = _env_int("WF_MAX_LENGTH", DEFAULT_MAX_LENGTH)
-    if max_length < 0:
-        raise UsageError(f"--max-length must be 0 (no limit) or more, not {max_length}")
-    if kw["no_save"] and (kw["save"] or kw["save_path"]):
-        raise UsageError("--no-save conflicts with --save/--save-path")
-    if kw["save_path"] is not None:
-        confine_name(kw["save_path"])
-    if kw["base_url"] and not kw["input_file"]:
-        raise UsageError("--base-url goes with --input")
-    keep = compile_regex(kw["filter_"], "--filter") if kw["filter_"] is not None else None
-    drop = compile_regex(kw["exclude"], "--exclude") if kw["exclude"] is not None else None
-    autosave = _env_int("WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
-
-    net = NetOptions(
-        timeout=kw["timeout"],
-        max_bytes=kw["max_bytes"],
-        user_agent=kw["user_agent"],
-        policy=policy_from_env(allow_private=kw["allow_private"], allow_hosts=kw["allow_hosts"]),
-    )
-    opts = WfOptions(
-        net=net,
-        full=kw["full"],
-        links=kw["links"],
-        raw=kw["raw"],
-        filter=keep,
-        exclude=drop,
-        from_line=kw["from_line"],
-        to_line=kw["to_line"],
+    # Options first, from flags and environment together: every configuration error is
+    # exit 2 before stdin is read or a byte is sent.
+    opts = make_options(
+        filter=filter_,
+        exclude=exclude,
+        from_line=from_line,
+        to_line=to_line,
         max_length=max_length,
-        save=kw["save"],
-        save_path=confine_name(kw["save_path"]) if kw["save_path"] else None,
-        no_save=kw["no_save"],
-        autosave_bytes=autosave,
-        render=kw["render"],
-        base_url=kw["base_url"],
-        as_json=kw["as_json"],
+        save=save,
+        save_path=save_path,
+        no_save=no_save,
+        full=full,
+        links=links,
+        raw=raw,
+        # Left at their defaults, these three give way to WF_RENDER, WF_MAX_BYTES, WF_TIMEOUT.
+        render=given("render", render),
+        input_file=input_file,
+        base_url=base_url,
+        max_bytes=given("max_bytes", max_bytes),
+        timeout=given("timeout", timeout),
+        as_json=as_json,
+        allow_private=allow_private,
+        allow_hosts=allow_hosts,
+        user_agent=user_agent,
     )
-    local: bytes | None = None
-    if kw["input_file"] is not None:
+    if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
-        local = _read_input(kw["input_file"])
-        return opts, [kw["input_file"]], local
+        return _run(opts, [input_file], _read_input(input_file))
     targets = _targets(urls)
     if not targets:
         raise UsageError("no URL given (wf URL, wf - to read URLs from stdin, or wf --input FILE)")
-    return opts, targets, local
+    return _run(opts, targets, None)
 
 
 def _read_input(path: str) -> bytes:
@@ -174,7 +150,7 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _run(opts: Any, targets: list[str], local: bytes | None) -> int:
+def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
     from wf.pipeline import LazyBrowser, process, process_many
 
     def log(message: str) -> None:

@@ -1,16 +1,57 @@
-"""The typed options of one wf run. The CLI builds it; the pipeline reads it."""
+"""The typed options of one wf run, built and checked at start-up from the flags and the
+environment together (make_options), so that every configuration error is exit 2 naming
+its flag or variable before any traffic. The CLI passes what the command line said; the
+pipeline and the renderer read the result. Nothing here knows click.
+
+Import-light on purpose: the CLI imports this module for --help (RENDER_MODES).
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from common.http.client import NetOptions
-from wf.lines import Regex
+from common.errors import UsageError
+
+if TYPE_CHECKING:
+    from common.http.client import NetOptions
+    from wf.lines import Regex
 
 DEFAULT_MAX_LENGTH = 20_000
 DEFAULT_AUTOSAVE_BYTES = 10_000
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MAX_BYTES = "10M"  # as --help shows it
+DEFAULT_RENDER_TIMEOUT = 25.0
 PREVIEW_CHARS = 5_000
+# --render and WF_RENDER: the one place these are spelled.
 RENDER_MODES = ("auto", "always", "never")
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    mode: str = "auto"  # one of RENDER_MODES (--render, WF_RENDER)
+    timeout: float = DEFAULT_RENDER_TIMEOUT  # WF_RENDER_TIMEOUT
+    browser: str | None = None  # WF_RENDER_BROWSER
+    keepalive: float = 0.0  # WF_RENDER_KEEPALIVE seconds; 0 = the browser dies with this process
+
+    @classmethod
+    def from_env(
+        cls, mode: str | None = None, environ: Mapping[str, str] | None = None
+    ) -> RenderOptions:
+        """Options from the environment; an explicit ``mode`` (the --render flag) wins."""
+        from common.values import env_choice, env_seconds
+
+        env = os.environ if environ is None else environ
+        if mode is not None and mode not in RENDER_MODES:
+            raise UsageError(f"--render {mode!r} is not one of {', '.join(RENDER_MODES)}")
+        return cls(
+            mode=mode or env_choice(env, "WF_RENDER", "auto", RENDER_MODES),
+            timeout=env_seconds(env, "WF_RENDER_TIMEOUT", DEFAULT_RENDER_TIMEOUT, zero_ok=False),
+            browser=env.get("WF_RENDER_BROWSER", "").strip() or None,
+            keepalive=env_seconds(env, "WF_RENDER_KEEPALIVE", 0.0, zero_ok=True),
+        )
 
 
 @dataclass(frozen=True)
@@ -28,9 +69,14 @@ class WfOptions:
     save_path: str | None = None
     no_save: bool = False
     autosave_bytes: int = DEFAULT_AUTOSAVE_BYTES
-    render: str = "auto"
+    rendering: RenderOptions = RenderOptions()
     base_url: str | None = None
     as_json: bool = False
+
+    @property
+    def render(self) -> str:
+        """The render mode, one of RENDER_MODES."""
+        return self.rendering.mode
 
     @property
     def narrows(self) -> bool:
@@ -39,3 +85,83 @@ class WfOptions:
             self.filter or self.exclude or self.from_line or self.to_line or self.save
             or self.save_path or self.no_save
         )
+
+
+def make_options(
+    environ: Mapping[str, str] | None = None,
+    *,
+    filter: str | None = None,
+    exclude: str | None = None,
+    from_line: int | None = None,
+    to_line: int | None = None,
+    max_length: int | None = None,
+    save: bool = False,
+    save_path: str | None = None,
+    no_save: bool = False,
+    full: bool = False,
+    links: bool = False,
+    raw: bool = False,
+    render: str | None = None,
+    input_file: str | None = None,
+    base_url: str | None = None,
+    max_bytes: int | None = None,
+    timeout: float | None = None,
+    as_json: bool = False,
+    allow_private: bool | None = None,
+    allow_hosts: tuple[str, ...] = (),
+    user_agent: str | None = None,
+) -> WfOptions:
+    """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
+    a variable beats the default. Raises UsageError (2) naming the flag or variable."""
+    from common.http.client import NetOptions
+    from common.policy import policy_from_env
+    from common.values import env_deadline, env_int, env_size, parse_size
+    from wf.lines import compile_regex
+    from wf.save import confine_name
+
+    env = os.environ if environ is None else environ
+    for flag, value in (("--from", from_line), ("--to", to_line)):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} must be 1 or more (lines are numbered from 1), not {value}")
+    if from_line and to_line and from_line > to_line:
+        raise UsageError(f"--from {from_line} is after --to {to_line}")
+    if max_length is None:
+        max_length = env_int(env, "WF_MAX_LENGTH", DEFAULT_MAX_LENGTH)
+    if max_length < 0:
+        raise UsageError(f"--max-length must be 0 (no limit) or more, not {max_length}")
+    if no_save and (save or save_path):
+        raise UsageError("--no-save conflicts with --save/--save-path")
+    confined = confine_name(save_path) if save_path is not None else None
+    if base_url and not input_file:
+        raise UsageError("--base-url goes with --input")
+    keep = compile_regex(filter, "--filter") if filter is not None else None
+    drop = compile_regex(exclude, "--exclude") if exclude is not None else None
+    autosave = env_int(env, "WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
+    if timeout is None:
+        timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
+    if max_bytes is None:
+        max_bytes = env_size(env, "WF_MAX_BYTES", parse_size(DEFAULT_MAX_BYTES))
+    net = NetOptions(
+        timeout=timeout,
+        max_bytes=max_bytes,
+        user_agent=user_agent,
+        policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
+    )
+    return WfOptions(
+        net=net,
+        full=full,
+        links=links,
+        raw=raw,
+        filter=keep,
+        exclude=drop,
+        from_line=from_line,
+        to_line=to_line,
+        max_length=max_length,
+        save=save,
+        save_path=confined or None,
+        no_save=no_save,
+        autosave_bytes=autosave,
+        rendering=RenderOptions.from_env(render, env),
+        base_url=base_url,
+        as_json=as_json,
+    )

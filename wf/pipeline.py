@@ -116,10 +116,10 @@ class LazyBrowser:
 
     def get(self) -> Any:
         if self._session is None:
-            from wf.render import RenderOptions, RenderSession
+            from wf.render import RenderSession
 
             self._session = RenderSession(
-                RenderOptions.from_env(self.opts.render),
+                self.opts.rendering,
                 policy=self.opts.net.policy,
                 user_agent=self.opts.net.user_agent,
             )

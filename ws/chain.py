@@ -9,7 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from common import watchdog
-from common.errors import BY_CODE, HTTPClientError, HTTPServerError, Timeout, ToolError
+from common.errors import (
+    BY_CODE,
+    AllFailed,
+    Blocked,
+    HTTPClientError,
+    HTTPServerError,
+    NoResults,
+    Timeout,
+    ToolError,
+)
 from ws.backends.base import (
     BLOCKED,
     EMPTY,
@@ -23,8 +32,13 @@ from ws.backends.base import (
 from ws.config import Endpoint, SearchOptions
 from ws.results import Result, finalise
 
-# The exit code an attempt would give on its own (network failures carry their own).
-_CODES = {EMPTY: 66, BLOCKED: 75, TIMEOUT: 28, PARSE_ERROR: 69}
+# The error an attempt would give on its own (network failures carry their own).
+_ERRORS: dict[str, type[ToolError]] = {
+    EMPTY: NoResults,
+    BLOCKED: Blocked,
+    TIMEOUT: Timeout,
+    PARSE_ERROR: AllFailed,
+}
 # Failures of the exchange itself rather than of the connection.
 _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
 
@@ -36,7 +50,7 @@ class Attempt:
     status: int | None
     elapsed_ms: int
     message: str
-    code: int
+    error: type[ToolError] | None  # the exit-code row of a failed attempt; None when ok
     notes: list[str] = field(default_factory=list)  # said on stderr on their own lines
 
     def as_json(self) -> dict[str, Any]:
@@ -83,9 +97,10 @@ def run(options: SearchOptions, say: Say | None = None) -> Report:
 def _run(options: SearchOptions, query: Query, report: Report, deadline: float, say: Say) -> Report:
     for endpoint in options.endpoints:
         name = endpoint.backend.name
+        results: list[Result] = []
         if time.monotonic() >= deadline:
             why = f"not tried: the total deadline ({options.timeout:g} s) had passed"
-            attempt, results = Attempt(name, TIMEOUT, None, 0, why, 28), []
+            attempt = Attempt(name, TIMEOUT, None, 0, why, Timeout)
         else:
             attempt, results = _attempt(endpoint, query, options, deadline, say)
         report.attempts.append(attempt)
@@ -116,9 +131,11 @@ def _attempt(
     policy = options.policy.with_hosts(endpoint.host) if endpoint.trusted else options.policy
     net = NetOptions(timeout=options.attempt_timeout, user_agent=options.user_agent, policy=policy)
 
-    def done(outcome: str, status: int | None, message: str, code: int) -> Attempt:
+    def done(
+        outcome: str, status: int | None, message: str, error: type[ToolError] | None
+    ) -> Attempt:
         elapsed = int((time.monotonic() - start) * 1000)
-        return Attempt(backend.name, outcome, status, elapsed, message, code, notes)
+        return Attempt(backend.name, outcome, status, elapsed, message, error, notes)
 
     try:
         resp = fetch(
@@ -134,19 +151,20 @@ def _attempt(
             why = f"no answer within the per-attempt limit of {options.attempt_timeout:g} s"
         else:
             why = f"no answer before the total deadline (--timeout {options.timeout:g} s)"
-        return done(TIMEOUT, None, why, 28), []
+        return done(TIMEOUT, None, why, Timeout), []
     except ToolError as exc:
         outcome = HTTP_ERROR if exc.kind in _HTTP_LEVEL else NETWORK
-        return done(outcome, None, exc.message, exc.code), []
+        # The table's row, not a subclass of it, so that equal failures group together.
+        return done(outcome, None, exc.message, BY_CODE[exc.code]), []
     answer = backend.classify(resp.status, resp.headers, resp.body, query)
     for note in answer.notes:
         say(f"{backend.name}: {note}")
         notes.append(note)
     if answer.outcome == HTTP_ERROR:
-        code = (HTTPServerError if resp.status >= 500 else HTTPClientError).code
-        return done(HTTP_ERROR, resp.status, answer.message, code), []
+        error = HTTPServerError if resp.status >= 500 else HTTPClientError
+        return done(HTTP_ERROR, resp.status, answer.message, error), []
     if answer.outcome != OK:
-        return done(answer.outcome, resp.status, answer.message, _CODES[answer.outcome]), []
+        return done(answer.outcome, resp.status, answer.message, _ERRORS[answer.outcome]), []
     results, filtered = finalise(
         answer.results, allow=options.allow, block=options.block, limit=options.max_results
     )
@@ -157,8 +175,8 @@ def _attempt(
             why = f"{_count(filtered)}, {kept}"
         else:
             why = "no usable http(s) results"
-        return done(EMPTY, resp.status, f"HTTP {resp.status}, {why}", 66), []
-    return done(OK, resp.status, f"HTTP {resp.status}, {_count(len(results))}", 0), results
+        return done(EMPTY, resp.status, f"HTTP {resp.status}, {why}", NoResults), []
+    return done(OK, resp.status, f"HTTP {resp.status}, {_count(len(results))}", None), results
 
 
 def _count(n: int) -> str:
@@ -170,18 +188,18 @@ def failure(attempts: list[Attempt], query: str) -> ToolError:
     names = ", ".join(a.provider for a in attempts)
     answered = [a for a in attempts if a.status is not None]
     if answered and all(a.outcome == EMPTY for a in answered):
-        return BY_CODE[66](f'no results for "{query}" ({", ".join(a.provider for a in answered)})')
-    codes = {a.code for a in attempts}
-    if codes == {75}:
-        return BY_CODE[75](
+        return NoResults(f'no results for "{query}" ({", ".join(a.provider for a in answered)})')
+    errors = {a.error for a in attempts}
+    if errors == {Blocked}:
+        return Blocked(
             f"every provider was blocked or rate-limited ({names}); try again later, "
             "or set SEARXNG_URL to a SearxNG instance you run (see man ws)"
         )
-    if codes == {28}:
-        return BY_CODE[28](f"every provider timed out ({names})")
-    if len(codes) == 1:
-        code = codes.pop()
+    if errors == {Timeout}:
+        return Timeout(f"every provider timed out ({names})")
+    if len(errors) == 1:
+        error = errors.pop() or AllFailed
         detail = "; ".join(f"{a.provider}: {a.message}" for a in attempts)
-        return BY_CODE.get(code, BY_CODE[69])(f"every provider failed: {detail}")
+        return error(f"every provider failed: {detail}")
     summary = ", ".join(f"{a.provider}: {a.outcome}" for a in attempts)
-    return BY_CODE[69](f"every provider failed ({summary})")
+    return AllFailed(f"every provider failed ({summary})")

@@ -8,13 +8,15 @@ from typing import Any
 
 import click
 
-from common.errors import ToolError, UsageError
+from common.clickopts import given, shared_options
+from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
 
 EPILOG = (
     "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
-    "mojeek) until one has results. Exit status: 0 results, 66 no results anywhere, "
-    "75 every provider blocked, 69 mixed failures. See man ws."
+    f"mojeek) until one has results. Exit status: 0 results, {NoResults.code} no results "
+    f"anywhere, {Blocked.code} every provider blocked, {AllFailed.code} mixed failures. "
+    "See man ws."
 )
 
 
@@ -60,37 +62,16 @@ EPILOG = (
 )
 @click.option("--safe", type=click.Choice(["on", "moderate", "off"]), help="Safe search level.")
 @click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="One JSON document: query, provider, results, attempts, error.",
-)
-@click.option(
     "--urls",
     "urls_only",
     is_flag=True,
     help="Print only the result URLs, one per line (for: ws QUERY --urls | wf -).",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    default=30.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Total deadline for the whole search (each attempt gets at most 15 s).",
+@shared_options(
+    timeout_env="WS_TIMEOUT",
+    timeout_help="Total deadline for the whole search (each attempt gets at most 15 s)",
+    json_help="One JSON document: query, provider, results, attempts, error.",
 )
-@click.option(
-    "--allow-private",
-    is_flag=True,
-    help="Allow private, loopback and shared addresses. [env WF_ALLOW_PRIVATE=1]",
-)
-@click.option(
-    "--allow-host",
-    multiple=True,
-    metavar="HOST",
-    help="Always allow this host, even on a private address (repeatable).",
-)
-@click.option("--user-agent", metavar="STRING", help="User-Agent header to send.")
 @click.option(
     "--providers",
     "show_providers",
@@ -107,11 +88,11 @@ def command(
     region: str | None,
     time_: str | None,
     safe: str | None,
-    as_json: bool,
     urls_only: bool,
-    timeout: float,
-    allow_private: bool,
-    allow_host: tuple[str, ...],
+    as_json: bool,
+    timeout: float | None,
+    allow_private: bool | None,
+    allow_hosts: tuple[str, ...],
     user_agent: str | None,
     show_providers: bool,
 ) -> int:
@@ -135,10 +116,11 @@ def command(
         region_code=region,
         time=time_,
         safe=safe,
-        timeout=timeout,
+        # Left at its default, --timeout gives way to WS_TIMEOUT.
+        timeout=given("timeout", timeout),
         user_agent=user_agent,
         allow_private=True if allow_private else None,
-        allow_hosts=allow_host,
+        allow_hosts=allow_hosts,
         config=config_file,
     )
     if show_providers:

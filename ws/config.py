@@ -1,5 +1,7 @@
-"""Everything ws is told, in one typed SearchOptions: flags beat the environment, the
-environment beats the config file. Knows nothing of click; raises UsageError (2)."""
+"""Everything ws is told, in one typed SearchOptions built at start-up: flags beat the
+environment (WS_PROVIDER, WS_TIMEOUT, the endpoint variables, WF_ALLOW_PRIVATE,
+WF_ALLOW_HOSTS, the proxy variables), the environment beats the config file. Knows nothing
+of click; raises UsageError (2) naming the flag or variable."""
 
 from __future__ import annotations
 
@@ -180,21 +182,24 @@ def make_options(
     region_code: str | None = None,
     time: str | None = None,
     safe: str | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float | None = None,
     user_agent: str | None = None,
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     config: Path | None = None,
 ) -> SearchOptions:
     from common.policy import policy_from_env
+    from common.values import MAX_SECONDS, deadline_ok, env_deadline
 
     env = os.environ if environ is None else environ
     if allow and block:
         raise UsageError("--allow and --block cannot be used together: use one or the other")
     if max_results < 1:
         raise UsageError(f"--max-results must be at least 1, not {max_results}")
-    if not timeout > 0:
-        raise UsageError(f"--timeout must be more than 0 seconds, not {timeout:g}")
+    if timeout is None:
+        timeout = env_deadline(env, "WS_TIMEOUT", DEFAULT_TIMEOUT)
+    elif not deadline_ok(timeout):
+        raise UsageError(f"--timeout must be more than 0 and at most {MAX_SECONDS:g} seconds, not {timeout:g}")
     if time is not None and time not in TIME_CHOICES:
         raise UsageError(f"--time must be one of {', '.join(TIME_CHOICES)}")
     if safe is not None and safe not in SAFE_CHOICES:

@@ -51,15 +51,45 @@ def test_out_of_range_numbers_are_usage_errors(wf, serve, args):
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("WF_MAX_LENGTH", "abc"), ("WF_MAX_LENGTH", "-3"), ("WF_TIMEOUT", "soon"), ("WF_TIMEOUT", "0"),
-     ("WF_MAX_BYTES", "lots"), ("WF_AUTOSAVE_BYTES", "1e3")],
+    [("WF_MAX_LENGTH", "abc"), ("WF_TIMEOUT", "soon"), ("WF_TIMEOUT", "0"),
+     ("WF_TIMEOUT", "86401"), ("WF_MAX_BYTES", "lots"), ("WF_AUTOSAVE_BYTES", "1e3"),
+     ("WF_RENDER", "sometimes"), ("WF_RENDER_TIMEOUT", "soon"), ("WF_RENDER_TIMEOUT", "0"),
+     ("WF_RENDER_KEEPALIVE", "-1")],
 )
-def test_bad_numbers_in_the_environment_are_usage_errors(wf, serve, monkeypatch, name, value):
+def test_bad_values_in_the_environment_are_usage_errors(wf, serve, monkeypatch, name, value):
+    # Checked at start-up with the flags, so the line names the variable, not a flag it
+    # stands in for, and nothing is fetched first.
     srv = lines_server(serve)
     monkeypatch.setenv(name, value)
     r = wf(*ALLOW, srv.url)
-    _usage(r)
-    assert name in r.stderr or "--" in r.stderr
+    _usage(r, name)
+    assert srv.requests == []
+
+
+def test_a_bad_render_timeout_fails_before_any_request(wf, serve, monkeypatch):
+    # Once read only when a page needed rendering: after the fetch, as a per-page error,
+    # or not at all for a page that did not need it.
+    srv = lines_server(serve)
+    monkeypatch.setenv("WF_RENDER_TIMEOUT", "soon")
+    r = wf(*ALLOW, srv.url)
+    _usage(r, "WF_RENDER_TIMEOUT='soon' is not a number of seconds")
+    assert r.stdout == "" and srv.requests == []
+
+
+def test_max_length_below_zero_in_the_environment_is_a_usage_error(wf, serve, monkeypatch):
+    srv = lines_server(serve)
+    monkeypatch.setenv("WF_MAX_LENGTH", "-3")
+    r = wf(*ALLOW, srv.url)
+    _usage(r, "--max-length must be 0 (no limit) or more, not -3")
+    assert srv.requests == []
+
+
+def test_a_flag_at_its_default_value_still_beats_the_variable(wf, serve, monkeypatch):
+    srv = lines_server(serve)
+    monkeypatch.setenv("WF_MAX_BYTES", "10")
+    assert wf(*ALLOW, srv.url).code == 63  # the variable is read...
+    r = wf(*ALLOW, "--max-bytes", "10M", srv.url)  # ...and a flag given says otherwise
+    assert r.code == 0 and r.stdout.startswith("line 1\n"), r.stderr
 
 
 def test_max_length_zero_means_no_limit(wf, serve):

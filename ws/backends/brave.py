@@ -7,18 +7,9 @@ import re
 from datetime import datetime
 from typing import Any
 
-from ws.backends.base import (
-    Answer,
-    Backend,
-    Page,
-    Query,
-    Request,
-    classify_html,
-    says_no_results,
-    text_of,
-    with_params,
-    xpath,
-)
+from ws.backends.antibot import classify_html, says_no_results
+from ws.backends.base import Answer, Backend, Query, Request, with_params
+from ws.backends.html import ResultsPage, text_of, xpath
 from ws.results import Result
 
 _TIME = {"d": "pd", "w": "pw", "m": "pm", "y": "py"}
@@ -61,7 +52,7 @@ class Brave(Backend):
 BACKEND = Brave()
 
 
-def parse(page: Page) -> list[Result]:
+def parse(page: ResultsPage) -> list[Result]:
     body = page.body
     first = body.find(_WEB)
     if first < 0:
@@ -151,5 +142,5 @@ def _date(text: str) -> str | None:
         return None
 
 
-def _no_results(page: Page, query: Query, sent: str | None) -> bool:
+def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:
     return says_no_results(page, query, _NO_RESULTS, sent)

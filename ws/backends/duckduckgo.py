@@ -9,20 +9,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from ws.backends.base import (
-    BLOCKED,
-    Answer,
-    Backend,
-    Page,
-    Query,
-    Request,
-    bot_check,
-    classify_html,
-    has_class,
-    iso_date,
-    text_of,
-    xpath,
-)
+from ws.backends.antibot import bot_check, classify_html
+from ws.backends.base import BLOCKED, Answer, Backend, Query, Request, iso_date
+from ws.backends.html import ResultsPage, has_class, text_of, xpath
 from ws.results import Result
 
 _SAFE = {"on": "1", "moderate": "-1", "off": "-2"}
@@ -49,7 +38,7 @@ class DuckDuckGo(Backend):
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
         if status == 202:
             # DuckDuckGo's way of saying "no" to a script, whatever the body holds.
-            page = Page(body, headers.get("content-type"))
+            page = ResultsPage(body, headers.get("content-type"))
             kind = bot_check(page, query) if body else None
             return Answer(BLOCKED, f"HTTP 202, {kind or 'anomaly page'}")
         return classify_html(
@@ -66,7 +55,7 @@ _DATES = f".//div[{has_class('result__extras__url')}]/span/text()"
 _NO_RESULT_NODES = f"//*[{has_class('no-results')} or {has_class('result--no-result')}]"
 
 
-def parse(page: Page) -> list[Result]:
+def parse(page: ResultsPage) -> list[Result]:
     out: list[Result] = []
     # Ads carry result--ad; their links go through duckduckgo.com/y.js and are dropped too.
     for node in xpath(_RESULTS)(page.doc):
@@ -127,5 +116,5 @@ def _published(node: Any) -> str | None:
     return None
 
 
-def _no_results(page: Page, query: Query, sent: str | None) -> bool:
+def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:
     return bool(xpath(_NO_RESULT_NODES)(page.doc))

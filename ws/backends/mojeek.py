@@ -5,19 +5,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from ws.backends.base import (
-    Answer,
-    Backend,
-    Page,
-    Query,
-    Request,
-    classify_html,
-    has_class,
-    says_no_results,
-    text_of,
-    with_params,
-    xpath,
-)
+from ws.backends.antibot import classify_html, says_no_results
+from ws.backends.base import Answer, Backend, Query, Request, with_params
+from ws.backends.html import ResultsPage, has_class, text_of, xpath
 from ws.results import Result
 
 _DAYS = {"d": 1, "w": 7, "m": 31, "y": 366}
@@ -63,7 +53,7 @@ class Mojeek(Backend):
 BACKEND = Mojeek()
 
 
-def parse(page: Page) -> list[Result]:
+def parse(page: ResultsPage) -> list[Result]:
     out: list[Result] = []
     for item in xpath(_ITEMS)(page.doc):
         links = xpath(".//h2/a[@href]")(item)
@@ -81,5 +71,5 @@ def parse(page: Page) -> list[Result]:
     return out
 
 
-def _no_results(page: Page, query: Query, sent: str | None) -> bool:
+def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:
     return says_no_results(page, query, _NO_RESULTS, sent)

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from common.text import cap, one_line
+from ws.backends.antibot import bot_check, error_answer
 from ws.backends.base import (
     BLOCKED,
     EMPTY,
@@ -18,14 +19,12 @@ from ws.backends.base import (
     PARSE_ERROR,
     Answer,
     Backend,
-    Page,
     Query,
     Request,
-    bot_check,
-    error_answer,
     iso_date,
     with_params,
 )
+from ws.backends.html import ResultsPage
 from ws.results import Result
 
 ENABLE_JSON = "enable json in settings.yml: search.formats: [html, json]"
@@ -57,9 +56,9 @@ class SearxNG(Backend):
         ctype = headers.get("content-type", "").lower()
         looks_json = "json" in ctype or body.lstrip()[:1] in (b"{", b"[")
         if not 200 <= status < 300 and (looks_json or status != 403):
-            return error_answer(Page(body, ctype), status, query)
+            return error_answer(ResultsPage(body, ctype), status, query)
         if not looks_json:
-            kind = bot_check(Page(body, ctype), query) if body.strip() else None
+            kind = bot_check(ResultsPage(body, ctype), query) if body.strip() else None
             if kind:
                 return Answer(BLOCKED, f"HTTP {status}, {kind}")
             if status == 403:

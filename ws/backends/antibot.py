@@ -1,0 +1,113 @@
+"""Classifying an HTML answer: an anti-bot, CAPTCHA or rate-limit page, a "no results"
+page, an error status, or results; and the flow the HTML engines share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ws.backends.base import BLOCKED, EMPTY, HTTP_ERROR, OK, PARSE_ERROR, Answer, Backend, Query
+from ws.backends.html import ResultsPage
+
+# Markup that only an anti-bot page carries, as (needle, what to call the page).
+_BOT_MARKUP = (
+    ('id="challenge-form"', "anomaly page"),
+    ("anomaly-modal", "anomaly page"),
+    ("/anomaly.js", "anomaly page"),
+    ("g-recaptcha", "CAPTCHA page"),
+    ("h-captcha", "CAPTCHA page"),
+    ("hcaptcha.com/", "CAPTCHA page"),
+    ("cf-turnstile", "CAPTCHA page"),
+    ("/cdn-cgi/challenge-platform", "bot-check page"),
+    ("cf-browser-verification", "bot-check page"),
+    ("challenges.cloudflare.com", "bot-check page"),
+)
+# What such pages say. Checked in the visible text with the query taken out, so a search
+# for "captcha" that found nothing is still an empty answer.
+_BOT_PHRASES = (
+    ("bots use duckduckgo too", "anomaly page"),
+    ("confirm this search was made by a human", "anomaly page"),
+    ("verifying your request", "bot-check page"),
+    ("checking your browser", "bot-check page"),
+    ("unusual traffic", "bot-check page"),
+    ("are you a robot", "CAPTCHA page"),
+    ("not a robot", "CAPTCHA page"),
+    ("verify you are human", "CAPTCHA page"),
+    ("verify you are a human", "CAPTCHA page"),
+    ("confirm you are human", "CAPTCHA page"),
+    ("captcha", "CAPTCHA page"),
+    ("just a moment", "bot-check page"),
+    ("access denied", "access-denied page"),
+    ("too many requests", "rate-limit page"),
+)
+
+
+def bot_check(page: ResultsPage, query: Query, sent: str | None = None) -> str | None:
+    """What kind of anti-bot page this is, or None when it is not one."""
+    for needle, what in _BOT_MARKUP:
+        if needle in page.lower:
+            return what
+    text = without_query(page.visible_text.lower(), query, sent)
+    for phrase, what in _BOT_PHRASES:
+        if phrase in text:
+            return what
+    return None
+
+
+def without_query(text: str, query: Query, sent: str | None = None) -> str:
+    for q in (sent, query.text):
+        if q:
+            text = text.replace(q.lower(), " ")
+    return text
+
+
+def says_no_results(
+    page: ResultsPage, query: Query, phrases: tuple[str, ...], sent: str | None = None
+) -> bool:
+    text = without_query(page.visible_text.lower(), query, sent)
+    return any(p in text for p in phrases)
+
+
+_STATUS_WORDS = {403: "forbidden", 429: "rate limited"}
+
+
+def error_answer(page: ResultsPage, status: int, query: Query, sent: str | None = None) -> Answer:
+    """A non-2xx answer: 403 and 429 are blocks, the rest HTTP errors; the body says what
+    kind of page came with it when it is an anti-bot page."""
+    kind = bot_check(page, query, sent) if page.body.strip() else None
+    detail = kind or _STATUS_WORDS.get(status)
+    message = f"HTTP {status}" + (f", {detail}" if detail else "")
+    return Answer(BLOCKED if status in (403, 429) else HTTP_ERROR, message)
+
+
+def classify_html(
+    backend: Backend,
+    status: int,
+    headers: dict[str, str],
+    body: bytes,
+    query: Query,
+    *,
+    parse: Any,
+    empty_marker: Any,
+) -> Answer:
+    """The flow the HTML engines share: status, results, anti-bot page, no-results page,
+    and a page with none of these is a layout the parser no longer knows."""
+    page = ResultsPage(body, headers.get("content-type"))
+    sent = backend.query_text(query, [])
+    if not 200 <= status < 300:
+        return error_answer(page, status, query, sent)
+    results = parse(page)
+    if results:
+        # The chain counts them after the clean-up and the domain filters.
+        return Answer(OK, f"HTTP {status}", results)
+    kind = bot_check(page, query, sent)
+    if kind:
+        return Answer(BLOCKED, f"HTTP {status}, {kind}")
+    if empty_marker(page, query, sent):
+        return Answer(EMPTY, f"HTTP {status}, no results page")
+    if not page.body.strip():
+        return Answer(PARSE_ERROR, f"HTTP {status} with an empty body")
+    return Answer(
+        PARSE_ERROR,
+        f"HTTP {status} page with no results and no 'no results' marker; "
+        "the page layout may have changed",
+    )
