@@ -157,13 +157,16 @@ class FetchInterceptor:
                 self._conn.call("Fetch.continueRequest", timeout=5.0, requestId=request_id)
                 return
             reason, message = verdict
+            # Recorded before the request fails: the page's error (ERR_BLOCKED_BY_CLIENT)
+            # can reach the render before this thread runs again, and the render must find
+            # the reason there (exit 77, not a render error).
+            if reason == "BlockedByClient":
+                self._report(frame_id, f"{url[:300]} ({message})")
             self._conn.call(
                 "Fetch.failRequest", timeout=5.0, requestId=request_id, errorReason=reason
             )
         except Exception:
             return  # the target went away meanwhile
-        if reason == "BlockedByClient":
-            self._report(frame_id, f"{url[:300]} ({message})")
 
     def _report(self, frame_id: str, message: str) -> None:
         with self._lock:
