@@ -32,7 +32,9 @@ class SizeType(click.ParamType):
 
 def positive_seconds(ctx: Any, param: Any, value: float | None) -> float | None:
     if value is not None and not deadline_ok(value):
-        raise click.BadParameter(f"must be more than 0 and at most {MAX_SECONDS:g} seconds", ctx, param)
+        raise click.BadParameter(
+            f"must be more than 0 and at most {MAX_SECONDS:g} seconds", ctx, param
+        )
     return value
 
 

@@ -39,7 +39,16 @@ LEGACY_FALLBACK = "windows-1252"
 # Python codecs that are no web charset: they would run escapes in the page (or, for
 # UTF-7, hide markup in it). Browsers do not know them either.
 _NOT_CHARSETS = frozenset(
-    {"idna", "punycode", "raw-unicode-escape", "unicode-escape", "utf-7", "undefined", "mbcs", "oem"}
+    {
+        "idna",
+        "punycode",
+        "raw-unicode-escape",
+        "unicode-escape",
+        "utf-7",
+        "undefined",
+        "mbcs",
+        "oem",
+    }
 )
 
 

@@ -29,7 +29,11 @@ class InternalError(ToolError):
 
 
 class UsageError(ToolError):
-    code, kind, meaning = 2, "usage", "usage error: bad option or value, invalid regex, conflicting options"
+    code, kind, meaning = (
+        2,
+        "usage",
+        "usage error: bad option or value, invalid regex, conflicting options",
+    )
 
 
 class InvalidURL(ToolError):
@@ -49,19 +53,35 @@ class DNSError(ToolError):
 
 
 class ConnectError(ToolError):
-    code, kind, meaning = 7, "connect", "could not connect (refused, unreachable, reset before any answer)"
+    code, kind, meaning = (
+        7,
+        "connect",
+        "could not connect (refused, unreachable, reset before any answer)",
+    )
 
 
 class BadResponse(ToolError):
-    code, kind, meaning = 8, "bad_response", "malformed HTTP answer (bad status line, header flood, cut before the headers end)"
+    code, kind, meaning = (
+        8,
+        "bad_response",
+        "malformed HTTP answer (bad status line, header flood, cut before the headers end)",
+    )
 
 
 class WriteError(ToolError):
-    code, kind, meaning = 23, "write", "write error (saving a file; a closed stdout pipe is not an error)"
+    code, kind, meaning = (
+        23,
+        "write",
+        "write error (saving a file; a closed stdout pipe is not an error)",
+    )
 
 
 class Timeout(ToolError):
-    code, kind, meaning = 28, "timeout", "timeout (connect, read, the total deadline, a render deadline)"
+    code, kind, meaning = (
+        28,
+        "timeout",
+        "timeout (connect, read, the total deadline, a render deadline)",
+    )
 
 
 class TLSError(ToolError):
@@ -73,7 +93,11 @@ class TooManyRedirects(ToolError):
 
 
 class TransferError(ToolError):
-    code, kind, meaning = 56, "transfer", "transfer broken after the headers (reset, body shorter than announced, bad chunked encoding)"
+    code, kind, meaning = (
+        56,
+        "transfer",
+        "transfer broken after the headers (reset, body shorter than announced, bad chunked encoding)",
+    )
 
 
 class TooLarge(ToolError):
@@ -89,11 +113,19 @@ class AllFailed(ToolError):
 
 
 class RenderError(ToolError):
-    code, kind, meaning = 70, "render", "rendering failed (no browser, launch failed, browser circuit open, crash) where rendering was required"
+    code, kind, meaning = (
+        70,
+        "render",
+        "rendering failed (no browser, launch failed, browser circuit open, crash) where rendering was required",
+    )
 
 
 class Blocked(ToolError):
-    code, kind, meaning = 75, "blocked", "blocked or rate-limited: HTTP 429, anti-bot or CAPTCHA page"
+    code, kind, meaning = (
+        75,
+        "blocked",
+        "blocked or rate-limited: HTTP 429, anti-bot or CAPTCHA page",
+    )
 
 
 class PolicyRefused(ToolError):
@@ -112,10 +144,27 @@ class Terminated(ToolError):
 SUCCESS = (0, "ok", "success")
 
 ERROR_CLASSES: tuple[type[ToolError], ...] = (
-    InternalError, UsageError, InvalidURL, HTTPClientError, HTTPServerError, DNSError,
-    ConnectError, BadResponse, WriteError, Timeout, TLSError, TooManyRedirects,
-    TransferError, TooLarge, NoResults, AllFailed, RenderError, Blocked, PolicyRefused,
-    Interrupted, Terminated,
+    InternalError,
+    UsageError,
+    InvalidURL,
+    HTTPClientError,
+    HTTPServerError,
+    DNSError,
+    ConnectError,
+    BadResponse,
+    WriteError,
+    Timeout,
+    TLSError,
+    TooManyRedirects,
+    TransferError,
+    TooLarge,
+    NoResults,
+    AllFailed,
+    RenderError,
+    Blocked,
+    PolicyRefused,
+    Interrupted,
+    Terminated,
 )
 
 EXIT_TABLE: tuple[tuple[int, str, str], ...] = (SUCCESS,) + tuple(

@@ -32,7 +32,13 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
 @click.argument("urls", nargs=-1, metavar="[URL]... | -")
 @click.option("-f", "--filter", "filter_", metavar="REGEX", help="Keep only the lines that match.")
 @click.option("-x", "--exclude", metavar="REGEX", help="Then drop the lines that match.")
-@click.option("--from", "from_line", type=int, metavar="N", help="First line of the window (1-based, after filters).")
+@click.option(
+    "--from",
+    "from_line",
+    type=int,
+    metavar="N",
+    help="First line of the window (1-based, after filters).",
+)
 @click.option("--to", "to_line", type=int, metavar="N", help="Last line of the window (inclusive).")
 @click.option(
     "--max-length",
@@ -41,11 +47,21 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     help="Truncate the output at N characters, at a line end (default 20000; 0 = no limit) [env WF_MAX_LENGTH].",
 )
 @click.option("--save", is_flag=True, help="Save the full text to the scratch dir and say where.")
-@click.option("--save-path", metavar="NAME", help="Save under this file name (base name only) in the scratch dir.")
-@click.option("--no-save", is_flag=True, help="Never auto-save a large page; print it (up to --max-length).")
+@click.option(
+    "--save-path",
+    metavar="NAME",
+    help="Save under this file name (base name only) in the scratch dir.",
+)
+@click.option(
+    "--no-save", is_flag=True, help="Never auto-save a large page; print it (up to --max-length)."
+)
 @click.option("--full", is_flag=True, help="The whole page's text, navigation and footer included.")
-@click.option("--links", is_flag=True, help="Mark links as [n] and list their targets after the text.")
-@click.option("--raw", is_flag=True, help="Print the decoded HTML itself instead of extracting text.")
+@click.option(
+    "--links", is_flag=True, help="Mark links as [n] and list their targets after the text."
+)
+@click.option(
+    "--raw", is_flag=True, help="Print the decoded HTML itself instead of extracting text."
+)
 @click.option(
     "--render",
     type=click.Choice(RENDER_MODES),
@@ -53,8 +69,15 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     show_default=True,
     help="Render JavaScript pages in headless Chromium [env WF_RENDER].",
 )
-@click.option("--input", "input_file", metavar="FILE", help="Extract a local document (- for stdin) instead of fetching.")
-@click.option("--base-url", metavar="URL", help="With --input: the URL that relative links resolve against.")
+@click.option(
+    "--input",
+    "input_file",
+    metavar="FILE",
+    help="Extract a local document (- for stdin) instead of fetching.",
+)
+@click.option(
+    "--base-url", metavar="URL", help="With --input: the URL that relative links resolve against."
+)
 @click.option(
     "--max-bytes",
     type=SizeType(),

@@ -82,8 +82,13 @@ class WfOptions:
     def narrows(self) -> bool:
         """Any option that asks for part of the page turns auto-save off."""
         return bool(
-            self.filter or self.exclude or self.from_line or self.to_line or self.save
-            or self.save_path or self.no_save
+            self.filter
+            or self.exclude
+            or self.from_line
+            or self.to_line
+            or self.save
+            or self.save_path
+            or self.no_save
         )
 
 

@@ -68,7 +68,12 @@ class PageResult:
             "charset": self.charset,
             "title": one_line(self.title) or None,
             "text": self.text,
-            "lines": {"total": self.total, "matched": self.matched, "from": self.first, "to": self.last},
+            "lines": {
+                "total": self.total,
+                "matched": self.matched,
+                "from": self.first,
+                "to": self.last,
+            },
             "truncated": self.truncated,
             "saved_to": one_line(self.saved_to) or None,
             "bytes": self.bytes,
@@ -261,7 +266,9 @@ def _extract_html(
     base = page.final_url or opts.base_url
     result = extract(html, url=base, full=opts.full, link_markers=opts.links, deadline=deadline)
     if opts.render != "never" and renderers is not None and page.status is not None:
-        result = _maybe_render(page, html, result, opts, log=log, renderers=renderers, deadline=deadline)
+        result = _maybe_render(
+            page, html, result, opts, log=log, renderers=renderers, deadline=deadline
+        )
     page.title = result.title
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
     for note in result.notes:  # a page read only in part: never silently
@@ -297,7 +304,9 @@ def _maybe_render(
             raise
         state = recover_next_data(html)
         if state:
-            page.notes.append(f"rendering failed ({exc.message}); printed the page's __NEXT_DATA__ state instead")
+            page.notes.append(
+                f"rendering failed ({exc.message}); printed the page's __NEXT_DATA__ state instead"
+            )
             log(f"note: {exc.message}; printing the page's __NEXT_DATA__ JSON state instead")
             static.text = state
             return static
@@ -309,8 +318,13 @@ def _maybe_render(
     # Scripts ran, so a reader never sees <noscript>: in a scripting DOM its content is raw
     # text (nothing nests inside it), and a non-greedy match removes exactly one element.
     html_seen = NOSCRIPT.sub("", rendered.html)
-    result = extract(html_seen, url=rendered.final_url, full=opts.full, link_markers=opts.links,
-                     deadline=deadline)
+    result = extract(
+        html_seen,
+        url=rendered.final_url,
+        full=opts.full,
+        link_markers=opts.links,
+        deadline=deadline,
+    )
     if always or len(result.text.strip()) > len(static.text.strip()):
         page.rendered = True
         page.final_url = rendered.final_url or page.final_url
@@ -320,7 +334,12 @@ def _maybe_render(
 
 
 def _apply_lines(
-    page: PageResult, text: str, opts: WfOptions, deadline: float | None = None, *, log: Log | None = None
+    page: PageResult,
+    text: str,
+    opts: WfOptions,
+    deadline: float | None = None,
+    *,
+    log: Log | None = None,
 ) -> None:
     full_view = lines.split_lines(text)
     page.total = len(full_view)
@@ -348,7 +367,11 @@ def _apply_lines(
         )
         page.text = preview
         page.truncated = True
-        page.matched, page.first, page.last = len(full_view), (1 if shown else None), len(shown) or None
+        page.matched, page.first, page.last = (
+            len(full_view),
+            (1 if shown else None),
+            len(shown) or None,
+        )
         _append_link_list(page, opts)
         return
     page.notes.extend(r.fallback for r in (opts.filter, opts.exclude) if r and r.fallback)

@@ -199,7 +199,9 @@ def make_options(
     if timeout is None:
         timeout = env_deadline(env, "WS_TIMEOUT", DEFAULT_TIMEOUT)
     elif not deadline_ok(timeout):
-        raise UsageError(f"--timeout must be more than 0 and at most {MAX_SECONDS:g} seconds, not {timeout:g}")
+        raise UsageError(
+            f"--timeout must be more than 0 and at most {MAX_SECONDS:g} seconds, not {timeout:g}"
+        )
     if time is not None and time not in TIME_CHOICES:
         raise UsageError(f"--time must be one of {', '.join(TIME_CHOICES)}")
     if safe is not None and safe not in SAFE_CHOICES:

@@ -39,9 +39,7 @@ def extract(
     """
     from wf.extract.core import run
 
-    return run(
-        html, url=url, full=full, markers=link_markers, want_links=True, deadline=deadline
-    )
+    return run(html, url=url, full=full, markers=link_markers, want_links=True, deadline=deadline)
 
 
 def extract_text(html: str | bytes, url: str | None = None, full: bool = False) -> str:

@@ -59,8 +59,13 @@ def _run(
 ) -> Extracted:
     from wf.extract import parse
 
-    options = {"url": url, "full": full, "markers": markers, "want_links": want_links,
-               "deadline": deadline}
+    options = {
+        "url": url,
+        "full": full,
+        "markers": markers,
+        "want_links": want_links,
+        "deadline": deadline,
+    }
     from common.parse_limits import limit
 
     text, cut = limit(parse.to_text(html))
@@ -105,8 +110,9 @@ def _extract(
         body = root
     try:
         blocks.check_time(deadline)
-        text, links = _text(body, base=base, full=full, markers=markers,
-                            want_links=want_links, deadline=deadline)
+        text, links = _text(
+            body, base=base, full=full, markers=markers, want_links=want_links, deadline=deadline
+        )
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
@@ -128,7 +134,11 @@ def _text(
 
     def to_markdown(node: Any, skip: Any = None) -> MarkdownWriter:
         r = MarkdownWriter(
-            base_url=base, markers=markers, want_links=want_links, skip=skip, main=not full,
+            base_url=base,
+            markers=markers,
+            want_links=want_links,
+            skip=skip,
+            main=not full,
             deadline=deadline,
         )
         r.write(node)

@@ -18,10 +18,35 @@ _CONTROL = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 # Never text a reader sees, in any mode.
 JUNK = (
-    "script", "style", "template", "noembed", "svg", "math", "iframe", "frame", "object",
-    "embed", "applet", "canvas", "video", "audio", "picture", "source", "track", "map",
-    "select", "datalist", "input", "textarea", "head", "link", "meta", "base", "param",
-    "wbr", "img",
+    "script",
+    "style",
+    "template",
+    "noembed",
+    "svg",
+    "math",
+    "iframe",
+    "frame",
+    "object",
+    "embed",
+    "applet",
+    "canvas",
+    "video",
+    "audio",
+    "picture",
+    "source",
+    "track",
+    "map",
+    "select",
+    "datalist",
+    "input",
+    "textarea",
+    "head",
+    "link",
+    "meta",
+    "base",
+    "param",
+    "wbr",
+    "img",
 )
 # Also dropped when choosing the main content: widget labels, never part of an article.
 JUNK_MAIN = (*JUNK, "button", "label", "output", "progress", "meter")
@@ -45,8 +70,13 @@ def _parser(for_str: bool = False) -> Any:
         from lxml import etree
 
         parser = etree.HTMLParser(
-            encoding=None if for_str else "utf-8", remove_comments=True, remove_pis=True,
-            huge_tree=True, no_network=True, default_doctype=False, collect_ids=False,
+            encoding=None if for_str else "utf-8",
+            remove_comments=True,
+            remove_pis=True,
+            huge_tree=True,
+            no_network=True,
+            default_doctype=False,
+            collect_ids=False,
         )
         setattr(_local, name, parser)
     return parser

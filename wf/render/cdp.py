@@ -74,7 +74,9 @@ def _build_tab_class() -> None:
     logging.getLogger("pychrome").propagate = False
 
     class QuietTab(pychrome.Tab):  # type: ignore[misc]
-        def __init__(self, ws_url: str, connect_timeout: float, on_error: Callable[[str], None]) -> None:
+        def __init__(
+            self, ws_url: str, connect_timeout: float, on_error: Callable[[str], None]
+        ) -> None:
             super().__init__(id=ws_url.rsplit("/", 1)[-1], type="cdp", webSocketDebuggerUrl=ws_url)
             self.debug = False
             self._connect_timeout = connect_timeout
@@ -157,7 +159,9 @@ def _build_tab_class() -> None:
                     try:
                         handler(**event.get("params", {}))
                     except Exception as exc:
-                        self._on_error(f"{event['method']} handler failed: {type(exc).__name__}: {exc}")
+                        self._on_error(
+                            f"{event['method']} handler failed: {type(exc).__name__}: {exc}"
+                        )
 
         def call_method(self, _method: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
             timeout = kwargs.pop("_timeout")
@@ -176,7 +180,9 @@ def _build_tab_class() -> None:
                 raise CDPError(f"{_method}: {result['error'].get('message', result['error'])}")
             return result.get("result", {})
 
-        def call_batch(self, calls: list[tuple[str, dict[str, Any]]], timeout: float) -> list[dict[str, Any]]:
+        def call_batch(
+            self, calls: list[tuple[str, dict[str, Any]]], timeout: float
+        ) -> list[dict[str, Any]]:
             """Send every command at once, then wait for every answer: the browser runs
             them in order, and we pay one round trip instead of one per command."""
             if self._stopped.is_set():
@@ -239,7 +245,9 @@ class Connection:
             raise CDPTimeout(f"no time left for {method}")
         return self._tab.call_method(method, _timeout=timeout, **params)
 
-    def call_batch(self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float) -> list[dict[str, Any]]:
+    def call_batch(
+        self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float
+    ) -> list[dict[str, Any]]:
         """Several commands in one round trip; their answers in the same order."""
         if timeout <= 0:
             raise CDPTimeout("no time left for a batch")
