@@ -18,7 +18,7 @@ F = Callable[..., Any]
 T = TypeVar("T")
 
 
-class SizeType(click.ParamType):
+class SizeType(click.ParamType[int]):
     name = "SIZE"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:

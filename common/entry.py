@@ -17,7 +17,8 @@ def run(tool: str, cli: str) -> None:
     """Run ``cli``'s ``main`` (a module name: ``wf.cli``) as ``tool``, supervised."""
 
     def json_error(exc: Any, what: str | None) -> dict[str, Any]:
-        return import_module(cli)._json_error(exc, what)  # type: ignore[no-any-return]
+        document: dict[str, Any] = import_module(cli)._json_error(exc, what)
+        return document
 
     watchdog.supervise(tool, sys.argv[1:], json_error)
     try:

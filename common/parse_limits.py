@@ -14,9 +14,10 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import AnyStr
+from typing import AnyStr, Generic, overload
 
 # 1 000 000 tiny <p> (8 MB) peaked at 376 MB and ended 2 s past their deadline; cut at
 # this many "<", they stay within 100 MB and their deadline. The largest of the 181
@@ -136,7 +137,9 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
             pass  # minified code in a script that looks like a tag: the usual candidate
         else:
             # Quoted values may hold ">": find where libxml2 ends this tag.
-            end = p.tag_body.match(text, m.start(2)).end()
+            tag_body = p.tag_body.match(text, m.start(2))
+            assert tag_body is not None  # it matches the empty string too
+            end = tag_body.end()
             ends = [a.end() for a in p.attr.finditer(text, m.start(2), end)]
             keep = min(len(ends), MAX_ATTRIBUTES_PER_ELEMENT, budget)
             # On a short page the candidate may be a script's text that looks like a tag.
@@ -162,7 +165,7 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
     return p.empty.join(parts), len(edits), dropped
 
 
-def _long_tag_starts(text: AnyStr, p: _Patterns) -> list[int]:
+def _long_tag_starts(text: AnyStr, p: _Patterns[AnyStr]) -> list[int]:
     """Where the tags with at least 2 * _WINDOW characters of attribute text begin (and
     some from _WINDOW on).
 
@@ -188,12 +191,13 @@ def _long_tag_starts(text: AnyStr, p: _Patterns) -> list[int]:
     return out
 
 
-class _RawText:
+class _RawText(Generic[AnyStr]):
     """Where the page's script, style and other raw-text elements lie, found on first
     use: only pages with a long tag of many "attributes" ask."""
 
-    def __init__(self, text: AnyStr, p: _Patterns) -> None:
-        self.text, self.p = text, p
+    def __init__(self, text: AnyStr, p: _Patterns[AnyStr]) -> None:
+        self.text: AnyStr = text
+        self.p: _Patterns[AnyStr] = p
         self.starts: list[int] | None = None
         self.ends: list[int] = []
 
@@ -220,40 +224,48 @@ class _RawText:
 
 
 @dataclass(frozen=True)
-class _Patterns:
-    lt: str | bytes
-    gt: str | bytes
-    eq: str | bytes
-    empty: str | bytes
-    space: str | bytes
-    separators: tuple[str | bytes, ...]
-    raw: frozenset[str | bytes]
-    raw_end: dict[str | bytes, re.Pattern[str] | re.Pattern[bytes]]
-    raw_open: re.Pattern[str] | re.Pattern[bytes]
-    script_tags: tuple[tuple[str | bytes, str | bytes], ...]
-    tag_body: re.Pattern[str] | re.Pattern[bytes]
-    bodies: re.Pattern[str] | re.Pattern[bytes]
-    tag: re.Pattern[str] | re.Pattern[bytes]
-    attr: re.Pattern[str] | re.Pattern[bytes]
+class _Patterns(Generic[AnyStr]):
+    lt: AnyStr
+    gt: AnyStr
+    eq: AnyStr
+    empty: AnyStr
+    space: AnyStr
+    separators: tuple[AnyStr, ...]
+    raw: frozenset[AnyStr]
+    raw_end: dict[AnyStr, re.Pattern[AnyStr]]
+    raw_open: re.Pattern[AnyStr]
+    script_tags: tuple[tuple[AnyStr, AnyStr], ...]
+    tag_body: re.Pattern[AnyStr]
+    bodies: re.Pattern[AnyStr]
+    tag: re.Pattern[AnyStr]
+    attr: re.Pattern[AnyStr]
 
 
 # Elements whose content libxml2 (2.14, as HTML5) reads as text, never as tags.
 _RAW_TEXT = ("script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes")
 
 
+@overload
+def _p(kind: type[str]) -> _Patterns[str]: ...
+@overload
+def _p(kind: type[bytes]) -> _Patterns[bytes]: ...
+def _p(kind: type[str] | type[bytes]) -> _Patterns[str] | _Patterns[bytes]:
+    return _bytes_patterns() if kind is bytes else _str_patterns()
+
+
 @cache
-def _p(kind: type) -> _Patterns:
+def _str_patterns() -> _Patterns[str]:
+    return _build(str)  # each piece as written
+
+
+@cache
+def _bytes_patterns() -> _Patterns[bytes]:
+    return _build(str.encode)
+
+
+def _build(conv: Callable[[str], AnyStr]) -> _Patterns[AnyStr]:
     # No tag pattern crosses a "<" or ">", so a failed match never rescans what the last
     # one read: each runs in time linear in the page.
-    pats = {
-        "tag": r"<([a-zA-Z][^\s<>/]*)([^<>]*)",
-        "bodies": r"<[a-zA-Z][^\s<>/]*([^<>]*)",
-        "tag_body": r"""(?:[^>"']++|"[^"]*+"|'[^']*+')*+""",
-        "attr": r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?""",
-    }
-    conv = (lambda t: t.encode()) if kind is bytes else (lambda t: t)
-    compiled = {k: re.compile(conv(v)) for k, v in pats.items()}
-    raw = frozenset(conv(n) for n in _RAW_TEXT)
     return _Patterns(
         lt=conv("<"),
         gt=conv(">"),
@@ -261,9 +273,12 @@ def _p(kind: type) -> _Patterns:
         empty=conv(""),
         space=conv(" "),
         separators=tuple(conv(c) for c in "= \t\n\r\f"),
-        raw=raw,
+        raw=frozenset(conv(n) for n in _RAW_TEXT),
         raw_end={conv(n): re.compile(conv(f"</{n}"), re.IGNORECASE) for n in _RAW_TEXT},
         script_tags=tuple((conv(f"<{n}"), conv(f"</{n}")) for n in ("script", "SCRIPT")),
         raw_open=re.compile(conv(rf"<({'|'.join(_RAW_TEXT)})\b[^>]*>"), re.IGNORECASE),
-        **compiled,
+        tag=re.compile(conv(r"<([a-zA-Z][^\s<>/]*)([^<>]*)")),
+        bodies=re.compile(conv(r"<[a-zA-Z][^\s<>/]*([^<>]*)")),
+        tag_body=re.compile(conv(r"""(?:[^>"']++|"[^"]*+"|'[^']*+')*+""")),
+        attr=re.compile(conv(r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?""")),
     )

@@ -13,7 +13,9 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from common.errors import DNSError, PolicyRefused, Timeout, UsageError
 
@@ -261,23 +263,25 @@ def resolve(host: str, port: int, *, deadline: float | None = None) -> list[IPAd
     if literal is not None:
         return [literal]
     name = canonical_host(host)
-    box: dict[str, object] = {}
+    # What the thread found: its answer, or the error that ends the wait.
+    answers: list[Sequence[tuple[int, int, int, str, tuple[Any, ...]]]] = []
+    failed: list[BaseException] = []
 
     def work() -> None:
         try:
-            box["infos"] = socket.getaddrinfo(name, port, type=socket.SOCK_STREAM)
+            answers.append(socket.getaddrinfo(name, port, type=socket.SOCK_STREAM))
         except (OSError, UnicodeError) as exc:
-            box["error"] = exc
+            failed.append(exc)
 
     worker = threading.Thread(target=work, name="wf-resolve", daemon=True)
     worker.start()
     worker.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
     if worker.is_alive():
         raise Timeout(f"timed out resolving {host}")
-    if "error" in box:
+    if failed:
         raise DNSError(f"could not resolve host {host}")
     seen: list[IPAddress] = []
-    for family, _t, _p, _c, sockaddr in box["infos"]:  # type: ignore[union-attr]
+    for family, _t, _p, _c, sockaddr in answers[0]:
         if family not in (socket.AF_INET, socket.AF_INET6):
             continue
         addr = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])

@@ -74,7 +74,7 @@ def installed() -> bool:
 
 
 # Command lines that do no work worth guarding: no fork for them.
-_TRIVIAL = ([], ["--help"], ["-h"], ["--version"])
+_TRIVIAL: tuple[list[str], ...] = ([], ["--help"], ["-h"], ["--version"])
 
 
 def needed(argv: list[str]) -> bool:

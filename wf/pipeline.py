@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from common import watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
@@ -20,6 +20,9 @@ from common.text import clean_text, escape_markers, inline, one_line
 from wf import lines, sniff
 from wf.options import PREVIEW_CHARS, WfOptions
 from wf.save import confine_name, default_name, save_bytes
+
+if TYPE_CHECKING:
+    from wf.render import RenderSession
 
 Log = Callable[[str], None]
 BATCH_WORKERS = 4
@@ -117,9 +120,9 @@ class LazyBrowser:
 
     def __init__(self, opts: WfOptions) -> None:
         self.opts = opts
-        self._session: Any = None
+        self._session: RenderSession | None = None
 
-    def get(self) -> Any:
+    def get(self) -> RenderSession:
         if self._session is None:
             from wf.render import RenderSession
 
@@ -389,8 +392,8 @@ def _apply_lines(
     page.text = kept
     if cut:
         page.truncated = True
-        shown = len(lines.split_lines(kept))
-        nxt = (sel.first or 1) + shown
+        kept_lines = len(lines.split_lines(kept))
+        nxt = (sel.first or 1) + kept_lines
         note = (
             f"output truncated at {len(kept)} of {len(body)} characters ({cut} cut); "
             f"see the rest with --from {nxt}, or raise --max-length (0 = no limit)"

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
@@ -74,10 +75,8 @@ class Response:
 _local = threading.local()
 
 
+@cache
 def _pool_classes() -> tuple[type, type]:
-    cached: tuple[type, type] | None = getattr(_pool_classes, "cached", None)
-    if cached:
-        return cached
     from urllib3.connection import HTTPConnection, HTTPSConnection
     from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
@@ -90,7 +89,6 @@ def _pool_classes() -> tuple[type, type]:
     guarded_https = type("GuardedHTTPSConnection", (HTTPSConnection,), attrs)
     http_pool = type("GuardedHTTPPool", (HTTPConnectionPool,), {"ConnectionCls": guarded_http})
     https_pool = type("GuardedHTTPSPool", (HTTPSConnectionPool,), {"ConnectionCls": guarded_https})
-    _pool_classes.cached = (http_pool, https_pool)  # type: ignore[attr-defined]
     return http_pool, https_pool
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from common.errors import BadResponse, TooLarge, TransferError
@@ -58,7 +59,7 @@ class _Brotli:
     kind = "br"
 
     def __init__(self) -> None:
-        import brotli  # type: ignore[import-not-found]
+        import brotli
 
         self._obj = brotli.Decompressor()
         self._fed = False
@@ -82,7 +83,7 @@ class _Zstd:
     kind = "zstd"
 
     def __init__(self) -> None:
-        from compression import zstd  # type: ignore[import-not-found]
+        from compression import zstd
 
         self._obj = zstd.ZstdDecompressor()
         self._fed = False
@@ -106,7 +107,7 @@ def _brotli_ok() -> bool:
     try:
         import inspect
 
-        import brotli  # type: ignore[import-not-found, unused-ignore]
+        import brotli
 
         return "output_buffer_limit" in inspect.signature(brotli.Decompressor().process).parameters
     except Exception:
@@ -115,24 +116,20 @@ def _brotli_ok() -> bool:
 
 def _zstd_ok() -> bool:
     try:
-        from compression import zstd  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
+        from compression import zstd  # noqa: F401
 
         return True
     except Exception:
         return False
 
 
+@cache
 def accept_encoding() -> str:
     """Only what we can decode with bounded memory is offered."""
-    cached = getattr(accept_encoding, "cached", None)
-    if cached is None:
-        names = (
-            ["gzip", "deflate"]
-            + (["br"] if _brotli_ok() else [])
-            + (["zstd"] if _zstd_ok() else [])
-        )
-        cached = accept_encoding.cached = ", ".join(names)  # type: ignore[attr-defined]
-    return cached
+    names = (
+        ["gzip", "deflate"] + (["br"] if _brotli_ok() else []) + (["zstd"] if _zstd_ok() else [])
+    )
+    return ", ".join(names)
 
 
 _TOKEN = re.compile(r"[^,\s]+")

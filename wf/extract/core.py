@@ -10,6 +10,7 @@ from wf.extract import Extracted, Link
 
 if TYPE_CHECKING:
     from wf.extract.blocks import BlockRecord
+    from wf.extract.markdown import MarkdownWriter
 
 NEXT_TO_NOTHING = 80
 
@@ -187,7 +188,7 @@ def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
     return skip
 
 
-def _length(r: Any) -> int:
+def _length(r: MarkdownWriter) -> int:
     return r.length()
 
 

@@ -7,9 +7,14 @@ rendered. The pipeline calls looks_like_js_shell, then RenderSession.render.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from wf.options import RenderOptions  # built with the run's options (wf.options.make_options)
 from wf.render.detect import looks_like_js_shell, recover_next_data
+
+if TYPE_CHECKING:
+    # The checker sees the class; at run time __getattr__ below imports it on first use.
+    from wf.render.session import RenderSession
 
 
 @dataclass

@@ -22,7 +22,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 CONNECT_TIMEOUT = 5.0
 _CLOSED: dict[str, Any] = {"error": {"message": "connection closed"}}  # wakes waiting calls
@@ -40,7 +40,22 @@ class CDPClosed(CDPError):
     """The connection is gone (browser exited, target closed, or we closed it)."""
 
 
-_TAB_CLASS: Any = None
+class _Tab(Protocol):
+    """What Connection uses of the QuietTab below (pychrome itself has no annotations)."""
+
+    _stopped: threading.Event
+
+    def start(self) -> bool: ...
+    def stop(self) -> bool: ...
+    def call_method(self, _method: str, *args: Any, **kwargs: Any) -> dict[str, Any]: ...
+    def call_batch(
+        self, calls: list[tuple[str, dict[str, Any]]], timeout: float
+    ) -> list[dict[str, Any]]: ...
+    def set_listener(self, event: str, callback: Callable[..., None] | None) -> object: ...
+
+
+_TabFactory = Callable[[str, float, Callable[[str], None]], _Tab]
+_TAB_CLASS: _TabFactory | None = None
 _TAB_LOCK = threading.Lock()
 
 
@@ -49,11 +64,12 @@ def preload() -> None:
     _tab_class()
 
 
-def _tab_class() -> Any:
+def _tab_class() -> _TabFactory:
     """pychrome's Tab with the fixes above; built on first use so pychrome loads lazily."""
     with _TAB_LOCK:
         if _TAB_CLASS is None:
             _build_tab_class()
+        assert _TAB_CLASS is not None  # _build_tab_class set it
         return _TAB_CLASS
 
 
@@ -73,6 +89,8 @@ def _build_tab_class() -> None:
     logging.getLogger("pychrome").addHandler(logging.NullHandler())
     logging.getLogger("pychrome").propagate = False
 
+    # pychrome has no annotations, so its Tab is Any to the checker, and strict mode
+    # refuses a subclass of Any; the _Tab protocol above is what the rest of wf sees.
     class QuietTab(pychrome.Tab):  # type: ignore[misc]
         def __init__(
             self, ws_url: str, connect_timeout: float, on_error: Callable[[str], None]
@@ -113,9 +131,10 @@ def _build_tab_class() -> None:
                 # No close handshake: websocket-client would wait up to 3 s for the
                 # answer while our receive thread reads the same socket.
                 # abort() shuts the socket down, which also wakes the receive thread.
+                # (websocket-client ships py.typed but leaves these two unannotated.)
                 for end in (ws.abort, ws.shutdown):
                     try:
-                        end()
+                        end()  # type: ignore[no-untyped-call]
                     except Exception:
                         pass
             return True
@@ -169,7 +188,7 @@ def _build_tab_class() -> None:
                 raise CDPClosed(f"connection closed before {_method}")
             message = {"id": next(self._ids), "method": _method, "params": kwargs}
             try:
-                result = self._send(message, timeout=timeout)
+                result: dict[str, Any] = self._send(message, timeout=timeout)
             except pychrome.TimeoutException:
                 raise CDPTimeout(f"no answer to {_method} within {timeout:.1f} s") from None
             except (pychrome.PyChromeException, websocket.WebSocketException, OSError):
@@ -178,7 +197,8 @@ def _build_tab_class() -> None:
                 raise CDPClosed(f"connection closed during {_method}")
             if "error" in result:
                 raise CDPError(f"{_method}: {result['error'].get('message', result['error'])}")
-            return result.get("result", {})
+            answer: dict[str, Any] = result.get("result", {})
+            return answer
 
         def call_batch(
             self, calls: list[tuple[str, dict[str, Any]]], timeout: float
@@ -188,7 +208,7 @@ def _build_tab_class() -> None:
             if self._stopped.is_set():
                 raise CDPClosed("connection closed before a batch")
             ids = [next(self._ids) for _ in calls]
-            boxes = {i: queue.Queue() for i in ids}
+            boxes: dict[int, queue.Queue[dict[str, Any]]] = {i: queue.Queue() for i in ids}
             self.method_results.update(boxes)
             limit = time.monotonic() + timeout
             try:

@@ -18,6 +18,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from common.errors import RenderError, Timeout
 from wf.render.procs import kill_browser, running, sweep_stale_profiles
@@ -226,7 +227,7 @@ def launch(
     return launched
 
 
-def _spawn(args: list[str], env: dict[str, str], log: object) -> subprocess.Popen[bytes]:
+def _spawn(args: list[str], env: dict[str, str], log: IO[bytes]) -> subprocess.Popen[bytes]:
     """Popen from a thread that lives exactly as long as the browser.
 
     PR_SET_PDEATHSIG fires when the *thread* that forked exits, not the process: a
@@ -237,7 +238,9 @@ def _spawn(args: list[str], env: dict[str, str], log: object) -> subprocess.Pope
     from common import watchdog
 
     prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved before fork
-    box: dict[str, object] = {}
+    # What the thread started: the browser, or the error that stopped it.
+    procs: list[subprocess.Popen[bytes]] = []
+    failed: list[OSError] = []
     started = threading.Event()
 
     def child_setup() -> None:
@@ -252,25 +255,25 @@ def _spawn(args: list[str], env: dict[str, str], log: object) -> subprocess.Pope
                 args,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                stderr=log,  # type: ignore[arg-type]
+                stderr=log,
                 env=env,
                 close_fds=True,
                 start_new_session=True,
                 preexec_fn=child_setup,  # noqa: PLW1509 (only a pre-resolved prctl call)
             )
         except OSError as exc:
-            box["error"] = exc
+            failed.append(exc)
             started.set()
             return
-        box["proc"] = proc
+        procs.append(proc)
         started.set()
         proc.wait()
 
     threading.Thread(target=keeper, name="wf-browser", daemon=True).start()
     started.wait()
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["proc"]  # type: ignore[return-value]
+    if failed:
+        raise failed[0]
+    return procs[0]
 
 
 def _wait_for_port(

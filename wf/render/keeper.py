@@ -35,6 +35,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict, cast
 
 from common.errors import RenderError, Timeout, ToolError
 from wf.render.chromium import LAUNCH_TIMEOUT, Launched, launch
@@ -131,21 +132,33 @@ def attach(binary: str, idle: float, *, deadline: float, root: Path | None = Non
         if state is None:
             state = _start_keeper(binary, idle, root, deadline)
         users_fd = open_lock(root / USERS_LOCK)
-        fcntl.flock(
-            users_fd, fcntl.LOCK_SH
-        )  # never blocks: the keeper only tries, under launch.lock
+        # Never blocks: the keeper only tries, under launch.lock.
+        fcntl.flock(users_fd, fcntl.LOCK_SH)
     state_path = root / STATE
     with contextlib.suppress(OSError, NotImplementedError):
         os.utime(state_path, follow_symlinks=False)
     launched = Launched(
-        pid=int(state["browser_pid"]),
-        port=int(state["port"]),
-        ws_path=str(state["ws_path"]),
+        pid=state["browser_pid"],
+        port=state["port"],
+        ws_path=state["ws_path"],
         profile=Path(state["profile"]),
     )
     return SharedBrowser(launched=launched, users_fd=users_fd, state_path=state_path)
 
 
+class KeeperState(TypedDict):
+    """keeper.json as read_state accepts it (the keeper also writes its binary)."""
+
+    keeper_pid: int
+    keeper: dict[str, object]  # procs.identity of the keeper
+    browser_pid: int
+    browser: dict[str, object]  # procs.identity of the browser
+    port: int
+    ws_path: str
+    profile: str
+
+
+# What read_state checks before it trusts the file as a KeeperState.
 _FIELDS: dict[str, type | tuple[type, ...]] = {
     "keeper_pid": int,
     "keeper": dict,
@@ -157,7 +170,7 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def read_state(root: Path) -> dict[str, object] | None:
+def read_state(root: Path) -> KeeperState | None:
     """The state file, when it is a file of ours with every field of the right type."""
     try:
         data = json.loads(read_private(root / STATE))
@@ -168,10 +181,10 @@ def read_state(root: Path) -> dict[str, object] | None:
     for key, kind in _FIELDS.items():
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             return None
-    return data if 0 < data["port"] < 65536 else None
+    return cast(KeeperState, data) if 0 < data["port"] < 65536 else None
 
 
-def _usable(state: dict[str, object]) -> bool:
+def _usable(state: KeeperState) -> bool:
     import socket
 
     if not (
@@ -180,20 +193,20 @@ def _usable(state: dict[str, object]) -> bool:
     ):
         return False
     try:
-        socket.create_connection(("127.0.0.1", int(state["port"])), timeout=1.0).close()  # type: ignore[call-overload]
+        socket.create_connection(("127.0.0.1", state["port"]), timeout=1.0).close()
     except OSError:
         return False
     return True
 
 
-def stop_keeper(state: dict[str, object]) -> None:
+def stop_keeper(state: KeeperState) -> None:
     """Stop a keeper that no longer serves (its browser died or stopped answering).
 
     Only the keeper that was recorded: a pid that is now another process (reused, or
     written by someone else) is left alone."""
     pid, recorded = state["keeper_pid"], state["keeper"]
     try:
-        pidfd = os.pidfd_open(pid)  # type: ignore[arg-type]
+        pidfd = os.pidfd_open(pid)
     except OSError:
         return  # gone already
     try:
@@ -212,7 +225,7 @@ def stop_keeper(state: dict[str, object]) -> None:
         os.close(pidfd)
 
 
-def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> dict[str, object]:
+def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> KeeperState:
     with contextlib.suppress(FileNotFoundError):
         (root / STATE).unlink()
     with contextlib.suppress(FileNotFoundError):

@@ -18,6 +18,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from typing import cast
 from urllib.parse import urlsplit
 
 from common.errors import DNSError, PolicyRefused, Timeout
@@ -336,7 +337,7 @@ def _splice(a: socket.socket, b: socket.socket) -> None:
             if not events:
                 return
             for key, _ in events:
-                src: socket.socket = key.fileobj  # type: ignore[assignment]
+                src = cast(socket.socket, key.fileobj)  # only sockets are registered
                 data = src.recv(65536)
                 if not data:
                     sel.unregister(src)

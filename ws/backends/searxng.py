@@ -42,7 +42,8 @@ class SearxNG(Backend):
         notes: list[str] = []
         params = {"q": self.query_text(query, notes), "format": "json"}
         if query.region:
-            params["language"] = f"{query.language}-{query.country.upper()}"  # type: ignore[union-attr]
+            country, language = query.region.split("-", 1)
+            params["language"] = f"{language}-{country.upper()}"
         if query.time:
             params["time_range"] = _TIME[query.time]
         if query.safe:
