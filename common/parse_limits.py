@@ -36,6 +36,8 @@ COUNTED_FROM = 1_000_000
 # takes two characters at least, so a tag that goes unseen holds under 1 024 attributes,
 # which cost libxml2 under 3 ms.
 _WINDOW = 1024
+# How much of a long tag is read before it counts as long enough to count precisely.
+_HEAD = 4096
 _CHUNK = 8192
 # For tests of the watchdog only: parse the page as it came.
 OFF_ENV = "WF_WS_NO_PARSE_LIMITS"
@@ -122,35 +124,41 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
     pos = 0
     # A short page: only tags with a long run of attribute text, found by the cheapest
     # pattern first; a long one: every tag.
-    found = (p.tag.match(text, at) for at in starts) if short else p.tag.finditer(text)
-    for m in found:
-        if m is None or m.start() < pos:
-            continue
-        pos = m.end()
-        body = m.group(2)
-        # libxml2 needs white space or "=" before each attribute: an upper bound.
-        estimate = len(body.split()) + body.count(p.eq)
-        if estimate <= MAX_ATTRIBUTES_PER_ELEMENT and estimate <= budget:
-            budget -= estimate
-        elif short and raw.in_script(m.start()):
-            pass  # minified code in a script that looks like a tag: the usual candidate
-        else:
-            # Quoted values may hold ">": find where libxml2 ends this tag.
-            end = p.tag_body.match(text, m.start(2)).end()
-            ends = [a.end() for a in p.attr.finditer(text, m.start(2), end)]
-            keep = min(len(ends), MAX_ATTRIBUTES_PER_ELEMENT, budget)
-            # On a short page the candidate may be a script's text that looks like a tag.
-            if keep < len(ends) and not (short and m.start() in raw):
+    if short:
+        for at in starts:
+            m = p.head.match(text, at)
+            if m is None or at < pos:
+                continue
+            body = m.group(2)
+            if len(body) < _HEAD and _estimate(body, p) <= MAX_ATTRIBUTES_PER_ELEMENT:
+                continue  # an ordinary long tag: a srcset, a style, some JSON
+            # Most long "tags" of an ordinary page are minified code in a script.
+            if raw.in_script(at) or at in raw:
+                continue
+            end, ends = _attributes(text, m.start(2), p)
+            if len(ends) > MAX_ATTRIBUTES_PER_ELEMENT:
+                edits.append((ends[MAX_ATTRIBUTES_PER_ELEMENT - 1], end))
+                dropped += len(ends) - MAX_ATTRIBUTES_PER_ELEMENT
+            pos = end
+    else:
+        for m in p.tag.finditer(text):
+            if m.start() < pos:
+                continue
+            pos = m.end()
+            estimate = _estimate(m.group(2), p)
+            if estimate <= MAX_ATTRIBUTES_PER_ELEMENT and estimate <= budget:
+                budget -= estimate
+            else:
+                pos, ends = _attributes(text, m.start(2), p)
+                keep = min(len(ends), MAX_ATTRIBUTES_PER_ELEMENT, budget)
                 budget -= keep
-                pos = end
-                edits.append((ends[keep - 1] if keep else m.start(2), end))
-                dropped += len(ends) - keep
-            elif not short:
-                budget -= keep
-                pos = end
-        if not short and m.group(1).lower() in p.raw:
-            close = p.raw_end[m.group(1).lower()].search(text, pos)
-            pos = close.start() if close else len(text)
+                if keep < len(ends):
+                    edits.append((ends[keep - 1] if keep else m.start(2), pos))
+                    dropped += len(ends) - keep
+            name = m.group(1).lower()
+            if name in p.raw:
+                close = p.raw_end[name].search(text, pos)
+                pos = close.start() if close else len(text)
     if not edits:
         return text, 0, 0
     parts: list[AnyStr] = []
@@ -160,6 +168,19 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
         pos = end
     parts.append(text[pos:])
     return p.empty.join(parts), len(edits), dropped
+
+
+def _estimate(body: AnyStr, p: _Patterns) -> int:
+    """At least as many attributes as libxml2 finds in a tag's text: it needs white space
+    or "=" before each one."""
+    return len(body.split()) + body.count(p.eq)
+
+
+def _attributes(text: AnyStr, at: int, p: _Patterns) -> tuple[int, list[int]]:
+    """Where the tag whose attribute text starts at ``at`` ends (quoted values may hold
+    ">"), and where each of its attributes ends."""
+    end = p.tag_body.match(text, at).end()
+    return end, [a.end() for a in p.attr.finditer(text, at, end)]
 
 
 def _long_tag_starts(text: AnyStr, p: _Patterns) -> list[int]:
@@ -232,6 +253,7 @@ class _Patterns:
     raw_open: re.Pattern[str] | re.Pattern[bytes]
     script_tags: tuple[tuple[str | bytes, str | bytes], ...]
     tag_body: re.Pattern[str] | re.Pattern[bytes]
+    head: re.Pattern[str] | re.Pattern[bytes]
     bodies: re.Pattern[str] | re.Pattern[bytes]
     tag: re.Pattern[str] | re.Pattern[bytes]
     attr: re.Pattern[str] | re.Pattern[bytes]
@@ -248,6 +270,7 @@ def _p(kind: type) -> _Patterns:
     pats = {
         "tag": r"<([a-zA-Z][^\s<>/]*)([^<>]*)",
         "bodies": r"<[a-zA-Z][^\s<>/]*([^<>]*)",
+        "head": rf"<([a-zA-Z][^\s<>/]*)([^<>]{{0,{_HEAD}}})",
         "tag_body": r"""(?:[^>"']++|"[^"]*+"|'[^']*+')*+""",
         "attr": r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?""",
     }
