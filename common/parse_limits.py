@@ -133,10 +133,10 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
             if len(body) < _HEAD and _estimate(body, p) <= MAX_ATTRIBUTES_PER_ELEMENT:
                 continue  # an ordinary long tag: a srcset, a style, some JSON
             # Most long "tags" of an ordinary page are minified code in a script.
-            if raw.in_script(at) or at in raw:
+            if raw.in_script(at):
                 continue
             end, ends = _attributes(text, m.start(2), p)
-            if len(ends) > MAX_ATTRIBUTES_PER_ELEMENT:
+            if len(ends) > MAX_ATTRIBUTES_PER_ELEMENT and at not in raw:
                 edits.append((ends[MAX_ATTRIBUTES_PER_ELEMENT - 1], end))
                 dropped += len(ends) - MAX_ATTRIBUTES_PER_ELEMENT
             pos = end
@@ -217,15 +217,25 @@ class _RawText:
         self.text, self.p = text, p
         self.starts: list[int] | None = None
         self.ends: list[int] = []
+        self.scripts: list[int] | None = None
+        self.script_ends: list[int] = []
 
     def in_script(self, at: int) -> bool:
-        """Is ``at`` inside a script? Looking back for it costs little; the full list of
-        raw-text spans (``in``) takes a pass over the page."""
-        for opening, closing in self.p.script_tags:
-            start = self.text.rfind(opening, 0, at)
-            if start >= 0 and self.text.find(closing, start, at) < 0:
-                return True
-        return False
+        """Is ``at`` inside a script (written in lower case, as nearly all are)? Two
+        forward searches a script, once a page; the full list of raw-text spans (``in``)
+        takes a case-blind regex over the page."""
+        if self.scripts is None:
+            self.scripts, self.script_ends = [], []
+            opening, closing = self.p.script_tags
+            pos = 0
+            while (start := self.text.find(opening, pos)) >= 0:
+                end = self.text.find(closing, start)
+                end = len(self.text) if end < 0 else end
+                self.scripts.append(start)
+                self.script_ends.append(end)
+                pos = end
+        i = bisect.bisect_right(self.scripts, at) - 1
+        return i >= 0 and at < self.script_ends[i]
 
     def __contains__(self, at: int) -> bool:
         if self.starts is None:
@@ -251,7 +261,7 @@ class _Patterns:
     raw: frozenset[str | bytes]
     raw_end: dict[str | bytes, re.Pattern[str] | re.Pattern[bytes]]
     raw_open: re.Pattern[str] | re.Pattern[bytes]
-    script_tags: tuple[tuple[str | bytes, str | bytes], ...]
+    script_tags: tuple[str | bytes, str | bytes]
     tag_body: re.Pattern[str] | re.Pattern[bytes]
     head: re.Pattern[str] | re.Pattern[bytes]
     bodies: re.Pattern[str] | re.Pattern[bytes]
@@ -286,7 +296,7 @@ def _p(kind: type) -> _Patterns:
         separators=tuple(conv(c) for c in "= \t\n\r\f"),
         raw=raw,
         raw_end={conv(n): re.compile(conv(f"</{n}"), re.IGNORECASE) for n in _RAW_TEXT},
-        script_tags=tuple((conv(f"<{n}"), conv(f"</{n}")) for n in ("script", "SCRIPT")),
+        script_tags=(conv("<script"), conv("</script")),
         raw_open=re.compile(conv(rf"<({'|'.join(_RAW_TEXT)})\b[^>]*>"), re.IGNORECASE),
         **compiled,
     )
