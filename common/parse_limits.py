@@ -37,6 +37,8 @@ COUNTED_FROM = 1_000_000
 # takes two characters at least, so a tag that goes unseen holds under 1 024 attributes,
 # which cost libxml2 under 3 ms.
 _WINDOW = 1024
+# How much of a long tag is read before it counts as long enough to count precisely.
+_HEAD = 4096
 _CHUNK = 8192
 # For tests of the watchdog only: parse the page as it came.
 OFF_ENV = "WF_WS_NO_PARSE_LIMITS"
@@ -123,37 +125,41 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
     pos = 0
     # A short page: only tags with a long run of attribute text, found by the cheapest
     # pattern first; a long one: every tag.
-    found = (p.tag.match(text, at) for at in starts) if short else p.tag.finditer(text)
-    for m in found:
-        if m is None or m.start() < pos:
-            continue
-        pos = m.end()
-        body = m.group(2)
-        # libxml2 needs white space or "=" before each attribute: an upper bound.
-        estimate = len(body.split()) + body.count(p.eq)
-        if estimate <= MAX_ATTRIBUTES_PER_ELEMENT and estimate <= budget:
-            budget -= estimate
-        elif short and raw.in_script(m.start()):
-            pass  # minified code in a script that looks like a tag: the usual candidate
-        else:
-            # Quoted values may hold ">": find where libxml2 ends this tag.
-            tag_body = p.tag_body.match(text, m.start(2))
-            assert tag_body is not None  # it matches the empty string too
-            end = tag_body.end()
-            ends = [a.end() for a in p.attr.finditer(text, m.start(2), end)]
-            keep = min(len(ends), MAX_ATTRIBUTES_PER_ELEMENT, budget)
-            # On a short page the candidate may be a script's text that looks like a tag.
-            if keep < len(ends) and not (short and m.start() in raw):
+    if short:
+        for at in starts:
+            m = p.head.match(text, at)
+            if m is None or at < pos:
+                continue
+            body = m.group(2)
+            if len(body) < _HEAD and _estimate(body, p) <= MAX_ATTRIBUTES_PER_ELEMENT:
+                continue  # an ordinary long tag: a srcset, a style, some JSON
+            # Most long "tags" of an ordinary page are minified code in a script.
+            if raw.in_script(at):
+                continue
+            end, ends = _attributes(text, m.start(2), p)
+            if len(ends) > MAX_ATTRIBUTES_PER_ELEMENT and at not in raw:
+                edits.append((ends[MAX_ATTRIBUTES_PER_ELEMENT - 1], end))
+                dropped += len(ends) - MAX_ATTRIBUTES_PER_ELEMENT
+            pos = end
+    else:
+        for m in p.tag.finditer(text):
+            if m.start() < pos:
+                continue
+            pos = m.end()
+            estimate = _estimate(m.group(2), p)
+            if estimate <= MAX_ATTRIBUTES_PER_ELEMENT and estimate <= budget:
+                budget -= estimate
+            else:
+                pos, ends = _attributes(text, m.start(2), p)
+                keep = min(len(ends), MAX_ATTRIBUTES_PER_ELEMENT, budget)
                 budget -= keep
-                pos = end
-                edits.append((ends[keep - 1] if keep else m.start(2), end))
-                dropped += len(ends) - keep
-            elif not short:
-                budget -= keep
-                pos = end
-        if not short and m.group(1).lower() in p.raw:
-            close = p.raw_end[m.group(1).lower()].search(text, pos)
-            pos = close.start() if close else len(text)
+                if keep < len(ends):
+                    edits.append((ends[keep - 1] if keep else m.start(2), pos))
+                    dropped += len(ends) - keep
+            name = m.group(1).lower()
+            if name in p.raw:
+                close = p.raw_end[name].search(text, pos)
+                pos = close.start() if close else len(text)
     if not edits:
         return text, 0, 0
     parts: list[AnyStr] = []
@@ -163,6 +169,21 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
         pos = end
     parts.append(text[pos:])
     return p.empty.join(parts), len(edits), dropped
+
+
+def _estimate(body: AnyStr, p: _Patterns[AnyStr]) -> int:
+    """At least as many attributes as libxml2 finds in a tag's text: it needs white space
+    or "=" before each one."""
+    return len(body.split()) + body.count(p.eq)
+
+
+def _attributes(text: AnyStr, at: int, p: _Patterns[AnyStr]) -> tuple[int, list[int]]:
+    """Where the tag whose attribute text starts at ``at`` ends (quoted values may hold
+    ">"), and where each of its attributes ends."""
+    tag_body = p.tag_body.match(text, at)
+    assert tag_body is not None  # it matches the empty string too
+    end = tag_body.end()
+    return end, [a.end() for a in p.attr.finditer(text, at, end)]
 
 
 def _long_tag_starts(text: AnyStr, p: _Patterns[AnyStr]) -> list[int]:
@@ -200,15 +221,25 @@ class _RawText(Generic[AnyStr]):
         self.p: _Patterns[AnyStr] = p
         self.starts: list[int] | None = None
         self.ends: list[int] = []
+        self.scripts: list[int] | None = None
+        self.script_ends: list[int] = []
 
     def in_script(self, at: int) -> bool:
-        """Is ``at`` inside a script? Looking back for it costs little; the full list of
-        raw-text spans (``in``) takes a pass over the page."""
-        for opening, closing in self.p.script_tags:
-            start = self.text.rfind(opening, 0, at)
-            if start >= 0 and self.text.find(closing, start, at) < 0:
-                return True
-        return False
+        """Is ``at`` inside a script (written in lower case, as nearly all are)? Two
+        forward searches a script, once a page; the full list of raw-text spans (``in``)
+        takes a case-blind regex over the page."""
+        if self.scripts is None:
+            self.scripts, self.script_ends = [], []
+            opening, closing = self.p.script_tags
+            pos = 0
+            while (start := self.text.find(opening, pos)) >= 0:
+                end = self.text.find(closing, start)
+                end = len(self.text) if end < 0 else end
+                self.scripts.append(start)
+                self.script_ends.append(end)
+                pos = end
+        i = bisect.bisect_right(self.scripts, at) - 1
+        return i >= 0 and at < self.script_ends[i]
 
     def __contains__(self, at: int) -> bool:
         if self.starts is None:
@@ -234,8 +265,9 @@ class _Patterns(Generic[AnyStr]):
     raw: frozenset[AnyStr]
     raw_end: dict[AnyStr, re.Pattern[AnyStr]]
     raw_open: re.Pattern[AnyStr]
-    script_tags: tuple[tuple[AnyStr, AnyStr], ...]
+    script_tags: tuple[AnyStr, AnyStr]
     tag_body: re.Pattern[AnyStr]
+    head: re.Pattern[AnyStr]
     bodies: re.Pattern[AnyStr]
     tag: re.Pattern[AnyStr]
     attr: re.Pattern[AnyStr]
@@ -275,10 +307,11 @@ def _build(conv: Callable[[str], AnyStr]) -> _Patterns[AnyStr]:
         separators=tuple(conv(c) for c in "= \t\n\r\f"),
         raw=frozenset(conv(n) for n in _RAW_TEXT),
         raw_end={conv(n): re.compile(conv(f"</{n}"), re.IGNORECASE) for n in _RAW_TEXT},
-        script_tags=tuple((conv(f"<{n}"), conv(f"</{n}")) for n in ("script", "SCRIPT")),
+        script_tags=(conv("<script"), conv("</script")),
         raw_open=re.compile(conv(rf"<({'|'.join(_RAW_TEXT)})\b[^>]*>"), re.IGNORECASE),
         tag=re.compile(conv(r"<([a-zA-Z][^\s<>/]*)([^<>]*)")),
         bodies=re.compile(conv(r"<[a-zA-Z][^\s<>/]*([^<>]*)")),
+        head=re.compile(conv(rf"<([a-zA-Z][^\s<>/]*)([^<>]{{0,{_HEAD}}})")),
         tag_body=re.compile(conv(r"""(?:[^>"']++|"[^"]*+"|'[^']*+')*+""")),
         attr=re.compile(conv(r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?""")),
     )

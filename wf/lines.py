@@ -186,8 +186,16 @@ def match_lines(
     if all(p is None or p.linear for p in (keep, drop)) or not hasattr(os, "fork"):
         return _matching(lines, keep, drop)
     read_fd, write_fd = os.pipe()
+    # A Ctrl-C between the fork and the child's try would send the child up the parent's
+    # stack as a second wf: signals wait until the child has its default handlers back
+    # (SIGINT and SIGTERM then simply end it) and the parent is past the fork.
+    stop = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
     pid = os.fork()
     if pid == 0:  # child: match, send the indices, leave without cleanup handlers
+        for sig in stop:
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         code = 0
         try:
             os.close(read_fd)
@@ -199,6 +207,7 @@ def match_lines(
             code = 1
         finally:
             os._exit(code)
+    signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     os.close(write_fd)
     chunks: list[bytes] = []
     end = time.monotonic() + seconds
