@@ -20,11 +20,31 @@ SHARED = ROOT.parent / "shared"
 VENV_BIN = Path(sys.executable).parent
 
 _SCRUB = (
-    "http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY",
-    "ALL_PROXY", "NO_PROXY", "WF_ALLOW_PRIVATE", "WF_ALLOW_HOSTS", "WF_TIMEOUT", "WF_RENDER",
-    "WF_MAX_LENGTH", "WF_AUTOSAVE_BYTES", "WF_MAX_BYTES", "WS_PROVIDER", "SEARXNG_URL",
-    "WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "WS_TIMEOUT", "DEBUG",
-    "WF_RENDER_KEEPALIVE", "WF_RENDER_BROWSER", "WF_RENDER_TIMEOUT",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "WF_ALLOW_PRIVATE",
+    "WF_ALLOW_HOSTS",
+    "WF_TIMEOUT",
+    "WF_RENDER",
+    "WF_MAX_LENGTH",
+    "WF_AUTOSAVE_BYTES",
+    "WF_MAX_BYTES",
+    "WS_PROVIDER",
+    "SEARXNG_URL",
+    "WS_DUCKDUCKGO_URL",
+    "WS_BRAVE_URL",
+    "WS_MOJEEK_URL",
+    "WS_TIMEOUT",
+    "DEBUG",
+    "WF_RENDER_KEEPALIVE",
+    "WF_RENDER_BROWSER",
+    "WF_RENDER_TIMEOUT",
 )
 
 
@@ -33,9 +53,13 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No proxies or policy flags from the developer's shell; private dirs per test."""
     for name in _SCRUB:
         monkeypatch.delenv(name, raising=False)
-    for name, sub in (("WF_SCRATCH_DIR", "scratch"), ("WF_STATE_DIR", "state"),
-                      ("WF_RUNTIME_DIR", "runtime"), ("WF_CONFIG_DIR", "config"),
-                      ("WS_CONFIG_DIR", "wsconfig")):
+    for name, sub in (
+        ("WF_SCRATCH_DIR", "scratch"),
+        ("WF_STATE_DIR", "state"),
+        ("WF_RUNTIME_DIR", "runtime"),
+        ("WF_CONFIG_DIR", "config"),
+        ("WS_CONFIG_DIR", "wsconfig"),
+    ):
         monkeypatch.setenv(name, str(tmp_path / sub))
 
 
@@ -83,7 +107,9 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, tuple[s
             # found" is the truth, so a test may ask on purpose.
             if name != "localhost" and not name.rstrip(".").endswith(".invalid"):
                 stray.append(f"lookup of {name!r}")
-                raise socket.gaierror(socket.EAI_NONAME, f"test guard: no lookup of {name!r}") from None
+                raise socket.gaierror(
+                    socket.EAI_NONAME, f"test guard: no lookup of {name!r}"
+                ) from None
         return real_getaddrinfo(host, port, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(socket.socket, "connect", connect)
@@ -110,8 +136,13 @@ class Result:
     stderr: str
 
 
-def invoke(tool: str, args: list[str], *, input: str | bytes | None = None,
-           env: dict[str, str] | None = None) -> Result:
+def invoke(
+    tool: str,
+    args: list[str],
+    *,
+    input: str | bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> Result:
     """Run a tool in-process through the same wrapper as its console script."""
     from click.testing import CliRunner
 

@@ -27,16 +27,29 @@ WF = str(VENV_BIN / "wf")
 RENDER_LINE = "wf: page looks JavaScript-rendered; rendering in headless Chromium"
 
 
-def wf(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([WF, "--allow-host", "127.0.0.1", *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+def wf(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [WF, "--allow-host", "127.0.0.1", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
 
 
 def assert_clean(tmp_path: Path) -> None:
     """No process names our dirs, and no profile is left in the runtime dir."""
-    assert wait_until(lambda: processes_mentioning(tmp_path) == [], timeout=5), processes_mentioning(tmp_path)
+    assert wait_until(lambda: processes_mentioning(tmp_path) == [], timeout=5), (
+        processes_mentioning(tmp_path)
+    )
     runtime = tmp_path / "runtime"
-    left = [p.name for p in runtime.rglob("*") if p.name.startswith(("chrome-", "wfc-"))] if runtime.exists() else []
+    left = (
+        [p.name for p in runtime.rglob("*") if p.name.startswith(("chrome-", "wfc-"))]
+        if runtime.exists()
+        else []
+    )
     assert left == []
 
 
@@ -69,7 +82,9 @@ def test_always_without_a_browser_is_exit_70(server: FixtureServer) -> None:
     r = wf("--render", "always", server.url("spa.html"), env=NO_BROWSER)
     assert r.returncode == 70
     assert r.stdout == ""
-    assert r.stderr.startswith("wf: (70) WF_RENDER_BROWSER=/nonexistent/chrome is not an executable file")
+    assert r.stderr.startswith(
+        "wf: (70) WF_RENDER_BROWSER=/nonexistent/chrome is not an executable file"
+    )
     assert len(r.stderr.splitlines()) == 1
 
 
@@ -101,14 +116,18 @@ def test_a_javascript_page_renders(server: FixtureServer, tmp_path: Path, mode: 
 
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
-def test_json_reports_what_the_policy_blocked(server: FixtureServer, tripwire: Tripwire, tmp_path: Path) -> None:
+def test_json_reports_what_the_policy_blocked(
+    server: FixtureServer, tripwire: Tripwire, tmp_path: Path
+) -> None:
     r = wf("--render", "always", "--json", server.url("one_blocked.html"))
     page = json.loads(r.stdout)
     assert page["rendered"] is True and "A page with one image from elsewhere" in page["text"]
     blocked = [n for n in page["notes"] if n.startswith("blocked by the network policy: ")]
-    assert blocked == [f"blocked by the network policy: {tripwire.origin}/pixel.png (refused 127.0.0.2: "
-                       "loopback address; allow it with --allow-host 127.0.0.2, "
-                       "or --allow-private (or WF_ALLOW_PRIVATE=1))"]
+    assert blocked == [
+        f"blocked by the network policy: {tripwire.origin}/pixel.png (refused 127.0.0.2: "
+        "loopback address; allow it with --allow-host 127.0.0.2, "
+        "or --allow-private (or WF_ALLOW_PRIVATE=1))"
+    ]
     assert tripwire.hits == []
     assert_clean(tmp_path)
 
@@ -124,19 +143,27 @@ def test_render_timeout_is_exit_28_and_clean(server: FixtureServer, tmp_path: Pa
 
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
-def test_auto_mode_keeps_the_static_text_when_the_render_times_out(server: FixtureServer, tmp_path: Path) -> None:
+def test_auto_mode_keeps_the_static_text_when_the_render_times_out(
+    server: FixtureServer, tmp_path: Path
+) -> None:
     r = wf(server.url("busy_shell.html"), env={"WF_RENDER_TIMEOUT": "2"})
     assert r.returncode == 0
     assert r.stdout == "You need to enable JavaScript to run this app.\n"
-    assert r.stderr.splitlines()[1].startswith("wf: note: page renders client-side and may be incomplete (render timed out")
+    assert r.stderr.splitlines()[1].startswith(
+        "wf: note: page renders client-side and may be incomplete (render timed out"
+    )
     assert_clean(tmp_path)
 
 
 def start_busy_render(server: FixtureServer, tmp_path: Path) -> subprocess.Popen[str]:
     """A wf process in the middle of rendering a page whose script never stops."""
-    proc = subprocess.Popen([WF, "--allow-host", "127.0.0.1", "--render", "always", server.url("busy.html")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "WF_RENDER_TIMEOUT": "30"})
+    proc = subprocess.Popen(
+        [WF, "--allow-host", "127.0.0.1", "--render", "always", server.url("busy.html")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "WF_RENDER_TIMEOUT": "30"},
+    )
     # The page was fetched twice (statically, then by the browser): it is rendering.
     assert wait_until(lambda: server.paths.count("/f/busy.html") >= 2, timeout=20)
     assert processes_mentioning(tmp_path)
@@ -146,7 +173,9 @@ def start_busy_render(server: FixtureServer, tmp_path: Path) -> subprocess.Popen
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_signal_mid_render_leaves_nothing(server: FixtureServer, tmp_path: Path, sig: int, code: int) -> None:
+def test_a_signal_mid_render_leaves_nothing(
+    server: FixtureServer, tmp_path: Path, sig: int, code: int
+) -> None:
     proc = start_busy_render(server, tmp_path)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=20)
@@ -157,12 +186,16 @@ def test_a_signal_mid_render_leaves_nothing(server: FixtureServer, tmp_path: Pat
 
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
-def test_sigkill_takes_the_browser_down_and_the_next_run_sweeps(server: FixtureServer, tmp_path: Path) -> None:
+def test_sigkill_takes_the_browser_down_and_the_next_run_sweeps(
+    server: FixtureServer, tmp_path: Path
+) -> None:
     proc = start_busy_render(server, tmp_path)
     proc.kill()
     proc.wait()
     # PR_SET_PDEATHSIG: the browser dies with wf, even though wf ran no cleanup code.
-    assert wait_until(lambda: processes_mentioning(tmp_path) == [], timeout=10), processes_mentioning(tmp_path)
+    assert wait_until(lambda: processes_mentioning(tmp_path) == [], timeout=10), (
+        processes_mentioning(tmp_path)
+    )
     assert list((tmp_path / "runtime" / "render").glob("chrome-*"))  # its profile is left...
     assert wf("--render", "always", server.url("spa.html")).returncode == 0
     assert_clean(tmp_path)  # ...until the next launch removes it

@@ -38,7 +38,9 @@ def test_split_lines_counts_like_a_reader():
 
 
 def test_filter_then_exclude_then_window():
-    text = [f"{w} {i}" for i, w in enumerate(["apple", "banana", "apple pie", "cherry", "apple tart"])]
+    text = [
+        f"{w} {i}" for i, w in enumerate(["apple", "banana", "apple pie", "cherry", "apple tart"])
+    ]
     keep, drop = lines.compile_regex("apple", "--filter"), lines.compile_regex("pie", "--exclude")
     sel = lines.select_lines(text, keep=keep, drop=drop, from_line=2, to_line=9)
     assert sel.lines == ["apple tart 4"]
@@ -73,8 +75,9 @@ def test_truncate_prefers_line_ends_and_never_splits_characters():
     assert lines.truncate("short", 0) == ("short", 0)
 
 
-@pytest.mark.parametrize("name,expected", [("../../x", "x"), ("/etc/x", "x"), ("a/b/c.txt", "c.txt"),
-                                           ("..\\..\\y", "y")])
+@pytest.mark.parametrize(
+    "name,expected", [("../../x", "x"), ("/etc/x", "x"), ("a/b/c.txt", "c.txt"), ("..\\..\\y", "y")]
+)
 def test_save_path_keeps_only_the_base_name(name, expected):
     assert confine_name(name) == expected
 
@@ -143,11 +146,16 @@ def test_classify(ctype, body, kind):
 
 
 def test_prometheus_exposition_is_printed_byte_for_byte(wf, serve):
-    srv = serve(respond(200, PROMETHEUS, {"Content-Type": "text/plain; version=0.0.4; charset=utf-8"}))
+    srv = serve(
+        respond(200, PROMETHEUS, {"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
+    )
     r = wf(*ALLOW, srv.url)
     assert r.code == 0 and r.stdout.encode() == PROMETHEUS
     r = wf(*ALLOW, "--filter", "^rpc_", srv.url)
-    assert r.stdout == 'rpc_duration_seconds{quantile="0.5"} 4773\nrpc_duration_seconds_sum 1.7560473e+07\n'
+    assert (
+        r.stdout
+        == 'rpc_duration_seconds{quantile="0.5"} 4773\nrpc_duration_seconds_sum 1.7560473e+07\n'
+    )
 
 
 def test_json_body_is_printed_unchanged(wf, serve):
@@ -184,15 +192,30 @@ def test_window_and_max_length_markers(wf, serve):
     r = wf(*ALLOW, "--from", "10", "--max-length", "20", "--json", srv.url)
     obj = json.loads(r.stdout)
     assert obj["text"] == "row 10\nrow 11\nrow 12"
-    assert obj["truncated"] is True and obj["lines"] == {"total": 100, "matched": 100, "from": 10, "to": 100}
+    assert obj["truncated"] is True and obj["lines"] == {
+        "total": 100,
+        "matched": 100,
+        "from": 10,
+        "to": 100,
+    }
     r = wf(*ALLOW, "--from", "10", "--max-length", "20", srv.url)
     assert r.stdout.splitlines()[-1].startswith("[wf: output truncated at 20 of ")
     assert "--from 13" in r.stdout
 
 
-@pytest.mark.parametrize("args", [["--from", "0"], ["--to", "-1"], ["--from", "5", "--to", "2"],
-                                  ["--max-length", "-5"], ["--no-save", "--save"], ["--filter", "(a"],
-                                  ["--save-path", ".."], ["--timeout", "0"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--from", "0"],
+        ["--to", "-1"],
+        ["--from", "5", "--to", "2"],
+        ["--max-length", "-5"],
+        ["--no-save", "--save"],
+        ["--filter", "(a"],
+        ["--save-path", ".."],
+        ["--timeout", "0"],
+    ],
+)
 def test_bad_values_exit_2_before_any_request(wf, serve, args):
     srv = serve(respond(200, b"x"))
     r = wf(*ALLOW, *args, srv.url)
@@ -240,7 +263,14 @@ def test_autosave_threshold_from_env(wf, serve):
 
 
 def test_batch_in_input_order_with_first_failure_code(wf, serve):
-    slow = serve(lambda c, r: (time.sleep(0.5), c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nslow\n")))
+    slow = serve(
+        lambda c, r: (
+            time.sleep(0.5),
+            c.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nslow\n"
+            ),
+        )
+    )
     fast = serve(respond(200, b"fast\n", {"Content-Type": "text/plain"}))
     gone = serve(respond(404, b""))
     r = wf(*ALLOW, "--json", slow.url, gone.url, fast.url)
@@ -267,10 +297,42 @@ def test_input_file_needs_no_network(wf, tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ RE2 with Python's meaning
 
-RE2_PATTERNS = [r"\w+", r"[\w-]+$", r"^[^\s]+x", r"\bfoo\b", r"[]a]", r"[^]a]+", r"\x41\u00e9",
-                r"a{,2}b", r"\d+\Z", r"(?i)CAFÉ", r"[[:a]", r"\S+$", r"^\s*#", r"\W\w"]
-RE2_TEXTS = ["héllo wörld", "a-b_c", "x y z", "foo bar", "привет мир", "aa", "]", "b", "Aé",
-             "aab", "123", "٣٤", "café", "[:a", "  # comment", "x\u3000y", "ab]", "\u00a0#"]
+RE2_PATTERNS = [
+    r"\w+",
+    r"[\w-]+$",
+    r"^[^\s]+x",
+    r"\bfoo\b",
+    r"[]a]",
+    r"[^]a]+",
+    r"\x41\u00e9",
+    r"a{,2}b",
+    r"\d+\Z",
+    r"(?i)CAFÉ",
+    r"[[:a]",
+    r"\S+$",
+    r"^\s*#",
+    r"\W\w",
+]
+RE2_TEXTS = [
+    "héllo wörld",
+    "a-b_c",
+    "x y z",
+    "foo bar",
+    "привет мир",
+    "aa",
+    "]",
+    "b",
+    "Aé",
+    "aab",
+    "123",
+    "٣٤",
+    "café",
+    "[:a",
+    "  # comment",
+    "x\u3000y",
+    "ab]",
+    "\u00a0#",
+]
 
 
 @pytest.mark.parametrize("pattern", RE2_PATTERNS)
@@ -282,8 +344,9 @@ def test_re2_patterns_match_what_python_re_matches(pattern):
         assert bool(regex.search(text)) == bool(python.search(text)), (pattern, text)
 
 
-@pytest.mark.parametrize("pattern", [r"(\w)\1", r"a(?=b)", r"(?<!a)b", r"[\W]", r"\bпривет\b",
-                                     r"(?x) a b"])
+@pytest.mark.parametrize(
+    "pattern", [r"(\w)\1", r"a(?=b)", r"(?<!a)b", r"[\W]", r"\bпривет\b", r"(?x) a b"]
+)
 def test_patterns_re2_cannot_run_fall_back_to_re_with_a_note(pattern, capfd):
     regex = lines.compile_regex(pattern, "--exclude")
     assert not regex.linear

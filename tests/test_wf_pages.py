@@ -30,7 +30,11 @@ def _recall(got: str, truth: str) -> float:
 
 
 def test_article_main_content_as_markdown(wf, serve):
-    srv = serve(respond(200, (DEMO / "article.html").read_bytes(), {"Content-Type": "text/html; charset=utf-8"}))
+    srv = serve(
+        respond(
+            200, (DEMO / "article.html").read_bytes(), {"Content-Type": "text/html; charset=utf-8"}
+        )
+    )
     r = wf(*ALLOW, srv.url)
     assert r.code == 0, r.stderr
     out = r.stdout
@@ -73,7 +77,15 @@ def test_charset_from_meta_and_header(wf, serve):
 def test_input_mode_resolves_links_against_base_url(wf, tmp_path):
     doc = tmp_path / "page.html"
     doc.write_bytes((DEMO / "article.html").read_bytes())
-    r = wf("--input", str(doc), "--base-url", "https://example.com/blog/", "--links", "--filter", "guide")
+    r = wf(
+        "--input",
+        str(doc),
+        "--base-url",
+        "https://example.com/blog/",
+        "--links",
+        "--filter",
+        "guide",
+    )
     assert "https://example.com/guides/cron" in r.stdout
 
 
@@ -98,4 +110,6 @@ def test_a_page_past_the_tag_cap_is_printed_in_part_with_a_note(wf, serve):
     assert r.stdout.startswith("first\n") and "never read" not in r.stdout
     assert "wf: note: the page has 200008 tags; text extracted from the first 150000" in r.stderr
     r = wf(*ALLOW, "--json", "--no-save", "--max-length", "0", srv.url)
-    assert json.loads(r.stdout)["notes"] == ["the page has 200008 tags; text extracted from the first 150000"]
+    assert json.loads(r.stdout)["notes"] == [
+        "the page has 200008 tags; text extracted from the first 150000"
+    ]

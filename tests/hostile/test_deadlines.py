@@ -112,7 +112,9 @@ def _requests_between(low: int, high: int):
 
 def _four_lines(r: proc.Run, s: Setup) -> None:
     lines = r.stderr.splitlines()
-    assert len(lines) == 4 and all(line.startswith("wf: (28) timed out") for line in lines), r.stderr
+    assert len(lines) == 4 and all(line.startswith("wf: (28) timed out") for line in lines), (
+        r.stderr
+    )
 
 
 def _names_the_regex(r: proc.Run, s: Setup) -> None:
@@ -124,21 +126,26 @@ CASES: dict[str, Case] = {
     "accepts-and-never-answers": Case(_wf(stall)),
     "listens-but-never-accepts": Case(_listen_only),
     "headers-one-byte-per-second": Case(
-        _wf(drip(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello", 1.0), timeout=2), 2),
+        _wf(drip(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello", 1.0), timeout=2), 2
+    ),
     "body-trickles-until-close": Case(_wf(forever(head(200, TEXT), b"a", every=0.05))),
     "body-trickles-content-length": Case(
-        _wf(forever(head(200, {**TEXT, "Content-Length": "1000000"}), b"a", every=0.05))),
+        _wf(forever(head(200, {**TEXT, "Content-Length": "1000000"}), b"a", every=0.05))
+    ),
     "body-trickles-chunked": Case(
-        _wf(forever(head(200, {**TEXT, "Transfer-Encoding": "chunked"}), b"1\r\na\r\n", every=0.05))),
+        _wf(forever(head(200, {**TEXT, "Transfer-Encoding": "chunked"}), b"1\r\na\r\n", every=0.05))
+    ),
     "tls-handshake-never-finishes": Case(_tls_to_silent),
     "slow-redirect-chain": Case(_wf(_slow_hop, path="0"), check=_requests_between(2, 5)),
     "batch-of-stalled-servers": Case(_batch, check=_four_lines),
     "backtracking-regex-on-input": Case(_regex_input, check=_names_the_regex),
     "backtracking-regex-after-fetch": Case(
-        _wf(_regex_after_fetch, "--filter", "(?=b)(.*a){20}", timeout=2), 2),
+        _wf(_regex_after_fetch, "--filter", "(?=b)(.*a){20}", timeout=2), 2
+    ),
     "search-engines-never-answer": Case(_ws(stall), 2, "ws"),
     "search-engines-trickle": Case(
-        _ws(forever(head(200, {"Content-Type": "text/html"}), b"<", every=0.05)), 2, "ws"),
+        _ws(forever(head(200, {"Content-Type": "text/html"}), b"<", every=0.05)), 2, "ws"
+    ),
 }
 
 
@@ -150,7 +157,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory):
     for name, case in CASES.items():
         s = Setup(tmp_path_factory.mktemp(name))
         argv, extra = case.setup(s)
-        dirs = {f"WF_{d.upper()}_DIR": str(s.home / d) for d in ("scratch", "state", "runtime", "config")}
+        dirs = {
+            f"WF_{d.upper()}_DIR": str(s.home / d)
+            for d in ("scratch", "state", "runtime", "config")
+        }
         env = proc.env(**dirs, WS_CONFIG_DIR=str(s.home / "ws"), **extra)
         started[name] = (pool.submit(proc.run, argv, env=env), s)
     yield started

@@ -54,8 +54,12 @@ def test_invalid_content_length_is_a_malformed_answer(wf, serve, value):
 
 
 def test_conflicting_content_lengths(wf, serve):
-    srv = serve(raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
-                    b"Content-Length: 12\r\n\r\nhello world\n"))
+    srv = serve(
+        raw(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
+            b"Content-Length: 12\r\n\r\nhello world\n"
+        )
+    )
     r = wf(*ALLOW, srv.url)
     _one_line(r, 8, "malformed answer")
 
@@ -82,15 +86,18 @@ def test_broken_chunked_encoding_exits_56(wf, serve, scratch_files, body):
 
 
 def test_chunked_wins_over_content_length(wf, serve):
-    srv = serve(raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n"
-                    b"Transfer-Encoding: chunked\r\n\r\n6\r\nhello\n\r\n0\r\n\r\n"))
+    srv = serve(
+        raw(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n6\r\nhello\n\r\n0\r\n\r\n"
+        )
+    )
     r = wf(*ALLOW, srv.url)
     assert (r.code, r.stdout) == (0, "hello\n")
 
 
 def test_reset_in_the_middle_of_the_body(wf, serve, scratch_files):
-    srv = serve(raw(head(200, {**TEXT, "Content-Length": "1000000"}) + b"x" * 300_000,
-                    reset=True))
+    srv = serve(raw(head(200, {**TEXT, "Content-Length": "1000000"}) + b"x" * 300_000, reset=True))
     r = wf(*ALLOW, "--save", srv.url)
     _one_line(r, 56, "broke off")
     assert scratch_files() == []
@@ -160,8 +167,15 @@ def test_gzip_body_cut_short_exits_56(wf, serve, scratch_files):
 
 
 def test_corrupt_gzip_body_exits_56(wf, serve):
-    srv = serve(raw(http_response(200, b"\x1f\x8b\x08\x00garbage-not-deflate" * 10,
-                                  {**TEXT, "Content-Encoding": "gzip"})))
+    srv = serve(
+        raw(
+            http_response(
+                200,
+                b"\x1f\x8b\x08\x00garbage-not-deflate" * 10,
+                {**TEXT, "Content-Encoding": "gzip"},
+            )
+        )
+    )
     r = wf(*ALLOW, srv.url)
     _one_line(r, 56, "corrupt gzip body")
 
