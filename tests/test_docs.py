@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from common.errors import ERROR_CLASSES, EXIT_TABLE
-from tests.conftest import ROOT, tool_path
+from tests.helpers import ROOT, tool_path
 
 
 def _man_exit_table(page: str) -> dict[int, str]:

@@ -7,9 +7,8 @@ import json
 import socket
 import time
 
+from tests.helpers import ALLOW
 from tests.servers import http_response, respond, self_signed_context
-
-ALLOW = ("--allow-host", "127.0.0.1")
 
 
 def test_success_prints_body_and_exits_0(wf, serve):

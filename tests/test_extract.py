@@ -6,17 +6,17 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import SHARED, recall
 from wf.extract import Extracted, Link, extract, extract_text
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "extract"
-BENCH = Path(__file__).resolve().parents[2] / "shared" / "extract-bench" / "scrapinghub"
+BENCH = SHARED / "extract-bench" / "scrapinghub"
 
 
 def page(name: str) -> bytes:
@@ -471,20 +471,13 @@ def test_threads_extract_side_by_side():
 # -- real pages --------------------------------------------------------------------------
 
 
-def _shingles(text: str) -> Counter[tuple[str, ...]]:
-    tokens = re.findall(r"\w+", text)
-    return Counter(tuple(tokens[i : i + 4]) for i in range(max(1, len(tokens) - 3)))
-
-
 @pytest.mark.skipif(not BENCH.is_dir(), reason="../shared/extract-bench/ is absent")
 def test_real_pages_keep_most_of_their_article():
     truth = json.loads((BENCH / "ground-truth.json").read_text(encoding="utf-8"))
     for key in sorted(truth)[::30]:
         html = gzip.decompress((BENCH / "html" / f"{key}.html.gz").read_bytes())
-        want = _shingles(truth[key]["articleBody"])
-        got = _shingles(extract_text(html))
-        recall = sum((want & got).values()) / sum(want.values())
-        assert recall > 0.8, (key, recall)
+        kept = recall(extract_text(html), truth[key]["articleBody"])
+        assert kept > 0.8, (key, kept)
 
 
 # -- the tag cap ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.conftest import subprocess_env, tool_path
+from tests.helpers import ALLOW, subprocess_env, tool_path
 from tests.servers import respond
 
 HEAVY = ("lxml", "urllib3", "pychrome", "websocket", "requests")
@@ -79,7 +79,7 @@ def test_stdin_is_not_read_without_dash(serve):
     srv = serve(respond(200, b"page\n", {"Content-Type": "text/plain"}))
     # stdin is a pipe that never closes: reading it would hang until the timeout.
     proc = subprocess.Popen(
-        [tool_path("wf"), "--allow-host", "127.0.0.1", srv.url],
+        [tool_path("wf"), *ALLOW, srv.url],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -96,7 +96,7 @@ def test_dash_reads_urls_from_stdin(serve):
     a = serve(respond(200, b"A\n", {"Content-Type": "text/plain"}))
     b = serve(respond(200, b"B\n", {"Content-Type": "text/plain"}))
     r = subprocess.run(
-        [tool_path("wf"), "--allow-host", "127.0.0.1", "-"],
+        [tool_path("wf"), *ALLOW, "-"],
         input=f"{a.url}\n\n# c\n{b.url}\n",
         capture_output=True,
         text=True,
@@ -111,7 +111,7 @@ def test_dash_reads_urls_from_stdin(serve):
 def test_signal_during_fetch(serve, sig, code):
     srv = serve(lambda conn, req: time.sleep(10))
     proc = subprocess.Popen(
-        [tool_path("wf"), "--allow-host", "127.0.0.1", srv.url],
+        [tool_path("wf"), *ALLOW, srv.url],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=subprocess_env(),
@@ -130,7 +130,7 @@ def test_signal_during_fetch(serve, sig, code):
 def test_output_is_utf8_whatever_the_locale(serve):
     srv = serve(respond(200, "café ☕\n".encode(), {"Content-Type": "text/plain; charset=utf-8"}))
     r = subprocess.run(
-        [tool_path("wf"), "--allow-host", "127.0.0.1", srv.url],
+        [tool_path("wf"), *ALLOW, srv.url],
         capture_output=True,
         env=subprocess_env(LC_ALL="C", LANG="C", PYTHONIOENCODING="ascii"),
         timeout=30,

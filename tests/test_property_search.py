@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import ROOT, SHARED
+from tests.helpers import ROOT, SHARED
 from ws.backends import BY_NAME, base
 from ws.backends.base import Answer, Query
 from ws.results import Result, finalise

@@ -4,14 +4,12 @@ with a fake browser (a shell script): these run anywhere, no Chromium needed."""
 from __future__ import annotations
 
 import os
-import socket
 import stat
 import subprocess
 import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ import pytest
 from common.errors import PolicyRefused, RenderError, Timeout
 from common.policy import Policy
 from tests.fixtures.render.server import wait_until
+from tests.helpers import FAKE_PORT_FILE, fake_browser
 from wf.render import RenderOptions, RenderSession
 from wf.render import breaker as breaker_mod
 from wf.render import chromium as chromium_mod
@@ -33,9 +32,7 @@ from wf.render.procs import browser_processes, sweep_stale_profiles
 # their command line: one in its process group, one in a session of its own (as
 # Chromium's crash handler does).
 FAKE = textwrap.dedent(
-    """\
-    #!/bin/sh
-    for a in "$@"; do case "$a" in --user-data-dir=*) dir="${a#--user-data-dir=}";; esac; done
+    f"""\
     echo "$$ TMPDIR=$TMPDIR XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $*" >> "$FAKE_LOG"
     mkdir -p "$dir"
     case "$FAKE_MODE" in
@@ -44,7 +41,7 @@ FAKE = textwrap.dedent(
     esac
     tail -f "$dir/../stderr.log" >/dev/null 2>&1 &
     setsid tail -f "$dir/../stderr.log" >/dev/null 2>&1 &
-    printf '%s\\n/devtools/browser/fake\\n' "${FAKE_PORT:-9}" > "$dir/DevToolsActivePort"
+    {FAKE_PORT_FILE}
     wait
     """
 )
@@ -52,13 +49,8 @@ FAKE = textwrap.dedent(
 
 @pytest.fixture
 def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "bin" / "fake-browser"
-    path.parent.mkdir()
-    path.write_text(FAKE)
-    path.chmod(0o755)
     monkeypatch.setenv("FAKE_LOG", str(tmp_path / "fake.log"))
-    monkeypatch.setenv("FAKE_MODE", "ok")
-    return path
+    return fake_browser(tmp_path, monkeypatch, FAKE)
 
 
 def launches(tmp_path: Path) -> list[str]:
@@ -343,18 +335,6 @@ def test_a_refused_url_never_starts_a_browser(fake: Path, tmp_path: Path, url: s
 
 
 # ---------------------------------------------------------------- keep-alive keeper
-
-
-@pytest.fixture
-def devtools_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """Something listening where the fake browser says its DevTools port is."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    monkeypatch.setenv("FAKE_PORT", str(port))
-    yield port
-    sock.close()
 
 
 def keeper_state(tmp_path: Path) -> dict[str, object] | None:

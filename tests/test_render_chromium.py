@@ -27,20 +27,6 @@ POLICY = Policy(allow_hosts=frozenset({"127.0.0.1"}))
 
 
 @pytest.fixture(scope="module")
-def tripwire() -> Iterator[Tripwire]:
-    t = Tripwire()
-    yield t
-    t.close()
-
-
-@pytest.fixture(scope="module")
-def server(tripwire: Tripwire) -> Iterator[FixtureServer]:
-    s = FixtureServer(forbidden=tripwire.origin)
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
 def session() -> Iterator[RenderSession]:
     """One browser for the module's renders (as a batch shares one)."""
     s = RenderSession(RenderOptions(mode="always", timeout=15), policy=POLICY)

@@ -72,6 +72,7 @@ def test_nothing_reaches_a_forbidden_address(server: FixtureServer, tripwire: Tr
 def test_control_the_same_page_reaches_an_allowed_address(
     server: FixtureServer, tripwire: Tripwire
 ) -> None:
+    tripwire.expect_hits = True
     rendered = render_vectors(server, ALLOWED | {"127.0.0.2"})
     time.sleep(0.3)
     reached = paths(tripwire.hits)

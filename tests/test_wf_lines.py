@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from common.errors import UsageError, WriteError
+from tests.helpers import ALLOW
 from tests.servers import respond
 from wf import lines
 from wf.save import confine_name, save_bytes
 from wf.sniff import classify
 
-ALLOW = ("--allow-host", "127.0.0.1")
 PROMETHEUS = (
     b"# HELP http_requests_total The total number of HTTP requests.\n"
     b"# TYPE http_requests_total counter\n"

@@ -6,27 +6,14 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections import Counter
 
 import pytest
 
-from tests.conftest import ROOT, SHARED
+from tests.helpers import ALLOW, ROOT, SHARED, recall
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 BENCH = SHARED / "extract-bench" / "scrapinghub"
 DEMO = ROOT / "tests" / "demo"
-
-
-def _shingles(text: str) -> Counter:
-    tokens = re.findall(r"\w+", text.lower())
-    return Counter(tuple(tokens[i : i + 4]) for i in range(max(0, len(tokens) - 3)))
-
-
-def _recall(got: str, truth: str) -> float:
-    want = _shingles(truth)
-    have = _shingles(got)
-    return sum((want & have).values()) / max(1, sum(want.values()))
 
 
 def test_article_main_content_as_markdown(wf, serve):
@@ -99,7 +86,7 @@ def test_real_pages_over_http(wf, serve):
         r = wf(*ALLOW, "--json", "--no-save", "--max-length", "0", srv.url)
         obj = json.loads(r.stdout)
         assert obj["error"] is None
-        assert _recall(obj["text"], truth[page_id]["articleBody"]) > 0.8, page_id
+        assert recall(obj["text"].lower(), truth[page_id]["articleBody"].lower()) > 0.8, page_id
 
 
 def test_a_page_past_the_tag_cap_is_printed_in_part_with_a_note(wf, serve):

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.conftest import ROOT, SHARED
+from tests.helpers import ROOT, SHARED
 from ws.backends import BY_NAME
 from ws.backends.base import Query
 from ws.backends.duckduckgo import unwrap

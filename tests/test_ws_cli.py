@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SHARED, Result, invoke
+from tests.helpers import ROOT, SHARED, Result, invoke
 from tests.servers import http_response
 
 OWN = ROOT / "tests" / "fixtures" / "ws"

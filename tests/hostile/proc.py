@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.conftest import subprocess_env, tool_path
+from tests.helpers import subprocess_env, tool_path
 
 
 @dataclass

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from common.parse_limits import COUNTED_FROM, MAX_ATTRIBUTES
+from tests.helpers import ALLOW
 from tests.hostile import proc
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 NO_LIMITS = {"WF_WS_NO_PARSE_LIMITS": "1"}
 ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")

@@ -10,10 +10,10 @@ from functools import cache
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile import proc
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 BLOCK = 16 << 20  # zero bytes per repeated deflate block
 GiB = 1 << 30
 

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.servers import http_response, respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 TEXT = {"Content-Type": "text/plain"}
 
 
@@ -253,7 +253,7 @@ def test_real_etc_passwd_is_never_written(serve, tmp_path):
         probe = proc.run(["unshare", "--mount", "true"])
         if probe.code != 0:
             pytest.skip("root, but no mount namespace here (unshare --mount failed)")
-        from tests.conftest import tool_path
+        from tests.helpers import tool_path
 
         script = 'mount -t tmpfs tmpfs /etc && "$@"; rc=$?; echo "@@ $(ls -A /etc)"; exit $rc'
         argv = ["unshare", "--mount", "sh", "-c", script, "_", tool_path("wf"), *argv[1:]]

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile import proc
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 NEVER = ("--render", "never")
 CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile import proc
 from tests.hostile.handlers import QuickServer, drip, forever, head, stall
 from tests.servers import Handler, http_response
 
-ALLOW = ("--allow-host", "127.0.0.1")
 ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
 WIDTH = 2  # cases running at once
 
@@ -48,7 +48,7 @@ class Case:
     check: Callable[[proc.Run, Setup], None] | None = None
 
 
-def _wf(handler: Handler, *extra: str, path: str = "", timeout: float = 1.0):
+def _wf_case(handler: Handler, *extra: str, path: str = "", timeout: float = 1.0):
     def setup(s: Setup) -> tuple[list[str], dict[str, str]]:
         srv = s.serve(handler)
         return ["wf", *ALLOW, "--timeout", f"{timeout:g}", *extra, srv.url + path], {}
@@ -95,7 +95,7 @@ def _regex_after_fetch(conn: socket.socket, req: bytes) -> None:
     conn.sendall(http_response(200, line * 5, {"Content-Type": "text/plain"}))
 
 
-def _ws(handler: Handler):
+def _ws_case(handler: Handler):
     def setup(s: Setup) -> tuple[list[str], dict[str, str]]:
         srv = s.serve(handler)
         return ["ws", "--timeout", "2", "rust async"], {name: srv.url for name in ENGINES}
@@ -123,28 +123,31 @@ def _names_the_regex(r: proc.Run, s: Setup) -> None:
 
 TEXT = {"Content-Type": "text/plain"}
 CASES: dict[str, Case] = {
-    "accepts-and-never-answers": Case(_wf(stall)),
+    "accepts-and-never-answers": Case(_wf_case(stall)),
     "listens-but-never-accepts": Case(_listen_only),
     "headers-one-byte-per-second": Case(
-        _wf(drip(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello", 1.0), timeout=2), 2
+        _wf_case(drip(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello", 1.0), timeout=2),
+        2,
     ),
-    "body-trickles-until-close": Case(_wf(forever(head(200, TEXT), b"a", every=0.05))),
+    "body-trickles-until-close": Case(_wf_case(forever(head(200, TEXT), b"a", every=0.05))),
     "body-trickles-content-length": Case(
-        _wf(forever(head(200, {**TEXT, "Content-Length": "1000000"}), b"a", every=0.05))
+        _wf_case(forever(head(200, {**TEXT, "Content-Length": "1000000"}), b"a", every=0.05))
     ),
     "body-trickles-chunked": Case(
-        _wf(forever(head(200, {**TEXT, "Transfer-Encoding": "chunked"}), b"1\r\na\r\n", every=0.05))
+        _wf_case(
+            forever(head(200, {**TEXT, "Transfer-Encoding": "chunked"}), b"1\r\na\r\n", every=0.05)
+        )
     ),
     "tls-handshake-never-finishes": Case(_tls_to_silent),
-    "slow-redirect-chain": Case(_wf(_slow_hop, path="0"), check=_requests_between(2, 5)),
+    "slow-redirect-chain": Case(_wf_case(_slow_hop, path="0"), check=_requests_between(2, 5)),
     "batch-of-stalled-servers": Case(_batch, check=_four_lines),
     "backtracking-regex-on-input": Case(_regex_input, check=_names_the_regex),
     "backtracking-regex-after-fetch": Case(
-        _wf(_regex_after_fetch, "--filter", "(?=b)(.*a){20}", timeout=2), 2
+        _wf_case(_regex_after_fetch, "--filter", "(?=b)(.*a){20}", timeout=2), 2
     ),
-    "search-engines-never-answer": Case(_ws(stall), 2, "ws"),
+    "search-engines-never-answer": Case(_ws_case(stall), 2, "ws"),
     "search-engines-trickle": Case(
-        _ws(forever(head(200, {"Content-Type": "text/html"}), b"<", every=0.05)), 2, "ws"
+        _ws_case(forever(head(200, {"Content-Type": "text/html"}), b"<", every=0.05)), 2, "ws"
     ),
 }
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import stat
 import subprocess
 import textwrap
@@ -25,15 +24,14 @@ import pytest
 
 from common import paths
 from common.errors import RenderError
-from tests.conftest import tool_path
 from tests.fixtures.render.server import browser_skip_reason, wait_until
+from tests.helpers import ALLOW, FAKE_PORT_FILE, fake_browser, tool_path
 from tests.hostile import proc
 from tests.servers import respond
 from wf.render import keeper as keeper_mod
 from wf.render import procs as procs_mod
 from wf.render import profiles as profiles_mod
 
-ALLOW = ("--allow-host", "127.0.0.1")
 NOBODY = 65534
 ROOT_ONLY = pytest.mark.skipif(
     os.geteuid() != 0, reason="planting files as another uid needs root (CI runs as root)"
@@ -46,12 +44,10 @@ SPA = (Path(__file__).resolve().parents[1] / "fixtures" / "render" / "spa.html")
 
 # Writes its DevTools port file like Chromium; FAKE_MODE=exit fails the launch.
 FAKE = textwrap.dedent(
-    """\
-    #!/bin/sh
-    for a in "$@"; do case "$a" in --user-data-dir=*) dir="${a#--user-data-dir=}";; esac; done
-    [ "$FAKE_MODE" = exit ] && { echo "fake browser: cannot start" >&2; exit 3; }
+    f"""\
+    [ "$FAKE_MODE" = exit ] && {{ echo "fake browser: cannot start" >&2; exit 3; }}
     mkdir -p "$dir"
-    printf '%s\\n/devtools/browser/fake\\n' "${FAKE_PORT:-9}" > "$dir/DevToolsActivePort"
+    {FAKE_PORT_FILE}
     exec tail -f "$dir/../stderr.log"
     """
 )
@@ -59,23 +55,7 @@ FAKE = textwrap.dedent(
 
 @pytest.fixture
 def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "bin" / "fake-browser"
-    path.parent.mkdir()
-    path.write_text(FAKE)
-    path.chmod(0o755)
-    monkeypatch.setenv("FAKE_MODE", "ok")
-    return path
-
-
-@pytest.fixture
-def devtools_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """Something listening where the fake browser says its DevTools port is."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    monkeypatch.setenv("FAKE_PORT", str(sock.getsockname()[1]))
-    yield sock.getsockname()[1]
-    sock.close()
+    return fake_browser(tmp_path, monkeypatch, FAKE)
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile.handlers import forever, head, raw
 from tests.servers import http_response
 
-ALLOW = ("--allow-host", "127.0.0.1")
 TEXT = {"Content-Type": "text/plain"}
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile import proc
 from tests.hostile.handlers import forever, raw
 
-ALLOW = ("--allow-host", "127.0.0.1")
 STATUS = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
 
 

@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, tool_path
+from tests.helpers import ALLOW, ROOT, tool_path
 from tests.hostile import proc
 from tests.hostile.handlers import stall
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 TEXT = {"Content-Type": "text/plain"}
 BIG = "".join(f"line {i}\n" for i in range(100_000)).encode()
 ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")

@@ -8,10 +8,9 @@ import time
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile.handlers import path_of
 from tests.servers import http_response, respond
-
-ALLOW = ("--allow-host", "127.0.0.1")
 
 
 def redirect(location: str, status: int = 302):

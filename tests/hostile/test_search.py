@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.conftest import invoke
+from tests.helpers import invoke
 from tests.hostile import proc
 from tests.hostile.handlers import forever, head
 from tests.servers import respond

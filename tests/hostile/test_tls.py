@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile.handlers import raw
 from tests.servers import respond, self_signed_context
 
-ALLOW = ("--allow-host", "127.0.0.1")
 OK = respond(200, b"over tls\n", {"Content-Type": "text/plain"})
 
 
