@@ -100,3 +100,19 @@ def test_the_map_of_the_suite_names_every_test_file():
     files = {path.relative_to(tests).as_posix() for path in tests.rglob("test_*.py")}
     assert sorted(files - named) == [], "test files missing from tests/README.md"
     assert sorted(named - files) == [], "tests/README.md names test files that do not exist"
+
+
+def test_the_map_of_the_suite_says_where_each_module_of_common_is_tested():
+    readme = (ROOT / "tests" / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `(common/[\w/]+\.py)` \| (.+) \|$", readme, flags=re.M))
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "common").rglob("*.py")
+        if path.name not in ("__init__.py", "__main__.py")
+    }
+    assert sorted(modules - rows.keys()) == [], "modules of common/ missing from tests/README.md"
+    assert sorted(rows.keys() - modules) == [], "tests/README.md names modules that do not exist"
+    tests = ROOT / "tests"
+    for module, where in rows.items():
+        named = re.findall(r"`((?:hostile/)?test_\w+\.py)`", where)
+        assert named and all((tests / name).is_file() for name in named), module
