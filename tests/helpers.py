@@ -26,6 +26,12 @@ VENV_BIN = Path(sys.executable).parent
 # Private addresses are refused by default; every local test server is on 127.0.0.1.
 ALLOW = ("--allow-host", "127.0.0.1")
 
+# Where ws finds each engine: a test points them all at its own server.
+ENGINE_VARIABLES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
+# Small search-engine answers of our own, and real captures read in place.
+WS_FIXTURES = ROOT / "tests" / "fixtures" / "ws"
+SEARCH_CAPTURES = SHARED / "fixtures" / "search"
+
 # Variables from the developer's shell that would change what a test sees.
 SCRUBBED = (
     "http_proxy",
@@ -87,6 +93,17 @@ def invoke(
     with runner.isolation(input=input, env=env) as (out, err, _):
         code = run_cli(tool, command, args, json_error=_json_error)
     return Result(code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))
+
+
+def assert_one_line_error(r: Result, code: int, *needles: str, tool: str = "wf") -> None:
+    """The failure the tools promise: exit ``code`` and one diagnostic line that names it
+    and each needle, with no escape sequence, bell or traceback in it."""
+    assert r.code == code, (r.code, r.stderr)
+    assert r.stderr.startswith(f"{tool}: ({code}) ") and r.stderr.count("\n") == 1, r.stderr
+    assert "\x1b" not in r.stderr and "\x07" not in r.stderr
+    assert "Traceback" not in r.stderr and "this is a bug" not in r.stderr
+    for needle in needles:
+        assert needle in r.stderr, r.stderr
 
 
 def tool_path(name: str) -> str:

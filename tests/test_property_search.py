@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import ROOT, SHARED
+from tests.helpers import SEARCH_CAPTURES, WS_FIXTURES
 from ws.backends import BY_NAME, base
 from ws.backends.base import Answer, Query
 from ws.results import Result, finalise
@@ -25,8 +25,6 @@ SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-CAPTURES = SHARED / "fixtures" / "search"
-OWN = ROOT / "tests" / "fixtures" / "ws"
 QUERY = Query("javascript tutorial")
 CONTROL = {chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))}
 OUTCOMES = {
@@ -43,20 +41,20 @@ OUTCOMES = {
 def _pages() -> list[Any]:
     own = [
         (p.name.split("_", 1)[0].replace("ddg", "duckduckgo"), p)
-        for p in sorted(OWN.glob("*.html"))
+        for p in sorted(WS_FIXTURES.glob("*.html"))
     ]
     real = (
         [
             pytest.param(p.parent.name, p, id=f"real-{p.parent.name}-{p.stem}")
-            for p in sorted(CAPTURES.glob("*/*.html"))
+            for p in sorted(SEARCH_CAPTURES.glob("*/*.html"))
         ]
-        if CAPTURES.is_dir()
+        if SEARCH_CAPTURES.is_dir()
         else [
             pytest.param(
                 None,
                 None,
                 marks=pytest.mark.skip(
-                    reason=f"real captures not found at {CAPTURES} (read in place, never copied)"
+                    reason=f"real captures not found at {SEARCH_CAPTURES} (read in place, never copied)"
                 ),
             )
         ]
@@ -175,7 +173,7 @@ JSON_VALUES = st.recursive(
 
 @cache
 def _json(name: str) -> Any:
-    return json.loads((OWN / name).read_text())
+    return json.loads((WS_FIXTURES / name).read_text())
 
 
 def _containers(doc: Any) -> list[tuple[Any, Any]]:

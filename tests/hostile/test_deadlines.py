@@ -18,12 +18,11 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import ALLOW
+from tests.helpers import ALLOW, ENGINE_VARIABLES
 from tests.hostile import proc
 from tests.hostile.handlers import QuickServer, drip, forever, head, stall
 from tests.servers import Handler, http_response
 
-ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
 WIDTH = 2  # cases running at once
 
 
@@ -98,7 +97,7 @@ def _regex_after_fetch(conn: socket.socket, req: bytes) -> None:
 def _ws_case(handler: Handler):
     def setup(s: Setup) -> tuple[list[str], dict[str, str]]:
         srv = s.serve(handler)
-        return ["ws", "--timeout", "2", "rust async"], {name: srv.url for name in ENGINES}
+        return ["ws", "--timeout", "2", "rust async"], {name: srv.url for name in ENGINE_VARIABLES}
 
     return setup
 

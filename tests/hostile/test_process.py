@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ALLOW, ROOT, tool_path
+from tests.helpers import ALLOW, ENGINE_VARIABLES, ROOT, tool_path
 from tests.hostile import proc
 from tests.hostile.handlers import stall
 from tests.servers import respond
 
 TEXT = {"Content-Type": "text/plain"}
 BIG = "".join(f"line {i}\n" for i in range(100_000)).encode()
-ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
 
 
 def _pipe(command: str) -> proc.Run:
@@ -60,7 +59,7 @@ def test_batch_into_head_1(serve):
 def test_ws_into_head_1(serve):
     body = (ROOT / "tests" / "fixtures" / "ws" / "searxng_results.json").read_bytes()
     srv = serve(respond(200, body, {"Content-Type": "application/json"}))
-    env = {name: srv.url for name in ENGINES}
+    env = {name: srv.url for name in ENGINE_VARIABLES}
     prefix = " ".join(f"{k}={v}" for k, v in env.items())
     r = _pipe(f"{prefix} {tool_path('ws')} --provider searxng 'rust async' | head -1")
     assert r.code == 0 and r.stdout.count(b"\n") == 1 and r.stderr == ""
@@ -141,7 +140,7 @@ def test_signal_during_a_backtracking_regex(tmp_path, sig, code, group):
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_signal_during_a_search(serve, sig, code):
     srv = serve(stall)
-    env = proc.env(**{name: srv.url for name in ENGINES})
+    env = proc.env(**{name: srv.url for name in ENGINE_VARIABLES})
     r = proc.run(["ws", "anything"], env=env, started=_signal_when(lambda p: srv.requests, sig))
     assert r.code == code, r.stderr
     assert r.stderr.splitlines()[-1].startswith(f"ws: ({code}) ") and "Traceback" not in r.stderr
