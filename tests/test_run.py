@@ -1,4 +1,5 @@
-"""Whole-process behaviour: start-up imports, closed pipes, stdin, signals, python -m."""
+"""common/run.py and common/entry.py: a tool as a whole process (start-up imports,
+closed pipes, stdin, signals, python -m, UTF-8 output)."""
 
 from __future__ import annotations
 
