@@ -4,38 +4,28 @@ packet anywhere else."""
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
-import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import SCRUBBED, Result, invoke
 from tests.servers import RawServer
-
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-VENV_BIN = Path(sys.executable).parent
-
-_SCRUB = (
-    "http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY",
-    "ALL_PROXY", "NO_PROXY", "WF_ALLOW_PRIVATE", "WF_ALLOW_HOSTS", "WF_TIMEOUT", "WF_RENDER",
-    "WF_MAX_LENGTH", "WF_AUTOSAVE_BYTES", "WF_MAX_BYTES", "WS_PROVIDER", "SEARXNG_URL",
-    "WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "WS_TIMEOUT", "DEBUG",
-    "WF_RENDER_KEEPALIVE", "WF_RENDER_BROWSER", "WF_RENDER_TIMEOUT",
-)
 
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No proxies or policy flags from the developer's shell; private dirs per test."""
-    for name in _SCRUB:
+    for name in SCRUBBED:
         monkeypatch.delenv(name, raising=False)
-    for name, sub in (("WF_SCRATCH_DIR", "scratch"), ("WF_STATE_DIR", "state"),
-                      ("WF_RUNTIME_DIR", "runtime"), ("WF_CONFIG_DIR", "config"),
-                      ("WS_CONFIG_DIR", "wsconfig")):
+    for name, sub in (
+        ("WF_SCRATCH_DIR", "scratch"),
+        ("WF_STATE_DIR", "state"),
+        ("WF_RUNTIME_DIR", "runtime"),
+        ("WF_CONFIG_DIR", "config"),
+        ("WS_CONFIG_DIR", "wsconfig"),
+    ):
         monkeypatch.setenv(name, str(tmp_path / sub))
 
 
@@ -83,7 +73,9 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, tuple[s
             # found" is the truth, so a test may ask on purpose.
             if name != "localhost" and not name.rstrip(".").endswith(".invalid"):
                 stray.append(f"lookup of {name!r}")
-                raise socket.gaierror(socket.EAI_NONAME, f"test guard: no lookup of {name!r}") from None
+                raise socket.gaierror(
+                    socket.EAI_NONAME, f"test guard: no lookup of {name!r}"
+                ) from None
         return real_getaddrinfo(host, port, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(socket.socket, "connect", connect)
@@ -101,30 +93,6 @@ def scratch(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def httpserver_listen_address() -> tuple[str, int]:
     return ("127.0.0.1", 0)
-
-
-@dataclass
-class Result:
-    code: int
-    stdout: str
-    stderr: str
-
-
-def invoke(tool: str, args: list[str], *, input: str | bytes | None = None,
-           env: dict[str, str] | None = None) -> Result:
-    """Run a tool in-process through the same wrapper as its console script."""
-    from click.testing import CliRunner
-
-    from common.run import run_cli
-
-    if tool == "wf":
-        from wf.cli import _json_error, command
-    else:
-        from ws.cli import _json_error, command  # type: ignore[no-redef]
-    runner = CliRunner()
-    with runner.isolation(input=input, env=env) as (out, err, _):
-        code = run_cli(tool, command, args, json_error=_json_error)
-    return Result(code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))
 
 
 @pytest.fixture
@@ -149,12 +117,16 @@ def serve() -> Iterator[Callable[..., RawServer]]:
 
 @pytest.fixture
 def tripwire():  # type: ignore[no-untyped-def]
-    """A server on 127.0.0.2 (forbidden in the render tests) that records any request."""
+    """A server on 127.0.0.2 (forbidden in the render tests) that records any request.
+    Whatever the test asserts, it fails if anything reached the tripwire, unless the test
+    set ``expect_hits`` (a control that allows 127.0.0.2)."""
     from tests.fixtures.render.server import Tripwire
 
     t = Tripwire()
     yield t
     t.close()
+    if not t.expect_hits:
+        assert t.hits == [], f"something reached the forbidden address: {t.hits}"
 
 
 @pytest.fixture
@@ -167,12 +139,14 @@ def server(tripwire):  # type: ignore[no-untyped-def]
     s.close()
 
 
-def tool_path(name: str) -> str:
-    path = VENV_BIN / name
-    return str(path) if path.exists() else name
-
-
-def subprocess_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
-    env.update(extra)
-    return env
+@pytest.fixture
+def devtools_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """Something listening where the fake browser (helpers.fake_browser) says its DevTools
+    port is."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    port = sock.getsockname()[1]
+    monkeypatch.setenv("FAKE_PORT", str(port))
+    yield port
+    sock.close()

@@ -51,7 +51,11 @@ class Handler(SimpleHTTPRequestHandler):
 
 def run(title: str, args: list[str], env: dict[str, str]) -> None:
     shown = " ".join(shlex.quote(a) for a in args)
-    print(f"\n\033[1m# {title}\033[0m" if sys.stdout.isatty() and "NO_COLOR" not in os.environ else f"\n# {title}")
+    print(
+        f"\n\033[1m# {title}\033[0m"
+        if sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        else f"\n# {title}"
+    )
     print(f"$ {shown}")
     sys.stdout.flush()
     cmd = [str(BIN / args[0]), *args[1:]]
@@ -72,34 +76,83 @@ def main() -> int:
     base = f"http://127.0.0.1:{server.server_address[1]}"
     scratch = tempfile.mkdtemp(prefix="wf-demo-")
     env = {**os.environ, "WF_SCRATCH_DIR": scratch, "WF_ALLOW_HOSTS": "127.0.0.1"}
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ):
         env.pop(name, None)
-    print(f"Serving the bundled pages of tests/demo/ on {base} (WF_ALLOW_HOSTS=127.0.0.1 lets wf reach them).")
+    print(
+        f"Serving the bundled pages of tests/demo/ on {base} (WF_ALLOW_HOSTS=127.0.0.1 lets wf reach them)."
+    )
     try:
-        run("An article: the main content as light Markdown; menus, cookie banner and footer gone",
-            ["wf", f"{base}/article.html"], env)
-        run("Only the lines that match, with link targets", ["wf", f"{base}/article.html", "--filter", "Exit|guide", "--links"], env)
-        run("Text bodies are printed byte for byte (a Prometheus scrape), here filtered",
-            ["wf", f"{base}/metrics.txt", "--filter", "^http_requests_total"], env)
-        run("The same page as JSON, for agents (every key always present)",
-            ["wf", f"{base}/article.html", "--json", "--to", "3"], env)
-        run("The policy refuses what was not allowed: 127.0.0.2 is loopback too",
-            ["wf", f"http://127.0.0.2:{server.server_address[1]}/article.html"], env)
-        browser = shutil.which("chromium") or shutil.which("google-chrome") or shutil.which("chromium-browser")
+        run(
+            "An article: the main content as light Markdown; menus, cookie banner and footer gone",
+            ["wf", f"{base}/article.html"],
+            env,
+        )
+        run(
+            "Only the lines that match, with link targets",
+            ["wf", f"{base}/article.html", "--filter", "Exit|guide", "--links"],
+            env,
+        )
+        run(
+            "Text bodies are printed byte for byte (a Prometheus scrape), here filtered",
+            ["wf", f"{base}/metrics.txt", "--filter", "^http_requests_total"],
+            env,
+        )
+        run(
+            "The same page as JSON, for agents (every key always present)",
+            ["wf", f"{base}/article.html", "--json", "--to", "3"],
+            env,
+        )
+        run(
+            "The policy refuses what was not allowed: 127.0.0.2 is loopback too",
+            ["wf", f"http://127.0.0.2:{server.server_address[1]}/article.html"],
+            env,
+        )
+        browser = (
+            shutil.which("chromium")
+            or shutil.which("google-chrome")
+            or shutil.which("chromium-browser")
+        )
         # if_nameindex asks the kernel about this process's own network namespace
         # (/sys/class/net would show the namespace that mounted sysfs).
         isolated = [name for _, name in socket.if_nameindex()] == ["lo"]
         if browser and isolated:
-            run("A JavaScript single-page app, rendered in headless Chromium (auto mode)",
-                ["wf", f"{base}/spa.html"], env)
+            run(
+                "A JavaScript single-page app, rendered in headless Chromium (auto mode)",
+                ["wf", f"{base}/spa.html"],
+                env,
+            )
         else:
-            why = "no Chromium found" if not browser else "not inside a loopback-only network namespace (run make demo as root)"
-            print(f"\n# A JavaScript page without rendering ({why}): wf says so and prints what it has")
-            run("A JavaScript single-page app, static only", ["wf", f"{base}/spa.html", "--render", "never"], env)
+            why = (
+                "no Chromium found"
+                if not browser
+                else "not inside a loopback-only network namespace (run make demo as root)"
+            )
+            print(
+                f"\n# A JavaScript page without rendering ({why}): wf says so and prints what it has"
+            )
+            run(
+                "A JavaScript single-page app, static only",
+                ["wf", f"{base}/spa.html", "--render", "never"],
+                env,
+            )
         ws_env = {**env, "WS_DUCKDUCKGO_URL": f"{base}/ddg/html/"}
-        run("ws against a bundled DuckDuckGo results page (WS_DUCKDUCKGO_URL points at it)",
-            ["ws", "cron exit codes", "--provider", "duckduckgo"], ws_env)
-        run("ws for a pipeline: URLs only", ["ws", "cron exit codes", "--provider", "duckduckgo", "--urls", "-n", "2"], ws_env)
+        run(
+            "ws against a bundled DuckDuckGo results page (WS_DUCKDUCKGO_URL points at it)",
+            ["ws", "cron exit codes", "--provider", "duckduckgo"],
+            ws_env,
+        )
+        run(
+            "ws for a pipeline: URLs only",
+            ["ws", "cron exit codes", "--provider", "duckduckgo", "--urls", "-n", "2"],
+            ws_env,
+        )
     finally:
         server.shutdown()
         shutil.rmtree(scratch, ignore_errors=True)

@@ -37,9 +37,18 @@ def read_request(conn: socket.socket, limit: int = 1 << 20) -> bytes:
     return head + b"\r\n\r\n" + rest
 
 
-def http_response(status: int = 200, body: bytes = b"", headers: dict[str, str] | None = None) -> bytes:
-    reason = {200: "OK", 204: "No Content", 301: "Moved Permanently", 302: "Found",
-              404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}.get(status, "X")
+def http_response(
+    status: int = 200, body: bytes = b"", headers: dict[str, str] | None = None
+) -> bytes:
+    reason = {
+        200: "OK",
+        204: "No Content",
+        301: "Moved Permanently",
+        302: "Found",
+        404: "Not Found",
+        429: "Too Many Requests",
+        500: "Internal Server Error",
+    }.get(status, "X")
     head = {"Content-Length": str(len(body)), "Connection": "close"}
     head.update(headers or {})
     lines = [f"HTTP/1.1 {status} {reason}"] + [f"{k}: {v}" for k, v in head.items()]
@@ -135,10 +144,26 @@ def self_signed_context(tmp: Path, *, days: int = 2, name: str = "localhost") ->
     """A server context with a certificate made here by openssl (self-signed)."""
     key, cert = tmp / "key.pem", tmp / "cert.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
-         "-out", str(cert), "-days", str(days), "-subj", f"/CN={name}",
-         "-addext", f"subjectAltName=DNS:{name},IP:127.0.0.1"],
-        check=True, capture_output=True,
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            str(days),
+            "-subj",
+            f"/CN={name}",
+            "-addext",
+            f"subjectAltName=DNS:{name},IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
     )
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cert, key)

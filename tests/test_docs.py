@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from common.errors import ERROR_CLASSES, EXIT_TABLE
-from tests.conftest import ROOT, tool_path
+from tests.helpers import ROOT, tool_path
 
 
 def _man_exit_table(page: str) -> dict[int, str]:
@@ -29,10 +29,26 @@ def test_every_error_class_has_a_unique_code_and_kind():
     assert len(set(codes)) == len(codes) and len(set(kinds)) == len(kinds)
     # Codes are never renumbered: these are the ones promised to users.
     assert {c.kind: c.code for c in ERROR_CLASSES} == {
-        "internal": 1, "usage": 2, "url": 3, "http_4xx": 4, "http_5xx": 5, "dns": 6,
-        "connect": 7, "bad_response": 8, "write": 23, "timeout": 28, "tls": 35,
-        "redirects": 47, "transfer": 56, "too_large": 63, "no_results": 66,
-        "all_failed": 69, "render": 70, "blocked": 75, "policy": 77, "interrupted": 130,
+        "internal": 1,
+        "usage": 2,
+        "url": 3,
+        "http_4xx": 4,
+        "http_5xx": 5,
+        "dns": 6,
+        "connect": 7,
+        "bad_response": 8,
+        "write": 23,
+        "timeout": 28,
+        "tls": 35,
+        "redirects": 47,
+        "transfer": 56,
+        "too_large": 63,
+        "no_results": 66,
+        "all_failed": 69,
+        "render": 70,
+        "blocked": 75,
+        "policy": 77,
+        "interrupted": 130,
         "terminated": 143,
     }
 
@@ -65,7 +81,9 @@ def test_version_has_one_source_and_the_metadata_agrees():
 
 
 def test_the_map_in_contributing_matches_the_tree():
-    named = set(re.findall(r"`((?:common|wf|ws)/[\w/]+\.py)`", (ROOT / "CONTRIBUTING.md").read_text()))
+    named = set(
+        re.findall(r"`((?:common|wf|ws)/[\w/]+\.py)`", (ROOT / "CONTRIBUTING.md").read_text())
+    )
     modules = {
         path.relative_to(ROOT).as_posix()
         for package in ("common", "wf", "ws")
@@ -82,3 +100,19 @@ def test_the_map_of_the_suite_names_every_test_file():
     files = {path.relative_to(tests).as_posix() for path in tests.rglob("test_*.py")}
     assert sorted(files - named) == [], "test files missing from tests/README.md"
     assert sorted(named - files) == [], "tests/README.md names test files that do not exist"
+
+
+def test_the_map_of_the_suite_says_where_each_module_of_common_is_tested():
+    readme = (ROOT / "tests" / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `(common/[\w/]+\.py)` \| (.+) \|$", readme, flags=re.M))
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "common").rglob("*.py")
+        if path.name not in ("__init__.py", "__main__.py")
+    }
+    assert sorted(modules - rows.keys()) == [], "modules of common/ missing from tests/README.md"
+    assert sorted(rows.keys() - modules) == [], "tests/README.md names modules that do not exist"
+    tests = ROOT / "tests"
+    for module, where in rows.items():
+        named = re.findall(r"`((?:hostile/)?test_\w+\.py)`", where)
+        assert named and all((tests / name).is_file() for name in named), module

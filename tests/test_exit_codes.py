@@ -7,9 +7,8 @@ import json
 import socket
 import time
 
+from tests.helpers import ALLOW
 from tests.servers import http_response, respond, self_signed_context
-
-ALLOW = ("--allow-host", "127.0.0.1")
 
 
 def test_success_prints_body_and_exits_0(wf, serve):
@@ -160,17 +159,41 @@ def test_json_error_object_has_every_key(wf):
     r = wf("--json", "http://host.invalid/")
     assert r.code == 6
     obj = json.loads(r.stdout)
-    assert obj["error"] == {"code": 6, "kind": "dns", "message": "could not resolve host host.invalid"}
-    for key in ("url", "final_url", "status", "content_type", "charset", "title", "text", "lines",
-                "truncated", "saved_to", "bytes", "rendered", "links", "notes", "elapsed_ms"):
+    assert obj["error"] == {
+        "code": 6,
+        "kind": "dns",
+        "message": "could not resolve host host.invalid",
+    }
+    for key in (
+        "url",
+        "final_url",
+        "status",
+        "content_type",
+        "charset",
+        "title",
+        "text",
+        "lines",
+        "truncated",
+        "saved_to",
+        "bytes",
+        "rendered",
+        "links",
+        "notes",
+        "elapsed_ms",
+    ):
         assert key in obj
 
 
 def test_credentials_dropped_on_cross_host_redirect(wf, serve):
     other = serve(respond(200, b"ok\n", {"Content-Type": "text/plain"}), host="127.0.0.3")
     srv = serve(respond(302, b"", {"Location": other.url}))
-    r = wf("--allow-host", "127.0.0.1", "--allow-host", "127.0.0.3",
-           srv.url.replace("http://", "http://user:pw@"))
+    r = wf(
+        "--allow-host",
+        "127.0.0.1",
+        "--allow-host",
+        "127.0.0.3",
+        srv.url.replace("http://", "http://user:pw@"),
+    )
     assert r.code == 0, r.stderr
     assert b"authorization: basic" in srv.requests[0].lower()
     assert b"authorization" not in other.requests[0].lower()

@@ -16,26 +16,119 @@ SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[Healt
 # Trees cost more to draw than to extract: fewer of them, each a bigger test.
 TREES = settings(SETTINGS, max_examples=40)
 
-TAGS = ["div", "p", "span", "a", "b", "i", "em", "strong", "h1", "h2", "h3", "ul", "ol", "li",
-        "table", "tr", "td", "th", "pre", "code", "blockquote", "article", "main", "nav", "header",
-        "footer", "aside", "section", "script", "style", "template", "noscript", "svg", "math",
-        "iframe", "form", "button", "br", "hr", "img", "figure", "figcaption", "dl", "dt", "dd",
-        "select", "option", "textarea", "details", "summary", "custom-el", "x:y", "html", "body",
-        "head", "title", "meta", "base"]
-ATTRS = st.sampled_from([
-    'class="content"', 'class="nav menu"', 'id="main"', 'style="display:none"', 'hidden',
-    'aria-hidden="true"', 'href="/x"', 'href="javascript:alert(1)"', 'href="http://[::1"',
-    'href="//evil.example/%zz"', 'href="\x00"', 'src="a.png"', 'role="navigation"',
-    'dir="rtl"', 'lang="ar"', 'charset="utf-16"', 'content="text/html; charset=koi8-r"',
-    'http-equiv="content-type"', "title='&#x0;&#xD800;&#1114112;'", 'colspan="999999999"',
-])
+TAGS = [
+    "div",
+    "p",
+    "span",
+    "a",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "h1",
+    "h2",
+    "h3",
+    "ul",
+    "ol",
+    "li",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "pre",
+    "code",
+    "blockquote",
+    "article",
+    "main",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "section",
+    "script",
+    "style",
+    "template",
+    "noscript",
+    "svg",
+    "math",
+    "iframe",
+    "form",
+    "button",
+    "br",
+    "hr",
+    "img",
+    "figure",
+    "figcaption",
+    "dl",
+    "dt",
+    "dd",
+    "select",
+    "option",
+    "textarea",
+    "details",
+    "summary",
+    "custom-el",
+    "x:y",
+    "html",
+    "body",
+    "head",
+    "title",
+    "meta",
+    "base",
+]
+ATTRS = st.sampled_from(
+    [
+        'class="content"',
+        'class="nav menu"',
+        'id="main"',
+        'style="display:none"',
+        "hidden",
+        'aria-hidden="true"',
+        'href="/x"',
+        'href="javascript:alert(1)"',
+        'href="http://[::1"',
+        'href="//evil.example/%zz"',
+        'href="\x00"',
+        'src="a.png"',
+        'role="navigation"',
+        'dir="rtl"',
+        'lang="ar"',
+        'charset="utf-16"',
+        'content="text/html; charset=koi8-r"',
+        'http-equiv="content-type"',
+        "title='&#x0;&#xD800;&#1114112;'",
+        'colspan="999999999"',
+    ]
+)
 TEXT = st.text(
     alphabet=st.characters(codec=None, exclude_categories=()),  # surrogates and controls too
     max_size=40,
 )
-ENTITIES = st.sampled_from(["&amp;", "&lt;", "&#0;", "&#x1b;", "&#xD800;", "&#1114112;", "&nbsp;",
-                            "&notanentity;", "&", "&#", "&#x;", "<!--", "-->", "<![CDATA[x]]>",
-                            "<?php ?>", "<!doctype html>", "</", "<", ">", "\x00", "\ufeff"])
+ENTITIES = st.sampled_from(
+    [
+        "&amp;",
+        "&lt;",
+        "&#0;",
+        "&#x1b;",
+        "&#xD800;",
+        "&#1114112;",
+        "&nbsp;",
+        "&notanentity;",
+        "&",
+        "&#",
+        "&#x;",
+        "<!--",
+        "-->",
+        "<![CDATA[x]]>",
+        "<?php ?>",
+        "<!doctype html>",
+        "</",
+        "<",
+        ">",
+        "\x00",
+        "\ufeff",
+    ]
+)
 
 
 @st.composite
@@ -61,8 +154,15 @@ def _check(result: Extracted) -> None:
 
 
 @TREES
-@given(html_tree(), st.booleans(), st.booleans(), st.sampled_from([None, "https://a.example/x/", "http://[::1"]))
-def test_generated_trees_extract_to_text(html: str, full: bool, markers: bool, url: str | None) -> None:
+@given(
+    html_tree(),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([None, "https://a.example/x/", "http://[::1"]),
+)
+def test_generated_trees_extract_to_text(
+    html: str, full: bool, markers: bool, url: str | None
+) -> None:
     _check(extract(html, url=url, full=full, link_markers=markers))
 
 
@@ -72,16 +172,35 @@ def test_random_bytes_extract_to_text(body: bytes, full: bool) -> None:
     _check(extract(body, full=full))
 
 
-CODECS = ["utf-8", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "cp1252", "iso-8859-5", "koi8-r",
-          "shift_jis", "euc-jp", "iso-2022-jp", "gb18030", "big5", "euc-kr", "cp437", "mac-roman"]
-LABELS = st.one_of(st.sampled_from(CODECS + ["x-bogus", "utf-7", "rot13", "", "utf-8\x00", "latin1"]),
-                   st.text(max_size=12))
+CODECS = [
+    "utf-8",
+    "utf-16",
+    "utf-16-le",
+    "utf-16-be",
+    "utf-32",
+    "cp1252",
+    "iso-8859-5",
+    "koi8-r",
+    "shift_jis",
+    "euc-jp",
+    "iso-2022-jp",
+    "gb18030",
+    "big5",
+    "euc-kr",
+    "cp437",
+    "mac-roman",
+]
+LABELS = st.one_of(
+    st.sampled_from(CODECS + ["x-bogus", "utf-7", "rot13", "", "utf-8\x00", "latin1"]),
+    st.text(max_size=12),
+)
 
 
 @TREES
 @given(html_tree(), st.sampled_from(CODECS), LABELS, LABELS, st.booleans())
-def test_text_in_any_encoding_with_any_declared_charset(html: str, codec: str, header: str,
-                                                        meta: str, bom: bool) -> None:
+def test_text_in_any_encoding_with_any_declared_charset(
+    html: str, codec: str, header: str, meta: str, bom: bool
+) -> None:
     page = f'<html><head><meta charset="{meta}"></head><body>{html}</body></html>'
     body = page.encode(codec, "replace")
     if bom and codec.startswith("utf-16"):
@@ -96,7 +215,9 @@ def test_text_in_any_encoding_with_any_declared_charset(html: str, codec: str, h
 
 @SETTINGS
 @given(st.binary(max_size=3000), st.text(max_size=60))
-def test_decode_and_classify_take_any_bytes_and_any_content_type(body: bytes, content_type: str) -> None:
+def test_decode_and_classify_take_any_bytes_and_any_content_type(
+    body: bytes, content_type: str
+) -> None:
     kind, mime = classify(content_type, body)
     assert kind in ("html", "text", "binary", "empty")
     text, charset = decode_body(body, content_type)
@@ -104,7 +225,9 @@ def test_decode_and_classify_take_any_bytes_and_any_content_type(body: bytes, co
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.integers(1, 20_000), st.sampled_from(["div", "b", "table", "li", "a", "span"]), st.booleans())
+@given(
+    st.integers(1, 20_000), st.sampled_from(["div", "b", "table", "li", "a", "span"]), st.booleans()
+)
 def test_deep_nesting_extracts(depth: int, tag: str, closed: bool) -> None:
     html = f"<{tag}>" * depth + "deep text" + (f"</{tag}>" * depth if closed else "")
     result = extract(html)

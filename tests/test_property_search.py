@@ -15,26 +15,50 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import ROOT, SHARED
+from tests.helpers import SEARCH_CAPTURES, WS_FIXTURES
 from ws.backends import BY_NAME, base
 from ws.backends.base import Answer, Query
 from ws.results import Result, finalise
 
-SETTINGS = settings(max_examples=15, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-CAPTURES = SHARED / "fixtures" / "search"
-OWN = ROOT / "tests" / "fixtures" / "ws"
+SETTINGS = settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 QUERY = Query("javascript tutorial")
 CONTROL = {chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))}
-OUTCOMES = {base.OK, base.EMPTY, base.BLOCKED, base.HTTP_ERROR, base.TIMEOUT, base.NETWORK, base.PARSE_ERROR}
+OUTCOMES = {
+    base.OK,
+    base.EMPTY,
+    base.BLOCKED,
+    base.HTTP_ERROR,
+    base.TIMEOUT,
+    base.NETWORK,
+    base.PARSE_ERROR,
+}
 
 
 def _pages() -> list[Any]:
-    own = [(p.name.split("_", 1)[0].replace("ddg", "duckduckgo"), p) for p in sorted(OWN.glob("*.html"))]
-    real = [pytest.param(p.parent.name, p, id=f"real-{p.parent.name}-{p.stem}")
-            for p in sorted(CAPTURES.glob("*/*.html"))] if CAPTURES.is_dir() else [
-        pytest.param(None, None, marks=pytest.mark.skip(
-            reason=f"real captures not found at {CAPTURES} (read in place, never copied)"))]
+    own = [
+        (p.name.split("_", 1)[0].replace("ddg", "duckduckgo"), p)
+        for p in sorted(WS_FIXTURES.glob("*.html"))
+    ]
+    real = (
+        [
+            pytest.param(p.parent.name, p, id=f"real-{p.parent.name}-{p.stem}")
+            for p in sorted(SEARCH_CAPTURES.glob("*/*.html"))
+        ]
+        if SEARCH_CAPTURES.is_dir()
+        else [
+            pytest.param(
+                None,
+                None,
+                marks=pytest.mark.skip(
+                    reason=f"real captures not found at {SEARCH_CAPTURES} (read in place, never copied)"
+                ),
+            )
+        ]
+    )
     return [pytest.param(b, p, id=f"own-{p.stem}") for b, p in own] + real
 
 
@@ -46,9 +70,13 @@ def _tree(path: Path) -> Any:
 
 
 OPS = st.lists(
-    st.tuples(st.sampled_from(["drop", "duplicate", "swap", "move", "unwrap", "strip", "cut-text"]),
-              st.integers(0, 10**6), st.integers(0, 10**6)),
-    min_size=1, max_size=12,
+    st.tuples(
+        st.sampled_from(["drop", "duplicate", "swap", "move", "unwrap", "strip", "cut-text"]),
+        st.integers(0, 10**6),
+        st.integers(0, 10**6),
+    ),
+    min_size=1,
+    max_size=12,
 )
 
 
@@ -97,23 +125,35 @@ def _check(answer: Answer) -> None:
 
 @pytest.mark.parametrize(("backend", "path"), _pages())
 @SETTINGS
-@given(ops=OPS, status=st.sampled_from([200, 200, 200, 202, 403, 429, 500]),
-       other=st.sampled_from(sorted(BY_NAME)))
-def test_mutated_pages_are_classified(backend: str, path: Path, ops: list[tuple[str, int, int]],
-                                      status: int, other: str) -> None:
+@given(
+    ops=OPS,
+    status=st.sampled_from([200, 200, 200, 202, 403, 429, 500]),
+    other=st.sampled_from(sorted(BY_NAME)),
+)
+def test_mutated_pages_are_classified(
+    backend: str, path: Path, ops: list[tuple[str, int, int]], status: int, other: str
+) -> None:
     from lxml import html
 
     body = html.tostring(mutate(_tree(path), ops), encoding="utf-8")
     for name in {backend, other}:
         # Each page to its own backend, and to another one: a wrong page is still a page.
-        _check(BY_NAME[name].classify(status, {"content-type": "text/html; charset=utf-8"}, body, QUERY))
+        _check(
+            BY_NAME[name].classify(
+                status, {"content-type": "text/html; charset=utf-8"}, body, QUERY
+            )
+        )
 
 
 @pytest.mark.parametrize(("backend", "path"), _pages())
 @SETTINGS
-@given(cut=st.integers(0, 10**7), flips=st.lists(st.tuples(st.integers(0, 10**7), st.integers(0, 255)), max_size=8))
-def test_cut_and_corrupted_bytes_are_classified(backend: str, path: Path, cut: int,
-                                                flips: list[tuple[int, int]]) -> None:
+@given(
+    cut=st.integers(0, 10**7),
+    flips=st.lists(st.tuples(st.integers(0, 10**7), st.integers(0, 255)), max_size=8),
+)
+def test_cut_and_corrupted_bytes_are_classified(
+    backend: str, path: Path, cut: int, flips: list[tuple[int, int]]
+) -> None:
     body = bytearray(path.read_bytes())
     body = body[: cut % (len(body) + 1)]
     for at, value in flips:
@@ -124,14 +164,16 @@ def test_cut_and_corrupted_bytes_are_classified(backend: str, path: Path, cut: i
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=12,
 )
 
 
 @cache
 def _json(name: str) -> Any:
-    return json.loads((OWN / name).read_text())
+    return json.loads((WS_FIXTURES / name).read_text())
 
 
 def _containers(doc: Any) -> list[tuple[Any, Any]]:
@@ -140,14 +182,22 @@ def _containers(doc: Any) -> list[tuple[Any, Any]]:
     stack = [doc]
     while stack:
         node = stack.pop()
-        keys = list(node) if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else []
+        keys = (
+            list(node)
+            if isinstance(node, dict)
+            else range(len(node))
+            if isinstance(node, list)
+            else []
+        )
         for key in keys:
             out.append((node, key))
             stack.append(node[key])
     return out
 
 
-@pytest.mark.parametrize("fixture", ["searxng_results.json", "searxng_results_new.json", "searxng_empty.json"])
+@pytest.mark.parametrize(
+    "fixture", ["searxng_results.json", "searxng_results_new.json", "searxng_empty.json"]
+)
 @SETTINGS
 @given(data=st.data())
 def test_mutated_searxng_json_is_classified(fixture: str, data: st.DataObject) -> None:
@@ -166,4 +216,6 @@ def test_mutated_searxng_json_is_classified(fixture: str, data: st.DataObject) -
             container.insert(key, copy.deepcopy(container[key]))
     body = json.dumps(doc, allow_nan=True).encode()
     cut = data.draw(st.sampled_from([len(body), len(body), data.draw(st.integers(0, len(body)))]))
-    _check(BY_NAME["searxng"].classify(200, {"content-type": "application/json"}, body[:cut], QUERY))
+    _check(
+        BY_NAME["searxng"].classify(200, {"content-type": "application/json"}, body[:cut], QUERY)
+    )

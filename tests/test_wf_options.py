@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from common.errors import UsageError
+from tests.helpers import ALLOW
+from tests.servers import respond
 from wf.options import RenderOptions, make_options
 
 # ---------------------------------------------------------------- render options
@@ -96,3 +98,26 @@ def test_flags_beat_variables_and_variables_beat_defaults() -> None:
 def test_a_bad_variable_is_a_usage_error_naming_it(name: str, value: str) -> None:
     with pytest.raises(UsageError, match=name):
         make_options({name: value})
+
+
+# ---------------------------------------------------------------- through the CLI
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--from", "0"],
+        ["--to", "-1"],
+        ["--from", "5", "--to", "2"],
+        ["--max-length", "-5"],
+        ["--no-save", "--save"],
+        ["--filter", "(a"],
+        ["--save-path", ".."],
+        ["--timeout", "0"],
+    ],
+)
+def test_bad_values_exit_2_before_any_request(wf, serve, args):
+    srv = serve(respond(200, b"x"))
+    r = wf(*ALLOW, *args, srv.url)
+    assert r.code == 2 and r.stderr.startswith("wf: (2) ") and r.stderr.count("\n") == 1
+    assert srv.requests == []

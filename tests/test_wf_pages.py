@@ -6,31 +6,22 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections import Counter
 
 import pytest
 
-from tests.conftest import ROOT, SHARED
+from tests.helpers import ALLOW, ROOT, SHARED, recall
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 BENCH = SHARED / "extract-bench" / "scrapinghub"
 DEMO = ROOT / "tests" / "demo"
 
 
-def _shingles(text: str) -> Counter:
-    tokens = re.findall(r"\w+", text.lower())
-    return Counter(tuple(tokens[i : i + 4]) for i in range(max(0, len(tokens) - 3)))
-
-
-def _recall(got: str, truth: str) -> float:
-    want = _shingles(truth)
-    have = _shingles(got)
-    return sum((want & have).values()) / max(1, sum(want.values()))
-
-
 def test_article_main_content_as_markdown(wf, serve):
-    srv = serve(respond(200, (DEMO / "article.html").read_bytes(), {"Content-Type": "text/html; charset=utf-8"}))
+    srv = serve(
+        respond(
+            200, (DEMO / "article.html").read_bytes(), {"Content-Type": "text/html; charset=utf-8"}
+        )
+    )
     r = wf(*ALLOW, srv.url)
     assert r.code == 0, r.stderr
     out = r.stdout
@@ -73,7 +64,15 @@ def test_charset_from_meta_and_header(wf, serve):
 def test_input_mode_resolves_links_against_base_url(wf, tmp_path):
     doc = tmp_path / "page.html"
     doc.write_bytes((DEMO / "article.html").read_bytes())
-    r = wf("--input", str(doc), "--base-url", "https://example.com/blog/", "--links", "--filter", "guide")
+    r = wf(
+        "--input",
+        str(doc),
+        "--base-url",
+        "https://example.com/blog/",
+        "--links",
+        "--filter",
+        "guide",
+    )
     assert "https://example.com/guides/cron" in r.stdout
 
 
@@ -87,7 +86,7 @@ def test_real_pages_over_http(wf, serve):
         r = wf(*ALLOW, "--json", "--no-save", "--max-length", "0", srv.url)
         obj = json.loads(r.stdout)
         assert obj["error"] is None
-        assert _recall(obj["text"], truth[page_id]["articleBody"]) > 0.8, page_id
+        assert recall(obj["text"].lower(), truth[page_id]["articleBody"].lower()) > 0.8, page_id
 
 
 def test_a_page_past_the_tag_cap_is_printed_in_part_with_a_note(wf, serve):
@@ -98,4 +97,6 @@ def test_a_page_past_the_tag_cap_is_printed_in_part_with_a_note(wf, serve):
     assert r.stdout.startswith("first\n") and "never read" not in r.stdout
     assert "wf: note: the page has 200008 tags; text extracted from the first 150000" in r.stderr
     r = wf(*ALLOW, "--json", "--no-save", "--max-length", "0", srv.url)
-    assert json.loads(r.stdout)["notes"] == ["the page has 200008 tags; text extracted from the first 150000"]
+    assert json.loads(r.stdout)["notes"] == [
+        "the page has 200008 tags; text extracted from the first 150000"
+    ]

@@ -11,18 +11,16 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.conftest import ROOT, SHARED
+from tests.helpers import SEARCH_CAPTURES, WS_FIXTURES
 from ws.backends import BY_NAME
 from ws.backends.base import Query
 from ws.backends.duckduckgo import unwrap
 from ws.backends.searxng import ENABLE_JSON, search_url
 from ws.results import finalise
 
-OWN = ROOT / "tests" / "fixtures" / "ws"
-CAPTURES = SHARED / "fixtures" / "search"
 needs_captures = pytest.mark.skipif(
-    not CAPTURES.is_dir(),
-    reason=f"real captures not found at {CAPTURES} (read in place, never copied)",
+    not SEARCH_CAPTURES.is_dir(),
+    reason=f"real captures not found at {SEARCH_CAPTURES} (read in place, never copied)",
 )
 HTML = {"content-type": "text/html; charset=utf-8"}
 JSON = {"content-type": "application/json"}
@@ -43,7 +41,7 @@ def params(request) -> dict[str, list[str]]:
 
 
 def test_ddg_get_page_unwraps_uddg_links_completely_and_drops_ads():
-    answer = classify("duckduckgo", OWN / "ddg_get.html")
+    answer = classify("duckduckgo", WS_FIXTURES / "ddg_get.html")
     results, _ = finalise(answer.results)
     assert answer.outcome == "ok"
     assert [r.url for r in results] == [
@@ -77,13 +75,15 @@ def test_ddg_unwrap(href, target):
 
 
 def test_ddg_no_results_page_is_empty():
-    answer = classify("duckduckgo", OWN / "ddg_no_results.html", query="xqzvbnmw")
+    answer = classify("duckduckgo", WS_FIXTURES / "ddg_no_results.html", query="xqzvbnmw")
     assert (answer.outcome, answer.message) == ("empty", "HTTP 200, no results page")
 
 
 def test_ddg_anomaly_page_is_blocked_with_200_or_202():
-    assert classify("duckduckgo", OWN / "ddg_anomaly.html").message == "HTTP 200, anomaly page"
-    answer = classify("duckduckgo", OWN / "ddg_anomaly.html", status=202)
+    assert (
+        classify("duckduckgo", WS_FIXTURES / "ddg_anomaly.html").message == "HTTP 200, anomaly page"
+    )
+    answer = classify("duckduckgo", WS_FIXTURES / "ddg_anomaly.html", status=202)
     assert (answer.outcome, answer.message) == ("blocked", "HTTP 202, anomaly page")
 
 
@@ -124,7 +124,9 @@ def test_several_allowed_domains_are_or_ed_where_the_engine_can():
 
 @needs_captures
 def test_ddg_real_post_page():
-    answer = classify("duckduckgo", CAPTURES / "duckduckgo" / "results_post.html", query="eino")
+    answer = classify(
+        "duckduckgo", SEARCH_CAPTURES / "duckduckgo" / "results_post.html", query="eino"
+    )
     results, _ = finalise(answer.results)
     assert answer.outcome == "ok" and len(results) == 10
     assert (results[0].title, results[0].url) == (
@@ -142,21 +144,26 @@ def test_ddg_real_post_page():
 
 @needs_captures
 def test_ddg_real_last_page_drops_the_google_pseudo_result():
-    answer = classify("duckduckgo", CAPTURES / "duckduckgo" / "last_page_post.html", query="eino")
+    answer = classify(
+        "duckduckgo", SEARCH_CAPTURES / "duckduckgo" / "last_page_post.html", query="eino"
+    )
     assert (answer.outcome, answer.results) == ("empty", [])
 
 
 @needs_captures
 def test_ddg_real_no_results_page():
     assert (
-        classify("duckduckgo", CAPTURES / "duckduckgo" / "no_results_post.html").outcome == "empty"
+        classify("duckduckgo", SEARCH_CAPTURES / "duckduckgo" / "no_results_post.html").outcome
+        == "empty"
     )
 
 
 @needs_captures
 @pytest.mark.parametrize("status", [200, 202])
 def test_ddg_real_anomaly_page_is_never_no_results(status):
-    answer = classify("duckduckgo", CAPTURES / "duckduckgo" / "anomaly_captcha.html", status=status)
+    answer = classify(
+        "duckduckgo", SEARCH_CAPTURES / "duckduckgo" / "anomaly_captcha.html", status=status
+    )
     assert (answer.outcome, answer.message) == ("blocked", f"HTTP {status}, anomaly page")
 
 
@@ -164,7 +171,7 @@ def test_ddg_real_anomaly_page_is_never_no_results(status):
 
 
 def test_brave_own_page_results_titles_snippets_and_dates():
-    answer = classify("brave", OWN / "brave_results.html")
+    answer = classify("brave", WS_FIXTURES / "brave_results.html")
     results, _ = finalise(answer.results)
     assert [(r.title, r.url) for r in results] == [
         ("Asynchronous Programming in Rust", "https://rust-lang.github.io/async-book/"),
@@ -176,7 +183,11 @@ def test_brave_own_page_results_titles_snippets_and_dates():
 
 
 def test_brave_results_are_found_in_markup_spelled_differently():
-    body = (OWN / "brave_results.html").read_bytes().replace(b'data-type="web"', b"data-type=web")
+    body = (
+        (WS_FIXTURES / "brave_results.html")
+        .read_bytes()
+        .replace(b'data-type="web"', b"data-type=web")
+    )
     answer = BY_NAME["brave"].classify(200, HTML, body, Query("rust async"))
     assert [r.url for r in answer.results] == [
         "https://rust-lang.github.io/async-book/",
@@ -185,12 +196,15 @@ def test_brave_results_are_found_in_markup_spelled_differently():
 
 
 def test_brave_429_is_blocked():
-    answer = classify("brave", OWN / "brave_429.html", status=429)
+    answer = classify("brave", WS_FIXTURES / "brave_429.html", status=429)
     assert answer.outcome == "blocked" and answer.message.startswith("HTTP 429")
 
 
 def test_brave_no_results_page_is_empty_and_an_unknown_page_is_a_parse_error():
-    assert classify("brave", OWN / "brave_no_results.html", query="xqzvbnmw").outcome == "empty"
+    assert (
+        classify("brave", WS_FIXTURES / "brave_no_results.html", query="xqzvbnmw").outcome
+        == "empty"
+    )
     answer = BY_NAME["brave"].classify(
         200, HTML, b"<html><body><div>new layout</div></body></html>", Query("q")
     )
@@ -208,7 +222,9 @@ def test_brave_request_uses_its_own_terms():
 
 @needs_captures
 def test_brave_real_page():
-    answer = classify("brave", CAPTURES / "brave" / "results.html", query="javascript tutorial")
+    answer = classify(
+        "brave", SEARCH_CAPTURES / "brave" / "results.html", query="javascript tutorial"
+    )
     results, _ = finalise(answer.results)
     assert answer.outcome == "ok" and len(results) == 20
     assert (results[0].title, results[0].url) == (
@@ -232,7 +248,7 @@ def test_brave_real_page():
 
 
 def test_mojeek_own_page():
-    answer = classify("mojeek", OWN / "mojeek_results.html")
+    answer = classify("mojeek", WS_FIXTURES / "mojeek_results.html")
     results, _ = finalise(answer.results)
     assert [(r.title, r.url, r.snippet) for r in results] == [
         (
@@ -246,13 +262,21 @@ def test_mojeek_own_page():
 
 def test_mojeek_403_is_blocked_and_no_results_is_empty():
     assert (
-        classify("mojeek", OWN / "mojeek_403.html", status=403).message == "HTTP 403, CAPTCHA page"
+        classify("mojeek", WS_FIXTURES / "mojeek_403.html", status=403).message
+        == "HTTP 403, CAPTCHA page"
     )
-    assert classify("mojeek", OWN / "mojeek_no_results.html", query="xqzvbnmw").outcome == "empty"
+    assert (
+        classify("mojeek", WS_FIXTURES / "mojeek_no_results.html", query="xqzvbnmw").outcome
+        == "empty"
+    )
 
 
 def test_a_query_about_captchas_that_found_nothing_is_empty_not_blocked():
-    body = (OWN / "mojeek_no_results.html").read_bytes().replace(b"xqzvbnmw", b"captcha solver")
+    body = (
+        (WS_FIXTURES / "mojeek_no_results.html")
+        .read_bytes()
+        .replace(b"xqzvbnmw", b"captcha solver")
+    )
     answer = BY_NAME["mojeek"].classify(200, HTML, body, Query("captcha solver"))
     assert answer.outcome == "empty"
 
@@ -277,7 +301,9 @@ def test_mojeek_first_page_never_sends_s_and_maps_options():
 
 @needs_captures
 def test_mojeek_real_page():
-    answer = classify("mojeek", CAPTURES / "mojeek" / "results.html", query="javascript tutorial")
+    answer = classify(
+        "mojeek", SEARCH_CAPTURES / "mojeek" / "results.html", query="javascript tutorial"
+    )
     results, _ = finalise(answer.results)
     assert answer.outcome == "ok" and len(results) == 10
     assert (results[0].title, results[0].url) == (
@@ -296,7 +322,7 @@ def test_mojeek_real_page():
 
 
 def test_searxng_json_with_number_of_results():
-    answer = classify("searxng", OWN / "searxng_results.json")
+    answer = classify("searxng", WS_FIXTURES / "searxng_results.json")
     results, _ = finalise(answer.results)
     assert answer.outcome == "ok" and answer.notes == []
     assert [(r.title, r.url, r.snippet, r.published) for r in results] == [
@@ -311,14 +337,14 @@ def test_searxng_json_with_number_of_results():
 
 
 def test_searxng_json_without_number_of_results_reports_unresponsive_engines():
-    answer = classify("searxng", OWN / "searxng_results_new.json")
+    answer = classify("searxng", WS_FIXTURES / "searxng_results_new.json")
     assert answer.outcome == "ok"
     assert answer.results[0].published == "2025-01-16T08:30:00+01:00"
     assert answer.notes == ["unresponsive engines: google (CAPTCHA), bing (timeout)"]
 
 
 def test_searxng_empty_results_list_is_empty():
-    answer = classify("searxng", OWN / "searxng_empty.json", query="xqzvbnmw")
+    answer = classify("searxng", WS_FIXTURES / "searxng_empty.json", query="xqzvbnmw")
     assert (answer.outcome, answer.message) == ("empty", "HTTP 200, no results")
 
 
@@ -347,7 +373,7 @@ def test_searxng_429_and_malformed_json():
 @needs_captures
 def test_searxng_public_instance_bot_check_is_blocked_not_empty():
     answer = classify(
-        "searxng", CAPTURES / "searxng" / "public_instance_botcheck.html", headers=HTML
+        "searxng", SEARCH_CAPTURES / "searxng" / "public_instance_botcheck.html", headers=HTML
     )
     assert (answer.outcome, answer.message) == ("blocked", "HTTP 200, bot-check page")
 

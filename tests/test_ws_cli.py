@@ -12,11 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SHARED, Result, invoke
+from tests.helpers import SEARCH_CAPTURES, WS_FIXTURES, Result, invoke
 from tests.servers import http_response
 
-OWN = ROOT / "tests" / "fixtures" / "ws"
-CAPTURES = SHARED / "fixtures" / "search"
 HTML = "text/html; charset=utf-8"
 JSON_TYPE = "application/json"
 PATHS = {
@@ -96,16 +94,16 @@ def ws(engines: Engines | None, *args: str, env: dict[str, str] | None = None) -
 
 
 def all_blocked(engines: Engines) -> None:
-    engines.answer("duckduckgo", 202, OWN / "ddg_anomaly.html")
-    engines.answer("brave", 429, OWN / "brave_429.html")
-    engines.answer("mojeek", 403, OWN / "mojeek_403.html")
+    engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("brave", 429, WS_FIXTURES / "brave_429.html")
+    engines.answer("mojeek", 403, WS_FIXTURES / "mojeek_403.html")
 
 
 # ---------------------------------------------------------------- exit codes
 
 
 def test_results_exit_0_with_numbered_text(engines):
-    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     r = ws(engines, "rust", "async")
     assert (r.code, r.stderr) == (0, "")
     assert r.stdout == (
@@ -125,9 +123,9 @@ def test_results_exit_0_with_numbered_text(engines):
 
 
 def test_blocked_then_empty_then_ok_says_why_the_others_failed(engines):
-    engines.answer("duckduckgo", 202, OWN / "ddg_anomaly.html")
-    engines.answer("brave", 200, OWN / "brave_no_results.html")
-    engines.answer("mojeek", 200, OWN / "mojeek_results.html")
+    engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_no_results.html")
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
     r = ws(engines, "rust async", "--json")
     assert r.code == 0
     assert r.stderr == (
@@ -162,9 +160,9 @@ def test_all_blocked_exits_75(engines):
 
 
 def test_all_empty_exits_66(engines):
-    engines.answer("duckduckgo", 200, OWN / "ddg_no_results.html")
-    engines.answer("brave", 200, OWN / "brave_no_results.html")
-    engines.answer("mojeek", 200, OWN / "mojeek_no_results.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_no_results.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_no_results.html")
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_no_results.html")
     r = ws(engines, "xqzvbnmw")
     assert r.code == 66 and r.stdout == ""
     assert (
@@ -174,9 +172,9 @@ def test_all_empty_exits_66(engines):
 
 
 def test_empty_where_answered_and_unreachable_elsewhere_is_still_66(engines):
-    engines.answer("duckduckgo", 200, OWN / "ddg_no_results.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_no_results.html")
     engines.hang("brave")
-    engines.answer("mojeek", 200, OWN / "mojeek_no_results.html")
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_no_results.html")
     opts = _options(engines, "xqzvbnmw", attempt_timeout=0.3)
     from ws.chain import run
 
@@ -186,8 +184,8 @@ def test_empty_where_answered_and_unreachable_elsewhere_is_still_66(engines):
 
 
 def test_mixed_failures_exit_69(engines):
-    engines.answer("duckduckgo", 202, OWN / "ddg_anomaly.html")
-    engines.answer("brave", 200, OWN / "brave_no_results.html")
+    engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_no_results.html")
     engines.answer("mojeek", 500, b"oops")
     r = ws(engines, "rust")
     assert r.code == 69
@@ -294,7 +292,7 @@ def test_a_hanging_provider_is_cut_at_its_limit_and_the_next_one_answers(engines
     from ws.chain import run
 
     engines.hang("duckduckgo")
-    engines.answer("brave", 200, OWN / "brave_results.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
     lines: list[str] = []
     start = time.monotonic()
     report = run(_options(engines, "rust async", attempt_timeout=0.4), say=lines.append)
@@ -340,7 +338,7 @@ def test_a_bad_endpoint_variable_is_a_usage_error(engines):
 
 
 def test_json_has_every_key_on_success_and_failure(engines):
-    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     ok = json.loads(ws(engines, "rust", "--json", "-n", "1").stdout)
     assert list(ok) == ["query", "provider", "results", "attempts", "error"]
     assert ok["results"] == [
@@ -377,7 +375,7 @@ def test_json_has_every_key_on_success_and_failure(engines):
 
 
 def test_urls_prints_only_urls(engines):
-    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     r = ws(engines, "rust", "--urls")
     assert r.stdout == (
         "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top\n"
@@ -386,8 +384,8 @@ def test_urls_prints_only_urls(engines):
 
 
 def test_allow_is_sent_as_site_and_applied_again_locally(engines):
-    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
-    engines.answer("brave", 200, OWN / "brave_results.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
     r = ws(engines, "rust", "--allow", "docs.rs", "--urls")
     assert r.stdout == "https://docs.rs/futures/latest/futures/\n"
     assert (
@@ -398,13 +396,13 @@ def test_allow_is_sent_as_site_and_applied_again_locally(engines):
 
 
 def test_block_drops_results_from_a_domain_and_its_subdomains(engines):
-    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     r = ws(engines, "rust", "--block", "github.io", "--urls")
     assert r.stdout == "https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z\n"
 
 
 def test_unsupported_options_are_ignored_with_a_note(engines):
-    engines.answer("mojeek", 200, OWN / "mojeek_results.html")
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
     r = ws(engines, "rust", "--provider", "mojeek", "--safe", "moderate", "--urls")
     assert r.code == 0
     assert (
@@ -418,7 +416,7 @@ def test_unsupported_options_are_ignored_with_a_note(engines):
 
 def test_provider_moves_to_the_front_and_the_others_stay_as_fallbacks(engines):
     engines.answer("mojeek", 429, b"slow down")
-    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     r = ws(engines, "rust", "--provider", "mojeek")
     assert r.code == 0 and "(via DuckDuckGo)" in r.stdout
     assert engines.asked() == ["mojeek", "duckduckgo"]
@@ -426,8 +424,8 @@ def test_provider_moves_to_the_front_and_the_others_stay_as_fallbacks(engines):
 
 def test_searxng_joins_the_chain_second_when_set(serve):
     engines = Engines(serve, searxng=True)
-    engines.answer("duckduckgo", 202, OWN / "ddg_anomaly.html")
-    engines.answer("searxng", 200, OWN / "searxng_results_new.json", JSON_TYPE)
+    engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("searxng", 200, WS_FIXTURES / "searxng_results_new.json", JSON_TYPE)
     r = ws(engines, "rust", "--json")
     assert r.code == 0
     assert engines.asked() == ["duckduckgo", "searxng"]
@@ -446,7 +444,7 @@ def test_searxng_joins_the_chain_second_when_set(serve):
 def test_searxng_without_json_enabled_says_how_to_fix_it(serve):
     engines = Engines(serve, searxng=True)
     engines.answer("searxng", 403, b"<html><body><h1>403 Forbidden</h1></body></html>")
-    engines.answer("duckduckgo", 200, OWN / "ddg_get.html")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     r = ws(engines, "rust", "--provider", "searxng", "--urls")
     assert r.code == 0
     assert r.stderr == (
@@ -515,19 +513,21 @@ def test_endpoint_trust_covers_that_host_only(engines, serve):
     # The configured engine redirects to another loopback address: not trusted, refused.
     other = serve(lambda conn, req: conn.sendall(http_response(200, b"never")), host="127.0.0.2")
     engines.answer("duckduckgo", 302, b"", Location=other.url + "html/")
-    engines.answer("brave", 200, OWN / "brave_results.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
     r = ws(engines, "rust", "--urls")
     assert r.code == 0
     assert r.stderr.startswith("ws: duckduckgo: network (refused 127.0.0.2: loopback address;")
     assert other.requests == []
 
 
-@pytest.mark.skipif(not CAPTURES.is_dir(), reason=f"real captures not found at {CAPTURES}")
+@pytest.mark.skipif(
+    not SEARCH_CAPTURES.is_dir(), reason=f"real captures not found at {SEARCH_CAPTURES}"
+)
 def test_real_captures_through_the_chain(serve):
     engines = Engines(serve, searxng=True)
-    engines.answer("duckduckgo", 202, CAPTURES / "duckduckgo" / "anomaly_captcha.html")
-    engines.answer("searxng", 200, CAPTURES / "searxng" / "public_instance_botcheck.html")
-    engines.answer("brave", 200, CAPTURES / "brave" / "results.html")
+    engines.answer("duckduckgo", 202, SEARCH_CAPTURES / "duckduckgo" / "anomaly_captcha.html")
+    engines.answer("searxng", 200, SEARCH_CAPTURES / "searxng" / "public_instance_botcheck.html")
+    engines.answer("brave", 200, SEARCH_CAPTURES / "brave" / "results.html")
     r = ws(engines, "javascript tutorial", "-n", "3")
     assert r.code == 0
     assert r.stderr == (

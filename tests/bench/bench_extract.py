@@ -18,27 +18,20 @@ import gc
 import gzip
 import json
 import os
-import re
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+# The suite's measure, so that a test's recall and the benchmark's mean the same thing.
+from tests.helpers import shingles  # noqa: E402
+
 DATA = Path(
     os.environ.get("WF_EXTRACT_BENCH", ROOT.parent / "shared" / "extract-bench" / "scrapinghub")
 )
-_TOKEN = re.compile(r"\w+")
-
-
-def shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
-    tokens = _TOKEN.findall(text or "")
-    return Counter(
-        tuple(tokens[i : i + n]) for i in range(max(1, len(tokens) - n + 1)) if tokens[i : i + n]
-    )
 
 
 def page_scores(truth: str, predicted: str) -> tuple[float | None, float | None]:

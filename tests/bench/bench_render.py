@@ -48,17 +48,27 @@ def med(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def row(name: str, totals: list[float], parts: list[dict[str, float]], target: float | None = None) -> None:
-    phases = "  ".join(f"{p} {med([t.get(p, 0.0) for t in parts]) * 1000:5.0f}" for p in (*PHASES, "close") if any(p in t for t in parts))
+def row(
+    name: str, totals: list[float], parts: list[dict[str, float]], target: float | None = None
+) -> None:
+    phases = "  ".join(
+        f"{p} {med([t.get(p, 0.0) for t in parts]) * 1000:5.0f}"
+        for p in (*PHASES, "close")
+        if any(p in t for t in parts)
+    )
     verdict = ""
     if target is not None:
         verdict = f"  (target < {target:.1f} s: {'met' if med(totals) < target else 'NOT met'})"
-    print(f"  {name:30s} median {med(totals):5.3f} s  min {min(totals):5.3f}  max {max(totals):5.3f}{verdict}")
+    print(
+        f"  {name:30s} median {med(totals):5.3f} s  min {min(totals):5.3f}  max {max(totals):5.3f}{verdict}"
+    )
     print(f"  {'':30s} ms: {phases}")
 
 
 def session() -> RenderSession:
-    return RenderSession(RenderOptions(mode="always"), policy=Policy(allow_hosts=frozenset({"127.0.0.1"})))
+    return RenderSession(
+        RenderOptions(mode="always"), policy=Policy(allow_hosts=frozenset({"127.0.0.1"}))
+    )
 
 
 def cold(url: str) -> tuple[list[float], list[dict[str, float]]]:
@@ -99,10 +109,17 @@ def whole_process(url: str) -> None:
         times = []
         for _ in range(COLD_RUNS):
             start = time.monotonic()
-            subprocess.run([wf, "--render", mode, "--allow-host", "127.0.0.1", url], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            subprocess.run(
+                [wf, "--render", mode, "--allow-host", "127.0.0.1", url],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                check=True,
+            )
             times.append(time.monotonic() - start)
-        print(f"  {'wf --render ' + mode + ' URL':30s} median {med(times):5.3f} s  min {min(times):5.3f}  max {max(times):5.3f}")
+        print(
+            f"  {'wf --render ' + mode + ' URL':30s} median {med(times):5.3f} s  min {min(times):5.3f}  max {max(times):5.3f}"
+        )
 
 
 def false_positives() -> None:
@@ -126,13 +143,17 @@ def false_positives() -> None:
         if hit:
             flagged += 1
             names.append(path.name[:16])
-    print(f"  extract-bench ({pages} pages that need no rendering): {flagged} flagged, "
-          f"false-positive rate {flagged / max(pages, 1):.1%}{' ' + ', '.join(names) if names else ''}")
+    print(
+        f"  extract-bench ({pages} pages that need no rendering): {flagged} flagged, "
+        f"false-positive rate {flagged / max(pages, 1):.1%}{' ' + ', '.join(names) if names else ''}"
+    )
     print(f"  heuristic cost: {seconds / max(pages, 1) * 1e6:.0f} us a page (mean)")
     fixtures = ROOT / "tests" / "fixtures" / "render"
     for name in ("spa.html", "spa_fetch.html"):
         html = (fixtures / name).read_text()
-        print(f"  true positive check, {name}: {'flagged' if looks_like_js_shell(html, extract_text(html)) else 'MISSED'}")
+        print(
+            f"  true positive check, {name}: {'flagged' if looks_like_js_shell(html, extract_text(html)) else 'MISSED'}"
+        )
 
 
 def isolated() -> bool:
@@ -148,8 +169,10 @@ def main() -> int:
         print(f"render benchmark skipped: {exc}")
         return 0
     if not isolated():
-        print("render benchmark skipped: run it inside a loopback-only namespace: "
-              "unshare --net sh -c 'ip link set lo up && exec \"$@\"' _ python tests/bench/bench_render.py")
+        print(
+            "render benchmark skipped: run it inside a loopback-only namespace: "
+            "unshare --net sh -c 'ip link set lo up && exec \"$@\"' _ python tests/bench/bench_render.py"
+        )
         return 0
     with tempfile.TemporaryDirectory(prefix="wf-bench-render-") as tmp:
         # The runtime dir stays the default, as users get it (profiles are removed at
@@ -164,8 +187,10 @@ def main() -> int:
         row(f"warm, back to back ({WARM_RUNS})", totals, parts, TARGET_WARM)
         totals, parts = warm(url, gap=0.3)
         row(f"warm, in a batch ({WARM_RUNS})", totals, parts, TARGET_WARM)
-        print("\nwhole process, the same page (static fetch and extraction included; with\n"
-              "--render always the browser starts during the static fetch)")
+        print(
+            "\nwhole process, the same page (static fetch and extraction included; with\n"
+            "--render always the browser starts during the static fetch)"
+        )
         whole_process(url)
         tab_mod.MIN_QUIET = tab_mod.MAX_QUIET = 0.5
         print("\nthe issue's baseline, a fixed 500 ms quiet window:")

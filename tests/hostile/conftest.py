@@ -25,8 +25,6 @@ MEMORY_BOUND_KB = 100 * 1024
 DEADLINE_SLACK = 1.0
 
 
-
-
 class Figures:
     """Measurements of one case, appended to $HOSTILE_FIGURES when it is set."""
 
@@ -50,7 +48,9 @@ class Figures:
         self._write({"kind": "memory", "peak_kb": peak_kb, "idle_kb": idle_kb})
         _check_memory(peak_kb, idle_kb)
 
-    def deadline_and_memory(self, timeout: float, elapsed: float, peak_kb: int, idle_kb: int) -> None:
+    def deadline_and_memory(
+        self, timeout: float, elapsed: float, peak_kb: int, idle_kb: int
+    ) -> None:
         """Record both figures before either is asserted."""
         self._write({"kind": "deadline", "timeout": timeout, "elapsed": round(elapsed, 3)})
         self._write({"kind": "memory", "peak_kb": peak_kb, "idle_kb": idle_kb})
@@ -79,8 +79,12 @@ def figures(request: pytest.FixtureRequest) -> Figures:
 def idle_kb(tmp_path_factory: pytest.TempPathFactory) -> int:
     """Peak RSS of an idle `wf --version` (the smallest of three runs)."""
     home = tmp_path_factory.mktemp("idle")
-    env = proc.env(WF_SCRATCH_DIR=str(home / "s"), WF_STATE_DIR=str(home / "t"),
-                   WF_RUNTIME_DIR=str(home / "r"), WF_CONFIG_DIR=str(home / "c"))
+    env = proc.env(
+        WF_SCRATCH_DIR=str(home / "s"),
+        WF_STATE_DIR=str(home / "t"),
+        WF_RUNTIME_DIR=str(home / "r"),
+        WF_CONFIG_DIR=str(home / "c"),
+    )
     peaks = []
     for _ in range(3):
         r = proc.run(["wf", "--version"], env=env, measure=True)
@@ -89,7 +93,9 @@ def idle_kb(tmp_path_factory: pytest.TempPathFactory) -> int:
     path = os.environ.get(FIGURES_ENV)
     if path:
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"case": "wf --version", "kind": "idle", "peak_kb": min(peaks)}) + "\n")
+            fh.write(
+                json.dumps({"case": "wf --version", "kind": "idle", "peak_kb": min(peaks)}) + "\n"
+            )
     return min(peaks)
 
 

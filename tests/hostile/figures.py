@@ -36,11 +36,17 @@ def run_suite(path: Path, extra: list[str]) -> tuple[int, str]:
 def table(records: list[dict], summary: str) -> str:
     out: list[str] = []
     m = re.search(r"(\d+) passed", summary)
-    counts = ", ".join(f"{n} {w}" for n, w in re.findall(r"(\d+) (passed|failed|skipped|xfailed|xpassed|error)", summary))
+    counts = ", ".join(
+        f"{n} {w}"
+        for n, w in re.findall(r"(\d+) (passed|failed|skipped|xfailed|xpassed|error)", summary)
+    )
     if m or counts:
         out.append(f"hostile cases: {counts}")
-    deadlines = sorted((r for r in records if r["kind"] == "deadline"),
-                       key=lambda r: r["elapsed"] - r["timeout"], reverse=True)
+    deadlines = sorted(
+        (r for r in records if r["kind"] == "deadline"),
+        key=lambda r: r["elapsed"] - r["timeout"],
+        reverse=True,
+    )
     if deadlines:
         width = max(len(r["case"]) for r in deadlines)
         out.append("")
@@ -49,15 +55,21 @@ def table(records: list[dict], summary: str) -> str:
             over = r["elapsed"] - r["timeout"]
             out.append(f"{r['case']:{width}} {r['timeout']:7.2f} {r['elapsed']:8.3f} {over:+7.3f}")
         worst = deadlines[0]
-        out.append(f"worst overshoot: {worst['elapsed'] - worst['timeout']:+.3f} s ({worst['case']})")
+        out.append(
+            f"worst overshoot: {worst['elapsed'] - worst['timeout']:+.3f} s ({worst['case']})"
+        )
     idle = [r["peak_kb"] for r in records if r["kind"] == "idle"]
-    memory = sorted((r for r in records if r["kind"] == "memory"), key=lambda r: r["peak_kb"], reverse=True)
+    memory = sorted(
+        (r for r in records if r["kind"] == "memory"), key=lambda r: r["peak_kb"], reverse=True
+    )
     if memory:
         width = max(len(r["case"]) for r in memory)
         out.append("")
         out.append(f"{'memory case':{width}} {'peak MB':>8} {'over idle':>9}")
         for r in memory:
-            out.append(f"{r['case']:{width}} {r['peak_kb'] / 1024:8.1f} {(r['peak_kb'] - r['idle_kb']) / 1024:9.1f}")
+            out.append(
+                f"{r['case']:{width}} {r['peak_kb'] / 1024:8.1f} {(r['peak_kb'] - r['idle_kb']) / 1024:9.1f}"
+            )
         worst = memory[0]
         out.append(
             f"worst peak RSS: {worst['peak_kb'] / 1024:.1f} MB, {(worst['peak_kb'] - worst['idle_kb']) / 1024:.1f} MB "
@@ -67,7 +79,9 @@ def table(records: list[dict], summary: str) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--from", dest="source", help="print figures already recorded in this file")
     parser.add_argument("pytest_args", nargs="*", help="extra arguments for pytest")
     args = parser.parse_args()

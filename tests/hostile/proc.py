@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.conftest import subprocess_env, tool_path
+from tests.helpers import subprocess_env, tool_path
 
 
 @dataclass
@@ -55,8 +55,11 @@ def run(
         fd, report = tempfile.mkstemp(prefix="peak-")
         os.close(fd)
         args = [sys.executable, str(Path(__file__).with_name("peak.py")), report, *args]
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.TemporaryFile() as inp:
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.TemporaryFile() as inp,
+    ):
         if stdin is not None:
             inp.write(stdin)
             inp.seek(0)
@@ -96,8 +99,14 @@ def run(
             _kill_group(proc.pid)
         out.seek(0)
         err.seek(0)
-        return Run(proc.returncode, out.read(), err.read().decode("utf-8", "replace"),
-                   elapsed, peak, leftovers)
+        return Run(
+            proc.returncode,
+            out.read(),
+            err.read().decode("utf-8", "replace"),
+            elapsed,
+            peak,
+            leftovers,
+        )
 
 
 def _group_alive(pgid: int) -> bool:

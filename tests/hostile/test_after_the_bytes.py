@@ -21,13 +21,12 @@ from pathlib import Path
 import pytest
 
 from common.parse_limits import COUNTED_FROM, MAX_ATTRIBUTES
+from tests.helpers import ALLOW, ENGINE_VARIABLES
 from tests.hostile import proc
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 NO_LIMITS = {"WF_WS_NO_PARSE_LIMITS": "1"}
-ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
 
 
 def attribute_page(n: int) -> bytes:
@@ -85,7 +84,7 @@ def test_the_backstop_prints_the_json_error_document(serve, figures):
 
 def test_the_backstop_holds_for_ws_too(serve, figures):
     srv = serve(respond(200, attribute_page(100_000), HTML))
-    env = proc.env(**NO_LIMITS, **{name: srv.url for name in ENGINES})
+    env = proc.env(**NO_LIMITS, **{name: srv.url for name in ENGINE_VARIABLES})
     r = proc.run(
         ["ws", "--provider", "duckduckgo", "--timeout", "2", "--json", "anything"], env=env
     )
@@ -97,7 +96,7 @@ def test_the_backstop_holds_for_ws_too(serve, figures):
 
 def test_a_results_page_of_many_attributes_is_cut_for_ws(serve, figures):
     srv = serve(respond(200, attribute_page(100_000), HTML))
-    env = proc.env(**{name: srv.url for name in ENGINES})
+    env = proc.env(**{name: srv.url for name in ENGINE_VARIABLES})
     r = proc.run(["ws", "--provider", "duckduckgo", "--timeout", "3", "anything"], env=env)
     figures.deadline(3, r.elapsed)
     # Cut, the page parses at once; it is simply no results page: parse_error (69).

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import invoke
+from tests.helpers import invoke
 from tests.servers import respond
 
 

@@ -10,10 +10,10 @@ from functools import cache
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile import proc
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 BLOCK = 16 << 20  # zero bytes per repeated deflate block
 GiB = 1 << 30
 
@@ -32,7 +32,11 @@ def raw_deflate(total: int) -> bytes:
 
 def gzip_bomb(total: int) -> bytes:
     # The trailer's CRC is left at zero: a client that keeps to its cap never reaches it.
-    return b"\x1f\x8b\x08\x00\0\0\0\0\x02\xff" + raw_deflate(total) + struct.pack("<II", 0, total % 2**32)
+    return (
+        b"\x1f\x8b\x08\x00\0\0\0\0\x02\xff"
+        + raw_deflate(total)
+        + struct.pack("<II", 0, total % 2**32)
+    )
 
 
 def zlib_bomb(total: int) -> bytes:
@@ -65,7 +69,12 @@ def _too_large(r: proc.Run, tool: str = "wf") -> None:
 
 @pytest.mark.parametrize(
     "encoding,make",
-    [("gzip", gzip_bomb), ("x-gzip", gzip_bomb), ("deflate", zlib_bomb), ("deflate-raw", raw_deflate)],
+    [
+        ("gzip", gzip_bomb),
+        ("x-gzip", gzip_bomb),
+        ("deflate", zlib_bomb),
+        ("deflate-raw", raw_deflate),
+    ],
     ids=["gzip", "x-gzip", "deflate", "raw-deflate-as-deflate"],
 )
 def test_one_gigabyte_bomb_stops_at_the_cap(serve, idle_kb, figures, encoding, make):
@@ -99,7 +108,9 @@ def test_gzip_file_inside_gzip_encoding_is_saved_not_expanded(serve, scratch, fi
     # The transfer encoding is undone once; the file it carried stays a .gz file.
     inner = gzip_bomb(GiB)
     body = zlib.compress(inner, 9, wbits=31)
-    srv = serve(respond(200, body, {"Content-Type": "application/gzip", "Content-Encoding": "gzip"}))
+    srv = serve(
+        respond(200, body, {"Content-Type": "application/gzip", "Content-Encoding": "gzip"})
+    )
     r = proc.run(["wf", *ALLOW, srv.url], env=proc.env(), measure=True)
     figures.memory(r.peak_kb, idle_kb)
     assert r.code == 0, r.stderr
@@ -151,16 +162,25 @@ def test_unrequested_encoding_is_not_offered(serve, wf):
 
 @pytest.mark.parametrize("encoding", ["compress", "gzip, lzma", "exi"])
 def test_unknown_content_encoding_exits_8(wf, serve, encoding):
-    srv = serve(respond(200, b"hello", {"Content-Type": "text/plain", "Content-Encoding": encoding}))
+    srv = serve(
+        respond(200, b"hello", {"Content-Type": "text/plain", "Content-Encoding": encoding})
+    )
     r = wf(*ALLOW, srv.url)
     assert r.code == 8 and r.stderr.startswith("wf: (8) unsupported Content-Encoding"), r.stderr
 
 
 def test_search_backend_bomb(serve, idle_kb, figures):
-    srv = serve(respond(200, gzip_bomb(GiB), {"Content-Type": "application/json",
-                                               "Content-Encoding": "gzip"}))
-    env = proc.env(**{name: srv.url for name in
-                      ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")})
+    srv = serve(
+        respond(
+            200, gzip_bomb(GiB), {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+        )
+    )
+    env = proc.env(
+        **{
+            name: srv.url
+            for name in ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
+        }
+    )
     r = proc.run(["ws", "--timeout", "20", "anything"], env=env, measure=True)
     figures.memory(r.peak_kb, idle_kb)
     assert r.code == 63, r.stderr

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.servers import http_response, respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 TEXT = {"Content-Type": "text/plain"}
 
 
@@ -34,12 +34,30 @@ def _usage(r, *needles: str) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("--from", "0"), ("--to", "-1"), ("--to", "0"), ("--from", "-5"), ("--from", "5", "--to", "2"),
-     ("--max-length", "-1"), ("--from", "1.5"), ("--from", "0x10"), ("--from", ""),
-     ("--timeout", "0"), ("--timeout", "-1"), ("--timeout", "nan"), ("--timeout", "inf"),
-     ("--timeout", "1e400"), ("--timeout", "86401"), ("--max-bytes", "0"), ("--max-bytes", "-1"),
-     ("--max-bytes", "nan"), ("--max-bytes", "inf"), ("--max-bytes", "1e30"), ("--max-bytes", "10Q"),
-     ("--max-bytes", "")],
+    [
+        ("--from", "0"),
+        ("--to", "-1"),
+        ("--to", "0"),
+        ("--from", "-5"),
+        ("--from", "5", "--to", "2"),
+        ("--max-length", "-1"),
+        ("--from", "1.5"),
+        ("--from", "0x10"),
+        ("--from", ""),
+        ("--timeout", "0"),
+        ("--timeout", "-1"),
+        ("--timeout", "nan"),
+        ("--timeout", "inf"),
+        ("--timeout", "1e400"),
+        ("--timeout", "86401"),
+        ("--max-bytes", "0"),
+        ("--max-bytes", "-1"),
+        ("--max-bytes", "nan"),
+        ("--max-bytes", "inf"),
+        ("--max-bytes", "1e30"),
+        ("--max-bytes", "10Q"),
+        ("--max-bytes", ""),
+    ],
     ids=lambda a: " ".join(a) if isinstance(a, tuple) else a,
 )
 def test_out_of_range_numbers_are_usage_errors(wf, serve, args):
@@ -51,10 +69,18 @@ def test_out_of_range_numbers_are_usage_errors(wf, serve, args):
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("WF_MAX_LENGTH", "abc"), ("WF_TIMEOUT", "soon"), ("WF_TIMEOUT", "0"),
-     ("WF_TIMEOUT", "86401"), ("WF_MAX_BYTES", "lots"), ("WF_AUTOSAVE_BYTES", "1e3"),
-     ("WF_RENDER", "sometimes"), ("WF_RENDER_TIMEOUT", "soon"), ("WF_RENDER_TIMEOUT", "0"),
-     ("WF_RENDER_KEEPALIVE", "-1")],
+    [
+        ("WF_MAX_LENGTH", "abc"),
+        ("WF_TIMEOUT", "soon"),
+        ("WF_TIMEOUT", "0"),
+        ("WF_TIMEOUT", "86401"),
+        ("WF_MAX_BYTES", "lots"),
+        ("WF_AUTOSAVE_BYTES", "1e3"),
+        ("WF_RENDER", "sometimes"),
+        ("WF_RENDER_TIMEOUT", "soon"),
+        ("WF_RENDER_TIMEOUT", "0"),
+        ("WF_RENDER_KEEPALIVE", "-1"),
+    ],
 )
 def test_bad_values_in_the_environment_are_usage_errors(wf, serve, monkeypatch, name, value):
     # Checked at start-up with the flags, so the line names the variable, not a flag it
@@ -110,8 +136,16 @@ def test_huge_from_is_past_the_end(wf, serve):
     assert any("past the last line" in n for n in obj["notes"])
 
 
-@pytest.mark.parametrize("args", [("--to", HUGE), ("--max-length", HUGE), ("--from", "1", "--to", HUGE),
-                                  ("--max-bytes", "4G"), ("--timeout", "86400")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--to", HUGE),
+        ("--max-length", HUGE),
+        ("--from", "1", "--to", HUGE),
+        ("--max-bytes", "4G"),
+        ("--timeout", "86400"),
+    ],
+)
 def test_huge_but_valid_numbers_work(wf, serve, args):
     r = wf(*ALLOW, *args, lines_server(serve, 3).url)
     assert (r.code, r.stdout) == (0, "line 1\nline 2\nline 3\n"), r.stderr
@@ -120,7 +154,9 @@ def test_huge_but_valid_numbers_work(wf, serve, args):
 # ---------------------------------------------------------------- save paths
 
 
-def test_dot_dot_etc_passwd_is_saved_as_passwd_in_the_scratch_dir(wf, serve, scratch, tmp_path, monkeypatch):
+def test_dot_dot_etc_passwd_is_saved_as_passwd_in_the_scratch_dir(
+    wf, serve, scratch, tmp_path, monkeypatch
+):
     # From cwd tmp/x/y, ../../etc/passwd would be tmp/etc/passwd: a decoy, not the real one.
     decoy = tmp_path / "etc" / "passwd"
     decoy.parent.mkdir()
@@ -134,8 +170,10 @@ def test_dot_dot_etc_passwd_is_saved_as_passwd_in_the_scratch_dir(wf, serve, scr
     assert str(scratch / "passwd") in r.stdout
 
 
-@pytest.mark.parametrize(("given", "saved"), [("dir/", "dir"), ("a\\b", "b"), ("./x/../y", "y"),
-                                              ("  spaced  ", "spaced"), ("-rf", "-rf")])
+@pytest.mark.parametrize(
+    ("given", "saved"),
+    [("dir/", "dir"), ("a\\b", "b"), ("./x/../y", "y"), ("  spaced  ", "spaced"), ("-rf", "-rf")],
+)
 def test_save_path_keeps_only_its_base_name(wf, serve, scratch, given, saved):
     r = wf(*ALLOW, "--save-path", given, lines_server(serve, 3).url)
     assert r.code == 0, r.stderr
@@ -154,8 +192,18 @@ def test_absolute_save_path_keeps_only_its_base_name(wf, serve, scratch, tmp_pat
 @pytest.mark.parametrize(
     "name",
     ["a\x00b", "a\nb", "a\rb", "..", ".", "", "/", "../..", "x" * 256, "é" * 128],
-    ids=["nul", "newline", "cr", "dotdot", "dot", "empty", "slash", "dotdot-dotdot",
-         "256-bytes", "256-utf8-bytes"],
+    ids=[
+        "nul",
+        "newline",
+        "cr",
+        "dotdot",
+        "dot",
+        "empty",
+        "slash",
+        "dotdot-dotdot",
+        "256-bytes",
+        "256-utf8-bytes",
+    ],
 )
 def test_impossible_save_names_are_usage_errors(wf, serve, scratch, name):
     srv = lines_server(serve, 3)
@@ -166,7 +214,9 @@ def test_impossible_save_names_are_usage_errors(wf, serve, scratch, name):
 
 
 @pytest.mark.parametrize("target_kind", ["file", "dir", "dangling"])
-def test_symlink_in_the_scratch_dir_is_replaced_not_followed(wf, serve, scratch, tmp_path, target_kind):
+def test_symlink_in_the_scratch_dir_is_replaced_not_followed(
+    wf, serve, scratch, tmp_path, target_kind
+):
     outside = tmp_path / "outside"
     outside.mkdir()
     victim = outside / "victim"
@@ -186,7 +236,9 @@ def test_symlink_in_the_scratch_dir_is_replaced_not_followed(wf, serve, scratch,
         assert list(victim.iterdir()) == []
     else:
         assert not victim.exists()
-    assert sorted(p.name for p in outside.iterdir()) == ([] if target_kind == "dangling" else ["victim"])
+    assert sorted(p.name for p in outside.iterdir()) == (
+        [] if target_kind == "dangling" else ["victim"]
+    )
 
 
 def test_real_etc_passwd_is_never_written(serve, tmp_path):
@@ -201,7 +253,7 @@ def test_real_etc_passwd_is_never_written(serve, tmp_path):
         probe = proc.run(["unshare", "--mount", "true"])
         if probe.code != 0:
             pytest.skip("root, but no mount namespace here (unshare --mount failed)")
-        from tests.conftest import tool_path
+        from tests.helpers import tool_path
 
         script = 'mount -t tmpfs tmpfs /etc && "$@"; rc=$?; echo "@@ $(ls -A /etc)"; exit $rc'
         argv = ["unshare", "--mount", "sh", "-c", script, "_", tool_path("wf"), *argv[1:]]
@@ -231,16 +283,38 @@ def _refused(r, forbidden) -> None:
 
 @pytest.mark.parametrize(
     "template",
-    ["http://127.0.0.1@127.0.0.2:{p}/", "http://127.0.0.1:{p}@127.0.0.2:{p}/",
-     "http://127.0.0.2:{p}#@127.0.0.1:{p}/", "http://127.0.0.2:{p}?@127.0.0.1:{p}/",
-     "http://127.0.0.1:{p}\\@127.0.0.2:{p}/", "http://user:pa@ss@127.0.0.2:{p}/",
-     "http://%31%32%37.0.0.1@127.0.0.2:{p}/", "http://127.0.0.1%00@127.0.0.2:{p}/",
-     "http://\uff11\uff12\uff17.\uff10.\uff10.\uff12:{p}/", "http://127\u30020\u30020\u30022:{p}/",
-     "http://2130706434:{p}/", "http://0x7f.2:{p}/", "http://[::ffff:127.0.0.2]:{p}/",
-     "http://127.0.0.2.:{p}/"],
-    ids=["userinfo", "userinfo-port", "fragment-at", "query-at", "backslash-at", "two-at",
-         "encoded-userinfo", "nul-userinfo", "fullwidth-digits", "ideographic-dots", "decimal",
-         "hex-short", "v4-mapped", "trailing-dot"],
+    [
+        "http://127.0.0.1@127.0.0.2:{p}/",
+        "http://127.0.0.1:{p}@127.0.0.2:{p}/",
+        "http://127.0.0.2:{p}#@127.0.0.1:{p}/",
+        "http://127.0.0.2:{p}?@127.0.0.1:{p}/",
+        "http://127.0.0.1:{p}\\@127.0.0.2:{p}/",
+        "http://user:pa@ss@127.0.0.2:{p}/",
+        "http://%31%32%37.0.0.1@127.0.0.2:{p}/",
+        "http://127.0.0.1%00@127.0.0.2:{p}/",
+        "http://\uff11\uff12\uff17.\uff10.\uff10.\uff12:{p}/",
+        "http://127\u30020\u30020\u30022:{p}/",
+        "http://2130706434:{p}/",
+        "http://0x7f.2:{p}/",
+        "http://[::ffff:127.0.0.2]:{p}/",
+        "http://127.0.0.2.:{p}/",
+    ],
+    ids=[
+        "userinfo",
+        "userinfo-port",
+        "fragment-at",
+        "query-at",
+        "backslash-at",
+        "two-at",
+        "encoded-userinfo",
+        "nul-userinfo",
+        "fullwidth-digits",
+        "ideographic-dots",
+        "decimal",
+        "hex-short",
+        "v4-mapped",
+        "trailing-dot",
+    ],
 )
 def test_url_tricks_do_not_reach_a_forbidden_host(wf, forbidden, template):
     r = wf(*ALLOW, template.format(p=forbidden.port))
@@ -256,9 +330,17 @@ def test_userinfo_for_an_allowed_host_is_sent_as_basic_auth(wf, serve):
 
 @pytest.mark.parametrize(
     "url",
-    ["http://[fe80::1%25eth0]/", "http://[fe80::1%eth0]:80/", "http://[fe80::1]/",
-     "http://169.254.169.254/", "http://[::ffff:169.254.169.254]/", "http://[fd00:ec2::254]/",
-     "http://metadata.google.internal/", "http://0.0.0.0:1/", "http://[::]:1/"],
+    [
+        "http://[fe80::1%25eth0]/",
+        "http://[fe80::1%eth0]:80/",
+        "http://[fe80::1]/",
+        "http://169.254.169.254/",
+        "http://[::ffff:169.254.169.254]/",
+        "http://[fd00:ec2::254]/",
+        "http://metadata.google.internal/",
+        "http://0.0.0.0:1/",
+        "http://[::]:1/",
+    ],
 )
 def test_link_local_and_metadata_targets_are_refused_without_a_packet(wf, url):
     # The loopback-only guard fails the test if anything tries to connect or resolve.
@@ -293,11 +375,29 @@ def test_fullwidth_localhost_is_still_localhost(wf, serve):
 
 @pytest.mark.parametrize(
     "url",
-    ["http://" + "a" * 64 + ".test/", "http://a..b/", "http://xn--/", "http://xn--a-\u00e9.test/",
-     "http://\u200b/", "http://a b/", "http://[::1/", "http://[zz::1]/", "http://127.0.0.1:99999/",
-     "http://127.0.0.1:-1/", "http://127.0.0.1:8o/", "http:///path", "http:/127.0.0.1/",
-     "http:127.0.0.1", "//127.0.0.1/", "http://a<b/", "http://a%2fb/", "http://1.2.3.4.5/",
-     "http://a.b.0x1f/", "http://a.b.123/", f"http://{'a.' * 127}a/"],
+    [
+        "http://" + "a" * 64 + ".test/",
+        "http://a..b/",
+        "http://xn--/",
+        "http://xn--a-\u00e9.test/",
+        "http://\u200b/",
+        "http://a b/",
+        "http://[::1/",
+        "http://[zz::1]/",
+        "http://127.0.0.1:99999/",
+        "http://127.0.0.1:-1/",
+        "http://127.0.0.1:8o/",
+        "http:///path",
+        "http:/127.0.0.1/",
+        "http:127.0.0.1",
+        "//127.0.0.1/",
+        "http://a<b/",
+        "http://a%2fb/",
+        "http://1.2.3.4.5/",
+        "http://a.b.0x1f/",
+        "http://a.b.123/",
+        f"http://{'a.' * 127}a/",
+    ],
 )
 def test_malformed_urls_exit_3(wf, url):
     # None of these may reach the resolver (the guard fails the test on a lookup).
@@ -306,8 +406,11 @@ def test_malformed_urls_exit_3(wf, url):
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("char", ["\x00", "\x07", "\t", "\x1b", "\x7f", "\n", "\r"],
-                         ids=["nul", "bel", "tab", "esc", "del", "lf", "cr"])
+@pytest.mark.parametrize(
+    "char",
+    ["\x00", "\x07", "\t", "\x1b", "\x7f", "\n", "\r"],
+    ids=["nul", "bel", "tab", "esc", "del", "lf", "cr"],
+)
 def test_control_characters_in_a_url_exit_3(wf, serve, char):
     srv = serve(respond(200, b"ok\n", TEXT))
     r = wf(*ALLOW, srv.url + "a" + char + "b")
@@ -335,9 +438,19 @@ def test_schemes_in_odd_case_work(wf, serve, scheme):
     assert (r.code, r.stdout) == (0, "ok\n")
 
 
-@pytest.mark.parametrize("url", ["FILE:///etc/passwd", "File://localhost/etc/passwd", "GOPHER://127.0.0.1/",
-                                 "javascript:alert(1)", "data:text/plain,hi", "ftp://127.0.0.1/",
-                                 "HTTPS+X://127.0.0.1/", "ws://127.0.0.1/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "FILE:///etc/passwd",
+        "File://localhost/etc/passwd",
+        "GOPHER://127.0.0.1/",
+        "javascript:alert(1)",
+        "data:text/plain,hi",
+        "ftp://127.0.0.1/",
+        "HTTPS+X://127.0.0.1/",
+        "ws://127.0.0.1/",
+    ],
+)
 def test_other_schemes_in_any_case_exit_3(wf, url):
     r = wf("--allow-private", url)
     assert r.code == 3 and "unsupported scheme" in r.stderr, r.stderr
@@ -351,12 +464,19 @@ def test_surrounding_whitespace_is_ignored(wf, serve):
 
 def test_hostile_urls_on_stdin_each_get_their_line(wf, serve, forbidden):
     good = serve(respond(200, b"ok\n", TEXT))
-    urls = [good.url, "gopher://x/", f"http://127.0.0.1@127.0.0.2:{forbidden.port}/", "http://a b/",
-            "http://" + "x" * 40_000]
+    urls = [
+        good.url,
+        "gopher://x/",
+        f"http://127.0.0.1@127.0.0.2:{forbidden.port}/",
+        "http://a b/",
+        "http://" + "x" * 40_000,
+    ]
     r = wf(*ALLOW, "-", input="\n".join(urls) + "\n")
     assert r.code == 3  # the first error's code
     assert r.stdout == f"==> {good.url} <==\nok\n"
-    assert len(r.stderr.splitlines()) == 4 and all(line.startswith("wf: (") for line in r.stderr.splitlines())
+    assert len(r.stderr.splitlines()) == 4 and all(
+        line.startswith("wf: (") for line in r.stderr.splitlines()
+    )
     assert forbidden.connections == 0
 
 

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile import proc
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 NEVER = ("--render", "never")
 CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -32,7 +32,8 @@ def served(serve, body: bytes, content_type: str = "text/html"):
 
 def test_invalid_utf8_declared_as_utf8(wf, serve):
     body = page("<p>Caf\u00e9 cr\u00e8me and a broken byte here: \udcff end.</p>").encode(
-        "utf-8", "surrogateescape")
+        "utf-8", "surrogateescape"
+    )
     r = wf(*ALLOW, *NEVER, served(serve, body, "text/html; charset=utf-8").url)
     assert r.code == 0 and r.stderr == ""
     assert "Café crème and a broken byte here: \ufffd end." in r.stdout
@@ -46,8 +47,20 @@ def test_legacy_bytes_declared_as_utf8(wf, serve):
 
 @pytest.mark.parametrize(
     "label",
-    ["x-no-such-charset", "utf-8\x00", "", "\"'", "utf-7", "rot13", "base64", "zlib", "idna",
-     "unicode_escape", "undefined", "utf-8" * 1000],
+    [
+        "x-no-such-charset",
+        "utf-8\x00",
+        "",
+        "\"'",
+        "utf-7",
+        "rot13",
+        "base64",
+        "zlib",
+        "idna",
+        "unicode_escape",
+        "undefined",
+        "utf-8" * 1000,
+    ],
 )
 def test_unknown_or_useless_charset_in_the_header(wf, serve, label):
     # Codecs Python knows that are no web charset are ignored like unknown labels.
@@ -67,8 +80,11 @@ def test_utf16_charset_in_the_header_of_an_ascii_page(wf, serve):
 @pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le"])
 @pytest.mark.parametrize("header", ["text/html", "text/html; charset=iso-8859-1", ""])
 def test_utf16_and_utf32_with_a_bom(wf, serve, codec, header):
-    bom = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
-           "utf-32-le": codecs.BOM_UTF32_LE}[codec]
+    bom = {
+        "utf-16-le": codecs.BOM_UTF16_LE,
+        "utf-16-be": codecs.BOM_UTF16_BE,
+        "utf-32-le": codecs.BOM_UTF32_LE,
+    }[codec]
     body = bom + page("<p>Gr\u00fc\u00dfe aus K\u00f6ln \u2014 \u6771\u4eac</p>").encode(codec)
     r = wf(*ALLOW, *NEVER, served(serve, body, header).url)
     assert r.code == 0, r.stderr
@@ -91,8 +107,11 @@ def test_utf8_bom_beats_a_legacy_header(wf, serve):
 
 
 def test_lone_surrogates_and_overlong_forms(wf, serve):
-    body = page("<p>start MIDDLE end</p>").encode().replace(
-        b"MIDDLE", b"\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80 \xff\xfe")
+    body = (
+        page("<p>start MIDDLE end</p>")
+        .encode()
+        .replace(b"MIDDLE", b"\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80 \xff\xfe")
+    )
     r = wf(*ALLOW, *NEVER, served(serve, body, "text/html; charset=utf-8").url)
     assert r.code == 0 and "start" in r.stdout and "end" in r.stdout
     r.stdout.encode("utf-8")  # printable as UTF-8: no surrogates escaped into the output
@@ -145,8 +164,13 @@ def test_png_served_as_text_html_is_saved_not_printed(wf, serve, scratch):
 
 @pytest.mark.parametrize(
     ("magic", "suffix"),
-    [(b"%PDF-1.7\n", ".pdf"), (b"PK\x03\x04", ".zip"), (b"\x7fELF\x02\x01\x01", ".bin"),
-     (b"GIF89a", ".gif"), (b"\x1f\x8b\x08\x00", ".gz")],
+    [
+        (b"%PDF-1.7\n", ".pdf"),
+        (b"PK\x03\x04", ".zip"),
+        (b"\x7fELF\x02\x01\x01", ".bin"),
+        (b"GIF89a", ".gif"),
+        (b"\x1f\x8b\x08\x00", ".gz"),
+    ],
     ids=["pdf", "zip", "elf", "gif", "gzip"],
 )
 def test_other_binaries_served_as_html(wf, serve, scratch, magic, suffix):
@@ -166,7 +190,9 @@ def test_empty_body(wf, serve):
 def test_json_error_object_for_a_binary_page_keeps_every_key(wf, serve):
     import json
 
-    r = wf(*ALLOW, *NEVER, "--json", served(serve, b"\x89PNG\r\n\x1a\n" + b"\0" * 100, "text/html").url)
+    r = wf(
+        *ALLOW, *NEVER, "--json", served(serve, b"\x89PNG\r\n\x1a\n" + b"\0" * 100, "text/html").url
+    )
     obj = json.loads(r.stdout)
     assert r.code == 0 and obj["error"] is None and obj["saved_to"] and obj["text"] == ""
 
@@ -177,7 +203,10 @@ def test_json_error_object_for_a_binary_page_keeps_every_key(wf, serve):
 INVISIBLE_UNIT = "a\u202eb\u200bc\u2028\U000e0041\u200d \u00ad".encode()
 BILLION_LAUGHS = (
     '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
-    + "".join(f'<!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">' for i in range(1, 10))
+    + "".join(
+        f'<!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">'
+        for i in range(1, 10)
+    )
     + "]><html><body><p>&lol9;</p></body></html>"
 ).encode()
 
@@ -189,27 +218,42 @@ def _line(n: int) -> bytes:
 SHAPES = {
     "10MB-single-line": (_line(10_000_000), "text/html"),
     "10MB-single-line-text": (b"word " * 2_000_000, "text/plain"),
-    "100000-nested-divs": (b"<html><body>" + b"<div>" * 100_000 + b"deep text" + b"</div>" * 100_000
-                           + b"</body></html>", "text/html"),
+    "100000-nested-divs": (
+        b"<html><body>"
+        + b"<div>" * 100_000
+        + b"deep text"
+        + b"</div>" * 100_000
+        + b"</body></html>",
+        "text/html",
+    ),
     "100000-unclosed-divs": (b"<html><body>" + b"<div>x" * 100_000, "text/html"),
     "100000-nested-inline": (b"<html><body><p>" + b"<b><i>x" * 50_000, "text/html"),
     "billion-laughs-html": (BILLION_LAUGHS, "text/html"),
     "billion-laughs-xhtml": (BILLION_LAUGHS, "application/xhtml+xml"),
-    "10MB-attribute": (b'<html><body><p title="' + b"a" * 10_000_000 + b'">text</p></body></html>',
-                       "text/html"),
+    "10MB-attribute": (
+        b'<html><body><p title="' + b"a" * 10_000_000 + b'">text</p></body></html>',
+        "text/html",
+    ),
     "10MB-comment": (b"<html><body><p>text</p><!--" + b"-" * 10_000_000, "text/html"),
-    "10MB-of-controls": (bytes(c for c in range(1, 32) if c not in (9, 10, 13)) * 350_000, "text/html"),
+    "10MB-of-controls": (
+        bytes(c for c in range(1, 32) if c not in (9, 10, 13)) * 350_000,
+        "text/html",
+    ),
     # What common.text removes or replaces, all of it on a 9.9 MB page: bidi override,
     # zero-width space, line separator, a tag character, stray joiners.
     "10MB-of-invisible-text": (INVISIBLE_UNIT * 450_000, "text/plain; charset=utf-8"),
-    "10MB-of-invisible-html": (b"<html><body><p>" + INVISIBLE_UNIT * 450_000, "text/html; charset=utf-8"),
+    "10MB-of-invisible-html": (
+        b"<html><body><p>" + INVISIBLE_UNIT * 450_000,
+        "text/html; charset=utf-8",
+    ),
 }
 
 
 # One astral character makes Python hold every character of a string in four bytes: 10 MB
 # of ASCII and one emoji is a 40 MB str, and extraction holds several at once.
 SHAPES["10MB-of-ascii-and-one-emoji-html"] = (
-    b"<html><body><p>" + b"a " * 4_900_000 + "\U0001f600".encode(), "text/html; charset=utf-8"
+    b"<html><body><p>" + b"a " * 4_900_000 + "\U0001f600".encode(),
+    "text/html; charset=utf-8",
 )
 # Cases known to fail, name -> why (strict xfail).
 SLOW: dict[str, str] = {
@@ -218,8 +262,14 @@ SLOW: dict[str, str] = {
 }
 # Tiny elements by the hundred thousand: the extractor's own deadline must cut its work,
 # and past 300 000 tags the page is cut before lxml parses it (a note says so).
-SHAPES["150000-paragraphs"] = (b"<html><body>" + b"<p>a</p>" * 150_000 + b"</body></html>", "text/html")
-SHAPES["1000000-paragraphs"] = (b"<html><body>" + b"<p>a</p>" * 1_000_000 + b"</body></html>", "text/html")
+SHAPES["150000-paragraphs"] = (
+    b"<html><body>" + b"<p>a</p>" * 150_000 + b"</body></html>",
+    "text/html",
+)
+SHAPES["1000000-paragraphs"] = (
+    b"<html><body>" + b"<p>a</p>" * 1_000_000 + b"</body></html>",
+    "text/html",
+)
 TIMEOUTS = {"150000-paragraphs": 0.5, "1000000-paragraphs": 2.0}
 
 
@@ -237,9 +287,19 @@ def shape_runs(tmp_path_factory):
         srv = QuickServer(respond(200, body, {"Content-Type": ctype}))
         servers.append(srv)
         timeout = TIMEOUTS.get(name, 10.0)
-        env = proc.env(**{f"WF_{d.upper()}_DIR": str(home / d) for d in ("scratch", "state", "runtime", "config")})
-        futures[name] = pool.submit(proc.run, ["wf", *ALLOW, "--timeout", str(timeout), srv.url],
-                                    env=env, measure=True, limit=timeout + 20)
+        env = proc.env(
+            **{
+                f"WF_{d.upper()}_DIR": str(home / d)
+                for d in ("scratch", "state", "runtime", "config")
+            }
+        )
+        futures[name] = pool.submit(
+            proc.run,
+            ["wf", *ALLOW, "--timeout", str(timeout), srv.url],
+            env=env,
+            measure=True,
+            limit=timeout + 20,
+        )
     yield futures
     pool.shutdown(wait=True)
     for srv in servers:
@@ -248,8 +308,12 @@ def shape_runs(tmp_path_factory):
 
 @pytest.mark.parametrize(
     "shape",
-    [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=SLOW[name])) if name in SLOW
-     else name for name in sorted(SHAPES)],
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=SLOW[name]))
+        if name in SLOW
+        else name
+        for name in sorted(SHAPES)
+    ],
 )
 def test_big_and_deep_pages_stay_in_time_and_memory(shape_runs, idle_kb, figures, shape):
     r = shape_runs[shape].result()

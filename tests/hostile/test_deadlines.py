@@ -18,12 +18,11 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import ALLOW, ENGINE_VARIABLES
 from tests.hostile import proc
 from tests.hostile.handlers import QuickServer, drip, forever, head, stall
 from tests.servers import Handler, http_response
 
-ALLOW = ("--allow-host", "127.0.0.1")
-ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
 WIDTH = 2  # cases running at once
 
 
@@ -48,7 +47,7 @@ class Case:
     check: Callable[[proc.Run, Setup], None] | None = None
 
 
-def _wf(handler: Handler, *extra: str, path: str = "", timeout: float = 1.0):
+def _wf_case(handler: Handler, *extra: str, path: str = "", timeout: float = 1.0):
     def setup(s: Setup) -> tuple[list[str], dict[str, str]]:
         srv = s.serve(handler)
         return ["wf", *ALLOW, "--timeout", f"{timeout:g}", *extra, srv.url + path], {}
@@ -95,10 +94,10 @@ def _regex_after_fetch(conn: socket.socket, req: bytes) -> None:
     conn.sendall(http_response(200, line * 5, {"Content-Type": "text/plain"}))
 
 
-def _ws(handler: Handler):
+def _ws_case(handler: Handler):
     def setup(s: Setup) -> tuple[list[str], dict[str, str]]:
         srv = s.serve(handler)
-        return ["ws", "--timeout", "2", "rust async"], {name: srv.url for name in ENGINES}
+        return ["ws", "--timeout", "2", "rust async"], {name: srv.url for name in ENGINE_VARIABLES}
 
     return setup
 
@@ -112,7 +111,9 @@ def _requests_between(low: int, high: int):
 
 def _four_lines(r: proc.Run, s: Setup) -> None:
     lines = r.stderr.splitlines()
-    assert len(lines) == 4 and all(line.startswith("wf: (28) timed out") for line in lines), r.stderr
+    assert len(lines) == 4 and all(line.startswith("wf: (28) timed out") for line in lines), (
+        r.stderr
+    )
 
 
 def _names_the_regex(r: proc.Run, s: Setup) -> None:
@@ -121,24 +122,32 @@ def _names_the_regex(r: proc.Run, s: Setup) -> None:
 
 TEXT = {"Content-Type": "text/plain"}
 CASES: dict[str, Case] = {
-    "accepts-and-never-answers": Case(_wf(stall)),
+    "accepts-and-never-answers": Case(_wf_case(stall)),
     "listens-but-never-accepts": Case(_listen_only),
     "headers-one-byte-per-second": Case(
-        _wf(drip(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello", 1.0), timeout=2), 2),
-    "body-trickles-until-close": Case(_wf(forever(head(200, TEXT), b"a", every=0.05))),
+        _wf_case(drip(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello", 1.0), timeout=2),
+        2,
+    ),
+    "body-trickles-until-close": Case(_wf_case(forever(head(200, TEXT), b"a", every=0.05))),
     "body-trickles-content-length": Case(
-        _wf(forever(head(200, {**TEXT, "Content-Length": "1000000"}), b"a", every=0.05))),
+        _wf_case(forever(head(200, {**TEXT, "Content-Length": "1000000"}), b"a", every=0.05))
+    ),
     "body-trickles-chunked": Case(
-        _wf(forever(head(200, {**TEXT, "Transfer-Encoding": "chunked"}), b"1\r\na\r\n", every=0.05))),
+        _wf_case(
+            forever(head(200, {**TEXT, "Transfer-Encoding": "chunked"}), b"1\r\na\r\n", every=0.05)
+        )
+    ),
     "tls-handshake-never-finishes": Case(_tls_to_silent),
-    "slow-redirect-chain": Case(_wf(_slow_hop, path="0"), check=_requests_between(2, 5)),
+    "slow-redirect-chain": Case(_wf_case(_slow_hop, path="0"), check=_requests_between(2, 5)),
     "batch-of-stalled-servers": Case(_batch, check=_four_lines),
     "backtracking-regex-on-input": Case(_regex_input, check=_names_the_regex),
     "backtracking-regex-after-fetch": Case(
-        _wf(_regex_after_fetch, "--filter", "(?=b)(.*a){20}", timeout=2), 2),
-    "search-engines-never-answer": Case(_ws(stall), 2, "ws"),
+        _wf_case(_regex_after_fetch, "--filter", "(?=b)(.*a){20}", timeout=2), 2
+    ),
+    "search-engines-never-answer": Case(_ws_case(stall), 2, "ws"),
     "search-engines-trickle": Case(
-        _ws(forever(head(200, {"Content-Type": "text/html"}), b"<", every=0.05)), 2, "ws"),
+        _ws_case(forever(head(200, {"Content-Type": "text/html"}), b"<", every=0.05)), 2, "ws"
+    ),
 }
 
 
@@ -150,7 +159,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory):
     for name, case in CASES.items():
         s = Setup(tmp_path_factory.mktemp(name))
         argv, extra = case.setup(s)
-        dirs = {f"WF_{d.upper()}_DIR": str(s.home / d) for d in ("scratch", "state", "runtime", "config")}
+        dirs = {
+            f"WF_{d.upper()}_DIR": str(s.home / d)
+            for d in ("scratch", "state", "runtime", "config")
+        }
         env = proc.env(**dirs, WS_CONFIG_DIR=str(s.home / "ws"), **extra)
         started[name] = (pool.submit(proc.run, argv, env=env), s)
     yield started

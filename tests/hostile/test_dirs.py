@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import stat
 import subprocess
 import textwrap
@@ -25,29 +24,30 @@ import pytest
 
 from common import paths
 from common.errors import RenderError
-from tests.conftest import tool_path
 from tests.fixtures.render.server import browser_skip_reason, wait_until
+from tests.helpers import ALLOW, FAKE_PORT_FILE, fake_browser, tool_path
 from tests.hostile import proc
 from tests.servers import respond
 from wf.render import keeper as keeper_mod
 from wf.render import procs as procs_mod
 from wf.render import profiles as profiles_mod
 
-ALLOW = ("--allow-host", "127.0.0.1")
 NOBODY = 65534
-ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="planting files as another uid needs root (CI runs as root)")
-BIG = "".join(f"line {i} of a page that is longer than the auto-save threshold\n" for i in range(20_000)).encode()
+ROOT_ONLY = pytest.mark.skipif(
+    os.geteuid() != 0, reason="planting files as another uid needs root (CI runs as root)"
+)
+BIG = "".join(
+    f"line {i} of a page that is longer than the auto-save threshold\n" for i in range(20_000)
+).encode()
 TEXT = {"Content-Type": "text/plain; charset=utf-8"}
 SPA = (Path(__file__).resolve().parents[1] / "fixtures" / "render" / "spa.html").read_bytes()
 
 # Writes its DevTools port file like Chromium; FAKE_MODE=exit fails the launch.
 FAKE = textwrap.dedent(
-    """\
-    #!/bin/sh
-    for a in "$@"; do case "$a" in --user-data-dir=*) dir="${a#--user-data-dir=}";; esac; done
-    [ "$FAKE_MODE" = exit ] && { echo "fake browser: cannot start" >&2; exit 3; }
+    f"""\
+    [ "$FAKE_MODE" = exit ] && {{ echo "fake browser: cannot start" >&2; exit 3; }}
     mkdir -p "$dir"
-    printf '%s\\n/devtools/browser/fake\\n' "${FAKE_PORT:-9}" > "$dir/DevToolsActivePort"
+    {FAKE_PORT_FILE}
     exec tail -f "$dir/../stderr.log"
     """
 )
@@ -55,23 +55,7 @@ FAKE = textwrap.dedent(
 
 @pytest.fixture
 def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "bin" / "fake-browser"
-    path.parent.mkdir()
-    path.write_text(FAKE)
-    path.chmod(0o755)
-    monkeypatch.setenv("FAKE_MODE", "ok")
-    return path
-
-
-@pytest.fixture
-def devtools_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """Something listening where the fake browser says its DevTools port is."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    monkeypatch.setenv("FAKE_PORT", str(sock.getsockname()[1]))
-    yield sock.getsockname()[1]
-    sock.close()
+    return fake_browser(tmp_path, monkeypatch, FAKE)
 
 
 @pytest.fixture
@@ -113,19 +97,29 @@ def plant(path: Path, *, uid: int = NOBODY, mode: int = 0o777) -> Path:
 
 
 def forged_state(victim: int, *, port: int = 9) -> str:
-    return json.dumps({
-        "keeper_pid": victim, "keeper": {"uid": 0, "start": 1, "exe": "/usr/bin/sleep"},
-        "browser_pid": victim, "browser": {"uid": 0, "start": 1, "exe": "/usr/bin/sleep"},
-        "port": port, "ws_path": "/devtools/browser/x", "profile": "/",
-    })
+    return json.dumps(
+        {
+            "keeper_pid": victim,
+            "keeper": {"uid": 0, "start": 1, "exe": "/usr/bin/sleep"},
+            "browser_pid": victim,
+            "browser": {"uid": 0, "start": 1, "exe": "/usr/bin/sleep"},
+            "port": port,
+            "ws_path": "/devtools/browser/x",
+            "profile": "/",
+        }
+    )
 
 
 def run_with_foreign_shm(argv: list[str], env: dict[str, str]) -> proc.Run:
     """Run a tool where /dev/shm/wf-render-<uid> was made first by another user: a fresh
     /dev/shm in a private mount namespace, so the real one is not touched."""
-    script = (f"mount -t tmpfs -o mode=1777,size=16m tmpfs /dev/shm && mkdir -m 700 /dev/shm/wf-render-{os.geteuid()} "
-              f"&& chown {NOBODY}:{NOBODY} /dev/shm/wf-render-{os.geteuid()} && exec \"$@\"")
-    r = proc.run(["unshare", "--mount", "sh", "-c", script, "sh", tool_path(argv[0]), *argv[1:]], env=env)
+    script = (
+        f"mount -t tmpfs -o mode=1777,size=16m tmpfs /dev/shm && mkdir -m 700 /dev/shm/wf-render-{os.geteuid()} "
+        f'&& chown {NOBODY}:{NOBODY} /dev/shm/wf-render-{os.geteuid()} && exec "$@"'
+    )
+    r = proc.run(
+        ["unshare", "--mount", "sh", "-c", script, "sh", tool_path(argv[0]), *argv[1:]], env=env
+    )
     if "mount:" in r.stderr or "unshare:" in r.stderr:
         pytest.skip(f"cannot mount here: {r.stderr.strip()}")
     return r
@@ -146,8 +140,9 @@ def tree(root: Path) -> list[tuple[str, int, int]]:
 
 @ROOT_ONLY
 @pytest.mark.parametrize("kind", ["foreign", "symlink", "world-writable"])
-def test_a_runtime_dir_that_is_not_ours_is_passed_over_for_a_fresh_private_one(tmpdir_env: Path, tmp_path: Path,
-                                                                              kind: str) -> None:
+def test_a_runtime_dir_that_is_not_ours_is_passed_over_for_a_fresh_private_one(
+    tmpdir_env: Path, tmp_path: Path, kind: str
+) -> None:
     usual = tmpdir_env / f"wf-runtime-{os.geteuid()}"
     if kind == "foreign":
         plant(usual, mode=0o700)
@@ -160,7 +155,9 @@ def test_a_runtime_dir_that_is_not_ours_is_passed_over_for_a_fresh_private_one(t
     got = paths.runtime_dir()
     assert got != usual and got.parent == tmpdir_env and got.name.startswith(usual.name + "-")
     st = os.lstat(got)
-    assert stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) == 0o700
+    assert (
+        stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) == 0o700
+    )
     assert paths.runtime_fallback() and str(usual) in paths.runtime_fallback()  # type: ignore[operator]
     assert paths.runtime_dir() == got  # one per process
     assert [e for e in tree(tmpdir_env) if not e[0].startswith(got.name)] == before
@@ -177,10 +174,15 @@ def test_our_own_runtime_dir_is_used_and_kept_private(tmpdir_env: Path) -> None:
 
 
 @ROOT_ONLY
-def test_an_explicit_dir_that_is_not_ours_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_explicit_dir_that_is_not_ours_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     theirs = plant(tmp_path / "theirs", mode=0o755)
-    for var, get in (("WF_SCRATCH_DIR", paths.scratch_dir), ("WF_STATE_DIR", paths.state_dir),
-                     ("WF_RUNTIME_DIR", paths.runtime_dir)):
+    for var, get in (
+        ("WF_SCRATCH_DIR", paths.scratch_dir),
+        ("WF_STATE_DIR", paths.state_dir),
+        ("WF_RUNTIME_DIR", paths.runtime_dir),
+    ):
         monkeypatch.setenv(var, str(theirs))
         with pytest.raises(paths.DirUnusable) as info:
             get()
@@ -189,27 +191,34 @@ def test_an_explicit_dir_that_is_not_ours_is_a_clear_error(tmp_path: Path, monke
 
 
 @ROOT_ONLY
-def test_a_foreign_runtime_dir_in_tmp_is_not_an_internal_error(serve, tmp_path: Path, fake: Path) -> None:
+def test_a_foreign_runtime_dir_in_tmp_is_not_an_internal_error(
+    serve, tmp_path: Path, fake: Path
+) -> None:
     """platformdirs raised PermissionError when another user owned $TMPDIR/runtime-<uid>."""
     shared = plant(tmp_path / "shared-tmp", uid=0, mode=0o1777)
     for name in (f"runtime-{os.geteuid()}", f"wf-runtime-{os.geteuid()}"):
         plant(shared / name, mode=0o700)
     srv = serve(respond(200, SPA, {"Content-Type": "text/html; charset=utf-8"}))
-    env = proc.env(TMPDIR=str(shared), WF_RENDER="always", WF_RENDER_BROWSER=str(fake), FAKE_MODE="exit")
+    env = proc.env(
+        TMPDIR=str(shared), WF_RENDER="always", WF_RENDER_BROWSER=str(fake), FAKE_MODE="exit"
+    )
     for var in ("WF_RUNTIME_DIR", "XDG_RUNTIME_DIR"):
         env.pop(var, None)
     r = run_with_foreign_shm(["wf", *ALLOW, srv.url], env)
     assert r.code != 1 and "internal error" not in r.stderr, r.stderr
     assert "fake browser: cannot start" in r.stderr  # it got as far as launching
-    notes = [ln for ln in r.stderr.splitlines() if ln.startswith("wf: note: using a private runtime dir")]
+    notes = [
+        ln for ln in r.stderr.splitlines() if ln.startswith("wf: note: using a private runtime dir")
+    ]
     assert len(notes) == 1 and f"wf-runtime-{os.geteuid()}" in notes[0], r.stderr
     left = sorted(p.name for p in shared.iterdir())
     assert left == [f"runtime-{os.geteuid()}", f"wf-runtime-{os.geteuid()}"]  # ours removed at exit
 
 
 @ROOT_ONLY
-def test_a_foreign_dev_shm_dir_does_not_send_profiles_anywhere_unchecked(tmpdir_env: Path, tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_foreign_dev_shm_dir_does_not_send_profiles_anywhere_unchecked(
+    tmpdir_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shm = tmp_path / "shm"
     shm.mkdir()
     monkeypatch.setattr(profiles_mod, "SHM", str(shm))
@@ -231,7 +240,9 @@ def test_a_foreign_config_dir_is_refused(tmp_path: Path, monkeypatch: pytest.Mon
     (theirs / "ws.toml").write_text('provider = "brave"\n')
     monkeypatch.setenv("WS_CONFIG_DIR", str(theirs))
     r = proc.run(["ws", "--providers"], env=proc.env())
-    assert r.code == 2 and r.stderr.startswith(f"ws: (2) cannot use the config dir {theirs}"), r.stderr
+    assert r.code == 2 and r.stderr.startswith(f"ws: (2) cannot use the config dir {theirs}"), (
+        r.stderr
+    )
     assert "WS_CONFIG_DIR" in r.stderr
     theirs.chmod(0o755)
     os.chown(theirs, 0, 0)
@@ -239,16 +250,21 @@ def test_a_foreign_config_dir_is_refused(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 @ROOT_ONLY
-def test_no_profile_dir_of_ours_is_not_a_launch_failure(fake: Path, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_profile_dir_of_ours_is_not_a_launch_failure(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from common.policy import Policy
     from wf.render import RenderOptions, RenderSession
 
     monkeypatch.setenv("WF_RUNTIME_DIR", str(plant(tmp_path / "theirs", mode=0o700)))
     for _ in range(3):
-        with RenderSession(RenderOptions(mode="always", timeout=5, browser=str(fake)),
-                           policy=Policy(allow_hosts=frozenset({"127.0.0.1"}))) as s, \
-                pytest.raises(RenderError, match="cannot use the .* dir .*theirs.*WF_RUNTIME_DIR"):
+        with (
+            RenderSession(
+                RenderOptions(mode="always", timeout=5, browser=str(fake)),
+                policy=Policy(allow_hosts=frozenset({"127.0.0.1"})),
+            ) as s,
+            pytest.raises(RenderError, match="cannot use the .* dir .*theirs.*WF_RUNTIME_DIR"),
+        ):
             s.render("http://127.0.0.1:1/", deadline=time.monotonic() + 5)
     assert not (tmp_path / "state" / "render-circuit.json").exists()  # the breaker stays shut
 
@@ -257,7 +273,9 @@ def test_no_profile_dir_of_ours_is_not_a_launch_failure(fake: Path, tmp_path: Pa
 
 
 @ROOT_ONLY
-def test_sweeping_a_stale_profile_never_follows_a_planted_symlink(tmpdir_env: Path, tmp_path: Path) -> None:
+def test_sweeping_a_stale_profile_never_follows_a_planted_symlink(
+    tmpdir_env: Path, tmp_path: Path
+) -> None:
     victim = plant(tmpdir_env / "wfc-victim", mode=0o700)  # the shape of our short TMPDIR
     (victim / "precious").write_text("keep me")
     elsewhere = plant(tmp_path / "elsewhere", uid=0, mode=0o700)
@@ -307,8 +325,9 @@ def _stop_keeper(root: Path) -> None:
 
 
 @pytest.mark.parametrize("forgery", ["ours-with-a-stranger-pid", "owned-by-another-uid", "symlink"])
-def test_a_forged_keeper_state_file_kills_nothing(fake: Path, devtools_port: int, keepalive_root: Path,
-                                                  tmp_path: Path, victims, forgery: str) -> None:
+def test_a_forged_keeper_state_file_kills_nothing(
+    fake: Path, devtools_port: int, keepalive_root: Path, tmp_path: Path, victims, forgery: str
+) -> None:
     if forgery != "ours-with-a-stranger-pid" and os.geteuid() != 0:
         pytest.skip("planting files as another uid needs root")
     mine = victims()
@@ -340,7 +359,9 @@ def test_a_forged_keeper_state_file_kills_nothing(fake: Path, devtools_port: int
     assert mine.poll() is None and other.poll() is None
 
 
-def test_the_state_file_records_who_to_signal(fake: Path, devtools_port: int, keepalive_root: Path) -> None:
+def test_the_state_file_records_who_to_signal(
+    fake: Path, devtools_port: int, keepalive_root: Path
+) -> None:
     shared = keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10)
     try:
         state = keeper_mod.read_state(keepalive_root)
@@ -394,8 +415,13 @@ def test_a_planted_runtime_dir_steers_nothing(serve, tmp_path: Path, fake: Path,
         os.chown(p, NOBODY, NOBODY, follow_symlinks=False)
     before = tree(planted)
     srv = serve(respond(200, SPA, {"Content-Type": "text/html; charset=utf-8"}))
-    env = proc.env(TMPDIR=str(shared), WF_RENDER="always", WF_RENDER_KEEPALIVE="1",
-                   WF_RENDER_BROWSER=str(fake), FAKE_MODE="exit")
+    env = proc.env(
+        TMPDIR=str(shared),
+        WF_RENDER="always",
+        WF_RENDER_KEEPALIVE="1",
+        WF_RENDER_BROWSER=str(fake),
+        FAKE_MODE="exit",
+    )
     for var in ("WF_RUNTIME_DIR", "XDG_RUNTIME_DIR"):
         env.pop(var, None)
     r = run_with_foreign_shm(["wf", *ALLOW, srv.url], env)
@@ -431,7 +457,10 @@ def test_no_home_big_page_prints_the_preview_with_one_note(serve, tmp_path: Path
     srv = serve(respond(200, BIG, TEXT))
     r = proc.run(["wf", *ALLOW, srv.url], env=no_home_env(tmp_path))
     assert r.code == 0, r.stderr
-    assert r.text.startswith("[wf: page too large to inline") and "was not saved" in r.text.splitlines()[0]
+    assert (
+        r.text.startswith("[wf: page too large to inline")
+        and "was not saved" in r.text.splitlines()[0]
+    )
     assert "line 0 of a page" in r.text and len(r.stdout) < len(BIG) // 10
     one_note(r, "auto-save failed", "/proc/nohome", "WF_SCRATCH_DIR")
     j = proc.run(["wf", *ALLOW, "--json", srv.url], env=no_home_env(tmp_path))
@@ -450,11 +479,16 @@ def test_no_home_binary_body_is_reported_not_saved(serve, tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("args", [("--save",), ("--save-path", "out.txt")])
-def test_no_home_explicit_save_is_still_exit_23(serve, tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_no_home_explicit_save_is_still_exit_23(
+    serve, tmp_path: Path, args: tuple[str, ...]
+) -> None:
     srv = serve(respond(200, b"hello\n", TEXT))
     r = proc.run(["wf", *ALLOW, *args, srv.url], env=no_home_env(tmp_path))
     assert r.code == 23 and r.stdout == b""
-    assert r.stderr.startswith("wf: (23) cannot create the scratch dir /proc/nohome/") and r.stderr.count("\n") == 1
+    assert (
+        r.stderr.startswith("wf: (23) cannot create the scratch dir /proc/nohome/")
+        and r.stderr.count("\n") == 1
+    )
     assert "WF_SCRATCH_DIR" in r.stderr
 
 
@@ -472,7 +506,10 @@ def test_no_home_javascript_page_with_a_failing_browser(serve, tmp_path: Path, f
 @pytest.mark.skipif(browser_skip_reason() is not None, reason=browser_skip_reason() or "")
 def test_no_home_javascript_page_with_chromium(serve, tmp_path: Path) -> None:
     srv = serve(respond(200, SPA, {"Content-Type": "text/html; charset=utf-8"}))
-    r = proc.run(["wf", *ALLOW, srv.url], env=no_home_env(tmp_path, WF_RENDER="auto", WF_RENDER_KEEPALIVE="0"),
-                 limit=60)
+    r = proc.run(
+        ["wf", *ALLOW, srv.url],
+        env=no_home_env(tmp_path, WF_RENDER="auto", WF_RENDER_KEEPALIVE="0"),
+        limit=60,
+    )
     assert r.code == 0, r.stderr
     assert "internal error" not in r.stderr and not r.leftovers

@@ -6,32 +6,24 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import ALLOW, assert_one_line_error
 from tests.hostile.handlers import forever, head, raw
 from tests.servers import http_response
 
-ALLOW = ("--allow-host", "127.0.0.1")
 TEXT = {"Content-Type": "text/plain"}
-
-
-def _one_line(r, code: int, *needles: str) -> None:
-    assert r.code == code, (r.code, r.stderr)
-    assert r.stderr.startswith(f"wf: ({code}) ") and r.stderr.count("\n") == 1, r.stderr
-    for needle in needles:
-        assert needle in r.stderr, r.stderr
-    assert "Traceback" not in r.stderr and "this is a bug" not in r.stderr
 
 
 def test_endless_body_without_length_hits_the_cap(wf, serve, scratch_files):
     srv = serve(forever(head(200, TEXT), b"x" * 65536))
     r = wf(*ALLOW, "--save", "--max-bytes", "1M", srv.url)
-    _one_line(r, 63, "larger than the cap of 1048576 bytes")
+    assert_one_line_error(r, 63, "larger than the cap of 1048576 bytes")
     assert r.stdout == "" and scratch_files() == []
 
 
 def test_content_length_longer_than_the_body(wf, serve, scratch_files):
     srv = serve(raw(head(200, {**TEXT, "Content-Length": "100000"}) + b"only this much\n"))
     r = wf(*ALLOW, "--save", srv.url)
-    _one_line(r, 56, "broke off")
+    assert_one_line_error(r, 56, "broke off")
     assert r.stdout == "" and scratch_files() == []
 
 
@@ -50,14 +42,18 @@ def test_content_length_shorter_than_the_body_reads_only_what_it_announced(wf, s
 def test_invalid_content_length_is_a_malformed_answer(wf, serve, value):
     srv = serve(raw(head(200, {**TEXT, "Content-Length": value}) + b"hello world\n"))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 8, "malformed answer")
+    assert_one_line_error(r, 8, "malformed answer")
 
 
 def test_conflicting_content_lengths(wf, serve):
-    srv = serve(raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
-                    b"Content-Length: 12\r\n\r\nhello world\n"))
+    srv = serve(
+        raw(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
+            b"Content-Length: 12\r\n\r\nhello world\n"
+        )
+    )
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 8, "malformed answer")
+    assert_one_line_error(r, 8, "malformed answer")
 
 
 CHUNKED = head(200, {**TEXT, "Transfer-Encoding": "chunked"})
@@ -77,42 +73,45 @@ CHUNKED = head(200, {**TEXT, "Transfer-Encoding": "chunked"})
 def test_broken_chunked_encoding_exits_56(wf, serve, scratch_files, body):
     srv = serve(raw(CHUNKED + body))
     r = wf(*ALLOW, "--save", srv.url)
-    _one_line(r, 56, "broke off")
+    assert_one_line_error(r, 56, "broke off")
     assert r.stdout == "" and scratch_files() == []
 
 
 def test_chunked_wins_over_content_length(wf, serve):
-    srv = serve(raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n"
-                    b"Transfer-Encoding: chunked\r\n\r\n6\r\nhello\n\r\n0\r\n\r\n"))
+    srv = serve(
+        raw(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n6\r\nhello\n\r\n0\r\n\r\n"
+        )
+    )
     r = wf(*ALLOW, srv.url)
     assert (r.code, r.stdout) == (0, "hello\n")
 
 
 def test_reset_in_the_middle_of_the_body(wf, serve, scratch_files):
-    srv = serve(raw(head(200, {**TEXT, "Content-Length": "1000000"}) + b"x" * 300_000,
-                    reset=True))
+    srv = serve(raw(head(200, {**TEXT, "Content-Length": "1000000"}) + b"x" * 300_000, reset=True))
     r = wf(*ALLOW, "--save", srv.url)
-    _one_line(r, 56, "broke off")
+    assert_one_line_error(r, 56, "broke off")
     assert scratch_files() == []
 
 
 def test_reset_in_the_middle_of_an_endless_body(wf, serve, scratch_files):
     srv = serve(raw(head(200, TEXT) + b"x" * 300_000, reset=True))
     r = wf(*ALLOW, "--save", srv.url)
-    _one_line(r, 56, "broke off")
+    assert_one_line_error(r, 56, "broke off")
     assert scratch_files() == []
 
 
 def test_reset_before_any_answer_exits_7(wf, serve):
     srv = serve(raw(b"", reset=True))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 7, "before any answer")
+    assert_one_line_error(r, 7, "before any answer")
 
 
 def test_close_without_a_single_byte_exits_7(wf, serve):
     srv = serve(raw(b""))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 7, "before any answer")
+    assert_one_line_error(r, 7, "before any answer")
 
 
 @pytest.mark.parametrize(
@@ -128,7 +127,7 @@ def test_close_without_a_single_byte_exits_7(wf, serve):
 def test_answer_cut_before_the_headers_end_exits_8(wf, serve, data):
     srv = serve(raw(data))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 8, "malformed answer")
+    assert_one_line_error(r, 8, "malformed answer")
 
 
 @pytest.mark.parametrize(
@@ -146,7 +145,7 @@ def test_answer_cut_before_the_headers_end_exits_8(wf, serve, data):
 def test_bad_status_line_exits_8(wf, serve, data):
     srv = serve(raw(data))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 8, "malformed answer")
+    assert_one_line_error(r, 8, "malformed answer")
 
 
 def test_gzip_body_cut_short_exits_56(wf, serve, scratch_files):
@@ -155,20 +154,27 @@ def test_gzip_body_cut_short_exits_56(wf, serve, scratch_files):
     packed = gzip.compress(b"hello world\n" * 10_000)
     srv = serve(raw(head(200, {**TEXT, "Content-Encoding": "gzip"}) + packed[: len(packed) // 2]))
     r = wf(*ALLOW, "--save", srv.url)
-    _one_line(r, 56)
+    assert_one_line_error(r, 56)
     assert scratch_files() == []
 
 
 def test_corrupt_gzip_body_exits_56(wf, serve):
-    srv = serve(raw(http_response(200, b"\x1f\x8b\x08\x00garbage-not-deflate" * 10,
-                                  {**TEXT, "Content-Encoding": "gzip"})))
+    srv = serve(
+        raw(
+            http_response(
+                200,
+                b"\x1f\x8b\x08\x00garbage-not-deflate" * 10,
+                {**TEXT, "Content-Encoding": "gzip"},
+            )
+        )
+    )
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 56, "corrupt gzip body")
+    assert_one_line_error(r, 56, "corrupt gzip body")
 
 
 def test_binary_body_cut_short_is_not_saved(wf, serve, scratch_files):
     png = b"\x89PNG\r\n\x1a\n" + b"\0" * 50_000
     srv = serve(raw(head(200, {"Content-Type": "image/png", "Content-Length": "200000"}) + png))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 56, "broke off")
+    assert_one_line_error(r, 56, "broke off")
     assert scratch_files() == []

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import ALLOW, ENGINE_VARIABLES
 from tests.hostile import proc
 from tests.hostile.handlers import forever, raw
 
-ALLOW = ("--allow-host", "127.0.0.1")
 STATUS = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
 
 
@@ -103,7 +103,6 @@ def _coding_flood(lines: int) -> bytes:
 
 
 FLOODS = {30: "larger than 256 KiB", 3: "Content-Encoding lists more than 5 codings"}
-ENGINES = ("SEARXNG_URL", "WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL")
 
 
 @pytest.mark.parametrize("lines", sorted(FLOODS), ids=lambda n: f"{n}-lines")
@@ -119,7 +118,7 @@ def test_content_encoding_flood_exits_8_before_any_decoder(serve, idle_kb, figur
 @pytest.mark.parametrize("lines", sorted(FLOODS), ids=lambda n: f"{n}-lines")
 def test_content_encoding_flood_at_search_engines(serve, idle_kb, figures, lines):
     srv = serve(raw(_coding_flood(lines)))
-    env = proc.env(**dict.fromkeys(ENGINES, srv.url))
+    env = proc.env(**dict.fromkeys(ENGINE_VARIABLES, srv.url))
     r = proc.run(["ws", "--json", "--timeout", "10", "rust async"], env=env, measure=True)
     figures.deadline_and_memory(10, r.elapsed, r.peak_kb, idle_kb)
     assert r.code == 8, r.stderr

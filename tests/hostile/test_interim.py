@@ -12,13 +12,12 @@ import time
 import pytest
 
 from common.policy import Policy
-from tests.conftest import invoke
+from tests.helpers import ALLOW, invoke
 from tests.hostile.handlers import raw
 from tests.servers import RawServer, http_response
 from wf.render.intercept import CheckedResolver, RefusedLog
 from wf.render.proxy import PolicyProxy
 
-ALLOW = ("--allow-host", "127.0.0.1")
 PAGE = b"<html><head><title>Real</title></head><body><p>The real answer.</p></body></html>"
 HINTS = b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style\r\n\r\n"
 PROCESSING = b"HTTP/1.1 102 Processing\r\n\r\n"

@@ -12,15 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, tool_path
+from tests.helpers import ALLOW, ENGINE_VARIABLES, ROOT, tool_path
 from tests.hostile import proc
 from tests.hostile.handlers import stall
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 TEXT = {"Content-Type": "text/plain"}
 BIG = "".join(f"line {i}\n" for i in range(100_000)).encode()
-ENGINES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
 
 
 def _pipe(command: str) -> proc.Run:
@@ -45,7 +43,9 @@ def _children(pid: int) -> list[int]:
 
 def test_json_into_head_c1(serve):
     srv = serve(respond(200, BIG, TEXT))
-    r = _pipe(f"{tool_path('wf')} --allow-host 127.0.0.1 --json --no-save --max-length 0 {srv.url} | head -c 1")
+    r = _pipe(
+        f"{tool_path('wf')} --allow-host 127.0.0.1 --json --no-save --max-length 0 {srv.url} | head -c 1"
+    )
     assert (r.code, r.stdout, r.stderr) == (0, b"{", "")
 
 
@@ -59,7 +59,7 @@ def test_batch_into_head_1(serve):
 def test_ws_into_head_1(serve):
     body = (ROOT / "tests" / "fixtures" / "ws" / "searxng_results.json").read_bytes()
     srv = serve(respond(200, body, {"Content-Type": "application/json"}))
-    env = {name: srv.url for name in ENGINES}
+    env = {name: srv.url for name in ENGINE_VARIABLES}
     prefix = " ".join(f"{k}={v}" for k, v in env.items())
     r = _pipe(f"{prefix} {tool_path('ws')} --provider searxng 'rust async' | head -1")
     assert r.code == 0 and r.stdout.count(b"\n") == 1 and r.stderr == ""
@@ -74,7 +74,9 @@ def test_stdout_closed_exits_23(serve):
 
 def test_stdout_on_a_full_device_exits_23(serve):
     srv = serve(respond(200, BIG, TEXT))
-    r = _pipe(f"{tool_path('wf')} --allow-host 127.0.0.1 --no-save --max-length 0 {srv.url} > /dev/full")
+    r = _pipe(
+        f"{tool_path('wf')} --allow-host 127.0.0.1 --no-save --max-length 0 {srv.url} > /dev/full"
+    )
     assert r.code == 23, r.stderr
     assert r.stderr.startswith("wf: (23) ") and r.stderr.count("\n") == 1, r.stderr
 
@@ -94,18 +96,24 @@ def _signal_when(ready, sig: int, *, group: bool = False):
 def test_signal_during_a_batch_of_stalled_fetches(serve, sig, code):
     servers = [serve(stall) for _ in range(6)]
     start = time.monotonic()
-    r = proc.run(["wf", *ALLOW, *[s.url for s in servers]], env=proc.env(),
-                 started=_signal_when(lambda p: sum(len(s.requests) for s in servers) >= 4, sig,
-                                      group=sig == signal.SIGINT))
+    r = proc.run(
+        ["wf", *ALLOW, *[s.url for s in servers]],
+        env=proc.env(),
+        started=_signal_when(
+            lambda p: sum(len(s.requests) for s in servers) >= 4, sig, group=sig == signal.SIGINT
+        ),
+    )
     assert r.code == code, r.stderr
     assert time.monotonic() - start < 5, "the batch waited for its workers"
     assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"wf: ({code}) ")
     assert r.stdout == b"" and not r.leftovers
 
 
-@pytest.mark.parametrize(("sig", "code", "group"),
-                         [(signal.SIGTERM, 143, False), (signal.SIGINT, 130, True)],
-                         ids=["sigterm", "ctrl-c-to-the-group"])
+@pytest.mark.parametrize(
+    ("sig", "code", "group"),
+    [(signal.SIGTERM, 143, False), (signal.SIGINT, 130, True)],
+    ids=["sigterm", "ctrl-c-to-the-group"],
+)
 def test_signal_during_a_backtracking_regex(tmp_path, sig, code, group):
     page = tmp_path / "page.txt"
     page.write_text(("a" * 5000 + "!\n") * 3)
@@ -118,8 +126,11 @@ def test_signal_during_a_backtracking_regex(tmp_path, sig, code, group):
 
     # The lookahead keeps it off RE2, which has no child and ends (a+)+$ at once: the
     # fallback to Python's re (its note is the first stderr line) runs in the child.
-    r = proc.run(["wf", "--input", str(page), "--filter", "(?=a)(a+)+$"], env=proc.env(),
-                 started=_signal_when(regex_running, sig, group=group))
+    r = proc.run(
+        ["wf", "--input", str(page), "--filter", "(?=a)(a+)+$"],
+        env=proc.env(),
+        started=_signal_when(regex_running, sig, group=group),
+    )
     assert r.code == code, r.stderr
     assert r.stderr.count("\n") == 2 and "Traceback" not in r.stderr
     assert seen and not r.leftovers
@@ -129,9 +140,8 @@ def test_signal_during_a_backtracking_regex(tmp_path, sig, code, group):
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_signal_during_a_search(serve, sig, code):
     srv = serve(stall)
-    env = proc.env(**{name: srv.url for name in ENGINES})
-    r = proc.run(["ws", "anything"], env=env,
-                 started=_signal_when(lambda p: srv.requests, sig))
+    env = proc.env(**{name: srv.url for name in ENGINE_VARIABLES})
+    r = proc.run(["ws", "anything"], env=env, started=_signal_when(lambda p: srv.requests, sig))
     assert r.code == code, r.stderr
     assert r.stderr.splitlines()[-1].startswith(f"ws: ({code}) ") and "Traceback" not in r.stderr
     assert r.stdout == b"" and not r.leftovers
@@ -141,8 +151,11 @@ def test_sigterm_while_saving_leaves_no_part_file(serve, scratch):
     # The body trickles in after a big first part; the signal lands mid-transfer and no
     # temporary or partial file may stay in the scratch dir.
     srv = serve(respond(200, BIG, TEXT))
-    r = proc.run(["wf", *ALLOW, "--save", srv.url], env=proc.env(),
-                 started=_signal_when(lambda p: srv.requests, signal.SIGTERM))
+    r = proc.run(
+        ["wf", *ALLOW, "--save", srv.url],
+        env=proc.env(),
+        started=_signal_when(lambda p: srv.requests, signal.SIGTERM),
+    )
     assert r.code in (0, 143), r.stderr
     names = sorted(p.name for p in scratch.iterdir()) if scratch.exists() else []
     assert not any(n.endswith(".part") for n in names)
@@ -160,8 +173,10 @@ def _in_mount_namespace(mount: str, scratch: Path, argv: list[str]) -> proc.Run:
         pytest.skip("mounting a tmpfs needs root")
     scratch.mkdir(exist_ok=True)
     script = f'{mount} "$0" && "$@"; rc=$?; echo "@@"; ls -A "$0"; exit $rc'
-    r = proc.run(["unshare", "--mount", "sh", "-c", script, str(scratch), tool_path(argv[0]), *argv[1:]],
-                 env=proc.env())
+    r = proc.run(
+        ["unshare", "--mount", "sh", "-c", script, str(scratch), tool_path(argv[0]), *argv[1:]],
+        env=proc.env(),
+    )
     if "@@" not in r.text and "mount" in r.stderr:
         pytest.skip(f"cannot mount here: {r.stderr.strip()}")
     return r
@@ -173,15 +188,19 @@ def _listing(r: proc.Run) -> list[str]:
 
 @pytest.mark.parametrize(
     ("args", "body", "ctype", "code"),
-    [(("--save",), BIG, TEXT, 23), ((), BIG, TEXT, 0),
-     ((), b"\x89PNG\r\n\x1a\n" + b"\0" * 200_000, {"Content-Type": "image/png"}, 0)],
+    [
+        (("--save",), BIG, TEXT, 23),
+        ((), BIG, TEXT, 0),
+        ((), b"\x89PNG\r\n\x1a\n" + b"\0" * 200_000, {"Content-Type": "image/png"}, 0),
+    ],
     ids=["save", "auto-save", "binary"],
 )
 def test_full_scratch_dir_without_a_partial_file(serve, scratch, args, body, ctype, code):
     """--save fails (exit 23); a save nobody asked for is reported in one note (exit 0)."""
     srv = serve(respond(200, body, ctype))
-    r = _in_mount_namespace("mount -t tmpfs -o size=64k,mode=0700 tmpfs", scratch,
-                            ["wf", *ALLOW, *args, srv.url])
+    r = _in_mount_namespace(
+        "mount -t tmpfs -o size=64k,mode=0700 tmpfs", scratch, ["wf", *ALLOW, *args, srv.url]
+    )
     assert r.code == code, r.stderr
     head = "wf: (23) cannot write" if code else "wf: note: "
     assert r.stderr.startswith(head) and r.stderr.count("\n") == 1
@@ -191,7 +210,9 @@ def test_full_scratch_dir_without_a_partial_file(serve, scratch, args, body, cty
 
 def test_read_only_scratch_dir_exits_23(serve, scratch):
     srv = serve(respond(200, BIG, TEXT))
-    r = _in_mount_namespace("mount -t tmpfs -o ro,mode=0700 tmpfs", scratch, ["wf", *ALLOW, "--save", srv.url])
+    r = _in_mount_namespace(
+        "mount -t tmpfs -o ro,mode=0700 tmpfs", scratch, ["wf", *ALLOW, "--save", srv.url]
+    )
     assert r.code == 23 and "Read-only file system" in r.stderr, r.stderr
     assert _listing(r) == []
 

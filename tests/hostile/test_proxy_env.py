@@ -8,10 +8,8 @@ import pytest
 
 from common.errors import UsageError
 from common.http.proxy_env import check_proxy_environment, proxy_for
-from tests.conftest import invoke
+from tests.helpers import ALLOW, invoke
 from tests.servers import respond
-
-ALLOW = ("--allow-host", "127.0.0.1")
 
 
 @pytest.mark.parametrize(

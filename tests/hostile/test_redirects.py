@@ -8,22 +8,13 @@ import time
 
 import pytest
 
+from tests.helpers import ALLOW, assert_one_line_error
 from tests.hostile.handlers import path_of
 from tests.servers import http_response, respond
-
-ALLOW = ("--allow-host", "127.0.0.1")
 
 
 def redirect(location: str, status: int = 302):
     return respond(status, b"", {"Location": location})
-
-
-def _one_line(r, code: int, *needles: str) -> None:
-    assert r.code == code, (r.code, r.stderr)
-    assert r.stderr.startswith(f"wf: ({code}) ") and r.stderr.count("\n") == 1, r.stderr
-    assert "\x1b" not in r.stderr and "\x07" not in r.stderr
-    for needle in needles:
-        assert needle in r.stderr, r.stderr
 
 
 def test_two_url_loop(wf, serve):
@@ -33,7 +24,7 @@ def test_two_url_loop(wf, serve):
 
     srv = serve(handler)
     r = wf(*ALLOW, srv.url + "a")
-    _one_line(r, 47, "redirect loop")
+    assert_one_line_error(r, 47, "redirect loop")
     assert len(srv.requests) == 2
 
 
@@ -45,7 +36,7 @@ def test_endless_chain_stops_after_ten_hops(wf, serve, status):
 
     srv = serve(handler)
     r = wf(*ALLOW, srv.url + "0")
-    _one_line(r, 47, "more than 10")
+    assert_one_line_error(r, 47, "more than 10")
     assert len(srv.requests) == 11
 
 
@@ -57,7 +48,7 @@ def test_loop_through_userinfo_variants(wf, serve):
         )
     )
     r = wf(*ALLOW, srv.url + "x")
-    _one_line(r, 47)
+    assert_one_line_error(r, 47)
     assert len(srv.requests) <= 3
 
 
@@ -81,7 +72,7 @@ def test_redirect_to_a_forbidden_address_in_any_spelling(wf, serve, spelling):
     forbidden = serve(respond(200, b"secret"), host="127.0.0.2")
     srv = serve(redirect(f"http://{spelling}:{forbidden.port}/"))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 77, "refused")
+    assert_one_line_error(r, 77, "refused")
     time.sleep(0.1)
     assert forbidden.connections == 0
 
@@ -90,7 +81,7 @@ def test_scheme_relative_redirect_to_a_forbidden_address(wf, serve):
     forbidden = serve(respond(200, b"secret"), host="127.0.0.2")
     srv = serve(redirect(f"//127.0.0.2:{forbidden.port}/x"))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 77, "127.0.0.2")
+    assert_one_line_error(r, 77, "127.0.0.2")
     time.sleep(0.1)
     assert forbidden.connections == 0
 
@@ -98,7 +89,7 @@ def test_scheme_relative_redirect_to_a_forbidden_address(wf, serve):
 def test_redirect_to_a_metadata_address_even_with_allow_private(wf, serve):
     srv = serve(redirect("http://169.254.169.254/latest/meta-data/"))
     r = wf("--allow-private", srv.url)
-    _one_line(r, 77, "metadata")
+    assert_one_line_error(r, 77, "metadata")
 
 
 @pytest.mark.parametrize(
@@ -118,7 +109,7 @@ def test_redirect_to_a_metadata_address_even_with_allow_private(wf, serve):
 def test_redirect_to_another_scheme_is_refused(wf, serve, location):
     srv = serve(redirect(location))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 77, "is not http or https")
+    assert_one_line_error(r, 77, "is not http or https")
     assert len(srv.requests) == 1
 
 
@@ -156,7 +147,7 @@ def test_relative_redirect_with_odd_characters(wf, serve, location, expected_pat
     srv = serve(handler)
     r = wf(*ALLOW, srv.url + "start")
     if expected_path is None:
-        _one_line(r, 77, "refused redirect to an invalid URL")
+        assert_one_line_error(r, 77, "refused redirect to an invalid URL")
         assert len(srv.requests) == 1
     else:
         assert (r.code, r.stdout) == (0, expected_path + "\n"), r.stderr
@@ -165,7 +156,7 @@ def test_relative_redirect_with_odd_characters(wf, serve, location, expected_pat
 def test_redirect_to_its_own_fragment_is_a_loop(wf, serve):
     srv = serve(redirect("#again"))
     r = wf(*ALLOW, srv.url + "start")
-    _one_line(r, 47, "redirect loop")
+    assert_one_line_error(r, 47, "redirect loop")
     assert len(srv.requests) == 1
 
 
@@ -186,13 +177,13 @@ def test_redirect_with_an_empty_location(wf, serve):
 def test_redirect_with_an_invalid_port(wf, serve):
     srv = serve(redirect("http://127.0.0.1:99999/"))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 77, "refused redirect to an invalid URL")
+    assert_one_line_error(r, 77, "refused redirect to an invalid URL")
 
 
 def test_redirect_to_https_without_a_server_there(wf, serve):
     srv = serve(redirect("https://127.0.0.1:1/"))
     r = wf(*ALLOW, srv.url)
-    _one_line(r, 7, "could not connect")
+    assert_one_line_error(r, 7, "could not connect")
 
 
 @pytest.mark.parametrize(

@@ -38,20 +38,35 @@ class Case:
 
 
 def _forbidden_spellings(port: int) -> dict[str, bytes | None]:
-    targets = [f"http://{h}:{port}/x" for h in
-               ("127.0.0.2", "2130706434", "0x7f.0.0.2", "127.2", "0177.0.0.2", "[::ffff:127.0.0.2]",
-                "127.0.0.2.", "[::ffff:7f00:2]")]
+    targets = [
+        f"http://{h}:{port}/x"
+        for h in (
+            "127.0.0.2",
+            "2130706434",
+            "0x7f.0.0.2",
+            "127.2",
+            "0177.0.0.2",
+            "[::ffff:127.0.0.2]",
+            "127.0.0.2.",
+            "[::ffff:7f00:2]",
+        )
+    ]
     script = "".join(f"fetch('{t}').catch(()=>0);new Image().src='{t}?img';" for t in targets)
-    script += "".join(f"try{{new WebSocket('{t.replace('http', 'ws')}')}}catch(e){{}}" for t in targets)
+    script += "".join(
+        f"try{{new WebSocket('{t.replace('http', 'ws')}')}}catch(e){{}}" for t in targets
+    )
     return {"/": page(script)}
 
 
 # The render helper's own tests cover dialogs, pages that never settle or never answer,
 # endless scripts, signals and cleanup; these are the hostile pages they do not have.
 CASES: dict[str, Case] = {
-    "javascript-redirect-loop": Case(lambda p: {"/": page("location.replace('/?' + Date.now())")},
-                                     codes=(0, 28)),
-    "pop-up-flood": Case(lambda p: {"/": page("for(let i=0;i<500;i++){window.open('/?p'+i)}")}, codes=(0, 28)),
+    "javascript-redirect-loop": Case(
+        lambda p: {"/": page("location.replace('/?' + Date.now())")}, codes=(0, 28)
+    ),
+    "pop-up-flood": Case(
+        lambda p: {"/": page("for(let i=0;i<500;i++){window.open('/?p'+i)}")}, codes=(0, 28)
+    ),
     "forbidden-host-in-every-spelling": Case(_forbidden_spellings),
 }
 
@@ -77,9 +92,22 @@ def render_runs(tmp_path_factory):
         home = tmp_path_factory.mktemp(name)
         srv = QuickServer(_router(case.routes(tripwire.port)))
         servers.append(srv)
-        env = proc.env(WF_RENDER="always", **{f"WF_{d.upper()}_DIR": str(home / d)
-                                              for d in ("scratch", "state", "runtime", "config")})
-        argv = ["wf", "--allow-host", "127.0.0.1", "--timeout", f"{case.timeout:g}", "--json", srv.url]
+        env = proc.env(
+            WF_RENDER="always",
+            **{
+                f"WF_{d.upper()}_DIR": str(home / d)
+                for d in ("scratch", "state", "runtime", "config")
+            },
+        )
+        argv = [
+            "wf",
+            "--allow-host",
+            "127.0.0.1",
+            "--timeout",
+            f"{case.timeout:g}",
+            "--json",
+            srv.url,
+        ]
         started[name] = (pool.submit(proc.run, argv, env=env, limit=case.timeout + 30), home)
     yield started, tripwire
     pool.shutdown(wait=True)
@@ -101,10 +129,14 @@ def test_hostile_page_renders_within_the_deadline_and_leaves_nothing(render_runs
     assert (obj["error"] or {}).get("code", 0) == r.code
     assert "Traceback" not in r.stderr and "this is a bug" not in r.stderr
     assert not r.leftovers
-    assert wait_until(lambda: processes_mentioning(home) == [], timeout=5), processes_mentioning(home)
+    assert wait_until(lambda: processes_mentioning(home) == [], timeout=5), processes_mentioning(
+        home
+    )
     runtime = home / "runtime"
     assert not [p for p in runtime.rglob("*") if p.name.startswith(("chrome-", "wfc-"))]
     if name == "forbidden-host-in-every-spelling":
         time.sleep(0.2)
         assert tripwire.connections == 0
-        assert obj["text"] and any("blocked by the network policy" in n for n in obj["notes"]), obj["notes"]
+        assert obj["text"] and any("blocked by the network policy" in n for n in obj["notes"]), obj[
+            "notes"
+        ]

@@ -12,13 +12,17 @@ import re
 
 import pytest
 
-from tests.conftest import invoke
+from tests.helpers import invoke
 from tests.hostile import proc
 from tests.hostile.handlers import forever, head
 from tests.servers import respond
 
-ENGINES = {"duckduckgo": "WS_DUCKDUCKGO_URL", "brave": "WS_BRAVE_URL", "mojeek": "WS_MOJEEK_URL",
-           "searxng": "SEARXNG_URL"}
+ENGINES = {
+    "duckduckgo": "WS_DUCKDUCKGO_URL",
+    "brave": "WS_BRAVE_URL",
+    "mojeek": "WS_MOJEEK_URL",
+    "searxng": "SEARXNG_URL",
+}
 PROVIDERS = sorted(ENGINES)
 CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
 OUTCOMES = {"ok", "empty", "blocked", "http_error", "timeout", "network", "parse_error"}
@@ -46,13 +50,19 @@ GARBAGE = {
     "random-bytes": (bytes(range(256)) * 64, "text/html"),
     "empty": (b"", "text/html"),
     "whitespace": (b" \r\n\t" * 100, "text/html"),
-    "truncated-json": (b'{"query": "q", "results": [{"url": "https://a.example/", "title": "A', "application/json"),
+    "truncated-json": (
+        b'{"query": "q", "results": [{"url": "https://a.example/", "title": "A',
+        "application/json",
+    ),
     "json-wrong-shape": (b'{"results": {"url": 1}, "query": 5}', "application/json"),
-    "json-list": (b'[1, 2, 3]', "application/json"),
+    "json-list": (b"[1, 2, 3]", "application/json"),
     "json-null-results": (b'{"results": null}', "application/json"),
     "json-nan": (b'{"results": [{"url": NaN, "title": Infinity}]}', "application/json"),
     "deep-json": (b'{"results": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "application/json"),
-    "html-not-a-results-page": (b"<html><body><h1>Welcome to nginx!</h1></body></html>", "text/html"),
+    "html-not-a-results-page": (
+        b"<html><body><h1>Welcome to nginx!</h1></body></html>",
+        "text/html",
+    ),
     "png": (b"\x89PNG\r\n\x1a\n" + b"\0" * 1000, "text/html"),
     "utf16-garbage": (b"\xff\xfe" + b"\x00\xd8" * 500, "text/html"),
     "100000-nested-divs": (b"<html><body>" + b"<div>" * 100_000, "text/html"),
@@ -76,7 +86,12 @@ def test_garbage_answers_are_classified_by_every_engine(serve, monkeypatch, answ
         assert r.code == 0 and obj["results"]
         return
     assert sorted(a["provider"] for a in obj["attempts"]) == PROVIDERS
-    assert {a["outcome"] for a in obj["attempts"]} <= {"parse_error", "empty", "http_error", "blocked"}
+    assert {a["outcome"] for a in obj["attempts"]} <= {
+        "parse_error",
+        "empty",
+        "http_error",
+        "blocked",
+    }
     assert r.code == obj["error"]["code"] and r.code in (63, 66, 69, 75, 8)
     assert r.stderr.splitlines()[-1].startswith(f"ws: ({r.code}) ")
 
@@ -84,9 +99,17 @@ def test_garbage_answers_are_classified_by_every_engine(serve, monkeypatch, answ
 @pytest.mark.parametrize("provider", ["duckduckgo", "brave", "mojeek"])
 @pytest.mark.parametrize(
     ("ctype", "body"),
-    [("text/html; charset=euc-jp", "<html><body><p>\u691c\u7d22</p></body></html>".encode("euc-jp")),
-     ("text/html; charset=iso-2022-jp", "<html><body><p>\u691c\u7d22</p></body></html>".encode("iso-2022-jp")),
-     ("text/html", b"\xff\xfe" + "<html><body><p>results</p></body></html>".encode("utf-16-le"))],
+    [
+        (
+            "text/html; charset=euc-jp",
+            "<html><body><p>\u691c\u7d22</p></body></html>".encode("euc-jp"),
+        ),
+        (
+            "text/html; charset=iso-2022-jp",
+            "<html><body><p>\u691c\u7d22</p></body></html>".encode("iso-2022-jp"),
+        ),
+        ("text/html", b"\xff\xfe" + "<html><body><p>results</p></body></html>".encode("utf-16-le")),
+    ],
     ids=["euc-jp", "iso-2022-jp", "utf-16-bom"],
 )
 def test_html_engines_read_pages_in_any_charset(provider, ctype, body):
@@ -129,11 +152,19 @@ def test_50_mb_page_with_its_length_is_refused_before_reading(serve, monkeypatch
 
 HOSTILE_RESULTS = {
     "results": [
-        {"url": "https://a.example/\x1b[2J", "title": "Title \x1b]0;pwned\x07 \x9b31m red", "content": "snip\x00pet \r over"},
+        {
+            "url": "https://a.example/\x1b[2J",
+            "title": "Title \x1b]0;pwned\x07 \x9b31m red",
+            "content": "snip\x00pet \r over",
+        },
         {"url": "javascript:alert(1)", "title": "JS", "content": ""},
         {"url": "file:///etc/passwd", "title": "file", "content": ""},
         {"url": "http://127.0.0.1:1/", "title": "loopback", "content": ""},
-        {"url": "https://b.example/" + "x" * 100_000, "title": "t" * 100_000, "content": "c" * 100_000},
+        {
+            "url": "https://b.example/" + "x" * 100_000,
+            "title": "t" * 100_000,
+            "content": "c" * 100_000,
+        },
         {"url": None, "title": None, "content": None},
         {"title": "no url"},
         "not an object",

@@ -11,11 +11,10 @@ import time
 import pytest
 
 from common.text import clean_text, escape_markers, inline, one_line
-from tests.conftest import invoke
+from tests.helpers import ALLOW, invoke
 from tests.hostile import proc
 from tests.servers import respond
 
-ALLOW = ("--allow-host", "127.0.0.1")
 NEVER = ("--render", "never")
 # Everything the policy removes, one of each kind: C0, DEL, C1 (CSI), bidi embedding,
 # override and isolate, Arabic letter mark, LRM/RLM, zero-width space, word joiner,

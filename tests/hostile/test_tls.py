@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import ALLOW
 from tests.hostile.handlers import raw
 from tests.servers import respond, self_signed_context
 
-ALLOW = ("--allow-host", "127.0.0.1")
 OK = respond(200, b"over tls\n", {"Content-Type": "text/plain"})
 
 
@@ -34,9 +34,24 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "[p]\ncommonName = supplied\n"
     )
     ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
-    _openssl("req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-             "-subj", "/CN=hostile test CA", "-addext", "basicConstraints=critical,CA:TRUE",
-             "-addext", "keyUsage=keyCertSign", cwd=d)
+    _openssl(
+        "req",
+        "-x509",
+        *ec,
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=hostile test CA",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=keyCertSign",
+        cwd=d,
+    )
     leaves = {
         "valid": ("127.0.0.1", ("-days", "2")),
         "expired": ("127.0.0.1", ("-startdate", "20200101000000Z", "-enddate", "20200102000000Z")),
@@ -45,10 +60,35 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Path:
     }
     for name, (host, dates) in leaves.items():
         san = f"IP:{host}" if host[0].isdigit() else f"DNS:{host}"
-        _openssl("req", *ec, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={host}",
-                 "-addext", f"subjectAltName={san}", cwd=d)
-        _openssl("ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key",
-                 "-in", f"{name}.csr", "-out", f"{name}.pem", *dates, cwd=d)
+        _openssl(
+            "req",
+            *ec,
+            "-keyout",
+            f"{name}.key",
+            "-out",
+            f"{name}.csr",
+            "-subj",
+            f"/CN={host}",
+            "-addext",
+            f"subjectAltName={san}",
+            cwd=d,
+        )
+        _openssl(
+            "ca",
+            "-batch",
+            "-config",
+            "ca.cnf",
+            "-cert",
+            "ca.pem",
+            "-keyfile",
+            "ca.key",
+            "-in",
+            f"{name}.csr",
+            "-out",
+            f"{name}.pem",
+            *dates,
+            cwd=d,
+        )
     return d
 
 
@@ -72,8 +112,11 @@ def test_valid_certificate_from_the_test_ca_is_accepted(wf, serve, pki, trust):
 
 @pytest.mark.parametrize(
     ("leaf", "reason"),
-    [("expired", "certificate has expired"), ("future", "certificate is not yet valid"),
-     ("wrong-name", "IP address mismatch")],
+    [
+        ("expired", "certificate has expired"),
+        ("future", "certificate is not yet valid"),
+        ("wrong-name", "IP address mismatch"),
+    ],
 )
 def test_bad_certificate_exits_35(wf, serve, pki, trust, leaf, reason):
     srv = serve(OK, tls=_context(pki, leaf))

@@ -1,4 +1,5 @@
-"""Whole-process behaviour: start-up imports, closed pipes, stdin, signals, python -m."""
+"""common/run.py and common/entry.py: a tool as a whole process (start-up imports,
+closed pipes, stdin, signals, python -m, UTF-8 output)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 
 import pytest
 
-from tests.conftest import subprocess_env, tool_path
+from tests.helpers import ALLOW, subprocess_env, tool_path
 from tests.servers import respond
 
 HEAVY = ("lxml", "urllib3", "pychrome", "websocket", "requests")
@@ -23,7 +24,9 @@ def test_help_does_not_import_heavy_modules(tool):
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
         f"print('HEAVY', [m for m in {HEAVY!r} if m in sys.modules], file=sys.stderr)"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env())
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env()
+    )
     assert "Usage:" in r.stdout
     assert "HEAVY []" in r.stderr, r.stderr
 
@@ -61,8 +64,13 @@ def _big_text_server(serve):
 def test_closed_pipe_exits_0_quietly(serve):
     srv = _big_text_server(serve)
     cmd = f"{tool_path('wf')} --allow-host 127.0.0.1 --no-save --max-length 0 {srv.url} | head -1"
-    r = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True,
-                       env=subprocess_env(), timeout=30)
+    r = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", cmd],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=30,
+    )
     assert r.stdout == "line 0\n"
     assert r.stderr == ""
     assert r.returncode == 0
@@ -71,9 +79,13 @@ def test_closed_pipe_exits_0_quietly(serve):
 def test_stdin_is_not_read_without_dash(serve):
     srv = serve(respond(200, b"page\n", {"Content-Type": "text/plain"}))
     # stdin is a pipe that never closes: reading it would hang until the timeout.
-    proc = subprocess.Popen([tool_path("wf"), "--allow-host", "127.0.0.1", srv.url],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=subprocess_env())
+    proc = subprocess.Popen(
+        [tool_path("wf"), *ALLOW, srv.url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+    )
     try:
         out, err = proc.communicate(timeout=20)
     finally:
@@ -84,8 +96,14 @@ def test_stdin_is_not_read_without_dash(serve):
 def test_dash_reads_urls_from_stdin(serve):
     a = serve(respond(200, b"A\n", {"Content-Type": "text/plain"}))
     b = serve(respond(200, b"B\n", {"Content-Type": "text/plain"}))
-    r = subprocess.run([tool_path("wf"), "--allow-host", "127.0.0.1", "-"], input=f"{a.url}\n\n# c\n{b.url}\n",
-                       capture_output=True, text=True, env=subprocess_env(), timeout=30)
+    r = subprocess.run(
+        [tool_path("wf"), *ALLOW, "-"],
+        input=f"{a.url}\n\n# c\n{b.url}\n",
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=30,
+    )
     assert r.returncode == 0
     assert r.stdout == f"==> {a.url} <==\nA\n==> {b.url} <==\nB\n"
 
@@ -93,8 +111,12 @@ def test_dash_reads_urls_from_stdin(serve):
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_during_fetch(serve, sig, code):
     srv = serve(lambda conn, req: time.sleep(10))
-    proc = subprocess.Popen([tool_path("wf"), "--allow-host", "127.0.0.1", srv.url],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env())
+    proc = subprocess.Popen(
+        [tool_path("wf"), *ALLOW, srv.url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+    )
     deadline = time.monotonic() + 10
     while not srv.requests and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -108,6 +130,10 @@ def test_signal_during_fetch(serve, sig, code):
 
 def test_output_is_utf8_whatever_the_locale(serve):
     srv = serve(respond(200, "café ☕\n".encode(), {"Content-Type": "text/plain; charset=utf-8"}))
-    r = subprocess.run([tool_path("wf"), "--allow-host", "127.0.0.1", srv.url], capture_output=True,
-                       env=subprocess_env(LC_ALL="C", LANG="C", PYTHONIOENCODING="ascii"), timeout=30)
+    r = subprocess.run(
+        [tool_path("wf"), *ALLOW, srv.url],
+        capture_output=True,
+        env=subprocess_env(LC_ALL="C", LANG="C", PYTHONIOENCODING="ascii"),
+        timeout=30,
+    )
     assert r.returncode == 0 and r.stdout == "café ☕\n".encode()

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import VENV_BIN
 from tests.fixtures.render.server import (
     FixtureServer,
     Tripwire,
@@ -20,6 +19,7 @@ from tests.fixtures.render.server import (
     processes_mentioning,
     wait_until,
 )
+from tests.helpers import ALLOW, VENV_BIN
 from wf.render import keeper as keeper_mod
 
 REASON = browser_skip_reason()
@@ -27,16 +27,30 @@ WF = str(VENV_BIN / "wf")
 RENDER_LINE = "wf: page looks JavaScript-rendered; rendering in headless Chromium"
 
 
-def wf(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([WF, "--allow-host", "127.0.0.1", *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+def wf_process(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """wf as a real process (conftest's ``wf`` fixture runs the CLI in process)."""
+    return subprocess.run(
+        [WF, *ALLOW, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
 
 
 def assert_clean(tmp_path: Path) -> None:
     """No process names our dirs, and no profile is left in the runtime dir."""
-    assert wait_until(lambda: processes_mentioning(tmp_path) == [], timeout=5), processes_mentioning(tmp_path)
+    assert wait_until(lambda: processes_mentioning(tmp_path) == [], timeout=5), (
+        processes_mentioning(tmp_path)
+    )
     runtime = tmp_path / "runtime"
-    left = [p.name for p in runtime.rglob("*") if p.name.startswith(("chrome-", "wfc-"))] if runtime.exists() else []
+    left = (
+        [p.name for p in runtime.rglob("*") if p.name.startswith(("chrome-", "wfc-"))]
+        if runtime.exists()
+        else []
+    )
     assert left == []
 
 
@@ -47,39 +61,41 @@ NO_BROWSER = {"WF_RENDER_BROWSER": "/nonexistent/chrome"}
 
 
 def test_auto_without_a_browser_prints_the_static_text_with_a_note(server: FixtureServer) -> None:
-    r = wf(server.url("spa.html"), env=NO_BROWSER)
+    r = wf_process(server.url("spa.html"), env=NO_BROWSER)
     assert r.returncode == 0
     assert r.stdout == "You need to enable JavaScript to run this app.\n"
     lines = r.stderr.splitlines()
     assert lines[0] == RENDER_LINE
     assert lines[1].startswith("wf: note: page renders client-side and may be incomplete")
     assert "WF_RENDER_BROWSER=/nonexistent/chrome" in lines[1]
-    page = json.loads(wf(server.url("spa.html"), "--json", env=NO_BROWSER).stdout)
+    page = json.loads(wf_process(server.url("spa.html"), "--json", env=NO_BROWSER).stdout)
     assert page["rendered"] is False and any("renders client-side" in n for n in page["notes"])
 
 
 def test_auto_without_a_browser_recovers_next_data(server: FixtureServer) -> None:
-    r = wf(server.url("next.html"), env=NO_BROWSER)
+    r = wf_process(server.url("next.html"), env=NO_BROWSER)
     assert r.returncode == 0
     assert '"title": "Harbour timetable"' in r.stdout and '"to": "Lighthouse Point"' in r.stdout
     assert "__NEXT_DATA__" in r.stderr.splitlines()[1]
 
 
 def test_always_without_a_browser_is_exit_70(server: FixtureServer) -> None:
-    r = wf("--render", "always", server.url("spa.html"), env=NO_BROWSER)
+    r = wf_process("--render", "always", server.url("spa.html"), env=NO_BROWSER)
     assert r.returncode == 70
     assert r.stdout == ""
-    assert r.stderr.startswith("wf: (70) WF_RENDER_BROWSER=/nonexistent/chrome is not an executable file")
+    assert r.stderr.startswith(
+        "wf: (70) WF_RENDER_BROWSER=/nonexistent/chrome is not an executable file"
+    )
     assert len(r.stderr.splitlines()) == 1
 
 
 def test_never_does_not_try(server: FixtureServer) -> None:
-    r = wf("--render", "never", server.url("spa.html"), env=NO_BROWSER)
+    r = wf_process("--render", "never", server.url("spa.html"), env=NO_BROWSER)
     assert (r.returncode, r.stderr) == (0, "")
 
 
 def test_an_ordinary_page_is_not_rendered(server: FixtureServer) -> None:
-    r = wf(f"{server.origin}/status/200", env=NO_BROWSER)
+    r = wf_process(f"{server.origin}/status/200", env=NO_BROWSER)
     assert r.returncode == 0 and r.stderr == ""
 
 
@@ -90,7 +106,7 @@ def test_an_ordinary_page_is_not_rendered(server: FixtureServer) -> None:
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
 @pytest.mark.parametrize("mode", ["auto", "always"])
 def test_a_javascript_page_renders(server: FixtureServer, tmp_path: Path, mode: str) -> None:
-    r = wf("--render", mode, server.url("spa.html"))
+    r = wf_process("--render", mode, server.url("spa.html"))
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("# Field notes from a quiet valley\n")
     assert "Our last survey day ended with a storm" in r.stdout
@@ -101,14 +117,18 @@ def test_a_javascript_page_renders(server: FixtureServer, tmp_path: Path, mode: 
 
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
-def test_json_reports_what_the_policy_blocked(server: FixtureServer, tripwire: Tripwire, tmp_path: Path) -> None:
-    r = wf("--render", "always", "--json", server.url("one_blocked.html"))
+def test_json_reports_what_the_policy_blocked(
+    server: FixtureServer, tripwire: Tripwire, tmp_path: Path
+) -> None:
+    r = wf_process("--render", "always", "--json", server.url("one_blocked.html"))
     page = json.loads(r.stdout)
     assert page["rendered"] is True and "A page with one image from elsewhere" in page["text"]
     blocked = [n for n in page["notes"] if n.startswith("blocked by the network policy: ")]
-    assert blocked == [f"blocked by the network policy: {tripwire.origin}/pixel.png (refused 127.0.0.2: "
-                       "loopback address; allow it with --allow-host 127.0.0.2, "
-                       "or --allow-private (or WF_ALLOW_PRIVATE=1))"]
+    assert blocked == [
+        f"blocked by the network policy: {tripwire.origin}/pixel.png (refused 127.0.0.2: "
+        "loopback address; allow it with --allow-host 127.0.0.2, "
+        "or --allow-private (or WF_ALLOW_PRIVATE=1))"
+    ]
     assert tripwire.hits == []
     assert_clean(tmp_path)
 
@@ -116,7 +136,7 @@ def test_json_reports_what_the_policy_blocked(server: FixtureServer, tripwire: T
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
 def test_render_timeout_is_exit_28_and_clean(server: FixtureServer, tmp_path: Path) -> None:
-    r = wf("--render", "always", server.url("busy.html"), env={"WF_RENDER_TIMEOUT": "2"})
+    r = wf_process("--render", "always", server.url("busy.html"), env={"WF_RENDER_TIMEOUT": "2"})
     assert r.returncode == 28
     assert r.stderr.startswith("wf: (28) render timed out")
     assert_clean(tmp_path)
@@ -124,19 +144,27 @@ def test_render_timeout_is_exit_28_and_clean(server: FixtureServer, tmp_path: Pa
 
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
-def test_auto_mode_keeps_the_static_text_when_the_render_times_out(server: FixtureServer, tmp_path: Path) -> None:
-    r = wf(server.url("busy_shell.html"), env={"WF_RENDER_TIMEOUT": "2"})
+def test_auto_mode_keeps_the_static_text_when_the_render_times_out(
+    server: FixtureServer, tmp_path: Path
+) -> None:
+    r = wf_process(server.url("busy_shell.html"), env={"WF_RENDER_TIMEOUT": "2"})
     assert r.returncode == 0
     assert r.stdout == "You need to enable JavaScript to run this app.\n"
-    assert r.stderr.splitlines()[1].startswith("wf: note: page renders client-side and may be incomplete (render timed out")
+    assert r.stderr.splitlines()[1].startswith(
+        "wf: note: page renders client-side and may be incomplete (render timed out"
+    )
     assert_clean(tmp_path)
 
 
 def start_busy_render(server: FixtureServer, tmp_path: Path) -> subprocess.Popen[str]:
     """A wf process in the middle of rendering a page whose script never stops."""
-    proc = subprocess.Popen([WF, "--allow-host", "127.0.0.1", "--render", "always", server.url("busy.html")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "WF_RENDER_TIMEOUT": "30"})
+    proc = subprocess.Popen(
+        [WF, *ALLOW, "--render", "always", server.url("busy.html")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "WF_RENDER_TIMEOUT": "30"},
+    )
     # The page was fetched twice (statically, then by the browser): it is rendering.
     assert wait_until(lambda: server.paths.count("/f/busy.html") >= 2, timeout=20)
     assert processes_mentioning(tmp_path)
@@ -146,7 +174,9 @@ def start_busy_render(server: FixtureServer, tmp_path: Path) -> subprocess.Popen
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_signal_mid_render_leaves_nothing(server: FixtureServer, tmp_path: Path, sig: int, code: int) -> None:
+def test_a_signal_mid_render_leaves_nothing(
+    server: FixtureServer, tmp_path: Path, sig: int, code: int
+) -> None:
     proc = start_busy_render(server, tmp_path)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=20)
@@ -157,14 +187,18 @@ def test_a_signal_mid_render_leaves_nothing(server: FixtureServer, tmp_path: Pat
 
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
-def test_sigkill_takes_the_browser_down_and_the_next_run_sweeps(server: FixtureServer, tmp_path: Path) -> None:
+def test_sigkill_takes_the_browser_down_and_the_next_run_sweeps(
+    server: FixtureServer, tmp_path: Path
+) -> None:
     proc = start_busy_render(server, tmp_path)
     proc.kill()
     proc.wait()
     # PR_SET_PDEATHSIG: the browser dies with wf, even though wf ran no cleanup code.
-    assert wait_until(lambda: processes_mentioning(tmp_path) == [], timeout=10), processes_mentioning(tmp_path)
+    assert wait_until(lambda: processes_mentioning(tmp_path) == [], timeout=10), (
+        processes_mentioning(tmp_path)
+    )
     assert list((tmp_path / "runtime" / "render").glob("chrome-*"))  # its profile is left...
-    assert wf("--render", "always", server.url("spa.html")).returncode == 0
+    assert wf_process("--render", "always", server.url("spa.html")).returncode == 0
     assert_clean(tmp_path)  # ...until the next launch removes it
 
 
@@ -174,11 +208,11 @@ def test_keepalive_shares_one_browser_across_runs(server: FixtureServer, tmp_pat
     env = {"WF_RENDER_KEEPALIVE": "30"}
     root = tmp_path / "runtime" / "render-keepalive"
     # timeout: a keeper that kept wf's stdout open would make this wait for 30 s.
-    first = wf("--render", "always", server.url("spa.html"), env=env, timeout=15)
+    first = wf_process("--render", "always", server.url("spa.html"), env=env, timeout=15)
     assert first.returncode == 0 and "Field notes" in first.stdout
     state = keeper_mod.read_state(root)
     assert state is not None
-    second = wf("--render", "always", server.url("shadow.html"), env=env, timeout=15)
+    second = wf_process("--render", "always", server.url("shadow.html"), env=env, timeout=15)
     assert second.returncode == 0 and "open shadow root" in second.stdout
     assert keeper_mod.read_state(root) == state  # the same browser served both
     keeper_mod.stop_keeper(state)
@@ -189,7 +223,7 @@ def test_keepalive_shares_one_browser_across_runs(server: FixtureServer, tmp_pat
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
 def test_keepalive_browser_stops_when_idle(server: FixtureServer, tmp_path: Path) -> None:
-    r = wf("--render", "always", server.url("spa.html"), env={"WF_RENDER_KEEPALIVE": "1"})
+    r = wf_process("--render", "always", server.url("spa.html"), env={"WF_RENDER_KEEPALIVE": "1"})
     assert r.returncode == 0
     assert processes_mentioning(tmp_path)  # still there for the next run...
     time.sleep(1.0)

@@ -28,7 +28,9 @@ VECTORS = 11  # promises the page waits for (the other vectors are fire-and-forg
 
 
 def render_vectors(server: FixtureServer, hosts: frozenset[str]) -> Rendered:
-    with RenderSession(RenderOptions(mode="always", timeout=20), policy=Policy(allow_hosts=hosts)) as s:
+    with RenderSession(
+        RenderOptions(mode="always", timeout=20), policy=Policy(allow_hosts=hosts)
+    ) as s:
         rendered = s.render(server.url("vectors.html"), deadline=time.monotonic() + 20)
     # Every vector was attempted before the render ended, or this run proves nothing.
     assert f"All {VECTORS} vectors were attempted." in rendered.html
@@ -45,9 +47,21 @@ def test_nothing_reaches_a_forbidden_address(server: FixtureServer, tripwire: Tr
     assert tripwire.hits == []
     blocked = " ".join(rendered.blocked)
     # Fetch interception saw and refused these (full URLs, each redirect hop on its own):
-    for path in ("/img.png", "/fetch", "/xhr", "/redirected.png", "/redirected-fetch", "/iframe",
-                 "/worker", "/shared-worker", "/service-worker", "/child-fetch", "/sse",
-                 "/import.css", "/background.png"):
+    for path in (
+        "/img.png",
+        "/fetch",
+        "/xhr",
+        "/redirected.png",
+        "/redirected-fetch",
+        "/iframe",
+        "/worker",
+        "/shared-worker",
+        "/service-worker",
+        "/child-fetch",
+        "/sse",
+        "/import.css",
+        "/background.png",
+    ):
         assert f"{tripwire.origin}{path} (refused 127.0.0.2" in blocked, path
     # The WebSocket never shows up in Fetch: the policy proxy refused its CONNECT.
     assert f"connection to 127.0.0.2:{tripwire.port} at the proxy (refused 127.0.0.2" in blocked
@@ -55,20 +69,41 @@ def test_nothing_reaches_a_forbidden_address(server: FixtureServer, tripwire: Tr
     assert "Every way out" in rendered.html
 
 
-def test_control_the_same_page_reaches_an_allowed_address(server: FixtureServer, tripwire: Tripwire) -> None:
+def test_control_the_same_page_reaches_an_allowed_address(
+    server: FixtureServer, tripwire: Tripwire
+) -> None:
+    tripwire.expect_hits = True
     rendered = render_vectors(server, ALLOWED | {"127.0.0.2"})
     time.sleep(0.3)
     reached = paths(tripwire.hits)
-    for path in ("/img.png", "/fetch", "/xhr", "/redirected.png", "/redirected-fetch", "/iframe", "/worker",
-                 "/shared-worker", "/service-worker", "/child-img.png", "/child-fetch", "/ws", "/sse",
-                 "/beacon", "/import.css", "/background.png", "/script.js"):
+    for path in (
+        "/img.png",
+        "/fetch",
+        "/xhr",
+        "/redirected.png",
+        "/redirected-fetch",
+        "/iframe",
+        "/worker",
+        "/shared-worker",
+        "/service-worker",
+        "/child-img.png",
+        "/child-fetch",
+        "/ws",
+        "/sse",
+        "/beacon",
+        "/import.css",
+        "/background.png",
+        "/script.js",
+    ):
         assert path in reached, (path, sorted(reached))
     assert rendered.blocked == []
     # WebRTC may only use the proxy, so its STUN request never goes out over UDP.
     assert not [h for h in tripwire.hits if h.startswith("udp")]
 
 
-def test_the_proxy_alone_holds_the_line(server: FixtureServer, tripwire: Tripwire, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_proxy_alone_holds_the_line(
+    server: FixtureServer, tripwire: Tripwire, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With Fetch interception switched off, every request still meets the policy proxy."""
     monkeypatch.setattr(FetchInterceptor, "enable", lambda self, timeout: None)
     rendered = render_vectors(server, ALLOWED)

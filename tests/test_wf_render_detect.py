@@ -18,7 +18,9 @@ PAD = "<script>" + "var x = 1;\n" * 250 + "</script>"  # 2750 bytes of script
 
 
 def shell(body: str, head: str = "") -> str:
-    return f"<!doctype html><html><head><title>App</title>{head}</head><body>{body}{PAD}</body></html>"
+    return (
+        f"<!doctype html><html><head><title>App</title>{head}</head><body>{body}{PAD}</body></html>"
+    )
 
 
 @pytest.mark.parametrize(
@@ -105,11 +107,17 @@ def test_never_raises(raw: str, text: str) -> None:
 
 
 def next_page(data: object) -> str:
-    return shell(f'<div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>')
+    return shell(
+        f'<div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
+    )
 
 
 def test_next_data_page_props_are_recovered_pretty() -> None:
-    data = {"props": {"pageProps": {"title": "Ünïcode title", "items": [1, 2]}}, "page": "/", "buildId": "x"}
+    data = {
+        "props": {"pageProps": {"title": "Ünïcode title", "items": [1, 2]}},
+        "page": "/",
+        "buildId": "x",
+    }
     text = recover_next_data(next_page(data))
     assert text is not None
     assert json.loads(text) == {"title": "Ünïcode title", "items": [1, 2]}

@@ -27,20 +27,6 @@ POLICY = Policy(allow_hosts=frozenset({"127.0.0.1"}))
 
 
 @pytest.fixture(scope="module")
-def tripwire() -> Iterator[Tripwire]:
-    t = Tripwire()
-    yield t
-    t.close()
-
-
-@pytest.fixture(scope="module")
-def server(tripwire: Tripwire) -> Iterator[FixtureServer]:
-    s = FixtureServer(forbidden=tripwire.origin)
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
 def session() -> Iterator[RenderSession]:
     """One browser for the module's renders (as a batch shares one)."""
     s = RenderSession(RenderOptions(mode="always", timeout=15), policy=POLICY)
@@ -61,13 +47,19 @@ def test_a_single_page_app_renders(session: RenderSession, server: FixtureServer
     assert set(r.timings) == {"launch", "context", "navigate", "quiet", "dom", "total"}
 
 
-def test_content_fetched_after_load_is_waited_for(session: RenderSession, server: FixtureServer) -> None:
+def test_content_fetched_after_load_is_waited_for(
+    session: RenderSession, server: FixtureServer
+) -> None:
     text = extract_text(render(session, server.url("spa_fetch.html")).html)
     assert "This paragraph arrived from an API call that took a while to answer." in text
 
 
-def test_content_added_by_a_short_timer_is_waited_for(session: RenderSession, server: FixtureServer) -> None:
-    assert "added by a timer 400 ms after" in extract_text(render(session, server.url("spa_timer.html")).html)
+def test_content_added_by_a_short_timer_is_waited_for(
+    session: RenderSession, server: FixtureServer
+) -> None:
+    assert "added by a timer 400 ms after" in extract_text(
+        render(session, server.url("spa_timer.html")).html
+    )
 
 
 def test_open_shadow_roots_are_read(session: RenderSession, server: FixtureServer) -> None:
@@ -77,10 +69,14 @@ def test_open_shadow_roots_are_read(session: RenderSession, server: FixtureServe
 
 
 def test_a_dialog_does_not_block_the_page(session: RenderSession, server: FixtureServer) -> None:
-    assert "written after an alert box was closed" in extract_text(render(session, server.url("dialog.html")).html)
+    assert "written after an alert box was closed" in extract_text(
+        render(session, server.url("dialog.html")).html
+    )
 
 
-def test_the_rendered_dom_is_capped(session: RenderSession, server: FixtureServer, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_rendered_dom_is_capped(
+    session: RenderSession, server: FixtureServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(tab_mod, "DOM_CAP", 1_000_000)  # the page makes 1.5 MB
     r = render(session, server.url("big.html"), timeout=30)
     assert len(r.html) == 1_000_000
@@ -95,14 +91,18 @@ def test_a_page_that_never_settles_is_read_when_its_time_is_up(
     assert "The ticker above changes every 30 ms, forever." in extract_text(r.html)
 
 
-def test_an_endless_script_is_stopped_at_the_deadline(session: RenderSession, server: FixtureServer) -> None:
+def test_an_endless_script_is_stopped_at_the_deadline(
+    session: RenderSession, server: FixtureServer
+) -> None:
     with pytest.raises(Timeout, match="render timed out"):
         render(session, server.url("busy.html"), timeout=2)
     # The browser is still fine for the next page.
     assert "Field notes" in render(session, server.url("spa.html")).html
 
 
-def test_a_server_that_never_answers_is_a_timeout(session: RenderSession, server: FixtureServer) -> None:
+def test_a_server_that_never_answers_is_a_timeout(
+    session: RenderSession, server: FixtureServer
+) -> None:
     with pytest.raises(Timeout):
         render(session, f"{server.origin}/hang", timeout=1)
 
@@ -112,7 +112,9 @@ def test_an_error_status_is_reported(session: RenderSession, server: FixtureServ
     assert r.status == 404 and "Status 404" in r.html
 
 
-def test_a_redirect_to_a_forbidden_address_is_refused(session: RenderSession, server: FixtureServer, tripwire: Tripwire) -> None:
+def test_a_redirect_to_a_forbidden_address_is_refused(
+    session: RenderSession, server: FixtureServer, tripwire: Tripwire
+) -> None:
     with pytest.raises(PolicyRefused, match="127.0.0.2"):
         render(session, f"{server.origin}/redirect?to={tripwire.origin}/top")
     with pytest.raises(PolicyRefused, match="127.0.0.2"):
@@ -121,18 +123,24 @@ def test_a_redirect_to_a_forbidden_address_is_refused(session: RenderSession, se
     assert tripwire.hits == []
 
 
-def test_a_download_is_refused_and_nothing_is_written(session: RenderSession, server: FixtureServer, tmp_path: Path) -> None:
+def test_a_download_is_refused_and_nothing_is_written(
+    session: RenderSession, server: FixtureServer, tmp_path: Path
+) -> None:
     with pytest.raises(Exception, match="ERR_ABORTED"):
         render(session, f"{server.origin}/download")
     home = Path(os.path.expanduser("~"))
     assert not list(home.glob("Downloads/wf-download-test*"))
 
 
-def test_the_user_agent_does_not_say_headless(session: RenderSession, server: FixtureServer) -> None:
+def test_the_user_agent_does_not_say_headless(
+    session: RenderSession, server: FixtureServer
+) -> None:
     server.user_agents.clear()
     text = extract_text(render(session, server.url("ua.html")).html)
     assert "Chrome/" in text and "Headless" not in text
-    assert server.user_agents and all("Headless" not in ua and "Chrome/" in ua for ua in server.user_agents)
+    assert server.user_agents and all(
+        "Headless" not in ua and "Chrome/" in ua for ua in server.user_agents
+    )
 
 
 def test_an_explicit_user_agent_is_used(server: FixtureServer) -> None:
@@ -141,7 +149,9 @@ def test_an_explicit_user_agent_is_used(server: FixtureServer) -> None:
     assert "agent: wf-test/1.0" in text
 
 
-def test_names_are_resolved_by_wf_and_checked(server: FixtureServer, tripwire: Tripwire, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_names_are_resolved_by_wf_and_checked(
+    server: FixtureServer, tripwire: Tripwire, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Only this process can resolve these names (there is no DNS in the namespace): the
     # page loads because the browser hands names to the policy proxy, which resolves and
     # checks them; a name that resolves to a forbidden address is refused.
@@ -158,12 +168,17 @@ def test_names_are_resolved_by_wf_and_checked(server: FixtureServer, tripwire: T
         assert "Field notes from a quiet valley" in extract_text(r.html)
         assert r.final_url == f"http://pages.wf-test:{server.port}/f/spa.html"
         with pytest.raises(PolicyRefused, match=r"evil.wf-test \(127.0.0.2\)"):
-            render(s, f"http://pages.wf-test:{server.port}/redirect?to=http://evil.wf-test:{tripwire.port}/")
+            render(
+                s,
+                f"http://pages.wf-test:{server.port}/redirect?to=http://evil.wf-test:{tripwire.port}/",
+            )
     time.sleep(0.2)
     assert tripwire.hits == []
 
 
-def test_a_context_brings_up_its_page_and_no_browser_ui(session: RenderSession, server: FixtureServer) -> None:
+def test_a_context_brings_up_its_page_and_no_browser_ui(
+    session: RenderSession, server: FixtureServer
+) -> None:
     # Chromium 156 gave each new window (one per incognito context) an omnibox popup
     # made of two WebUI pages in a renderer of their own: 0.7 s of CPU a context.
     render(session, server.url("spa.html"))  # the browser is up
@@ -179,7 +194,9 @@ def test_a_context_brings_up_its_page_and_no_browser_ui(session: RenderSession, 
     assert mine == ["page", "tab"]
 
 
-def test_concurrent_renders_share_the_browser(session: RenderSession, server: FixtureServer) -> None:
+def test_concurrent_renders_share_the_browser(
+    session: RenderSession, server: FixtureServer
+) -> None:
     results: list[str] = []
     errors: list[BaseException] = []
 
@@ -189,7 +206,10 @@ def test_concurrent_renders_share_the_browser(session: RenderSession, server: Fi
         except BaseException as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=one, args=(n,)) for n in ("spa.html", "spa_fetch.html", "shadow.html", "spa_timer.html")]
+    threads = [
+        threading.Thread(target=one, args=(n,))
+        for n in ("spa.html", "spa_fetch.html", "shadow.html", "spa_timer.html")
+    ]
     for t in threads:
         t.start()
     for t in threads:

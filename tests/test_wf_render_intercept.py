@@ -26,7 +26,11 @@ ONLY_127_0_0_1 = Policy(allow_hosts=frozenset({"127.0.0.1"}))
 @pytest.fixture
 def names(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     """A resolver for made-up names; a lookup of anything else fails the test."""
-    table: dict[str, list[str]] = {"good.test": ["127.0.0.1"], "evil.test": ["127.0.0.2"], "mixed.test": ["127.0.0.1", "127.0.0.2"]}
+    table: dict[str, list[str]] = {
+        "good.test": ["127.0.0.1"],
+        "evil.test": ["127.0.0.2"],
+        "mixed.test": ["127.0.0.1", "127.0.0.2"],
+    }
     calls: list[str] = []
 
     def fake(host: str, port: Any, *args: Any, **kw: Any) -> list[Any]:
@@ -48,7 +52,10 @@ def verdict(url: str, policy: Policy = ONLY_127_0_0_1) -> tuple[str, str] | None
 # ---------------------------------------------------------------- verdicts
 
 
-@pytest.mark.parametrize("url", ["data:text/html,hi", "blob:http://127.0.0.1/uuid", "about:blank", "http://127.0.0.1:8080/x"])
+@pytest.mark.parametrize(
+    "url",
+    ["data:text/html,hi", "blob:http://127.0.0.1/uuid", "about:blank", "http://127.0.0.1:8080/x"],
+)
 def test_allowed(url: str) -> None:
     assert verdict(url) is None
 
@@ -74,7 +81,9 @@ def test_refused(url: str) -> None:
     assert got[1].startswith("refused")
 
 
-@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://127.0.0.1/", "chrome://settings", "javascript:alert(1)"])
+@pytest.mark.parametrize(
+    "url", ["file:///etc/passwd", "ftp://127.0.0.1/", "chrome://settings", "javascript:alert(1)"]
+)
 def test_other_schemes_are_refused(url: str) -> None:
     got = verdict(url)
     assert got is not None and got[0] == "BlockedByClient" and "scheme" in got[1]
@@ -133,7 +142,9 @@ def test_connect_to_an_allowed_host_tunnels(proxy: tuple[PolicyProxy, RefusedLog
     p, blocked = proxy
     with RawServer(lambda c, r: c.sendall(http_response(200, b"through the tunnel"))) as server:
         with socket.create_connection(("127.0.0.1", p.port), timeout=5) as s:
-            s.sendall(f"CONNECT 127.0.0.1:{server.port} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+            s.sendall(
+                f"CONNECT 127.0.0.1:{server.port} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+            )
             assert read_all(s, until=b"\r\n\r\n").startswith(b"HTTP/1.1 200")
             s.sendall(b"GET /inside HTTP/1.1\r\nHost: x\r\n\r\n")
             assert read_all(s).endswith(b"through the tunnel")
@@ -141,8 +152,12 @@ def test_connect_to_an_allowed_host_tunnels(proxy: tuple[PolicyProxy, RefusedLog
     assert blocked.items() == []
 
 
-@pytest.mark.parametrize("target", ["127.0.0.2:{port}", "[::ffff:127.0.0.2]:{port}", "0x7f.0.0.2:{port}"])
-def test_connect_to_a_forbidden_host_is_refused(proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire, target: str) -> None:
+@pytest.mark.parametrize(
+    "target", ["127.0.0.2:{port}", "[::ffff:127.0.0.2]:{port}", "0x7f.0.0.2:{port}"]
+)
+def test_connect_to_a_forbidden_host_is_refused(
+    proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire, target: str
+) -> None:
     p, blocked = proxy
     authority = target.format(port=tripwire.port)
     answer = talk(p.port, f"CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n\r\n".encode())
@@ -153,11 +168,15 @@ def test_connect_to_a_forbidden_host_is_refused(proxy: tuple[PolicyProxy, Refuse
     assert tripwire.hits == []
 
 
-def test_an_absolute_request_is_forwarded_once_and_closed(proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire) -> None:
+def test_an_absolute_request_is_forwarded_once_and_closed(
+    proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire
+) -> None:
     p, _ = proxy
 
     def answer(conn: socket.socket, request: bytes) -> None:
-        conn.sendall(http_response(200, b"hello", {"Connection": "keep-alive", "Keep-Alive": "timeout=5"}))
+        conn.sendall(
+            http_response(200, b"hello", {"Connection": "keep-alive", "Keep-Alive": "timeout=5"})
+        )
 
     with RawServer(answer) as server:
         first = f"GET http://127.0.0.1:{server.port}/path?q=1 HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nProxy-Connection: keep-alive\r\n\r\n"
@@ -180,14 +199,18 @@ def test_an_absolute_request_is_forwarded_once_and_closed(proxy: tuple[PolicyPro
 def test_a_request_body_is_forwarded_exactly(proxy: tuple[PolicyProxy, RefusedLog]) -> None:
     p, _ = proxy
     with RawServer(lambda c, r: c.sendall(http_response(204))) as server:
-        request = (f"POST http://127.0.0.1:{server.port}/form HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n"
-                   "abcdeGET /smuggled HTTP/1.1\r\n\r\n")
+        request = (
+            f"POST http://127.0.0.1:{server.port}/form HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n"
+            "abcdeGET /smuggled HTTP/1.1\r\n\r\n"
+        )
         assert talk(p.port, request.encode()).startswith(b"HTTP/1.1 204")
     assert server.requests[0].endswith(b"\r\n\r\nabcde")
     assert b"smuggled" not in b"".join(server.requests)
 
 
-def test_interim_answers_are_dropped_and_the_final_one_closes(proxy: tuple[PolicyProxy, RefusedLog]) -> None:
+def test_interim_answers_are_dropped_and_the_final_one_closes(
+    proxy: tuple[PolicyProxy, RefusedLog],
+) -> None:
     p, _ = proxy
 
     def answer(conn: socket.socket, request: bytes) -> None:
@@ -195,10 +218,17 @@ def test_interim_answers_are_dropped_and_the_final_one_closes(proxy: tuple[Polic
         conn.sendall(http_response(200, b"final", {"Connection": "keep-alive"}))
 
     with RawServer(answer) as server:
-        got = talk(p.port, f"GET http://127.0.0.1:{server.port}/ HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        got = talk(
+            p.port, f"GET http://127.0.0.1:{server.port}/ HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+        )
     # Issue 10: interim answers are skipped (at most 10), as in common.http.
     final = got
-    assert b"Early Hints" not in got and final.startswith(b"HTTP/1.1 200") and b"Connection: close" in final and final.endswith(b"final")
+    assert (
+        b"Early Hints" not in got
+        and final.startswith(b"HTTP/1.1 200")
+        and b"Connection: close" in final
+        and final.endswith(b"final")
+    )
 
 
 @pytest.mark.parametrize(
@@ -208,11 +238,16 @@ def test_interim_answers_are_dropped_and_the_final_one_closes(proxy: tuple[Polic
         ("GET https://127.0.0.1/ HTTP/1.1\r\nHost: x\r\n\r\n", b"400"),
         ("BROKEN\r\n\r\n", b"400"),
         ("CONNECT 127.0.0.1 HTTP/1.1\r\n\r\n", b"400"),
-        ("POST http://127.0.0.1:{port}/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", b"501"),
+        (
+            "POST http://127.0.0.1:{port}/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            b"501",
+        ),
         ("GET http://127.0.0.2:{port}/ HTTP/1.1\r\nHost: x\r\n\r\n", b"403"),
     ],
 )
-def test_what_the_proxy_refuses(proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire, request_head: str, status: bytes) -> None:
+def test_what_the_proxy_refuses(
+    proxy: tuple[PolicyProxy, RefusedLog], tripwire: Tripwire, request_head: str, status: bytes
+) -> None:
     p, _ = proxy
     with RawServer(lambda c, r: c.sendall(http_response(200))) as server:
         port = tripwire.port if "127.0.0.2" in request_head else server.port
@@ -233,7 +268,11 @@ def test_an_upstream_proxy_gets_only_allowed_destinations(tripwire: Tripwire) ->
 
     with RawServer(upstream_proxy) as upstream:
         blocked = RefusedLog()
-        p = PolicyProxy(CheckedResolver(ONLY_127_0_0_1), blocked, upstream_for=lambda url: f"http://127.0.0.1:{upstream.port}")
+        p = PolicyProxy(
+            CheckedResolver(ONLY_127_0_0_1),
+            blocked,
+            upstream_for=lambda url: f"http://127.0.0.1:{upstream.port}",
+        )
         try:
             with socket.create_connection(("127.0.0.1", p.port), timeout=5) as s:
                 s.sendall(b"CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n")
@@ -282,7 +321,12 @@ class FakeBrowser:
         return {}
 
     def pause(self, request_id: str, url: str, frame: str = "") -> None:
-        self.handlers["Fetch.requestPaused"](requestId=request_id, request={"url": url, "method": "GET"}, frameId=frame, resourceType="Image")
+        self.handlers["Fetch.requestPaused"](
+            requestId=request_id,
+            request={"url": url, "method": "GET"},
+            frameId=frame,
+            resourceType="Image",
+        )
 
 
 def test_fetch_interception_continues_or_fails_each_request() -> None:
@@ -301,15 +345,24 @@ def test_fetch_interception_continues_or_fails_each_request() -> None:
     browser.pause("3", "http://[::ffff:7f00:2]/worker", "")  # a worker: no frame of ours
     browser.pause("4", "file:///etc/passwd", "B")
     assert wait_until(lambda: len(browser.calls) == 5)
-    decided = {params["requestId"]: (method, params.get("errorReason")) for method, params in browser.calls[1:]}
+    decided = {
+        params["requestId"]: (method, params.get("errorReason"))
+        for method, params in browser.calls[1:]
+    }
     assert decided == {
         "1": ("Fetch.continueRequest", None),
         "2": ("Fetch.failRequest", "BlockedByClient"),
         "3": ("Fetch.failRequest", "BlockedByClient"),
         "4": ("Fetch.failRequest", "BlockedByClient"),
     }
-    assert [b.split(" ")[0] for b in page_a.items()] == ["http://127.0.0.2/img.png", "http://[::ffff:7f00:2]/worker"]
-    assert [b.split(" ")[0] for b in page_b.items()] == ["http://[::ffff:7f00:2]/worker", "file:///etc/passwd"]
+    assert [b.split(" ")[0] for b in page_a.items()] == [
+        "http://127.0.0.2/img.png",
+        "http://[::ffff:7f00:2]/worker",
+    ]
+    assert [b.split(" ")[0] for b in page_b.items()] == [
+        "http://[::ffff:7f00:2]/worker",
+        "file:///etc/passwd",
+    ]
     interceptor.unwatch(page_a)
     interceptor.close()
     browser.pause("5", "http://127.0.0.2/late")  # after close: ignored, no exception

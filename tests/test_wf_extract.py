@@ -6,17 +6,17 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import SHARED, recall
 from wf.extract import Extracted, Link, extract, extract_text
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "extract"
-BENCH = Path(__file__).resolve().parents[2] / "shared" / "extract-bench" / "scrapinghub"
+BENCH = SHARED / "extract-bench" / "scrapinghub"
 
 
 def page(name: str) -> bytes:
@@ -33,13 +33,18 @@ def test_article_keeps_the_story_and_drops_the_site_around_it():
     assert text.rstrip().endswith("harbour office almanac and on the national tide service.")
     for boilerplate in (
         "cookies",  # cookie banner
-        "Home", "About us",  # navigation
-        "Most read", "Lighthouse keeper",  # sidebar
+        "Home",
+        "About us",  # navigation
+        "Most read",
+        "Lighthouse keeper",  # sidebar
         "Share on social media",  # share buttons
-        "Great article", "Subscribe to my channel",  # comments
-        "© 2026", "Terms",  # footer
+        "Great article",
+        "Subscribe to my channel",  # comments
+        "© 2026",
+        "Terms",  # footer
         "Morwenna",  # byline
-        "analytics", "font-family",  # script and style
+        "analytics",
+        "font-family",  # script and style
     ):
         assert boilerplate not in text, boilerplate
 
@@ -89,8 +94,15 @@ def test_hidden_elements_are_dropped():
     text = extract_text(page("hidden.html"))
     assert "The visible paragraph is long enough" in text
     assert "Second visible paragraph, also long enough to read." in text
-    for hidden in ("hidden attribute", "no reader", "Inline display", "visibility", "closed dialog",
-                   "Template", "secret"):
+    for hidden in (
+        "hidden attribute",
+        "no reader",
+        "Inline display",
+        "visibility",
+        "closed dialog",
+        "Template",
+        "secret",
+    ):
         assert hidden not in text, hidden
     full = extract_text(page("hidden.html"), full=True)
     assert "secret" not in full and "Template" not in full and "no reader" not in full
@@ -107,8 +119,17 @@ def test_a_page_that_hides_everything_until_a_script_runs_still_gives_its_text()
 
 def test_full_mode_keeps_navigation_and_footer_but_no_scripts():
     text = extract_text(page("article.html"), full=True)
-    for kept in ("Home", "About us", "Lighthouse keeper", "Great article", "© 2026", "Terms",
-                 "cookies", "# Tide tables and the moon", "| Falmouth | 06:12 |"):
+    for kept in (
+        "Home",
+        "About us",
+        "Lighthouse keeper",
+        "Great article",
+        "© 2026",
+        "Terms",
+        "cookies",
+        "# Tide tables and the moon",
+        "| Falmouth | 06:12 |",
+    ):
         assert kept in text, kept
     assert "analytics" not in text and "font-family" not in text
 
@@ -117,8 +138,12 @@ def test_thin_main_content_falls_back_to_the_whole_page():
     text = extract_text(page("listing.html"))
     for kept in ("Ash-handled border spade", "£34.00", "- Blade: carbon steel", "In stock"):
         assert kept in text, kept
-    assert extract_text("<html><body><nav><a href='/a'>Alpha</a> <a href='/b'>Beta</a></nav>"
-                        "</body></html>") == "Alpha Beta"
+    assert (
+        extract_text(
+            "<html><body><nav><a href='/a'>Alpha</a> <a href='/b'>Beta</a></nav></body></html>"
+        )
+        == "Alpha Beta"
+    )
 
 
 def test_an_article_wrapped_in_a_boilerplate_name_is_still_found():
@@ -145,8 +170,14 @@ def test_teasers_for_other_pages_and_calls_to_action_stay_out():
     text = extract_text(page("related_teasers.html"))
     assert text.startswith("# New footbridge opens over the river")
     assert text.endswith("between seven and ten in the morning and four and seven in the evening.")
-    for teaser in ("Station car park", "See also", "Riverside path", "town hall", "old mill",
-                   "newsletter"):
+    for teaser in (
+        "Station car park",
+        "See also",
+        "Riverside path",
+        "town hall",
+        "old mill",
+        "newsletter",
+    ):
         assert teaser not in text, teaser
 
 
@@ -245,8 +276,10 @@ def test_extract_text_is_extract_dot_text():
 
 
 def test_control_characters_do_not_stop_the_parser():
-    html = "<html><body><p>Tab\there, bell\x07 and nul\x00 and escape\x1b characters in a sentence.</p>" \
-           "<p>The paragraph after them is still read.</p></body></html>"
+    html = (
+        "<html><body><p>Tab\there, bell\x07 and nul\x00 and escape\x1b characters in a sentence.</p>"
+        "<p>The paragraph after them is still read.</p></body></html>"
+    )
     text = extract_text(html)
     assert "bell and nul and escape characters" in text
     assert "The paragraph after them is still read." in text
@@ -305,8 +338,11 @@ def test_a_huge_single_line():
 def test_seventy_thousand_nested_divs():
     # Far past libxml2's depth limit (2048), and within the tag cap (150 000 "<").
     html = (
-        "<html><body><p>Before the nesting.</p>" + "<div>" * 70_000 + "deep inside"
-        + "</div>" * 70_000 + "<p>After the nesting.</p></body></html>"
+        "<html><body><p>Before the nesting.</p>"
+        + "<div>" * 70_000
+        + "deep inside"
+        + "</div>" * 70_000
+        + "<p>After the nesting.</p></body></html>"
     )
     for full in (False, True):
         text = extract_text(html, full=full)
@@ -329,8 +365,14 @@ def test_a_huge_text_node_costs_a_few_times_its_size_in_memory():
         "print(len(text), after - before)\n"
     )
     root = Path(__file__).resolve().parents[1]
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
-                         text=True, check=True, timeout=120).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split()
     assert int(out[0]) == 9_999_999
     # 10 MB of text: the tree, the text and the output are each about that size; a list
     # of its two million words alone would add over 100 MB.
@@ -340,7 +382,9 @@ def test_a_huge_text_node_costs_a_few_times_its_size_in_memory():
 def test_past_the_deadline_the_text_comes_back_without_structure():
     import time
 
-    html = "<html><body>" + "<div><p>alpha <b>beta</b></p><p>gamma</p></div>" * 3000 + "</body></html>"
+    html = (
+        "<html><body>" + "<div><p>alpha <b>beta</b></p><p>gamma</p></div>" * 3000 + "</body></html>"
+    )
     result = extract(html, deadline=time.monotonic() - 1)
     assert result.text.startswith("alpha\nbeta\ngamma\nalpha\n")
     assert result.text.count("gamma") == 3000 and result.links == []
@@ -365,10 +409,38 @@ def test_degenerate_documents_give_a_string(html: str):
         st.binary(max_size=300),
         st.lists(
             st.sampled_from(
-                ["<div>", "</div>", "<p>", "</p>", "<a href='/x'>", "</a>", "<table>", "<td>",
-                 "<pre>", "<li>", "<ul>", "<br>", "<h2>", "<script>", "<!--", "-->", "<svg>",
-                 "words and more words. ", "&amp;", "&#0;", "\x00", "\ufffd", "é", "<form>",
-                 "<noscript>", "<nav>", "<header>", "<blockquote>", "<br/>", "<?xml ?>"]
+                [
+                    "<div>",
+                    "</div>",
+                    "<p>",
+                    "</p>",
+                    "<a href='/x'>",
+                    "</a>",
+                    "<table>",
+                    "<td>",
+                    "<pre>",
+                    "<li>",
+                    "<ul>",
+                    "<br>",
+                    "<h2>",
+                    "<script>",
+                    "<!--",
+                    "-->",
+                    "<svg>",
+                    "words and more words. ",
+                    "&amp;",
+                    "&#0;",
+                    "\x00",
+                    "\ufffd",
+                    "é",
+                    "<form>",
+                    "<noscript>",
+                    "<nav>",
+                    "<header>",
+                    "<blockquote>",
+                    "<br/>",
+                    "<?xml ?>",
+                ]
             ),
             max_size=60,
         ).map("".join),
@@ -399,20 +471,13 @@ def test_threads_extract_side_by_side():
 # -- real pages --------------------------------------------------------------------------
 
 
-def _shingles(text: str) -> Counter[tuple[str, ...]]:
-    tokens = re.findall(r"\w+", text)
-    return Counter(tuple(tokens[i : i + 4]) for i in range(max(1, len(tokens) - 3)))
-
-
 @pytest.mark.skipif(not BENCH.is_dir(), reason="../shared/extract-bench/ is absent")
 def test_real_pages_keep_most_of_their_article():
     truth = json.loads((BENCH / "ground-truth.json").read_text(encoding="utf-8"))
     for key in sorted(truth)[::30]:
         html = gzip.decompress((BENCH / "html" / f"{key}.html.gz").read_bytes())
-        want = _shingles(truth[key]["articleBody"])
-        got = _shingles(extract_text(html))
-        recall = sum((want & got).values()) / sum(want.values())
-        assert recall > 0.8, (key, recall)
+        kept = recall(extract_text(html), truth[key]["articleBody"])
+        assert kept > 0.8, (key, kept)
 
 
 # -- the tag cap ---------------------------------------------------------------------------

@@ -4,14 +4,12 @@ with a fake browser (a shell script): these run anywhere, no Chromium needed."""
 from __future__ import annotations
 
 import os
-import socket
 import stat
 import subprocess
 import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ import pytest
 from common.errors import PolicyRefused, RenderError, Timeout
 from common.policy import Policy
 from tests.fixtures.render.server import wait_until
+from tests.helpers import FAKE_PORT_FILE, fake_browser
 from wf.render import RenderOptions, RenderSession
 from wf.render import breaker as breaker_mod
 from wf.render import chromium as chromium_mod
@@ -33,9 +32,7 @@ from wf.render.procs import browser_processes, sweep_stale_profiles
 # their command line: one in its process group, one in a session of its own (as
 # Chromium's crash handler does).
 FAKE = textwrap.dedent(
-    """\
-    #!/bin/sh
-    for a in "$@"; do case "$a" in --user-data-dir=*) dir="${a#--user-data-dir=}";; esac; done
+    f"""\
     echo "$$ TMPDIR=$TMPDIR XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $*" >> "$FAKE_LOG"
     mkdir -p "$dir"
     case "$FAKE_MODE" in
@@ -44,7 +41,7 @@ FAKE = textwrap.dedent(
     esac
     tail -f "$dir/../stderr.log" >/dev/null 2>&1 &
     setsid tail -f "$dir/../stderr.log" >/dev/null 2>&1 &
-    printf '%s\\n/devtools/browser/fake\\n' "${FAKE_PORT:-9}" > "$dir/DevToolsActivePort"
+    {FAKE_PORT_FILE}
     wait
     """
 )
@@ -52,13 +49,8 @@ FAKE = textwrap.dedent(
 
 @pytest.fixture
 def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "bin" / "fake-browser"
-    path.parent.mkdir()
-    path.write_text(FAKE)
-    path.chmod(0o755)
     monkeypatch.setenv("FAKE_LOG", str(tmp_path / "fake.log"))
-    monkeypatch.setenv("FAKE_MODE", "ok")
-    return path
+    return fake_browser(tmp_path, monkeypatch, FAKE)
 
 
 def launches(tmp_path: Path) -> list[str]:
@@ -111,19 +103,23 @@ def test_debians_shell_wrapper_is_skipped(tmp_path: Path, monkeypatch: pytest.Mo
     real.write_bytes(Path("/bin/true").read_bytes())  # any ELF executable
     real.chmod(0o755)
     wrapper = bindir / "chromium"
-    wrapper.write_text(f"#!/bin/sh\nAPPNAME=chromium\nLIBDIR={tmp_path}/lib/$APPNAME\nexec $LIBDIR/$APPNAME \"$@\"\n")
+    wrapper.write_text(
+        f'#!/bin/sh\nAPPNAME=chromium\nLIBDIR={tmp_path}/lib/$APPNAME\nexec $LIBDIR/$APPNAME "$@"\n'
+    )
     wrapper.chmod(0o755)
     monkeypatch.setenv("PATH", str(bindir))
     assert find_browser(None) == str(real)
     real.write_text("#!/bin/sh\n")  # not a binary: keep the wrapper
     assert find_browser(None) == str(wrapper)
     other = bindir / "google-chrome"
-    other.write_text("#!/bin/bash\nexec /opt/google/chrome/chrome \"$@\"\n")
+    other.write_text('#!/bin/bash\nexec /opt/google/chrome/chrome "$@"\n')
     other.chmod(0o755)
     assert find_browser(None) == str(other)  # not that wrapper shape: as it is
 
 
-def test_profiles_go_to_a_private_tmpfs_dir_without_a_runtime_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_profiles_go_to_a_private_tmpfs_dir_without_a_runtime_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import common.paths
 
     shm = tmp_path / "shm"
@@ -152,9 +148,15 @@ def test_launch_flags_environment_and_cleanup(fake: Path, tmp_path: Path) -> Non
         profile = launched.profile
         assert stat.S_IMODE(profile.stat().st_mode) == 0o700
         line = launches(tmp_path)[0]
-        for flag in ("--headless", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-                     f"--user-data-dir={profile}/data", "--disable-background-networking", "--disable-quic",
-                     "--proxy-bypass-list=<-loopback>"):
+        for flag in (
+            "--headless",
+            "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}/data",
+            "--disable-background-networking",
+            "--disable-quic",
+            "--proxy-bypass-list=<-loopback>",
+        ):
             assert f" {flag}" in line, flag
         assert "--disable-crashpad-for-testing" not in line  # it crashes the network service
         assert (" --no-sandbox" in line) == (os.geteuid() == 0)
@@ -183,14 +185,20 @@ def test_a_long_profile_path_gets_a_short_tmpdir(fake: Path, tmp_path: Path) -> 
     assert not tmpdir.exists() and not launched.profile.exists()
 
 
-def test_a_browser_that_exits_at_launch(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_browser_that_exits_at_launch(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("FAKE_MODE", "exit")
-    with pytest.raises(RenderError, match=r"exited during launch \(code 3\): .*fake browser: cannot start"):
+    with pytest.raises(
+        RenderError, match=r"exited during launch \(code 3\): .*fake browser: cannot start"
+    ):
         launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)
     assert list(root(tmp_path).iterdir()) == []
 
 
-def test_a_browser_that_never_opens_its_port(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_browser_that_never_opens_its_port(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("FAKE_MODE", "hang")
     monkeypatch.setattr(chromium_mod, "LAUNCH_TIMEOUT", 0.5)
     with pytest.raises(RenderError, match="did not open its DevTools port"):
@@ -204,7 +212,11 @@ def test_a_browser_that_never_opens_its_port(fake: Path, tmp_path: Path, monkeyp
 
 def test_the_browser_outlives_the_thread_that_launched_it(fake: Path, tmp_path: Path) -> None:
     box = {}
-    t = threading.Thread(target=lambda: box.update(l=launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)))
+    t = threading.Thread(
+        target=lambda: box.update(
+            l=launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)
+        )
+    )
     t.start()
     t.join()
     time.sleep(0.3)
@@ -213,7 +225,9 @@ def test_the_browser_outlives_the_thread_that_launched_it(fake: Path, tmp_path: 
     launched.kill()
 
 
-def test_a_killed_owner_takes_the_browser_with_it_and_the_next_launch_sweeps(fake: Path, tmp_path: Path) -> None:
+def test_a_killed_owner_takes_the_browser_with_it_and_the_next_launch_sweeps(
+    fake: Path, tmp_path: Path
+) -> None:
     script = textwrap.dedent(
         f"""
         import os, sys, time
@@ -275,7 +289,10 @@ def test_circuit_breaker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def session_for(browser: Path | str) -> RenderSession:
-    return RenderSession(RenderOptions(mode="always", timeout=5, browser=str(browser)), policy=Policy(allow_hosts=frozenset({"127.0.0.1"})))
+    return RenderSession(
+        RenderOptions(mode="always", timeout=5, browser=str(browser)),
+        policy=Policy(allow_hosts=frozenset({"127.0.0.1"})),
+    )
 
 
 def test_two_launch_failures_stop_launch_attempts(fake: Path, tmp_path: Path) -> None:
@@ -290,7 +307,9 @@ def test_two_launch_failures_stop_launch_attempts(fake: Path, tmp_path: Path) ->
     assert list((tmp_path / "runtime" / "render").iterdir()) == []  # each failure cleaned up
 
 
-def test_a_failed_prewarm_is_reported_by_render_and_counted_once(fake: Path, tmp_path: Path) -> None:
+def test_a_failed_prewarm_is_reported_by_render_and_counted_once(
+    fake: Path, tmp_path: Path
+) -> None:
     with session_for(fake) as s:
         s.prewarm()
         with pytest.raises(RenderError, match="cannot talk to the browser"):
@@ -306,7 +325,9 @@ def test_a_missing_browser_is_not_a_launch_failure(tmp_path: Path) -> None:
     assert not (tmp_path / "state" / "render-circuit.json").exists()
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.2/", "file:///etc/passwd", "http://169.254.169.254/"])
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.2/", "file:///etc/passwd", "http://169.254.169.254/"]
+)
 def test_a_refused_url_never_starts_a_browser(fake: Path, tmp_path: Path, url: str) -> None:
     with session_for(fake) as s, pytest.raises(PolicyRefused):
         s.render(url, deadline=time.monotonic() + 5)
@@ -316,23 +337,13 @@ def test_a_refused_url_never_starts_a_browser(fake: Path, tmp_path: Path, url: s
 # ---------------------------------------------------------------- keep-alive keeper
 
 
-@pytest.fixture
-def devtools_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """Something listening where the fake browser says its DevTools port is."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    monkeypatch.setenv("FAKE_PORT", str(port))
-    yield port
-    sock.close()
-
-
 def keeper_state(tmp_path: Path) -> dict[str, object] | None:
     return keeper_mod.read_state(tmp_path / "runtime" / "render-keepalive")
 
 
-def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Path, devtools_port: int) -> None:
+def test_keeper_shares_one_browser_and_stops_when_idle(
+    fake: Path, tmp_path: Path, devtools_port: int
+) -> None:
     shared = [keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10) for _ in range(2)]
     state = keeper_state(tmp_path)
     assert state is not None and len(launches(tmp_path)) == 1
@@ -381,7 +392,9 @@ def test_a_dead_shared_browser_is_replaced(fake: Path, tmp_path: Path, devtools_
     assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
 
 
-def test_a_keeper_that_cannot_launch_says_why(fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_keeper_that_cannot_launch_says_why(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("FAKE_MODE", "exit")
     with pytest.raises(RenderError, match="fake browser: cannot start"):
         keeper_mod.attach(str(fake), 5.0, deadline=time.monotonic() + 10)

@@ -50,11 +50,17 @@ class FakeCDP:
         while b"\r\n\r\n" not in head:
             head += conn.recv(4096)
         key = next(
-            line.split(b":", 1)[1].strip() for line in head.split(b"\r\n") if line.lower().startswith(b"sec-websocket-key")
+            line.split(b":", 1)[1].strip()
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"sec-websocket-key")
         )
-        accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
-        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        accept = base64.b64encode(
+            hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest()
+        )
+        conn.sendall(
+            b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n"
+        )
         try:
             while True:
                 b1, b2 = self._recv(2)
@@ -117,11 +123,16 @@ def server() -> Iterator[FakeCDP]:
 
 def test_a_call_gets_its_answer(server: FakeCDP) -> None:
     with Connection(server.url) as conn:
-        assert conn.call("Target.getTargets", timeout=5, filter=[1]) == {"method": "Target.getTargets", "filter": [1]}
+        assert conn.call("Target.getTargets", timeout=5, filter=[1]) == {
+            "method": "Target.getTargets",
+            "filter": [1],
+        }
     assert server.received[0]["method"] == "Target.getTargets"
 
 
-def test_an_error_answer_raises_and_prints_nothing(server: FakeCDP, capfd: pytest.CaptureFixture[str]) -> None:
+def test_an_error_answer_raises_and_prints_nothing(
+    server: FakeCDP, capfd: pytest.CaptureFixture[str]
+) -> None:
     with Connection(server.url) as conn, pytest.raises(CDPError, match="no such thing"):
         conn.call("Fail.please", timeout=5)
     out, err = capfd.readouterr()
@@ -137,7 +148,9 @@ def test_no_answer_is_a_timeout(server: FakeCDP) -> None:
             conn.call("Any.thing", timeout=0)
 
 
-def test_a_close_frame_ends_the_connection_quietly(server: FakeCDP, capfd: pytest.CaptureFixture[str]) -> None:
+def test_a_close_frame_ends_the_connection_quietly(
+    server: FakeCDP, capfd: pytest.CaptureFixture[str]
+) -> None:
     conn = Connection(server.url)
     conn.call("A.b", timeout=5)
     server.send(None, opcode=8)
@@ -159,7 +172,9 @@ def test_a_dropped_socket_fails_a_waiting_call(server: FakeCDP) -> None:
     conn.close()
 
 
-def test_debug_env_never_prints_protocol(server: FakeCDP, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+def test_debug_env_never_prints_protocol(
+    server: FakeCDP, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("DEBUG", "1")
     with Connection(server.url) as conn:
         conn.call("Page.enable", timeout=5)
@@ -170,6 +185,7 @@ def test_debug_env_never_prints_protocol(server: FakeCDP, monkeypatch: pytest.Mo
 def test_concurrent_callers_get_their_own_answers(server: FakeCDP) -> None:
     results: dict[int, Any] = {}
     with Connection(server.url) as conn:
+
         def worker(n: int) -> None:
             results[n] = [conn.call("Echo.n", timeout=10, n=n)["n"] for _ in range(20)]
 
@@ -207,8 +223,14 @@ def test_events_reach_handlers_and_a_failing_handler_is_reported(server: FakeCDP
 
 def test_a_batch_answers_in_order_and_an_error_raises(server: FakeCDP) -> None:
     with Connection(server.url) as conn:
-        got = conn.call_batch([("A.one", {"x": 1}), ("B.two", {}), ("C.three", {"y": 3})], timeout=5)
-        assert got == [{"method": "A.one", "x": 1}, {"method": "B.two"}, {"method": "C.three", "y": 3}]
+        got = conn.call_batch(
+            [("A.one", {"x": 1}), ("B.two", {}), ("C.three", {"y": 3})], timeout=5
+        )
+        assert got == [
+            {"method": "A.one", "x": 1},
+            {"method": "B.two"},
+            {"method": "C.three", "y": 3},
+        ]
         with pytest.raises(CDPError, match="no such thing"):
             conn.call_batch([("A.one", {}), ("Fail.please", {})], timeout=5)
         with pytest.raises(CDPTimeout):

@@ -1,0 +1,162 @@
+"""What several test files share: paths, the loopback allowance, running the tools
+(in process and as real processes), the shingle measure of extraction quality and the
+fake browser. Fixtures live in conftest.py; this module holds no tests and no fixtures.
+
+tests/bench/bench_extract.py imports ``shingles`` from here in a venv without pytest or
+click: keep the module-level imports to the standard library.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+VENV_BIN = Path(sys.executable).parent
+
+# Private addresses are refused by default; every local test server is on 127.0.0.1.
+ALLOW = ("--allow-host", "127.0.0.1")
+
+# Where ws finds each engine: a test points them all at its own server.
+ENGINE_VARIABLES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
+# Small search-engine answers of our own, and real captures read in place.
+WS_FIXTURES = ROOT / "tests" / "fixtures" / "ws"
+SEARCH_CAPTURES = SHARED / "fixtures" / "search"
+
+# Variables from the developer's shell that would change what a test sees.
+SCRUBBED = (
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "WF_ALLOW_PRIVATE",
+    "WF_ALLOW_HOSTS",
+    "WF_TIMEOUT",
+    "WF_RENDER",
+    "WF_MAX_LENGTH",
+    "WF_AUTOSAVE_BYTES",
+    "WF_MAX_BYTES",
+    "WS_PROVIDER",
+    "SEARXNG_URL",
+    "WS_DUCKDUCKGO_URL",
+    "WS_BRAVE_URL",
+    "WS_MOJEEK_URL",
+    "WS_TIMEOUT",
+    "DEBUG",
+    "WF_RENDER_KEEPALIVE",
+    "WF_RENDER_BROWSER",
+    "WF_RENDER_TIMEOUT",
+)
+
+
+# ------------------------------------------------------------------ running the tools
+
+
+@dataclass
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def invoke(
+    tool: str,
+    args: list[str],
+    *,
+    input: str | bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> Result:
+    """Run a tool in-process through the same wrapper as its console script (conftest's
+    ``wf`` fixture is this for wf; a real process is ``tool_path`` or hostile/proc.py)."""
+    from click.testing import CliRunner
+
+    from common.run import run_cli
+
+    if tool == "wf":
+        from wf.cli import _json_error, command
+    else:
+        from ws.cli import _json_error, command  # type: ignore[no-redef]
+    runner = CliRunner()
+    with runner.isolation(input=input, env=env) as (out, err, _):
+        code = run_cli(tool, command, args, json_error=_json_error)
+    return Result(code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))
+
+
+def assert_one_line_error(r: Result, code: int, *needles: str, tool: str = "wf") -> None:
+    """The failure the tools promise: exit ``code`` and one diagnostic line that names it
+    and each needle, with no escape sequence, bell or traceback in it."""
+    assert r.code == code, (r.code, r.stderr)
+    assert r.stderr.startswith(f"{tool}: ({code}) ") and r.stderr.count("\n") == 1, r.stderr
+    assert "\x1b" not in r.stderr and "\x07" not in r.stderr
+    assert "Traceback" not in r.stderr and "this is a bug" not in r.stderr
+    for needle in needles:
+        assert needle in r.stderr, r.stderr
+
+
+def tool_path(name: str) -> str:
+    """The console script of this venv (a real process, supervisor included)."""
+    path = VENV_BIN / name
+    return str(path) if path.exists() else name
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+    env.update(extra)
+    return env
+
+
+# ------------------------------------------------------------------ extraction quality
+
+_TOKEN = re.compile(r"\w+")
+
+
+def shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
+    """Runs of ``n`` word tokens, counted as a multiset; a text shorter than ``n`` tokens
+    is one shingle, an empty one none."""
+    tokens = _TOKEN.findall(text or "")
+    return Counter(
+        tuple(tokens[i : i + n]) for i in range(max(1, len(tokens) - n + 1)) if tokens[i : i + n]
+    )
+
+
+def recall(got: str, truth: str) -> float:
+    """The share of the truth's shingles found in ``got`` (0 for an empty truth)."""
+    want = shingles(truth)
+    return sum((want & shingles(got)).values()) / max(1, sum(want.values()))
+
+
+# ------------------------------------------------------------------ a fake browser
+
+# The parts of a fake Chromium (a shell script) every fake shares: the profile dir from
+# --user-data-dir, and the DevTools port file Chromium writes there once it listens
+# (FAKE_PORT, set by the devtools_port fixture, or 9, where nothing listens).
+FAKE_PROFILE_ARG = (
+    'for a in "$@"; do case "$a" in --user-data-dir=*) dir="${a#--user-data-dir=}";; esac; done'
+)
+FAKE_PORT_FILE = (
+    'printf \'%s\\n/devtools/browser/fake\\n\' "${FAKE_PORT:-9}" > "$dir/DevToolsActivePort"'
+)
+
+
+def fake_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> Path:
+    """An executable fake browser in tmp_path/bin: ``body`` runs after the profile dir
+    is known; FAKE_MODE starts as "ok"."""
+    path = tmp_path / "bin" / "fake-browser"
+    path.parent.mkdir()
+    path.write_text(f"#!/bin/sh\n{FAKE_PROFILE_ARG}\n{body}")
+    path.chmod(0o755)
+    monkeypatch.setenv("FAKE_MODE", "ok")
+    return path
