@@ -42,7 +42,7 @@ demo: install
 # The gate (.ci/run runs it before the tests): every check runs, and any failure fails it.
 # mypy's settings (strict, Python 3.11) are in pyproject.toml. tests/ gets ruff check only
 # until it is formatted; then it joins the format check.
-LINT_FORMAT := common wf ws
+LINT_FORMAT := common wf ws tests
 lint: install
 	@status=0; \
 	echo "ruff check common wf ws tests"; $(BIN)/ruff check common wf ws tests || status=1; \
