@@ -251,27 +251,22 @@ def _expand_noscript(root: Any) -> None:
             el.append(child)
 
 
-def _xpath(name: str, expression: str) -> Any:
-    # Compiled once per thread: lxml's XPath objects are not to be shared by threads.
-    compiled = getattr(_local, name, None)
-    if compiled is None:
-        from lxml import etree
+def _xpath(expression: str) -> Any:
+    from common.xpath import compiled
 
-        compiled = etree.XPath(expression)
-        setattr(_local, name, compiled)
-    return compiled
+    return compiled(expression)
 
 
 def text_length() -> Any:
     """An XPath function: an element's text length with whitespace collapsed, in C."""
-    return _xpath("text_length", "string-length(normalize-space())")
+    return _xpath("string-length(normalize-space())")
 
 
 def _drop_hidden(root: Any) -> None:
     from lxml import etree
 
     hidden: dict[Any, None] = {}
-    for hit in _xpath("hidden", _HIDDEN_XPATH)(root):
+    for hit in _xpath(_HIDDEN_XPATH)(root):
         el = hit if isinstance(hit, etree._Element) else hit.getparent()
         if el.tag not in ("html", "body") and _is_hidden(el):
             hidden[el] = None

@@ -3,7 +3,6 @@ helpers the parsers share (compiled XPath, class tests, text of a node)."""
 
 from __future__ import annotations
 
-import functools
 from functools import cached_property
 from typing import Any
 
@@ -91,13 +90,11 @@ def text_of(node: Any) -> str:
     return "".join(node.itertext()) if node is not None else ""
 
 
-@functools.cache
 def xpath(expr: str) -> Any:
-    """A compiled XPath: ``node.xpath(str)`` compiles its expression on every call, which
-    cost more than the matching on a results page of ten results."""
-    from lxml import etree
+    """A compiled XPath (see common/xpath.py for the thread rule)."""
+    from common.xpath import compiled
 
-    return etree.XPath(expr)
+    return compiled(expr)
 
 
 def has_class(name: str) -> str:

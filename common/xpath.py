@@ -1,0 +1,27 @@
+"""Compiled XPath expressions for both tools, with one thread rule.
+
+``node.xpath(str)`` compiles its expression on every call, which costs more than the
+matching on a results page of ten results; a compiled ``etree.XPath`` is kept instead.
+lxml's XPath objects hold evaluation state and are not to be shared by threads (a batch
+of pages, hedged searches), so each thread compiles its own, once. lxml is imported on
+first use."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+_local = threading.local()
+
+
+def compiled(expression: str) -> Any:
+    """This thread's compiled ``etree.XPath`` for ``expression``."""
+    cache: dict[str, Any] | None = getattr(_local, "cache", None)
+    if cache is None:
+        cache = _local.cache = {}
+    found = cache.get(expression)
+    if found is None:
+        from lxml import etree
+
+        found = cache[expression] = etree.XPath(expression)
+    return found
