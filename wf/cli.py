@@ -179,13 +179,13 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
     def log(message: str) -> None:
         output.diag(TOOL, message)
 
-    renderers = LazyBrowser(opts)
+    browser = LazyBrowser(opts)
     first_error = 0
     try:
         if local is not None:
-            pages = iter([process(targets[0], opts, log=log, renderers=None, local_body=local)])
+            pages = iter([process(targets[0], opts, log=log, browser=None, local_body=local)])
         else:
-            pages = process_many(targets, opts, log=log, renderers=renderers)
+            pages = process_many(targets, opts, log=log, browser=browser)
         many = len(targets) > 1
         for page in pages:
             if page.error is not None:
@@ -198,7 +198,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
                     output.write(f"==> {page.url} <==\n")
                 output.write(page.output)
     finally:
-        renderers.close()
+        browser.close()
     return first_error
 
 

@@ -27,6 +27,7 @@ DEFAULT_RENDER_TIMEOUT = 25.0
 PREVIEW_CHARS = 5_000
 # --render and WF_RENDER: the one place these are spelled.
 RENDER_MODES = ("auto", "always", "never")
+AUTO, ALWAYS, NEVER = RENDER_MODES
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from common.errors import RenderError, Timeout, ToolError, WriteError
 from common.http.client import Response, fetch, raise_for_status
 from common.text import clean_text, escape_markers, inline, one_line
 from wf import lines, sniff
-from wf.options import PREVIEW_CHARS, WfOptions
+from wf.options import ALWAYS, NEVER, PREVIEW_CHARS, WfOptions
 from wf.save import confine_name, default_name, save_bytes
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def process(
     opts: WfOptions,
     *,
     log: Log,
-    renderers: LazyBrowser | None = None,
+    browser: LazyBrowser | None = None,
     local_body: bytes | None = None,
 ) -> PageResult:
     """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
@@ -154,7 +154,7 @@ def process(
     page = PageResult(url=one_line(target))
     deadline = start + opts.net.timeout
     with watchdog.deadline(deadline, target):
-        _process(page, target, opts, deadline, log=log, renderers=renderers, local_body=local_body)
+        _process(page, target, opts, deadline, log=log, browser=browser, local_body=local_body)
     page.elapsed_ms = int((time.monotonic() - start) * 1000)
     return page
 
@@ -166,20 +166,20 @@ def _process(
     deadline: float,
     *,
     log: Log,
-    renderers: LazyBrowser | None,
+    browser: LazyBrowser | None,
     local_body: bytes | None,
 ) -> None:
     try:
         if local_body is None:
-            if renderers is not None and opts.render == "always":
-                renderers.get().prewarm()  # the browser starts during the static fetch
+            if browser is not None and opts.render == ALWAYS:
+                browser.get().prewarm()  # the browser starts during the static fetch
             resp = fetch(target, opts.net, deadline=deadline)
             _check_status(resp, log)
             doc = Document(target, resp.final_url, resp.status, resp.content_type, resp.body)
             del resp  # the body lives on in doc alone, which lets it go once decoded
         else:
             doc = Document(target, opts.base_url, None, "", local_body)
-        _build(page, doc, opts, log=log, renderers=renderers, deadline=deadline)
+        _build(page, doc, opts, log=log, browser=browser, deadline=deadline)
     except ToolError as exc:
         page.error = exc
 
@@ -196,7 +196,7 @@ def _build(
     opts: WfOptions,
     *,
     log: Log,
-    renderers: LazyBrowser | None,
+    browser: LazyBrowser | None,
     deadline: float,
 ) -> None:
     page.final_url = doc.final_url
@@ -215,7 +215,7 @@ def _build(
     decoded, page.charset = decode_body(doc.body, doc.content_type or None)
     doc.body = b""  # up to --max-bytes that extraction does not need to hold as well
     if kind == "html" and not opts.raw:
-        text = _extract_html(page, decoded, opts, log=log, renderers=renderers, deadline=deadline)
+        text = _extract_html(page, decoded, opts, log=log, browser=browser, deadline=deadline)
         del decoded  # a 10 MB body of one astral character and ASCII is a 40 MB str
     else:
         text = decoded
@@ -261,16 +261,16 @@ def _extract_html(
     opts: WfOptions,
     *,
     log: Log,
-    renderers: LazyBrowser | None,
+    browser: LazyBrowser | None,
     deadline: float,
 ) -> str:
     from wf.extract import extract
 
     base = page.final_url or opts.base_url
     result = extract(html, url=base, full=opts.full, link_markers=opts.links, deadline=deadline)
-    if opts.render != "never" and renderers is not None and page.status is not None:
+    if opts.render != NEVER and browser is not None and page.status is not None:
         result = _maybe_render(
-            page, html, result, opts, log=log, renderers=renderers, deadline=deadline
+            page, html, result, opts, log=log, browser=browser, deadline=deadline
         )
     page.title = result.title
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
@@ -287,20 +287,20 @@ def _maybe_render(
     opts: WfOptions,
     *,
     log: Log,
-    renderers: LazyBrowser,
+    browser: LazyBrowser,
     deadline: float,
 ) -> Any:
     from wf.extract import extract
     from wf.render import looks_like_js_shell, recover_next_data
     from wf.render.detect import NOSCRIPT
 
-    always = opts.render == "always"
+    always = opts.render == ALWAYS
     if not always and not looks_like_js_shell(html, static.text):
         return static
     if not always:
         log("page looks JavaScript-rendered; rendering in headless Chromium")
     try:
-        rendered = renderers.get().render(page.final_url or page.url, deadline=deadline)
+        rendered = browser.get().render(page.final_url or page.url, deadline=deadline)
     except (RenderError, Timeout) as exc:
         # In auto mode a render that fails or runs out of time still leaves the static text.
         if always:
@@ -436,14 +436,14 @@ def process_many(
     opts: WfOptions,
     *,
     log: Log,
-    renderers: LazyBrowser | None,
+    browser: LazyBrowser | None,
 ) -> Iterator[PageResult]:
     """Fetch concurrently with a small pool; yield pages in input order."""
     if len(targets) == 1:
-        yield process(targets[0], opts, log=log, renderers=renderers)
+        yield process(targets[0], opts, log=log, browser=browser)
         return
     pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
-    futures = [pool.submit(process, t, opts, log=log, renderers=renderers) for t in targets]
+    futures = [pool.submit(process, t, opts, log=log, browser=browser) for t in targets]
     try:
         for future in futures:
             yield future.result()
