@@ -41,15 +41,23 @@ def _raw(environ: Mapping[str, str], name: str) -> str:
     return environ.get(name, "").strip()
 
 
-def env_deadline(environ: Mapping[str, str], name: str, default: float) -> float:
-    """A --timeout given as a variable, checked as the flag is."""
+def _env_float(environ: Mapping[str, str], name: str) -> tuple[str, float] | None:
+    """The variable as written and as a number, or None when it is unset or blank."""
     raw = _raw(environ, name)
     if not raw:
-        return default
+        return None
     try:
-        value = float(raw)
+        return raw, float(raw)
     except ValueError:
         raise UsageError(f"{name}={raw!r} is not a number of seconds") from None
+
+
+def env_deadline(environ: Mapping[str, str], name: str, default: float) -> float:
+    """A --timeout given as a variable, checked as the flag is."""
+    found = _env_float(environ, name)
+    if found is None:
+        return default
+    raw, value = found
     if not deadline_ok(value):
         raise UsageError(f"{name}={raw!r} must be more than 0 and at most {MAX_SECONDS:g} seconds")
     return value
@@ -57,13 +65,10 @@ def env_deadline(environ: Mapping[str, str], name: str, default: float) -> float
 
 def env_seconds(environ: Mapping[str, str], name: str, default: float, *, zero_ok: bool) -> float:
     """A finite number of seconds, positive (or, with ``zero_ok``, not negative)."""
-    raw = _raw(environ, name)
-    if not raw:
+    found = _env_float(environ, name)
+    if found is None:
         return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise UsageError(f"{name}={raw!r} is not a number of seconds") from None
+    raw, value = found
     if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
         kind = "non-negative" if zero_ok else "positive"
         raise UsageError(f"{name}={raw!r} must be a {kind} number of seconds")
