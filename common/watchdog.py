@@ -69,10 +69,6 @@ class _Worker:
 _worker: _Worker | None = None
 
 
-def installed() -> bool:
-    return _worker is not None
-
-
 # Command lines that do no work worth guarding: no fork for them.
 _TRIVIAL: tuple[list[str], ...] = ([], ["--help"], ["-h"], ["--version"])
 
