@@ -22,6 +22,9 @@ class Extracted:
     # link_markers=True the marker [n] in `text` refers to links[n-1].
     links: list[Link] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what a reader should know, one line each
+    # wf.extract.metadata's keys when asked for (want_metadata=True), each str or None;
+    # None when not asked for or when the page could not be parsed.
+    metadata: dict[str, str | None] | None = None
 
 
 def extract(
@@ -31,15 +34,25 @@ def extract(
     full: bool = False,
     link_markers: bool = False,
     deadline: float | None = None,
+    metadata: bool = False,
 ) -> Extracted:
     """Extract a page's text; never raises for any str or bytes input.
 
     `deadline` (a time.monotonic() value) bounds the work on a huge page: past it, the
     page's text comes back in document order without structure or main-content choice.
+    With ``metadata=True`` the result's ``metadata`` holds wf.extract.metadata's keys.
     """
     from wf.extract.core import run
 
-    return run(html, url=url, full=full, markers=link_markers, want_links=True, deadline=deadline)
+    return run(
+        html,
+        url=url,
+        full=full,
+        markers=link_markers,
+        want_links=True,
+        deadline=deadline,
+        want_metadata=metadata,
+    )
 
 
 def extract_text(html: str | bytes, url: str | None = None, full: bool = False) -> str:

@@ -28,10 +28,17 @@ def run(
     markers: bool,
     want_links: bool,
     deadline: float | None = None,
+    want_metadata: bool = False,
 ) -> Extracted:
     try:
         result = _run(
-            html, url=url, full=full, markers=markers, want_links=want_links, deadline=deadline
+            html,
+            url=url,
+            full=full,
+            markers=markers,
+            want_links=want_links,
+            deadline=deadline,
+            want_metadata=want_metadata,
         )
     except Exception:  # noqa: BLE001 - the contract is: any input gives text, never raises
         return Extracted(title=None, text=crude_text(html), links=[])
@@ -57,6 +64,7 @@ def _run(
     markers: bool,
     want_links: bool,
     deadline: float | None,
+    want_metadata: bool,
 ) -> Extracted:
     from wf.extract import parse
 
@@ -66,6 +74,7 @@ def _run(
         "markers": markers,
         "want_links": want_links,
         "deadline": deadline,
+        "want_metadata": want_metadata,
     }
     from common.parse_limits import limit
 
@@ -100,11 +109,18 @@ def _extract(
     markers: bool,
     want_links: bool,
     deadline: float | None,
+    want_metadata: bool,
 ) -> Extracted:
     from wf.extract import blocks, parse
 
     title = parse.title_of(root)
     base = _base_url(url, parse.base_href(root))
+    meta = None
+    if want_metadata:
+        from wf.extract import metadata
+
+        # Before cleaning, which removes <head>, <meta> and <script>.
+        meta = metadata.extract(root, base, title)
     parse.clean(root, main=not full)
     body = root.find("body")
     if body is None:
@@ -118,7 +134,7 @@ def _extract(
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         text, links = quick_text(body), []
-    return Extracted(title=title, text=text, links=links)
+    return Extracted(title=title, text=text, links=links, metadata=meta)
 
 
 def _text(
