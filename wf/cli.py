@@ -63,6 +63,9 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     "--raw", is_flag=True, help="Print the decoded HTML itself instead of extracting text."
 )
 @click.option(
+    "--meta", is_flag=True, help="Print a header (title, author, date, URL) above the text."
+)
+@click.option(
     "--render",
     type=click.Choice(RENDER_MODES),
     default=RENDER_MODES[0],
@@ -100,6 +103,7 @@ def command(
     full: bool,
     links: bool,
     raw: bool,
+    meta: bool,
     render: str,
     input_file: str | None,
     base_url: str | None,
@@ -135,6 +139,7 @@ def command(
         max_bytes=given("max_bytes", max_bytes),
         timeout=given("timeout", timeout),
         as_json=as_json,
+        meta=meta,
         allow_private=allow_private,
         allow_hosts=allow_hosts,
         user_agent=user_agent,

@@ -73,6 +73,7 @@ class WfOptions:
     rendering: RenderOptions = RenderOptions()
     base_url: str | None = None
     as_json: bool = False
+    meta: bool = False  # --meta: a header (title, author, date, URL) above the text
 
     @property
     def render(self) -> str:
@@ -113,6 +114,7 @@ def make_options(
     max_bytes: int | None = None,
     timeout: float | None = None,
     as_json: bool = False,
+    meta: bool = False,
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     user_agent: str | None = None,
@@ -170,4 +172,5 @@ def make_options(
         rendering=RenderOptions.from_env(render, env),
         base_url=base_url,
         as_json=as_json,
+        meta=meta,
     )

@@ -36,6 +36,8 @@ class PageResult:
     content_type: str | None = None
     charset: str | None = None
     title: str | None = None
+    # wf.extract.metadata's keys, each str or None; None until a page's HTML is extracted.
+    metadata: dict[str, str | None] | None = None
     text: str = ""
     total: int = 0
     matched: int = 0
@@ -47,6 +49,7 @@ class PageResult:
     rendered: bool = False
     links: list[dict[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)  # --meta: lines printed above all
     markers: list[str] = field(default_factory=list)  # lines printed before the text
     trailer: list[str] = field(default_factory=list)  # lines printed after the text
     elapsed_ms: int = 0
@@ -54,7 +57,7 @@ class PageResult:
 
     @property
     def output(self) -> str:
-        parts = [*self.markers]
+        parts = [*self.header, *self.markers]
         if self.text:
             parts.append(self.text)
         parts.extend(self.trailer)
@@ -70,6 +73,7 @@ class PageResult:
             "content_type": one_line(self.content_type) or None,
             "charset": self.charset,
             "title": one_line(self.title) or None,
+            "metadata": _metadata_json(self.metadata),
             "text": self.text,
             "lines": {
                 "total": self.total,
@@ -88,6 +92,14 @@ class PageResult:
         }
 
 
+def _metadata_json(found: dict[str, str | None] | None) -> dict[str, str | None]:
+    from wf.extract.metadata import KEYS
+
+    # Every key always, in one order; the values left wf.extract.metadata one-line already.
+    found = found or {}
+    return {key: one_line(found.get(key)) or None for key in KEYS}
+
+
 def _error_json(error: ToolError | None) -> dict[str, Any] | None:
     if error is None:
         return None
@@ -95,6 +107,24 @@ def _error_json(error: ToolError | None) -> dict[str, Any] | None:
     out = error.as_json()
     out["message"] = one_line(out.get("message"))
     return out
+
+
+def meta_header(page: PageResult) -> list[str]:
+    """--meta: ``Title:``, ``Author:``, ``Date:`` (each when known) and ``URL:`` lines, then
+    a blank line. Not marker lines: they never start with ``[wf:``, and each value is one
+    line under common.text's policy."""
+    found = page.metadata or {}
+    lines_ = [
+        f"{label}: {value}"
+        for label, value in (
+            ("Title", one_line(found.get("title") or page.title)),
+            ("Author", one_line(found.get("author"))),
+            ("Date", one_line(found.get("date"))),
+            ("URL", one_line(page.final_url or page.url)),
+        )
+        if value
+    ]
+    return [*lines_, ""] if lines_ else []
 
 
 def marker(text: str) -> str:
@@ -155,6 +185,8 @@ def process(
     deadline = start + opts.net.timeout
     with watchdog.deadline(deadline, target):
         _process(page, target, opts, deadline, log=log, browser=browser, local_body=local_body)
+    if opts.meta and page.error is None:
+        page.header = meta_header(page)
     page.elapsed_ms = int((time.monotonic() - start) * 1000)
     return page
 
@@ -267,12 +299,20 @@ def _extract_html(
     from wf.extract import extract
 
     base = page.final_url or opts.base_url
-    result = extract(html, url=base, full=opts.full, link_markers=opts.links, deadline=deadline)
+    result = extract(
+        html,
+        url=base,
+        full=opts.full,
+        link_markers=opts.links,
+        deadline=deadline,
+        metadata=opts.as_json or opts.meta,
+    )
     if opts.render != NEVER and browser is not None and page.status is not None:
         result = _maybe_render(
             page, html, result, opts, log=log, browser=browser, deadline=deadline
         )
     page.title = result.title
+    page.metadata = result.metadata
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
     for note in result.notes:  # a page read only in part: never silently
         page.notes.append(note)
@@ -327,6 +367,7 @@ def _maybe_render(
         full=opts.full,
         link_markers=opts.links,
         deadline=deadline,
+        metadata=opts.as_json or opts.meta,
     )
     if always or len(result.text.strip()) > len(static.text.strip()):
         page.rendered = True

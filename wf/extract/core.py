@@ -41,7 +41,11 @@ def run(
             want_metadata=want_metadata,
         )
     except Exception:  # noqa: BLE001 - the contract is: any input gives text, never raises
-        return Extracted(title=None, text=crude_text(html), links=[])
+        result = Extracted(title=None, text=crude_text(html), links=[])
+    if want_metadata and result.metadata is None:
+        from wf.extract import metadata
+
+        result.metadata = metadata.empty()  # asked for: every key, even for no page at all
     return _clean_fields(result)
 
 

@@ -128,12 +128,15 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
         _from_jsonld(root, found, page_title)
     except Exception:  # noqa: BLE001 - broken JSON-LD costs its keys, never the page
         pass
-    metas, links = _head_tags(root)
-    _from_meta(metas, found)
-    _from_html(root, links, found, page_title)
-    if found["author"] is None or found["date"] is None:
-        _from_visible(root, found)
-    return _finish(found, url)
+    try:
+        metas, links = _head_tags(root)
+        _from_meta(metas, found)
+        _from_html(root, links, found, page_title)
+        if found["author"] is None or found["date"] is None:
+            _from_visible(root, found)
+        return _finish(found, url)
+    except Exception:  # noqa: BLE001 - metadata never costs the page its text
+        return empty()
 
 
 # --- JSON-LD -------------------------------------------------------------------------
@@ -239,6 +242,8 @@ def _fill_from_entity(
 ) -> None:
     def put(key: str, value: str | None) -> None:
         if found[key] is None and value:
+            if key in ("date", "modified") and not _iso_date(value):
+                return  # not a date we can write as ISO 8601: a later source may have one
             found[key] = value
 
     if title:
@@ -417,6 +422,8 @@ def _from_meta(metas: dict[str, str], found: Metadata) -> None:
                 continue
             if key == "author" and _is_url(value):
                 continue  # article:author is often the author's page, not a name
+            if key in ("date", "modified") and not _iso_date(value):
+                continue
             if key == "lang":
                 value = value.replace("_", "-")
             found[key] = _SPACE.sub(" ", value).strip()
