@@ -6,8 +6,11 @@ matches, units are 4-token shingles counted as multisets, precision and recall a
 computed per page; precision is averaged over the pages with output, recall over all
 pages, and F1 is the harmonic mean of the two means.
 
+Then metadata on ../shared/extract-bench/readability: title and author agreement with its
+expected-metadata.json beside trafilatura's extract_metadata, and the cost per page.
+
 Run with the bench venv, which also holds the peer (tests/bench/requirements.txt):
-    .bench-venv/bin/python tests/bench/bench_extract.py [--repeat N] [--details]
+    .bench-venv/bin/python tests/bench/bench_extract.py [--repeat N] [--details] [--metadata-only]
 Without trafilatura installed it still measures wf and says why the peer is missing.
 """
 
@@ -109,12 +112,97 @@ def extractors() -> tuple[list[tuple[str, Callable[[str], str]]], str | None]:
     return found, None
 
 
+READABILITY = Path(
+    os.environ.get(
+        "WF_EXTRACT_BENCH_READABILITY", ROOT.parent / "shared" / "extract-bench" / "readability"
+    )
+)
+
+
+def _agree(ours: str | None, reference: str | None) -> bool:
+    """Issue 12's rule: after collapsing whitespace and case, one string contains the
+    other; an empty value never agrees."""
+    a, b = " ".join((ours or "").split()).lower(), " ".join((reference or "").split()).lower()
+    return bool(a and b and (a in b or b in a))
+
+
+def bench_metadata() -> None:
+    """Title and author agreement with the readability set's expected-metadata.json, wf's
+    metadata beside trafilatura's extract_metadata, and the CPU cost of each per page."""
+    pages_dir = READABILITY / "pages"
+    if not pages_dir.is_dir():
+        print(f"bench_metadata: skipped: no readability set at {READABILITY}")
+        return
+    from wf.extract import extract
+
+    folders = sorted(p for p in pages_dir.iterdir() if p.is_dir())
+    pages = [gzip.decompress((f / "source.html.gz").read_bytes()).decode("utf-8") for f in folders]
+    refs = [json.loads((f / "expected-metadata.json").read_text("utf-8")) for f in folders]
+    url = "http://fakehost/test/page.html"
+
+    def ours(html: str) -> tuple[str | None, str | None]:
+        found = extract(html, url=url, metadata=True).metadata or {}
+        return found.get("title"), found.get("author")
+
+    def text_only(html: str) -> tuple[str | None, str | None]:
+        extract(html, url=url)
+        return None, None
+
+    fns: list[tuple[str, Callable[[str], tuple[str | None, str | None]]]] = [
+        ("wf extract(metadata=True)", ours),
+        ("wf extract (no metadata)", text_only),
+    ]
+    try:
+        import trafilatura
+        from trafilatura import extract_metadata
+    except ImportError as exc:
+        print(f"bench_metadata: peer skipped: trafilatura is not installed here ({exc})")
+    else:
+
+        def peer(html: str) -> tuple[str | None, str | None]:
+            found = extract_metadata(html, default_url=url)
+            return (found.title, found.author) if found is not None else (None, None)
+
+        fns.append((f"trafilatura {trafilatura.__version__} extract_metadata", peer))
+    outputs: list[list[tuple[str | None, str | None]]] = [[] for _ in fns]
+    seconds = [0.0] * len(fns)
+    for n, html in enumerate(pages):
+        # Turns alternate in order, so that neither side always follows the other's garbage.
+        for i, (_, fn) in reversed(list(enumerate(fns))) if n % 2 else enumerate(fns):
+            gc.collect()
+            start = time.process_time()
+            outputs[i].append(fn(html))
+            seconds[i] += time.process_time() - start
+    titled = [i for i, ref in enumerate(refs) if ref.get("title")]
+    bylined = [i for i, ref in enumerate(refs) if ref.get("byline")]
+    print(f"bench_metadata: {len(pages)} pages from {READABILITY}")
+    print(
+        f"{'metadata':<44} {'title':>6} {'author':>6} {'ms/page':>8}"
+        f"   (title of {len(titled)}, author of {len(bylined)})"
+    )
+    for (name, _), out, secs in zip(fns, outputs, seconds, strict=True):
+        ms = 1000 * secs / len(pages)
+        if name.startswith("wf extract (no"):
+            print(f"{name:<44} {'':>6} {'':>6} {ms:>8.2f}")
+            continue
+        title = sum(_agree(out[i][0], refs[i]["title"]) for i in titled) / len(titled)
+        author = sum(_agree(out[i][1], refs[i]["byline"]) for i in bylined) / len(bylined)
+        print(f"{name:<44} {title:>6.3f} {author:>6.3f} {ms:>8.2f}")
+    print("targets: title >= 0.92, author >= 0.75")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=2, help="timing passes over the pages")
     parser.add_argument("--details", action="store_true", help="print the worst pages of wf")
     parser.add_argument("--only-wf", action="store_true", help="skip the peer and full mode")
+    parser.add_argument(
+        "--metadata-only", action="store_true", help="only the metadata agreement (readability)"
+    )
     args = parser.parse_args(argv)
+    if args.metadata_only:
+        bench_metadata()
+        return 0
     if not (DATA / "ground-truth.json").is_file():
         print(f"bench_extract: skipped: no benchmark data at {DATA} (set WF_EXTRACT_BENCH)")
         return 0
@@ -146,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
             f"ratio wf/{peer[0]}: F1 {ours[3] / peer[3]:.3f}x, "
             f"speed {ours[4] / peer[4]:.1f}x (target: F1 >= 0.97, speed >= 5x)"
         )
+    print()
+    bench_metadata()
     return 0
 
 
