@@ -113,7 +113,7 @@ def test_opengraph_and_twitter_only():
 def test_meta_only_and_html_lang():
     html = (
         """<html lang="de"><head><title>Gezeiten</title>
-    <meta name="author" content="  Erika   Muster ">
+    <meta name="author" content=" By  Erika   Muster ">
     <meta name="date" content="Tue, 05 Mar 2024 10:00:00 +0100">
     <meta name="description" content="Warum das Meer steigt.">
     <link rel="canonical" href="javascript:alert(1)">
@@ -149,6 +149,34 @@ def test_visible_byline_and_time_when_nothing_else_says():
     assert found["date"] == "2023-05-05"
 
 
+def test_byline_pieces_in_adjacent_elements_keep_a_space():
+    html = (
+        """<html><body><article><div class="byline"><a href="/staff/ann">Ann Lee</a><span
+    >Harbour Press</span><span>,</span> <span>Sea desk</span></div>"""
+        + ARTICLE
+        + """
+    </article></body></html>"""
+    )
+    assert meta(html)["author"] == "Ann Lee Harbour Press, Sea desk"
+
+
+def test_hand_made_jsonld_with_trailing_commas_is_read():
+    html = (
+        """<html><head><script type="application/ld+json">{"@type": "Recipe",
+      "name": "Harbour fish stew", "keywords": ["fish", "stew", ],
+      "author": {"@type": "Person", "name": "Ann Lee",},}</script></head><body>
+    """
+        + ARTICLE
+        + "</body></html>"
+    )
+    found = meta(html)
+    assert (found["title"], found["author"], found["type"]) == (
+        "Harbour fish stew",
+        "Ann Lee",
+        "recipe",
+    )
+
+
 def test_microdata_author_name_is_taken_without_its_job_title():
     html = (
         """<html><body><article>
@@ -170,6 +198,33 @@ def test_jsonld_name_beats_a_headline_that_is_not_the_title():
     assert meta(html)["title"] == "Tide"
     html = page_ % ("Tides explained | News", ld % "Tides explained") + ARTICLE
     assert meta(html)["title"] == "Tides explained"
+
+
+def test_jsonld_about_another_page_or_an_embedded_clip_is_not_the_page():
+    html = (
+        """<html><head><title>Tide tables explained</title>
+    <link rel="canonical" href="https://news.example/tides/">
+    <script type="application/ld+json">[
+      {"@type": "BlogPosting", "headline": "Ten beaches to visit",
+       "url": "https://news.example/beaches", "author": {"name": "Other Writer"}},
+      {"@type": "VideoObject", "name": "Drone flight over the harbour",
+       "uploadDate": "2020-01-01"},
+      {"@type": "WebPage", "name": "Tide tables explained", "datePublished": "2023-04-05",
+       "url": "https://www.news.example/tides"}]</script>
+    </head><body>"""
+        + ARTICLE
+        + "</body></html>"
+    )
+    found = meta(html)
+    assert (found["title"], found["author"], found["date"]) == (
+        "Tide tables explained",
+        None,
+        "2023-04-05",
+    )
+    assert found["type"] is None
+    # The same related post, when it names this page, is the page's article.
+    html = html.replace("https://news.example/beaches", "https://news.example/tides")
+    assert meta(html)["author"] == "Other Writer"
 
 
 def test_broken_jsonld_costs_only_its_own_keys():

@@ -77,6 +77,7 @@ _CONTENT_TYPES = {
     "dataset": "dataset",
     "softwareapplication": "software",
 }
+_MEDIA = {"video", "audio"}
 _PAGE_TYPES = {
     "webpage",
     "itempage",
@@ -125,11 +126,15 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
         page_title = title_of(root)
     found = empty()
     try:
-        _from_jsonld(root, found, page_title)
+        metas, links = _head_tags(root)
+    except Exception:  # noqa: BLE001 - metadata never costs the page its text
+        return empty()
+    page = _Page(page_title, metas, links, url)
+    try:
+        _from_jsonld(root, found, page)
     except Exception:  # noqa: BLE001 - broken JSON-LD costs its keys, never the page
         pass
     try:
-        metas, links = _head_tags(root)
         _from_meta(metas, found)
         _from_html(root, links, found, page_title)
         if found["author"] is None or found["date"] is None:
@@ -142,7 +147,55 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
 # --- JSON-LD -------------------------------------------------------------------------
 
 
-def _from_jsonld(root: Any, found: Metadata, page_title: str | None) -> None:
+class _Page:
+    """What the page says of itself outside JSON-LD: its titles and its URLs. A JSON-LD
+    entity can be about another page (a related post, an embedded video): these tell."""
+
+    def __init__(
+        self, title: str | None, metas: dict[str, str], links: dict[str, str], url: str | None
+    ) -> None:
+        self.title = title
+        self.titles = [t.casefold() for t in (title, metas.get("og:title")) if t]
+        declared = [links.get("canonical"), metas.get("og:url")]
+        self.declared = {_identity(u, url) for u in declared if u} - {None}
+        self.urls = self.declared | ({_identity(url, None)} - {None})
+
+    def about(self, obj: dict[str, Any], base: str | None = None) -> bool | None:
+        """True when ``obj`` is about this page (its URL or its title is the page's),
+        False when it names another URL while the page declares its own, else None."""
+        for key in ("headline", "name"):
+            title = _text(obj.get(key))
+            if title and any(title.casefold() in t or t in title.casefold() for t in self.titles):
+                return True
+        entity = obj.get("mainEntityOfPage")
+        if isinstance(entity, dict):
+            entity = entity.get("@id") or entity.get("url")
+        named = {_identity(u, base) for u in (obj.get("url"), obj.get("@id"), entity)} - {None}
+        if named & self.urls:
+            return True
+        if named and self.declared:
+            return False
+        return None
+
+
+def _identity(url: Any, base: str | None) -> str | None:
+    """An http(s) URL reduced to host and path (no www., query, fragment or final /)."""
+    if not isinstance(url, str) or not url.strip():
+        return None
+    from urllib.parse import urljoin, urlsplit
+
+    try:
+        parts = urlsplit(urljoin(base, url.strip()) if base else url.strip())
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.removeprefix("www.")
+    return f"{host}{parts.path.rstrip('/')}"
+
+
+def _from_jsonld(root: Any, found: Metadata, page: _Page) -> None:
+    page_title = page.title
     budget = MAX_JSONLD_TOTAL
     objects: list[dict[str, Any]] = []
     scripts = 0
@@ -164,15 +217,13 @@ def _from_jsonld(root: Any, found: Metadata, page_title: str | None) -> None:
             text = _WRAPPER_START.sub("", text, count=1)
         if text[-1:] not in "}]":
             text = text[:-64] + _WRAPPER_END.sub("", text[-64:], count=1)
-        try:
-            # strict=False: raw tabs and line ends inside strings, as pages write them.
-            data = json.loads(text, strict=False)
-        except (ValueError, RecursionError):
+        data = _loads(text)
+        if data is None:
             continue
         objects.extend(_entities(data))
     if not objects:
         return
-    main = _pick(objects)
+    main = _pick(objects, page)
     if main is not None:
         _fill_from_entity(main, found, page_title)
         found["type"] = found["type"] or _kind(main)
@@ -187,6 +238,22 @@ def _from_jsonld(root: Any, found: Metadata, page_title: str | None) -> None:
             if _types(obj) & _ORG_TYPES:
                 found["sitename"] = _text(obj.get("name"))
                 break
+
+
+def _loads(text: str) -> Any:
+    """The JSON value of ``text``, or None. strict=False takes raw tabs and line ends
+    inside strings, as pages write them; a second try drops trailing commas, the other
+    common slip of hand-made JSON-LD."""
+    for attempt in (text, None):
+        if attempt is None:
+            attempt = _TRAILING_COMMA.sub(r"\1", text)
+            if attempt == text:
+                return None
+        try:
+            return json.loads(attempt, strict=False)
+        except (ValueError, RecursionError):
+            continue
+    return None
 
 
 def _entities(data: Any) -> Iterator[dict[str, Any]]:
@@ -225,16 +292,24 @@ def _kind(obj: dict[str, Any]) -> str | None:
     return None
 
 
-def _pick(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The page's main entity: the first article, else the first other content type."""
-    first_content = None
+def _pick(objects: list[dict[str, Any]], page: _Page) -> dict[str, Any] | None:
+    """The page's main entity: an article, else another content type (a product, a
+    recipe), one shown to be about this page first. One about another page is never
+    taken, nor a video or audio object that is not shown to be the page's own (an
+    embedded clip is not what an article page is)."""
+    best: tuple[int, int] | None = None
+    chosen = None
     for obj in objects:
         kind = _kind(obj)
-        if kind == "article":
-            return obj
-        if kind is not None and first_content is None:
-            first_content = obj
-    return first_content
+        if kind is None:
+            continue
+        about = page.about(obj)
+        if about is False or (about is None and kind in _MEDIA):
+            continue
+        rank = (0 if about else 1, 0 if kind == "article" else 1)
+        if best is None or rank < best:
+            best, chosen = rank, obj
+    return chosen
 
 
 def _fill_from_entity(
@@ -293,6 +368,8 @@ def _text(value: Any) -> str | None:
 
 
 _TAG = re.compile(r"<[^>]*>")
+_TRAILING_COMMA = re.compile(r",\s*([\]}])")
+_SPACE_BEFORE_PUNCT = re.compile(r" ([,.;:!?)])")
 _WRAPPER_START = re.compile(r"^\s*(?:(?:/\*|//)?\s*(?:<!\[CDATA\[|<!--)\s*(?:\*/)?\s*)+")
 _WRAPPER_END = re.compile(r"(?:\s*(?:/\*|//)?\s*(?:\]\]>|-->)\s*(?:\*/)?)+\s*$")
 _WORD = re.compile(r"[^\W\d_]{2}")
@@ -488,7 +565,10 @@ def _byline(el: Any) -> str | None:
     # A Person in microdata: its name, without the job title or the date beside it.
     inner = el.find(".//*[@itemprop='name']")
     node = inner if inner is not None else el
-    text = _SPACE.sub(" ", "".join(node.itertext())).strip()
+    # Pieces joined with a space: a byline's name and the date or agency beside it are
+    # often adjacent elements with no space between ("Ann LeeReuters").
+    text = _SPACE.sub(" ", " ".join(node.itertext())).strip()
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     if len(text) > BYLINE_CHARS or len(text.split()) > BYLINE_WORDS:
         return None
     text = _BY_PREFIX.sub("", _TRAILING_DATE.sub("", text)).strip()
@@ -550,6 +630,8 @@ def _absolute(value: str | None, base: str | None) -> str | None:
 def _finish(found: Metadata, url: str | None) -> Metadata:
     from common.text import cap, one_line
 
+    if found["author"]:
+        found["author"] = _BY_PREFIX.sub("", found["author"].strip()) or None
     found["date"] = _iso_date(found["date"])
     found["modified"] = _iso_date(found["modified"])
     for key in ("canonical_url", "image"):
