@@ -160,6 +160,25 @@ def test_byline_pieces_in_adjacent_elements_keep_a_space():
     assert meta(html)["author"] == "Ann Lee Harbour Press, Sea desk"
 
 
+def test_nested_byline_candidates_cost_a_bounded_read(monkeypatch):
+    # Thousands of nested "author" elements, each holding the whole page: reading each
+    # one's text would be quadratic.
+    import wf.extract.metadata as metadata
+
+    depth = 3000
+    html = '<div class="author">' * depth + ARTICLE * 50 + "</div>" * depth
+    read: list[int] = []
+    real = metadata._byline
+
+    def counted(el):  # type: ignore[no-untyped-def]
+        read.append(1)
+        return real(el)
+
+    monkeypatch.setattr(metadata, "_byline", counted)
+    assert meta("<html><body>" + html + "</body></html>")["author"] is None
+    assert 0 < len(read) <= metadata.MAX_BYLINES
+
+
 def test_hand_made_jsonld_with_trailing_commas_is_read():
     html = (
         """<html><head><script type="application/ld+json">{"@type": "Recipe",

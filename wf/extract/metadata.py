@@ -51,7 +51,10 @@ MAX_JSONLD_SCRIPTS = 32
 MAX_NODES = 5_000  # JSON objects visited per page
 MAX_DEPTH = 12
 MAX_VALUE_CHARS = 1_000  # per value; a description is a sentence or two
-BYLINE_CHARS = 100  # a visible byline longer than this is prose, not a name
+BYLINE_CHARS = 100
+MAX_BYLINES = (
+    50  # candidate elements looked at  # a visible byline longer than this is prose, not a name
+)
 
 # schema.org types, lowercased: what the page is about, most specific first.
 _ARTICLE_SUFFIXES = ("article", "posting", "blogposting")
@@ -540,7 +543,9 @@ def _from_visible(root: Any, found: Metadata) -> None:
     if body is None:
         body = root
     if found["author"] is None:
-        for attr in compiled(_BYLINE_XPATH)(body):
+        # Within the first candidates: a byline is near the top, and a hostile page can
+        # have thousands of nested ones.
+        for attr in compiled(_BYLINE_XPATH)(body)[:MAX_BYLINES]:
             name = _byline(attr.getparent())
             if name:
                 found["author"] = name
@@ -566,8 +571,16 @@ def _byline(el: Any) -> str | None:
     inner = el.find(".//*[@itemprop='name']")
     node = inner if inner is not None else el
     # Pieces joined with a space: a byline's name and the date or agency beside it are
-    # often adjacent elements with no space between ("Ann LeeReuters").
-    text = _SPACE.sub(" ", " ".join(node.itertext())).strip()
+    # often adjacent elements with no space between ("Ann LeeReuters"). Read no further
+    # than a byline can be long: the element may hold the whole page.
+    pieces: list[str] = []
+    size = 0
+    for piece in node.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size > 4 * BYLINE_CHARS:
+            return None
+    text = _SPACE.sub(" ", " ".join(pieces)).strip()
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     if len(text) > BYLINE_CHARS or len(text.split()) > BYLINE_WORDS:
         return None
