@@ -196,6 +196,11 @@ def test_hand_made_jsonld_with_trailing_commas_is_read():
     )
 
 
+def test_a_name_that_starts_like_a_preposition_is_kept():
+    html = '<html><head><meta name="author" content="Di Stefano Rossi"></head><body>x</body>'
+    assert meta(html)["author"] == "Di Stefano Rossi"
+
+
 def test_microdata_author_name_is_taken_without_its_job_title():
     html = (
         """<html><body><article>

@@ -106,7 +106,8 @@ _TRAILING_DATE = re.compile(
     r"[\s,|·•-]+(?:[^\W\d_]+\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2}\.? [^\W\d_]+\.? \d{4}"
     r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4}).*$"
 )
-_BY_PREFIX = re.compile(r"^(?:by|von|par|por|di|door|av|af)\s*[:\-]?\s+", re.IGNORECASE)
+# "By" and its kin, where no name starts with the word ("Di", "Van" or "Af" may).
+_BY_PREFIX = re.compile(r"^(?:by|von|par|por)\s*[:\-]?\s+", re.IGNORECASE)
 _ISO_DATE = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
     r"\s*(Z|[+-]\d{2}:?\d{2})?)?"
