@@ -4,6 +4,9 @@ strings and never raise; the text wf prints from it has no control characters.""
 
 from __future__ import annotations
 
+import html
+import json
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -233,3 +236,47 @@ def test_deep_nesting_extracts(depth: int, tag: str, closed: bool) -> None:
     result = extract(html)
     _check(result)
     assert "deep text" in result.text
+
+
+JSON_KEYS = ["@type", "@graph", "headline", "name", "author", "datePublished", "dateModified"]
+JSON_KEYS += ["image", "url", "publisher", "mainEntity", "mainEntityOfPage", "inLanguage"]
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True)
+    | TEXT
+    | st.sampled_from(["NewsArticle", "Product", "WebPage", "2024-02-30T25:61", "/rel"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(JSON_KEYS), inner, max_size=5)
+    ),
+    max_leaves=12,
+)
+META_NAMES = ["og:title", "author", "article:published_time", "og:image", "description"]
+
+
+@TREES
+@given(
+    st.lists(st.one_of(JSON_VALUES.map(json.dumps), TEXT, ENTITIES), max_size=3),
+    st.lists(st.tuples(st.sampled_from(META_NAMES), TEXT), max_size=4),
+    html_tree(),
+    st.sampled_from([None, "https://a.example/x/", "http://[::1"]),
+)
+def test_generated_metadata_is_every_key_one_clean_line(
+    scripts: list[str], metas: list[tuple[str, str]], body: str, url: str | None
+) -> None:
+    from common.text import one_line
+    from wf.extract.metadata import KEYS, MAX_VALUE_CHARS
+
+    head = "".join(f'<script type="application/ld+json">{s}</script>' for s in scripts)
+    head += "".join(f'<meta property="{n}" content="{html.escape(v)}">' for n, v in metas)
+    result = extract(f"<html><head>{head}</head><body>{body}</body></html>", url=url, metadata=True)
+    _check(result)
+    assert result.metadata is not None and list(result.metadata) == list(KEYS)
+    for key, value in result.metadata.items():
+        if value is None:
+            continue
+        assert value == one_line(value) and 0 < len(value) <= MAX_VALUE_CHARS
+        value.encode("utf-8")  # no lone surrogate
+        if key in ("canonical_url", "image"):
+            assert value.startswith(("http://", "https://"))
