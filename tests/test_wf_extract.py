@@ -61,7 +61,9 @@ def test_structure_is_light_markdown():
     assert "3. Read the height column first.\n4. Then read the time column." in text
     assert "```\nhigh water  06:12  4.8 m\nlow water   12:31  0.9 m\n```" in text
     assert "> The tide waits for no one, but it always keeps its appointments." in text
-    assert "| Port | High water |\n| Falmouth | 06:12 |\n| Penzance | 06:27 |" in text
+    assert (
+        "| Port | High water |\n| --- | --- |\n| Falmouth | 06:12 |\n| Penzance | 06:27 |"
+    ) in text
     # Paragraphs are separated by exactly one blank line, inline whitespace collapsed.
     assert "\n\n\n" not in text
     assert "wall and twice a day it falls back, and the timetable" in text
@@ -79,9 +81,61 @@ def test_figures_frame_tables_and_listings_but_pictures_are_left_out():
         "are happy with what it printed.</p></article></body></html>"
     )
     text = extract_text(html)
-    assert "| Flag | Meaning |\n| -n | dry run |" in text
+    assert "| Flag | Meaning |\n| --- | --- |\n| -n | dry run |" in text
     assert "```\ntool --dry-run config.yml\n```" in text
     assert "harbour office" not in text and "Table 1" not in text
+
+
+def tables(rows: str, around: str = "{}") -> str:
+    return extract_text(ARTICLE.format(around.format(f"<table>{rows}</table>")))
+
+
+def test_a_table_has_its_separator_row_after_the_header():
+    text = tables(
+        "<thead><tr><th>Lander</th><th>Crew</th></tr></thead>"
+        "<tbody><tr><td>Starship</td><td>4</td></tr><tr><td>Blue Moon</td><td>4</td></tr></tbody>"
+    )
+    assert "\n\n| Lander | Crew |\n| --- | --- |\n| Starship | 4 |\n| Blue Moon | 4 |\n\n" in text
+    # Header cells without a <thead>
+    text = tables("<tr><th>Lander</th><th>Crew</th></tr><tr><td>Starship</td><td>4</td></tr>")
+    assert "| Lander | Crew |\n| --- | --- |\n| Starship | 4 |" in text
+
+
+def test_a_table_without_a_header_row_takes_its_first_row_as_header():
+    # Markdown has no table without a header; a row of empty cells is no row.
+    text = tables(
+        "<tr><td></td><td> </td></tr><tr><td>Starship</td><td>4</td></tr>"
+        "<tr><td>Blue Moon</td><td>4</td></tr>"
+    )
+    assert "| Starship | 4 |\n| --- | --- |\n| Blue Moon | 4 |" in text
+
+
+def test_a_header_narrower_than_the_rows_is_padded():
+    # Renderers cut the cells of a row that reach past the header.
+    text = tables(
+        '<tr><th>Lander</th><th colspan="2">Crew and mass</th></tr>'
+        "<tr><td>Starship</td><td>4</td><td>120 t</td></tr><tr><td>Blue Moon</td></tr>"
+    )
+    assert (
+        "| Lander | Crew and mass |  |\n| --- | --- | --- |\n| Starship | 4 | 120 t |\n"
+        "| Blue Moon |"
+    ) in text
+
+
+def test_a_table_in_a_list_or_a_quote_keeps_its_separator_inside():
+    rows = "<tr><th>Lander</th><th>Crew</th></tr><tr><td>Starship</td><td>4</td></tr>"
+    text = tables(rows, "<ul><li>{}</li></ul>")
+    assert "- | Lander | Crew |\n  | --- | --- |\n  | Starship | 4 |" in text
+    text = tables(rows, "<blockquote>{}</blockquote>")
+    assert "> | Lander | Crew |\n> | --- | --- |\n> | Starship | 4 |" in text
+
+
+def test_a_layout_table_gets_no_separator():
+    text = tables(
+        "<tr><td>" + "A paragraph of prose laid out in a table cell. " * 8 + "</td>"
+        "<td>Another cell</td></tr>"
+    )
+    assert "A paragraph of prose laid out" in text and "---" not in text
 
 
 def test_title_is_the_documents_title():
@@ -251,6 +305,52 @@ def test_link_markers_number_links_in_order_with_absolute_urls():
     ]
     plain = extract(html, url="https://gazette.example/")
     assert "[1]" not in plain.text and plain.links == result.links
+
+
+ARTICLE = (
+    "<html><body><article><h1>Moon landers</h1><p>Five companies will build landers for "
+    "the agency, which wants crews on the moon before the end of the decade and a base "
+    "there soon after.</p>{}<p>The first uncrewed test flight is planned for next year, "
+    "from the coast, weather permitting.</p></article></body></html>"
+)
+
+
+def test_adjacent_anchors_to_one_target_are_one_link():
+    html = ARTICLE.format(
+        '<p>It joins the <a href="/artemis">Arte</a><a href="/artemis">mis m</a>'
+        '<a href="/artemis">oon program</a>, led by <a href="/p/e">President '
+        '</a> <a href="/p/e">Emmanuel Macron</a>; the <a href="/artemis">program</a> '
+        'is <a href="/artemis">funded</a> until 2030.</p>'
+    )
+    result = extract(html, url="https://news.example/", link_markers=True)
+    assert "the Artemis moon program[1], led by President Emmanuel Macron[2];" in result.text
+    # Words between two anchors to one target keep them apart: two places, two markers.
+    assert "the program[1] is funded[1] until 2030." in result.text
+    assert result.links == [
+        Link("Artemis moon program", "https://news.example/artemis"),
+        Link("President Emmanuel Macron", "https://news.example/p/e"),
+    ]
+    plain = extract(html, url="https://news.example/")
+    assert "the Artemis moon program, led by" in plain.text and plain.links == result.links
+
+
+def test_anchors_apart_stay_apart():
+    html = ARTICLE.format(
+        '<p>See the <a href="/a">almanac</a> first. Later the <a href="/b">tide</a>'
+        '<a href="/a">tables</a>, and the <a href="/a">same</a><br><a href="/a">almanac</a>'
+        ' again, then <a href="/a">the</a><a href="/a"> almanac</a>.</p>'
+        '<table><tr><td><a href="/a">first</a></td><td><a href="/a">second</a></td></tr>'
+        "<tr><td>one</td><td>two</td></tr></table>"
+    )
+    result = extract(html, url="https://news.example/", link_markers=True)
+    assert "Later the tide[2]tables[1], and the same[1]\nalmanac[1] again" in result.text
+    # A run of anchors to a target seen before keeps the link's first text.
+    assert "then the almanac[1]." in result.text
+    assert [link.text for link in result.links] == ["almanac", "tide"]
+    # Cells are apart however close their anchors are (the main text leaves out a table
+    # of links: the whole page keeps it).
+    result = extract(html, url="https://news.example/", full=True, link_markers=True)
+    assert "| first[1] | second[1] |" in result.text
 
 
 def test_base_href_and_relative_links():

@@ -68,6 +68,7 @@ def test_auto_without_a_browser_prints_the_static_text_with_a_note(server: Fixtu
     assert lines[0] == RENDER_LINE
     assert lines[1].startswith("wf: note: page renders client-side and may be incomplete")
     assert "WF_RENDER_BROWSER=/nonexistent/chrome" in lines[1]
+    assert len(lines) == 2  # the failed render's note is the word on the page's text
     page = json.loads(wf_process(server.url("spa.html"), "--json", env=NO_BROWSER).stdout)
     assert page["rendered"] is False and any("renders client-side" in n for n in page["notes"])
 
@@ -89,9 +90,13 @@ def test_always_without_a_browser_is_exit_70(server: FixtureServer) -> None:
     assert len(r.stderr.splitlines()) == 1
 
 
-def test_never_does_not_try(server: FixtureServer) -> None:
+def test_never_does_not_try_and_says_the_page_needs_rendering(server: FixtureServer) -> None:
     r = wf_process("--render", "never", server.url("spa.html"), env=NO_BROWSER)
-    assert (r.returncode, r.stderr) == (0, "")
+    assert r.returncode == 0
+    assert r.stdout == "You need to enable JavaScript to run this app.\n"
+    assert r.stderr.startswith("wf: note: little text (46 characters): page looks JavaScript")
+    assert "--render never kept it static, --render auto would try\n" in r.stderr
+    assert r.stderr.count("\n") == 1
 
 
 def test_an_ordinary_page_is_not_rendered(server: FixtureServer) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,22 @@ def test_a_mount_point_with_content_is_no_signal() -> None:
 def test_noscript_without_a_request_for_javascript_is_no_signal() -> None:
     html = shell('<noscript><img src="pixel.gif"></noscript>')
     assert shell_signals(html) == []
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "<noscript>" * 10_000,  # no end tag: each one read on to the end of the page
+        '<div id="' * 10_000,  # attributes that ran on past "<" into the next tags
+        '<div id="root"><!--' * 10_000,  # comments without an end
+    ],
+)
+def test_signals_cost_linear_time_on_hostile_pages(hostile: str) -> None:
+    # Milliseconds now; 6, 19 and 9 s each before (quadratic), and wf runs
+    # this on every page with little text, --render never included.
+    start = time.process_time()
+    assert looks_like_js_shell(hostile, "") in (True, False)
+    assert time.process_time() - start < 2
 
 
 def test_the_fixture_spa_is_detected() -> None:

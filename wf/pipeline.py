@@ -307,7 +307,8 @@ def _extract_html(
         deadline=deadline,
         metadata=opts.as_json or opts.meta,
     )
-    if opts.render != NEVER and browser is not None and page.status is not None:
+    can_render = browser is not None and page.status is not None
+    if opts.render != NEVER and can_render:
         result = _maybe_render(
             page, html, result, opts, log=log, browser=browser, deadline=deadline
         )
@@ -317,7 +318,29 @@ def _extract_html(
     for note in result.notes:  # a page read only in part: never silently
         page.notes.append(note)
         log(f"note: {note}")
+    _explain_empty(page, html, result.text, opts, log=log, can_render=can_render)
     return result.text
+
+
+def _explain_empty(
+    page: PageResult, html: str, text: str, opts: WfOptions, *, log: Log, can_render: bool
+) -> None:
+    """A page whose text is empty or tiny says why, as far as it shows it (the fetch
+    worked: the exit code stays 0)."""
+    from wf.empty import is_tiny, why_empty
+
+    if not is_tiny(text):
+        return
+    note = why_empty(
+        html,
+        text,
+        page.final_url or page.url,
+        never=opts.render == NEVER,
+        rendered=page.rendered,
+        can_render=can_render,
+    )
+    if note:
+        _note(page, log, note)
 
 
 def _maybe_render(

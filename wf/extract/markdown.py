@@ -18,6 +18,8 @@ _BR = "\x01"  # a <br>; control characters were removed from the input, so it is
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _BARE_URL = re.compile(r"(?:https?://|www\.)\S+\Z")
+_SPACES = " \t\n\r\f"  # HTML's spaces
+_LINK_TEXT_MAX = 300  # characters: a run of anchors adds to a link's text up to this
 _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
 # Calls to action that close many articles: the site asking for a subscription or a
 # follow. Only short plain paragraphs at the very end are judged by these words.
@@ -138,8 +140,14 @@ class MarkdownWriter:
         self.item_marker: str | None = None  # the marker the next flushed block takes
         self.item_indent = ""  # continuation indent inside a list item
         self.item_stack: list[tuple[str | None, str]] = []
-        self.tables: list[list[Any]] = []  # [is_data, group, row cells]
+        self.tables: list[list[Any]] = []  # [is_data, group, row cells, rows]
+        self.rules = 0  # characters of table separator rows: layout, not the page's text
         self.anchors: list[tuple[str | None, int, int]] = []  # (href, parts index, flushes)
+        # The last link closed: (number, flushes, parts index where its run of adjacent
+        # anchors to the same target starts, index of its marker part or -1, parts length
+        # after it, whether the run made the link's entry in self.links, whether its
+        # text ended in a space)
+        self.last_link: tuple[int, int, int, int, int, bool, bool] | None = None
 
     # -- output ------------------------------------------------------------------------
 
@@ -179,7 +187,8 @@ class MarkdownWriter:
         return "".join([piece for sep, text, _, _ in self.out for piece in (sep, text)])
 
     def length(self) -> int:
-        return sum(len(text) for _, text, _, _ in self.out)
+        # Separator rows are left out so that they weigh nothing in the content choice.
+        return sum(len(text) for _, text, _, _ in self.out) - self.rules
 
     def drop_empty_sections(self) -> None:
         """Drop the headings left with nothing under them once boilerplate was cut
@@ -263,9 +272,10 @@ class MarkdownWriter:
         href, start, flushes = self.anchors.pop()
         if flushes != self.flushes:
             start = 0
-        if start >= len(self.parts):
+        parts = self.parts
+        if start >= len(parts):
             return
-        raw = "".join(self.parts[start:])
+        raw = "".join(parts[start:])
         text = collapse(raw)
         if not text:
             return
@@ -273,15 +283,56 @@ class MarkdownWriter:
         if url is None:
             return
         number = self.link_number.get(url)
+        new = number is None
+        run_start = start
+        last = self.last_link
+        if (
+            last is not None
+            and number is not None
+            and number == last[0]
+            and last[1] == self.flushes
+            and self._adjacent(last, start)
+        ):
+            # One link that the page split into several anchors (a word or a span each):
+            # one marker after the whole run, whose text is the link's text.
+            _, _, run_start, mark, end, new, spaced = last
+            if mark >= 0:
+                parts[mark] = parts[mark][: -len(f"[{number}]")]
+            if mark >= start:  # an anchor inside this one: its text holds the other's
+                raw = "".join(parts[start:])
+                text = collapse(raw)
+            else:
+                run_start = min(run_start, start)
+                so_far = self.links[number - 1][0]
+                if len(so_far) >= _LINK_TEXT_MAX:
+                    text = so_far
+                elif new:
+                    # Joined piece by piece: a run of many anchors costs linear time.
+                    space = spaced or start > end or raw[0] in _SPACES
+                    text = so_far + (" " if space else "") + text
         if number is None:
             self.links.append((text.replace("\n", " "), url))
             number = self.link_number[url] = len(self.links)
+        elif new:
+            self.links[number - 1] = (text.replace("\n", " "), url)
+        mark = -1
         if self.markers:
             stripped = raw.rstrip()
-            del self.parts[start:]
-            self.parts.append(f"{stripped}[{number}]")
+            del parts[start:]
+            parts.append(f"{stripped}[{number}]")
+            mark = len(parts) - 1
             if len(stripped) < len(raw):
-                self.parts.append(" ")
+                parts.append(" ")
+        spaced = raw[-1] in _SPACES
+        self.last_link = (number, self.flushes, run_start, mark, len(parts), new, spaced)
+
+    def _adjacent(self, last: tuple[int, int, int, int, int, bool, bool], start: int) -> bool:
+        """Whether an anchor opened at parts index ``start`` follows the last link with
+        nothing but spaces between them, or holds it (an anchor inside an anchor)."""
+        end = last[4]
+        if start >= end:
+            return not "".join(self.parts[end:start]).strip(_SPACES)
+        return start <= last[2]
 
     # -- the walk ----------------------------------------------------------------------
 
@@ -375,7 +426,7 @@ class MarkdownWriter:
         elif tag == "pre":
             self.emit_pre(el)
         elif tag == "table":
-            tables.append([is_data_table(el), object(), []])
+            tables.append([is_data_table(el), object(), [], []])
 
     def end_block(self, el: Any, tag: str) -> None:
         tables = self.tables
@@ -384,11 +435,11 @@ class MarkdownWriter:
             if tag == "tr":
                 cells = tables[-1][2]
                 if any(cells):
-                    self.emit("| " + " | ".join(cells) + " |", tables[-1][1])
+                    tables[-1][3].append(cells)
                 tables[-1][2] = []
             else:
                 text = collapse("".join(self.parts)).replace("\n", " ")
-                self.parts = []
+                self.new_parts()
                 tables[-1][2].append(text.replace("|", "\\|"))
                 self.inline_only -= 1
             return
@@ -409,11 +460,34 @@ class MarkdownWriter:
         elif tag == "blockquote":
             self.quote = max(0, self.quote - 1)
         elif tag == "table" and tables:
+            if tables[-1][0]:
+                self.emit_table(tables[-1][3], tables[-1][1])
             tables.pop()
+
+    def emit_table(self, rows: list[list[str]], group: Any) -> None:
+        """A data table's rows as a Markdown table: the first row is its header (Markdown
+        has no table without one), then the separator row that makes renderers show a
+        table. The header is padded to the widest row: renderers drop the cells of a row
+        that reach past the header."""
+        if not rows:
+            return
+        width = max(len(cells) for cells in rows)
+        head = rows[0] + [""] * (width - len(rows[0]))
+        self.emit("| " + " | ".join(head) + " |", group)
+        self.emit("|" + " --- |" * width, group)
+        self.rules += len(self.out[-1][1])
+        for cells in rows[1:]:
+            self.emit("| " + " | ".join(cells) + " |", group)
 
     def flush_cell_text(self) -> None:
         # Text between cells (whitespace, stray words) belongs to no cell.
+        self.new_parts()
+
+    def new_parts(self) -> None:
+        # A new run of inline text: the parts indices that open anchors and the last
+        # link recorded are counted per run.
         self.parts = []
+        self.flushes += 1
 
     def emit_pre(self, el: Any) -> None:
         raw = "".join(el.itertext())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 # A shell is big (scripts, inline state) and says little; both thresholds are in bytes.
 MIN_RAW_BYTES = 2000
@@ -19,11 +20,15 @@ _NEEDS_JS = re.compile(
     re.IGNORECASE,
 )
 # An empty mount point: the element opens and closes with nothing but blanks or comments.
+# No part may run past a "<" or far into the page: from every "<div" a pattern that could
+# would read on to the end, and a page of many is then quadratic.
 _MOUNT = re.compile(
-    r"""<(?:div|main|section)\b[^>]*\bid\s*=\s*["']?(?:root|app|__next|___gatsby|q-app)"""
-    r"""(?:["'\s>]|$)[^>]*>(?:\s|<!--.*?-->)*</(?:div|main|section)\s*>""",
+    r"""<(?:div|main|section)\b[^<>]*\bid\s*=\s*["']?(?:root|app|__next|___gatsby|q-app)"""
+    r"""(?:["'\s>]|$)[^<>]*>(?:\s|<!--.{0,200}?-->)*</(?:div|main|section)\s*>""",
     re.IGNORECASE | re.DOTALL,
 )
+_NOSCRIPT_OPEN = re.compile(r"<noscript\b[^<>]*>", re.IGNORECASE)
+_NOSCRIPT_CLOSE = re.compile(r"</noscript\s*>", re.IGNORECASE)
 _MARKERS = (
     "__NEXT_DATA__",
     "data-reactroot",
@@ -43,13 +48,29 @@ _NEXT_DATA = re.compile(
 def shell_signals(raw_html: str) -> list[str]:
     """The signals of a client-rendered page found in the raw HTML, for notes and tuning."""
     found: list[str] = []
-    if any(_NEEDS_JS.search(m.group(1)) for m in NOSCRIPT.finditer(raw_html)):
+    if any(_NEEDS_JS.search(content) for content in _noscripts(raw_html)):
         found.append("noscript asks for JavaScript")
     mount = _MOUNT.search(raw_html)
     if mount:
         found.append("empty mount point")
     found.extend(f"marker {m}" for m in _MARKERS if m in raw_html)
     return found
+
+
+def _noscripts(raw_html: str) -> Iterator[str]:
+    """The content of each <noscript>, as NOSCRIPT finds them, in linear time: past an
+    unclosed one there is no other (NOSCRIPT.finditer would read on to the end of the
+    page from every later "<noscript")."""
+    pos = 0
+    while True:
+        start = _NOSCRIPT_OPEN.search(raw_html, pos)
+        if start is None:
+            return
+        end = _NOSCRIPT_CLOSE.search(raw_html, start.end())
+        if end is None:
+            return
+        yield raw_html[start.end() : end.start()]
+        pos = end.end()
 
 
 def looks_like_js_shell(raw_html: str, static_text: str) -> bool:

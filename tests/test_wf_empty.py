@@ -1,0 +1,257 @@
+"""wf/empty.py: why a page's text is empty or tiny (a JavaScript shell, a consent or
+sign-in wall, a paywall, only links or images), as pure functions on small pages of our
+own, and the note through wf (stderr and --json, exit 0)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.helpers import ALLOW
+from tests.servers import respond
+from wf.empty import is_tiny, why_empty
+from wf.extract import extract_text
+
+PAD = "<script>" + "var x = 1;\n" * 250 + "</script>"  # 2750 bytes of script
+ARTICLE = "<p>" + "The harbour wall was rebuilt in stone after the winter storms. " * 12 + "</p>"
+
+
+def page(body: str, head: str = "") -> str:
+    return f"<!doctype html><html><head><title>T</title>{head}</head><body>{body}</body></html>"
+
+
+def why(html: str, url: str = "https://news.example/2026/harbour", **kw: bool) -> str | None:
+    """The note for a page as wf extracts it, fetched and not rendered by default."""
+    options = {"never": False, "rendered": False, "can_render": True, **kw}
+    return why_empty(html, extract_text(html), url, **options)
+
+
+SHELL = page('<div id="root"></div>' + PAD)
+CONSENT = page(
+    '<div id="onetrust-consent-sdk" role="dialog"><p>We and our partners</p>'
+    "<button>Accept all</button><button>Settings</button></div>"
+)
+LOGIN = page(
+    '<form action="/session"><label>E-mail <input name="user"></label>'
+    '<label>Password <input type="password" name="pw"></label><button>Go</button></form>'
+)
+PAYWALL = page(
+    "<article><h1>Harbour plans</h1><p>The council met on Tuesday.</p></article>",
+    '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Harbour '
+    'plans", "isAccessibleForFree": false, "hasPart": {"@type": "WebPageElement", '
+    '"isAccessibleForFree": "False", "cssSelector": ".paid"}}</script>',
+)
+IMAGES = page("".join(f'<img src="/photos/{n}.jpg" alt="">' for n in range(6)))
+LINKS = page(
+    "<ul>" + "".join(f'<li><a href="/p/{n}">Part {n}</a></li>' for n in range(8)) + "</ul>"
+)
+
+
+# -- each kind ---------------------------------------------------------------------------
+
+
+def test_a_javascript_shell_not_rendered_says_it_needs_rendering() -> None:
+    assert extract_text(SHELL) == ""
+    note = why(SHELL, never=True)
+    assert note == (
+        "no text: page looks JavaScript-rendered (empty mount point) and needs rendering; "
+        "--render never kept it static, --render auto would try"
+    )
+    # A local document (--input) is never rendered, whatever the mode.
+    note = why(SHELL, can_render=False)
+    assert note is not None and note.endswith("wf renders only pages it fetches")
+    # In auto mode the render was tried: its own note says how it went.
+    assert why(SHELL) is None
+
+
+def test_a_shell_that_was_rendered_is_not_called_a_shell() -> None:
+    assert why(SHELL, rendered=True) == "no text: nothing readable even after rendering"
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        (
+            CONSENT,
+            "little text (19 characters): page shows a consent wall (id or class 'onetrust')",
+        ),
+        (
+            page('<div class="cmp-container"><p>Wir verwenden Cookies.</p></div>'),
+            "page shows a consent wall (id or class 'cmp-container')",
+        ),
+        (
+            page("<main><p>Avant de continuer, donnez votre consentement.</p></main>"),
+            "page shows a consent wall (its text asks about 'consentement')",
+        ),
+    ],
+)
+def test_a_consent_wall(html: str, expected: str) -> None:
+    note = why(html)
+    assert note is not None and note.endswith(expected), note
+
+
+def test_a_consent_platforms_script_alone_is_no_wall() -> None:
+    # Most pages load one; only a container of the platform's on the page counts.
+    html = page(
+        '<script id="Cookiebot" src="https://consent.cookiebot.example/uc.js"></script>'
+        "<p>Opening hours: nine to five.</p>"
+    )
+    assert why(html) is None
+
+
+def test_a_redirect_to_a_consent_or_sign_in_address() -> None:
+    html = page("<p>One moment.</p>")
+    note = why(html, url="https://consent.portal.example/?continue=https://news.example/")
+    assert note is not None and "the address is a consent wall" in note
+    note = why(html, url="https://news.example/account/login?next=/2026/harbour")
+    assert note is not None and "the address is a sign-in page" in note
+    # A page about logins or consent is not a wall.
+    assert why(html, url="https://news.example/2026/login-trouble-explained") is None
+    assert why(html, url="https://news.example/consent-explained/gdpr") is None
+
+
+def test_a_sign_in_wall() -> None:
+    assert why(LOGIN) == "no text: page asks to sign in (a password field)"
+    html = page('<form action="/go"><p>Sign in to read on.</p><input name="e"></form>')
+    note = why(html)
+    assert note is not None and note.endswith("page asks to sign in (a sign-in form)")
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        (PAYWALL, 'page is behind a paywall ("isAccessibleForFree": false)'),
+        (
+            page(
+                "<p>Harbour plans.</p>", '<meta property="article:content_tier" content="locked">'
+            ),
+            """page is behind a paywall (content_tier" content="locked)""",
+        ),
+        (
+            page('<div class="article paywall-overlay"><p>Only for our readers.</p></div>'),
+            "page is behind a paywall (id or class 'paywall')",
+        ),
+        (
+            page("<article><p>Subscribe to continue reading this story.</p></article>"),
+            "page is behind a paywall (its text says 'Subscribe to continue')",
+        ),
+    ],
+)
+def test_a_paywall(html: str, expected: str) -> None:
+    note = why(html)
+    assert note is not None and note.endswith(expected), note
+
+
+def test_a_page_of_only_links_or_images() -> None:
+    assert why(IMAGES) == "no text: page holds only images (6 images)"
+    note = why(LINKS)
+    assert note is not None and note.endswith("page holds only links (8 links)")
+    both = page("".join(f'<a href="/g/{n}"><img src="/t/{n}.jpg"></a>' for n in range(4)))
+    assert why(both) == "no text: page holds only links and images (4 links, 4 images)"
+    # Nothing printed at all: one picture under a heading is the page.
+    one = page('<article><h2>Harbour at dawn</h2><img src="/dawn.jpg"></article>')
+    assert why(one) == "no text: page holds only images (1 image)"
+
+
+def test_an_empty_page_without_a_reason_still_says_so() -> None:
+    assert why(page("")) == "no text: nothing readable"
+    assert why(page("<div><span> </span></div>")) == "no text: nothing readable"
+
+
+# -- pages that get no note --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        page("<p>Opening hours: nine to five, Monday to Saturday.</p>"),
+        page('<p>See the <a href="/hours">opening hours</a> and <a href="/map">map</a>.</p>'),
+        page('<p>Our shop front, as it looks today.</p><img src="/shop.jpg">'),
+        # Long pages never get here, whatever else they carry: a consent banner, a
+        # sign-in box, a paywall's markup for the part of the text that is open.
+        page(
+            '<div id="onetrust-banner-sdk"><p>Cookies</p></div><form><input type="password">'
+            '</form><article class="paywall">' + ARTICLE + "</article>" + PAD
+        ),
+    ],
+)
+def test_a_normal_page_gets_no_note(html: str) -> None:
+    assert why(html) is None
+    assert why(html, never=True) is None
+
+
+def test_tiny_is_in_bytes() -> None:
+    assert is_tiny("") and is_tiny("x" * 399) and not is_tiny("x" * 400)
+    assert not is_tiny("ж" * 200)  # 400 bytes
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "<" * 2_000_000,
+        "<noscript>" * 200_000,
+        '<div id="' * 200_000,
+        "<a href=x>" * 200_000,
+        "<script>" * 200_000,
+        '<div class="' + "a" * 2_000_000,
+        "<form>" + "sign in " * 200_000,
+    ],
+)
+def test_hostile_pages_cost_linear_time(hostile: str) -> None:
+    # About 0.2 s each here; the bound catches a pattern that became quadratic (the
+    # first of these took minutes with a ".*?" that ran on from every "<").
+    start = time.process_time()
+    why_empty(hostile, "", "https://news.example/", never=True, rendered=False, can_render=True)
+    assert time.process_time() - start < 5
+
+
+# -- through wf --------------------------------------------------------------------------
+
+
+def served(serve, html: str):  # type: ignore[no-untyped-def]
+    return serve(respond(200, html.encode(), {"Content-Type": "text/html; charset=utf-8"}))
+
+
+def test_render_never_on_a_shell_prints_nothing_and_one_note(wf, serve) -> None:  # type: ignore[no-untyped-def]
+    srv = served(serve, SHELL)
+    r = wf(*ALLOW, "--render", "never", srv.url)
+    assert (r.code, r.stdout) == (0, "")
+    assert r.stderr == (
+        "wf: note: no text: page looks JavaScript-rendered (empty mount point) and needs "
+        "rendering; --render never kept it static, --render auto would try\n"
+    )
+    obj = json.loads(wf(*ALLOW, "--render", "never", "--json", srv.url).stdout)
+    assert obj["error"] is None and obj["text"] == ""
+    assert obj["notes"] == [r.stderr[len("wf: note: ") : -1]]
+
+
+@pytest.mark.parametrize(
+    ("html", "needle"),
+    [
+        (CONSENT, "consent wall"),
+        (LOGIN, "asks to sign in"),
+        (PAYWALL, "behind a paywall"),
+        (IMAGES, "only images"),
+    ],
+)
+def test_each_kind_through_wf_exits_0_with_one_line(wf, serve, html: str, needle: str) -> None:  # type: ignore[no-untyped-def]
+    r = wf(*ALLOW, "--render", "never", served(serve, html).url)
+    assert r.code == 0
+    assert r.stderr.startswith("wf: note: ") and r.stderr.count("\n") == 1, r.stderr
+    assert needle in r.stderr
+
+
+def test_a_local_shell_says_it_is_not_rendered(wf) -> None:  # type: ignore[no-untyped-def]
+    r = wf("--input", "-", input=SHELL)
+    assert (r.code, r.stdout) == (0, "")
+    assert "wf renders only pages it fetches" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_a_normal_page_through_wf_has_no_note(wf, serve) -> None:  # type: ignore[no-untyped-def]
+    short = page("<p>Opening hours: nine to five, Monday to Saturday.</p>")
+    for html in (short, page(ARTICLE)):
+        r = wf(*ALLOW, "--render", "never", "--json", served(serve, html).url)
+        assert r.code == 0 and r.stderr == ""
+        assert json.loads(r.stdout)["notes"] == []

@@ -1,0 +1,231 @@
+"""Why a page's text is empty or tiny, as far as the page shows it: a JavaScript shell, a
+consent or login wall, a paywall, a page of only links or images.
+
+Pure functions over the raw HTML, the extracted text and the address, run only when the
+text is tiny (most pages never get here). Cheap regular expressions, no lxml: every
+pattern is linear in the page (no `.*?` across tags, no nested quantifiers), and the
+scan for the page's own words reads a bounded prefix.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from urllib.parse import urlsplit
+
+from wf.render.detect import MAX_TEXT_BYTES, looks_like_js_shell, shell_signals
+
+# Text under this many bytes is "tiny": the bound the JavaScript-shell heuristic uses.
+TINY_BYTES = MAX_TEXT_BYTES
+_SCAN_CHARS = 2_000_000  # characters of HTML read for the links-and-images count
+_OWN_TEXT = 100  # characters of text outside links under which a page says little itself
+_TEXT_CHARS = 10_000  # characters of the page's text searched for a wall's words
+_ITEMS = 3  # links plus images a page of only those has at least, when it has some text
+
+# Walls the address itself names: a redirect to a consent or sign-in page.
+_CONSENT_HOST = ("consent.", "cookies.")
+_LOGIN_HOST = ("login.", "signin.", "accounts.", "auth.", "sso.")
+_CONSENT_PATH = re.compile(
+    r"(?:^|/)(?:consent|cookie-?wall|gdpr-?consent|privacy-?gate)(?:/|\.|$)", re.I
+)
+_LOGIN_PATH = re.compile(
+    r"(?:^|/)(?:login|log-in|signin|sign-in|sign_in|auth|sso|oauth2?|authorize)(?:/|\.|$)",
+    re.I,
+)
+
+# The platforms that show consent dialogs name their containers so (the same ids and
+# classes on every site, in every language), and sites name their own walls alike. Only
+# containers count: most pages load a consent platform's <script>, wall or not.
+_CONTAINER = r"""<(?:div|section|aside|dialog|form|iframe|main|body)\b[^<>]{0,300}?"""
+_CONSENT_ATTR = re.compile(
+    _CONTAINER + r"""\b(?:id|class)\s*=\s*["']?[^"'<>]{0,200}?"""
+    r"""(onetrust|cookiebot|didomi|usercentrics|qc-cmp|sp_message|truste|cookielaw|"""
+    r"""borlabs|klaro|iubenda|cookie-?(?:consent|notice|banner|wall|law|layer)|"""
+    r"""consent-?(?:banner|wall|manager|dialog|modal|layer|overlay)|"""
+    r"""cmp-?(?:container|wrapper|banner|dialog|overlay)|gdpr-?(?:banner|consent|wall))""",
+    re.I,
+)
+# The same in the few words a wall leaves as the page's text; "cookie" is a loanword in
+# most European languages.
+_CONSENT_WORDS = re.compile(
+    r"\b(?:cookies?|consent\w*|einwillig\w*|zustimm\w*|consenso|toestemming)\b", re.I
+)
+_PASSWORD = re.compile(r"""<input\b[^<>]*\btype\s*=\s*["']?password\b""", re.I)
+_LOGIN_WORDS = re.compile(
+    r"\b(?:sign|log)[ -]?in\b|\banmelden\b|\beinloggen\b|\bse connecter\b|\bconnexion\b"
+    r"|\biniciar sesi[oó]n\b|\baccedi\b",
+    re.I,
+)
+# schema.org's paywall markup (the form search engines ask paywalled sites to use), and
+# the article tier some publishers state in <meta>.
+_PAYWALL_DATA = re.compile(
+    r"""["']?isAccessibleForFree["']?\s*:\s*["']?false\b"""
+    r"""|\bcontent_tier["']?\s+content\s*=\s*["']?locked\b""",
+    re.I,
+)
+_PAYWALL_ATTR = re.compile(
+    _CONTAINER + r"""\b(?:id|class)\s*=\s*["']?[^"'<>]{0,200}?"""
+    r"""(pay-?wall|reg-?wall|subscriber-?only|subscribers-?only|premium-?(?:content|wall|barrier)"""
+    r"""|piano-?(?:offer|paywall|template)|article-?locked|locked-?(?:content|article)|abo-?wall)""",
+    re.I,
+)
+_PAYWALL_WORDS = re.compile(
+    r"\bsubscribe to (?:continue|read)|\bto continue reading\b|\balready a subscriber"
+    r"|\bsubscribers? only\b|\bfor subscribers\b|\bpaywall|\bjetzt abonnieren|\bweiterlesen mit"
+    r"|\babonnez-vous|\br[ée]serv[ée] aux abonn[ée]s|\bsolo para suscriptores",
+    re.I,
+)
+# One tag at a time; "[^<>]" keeps a stray "<" from reading to the end of the page.
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*>")
+# Elements whose text nobody reads on the page (<head> is left out: its end tag is
+# optional, and all that shows from it is the title).
+_HIDDEN = frozenset(("script", "style", "template", "noscript", "svg", "title"))
+_SPACE = re.compile(r"\s+")
+
+
+def is_tiny(text: str) -> bool:
+    # A character is at least a byte: a long text is not tiny without encoding it.
+    return len(text) < TINY_BYTES and len(text.encode("utf-8", "replace")) < TINY_BYTES
+
+
+def why_empty(
+    raw_html: str,
+    text: str,
+    url: str | None,
+    *,
+    never: bool,
+    rendered: bool,
+    can_render: bool,
+) -> str | None:
+    """One note saying why ``text`` (the extracted text of ``raw_html``) is empty or tiny,
+    or None when it is not tiny or the page shows no reason worth a note.
+
+    ``never`` is --render never; ``rendered`` whether the text came from a browser;
+    ``can_render`` whether this page could have been rendered at all (a fetched page with
+    a browser to hand, not a local document). A page that was to be rendered and was not
+    has its note from the renderer already: None then.
+    """
+    if not is_tiny(text):
+        return None
+    stripped = text.strip()
+    head = "no text: " if not stripped else f"little text ({len(stripped)} characters): "
+    reason = _address_wall(url)
+    if reason is None and not rendered and looks_like_js_shell(raw_html, text):
+        signals = ", ".join(shell_signals(raw_html))
+        if never:
+            return (
+                f"{head}page looks JavaScript-rendered ({signals}) and needs rendering; "
+                "--render never kept it static, --render auto would try"
+            )
+        if not can_render:
+            return (
+                f"{head}page looks JavaScript-rendered ({signals}) and needs rendering; "
+                "wf renders only pages it fetches"
+            )
+        return None  # the render was tried: its own note says how it went
+    reason = reason or _markup_reason(raw_html, stripped)
+    if reason is not None:
+        return head + reason
+    if not stripped:
+        return head + ("nothing readable even after rendering" if rendered else "nothing readable")
+    return None
+
+
+def _address_wall(url: str | None) -> str | None:
+    if not url:
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    host = (parts.hostname or "").lower()
+    path = parts.path or ""
+    if host.startswith(_CONSENT_HOST) or _CONSENT_PATH.search(path):
+        return f"the address is a consent wall ({_brief(url)})"
+    if host.startswith(_LOGIN_HOST) or _LOGIN_PATH.search(path):
+        return f"the address is a sign-in page ({_brief(url)})"
+    return None
+
+
+def _markup_reason(raw_html: str, text: str) -> str | None:
+    # Strongest first: what a paywall or a sign-in page is made of, then consent, whose
+    # platforms also sit on pages that are not walls. The words are looked for in what
+    # the page shows, not only in the extracted text: the extractor drops a closing
+    # "subscribe to read on" as a call to action.
+    seen = _Seen(raw_html)
+    words = f"{text}\n{seen.text}"
+    found = _PAYWALL_DATA.search(raw_html)
+    if found:
+        return f"page is behind a paywall ({_brief(found.group(0))})"
+    found = _PAYWALL_ATTR.search(raw_html)
+    if found:
+        return f"page is behind a paywall (id or class {found.group(1)!r})"
+    found = _PAYWALL_WORDS.search(words)
+    if found:
+        return f"page is behind a paywall (its text says {found.group(0)!r})"
+    if _PASSWORD.search(raw_html):
+        return "page asks to sign in (a password field)"
+    found = _CONSENT_ATTR.search(raw_html)
+    if found:
+        return f"page shows a consent wall (id or class {found.group(1)!r})"
+    found = _CONSENT_WORDS.search(words)
+    if found:
+        return f"page shows a consent wall (its text asks about {found.group(0).lower()!r})"
+    if _LOGIN_WORDS.search(words) and "<form" in raw_html.lower():
+        return "page asks to sign in (a sign-in form)"
+    # With no text at all, one picture is the page; with a little, a few things are.
+    if seen.own >= _OWN_TEXT or seen.links + seen.images < (_ITEMS if text else 1):
+        return None
+    # A page made of links or pictures with next to no words of its own.
+    items = ((seen.links, "link"), (seen.images, "image"))
+    counts = ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in items if n)
+    kinds = " and ".join(f"{word}s" for n, word in items if n)
+    return f"page holds only {kinds} ({counts})"
+
+
+class _Seen:
+    """What a reader sees of the raw page, read tag by tag in one pass over a bounded
+    prefix: its links and images, how much text it has outside links, and the first
+    few thousand characters of its text."""
+
+    def __init__(self, raw_html: str) -> None:
+        self.links = self.images = self.own = 0
+        pieces: list[str] = []
+        kept = 0
+        hidden: str | None = None
+        in_link = False
+        pos = 0
+        html = raw_html[:_SCAN_CHARS]
+        for match in _TAG.finditer(html):
+            if hidden is None and match.start() > pos:
+                piece = html[pos : match.start()]
+                if not in_link:
+                    self.own += len(piece) - piece.count(" ") - piece.count("\n")
+                if kept < _TEXT_CHARS:
+                    pieces.append(piece)
+                    kept += len(piece)
+            pos = match.end()
+            closing, name = match.group(1), match.group(2).lower()
+            if hidden is not None:
+                if closing and name == hidden:
+                    hidden = None
+            elif name in _HIDDEN and not closing:
+                hidden = name
+            elif name == "a":
+                if closing:
+                    in_link = False
+                elif "href" in match.group(0).lower():
+                    self.links += 1
+                    in_link = True  # an <a> inside an <a> closes the first: no nesting
+            elif name == "img" and not closing:
+                self.images += 1
+        if hidden is None and not in_link:
+            tail = html[pos:]
+            self.own += len(tail) - tail.count(" ") - tail.count("\n")
+            pieces.append(tail[:_TEXT_CHARS])
+        self.text = _SPACE.sub(" ", html_lib.unescape(" ".join(pieces)[:_TEXT_CHARS]))
+
+
+def _brief(value: str, limit: int = 80) -> str:
+    value = " ".join(value.split())
+    return value if len(value) <= limit else value[: limit - 3] + "..."
