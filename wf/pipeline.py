@@ -308,7 +308,7 @@ def _extract_html(
         metadata=opts.as_json or opts.meta,
     )
     can_render = browser is not None and page.status is not None
-    if opts.render != NEVER and can_render:
+    if opts.render != NEVER and browser is not None and can_render:
         result = _maybe_render(
             page, html, result, opts, log=log, browser=browser, deadline=deadline
         )
