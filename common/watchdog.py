@@ -16,8 +16,10 @@ and becomes a supervisor that only waits; the child (the worker) runs the comman
   is killed and the supervisor exits 143 or 130 with the usual line.
 - The worker's exit status becomes the supervisor's; a worker killed by a signal takes the
   supervisor down with the same signal.
-- If the supervisor itself is killed (SIGKILL from a harness), faulthandler's C watchdog
-  thread ends the worker a second after its deadline instead of letting it spin on.
+- The worker's main thread sets PR_SET_PDEATHSIG right after the fork: a supervisor
+  killed with SIGKILL (by a harness) takes the worker, and the browser bound to it, down at
+  once. (It costs ctypes, 2.4 ms; faulthandler's C timer, tried first, was re-armed from
+  every page's thread and stalled batches now and then.)
 
 Why a supervisor process and not a timer in the worker: a watchdog thread needs the
 interpreter lock, which ``re`` and parts of lxml do not release; SIGALRM runs its Python
@@ -63,7 +65,6 @@ class _Worker:
         self.fd = fd
         self.tokens = itertools.count(1)
         self.armed: dict[int, float] = {}
-        self.devnull: Any = None
 
 
 _worker: _Worker | None = None
@@ -116,6 +117,7 @@ def install(tool: str, *, wants_json: bool, json_error: JsonError | None) -> Non
         os.close(read_fd)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         _worker = _Worker(os.getppid(), write_fd)
+        _die_with_supervisor(_worker.supervisor)
         return
     os.close(write_fd)
     try:
@@ -134,7 +136,6 @@ def arm(deadline: float, what: str = "") -> int:
         return 0
     token = next(w.tokens)
     w.armed[token] = deadline
-    _orphan_backstop(w, list(w.armed.values()))
     clean = what.replace("\n", " ").replace("\r", " ")[:_WHAT_MAX]
     _send(w, f"A {token} {deadline!r} {clean}\n")
     return token
@@ -145,7 +146,6 @@ def disarm(token: int) -> None:
     if w is None or not token:
         return
     w.armed.pop(token, None)
-    _orphan_backstop(w, list(w.armed.values()))
     _send(w, f"D {token}\n")
 
 
@@ -167,39 +167,17 @@ def _send(w: _Worker, message: str) -> None:
         pass  # the supervisor is gone; the orphan backstop ends us
 
 
-def die_with_supervisor() -> None:
-    """PR_SET_PDEATHSIG(SIGKILL), so that a supervisor killed with SIGKILL takes the worker
-    down at once rather than at its deadline. Linux keeps the setting per thread and drops
-    it when that thread ends: call it from a thread that lives as long as what must die
-    (the browser's keeper thread), where ctypes is imported anyway."""
-    w = _worker
-    if w is None:
-        return
+def _die_with_supervisor(supervisor: int) -> None:
+    """PR_SET_PDEATHSIG(SIGKILL) for the worker. Linux keeps the setting per thread: set
+    from the main thread, it lasts as long as the process."""
     try:
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
         return
-    if os.getppid() != w.supervisor:  # it died before the prctl took effect
+    if os.getppid() != supervisor:  # it died before the prctl took effect
         os._exit(1)
-
-
-def _orphan_backstop(w: _Worker, deadlines: list[float]) -> None:
-    """If the supervisor itself is killed (SIGKILL from a harness), nobody would stop a
-    worker stuck in C code. faulthandler's watchdog is a C thread that needs no
-    interpreter lock: it ends the worker (exit 1, for nobody waits for an orphan) a
-    second after the supervisor would have. Cheaper than PR_SET_PDEATHSIG through
-    ctypes (2.4 ms to import and call)."""
-    import faulthandler
-
-    if not deadlines:
-        faulthandler.cancel_dump_traceback_later()
-        return
-    if w.devnull is None:
-        w.devnull = open(os.devnull, "w")  # noqa: SIM115 (kept for the process's life)
-    left = max(deadlines) + GRACE + 1.0 - time.monotonic()
-    faulthandler.dump_traceback_later(max(left, 0.1), exit=True, file=w.devnull)
 
 
 def _kill(pid: int) -> None:

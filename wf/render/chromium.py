@@ -235,8 +235,6 @@ def _spawn(args: list[str], env: dict[str, str], log: IO[bytes]) -> subprocess.P
     """
     import ctypes
 
-    from common import watchdog
-
     prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved before fork
     # What the thread started: the browser, or the error that stopped it.
     procs: list[subprocess.Popen[bytes]] = []
@@ -247,9 +245,8 @@ def _spawn(args: list[str], env: dict[str, str], log: IO[bytes]) -> subprocess.P
         prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
     def keeper() -> None:
-        # The browser dies with this thread, and this thread (the worker process) with the
-        # watchdog's supervisor, even when that one is killed with SIGKILL.
-        watchdog.die_with_supervisor()
+        # The browser dies with this thread; the worker process, with the watchdog's
+        # supervisor (common/watchdog.py sets that up).
         try:
             proc = subprocess.Popen(
                 args,
