@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from wf.render.detect import MAX_TEXT_BYTES, looks_like_js_shell, shell_signals
@@ -154,23 +155,35 @@ def _markup_reason(raw_html: str, text: str) -> str | None:
     # "subscribe to read on" as a call to action.
     seen = _Seen(raw_html)
     words = f"{text}\n{seen.text}"
-    found = _PAYWALL_DATA.search(raw_html)
-    if found:
-        return f"page is behind a paywall ({_brief(found.group(0))})"
-    found = _PAYWALL_ATTR.search(raw_html)
-    if found:
-        return f"page is behind a paywall (id or class {found.group(1)!r})"
-    found = _PAYWALL_WORDS.search(words)
-    if found:
-        return f"page is behind a paywall (its text says {found.group(0)!r})"
-    if _PASSWORD.search(raw_html):
-        return "page asks to sign in (a password field)"
-    found = _CONSENT_ATTR.search(raw_html)
-    if found:
-        return f"page shows a consent wall (id or class {found.group(1)!r})"
-    found = _CONSENT_WORDS.search(words)
-    if found:
-        return f"page shows a consent wall (its text asks about {found.group(0).lower()!r})"
+    # (pattern, where it looks, what the note says of a match), strongest first.
+    checks: tuple[tuple[re.Pattern[str], str, Callable[[re.Match[str]], str]], ...] = (
+        (_PAYWALL_DATA, raw_html, lambda m: f"page is behind a paywall ({_brief(m.group(0))})"),
+        (
+            _PAYWALL_ATTR,
+            raw_html,
+            lambda m: f"page is behind a paywall (id or class {m.group(1)!r})",
+        ),
+        (
+            _PAYWALL_WORDS,
+            words,
+            lambda m: f"page is behind a paywall (its text says {m.group(0)!r})",
+        ),
+        (_PASSWORD, raw_html, lambda m: "page asks to sign in (a password field)"),
+        (
+            _CONSENT_ATTR,
+            raw_html,
+            lambda m: f"page shows a consent wall (id or class {m.group(1)!r})",
+        ),
+        (
+            _CONSENT_WORDS,
+            words,
+            lambda m: f"page shows a consent wall (its text asks about {m.group(0).lower()!r})",
+        ),
+    )
+    for pattern, where, say in checks:
+        found = pattern.search(where)
+        if found:
+            return say(found)
     if _LOGIN_WORDS.search(words) and "<form" in raw_html.lower():
         return "page asks to sign in (a sign-in form)"
     # With no text at all, one picture is the page; with a little, a few things are.
