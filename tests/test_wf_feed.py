@@ -7,6 +7,8 @@ import json
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import ALLOW
 from tests.servers import respond
@@ -522,3 +524,78 @@ def test_text_types_pass_through_byte_for_byte(wf, serve, ctype, body):
     srv = serve(respond(200, body, {"Content-Type": ctype}))
     r = wf(*ALLOW, srv.url)
     assert r.code == 0 and r.stdout.encode() == body
+
+
+@pytest.mark.parametrize(
+    "body,ctype",
+    [
+        (
+            '<?xml version="1.0" encoding="utf-16"?><rss><channel><title>Caf\u00e9 \u2603</title>'
+            "</channel></rss>".encode("utf-16"),
+            "application/rss+xml",
+        ),
+        (
+            b'<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><title>Caf\xe9 \xa7</title>'
+            b"</channel></rss>",
+            "application/xml",
+        ),
+        (
+            b"<rss><channel><title>Caf\xe9 \xa7</title></channel></rss>",
+            "text/xml; charset=iso-8859-1",
+        ),
+    ],
+)
+def test_encodings(wf, serve, body, ctype):
+    srv = feed_server(serve, body, ctype)
+    r = wf(*ALLOW, "--json", srv.url)
+    page = json.loads(r.stdout)
+    assert r.code == 0 and page["title"] in ("Caf\u00e9 \u2603", "Caf\u00e9 \u00a7"), page
+    assert page["entries"] == [] and "the feed has no entries" in page["notes"]
+
+
+_PIECES = [
+    "<rss>",
+    "</rss>",
+    "<channel>",
+    "<item>",
+    "</item>",
+    "<title>",
+    "</title>",
+    "<link>",
+    "</link>",
+    "<description>",
+    "</description>",
+    "<pubDate>",
+    "&lt;p&gt;",
+    "&amp;",
+    "&x;",
+    "<![CDATA[<b>",
+    "]]>",
+    "<!DOCTYPE rss [<!ENTITY x 'y'>]>",
+    "<?xml version='1.0'?>",
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    "<entry>",
+    '<content type="xhtml">',
+    '<div xmlns="http://www.w3.org/1999/xhtml">',
+    '<link href="',
+    '" xml:base="',
+    "</div>",
+    "\x00",
+    "\ud800",
+    "\u202e",
+    "Mon, 01 Jan 2024",
+    "2024-01-01T",
+    " ",
+    "a",
+    "<",
+    ">",
+    '"',
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=8)), max_size=40))
+def test_render_never_raises(pieces):
+    out = wf_feed.render("".join(pieces), url="https://feed.example/f", want_entries=True)
+    for entry in out.entries:
+        assert set(entry) == {"title", "url", "published", "updated", "author", "summary"}

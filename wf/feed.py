@@ -38,7 +38,7 @@ _LINK_SCHEMES = ("http", "https", "mailto")
 _RAW_TEXT = ("plaintext", "xmp", "noframes", "noscript", "title")
 
 _PROLOG = re.compile(
-    rb"\s*(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>)", re.DOTALL | re.IGNORECASE
+    rb"\s*(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[[^\]]*\])*>)", re.DOTALL | re.IGNORECASE
 )
 _ROOT = re.compile(rb"\s*<(?:[A-Za-z_][\w.-]*:)?(rss|RDF|feed)(?=[\s/>])([^>]*)>?")
 
