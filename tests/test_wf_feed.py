@@ -50,6 +50,7 @@ RSS2 = b"""<?xml version="1.0" encoding="utf-8"?>
 </item>
 <item>
   <title>Undated two</title>
+  <description>Raw <b>markup</b> in <a href="/raw">a description</a></description>
   <link>https://example.org/undated-2</link>
   <pubDate>yesterday at noon</pubDate>
 </item>
@@ -193,6 +194,9 @@ def test_rss2_listed_newest_first(wf, serve, ctype):
     assert "An old post with a relative link." in r.stdout
     assert "\n### Inner heading\n" in r.stdout and "alert" not in r.stdout
     assert "Only content:encoded here" in r.stdout
+    assert "Raw markup in a description" in r.stdout
+    links = json.loads(wf(*ALLOW, "--json", srv.url).stdout)["links"]
+    assert {"text": "a description", "url": f"{srv.url}raw"} in links
     assert "<p>" not in r.stdout and "&lt;" not in r.stdout
 
 

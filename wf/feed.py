@@ -281,7 +281,8 @@ def _rss(root: Any, url: str | None, kind: str) -> Feed:
         if _text_of(summary) is None:
             summary = _child(item, f"{{{CONTENT}}}encoded")
         if summary is not None:
-            entry.summary = "".join(summary.itertext())
+            # Escaped HTML as RSS has it, or (against the format, but found) markup.
+            entry.summary = _inner_html(summary) if len(summary) else summary.text
         feed.entries.append(entry)
     return feed
 
@@ -332,22 +333,29 @@ def _construct(el: Any) -> tuple[str, bool]:
     """An Atom text construct: (its content, whether that content is HTML)."""
     kind = (el.get("type") or "text").strip().lower()
     if kind == "xhtml":
-        from lxml import etree
-
         div = _child(el, "{http://www.w3.org/1999/xhtml}div")
-        holder = div if div is not None else el
-        parts = [holder.text or ""]
-        for child in holder:
-            copy = etree.fromstring(etree.tostring(child, with_tail=False))
-            for node in copy.iter():
-                if isinstance(node.tag, str):
-                    node.tag = etree.QName(node).localname  # XHTML as plain HTML
-            etree.cleanup_namespaces(copy)
-            parts.append(etree.tostring(copy, encoding="unicode", with_tail=False))
-            parts.append(child.tail or "")
-        return "".join(parts), True
+        return _inner_html(div if div is not None else el), True
     text = "".join(el.itertext())
     return text, kind in ("html", "text/html")
+
+
+def _inner_html(el: Any) -> str:
+    """The markup inside ``el`` (XHTML, or HTML a feed put in unescaped) as HTML."""
+    from copy import deepcopy
+
+    from lxml import etree
+
+    parts = [el.text or ""]
+    for child in el:
+        copy = deepcopy(child)
+        copy.tail = None
+        for node in copy.iter():
+            if isinstance(node.tag, str):
+                node.tag = etree.QName(node).localname  # XHTML read as plain HTML
+        etree.cleanup_namespaces(copy)
+        parts.append(etree.tostring(copy, encoding="unicode"))
+        parts.append(child.tail or "")
+    return "".join(parts)
 
 
 def _construct_title(el: Any) -> str | None:
