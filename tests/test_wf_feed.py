@@ -257,6 +257,33 @@ def test_atom_entries_bases_and_text_constructs(wf, serve):
     assert set(entries[0]) == {"title", "url", "published", "updated", "author", "summary"}
 
 
+def test_rss_variants_found_in_the_wild(wf, serve):
+    # Userland's namespace on the root, taken back on the items; and RSS 0.91's items
+    # after the channel, under a doctype that names a DTD on the network.
+    userland = (
+        b'<rss xmlns="http://backend.userland.com/rss2" version="2.0"><channel>'
+        b"<title>Spaced</title><item><title>In the namespace</title>"
+        b"<pubDate>Tue, 02 Jan 2024 00:00:00 GMT</pubDate></item>"
+        b'<item xmlns=""><title>Out of it</title><link>https://u.example/o</link>'
+        b"<pubDate>Wed, 03 Jan 2024 00:00:00 GMT</pubDate></item></channel></rss>"
+    )
+    srv = feed_server(serve, userland, "text/xml")
+    entries = entries_of(wf, srv.url)
+    assert [(e["title"], e["url"]) for e in entries] == [
+        ("Out of it", "https://u.example/o"),
+        ("In the namespace", None),
+    ]
+    old = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS '
+        b'0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd">\n'
+        b'<rss version="0.91"><channel><title>Old</title></channel>'
+        b"<item><title>After the channel</title><link>/a</link></item></rss>"
+    )
+    srv = feed_server(serve, old, "application/rss+xml")
+    r = wf(*ALLOW, srv.url)
+    assert r.stdout == f"# Old\n\n## After the channel\n\n{srv.url}a\n"
+
+
 def test_entries_are_null_for_pages(wf, serve):
     srv = serve(respond(200, b"<html><body><p>hi</p></body></html>", {"Content-Type": "text/html"}))
     page = json.loads(wf(*ALLOW, "--json", srv.url).stdout)

@@ -168,7 +168,7 @@ def _kind(root: Any) -> str | None:
     if not isinstance(root.tag, str):
         return None
     name = etree.QName(root)
-    if name.localname == "rss" and name.namespace is None:
+    if name.localname == "rss":
         return "rss"
     if name.localname == "RDF" and name.namespace == RDF:
         return "rdf"
@@ -233,35 +233,50 @@ def _html_title(raw: str | None) -> str | None:
 
 
 def _rss(root: Any, url: str | None, kind: str) -> Feed:
+    from itertools import chain
+
+    from lxml import etree
+
     feed = Feed(kind=kind)
     if kind == "rss":
-        channel = _child(root, "channel")
-        items_in = channel if channel is not None else root
-        items = items_in.iterchildren("item")
-        ns = ""
+        # RSS 2.0 has no namespace, but some feeds put theirs in one (Userland's
+        # http://backend.userland.com/rss2), and some of those take it back below
+        # (<item xmlns="">): an element is read in the root's namespace or in none.
+        space = etree.QName(root).namespace
+
+        def n(local: str) -> tuple[str, ...]:
+            return (f"{{{space}}}{local}", local) if space else (local,)
+
+        channel = _child(root, *n("channel"))
+        # Items belong in the channel; RSS 0.9x feeds put them after it, too.
+        inside = channel.iterchildren(*n("item")) if channel is not None else ()
+        items = chain(inside, root.iterchildren(*n("item")))
     else:
-        channel = _child(root, f"{{{RSS1}}}channel")
-        items = root.iterchildren(f"{{{RSS1}}}item")
-        ns = f"{{{RSS1}}}"
+
+        def n(local: str) -> tuple[str, ...]:
+            return (f"{{{RSS1}}}{local}",)
+
+        channel = _child(root, *n("channel"))
+        items = root.iterchildren(*n("item"))
     if channel is not None:
-        feed.title = _html_title(_text_of(_child(channel, f"{ns}title")))
-        feed.link = _url(_text_of(_child(channel, f"{ns}link")), channel.base or url)
-        feed.description = _html_title(_text_of(_child(channel, f"{ns}description")))
-        feed.lang = _text_of(_child(channel, "language", f"{{{DC}}}language"))
+        feed.title = _html_title(_text_of(_child(channel, *n("title"))))
+        feed.link = _url(_text_of(_child(channel, *n("link"))), channel.base or url)
+        feed.description = _html_title(_text_of(_child(channel, *n("description"))))
+        feed.lang = _text_of(_child(channel, *n("language"), f"{{{DC}}}language"))
         feed.updated = _date(
-            _text_of(_child(channel, "lastBuildDate", "pubDate", f"{{{DC}}}date"))
+            _text_of(_child(channel, *n("lastBuildDate"), *n("pubDate"), f"{{{DC}}}date"))
         )[0]
-        feed.author = _text_of(_child(channel, "managingEditor", f"{{{DC}}}creator"))
+        feed.author = _text_of(_child(channel, *n("managingEditor"), f"{{{DC}}}creator"))
     for item in items:
         feed.found += 1
         if feed.found > MAX_ENTRIES:
             continue
         base = item.base or url
         entry = Entry(base=base)
-        entry.title = _html_title(_text_of(_child(item, f"{ns}title", f"{{{DC}}}title")))
-        link = _text_of(_child(item, f"{ns}link"))
+        entry.title = _html_title(_text_of(_child(item, *n("title"), f"{{{DC}}}title")))
+        link = _text_of(_child(item, *n("link")))
         if link is None and kind == "rss":
-            guid = _child(item, "guid")
+            guid = _child(item, *n("guid"))
             if guid is not None and (guid.get("isPermaLink") or "true").lower() != "false":
                 link = _text_of(guid)
                 if link and not link.lower().startswith(("http://", "https://")):
@@ -270,14 +285,14 @@ def _rss(root: Any, url: str | None, kind: str) -> Feed:
             link = item.get(f"{{{RDF}}}about")
         entry.url = _url(link, base)
         entry.published, entry.when = _date(
-            _text_of(_child(item, "pubDate", f"{{{DC}}}date", f"{{{ATOM}}}published"))
+            _text_of(_child(item, *n("pubDate"), f"{{{DC}}}date", f"{{{ATOM}}}published"))
         )
         entry.updated, updated = _date(_text_of(_child(item, f"{{{ATOM}}}updated")))
         entry.when = entry.when or updated
         entry.author = _text_of(
-            _child(item, f"{{{DC}}}creator", "author", f"{{{ATOM}}}author/{{{ATOM}}}name")
+            _child(item, f"{{{DC}}}creator", *n("author"), f"{{{ATOM}}}author/{{{ATOM}}}name")
         )
-        summary = _child(item, f"{ns}description")
+        summary = _child(item, *n("description"))
         if _text_of(summary) is None:
             summary = _child(item, f"{{{CONTENT}}}encoded")
         if summary is not None:
