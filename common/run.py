@@ -55,6 +55,12 @@ def run_cli(
 ) -> int:
     """Run a click command; map every outcome to one stderr line and an exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    instruction = os.environ.get(f"_{tool.upper()}_COMPLETE")
+    if instruction:
+        # A shell's completion script asking for candidates (common.clickopts.completion_option).
+        from click.shell_completion import shell_complete
+
+        return shell_complete(command, {}, tool, f"_{tool.upper()}_COMPLETE", instruction)
     wants_json = "--json" in args
     previous: dict[signal.Signals, Any] = {}
     try:
