@@ -301,14 +301,15 @@ def resolve_checked(
     Failing closed on a mixed answer keeps a name that lists one public and one private
     address from reaching the private one on a retry.
     """
-    check_name(policy, host)
-    addrs = resolve(host, port, deadline=deadline)
-    for addr in addrs:
-        try:
+    try:
+        check_name(policy, host)
+        addrs = resolve(host, port, deadline=deadline)
+        for addr in addrs:
             check_address(policy, host, addr)
-        except PolicyRefused as exc:
-            trace.trace("policy: %s", exc.message)
-            raise
+    except PolicyRefused as exc:
+        trace.trace("policy: %s", exc.message)
+        raise
+    for addr in addrs:
         if trace.enabled:
             shown = host if canonical_host(host) == str(addr) else f"{host} ({addr})"
             trace.trace("policy: %s allowed: %s", shown, _allowed_by(policy, host, addr))
@@ -318,7 +319,7 @@ def resolve_checked(
 def _allowed_by(policy: Policy, host: str, addr: IPAddress) -> str:
     """Why the policy let an address through, for the -v trace."""
     if canonical_host(host) in policy.allow_hosts or str(_unmap(addr)) in policy.allow_hosts:
-        return "--allow-host"
+        return "on the allowed-host list"
     kind = refusal_reason(_unmap(addr))
     return f"{kind}, --allow-private" if kind else "public address"
 

@@ -62,6 +62,12 @@ def run_cli(
 
         return shell_complete(command, {}, tool, f"_{tool.upper()}_COMPLETE", instruction)
     wants_json = "--json" in args
+    # Each run starts without --quiet and untraced (in-process callers run several): the
+    # CLI turns either on from its flags.
+    from common import output, trace
+
+    output.set_quiet(False)
+    trace.enable(tool, False)
     previous: dict[signal.Signals, Any] = {}
     try:
         for sig in _HANDLED:
