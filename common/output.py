@@ -114,7 +114,7 @@ def status(text: str | None) -> None:
         from common.text import cap, one_line
 
         try:
-            width = os.get_terminal_size(sys.stderr.fileno()).columns
+            width = os.get_terminal_size(sys.stderr.fileno()).columns or 80  # 0: not known
         except (OSError, ValueError, AttributeError):
             width = 80
         _status = cap(one_line(text), max(width - 1, 10))

@@ -62,8 +62,8 @@ def run_cli(
 
         return shell_complete(command, {}, tool, f"_{tool.upper()}_COMPLETE", instruction)
     wants_json = "--json" in args
-    # Each run starts without --quiet and untraced (in-process callers run several): the
-    # CLI turns either on from its flags.
+    # Each run starts and ends without --quiet and untraced (in-process callers run
+    # several): the CLI turns either on from its flags.
     from common import output, trace
 
     output.set_quiet(False)
@@ -77,6 +77,8 @@ def run_cli(
     try:
         return _run(tool, command, args, wants_json, json_error)
     finally:
+        output.set_quiet(False)
+        trace.enable(tool, False)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
