@@ -80,7 +80,7 @@ def test_charset_type_branch_and_the_extractors_choice(wf, serve):
     srv = serve(chain)
     r = wf(*ALLOW, "-v", srv.url + "c")
     lines = traced(r.stderr)
-    assert "type: html (text/html, sniffed text/html): html" in lines
+    assert "type: html (Content-Type text/html; the body sniffed as text/html)" in lines
     assert "charset: cp1252, from the document's <meta> or XML declaration" in lines
     chose = next(line for line in lines if line.startswith("extract: chose "))
     assert chose.startswith("extract: chose body > article.post, score ")
@@ -149,7 +149,7 @@ def test_server_text_in_a_trace_line_cannot_reach_the_terminal(wf, serve):
     )
     r = wf(*ALLOW, "-v", srv.url)
     assert r.code == 0 and r.stdout == "ok\n"
-    assert "wf: * type: text (text/plain]0;owned[2J, sniffed " in r.stderr
+    assert "wf: * type: text (Content-Type text/plain]0;owned[2J; the body sniffed" in r.stderr
     assert "\x1b" not in r.stderr and "\x07" not in r.stderr
 
 
@@ -198,3 +198,15 @@ def test_ws_traces_each_attempt_with_address_status_and_outcome(serve):
 def _trace_off():
     yield
     trace.enable("wf", False)
+
+
+def test_render_decisions_and_a_failed_launch(wf, serve, monkeypatch):
+    srv = serve(chain)
+    r = wf(*ALLOW, "-v", srv.url + "c")
+    assert "wf: * render: not needed (static text of " in r.stderr
+    monkeypatch.setenv("WF_RENDER_BROWSER", "/bin/false")  # exits at once: no browser runs
+    r = wf(*ALLOW, "-v", "--render", "always", srv.url + "c")
+    assert r.code == 70
+    lines = traced(r.stderr.replace(r.stderr.splitlines()[-1] + "\n", ""))
+    assert "render: --render always" in lines
+    assert any(re.fullmatch(r"render: failed after \d+ ms: /bin/false exited .*", x) for x in lines)

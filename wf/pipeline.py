@@ -237,11 +237,11 @@ def _build(
     kind, mime = sniff.classify(doc.content_type or None, doc.body)
     page.content_type = doc.content_type or mime or None
     trace.trace(
-        "type: %s (%s, sniffed %s): %s",
+        "type: %s (Content-Type %s; the body sniffed as %s)%s",
         kind,
-        doc.content_type or "no Content-Type",
-        mime or "nothing",
-        "raw" if opts.raw and kind == "html" else kind,
+        doc.content_type or "none",
+        mime or "nothing known",
+        ", printed as it is (--raw)" if opts.raw and kind == "html" else "",
     )
     if kind == "binary":
         _save_binary(page, doc, mime, log=log, asked=bool(opts.save or opts.save_path))
