@@ -210,3 +210,15 @@ def test_render_decisions_and_a_failed_launch(wf, serve, monkeypatch):
     lines = traced(r.stderr.replace(r.stderr.splitlines()[-1] + "\n", ""))
     assert "render: --render always" in lines
     assert any(re.fullmatch(r"render: failed after \d+ ms: /bin/false exited .*", x) for x in lines)
+
+
+def test_the_extractors_fallback_is_traced(wf, tmp_path):
+    page = tmp_path / "menu.html"
+    page.write_text("<html><body><nav><a href='/a'>Home</a> <a href='/b'>About us</a></nav>")
+    r = wf("-v", "--input", str(page))
+    assert r.stdout == "Home About us\n"
+    lines = [x for x in r.stderr.splitlines() if x.startswith("wf: * extract: ")]
+    assert lines == [
+        "wf: * extract: no block stood out (12 characters of text): the whole page",
+        "wf: * extract: fallback: 0 characters, next to nothing; took the whole page (13)",
+    ]
