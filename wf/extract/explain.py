@@ -14,8 +14,10 @@ from wf.extract import blocks
 
 # Blocks named in the "dropped" line; the rest are counted.
 _LISTED = 4
-# Path segments shown, innermost last.
-_PATH_DEPTH = 4
+# Path segments shown, innermost last, and the characters of each: the line stays short
+# enough for the cap every diagnostic has.
+_PATH_DEPTH = 3
+_LABEL_CHARS = 40
 
 
 def choice(analysis: blocks.Analysis) -> None:
@@ -32,21 +34,25 @@ def choice(analysis: blocks.Analysis) -> None:
         trace.trace("extract: no block stood out (%d characters of text): the whole page", total)
         return
     chosen = records[best]
-    runner = _runner_up(records, best)
-    second = (
-        f"{_path(records, runner)} (score {_score(records[runner])})" if runner >= 0 else "none"
-    )
     trace.trace(
         "extract: chose %s, score %s (prose %d, links and labels %d), %d of the page's %d "
-        "characters; runner-up %s",
+        "characters",
         _path(records, best),
         _score(chosen),
         chosen.good,
         chosen.bad,
         chosen.text,
         total,
-        second,
     )
+    runner = _runner_up(records, best)
+    if runner >= 0:
+        second = records[runner]
+        trace.trace(
+            "extract: runner-up %s, score %s, %d characters",
+            _path(records, runner),
+            _score(second),
+            second.text,
+        )
     if analysis.lenient:
         trace.trace("extract: the page's class names repeat on its prose: pruned by tags only")
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
@@ -71,7 +77,8 @@ def _label(b: blocks.BlockRecord) -> str:
     el = b.el
     ident = (el.get("id") or "").split()
     classes = (el.get("class") or "").split()[:2]
-    return b.tag + "".join(f"#{i}" for i in ident[:1]) + "".join(f".{c}" for c in classes)
+    label = b.tag + "".join(f"#{i}" for i in ident[:1]) + "".join(f".{c}" for c in classes)
+    return label if len(label) <= _LABEL_CHARS else label[: _LABEL_CHARS - 3] + "..."
 
 
 def _path(records: list[blocks.BlockRecord], index: int) -> str:
