@@ -121,6 +121,13 @@ def status(text: str | None) -> None:
         _draw(b"\r\x1b[K" + _status.encode("utf-8", "replace"))
 
 
+def clear_line() -> None:
+    """Erase the current line of a watched stderr: what another process (the worker the
+    supervisor just killed) left there, its progress line say."""
+    if interactive():
+        _draw(b"\r\x1b[K")
+
+
 def _draw(data: bytes) -> None:
     err = _stream("stderr")
     try:

@@ -118,3 +118,16 @@ def test_interactive_reads_the_environment(monkeypatch):
         output.set_quiet(False)
     monkeypatch.setattr(os, "isatty", lambda fd: False)
     assert not output.interactive({"TERM": "xterm"})
+
+
+def test_the_supervisor_clears_a_line_a_killed_worker_left(monkeypatch, tmp_path):
+    err = open(tmp_path / "err", "w+")  # noqa: SIM115 - closed below
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setenv("TERM", "xterm")
+    output.clear_line()  # not a terminal: nothing
+    monkeypatch.setattr(os, "isatty", lambda fd: True)
+    output.clear_line()
+    monkeypatch.setenv("NO_COLOR", "1")
+    output.clear_line()
+    err.close()
+    assert (tmp_path / "err").read_bytes() == ERASE
