@@ -26,17 +26,15 @@ def pages(conn, request: bytes) -> None:
 
 def run_wf(args: list[str], *, tty: bool, **env: str) -> tuple[int, bytes, bytes]:
     """wf as a real process; its stderr a pty (a terminal) or a pipe."""
+    environ = subprocess_env(**env)
+    if "NO_COLOR" not in env:
+        environ.pop("NO_COLOR", None)  # the developer's own setting would hide the line
     if not tty:
-        r = subprocess.run(
-            [tool_path("wf"), *args], capture_output=True, env=subprocess_env(**env), timeout=60
-        )
+        r = subprocess.run([tool_path("wf"), *args], capture_output=True, env=environ, timeout=60)
         return r.returncode, r.stdout, r.stderr
     master, slave = os.openpty()
     proc = subprocess.Popen(
-        [tool_path("wf"), *args],
-        stdout=subprocess.PIPE,
-        stderr=slave,
-        env=subprocess_env(**env),
+        [tool_path("wf"), *args], stdout=subprocess.PIPE, stderr=slave, env=environ
     )
     os.close(slave)
     err = b""
@@ -124,6 +122,7 @@ def test_the_supervisor_clears_a_line_a_killed_worker_left(monkeypatch, tmp_path
     err = open(tmp_path / "err", "w+")  # noqa: SIM115 - closed below
     monkeypatch.setattr("sys.stderr", err)
     monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.delenv("NO_COLOR", raising=False)
     output.clear_line()  # not a terminal: nothing
     monkeypatch.setattr(os, "isatty", lambda fd: True)
     output.clear_line()
