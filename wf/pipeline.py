@@ -463,7 +463,7 @@ def _apply_lines(
         )
         _append_link_list(page, opts)
         return
-    trace.trace("save: none (%s)", _why_not_saved(text, opts))
+    trace.trace("save: none (%s)", _why_not_saved(opts))
     page.notes.extend(r.fallback for r in (opts.filter, opts.exclude) if r and r.fallback)
     sel = lines.select_lines(
         full_view,
@@ -492,7 +492,7 @@ def _apply_lines(
     _append_link_list(page, opts)
 
 
-def _why_not_saved(text: str, opts: WfOptions) -> str:
+def _why_not_saved(opts: WfOptions) -> str:
     if opts.narrows:
         return "--no-save, or a part of the page was asked for"
     return f"the text is within WF_AUTOSAVE_BYTES ({opts.autosave_bytes})"
@@ -529,8 +529,6 @@ def _labelled(
     n: str, target: str, opts: WfOptions, *, on_done: Callable[[PageResult], None] | None, **kw: Any
 ) -> PageResult:
     """One page of a batch: its trace lines carry its number, and on_done hears of it."""
-    from common import trace
-
     with trace.label(n):
         page = process(target, opts, **kw)
     if on_done is not None:
