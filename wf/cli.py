@@ -11,7 +11,13 @@ from typing import Any
 import click
 
 from common import output, run
-from common.clickopts import SizeType, given, shared_options
+from common.clickopts import (
+    SizeType,
+    completion_option,
+    given,
+    shared_options,
+    verbose_option,
+)
 from common.errors import ToolError, UsageError
 from wf import __version__
 from wf.options import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, RENDER_MODES, WfOptions, make_options
@@ -89,6 +95,18 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     help="Refuse bodies larger than this, compressed or not (e.g. 500K, 20M) [env WF_MAX_BYTES].",
 )
 @shared_options(timeout_env="WF_TIMEOUT", default_timeout=DEFAULT_TIMEOUT)
+@verbose_option(
+    TOOL,
+    "each hop (address, status, time to first byte, bytes), the policy's decisions, the "
+    "charset, the type branch, the extractor's choice, rendering and saving",
+)
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="No notes and no progress line on stderr; errors are still reported.",
+)
+@completion_option(TOOL)
 @click.version_option(__version__, prog_name="wf", message="%(prog)s %(version)s")
 def command(
     urls: tuple[str, ...],
@@ -113,6 +131,8 @@ def command(
     allow_private: bool | None,
     allow_hosts: tuple[str, ...],
     user_agent: str | None,
+    verbose: bool,
+    quiet: bool,
 ) -> int:
     """Fetch web pages and print their clean, readable text.
 
@@ -143,7 +163,13 @@ def command(
         allow_private=allow_private,
         allow_hosts=allow_hosts,
         user_agent=user_agent,
+        verbose=verbose,
+        quiet=quiet,
     )
+    from common import trace
+
+    trace.enable(TOOL, opts.verbose)
+    output.set_quiet(opts.quiet)
     if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
@@ -179,6 +205,7 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
 
 
 def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
+    from common import progress
     from wf.pipeline import LazyBrowser, process, process_many
 
     def log(message: str) -> None:
@@ -186,11 +213,18 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
 
     browser = LazyBrowser(opts)
     first_error = 0
+    shown = progress.start(TOOL, len(targets))
     try:
         if local is not None:
             pages = iter([process(targets[0], opts, log=log, browser=None, local_body=local)])
         else:
-            pages = process_many(targets, opts, log=log, browser=browser)
+            pages = process_many(
+                targets,
+                opts,
+                log=log,
+                browser=browser,
+                on_done=lambda page: shown.finished(page.error is not None),
+            )
         many = len(targets) > 1
         for page in pages:
             if page.error is not None:
@@ -203,6 +237,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
                     output.write(f"==> {page.url} <==\n")
                 output.write(page.output)
     finally:
+        shown.close()
         browser.close()
     return first_error
 

@@ -74,6 +74,8 @@ class WfOptions:
     base_url: str | None = None
     as_json: bool = False
     meta: bool = False  # --meta: a header (title, author, date, URL) above the text
+    verbose: bool = False  # -v: the trace (common.trace) on stderr
+    quiet: bool = False  # --quiet: no notes, no progress line
 
     @property
     def render(self) -> str:
@@ -118,6 +120,8 @@ def make_options(
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     user_agent: str | None = None,
+    verbose: bool = False,
+    quiet: bool = False,
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
@@ -173,4 +177,6 @@ def make_options(
         base_url=base_url,
         as_json=as_json,
         meta=meta,
+        verbose=verbose,
+        quiet=quiet,
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from common import watchdog
+from common import trace, watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
 from common.http.client import Response, fetch, raise_for_status
 from common.text import clean_text, escape_markers, inline, one_line
@@ -238,6 +238,13 @@ def _build(
     page.bytes = len(doc.body)
     kind, mime = sniff.classify(doc.content_type or None, doc.body)
     page.content_type = doc.content_type or mime or None
+    trace.trace(
+        "type: %s (Content-Type %s; the body sniffed as %s)%s",
+        kind,
+        doc.content_type or "none",
+        mime or "nothing known",
+        ", printed as it is (--raw)" if opts.raw and kind == "html" else "",
+    )
     if kind == "binary":
         _save_binary(page, doc, mime, log=log, asked=bool(opts.save or opts.save_path))
         return
@@ -285,6 +292,7 @@ def _save_binary(
         _note(page, log, f"binary content ({what}) not printed and not saved: {exc.message}")
         return
     page.saved_to = str(path)
+    trace.trace("save: binary content, %d bytes to %s", len(doc.body), path)
     page.markers.append(marker(f"binary content ({what}, {len(doc.body)} bytes) saved to {path}"))
     page.notes.append(f"binary content ({what}) saved, not printed")
 
@@ -391,12 +399,16 @@ def _maybe_render(
 
     always = opts.render == ALWAYS
     if not always and not looks_like_js_shell(html, static.text):
+        trace.trace("render: not needed (static text of %d characters)", len(static.text))
         return static
+    started = time.monotonic()
+    trace.trace("render: %s", "--render always" if always else "the page looks JavaScript-rendered")
     if not always:
         log("page looks JavaScript-rendered; rendering in headless Chromium")
     try:
         rendered = browser.get().render(page.final_url or page.url, deadline=deadline)
     except (RenderError, Timeout) as exc:
+        trace.trace("render: failed after %d ms: %s", trace.ms(started), exc.message)
         # In auto mode a render that fails or runs out of time still leaves the static text.
         if always:
             raise
@@ -424,11 +436,20 @@ def _maybe_render(
         deadline=deadline,
         metadata=opts.as_json or opts.meta,
     )
+    trace.trace(
+        "render: %d ms, %d characters rendered against %d static; %d requests blocked",
+        trace.ms(started),
+        len(result.text.strip()),
+        len(static.text.strip()),
+        len(rendered.blocked),
+    )
     if always or len(result.text.strip()) > len(static.text.strip()):
+        trace.trace("render: kept the rendered text")
         page.rendered = True
         page.final_url = rendered.final_url or page.final_url
         return result
     page.notes.append("rendered text was not richer than the static text; kept the static text")
+    trace.trace("render: kept the static text")
     return static
 
 
@@ -446,6 +467,7 @@ def _apply_lines(
         name = confine_name(opts.save_path) if opts.save_path else None
         _save_view(page, text, name, what="full text")
     elif not opts.narrows and len(text.encode("utf-8")) > opts.autosave_bytes:
+        trace.trace("save: auto-save, the text is over WF_AUTOSAVE_BYTES (%d)", opts.autosave_bytes)
         preview, _cut = lines.truncate(text, PREVIEW_CHARS)
         shown = lines.split_lines(preview)
         try:
@@ -473,6 +495,7 @@ def _apply_lines(
         )
         _append_link_list(page, opts)
         return
+    trace.trace("save: none (%s)", _why_not_saved(opts))
     page.notes.extend(r.fallback for r in (opts.filter, opts.exclude) if r and r.fallback)
     sel = lines.select_lines(
         full_view,
@@ -501,12 +524,19 @@ def _apply_lines(
     _append_link_list(page, opts)
 
 
+def _why_not_saved(opts: WfOptions) -> str:
+    if opts.narrows:
+        return "--no-save, or a part of the page was asked for"
+    return f"the text is within WF_AUTOSAVE_BYTES ({opts.autosave_bytes})"
+
+
 def _save_view(page: PageResult, text: str, name: str | None, *, what: str | None) -> Path:
     data = text.encode("utf-8")
     if not data.endswith(b"\n") and data:
         data += b"\n"
     path = save_bytes(data, name or default_name(page.final_url or page.url, None, text=True))
     page.saved_to = str(path)
+    trace.trace("save: %d bytes to %s", len(data), path)
     if what:
         page.markers.append(
             marker(f"saved {what} ({len(data)} bytes, {page.total} lines) to {path}")
@@ -527,19 +557,35 @@ def _append_link_list(page: PageResult, opts: WfOptions) -> None:
         page.trailer[:0] = ["", *refs]
 
 
+def _labelled(
+    n: str, target: str, opts: WfOptions, *, on_done: Callable[[PageResult], None] | None, **kw: Any
+) -> PageResult:
+    """One page of a batch: its trace lines carry its number, and on_done hears of it."""
+    with trace.label(n):
+        page = process(target, opts, **kw)
+    if on_done is not None:
+        on_done(page)
+    return page
+
+
 def process_many(
     targets: Sequence[str],
     opts: WfOptions,
     *,
     log: Log,
     browser: LazyBrowser | None,
+    on_done: Callable[[PageResult], None] | None = None,
 ) -> Iterator[PageResult]:
-    """Fetch concurrently with a small pool; yield pages in input order."""
+    """Fetch concurrently with a small pool; yield pages in input order. ``on_done`` hears
+    of each page as it finishes, in any order, from the pool's threads (the progress line)."""
     if len(targets) == 1:
         yield process(targets[0], opts, log=log, browser=browser)
         return
     pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
-    futures = [pool.submit(process, t, opts, log=log, browser=browser) for t in targets]
+    futures = [
+        pool.submit(_labelled, str(n), t, opts, log=log, browser=browser, on_done=on_done)
+        for n, t in enumerate(targets, 1)
+    ]
     try:
         for future in futures:
             yield future.result()
