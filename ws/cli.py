@@ -69,14 +69,33 @@ EPILOG = (
 )
 @shared_options(
     timeout_env="WS_TIMEOUT",
-    timeout_help="Total deadline for the whole search (each attempt gets at most 15 s)",
+    timeout_help="Total deadline for the whole search (each attempt gets at most its share "
+    "of what is left, and 15 s)",
     json_help="One JSON document: query, provider, results, attempts, error.",
+)
+@click.option(
+    "--all",
+    "all_engines",
+    is_flag=True,
+    help="Ask every provider at once and fuse their rankings (reciprocal rank fusion).",
+)
+@click.option(
+    "--engines",
+    multiple=True,
+    metavar="A,B,...",
+    help="Ask these providers at once and fuse their rankings (like --all, for some).",
 )
 @click.option(
     "--providers",
     "show_providers",
     is_flag=True,
-    help="Print the provider chain in effect, its endpoints and configuration, and exit.",
+    help="Print the provider chain in effect, its endpoints, each provider's health and "
+    "the configuration, and exit.",
+)
+@click.option(
+    "--reset-health",
+    is_flag=True,
+    help="Forget every provider's health (blocks and failures remembered between runs), and exit.",
 )
 @click.version_option(VERSION, prog_name="ws", message="%(prog)s %(version)s")
 def command(
@@ -94,7 +113,10 @@ def command(
     allow_private: bool | None,
     allow_hosts: tuple[str, ...],
     user_agent: str | None,
+    all_engines: bool,
+    engines: tuple[str, ...],
     show_providers: bool,
+    reset_health: bool,
 ) -> int:
     """Search the web without an API key and print numbered results."""
     from common.output import diag, write, write_json
@@ -102,6 +124,12 @@ def command(
     from ws import chain, config, view
 
     text = " ".join(query).strip()
+    if reset_health:
+        from ws import health
+
+        path = health.reset()
+        write(f"provider health cleared ({path})\n" if path else "no provider health kept\n")
+        return 0
     if not text and not show_providers:
         raise UsageError('missing QUERY: ws "what to search for"')
     if as_json and urls_only:
@@ -122,6 +150,8 @@ def command(
         allow_private=True if allow_private else None,
         allow_hosts=allow_hosts,
         config=config_file,
+        engines=engines,
+        all_engines=all_engines,
     )
     if show_providers:
         info = view.providers(options, config_file)
@@ -146,7 +176,14 @@ def command(
 def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
     # Failures before any search (usage, Ctrl-C) still give one document with every key;
     # the watchdog knows the query of a search it stopped.
-    return {"query": query, "provider": None, "results": [], "attempts": [], "error": exc.as_json()}
+    return {
+        "query": query,
+        "provider": None,
+        "providers": [],
+        "results": [],
+        "attempts": [],
+        "error": exc.as_json(),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> None:
