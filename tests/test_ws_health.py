@@ -209,3 +209,21 @@ def test_concurrent_runs_lose_no_update(tmp_path):
     assert entries["brave"].failures == 6 * 15
     assert all(entries[f"p{i}"].failures == 15 for i in range(6))
     assert not [p for p in (tmp_path / "state").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_lock_held_elsewhere_drops_the_update_instead_of_waiting(tmp_path, monkeypatch):
+    import fcntl
+
+    monkeypatch.setenv("WS_STATE_DIR", str(tmp_path / "held"))
+    (tmp_path / "held").mkdir(mode=0o700)
+    fd = os.open(tmp_path / "held" / "health.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        start = time.monotonic()
+        health.record({"brave": Event(BLOCKED, "blocked")}, wait=0.2)
+        assert 0.15 <= time.monotonic() - start < 1.5
+        assert health.load() == {}
+    finally:
+        os.close(fd)
+    health.record({"brave": Event(BLOCKED, "blocked")}, wait=0.2)
+    assert health.load()["brave"].blocks == 1

@@ -332,7 +332,9 @@ class _Search:
                 events[attempt.provider] = Event(FAILED, reason)
             else:
                 events[attempt.provider] = Event(HEALTHY)
-        record(events)
+        # Other processes hold the lock for a few milliseconds; waiting for it must not
+        # take the run past its deadline.
+        record(events, wait=min(2.0, max(0.0, self.deadline - time.monotonic() - 0.05)))
 
 
 def _attempt(

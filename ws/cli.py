@@ -14,7 +14,9 @@ from common.version import VERSION
 
 EPILOG = (
     "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
-    f"mojeek) until one has results. Exit status: 0 results, {NoResults.code} no results "
+    "mojeek) until one has results; one silent for 2.5 s (WS_HEDGE) gets the next one "
+    "started beside it, and providers that were blocked or failing rest (--providers). "
+    f"Exit status: 0 results, {NoResults.code} no results "
     f"anywhere, {Blocked.code} every provider blocked, {AllFailed.code} mixed failures. "
     "See man ws."
 )

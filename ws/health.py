@@ -174,9 +174,9 @@ def _write(path: Path, entries: Mapping[str, Entry]) -> None:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[bool]:
-    """Hold the lock beside ``path``; yields False when it could not be had in time (the
-    update is then dropped rather than the search held up)."""
+def _locked(path: Path, wait: float) -> Iterator[bool]:
+    """Hold the lock beside ``path``; yields False when it could not be had within ``wait``
+    seconds (the update is then dropped rather than the search held up)."""
     import fcntl
 
     lock = path.with_name(LOCK_NAME)
@@ -186,7 +186,7 @@ def _locked(path: Path) -> Iterator[bool]:
         yield False
         return
     try:
-        give_up = time.monotonic() + _LOCK_WAIT
+        give_up = time.monotonic() + wait
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -204,9 +204,12 @@ def _locked(path: Path) -> Iterator[bool]:
         os.close(fd)  # closing the descriptor releases the lock
 
 
-def record(events: Mapping[str, Event], now: float | None = None) -> None:
-    """Merge this run's outcomes into the file. Never raises: on any trouble the run's
-    knowledge is lost, not the run."""
+def record(
+    events: Mapping[str, Event], now: float | None = None, *, wait: float = _LOCK_WAIT
+) -> None:
+    """Merge this run's outcomes into the file, waiting at most ``wait`` seconds for
+    another process's update. Never raises: on any trouble the run's knowledge is lost,
+    not the run."""
     if not events:
         return
     now = time.time() if now is None else now
@@ -219,7 +222,7 @@ def record(events: Mapping[str, Event], now: float | None = None) -> None:
     if path is None:
         return
     try:
-        with _locked(path) as held:
+        with _locked(path, wait) as held:
             if not held:
                 return
             entries = _read(path)
