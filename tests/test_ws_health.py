@@ -152,6 +152,8 @@ def test_providers_shows_health_and_reset_health_forgets_it(engines):  # noqa: F
     r = ws(engines, "--reset-health")
     assert r.code == 0 and r.stderr == "" and str(state_file()) in r.stdout
     assert not state_file().exists()
+    r = ws(engines, "--reset-health", "--json")
+    assert r.code == 0 and json.loads(r.stdout) == {"health_reset": True, "path": str(state_file())}
     ws(engines, "rust")
     assert engines["duckduckgo"].connections == 2
 

@@ -130,7 +130,10 @@ def command(
         from ws import health
 
         path = health.reset()
-        write(f"provider health cleared ({path})\n" if path else "no provider health kept\n")
+        if as_json:
+            write_json({"health_reset": True, "path": str(path) if path else None})
+        else:
+            write(f"provider health cleared ({path})\n" if path else "no provider health kept\n")
         return 0
     if not text and not show_providers:
         raise UsageError('missing QUERY: ws "what to search for"')
