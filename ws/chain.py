@@ -280,7 +280,12 @@ class _Search:
         except queue.Empty:
             return None
         flight = self.flights.pop(index, None)
-        if flight is not None and flight.cancelled:
+        # An attempt that ended on its own before it was cancelled keeps its outcome (a
+        # block is worth remembering), unless it is results the run no longer uses.
+        ended_by_us = attempt.outcome == CANCELLED or (
+            attempt.outcome == OK and not self.options.fuse
+        )
+        if flight is not None and flight.cancelled and ended_by_us:
             attempt, results = self._stopped(flight, attempt.notes), []
         self.done[index] = attempt
         self.results[index] = results
@@ -297,8 +302,12 @@ class _Search:
             flight.abort.fire()
         give_up = time.monotonic() + _GRACE
         while self.flights:
-            if self._next(give_up) is None:
+            got = self._next(give_up)
+            if got is None:
                 break
+            attempt = got[1]
+            if attempt.outcome not in (CANCELLED, OK):
+                self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
         for index, flight in self.flights.items():
             self.done[index] = self._stopped(flight, [])
             self.results[index] = []
