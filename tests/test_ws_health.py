@@ -175,6 +175,12 @@ def test_a_corrupt_or_foreign_file_is_ignored_and_replaced(engines):  # noqa: F8
     path.chmod(0o666)
     assert health.load() == {}
     assert ws(engines, "rust", "--provider", "brave").code == 0
+    # Nor one in a directory others may write to.
+    path.chmod(0o600)
+    assert health.load()["brave"].blocks == 1
+    path.parent.chmod(0o777)
+    assert health.load() == {}
+    path.parent.chmod(0o700)
     # Nor through a symlink.
     path.unlink()
     real = path.with_name("elsewhere.json")

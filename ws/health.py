@@ -149,9 +149,18 @@ def _read(path: Path) -> dict[str, Entry]:
 
 
 def load() -> dict[str, Entry]:
-    """Every provider's entry; empty when there is no usable file."""
+    """Every provider's entry; empty when there is no usable file, or when the directory
+    is not ours (anyone who can write there could have put the file there)."""
+    from common.paths import NotOurs, check_dir
+
     path = state_path(create=False)
-    return _read(path) if path is not None else {}
+    if path is None:
+        return {}
+    try:
+        check_dir(path.parent)
+    except (NotOurs, OSError):
+        return {}
+    return _read(path)
 
 
 def _write(path: Path, entries: Mapping[str, Entry]) -> None:
