@@ -241,21 +241,18 @@ class _Search:
 
         now = time.monotonic()
         share = (self.deadline - now) / left
-        if left == 1 and self.options.attempt_timeout >= share:
-            limit, why = (
-                self.deadline,
-                (f"no answer before the total deadline (--timeout {self.options.timeout:g} s)"),
-            )
-        elif self.options.attempt_timeout <= share:
-            limit = now + self.options.attempt_timeout
-            why = f"no answer within the per-attempt limit of {self.options.attempt_timeout:g} s"
+        ceiling = self.options.attempt_timeout
+        if left == 1 and ceiling >= share:
+            limit = self.deadline
+            why = f"no answer before the total deadline (--timeout {self.options.timeout:g} s)"
+        elif ceiling <= share:
+            limit = now + ceiling
+            why = f"no answer within the per-attempt limit of {ceiling:g} s"
         else:
-            limit, why = (
-                now + share,
-                (
-                    f"no answer within its share of the deadline ({share:.1f} s "
-                    f"of --timeout {self.options.timeout:g} s)"
-                ),
+            limit = now + share
+            why = (
+                f"no answer within its share of the deadline ({share:.1f} s "
+                f"of --timeout {self.options.timeout:g} s)"
             )
         flight = _Flight(index, endpoint, Abort(), now)
         self.flights[index] = flight
