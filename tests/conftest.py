@@ -25,6 +25,7 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         ("WF_RUNTIME_DIR", "runtime"),
         ("WF_CONFIG_DIR", "config"),
         ("WS_CONFIG_DIR", "wsconfig"),
+        ("WS_STATE_DIR", "wsstate"),
     ):
         monkeypatch.setenv(name, str(tmp_path / sub))
 

@@ -237,30 +237,47 @@ def test_connection_refused_everywhere_exits_7():
     )
 
 
-def test_total_deadline_exits_28_and_skips_the_rest(engines):
+def test_three_slow_engines_share_the_deadline_and_each_is_asked(engines):
     for name in ("duckduckgo", "brave", "mojeek"):
         engines.hang(name)
     start = time.monotonic()
-    r = ws(engines, "rust", "--timeout", "0.5")
+    r = ws(engines, "rust", "--timeout", "1.5", "--json")
     took = time.monotonic() - start
-    assert r.code == 28 and took < 2.0
+    assert r.code == 28 and took < 3.5
+    # A third of 1.5 s each: the first two are cut at their share, the last at the deadline.
     assert r.stderr.splitlines() == [
-        "ws: duckduckgo: timeout (no answer before the total deadline (--timeout 0.5 s))",
-        "ws: brave: timeout (not tried: the total deadline (0.5 s) had passed)",
-        "ws: mojeek: timeout (not tried: the total deadline (0.5 s) had passed)",
+        "ws: duckduckgo: timeout (no answer within its share of the deadline (0.5 s of --timeout 1.5 s))",
+        "ws: brave: timeout (no answer within its share of the deadline (0.5 s of --timeout 1.5 s))",
+        "ws: mojeek: timeout (no answer before the total deadline (--timeout 1.5 s))",
         "ws: (28) every provider timed out (duckduckgo, brave, mojeek)",
     ]
-    assert engines.asked() == ["duckduckgo"]
+    assert engines.asked() == ["duckduckgo", "brave", "mojeek"]
+    attempts = json.loads(r.stdout)["attempts"]
+    for a in attempts:
+        assert a["outcome"] == "timeout" and 300 <= a["elapsed_ms"] < 1400, attempts
+
+
+def test_the_deadline_report_names_only_the_providers_asked():
+    from common.errors import Timeout
+    from ws.chain import Attempt, failure
+
+    asked = [Attempt("duckduckgo", "timeout", None, 5000, "no answer", Timeout)]
+    error = failure(asked, "q", ["brave", "mojeek"])
+    assert isinstance(error, Timeout)
+    assert error.message == (
+        "every provider asked timed out (duckduckgo); not asked before the deadline: brave, mojeek"
+    )
 
 
 def test_ws_timeout_sets_the_total_deadline(engines):
-    engines.hang("duckduckgo")
+    for name in ("duckduckgo", "brave", "mojeek"):
+        engines.hang(name)
     start = time.monotonic()
-    r = ws(engines, "rust", env={"WS_TIMEOUT": "0.5"})
+    r = ws(engines, "rust", env={"WS_TIMEOUT": "0.6"})
     took = time.monotonic() - start
     assert r.code == 28 and took < 2.0
     assert r.stderr.splitlines()[0] == (
-        "ws: duckduckgo: timeout (no answer before the total deadline (--timeout 0.5 s))"
+        "ws: duckduckgo: timeout (no answer within its share of the deadline (0.2 s of --timeout 0.6 s))"
     )
 
 
@@ -340,7 +357,8 @@ def test_a_bad_endpoint_variable_is_a_usage_error(engines):
 def test_json_has_every_key_on_success_and_failure(engines):
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     ok = json.loads(ws(engines, "rust", "--json", "-n", "1").stdout)
-    assert list(ok) == ["query", "provider", "results", "attempts", "error"]
+    assert list(ok) == ["query", "provider", "providers", "results", "attempts", "error"]
+    assert ok["providers"] == ["duckduckgo"]
     assert ok["results"] == [
         {
             "rank": 1,
@@ -352,7 +370,8 @@ def test_json_has_every_key_on_success_and_failure(engines):
         }
     ]
     attempt = ok["attempts"][0]
-    assert list(attempt) == ["provider", "outcome", "status", "elapsed_ms", "message"]
+    assert list(attempt) == ["provider", "outcome", "status", "elapsed_ms", "message", "retry_at"]
+    assert attempt["retry_at"] is None
     assert attempt["message"] == "HTTP 200, 1 result" and isinstance(attempt["elapsed_ms"], int)
 
     all_blocked(engines)
@@ -368,6 +387,7 @@ def test_json_has_every_key_on_success_and_failure(engines):
     assert json.loads(usage.stdout) == {
         "query": None,
         "provider": None,
+        "providers": [],
         "results": [],
         "attempts": [],
         "error": {"code": 2, "kind": "usage", "message": 'missing QUERY: ws "what to search for"'},

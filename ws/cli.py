@@ -14,7 +14,9 @@ from common.version import VERSION
 
 EPILOG = (
     "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
-    f"mojeek) until one has results. Exit status: 0 results, {NoResults.code} no results "
+    "mojeek) until one has results; one silent for 2.5 s (WS_HEDGE) gets the next one "
+    "started beside it, and providers that were blocked or failing rest (--providers). "
+    f"Exit status: 0 results, {NoResults.code} no results "
     f"anywhere, {Blocked.code} every provider blocked, {AllFailed.code} mixed failures. "
     "See man ws."
 )
@@ -70,14 +72,33 @@ EPILOG = (
 )
 @shared_options(
     timeout_env="WS_TIMEOUT",
-    timeout_help="Total deadline for the whole search (each attempt gets at most 15 s)",
+    timeout_help="Total deadline for the whole search (each attempt gets at most its share "
+    "of what is left, and 15 s)",
     json_help="One JSON document: query, provider, results, attempts, error.",
+)
+@click.option(
+    "--all",
+    "all_engines",
+    is_flag=True,
+    help="Ask every provider at once and fuse their rankings (reciprocal rank fusion).",
+)
+@click.option(
+    "--engines",
+    multiple=True,
+    metavar="A,B,...",
+    help="Ask these providers at once and fuse their rankings (like --all, for some).",
 )
 @click.option(
     "--providers",
     "show_providers",
     is_flag=True,
-    help="Print the provider chain in effect, its endpoints and configuration, and exit.",
+    help="Print the provider chain in effect, its endpoints, each provider's health and "
+    "the configuration, and exit.",
+)
+@click.option(
+    "--reset-health",
+    is_flag=True,
+    help="Forget every provider's health (blocks and failures remembered between runs), and exit.",
 )
 @verbose_option(
     "ws",
@@ -100,7 +121,10 @@ def command(
     allow_private: bool | None,
     allow_hosts: tuple[str, ...],
     user_agent: str | None,
+    all_engines: bool,
+    engines: tuple[str, ...],
     show_providers: bool,
+    reset_health: bool,
     verbose: bool,
 ) -> int:
     """Search the web without an API key and print numbered results."""
@@ -110,6 +134,15 @@ def command(
     from ws import chain, config, view
 
     text = " ".join(query).strip()
+    if reset_health:
+        from ws import health
+
+        path = health.reset()
+        if as_json:
+            write_json({"health_reset": True, "path": str(path) if path else None})
+        else:
+            write(f"provider health cleared ({path})\n" if path else "no provider health kept\n")
+        return 0
     if not text and not show_providers:
         raise UsageError('missing QUERY: ws "what to search for"')
     if as_json and urls_only:
@@ -131,6 +164,8 @@ def command(
         allow_private=True if allow_private else None,
         allow_hosts=allow_hosts,
         config=config_file,
+        engines=engines,
+        all_engines=all_engines,
     )
     if show_providers:
         info = view.providers(options, config_file)
@@ -162,7 +197,14 @@ def _provider_names(incomplete: str) -> list[str]:
 def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
     # Failures before any search (usage, Ctrl-C) still give one document with every key;
     # the watchdog knows the query of a search it stopped.
-    return {"query": query, "provider": None, "results": [], "attempts": [], "error": exc.as_json()}
+    return {
+        "query": query,
+        "provider": None,
+        "providers": [],
+        "results": [],
+        "attempts": [],
+        "error": exc.as_json(),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> None:

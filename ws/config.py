@@ -1,5 +1,5 @@
 """Everything ws is told, in one typed SearchOptions built at start-up: flags beat the
-environment (WS_PROVIDER, WS_TIMEOUT, the endpoint variables, WF_ALLOW_PRIVATE,
+environment (WS_PROVIDER, WS_TIMEOUT, WS_HEDGE, the endpoint variables, WF_ALLOW_PRIVATE,
 WF_ALLOW_HOSTS, the proxy variables), the environment beats the config file. Knows nothing
 of click; raises UsageError (2) naming the flag or variable."""
 
@@ -20,6 +20,7 @@ from ws.backends.base import Backend
 
 DEFAULT_TIMEOUT = 30.0
 ATTEMPT_TIMEOUT = 15.0
+DEFAULT_HEDGE = 2.5
 DEFAULT_MAX_RESULTS = 10
 PROVIDER_CHOICES = ("auto", *BY_NAME)
 TIME_CHOICES = ("d", "w", "m", "y")
@@ -58,6 +59,9 @@ class SearchOptions:
     safe: str | None = None
     timeout: float = DEFAULT_TIMEOUT
     attempt_timeout: float = ATTEMPT_TIMEOUT
+    hedge: float = DEFAULT_HEDGE  # seconds before the next provider joins; 0 = never
+    fuse: bool = False  # --all or --engines: ask every endpoint at once and fuse the ranks
+    explicit: frozenset[str] = frozenset()  # named by --provider or --engines: never skipped
     user_agent: str | None = None
     policy: Policy = field(default_factory=Policy)
 
@@ -147,6 +151,44 @@ def chain_for(
     return tuple(order)
 
 
+def engine_list(
+    names: tuple[str, ...],
+    all_engines: bool,
+    provider: str | None,
+    endpoints: Mapping[str, Endpoint],
+) -> tuple[Endpoint, ...] | None:
+    """The endpoints of --all or --engines, in the default order; None without either."""
+    if not names and not all_engines:
+        return None
+    flag = "--all" if all_engines else "--engines"
+    if names and all_engines:
+        raise UsageError("--all and --engines cannot be used together: --all asks every provider")
+    if provider:
+        raise UsageError(f"--provider and {flag} cannot be used together")
+    if all_engines:
+        return tuple(endpoints[b.name] for b in DEFAULT_ORDER if b.name in endpoints)
+    chosen: list[str] = []
+    for item in names:
+        for part in item.split(","):
+            if not part.strip():
+                continue
+            name = canonical_provider(part, "--engines")
+            if name == "auto":
+                raise UsageError("--engines takes provider names; use --all for every provider")
+            if name not in endpoints:
+                raise UsageError(
+                    f"provider {name} (from --engines) needs {BY_NAME[name].env}: "
+                    f"the root URL of a SearxNG instance, e.g. SEARXNG_URL=http://localhost:8888"
+                )
+            if name not in chosen:
+                chosen.append(name)
+    if not chosen:
+        raise UsageError(
+            "--engines needs at least one provider name, e.g. --engines duckduckgo,brave"
+        )
+    return tuple(endpoints[b.name] for b in DEFAULT_ORDER if b.name in chosen)
+
+
 def domains(values: tuple[str, ...], flag: str) -> tuple[str, ...]:
     from ws.results import canonical_domain
 
@@ -187,9 +229,11 @@ def make_options(
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     config: Path | None = None,
+    engines: tuple[str, ...] = (),
+    all_engines: bool = False,
 ) -> SearchOptions:
     from common.policy import policy_from_env
-    from common.values import MAX_SECONDS, deadline_ok, env_deadline
+    from common.values import MAX_SECONDS, deadline_ok, env_deadline, env_seconds
 
     env = os.environ if environ is None else environ
     if allow and block:
@@ -209,12 +253,20 @@ def make_options(
     name, source = preferred_provider(
         provider, env, config if config is not None else config_path()
     )
+    hedge = env_seconds(env, "WS_HEDGE", DEFAULT_HEDGE, zero_ok=True)
     endpoints = endpoints_from_env(env)
+    fused = engine_list(engines, all_engines, provider, endpoints)
+    if fused is not None:
+        chain = fused
+        explicit = frozenset(e.backend.name for e in fused) if engines else frozenset()
+    else:
+        chain = chain_for(name, source, endpoints)
+        explicit = frozenset([name]) if source == "--provider" else frozenset()
     return SearchOptions(
         # What the user typed is echoed in the output and sent to every engine: an escape
         # sequence, bidi control or stray byte in it means nothing to a search engine.
         query=one_line(query),
-        endpoints=chain_for(name, source, endpoints),
+        endpoints=chain,
         max_results=max_results,
         provider=name,
         provider_source=source,
@@ -224,6 +276,9 @@ def make_options(
         time=time,
         safe=safe,
         timeout=timeout,
+        hedge=hedge,
+        fuse=fused is not None,
+        explicit=explicit,
         user_agent=user_agent or None,
         policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
     )

@@ -28,7 +28,7 @@ from common.errors import (
     TooManyRedirects,
     TransferError,
 )
-from common.http.deadline import Deadline
+from common.http.deadline import Abort, Deadline
 from common.http.decompress import Sink, accept_encoding, decoders, encodings, too_large
 from common.http.framing import strict_response
 from common.http.proxy_env import proxy_for
@@ -102,9 +102,11 @@ def fetch(
     headers: Mapping[str, str] | None = None,
     deadline: float | None = None,
     on_redirect: Callable[[str], None] | None = None,
+    abort: Abort | None = None,
 ) -> Response:
     """Fetch a URL under the policy and within one deadline. Any HTTP status is returned;
-    network failures raise the ToolError of their exit code."""
+    network failures raise the ToolError of their exit code. ``abort`` fired from another
+    thread ends the fetch as its deadline would (Timeout)."""
     start = time.monotonic()
     deadline = min(deadline or float("inf"), start + opts.timeout)
     current = normalise_url(url)
@@ -130,7 +132,7 @@ def fetch(
         if auth and not any(k.lower() == "authorization" for k in hop_headers):
             hop_headers["Authorization"] = auth
         status, resp_headers, resp_body = _one_request(
-            target, method, hop_headers, body, opts, deadline
+            target, method, hop_headers, body, opts, deadline, abort
         )
         location = resp_headers.get("location")
         if status not in _REDIRECT_CODES or not location:
@@ -189,6 +191,7 @@ def _one_request(
     body: bytes | None,
     opts: NetOptions,
     deadline: float,
+    abort: Abort | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
     import urllib3
     from urllib3 import exceptions as u3
@@ -201,7 +204,7 @@ def _one_request(
         check_name(opts.policy, host)
         port = default_port(parts)
         resolve_checked(opts.policy, host, port, deadline=deadline)
-    guard = Deadline(opts.policy, deadline, proxied=bool(proxy))
+    guard = Deadline(opts.policy, deadline, proxied=bool(proxy), abort=abort)
     http_pool, https_pool = _pool_classes()
     left = max(0.001, deadline - time.monotonic())
     timeout = urllib3.Timeout(connect=left, read=left)

@@ -1,5 +1,6 @@
 """The total deadline of a fetch: every socket it opens is connected under the policy and
-shut down when the deadline passes, and an interrupted batch can end all fetches at once."""
+shut down when the deadline passes, and an interrupted batch can end all fetches at once.
+An ``Abort`` ends one fetch from another thread (ws cancels the loser of a hedged pair)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,34 @@ def abort_fetches() -> None:
         guard._fire()
 
 
+class Abort:
+    """Ends the fetches it is given to, from any thread: their sockets are shut down as if
+    the deadline had passed, and a fetch that starts after ``fire`` ends at once."""
+
+    def __init__(self) -> None:
+        self.fired = False
+        self._guards: set[Deadline] = set()
+        self._lock = threading.Lock()
+
+    def fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            guards = list(self._guards)
+        for guard in guards:
+            guard._fire()
+
+    def _join(self, guard: Deadline) -> bool:
+        with self._lock:
+            if self.fired:
+                return False
+            self._guards.add(guard)
+            return True
+
+    def _leave(self, guard: Deadline) -> None:
+        with self._lock:
+            self._guards.discard(guard)
+
+
 class Deadline:
     """One fetch's connection guard: policy at connect time, and the total deadline.
 
@@ -32,7 +61,9 @@ class Deadline:
     trickles one byte a second cannot hold a read open past it.
     """
 
-    def __init__(self, policy: Policy, deadline: float, *, proxied: bool) -> None:
+    def __init__(
+        self, policy: Policy, deadline: float, *, proxied: bool, abort: Abort | None = None
+    ) -> None:
         self.policy = policy
         self.deadline = deadline
         self.proxied = proxied
@@ -45,6 +76,9 @@ class Deadline:
         self._timer.start()
         with _ACTIVE_LOCK:
             _ACTIVE.add(self)
+        self._abort = abort
+        if abort is not None and not abort._join(self):
+            self._fire()
 
     def remaining(self) -> float:
         left = self.deadline - time.monotonic()
@@ -66,6 +100,8 @@ class Deadline:
         self._timer.cancel()
         with _ACTIVE_LOCK:
             _ACTIVE.discard(self)
+        if self._abort is not None:
+            self._abort._leave(self)
 
     def connect(self, host: str, port: int, timeout: float | None, options: Any) -> socket.socket:
         if self.proxied:

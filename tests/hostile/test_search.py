@@ -40,7 +40,7 @@ def ws(*args: str):
 def _json(r) -> dict:
     assert r.stdout.count("\n") == 1, r.stdout[:300]
     obj = json.loads(r.stdout)
-    assert set(obj) == {"query", "provider", "results", "attempts", "error"}
+    assert set(obj) == {"query", "provider", "providers", "results", "attempts", "error"}
     for attempt in obj["attempts"]:
         assert attempt["outcome"] in OUTCOMES
     return obj
