@@ -179,7 +179,10 @@ def test_ws_traces_each_attempt_with_address_status_and_outcome(serve):
     engines = Engines(serve)
     engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
     engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
+    # Each run starts with no remembered health: the first run's block would otherwise
+    # make the second skip DuckDuckGo.
     plain = invoke("ws", ["rust", "--allow-private"], env=engines.env)
+    invoke("ws", ["--reset-health"], env=engines.env)
     r = invoke("ws", ["rust", "-v", "--allow-private"], env=engines.env)
     assert r.code == plain.code == 0 and r.stdout == plain.stdout
     trace_lines = [x for x in r.stderr.splitlines() if x.startswith("ws: * ")]
