@@ -14,7 +14,14 @@ from common import output, run
 from common.clickopts import SizeType, given, shared_options
 from common.errors import ToolError, UsageError
 from wf import __version__
-from wf.options import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, RENDER_MODES, WfOptions, make_options
+from wf.options import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    RENDER_MODES,
+    WfOptions,
+    check_batch,
+    make_options,
+)
 
 TOOL = "wf"
 
@@ -44,13 +51,13 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     "--max-length",
     type=int,
     metavar="N",
-    help="Truncate the output at N characters, at a line end (default 20000; 0 = no limit) [env WF_MAX_LENGTH].",
+    help="Print at most N characters, whole lines only (a longer line alone is cut and marked; default 20000; 0 = no limit, no auto-save) [env WF_MAX_LENGTH].",
 )
 @click.option("--save", is_flag=True, help="Save the full text to the scratch dir and say where.")
 @click.option(
     "--save-path",
     metavar="NAME",
-    help="Save under this file name (base name only) in the scratch dir.",
+    help="Save under this file name (base name only) in the scratch dir; with several URLs it must hold {n}, the URL's number.",
 )
 @click.option(
     "--no-save", is_flag=True, help="Never auto-save a large page; print it (up to --max-length)."
@@ -88,7 +95,11 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     show_default=True,
     help="Refuse bodies larger than this, compressed or not (e.g. 500K, 20M) [env WF_MAX_BYTES].",
 )
-@shared_options(timeout_env="WF_TIMEOUT", default_timeout=DEFAULT_TIMEOUT)
+@shared_options(
+    timeout_env="WF_TIMEOUT",
+    default_timeout=DEFAULT_TIMEOUT,
+    timeout_help="Deadline for each page: fetch, render and extraction (several URLs: each its own)",
+)
 @click.version_option(__version__, prog_name="wf", message="%(prog)s %(version)s")
 def command(
     urls: tuple[str, ...],
@@ -151,6 +162,7 @@ def command(
     targets = _targets(urls)
     if not targets:
         raise UsageError("no URL given (wf URL, wf - to read URLs from stdin, or wf --input FILE)")
+    check_batch(opts, len(targets))
     return _run(opts, targets, None)
 
 
@@ -186,6 +198,8 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
 
     browser = LazyBrowser(opts)
     first_error = 0
+    # The pages not printed yet, in order: a Ctrl-C names the first in its JSON object.
+    _pending[:] = targets
     try:
         if local is not None:
             pages = iter([process(targets[0], opts, log=log, browser=None, local_body=local)])
@@ -202,15 +216,20 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
                 if many:
                     output.write(f"==> {page.url} <==\n")
                 output.write(page.output)
+            if _pending:
+                _pending.pop(0)
     finally:
         browser.close()
     return first_error
 
 
+_pending: list[str] = []
+
+
 def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
     from wf.pipeline import PageResult
 
-    page = PageResult(url=url or "")
+    page = PageResult(url=url or (_pending[0] if _pending else ""))
     page.error = exc
     return page.as_json()
 
