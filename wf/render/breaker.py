@@ -8,7 +8,7 @@ import json
 import time
 from pathlib import Path
 
-from common.errors import RenderError
+from common.errors import RenderError, WriteError
 from wf.render.state import read_private, write_private
 
 
@@ -54,7 +54,9 @@ class CircuitBreaker:
             self.path.unlink()
 
     def _write(self, state: dict[str, float]) -> None:
+        from common.paths import ensure_dir
+
         # Only a convenience: a state dir that cannot be written leaves the breaker off.
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with contextlib.suppress(OSError, WriteError):
+            ensure_dir(self.path.parent, "WF_STATE_DIR", what="state dir")
             write_private(self.path, json.dumps(state))

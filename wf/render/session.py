@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -255,7 +256,11 @@ class RenderSession:
         from common.paths import DirUnusable, state_dir
 
         try:
-            return CircuitBreaker(state_dir() / "render-circuit.json")
+            path = state_dir(create=False)
+            if os.path.lexists(path):
+                state_dir()  # there already: used only when it is ours
+            # Created on the first failure only: a render that stores nothing makes no dir.
+            return CircuitBreaker(path / "render-circuit.json")
         except DirUnusable as exc:
             self._note(f"no launch circuit breaker: {exc.message}")
             return None
