@@ -4,12 +4,13 @@ network."""
 from __future__ import annotations
 
 import json
+import socket
 import time
 
 import pytest
 
 from tests.helpers import ALLOW, assert_one_line_error
-from tests.servers import http_response, respond
+from tests.servers import RawServer, http_response, respond
 
 
 def test_batch_in_input_order_with_first_failure_code(wf, serve):
@@ -203,3 +204,35 @@ def test_ctrl_c_under_json_names_the_page_in_flight(wf, serve, monkeypatch):
     assert r.code == 130
     obj = json.loads(r.stdout)
     assert obj["url"] == srv.url + "first" and obj["error"]["kind"] == "interrupted"
+
+
+# ------------------------------------------------------------------ https to a plain-HTTP port
+
+
+class PlainHTTP(RawServer):
+    """A plain-HTTP server that answers a TLS ClientHello as http.server does: a 400."""
+
+    def _serve(self, conn: socket.socket) -> None:
+        try:
+            conn.settimeout(5)
+            conn.recv(4096)
+            conn.sendall(
+                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_https_to_a_plain_http_port_is_one_clear_tls_line(wf, serve, host):
+    if host == "::1" and not socket.has_ipv6:
+        pytest.skip("no IPv6 here")
+    srv = serve(None, host, cls=PlainHTTP)
+    url = srv.url.replace("http://", "https://")
+    r = wf("--allow-host", host, url)
+    where = f"[{host}]:{srv.port}" if ":" in host else f"{host}:{srv.port}"
+    assert_one_line_error(
+        r, 35, f"TLS handshake failed with {where}: the server does not speak TLS", "http:// URL?"
+    )
