@@ -3,6 +3,7 @@ pruning of what wf wrote), and --save, --save-path and auto-save through the CLI
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -213,3 +214,17 @@ def test_a_cron_run_prunes_the_scratch_dir(wf, serve, scratch):
     assert r.stdout.startswith("[wf: page too large to inline")
     assert not stale.exists() and (scratch / STAMP).exists()
     assert len([p for p in scratch.iterdir() if p.suffix == ".txt"]) == 1
+
+
+def test_the_preview_of_a_short_line_then_a_huge_one_shows_both(wf, serve, scratch):
+    # An 11 MB rendered page used to preview as its first line alone: "# Big DOM".
+    body = b"# Big DOM\n" + b"x" * 30_000 + b"\ntail\n"
+    srv = serve(respond(200, body, {"Content-Type": "text/plain"}))
+    obj = json.loads(wf(*ALLOW, "--json", srv.url).stdout)
+    first, second = obj["text"].split("\n")
+    assert first == "# Big DOM" and second == "x" * (5000 - 10)
+    assert obj["lines"] == {"total": 3, "matched": 3, "from": 1, "to": 2, "partial": True}
+    assert any("--from 2 --to 2 --max-length 0 --no-save" in n for n in obj["notes"])
+    head = wf(*ALLOW, srv.url).stdout.split("\n", 1)[0]
+    assert "line 2 is cut at 4990 of 30000 characters" in head
+    assert "--from 2 --to 2 --max-length 0 --no-save" in head and "Page on with --from 3" in head

@@ -588,7 +588,9 @@ def _preview(
     count = len(shown.lines)
     showing = f"showing the first {_count(count, 'line')}"
     if shown.partial:
-        showing += f" ({_whole_line_hint(shown, opts)})"
+        hint = _whole_line_hint(shown, opts)
+        showing += f" ({hint})"
+        page.notes.append(hint)  # --json has no marker line: the way to the rest is here
     after = (shown.last or 0) + 1
     more = f"page on with --from {after}; " if after <= len(full_view) else ""
     page.markers.append(
