@@ -592,13 +592,12 @@ def _preview(
         showing += f" ({hint})"
         page.notes.append(hint)  # --json has no marker line: the way to the rest is here
     after = (shown.last or 0) + 1
-    more = f"page on with --from {after}; " if after <= len(full_view) else ""
+    ask = "ask for a range with --from N --to M, or for lines with --filter REGEX"
+    go_on = f"Page on with --from {after}; {ask}" if after <= len(full_view) else "A" + ask[1:]
     page.markers.append(
         marker(
             f"page too large to inline ({_count(len(text), 'character')}, "
-            f"{_count(len(full_view), 'line')}); {where}; {showing}. "
-            f"{more[:1].upper()}{more[1:]}Ask for a range with --from N --to M, "
-            "or for lines with --filter REGEX"
+            f"{_count(len(full_view), 'line')}); {where}; {showing}. {go_on}"
         )
     )
     page.text = "\n".join(shown.lines)

@@ -39,6 +39,7 @@ STAMP = ".wf-pruned"  # its mtime is the last pruning
 PRUNE_EVERY = 3600.0
 PART_AGE = 3600.0  # a write never takes an hour: an older .part is a crash's leftover
 PLACEHOLDER = "{n}"
+BOOKKEEPING = (SAVED_LIST, STAMP)  # wf's own files in the scratch dir, not saved pages
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import json
 import time
 from pathlib import Path
 
-from common.errors import RenderError, WriteError
+from common.errors import RenderError
 from wf.render.state import read_private, write_private
 
 
@@ -44,6 +44,8 @@ class CircuitBreaker:
             )
 
     def failed(self) -> None:
+        """Count a failure. Raises DirUnusable when the state dir cannot be made ours (the
+        breaker is then off; the caller says so)."""
         # After a cool-down one attempt is let through; if it fails too the count is
         # still past the threshold, so the breaker opens again at once.
         state = self._read()
@@ -56,7 +58,8 @@ class CircuitBreaker:
     def _write(self, state: dict[str, float]) -> None:
         from common.paths import ensure_dir
 
-        # Only a convenience: a state dir that cannot be written leaves the breaker off.
-        with contextlib.suppress(OSError, WriteError):
-            ensure_dir(self.path.parent, "WF_STATE_DIR", what="state dir")
+        # Made here, at the first failure to keep, not by every render.
+        ensure_dir(self.path.parent, "WF_STATE_DIR", what="state dir")
+        # Only a convenience: a state file that cannot be written leaves the breaker off.
+        with contextlib.suppress(OSError):
             write_private(self.path, json.dumps(state))

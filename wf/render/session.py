@@ -265,6 +265,14 @@ class RenderSession:
             self._note(f"no launch circuit breaker: {exc.message}")
             return None
 
+    def _count_failure(self, breaker: CircuitBreaker) -> None:
+        from common.paths import DirUnusable
+
+        try:
+            breaker.failed()
+        except DirUnusable as exc:  # no state dir of ours to keep the count in
+            self._note(f"no launch circuit breaker: {exc.message}")
+
     def _keeper_root(self) -> Any:
         """The keep-alive directory, or None (with a note): then the browser is private."""
         from wf.render.keeper import keepalive_dir
@@ -309,12 +317,12 @@ class RenderSession:
             link = self._connect(launched, deadline)
         except RenderError:
             if breaker is not None and not self._closing.is_set():  # shutting down is no failure
-                breaker.failed()
+                self._count_failure(breaker)
             self._teardown()
             raise
         except CDPError as exc:
             if breaker is not None and not self._closing.is_set():
-                breaker.failed()
+                self._count_failure(breaker)
             self._teardown()
             raise RenderError(f"cannot talk to the browser: {exc}") from None
         except BaseException:
