@@ -49,6 +49,7 @@ class PageResult:
     bytes: int = 0
     rendered: bool = False
     links: list[dict[str, str]] = field(default_factory=list)
+    entries: list[dict[str, str | None]] | None = None  # a feed's (wf.feed), else None
     notes: list[str] = field(default_factory=list)
     header: list[str] = field(default_factory=list)  # --meta: lines printed above all
     markers: list[str] = field(default_factory=list)  # lines printed before the text
@@ -91,6 +92,7 @@ class PageResult:
             "bytes": self.bytes,
             "rendered": self.rendered,
             "links": self.links,
+            "entries": self.entries,
             "notes": [one_line(note) for note in self.notes],
             "elapsed_ms": self.elapsed_ms,
             "error": _error_json(self.error, self),
@@ -333,6 +335,12 @@ def _build(
 
     decoded, page.charset = decode_body(doc.body, doc.content_type or None)
     doc.body = b""  # up to --max-bytes that extraction does not need to hold as well
+    if kind == "feed" and not opts.raw:
+        text = _extract_feed(page, decoded, opts, log=log, deadline=deadline)
+        if text is not None:
+            _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+            return
+        kind = "html"  # no feed inside after all: read as the page it may be
     if kind == "html" and not opts.raw:
         text = _extract_html(page, decoded, opts, log=log, browser=browser, deadline=deadline)
         del decoded  # a 10 MB body of one astral character and ASCII is a 40 MB str
@@ -384,6 +392,30 @@ def _note(page: PageResult, log: Log | None, note: str) -> None:
     page.notes.append(note)
     if log is not None:
         log(f"note: {note}")
+
+
+def _extract_feed(
+    page: PageResult, text: str, opts: WfOptions, *, log: Log, deadline: float
+) -> str | None:
+    """A feed's entries as text (wf.feed), or None when the body holds no feed."""
+    from wf.feed import render
+
+    result = render(
+        text,
+        url=page.final_url or opts.base_url,
+        markers=opts.links,
+        deadline=deadline,
+        want_entries=opts.as_json,
+    )
+    for note in result.notes:
+        _note(page, log, note)
+    if result.feed is None:
+        return None
+    page.title = result.title
+    page.metadata = result.metadata
+    page.links = result.links
+    page.entries = result.entries
+    return result.text
 
 
 def _extract_html(
