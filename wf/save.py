@@ -229,7 +229,7 @@ def prune(
     leaves files in place: pruning is housekeeping, never the reason a run fails."""
     now = time.time() if now is None else now
     try:
-        if not force and not _stamp_due(dfd, now):
+        if not force and (limits == ScratchLimits(0, 0) or not _stamp_due(dfd, now)):
             return []
         return _prune(dfd, limits, keep, now)
     except OSError:
