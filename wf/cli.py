@@ -6,6 +6,7 @@ Only click is imported at start-up; urllib3 and lxml come in with the first fetc
 from __future__ import annotations
 
 import sys
+from collections import deque
 from typing import Any
 
 import click
@@ -129,6 +130,7 @@ def command(
 
     URL may be several URLs (fetched concurrently, printed in order) or - to read URLs
     from stdin, one per line."""
+    _pending.clear()  # an earlier run in this process (tests, embedding) is not this one
     # Options first, from flags and environment together: every configuration error is
     # exit 2 before stdin is read or a byte is sent.
     opts = make_options(
@@ -199,7 +201,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
     browser = LazyBrowser(opts)
     first_error = 0
     # The pages not printed yet, in order: a Ctrl-C names the first in its JSON object.
-    _pending[:] = targets
+    _pending.extend(targets)
     try:
         if local is not None:
             pages = iter([process(targets[0], opts, log=log, browser=None, local_body=local)])
@@ -217,13 +219,13 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
                     output.write(f"==> {page.url} <==\n")
                 output.write(page.output)
             if _pending:
-                _pending.pop(0)
+                _pending.popleft()
     finally:
         browser.close()
     return first_error
 
 
-_pending: list[str] = []
+_pending: deque[str] = deque()
 
 
 def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
