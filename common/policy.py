@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from common import trace
 from common.errors import DNSError, PolicyRefused, Timeout, UsageError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -300,11 +301,27 @@ def resolve_checked(
     Failing closed on a mixed answer keeps a name that lists one public and one private
     address from reaching the private one on a retry.
     """
-    check_name(policy, host)
-    addrs = resolve(host, port, deadline=deadline)
+    try:
+        check_name(policy, host)
+        addrs = resolve(host, port, deadline=deadline)
+        for addr in addrs:
+            check_address(policy, host, addr)
+    except PolicyRefused as exc:
+        trace.trace("policy: %s", exc.message)
+        raise
     for addr in addrs:
-        check_address(policy, host, addr)
+        if trace.enabled:
+            shown = host if canonical_host(host) == str(addr) else f"{host} ({addr})"
+            trace.trace("policy: %s allowed: %s", shown, _allowed_by(policy, host, addr))
     return addrs
+
+
+def _allowed_by(policy: Policy, host: str, addr: IPAddress) -> str:
+    """Why the policy let an address through, for the -v trace."""
+    if canonical_host(host) in policy.allow_hosts or str(_unmap(addr)) in policy.allow_hosts:
+        return "on the allowed-host list"
+    kind = refusal_reason(_unmap(addr))
+    return f"{kind}, --allow-private" if kind else "public address"
 
 
 def policy_from_env(

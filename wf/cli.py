@@ -12,7 +12,13 @@ from typing import Any
 import click
 
 from common import output, run
-from common.clickopts import SizeType, given, shared_options
+from common.clickopts import (
+    SizeType,
+    completion_option,
+    given,
+    shared_options,
+    verbose_option,
+)
 from common.errors import ToolError, UsageError
 from wf import __version__
 from wf.options import (
@@ -101,6 +107,18 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     default_timeout=DEFAULT_TIMEOUT,
     timeout_help="Deadline for each page: fetch, render and extraction (several URLs: each its own)",
 )
+@verbose_option(
+    TOOL,
+    "each hop (address, status, time to first byte, bytes), the policy's decisions, the "
+    "charset, the type branch, the extractor's choice, rendering and saving",
+)
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="No notes and no progress line on stderr; errors are still reported.",
+)
+@completion_option(TOOL)
 @click.version_option(__version__, prog_name="wf", message="%(prog)s %(version)s")
 def command(
     urls: tuple[str, ...],
@@ -125,6 +143,8 @@ def command(
     allow_private: bool | None,
     allow_hosts: tuple[str, ...],
     user_agent: str | None,
+    verbose: bool,
+    quiet: bool,
 ) -> int:
     """Fetch web pages and print their clean, readable text.
 
@@ -156,7 +176,13 @@ def command(
         allow_private=allow_private,
         allow_hosts=allow_hosts,
         user_agent=user_agent,
+        verbose=verbose,
+        quiet=quiet,
     )
+    from common import trace
+
+    trace.enable(TOOL, opts.verbose)
+    output.set_quiet(opts.quiet)
     if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
@@ -193,6 +219,7 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
 
 
 def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
+    from common import progress
     from wf.pipeline import LazyBrowser, process, process_many
 
     def log(message: str) -> None:
@@ -202,11 +229,18 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
     first_error = 0
     # The pages not printed yet, in order: a Ctrl-C names the first in its JSON object.
     _pending.extend(targets)
+    shown = progress.start(TOOL, len(targets))
     try:
         if local is not None:
             pages = iter([process(targets[0], opts, log=log, browser=None, local_body=local)])
         else:
-            pages = process_many(targets, opts, log=log, browser=browser)
+            pages = process_many(
+                targets,
+                opts,
+                log=log,
+                browser=browser,
+                on_done=lambda page: shown.finished(page.error is not None),
+            )
         many = len(targets) > 1
         for page in pages:
             if page.error is not None:
@@ -221,6 +255,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
             if _pending:
                 _pending.popleft()
     finally:
+        shown.close()
         browser.close()
     return first_error
 

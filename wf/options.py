@@ -76,6 +76,8 @@ class WfOptions:
     as_json: bool = False
     meta: bool = False  # --meta: a header (title, author, date, URL) above the text
     scratch: ScratchLimits | None = None  # pruning of the scratch dir; None: no pruning
+    verbose: bool = False  # -v: the trace (common.trace) on stderr
+    quiet: bool = False  # --quiet: no notes, no progress line
 
     @property
     def render(self) -> str:
@@ -120,6 +122,8 @@ def make_options(
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     user_agent: str | None = None,
+    verbose: bool = False,
+    quiet: bool = False,
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
@@ -177,6 +181,8 @@ def make_options(
         as_json=as_json,
         meta=meta,
         scratch=scratch,
+        verbose=verbose,
+        quiet=quiet,
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from common import watchdog
+from common import trace, watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
 from common.http.client import Response, fetch, raise_for_status
 from common.text import clean_text, escape_markers, inline, one_line
@@ -325,6 +325,13 @@ def _build(
     page.bytes = len(doc.body)
     kind, mime = sniff.classify(doc.content_type or None, doc.body)
     page.content_type = doc.content_type or mime or None
+    trace.trace(
+        "type: %s (Content-Type %s; the body sniffed as %s)%s",
+        kind,
+        doc.content_type or "none",
+        mime or "nothing known",
+        ", printed as it is (--raw)" if opts.raw and kind == "html" else "",
+    )
     if kind == "binary":
         _save_binary(page, doc, mime, opts, log=log, number=number)
         return
@@ -384,6 +391,7 @@ def _save_binary(
         _note(page, log, f"binary content ({what}) not printed and not saved: {exc.message}")
         return
     page.saved_to = str(path)
+    trace.trace("save: binary content, %d bytes to %s", len(doc.body), path)
     page.markers.append(marker(f"binary content ({what}, {len(doc.body)} bytes) saved to {path}"))
     page.notes.append(f"binary content ({what}) saved, not printed")
 
@@ -490,12 +498,16 @@ def _maybe_render(
 
     always = opts.render == ALWAYS
     if not always and not looks_like_js_shell(html, static.text):
+        trace.trace("render: not needed (static text of %d characters)", len(static.text))
         return static
+    started = time.monotonic()
+    trace.trace("render: %s", "--render always" if always else "the page looks JavaScript-rendered")
     if not always:
         log("page looks JavaScript-rendered; rendering in headless Chromium")
     try:
         rendered = browser.get().render(page.final_url or page.url, deadline=deadline)
     except (RenderError, Timeout) as exc:
+        trace.trace("render: failed after %d ms: %s", trace.ms(started), exc.message)
         # In auto mode a render that fails or runs out of time still leaves the static text.
         if always:
             raise
@@ -523,11 +535,20 @@ def _maybe_render(
         deadline=deadline,
         metadata=opts.as_json or opts.meta,
     )
+    trace.trace(
+        "render: %d ms, %d characters rendered against %d static; %d requests blocked",
+        trace.ms(started),
+        len(result.text.strip()),
+        len(static.text.strip()),
+        len(rendered.blocked),
+    )
     if always or len(result.text.strip()) > len(static.text.strip()):
+        trace.trace("render: kept the rendered text")
         page.rendered = True
         page.final_url = rendered.final_url or page.final_url
         return result
     page.notes.append("rendered text was not richer than the static text; kept the static text")
+    trace.trace("render: kept the static text")
     return static
 
 
@@ -550,8 +571,10 @@ def _apply_lines(
         and opts.max_length > 0  # 0 asks for the whole text, here, not a file
         and len(text.encode("utf-8")) > opts.autosave_bytes
     ):
+        trace.trace("save: auto-save, the text is over WF_AUTOSAVE_BYTES (%d)", opts.autosave_bytes)
         _preview(page, text, full_view, opts, log=log)
         return
+    trace.trace("save: none (%s)", _why_not_saved(opts))
     page.notes.extend(r.fallback for r in (opts.filter, opts.exclude) if r and r.fallback)
     sel = lines.select_lines(
         full_view,
@@ -584,6 +607,14 @@ def _apply_lines(
     elif opts.from_line and sel.matched and not sel.lines:
         page.notes.append(f"--from {opts.from_line} is past the last line ({sel.matched})")
     _append_link_list(page, opts)
+
+
+def _why_not_saved(opts: WfOptions) -> str:
+    if opts.narrows:
+        return "--no-save, or a part of the page was asked for"
+    if opts.max_length == 0:
+        return "--max-length 0 prints the whole text"
+    return f"the text is within WF_AUTOSAVE_BYTES ({opts.autosave_bytes})"
 
 
 def _count(n: int, noun: str) -> str:
@@ -652,6 +683,7 @@ def _save_view(
         chosen=name is not None,
     )
     page.saved_to = str(path)
+    trace.trace("save: %d bytes to %s", len(data), path)
     if what:
         page.markers.append(
             marker(f"saved {what} ({len(data)} bytes, {page.total} lines) to {path}")
@@ -672,20 +704,33 @@ def _append_link_list(page: PageResult, opts: WfOptions) -> None:
         page.trailer[:0] = ["", *refs]
 
 
+def _labelled(
+    n: str, target: str, opts: WfOptions, *, on_done: Callable[[PageResult], None] | None, **kw: Any
+) -> PageResult:
+    """One page of a batch: its trace lines carry its number, and on_done hears of it."""
+    with trace.label(n):
+        page = process(target, opts, **kw)
+    if on_done is not None:
+        on_done(page)
+    return page
+
+
 def process_many(
     targets: Sequence[str],
     opts: WfOptions,
     *,
     log: Log,
     browser: LazyBrowser | None,
+    on_done: Callable[[PageResult], None] | None = None,
 ) -> Iterator[PageResult]:
-    """Fetch concurrently with a small pool; yield pages in input order."""
+    """Fetch concurrently with a small pool; yield pages in input order. ``on_done`` hears
+    of each page as it finishes, in any order, from the pool's threads (the progress line)."""
     if len(targets) == 1:
         yield process(targets[0], opts, log=log, browser=browser)
         return
     pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
     futures = [
-        pool.submit(process, t, opts, log=log, browser=browser, number=n)
+        pool.submit(_labelled, str(n), t, opts, log=log, browser=browser, on_done=on_done, number=n)
         for n, t in enumerate(targets, 1)
     ]
     try:

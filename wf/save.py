@@ -149,7 +149,11 @@ def save_bytes(
         if chosen:
             _record(dfd, name)
         if limits is not None:
-            prune(dfd, limits, keep=name)
+            removed = prune(dfd, limits, keep=name)
+            if removed:
+                from common import trace
+
+                trace.trace("scratch: pruned %d old or surplus files of wf's", len(removed))
     except OSError as exc:
         raise WriteError(
             f"cannot write {target}: {exc.strerror or exc} (WF_SCRATCH_DIR chooses the directory)"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from common import watchdog
+from common import trace, watchdog
 from common.errors import (
     BY_CODE,
     AllFailed,
@@ -103,6 +103,14 @@ def _run(options: SearchOptions, query: Query, report: Report, deadline: float, 
             attempt = Attempt(name, TIMEOUT, None, 0, why, Timeout)
         else:
             attempt, results = _attempt(endpoint, query, options, deadline, say)
+        trace.trace(
+            "attempt %s: %s, HTTP %s, %d ms: %s",
+            name,
+            attempt.outcome,
+            attempt.status or "-",
+            attempt.elapsed_ms,
+            attempt.message,
+        )
         report.attempts.append(attempt)
         if attempt.outcome == OK:
             report.provider, report.results = name, results
@@ -125,6 +133,9 @@ def _attempt(
     start = time.monotonic()
     limit = min(deadline, start + options.attempt_timeout)
     request = backend.build(query, endpoint.url)
+    trace.trace(
+        "attempt %s: %s %s (%s)", backend.name, request.method, request.url, endpoint.source
+    )
     notes = list(request.notes)
     for note in notes:
         say(f"{backend.name}: {note}")

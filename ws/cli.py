@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from common.clickopts import given, shared_options
+from common.clickopts import completion_option, given, shared_options, verbose_option
 from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
 
@@ -37,6 +37,7 @@ EPILOG = (
 @click.option(
     "--provider",
     metavar="NAME",
+    shell_complete=lambda ctx, param, incomplete: _provider_names(incomplete),
     help="auto, duckduckgo, searxng, brave or mojeek: ask it first, keep the others as "
     'fallbacks. [env WS_PROVIDER; config file: provider = "NAME"]',
 )
@@ -78,6 +79,11 @@ EPILOG = (
     is_flag=True,
     help="Print the provider chain in effect, its endpoints and configuration, and exit.",
 )
+@verbose_option(
+    "ws",
+    "each attempt (provider, address, status, timing, outcome) and the policy's decisions",
+)
+@completion_option("ws")
 @click.version_option(VERSION, prog_name="ws", message="%(prog)s %(version)s")
 def command(
     query: tuple[str, ...],
@@ -95,8 +101,10 @@ def command(
     allow_hosts: tuple[str, ...],
     user_agent: str | None,
     show_providers: bool,
+    verbose: bool,
 ) -> int:
     """Search the web without an API key and print numbered results."""
+    from common import trace
     from common.output import diag, write, write_json
     from common.run import error_line
     from ws import chain, config, view
@@ -106,6 +114,7 @@ def command(
         raise UsageError('missing QUERY: ws "what to search for"')
     if as_json and urls_only:
         raise UsageError("--json and --urls cannot be used together")
+    trace.enable("ws", verbose)
     config_file = config.config_path()
     options = config.make_options(
         text,
@@ -141,6 +150,13 @@ def command(
         error_line("ws", report.error)
         return report.error.code
     return 0
+
+
+def _provider_names(incomplete: str) -> list[str]:
+    """What the shell completes after --provider: the names --provider takes."""
+    from ws.config import PROVIDER_CHOICES
+
+    return [name for name in PROVIDER_CHOICES if name.startswith(incomplete)]
 
 
 def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
+from common import trace
 from common.errors import (
     BadResponse,
     ConnectError,
@@ -154,6 +155,7 @@ def fetch(
             raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
         if nxt in seen or split_credentials(nxt)[0] in seen:
             raise TooManyRedirects(f"redirect loop at {nxt}")
+        trace.trace("redirect: HTTP %d to %s", status, nxt)
         if on_redirect:
             on_redirect(nxt)
         if urlsplit(nxt).hostname != origin_host:
@@ -211,6 +213,7 @@ def _one_request(
     _local.guard = guard
     resp = None
     got_headers = False
+    sent = time.monotonic()
     try:
         try:
             resp = manager.urlopen(
@@ -225,6 +228,7 @@ def _one_request(
                 assert_same_host=False,
             )
             got_headers = True
+            first_byte = trace.ms(sent)
             resp_headers: dict[str, str] = {}
             for key, value in resp.headers.items():
                 k = key.lower()
@@ -235,6 +239,7 @@ def _one_request(
             if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
                 raise too_large(opts.max_bytes, decoded=False)
             if method == "HEAD" or status in (204, 304) or status < 200:
+                _trace_hop(method, url, status, guard, first_byte, sent, 0, 0)
                 return status, resp_headers, b""
             sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
             raw_total = 0
@@ -247,7 +252,9 @@ def _one_request(
             if guard.expired:
                 raise Timeout("timed out: the total deadline passed while reading the body")
             sink.check_complete(host)
-            return status, resp_headers, sink.body()
+            decoded = sink.body()
+            _trace_hop(method, url, status, guard, first_byte, sent, raw_total, len(decoded))
+            return status, resp_headers, decoded
         except ToolError:
             if guard.expired:
                 raise Timeout(f"timed out after {opts.timeout:g} s (the total deadline)") from None
@@ -270,6 +277,30 @@ _NOT_TLS = (
     "PACKET_LENGTH_TOO_LONG",
     "RECORD_LAYER_FAILURE",
 )
+
+
+def _trace_hop(
+    method: str,
+    url: str,
+    status: int,
+    guard: Deadline,
+    first_byte: int,
+    sent: float,
+    wire: int,
+    size: int,
+) -> None:
+    # The URL last: a long one is what the line's cap cuts.
+    trace.trace(
+        "HTTP %d from %s, first byte %d ms, %d bytes (%d on the wire) in %d ms: %s %s",
+        status,
+        guard.peer or "?",
+        first_byte,
+        size,
+        wire,
+        trace.ms(sent),
+        method,
+        url,
+    )
 
 
 def _map_error(

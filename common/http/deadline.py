@@ -8,6 +8,7 @@ import threading
 import time
 from typing import Any
 
+from common import trace
 from common.errors import ConnectError, Timeout, ToolError
 from common.policy import Policy, resolve_checked
 
@@ -36,6 +37,7 @@ class Deadline:
         self.deadline = deadline
         self.proxied = proxied
         self.expired = False
+        self.peer: str | None = None  # the address connected last, for the -v trace
         self._socks: list[socket.socket] = []
         self._lock = threading.Lock()
         self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
@@ -71,6 +73,7 @@ class Deadline:
             from common.policy import resolve
 
             addrs = resolve(host, port, deadline=self.deadline)
+            trace.trace("policy: proxy %s not checked (the operator's configuration)", host)
         else:
             addrs = resolve_checked(self.policy, host, port, deadline=self.deadline)
         last: Exception | None = None
@@ -89,8 +92,13 @@ class Deadline:
                 if isinstance(timeout, (int, float)):
                     limit = min(limit, float(timeout))
                 sock.settimeout(limit)
+                started = time.monotonic()
                 sock.connect((str(addr), port))
                 sock.settimeout(self.remaining())
+                self.peer = f"{addr} port {port}"
+                trace.trace(
+                    "connected to %s port %d (%s) in %d ms", addr, port, host, trace.ms(started)
+                )
                 return sock
             except TimeoutError:
                 sock.close()
@@ -101,5 +109,6 @@ class Deadline:
             except OSError as exc:
                 sock.close()
                 last = exc
+                trace.trace("could not connect to %s port %d (%s): %s", addr, port, host, exc)
         reason = getattr(last, "strerror", None) or str(last)
         raise ConnectError(f"could not connect to {host} port {port}: {reason}")
