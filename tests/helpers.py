@@ -160,3 +160,13 @@ def fake_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> 
     path.chmod(0o755)
     monkeypatch.setenv("FAKE_MODE", "ok")
     return path
+
+
+def saved_files(folder: Path) -> list[Path]:
+    """What wf saved in a scratch dir: every entry but the pruning's bookkeeping (the
+    stamp and the --save-path list of wf/save.py), hidden temporary files included."""
+    from wf.save import BOOKKEEPING
+
+    if not folder.exists():
+        return []
+    return sorted(p for p in folder.iterdir() if p.name not in BOOKKEEPING)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import ALLOW
+from tests.helpers import ALLOW, saved_files
 from tests.servers import respond
 from wf import feed as wf_feed
 from wf.sniff import classify
@@ -336,7 +336,7 @@ def test_big_feed_is_auto_saved(wf, serve, scratch):
     )
     r = wf(*ALLOW, srv.url)
     assert r.code == 0 and "page too large to inline" in r.stdout
-    saved = next(scratch.iterdir()).read_text()
+    saved = saved_files(scratch)[0].read_text()
     assert saved.count("\n## Item ") == 400
 
 

@@ -566,3 +566,10 @@ def test_real_captures_through_the_chain(serve):
         "2. The Modern JavaScript Tutorial",
         "3. JavaScript Tutorial",
     ]
+
+
+def test_help_names_the_variable_of_each_policy_flag() -> None:
+    r = invoke("ws", ["--help"])
+    flat = " ".join(r.stdout.split())
+    assert "--allow-private" in flat and "[env WF_ALLOW_PRIVATE=1]" in flat
+    assert "--allow-host HOST" in flat and "[env WF_ALLOW_HOSTS=a,b]" in flat

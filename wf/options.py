@@ -18,6 +18,7 @@ from common.errors import UsageError
 if TYPE_CHECKING:
     from common.http.client import NetOptions
     from wf.lines import Regex
+    from wf.save import ScratchLimits
 
 DEFAULT_MAX_LENGTH = 20_000
 DEFAULT_AUTOSAVE_BYTES = 10_000
@@ -74,6 +75,7 @@ class WfOptions:
     base_url: str | None = None
     as_json: bool = False
     meta: bool = False  # --meta: a header (title, author, date, URL) above the text
+    scratch: ScratchLimits | None = None  # pruning of the scratch dir; None: no pruning
     verbose: bool = False  # -v: the trace (common.trace) on stderr
     quiet: bool = False  # --quiet: no notes, no progress line
 
@@ -149,6 +151,7 @@ def make_options(
     keep = compile_regex(filter, "--filter") if filter is not None else None
     drop = compile_regex(exclude, "--exclude") if exclude is not None else None
     autosave = env_int(env, "WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
+    scratch = scratch_limits(env)
     if timeout is None:
         timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
     if max_bytes is None:
@@ -177,6 +180,34 @@ def make_options(
         base_url=base_url,
         as_json=as_json,
         meta=meta,
+        scratch=scratch,
         verbose=verbose,
         quiet=quiet,
     )
+
+
+def check_batch(opts: WfOptions, count: int) -> None:
+    """One --save-path for several URLs names one file for all of them: refused at
+    start-up (curl's -o takes one name per URL) unless the name numbers the pages."""
+    from wf.save import PLACEHOLDER
+
+    if count > 1 and opts.save_path and PLACEHOLDER not in opts.save_path:
+        raise UsageError(
+            f"--save-path {opts.save_path!r} would name one file for {count} URLs; "
+            f"put {PLACEHOLDER} in it for the URL's number (page-{PLACEHOLDER}.txt), "
+            "or use --save for a fresh name per page"
+        )
+
+
+def scratch_limits(env: Mapping[str, str]) -> ScratchLimits:
+    """WF_SCRATCH_MAX_AGE (seconds) and WF_SCRATCH_MAX (a size); 0 turns a rule off."""
+    from common.values import env_seconds, env_size
+    from wf.save import ScratchLimits
+
+    default = ScratchLimits()
+    max_age = env_seconds(env, "WF_SCRATCH_MAX_AGE", default.max_age, zero_ok=True)
+    if env.get("WF_SCRATCH_MAX", "").strip() == "0":
+        max_bytes = 0
+    else:
+        max_bytes = env_size(env, "WF_SCRATCH_MAX", default.max_bytes)
+    return ScratchLimits(max_age=max_age, max_bytes=max_bytes)

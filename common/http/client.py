@@ -263,13 +263,23 @@ def _one_request(
                 raise Timeout(f"timed out after {opts.timeout:g} s (the total deadline)") from None
             raise
         except Exception as exc:
-            raise _map_error(exc, u3, guard, host, got_headers, opts) from None
+            raise _map_error(exc, u3, guard, host, got_headers, opts, port=parts.port) from None
     finally:
         _local.guard = None
         guard.cancel()
         if resp is not None:
             resp.release_conn()
         manager.clear()
+
+
+# What OpenSSL says when the answer to its ClientHello is not TLS at all (a plain-HTTP
+# server answering "HTTP/1.1 400"): the version, length or record type it read is nonsense.
+_NOT_TLS = (
+    "WRONG_VERSION_NUMBER",
+    "HTTP_REQUEST",
+    "PACKET_LENGTH_TOO_LONG",
+    "RECORD_LAYER_FAILURE",
+)
 
 
 def _trace_hop(
@@ -297,7 +307,14 @@ def _trace_hop(
 
 
 def _map_error(
-    exc: BaseException, u3: Any, guard: Deadline, host: str, got_headers: bool, opts: NetOptions
+    exc: BaseException,
+    u3: Any,
+    guard: Deadline,
+    host: str,
+    got_headers: bool,
+    opts: NetOptions,
+    *,
+    port: int | None = None,
 ) -> ToolError:
     import http.client
     import ssl
@@ -320,6 +337,12 @@ def _map_error(
         detail = (
             getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
         )
+        if str(getattr(inner, "reason", "")).upper() in _NOT_TLS:
+            where = f"[{host}]:{port or 443}" if ":" in host else f"{host}:{port or 443}"
+            return TLSError(
+                f"TLS handshake failed with {where}: the server does not speak TLS "
+                "(wrong port or http:// URL?)"
+            )
         return TLSError(f"TLS error with {host}: {detail}")
     if isinstance(exc, (u3.ReadTimeoutError, u3.ConnectTimeoutError)) or isinstance(
         inner, TimeoutError

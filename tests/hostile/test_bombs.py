@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from tests.helpers import ALLOW
+from tests.helpers import ALLOW, saved_files
 from tests.hostile import proc
 from tests.servers import respond
 
@@ -114,7 +114,7 @@ def test_gzip_file_inside_gzip_encoding_is_saved_not_expanded(serve, scratch, fi
     r = proc.run(["wf", *ALLOW, srv.url], env=proc.env(), measure=True)
     figures.memory(r.peak_kb, idle_kb)
     assert r.code == 0, r.stderr
-    saved = list(scratch.iterdir())
+    saved = saved_files(scratch)
     assert len(saved) == 1 and saved[0].suffix == ".gz"
     assert saved[0].read_bytes() == inner
     assert r.text.startswith("[wf: binary content (application/gzip")
