@@ -87,7 +87,9 @@ Say = Callable[[str], None]
 def run(options: SearchOptions, say: Say | None = None) -> Report:
     """Search; ``say`` receives one diagnostic line per failed attempt and per note."""
     say = say or (lambda line: None)
-    query = Query(options.query, options.allow, options.region, options.time, options.safe)
+    query = Query(
+        options.query, options.allow, options.region, options.time, options.safe, options.page
+    )
     report = Report(options.query)
     deadline = time.monotonic() + options.timeout
     with watchdog.deadline(deadline, options.query):
@@ -119,7 +121,8 @@ def _attempt(
     deadline: float,
     say: Say,
 ) -> tuple[Attempt, list[Result]]:
-    from common.http.client import NetOptions, fetch
+    from common.http.client import NetOptions
+    from ws import paging
 
     backend = endpoint.backend
     start = time.monotonic()
@@ -138,14 +141,7 @@ def _attempt(
         return Attempt(backend.name, outcome, status, elapsed, message, error, notes)
 
     try:
-        resp = fetch(
-            request.url,
-            net,
-            method=request.method,
-            data=request.data,
-            headers=request.headers,
-            deadline=limit,
-        )
+        resp, answer = paging.walk(backend, endpoint.url, request, query, options, net, limit)
     except Timeout:
         if limit < deadline:
             why = f"no answer within the per-attempt limit of {options.attempt_timeout:g} s"
@@ -156,7 +152,6 @@ def _attempt(
         outcome = HTTP_ERROR if exc.kind in _HTTP_LEVEL else NETWORK
         # The table's row, not a subclass of it, so that equal failures group together.
         return done(outcome, None, exc.message, BY_CODE[exc.code]), []
-    answer = backend.classify(resp.status, resp.headers, resp.body, query)
     for note in answer.notes:
         say(f"{backend.name}: {note}")
         notes.append(note)

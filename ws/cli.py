@@ -13,7 +13,7 @@ from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
 
 EPILOG = (
-    "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
+    "Providers are tried in order (duckduckgo, duckduckgo-lite, searxng when SEARXNG_URL is set, brave, "
     f"mojeek) until one has results. Exit status: 0 results, {NoResults.code} no results "
     f"anywhere, {Blocked.code} every provider blocked, {AllFailed.code} mixed failures. "
     "See man ws."
@@ -35,9 +35,17 @@ EPILOG = (
     help="Print at most N results.",
 )
 @click.option(
+    "--page",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Start at the engine's result page N (the pages before are skipped).",
+)
+@click.option(
     "--provider",
     metavar="NAME",
-    help="auto, duckduckgo, searxng, brave or mojeek: ask it first, keep the others as "
+    help="auto, duckduckgo, duckduckgo-lite, searxng, brave or mojeek: ask it first, keep the others as "
     'fallbacks. [env WS_PROVIDER; config file: provider = "NAME"]',
 )
 @click.option(
@@ -73,6 +81,12 @@ EPILOG = (
     json_help="One JSON document: query, provider, results, attempts, error.",
 )
 @click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Ask the engines even when the same search was answered within WS_CACHE_TTL "
+    "(default 600 s; 0 turns the cache off).",
+)
+@click.option(
     "--providers",
     "show_providers",
     is_flag=True,
@@ -82,6 +96,7 @@ EPILOG = (
 def command(
     query: tuple[str, ...],
     max_results: int,
+    page: int,
     provider: str | None,
     allow: tuple[str, ...],
     block: tuple[str, ...],
@@ -94,6 +109,7 @@ def command(
     allow_private: bool | None,
     allow_hosts: tuple[str, ...],
     user_agent: str | None,
+    no_cache: bool,
     show_providers: bool,
 ) -> int:
     """Search the web without an API key and print numbered results."""
@@ -122,6 +138,8 @@ def command(
         allow_private=True if allow_private else None,
         allow_hosts=allow_hosts,
         config=config_file,
+        page=page,
+        use_cache=not no_cache,
     )
     if show_providers:
         info = view.providers(options, config_file)
@@ -130,13 +148,20 @@ def command(
         else:
             write(view.providers_text(info))
         return 0
-    report = chain.run(options, say=lambda line: diag("ws", line))
+    from ws import cache
+
+    hit = cache.load(options)
+    if hit is not None:
+        report = hit.report
+    else:
+        report = chain.run(options, say=lambda line: diag("ws", line))
+        cache.store(options, report)
     if as_json:
-        write_json(report.as_json())
+        write_json({**report.as_json(), "cached": hit is not None})
     elif urls_only:
         write(view.urls(report))
     elif report.results:
-        write(view.text(report))
+        write(view.text(report, cached_age=hit.age if hit else None))
     if report.error is not None:
         error_line("ws", report.error)
         return report.error.code
@@ -146,7 +171,14 @@ def command(
 def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
     # Failures before any search (usage, Ctrl-C) still give one document with every key;
     # the watchdog knows the query of a search it stopped.
-    return {"query": query, "provider": None, "results": [], "attempts": [], "error": exc.as_json()}
+    return {
+        "query": query,
+        "provider": None,
+        "results": [],
+        "attempts": [],
+        "error": exc.as_json(),
+        "cached": False,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> None:

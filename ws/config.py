@@ -21,6 +21,7 @@ from ws.backends.base import Backend
 DEFAULT_TIMEOUT = 30.0
 ATTEMPT_TIMEOUT = 15.0
 DEFAULT_MAX_RESULTS = 10
+DEFAULT_CACHE_TTL = 600.0
 PROVIDER_CHOICES = ("auto", *BY_NAME)
 TIME_CHOICES = ("d", "w", "m", "y")
 SAFE_CHOICES = ("on", "moderate", "off")
@@ -60,6 +61,8 @@ class SearchOptions:
     attempt_timeout: float = ATTEMPT_TIMEOUT
     user_agent: str | None = None
     policy: Policy = field(default_factory=Policy)
+    page: int = 1  # the first result page asked for
+    cache_ttl: float = DEFAULT_CACHE_TTL  # seconds a stored answer is reused; 0 is off
 
 
 def config_path() -> Path:
@@ -187,15 +190,20 @@ def make_options(
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     config: Path | None = None,
+    page: int = 1,
+    use_cache: bool = True,
 ) -> SearchOptions:
     from common.policy import policy_from_env
-    from common.values import MAX_SECONDS, deadline_ok, env_deadline
+    from common.values import MAX_SECONDS, deadline_ok, env_deadline, env_seconds
 
     env = os.environ if environ is None else environ
     if allow and block:
         raise UsageError("--allow and --block cannot be used together: use one or the other")
     if max_results < 1:
         raise UsageError(f"--max-results must be at least 1, not {max_results}")
+    if page < 1:
+        raise UsageError(f"--page must be at least 1, not {page}")
+    cache_ttl = env_seconds(env, "WS_CACHE_TTL", DEFAULT_CACHE_TTL, zero_ok=True)
     if timeout is None:
         timeout = env_deadline(env, "WS_TIMEOUT", DEFAULT_TIMEOUT)
     elif not deadline_ok(timeout):
@@ -226,4 +234,6 @@ def make_options(
         timeout=timeout,
         user_agent=user_agent or None,
         policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
+        page=page,
+        cache_ttl=cache_ttl if use_cache else 0.0,
     )

@@ -34,6 +34,7 @@ class Query:
     region: str | None = None  # country-language, as DuckDuckGo spells it: "de-de", "us-en"
     time: str | None = None  # d, w, m, y
     safe: str | None = None  # on, moderate, off
+    page: int = 1  # the first result page asked for (--page)
 
     @property
     def country(self) -> str | None:
@@ -60,6 +61,10 @@ class Answer:
     message: str
     results: list[Result] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The engine's way to the next page: the parameters it gave for it (the hidden fields
+    # of DuckDuckGo's next-page form, say), {} when it has one but names no parameters,
+    # None when this is the last page as far as the answer tells.
+    next: dict[str, str] | None = None
 
 
 class Backend:
@@ -70,7 +75,9 @@ class Backend:
     # The allow list reaches every engine as site: for one domain; several need OR.
     site_or = True
 
-    def build(self, query: Query, endpoint: str) -> Request:
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
+        """The request for page ``query.page``; ``cursor`` is the previous page's
+        ``Answer.next``, which an engine that hands out tokens needs."""
         raise NotImplementedError
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:

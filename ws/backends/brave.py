@@ -28,9 +28,13 @@ class Brave(Backend):
     env = "WS_BRAVE_URL"
     default_url = "https://search.brave.com/search"
 
-    def build(self, query: Query, endpoint: str) -> Request:
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
         notes: list[str] = []
         params = {"q": self.query_text(query, notes), "source": "web"}
+        # offset counts pages from 0: the Next link of page 1 says offset=1.
+        offset = (cursor or {}).get("offset") or (str(query.page - 1) if query.page > 1 else "")
+        if offset:
+            params["offset"] = offset
         if query.time:
             params["tf"] = _TIME[query.time]
         # Brave takes region and safe search as cookies, as its settings page sets them.
@@ -45,11 +49,34 @@ class Brave(Backend):
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
         return classify_html(
-            self, status, headers, body, query, parse=parse, empty_marker=_no_results
+            self,
+            status,
+            headers,
+            body,
+            query,
+            parse=parse,
+            empty_marker=_no_results,
+            next_page=next_page,
         )
 
 
 BACKEND = Brave()
+
+
+def next_page(page: ResultsPage) -> dict[str, str] | None:
+    """The offset of the Next link in ``#pagination`` (read from the bytes: the tree parse
+    covers only the results)."""
+    body = page.body
+    start = body.find(b'id="pagination"')
+    if start < 0:
+        return None
+    end = body.find(b"</nav>", start)
+    region = body[start : end if end >= 0 else start + 8000]
+    for href, inner in re.findall(rb'<a\b[^>]*?\bhref="([^"]*)"[^>]*>(.*?)</a\s*>', region, re.S):
+        m = re.search(rb"[?&;]offset=(\d+)", href)
+        if m and b"Next" in inner:
+            return {"offset": m.group(1).decode()}
+    return None
 
 
 def parse(page: ResultsPage) -> list[Result]:
