@@ -566,12 +566,15 @@ def test_endpoint_trust_covers_that_host_only(engines, serve):
 def test_real_captures_through_the_chain(serve):
     engines = Engines(serve, searxng=True)
     engines.answer("duckduckgo", 202, SEARCH_CAPTURES / "duckduckgo" / "anomaly_captcha.html")
+    # The capture is the lite endpoint's anomaly page, the html one serves the same.
+    engines.answer("duckduckgo-lite", 202, SEARCH_CAPTURES / "duckduckgo" / "anomaly_captcha.html")
     engines.answer("searxng", 200, SEARCH_CAPTURES / "searxng" / "public_instance_botcheck.html")
     engines.answer("brave", 200, SEARCH_CAPTURES / "brave" / "results.html")
     r = ws(engines, "javascript tutorial", "-n", "3")
     assert r.code == 0
     assert r.stderr == (
         "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: duckduckgo-lite: blocked (HTTP 202, anomaly page)\n"
         "ws: searxng: blocked (HTTP 200, bot-check page)\n"
     )
     lines = r.stdout.splitlines()

@@ -23,7 +23,9 @@ from ws.results import Result, http_url
 
 FORMAT = 1
 # Options that change how a search runs or where its setting came from, not its answer.
-_NOT_IN_KEY = frozenset({"timeout", "attempt_timeout", "policy", "provider_source", "cache_ttl"})
+_NOT_IN_KEY = frozenset(
+    {"timeout", "attempt_timeout", "policy", "provider_source", "cache_ttl", "refresh"}
+)
 # A results entry is a few KB; anything far larger is not one of ours.
 _MAX_BYTES = 4 * 1024 * 1024
 
@@ -75,7 +77,7 @@ def _directory(create: bool) -> Path | None:
 
 def load(options: SearchOptions, now: float | None = None) -> Hit | None:
     """The stored answer to this search if it is younger than the TTL, else None."""
-    if options.cache_ttl <= 0:
+    if options.cache_ttl <= 0 or options.refresh:
         return None
     directory = _directory(create=False)
     if directory is None:

@@ -63,6 +63,7 @@ class SearchOptions:
     policy: Policy = field(default_factory=Policy)
     page: int = 1  # the first result page asked for
     cache_ttl: float = DEFAULT_CACHE_TTL  # seconds a stored answer is reused; 0 is off
+    refresh: bool = False  # --no-cache: ask the engines, store what they answer
 
 
 def config_path() -> Path:
@@ -235,5 +236,6 @@ def make_options(
         user_agent=user_agent or None,
         policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
         page=page,
-        cache_ttl=cache_ttl if use_cache else 0.0,
+        cache_ttl=cache_ttl,
+        refresh=not use_cache,
     )
