@@ -22,7 +22,6 @@ import atexit
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from common.errors import UsageError, WriteError
@@ -176,6 +175,8 @@ def runtime_dir(*, create: bool = True) -> Path:
                 if create
                 else path
             )
+    import tempfile  # with shutil and random: only a run that needs a runtime dir pays
+
     path = Path(tempfile.gettempdir()) / f"wf-runtime-{os.geteuid()}"
     if not create:
         return path
@@ -186,6 +187,8 @@ def runtime_dir(*, create: bool = True) -> Path:
 
 
 def _fresh_runtime(usual: Path, why: str) -> Path:
+    import tempfile
+
     global _fallback
     try:
         fresh = Path(tempfile.mkdtemp(prefix=f"{usual.name}-", dir=usual.parent))

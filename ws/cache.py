@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +30,14 @@ _NOT_IN_KEY = frozenset(
 _MAX_BYTES = 4 * 1024 * 1024
 
 
-@dataclass(frozen=True)
 class Hit:
-    report: Report
-    age: float  # seconds since it was stored
+    """A stored answer (a plain class: a dataclass costs a compile at every start-up)."""
+
+    __slots__ = ("report", "age")
+
+    def __init__(self, report: Report, age: float) -> None:
+        self.report = report
+        self.age = age  # seconds since it was stored
 
 
 def key(options: SearchOptions) -> str:
@@ -151,10 +155,12 @@ def store(options: SearchOptions, report: Report) -> None:
         "provider": report.provider,
         "results": [r.as_json() for r in report.results],
     }
-    import tempfile
-
+    # A name of our own rather than tempfile's (whose import costs more than the write):
+    # the pid keeps concurrent runs apart, O_EXCL refuses anything already there.
+    tmp = directory / f".tmp-{os.getpid()}-{time.monotonic_ns()}.json"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
+        fd = os.open(tmp, flags, 0o600)
     except OSError:
         return
     try:

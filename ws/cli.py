@@ -122,7 +122,8 @@ def command(
         raise UsageError('missing QUERY: ws "what to search for"')
     if as_json and urls_only:
         raise UsageError("--json and --urls cannot be used together")
-    config_file = config.config_path()
+    # The config file's path only where it is shown: a --provider run never reads it.
+    config_file = config.config_path() if show_providers else None
     options = config.make_options(
         text,
         provider=provider,
@@ -142,7 +143,7 @@ def command(
         use_cache=not no_cache,
     )
     if show_providers:
-        info = view.providers(options, config_file)
+        info = view.providers(options, config_file or config.config_path())
         if as_json:
             write_json(info)
         else:

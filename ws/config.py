@@ -26,7 +26,8 @@ PROVIDER_CHOICES = ("auto", *BY_NAME)
 TIME_CHOICES = ("d", "w", "m", "y")
 SAFE_CHOICES = ("on", "moderate", "off")
 CONFIG_NAME = "ws.toml"
-_REGION = re.compile(r"^[a-z]{2}-[a-z]{2,3}$")
+# Compiled on first use (re's cache): most runs give no --region.
+_REGION = r"^[a-z]{2}-[a-z]{2,3}$"
 
 
 @dataclass(frozen=True)
@@ -96,14 +97,16 @@ def canonical_provider(name: str, source: str) -> str:
 
 
 def preferred_provider(
-    flag: str | None, environ: Mapping[str, str], path: Path | None
+    flag: str | None, environ: Mapping[str, str], path: Path | None = None
 ) -> tuple[str, str]:
-    """(provider, where it came from): the flag, then WS_PROVIDER, then the config file."""
+    """(provider, where it came from): the flag, then WS_PROVIDER, then the config file
+    (``path``, else the usual one, looked up only now: platformdirs is not free)."""
     if flag:
         return canonical_provider(flag, "--provider"), "--provider"
     env = environ.get("WS_PROVIDER", "").strip()
     if env:
         return canonical_provider(env, "WS_PROVIDER"), "WS_PROVIDER"
+    path = path if path is not None else config_path()
     if path is not None:
         value = read_config(path).get("provider")
         if value is not None:
@@ -168,7 +171,7 @@ def region(value: str | None) -> str | None:
     if value is None:
         return None
     text = value.strip().lower().replace("_", "-")
-    if not _REGION.match(text):
+    if not re.match(_REGION, text):
         raise UsageError(
             f"--region {value!r} is not a country-language code such as us-en, de-de or uk-en"
         )
@@ -215,9 +218,7 @@ def make_options(
         raise UsageError(f"--time must be one of {', '.join(TIME_CHOICES)}")
     if safe is not None and safe not in SAFE_CHOICES:
         raise UsageError(f"--safe must be one of {', '.join(SAFE_CHOICES)}")
-    name, source = preferred_provider(
-        provider, env, config if config is not None else config_path()
-    )
+    name, source = preferred_provider(provider, env, config)
     endpoints = endpoints_from_env(env)
     return SearchOptions(
         # What the user typed is echoed in the output and sent to every engine: an escape

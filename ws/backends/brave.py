@@ -4,7 +4,6 @@ parser anchors on ``data-type="web"`` and on the plain class tokens (title, cont
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Any
 
 from ws.backends.antibot import classify_html, says_no_results
@@ -19,7 +18,7 @@ _COUNTRY = {"uk": "gb"}
 _NO_RESULTS = ("no results found", "not many great matches", "did not match any", "no results for")
 _WEB = b'data-type="web"'
 _RESULTS = '//div[@data-type="web"]'
-_DATE = re.compile(r"^([A-Z][a-z]+ \d{1,2}, \d{4})\s*-?$")
+_DATE = r"^([A-Z][a-z]+ \d{1,2}, \d{4})\s*-?$"  # compiled on first use (re's cache)
 
 
 class Brave(Backend):
@@ -141,7 +140,7 @@ def _result(node: Any) -> Result | None:
         snippet = text_of(content)
         # A leading "December 13, 2024 -" is the page date, not part of the snippet.
         span = _first_with_class(content.iterchildren("span"), "t-secondary")
-        m = _DATE.match(" ".join(text_of(span).split())) if span is not None else None
+        m = re.match(_DATE, " ".join(text_of(span).split())) if span is not None else None
         if m:
             snippet = snippet.replace(text_of(span), " ", 1)
             published = _date(m.group(1))
@@ -163,6 +162,8 @@ def _first_with_class(nodes: Any, name: str) -> Any:
 
 
 def _date(text: str) -> str | None:
+    from datetime import datetime
+
     try:
         return datetime.strptime(text, "%B %d, %Y").date().isoformat()
     except ValueError:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
 from urllib.parse import parse_qsl, urlsplit
 
 from ws.backends.antibot import classify_html, says_no_results
@@ -44,6 +43,8 @@ class Mojeek(Backend):
         elif query.safe == "moderate":
             notes.append("--safe moderate has no Mojeek equivalent (only on or off); ignored")
         if query.time:
+            from datetime import date, timedelta
+
             params["since"] = (date.today() - timedelta(days=_DAYS[query.time])).strftime("%Y%m%d")
         if query.country:
             if query.country in _REGIONS:
