@@ -425,8 +425,9 @@ def test_lite_results_rows_with_snippets_and_no_sponsored_row():
         ("async-std", "https://async.rs/", ""),
     ]
     assert {r.provider for r in results} == {"duckduckgo-lite"}
-    assert answer.next is not None and answer.next["vqd"] == "4-1234567890"
-    assert (answer.next["s"], answer.next["dc"]) == ("10", "11")
+    following = answer.find_next()
+    assert following is not None and following["vqd"] == "4-1234567890"
+    assert (following["s"], following["dc"]) == ("10", "11")
 
 
 def test_lite_no_results_page_is_empty():
@@ -481,10 +482,11 @@ def test_lite_request_is_the_html_form_with_region_time_and_safe():
 )
 def test_real_pages_name_their_next_page(provider, capture, query, expected):
     answer = classify(provider, SEARCH_CAPTURES / capture, query=query)
-    assert answer.next is not None
-    assert {k: answer.next[k] for k in expected} == expected
+    following = answer.find_next()
+    assert following is not None
+    assert {k: following[k] for k in expected} == expected
     if provider == "duckduckgo":
-        assert answer.next["vqd"] == "4-167208798460794982980732831674372650598"
+        assert following["vqd"] == "4-167208798460794982980732831674372650598"
 
 
 @needs_captures

@@ -41,8 +41,11 @@ def walk(
         return resp, answer
     results = list(answer.results)
     have = _usable(results, options)
-    cursor, page, pages = answer.next, query.page, 1
-    while cursor is not None and have < options.max_results and pages < MAX_PAGES:
+    page, pages, latest = query.page, 1, answer
+    while have < options.max_results and pages < MAX_PAGES:
+        cursor = latest.find_next()
+        if cursor is None:
+            break
         page, pages = page + 1, pages + 1
         following = backend.build(replace(query, page=page), endpoint, cursor)
         try:
@@ -61,7 +64,7 @@ def walk(
         before, have = have, _usable(results, options)
         if have == before:
             break  # nothing new: the engine repeats itself (or only filtered results)
-        cursor = extra.next
+        latest = extra
     answer.results = results
     return resp, answer
 

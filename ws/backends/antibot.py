@@ -99,7 +99,10 @@ def classify_html(
     results = parse(page)
     if results:
         # The chain counts them after the clean-up and the domain filters.
-        return Answer(OK, f"HTTP {status}", results, next=next_page(page) if next_page else None)
+        answer = Answer(OK, f"HTTP {status}", results)
+        if next_page is not None:
+            answer.find_next = lambda: next_page(page)
+        return answer
     kind = bot_check(page, query, sent)
     if kind:
         return Answer(BLOCKED, f"HTTP {status}, {kind}")

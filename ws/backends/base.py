@@ -9,6 +9,7 @@ antibot.py tells a results page from a block, a CAPTCHA or a "no results" page.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -61,10 +62,13 @@ class Answer:
     message: str
     results: list[Result] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    # The engine's way to the next page: the parameters it gave for it (the hidden fields
-    # of DuckDuckGo's next-page form, say), {} when it has one but names no parameters,
-    # None when this is the last page as far as the answer tells.
-    next: dict[str, str] | None = None
+    # The engine's way to the next page, worked out only when the walk wants one
+    # (ws/paging.py): the parameters it gave for it (the hidden fields of DuckDuckGo's
+    # next-page form, say), {} when it has one but names no parameters, None when this is
+    # the last page as far as the answer tells.
+    find_next: Callable[[], dict[str, str] | None] = field(
+        default=lambda: None, repr=False, compare=False
+    )
 
 
 class Backend:
@@ -77,7 +81,7 @@ class Backend:
 
     def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
         """The request for page ``query.page``; ``cursor`` is the previous page's
-        ``Answer.next``, which an engine that hands out tokens needs."""
+        ``Answer.find_next()``, which an engine that hands out tokens needs."""
         raise NotImplementedError
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:

@@ -85,8 +85,10 @@ class SearxNG(Backend):
         if results:
             # The JSON says nothing of further pages: a full page (an instance shows 10 or
             # more) may have a next one, a shorter one is the last.
-            more: dict[str, str] | None = {} if len(results) >= _FULL_PAGE else None
-            return Answer(OK, f"HTTP {status}", results, notes, next=more)
+            answer = Answer(OK, f"HTTP {status}", results, notes)
+            if len(results) >= _FULL_PAGE:
+                answer.find_next = dict
+            return answer
         return Answer(EMPTY, f"HTTP {status}, no results", notes=notes)
 
 
