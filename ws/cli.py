@@ -32,7 +32,7 @@ EPILOG = (
     default=10,
     show_default=True,
     metavar="N",
-    help="Print at most N results.",
+    help="Print at most N results, asking for the engine's next pages as needed.",
 )
 @click.option(
     "--page",
