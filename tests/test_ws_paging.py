@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from collections.abc import Callable
 from urllib.parse import parse_qsl, urlsplit
 
@@ -162,14 +163,23 @@ def page_of(engine: str, params: dict[str, str]) -> int:
 class PagedEngine:
     """One engine on a local server; ``fail_page`` answers that page with a block."""
 
-    def __init__(self, serve: Callable, engine: str, fail_page: int | None = None) -> None:
+    def __init__(
+        self,
+        serve: Callable,
+        engine: str,
+        fail_page: int | None = None,
+        drop_page: int | None = None,
+    ) -> None:
         self.engine = engine
         self.fail_page = fail_page
+        self.drop_page = drop_page
         self.srv = serve(self._handle)
 
     def _handle(self, conn: socket.socket, request: bytes) -> None:
         params = _params(request)
         page = page_of(self.engine, params)
+        if page == self.drop_page:
+            return  # the connection closes without an answer
         if page == self.fail_page:
             conn.sendall(http_response(429, b"slow down", {"Content-Type": "text/plain"}))
             return
@@ -262,6 +272,32 @@ def test_a_blocked_later_page_keeps_the_results_so_far_with_a_note(serve):
         "ws: duckduckgo: page 2: blocked (HTTP 429, rate limited); "
         "keeping the 10 results of the pages before\n"
     )
+
+
+@pytest.mark.parametrize("cancelled", [False, True])
+def test_a_later_page_lost_ends_the_walk_unless_the_attempt_was_cancelled(serve, cancelled):
+    import os
+
+    from common.errors import ToolError
+    from common.http.client import NetOptions
+    from ws import paging
+    from ws.backends import BY_NAME
+    from ws.backends.base import Query
+    from ws.config import make_options
+
+    paged = PagedEngine(serve, "mojeek", drop_page=2)
+    url = paged.srv.url + "search"
+    options = make_options("q", environ={**os.environ, "WS_MOJEEK_URL": url}, max_results=30)
+    backend, query = BY_NAME["mojeek"], Query("q")
+    net = NetOptions(policy=options.policy.with_hosts("127.0.0.1"))
+    args = (backend, url, backend.build(query, url), query, options, net, time.monotonic() + 5)
+    if cancelled:
+        with pytest.raises(ToolError):
+            paging.walk(*args, cancelled=lambda: True)
+    else:
+        _, answer = paging.walk(*args)
+        assert len(answer.results) == 10 and answer.notes[0].startswith("page 2: ")
+    assert len(paged.asked) == 2
 
 
 def test_a_bad_page_is_a_usage_error(serve):

@@ -7,8 +7,9 @@ page fetched (duplicates across pages are left to ``finalise``, which drops them
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from common.errors import ToolError
 from ws.backends.base import EMPTY, OK, Answer, Backend, Query, Request
@@ -30,12 +31,17 @@ def walk(
     options: SearchOptions,
     net: NetOptions,
     deadline: float,
+    *,
+    cancelled: Callable[[], bool] = lambda: False,
+    **fetch_args: Any,
 ) -> tuple[Response, Answer]:
     """The first page's response and one answer for every page fetched.
 
     A failure of the first page raises as a single fetch does; a later page that fails,
-    times out or is blocked ends the walk with the results so far and a note saying so."""
-    resp = _send(request, net, deadline)
+    times out or is blocked ends the walk with the results so far and a note saying so,
+    unless ``cancelled()`` says the caller ended the attempt (then it raises, as a first
+    page would). ``fetch_args`` go to every fetch."""
+    resp = _send(request, net, deadline, fetch_args)
     answer = backend.classify(resp.status, resp.headers, resp.body, query)
     if answer.outcome != OK:
         return resp, answer
@@ -49,8 +55,10 @@ def walk(
         page, pages = page + 1, pages + 1
         following = backend.build(replace(query, page=page), endpoint, cursor)
         try:
-            more = _send(following, net, deadline)
+            more = _send(following, net, deadline, fetch_args)
         except ToolError as exc:
+            if cancelled():
+                raise
             answer.notes.append(f"page {page}: {exc.message}; {_kept(have)}")
             break
         extra = backend.classify(more.status, more.headers, more.body, query)
@@ -69,7 +77,9 @@ def walk(
     return resp, answer
 
 
-def _send(request: Request, net: NetOptions, deadline: float) -> Response:
+def _send(
+    request: Request, net: NetOptions, deadline: float, fetch_args: dict[str, Any]
+) -> Response:
     from common.http.client import fetch
 
     return fetch(
@@ -79,6 +89,7 @@ def _send(request: Request, net: NetOptions, deadline: float) -> Response:
         data=request.data,
         headers=request.headers,
         deadline=deadline,
+        **fetch_args,
     )
 
 
