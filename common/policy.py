@@ -358,8 +358,9 @@ def policy_from_env(
     return Policy(allow_private=allow_private, allow_hosts=frozenset(hosts))
 
 
-_HOST_LABEL = re.compile(r"^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$")
-_HOST_PORT = re.compile(r"^(\[[^\]]*\]|[^:\[\]]*):([0-9]*)$")
+# Compiled on first use (re's cache): only --allow-host and WF_ALLOW_HOSTS need them.
+_HOST_LABEL = r"^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$"
+_HOST_PORT = r"^(\[[^\]]*\]|[^:\[\]]*):([0-9]*)$"
 
 
 def allow_host_value(value: str, source: str) -> str:
@@ -383,7 +384,7 @@ def allow_host_value(value: str, source: str) -> str:
         raise UsageError(f"{what}, not a URL {shown}{hint}")
     if parse_ip(value) is not None:
         return canonical_host(value)
-    port = _HOST_PORT.match(value)
+    port = re.match(_HOST_PORT, value)
     if port is not None:
         host = port.group(1)
         hint = (
@@ -403,4 +404,4 @@ def _valid_allow_host(host: str) -> bool:
     if parse_ip(host) is not None:
         return True
     name = canonical_host(host)
-    return 0 < len(name) <= 253 and all(_HOST_LABEL.match(label) for label in name.split("."))
+    return 0 < len(name) <= 253 and all(re.match(_HOST_LABEL, label) for label in name.split("."))

@@ -27,7 +27,13 @@ VENV_BIN = Path(sys.executable).parent
 ALLOW = ("--allow-host", "127.0.0.1")
 
 # Where ws finds each engine: a test points them all at its own server.
-ENGINE_VARIABLES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
+ENGINE_VARIABLES = (
+    "WS_DUCKDUCKGO_URL",
+    "WS_DUCKDUCKGO_LITE_URL",
+    "WS_BRAVE_URL",
+    "WS_MOJEEK_URL",
+    "SEARXNG_URL",
+)
 # Small search-engine answers of our own, and real captures read in place.
 WS_FIXTURES = ROOT / "tests" / "fixtures" / "ws"
 SEARCH_CAPTURES = SHARED / "fixtures" / "search"

@@ -90,7 +90,10 @@ def test_all_fuses_three_engines_by_reciprocal_rank(engines):  # noqa: F811
     assert all(e.connections == 1 for e in engines.values())
 
     text = ws(engines, "rust", "--all", "-n", "2").stdout
-    assert text.splitlines()[0] == 'Search results for: "rust" (via DuckDuckGo, Brave, Mojeek)'
+    assert (
+        text.splitlines()[0]
+        == 'Search results for: "rust" (via DuckDuckGo, Brave, Mojeek, 2 results)'
+    )
     assert "3. " not in text and "1. Brave 1" in text and "2. Mojeek 1" in text
 
 
@@ -168,3 +171,18 @@ def test_fuse_scores_and_ties():
     twice = fuse([("one", [_r("https://x.example/", "one"), _r("https://x.example", "one")])])
     assert len(twice) == 1 and twice[0].score == 1 / (K + 1)
     assert fuse([("one", [_r("https://x.example/", "one")])] * 1, limit=0) == []
+
+
+def test_a_cached_fused_answer_keeps_providers_and_ranks(engines):  # noqa: F811
+    _serve_overlap(engines)
+    first = ws(engines, "rust", "--all", "--json", WS_CACHE_TTL="600")
+    second = ws(engines, "rust", "--all", "--json", WS_CACHE_TTL="600")
+    assert first.code == second.code == 0
+    assert all(e.connections == 1 for e in engines.values())  # the second run asked nobody
+    before, after = json.loads(first.stdout), json.loads(second.stdout)
+    assert after["cached"] is True
+    assert after["providers"] == before["providers"] == ["duckduckgo", "brave", "mojeek"]
+    assert after["results"] == before["results"]
+    assert after["results"][0]["ranks"] == {"brave": 1, "duckduckgo": 2, "mojeek": 2}
+    text = ws(engines, "rust", "--all", WS_CACHE_TTL="600").stdout
+    assert text.startswith('Search results for: "rust" (via DuckDuckGo, Brave, Mojeek, 5 results')

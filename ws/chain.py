@@ -113,7 +113,9 @@ Say = Callable[[str], None]
 def run(options: SearchOptions, say: Say | None = None) -> Report:
     """Search; ``say`` receives one diagnostic line per failed attempt and per note."""
     say = say or (lambda line: None)
-    query = Query(options.query, options.allow, options.region, options.time, options.safe)
+    query = Query(
+        options.query, options.allow, options.region, options.time, options.safe, options.page
+    )
     report = Report(options.query)
     deadline = time.monotonic() + options.timeout
     with watchdog.deadline(deadline, options.query):
@@ -361,7 +363,8 @@ def _attempt(
 ) -> tuple[Attempt, list[Result]]:
     """One provider asked, within ``limit`` (monotonic); runs in its own thread and says
     nothing itself: its notes travel in the Attempt."""
-    from common.http.client import NetOptions, fetch
+    from common.http.client import NetOptions
+    from ws import paging
 
     backend = endpoint.backend
     start = time.monotonic()
@@ -380,13 +383,15 @@ def _attempt(
         return Attempt(backend.name, outcome, status, elapsed, message, error, notes)
 
     try:
-        resp = fetch(
-            request.url,
+        resp, answer = paging.walk(
+            backend,
+            endpoint.url,
+            request,
+            query,
+            options,
             net,
-            method=request.method,
-            data=request.data,
-            headers=request.headers,
-            deadline=limit,
+            limit,
+            cancelled=lambda: abort.fired,
             abort=abort,
         )
     except Timeout:
@@ -399,7 +404,6 @@ def _attempt(
         outcome = HTTP_ERROR if exc.kind in _HTTP_LEVEL else NETWORK
         # The table's row, not a subclass of it, so that equal failures group together.
         return done(outcome, None, exc.message, BY_CODE[exc.code]), []
-    answer = backend.classify(resp.status, resp.headers, resp.body, query)
     notes.extend(answer.notes)
     if answer.outcome == HTTP_ERROR:
         error = HTTPServerError if resp.status >= 500 else HTTPClientError

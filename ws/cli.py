@@ -13,9 +13,10 @@ from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
 
 EPILOG = (
-    "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
-    "mojeek) until one has results; one silent for 2.5 s (WS_HEDGE) gets the next one "
-    "started beside it, and providers that were blocked or failing rest (--providers). "
+    "Providers are tried in order (duckduckgo, duckduckgo-lite, searxng when SEARXNG_URL is "
+    "set, brave, mojeek) until one has results; one silent for 2.5 s (WS_HEDGE) gets the "
+    "next one started beside it, and providers that were blocked or failing rest "
+    "(--providers). "
     f"Exit status: 0 results, {NoResults.code} no results "
     f"anywhere, {Blocked.code} every provider blocked, {AllFailed.code} mixed failures. "
     "See man ws."
@@ -34,13 +35,21 @@ EPILOG = (
     default=10,
     show_default=True,
     metavar="N",
-    help="Print at most N results.",
+    help="Print at most N results, asking for the engine's next pages as needed.",
+)
+@click.option(
+    "--page",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Start at the engine's result page N (the pages before are skipped).",
 )
 @click.option(
     "--provider",
     metavar="NAME",
     shell_complete=lambda ctx, param, incomplete: _provider_names(incomplete),
-    help="auto, duckduckgo, searxng, brave or mojeek: ask it first, keep the others as "
+    help="auto, duckduckgo, duckduckgo-lite, searxng, brave or mojeek: ask it first, keep the others as "
     'fallbacks. [env WS_PROVIDER; config file: provider = "NAME"]',
 )
 @click.option(
@@ -89,6 +98,12 @@ EPILOG = (
     help="Ask these providers at once and fuse their rankings (like --all, for some).",
 )
 @click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Ask the engines even when the same search was answered within WS_CACHE_TTL "
+    "(default 600 s; 0 turns the cache off).",
+)
+@click.option(
     "--providers",
     "show_providers",
     is_flag=True,
@@ -109,6 +124,7 @@ EPILOG = (
 def command(
     query: tuple[str, ...],
     max_results: int,
+    page: int,
     provider: str | None,
     allow: tuple[str, ...],
     block: tuple[str, ...],
@@ -123,6 +139,7 @@ def command(
     user_agent: str | None,
     all_engines: bool,
     engines: tuple[str, ...],
+    no_cache: bool,
     show_providers: bool,
     reset_health: bool,
     verbose: bool,
@@ -148,7 +165,8 @@ def command(
     if as_json and urls_only:
         raise UsageError("--json and --urls cannot be used together")
     trace.enable("ws", verbose)
-    config_file = config.config_path()
+    # The config file's path only where it is shown: a --provider run never reads it.
+    config_file = config.config_path() if show_providers else None
     options = config.make_options(
         text,
         provider=provider,
@@ -166,21 +184,30 @@ def command(
         config=config_file,
         engines=engines,
         all_engines=all_engines,
+        page=page,
+        use_cache=not no_cache,
     )
     if show_providers:
-        info = view.providers(options, config_file)
+        info = view.providers(options, config_file or config.config_path())
         if as_json:
             write_json(info)
         else:
             write(view.providers_text(info))
         return 0
-    report = chain.run(options, say=lambda line: diag("ws", line))
+    from ws import cache
+
+    hit = cache.load(options)
+    if hit is not None:
+        report = hit.report
+    else:
+        report = chain.run(options, say=lambda line: diag("ws", line))
+        cache.store(options, report)
     if as_json:
-        write_json(report.as_json())
+        write_json({**report.as_json(), "cached": hit is not None})
     elif urls_only:
         write(view.urls(report))
     elif report.results:
-        write(view.text(report))
+        write(view.text(report, cached_age=hit.age if hit else None))
     if report.error is not None:
         error_line("ws", report.error)
         return report.error.code
@@ -204,6 +231,7 @@ def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
         "results": [],
         "attempts": [],
         "error": exc.as_json(),
+        "cached": False,
     }
 
 

@@ -22,11 +22,13 @@ DEFAULT_TIMEOUT = 30.0
 ATTEMPT_TIMEOUT = 15.0
 DEFAULT_HEDGE = 2.5
 DEFAULT_MAX_RESULTS = 10
+DEFAULT_CACHE_TTL = 600.0
 PROVIDER_CHOICES = ("auto", *BY_NAME)
 TIME_CHOICES = ("d", "w", "m", "y")
 SAFE_CHOICES = ("on", "moderate", "off")
 CONFIG_NAME = "ws.toml"
-_REGION = re.compile(r"^[a-z]{2}-[a-z]{2,3}$")
+# Compiled on first use (re's cache): most runs give no --region.
+_REGION = r"^[a-z]{2}-[a-z]{2,3}$"
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,9 @@ class SearchOptions:
     explicit: frozenset[str] = frozenset()  # named by --provider or --engines: never skipped
     user_agent: str | None = None
     policy: Policy = field(default_factory=Policy)
+    page: int = 1  # the first result page asked for
+    cache_ttl: float = DEFAULT_CACHE_TTL  # seconds a stored answer is reused; 0 is off
+    refresh: bool = False  # --no-cache: ask the engines, store what they answer
 
 
 def config_path() -> Path:
@@ -96,14 +101,16 @@ def canonical_provider(name: str, source: str) -> str:
 
 
 def preferred_provider(
-    flag: str | None, environ: Mapping[str, str], path: Path | None
+    flag: str | None, environ: Mapping[str, str], path: Path | None = None
 ) -> tuple[str, str]:
-    """(provider, where it came from): the flag, then WS_PROVIDER, then the config file."""
+    """(provider, where it came from): the flag, then WS_PROVIDER, then the config file
+    (``path``, else the usual one, looked up only now: platformdirs is not free)."""
     if flag:
         return canonical_provider(flag, "--provider"), "--provider"
     env = environ.get("WS_PROVIDER", "").strip()
     if env:
         return canonical_provider(env, "WS_PROVIDER"), "WS_PROVIDER"
+    path = path if path is not None else config_path()
     if path is not None:
         value = read_config(path).get("provider")
         if value is not None:
@@ -206,7 +213,7 @@ def region(value: str | None) -> str | None:
     if value is None:
         return None
     text = value.strip().lower().replace("_", "-")
-    if not _REGION.match(text):
+    if not re.match(_REGION, text):
         raise UsageError(
             f"--region {value!r} is not a country-language code such as us-en, de-de or uk-en"
         )
@@ -231,6 +238,8 @@ def make_options(
     config: Path | None = None,
     engines: tuple[str, ...] = (),
     all_engines: bool = False,
+    page: int = 1,
+    use_cache: bool = True,
 ) -> SearchOptions:
     from common.policy import policy_from_env
     from common.values import MAX_SECONDS, deadline_ok, env_deadline, env_seconds
@@ -240,6 +249,9 @@ def make_options(
         raise UsageError("--allow and --block cannot be used together: use one or the other")
     if max_results < 1:
         raise UsageError(f"--max-results must be at least 1, not {max_results}")
+    if page < 1:
+        raise UsageError(f"--page must be at least 1, not {page}")
+    cache_ttl = env_seconds(env, "WS_CACHE_TTL", DEFAULT_CACHE_TTL, zero_ok=True)
     if timeout is None:
         timeout = env_deadline(env, "WS_TIMEOUT", DEFAULT_TIMEOUT)
     elif not deadline_ok(timeout):
@@ -250,9 +262,7 @@ def make_options(
         raise UsageError(f"--time must be one of {', '.join(TIME_CHOICES)}")
     if safe is not None and safe not in SAFE_CHOICES:
         raise UsageError(f"--safe must be one of {', '.join(SAFE_CHOICES)}")
-    name, source = preferred_provider(
-        provider, env, config if config is not None else config_path()
-    )
+    name, source = preferred_provider(provider, env, config)
     hedge = env_seconds(env, "WS_HEDGE", DEFAULT_HEDGE, zero_ok=True)
     endpoints = endpoints_from_env(env)
     fused = engine_list(engines, all_engines, provider, endpoints)
@@ -281,4 +291,7 @@ def make_options(
         explicit=explicit,
         user_agent=user_agent or None,
         policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
+        page=page,
+        cache_ttl=cache_ttl,
+        refresh=not use_cache,
     )

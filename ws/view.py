@@ -11,15 +11,23 @@ from ws.chain import Report
 from ws.config import SearchOptions
 
 
-def text(report: Report) -> str:
+def text(report: Report, cached_age: float | None = None) -> str:
     names = report.providers or ([report.provider] if report.provider else [])
     label = ", ".join(BY_NAME[name].label for name in names) or "none"
-    lines = [f'Search results for: "{report.query}" (via {label})']
+    n = len(report.results)
+    about = [f"via {label}", f"{n} result" if n == 1 else f"{n} results"]
+    if cached_age is not None:
+        about.append(f"cached {_age(cached_age)} ago")
+    lines = [f'Search results for: "{report.query}" ({", ".join(about)})']
     for r in report.results:
         lines += ["", f"{r.rank}. {r.title}", f"   {r.url}"]
         if r.snippet:
             lines.append(f"   {r.snippet}")
     return "\n".join(lines) + "\n"
+
+
+def _age(seconds: float) -> str:
+    return f"{int(seconds)} s" if seconds < 120 else f"{int(seconds // 60)} min"
 
 
 def urls(report: Report) -> str:
@@ -114,7 +122,7 @@ def providers_text(info: dict[str, Any]) -> str:
         f"  timeout        {info['timeout']:g} s in total; an attempt gets its share of what is left, at most {info['attempt_timeout']:g} s",
         f"  hedge          {_hedge_text(info['hedge'])}",
         f"  private nets   {'allowed' if info['allow_private'] else 'refused'}; always allowed hosts: {hosts}",
-        "  endpoints      WS_DUCKDUCKGO_URL, WS_BRAVE_URL, WS_MOJEEK_URL, SEARXNG_URL replace the defaults",
+        "  endpoints      WS_DUCKDUCKGO_URL, WS_DUCKDUCKGO_LITE_URL, WS_BRAVE_URL, WS_MOJEEK_URL, SEARXNG_URL replace the defaults",
     ]
     return "\n".join(lines) + "\n"
 

@@ -77,7 +77,60 @@ _local = threading.local()
 
 
 @cache
+def _without_http2_init() -> None:
+    """Import urllib3 without running urllib3.http2's ``__init__``.
+
+    urllib3.connection imports ``urllib3.http2.probe``, and importing that runs the
+    package's ``__init__``, which imports importlib.metadata (with zipfile, email and csv:
+    a fifth of urllib3's import time) only to check h2's version for
+    ``inject_into_urllib3``, which nothing here calls. The package goes into sys.modules
+    without its ``__init__``; its submodules load as usual, and the first use of a name
+    the ``__init__`` defines runs it then. Nothing is done when urllib3 is already
+    imported or laid out otherwise."""
+    import sys
+
+    if "urllib3" in sys.modules or "urllib3.http2" in sys.modules:
+        return
+    from importlib.machinery import ModuleSpec, SourceFileLoader
+    from importlib.util import find_spec
+    from pathlib import Path
+    from types import ModuleType
+
+    spec = find_spec("urllib3")
+    if spec is None or not spec.submodule_search_locations:
+        return
+    root = Path(next(iter(spec.submodule_search_locations))) / "http2"
+    init = root / "__init__.py"
+    if not (init.is_file() and (root / "probe.py").is_file()):
+        return
+    loader = SourceFileLoader("urllib3.http2", str(init))
+    package = ModuleType("urllib3.http2")
+    package.__spec__ = ModuleSpec("urllib3.http2", loader, origin=str(init), is_package=True)
+    package.__spec__.submodule_search_locations = [str(root)]
+    package.__path__ = [str(root)]
+    package.__file__ = str(init)
+    package.__package__ = "urllib3.http2"
+
+    def load_init(name: str) -> Any:
+        # Submodules are looked up here before they are imported: not a reason to load.
+        if name.startswith("__") or (root / f"{name}.py").is_file():
+            raise AttributeError(name)
+        vars(package).pop("__getattr__", None)
+        loader.exec_module(package)
+        return getattr(package, name)
+
+    vars(package)["__getattr__"] = load_init  # a module's __getattr__ (PEP 562)
+    sys.modules["urllib3.http2"] = package
+    import urllib3
+
+    # What the import system does for a submodule it loads itself.
+    if not hasattr(urllib3, "http2"):
+        urllib3.http2 = package
+
+
+@cache
 def _pool_classes() -> tuple[type, type]:
+    _without_http2_init()
     from urllib3.connection import HTTPConnection, HTTPSConnection
     from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
@@ -193,6 +246,7 @@ def _one_request(
     deadline: float,
     abort: Abort | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
+    _without_http2_init()
     import urllib3
     from urllib3 import exceptions as u3
 

@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from tests.helpers import ALLOW, saved_files
+from tests.helpers import ALLOW, ENGINE_VARIABLES, saved_files
 from tests.hostile import proc
 from tests.servers import respond
 
@@ -175,12 +175,7 @@ def test_search_backend_bomb(serve, idle_kb, figures):
             200, gzip_bomb(GiB), {"Content-Type": "application/json", "Content-Encoding": "gzip"}
         )
     )
-    env = proc.env(
-        **{
-            name: srv.url
-            for name in ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
-        }
-    )
+    env = proc.env(**dict.fromkeys(ENGINE_VARIABLES, srv.url))
     r = proc.run(["ws", "--timeout", "20", "anything"], env=env, measure=True)
     figures.memory(r.peak_kb, idle_kb)
     assert r.code == 63, r.stderr
