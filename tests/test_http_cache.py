@@ -136,6 +136,14 @@ def test_other_request_headers_are_another_entry(wf, serve):
     assert len(srv.requests) == 2
 
 
+def test_an_entry_larger_than_max_bytes_is_not_used(wf, serve):
+    srv = serve(Origin({"Cache-Control": "max-age=300"}))
+    assert _run(wf, srv.url)["cache"] == "miss"
+    r = wf(*ALLOW, "--cache", "--json", "--max-bytes", "100", srv.url)
+    assert r.code == 63 and json.loads(r.stdout)["cache"] == "miss"
+    assert len(srv.requests) == 2
+
+
 def test_vary_star_is_not_kept(wf, serve, tmp_path):
     srv = serve(Origin({"Cache-Control": "max-age=300", "Vary": "*"}))
     assert [_run(wf, srv.url)["cache"] for _ in range(2)] == ["miss", "miss"]

@@ -84,7 +84,7 @@ def test_retry_after_is_honoured(wf, serve, form):
 
 
 def test_retry_after_past_the_deadline_is_not_waited_for(wf, serve):
-    script = Script(http_response(429, b"slow down", {"Retry-After": "3600"}), OK)
+    script = Script(http_response(429, b"slow down", {"Retry-After": "8"}), OK)
     srv = serve(script)
     start = time.monotonic()
     r = wf(*ALLOW, "--retry", "3", "--timeout", "5", "--json", srv.url)
@@ -120,13 +120,16 @@ def test_a_stalled_attempt_is_retried_and_the_last_gets_what_is_left(wf, serve):
 
 
 def test_a_server_that_always_stalls_ends_at_the_deadline(wf, serve):
-    script = Script(10.0)
+    script = Script(5.0)
     srv = serve(script)
     start = time.monotonic()
     r = wf(*ALLOW, "--retry", "2", "--timeout", "3", srv.url)
     took = time.monotonic() - start
     assert r.code == 28 and took < 3.6, (r.code, took)
-    assert len(script.times) == 3
+    # Each stall ends at the attempt's share; the jitter decides whether the third
+    # attempt still fits before the deadline.
+    assert 2 <= len(script.times) <= 3
+    assert r.stderr.count("(timed out, attempt ") == len(script.times) - 1
 
 
 def test_no_retry_on_404(wf, serve):

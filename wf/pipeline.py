@@ -250,7 +250,10 @@ def _fetch(
         except WriteError as exc:
             _note(page, log, f"cache not used: {exc.message}")
             return get({})
-        resp, page.cache = cached_fetch(target, request_headers(opts.net), cache, get)
+        page.cache = "miss"  # what a fetch that fails was: only a hit sends nothing
+        resp, page.cache = cached_fetch(
+            target, request_headers(opts.net), cache, get, max_body=opts.net.max_bytes
+        )
         return resp
     finally:
         page.attempts = tally.count

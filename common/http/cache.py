@@ -353,16 +353,21 @@ def cached_fetch(
     request_headers: Mapping[str, str],
     cache: HttpCache,
     get: Fetcher,
+    *,
+    max_body: int | None = None,
 ) -> tuple[Response, str]:
     """One GET through the cache: (the response, HIT | REVALIDATED | MISS).
 
     ``request_headers`` are the headers the request will carry (the key); ``get`` sends
-    it with extra (conditional) headers, retries included."""
+    it with extra (conditional) headers, retries included. A stored body larger than
+    ``max_body`` is not used."""
     req_cc = cache_control(_get(request_headers, "cache-control"))
     if "no-store" in req_cc:
         return get({}), MISS
     key = cache_key(normalise_url(url), request_headers)
     entry = cache.load(key)
+    if entry is not None and max_body is not None and len(entry.body) > max_body:
+        entry = None  # kept under a larger --max-bytes: this run would refuse the body
     if entry is not None and "no-cache" not in req_cc and is_fresh(entry):
         return entry.response(url), HIT
     conditional: dict[str, str] = {}
