@@ -90,7 +90,8 @@ class NetOptions:
     # -H: sent with every request, dropped on a redirect to another host.
     headers: tuple[tuple[str, str], ...] = ()
     # --proxy-resolves: a name that does not resolve here goes to the proxy unchecked.
-    proxy_resolves: bool = False
+    # None: the tool has no such option (ws), so a failed lookup names none.
+    proxy_resolves: bool | None = None
 
 
 @dataclass
@@ -243,6 +244,8 @@ def _check_proxied(opts: NetOptions, host: str, port: int, deadline: float) -> N
         try:
             resolve_checked(opts.policy, host, port, deadline=deadline)
         except DNSError as exc:
+            if opts.proxy_resolves is None:
+                raise
             raise DNSError(
                 f"{exc.message} (a proxy is configured for this URL: if the proxy resolves "
                 "names and enforces egress, use --proxy-resolves or WF_PROXY_RESOLVES=1)"
