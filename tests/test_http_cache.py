@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from common.errors import PolicyRefused
 from common.http.cache import Entry, current_age, is_fresh, lifetime
 from tests.helpers import ALLOW, assert_one_line_error, subprocess_env, tool_path
 from tests.servers import http_response
@@ -124,8 +125,15 @@ def test_no_store_is_respected(wf, serve, tmp_path):
 def test_request_no_cache_revalidates_a_fresh_entry(wf, serve):
     srv = serve(Origin({"Cache-Control": "max-age=300", "ETag": '"v1"'}))
     _run(wf, srv.url)
-    assert _run(wf, srv.url, "-H", "Cache-Control: no-cache")["cache"] in ("miss", "revalidated")
+    assert _run(wf, srv.url, "-H", "Cache-Control: no-cache")["cache"] == "revalidated"
     assert len(srv.requests) == 2
+
+
+def test_request_max_age_bounds_the_age_of_a_hit(wf, serve):
+    srv = serve(Origin({"Cache-Control": "max-age=300", "Age": "100", "ETag": '"v1"'}))
+    _run(wf, srv.url, "-H", "Cache-Control: max-age=50")
+    assert _run(wf, srv.url, "-H", "Cache-Control: max-age=50")["cache"] == "revalidated"
+    assert _run(wf, srv.url, "-H", "Cache-Control: max-age=200")["cache"] == "hit"
 
 
 def test_other_request_headers_are_another_entry(wf, serve):
@@ -142,6 +150,17 @@ def test_an_entry_larger_than_max_bytes_is_not_used(wf, serve):
     r = wf(*ALLOW, "--cache", "--json", "--max-bytes", "100", srv.url)
     assert r.code == 63 and json.loads(r.stdout)["cache"] == "miss"
     assert len(srv.requests) == 2
+
+
+def test_an_entry_is_served_only_under_the_policy_it_was_fetched_under(wf, serve):
+    # A hit sends nothing for the policy to check: what --allow-private let in must not
+    # come out of the cache for a run that refuses loopback.
+    srv = serve(Origin({"Cache-Control": "max-age=300"}))
+    r = wf("--allow-private", "--cache", srv.url)
+    assert r.code == 0, r.stderr
+    assert_one_line_error(wf("--cache", srv.url), PolicyRefused.code, "127.0.0.1")
+    assert wf("--allow-private", "--cache", srv.url).code == 0
+    assert len(srv.requests) == 1
 
 
 def test_vary_star_is_not_kept(wf, serve, tmp_path):

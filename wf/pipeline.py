@@ -243,7 +243,7 @@ def _fetch(
         if not opts.cache:
             return get({})
         from common.http.cache import cached_fetch, open_cache
-        from common.http.client import request_headers
+        from common.http.client import policy_scope, request_headers
 
         try:
             cache = open_cache(opts.cache_max)
@@ -252,7 +252,12 @@ def _fetch(
             return get({})
         page.cache = "miss"  # what a fetch that fails was: only a hit sends nothing
         resp, page.cache = cached_fetch(
-            target, request_headers(opts.net), cache, get, max_body=opts.net.max_bytes
+            target,
+            request_headers(opts.net),
+            cache,
+            get,
+            scope=policy_scope(target, opts.net),
+            max_body=opts.net.max_bytes,
         )
         return resp
     finally:

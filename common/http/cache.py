@@ -9,8 +9,9 @@ revalidated every time), stale-while-revalidate and stale-if-error, invalidation
 unsafe methods (wf sends GET only), and more than the final answer of a redirect chain
 (an entry reached through a redirect is revalidated every time, through the chain).
 
-An entry is one file per URL and request headers (every header sent is in the key, so a
-header named in Vary can never be matched wrongly): ``MAGIC``, the length of a JSON head,
+An entry is one file per URL, request headers and network policy (every header sent is
+in the key, so a header named in Vary can never be matched wrongly; the policy is, so an
+entry is served only to runs that would have been let fetch it): ``MAGIC``, the length of a JSON head,
 the head, the decoded body. It is written to a temporary name and renamed, so a reader
 sees a whole entry or none, and concurrent wf processes at worst both store the same
 page. A file that is short, foreign (not ours, not a regular file, another key) or whose
@@ -168,9 +169,14 @@ def _get(headers: Mapping[str, str], name: str) -> str:
     return ""
 
 
-def cache_key(url: str, request_headers: Mapping[str, str]) -> str:
-    fields = sorted((k.lower(), v) for k, v in request_headers.items())
-    text = json.dumps(["GET", url, fields], ensure_ascii=True)
+def cache_key(url: str, request_headers: Mapping[str, str], scope: str = "") -> str:
+    # Cache-Control and Pragma speak to the cache; they do not choose a variant.
+    fields = sorted(
+        (k.lower(), v)
+        for k, v in request_headers.items()
+        if k.lower() not in ("cache-control", "pragma")
+    )
+    text = json.dumps(["GET", url, fields, scope], ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:40]
 
 
@@ -354,21 +360,25 @@ def cached_fetch(
     cache: HttpCache,
     get: Fetcher,
     *,
+    scope: str = "",
     max_body: int | None = None,
 ) -> tuple[Response, str]:
     """One GET through the cache: (the response, HIT | REVALIDATED | MISS).
 
     ``request_headers`` are the headers the request will carry (the key); ``get`` sends
-    it with extra (conditional) headers, retries included. A stored body larger than
-    ``max_body`` is not used."""
+    it with extra (conditional) headers, retries included. ``scope`` is the network
+    policy the fetch runs under: an entry is used only under the policy it was fetched
+    under, so a page a wider policy let in is never served to a run that would refuse it
+    (a hit sends nothing for the policy to check). A stored body larger than ``max_body``
+    is not used."""
     req_cc = cache_control(_get(request_headers, "cache-control"))
     if "no-store" in req_cc:
         return get({}), MISS
-    key = cache_key(normalise_url(url), request_headers)
+    key = cache_key(normalise_url(url), request_headers, scope)
     entry = cache.load(key)
     if entry is not None and max_body is not None and len(entry.body) > max_body:
         entry = None  # kept under a larger --max-bytes: this run would refuse the body
-    if entry is not None and "no-cache" not in req_cc and is_fresh(entry):
+    if entry is not None and _usable_fresh(entry, req_cc):
         return entry.response(url), HIT
     conditional: dict[str, str] = {}
     if entry is not None:
@@ -408,6 +418,15 @@ def cached_fetch(
             ),
         )
     return resp, MISS
+
+
+def _usable_fresh(entry: Entry, req_cc: Mapping[str, str]) -> bool:
+    """Fresh, and young enough for the request's own no-cache or max-age (RFC 9111
+    5.2.1; min-fresh and max-stale are not supported)."""
+    if "no-cache" in req_cc or not is_fresh(entry):
+        return False
+    limit = _seconds(req_cc.get("max-age", ""))
+    return limit is None or current_age(entry, time.time()) <= limit
 
 
 def _save_quietly(cache: HttpCache, entry: Entry) -> None:

@@ -220,6 +220,22 @@ def request_headers(opts: NetOptions) -> dict[str, str]:
     return out
 
 
+def policy_scope(url: str, opts: NetOptions) -> str:
+    """What decides where a fetch of ``url`` may connect, as one string: the policy, the
+    proxy for the URL and --proxy-resolves (a cache keys its entries by it)."""
+    import json
+
+    policy = opts.policy
+    return json.dumps(
+        [
+            policy.allow_private,
+            sorted(policy.allow_hosts),
+            proxy_for(url) or "",
+            bool(opts.proxy_resolves),
+        ]
+    )
+
+
 def _merge(into: dict[str, str], extra: Iterable[tuple[str, str]]) -> None:
     """Set headers over others whatever their case: one field, the last value given."""
     for name, value in extra:
