@@ -185,6 +185,29 @@ def test_an_entry_reached_through_a_redirect_is_always_revalidated(wf, serve):
     assert len(srv.requests) == 4 and origin.not_modified == 1
 
 
+def test_a_304_from_another_url_than_the_entry_is_not_trusted(wf, serve):
+    # The redirect now leads elsewhere, to a page whose server reuses the ETag: the
+    # stored body is the other page's, so the page is fetched whole.
+    moves: list[str] = ["/a"]
+
+    def handler(conn: socket.socket, request: bytes) -> None:
+        path = request.split(b" ", 2)[1].decode()
+        if path == "/":
+            conn.sendall(http_response(302, b"", {"Location": moves[-1]}))
+        elif b'if-none-match: "same"' in request.lower():
+            conn.sendall(http_response(304, b"", {"ETag": '"same"'}))
+        else:
+            page = f"<html><body><article><p>page {path}</p></article></body></html>"
+            conn.sendall(http_response(200, page.encode(), {"ETag": '"same"'}))
+
+    srv = serve(handler)
+    assert "page /a" in _run(wf, srv.url)["text"]
+    moves.append("/b")
+    second = _run(wf, srv.url)
+    assert (second["cache"], second["attempts"]) == ("miss", 2)
+    assert "page /b" in second["text"]
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "other-key", "symlink"])
 def test_a_corrupt_or_foreign_entry_is_ignored(wf, serve, tmp_path, damage):
     srv = serve(Origin({"Cache-Control": "max-age=300", "ETag": '"v1"'}))

@@ -27,7 +27,8 @@ MAX_DELAY = 30.0
 
 @dataclass
 class Attempts:
-    """How many requests a fetch sent, readable after it raised as well."""
+    """How many attempts a page's fetches made (a redirect chain is one), readable after
+    a fetch raised as well."""
 
     count: int = 0
 
@@ -84,7 +85,7 @@ def fetch_retrying(
     for attempt in range(1, total + 1):
         left = deadline - time.monotonic()
         share = left / (total - attempt + 1) if attempt < total else None
-        tally.count = attempt
+        tally.count += 1  # shared by every fetch of one page (a 304 then a refetch)
         try:
             resp = fetch(
                 url, opts, method=method, headers=headers, deadline=deadline, attempt_timeout=share
