@@ -73,6 +73,20 @@ def test_a_fresh_entry_is_used_without_a_request(wf, serve, tmp_path):
     assert (_entries(tmp_path)[0].stat().st_mode & 0o777) == 0o600
 
 
+def test_the_trace_says_what_the_cache_did(wf, serve):
+    srv = serve(Origin({"Cache-Control": "max-age=300", "ETag": '"v1"'}))
+    plain = wf(*ALLOW, "--cache", srv.url)
+    traced = wf(*ALLOW, "--cache", "-v", srv.url)
+    assert traced.stdout == plain.stdout
+    lines = [line for line in traced.stderr.splitlines() if line.startswith("wf: * cache: ")]
+    assert lines[0].startswith("wf: * cache: hit, age ")
+    assert lines[0].endswith("of a lifetime of 300 s")
+    no_store = serve(Origin({"Cache-Control": "no-store"}))
+    r = wf(*ALLOW, "--cache", "-v", no_store.url)
+    assert "wf: * cache: no usable entry in " in r.stderr
+    assert "wf: * cache: answer not kept (no-store)" in r.stderr
+
+
 def test_without_cache_nothing_is_kept(wf, serve, tmp_path):
     srv = serve(Origin({"Cache-Control": "max-age=300", "ETag": '"v1"'}))
     for _ in range(2):

@@ -83,6 +83,18 @@ def test_headers_are_dropped_on_a_redirect_to_another_host(wf, serve):
     assert _header_lines(srv.requests[0], b"x-token") == [b"X-Token: secret"]
     assert _header_lines(other.requests[0], b"x-token") == []
     assert _header_lines(other.requests[0], b"cookie") == []
+    traced = wf(
+        "--allow-host",
+        "127.0.0.1",
+        "--allow-host",
+        "127.0.0.3",
+        "-v",
+        "-H",
+        "X-Token: secret",
+        srv.url,
+    )
+    assert "wf: * redirect: another host; not sent there: X-Token\n" in traced.stderr
+    assert "secret" not in traced.stderr
 
 
 def test_headers_stay_on_a_redirect_to_the_same_host(wf, serve):

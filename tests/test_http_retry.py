@@ -4,6 +4,7 @@ statuses, Retry-After in both forms, stalls, the total deadline, no retry on a 4
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from email.utils import formatdate
@@ -53,6 +54,28 @@ def test_success_on_the_third_try(wf, serve):
     assert lines[0].startswith(f"wf: retrying {srv.url} in ")
     assert lines[0].endswith("s (503, attempt 2 of 4)")
     assert lines[1].endswith("s (502, attempt 3 of 4)")
+
+
+def test_quiet_keeps_retry_lines_off_stderr(wf, serve):
+    script = Script(http_response(503, b"busy"), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "2", "--quiet", srv.url)
+    assert (r.code, r.stdout, r.stderr) == (0, "fine\n", "")
+    assert len(script.times) == 2
+
+
+def test_the_trace_gives_each_attempt_its_share(wf, serve):
+    script = Script(http_response(503, b"busy"), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "1", "--timeout", "10", "-v", srv.url)
+    assert r.code == 0
+    # 10 s over two attempts: the first waits at most half of it.
+    assert re.search(
+        r"^wf: \* retry: attempt 1 of 2 waits at most (4\.9|5\.0) s for a connection or for bytes$",
+        r.stderr,
+        re.M,
+    )
+    assert "retry: attempt 2" not in r.stderr  # the last gets what is left, unbounded
 
 
 def test_without_retry_a_503_is_one_request(wf, serve):

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from common import trace
 from common.http.client import Response
 from common.http.url import normalise_url, split_credentials
 
@@ -149,17 +150,35 @@ def is_fresh(entry: Entry, now: float | None = None) -> bool:
 
 
 def storable(resp: Response, request_headers: Mapping[str, str]) -> bool:
-    """RFC 9111 3 for a private cache and a GET, narrowed to what helps: a 200 with a
-    validator or an explicit freshness lifetime."""
+    return not unstorable(resp, request_headers)
+
+
+def unstorable(resp: Response, request_headers: Mapping[str, str]) -> str:
+    """Why an answer is not kept, or "" when it is: RFC 9111 3 for a private cache and a
+    GET, narrowed to what helps (a 200 with a validator or an explicit lifetime)."""
     if resp.status != 200:
-        return False
+        return f"HTTP {resp.status}: only 200 answers are kept"
     cc = cache_control(resp.headers.get("cache-control", ""))
-    if "no-store" in cc or "no-store" in cache_control(_get(request_headers, "cache-control")):
-        return False
+    if "no-store" in cc:
+        return "no-store"
+    if "no-store" in cache_control(_get(request_headers, "cache-control")):
+        return "the request says no-store"
     if resp.headers.get("vary", "").strip() == "*":
-        return False
+        return "Vary: *"
     has_validator = "etag" in resp.headers or "last-modified" in resp.headers
-    return has_validator or "max-age" in cc or "expires" in resp.headers
+    if has_validator or "max-age" in cc or "expires" in resp.headers:
+        return ""
+    return "no validator and no lifetime: it could never be reused"
+
+
+def _freshness(entry: Entry) -> str:
+    if entry.redirected:
+        return "reached through a redirect (revalidated every time)"
+    now = time.time()
+    return (
+        f"age {current_age(entry, now):.0f} s of a lifetime of "
+        f"{lifetime(entry.headers, entry.response_time):.0f} s"
+    )
 
 
 def _get(headers: Mapping[str, str], name: str) -> str:
@@ -373,13 +392,20 @@ def cached_fetch(
     is not used."""
     req_cc = cache_control(_get(request_headers, "cache-control"))
     if "no-store" in req_cc:
+        trace.trace("cache: not used (the request says no-store)")
         return get({}), MISS
     key = cache_key(normalise_url(url), request_headers, scope)
     entry = cache.load(key)
     if entry is not None and max_body is not None and len(entry.body) > max_body:
+        trace.trace("cache: entry of %d bytes is over --max-bytes; not used", len(entry.body))
         entry = None  # kept under a larger --max-bytes: this run would refuse the body
-    if entry is not None and _usable_fresh(entry, req_cc):
+    if entry is None:
+        trace.trace("cache: no usable entry in %s", cache.directory)
+    elif _usable_fresh(entry, req_cc):
+        trace.trace("cache: hit, %s", _freshness(entry))
         return entry.response(url), HIT
+    else:
+        trace.trace("cache: stale, %s", _freshness(entry))
     conditional: dict[str, str] = {}
     if entry is not None:
         if "etag" in entry.headers:
@@ -398,11 +424,17 @@ def cached_fetch(
             _save_quietly(cache, entry)
             out = entry.response(url)
             out.elapsed_ms, out.redirects = resp.elapsed_ms, resp.redirects
+            trace.trace("cache: 304 Not Modified; the stored %d bytes used", len(entry.body))
             return out, REVALIDATED
         # The chain now ends elsewhere: the stored body is another resource's.
+        trace.trace("cache: 304 from %s, not the entry's URL; fetching it whole", resp.final_url)
         sent = time.time()
         resp = get({})
-    if storable(resp, request_headers):
+    why_not = unstorable(resp, request_headers)
+    if why_not:
+        trace.trace("cache: answer not kept (%s)", why_not)
+    else:
+        trace.trace("cache: answer kept, %d bytes", len(resp.body))
         _save_quietly(
             cache,
             Entry(

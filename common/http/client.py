@@ -199,6 +199,9 @@ def fetch(
             on_redirect(nxt)
         if urlsplit(nxt).hostname != origin_host:
             # Credentials and -H headers never follow a redirect to another host.
+            gone = [k for k in req_headers if k.lower() in dropped]
+            if gone:
+                trace.trace("redirect: another host; not sent there: %s", ", ".join(gone))
             req_headers = {k: v for k, v in req_headers.items() if k.lower() not in dropped}
             current = split_credentials(nxt)[0]
             origin_host = urlsplit(current).hostname
@@ -276,6 +279,9 @@ def _check_proxied(opts: NetOptions, host: str, port: int, deadline: float) -> N
     except (DNSError, Timeout):
         if time.monotonic() >= deadline:
             raise Timeout(f"timed out resolving {host}") from None
+        trace.trace(
+            "policy: %s does not resolve here; the proxy resolves it (--proxy-resolves)", host
+        )
         return  # the proxy's to resolve: --proxy-resolves says it enforces egress
     for addr in addrs:
         check_address(opts.policy, host, addr)

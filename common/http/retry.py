@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from common import trace
 from common.errors import ConnectError, Timeout
 from common.http.client import NetOptions, Response, fetch
 
@@ -86,6 +87,13 @@ def fetch_retrying(
         left = deadline - time.monotonic()
         share = left / (total - attempt + 1) if attempt < total else None
         tally.count += 1  # shared by every fetch of one page (a 304 then a refetch)
+        if share is not None:
+            trace.trace(
+                "retry: attempt %d of %d waits at most %.1f s for a connection or for bytes",
+                attempt,
+                total,
+                share,
+            )
         try:
             resp = fetch(
                 url, opts, method=method, headers=headers, deadline=deadline, attempt_timeout=share
@@ -106,6 +114,7 @@ def fetch_retrying(
         # The next attempt needs time of its own after the wait: a wait that would reach
         # the deadline gives the answer we have now instead.
         if time.monotonic() + wait >= deadline:
+            trace.trace("retry: no retry, a wait of %.1f s would reach the deadline", wait)
             return _give_up(last)
         if log is not None:
             log(
