@@ -11,6 +11,7 @@ import threading
 import pytest
 
 from common.errors import DNSError, PolicyRefused
+from common.http.client import NetOptions, fetch
 from tests.helpers import ALLOW, assert_one_line_error
 from tests.servers import http_response, respond, self_signed_context
 
@@ -206,6 +207,16 @@ def test_proxy_resolves_still_refuses_metadata_names(wf, serve):
     proxy = Proxy(serve)
     r = wf("--proxy-resolves", "http://metadata.google.internal/", env={"HTTP_PROXY": proxy.url})
     assert_one_line_error(r, PolicyRefused.code, "metadata")
+    assert proxy.seen == []
+
+
+def test_a_tool_without_proxy_resolves_names_no_such_option(serve, monkeypatch):
+    # ws builds NetOptions without proxy_resolves: its lookup failure says only that.
+    proxy = Proxy(serve)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    with pytest.raises(DNSError) as failed:
+        fetch("http://site.invalid/", NetOptions(timeout=5))
+    assert failed.value.message == "could not resolve host site.invalid"
     assert proxy.seen == []
 
 
