@@ -1,6 +1,6 @@
 """Where files go: scratch (saved bodies), state, runtime and config, each overridable by
-environment (WF_SCRATCH_DIR, WF_STATE_DIR, WF_RUNTIME_DIR, WF_CONFIG_DIR; WS_CONFIG_DIR
-and WS_STATE_DIR for ws). platformdirs is imported only when a path is asked for.
+environment (WF_SCRATCH_DIR, WF_CACHE_DIR, WF_STATE_DIR, WF_RUNTIME_DIR, WF_CONFIG_DIR;
+WS_CONFIG_DIR and WS_STATE_DIR for ws). platformdirs is imported only when a path is asked for.
 
 A directory is used only when it is ours: owned by the effective uid, not writable by
 group or others, and not a symbolic link (checked on a descriptor opened with O_NOFOLLOW,
@@ -136,6 +136,13 @@ def scratch_dir(*, create: bool = True) -> Path:
     """Saved bodies and full views (``--save``, auto-save, binary answers)."""
     path = _override("WF_SCRATCH_DIR") or _platform("cache", "wf", "WF_SCRATCH_DIR")
     return ensure_dir(path, "WF_SCRATCH_DIR", what="scratch dir") if create else path
+
+
+def cache_dir(*, create: bool = True) -> Path:
+    """The HTTP cache of ``--cache``: a directory of its own beside nothing else, so that
+    size caps and clean-up of saved files and of cache entries never meet."""
+    path = _override("WF_CACHE_DIR") or _platform("cache", "wf", "WF_CACHE_DIR") / "http"
+    return ensure_dir(path, "WF_CACHE_DIR", what="cache dir") if create else path
 
 
 def state_dir(tool: str = "wf", *, create: bool = True) -> Path:
