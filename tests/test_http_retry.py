@@ -117,6 +117,17 @@ def test_retry_after_past_the_deadline_is_not_waited_for(wf, serve):
     assert "retrying" not in r.stderr
 
 
+def test_the_last_answer_stands_with_its_json_when_retries_run_out(wf, serve):
+    script = Script(http_response(503, b"down for maintenance", {"Retry-After": "0"}))
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "2", "--json", srv.url)
+    page = _json(r.stdout)
+    assert r.code == 5 and page["status"] == 503 and page["attempts"] == 3
+    assert page["error"]["retry_after"] == 0
+    assert page["error"]["body"] == "down for maintenance"
+    assert len(script.times) == 3
+
+
 def test_retries_stop_at_the_deadline(wf, serve):
     script = Script(http_response(503, b"busy"))
     srv = serve(script)
