@@ -20,6 +20,8 @@ run() { echo; echo "=== $*"; "$@" || status=1; }
 run "$BV/bin/python" tests/bench/bench_startup.py
 [ -f tests/bench/bench_extract.py ] && run "$BV/bin/python" tests/bench/bench_extract.py
 [ -f tests/bench/bench_ws.py ] && run "$BV/bin/python" tests/bench/bench_ws.py
+# wf --cache as a cron job sees it: a local server only (127.0.0.1).
+[ -f tests/bench/cron_cache.py ] && run "$BV/bin/python" tests/bench/cron_cache.py --wf "$BV/bin/wf"
 if [ -f tests/bench/bench_render.py ]; then
   if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
     run unshare --net sh -c 'ip link set lo up && exec "$@"' _ "$BV/bin/python" tests/bench/bench_render.py
