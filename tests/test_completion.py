@@ -49,10 +49,15 @@ def test_an_unknown_shell_is_a_usage_error():
 def test_ws_provider_completes_the_provider_names():
     words = {"COMP_WORDS": "ws --provider d", "COMP_CWORD": "2"}
     r = run("ws", _WS_COMPLETE="bash_complete", **words)
-    assert (r.returncode, r.stdout, r.stderr) == (0, "plain,duckduckgo\n", "")
+    assert (r.returncode, r.stdout, r.stderr) == (
+        0,
+        "plain,duckduckgo\nplain,duckduckgo-lite\n",
+        "",
+    )
     r = run("ws", _WS_COMPLETE="bash_complete", COMP_WORDS="ws --provider ", COMP_CWORD="2")
     assert r.stdout.split() == [
-        f"plain,{name}" for name in ("auto", "duckduckgo", "searxng", "brave", "mojeek")
+        f"plain,{name}"
+        for name in ("auto", "duckduckgo", "duckduckgo-lite", "searxng", "brave", "mojeek")
     ]
 
 
@@ -77,7 +82,7 @@ def test_the_bash_script_completes_in_bash():
         env=env,
         timeout=30,
     )
-    assert (r.returncode, r.stdout, r.stderr) == (0, "duckduckgo\n", "")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "duckduckgo\nduckduckgo-lite\n", "")
 
 
 def test_completion_needs_no_supervisor(monkeypatch):

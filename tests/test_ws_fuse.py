@@ -1,5 +1,5 @@
-"""ws/fuse.py and --all/--engines: three local engines whose results overlap, the fused
-order checked against reciprocal rank fusion computed by hand."""
+"""ws/fuse.py and --all/--engines: the four local engines of the default chain, whose
+results overlap, the fused order checked against reciprocal rank fusion computed by hand."""
 
 from __future__ import annotations
 
@@ -21,6 +21,19 @@ def ddg_page(urls: list[str]) -> bytes:
     return f'<html><body><div id="links" class="results">{items}</div></body></html>'.encode()
 
 
+def lite_page(urls: list[str]) -> bytes:
+    # A result is a title row, a snippet row, an address row and a spacer row.
+    rows = "".join(
+        f'<tr><td valign="top">{i}.&nbsp;</td><td><a rel="nofollow" href="{html.escape(u)}" '
+        f"class='result-link'>Lite {i}</a></td></tr>"
+        f"<tr><td>&nbsp;</td><td class='result-snippet'>lite snippet {i}</td></tr>"
+        f"<tr><td>&nbsp;</td><td><span class='link-text'>{html.escape(u)}</span></td></tr>"
+        "<tr><td>&nbsp;</td><td>&nbsp;</td></tr>"
+        for i, u in enumerate(urls, 1)
+    )
+    return f'<html><body><div class="filters"><table border="0">{rows}</table></div></body></html>'.encode()
+
+
 def brave_page(urls: list[str]) -> bytes:
     items = "".join(
         f'<div class="snippet" data-type="web"><a href="{html.escape(u)}">'
@@ -40,11 +53,12 @@ def mojeek_page(urls: list[str]) -> bytes:
     return f'<html><body><ul class="results-standard">{items}</ul></body></html>'.encode()
 
 
-A, B, C, D, E = (f"https://{x}.example/page" for x in "abcde")
+A, B, C, D, E, F = (f"https://{x}.example/page" for x in "abcdef")
 
 
 def _serve_overlap(engines) -> None:  # noqa: F811
     engines["duckduckgo"].answer(200, ddg_page([A, B, C]))
+    engines["duckduckgo-lite"].answer(200, lite_page([D, "https://C.example/page/", F]))
     # The same pages as another engine spells them: www., case, default port, a trailing
     # slash, tracking parameters.
     engines["brave"].answer(
@@ -61,40 +75,45 @@ def _serve_overlap(engines) -> None:  # noqa: F811
 
 
 # By hand, k = 60:
-#   B: 1/62 (ddg 2) + 1/61 (brave 1) + 1/62 (mojeek 2) = 0.048651
-#   D: 1/62 (brave 2) + 1/61 (mojeek 1)                = 0.032522
-#   A: 1/61 (ddg 1) + 1/63 (brave 3)                   = 0.032266
-#   C: 1/63 (ddg 3) = E: 1/63 (mojeek 3)               = 0.015873: a tie, broken by the
-#      engine's place in the chain (duckduckgo before mojeek)
+#   D: 1/61 (lite 1) + 1/62 (brave 2) + 1/61 (mojeek 1) = 0.048916
+#   B: 1/62 (ddg 2) + 1/61 (brave 1) + 1/62 (mojeek 2)  = 0.048651
+#   A: 1/61 (ddg 1) + 1/63 (brave 3)                    = 0.032266
+#   C: 1/63 (ddg 3) + 1/62 (lite 2)                     = 0.032002, spelled as lite did
+#   F: 1/63 (lite 3) = E: 1/63 (mojeek 3)               = 0.015873: a tie, broken by the
+#      engine's place in the chain (duckduckgo-lite before mojeek)
 FUSED = [
+    (D, ["duckduckgo-lite", "mojeek", "brave"]),
     ("https://B.example:443/page/?utm_source=brave&fbclid=x", ["brave", "duckduckgo", "mojeek"]),
-    (D, ["mojeek", "brave"]),
     (A, ["duckduckgo", "brave"]),
-    (C, ["duckduckgo"]),
+    ("https://C.example/page/", ["duckduckgo-lite", "duckduckgo"]),
+    (F, ["duckduckgo-lite"]),
     (E, ["mojeek"]),
 ]
+EVERY = ["duckduckgo", "duckduckgo-lite", "brave", "mojeek"]
 
 
-def test_all_fuses_three_engines_by_reciprocal_rank(engines):  # noqa: F811
+def test_all_fuses_every_engine_by_reciprocal_rank(engines):  # noqa: F811
     _serve_overlap(engines)
     r = ws(engines, "rust", "--all", "--json")
     assert r.code == 0 and r.stderr == "", r.stderr
     doc = json.loads(r.stdout)
     assert [(x["url"], x["providers"]) for x in doc["results"]] == FUSED
-    assert [x["rank"] for x in doc["results"]] == [1, 2, 3, 4, 5]
-    assert doc["results"][0]["ranks"] == {"brave": 1, "duckduckgo": 2, "mojeek": 2}
-    assert doc["results"][0]["provider"] == "brave"
-    assert doc["results"][0]["title"] == "Brave 1"
-    assert doc["providers"] == ["duckduckgo", "brave", "mojeek"]
-    assert [a["outcome"] for a in doc["attempts"]] == ["ok"] * 3
+    assert [x["rank"] for x in doc["results"]] == [1, 2, 3, 4, 5, 6]
+    first, second = doc["results"][:2]
+    # A tie for the best rank goes to the engine earlier in the chain.
+    assert first["ranks"] == {"duckduckgo-lite": 1, "mojeek": 1, "brave": 2}
+    assert (first["provider"], first["title"]) == ("duckduckgo-lite", "Lite 1")
+    assert second["ranks"] == {"brave": 1, "duckduckgo": 2, "mojeek": 2}
+    assert (second["provider"], second["title"]) == ("brave", "Brave 1")
+    assert doc["providers"] == EVERY
+    assert [a["outcome"] for a in doc["attempts"]] == ["ok"] * 4
     assert all(e.connections == 1 for e in engines.values())
 
     text = ws(engines, "rust", "--all", "-n", "2").stdout
-    assert (
-        text.splitlines()[0]
-        == 'Search results for: "rust" (via DuckDuckGo, Brave, Mojeek, 2 results)'
+    assert text.splitlines()[0] == (
+        'Search results for: "rust" (via DuckDuckGo, DuckDuckGo Lite, Brave, Mojeek, 2 results)'
     )
-    assert "3. " not in text and "1. Brave 1" in text and "2. Mojeek 1" in text
+    assert "3. " not in text and "1. Lite 1" in text and "2. Brave 1" in text
 
 
 def test_engines_asks_only_those_named(engines):  # noqa: F811
@@ -104,7 +123,7 @@ def test_engines_asks_only_those_named(engines):  # noqa: F811
     r = ws(engines, "rust", "--engines", "mojeek,ddg", "--json")
     assert r.code == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert engines["brave"].connections == 0
+    assert engines["brave"].connections == engines["duckduckgo-lite"].connections == 0
     assert [a["provider"] for a in doc["attempts"]] == ["duckduckgo", "mojeek"]
     # B: 1/62 + 1/62; D: 1/61; A: 1/61 (ddg's first, ahead of D only by the chain order)
     assert [x["url"] for x in doc["results"]] == [B, A, D, C, E]
@@ -116,7 +135,9 @@ def test_one_engine_failing_still_exits_0_with_the_others(engines):  # noqa: F81
     r = ws(engines, "rust", "--all")
     assert r.code == 0
     assert r.stderr.splitlines() == ["ws: brave: blocked (HTTP 429, rate-limit page)"]
-    assert r.stdout.startswith('Search results for: "rust" (via DuckDuckGo, Mojeek)')
+    assert r.stdout.startswith(
+        'Search results for: "rust" (via DuckDuckGo, DuckDuckGo Lite, Mojeek, 6 results)\n'
+    )
 
 
 def test_all_failing_gives_the_chain_exit_code(engines):  # noqa: F811
@@ -132,7 +153,7 @@ def test_all_asks_at_once_not_one_after_the_other(engines):  # noqa: F811
     for engine in engines.values():
         engine.delay = 0.4
     r = ws(engines, "rust", "--all", "--json")
-    assert r.code == 0 and engines["duckduckgo"].meter.peak == 3
+    assert r.code == 0 and engines["duckduckgo"].meter.peak == 4
 
 
 def test_usage_errors(engines):  # noqa: F811
@@ -181,8 +202,10 @@ def test_a_cached_fused_answer_keeps_providers_and_ranks(engines):  # noqa: F811
     assert all(e.connections == 1 for e in engines.values())  # the second run asked nobody
     before, after = json.loads(first.stdout), json.loads(second.stdout)
     assert after["cached"] is True
-    assert after["providers"] == before["providers"] == ["duckduckgo", "brave", "mojeek"]
+    assert after["providers"] == before["providers"] == EVERY
     assert after["results"] == before["results"]
-    assert after["results"][0]["ranks"] == {"brave": 1, "duckduckgo": 2, "mojeek": 2}
+    assert after["results"][0]["ranks"] == {"duckduckgo-lite": 1, "mojeek": 1, "brave": 2}
     text = ws(engines, "rust", "--all", WS_CACHE_TTL="600").stdout
-    assert text.startswith('Search results for: "rust" (via DuckDuckGo, Brave, Mojeek, 5 results')
+    assert text.startswith(
+        'Search results for: "rust" (via DuckDuckGo, DuckDuckGo Lite, Brave, Mojeek, 6 results'
+    )

@@ -99,7 +99,7 @@ def test_only_what_we_write_is_read():
 def test_a_429_with_retry_after_skips_that_engine_on_the_next_run(engines):  # noqa: F811
     ddg = engines["duckduckgo"]
     ddg.answer(429, WS_FIXTURES / "brave_429.html", **{"Retry-After": "120"})
-    engines["brave"].answer(200, PAGES["brave"])
+    engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
     first = ws(engines, "rust", "--json")
     assert first.code == 0 and ddg.connections == 1
     assert [a["outcome"] for a in json.loads(first.stdout)["attempts"]] == ["blocked", "ok"]
@@ -116,7 +116,7 @@ def test_a_429_with_retry_after_skips_that_engine_on_the_next_run(engines):  # n
     )
     retry_at = time.mktime(time.strptime(skipped["retry_at"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
     assert before + 110 <= retry_at <= before + 125
-    assert ok["outcome"] == "ok"
+    assert (ok["provider"], ok["outcome"]) == ("duckduckgo-lite", "ok")
     assert second.stderr.startswith("ws: duckduckgo: skipped (resting after blocked: HTTP 429")
 
     # Named by --provider, it is asked whatever its health.
@@ -132,22 +132,23 @@ def test_every_engine_skipped_still_exits_75(engines):  # noqa: F811
     asked = sum(e.connections for e in engines.values())
     r = ws(engines, "rust", "--json")
     assert r.code == 75
-    assert sum(e.connections for e in engines.values()) == asked == 3
+    assert sum(e.connections for e in engines.values()) == asked == 4
     doc = json.loads(r.stdout)
-    assert [a["outcome"] for a in doc["attempts"]] == ["skipped"] * 3
+    assert [a["outcome"] for a in doc["attempts"]] == ["skipped"] * 4
     assert doc["error"]["code"] == 75
     assert "blocked or rate-limited, or resting" in doc["error"]["message"]
 
 
 def test_providers_shows_health_and_reset_health_forgets_it(engines):  # noqa: F811
     engines["duckduckgo"].answer(429, WS_FIXTURES / "brave_429.html")
-    engines["brave"].answer(200, PAGES["brave"])
+    engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
     ws(engines, "rust")
     info = json.loads(ws(engines, "--providers", "--json").stdout)["health"]
     assert info["duckduckgo"]["state"] == "resting" and info["duckduckgo"]["blocks"] == 1
-    assert info["brave"] == {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
+    ok = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
+    assert info["duckduckgo-lite"] == info["brave"] == info["mojeek"] == ok
     text = ws(engines, "--providers").stdout
-    assert "  duckduckgo  resting until " in text and "after blocked: HTTP 429" in text
+    assert "  duckduckgo       resting until " in text and "after blocked: HTTP 429" in text
 
     r = ws(engines, "--reset-health")
     assert r.code == 0 and r.stderr == "" and str(state_file()) in r.stdout
@@ -160,6 +161,7 @@ def test_providers_shows_health_and_reset_health_forgets_it(engines):  # noqa: F
 
 def test_a_corrupt_or_foreign_file_is_ignored_and_replaced(engines):  # noqa: F811
     engines["duckduckgo"].answer(429, WS_FIXTURES / "brave_429.html")
+    engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
     engines["brave"].answer(200, PAGES["brave"])
     path = state_file()
     path.parent.mkdir(mode=0o700, parents=True)
@@ -191,7 +193,7 @@ def test_a_corrupt_or_foreign_file_is_ignored_and_replaced(engines):  # noqa: F8
 
 def test_an_unusable_state_dir_never_fails_a_search(engines, monkeypatch):  # noqa: F811
     engines["duckduckgo"].answer(429, WS_FIXTURES / "brave_429.html")
-    engines["brave"].answer(200, PAGES["brave"])
+    engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
     r = ws(engines, "rust", WS_STATE_DIR="/proc/nohome/ws")
     assert r.code == 0 and r.stderr.splitlines() == [
         "ws: duckduckgo: blocked (HTTP 429, rate-limit page)"
