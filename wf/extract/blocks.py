@@ -41,7 +41,12 @@ _NEGATIVE = re.compile(
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
     r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
     r"coment|komment|reklam|werbung|publicidad|"
+    # Consent platforms name their containers alike on every site: OneTrust, Cookiebot,
+    # Didomi, Usercentrics, Quantcast, TrustArc, Sourcepoint, Borlabs, Complianz, CookieYes.
+    r"onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|trustarc|sp-message|"
+    r"borlabs|cmplz|"
     r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print|author|"
+    r"truste|teaser|teasers|abo|upsell|"
     r"date|dates|dateline|timestamp|meta|publish|published|photo|photos|image|img|picture|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
     r"author-bio|jump-link|read-more|see-also|also-read)(?![a-z])"
@@ -65,9 +70,14 @@ def _modified(prefix: str) -> bool:
 # recommendations. A page is never read as if these held its content.
 _NEVER_CONTENT = re.compile(
     r"comment(?!ary)|coment|komment|disqus|related|recommend|outbrain|taboola|popular|"
-    r"trending|promo",
+    r"trending|promo|newsletter|"
+    # Consent managers (their legal text about vendors and purposes is long prose).
+    r"consent|cookie|gdpr|onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|"
+    r"truste|sp_message|borlabs|cmplz|cky-consent|uc-banner",
     re.IGNORECASE,
 )
+# ARIA roles of a box drawn over the page: a consent, sign-in or newsletter dialog.
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 
 GOOD_MIN = 50  # characters of own text for a block to count as prose
 THIN_PROSE = 250  # characters of prose below which a chosen region is suspect
@@ -110,6 +120,12 @@ def negative_block(el: Any, tag: str) -> bool:
         return False
     cls = el.get("class")
     ident = el.get("id")
+    if el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true":
+        return True
+    if ident and ident.count("-") >= 3 and len(el) and el[0].tag in _HEADING:
+        # An id made of a heading's words (`sharing-with-a-single-developer`, a
+        # documentation or wiki section's anchor) names the topic, not the block's role.
+        ident = None
     if not cls and not ident:
         return False
     return negative_words(f"{cls} {ident}" if cls and ident else cls or ident)
@@ -377,6 +393,8 @@ def _repeated(blocks: list[BlockRecord], total: float) -> set[int]:
 
 
 def _never_content(el: Any) -> bool:
+    if el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true":
+        return True
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
     return _NEVER_CONTENT.search(names) is not None
 
@@ -426,9 +444,51 @@ def choose(body: Any, deadline: float | None = None) -> Analysis:
         for i in exempt:
             blocks[i].neg = False
     if best >= 0:
+        best = _widen(blocks, best)
         result.best = blocks[best].el
         result.best_index = best
     return result
+
+
+WIDEN_MORE = 1.25  # an ancestor with this much more prose than the chosen block...
+WIDEN_BAD = 1.5  # ...that adds at most this much boilerplate per character of prose...
+WIDEN_KEEP = 0.5  # ...and keeps this share of the chosen block's score holds the article
+_CONTAINER = frozenset(("article", "main"))
+
+
+def _says_content(el: Any) -> bool:
+    """<article>, <main>, schema.org's articleBody, or a class or id that says content."""
+    if el.tag in _CONTAINER or el.get("itemprop") == "articleBody":
+        return True
+    names = el.get("class") or el.get("id")
+    return bool(names and _POSITIVE.search(names.lower()))
+
+
+def _widen(blocks: list[BlockRecord], best: int) -> int:
+    """The chosen block, or an ancestor that holds much more prose of the same kind.
+
+    The best-scoring block can be one section of an article (a wiki's list, a "behind
+    the scenes" part) when links in the article's other paragraphs weigh on its score:
+    its parent, or an ancestor that says it is the content, wins when it adds more prose
+    than boilerplate."""
+    chosen = blocks[best]
+    floor = WIDEN_KEEP * (chosen.good - chosen.bad)
+    cur = chosen
+    i = chosen.parent
+    while i >= 0:
+        a = blocks[i]
+        if a.boiler or a.tag in NEVER_NEGATIVE and a.tag != "main":
+            break
+        more = a.good - cur.good
+        if (
+            a.good >= WIDEN_MORE * cur.good
+            and a.bad - cur.bad <= WIDEN_BAD * more
+            and a.good - a.bad >= floor
+            and (i == cur.parent or _says_content(a.el))
+        ):
+            cur = a
+        i = a.parent
+    return cur.index
 
 
 def prune_named(el: Any, b: BlockRecord) -> bool:
