@@ -120,6 +120,9 @@ def negative_block(el: Any, tag: str) -> bool:
         return False
     cls = el.get("class")
     ident = el.get("id")
+    if not cls and not ident:
+        return False
+    # A site's own dialogs carry a class too: the roles are looked at only then.
     if el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true":
         return True
     if ident and ident.count("-") >= 3 and len(el) and el[0].tag in _HEADING:
@@ -302,23 +305,6 @@ def walk(
     return blocks
 
 
-def own_scores(b: BlockRecord) -> tuple[float, float]:
-    """A block's own (good, bad): link text is bad anywhere; the rest is prose when the
-    block is long, unless it trails off in an ellipsis (an excerpt teasing another
-    page); short lines weigh a little on the bad side, headings not at all."""
-    own, link = b.own, b.own_link
-    if not own:
-        return 0.0, 0.0
-    if b.last is None:  # boilerplate not walked into: all its text is bad
-        return 0.0, own
-    if own >= GOOD_MIN and not b.last.rstrip().rstrip("])").endswith(_ELLIPSIS):
-        return own - link, link
-    if b.tag in _HEADING:
-        # A heading is short but no label: it belongs with the prose it titles.
-        return 0.0, link
-    return 0.0, link + SHORT_WEIGHT * (own - link)
-
-
 def negative(b: BlockRecord) -> bool:
     hit = b.neg
     if hit is None:
@@ -329,9 +315,26 @@ def negative(b: BlockRecord) -> bool:
 def aggregate(blocks: list[BlockRecord], exempt: set[int]) -> None:
     """Subtree sums in every record (good, bad, text, link, raw good) and whether it is
     boilerplate; prose in boilerplate counts as bad."""
+    # A block's own (good, bad): link text is bad anywhere; the rest is prose when the
+    # block is long, unless it trails off in an ellipsis (an excerpt teasing another
+    # page); short lines weigh a little on the bad side, headings not at all. Inline:
+    # this loop runs over every block of every page.
+    heading = _HEADING
     for b in blocks:
-        b.good, b.bad = own_scores(b)
-        b.text, b.link, b.raw = b.own, b.own_link, b.good
+        own, link = b.own, b.own_link
+        last = b.last
+        if not own:
+            good = bad = 0.0
+        elif last is None:
+            good, bad = 0.0, own
+        elif own >= GOOD_MIN and not last.rstrip().rstrip("])").endswith(_ELLIPSIS):
+            good, bad = own - link, link
+        elif b.tag in heading:
+            good, bad = 0.0, link
+        else:
+            good, bad = 0.0, link + SHORT_WEIGHT * (own - link)
+        b.good, b.bad = good, bad
+        b.text, b.link, b.raw = own, link, good
     # Children come after their parent: walk backwards to add each into its parent.
     for i in range(len(blocks) - 1, -1, -1):
         b = blocks[i]
@@ -444,15 +447,123 @@ def choose(body: Any, deadline: float | None = None) -> Analysis:
         for i in exempt:
             blocks[i].neg = False
     if best >= 0:
+        best = _skip_notices(blocks, best)
+    if best >= 0:
         best = _widen(blocks, best)
         result.best = blocks[best].el
         result.best_index = best
     return result
 
 
+# Words of a consent manager's legal text, in the languages most pages here use and as
+# loanwords in most others ("cookie", "tracking"); one every NOTICE_SPACING characters of
+# text at least makes a box a consent dialog rather than an article that mentions them.
+# Counted with str.count on the lowered text: a regex alternation is a hundred times
+# slower here.
+_CONSENT_WORDS = (
+    "cookie", "consent", "einwillig", "zustimm", "datenschutz", "privacy", "privacidad",
+    "confidentialit", "partner", "vendor", "anbieter", "purpose", "zweck", "finalit",
+    "legitimate interest", "berechtigte", "personalis", "personaliz", "tracking",
+    "widerruf", "withdraw", "gerät", "device", "stored", "gespeichert",
+)  # fmt: skip
+# One of these is in every consent dialog: the rest are counted only then.
+_CONSENT_CORE = ("cookie", "consent", "einwillig", "zustimm")
+NOTICE_SPACING = 100
+NOTICE_HITS = 6
+# "Browser" in the languages a notice about scripts is written in.
+_BROWSER = re.compile(
+    r"browser|navigateur|navegador|navigator|prohl[ií][zž]e[cč]|przegl[aą]dar|"
+    r"\u0431\u0440\u0430\u0443\u0437\u0435\u0440|\u30d6\u30e9\u30a6\u30b6|"
+    r"\u6d4f\u89c8\u5668|\u700f\u89bd\u5668"
+)
+NOTICE_SAMPLE = 1500  # characters of a block read to judge it
+SCRIPT_NOTICE_MAX = 800  # characters: a notice about scripts is short
+# Characters of prose above which a block is read as no notice at all: a consent text
+# that long is a privacy policy, the page's own content (and reading it costs time).
+NOTICE_MAX = 6000
+
+
+def _sample(el: Any) -> str:
+    parts: list[str] = []
+    n = 0
+    for text in el.itertext():
+        parts.append(text)
+        n += len(text)
+        if n > NOTICE_SAMPLE:
+            break
+    return " ".join(parts)
+
+
+def notice(el: Any, b: BlockRecord) -> str | None:
+    """'consent' for a consent manager's dialog, 'script' for a notice that asks for
+    JavaScript, judged by the text (whatever the box is named); None otherwise."""
+    text = _sample(el).lower()
+    if b.text <= SCRIPT_NOTICE_MAX and "javascript" in text:
+        in_noscript = el.tag == "noscript" or next(el.iterancestors("noscript"), None) is not None
+        if in_noscript or _BROWSER.search(text):
+            return "script"
+    if not any(word in text for word in _CONSENT_CORE):
+        return None
+    hits = sum(text.count(word) for word in _CONSENT_WORDS)
+    if hits >= NOTICE_HITS and hits * NOTICE_SPACING >= len(text):
+        return "consent"
+    return None
+
+
+def _skip_notices(blocks: list[BlockRecord], best: int) -> int:
+    """The chosen block, or another when it is, or mostly holds, a consent dialog or a
+    notice about JavaScript: those are made boilerplate and the page is scored again.
+
+    A consent text replaced by nothing is kept (a privacy policy is its page's content);
+    a notice about scripts is dropped even then, and the caller widens to the page."""
+    first = best
+    flagged: list[BlockRecord] = []
+    kinds: set[str] = set()
+    for _ in range(4):
+        chosen = blocks[best]
+        # Its child boxes that hold a good share of its prose first (a dialog beside the
+        # article in one wrapper), then, when none is a notice, the block itself. Only
+        # boxes: paragraphs of a page about privacy are not dialogs one by one.
+        suspects = []
+        floor = max(0.25 * chosen.good, GOOD_MIN)
+        depth = chosen.depth
+        for i in range(best + 1, len(blocks)):
+            b = blocks[i]
+            if b.depth <= depth:
+                break
+            if b.parent == best and b.good >= floor and b.text > b.own:
+                suspects.append(b)
+        if chosen.tag not in NEVER_NEGATIVE and chosen.good <= NOTICE_MAX:
+            suspects.append(chosen)
+        found = False
+        for b in suspects:
+            if b is chosen and found:
+                break
+            kind = notice(b.el, b)
+            if kind:
+                b.neg = True
+                flagged.append(b)
+                kinds.add(kind)
+                found = True
+        if not found:
+            return best
+        aggregate(blocks, set())
+        best = _best(blocks)
+        if best < 0 or blocks[best].good < THIN_PROSE:
+            break
+    if "consent" not in kinds:
+        return best
+    # Nothing else to read, or notices all the way down: the text is the page's own.
+    for b in flagged:
+        b.neg = False
+    aggregate(blocks, set())
+    return first
+
+
 WIDEN_MORE = 1.25  # an ancestor with this much more prose than the chosen block...
-WIDEN_BAD = 1.5  # ...that adds at most this much boilerplate per character of prose...
-WIDEN_KEEP = 0.5  # ...and keeps this share of the chosen block's score holds the article
+WIDEN_BAD = 1.5  # ...that adds at most this much boilerplate per character of prose
+WIDEN_SIBLINGS = 0.25  # or whose own paragraphs beside it add this share of its prose
+WIDEN_KEEP = 0.5  # share of the chosen block's score an ancestor keeps
 _CONTAINER = frozenset(("article", "main"))
 
 
@@ -464,29 +575,43 @@ def _says_content(el: Any) -> bool:
     return bool(names and _POSITIVE.search(names.lower()))
 
 
+def _leaf_prose(blocks: list[BlockRecord], a: BlockRecord, skip: BlockRecord) -> float:
+    """The prose of `a`'s child blocks that hold no blocks (its own paragraphs)."""
+    total = 0.0
+    index, depth = a.index, a.depth
+    for j in range(index + 1, len(blocks)):
+        b = blocks[j]
+        if b.depth <= depth:
+            break
+        if b.parent == index and b is not skip and b.text == b.own:
+            total += b.good
+    return total
+
+
 def _widen(blocks: list[BlockRecord], best: int) -> int:
     """The chosen block, or an ancestor that holds much more prose of the same kind.
 
-    The best-scoring block can be one section of an article (a wiki's list, a "behind
-    the scenes" part) when links in the article's other paragraphs weigh on its score:
-    its parent, or an ancestor that says it is the content, wins when it adds more prose
-    than boilerplate."""
+    The best-scoring block can be one section of an article (a wiki's trivia list, a
+    "behind the scenes" part) when links in the article's paragraphs and the link lists
+    around them weigh on the article's score. An ancestor with much more prose wins when
+    it adds more prose than boilerplate and is the block's parent or says it is the
+    content, or when its own paragraphs beside the section hold a good share of it
+    (the article's text around its trivia list)."""
     chosen = blocks[best]
     floor = WIDEN_KEEP * (chosen.good - chosen.bad)
     cur = chosen
     i = chosen.parent
     while i >= 0:
         a = blocks[i]
-        if a.boiler or a.tag in NEVER_NEGATIVE and a.tag != "main":
+        if a.boiler or (a.tag in NEVER_NEGATIVE and a.tag != "main"):
             break
         more = a.good - cur.good
-        if (
-            a.good >= WIDEN_MORE * cur.good
-            and a.bad - cur.bad <= WIDEN_BAD * more
-            and a.good - a.bad >= floor
-            and (i == cur.parent or _says_content(a.el))
-        ):
-            cur = a
+        if a.good >= WIDEN_MORE * cur.good and more >= GOOD_MIN and a.good > a.bad:
+            near = i == cur.parent or _says_content(a.el)
+            if (
+                near and a.bad - cur.bad <= WIDEN_BAD * more and a.good - a.bad >= floor
+            ) or _leaf_prose(blocks, a, cur) >= max(THIN_PROSE, WIDEN_SIBLINGS * cur.good):
+                cur = a
         i = a.parent
     return cur.index
 
@@ -507,6 +632,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
     """Whether a block inside the chosen content is boilerplate to leave out."""
     if b.boiler or negative(b):
         return True
+    if b.tag == "noscript" and b.text <= SCRIPT_NOTICE_MAX and "javascript" in _sample(el).lower():
+        return True  # a notice asking for scripts, inside the article
     return _link_list(b)
 
 
