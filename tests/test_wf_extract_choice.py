@@ -307,3 +307,66 @@ def test_subscription_boxes_named_so_are_dropped(name: str):
     text = extract_text(html)
     assert ARTICLE_DE_KEY in text
     assert "Digitalabo" not in text
+
+
+# -- pages in Chinese or Japanese, where a sentence is a few characters --------------------
+
+
+def test_a_chinese_article_of_short_lines_is_prose():
+    lines = (
+        "一波波低溫寒流報到，已將山區一帶層層山巒披上嫣紅的彩衣。",
+        "沿著道路一路上雲氣山嵐滯留山頭，順路下切後不久即抵達國小。",
+        "校園裡的楓樹美如其名，滿地落葉在陽光下閃閃發亮，令人讚嘆。",
+        "我們在附近的營地搭起帳篷，晚上圍著爐火煮湯，聊到深夜才睡。",
+        "山腳下的小店賣著熱騰騰的包子，老闆說這是他們家三代的手藝。",
+        "午後下起一陣細雨，我們躲進涼亭，看著雲霧在山谷間慢慢流動。",
+        "第二天清晨霧氣散去，整片山谷的紅葉在晨光中顯得格外鮮明。",
+        "回程時順道拜訪老朋友，喝了一杯熱茶，帶著滿滿的回憶下山。",
+    )
+    article = "<h1>山上的楓葉季</h1>" + "".join(f"<p>{line}</p>" for line in lines)
+    # Readers' replies: fewer of them, each long enough in characters to look like prose.
+    replies = "".join(
+        f"<div class='reply'><p>訪客{n}於2014/01/01留言：照片拍得真好，看起來好豐盛喔，"
+        f"下次也想一起去露營，請問營地需要事先預約嗎？謝謝分享這麼美的風景照片。</p></div>"
+        for n in range(3)
+    )
+    # The blog's sidebar: archive links by month.
+    links = "".join(
+        f"<li><a href='/archive/{n}'>2013年{n}月文章彙整</a></li>" for n in range(1, 13)
+    )
+    html = (
+        "<html lang='zh-TW'><head><title>山上的楓葉季</title></head><body>"
+        f"{NAV}<div class='post'>{article}</div>"
+        f"<div class='user-post comment-text'>{replies}</div>"
+        f"<div class='side'><ul>{links}</ul><ul>{links}</ul></div>"
+        "</body></html>"
+    )
+    text = extract_text(html)
+    assert "第二天清晨霧氣散去" in text
+    assert "營地需要事先預約" not in text
+
+
+# -- an article continued in a "read more" expander -----------------------------------------
+
+
+def test_the_rest_of_an_article_behind_a_read_more_expander_is_kept():
+    rest = "".join(
+        f"<p>Paragraph {n} of the rest of the story: the council met again on Monday and "
+        f"heard from residents on both banks of the river about the new crossing.</p>"
+        for n in range(8)
+    )
+    teasers = "".join(
+        f"<div class='item'><h4>Column {n}</h4><p>A columnist's take on the week, in a "
+        f"sentence or two that tease the column on another page of the site.</p></div>"
+        for n in range(4)
+    )
+    html = _page(
+        NAV,
+        f'<div id="story"><div class="story-body">{ARTICLE_EN}'
+        f'<div id="read-more"><div id="read-more-link"><a href="">Read more</a></div>'
+        f'<div id="read-more-content">{rest}</div></div></div>'
+        f'<div class="group">{teasers}</div></div>',
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    assert "Paragraph 6 of the rest of the story" in text

@@ -49,7 +49,7 @@ _NEGATIVE = re.compile(
     r"truste|teaser|teasers|abo|upsell|"
     r"date|dates|dateline|timestamp|meta|publish|published|photo|photos|image|img|picture|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
-    r"author-bio|jump-link|read-more|see-also|also-read)(?![a-z])"
+    r"author-bio|jump-link|see-also|also-read)(?![a-z])"
 )
 # Words that say "this is the content". A class token made of them alone outweighs a
 # boilerplate token beside it (`article-body pagination-first`, `main has-sidebar`);
@@ -80,7 +80,11 @@ _NEVER_CONTENT = re.compile(
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 
 GOOD_MIN = 50  # characters of own text for a block to count as prose
+# The same for Chinese and Japanese, where one character is about a word: a
+# sentence of twenty characters is prose there.
+GOOD_MIN_DENSE = 20
 THIN_PROSE = 250  # characters of prose below which a chosen region is suspect
+THIN_PROSE_DENSE = 100  # the same in Chinese or Japanese
 CARD_MAX = 500  # characters: more prose than this under a linked heading is no teaser
 PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
 SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
@@ -312,7 +316,7 @@ def negative(b: BlockRecord) -> bool:
     return hit
 
 
-def aggregate(blocks: list[BlockRecord], exempt: set[int]) -> None:
+def aggregate(blocks: list[BlockRecord], exempt: set[int], good_min: int = GOOD_MIN) -> None:
     """Subtree sums in every record (good, bad, text, link, raw good) and whether it is
     boilerplate; prose in boilerplate counts as bad."""
     # A block's own (good, bad): link text is bad anywhere; the rest is prose when the
@@ -327,7 +331,7 @@ def aggregate(blocks: list[BlockRecord], exempt: set[int]) -> None:
             good = bad = 0.0
         elif last is None:
             good, bad = 0.0, own
-        elif own >= GOOD_MIN and not last.rstrip().rstrip("])").endswith(_ELLIPSIS):
+        elif own >= good_min and not last.rstrip().rstrip("])").endswith(_ELLIPSIS):
             good, bad = own - link, link
         elif b.tag in heading:
             good, bad = 0.0, link
@@ -406,17 +410,19 @@ def _thin(blocks: list[BlockRecord], best: int, total: float) -> bool:
     return best < 0 or blocks[best].good < max(THIN_PROSE, 0.1 * total)
 
 
-def choose(body: Any, deadline: float | None = None) -> Analysis:
-    """Score every block and keep the best subtree.
+def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Analysis:
+    """Score every block and keep the best subtree (`dense`: the page is written in
+    Chinese or Japanese, where prose is fewer characters).
 
     When boilerplate names leave almost no prose (a page that wraps its article in
     `<div class="has-sidebar">`), score again without the names that held most of it.
     """
+    gm = GOOD_MIN_DENSE if dense else GOOD_MIN
     blocks = walk(body, deadline=deadline)
     result = Analysis(blocks=blocks)
     if not blocks:
         return result
-    aggregate(blocks, set())
+    aggregate(blocks, set(), gm)
     total = blocks[0].raw
     best = _best(blocks)
     skipped = sum(b.own for b in blocks if b.last is None)
@@ -424,7 +430,7 @@ def choose(body: Any, deadline: float | None = None) -> Analysis:
         # Walk everything this time, to learn which boilerplate names held the prose.
         check_time(deadline)
         blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
-        aggregate(blocks, set())
+        aggregate(blocks, set(), gm)
         total = blocks[0].raw
         best = _best(blocks)
         # First the wrappers; failing those, the repeated names (the page's names are
@@ -436,18 +442,18 @@ def choose(body: Any, deadline: float | None = None) -> Analysis:
             added = more(blocks, total) - exempt
             if not added:
                 continue
-            aggregate(blocks, exempt | added)
+            aggregate(blocks, exempt | added, gm)
             chosen = _best(blocks)
             if chosen >= 0 and blocks[chosen].good >= THIN_PROSE:
                 exempt |= added
                 best = chosen
                 result.lenient = lenient
                 break
-            aggregate(blocks, exempt)  # no article there either: keep the names' verdict
+            aggregate(blocks, exempt, gm)  # no article there either: keep the names' verdict
         for i in exempt:
             blocks[i].neg = False
     if best >= 0:
-        best = _skip_notices(blocks, best)
+        best = _skip_notices(blocks, best, gm)
     if best >= 0:
         best = _widen(blocks, best)
         result.best = blocks[best].el
@@ -510,7 +516,7 @@ def notice(el: Any, b: BlockRecord) -> str | None:
     return None
 
 
-def _skip_notices(blocks: list[BlockRecord], best: int) -> int:
+def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
     """The chosen block, or another when it is, or mostly holds, a consent dialog or a
     notice about JavaScript: those are made boilerplate and the page is scored again.
 
@@ -547,7 +553,7 @@ def _skip_notices(blocks: list[BlockRecord], best: int) -> int:
                 found = True
         if not found:
             return best
-        aggregate(blocks, set())
+        aggregate(blocks, set(), gm)
         best = _best(blocks)
         if best < 0 or blocks[best].good < THIN_PROSE:
             break
@@ -556,7 +562,7 @@ def _skip_notices(blocks: list[BlockRecord], best: int) -> int:
     # Nothing else to read, or notices all the way down: the text is the page's own.
     for b in flagged:
         b.neg = False
-    aggregate(blocks, set())
+    aggregate(blocks, set(), gm)
     return first
 
 
