@@ -370,3 +370,21 @@ def test_the_rest_of_an_article_behind_a_read_more_expander_is_kept():
     text = extract_text(html)
     assert ARTICLE_EN_KEY in text
     assert "Paragraph 6 of the rest of the story" in text
+
+
+def test_comments_named_with_content_words_stay_out():
+    """`comment-text`, `comment-body`: the content words name the comment's own text."""
+    comments = "".join(
+        f"<div class='c'><p>Reader {n} wrote: what a lovely report, I walked along those "
+        f"sandbanks as a child and never saw a single seal there, so this is good news for "
+        f"all of us who grew up by the estuary and still visit every summer.</p></div>"
+        for n in range(5)
+    )
+    html = _page(
+        NAV,
+        f"<div id='area'><div class='story'>{ARTICLE_EN}</div>"
+        f"<div class='user-post-text comment-text'>{comments}</div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    assert "Reader 3 wrote" not in text

@@ -55,6 +55,8 @@ _NEGATIVE = re.compile(
 # boilerplate token beside it (`article-body pagination-first`, `main has-sidebar`);
 # a token that mixes both (`article-footer`, `comment-content`) stays boilerplate.
 _POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
+# Comments: a token that names one outweighs content names beside it.
+_STRONG = re.compile(r"comment(?!ary)|coment|komment|disqus")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _MODIFIERS = ("has-", "with-", "no-", "without-", "is-")
 _INNER_MODIFIERS = tuple("-" + m for m in _MODIFIERS)
@@ -98,7 +100,7 @@ def negative_words(words: str) -> bool:
     if hit is None:
         if len(_negative_cache) > 20000:
             _negative_cache.clear()
-        negative = positive = False
+        negative = positive = strong = False
         for token in words.split():
             # camelCase and snake_case get the same word boundaries as kebab-case.
             low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
@@ -109,9 +111,13 @@ def negative_words(words: str) -> bool:
             if any(not _modified(low[: m.start()]) for m in _NEGATIVE.finditer(low)):
                 # has-sidebar, card-no-image: what a block holds, not what it is.
                 negative = True
+                if _STRONG.search(low) and _POSITIVE.search(low):
+                    # comment-text, comment-body: a reader's comment, whatever else
+                    # the block is called.
+                    strong = True
             elif _POSITIVE.search(low):
                 positive = True
-        hit = _negative_cache[words] = negative and not positive
+        hit = _negative_cache[words] = negative and (strong or not positive)
     return hit
 
 
@@ -581,17 +587,23 @@ def _says_content(el: Any) -> bool:
     return bool(names and _POSITIVE.search(names.lower()))
 
 
-def _leaf_prose(blocks: list[BlockRecord], a: BlockRecord, skip: BlockRecord) -> float:
-    """The prose of `a`'s child blocks that hold no blocks (its own paragraphs)."""
-    total = 0.0
+def _children_prose(
+    blocks: list[BlockRecord], a: BlockRecord, skip: BlockRecord
+) -> tuple[float, float]:
+    """The prose of `a`'s child blocks that hold no blocks (its own paragraphs), and that
+    of its children named as comments or recommendations, leaving out `skip`'s."""
+    leaf = never = 0.0
     index, depth = a.index, a.depth
     for j in range(index + 1, len(blocks)):
         b = blocks[j]
         if b.depth <= depth:
             break
-        if b.parent == index and b is not skip and b.text == b.own:
-            total += b.good
-    return total
+        if b.parent == index and b is not skip:
+            if b.text == b.own:
+                leaf += b.good
+            elif b.good and _never_content(b.el):
+                never += b.good
+    return leaf, never
 
 
 def _widen(blocks: list[BlockRecord], best: int) -> int:
@@ -613,10 +625,12 @@ def _widen(blocks: list[BlockRecord], best: int) -> int:
             break
         more = a.good - cur.good
         if a.good >= WIDEN_MORE * cur.good and more >= GOOD_MIN and a.good > a.bad:
+            leaf, never = _children_prose(blocks, a, cur)
             near = i == cur.parent or _says_content(a.el)
-            if (
-                near and a.bad - cur.bad <= WIDEN_BAD * more and a.good - a.bad >= floor
-            ) or _leaf_prose(blocks, a, cur) >= max(THIN_PROSE, WIDEN_SIBLINGS * cur.good):
+            if never * 2 < more and (
+                (near and a.bad - cur.bad <= WIDEN_BAD * more and a.good - a.bad >= floor)
+                or leaf >= max(THIN_PROSE, WIDEN_SIBLINGS * cur.good)
+            ):
                 cur = a
         i = a.parent
     return cur.index
