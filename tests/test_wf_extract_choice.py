@@ -97,7 +97,7 @@ _CONSENT_BOXES = {
     "didomi": '<div class="didomi-popup-container didomi-notice">{}</div>',
     # A site's own dialog, named by its ARIA role alone.
     "role": '<div class="layer" role="dialog" aria-label="x">{}</div>',
-    "aria-modal": '<div class="box-a" aria-modal="true">{}</div>',
+    "alertdialog": '<div class="box-a" role="alertdialog" aria-modal="true">{}</div>',
     # No names at all: a box fixed over the page, recognised by its text.
     "text": '<div class="ov"><div class="ov-inner">{}</div></div>',
 }

@@ -133,7 +133,8 @@ def negative_block(el: Any, tag: str) -> bool:
     if not cls and not ident:
         return False
     # A site's own dialogs carry a class too: the roles are looked at only then.
-    if el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true":
+    # (aria-modal="true" is only valid beside one of these roles.)
+    if el.get("role") in _DIALOG_ROLES:
         return True
     if ident and ident.count("-") >= 3 and len(el) and el[0].tag in _HEADING:
         # An id made of a heading's words (`sharing-with-a-single-developer`, a
@@ -172,6 +173,7 @@ class BlockRecord:
         "raw",  # prose before boilerplate names took any away
         "boiler",  # the block is boilerplate (by name, or a teaser card)
         "neg",  # negative_block(), computed when first needed (None until then)
+        "end",  # the index after the last block inside this one
     )
 
     def __init__(
@@ -202,6 +204,7 @@ class BlockRecord:
         self.raw = 0.0
         self.boiler = False
         self.neg = neg
+        self.end = index + 1
 
 
 _HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -223,11 +226,7 @@ class Analysis:
         if whole or self.best_index < 0:
             return {b.el: b for b in blocks}
         start = self.best_index
-        depth = blocks[start].depth
-        end = start + 1
-        while end < len(blocks) and blocks[end].depth > depth:
-            end += 1
-        return {b.el: b for b in blocks[start:end]}
+        return {b.el: b for b in blocks[start : blocks[start].end]}
 
 
 class OutOfTime(Exception):
@@ -297,6 +296,7 @@ def walk(
             continue
         if frames and frames[-1].el is el:
             f = frames.pop()
+            f.end = len(blocks)
             if frames:
                 cur = frames[-1]
                 # A heading that is all link titles a teaser card: its block is one.
@@ -312,6 +312,8 @@ def walk(
                 cur.last = tail if n < 64 else tail[-16:]
                 if links:
                     cur.own_link += n
+    for f in frames:  # never left open, but a subtree's end must hold whatever happens
+        f.end = len(blocks)
     return blocks
 
 
@@ -496,14 +498,10 @@ NOTICE_MAX = 6000
 
 
 def _sample(el: Any) -> str:
-    parts: list[str] = []
-    n = 0
-    for text in el.itertext():
-        parts.append(text)
-        n += len(text)
-        if n > NOTICE_SAMPLE:
-            break
-    return " ".join(parts)
+    """The start of a block's text, cut in C (itertext() would build a string a node)."""
+    from common.xpath import compiled
+
+    return str(compiled(f"substring(normalize-space(), 1, {NOTICE_SAMPLE})")(el))
 
 
 def notice(el: Any, b: BlockRecord) -> str | None:
@@ -538,12 +536,11 @@ def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
         # boxes: paragraphs of a page about privacy are not dialogs one by one.
         suspects = []
         floor = max(0.25 * chosen.good, GOOD_MIN)
-        depth = chosen.depth
-        for i in range(best + 1, len(blocks)):
-            b = blocks[i]
-            if b.depth <= depth:
-                break
-            if b.parent == best and b.good >= floor and b.text > b.own:
+        j, end = best + 1, chosen.end
+        while j < end:  # child by child, over their subtrees
+            b = blocks[j]
+            j = b.end
+            if b.good >= floor and b.text > b.own:
                 suspects.append(b)
         if chosen.tag not in NEVER_NEGATIVE and chosen.good <= NOTICE_MAX:
             suspects.append(chosen)
@@ -593,12 +590,11 @@ def _children_prose(
     """The prose of `a`'s child blocks that hold no blocks (its own paragraphs), and that
     of its children named as comments or recommendations, leaving out `skip`'s."""
     leaf = never = 0.0
-    index, depth = a.index, a.depth
-    for j in range(index + 1, len(blocks)):
+    j, end = a.index + 1, a.end
+    while j < end:  # child by child, over their subtrees
         b = blocks[j]
-        if b.depth <= depth:
-            break
-        if b.parent == index and b is not skip:
+        j = b.end
+        if b is not skip:
             if b.text == b.own:
                 leaf += b.good
             elif b.good and _never_content(b.el):
