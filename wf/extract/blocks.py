@@ -7,6 +7,12 @@ that holds most of the prose without dragging navigation along. Blocks named as
 boilerplate (nav, aside, footer, figure; class and id words such as share, related,
 comments) are not walked into: all their text is bad. When that leaves no article, the
 page is walked again to see whether a boilerplate name wrapped the article itself.
+
+Two checks then settle the choice, on the chosen block and its larger child boxes only:
+a consent dialog or a notice asking for JavaScript, known by its text in any box (the
+platforms' names and dialog roles are already boilerplate), is made boilerplate and the
+page scored again; and the choice widens to an ancestor that holds much more prose of the
+same kind (a wiki's trivia list chosen out of the article that holds it).
 """
 
 from __future__ import annotations
