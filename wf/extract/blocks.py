@@ -7,6 +7,12 @@ that holds most of the prose without dragging navigation along. Blocks named as
 boilerplate (nav, aside, footer, figure; class and id words such as share, related,
 comments) are not walked into: all their text is bad. When that leaves no article, the
 page is walked again to see whether a boilerplate name wrapped the article itself.
+
+Two checks then settle the choice, on the chosen block and its larger child boxes only:
+a consent dialog or a notice asking for JavaScript, known by its text in any box (the
+platforms' names and dialog roles are already boilerplate), is made boilerplate and the
+page scored again; and the choice widens to an ancestor that holds much more prose of the
+same kind (a wiki's trivia list chosen out of the article that holds it).
 """
 
 from __future__ import annotations
@@ -41,15 +47,22 @@ _NEGATIVE = re.compile(
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
     r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
     r"coment|komment|reklam|werbung|publicidad|"
+    # Consent platforms name their containers alike on every site: OneTrust, Cookiebot,
+    # Didomi, Usercentrics, Quantcast, TrustArc, Sourcepoint, Borlabs, Complianz, CookieYes.
+    r"onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|trustarc|sp-message|"
+    r"borlabs|cmplz|"
     r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print|author|"
+    r"truste|teaser|teasers|abo|upsell|"
     r"date|dates|dateline|timestamp|meta|publish|published|photo|photos|image|img|picture|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
-    r"author-bio|jump-link|read-more|see-also|also-read)(?![a-z])"
+    r"author-bio|jump-link|see-also|also-read)(?![a-z])"
 )
 # Words that say "this is the content". A class token made of them alone outweighs a
 # boilerplate token beside it (`article-body pagination-first`, `main has-sidebar`);
 # a token that mixes both (`article-footer`, `comment-content`) stays boilerplate.
 _POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
+# Comments: a token that names one outweighs content names beside it.
+_STRONG = re.compile(r"comment(?!ary)|coment|komment|disqus")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _MODIFIERS = ("has-", "with-", "no-", "without-", "is-")
 _INNER_MODIFIERS = tuple("-" + m for m in _MODIFIERS)
@@ -65,12 +78,21 @@ def _modified(prefix: str) -> bool:
 # recommendations. A page is never read as if these held its content.
 _NEVER_CONTENT = re.compile(
     r"comment(?!ary)|coment|komment|disqus|related|recommend|outbrain|taboola|popular|"
-    r"trending|promo",
+    r"trending|promo|newsletter|"
+    # Consent managers (their legal text about vendors and purposes is long prose).
+    r"consent|cookie|gdpr|onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|"
+    r"truste|sp_message|borlabs|cmplz|cky-consent|uc-banner",
     re.IGNORECASE,
 )
+# ARIA roles of a box drawn over the page: a consent, sign-in or newsletter dialog.
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 
 GOOD_MIN = 50  # characters of own text for a block to count as prose
+# The same for Chinese and Japanese, where one character is about a word: a
+# sentence of twenty characters is prose there.
+GOOD_MIN_DENSE = 20
 THIN_PROSE = 250  # characters of prose below which a chosen region is suspect
+THIN_PROSE_DENSE = 100  # the same in Chinese or Japanese
 CARD_MAX = 500  # characters: more prose than this under a linked heading is no teaser
 PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
 SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
@@ -84,7 +106,7 @@ def negative_words(words: str) -> bool:
     if hit is None:
         if len(_negative_cache) > 20000:
             _negative_cache.clear()
-        negative = positive = False
+        negative = positive = strong = False
         for token in words.split():
             # camelCase and snake_case get the same word boundaries as kebab-case.
             low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
@@ -95,9 +117,13 @@ def negative_words(words: str) -> bool:
             if any(not _modified(low[: m.start()]) for m in _NEGATIVE.finditer(low)):
                 # has-sidebar, card-no-image: what a block holds, not what it is.
                 negative = True
+                if _STRONG.search(low) and _POSITIVE.search(low):
+                    # comment-text, comment-body: a reader's comment, whatever else
+                    # the block is called.
+                    strong = True
             elif _POSITIVE.search(low):
                 positive = True
-        hit = _negative_cache[words] = negative and not positive
+        hit = _negative_cache[words] = negative and (strong or not positive)
     return hit
 
 
@@ -110,6 +136,16 @@ def negative_block(el: Any, tag: str) -> bool:
         return False
     cls = el.get("class")
     ident = el.get("id")
+    if not cls and not ident:
+        return False
+    # A site's own dialogs carry a class too: the roles are looked at only then.
+    # (aria-modal="true" is only valid beside one of these roles.)
+    if el.get("role") in _DIALOG_ROLES:
+        return True
+    if ident and ident.count("-") >= 3 and len(el) and el[0].tag in _HEADING:
+        # An id made of a heading's words (`sharing-with-a-single-developer`, a
+        # documentation or wiki section's anchor) names the topic, not the block's role.
+        ident = None
     if not cls and not ident:
         return False
     return negative_words(f"{cls} {ident}" if cls and ident else cls or ident)
@@ -143,6 +179,7 @@ class BlockRecord:
         "raw",  # prose before boilerplate names took any away
         "boiler",  # the block is boilerplate (by name, or a teaser card)
         "neg",  # negative_block(), computed when first needed (None until then)
+        "end",  # the index after the last block inside this one
     )
 
     def __init__(
@@ -173,6 +210,7 @@ class BlockRecord:
         self.raw = 0.0
         self.boiler = False
         self.neg = neg
+        self.end = index + 1
 
 
 _HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -194,11 +232,7 @@ class Analysis:
         if whole or self.best_index < 0:
             return {b.el: b for b in blocks}
         start = self.best_index
-        depth = blocks[start].depth
-        end = start + 1
-        while end < len(blocks) and blocks[end].depth > depth:
-            end += 1
-        return {b.el: b for b in blocks[start:end]}
+        return {b.el: b for b in blocks[start : blocks[start].end]}
 
 
 class OutOfTime(Exception):
@@ -268,6 +302,7 @@ def walk(
             continue
         if frames and frames[-1].el is el:
             f = frames.pop()
+            f.end = len(blocks)
             if frames:
                 cur = frames[-1]
                 # A heading that is all link titles a teaser card: its block is one.
@@ -283,24 +318,9 @@ def walk(
                 cur.last = tail if n < 64 else tail[-16:]
                 if links:
                     cur.own_link += n
+    for f in frames:  # never left open, but a subtree's end must hold whatever happens
+        f.end = len(blocks)
     return blocks
-
-
-def own_scores(b: BlockRecord) -> tuple[float, float]:
-    """A block's own (good, bad): link text is bad anywhere; the rest is prose when the
-    block is long, unless it trails off in an ellipsis (an excerpt teasing another
-    page); short lines weigh a little on the bad side, headings not at all."""
-    own, link = b.own, b.own_link
-    if not own:
-        return 0.0, 0.0
-    if b.last is None:  # boilerplate not walked into: all its text is bad
-        return 0.0, own
-    if own >= GOOD_MIN and not b.last.rstrip().rstrip("])").endswith(_ELLIPSIS):
-        return own - link, link
-    if b.tag in _HEADING:
-        # A heading is short but no label: it belongs with the prose it titles.
-        return 0.0, link
-    return 0.0, link + SHORT_WEIGHT * (own - link)
 
 
 def negative(b: BlockRecord) -> bool:
@@ -310,12 +330,29 @@ def negative(b: BlockRecord) -> bool:
     return hit
 
 
-def aggregate(blocks: list[BlockRecord], exempt: set[int]) -> None:
+def aggregate(blocks: list[BlockRecord], exempt: set[int], good_min: int = GOOD_MIN) -> None:
     """Subtree sums in every record (good, bad, text, link, raw good) and whether it is
     boilerplate; prose in boilerplate counts as bad."""
+    # A block's own (good, bad): link text is bad anywhere; the rest is prose when the
+    # block is long, unless it trails off in an ellipsis (an excerpt teasing another
+    # page); short lines weigh a little on the bad side, headings not at all. Inline:
+    # this loop runs over every block of every page.
+    heading = _HEADING
     for b in blocks:
-        b.good, b.bad = own_scores(b)
-        b.text, b.link, b.raw = b.own, b.own_link, b.good
+        own, link = b.own, b.own_link
+        last = b.last
+        if not own:
+            good = bad = 0.0
+        elif last is None:
+            good, bad = 0.0, own
+        elif own >= good_min and not last.rstrip().rstrip("])").endswith(_ELLIPSIS):
+            good, bad = own - link, link
+        elif b.tag in heading:
+            good, bad = 0.0, link
+        else:
+            good, bad = 0.0, link + SHORT_WEIGHT * (own - link)
+        b.good, b.bad = good, bad
+        b.text, b.link, b.raw = own, link, good
     # Children come after their parent: walk backwards to add each into its parent.
     for i in range(len(blocks) - 1, -1, -1):
         b = blocks[i]
@@ -377,6 +414,8 @@ def _repeated(blocks: list[BlockRecord], total: float) -> set[int]:
 
 
 def _never_content(el: Any) -> bool:
+    if el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true":
+        return True
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
     return _NEVER_CONTENT.search(names) is not None
 
@@ -385,17 +424,19 @@ def _thin(blocks: list[BlockRecord], best: int, total: float) -> bool:
     return best < 0 or blocks[best].good < max(THIN_PROSE, 0.1 * total)
 
 
-def choose(body: Any, deadline: float | None = None) -> Analysis:
-    """Score every block and keep the best subtree.
+def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Analysis:
+    """Score every block and keep the best subtree (`dense`: the page is written in
+    Chinese or Japanese, where prose is fewer characters).
 
     When boilerplate names leave almost no prose (a page that wraps its article in
     `<div class="has-sidebar">`), score again without the names that held most of it.
     """
+    gm = GOOD_MIN_DENSE if dense else GOOD_MIN
     blocks = walk(body, deadline=deadline)
     result = Analysis(blocks=blocks)
     if not blocks:
         return result
-    aggregate(blocks, set())
+    aggregate(blocks, set(), gm)
     total = blocks[0].raw
     best = _best(blocks)
     skipped = sum(b.own for b in blocks if b.last is None)
@@ -403,7 +444,7 @@ def choose(body: Any, deadline: float | None = None) -> Analysis:
         # Walk everything this time, to learn which boilerplate names held the prose.
         check_time(deadline)
         blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
-        aggregate(blocks, set())
+        aggregate(blocks, set(), gm)
         total = blocks[0].raw
         best = _best(blocks)
         # First the wrappers; failing those, the repeated names (the page's names are
@@ -415,20 +456,191 @@ def choose(body: Any, deadline: float | None = None) -> Analysis:
             added = more(blocks, total) - exempt
             if not added:
                 continue
-            aggregate(blocks, exempt | added)
+            aggregate(blocks, exempt | added, gm)
             chosen = _best(blocks)
             if chosen >= 0 and blocks[chosen].good >= THIN_PROSE:
                 exempt |= added
                 best = chosen
                 result.lenient = lenient
                 break
-            aggregate(blocks, exempt)  # no article there either: keep the names' verdict
+            aggregate(blocks, exempt, gm)  # no article there either: keep the names' verdict
         for i in exempt:
             blocks[i].neg = False
     if best >= 0:
+        best = _skip_notices(blocks, best, gm)
+    if best >= 0:
+        best = _widen(blocks, best)
         result.best = blocks[best].el
         result.best_index = best
     return result
+
+
+# Words of a consent manager's legal text, in the languages most pages here use and as
+# loanwords in most others ("cookie", "tracking"); one every NOTICE_SPACING characters of
+# text at least makes a box a consent dialog rather than an article that mentions them.
+# Counted with str.count on the lowered text: a regex alternation is a hundred times
+# slower here.
+_CONSENT_WORDS = (
+    "cookie", "consent", "einwillig", "zustimm", "datenschutz", "privacy", "privacidad",
+    "confidentialit", "partner", "vendor", "anbieter", "purpose", "zweck", "finalit",
+    "legitimate interest", "berechtigte", "personalis", "personaliz", "tracking",
+    "widerruf", "withdraw", "gerät", "device", "stored", "gespeichert",
+)  # fmt: skip
+# One of these is in every consent dialog: the rest are counted only then.
+_CONSENT_CORE = ("cookie", "consent", "einwillig", "zustimm")
+NOTICE_SPACING = 100
+NOTICE_HITS = 6
+# "Browser" in the languages a notice about scripts is written in.
+_BROWSER = re.compile(
+    r"browser|navigateur|navegador|navigator|prohl[ií][zž]e[cč]|przegl[aą]dar|"
+    r"\u0431\u0440\u0430\u0443\u0437\u0435\u0440|\u30d6\u30e9\u30a6\u30b6|"
+    r"\u6d4f\u89c8\u5668|\u700f\u89bd\u5668"
+)
+NOTICE_SAMPLE = 800  # characters of a block read to judge it
+SCRIPT_NOTICE_MAX = 800  # characters: a notice about scripts is short
+# Characters of prose above which a block is read as no notice at all: a consent text
+# that long is a privacy policy, the page's own content (and reading it costs time).
+NOTICE_MAX = 6000
+
+
+def _sample(el: Any) -> str:
+    """The start of a block's text: enough to judge it, and cheap (not the whole text)."""
+    parts: list[str] = []
+    n = 0
+    for text in el.itertext():
+        parts.append(text)
+        n += len(text)
+        if n > NOTICE_SAMPLE:
+            break
+    return " ".join(parts)
+
+
+def notice(el: Any, b: BlockRecord) -> str | None:
+    """'consent' for a consent manager's dialog, 'script' for a notice that asks for
+    JavaScript, judged by the text (whatever the box is named); None otherwise."""
+    text = _sample(el).lower()
+    if b.text <= SCRIPT_NOTICE_MAX and "javascript" in text:
+        in_noscript = el.tag == "noscript" or next(el.iterancestors("noscript"), None) is not None
+        if in_noscript or _BROWSER.search(text):
+            return "script"
+    if not any(word in text for word in _CONSENT_CORE):
+        return None
+    hits = sum(text.count(word) for word in _CONSENT_WORDS)
+    if hits >= NOTICE_HITS and hits * NOTICE_SPACING >= len(text):
+        return "consent"
+    return None
+
+
+def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
+    """The chosen block, or another when it is, or mostly holds, a consent dialog or a
+    notice about JavaScript: those are made boilerplate and the page is scored again.
+
+    A consent text replaced by nothing is kept (a privacy policy is its page's content);
+    a notice about scripts is dropped even then, and the caller widens to the page."""
+    first = best
+    flagged: list[BlockRecord] = []
+    kinds: set[str] = set()
+    for _ in range(4):
+        chosen = blocks[best]
+        # Its child boxes that hold a good share of its prose first (a dialog beside the
+        # article in one wrapper), then, when none is a notice, the block itself. Only
+        # boxes: paragraphs of a page about privacy are not dialogs one by one.
+        suspects = []
+        floor = max(0.25 * chosen.good, GOOD_MIN)
+        j, end = best + 1, chosen.end
+        while j < end:  # child by child, over their subtrees
+            b = blocks[j]
+            j = b.end
+            if b.good >= floor and b.text > b.own:
+                suspects.append(b)
+        if chosen.tag not in NEVER_NEGATIVE and chosen.good <= NOTICE_MAX:
+            suspects.append(chosen)
+        found = False
+        for b in suspects:
+            if b is chosen and found:
+                break
+            kind = notice(b.el, b)
+            if kind:
+                b.neg = True
+                flagged.append(b)
+                kinds.add(kind)
+                found = True
+        if not found:
+            return best
+        aggregate(blocks, set(), gm)
+        best = _best(blocks)
+        if best < 0 or blocks[best].good < THIN_PROSE:
+            break
+    if "consent" not in kinds:
+        return best
+    # Nothing else to read, or notices all the way down: the text is the page's own.
+    for b in flagged:
+        b.neg = False
+    aggregate(blocks, set(), gm)
+    return first
+
+
+WIDEN_MORE = 1.25  # an ancestor with this much more prose than the chosen block...
+WIDEN_BAD = 1.5  # ...that adds at most this much boilerplate per character of prose
+WIDEN_SIBLINGS = 0.25  # or whose own paragraphs beside it add this share of its prose
+WIDEN_KEEP = 0.5  # share of the chosen block's score an ancestor keeps
+_CONTAINER = frozenset(("article", "main"))
+
+
+def _says_content(el: Any) -> bool:
+    """<article>, <main>, schema.org's articleBody, or a class or id that says content."""
+    if el.tag in _CONTAINER or el.get("itemprop") == "articleBody":
+        return True
+    names = el.get("class") or el.get("id")
+    return bool(names and _POSITIVE.search(names.lower()))
+
+
+def _children_prose(
+    blocks: list[BlockRecord], a: BlockRecord, skip: BlockRecord
+) -> tuple[float, float]:
+    """The prose of `a`'s child blocks that hold no blocks (its own paragraphs), and that
+    of its children named as comments or recommendations, leaving out `skip`'s."""
+    leaf = never = 0.0
+    j, end = a.index + 1, a.end
+    while j < end:  # child by child, over their subtrees
+        b = blocks[j]
+        j = b.end
+        if b is not skip:
+            if b.text == b.own:
+                leaf += b.good
+            elif b.good and _never_content(b.el):
+                never += b.good
+    return leaf, never
+
+
+def _widen(blocks: list[BlockRecord], best: int) -> int:
+    """The chosen block, or an ancestor that holds much more prose of the same kind.
+
+    The best-scoring block can be one section of an article (a wiki's trivia list, a
+    "behind the scenes" part) when links in the article's paragraphs and the link lists
+    around them weigh on the article's score. An ancestor with much more prose wins when
+    it adds more prose than boilerplate and is the block's parent or says it is the
+    content, or when its own paragraphs beside the section hold a good share of it
+    (the article's text around its trivia list)."""
+    chosen = blocks[best]
+    floor = WIDEN_KEEP * (chosen.good - chosen.bad)
+    cur = chosen
+    i = chosen.parent
+    while i >= 0:
+        a = blocks[i]
+        if a.boiler or (a.tag in NEVER_NEGATIVE and a.tag != "main"):
+            break
+        more = a.good - cur.good
+        if a.good >= WIDEN_MORE * cur.good and more >= GOOD_MIN and a.good > a.bad:
+            leaf, never = _children_prose(blocks, a, cur)
+            near = i == cur.parent or _says_content(a.el)
+            if never * 2 < more and (
+                (near and a.bad - cur.bad <= WIDEN_BAD * more and a.good - a.bad >= floor)
+                or leaf >= max(THIN_PROSE, WIDEN_SIBLINGS * cur.good)
+            ):
+                cur = a
+        i = a.parent
+    return cur.index
 
 
 def prune_named(el: Any, b: BlockRecord) -> bool:
@@ -447,6 +659,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
     """Whether a block inside the chosen content is boilerplate to leave out."""
     if b.boiler or negative(b):
         return True
+    if b.tag == "noscript" and b.text <= SCRIPT_NOTICE_MAX and "javascript" in _sample(el).lower():
+        return True  # a notice asking for scripts, inside the article
     return _link_list(b)
 
 

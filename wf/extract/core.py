@@ -135,7 +135,13 @@ def _extract(
     try:
         blocks.check_time(deadline)
         text, links = _text(
-            body, base=base, full=full, markers=markers, want_links=want_links, deadline=deadline
+            body,
+            base=base,
+            full=full,
+            markers=markers,
+            want_links=want_links,
+            deadline=deadline,
+            dense=parse.dense_script(root, title),
         )
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
@@ -153,6 +159,7 @@ def _text(
     markers: bool,
     want_links: bool,
     deadline: float | None,
+    dense: bool = False,
 ) -> tuple[str, list[Link]]:
     from wf.extract import blocks, explain
     from wf.extract.markdown import MarkdownWriter
@@ -173,7 +180,7 @@ def _text(
         trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
     else:
-        analysis = blocks.choose(body, deadline)
+        analysis = blocks.choose(body, deadline, dense)
         explain.choice(analysis)
         node = analysis.best if analysis.best is not None else body
         prune = blocks.prune_lenient if analysis.lenient else blocks.prune
@@ -182,7 +189,8 @@ def _text(
         # (navigation, footers, sidebars), keeping what a listing page is made of
         # (linked titles, excerpts). Only when even that is next to nothing, print the
         # whole page rather than nothing.
-        if node is not body and _length(r) < blocks.THIN_PROSE:
+        thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
+        if node is not body and _length(r) < thin:
             wider = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune_named))
             if _length(wider) > _length(r):
                 trace.trace(

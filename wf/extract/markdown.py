@@ -26,7 +26,12 @@ _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
 _CTA = re.compile(
     r"\b(?:subscribe|sign up|signup|newsletter|inbox|follow (?:us|me|him|her|them)|"
     r"follow @|on (?:twitter|facebook|instagram)|click here|all rights reserved|copyright|"
-    r"listen to|download (?:the|our)|join (?:our|us))",
+    r"listen to|download (?:the|our)|join (?:our|us)|"
+    # The same asks in the languages most pages here are in: subscriptions, trial
+    # offers, sign-ups (German, French, Spanish, Italian, Dutch).
+    r"abonnier|abonnement|digitalabo|vorteile sichern|gratis testen|jetzt testen|"
+    r"jetzt anmelden|registrieren sie|s'abonner|abonnez|inscrivez|suscr[ií]b|"
+    r"iscriviti|abbonati|abonneer|aanmelden)",
     re.IGNORECASE,
 )
 _CTA_MAX = 300  # characters: a longer paragraph is the article's own

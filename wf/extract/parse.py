@@ -205,6 +205,21 @@ def title_of(root: Any) -> str | None:
     return None
 
 
+# Chinese and Japanese: scripts in which one character is about a word, and words are
+# not spaced (Korean is, and reads as the Latin scripts do here).
+_DENSE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_DENSE_LANGS = ("zh", "ja")
+
+
+def dense_script(root: Any, title: str | None) -> bool:
+    """Whether the page is in Chinese or Japanese: by <html lang>, else by its
+    title (free to look at: a whole-page sample would cost each page a pass)."""
+    lang = (root.get("lang") or "").strip().lower()
+    if lang:
+        return lang.startswith(_DENSE_LANGS)
+    return title is not None and len(_DENSE.findall(title)) * 3 >= max(1, len(title))
+
+
 def base_href(root: Any) -> str | None:
     base = _in_head(root, "base")
     href = base.get("href") if base is not None else None

@@ -1,0 +1,390 @@
+"""wf.extract's choice of the main content against the kinds of pages that mislead it:
+consent dialogs longer than the article, "please enable JavaScript" notices, one section
+of an article that outscores the body around it, and newsletter and related-article
+teasers kept around a correct article. Every page here is a small one of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from wf.extract import extract_text
+
+# -- the pieces the pages are made of ----------------------------------------------------
+
+ARTICLE_EN = (
+    "<h1>Harbour seals return to the estuary</h1>"
+    "<p>For the first time in thirty years, a colony of harbour seals has settled on the "
+    "sandbanks at the mouth of the river, counted by volunteers on Saturday morning.</p>"
+    "<p>The count found forty-two adults and eleven pups, which the survey team says "
+    "points to a colony that has bred here for at least two seasons without being seen.</p>"
+    "<p>Cleaner water and the closing of the old gravel works upstream are the likeliest "
+    "reasons, according to the marine biologist who leads the monthly counts.</p>"
+)
+ARTICLE_EN_KEY = "forty-two adults and eleven pups"
+
+ARTICLE_DE = (
+    "<h1>Neue Radbrücke über den Kanal eröffnet</h1>"
+    "<p>Nach zwei Jahren Bauzeit ist die neue Radbrücke über den Kanal am Samstag für den "
+    "Verkehr freigegeben worden; sie verbindet die Altstadt mit dem neuen Wohngebiet.</p>"
+    "<p>Die Brücke ist vier Meter breit und hat eine eigene Spur für Fußgänger, damit sich "
+    "Radfahrer und Spaziergänger auf dem Weg zur Arbeit nicht mehr in die Quere kommen.</p>"
+    "<p>Die Stadt rechnet mit bis zu dreitausend Fahrten am Tag und will im Herbst zählen, "
+    "ob die Strecke über die Brücke den Verkehr auf der alten Hauptstraße entlastet.</p>"
+)
+ARTICLE_DE_KEY = "vier Meter breit und hat eine eigene Spur"
+
+LEGAL_EN = "".join(
+    f"<p>{text}</p>"
+    for text in (
+        "We and our 843 partners store and access information on your device, such as "
+        "cookies and unique identifiers, and process personal data such as browsing data "
+        "for the purposes described below. You may click to consent to our and our "
+        "partners' processing, or refuse consent, or access more detailed information.",
+        "Store and/or access information on a device. Cookies, device identifiers or other "
+        "information can be stored or accessed on your device for the purposes presented "
+        "to you. Some vendors may process your personal data on the basis of legitimate "
+        "interest, which you can object to by managing your options below.",
+        "Use limited data to select advertising. Create profiles for personalised "
+        "advertising. Use profiles to select personalised content. Measure advertising "
+        "performance. Measure content performance. Understand audiences through "
+        "statistics or combinations of data from different sources.",
+        "Develop and improve services. Use limited data to select content. Your choices "
+        "will be applied to this site only and stored in a cookie for thirteen months; you "
+        "can change your settings or withdraw your consent at any time from the privacy "
+        "link at the bottom of every page, including for the vendors listed below.",
+    )
+)
+LEGAL_DE = "".join(
+    f"<p>{text}</p>"
+    for text in (
+        "Wir und unsere 214 Partner speichern und verarbeiten Informationen auf Ihrem "
+        "Gerät, etwa Cookies und eindeutige Kennungen, und verarbeiten personenbezogene "
+        "Daten wie Ihr Nutzungsverhalten zu den unten genannten Zwecken. Mit einem Klick "
+        "auf Zustimmen willigen Sie in diese Verarbeitung ein.",
+        "Informationen auf einem Gerät speichern und abrufen. Personalisierte Werbung und "
+        "Inhalte, Messung von Werbe- und Inhaltsleistungen, Erkenntnisse über Zielgruppen "
+        "und Produktentwicklung. Einige Partner verarbeiten Ihre Daten auf Grundlage "
+        "eines berechtigten Interesses, dem Sie widersprechen können.",
+        "Ihre Einwilligung ist freiwillig und kann jederzeit über den Link "
+        "Datenschutzeinstellungen am Ende jeder Seite widerrufen werden. Ihre Auswahl "
+        "wird in einem Cookie für dreizehn Monate gespeichert und gilt nur für dieses "
+        "Angebot und die unten aufgeführten Anbieter von Drittdiensten.",
+        "Die Verarbeitung umfasst auch die Übermittlung von Daten in Drittländer, in "
+        "denen kein mit der Europäischen Union vergleichbares Datenschutzniveau besteht, "
+        "darunter die Vereinigten Staaten; Einzelheiten stehen in unserer "
+        "Datenschutzerklärung und in der Liste unserer Partner.",
+    )
+)
+LEGAL_EN_KEY = "843 partners"
+LEGAL_DE_KEY = "214 Partner"
+
+NAV = (
+    '<ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>'
+    '<li><a href="/sport">Sport</a></li></ul>'
+)
+
+
+def _page(*parts: str) -> str:
+    return f"<html><head><title>t</title></head><body>{''.join(parts)}</body></html>"
+
+
+# -- consent dialogs ---------------------------------------------------------------------
+
+_CONSENT_BOXES = {
+    # A platform's preference centre, named only by the platform's own ids and classes.
+    "onetrust": '<div id="onetrust-pc-sdk" class="otPcCenter ot-fade-in">{}</div>',
+    "sourcepoint": '<div id="sp_message_container_1234" class="message-container">{}</div>',
+    "didomi": '<div class="didomi-popup-container didomi-notice">{}</div>',
+    # A site's own dialog, named by its ARIA role alone.
+    "role": '<div class="layer" role="dialog" aria-label="x">{}</div>',
+    "alertdialog": '<div class="box-a" role="alertdialog" aria-modal="true">{}</div>',
+    # No names at all: a box fixed over the page, recognised by its text.
+    "text": '<div class="ov"><div class="ov-inner">{}</div></div>',
+}
+
+
+@pytest.mark.parametrize("box", sorted(_CONSENT_BOXES))
+@pytest.mark.parametrize(
+    ("article", "key", "legal", "legal_key"),
+    [
+        (ARTICLE_EN, ARTICLE_EN_KEY, LEGAL_EN, LEGAL_EN_KEY),
+        (ARTICLE_DE, ARTICLE_DE_KEY, LEGAL_DE, LEGAL_DE_KEY),
+    ],
+    ids=["en", "de"],
+)
+def test_a_consent_dialog_longer_than_the_article_is_not_chosen(
+    box: str, article: str, key: str, legal: str, legal_key: str
+):
+    html = _page(
+        NAV,
+        f'<div class="c1"><div class="c2">{article}</div></div>',
+        _CONSENT_BOXES[box].format(f"<h2>Privacy</h2>{legal}"),
+    )
+    text = extract_text(html)
+    assert key in text
+    assert legal_key not in text
+
+
+def test_a_privacy_policy_page_is_still_its_own_content():
+    """The same words in a page that is about privacy are the page: nothing else to take."""
+    html = _page(NAV, f"<div><h1>Privacy policy</h1>{LEGAL_EN}</div>")
+    assert LEGAL_EN_KEY in extract_text(html)
+
+
+# -- "please enable JavaScript" ------------------------------------------------------------
+
+JS_NOTICES = {
+    "en": (
+        "You are using a browser with JavaScript turned off. Many features of this site, "
+        "such as the comments, the image galleries and the interactive maps, only work "
+        "with JavaScript. Please enable JavaScript in your browser settings and reload "
+        "the page to see all of its content, or switch to a browser that supports it."
+    ),
+    "de": (
+        "Sie verwenden einen Browser, in dem JavaScript deaktiviert ist. Viele Funktionen "
+        "dieser Seite, etwa die Kommentare, die Bildergalerien und die interaktiven Karten, "
+        "funktionieren nur mit JavaScript. Bitte aktivieren Sie JavaScript in Ihren "
+        "Browser-Einstellungen und laden Sie die Seite neu, um alle Inhalte zu sehen."
+    ),
+}
+
+
+def _short_paragraph_article() -> str:
+    # An article of short paragraphs (a recipe's steps, a product page): each alone is
+    # too short to count as prose, so a notice of one long paragraph can outscore them.
+    steps = (
+        "Heat the oven to 200 degrees.",
+        "Slice the leeks into thin rings.",
+        "Melt the butter in a wide pan.",
+        "Soften the leeks for ten minutes.",
+        "Stir in the cream and the mustard.",
+        "Season with salt and black pepper.",
+        "Pour it all into a buttered dish.",
+        "Cover the top with grated cheese.",
+        "Bake for twenty-five minutes.",
+        "Rest five minutes before serving.",
+    )
+    return "<h1>Leek gratin</h1>" + "".join(f"<p>{s}</p>" for s in steps)
+
+
+@pytest.mark.parametrize("lang", sorted(JS_NOTICES))
+@pytest.mark.parametrize("wrapper", ["noscript", "div"])
+def test_a_javascript_notice_is_not_chosen_over_the_article(lang: str, wrapper: str):
+    notice = f'<{wrapper} class="x1"><div class="x2"><p>{JS_NOTICES[lang]}</p></div></{wrapper}>'
+    html = _page(notice, NAV, f'<div class="c1">{_short_paragraph_article()}</div>')
+    text = extract_text(html)
+    assert "Soften the leeks for ten minutes." in text
+    assert "Bake for twenty-five minutes." in text
+    assert "JavaScript" not in text
+
+
+def test_a_javascript_notice_inside_the_article_is_left_out():
+    body = ARTICLE_EN + f"<noscript><p>{JS_NOTICES['en']}</p></noscript>"
+    text = extract_text(_page(NAV, f"<article>{body}</article>"))
+    assert ARTICLE_EN_KEY in text
+    assert "JavaScript" not in text
+
+
+def test_an_article_about_javascript_keeps_its_words():
+    body = (
+        "<h1>Closures in JavaScript</h1>"
+        "<p>JavaScript functions remember the variables of the scope they were created in; "
+        "this pairing of a function with its surroundings is what people call a closure.</p>"
+        "<p>Enable strict mode in JavaScript with one line at the top of a file, and the "
+        "language turns several silent mistakes into errors you can see and fix.</p>"
+    )
+    text = extract_text(_page(NAV, f"<article>{body}</article>"))
+    assert "Enable strict mode in JavaScript" in text
+
+
+# -- one section chosen instead of the article around it -----------------------------------
+
+
+def _wiki_paragraph(n: int) -> str:
+    # A wiki's prose: half of it links to other articles.
+    return (
+        f"<p>The <a href='/w/{n}a'>lighthouse at the northern cape</a> was built in "
+        f"{1850 + n} from <a href='/w/{n}c'>island granite</a>, and its "
+        f"<a href='/w/{n}d'>first-order Fresnel lens</a> came from "
+        f"<a href='/w/{n}e'>the Paris workshops</a> in crates lined with straw.</p>"
+    )
+
+
+def test_a_trivia_section_does_not_replace_the_article_that_holds_it():
+    trivia = "".join(
+        f"<li>Trivia item {n}: the keeper's logbook for that winter records storms on "
+        f"{n + 3} nights in a row, and a cat that slept on the lamp room's warm floor.</li>"
+        for n in range(8)
+    )
+    infobox = (
+        "<table class='infobox'>"
+        + "".join(
+            f"<tr><th>Field {n}</th><td><a href='/w/i{n}'>Linked value number {n}</a></td></tr>"
+            for n in range(12)
+        )
+        + "</table>"
+    )
+    navbox = (
+        "<div class='navbox-x'><ul>"
+        + "".join(f"<li><a href='/w/n{n}'>Another lighthouse {n}</a></li>" for n in range(25))
+        + "</ul></div>"
+    )
+    body = (
+        "<h1>Northern Cape Lighthouse</h1>"
+        + infobox
+        + "".join(_wiki_paragraph(n) for n in range(6))
+        + f"<h2>Trivia</h2><ul>{trivia}</ul>"
+        + navbox
+    )
+    html = _page(
+        NAV,
+        f'<div id="content"><div id="bodyContent"><div class="mw-parser-output">{body}</div>'
+        f"</div></div>",
+    )
+    text = extract_text(html)
+    assert "Trivia item 5" in text
+    assert "in crates lined with straw" in text
+    assert "was built in 1853" in text
+    assert "Another lighthouse 7" not in text
+
+
+def test_a_behind_the_scenes_block_does_not_replace_the_article():
+    paragraphs = "".join(_wiki_paragraph(n) for n in range(6))
+    behind = (
+        "<section><h2>Behind the scenes</h2>"
+        "<p>Filming took place over eleven days in a February gale, and the crew slept in "
+        "the keeper's cottage, which still had no electricity and only a wood stove.</p>"
+        "<p>The lamp scenes were shot with the real lens, lit by a film light placed where "
+        "the paraffin burner once stood, because a model looked wrong on camera.</p>"
+        "<p>The director later said the weather did more for the film than any set could "
+        "have done, and kept the sound of the wind in the final cut of every scene.</p>"
+        "</section>"
+    )
+    html = _page(NAV, f"<article><h1>The Keeper (film)</h1>{paragraphs}{behind}</article>")
+    text = extract_text(html)
+    assert "was built in 1852" in text
+    assert "Filming took place over eleven days" in text
+
+
+# -- teasers around a correct article --------------------------------------------------------
+
+
+def test_newsletter_and_related_teasers_around_the_article_are_dropped():
+    related = "".join(
+        f'<div class="c-item"><a href="/a/{n}"><h3>Story number {n} in the series</h3></a>'
+        f"<span>3 min</span></div>"
+        for n in range(5)
+    )
+    html = _page(
+        NAV,
+        '<div class="c1"><div class="c2">',
+        ARTICLE_DE,
+        # A call to act, in a box with a neutral name.
+        '<div class="box-k"><p>Unsere Zeitung jeden Morgen in Ihrem Postfach: Jetzt vier '
+        'Wochen gratis testen und Vorteile sichern! <a href="/nl">Hier entlang</a></p></div>',
+        '<div class="box-r"><h2>Unsere neue Rubrik</h2>',
+        related,
+        "</div>",
+        "</div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert "Vorteile sichern" not in text
+    assert "Story number 3" not in text
+    assert "Unsere neue Rubrik" not in text
+
+
+@pytest.mark.parametrize(
+    "name", ["newsletter-signup", "abo-teaser", "piano-offer teaser", "paywall-promo"]
+)
+def test_subscription_boxes_named_so_are_dropped(name: str):
+    box = (
+        f'<div class="{name}"><p>Lesen Sie weiter mit unserem Digitalabo: alle Artikel, '
+        f"das E-Paper und die App für nur einen Euro im ersten Monat, jederzeit kündbar.</p>"
+        f'<a href="/abo">Jetzt testen</a></div>'
+    )
+    html = _page(NAV, f"<article>{ARTICLE_DE}{box}</article>")
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert "Digitalabo" not in text
+
+
+# -- pages in Chinese or Japanese, where a sentence is a few characters --------------------
+
+
+def test_a_chinese_article_of_short_lines_is_prose():
+    lines = (
+        "一波波低溫寒流報到，已將山區一帶層層山巒披上嫣紅的彩衣。",
+        "沿著道路一路上雲氣山嵐滯留山頭，順路下切後不久即抵達國小。",
+        "校園裡的楓樹美如其名，滿地落葉在陽光下閃閃發亮，令人讚嘆。",
+        "我們在附近的營地搭起帳篷，晚上圍著爐火煮湯，聊到深夜才睡。",
+        "山腳下的小店賣著熱騰騰的包子，老闆說這是他們家三代的手藝。",
+        "午後下起一陣細雨，我們躲進涼亭，看著雲霧在山谷間慢慢流動。",
+        "第二天清晨霧氣散去，整片山谷的紅葉在晨光中顯得格外鮮明。",
+        "回程時順道拜訪老朋友，喝了一杯熱茶，帶著滿滿的回憶下山。",
+    )
+    article = "<h1>山上的楓葉季</h1>" + "".join(f"<p>{line}</p>" for line in lines)
+    # Readers' replies: fewer of them, each long enough in characters to look like prose.
+    replies = "".join(
+        f"<div class='reply'><p>訪客{n}於2014/01/01留言：照片拍得真好，看起來好豐盛喔，"
+        f"下次也想一起去露營，請問營地需要事先預約嗎？謝謝分享這麼美的風景照片。</p></div>"
+        for n in range(3)
+    )
+    # The blog's sidebar: archive links by month.
+    links = "".join(
+        f"<li><a href='/archive/{n}'>2013年{n}月文章彙整</a></li>" for n in range(1, 13)
+    )
+    html = (
+        "<html lang='zh-TW'><head><title>山上的楓葉季</title></head><body>"
+        f"{NAV}<div class='post'>{article}</div>"
+        f"<div class='user-post comment-text'>{replies}</div>"
+        f"<div class='side'><ul>{links}</ul><ul>{links}</ul></div>"
+        "</body></html>"
+    )
+    text = extract_text(html)
+    assert "第二天清晨霧氣散去" in text
+    assert "營地需要事先預約" not in text
+
+
+# -- an article continued in a "read more" expander -----------------------------------------
+
+
+def test_the_rest_of_an_article_behind_a_read_more_expander_is_kept():
+    rest = "".join(
+        f"<p>Paragraph {n} of the rest of the story: the council met again on Monday and "
+        f"heard from residents on both banks of the river about the new crossing.</p>"
+        for n in range(8)
+    )
+    teasers = "".join(
+        f"<div class='item'><h4>Column {n}</h4><p>A columnist's take on the week, in a "
+        f"sentence or two that tease the column on another page of the site.</p></div>"
+        for n in range(4)
+    )
+    html = _page(
+        NAV,
+        f'<div id="story"><div class="story-body">{ARTICLE_EN}'
+        f'<div id="read-more"><div id="read-more-link"><a href="">Read more</a></div>'
+        f'<div id="read-more-content">{rest}</div></div></div>'
+        f'<div class="group">{teasers}</div></div>',
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    assert "Paragraph 6 of the rest of the story" in text
+
+
+def test_comments_named_with_content_words_stay_out():
+    """`comment-text`, `comment-body`: the content words name the comment's own text."""
+    comments = "".join(
+        f"<div class='c'><p>Reader {n} wrote: what a lovely report, I walked along those "
+        f"sandbanks as a child and never saw a single seal there, so this is good news for "
+        f"all of us who grew up by the estuary and still visit every summer.</p></div>"
+        for n in range(5)
+    )
+    html = _page(
+        NAV,
+        f"<div id='area'><div class='story'>{ARTICLE_EN}</div>"
+        f"<div class='user-post-text comment-text'>{comments}</div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    assert "Reader 3 wrote" not in text
