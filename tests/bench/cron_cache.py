@@ -2,7 +2,8 @@
 step, with and without --cache, counting what the server saw (requests, full answers,
 304s, bytes both ways) and the wall time of each run (a whole wf process).
 
-Time is compressed: a step stands for a cron minute. Scenarios: max-age=0 with an ETag
+By default time is compressed: a step stands for a cron minute; `--cron` runs in real
+time instead, one run a minute for ten minutes. Scenarios: max-age=0 with an ETag
 (every run revalidates: a 304), max-age=300 (fresh for the whole series: no request
 after the first), and max-age=2 with one-second steps (the schedule matters: fresh, then
 stale and revalidated, in turn). The page is a 100 KB article, gzip-compressed on the
@@ -143,65 +144,108 @@ class Server:
         self.sock.close()
 
 
-def scenario(wf: str, max_age: int, step: float, cache: bool) -> dict[str, object]:
-    server = Server(max_age)
-    walls: list[float] = []
-    cpus: list[float] = []
-    kinds: list[str] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {
+class Job:
+    """One cron job: its own server (with a max-age) and its own wf directories, with or
+    without --cache; each call of run_once is one whole wf process."""
+
+    def __init__(self, wf: str, max_age: int, cache: bool, step: float) -> None:
+        self.max_age, self.cache, self.step = max_age, cache, step
+        self.server = Server(max_age)
+        self.tmp = tempfile.TemporaryDirectory()
+        tmp = self.tmp.name
+        self.env = {
             k: v
             for k, v in os.environ.items()
             if not k.startswith("WF_") and "proxy" not in k.lower()
         }
-        env.update(
+        self.env.update(
             WF_CACHE_DIR=f"{tmp}/cache",
             WF_SCRATCH_DIR=f"{tmp}/scratch",
             WF_STATE_DIR=f"{tmp}/state",
             WF_RUNTIME_DIR=f"{tmp}/runtime",
         )
-        cmd = [wf, "--allow-host", "127.0.0.1", "--json", "--no-save"]
-        cmd += ["--cache"] if cache else []
-        cmd.append(f"http://127.0.0.1:{server.port}/review")
-        for run in range(RUNS):
-            used = resource.getrusage(resource.RUSAGE_CHILDREN)
-            began = time.monotonic()
-            proc = subprocess.run(cmd, env=env, capture_output=True, timeout=60)
-            walls.append(time.monotonic() - began)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            # CPU time of this run's wf (its supervisor and worker): steadier than wall
-            # time on a loaded machine.
-            cpus.append(after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime)
-            if proc.returncode != 0:
-                sys.exit(f"wf failed: {proc.stderr.decode(errors='replace')}")
-            kinds.append(json.loads(proc.stdout)["cache"])
-            if run < RUNS - 1:
-                time.sleep(max(0.0, step - walls[-1]))
-    server.close()
-    c = server.counts
-    return {
-        "max_age": max_age,
-        "step": step,
-        "cache": cache,
-        "requests": c.requests,
-        "full": c.full,
-        "304": c.not_modified,
-        "bytes_out": c.bytes_out,
-        "bytes_in": c.bytes_in,
-        "walls": walls,
-        "cpus": cpus,
-        "kinds": kinds,
-    }
+        self.cmd = [wf, "--allow-host", "127.0.0.1", "--json", "--no-save"]
+        self.cmd += ["--cache"] if cache else []
+        self.cmd.append(f"http://127.0.0.1:{self.server.port}/review")
+        self.walls: list[float] = []
+        self.cpus: list[float] = []
+        self.kinds: list[str] = []
+
+    def run_once(self) -> float:
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        began = time.monotonic()
+        proc = subprocess.run(self.cmd, env=self.env, capture_output=True, timeout=60)
+        wall = time.monotonic() - began
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # CPU time of this run's wf (its supervisor and worker): steadier than wall
+        # time on a loaded machine.
+        self.cpus.append(after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime)
+        self.walls.append(wall)
+        if proc.returncode != 0:
+            sys.exit(f"wf failed: {proc.stderr.decode(errors='replace')}")
+        self.kinds.append(json.loads(proc.stdout)["cache"])
+        return wall
+
+    def row(self) -> dict[str, object]:
+        self.server.close()
+        self.tmp.cleanup()
+        c = self.server.counts
+        return {
+            "max_age": self.max_age,
+            "step": self.step,
+            "cache": self.cache,
+            "requests": c.requests,
+            "full": c.full,
+            "304": c.not_modified,
+            "bytes_out": c.bytes_out,
+            "bytes_in": c.bytes_in,
+            "walls": self.walls,
+            "cpus": self.cpus,
+            "kinds": self.kinds,
+        }
+
+
+def scenario(wf: str, max_age: int, step: float, cache: bool) -> dict[str, object]:
+    job = Job(wf, max_age, cache, step)
+    for run in range(RUNS):
+        wall = job.run_once()
+        if run < RUNS - 1:
+            time.sleep(max(0.0, step - wall))
+    return job.row()
+
+
+def cron(wf: str, ages: tuple[int, ...], step: float) -> list[dict[str, object]]:
+    """Real time: every job runs once a step (a minute by default), one after another in
+    the same step, so that each pair with and without --cache meets the same machine."""
+    jobs = [Job(wf, age, cache, step) for age in ages for cache in (False, True)]
+    began = time.monotonic()
+    for run in range(RUNS):
+        for job in jobs:
+            job.run_once()
+        wake = began + (run + 1) * step
+        if run < RUNS - 1:
+            time.sleep(max(0.0, wake - time.monotonic()))
+    return [job.row() for job in jobs]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--wf", default=str(ROOT / ".venv" / "bin" / "wf"))
+    parser.add_argument(
+        "--cron",
+        action="store_true",
+        help="real time: ten runs a minute apart (ten minutes), servers with max-age=0 "
+        "and max-age=300, each with and without --cache",
+    )
+    parser.add_argument("--step", type=float, default=60.0, help="seconds between runs (--cron)")
     args = parser.parse_args()
     rows = []
-    for max_age, step in ((0, 0.5), (300, 0.5), (2, 1.0)):
-        for cache in (False, True):
-            rows.append(scenario(args.wf, max_age, step, cache))
+    if args.cron:
+        rows = cron(args.wf, (0, 300), args.step)
+    else:
+        for max_age, step in ((0, 0.5), (300, 0.5), (2, 1.0)):
+            for cache in (False, True):
+                rows.append(scenario(args.wf, max_age, step, cache))
     print(f"page: {len(PAGE)} bytes of HTML, {len(PAGE_GZ)} gzip-compressed on the wire\n")
     print(
         "| server | wf | requests | 200 | 304 | bytes sent by server | bytes received "
