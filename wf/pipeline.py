@@ -54,6 +54,9 @@ class PageResult:
     trailer: list[str] = field(default_factory=list)  # lines printed after the text
     elapsed_ms: int = 0
     error: ToolError | None = None
+    # A PDF's page count and outline (wf.pdf.meta.outline); None for any other body.
+    pdf_pages: int | None = None
+    outline: list[dict[str, Any]] | None = None
 
     @property
     def output(self) -> str:
@@ -66,7 +69,7 @@ class PageResult:
     def as_json(self) -> dict[str, Any]:
         # The text is clean already; the fields below may quote the user, the server or a
         # file name, and a raw C1 control or line separator in JSON is still one on screen.
-        return {
+        out = {
             "url": one_line(self.url),
             "final_url": one_line(self.final_url) or None,
             "status": self.status,
@@ -90,14 +93,20 @@ class PageResult:
             "elapsed_ms": self.elapsed_ms,
             "error": _error_json(self.error),
         }
+        if self.pdf_pages is not None:
+            out["pages"] = self.pdf_pages
+            out["outline"] = self.outline or []
+        return out
 
 
 def _metadata_json(found: dict[str, str | None] | None) -> dict[str, str | None]:
     from wf.extract.metadata import KEYS
 
-    # Every key always, in one order; the values left wf.extract.metadata one-line already.
+    # Every key always, in one order, then a PDF's own keys (wf.pdf.meta.EXTRA_KEYS); the
+    # values left wf.extract.metadata and wf.pdf.meta one-line already.
     found = found or {}
-    return {key: one_line(found.get(key)) or None for key in KEYS}
+    keys = [*KEYS, *(key for key in found if key not in KEYS)]
+    return {key: one_line(found.get(key)) or None for key in keys}
 
 
 def _error_json(error: ToolError | None) -> dict[str, Any] | None:
@@ -242,6 +251,12 @@ def _build(
     if kind == "empty":
         _apply_lines(page, "", opts, deadline, log=log)
         return
+    if kind == "pdf" and not opts.raw:
+        _build_pdf(page, doc, opts, log=log, deadline=deadline)
+        return
+    if kind == "pdf":  # --raw: the bytes, which are no text to print
+        _save_binary(page, doc, mime, log=log, asked=bool(opts.save or opts.save_path))
+        return
     from common.decode import decode_body
 
     decoded, page.charset = decode_body(doc.body, doc.content_type or None)
@@ -252,6 +267,31 @@ def _build(
     else:
         text = decoded
     _apply_lines(page, printable(text), opts, deadline, log=log)
+
+
+def _build_pdf(
+    page: PageResult, doc: Document, opts: WfOptions, *, log: Log, deadline: float
+) -> None:
+    """A PDF's pages through PDFium (wf.pdf), then the line pipeline. The page separators
+    are not matched by --filter and not dropped by --exclude (wf.pdf.is_separator)."""
+    from wf import pdf
+
+    page.content_type = page.content_type or "application/pdf"
+    body, doc.body = doc.body, b""
+    result = pdf.extract(
+        body,
+        pages=opts.pages,
+        full=opts.full,
+        max_pages=opts.pdf_max_pages,
+        deadline=deadline,
+    )
+    page.pdf_pages = result.pages
+    page.outline = result.outline
+    page.metadata = result.metadata
+    page.title = result.metadata.get("title")
+    for note in result.notes:
+        _note(page, log, note)
+    _apply_lines(page, printable(result.text), opts, deadline, log=log, pinned=pdf.is_separator)
 
 
 def printable(text: str) -> str:
@@ -407,6 +447,7 @@ def _apply_lines(
     deadline: float | None = None,
     *,
     log: Log | None = None,
+    pinned: Callable[[str], bool] | None = None,
 ) -> None:
     full_view = lines.split_lines(text)
     page.total = len(full_view)
@@ -449,6 +490,7 @@ def _apply_lines(
         from_line=opts.from_line,
         to_line=opts.to_line,
         deadline=deadline,
+        pinned=pinned,
     )
     page.matched, page.first, page.last = sel.matched, sel.first, sel.last
     body = "\n".join(sel.lines)
