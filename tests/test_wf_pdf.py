@@ -354,6 +354,15 @@ def test_deadline_holds_while_pdfium_works(serve):
     assert r.stderr.startswith("wf: (28) ") and not r.leftovers
 
 
+def test_reader_is_stopped_at_the_deadline_in_process(wf, serve):
+    # In process there is no supervisor: the reader's own wait ends at the deadline.
+    url = served(serve, pdfmake.page_bomb()).url
+    start = time.monotonic()
+    r = wf(*ALLOW, "--timeout", "1", url, env={"WF_PDF_MAX_PAGES": "1000000"})
+    assert_one_line_error(r, 28, "reading the PDF")
+    assert time.monotonic() - start < 2
+
+
 def test_sigterm_holds_while_pdfium_works(serve):
     srv = served(serve, pdfmake.page_bomb())
     env = subprocess_env(WF_PDF_MAX_PAGES="1000000")
