@@ -310,6 +310,9 @@ def test_page_bomb_is_capped_by_wf_pdf_max_pages(wf, serve):
     data = json.loads(r.stdout)
     assert data["pages"] == 216000 and data["text"].count("--- page ") <= 50
     assert any("read the first 50 only (WF_PDF_MAX_PAGES)" in n for n in data["notes"])
+    r = wf(*ALLOW, "--pages", "40-", served(serve, body).url, env={"WF_PDF_MAX_PAGES": "50"})
+    assert r.code == 0 and r.stdout.count("--- page ") == 11
+    assert "215950 selected page(s) left out" in r.stderr
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "many"])
@@ -454,6 +457,13 @@ def test_parse_pages_forms():
     assert parse_pages("-2").select(10) == [0, 1]
     assert parse_pages("1,4-6, 5").select(10) == [0, 3, 4, 5]
     assert parse_pages("4-20").select(6) == [3, 4, 5]
+    # Counted without listing: a page tree may claim more pages than memory holds.
+    assert parse_pages("1-3,2-8,10-").size(10**9) == 8 + 10**9 - 9
+    assert all(
+        parse_pages(spec).size(n) == len(parse_pages(spec).select(n))
+        for spec in ("3", "2-", "-4", "1,4-6,5", "5-2000", "1-3,2-8,10-")
+        for n in range(0, 25)
+    )
 
 
 def test_ligatures_are_expanded():

@@ -47,7 +47,7 @@ def extract(
 
     reading = read(
         body,
-        pages.select if pages is not None else None,
+        pages,
         max_pages=max_pages,
         deadline=deadline,
     )

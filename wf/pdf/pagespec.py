@@ -30,6 +30,19 @@ class PageSpec:
             chosen.update(range(first - 1, stop))
         return sorted(chosen)
 
+    def size(self, count: int) -> int:
+        """How many pages of ``count`` are chosen, without listing them."""
+        spans = sorted(
+            (first, count if last is None else min(last, count)) for first, last in self.ranges
+        )
+        total, reach = 0, 0
+        for first, last in spans:
+            first = max(first, reach + 1)
+            if last >= first:
+                total += last - first + 1
+                reach = last
+        return total
+
 
 def parse_pages(value: str, option: str = "--pages") -> PageSpec:
     """A --pages value; raises UsageError (2) naming the option."""

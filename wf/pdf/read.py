@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from common.errors import DocumentUnreadable, Timeout
+from wf.pdf.pagespec import PageSpec
 
 MAX_READERS = 4  # children sharing one big document's pages
 SHARE_BYTES = 256 << 10  # a file at least this big is shared between readers
@@ -77,15 +78,20 @@ def readers(body: bytes) -> int:
 
 def read(
     body: bytes,
-    select_pages: Callable[[int], list[int]] | None,
+    pages: PageSpec | None,
     *,
     max_pages: int,
     deadline: float,
 ) -> Reading:
-    """Read ``body`` with PDFium. ``select_pages`` maps the page count to the 0-based pages
-    wanted (None: all). Raises DocumentUnreadable (71) for an encrypted or unopenable file,
+    """Read ``body`` with PDFium: the pages ``pages`` selects (None: all), at most
+    ``max_pages`` of them. Raises DocumentUnreadable (71) for an encrypted or unopenable file,
     Timeout (28) at the deadline."""
-    import pypdfium2  # noqa: F401  (imported here, before the fork, once per process)
+    # Imported here, before the fork, once per process: a child imports nothing.
+    import ctypes  # noqa: F401
+    import logging  # noqa: F401
+    import resource  # noqa: F401
+
+    import pypdfium2  # noqa: F401
 
     if not hasattr(os, "fork"):
         reading = Reading()
@@ -93,7 +99,7 @@ def read(
         def fold(frame: tuple[Any, ...]) -> None:
             _apply(reading, frame)
 
-        _read(body, select_pages, max_pages, (0, 1), fold)
+        _read(body, pages, max_pages, (0, 1), fold)
         return reading
     n = readers(body)
     children: list[tuple[int, int]] = []  # (pid, read end)
@@ -102,7 +108,7 @@ def read(
     statuses: list[int] = []
     try:
         for k in range(n):
-            children.append(_spawn(body, select_pages, max_pages, (k, n)))
+            children.append(_spawn(body, pages, max_pages, (k, n)))
         _collect(children, parts, done, deadline)
     finally:
         # Every child is ended and reaped here, whatever happened: a timeout, a signal.
@@ -126,7 +132,7 @@ def read(
 
 def _spawn(
     body: bytes,
-    select_pages: Callable[[int], list[int]] | None,
+    pages: PageSpec | None,
     max_pages: int,
     part: tuple[int, int],
 ) -> tuple[int, int]:
@@ -154,7 +160,7 @@ def _spawn(
                 while view:
                     view = view[os.write(write_fd, view) :]
 
-            _read(body, select_pages, max_pages, part, send)
+            _read(body, pages, max_pages, part, send)
         except BaseException:
             code = 1
         finally:
@@ -283,7 +289,7 @@ def _apply(reading: Reading, frame: tuple[Any, ...]) -> bool:
 
 def _read(
     body: bytes,
-    select_pages: Callable[[int], list[int]] | None,
+    pages: PageSpec | None,
     max_pages: int,
     part: tuple[int, int],
     send: Send,
@@ -306,9 +312,10 @@ def _read(
         send(("error", _open_error(getattr(exc, "err_code", None), raw)))
         return
     count = len(doc)
-    indices = list(range(count)) if select_pages is None else select_pages(count)
-    skipped = sum(1 for i in indices if i >= max_pages)
-    indices = [i for i in indices if i < max_pages]
+    # A page tree may claim a billion pages: only the first max_pages are ever listed.
+    upto = min(count, max_pages)
+    indices = list(range(upto)) if pages is None else pages.select(upto)
+    skipped = (count if pages is None else pages.size(count)) - len(indices)
     k, n = part
     indices = indices[k * len(indices) // n : (k + 1) * len(indices) // n]
     first = k == 0
