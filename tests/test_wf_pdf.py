@@ -280,6 +280,38 @@ def test_shared_password_fixture_is_exit_71(wf):
     assert_one_line_error(wf("--input", path), 71, "encrypted")
 
 
+SHARED_PDF = SHARED / "fixtures" / "pdf"
+UNREADABLE = {"libreoffice-writer-password.pdf", "unreadablemetadata.pdf"}  # encrypted, cut
+IMAGE_ONLY = {"007-imagemagick-images", "019-grayscale-image", "023-cmyk-image"}
+
+
+def test_every_pdf_of_the_shared_set(wf):
+    if not SHARED_PDF.is_dir():
+        pytest.skip(f"{SHARED_PDF} is absent")
+    for path in sorted(SHARED_PDF.glob("*/*.pdf")):
+        r = wf("--input", path, "--json", "--no-save", "--max-length", "0")
+        data = json.loads(r.stdout)
+        if path.name in UNREADABLE:
+            assert r.code == 71 and data["error"]["kind"] == "unreadable", path
+            continue
+        assert r.code == 0 and data["pages"] >= 1, (path, r.stderr)
+        if path.parent.name in IMAGE_ONLY:
+            assert data["text"] == "" and any("no text layer" in n for n in data["notes"]), path
+        else:
+            assert data["text"].startswith("--- page 1 ---"), path
+    thesis = json.loads(
+        wf(
+            "--input", SHARED_PDF / "009-pdflatex-geotopo" / "GeoTopo-komprimiert.pdf", "--json"
+        ).stdout
+    )
+    assert thesis["pages"] == 117 and thesis["metadata"]["title"] == "Geometrie und Topologie"
+    assert thesis["outline"][0] == {"title": "1 Topologische Grundbegriffe", "page": 6, "level": 0}
+    xmp = json.loads(
+        wf("--input", SHARED_PDF / "020-xmp" / "output_with_metadata_pymupdf.pdf", "--json").stdout
+    )
+    assert xmp["metadata"]["author"] == "John Doe"
+
+
 def test_damaged_page_prints_the_others_with_a_note(wf, serve):
     good = pdfmake.make_pdf([["good one"], ["good two"], ["good three"]])
     bad = good.replace(b"/Type /Page /Parent", b"/Type /Pxge /Parent", 1)
