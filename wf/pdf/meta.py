@@ -161,19 +161,17 @@ def from_info(info: dict[str, str]) -> dict[str, str | None]:
 
 
 def metadata(info: dict[str, str], body: bytes) -> dict[str, str | None]:
-    """Every key of the HTML metadata plus EXTRA_KEYS, each str or None."""
-    from wf.extract.metadata import KEYS
-
+    """title, author, date, modified, subject, producer (str or None) and type ``pdf``.
+    The JSON object (wf.pipeline) puts the HTML metadata's keys first, the others null:
+    importing them here would cost the text path wf.extract.metadata's import."""
     found = from_info(info)
     if any(value is None for value in found.values()):
         xmp = find_xmp(body)
         if xmp is not None:
             for key, value in from_xmp(xmp).items():
                 found[key] = found[key] or value
-    out: dict[str, str | None] = dict.fromkeys(KEYS)
-    out.update(found)
-    out["type"] = "pdf"
-    return out
+    found["type"] = "pdf"
+    return found
 
 
 def outline(entries: list[tuple[int, str, int | None]]) -> list[dict[str, Any]]:

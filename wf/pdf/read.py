@@ -1,25 +1,31 @@
-"""PDFium, in a child process of its own: the pages' text, the information dictionary and
-the outline of one document.
+"""PDFium, in child processes: the pages' text, the information dictionary and the outline
+of one document.
 
-PDFium is C++ that will meet malformed and hostile files. Each document is read in a
-forked child, so that whatever PDFium does stays there:
+PDFium is C++ that will meet malformed and hostile files. Each document is read in forked
+children (readers), so that whatever PDFium does stays there:
 
-- a crash (SIGSEGV, an abort on a failed allocation) ends the child, not wf: the pages
-  read before it are kept, with a note;
-- memory: the child's address space is capped (RLIMIT_AS, MEMORY_BYTES above what it has
-  at the fork), which PDFium's allocations count against;
-- time: the parent waits on the child's pipe only until the run's deadline, then kills it
-  (SIGKILL) and raises Timeout; the watchdog's supervisor stands behind that, and SIGTERM
-  reaches the parent, which is in select(), not in C code;
-- the child dies with the thread that forked it (PR_SET_PDEATHSIG), so a killed wf leaves
+- a crash (SIGSEGV, an abort on a failed allocation) ends a reader, not wf: the pages it
+  read are kept, and a note names the pages it left;
+- memory: each reader's address space is capped (RLIMIT_AS, MEMORY_BYTES above what it
+  has at the fork), which PDFium's allocations count against;
+- time: the parent waits on the readers' pipes only until the run's deadline, then kills
+  them (SIGKILL) and raises Timeout; the watchdog's supervisor stands behind that, and
+  SIGTERM reaches the parent, which is in select(), not in C code;
+- a reader dies with the thread that forked it (PR_SET_PDEATHSIG), so a killed wf leaves
   no reader behind.
 
-The child sends frames (a 4-byte length, then a pickle of a tuple) as it goes: ``open``
-with the page count, information dictionary and outline, one ``page`` per page read or
-failed, then ``done``. A fork costs about a millisecond; pypdfium2 is imported before it
-(once per process), so a batch of PDFs pays the import once.
+A big file (SHARE_BYTES or more) is shared out between up to MAX_READERS readers, one per
+core: PDFium is single-threaded, opening a file takes each reader milliseconds, and each
+reads its own run of the pages selected (the k-th of n runs, in order). On an idle
+machine that divides the wall time by the cores; on a loaded one it costs nothing.
 
-Without fork (another platform) the same reader runs in-process.
+A reader sends frames (a 4-byte length, then a pickle of a tuple) as it goes: ``open``
+with the page count, the pages it has, and (reader 0) the information dictionary and the
+outline; one ``page`` per page read or failed; then ``done``. A fork costs about a
+millisecond; everything a reader needs is imported before it (once per process), so a
+batch of PDFs pays the imports once and a reader imports nothing.
+
+Without fork (another platform) one reader runs in-process.
 """
 
 from __future__ import annotations
