@@ -86,6 +86,18 @@ def test_input_file_pdf(wf, tmp_path):
     assert r.stdout.startswith("--- page 1 ---\nFirst page text\n")
 
 
+def test_a_batch_of_pdfs_and_pages_read_concurrently(wf, serve):
+    # Readers are forked from the batch's worker threads, several at a time.
+    urls = [served(serve, pdfmake.make_pdf([[f"document {n} text"]])).url for n in range(5)]
+    html = served(serve, b"<p>an html page between</p>", {"Content-Type": "text/html"}).url
+    r = wf(*ALLOW, *urls[:2], html, *urls[2:])
+    assert r.code == 0, r.stderr
+    assert [line for line in r.stdout.splitlines() if line.startswith("document ")] == [
+        f"document {n} text" for n in range(5)
+    ]
+    assert "an html page between" in r.stdout
+
+
 def test_json_has_pages_metadata_and_outline(wf, serve):
     body = pdfmake.make_pdf(
         [["Intro text"], ["Methods text"], ["Results text"]],

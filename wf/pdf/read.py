@@ -203,12 +203,12 @@ def _collect(
 
 def _merge(parts: list[Reading]) -> Reading:
     """One document's reading from its readers' (each had a run of pages, in order)."""
-    first = parts[0]
+    # Every reader opened the same file; only reader 0 sends the dictionary and outline.
     out = Reading(
         count=max(part.count for part in parts),
-        info=first.info,
-        outline=first.outline,
-        skipped=first.skipped,
+        info=parts[0].info,
+        outline=parts[0].outline,
+        skipped=max(part.skipped for part in parts),
     )
     for part in parts:
         out.pages.extend(part.pages)
