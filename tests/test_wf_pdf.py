@@ -566,3 +566,11 @@ def test_undecodable_values_are_null():
     assert meta.clean_value("a\x01b") is None
     assert meta.clean_value("  ") is None
     assert meta.clean_value("Fine title") == "Fine title"
+
+
+def test_raw_saves_the_pdf_instead_of_reading_it(wf, serve, scratch):
+    body = two_pages()
+    r = wf(*ALLOW, "--raw", served(serve, body).url)
+    saved = list(scratch.iterdir())
+    assert r.code == 0 and len(saved) == 1 and saved[0].read_bytes() == body
+    assert r.stdout.startswith("[wf: binary content (application/pdf, ")
