@@ -387,9 +387,13 @@ def test_reader_out_of_memory_is_a_clean_failure(tmp_path):
     # allocation fails, in the child, and wf says so instead of dying.
     patch = "import wf.pdf.read as reader; reader.MEMORY_BYTES = -(1 << 40)"
     run = _run_patched(tmp_path, pdfmake.make_pdf([["text " * 50] for _ in range(30)]), patch)
-    assert run.returncode == 71 and run.stdout == ""
-    assert run.stderr.startswith("wf: (71) document cannot be read: ")
-    assert "out of memory" in run.stderr and run.stderr.count("\n") == 1
+    assert run.stderr.count("\n") == 1 and "out of memory" in run.stderr, run.stderr
+    if run.returncode == 71:  # the first allocation past the heap's slack came early
+        assert run.stdout == "" and run.stderr.startswith("wf: (71) document cannot be read: ")
+    else:  # some pages fitted in what the heap had free: they are printed, with a note
+        assert run.returncode == 0 and run.stdout.startswith("--- page 1 ---")
+        assert run.stderr.startswith("wf: note: ") and "not read" in run.stderr
+        assert "--- page 30 ---" not in run.stdout
 
 
 def test_deadline_holds_while_pdfium_works(serve):
