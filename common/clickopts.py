@@ -12,7 +12,17 @@ import click
 
 from common.values import MAX_SECONDS, deadline_ok, parse_size
 
-__all__ = ["SizeType", "given", "parse_size", "positive_seconds", "shared_options"]
+__all__ = [
+    "SHELLS",
+    "SizeType",
+    "completion_option",
+    "completion_var",
+    "given",
+    "parse_size",
+    "positive_seconds",
+    "shared_options",
+    "verbose_option",
+]
 
 F = Callable[..., Any]
 T = TypeVar("T")
@@ -101,3 +111,54 @@ def given(name: str, value: T) -> T | None:
 
     source = click.get_current_context().get_parameter_source(name)
     return None if source in (ParameterSource.DEFAULT, None) else value
+
+
+# The shells click writes completion scripts for.
+SHELLS = ("bash", "zsh", "fish")
+
+
+def completion_var(tool: str) -> str:
+    """The variable click's completion scripts set to ask a tool for completions."""
+    return f"_{tool.upper()}_COMPLETE"
+
+
+def _print_completion(ctx: Any, param: Any, value: str | None) -> None:
+    if value is None or ctx.resilient_parsing:
+        return
+    from click.shell_completion import ShellComplete, get_completion_class
+
+    from common.output import write
+
+    tool = ctx.info_name
+    comp_cls = get_completion_class(value)
+    if comp_cls is None:  # click.Choice let only SHELLS through
+        raise click.BadParameter(f"no completion for {value}", ctx, param)
+    comp = comp_cls(ctx.command, {}, tool, completion_var(tool))
+    # ShellComplete.source rather than the class's own: bash's runs `bash --version` first
+    # and warns in its own words on stderr; the script it prints is the same.
+    write(ShellComplete.source(comp))
+    ctx.exit(0)
+
+
+def completion_option(tool: str) -> Callable[[F], F]:
+    """--completion SHELL: print click's completion script for the shell, and exit."""
+    return click.option(
+        "--completion",
+        type=click.Choice(SHELLS),
+        callback=_print_completion,
+        expose_value=False,
+        is_eager=True,
+        metavar="SHELL",
+        help=f"Print the completion script for bash, zsh or fish and exit "
+        f'(bash: eval "$({tool} --completion bash)"; see man {tool}).',
+    )
+
+
+def verbose_option(tool: str, what: str) -> Callable[[F], F]:
+    """-v/--verbose: the trace (common.trace) on stderr."""
+    return click.option(
+        "-v",
+        "--verbose",
+        is_flag=True,
+        help=f"Trace on stderr, lines starting '{tool}: * ': {what}. stdout is unchanged.",
+    )

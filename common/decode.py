@@ -6,6 +6,8 @@ from __future__ import annotations
 import codecs
 import re
 
+from common import trace
+
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -95,39 +97,47 @@ def sniff_declared(body: bytes) -> str | None:
 
 def decode_body(body: bytes, content_type: str | None = None) -> tuple[str, str]:
     """Decode a body; returns (text, charset used)."""
+    text, name, source = _decode(body, content_type)
+    trace.trace("charset: %s, from %s", name, source)
+    return text, name
+
+
+def _decode(body: bytes, content_type: str | None) -> tuple[str, str, str]:
+    """(text, charset used, where the charset came from: for the -v trace)."""
     bom = sniff_bom(body)
     declared = charset_from_content_type(content_type)
     if bom is not None:
         # A BOM is stronger than any header, a UTF one that disagrees included (as
         # browsers do).
         name, skip = bom
-        return body[skip:].decode(name, "replace"), name
+        return body[skip:].decode(name, "replace"), name, "the byte order mark"
     if declared and declared.startswith(("utf-16", "utf-32")) and b"\0" not in body[:1024]:
         # UTF-16 or UTF-32 text always has NUL bytes; a body without any is not in them.
         declared = None
     if declared:
-        return _decode_declared(body, declared)
+        return _decode_declared(body, declared, "the Content-Type header")
     meta = sniff_declared(body)
     if meta:
-        return _decode_declared(body, meta)
+        return _decode_declared(body, meta, "the document's <meta> or XML declaration")
     try:
-        return body.decode("utf-8"), "utf-8"
+        return body.decode("utf-8"), "utf-8", "the bytes (valid UTF-8)"
     except UnicodeDecodeError:
         # Mostly UTF-8 with a few bad bytes (a truncated sequence at a cut, say) stays UTF-8.
         if _mostly_utf8(body):
-            return body.decode("utf-8", "replace"), "utf-8"
-    return body.decode(LEGACY_FALLBACK, "replace"), LEGACY_FALLBACK
+            return body.decode("utf-8", "replace"), "utf-8", "the bytes (mostly UTF-8)"
+    return body.decode(LEGACY_FALLBACK, "replace"), LEGACY_FALLBACK, "the fallback (not UTF-8)"
 
 
-def _decode_declared(body: bytes, name: str) -> tuple[str, str]:
+def _decode_declared(body: bytes, name: str, source: str) -> tuple[str, str, str]:
     if name == "utf-8":
         text = body.decode("utf-8", "replace")
         # A page that says UTF-8 but is plainly legacy: browsers would show mojibake; we
         # do better when almost every non-ASCII byte is invalid as UTF-8.
         if "\ufffd" in text and not _mostly_utf8(body):
-            return body.decode(LEGACY_FALLBACK, "replace"), LEGACY_FALLBACK
-        return text, "utf-8"
-    return body.decode(name, "replace"), name
+            legacy = f"the fallback ({source} said UTF-8; the bytes are not)"
+            return body.decode(LEGACY_FALLBACK, "replace"), LEGACY_FALLBACK, legacy
+        return text, "utf-8", source
+    return body.decode(name, "replace"), name, source
 
 
 def _mostly_utf8(body: bytes) -> bool:

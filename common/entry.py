@@ -20,7 +20,8 @@ def run(tool: str, cli: str) -> None:
         document: dict[str, Any] = import_module(cli)._json_error(exc, what)
         return document
 
-    watchdog.supervise(tool, sys.argv[1:], json_error)
+    if not _completion(tool, sys.argv[1:]):
+        watchdog.supervise(tool, sys.argv[1:], json_error)
     try:
         import_module(cli).main()
     except KeyboardInterrupt:
@@ -30,3 +31,13 @@ def run(tool: str, cli: str) -> None:
 
         error_line(tool, Interrupted("interrupted"))
         main_exit(Interrupted.code)
+
+
+def _completion(tool: str, argv: list[str]) -> bool:
+    """A completion script or a shell asking for candidates: no work worth a supervisor
+    (and the answer comes back faster without the fork), as for --help."""
+    import os
+
+    if os.environ.get(f"_{tool.upper()}_COMPLETE"):
+        return True
+    return any(arg == "--completion" or arg.startswith("--completion=") for arg in argv)

@@ -1,12 +1,18 @@
 """The process's streams: result text and JSON on stdout, one-line diagnostics on
-stderr, and what a closed pipe leaves behind. No click here: common/run.py runs the
-command line and maps its outcome to an exit code."""
+stderr, the progress line of a batch, and what a closed pipe leaves behind. No click here:
+common/run.py runs the command line and maps its outcome to an exit code.
+
+This is the one place that knows the environment the streams lead to: whether stderr is a
+terminal that can redraw a line (``interactive``), NO_COLOR, and --quiet (``set_quiet``).
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
+import threading
+from collections.abc import Mapping
 from typing import IO, Any
 
 from common.errors import WriteError
@@ -25,6 +31,15 @@ def write(text: str) -> None:
     if out is None:  # started with stdout closed
         raise WriteError("cannot write the result: stdout is closed")
     try:
+        if _status is not None and _stdout_on_terminal():
+            # The page would land after the progress line on the same screen.
+            with _lock:
+                shown = _status
+                _draw(b"\r\x1b[K" if shown else b"")
+                out.write(text.encode("utf-8", "surrogateescape"))
+                out.flush()
+                _draw(shown.encode("utf-8", "replace") if shown else b"")
+            return
         out.write(text.encode("utf-8", "surrogateescape"))
         out.flush()
     except BrokenPipeError:
@@ -46,12 +61,87 @@ def diag(tool: str, message: str, *, limit: int | None = None) -> None:
     from common.text import NOTE_CHARS, cap, one_line
 
     line = cap(one_line(message), limit or NOTE_CHARS)
+    if _quiet and not line.startswith(_ALWAYS_SHOWN):
+        return
+    data = f"{tool}: {line}\n".encode("utf-8", "replace")
+    with _lock:
+        if _status is not None:  # above the progress line, which is drawn again below it
+            data = b"\r\x1b[K" + data + _status.encode("utf-8", "replace")
+        _draw(data)
+
+
+# Under --quiet only these lines are written: errors name their exit code, "(6) ...", and
+# a -v trace line starts "* " (asked for explicitly).
+_ALWAYS_SHOWN = ("(", "* ")
+_quiet = False
+# The progress line on screen (without its line end), or None. Writers take the lock to
+# erase it, write their line and draw it again, so that lines from a batch's threads and
+# the progress line never mix on the terminal.
+_status: str | None = None
+_lock = threading.Lock()
+
+
+def set_quiet(quiet: bool) -> None:
+    """--quiet: no notes and no progress line; error lines (and a -v trace) still print."""
+    global _quiet
+    _quiet = quiet
+
+
+def interactive(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether stderr is someone watching: a terminal that can redraw a line (not
+    TERM=dumb), NO_COLOR unset or empty (no-color.org), and not --quiet. A progress line
+    is drawn only then; a pipe, a file, cron and an agent's harness see nothing of it."""
+    env = os.environ if environ is None else environ
+    if _quiet or env.get("NO_COLOR") or env.get("TERM") == "dumb":
+        return False
+    try:
+        return os.isatty(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def status(text: str | None) -> None:
+    """Draw ``text`` as the one updating line at the bottom of stderr (call only when
+    ``interactive()``), or erase it with None. The line is cut to the terminal's width:
+    a line that wrapped could not be erased with a carriage return."""
+    global _status
+    with _lock:
+        if text is None:
+            if _status is not None:
+                _draw(b"\r\x1b[K")
+            _status = None
+            return
+        from common.text import cap, one_line
+
+        try:
+            width = os.get_terminal_size(sys.stderr.fileno()).columns or 80  # 0: not known
+        except (OSError, ValueError, AttributeError):
+            width = 80
+        _status = cap(one_line(text), max(width - 1, 10))
+        _draw(b"\r\x1b[K" + _status.encode("utf-8", "replace"))
+
+
+def clear_line() -> None:
+    """Erase the current line of a watched stderr: what another process (the worker the
+    supervisor just killed) left there, its progress line say."""
+    if interactive():
+        _draw(b"\r\x1b[K")
+
+
+def _draw(data: bytes) -> None:
     err = _stream("stderr")
     try:
-        err.write(f"{tool}: {line}\n".encode("utf-8", "replace"))
+        err.write(data)
         err.flush()
     except (BrokenPipeError, ValueError):
         pass
+
+
+def _stdout_on_terminal() -> bool:
+    try:
+        return os.isatty(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def silence_stdout() -> None:

@@ -1,6 +1,6 @@
 """Where files go: scratch (saved bodies), state, runtime and config, each overridable by
 environment (WF_SCRATCH_DIR, WF_STATE_DIR, WF_RUNTIME_DIR, WF_CONFIG_DIR; WS_CONFIG_DIR
-for ws). platformdirs is imported only when a path is asked for.
+and WS_STATE_DIR, WS_CACHE_DIR for ws). platformdirs is imported only when a path is asked for.
 
 A directory is used only when it is ours: owned by the effective uid, not writable by
 group or others, and not a symbolic link (checked on a descriptor opened with O_NOFOLLOW,
@@ -22,7 +22,6 @@ import atexit
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from common.errors import UsageError, WriteError
@@ -138,9 +137,17 @@ def scratch_dir(*, create: bool = True) -> Path:
     return ensure_dir(path, "WF_SCRATCH_DIR", what="scratch dir") if create else path
 
 
-def state_dir(*, create: bool = True) -> Path:
-    path = _override("WF_STATE_DIR") or _platform("state", "wf", "WF_STATE_DIR")
-    return ensure_dir(path, "WF_STATE_DIR", what="state dir") if create else path
+def cache_dir(tool: str, *, create: bool = True) -> Path:
+    """A tool's short-lived cache (ws's results), overridable by <TOOL>_CACHE_DIR."""
+    variable = f"{tool.upper()}_CACHE_DIR"
+    path = _override(variable) or _platform("cache", tool, variable)
+    return ensure_dir(path, variable, what="cache dir") if create else path
+
+
+def state_dir(tool: str = "wf", *, create: bool = True) -> Path:
+    variable = f"{tool.upper()}_STATE_DIR"
+    path = _override(variable) or _platform("state", tool, variable)
+    return ensure_dir(path, variable, what="state dir") if create else path
 
 
 def runtime_dir(*, create: bool = True) -> Path:
@@ -169,6 +176,8 @@ def runtime_dir(*, create: bool = True) -> Path:
                 if create
                 else path
             )
+    import tempfile  # with shutil and random: only a run that needs a runtime dir pays
+
     path = Path(tempfile.gettempdir()) / f"wf-runtime-{os.geteuid()}"
     if not create:
         return path
@@ -179,6 +188,8 @@ def runtime_dir(*, create: bool = True) -> Path:
 
 
 def _fresh_runtime(usual: Path, why: str) -> Path:
+    import tempfile
+
     global _fallback
     try:
         fresh = Path(tempfile.mkdtemp(prefix=f"{usual.name}-", dir=usual.parent))

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from common import trace
 from common.errors import DNSError, PolicyRefused, Timeout, UsageError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -300,11 +301,27 @@ def resolve_checked(
     Failing closed on a mixed answer keeps a name that lists one public and one private
     address from reaching the private one on a retry.
     """
-    check_name(policy, host)
-    addrs = resolve(host, port, deadline=deadline)
+    try:
+        check_name(policy, host)
+        addrs = resolve(host, port, deadline=deadline)
+        for addr in addrs:
+            check_address(policy, host, addr)
+    except PolicyRefused as exc:
+        trace.trace("policy: %s", exc.message)
+        raise
     for addr in addrs:
-        check_address(policy, host, addr)
+        if trace.enabled:
+            shown = host if canonical_host(host) == str(addr) else f"{host} ({addr})"
+            trace.trace("policy: %s allowed: %s", shown, _allowed_by(policy, host, addr))
     return addrs
+
+
+def _allowed_by(policy: Policy, host: str, addr: IPAddress) -> str:
+    """Why the policy let an address through, for the -v trace."""
+    if canonical_host(host) in policy.allow_hosts or str(_unmap(addr)) in policy.allow_hosts:
+        return "on the allowed-host list"
+    kind = refusal_reason(_unmap(addr))
+    return f"{kind}, --allow-private" if kind else "public address"
 
 
 def policy_from_env(
@@ -341,8 +358,9 @@ def policy_from_env(
     return Policy(allow_private=allow_private, allow_hosts=frozenset(hosts))
 
 
-_HOST_LABEL = re.compile(r"^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$")
-_HOST_PORT = re.compile(r"^(\[[^\]]*\]|[^:\[\]]*):([0-9]*)$")
+# Compiled on first use (re's cache): only --allow-host and WF_ALLOW_HOSTS need them.
+_HOST_LABEL = r"^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$"
+_HOST_PORT = r"^(\[[^\]]*\]|[^:\[\]]*):([0-9]*)$"
 
 
 def allow_host_value(value: str, source: str) -> str:
@@ -366,7 +384,7 @@ def allow_host_value(value: str, source: str) -> str:
         raise UsageError(f"{what}, not a URL {shown}{hint}")
     if parse_ip(value) is not None:
         return canonical_host(value)
-    port = _HOST_PORT.match(value)
+    port = re.match(_HOST_PORT, value)
     if port is not None:
         host = port.group(1)
         hint = (
@@ -386,4 +404,4 @@ def _valid_allow_host(host: str) -> bool:
     if parse_ip(host) is not None:
         return True
     name = canonical_host(host)
-    return 0 < len(name) <= 253 and all(_HOST_LABEL.match(label) for label in name.split("."))
+    return 0 < len(name) <= 253 and all(re.match(_HOST_LABEL, label) for label in name.split("."))

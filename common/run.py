@@ -55,7 +55,19 @@ def run_cli(
 ) -> int:
     """Run a click command; map every outcome to one stderr line and an exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    instruction = os.environ.get(f"_{tool.upper()}_COMPLETE")
+    if instruction:
+        # A shell's completion script asking for candidates (common.clickopts.completion_option).
+        from click.shell_completion import shell_complete
+
+        return shell_complete(command, {}, tool, f"_{tool.upper()}_COMPLETE", instruction)
     wants_json = "--json" in args
+    # Each run starts and ends without --quiet and untraced (in-process callers run
+    # several): the CLI turns either on from its flags.
+    from common import output, trace
+
+    output.set_quiet(False)
+    trace.enable(tool, False)
     previous: dict[signal.Signals, Any] = {}
     try:
         for sig in _HANDLED:
@@ -65,6 +77,8 @@ def run_cli(
     try:
         return _run(tool, command, args, wants_json, json_error)
     finally:
+        output.set_quiet(False)
+        trace.enable(tool, False)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 

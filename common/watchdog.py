@@ -306,9 +306,10 @@ class _Supervisor:
         return _exit_code(status)
 
     def _report(self, exc: Any, what: str | None) -> None:
-        from common.output import write_json
+        from common.output import clear_line, write_json
         from common.run import error_line
 
+        clear_line()  # a killed worker's progress line would run into this one
         error_line(self.tool, exc)
         if self.wants_json and self.json_error is not None:
             try:

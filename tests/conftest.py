@@ -25,8 +25,13 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         ("WF_RUNTIME_DIR", "runtime"),
         ("WF_CONFIG_DIR", "config"),
         ("WS_CONFIG_DIR", "wsconfig"),
+        ("WS_STATE_DIR", "wsstate"),
+        ("WS_CACHE_DIR", "wscache"),
     ):
         monkeypatch.setenv(name, str(tmp_path / sub))
+    # ws's result cache would answer a test's second search from its first: the tests of
+    # the cache turn it on.
+    monkeypatch.setenv("WS_CACHE_TTL", "0")
 
 
 def _loopback(host: str) -> bool:

@@ -27,7 +27,13 @@ VENV_BIN = Path(sys.executable).parent
 ALLOW = ("--allow-host", "127.0.0.1")
 
 # Where ws finds each engine: a test points them all at its own server.
-ENGINE_VARIABLES = ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
+ENGINE_VARIABLES = (
+    "WS_DUCKDUCKGO_URL",
+    "WS_DUCKDUCKGO_LITE_URL",
+    "WS_BRAVE_URL",
+    "WS_MOJEEK_URL",
+    "SEARXNG_URL",
+)
 # Small search-engine answers of our own, and real captures read in place.
 WS_FIXTURES = ROOT / "tests" / "fixtures" / "ws"
 SEARCH_CAPTURES = SHARED / "fixtures" / "search"
@@ -160,3 +166,13 @@ def fake_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> 
     path.chmod(0o755)
     monkeypatch.setenv("FAKE_MODE", "ok")
     return path
+
+
+def saved_files(folder: Path) -> list[Path]:
+    """What wf saved in a scratch dir: every entry but the pruning's bookkeeping (the
+    stamp and the --save-path list of wf/save.py), hidden temporary files included."""
+    from wf.save import BOOKKEEPING
+
+    if not folder.exists():
+        return []
+    return sorted(p for p in folder.iterdir() if p.name not in BOOKKEEPING)

@@ -178,6 +178,7 @@ def test_json_error_object_has_every_key(wf):
         "bytes",
         "rendered",
         "links",
+        "entries",
         "notes",
         "elapsed_ms",
     ):

@@ -4,12 +4,13 @@ network."""
 from __future__ import annotations
 
 import json
+import socket
 import time
 
 import pytest
 
-from tests.helpers import ALLOW
-from tests.servers import respond
+from tests.helpers import ALLOW, assert_one_line_error
+from tests.servers import RawServer, http_response, respond
 
 
 def test_batch_in_input_order_with_first_failure_code(wf, serve):
@@ -98,3 +99,140 @@ def test_meta_prints_a_header_above_the_text_and_nothing_else_changes(wf, tmp_pa
     without = json.loads(wf(*args, "--json").stdout)
     assert with_meta.pop("elapsed_ms") >= 0 and without.pop("elapsed_ms") >= 0
     assert with_meta == without
+
+
+# ------------------------------------------------------------------ HTTP errors under --json
+
+ERROR_PAGE = (
+    b"<!doctype html><html><head><title>Not here</title></head><body>"
+    b"<nav><a href='/'>Home</a></nav><main><h1>Page not found</h1>"
+    b"<p>The page you asked for moved to the archive.</p></main></body></html>"
+)
+
+
+def test_a_404_under_json_keeps_status_type_and_the_start_of_its_page(wf, serve):
+    srv = serve(respond(404, ERROR_PAGE, {"Content-Type": "text/html; charset=utf-8"}))
+    r = wf(*ALLOW, "--json", srv.url + "gone")
+    obj = json.loads(r.stdout)
+    assert r.code == 4
+    assert obj["status"] == 404 and obj["final_url"] == srv.url + "gone"
+    assert obj["content_type"] == "text/html; charset=utf-8"
+    assert obj["error"]["kind"] == "http_4xx" and obj["error"]["retry_after"] is None
+    assert "Page not found" in obj["error"]["body"]
+    assert "moved to the archive" in obj["error"]["body"]
+    # Text mode stays one error line.
+    r = wf(*ALLOW, srv.url + "gone")
+    assert_one_line_error(r, 4, "HTTP 404")
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("status", "retry_after", "seconds", "code"),
+    [(503, "120", 120, 5), (429, "7", 7, 75), (503, "soon", None, 5)],
+)
+def test_503_and_429_under_json_carry_retry_after_in_seconds(
+    wf, serve, status, retry_after, seconds, code
+):
+    body = b"Service down for maintenance\n" * 500  # far over the cap
+    srv = serve(respond(status, body, {"Content-Type": "text/plain", "Retry-After": retry_after}))
+    r = wf(*ALLOW, "--json", srv.url)
+    obj = json.loads(r.stdout)
+    assert (r.code, obj["status"], obj["error"]["retry_after"]) == (code, status, seconds)
+    assert obj["error"]["body"].startswith("Service down for maintenance\n")
+    assert len(obj["error"]["body"]) <= 2000
+
+
+def test_retry_after_as_an_http_date():
+    from email.utils import formatdate
+
+    from wf.pipeline import retry_after_seconds
+
+    now = 1_800_000_000.0
+    assert retry_after_seconds(formatdate(now + 90, usegmt=True), now=now) == 90
+    assert retry_after_seconds("Sun, 06 Nov 1994 08:49:37 GMT", now=now) == 0
+    assert retry_after_seconds("Sunday, 06-Nov-94 08:49:37 GMT", now=now) == 0
+    assert retry_after_seconds(" 30 ", now=now) == 30
+    assert retry_after_seconds("-5", now=now) is None and retry_after_seconds(None) is None
+
+
+# ------------------------------------------------------------------ one --save-path, several URLs
+
+
+def test_one_save_path_for_several_urls_is_refused_before_any_request(wf, serve, scratch):
+    srv = serve(respond(200, b"one\n", {"Content-Type": "text/plain"}))
+    r = wf(*ALLOW, "--save-path", "same.txt", srv.url + "a", srv.url + "b")
+    assert_one_line_error(r, 2, "--save-path 'same.txt'", "{n}")
+    assert srv.requests == [] and not (scratch / "same.txt").exists()
+
+
+def test_save_path_with_the_number_placeholder_saves_one_file_per_url(wf, serve, scratch):
+    def handler(conn, request):
+        path = request.split(b" ", 2)[1]
+        conn.sendall(http_response(200, b"page " + path + b"\n", {"Content-Type": "text/plain"}))
+
+    srv = serve(handler)
+    r = wf(*ALLOW, "--save-path", "page-{n}.txt", srv.url + "a", srv.url + "b")
+    assert r.code == 0
+    assert (scratch / "page-1.txt").read_text() == "page /a\n"
+    assert (scratch / "page-2.txt").read_text() == "page /b\n"
+    markers = [line for line in r.stdout.splitlines() if line.startswith("[wf: saved")]
+    assert len(markers) == 2 and len(set(markers)) == 2
+
+
+# ------------------------------------------------------------------ --help
+
+
+def test_help_says_the_timeout_is_per_page(wf):
+    r = wf("--help")
+    flat = " ".join(r.stdout.split())
+    assert "Deadline for each page" in flat and "whole operation" not in flat
+
+
+# ------------------------------------------------------------------ Ctrl-C under --json
+
+
+def test_ctrl_c_under_json_names_the_page_in_flight(wf, serve, monkeypatch):
+    import wf.pipeline as pipeline
+
+    srv = serve(respond(200, b"x\n", {"Content-Type": "text/plain"}))
+
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "fetch", interrupted)
+    r = wf(*ALLOW, "--json", srv.url + "first", srv.url + "second")
+    assert r.code == 130
+    obj = json.loads(r.stdout)
+    assert obj["url"] == srv.url + "first" and obj["error"]["kind"] == "interrupted"
+
+
+# ------------------------------------------------------------------ https to a plain-HTTP port
+
+
+class PlainHTTP(RawServer):
+    """A plain-HTTP server that answers a TLS ClientHello as http.server does: a 400."""
+
+    def _serve(self, conn: socket.socket) -> None:
+        try:
+            conn.settimeout(5)
+            conn.recv(4096)
+            conn.sendall(
+                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_https_to_a_plain_http_port_is_one_clear_tls_line(wf, serve, host):
+    if host == "::1" and not socket.has_ipv6:
+        pytest.skip("no IPv6 here")
+    srv = serve(None, host, cls=PlainHTTP)
+    url = srv.url.replace("http://", "https://")
+    r = wf("--allow-host", host, url)
+    where = f"[{host}]:{srv.port}" if ":" in host else f"{host}:{srv.port}"
+    assert_one_line_error(
+        r, 35, f"TLS handshake failed with {where}: the server does not speak TLS", "http:// URL?"
+    )

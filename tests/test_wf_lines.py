@@ -8,6 +8,8 @@ import re
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from common.errors import UsageError
 from tests.helpers import ALLOW
@@ -54,11 +56,56 @@ def test_invalid_regex_is_usage_error():
     assert info.value.code == 2
 
 
-def test_truncate_prefers_line_ends_and_never_splits_characters():
-    assert lines.truncate("aaa\nbbb\nccc", 9) == ("aaa\nbbb", 4)
-    kept, cut = lines.truncate("é" * 10, 4)
-    assert kept == "éééé" and cut == 6
-    assert lines.truncate("short", 0) == ("short", 0)
+def test_page_keeps_whole_lines_and_never_splits_characters():
+    page = lines.page_lines(["aaa", "bbb", "ccc"], 1, 9)
+    assert (page.lines, page.first, page.last, page.partial) == (["aaa", "bbb"], 1, 2, False)
+    page = lines.page_lines(["é" * 10], 4, 4)
+    assert (page.lines, page.first, page.last, page.partial) == (["éééé"], 4, 4, True)
+    assert page.cut_from == 10
+    # A combining mark stays with its letter; a joiner with what it joins.
+    assert lines.cut_at("abe\u0301cd", 3) == "ab"
+    assert lines.cut_at("ab\u200dcd", 3) == "a"
+    page = lines.page_lines(["short"], 1, 0)
+    assert (page.lines, page.last, page.partial) == (["short"], 1, False)
+
+
+def test_a_line_that_fits_on_the_next_page_is_not_cut_here():
+    page = lines.page_lines(["aaaa", "bbbbbb", "cc"], 1, 8)
+    assert (page.lines, page.last, page.partial) == (["aaaa"], 1, False)
+
+
+def test_a_line_longer_than_the_limit_is_cut_after_short_ones():
+    # The preview of a page whose first line is short and second one huge (defect 2).
+    page = lines.page_lines(["# Big DOM", "x" * 1000, "tail"], 1, 100)
+    assert page.lines == ["# Big DOM", "x" * 90]
+    assert (page.first, page.last, page.partial, page.cut_from) == (1, 2, True, 1000)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab\u0301é", max_size=40), max_size=25),
+    st.integers(min_value=1, max_value=60),
+)
+def test_paging_by_to_plus_one_reaches_every_line(text_lines, limit):
+    """The contract agents page by: from = the previous to + 1 reaches every line, each
+    page prints exactly the lines it numbers, and a line is cut only when it alone is
+    longer than the limit and it is the last of its page."""
+    seen: list[int] = []
+    start = 1
+    while start <= len(text_lines):
+        page = lines.page_lines(text_lines[start - 1 :], start, limit)
+        assert page.first == start and page.last is not None
+        assert len(page.lines) == page.last - page.first + 1
+        assert len("\n".join(page.lines)) <= limit
+        for i, shown in enumerate(page.lines, start):
+            whole = text_lines[i - 1]
+            if i == page.last and page.partial:
+                assert len(whole) > limit and whole.startswith(shown) and shown != whole
+            else:
+                assert shown == whole
+        seen.extend(range(page.first, page.last + 1))
+        start = page.last + 1
+    assert seen == list(range(1, len(text_lines) + 1))
 
 
 # ------------------------------------------------------------------ CLI
@@ -72,15 +119,84 @@ def test_window_and_max_length_markers(wf, serve):
     r = wf(*ALLOW, "--from", "10", "--max-length", "20", "--json", srv.url)
     obj = json.loads(r.stdout)
     assert obj["text"] == "row 10\nrow 11\nrow 12"
+    # lines.from and lines.to are the lines printed, not the window asked for.
     assert obj["truncated"] is True and obj["lines"] == {
         "total": 100,
         "matched": 100,
         "from": 10,
-        "to": 100,
+        "to": 12,
+        "partial": False,
     }
     r = wf(*ALLOW, "--from", "10", "--max-length", "20", srv.url)
     assert r.stdout.splitlines()[-1].startswith("[wf: output truncated at 20 of ")
     assert "--from 13" in r.stdout
+
+
+# A 41-line page, as in issue 13: short lines, one line far longer than any limit below,
+# and lines a little longer than the smaller limits.
+PAGED = [f"line {i} " + "w" * (i * 7 % 50) for i in range(1, 42)]
+PAGED[19] = "long " + "L" * 2500
+PAGED[30] = "é" * 120
+
+
+@pytest.mark.parametrize("limit", [50, 100, 300, 1000, 20000])
+def test_paging_by_lines_to_plus_one_reaches_every_line(wf, serve, limit):
+    body = ("\n".join(PAGED) + "\n").encode()
+    srv = serve(respond(200, body, {"Content-Type": "text/plain; charset=utf-8"}))
+    got: dict[int, str] = {}
+    start, pages = 1, 0
+    while True:
+        r = wf(*ALLOW, "--json", "--max-length", str(limit), "--from", str(start), srv.url)
+        obj = json.loads(r.stdout)
+        lf, lt = obj["lines"]["from"], obj["lines"]["to"]
+        if lf is None:
+            break
+        assert lf == start
+        printed = obj["text"].split("\n")
+        assert len(printed) == lt - lf + 1 and len(obj["text"]) <= limit
+        for n, text in zip(range(lf, lt + 1), printed, strict=True):
+            if n == lt and obj["lines"]["partial"]:
+                assert len(PAGED[n - 1]) > limit and PAGED[n - 1].startswith(text)
+                marker_cmd = f"--from {n} --to {n} --max-length 0 --no-save"
+                assert any(marker_cmd in note for note in obj["notes"])
+                whole = wf(*ALLOW, *marker_cmd.split(), srv.url)
+                text = whole.stdout.removesuffix("\n")
+            got[n] = text
+        pages += 1
+        start = lt + 1
+        if lt == obj["lines"]["matched"]:
+            break
+    assert [got[n] for n in range(1, 42)] == PAGED
+    assert pages >= (2 if limit < 20000 else 1)
+
+
+def test_one_huge_line_names_the_command_that_prints_it_whole(wf, serve):
+    # A single-line JSON body: "--from 2" used to be the advice, and printed nothing.
+    body = b'{"data": "' + b"x" * 200_000 + b'"}'
+    srv = serve(respond(200, body, {"Content-Type": "application/json"}))
+    for extra in (["--no-save"], []):  # printed in part; auto-saved with a preview
+        r = wf(*ALLOW, "--max-length", "100", *extra, srv.url)
+        out = r.stdout.rstrip("\n").split("\n")
+        text, note = (out[0], out[1]) if extra else (out[1], out[0])
+        assert text == body.decode()[:100]
+        assert "line 1 is cut at 100 of 200012 characters" in note
+        assert "--from 1 --to 1 --max-length 0 --no-save" in note and "--from 2" not in note
+    obj = json.loads(wf(*ALLOW, "--max-length", "100", "--json", srv.url).stdout)
+    assert obj["lines"] == {"total": 1, "matched": 1, "from": 1, "to": 1, "partial": True}
+    r = wf(*ALLOW, "--from", "1", "--to", "1", "--max-length", "0", "--no-save", srv.url)
+    assert r.stdout.encode() == body + b"\n"
+
+
+def test_max_length_zero_prints_everything_and_saves_nothing(wf, serve, scratch):
+    body = "".join(f"paragraph {i} " + "word " * 20 + "\n" for i in range(400)).encode()
+    srv = serve(respond(200, body, {"Content-Type": "text/plain"}))
+    r = wf(*ALLOW, "--max-length", "0", srv.url)
+    assert r.stdout.encode() == body and "[wf:" not in r.stdout
+    r = wf(*ALLOW, "--json", srv.url, env={"WF_MAX_LENGTH": "0"})
+    obj = json.loads(r.stdout)
+    assert obj["saved_to"] is None and obj["truncated"] is False
+    assert obj["text"].encode() + b"\n" == body
+    assert not scratch.exists() or list(scratch.iterdir()) == []
 
 
 def test_huge_numbers_are_fine(wf, serve):

@@ -71,6 +71,16 @@ def test_every_variable_is_read_into_one_object() -> None:
     assert opts.net.policy.allow_private and opts.net.policy.allow_hosts == {"a.test"}
 
 
+def test_scratch_limits_from_the_environment() -> None:
+    from wf.save import ScratchLimits
+
+    assert make_options({}).scratch == ScratchLimits(7 * 86400.0, 500 * 1024**2)
+    opts = make_options({"WF_SCRATCH_MAX_AGE": "3600", "WF_SCRATCH_MAX": "20M"})
+    assert opts.scratch == ScratchLimits(3600.0, 20 * 1024**2)
+    opts = make_options({"WF_SCRATCH_MAX_AGE": "0", "WF_SCRATCH_MAX": "0"})
+    assert opts.scratch == ScratchLimits(0.0, 0)  # both rules off
+
+
 def test_flags_beat_variables_and_variables_beat_defaults() -> None:
     opts = make_options(ENV, timeout=3.0, max_bytes=10, max_length=5, render="never")
     assert (opts.net.timeout, opts.net.max_bytes, opts.max_length) == (3.0, 10, 5)
@@ -93,6 +103,11 @@ def test_flags_beat_variables_and_variables_beat_defaults() -> None:
         ("WF_RENDER_TIMEOUT", "soon"),
         ("WF_RENDER_KEEPALIVE", "-1"),
         ("WF_ALLOW_HOSTS", "a.test:80"),
+        ("WF_SCRATCH_MAX_AGE", "7d"),
+        ("WF_SCRATCH_MAX_AGE", "-1"),
+        ("WF_SCRATCH_MAX_AGE", "inf"),
+        ("WF_SCRATCH_MAX", "lots"),
+        ("WF_SCRATCH_MAX", "-5M"),
     ],
 )
 def test_a_bad_variable_is_a_usage_error_naming_it(name: str, value: str) -> None:

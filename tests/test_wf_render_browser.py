@@ -288,6 +288,20 @@ def test_circuit_breaker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert not (tmp_path / "state" / "circuit.json").exists()
 
 
+def test_the_state_dir_is_made_only_when_a_failure_is_stored(fake: Path, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    breaker = session_for(fake)._breaker()
+    assert breaker is not None
+    breaker.check()
+    breaker.succeeded()
+    assert not state.exists()  # nothing stored, no directory
+    breaker.failed()
+    assert (state / "render-circuit.json").is_file()
+    assert os.stat(state).st_mode & 0o777 == 0o700
+    state.chmod(0o777)  # a state dir others can write is not used, as before
+    assert session_for(fake)._breaker() is None
+
+
 def session_for(browser: Path | str) -> RenderSession:
     return RenderSession(
         RenderOptions(mode="always", timeout=5, browser=str(browser)),
@@ -358,6 +372,25 @@ def test_keeper_shares_one_browser_and_stops_when_idle(
     assert wait_until(lambda: not profile.exists(), timeout=5)
     assert not procs_mod.running(int(state["browser_pid"]))  # type: ignore[call-overload]
     assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])))  # type: ignore[call-overload]
+    # Nothing is left behind: no lock file, no state, not even the directory.
+    assert wait_until(lambda: not (tmp_path / "runtime" / "render-keepalive").exists(), timeout=5)
+
+
+def test_a_lock_file_removed_while_waited_on_is_opened_anew(tmp_path: Path) -> None:
+    path = tmp_path / "launch.lock"
+    got: list[bool] = []
+
+    def waiter() -> None:
+        with keeper_mod.file_lock(path, deadline=time.monotonic() + 5) as fd:
+            got.append(keeper_mod.still_named(fd, path))
+
+    with keeper_mod.file_lock(path, deadline=time.monotonic() + 5):
+        t = threading.Thread(target=waiter)
+        t.start()
+        time.sleep(0.1)
+        path.unlink()  # as a retiring keeper does, holding the lock
+    t.join(5)
+    assert got == [True] and path.exists()
 
 
 def test_concurrent_users_start_one_keeper(fake: Path, tmp_path: Path, devtools_port: int) -> None:
@@ -375,6 +408,12 @@ def test_concurrent_users_start_one_keeper(fake: Path, tmp_path: Path, devtools_
         t.join()
     assert len(set(got)) == 1 and len(launches(tmp_path)) == 1
     assert wait_until(lambda: keeper_state(tmp_path) is None, timeout=5)
+    assert wait_until(lambda: not (tmp_path / "runtime" / "render-keepalive").exists(), timeout=5)
+    # A user after the keeper retired starts a fresh one in a fresh directory.
+    again = keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10)
+    again.release()
+    assert len(launches(tmp_path)) == 2
+    assert wait_until(lambda: not (tmp_path / "runtime" / "render-keepalive").exists(), timeout=5)
 
 
 def test_a_dead_shared_browser_is_replaced(fake: Path, tmp_path: Path, devtools_port: int) -> None:

@@ -34,7 +34,7 @@ PROMETHEUS = (
         ("application/xhtml+xml", b"<html/>", "html"),
         ("text/plain; version=0.0.4", PROMETHEUS, "text"),
         ("application/json", b'{"a": 1}', "text"),
-        ("application/rss+xml", b"<rss/>", "text"),
+        ("application/rss+xml", b"<rss/>", "feed"),
         ("text/csv", b"a,b\n1,2\n", "text"),
         ("image/png", b"\x89PNG\r\n\x1a\nxxxx", "binary"),
         ("text/html", b"\x89PNG\r\n\x1a\nxxxx", "binary"),

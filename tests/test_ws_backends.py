@@ -401,3 +401,97 @@ def test_searxng_request():
 )
 def test_searxng_search_url(root, url):
     assert search_url(root) == url
+
+
+# ---------------------------------------------------------------- DuckDuckGo lite
+
+
+def test_lite_results_rows_with_snippets_and_no_sponsored_row():
+    answer = classify("duckduckgo-lite", WS_FIXTURES / "ddg_lite_results.html")
+    results, _ = finalise(answer.results)
+    assert answer.outcome == "ok"
+    assert [(r.title, r.url, r.snippet) for r in results] == [
+        (
+            "Asynchronous Programming in Rust",
+            "https://rust-lang.github.io/async-book/",
+            "Welcome to Asynchronous Programming in Rust & friends!",
+        ),
+        (
+            "Tutorial | Tokio",
+            "https://tokio.rs/tokio/tutorial?a=1",
+            "Tokio is an asynchronous runtime for the Rust programming language.",
+        ),
+        # No snippet row: the address row is not taken for one.
+        ("async-std", "https://async.rs/", ""),
+    ]
+    assert {r.provider for r in results} == {"duckduckgo-lite"}
+    following = answer.find_next()
+    assert following is not None and following["vqd"] == "4-1234567890"
+    assert (following["s"], following["dc"]) == ("10", "11")
+
+
+def test_lite_no_results_page_is_empty():
+    answer = classify("duckduckgo-lite", WS_FIXTURES / "ddg_lite_no_results.html", query="xqzvbnmw")
+    assert (answer.outcome, answer.message) == ("empty", "HTTP 200, no results page")
+
+
+@pytest.mark.parametrize("status", [200, 202])
+def test_lite_anomaly_page_is_blocked(status):
+    answer = classify("duckduckgo-lite", WS_FIXTURES / "ddg_lite_anomaly.html", status=status)
+    assert (answer.outcome, answer.message) == ("blocked", f"HTTP {status}, anomaly page")
+
+
+@needs_captures
+@pytest.mark.parametrize("status", [200, 202])
+def test_lite_real_anomaly_page_is_blocked(status):
+    # The capture is what the lite endpoint served a script (a peer saved it as ddg_lite).
+    answer = classify(
+        "duckduckgo-lite",
+        SEARCH_CAPTURES / "duckduckgo" / "anomaly_captcha.html",
+        status=status,
+        query="does caffeine affect sleep",
+    )
+    assert answer.outcome == "blocked" and "anomaly page" in answer.message
+
+
+def test_lite_request_is_the_html_form_with_region_time_and_safe():
+    q = Query("rust", region="de-de", time="w", safe="off")
+    req = BY_NAME["duckduckgo-lite"].build(q, "https://lite.duckduckgo.com/lite/")
+    assert (req.method, req.url) == ("POST", "https://lite.duckduckgo.com/lite/")
+    assert req.data == {"q": "rust", "kl": "de-de", "df": "w", "kp": "-2", "b": ""}
+    assert req.headers["Referer"] == "https://lite.duckduckgo.com/"
+    following = BY_NAME["duckduckgo-lite"].build(
+        Query("rust", page=2), "https://lite.duckduckgo.com/lite/", {"s": "10", "vqd": "4-x"}
+    )
+    assert following.data is not None
+    assert (following.data["s"], following.data["vqd"]) == ("10", "4-x")
+    assert "b" not in following.data
+
+
+# ---------------------------------------------------------------- next pages on real captures
+
+
+@needs_captures
+@pytest.mark.parametrize(
+    ("provider", "capture", "query", "expected"),
+    [
+        ("duckduckgo", "duckduckgo/results_post.html", "eino", {"s": "10", "dc": "11"}),
+        ("brave", "brave/results.html", "javascript tutorial", {"offset": "1"}),
+        ("mojeek", "mojeek/results.html", "javascript tutorial", {"s": "11"}),
+    ],
+)
+def test_real_pages_name_their_next_page(provider, capture, query, expected):
+    answer = classify(provider, SEARCH_CAPTURES / capture, query=query)
+    following = answer.find_next()
+    assert following is not None
+    assert {k: following[k] for k in expected} == expected
+    if provider == "duckduckgo":
+        assert following["vqd"] == "4-167208798460794982980732831674372650598"
+
+
+@needs_captures
+def test_ddg_real_last_page_has_no_next_page():
+    page = (SEARCH_CAPTURES / "duckduckgo" / "last_page_post.html").read_bytes()
+    from ws.backends.html import ResultsPage, next_form
+
+    assert next_form(ResultsPage(page, "text/html")) is None

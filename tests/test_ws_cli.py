@@ -19,6 +19,7 @@ HTML = "text/html; charset=utf-8"
 JSON_TYPE = "application/json"
 PATHS = {
     "duckduckgo": "/ddg/html/",
+    "duckduckgo-lite": "/ddg/lite/",
     "brave": "/brave/search",
     "mojeek": "/mojeek/search",
     "searxng": "/searx/search",
@@ -62,6 +63,7 @@ class Engines:
         base = self.srv.url.rstrip("/")
         env = {
             "WS_DUCKDUCKGO_URL": base + PATHS["duckduckgo"],
+            "WS_DUCKDUCKGO_LITE_URL": base + PATHS["duckduckgo-lite"],
             "WS_BRAVE_URL": base + PATHS["brave"],
             "WS_MOJEEK_URL": base + PATHS["mojeek"],
         }
@@ -95,6 +97,7 @@ def ws(engines: Engines | None, *args: str, env: dict[str, str] | None = None) -
 
 def all_blocked(engines: Engines) -> None:
     engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("duckduckgo-lite", 202, WS_FIXTURES / "ddg_lite_anomaly.html")
     engines.answer("brave", 429, WS_FIXTURES / "brave_429.html")
     engines.answer("mojeek", 403, WS_FIXTURES / "mojeek_403.html")
 
@@ -107,7 +110,7 @@ def test_results_exit_0_with_numbered_text(engines):
     r = ws(engines, "rust", "async")
     assert (r.code, r.stderr) == (0, "")
     assert r.stdout == (
-        'Search results for: "rust async" (via DuckDuckGo)\n'
+        'Search results for: "rust async" (via DuckDuckGo, 2 results)\n'
         "\n"
         "1. Getting Started - Asynchronous Programming in Rust\n"
         "   https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top\n"
@@ -124,23 +127,26 @@ def test_results_exit_0_with_numbered_text(engines):
 
 def test_blocked_then_empty_then_ok_says_why_the_others_failed(engines):
     engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("duckduckgo-lite", 202, WS_FIXTURES / "ddg_lite_anomaly.html")
     engines.answer("brave", 200, WS_FIXTURES / "brave_no_results.html")
     engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
     r = ws(engines, "rust async", "--json")
     assert r.code == 0
     assert r.stderr == (
         "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: duckduckgo-lite: blocked (HTTP 202, anomaly page)\n"
         "ws: brave: empty (HTTP 200, no results page)\n"
     )
     doc = json.loads(r.stdout)
     assert doc["provider"] == "mojeek" and doc["error"] is None
     assert [(a["provider"], a["outcome"], a["status"]) for a in doc["attempts"]] == [
         ("duckduckgo", "blocked", 202),
+        ("duckduckgo-lite", "blocked", 202),
         ("brave", "empty", 200),
         ("mojeek", "ok", 200),
     ]
     assert [x["url"] for x in doc["results"]] == ["https://tokio.rs/", "https://async.rs/"]
-    assert engines.asked() == ["duckduckgo", "brave", "mojeek"]
+    assert engines.asked() == ["duckduckgo", "duckduckgo-lite", "brave", "mojeek"]
 
 
 def test_all_blocked_exits_75(engines):
@@ -148,55 +154,61 @@ def test_all_blocked_exits_75(engines):
     r = ws(engines, "rust")
     assert r.code == 75 and r.stdout == ""
     lines = r.stderr.splitlines()
-    assert lines[:3] == [
+    assert lines[:4] == [
         "ws: duckduckgo: blocked (HTTP 202, anomaly page)",
+        "ws: duckduckgo-lite: blocked (HTTP 202, anomaly page)",
         "ws: brave: blocked (HTTP 429, rate-limit page)",
         "ws: mojeek: blocked (HTTP 403, CAPTCHA page)",
     ]
-    assert lines[3].startswith(
-        "ws: (75) every provider was blocked or rate-limited (duckduckgo, brave, mojeek)"
+    assert lines[4].startswith(
+        "ws: (75) every provider was blocked or rate-limited "
+        "(duckduckgo, duckduckgo-lite, brave, mojeek)"
     )
-    assert len(lines) == 4
+    assert len(lines) == 5
 
 
 def test_all_empty_exits_66(engines):
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_no_results.html")
+    engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_no_results.html")
     engines.answer("brave", 200, WS_FIXTURES / "brave_no_results.html")
     engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_no_results.html")
     r = ws(engines, "xqzvbnmw")
     assert r.code == 66 and r.stdout == ""
     assert (
         r.stderr.splitlines()[-1]
-        == 'ws: (66) no results for "xqzvbnmw" (duckduckgo, brave, mojeek)'
+        == 'ws: (66) no results for "xqzvbnmw" (duckduckgo, duckduckgo-lite, brave, mojeek)'
     )
 
 
 def test_empty_where_answered_and_unreachable_elsewhere_is_still_66(engines):
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_no_results.html")
+    engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_no_results.html")
     engines.hang("brave")
     engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_no_results.html")
     opts = _options(engines, "xqzvbnmw", attempt_timeout=0.3)
     from ws.chain import run
 
     report = run(opts)
-    assert [a.outcome for a in report.attempts] == ["empty", "timeout", "empty"]
+    assert [a.outcome for a in report.attempts] == ["empty", "empty", "timeout", "empty"]
     assert report.error is not None and report.error.code == 66
 
 
 def test_mixed_failures_exit_69(engines):
     engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("duckduckgo-lite", 202, WS_FIXTURES / "ddg_lite_anomaly.html")
     engines.answer("brave", 200, WS_FIXTURES / "brave_no_results.html")
     engines.answer("mojeek", 500, b"oops")
     r = ws(engines, "rust")
     assert r.code == 69
     assert "ws: mojeek: http_error (HTTP 500)" in r.stderr.splitlines()
     assert r.stderr.splitlines()[-1] == (
-        "ws: (69) every provider failed (duckduckgo: blocked, brave: empty, mojeek: http_error)"
+        "ws: (69) every provider failed (duckduckgo: blocked, duckduckgo-lite: blocked, "
+        "brave: empty, mojeek: http_error)"
     )
 
 
 def test_all_failing_the_same_way_gives_that_code(engines):
-    for name in ("duckduckgo", "brave", "mojeek"):
+    for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek"):
         engines.answer(name, 503, b"down")
     r = ws(engines, "rust")
     assert r.code == 5
@@ -206,7 +218,7 @@ def test_all_failing_the_same_way_gives_that_code(engines):
 
 
 def test_layout_change_is_a_parse_error_not_no_results(engines):
-    for name in ("duckduckgo", "brave", "mojeek"):
+    for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek"):
         engines.answer(name, 200, b"<html><body><p>A redesigned page.</p></body></html>")
     r = ws(engines, "rust")
     assert r.code == 69
@@ -227,6 +239,7 @@ def test_connection_refused_everywhere_exits_7():
         "rust",
         env={
             "WS_DUCKDUCKGO_URL": url + "/d",
+            "WS_DUCKDUCKGO_LITE_URL": url + "/l",
             "WS_BRAVE_URL": url + "/b",
             "WS_MOJEEK_URL": url + "/m",
         },
@@ -237,30 +250,48 @@ def test_connection_refused_everywhere_exits_7():
     )
 
 
-def test_total_deadline_exits_28_and_skips_the_rest(engines):
-    for name in ("duckduckgo", "brave", "mojeek"):
+def test_slow_engines_share_the_deadline_and_each_is_asked(engines):
+    for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek"):
         engines.hang(name)
     start = time.monotonic()
-    r = ws(engines, "rust", "--timeout", "0.5")
+    r = ws(engines, "rust", "--timeout", "2", "--json")
     took = time.monotonic() - start
-    assert r.code == 28 and took < 2.0
+    assert r.code == 28 and took < 4.0
+    # A quarter of 2 s each: the first three are cut at their share, the last at the deadline.
     assert r.stderr.splitlines() == [
-        "ws: duckduckgo: timeout (no answer before the total deadline (--timeout 0.5 s))",
-        "ws: brave: timeout (not tried: the total deadline (0.5 s) had passed)",
-        "ws: mojeek: timeout (not tried: the total deadline (0.5 s) had passed)",
-        "ws: (28) every provider timed out (duckduckgo, brave, mojeek)",
+        "ws: duckduckgo: timeout (no answer within its share of the deadline (0.5 s of --timeout 2 s))",
+        "ws: duckduckgo-lite: timeout (no answer within its share of the deadline (0.5 s of --timeout 2 s))",
+        "ws: brave: timeout (no answer within its share of the deadline (0.5 s of --timeout 2 s))",
+        "ws: mojeek: timeout (no answer before the total deadline (--timeout 2 s))",
+        "ws: (28) every provider timed out (duckduckgo, duckduckgo-lite, brave, mojeek)",
     ]
-    assert engines.asked() == ["duckduckgo"]
+    assert engines.asked() == ["duckduckgo", "duckduckgo-lite", "brave", "mojeek"]
+    attempts = json.loads(r.stdout)["attempts"]
+    for a in attempts:
+        assert a["outcome"] == "timeout" and 300 <= a["elapsed_ms"] < 1400, attempts
+
+
+def test_the_deadline_report_names_only_the_providers_asked():
+    from common.errors import Timeout
+    from ws.chain import Attempt, failure
+
+    asked = [Attempt("duckduckgo", "timeout", None, 5000, "no answer", Timeout)]
+    error = failure(asked, "q", ["brave", "mojeek"])
+    assert isinstance(error, Timeout)
+    assert error.message == (
+        "every provider asked timed out (duckduckgo); not asked before the deadline: brave, mojeek"
+    )
 
 
 def test_ws_timeout_sets_the_total_deadline(engines):
-    engines.hang("duckduckgo")
+    for name in ("duckduckgo", "brave", "mojeek"):
+        engines.hang(name)
     start = time.monotonic()
-    r = ws(engines, "rust", env={"WS_TIMEOUT": "0.5"})
+    r = ws(engines, "rust", env={"WS_TIMEOUT": "0.6"})
     took = time.monotonic() - start
     assert r.code == 28 and took < 2.0
     assert r.stderr.splitlines()[0] == (
-        "ws: duckduckgo: timeout (no answer before the total deadline (--timeout 0.5 s))"
+        "ws: duckduckgo: timeout (no answer within its share of the deadline (0.2 s of --timeout 0.6 s))"
     )
 
 
@@ -292,6 +323,7 @@ def test_a_hanging_provider_is_cut_at_its_limit_and_the_next_one_answers(engines
     from ws.chain import run
 
     engines.hang("duckduckgo")
+    engines.answer("duckduckgo-lite", 202, WS_FIXTURES / "ddg_lite_anomaly.html")
     engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
     lines: list[str] = []
     start = time.monotonic()
@@ -301,7 +333,10 @@ def test_a_hanging_provider_is_cut_at_its_limit_and_the_next_one_answers(engines
     first = report.attempts[0]
     assert (first.outcome, first.status) == ("timeout", None)
     assert 350 <= first.elapsed_ms < 1500 and took < 2.5
-    assert lines == ["duckduckgo: timeout (no answer within the per-attempt limit of 0.4 s)"]
+    assert lines == [
+        "duckduckgo: timeout (no answer within the per-attempt limit of 0.4 s)",
+        "duckduckgo-lite: blocked (HTTP 202, anomaly page)",
+    ]
 
 
 def test_usage_errors_exit_2(engines):
@@ -340,7 +375,8 @@ def test_a_bad_endpoint_variable_is_a_usage_error(engines):
 def test_json_has_every_key_on_success_and_failure(engines):
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     ok = json.loads(ws(engines, "rust", "--json", "-n", "1").stdout)
-    assert list(ok) == ["query", "provider", "results", "attempts", "error"]
+    assert list(ok) == ["query", "provider", "providers", "results", "attempts", "error", "cached"]
+    assert ok["providers"] == ["duckduckgo"]
     assert ok["results"] == [
         {
             "rank": 1,
@@ -352,7 +388,8 @@ def test_json_has_every_key_on_success_and_failure(engines):
         }
     ]
     attempt = ok["attempts"][0]
-    assert list(attempt) == ["provider", "outcome", "status", "elapsed_ms", "message"]
+    assert list(attempt) == ["provider", "outcome", "status", "elapsed_ms", "message", "retry_at"]
+    assert attempt["retry_at"] is None
     assert attempt["message"] == "HTTP 200, 1 result" and isinstance(attempt["elapsed_ms"], int)
 
     all_blocked(engines)
@@ -361,16 +398,18 @@ def test_json_has_every_key_on_success_and_failure(engines):
     assert r.code == 75
     assert (failed["provider"], failed["results"]) == (None, [])
     assert failed["error"]["code"] == 75 and failed["error"]["kind"] == "blocked"
-    assert [a["outcome"] for a in failed["attempts"]] == ["blocked"] * 3
+    assert [a["outcome"] for a in failed["attempts"]] == ["blocked"] * 4
 
     usage = ws(engines, "--json")
     assert usage.code == 2
     assert json.loads(usage.stdout) == {
         "query": None,
         "provider": None,
+        "providers": [],
         "results": [],
         "attempts": [],
         "error": {"code": 2, "kind": "usage", "message": 'missing QUERY: ws "what to search for"'},
+        "cached": False,
     }
 
 
@@ -385,13 +424,16 @@ def test_urls_prints_only_urls(engines):
 
 def test_allow_is_sent_as_site_and_applied_again_locally(engines):
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_results.html")
     engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
     r = ws(engines, "rust", "--allow", "docs.rs", "--urls")
     assert r.stdout == "https://docs.rs/futures/latest/futures/\n"
-    assert (
-        r.stderr == "ws: duckduckgo: empty (HTTP 200, 2 results, none from the allowed domains)\n"
+    assert r.stderr == (
+        "ws: duckduckgo: empty (HTTP 200, 2 results, none from the allowed domains)\n"
+        "ws: duckduckgo-lite: empty (HTTP 200, 3 results, none from the allowed domains)\n"
     )
     assert b"q=rust+site%3Adocs.rs" in engines.requests("duckduckgo")[0]
+    assert b"q=rust+site%3Adocs.rs" in engines.requests("duckduckgo-lite")[0]
     assert b"q=rust+site%3Adocs.rs" in engines.requests("brave")[0]
 
 
@@ -418,25 +460,27 @@ def test_provider_moves_to_the_front_and_the_others_stay_as_fallbacks(engines):
     engines.answer("mojeek", 429, b"slow down")
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     r = ws(engines, "rust", "--provider", "mojeek")
-    assert r.code == 0 and "(via DuckDuckGo)" in r.stdout
+    assert r.code == 0 and "(via DuckDuckGo, 2 results)" in r.stdout
     assert engines.asked() == ["mojeek", "duckduckgo"]
 
 
-def test_searxng_joins_the_chain_second_when_set(serve):
+def test_searxng_joins_the_chain_after_duckduckgo_when_set(serve):
     engines = Engines(serve, searxng=True)
     engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("duckduckgo-lite", 202, WS_FIXTURES / "ddg_lite_anomaly.html")
     engines.answer("searxng", 200, WS_FIXTURES / "searxng_results_new.json", JSON_TYPE)
     r = ws(engines, "rust", "--json")
     assert r.code == 0
-    assert engines.asked() == ["duckduckgo", "searxng"]
+    assert engines.asked() == ["duckduckgo", "duckduckgo-lite", "searxng"]
     assert r.stderr == (
         "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: duckduckgo-lite: blocked (HTTP 202, anomaly page)\n"
         "ws: searxng: unresponsive engines: google (CAPTCHA), bing (timeout)\n"
     )
     assert b"format=json" in engines.requests("searxng")[0]
     doc = json.loads(r.stdout)
     assert (
-        doc["attempts"][1]["message"]
+        doc["attempts"][2]["message"]
         == "HTTP 200, 1 result; unresponsive engines: google (CAPTCHA), bing (timeout)"
     )
 
@@ -467,14 +511,29 @@ def test_flags_beat_environment_beat_config_file(engines, tmp_path):
         "mojeek",
         str(tmp_path / "wsconfig" / "ws.toml"),
     )
-    assert [e["provider"] for e in info["chain"]] == ["mojeek", "duckduckgo", "brave"]
+    assert [e["provider"] for e in info["chain"]] == [
+        "mojeek",
+        "duckduckgo",
+        "duckduckgo-lite",
+        "brave",
+    ]
     info = _providers(engines, env={"WS_PROVIDER": "brave"})
     assert (info["provider"], info["provider_source"]) == ("brave", "WS_PROVIDER")
     info = _providers(engines, "--provider", "ddg", env={"WS_PROVIDER": "brave"})
     assert (info["provider"], info["provider_source"]) == ("duckduckgo", "--provider")
-    assert [e["provider"] for e in info["chain"]] == ["duckduckgo", "brave", "mojeek"]
+    assert [e["provider"] for e in info["chain"]] == [
+        "duckduckgo",
+        "duckduckgo-lite",
+        "brave",
+        "mojeek",
+    ]
     info = _providers(engines, "--provider", "auto", env={"WS_PROVIDER": "brave"})
-    assert [e["provider"] for e in info["chain"]] == ["duckduckgo", "brave", "mojeek"]
+    assert [e["provider"] for e in info["chain"]] == [
+        "duckduckgo",
+        "duckduckgo-lite",
+        "brave",
+        "mojeek",
+    ]
 
 
 def test_a_broken_config_file_is_a_usage_error(engines, tmp_path):
@@ -491,20 +550,21 @@ def test_a_broken_config_file_is_a_usage_error(engines, tmp_path):
 def test_providers_lists_endpoints_and_what_is_configured(engines):
     r = ws(None, "--providers")
     assert r.code == 0 and r.stderr == ""
-    assert r.stdout.splitlines()[:5] == [
+    assert r.stdout.splitlines()[:6] == [
         "Provider chain (preferred: auto, the default):",
-        "  1. duckduckgo  https://html.duckduckgo.com/html/  (default endpoint)",
-        "  2. brave       https://search.brave.com/search  (default endpoint)",
-        "  3. mojeek      https://www.mojeek.com/search  (default endpoint)",
-        "  -  searxng     not in the chain: set SEARXNG_URL to an instance's root URL",
+        "  1. duckduckgo       https://html.duckduckgo.com/html/  (default endpoint)",
+        "  2. duckduckgo-lite  https://lite.duckduckgo.com/lite/  (default endpoint)",
+        "  3. brave            https://search.brave.com/search  (default endpoint)",
+        "  4. mojeek           https://www.mojeek.com/search  (default endpoint)",
+        "  -  searxng          not in the chain: set SEARXNG_URL to an instance's root URL",
     ]
     mirrored = ws(engines, "--providers", env={"SEARXNG_URL": "http://127.0.0.1:8888"})
     assert (
-        f"  1. duckduckgo  {engines.env['WS_DUCKDUCKGO_URL']}  (from WS_DUCKDUCKGO_URL, trusted by the network policy)"
+        f"  1. duckduckgo       {engines.env['WS_DUCKDUCKGO_URL']}  (from WS_DUCKDUCKGO_URL, trusted by the network policy)"
         in mirrored.stdout
     )
     assert (
-        "  2. searxng     http://127.0.0.1:8888  (from SEARXNG_URL, trusted by the network policy)"
+        "  3. searxng          http://127.0.0.1:8888  (from SEARXNG_URL, trusted by the network policy)"
         in mirrored.stdout
     )
 
@@ -526,16 +586,19 @@ def test_endpoint_trust_covers_that_host_only(engines, serve):
 def test_real_captures_through_the_chain(serve):
     engines = Engines(serve, searxng=True)
     engines.answer("duckduckgo", 202, SEARCH_CAPTURES / "duckduckgo" / "anomaly_captcha.html")
+    # The capture is the lite endpoint's anomaly page, the html one serves the same.
+    engines.answer("duckduckgo-lite", 202, SEARCH_CAPTURES / "duckduckgo" / "anomaly_captcha.html")
     engines.answer("searxng", 200, SEARCH_CAPTURES / "searxng" / "public_instance_botcheck.html")
     engines.answer("brave", 200, SEARCH_CAPTURES / "brave" / "results.html")
     r = ws(engines, "javascript tutorial", "-n", "3")
     assert r.code == 0
     assert r.stderr == (
         "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: duckduckgo-lite: blocked (HTTP 202, anomaly page)\n"
         "ws: searxng: blocked (HTTP 200, bot-check page)\n"
     )
     lines = r.stdout.splitlines()
-    assert lines[0] == 'Search results for: "javascript tutorial" (via Brave)'
+    assert lines[0] == 'Search results for: "javascript tutorial" (via Brave, 3 results)'
     assert lines[2:5] == [
         "1. JavaScript Tutorial",
         "   https://www.w3schools.com/js/",
@@ -546,3 +609,10 @@ def test_real_captures_through_the_chain(serve):
         "2. The Modern JavaScript Tutorial",
         "3. JavaScript Tutorial",
     ]
+
+
+def test_help_names_the_variable_of_each_policy_flag() -> None:
+    r = invoke("ws", ["--help"])
+    flat = " ".join(r.stdout.split())
+    assert "--allow-private" in flat and "[env WF_ALLOW_PRIVATE=1]" in flat
+    assert "--allow-host HOST" in flat and "[env WF_ALLOW_HOSTS=a,b]" in flat

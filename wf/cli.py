@@ -6,15 +6,29 @@ Only click is imported at start-up; urllib3 and lxml come in with the first fetc
 from __future__ import annotations
 
 import sys
+from collections import deque
 from typing import Any
 
 import click
 
 from common import output, run
-from common.clickopts import SizeType, given, shared_options
+from common.clickopts import (
+    SizeType,
+    completion_option,
+    given,
+    shared_options,
+    verbose_option,
+)
 from common.errors import ToolError, UsageError
 from wf import __version__
-from wf.options import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, RENDER_MODES, WfOptions, make_options
+from wf.options import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    RENDER_MODES,
+    WfOptions,
+    check_batch,
+    make_options,
+)
 
 TOOL = "wf"
 
@@ -45,13 +59,13 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     "--max-length",
     type=int,
     metavar="N",
-    help="Truncate the output at N characters, at a line end (default 20000; 0 = no limit) [env WF_MAX_LENGTH].",
+    help="Print at most N characters, whole lines only (a longer line alone is cut and marked; default 20000; 0 = no limit, no auto-save) [env WF_MAX_LENGTH].",
 )
 @click.option("--save", is_flag=True, help="Save the full text to the scratch dir and say where.")
 @click.option(
     "--save-path",
     metavar="NAME",
-    help="Save under this file name (base name only) in the scratch dir.",
+    help="Save under this file name (base name only) in the scratch dir; with several URLs it must hold {n}, the URL's number.",
 )
 @click.option(
     "--no-save", is_flag=True, help="Never auto-save a large page; print it (up to --max-length)."
@@ -98,7 +112,23 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     show_default=True,
     help="Refuse bodies larger than this, compressed or not (e.g. 500K, 20M) [env WF_MAX_BYTES].",
 )
-@shared_options(timeout_env="WF_TIMEOUT", default_timeout=DEFAULT_TIMEOUT)
+@shared_options(
+    timeout_env="WF_TIMEOUT",
+    default_timeout=DEFAULT_TIMEOUT,
+    timeout_help="Deadline for each page: fetch, render and extraction (several URLs: each its own)",
+)
+@verbose_option(
+    TOOL,
+    "each hop (address, status, time to first byte, bytes), the policy's decisions, the "
+    "charset, the type branch, the extractor's choice, rendering and saving",
+)
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="No notes and no progress line on stderr; errors are still reported.",
+)
+@completion_option(TOOL)
 @click.version_option(__version__, prog_name="wf", message="%(prog)s %(version)s")
 def command(
     urls: tuple[str, ...],
@@ -124,11 +154,14 @@ def command(
     allow_private: bool | None,
     allow_hosts: tuple[str, ...],
     user_agent: str | None,
+    verbose: bool,
+    quiet: bool,
 ) -> int:
     """Fetch web pages and print their clean, readable text.
 
     URL may be several URLs (fetched concurrently, printed in order) or - to read URLs
     from stdin, one per line."""
+    _pending.clear()  # an earlier run in this process (tests, embedding) is not this one
     # Options first, from flags and environment together: every configuration error is
     # exit 2 before stdin is read or a byte is sent.
     opts = make_options(
@@ -155,7 +188,13 @@ def command(
         allow_private=allow_private,
         allow_hosts=allow_hosts,
         user_agent=user_agent,
+        verbose=verbose,
+        quiet=quiet,
     )
+    from common import trace
+
+    trace.enable(TOOL, opts.verbose)
+    output.set_quiet(opts.quiet)
     if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
@@ -163,6 +202,7 @@ def command(
     targets = _targets(urls)
     if not targets:
         raise UsageError("no URL given (wf URL, wf - to read URLs from stdin, or wf --input FILE)")
+    check_batch(opts, len(targets))
     return _run(opts, targets, None)
 
 
@@ -191,6 +231,7 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
 
 
 def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
+    from common import progress
     from wf.pipeline import LazyBrowser, process, process_many
 
     def log(message: str) -> None:
@@ -198,11 +239,20 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
 
     browser = LazyBrowser(opts)
     first_error = 0
+    # The pages not printed yet, in order: a Ctrl-C names the first in its JSON object.
+    _pending.extend(targets)
+    shown = progress.start(TOOL, len(targets))
     try:
         if local is not None:
             pages = iter([process(targets[0], opts, log=log, browser=None, local_body=local)])
         else:
-            pages = process_many(targets, opts, log=log, browser=browser)
+            pages = process_many(
+                targets,
+                opts,
+                log=log,
+                browser=browser,
+                on_done=lambda page: shown.finished(page.error is not None),
+            )
         many = len(targets) > 1
         for page in pages:
             if page.error is not None:
@@ -214,15 +264,21 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
                 if many:
                     output.write(f"==> {page.url} <==\n")
                 output.write(page.output)
+            if _pending:
+                _pending.popleft()
     finally:
+        shown.close()
         browser.close()
     return first_error
+
+
+_pending: deque[str] = deque()
 
 
 def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
     from wf.pipeline import PageResult
 
-    page = PageResult(url=url or "")
+    page = PageResult(url=url or (_pending[0] if _pending else ""))
     page.error = exc
     return page.as_json()
 

@@ -302,13 +302,64 @@ def select_lines(
     )
 
 
-def truncate(text: str, limit: int) -> tuple[str, int]:
-    """Cut at a line end at or before ``limit`` characters (at the limit itself when the
-    first line is longer). Returns the kept text and how many characters were cut."""
-    if limit <= 0 or len(text) <= limit:
-        return text, 0
-    cut = text.rfind("\n", 0, limit + 1)
-    if cut <= 0:
-        cut = limit
-    kept = text[:cut]
-    return kept, len(text) - len(kept)
+@dataclass
+class Page:
+    """What one window prints under --max-length: whole lines, and at most one cut line,
+    the last. ``first`` and ``last`` number exactly the lines in ``lines`` (1-based in
+    the filtered view); ``partial`` says the last of them is cut, ``cut_from`` how long
+    that line is whole."""
+
+    lines: list[str]
+    first: int | None
+    last: int | None
+    partial: bool = False
+    cut_from: int = 0  # characters in the whole line when ``partial``
+    shown: int = 0  # characters printed
+    total: int = 0  # characters the window held before the limit
+
+
+def page_lines(window: Sequence[str], first: int | None, limit: int) -> Page:
+    """The paging contract: whole lines while they fit in ``limit`` characters (lines
+    joined by newlines; 0 = no limit). A line that could never fit (longer than
+    ``limit`` by itself) is cut to what is left and ends the page as a partial line; a
+    line that merely does not fit now ends the page before it, so the next page, from
+    ``last + 1``, starts with it whole. Paging by ``last + 1`` thus reaches every line."""
+    total = sum(map(len, window)) + max(0, len(window) - 1)
+    if first is None or not window:
+        return Page([], None, None, total=total)
+    if limit <= 0 or total <= limit:
+        return Page(list(window), first, first + len(window) - 1, shown=total, total=total)
+    out: list[str] = []
+    used = 0
+    for line in window:
+        sep = 1 if out else 0
+        if used + sep + len(line) <= limit:
+            out.append(line)
+            used += sep + len(line)
+            continue
+        room = limit - used - sep
+        if len(line) > limit and room > 0:
+            kept = cut_at(line, room)
+            if kept:
+                out.append(kept)
+                used += sep + len(kept)
+                return Page(out, first, first + len(out) - 1, True, len(line), used, total)
+        break
+    if not out:  # the window's first line alone is longer than the limit
+        kept = cut_at(window[0], limit)
+        return Page([kept], first, first, True, len(window[0]), len(kept), total)
+    return Page(out, first, first + len(out) - 1, shown=used, total=total)
+
+
+def cut_at(line: str, limit: int) -> str:
+    """The first ``limit`` characters of ``line`` (code points, never bytes), moved back so
+    that a combining mark or a zero-width joiner is not parted from the character before
+    it; a line of nothing but such marks is cut at the limit itself."""
+    import unicodedata
+
+    cut = min(max(limit, 0), len(line))
+    while 0 < cut < len(line) and (
+        unicodedata.combining(line[cut]) or "\u200d" in line[cut - 1 : cut + 1]
+    ):
+        cut -= 1
+    return line[: cut or limit]

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from common.http.client import NetOptions
     from wf.lines import Regex
     from wf.pdf.pagespec import PageSpec
+    from wf.save import ScratchLimits
 
 DEFAULT_MAX_LENGTH = 20_000
 DEFAULT_AUTOSAVE_BYTES = 10_000
@@ -78,6 +79,9 @@ class WfOptions:
     meta: bool = False  # --meta: a header (title, author, date, URL) above the text
     pages: PageSpec | None = None  # --pages: the PDF pages read (None: all)
     pdf_max_pages: int = DEFAULT_PDF_MAX_PAGES
+    scratch: ScratchLimits | None = None  # pruning of the scratch dir; None: no pruning
+    verbose: bool = False  # -v: the trace (common.trace) on stderr
+    quiet: bool = False  # --quiet: no notes, no progress line
 
     @property
     def render(self) -> str:
@@ -123,6 +127,8 @@ def make_options(
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     user_agent: str | None = None,
+    verbose: bool = False,
+    quiet: bool = False,
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
@@ -155,6 +161,7 @@ def make_options(
     pdf_max_pages = env_int(env, "WF_PDF_MAX_PAGES", DEFAULT_PDF_MAX_PAGES)
     if pdf_max_pages < 1:
         raise UsageError(f"WF_PDF_MAX_PAGES must be 1 or more, not {pdf_max_pages}")
+    scratch = scratch_limits(env)
     if timeout is None:
         timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
     if max_bytes is None:
@@ -185,4 +192,34 @@ def make_options(
         meta=meta,
         pages=page_spec,
         pdf_max_pages=pdf_max_pages,
+        scratch=scratch,
+        verbose=verbose,
+        quiet=quiet,
     )
+
+
+def check_batch(opts: WfOptions, count: int) -> None:
+    """One --save-path for several URLs names one file for all of them: refused at
+    start-up (curl's -o takes one name per URL) unless the name numbers the pages."""
+    from wf.save import PLACEHOLDER
+
+    if count > 1 and opts.save_path and PLACEHOLDER not in opts.save_path:
+        raise UsageError(
+            f"--save-path {opts.save_path!r} would name one file for {count} URLs; "
+            f"put {PLACEHOLDER} in it for the URL's number (page-{PLACEHOLDER}.txt), "
+            "or use --save for a fresh name per page"
+        )
+
+
+def scratch_limits(env: Mapping[str, str]) -> ScratchLimits:
+    """WF_SCRATCH_MAX_AGE (seconds) and WF_SCRATCH_MAX (a size); 0 turns a rule off."""
+    from common.values import env_seconds, env_size
+    from wf.save import ScratchLimits
+
+    default = ScratchLimits()
+    max_age = env_seconds(env, "WF_SCRATCH_MAX_AGE", default.max_age, zero_ok=True)
+    if env.get("WF_SCRATCH_MAX", "").strip() == "0":
+        max_bytes = 0
+    else:
+        max_bytes = env_size(env, "WF_SCRATCH_MAX", default.max_bytes)
+    return ScratchLimits(max_age=max_age, max_bytes=max_bytes)

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from common import watchdog
+from common import trace, watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
 from common.http.client import Response, fetch, raise_for_status
 from common.text import clean_text, escape_markers, inline, one_line
 from wf import lines, sniff
 from wf.options import ALWAYS, NEVER, PREVIEW_CHARS, WfOptions
-from wf.save import confine_name, default_name, save_bytes
+from wf.save import default_name, save_bytes, save_name
 
 if TYPE_CHECKING:
     from wf.render import RenderSession
@@ -44,10 +44,12 @@ class PageResult:
     first: int | None = None
     last: int | None = None
     truncated: bool = False
+    partial: bool = False  # the last line printed is cut (lines.page_lines)
     saved_to: str | None = None
     bytes: int = 0
     rendered: bool = False
     links: list[dict[str, str]] = field(default_factory=list)
+    entries: list[dict[str, str | None]] | None = None  # a feed's (wf.feed), else None
     notes: list[str] = field(default_factory=list)
     header: list[str] = field(default_factory=list)  # --meta: lines printed above all
     markers: list[str] = field(default_factory=list)  # lines printed before the text
@@ -57,6 +59,9 @@ class PageResult:
     # A PDF's page count and outline (wf.pdf.meta.outline); None for any other body.
     pdf_pages: int | None = None
     outline: list[dict[str, Any]] | None = None
+    # An HTTP error's answer: the start of its page's text and Retry-After in seconds.
+    error_body: str | None = None
+    retry_after: int | None = None
 
     @property
     def output(self) -> str:
@@ -69,7 +74,7 @@ class PageResult:
     def as_json(self) -> dict[str, Any]:
         # The text is clean already; the fields below may quote the user, the server or a
         # file name, and a raw C1 control or line separator in JSON is still one on screen.
-        out = {
+        return {
             "url": one_line(self.url),
             "final_url": one_line(self.final_url) or None,
             "status": self.status,
@@ -83,20 +88,20 @@ class PageResult:
                 "matched": self.matched,
                 "from": self.first,
                 "to": self.last,
+                "partial": self.partial,
             },
             "truncated": self.truncated,
             "saved_to": one_line(self.saved_to) or None,
             "bytes": self.bytes,
             "rendered": self.rendered,
             "links": self.links,
+            "entries": self.entries,
+            "pages": self.pdf_pages,
+            "outline": self.outline,
             "notes": [one_line(note) for note in self.notes],
             "elapsed_ms": self.elapsed_ms,
-            "error": _error_json(self.error),
+            "error": _error_json(self.error, self),
         }
-        if self.pdf_pages is not None:
-            out["pages"] = self.pdf_pages
-            out["outline"] = self.outline or []
-        return out
 
 
 def _metadata_json(found: dict[str, str | None] | None) -> dict[str, str | None]:
@@ -109,12 +114,15 @@ def _metadata_json(found: dict[str, str | None] | None) -> dict[str, str | None]
     return {key: one_line(found.get(key)) or None for key in keys}
 
 
-def _error_json(error: ToolError | None) -> dict[str, Any] | None:
+def _error_json(error: ToolError | None, page: PageResult) -> dict[str, Any] | None:
     if error is None:
         return None
     # An error can quote the server (a header, a URL); stderr gets it cleaned by diag.
     out = error.as_json()
     out["message"] = one_line(out.get("message"))
+    if page.status is not None and page.status >= 400:
+        out["retry_after"] = page.retry_after
+        out["body"] = page.error_body
     return out
 
 
@@ -185,6 +193,7 @@ def process(
     log: Log,
     browser: LazyBrowser | None = None,
     local_body: bytes | None = None,
+    number: int = 1,
 ) -> PageResult:
     """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
     start = time.monotonic()
@@ -193,7 +202,16 @@ def process(
     page = PageResult(url=one_line(target))
     deadline = start + opts.net.timeout
     with watchdog.deadline(deadline, target):
-        _process(page, target, opts, deadline, log=log, browser=browser, local_body=local_body)
+        _process(
+            page,
+            target,
+            opts,
+            deadline,
+            log=log,
+            browser=browser,
+            local_body=local_body,
+            number=number,
+        )
     if opts.meta and page.error is None:
         page.header = meta_header(page)
     page.elapsed_ms = int((time.monotonic() - start) * 1000)
@@ -209,20 +227,88 @@ def _process(
     log: Log,
     browser: LazyBrowser | None,
     local_body: bytes | None,
+    number: int,
 ) -> None:
     try:
         if local_body is None:
             if browser is not None and opts.render == ALWAYS:
                 browser.get().prewarm()  # the browser starts during the static fetch
             resp = fetch(target, opts.net, deadline=deadline)
+            if resp.status >= 400:
+                _describe_error(page, resp, deadline)
             _check_status(resp, log)
             doc = Document(target, resp.final_url, resp.status, resp.content_type, resp.body)
             del resp  # the body lives on in doc alone, which lets it go once decoded
         else:
             doc = Document(target, opts.base_url, None, "", local_body)
-        _build(page, doc, opts, log=log, browser=browser, deadline=deadline)
+        _build(page, doc, opts, log=log, browser=browser, deadline=deadline, number=number)
     except ToolError as exc:
         page.error = exc
+
+
+ERROR_BODY_CHARS = 2000
+# The start of an error page is what says why; extraction never needs the rest of it.
+ERROR_BODY_BYTES = 256 * 1024
+
+
+def _describe_error(page: PageResult, resp: Response, deadline: float) -> None:
+    """What an agent needs from an HTTP error: where it came from, its type, when to come
+    back (Retry-After) and the start of what the error page says."""
+    page.final_url = resp.final_url
+    page.status = resp.status
+    page.content_type = resp.content_type or None
+    page.bytes = len(resp.body)
+    page.retry_after = retry_after_seconds(resp.headers.get("retry-after"))
+    try:
+        page.error_body = _error_text(resp, deadline)
+    except ToolError:
+        page.error_body = None  # the status is the error; a page we cannot read is no other
+
+
+def _error_text(resp: Response, deadline: float) -> str | None:
+    from common.decode import decode_body
+
+    body = resp.body[:ERROR_BODY_BYTES]
+    kind, _mime = sniff.classify(resp.content_type or None, body)
+    if kind not in ("html", "text"):
+        return None
+    decoded, _charset = decode_body(body, resp.content_type or None)
+    if kind == "html":
+        from wf.extract import extract
+
+        found = extract(decoded, url=resp.final_url, deadline=deadline).text
+        # An error page is often nothing but a heading and a line, which the main-content
+        # choice can pass over as boilerplate.
+        decoded = found if found.strip() else extract(decoded, full=True, deadline=deadline).text
+    text = printable(decoded).strip()
+    if not text:
+        return None
+    shown = lines.page_lines(lines.split_lines(text), 1, ERROR_BODY_CHARS)
+    return "\n".join(shown.lines)
+
+
+def retry_after_seconds(value: str | None, now: float | None = None) -> int | None:
+    """Retry-After (RFC 9110 10.2.3) in whole seconds from now: delta-seconds or an
+    HTTP-date (a date in the past is 0); None when absent or unreadable."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isascii() and value.isdigit():
+        return min(int(value), 10**9)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # an HTTP-date is GMT; asctime and RFC 850 forms carry no zone
+        from datetime import UTC
+
+        when = when.replace(tzinfo=UTC)
+    import math
+
+    left = when.timestamp() - (time.time() if now is None else now)
+    return max(0, math.ceil(left))
 
 
 def _check_status(resp: Response, log: Log) -> None:
@@ -239,38 +325,58 @@ def _build(
     log: Log,
     browser: LazyBrowser | None,
     deadline: float,
+    number: int = 1,
 ) -> None:
     page.final_url = doc.final_url
     page.status = doc.status
     page.bytes = len(doc.body)
     kind, mime = sniff.classify(doc.content_type or None, doc.body)
     page.content_type = doc.content_type or mime or None
+    trace.trace(
+        "type: %s (Content-Type %s; the body sniffed as %s)%s",
+        kind,
+        doc.content_type or "none",
+        mime or "nothing known",
+        ", printed as it is (--raw)" if opts.raw and kind == "html" else "",
+    )
     if kind == "binary":
-        _save_binary(page, doc, mime, log=log, asked=bool(opts.save or opts.save_path))
+        _save_binary(page, doc, mime, opts, log=log, number=number)
         return
     if kind == "empty":
-        _apply_lines(page, "", opts, deadline, log=log)
+        _apply_lines(page, "", opts, deadline, log=log, number=number)
         return
     if kind == "pdf" and not opts.raw:
-        _build_pdf(page, doc, opts, log=log, deadline=deadline)
+        _build_pdf(page, doc, opts, log=log, deadline=deadline, number=number)
         return
     if kind == "pdf":  # --raw: the bytes, which are no text to print
-        _save_binary(page, doc, mime, log=log, asked=bool(opts.save or opts.save_path))
+        _save_binary(page, doc, mime, opts, log=log, number=number)
         return
     from common.decode import decode_body
 
     decoded, page.charset = decode_body(doc.body, doc.content_type or None)
     doc.body = b""  # up to --max-bytes that extraction does not need to hold as well
+    if kind == "feed" and not opts.raw:
+        text = _extract_feed(page, decoded, opts, log=log, deadline=deadline)
+        if text is not None:
+            _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+            return
+        kind = "html"  # no feed inside after all: read as the page it may be
     if kind == "html" and not opts.raw:
         text = _extract_html(page, decoded, opts, log=log, browser=browser, deadline=deadline)
         del decoded  # a 10 MB body of one astral character and ASCII is a 40 MB str
     else:
         text = decoded
-    _apply_lines(page, printable(text), opts, deadline, log=log)
+    _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
 
 
 def _build_pdf(
-    page: PageResult, doc: Document, opts: WfOptions, *, log: Log, deadline: float
+    page: PageResult,
+    doc: Document,
+    opts: WfOptions,
+    *,
+    log: Log,
+    deadline: float,
+    number: int,
 ) -> None:
     """A PDF's pages through PDFium (wf.pdf), then the line pipeline. The page separators
     are not matched by --filter and not dropped by --exclude (wf.pdf.is_separator)."""
@@ -291,7 +397,15 @@ def _build_pdf(
     page.title = result.metadata.get("title")
     for note in result.notes:
         _note(page, log, note)
-    _apply_lines(page, printable(result.text), opts, deadline, log=log, pinned=pdf.is_separator)
+    _apply_lines(
+        page,
+        printable(result.text),
+        opts,
+        deadline,
+        log=log,
+        number=number,
+        pinned=pdf.is_separator,
+    )
 
 
 def printable(text: str) -> str:
@@ -302,11 +416,23 @@ def printable(text: str) -> str:
 
 
 def _save_binary(
-    page: PageResult, doc: Document, mime: str, *, log: Log | None = None, asked: bool = False
+    page: PageResult,
+    doc: Document,
+    mime: str,
+    opts: WfOptions,
+    *,
+    log: Log | None = None,
+    number: int = 1,
 ) -> None:
     what = mime or "binary data"
+    asked = bool(opts.save or opts.save_path)
+    name = (
+        save_name(opts.save_path, number)
+        if opts.save_path
+        else default_name(doc.final_url or doc.source, mime, text=False)
+    )
     try:
-        path = save_bytes(doc.body, default_name(doc.final_url or doc.source, mime, text=False))
+        path = save_bytes(doc.body, name, limits=opts.scratch, chosen=bool(opts.save_path))
     except WriteError as exc:
         if asked:  # --save: the file was the point
             raise
@@ -317,6 +443,7 @@ def _save_binary(
         _note(page, log, f"binary content ({what}) not printed and not saved: {exc.message}")
         return
     page.saved_to = str(path)
+    trace.trace("save: binary content, %d bytes to %s", len(doc.body), path)
     page.markers.append(marker(f"binary content ({what}, {len(doc.body)} bytes) saved to {path}"))
     page.notes.append(f"binary content ({what}) saved, not printed")
 
@@ -325,6 +452,30 @@ def _note(page: PageResult, log: Log | None, note: str) -> None:
     page.notes.append(note)
     if log is not None:
         log(f"note: {note}")
+
+
+def _extract_feed(
+    page: PageResult, text: str, opts: WfOptions, *, log: Log, deadline: float
+) -> str | None:
+    """A feed's entries as text (wf.feed), or None when the body holds no feed."""
+    from wf.feed import render
+
+    result = render(
+        text,
+        url=page.final_url or opts.base_url,
+        markers=opts.links,
+        deadline=deadline,
+        want_entries=opts.as_json,
+    )
+    for note in result.notes:
+        _note(page, log, note)
+    if result.feed is None:
+        return None
+    page.title = result.title
+    page.metadata = result.metadata
+    page.links = result.links
+    page.entries = result.entries
+    return result.text
 
 
 def _extract_html(
@@ -399,12 +550,16 @@ def _maybe_render(
 
     always = opts.render == ALWAYS
     if not always and not looks_like_js_shell(html, static.text):
+        trace.trace("render: not needed (static text of %d characters)", len(static.text))
         return static
+    started = time.monotonic()
+    trace.trace("render: %s", "--render always" if always else "the page looks JavaScript-rendered")
     if not always:
         log("page looks JavaScript-rendered; rendering in headless Chromium")
     try:
         rendered = browser.get().render(page.final_url or page.url, deadline=deadline)
     except (RenderError, Timeout) as exc:
+        trace.trace("render: failed after %d ms: %s", trace.ms(started), exc.message)
         # In auto mode a render that fails or runs out of time still leaves the static text.
         if always:
             raise
@@ -432,11 +587,20 @@ def _maybe_render(
         deadline=deadline,
         metadata=opts.as_json or opts.meta,
     )
+    trace.trace(
+        "render: %d ms, %d characters rendered against %d static; %d requests blocked",
+        trace.ms(started),
+        len(result.text.strip()),
+        len(static.text.strip()),
+        len(rendered.blocked),
+    )
     if always or len(result.text.strip()) > len(static.text.strip()):
+        trace.trace("render: kept the rendered text")
         page.rendered = True
         page.final_url = rendered.final_url or page.final_url
         return result
     page.notes.append("rendered text was not richer than the static text; kept the static text")
+    trace.trace("render: kept the static text")
     return static
 
 
@@ -448,40 +612,22 @@ def _apply_lines(
     *,
     log: Log | None = None,
     pinned: Callable[[str], bool] | None = None,
+    number: int = 1,
 ) -> None:
     full_view = lines.split_lines(text)
     page.total = len(full_view)
     if opts.save or opts.save_path:
-        name = confine_name(opts.save_path) if opts.save_path else None
-        _save_view(page, text, name, what="full text")
-    elif not opts.narrows and len(text.encode("utf-8")) > opts.autosave_bytes:
-        preview, _cut = lines.truncate(text, PREVIEW_CHARS)
-        shown = lines.split_lines(preview)
-        try:
-            path = _save_view(page, text, None, what=None)
-        except WriteError as exc:
-            # Auto-save is a convenience: without a usable scratch dir the preview stands.
-            where = "the whole text was not saved"
-            _note(page, log, f"auto-save failed ({exc.message}); text is a preview")
-        else:
-            where = f"the whole text is in {path}"
-            page.notes.append(f"auto-saved: full text in {path}; text is a preview")
-        page.markers.append(
-            marker(
-                f"page too large to inline ({len(text)} characters, {len(full_view)} lines); "
-                f"{where}; showing the first {len(shown)} lines. "
-                "Ask for a range with --from N --to M, or for lines with --filter REGEX"
-            )
-        )
-        page.text = preview
-        page.truncated = True
-        page.matched, page.first, page.last = (
-            len(full_view),
-            (1 if shown else None),
-            len(shown) or None,
-        )
-        _append_link_list(page, opts)
+        name = save_name(opts.save_path, number) if opts.save_path else None
+        _save_view(page, text, name, what="full text", opts=opts)
+    elif (
+        not opts.narrows
+        and opts.max_length > 0  # 0 asks for the whole text, here, not a file
+        and len(text.encode("utf-8")) > opts.autosave_bytes
+    ):
+        trace.trace("save: auto-save, the text is over WF_AUTOSAVE_BYTES (%d)", opts.autosave_bytes)
+        _preview(page, text, full_view, opts, log=log)
         return
+    trace.trace("save: none (%s)", _why_not_saved(opts))
     page.notes.extend(r.fallback for r in (opts.filter, opts.exclude) if r and r.fallback)
     sel = lines.select_lines(
         full_view,
@@ -492,18 +638,24 @@ def _apply_lines(
         deadline=deadline,
         pinned=pinned,
     )
-    page.matched, page.first, page.last = sel.matched, sel.first, sel.last
-    body = "\n".join(sel.lines)
-    kept, cut = lines.truncate(body, opts.max_length)
-    page.text = kept
-    if cut:
+    shown = lines.page_lines(sel.lines, sel.first, opts.max_length)
+    page.matched, page.first, page.last = sel.matched, shown.first, shown.last
+    page.partial = shown.partial
+    page.text = "\n".join(shown.lines)
+    window_end = sel.last or 0
+    if shown.last is not None and (shown.last < window_end or shown.partial):
         page.truncated = True
-        kept_lines = len(lines.split_lines(kept))
-        nxt = (sel.first or 1) + kept_lines
-        note = (
-            f"output truncated at {len(kept)} of {len(body)} characters ({cut} cut); "
-            f"see the rest with --from {nxt}, or raise --max-length (0 = no limit)"
-        )
+        parts = [
+            f"output truncated at {shown.shown} of {shown.total} characters "
+            f"(lines {shown.first}-{shown.last} of {sel.matched})"
+        ]
+        if shown.partial:
+            parts.append(_whole_line_hint(shown, opts))
+        if shown.last < window_end:
+            parts.append(
+                f"see the rest with --from {shown.last + 1}, or raise --max-length (0 = no limit)"
+            )
+        note = "; ".join(parts)
         page.trailer.append(marker(note))
         page.notes.append(note)
     elif opts.from_line and sel.matched and not sel.lines:
@@ -511,12 +663,81 @@ def _apply_lines(
     _append_link_list(page, opts)
 
 
-def _save_view(page: PageResult, text: str, name: str | None, *, what: str | None) -> Path:
+def _why_not_saved(opts: WfOptions) -> str:
+    if opts.narrows:
+        return "--no-save, or a part of the page was asked for"
+    if opts.max_length == 0:
+        return "--max-length 0 prints the whole text"
+    return f"the text is within WF_AUTOSAVE_BYTES ({opts.autosave_bytes})"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _whole_line_hint(shown: lines.Page, opts: WfOptions) -> str:
+    """The one command that prints a cut line whole (the same filters, since line numbers
+    count the filtered view)."""
+    same = " with the same --filter/--exclude" if opts.filter or opts.exclude else ""
+    n = shown.last
+    return (
+        f"line {n} is cut at {len(shown.lines[-1])} of {shown.cut_from} characters; "
+        f"print it whole with --from {n} --to {n} --max-length 0 --no-save{same}"
+    )
+
+
+def _preview(
+    page: PageResult, text: str, full_view: list[str], opts: WfOptions, *, log: Log | None
+) -> None:
+    """Auto-save: the whole text to a file, a preview under the same paging contract."""
+    shown = lines.page_lines(
+        full_view, 1 if full_view else None, min(PREVIEW_CHARS, opts.max_length)
+    )
+    try:
+        path = _save_view(page, text, None, what=None, opts=opts)
+    except WriteError as exc:
+        # Auto-save is a convenience: without a usable scratch dir the preview stands.
+        where = "the whole text was not saved"
+        _note(page, log, f"auto-save failed ({exc.message}); text is a preview")
+    else:
+        where = f"the whole text is in {path}"
+        page.notes.append(f"auto-saved: full text in {path}; text is a preview")
+    count = len(shown.lines)
+    showing = f"showing the first {_count(count, 'line')}"
+    if shown.partial:
+        hint = _whole_line_hint(shown, opts)
+        showing += f" ({hint})"
+        page.notes.append(hint)  # --json has no marker line: the way to the rest is here
+    after = (shown.last or 0) + 1
+    ask = "ask for a range with --from N --to M, or for lines with --filter REGEX"
+    go_on = f"Page on with --from {after}; {ask}" if after <= len(full_view) else "A" + ask[1:]
+    page.markers.append(
+        marker(
+            f"page too large to inline ({_count(len(text), 'character')}, "
+            f"{_count(len(full_view), 'line')}); {where}; {showing}. {go_on}"
+        )
+    )
+    page.text = "\n".join(shown.lines)
+    page.truncated = True
+    page.partial = shown.partial
+    page.matched, page.first, page.last = len(full_view), shown.first, shown.last
+    _append_link_list(page, opts)
+
+
+def _save_view(
+    page: PageResult, text: str, name: str | None, *, what: str | None, opts: WfOptions
+) -> Path:
     data = text.encode("utf-8")
     if not data.endswith(b"\n") and data:
         data += b"\n"
-    path = save_bytes(data, name or default_name(page.final_url or page.url, None, text=True))
+    path = save_bytes(
+        data,
+        name or default_name(page.final_url or page.url, None, text=True),
+        limits=opts.scratch,
+        chosen=name is not None,
+    )
     page.saved_to = str(path)
+    trace.trace("save: %d bytes to %s", len(data), path)
     if what:
         page.markers.append(
             marker(f"saved {what} ({len(data)} bytes, {page.total} lines) to {path}")
@@ -537,19 +758,35 @@ def _append_link_list(page: PageResult, opts: WfOptions) -> None:
         page.trailer[:0] = ["", *refs]
 
 
+def _labelled(
+    n: str, target: str, opts: WfOptions, *, on_done: Callable[[PageResult], None] | None, **kw: Any
+) -> PageResult:
+    """One page of a batch: its trace lines carry its number, and on_done hears of it."""
+    with trace.label(n):
+        page = process(target, opts, **kw)
+    if on_done is not None:
+        on_done(page)
+    return page
+
+
 def process_many(
     targets: Sequence[str],
     opts: WfOptions,
     *,
     log: Log,
     browser: LazyBrowser | None,
+    on_done: Callable[[PageResult], None] | None = None,
 ) -> Iterator[PageResult]:
-    """Fetch concurrently with a small pool; yield pages in input order."""
+    """Fetch concurrently with a small pool; yield pages in input order. ``on_done`` hears
+    of each page as it finishes, in any order, from the pool's threads (the progress line)."""
     if len(targets) == 1:
         yield process(targets[0], opts, log=log, browser=browser)
         return
     pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
-    futures = [pool.submit(process, t, opts, log=log, browser=browser) for t in targets]
+    futures = [
+        pool.submit(_labelled, str(n), t, opts, log=log, browser=browser, on_done=on_done, number=n)
+        for n, t in enumerate(targets, 1)
+    ]
     try:
         for future in futures:
             yield future.result()

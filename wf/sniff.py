@@ -1,5 +1,5 @@
-"""What kind of body this is: HTML to extract, a PDF to read, text to print as it is,
-binary to save.
+"""What kind of body this is: HTML to extract, a PDF to read, a feed to list, text to
+print as it is, binary to save.
 
 The Content-Type header is believed unless the bytes say otherwise: a PNG served as
 text/html is still a PNG, and a PDF is a PDF whatever its type says."""
@@ -97,14 +97,44 @@ def looks_like_html(body: bytes) -> bool:
     )
 
 
+# Feeds by their type; application/rdf+xml is any RDF, a feed only by its root element.
+FEED_TYPES = ("application/rss+xml", "application/atom+xml")
+# Types under which a feed's root element is looked for: the generic XML ones, HTML (servers
+# send feeds as text/html) and none at all. text/plain and the rest are printed as they are.
+_FEED_SNIFFED = (
+    "",
+    "application/octet-stream",
+    "binary/octet-stream",
+    "application/xml",
+    "text/xml",
+    "application/rdf+xml",
+    "text/html",
+    "application/xhtml+xml",
+)
+
+
+def is_feed(mime: str, body: bytes) -> bool:
+    """An RSS or Atom feed: by its type (rss+xml, atom+xml), or by its root element (an
+    anchored match on the first 64 KiB: an HTML page fails at its first tag)."""
+    if mime in FEED_TYPES:
+        return True
+    if mime not in _FEED_SNIFFED:
+        return False
+    from wf.feed import sniff_root
+
+    return sniff_root(_utf8_head(body)) is not None
+
+
 def classify(content_type: str | None, body: bytes) -> tuple[str, str]:
-    """(kind, mime) with kind one of html, pdf, text, binary, empty."""
+    """(kind, mime) with kind one of html, pdf, feed, text, binary, empty."""
     mime = mime_of(content_type)
     if not body:
         return "empty", mime
     if is_pdf(body):
         return "pdf", "application/pdf"
     binary = sniff_binary(body, wide=_wide_charset(content_type))
+    if not binary and is_feed(mime, body):
+        return "feed", mime or "application/xml"
     if mime in ("text/html", "application/xhtml+xml"):
         return ("binary", binary) if binary else ("html", mime)
     if binary:

@@ -1,14 +1,24 @@
 """The fallback chain: ask each provider in turn until one has results, within one total
-deadline and a per-attempt limit; classify every attempt; turn the lot into an exit code."""
+deadline; classify every attempt; turn the lot into an exit code.
+
+Each attempt gets at most its share of what is left of the deadline (never the whole of it
+while other providers remain; 15 s at most). When the provider in flight has not answered
+after the hedge delay, the next one starts beside it; the first usable answer wins and the
+other is cancelled (its sockets shut down). Never more than two requests are in flight,
+except with --all or --engines, which ask every chosen provider at once and fuse the
+rankings (ws.fuse). Providers resting after blocks or failures (ws.health) are skipped.
+"""
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from common import watchdog
+from common import trace, watchdog
 from common.errors import (
     BY_CODE,
     AllFailed,
@@ -32,6 +42,12 @@ from ws.backends.base import (
 from ws.config import Endpoint, SearchOptions
 from ws.results import Result, finalise
 
+if TYPE_CHECKING:
+    from common.http.deadline import Abort
+    from ws.health import Entry, Event
+
+# Outcomes the chain gives itself: a loser of a hedged pair, a provider resting.
+CANCELLED, SKIPPED = "cancelled", "skipped"
 # The error an attempt would give on its own (network failures carry their own).
 _ERRORS: dict[str, type[ToolError]] = {
     EMPTY: NoResults,
@@ -41,6 +57,9 @@ _ERRORS: dict[str, type[ToolError]] = {
 }
 # Failures of the exchange itself rather than of the connection.
 _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
+# How long a cancelled or overdue attempt may take to end after its sockets are shut
+# down (a page being parsed cannot be interrupted) before the run stops waiting for it.
+_GRACE = 1.0
 
 
 @dataclass
@@ -52,14 +71,19 @@ class Attempt:
     message: str
     error: type[ToolError] | None  # the exit-code row of a failed attempt; None when ok
     notes: list[str] = field(default_factory=list)  # said on stderr on their own lines
+    retry_at: float | None = None  # wall clock; a skipped provider is tried again then
+    retry_after: float | None = None  # seconds, from a blocked answer's Retry-After
 
     def as_json(self) -> dict[str, Any]:
+        from ws.health import clock
+
         return {
             "provider": self.provider,
             "outcome": self.outcome,
             "status": self.status,
             "elapsed_ms": self.elapsed_ms,
             "message": "; ".join([self.message, *self.notes]),
+            "retry_at": clock(self.retry_at) if self.retry_at is not None else None,
         }
 
 
@@ -70,11 +94,13 @@ class Report:
     results: list[Result] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
     error: ToolError | None = None
+    providers: list[str] = field(default_factory=list)  # every provider the results came from
 
     def as_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "provider": self.provider,
+            "providers": self.providers,
             "results": [r.as_json() for r in self.results],
             "attempts": [a.as_json() for a in self.attempts],
             "error": self.error.as_json() if self.error else None,
@@ -87,47 +113,266 @@ Say = Callable[[str], None]
 def run(options: SearchOptions, say: Say | None = None) -> Report:
     """Search; ``say`` receives one diagnostic line per failed attempt and per note."""
     say = say or (lambda line: None)
-    query = Query(options.query, options.allow, options.region, options.time, options.safe)
+    query = Query(
+        options.query, options.allow, options.region, options.time, options.safe, options.page
+    )
     report = Report(options.query)
     deadline = time.monotonic() + options.timeout
     with watchdog.deadline(deadline, options.query):
-        return _run(options, query, report, deadline, say)
+        search = _Search(options, query, deadline, say)
+        search.run(report)
+        search.remember()
+        return report
 
 
-def _run(options: SearchOptions, query: Query, report: Report, deadline: float, say: Say) -> Report:
-    for endpoint in options.endpoints:
-        name = endpoint.backend.name
-        results: list[Result] = []
-        if time.monotonic() >= deadline:
-            why = f"not tried: the total deadline ({options.timeout:g} s) had passed"
-            attempt = Attempt(name, TIMEOUT, None, 0, why, Timeout)
+@dataclass
+class _Flight:
+    index: int
+    endpoint: Endpoint
+    abort: Abort
+    started: float
+    cancelled: bool = False
+
+
+class _Search:
+    """One run: which providers to ask, the attempts in flight, their outcomes."""
+
+    def __init__(self, options: SearchOptions, query: Query, deadline: float, say: Say) -> None:
+        self.options = options
+        self.query = query
+        self.deadline = deadline
+        self.say = say
+        self.done: dict[int, Attempt] = {}  # by place in the chain
+        self.results: dict[int, list[Result]] = {}
+        self.flights: dict[int, _Flight] = {}
+        self.finished: queue.Queue[tuple[int, Attempt, list[Result]]] = queue.Queue()
+        self.not_asked: list[str] = []
+        self.winner: str | None = None
+
+    # -- the run
+
+    def run(self, report: Report) -> None:
+        pending = self._healthy()
+        if self.options.fuse:
+            self._fused(pending, report)
         else:
-            attempt, results = _attempt(endpoint, query, options, deadline, say)
-        report.attempts.append(attempt)
-        if attempt.outcome == OK:
-            report.provider, report.results = name, results
-            return report
-        say(f"{name}: {attempt.outcome} ({attempt.message})")
-    report.error = failure(report.attempts, options.query)
-    return report
+            self._chain(pending, report)
+        report.attempts = [self.done[i] for i in sorted(self.done)]
+        if not report.results:
+            report.error = failure(report.attempts, self.options.query, self.not_asked)
+
+    def _healthy(self) -> list[tuple[int, Endpoint]]:
+        """The endpoints to ask, in order; resting ones become skipped attempts."""
+        from ws.health import load
+
+        health: dict[str, Entry] = load()
+        now = time.time()
+        pending: list[tuple[int, Endpoint]] = []
+        for i, endpoint in enumerate(self.options.endpoints):
+            name = endpoint.backend.name
+            entry = health.get(name)
+            if entry is None or not entry.resting(now) or name in self.options.explicit:
+                pending.append((i, endpoint))
+                continue
+            from ws.health import clock
+
+            why = f"resting after {entry.reason or 'failures'} until {clock(entry.until)}"
+            self.done[i] = Attempt(name, SKIPPED, None, 0, why, Blocked, retry_at=entry.until)
+            self.say(f"{name}: {SKIPPED} ({why})")
+        return pending
+
+    def _chain(self, pending: list[tuple[int, Endpoint]], report: Report) -> None:
+        hedge = self.options.hedge
+        while True:
+            now = time.monotonic()
+            # The time at which the one attempt in flight has waited a hedge delay.
+            hedge_at = float("inf")
+            if hedge > 0 and len(self.flights) == 1:
+                hedge_at = next(iter(self.flights.values())).started + hedge
+            if pending and now < self.deadline and (not self.flights or now >= hedge_at):
+                self._start(*pending.pop(0), len(pending) + 1)
+                continue
+            if not self.flights:
+                break
+            wake = self.deadline + _GRACE
+            if pending:
+                wake = min(wake, hedge_at)
+            got = self._next(wake)
+            if got is None:
+                if time.monotonic() >= self.deadline + _GRACE:
+                    break  # attempts past their deadline: ended below
+                continue
+            index, attempt, results = got
+            if attempt.outcome == OK:
+                report.provider, report.results = attempt.provider, results
+                report.providers = [attempt.provider]
+                break
+            self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+        self._end_flights(report.provider)
+        self.not_asked = [e.backend.name for _, e in pending]
+
+    def _fused(self, pending: list[tuple[int, Endpoint]], report: Report) -> None:
+        from ws.fuse import fuse
+
+        for index, endpoint in pending:
+            self._start(index, endpoint, 1)
+        while self.flights:
+            got = self._next(self.deadline + _GRACE)
+            if got is None:
+                break
+            _, attempt, _ = got
+            if attempt.outcome != OK:
+                self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+        self._end_flights(None)
+        ranked = [
+            (self.done[i].provider, self.results[i])
+            for i in sorted(self.results)
+            if self.results[i]
+        ]
+        if ranked:
+            report.results = list[Result](fuse(ranked, self.options.max_results))
+            report.providers = [name for name, _ in ranked]
+            report.provider = report.providers[0]
+
+    # -- attempts in flight
+
+    def _start(self, index: int, endpoint: Endpoint, left: int) -> None:
+        """Start one attempt in its own thread; ``left`` counts it and the providers not
+        yet started, whose shares of the deadline it must not take."""
+        from common.http.deadline import Abort
+
+        now = time.monotonic()
+        share = (self.deadline - now) / left
+        ceiling = self.options.attempt_timeout
+        if left == 1 and ceiling >= share:
+            limit = self.deadline
+            why = f"no answer before the total deadline (--timeout {self.options.timeout:g} s)"
+        elif ceiling <= share:
+            limit = now + ceiling
+            why = f"no answer within the per-attempt limit of {ceiling:g} s"
+        else:
+            limit = now + share
+            why = (
+                f"no answer within its share of the deadline ({share:.1f} s "
+                f"of --timeout {self.options.timeout:g} s)"
+            )
+        flight = _Flight(index, endpoint, Abort(), now)
+        self.flights[index] = flight
+
+        def work() -> None:
+            try:
+                attempt, results = _attempt(
+                    endpoint, self.query, self.options, limit, why, flight.abort
+                )
+            except Exception as exc:  # noqa: BLE001 - a bug in one attempt must not hang the run
+                message = f"unexpected error: {type(exc).__name__}: {exc} (this is a bug)"
+                attempt = Attempt(endpoint.backend.name, NETWORK, None, 0, message, AllFailed)
+                results = []
+            self.finished.put((index, attempt, results))
+
+        threading.Thread(target=work, name=f"ws-{endpoint.backend.name}", daemon=True).start()
+
+    def _next(self, wake: float) -> tuple[int, Attempt, list[Result]] | None:
+        """The next attempt to end before ``wake`` (monotonic), recorded; None if none did."""
+        try:
+            index, attempt, results = self.finished.get(timeout=max(0.0, wake - time.monotonic()))
+        except queue.Empty:
+            return None
+        flight = self.flights.pop(index, None)
+        # An attempt that ended on its own before it was cancelled keeps its outcome (a
+        # block is worth remembering), unless it is results the run no longer uses.
+        ended_by_us = attempt.outcome == CANCELLED or (
+            attempt.outcome == OK and not self.options.fuse
+        )
+        if flight is not None and flight.cancelled and ended_by_us:
+            attempt, results = self._stopped(flight, attempt.notes), []
+        self.done[index] = attempt
+        self.results[index] = results
+        trace.trace(
+            "attempt %s: %s, HTTP %s, %d ms: %s",
+            attempt.provider,
+            attempt.outcome,
+            attempt.status or "-",
+            attempt.elapsed_ms,
+            attempt.message,
+        )
+        for note in attempt.notes:
+            self.say(f"{attempt.provider}: {note}")
+        return index, attempt, results
+
+    def _end_flights(self, winner: str | None) -> None:
+        """Cancel what is still in flight (shut its sockets down) and wait briefly for its
+        threads to end. Without a winner, what is left has outlived the deadline."""
+        self.winner = winner
+        for flight in self.flights.values():
+            flight.cancelled = True
+            flight.abort.fire()
+        give_up = time.monotonic() + _GRACE
+        while self.flights:
+            got = self._next(give_up)
+            if got is None:
+                break
+            attempt = got[1]
+            if attempt.outcome not in (CANCELLED, OK):
+                self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+        for index, flight in self.flights.items():
+            self.done[index] = self._stopped(flight, [])
+            self.results[index] = []
+        self.flights.clear()
+
+    def _stopped(self, flight: _Flight, notes: list[str]) -> Attempt:
+        name = flight.endpoint.backend.name
+        elapsed = int((time.monotonic() - flight.started) * 1000)
+        if self.winner is None:
+            why = f"no answer before the total deadline (--timeout {self.options.timeout:g} s)"
+            return Attempt(name, TIMEOUT, None, elapsed, why, Timeout, notes)
+        return Attempt(name, CANCELLED, None, elapsed, f"{self.winner} answered first", None, notes)
+
+    # -- health
+
+    def remember(self) -> None:
+        """Tell ws.health what each attempt made says about its provider."""
+        from ws.health import BLOCKED as H_BLOCKED
+        from ws.health import FAILED, HEALTHY, Event, record
+
+        events: dict[str, Event] = {}
+        for attempt in self.done.values():
+            if attempt.outcome in (CANCELLED, SKIPPED):
+                continue
+            reason = f"{attempt.outcome}: {attempt.message}"
+            if attempt.outcome == BLOCKED:
+                events[attempt.provider] = Event(H_BLOCKED, reason, attempt.retry_after)
+            elif attempt.outcome in (TIMEOUT, NETWORK) or (
+                attempt.outcome == HTTP_ERROR and (attempt.status or 0) >= 500
+            ):
+                events[attempt.provider] = Event(FAILED, reason)
+            else:
+                events[attempt.provider] = Event(HEALTHY)
+        # Other processes hold the lock for a few milliseconds; waiting for it must not
+        # take the run past its deadline.
+        record(events, wait=min(2.0, max(0.0, self.deadline - time.monotonic() - 0.05)))
 
 
 def _attempt(
     endpoint: Endpoint,
     query: Query,
     options: SearchOptions,
-    deadline: float,
-    say: Say,
+    limit: float,
+    why_limit: str,
+    abort: Abort,
 ) -> tuple[Attempt, list[Result]]:
-    from common.http.client import NetOptions, fetch
+    """One provider asked, within ``limit`` (monotonic); runs in its own thread and says
+    nothing itself: its notes travel in the Attempt."""
+    from common.http.client import NetOptions
+    from ws import paging
 
     backend = endpoint.backend
     start = time.monotonic()
-    limit = min(deadline, start + options.attempt_timeout)
     request = backend.build(query, endpoint.url)
+    trace.trace(
+        "attempt %s: %s %s (%s)", backend.name, request.method, request.url, endpoint.source
+    )
     notes = list(request.notes)
-    for note in notes:
-        say(f"{backend.name}: {note}")
     policy = options.policy.with_hosts(endpoint.host) if endpoint.trusted else options.policy
     net = NetOptions(timeout=options.attempt_timeout, user_agent=options.user_agent, policy=policy)
 
@@ -138,35 +383,45 @@ def _attempt(
         return Attempt(backend.name, outcome, status, elapsed, message, error, notes)
 
     try:
-        resp = fetch(
-            request.url,
+        resp, answer = paging.walk(
+            backend,
+            endpoint.url,
+            request,
+            query,
+            options,
             net,
-            method=request.method,
-            data=request.data,
-            headers=request.headers,
-            deadline=limit,
+            limit,
+            cancelled=lambda: abort.fired,
+            abort=abort,
         )
     except Timeout:
-        if limit < deadline:
-            why = f"no answer within the per-attempt limit of {options.attempt_timeout:g} s"
-        else:
-            why = f"no answer before the total deadline (--timeout {options.timeout:g} s)"
-        return done(TIMEOUT, None, why, Timeout), []
+        if abort.fired:
+            return done(CANCELLED, None, "cancelled", None), []
+        return done(TIMEOUT, None, why_limit, Timeout), []
     except ToolError as exc:
+        if abort.fired:
+            return done(CANCELLED, None, "cancelled", None), []
         outcome = HTTP_ERROR if exc.kind in _HTTP_LEVEL else NETWORK
         # The table's row, not a subclass of it, so that equal failures group together.
         return done(outcome, None, exc.message, BY_CODE[exc.code]), []
-    answer = backend.classify(resp.status, resp.headers, resp.body, query)
-    for note in answer.notes:
-        say(f"{backend.name}: {note}")
-        notes.append(note)
+    notes.extend(answer.notes)
     if answer.outcome == HTTP_ERROR:
         error = HTTPServerError if resp.status >= 500 else HTTPClientError
         return done(HTTP_ERROR, resp.status, answer.message, error), []
+    if answer.outcome == BLOCKED:
+        from ws.health import retry_after
+
+        attempt = done(BLOCKED, resp.status, answer.message, Blocked)
+        attempt.retry_after = retry_after(resp.headers.get("retry-after"), time.time())
+        return attempt, []
     if answer.outcome != OK:
         return done(answer.outcome, resp.status, answer.message, _ERRORS[answer.outcome]), []
+    # Fused runs rank everything an engine gave; the fused list is cut to -n afterwards.
     results, filtered = finalise(
-        answer.results, allow=options.allow, block=options.block, limit=options.max_results
+        answer.results,
+        allow=options.allow,
+        block=options.block,
+        limit=None if options.fuse else options.max_results,
     )
     if not results:
         # The engine had results but none we can use: for the chain that is an empty answer.
@@ -183,20 +438,27 @@ def _count(n: int) -> str:
     return f"{n} result" if n == 1 else f"{n} results"
 
 
-def failure(attempts: list[Attempt], query: str) -> ToolError:
+def failure(attempts: list[Attempt], query: str, not_asked: list[str] | None = None) -> ToolError:
     """The one error for a search in which no attempt succeeded."""
     names = ", ".join(a.provider for a in attempts)
     answered = [a for a in attempts if a.status is not None]
     if answered and all(a.outcome == EMPTY for a in answered):
         return NoResults(f'no results for "{query}" ({", ".join(a.provider for a in answered)})')
+    if not attempts:
+        return Timeout(
+            f"no provider was asked before the total deadline ({', '.join(not_asked or [])})"
+        )
     errors = {a.error for a in attempts}
     if errors == {Blocked}:
+        resting = "" if not any(a.outcome == SKIPPED for a in attempts) else ", or resting"
         return Blocked(
-            f"every provider was blocked or rate-limited ({names}); try again later, "
+            f"every provider was blocked or rate-limited{resting} ({names}); try again later, "
             "or set SEARXNG_URL to a SearxNG instance you run (see man ws)"
         )
     if errors == {Timeout}:
-        return Timeout(f"every provider timed out ({names})")
+        rest = f"; not asked before the deadline: {', '.join(not_asked)}" if not_asked else ""
+        every = "every provider asked" if not_asked else "every provider"
+        return Timeout(f"{every} timed out ({names}){rest}")
     if len(errors) == 1:
         error = errors.pop() or AllFailed
         detail = "; ".join(f"{a.provider}: {a.message}" for a in attempts)

@@ -8,13 +8,16 @@ from typing import Any
 
 import click
 
-from common.clickopts import given, shared_options
+from common.clickopts import completion_option, given, shared_options, verbose_option
 from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
 
 EPILOG = (
-    "Providers are tried in order (duckduckgo, searxng when SEARXNG_URL is set, brave, "
-    f"mojeek) until one has results. Exit status: 0 results, {NoResults.code} no results "
+    "Providers are tried in order (duckduckgo, duckduckgo-lite, searxng when SEARXNG_URL is "
+    "set, brave, mojeek) until one has results; one silent for 2.5 s (WS_HEDGE) gets the "
+    "next one started beside it, and providers that were blocked or failing rest "
+    "(--providers). "
+    f"Exit status: 0 results, {NoResults.code} no results "
     f"anywhere, {Blocked.code} every provider blocked, {AllFailed.code} mixed failures. "
     "See man ws."
 )
@@ -32,12 +35,21 @@ EPILOG = (
     default=10,
     show_default=True,
     metavar="N",
-    help="Print at most N results.",
+    help="Print at most N results, asking for the engine's next pages as needed.",
+)
+@click.option(
+    "--page",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Start at the engine's result page N (the pages before are skipped).",
 )
 @click.option(
     "--provider",
     metavar="NAME",
-    help="auto, duckduckgo, searxng, brave or mojeek: ask it first, keep the others as "
+    shell_complete=lambda ctx, param, incomplete: _provider_names(incomplete),
+    help="auto, duckduckgo, duckduckgo-lite, searxng, brave or mojeek: ask it first, keep the others as "
     'fallbacks. [env WS_PROVIDER; config file: provider = "NAME"]',
 )
 @click.option(
@@ -69,19 +81,50 @@ EPILOG = (
 )
 @shared_options(
     timeout_env="WS_TIMEOUT",
-    timeout_help="Total deadline for the whole search (each attempt gets at most 15 s)",
+    timeout_help="Total deadline for the whole search (each attempt gets at most its share "
+    "of what is left, and 15 s)",
     json_help="One JSON document: query, provider, results, attempts, error.",
+)
+@click.option(
+    "--all",
+    "all_engines",
+    is_flag=True,
+    help="Ask every provider at once and fuse their rankings (reciprocal rank fusion).",
+)
+@click.option(
+    "--engines",
+    multiple=True,
+    metavar="A,B,...",
+    help="Ask these providers at once and fuse their rankings (like --all, for some).",
+)
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Ask the engines even when the same search was answered within WS_CACHE_TTL "
+    "(default 600 s; 0 turns the cache off).",
 )
 @click.option(
     "--providers",
     "show_providers",
     is_flag=True,
-    help="Print the provider chain in effect, its endpoints and configuration, and exit.",
+    help="Print the provider chain in effect, its endpoints, each provider's health and "
+    "the configuration, and exit.",
 )
+@click.option(
+    "--reset-health",
+    is_flag=True,
+    help="Forget every provider's health (blocks and failures remembered between runs), and exit.",
+)
+@verbose_option(
+    "ws",
+    "each attempt (provider, address, status, timing, outcome) and the policy's decisions",
+)
+@completion_option("ws")
 @click.version_option(VERSION, prog_name="ws", message="%(prog)s %(version)s")
 def command(
     query: tuple[str, ...],
     max_results: int,
+    page: int,
     provider: str | None,
     allow: tuple[str, ...],
     block: tuple[str, ...],
@@ -94,19 +137,36 @@ def command(
     allow_private: bool | None,
     allow_hosts: tuple[str, ...],
     user_agent: str | None,
+    all_engines: bool,
+    engines: tuple[str, ...],
+    no_cache: bool,
     show_providers: bool,
+    reset_health: bool,
+    verbose: bool,
 ) -> int:
     """Search the web without an API key and print numbered results."""
+    from common import trace
     from common.output import diag, write, write_json
     from common.run import error_line
     from ws import chain, config, view
 
     text = " ".join(query).strip()
+    if reset_health:
+        from ws import health
+
+        path = health.reset()
+        if as_json:
+            write_json({"health_reset": True, "path": str(path) if path else None})
+        else:
+            write(f"provider health cleared ({path})\n" if path else "no provider health kept\n")
+        return 0
     if not text and not show_providers:
         raise UsageError('missing QUERY: ws "what to search for"')
     if as_json and urls_only:
         raise UsageError("--json and --urls cannot be used together")
-    config_file = config.config_path()
+    trace.enable("ws", verbose)
+    # The config file's path only where it is shown: a --provider run never reads it.
+    config_file = config.config_path() if show_providers else None
     options = config.make_options(
         text,
         provider=provider,
@@ -122,31 +182,57 @@ def command(
         allow_private=True if allow_private else None,
         allow_hosts=allow_hosts,
         config=config_file,
+        engines=engines,
+        all_engines=all_engines,
+        page=page,
+        use_cache=not no_cache,
     )
     if show_providers:
-        info = view.providers(options, config_file)
+        info = view.providers(options, config_file or config.config_path())
         if as_json:
             write_json(info)
         else:
             write(view.providers_text(info))
         return 0
-    report = chain.run(options, say=lambda line: diag("ws", line))
+    from ws import cache
+
+    hit = cache.load(options)
+    if hit is not None:
+        report = hit.report
+    else:
+        report = chain.run(options, say=lambda line: diag("ws", line))
+        cache.store(options, report)
     if as_json:
-        write_json(report.as_json())
+        write_json({**report.as_json(), "cached": hit is not None})
     elif urls_only:
         write(view.urls(report))
     elif report.results:
-        write(view.text(report))
+        write(view.text(report, cached_age=hit.age if hit else None))
     if report.error is not None:
         error_line("ws", report.error)
         return report.error.code
     return 0
 
 
+def _provider_names(incomplete: str) -> list[str]:
+    """What the shell completes after --provider: the names --provider takes."""
+    from ws.config import PROVIDER_CHOICES
+
+    return [name for name in PROVIDER_CHOICES if name.startswith(incomplete)]
+
+
 def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
     # Failures before any search (usage, Ctrl-C) still give one document with every key;
     # the watchdog knows the query of a search it stopped.
-    return {"query": query, "provider": None, "results": [], "attempts": [], "error": exc.as_json()}
+    return {
+        "query": query,
+        "provider": None,
+        "providers": [],
+        "results": [],
+        "attempts": [],
+        "error": exc.as_json(),
+        "cached": False,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> None:

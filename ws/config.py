@@ -1,5 +1,5 @@
 """Everything ws is told, in one typed SearchOptions built at start-up: flags beat the
-environment (WS_PROVIDER, WS_TIMEOUT, the endpoint variables, WF_ALLOW_PRIVATE,
+environment (WS_PROVIDER, WS_TIMEOUT, WS_HEDGE, the endpoint variables, WF_ALLOW_PRIVATE,
 WF_ALLOW_HOSTS, the proxy variables), the environment beats the config file. Knows nothing
 of click; raises UsageError (2) naming the flag or variable."""
 
@@ -20,12 +20,15 @@ from ws.backends.base import Backend
 
 DEFAULT_TIMEOUT = 30.0
 ATTEMPT_TIMEOUT = 15.0
+DEFAULT_HEDGE = 2.5
 DEFAULT_MAX_RESULTS = 10
+DEFAULT_CACHE_TTL = 600.0
 PROVIDER_CHOICES = ("auto", *BY_NAME)
 TIME_CHOICES = ("d", "w", "m", "y")
 SAFE_CHOICES = ("on", "moderate", "off")
 CONFIG_NAME = "ws.toml"
-_REGION = re.compile(r"^[a-z]{2}-[a-z]{2,3}$")
+# Compiled on first use (re's cache): most runs give no --region.
+_REGION = r"^[a-z]{2}-[a-z]{2,3}$"
 
 
 @dataclass(frozen=True)
@@ -58,8 +61,14 @@ class SearchOptions:
     safe: str | None = None
     timeout: float = DEFAULT_TIMEOUT
     attempt_timeout: float = ATTEMPT_TIMEOUT
+    hedge: float = DEFAULT_HEDGE  # seconds before the next provider joins; 0 = never
+    fuse: bool = False  # --all or --engines: ask every endpoint at once and fuse the ranks
+    explicit: frozenset[str] = frozenset()  # named by --provider or --engines: never skipped
     user_agent: str | None = None
     policy: Policy = field(default_factory=Policy)
+    page: int = 1  # the first result page asked for
+    cache_ttl: float = DEFAULT_CACHE_TTL  # seconds a stored answer is reused; 0 is off
+    refresh: bool = False  # --no-cache: ask the engines, store what they answer
 
 
 def config_path() -> Path:
@@ -92,14 +101,16 @@ def canonical_provider(name: str, source: str) -> str:
 
 
 def preferred_provider(
-    flag: str | None, environ: Mapping[str, str], path: Path | None
+    flag: str | None, environ: Mapping[str, str], path: Path | None = None
 ) -> tuple[str, str]:
-    """(provider, where it came from): the flag, then WS_PROVIDER, then the config file."""
+    """(provider, where it came from): the flag, then WS_PROVIDER, then the config file
+    (``path``, else the usual one, looked up only now: platformdirs is not free)."""
     if flag:
         return canonical_provider(flag, "--provider"), "--provider"
     env = environ.get("WS_PROVIDER", "").strip()
     if env:
         return canonical_provider(env, "WS_PROVIDER"), "WS_PROVIDER"
+    path = path if path is not None else config_path()
     if path is not None:
         value = read_config(path).get("provider")
         if value is not None:
@@ -147,6 +158,44 @@ def chain_for(
     return tuple(order)
 
 
+def engine_list(
+    names: tuple[str, ...],
+    all_engines: bool,
+    provider: str | None,
+    endpoints: Mapping[str, Endpoint],
+) -> tuple[Endpoint, ...] | None:
+    """The endpoints of --all or --engines, in the default order; None without either."""
+    if not names and not all_engines:
+        return None
+    flag = "--all" if all_engines else "--engines"
+    if names and all_engines:
+        raise UsageError("--all and --engines cannot be used together: --all asks every provider")
+    if provider:
+        raise UsageError(f"--provider and {flag} cannot be used together")
+    if all_engines:
+        return tuple(endpoints[b.name] for b in DEFAULT_ORDER if b.name in endpoints)
+    chosen: list[str] = []
+    for item in names:
+        for part in item.split(","):
+            if not part.strip():
+                continue
+            name = canonical_provider(part, "--engines")
+            if name == "auto":
+                raise UsageError("--engines takes provider names; use --all for every provider")
+            if name not in endpoints:
+                raise UsageError(
+                    f"provider {name} (from --engines) needs {BY_NAME[name].env}: "
+                    f"the root URL of a SearxNG instance, e.g. SEARXNG_URL=http://localhost:8888"
+                )
+            if name not in chosen:
+                chosen.append(name)
+    if not chosen:
+        raise UsageError(
+            "--engines needs at least one provider name, e.g. --engines duckduckgo,brave"
+        )
+    return tuple(endpoints[b.name] for b in DEFAULT_ORDER if b.name in chosen)
+
+
 def domains(values: tuple[str, ...], flag: str) -> tuple[str, ...]:
     from ws.results import canonical_domain
 
@@ -164,7 +213,7 @@ def region(value: str | None) -> str | None:
     if value is None:
         return None
     text = value.strip().lower().replace("_", "-")
-    if not _REGION.match(text):
+    if not re.match(_REGION, text):
         raise UsageError(
             f"--region {value!r} is not a country-language code such as us-en, de-de or uk-en"
         )
@@ -187,15 +236,22 @@ def make_options(
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     config: Path | None = None,
+    engines: tuple[str, ...] = (),
+    all_engines: bool = False,
+    page: int = 1,
+    use_cache: bool = True,
 ) -> SearchOptions:
     from common.policy import policy_from_env
-    from common.values import MAX_SECONDS, deadline_ok, env_deadline
+    from common.values import MAX_SECONDS, deadline_ok, env_deadline, env_seconds
 
     env = os.environ if environ is None else environ
     if allow and block:
         raise UsageError("--allow and --block cannot be used together: use one or the other")
     if max_results < 1:
         raise UsageError(f"--max-results must be at least 1, not {max_results}")
+    if page < 1:
+        raise UsageError(f"--page must be at least 1, not {page}")
+    cache_ttl = env_seconds(env, "WS_CACHE_TTL", DEFAULT_CACHE_TTL, zero_ok=True)
     if timeout is None:
         timeout = env_deadline(env, "WS_TIMEOUT", DEFAULT_TIMEOUT)
     elif not deadline_ok(timeout):
@@ -206,15 +262,21 @@ def make_options(
         raise UsageError(f"--time must be one of {', '.join(TIME_CHOICES)}")
     if safe is not None and safe not in SAFE_CHOICES:
         raise UsageError(f"--safe must be one of {', '.join(SAFE_CHOICES)}")
-    name, source = preferred_provider(
-        provider, env, config if config is not None else config_path()
-    )
+    name, source = preferred_provider(provider, env, config)
+    hedge = env_seconds(env, "WS_HEDGE", DEFAULT_HEDGE, zero_ok=True)
     endpoints = endpoints_from_env(env)
+    fused = engine_list(engines, all_engines, provider, endpoints)
+    if fused is not None:
+        chain = fused
+        explicit = frozenset(e.backend.name for e in fused) if engines else frozenset()
+    else:
+        chain = chain_for(name, source, endpoints)
+        explicit = frozenset([name]) if source == "--provider" else frozenset()
     return SearchOptions(
         # What the user typed is echoed in the output and sent to every engine: an escape
         # sequence, bidi control or stray byte in it means nothing to a search engine.
         query=one_line(query),
-        endpoints=chain_for(name, source, endpoints),
+        endpoints=chain,
         max_results=max_results,
         provider=name,
         provider_source=source,
@@ -224,6 +286,12 @@ def make_options(
         time=time,
         safe=safe,
         timeout=timeout,
+        hedge=hedge,
+        fuse=fused is not None,
+        explicit=explicit,
         user_agent=user_agent or None,
         policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
+        page=page,
+        cache_ttl=cache_ttl,
+        refresh=not use_cache,
     )

@@ -6,7 +6,6 @@ passes through ``finalise`` so that the four engines produce results of one shap
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
@@ -17,7 +16,8 @@ from common.text import INVISIBLE, one_line
 # surrogate (a JSON escape such as \ud800, which cannot be written as UTF-8) or white
 # space is not one a reader can trust or pipe into wf: the result is dropped.
 _NOT_IN_URL = re.compile(f"[{INVISIBLE}\ud800-\udfff\\s]")
-_DOMAIN_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+# Compiled on first use (re's cache): only --allow and --block need it.
+_DOMAIN_LABEL = r"^(?!-)[a-z0-9-]{1,63}(?<!-)$"
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
 
@@ -49,6 +49,8 @@ def clean_text(text: str | None) -> str:
         return ""
     # Page text from lxml is already decoded; JSON from SearxNG may still carry entities.
     if "&" in text:
+        import html  # its entity table is imported only for text that may hold one
+
         text = html.unescape(text)
     return one_line(text)
 
@@ -116,13 +118,15 @@ def canonical_domain(text: str) -> str | None:
     except UnicodeError:
         return None
     labels = value.split(".")
-    if not value or not all(_DOMAIN_LABEL.match(label) for label in labels):
+    if not value or not all(re.match(_DOMAIN_LABEL, label) for label in labels):
         return None
     return value
 
 
 def host_of(url: str, parts: SplitResult | None = None) -> str:
     host = ((parts or urlsplit(url)).hostname or "").lower().rstrip(".")
+    if host.isascii():
+        return host  # what the idna codec gives back for it, without importing the codec
     try:
         return host.encode("idna").decode("ascii")
     except UnicodeError:

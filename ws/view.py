@@ -11,14 +11,23 @@ from ws.chain import Report
 from ws.config import SearchOptions
 
 
-def text(report: Report) -> str:
-    label = BY_NAME[report.provider].label if report.provider else "none"
-    lines = [f'Search results for: "{report.query}" (via {label})']
+def text(report: Report, cached_age: float | None = None) -> str:
+    names = report.providers or ([report.provider] if report.provider else [])
+    label = ", ".join(BY_NAME[name].label for name in names) or "none"
+    n = len(report.results)
+    about = [f"via {label}", f"{n} result" if n == 1 else f"{n} results"]
+    if cached_age is not None:
+        about.append(f"cached {_age(cached_age)} ago")
+    lines = [f'Search results for: "{report.query}" ({", ".join(about)})']
     for r in report.results:
         lines += ["", f"{r.rank}. {r.title}", f"   {r.url}"]
         if r.snippet:
             lines.append(f"   {r.snippet}")
     return "\n".join(lines) + "\n"
+
+
+def _age(seconds: float) -> str:
+    return f"{int(seconds)} s" if seconds < 120 else f"{int(seconds // 60)} min"
 
 
 def urls(report: Report) -> str:
@@ -46,9 +55,42 @@ def providers(options: SearchOptions, config_file: Path) -> dict[str, Any]:
         "config_file_exists": config_file.is_file(),
         "timeout": options.timeout,
         "attempt_timeout": options.attempt_timeout,
+        "hedge": options.hedge,
+        "health": _health(options),
         "allow_private": options.policy.allow_private,
         "allow_hosts": sorted(options.policy.allow_hosts),
     }
+
+
+def _health(options: SearchOptions) -> dict[str, Any]:
+    import time
+
+    from ws import health
+
+    entries = health.load()
+    now = time.time()
+    out: dict[str, Any] = {}
+    for e in options.endpoints:
+        entry = entries.get(e.backend.name)
+        if entry is None:
+            out[e.backend.name] = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
+            continue
+        out[e.backend.name] = {
+            "state": "resting" if entry.resting(now) else "ok",
+            "retry_at": health.clock(entry.until) if entry.resting(now) else None,
+            "blocks": entry.blocks,
+            "failures": entry.failures,
+            "reason": entry.reason,
+        }
+    return out
+
+
+def _health_text(state: dict[str, Any]) -> str:
+    if state["state"] == "resting":
+        return f"resting until {state['retry_at']} after {state['reason']}"
+    if state["blocks"] or state["failures"]:
+        return f"ok ({state['blocks']} blocked, {state['failures']} failed in a row; last: {state['reason']})"
+    return "ok"
 
 
 def providers_text(info: dict[str, Any]) -> str:
@@ -68,13 +110,24 @@ def providers_text(info: dict[str, Any]) -> str:
         lines.append(
             f"  -  {e['provider']:<{width}}  not in the chain: set {e['variable']} to an instance's root URL"
         )
+    lines.append("Health (kept between runs; ws --reset-health forgets it):")
+    for e in info["chain"]:
+        state = info["health"][e["provider"]]
+        lines.append(f"  {e['provider']:<{width}}  {_health_text(state)}")
     state = "present" if info["config_file_exists"] else "absent"
     hosts = ", ".join(info["allow_hosts"]) or "none"
     lines += [
         "Configuration:",
         f'  config file    {info["config_file"]} ({state}; provider = "NAME" sets the preferred provider)',
-        f"  timeout        {info['timeout']:g} s in total, at most {info['attempt_timeout']:g} s per attempt",
+        f"  timeout        {info['timeout']:g} s in total; an attempt gets its share of what is left, at most {info['attempt_timeout']:g} s",
+        f"  hedge          {_hedge_text(info['hedge'])}",
         f"  private nets   {'allowed' if info['allow_private'] else 'refused'}; always allowed hosts: {hosts}",
-        "  endpoints      WS_DUCKDUCKGO_URL, WS_BRAVE_URL, WS_MOJEEK_URL, SEARXNG_URL replace the defaults",
+        "  endpoints      WS_DUCKDUCKGO_URL, WS_DUCKDUCKGO_LITE_URL, WS_BRAVE_URL, WS_MOJEEK_URL, SEARXNG_URL replace the defaults",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _hedge_text(hedge: float) -> str:
+    if hedge <= 0:
+        return "off (WS_HEDGE=0): one provider at a time"
+    return f"the next provider starts after {hedge:g} s without an answer (WS_HEDGE)"

@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
+from common import trace
 from common.errors import (
     BadResponse,
     ConnectError,
@@ -27,7 +28,7 @@ from common.errors import (
     TooManyRedirects,
     TransferError,
 )
-from common.http.deadline import Deadline
+from common.http.deadline import Abort, Deadline
 from common.http.decompress import Sink, accept_encoding, decoders, encodings, too_large
 from common.http.framing import strict_response
 from common.http.proxy_env import proxy_for
@@ -76,7 +77,60 @@ _local = threading.local()
 
 
 @cache
+def _without_http2_init() -> None:
+    """Import urllib3 without running urllib3.http2's ``__init__``.
+
+    urllib3.connection imports ``urllib3.http2.probe``, and importing that runs the
+    package's ``__init__``, which imports importlib.metadata (with zipfile, email and csv:
+    a fifth of urllib3's import time) only to check h2's version for
+    ``inject_into_urllib3``, which nothing here calls. The package goes into sys.modules
+    without its ``__init__``; its submodules load as usual, and the first use of a name
+    the ``__init__`` defines runs it then. Nothing is done when urllib3 is already
+    imported or laid out otherwise."""
+    import sys
+
+    if "urllib3" in sys.modules or "urllib3.http2" in sys.modules:
+        return
+    from importlib.machinery import ModuleSpec, SourceFileLoader
+    from importlib.util import find_spec
+    from pathlib import Path
+    from types import ModuleType
+
+    spec = find_spec("urllib3")
+    if spec is None or not spec.submodule_search_locations:
+        return
+    root = Path(next(iter(spec.submodule_search_locations))) / "http2"
+    init = root / "__init__.py"
+    if not (init.is_file() and (root / "probe.py").is_file()):
+        return
+    loader = SourceFileLoader("urllib3.http2", str(init))
+    package = ModuleType("urllib3.http2")
+    package.__spec__ = ModuleSpec("urllib3.http2", loader, origin=str(init), is_package=True)
+    package.__spec__.submodule_search_locations = [str(root)]
+    package.__path__ = [str(root)]
+    package.__file__ = str(init)
+    package.__package__ = "urllib3.http2"
+
+    def load_init(name: str) -> Any:
+        # Submodules are looked up here before they are imported: not a reason to load.
+        if name.startswith("__") or (root / f"{name}.py").is_file():
+            raise AttributeError(name)
+        vars(package).pop("__getattr__", None)
+        loader.exec_module(package)
+        return getattr(package, name)
+
+    vars(package)["__getattr__"] = load_init  # a module's __getattr__ (PEP 562)
+    sys.modules["urllib3.http2"] = package
+    import urllib3
+
+    # What the import system does for a submodule it loads itself.
+    if not hasattr(urllib3, "http2"):
+        urllib3.http2 = package
+
+
+@cache
 def _pool_classes() -> tuple[type, type]:
+    _without_http2_init()
     from urllib3.connection import HTTPConnection, HTTPSConnection
     from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
@@ -101,9 +155,11 @@ def fetch(
     headers: Mapping[str, str] | None = None,
     deadline: float | None = None,
     on_redirect: Callable[[str], None] | None = None,
+    abort: Abort | None = None,
 ) -> Response:
     """Fetch a URL under the policy and within one deadline. Any HTTP status is returned;
-    network failures raise the ToolError of their exit code."""
+    network failures raise the ToolError of their exit code. ``abort`` fired from another
+    thread ends the fetch as its deadline would (Timeout)."""
     start = time.monotonic()
     deadline = min(deadline or float("inf"), start + opts.timeout)
     current = normalise_url(url)
@@ -129,7 +185,7 @@ def fetch(
         if auth and not any(k.lower() == "authorization" for k in hop_headers):
             hop_headers["Authorization"] = auth
         status, resp_headers, resp_body = _one_request(
-            target, method, hop_headers, body, opts, deadline
+            target, method, hop_headers, body, opts, deadline, abort
         )
         location = resp_headers.get("location")
         if status not in _REDIRECT_CODES or not location:
@@ -154,6 +210,7 @@ def fetch(
             raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
         if nxt in seen or split_credentials(nxt)[0] in seen:
             raise TooManyRedirects(f"redirect loop at {nxt}")
+        trace.trace("redirect: HTTP %d to %s", status, nxt)
         if on_redirect:
             on_redirect(nxt)
         if urlsplit(nxt).hostname != origin_host:
@@ -187,7 +244,9 @@ def _one_request(
     body: bytes | None,
     opts: NetOptions,
     deadline: float,
+    abort: Abort | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
+    _without_http2_init()
     import urllib3
     from urllib3 import exceptions as u3
 
@@ -199,7 +258,7 @@ def _one_request(
         check_name(opts.policy, host)
         port = default_port(parts)
         resolve_checked(opts.policy, host, port, deadline=deadline)
-    guard = Deadline(opts.policy, deadline, proxied=bool(proxy))
+    guard = Deadline(opts.policy, deadline, proxied=bool(proxy), abort=abort)
     http_pool, https_pool = _pool_classes()
     left = max(0.001, deadline - time.monotonic())
     timeout = urllib3.Timeout(connect=left, read=left)
@@ -211,6 +270,7 @@ def _one_request(
     _local.guard = guard
     resp = None
     got_headers = False
+    sent = time.monotonic()
     try:
         try:
             resp = manager.urlopen(
@@ -225,6 +285,7 @@ def _one_request(
                 assert_same_host=False,
             )
             got_headers = True
+            first_byte = trace.ms(sent)
             resp_headers: dict[str, str] = {}
             for key, value in resp.headers.items():
                 k = key.lower()
@@ -235,6 +296,7 @@ def _one_request(
             if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
                 raise too_large(opts.max_bytes, decoded=False)
             if method == "HEAD" or status in (204, 304) or status < 200:
+                _trace_hop(method, url, status, guard, first_byte, sent, 0, 0)
                 return status, resp_headers, b""
             sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
             raw_total = 0
@@ -247,13 +309,15 @@ def _one_request(
             if guard.expired:
                 raise Timeout("timed out: the total deadline passed while reading the body")
             sink.check_complete(host)
-            return status, resp_headers, sink.body()
+            decoded = sink.body()
+            _trace_hop(method, url, status, guard, first_byte, sent, raw_total, len(decoded))
+            return status, resp_headers, decoded
         except ToolError:
             if guard.expired:
                 raise Timeout(f"timed out after {opts.timeout:g} s (the total deadline)") from None
             raise
         except Exception as exc:
-            raise _map_error(exc, u3, guard, host, got_headers, opts) from None
+            raise _map_error(exc, u3, guard, host, got_headers, opts, port=parts.port) from None
     finally:
         _local.guard = None
         guard.cancel()
@@ -262,8 +326,49 @@ def _one_request(
         manager.clear()
 
 
+# What OpenSSL says when the answer to its ClientHello is not TLS at all (a plain-HTTP
+# server answering "HTTP/1.1 400"): the version, length or record type it read is nonsense.
+_NOT_TLS = (
+    "WRONG_VERSION_NUMBER",
+    "HTTP_REQUEST",
+    "PACKET_LENGTH_TOO_LONG",
+    "RECORD_LAYER_FAILURE",
+)
+
+
+def _trace_hop(
+    method: str,
+    url: str,
+    status: int,
+    guard: Deadline,
+    first_byte: int,
+    sent: float,
+    wire: int,
+    size: int,
+) -> None:
+    # The URL last: a long one is what the line's cap cuts.
+    trace.trace(
+        "HTTP %d from %s, first byte %d ms, %d bytes (%d on the wire) in %d ms: %s %s",
+        status,
+        guard.peer or "?",
+        first_byte,
+        size,
+        wire,
+        trace.ms(sent),
+        method,
+        url,
+    )
+
+
 def _map_error(
-    exc: BaseException, u3: Any, guard: Deadline, host: str, got_headers: bool, opts: NetOptions
+    exc: BaseException,
+    u3: Any,
+    guard: Deadline,
+    host: str,
+    got_headers: bool,
+    opts: NetOptions,
+    *,
+    port: int | None = None,
 ) -> ToolError:
     import http.client
     import ssl
@@ -286,6 +391,12 @@ def _map_error(
         detail = (
             getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
         )
+        if str(getattr(inner, "reason", "")).upper() in _NOT_TLS:
+            where = f"[{host}]:{port or 443}" if ":" in host else f"{host}:{port or 443}"
+            return TLSError(
+                f"TLS handshake failed with {where}: the server does not speak TLS "
+                "(wrong port or http:// URL?)"
+            )
         return TLSError(f"TLS error with {host}: {detail}")
     if isinstance(exc, (u3.ReadTimeoutError, u3.ConnectTimeoutError)) or isinstance(
         inner, TimeoutError

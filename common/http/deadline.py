@@ -1,5 +1,6 @@
 """The total deadline of a fetch: every socket it opens is connected under the policy and
-shut down when the deadline passes, and an interrupted batch can end all fetches at once."""
+shut down when the deadline passes, and an interrupted batch can end all fetches at once.
+An ``Abort`` ends one fetch from another thread (ws cancels the loser of a hedged pair)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import threading
 import time
 from typing import Any
 
+from common import trace
 from common.errors import ConnectError, Timeout, ToolError
 from common.policy import Policy, resolve_checked
 
@@ -24,6 +26,34 @@ def abort_fetches() -> None:
         guard._fire()
 
 
+class Abort:
+    """Ends the fetches it is given to, from any thread: their sockets are shut down as if
+    the deadline had passed, and a fetch that starts after ``fire`` ends at once."""
+
+    def __init__(self) -> None:
+        self.fired = False
+        self._guards: set[Deadline] = set()
+        self._lock = threading.Lock()
+
+    def fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            guards = list(self._guards)
+        for guard in guards:
+            guard._fire()
+
+    def _join(self, guard: Deadline) -> bool:
+        with self._lock:
+            if self.fired:
+                return False
+            self._guards.add(guard)
+            return True
+
+    def _leave(self, guard: Deadline) -> None:
+        with self._lock:
+            self._guards.discard(guard)
+
+
 class Deadline:
     """One fetch's connection guard: policy at connect time, and the total deadline.
 
@@ -31,11 +61,14 @@ class Deadline:
     trickles one byte a second cannot hold a read open past it.
     """
 
-    def __init__(self, policy: Policy, deadline: float, *, proxied: bool) -> None:
+    def __init__(
+        self, policy: Policy, deadline: float, *, proxied: bool, abort: Abort | None = None
+    ) -> None:
         self.policy = policy
         self.deadline = deadline
         self.proxied = proxied
         self.expired = False
+        self.peer: str | None = None  # the address connected last, for the -v trace
         self._socks: list[socket.socket] = []
         self._lock = threading.Lock()
         self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
@@ -43,6 +76,9 @@ class Deadline:
         self._timer.start()
         with _ACTIVE_LOCK:
             _ACTIVE.add(self)
+        self._abort = abort
+        if abort is not None and not abort._join(self):
+            self._fire()
 
     def remaining(self) -> float:
         left = self.deadline - time.monotonic()
@@ -64,6 +100,8 @@ class Deadline:
         self._timer.cancel()
         with _ACTIVE_LOCK:
             _ACTIVE.discard(self)
+        if self._abort is not None:
+            self._abort._leave(self)
 
     def connect(self, host: str, port: int, timeout: float | None, options: Any) -> socket.socket:
         if self.proxied:
@@ -71,6 +109,7 @@ class Deadline:
             from common.policy import resolve
 
             addrs = resolve(host, port, deadline=self.deadline)
+            trace.trace("policy: proxy %s not checked (the operator's configuration)", host)
         else:
             addrs = resolve_checked(self.policy, host, port, deadline=self.deadline)
         last: Exception | None = None
@@ -89,8 +128,13 @@ class Deadline:
                 if isinstance(timeout, (int, float)):
                     limit = min(limit, float(timeout))
                 sock.settimeout(limit)
+                started = time.monotonic()
                 sock.connect((str(addr), port))
                 sock.settimeout(self.remaining())
+                self.peer = f"{addr} port {port}"
+                trace.trace(
+                    "connected to %s port %d (%s) in %d ms", addr, port, host, trace.ms(started)
+                )
                 return sock
             except TimeoutError:
                 sock.close()
@@ -101,5 +145,6 @@ class Deadline:
             except OSError as exc:
                 sock.close()
                 last = exc
+                trace.trace("could not connect to %s port %d (%s): %s", addr, port, host, exc)
         reason = getattr(last, "strerror", None) or str(last)
         raise ConnectError(f"could not connect to {host} port {port}: {reason}")

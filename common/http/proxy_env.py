@@ -16,13 +16,14 @@ def proxy_for(url: str, environ: Mapping[str, str] | None = None) -> str | None:
     case variable wins, HTTP_PROXY is ignored under CGI, no_proxy bypasses). A proxy
     scheme we cannot speak is a usage error naming the variable."""
     import os
-    import urllib.request
 
     env = os.environ if environ is None else environ
     parts = urlsplit(url)
     found = proxy_variable(env, parts.scheme)
     if found is None:
         return None
+    import urllib.request  # only with a proxy to check no_proxy against: not a free import
+
     name, proxy = found
     proxies = {parts.scheme: proxy}
     no_proxy = env.get("no_proxy", env.get("NO_PROXY", ""))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import saved_files
 from tests.hostile import proc
 from tests.servers import RawServer
 
@@ -109,10 +110,11 @@ def eager(serve: Callable[..., RawServer]) -> Callable[..., RawServer]:
 
 @pytest.fixture
 def scratch_files(scratch: Path) -> Callable[[], list[str]]:
-    """Everything in the scratch dir, hidden temporary files included."""
+    """Everything wf saved in the scratch dir, hidden temporary files included (not the
+    pruning's bookkeeping)."""
 
     def listing() -> list[str]:
-        return sorted(p.name for p in scratch.iterdir()) if scratch.exists() else []
+        return [p.name for p in saved_files(scratch)]
 
     return listing
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import invoke
+from tests.helpers import ENGINE_VARIABLES, invoke
 from tests.servers import respond
 
 
@@ -24,7 +24,7 @@ from tests.servers import respond
 @pytest.mark.parametrize("tool", ["wf", "ws"])
 def test_bad_allow_host_is_a_usage_error(serve, monkeypatch, tool, value, hint):
     srv = serve(respond(200, b"ok\n", {"Content-Type": "text/plain"}))
-    for name in ("SEARXNG_URL", "WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL"):
+    for name in ENGINE_VARIABLES:
         monkeypatch.setenv(name, srv.url)
     target = srv.url if tool == "wf" else "rust async"
     r = invoke(tool, ["--allow-host", value, target])

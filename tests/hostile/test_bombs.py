@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from tests.helpers import ALLOW
+from tests.helpers import ALLOW, ENGINE_VARIABLES, saved_files
 from tests.hostile import proc
 from tests.servers import respond
 
@@ -114,7 +114,7 @@ def test_gzip_file_inside_gzip_encoding_is_saved_not_expanded(serve, scratch, fi
     r = proc.run(["wf", *ALLOW, srv.url], env=proc.env(), measure=True)
     figures.memory(r.peak_kb, idle_kb)
     assert r.code == 0, r.stderr
-    saved = list(scratch.iterdir())
+    saved = saved_files(scratch)
     assert len(saved) == 1 and saved[0].suffix == ".gz"
     assert saved[0].read_bytes() == inner
     assert r.text.startswith("[wf: binary content (application/gzip")
@@ -175,12 +175,7 @@ def test_search_backend_bomb(serve, idle_kb, figures):
             200, gzip_bomb(GiB), {"Content-Type": "application/json", "Content-Encoding": "gzip"}
         )
     )
-    env = proc.env(
-        **{
-            name: srv.url
-            for name in ("WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL", "SEARXNG_URL")
-        }
-    )
+    env = proc.env(**dict.fromkeys(ENGINE_VARIABLES, srv.url))
     r = proc.run(["ws", "--timeout", "20", "anything"], env=env, measure=True)
     figures.memory(r.peak_kb, idle_kb)
     assert r.code == 63, r.stderr

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.helpers import ALLOW
+from tests.helpers import ALLOW, saved_files
 from tests.servers import http_response, respond
 
 TEXT = {"Content-Type": "text/plain"}
@@ -177,7 +177,7 @@ def test_dot_dot_etc_passwd_is_saved_as_passwd_in_the_scratch_dir(
 def test_save_path_keeps_only_its_base_name(wf, serve, scratch, given, saved):
     r = wf(*ALLOW, "--save-path", given, lines_server(serve, 3).url)
     assert r.code == 0, r.stderr
-    assert [p.name for p in scratch.iterdir()] == [saved]
+    assert [p.name for p in saved_files(scratch)] == [saved]
 
 
 def test_absolute_save_path_keeps_only_its_base_name(wf, serve, scratch, tmp_path):

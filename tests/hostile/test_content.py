@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.helpers import ALLOW
+from tests.helpers import ALLOW, saved_files
 from tests.hostile import proc
 from tests.servers import respond
 
@@ -157,7 +157,7 @@ def test_png_served_as_text_html_is_saved_not_printed(wf, serve, scratch):
     png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 40
     r = wf(*ALLOW, *NEVER, served(serve, png, "text/html; charset=utf-8").url)
     assert r.code == 0, r.stderr
-    saved = list(scratch.iterdir())
+    saved = saved_files(scratch)
     assert len(saved) == 1 and saved[0].suffix == ".png" and saved[0].read_bytes() == png
     assert r.stdout == f"[wf: binary content (image/png, {len(png)} bytes) saved to {saved[0]}]\n"
 
@@ -177,7 +177,7 @@ def test_other_binaries_served_as_html(wf, serve, scratch, magic, suffix):
     body = magic + bytes(range(256)) * 4
     r = wf(*ALLOW, *NEVER, served(serve, body, "text/html").url)
     assert r.code == 0, r.stderr
-    saved = list(scratch.iterdir())
+    saved = saved_files(scratch)
     assert len(saved) == 1 and saved[0].read_bytes() == body and saved[0].suffix == suffix
     assert r.stdout.startswith("[wf: binary content (")
 

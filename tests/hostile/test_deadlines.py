@@ -163,7 +163,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory):
             f"WF_{d.upper()}_DIR": str(s.home / d)
             for d in ("scratch", "state", "runtime", "config")
         }
-        env = proc.env(**dirs, WS_CONFIG_DIR=str(s.home / "ws"), **extra)
+        ws_dirs = {"WS_CONFIG_DIR": str(s.home / "ws"), "WS_STATE_DIR": str(s.home / "wsstate")}
+        env = proc.env(**dirs, **ws_dirs, **extra)
         started[name] = (pool.submit(proc.run, argv, env=env), s)
     yield started
     pool.shutdown(wait=True)

@@ -352,6 +352,7 @@ def test_a_forged_keeper_state_file_kills_nothing(
         shared.release()
         _stop_keeper(keepalive_root)
     # A recorded identity that no longer matches (a reused pid) is not acted on either.
+    keepalive_root.mkdir(mode=0o700, exist_ok=True)  # a retired keeper removed it
     state.unlink(missing_ok=True)
     state.write_text(forged[1])
     keeper_mod.stop_keeper(json.loads(forged[1]))

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from common.policy import Policy
-from tests.helpers import ALLOW, invoke
+from tests.helpers import ALLOW, ENGINE_VARIABLES, invoke
 from tests.hostile.handlers import raw
 from tests.servers import RawServer, http_response
 from wf.render.intercept import CheckedResolver, RefusedLog
@@ -69,7 +69,7 @@ def test_ws_skips_interim_answers(serve, monkeypatch):
     }
     answer = http_response(200, json.dumps(results).encode(), {"Content-Type": "application/json"})
     srv = serve(raw(HINTS + PROCESSING + answer))
-    for var in ("SEARXNG_URL", "WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL"):
+    for var in ENGINE_VARIABLES:
         monkeypatch.setenv(var, srv.url)
     r = invoke("ws", ["--provider", "searxng", "--json", "rust async"])
     assert r.code == 0, r.stderr

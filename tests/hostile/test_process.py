@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ALLOW, ENGINE_VARIABLES, ROOT, tool_path
+from tests.helpers import ALLOW, ENGINE_VARIABLES, ROOT, saved_files, tool_path
 from tests.hostile import proc
 from tests.hostile.handlers import stall
 from tests.servers import respond
@@ -157,7 +157,7 @@ def test_sigterm_while_saving_leaves_no_part_file(serve, scratch):
         started=_signal_when(lambda p: srv.requests, signal.SIGTERM),
     )
     assert r.code in (0, 143), r.stderr
-    names = sorted(p.name for p in scratch.iterdir()) if scratch.exists() else []
+    names = [p.name for p in saved_files(scratch)]
     assert not any(n.endswith(".part") for n in names)
     for name in names:
         assert (scratch / name).read_bytes() == BIG

@@ -8,7 +8,7 @@ import pytest
 
 from common.errors import UsageError
 from common.http.proxy_env import check_proxy_environment, proxy_for
-from tests.helpers import ALLOW, invoke
+from tests.helpers import ALLOW, ENGINE_VARIABLES, invoke
 from tests.servers import respond
 
 
@@ -34,7 +34,7 @@ def test_wf_refuses_an_unsupported_proxy_scheme(wf, serve, monkeypatch, var, val
 
 def test_ws_refuses_an_unsupported_proxy_scheme(serve, monkeypatch):
     srv = serve(respond(200, b"{}", {"Content-Type": "application/json"}))
-    for name in ("SEARXNG_URL", "WS_DUCKDUCKGO_URL", "WS_BRAVE_URL", "WS_MOJEEK_URL"):
+    for name in ENGINE_VARIABLES:
         monkeypatch.setenv(name, srv.url)
     monkeypatch.setenv("HTTPS_PROXY", "socks5://127.0.0.1:1080")
     r = invoke("ws", ["rust async"])

@@ -19,6 +19,7 @@ from tests.servers import respond
 
 ENGINES = {
     "duckduckgo": "WS_DUCKDUCKGO_URL",
+    "duckduckgo-lite": "WS_DUCKDUCKGO_LITE_URL",
     "brave": "WS_BRAVE_URL",
     "mojeek": "WS_MOJEEK_URL",
     "searxng": "SEARXNG_URL",
@@ -40,7 +41,7 @@ def ws(*args: str):
 def _json(r) -> dict:
     assert r.stdout.count("\n") == 1, r.stdout[:300]
     obj = json.loads(r.stdout)
-    assert set(obj) == {"query", "provider", "results", "attempts", "error"}
+    assert set(obj) == {"query", "provider", "providers", "results", "attempts", "error", "cached"}
     for attempt in obj["attempts"]:
         assert attempt["outcome"] in OUTCOMES
     return obj

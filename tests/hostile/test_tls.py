@@ -142,7 +142,9 @@ def test_plain_http_server_on_an_https_url_exits_35(wf, eager):
     # It answers the ClientHello as a bad request, at once.
     srv = eager(raw(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", linger=0.5))
     r = wf(*ALLOW, srv.url.replace("http://", "https://"))
-    assert r.code == 35 and r.stderr.startswith("wf: (35) TLS error"), r.stderr
+    assert r.code == 35, r.stderr
+    assert r.stderr.startswith("wf: (35) TLS handshake failed with 127.0.0.1:"), r.stderr
+    assert "the server does not speak TLS (wrong port or http:// URL?)" in r.stderr
 
 
 def test_tls_server_on_an_http_url_exits_7(wf, serve, pki):

@@ -6,6 +6,7 @@ import html as html_lib
 import re
 from typing import TYPE_CHECKING, Any
 
+from common import trace
 from wf.extract import Extracted, Link
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ def run(
             deadline=deadline,
             want_metadata=want_metadata,
         )
-    except Exception:  # noqa: BLE001 - the contract is: any input gives text, never raises
+    except Exception as exc:  # noqa: BLE001 - the contract is: any input gives text, never raises
+        trace.trace("extract: failed (%s: %s); tags stripped instead", type(exc).__name__, exc)
         result = Extracted(title=None, text=crude_text(html), links=[])
     if want_metadata and result.metadata is None:
         from wf.extract import metadata
@@ -97,6 +99,7 @@ def _parse_and_extract(text: str, options: dict[str, Any]) -> Extracted:
         if "\ufffd" not in result.text and "\ufffd" not in (result.title or ""):
             return result
         # A control character became U+FFFD: take the careful path, which drops them.
+        trace.trace("extract: a control character in the fast parse; parsing again carefully")
         del root, result
     root = parse.parse(parse.to_utf8(text))
     del text
@@ -137,6 +140,7 @@ def _extract(
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
+        trace.trace("extract: out of time; the page's text in document order, unstructured")
         text, links = quick_text(body), []
     return Extracted(title=title, text=text, links=links, metadata=meta)
 
@@ -150,7 +154,7 @@ def _text(
     want_links: bool,
     deadline: float | None,
 ) -> tuple[str, list[Link]]:
-    from wf.extract import blocks
+    from wf.extract import blocks, explain
     from wf.extract.markdown import MarkdownWriter
 
     def to_markdown(node: Any, skip: Any = None) -> MarkdownWriter:
@@ -166,9 +170,11 @@ def _text(
         return r
 
     if full:
+        trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
     else:
         analysis = blocks.choose(body, deadline)
+        explain.choice(analysis)
         node = analysis.best if analysis.best is not None else body
         prune = blocks.prune_lenient if analysis.lenient else blocks.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
@@ -179,10 +185,22 @@ def _text(
         if node is not body and _length(r) < blocks.THIN_PROSE:
             wider = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune_named))
             if _length(wider) > _length(r):
+                trace.trace(
+                    "extract: fallback: %d characters chosen, under %d; took the page "
+                    "without its named boilerplate (%d)",
+                    _length(r),
+                    blocks.THIN_PROSE,
+                    _length(wider),
+                )
                 r = wider
         if _length(r) < NEXT_TO_NOTHING:
             whole = to_markdown(body)
             if _length(whole) > _length(r):
+                trace.trace(
+                    "extract: fallback: %d characters, next to nothing; took the whole page (%d)",
+                    _length(r),
+                    _length(whole),
+                )
                 r = whole
     return r.text(), [Link(text=t, url=u) for t, u in r.links]
 

@@ -44,6 +44,8 @@ class CircuitBreaker:
             )
 
     def failed(self) -> None:
+        """Count a failure. Raises DirUnusable when the state dir cannot be made ours (the
+        breaker is then off; the caller says so)."""
         # After a cool-down one attempt is let through; if it fails too the count is
         # still past the threshold, so the breaker opens again at once.
         state = self._read()
@@ -54,7 +56,10 @@ class CircuitBreaker:
             self.path.unlink()
 
     def _write(self, state: dict[str, float]) -> None:
-        # Only a convenience: a state dir that cannot be written leaves the breaker off.
+        from common.paths import ensure_dir
+
+        # Made here, at the first failure to keep, not by every render.
+        ensure_dir(self.path.parent, "WF_STATE_DIR", what="state dir")
+        # Only a convenience: a state file that cannot be written leaves the breaker off.
         with contextlib.suppress(OSError):
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             write_private(self.path, json.dumps(state))

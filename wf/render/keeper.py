@@ -13,6 +13,11 @@ used it for S seconds. In the runtime dir (0700):
   pid what identifies the process (uid, start time, executable). Its mtime is the last
   use.
 
+When its browser is gone the keeper removes the state file, both locks and the directory
+(under launch.lock, and only when no user holds users.lock and no newer keeper serves
+from it). A process that waited on a lock file removed meanwhile sees, once it holds the
+lock, that the name no longer leads to its file, and opens the new one (``file_lock``).
+
 The runtime dir is used only when it is ours (common/paths.py); even so, locks and the
 state file are opened with O_NOFOLLOW and must be regular files of ours, and a pid from
 the state file is signalled only while it is still the process that was recorded
@@ -56,19 +61,54 @@ def file_lock(path: Path, *, deadline: float) -> Iterator[int]:
     deadline applies."""
     import fcntl
 
-    fd = open_lock(path)
+    while True:
+        try:
+            fd = open_lock(path)
+        except RenderError:
+            if path.parent.exists() or time.monotonic() >= deadline:
+                raise
+            _remake(path.parent)  # a retiring keeper removed the directory just now
+            continue
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise Timeout(f"timed out waiting for the lock {path}") from None
+                    time.sleep(0.01)
+        except BaseException:
+            os.close(fd)
+            raise
+        if not still_named(fd, path):
+            # A retiring keeper removed the file while we waited: that lock guards nothing.
+            os.close(fd)
+            continue
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+        return
+
+
+def _remake(root: Path) -> None:
+    from common.paths import DirUnusable, ensure_dir
+
     try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise Timeout(f"timed out waiting for the lock {path}") from None
-                time.sleep(0.01)
-        yield fd
-    finally:
-        os.close(fd)
+        ensure_dir(root, "WF_RUNTIME_DIR", private=True, what="keep-alive dir")
+    except DirUnusable as exc:
+        raise RenderError(exc.message) from None
+
+
+def still_named(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd``."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    here = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (here.st_dev, here.st_ino)
 
 
 def open_lock(path: Path) -> int:
@@ -302,11 +342,52 @@ def _serve(binary: str, idle: float, root: Path) -> int:
                 break
     finally:
         launched.kill()
-        current = read_state(root)
-        if current is not None and current.get("keeper_pid") == os.getpid():
-            with contextlib.suppress(FileNotFoundError):
-                state_path.unlink()
+        _retire(root)
     return 0
+
+
+def _retire(root: Path) -> None:
+    """The browser is gone: remove our state file, then the lock files and the directory,
+    unless someone is starting a browser (launch.lock held), a newer keeper serves from
+    here, or a user still holds users.lock (it finds no state next time and starts anew)."""
+    import fcntl
+
+    try:
+        launch_fd = open_lock(root / LAUNCH_LOCK)
+    except RenderError:
+        return
+    users_fd = -1
+    try:
+        try:
+            fcntl.flock(launch_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return
+        if not still_named(launch_fd, root / LAUNCH_LOCK):
+            return
+        current = read_state(root)
+        if current is not None:
+            if current.get("keeper_pid") != os.getpid():
+                return
+            with contextlib.suppress(FileNotFoundError):
+                (root / STATE).unlink()
+        users_fd = open_lock(root / USERS_LOCK)
+        try:
+            fcntl.flock(users_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return
+        # Both held: nobody is between opening and locking either file (attach opens
+        # users.lock only under launch.lock), so removing them strands no one.
+        for name in (USERS_LOCK, LAUNCH_LOCK):
+            with contextlib.suppress(FileNotFoundError):
+                (root / name).unlink()
+        with contextlib.suppress(OSError):
+            root.rmdir()  # only when empty (a launch error file stays for the next wf)
+    except (OSError, RenderError):
+        return
+    finally:
+        if users_fd >= 0:
+            os.close(users_fd)
+        os.close(launch_fd)
 
 
 def _idle_for(state_path: Path) -> float:
@@ -332,6 +413,8 @@ def _shut_if_unused(root: Path, state_path: Path, idle: float) -> bool:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 return False
+            if not still_named(fd, root / name):
+                return False  # another keeper retired these files: try again next tick
         if _idle_for(state_path) < idle:
             return False
         with contextlib.suppress(FileNotFoundError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -255,10 +256,22 @@ class RenderSession:
         from common.paths import DirUnusable, state_dir
 
         try:
-            return CircuitBreaker(state_dir() / "render-circuit.json")
+            path = state_dir(create=False)
+            if os.path.lexists(path):
+                state_dir()  # there already: used only when it is ours
+            # Created on the first failure only: a render that stores nothing makes no dir.
+            return CircuitBreaker(path / "render-circuit.json")
         except DirUnusable as exc:
             self._note(f"no launch circuit breaker: {exc.message}")
             return None
+
+    def _count_failure(self, breaker: CircuitBreaker) -> None:
+        from common.paths import DirUnusable
+
+        try:
+            breaker.failed()
+        except DirUnusable as exc:  # no state dir of ours to keep the count in
+            self._note(f"no launch circuit breaker: {exc.message}")
 
     def _keeper_root(self) -> Any:
         """The keep-alive directory, or None (with a note): then the browser is private."""
@@ -304,12 +317,12 @@ class RenderSession:
             link = self._connect(launched, deadline)
         except RenderError:
             if breaker is not None and not self._closing.is_set():  # shutting down is no failure
-                breaker.failed()
+                self._count_failure(breaker)
             self._teardown()
             raise
         except CDPError as exc:
             if breaker is not None and not self._closing.is_set():
-                breaker.failed()
+                self._count_failure(breaker)
             self._teardown()
             raise RenderError(f"cannot talk to the browser: {exc}") from None
         except BaseException:

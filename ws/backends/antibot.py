@@ -88,6 +88,7 @@ def classify_html(
     *,
     parse: Any,
     empty_marker: Any,
+    next_page: Any = None,
 ) -> Answer:
     """The flow the HTML engines share: status, results, anti-bot page, no-results page,
     and a page with none of these is a layout the parser no longer knows."""
@@ -98,7 +99,10 @@ def classify_html(
     results = parse(page)
     if results:
         # The chain counts them after the clean-up and the domain filters.
-        return Answer(OK, f"HTTP {status}", results)
+        answer = Answer(OK, f"HTTP {status}", results)
+        if next_page is not None:
+            answer.find_next = lambda: next_page(page)
+        return answer
     kind = bot_check(page, query, sent)
     if kind:
         return Answer(BLOCKED, f"HTTP {status}, {kind}")

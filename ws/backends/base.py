@@ -9,6 +9,7 @@ antibot.py tells a results page from a block, a CAPTCHA or a "no results" page.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -34,6 +35,7 @@ class Query:
     region: str | None = None  # country-language, as DuckDuckGo spells it: "de-de", "us-en"
     time: str | None = None  # d, w, m, y
     safe: str | None = None  # on, moderate, off
+    page: int = 1  # the first result page asked for (--page)
 
     @property
     def country(self) -> str | None:
@@ -60,6 +62,13 @@ class Answer:
     message: str
     results: list[Result] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The engine's way to the next page, worked out only when the walk wants one
+    # (ws/paging.py): the parameters it gave for it (the hidden fields of DuckDuckGo's
+    # next-page form, say), {} when it has one but names no parameters, None when this is
+    # the last page as far as the answer tells.
+    find_next: Callable[[], dict[str, str] | None] = field(
+        default=lambda: None, repr=False, compare=False
+    )
 
 
 class Backend:
@@ -70,7 +79,9 @@ class Backend:
     # The allow list reaches every engine as site: for one domain; several need OR.
     site_or = True
 
-    def build(self, query: Query, endpoint: str) -> Request:
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
+        """The request for page ``query.page``; ``cursor`` is the previous page's
+        ``Answer.find_next()``, which an engine that hands out tokens needs."""
         raise NotImplementedError
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:

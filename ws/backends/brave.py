@@ -4,7 +4,6 @@ parser anchors on ``data-type="web"`` and on the plain class tokens (title, cont
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Any
 
 from ws.backends.antibot import classify_html, says_no_results
@@ -19,7 +18,7 @@ _COUNTRY = {"uk": "gb"}
 _NO_RESULTS = ("no results found", "not many great matches", "did not match any", "no results for")
 _WEB = b'data-type="web"'
 _RESULTS = '//div[@data-type="web"]'
-_DATE = re.compile(r"^([A-Z][a-z]+ \d{1,2}, \d{4})\s*-?$")
+_DATE = r"^([A-Z][a-z]+ \d{1,2}, \d{4})\s*-?$"  # compiled on first use (re's cache)
 
 
 class Brave(Backend):
@@ -28,9 +27,13 @@ class Brave(Backend):
     env = "WS_BRAVE_URL"
     default_url = "https://search.brave.com/search"
 
-    def build(self, query: Query, endpoint: str) -> Request:
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
         notes: list[str] = []
         params = {"q": self.query_text(query, notes), "source": "web"}
+        # offset counts pages from 0: the Next link of page 1 says offset=1.
+        offset = (cursor or {}).get("offset") or (str(query.page - 1) if query.page > 1 else "")
+        if offset:
+            params["offset"] = offset
         if query.time:
             params["tf"] = _TIME[query.time]
         # Brave takes region and safe search as cookies, as its settings page sets them.
@@ -45,11 +48,34 @@ class Brave(Backend):
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
         return classify_html(
-            self, status, headers, body, query, parse=parse, empty_marker=_no_results
+            self,
+            status,
+            headers,
+            body,
+            query,
+            parse=parse,
+            empty_marker=_no_results,
+            next_page=next_page,
         )
 
 
 BACKEND = Brave()
+
+
+def next_page(page: ResultsPage) -> dict[str, str] | None:
+    """The offset of the Next link in ``#pagination`` (read from the bytes: the tree parse
+    covers only the results)."""
+    body = page.body
+    start = body.find(b'id="pagination"')
+    if start < 0:
+        return None
+    end = body.find(b"</nav>", start)
+    region = body[start : end if end >= 0 else start + 8000]
+    for href, inner in re.findall(rb'<a\b[^>]*?\bhref="([^"]*)"[^>]*>(.*?)</a\s*>', region, re.S):
+        m = re.search(rb"[?&;]offset=(\d+)", href)
+        if m and b"Next" in inner:
+            return {"offset": m.group(1).decode()}
+    return None
 
 
 def parse(page: ResultsPage) -> list[Result]:
@@ -114,7 +140,7 @@ def _result(node: Any) -> Result | None:
         snippet = text_of(content)
         # A leading "December 13, 2024 -" is the page date, not part of the snippet.
         span = _first_with_class(content.iterchildren("span"), "t-secondary")
-        m = _DATE.match(" ".join(text_of(span).split())) if span is not None else None
+        m = re.match(_DATE, " ".join(text_of(span).split())) if span is not None else None
         if m:
             snippet = snippet.replace(text_of(span), " ", 1)
             published = _date(m.group(1))
@@ -136,6 +162,8 @@ def _first_with_class(nodes: Any, name: str) -> Any:
 
 
 def _date(text: str) -> str | None:
+    from datetime import datetime
+
     try:
         return datetime.strptime(text, "%B %d, %Y").date().isoformat()
     except ValueError:

@@ -11,10 +11,25 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ws.backends.antibot import bot_check, classify_html
 from ws.backends.base import BLOCKED, Answer, Backend, Query, Request, iso_date
-from ws.backends.html import ResultsPage, has_class, text_of, xpath
+from ws.backends.html import ResultsPage, has_class, next_form, text_of, xpath
 from ws.results import Result
 
 _SAFE = {"on": "1", "moderate": "-1", "off": "-2"}
+
+
+def page_fields(page: int) -> dict[str, str]:
+    """The next-page form's fields for page 2 and later, without the form: its first page
+    holds 10 results and each later one 15 (s is the offset, dc the first result's number),
+    as peers that page DuckDuckGo without a form send them."""
+    offset = 10 + (page - 2) * 15
+    return {
+        "s": str(offset),
+        "nextParams": "",
+        "v": "l",
+        "o": "json",
+        "dc": str(offset + 1),
+        "api": "d.js",
+    }
 
 
 class DuckDuckGo(Backend):
@@ -23,14 +38,21 @@ class DuckDuckGo(Backend):
     env = "WS_DUCKDUCKGO_URL"
     default_url = "https://html.duckduckgo.com/html/"
 
-    def build(self, query: Query, endpoint: str) -> Request:
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
         notes: list[str] = []
-        # b="" is what the form sends for a first page; kl=wt-wt means no region.
-        data = {"q": self.query_text(query, notes), "b": "", "kl": query.region or "wt-wt"}
+        # kl=wt-wt means no region.
+        ours = {"q": self.query_text(query, notes), "kl": query.region or "wt-wt"}
         if query.time:
-            data["df"] = query.time
+            ours["df"] = query.time
         if query.safe:
-            data["kp"] = _SAFE[query.safe]
+            ours["kp"] = _SAFE[query.safe]
+        if cursor is not None:
+            # The page's own next-page form (its vqd token included); our terms win.
+            data = {**cursor, **ours}
+        elif query.page > 1:
+            data = {**ours, **page_fields(query.page)}
+        else:
+            data = {**ours, "b": ""}  # what the form sends for a first page
         parts = urlsplit(endpoint)
         headers = {"Referer": f"{parts.scheme}://{parts.netloc}/"}
         return Request("POST", endpoint, data=data, headers=headers, notes=notes)
@@ -41,8 +63,20 @@ class DuckDuckGo(Backend):
             page = ResultsPage(body, headers.get("content-type"))
             kind = bot_check(page, query) if body else None
             return Answer(BLOCKED, f"HTTP 202, {kind or 'anomaly page'}")
+        return self.classify_page(status, headers, body, query)
+
+    def classify_page(
+        self, status: int, headers: dict[str, str], body: bytes, query: Query
+    ) -> Answer:
         return classify_html(
-            self, status, headers, body, query, parse=parse, empty_marker=_no_results
+            self,
+            status,
+            headers,
+            body,
+            query,
+            parse=parse,
+            empty_marker=_no_results,
+            next_page=next_form,
         )
 
 
@@ -63,7 +97,7 @@ def parse(page: ResultsPage) -> list[Result]:
         if not links:
             continue
         url = unwrap(links[0].get("href", ""))
-        if url is None or _is_pseudo_result(url):
+        if url is None or is_pseudo_result(url):
             continue
         snippet = xpath(_SNIPPETS)(node)
         out.append(
@@ -98,7 +132,7 @@ def unwrap(href: str) -> str | None:
     return href or None
 
 
-def _is_pseudo_result(url: str) -> bool:
+def is_pseudo_result(url: str) -> bool:
     # The last page ends with an "EOF" entry that links to a Google search for the query.
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()

@@ -97,6 +97,20 @@ def xpath(expr: str) -> Any:
     return compiled(expr)
 
 
+# A form whose submit button says Next: DuckDuckGo's next-page form ("Next" on the html
+# endpoint, "Next Page >" on lite; the previous-page form beside it says "Previous").
+_NEXT_FORM = (
+    "//form[.//input[@type='submit' and "
+    "contains(translate(@value, 'NEXT', 'next'), 'next')]]//input[@type='hidden' and @name]"
+)
+
+
+def next_form(page: ResultsPage) -> dict[str, str] | None:
+    """The hidden fields of the page's next-page form, or None when it has none."""
+    fields = xpath(_NEXT_FORM)(page.doc)
+    return {f.get("name"): f.get("value", "") for f in fields} if fields else None
+
+
 def has_class(name: str) -> str:
     """An XPath predicate body: the element has this whole class token."""
     return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"

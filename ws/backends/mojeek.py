@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from urllib.parse import parse_qsl, urlsplit
 
 from ws.backends.antibot import classify_html, says_no_results
 from ws.backends.base import Answer, Backend, Query, Request, with_params
@@ -15,6 +15,7 @@ _DAYS = {"d": 1, "w": 7, "m": 31, "y": 366}
 _REGIONS = {"uk": "uk", "gb": "uk", "de": "de", "fr": "fr", "eu": "eu"}
 _ITEMS = f"//ul[{has_class('results-standard')}]/li"
 _SNIPPET = f".//p[{has_class('s')}]"
+_NEXT = f"//div[{has_class('pagination')}]//a[normalize-space(.) = 'Next']/@href"
 _NO_RESULTS = ("no pages found", "no results found", "did not match any")
 
 
@@ -25,10 +26,16 @@ class Mojeek(Backend):
     default_url = "https://www.mojeek.com/search"
     site_or = False
 
-    def build(self, query: Query, endpoint: str) -> Request:
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
         notes: list[str] = []
         # Never s= on a first page: Mojeek treats s=0 as a scraper and rate-limits it.
         params = {"q": self.query_text(query, notes)}
+        # s= is the number of the page's first result: 11 on page 2.
+        first = (cursor or {}).get("s") or (
+            str((query.page - 1) * 10 + 1) if query.page > 1 else ""
+        )
+        if first:
+            params["s"] = first
         if query.safe == "on":
             params["safe"] = "1"
         elif query.safe == "off":
@@ -36,6 +43,8 @@ class Mojeek(Backend):
         elif query.safe == "moderate":
             notes.append("--safe moderate has no Mojeek equivalent (only on or off); ignored")
         if query.time:
+            from datetime import date, timedelta
+
             params["since"] = (date.today() - timedelta(days=_DAYS[query.time])).strftime("%Y%m%d")
         if query.country:
             if query.country in _REGIONS:
@@ -46,7 +55,14 @@ class Mojeek(Backend):
 
     def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
         return classify_html(
-            self, status, headers, body, query, parse=parse, empty_marker=_no_results
+            self,
+            status,
+            headers,
+            body,
+            query,
+            parse=parse,
+            empty_marker=_no_results,
+            next_page=next_page,
         )
 
 
@@ -69,6 +85,15 @@ def parse(page: ResultsPage) -> list[Result]:
             )
         )
     return out
+
+
+def next_page(page: ResultsPage) -> dict[str, str] | None:
+    """The s= of the pagination's Next link."""
+    for href in xpath(_NEXT)(page.doc):
+        for key, value in parse_qsl(urlsplit(href).query):
+            if key == "s" and value.isdigit():
+                return {"s": value}
+    return None
 
 
 def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:

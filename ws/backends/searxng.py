@@ -30,6 +30,7 @@ from ws.results import Result
 ENABLE_JSON = "enable json in settings.yml: search.formats: [html, json]"
 _TIME = {"d": "day", "w": "week", "m": "month", "y": "year"}
 _SAFE = {"on": "2", "moderate": "1", "off": "0"}
+_FULL_PAGE = 10
 
 
 class SearxNG(Backend):
@@ -38,9 +39,11 @@ class SearxNG(Backend):
     env = "SEARXNG_URL"
     default_url = ""  # no default: only an instance the user names
 
-    def build(self, query: Query, endpoint: str) -> Request:
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
         notes: list[str] = []
         params = {"q": self.query_text(query, notes), "format": "json"}
+        if query.page > 1:
+            params["pageno"] = str(query.page)
         if query.region:
             country, language = query.region.split("-", 1)
             params["language"] = f"{language}-{country.upper()}"
@@ -80,7 +83,12 @@ class SearxNG(Backend):
         unresponsive = _unresponsive(data.get("unresponsive_engines"))
         notes = [f"unresponsive engines: {unresponsive}"] if unresponsive else []
         if results:
-            return Answer(OK, f"HTTP {status}", results, notes)
+            # The JSON says nothing of further pages: a full page (an instance shows 10 or
+            # more) may have a next one, a shorter one is the last.
+            answer = Answer(OK, f"HTTP {status}", results, notes)
+            if len(results) >= _FULL_PAGE:
+                answer.find_next = dict
+            return answer
         return Answer(EMPTY, f"HTTP {status}, no results", notes=notes)
 
 

@@ -1,0 +1,632 @@
+"""wf/feed.py: RSS 2.0, RSS 1.0 and Atom feeds listed newest first; hostile XML inert; the
+text types that are printed as they are. Feeds of our own, served by a local server."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.helpers import ALLOW, saved_files
+from tests.servers import respond
+from wf import feed as wf_feed
+from wf.sniff import classify
+
+RSS2 = b"""<?xml version="1.0" encoding="utf-8"?>
+<!-- generated -->
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"
+     xmlns:content="http://purl.org/rss/1.0/modules/content/">
+<channel>
+<title>Example &amp; News</title>
+<link>https://example.org/</link>
+<description>All the news</description>
+<language>en</language>
+<item>
+  <title>Older post</title>
+  <link>/posts/old</link>
+  <pubDate>Mon, 01 Jan 2024 10:00:00 GMT</pubDate>
+  <dc:creator>Ann Author</dc:creator>
+  <description>&lt;p&gt;An &lt;b&gt;old&lt;/b&gt; post with &lt;a href="/rel"&gt;a relative link&lt;/a&gt;.&lt;/p&gt;</description>
+</item>
+<item>
+  <title>Undated one</title>
+  <link>https://example.org/undated-1</link>
+  <description>First without a date</description>
+</item>
+<item>
+  <title>Newest post</title>
+  <link>https://example.org/new</link>
+  <pubDate>Tue, 02 Jan 2024 09:00:00 +0100</pubDate>
+  <description><![CDATA[<h1>Inner heading</h1><p>Newest <a href="https://other.example/y">body link</a></p><script>alert("x")</script>]]></description>
+</item>
+<item>
+  <title>Middle post</title>
+  <guid>https://example.org/guid-link</guid>
+  <pubDate>Mon, 01 Jan 2024 23:30:00 EST</pubDate>
+  <content:encoded>&lt;p&gt;Only content:encoded here&lt;/p&gt;</content:encoded>
+</item>
+<item>
+  <title>Undated two</title>
+  <description>Raw <b>markup</b> in <a href="/raw">a description</a></description>
+  <link>https://example.org/undated-2</link>
+  <pubDate>yesterday at noon</pubDate>
+</item>
+</channel>
+</rss>
+"""
+
+RSS1 = b"""<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+         xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <channel rdf:about="https://rdf.example/">
+    <title>RDF Site</title>
+    <link>https://rdf.example/</link>
+    <description>An RSS 1.0 channel</description>
+  </channel>
+  <item rdf:about="https://rdf.example/a">
+    <title>First RDF item</title>
+    <link>https://rdf.example/a</link>
+    <description>Alpha text</description>
+    <dc:date>2023-05-01T08:00:00Z</dc:date>
+    <dc:creator>Rita</dc:creator>
+  </item>
+  <item rdf:about="https://rdf.example/b">
+    <title>Second RDF item</title>
+    <description>Beta text</description>
+    <dc:date>2023-06-01T08:00:00+02:00</dc:date>
+  </item>
+</rdf:RDF>
+"""
+
+ATOM = b"""<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://atom.example/blog/" xml:lang="de">
+  <title type="html">Atom &lt;i&gt;Journal&lt;/i&gt;</title>
+  <subtitle>Notes</subtitle>
+  <link rel="self" href="https://atom.example/feed.atom"/>
+  <link href="https://atom.example/"/>
+  <updated>2024-03-01T12:00:00Z</updated>
+  <author><name>Feed Owner</name></author>
+  <entry>
+    <title>Text entry</title>
+    <link rel="alternate" href="posts/text"/>
+    <id>urn:uuid:1</id>
+    <published>2024-02-01T10:00:00.250-05:00</published>
+    <updated>2024-02-02T10:00:00Z</updated>
+    <summary type="text">Plain &lt;not a tag&gt; words.
+
+Second paragraph.</summary>
+  </entry>
+  <entry xml:base="https://elsewhere.example/deep/">
+    <title type="html">Html &lt;b&gt;entry&lt;/b&gt;</title>
+    <link href="item"/>
+    <updated>2024-02-20T10:00:00Z</updated>
+    <author><name>Hanna</name></author>
+    <summary type="html">&lt;p&gt;See &lt;a href="other"&gt;the other page&lt;/a&gt; and &lt;a href="/top"&gt;the top&lt;/a&gt;.&lt;/p&gt;</summary>
+  </entry>
+  <entry>
+    <title>Xhtml entry</title>
+    <link href="https://atom.example/x"/>
+    <updated>2023-12-31T23:59:59Z</updated>
+    <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Xhtml <em>content</em> with <a href="x-rel">a link</a></p><ul><li>one</li><li>two</li></ul></div></content>
+  </entry>
+  <entry>
+    <title>Out of line</title>
+    <link href="https://atom.example/ool"/>
+    <updated>not a date</updated>
+    <content src="https://atom.example/content.txt" type="text/plain"/>
+  </entry>
+</feed>
+"""
+
+
+def feed_server(serve, body: bytes, ctype: str):  # type: ignore[no-untyped-def]
+    return serve(respond(200, body, {"Content-Type": ctype}))
+
+
+def entries_of(wf, url: str, *args: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    r = wf(*ALLOW, "--json", *args, url)
+    assert r.code == 0, r.stderr
+    return json.loads(r.stdout)["entries"]
+
+
+# ------------------------------------------------------------------ recognising a feed
+
+
+@pytest.mark.parametrize(
+    "ctype,body,kind",
+    [
+        ("application/rss+xml", RSS2, "feed"),
+        ("application/atom+xml", ATOM, "feed"),
+        ("application/rdf+xml", RSS1, "feed"),
+        ("application/xml", RSS2, "feed"),
+        ("text/xml; charset=utf-8", ATOM, "feed"),
+        ("text/html", RSS2, "feed"),
+        ("", RSS1, "feed"),
+        ("application/octet-stream", ATOM, "feed"),
+        ("application/rss+xml", b"<rss/>", "feed"),
+        # RDF that is no RSS 1.0, and a <feed> outside Atom's namespace: printed as they are.
+        ("application/rdf+xml", b'<rdf:RDF xmlns:rdf="x"><rdf:Description/></rdf:RDF>', "text"),
+        ("application/xml", b"<feed><item>1</item></feed>", "text"),
+        ("application/xml", b"<?xml version='1.0'?><config><a/></config>", "text"),
+        # Printed as they are whatever they hold.
+        ("text/plain", RSS2, "text"),
+        ("application/json", b'{"rss": "<rss>"}', "text"),
+        ("text/html", b"<!DOCTYPE html><html><body><p>rss</p></body></html>", "html"),
+    ],
+)
+def test_classify_feeds(ctype, body, kind):
+    assert classify(ctype, body)[0] == kind
+
+
+def test_root_sniffed_past_bom_declaration_comments_and_doctype():
+    head = (
+        b'\xef\xbb\xbf<?xml version="1.0"?>\n<!-- one -->\n<?xml-stylesheet href="s.xsl"?>'
+        b'<!DOCTYPE rss [<!ENTITY a "b">]>\n<!--two-->'
+    )
+    assert wf_feed.sniff_root(head + b"<rss version='2.0'>") == "rss"
+    assert wf_feed.sniff_root(head + b'<atom:feed xmlns:atom="http://www.w3.org/2005/Atom">')
+    assert wf_feed.sniff_root(head + b"<html><rss>") is None
+    assert wf_feed.sniff_root(b"<rssfeed>") is None
+    utf16 = RSS2.decode().replace('encoding="utf-8"', 'encoding="utf-16"').encode("utf-16")
+    assert classify("application/xml", utf16)[0] == "feed"
+
+
+@pytest.mark.parametrize(
+    "ctype", ["application/rss+xml", "application/xml", "text/xml", "text/html; charset=utf-8"]
+)
+def test_rss2_listed_newest_first(wf, serve, ctype):
+    srv = feed_server(serve, RSS2, ctype)
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0, r.stderr
+    titles = re.findall(r"^## (.*)$", r.stdout, re.M)
+    # 09:00+01:00 on the 2nd, 23:30 EST on the 1st (04:30Z on the 2nd), 10:00Z on the 1st;
+    # then the undated (a date that does not parse is none) in document order.
+    assert titles == ["Newest post", "Middle post", "Older post", "Undated one", "Undated two"]
+    assert r.stdout.startswith("# Example & News\n")
+    assert "2024-01-02T09:00:00+01:00\nhttps://example.org/new\n" in r.stdout
+    assert "2024-01-01T23:30:00-05:00\nhttps://example.org/guid-link\n" in r.stdout
+    # Relative links resolve against the feed's URL.
+    assert f"2024-01-01T10:00:00+00:00\n{srv.url}posts/old\n" in r.stdout
+    # HTML summaries as a page's text: markup gone, headings below the entry's, no script.
+    assert "An old post with a relative link." in r.stdout
+    assert "\n### Inner heading\n" in r.stdout and "alert" not in r.stdout
+    assert "Only content:encoded here" in r.stdout
+    assert "Raw markup in a description" in r.stdout
+    links = json.loads(wf(*ALLOW, "--json", srv.url).stdout)["links"]
+    assert {"text": "a description", "url": f"{srv.url}raw"} in links
+    assert "<p>" not in r.stdout and "&lt;" not in r.stdout
+
+
+def test_rss1_and_dates_in_w3cdtf(wf, serve):
+    srv = feed_server(serve, RSS1, "application/rdf+xml")
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0, r.stderr
+    assert re.findall(r"^#+ (.*)$", r.stdout, re.M) == [
+        "RDF Site",
+        "Second RDF item",
+        "First RDF item",
+    ]
+    entries = entries_of(wf, srv.url)
+    assert entries[0] == {
+        "title": "Second RDF item",
+        "url": "https://rdf.example/b",  # no <link>: the item's rdf:about
+        "published": "2023-06-01T08:00:00+02:00",
+        "updated": None,
+        "author": None,
+        "summary": "Beta text",
+    }
+    assert entries[1]["author"] == "Rita" and entries[1]["published"] == "2023-05-01T08:00:00+00:00"
+
+
+def test_atom_entries_bases_and_text_constructs(wf, serve):
+    srv = feed_server(serve, ATOM, "application/atom+xml")
+    r = wf(*ALLOW, "--json", srv.url)
+    assert r.code == 0, r.stderr
+    page = json.loads(r.stdout)
+    assert page["title"] == "Atom Journal"
+    assert page["metadata"]["lang"] == "de" and page["metadata"]["description"] == "Notes"
+    assert page["metadata"]["modified"] == "2024-03-01T12:00:00+00:00"
+    entries = page["entries"]
+    assert [e["title"] for e in entries] == [
+        "Html entry",  # updated only, 20 Feb
+        "Text entry",  # published 1 Feb (the order uses published before updated)
+        "Xhtml entry",
+        "Out of line",  # "not a date": undated, last
+    ]
+    html, text, xhtml, ool = entries
+    # xml:base on the entry, then the feed's, then the feed URL.
+    assert html["url"] == "https://elsewhere.example/deep/item"
+    assert text["url"] == "https://atom.example/blog/posts/text"
+    assert html["author"] == "Hanna" and text["author"] == "Feed Owner"
+    assert text["published"] == "2024-02-01T10:00:00.250000-05:00"
+    assert text["updated"] == "2024-02-02T10:00:00+00:00"
+    assert ool["updated"] is None and ool["summary"] is None
+    # type="text" is text: angle brackets are words, not markup.
+    assert text["summary"] == "Plain <not a tag> words.\n\nSecond paragraph."
+    assert html["summary"] == "See the other page and the top."
+    assert xhtml["summary"] == "Xhtml content with a link\n\n- one\n- two"
+    links = {link["url"] for link in page["links"]}
+    assert {
+        "https://elsewhere.example/deep/other",
+        "https://elsewhere.example/top",
+        "https://atom.example/blog/x-rel",
+    } <= links
+    assert set(entries[0]) == {"title", "url", "published", "updated", "author", "summary"}
+
+
+def test_rss_variants_found_in_the_wild(wf, serve):
+    # Userland's namespace on the root, taken back on the items; and RSS 0.91's items
+    # after the channel, under a doctype that names a DTD on the network.
+    userland = (
+        b'<rss xmlns="http://backend.userland.com/rss2" version="2.0"><channel>'
+        b"<title>Spaced</title><item><title>In the namespace</title>"
+        b"<pubDate>Tue, 02 Jan 2024 00:00:00 GMT</pubDate></item>"
+        b'<item xmlns=""><title>Out of it</title><link>https://u.example/o</link>'
+        b"<pubDate>Wed, 03 Jan 2024 00:00:00 GMT</pubDate></item></channel></rss>"
+    )
+    srv = feed_server(serve, userland, "text/xml")
+    entries = entries_of(wf, srv.url)
+    assert [(e["title"], e["url"]) for e in entries] == [
+        ("Out of it", "https://u.example/o"),
+        ("In the namespace", None),
+    ]
+    old = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS '
+        b'0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd">\n'
+        b'<rss version="0.91"><channel><title>Old</title></channel>'
+        b"<item><title>After the channel</title><link>/a</link></item></rss>"
+    )
+    srv = feed_server(serve, old, "application/rss+xml")
+    r = wf(*ALLOW, srv.url)
+    assert r.stdout == f"# Old\n\n## After the channel\n\n{srv.url}a\n"
+
+
+def test_entries_are_null_for_pages(wf, serve):
+    srv = serve(respond(200, b"<html><body><p>hi</p></body></html>", {"Content-Type": "text/html"}))
+    page = json.loads(wf(*ALLOW, "--json", srv.url).stdout)
+    assert page["entries"] is None and page["metadata"]["type"] is None
+
+
+def test_links_markers_and_list(wf, serve):
+    srv = feed_server(serve, ATOM, "application/atom+xml")
+    r = wf(*ALLOW, "--links", srv.url)
+    assert r.code == 0, r.stderr
+    assert "See the other page[1] and the top[2]." in r.stdout
+    assert "with a link[3]" in r.stdout
+    assert r.stdout.endswith(
+        "\n\n[1]: https://elsewhere.example/deep/other\n[2]: https://elsewhere.example/top\n"
+        "[3]: https://atom.example/blog/x-rel\n"
+    )
+    # The line pipeline runs after: only the markers left in the window are listed.
+    r = wf(*ALLOW, "--links", "--filter", "top", srv.url)
+    assert r.stdout == (
+        "See the other page[1] and the top[2].\n\n"
+        "[1]: https://elsewhere.example/deep/other\n[2]: https://elsewhere.example/top\n"
+    )
+
+
+def test_line_pipeline_applies(wf, serve):
+    srv = feed_server(serve, RSS2, "application/rss+xml")
+    r = wf(*ALLOW, "--filter", "^## ", srv.url)
+    assert r.stdout.splitlines() == [
+        "## Newest post",
+        "## Middle post",
+        "## Older post",
+        "## Undated one",
+        "## Undated two",
+    ]
+    r = wf(*ALLOW, "--from", "3", "--to", "3", srv.url)
+    assert r.stdout == "## Newest post\n"
+    r = wf(*ALLOW, "--max-length", "40", srv.url)
+    assert r.stdout.startswith("# Example & News\n\n## Newest post\n\n[wf: output truncated")
+
+
+def test_big_feed_is_auto_saved(wf, serve, scratch):
+    items = b"".join(
+        b"<item><title>Item %d</title><description>%s</description></item>" % (i, b"word " * 60)
+        for i in range(400)
+    )
+    srv = feed_server(
+        serve,
+        b"<rss><channel><title>Big</title>" + items + b"</channel></rss>",
+        "application/rss+xml",
+    )
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0 and "page too large to inline" in r.stdout
+    saved = saved_files(scratch)[0].read_text()
+    assert saved.count("\n## Item ") == 400
+
+
+def test_no_date_at_all_keeps_document_order(wf, serve):
+    body = (
+        b"<rss><channel>"
+        + b"".join(b"<item><title>%s</title></item>" % t for t in (b"c", b"a", b"b"))
+        + b"</channel></rss>"
+    )
+    srv = feed_server(serve, body, "application/xml")
+    r = wf(*ALLOW, srv.url)
+    assert r.stdout == "## c\n\n## a\n\n## b\n"
+
+
+def test_raw_prints_the_feed_itself(wf, serve):
+    srv = feed_server(serve, RSS2, "application/rss+xml")
+    assert wf(*ALLOW, "--raw", srv.url).stdout.encode() == RSS2
+
+
+def test_input_file_is_sniffed(wf, tmp_path):
+    path = tmp_path / "feed"
+    path.write_bytes(ATOM)
+    r = wf("--input", path, "--base-url", "https://ignored.example/")
+    assert r.code == 0 and "## Html entry\n" in r.stdout
+
+
+def test_entry_cap(wf, serve, monkeypatch):
+    monkeypatch.setattr(wf_feed, "MAX_ENTRIES", 3)
+    body = (
+        b"<rss><channel>"
+        + b"".join(b"<item><title>t%d</title></item>" % i for i in range(5))
+        + b"</channel></rss>"
+    )
+    srv = feed_server(serve, body, "application/rss+xml")
+    r = wf(*ALLOW, "--json", srv.url)
+    page = json.loads(r.stdout)
+    assert [e["title"] for e in page["entries"]] == ["t0", "t1", "t2"]
+    assert "the feed has 5 entries; read the first 3" in page["notes"]
+
+
+@pytest.mark.parametrize(
+    "value,shown",
+    [
+        ("Mon, 01 Jan 2024 10:00:00 GMT", "2024-01-01T10:00:00+00:00"),
+        ("Mon, 01 Jan 2024 10:00:00 -0000", "2024-01-01T10:00:00+00:00"),
+        ("01 Jan 24 10:00 +0530", "2024-01-01T10:00:00+05:30"),
+        ("Sun, 31 Dec 2023 18:00:00 PST", "2023-12-31T18:00:00-08:00"),
+        ("2024-01-01T10:00:00Z", "2024-01-01T10:00:00+00:00"),
+        ("2024-01-01t10:00:00z", "2024-01-01T10:00:00+00:00"),
+        ("2024-01-01T10:00:00.5+02:00", "2024-01-01T10:00:00.500000+02:00"),
+        ("2024-01-01", "2024-01-01"),
+        ("Mon, 32 Jan 2024 10:00:00 GMT", None),
+        ("2024-13-01T00:00:00Z", None),
+        ("yesterday", None),
+        ("", None),
+        ("9" * 200, None),
+    ],
+)
+def test_dates(value, shown):
+    assert wf_feed._date(value)[0] == shown
+
+
+# ------------------------------------------------------------------ hostile XML
+
+LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE rss [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<rss><channel><title>Laughs &lol9;</title>
+<item><title>Entry &lol9; end</title><description>Body &lol3; text</description></item>
+</channel></rss>
+"""
+
+
+def test_billion_laughs_is_inert(wf, serve):
+    srv = feed_server(serve, LAUGHS, "application/rss+xml")
+    r = wf(*ALLOW, "--json", srv.url)
+    assert r.code == 0, r.stderr
+    page = json.loads(r.stdout)
+    assert "lol" not in page["text"] and "&" not in page["text"]
+    assert page["title"] == "Laughs"
+    assert page["entries"][0]["title"] == "Entry end"
+    assert page["entries"][0]["summary"] == "Body text"
+
+
+def test_internal_entities_are_never_expanded(wf, serve):
+    # Small enough that libxml2's amplification guard lets it through: only
+    # resolve_entities=False keeps the thousand "lol" out.
+    body = LAUGHS.replace(b"&lol9;", b"&lol2;").replace(b"&lol3;", b"&lol2;")
+    srv = feed_server(serve, body, "application/rss+xml")
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0, r.stderr
+    assert r.stdout == "# Laughs\n\n## Entry end\n\nBody text\n"
+
+
+def _external(target: str) -> bytes:
+    return (
+        b'<?xml version="1.0"?>\n'
+        b'<!DOCTYPE rss [<!ENTITY ext SYSTEM "%s">]>\n'
+        b"<rss><channel><title>T</title><item><title>Leak: &ext; end</title>"
+        b"<description>x &ext; y</description></item></channel></rss>" % target.encode()
+    )
+
+
+def test_external_file_entity_is_inert(wf, serve):
+    srv = feed_server(serve, _external("file:///etc/passwd"), "application/rss+xml")
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0, r.stderr
+    assert "root:" not in r.stdout and "## Leak: end\n" in r.stdout
+
+
+def test_external_http_entity_and_dtd_are_never_fetched(wf, serve):
+    counter = serve(respond(200, b"<!ENTITY ext 'FETCHED'>", {"Content-Type": "text/plain"}))
+    srv = feed_server(serve, _external(counter.url + "entity"), "application/rss+xml")
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0 and "FETCHED" not in r.stdout and "## Leak: end\n" in r.stdout
+    dtd = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE rss SYSTEM "%s">\n'
+        b"<rss><channel><item><title>x &ext; y</title></item></channel></rss>"
+        % (counter.url + "dtd").encode()
+    )
+    srv2 = feed_server(serve, dtd, "application/rss+xml")
+    r = wf(*ALLOW, srv2.url)
+    assert r.code == 0 and "FETCHED" not in r.stdout and "## x y\n" in r.stdout
+    # A parameter entity in the internal subset, the other way to pull a DTD in.
+    pe = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE rss [<!ENTITY %% p SYSTEM "%s"> %%p;]>\n'
+        b"<rss><channel><item><title>x &ext; y</title></item></channel></rss>"
+        % (counter.url + "pe").encode()
+    )
+    srv3 = feed_server(serve, pe, "application/rss+xml")
+    r = wf(*ALLOW, srv3.url)
+    assert r.code == 0 and "FETCHED" not in r.stdout
+    assert counter.connections == 0, counter.requests
+
+
+def test_many_elements_are_cut_like_a_page(wf, serve):
+    # 200 000 empty elements: the page's tag bound cuts the XML before libxml2 builds them.
+    body = (
+        b"<rss><channel><title>Wide</title><item><title>First</title></item>"
+        + b"<x/>" * 200_000
+        + b"<item><title>Last</title></item></channel></rss>"
+    )
+    srv = feed_server(serve, body, "application/rss+xml")
+    r = wf(*ALLOW, "--json", srv.url)
+    page = json.loads(r.stdout)
+    assert r.code == 0 and [e["title"] for e in page["entries"]] == ["First"]
+    assert any("text extracted from the first 150000" in n for n in page["notes"])
+
+
+# ------------------------------------------------------------------ malformed feeds
+
+
+def test_malformed_feed_is_recovered_with_a_note(wf, serve):
+    body = (
+        b"<rss><channel><title>Broken & Co</title>"
+        b"<item><title>First</title><description>Fine &nbsp; text</description></item>"
+        b"<item><title>Second</title><description>cut off"
+    )
+    srv = feed_server(serve, body, "application/rss+xml")
+    r = wf(*ALLOW, "--json", srv.url)
+    page = json.loads(r.stdout)
+    assert r.code == 0
+    assert [e["title"] for e in page["entries"]] == ["First", "Second"]
+    assert any(n.startswith("the feed is not well-formed XML (") for n in page["notes"])
+    assert "wf: note: the feed is not well-formed XML" in r.stderr
+
+
+def test_feed_type_without_a_feed_is_read_as_html(wf, serve):
+    body = b"<html><head><title>Oops</title></head><body><p>Service unavailable today</p></body></html>"
+    srv = feed_server(serve, body, "application/rss+xml")
+    r = wf(*ALLOW, "--json", srv.url)
+    page = json.loads(r.stdout)
+    assert r.code == 0 and page["text"] == "Service unavailable today"
+    assert page["entries"] is None and page["title"] == "Oops"
+    assert any(n.startswith("no RSS or Atom feed in the body") for n in page["notes"])
+
+
+def test_deep_nesting_is_bounded(wf, serve):
+    # huge_tree off: libxml2 refuses nesting past its limit; what it read is still shown.
+    body = (
+        b"<rss><channel><item><title>Deep</title><description>"
+        + b"<x>" * 100_000
+        + b"</description></item></channel></rss>"
+    )
+    srv = feed_server(serve, body, "application/rss+xml")
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0 and "## Deep\n" in r.stdout
+
+
+# ------------------------------------------------------------------ printed as they are
+
+
+@pytest.mark.parametrize(
+    "ctype,body",
+    [
+        ("text/markdown; charset=utf-8", b"# Title\n\n* item with <b>tags</b> &amp; \xc3\xa9\n"),
+        ("text/x-rst", b"Title\n=====\n\n.. note:: <rss> inside\n"),
+        ("application/json", b'{\n  "items": [1, 2],\n    "x": "<p>"\n}\n'),
+        ("text/plain", RSS2),
+        ("application/xml", b"<?xml version='1.0'?>\n<config>\n  <a>1</a>\n</config>\n"),
+        ("text/csv", b"a,b\n1,<i>2</i>\n"),
+        ("application/rdf+xml", b'<rdf:RDF xmlns:rdf="x">\n <rdf:Description/>\n</rdf:RDF>\n'),
+    ],
+)
+def test_text_types_pass_through_byte_for_byte(wf, serve, ctype, body):
+    srv = serve(respond(200, body, {"Content-Type": ctype}))
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0 and r.stdout.encode() == body
+
+
+@pytest.mark.parametrize(
+    "body,ctype",
+    [
+        (
+            '<?xml version="1.0" encoding="utf-16"?><rss><channel><title>Caf\u00e9 \u2603</title>'
+            "</channel></rss>".encode("utf-16"),
+            "application/rss+xml",
+        ),
+        (
+            b'<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><title>Caf\xe9 \xa7</title>'
+            b"</channel></rss>",
+            "application/xml",
+        ),
+        (
+            b"<rss><channel><title>Caf\xe9 \xa7</title></channel></rss>",
+            "text/xml; charset=iso-8859-1",
+        ),
+    ],
+)
+def test_encodings(wf, serve, body, ctype):
+    srv = feed_server(serve, body, ctype)
+    r = wf(*ALLOW, "--json", srv.url)
+    page = json.loads(r.stdout)
+    assert r.code == 0 and page["title"] in ("Caf\u00e9 \u2603", "Caf\u00e9 \u00a7"), page
+    assert page["entries"] == [] and "the feed has no entries" in page["notes"]
+
+
+_PIECES = [
+    "<rss>",
+    "</rss>",
+    "<channel>",
+    "<item>",
+    "</item>",
+    "<title>",
+    "</title>",
+    "<link>",
+    "</link>",
+    "<description>",
+    "</description>",
+    "<pubDate>",
+    "&lt;p&gt;",
+    "&amp;",
+    "&x;",
+    "<![CDATA[<b>",
+    "]]>",
+    "<!DOCTYPE rss [<!ENTITY x 'y'>]>",
+    "<?xml version='1.0'?>",
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    "<entry>",
+    '<content type="xhtml">',
+    '<div xmlns="http://www.w3.org/1999/xhtml">',
+    '<link href="',
+    '" xml:base="',
+    "</div>",
+    "\x00",
+    "\ud800",
+    "\u202e",
+    "Mon, 01 Jan 2024",
+    "2024-01-01T",
+    " ",
+    "a",
+    "<",
+    ">",
+    '"',
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=8)), max_size=40))
+def test_render_never_raises(pieces):
+    out = wf_feed.render("".join(pieces), url="https://feed.example/f", want_entries=True)
+    for entry in out.entries:
+        assert set(entry) == {"title", "url", "published", "updated", "author", "summary"}

@@ -1,0 +1,240 @@
+"""ws/chain.py's timing: each engine on its own local server (127.0.0.1), so that a test
+can count the connections each one got, hold one open, and see when ws closed it.
+
+Timings are asserted loosely (a lower bound where the design promises a wait, a generous
+upper bound against hangs): the machine is shared and these are not speed tests."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import WS_FIXTURES, Result, invoke
+from tests.servers import http_response
+
+HTML = "text/html; charset=utf-8"
+VARIABLES = {
+    "duckduckgo": "WS_DUCKDUCKGO_URL",
+    "brave": "WS_BRAVE_URL",
+    "mojeek": "WS_MOJEEK_URL",
+}
+PAGES = {
+    "duckduckgo": WS_FIXTURES / "ddg_get.html",
+    "brave": WS_FIXTURES / "brave_results.html",
+    "mojeek": WS_FIXTURES / "mojeek_results.html",
+}
+
+
+class Meter:
+    """How many requests the engines of one test hold at once, at most."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.peak = 0
+        self.lock = threading.Lock()
+
+    def enter(self) -> None:
+        with self.lock:
+            self.now += 1
+            self.peak = max(self.peak, self.now)
+
+    def leave(self) -> None:
+        with self.lock:
+            self.now -= 1
+
+
+class Engine:
+    """One engine on a server of its own: answers (after ``delay``), or hangs until the
+    client closes the connection, noting when that happened."""
+
+    def __init__(self, serve: Callable, meter: Meter) -> None:
+        self.meter = meter
+        self.reply: tuple[int, bytes, dict[str, str]] | None = None
+        self.delay = 0.0
+        self.closed_at: list[float] = []
+        self.stop = threading.Event()
+        self.srv = serve(self._handle)
+
+    def answer(self, status: int, body: bytes | Path, **headers: str) -> None:
+        data = body.read_bytes() if isinstance(body, Path) else body
+        self.reply = (status, data, {"Content-Type": HTML, **headers})
+
+    def _handle(self, conn: socket.socket, request: bytes) -> None:
+        self.meter.enter()
+        try:
+            if self.reply is None:
+                self._hang(conn)
+                return
+            if self.delay:
+                time.sleep(self.delay)
+            status, body, headers = self.reply
+            conn.sendall(http_response(status, body, headers))
+        finally:
+            self.meter.leave()
+
+    def _hang(self, conn: socket.socket) -> None:
+        conn.settimeout(0.05)
+        give_up = time.monotonic() + 20
+        while not self.stop.is_set() and time.monotonic() < give_up:
+            try:
+                if conn.recv(1) == b"":
+                    self.closed_at.append(time.monotonic())
+                    return
+            except TimeoutError:
+                continue
+            except OSError:
+                self.closed_at.append(time.monotonic())
+                return
+
+    @property
+    def connections(self) -> int:
+        return self.srv.connections
+
+
+@pytest.fixture
+def engines(serve) -> dict[str, Engine]:  # type: ignore[no-untyped-def]
+    meter = Meter()
+    made = {name: Engine(serve, meter) for name in VARIABLES}
+    yield made
+    for engine in made.values():
+        engine.stop.set()
+
+
+def ws(engines: dict[str, Engine], *args: str, **env: str) -> Result:
+    full = {VARIABLES[name]: e.srv.url + name for name, e in engines.items()}
+    full.update(env)
+    return invoke("ws", [*args], env=full)
+
+
+def _timed(engines: dict[str, Engine], *args: str, **env: str) -> tuple[Result, float]:
+    start = time.monotonic()
+    r = ws(engines, *args, **env)
+    return r, time.monotonic() - start
+
+
+def _no_search_threads(within: float = 2.0) -> bool:
+    give_up = time.monotonic() + within
+    while time.monotonic() < give_up:
+        if not [t for t in threading.enumerate() if t.name.startswith("ws-")]:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_hanging_first_engine_is_hedged_and_cancelled(engines):
+    brave = engines["brave"]
+    brave.answer(200, PAGES["brave"])
+    brave.delay = 0.2
+    engines["mojeek"].answer(200, PAGES["mojeek"])
+    r, took = _timed(engines, "rust", "--json", "--timeout", "20", WS_HEDGE="0.5")
+    assert r.code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["provider"] == "brave" and len(doc["results"]) == 2
+    # Within the hedge delay plus brave's answer time (and slack for a busy machine); far
+    # below duckduckgo's share of the deadline (20 s / 3).
+    assert 0.65 <= took < 4.0, took
+    outcomes = [(a["provider"], a["outcome"]) for a in doc["attempts"]]
+    assert outcomes == [("duckduckgo", "cancelled"), ("brave", "ok")]
+    cancelled = doc["attempts"][0]
+    assert cancelled["message"] == "brave answered first" and cancelled["status"] is None
+    assert 500 <= cancelled["elapsed_ms"] < 4000
+    # Never a third request while two are in flight, and nothing said about the loser.
+    assert engines["mojeek"].connections == 0
+    assert r.stderr == ""
+    # Cancelled means the connection was really closed, and the attempt's thread ended.
+    assert len(engines["duckduckgo"].closed_at) == 1
+    assert _no_search_threads()
+
+
+def test_without_hedging_the_first_engine_keeps_its_whole_share(engines):
+    engines["brave"].answer(200, PAGES["brave"])
+    r, took = _timed(engines, "rust", "--json", "--timeout", "3", WS_HEDGE="0")
+    assert r.code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [(a["provider"], a["outcome"]) for a in doc["attempts"]] == [
+        ("duckduckgo", "timeout"),
+        ("brave", "ok"),
+    ]
+    # A third of the 3 s deadline is duckduckgo's share: brave is asked only after it.
+    assert took >= 0.95 and doc["attempts"][0]["elapsed_ms"] >= 950
+    assert r.stderr == (
+        "ws: duckduckgo: timeout (no answer within its share of the deadline (1.0 s of "
+        "--timeout 3 s))\n"
+    )
+
+
+def test_a_quick_failure_of_the_hedge_lets_the_next_engine_in_at_once(engines):
+    engines["brave"].answer(429, WS_FIXTURES / "brave_429.html")
+    mojeek = engines["mojeek"]
+    mojeek.answer(200, PAGES["mojeek"])
+    mojeek.delay = 0.3
+    r, took = _timed(engines, "rust", "--json", "--timeout", "30", WS_HEDGE="0.4")
+    assert r.code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [(a["provider"], a["outcome"]) for a in doc["attempts"]] == [
+        ("duckduckgo", "cancelled"),
+        ("brave", "blocked"),
+        ("mojeek", "ok"),
+    ]
+    # mojeek took brave's place at once, not a second hedge delay later; still no more
+    # than two requests in flight at any moment.
+    assert 0.65 <= took < 3.5, took
+    assert engines["duckduckgo"].meter.peak == 2
+    assert r.stderr.splitlines() == ["ws: brave: blocked (HTTP 429, rate-limit page)"]
+    assert len(engines["duckduckgo"].closed_at) == 1
+    assert _no_search_threads()
+
+
+def test_an_answer_before_the_hedge_delay_asks_nobody_else(engines):
+    engines["duckduckgo"].answer(200, PAGES["duckduckgo"])
+    engines["brave"].answer(200, PAGES["brave"])
+    r = ws(engines, "rust", "--json", WS_HEDGE="5")
+    assert r.code == 0 and json.loads(r.stdout)["provider"] == "duckduckgo"
+    assert engines["brave"].connections == 0 and engines["mojeek"].connections == 0
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "inf", "nan"])
+def test_a_bad_ws_hedge_is_a_usage_error_before_any_request(engines, value):
+    r = ws(engines, "rust", WS_HEDGE=value)
+    assert r.code == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"ws: (2) WS_HEDGE={value!r} ") and r.stderr.count("\n") == 1
+    assert sum(e.connections for e in engines.values()) == 0
+
+
+def test_providers_shows_the_hedge_delay(engines):
+    assert json.loads(ws(engines, "--providers", "--json").stdout)["hedge"] == 2.5
+    info = json.loads(ws(engines, "--providers", "--json", WS_HEDGE="0").stdout)
+    assert info["hedge"] == 0
+    text = ws(engines, "--providers", WS_HEDGE="0").stdout
+    assert "  hedge          off (WS_HEDGE=0): one provider at a time" in text
+
+
+def test_abort_ends_a_fetch_in_flight_from_another_thread(engines):
+    from common.errors import Timeout
+    from common.http.client import NetOptions, fetch
+    from common.http.deadline import Abort
+    from common.policy import Policy
+
+    hung = engines["duckduckgo"]
+    abort = Abort()
+    threading.Timer(0.3, abort.fire).start()
+    start = time.monotonic()
+    net = NetOptions(timeout=10, policy=Policy(allow_private=True))
+    with pytest.raises(Timeout):
+        fetch(hung.srv.url, net, abort=abort)
+    assert time.monotonic() - start < 3
+    give_up = time.monotonic() + 2
+    while not hung.closed_at and time.monotonic() < give_up:
+        time.sleep(0.02)
+    assert hung.closed_at, "the aborted fetch left its connection open"
+    # Fired already: a fetch that starts now ends at once, without a connection.
+    before = hung.connections
+    with pytest.raises(Timeout):
+        fetch(hung.srv.url, net, abort=abort)
+    assert hung.connections == before

@@ -1,0 +1,188 @@
+"""ws/fuse.py and --all/--engines: three local engines whose results overlap, the fused
+order checked against reciprocal rank fusion computed by hand."""
+
+from __future__ import annotations
+
+import html
+import json
+
+from tests.test_ws_chain import PAGES, engines, ws  # noqa: F401 - engines is a fixture
+from ws.fuse import K, fuse
+from ws.results import Result
+
+
+def ddg_page(urls: list[str]) -> bytes:
+    items = "".join(
+        f'<div class="result web-result"><h2 class="result__title">'
+        f'<a class="result__a" href="{html.escape(u)}">DDG {i}</a></h2>'
+        f'<a class="result__snippet" href="{html.escape(u)}">ddg snippet {i}</a></div>'
+        for i, u in enumerate(urls, 1)
+    )
+    return f'<html><body><div id="links" class="results">{items}</div></body></html>'.encode()
+
+
+def brave_page(urls: list[str]) -> bytes:
+    items = "".join(
+        f'<div class="snippet" data-type="web"><a href="{html.escape(u)}">'
+        f'<div class="title search-snippet-title">Brave {i}</div></a>'
+        f'<div class="generic-snippet"><div class="content">brave snippet {i}</div></div></div>'
+        for i, u in enumerate(urls, 1)
+    )
+    return f'<html><body><main><div id="results">{items}</div></main></body></html>'.encode()
+
+
+def mojeek_page(urls: list[str]) -> bytes:
+    items = "".join(
+        f'<li><h2><a class="title" href="{html.escape(u)}">Mojeek {i}</a></h2>'
+        f'<p class="s">mojeek snippet {i}</p></li>'
+        for i, u in enumerate(urls, 1)
+    )
+    return f'<html><body><ul class="results-standard">{items}</ul></body></html>'.encode()
+
+
+A, B, C, D, E = (f"https://{x}.example/page" for x in "abcde")
+
+
+def _serve_overlap(engines) -> None:  # noqa: F811
+    engines["duckduckgo"].answer(200, ddg_page([A, B, C]))
+    # The same pages as another engine spells them: www., case, default port, a trailing
+    # slash, tracking parameters.
+    engines["brave"].answer(
+        200,
+        brave_page(
+            [
+                "https://B.example:443/page/?utm_source=brave&fbclid=x",
+                D,
+                "https://www.a.example/page?gclid=1",
+            ]
+        ),
+    )
+    engines["mojeek"].answer(200, mojeek_page([D, B + "/", E]))
+
+
+# By hand, k = 60:
+#   B: 1/62 (ddg 2) + 1/61 (brave 1) + 1/62 (mojeek 2) = 0.048651
+#   D: 1/62 (brave 2) + 1/61 (mojeek 1)                = 0.032522
+#   A: 1/61 (ddg 1) + 1/63 (brave 3)                   = 0.032266
+#   C: 1/63 (ddg 3) = E: 1/63 (mojeek 3)               = 0.015873: a tie, broken by the
+#      engine's place in the chain (duckduckgo before mojeek)
+FUSED = [
+    ("https://B.example:443/page/?utm_source=brave&fbclid=x", ["brave", "duckduckgo", "mojeek"]),
+    (D, ["mojeek", "brave"]),
+    (A, ["duckduckgo", "brave"]),
+    (C, ["duckduckgo"]),
+    (E, ["mojeek"]),
+]
+
+
+def test_all_fuses_three_engines_by_reciprocal_rank(engines):  # noqa: F811
+    _serve_overlap(engines)
+    r = ws(engines, "rust", "--all", "--json")
+    assert r.code == 0 and r.stderr == "", r.stderr
+    doc = json.loads(r.stdout)
+    assert [(x["url"], x["providers"]) for x in doc["results"]] == FUSED
+    assert [x["rank"] for x in doc["results"]] == [1, 2, 3, 4, 5]
+    assert doc["results"][0]["ranks"] == {"brave": 1, "duckduckgo": 2, "mojeek": 2}
+    assert doc["results"][0]["provider"] == "brave"
+    assert doc["results"][0]["title"] == "Brave 1"
+    assert doc["providers"] == ["duckduckgo", "brave", "mojeek"]
+    assert [a["outcome"] for a in doc["attempts"]] == ["ok"] * 3
+    assert all(e.connections == 1 for e in engines.values())
+
+    text = ws(engines, "rust", "--all", "-n", "2").stdout
+    assert (
+        text.splitlines()[0]
+        == 'Search results for: "rust" (via DuckDuckGo, Brave, Mojeek, 2 results)'
+    )
+    assert "3. " not in text and "1. Brave 1" in text and "2. Mojeek 1" in text
+
+
+def test_engines_asks_only_those_named(engines):  # noqa: F811
+    _serve_overlap(engines)
+    r = ws(engines, "rust", "--engines", "mojeek,ddg", "--json", "--urls")
+    assert r.code == 2  # --json and --urls
+    r = ws(engines, "rust", "--engines", "mojeek,ddg", "--json")
+    assert r.code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert engines["brave"].connections == 0
+    assert [a["provider"] for a in doc["attempts"]] == ["duckduckgo", "mojeek"]
+    # B: 1/62 + 1/62; D: 1/61; A: 1/61 (ddg's first, ahead of D only by the chain order)
+    assert [x["url"] for x in doc["results"]] == [B, A, D, C, E]
+
+
+def test_one_engine_failing_still_exits_0_with_the_others(engines):  # noqa: F811
+    _serve_overlap(engines)
+    engines["brave"].answer(429, b"<html><body>Too many requests</body></html>")
+    r = ws(engines, "rust", "--all")
+    assert r.code == 0
+    assert r.stderr.splitlines() == ["ws: brave: blocked (HTTP 429, rate-limit page)"]
+    assert r.stdout.startswith('Search results for: "rust" (via DuckDuckGo, Mojeek)')
+
+
+def test_all_failing_gives_the_chain_exit_code(engines):  # noqa: F811
+    for engine in engines.values():
+        engine.answer(429, b"<html><body>Too many requests</body></html>")
+    r = ws(engines, "rust", "--all")
+    assert r.code == 75 and r.stdout == ""
+    assert r.stderr.splitlines()[-1].startswith("ws: (75) every provider was blocked")
+
+
+def test_all_asks_at_once_not_one_after_the_other(engines):  # noqa: F811
+    _serve_overlap(engines)
+    for engine in engines.values():
+        engine.delay = 0.4
+    r = ws(engines, "rust", "--all", "--json")
+    assert r.code == 0 and engines["duckduckgo"].meter.peak == 3
+
+
+def test_usage_errors(engines):  # noqa: F811
+    for args, needle in [
+        (["--all", "--provider", "brave"], "--provider and --all cannot be used together"),
+        (["--all", "--engines", "brave"], "--all and --engines cannot be used together"),
+        (["--engines", "brave,bing"], "unknown provider 'bing'"),
+        (["--engines", "searxng"], "needs SEARXNG_URL"),
+        (["--engines", ","], "--engines needs at least one provider name"),
+    ]:
+        r = ws(engines, "rust", *args)
+        assert r.code == 2 and needle in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert sum(e.connections for e in engines.values()) == 0
+
+
+def _r(url: str, provider: str) -> Result:
+    return Result(title=url, url=url, provider=provider)
+
+
+def test_fuse_scores_and_ties():
+    fused = fuse(
+        [
+            ("one", [_r("https://x.example/", "one"), _r("https://y.example/", "one")]),
+            ("two", [_r("https://y.example", "two"), _r("https://z.example/", "two")]),
+        ]
+    )
+    # The URL as the engine that ranked it best spelled it.
+    assert [f.url for f in fused] == [
+        "https://y.example",
+        "https://x.example/",
+        "https://z.example/",
+    ]
+    assert fused[0].score == 1 / (K + 2) + 1 / (K + 1)
+    assert dict(fused[0].ranks) == {"two": 1, "one": 2} and fused[0].providers == ("two", "one")
+    # A page an engine lists twice counts once, at its better rank.
+    twice = fuse([("one", [_r("https://x.example/", "one"), _r("https://x.example", "one")])])
+    assert len(twice) == 1 and twice[0].score == 1 / (K + 1)
+    assert fuse([("one", [_r("https://x.example/", "one")])] * 1, limit=0) == []
+
+
+def test_a_cached_fused_answer_keeps_providers_and_ranks(engines):  # noqa: F811
+    _serve_overlap(engines)
+    first = ws(engines, "rust", "--all", "--json", WS_CACHE_TTL="600")
+    second = ws(engines, "rust", "--all", "--json", WS_CACHE_TTL="600")
+    assert first.code == second.code == 0
+    assert all(e.connections == 1 for e in engines.values())  # the second run asked nobody
+    before, after = json.loads(first.stdout), json.loads(second.stdout)
+    assert after["cached"] is True
+    assert after["providers"] == before["providers"] == ["duckduckgo", "brave", "mojeek"]
+    assert after["results"] == before["results"]
+    assert after["results"][0]["ranks"] == {"brave": 1, "duckduckgo": 2, "mojeek": 2}
+    text = ws(engines, "rust", "--all", WS_CACHE_TTL="600").stdout
+    assert text.startswith('Search results for: "rust" (via DuckDuckGo, Brave, Mojeek, 5 results')

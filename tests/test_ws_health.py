@@ -1,0 +1,237 @@
+"""ws/health.py: the rest rules as pure functions, then through the CLI against local
+engines (each on its own server, so a skipped one is seen to get no connection at all),
+concurrent writers in real processes, and files that must be ignored."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT, WS_FIXTURES
+from tests.test_ws_chain import PAGES, engines, ws  # noqa: F401 - engines is a fixture
+from ws import health
+from ws.health import BLOCKED, FAILED, HEALTHY, Entry, Event, apply
+
+NOW = 1_800_000_000.0
+
+
+def state_file() -> Path:
+    return Path(os.environ["WS_STATE_DIR"]) / "health.json"
+
+
+# ---------------------------------------------------------------- the rules
+
+
+def test_a_block_rests_10_minutes_doubling_up_to_an_hour():
+    entry = None
+    rests = []
+    for _ in range(5):
+        entry = apply(entry, Event(BLOCKED, "blocked"), NOW)
+        assert entry is not None
+        rests.append(entry.until - NOW)
+    assert rests == [600, 1200, 2400, 3600, 3600]
+
+
+def test_retry_after_says_how_long_within_the_hour():
+    entry = apply(None, Event(BLOCKED, "blocked", 120.0), NOW)
+    assert entry is not None and entry.until == NOW + 120 and entry.blocks == 1
+    entry = apply(None, Event(BLOCKED, "blocked", 86400.0), NOW)
+    assert entry is not None and entry.until == NOW + 3600
+
+
+def test_three_failures_in_a_row_rest_two_minutes_and_a_good_answer_forgets():
+    entry = apply(None, Event(FAILED, "timeout"), NOW)
+    entry = apply(entry, Event(FAILED, "timeout"), NOW)
+    assert entry is not None and not entry.resting(NOW) and entry.failures == 2
+    entry = apply(entry, Event(FAILED, "network"), NOW)
+    assert entry is not None and entry.resting(NOW) and entry.until == NOW + 120
+    assert apply(entry, Event(HEALTHY), NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        ("120", 120.0),
+        (" 7 ", 7.0),
+        ("Thu, 15 Jan 2027 08:00:30 GMT", None),  # checked against its own clock below
+        ("soon", None),
+        ("", None),
+        ("-5", None),
+    ],
+)
+def test_retry_after_header(header, seconds):
+    if "GMT" in header:
+        from email.utils import parsedate_to_datetime
+
+        now = parsedate_to_datetime(header).timestamp() - 90
+        assert health.retry_after(header, now) == pytest.approx(90)
+        return
+    assert health.retry_after(header, NOW) == seconds
+
+
+def test_only_what_we_write_is_read():
+    good = {"until": NOW, "blocks": 1, "failures": 0, "reason": "blocked"}
+    assert health.parse(json.dumps({"providers": {"brave": good}})) == {
+        "brave": Entry(NOW, 1, 0, "blocked")
+    }
+    for bad in (
+        "",
+        "{",
+        "[]",
+        '{"providers": []}',
+        json.dumps({"providers": {"brave": {**good, "until": "soon"}}}),
+        json.dumps({"providers": {"brave": {**good, "blocks": -1}}}),
+        json.dumps({"providers": {"brave": {**good, "until": True}}}),
+        '{"providers": {"brave": {"until": NaN, "blocks": 1, "failures": 0}}}',
+    ):
+        assert health.parse(bad) == {}, bad
+
+
+# ---------------------------------------------------------------- through the CLI
+
+
+def test_a_429_with_retry_after_skips_that_engine_on_the_next_run(engines):  # noqa: F811
+    ddg = engines["duckduckgo"]
+    ddg.answer(429, WS_FIXTURES / "brave_429.html", **{"Retry-After": "120"})
+    engines["brave"].answer(200, PAGES["brave"])
+    first = ws(engines, "rust", "--json")
+    assert first.code == 0 and ddg.connections == 1
+    assert [a["outcome"] for a in json.loads(first.stdout)["attempts"]] == ["blocked", "ok"]
+
+    before = time.time()
+    second = ws(engines, "rust", "--json")
+    assert second.code == 0, second.stderr
+    assert ddg.connections == 1, "a resting engine was asked"
+    skipped, ok = json.loads(second.stdout)["attempts"]
+    assert (skipped["provider"], skipped["outcome"], skipped["status"]) == (
+        "duckduckgo",
+        "skipped",
+        None,
+    )
+    retry_at = time.mktime(time.strptime(skipped["retry_at"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    assert before + 110 <= retry_at <= before + 125
+    assert ok["outcome"] == "ok"
+    assert second.stderr.startswith("ws: duckduckgo: skipped (resting after blocked: HTTP 429")
+
+    # Named by --provider, it is asked whatever its health.
+    third = ws(engines, "rust", "--json", "--provider", "duckduckgo")
+    assert ddg.connections == 2
+    assert json.loads(third.stdout)["attempts"][0]["outcome"] == "blocked"
+
+
+def test_every_engine_skipped_still_exits_75(engines):  # noqa: F811
+    for engine in engines.values():
+        engine.answer(429, WS_FIXTURES / "brave_429.html")
+    assert ws(engines, "rust").code == 75
+    asked = sum(e.connections for e in engines.values())
+    r = ws(engines, "rust", "--json")
+    assert r.code == 75
+    assert sum(e.connections for e in engines.values()) == asked == 3
+    doc = json.loads(r.stdout)
+    assert [a["outcome"] for a in doc["attempts"]] == ["skipped"] * 3
+    assert doc["error"]["code"] == 75
+    assert "blocked or rate-limited, or resting" in doc["error"]["message"]
+
+
+def test_providers_shows_health_and_reset_health_forgets_it(engines):  # noqa: F811
+    engines["duckduckgo"].answer(429, WS_FIXTURES / "brave_429.html")
+    engines["brave"].answer(200, PAGES["brave"])
+    ws(engines, "rust")
+    info = json.loads(ws(engines, "--providers", "--json").stdout)["health"]
+    assert info["duckduckgo"]["state"] == "resting" and info["duckduckgo"]["blocks"] == 1
+    assert info["brave"] == {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
+    text = ws(engines, "--providers").stdout
+    assert "  duckduckgo  resting until " in text and "after blocked: HTTP 429" in text
+
+    r = ws(engines, "--reset-health")
+    assert r.code == 0 and r.stderr == "" and str(state_file()) in r.stdout
+    assert not state_file().exists()
+    r = ws(engines, "--reset-health", "--json")
+    assert r.code == 0 and json.loads(r.stdout) == {"health_reset": True, "path": str(state_file())}
+    ws(engines, "rust")
+    assert engines["duckduckgo"].connections == 2
+
+
+def test_a_corrupt_or_foreign_file_is_ignored_and_replaced(engines):  # noqa: F811
+    engines["duckduckgo"].answer(429, WS_FIXTURES / "brave_429.html")
+    engines["brave"].answer(200, PAGES["brave"])
+    path = state_file()
+    path.parent.mkdir(mode=0o700, parents=True)
+    path.write_bytes(b"\x00{not json" * 100)
+    r = ws(engines, "rust")
+    assert r.code == 0 and r.stderr.startswith("ws: duckduckgo: blocked")
+    assert health.load()["duckduckgo"].blocks == 1  # rewritten whole, readable again
+
+    # A file others may write is not ours: whatever it says is not believed.
+    until = time.time() + 600
+    forged = {"providers": {"brave": {"until": until, "blocks": 1, "failures": 0, "reason": "x"}}}
+    path.write_text(json.dumps(forged))
+    path.chmod(0o666)
+    assert health.load() == {}
+    assert ws(engines, "rust", "--provider", "brave").code == 0
+    # Nor one in a directory others may write to.
+    path.chmod(0o600)
+    assert health.load()["brave"].blocks == 1
+    path.parent.chmod(0o777)
+    assert health.load() == {}
+    path.parent.chmod(0o700)
+    # Nor through a symlink.
+    path.unlink()
+    real = path.with_name("elsewhere.json")
+    real.write_text(json.dumps(forged))
+    path.symlink_to(real)
+    assert health.load() == {}
+
+
+def test_an_unusable_state_dir_never_fails_a_search(engines, monkeypatch):  # noqa: F811
+    engines["duckduckgo"].answer(429, WS_FIXTURES / "brave_429.html")
+    engines["brave"].answer(200, PAGES["brave"])
+    r = ws(engines, "rust", WS_STATE_DIR="/proc/nohome/ws")
+    assert r.code == 0 and r.stderr.splitlines() == [
+        "ws: duckduckgo: blocked (HTTP 429, rate-limit page)"
+    ]
+
+
+_WRITER = """
+import sys
+from ws.health import FAILED, Event, record
+for _ in range(int(sys.argv[2])):
+    record({"brave": Event(FAILED, "timeout"), sys.argv[1]: Event(FAILED, "network")})
+"""
+
+
+def test_concurrent_runs_lose_no_update(tmp_path):
+    env = {**os.environ, "WS_STATE_DIR": str(tmp_path / "state"), "PYTHONPATH": str(ROOT)}
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, f"p{i}", "15"], env=env) for i in range(6)
+    ]
+    for p in procs:
+        assert p.wait(timeout=60) == 0
+    entries = health.parse((tmp_path / "state" / "health.json").read_text())
+    assert entries["brave"].failures == 6 * 15
+    assert all(entries[f"p{i}"].failures == 15 for i in range(6))
+    assert not [p for p in (tmp_path / "state").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_lock_held_elsewhere_drops_the_update_instead_of_waiting(tmp_path, monkeypatch):
+    import fcntl
+
+    monkeypatch.setenv("WS_STATE_DIR", str(tmp_path / "held"))
+    (tmp_path / "held").mkdir(mode=0o700)
+    fd = os.open(tmp_path / "held" / "health.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        start = time.monotonic()
+        health.record({"brave": Event(BLOCKED, "blocked")}, wait=0.2)
+        assert 0.15 <= time.monotonic() - start < 1.5
+        assert health.load() == {}
+    finally:
+        os.close(fd)
+    health.record({"brave": Event(BLOCKED, "blocked")}, wait=0.2)
+    assert health.load()["brave"].blocks == 1

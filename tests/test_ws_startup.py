@@ -1,0 +1,56 @@
+"""What a search imports: a fresh interpreter runs ``ws QUERY --provider duckduckgo`` against
+a local engine and reports the modules it loaded. Start-up time is measured by
+tests/bench/bench_ws.py; these only keep the imports it trimmed from coming back."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.helpers import ROOT, WS_FIXTURES, subprocess_env
+from tests.servers import http_response
+
+RUN = """
+import json, sys
+sys.argv = ["ws", "rust", "--provider", "duckduckgo", "--urls"] + sys.argv[1:]
+try:
+    from ws.cli import main
+    main()
+except SystemExit as exc:
+    code = exc.code
+import urllib3, urllib3.http2
+print(json.dumps({"code": code, "modules": sorted(sys.modules),
+                  "inject": callable(urllib3.http2.inject_into_urllib3)}), file=sys.stderr)
+"""
+
+
+def _run(serve, *args: str) -> dict:
+    body = (WS_FIXTURES / "ddg_get.html").read_bytes()
+    srv = serve(lambda conn, req: conn.sendall(http_response(200, body)))
+    env = subprocess_env(WS_DUCKDUCKGO_URL=srv.url + "html/", WF_WS_NO_BACKSTOP="1")
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, *args], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    assert report["code"] == 0 and done.stdout.count("https://") == 2
+    return report
+
+
+def test_a_search_leaves_out_what_it_does_not_use(serve):
+    report = _run(serve, "--no-cache")
+    modules = set(report["modules"])
+    assert "urllib3.http2.probe" in modules  # urllib3 as it is, less one __init__
+    for unused in ("importlib.metadata", "tempfile", "urllib.request"):
+        assert unused not in modules, unused
+    # The package's own names load on first use.
+    assert report["inject"] is True
+
+
+def test_a_search_with_a_provider_does_not_look_for_the_config_file(serve, monkeypatch, tmp_path):
+    # Where the config file lives comes from platformdirs; --provider makes it moot.
+    monkeypatch.delenv("WS_CONFIG_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    report = _run(serve)
+    assert "platformdirs" not in set(report["modules"])

@@ -1,0 +1,593 @@
+"""RSS 2.0, RSS 1.0 (RDF) and Atom feeds: entries, newest first, as light Markdown.
+
+A feed is XML that names other pages; its summaries are HTML. The XML is read with
+libxml2's parser with every door to the outside shut (no entity expansion, no DTD, no
+network, no huge-tree mode): a feed is untrusted input, and entities are how XML reads
+files (``<!ENTITY x SYSTEM "file:///etc/passwd">``), reaches servers, or grows a kilobyte
+into gigabytes ("billion laughs"). Entity references are dropped, never expanded.
+
+The feed is then rebuilt as one small HTML document (``# feed title``, then per entry
+``## title``, its date and link, its summary) and written by the page extractor with the
+main-content choice off, so headings, lists, links and ``--links`` markers come out as
+they do for pages. Each summary is parsed on its own first: a summary is any HTML, and
+an unclosed element in one must not swallow the entries after it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+ATOM = "http://www.w3.org/2005/Atom"
+RSS1 = "http://purl.org/rss/1.0/"
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+DC = "http://purl.org/dc/elements/1.1/"
+CONTENT = "http://purl.org/rss/1.0/modules/content/"
+
+# Entries read from a feed, in document order (the newest-first order is made among
+# these). Real feeds carry 10 to a few hundred; the cap bounds the work on a hostile one.
+MAX_ENTRIES = 1000
+# A date longer than this is no date (RFC 822 and RFC 3339 dates are under 40 characters).
+_DATE_MAX = 100
+_LINK_SCHEMES = ("http", "https", "mailto")
+# What the page extractor would drop anyway, dropped from a summary before its tree joins
+# the others: these hold raw text when parsed again, which could run over the next entry.
+_RAW_TEXT = ("plaintext", "xmp", "noframes", "noscript", "title")
+
+_PROLOG = re.compile(
+    rb"\s*(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[[^\]]*\])*>)", re.DOTALL | re.IGNORECASE
+)
+_ROOT = re.compile(rb"\s*<(?:[A-Za-z_][\w.-]*:)?(rss|RDF|feed)(?=[\s/>])([^>]*)>?")
+
+
+def _prolog(head: bytes) -> tuple[int, tuple[int, int] | None]:
+    """Where the first element of ``head`` may start (past a BOM, an XML declaration,
+    comments, processing instructions and a doctype), and the doctype's span if any."""
+    pos = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+    doctype = None
+    while True:
+        found = _PROLOG.match(head, pos)
+        if found is None or found.end() == pos:
+            return pos, doctype
+        if found.group().lstrip()[:9].upper() == b"<!DOCTYPE":
+            doctype = (found.start(), found.end())
+        pos = found.end()
+
+
+def sniff_root(head: bytes) -> str | None:
+    """``rss``, ``rdf`` or ``atom`` when the first element of ``head`` (UTF-8, the start
+    of a body) is a feed's root, after an XML declaration, comments, processing
+    instructions and a doctype; else None. RSS 1.0 and Atom must name their namespace on
+    the root element, as they always do: other RDF and other ``<feed>`` are no feeds."""
+    root = _ROOT.match(head, _prolog(head)[0])
+    if root is None:
+        return None
+    name, attributes = root.group(1), root.group(2)
+    if name == b"rss":
+        return "rss"
+    if name == b"RDF":
+        return "rdf" if RSS1.encode() in attributes else None
+    return "atom" if ATOM.encode() in attributes else None
+
+
+@dataclass
+class Entry:
+    title: str | None = None
+    url: str | None = None
+    published: str | None = None
+    updated: str | None = None
+    author: str | None = None
+    # The summary as HTML, or as text when the feed says it is text (Atom type="text").
+    summary: str | None = None
+    summary_is_html: bool = True
+    base: str | None = None  # what the summary's relative links resolve against
+    when: datetime | None = None  # the date the order uses: published, else updated
+
+
+@dataclass
+class Feed:
+    kind: str  # rss, rdf or atom
+    title: str | None = None
+    link: str | None = None
+    description: str | None = None
+    lang: str | None = None
+    updated: str | None = None
+    author: str | None = None
+    entries: list[Entry] = field(default_factory=list)
+    found: int = 0  # entries in the document, the ones past MAX_ENTRIES included
+
+
+@dataclass
+class FeedText:
+    """What wf prints for a feed, or ``feed`` None when the body held no feed after all."""
+
+    feed: Feed | None
+    text: str = ""
+    title: str | None = None
+    links: list[dict[str, str]] = field(default_factory=list)
+    entries: list[dict[str, str | None]] = field(default_factory=list)
+    metadata: dict[str, str | None] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------- the XML
+
+
+def _parser(recover: bool) -> Any:
+    from lxml import etree
+
+    return etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        recover=recover,
+        remove_comments=True,
+        remove_pis=True,
+        collect_ids=False,
+        encoding="utf-8",
+    )
+
+
+def parse_xml(text: str, url: str | None) -> tuple[Any, str | None]:
+    """The root element of ``text`` and, when it is not well-formed XML, the parser's
+    first complaint (then the root is what libxml2's recovering parser made of it, or
+    None)."""
+    from lxml import etree
+
+    data = text.encode("utf-8", "replace")
+    base = url or None
+    try:
+        root = etree.fromstring(data, _parser(False), base_url=base)
+        problem = None
+    except etree.XMLSyntaxError as exc:
+        problem = str(exc.msg or exc).split("\n", 1)[0]
+        # Without its doctype: libxml2 stops at an entity whose expansion would amplify
+        # (even unexpanded it checks each one), and the rest of the feed would be lost.
+        # Entities are never expanded here, so the declarations have nothing to give.
+        doctype = _prolog(data)[1]
+        if doctype is not None:
+            data = data[: doctype[0]] + data[doctype[1] :]
+        try:
+            root = etree.fromstring(data, _parser(True), base_url=base)
+        except etree.XMLSyntaxError:
+            root = None
+    if root is not None:
+        # An entity reference is kept as a node that prints as "&name;": dropped, so no
+        # declared entity ever reaches the output, expanded or not.
+        etree.strip_elements(root, etree.Entity, with_tail=False)
+    return root, problem
+
+
+def _kind(root: Any) -> str | None:
+    from lxml import etree
+
+    if not isinstance(root.tag, str):
+        return None
+    name = etree.QName(root)
+    if name.localname == "rss":
+        return "rss"
+    if name.localname == "RDF" and name.namespace == RDF:
+        return "rdf"
+    if name.localname == "feed" and name.namespace == ATOM:
+        return "atom"
+    return None
+
+
+def read_feed(root: Any, url: str | None) -> Feed | None:
+    kind = _kind(root) if root is not None else None
+    if kind is None:
+        return None
+    if kind == "atom":
+        return _atom(root, url)
+    return _rss(root, url, kind)
+
+
+def _child(el: Any, *names: str) -> Any:
+    """The first child named by one of ``names`` ("{ns}local" or a bare local name)."""
+    for name in names:
+        found = el.find(name)
+        if found is not None:
+            return found
+    return None
+
+
+def _text_of(el: Any) -> str | None:
+    if el is None:
+        return None
+    text = " ".join("".join(el.itertext()).split())
+    return text or None
+
+
+def _url(href: str | None, base: str | None) -> str | None:
+    if not href:
+        return None
+    href = re.sub(r"\s+", "", href)
+    if not href:
+        return None
+    from urllib.parse import urljoin, urlsplit
+
+    try:
+        resolved = urljoin(base, href) if base else href
+        scheme = urlsplit(resolved).scheme.lower()
+    except ValueError:
+        return None
+    # A relative link with nothing to resolve against stays as the feed wrote it.
+    return resolved if scheme in _LINK_SCHEMES or not scheme else None
+
+
+def _html_title(raw: str | None) -> str | None:
+    """A title that may hold markup or escaped markup: its text."""
+    if not raw:
+        return None
+    if "<" not in raw and "&" not in raw:
+        return " ".join(raw.split()) or None
+    from wf.extract.parse import parse, to_utf8
+
+    root = parse(b"<html><body>" + to_utf8(raw) + b"</body></html>")
+    body = root.find("body") if root is not None else None
+    return _text_of(body) if body is not None else " ".join(raw.split()) or None
+
+
+def _rss(root: Any, url: str | None, kind: str) -> Feed:
+    from itertools import chain
+
+    from lxml import etree
+
+    feed = Feed(kind=kind)
+    if kind == "rss":
+        # RSS 2.0 has no namespace, but some feeds put theirs in one (Userland's
+        # http://backend.userland.com/rss2), and some of those take it back below
+        # (<item xmlns="">): an element is read in the root's namespace or in none.
+        space = etree.QName(root).namespace
+
+        def n(local: str) -> tuple[str, ...]:
+            return (f"{{{space}}}{local}", local) if space else (local,)
+
+        channel = _child(root, *n("channel"))
+        # Items belong in the channel; RSS 0.9x feeds put them after it, too.
+        inside = channel.iterchildren(*n("item")) if channel is not None else ()
+        items = chain(inside, root.iterchildren(*n("item")))
+    else:
+
+        def n(local: str) -> tuple[str, ...]:
+            return (f"{{{RSS1}}}{local}",)
+
+        channel = _child(root, *n("channel"))
+        items = root.iterchildren(*n("item"))
+    if channel is not None:
+        feed.title = _html_title(_text_of(_child(channel, *n("title"))))
+        feed.link = _url(_text_of(_child(channel, *n("link"))), channel.base or url)
+        feed.description = _html_title(_text_of(_child(channel, *n("description"))))
+        feed.lang = _text_of(_child(channel, *n("language"), f"{{{DC}}}language"))
+        feed.updated = _date(
+            _text_of(_child(channel, *n("lastBuildDate"), *n("pubDate"), f"{{{DC}}}date"))
+        )[0]
+        feed.author = _text_of(_child(channel, *n("managingEditor"), f"{{{DC}}}creator"))
+    for item in items:
+        feed.found += 1
+        if feed.found > MAX_ENTRIES:
+            continue
+        base = item.base or url
+        entry = Entry(base=base)
+        entry.title = _html_title(_text_of(_child(item, *n("title"), f"{{{DC}}}title")))
+        link = _text_of(_child(item, *n("link")))
+        if link is None and kind == "rss":
+            guid = _child(item, *n("guid"))
+            if guid is not None and (guid.get("isPermaLink") or "true").lower() != "false":
+                link = _text_of(guid)
+                if link and not link.lower().startswith(("http://", "https://")):
+                    link = None
+        if link is None and kind == "rdf":
+            link = item.get(f"{{{RDF}}}about")
+        entry.url = _url(link, base)
+        entry.published, entry.when = _date(
+            _text_of(_child(item, *n("pubDate"), f"{{{DC}}}date", f"{{{ATOM}}}published"))
+        )
+        entry.updated, updated = _date(_text_of(_child(item, f"{{{ATOM}}}updated")))
+        entry.when = entry.when or updated
+        entry.author = _text_of(
+            _child(item, f"{{{DC}}}creator", *n("author"), f"{{{ATOM}}}author/{{{ATOM}}}name")
+        )
+        summary = _child(item, *n("description"))
+        if _text_of(summary) is None:
+            summary = _child(item, f"{{{CONTENT}}}encoded")
+        if summary is not None:
+            # Escaped HTML as RSS has it, or (against the format, but found) markup.
+            entry.summary = _inner_html(summary) if len(summary) else summary.text
+        feed.entries.append(entry)
+    return feed
+
+
+def _atom(root: Any, url: str | None) -> Feed:
+    a = f"{{{ATOM}}}"
+    feed = Feed(kind="atom")
+    feed.title = _construct_title(_child(root, f"{a}title"))
+    feed.link = _atom_link(root, url)
+    feed.description = _construct_title(_child(root, f"{a}subtitle"))
+    feed.lang = root.get("{http://www.w3.org/XML/1998/namespace}lang")
+    feed.updated = _date(_text_of(_child(root, f"{a}updated")))[0]
+    feed.author = _text_of(_child(root, f"{a}author/{a}name"))
+    for item in root.iterchildren(f"{a}entry"):
+        feed.found += 1
+        if feed.found > MAX_ENTRIES:
+            continue
+        entry = Entry()
+        entry.title = _construct_title(_child(item, f"{a}title"))
+        entry.url = _atom_link(item, url)
+        entry.published, entry.when = _date(_text_of(_child(item, f"{a}published")))
+        entry.updated, updated = _date(_text_of(_child(item, f"{a}updated")))
+        entry.when = entry.when or updated
+        names = [_text_of(n) for n in item.iterfind(f"{a}author/{a}name")]
+        entry.author = ", ".join(n for n in names if n) or feed.author
+        summary = _child(item, f"{a}summary")
+        if _text_of(summary) is None:
+            content = _child(item, f"{a}content")
+            # Content given by reference (src=) is another document: not fetched.
+            summary = content if content is not None and content.get("src") is None else None
+        if summary is not None:
+            entry.base = summary.base or url
+            entry.summary, entry.summary_is_html = _construct(summary)
+        feed.entries.append(entry)
+    return feed
+
+
+def _atom_link(el: Any, url: str | None) -> str | None:
+    """The alternate link (rel="alternate" or no rel), else the first with an href."""
+    links = list(el.iterchildren(f"{{{ATOM}}}link"))
+    for link in links:
+        if (link.get("rel") or "alternate") == "alternate" and link.get("href"):
+            return _url(link.get("href"), link.base or url)
+    return None
+
+
+def _construct(el: Any) -> tuple[str, bool]:
+    """An Atom text construct: (its content, whether that content is HTML)."""
+    kind = (el.get("type") or "text").strip().lower()
+    if kind == "xhtml":
+        div = _child(el, "{http://www.w3.org/1999/xhtml}div")
+        return _inner_html(div if div is not None else el), True
+    text = "".join(el.itertext())
+    return text, kind in ("html", "text/html")
+
+
+def _inner_html(el: Any) -> str:
+    """The markup inside ``el`` (XHTML, or HTML a feed put in unescaped) as HTML."""
+    from copy import deepcopy
+
+    from lxml import etree
+
+    parts = [el.text or ""]
+    for child in el:
+        copy = deepcopy(child)
+        copy.tail = None
+        for node in copy.iter():
+            if isinstance(node.tag, str):
+                node.tag = etree.QName(node).localname  # XHTML read as plain HTML
+        etree.cleanup_namespaces(copy)
+        parts.append(etree.tostring(copy, encoding="unicode"))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def _construct_title(el: Any) -> str | None:
+    if el is None:
+        return None
+    text, is_html = _construct(el)
+    return _html_title(text) if is_html else " ".join(text.split()) or None
+
+
+# ---------------------------------------------------------------------- dates
+
+
+def _date(value: str | None) -> tuple[str | None, datetime | None]:
+    """An RFC 822 (RSS) or RFC 3339 / ISO 8601 (Atom, Dublin Core) date as ISO 8601, and
+    the moment it names for ordering (a date without a zone taken as UTC); (None, None)
+    for anything else."""
+    if not value or len(value) > _DATE_MAX:
+        return None, None
+    value = value.strip()
+    try:
+        iso = datetime.fromisoformat(value.upper() if "t" in value or "z" in value else value)
+    except ValueError:
+        pass
+    else:
+        if len(value) == 10:  # a date alone stays a date
+            return iso.date().isoformat(), iso.replace(tzinfo=UTC)
+        return iso.isoformat(), iso if iso.tzinfo else iso.replace(tzinfo=UTC)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        moment = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None, None
+    if moment.tzinfo is None:  # "-0000" or a zone name Python does not know
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat(), moment
+
+
+def newest_first(entries: list[Entry]) -> list[Entry]:
+    """Dated entries newest first, then the undated ones in document order (the sort is
+    stable, so entries of the same moment keep theirs too)."""
+    dated = [e for e in entries if e.when is not None]
+    undated = [e for e in entries if e.when is None]
+    dated.sort(key=lambda e: e.when or datetime.min.replace(tzinfo=UTC), reverse=True)
+    return dated + undated
+
+
+# ---------------------------------------------------------------------- to text
+
+
+def _summary_element(entry: Entry, budget: list[int], notes: list[str]) -> Any:
+    """The entry's summary as a <div> of HTML elements, its links absolute; None without
+    one. ``budget`` is what is left of the page's tag allowance (common.parse_limits):
+    the summaries of a feed share it, as the parts of a page do."""
+    from lxml import etree
+
+    div = etree.Element("div")
+    raw = entry.summary
+    if not raw or not raw.strip():
+        return None
+    if not entry.summary_is_html:
+        for para in re.split(r"\n\s*\n", raw):
+            if para.strip():
+                etree.SubElement(div, "p").text = para
+        return div
+    from common.parse_limits import MAX_TAGS, limit
+    from wf.extract.parse import JUNK, parse, to_utf8
+
+    tags = raw.count("<")
+    if tags > budget[0]:
+        budget[0] = 0
+        if not any(n.startswith("summaries past") for n in notes):
+            notes.append(
+                f"summaries past the feed's first {MAX_TAGS} tags are left out "
+                "(titles, dates and links are all there)"
+            )
+        return None
+    budget[0] -= tags
+    limited, cut = limit(raw)
+    notes.extend(n for n in cut.notes() if n not in notes)
+    root = parse(b"<html><body>" + to_utf8(limited) + b"</body></html>")
+    body = root.find("body") if root is not None else None
+    if body is None:
+        return None
+    etree.strip_elements(body, *JUNK, *_RAW_TEXT, with_tail=False)
+    for el in body.iter():
+        tag = el.tag
+        if tag == "a":
+            href = el.get("href")
+            if href is not None:
+                resolved = _url(href, entry.base)
+                if resolved is None:
+                    del el.attrib["href"]
+                else:
+                    el.set("href", resolved)
+        elif isinstance(tag, str) and len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+            # A summary's headings sit below its entry's "##".
+            el.tag = f"h{min(6, int(tag[1]) + 2)}"
+    div.text = body.text
+    for child in list(body):
+        div.append(child)
+    return div
+
+
+def _document(feed: Feed, entries: list[Entry], summaries: list[Any]) -> str:
+    from lxml import etree
+
+    html = etree.Element("html")
+    head = etree.SubElement(html, "head")
+    body = etree.SubElement(html, "body")
+    if feed.title:
+        etree.SubElement(head, "title").text = feed.title
+        etree.SubElement(body, "h1").text = feed.title
+    for entry, summary in zip(entries, summaries, strict=True):
+        etree.SubElement(body, "h2").text = entry.title or "(untitled)"
+        facts = [x for x in (entry.published or entry.updated, entry.url) if x]
+        if facts:
+            p = etree.SubElement(body, "p")
+            p.text = facts[0]
+            if len(facts) > 1:
+                etree.SubElement(p, "br").tail = facts[1]
+        if summary is not None:
+            body.append(summary)
+    return str(etree.tostring(html, method="html", encoding="unicode"))
+
+
+def render(
+    text: str,
+    *,
+    url: str | None,
+    markers: bool = False,
+    deadline: float | None = None,
+    want_entries: bool = False,
+) -> FeedText:
+    """A feed's text as wf prints it, with its entries for --json; ``feed`` None (and a
+    note) when ``text`` holds no RSS or Atom root after all."""
+    from common.parse_limits import MAX_TAGS, limit
+    from wf.extract import extract
+
+    # libxml2's XML parser costs what its HTML parser does by the element and attribute:
+    # the page's bounds hold for the feed's XML too (a cut feed is then read as far as
+    # it goes, as any feed cut short).
+    text, cut = limit(text)
+    root, problem = parse_xml(text, url)
+    del text
+    feed = read_feed(root, url)
+    out = FeedText(feed=feed, notes=cut.notes())
+    if feed is None:
+        why = f" ({problem})" if problem else ""
+        out.notes.append(f"no RSS or Atom feed in the body{why}; read as HTML")
+        return out
+    del root
+    if problem:
+        out.notes.append(
+            f"the feed is not well-formed XML ({problem}); showing what the parser recovered"
+        )
+    if feed.found > MAX_ENTRIES:
+        out.notes.append(f"the feed has {feed.found} entries; read the first {MAX_ENTRIES}")
+    if not feed.entries:
+        out.notes.append("the feed has no entries")
+    entries = newest_first(feed.entries)
+    budget = [MAX_TAGS]
+    summaries = []
+    late = False
+    for entry in entries:
+        if deadline is not None and time.monotonic() > deadline:
+            late = True
+        summaries.append(None if late else _summary_element(entry, budget, out.notes))
+    if late:
+        out.notes.append("out of time: some summaries are left out")
+    page = extract(
+        _document(feed, entries, summaries),
+        url=url,
+        full=True,
+        link_markers=markers,
+        deadline=deadline,
+    )
+    out.text = page.text
+    out.title = page.title
+    out.links = [{"text": link.text, "url": link.url} for link in page.links]
+    out.notes.extend(page.notes)
+    out.metadata = _metadata(feed)
+    if want_entries:
+        out.entries = [_entry_json(e, s, deadline) for e, s in zip(entries, summaries, strict=True)]
+    return out
+
+
+def _entry_json(entry: Entry, summary: Any, deadline: float | None) -> dict[str, str | None]:
+    from common.text import clean_text, one_line
+
+    text = None
+    if summary is not None:
+        from lxml import etree
+
+        from wf.extract import extract
+
+        html = str(etree.tostring(summary, method="html", encoding="unicode"))
+        text = clean_text(extract(html, url=entry.base, full=True, deadline=deadline).text)
+    return {
+        "title": one_line(entry.title) or None,
+        "url": one_line(entry.url) or None,
+        "published": entry.published,
+        "updated": entry.updated,
+        "author": one_line(entry.author) or None,
+        "summary": text or None,
+    }
+
+
+def _metadata(feed: Feed) -> dict[str, str | None]:
+    from common.text import cap, one_line
+    from wf.extract.metadata import empty
+
+    found = empty()
+    found["title"] = feed.title
+    found["author"] = feed.author
+    found["modified"] = feed.updated
+    found["lang"] = feed.lang
+    found["description"] = feed.description
+    found["type"] = "feed"
+    return {key: cap(one_line(value), 1000) or None for key, value in found.items()}

@@ -1,0 +1,94 @@
+"""DuckDuckGo's lite endpoint (lite.duckduckgo.com/lite/): the same POST form as the html
+endpoint, answered with one table of plain rows, and often answered when the html
+endpoint is blocked.
+
+A result is three rows: the title link (``a.result-link``), the snippet
+(``td.result-snippet``) and the shown address (``span.link-text``), then a spacer row.
+Sponsored rows carry ``result-sponsored`` and link through duckduckgo.com/y.js. Region
+(kl), time (df) and safe search (kp) are the html endpoint's parameters; the next page is
+the form whose button says "Next Page >".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ws.backends.antibot import classify_html, says_no_results
+from ws.backends.base import Answer, Query
+from ws.backends.duckduckgo import DuckDuckGo, is_pseudo_result, unwrap
+from ws.backends.html import ResultsPage, has_class, next_form, text_of, xpath
+from ws.results import Result
+
+_LINKS = f"//a[{has_class('result-link')}]"
+_SNIPPET = f".//td[{has_class('result-snippet')}]"
+_SPONSORED = "result-sponsored"
+# The lite page says one of these where results would be (the second on a last page).
+_NO_RESULTS = ("no results.", "no more results.")
+# A result's rows after the title: snippet, address, spacer.
+_ROWS = 3
+
+
+class DuckDuckGoLite(DuckDuckGo):
+    name = "duckduckgo-lite"
+    label = "DuckDuckGo Lite"
+    env = "WS_DUCKDUCKGO_LITE_URL"
+    default_url = "https://lite.duckduckgo.com/lite/"
+
+    def classify_page(
+        self, status: int, headers: dict[str, str], body: bytes, query: Query
+    ) -> Answer:
+        return classify_html(
+            self,
+            status,
+            headers,
+            body,
+            query,
+            parse=parse,
+            empty_marker=_no_results,
+            next_page=next_form,
+        )
+
+
+BACKEND = DuckDuckGoLite()
+
+
+def parse(page: ResultsPage) -> list[Result]:
+    out: list[Result] = []
+    for link in xpath(_LINKS)(page.doc):
+        row = _row_of(link)
+        if row is not None and _SPONSORED in (row.get("class") or "").split():
+            continue
+        url = unwrap(link.get("href", ""))
+        if url is None or is_pseudo_result(url):
+            continue
+        out.append(
+            Result(
+                title=text_of(link),
+                url=url,
+                snippet=_snippet(row),
+                provider="duckduckgo-lite",
+            )
+        )
+    return out
+
+
+def _row_of(node: Any) -> Any:
+    while node is not None and node.tag != "tr":
+        node = node.getparent()
+    return node
+
+
+def _snippet(row: Any) -> str:
+    if row is None:
+        return ""
+    for i, following in enumerate(row.itersiblings("tr")):
+        if i >= _ROWS or xpath(_LINKS.replace("//", ".//", 1))(following):
+            break  # the next result: this one has no snippet row
+        cells = xpath(_SNIPPET)(following)
+        if cells:
+            return text_of(cells[0])
+    return ""
+
+
+def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:
+    return says_no_results(page, query, _NO_RESULTS, sent)

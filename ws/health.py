@@ -1,0 +1,265 @@
+"""Provider health that survives between runs: a provider that answered blocked rests for
+what its Retry-After said, else 10 minutes, doubling on each repeat up to an hour; three
+network failures or timeouts in a row rest it for 2 minutes. Cron jobs and agents run ws
+many times a minute: asking a blocked engine first on every run costs a round trip each
+time and keeps the block alive.
+
+One small JSON file in ws's state dir (WS_STATE_DIR), read without a lock (it is only ever
+replaced whole, by rename) and updated under an exclusive lock by re-reading it and merging
+this run's outcomes, so concurrent ws processes lose no update. A file that is missing,
+unreadable, not ours or not what we wrote is an empty one: health is advice, never a
+reason to fail a search.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+FILE_NAME = "health.json"
+LOCK_NAME = "health.lock"
+BLOCK_REST = 600.0
+BLOCK_REST_MAX = 3600.0
+FAILURES_TO_REST = 3
+FAILURE_REST = 120.0
+_SIZE_LIMIT = 65536
+_LOCK_WAIT = 2.0
+
+# What one attempt tells about its provider.
+BLOCKED, FAILED, HEALTHY = "blocked", "failed", "healthy"
+
+
+@dataclass(frozen=True)
+class Entry:
+    until: float = 0.0  # wall clock (time.time()) before which the provider is skipped
+    blocks: int = 0  # blocked answers since the last good one
+    failures: int = 0  # network failures and timeouts in a row
+    reason: str = ""  # the last bad outcome, for --providers and the skip message
+
+    def resting(self, now: float) -> bool:
+        return self.until > now
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str  # BLOCKED, FAILED or HEALTHY
+    reason: str = ""
+    retry_after: float | None = None  # seconds, from the answer's Retry-After
+
+
+def apply(entry: Entry | None, event: Event, now: float) -> Entry | None:
+    """The entry after one attempt's outcome; None when nothing is left to remember."""
+    old = entry or Entry()
+    if event.kind == HEALTHY:
+        return None
+    if event.kind == BLOCKED:
+        blocks = old.blocks + 1
+        rest = min(BLOCK_REST * 2 ** min(blocks - 1, 16), BLOCK_REST_MAX)
+        if event.retry_after is not None:
+            # The engine's own word, within the same ceiling: a Retry-After of a day from a
+            # misconfigured mirror should not silence it for a day.
+            rest = min(max(event.retry_after, 0.0), BLOCK_REST_MAX)
+        return Entry(now + rest, blocks, 0, event.reason)
+    failures = old.failures + 1
+    until = now + FAILURE_REST if failures >= FAILURES_TO_REST else old.until
+    return Entry(until, old.blocks, failures, event.reason)
+
+
+def retry_after(value: str | None, now: float) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or an HTTP date); None if absent
+    or unreadable."""
+    if not value:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - now)
+
+
+def state_path(*, create: bool) -> Path | None:
+    """The health file, or None when ws has no usable state dir."""
+    from common.paths import DirUnusable, state_dir
+
+    try:
+        return state_dir("ws", create=create) / FILE_NAME
+    except (DirUnusable, OSError):
+        return None
+
+
+def parse(text: str) -> dict[str, Entry]:
+    """Entries from the file's text; anything not as we write it is dropped."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    providers = data.get("providers") if isinstance(data, dict) else None
+    if not isinstance(providers, dict):
+        return {}
+    out: dict[str, Entry] = {}
+    for name, raw in providers.items():
+        if not isinstance(raw, dict):
+            continue
+        until, blocks, failures = raw.get("until"), raw.get("blocks"), raw.get("failures")
+        reason = raw.get("reason", "")
+        if (
+            isinstance(until, (int, float))
+            and not isinstance(until, bool)
+            and until == until  # not NaN
+            and isinstance(blocks, int)
+            and isinstance(failures, int)
+            and isinstance(reason, str)
+            and blocks >= 0
+            and failures >= 0
+        ):
+            out[str(name)] = Entry(float(until), blocks, failures, reason[:300])
+    return out
+
+
+def _read(path: Path) -> dict[str, Entry]:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return {}
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            return {}
+        data = os.read(fd, _SIZE_LIMIT + 1)
+    except OSError:
+        return {}
+    finally:
+        os.close(fd)
+    if len(data) > _SIZE_LIMIT:
+        return {}
+    return parse(data.decode("utf-8", "replace"))
+
+
+def load() -> dict[str, Entry]:
+    """Every provider's entry; empty when there is no usable file, or when the directory
+    is not ours (anyone who can write there could have put the file there)."""
+    from common.paths import NotOurs, check_dir
+
+    path = state_path(create=False)
+    if path is None:
+        return {}
+    try:
+        check_dir(path.parent)
+    except (NotOurs, OSError):
+        return {}
+    return _read(path)
+
+
+def _write(path: Path, entries: Mapping[str, Entry]) -> None:
+    import secrets
+
+    text = json.dumps(
+        {"version": 1, "providers": {k: asdict(v) for k, v in sorted(entries.items())}},
+        indent=1,
+    )
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def _locked(path: Path, wait: float) -> Iterator[bool]:
+    """Hold the lock beside ``path``; yields False when it could not be had within ``wait``
+    seconds (the update is then dropped rather than the search held up)."""
+    import fcntl
+
+    lock = path.with_name(LOCK_NAME)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError:
+        yield False
+        return
+    try:
+        give_up = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= give_up:
+                    yield False
+                    return
+                time.sleep(0.01)
+            except OSError:
+                yield False
+                return
+        yield True
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def record(
+    events: Mapping[str, Event], now: float | None = None, *, wait: float = _LOCK_WAIT
+) -> None:
+    """Merge this run's outcomes into the file, waiting at most ``wait`` seconds for
+    another process's update. Never raises: on any trouble the run's knowledge is lost,
+    not the run."""
+    if not events:
+        return
+    now = time.time() if now is None else now
+    if all(e.kind == HEALTHY for e in events.values()):
+        # The common case: a good answer from a provider with no entry writes nothing.
+        known = load()
+        if not any(name in known for name in events):
+            return
+    path = state_path(create=True)
+    if path is None:
+        return
+    try:
+        with _locked(path, wait) as held:
+            if not held:
+                return
+            entries = _read(path)
+            changed = False
+            for name, event in events.items():
+                new = apply(entries.get(name), event, now)
+                if new != entries.get(name):
+                    changed = True
+                if new is None:
+                    entries.pop(name, None)
+                else:
+                    entries[name] = new
+            if changed:
+                _write(path, entries)
+    except OSError:
+        return
+
+
+def reset() -> Path | None:
+    """Forget every provider's health; the file's path, or None when ws has no state dir."""
+    path = state_path(create=False)
+    if path is None:
+        return None
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    return path
+
+
+def clock(when: float) -> str:
+    """A wall-clock time as ISO 8601 in UTC, to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))

@@ -1,0 +1,102 @@
+"""One attempt's pages: the first page, then the engine's next pages while the run wants
+more results (``-n``) and the engine has them, all within the attempt's one deadline.
+
+The chain calls ``walk`` once per attempt; it sees one answer, with the results of every
+page fetched (duplicates across pages are left to ``finalise``, which drops them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from common.errors import ToolError
+from ws.backends.base import EMPTY, OK, Answer, Backend, Query, Request
+from ws.results import Result, finalise
+
+if TYPE_CHECKING:
+    from common.http.client import NetOptions, Response
+    from ws.config import SearchOptions
+
+# A bound on one attempt's requests whatever -n says: ten pages are 100 to 200 results.
+MAX_PAGES = 10
+
+
+def walk(
+    backend: Backend,
+    endpoint: str,
+    request: Request,
+    query: Query,
+    options: SearchOptions,
+    net: NetOptions,
+    deadline: float,
+    *,
+    cancelled: Callable[[], bool] = lambda: False,
+    **fetch_args: Any,
+) -> tuple[Response, Answer]:
+    """The first page's response and one answer for every page fetched.
+
+    A failure of the first page raises as a single fetch does; a later page that fails,
+    times out or is blocked ends the walk with the results so far and a note saying so,
+    unless ``cancelled()`` says the caller ended the attempt (then it raises, as a first
+    page would). ``fetch_args`` go to every fetch."""
+    resp = _send(request, net, deadline, fetch_args)
+    answer = backend.classify(resp.status, resp.headers, resp.body, query)
+    if answer.outcome != OK:
+        return resp, answer
+    results = list(answer.results)
+    have = _usable(results, options)
+    page, pages, latest = query.page, 1, answer
+    while have < options.max_results and pages < MAX_PAGES:
+        cursor = latest.find_next()
+        if cursor is None:
+            break
+        page, pages = page + 1, pages + 1
+        following = backend.build(replace(query, page=page), endpoint, cursor)
+        try:
+            more = _send(following, net, deadline, fetch_args)
+        except ToolError as exc:
+            if cancelled():
+                raise
+            answer.notes.append(f"page {page}: {exc.message}; {_kept(have)}")
+            break
+        extra = backend.classify(more.status, more.headers, more.body, query)
+        if extra.outcome != OK:
+            if extra.outcome != EMPTY:  # an empty page is the natural end
+                answer.notes.append(
+                    f"page {page}: {extra.outcome} ({extra.message}); {_kept(have)}"
+                )
+            break
+        results += extra.results
+        before, have = have, _usable(results, options)
+        if have == before:
+            break  # nothing new: the engine repeats itself (or only filtered results)
+        latest = extra
+    answer.results = results
+    return resp, answer
+
+
+def _send(
+    request: Request, net: NetOptions, deadline: float, fetch_args: dict[str, Any]
+) -> Response:
+    from common.http.client import fetch
+
+    return fetch(
+        request.url,
+        net,
+        method=request.method,
+        data=request.data,
+        headers=request.headers,
+        deadline=deadline,
+        **fetch_args,
+    )
+
+
+def _usable(results: list[Result], options: SearchOptions) -> int:
+    """How many results the run would print: clean, new and within the domain filters."""
+    return len(finalise(results, allow=options.allow, block=options.block)[0])
+
+
+def _kept(n: int) -> str:
+    return f"keeping the {n} result{'s' if n != 1 else ''} of the pages before"
