@@ -384,12 +384,19 @@ def _build_pdf(
 
     page.content_type = page.content_type or "application/pdf"
     body, doc.body = doc.body, b""
+    started = time.monotonic()
     result = pdf.extract(
         body,
         pages=opts.pages,
         full=opts.full,
         max_pages=opts.pdf_max_pages,
         deadline=deadline,
+    )
+    trace.trace(
+        "pdf: %d pages in the document, read in %d ms; %d bookmarks",
+        result.pages,
+        trace.ms(started),
+        len(result.outline),
     )
     page.pdf_pages = result.pages
     page.outline = result.outline
