@@ -1,6 +1,7 @@
 """Where files go: scratch (saved bodies), state, runtime and config, each overridable by
-environment (WF_SCRATCH_DIR, WF_STATE_DIR, WF_RUNTIME_DIR, WF_CONFIG_DIR; WS_CONFIG_DIR
-and WS_STATE_DIR, WS_CACHE_DIR for ws). platformdirs is imported only when a path is asked for.
+environment (WF_SCRATCH_DIR, WF_CACHE_DIR, WF_STATE_DIR, WF_RUNTIME_DIR, WF_CONFIG_DIR;
+WS_CONFIG_DIR, WS_STATE_DIR and WS_CACHE_DIR for ws). platformdirs is imported only when a
+path is asked for.
 
 A directory is used only when it is ours: owned by the effective uid, not writable by
 group or others, and not a symbolic link (checked on a descriptor opened with O_NOFOLLOW,
@@ -137,10 +138,17 @@ def scratch_dir(*, create: bool = True) -> Path:
     return ensure_dir(path, "WF_SCRATCH_DIR", what="scratch dir") if create else path
 
 
-def cache_dir(tool: str, *, create: bool = True) -> Path:
-    """A tool's short-lived cache (ws's results), overridable by <TOOL>_CACHE_DIR."""
+def cache_dir(tool: str = "wf", *, create: bool = True) -> Path:
+    """A tool's cache (wf's HTTP cache of ``--cache``, ws's results), overridable by
+    <TOOL>_CACHE_DIR. wf's platform cache dir is also its scratch dir: the HTTP cache gets
+    a directory of its own there, so that size caps and clean-up of saved files and of
+    cache entries never meet."""
     variable = f"{tool.upper()}_CACHE_DIR"
-    path = _override(variable) or _platform("cache", tool, variable)
+    path = _override(variable)
+    if path is None:
+        path = _platform("cache", tool, variable)
+        if tool == "wf":
+            path = path / "http"
     return ensure_dir(path, variable, what="cache dir") if create else path
 
 

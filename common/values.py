@@ -104,3 +104,20 @@ def env_choice(
     if raw not in choices:
         raise UsageError(f"{name}={raw!r} is not one of {', '.join(choices)}")
     return raw
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def env_flag(environ: Mapping[str, str], name: str, default: bool = False) -> bool:
+    """An on/off variable: 1, true, yes, on or 0, false, no, off (any case); blank is the
+    default and anything else a usage error, so that a typo does not turn a feature off."""
+    raw = _raw(environ, name).lower()
+    if not raw:
+        return default
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise UsageError(f"{name}={raw!r} is not one of 1, true, yes, on, 0, false, no, off")

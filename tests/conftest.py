@@ -21,6 +21,7 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(name, raising=False)
     for name, sub in (
         ("WF_SCRATCH_DIR", "scratch"),
+        ("WF_CACHE_DIR", "cache"),
         ("WF_STATE_DIR", "state"),
         ("WF_RUNTIME_DIR", "runtime"),
         ("WF_CONFIG_DIR", "config"),

@@ -199,7 +199,7 @@ def test_ctrl_c_under_json_names_the_page_in_flight(wf, serve, monkeypatch):
     def interrupted(*args, **kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pipeline, "fetch", interrupted)
+    monkeypatch.setattr(pipeline, "_fetch", interrupted)  # the page's fetch (retries, cache)
     r = wf(*ALLOW, "--json", srv.url + "first", srv.url + "second")
     assert r.code == 130
     obj = json.loads(r.stdout)

@@ -108,11 +108,35 @@ def test_flags_beat_variables_and_variables_beat_defaults() -> None:
         ("WF_SCRATCH_MAX_AGE", "inf"),
         ("WF_SCRATCH_MAX", "lots"),
         ("WF_SCRATCH_MAX", "-5M"),
+        ("WF_RETRY", "11"),
+        ("WF_RETRY", "-1"),
+        ("WF_CACHE", "sometimes"),
+        ("WF_CACHE_MAX", "huge"),
+        ("WF_PROXY_RESOLVES", "2"),
     ],
 )
 def test_a_bad_variable_is_a_usage_error_naming_it(name: str, value: str) -> None:
     with pytest.raises(UsageError, match=name):
         make_options({name: value})
+
+
+def test_the_http_variables_and_their_flags() -> None:
+    env = {"WF_RETRY": "3", "WF_CACHE": "yes", "WF_CACHE_MAX": "5M", "WF_PROXY_RESOLVES": "on"}
+    opts = make_options(env, headers=("X-A: 1", "x-b:2"))
+    assert (opts.retry, opts.cache, opts.cache_max) == (3, True, 5 * 1024**2)
+    assert opts.net.proxy_resolves is True
+    assert opts.net.headers == (("X-A", "1"), ("x-b", "2"))
+    opts = make_options(env, retry=0, cache=False, proxy_resolves=False)
+    assert (opts.retry, opts.cache, opts.net.proxy_resolves) == (0, False, False)
+    opts = make_options({})
+    assert (opts.retry, opts.cache, opts.cache_max, opts.net.headers) == (
+        0,
+        False,
+        200 * 1024**2,
+        (),
+    )
+    # wf says whether the proxy resolves (False, hint given); ws has no such option (None).
+    assert opts.net.proxy_resolves is False
 
 
 # ---------------------------------------------------------------- through the CLI

@@ -24,6 +24,7 @@ from wf import __version__
 from wf.options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
+    MAX_RETRIES,
     RENDER_MODES,
     WfOptions,
     check_batch,
@@ -112,6 +113,31 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     show_default=True,
     help="Refuse bodies larger than this, compressed or not (e.g. 500K, 20M) [env WF_MAX_BYTES].",
 )
+@click.option(
+    "-H",
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="'NAME: VALUE'",
+    help="Send this request header (repeatable); dropped on a redirect to another host.",
+)
+@click.option(
+    "--retry",
+    type=click.IntRange(0, MAX_RETRIES),
+    metavar="N",
+    help="Retry transient failures (connect, stalls, 408, 429, 5xx) up to N times within --timeout [env WF_RETRY].",
+)
+@click.option(
+    "--cache/--no-cache",
+    default=None,
+    help="Keep pages in an HTTP cache; reuse fresh ones, revalidate stale ones [env WF_CACHE=1].",
+)
+@click.option(
+    "--proxy-resolves",
+    is_flag=True,
+    default=None,
+    help="Names that do not resolve here go to the proxy, which resolves them and enforces egress [env WF_PROXY_RESOLVES=1].",
+)
 @shared_options(
     timeout_env="WF_TIMEOUT",
     default_timeout=DEFAULT_TIMEOUT,
@@ -156,6 +182,10 @@ def command(
     user_agent: str | None,
     verbose: bool,
     quiet: bool,
+    headers: tuple[str, ...],
+    retry: int | None,
+    cache: bool | None,
+    proxy_resolves: bool | None,
 ) -> int:
     """Fetch web pages and print their clean, readable text.
 
@@ -190,6 +220,10 @@ def command(
         user_agent=user_agent,
         verbose=verbose,
         quiet=quiet,
+        headers=headers,
+        retry=retry,
+        cache=cache,
+        proxy_resolves=proxy_resolves,
     )
     from common import trace
 

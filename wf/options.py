@@ -28,6 +28,8 @@ DEFAULT_MAX_BYTES = "10M"  # as --help shows it
 DEFAULT_RENDER_TIMEOUT = 25.0
 PREVIEW_CHARS = 5_000
 DEFAULT_PDF_MAX_PAGES = 2_000  # WF_PDF_MAX_PAGES: pages of one PDF read at most
+MAX_RETRIES = 10  # more is a typo: each one waits longer than the last
+DEFAULT_CACHE_MAX = "200M"  # WF_CACHE_MAX, as the man page shows it
 # --render and WF_RENDER: the one place these are spelled.
 RENDER_MODES = ("auto", "always", "never")
 AUTO, ALWAYS, NEVER = RENDER_MODES
@@ -82,6 +84,9 @@ class WfOptions:
     scratch: ScratchLimits | None = None  # pruning of the scratch dir; None: no pruning
     verbose: bool = False  # -v: the trace (common.trace) on stderr
     quiet: bool = False  # --quiet: no notes, no progress line
+    retry: int = 0  # --retry, WF_RETRY: attempts after the first, for transient failures
+    cache: bool = False  # --cache, WF_CACHE
+    cache_max: int = 200 * 1024 * 1024  # WF_CACHE_MAX bytes
 
     @property
     def render(self) -> str:
@@ -129,12 +134,16 @@ def make_options(
     user_agent: str | None = None,
     verbose: bool = False,
     quiet: bool = False,
+    headers: tuple[str, ...] = (),
+    retry: int | None = None,
+    cache: bool | None = None,
+    proxy_resolves: bool | None = None,
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
-    from common.http.client import NetOptions
+    from common.http.client import NetOptions, user_header
     from common.policy import policy_from_env
-    from common.values import env_deadline, env_int, env_size, parse_size
+    from common.values import env_deadline, env_flag, env_int, env_size, parse_size
     from wf.lines import compile_regex
     from wf.pdf.pagespec import parse_pages
     from wf.save import confine_name
@@ -166,11 +175,25 @@ def make_options(
         timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
     if max_bytes is None:
         max_bytes = env_size(env, "WF_MAX_BYTES", parse_size(DEFAULT_MAX_BYTES))
+    if retry is None:
+        retry = env_int(env, "WF_RETRY", 0)
+        source = "WF_RETRY"
+    else:
+        source = "--retry"
+    if not 0 <= retry <= MAX_RETRIES:
+        raise UsageError(f"{source} must be from 0 to {MAX_RETRIES}, not {retry}")
+    if cache is None:
+        cache = env_flag(env, "WF_CACHE")
+    cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))
+    if proxy_resolves is None:
+        proxy_resolves = env_flag(env, "WF_PROXY_RESOLVES")
     net = NetOptions(
         timeout=timeout,
         max_bytes=max_bytes,
         user_agent=user_agent,
         policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
+        headers=tuple(user_header(h) for h in headers),
+        proxy_resolves=proxy_resolves,
     )
     return WfOptions(
         net=net,
@@ -195,6 +218,9 @@ def make_options(
         scratch=scratch,
         verbose=verbose,
         quiet=quiet,
+        retry=retry,
+        cache=cache,
+        cache_max=cache_max,
     )
 
 

@@ -7,7 +7,7 @@ Data flows one way; nothing here knows about click. ``process`` returns a PageRe
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace, watchdog
 from common.errors import RenderError, Timeout, ToolError, WriteError
-from common.http.client import Response, fetch, raise_for_status
+from common.http.client import Response, raise_for_status
 from common.text import clean_text, escape_markers, inline, one_line
 from wf import lines, sniff
 from wf.options import ALWAYS, NEVER, PREVIEW_CHARS, WfOptions
@@ -55,6 +55,8 @@ class PageResult:
     markers: list[str] = field(default_factory=list)  # lines printed before the text
     trailer: list[str] = field(default_factory=list)  # lines printed after the text
     elapsed_ms: int = 0
+    attempts: int = 0  # requests sent for the page (0: none, e.g. a cache hit or --input)
+    cache: str = "off"  # --cache: hit, revalidated, miss; off without it
     error: ToolError | None = None
     # A PDF's page count and outline (wf.pdf.meta.outline); None for any other body.
     pdf_pages: int | None = None
@@ -100,6 +102,8 @@ class PageResult:
             "outline": self.outline,
             "notes": [one_line(note) for note in self.notes],
             "elapsed_ms": self.elapsed_ms,
+            "attempts": self.attempts,
+            "cache": self.cache,
             "error": _error_json(self.error, self),
         }
 
@@ -233,7 +237,7 @@ def _process(
         if local_body is None:
             if browser is not None and opts.render == ALWAYS:
                 browser.get().prewarm()  # the browser starts during the static fetch
-            resp = fetch(target, opts.net, deadline=deadline)
+            resp = _fetch(page, target, opts, deadline, log=log)
             if resp.status >= 400:
                 _describe_error(page, resp, deadline)
             _check_status(resp, log)
@@ -244,6 +248,50 @@ def _process(
         _build(page, doc, opts, log=log, browser=browser, deadline=deadline, number=number)
     except ToolError as exc:
         page.error = exc
+
+
+def _fetch(
+    page: PageResult, target: str, opts: WfOptions, deadline: float, *, log: Log
+) -> Response:
+    """The fetch with --retry and --cache; records attempts and the cache's answer."""
+    from common.http.retry import Attempts, fetch_retrying
+
+    tally = Attempts()
+
+    def get(extra: Mapping[str, str]) -> Response:
+        return fetch_retrying(
+            target,
+            opts.net,
+            retries=opts.retry,
+            deadline=deadline,
+            headers=extra,
+            log=log,
+            attempts=tally,
+        )
+
+    try:
+        if not opts.cache:
+            return get({})
+        from common.http.cache import cached_fetch, open_cache
+        from common.http.client import policy_scope, request_headers
+
+        try:
+            cache = open_cache(opts.cache_max)
+        except WriteError as exc:
+            _note(page, log, f"cache not used: {exc.message}")
+            return get({})
+        page.cache = "miss"  # what a fetch that fails was: only a hit sends nothing
+        resp, page.cache = cached_fetch(
+            target,
+            request_headers(opts.net),
+            cache,
+            get,
+            scope=policy_scope(target, opts.net),
+            max_body=opts.net.max_bytes,
+        )
+        return resp
+    finally:
+        page.attempts = tally.count
 
 
 ERROR_BODY_CHARS = 2000
@@ -289,26 +337,14 @@ def _error_text(resp: Response, deadline: float) -> str | None:
 
 def retry_after_seconds(value: str | None, now: float | None = None) -> int | None:
     """Retry-After (RFC 9110 10.2.3) in whole seconds from now: delta-seconds or an
-    HTTP-date (a date in the past is 0); None when absent or unreadable."""
-    if value is None:
-        return None
-    value = value.strip()
-    if value.isascii() and value.isdigit():
-        return min(int(value), 10**9)
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:  # an HTTP-date is GMT; asctime and RFC 850 forms carry no zone
-        from datetime import UTC
-
-        when = when.replace(tzinfo=UTC)
+    HTTP-date (a date in the past is 0); None when absent or unreadable. --retry reads
+    the same header with the same rules (common.http.retry.retry_after)."""
     import math
 
-    left = when.timestamp() - (time.time() if now is None else now)
-    return max(0, math.ceil(left))
+    from common.http.retry import retry_after
+
+    found = retry_after({} if value is None else {"retry-after": value}, now)
+    return None if found is None else math.ceil(found)
 
 
 def _check_status(resp: Response, log: Log) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -20,6 +20,7 @@ from common import trace
 from common.errors import (
     BadResponse,
     ConnectError,
+    DNSError,
     InvalidURL,
     PolicyRefused,
     Timeout,
@@ -33,7 +34,15 @@ from common.http.decompress import Sink, accept_encoding, decoders, encodings, t
 from common.http.framing import strict_response
 from common.http.proxy_env import proxy_for
 from common.http.url import default_port, normalise_url, split_credentials
-from common.policy import Policy, check_name, check_scheme, resolve_checked
+from common.policy import (
+    Policy,
+    check_address,
+    check_name,
+    check_scheme,
+    parse_ip,
+    resolve,
+    resolve_checked,
+)
 
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -49,6 +58,29 @@ _REDIRECT_CODES = (301, 302, 303, 307, 308)
 _CREDENTIAL_HEADERS = ("authorization", "cookie", "proxy-authorization")
 
 
+# -H may not set what framing and routing depend on: the client owns these.
+REFUSED_HEADERS = ("host", "content-length", "transfer-encoding", "connection")
+_TOKEN = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def user_header(text: str, source: str = "-H") -> tuple[str, str]:
+    """One ``-H 'Name: value'`` as (name, value); UsageError for anything that is not one
+    header line, or that names a header the client must set itself."""
+    from common.errors import UsageError
+
+    name, colon, value = text.partition(":")
+    shown = repr(text[:100])
+    if not colon or not name or any(c not in _TOKEN for c in name):
+        raise UsageError(f"{source} takes 'Name: value' with a header name, not {shown}")
+    if name.lower() in REFUSED_HEADERS:
+        raise UsageError(f"{source} cannot set {name}: wf sets it itself")
+    value = value.strip(" \t")
+    if any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in value):
+        raise UsageError(f"{source} {name}: the value holds control characters (one line only)")
+    # http.client sends header values as Latin-1: UTF-8 text goes out as its own bytes.
+    return name, value.encode("utf-8").decode("latin-1")
+
+
 @dataclass(frozen=True)
 class NetOptions:
     timeout: float = DEFAULT_TIMEOUT
@@ -56,6 +88,11 @@ class NetOptions:
     user_agent: str | None = None
     policy: Policy = field(default_factory=Policy)
     max_redirects: int = MAX_REDIRECTS
+    # -H: sent with every request, dropped on a redirect to another host.
+    headers: tuple[tuple[str, str], ...] = ()
+    # --proxy-resolves: a name that does not resolve here goes to the proxy unchecked.
+    # None: the tool has no such option (ws), so a failed lookup names none.
+    proxy_resolves: bool | None = None
 
 
 @dataclass
@@ -156,27 +193,29 @@ def fetch(
     deadline: float | None = None,
     on_redirect: Callable[[str], None] | None = None,
     abort: Abort | None = None,
+    attempt_timeout: float | None = None,
 ) -> Response:
     """Fetch a URL under the policy and within one deadline. Any HTTP status is returned;
     network failures raise the ToolError of their exit code. ``abort`` fired from another
-    thread ends the fetch as its deadline would (Timeout)."""
+    thread ends the fetch as its deadline would (Timeout).
+
+    ``attempt_timeout`` bounds each connect and each wait for bytes (not the whole
+    transfer), so that an attempt a retry can follow gives up on a stalled server early;
+    the deadline still ends everything."""
     start = time.monotonic()
     deadline = min(deadline or float("inf"), start + opts.timeout)
     current = normalise_url(url)
     method = method.upper()
     body: bytes | None
-    req_headers = {
-        "User-Agent": opts.user_agent or DEFAULT_USER_AGENT,
-        "Accept": DEFAULT_ACCEPT,
-        "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
-        "Accept-Encoding": accept_encoding(),
-    }
+    req_headers = request_headers(opts)
     if isinstance(data, Mapping):
         body = urlencode(dict(data)).encode("ascii")
         req_headers["Content-Type"] = "application/x-www-form-urlencoded"
     else:
         body = data
-    req_headers.update(headers or {})
+    _merge(req_headers, (headers or {}).items())
+    # Headers the user gave stay with the host they were meant for, as credentials do.
+    dropped = {name.lower() for name, _ in opts.headers} | set(_CREDENTIAL_HEADERS)
     seen: list[str] = []
     origin_host = urlsplit(current).hostname
     for hop in range(opts.max_redirects + 1):
@@ -185,7 +224,7 @@ def fetch(
         if auth and not any(k.lower() == "authorization" for k in hop_headers):
             hop_headers["Authorization"] = auth
         status, resp_headers, resp_body = _one_request(
-            target, method, hop_headers, body, opts, deadline, abort
+            target, method, hop_headers, body, opts, deadline, abort, attempt_timeout
         )
         location = resp_headers.get("location")
         if status not in _REDIRECT_CODES or not location:
@@ -214,10 +253,11 @@ def fetch(
         if on_redirect:
             on_redirect(nxt)
         if urlsplit(nxt).hostname != origin_host:
-            # Credentials never follow a redirect to another host.
-            req_headers = {
-                k: v for k, v in req_headers.items() if k.lower() not in _CREDENTIAL_HEADERS
-            }
+            # Credentials and -H headers never follow a redirect to another host.
+            gone = [k for k in req_headers if k.lower() in dropped]
+            if gone:
+                trace.trace("redirect: another host; not sent there: %s", ", ".join(gone))
+            req_headers = {k: v for k, v in req_headers.items() if k.lower() not in dropped}
             current = split_credentials(nxt)[0]
             origin_host = urlsplit(current).hostname
         else:
@@ -226,6 +266,80 @@ def fetch(
             method, body = "GET", None
             req_headers.pop("Content-Type", None)
     raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
+
+
+def request_headers(opts: NetOptions) -> dict[str, str]:
+    """The headers every request of these options carries: ours, then -H over them."""
+    out = {
+        "User-Agent": opts.user_agent or DEFAULT_USER_AGENT,
+        "Accept": DEFAULT_ACCEPT,
+        "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
+        "Accept-Encoding": accept_encoding(),
+    }
+    _merge(out, opts.headers)
+    return out
+
+
+def policy_scope(url: str, opts: NetOptions) -> str:
+    """What decides where a fetch of ``url`` may connect, as one string: the policy, the
+    proxy for the URL and --proxy-resolves (a cache keys its entries by it)."""
+    import json
+
+    policy = opts.policy
+    return json.dumps(
+        [
+            policy.allow_private,
+            sorted(policy.allow_hosts),
+            proxy_for(url) or "",
+            bool(opts.proxy_resolves),
+        ]
+    )
+
+
+def _merge(into: dict[str, str], extra: Iterable[tuple[str, str]]) -> None:
+    """Set headers over others whatever their case: one field, the last value given."""
+    for name, value in extra:
+        for old in [k for k in into if k.lower() == name.lower()]:
+            del into[old]
+        into[name] = value
+
+
+# With --proxy-resolves, how long a lookup here may take before the name is taken as one
+# only the proxy knows: a network without public DNS may drop queries rather than refuse.
+_LOCAL_LOOKUP_SECONDS = 3.0
+
+
+def _check_proxied(opts: NetOptions, host: str, port: int, deadline: float) -> None:
+    """Through a proxy we cannot pin the address: check the name and its addresses now.
+
+    A name that does not resolve here is the proxy's to resolve only when the user says
+    the proxy resolves names and enforces egress (--proxy-resolves): the policy cannot see
+    where the proxy then connects."""
+    check_name(opts.policy, host)
+    if parse_ip(host) is not None or not opts.proxy_resolves:
+        try:
+            resolve_checked(opts.policy, host, port, deadline=deadline)
+        except DNSError as exc:
+            if opts.proxy_resolves is None:
+                raise
+            raise DNSError(
+                f"{exc.message} (a proxy is configured for this URL: if the proxy resolves "
+                "names and enforces egress, use --proxy-resolves or WF_PROXY_RESOLVES=1)"
+            ) from None
+        return
+    try:
+        addrs = resolve(
+            host, port, deadline=min(deadline, time.monotonic() + _LOCAL_LOOKUP_SECONDS)
+        )
+    except (DNSError, Timeout):
+        if time.monotonic() >= deadline:
+            raise Timeout(f"timed out resolving {host}") from None
+        trace.trace(
+            "policy: %s does not resolve here; the proxy resolves it (--proxy-resolves)", host
+        )
+        return  # the proxy's to resolve: --proxy-resolves says it enforces egress
+    for addr in addrs:
+        check_address(opts.policy, host, addr)
 
 
 def _header_text(value: str) -> str:
@@ -245,6 +359,7 @@ def _one_request(
     opts: NetOptions,
     deadline: float,
     abort: Abort | None = None,
+    attempt_timeout: float | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
     _without_http2_init()
     import urllib3
@@ -254,13 +369,12 @@ def _one_request(
     host = parts.hostname or ""
     proxy = proxy_for(url)
     if proxy:
-        # Through a proxy we cannot pin the address; check the name and its addresses now.
-        check_name(opts.policy, host)
-        port = default_port(parts)
-        resolve_checked(opts.policy, host, port, deadline=deadline)
+        _check_proxied(opts, host, default_port(parts), deadline)
     guard = Deadline(opts.policy, deadline, proxied=bool(proxy), abort=abort)
     http_pool, https_pool = _pool_classes()
     left = max(0.001, deadline - time.monotonic())
+    if attempt_timeout is not None:
+        left = min(left, max(0.001, attempt_timeout))
     timeout = urllib3.Timeout(connect=left, read=left)
     if proxy:
         manager: Any = urllib3.ProxyManager(proxy, num_pools=2, maxsize=1, timeout=timeout)

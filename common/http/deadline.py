@@ -22,8 +22,11 @@ def abort_fetches() -> None:
     must not wait for its slowest server."""
     with _ACTIVE_LOCK:
         guards = list(_ACTIVE)
+        waiting = list(_WAITING)
     for guard in guards:
         guard._fire()
+    for wake in waiting:
+        wake.set()
 
 
 class Abort:
@@ -148,3 +151,19 @@ class Deadline:
                 trace.trace("could not connect to %s port %d (%s): %s", addr, port, host, exc)
         reason = getattr(last, "strerror", None) or str(last)
         raise ConnectError(f"could not connect to {host} port {port}: {reason}")
+
+
+_WAITING: set[threading.Event] = set()
+
+
+def pause(seconds: float) -> bool:
+    """Sleep (a retry's back-off) unless abort_fetches ends it first; True when it did.
+    An interrupted batch must not wait for a back-off any more than for a server."""
+    wake = threading.Event()
+    with _ACTIVE_LOCK:
+        _WAITING.add(wake)
+    try:
+        return wake.wait(max(0.0, seconds))
+    finally:
+        with _ACTIVE_LOCK:
+            _WAITING.discard(wake)

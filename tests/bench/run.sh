@@ -22,6 +22,8 @@ run "$BV/bin/python" tests/bench/bench_startup.py
 [ -f tests/bench/bench_pdf.py ] && run "$BV/bin/python" tests/bench/bench_pdf.py
 [ -f tests/bench/fuzz_pdf.py ] && run "$BV/bin/python" tests/bench/fuzz_pdf.py --cases 300
 [ -f tests/bench/bench_ws.py ] && run "$BV/bin/python" tests/bench/bench_ws.py
+# wf --cache as a cron job sees it: a local server only (127.0.0.1).
+[ -f tests/bench/cron_cache.py ] && run "$BV/bin/python" tests/bench/cron_cache.py --wf "$BV/bin/wf"
 if [ -f tests/bench/bench_render.py ]; then
   if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
     run unshare --net sh -c 'ip link set lo up && exec "$@"' _ "$BV/bin/python" tests/bench/bench_render.py

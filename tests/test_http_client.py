@@ -1,0 +1,226 @@
+"""common/http/client.py: -H headers (sent, refused, dropped on a redirect to another
+host) and --proxy-resolves through a small HTTP and CONNECT proxy of our own, with names
+under .invalid that resolve nowhere (the proxy maps them to 127.0.0.1 itself)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+
+import pytest
+
+from common.errors import DNSError, PolicyRefused
+from common.http.client import NetOptions, fetch
+from tests.helpers import ALLOW, assert_one_line_error
+from tests.servers import http_response, respond, self_signed_context
+
+TEXT = {"Content-Type": "text/plain"}
+
+
+def _header_lines(request: bytes, name: bytes) -> list[bytes]:
+    head = request.split(b"\r\n\r\n", 1)[0]
+    return [
+        line for line in head.split(b"\r\n")[1:] if line.lower().startswith(name.lower() + b":")
+    ]
+
+
+# ------------------------------------------------------------------ -H
+
+
+def test_headers_are_sent_over_ours(wf, serve):
+    srv = serve(respond(200, b"ok\n", TEXT))
+    r = wf(*ALLOW, "-H", "X-Token: abc 123", "--header", "accept-language: de", srv.url)
+    assert r.code == 0, r.stderr
+    request = srv.requests[0]
+    assert _header_lines(request, b"x-token") == [b"X-Token: abc 123"]
+    # One Accept-Language, the user's, whatever the case it was given in.
+    assert _header_lines(request, b"accept-language") == [b"accept-language: de"]
+
+
+def test_a_utf8_value_goes_out_as_utf8(wf, serve):
+    srv = serve(respond(200, b"ok\n", TEXT))
+    assert wf(*ALLOW, "-H", "X-Name: Zoë", srv.url).code == 0
+    assert _header_lines(srv.requests[0], b"x-name") == ["X-Name: Zoë".encode()]
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("Host: evil.example", "cannot set Host: wf sets it itself"),
+        ("content-length: 5", "cannot set content-length"),
+        ("Transfer-Encoding: chunked", "cannot set Transfer-Encoding"),
+        ("Connection: close", "cannot set Connection"),
+        ("no colon here", "takes 'Name: value'"),
+        (": no name", "takes 'Name: value'"),
+        ("Bad Name: x", "takes 'Name: value'"),
+        ("X-Split: a\rInjected: b", "control characters"),
+        ("X-Null: a\x00b", "control characters"),
+    ],
+)
+def test_refused_headers_exit_2_before_any_request(wf, serve, value, why):
+    srv = serve(respond(200, b"ok\n", TEXT))
+    for flag in ("-H", "--header"):
+        r = wf(*ALLOW, flag, value, srv.url)
+        assert_one_line_error(r, 2, "-H", why)
+    assert srv.requests == []
+
+
+def test_headers_are_dropped_on_a_redirect_to_another_host(wf, serve):
+    other = serve(respond(200, b"ok\n", TEXT), host="127.0.0.3")
+    srv = serve(respond(302, b"", {"Location": other.url}))
+    r = wf(
+        "--allow-host",
+        "127.0.0.1",
+        "--allow-host",
+        "127.0.0.3",
+        "-H",
+        "X-Token: secret",
+        "-H",
+        "Cookie: session=1",
+        srv.url,
+    )
+    assert r.code == 0, r.stderr
+    assert _header_lines(srv.requests[0], b"x-token") == [b"X-Token: secret"]
+    assert _header_lines(other.requests[0], b"x-token") == []
+    assert _header_lines(other.requests[0], b"cookie") == []
+    traced = wf(
+        "--allow-host",
+        "127.0.0.1",
+        "--allow-host",
+        "127.0.0.3",
+        "-v",
+        "-H",
+        "X-Token: secret",
+        srv.url,
+    )
+    assert "wf: * redirect: another host; not sent there: X-Token\n" in traced.stderr
+    assert "secret" not in traced.stderr
+
+
+def test_headers_stay_on_a_redirect_to_the_same_host(wf, serve):
+    def handler(conn: socket.socket, request: bytes) -> None:
+        if request.startswith(b"GET /next "):
+            conn.sendall(http_response(200, b"ok\n", TEXT))
+        else:
+            conn.sendall(http_response(302, b"", {"Location": "/next"}))
+
+    srv = serve(handler)
+    assert wf(*ALLOW, "-H", "X-Token: secret", srv.url).code == 0
+    assert [_header_lines(req, b"x-token") for req in srv.requests] == [[b"X-Token: secret"]] * 2
+
+
+# ------------------------------------------------------------------ --proxy-resolves
+
+
+class Proxy:
+    """An HTTP proxy on 127.0.0.1 that resolves every name itself, to 127.0.0.1 (the
+    port kept): plain requests are forwarded, CONNECT is tunnelled. ``seen`` holds the
+    request line of each request it got."""
+
+    def __init__(self, serve) -> None:  # type: ignore[no-untyped-def]
+        self.seen: list[str] = []
+        self.server = serve(self._handle)
+        self.url = f"http://127.0.0.1:{self.server.port}"
+
+    def _handle(self, conn: socket.socket, request: bytes) -> None:
+        line, _, rest = request.partition(b"\r\n")
+        method, target, version = line.decode("latin-1").split(" ", 2)
+        self.seen.append(f"{method} {target}")
+        if method == "CONNECT":
+            port = int(target.rsplit(":", 1)[1])
+            upstream = socket.create_connection(("127.0.0.1", port), timeout=5)
+            conn.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            self._relay(conn, upstream)
+            return
+        # An absolute URI: send the origin-form on to 127.0.0.1 at the same port.
+        hostport, _, path = target.split("://", 1)[1].partition("/")
+        port = int(hostport.rsplit(":", 1)[1]) if ":" in hostport else 80
+        upstream = socket.create_connection(("127.0.0.1", port), timeout=5)
+        upstream.sendall(f"{method} /{path} {version}\r\n".encode("latin-1") + rest)
+        self._relay(conn, upstream)
+
+    @staticmethod
+    def _relay(a: socket.socket, b: socket.socket) -> None:
+        def pump(src: socket.socket, dst: socket.socket) -> None:
+            try:
+                while chunk := src.recv(65536):
+                    dst.sendall(chunk)
+            except OSError:
+                pass
+            finally:
+                try:
+                    dst.shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
+
+        other = threading.Thread(target=pump, args=(b, a), daemon=True)
+        other.start()
+        pump(a, b)
+        other.join(10)
+        b.close()
+
+
+def test_a_name_that_does_not_resolve_needs_proxy_resolves(wf, serve):
+    origin = serve(respond(200, b"through the proxy\n", TEXT))
+    proxy = Proxy(serve)
+    url = f"http://site.invalid:{origin.port}/page"
+    r = wf(url, env={"HTTP_PROXY": proxy.url})
+    assert_one_line_error(r, DNSError.code, "site.invalid", "--proxy-resolves")
+    assert proxy.seen == [] and origin.requests == []
+
+    r = wf("--proxy-resolves", url, env={"HTTP_PROXY": proxy.url})
+    assert (r.code, r.stdout) == (0, "through the proxy\n"), r.stderr
+    assert proxy.seen == [f"GET {url}"]
+    assert origin.requests[0].startswith(b"GET /page HTTP/1.1")
+
+    r = wf(url, env={"HTTP_PROXY": proxy.url, "WF_PROXY_RESOLVES": "1"})
+    assert r.code == 0, r.stderr
+
+
+def test_proxy_resolves_over_connect(wf, serve, tmp_path):
+    ctx = self_signed_context(tmp_path, name="site.invalid")
+    origin = serve(respond(200, b"tunnelled\n", TEXT), tls=ctx)
+    proxy = Proxy(serve)
+    url = f"https://site.invalid:{origin.port}/"
+    env = {"HTTPS_PROXY": proxy.url, "SSL_CERT_FILE": str(tmp_path / "cert.pem")}
+    r = wf("--proxy-resolves", "--json", url, env=env)
+    assert r.code == 0, r.stderr
+    assert json.loads(r.stdout)["text"] == "tunnelled"
+    assert proxy.seen == [f"CONNECT site.invalid:{origin.port}"]
+
+
+def test_proxy_resolves_still_checks_what_resolves_here(wf, serve, loopback_only):
+    # A literal address and a name that resolves here (to a stand-in for a forbidden
+    # address) are judged by the policy before the proxy hears of them.
+    origin = serve(respond(200, b"private\n", TEXT), host="127.0.0.2")
+    proxy = Proxy(serve)
+    loopback_only["inside.invalid"] = ("127.0.0.2",)
+    env = {"HTTP_PROXY": proxy.url}
+    for url in (origin.url, f"http://inside.invalid:{origin.port}/"):
+        r = wf("--proxy-resolves", url, env=env)
+        assert_one_line_error(r, PolicyRefused.code, "127.0.0.2")
+    assert proxy.seen == [] and origin.requests == []
+
+
+def test_proxy_resolves_still_refuses_metadata_names(wf, serve):
+    proxy = Proxy(serve)
+    r = wf("--proxy-resolves", "http://metadata.google.internal/", env={"HTTP_PROXY": proxy.url})
+    assert_one_line_error(r, PolicyRefused.code, "metadata")
+    assert proxy.seen == []
+
+
+def test_a_tool_without_proxy_resolves_names_no_such_option(serve, monkeypatch):
+    # ws builds NetOptions without proxy_resolves: its lookup failure says only that.
+    proxy = Proxy(serve)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    with pytest.raises(DNSError) as failed:
+        fetch("http://site.invalid/", NetOptions(timeout=5))
+    assert failed.value.message == "could not resolve host site.invalid"
+    assert proxy.seen == []
+
+
+@pytest.mark.parametrize("value", ["maybe", "2"])
+def test_bad_proxy_resolves_values_exit_2(wf, value):
+    r = wf("http://site.invalid/", env={"WF_PROXY_RESOLVES": value})
+    assert_one_line_error(r, 2, "WF_PROXY_RESOLVES")

@@ -1,0 +1,213 @@
+"""common/http/retry.py: --retry against local servers that count requests (transient
+statuses, Retry-After in both forms, stalls, the total deadline, no retry on a 404)."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+from email.utils import formatdate
+
+import pytest
+
+from common.errors import Blocked
+from common.http.retry import backoff, retry_after
+from tests.helpers import ALLOW
+from tests.servers import http_response
+
+
+class Script:
+    """A handler that answers the n-th request with the n-th reply (the last one repeats)
+    and notes when each request arrived."""
+
+    def __init__(self, *replies: bytes | float) -> None:
+        self.replies = replies
+        self.times: list[float] = []
+
+    def __call__(self, conn: socket.socket, request: bytes) -> None:
+        self.times.append(time.monotonic())
+        reply = self.replies[min(len(self.times), len(self.replies)) - 1]
+        if isinstance(reply, float):
+            time.sleep(reply)  # a stalled server
+            return
+        conn.sendall(reply)
+
+
+OK = http_response(200, b"fine\n", {"Content-Type": "text/plain"})
+
+
+def _json(stdout: str) -> dict:  # type: ignore[type-arg]
+    return json.loads(stdout)
+
+
+def test_success_on_the_third_try(wf, serve):
+    script = Script(http_response(503, b"busy"), http_response(502, b"bad gw"), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "3", "--json", srv.url)
+    assert r.code == 0, r.stderr
+    page = _json(r.stdout)
+    assert page["text"] == "fine" and page["attempts"] == 3
+    assert len(script.times) == 3
+    lines = r.stderr.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"wf: retrying {srv.url} in ")
+    assert lines[0].endswith("s (503, attempt 2 of 4)")
+    assert lines[1].endswith("s (502, attempt 3 of 4)")
+
+
+def test_quiet_keeps_retry_lines_off_stderr(wf, serve):
+    script = Script(http_response(503, b"busy"), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "2", "--quiet", srv.url)
+    assert (r.code, r.stdout, r.stderr) == (0, "fine\n", "")
+    assert len(script.times) == 2
+
+
+def test_the_trace_gives_each_attempt_its_share(wf, serve):
+    script = Script(http_response(503, b"busy"), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "1", "--timeout", "10", "-v", srv.url)
+    assert r.code == 0
+    # 10 s over two attempts: the first waits at most half of it.
+    assert re.search(
+        r"^wf: \* retry: attempt 1 of 2 waits at most (4\.9|5\.0) s for a connection or for bytes$",
+        r.stderr,
+        re.M,
+    )
+    assert "retry: attempt 2" not in r.stderr  # the last gets what is left, unbounded
+
+
+def test_without_retry_a_503_is_one_request(wf, serve):
+    script = Script(http_response(503, b"busy"), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, "--json", srv.url)
+    assert r.code == 5 and _json(r.stdout)["attempts"] == 1
+    assert len(script.times) == 1
+
+
+def test_retry_from_the_environment(wf, serve):
+    script = Script(http_response(500, b"oops"), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, srv.url, env={"WF_RETRY": "1"})
+    assert (r.code, r.stdout) == (0, "fine\n")
+    assert len(script.times) == 2
+
+
+@pytest.mark.parametrize("form", ["seconds", "date"])
+def test_retry_after_is_honoured(wf, serve, form):
+    # The first back-off is at most 0.5 s: a gap of a second or more is Retry-After's.
+    value = "1" if form == "seconds" else formatdate(time.time() + 2, usegmt=True)
+    script = Script(http_response(503, b"later", {"Retry-After": value}), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "1", srv.url)
+    assert r.code == 0, r.stderr
+    assert len(script.times) == 2
+    assert script.times[1] - script.times[0] >= 1.0
+
+
+def test_retry_after_past_the_deadline_is_not_waited_for(wf, serve):
+    script = Script(http_response(429, b"slow down", {"Retry-After": "8"}), OK)
+    srv = serve(script)
+    start = time.monotonic()
+    r = wf(*ALLOW, "--retry", "3", "--timeout", "5", "--json", srv.url)
+    assert time.monotonic() - start < 2.0
+    assert r.code == Blocked.code
+    assert len(script.times) == 1 and _json(r.stdout)["attempts"] == 1
+    assert "retrying" not in r.stderr
+
+
+def test_the_last_answer_stands_with_its_json_when_retries_run_out(wf, serve):
+    script = Script(http_response(503, b"down for maintenance", {"Retry-After": "0"}))
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "2", "--json", srv.url)
+    page = _json(r.stdout)
+    assert r.code == 5 and page["status"] == 503 and page["attempts"] == 3
+    assert page["error"]["retry_after"] == 0
+    assert page["error"]["body"] == "down for maintenance"
+    assert len(script.times) == 3
+
+
+def test_retries_stop_at_the_deadline(wf, serve):
+    script = Script(http_response(503, b"busy"))
+    srv = serve(script)
+    start = time.monotonic()
+    r = wf(*ALLOW, "--retry", "10", "--timeout", "2", "--json", srv.url)
+    took = time.monotonic() - start
+    assert took < 2.5, took
+    assert r.code == 5
+    attempts = _json(r.stdout)["attempts"]
+    assert 2 <= attempts < 11 and attempts == len(script.times)
+
+
+def test_a_stalled_attempt_is_retried_and_the_last_gets_what_is_left(wf, serve):
+    # Stalls on the first request only: the first attempt gives up after its share of
+    # the deadline (3 s over 2 attempts), the second gets the answer.
+    script = Script(2.5, OK)
+    srv = serve(script)
+    start = time.monotonic()
+    r = wf(*ALLOW, "--retry", "1", "--timeout", "3", srv.url)
+    assert (r.code, r.stdout) == (0, "fine\n"), r.stderr
+    assert "(timed out, attempt 2 of 2)" in r.stderr
+    assert time.monotonic() - start < 3.0
+    assert len(script.times) == 2
+
+
+def test_a_server_that_always_stalls_ends_at_the_deadline(wf, serve):
+    script = Script(5.0)
+    srv = serve(script)
+    start = time.monotonic()
+    r = wf(*ALLOW, "--retry", "2", "--timeout", "3", srv.url)
+    took = time.monotonic() - start
+    assert r.code == 28 and took < 3.6, (r.code, took)
+    # Each stall ends at the attempt's share; the jitter decides whether the third
+    # attempt still fits before the deadline.
+    assert 2 <= len(script.times) <= 3
+    assert r.stderr.count("(timed out, attempt ") == len(script.times) - 1
+
+
+def test_no_retry_on_404(wf, serve):
+    script = Script(http_response(404, b"gone"), OK)
+    srv = serve(script)
+    r = wf(*ALLOW, "--retry", "3", "--json", srv.url)
+    assert r.code == 4
+    assert len(script.times) == 1 and _json(r.stdout)["attempts"] == 1
+    assert "retrying" not in r.stderr
+
+
+def test_connect_errors_are_retried(wf):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there
+    r = wf(*ALLOW, "--retry", "2", "--json", f"http://127.0.0.1:{port}/")
+    assert r.code == 7
+    assert _json(r.stdout)["attempts"] == 3
+    assert r.stderr.count("(could not connect, attempt ") == 2
+
+
+@pytest.mark.parametrize("value", ["-1", "11", "x"])
+def test_bad_retry_values_exit_2_before_any_request(wf, serve, value):
+    script = Script(OK)
+    srv = serve(script)
+    assert wf(*ALLOW, "--retry", value, srv.url).code == 2
+    assert wf(*ALLOW, srv.url, env={"WF_RETRY": value}).code == 2
+    assert script.times == []
+
+
+def test_retry_after_forms():
+    now = 1_700_000_000.0
+    assert retry_after({"retry-after": "7"}, now) == 7.0
+    assert retry_after({"retry-after": formatdate(now + 30, usegmt=True)}, now) == 30.0
+    assert retry_after({"retry-after": formatdate(now - 30, usegmt=True)}, now) == 0.0
+    assert retry_after({"retry-after": "soon"}, now) is None
+    assert retry_after({}, now) is None
+
+
+def test_backoff_grows_with_jitter():
+    for retry in (1, 2, 3, 4):
+        ceiling = 0.5 * 2 ** (retry - 1)
+        waits = {backoff(retry) for _ in range(50)}
+        assert all(ceiling / 2 <= w <= ceiling for w in waits)
+        assert len(waits) > 1
+    assert backoff(30) <= 30.0
