@@ -120,6 +120,14 @@ class RenderError(ToolError):
     )
 
 
+class DocumentUnreadable(ToolError):
+    code, kind, meaning = (
+        71,
+        "unreadable",
+        "document cannot be read: encrypted, or damaged so that no page can be read",
+    )
+
+
 class Blocked(ToolError):
     code, kind, meaning = (
         75,
@@ -161,6 +169,7 @@ ERROR_CLASSES: tuple[type[ToolError], ...] = (
     NoResults,
     AllFailed,
     RenderError,
+    DocumentUnreadable,
     Blocked,
     PolicyRefused,
     Interrupted,

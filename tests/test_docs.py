@@ -46,6 +46,7 @@ def test_every_error_class_has_a_unique_code_and_kind():
         "no_results": 66,
         "all_failed": 69,
         "render": 70,
+        "unreadable": 71,
         "blocked": 75,
         "policy": 77,
         "interrupted": 130,

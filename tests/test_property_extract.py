@@ -210,7 +210,7 @@ def test_text_in_any_encoding_with_any_declared_charset(
         body = b"\xff\xfe" + page.encode("utf-16-le", "replace")
     content_type = f"text/html; charset={header}"
     kind, mime = classify(content_type, body)
-    assert kind in ("html", "text", "binary", "empty") and isinstance(mime, str)
+    assert kind in ("html", "pdf", "text", "binary", "empty") and isinstance(mime, str)
     text, charset = decode_body(body, content_type)
     assert isinstance(text, str) and isinstance(charset, str)
     _check(extract(text, url="https://a.example/"))
@@ -222,7 +222,7 @@ def test_decode_and_classify_take_any_bytes_and_any_content_type(
     body: bytes, content_type: str
 ) -> None:
     kind, mime = classify(content_type, body)
-    assert kind in ("html", "text", "binary", "empty")
+    assert kind in ("html", "pdf", "text", "binary", "empty")
     text, charset = decode_body(body, content_type)
     assert isinstance(text, str) and charset
 

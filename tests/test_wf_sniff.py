@@ -40,7 +40,7 @@ PROMETHEUS = (
         ("text/html", b"\x89PNG\r\n\x1a\nxxxx", "binary"),
         ("", b"<!DOCTYPE html><html><body>x</body></html>", "html"),
         ("", b"plain words\n", "text"),
-        ("application/pdf", b"%PDF-1.7", "binary"),
+        ("application/pdf", b"%PDF-1.7", "pdf"),
         ("text/html", b"", "empty"),
     ],
 )

@@ -39,6 +39,7 @@ Examples:
   wf https://example.com/docs --filter 'install|pip' --links
   ws 'rust async' --urls | wf - --json | jq -r .title
   wf --input saved.html --base-url https://example.com/
+  wf https://example.com/paper.pdf --pages 1-3
 
 Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
 
@@ -70,7 +71,11 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
 @click.option(
     "--no-save", is_flag=True, help="Never auto-save a large page; print it (up to --max-length)."
 )
-@click.option("--full", is_flag=True, help="The whole page's text, navigation and footer included.")
+@click.option(
+    "--full",
+    is_flag=True,
+    help="The whole page's text, navigation and footer included (PDFs: running headers and footers).",
+)
 @click.option(
     "--links", is_flag=True, help="Mark links as [n] and list their targets after the text."
 )
@@ -79,6 +84,11 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
 )
 @click.option(
     "--meta", is_flag=True, help="Print a header (title, author, date, URL) above the text."
+)
+@click.option(
+    "--pages",
+    metavar="LIST",
+    help="PDFs: read only these pages (3, 3-7, 3-, -7, 1,4-6; numbered from 1).",
 )
 @click.option(
     "--render",
@@ -160,6 +170,7 @@ def command(
     links: bool,
     raw: bool,
     meta: bool,
+    pages: str | None,
     render: str,
     input_file: str | None,
     base_url: str | None,
@@ -203,6 +214,7 @@ def command(
         timeout=given("timeout", timeout),
         as_json=as_json,
         meta=meta,
+        pages=pages,
         allow_private=allow_private,
         allow_hosts=allow_hosts,
         user_agent=user_agent,

@@ -162,7 +162,25 @@ def _for_re2(pattern: str) -> tuple[str | None, str]:
     return "".join(out), ""
 
 
-def _matching(lines: Sequence[str], keep: Regex | None, drop: Regex | None) -> list[int]:
+Pinned = Callable[[str], bool] | None
+
+
+def _matching(
+    lines: Sequence[str], keep: Regex | None, drop: Regex | None, pinned: Pinned = None
+) -> list[int]:
+    if pinned is not None:
+        # Structure lines (a PDF's page separators) are never a match of --filter and
+        # never dropped by --exclude: they stay exactly when no --filter is given.
+        return [
+            i
+            for i, line in enumerate(lines)
+            if (keep is None and pinned(line))
+            or (
+                not pinned(line)
+                and (keep is None or keep.search(line))
+                and not (drop is not None and drop.search(line))
+            )
+        ]
     return [
         i
         for i, line in enumerate(lines)
@@ -177,6 +195,7 @@ def match_lines(
     *,
     seconds: float = REGEX_SECONDS,
     deadline: float | None = None,
+    pinned: Pinned = None,
 ) -> list[int]:
     """Indices of the lines kept by --filter and not dropped by --exclude, within a time limit
     and within the run's total deadline (a time.monotonic() value) when there is one."""
@@ -184,7 +203,7 @@ def match_lines(
         return list(range(len(lines)))
     # RE2 runs in linear time: no child, no time limit needed.
     if all(p is None or p.linear for p in (keep, drop)) or not hasattr(os, "fork"):
-        return _matching(lines, keep, drop)
+        return _matching(lines, keep, drop, pinned)
     read_fd, write_fd = os.pipe()
     # A Ctrl-C between the fork and the child's try would send the child up the parent's
     # stack as a second wf: signals wait until the child has its default handlers back
@@ -199,7 +218,7 @@ def match_lines(
         code = 0
         try:
             os.close(read_fd)
-            data = array("I", _matching(lines, keep, drop)).tobytes()
+            data = array("I", _matching(lines, keep, drop, pinned)).tobytes()
             view = memoryview(data)
             while view:
                 view = view[os.write(write_fd, view) :]
@@ -251,7 +270,7 @@ def match_lines(
             "(catastrophic backtracking?); simplify it"
         )
     if os.waitstatus_to_exitcode(status) != 0:
-        return _matching(lines, keep, drop)
+        return _matching(lines, keep, drop, pinned)
     out = array("I")
     out.frombytes(b"".join(chunks))
     return out.tolist()
@@ -265,9 +284,12 @@ def select_lines(
     from_line: int | None = None,
     to_line: int | None = None,
     deadline: float | None = None,
+    pinned: Pinned = None,
 ) -> Selection:
-    """Filter, exclude, then cut the 1-based inclusive window out of the filtered view."""
-    kept = [lines[i] for i in match_lines(lines, keep, drop, deadline=deadline)]
+    """Filter, exclude, then cut the 1-based inclusive window out of the filtered view.
+    Lines ``pinned`` says yes to are kept when there is no --filter, dropped when there is
+    one, whatever the patterns say."""
+    kept = [lines[i] for i in match_lines(lines, keep, drop, deadline=deadline, pinned=pinned)]
     start = (from_line or 1) - 1
     stop = len(kept) if to_line is None else min(to_line, len(kept))
     window = kept[start:stop] if start < stop else []

@@ -18,6 +18,7 @@ from common.errors import UsageError
 if TYPE_CHECKING:
     from common.http.client import NetOptions
     from wf.lines import Regex
+    from wf.pdf.pagespec import PageSpec
     from wf.save import ScratchLimits
 
 DEFAULT_MAX_LENGTH = 20_000
@@ -26,6 +27,7 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_BYTES = "10M"  # as --help shows it
 DEFAULT_RENDER_TIMEOUT = 25.0
 PREVIEW_CHARS = 5_000
+DEFAULT_PDF_MAX_PAGES = 2_000  # WF_PDF_MAX_PAGES: pages of one PDF read at most
 MAX_RETRIES = 10  # more is a typo: each one waits longer than the last
 DEFAULT_CACHE_MAX = "200M"  # WF_CACHE_MAX, as the man page shows it
 # --render and WF_RENDER: the one place these are spelled.
@@ -77,6 +79,8 @@ class WfOptions:
     base_url: str | None = None
     as_json: bool = False
     meta: bool = False  # --meta: a header (title, author, date, URL) above the text
+    pages: PageSpec | None = None  # --pages: the PDF pages read (None: all)
+    pdf_max_pages: int = DEFAULT_PDF_MAX_PAGES
     scratch: ScratchLimits | None = None  # pruning of the scratch dir; None: no pruning
     verbose: bool = False  # -v: the trace (common.trace) on stderr
     quiet: bool = False  # --quiet: no notes, no progress line
@@ -124,6 +128,7 @@ def make_options(
     timeout: float | None = None,
     as_json: bool = False,
     meta: bool = False,
+    pages: str | None = None,
     allow_private: bool | None = None,
     allow_hosts: tuple[str, ...] = (),
     user_agent: str | None = None,
@@ -140,6 +145,7 @@ def make_options(
     from common.policy import policy_from_env
     from common.values import env_deadline, env_flag, env_int, env_size, parse_size
     from wf.lines import compile_regex
+    from wf.pdf.pagespec import parse_pages
     from wf.save import confine_name
 
     env = os.environ if environ is None else environ
@@ -160,6 +166,10 @@ def make_options(
     keep = compile_regex(filter, "--filter") if filter is not None else None
     drop = compile_regex(exclude, "--exclude") if exclude is not None else None
     autosave = env_int(env, "WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
+    page_spec = parse_pages(pages) if pages is not None else None
+    pdf_max_pages = env_int(env, "WF_PDF_MAX_PAGES", DEFAULT_PDF_MAX_PAGES)
+    if pdf_max_pages < 1:
+        raise UsageError(f"WF_PDF_MAX_PAGES must be 1 or more, not {pdf_max_pages}")
     scratch = scratch_limits(env)
     if timeout is None:
         timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
@@ -203,6 +213,8 @@ def make_options(
         base_url=base_url,
         as_json=as_json,
         meta=meta,
+        pages=page_spec,
+        pdf_max_pages=pdf_max_pages,
         scratch=scratch,
         verbose=verbose,
         quiet=quiet,

@@ -58,6 +58,9 @@ class PageResult:
     attempts: int = 0  # requests sent for the page (0: none, e.g. a cache hit or --input)
     cache: str = "off"  # --cache: hit, revalidated, miss; off without it
     error: ToolError | None = None
+    # A PDF's page count and outline (wf.pdf.meta.outline); None for any other body.
+    pdf_pages: int | None = None
+    outline: list[dict[str, Any]] | None = None
     # An HTTP error's answer: the start of its page's text and Retry-After in seconds.
     error_body: str | None = None
     retry_after: int | None = None
@@ -95,6 +98,8 @@ class PageResult:
             "rendered": self.rendered,
             "links": self.links,
             "entries": self.entries,
+            "pages": self.pdf_pages,
+            "outline": self.outline,
             "notes": [one_line(note) for note in self.notes],
             "elapsed_ms": self.elapsed_ms,
             "attempts": self.attempts,
@@ -106,9 +111,11 @@ class PageResult:
 def _metadata_json(found: dict[str, str | None] | None) -> dict[str, str | None]:
     from wf.extract.metadata import KEYS
 
-    # Every key always, in one order; the values left wf.extract.metadata one-line already.
+    # Every key always, in one order, then a PDF's own keys (wf.pdf.meta.EXTRA_KEYS); the
+    # values left wf.extract.metadata and wf.pdf.meta one-line already.
     found = found or {}
-    return {key: one_line(found.get(key)) or None for key in KEYS}
+    keys = [*KEYS, *(key for key in found if key not in KEYS)]
+    return {key: one_line(found.get(key)) or None for key in keys}
 
 
 def _error_json(error: ToolError | None, page: PageResult) -> dict[str, Any] | None:
@@ -374,6 +381,12 @@ def _build(
     if kind == "empty":
         _apply_lines(page, "", opts, deadline, log=log, number=number)
         return
+    if kind == "pdf" and not opts.raw:
+        _build_pdf(page, doc, opts, log=log, deadline=deadline, number=number)
+        return
+    if kind == "pdf":  # --raw: the bytes, which are no text to print
+        _save_binary(page, doc, mime, opts, log=log, number=number)
+        return
     from common.decode import decode_body
 
     decoded, page.charset = decode_body(doc.body, doc.content_type or None)
@@ -390,6 +403,52 @@ def _build(
     else:
         text = decoded
     _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+
+
+def _build_pdf(
+    page: PageResult,
+    doc: Document,
+    opts: WfOptions,
+    *,
+    log: Log,
+    deadline: float,
+    number: int,
+) -> None:
+    """A PDF's pages through PDFium (wf.pdf), then the line pipeline. The page separators
+    are not matched by --filter and not dropped by --exclude (wf.pdf.is_separator)."""
+    from wf import pdf
+
+    page.content_type = page.content_type or "application/pdf"
+    body, doc.body = doc.body, b""
+    started = time.monotonic()
+    result = pdf.extract(
+        body,
+        pages=opts.pages,
+        full=opts.full,
+        max_pages=opts.pdf_max_pages,
+        deadline=deadline,
+    )
+    trace.trace(
+        "pdf: %d pages in the document, read in %d ms; %d bookmarks",
+        result.pages,
+        trace.ms(started),
+        len(result.outline),
+    )
+    page.pdf_pages = result.pages
+    page.outline = result.outline
+    page.metadata = result.metadata
+    page.title = result.metadata.get("title")
+    for note in result.notes:
+        _note(page, log, note)
+    _apply_lines(
+        page,
+        printable(result.text),
+        opts,
+        deadline,
+        log=log,
+        number=number,
+        pinned=pdf.is_separator,
+    )
 
 
 def printable(text: str) -> str:
@@ -595,6 +654,7 @@ def _apply_lines(
     deadline: float | None = None,
     *,
     log: Log | None = None,
+    pinned: Callable[[str], bool] | None = None,
     number: int = 1,
 ) -> None:
     full_view = lines.split_lines(text)
@@ -619,6 +679,7 @@ def _apply_lines(
         from_line=opts.from_line,
         to_line=opts.to_line,
         deadline=deadline,
+        pinned=pinned,
     )
     shown = lines.page_lines(sel.lines, sel.first, opts.max_length)
     page.matched, page.first, page.last = sel.matched, shown.first, shown.last

@@ -1,8 +1,8 @@
-"""What kind of body this is: HTML to extract, a feed to list, text to print as it is,
-binary to save.
+"""What kind of body this is: HTML to extract, a PDF to read, a feed to list, text to
+print as it is, binary to save.
 
 The Content-Type header is believed unless the bytes say otherwise: a PNG served as
-text/html is still a PNG."""
+text/html is still a PNG, and a PDF is a PDF whatever its type says."""
 
 from __future__ import annotations
 
@@ -47,6 +47,19 @@ _TEXT_APPLICATION = (
     "application/atom+xml",
     "application/openmetrics-text",
 )
+
+
+PDF_MIMES = ("application/pdf", "application/x-pdf")
+_PDF_MAGIC = b"%PDF-"
+_PDF_WINDOW = 1024
+
+
+def is_pdf(body: bytes) -> bool:
+    """The PDF header, which the format (and PDFium) allows anywhere in the first 1024
+    bytes; before it only bytes that are not markup (a page that quotes ``%PDF-`` in its
+    text has a ``<`` before it)."""
+    at = body.find(_PDF_MAGIC, 0, _PDF_WINDOW)
+    return at == 0 or (at > 0 and b"<" not in body[:at])
 
 
 def mime_of(content_type: str | None) -> str:
@@ -113,10 +126,12 @@ def is_feed(mime: str, body: bytes) -> bool:
 
 
 def classify(content_type: str | None, body: bytes) -> tuple[str, str]:
-    """(kind, mime) with kind one of html, feed, text, binary, empty."""
+    """(kind, mime) with kind one of html, pdf, feed, text, binary, empty."""
     mime = mime_of(content_type)
     if not body:
         return "empty", mime
+    if is_pdf(body):
+        return "pdf", "application/pdf"
     binary = sniff_binary(body, wide=_wide_charset(content_type))
     if not binary and is_feed(mime, body):
         return "feed", mime or "application/xml"

@@ -19,6 +19,8 @@ status=0
 run() { echo; echo "=== $*"; "$@" || status=1; }
 run "$BV/bin/python" tests/bench/bench_startup.py
 [ -f tests/bench/bench_extract.py ] && run "$BV/bin/python" tests/bench/bench_extract.py
+[ -f tests/bench/bench_pdf.py ] && run "$BV/bin/python" tests/bench/bench_pdf.py
+[ -f tests/bench/fuzz_pdf.py ] && run "$BV/bin/python" tests/bench/fuzz_pdf.py --cases 300
 [ -f tests/bench/bench_ws.py ] && run "$BV/bin/python" tests/bench/bench_ws.py
 # wf --cache as a cron job sees it: a local server only (127.0.0.1).
 [ -f tests/bench/cron_cache.py ] && run "$BV/bin/python" tests/bench/cron_cache.py --wf "$BV/bin/wf"

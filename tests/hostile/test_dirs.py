@@ -471,11 +471,14 @@ def test_no_home_big_page_prints_the_preview_with_one_note(serve, tmp_path: Path
 
 
 def test_no_home_binary_body_is_reported_not_saved(serve, tmp_path: Path) -> None:
-    pdf = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
-    srv = serve(respond(200, pdf, {"Content-Type": "application/pdf"}))
+    # A zip archive: PDFs are read, not saved (tests/test_wf_pdf.py).
+    body = b"PK\x03\x04" + bytes(range(256)) * 4
+    srv = serve(respond(200, body, {"Content-Type": "application/zip"}))
     r = proc.run(["wf", *ALLOW, srv.url], env=no_home_env(tmp_path))
     assert r.code == 0, r.stderr
-    assert r.text.startswith(f"[wf: binary content (application/pdf, {len(pdf)} bytes) not saved: ")
+    assert r.text.startswith(
+        f"[wf: binary content (application/zip, {len(body)} bytes) not saved: "
+    )
     one_note(r, "not saved", "WF_SCRATCH_DIR")
 
 

@@ -1,0 +1,392 @@
+"""PDFium, in child processes: the pages' text, the information dictionary and the outline
+of one document.
+
+PDFium is C++ that will meet malformed and hostile files. Each document is read in forked
+children (readers), so that whatever PDFium does stays there:
+
+- a crash (SIGSEGV, an abort on a failed allocation) ends a reader, not wf: the pages it
+  read are kept, and a note names the pages it left;
+- memory: each reader's address space is capped (RLIMIT_AS, MEMORY_BYTES above what it
+  has at the fork), which PDFium's allocations count against;
+- time: the parent waits on the readers' pipes only until the run's deadline, then kills
+  them (SIGKILL) and raises Timeout; the watchdog's supervisor stands behind that, and
+  SIGTERM reaches the parent, which is in select(), not in C code;
+- a reader dies with the thread that forked it (PR_SET_PDEATHSIG), so a killed wf leaves
+  no reader behind.
+
+A big file (SHARE_BYTES or more) is shared out between up to MAX_READERS readers, one per
+core: PDFium is single-threaded, opening a file takes each reader milliseconds, and each
+reads its own run of the pages selected (the k-th of n runs, in order). On an idle
+machine that divides the wall time by the cores; on a loaded one it costs nothing.
+
+A reader sends frames (a 4-byte length, then a pickle of a tuple) as it goes: ``open``
+with the page count, the pages it has, and (reader 0) the information dictionary and the
+outline; one ``page`` per page read or failed; then ``done``. A fork costs about a
+millisecond; everything a reader needs is imported before it (once per process), so a
+batch of PDFs pays the imports once and a reader imports nothing.
+
+Without fork (another platform) one reader runs in-process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import select
+import signal
+import struct
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from common.errors import DocumentUnreadable, Timeout
+from wf.pdf.pagespec import PageSpec
+
+MAX_READERS = 4  # children sharing one big document's pages
+SHARE_BYTES = 256 << 10  # a file at least this big is shared between readers
+MEMORY_BYTES = 1 << 30  # address space the reader may add to what it had at the fork
+PAGE_CHARS = 200_000  # characters kept of one page (a dense page of 6 pt type has 20 000)
+TOTAL_CHARS = 20_000_000  # characters kept of one document
+OUTLINE_DEPTH = 15
+_FRAME = struct.Struct("<I")
+_FRAME_MAX = 64 << 20
+
+Send = Callable[[tuple[Any, ...]], None]
+
+
+@dataclass
+class Reading:
+    """What the reader got from one document."""
+
+    count: int = 0  # pages in the document
+    info: dict[str, str] = field(default_factory=dict)
+    outline: list[tuple[int, str, int | None]] = field(default_factory=list)
+    pages: list[tuple[int, str]] = field(default_factory=list)  # (1-based number, raw text)
+    failed: list[int] = field(default_factory=list)  # 1-based numbers of unreadable pages
+    cut: list[int] = field(default_factory=list)  # pages whose text was over PAGE_CHARS
+    capped: int | None = None  # the page after which TOTAL_CHARS stopped the reading
+    skipped: int = 0  # pages past max_pages, not read
+    stopped: str | None = None  # why a reader ended early (a crash), when one did
+    unread: list[int] = field(default_factory=list)  # pages a reader that stopped left
+    share: list[int] = field(default_factory=list)  # the 1-based pages this reader had
+
+
+def readers(body: bytes) -> int:
+    """How many children read one document: a big file is shared out by pages between the
+    cores (PDFium is single-threaded; each child opens the file, which takes milliseconds,
+    and reads its own run of pages). A small one is not worth a second fork."""
+    if len(body) < SHARE_BYTES:
+        return 1
+    return max(1, min(MAX_READERS, len(os.sched_getaffinity(0))))
+
+
+def read(
+    body: bytes,
+    pages: PageSpec | None,
+    *,
+    max_pages: int,
+    deadline: float,
+) -> Reading:
+    """Read ``body`` with PDFium: the pages ``pages`` selects (None: all), at most
+    ``max_pages`` of them. Raises DocumentUnreadable (71) for an encrypted or unopenable file,
+    Timeout (28) at the deadline."""
+    # Imported here, before the fork, once per process: a child imports nothing.
+    import ctypes  # noqa: F401
+    import logging  # noqa: F401
+    import resource  # noqa: F401
+
+    import pypdfium2  # noqa: F401
+
+    if not hasattr(os, "fork"):
+        reading = Reading()
+
+        def fold(frame: tuple[Any, ...]) -> None:
+            _apply(reading, frame)
+
+        _read(body, pages, max_pages, (0, 1), fold)
+        return reading
+    n = readers(body)
+    children: list[tuple[int, int]] = []  # (pid, read end)
+    parts = [Reading() for _ in range(n)]
+    done = [False] * n
+    statuses: list[int] = []
+    try:
+        for k in range(n):
+            children.append(_spawn(body, pages, max_pages, (k, n)))
+        _collect(children, parts, done, deadline)
+    finally:
+        # Every child is ended and reaped here, whatever happened: a timeout, a signal.
+        for k, (pid, fd) in enumerate(children):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            if not done[k]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            try:
+                statuses.append(os.waitpid(pid, 0)[1])
+            except ChildProcessError:
+                statuses.append(0)
+    for part, finished, status in zip(parts, done, statuses, strict=True):
+        if not finished:
+            part.stopped = _why(status)
+            seen = {number for number, _ in part.pages} | set(part.failed)
+            part.unread = [number for number in part.share if number not in seen]
+    return _merge(parts)
+
+
+def _spawn(
+    body: bytes,
+    pages: PageSpec | None,
+    max_pages: int,
+    part: tuple[int, int],
+) -> tuple[int, int]:
+    read_fd, write_fd = os.pipe()
+    stop = {signal.SIGINT, signal.SIGTERM}
+    # As in wf.lines: a signal between the fork and the child's handlers would send the
+    # child up the parent's stack as a second wf.
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            for sig in stop:
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+            os.close(read_fd)
+            # Nothing PDFium might print reaches wf's stderr, which carries wf's lines only.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 2)
+            _child_limits()
+
+            def send(frame: tuple[Any, ...]) -> None:
+                data = pickle.dumps(frame, protocol=pickle.HIGHEST_PROTOCOL)
+                view = memoryview(_FRAME.pack(len(data)) + data)
+                while view:
+                    view = view[os.write(write_fd, view) :]
+
+            _read(body, pages, max_pages, part, send)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+def _collect(
+    children: list[tuple[int, int]], parts: list[Reading], done: list[bool], deadline: float
+) -> None:
+    """Every child's frames into its Reading until each pipe closes, or the deadline."""
+    buffers = {fd: bytearray() for _, fd in children}
+    which = {fd: k for k, (_, fd) in enumerate(children)}
+    open_fds = set(buffers)
+    while open_fds:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise Timeout("timed out: reading the PDF was still running at the total deadline")
+        ready, _, _ = select.select(list(open_fds), [], [], left)
+        for fd in ready:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                open_fds.discard(fd)
+                continue
+            k = which[fd]
+            for frame in _frames(buffers[fd], chunk):
+                if frame is None:  # a frame no child of ours writes
+                    open_fds.discard(fd)
+                    break
+                done[k] = _apply(parts[k], frame) or done[k]
+
+
+def _merge(parts: list[Reading]) -> Reading:
+    """One document's reading from its readers' (each had a run of pages, in order)."""
+    # Every reader opened the same file; only reader 0 sends the dictionary and outline.
+    out = Reading(
+        count=max(part.count for part in parts),
+        info=parts[0].info,
+        outline=parts[0].outline,
+        skipped=max(part.skipped for part in parts),
+    )
+    for part in parts:
+        out.pages.extend(part.pages)
+        out.failed.extend(part.failed)
+        out.cut.extend(part.cut)
+        out.unread.extend(part.unread)
+        out.share.extend(part.share)
+        out.stopped = out.stopped or part.stopped
+        if part.capped is not None and out.capped is None:
+            out.capped = part.capped
+    return out
+
+
+def _child_limits() -> None:
+    import ctypes
+    import resource
+
+    try:  # die with the thread that forked us: a killed wf leaves no reader behind
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    try:
+        with open("/proc/self/statm") as fh:
+            size = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        want = max(size + MEMORY_BYTES, 1 << 20)
+        if hard != resource.RLIM_INFINITY:
+            want = min(want, hard)
+        if soft == resource.RLIM_INFINITY or want < soft:
+            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    except (OSError, ValueError):
+        pass
+
+
+def _why(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = str(sig)
+        return f"PDFium crashed ({name}: a hostile file, or out of memory)"
+    return "the PDF reader stopped early (out of memory?)"
+
+
+def _frames(buffer: bytearray, chunk: bytes) -> Iterator[tuple[Any, ...] | None]:
+    """The whole frames in ``buffer`` once ``chunk`` is added (the rest stays there);
+    None for a frame too big to be ours."""
+    buffer += chunk
+    while len(buffer) >= _FRAME.size:
+        (size,) = _FRAME.unpack_from(buffer)
+        if size > _FRAME_MAX:
+            yield None
+            return
+        if len(buffer) < _FRAME.size + size:
+            return
+        data = bytes(buffer[_FRAME.size : _FRAME.size + size])
+        del buffer[: _FRAME.size + size]
+        # The child is a fork of this process: its pickles are trusted.
+        yield pickle.loads(data)
+
+
+def _apply(reading: Reading, frame: tuple[Any, ...]) -> bool:
+    """Fold one frame into ``reading``; True at ``done``. Errors are raised here."""
+    kind = frame[0]
+    if kind == "open":
+        _, reading.count, reading.info, reading.outline, reading.skipped, reading.share = frame
+    elif kind == "page":
+        _, number, text, cut = frame
+        if text is None:
+            reading.failed.append(number)
+        else:
+            reading.pages.append((number, text))
+            if cut:
+                reading.cut.append(number)
+    elif kind == "capped":
+        reading.capped = frame[1]
+    elif kind == "error":
+        raise DocumentUnreadable(frame[1])
+    elif kind == "done":
+        return True
+    return False
+
+
+def _read(
+    body: bytes,
+    pages: PageSpec | None,
+    max_pages: int,
+    part: tuple[int, int],
+    send: Send,
+) -> None:
+    """Open the document and read the pages of ``part`` (k, n): the k-th of n runs of the
+    pages selected. Reader 0 also sends the information dictionary and the outline."""
+    import logging
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    # pypdfium2 warns through logging (a circular outline, say), which would reach stderr
+    # through logging's last-resort handler: every stderr line is wf's own.
+    quiet = logging.getLogger("pypdfium2")
+    quiet.addHandler(logging.NullHandler())
+    quiet.propagate = False
+    try:
+        doc = pdfium.PdfDocument(body)
+    except pdfium.PdfiumError as exc:
+        send(("error", _open_error(getattr(exc, "err_code", None), raw)))
+        return
+    count = len(doc)
+    # A page tree may claim a billion pages: only the first max_pages are ever listed.
+    upto = min(count, max_pages)
+    indices = list(range(upto)) if pages is None else pages.select(upto)
+    skipped = (count if pages is None else pages.size(count)) - len(indices)
+    k, n = part
+    indices = indices[k * len(indices) // n : (k + 1) * len(indices) // n]
+    first = k == 0
+    info, outline = (_info(doc), _outline(doc)) if first else ({}, [])
+    send(("open", count, info, outline, skipped, [i + 1 for i in indices]))
+    total = 0
+    for index in indices:
+        text: str | None
+        cut = False
+        try:
+            page = doc[index]
+            try:
+                textpage = page.get_textpage()
+                try:
+                    chars = textpage.count_chars()
+                    cut = chars > PAGE_CHARS
+                    text = textpage.get_text_bounded() if not cut else _first(textpage)
+                finally:
+                    textpage.close()
+            finally:
+                page.close()
+        except (pdfium.PdfiumError, ValueError, OSError, AssertionError):
+            text = None
+        send(("page", index + 1, text, cut))
+        total += len(text or "")
+        if total > TOTAL_CHARS // n:
+            send(("capped", index + 1))
+            break
+    send(("done",))
+
+
+def _first(textpage: Any) -> str:
+    """The first PAGE_CHARS characters of a page (get_text_range reads only those)."""
+    return str(textpage.get_text_range(0, PAGE_CHARS))
+
+
+def _open_error(code: int | None, raw: Any) -> str:
+    if code == raw.FPDF_ERR_PASSWORD:
+        return "document cannot be read: the PDF is encrypted and needs a password"
+    if code == raw.FPDF_ERR_SECURITY:
+        return "document cannot be read: the PDF uses an unsupported security handler"
+    return "document cannot be read: the PDF is damaged (PDFium could not open it)"
+
+
+def _info(doc: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key in ("Title", "Author", "Subject", "Producer", "CreationDate", "ModDate"):
+        try:
+            out[key] = str(doc.get_metadata_value(key))
+        except Exception:  # a value PDFium cannot give is simply absent
+            continue
+    return out
+
+
+def _outline(doc: Any) -> list[tuple[int, str, int | None]]:
+    from wf.pdf.meta import OUTLINE_MAX
+
+    out: list[tuple[int, str, int | None]] = []
+    try:
+        for mark in doc.get_toc(max_depth=OUTLINE_DEPTH):
+            dest = mark.get_dest()
+            page = dest.get_index() if dest is not None else None
+            out.append((mark.level, str(mark.get_title()), page))
+            if len(out) >= OUTLINE_MAX:
+                break
+    except Exception:  # a broken outline leaves the bookmarks found so far
+        pass
+    return out
