@@ -54,3 +54,21 @@ def test_a_search_with_a_provider_does_not_look_for_the_config_file(serve, monke
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     report = _run(serve)
     assert "platformdirs" not in set(report["modules"])
+
+
+def test_a_search_finds_the_cache_and_state_dirs_without_platformdirs(
+    serve, monkeypatch, tmp_path
+):
+    # On Linux the XDG rule for the cache, state and config dirs is ours (common.paths);
+    # platformdirs (with tempfile, shutil, bz2, lzma) is left to other platforms.
+    for name in ("WS_CONFIG_DIR", "WS_STATE_DIR", "WS_CACHE_DIR"):
+        monkeypatch.delenv(name)
+    for name in ("XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("WS_CACHE_TTL", "600")
+    report = _run(serve, "--no-cache")
+    modules = set(report["modules"])
+    assert "platformdirs" not in modules and "tempfile" not in modules
+    # The answer was stored where platformdirs puts the cache.
+    assert list((tmp_path / ".cache" / "ws").glob("*.json"))
