@@ -56,9 +56,7 @@ def test_a_search_with_a_provider_does_not_look_for_the_config_file(serve, monke
     assert "platformdirs" not in set(report["modules"])
 
 
-def test_a_search_finds_the_cache_and_state_dirs_without_platformdirs(
-    serve, monkeypatch, tmp_path
-):
+def test_a_search_finds_the_cache_and_state_dirs_without_platformdirs(serve, monkeypatch, tmp_path):
     # On Linux the XDG rule for the cache, state and config dirs is ours (common.paths);
     # platformdirs (with tempfile, shutil, bz2, lzma) is left to other platforms.
     for name in ("WS_CONFIG_DIR", "WS_STATE_DIR", "WS_CACHE_DIR"):
