@@ -5,6 +5,7 @@ tests/bench/bench_ws.py; these only keep the imports it trimmed from coming back
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -70,3 +71,12 @@ def test_a_search_finds_the_cache_and_state_dirs_without_platformdirs(serve, mon
     assert "platformdirs" not in modules and "tempfile" not in modules
     # The answer was stored where platformdirs puts the cache.
     assert list((tmp_path / ".cache" / "ws").glob("*.json"))
+
+
+def test_common_text_compiles_at_import_only_what_every_field_needs():
+    # The slicing, joiner and marker patterns serve large pages, joiners and wf's marker
+    # lines: compiled on first use, not in every search's start-up.
+    from common import text
+
+    compiled = sorted(n for n, v in vars(text).items() if isinstance(v, re.Pattern))
+    assert compiled == ["_REMOVED", "_SURROGATE"]
