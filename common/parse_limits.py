@@ -256,6 +256,8 @@ class _RawText(Generic[AnyStr]):
 
 @dataclass(frozen=True)
 class _Patterns(Generic[AnyStr]):
+    """The delimiters the scanner looks for, as str or as bytes."""
+
     lt: AnyStr
     gt: AnyStr
     eq: AnyStr

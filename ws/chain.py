@@ -64,6 +64,8 @@ _GRACE = 1.0
 
 @dataclass
 class Attempt:
+    """One provider asked (or skipped) in a run, as ``attempts`` shows it."""
+
     provider: str
     outcome: str
     status: int | None
@@ -89,6 +91,8 @@ class Attempt:
 
 @dataclass
 class Report:
+    """What a run found: the results, every attempt, the error if it failed."""
+
     query: str
     provider: str | None = None
     results: list[Result] = field(default_factory=list)
@@ -127,6 +131,8 @@ def run(options: SearchOptions, say: Say | None = None) -> Report:
 
 @dataclass
 class _Flight:
+    """An attempt in flight: what cancels it and when it started."""
+
     index: int
     endpoint: Endpoint
     abort: Abort

@@ -33,6 +33,8 @@ _REGION = r"^[a-z]{2}-[a-z]{2,3}$"
 
 @dataclass(frozen=True)
 class Endpoint:
+    """A backend and the URL it is asked at, with where that URL came from."""
+
     backend: Backend
     url: str
     source: str  # "default", or the environment variable that set it
@@ -49,6 +51,8 @@ class Endpoint:
 
 @dataclass(frozen=True)
 class SearchOptions:
+    """Everything one search was told, flags over environment over config file."""
+
     query: str
     endpoints: tuple[Endpoint, ...]  # the chain in effect, first to last
     max_results: int = DEFAULT_MAX_RESULTS

@@ -37,6 +37,8 @@ BLOCKED, FAILED, HEALTHY = "blocked", "failed", "healthy"
 
 @dataclass(frozen=True)
 class Entry:
+    """What is remembered of one provider between runs."""
+
     until: float = 0.0  # wall clock (time.time()) before which the provider is skipped
     blocks: int = 0  # blocked answers since the last good one
     failures: int = 0  # network failures and timeouts in a row
@@ -48,6 +50,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Event:
+    """What one attempt tells about its provider."""
+
     kind: str  # BLOCKED, FAILED or HEALTHY
     reason: str = ""
     retry_after: float | None = None  # seconds, from the answer's Retry-After

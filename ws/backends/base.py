@@ -48,6 +48,8 @@ class Query:
 
 @dataclass
 class Request:
+    """The one request a backend builds from a Query."""
+
     method: str
     url: str
     data: dict[str, str] | None = None
@@ -58,6 +60,8 @@ class Request:
 
 @dataclass
 class Answer:
+    """A backend's reading of one answer: outcome, results, the way to the next page."""
+
     outcome: str
     message: str
     results: list[Result] = field(default_factory=list)
