@@ -48,7 +48,9 @@ class Entry:
         return self.until > now
 
 
-@dataclass(frozen=True)
+# Compared by identity (eq=False, so no __eq__ or __hash__ compiled at import): an event
+# is read once, by apply().
+@dataclass(frozen=True, eq=False)
 class Event:
     """What one attempt tells about its provider."""
 
