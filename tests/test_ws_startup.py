@@ -5,6 +5,7 @@ tests/bench/bench_ws.py; these only keep the imports it trimmed from coming back
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -54,3 +55,49 @@ def test_a_search_with_a_provider_does_not_look_for_the_config_file(serve, monke
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     report = _run(serve)
     assert "platformdirs" not in set(report["modules"])
+
+
+def test_a_search_finds_the_cache_and_state_dirs_without_platformdirs(serve, monkeypatch, tmp_path):
+    # On Linux the XDG rule for the cache, state and config dirs is ours (common.paths);
+    # platformdirs (with tempfile, shutil, bz2, lzma) is left to other platforms.
+    for name in ("WS_CONFIG_DIR", "WS_STATE_DIR", "WS_CACHE_DIR"):
+        monkeypatch.delenv(name)
+    for name in ("XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("WS_CACHE_TTL", "600")
+    report = _run(serve, "--no-cache")
+    modules = set(report["modules"])
+    assert "platformdirs" not in modules and "tempfile" not in modules
+    # The answer was stored where platformdirs puts the cache.
+    assert list((tmp_path / ".cache" / "ws").glob("*.json"))
+
+
+def test_common_text_compiles_at_import_only_what_every_field_needs():
+    # The slicing, joiner and marker patterns serve large pages, joiners and wf's marker
+    # lines: compiled on first use, not in every search's start-up.
+    from common import text
+
+    compiled = sorted(n for n, v in vars(text).items() if isinstance(v, re.Pattern))
+    assert compiled == ["_REMOVED", "_SURROGATE"]
+
+
+def test_the_records_a_search_builds_have_docstrings():
+    # A dataclass without a docstring gets one made from inspect.signature when the
+    # class is created: about 60 us of start-up per class, for text nobody reads.
+    import dataclasses
+    import importlib
+    import inspect
+
+    bare = []
+    for name in ("ws.results", "ws.backends.base", "ws.config", "ws.chain", "ws.health"):
+        module = importlib.import_module(name)
+        for cls in vars(module).values():
+            ours = inspect.isclass(cls) and cls.__module__ == name
+            if (
+                ours
+                and dataclasses.is_dataclass(cls)
+                and (cls.__doc__ or "").startswith(f"{cls.__name__}(")
+            ):
+                bare.append(f"{name}.{cls.__name__}")
+    assert not bare

@@ -37,6 +37,8 @@ BLOCKED, FAILED, HEALTHY = "blocked", "failed", "healthy"
 
 @dataclass(frozen=True)
 class Entry:
+    """What is remembered of one provider between runs."""
+
     until: float = 0.0  # wall clock (time.time()) before which the provider is skipped
     blocks: int = 0  # blocked answers since the last good one
     failures: int = 0  # network failures and timeouts in a row
@@ -46,8 +48,12 @@ class Entry:
         return self.until > now
 
 
-@dataclass(frozen=True)
+# Compared by identity (eq=False, so no __eq__ or __hash__ compiled at import): an event
+# is read once, by apply().
+@dataclass(frozen=True, eq=False)
 class Event:
+    """What one attempt tells about its provider."""
+
     kind: str  # BLOCKED, FAILED or HEALTHY
     reason: str = ""
     retry_after: float | None = None  # seconds, from the answer's Retry-After

@@ -24,6 +24,8 @@ _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src
 
 @dataclass(frozen=True)
 class Result:
+    """One search result, cleaned up, as every backend hands it over."""
+
     title: str
     url: str
     snippet: str = ""

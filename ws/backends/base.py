@@ -46,8 +46,12 @@ class Query:
         return self.region.split("-", 1)[1] if self.region else None
 
 
-@dataclass
+# Compared by identity (eq=False): nothing compares them by value, and every method a
+# dataclass generates is compiled at import, about 0.1 ms each of every run.
+@dataclass(eq=False)
 class Request:
+    """The one request a backend builds from a Query."""
+
     method: str
     url: str
     data: dict[str, str] | None = None
@@ -56,8 +60,10 @@ class Request:
     notes: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)
 class Answer:
+    """A backend's reading of one answer: outcome, results, the way to the next page."""
+
     outcome: str
     message: str
     results: list[Result] = field(default_factory=list)
