@@ -12,6 +12,7 @@ import pytest
 
 from common.errors import DNSError, PolicyRefused
 from common.policy import (
+    METADATA_ADDRESSES,
     Policy,
     canonical_host,
     check_address,
@@ -21,31 +22,42 @@ from common.policy import (
     refusal_reason,
     resolve_checked,
 )
+from tests.helpers import ROOT
 
+# The exact reason label each address gets under the default policy: a test that checked only
+# that some reason exists would let a metadata address fall back to its range's label (as
+# 100.100.100.200 would to CGNAT), which --allow-private then allows.
 REFUSED_BY_DEFAULT = {
-    "127.0.0.1": "loopback",
-    "10.1.2.3": "private",
-    "172.16.0.1": "private",
-    "192.168.1.1": "private",
-    "100.64.0.1": "CGNAT",
-    "169.254.1.1": "link-local",
-    "169.254.169.254": "metadata",
-    "100.100.100.200": "metadata",
-    "0.0.0.0": "unspecified",
-    "255.255.255.255": "broadcast",
-    "224.0.0.251": "multicast",
-    "192.0.2.10": "documentation",
-    "198.51.100.1": "documentation",
-    "203.0.113.9": "documentation",
-    "240.0.0.1": "reserved",
-    "::1": "loopback",
-    "::": "unspecified",
-    "fc00::1": "unique-local",
-    "fd12:3456::1": "unique-local",
-    "fe80::1": "link-local",
-    "fd00:ec2::254": "metadata",
-    "ff02::1": "multicast",
-    "2001:db8::1": "documentation",
+    "127.0.0.1": "loopback address",
+    "10.1.2.3": "private address",
+    "172.16.0.1": "private address",
+    "192.168.1.1": "private address",
+    "100.64.0.1": "shared (CGNAT) address",
+    "169.254.1.1": "link-local address",
+    "169.254.169.254": "cloud metadata address",
+    "100.100.100.200": "cloud metadata address",
+    "168.63.129.16": "cloud metadata address",
+    "0.0.0.0": "unspecified address",
+    "0.1.2.3": "'this network' address",
+    "255.255.255.255": "broadcast address",
+    "224.0.0.251": "multicast address",
+    "192.0.2.10": "documentation address",
+    "198.51.100.1": "documentation address",
+    "203.0.113.9": "documentation address",
+    "198.18.0.1": "benchmarking address",
+    "192.0.0.9": "IETF protocol address",
+    "240.0.0.1": "reserved address",
+    "::1": "loopback address",
+    "::": "unspecified address",
+    "fc00::1": "unique-local address",
+    "fd12:3456::1": "unique-local address",
+    "fe80::1": "link-local address",
+    "fec0::1": "site-local address",
+    "fd00:ec2::254": "cloud metadata address",
+    "ff02::1": "multicast address",
+    "2001:db8::1": "documentation address",
+    "3fff::1": "documentation address",
+    "100::1": "reserved address",
 }
 
 ALLOWED = ["8.8.8.8", "1.1.1.1", "93.184.215.14", "2606:4700:4700::1111", "2a00:1450:4001::200e"]
@@ -53,7 +65,34 @@ ALLOWED = ["8.8.8.8", "1.1.1.1", "93.184.215.14", "2606:4700:4700::1111", "2a00:
 
 @pytest.mark.parametrize("addr", sorted(REFUSED_BY_DEFAULT))
 def test_default_refuses(addr):
-    assert refusal_reason(ipaddress.ip_address(addr)) is not None
+    assert refusal_reason(ipaddress.ip_address(addr)) == REFUSED_BY_DEFAULT[addr]
+
+
+def _man_metadata_addresses(page: str) -> list[str]:
+    """The metadata addresses a man page lists: every address after "metadata services"."""
+    text = (ROOT / "man" / page).read_text().replace("\\", "")
+    start = text.index("cloud metadata services (")
+    listed = text[start : text.index(")", text.index("168.63.129.16", start))]
+    found = [w.strip(",;.") for w in listed.split() if parse_ip(w.strip(",;.")) is not None]
+    return found
+
+
+@pytest.mark.parametrize("page", ["wf.1", "ws.1"])
+def test_man_page_lists_exactly_the_metadata_addresses(page):
+    listed = {ipaddress.ip_address(a) for a in _man_metadata_addresses(page)}
+    assert listed == set(METADATA_ADDRESSES)
+
+
+@pytest.mark.parametrize("addr", sorted(_man_metadata_addresses("wf.1")))
+def test_every_documented_metadata_address_is_refused_with_allow_private(addr):
+    ip = ipaddress.ip_address(addr)
+    assert refusal_reason(ip, allow_private=True) == "cloud metadata address"
+    assert refusal_reason(ip) == "cloud metadata address"
+    everything = Policy(allow_private=True, allow_hosts=frozenset({addr}))
+    with pytest.raises(PolicyRefused, match=r": cloud metadata address \(never allowed\)$"):
+        check_address(everything, addr, ip)
+    with pytest.raises(PolicyRefused, match=r": cloud metadata address \(never allowed\)$"):
+        check_name(everything, addr)
 
 
 @pytest.mark.parametrize("addr", ALLOWED)

@@ -142,6 +142,43 @@ def test_ddg_real_post_page():
     assert results[-1].url == "https://en.wikipedia.org/wiki/Eino"
 
 
+def test_ddg_last_page_drops_the_google_pseudo_result():
+    """Our own copy of the last page's shape: its only entry, "EOF", links to a Google
+    search for the query; it is no result, so the page is empty (the real capture below
+    checks the same when ../shared is there)."""
+    answer = classify("duckduckgo", WS_FIXTURES / "ddg_last_page.html")
+    assert (answer.outcome, answer.results) == ("empty", [])
+
+
+DDG_ENTRY = """<div class="result results_links web-result"><div class="result__body">
+<h2 class="result__title"><a rel="nofollow" class="result__a" href="{href}">{title}</a></h2>
+</div></div>"""
+
+
+@pytest.mark.parametrize(
+    ("href", "kept"),
+    [
+        ("http://www.google.com/search?hl=en&amp;q=rust", False),
+        ("https://google.com/search?q=rust", False),
+        ("https://www.google.de/search?q=rust", False),
+        ("https://google.co.uk/search?q=rust", False),
+        # Only Google's search page is the pseudo result: other Google pages and other
+        # hosts that merely start or end like it are real results.
+        ("https://www.google.com/maps?q=rust", True),
+        ("https://notgoogle.com/search?q=rust", True),
+        ("https://docs.rs/search?q=google", True),
+    ],
+)
+def test_ddg_only_a_google_search_link_is_the_pseudo_result(href, kept):
+    real = DDG_ENTRY.format(href="https://tokio.rs/tokio/tutorial", title="Tokio")
+    pseudo = DDG_ENTRY.format(href=href, title="EOF")
+    body = f'<html><body><div id="links">{real}{pseudo}</div></body></html>'.encode()
+    answer = BY_NAME["duckduckgo"].classify(200, HTML, body, Query("rust"))
+    urls = [r.url for r in answer.results]
+    assert urls[0] == "https://tokio.rs/tokio/tutorial"
+    assert len(urls) == (2 if kept else 1)
+
+
 @needs_captures
 def test_ddg_real_last_page_drops_the_google_pseudo_result():
     answer = classify(
