@@ -51,6 +51,39 @@ def test_every_hidden_character_is_removed(char):
     assert one_line(f"a{char}b") == "ab"
 
 
+@pytest.mark.parametrize("code", range(0x80, 0xA0), ids=lambda c: f"U+{c:04X}")
+def test_every_c1_control_is_removed(code):
+    # Each of the 32 C1 controls by itself (a terminal reads 0x9b as CSI, 0x9d as OSC),
+    # next to ASCII and next to other non-ASCII text, in every output function.
+    char = chr(code)
+    for text in (f"a{char}b", f"é{char}b", f"{char}é", f"é{char}"):
+        assert clean_text(text) == text.replace(char, "")
+        assert inline(text) == text.replace(char, "")
+        assert one_line(text) == text.replace(char, "")
+
+
+@pytest.mark.parametrize("code", [*range(0x20, 0x7F), 0xA1, 0xFF, 0x100])
+def test_printable_neighbours_of_the_controls_are_kept(code):
+    # The ranges end where they should: the character after DEL's range and after C1.
+    char = chr(code)
+    for text in (f"a{char}b", f"é{char}b"):
+        assert clean_text(text) == text
+        assert inline(text) == text
+
+
+@pytest.mark.parametrize("code", [c for c in range(0x20) if c not in (0x09, 0x0A, 0x0D)])
+def test_every_c0_control_is_removed(code):
+    char = chr(code)
+    for text in (f"a{char}b", f"é{char}b"):
+        assert clean_text(text) == text.replace(char, "")
+        assert one_line(text) == text.replace(char, "")
+
+
+def test_no_break_space_is_kept_in_text_and_a_space_in_one_line_fields():
+    assert clean_text("a\u00a0b") == "a\u00a0b" and inline("a\u00a0b") == "a\u00a0b"
+    assert one_line("a\u00a0b") == "a b"
+
+
 @pytest.mark.parametrize("word", [PERSIAN, DEVANAGARI, FAMILY, "\U0001f3f3\ufe0f\u200d\U0001f308"])
 def test_joiners_are_kept_where_scripts_and_emoji_need_them(word):
     assert clean_text(f"x {word} y") == f"x {word} y"
