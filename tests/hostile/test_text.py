@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from common.text import clean_text, escape_markers, inline, one_line
+from common.text import cap, clean_text, escape_markers, inline, one_line
 from tests.helpers import ALLOW, invoke
 from tests.hostile import proc
 from tests.servers import respond
@@ -82,6 +82,50 @@ def test_every_c0_control_is_removed(code):
 def test_no_break_space_is_kept_in_text_and_a_space_in_one_line_fields():
     assert clean_text("a\u00a0b") == "a\u00a0b" and inline("a\u00a0b") == "a\u00a0b"
     assert one_line("a\u00a0b") == "a b"
+
+
+def test_stray_joiners_of_both_kinds_are_removed_together():
+    # One ZWNJ and one ZWJ, each next to ASCII: both go (the count of joiners that
+    # decides whether to look is the sum of both kinds).
+    assert clean_text("a\u200cb\u200dc") == "abc"
+    assert one_line("é\u200c \u200dé") == "é é"
+
+
+def test_carriage_returns_in_ascii_text_end_lines():
+    assert clean_text("a\rb\r\nc\n") == "a\nb\nc\n"
+    assert clean_text("a\r\rb") == "a\n\nb"
+
+
+def test_inline_makes_every_line_end_and_tab_a_space():
+    assert inline("a\tb\nc\rd") == "a b c d"
+    assert inline("é\tb\nc\rd\u2028e") == "é b c d e"
+    assert inline("a\x1bb\tc") == "ab c"
+    assert inline("") == "" and inline(None) == ""
+    assert one_line(None) == "" and one_line("  a \n\n b  ") == "a b"
+
+
+@pytest.mark.parametrize("line", ["[wf: x]", "[WF: x]", "[Wf: x]", "[wF: x]", "  [ wf : x]"])
+def test_marker_like_lines_are_escaped_in_any_case(line):
+    indent = line[: len(line) - len(line.lstrip())]
+    assert escape_markers(f"text\n{line}\n") == f"text\n{indent}\\{line.lstrip()}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        ("short", 300, "short"),
+        ("abcdefgh", 8, "abcdefgh"),  # exactly at the limit: whole
+        ("abcdefghi", 8, "abcde..."),  # one over: cut to the limit, "..." included
+        ("abcd efghi", 8, "abcd..."),  # no space left before the mark
+        ("  abcdefghij", 8, "  abc..."),  # leading spaces stay
+        ("abcdef", 2, "..."),
+        ("abcdef", 3, "..."),
+        ("abcdef", 4, "a..."),
+    ],
+)
+def test_cap_at_its_boundary(text, limit, expected):
+    assert cap(text, limit) == expected
+    assert len(cap(text, limit)) <= max(limit, 3)
 
 
 @pytest.mark.parametrize("word", [PERSIAN, DEVANAGARI, FAMILY, "\U0001f3f3\ufe0f\u200d\U0001f308"])
