@@ -407,6 +407,11 @@ def test_searxng_429_and_malformed_json():
     assert odd.outcome == "empty"
 
 
+def test_searxng_bot_check_page_of_our_own_is_blocked_not_empty():
+    answer = classify("searxng", WS_FIXTURES / "searxng_botcheck.html", headers=HTML)
+    assert (answer.outcome, answer.message) == ("blocked", "HTTP 200, bot-check page")
+
+
 @needs_captures
 def test_searxng_public_instance_bot_check_is_blocked_not_empty():
     answer = classify(
