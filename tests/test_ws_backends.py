@@ -443,3 +443,104 @@ def test_searxng_request():
 )
 def test_searxng_search_url(root, url):
     assert search_url(root) == url
+
+
+# ---------------------------------------------------------------- issue 16: mutation survivors
+# ws/backends/antibot.py: the flow every HTML engine shares, checked on small pages.
+
+
+def _ddg(status: int, body: bytes, query: Query, headers=None):
+    return BY_NAME["duckduckgo"].classify(status, headers or HTML, body, query)
+
+
+def _results_page(title: str = "Tokio") -> bytes:
+    entry = DDG_ENTRY.format(href="https://tokio.rs/", title=title)
+    return f'<html><body><div id="links">{entry}</div></body></html>'.encode()
+
+
+def test_results_are_ok_with_the_status_as_message():
+    answer = _ddg(200, _results_page(), Query("rust"))
+    assert (answer.outcome, answer.message) == ("ok", "HTTP 200")
+
+
+def test_a_2xx_status_only_is_read_as_an_answer():
+    answer = _ddg(299, _results_page(), Query("rust"))
+    assert (answer.outcome, answer.message) == ("ok", "HTTP 299")
+    answer = _ddg(300, _results_page(), Query("rust"))
+    assert (answer.outcome, answer.message) == ("http_error", "HTTP 300")
+
+
+@pytest.mark.parametrize(
+    ("status", "outcome", "message"),
+    [
+        (403, "blocked", "HTTP 403, forbidden"),
+        (429, "blocked", "HTTP 429, rate limited"),
+        (404, "http_error", "HTTP 404"),
+        (500, "http_error", "HTTP 500"),
+        (503, "http_error", "HTTP 503"),
+    ],
+)
+def test_error_statuses_with_an_empty_body(status, outcome, message):
+    answer = _ddg(status, b"", Query("rust"))
+    assert (answer.outcome, answer.message) == (outcome, message)
+
+
+def test_an_error_status_names_the_anti_bot_page_that_came_with_it():
+    body = b"<html><body><p>Please verify you are human.</p></body></html>"
+    answer = _ddg(503, body, Query("rust"))
+    assert (answer.outcome, answer.message) == ("http_error", "HTTP 503, CAPTCHA page")
+
+
+def test_a_bot_page_with_200_is_blocked():
+    body = b"<html><body><p>Checking your browser before accessing.</p></body></html>"
+    answer = _ddg(200, body, Query("rust"))
+    assert (answer.outcome, answer.message) == ("blocked", "HTTP 200, bot-check page")
+
+
+def test_the_query_as_sent_is_taken_out_before_looking_for_bot_phrases():
+    # DuckDuckGo is sent "x site:captcha.example"; a page that echoes it says "captcha"
+    # only inside the query: it is not a CAPTCHA page, whatever the status.
+    query = Query("x", allow=("captcha.example",))
+    echo = b'<html><body><p>Nothing about "x site:captcha.example" here.</p></body></html>'
+    assert _ddg(200, echo, query).outcome == "parse_error"
+    assert _ddg(403, echo, query).message == "HTTP 403, forbidden"
+
+
+def test_the_query_is_replaced_by_a_space_not_removed():
+    # So that the words on each side of it never join into a phrase of an anti-bot page.
+    body = b"<html><body><p>accesszzzdenied</p></body></html>"
+    assert _ddg(403, body, Query("zzz")).message == "HTTP 403, access-denied page"
+    assert _ddg(403, b"<html><body><p>accesszzzdenied</p></body></html>", Query("q")).message == (
+        "HTTP 403, forbidden"
+    )
+
+
+def test_brave_no_results_phrase_is_read_without_the_query_as_sent():
+    # Brave is sent "rust site:a.example": taken out whole (with a space in its place),
+    # the words around it form "no results found".
+    body = b"<html><body><p>no resultsrust site:a.examplefound</p></body></html>"
+    answer = BY_NAME["brave"].classify(200, HTML, body, Query("rust", allow=("a.example",)))
+    assert (answer.outcome, answer.message) == ("empty", "HTTP 200, no results page")
+
+
+@pytest.mark.parametrize("body", [b"", b"  \r\n\t "])
+def test_an_empty_200_is_a_parse_error(body):
+    answer = _ddg(200, body, Query("rust"))
+    assert (answer.outcome, answer.message) == ("parse_error", "HTTP 200 with an empty body")
+
+
+def test_an_unknown_layout_is_a_parse_error_that_says_so():
+    answer = _ddg(200, b"<html><body><h1>Welcome</h1></body></html>", Query("rust"))
+    assert (answer.outcome, answer.message) == (
+        "parse_error",
+        "HTTP 200 page with no results and no 'no results' marker; the page layout may have changed",
+    )
+
+
+def test_the_charset_of_the_content_type_is_used():
+    # No <meta> charset: only the header says the page is windows-1251.
+    body = _results_page("Привет мир").replace(b"<html>", b"<html><head></head>")
+    body = body.decode("utf-8").encode("windows-1251")
+    headers = {"content-type": "text/html; charset=windows-1251"}
+    answer = _ddg(200, body, Query("rust"), headers=headers)
+    assert [r.title for r in answer.results] == ["Привет мир"]
