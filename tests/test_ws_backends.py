@@ -544,3 +544,14 @@ def test_the_charset_of_the_content_type_is_used():
     headers = {"content-type": "text/html; charset=windows-1251"}
     answer = _ddg(200, body, Query("rust"), headers=headers)
     assert [r.title for r in answer.results] == ["Привет мир"]
+
+
+def test_an_engine_without_or_classifies_a_query_with_several_allowed_domains():
+    # Mojeek cannot OR site: terms; the query it was sent is the bare text, and reading its
+    # answer must not trip over the note that says so.
+    query = Query("rust async", allow=("a.example", "b.example"))
+    answer = classify("mojeek", WS_FIXTURES / "mojeek_results.html", query=query.text)
+    mojeek = BY_NAME["mojeek"]
+    again = mojeek.classify(200, HTML, (WS_FIXTURES / "mojeek_results.html").read_bytes(), query)
+    assert again.outcome == answer.outcome == "ok"
+    assert [r.url for r in again.results] == [r.url for r in answer.results]
