@@ -588,3 +588,47 @@ def test_four_workers_decide_and_close_neither_waits_nor_runs_the_queue(
     assert wait_until(lambda: len(browser.calls) == 4)
     time.sleep(0.3)
     assert len(running) == 4  # the queued three were cancelled
+
+
+def test_a_paused_request_without_a_url_is_reported_as_such() -> None:
+    browser = FakeBrowser()
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1))
+    log = RefusedLog()
+    interceptor.watch(log)
+    browser.handlers["Fetch.requestPaused"](requestId="8", request={}, frameId="F")
+    try:
+        assert wait_until(lambda: len(browser.calls) == 1)
+    finally:
+        interceptor.close()
+    assert log.items() == [" (refused : scheme '(none)' is not http or https)"]
+
+
+def test_each_check_has_the_resolve_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    import wf.render.intercept as intercept_mod
+
+    monkeypatch.setattr(intercept_mod, "RESOLVE_TIMEOUT", 1.0)
+    release = threading.Event()
+    slow = _Lookups(release)
+    monkeypatch.setattr(socket, "getaddrinfo", slow)
+    browser = FakeBrowser()
+    resolver = CheckedResolver(ONLY_127_0_0_1.with_hosts("slow.test"))
+    interceptor = FetchInterceptor(browser, resolver)
+    try:
+        browser.pause("1", "http://slow.test/")
+        assert wait_until(lambda: len(browser.calls) == 1)
+    finally:
+        release.set()
+        interceptor.close()
+    assert browser.calls[0][1]["errorReason"] == "TimedOut"
+    # A lookup that answers in 50 ms is within it.
+    quick = threading.Event()
+    threading.Timer(0.05, quick.set).start()
+    monkeypatch.setattr(socket, "getaddrinfo", _Lookups(quick))
+    browser = FakeBrowser()
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1.with_hosts("a.test")))
+    try:
+        browser.pause("2", "http://a.test/")
+        assert wait_until(lambda: len(browser.calls) == 1)
+    finally:
+        interceptor.close()
+    assert browser.calls[0][0] == "Fetch.continueRequest"
