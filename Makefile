@@ -4,9 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 BENCH_VENV := .bench-venv
+MUTATION_VENV := .mutation-venv
 STAMP := $(VENV)/.installed
 
-.PHONY: install chromium test demo lint man bench clean
+.PHONY: install chromium test demo lint man bench mutation clean
 
 install: $(STAMP) chromium
 
@@ -56,5 +57,22 @@ man:
 bench: install
 	@bash tests/bench/run.sh
 
+# Mutation testing (tests/mutation/run.py; not part of make test: it takes tens of
+# minutes). mutmut lives in a venv of its own, never in the project's dependencies. One
+# module: make mutation MODULES=common/policy.py. Loopback servers only; as root in a
+# namespace that has nothing else, at the lowest priority.
+$(MUTATION_VENV)/.installed: pyproject.toml common/version.py
+	$(PYTHON) -m venv $(MUTATION_VENV)
+	$(MUTATION_VENV)/bin/pip install --quiet --upgrade pip
+	$(MUTATION_VENV)/bin/pip install --quiet -e '.[test]' 'mutmut>=3.8,<4'
+	@touch $@
+
+mutation: $(MUTATION_VENV)/.installed
+	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null; then \
+	  nice -n 19 unshare --net sh -c 'ip link set lo up && exec "$$@"' _ $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
+	else \
+	  nice -n 19 $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
+	fi
+
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) $(MUTATION_VENV) .mutation build *.egg-info

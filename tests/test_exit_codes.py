@@ -7,6 +7,8 @@ import json
 import socket
 import time
 
+import pytest
+
 from tests.helpers import ALLOW
 from tests.servers import http_response, respond, self_signed_context
 
@@ -198,3 +200,42 @@ def test_credentials_dropped_on_cross_host_redirect(wf, serve):
     assert r.code == 0, r.stderr
     assert b"authorization: basic" in srv.requests[0].lower()
     assert b"authorization" not in other.requests[0].lower()
+
+
+# ------------------------------------------------ issue 16: --max-bytes at its boundary
+
+CAP = 1000
+
+
+def _framed(body: bytes, framing: str) -> bytes:
+    head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+    if framing == "length":
+        return f"{head}Content-Length: {len(body)}\r\n\r\n".encode() + body
+    if framing == "chunked":
+        chunks = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in (body[:300], body[300:]) if p)
+        return f"{head}Transfer-Encoding: chunked\r\n\r\n".encode() + chunks + b"0\r\n\r\n"
+    if framing == "gzip":
+        packed = gzip.compress(body)
+        return (
+            f"{head}Content-Encoding: gzip\r\nContent-Length: {len(packed)}\r\n\r\n".encode()
+            + packed
+        )
+    return f"{head}\r\n".encode() + body  # read until the server closes
+
+
+@pytest.mark.parametrize("framing", ["length", "chunked", "close", "gzip"])
+@pytest.mark.parametrize(("size", "code"), [(CAP - 1, 0), (CAP, 0), (CAP + 1, 63)])
+def test_max_bytes_at_its_boundary(wf, serve, framing, size, code):
+    """man wf.1: bodies *larger than* SIZE are refused, on the wire and after decoding;
+    a body of exactly SIZE bytes is read whole."""
+    tail = b"z" * (size % 100 - 1) + b"\n" if size % 100 else b""
+    body = (b"y" * 99 + b"\n") * (size // 100) + tail
+    assert len(body) == size
+    answer = _framed(body, framing)
+    srv = serve(lambda conn, _req: conn.sendall(answer))
+    r = wf(*ALLOW, "--max-bytes", str(CAP), "--save", srv.url)
+    assert r.code == code, r.stderr
+    if code == 63:
+        assert r.stderr.startswith("wf: (63) ") and f"cap of {CAP} bytes" in r.stderr
+    else:
+        assert r.stdout.startswith(f"[wf: saved full text ({size} bytes")

@@ -176,3 +176,58 @@ def test_script_text_that_looks_like_tags_is_not_touched():
     assert len(long_page) > COUNTED_FROM
     assert cap_attributes(long_page) == (long_page, 0, 0)
     assert cap_attributes(script) == (script, 0, 0)
+
+
+# -- issue 16: each documented bound at its boundary ----------------------------------------
+
+
+@pytest.mark.parametrize("count", [149_999, 150_000, 150_001])
+def test_tag_cap_at_its_boundary(count):
+    from common.parse_limits import MAX_TAGS, cap_tags
+
+    assert MAX_TAGS == 150_000  # man wf.1, LIMITS ON WORK AFTER THE BYTES ARRIVE
+    text = "<i>" * count + "end"
+    out, total = cap_tags(text)
+    if count <= MAX_TAGS:
+        assert (out, total) == (text, 0)
+    else:
+        assert total == count and out == "<i>" * (MAX_TAGS - 1)
+
+
+@pytest.mark.parametrize(("count", "dropped"), [(255, 0), (256, 0), (257, 1)])
+def test_per_element_attribute_cap_at_its_boundary(count, dropped):
+    assert MAX_ATTRIBUTES_PER_ELEMENT == 256
+    tag = _tag(count, width=20)  # a start tag longer than the part read ahead (4 KB)
+    assert len(tag) > 4096
+    page = f"<html><body>{tag}hello</p></body></html>"
+    out, elements, cut = cap_attributes(page)
+    assert (elements, cut) == ((1, dropped) if dropped else (0, 0))
+    assert _attrs_of(out) == min(count, 256)
+    assert "hello" in out
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_page_attribute_cap_at_its_boundary(extra):
+    assert MAX_ATTRIBUTES == 100_000
+    per = 100
+    tags = [_tag(per, name="i") + "t</i>" for _ in range(MAX_ATTRIBUTES // per)]
+    if extra < 0:
+        tags[-1] = _tag(per - 1, name="i") + "t</i>"
+    elif extra > 0:
+        tags.append(_tag(extra, name="i") + "t</i>")
+    padding = "<p>" + "x" * COUNTED_FROM + "</p>"
+    page = "".join(tags) + padding
+    out, _elements, dropped = cap_attributes(page)
+    assert dropped == max(extra, 0)
+    kept = sum(len(t.split()) - 1 for t in re.findall(r"<i[^>]*>", out))
+    assert kept == MAX_ATTRIBUTES + min(extra, 0)
+
+
+@pytest.mark.parametrize(("size", "counted"), [(COUNTED_FROM, False), (COUNTED_FROM + 1, True)])
+def test_attributes_are_counted_from_their_page_size(size, counted):
+    # MAX_ATTRIBUTES + 100 short attributes, padded to exactly ``size`` characters.
+    tags = "".join(_tag(100, name="i") + "t</i>" for _ in range(MAX_ATTRIBUTES // 100 + 1))
+    page = tags + "<p>" + "x" * (size - len(tags) - 7) + "</p>"
+    assert len(page) == size
+    out, _elements, dropped = cap_attributes(page)
+    assert dropped == (100 if counted else 0)

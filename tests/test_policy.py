@@ -12,6 +12,7 @@ import pytest
 
 from common.errors import DNSError, PolicyRefused
 from common.policy import (
+    METADATA_ADDRESSES,
     Policy,
     canonical_host,
     check_address,
@@ -21,31 +22,42 @@ from common.policy import (
     refusal_reason,
     resolve_checked,
 )
+from tests.helpers import ROOT
 
+# The exact reason label each address gets under the default policy: a test that checked only
+# that some reason exists would let a metadata address fall back to its range's label (as
+# 100.100.100.200 would to CGNAT), which --allow-private then allows.
 REFUSED_BY_DEFAULT = {
-    "127.0.0.1": "loopback",
-    "10.1.2.3": "private",
-    "172.16.0.1": "private",
-    "192.168.1.1": "private",
-    "100.64.0.1": "CGNAT",
-    "169.254.1.1": "link-local",
-    "169.254.169.254": "metadata",
-    "100.100.100.200": "metadata",
-    "0.0.0.0": "unspecified",
-    "255.255.255.255": "broadcast",
-    "224.0.0.251": "multicast",
-    "192.0.2.10": "documentation",
-    "198.51.100.1": "documentation",
-    "203.0.113.9": "documentation",
-    "240.0.0.1": "reserved",
-    "::1": "loopback",
-    "::": "unspecified",
-    "fc00::1": "unique-local",
-    "fd12:3456::1": "unique-local",
-    "fe80::1": "link-local",
-    "fd00:ec2::254": "metadata",
-    "ff02::1": "multicast",
-    "2001:db8::1": "documentation",
+    "127.0.0.1": "loopback address",
+    "10.1.2.3": "private address",
+    "172.16.0.1": "private address",
+    "192.168.1.1": "private address",
+    "100.64.0.1": "shared (CGNAT) address",
+    "169.254.1.1": "link-local address",
+    "169.254.169.254": "cloud metadata address",
+    "100.100.100.200": "cloud metadata address",
+    "168.63.129.16": "cloud metadata address",
+    "0.0.0.0": "unspecified address",
+    "0.1.2.3": "'this network' address",
+    "255.255.255.255": "broadcast address",
+    "224.0.0.251": "multicast address",
+    "192.0.2.10": "documentation address",
+    "198.51.100.1": "documentation address",
+    "203.0.113.9": "documentation address",
+    "198.18.0.1": "benchmarking address",
+    "192.0.0.9": "IETF protocol address",
+    "240.0.0.1": "reserved address",
+    "::1": "loopback address",
+    "::": "unspecified address",
+    "fc00::1": "unique-local address",
+    "fd12:3456::1": "unique-local address",
+    "fe80::1": "link-local address",
+    "fec0::1": "site-local address",
+    "fd00:ec2::254": "cloud metadata address",
+    "ff02::1": "multicast address",
+    "2001:db8::1": "documentation address",
+    "3fff::1": "documentation address",
+    "100::1": "reserved address",
 }
 
 ALLOWED = ["8.8.8.8", "1.1.1.1", "93.184.215.14", "2606:4700:4700::1111", "2a00:1450:4001::200e"]
@@ -53,7 +65,34 @@ ALLOWED = ["8.8.8.8", "1.1.1.1", "93.184.215.14", "2606:4700:4700::1111", "2a00:
 
 @pytest.mark.parametrize("addr", sorted(REFUSED_BY_DEFAULT))
 def test_default_refuses(addr):
-    assert refusal_reason(ipaddress.ip_address(addr)) is not None
+    assert refusal_reason(ipaddress.ip_address(addr)) == REFUSED_BY_DEFAULT[addr]
+
+
+def _man_metadata_addresses(page: str) -> list[str]:
+    """The metadata addresses a man page lists: every address after "metadata services"."""
+    text = (ROOT / "man" / page).read_text().replace("\\", "")
+    start = text.index("cloud metadata services (")
+    listed = text[start : text.index(")", text.index("168.63.129.16", start))]
+    found = [w.strip(",;.") for w in listed.split() if parse_ip(w.strip(",;.")) is not None]
+    return found
+
+
+@pytest.mark.parametrize("page", ["wf.1", "ws.1"])
+def test_man_page_lists_exactly_the_metadata_addresses(page):
+    listed = {ipaddress.ip_address(a) for a in _man_metadata_addresses(page)}
+    assert listed == set(METADATA_ADDRESSES)
+
+
+@pytest.mark.parametrize("addr", sorted(_man_metadata_addresses("wf.1")))
+def test_every_documented_metadata_address_is_refused_with_allow_private(addr):
+    ip = ipaddress.ip_address(addr)
+    assert refusal_reason(ip, allow_private=True) == "cloud metadata address"
+    assert refusal_reason(ip) == "cloud metadata address"
+    everything = Policy(allow_private=True, allow_hosts=frozenset({addr}))
+    with pytest.raises(PolicyRefused, match=r": cloud metadata address \(never allowed\)$"):
+        check_address(everything, addr, ip)
+    with pytest.raises(PolicyRefused, match=r": cloud metadata address \(never allowed\)$"):
+        check_name(everything, addr)
 
 
 @pytest.mark.parametrize("addr", ALLOWED)
@@ -359,3 +398,295 @@ def test_bad_allow_hosts_variable_is_named():
 )
 def test_good_allow_host_values_are_canonical(value, canonical):
     assert policy_from_env({}, allow_hosts=(value,)).allow_hosts == {canonical}
+
+
+# ---------------------------------------------------------------- issue 16: mutation survivors
+# Each test below kills mutants of common/policy.py that the suite let live (make mutation).
+
+
+def test_with_hosts_adds_canonical_hosts_and_keeps_the_rest():
+    base = Policy(allow_private=True, allow_hosts=frozenset({"a.example"}))
+    wider = base.with_hosts("B.Example.", "", "[::1]")
+    assert wider.allow_private is True
+    assert wider.allow_hosts == frozenset({"a.example", "b.example", "::1"})
+    assert base.with_hosts() == base
+    assert Policy().with_hosts("x.example").allow_private is False
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[::1", None),  # half a bracket pair is no address
+        ("::1]", None),
+        ("[fe80::1%a%b]", "fe80::1"),  # everything from the first "%" is the zone
+        ("1.2.3.4X", None),
+        ("[::2]", "0.0.0.2"),  # IPv4-compatible, as inet_pton reads it
+        ("[::1]", "::1"),  # but ::1 stays loopback IPv6
+        ("1.2.3.4.0", None),  # five parts
+        ("0x", "0.0.0.0"),  # inet_aton reads a bare 0x as 0
+        ("127.0.0.0x", "127.0.0.0"),
+        ("1.2.3.08", None),  # 08 is octal, and 8 is no octal digit
+        ("1.2.3.07", "1.2.3.7"),
+        ("1.2.3.010", "1.2.3.8"),
+        ("255.1.1.1", "255.1.1.1"),
+        ("256.1.1.1", None),
+        ("256.0.0.1", None),
+        ("1.2.3.256", None),
+        ("1.2.65535", "1.2.255.255"),
+        ("1.2.65536", None),
+        ("1.16777215", "1.255.255.255"),
+        ("1.16777216", None),
+        ("4294967295", "255.255.255.255"),
+        ("4294967296", None),
+    ],
+)
+def test_parse_ip_edges(text, expected):
+    got = parse_ip(text)
+    assert got == (None if expected is None else ipaddress.ip_address(expected))
+
+
+@pytest.mark.parametrize(
+    ("host", "canonical"),
+    [
+        ("[Example.COM]", "example.com"),
+        ("XBOX.example", "xbox.example"),
+        ("[WWW.XBOX.]", "www.xbox"),
+        ("  Bücher.example. ", "xn--bcher-kva.example"),
+    ],
+)
+def test_canonical_host_edges(host, canonical):
+    assert canonical_host(host) == canonical
+
+
+def test_teredo_and_other_special_ipv6_is_refused_as_reserved():
+    # Not global, yet neither reserved nor private in any earlier rule.
+    assert refusal_reason(ipaddress.ip_address("2001::1")) == "reserved address"
+    assert refusal_reason(ipaddress.ip_address("2001:2::1")) == "reserved address"
+
+
+def test_refusal_of_a_literal_address_names_it_once():
+    addr = ipaddress.ip_address("10.0.0.1")
+    with pytest.raises(PolicyRefused) as info:
+        check_address(Policy(), "10.0.0.1", addr)
+    assert info.value.message == (
+        "refused 10.0.0.1: private address; allow it with --allow-host 10.0.0.1, "
+        "or --allow-private (or WF_ALLOW_PRIVATE=1)"
+    )
+
+
+def test_check_scheme():
+    from common.policy import check_scheme
+
+    check_scheme("http", "http://a.example/")
+    check_scheme("HTTPS", "HTTPS://a.example/")
+    with pytest.raises(PolicyRefused) as info:
+        check_scheme("ftp", "ftp://a.example/")
+    assert info.value.message == "refused ftp://a.example/: scheme 'ftp' is not http or https"
+    with pytest.raises(PolicyRefused) as info:
+        check_scheme("", "a.example")
+    assert info.value.message == "refused a.example: scheme '(none)' is not http or https"
+
+
+class _Lookup:
+    """socket.getaddrinfo's stand-in: records how it was called (and from which thread),
+    answers what the test says, optionally after ``release`` is set."""
+
+    def __init__(self, answer, *, release=None, fail=None) -> None:
+        self.answer, self.release, self.fail = answer, release, fail
+        self.calls: list[tuple] = []
+        self.threads: list[tuple[str, bool]] = []
+
+    def __call__(self, host, port, family=0, type=0, proto=0, flags=0):  # noqa: A002
+        import threading
+
+        self.calls.append((host, port, type))
+        me = threading.current_thread()
+        self.threads.append((me.name, me.daemon))
+        if self.release is not None:
+            self.release.wait(5)
+        if self.fail is not None:
+            raise self.fail
+        return self.answer
+
+
+def _info(*addrs: str, family=None):
+    out = []
+    for a in addrs:
+        fam = family or (socket.AF_INET6 if ":" in a else socket.AF_INET)
+        out.append((fam, socket.SOCK_STREAM, 6, "", (a, 80)))
+    return out
+
+
+def test_resolve_asks_once_for_the_canonical_name_in_a_daemon_thread(monkeypatch):
+    from common.policy import resolve
+
+    lookup = _Lookup(_info("8.8.8.8", "8.8.8.8", "2606:4700::1"))
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    assert resolve("Example.COM.", 8443) == [
+        ipaddress.ip_address("8.8.8.8"),
+        ipaddress.ip_address("2606:4700::1"),
+    ]
+    assert lookup.calls == [("example.com", 8443, socket.SOCK_STREAM)]
+    # A daemon thread: a lookup that never returns cannot keep the process alive.
+    assert lookup.threads == [("wf-resolve", True)]
+
+
+def test_resolve_of_a_literal_asks_nobody(monkeypatch):
+    from common.policy import resolve
+
+    lookup = _Lookup([])
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    assert resolve("127.0.0.1", 80) == [ipaddress.ip_address("127.0.0.1")]
+    assert resolve("[::1]", 80) == [ipaddress.ip_address("::1")]
+    assert lookup.calls == []
+
+
+def test_resolve_skips_other_families_and_zone_ids(monkeypatch):
+    from common.policy import resolve
+
+    answer = _info("/tmp/x", family=socket.AF_UNIX) + _info("fe80::1%a%b", "1.2.3.4")
+    monkeypatch.setattr(socket, "getaddrinfo", _Lookup(answer))
+    assert resolve("z.test", 80) == [
+        ipaddress.ip_address("fe80::1"),
+        ipaddress.ip_address("1.2.3.4"),
+    ]
+
+
+@pytest.mark.parametrize("answer", [[], _info("/tmp/x", family=socket.AF_UNIX)])
+def test_resolve_without_an_address_is_a_dns_error(monkeypatch, answer):
+    from common.policy import resolve
+
+    monkeypatch.setattr(socket, "getaddrinfo", _Lookup(answer))
+    with pytest.raises(DNSError) as info:
+        resolve("empty.test", 80)
+    assert info.value.message == "could not resolve host empty.test"
+
+
+@pytest.mark.parametrize("error", [OSError("nope"), UnicodeError("bad label")])
+def test_resolve_failure_is_a_dns_error(monkeypatch, error):
+    from common.policy import resolve
+
+    monkeypatch.setattr(socket, "getaddrinfo", _Lookup([], fail=error))
+    with pytest.raises(DNSError) as info:
+        resolve("fail.test", 80)
+    assert info.value.message == "could not resolve host fail.test"
+
+
+def test_resolve_gives_up_at_the_deadline(monkeypatch):
+    import threading
+    import time
+
+    from common.errors import Timeout
+    from common.policy import resolve
+
+    release = threading.Event()
+    monkeypatch.setattr(socket, "getaddrinfo", _Lookup(_info("8.8.8.8"), release=release))
+    try:
+        with pytest.raises(Timeout) as info:
+            resolve("slow.test", 80, deadline=time.monotonic() + 0.2)
+        assert info.value.message == "timed out resolving slow.test"
+        # A deadline already past: no wait at all, even for an answer on its way.
+        threading.Timer(0.6, release.set).start()
+        with pytest.raises(Timeout):
+            resolve("slow.test", 80, deadline=time.monotonic() - 1)
+    finally:
+        release.set()
+
+
+def test_resolve_checked_checks_a_literal_and_passes_port_and_deadline(monkeypatch):
+    import threading
+    import time
+
+    from common.errors import Timeout
+
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1"}))
+    assert resolve_checked(policy, "127.0.0.1", 80) == [ipaddress.ip_address("127.0.0.1")]
+    lookup = _Lookup(_info("8.8.8.8"))
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    resolve_checked(Policy(), "ok.test", 8080)
+    assert lookup.calls == [("ok.test", 8080, socket.SOCK_STREAM)]
+    release = threading.Event()
+    monkeypatch.setattr(socket, "getaddrinfo", _Lookup(_info("8.8.8.8"), release=release))
+    try:
+        with pytest.raises(Timeout):
+            resolve_checked(Policy(), "slow.test", 80, deadline=time.monotonic() + 0.2)
+    finally:
+        release.set()
+
+
+@pytest.mark.parametrize(
+    ("value", "allowed"),
+    [
+        ("1", True),
+        ("true", True),
+        ("TRUE", True),
+        ("Yes", True),
+        (" on ", True),
+        ("ON", True),
+        ("0", False),
+        ("no", False),
+        ("off", False),
+        ("", False),
+        ("2", False),
+    ],
+)
+def test_wf_allow_private_values(monkeypatch, value, allowed):
+    assert policy_from_env({"WF_ALLOW_PRIVATE": value}).allow_private is allowed
+    # Without a mapping the process environment is read.
+    monkeypatch.setenv("WF_ALLOW_PRIVATE", value)
+    assert policy_from_env().allow_private is allowed
+
+
+def test_policy_from_env_checks_the_proxy_variables_it_is_given():
+    from common.errors import UsageError
+
+    with pytest.raises(UsageError, match="HTTPS_PROXY"):
+        policy_from_env({"HTTPS_PROXY": "socks5://127.0.0.1:1080"})
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("http:///path", ", not a URL 'http:///path'"),
+        (":80", ", not ':80'"),
+        ("bad!:80", ", not 'bad!:80'"),
+        ("X:80", ", not 'X:80': --allow-host x"),
+    ],
+)
+def test_allow_host_hints_only_what_could_match(value, message):
+    from common.errors import UsageError
+    from common.policy import allow_host_value
+
+    with pytest.raises(UsageError) as info:
+        allow_host_value(value, "--allow-host")
+    assert info.value.message == (
+        "--allow-host takes a host name or address without a port or scheme" + message
+    )
+
+
+def test_allow_host_shows_at_most_100_characters_of_a_value():
+    from common.errors import UsageError
+    from common.policy import allow_host_value
+
+    with pytest.raises(UsageError) as info:
+        allow_host_value("a" * 150 + " b", "--allow-host")
+    assert info.value.message.endswith(f"; {'a' * 100!r} has spaces in it")
+
+
+@pytest.mark.parametrize(
+    ("name", "valid"),
+    [
+        ("a", True),
+        (".".join(["a" * 63] * 3 + ["b" * 61]), True),  # 253 characters
+        (".".join(["a" * 63] * 3 + ["b" * 62]), False),  # 254
+    ],
+)
+def test_allow_host_name_length(name, valid):
+    from common.errors import UsageError
+    from common.policy import allow_host_value
+
+    if valid:
+        assert allow_host_value(name, "--allow-host") == name
+    else:
+        with pytest.raises(UsageError, match="is not a valid host name"):
+            allow_host_value(name, "--allow-host")

@@ -25,7 +25,10 @@ def test_split_lines_counts_like_a_reader():
     assert lines.split_lines("a\n\nb") == ["a", "", "b"]
 
 
-def test_filter_then_exclude_then_window():
+def test_filter_and_exclude_narrow_the_view_before_the_window_numbers_it():
+    # --filter and --exclude commute (a line stays when it matches one and not the other),
+    # so no output can show which runs first; what the order of the pipeline does show is
+    # that --from/--to count lines of the narrowed view, not of the page.
     text = [
         f"{w} {i}" for i, w in enumerate(["apple", "banana", "apple pie", "cherry", "apple tart"])
     ]
@@ -33,6 +36,9 @@ def test_filter_then_exclude_then_window():
     sel = lines.select_lines(text, keep=keep, drop=drop, from_line=2, to_line=9)
     assert sel.lines == ["apple tart 4"]
     assert (sel.total, sel.matched, sel.first, sel.last) == (5, 2, 2, 2)
+    # The window alone counts the page's lines: its second line is "banana 1".
+    sel = lines.select_lines(text, from_line=2, to_line=2)
+    assert sel.lines == ["banana 1"]
 
 
 def test_window_past_the_end_is_empty():

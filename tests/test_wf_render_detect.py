@@ -165,3 +165,38 @@ def test_next_data_is_capped_at_a_line_end() -> None:
 )
 def test_no_next_data(html: str) -> None:
     assert recover_next_data(html) is None
+
+
+# ------------------------------------------------ issue 16: the thresholds at their boundaries
+
+
+def sized_shell(size: int, filler: str = "x") -> str:
+    """An empty mount point padded with a comment to exactly ``size`` bytes of UTF-8."""
+    head = '<div id="root"></div><!--'
+    room = size - len(head.encode()) - len("-->")
+    per = len(filler.encode())
+    assert room % per == 0
+    html = head + filler * (room // per) + "-->"
+    assert len(html.encode()) == size
+    return html
+
+
+@pytest.mark.parametrize(("size", "shell"), [(1999, False), (2000, True), (2001, True)])
+def test_html_size_threshold_at_its_boundary(size: int, shell: bool) -> None:
+    """man wf.1: "at least 2000 bytes of HTML"."""
+    assert looks_like_js_shell(sized_shell(size), "") is shell
+
+
+@pytest.mark.parametrize(("size", "shell"), [(1996, False), (2000, True), (2004, True)])
+def test_html_size_threshold_counts_four_byte_characters(size: int, shell: bool) -> None:
+    # 2000 bytes of four-byte characters are 500 characters plus the markup: the quick
+    # check on characters must not turn such a page away.
+    html = sized_shell(size - 24, "\U0001f600") + "x" * 24
+    assert len(html.encode()) == size
+    assert looks_like_js_shell(html, "") is shell
+
+
+@pytest.mark.parametrize(("size", "shell"), [(399, True), (400, False), (401, False)])
+def test_text_size_threshold_at_its_boundary(size: int, shell: bool) -> None:
+    """man wf.1: "whose extracted text is under 400 bytes"."""
+    assert looks_like_js_shell(sized_shell(3000), "t" * size) is shell

@@ -390,3 +390,245 @@ def test_blocked_entries_are_unique_and_capped() -> None:
         b.add(f"http://127.0.0.2/{i}")
     items = b.items()
     assert len(items) == 51 and items[-1] == "... and 30 more"
+
+
+# ---------------------------------------------------------------- issue 16: mutation survivors
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http:///x", ("AddressUnreachable", "refused http:///x: no host")),
+        ("http://[::1/", ("AddressUnreachable", "refused http://[::1/: invalid URL")),
+        (
+            "relative/path",
+            ("BlockedByClient", "refused relative/path: scheme '(none)' is not http or https"),
+        ),
+        (
+            "ftp://127.0.0.1/" + "f" * 300,
+            (
+                "BlockedByClient",
+                f"refused {('ftp://127.0.0.1/' + 'f' * 300)[:200]}: scheme 'ftp' is not http or https",
+            ),
+        ),
+        (
+            "http:///" + "x" * 300,
+            ("AddressUnreachable", f"refused {('http:///' + 'x' * 300)[:200]}: no host"),
+        ),
+        (
+            "http://[::1/" + "x" * 300,
+            ("AddressUnreachable", f"refused {('http://[::1/' + 'x' * 300)[:200]}: invalid URL"),
+        ),
+    ],
+)
+def test_verdicts_exactly(url: str, expected: tuple[str, str]) -> None:
+    assert verdict(url) == expected
+
+
+class _Lookups:
+    """getaddrinfo's stand-in: records (host, port), answers 127.0.0.1 (or 127.0.0.2 for
+    evil.test), waits for ``release`` first when it is given."""
+
+    def __init__(self, release: threading.Event | None = None) -> None:
+        self.calls: list[tuple[str, Any]] = []
+        self.release = release
+
+    def __call__(self, host: str, port: Any, *args: Any, **kw: Any) -> list[Any]:
+        self.calls.append((host, port))
+        if self.release is not None:
+            self.release.wait(5)
+        if host == "nowhere.test":
+            raise socket.gaierror(-2, "Name or service not known")
+        addr = "127.0.0.2" if host == "evil.test" else "127.0.0.1"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (addr, port or 0))]
+
+
+def test_the_port_of_the_url_reaches_the_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
+    lookups = _Lookups()
+    monkeypatch.setattr(socket, "getaddrinfo", lookups)
+    resolver = CheckedResolver(ONLY_127_0_0_1.with_hosts("a.test", "b.test"))
+    assert url_verdict(resolver, "http://a.test:8080/", deadline=time.monotonic() + 5) is None
+    assert url_verdict(resolver, "https://b.test/", deadline=time.monotonic() + 5) is None
+    assert lookups.calls == [("a.test", 8080), ("b.test", 443)]
+
+
+def test_a_slow_lookup_times_out_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    monkeypatch.setattr(socket, "getaddrinfo", _Lookups(release))
+    resolver = CheckedResolver(ONLY_127_0_0_1.with_hosts("slow.test"))
+    try:
+        got = url_verdict(resolver, "http://slow.test/", deadline=time.monotonic() + 0.2)
+        assert got == ("TimedOut", "timed out resolving slow.test")
+    finally:
+        release.set()
+
+
+def test_answers_and_refusals_are_cached_for_their_ttl(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    import wf.render.intercept as intercept_mod
+
+    clock = [100.0]
+    monkeypatch.setattr(intercept_mod, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    lookups = _Lookups()
+    monkeypatch.setattr(socket, "getaddrinfo", lookups)
+    resolver = CheckedResolver(ONLY_127_0_0_1.with_hosts("good.test"))
+    ttl = CheckedResolver.TTL
+    resolver.addresses("good.test", 80, deadline=time.monotonic() + 5)
+    clock[0] = 100.0 + ttl - 0.001
+    resolver.addresses("good.test", 80, deadline=time.monotonic() + 5)
+    assert len(lookups.calls) == 1  # still fresh
+    clock[0] = 100.0 + ttl
+    resolver.addresses("good.test", 80, deadline=time.monotonic() + 5)
+    assert len(lookups.calls) == 2  # expired at exactly its TTL
+    # A refusal and a failed lookup are remembered too.
+    from common.errors import DNSError, PolicyRefused
+
+    for name, error in (("evil.test", PolicyRefused), ("nowhere.test", DNSError)):
+        before = len(lookups.calls)
+        with pytest.raises(error):
+            resolver.addresses(name, 80, deadline=time.monotonic() + 5)
+        clock[0] += ttl / 2
+        with pytest.raises(error):
+            resolver.addresses(name, 80, deadline=time.monotonic() + 5)
+        assert len(lookups.calls) == before + 1
+
+
+class TimedBrowser(FakeBrowser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.timeouts: list[tuple[str, float]] = []
+
+    def call(self, method: str, *, timeout: float, **params: Any) -> dict[str, Any]:
+        self.timeouts.append((method, timeout))
+        return super().call(method, timeout=timeout, **params)
+
+
+def test_interception_calls_carry_their_timeouts_and_long_urls_are_cut() -> None:
+    browser = TimedBrowser()
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1))
+    interceptor.enable(timeout=7.5)
+    log = RefusedLog()
+    interceptor.watch(log)
+    long_url = "http://127.0.0.2/" + "p" * 400
+    browser.pause("1", "http://127.0.0.1/ok")
+    browser.pause("2", long_url)
+    browser.pause("3", "")
+    try:
+        assert wait_until(lambda: len(browser.calls) == 4)
+    finally:
+        interceptor.close()
+    assert sorted(browser.timeouts) == [
+        ("Fetch.continueRequest", 5.0),
+        ("Fetch.enable", 7.5),
+        ("Fetch.failRequest", 5.0),
+        ("Fetch.failRequest", 5.0),
+    ]
+    reasons = {p["requestId"]: p.get("errorReason") for _m, p in browser.calls[1:]}
+    assert reasons == {"1": None, "2": "BlockedByClient", "3": "BlockedByClient"}
+    items = sorted(log.items())
+    assert items[0] == " (refused : scheme '(none)' is not http or https)"
+    assert items[1].startswith(long_url[:300] + " (refused 127.0.0.2: loopback address")
+
+
+def test_a_paused_request_without_a_url_is_refused_not_failed() -> None:
+    browser = FakeBrowser()
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1))
+    browser.handlers["Fetch.requestPaused"](requestId="7", request={})
+    try:
+        assert wait_until(lambda: len(browser.calls) == 1)
+    finally:
+        interceptor.close()
+    assert browser.calls[0][1]["errorReason"] == "BlockedByClient"
+
+
+def test_unwatch_stops_reports_and_forgives_a_log_never_watched() -> None:
+    browser = FakeBrowser()
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1))
+    log = RefusedLog()
+    interceptor.watch(log)
+    interceptor.unwatch(log)
+    interceptor.unwatch(RefusedLog())
+    browser.pause("1", "http://127.0.0.2/x")
+    try:
+        assert wait_until(lambda: len(browser.calls) == 1)
+    finally:
+        interceptor.close()
+    assert log.items() == []
+
+
+def test_four_workers_decide_and_close_neither_waits_nor_runs_the_queue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import wf.render.intercept as intercept_mod
+
+    release = threading.Event()
+    running: list[str] = []
+
+    def slow(*a: Any, **k: Any) -> None:
+        running.append(threading.current_thread().name)
+        release.wait(5)
+
+    monkeypatch.setattr(intercept_mod, "url_verdict", slow)
+    browser = FakeBrowser()
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1))
+    try:
+        for i in range(7):
+            browser.pause(str(i), "http://127.0.0.1/")
+        assert wait_until(lambda: len(running) == 4)
+        time.sleep(0.3)
+        assert len(running) == 4  # four at a time, the rest queued
+        assert all(name.startswith("wf-intercept_") for name in running)
+        closer = threading.Thread(target=interceptor.close)
+        closer.start()
+        closer.join(2)
+        assert not closer.is_alive()  # close does not wait for the running checks
+    finally:
+        release.set()
+    assert wait_until(lambda: len(browser.calls) == 4)
+    time.sleep(0.3)
+    assert len(running) == 4  # the queued three were cancelled
+
+
+def test_a_paused_request_without_a_url_is_reported_as_such() -> None:
+    browser = FakeBrowser()
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1))
+    log = RefusedLog()
+    interceptor.watch(log)
+    browser.handlers["Fetch.requestPaused"](requestId="8", request={}, frameId="F")
+    try:
+        assert wait_until(lambda: len(browser.calls) == 1)
+    finally:
+        interceptor.close()
+    assert log.items() == [" (refused : scheme '(none)' is not http or https)"]
+
+
+def test_each_check_has_the_resolve_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    import wf.render.intercept as intercept_mod
+
+    monkeypatch.setattr(intercept_mod, "RESOLVE_TIMEOUT", 1.0)
+    release = threading.Event()
+    slow = _Lookups(release)
+    monkeypatch.setattr(socket, "getaddrinfo", slow)
+    browser = FakeBrowser()
+    resolver = CheckedResolver(ONLY_127_0_0_1.with_hosts("slow.test"))
+    interceptor = FetchInterceptor(browser, resolver)
+    try:
+        browser.pause("1", "http://slow.test/")
+        assert wait_until(lambda: len(browser.calls) == 1)
+    finally:
+        release.set()
+        interceptor.close()
+    assert browser.calls[0][1]["errorReason"] == "TimedOut"
+    # A lookup that answers in 50 ms is within it.
+    quick = threading.Event()
+    threading.Timer(0.05, quick.set).start()
+    monkeypatch.setattr(socket, "getaddrinfo", _Lookups(quick))
+    browser = FakeBrowser()
+    interceptor = FetchInterceptor(browser, CheckedResolver(ONLY_127_0_0_1.with_hosts("a.test")))
+    try:
+        browser.pause("2", "http://a.test/")
+        assert wait_until(lambda: len(browser.calls) == 1)
+    finally:
+        interceptor.close()
+    assert browser.calls[0][0] == "Fetch.continueRequest"

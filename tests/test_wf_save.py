@@ -228,3 +228,38 @@ def test_the_preview_of_a_short_line_then_a_huge_one_shows_both(wf, serve, scrat
     head = wf(*ALLOW, srv.url).stdout.split("\n", 1)[0]
     assert "line 2 is cut at 4990 of 30000 characters" in head
     assert "--from 2 --to 2 --max-length 0 --no-save" in head and "Page on with --from 3" in head
+
+
+# ------------------------------------------------ issue 16: auto-save at its boundary
+
+
+@pytest.mark.parametrize(("size", "saved"), [(9_999, False), (10_000, False), (10_001, True)])
+def test_autosave_default_threshold_at_its_boundary(wf, serve, scratch, size, saved):
+    """man wf.1: a full view *larger than* 10000 bytes (the default) is auto-saved; one of
+    exactly 10000 bytes is printed whole."""
+    line = b"x" * 99 + b"\n"
+    body = (line * (size // 100 + 1))[: size - 1] + b"\n"
+    assert len(body) == size
+    srv = serve(respond(200, body, {"Content-Type": "text/plain"}))
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 0, r.stderr
+    if saved:
+        assert r.stdout.startswith("[wf: page too large to inline")
+        assert [p.read_bytes() for p in scratch.iterdir()] == [body]
+    else:
+        assert r.stdout.encode() == body
+        assert not scratch.exists() or not any(scratch.iterdir())
+
+
+@pytest.mark.parametrize(("limit", "saved"), [(300, True), (301, False), (302, False)])
+def test_autosave_threshold_from_env_at_its_boundary(wf, serve, limit, saved):
+    """The threshold counts UTF-8 bytes of the full view: 150 two-byte characters and a
+    newline are 301 bytes (151 characters)."""
+    body = "é" * 150 + "\n"
+    srv = serve(respond(200, body.encode(), {"Content-Type": "text/plain; charset=utf-8"}))
+    r = wf(*ALLOW, srv.url, env={"WF_AUTOSAVE_BYTES": str(limit)})
+    assert r.code == 0, r.stderr
+    if saved:
+        assert r.stdout.startswith("[wf: page too large to inline")
+    else:
+        assert r.stdout == body

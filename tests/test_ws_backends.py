@@ -142,6 +142,43 @@ def test_ddg_real_post_page():
     assert results[-1].url == "https://en.wikipedia.org/wiki/Eino"
 
 
+def test_ddg_last_page_drops_the_google_pseudo_result():
+    """Our own copy of the last page's shape: its only entry, "EOF", links to a Google
+    search for the query; it is no result, so the page is empty (the real capture below
+    checks the same when ../shared is there)."""
+    answer = classify("duckduckgo", WS_FIXTURES / "ddg_last_page.html")
+    assert (answer.outcome, answer.results) == ("empty", [])
+
+
+DDG_ENTRY = """<div class="result results_links web-result"><div class="result__body">
+<h2 class="result__title"><a rel="nofollow" class="result__a" href="{href}">{title}</a></h2>
+</div></div>"""
+
+
+@pytest.mark.parametrize(
+    ("href", "kept"),
+    [
+        ("http://www.google.com/search?hl=en&amp;q=rust", False),
+        ("https://google.com/search?q=rust", False),
+        ("https://www.google.de/search?q=rust", False),
+        ("https://google.co.uk/search?q=rust", False),
+        # Only Google's search page is the pseudo result: other Google pages and other
+        # hosts that merely start or end like it are real results.
+        ("https://www.google.com/maps?q=rust", True),
+        ("https://notgoogle.com/search?q=rust", True),
+        ("https://docs.rs/search?q=google", True),
+    ],
+)
+def test_ddg_only_a_google_search_link_is_the_pseudo_result(href, kept):
+    real = DDG_ENTRY.format(href="https://tokio.rs/tokio/tutorial", title="Tokio")
+    pseudo = DDG_ENTRY.format(href=href, title="EOF")
+    body = f'<html><body><div id="links">{real}{pseudo}</div></body></html>'.encode()
+    answer = BY_NAME["duckduckgo"].classify(200, HTML, body, Query("rust"))
+    urls = [r.url for r in answer.results]
+    assert urls[0] == "https://tokio.rs/tokio/tutorial"
+    assert len(urls) == (2 if kept else 1)
+
+
 @needs_captures
 def test_ddg_real_last_page_drops_the_google_pseudo_result():
     answer = classify(
@@ -370,6 +407,11 @@ def test_searxng_429_and_malformed_json():
     assert odd.outcome == "empty"
 
 
+def test_searxng_bot_check_page_of_our_own_is_blocked_not_empty():
+    answer = classify("searxng", WS_FIXTURES / "searxng_botcheck.html", headers=HTML)
+    assert (answer.outcome, answer.message) == ("blocked", "HTTP 200, bot-check page")
+
+
 @needs_captures
 def test_searxng_public_instance_bot_check_is_blocked_not_empty():
     answer = classify(
@@ -495,3 +537,115 @@ def test_ddg_real_last_page_has_no_next_page():
     from ws.backends.html import ResultsPage, next_form
 
     assert next_form(ResultsPage(page, "text/html")) is None
+
+
+# ---------------------------------------------------------------- issue 16: mutation survivors
+# ws/backends/antibot.py: the flow every HTML engine shares, checked on small pages.
+
+
+def _ddg(status: int, body: bytes, query: Query, headers=None):
+    return BY_NAME["duckduckgo"].classify(status, headers or HTML, body, query)
+
+
+def _results_page(title: str = "Tokio") -> bytes:
+    entry = DDG_ENTRY.format(href="https://tokio.rs/", title=title)
+    return f'<html><body><div id="links">{entry}</div></body></html>'.encode()
+
+
+def test_results_are_ok_with_the_status_as_message():
+    answer = _ddg(200, _results_page(), Query("rust"))
+    assert (answer.outcome, answer.message) == ("ok", "HTTP 200")
+
+
+def test_a_2xx_status_only_is_read_as_an_answer():
+    answer = _ddg(299, _results_page(), Query("rust"))
+    assert (answer.outcome, answer.message) == ("ok", "HTTP 299")
+    answer = _ddg(300, _results_page(), Query("rust"))
+    assert (answer.outcome, answer.message) == ("http_error", "HTTP 300")
+
+
+@pytest.mark.parametrize(
+    ("status", "outcome", "message"),
+    [
+        (403, "blocked", "HTTP 403, forbidden"),
+        (429, "blocked", "HTTP 429, rate limited"),
+        (404, "http_error", "HTTP 404"),
+        (500, "http_error", "HTTP 500"),
+        (503, "http_error", "HTTP 503"),
+    ],
+)
+def test_error_statuses_with_an_empty_body(status, outcome, message):
+    answer = _ddg(status, b"", Query("rust"))
+    assert (answer.outcome, answer.message) == (outcome, message)
+
+
+def test_an_error_status_names_the_anti_bot_page_that_came_with_it():
+    body = b"<html><body><p>Please verify you are human.</p></body></html>"
+    answer = _ddg(503, body, Query("rust"))
+    assert (answer.outcome, answer.message) == ("http_error", "HTTP 503, CAPTCHA page")
+
+
+def test_a_bot_page_with_200_is_blocked():
+    body = b"<html><body><p>Checking your browser before accessing.</p></body></html>"
+    answer = _ddg(200, body, Query("rust"))
+    assert (answer.outcome, answer.message) == ("blocked", "HTTP 200, bot-check page")
+
+
+def test_the_query_as_sent_is_taken_out_before_looking_for_bot_phrases():
+    # DuckDuckGo is sent "x site:captcha.example"; a page that echoes it says "captcha"
+    # only inside the query: it is not a CAPTCHA page, whatever the status.
+    query = Query("x", allow=("captcha.example",))
+    echo = b'<html><body><p>Nothing about "x site:captcha.example" here.</p></body></html>'
+    assert _ddg(200, echo, query).outcome == "parse_error"
+    assert _ddg(403, echo, query).message == "HTTP 403, forbidden"
+
+
+def test_the_query_is_replaced_by_a_space_not_removed():
+    # So that the words on each side of it never join into a phrase of an anti-bot page.
+    body = b"<html><body><p>accesszzzdenied</p></body></html>"
+    assert _ddg(403, body, Query("zzz")).message == "HTTP 403, access-denied page"
+    assert _ddg(403, b"<html><body><p>accesszzzdenied</p></body></html>", Query("q")).message == (
+        "HTTP 403, forbidden"
+    )
+
+
+def test_brave_no_results_phrase_is_read_without_the_query_as_sent():
+    # Brave is sent "rust site:a.example": taken out whole (with a space in its place),
+    # the words around it form "no results found".
+    body = b"<html><body><p>no resultsrust site:a.examplefound</p></body></html>"
+    answer = BY_NAME["brave"].classify(200, HTML, body, Query("rust", allow=("a.example",)))
+    assert (answer.outcome, answer.message) == ("empty", "HTTP 200, no results page")
+
+
+@pytest.mark.parametrize("body", [b"", b"  \r\n\t "])
+def test_an_empty_200_is_a_parse_error(body):
+    answer = _ddg(200, body, Query("rust"))
+    assert (answer.outcome, answer.message) == ("parse_error", "HTTP 200 with an empty body")
+
+
+def test_an_unknown_layout_is_a_parse_error_that_says_so():
+    answer = _ddg(200, b"<html><body><h1>Welcome</h1></body></html>", Query("rust"))
+    assert (answer.outcome, answer.message) == (
+        "parse_error",
+        "HTTP 200 page with no results and no 'no results' marker; the page layout may have changed",
+    )
+
+
+def test_the_charset_of_the_content_type_is_used():
+    # No <meta> charset: only the header says the page is windows-1251.
+    body = _results_page("Привет мир").replace(b"<html>", b"<html><head></head>")
+    body = body.decode("utf-8").encode("windows-1251")
+    headers = {"content-type": "text/html; charset=windows-1251"}
+    answer = _ddg(200, body, Query("rust"), headers=headers)
+    assert [r.title for r in answer.results] == ["Привет мир"]
+
+
+def test_an_engine_without_or_classifies_a_query_with_several_allowed_domains():
+    # Mojeek cannot OR site: terms; the query it was sent is the bare text, and reading its
+    # answer must not trip over the note that says so.
+    query = Query("rust async", allow=("a.example", "b.example"))
+    answer = classify("mojeek", WS_FIXTURES / "mojeek_results.html", query=query.text)
+    mojeek = BY_NAME["mojeek"]
+    again = mojeek.classify(200, HTML, (WS_FIXTURES / "mojeek_results.html").read_bytes(), query)
+    assert again.outcome == answer.outcome == "ok"
+    assert [r.url for r in again.results] == [r.url for r in answer.results]

@@ -617,3 +617,23 @@ def test_help_names_the_variable_of_each_policy_flag() -> None:
     flat = " ".join(r.stdout.split())
     assert "--allow-private" in flat and "[env WF_ALLOW_PRIVATE=1]" in flat
     assert "--allow-host HOST" in flat and "[env WF_ALLOW_HOSTS=a,b]" in flat
+
+
+def test_captures_of_our_own_through_the_chain(serve):
+    """The chain of test_real_captures_through_the_chain on fixtures of our own, so that a
+    fresh clone runs it: DuckDuckGo's anomaly page (202) and a SearxNG instance's bot
+    check are blocked, and Brave's results are printed."""
+    engines = Engines(serve, searxng=True)
+    engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("searxng", 200, WS_FIXTURES / "searxng_botcheck.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
+    r = ws(engines, "rust async", "-n", "1")
+    assert r.code == 0, r.stderr
+    assert r.stderr == (
+        "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: searxng: blocked (HTTP 200, bot-check page)\n"
+    )
+    lines = r.stdout.splitlines()
+    assert lines[0] == 'Search results for: "rust async" (via Brave)'
+    assert [line for line in lines if line[:1].isdigit()] == [lines[2]]
+    assert lines[3] == "   https://rust-lang.github.io/async-book/"

@@ -154,10 +154,13 @@ def make_options(
             raise UsageError(f"{flag} must be 1 or more (lines are numbered from 1), not {value}")
     if from_line and to_line and from_line > to_line:
         raise UsageError(f"--from {from_line} is after --to {to_line}")
+    # The line names where the value came from: the flag, or the variable that stood in.
+    length_from = "--max-length"
     if max_length is None:
         max_length = env_int(env, "WF_MAX_LENGTH", DEFAULT_MAX_LENGTH)
+        length_from = f"WF_MAX_LENGTH={env.get('WF_MAX_LENGTH', '')!r}:"
     if max_length < 0:
-        raise UsageError(f"--max-length must be 0 (no limit) or more, not {max_length}")
+        raise UsageError(f"{length_from} must be 0 (no limit) or more, not {max_length}")
     if no_save and (save or save_path):
         raise UsageError("--no-save conflicts with --save/--save-path")
     confined = confine_name(save_path) if save_path is not None else None

@@ -72,7 +72,10 @@ class _Brotli:
         out = self._obj.process(data, output_buffer_limit=limit)
         if out:
             yield out
-        while not self._obj.is_finished() and not self._obj.can_accept_more_data():
+        # Drain until it needs input: can_accept_more_data() turns true while output from
+        # the input already taken is still pending (a small bomb's whole stream is one
+        # chunk), so stopping there cut the body short (exit 56 for a whole stream).
+        while not self._obj.is_finished():
             out = self._obj.process(b"", output_buffer_limit=limit)
             if not out:
                 break
@@ -83,9 +86,7 @@ class _Zstd:
     kind = "zstd"
 
     def __init__(self) -> None:
-        from compression import zstd
-
-        self._obj = zstd.ZstdDecompressor()
+        self._obj = _zstd_module().ZstdDecompressor()
         self._fed = False
 
     def complete(self) -> bool:
@@ -105,19 +106,28 @@ class _Zstd:
 
 def _brotli_ok() -> bool:
     try:
-        import inspect
-
         import brotli
 
-        return "output_buffer_limit" in inspect.signature(brotli.Decompressor().process).parameters
+        # The cap needs output_buffer_limit (brotli 1.2). Asked by calling it: the C
+        # method has no signature that inspect could read, so asking inspect said no.
+        brotli.Decompressor().process(b"", output_buffer_limit=1)
+        return True
     except Exception:
         return False
 
 
+def _zstd_module() -> Any:
+    """compression.zstd (Python 3.14), else its backport for older Pythons: the same API."""
+    try:
+        from compression import zstd
+    except ImportError:
+        from backports import zstd
+    return zstd
+
+
 def _zstd_ok() -> bool:
     try:
-        from compression import zstd  # noqa: F401
-
+        _zstd_module()
         return True
     except Exception:
         return False

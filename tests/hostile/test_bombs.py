@@ -127,28 +127,79 @@ def _offered(srv) -> str:
     return ""
 
 
-@pytest.mark.parametrize("encoding", ["br", "zstd"])
-def test_br_and_zstd_bombs(serve, idle_kb, figures, encoding):
-    """When this Python can decode the encoding, its bomb stops at the cap; when it
-    cannot, the encoding is not offered and an answer that uses it anyway exits 8."""
+def brotli_bomb(total: int) -> bytes:
+    """``total`` zero bytes as brotli, compressed 16 MiB at a time (a few hundred bytes)."""
+    import brotli
+
+    c = brotli.Compressor(quality=5)
+    return b"".join([c.process(b"\0" * (16 << 20)) for _ in range(total >> 24)] + [c.finish()])
+
+
+# The test extra installs both decoders (brotli, backports.zstd before Python 3.14), so
+# their caps run here; the path without them is below, with the import made to fail.
+@pytest.mark.parametrize(("encoding", "make"), [("br", brotli_bomb), ("zstd", zstd_bomb)])
+def test_br_and_zstd_bombs_stop_at_the_cap(serve, idle_kb, figures, encoding, make):
     from common.http.decompress import accept_encoding
 
-    if encoding == "zstd":
-        body = zstd_bomb(GiB)
-    else:
-        try:
-            import brotli  # type: ignore[import-not-found]
-        except ImportError:
-            body = b"\x1b\xff\xff\x0f" + b"\0" * 64  # unrequested: never decoded
-        else:
-            body = brotli.compress(b"\0" * (256 << 20), quality=5)
+    assert encoding in accept_encoding().split(", "), "the test extra installs this decoder"
+    body = make(256 << 20 if encoding == "br" else GiB)
+    assert len(body) < 1 << 20
     r = _bomb_case(serve, idle_kb, figures, body, encoding)
-    srv_offered = encoding in [e.strip() for e in accept_encoding().split(",")]
-    if srv_offered:
-        _too_large(r)
-    else:
-        assert r.code == 8, r.stderr
-        assert r.stderr == f"wf: (8) unsupported Content-Encoding {encoding!r}\n"
+    _too_large(r)
+
+
+@pytest.mark.parametrize(("encoding", "make"), [("br", brotli_bomb), ("zstd", zstd_bomb)])
+def test_br_and_zstd_bodies_under_the_cap_are_decoded(wf, serve, encoding, make):
+    # One byte under and at the cap decode whole; one over is exit 63.
+    body = make(16 << 20)
+    for cap, code in (((16 << 20) + 1, 0), (16 << 20, 0), ((16 << 20) - 1, 63)):
+        srv = serve(
+            respond(200, body, {"Content-Type": "text/plain", "Content-Encoding": encoding})
+        )
+        r = wf(*ALLOW, "--max-bytes", str(cap), "--save", srv.url)
+        assert r.code == code, r.stderr
+        if code == 63:
+            assert "decompressed body is larger than the cap" in r.stderr
+
+
+def _without(monkeypatch, *modules: str) -> None:
+    """Make these imports fail, as on a Python without the package."""
+    import sys
+
+    from common.http.decompress import accept_encoding
+
+    for name in modules:
+        monkeypatch.setitem(sys.modules, name, None)
+    accept_encoding.cache_clear()
+
+
+@pytest.fixture
+def fresh_accept_encoding():
+    from common.http.decompress import accept_encoding
+
+    yield
+    accept_encoding.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("encoding", "modules", "body"),
+    [
+        ("br", ("brotli",), b"\x1b\xff\xff\x0f" + b"\0" * 64),
+        ("zstd", ("compression", "compression.zstd", "backports", "backports.zstd"), None),
+    ],
+)
+def test_without_the_decoder_the_encoding_is_not_offered_and_exits_8(
+    wf, serve, monkeypatch, fresh_accept_encoding, encoding, modules, body
+):
+    _without(monkeypatch, *modules)
+    if body is None:
+        body = zstd_bomb(16 << 20)
+    srv = serve(respond(200, body, {"Content-Type": "text/html", "Content-Encoding": encoding}))
+    r = wf(*ALLOW, srv.url)
+    assert r.code == 8, r.stderr
+    assert r.stderr == f"wf: (8) unsupported Content-Encoding {encoding!r}\n"
+    offered = _offered(srv).split(", ")
+    assert encoding not in offered and offered[:2] == ["gzip", "deflate"]
 
 
 def test_unrequested_encoding_is_not_offered(serve, wf):

@@ -88,7 +88,8 @@ def test_bad_values_in_the_environment_are_usage_errors(wf, serve, monkeypatch, 
     srv = lines_server(serve)
     monkeypatch.setenv(name, value)
     r = wf(*ALLOW, srv.url)
-    _usage(r, name)
+    _usage(r, f"wf: (2) {name}={value!r}")
+    assert "--" not in r.stderr, r.stderr
     assert srv.requests == []
 
 
@@ -106,8 +107,12 @@ def test_max_length_below_zero_in_the_environment_is_a_usage_error(wf, serve, mo
     srv = lines_server(serve)
     monkeypatch.setenv("WF_MAX_LENGTH", "-3")
     r = wf(*ALLOW, srv.url)
-    _usage(r, "--max-length must be 0 (no limit) or more, not -3")
+    assert r.stderr == "wf: (2) WF_MAX_LENGTH='-3': must be 0 (no limit) or more, not -3\n"
+    _usage(r)
     assert srv.requests == []
+    # The flag's own value is named as the flag.
+    r = wf(*ALLOW, "--max-length", "-3", srv.url)
+    assert r.stderr == "wf: (2) --max-length must be 0 (no limit) or more, not -3\n"
 
 
 def test_a_flag_at_its_default_value_still_beats_the_variable(wf, serve, monkeypatch):
@@ -275,7 +280,9 @@ def forbidden(serve):
 
 
 def _refused(r, forbidden) -> None:
-    assert r.code in (3, 77), r.stderr
+    # Every trick ends at the policy (exit 77), on the address it really leads to.
+    assert r.code == 77, r.stderr
+    assert r.stderr.startswith("wf: (77) refused ") and "127.0.0.2: loopback address" in r.stderr
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     time.sleep(0.1)
     assert forbidden.connections == 0
@@ -329,24 +336,25 @@ def test_userinfo_for_an_allowed_host_is_sent_as_basic_auth(wf, serve):
 
 
 @pytest.mark.parametrize(
-    "url",
+    ("url", "reason"),
     [
-        "http://[fe80::1%25eth0]/",
-        "http://[fe80::1%eth0]:80/",
-        "http://[fe80::1]/",
-        "http://169.254.169.254/",
-        "http://[::ffff:169.254.169.254]/",
-        "http://[fd00:ec2::254]/",
-        "http://metadata.google.internal/",
-        "http://0.0.0.0:1/",
-        "http://[::]:1/",
+        ("http://[fe80::1%25eth0]/", "link-local address"),
+        ("http://[fe80::1%eth0]:80/", "link-local address"),
+        ("http://[fe80::1]/", "link-local address"),
+        ("http://169.254.169.254/", "cloud metadata address (never allowed)"),
+        ("http://[::ffff:169.254.169.254]/", "cloud metadata address (never allowed)"),
+        ("http://[fd00:ec2::254]/", "cloud metadata address (never allowed)"),
+        ("http://metadata.google.internal/", "cloud metadata service (never allowed)"),
+        ("http://0.0.0.0:1/", "unspecified address"),
+        ("http://[::]:1/", "unspecified address"),
     ],
 )
-def test_link_local_and_metadata_targets_are_refused_without_a_packet(wf, url):
+def test_link_local_and_metadata_targets_are_refused_without_a_packet(wf, url, reason):
     # The loopback-only guard fails the test if anything tries to connect or resolve.
     r = wf("--allow-private", url)
-    assert r.code in (3, 77), r.stderr
+    assert r.code == 77, r.stderr
     assert r.stderr.count("\n") == 1
+    assert r.stderr.startswith("wf: (77) refused ") and f": {reason}" in r.stderr, r.stderr
 
 
 def test_ipv6_loopback_with_a_zone_id(wf, serve):

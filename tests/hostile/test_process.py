@@ -14,8 +14,8 @@ import pytest
 
 from tests.helpers import ALLOW, ENGINE_VARIABLES, ROOT, saved_files, tool_path
 from tests.hostile import proc
-from tests.hostile.handlers import stall
-from tests.servers import respond
+from tests.hostile.handlers import FOREVER, STOP, stall
+from tests.servers import http_response, respond
 
 TEXT = {"Content-Type": "text/plain"}
 BIG = "".join(f"line {i}\n" for i in range(100_000)).encode()
@@ -148,19 +148,24 @@ def test_signal_during_a_search(serve, sig, code):
 
 
 def test_sigterm_while_saving_leaves_no_part_file(serve, scratch):
-    # The body trickles in after a big first part; the signal lands mid-transfer and no
-    # temporary or partial file may stay in the scratch dir.
-    srv = serve(respond(200, BIG, TEXT))
+    # Half the body arrives, then the server holds the rest: the signal always lands
+    # mid-transfer (so one exit code, 143), and no temporary or partial file may stay in
+    # the scratch dir.
+    whole = http_response(200, BIG, TEXT)
+
+    def half_then_hold(conn, request):
+        conn.sendall(whole[: len(whole) // 2])
+        STOP.wait(FOREVER)
+
+    srv = serve(half_then_hold)
     r = proc.run(
         ["wf", *ALLOW, "--save", srv.url],
         env=proc.env(),
         started=_signal_when(lambda p: srv.requests, signal.SIGTERM),
     )
-    assert r.code in (0, 143), r.stderr
-    names = [p.name for p in saved_files(scratch)]
-    assert not any(n.endswith(".part") for n in names)
-    for name in names:
-        assert (scratch / name).read_bytes() == BIG
+    assert r.code == 143, r.stderr
+    assert r.stderr.splitlines()[-1].startswith("wf: (143) ")
+    assert not scratch.exists() or saved_files(scratch) == []
 
 
 # ---------------------------------------------------------------- a full or read-only scratch dir

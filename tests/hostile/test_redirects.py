@@ -210,3 +210,85 @@ def test_raw_non_ascii_location_is_read_as_utf8_first(wf, serve, location, expec
     srv = serve(handler)
     r = wf(*ALLOW, srv.url + "start")
     assert (r.code, r.stdout) == (0, expected_path + "\n"), r.stderr
+
+
+# ------------------------------------------------ issue 16: the limits at their boundaries
+
+
+@pytest.mark.parametrize(("hops", "code"), [(9, 0), (10, 0), (11, 47)])
+def test_redirect_count_at_its_boundary(wf, serve, hops, code):
+    """man wf.1: at most 10 redirects are followed; the eleventh is exit 47."""
+
+    def handler(conn, req):
+        n = int(path_of(req).strip("/") or 0)
+        if n < hops:
+            conn.sendall(http_response(302, b"", {"Location": f"/{n + 1}"}))
+        else:
+            conn.sendall(http_response(200, b"arrived\n", {"Content-Type": "text/plain"}))
+
+    srv = serve(handler)
+    r = wf(*ALLOW, srv.url + "0")
+    if code == 0:
+        assert r.code == 0, r.stderr
+        assert r.stdout == "arrived\n"
+        assert len(srv.requests) == hops + 1
+    else:
+        assert_one_line_error(r, 47, "more than 10")
+        assert len(srv.requests) == 11
+
+
+def _headers_of(request: bytes) -> dict[str, str]:
+    head = request.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")[1:]
+    return {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in head)}
+
+
+CALLER_CREDENTIALS = {
+    "Cookie": "session=s3cret",
+    "Authorization": "Bearer t0ken",
+    "Proxy-Authorization": "Basic cHJveHk6cHc=",
+}
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_caller_credential_headers_never_reach_another_host(serve, status):
+    """Cookie and Authorization headers the caller gives stay with the host they were
+    given for: a redirect to 127.0.0.2 (another host, allowed by the policy) gets none of
+    them, while the headers that are not credentials still go."""
+    from common.http.client import NetOptions, fetch
+    from common.policy import Policy
+
+    other = serve(respond(200, b"ok", {"Content-Type": "text/plain"}), host="127.0.0.2")
+    first = serve(redirect(other.url + "landing", status))
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1", "127.0.0.2"}))
+    resp = fetch(
+        first.url,
+        NetOptions(timeout=10, policy=policy),
+        headers={**CALLER_CREDENTIALS, "X-Trace": "kept"},
+    )
+    assert resp.status == 200 and resp.body == b"ok"
+    sent_first = _headers_of(first.requests[0])
+    sent_other = _headers_of(other.requests[0])
+    for name, value in CALLER_CREDENTIALS.items():
+        assert sent_first[name.lower()] == value
+        assert name.lower() not in sent_other
+    assert sent_other["x-trace"] == "kept"
+
+
+def test_caller_credential_headers_follow_a_redirect_on_the_same_host(serve):
+    """The strip is for other hosts only: a redirect on the same host keeps them (so the
+    test above fails for the right reason, not because headers are never sent twice)."""
+    from common.http.client import NetOptions, fetch
+    from common.policy import Policy
+
+    def handler(conn, req):
+        if path_of(req) == "/start":
+            conn.sendall(http_response(302, b"", {"Location": "/end"}))
+        else:
+            conn.sendall(http_response(200, b"ok", {"Content-Type": "text/plain"}))
+
+    srv = serve(handler)
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1"}))
+    fetch(srv.url + "start", NetOptions(timeout=10, policy=policy), headers=CALLER_CREDENTIALS)
+    assert len(srv.requests) == 2
+    for name, value in CALLER_CREDENTIALS.items():
+        assert _headers_of(srv.requests[1])[name.lower()] == value

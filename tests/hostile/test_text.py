@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from common.text import clean_text, escape_markers, inline, one_line
+from common.text import cap, clean_text, escape_markers, inline, one_line
 from tests.helpers import ALLOW, invoke
 from tests.hostile import proc
 from tests.servers import respond
@@ -49,6 +49,83 @@ def _marker_lines(text: str) -> list[str]:
 def test_every_hidden_character_is_removed(char):
     assert clean_text(f"a{char}b") == "ab"
     assert one_line(f"a{char}b") == "ab"
+
+
+@pytest.mark.parametrize("code", range(0x80, 0xA0), ids=lambda c: f"U+{c:04X}")
+def test_every_c1_control_is_removed(code):
+    # Each of the 32 C1 controls by itself (a terminal reads 0x9b as CSI, 0x9d as OSC),
+    # next to ASCII and next to other non-ASCII text, in every output function.
+    char = chr(code)
+    for text in (f"a{char}b", f"é{char}b", f"{char}é", f"é{char}"):
+        assert clean_text(text) == text.replace(char, "")
+        assert inline(text) == text.replace(char, "")
+        assert one_line(text) == text.replace(char, "")
+
+
+@pytest.mark.parametrize("code", [*range(0x20, 0x7F), 0xA1, 0xFF, 0x100])
+def test_printable_neighbours_of_the_controls_are_kept(code):
+    # The ranges end where they should: the character after DEL's range and after C1.
+    char = chr(code)
+    for text in (f"a{char}b", f"é{char}b"):
+        assert clean_text(text) == text
+        assert inline(text) == text
+
+
+@pytest.mark.parametrize("code", [c for c in range(0x20) if c not in (0x09, 0x0A, 0x0D)])
+def test_every_c0_control_is_removed(code):
+    char = chr(code)
+    for text in (f"a{char}b", f"é{char}b"):
+        assert clean_text(text) == text.replace(char, "")
+        assert one_line(text) == text.replace(char, "")
+
+
+def test_no_break_space_is_kept_in_text_and_a_space_in_one_line_fields():
+    assert clean_text("a\u00a0b") == "a\u00a0b" and inline("a\u00a0b") == "a\u00a0b"
+    assert one_line("a\u00a0b") == "a b"
+
+
+def test_stray_joiners_of_both_kinds_are_removed_together():
+    # One ZWNJ and one ZWJ, each next to ASCII: both go (the count of joiners that
+    # decides whether to look is the sum of both kinds).
+    assert clean_text("a\u200cb\u200dc") == "abc"
+    assert one_line("é\u200c \u200dé") == "é é"
+
+
+def test_carriage_returns_in_ascii_text_end_lines():
+    assert clean_text("a\rb\r\nc\n") == "a\nb\nc\n"
+    assert clean_text("a\r\rb") == "a\n\nb"
+
+
+def test_inline_makes_every_line_end_and_tab_a_space():
+    assert inline("a\tb\nc\rd") == "a b c d"
+    assert inline("é\tb\nc\rd\u2028e") == "é b c d e"
+    assert inline("a\x1bb\tc") == "ab c"
+    assert inline("") == "" and inline(None) == ""
+    assert one_line(None) == "" and one_line("  a \n\n b  ") == "a b"
+
+
+@pytest.mark.parametrize("line", ["[wf: x]", "[WF: x]", "[Wf: x]", "[wF: x]", "  [ wf : x]"])
+def test_marker_like_lines_are_escaped_in_any_case(line):
+    indent = line[: len(line) - len(line.lstrip())]
+    assert escape_markers(f"text\n{line}\n") == f"text\n{indent}\\{line.lstrip()}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        ("short", 300, "short"),
+        ("abcdefgh", 8, "abcdefgh"),  # exactly at the limit: whole
+        ("abcdefghi", 8, "abcde..."),  # one over: cut to the limit, "..." included
+        ("abcd efghi", 8, "abcd..."),  # no space left before the mark
+        ("  abcdefghij", 8, "  abc..."),  # leading spaces stay
+        ("abcdef", 2, "..."),
+        ("abcdef", 3, "..."),
+        ("abcdef", 4, "a..."),
+    ],
+)
+def test_cap_at_its_boundary(text, limit, expected):
+    assert cap(text, limit) == expected
+    assert len(cap(text, limit)) <= max(limit, 3)
 
 
 @pytest.mark.parametrize("word", [PERSIAN, DEVANAGARI, FAMILY, "\U0001f3f3\ufe0f\u200d\U0001f308"])
