@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from common.errors import UsageError, WriteError
-from tests.helpers import ALLOW
+from tests.helpers import ALLOW, saved_files
 from tests.servers import respond
 from wf.save import STAMP, ScratchLimits, confine_name, prune, save_bytes
 
@@ -245,10 +245,10 @@ def test_autosave_default_threshold_at_its_boundary(wf, serve, scratch, size, sa
     assert r.code == 0, r.stderr
     if saved:
         assert r.stdout.startswith("[wf: page too large to inline")
-        assert [p.read_bytes() for p in scratch.iterdir()] == [body]
+        assert [p.read_bytes() for p in saved_files(scratch)] == [body]
     else:
         assert r.stdout.encode() == body
-        assert not scratch.exists() or not any(scratch.iterdir())
+        assert saved_files(scratch) == []
 
 
 @pytest.mark.parametrize(("limit", "saved"), [(300, True), (301, False), (302, False)])

@@ -625,15 +625,17 @@ def test_captures_of_our_own_through_the_chain(serve):
     check are blocked, and Brave's results are printed."""
     engines = Engines(serve, searxng=True)
     engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_anomaly.html")
     engines.answer("searxng", 200, WS_FIXTURES / "searxng_botcheck.html")
     engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
     r = ws(engines, "rust async", "-n", "1")
     assert r.code == 0, r.stderr
     assert r.stderr == (
         "ws: duckduckgo: blocked (HTTP 202, anomaly page)\n"
+        "ws: duckduckgo-lite: blocked (HTTP 200, anomaly page)\n"
         "ws: searxng: blocked (HTTP 200, bot-check page)\n"
     )
     lines = r.stdout.splitlines()
-    assert lines[0] == 'Search results for: "rust async" (via Brave)'
+    assert lines[0] == 'Search results for: "rust async" (via Brave, 1 result)'
     assert [line for line in lines if line[:1].isdigit()] == [lines[2]]
     assert lines[3] == "   https://rust-lang.github.io/async-book/"
