@@ -346,7 +346,7 @@ def _serve(requests: int, replies: int) -> None:
 
     buffer = bytearray()
     start = _resident()
-    for _ in range(KEPT_DOCUMENTS):
+    for count in range(1, KEPT_DOCUMENTS + 1):
         request = None
         while request is None:
             chunk = os.read(requests, 1 << 20)
@@ -359,8 +359,8 @@ def _serve(requests: int, replies: int) -> None:
         del request
         _read(body, pages, max_pages, (0, 1), send)
         del body
-        if _resident() - start > KEPT_GROWTH:
-            return
+        if count == KEPT_DOCUMENTS or _resident() - start > KEPT_GROWTH:
+            return  # without ``idle``: wf then knows to fork another
         send(("idle",))
 
 
