@@ -4,17 +4,21 @@ selection, cleaning, metadata). PDFs are made here with tests/pdfmake.py."""
 
 from __future__ import annotations
 
+import gc
 import json
+import os
 import random
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from common.errors import Timeout
 from tests import pdfmake
 from tests.helpers import ALLOW, SHARED, assert_one_line_error, subprocess_env
 from tests.hostile import proc
@@ -434,6 +438,130 @@ def test_sigterm_holds_while_pdfium_works(serve):
 
     r = proc.run(["wf", *ALLOW, srv.url], env=env, started=term)
     assert r.code == 143 and r.elapsed < 3, (r.code, r.elapsed, r.stderr)
+    assert not r.leftovers
+
+
+# ------------------------------------------------------------------ the kept reader
+
+
+@pytest.fixture
+def kept(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """wf.pdf.read with no kept reader alive before the test (one forked after the test's
+    patches) and none after it (a patched one must not serve later tests)."""
+    from wf.pdf import read as reader
+
+    reader.close_readers()
+    yield reader
+    monkeypatch.undo()
+    reader.close_readers()
+
+
+def _read_one(reader, body: bytes, deadline: float = 10):  # type: ignore[no-untyped-def]
+    got = reader.read(body, None, max_pages=100, deadline=time.monotonic() + deadline)
+    return got, reader._local.reader
+
+
+def _reaped(pid: int) -> bool:
+    """True once ``pid`` has ended and been reaped (a zombie still has its /proc entry)."""
+    return not os.path.exists(f"/proc/{pid}")
+
+
+def test_kept_reader_serves_small_documents_and_a_crash_costs_one(kept, monkeypatch):
+    real = kept._read
+
+    def crashing(body: bytes, *args) -> None:  # type: ignore[no-untyped-def]
+        if body.endswith(b"%crash\n"):  # PDFium would stop a reader the same way
+            os.abort()
+        real(body, *args)
+
+    monkeypatch.setattr(kept, "_read", crashing)
+    docs = [pdfmake.make_pdf([[f"document {n} text"]]) for n in range(3)]
+    first, reader = _read_one(kept, docs[0])
+    second, again = _read_one(kept, docs[1])
+    assert [first.pages, second.pages] == [[(1, "document 0 text")], [(1, "document 1 text")]]
+    assert again is reader  # one fork for both
+    crashed, gone = _read_one(kept, docs[2] + b"%crash\n")
+    assert gone is None and crashed.pages == [] and "SIGABRT" in (crashed.stopped or "")
+    assert _reaped(reader.pid)
+    after, fresh = _read_one(kept, docs[2])
+    assert after.pages == [(1, "document 2 text")] and after.stopped is None
+    assert fresh is not None and fresh.pid != reader.pid
+
+
+def test_kept_reader_is_replaced_after_its_documents(kept, monkeypatch):
+    monkeypatch.setattr(kept, "KEPT_DOCUMENTS", 2)
+    pids = []
+    for n in range(5):
+        got, reader = _read_one(kept, pdfmake.make_pdf([[f"document {n} text"]]))
+        assert got.pages == [(1, f"document {n} text")] and got.stopped is None
+        pids.append(reader.pid)
+    assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+    assert _reaped(pids[0]) and _reaped(pids[2])
+
+
+def test_kept_reader_is_replaced_when_it_has_grown(kept, monkeypatch):
+    monkeypatch.setattr(kept, "KEPT_GROWTH", -1)  # every document counts as too much
+    pids = []
+    for n in range(2):
+        got, reader = _read_one(kept, pdfmake.make_pdf([[f"document {n} text"]]))
+        assert got.pages == [(1, f"document {n} text")] and got.stopped is None
+        pids.append(reader.pid)
+    assert pids[0] != pids[1] and _reaped(pids[0])
+
+
+def test_kept_reader_killed_at_the_deadline_then_replaced(kept):
+    bomb = pdfmake.page_bomb()
+    assert len(bomb) < kept.SHARE_BYTES  # the kept reader's case
+    start = time.monotonic()
+    with pytest.raises(Timeout):
+        kept.read(bomb, None, max_pages=1_000_000, deadline=time.monotonic() + 0.5)
+    assert time.monotonic() - start < 1.5 and kept._local.reader is None
+    assert not any(reader.status is None for reader in kept._KEPT)  # killed and reaped
+    got, _ = _read_one(kept, two_pages())
+    assert [n for n, _ in got.pages] == [1, 2]
+
+
+def test_a_thread_s_kept_reader_ends_with_the_thread(kept):
+    pids = []
+
+    def work() -> None:
+        pids.append(_read_one(kept, two_pages())[1].pid)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    end = time.monotonic() + 5
+    while not _reaped(pids[0]) and time.monotonic() < end:
+        gc.collect()
+        time.sleep(0.01)
+    assert _reaped(pids[0])
+
+
+def test_a_reader_forked_in_another_thread_leaves_this_thread_s_alone(kept):
+    # A fork copies every thread's kept reader object; the copies are torn down in the new
+    # child, and must not end the readers they are copies of.
+    mine = _read_one(kept, two_pages())[1].pid  # no reference kept: the fork's copy is freed
+    other = threading.Thread(target=_read_one, args=(kept, two_pages()))
+    other.start()
+    other.join()
+    got, again = _read_one(kept, two_pages())
+    assert again.pid == mine and got.stopped is None and [n for n, _ in got.pages] == [1, 2]
+
+
+def test_a_finished_wf_leaves_no_reader(tmp_path):
+    # At exit, before the main thread ends (which PR_SET_PDEATHSIG waits for), the kept
+    # reader is already reaped: wf's exit waits for no process of its own.
+    patch = (
+        "import atexit, glob\n"
+        "atexit.register(lambda: print('children:', sum(len(open(f).read().split())"
+        " for f in glob.glob('/proc/self/task/*/children'))))"
+    )
+    run = _run_patched(tmp_path, two_pages(), patch)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("--- page 1 ---") and run.stdout.endswith("children: 0\n")
+    path = tmp_path / "doc.pdf"
+    r = proc.run(["wf", "--input", str(path)])
+    assert r.code == 0 and r.stdout.startswith(b"--- page 1 ---"), r.stderr
     assert not r.leftovers
 
 
