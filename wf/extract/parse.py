@@ -281,8 +281,16 @@ def _drop_hidden(root: Any) -> None:
     from lxml import etree
 
     hidden: dict[Any, None] = {}
+    style_hidden = _STYLE_HIDDEN.search
     for hit in _xpath(_HIDDEN_XPATH)(root):
-        el = hit if isinstance(hit, etree._Element) else hit.getparent()
+        if isinstance(hit, etree._Element):
+            el = hit
+        elif hit.attrname == "style" and not style_hidden(hit):
+            # Most style attributes hide nothing: judged on the value, without the
+            # element (the element's other attributes are hits of their own).
+            continue
+        else:
+            el = hit.getparent()
         if el.tag not in ("html", "body") and _is_hidden(el):
             hidden[el] = None
     if not hidden:
