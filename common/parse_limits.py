@@ -78,6 +78,8 @@ def limit(text: AnyStr) -> tuple[AnyStr, Cut]:
 def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
     """``text`` cut before its MAX_TAGS-th "<" (and the number of "<" it had), or
     ``(text, 0)`` when it has no more than that."""
+    if len(text) <= MAX_TAGS:
+        return text, 0  # cannot hold more "<" than characters (most pages: no count)
     lt = _p(type(text)).lt
     total = text.count(lt)
     if total <= MAX_TAGS:

@@ -590,3 +590,14 @@ def test_extraction_says_when_the_page_was_cut():
     assert "never read" not in result.text
     assert result.notes == ["the page has 200008 tags; text extracted from the first 150000"]
     assert extract("<p>small</p>").notes == []
+
+
+@pytest.mark.parametrize("space", [chr(c) for c in range(0x3001) if chr(c).isspace()])
+def test_only_html_spaces_collapse_in_non_ascii_text(space: str) -> None:
+    # collapse() takes str.split()'s shortcut on non-ASCII text only when HTML's spaces are
+    # the only white space in it: a no-break or ideographic space stays inside the line.
+    from wf.extract.markdown import collapse
+
+    raw = f"  caf\u00e9 {space}au{space}lait \t\n "
+    expected = re.sub(r"[ \t\n\r\f]+", " ", raw).strip()
+    assert collapse(raw) == expected

@@ -98,6 +98,29 @@ PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a 
 SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
 
 _negative_cache: dict[str, bool] = {}
+# Per class or id token: pages repeat tokens (col-md-6, wrapper, clearfix) far more than
+# whole class values, and each new token costs three regexes.
+_token_cache: dict[str, int] = {}
+_NEG, _STRONG_NEG, _POS = 1, 2, 4
+
+
+def _token_kind(token: str) -> int:
+    """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box)
+    or _POS or 0."""
+    # camelCase and snake_case get the same word boundaries as kebab-case.
+    low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
+    if "_" in low:
+        low = low.replace("_", "-")
+    if "embed" in low:
+        return 0  # an embedded post (social-media-embed) is quoted content
+    if any(not _modified(low[: m.start()]) for m in _NEGATIVE.finditer(low)):
+        # has-sidebar, card-no-image: what a block holds, not what it is.
+        if _STRONG.search(low) and _POSITIVE.search(low):
+            # comment-text, comment-body: a reader's comment, whatever else the block
+            # is called.
+            return _NEG | _STRONG_NEG
+        return _NEG
+    return _POS if _POSITIVE.search(low) else 0
 
 
 def negative_words(words: str) -> bool:
@@ -106,24 +129,17 @@ def negative_words(words: str) -> bool:
     if hit is None:
         if len(_negative_cache) > 20000:
             _negative_cache.clear()
-        negative = positive = strong = False
+        if len(_token_cache) > 20000:
+            _token_cache.clear()
+        kinds = 0
         for token in words.split():
-            # camelCase and snake_case get the same word boundaries as kebab-case.
-            low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
-            if "_" in low:
-                low = low.replace("_", "-")
-            if "embed" in low:
-                continue  # an embedded post (social-media-embed) is quoted content
-            if any(not _modified(low[: m.start()]) for m in _NEGATIVE.finditer(low)):
-                # has-sidebar, card-no-image: what a block holds, not what it is.
-                negative = True
-                if _STRONG.search(low) and _POSITIVE.search(low):
-                    # comment-text, comment-body: a reader's comment, whatever else
-                    # the block is called.
-                    strong = True
-            elif _POSITIVE.search(low):
-                positive = True
-        hit = _negative_cache[words] = negative and (strong or not positive)
+            kind = _token_cache.get(token)
+            if kind is None:
+                kind = _token_cache[token] = _token_kind(token)
+            kinds |= kind
+        hit = _negative_cache[words] = bool(kinds & _NEG) and (
+            bool(kinds & _STRONG_NEG) or not kinds & _POS
+        )
     return hit
 
 

@@ -14,6 +14,10 @@ from typing import Any
 from wf.extract.blocks import BLOCK, check_time
 
 _WS = re.compile(r"[ \t\n\r\f]+")
+# What str.split() takes for white space besides HTML's spaces.
+_OTHER_SPACE = re.compile(
+    "[\x0b\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
 _BR = "\x01"  # a <br>; control characters were removed from the input, so it is free
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
@@ -53,6 +57,10 @@ def collapse(raw: str) -> str:
         else:
             if "\xad" in raw:  # soft hyphens: invisible unless a line breaks there
                 raw = raw.replace("\xad", "")
+            if len(raw) < 65536 and _BR not in raw and not _OTHER_SPACE.search(raw):
+                # White space here is HTML's only, which is all str.split() splits on:
+                # the same text as below, at half the cost (the regex builds pieces).
+                return " ".join(raw.split())
             # Only HTML's own spaces collapse; a no-break space inside a line stays as
             # written (at the edges of a line it is only padding).
             text = _WS.sub(" ", raw)

@@ -62,15 +62,14 @@ _MAX_DEPTH = 512
 _local = threading.local()
 
 
-def _parser(for_str: bool = False) -> Any:
+def _parser() -> Any:
     # One parser per thread: an lxml parser keeps state (its error log) between calls.
-    name = "str_parser" if for_str else "parser"
-    parser = getattr(_local, name, None)
+    parser = getattr(_local, "parser", None)
     if parser is None:
         from lxml import etree
 
-        parser = etree.HTMLParser(
-            encoding=None if for_str else "utf-8",
+        parser = _local.parser = etree.HTMLParser(
+            encoding="utf-8",
             remove_comments=True,
             remove_pis=True,
             huge_tree=True,
@@ -78,7 +77,6 @@ def _parser(for_str: bool = False) -> Any:
             default_doctype=False,
             collect_ids=False,
         )
-        setattr(_local, name, parser)
     return parser
 
 
@@ -96,17 +94,26 @@ def to_utf8(text: str) -> bytes:
 
 
 def parse_fast(text: str) -> Any:
-    """The root of `text` parsed as it is, which spares a UTF-8 copy of the page; None
-    when only parse(to_utf8(text)) can be trusted: the text holds U+FFFD (a control
-    character turns into one unseen), an XML encoding declaration, a lone surrogate
-    (libxml2 stops there), or nesting deeper than libxml2 accepts."""
+    """The root of `text` parsed as it is, without the careful path's pass over every
+    byte for control characters; None when only parse(to_utf8(text)) can be trusted: the
+    text holds U+FFFD (a control character turns into one unseen), a lone surrogate, or
+    nesting deeper than libxml2 accepts.
+
+    Handed over as UTF-8, which libxml2 reads without conversion: a str reaches it as
+    Latin-1, UTF-16 or UCS-4, which it converts at the cost of Python's encoder for the
+    first two and through iconv at three times that for UCS-4 (a page with an emoji).
+    The copy is transient and at most 4 MB (FAST_MAX characters)."""
     from lxml import etree
 
     if "\ufffd" in text:
         return None
-    parser = _parser(for_str=True)
     try:
-        root = etree.fromstring(text, parser)
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the careful path makes it "?"
+        return None
+    parser = _parser()
+    try:
+        root = etree.fromstring(data, parser)
     except (etree.LxmlError, ValueError):
         return None
     last = parser.error_log.last_error
@@ -281,8 +288,16 @@ def _drop_hidden(root: Any) -> None:
     from lxml import etree
 
     hidden: dict[Any, None] = {}
+    style_hidden = _STYLE_HIDDEN.search
     for hit in _xpath(_HIDDEN_XPATH)(root):
-        el = hit if isinstance(hit, etree._Element) else hit.getparent()
+        if isinstance(hit, etree._Element):
+            el = hit
+        elif hit.attrname == "style" and not style_hidden(hit):
+            # Most style attributes hide nothing: judged on the value, without the
+            # element (the element's other attributes are hits of their own).
+            continue
+        else:
+            el = hit.getparent()
         if el.tag not in ("html", "body") and _is_hidden(el):
             hidden[el] = None
     if not hidden:
