@@ -146,6 +146,11 @@ def install(tool: str, *, wants_json: bool, json_error: JsonError | None) -> Non
     os._exit(code)
 
 
+def supervised() -> bool:
+    """Is this process a supervised worker (one that ends when its command does)?"""
+    return _worker is not None
+
+
 def arm(deadline: float, what: str = "") -> int:
     """Tell the supervisor that work must end by ``deadline`` (time.monotonic()); returns
     a token for ``disarm``. A no-op (token 0) without a supervisor."""
