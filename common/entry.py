@@ -23,7 +23,9 @@ def run(tool: str, cli: str) -> None:
     if not _completion(tool, sys.argv[1:]):
         watchdog.supervise(tool, sys.argv[1:], json_error)
     try:
-        import_module(cli).main()
+        module = import_module(cli)
+        watchdog.prepare()
+        module.main()
     except KeyboardInterrupt:
         # Ctrl-C while the command line is still being set up, before run_cli catches it.
         from common.errors import Interrupted

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from common import watchdog
 from common.errors import (
     InternalError,
     Interrupted,
@@ -36,6 +37,8 @@ def _on_signal(signum: int, frame: Any) -> None:
     # Once is enough. A signal sent to the whole process group reaches this process twice
     # (directly, and passed on by the watchdog's supervisor): a second one must not break
     # into the clean-up the first started. The supervisor kills what does not end.
+    global _signalled
+    _signalled = True
     for sig in _HANDLED:
         signal.signal(sig, signal.SIG_IGN)
     if signum == signal.SIGINT:
@@ -44,6 +47,8 @@ def _on_signal(signum: int, frame: Any) -> None:
 
 
 _HANDLED = (signal.SIGTERM, signal.SIGINT)
+# A signal was handled in this run (its line written).
+_signalled = False
 
 
 def run_cli(
@@ -68,6 +73,8 @@ def run_cli(
 
     output.set_quiet(False)
     trace.enable(tool, False)
+    global _signalled
+    _signalled = False
     previous: dict[signal.Signals, Any] = {}
     try:
         for sig in _HANDLED:
@@ -79,8 +86,14 @@ def run_cli(
     finally:
         output.set_quiet(False)
         trace.enable(tool, False)
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        # A watchdog worker ends right after this. The copy of a signal its supervisor
+        # passes on can come in after the one sent to the group was handled (a loaded
+        # machine schedules the supervisor late): with the handlers back it would write
+        # the line a second time (KeyboardInterrupt) or kill the worker by SIGTERM, which
+        # the supervisor reports again. In-process callers get their handlers back.
+        if not (_signalled and watchdog.supervised()):
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
 
 def _run(

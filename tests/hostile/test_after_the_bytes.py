@@ -15,13 +15,14 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from common.parse_limits import COUNTED_FROM, MAX_ATTRIBUTES
-from tests.helpers import ALLOW, ENGINE_VARIABLES
+from tests.helpers import ALLOW, ENGINE_VARIABLES, subprocess_env
 from tests.hostile import proc
 from tests.servers import respond
 
@@ -229,3 +230,89 @@ def test_attributes_in_all_stay_within_memory(serve, figures, idle_kb, page):
     assert counted == any(
         "attributes dropped" in n and f"{MAX_ATTRIBUTES} a page" in n for n in notes
     ), notes
+
+
+# ---------------------------------------------------------------- the supervisor's late path
+
+# A worker under the backstop with --json: its documents say which process built them.
+_WORKER = """
+import os, re, signal, sys, time
+from common import watchdog
+
+def document(exc, what):
+    return {"built_by": os.getpid(), "what": what, "error": exc.as_json()}
+
+watchdog.install("wf", wants_json=True, json_error=document)
+"""
+
+
+def _python(code: str, **kw: object) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        **kw,  # type: ignore[call-overload]
+    )
+
+
+def test_the_deadline_document_is_built_by_the_worker_before_the_deadline():
+    # Built by the supervisor after the deadline, the document cost the imports of the
+    # CLI and the pipeline: up to 0.7 s past the kill on a loaded machine.
+    p = _python(
+        _WORKER
+        + "watchdog.arm(time.monotonic() + 0.2, 'the page')\n"
+        + "re.match(r'(a+)+$', 'a' * 40 + 'b')\n"
+    )
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 28, err
+    assert err.decode() == (
+        "wf: (28) timed out: the work on the page ran past the total deadline and was stopped\n"
+    )
+    doc = json.loads(out)
+    assert doc["built_by"] != p.pid and doc["what"] == "the page"
+    assert doc["error"] == {
+        "code": 28,
+        "kind": "timeout",
+        "message": "timed out: the work on the page ran past the total deadline and was stopped",
+    }
+
+
+def test_a_signal_document_is_the_workers_with_the_signals_error(tmp_path):
+    ready = tmp_path / "ready"
+    p = _python(
+        _WORKER
+        + "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"  # stuck: the supervisor kills it
+        + "watchdog.prepare()\n"
+        + f"open({str(ready)!r}, 'w').close()\n"
+        + "time.sleep(30)\n"
+    )
+    proc.wait_for(ready.exists)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 143, err
+    assert err.decode() == "wf: (143) terminated by SIGTERM\n"
+    doc = json.loads(out)
+    assert doc["built_by"] != p.pid and doc["what"] is None
+    assert doc["error"]["code"] == 143 and doc["error"]["kind"] == "terminated"
+
+
+def test_the_supervisors_late_copy_of_a_signal_writes_no_second_line():
+    # A worker that handled Ctrl-C (sent to the group) and then gets the copy its
+    # supervisor passes on, late on a loaded machine: still one line, exit 130.
+    code = _WORKER + (
+        "import click\n"
+        "from common.run import main_exit, run_cli\n"
+        "@click.command()\n"
+        "def command():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(5)\n"
+        "status = run_cli('wf', command, [])\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "time.sleep(0.2)\n"
+        "main_exit(status)\n"
+    )
+    p = _python(code)
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 130, err
+    assert err.decode() == "wf: (130) interrupted\n" and out == b""
