@@ -13,7 +13,17 @@ import pytest
 from common.errors import UsageError, WriteError
 from tests.helpers import ALLOW, saved_files
 from tests.servers import respond
-from wf.save import STAMP, ScratchLimits, confine_name, prune, save_bytes
+from wf.save import (
+    SAVED_LIST,
+    STAMP,
+    ScratchLimits,
+    _unlink_same,
+    confine_name,
+    default_name,
+    prune,
+    save_bytes,
+    save_name,
+)
 
 # ------------------------------------------------------------------ core
 
@@ -263,3 +273,168 @@ def test_autosave_threshold_from_env_at_its_boundary(wf, serve, limit, saved):
         assert r.stdout.startswith("[wf: page too large to inline")
     else:
         assert r.stdout == body
+
+
+# ------------------------------------------------ issue 16: what the mutation run found
+
+
+@pytest.mark.parametrize("name", ["a\0b", "a\nb", "a\rb", "\r"])
+def test_save_path_with_nul_or_a_line_break_says_so(name):
+    with pytest.raises(UsageError) as info:
+        confine_name(name)
+    assert str(info.value) == "--save-path must not contain NUL or newline characters"
+
+
+def test_save_name_numbers_the_placeholder():
+    assert save_name("page-{n}.txt", 3) == "page-3.txt"
+    assert save_name("{n}-{n}", 12) == "12-12"
+    assert save_name("fixed.txt", 3) == "fixed.txt"
+
+
+_STAMPED = r"-\d{8}-\d{6}-[0-9a-f]{6}"
+
+
+@pytest.mark.parametrize(
+    ("url", "stem"),
+    [
+        ("http://127.0.0.1:8080/a", "127.0.0.1"),
+        ("https://Ex_Ample.COM/x", "ex_ample.com"),
+        ("http://[::1]/", "1"),  # ":" is not kept, and a name never starts with "-"
+        ("http://[::]/", "document"),  # nothing left once the "-" are stripped
+        ("file:///tmp/x", "document"),  # no host
+        (None, "document"),
+    ],
+)
+def test_default_name_is_the_host_made_safe(url, stem):
+    name = default_name(url, None, text=True)
+    assert re.fullmatch(re.escape(stem) + _STAMPED + r"\.txt", name), name
+
+
+@pytest.mark.parametrize(
+    ("content_type", "ext"),
+    [
+        ("application/pdf", ".pdf"),
+        ("application/pdf; a=b; c=d", ".pdf"),
+        ("IMAGE/PNG; charset=binary", ".png"),
+        (" image/jpeg ;x=y", ".jpg"),
+        ("application/x-unknown", ".bin"),
+        (None, ".bin"),
+    ],
+)
+def test_default_name_takes_its_extension_from_the_type(content_type, ext):
+    name = default_name("http://h.example/", content_type, text=False)
+    assert re.fullmatch(r"h\.example" + _STAMPED + re.escape(ext), name), name
+    assert default_name("http://h.example/", content_type, text=True).endswith(".txt")
+
+
+def _open(folder: Path) -> int:
+    from common.paths import open_dir
+
+    return open_dir(folder)
+
+
+def test_unlink_same_removes_the_entry_seen_and_nothing_else(tmp_path):
+    target = put(tmp_path, "target", 10, 0)
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    fd = _open(tmp_path)
+    try:
+        # The link itself is what was seen: it goes, what it points to stays.
+        assert _unlink_same(fd, "link", os.stat(link, follow_symlinks=False)) is True
+        assert not link.is_symlink() and target.exists()
+        # Replaced since it was seen: left alone.
+        seen = os.stat(target)
+        target.unlink()
+        put(tmp_path, "target", 10, DAY)
+        assert _unlink_same(fd, "target", seen) is False and target.exists()
+        assert _unlink_same(fd, "gone", seen) is False
+    finally:
+        os.close(fd)
+
+
+def _chosen_dir(tmp_path: Path, names: list[str]) -> Path:
+    d = tmp_path / "scratch"
+    for name in names:
+        save_bytes(b"y", name, directory=d, chosen=True)
+        os.utime(d / name, (NOW - 8 * DAY, NOW - 8 * DAY))
+    return d
+
+
+def test_the_list_of_save_path_names_is_rewritten_without_the_pruned_ones(tmp_path):
+    # A name that is not UTF-8 on disk comes back from listdir with surrogate escapes.
+    odd = os.fsdecode(b"caf\xe9.txt")
+    d = _chosen_dir(tmp_path, ["old.txt", "b-old.txt", odd])
+    os.utime(d / odd, (NOW, NOW))
+    assert pruned(d, ScratchLimits(7 * DAY, 0), force=True) == ["b-old.txt", "old.txt"]
+    listed = d / SAVED_LIST
+    assert listed.read_bytes() == b"caf\xe9.txt\n"
+    assert os.stat(listed).st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in d.iterdir()) == sorted([SAVED_LIST, odd])
+
+
+def test_the_list_is_never_rewritten_through_a_planted_link(tmp_path, monkeypatch):
+    d = _chosen_dir(tmp_path, ["old.txt"])
+    outside = put(tmp_path, "outside", 5, 0)
+    monkeypatch.setattr("wf.save.secrets.token_hex", lambda n: "0" * (2 * n))
+    (d / ".wf-0000000000000000.list").symlink_to(outside)
+    pruned(d, ScratchLimits(7 * DAY, 0), force=True)
+    assert outside.read_bytes() == b"x" * 5
+
+
+def test_a_list_that_cannot_be_replaced_leaves_no_temporary_file(tmp_path, monkeypatch):
+    d = _chosen_dir(tmp_path, ["old.txt", "new.txt"])
+    os.utime(d / "new.txt", (NOW, NOW))
+    real = os.replace
+
+    def refuse(src, dst, **kw):
+        if dst == SAVED_LIST:
+            raise PermissionError(13, "refused")
+        return real(src, dst, **kw)
+
+    monkeypatch.setattr("wf.save.os.replace", refuse)
+    assert pruned(d, ScratchLimits(7 * DAY, 0), force=True) == ["old.txt"]
+    assert sorted(p.name for p in d.iterdir()) == sorted([SAVED_LIST, "new.txt"])
+    assert (d / SAVED_LIST).read_bytes() == b"old.txt\nnew.txt\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"), [("a/b/", "b"), ("dir/fileX/", "fileX"), ("  spaced.txt  ", "spaced.txt")]
+)
+def test_save_path_loses_trailing_slashes_before_its_base_is_taken(name, expected):
+    assert confine_name(name) == expected
+
+
+@pytest.mark.parametrize("name", [".", "a/.", ".."])
+def test_save_path_of_dots_names_no_file(name):
+    with pytest.raises(UsageError) as info:
+        confine_name(name)
+    assert str(info.value) == f"--save-path {name!r} has no file name (only its base name is used)"
+
+
+def test_save_path_of_invisible_characters_is_refused_by_its_visible_part():
+    with pytest.raises(UsageError) as info:
+        confine_name("a\u200bb")
+    assert str(info.value) == (
+        "--save-path 'ab' holds control, invisible or undecodable characters "
+        "(only plain text names are saved)"
+    )
+
+
+def test_save_path_of_255_bytes_is_the_longest():
+    assert confine_name("é" * 127 + "a") == "é" * 127 + "a"  # 255 bytes
+    with pytest.raises(UsageError) as info:
+        confine_name("é" * 128)  # 256 bytes
+    assert str(info.value) == "--save-path file name is longer than 255 bytes"
+
+
+def test_the_list_of_save_path_names_is_private_and_never_written_through_a_link(tmp_path):
+    d = tmp_path / "scratch"
+    save_bytes(b"y", "kept.txt", directory=d, chosen=True)
+    assert (d / SAVED_LIST).read_bytes() == b"kept.txt\n"
+    assert os.stat(d / SAVED_LIST).st_mode & 0o777 == 0o600
+    other = tmp_path / "other"
+    outside = put(tmp_path, "outside", 5, 0)
+    other.mkdir()
+    (other / SAVED_LIST).symlink_to(outside)
+    save_bytes(b"y", "mine.txt", directory=other, chosen=True)
+    assert outside.read_bytes() == b"x" * 5 and (other / "mine.txt").exists()
