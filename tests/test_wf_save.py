@@ -438,3 +438,86 @@ def test_the_list_of_save_path_names_is_private_and_never_written_through_a_link
     (other / SAVED_LIST).symlink_to(outside)
     save_bytes(b"y", "mine.txt", directory=other, chosen=True)
     assert outside.read_bytes() == b"x" * 5 and (other / "mine.txt").exists()
+
+
+@pytest.mark.parametrize(("age", "due"), [(3599, False), (3600, True), (-60, True)])
+def test_prune_is_due_an_hour_after_the_stamp_not_before(tmp_path, age, due):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    put(d, auto_name(1), 10, 2 * DAY)
+    put(d, STAMP, 0, age)  # a stamp from the future (a clock set back) is not believed
+    assert pruned(d, ScratchLimits(DAY, 0)) == ([auto_name(1)] if due else [])
+    assert os.stat(d / STAMP).st_mtime == (NOW if due else NOW - age)
+
+
+def test_a_new_stamp_is_private(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    assert pruned(d, ScratchLimits(DAY, 0)) == []
+    assert os.stat(d / STAMP).st_mode & 0o777 == 0o600
+
+
+def test_a_planted_stamp_link_is_never_followed(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    outside = put(tmp_path, "outside", 5, 2 * DAY)
+    (d / STAMP).symlink_to(outside)
+    put(d, auto_name(1), 10, 2 * DAY)
+    assert pruned(d, ScratchLimits(DAY, 0)) == []
+    assert os.stat(outside).st_mtime == NOW - 2 * DAY
+
+
+def test_with_both_rules_off_nothing_is_pruned_not_even_leftovers(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    put(d, ".wf-0123456789abcdef.part", 10, 2 * 3600)
+    assert pruned(d, ScratchLimits(0, 0)) == []
+    assert sorted(p.name for p in d.iterdir()) == [".wf-0123456789abcdef.part"]
+
+
+def test_the_file_kept_is_never_pruned_at_its_age(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    put(d, auto_name(1), 10, 8 * DAY)
+    put(d, auto_name(2), 10, 8 * DAY)
+    assert pruned(d, ScratchLimits(DAY, 0), force=True, keep=auto_name(1)) == [auto_name(2)]
+    # Without a name to keep, a --save-path name of any spelling goes at its age.
+    e = _chosen_dir(tmp_path / "e", ["XXXX"])
+    assert pruned(e, ScratchLimits(DAY, 0), force=True) == ["XXXX"]
+
+
+def _list_elsewhere(tmp_path: Path, listed: bytes) -> Path:
+    """A scratch dir whose list of --save-path names is a link to a file outside."""
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    put(d, "victim.txt", 10, 8 * DAY)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_bytes(listed)
+    (d / SAVED_LIST).symlink_to(elsewhere)
+    return d
+
+
+def test_a_planted_list_link_names_nothing(tmp_path):
+    d = _list_elsewhere(tmp_path, b"victim.txt\n")
+    assert pruned(d, ScratchLimits(DAY, 0), force=True) == []
+    assert (d / "victim.txt").exists()
+
+
+def test_a_list_that_is_not_a_file_names_nothing_and_pruning_goes_on(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    (d / SAVED_LIST).mkdir()
+    put(d, auto_name(1), 10, 8 * DAY)
+    assert pruned(d, ScratchLimits(DAY, 0), force=True) == [auto_name(1)]
+
+
+def test_only_the_first_4_mib_of_the_list_are_read(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    pad = b"p" * 99 + b"\n"
+    head = pad * ((4 << 20) // 100) + b"q" * ((4 << 20) % 100 - 1) + b"\n"
+    assert len(head) == 4 << 20
+    (d / SAVED_LIST).write_bytes(head + b"late.txt\n")
+    put(d, "late.txt", 10, 8 * DAY)
+    assert pruned(d, ScratchLimits(DAY, 0), force=True) == []
+    assert (d / "late.txt").exists()
