@@ -232,6 +232,10 @@ RE2_PATTERNS = [
     r"[]\s]",  # a "]" right after "[" is a member: the \s is still inside
     r"[[:alpha:]]",  # for Python a "[" and letters, then a "]"; not RE2's class
     r"\w+\.",  # an escape that is not \b or \B keeps RE2
+    r"a[bc]d",  # a set after the start of the pattern
+    r"^[ab]",  # a "^" before a set is not its negation
+    r"[^]\s]",  # nor is a "]" right after "[^" its end
+    r"a{b",  # a "{" that starts no count is a character
 ]
 
 
@@ -260,6 +264,10 @@ RE2_TEXTS = [
     "a x",
     "a\u3000",
     "é.",
+    "a[d",
+    "abd",
+    "a{b",
+    "a{0b",
 ]
 
 

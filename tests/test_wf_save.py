@@ -521,3 +521,51 @@ def test_only_the_first_4_mib_of_the_list_are_read(tmp_path):
     put(d, "late.txt", 10, 8 * DAY)
     assert pruned(d, ScratchLimits(DAY, 0), force=True) == []
     assert (d / "late.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("max_age", "age", "gone"), [(DAY, DAY, False), (DAY, DAY + 1, True), (1, 2, True)]
+)
+def test_prune_by_age_at_its_boundary(tmp_path, max_age, age, gone):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    put(d, auto_name(1), 10, age)
+    assert pruned(d, ScratchLimits(max_age, 0), force=True) == ([auto_name(1)] if gone else [])
+
+
+def test_a_link_of_our_name_shape_does_not_count_towards_the_size_cap(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    big = put(tmp_path, "big", 1000, 9 * DAY)
+    link = d / auto_name(1)
+    link.symlink_to(big)
+    put(d, auto_name(2), 100, 2 * DAY)
+    put(d, auto_name(3), 100, DAY)
+    assert pruned(d, ScratchLimits(0, 250), force=True) == []
+    assert big.exists() and link.is_symlink()
+
+
+def test_entries_that_vanish_or_are_not_ours_do_not_stop_the_pruning(tmp_path, monkeypatch):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    (d / auto_name(1)).mkdir()  # our name shape, but a directory
+    put(d, auto_name(3), 10, 8 * DAY)
+    real = os.listdir
+    # In this order, and with a name removed between the listing and its stat.
+    monkeypatch.setattr(
+        "wf.save.os.listdir", lambda fd: [auto_name(1), auto_name(2), *sorted(real(fd))]
+    )
+    assert pruned(d, ScratchLimits(DAY, 0), force=True) == [auto_name(3)]
+
+
+def test_a_cap_of_one_byte_prunes_every_auto_named_file_but_the_kept_one(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    for n in (1, 2, 3):
+        put(d, auto_name(n), 10, (5 - n) * 3600)  # 1 is the oldest
+    # The file kept is the oldest: skipped, and the others still go.
+    assert pruned(d, ScratchLimits(0, 1), force=True, keep=auto_name(1)) == [
+        auto_name(2),
+        auto_name(3),
+    ]
+    assert [p.name for p in d.iterdir()] == [auto_name(1)]
