@@ -569,3 +569,32 @@ def test_a_cap_of_one_byte_prunes_every_auto_named_file_but_the_kept_one(tmp_pat
         auto_name(3),
     ]
     assert [p.name for p in d.iterdir()] == [auto_name(1)]
+
+
+def test_a_scratch_dir_that_is_a_file_names_the_variable_that_moves_it(tmp_path):
+    target = tmp_path / "file"
+    target.write_text("")
+    with pytest.raises(WriteError) as info:
+        save_bytes(b"x", "f.txt", directory=target)
+    assert str(info.value) == (
+        f"cannot use the scratch dir {target}: it is a symbolic link or not a directory "
+        "(set WF_SCRATCH_DIR to a directory of your own)"
+    )
+
+
+def test_a_file_gone_before_the_size_pass_does_not_stop_it(tmp_path, monkeypatch):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    for n in (1, 2, 3):
+        put(d, auto_name(n), 10, (5 - n) * 3600)  # 1 is the oldest
+    real, seen = os.stat, set()
+
+    def stat(name, **kw):
+        # The oldest vanishes between the listing pass and the size pass.
+        if name == auto_name(1) and name in seen:
+            raise FileNotFoundError(2, "gone")
+        seen.add(name)
+        return real(name, **kw)
+
+    monkeypatch.setattr("wf.save.os.stat", stat)
+    assert pruned(d, ScratchLimits(0, 10), force=True) == [auto_name(2), auto_name(3)]
