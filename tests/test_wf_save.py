@@ -598,3 +598,53 @@ def test_a_file_gone_before_the_size_pass_does_not_stop_it(tmp_path, monkeypatch
 
     monkeypatch.setattr("wf.save.os.stat", stat)
     assert pruned(d, ScratchLimits(0, 10), force=True) == [auto_name(2), auto_name(3)]
+
+
+def test_a_scratch_dir_that_cannot_be_opened_says_why(tmp_path, monkeypatch):
+    def refuse(path, **kw):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("wf.save.open_dir", refuse)
+    with pytest.raises(WriteError) as info:
+        save_bytes(b"x", "f.txt", directory=tmp_path)
+    assert str(info.value) == f"cannot open the scratch dir {tmp_path}: Permission denied"
+
+
+def test_a_scratch_dir_that_changed_after_its_check_is_refused_and_left_alone(
+    tmp_path, monkeypatch
+):
+    # Replaced between the check and the open: the descriptor's own stat is checked too.
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    (d / "XXXX").write_text("not wf's")
+    monkeypatch.setattr("wf.save.problem", lambda st: "it changed")
+    stdout = os.dup(1)
+    try:
+        with pytest.raises(WriteError) as info:
+            save_bytes(b"x", "f.txt", directory=d)
+        closed = os.fstat(1).st_ino != os.fstat(stdout).st_ino
+    except OSError:
+        closed = True
+    finally:
+        os.dup2(stdout, 1)
+        os.close(stdout)
+    assert not closed  # nothing but what save_bytes opened is closed
+    assert str(info.value) == f"cannot use the scratch dir {d}: it changed (set WF_SCRATCH_DIR)"
+    assert sorted(p.name for p in d.iterdir()) == ["XXXX"]
+
+
+def test_the_temporary_file_has_the_name_pruning_knows(tmp_path, monkeypatch):
+    from wf.save import _PART_NAME
+
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    seen: list[str] = []
+    real = os.fsync
+
+    def fsync(fd):
+        seen.extend(os.listdir(d))
+        return real(fd)
+
+    monkeypatch.setattr("wf.save.os.fsync", fsync)
+    save_bytes(b"x", "f.txt", directory=d)
+    assert len(seen) == 1 and _PART_NAME.match(seen[0]), seen
