@@ -275,6 +275,7 @@ RE2_TEXTS = [
 def test_re2_patterns_match_what_python_re_matches(pattern):
     regex = lines.compile_regex(pattern, "--filter")
     assert regex.linear, regex.fallback
+    assert regex.pattern == pattern
     python = re.compile(pattern)
     for text in RE2_TEXTS:
         assert bool(regex.search(text)) == bool(python.search(text)), (pattern, text)
@@ -282,7 +283,10 @@ def test_re2_patterns_match_what_python_re_matches(pattern):
 
 @pytest.mark.parametrize(
     "pattern",
-    [r"(\w)\1", r"a(?=b)", r"(?<!a)b", r"[\W]", r"\bпривет\b", r"п\B", r"(?x) a b"],
+    [
+        *(r"(\w)\1", r"a(?=b)", r"(?<!a)b", r"[\W]", r"\bпривет\b", r"п\B", r"(?x) a b"),
+        *(r"\b\w+", r"\B\W"),  # a boundary beside \w or \W, in ASCII alone
+    ],
 )
 def test_patterns_re2_cannot_run_fall_back_to_re_with_a_note(pattern, capfd):
     regex = lines.compile_regex(pattern, "--exclude")
@@ -383,4 +387,21 @@ def test_a_backtracking_regex_names_both_patterns_and_its_limit():
     assert str(info.value) == (
         "regex --filter '(?=a)(a+)+$' and --exclude 'z' ran longer than 0.5 s on this page "
         "(catastrophic backtracking?); simplify it"
+    )
+
+
+def test_the_note_names_the_ascii_word_boundary():
+    regex = lines.compile_regex(r"\bпривет\b", "--exclude")
+    assert regex.fallback == (
+        r"--exclude '\\bпривет\\b' runs on Python's re "
+        r"(its \b or \B meets non-ASCII letters, and RE2's word boundary is ASCII), "
+        "limited to 5 s"
+    )
+
+
+def test_an_invalid_regex_is_named_with_python_s_reason():
+    with pytest.raises(UsageError) as info:
+        lines.compile_regex("a(", "--exclude")
+    assert str(info.value) == (
+        "invalid regex for --exclude 'a(': missing ), unterminated subpattern at position 1"
     )

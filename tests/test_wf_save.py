@@ -648,3 +648,14 @@ def test_the_temporary_file_has_the_name_pruning_knows(tmp_path, monkeypatch):
     monkeypatch.setattr("wf.save.os.fsync", fsync)
     save_bytes(b"x", "f.txt", directory=d)
     assert len(seen) == 1 and _PART_NAME.match(seen[0]), seen
+
+
+def test_a_planted_temporary_link_is_never_written_through(tmp_path, monkeypatch):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    outside = put(tmp_path, "outside", 5, 0)
+    monkeypatch.setattr("wf.save.secrets.token_hex", lambda n: "0" * (2 * n))
+    (d / ".wf-0000000000000000.part").symlink_to(outside)
+    with pytest.raises(WriteError):
+        save_bytes(b"new", "f.txt", directory=d)
+    assert outside.read_bytes() == b"x" * 5 and not (d / "f.txt").exists()
