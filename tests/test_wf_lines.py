@@ -405,3 +405,23 @@ def test_an_invalid_regex_is_named_with_python_s_reason():
     assert str(info.value) == (
         "invalid regex for --exclude 'a(': missing ), unterminated subpattern at position 1"
     )
+
+
+def test_a_window_that_fits_exactly_is_whole_and_counted_exactly():
+    page = lines.page_lines(["ab", "cd"], 1, 5)
+    assert (page.lines, page.partial, page.shown, page.total) == (["ab", "cd"], False, 5, 5)
+
+
+@pytest.mark.parametrize(
+    ("line", "limit", "kept"),
+    [
+        ("abc", 0, ""),
+        ("abc", 5, "abc"),
+        ("abc", 3, "abc"),
+        ("a\u200dbc", 3, "a\u200db"),  # the joiner two back joins nothing at the cut
+        ("a\u0301\u0301\u0301b", 3, "a\u0301\u0301"),  # back to 0: cut at the limit
+        ("ab\u0301\u0301c", 3, "a"),
+    ],
+)
+def test_cut_at_moves_back_only_over_marks_and_joiners(line, limit, kept):
+    assert lines.cut_at(line, limit) == kept

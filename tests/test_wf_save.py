@@ -659,3 +659,17 @@ def test_a_planted_temporary_link_is_never_written_through(tmp_path, monkeypatch
     with pytest.raises(WriteError):
         save_bytes(b"new", "f.txt", directory=d)
     assert outside.read_bytes() == b"x" * 5 and not (d / "f.txt").exists()
+
+
+def test_a_save_removes_nothing_but_its_temporary_file(tmp_path):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    (d / "XXXX").write_text("not wf's")
+    save_bytes(b"x", "f.txt", directory=d)
+    assert sorted(p.name for p in d.iterdir()) == ["XXXX", "f.txt"]
+
+
+def test_the_file_just_saved_is_never_pruned_even_over_the_cap(tmp_path):
+    d = tmp_path / "scratch"
+    path = save_bytes(b"x" * 10, auto_name(1), directory=d, limits=ScratchLimits(0, 1))
+    assert path.read_bytes() == b"x" * 10 and (d / STAMP).exists()
