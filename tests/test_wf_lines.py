@@ -425,3 +425,9 @@ def test_a_window_that_fits_exactly_is_whole_and_counted_exactly():
 )
 def test_cut_at_moves_back_only_over_marks_and_joiners(line, limit, kept):
     assert lines.cut_at(line, limit) == kept
+
+
+def test_an_empty_window_is_an_empty_page():
+    assert lines.page_lines([], None, 5) == lines.Page([], None, None, total=0)
+    assert lines.page_lines(["abc"], None, 5) == lines.Page([], None, None, total=3)
+    assert lines.page_lines(["abc"], 1, 0).total == 3

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -673,3 +674,47 @@ def test_the_file_just_saved_is_never_pruned_even_over_the_cap(tmp_path):
     d = tmp_path / "scratch"
     path = save_bytes(b"x" * 10, auto_name(1), directory=d, limits=ScratchLimits(0, 1))
     assert path.read_bytes() == b"x" * 10 and (d / STAMP).exists()
+
+
+def test_pruning_after_a_save_is_one_trace_line(tmp_path, capfd):
+    from common import trace
+
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+    for n in (1, 2):
+        old = time.time() - 30 * DAY  # save_bytes prunes at the real time
+        os.utime(put(d, auto_name(n), 10, 0), (old, old))
+    trace.enable("wf")
+    try:
+        save_bytes(b"x", "f.txt", directory=d, limits=ScratchLimits(DAY, 0))
+    finally:
+        trace.enable("wf", False)
+    assert capfd.readouterr().err == "wf: * scratch: pruned 2 old or surplus files of wf's\n"
+
+
+def test_a_failed_write_closes_and_removes_its_temporary_file(tmp_path, monkeypatch):
+    d = tmp_path / "scratch"
+    d.mkdir(mode=0o700)
+
+    def fail(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr("wf.save.os.fsync", fail)
+    stdin = os.dup(0)
+    os.close(0)  # a cron job's closed stdin: the temporary file is then descriptor 0
+    try:
+        with pytest.raises(WriteError) as info:
+            save_bytes(b"x", "f.txt", directory=d)
+        try:
+            os.fstat(0)
+            left_open = True
+        except OSError:
+            left_open = False
+    finally:
+        os.dup2(stdin, 0)
+        os.close(stdin)
+    assert not left_open
+    assert str(info.value) == (
+        f"cannot write {d / 'f.txt'}: Input/output error (WF_SCRATCH_DIR chooses the directory)"
+    )
+    assert list(d.iterdir()) == []
