@@ -431,3 +431,13 @@ def test_an_empty_window_is_an_empty_page():
     assert lines.page_lines([], None, 5) == lines.Page([], None, None, total=0)
     assert lines.page_lines(["abc"], None, 5) == lines.Page([], None, None, total=3)
     assert lines.page_lines(["abc"], 1, 0).total == 3
+
+
+def test_a_cut_line_of_one_character_still_ends_the_page():
+    # "ab", the newline, and room for one character of the long line.
+    page = lines.page_lines(["ab", "x" * 10], 1, 4)
+    assert page == lines.Page(["ab", "x"], 1, 2, True, cut_from=10, shown=4, total=13)
+    page = lines.page_lines(["x" * 10], 7, 4)
+    assert page == lines.Page(["xxxx"], 7, 7, True, cut_from=10, shown=4, total=10)
+    page = lines.page_lines(["ab", "cd", "ef"], 3, 5)
+    assert page == lines.Page(["ab", "cd"], 3, 4, shown=5, total=8)
