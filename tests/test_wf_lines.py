@@ -441,3 +441,15 @@ def test_a_cut_line_of_one_character_still_ends_the_page():
     assert page == lines.Page(["xxxx"], 7, 7, True, cut_from=10, shown=4, total=10)
     page = lines.page_lines(["ab", "cd", "ef"], 3, 5)
     assert page == lines.Page(["ab", "cd"], 3, 4, shown=5, total=8)
+
+
+def test_patterns_on_re2_run_in_this_process(monkeypatch):
+    def no_fork():
+        raise AssertionError("RE2 patterns need no child")
+
+    monkeypatch.setattr("wf.lines.os.fork", no_fork)
+    keep = lines.compile_regex("a", "--filter")
+    drop = lines.compile_regex("b", "--exclude")
+    assert lines.match_lines(["a", "ab", "c"], keep, drop) == [0]
+    assert lines.match_lines(["a", "ab", "c"], None, drop) == [0, 2]
+    assert lines.match_lines(["a", "ab", "c"], None, None) == [0, 1, 2]
