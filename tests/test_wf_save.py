@@ -364,17 +364,19 @@ def _chosen_dir(tmp_path: Path, names: list[str]) -> Path:
 def test_the_list_of_save_path_names_is_rewritten_without_the_pruned_ones(tmp_path):
     # A name that is not UTF-8 on disk comes back from listdir with surrogate escapes.
     odd = os.fsdecode(b"caf\xe9.txt")
-    d = _chosen_dir(tmp_path, ["old.txt", "b-old.txt", odd])
+    d = _chosen_dir(tmp_path, ["old.txt", "b-old.txt", odd, "a.txt"])
     os.utime(d / odd, (NOW, NOW))
+    os.utime(d / "a.txt", (NOW, NOW))
     assert pruned(d, ScratchLimits(7 * DAY, 0), force=True) == ["b-old.txt", "old.txt"]
     listed = d / SAVED_LIST
-    assert listed.read_bytes() == b"caf\xe9.txt\n"
+    assert listed.read_bytes() == b"a.txt\ncaf\xe9.txt\n"
     assert os.stat(listed).st_mode & 0o777 == 0o600
-    assert sorted(p.name for p in d.iterdir()) == sorted([SAVED_LIST, odd])
+    assert sorted(p.name for p in d.iterdir()) == sorted([SAVED_LIST, odd, "a.txt"])
 
 
 def test_the_list_is_never_rewritten_through_a_planted_link(tmp_path, monkeypatch):
-    d = _chosen_dir(tmp_path, ["old.txt"])
+    d = _chosen_dir(tmp_path, ["old.txt", "new.txt"])
+    os.utime(d / "new.txt", (NOW, NOW))  # kept: the new list is not empty
     outside = put(tmp_path, "outside", 5, 0)
     monkeypatch.setattr("wf.save.secrets.token_hex", lambda n: "0" * (2 * n))
     (d / ".wf-0000000000000000.list").symlink_to(outside)
@@ -700,8 +702,21 @@ def test_a_failed_write_closes_and_removes_its_temporary_file(tmp_path, monkeypa
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr("wf.save.os.fsync", fail)
+    import fcntl
+
+    from common.paths import open_dir
+
+    def high_open_dir(path):
+        fd = open_dir(path)
+        try:
+            return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+        finally:
+            os.close(fd)
+
+    # A cron job's closed stdin: the temporary file is then descriptor 0.
+    monkeypatch.setattr("wf.save.open_dir", high_open_dir)
     stdin = os.dup(0)
-    os.close(0)  # a cron job's closed stdin: the temporary file is then descriptor 0
+    os.close(0)
     try:
         with pytest.raises(WriteError) as info:
             save_bytes(b"x", "f.txt", directory=d)
