@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from common.errors import UsageError
+from common.errors import Timeout, UsageError
 from tests.helpers import ALLOW
 from tests.servers import respond
 from wf import lines
@@ -228,6 +228,14 @@ RE2_PATTERNS = [
     r"\S+$",
     r"^\s*#",
     r"\W\w",
+    r"[ab]\s\w",  # \s and \w after a set are outside it again
+    r"[]\s]",  # a "]" right after "[" is a member: the \s is still inside
+    r"[[:alpha:]]",  # for Python a "[" and letters, then a "]"; not RE2's class
+    r"\w+\.",  # an escape that is not \b or \B keeps RE2
+    r"a[bc]d",  # a set after the start of the pattern
+    r"^[ab]",  # a "^" before a set is not its negation
+    r"[^]\s]",  # nor is a "]" right after "[^" its end
+    r"a{b",  # a "{" that starts no count is a character
 ]
 
 
@@ -250,6 +258,16 @@ RE2_TEXTS = [
     "x\u3000y",
     "ab]",
     "\u00a0#",
+    "X",
+    "a",
+    "a]",
+    "a x",
+    "a\u3000",
+    "é.",
+    "a[d",
+    "abd",
+    "a{b",
+    "a{0b",
 ]
 
 
@@ -257,13 +275,18 @@ RE2_TEXTS = [
 def test_re2_patterns_match_what_python_re_matches(pattern):
     regex = lines.compile_regex(pattern, "--filter")
     assert regex.linear, regex.fallback
+    assert regex.pattern == pattern
     python = re.compile(pattern)
     for text in RE2_TEXTS:
         assert bool(regex.search(text)) == bool(python.search(text)), (pattern, text)
 
 
 @pytest.mark.parametrize(
-    "pattern", [r"(\w)\1", r"a(?=b)", r"(?<!a)b", r"[\W]", r"\bпривет\b", r"(?x) a b"]
+    "pattern",
+    [
+        *(r"(\w)\1", r"a(?=b)", r"(?<!a)b", r"[\W]", r"\bпривет\b", r"п\B", r"(?x) a b"),
+        *(r"\b\w+", r"\B\W"),  # a boundary beside \w or \W, in ASCII alone
+    ],
 )
 def test_patterns_re2_cannot_run_fall_back_to_re_with_a_note(pattern, capfd):
     regex = lines.compile_regex(pattern, "--exclude")
@@ -280,3 +303,153 @@ def test_re2_ends_a_backtracking_pattern_in_linear_time():
     start = time.monotonic()
     assert lines.match_lines(["a" * 40 + "b"] * 200, regex, None) == []
     assert time.monotonic() - start < 0.5
+
+
+# ------------------------------------------------ issue 16: what the mutation run found
+
+
+def test_the_note_says_why_re2_refused_the_pattern(capfd):
+    regex = lines.compile_regex(r"(\w)\1", "--filter")
+    assert regex.fallback == (
+        r"--filter '(\\w)\\1' runs on Python's re "
+        r"(RE2 cannot run it: invalid escape sequence: \1), limited to 5 s"
+    )
+    assert capfd.readouterr().err == f"wf: note: {regex.fallback}\n"
+
+
+def test_re2_reason_reads_bytes_text_and_no_detail_at_all():
+    assert lines._re2_reason(ValueError(b"bad \xff byte")) == "RE2 cannot run it: bad \ufffd byte"
+    assert lines._re2_reason(ValueError("plain")) == "RE2 cannot run it: plain"
+    assert lines._re2_reason(ValueError()) == "RE2 cannot run it: "
+
+
+# A PDF's page separators are pinned: kept without --filter, dropped with one, whatever
+# the patterns say.
+PAGES = ["-- page 1 --", "alpha", "beta", "-- page 2 --", "alpha beta", "gamma"]
+
+
+def _separator(line: str) -> bool:
+    return line.startswith("-- page")
+
+
+def test_pinned_lines_stay_without_a_filter_whatever_exclude_says():
+    drop = lines.compile_regex("beta|page", "--exclude")
+    sel = lines.select_lines(PAGES, drop=drop, pinned=_separator)
+    assert sel.lines == ["-- page 1 --", "alpha", "-- page 2 --", "gamma"]
+    assert lines.match_lines(PAGES, None, None, pinned=_separator) == [0, 1, 2, 3, 4, 5]
+
+
+def test_pinned_lines_go_with_a_filter_even_when_it_matches_them():
+    keep = lines.compile_regex("alpha|page", "--filter")
+    sel = lines.select_lines(PAGES, keep=keep, pinned=_separator)
+    assert (sel.lines, sel.matched) == (["alpha", "alpha beta"], 2)
+    drop = lines.compile_regex("beta", "--exclude")
+    sel = lines.select_lines(PAGES, keep=keep, drop=drop, pinned=_separator)
+    assert sel.lines == ["alpha"]
+
+
+def test_the_window_after_the_last_line_numbers_nothing():
+    sel = lines.select_lines(["a", "b", "c"], from_line=3, to_line=2)
+    assert (sel.lines, sel.first, sel.last, sel.matched, sel.total) == ([], None, None, 3, 3)
+    sel = lines.select_lines(["a", "b", "c"], from_line=2)
+    assert (sel.lines, sel.first, sel.last) == (["b", "c"], 2, 3)
+
+
+def test_patterns_on_python_re_give_the_same_lines_through_the_child():
+    # Enough lines that the indices come back in several reads of the pipe.
+    text = [f"{'ab' if i % 3 else 'b'} {i}" for i in range(40_000)]
+    keep = lines.compile_regex(r"a(?=b)", "--filter")
+    drop = lines.compile_regex(r"(?<=b )\d*7$", "--exclude")
+    assert not keep.linear and not drop.linear
+    want = [i for i in range(40_000) if i % 3 and not str(i).endswith("7")]
+    assert lines.match_lines(text, keep, drop) == want
+    sel = lines.select_lines(text, keep=keep, drop=drop, from_line=2, to_line=3)
+    assert sel.lines == [text[want[1]], text[want[2]]] and sel.matched == len(want)
+
+
+def test_a_backtracking_regex_ends_at_the_total_deadline_with_exit_28():
+    keep = lines.compile_regex(r"(?=a)(a+)+$", "--filter")
+    start = time.monotonic()
+    with pytest.raises(Timeout) as info:
+        lines.select_lines(["a" * 40 + "!"], keep=keep, deadline=start + 0.5)
+    assert time.monotonic() - start < 3
+    assert str(info.value) == (
+        "timed out: regex --filter '(?=a)(a+)+$' was still running at the total deadline "
+        "(catastrophic backtracking?)"
+    )
+
+
+def test_a_backtracking_regex_names_both_patterns_and_its_limit():
+    keep = lines.compile_regex(r"(?=a)(a+)+$", "--filter")
+    drop = lines.compile_regex("z", "--exclude")
+    with pytest.raises(UsageError) as info:
+        lines.match_lines(["a" * 40 + "!"], keep, drop, seconds=0.5, deadline=time.monotonic() + 60)
+    assert str(info.value) == (
+        "regex --filter '(?=a)(a+)+$' and --exclude 'z' ran longer than 0.5 s on this page "
+        "(catastrophic backtracking?); simplify it"
+    )
+
+
+def test_the_note_names_the_ascii_word_boundary():
+    regex = lines.compile_regex(r"\bпривет\b", "--exclude")
+    assert regex.fallback == (
+        r"--exclude '\\bпривет\\b' runs on Python's re "
+        r"(its \b or \B meets non-ASCII letters, and RE2's word boundary is ASCII), "
+        "limited to 5 s"
+    )
+
+
+def test_an_invalid_regex_is_named_with_python_s_reason():
+    with pytest.raises(UsageError) as info:
+        lines.compile_regex("a(", "--exclude")
+    assert str(info.value) == (
+        "invalid regex for --exclude 'a(': missing ), unterminated subpattern at position 1"
+    )
+
+
+def test_a_window_that_fits_exactly_is_whole_and_counted_exactly():
+    page = lines.page_lines(["ab", "cd"], 1, 5)
+    assert (page.lines, page.partial, page.shown, page.total) == (["ab", "cd"], False, 5, 5)
+
+
+@pytest.mark.parametrize(
+    ("line", "limit", "kept"),
+    [
+        ("abc", 0, ""),
+        ("abc", 5, "abc"),
+        ("abc", 3, "abc"),
+        ("a\u200dbc", 3, "a\u200db"),  # the joiner two back joins nothing at the cut
+        ("a\u0301\u0301\u0301b", 3, "a\u0301\u0301"),  # back to 0: cut at the limit
+        ("ab\u0301\u0301c", 3, "a"),
+    ],
+)
+def test_cut_at_moves_back_only_over_marks_and_joiners(line, limit, kept):
+    assert lines.cut_at(line, limit) == kept
+
+
+def test_an_empty_window_is_an_empty_page():
+    assert lines.page_lines([], None, 5) == lines.Page([], None, None, total=0)
+    assert lines.page_lines(["abc"], None, 5) == lines.Page([], None, None, total=3)
+    assert lines.page_lines(["abc"], 1, 0).total == 3
+
+
+def test_a_cut_line_of_one_character_still_ends_the_page():
+    # "ab", the newline, and room for one character of the long line.
+    page = lines.page_lines(["ab", "x" * 10], 1, 4)
+    assert page == lines.Page(["ab", "x"], 1, 2, True, cut_from=10, shown=4, total=13)
+    page = lines.page_lines(["x" * 10], 7, 4)
+    assert page == lines.Page(["xxxx"], 7, 7, True, cut_from=10, shown=4, total=10)
+    page = lines.page_lines(["ab", "cd", "ef"], 3, 5)
+    assert page == lines.Page(["ab", "cd"], 3, 4, shown=5, total=8)
+
+
+def test_patterns_on_re2_run_in_this_process(monkeypatch):
+    def no_fork():
+        raise AssertionError("RE2 patterns need no child")
+
+    monkeypatch.setattr("wf.lines.os.fork", no_fork)
+    keep = lines.compile_regex("a", "--filter")
+    drop = lines.compile_regex("b", "--exclude")
+    assert lines.match_lines(["a", "ab", "c"], keep, drop) == [0]
+    assert lines.match_lines(["a", "ab", "c"], None, drop) == [0, 2]
+    assert lines.match_lines(["a", "ab", "c"], None, None) == [0, 1, 2]
