@@ -101,7 +101,10 @@ def readers(body: bytes) -> int:
         return 1
     cores = len(os.sched_getaffinity(0))
     try:
-        idle = round(cores - os.getloadavg()[0])
+        # A core counts as busy only when a whole one is: the 1-minute average lags,
+        # and the remains of a finished job (0.7 of a core) would halve a quiet
+        # machine's speed.
+        idle = cores - int(os.getloadavg()[0])
     except OSError:  # no load average to read: as if idle
         idle = cores
     return max(1, min(MAX_READERS, cores, idle))
