@@ -294,13 +294,12 @@ def _read_kept(body: bytes, pages: PageSpec | None, max_pages: int, deadline: fl
     return reading
 
 
-def _spawn_kept() -> tuple[int, int, int]:
-    """Fork a kept reader: its pid, the end that takes its requests, the end its frames
-    come from."""
-    import fcntl
+def _fork(child: Callable[[], None]) -> int:
+    """Fork a reader that runs ``child`` and exits (status 1 if it raised); its pid.
 
-    request_read, request_write = os.pipe()
-    reply_read, reply_write = os.pipe()
+    As in wf.lines: SIGINT and SIGTERM are blocked across the fork, since a signal between
+    the fork and the child's own handlers would send the child up the parent's stack as a
+    second wf; the child takes the default handlers, then the parent's mask."""
     stop = {signal.SIGINT, signal.SIGTERM}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
     pid = os.fork()
@@ -310,26 +309,41 @@ def _spawn_kept() -> tuple[int, int, int]:
             for sig in stop:
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-            # Nothing PDFium might print reaches wf's output; and it keeps no descriptor of
-            # wf's (wf's stdout, another reader's pipe, whose end it would hold open).
-            # Its pipe's ends are moved above 2 first: a caller may have 0, 1 or 2 closed,
-            # and then a pipe can have one of those numbers.
-            ends = [fcntl.fcntl(fd, fcntl.F_DUPFD, 3) for fd in (request_read, reply_write)]
-            devnull = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(devnull, fd)
-            low = 3
-            for fd in sorted(ends):
-                os.closerange(low, fd)
-                low = fd + 1
-            os.closerange(low, 1 << 16)
-            _child_limits()
-            _serve(*ends)
+            child()
         except BaseException:
             code = 1
         finally:
             os._exit(code)
     signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    return pid
+
+
+def _spawn_kept() -> tuple[int, int, int]:
+    """Fork a kept reader: its pid, the end that takes its requests, the end its frames
+    come from."""
+    import fcntl
+
+    request_read, request_write = os.pipe()
+    reply_read, reply_write = os.pipe()
+
+    def child() -> None:
+        # Nothing PDFium might print reaches wf's output; and it keeps no descriptor of
+        # wf's (wf's stdout, another reader's pipe, whose end it would hold open).
+        # Its pipe's ends are moved above 2 first: a caller may have 0, 1 or 2 closed,
+        # and then a pipe can have one of those numbers.
+        ends = [fcntl.fcntl(fd, fcntl.F_DUPFD, 3) for fd in (request_read, reply_write)]
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        low = 3
+        for fd in sorted(ends):
+            os.closerange(low, fd)
+            low = fd + 1
+        os.closerange(low, 1 << 16)
+        _child_limits()
+        _serve(*ends)
+
+    pid = _fork(child)
     os.close(request_read)
     os.close(reply_write)
     os.set_blocking(request_write, False)
@@ -382,35 +396,23 @@ def _spawn(
     part: tuple[int, int],
 ) -> tuple[int, int]:
     read_fd, write_fd = os.pipe()
-    stop = {signal.SIGINT, signal.SIGTERM}
-    # As in wf.lines: a signal between the fork and the child's handlers would send the
-    # child up the parent's stack as a second wf.
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            for sig in stop:
-                signal.signal(sig, signal.SIG_DFL)
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-            os.close(read_fd)
-            # Nothing PDFium might print reaches wf's stderr, which carries wf's lines only.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, 2)
-            _child_limits()
 
-            def send(frame: tuple[Any, ...]) -> None:
-                data = pickle.dumps(frame, protocol=pickle.HIGHEST_PROTOCOL)
-                view = memoryview(_FRAME.pack(len(data)) + data)
-                while view:
-                    view = view[os.write(write_fd, view) :]
+    def child() -> None:
+        os.close(read_fd)
+        # Nothing PDFium might print reaches wf's stderr, which carries wf's lines only.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        _child_limits()
 
-            _read(body, pages, max_pages, part, send)
-        except BaseException:
-            code = 1
-        finally:
-            os._exit(code)
-    signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        def send(frame: tuple[Any, ...]) -> None:
+            data = pickle.dumps(frame, protocol=pickle.HIGHEST_PROTOCOL)
+            view = memoryview(_FRAME.pack(len(data)) + data)
+            while view:
+                view = view[os.write(write_fd, view) :]
+
+        _read(body, pages, max_pages, part, send)
+
+    pid = _fork(child)
     os.close(write_fd)
     return pid, read_fd
 
