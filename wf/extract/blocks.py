@@ -196,6 +196,7 @@ class BlockRecord:
         "boiler",  # the block is boilerplate (by name, or a teaser card)
         "neg",  # negative_block(), computed when first needed (None until then)
         "end",  # the index after the last block inside this one
+        "cut",  # a sibling of the content left out when the content took in its parent
     )
 
     def __init__(
@@ -227,6 +228,7 @@ class BlockRecord:
         self.boiler = False
         self.neg = neg
         self.end = index + 1
+        self.cut = False
 
 
 _HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -486,6 +488,7 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
         best = _skip_notices(blocks, best, gm)
     if best >= 0:
         best = _widen(blocks, best)
+        best = _merge_siblings(blocks, best)
         result.best = blocks[best].el
         result.best_index = best
     return result
@@ -659,6 +662,58 @@ def _widen(blocks: list[BlockRecord], best: int) -> int:
     return cur.index
 
 
+SIBLING_SHARE = 0.2  # of the chosen block's score that a sibling block scores to join it
+SIBLING_LINKS_MAX = 3  # a sibling that joins has at most 1/3 of its text in links
+
+
+def _joins(s: BlockRecord, threshold: float, cls: str | None) -> bool:
+    """Whether a sibling of the chosen block is more of the same content (Readability's
+    rule, in characters): it scores a share of the chosen block's score, or any prose
+    with few links when it shares its class."""
+    if s.boiler or s.last is None or not s.good or s.tag in _HEADING:
+        return False
+    if negative(s) or _never_content(s.el):
+        return False
+    if cls and s.el.get("class") == cls:
+        threshold = GOOD_MIN
+    return s.good - s.bad >= threshold and s.link * SIBLING_LINKS_MAX <= s.text
+
+
+def _merge_siblings(blocks: list[BlockRecord], best: int) -> int:
+    """The chosen block, or its parent when siblings of it are more of the same content
+    (an article split into boxes around an advertisement, when link lists beside it keep
+    _widen from taking the parent whole): the parent is then chosen and the siblings that
+    do not join are cut. Headings join only between blocks that do (a section's title,
+    not the page's).
+
+    A lone paragraph beside the chosen block does not join by itself (Readability's second
+    rule): before the body it is as often a standfirst that the page repeats as part of it."""
+    chosen = blocks[best]
+    parent = chosen.parent
+    if parent < 0:
+        return best
+    p = blocks[parent]
+    if p.boiler or p.tag in ("html", "body") or p.own_link > GOOD_MIN:
+        return best
+    threshold = max(GOOD_MIN, SIBLING_SHARE * (chosen.good - chosen.bad))
+    cls = chosen.el.get("class")
+    children: list[BlockRecord] = []
+    keep: list[bool] = []
+    j, end = p.index + 1, p.end
+    while j < end:  # child by child, over their subtrees
+        s = blocks[j]
+        j = s.end
+        children.append(s)
+        keep.append(s is chosen or _joins(s, threshold, cls))
+    if sum(keep) < 2:
+        return best
+    first, last = keep.index(True), len(keep) - 1 - keep[::-1].index(True)
+    for n, s in enumerate(children):
+        if not keep[n] and not (first < n < last and s.tag in _HEADING):
+            s.cut = True
+    return parent
+
+
 def prune_named(el: Any, b: BlockRecord) -> bool:
     """Whether a block is boilerplate by its tag or names alone."""
     return negative(b)
@@ -666,14 +721,14 @@ def prune_named(el: Any, b: BlockRecord) -> bool:
 
 def prune_lenient(el: Any, b: BlockRecord) -> bool:
     """prune() for a page whose class names cannot be trusted."""
-    if b.tag in STRUCTURAL_NEGATIVE or _never_content(el):
+    if b.cut or b.tag in STRUCTURAL_NEGATIVE or _never_content(el):
         return True
     return _link_list(b)
 
 
 def prune(el: Any, b: BlockRecord) -> bool:
     """Whether a block inside the chosen content is boilerplate to leave out."""
-    if b.boiler or negative(b):
+    if b.boiler or b.cut or negative(b):
         return True
     if b.tag == "noscript" and b.text <= SCRIPT_NOTICE_MAX and "javascript" in _sample(el).lower():
         return True  # a notice asking for scripts, inside the article
