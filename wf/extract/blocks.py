@@ -737,12 +737,16 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 def _link_list(b: BlockRecord) -> bool:
     """A list of links (menu, related stories, tags) with little prose of its own; a
-    paragraph is spared when words of its own join its links into a sentence, and a
-    heading always is (on a listing page, linked titles are the content)."""
+    paragraph or a list item is spared when words of its own join its links into a
+    sentence, and a heading always is (on a listing page, linked titles are the content)."""
     text, link = b.text, b.link
     if not text or link * 2 <= text or b.good * 2 >= text:
         return False
     tag = b.tag
     if tag in _HEADING:
         return False
-    return tag != "p" or text - link < PARAGRAPH_WORDS
+    if tag == "p" or (tag == "li" and text == b.own):
+        # A list item that holds no blocks reads like a paragraph: a changelog's "Thanks
+        # to <name>, <feature>", a reference with its source linked.
+        return text - link < PARAGRAPH_WORDS
+    return True
