@@ -489,6 +489,8 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
     if best >= 0:
         best = _widen(blocks, best)
         best = _merge_siblings(blocks, best)
+        if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
+            best = _grow_thin(blocks, best)
         result.best = blocks[best].el
         result.best_index = best
     return result
@@ -658,6 +660,28 @@ def _widen(blocks: list[BlockRecord], best: int) -> int:
                 or leaf >= max(THIN_PROSE, WIDEN_SIBLINGS * cur.good)
             ):
                 cur = a
+        i = a.parent
+    return cur.index
+
+
+THIN_LINKS_MAX = 3  # an ancestor of a thin choice adds at most 1/3 of its text in links
+
+
+def _grow_thin(blocks: list[BlockRecord], best: int) -> int:
+    """A thin choice (a product's two-line description, a form's help text) widened to
+    the ancestors that add text but few links: the product's title, price, features and
+    specification table around its description, not the recommendations beside them
+    (links and their prices) nor the page's menus."""
+    cur = blocks[best]
+    i = cur.parent
+    while i >= 0:
+        a = blocks[i]
+        if a.boiler or a.tag in ("html", "body"):
+            break
+        added = a.text - cur.text
+        if added and (a.link - cur.link) * THIN_LINKS_MAX > added:
+            break
+        cur = a
         i = a.parent
     return cur.index
 
