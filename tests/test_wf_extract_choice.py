@@ -388,3 +388,229 @@ def test_comments_named_with_content_words_stay_out():
     text = extract_text(html)
     assert ARTICLE_EN_KEY in text
     assert "Reader 3 wrote" not in text
+
+
+# -- content split across sibling boxes ------------------------------------------------------
+
+# A list of linked headlines with no boilerplate name: it keeps the parent of the article's
+# boxes from being taken whole.
+_HEADLINES = (
+    "<div class='lst'><ul>"
+    + "".join(
+        f"<li><a href='/s/{n}'>Another headline about the island's weather number {n}</a></li>"
+        for n in range(24)
+    )
+    + "</ul></div>"
+)
+
+
+def test_an_article_split_around_an_advertisement_is_kept_whole():
+    first = "".join(
+        f"<p>Paragraph {n} of the council's report says the ferry across the sound will run "
+        f"every forty minutes from May, and that the old pier will be rebuilt with money from "
+        f"the regional fund.</p>"
+        for n in range(6)
+    )
+    rest = "".join(
+        f"<p>Continued {n}: the harbour master expects the new timetable to carry twice as "
+        f"many cyclists, because the bike racks on the deck are being doubled this winter.</p>"
+        for n in range(2)
+    )
+    html = _page(
+        NAV,
+        f"<div class='col'><div class='txt'>{first}</div>"
+        "<div class='slot'><a href='/x'><img src='a.png' alt=''></a></div>"
+        f"<div class='txt-b'>{rest}</div>{_HEADLINES}</div>",
+    )
+    text = extract_text(html)
+    assert "Paragraph 5 of the council's report" in text
+    assert "Continued 1: the harbour master" in text
+    assert "headline about the island" not in text
+
+
+def test_a_short_note_beside_the_article_does_not_join_it():
+    """Only siblings that score a share of the article join it: an author's note of one
+    line stays out, whichever way the sibling rule reads the rest."""
+    body = "".join(
+        f"<p>Paragraph {n} of the council's report says the ferry across the sound will run "
+        f"every forty minutes from May, and that the old pier will be rebuilt with money from "
+        f"the regional fund.</p>"
+        for n in range(6)
+    )
+    rest = (
+        "<p>Continued: the harbour master expects the new timetable to carry twice as many "
+        "cyclists, because the bike racks on the deck are being doubled this winter, and the "
+        "café on the quay will open an hour earlier for the first crossing.</p>" * 2
+    )
+    html = _page(
+        NAV,
+        f"<div class='col'><div class='txt'>{body}</div><div class='txt-b'>{rest}</div>"
+        "<div class='note'><p>Our reporter travelled on the ferry at the invitation of the "
+        "operator, which did not see this article before it was published.</p></div>"
+        f"{_HEADLINES}</div>",
+    )
+    text = extract_text(html)
+    assert "Continued: the harbour master" in text
+    assert "invitation of the operator" not in text
+    assert "headline about the island" not in text
+
+
+# -- lists inside the content ---------------------------------------------------------------
+
+
+def test_list_items_that_are_sentences_with_links_are_kept():
+    items = (
+        "<li>Tabs that were open in a closed window can now be restored from the history "
+        "menu.</li>"
+        "<li><a href='/b/1'>Bookmark import from two more browsers has landed</a>, with "
+        "thanks to Maria Lopez.</li>"
+        "<li>The download panel shows how long a file will take at the current speed.</li>"
+        "<li><a href='/b/2'>Screenshots of a whole page can be saved as one image</a>, a "
+        "patch by Jon Smith.</li>"
+    )
+    body = "".join(
+        f"<p>Paragraph {n} of the release notes: this month the team worked on start-up "
+        f"time, memory use on small laptops, and the long tail of crashes reported by "
+        f"testers.</p>"
+        for n in range(4)
+    )
+    html = _page(NAV, f"<article><h1>Notes</h1>{body}<h2>Changes</h2><ul>{items}</ul></article>")
+    text = extract_text(html)
+    assert "with thanks to Maria Lopez" in text
+    assert "a patch by Jon Smith" in text
+    assert "Home" not in text
+
+
+# -- shops, recipes and public services: structured content, short paragraphs -------------
+
+_MENU = (
+    "<header><ul>"
+    + "".join(f"<li><a href='/c/{n}'>Category {n}</a></li>" for n in range(12))
+    + "</ul></header>"
+)
+_FOOTER = (
+    "<footer><p>© 2026 Example GmbH. <a href='/imp'>Impressum</a> "
+    "<a href='/dp'>Datenschutz</a></p></footer>"
+)
+
+
+def test_a_product_page_keeps_its_specifications_and_not_the_recommendations():
+    specs = "".join(
+        f"<tr><th>{k}</th><td>{v}</td></tr>"
+        for k, v in (
+            ("Gewicht", "1,2 kg"),
+            ("Akku", "4000 mAh"),
+            ("Maße", "30 x 20 x 5 cm"),
+            ("Farbe", "Schwarz"),
+            ("Garantie", "2 Jahre"),
+        )
+    )
+    also = "".join(
+        f"<div class='item'><a href='/p/{n}'>Akku-Bohrschrauber Modell {n}</a>"
+        f"<span>89,99 €</span></div>"
+        for n in range(8)
+    )
+    html = _page(
+        _MENU,
+        "<div class='page'><div class='pd'><h1>Akku-Staubsauger S20</h1>"
+        "<div class='price'>149,00 €</div><div class='desc'><p>Der S20 saugt Teppiche und "
+        "Hartböden gleich gründlich und läuft mit einer Akkuladung bis zu vierzig "
+        "Minuten.</p><ul><li>Zwei Saugstufen</li><li>Waschbarer Filter</li>"
+        "<li>Wandhalterung inklusive</li></ul></div>"
+        f"<div class='tab'><h2>Technische Daten</h2><table>{specs}</table></div></div>"
+        f"<div class='reco'>{also}</div></div>",
+        _FOOTER,
+    )
+    text = extract_text(html)
+    assert "Hartböden gleich gründlich" in text
+    assert "Waschbarer Filter" in text
+    assert "4000 mAh" in text
+    assert "Akku-Staubsauger S20" in text
+    assert "Modell 3" not in text
+    assert "Category 7" not in text
+
+
+_INGREDIENTS = "".join(
+    f"<li>{item}</li>"
+    for item in (
+        "250 g Mehl",
+        "200 g Zucker",
+        "4 Eier",
+        "1 Päckchen Backpulver",
+        "3 Äpfel",
+        "125 ml Milch",
+        "1 Prise Salz",
+        "200 g Butter",
+    )
+)
+_STEPS = "".join(
+    f"<li>{step}</li>"
+    for step in (
+        "Den Backofen auf 180 Grad vorheizen und eine Springform von 26 cm einfetten.",
+        "Butter und Zucker schaumig rühren, dann die Eier einzeln unterrühren.",
+        "Mehl mit Backpulver und Salz mischen und abwechselnd mit der Milch unterheben.",
+        "Die Äpfel schälen, in Spalten schneiden und auf dem Teig verteilen.",
+        "Den Kuchen etwa 45 Minuten backen und in der Form auskühlen lassen.",
+    )
+)
+_MORE_RECIPES = (
+    "<div class='more'>"
+    + "".join(
+        f"<div class='card'><a href='/r/{n}'><h3>Rezept Nummer {n}: Pflaumenkuchen vom "
+        f"Blech</h3></a></div>"
+        for n in range(6)
+    )
+    + "</div>"
+)
+
+
+@pytest.mark.parametrize("story", [0, 8], ids=["recipe-only", "blog-story-first"])
+def test_a_recipe_keeps_its_ingredients_and_steps(story: int):
+    """A guard for the sibling and thin-choice rules: the ingredients (short lines) and the
+    steps sit in boxes beside the story or the intro, never chosen alone."""
+    paragraphs = "".join(
+        f"<p>Absatz {n}: Jeden Herbst bringt meine Nachbarin eine Kiste Äpfel vorbei, und "
+        f"jedes Jahr backe ich daraus zuerst diesen Kuchen, bevor der Rest zu Mus wird.</p>"
+        for n in range(story)
+    ) or (
+        "<p>Ein schneller Rührkuchen mit Äpfeln aus dem eigenen Garten, der auch am nächsten "
+        "Tag noch saftig ist.</p>"
+    )
+    tags = "".join(f"<a href='/t/{n}'>Schlagwort{n}</a> " for n in range(10))
+    html = _page(
+        _MENU,
+        f"<div class='wrap'><div class='post'><h1>Apfelkuchen</h1><div class='story'>"
+        f"{paragraphs}</div><div class='card-r'><div class='zt'><h2>Zutaten</h2>"
+        f"<ul>{_INGREDIENTS}</ul></div><div class='zb'><h2>Zubereitung</h2>"
+        f"<ol>{_STEPS}</ol></div></div><div class='tags'>{tags}</div></div>"
+        f"{_MORE_RECIPES}</div>",
+        _FOOTER,
+    )
+    text = extract_text(html)
+    assert "1 Päckchen Backpulver" in text
+    assert "auf 180 Grad vorheizen" in text
+    assert "Rezept Nummer 3" not in text
+    assert "Category 7" not in text
+
+
+def test_a_public_service_page_keeps_its_short_sections():
+    """A guard: a public service's page is headings over one-line paragraphs and short
+    lists (requirements, documents, fees, contact), all of it content."""
+    html = _page(
+        _MENU,
+        "<main><h1>Wohngeld beantragen</h1>"
+        "<p>Wohngeld ist ein Zuschuss zur Miete für Haushalte mit geringem Einkommen.</p>"
+        "<h2>Voraussetzungen</h2><ul><li>Sie wohnen zur Miete oder im eigenen Haus.</li>"
+        "<li>Ihr Einkommen liegt unter der Grenze.</li>"
+        "<li>Sie bekommen kein Bürgergeld.</li></ul>"
+        "<h2>Unterlagen</h2><ul><li>Personalausweis</li><li>Mietvertrag</li>"
+        "<li>Einkommensnachweise der letzten zwölf Monate</li></ul>"
+        "<h2>Kosten</h2><p>Der Antrag ist gebührenfrei.</p>"
+        "<h2>Kontakt</h2><p>Bürgeramt Mitte, Rathausplatz 1, Telefon 0123 45678</p></main>",
+        _FOOTER,
+    )
+    text = extract_text(html)
+    for key in ("Zuschuss zur Miete", "kein Bürgergeld", "Mietvertrag", "gebührenfrei"):
+        assert key in text
+    assert "Rathausplatz 1" in text
+    assert "Category 7" not in text

@@ -13,6 +13,11 @@ a consent dialog or a notice asking for JavaScript, known by its text in any box
 platforms' names and dialog roles are already boilerplate), is made boilerplate and the
 page scored again; and the choice widens to an ancestor that holds much more prose of the
 same kind (a wiki's trivia list chosen out of the article that holds it).
+
+Last, siblings of the choice that score a fifth of it join it (an article split into
+boxes around an advertisement): their parent is chosen and its other children are cut.
+A choice that is still thin (a product's short description) widens to the ancestors that
+add text but few links: the product's specifications, not the recommendations beside it.
 """
 
 from __future__ import annotations

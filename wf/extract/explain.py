@@ -137,6 +137,8 @@ def _dropped(
 
 
 def _why(b: blocks.BlockRecord) -> str:
+    if b.cut:
+        return "a sibling that did not join"
     if b.boiler and b.card:
         return "teaser card"
     if b.tag in blocks.STRUCTURAL_NEGATIVE:
