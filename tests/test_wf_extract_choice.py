@@ -614,3 +614,31 @@ def test_a_public_service_page_keeps_its_short_sections():
         assert key in text
     assert "Rathausplatz 1" in text
     assert "Category 7" not in text
+
+
+def test_a_data_table_keeps_its_rows_of_linked_names():
+    """A table is data as a whole: rows whose cells are mostly links (a film's title and
+    director, each linked to their page) are not link lists to drop one by one."""
+    note = (
+        "Shot on the northern cape over one long winter, in black and white, with a cast of locals"
+    )
+    rows = "".join(
+        f"<tr><td><a href='/w/f{n}'>The Lighthouse Keeper Part {n}</a></td>"
+        f"<td>{1950 + n}</td><td><a href='/w/d{n}'>Director Number {n}</a></td>"
+        f"<td>{note if n % 2 else ''}</td></tr>"
+        for n in range(10)
+    )
+    html = _page(
+        NAV,
+        "<div class='mw-parser-output'>",
+        ARTICLE_EN,
+        ARTICLE_DE,
+        f"<h2>Films</h2><table class='wikitable'><tr><th>Title</th><th>Year</th>"
+        f"<th>Director</th><th>Notes</th></tr>{rows}</table>",
+        "</div>",
+    )
+    text = extract_text(html)
+    assert "The Lighthouse Keeper Part 6" in text
+    assert "| 1956 |" in text
+    assert "The Lighthouse Keeper Part 7" in text
+    assert ARTICLE_DE_KEY in text

@@ -764,6 +764,10 @@ def prune(el: Any, b: BlockRecord) -> bool:
     return _link_list(b)
 
 
+# A table is kept or dropped whole: a row of linked names is data in a table of films.
+_TABLE_PARTS = frozenset(("tbody", "thead", "tfoot", "tr", "td", "th"))
+
+
 def _link_list(b: BlockRecord) -> bool:
     """A list of links (menu, related stories, tags) with little prose of its own; a
     paragraph or a list item is spared when words of its own join its links into a
@@ -772,7 +776,7 @@ def _link_list(b: BlockRecord) -> bool:
     if not text or link * 2 <= text or b.good * 2 >= text:
         return False
     tag = b.tag
-    if tag in _HEADING:
+    if tag in _HEADING or tag in _TABLE_PARTS:
         return False
     if tag == "p" or (tag == "li" and text == b.own):
         # A list item that holds no blocks reads like a paragraph: a changelog's "Thanks
