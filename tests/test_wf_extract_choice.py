@@ -642,3 +642,49 @@ def test_a_data_table_keeps_its_rows_of_linked_names():
     assert "| 1956 |" in text
     assert "The Lighthouse Keeper Part 7" in text
     assert ARTICLE_DE_KEY in text
+
+
+# -- page builders that name every text box a widget and number it ------------------------
+
+_BUILDER_TEXT = (
+    "Seit über dreißig Jahren planen und bauen wir Solaranlagen für Gewerbe und "
+    "Landwirtschaft in ganz Niedersachsen.",
+    "Unser Team aus zwölf Ingenieuren begleitet jedes Projekt von der ersten Messung auf "
+    "dem Dach bis zur Abnahme durch den Netzbetreiber.",
+    "Nach dem Bau übernehmen wir auf Wunsch auch die Wartung, reinigen die Module einmal "
+    "im Jahr und prüfen die Wechselrichter aus der Ferne.",
+    "Rufen Sie uns an oder schreiben Sie uns: Wir melden uns innerhalb eines Werktages "
+    "mit einem ersten Angebot für Ihr Dach.",
+)
+
+
+@pytest.mark.parametrize("boxes", [2, 4])
+def test_numbered_text_widgets_of_a_page_builder_are_the_content(boxes: int):
+    """Each text box is `elementor-element-<id> elementor-widget ...`: a boilerplate word
+    and a number that makes every class value unique. Their prose is the page."""
+
+    def widget(n: int, inner: str, kind: str = "text-editor") -> str:
+        ident = f"{n * 7919 + 74565:07x}"
+        return (
+            f"<div class='elementor-element elementor-element-{ident} elementor-widget "
+            f"elementor-widget-{kind}' data-id='{ident}'>"
+            f"<div class='elementor-widget-container'>{inner}</div></div>"
+        )
+
+    content = widget(0, "<h2>Über uns</h2>", "heading") + "".join(
+        widget(n + 1, f"<p>{text}</p>") for n, text in enumerate(_BUILDER_TEXT[:boxes])
+    )
+    html = _page(
+        "<header class='site-header'><nav><ul>",
+        "".join(f"<li><a href='/l/{n}'>Leistung {n}</a></li>" for n in range(8)),
+        "</ul></nav></header>",
+        "<div class='elementor elementor-42'><section class='elementor-section'>"
+        f"<div class='elementor-column'><div class='elementor-widget-wrap'>{content}"
+        "</div></div></section></div>",
+        _FOOTER,
+    )
+    text = extract_text(html)
+    for line in _BUILDER_TEXT[:boxes]:
+        assert line in text
+    assert "Leistung 3" not in text
+    assert "Impressum" not in text

@@ -426,14 +426,33 @@ def _wrappers(blocks: list[BlockRecord], total: float) -> set[int]:
 
 def _repeated(blocks: list[BlockRecord], total: float) -> set[int]:
     """The wrappers, and blocks of prose that share a boilerplate name with two or more
-    others: a page builder's `widget-container` around every paragraph is markup, not
-    boilerplate."""
+    others, or with one other when the two hold most of the page's prose: a page
+    builder's `widget-container` around every paragraph is markup, not boilerplate. The
+    name is compared without its tokens that hold digits (`elementor-element-4f3a2b1`,
+    `block_12`): builders number every element."""
     groups: dict[str, list[int]] = {}
     for i, b in enumerate(blocks):
         if b.raw >= GOOD_MIN and negative(b) and not _never_content(b.el):
-            groups.setdefault(b.el.get("class") or "", []).append(i)
-    repeated = {i for name, group in groups.items() if name and len(group) >= 3 for i in group}
+            groups.setdefault(_class_kind(b.el.get("class")), []).append(i)
+    repeated = {
+        i
+        for name, group in groups.items()
+        if name
+        and (
+            len(group) >= 3 or (len(group) == 2 and sum(blocks[i].raw for i in group) > 0.5 * total)
+        )
+        for i in group
+    }
     return repeated | _wrappers(blocks, total) if repeated else repeated
+
+
+def _class_kind(cls: str | None) -> str:
+    """A class value without the tokens that number one element."""
+    if not cls:
+        return ""
+    if not any(c.isdigit() for c in cls):
+        return cls
+    return " ".join(t for t in cls.split() if not any(c.isdigit() for c in t))
 
 
 def _never_content(el: Any) -> bool:
@@ -481,7 +500,10 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
                 continue
             aggregate(blocks, exempt | added, gm)
             chosen = _best(blocks)
-            if chosen >= 0 and blocks[chosen].good >= THIN_PROSE:
+            # Repeated names hold the page's prose whatever its length: a short page of two
+            # numbered text widgets is read as the two, not as the whole page.
+            enough = min(THIN_PROSE, 0.5 * total) if lenient else THIN_PROSE
+            if chosen >= 0 and blocks[chosen].good >= enough:
                 exempt |= added
                 best = chosen
                 result.lenient = lenient
