@@ -481,6 +481,33 @@ def test_list_items_that_are_sentences_with_links_are_kept():
     assert "Home" not in text
 
 
+def test_a_list_of_linked_sentences_is_judged_item_by_item():
+    """Most of a changelog's entries link their bug: the list is link-heavy as a whole,
+    but each entry is a sentence. A list of bare links beside it still goes."""
+    fixed = "".join(
+        f"<li><a href='/bug/{n}'>Bug {n}: the sidebar no longer flickers on resize</a>, "
+        f"fixed by Ana Lopez in build {n}.</li>"
+        for n in range(6)
+    )
+    others = "".join(f"<li><a href='/o/{n}'>Other release {n}</a></li>" for n in range(6))
+    body = "".join(
+        f"<p>Paragraph {n} of the release notes: this month the team worked on start-up "
+        f"time, memory use on small laptops, and the long tail of crashes reported by "
+        f"testers.</p>"
+        for n in range(4)
+    )
+    html = _page(
+        NAV,
+        f"<article><h1>Notes</h1>{body}<h2>Fixed</h2><ul>{fixed}"
+        "<li>A plain entry without a link, about the toolbar.</li></ul>"
+        f"<h2>More</h2><ul>{others}</ul></article>",
+    )
+    text = extract_text(html)
+    assert "fixed by Ana Lopez in build 3" in text
+    assert "about the toolbar" in text
+    assert "Other release 2" not in text
+
+
 # -- shops, recipes and public services: structured content, short paragraphs -------------
 
 _MENU = (

@@ -788,6 +788,9 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 # A table is kept or dropped whole: a row of linked names is data in a table of films.
 _TABLE_PARTS = frozenset(("tbody", "thead", "tfoot", "tr", "td", "th"))
+# A list is judged item by item: the items that are only links go, the sentences stay
+# (a changelog whose entries link their bugs, beside a few that do not).
+_LISTS = frozenset(("ul", "ol"))
 
 
 def _link_list(b: BlockRecord) -> bool:
@@ -798,7 +801,7 @@ def _link_list(b: BlockRecord) -> bool:
     if not text or link * 2 <= text or b.good * 2 >= text:
         return False
     tag = b.tag
-    if tag in _HEADING or tag in _TABLE_PARTS:
+    if tag in _HEADING or tag in _TABLE_PARTS or tag in _LISTS:
         return False
     if tag == "p" or (tag == "li" and text == b.own):
         # A list item that holds no blocks reads like a paragraph: a changelog's "Thanks
