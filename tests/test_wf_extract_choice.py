@@ -309,6 +309,32 @@ def test_subscription_boxes_named_so_are_dropped(name: str):
     assert "Digitalabo" not in text
 
 
+@pytest.mark.parametrize("name", ["article-teaser", "teaser", "c-article__teaser-text"])
+@pytest.mark.parametrize("where", ["header", "body"])
+def test_a_lead_paragraph_named_teaser_is_kept(name: str, where: str):
+    """Many news sites call the article's own lead its teaser: without a link to another
+    page it is the article's, while a teaser box that links elsewhere stays out."""
+    lead = (
+        f"<p class='{name}'>Die Sanierung der Grundschule kostet voraussichtlich zwölf "
+        "Millionen Euro und soll in den Sommerferien 2027 beginnen.</p>"
+    )
+    other = (
+        f"<div class='{name}'><a href='/b'><h3>Auch interessant</h3></a><p>Der neue "
+        "Spielplatz im Stadtpark ist fertig und wird am Samstag mit einem Fest "
+        "eröffnet.</p><a href='/b'>Weiterlesen</a></div>"
+    )
+    head = "<h1>Schule wird saniert</h1>" + (lead if where == "header" else "")
+    body = (lead if where == "body" else "") + ARTICLE_DE
+    html = _page(
+        NAV,
+        f"<article><header>{head}</header><div class='article-body'>{body}{other}</div></article>",
+    )
+    text = extract_text(html)
+    assert "zwölf Millionen Euro" in text
+    assert ARTICLE_DE_KEY in text
+    assert "Spielplatz im Stadtpark" not in text
+
+
 # -- pages in Chinese or Japanese, where a sentence is a few characters --------------------
 
 

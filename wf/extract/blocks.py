@@ -102,34 +102,42 @@ CARD_MAX = 500  # characters: more prose than this under a linked heading is no 
 PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
 SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
 
-_negative_cache: dict[str, bool] = {}
+# Per class and id value: 0, or _NAMED (boilerplate), or _NAMED_WEAK (only by a word that
+# also names a news page's lead paragraph).
+_negative_cache: dict[str, int] = {}
 # Per class or id token: pages repeat tokens (col-md-6, wrapper, clearfix) far more than
 # whole class values, and each new token costs three regexes.
 _token_cache: dict[str, int] = {}
-_NEG, _STRONG_NEG, _POS = 1, 2, 4
+_NEG, _STRONG_NEG, _POS, _WEAK = 1, 2, 4, 8
+_NAMED, _NAMED_WEAK = 1, 2
+# "Teaser" names a box that teases another page, and on many news sites the article's own
+# lead paragraph (`article-teaser`, `teaser-text`): the box is boilerplate only when it
+# links somewhere.
+_WEAK_WORDS = frozenset(("teaser", "teasers"))
 
 
 def _token_kind(token: str) -> int:
-    """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box)
-    or _POS or 0."""
+    """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
+    _WEAK when a weak word is all that names it) or _POS or 0."""
     # camelCase and snake_case get the same word boundaries as kebab-case.
     low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
     if "_" in low:
         low = low.replace("_", "-")
     if "embed" in low:
         return 0  # an embedded post (social-media-embed) is quoted content
-    if any(not _modified(low[: m.start()]) for m in _NEGATIVE.finditer(low)):
+    hits = [m.group() for m in _NEGATIVE.finditer(low) if not _modified(low[: m.start()])]
+    if hits:
         # has-sidebar, card-no-image: what a block holds, not what it is.
         if _STRONG.search(low) and _POSITIVE.search(low):
             # comment-text, comment-body: a reader's comment, whatever else the block
             # is called.
             return _NEG | _STRONG_NEG
-        return _NEG
+        return _NEG | _WEAK if all(hit in _WEAK_WORDS for hit in hits) else _NEG
     return _POS if _POSITIVE.search(low) else 0
 
 
-def negative_words(words: str) -> bool:
-    """Whether class and id tokens name boilerplate."""
+def _negative_kind(words: str) -> int:
+    """0, _NAMED or _NAMED_WEAK for class and id tokens."""
     hit = _negative_cache.get(words)
     if hit is None:
         if len(_negative_cache) > 20000:
@@ -137,15 +145,22 @@ def negative_words(words: str) -> bool:
         if len(_token_cache) > 20000:
             _token_cache.clear()
         kinds = 0
+        strong = False  # a token names boilerplate by more than a weak word
         for token in words.split():
             kind = _token_cache.get(token)
             if kind is None:
                 kind = _token_cache[token] = _token_kind(token)
             kinds |= kind
-        hit = _negative_cache[words] = bool(kinds & _NEG) and (
-            bool(kinds & _STRONG_NEG) or not kinds & _POS
-        )
+            if kind & _NEG and not kind & _WEAK:
+                strong = True
+        named = bool(kinds & _NEG) and (bool(kinds & _STRONG_NEG) or not kinds & _POS)
+        hit = _negative_cache[words] = (_NAMED if strong else _NAMED_WEAK) if named else 0
     return hit
+
+
+def negative_words(words: str) -> bool:
+    """Whether class and id tokens name boilerplate."""
+    return _negative_kind(words) != 0
 
 
 def negative_block(el: Any, tag: str) -> bool:
@@ -169,7 +184,10 @@ def negative_block(el: Any, tag: str) -> bool:
         ident = None
     if not cls and not ident:
         return False
-    return negative_words(f"{cls} {ident}" if cls and ident else cls or ident)
+    kind = _negative_kind(f"{cls} {ident}" if cls and ident else cls or ident)
+    if kind == _NAMED_WEAK:
+        return next(el.iter("a"), None) is not None
+    return kind != 0
 
 
 class BlockRecord:
