@@ -741,3 +741,37 @@ def test_numbered_text_widgets_of_a_page_builder_are_the_content(boxes: int):
         assert line in text
     assert "Leistung 3" not in text
     assert "Impressum" not in text
+
+
+_WORKSHOP = (
+    "Unsere Tischlerei fertigt seit drei Generationen Möbel nach Maß aus heimischen "
+    "Hölzern wie Eiche, Buche und Kirsche.",
+    "In der Werkstatt arbeiten heute acht Tischler und zwei Auszubildende, die jedes Stück "
+    "von Hand fertig stellen.",
+    "Wir beraten Sie gern in unserer Ausstellung in der Lindenstraße, die montags bis "
+    "samstags geöffnet ist.",
+    "Für Küchen und Einbauschränke kommen wir zum Aufmessen zu Ihnen nach Hause und "
+    "planen gemeinsam mit Ihnen.",
+)
+
+
+@pytest.mark.parametrize("name", ["text-image", "image-text", "img-text", "photo-text"])
+def test_text_blocks_with_a_picture_are_content(name: str):
+    """A CMS's content elements alternate between text and text beside a picture: a name
+    that says text and image is a paragraph's box; a picture's own box still goes."""
+    first, second, third, fourth = _WORKSHOP
+    html = _page(
+        NAV,
+        "<main><h1>Über uns</h1>",
+        f"<div class='ce-text'><p>{first}</p></div>",
+        f"<div class='{name}'><img src='a.jpg' alt=''><p>{second}</p></div>",
+        f"<div class='ce-text'><p>{third}</p></div>",
+        f"<div class='{name}'><img src='b.jpg' alt=''><p>{fourth}</p></div>",
+        "<div class='image'><img src='c.jpg' alt=''><p>Foto: Werkstatt im Jahr 1962, "
+        "aus dem Archiv der Familie, mit dem ersten Lehrling vor der Tür.</p></div>",
+        "</main>",
+    )
+    text = extract_text(html)
+    for line in _WORKSHOP:
+        assert line in text
+    assert "aus dem Archiv der Familie" not in text

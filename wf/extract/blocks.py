@@ -114,6 +114,10 @@ _NAMED, _NAMED_WEAK = 1, 2
 # lead paragraph (`article-teaser`, `teaser-text`): the box is boilerplate only when it
 # links somewhere.
 _WEAK_WORDS = frozenset(("teaser", "teasers"))
+# A picture's box is boilerplate (its caption describes the picture, not the story), but
+# a token that names text beside the picture names a block of the page's text.
+_IMAGE_WORDS = frozenset(("image", "img", "photo", "photos", "picture"))
+_TEXT_WORD = re.compile(r"(?<![a-z])text(?![a-z])")
 
 
 def _token_kind(token: str) -> int:
@@ -132,6 +136,8 @@ def _token_kind(token: str) -> int:
             # comment-text, comment-body: a reader's comment, whatever else the block
             # is called.
             return _NEG | _STRONG_NEG
+        if all(hit in _IMAGE_WORDS for hit in hits) and _TEXT_WORD.search(low):
+            return _POS  # text-image, img-text: a CMS's paragraph with a picture beside it
         return _NEG | _WEAK if all(hit in _WEAK_WORDS for hit in hits) else _NEG
     return _POS if _POSITIVE.search(low) else 0
 
