@@ -769,9 +769,14 @@ def test_text_blocks_with_a_picture_are_content(name: str):
         f"<div class='{name}'><img src='b.jpg' alt=''><p>{fourth}</p></div>",
         "<div class='image'><img src='c.jpg' alt=''><p>Foto: Werkstatt im Jahr 1962, "
         "aus dem Archiv der Familie, mit dem ersten Lehrling vor der Tür.</p></div>",
+        # A caption of the same name: no paragraph in it.
+        f"<div class='pic'><img src='d.jpg' alt=''><div class='{name}'>Foto: die neue "
+        "Hobelbank in der Werkstatt, aufgenommen im Frühjahr beim Tag der offenen Tür."
+        "</div></div>",
         "</main>",
     )
     text = extract_text(html)
     for line in _WORKSHOP:
         assert line in text
     assert "aus dem Archiv der Familie" not in text
+    assert "die neue Hobelbank" not in text

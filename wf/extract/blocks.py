@@ -102,27 +102,28 @@ CARD_MAX = 500  # characters: more prose than this under a linked heading is no 
 PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
 SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
 
-# Per class and id value: 0, or _NAMED (boilerplate), or _NAMED_WEAK (only by a word that
-# also names a news page's lead paragraph).
+# Per class and id value: 0, or _NAMED (boilerplate), or _NAMED_TEASER or _NAMED_PICTURE
+# (only by a word that also names content, see below).
 _negative_cache: dict[str, int] = {}
 # Per class or id token: pages repeat tokens (col-md-6, wrapper, clearfix) far more than
 # whole class values, and each new token costs three regexes.
 _token_cache: dict[str, int] = {}
-_NEG, _STRONG_NEG, _POS, _WEAK = 1, 2, 4, 8
-_NAMED, _NAMED_WEAK = 1, 2
+_NEG, _STRONG_NEG, _POS, _TEASER, _PICTURE = 1, 2, 4, 8, 16
+_NAMED, _NAMED_TEASER, _NAMED_PICTURE = 1, 2, 3
 # "Teaser" names a box that teases another page, and on many news sites the article's own
 # lead paragraph (`article-teaser`, `teaser-text`): the box is boilerplate only when it
 # links somewhere.
-_WEAK_WORDS = frozenset(("teaser", "teasers"))
+_TEASER_WORDS = frozenset(("teaser", "teasers"))
 # A picture's box is boilerplate (its caption describes the picture, not the story), but
-# a token that names text beside the picture names a block of the page's text.
+# a token that names text beside the picture (text-image, img-text) names a CMS's block of
+# text with a picture: boilerplate only when it holds no paragraph (a caption of that name).
 _IMAGE_WORDS = frozenset(("image", "img", "photo", "photos", "picture"))
 _TEXT_WORD = re.compile(r"(?<![a-z])text(?![a-z])")
 
 
 def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
-    _WEAK when a weak word is all that names it) or _POS or 0."""
+    _TEASER or _PICTURE when only such words name it) or _POS or 0."""
     # camelCase and snake_case get the same word boundaries as kebab-case.
     low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
     if "_" in low:
@@ -137,13 +138,13 @@ def _token_kind(token: str) -> int:
             # is called.
             return _NEG | _STRONG_NEG
         if all(hit in _IMAGE_WORDS for hit in hits) and _TEXT_WORD.search(low):
-            return _POS  # text-image, img-text: a CMS's paragraph with a picture beside it
-        return _NEG | _WEAK if all(hit in _WEAK_WORDS for hit in hits) else _NEG
+            return _NEG | _PICTURE
+        return _NEG | _TEASER if all(hit in _TEASER_WORDS for hit in hits) else _NEG
     return _POS if _POSITIVE.search(low) else 0
 
 
 def _negative_kind(words: str) -> int:
-    """0, _NAMED or _NAMED_WEAK for class and id tokens."""
+    """0, _NAMED, _NAMED_TEASER or _NAMED_PICTURE for class and id tokens."""
     hit = _negative_cache.get(words)
     if hit is None:
         if len(_negative_cache) > 20000:
@@ -151,16 +152,21 @@ def _negative_kind(words: str) -> int:
         if len(_token_cache) > 20000:
             _token_cache.clear()
         kinds = 0
-        strong = False  # a token names boilerplate by more than a weak word
+        strong = False  # a token names boilerplate by more than a word that names content
         for token in words.split():
             kind = _token_cache.get(token)
             if kind is None:
                 kind = _token_cache[token] = _token_kind(token)
             kinds |= kind
-            if kind & _NEG and not kind & _WEAK:
+            if kind & _NEG and not kind & (_TEASER | _PICTURE):
                 strong = True
-        named = bool(kinds & _NEG) and (bool(kinds & _STRONG_NEG) or not kinds & _POS)
-        hit = _negative_cache[words] = (_NAMED if strong else _NAMED_WEAK) if named else 0
+        hit = 0
+        if kinds & _NEG and (kinds & _STRONG_NEG or not kinds & _POS):
+            if strong or (kinds & _TEASER and kinds & _PICTURE):
+                hit = _NAMED
+            else:
+                hit = _NAMED_TEASER if kinds & _TEASER else _NAMED_PICTURE
+        _negative_cache[words] = hit
     return hit
 
 
@@ -191,8 +197,10 @@ def negative_block(el: Any, tag: str) -> bool:
     if not cls and not ident:
         return False
     kind = _negative_kind(f"{cls} {ident}" if cls and ident else cls or ident)
-    if kind == _NAMED_WEAK:
+    if kind == _NAMED_TEASER:
         return next(el.iter("a"), None) is not None
+    if kind == _NAMED_PICTURE:
+        return next(el.iterdescendants("p"), None) is None
     return kind != 0
 
 
