@@ -1,7 +1,10 @@
 """wf.extract's choice of the main content against the kinds of pages that mislead it:
 consent dialogs longer than the article, "please enable JavaScript" notices, one section
 of an article that outscores the body around it, and newsletter and related-article
-teasers kept around a correct article. Every page here is a small one of our own."""
+teasers kept around a correct article; and the content a choice can miss or cut: an
+article split around an advertisement, linked sentences in lists, data tables, a product's
+specifications, page builders' numbered widgets, leads named "teaser", text-image boxes.
+Every page here is a small one of our own."""
 
 from __future__ import annotations
 

@@ -18,6 +18,9 @@ Last, siblings of the choice that score a fifth of it join it (an article split 
 boxes around an advertisement): their parent is chosen and its other children are cut.
 A choice that is still thin (a product's short description) widens to the ancestors that
 add text but few links: the product's specifications, not the recommendations beside it.
+
+Inside the choice, link lists are left out: a list item or paragraph whose own words make
+a sentence of its links stays, a list is judged item by item and a table as a whole.
 """
 
 from __future__ import annotations
