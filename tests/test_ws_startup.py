@@ -20,30 +20,47 @@ try:
     main()
 except SystemExit as exc:
     code = exc.code
-import urllib3, urllib3.http2
-print(json.dumps({"code": code, "modules": sorted(sys.modules),
-                  "inject": callable(urllib3.http2.inject_into_urllib3)}), file=sys.stderr)
+modules = sorted(sys.modules)
+inject = None
+if "urllib3" in sys.modules:
+    import urllib3.http2
+    inject = callable(urllib3.http2.inject_into_urllib3)
+print(json.dumps({"code": code, "modules": modules, "inject": inject}), file=sys.stderr)
 """
 
 
-def _run(serve, *args: str) -> dict:
+def _run(serve, *args: str, **env: str) -> dict:
     body = (WS_FIXTURES / "ddg_get.html").read_bytes()
     srv = serve(lambda conn, req: conn.sendall(http_response(200, body)))
-    env = subprocess_env(WS_DUCKDUCKGO_URL=srv.url + "html/", WF_WS_NO_BACKSTOP="1")
+    env = subprocess_env(
+        WS_DUCKDUCKGO_URL=srv.url + "html/",
+        WF_WS_NO_BACKSTOP="1",
+        **{k: v.replace("SERVER", srv.url) for k, v in env.items()},
+    )
     done = subprocess.run(
         [sys.executable, "-c", RUN, *args], env=env, cwd=ROOT, capture_output=True, text=True
     )
     report = json.loads(done.stderr.strip().splitlines()[-1])
-    assert report["code"] == 0 and done.stdout.count("https://") == 2
+    assert report["code"] == 0 and done.stdout.count("https://") == 2, done.stderr
     return report
 
 
 def test_a_search_leaves_out_what_it_does_not_use(serve):
     report = _run(serve, "--no-cache")
     modules = set(report["modules"])
-    assert "urllib3.http2.probe" in modules  # urllib3 as it is, less one __init__
-    for unused in ("importlib.metadata", "tempfile", "urllib.request"):
+    # A direct request goes out on http.client (common.http.transport).
+    assert "common.http.transport" in modules
+    for unused in ("urllib3", "importlib.metadata", "tempfile", "urllib.request"):
         assert unused not in modules, unused
+
+
+def test_a_search_through_a_proxy_imports_urllib3_less_one_init(serve):
+    # The local engine is its own proxy: it answers the absolute-form request alike.
+    report = _run(serve, "--no-cache", HTTP_PROXY="SERVER")
+    modules = set(report["modules"])
+    assert "urllib3.http2.probe" in modules  # urllib3 as it is, less one __init__
+    assert "common.http.transport" not in modules
+    assert "importlib.metadata" not in modules
     # The package's own names load on first use.
     assert report["inject"] is True
 
