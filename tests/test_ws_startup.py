@@ -118,3 +118,24 @@ def test_the_records_a_search_builds_have_docstrings():
             ):
                 bare.append(f"{name}.{cls.__name__}")
     assert not bare
+
+
+def test_a_search_imports_only_the_engines_it_asks(serve):
+    modules = set(_run(serve, "--no-cache")["modules"])
+    assert "ws.backends.duckduckgo" in modules
+    for other in ("brave", "mojeek", "searxng", "duckduckgo_lite"):
+        assert f"ws.backends.{other}" not in modules, other
+
+
+def test_the_registry_says_of_each_engine_what_its_module_does():
+    # ws/backends/__init__.py writes down each engine's facts so that its module loads
+    # only when the engine is asked: they must not drift apart.
+    from importlib import import_module
+
+    from ws.backends import DEFAULT_ORDER
+
+    for lazy in DEFAULT_ORDER:
+        real = import_module(f"ws.backends.{lazy.module}").BACKEND  # type: ignore[attr-defined]
+        for fact in ("name", "label", "env", "default_url"):
+            assert getattr(lazy, fact) == getattr(real, fact), (lazy.name, fact)
+        assert lazy.backend is real  # type: ignore[attr-defined]
