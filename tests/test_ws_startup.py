@@ -141,3 +141,18 @@ def test_the_registry_says_of_each_engine_what_its_module_does():
         for fact in ("name", "label", "env", "default_url"):
             assert getattr(lazy, fact) == getattr(real, fact), (lazy.name, fact)
         assert lazy.backend is real  # type: ignore[attr-defined]
+
+
+def test_a_results_page_without_long_tags_compiles_none_of_the_scanners_patterns():
+    # common.parse_limits finds long tags with "<" and ">" alone; its 15 patterns are
+    # compiled only for a page that has one (about 1 ms of every search otherwise).
+    from common import parse_limits
+    from ws.backends.html import parse_html
+
+    parse_limits._bytes_patterns.cache_clear()
+    page = (WS_FIXTURES / "ddg_get.html").read_bytes()
+    assert parse_html(page).xpath("//a")
+    assert parse_limits._bytes_patterns.cache_info().currsize == 0
+    long_tag = b"<p " + b" ".join(b"a%d=1" % i for i in range(1000)) + b">x</p>"
+    assert parse_html(long_tag).xpath("//p")
+    assert parse_limits._bytes_patterns.cache_info().currsize == 1
