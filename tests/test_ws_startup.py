@@ -156,3 +156,50 @@ def test_a_results_page_without_long_tags_compiles_none_of_the_scanners_patterns
     long_tag = b"<p " + b" ".join(b"a%d=1" % i for i in range(1000)) + b">x</p>"
     assert parse_html(long_tag).xpath("//p")
     assert parse_limits._bytes_patterns.cache_info().currsize == 1
+
+
+def test_the_worker_still_dies_with_its_supervisor(serve):
+    # PR_SET_PDEATHSIG now goes through _ctypes (common.watchdog._prctl): a supervisor
+    # killed with SIGKILL must still take its worker down at once.
+    import os
+    import signal
+    import threading
+    import time
+    from pathlib import Path
+
+    release = threading.Event()
+    srv = serve(lambda conn, req: release.wait(20))
+    env = subprocess_env(WS_DUCKDUCKGO_URL=srv.url + "html/", WS_HEDGE="0")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ws", "rust", "--provider", "duckduckgo", "--no-cache"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        end = time.monotonic() + 10
+        while not srv.requests and time.monotonic() < end:
+            time.sleep(0.02)
+        assert srv.requests, "the worker never asked"
+        (worker,) = map(int, children.read_text().split())
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(5)
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                break
+            if Path(f"/proc/{worker}/stat").read_text().split(") ")[1].startswith("Z"):
+                break  # dead, waiting for init to reap it
+            time.sleep(0.02)
+        else:
+            os.kill(worker, signal.SIGKILL)
+            raise AssertionError("the worker outlived its supervisor")
+    finally:
+        release.set()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
