@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers import ROOT, WS_FIXTURES, subprocess_env
 from tests.servers import http_response
 
@@ -203,3 +205,37 @@ def test_the_worker_still_dies_with_its_supervisor(serve):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+EXIT = """
+import atexit, os, sys
+class Witness:
+    def __del__(self, write=os.write):  # os itself may be gone by then
+        write(2, b"torn down\\n")
+witness = Witness()
+atexit.register(lambda: print("atexit ran", file=sys.stderr))
+sys.argv = ["ws"] + sys.argv[1:]
+from ws.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [(["rust", "--provider", "duckduckgo", "--urls"], 0), (["--version"], 0), (["--bogus"], 2)],
+    ids=["search", "version", "usage-error"],
+)
+def test_ws_exits_without_the_teardown_but_with_atexit_and_its_code(serve, args, code):
+    # common.entry.exit_now: the interpreter's teardown (15 ms of a search) is skipped;
+    # the atexit handlers run, the output is whole and the exit code is the command's.
+    body = (WS_FIXTURES / "ddg_get.html").read_bytes()
+    srv = serve(lambda conn, req: conn.sendall(http_response(200, body)))
+    # Without the watchdog's fork: a forked worker's teardown leaves the witness alone.
+    env = subprocess_env(WS_DUCKDUCKGO_URL=srv.url + "html/", WF_WS_NO_BACKSTOP="1")
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT, *args], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == code, done.stderr
+    assert "atexit ran" in done.stderr and "torn down" not in done.stderr
+    if args[0] == "rust":
+        assert done.stdout.count("https://") == 2 and done.stdout.endswith("\n")
