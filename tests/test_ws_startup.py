@@ -52,7 +52,7 @@ def test_a_search_leaves_out_what_it_does_not_use(serve):
     modules = set(report["modules"])
     # A direct request goes out on http.client (common.http.transport).
     assert "common.http.transport" in modules
-    for unused in ("urllib3", "importlib.metadata", "tempfile", "urllib.request"):
+    for unused in ("urllib3", "importlib.metadata", "tempfile", "urllib.request", "queue"):
         assert unused not in modules, unused
 
 
