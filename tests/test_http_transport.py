@@ -162,3 +162,28 @@ def test_a_server_that_offers_only_tls11_is_refused(serve, tmp_path, monkeypatch
     with pytest.raises(TLSError):
         fetch(srv.url, LOCAL)
     assert srv.requests == []
+
+
+def test_the_deadline_ends_a_tls_body_that_trickles(serve, tmp_path, monkeypatch):
+    # The guard shuts the TLS socket down at the deadline (it took the plain socket's
+    # descriptor over). Before, one read of a byte every 0.2 s lasted until the body's
+    # end: 8 s here, the watchdog's backstop being the only limit.
+    from common.errors import Timeout
+
+    pki = _tls_pki(tmp_path)
+    monkeypatch.setenv("SSL_CERT_FILE", str(pki / "ca.pem"))
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(pki / "leaf.pem", pki / "leaf.key")
+
+    def trickle(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n")
+        for _ in range(40):
+            conn.sendall(b"x")
+            time.sleep(0.2)
+
+    srv = serve(trickle, tls=ctx)
+    opts = NetOptions(timeout=1, policy=LOCAL.policy)
+    start = time.monotonic()
+    with pytest.raises(Timeout):
+        fetch(srv.url, opts)
+    assert time.monotonic() - start < 2.5

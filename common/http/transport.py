@@ -66,7 +66,19 @@ class _Connection(http.client.HTTPConnection):
             # The handshake runs under the read timeout, and the guard still shuts the
             # underlying socket down at the deadline.
             sock.settimeout(self.timeout)
-            sock = _tls_context().wrap_socket(sock, server_hostname=self.host)
+            sock = _tls_context().wrap_socket(
+                sock, server_hostname=self.host, do_handshake_on_connect=False
+            )
+            # The TLS socket takes the descriptor over: the guard's deadline reaches the
+            # connection, handshake included, only through it (with urllib3 it did not:
+            # a server trickling a byte a second held a read until the watchdog's
+            # backstop ended the process).
+            self._guard.track(sock)
+            try:
+                sock.do_handshake()
+            except BaseException:
+                sock.close()
+                raise
         # Each wait for bytes is bounded by the attempt's timeout (urllib3's read timeout).
         sock.settimeout(self.timeout)
         self.sock = sock
