@@ -107,9 +107,9 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
     characters is counted in one pass and, when over the bound, read tag by tag, skipping
     the contents of script, style and the other elements whose text libxml2 never parses
     as tags."""
-    p = _p(type(text))
     short = len(text) <= COUNTED_FROM
     if not short:
+        p = _p(type(text))
         # One pass in C over every tag's attribute text: white space or "=" precede each
         # attribute, so this counts at least as many as libxml2 would build (4 ns a
         # character on the long pages of extract-bench; a loop over the tags took 14).
@@ -117,9 +117,12 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
         if sum(joined.count(c) for c in p.separators) <= MAX_ATTRIBUTES:
             short = True  # as few attributes as a short page: only long tags to check
     if short:
-        starts = _long_tag_starts(text, p)
+        # "<" and ">" alone find the long tags: the 15 patterns (1 ms to compile, in
+        # every search's start-up) wait for a page that has one.
+        starts = _long_tag_starts(text, *_angles(type(text)))
         if not starts:
             return text, 0, 0
+    p = _p(type(text))
     edits: list[tuple[int, int]] = []
     raw = _RawText(text, p)
     dropped = 0
@@ -188,7 +191,7 @@ def _attributes(text: AnyStr, at: int, p: _Patterns[AnyStr]) -> tuple[int, list[
     return end, [a.end() for a in p.attr.finditer(text, at, end)]
 
 
-def _long_tag_starts(text: AnyStr, p: _Patterns[AnyStr]) -> list[int]:
+def _long_tag_starts(text: AnyStr, lt: AnyStr, gt: AnyStr) -> list[int]:
     """Where the tags with at least 2 * _WINDOW characters of attribute text begin (and
     some from _WINDOW on).
 
@@ -203,13 +206,13 @@ def _long_tag_starts(text: AnyStr, p: _Patterns[AnyStr]) -> list[int]:
     size = len(text)
     for start in range(0, size, _WINDOW):
         end = min(start + _WINDOW, size)
-        lt = text.rfind(p.lt, start, end)
-        if lt >= 0:
-            last = lt
+        at = text.rfind(lt, start, end)
+        if at >= 0:
+            last = at
         elif last >= 0 and last != checked:
             checked = last
-            gt = text.find(p.gt, last, end)
-            if gt < 0:  # the tag that began at `last` runs on through this window
+            # The tag that began at `last` runs on through this window.
+            if text.find(gt, last, end) < 0:
                 out.append(last)
     return out
 
@@ -289,6 +292,14 @@ def _p(kind: type[str]) -> _Patterns[str]: ...
 def _p(kind: type[bytes]) -> _Patterns[bytes]: ...
 def _p(kind: type[str] | type[bytes]) -> _Patterns[str] | _Patterns[bytes]:
     return _bytes_patterns() if kind is bytes else _str_patterns()
+
+
+@overload
+def _angles(kind: type[str]) -> tuple[str, str]: ...
+@overload
+def _angles(kind: type[bytes]) -> tuple[bytes, bytes]: ...
+def _angles(kind: type[str] | type[bytes]) -> tuple[str, str] | tuple[bytes, bytes]:
+    return (b"<", b">") if kind is bytes else ("<", ">")
 
 
 @cache

@@ -24,7 +24,7 @@ and becomes a supervisor that only waits; the child (the worker) runs the comman
   signal's document is the same one with its ``error`` replaced.
 - The worker's main thread sets PR_SET_PDEATHSIG right after the fork: a supervisor
   killed with SIGKILL (by a harness) takes the worker, and the browser bound to it, down at
-  once. (It costs ctypes, 2.4 ms; faulthandler's C timer, tried first, was re-armed from
+  once. (It costs _ctypes, 0.5 ms; faulthandler's C timer, tried first, was re-armed from
   every page's thread and stalled batches now and then.)
 
 Why a supervisor process and not a timer in the worker: a watchdog thread needs the
@@ -234,13 +234,35 @@ def _die_with_supervisor(supervisor: int) -> None:
     """PR_SET_PDEATHSIG(SIGKILL) for the worker. Linux keeps the setting per thread: set
     from the main thread, it lasts as long as the process."""
     try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+        _prctl()(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         return
     if os.getppid() != supervisor:  # it died before the prctl took effect
         os._exit(1)
+
+
+def _prctl() -> Any:
+    """libc's prctl, called through _ctypes: the ctypes package around it costs the
+    worker 1.5 to 3 ms of start-up (its classes, struct, the library wrappers) for this
+    one call with int arguments and an int result. ctypes is the fallback where the
+    private module differs."""
+    try:
+        import _ctypes
+
+        class Int(_ctypes._SimpleCData):  # type: ignore[type-arg]
+            _type_ = "i"
+
+        class Function(_ctypes.CFuncPtr):
+            _flags_ = _ctypes.FUNCFLAG_CDECL
+            _restype_ = Int
+
+        # dlopen(NULL): the program itself, libc with it (typeshed wants a path).
+        libc = _ctypes.dlopen(None, os.RTLD_NOW)  # type: ignore[arg-type]
+        return Function(_ctypes.dlsym(libc, "prctl"))
+    except (ImportError, AttributeError, TypeError, OSError):
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
 
 
 def _kill(pid: int) -> None:

@@ -1,6 +1,6 @@
 """ws's entry point: the console script and `python -m ws` (see common/entry.py)."""
 
-from common.entry import run
+from common.entry import exit_now, run
 
 
 def main() -> None:
@@ -11,7 +11,10 @@ def main() -> None:
     import gc
 
     gc.disable()
-    run("ws", "ws.cli")
+    try:
+        run("ws", "ws.cli")
+    except SystemExit as exc:
+        exit_now(exc.code)
 
 
 if __name__ == "__main__":

@@ -64,9 +64,23 @@ def _plain(value: Any) -> Any:
 
 
 def _path(directory: Path, material: str) -> Path:
+    return directory / f"{_sha256()(material.encode()).hexdigest()}.json"
+
+
+def _sha256() -> Any:
+    """SHA-256 from the interpreter's own module: hashlib would load OpenSSL's digests
+    (_hashlib, about 1.5 ms of every search's start-up) for this one name. hashlib
+    stays the fallback where the module is not built."""
+    from importlib import import_module
+
+    for name in ("_sha2", "_sha256"):  # Python 3.12+, 3.11
+        try:
+            return import_module(name).sha256
+        except ImportError:
+            continue
     import hashlib
 
-    return directory / f"{hashlib.sha256(material.encode()).hexdigest()}.json"
+    return hashlib.sha256
 
 
 def _directory(create: bool) -> Path | None:

@@ -2,7 +2,8 @@
 deadline, size caps on the wire and after decompression (common.http.decompress), proxies
 from the environment (common.http.proxy_env), and every failure mapped to its exit code.
 
-urllib3 is imported inside the functions that use it so that ``--help`` stays fast.
+A direct request goes out on http.client (common.http.transport); urllib3 is imported
+only for a request through a proxy.
 """
 
 from __future__ import annotations
@@ -361,50 +362,42 @@ def _one_request(
     abort: Abort | None = None,
     attempt_timeout: float | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
-    _without_http2_init()
-    import urllib3
-    from urllib3 import exceptions as u3
-
     parts = urlsplit(url)
     host = parts.hostname or ""
     proxy = proxy_for(url)
+    # A direct request needs nothing of urllib3 (common.http.transport): not even its
+    # exceptions, which _map_error then leaves out.
+    u3: Any = None
     if proxy:
         _check_proxied(opts, host, default_port(parts), deadline)
+        _without_http2_init()
+        from urllib3 import exceptions as u3
     guard = Deadline(opts.policy, deadline, proxied=bool(proxy), abort=abort)
-    http_pool, https_pool = _pool_classes()
     left = max(0.001, deadline - time.monotonic())
     if attempt_timeout is not None:
         left = min(left, max(0.001, attempt_timeout))
-    timeout = urllib3.Timeout(connect=left, read=left)
-    if proxy:
-        manager: Any = urllib3.ProxyManager(proxy, num_pools=2, maxsize=1, timeout=timeout)
-    else:
-        manager = urllib3.PoolManager(num_pools=2, maxsize=1, timeout=timeout)
-    manager.pool_classes_by_scheme = {"http": http_pool, "https": https_pool}
-    _local.guard = guard
-    resp = None
+    closers: list[Callable[[], None]] = []
     got_headers = False
     sent = time.monotonic()
     try:
         try:
-            resp = manager.urlopen(
-                method,
-                url,
-                body=body,
-                headers=headers,
-                redirect=False,
-                retries=False,
-                preload_content=False,
-                decode_content=False,
-                assert_same_host=False,
-            )
+            if proxy:
+                status, header_items, chunks = _via_proxy(
+                    proxy, url, method, headers, body, guard, left, closers
+                )
+            else:
+                from common.http import transport
+
+                conn, resp = transport.request(url, method, headers, body, guard, left)
+                closers.append(conn.close)
+                status, header_items = resp.status, resp.getheaders()
+                chunks = transport.stream(resp, _CHUNK, host)
             got_headers = True
             first_byte = trace.ms(sent)
             resp_headers: dict[str, str] = {}
-            for key, value in resp.headers.items():
+            for key, value in header_items:
                 k = key.lower()
                 resp_headers[k] = f"{resp_headers[k]}, {value}" if k in resp_headers else value
-            status = resp.status
             encodings(resp_headers.get("content-encoding", ""), host)
             length = resp_headers.get("content-length", "").strip()
             if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
@@ -414,7 +407,7 @@ def _one_request(
                 return status, resp_headers, b""
             sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
             raw_total = 0
-            for chunk in resp.stream(_CHUNK, decode_content=False):
+            for chunk in chunks:
                 raw_total += len(chunk)
                 if raw_total > opts.max_bytes:
                     raise too_large(opts.max_bytes, decoded=False)
@@ -435,9 +428,44 @@ def _one_request(
     finally:
         _local.guard = None
         guard.cancel()
-        if resp is not None:
-            resp.release_conn()
-        manager.clear()
+        for close in reversed(closers):
+            close()
+
+
+def _via_proxy(
+    proxy: str,
+    url: str,
+    method: str,
+    headers: dict[str, str],
+    body: bytes | None,
+    guard: Deadline,
+    left: float,
+    closers: list[Callable[[], None]],
+) -> tuple[int, Iterable[tuple[str, str]], Iterable[bytes]]:
+    """One request through the proxy with urllib3 (CONNECT tunnels, proxy credentials):
+    the status, the header fields and the body's chunks. ``closers`` gets what releases
+    the connection, in the order to call it last-first."""
+    import urllib3
+
+    http_pool, https_pool = _pool_classes()
+    timeout = urllib3.Timeout(connect=left, read=left)
+    manager: Any = urllib3.ProxyManager(proxy, num_pools=2, maxsize=1, timeout=timeout)
+    manager.pool_classes_by_scheme = {"http": http_pool, "https": https_pool}
+    closers.append(manager.clear)
+    _local.guard = guard
+    resp = manager.urlopen(
+        method,
+        url,
+        body=body,
+        headers=headers,
+        redirect=False,
+        retries=False,
+        preload_content=False,
+        decode_content=False,
+        assert_same_host=False,
+    )
+    closers.append(resp.release_conn)
+    return resp.status, resp.headers.items(), resp.stream(_CHUNK, decode_content=False)
 
 
 # What OpenSSL says when the answer to its ClientHello is not TLS at all (a plain-HTTP
@@ -489,11 +517,16 @@ def _map_error(
 
     if guard.expired:
         return Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
+
+    def u3_types(*names: str) -> tuple[type[BaseException], ...]:
+        # Without a proxy urllib3 is not imported, and none of its exceptions can occur.
+        return tuple(getattr(u3, name) for name in names) if u3 is not None else ()
+
     inner: BaseException = exc
     chain = [exc]
     while True:
         nxt = getattr(inner, "reason", None) or inner.__cause__ or inner.__context__
-        if isinstance(inner, u3.ProtocolError) and inner.args and len(inner.args) > 1:
+        if isinstance(inner, u3_types("ProtocolError")) and inner.args and len(inner.args) > 1:
             nxt = inner.args[1]
         if not isinstance(nxt, BaseException) or nxt is inner:
             break
@@ -501,7 +534,9 @@ def _map_error(
             return nxt
         inner = nxt
         chain.append(inner)
-    if isinstance(exc, u3.SSLError) or isinstance(inner, (ssl.SSLError, ssl.CertificateError)):
+    if isinstance(exc, u3_types("SSLError")) or isinstance(
+        inner, (ssl.SSLError, ssl.CertificateError)
+    ):
         detail = (
             getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
         )
@@ -512,7 +547,7 @@ def _map_error(
                 "(wrong port or http:// URL?)"
             )
         return TLSError(f"TLS error with {host}: {detail}")
-    if isinstance(exc, (u3.ReadTimeoutError, u3.ConnectTimeoutError)) or isinstance(
+    if isinstance(exc, u3_types("ReadTimeoutError", "ConnectTimeoutError")) or isinstance(
         inner, TimeoutError
     ):
         return Timeout(f"timed out waiting for {host}")
@@ -533,11 +568,11 @@ def _map_error(
     if (
         got_headers
         or isinstance(inner, (http.client.IncompleteRead,))
-        or isinstance(exc, (u3.IncompleteRead, u3.InvalidChunkLength))
+        or isinstance(exc, u3_types("IncompleteRead", "InvalidChunkLength"))
     ):
         return TransferError(f"transfer from {host} broke off: {_short(inner)}")
     if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)) or isinstance(
-        exc, u3.ProtocolError
+        exc, u3_types("ProtocolError")
     ):
         return ConnectError(f"connection to {host} failed before any answer: {_short(inner)}")
     return ToolError(f"unexpected error talking to {host}: {_short(exc)} (this is a bug)")

@@ -94,10 +94,15 @@ class Deadline:
         with self._lock:
             self.expired = True
             for sock in self._socks:
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+                _shut(sock)
+
+    def track(self, sock: socket.socket) -> None:
+        """Shut ``sock`` down at the deadline too: the TLS socket made from one ``connect``
+        returned, which took over its descriptor (the plain one no longer reaches it)."""
+        with self._lock:
+            self._socks.append(sock)
+            if self.expired:
+                _shut(sock)
 
     def cancel(self) -> None:
         self._timer.cancel()
@@ -151,6 +156,15 @@ class Deadline:
                 trace.trace("could not connect to %s port %d (%s): %s", addr, port, host, exc)
         reason = getattr(last, "strerror", None) or str(last)
         raise ConnectError(f"could not connect to {host} port {port}: {reason}")
+
+
+def _shut(sock: socket.socket) -> None:
+    # socket.socket's shutdown, also for a TLS socket: ssl's own would drop the TLS state
+    # under a read another thread is in; this ends that read as the peer's close would.
+    try:
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 _WAITING: set[threading.Event] = set()
