@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -16,13 +17,17 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from common.errors import (
+    BadResponse,
     Blocked,
+    ConnectError,
     HTTPClientError,
     HTTPServerError,
     PolicyRefused,
     Timeout,
+    TLSError,
     TooLarge,
     TooManyRedirects,
+    TransferError,
     UsageError,
 )
 from common.http.client import (
@@ -40,7 +45,7 @@ from common.http.client import (
 from common.http.decompress import accept_encoding
 from common.policy import Policy
 from tests.helpers import ALLOW
-from tests.hostile.handlers import path_of
+from tests.hostile.handlers import EagerServer, path_of
 from tests.servers import RawServer, http_response
 
 # 127.0.0.2 stands for "another host" here: allowed, so a redirect there is followed.
@@ -504,3 +509,121 @@ def test_policy_scope_names_everything_that_decides_a_connection(monkeypatch):
     monkeypatch.delenv("http_proxy")
     plain = policy_scope("http://site.example/", NetOptions())
     assert json.loads(plain) == [False, [], "", False]
+
+
+# ------------------------------------------------------------------ failures, by message
+# Whatever carries the bytes (urllib3 today), each way a server can fail maps to one exit
+# class and one message that names the host.
+
+
+def _reset(conn: socket.socket) -> None:
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def _closes(conn: socket.socket, request: bytes) -> None:
+    pass
+
+
+def _resets(conn: socket.socket, request: bytes) -> None:
+    _reset(conn)
+
+
+def _sends(data: bytes) -> Callable[[socket.socket, bytes], None]:
+    return lambda conn, request: conn.sendall(data)
+
+
+def _breaks_off(conn: socket.socket, request: bytes) -> None:
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789")
+    time.sleep(0.1)
+    _reset(conn)
+
+
+@pytest.mark.parametrize(
+    ("handler", "error", "message"),
+    [
+        (
+            _closes,
+            ConnectError,
+            "connection to {host} failed before any answer: "
+            "Remote end closed connection without response",
+        ),
+        (
+            _resets,
+            ConnectError,
+            "connection to {host} failed before any answer: [Errno 104] Connection reset by peer",
+        ),
+        (
+            _sends(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789"),
+            TransferError,
+            "transfer from {host} broke off: IncompleteRead(10 bytes read, 90 more expected)",
+        ),
+        (
+            _breaks_off,
+            TransferError,
+            "transfer from {host} broke off: [Errno 104] Connection reset by peer",
+        ),
+        (
+            _sends(b"HELLO there\r\n\r\n"),
+            BadResponse,
+            "malformed answer from {host}: bad status line 'HELLO there'",
+        ),
+        (
+            _sends(b"HTTP/2.0 200 OK\r\nContent-Length: 0\r\n\r\n"),
+            BadResponse,
+            "malformed answer from {host}: unknown protocol 'HTTP/2.0'",
+        ),
+    ],
+    ids=["closed", "reset", "short-body", "reset-in-body", "bad-status-line", "protocol"],
+)
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_a_failing_server_gives_its_class_and_message(serve, handler, error, message, host):
+    srv = serve(handler, host=host)
+    with pytest.raises(error) as failed:
+        fetch(srv.url, options(policy=Policy(allow_hosts=frozenset({host}))))
+    assert type(failed.value) is error
+    assert failed.value.message == message.format(host=host)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_plain_http_on_an_https_url_is_named_with_its_port(serve, host):
+    def plain(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+        time.sleep(0.5)
+
+    srv = serve(plain, host=host, cls=EagerServer)
+    where = f"[{host}]:{srv.port}" if ":" in host else f"{host}:{srv.port}"
+    with pytest.raises(TLSError) as failed:
+        fetch(
+            srv.url.replace("http://", "https://"),
+            options(policy=Policy(allow_hosts=frozenset({host}))),
+        )
+    assert failed.value.message == (
+        f"TLS handshake failed with {where}: the server does not speak TLS "
+        "(wrong port or http:// URL?)"
+    )
+
+
+def test_a_tls_alert_is_named_by_its_reason(serve):
+    def alert(conn: socket.socket, request: bytes) -> None:
+        conn.recv(65536)  # the ClientHello
+        conn.sendall(b"\x15\x03\x03\x00\x02\x02\x28")  # fatal handshake_failure
+        time.sleep(0.3)
+
+    srv = serve(alert, cls=EagerServer)
+    with pytest.raises(TLSError) as failed:
+        fetch(srv.url.replace("http://", "https://"), options())
+    assert failed.value.message == "TLS error with 127.0.0.1: SSLV3_ALERT_HANDSHAKE_FAILURE"
+
+
+@pytest.mark.parametrize(
+    ("timeout", "attempt", "message"),
+    [
+        (0.5, None, "timed out after 0.5 s (the total deadline)"),
+        (30.0, 0.5, "timed out waiting for 127.0.0.1"),
+    ],
+)
+def test_a_stalled_server_times_out_with_its_message(serve, stall, timeout, attempt, message):
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=timeout), attempt_timeout=attempt)
+    assert failed.value.message == message
