@@ -7,7 +7,10 @@ so that the mutation run (`make mutation`) sees a wrong one."""
 from __future__ import annotations
 
 import base64
+import gzip
 import json
+import random
+import re
 import socket
 import struct
 import threading
@@ -42,6 +45,7 @@ from common.http.client import (
     request_headers,
     user_header,
 )
+from common.http.deadline import Abort
 from common.http.decompress import accept_encoding
 from common.policy import Policy
 from tests.helpers import ALLOW
@@ -371,6 +375,19 @@ def test_the_redirect_trace_names_status_and_target(wf, serve):
     assert f"wf: * redirect: HTTP 307 to {srv.url}next\n" in r.stderr
 
 
+def test_the_hop_trace_names_peer_sizes_and_request(wf, serve):
+    body = b"line of text\n" * 100
+    packed = gzip.compress(body)
+    srv = serve(routes({"/": http_response(200, packed, {**TEXT, "Content-Encoding": "gzip"})}))
+    r = wf(*ALLOW, "-v", srv.url)
+    assert r.code == 0, r.stderr
+    hop = (
+        rf"wf: \* HTTP 200 from 127\.0\.0\.1 port {srv.port}, first byte \d+ ms, "
+        rf"{len(body)} bytes \({len(packed)} on the wire\) in \d+ ms: GET {re.escape(srv.url)}"
+    )
+    assert [line for line in r.stderr.splitlines() if re.fullmatch(hop, line)], r.stderr
+
+
 # ------------------------------------------------------------------ deadline and sizes
 
 
@@ -422,6 +439,64 @@ def test_a_redirect_is_not_refused_for_its_declared_length(serve):
     )
     resp = fetch(srv.url, options(max_bytes=1000), method="HEAD")
     assert (resp.status, resp.final_url) == (200, srv.url + "next")
+
+
+@pytest.mark.parametrize("extra", [-1, 0])
+def test_the_bytes_on_the_wire_are_capped_too(serve, extra):
+    # Random bytes do not compress: gzipped they are longer than themselves, so the cap
+    # on the wire, not the one on the decoded body, decides. No Content-Length, and more
+    # than one read's worth, so the count runs across reads.
+    body = random.Random(16).randbytes(100_000)
+    packed = gzip.compress(body)
+    head = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n"
+    srv = serve(routes({"/": head + packed}))
+    cap = len(packed) + extra
+    assert len(body) < cap
+    if extra < 0:
+        with pytest.raises(TooLarge) as failed:
+            fetch(srv.url, options(max_bytes=cap))
+        assert failed.value.message == (
+            f"body is larger than the cap of {cap} bytes (raise it with --max-bytes)"
+        )
+    else:
+        assert fetch(srv.url, options(max_bytes=cap)).body == body
+
+
+def test_a_body_that_outlasts_the_deadline_is_a_timeout(serve):
+    def drip(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
+        for _ in range(100):
+            conn.sendall(b"x")
+            time.sleep(0.1)
+
+    srv = serve(drip)
+    start = time.monotonic()
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=1))
+    assert failed.value.message == "timed out after 1 s (the total deadline)"
+    assert time.monotonic() - start < 3
+
+
+def test_an_abort_from_another_thread_ends_the_fetch(serve, stall):
+    srv = serve(stall)
+    abort = Abort()
+    threading.Timer(0.3, abort.fire).start()
+    start = time.monotonic()
+    with pytest.raises(Timeout):
+        fetch(srv.url, options(timeout=20), abort=abort)
+    assert time.monotonic() - start < 3
+
+
+def test_repeated_headers_are_joined(serve):
+    answer = b"HTTP/1.1 200 OK\r\nX-Dup: a\r\nx-dup: b\r\nContent-Length: 2\r\n\r\nok"
+    srv = serve(routes({"/": answer}))
+    assert fetch(srv.url, options()).headers["x-dup"] == "a, b"
+
+
+def test_an_informational_final_answer_has_no_body(serve):
+    srv = serve(routes({"/": b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n"}))
+    resp = fetch(srv.url, options())
+    assert (resp.status, resp.body) == (101, b"")
 
 
 @pytest.mark.parametrize("status", [204, 304])
@@ -572,8 +647,47 @@ def _breaks_off(conn: socket.socket, request: bytes) -> None:
             BadResponse,
             "malformed answer from {host}: unknown protocol 'HTTP/2.0'",
         ),
+        (
+            _sends(b"X" * 100 + b"\r\n\r\n"),
+            BadResponse,
+            "malformed answer from {host}: bad status line '" + "X" * 80 + "'",
+        ),
+        (
+            _sends(b"HTTP/" + b"9" * 60 + b" 200 OK\r\nContent-Length: 0\r\n\r\n"),
+            BadResponse,
+            "malformed answer from {host}: unknown protocol 'HTTP/" + "9" * 35 + "'",
+        ),
+        (
+            _sends(b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n"),
+            BadResponse,
+            "malformed answer from {host}: invalid Content-Length 'x'",
+        ),
+        (
+            _sends(http_response(200, b"abc", {"Content-Encoding": "foo"})),
+            BadResponse,
+            "unsupported Content-Encoding 'foo'",
+        ),
+        (
+            _sends(
+                http_response(200, gzip.compress(b"x" * 1000)[:-8], {"Content-Encoding": "gzip"})
+            ),
+            TransferError,
+            "transfer from {host} broke off: the gzip stream ends early",
+        ),
     ],
-    ids=["closed", "reset", "short-body", "reset-in-body", "bad-status-line", "protocol"],
+    ids=[
+        "closed",
+        "reset",
+        "short-body",
+        "reset-in-body",
+        "bad-status-line",
+        "protocol",
+        "long-status-line",
+        "long-protocol",
+        "bad-length",
+        "encoding",
+        "cut-gzip",
+    ],
 )
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
 def test_a_failing_server_gives_its_class_and_message(serve, handler, error, message, host):
