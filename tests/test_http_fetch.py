@@ -99,7 +99,8 @@ def names(request: bytes) -> list[str]:
 def test_the_headers_every_request_carries(serve):
     srv = serve(routes({"/": http_response(200, b"ok", TEXT)}))
     fetch(srv.url, options())
-    _, headers, _ = parsed(srv.requests[0])
+    line, headers, _ = parsed(srv.requests[0])
+    assert line == "GET / HTTP/1.1"
     assert headers["user-agent"] == [DEFAULT_USER_AGENT]
     assert headers["accept"] == [DEFAULT_ACCEPT]
     assert headers["accept-language"] == [DEFAULT_ACCEPT_LANGUAGE]
@@ -151,6 +152,7 @@ def test_credentials_in_the_url_become_basic_authorization(serve):
     assert parsed(srv.requests[0])[1]["authorization"] == [
         "Basic " + base64.b64encode(b"us@er:p:w").decode()
     ]
+    assert "Authorization" in names(srv.requests[0])  # the name as browsers and curl send it
     assert resp.final_url == srv.url  # the credentials are not part of the URL shown
 
 
@@ -174,7 +176,8 @@ def test_the_response_names_the_url_given_and_the_one_answered(serve):
             {
                 "/a": moved("/b", 301),
                 "/b": moved("c", 307),
-                "/c": http_response(200, b"the end", {"Content-Type": "text/plain", "X-Y": "z"}),
+                # A Location on a 200 is not a redirect.
+                "/c": http_response(200, b"the end", {**TEXT, "X-Y": "z", "Location": "/d"}),
             }
         )
     )
@@ -187,6 +190,23 @@ def test_the_response_names_the_url_given_and_the_one_answered(serve):
     assert (resp.status, resp.body) == (200, b"the end")
     assert resp.headers["x-y"] == "z"
     assert resp.content_type == "text/plain"
+
+
+def test_elapsed_ms_counts_from_the_start_of_the_fetch(serve, monkeypatch):
+    # A clock that jumps 1000 s after its first reading (fetch's start): the figure is
+    # then a million milliseconds and a few, whatever the machine's speed.
+    srv = serve(routes({"/": http_response(200, b"ok", TEXT)}))
+    real = time.monotonic
+    readings: list[float] = []
+
+    def clock() -> float:
+        readings.append(real())
+        return readings[-1] + (1000.0 if len(readings) > 1 else 0.0)
+
+    monkeypatch.setattr(time, "monotonic", clock)
+    resp = fetch(srv.url, options(timeout=1e6))
+    monkeypatch.undo()
+    assert 1_000_000 <= resp.elapsed_ms < 1_000_000 + 900
 
 
 def test_the_url_given_is_kept_as_given(serve):
@@ -366,6 +386,14 @@ def test_h_headers_go_to_their_host_only_whatever_the_case(serve):
     assert parsed(srv.requests[0])[1]["x-token"] == ["again"]
     assert "x-token" not in parsed(other.requests[0])[1]
     assert parsed(other.requests[0])[1]["user-agent"] == [DEFAULT_USER_AGENT]
+
+
+def test_the_trace_names_every_header_kept_from_another_host(wf, serve):
+    other = _other_host(serve, {"/x": http_response(200, b"ok\n", TEXT)})
+    srv = serve(routes({"/": moved(other.url + "x")}))
+    r = wf(*ALLOW, "--allow-host", "127.0.0.2", "-v", "-H", "X-A: 1", "-H", "X-B: 2", srv.url)
+    assert r.code == 0, r.stderr
+    assert "wf: * redirect: another host; not sent there: X-A, X-B\n" in r.stderr
 
 
 def test_the_redirect_trace_names_status_and_target(wf, serve):
