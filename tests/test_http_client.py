@@ -239,7 +239,7 @@ def test_a_lookup_through_a_proxy_ends_at_the_deadline(serve, monkeypatch, slow_
     # Without --proxy-resolves the name must resolve here, within the deadline.
     proxy = Proxy(serve)
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
-    slow_lookup("slow.invalid", 10, "127.0.0.1")
+    slow_lookup("slow.invalid", 30, "127.0.0.1")
     start = time.monotonic()
     with pytest.raises(Timeout) as failed:
         fetch(
@@ -248,7 +248,7 @@ def test_a_lookup_through_a_proxy_ends_at_the_deadline(serve, monkeypatch, slow_
             deadline=None,
         )
     assert failed.value.message == "timed out resolving slow.invalid"
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 8
     assert proxy.seen == []
 
 
@@ -257,12 +257,12 @@ def test_with_proxy_resolves_a_slow_lookup_still_ends_at_the_deadline(
 ):
     proxy = Proxy(serve)
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
-    slow_lookup("slow.invalid", 10, "127.0.0.1")
+    slow_lookup("slow.invalid", 30, "127.0.0.1")
     start = time.monotonic()
     with pytest.raises(Timeout) as failed:
         fetch("http://slow.invalid/", NetOptions(timeout=1, policy=POLICY, proxy_resolves=True))
     assert failed.value.message == "timed out resolving slow.invalid"
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 8
     assert proxy.seen == []
 
 

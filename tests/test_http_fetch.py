@@ -193,20 +193,20 @@ def test_the_response_names_the_url_given_and_the_one_answered(serve):
 
 
 def test_elapsed_ms_counts_from_the_start_of_the_fetch(serve, monkeypatch):
-    # A clock that jumps 1000 s after its first reading (fetch's start): the figure is
-    # then a million milliseconds and a few, whatever the machine's speed.
+    # A clock that jumps 10 000 s after its first reading (fetch's start): the figure is
+    # then ten million milliseconds and a few, whatever the machine's speed.
     srv = serve(routes({"/": http_response(200, b"ok", TEXT)}))
     real = time.monotonic
     readings: list[float] = []
 
     def clock() -> float:
         readings.append(real())
-        return readings[-1] + (1000.0 if len(readings) > 1 else 0.0)
+        return readings[-1] + (10_000.0 if len(readings) > 1 else 0.0)
 
     monkeypatch.setattr(time, "monotonic", clock)
     resp = fetch(srv.url, options(timeout=1e6))
     monkeypatch.undo()
-    assert 1_000_000 <= resp.elapsed_ms < 1_000_000 + 900
+    assert 10_000_000 <= resp.elapsed_ms < 10_000_000 + 9000
 
 
 def test_the_url_given_is_kept_as_given(serve):
@@ -423,7 +423,7 @@ def test_the_hop_trace_names_peer_sizes_and_request(wf, serve):
 def stall() -> Iterator[Callable[[socket.socket, bytes], None]]:
     """A handler that reads the request and never answers, until the test ends."""
     released = threading.Event()
-    yield lambda conn, request: released.wait(30) and None
+    yield lambda conn, request: released.wait(60) and None
     released.set()
 
 
@@ -438,7 +438,7 @@ def test_the_earliest_limit_ends_a_stalled_fetch(serve, stall, timeout, deadline
     deadline = None if deadline_in is None else start + deadline_in
     with pytest.raises(Timeout):
         fetch(srv.url, options(timeout=timeout), deadline=deadline, attempt_timeout=attempt)
-    assert time.monotonic() - start < 3.0
+    assert time.monotonic() - start < 8.0
 
 
 def test_a_declared_length_over_the_cap_is_refused_before_the_body(serve, stall):
@@ -453,7 +453,7 @@ def test_a_declared_length_over_the_cap_is_refused_before_the_body(serve, stall)
     assert failed.value.message == (
         "body is larger than the cap of 1000 bytes (raise it with --max-bytes)"
     )
-    assert time.monotonic() - start < 3.0
+    assert time.monotonic() - start < 8.0
 
 
 def test_a_redirect_is_not_refused_for_its_declared_length(serve):
@@ -502,7 +502,7 @@ def test_a_body_that_outlasts_the_deadline_is_a_timeout(serve):
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=1))
     assert failed.value.message == "timed out after 1 s (the total deadline)"
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 8
 
 
 def test_an_abort_from_another_thread_ends_the_fetch(serve, stall):
@@ -512,7 +512,7 @@ def test_an_abort_from_another_thread_ends_the_fetch(serve, stall):
     start = time.monotonic()
     with pytest.raises(Timeout):
         fetch(srv.url, options(timeout=20), abort=abort)
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 8
 
 
 def test_repeated_headers_are_joined(serve):
