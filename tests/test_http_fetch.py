@@ -403,14 +403,16 @@ def test_the_redirect_trace_names_status_and_target(wf, serve):
     assert f"wf: * redirect: HTTP 307 to {srv.url}next\n" in r.stderr
 
 
-def test_the_hop_trace_names_peer_sizes_and_request(wf, serve):
-    body = b"line of text\n" * 100
-    packed = gzip.compress(body)
-    srv = serve(routes({"/": http_response(200, packed, {**TEXT, "Content-Encoding": "gzip"})}))
+@pytest.mark.parametrize("status", [200, 204])
+def test_the_hop_trace_names_peer_sizes_and_request(wf, serve, status):
+    body = b"line of text\n" * 100 if status == 200 else b""
+    packed = gzip.compress(body) if body else b""
+    headers = {**TEXT, "Content-Encoding": "gzip"} if body else TEXT
+    srv = serve(routes({"/": http_response(status, packed, headers)}))
     r = wf(*ALLOW, "-v", srv.url)
     assert r.code == 0, r.stderr
     hop = (
-        rf"wf: \* HTTP 200 from 127\.0\.0\.1 port {srv.port}, first byte \d+ ms, "
+        rf"wf: \* HTTP {status} from 127\.0\.0\.1 port {srv.port}, first byte \d+ ms, "
         rf"{len(body)} bytes \({len(packed)} on the wire\) in \d+ ms: GET {re.escape(srv.url)}"
     )
     assert [line for line in r.stderr.splitlines() if re.fullmatch(hop, line)], r.stderr
