@@ -606,6 +606,12 @@ def test_user_header_refuses_with_the_source_named(text, message):
     assert failed.value.message == message
 
 
+def test_user_header_names_h_by_default():
+    with pytest.raises(UsageError) as failed:
+        user_header("X-A")
+    assert failed.value.message == "-H takes 'Name: value' with a header name, not 'X-A'"
+
+
 def test_policy_scope_names_everything_that_decides_a_connection(monkeypatch):
     policy = Policy(allow_private=True, allow_hosts=frozenset({"b.example", "a.example"}))
     monkeypatch.setenv("http_proxy", "http://127.0.0.1:3128")
