@@ -7,15 +7,19 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 
 import pytest
 
-from common.errors import DNSError, PolicyRefused
+from common.errors import DNSError, PolicyRefused, Timeout
 from common.http.client import NetOptions, fetch
+from common.policy import Policy
 from tests.helpers import ALLOW, assert_one_line_error
 from tests.servers import http_response, respond, self_signed_context
 
 TEXT = {"Content-Type": "text/plain"}
+# The proxy is on 127.0.0.1; names resolved here must land on an allowed address.
+POLICY = Policy(allow_hosts=frozenset({"127.0.0.1"}))
 
 
 def _header_lines(request: bytes, name: bytes) -> list[bytes]:
@@ -208,6 +212,103 @@ def test_proxy_resolves_still_refuses_metadata_names(wf, serve):
     r = wf("--proxy-resolves", "http://metadata.google.internal/", env={"HTTP_PROXY": proxy.url})
     assert_one_line_error(r, PolicyRefused.code, "metadata")
     assert proxy.seen == []
+
+
+@pytest.fixture
+def slow_lookup(monkeypatch, loopback_only):  # type: ignore[no-untyped-def]
+    """``slow_lookup(name, seconds, address)``: the lookup of ``name`` takes that long,
+    then answers ``address``. The answer is made here (never the real resolver, so a
+    lookup that outlives the test sends nothing) and every wait ends with the test."""
+    released = threading.Event()
+    guarded = socket.getaddrinfo
+    slow: dict[str, tuple[float, str]] = {}
+
+    def getaddrinfo(host, port, *args, **kw):  # type: ignore[no-untyped-def]
+        if host in slow:
+            seconds, address = slow[host]
+            released.wait(seconds)
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, int(port or 0)))]
+        return guarded(host, port, *args, **kw)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    yield lambda name, seconds, address: slow.__setitem__(name, (seconds, address))
+    released.set()
+
+
+def test_a_lookup_through_a_proxy_ends_at_the_deadline(serve, monkeypatch, slow_lookup):
+    # Without --proxy-resolves the name must resolve here, within the deadline.
+    proxy = Proxy(serve)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    slow_lookup("slow.invalid", 30, "127.0.0.1")
+    start = time.monotonic()
+    with pytest.raises(Timeout) as failed:
+        fetch(
+            "http://slow.invalid/",
+            NetOptions(timeout=1, policy=POLICY, proxy_resolves=False),
+            deadline=None,
+        )
+    assert failed.value.message == "timed out resolving slow.invalid"
+    assert time.monotonic() - start < 8
+    assert proxy.seen == []
+
+
+def test_with_proxy_resolves_a_slow_lookup_still_ends_at_the_deadline(
+    serve, monkeypatch, slow_lookup
+):
+    proxy = Proxy(serve)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    slow_lookup("slow.invalid", 30, "127.0.0.1")
+    start = time.monotonic()
+    with pytest.raises(Timeout) as failed:
+        fetch("http://slow.invalid/", NetOptions(timeout=1, policy=POLICY, proxy_resolves=True))
+    assert failed.value.message == "timed out resolving slow.invalid"
+    assert time.monotonic() - start < 8
+    assert proxy.seen == []
+
+
+def test_with_proxy_resolves_a_lookup_that_answers_is_waited_for(serve, monkeypatch, slow_lookup):
+    # A local answer that takes a moment is still an answer: its address is checked.
+    proxy = Proxy(serve)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    slow_lookup("inside.invalid", 0.3, "127.0.0.2")
+    with pytest.raises(PolicyRefused) as failed:
+        fetch("http://inside.invalid/", NetOptions(timeout=10, policy=POLICY, proxy_resolves=True))
+    assert "127.0.0.2" in failed.value.message
+    assert proxy.seen == []
+
+
+def test_without_proxy_resolves_the_resolved_address_is_checked(serve, monkeypatch, slow_lookup):
+    proxy = Proxy(serve)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    slow_lookup("inside.invalid", 0, "127.0.0.2")
+    with pytest.raises(PolicyRefused) as failed:
+        fetch("http://inside.invalid/", NetOptions(timeout=10, policy=POLICY, proxy_resolves=False))
+    assert failed.value.message.startswith("refused inside.invalid (127.0.0.2): loopback address")
+    assert proxy.seen == []
+
+
+def test_the_proxy_hint_in_full(serve, monkeypatch):
+    proxy = Proxy(serve)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    with pytest.raises(DNSError) as failed:
+        fetch("http://site.invalid/", NetOptions(timeout=5, policy=POLICY, proxy_resolves=False))
+    assert failed.value.message == (
+        "could not resolve host site.invalid (a proxy is configured for this URL: if the "
+        "proxy resolves names and enforces egress, use --proxy-resolves or WF_PROXY_RESOLVES=1)"
+    )
+    assert proxy.seen == []
+
+
+def test_the_trace_says_the_proxy_resolves_the_name(wf, serve):
+    origin = serve(respond(200, b"ok\n", TEXT))
+    proxy = Proxy(serve)
+    url = f"http://site.invalid:{origin.port}/"
+    r = wf("-v", "--proxy-resolves", url, env={"HTTP_PROXY": proxy.url})
+    assert r.code == 0, r.stderr
+    assert (
+        "wf: * policy: site.invalid does not resolve here; the proxy resolves it "
+        "(--proxy-resolves)\n"
+    ) in r.stderr
 
 
 def test_a_tool_without_proxy_resolves_names_no_such_option(serve, monkeypatch):
