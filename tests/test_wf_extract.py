@@ -144,6 +144,24 @@ def test_title_is_the_documents_title():
     assert extract("<p>no title at all</p>").title is None
 
 
+@pytest.mark.parametrize(
+    "code", [c for c in range(1, 0x20) if c not in (0x09, 0x0A, 0x0D)] + [0x7F]
+)
+def test_a_control_character_in_the_text_is_dropped_and_breaks_no_line(code: int):
+    # libxml2 keeps C0 controls in its tree; the text's line-break marker must never be one.
+    # The six that Python counts as white space (VT, FF, FS, GS, RS, US) may part words.
+    ch = chr(code)
+    page = f"<html><head><title>The{ch} title</title></head><body><p>one{ch}two three</p></body></html>"
+    got = extract(page)
+    assert got.text == "onetwo three" or (ch.isspace() and got.text == "one two three")
+    assert got.title == "The title"
+    assert "\n" not in got.text and not any(ord(c) < 0x20 or c == "\x7f" for c in got.title)
+
+
+def test_a_nul_in_the_page_is_no_line_break_either():
+    assert extract_text("<p>one\x00two three<br>four</p>") == "onetwo three\nfour"
+
+
 def test_hidden_elements_are_dropped():
     text = extract_text(page("hidden.html"))
     assert "The visible paragraph is long enough" in text

@@ -90,15 +90,21 @@ def _run(
     return result
 
 
+# What the fast parse passes through from a page and the careful one removes: C0 controls
+# but tab and line ends, DEL, and U+FFFD (a NUL the parser replaced).
+_UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+
+
 def _parse_and_extract(text: str, options: dict[str, Any]) -> Extracted:
     from wf.extract import parse
 
     root = parse.parse_fast(text) if len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
-        if "\ufffd" not in result.text and "\ufffd" not in (result.title or ""):
+        if not _UNCLEAN.search(result.text) and not _UNCLEAN.search(result.title or ""):
             return result
-        # A control character became U+FFFD: take the careful path, which drops them.
+        # libxml2 keeps C0 controls in the tree (only NUL becomes U+FFFD): take the careful
+        # path, which drops them before the parse.
         trace.trace("extract: a control character in the fast parse; parsing again carefully")
         del root, result
     root = parse.parse(parse.to_utf8(text))
@@ -214,12 +220,13 @@ def _text(
 
 
 _SPACES = re.compile(r"[ \t\n\r\f]+")
-_PIECES = re.compile(r"(?: ?\x01)+ ?")
+_PIECES = re.compile(r"(?: ?\x00)+ ?")
 
 
 def quick_text(body: Any) -> str:
-    # \x01 marks where a text node ends (control characters are gone by now).
-    text = _SPACES.sub(" ", "\x01".join(body.itertext()))
+    # NUL marks where a text node ends: it is never in the tree (libxml2 makes a page's NUL
+    # U+FFFD, and the careful parse removes it), whatever other controls the page holds.
+    text = _SPACES.sub(" ", "\x00".join(body.itertext()))
     return _PIECES.sub("\n", text).strip()
 
 

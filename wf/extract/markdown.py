@@ -18,7 +18,7 @@ _WS = re.compile(r"[ \t\n\r\f]+")
 _OTHER_SPACE = re.compile(
     "[\x0b\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 )
-_BR = "\x01"  # a <br>; control characters were removed from the input, so it is free
+_BR = "\x00"  # a <br>: never in the tree (libxml2 makes a page's NUL U+FFFD), so it is free
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _BARE_URL = re.compile(r"(?:https?://|www\.)\S+\Z")
