@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import socket
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -160,9 +161,10 @@ def test_all_blocked_exits_75(engines):
         "ws: brave: blocked (HTTP 429, rate-limit page)",
         "ws: mojeek: blocked (HTTP 403, CAPTCHA page)",
     ]
-    assert lines[4].startswith(
+    assert lines[4] == (
         "ws: (75) every provider was blocked or rate-limited "
-        "(duckduckgo, duckduckgo-lite, brave, mojeek)"
+        "(duckduckgo, duckduckgo-lite, brave, mojeek); try again later, "
+        "or set SEARXNG_URL to a SearxNG instance you run (see man ws)"
     )
     assert len(lines) == 5
 
@@ -338,6 +340,157 @@ def test_a_hanging_provider_is_cut_at_its_limit_and_the_next_one_answers(engines
         "duckduckgo: timeout (no answer within the per-attempt limit of 0.4 s)",
         "duckduckgo-lite: blocked (HTTP 202, anomaly page)",
     ]
+
+
+class Overdue:
+    """Makes one provider's answer take long to parse, as a page being parsed cannot be
+    interrupted: its attempt outlives its limit. The parse waits until the run cancels
+    its attempts (``until_cancel``) or until the test ends."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.monkeypatch = monkeypatch
+        self.cancelled = threading.Event()
+        self.released = threading.Event()
+
+    def __call__(self, provider: str, *, until_cancel: bool = False) -> None:
+        from common.http.deadline import Abort
+        from ws.backends import BY_NAME
+
+        backend = type(BY_NAME[provider])
+        classify, fire = backend.classify, Abort.fire
+        event = self.cancelled if until_cancel else self.released
+
+        def slow_classify(self_: object, *args: object) -> object:
+            event.wait(10)
+            return classify(self_, *args)  # type: ignore[arg-type]
+
+        def fire_and_tell(abort: Abort) -> None:
+            fire(abort)
+            self.cancelled.set()
+
+        self.monkeypatch.setattr(backend, "classify", slow_classify)
+        self.monkeypatch.setattr(Abort, "fire", fire_and_tell)
+
+
+@pytest.fixture
+def overdue(monkeypatch):
+    made = Overdue(monkeypatch)
+    yield made
+    made.released.set()
+
+
+def _only(options, *providers: str):
+    chosen = tuple(e for p in providers for e in options.endpoints if e.backend.name == p)
+    return dataclasses.replace(options, endpoints=chosen)
+
+
+AT_THE_DEADLINE = "no answer before the total deadline (--timeout 1 s)"
+
+
+def test_an_attempt_that_outlives_the_deadline_is_stopped_as_a_timeout(engines, overdue):
+    from common.errors import Timeout
+    from ws.chain import run
+
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek")
+    start = time.monotonic()
+    report = run(_only(_options(engines, "rust", timeout=1.0), "mojeek"))
+    took_ms = (time.monotonic() - start) * 1000
+    (a,) = report.attempts
+    assert (a.provider, a.outcome, a.status, a.message, a.error, a.notes) == (
+        "mojeek",
+        "timeout",
+        None,
+        AT_THE_DEADLINE,
+        Timeout,
+        [],
+    )
+    # Waited for to the deadline and _GRACE past it, then _GRACE more once cancelled.
+    assert 2500 <= a.elapsed_ms <= took_ms
+    assert a.as_json() == {
+        "provider": "mojeek",
+        "outcome": "timeout",
+        "status": None,
+        "elapsed_ms": a.elapsed_ms,
+        "message": AT_THE_DEADLINE,
+        "retry_at": None,
+    }
+    assert (report.provider, report.results) == (None, [])
+    assert type(report.error) is Timeout
+    assert report.error.message == "every provider timed out (mojeek)"
+
+
+def test_an_answer_after_the_run_gave_up_is_a_timeout_that_keeps_its_notes(engines, overdue):
+    from common.errors import Timeout
+    from ws.chain import run
+
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek", until_cancel=True)
+    lines: list[str] = []
+    options = _only(_options(engines, "rust", timeout=1.0, safe="moderate"), "mojeek")
+    report = run(options, say=lines.append)
+    (a,) = report.attempts
+    note = "--safe moderate has no Mojeek equivalent (only on or off); ignored"
+    # Results that come after the run gave up are not used: the attempt timed out.
+    assert (a.provider, a.outcome, a.status, a.message, a.error, a.notes) == (
+        "mojeek",
+        "timeout",
+        None,
+        AT_THE_DEADLINE,
+        Timeout,
+        [note],
+    )
+    assert a.as_json()["message"] == f"{AT_THE_DEADLINE}; {note}"
+    assert lines == [f"mojeek: {note}", f"mojeek: timeout ({AT_THE_DEADLINE})"]
+    assert (report.provider, report.results) == (None, [])
+    assert type(report.error) is Timeout
+
+
+def test_a_fused_run_keeps_the_answers_it_has_when_the_others_outlive_the_deadline(
+    engines, overdue
+):
+    from ws.chain import run
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    engines.hang("brave")
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek")
+    options = _options(engines, "rust", timeout=1.0, fuse=True)
+    report = run(_only(options, "duckduckgo", "brave", "mojeek"))
+    assert report.error is None
+    assert (report.provider, report.providers) == ("duckduckgo", ["duckduckgo"])
+    assert [r.url for r in report.results] == [
+        "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top",
+        "https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z",
+    ]
+    # Each attempt of a fused run may take the whole deadline: brave, which hangs, is cut
+    # at it; mojeek, still parsing, is stopped _GRACE after it (and _GRACE more).
+    assert [(a.provider, a.outcome, a.message) for a in report.attempts] == [
+        ("duckduckgo", "ok", "HTTP 200, 2 results"),
+        ("brave", "timeout", AT_THE_DEADLINE),
+        ("mojeek", "timeout", AT_THE_DEADLINE),
+    ]
+    assert report.attempts[1].elapsed_ms >= 900 and report.attempts[2].elapsed_ms >= 2500
+
+
+def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
+    from ws.chain import run
+
+    engines.hang("mojeek")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    options = _options(engines, "rust", hedge=0.2, safe="moderate")
+    report = run(_only(options, "mojeek", "duckduckgo"))
+    assert report.provider == "duckduckgo" and len(report.results) == 2
+    loser = report.attempts[0]
+    note = "--safe moderate has no Mojeek equivalent (only on or off); ignored"
+    assert (loser.provider, loser.outcome, loser.status, loser.error, loser.notes) == (
+        "mojeek",
+        "cancelled",
+        None,
+        None,
+        [note],
+    )
+    assert loser.as_json()["message"] == f"duckduckgo answered first; {note}"
 
 
 def test_usage_errors_exit_2(engines):
