@@ -473,6 +473,18 @@ def test_a_fused_run_keeps_the_answers_it_has_when_the_others_outlive_the_deadli
     assert report.attempts[1].elapsed_ms >= 900 and report.attempts[2].elapsed_ms >= 2500
 
 
+def test_a_deadline_gone_before_any_provider_is_asked_names_them_all(engines):
+    from common.errors import Timeout
+    from ws.chain import run
+
+    report = run(_options(engines, "rust", timeout=1e-9))
+    assert (report.attempts, report.results, engines.srv.requests) == ([], [], [])
+    assert type(report.error) is Timeout and report.error.message == (
+        "no provider was asked before the total deadline "
+        "(duckduckgo, duckduckgo-lite, brave, mojeek)"
+    )
+
+
 def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
     from ws.chain import run
 
