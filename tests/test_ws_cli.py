@@ -622,6 +622,16 @@ def test_unsupported_options_are_ignored_with_a_note(engines):
 # ---------------------------------------------------------------- the chain and its configuration
 
 
+def test_region_time_and_page_reach_the_engine(engines):
+    from urllib.parse import parse_qs
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    r = ws(engines, "rust", "--region", "de-de", "--time", "w", "--page", "2", "--urls")
+    assert r.code == 0, r.stderr
+    form = parse_qs(engines.requests("duckduckgo")[0].split(b"\r\n\r\n", 1)[1].decode())
+    assert (form["q"], form["kl"], form["df"], form["s"]) == (["rust"], ["de-de"], ["w"], ["10"])
+
+
 def test_provider_moves_to_the_front_and_the_others_stay_as_fallbacks(engines):
     engines.answer("mojeek", 429, b"slow down")
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
