@@ -485,6 +485,22 @@ def test_a_deadline_gone_before_any_provider_is_asked_names_them_all(engines):
     )
 
 
+def test_the_run_arms_the_watchdog_with_its_deadline_and_query(engines, monkeypatch):
+    # In a tool process the supervisor kills a run past this deadline and names the query
+    # in its error line; in process arm() is a no-op, so record what it is given.
+    from common import watchdog
+    from ws.chain import run
+
+    armed: list[tuple[float, str]] = []
+    monkeypatch.setattr(watchdog, "arm", lambda when, what="": armed.append((when, what)) or 0)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    before = time.monotonic()
+    run(_options(engines, "rust async", timeout=7.0))
+    after = time.monotonic()
+    ((when, what),) = armed
+    assert before + 7.0 <= when <= after + 7.0 and what == "rust async"
+
+
 def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
     from ws.chain import run
 
