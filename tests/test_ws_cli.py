@@ -501,6 +501,33 @@ def test_the_run_arms_the_watchdog_with_its_deadline_and_query(engines, monkeypa
     assert before + 7.0 <= when <= after + 7.0 and what == "rust async"
 
 
+def test_a_resting_provider_is_skipped_saying_until_when(engines):
+    import os
+
+    from ws.health import clock
+
+    until = time.time() + 600
+    entry = {"until": until, "blocks": 0, "failures": 3, "reason": ""}
+    path = Path(os.environ["WS_STATE_DIR"]) / "health.json"
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.write_text(json.dumps({"version": 1, "providers": {"duckduckgo": entry}}))
+    path.chmod(0o600)
+    engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_results.html")
+    r = ws(engines, "rust", "--json")
+    assert r.code == 0 and "duckduckgo" not in engines.asked()
+    # No reason recorded: "failures".
+    why = f"resting after failures until {clock(until)}"
+    assert r.stderr == f"ws: duckduckgo: skipped ({why})\n"
+    assert json.loads(r.stdout)["attempts"][0] == {
+        "provider": "duckduckgo",
+        "outcome": "skipped",
+        "status": None,
+        "elapsed_ms": 0,
+        "message": why,
+        "retry_at": clock(until),
+    }
+
+
 def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
     from ws.chain import run
 
