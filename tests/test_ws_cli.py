@@ -528,6 +528,31 @@ def test_a_resting_provider_is_skipped_saying_until_when(engines):
     }
 
 
+def test_a_bug_in_one_attempt_is_that_attempt_s_failure(engines, monkeypatch):
+    from common.errors import AllFailed
+    from ws.backends import BY_NAME
+    from ws.chain import run
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(type(BY_NAME["duckduckgo"]), "classify", broken)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    report = run(_only(_options(engines, "rust"), "duckduckgo"))
+    (a,) = report.attempts
+    why = "unexpected error: RuntimeError: boom (this is a bug)"
+    assert (a.provider, a.outcome, a.status, a.elapsed_ms, a.message, a.error) == (
+        "duckduckgo",
+        "network",
+        None,
+        0,
+        why,
+        AllFailed,
+    )
+    assert type(report.error) is AllFailed
+    assert report.error.message == f"every provider failed: duckduckgo: {why}"
+
+
 def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
     from ws.chain import run
 
