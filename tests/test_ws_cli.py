@@ -351,6 +351,7 @@ class Overdue:
         self.monkeypatch = monkeypatch
         self.cancelled = threading.Event()
         self.released = threading.Event()
+        self.threads: list[tuple[str, bool]] = []  # the attempts' threads: name, daemon
 
     def __call__(self, provider: str, *, until_cancel: bool = False) -> None:
         from common.http.deadline import Abort
@@ -361,6 +362,8 @@ class Overdue:
         event = self.cancelled if until_cancel else self.released
 
         def slow_classify(self_: object, *args: object) -> object:
+            thread = threading.current_thread()
+            self.threads.append((thread.name, thread.daemon))
             event.wait(10)
             return classify(self_, *args)  # type: ignore[arg-type]
 
@@ -418,6 +421,8 @@ def test_an_attempt_that_outlives_the_deadline_is_stopped_as_a_timeout(engines, 
     assert (report.provider, report.results) == (None, [])
     assert type(report.error) is Timeout
     assert report.error.message == "every provider timed out (mojeek)"
+    # A daemon, so that it cannot keep the process alive; named for the thread checks.
+    assert overdue.threads == [("ws-mojeek", True)]
 
 
 def test_an_answer_after_the_run_gave_up_is_a_timeout_that_keeps_its_notes(engines, overdue):
@@ -444,6 +449,21 @@ def test_an_answer_after_the_run_gave_up_is_a_timeout_that_keeps_its_notes(engin
     assert lines == [f"mojeek: {note}", f"mojeek: timeout ({AT_THE_DEADLINE})"]
     assert (report.provider, report.results) == (None, [])
     assert type(report.error) is Timeout
+
+
+def test_a_block_that_ends_a_cancelled_attempt_is_kept(engines, overdue):
+    from ws.chain import run
+    from ws.health import load
+
+    engines.answer("mojeek", 403, WS_FIXTURES / "mojeek_403.html")
+    overdue("mojeek", until_cancel=True)  # its answer is read once the hedge has won
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    report = run(_only(_options(engines, "rust", hedge=0.05), "mojeek", "duckduckgo"))
+    assert report.provider == "duckduckgo"
+    first = report.attempts[0]
+    # It ended on its own, with a block worth remembering, not as cancelled.
+    assert (first.provider, first.outcome, first.status) == ("mojeek", "blocked", 403)
+    assert load()["mojeek"].blocks == 1
 
 
 def test_a_fused_run_keeps_the_answers_it_has_when_the_others_outlive_the_deadline(
@@ -558,10 +578,13 @@ def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
 
     engines.hang("mojeek")
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
-    options = _options(engines, "rust", hedge=0.2, safe="moderate")
+    options = _options(engines, "rust", hedge=0.05, safe="moderate")
     report = run(_only(options, "mojeek", "duckduckgo"))
     assert report.provider == "duckduckgo" and len(report.results) == 2
     loser = report.attempts[0]
+    # Cancelled once the hedge (0.05 s) has answered: the wait for the hedge is not
+    # rounded up to a second.
+    assert loser.elapsed_ms < 950, loser.elapsed_ms
     note = "--safe moderate has no Mojeek equivalent (only on or off); ignored"
     assert (loser.provider, loser.outcome, loser.status, loser.error, loser.notes) == (
         "mojeek",
