@@ -252,6 +252,28 @@ def test_connection_refused_everywhere_exits_7():
     )
 
 
+def test_verbose_traces_each_attempt_with_its_status_or_a_dash(engines):
+    import re
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    engines.answer("duckduckgo-lite", 202, WS_FIXTURES / "ddg_lite_anomaly.html")
+    env = {"WS_DUCKDUCKGO_URL": f"http://127.0.0.1:{port}/d"}
+    r = ws(engines, "rust", "-v", "--provider", "duckduckgo", env=env)
+    traced = [line for line in r.stderr.splitlines() if line.startswith("ws: * attempt ")]
+    assert re.fullmatch(
+        rf"ws: \* attempt duckduckgo: network, HTTP -, \d+ ms: could not connect to "
+        rf"127\.0\.0\.1 port {port}.*",
+        traced[1],
+    ), traced
+    assert re.fullmatch(
+        r"ws: \* attempt duckduckgo-lite: blocked, HTTP 202, \d+ ms: HTTP 202, anomaly page",
+        traced[3],
+    ), traced
+
+
 def test_slow_engines_share_the_deadline_and_each_is_asked(engines):
     for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek"):
         engines.hang(name)
