@@ -618,6 +618,34 @@ def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
     assert loser.as_json()["message"] == f"duckduckgo answered first; {note}"
 
 
+def test_the_per_attempt_limit_bounds_every_page_of_an_attempt(serve):
+    import os
+
+    from ws.chain import run
+    from ws.config import make_options
+
+    first_page = (WS_FIXTURES / "ddg_lite_results.html").read_bytes()
+    asked: list[int] = []
+
+    def lite(conn: socket.socket, request: bytes) -> None:
+        asked.append(len(asked) + 1)
+        if len(asked) == 1:
+            time.sleep(1.0)  # the first page takes half the limit
+            conn.sendall(http_response(200, first_page, {"Content-Type": HTML}))
+        else:
+            time.sleep(5)  # the second never comes
+
+    srv = serve(lite)
+    env = {**os.environ, "WS_DUCKDUCKGO_LITE_URL": srv.url.rstrip("/") + PATHS["duckduckgo-lite"]}
+    options = dataclasses.replace(make_options("rust", environ=env), attempt_timeout=2.0)
+    report = run(_only(options, "duckduckgo-lite"))
+    (a,) = report.attempts
+    assert a.outcome == "ok" and asked == [1, 2], (a.outcome, a.message, asked)
+    assert a.notes and a.notes[0].startswith("page 2: "), a.notes
+    # The second page has what is left of the 2 s, not 2 s of its own (3 s in all).
+    assert 1900 <= a.elapsed_ms < 2600, a.elapsed_ms
+
+
 def test_usage_errors_exit_2(engines):
     cases = [
         (
