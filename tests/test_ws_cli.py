@@ -219,6 +219,51 @@ def test_all_failing_the_same_way_gives_that_code(engines):
     )
 
 
+@pytest.mark.parametrize(("status", "code", "health"), [(500, 5, 1), (499, 4, 0)])
+def test_a_5xx_is_a_server_failure_and_counts_against_the_provider(engines, status, code, health):
+    from ws.health import load
+
+    for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek"):
+        engines.answer(name, status, b"down")
+    r = ws(engines, "rust")
+    assert r.code == code, r.stderr
+    # A failure of the provider (rests after three in a row), not of the request.
+    entry = load().get("mojeek")
+    assert (entry.failures if entry else 0) == health
+
+
+def test_a_redirect_loop_is_an_http_error_of_its_own_code(engines):
+    from common.errors import TooManyRedirects
+    from ws.chain import run
+
+    for name in ("duckduckgo", "brave"):
+        engines.answer(name, 302, b"", Location=PATHS[name])
+    report = run(_only(_options(engines, "rust"), "duckduckgo", "brave"))
+    assert [(a.outcome, a.status, a.error) for a in report.attempts] == [
+        ("http_error", None, TooManyRedirects)
+    ] * 2
+    assert type(report.error) is TooManyRedirects and report.error.code == 47
+
+
+def test_results_none_of_which_can_be_used_are_an_empty_answer(engines):
+    import re
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    r = ws(
+        engines, "rust", "--provider", "duckduckgo", "--block", "github.io", "--block", "tokio.rs"
+    )
+    assert r.stderr.splitlines()[0] == (
+        "ws: duckduckgo: empty (HTTP 200, 2 results, all from blocked domains)"
+    )
+    engines.answer(
+        "duckduckgo",
+        200,
+        re.sub(rb"uddg=https?%3A", b"uddg=ftp%3A", (WS_FIXTURES / "ddg_get.html").read_bytes()),
+    )
+    r = ws(engines, "rust", "--provider", "duckduckgo")
+    assert r.stderr.splitlines()[0] == "ws: duckduckgo: empty (HTTP 200, no usable http(s) results)"
+
+
 def test_layout_change_is_a_parse_error_not_no_results(engines):
     for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek"):
         engines.answer(name, 200, b"<html><body><p>A redesigned page.</p></body></html>")
@@ -263,6 +308,9 @@ def test_verbose_traces_each_attempt_with_its_status_or_a_dash(engines):
     env = {"WS_DUCKDUCKGO_URL": f"http://127.0.0.1:{port}/d"}
     r = ws(engines, "rust", "-v", "--provider", "duckduckgo", env=env)
     traced = [line for line in r.stderr.splitlines() if line.startswith("ws: * attempt ")]
+    assert (
+        traced[0] == f"ws: * attempt duckduckgo: POST http://127.0.0.1:{port}/d (WS_DUCKDUCKGO_URL)"
+    )
     assert re.fullmatch(
         rf"ws: \* attempt duckduckgo: network, HTTP -, \d+ ms: could not connect to "
         rf"127\.0\.0\.1 port {port}.*",
