@@ -643,6 +643,66 @@ def test_a_bug_in_one_attempt_is_that_attempt_s_failure(engines, monkeypatch):
     assert report.error.message == f"every provider failed: duckduckgo: {why}"
 
 
+def _recorded(monkeypatch) -> list[tuple[dict, float]]:
+    """What the run hands ws.health.record: the events and how long it may wait."""
+    from ws import health
+
+    calls: list[tuple[dict, float]] = []
+    monkeypatch.setattr(health, "record", lambda events, *, wait: calls.append((events, wait)))
+    return calls
+
+
+def test_what_each_attempt_tells_the_health_file(engines, monkeypatch):
+    import os
+
+    from ws.chain import run
+    from ws.health import BLOCKED, FAILED, HEALTHY
+
+    until = time.time() + 600
+    path = Path(os.environ["WS_STATE_DIR"]) / "health.json"
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    resting = {"until": until, "blocks": 1, "failures": 0, "reason": "blocked"}
+    path.write_text(json.dumps({"version": 1, "providers": {"duckduckgo-lite": resting}}))
+    path.chmod(0o600)
+    engines.answer("duckduckgo", 429, WS_FIXTURES / "brave_429.html", **{"Retry-After": "120"})
+    engines.answer("brave", 404, b"gone")
+    engines.answer("mojeek", 500, b"down")
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    closed = s.getsockname()[1]
+    s.close()
+    from ws.config import make_options
+
+    env = {**os.environ, **engines.env, "SEARXNG_URL": f"http://127.0.0.1:{closed}"}
+    calls = _recorded(monkeypatch)
+    run(make_options("rust", environ=env))
+    ((events, wait),) = calls
+    told = {name: (e.kind, e.reason, e.retry_after) for name, e in events.items()}
+    # The resting provider was skipped: it tells nothing, and nor does it hide the others.
+    assert sorted(told) == ["brave", "duckduckgo", "mojeek", "searxng"]
+    assert told["duckduckgo"][0] == BLOCKED and told["duckduckgo"][2] == 120.0
+    assert told["duckduckgo"][1].startswith("blocked: HTTP 429"), told
+    assert told["brave"] == (HEALTHY, "", None)  # a 4xx is the request's fault
+    assert told["mojeek"] == (FAILED, "http_error: HTTP 500", None)
+    assert told["searxng"][0] == FAILED, told
+    assert told["searxng"][1].startswith(f"network: could not connect to 127.0.0.1 port {closed}")
+    assert wait == 2.0  # the deadline is far: the lock is waited for 2 s at most
+
+
+def test_the_health_update_never_waits_past_the_deadline(engines, monkeypatch):
+    from ws.chain import run
+
+    engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_results.html")
+    calls = _recorded(monkeypatch)
+    start = time.monotonic()
+    run(_options(engines, "rust", timeout=1.0))
+    ((_, wait),) = calls
+    left = start + 1.0 - time.monotonic()
+    # What is left of the deadline when the run records, less 50 ms.
+    assert left - 0.05 - 0.03 <= wait <= left - 0.05 + 0.045, (wait, left)
+
+
 def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
     from ws.chain import run
 
