@@ -871,12 +871,14 @@ def test_unsupported_options_are_ignored_with_a_note(engines):
 # ---------------------------------------------------------------- the chain and its configuration
 
 
-def test_region_time_and_page_reach_the_engine(engines):
+def test_region_time_page_and_user_agent_reach_the_engine(engines):
     from urllib.parse import parse_qs
 
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
-    r = ws(engines, "rust", "--region", "de-de", "--time", "w", "--page", "2", "--urls")
+    args = ("--region", "de-de", "--time", "w", "--page", "2", "--user-agent", "probe/1")
+    r = ws(engines, "rust", *args, "--urls")
     assert r.code == 0, r.stderr
+    assert b"\r\nuser-agent: probe/1\r\n" in engines.requests("duckduckgo")[0].lower()
     form = parse_qs(engines.requests("duckduckgo")[0].split(b"\r\n\r\n", 1)[1].decode())
     assert (form["q"], form["kl"], form["df"], form["s"]) == (["rust"], ["de-de"], ["w"], ["10"])
 
