@@ -625,7 +625,7 @@ def _mutants(count: int) -> list[tuple[str, bytes]]:
 # others one code too: "a file damaged so that no page can be read" exits 71, while
 # "pages that cannot be read are left out with a note naming them, and the others are
 # printed" (exit 0).
-UNREADABLE = {
+UNREADABLE_SEEDS = {
     "case0-kind0",
     "case4-kind4",
     "case5-kind0",
@@ -649,7 +649,7 @@ def test_malformed_pdfs_never_exit_1_or_overrun(wf, tmp_path: Path, name, body):
     path.write_bytes(body)
     start = time.monotonic()
     r = wf("--timeout", "5", "--input", path)
-    if name in UNREADABLE:
+    if name in UNREADABLE_SEEDS:
         assert (r.code, r.stdout) == (71, ""), (r.code, r.stderr)
         assert r.stderr.startswith("wf: (71) document cannot be read: the PDF is damaged ("), (
             r.stderr
