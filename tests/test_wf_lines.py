@@ -4,6 +4,7 @@ and through the CLI; patterns run on RE2 with Python's meaning."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 
@@ -453,3 +454,20 @@ def test_patterns_on_re2_run_in_this_process(monkeypatch):
     assert lines.match_lines(["a", "ab", "c"], keep, drop) == [0]
     assert lines.match_lines(["a", "ab", "c"], None, drop) == [0, 2]
     assert lines.match_lines(["a", "ab", "c"], None, None) == [0, 1, 2]
+
+
+def test_a_python_re_match_runs_once_in_the_child_never_again_here(monkeypatch):
+    # The parent matches itself only when the child failed; a child that succeeds (or
+    # sets its signals up) and says so spares it the work, and its time limit holds.
+    calls: list[int] = []
+    matching = lines._matching
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(os.getpid())
+        return matching(*args, **kwargs)
+
+    monkeypatch.setattr(lines, "_matching", counted)
+    keep = lines.compile_regex(r"(\w)\1", "--filter")
+    assert not keep.linear
+    assert lines.match_lines(["book", "cat", "moon"], keep, None) == [0, 2]
+    assert calls == []  # the child's call was made in the child
