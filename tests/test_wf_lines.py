@@ -349,6 +349,14 @@ def test_pinned_lines_go_with_a_filter_even_when_it_matches_them():
     assert sel.lines == ["alpha"]
 
 
+def test_pinned_lines_go_with_a_filter_on_python_re_too():
+    # The backreference keeps the pattern off RE2: the match runs in the child.
+    keep = lines.compile_regex(r"(-)\1 page|alpha", "--filter")
+    assert not keep.linear
+    assert lines.match_lines(PAGES, keep, None, pinned=_separator) == [1, 4]
+    assert lines.match_lines(PAGES, keep, None) == [0, 1, 3, 4]
+
+
 def test_the_window_after_the_last_line_numbers_nothing():
     sel = lines.select_lines(["a", "b", "c"], from_line=3, to_line=2)
     assert (sel.lines, sel.first, sel.last, sel.matched, sel.total) == ([], None, None, 3, 3)
