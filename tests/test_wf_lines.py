@@ -479,3 +479,25 @@ def test_a_python_re_match_runs_once_in_the_child_never_again_here(monkeypatch):
     assert not keep.linear
     assert lines.match_lines(["book", "cat", "moon"], keep, None) == [0, 2]
     assert calls == []  # the child's call was made in the child
+
+
+def test_a_child_that_fails_leaves_the_match_to_the_parent_at_once(monkeypatch, tmp_path):
+    parent = os.getpid()
+    matching = lines._matching
+
+    def failing_in_the_child(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            raise MemoryError("the child's address space is capped")
+        return matching(*args, **kwargs)
+
+    monkeypatch.setattr(lines, "_matching", failing_in_the_child)
+    keep = lines.compile_regex(r"(\w)\1", "--filter")
+    start = time.monotonic()
+    try:
+        kept = lines.match_lines(["book", "cat", "moon"], keep, None, seconds=2.0)
+    finally:
+        if os.getpid() != parent:  # a child that got out of match_lines: it must not
+            (tmp_path / "escaped").touch()
+            os._exit(0)
+    assert kept == [0, 2] and not (tmp_path / "escaped").exists()
+    assert time.monotonic() - start < 1.5  # the child said so; no wait for the limit
