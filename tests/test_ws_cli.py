@@ -703,6 +703,27 @@ def test_the_health_update_never_waits_past_the_deadline(engines, monkeypatch):
     assert left - 0.05 - 0.03 <= wait <= left - 0.05 + 0.045, (wait, left)
 
 
+def test_a_default_endpoint_gets_no_exception_from_the_policy(monkeypatch):
+    # Only an endpoint the operator set (a variable) may be on a private network; a
+    # default one that resolves to loopback is refused like any other host.
+    import os
+
+    from ws.chain import run
+    from ws.config import make_options
+
+    def loopback(host, port, *args, **kwargs):  # type: ignore[no-untyped-def]
+        assert host == "html.duckduckgo.com", host
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", loopback)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WS_", "SEARXNG"))}
+    env["WS_STATE_DIR"] = os.environ["WS_STATE_DIR"]
+    report = run(_only(make_options("rust", environ=env), "duckduckgo"))
+    (a,) = report.attempts
+    assert (a.provider, a.outcome) == ("duckduckgo", "network"), a
+    assert "refused html.duckduckgo.com" in a.message and "loopback" in a.message, a.message
+
+
 def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
     from ws.chain import run
 
