@@ -479,6 +479,8 @@ def test_a_python_re_match_runs_once_in_the_child_never_again_here(monkeypatch):
     assert not keep.linear
     assert lines.match_lines(["book", "cat", "moon"], keep, None) == [0, 2]
     assert calls == []  # the child's call was made in the child
+    # A limit under a second is a limit like any other: the answer is read until then.
+    assert lines.match_lines(["book", "cat", "moon"], keep, None, seconds=0.9) == [0, 2]
 
 
 def test_a_child_that_fails_leaves_the_match_to_the_parent_at_once(monkeypatch, tmp_path):
