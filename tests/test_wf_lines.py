@@ -4,6 +4,7 @@ and through the CLI; patterns run on RE2 with Python's meaning."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 
@@ -348,6 +349,14 @@ def test_pinned_lines_go_with_a_filter_even_when_it_matches_them():
     assert sel.lines == ["alpha"]
 
 
+def test_pinned_lines_go_with_a_filter_on_python_re_too():
+    # The backreference keeps the pattern off RE2: the match runs in the child.
+    keep = lines.compile_regex(r"(-)\1 page|alpha", "--filter")
+    assert not keep.linear
+    assert lines.match_lines(PAGES, keep, None, pinned=_separator) == [1, 4]
+    assert lines.match_lines(PAGES, keep, None) == [0, 1, 3, 4]
+
+
 def test_the_window_after_the_last_line_numbers_nothing():
     sel = lines.select_lines(["a", "b", "c"], from_line=3, to_line=2)
     assert (sel.lines, sel.first, sel.last, sel.matched, sel.total) == ([], None, None, 3, 3)
@@ -453,3 +462,44 @@ def test_patterns_on_re2_run_in_this_process(monkeypatch):
     assert lines.match_lines(["a", "ab", "c"], keep, drop) == [0]
     assert lines.match_lines(["a", "ab", "c"], None, drop) == [0, 2]
     assert lines.match_lines(["a", "ab", "c"], None, None) == [0, 1, 2]
+
+
+def test_a_python_re_match_runs_once_in_the_child_never_again_here(monkeypatch):
+    # The parent matches itself only when the child failed; a child that succeeds (or
+    # sets its signals up) and says so spares it the work, and its time limit holds.
+    calls: list[int] = []
+    matching = lines._matching
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(os.getpid())
+        return matching(*args, **kwargs)
+
+    monkeypatch.setattr(lines, "_matching", counted)
+    keep = lines.compile_regex(r"(\w)\1", "--filter")
+    assert not keep.linear
+    assert lines.match_lines(["book", "cat", "moon"], keep, None) == [0, 2]
+    assert calls == []  # the child's call was made in the child
+    # A limit under a second is a limit like any other: the answer is read until then.
+    assert lines.match_lines(["book", "cat", "moon"], keep, None, seconds=0.9) == [0, 2]
+
+
+def test_a_child_that_fails_leaves_the_match_to_the_parent_at_once(monkeypatch, tmp_path):
+    parent = os.getpid()
+    matching = lines._matching
+
+    def failing_in_the_child(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            raise MemoryError("the child's address space is capped")
+        return matching(*args, **kwargs)
+
+    monkeypatch.setattr(lines, "_matching", failing_in_the_child)
+    keep = lines.compile_regex(r"(\w)\1", "--filter")
+    start = time.monotonic()
+    try:
+        kept = lines.match_lines(["book", "cat", "moon"], keep, None, seconds=2.0)
+    finally:
+        if os.getpid() != parent:  # a child that got out of match_lines: it must not
+            (tmp_path / "escaped").touch()
+            os._exit(0)
+    assert kept == [0, 2] and not (tmp_path / "escaped").exists()
+    assert time.monotonic() - start < 1.5  # the child said so; no wait for the limit

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import socket
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -160,9 +161,10 @@ def test_all_blocked_exits_75(engines):
         "ws: brave: blocked (HTTP 429, rate-limit page)",
         "ws: mojeek: blocked (HTTP 403, CAPTCHA page)",
     ]
-    assert lines[4].startswith(
+    assert lines[4] == (
         "ws: (75) every provider was blocked or rate-limited "
-        "(duckduckgo, duckduckgo-lite, brave, mojeek)"
+        "(duckduckgo, duckduckgo-lite, brave, mojeek); try again later, "
+        "or set SEARXNG_URL to a SearxNG instance you run (see man ws)"
     )
     assert len(lines) == 5
 
@@ -217,6 +219,51 @@ def test_all_failing_the_same_way_gives_that_code(engines):
     )
 
 
+@pytest.mark.parametrize(("status", "code", "health"), [(500, 5, 1), (499, 4, 0)])
+def test_a_5xx_is_a_server_failure_and_counts_against_the_provider(engines, status, code, health):
+    from ws.health import load
+
+    for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek"):
+        engines.answer(name, status, b"down")
+    r = ws(engines, "rust")
+    assert r.code == code, r.stderr
+    # A failure of the provider (rests after three in a row), not of the request.
+    entry = load().get("mojeek")
+    assert (entry.failures if entry else 0) == health
+
+
+def test_a_redirect_loop_is_an_http_error_of_its_own_code(engines):
+    from common.errors import TooManyRedirects
+    from ws.chain import run
+
+    for name in ("duckduckgo", "brave"):
+        engines.answer(name, 302, b"", Location=PATHS[name])
+    report = run(_only(_options(engines, "rust"), "duckduckgo", "brave"))
+    assert [(a.outcome, a.status, a.error) for a in report.attempts] == [
+        ("http_error", None, TooManyRedirects)
+    ] * 2
+    assert type(report.error) is TooManyRedirects and report.error.code == 47
+
+
+def test_results_none_of_which_can_be_used_are_an_empty_answer(engines):
+    import re
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    r = ws(
+        engines, "rust", "--provider", "duckduckgo", "--block", "github.io", "--block", "tokio.rs"
+    )
+    assert r.stderr.splitlines()[0] == (
+        "ws: duckduckgo: empty (HTTP 200, 2 results, all from blocked domains)"
+    )
+    engines.answer(
+        "duckduckgo",
+        200,
+        re.sub(rb"uddg=https?%3A", b"uddg=ftp%3A", (WS_FIXTURES / "ddg_get.html").read_bytes()),
+    )
+    r = ws(engines, "rust", "--provider", "duckduckgo")
+    assert r.stderr.splitlines()[0] == "ws: duckduckgo: empty (HTTP 200, no usable http(s) results)"
+
+
 def test_layout_change_is_a_parse_error_not_no_results(engines):
     for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek"):
         engines.answer(name, 200, b"<html><body><p>A redesigned page.</p></body></html>")
@@ -248,6 +295,31 @@ def test_connection_refused_everywhere_exits_7():
     assert r.stderr.splitlines()[0].startswith(
         f"ws: duckduckgo: network (could not connect to 127.0.0.1 port {port}"
     )
+
+
+def test_verbose_traces_each_attempt_with_its_status_or_a_dash(engines):
+    import re
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    engines.answer("duckduckgo-lite", 202, WS_FIXTURES / "ddg_lite_anomaly.html")
+    env = {"WS_DUCKDUCKGO_URL": f"http://127.0.0.1:{port}/d"}
+    r = ws(engines, "rust", "-v", "--provider", "duckduckgo", env=env)
+    traced = [line for line in r.stderr.splitlines() if line.startswith("ws: * attempt ")]
+    assert (
+        traced[0] == f"ws: * attempt duckduckgo: POST http://127.0.0.1:{port}/d (WS_DUCKDUCKGO_URL)"
+    )
+    assert re.fullmatch(
+        rf"ws: \* attempt duckduckgo: network, HTTP -, \d+ ms: could not connect to "
+        rf"127\.0\.0\.1 port {port}.*",
+        traced[1],
+    ), traced
+    assert re.fullmatch(
+        r"ws: \* attempt duckduckgo-lite: blocked, HTTP 202, \d+ ms: HTTP 202, anomaly page",
+        traced[3],
+    ), traced
 
 
 def test_slow_engines_share_the_deadline_and_each_is_asked(engines):
@@ -338,6 +410,370 @@ def test_a_hanging_provider_is_cut_at_its_limit_and_the_next_one_answers(engines
         "duckduckgo: timeout (no answer within the per-attempt limit of 0.4 s)",
         "duckduckgo-lite: blocked (HTTP 202, anomaly page)",
     ]
+
+
+class Overdue:
+    """Makes one provider's answer take long to parse, as a page being parsed cannot be
+    interrupted: its attempt outlives its limit. The parse waits until the run cancels
+    its attempts (``until_cancel``) or until the test ends."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.monkeypatch = monkeypatch
+        self.cancelled = threading.Event()
+        self.released = threading.Event()
+        self.threads: list[tuple[str, bool]] = []  # the attempts' threads: name, daemon
+
+    def __call__(self, provider: str, *, until_cancel: bool = False) -> None:
+        from common.http.deadline import Abort
+        from ws.backends import BY_NAME
+
+        backend = type(BY_NAME[provider])
+        classify, fire = backend.classify, Abort.fire
+        event = self.cancelled if until_cancel else self.released
+
+        def slow_classify(self_: object, *args: object) -> object:
+            thread = threading.current_thread()
+            self.threads.append((thread.name, thread.daemon))
+            event.wait(10)
+            return classify(self_, *args)  # type: ignore[arg-type]
+
+        def fire_and_tell(abort: Abort) -> None:
+            fire(abort)
+            self.cancelled.set()
+
+        self.monkeypatch.setattr(backend, "classify", slow_classify)
+        self.monkeypatch.setattr(Abort, "fire", fire_and_tell)
+
+
+@pytest.fixture
+def overdue(monkeypatch):
+    made = Overdue(monkeypatch)
+    yield made
+    made.released.set()
+
+
+def _only(options, *providers: str):
+    chosen = tuple(e for p in providers for e in options.endpoints if e.backend.name == p)
+    return dataclasses.replace(options, endpoints=chosen)
+
+
+AT_THE_DEADLINE = "no answer before the total deadline (--timeout 1 s)"
+
+
+def test_an_attempt_that_outlives_the_deadline_is_stopped_as_a_timeout(engines, overdue):
+    from common.errors import Timeout
+    from ws.chain import run
+
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek")
+    start = time.monotonic()
+    report = run(_only(_options(engines, "rust", timeout=1.0), "mojeek"))
+    took_ms = (time.monotonic() - start) * 1000
+    (a,) = report.attempts
+    assert (a.provider, a.outcome, a.status, a.message, a.error, a.notes) == (
+        "mojeek",
+        "timeout",
+        None,
+        AT_THE_DEADLINE,
+        Timeout,
+        [],
+    )
+    # Waited for to the deadline and _GRACE past it, then _GRACE more once cancelled.
+    assert 2500 <= a.elapsed_ms <= took_ms
+    assert a.as_json() == {
+        "provider": "mojeek",
+        "outcome": "timeout",
+        "status": None,
+        "elapsed_ms": a.elapsed_ms,
+        "message": AT_THE_DEADLINE,
+        "retry_at": None,
+    }
+    assert (report.provider, report.results) == (None, [])
+    assert type(report.error) is Timeout
+    assert report.error.message == "every provider timed out (mojeek)"
+    # A daemon, so that it cannot keep the process alive; named for the thread checks.
+    assert overdue.threads == [("ws-mojeek", True)]
+
+
+def test_an_answer_after_the_run_gave_up_is_a_timeout_that_keeps_its_notes(engines, overdue):
+    from common.errors import Timeout
+    from ws.chain import run
+
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek", until_cancel=True)
+    lines: list[str] = []
+    options = _only(_options(engines, "rust", timeout=1.0, safe="moderate"), "mojeek")
+    report = run(options, say=lines.append)
+    (a,) = report.attempts
+    note = "--safe moderate has no Mojeek equivalent (only on or off); ignored"
+    # Results that come after the run gave up are not used: the attempt timed out.
+    assert (a.provider, a.outcome, a.status, a.message, a.error, a.notes) == (
+        "mojeek",
+        "timeout",
+        None,
+        AT_THE_DEADLINE,
+        Timeout,
+        [note],
+    )
+    assert a.as_json()["message"] == f"{AT_THE_DEADLINE}; {note}"
+    assert lines == [f"mojeek: {note}", f"mojeek: timeout ({AT_THE_DEADLINE})"]
+    assert (report.provider, report.results) == (None, [])
+    assert type(report.error) is Timeout
+
+
+def test_a_block_that_ends_a_cancelled_attempt_is_kept(engines, overdue):
+    from ws.chain import run
+    from ws.health import load
+
+    engines.answer("mojeek", 403, WS_FIXTURES / "mojeek_403.html")
+    overdue("mojeek", until_cancel=True)  # its answer is read once the hedge has won
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    report = run(_only(_options(engines, "rust", hedge=0.05), "mojeek", "duckduckgo"))
+    assert report.provider == "duckduckgo"
+    first = report.attempts[0]
+    # It ended on its own, with a block worth remembering, not as cancelled.
+    assert (first.provider, first.outcome, first.status) == ("mojeek", "blocked", 403)
+    assert load()["mojeek"].blocks == 1
+
+
+def test_a_fused_run_keeps_the_answers_it_has_when_the_others_outlive_the_deadline(
+    engines, overdue
+):
+    from ws.chain import run
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    engines.hang("brave")
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek")
+    options = _options(engines, "rust", timeout=1.0, fuse=True)
+    report = run(_only(options, "duckduckgo", "brave", "mojeek"))
+    assert report.error is None
+    assert (report.provider, report.providers) == ("duckduckgo", ["duckduckgo"])
+    assert [r.url for r in report.results] == [
+        "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?highlight=future&lang=en#top",
+        "https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z",
+    ]
+    # Each attempt of a fused run may take the whole deadline: brave, which hangs, is cut
+    # at it; mojeek, still parsing, is stopped _GRACE after it (and _GRACE more).
+    assert [(a.provider, a.outcome, a.message) for a in report.attempts] == [
+        ("duckduckgo", "ok", "HTTP 200, 2 results"),
+        ("brave", "timeout", AT_THE_DEADLINE),
+        ("mojeek", "timeout", AT_THE_DEADLINE),
+    ]
+    assert report.attempts[1].elapsed_ms >= 900 and report.attempts[2].elapsed_ms >= 2500
+
+
+def test_a_deadline_gone_before_any_provider_is_asked_names_them_all(engines):
+    from common.errors import Timeout
+    from ws.chain import run
+
+    report = run(_options(engines, "rust", timeout=1e-9))
+    assert (report.attempts, report.results, engines.srv.requests) == ([], [], [])
+    assert type(report.error) is Timeout and report.error.message == (
+        "no provider was asked before the total deadline "
+        "(duckduckgo, duckduckgo-lite, brave, mojeek)"
+    )
+
+
+def test_the_run_arms_the_watchdog_with_its_deadline_and_query(engines, monkeypatch):
+    # In a tool process the supervisor kills a run past this deadline and names the query
+    # in its error line; in process arm() is a no-op, so record what it is given.
+    from common import watchdog
+    from ws.chain import run
+
+    armed: list[tuple[float, str]] = []
+    monkeypatch.setattr(watchdog, "arm", lambda when, what="": armed.append((when, what)) or 0)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    before = time.monotonic()
+    run(_options(engines, "rust async", timeout=7.0))
+    after = time.monotonic()
+    ((when, what),) = armed
+    assert before + 7.0 <= when <= after + 7.0 and what == "rust async"
+
+
+def test_a_resting_provider_is_skipped_saying_until_when(engines):
+    import os
+
+    from ws.health import clock
+
+    until = time.time() + 600
+    entry = {"until": until, "blocks": 0, "failures": 3, "reason": ""}
+    path = Path(os.environ["WS_STATE_DIR"]) / "health.json"
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.write_text(json.dumps({"version": 1, "providers": {"duckduckgo": entry}}))
+    path.chmod(0o600)
+    engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_results.html")
+    r = ws(engines, "rust", "--json")
+    assert r.code == 0 and "duckduckgo" not in engines.asked()
+    # No reason recorded: "failures".
+    why = f"resting after failures until {clock(until)}"
+    assert r.stderr == f"ws: duckduckgo: skipped ({why})\n"
+    assert json.loads(r.stdout)["attempts"][0] == {
+        "provider": "duckduckgo",
+        "outcome": "skipped",
+        "status": None,
+        "elapsed_ms": 0,
+        "message": why,
+        "retry_at": clock(until),
+    }
+
+
+def test_a_bug_in_one_attempt_is_that_attempt_s_failure(engines, monkeypatch):
+    from common.errors import AllFailed
+    from ws.backends import BY_NAME
+    from ws.chain import run
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(type(BY_NAME["duckduckgo"]), "classify", broken)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    report = run(_only(_options(engines, "rust"), "duckduckgo"))
+    (a,) = report.attempts
+    why = "unexpected error: RuntimeError: boom (this is a bug)"
+    assert (a.provider, a.outcome, a.status, a.elapsed_ms, a.message, a.error) == (
+        "duckduckgo",
+        "network",
+        None,
+        0,
+        why,
+        AllFailed,
+    )
+    assert type(report.error) is AllFailed
+    assert report.error.message == f"every provider failed: duckduckgo: {why}"
+
+
+def _recorded(monkeypatch) -> list[tuple[dict, float]]:
+    """What the run hands ws.health.record: the events and how long it may wait."""
+    from ws import health
+
+    calls: list[tuple[dict, float]] = []
+    monkeypatch.setattr(health, "record", lambda events, *, wait: calls.append((events, wait)))
+    return calls
+
+
+def test_what_each_attempt_tells_the_health_file(engines, monkeypatch):
+    import os
+
+    from ws.chain import run
+    from ws.health import BLOCKED, FAILED, HEALTHY
+
+    until = time.time() + 600
+    path = Path(os.environ["WS_STATE_DIR"]) / "health.json"
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    resting = {"until": until, "blocks": 1, "failures": 0, "reason": "blocked"}
+    path.write_text(json.dumps({"version": 1, "providers": {"duckduckgo-lite": resting}}))
+    path.chmod(0o600)
+    engines.answer("duckduckgo", 429, WS_FIXTURES / "brave_429.html", **{"Retry-After": "120"})
+    engines.answer("brave", 404, b"gone")
+    engines.answer("mojeek", 500, b"down")
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    closed = s.getsockname()[1]
+    s.close()
+    from ws.config import make_options
+
+    env = {**os.environ, **engines.env, "SEARXNG_URL": f"http://127.0.0.1:{closed}"}
+    calls = _recorded(monkeypatch)
+    run(make_options("rust", environ=env))
+    ((events, wait),) = calls
+    told = {name: (e.kind, e.reason, e.retry_after) for name, e in events.items()}
+    # The resting provider was skipped: it tells nothing, and nor does it hide the others.
+    assert sorted(told) == ["brave", "duckduckgo", "mojeek", "searxng"]
+    assert told["duckduckgo"][0] == BLOCKED and told["duckduckgo"][2] == 120.0
+    assert told["duckduckgo"][1].startswith("blocked: HTTP 429"), told
+    assert told["brave"] == (HEALTHY, "", None)  # a 4xx is the request's fault
+    assert told["mojeek"] == (FAILED, "http_error: HTTP 500", None)
+    assert told["searxng"][0] == FAILED, told
+    assert told["searxng"][1].startswith(f"network: could not connect to 127.0.0.1 port {closed}")
+    assert wait == 2.0  # the deadline is far: the lock is waited for 2 s at most
+
+
+def test_the_health_update_never_waits_past_the_deadline(engines, monkeypatch):
+    from ws.chain import run
+
+    engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
+    engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_results.html")
+    calls = _recorded(monkeypatch)
+    start = time.monotonic()
+    run(_options(engines, "rust", timeout=1.0))
+    ((_, wait),) = calls
+    left = start + 1.0 - time.monotonic()
+    # What is left of the deadline when the run records, less 50 ms.
+    assert left - 0.05 - 0.03 <= wait <= left - 0.05 + 0.045, (wait, left)
+
+
+def test_a_default_endpoint_gets_no_exception_from_the_policy(monkeypatch):
+    # Only an endpoint the operator set (a variable) may be on a private network; a
+    # default one that resolves to loopback is refused like any other host.
+    import os
+
+    from ws.chain import run
+    from ws.config import make_options
+
+    def loopback(host, port, *args, **kwargs):  # type: ignore[no-untyped-def]
+        assert host == "html.duckduckgo.com", host
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", loopback)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WS_", "SEARXNG"))}
+    env["WS_STATE_DIR"] = os.environ["WS_STATE_DIR"]
+    report = run(_only(make_options("rust", environ=env), "duckduckgo"))
+    (a,) = report.attempts
+    assert (a.provider, a.outcome) == ("duckduckgo", "network"), a
+    assert "refused html.duckduckgo.com" in a.message and "loopback" in a.message, a.message
+
+
+def test_the_loser_of_a_hedged_pair_is_cancelled_with_its_notes(engines):
+    from ws.chain import run
+
+    engines.hang("mojeek")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    options = _options(engines, "rust", hedge=0.05, safe="moderate")
+    report = run(_only(options, "mojeek", "duckduckgo"))
+    assert report.provider == "duckduckgo" and len(report.results) == 2
+    loser = report.attempts[0]
+    # Cancelled once the hedge, started 0.05 s in, has answered: the wait for the hedge
+    # is not rounded up to a second.
+    winner = report.attempts[1]
+    assert loser.elapsed_ms - winner.elapsed_ms < 700, (loser.elapsed_ms, winner.elapsed_ms)
+    note = "--safe moderate has no Mojeek equivalent (only on or off); ignored"
+    assert (loser.provider, loser.outcome, loser.status, loser.error, loser.notes) == (
+        "mojeek",
+        "cancelled",
+        None,
+        None,
+        [note],
+    )
+    assert loser.as_json()["message"] == f"duckduckgo answered first; {note}"
+
+
+def test_the_per_attempt_limit_bounds_every_page_of_an_attempt(serve):
+    import os
+
+    from ws.chain import run
+    from ws.config import make_options
+
+    first_page = (WS_FIXTURES / "ddg_lite_results.html").read_bytes()
+    asked: list[int] = []
+
+    def lite(conn: socket.socket, request: bytes) -> None:
+        asked.append(len(asked) + 1)
+        if len(asked) == 1:
+            time.sleep(1.0)  # the first page takes half the limit
+            conn.sendall(http_response(200, first_page, {"Content-Type": HTML}))
+        else:
+            time.sleep(5)  # the second never comes
+
+    srv = serve(lite)
+    env = {**os.environ, "WS_DUCKDUCKGO_LITE_URL": srv.url.rstrip("/") + PATHS["duckduckgo-lite"]}
+    options = dataclasses.replace(make_options("rust", environ=env), attempt_timeout=2.0)
+    report = run(_only(options, "duckduckgo-lite"))
+    (a,) = report.attempts
+    assert a.outcome == "ok" and asked == [1, 2], (a.outcome, a.message, asked)
+    assert a.notes and a.notes[0].startswith("page 2: "), a.notes
+    # The second page has what is left of the 2 s, not 2 s of its own (3 s in all).
+    assert 1900 <= a.elapsed_ms < 2600, a.elapsed_ms
 
 
 def test_usage_errors_exit_2(engines):
@@ -455,6 +891,18 @@ def test_unsupported_options_are_ignored_with_a_note(engines):
 
 
 # ---------------------------------------------------------------- the chain and its configuration
+
+
+def test_region_time_page_and_user_agent_reach_the_engine(engines):
+    from urllib.parse import parse_qs
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    args = ("--region", "de-de", "--time", "w", "--page", "2", "--user-agent", "probe/1")
+    r = ws(engines, "rust", *args, "--urls")
+    assert r.code == 0, r.stderr
+    assert b"\r\nuser-agent: probe/1\r\n" in engines.requests("duckduckgo")[0].lower()
+    form = parse_qs(engines.requests("duckduckgo")[0].split(b"\r\n\r\n", 1)[1].decode())
+    assert (form["q"], form["kl"], form["df"], form["s"]) == (["rust"], ["de-de"], ["w"], ["10"])
 
 
 def test_provider_moves_to_the_front_and_the_others_stay_as_fallbacks(engines):

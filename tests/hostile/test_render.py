@@ -1,6 +1,6 @@
 """Hostile pages for --render: a JavaScript redirect loop, a pop-up flood, requests to a
 forbidden host in every spelling. wf ends within --timeout plus one second, with exit 0
-or 28, and leaves no browser process and no profile behind.
+and the rendered text, and leaves no browser process and no profile behind.
 
 Chromium starts only inside a loopback-only network namespace (see the developers'
 guide); elsewhere these cases skip with the reason."""
@@ -24,6 +24,7 @@ REASON = browser_skip_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 TEXT = "<p>" + "Readable text that the static fetch can already see. " * 8 + "</p>"
+TEXT_SEEN = " ".join(["Readable text that the static fetch can already see."] * 8)
 
 
 def page(script: str, body: str = TEXT) -> bytes:
@@ -33,8 +34,9 @@ def page(script: str, body: str = TEXT) -> bytes:
 @dataclass
 class Case:
     routes: Callable[[int], dict[str, bytes | None]]  # tripwire port -> path: body (None stalls)
-    timeout: float = 3.0
-    codes: tuple[int, ...] = (0,)
+    # Well past a cold launch on a loaded machine (3 s was not: 28 instead of 0 under
+    # load) and past the 5 s a page that never settles is given.
+    timeout: float = 15.0
 
 
 def _forbidden_spellings(port: int) -> dict[str, bytes | None]:
@@ -60,13 +62,14 @@ def _forbidden_spellings(port: int) -> dict[str, bytes | None]:
 
 # The render helper's own tests cover dialogs, pages that never settle or never answer,
 # endless scripts, signals and cleanup; these are the hostile pages they do not have.
+# One exit code each. With a 3 s deadline the loop and the flood exited 0 or 28 by the
+# machine's speed alone (man/wf.1, RENDERING: "a render that runs out of time exits 28");
+# but "a page that never settles is read 5 s after it has parsed", before its deadline, so
+# with a deadline well past that (a cold launch on a loaded machine included) both must
+# exit 0. A render that runs out of time (28): test_wf_render_cli.py, render_timeout.
 CASES: dict[str, Case] = {
-    "javascript-redirect-loop": Case(
-        lambda p: {"/": page("location.replace('/?' + Date.now())")}, codes=(0, 28)
-    ),
-    "pop-up-flood": Case(
-        lambda p: {"/": page("for(let i=0;i<500;i++){window.open('/?p'+i)}")}, codes=(0, 28)
-    ),
+    "javascript-redirect-loop": Case(lambda p: {"/": page("location.replace('/?' + Date.now())")}),
+    "pop-up-flood": Case(lambda p: {"/": page("for(let i=0;i<500;i++){window.open('/?p'+i)}")}),
     "forbidden-host-in-every-spelling": Case(_forbidden_spellings),
 }
 
@@ -124,9 +127,15 @@ def test_hostile_page_renders_within_the_deadline_and_leaves_nothing(render_runs
     case = CASES[name]
     r = future.result()
     figures.deadline(case.timeout, r.elapsed)
-    assert r.code in case.codes, r.stderr
+    assert r.code == 0, r.stderr
     obj = json.loads(r.stdout)
-    assert (obj["error"] or {}).get("code", 0) == r.code
+    assert obj["error"] is None and obj["rendered"] is True, obj
+    if name == "javascript-redirect-loop":
+        # Read when its time is up, the loop may be between two of its pages, whose DOM
+        # is then empty; --render always keeps the rendered text either way.
+        assert obj["final_url"].startswith(obj["url"]) and obj["text"] in ("", TEXT_SEEN), obj
+    else:
+        assert obj["text"] == TEXT_SEEN, obj
     assert "Traceback" not in r.stderr and "this is a bug" not in r.stderr
     assert not r.leftovers
     assert wait_until(lambda: processes_mentioning(home) == [], timeout=5), processes_mentioning(
