@@ -412,6 +412,12 @@ def test_a_hanging_provider_is_cut_at_its_limit_and_the_next_one_answers(engines
     ]
 
 
+def _engine_class(entry: object) -> type:
+    """The engine's own class: the registry holds a lazy stand-in shared by every engine,
+    so patching its class would change them all."""
+    return type(getattr(entry, "backend", entry))
+
+
 class Overdue:
     """Makes one provider's answer take long to parse, as a page being parsed cannot be
     interrupted: its attempt outlives its limit. The parse waits until the run cancels
@@ -427,7 +433,7 @@ class Overdue:
         from common.http.deadline import Abort
         from ws.backends import BY_NAME
 
-        backend = type(BY_NAME[provider])
+        backend = _engine_class(BY_NAME[provider])
         classify, fire = backend.classify, Abort.fire
         event = self.cancelled if until_cancel else self.released
 
@@ -626,7 +632,7 @@ def test_a_bug_in_one_attempt_is_that_attempt_s_failure(engines, monkeypatch):
     def broken(*args: object) -> object:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(type(BY_NAME["duckduckgo"]), "classify", broken)
+    monkeypatch.setattr(_engine_class(BY_NAME["duckduckgo"]), "classify", broken)
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     report = run(_only(_options(engines, "rust"), "duckduckgo"))
     (a,) = report.attempts
