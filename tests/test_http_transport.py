@@ -45,6 +45,9 @@ LOCAL = NetOptions(timeout=10, policy=Policy(allow_hosts=frozenset({"127.0.0.1"}
         # bytes in argv) included.
         ("http://h/a b/é", "/a%20b/%C3%A9"),
         ("http://h/\udcff", "/%ED%B3%BF"),
+        ("http://h/?é", "/?%C3%A9"),
+        # An escape in upper case is one too: its "%" is kept.
+        ("http://h/%AB%cd", "/%AB%CD"),
     ],
 )
 def test_the_request_target_is_urllib3s(url, target):
