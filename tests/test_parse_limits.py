@@ -231,3 +231,34 @@ def test_attributes_are_counted_from_their_page_size(size, counted):
     assert len(page) == size
     out, _elements, dropped = cap_attributes(page)
     assert dropped == (100 if counted else 0)
+
+
+def _long_tag_starts_one_window_at_a_time(text: str) -> list[int]:
+    """_long_tag_starts as first written, a loop over the windows: the reference."""
+    window = parse_limits._WINDOW
+    out: list[int] = []
+    last = checked = -1
+    for start in range(0, len(text), window):
+        end = min(start + window, len(text))
+        at = text.rfind("<", start, end)
+        if at >= 0:
+            last = at
+        elif last >= 0 and last != checked:
+            checked = last
+            if text.find(">", last, end) < 0:
+                out.append(last)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_long_tags_are_found_in_the_same_windows_as_by_a_loop(seed):
+    import random
+
+    rng = random.Random(seed)
+    pieces = ("<", ">", "x", " a=1", "\n")
+    sizes = (1, 5, 300, 1023, 1024, 1025, 2047, 2048, 3000)
+    for _ in range(50):
+        text = "".join(rng.choice(pieces) * rng.choice(sizes) for _ in range(rng.randint(0, 12)))
+        expected = _long_tag_starts_one_window_at_a_time(text)
+        assert parse_limits._long_tag_starts(text, "<", ">") == expected
+        assert parse_limits._long_tag_starts(text.encode(), b"<", b">") == expected

@@ -323,6 +323,7 @@ def walk(
     cur = BlockRecord(None, -1, "", 0, 0, "", -1, 0, None)  # text before the first block
     links = 0
     block = BLOCK
+    top = None  # frames[-1].el: the innermost open block's element
     walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -346,6 +347,7 @@ def walk(
                 cur = BlockRecord(el, cur.index, tag, 0, 0, "", len(blocks), len(frames), negative)
                 blocks.append(cur)
                 frames.append(cur)
+                top = el
             elif tag == "a":
                 links += 1
             text = el.text
@@ -358,11 +360,12 @@ def walk(
                     if links:
                         cur.own_link += n
             continue
-        if frames and frames[-1].el is el:
+        if el is top:
             f = frames.pop()
             f.end = len(blocks)
             if frames:
                 cur = frames[-1]
+                top = cur.el
                 # A heading that is all link titles a teaser card: its block is one.
                 if f.tag in _HEADING and f.own and f.own_link * 10 >= f.own * 9:
                     cur.card = 1
@@ -439,13 +442,16 @@ def aggregate(blocks: list[BlockRecord], exempt: set[int], good_min: int = GOOD_
 
 def _best(blocks: list[BlockRecord]) -> int:
     """The block with the highest score outside every boilerplate subtree, or -1."""
-    inside = [False] * len(blocks)
     best, best_score = -1, 0.0
+    skip = 0  # the end of the boilerplate subtree last met: its blocks are passed over
     for i, b in enumerate(blocks):
-        parent = b.parent
-        inside[i] = flag = b.boiler or (parent >= 0 and inside[parent])
+        if i < skip:
+            continue
+        if b.boiler:
+            skip = b.end
+            continue
         score = b.good - b.bad
-        if score > best_score and not flag:
+        if score > best_score:
             best, best_score = i, score
     return best
 
