@@ -777,3 +777,50 @@ def test_a_stalled_server_times_out_with_its_message(serve, stall, timeout, atte
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=timeout), attempt_timeout=attempt)
     assert failed.value.message == message
+
+
+SIX_CODINGS = "gzip, gzip, gzip, gzip, gzip, gzip"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 204 No Content\r\nContent-Encoding: " + SIX_CODINGS.encode() + b"\r\n\r\n",
+        # Over the cap as declared too: the codings are judged first.
+        b"HTTP/1.1 200 OK\r\nContent-Length: 5000\r\nContent-Encoding: "
+        + SIX_CODINGS.encode()
+        + b"\r\n\r\n"
+        + b"x" * 5000,
+    ],
+    ids=["no-body", "over-the-cap"],
+)
+def test_too_many_codings_are_refused_as_soon_as_the_head_is_read(serve, answer):
+    srv = serve(routes({"/": answer}))
+    with pytest.raises(BadResponse) as failed:
+        fetch(srv.url, options(max_bytes=1000))
+    assert failed.value.message == (
+        "malformed answer from 127.0.0.1: Content-Encoding lists more than 5 codings"
+    )
+
+
+def test_an_endless_body_is_cut_at_the_cap_not_read_to_its_end(serve):
+    # No length and no end: read in bounded chunks, the cap ends it long before the deadline.
+    done = threading.Event()
+
+    def endless(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")
+        try:
+            while not done.is_set():
+                conn.sendall(b"x" * 65536)
+        except OSError:
+            pass
+
+    srv = serve(endless)
+    try:
+        with pytest.raises(TooLarge) as failed:
+            fetch(srv.url, options(max_bytes=200_000, timeout=30))
+    finally:
+        done.set()
+    assert failed.value.message == (
+        "body is larger than the cap of 200000 bytes (raise it with --max-bytes)"
+    )
