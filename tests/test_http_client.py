@@ -401,9 +401,10 @@ def test_a_stalled_proxy_ends_at_the_deadline(serve, monkeypatch, hold):
     origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))
     proxy.server.handler = lambda conn, request: hold.wait(10)
     start = time.monotonic()
-    with pytest.raises(Timeout) as failed:
+    # The read's own timeout is the time left, so under load it can fire just before the
+    # deadline's timer does ("timed out waiting for ..."): the class and the time are sure.
+    with pytest.raises(Timeout):
         fetch(origin.url, NetOptions(timeout=0.5, policy=POLICY))
-    assert failed.value.message == "timed out after 0.5 s (the total deadline)"
     assert time.monotonic() - start < 3
 
 
