@@ -12,6 +12,7 @@ import time
 import pytest
 
 from common.errors import (
+    BadResponse,
     ConnectError,
     DNSError,
     PolicyRefused,
@@ -541,3 +542,23 @@ def test_a_tls_target_that_hangs_up_through_the_tunnel(serve, monkeypatch):
         thread.join(5)
     # OpenSSL's words for the early end follow; which words depends on its version.
     assert failed.value.message.startswith("TLS error with 127.0.0.1: ")
+
+
+def test_a_proxy_that_answers_garbage_is_a_malformed_answer(serve, monkeypatch):
+    # urllib3 wraps http.client's BadStatusLine in a ProtocolError: the walk down the
+    # chain finds it there.
+    origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))
+    proxy.server.handler = lambda conn, request: conn.sendall(b"garbage\r\n\r\n")
+    with pytest.raises(BadResponse) as failed:
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
+    assert failed.value.message == "malformed answer from 127.0.0.1: bad status line 'garbage'"
+
+
+def test_behind_the_proxy_a_redirect_is_ours_to_judge(serve, monkeypatch):
+    # urllib3 must hand the 302 back: the next hop is checked by the policy, and refused.
+    forbidden = serve(respond(200, b"private\n", TEXT), host="127.0.0.2")
+    origin, proxy = _proxied(monkeypatch, serve, respond(302, b"", {"Location": forbidden.url}))
+    with pytest.raises(PolicyRefused) as failed:
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
+    assert "127.0.0.2" in failed.value.message
+    assert proxy.seen == [f"GET {origin.url}"] and forbidden.requests == []
