@@ -562,3 +562,21 @@ def test_behind_the_proxy_a_redirect_is_ours_to_judge(serve, monkeypatch):
         fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
     assert "127.0.0.2" in failed.value.message
     assert proxy.seen == [f"GET {origin.url}"] and forbidden.requests == []
+
+
+def test_a_proxy_that_does_not_accept_ends_at_the_attempt_timeout(monkeypatch):
+    # A listener with a backlog of 0 and one connection waiting: the next connect hangs
+    # (Linux drops the SYN), so only the connect timeout ends it before the deadline.
+    listener = socket.create_server(("127.0.0.1", 0), backlog=0)
+    port = listener.getsockname()[1]
+    waiting = socket.create_connection(("127.0.0.1", port), timeout=2)
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
+    start = time.monotonic()
+    try:
+        with pytest.raises(Timeout) as failed:
+            fetch("http://127.0.0.1:9/", NetOptions(timeout=4, policy=POLICY), attempt_timeout=0.3)
+    finally:
+        waiting.close()
+        listener.close()
+    assert failed.value.message == f"timed out connecting to 127.0.0.1 port {port}"
+    assert time.monotonic() - start < 3
