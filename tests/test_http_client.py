@@ -580,3 +580,11 @@ def test_a_proxy_that_does_not_accept_ends_at_the_attempt_timeout(monkeypatch):
         listener.close()
     assert failed.value.message == f"timed out connecting to 127.0.0.1 port {port}"
     assert time.monotonic() - start < 3
+
+
+def test_an_error_without_words_is_named_by_its_class_and_a_long_one_is_cut():
+    from common.http.client import _short
+
+    assert _short(ConnectionResetError()) == "ConnectionResetError"
+    assert _short(ValueError("x" * 300 + "\nsecond line")) == "x" * 200
+    assert _short(ValueError("first\nsecond")) == "first"
