@@ -11,8 +11,17 @@ import time
 
 import pytest
 
-from common.errors import DNSError, PolicyRefused, Timeout
-from common.http.client import NetOptions, fetch
+from common.errors import (
+    BadResponse,
+    ConnectError,
+    DNSError,
+    PolicyRefused,
+    Timeout,
+    TLSError,
+    TooLarge,
+    TransferError,
+)
+from common.http.client import DEFAULT_USER_AGENT, NetOptions, fetch
 from common.policy import Policy
 from tests.helpers import ALLOW, assert_one_line_error
 from tests.servers import http_response, respond, self_signed_context
@@ -122,8 +131,9 @@ class Proxy:
     port kept): plain requests are forwarded, CONNECT is tunnelled. ``seen`` holds the
     request line of each request it got."""
 
-    def __init__(self, serve) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, serve, ports: dict[int, int] | None = None) -> None:  # type: ignore[no-untyped-def]
         self.seen: list[str] = []
+        self.ports = ports or {}  # a CONNECT to one port goes on to another
         self.server = serve(self._handle)
         self.url = f"http://127.0.0.1:{self.server.port}"
 
@@ -133,6 +143,7 @@ class Proxy:
         self.seen.append(f"{method} {target}")
         if method == "CONNECT":
             port = int(target.rsplit(":", 1)[1])
+            port = self.ports.get(port, port)
             upstream = socket.create_connection(("127.0.0.1", port), timeout=5)
             conn.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
             self._relay(conn, upstream)
@@ -325,3 +336,255 @@ def test_a_tool_without_proxy_resolves_names_no_such_option(serve, monkeypatch):
 def test_bad_proxy_resolves_values_exit_2(wf, value):
     r = wf("http://site.invalid/", env={"WF_PROXY_RESOLVES": value})
     assert_one_line_error(r, 2, "WF_PROXY_RESOLVES")
+
+
+# ------------------------------------------------------------------ through a proxy, in process
+# urllib3 carries every proxied request (_via_proxy): these run fetch itself, so that a
+# change to how it is called shows here and not only in a child process.
+
+
+@pytest.fixture
+def hold():  # type: ignore[no-untyped-def]
+    """An event a stalling handler waits on; set when the test ends, so no thread outlives it."""
+    event = threading.Event()
+    yield event
+    event.set()
+
+
+def _proxied(monkeypatch, serve, handler, **kw):  # type: ignore[no-untyped-def]
+    origin = serve(handler)
+    proxy = Proxy(serve, **kw)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+    return origin, proxy
+
+
+def test_through_the_proxy_the_body_and_headers_go_as_given(serve, monkeypatch):
+    origin, proxy = _proxied(monkeypatch, serve, respond(200, b"posted\n", TEXT))
+    r = fetch(
+        origin.url + "form",
+        NetOptions(timeout=10, policy=POLICY, headers=(("X-Token", "abc"),)),
+        method="POST",
+        data={"q": "a b"},
+    )
+    assert (r.status, r.body) == (200, b"posted\n")
+    assert proxy.seen == [f"POST {origin.url}form"]
+    request = origin.requests[0]
+    assert request.endswith(b"\r\n\r\nq=a+b")
+    assert _header_lines(request, b"user-agent") == [f"User-Agent: {DEFAULT_USER_AGENT}".encode()]
+    assert _header_lines(request, b"x-token") == [b"X-Token: abc"]
+
+
+def test_a_proxy_that_hangs_up_is_asked_once(serve, monkeypatch):
+    # urllib3 would retry a GET (three times by default): one attempt is all we make.
+    origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))
+    proxy.server.handler = lambda conn, request: None
+    with pytest.raises(ConnectError) as failed:
+        fetch(origin.url, NetOptions(timeout=10, policy=POLICY))
+    assert failed.value.message == (
+        "connection to 127.0.0.1 failed before any answer: "
+        "Remote end closed connection without response"
+    )
+    assert len(proxy.server.requests) == 1 and origin.requests == []
+
+
+def test_a_stalled_proxy_ends_at_the_attempt_timeout(serve, monkeypatch, hold):
+    origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))
+    proxy.server.handler = lambda conn, request: hold.wait(10)
+    start = time.monotonic()
+    with pytest.raises(Timeout) as failed:
+        fetch(origin.url, NetOptions(timeout=4, policy=POLICY), attempt_timeout=0.3)
+    assert failed.value.message == "timed out waiting for 127.0.0.1"
+    assert time.monotonic() - start < 3
+
+
+def test_a_stalled_proxy_ends_at_the_deadline(serve, monkeypatch, hold):
+    origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))
+    proxy.server.handler = lambda conn, request: hold.wait(10)
+    start = time.monotonic()
+    # The read's own timeout is the time left, so under load it can fire just before the
+    # deadline's timer does ("timed out waiting for ..."): the class and the time are sure.
+    with pytest.raises(Timeout):
+        fetch(origin.url, NetOptions(timeout=0.5, policy=POLICY))
+    assert time.monotonic() - start < 3
+
+
+def test_a_body_that_stalls_behind_the_proxy_ends_at_the_attempt_timeout(serve, monkeypatch, hold):
+    def handler(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nsome")
+        hold.wait(10)
+
+    origin, _ = _proxied(monkeypatch, serve, handler)
+    start = time.monotonic()
+    with pytest.raises(Timeout) as failed:
+        fetch(origin.url, NetOptions(timeout=4, policy=POLICY), attempt_timeout=0.3)
+    assert failed.value.message == "timed out waiting for 127.0.0.1"
+    assert time.monotonic() - start < 3
+
+
+def test_an_endless_body_behind_the_proxy_stops_at_the_cap(serve, monkeypatch):
+    # No length: the cap on the wire has to stop it, a chunk at a time.
+    def handler(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
+        while True:
+            conn.sendall(b"x" * 65536)
+
+    origin, _ = _proxied(monkeypatch, serve, handler)
+    start = time.monotonic()
+    with pytest.raises(TooLarge) as failed:
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY, max_bytes=100_000))
+    assert failed.value.message == (
+        "body is larger than the cap of 100000 bytes (raise it with --max-bytes)"
+    )
+    assert time.monotonic() - start < 4
+
+
+def test_a_declared_length_over_the_cap_behind_the_proxy(serve, monkeypatch):
+    def handler(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100001\r\n\r\nxx")
+
+    origin, _ = _proxied(monkeypatch, serve, handler)
+    with pytest.raises(TooLarge):
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY, max_bytes=100_000))
+
+
+def test_a_gzip_body_behind_the_proxy_is_decoded_once(serve, monkeypatch):
+    import gzip
+
+    body = gzip.compress(b"zipped text\n" * 50)
+    origin, _ = _proxied(
+        monkeypatch, serve, respond(200, body, {**TEXT, "Content-Encoding": "gzip"})
+    )
+    r = fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
+    assert r.body == b"zipped text\n" * 50
+
+
+def test_a_cut_body_behind_the_proxy(serve, monkeypatch):
+    def handler(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")
+
+    origin, _ = _proxied(monkeypatch, serve, handler)
+    with pytest.raises(TransferError) as failed:
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
+    assert failed.value.message == (
+        "transfer from 127.0.0.1 broke off: IncompleteRead(10 bytes read, 90 more expected)"
+    )
+
+
+@pytest.mark.parametrize("status", ["407 Proxy Authentication Required", "502 Bad Gateway"])
+def test_a_proxy_that_refuses_the_tunnel(serve, monkeypatch, status):
+    origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))
+    proxy.server.handler = lambda conn, request: conn.sendall(
+        f"HTTP/1.1 {status}\r\nContent-Length: 0\r\n\r\n".encode()
+    )
+    url = f"https://127.0.0.1:{origin.port}/"
+    with pytest.raises(ConnectError) as failed:
+        fetch(url, NetOptions(timeout=5, policy=POLICY))
+    assert failed.value.message == (
+        f"connection to 127.0.0.1 failed before any answer: Tunnel connection failed: {status}"
+    )
+    assert origin.requests == []
+
+
+@pytest.fixture
+def answers_400():  # type: ignore[no-untyped-def]
+    """A plain-HTTP server on 127.0.0.1 that answers whatever it gets (a ClientHello too)
+    with 400 at once; its port."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve_one() -> None:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(5)
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    thread = threading.Thread(target=serve_one, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1]
+    listener.close()
+    thread.join(5)
+
+
+def test_a_plain_http_target_through_the_tunnel_is_not_tls(serve, monkeypatch, answers_400):
+    # No port in the URL: the message names the default one, 443 (mapped by the proxy).
+    proxy = Proxy(serve, ports={443: answers_400})
+    monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+    with pytest.raises(TLSError) as failed:
+        fetch("https://site.invalid/", NetOptions(timeout=5, policy=POLICY, proxy_resolves=True))
+    assert failed.value.message == (
+        "TLS handshake failed with site.invalid:443: the server does not speak TLS "
+        "(wrong port or http:// URL?)"
+    )
+    assert proxy.seen == ["CONNECT site.invalid:443"]
+
+
+def test_a_tls_target_that_hangs_up_through_the_tunnel(serve, monkeypatch):
+    hangs_up = socket.create_server(("127.0.0.1", 0))
+    port = hangs_up.getsockname()[1]
+
+    def close_one() -> None:
+        conn, _ = hangs_up.accept()
+        conn.close()
+
+    thread = threading.Thread(target=close_one, daemon=True)
+    thread.start()
+    proxy = Proxy(serve)
+    monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+    try:
+        with pytest.raises(TLSError) as failed:
+            fetch(f"https://127.0.0.1:{port}/", NetOptions(timeout=5, policy=POLICY))
+    finally:
+        hangs_up.close()
+        thread.join(5)
+    # OpenSSL's words for the early end follow; which words depends on its version.
+    assert failed.value.message.startswith("TLS error with 127.0.0.1: ")
+
+
+def test_a_proxy_that_answers_garbage_is_a_malformed_answer(serve, monkeypatch):
+    # urllib3 wraps http.client's BadStatusLine in a ProtocolError: the walk down the
+    # chain finds it there.
+    origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))
+    proxy.server.handler = lambda conn, request: conn.sendall(b"garbage\r\n\r\n")
+    with pytest.raises(BadResponse) as failed:
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
+    assert failed.value.message == "malformed answer from 127.0.0.1: bad status line 'garbage'"
+
+
+def test_behind_the_proxy_a_redirect_is_ours_to_judge(serve, monkeypatch):
+    # urllib3 must hand the 302 back: the next hop is checked by the policy, and refused.
+    forbidden = serve(respond(200, b"private\n", TEXT), host="127.0.0.2")
+    origin, proxy = _proxied(monkeypatch, serve, respond(302, b"", {"Location": forbidden.url}))
+    with pytest.raises(PolicyRefused) as failed:
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
+    assert "127.0.0.2" in failed.value.message
+    assert proxy.seen == [f"GET {origin.url}"] and forbidden.requests == []
+
+
+def test_a_proxy_that_does_not_accept_ends_at_the_attempt_timeout(monkeypatch):
+    # A listener with a backlog of 0 and one connection waiting: the next connect hangs
+    # (Linux drops the SYN), so only the connect timeout ends it before the deadline.
+    listener = socket.create_server(("127.0.0.1", 0), backlog=0)
+    port = listener.getsockname()[1]
+    waiting = socket.create_connection(("127.0.0.1", port), timeout=2)
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
+    start = time.monotonic()
+    try:
+        with pytest.raises(Timeout) as failed:
+            fetch("http://127.0.0.1:9/", NetOptions(timeout=4, policy=POLICY), attempt_timeout=0.3)
+    finally:
+        waiting.close()
+        listener.close()
+    assert failed.value.message == f"timed out connecting to 127.0.0.1 port {port}"
+    assert time.monotonic() - start < 3
+
+
+def test_an_error_without_words_is_named_by_its_class_and_a_long_one_is_cut():
+    from common.http.client import _short
+
+    assert _short(ConnectionResetError()) == "ConnectionResetError"
+    assert _short(ValueError("x" * 300 + "\nsecond line")) == "x" * 200
+    assert _short(ValueError("first\nsecond")) == "first"
