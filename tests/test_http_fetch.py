@@ -824,3 +824,16 @@ def test_an_endless_body_is_cut_at_the_cap_not_read_to_its_end(serve):
     assert failed.value.message == (
         "body is larger than the cap of 200000 bytes (raise it with --max-bytes)"
     )
+
+
+def test_a_socket_that_gives_up_at_the_deadline_is_the_deadline(serve, stall, monkeypatch):
+    # The socket's own timeout is the time left; the deadline's timer can fire a moment
+    # after it does (a loaded machine). Here it never fires: the message is the deadline's
+    # all the same, since nothing shorter bounded the wait.
+    from common.http import deadline
+
+    monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=0.5))
+    assert failed.value.message == "timed out after 0.5 s (the total deadline)"

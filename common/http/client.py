@@ -374,8 +374,12 @@ def _one_request(
         from urllib3 import exceptions as u3
     guard = Deadline(opts.policy, deadline, proxied=bool(proxy), abort=abort)
     left = max(0.001, deadline - time.monotonic())
-    if attempt_timeout is not None:
-        left = min(left, max(0.001, attempt_timeout))
+    # Each socket waits at most ``left``: the attempt's limit when it is the shorter, else
+    # the time to the deadline, and then a socket that gives up is the deadline's end
+    # (its timer may fire a moment after the socket does).
+    attempt_cut = attempt_timeout is not None and attempt_timeout < left
+    if attempt_timeout is not None and attempt_cut:
+        left = max(0.001, attempt_timeout)
     closers: list[Callable[[], None]] = []
     got_headers = False
     sent = time.monotonic()
@@ -424,7 +428,9 @@ def _one_request(
                 raise Timeout(f"timed out after {opts.timeout:g} s (the total deadline)") from None
             raise
         except Exception as exc:
-            raise _map_error(exc, u3, guard, host, got_headers, opts, port=parts.port) from None
+            raise _map_error(
+                exc, u3, guard, host, got_headers, opts, port=parts.port, attempt_cut=attempt_cut
+            ) from None
     finally:
         _local.guard = None
         guard.cancel()
@@ -511,12 +517,14 @@ def _map_error(
     opts: NetOptions,
     *,
     port: int | None = None,
+    attempt_cut: bool = False,
 ) -> ToolError:
     import http.client
     import ssl
 
+    at_deadline = Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
     if guard.expired:
-        return Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
+        return at_deadline
 
     def u3_types(*names: str) -> tuple[type[BaseException], ...]:
         # Without a proxy urllib3 is not imported, and none of its exceptions can occur.
@@ -550,7 +558,7 @@ def _map_error(
     if isinstance(exc, u3_types("ReadTimeoutError", "ConnectTimeoutError")) or isinstance(
         inner, TimeoutError
     ):
-        return Timeout(f"timed out waiting for {host}")
+        return Timeout(f"timed out waiting for {host}") if attempt_cut else at_deadline
     # The innermost exception can be a ValueError under BadStatusLine: look at every link.
     for link in chain:
         if got_headers or not isinstance(link, http.client.HTTPException):
