@@ -377,9 +377,9 @@ def _one_request(
     # Each socket waits at most ``left``: the attempt's limit when it is the shorter, else
     # the time to the deadline, and then a socket that gives up is the deadline's end
     # (its timer may fire a moment after the socket does).
-    attempt_cut = attempt_timeout is not None and attempt_timeout < left
-    if attempt_timeout is not None and attempt_cut:
-        left = max(0.001, attempt_timeout)
+    attempt_cut = False
+    if attempt_timeout is not None and attempt_timeout < left:
+        left, attempt_cut = max(0.001, attempt_timeout), True
     closers: list[Callable[[], None]] = []
     got_headers = False
     sent = time.monotonic()

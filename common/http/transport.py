@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from common.errors import TransferError
 from common.http.deadline import Deadline
 from common.http.framing import strict_response
+from common.http.url import default_port
 
 # Methods whose request carries a body, so an empty one is sent as Content-Length: 0
 # (what urllib3 and http.client both do).
@@ -97,8 +98,9 @@ def request(
     (common.http.client maps them to exit codes) or the guard's ToolError."""
     parts = urlsplit(url)
     tls = parts.scheme == "https"
-    port = parts.port or (443 if tls else 80)
-    conn = _Connection(parts.hostname or "", port, guard=guard, timeout=timeout, tls=tls)
+    conn = _Connection(
+        parts.hostname or "", default_port(parts), guard=guard, timeout=timeout, tls=tls
+    )
     try:
         names = {name.lower() for name in headers}
         conn.putrequest(
