@@ -102,23 +102,78 @@ def decode_body(body: bytes, content_type: str | None = None) -> tuple[str, str]
     return text, name
 
 
-def _decode(body: bytes, content_type: str | None) -> tuple[str, str, str]:
-    """(text, charset used, where the charset came from: for the -v trace)."""
+def decode_for_parser(body: bytes, content_type: str | None = None) -> tuple[str | bytes, str]:
+    """decode_body for a page that goes to a parser taking UTF-8: the body itself (without
+    its BOM) when it is valid UTF-8 and nothing in it says otherwise, so that
+    ``utf8_bytes(data)`` finds the same and no str of the page need exist (one character
+    above U+FFFF makes Python hold every character of one in four bytes); else the str."""
+    found = utf8_bytes(body, content_type)
+    if found is not None and _choice(found[0], None)[::2] in ((None, 0), ("utf-8", 0)):
+        trace.trace("charset: utf-8, from %s", found[1])
+        return found[0], "utf-8"
+    return decode_body(body, content_type)
+
+
+def utf8_bytes(body: bytes, content_type: str | None = None) -> tuple[bytes, str] | None:
+    """(the body without its BOM, where UTF-8 came from) when decode_body would read it as
+    UTF-8 and every byte of it is valid UTF-8: the text decode_body returns is exactly
+    these bytes decoded. None otherwise. Nothing is decoded into a str that outlives a
+    chunk of the check."""
+    name, source, skip = _choice(body, content_type)
+    if name not in (None, "utf-8"):
+        return None
+    data = body[skip:] if skip else body
+    if not _valid_utf8(data):
+        return None
+    return data, source if name else "the bytes (valid UTF-8)"
+
+
+_VALIDATE_CHUNK = 1 << 20
+
+
+def _valid_utf8(data: bytes) -> bool:
+    if data.isascii():
+        return True
+    check = codecs.getincrementaldecoder("utf-8")("strict").decode
+    view = memoryview(data)
+    try:
+        for start in range(0, len(data), _VALIDATE_CHUNK):
+            check(view[start : start + _VALIDATE_CHUNK])
+        check(b"", True)  # a sequence cut at the end
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _choice(body: bytes, content_type: str | None) -> tuple[str | None, str, int]:
+    """The charset a body is read in before any of it is decoded: (its name, or None when
+    only the bytes can tell; where it came from; the length of the BOM to skip)."""
     bom = sniff_bom(body)
-    declared = charset_from_content_type(content_type)
     if bom is not None:
         # A BOM is stronger than any header, a UTF one that disagrees included (as
         # browsers do).
         name, skip = bom
-        return body[skip:].decode(name, "replace"), name, "the byte order mark"
+        return name, "the byte order mark", skip
+    declared = charset_from_content_type(content_type)
     if declared and declared.startswith(("utf-16", "utf-32")) and b"\0" not in body[:1024]:
         # UTF-16 or UTF-32 text always has NUL bytes; a body without any is not in them.
         declared = None
     if declared:
-        return _decode_declared(body, declared, "the Content-Type header")
+        return declared, "the Content-Type header", 0
     meta = sniff_declared(body)
     if meta:
-        return _decode_declared(body, meta, "the document's <meta> or XML declaration")
+        return meta, "the document's <meta> or XML declaration", 0
+    return None, "the bytes", 0
+
+
+def _decode(body: bytes, content_type: str | None) -> tuple[str, str, str]:
+    """(text, charset used, where the charset came from: for the -v trace)."""
+    name, source, skip = _choice(body, content_type)
+    if skip:
+        assert name is not None  # a BOM names its charset
+        return body[skip:].decode(name, "replace"), name, source
+    if name:
+        return _decode_declared(body, name, source)
     try:
         return body.decode("utf-8"), "utf-8", "the bytes (valid UTF-8)"
     except UnicodeDecodeError:

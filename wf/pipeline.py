@@ -155,6 +155,21 @@ def marker(text: str) -> str:
     return f"[wf: {inline(text)}]"
 
 
+class Html:
+    """A page's HTML on its way through extraction: valid UTF-8 bytes
+    (common.decode.decode_for_parser), which libxml2 reads as they are, or a str. The str
+    of bytes is made only when asked for (a page with little text, which the JavaScript
+    and empty-page checks read), and then replaces them: one copy of the page is held."""
+
+    def __init__(self, data: str | bytes) -> None:
+        self.data = data
+
+    def text(self) -> str:
+        if isinstance(self.data, bytes):
+            self.data = self.data.decode("utf-8")
+        return self.data
+
+
 @dataclass
 class Document:
     """A body ready for the line pipeline."""
@@ -387,21 +402,31 @@ def _build(
     if kind == "pdf":  # --raw: the bytes, which are no text to print
         _save_binary(page, doc, mime, opts, log=log, number=number)
         return
-    from common.decode import decode_body
+    from common.decode import decode_body, decode_for_parser
 
-    decoded, page.charset = decode_body(doc.body, doc.content_type or None)
-    doc.body = b""  # up to --max-bytes that extraction does not need to hold as well
-    if kind == "feed" and not opts.raw:
-        text = _extract_feed(page, decoded, opts, log=log, deadline=deadline)
-        if text is not None:
-            _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
-            return
-        kind = "html"  # no feed inside after all: read as the page it may be
     if kind == "html" and not opts.raw:
-        text = _extract_html(page, decoded, opts, log=log, browser=browser, deadline=deadline)
-        del decoded  # a 10 MB body of one astral character and ASCII is a 40 MB str
+        # Valid UTF-8 goes to libxml2 as the bytes it is: no str of the page is made (10 MB
+        # of ASCII and one astral character is a 40 MB str).
+        data, page.charset = decode_for_parser(doc.body, doc.content_type or None)
+        doc.body = b""  # up to --max-bytes that extraction does not need to hold as well
+        html = Html(data)
+        del data  # held by html alone, which may trade it for its str
+        text = _extract_html(page, html, opts, log=log, browser=browser, deadline=deadline)
+        del html
+        _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+        return
+    decoded, page.charset = decode_body(doc.body, doc.content_type or None)
+    doc.body = b""
+    if kind == "feed" and not opts.raw:
+        found = _extract_feed(page, decoded, opts, log=log, deadline=deadline)
+        if found is None:  # no feed inside after all: read as the page it may be
+            found = _extract_html(
+                page, Html(decoded), opts, log=log, browser=browser, deadline=deadline
+            )
+        text = found
     else:
         text = decoded
+    del decoded
     _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
 
 
@@ -523,7 +548,7 @@ def _extract_feed(
 
 def _extract_html(
     page: PageResult,
-    html: str,
+    html: Html,
     opts: WfOptions,
     *,
     log: Log,
@@ -534,7 +559,7 @@ def _extract_html(
 
     base = page.final_url or opts.base_url
     result = extract(
-        html,
+        html.data,
         url=base,
         full=opts.full,
         link_markers=opts.links,
@@ -557,7 +582,7 @@ def _extract_html(
 
 
 def _explain_empty(
-    page: PageResult, html: str, text: str, opts: WfOptions, *, log: Log, can_render: bool
+    page: PageResult, html: Html, text: str, opts: WfOptions, *, log: Log, can_render: bool
 ) -> None:
     """A page whose text is empty or tiny says why, as far as it shows it (the fetch
     worked: the exit code stays 0)."""
@@ -566,7 +591,7 @@ def _explain_empty(
     if not is_tiny(text):
         return
     note = why_empty(
-        html,
+        html.text(),
         text,
         page.final_url or page.url,
         never=opts.render == NEVER,
@@ -579,7 +604,7 @@ def _explain_empty(
 
 def _maybe_render(
     page: PageResult,
-    html: str,
+    html: Html,
     static: Any,
     opts: WfOptions,
     *,
@@ -589,10 +614,13 @@ def _maybe_render(
 ) -> Any:
     from wf.extract import extract
     from wf.render import looks_like_js_shell, recover_next_data
-    from wf.render.detect import NOSCRIPT
+    from wf.render.detect import MAX_TEXT_BYTES, NOSCRIPT
 
     always = opts.render == ALWAYS
-    if not always and not looks_like_js_shell(html, static.text):
+    # A static text this long is no shell's (looks_like_js_shell's first answer), told
+    # without the page's str, which a big page would make for nothing.
+    long_text = len(static.text) >= MAX_TEXT_BYTES
+    if not always and (long_text or not looks_like_js_shell(html.text(), static.text)):
         trace.trace("render: not needed (static text of %d characters)", len(static.text))
         return static
     started = time.monotonic()
@@ -606,7 +634,7 @@ def _maybe_render(
         # In auto mode a render that fails or runs out of time still leaves the static text.
         if always:
             raise
-        state = recover_next_data(html)
+        state = recover_next_data(html.text())
         if state:
             page.notes.append(
                 f"rendering failed ({exc.message}); printed the page's __NEXT_DATA__ state instead"

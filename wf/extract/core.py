@@ -10,6 +10,7 @@ from common import trace
 from wf.extract import Extracted, Link
 
 if TYPE_CHECKING:
+    from common.parse_limits import Cut
     from wf.extract.blocks import BlockRecord
     from wf.extract.markdown import MarkdownWriter
 
@@ -72,8 +73,6 @@ def _run(
     deadline: float | None,
     want_metadata: bool,
 ) -> Extracted:
-    from wf.extract import parse
-
     options = {
         "url": url,
         "full": full,
@@ -82,12 +81,27 @@ def _run(
         "deadline": deadline,
         "want_metadata": want_metadata,
     }
-    from common.parse_limits import limit
-
-    text, cut = limit(parse.to_text(html))
+    text, cut = _limited(html)
     result = _parse_and_extract(text, options)
     result.notes.extend(cut.notes())
     return result
+
+
+def _limited(html: str | bytes) -> tuple[str | bytes, Cut]:
+    """The page for the parser, within common.parse_limits: a big body of valid UTF-8
+    stays the bytes libxml2 reads as they are (its str takes four bytes a character once
+    one is astral)."""
+    from common.parse_limits import limit
+    from wf.extract import parse
+
+    if isinstance(html, bytes):
+        from common.decode import utf8_bytes
+
+        found = utf8_bytes(html)
+        if found is not None:  # wf.pipeline has traced its charset
+            data = found[0]
+            return limit(data) if len(data) > FAST_MAX else limit(data.decode("utf-8"))
+    return limit(parse.to_text(html))
 
 
 # What the fast parse passes through from a page and the careful one removes: C0 controls
@@ -95,10 +109,10 @@ def _run(
 _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
-def _parse_and_extract(text: str, options: dict[str, Any]) -> Extracted:
+def _parse_and_extract(text: str | bytes, options: dict[str, Any]) -> Extracted:
     from wf.extract import parse
 
-    root = parse.parse_fast(text) if len(text) <= FAST_MAX else None
+    root = parse.parse_fast(text) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
         if not _UNCLEAN.search(result.text) and not _UNCLEAN.search(result.title or ""):

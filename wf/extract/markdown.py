@@ -67,6 +67,10 @@ def collapse(raw: str) -> str:
         if _BR not in text:
             return text.strip()
         lines = [line.strip() for line in text.split(_BR)]
+    return _join_lines(lines)
+
+
+def _join_lines(lines: list[str]) -> str:
     out: list[str] = []
     for line in lines:
         if line or (out and out[-1]):
@@ -76,7 +80,37 @@ def collapse(raw: str) -> str:
     return "\n".join(out)
 
 
+def collapse_run(parts: list[str]) -> str:
+    """collapse("".join(parts)), emptying ``parts``. A run over _CHUNK characters is let go
+    of before its collapsed text is joined, so that a huge text node is held once rather
+    than twice (10 MB of ASCII and one emoji is 40 MB a copy); the caller keeps no other
+    reference to it."""
+    raw = "".join(parts)
+    parts.clear()
+    if raw.isspace():  # the indentation between two blocks, most often
+        return ""
+    if len(raw) <= _CHUNK:
+        return collapse(raw)
+    pieces = _long_pieces(raw)
+    del raw
+    if any(_BR in piece for piece in pieces):
+        return _join_lines([line.strip() for line in "".join(pieces).split(_BR)])
+    # text.strip(), piece by piece: a copy of the whole text would cost as much again.
+    while pieces and not pieces[0].lstrip():
+        del pieces[0]
+    while pieces and not pieces[-1].rstrip():
+        pieces.pop()
+    if pieces:
+        pieces[0] = pieces[0].lstrip()
+        pieces[-1] = pieces[-1].rstrip()
+    return "".join(pieces)
+
+
 def _collapse_long(raw: str) -> str:
+    return "".join(_long_pieces(raw))
+
+
+def _long_pieces(raw: str) -> list[str]:
     """_WS.sub(" ", raw) a megabyte at a time: on one huge text node the substitution's
     list of pieces would cost ten times the text. Each chunk ends after a whole run of
     spaces, so no run is split in two. Each chunk also goes through the output's text
@@ -103,7 +137,7 @@ def _collapse_long(raw: str) -> str:
         else:
             out.append(clean_text(_WS.sub(" ", chunk)))
         start = end
-    return "".join(out)
+    return out
 
 
 def is_data_table(table: Any) -> bool:
@@ -240,12 +274,9 @@ class MarkdownWriter:
     def flush(self) -> None:
         if not self.parts:
             return
-        raw = "".join(self.parts)
-        self.parts = []
+        parts, self.parts = self.parts, []
         self.flushes += 1
-        if raw.isspace():  # the indentation between two blocks, most often
-            return
-        text = collapse(raw)
+        text = collapse_run(parts)
         if not text:
             return
         if self.main and _BARE_URL.match(text) and not self.lists and not self.tables:
@@ -381,6 +412,7 @@ class MarkdownWriter:
                 text = el.text
                 if text:
                     self.parts.append(text)
+                del text  # the run alone holds it: a flush may let a huge node go
                 continue
             # end
             if el is skipped:
@@ -392,6 +424,7 @@ class MarkdownWriter:
             tail = el.tail
             if tail and el is not root:
                 self.parts.append(tail)
+            del tail
         self.flush()
         if self.main:
             self.trim_calls_to_action()

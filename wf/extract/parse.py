@@ -89,9 +89,10 @@ def to_text(html: str | bytes) -> str:
     return html
 
 
-def to_utf8(text: str) -> bytes:
-    # Lone surrogates become "?".
-    return text.encode("utf-8", "replace").translate(None, _CONTROL)
+def to_utf8(text: str | bytes) -> bytes:
+    # Lone surrogates become "?"; bytes are UTF-8 already (wf.extract.core._page).
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+    return data.translate(None, _CONTROL)
 
 
 def parse_fast(text: str) -> Any:
