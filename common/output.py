@@ -12,7 +12,7 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any
 
 from common.errors import WriteError
@@ -27,6 +27,17 @@ def _stream(name: str) -> IO[bytes]:
 def write(text: str) -> None:
     """Write result text to stdout as UTF-8, whatever the locale. A reader that went away
     (EPIPE) is the caller's to handle; any other failure to write is exit 23."""
+    write_pieces((text,))
+
+
+# Characters encoded at a time: a page's text never exists twice over as bytes, and one
+# astral character would make a whole-text copy four bytes a character.
+_SLICE = 1 << 20
+
+
+def write_pieces(pieces: Iterable[str]) -> None:
+    """write("".join(pieces)) without the joined copy, each piece encoded a slice at a
+    time."""
     out = _stream("stdout")
     if out is None:  # started with stdout closed
         raise WriteError("cannot write the result: stdout is closed")
@@ -36,21 +47,56 @@ def write(text: str) -> None:
             with _lock:
                 shown = _status
                 _draw(b"\r\x1b[K" if shown else b"")
-                out.write(text.encode("utf-8", "surrogateescape"))
-                out.flush()
+                _write_all(out, pieces)
                 _draw(shown.encode("utf-8", "replace") if shown else b"")
             return
-        out.write(text.encode("utf-8", "surrogateescape"))
-        out.flush()
+        _write_all(out, pieces)
     except BrokenPipeError:
         raise
     except OSError as exc:
         raise WriteError(f"cannot write the result to stdout: {exc.strerror or exc}") from None
 
 
+def _write_all(out: IO[bytes], pieces: Iterable[str]) -> None:
+    for piece in pieces:
+        for start in range(0, len(piece), _SLICE):
+            out.write(piece[start : start + _SLICE].encode("utf-8", "surrogateescape"))
+    out.flush()
+
+
 def write_json(obj: Any) -> None:
     """One JSON document on one line (JSON Lines friendly)."""
-    write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    write_pieces(_json_pieces(obj))
+
+
+# A top-level string longer than this (a page's text) is escaped a slice at a time.
+_LONG_STRING = 1 << 16
+
+
+def _json_pieces(obj: Any) -> Iterator[str]:
+    """json.dumps(obj) and a line end, in pieces: an object's long string values are
+    escaped a slice at a time (JSON escapes each character on its own), so that neither
+    the escaped copy of a page's text nor the whole document is ever one string."""
+    if not (
+        isinstance(obj, Mapping)
+        and all(isinstance(key, str) for key in obj)
+        and any(isinstance(value, str) and len(value) > _LONG_STRING for value in obj.values())
+    ):
+        yield json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        yield "\n"
+        return
+    before = "{"
+    for key, value in obj.items():
+        yield before + json.dumps(key, ensure_ascii=False) + ":"
+        before = ","
+        if isinstance(value, str) and len(value) > _LONG_STRING:
+            yield '"'
+            for start in range(0, len(value), _SLICE):
+                yield json.dumps(value[start : start + _SLICE], ensure_ascii=False)[1:-1]
+            yield '"'
+        else:
+            yield json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    yield "}\n"
 
 
 def diag(tool: str, message: str, *, limit: int | None = None) -> None:

@@ -112,3 +112,73 @@ def test_meta_is_looked_for_only_in_the_first_4_kib() -> None:
     late = b" " * 4096 + META_1251 + UTF8_E
     assert sniff_declared(late) is None
     assert decode_body(late, "text/html")[1] == "utf-8"
+
+
+# ---------------------------------------------------------------- bytes for the parser
+
+
+@pytest.mark.parametrize(
+    "body,content_type",
+    [
+        (b"<p>plain ascii</p>", None),
+        ("<p>caf\u00e9 \U0001f600</p>".encode(), "text/html; charset=utf-8"),
+        ("<p>caf\u00e9</p>".encode(), "text/html"),
+        # A character cut by the 1 MiB steps of the check is still one character.
+        (b"a" * ((1 << 20) - 1) + "\U0001f600".encode() + b"b", None),
+    ],
+)
+def test_valid_utf8_goes_to_the_parser_as_its_bytes(body, content_type):
+    from common.decode import decode_for_parser
+
+    data, charset = decode_for_parser(body, content_type)
+    assert data is body and charset == "utf-8"
+    assert data.decode() == decode_body(body, content_type)[0]
+
+
+def test_a_utf8_bom_is_left_out_of_the_bytes():
+    from common.decode import decode_for_parser, utf8_bytes
+
+    body = codecs.BOM_UTF8 + "<p>\U0001f600</p>".encode()
+    assert decode_for_parser(body, "text/html; charset=windows-1252") == (body[3:], "utf-8")
+    assert utf8_bytes(body) == (body[3:], "the byte order mark")
+
+
+@pytest.mark.parametrize(
+    "body,content_type",
+    [
+        # Bytes that are not valid UTF-8: replaced, or read as windows-1252.
+        (b"<p>caf\xe9</p>", "text/html; charset=utf-8"),
+        (b"<p>" + "\U0001f600".encode()[:3] + b"</p>", None),
+        (b"<p>" + "\U0001f600".encode()[:3], None),  # a sequence cut at the end
+        # Another charset named: the header, or <meta> when the header names none.
+        ("<p>caf\u00e9</p>".encode(), "text/html; charset=windows-1251"),
+        (META_1251 + UTF8_E, None),
+        # The header says UTF-8, <meta> says otherwise: the bytes alone would be read as
+        # windows-1251, so the parser gets the text decode_body gives.
+        (META_1251 + UTF8_E, "text/html; charset=utf-8"),
+        (codecs.BOM_UTF16_LE + "\u00e9".encode("utf-16-le"), None),
+    ],
+)
+def test_anything_else_goes_to_the_parser_as_decode_body_reads_it(body, content_type):
+    from common.decode import decode_for_parser
+
+    assert decode_for_parser(body, content_type) == decode_body(body, content_type)
+
+
+def test_bytes_for_the_parser_read_the_same_without_their_header():
+    # What extraction is handed it reads again without the header (wf.extract.core):
+    # bytes come back only when that reading is UTF-8 too.
+    from common.decode import decode_for_parser, utf8_bytes
+
+    for body, content_type in [
+        (META_1251 + UTF8_E, "text/html; charset=utf-8"),
+        (b'<meta charset="utf-8">' + UTF8_E, "text/html; charset=utf-8"),
+        (codecs.BOM_UTF8 + codecs.BOM_UTF8 + UTF8_E, None),
+        (codecs.BOM_UTF8 + META_1251 + UTF8_E, None),
+    ]:
+        data, _ = decode_for_parser(body, content_type)
+        if isinstance(data, bytes):
+            found = utf8_bytes(data)
+            assert found is not None and found[0] is data
+        else:
+            assert data == decode_body(body, content_type)[0]

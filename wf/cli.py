@@ -297,7 +297,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
             elif page.error is None:
                 if many:
                     output.write(f"==> {page.url} <==\n")
-                output.write(page.output)
+                output.write_pieces(page.output_pieces())
             if _pending:
                 _pending.popleft()
     finally:

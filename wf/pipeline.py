@@ -67,11 +67,18 @@ class PageResult:
 
     @property
     def output(self) -> str:
+        return "".join(self.output_pieces())
+
+    def output_pieces(self) -> Iterator[str]:
+        """What text mode prints (``output``), line by line: the page's text is written as
+        it is, never copied into one string with the lines around it."""
         parts = [*self.header, *self.markers]
         if self.text:
             parts.append(self.text)
         parts.extend(self.trailer)
-        return "\n".join(parts) + "\n" if parts else ""
+        for part in parts:
+            yield part
+            yield "\n"
 
     def as_json(self) -> dict[str, Any]:
         # The text is clean already; the fields below may quote the user, the server or a
