@@ -257,6 +257,22 @@ SHAPES["10MB-of-ascii-and-one-emoji-html"] = (
     b"<html><body><p>" + b"a " * 4_900_000 + "\U0001f600".encode(),
     "text/html; charset=utf-8",
 )
+# The same page through the other paths that hold its text whole: printed whole in text
+# mode and in JSON (page.output and json.dumps each made a copy, 126 and 154 MB over
+# idle), and as text/plain in JSON (121 MB).
+WHOLE = ("--max-length", "0")
+SHAPES["10MB-of-ascii-and-one-emoji-html-whole"] = SHAPES["10MB-of-ascii-and-one-emoji-html"]
+SHAPES["10MB-of-ascii-and-one-emoji-html-whole-json"] = SHAPES["10MB-of-ascii-and-one-emoji-html"]
+SHAPES["10MB-of-ascii-and-one-emoji-text-whole-json"] = (
+    b"a " * 4_900_000 + "\U0001f600".encode(),
+    "text/plain; charset=utf-8",
+)
+# Options a shape is fetched with besides --timeout.
+ARGS: dict[str, tuple[str, ...]] = {
+    "10MB-of-ascii-and-one-emoji-html-whole": WHOLE,
+    "10MB-of-ascii-and-one-emoji-html-whole-json": ("--json", *WHOLE),
+    "10MB-of-ascii-and-one-emoji-text-whole-json": ("--json", *WHOLE),
+}
 # Cases known to fail, name -> why (strict xfail).
 SLOW: dict[str, str] = {}
 # Tiny elements by the hundred thousand: the extractor's own deadline must cut its work,
@@ -294,7 +310,7 @@ def shape_runs(tmp_path_factory):
         )
         futures[name] = pool.submit(
             proc.run,
-            ["wf", *ALLOW, "--timeout", str(timeout), srv.url],
+            ["wf", *ALLOW, "--timeout", str(timeout), *ARGS.get(name, ()), srv.url],
             env=env,
             measure=True,
             limit=timeout + 20,
@@ -327,3 +343,8 @@ def test_big_and_deep_pages_stay_in_time_and_memory(shape_runs, idle_kb, figures
     else:
         assert r.code == 0, r.stderr
     assert "Traceback" not in r.stderr and not r.leftovers
+    if shape in ARGS:  # printed whole: all of it, the emoji last
+        import json
+
+        text = json.loads(r.stdout)["text"] if "--json" in ARGS[shape] else r.text
+        assert len(text) >= 9_800_000 and text.rstrip("\n").endswith("a \U0001f600")
