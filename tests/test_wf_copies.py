@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wf.extract import extract
 from wf.extract.markdown import _CHUNK, MarkdownWriter, collapse
@@ -103,3 +105,68 @@ def test_the_html_str_is_made_once_and_replaces_the_bytes():
     text = html.text()
     assert text == "<p>\U0001f600</p>" and html.data is text and html.text() is text
     assert Html("<p>x</p>").text() == "<p>x</p>"
+
+
+# ---------------------------------------------------------------- lines without the list
+
+LINE_TEXT = st.text(alphabet="ab \n\U0001f600\u0301", max_size=40)
+
+
+@given(text=LINE_TEXT, limit=st.integers(0, 45))
+@settings(max_examples=300, deadline=None)
+def test_the_preview_from_the_head_is_the_preview_from_every_line(text, limit):
+    from wf import lines
+    from wf.pipeline import _head, _line_count, _utf8_size
+
+    every = lines.split_lines(text)
+    assert _line_count(text) == len(every)
+    assert _utf8_size(text) == len(text.encode())
+    head = _head(text, limit)
+    want = lines.page_lines(every, 1 if every else None, limit)
+    got = lines.page_lines(head, 1 if head else None, limit)
+    assert (got.lines, got.first, got.last, got.partial) == (
+        want.lines,
+        want.first,
+        want.last,
+        want.partial,
+    )
+    assert got.cut_from == want.cut_from
+
+
+@given(text=LINE_TEXT, max_length=st.integers(0, 45), autosave=st.integers(1, 60))
+@settings(max_examples=300, deadline=None)
+def test_a_page_shown_whole_is_what_the_line_pipeline_gives(
+    tmp_path_factory, text, max_length, autosave
+):
+    from wf import lines
+    from wf.options import make_options
+    from wf.pipeline import PageResult, _apply_lines
+
+    scratch = tmp_path_factory.mktemp("scratch")
+    env = {"WF_SCRATCH_DIR": str(scratch), "WF_AUTOSAVE_BYTES": str(autosave)}
+    page = PageResult(url="u")
+    _apply_lines(page, text, make_options(env, max_length=max_length))
+    every = lines.split_lines(text)
+    assert page.total == len(every)
+    if page.saved_to:  # auto-saved: a preview of the first lines
+        limit = min(lines_preview_chars(), max_length)
+        shown = lines.page_lines(every, 1 if every else None, limit)
+        matched = len(every)
+    else:
+        sel = lines.select_lines(every)
+        shown = lines.page_lines(sel.lines, sel.first, max_length)
+        matched = sel.matched
+        assert page.truncated == (shown.last != sel.last or shown.partial)
+    assert (page.text, page.matched, page.first, page.last, page.partial) == (
+        "\n".join(shown.lines),
+        matched,
+        shown.first,
+        shown.last,
+        shown.partial,
+    )
+
+
+def lines_preview_chars() -> int:
+    from wf.options import PREVIEW_CHARS
+
+    return PREVIEW_CHARS

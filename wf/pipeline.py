@@ -692,21 +692,32 @@ def _apply_lines(
     pinned: Callable[[str], bool] | None = None,
     number: int = 1,
 ) -> None:
-    full_view = lines.split_lines(text)
-    page.total = len(full_view)
+    # The page's lines as a list cost about 50 bytes each besides their text (a 10 MB page
+    # of short lines: 40 MB), and a line list is needed only to select lines: a file, a
+    # preview and a page shown whole are cut from the text itself.
+    page.total = _line_count(text)
     if opts.save or opts.save_path:
         name = save_name(opts.save_path, number) if opts.save_path else None
         _save_view(page, text, name, what="full text", opts=opts)
     elif (
         not opts.narrows
         and opts.max_length > 0  # 0 asks for the whole text, here, not a file
-        and len(text.encode("utf-8")) > opts.autosave_bytes
+        and _utf8_size(text) > opts.autosave_bytes
     ):
         trace.trace("save: auto-save, the text is over WF_AUTOSAVE_BYTES (%d)", opts.autosave_bytes)
-        _preview(page, text, full_view, opts, log=log)
+        _preview(page, text, opts, log=log)
         return
     trace.trace("save: none (%s)", _why_not_saved(opts))
     page.notes.extend(r.fallback for r in (opts.filter, opts.exclude) if r and r.fallback)
+    selects = opts.filter or opts.exclude or opts.from_line or opts.to_line
+    if text and not selects and (opts.max_length <= 0 or len(text) <= opts.max_length):
+        # Every line, whole: what select_lines and page_lines give, without the list.
+        page.text = text[:-1] if text.endswith("\n") else text
+        page.matched = page.last = page.total
+        page.first = 1
+        _append_link_list(page, opts)
+        return
+    full_view = lines.split_lines(text)
     sel = lines.select_lines(
         full_view,
         keep=opts.filter,
@@ -764,13 +775,38 @@ def _whole_line_hint(shown: lines.Page, opts: WfOptions) -> str:
     )
 
 
-def _preview(
-    page: PageResult, text: str, full_view: list[str], opts: WfOptions, *, log: Log | None
-) -> None:
-    """Auto-save: the whole text to a file, a preview under the same paging contract."""
-    shown = lines.page_lines(
-        full_view, 1 if full_view else None, min(PREVIEW_CHARS, opts.max_length)
+def _line_count(text: str) -> int:
+    """len(lines.split_lines(text)), without the list."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+_SIZE_SLICE = 1 << 20
+
+
+def _utf8_size(text: str) -> int:
+    """len(text.encode("utf-8")), a slice at a time: the whole text is never copied."""
+    if text.isascii():
+        return len(text)
+    return sum(
+        len(text[at : at + _SIZE_SLICE].encode("utf-8")) for at in range(0, len(text), _SIZE_SLICE)
     )
+
+
+def _head(text: str, limit: int) -> list[str]:
+    """The text's first lines, each whole, as many as page_lines(..., limit) can reach: the
+    lines that begin within ``limit + 1`` characters of the start (every line for 0, no
+    limit)."""
+    end = text.find("\n", limit + 1) if limit > 0 else -1
+    return lines.split_lines(text if end < 0 else text[:end])
+
+
+def _preview(page: PageResult, text: str, opts: WfOptions, *, log: Log | None) -> None:
+    """Auto-save: the whole text to a file, a preview under the same paging contract."""
+    limit = min(PREVIEW_CHARS, opts.max_length)
+    head = _head(text, limit)
+    shown = lines.page_lines(head, 1 if head else None, limit)
     try:
         path = _save_view(page, text, None, what=None, opts=opts)
     except WriteError as exc:
@@ -788,17 +824,17 @@ def _preview(
         page.notes.append(hint)  # --json has no marker line: the way to the rest is here
     after = (shown.last or 0) + 1
     ask = "ask for a range with --from N --to M, or for lines with --filter REGEX"
-    go_on = f"Page on with --from {after}; {ask}" if after <= len(full_view) else "A" + ask[1:]
+    go_on = f"Page on with --from {after}; {ask}" if after <= page.total else "A" + ask[1:]
     page.markers.append(
         marker(
             f"page too large to inline ({_count(len(text), 'character')}, "
-            f"{_count(len(full_view), 'line')}); {where}; {showing}. {go_on}"
+            f"{_count(page.total, 'line')}); {where}; {showing}. {go_on}"
         )
     )
     page.text = "\n".join(shown.lines)
     page.truncated = True
     page.partial = shown.partial
-    page.matched, page.first, page.last = len(full_view), shown.first, shown.last
+    page.matched, page.first, page.last = page.total, shown.first, shown.last
     _append_link_list(page, opts)
 
 
