@@ -258,8 +258,8 @@ SHAPES["10MB-of-ascii-and-one-emoji-html"] = (
     "text/html; charset=utf-8",
 )
 # The same page through the other paths that hold its text whole: printed whole in text
-# mode and in JSON (page.output and json.dumps each made a copy, 126 and 154 MB over
-# idle), and as text/plain in JSON (121 MB).
+# mode and in JSON (page.output and json.dumps each made a copy: 154 MB over idle each),
+# and as text/plain in JSON (121 MB).
 WHOLE = ("--max-length", "0")
 SHAPES["10MB-of-ascii-and-one-emoji-html-whole"] = SHAPES["10MB-of-ascii-and-one-emoji-html"]
 SHAPES["10MB-of-ascii-and-one-emoji-html-whole-json"] = SHAPES["10MB-of-ascii-and-one-emoji-html"]
