@@ -134,6 +134,91 @@ def test_a_privacy_policy_page_is_still_its_own_content():
     assert LEGAL_EN_KEY in extract_text(html)
 
 
+# A consent manager's text as most are written: its words (cookies, partners, purposes)
+# among sentences of others, sparser than LEGAL_EN, and longer than the article.
+_SPARSE_LEGAL_EN = (
+    "We value your privacy and we want you to understand how this site works.",
+    "Use limited data to select advertising: what you see here can be based on limited "
+    "data, such as the site you are reading or the city you are browsing from.",
+    "Measure how well articles and offers do, understand audiences through statistics, "
+    "and develop and improve the services you use every day on this site and others.",
+    "Our 612 partners may combine what they learn here with what they learned elsewhere "
+    "to build a picture of your interests and to show you offers that suit them.",
+    "Ensure security, prevent and detect fraud, and fix errors, so that the systems and "
+    "software behind this site keep working the way they are meant to work.",
+    "Some partners rely on their legitimate interest rather than on your consent; you "
+    "can object to that in the settings, where each partner is listed by name.",
+    "Your choices apply to this site only and are stored in a cookie for thirteen months; "
+    "change them at any time with the link at the foot of every page.",
+    "Precise location and the scanning of device characteristics are used by a few "
+    "partners only, and you can refuse them separately from everything else.",
+)
+_SPARSE_KEY = "612 partners"
+
+
+def _sparse_legal(times: int) -> str:
+    return "".join(f"<p>{s}</p>" for _ in range(times) for s in _SPARSE_LEGAL_EN)
+
+
+@pytest.mark.parametrize(
+    ("box", "where"),
+    [
+        ("<div class='l0'><div class='l1'><h2>Privacy</h2>{}</div></div>", "end"),
+        ("<div class='l0'><div class='l1'><h2>Privacy</h2>{}</div></div>", "start"),
+        ("<div class='x-ov' style='position: fixed; inset: 0'><div>{}</div></div>", "middle"),
+    ],
+    ids=["edge-end", "edge-start", "fixed"],
+)
+def test_an_unnamed_consent_dialog_with_sparse_legal_words_is_not_chosen(box: str, where: str):
+    """No platform name, no dialog role: a box at the very start or end of <body>, or fixed
+    over the page, whose text reads as a consent manager's even where its words are sparse."""
+    dialog = box.format(_sparse_legal(2))
+    article = f"<div class='c1'><div class='c2'>{ARTICLE_EN}</div></div>"
+    parts = {
+        "end": (NAV, article, dialog),
+        "start": (dialog, NAV, article),
+        "middle": (NAV, dialog, article, "<footer><p>Contact</p></footer>"),
+    }[where]
+    text = extract_text(_page(*parts))
+    assert ARTICLE_EN_KEY in text
+    assert _SPARSE_KEY not in text
+
+
+def test_a_long_unnamed_consent_dialog_at_the_edge_is_not_chosen():
+    """Longer than the 6 000 characters past which a consent text elsewhere on the page is
+    read as a privacy policy: at the edge of <body> it is still a dialog."""
+    dialog = f"<div class='l0'>{_sparse_legal(3)}{LEGAL_EN * 3}</div>"
+    links = "".join(f"<li><a href='/s/{n}'>Section number {n}</a></li>" for n in range(40))
+    footer = f"<footer><ul>{links}</ul></footer>"
+    text = extract_text(_page(NAV, f"<div class='c1'>{ARTICLE_EN}</div>", footer, dialog))
+    assert ARTICLE_EN_KEY in text
+    assert LEGAL_EN_KEY not in text
+
+
+def test_a_consent_dialog_does_not_hide_an_article_in_a_box_named_as_boilerplate():
+    """Without the dialog the first look finds next to nothing (the article sits in a box
+    whose name reads as boilerplate): the page is read again whole, the dialog set aside."""
+    html = _page(
+        NAV,
+        f"<div class='widget-area'><div class='w-in'>{ARTICLE_DE}</div></div>",
+        f"<div class='l0'><div class='l1'><h2>Datenschutz</h2>{LEGAL_DE}{LEGAL_DE}</div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert LEGAL_DE_KEY not in text
+
+
+def test_an_unnamed_privacy_text_in_the_middle_of_the_page_is_still_its_content():
+    """A guard: the sparser reading is for boxes at the edge or over the page; a privacy
+    page's text inside the layout (navigation before, footer after) stays the content."""
+    html = _page(
+        NAV,
+        f"<div class='c1'><h1>Privacy</h1>{_sparse_legal(2)}</div>",
+        "<footer><p>Contact</p></footer>",
+    )
+    assert _SPARSE_KEY in extract_text(html)
+
+
 # -- "please enable JavaScript" ------------------------------------------------------------
 
 JS_NOTICES = {
@@ -186,6 +271,31 @@ def test_a_javascript_notice_inside_the_article_is_left_out():
     text = extract_text(_page(NAV, f"<article>{body}</article>"))
     assert ARTICLE_EN_KEY in text
     assert "JavaScript" not in text
+
+
+@pytest.mark.parametrize("wrapper", ["div", "noscript"])
+def test_a_video_notice_in_a_short_article_drops_the_notice_not_the_article(wrapper: str):
+    """A short article with a player's "enable JavaScript" box in it: the box is the
+    notice, not the article around it."""
+    body = (
+        "<h1>Open thread</h1><p>Once a quarter we open a thread for your questions about our "
+        "work, the charities we look at and the research behind our picks; ask below, or "
+        "write to us if you would rather talk about it in private.</p>"
+        "<p>Last quarter's thread is in the archive.</p>"
+        f"<{wrapper} class='player'><p>To view this video please enable JavaScript, and "
+        f"consider upgrading to a web browser that supports HTML5 video.</p></{wrapper}>"
+    )
+    html = _page(
+        NAV,
+        "<div class='search-box'><h3>Search</h3><p>Search the site and the blog at once, "
+        "by keyword or by title.</p></div>",
+        f"<div class='c1'><div class='entry'>{body}</div></div>",
+    )
+    text = extract_text(html)
+    assert "the charities we look at" in text
+    assert "Last quarter's thread" in text
+    assert "enable JavaScript" not in text
+    assert "by keyword or by title" not in text
 
 
 def test_an_article_about_javascript_keeps_its_words():

@@ -523,12 +523,27 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
     total = blocks[0].raw
     best = _best(blocks)
     skipped = sum(b.own for b in blocks if b.last is None)
+    # Consent dialogs that outscore what the first walk found: without them the page may
+    # be thin, its article in a box whose name reads as boilerplate; they stay set aside
+    # while the page is walked whole, and come back only when no article turns up.
+    held: list[Any] = []
+    if skipped and best >= 0:
+        best = _skip_notices(blocks, best, gm, held)
+        if held:
+            _hold(blocks, held, True)
+            aggregate(blocks, set(), gm)
+            best = _best(blocks)
     if skipped and _thin(blocks, best, total + skipped):
         # Walk everything this time, to learn which boilerplate names held the prose.
         check_time(deadline)
         blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
         aggregate(blocks, set(), gm)
         total = blocks[0].raw
+        if held:
+            _hold(blocks, held, True)
+            aggregate(blocks, set(), gm)
+            # The page's prose without them: a wrapper holds most of the rest.
+            total -= sum(b.raw for b in blocks if b.el in held and not _held_above(blocks, b, held))
         best = _best(blocks)
         # First the wrappers; failing those, the repeated names (the page's names are
         # then unreliable, and prune leniently inside the content).
@@ -537,6 +552,8 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
             if not _thin(blocks, best, total):
                 break
             added = more(blocks, total) - exempt
+            if held:
+                added = {i for i in added if blocks[i].el not in held}
             if not added:
                 continue
             aggregate(blocks, exempt | added, gm)
@@ -552,6 +569,11 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
             aggregate(blocks, exempt, gm)  # no article there either: keep the names' verdict
         for i in exempt:
             blocks[i].neg = False
+    if held and _thin(blocks, best, total):
+        # No article without them either: the consent text is the page's own.
+        _hold(blocks, held, False)
+        aggregate(blocks, set(), gm)
+        best = _best(blocks)
     if best >= 0:
         best = _skip_notices(blocks, best, gm)
     if best >= 0:
@@ -574,11 +596,26 @@ _CONSENT_WORDS = (
     "confidentialit", "partner", "vendor", "anbieter", "purpose", "zweck", "finalit",
     "legitimate interest", "berechtigte", "personalis", "personaliz", "tracking",
     "widerruf", "withdraw", "gerät", "device", "stored", "gespeichert",
+    "partenaire", "appareil", "donnée", "personal data", "personenbezogen",
+    "\u30af\u30c3\u30ad\u30fc", "\u540c\u610f", "\u30d1\u30fc\u30c8\u30ca\u30fc",
 )  # fmt: skip
-# One of these is in every consent dialog: the rest are counted only then.
-_CONSENT_CORE = ("cookie", "consent", "einwillig", "zustimm")
+# One of these is in every consent dialog: the rest are counted only then. (Japanese:
+# "cookie" and "consent".)
+_CONSENT_CORE = (
+    "cookie",
+    "consent",
+    "einwillig",
+    "zustimm",
+    "\u30af\u30c3\u30ad\u30fc",
+    "\u540c\u610f",
+)
 NOTICE_SPACING = 100
+# A box drawn over the page or at the very edge of <body> (where consent managers put
+# their dialogs, with or without names) needs a sparser vocabulary: one word in so many
+# characters, over a longer sample (legal text mixes in sentences of other words).
+NOTICE_SPACING_EDGE = 250
 NOTICE_HITS = 6
+_FIXED = re.compile(r"position\s*:\s*(?:fixed|sticky)", re.IGNORECASE)
 # "Browser" in the languages a notice about scripts is written in.
 _BROWSER = re.compile(
     r"browser|navigateur|navegador|navigator|prohl[ií][zž]e[cč]|przegl[aą]dar|"
@@ -590,24 +627,49 @@ SCRIPT_NOTICE_MAX = 800  # characters: a notice about scripts is short
 # Characters of prose above which a block is read as no notice at all: a consent text
 # that long is a privacy policy, the page's own content (and reading it costs time).
 NOTICE_MAX = 6000
+NOTICE_MAX_EDGE = 12000  # the same for a block over the page or at its edge (at_edge)
 
 
-def _sample(el: Any) -> str:
+def _sample(el: Any, size: int = NOTICE_SAMPLE) -> str:
     """The start of a block's text: enough to judge it, and cheap (not the whole text)."""
     parts: list[str] = []
     n = 0
     for text in el.itertext():
         parts.append(text)
         n += len(text)
-        if n > NOTICE_SAMPLE:
+        if n > size:
             break
     return " ".join(parts)
 
 
-def notice(el: Any, b: BlockRecord) -> str | None:
+def at_edge(blocks: list[BlockRecord], b: BlockRecord) -> bool:
+    """Whether a block is drawn over the page (fixed or sticky, itself or a box around
+    it) or sits in a box of its own at the very start or end of <body>: one without the
+    page's navigation, header or footer, and with few links. Consent managers put their
+    dialogs there; an article sits in the page's layout, beside its navigation."""
+    el = b.el
+    while el is not None and el.tag != "body":
+        style = el.get("style")
+        if style and _FIXED.search(style):
+            return True
+        el = el.getparent()
+    top = b
+    while top.parent >= 0 and blocks[top.parent].parent >= 0:
+        top = blocks[top.parent]
+    if top.parent < 0 or top.link * 4 > top.text:
+        return False
+    box = top.el
+    if box.getprevious() is not None and box.getnext() is not None:
+        return False
+    return next(box.iter("nav", "header", "footer"), None) is None
+
+
+def notice(el: Any, b: BlockRecord, edge: bool = False) -> str | None:
     """'consent' for a consent manager's dialog, 'script' for a notice that asks for
-    JavaScript, judged by the text (whatever the box is named); None otherwise."""
-    text = _sample(el).lower()
+    JavaScript, judged by the text (whatever the box is named); None otherwise. `edge`:
+    the block is drawn over the page or at its edge (at_edge), where a consent text can
+    be sparser in the words that make it one."""
+    text = _sample(el, 3 * NOTICE_SAMPLE if edge else NOTICE_SAMPLE).lower()
     if b.text <= SCRIPT_NOTICE_MAX and "javascript" in text:
         in_noscript = el.tag == "noscript" or next(el.iterancestors("noscript"), None) is not None
         if in_noscript or _BROWSER.search(text):
@@ -615,12 +677,54 @@ def notice(el: Any, b: BlockRecord) -> str | None:
     if not any(word in text for word in _CONSENT_CORE):
         return None
     hits = sum(text.count(word) for word in _CONSENT_WORDS)
-    if hits >= NOTICE_HITS and hits * NOTICE_SPACING >= len(text):
+    spacing = NOTICE_SPACING_EDGE if edge else NOTICE_SPACING
+    if hits >= NOTICE_HITS and hits * spacing >= len(text):
         return "consent"
     return None
 
 
-def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
+def _script_box(blocks: list[BlockRecord], b: BlockRecord) -> BlockRecord:
+    """The block of `b`'s subtree that holds its mention of JavaScript, when that block
+    holds under half of `b`'s text; else `b` itself (the notice is the whole block)."""
+    for el in b.el.iter():
+        text, tail = el.text, el.tail
+        if text and "javascript" in text.lower():
+            holder = el
+        elif tail and el is not b.el and "javascript" in tail.lower():
+            holder = el.getparent()
+        else:
+            continue
+        while holder is not b.el and holder.tag not in BLOCK:
+            holder = holder.getparent()
+        if holder is b.el:
+            return b
+        for inner in blocks[b.index + 1 : b.end]:
+            if inner.el is holder:
+                return inner if inner.text * 2 < b.text else b
+        return b
+    return b
+
+
+def _held_above(blocks: list[BlockRecord], b: BlockRecord, held: list[Any]) -> bool:
+    """Whether a block lies inside another held one."""
+    i = b.parent
+    while i >= 0:
+        if blocks[i].el in held:
+            return True
+        i = blocks[i].parent
+    return False
+
+
+def _hold(blocks: list[BlockRecord], held: list[Any], on: bool) -> None:
+    """Mark the blocks of the elements in `held` as boilerplate (on) or not."""
+    for b in blocks:
+        if b.el in held:
+            b.neg = on
+
+
+def _skip_notices(
+    blocks: list[BlockRecord], best: int, gm: int, held: list[Any] | None = None
+) -> int:
     """The chosen block, or another when it is, or mostly holds, a consent dialog or a
     notice about JavaScript: those are made boilerplate and the page is scored again.
 
@@ -642,13 +746,24 @@ def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
             j = b.end
             if b.good >= floor and b.text > b.own:
                 suspects.append(b)
-        if chosen.tag not in NEVER_NEGATIVE and chosen.good <= NOTICE_MAX:
+        if chosen.tag not in NEVER_NEGATIVE and (
+            chosen.good <= NOTICE_MAX
+            or (chosen.good <= NOTICE_MAX_EDGE and at_edge(blocks, chosen))
+        ):
             suspects.append(chosen)
         found = False
         for b in suspects:
             if b is chosen and found:
                 break
-            kind = notice(b.el, b)
+            if any(b.index < f.index < b.end for f in flagged):
+                # It holds a notice already dropped: its sample would read that notice
+                # again (a video's "enable JavaScript" box inside a short article).
+                continue
+            kind = notice(b.el, b, at_edge(blocks, b))
+            if kind == "script" and b.text > b.own:
+                # The notice can be one box of a short article (a video's "enable
+                # JavaScript" line): then that box goes, not the article.
+                b = _script_box(blocks, b)
             if kind:
                 b.neg = True
                 flagged.append(b)
@@ -662,9 +777,12 @@ def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
             break
     if "consent" not in kinds:
         return best
-    # Nothing else to read, or notices all the way down: the text is the page's own.
+    # Nothing else to read, or notices all the way down: the text is the page's own
+    # (`held` gets the notices, for a caller that looks further before it believes that).
     for b in flagged:
         b.neg = False
+        if held is not None:
+            held.append(b.el)
     aggregate(blocks, set(), gm)
     return first
 
