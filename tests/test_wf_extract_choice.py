@@ -208,6 +208,23 @@ def test_a_consent_dialog_does_not_hide_an_article_in_a_box_named_as_boilerplate
     assert LEGAL_DE_KEY not in text
 
 
+@pytest.mark.parametrize("box", ["onetrust", "didomi", "role"])
+def test_a_named_consent_dialog_does_not_outweigh_an_article_in_a_box_named_as_boilerplate(
+    box: str,
+):
+    """When the page is read again whole to find the article's box, the prose of boxes
+    that can never be content (a consent manager's) does not count in the page's total:
+    the box holds most of the rest."""
+    html = _page(
+        _CONSENT_BOXES[box].format(f"<h2>Privacy</h2>{LEGAL_EN}{_sparse_legal(2)}"),
+        NAV,
+        f"<div class='widget-area'><div class='w-in'>{ARTICLE_DE}</div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert LEGAL_EN_KEY not in text
+
+
 def test_an_unnamed_privacy_text_in_the_middle_of_the_page_is_still_its_content():
     """A guard: the sparser reading is for boxes at the edge or over the page; a privacy
     page's text inside the layout (navigation before, footer after) stays the content."""

@@ -538,11 +538,12 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
         check_time(deadline)
         blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
         aggregate(blocks, set(), gm)
-        total = blocks[0].raw
+        # The page's prose without the boxes that can never be its content (a consent
+        # manager's legal text, reader comments): a wrapper holds most of the rest.
+        total = blocks[0].raw - _never_content_prose(blocks)
         if held:
             _hold(blocks, held, True)
             aggregate(blocks, set(), gm)
-            # The page's prose without them: a wrapper holds most of the rest.
             total -= sum(b.raw for b in blocks if b.el in held and not _held_above(blocks, b, held))
         best = _best(blocks)
         # First the wrappers; failing those, the repeated names (the page's names are
@@ -703,6 +704,20 @@ def _script_box(blocks: list[BlockRecord], b: BlockRecord) -> BlockRecord:
                 return inner if inner.text * 2 < b.text else b
         return b
     return b
+
+
+def _never_content_prose(blocks: list[BlockRecord]) -> float:
+    """The prose inside blocks that _never_content names (outermost ones only)."""
+    prose = 0.0
+    skip = 0
+    for i, b in enumerate(blocks):
+        if i < skip or not b.raw:
+            continue
+        el = b.el
+        if (el.get("class") or el.get("id") or el.get("role")) and _never_content(el):
+            prose += b.raw
+            skip = b.end
+    return prose
 
 
 def _held_above(blocks: list[BlockRecord], b: BlockRecord, held: list[Any]) -> bool:
