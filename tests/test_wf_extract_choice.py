@@ -424,6 +424,44 @@ def test_newsletter_and_related_teasers_around_the_article_are_dropped():
     assert "Unsere neue Rubrik" not in text
 
 
+def test_related_cards_inside_the_article_do_not_sink_it_under_a_news_feed():
+    """Teaser cards (a linked title over a one-line excerpt) at the end of the article's
+    own box are left out, and weigh only by their links: their excerpts do not count
+    against the article, so that a feed of short items beside it does not win."""
+    paragraphs = "".join(
+        f"<p>Absatz {n}: Die Stadtwerke wollen bis zum Jahr 2030 alle Straßenlaternen auf "
+        f"sparsame Leuchten umstellen; im ersten Schritt sind die Wohngebiete im Norden an "
+        f"der Reihe, danach die Ausfallstraßen und zuletzt die Altstadt.</p>"
+        for n in range(10)
+    )
+    cards = "".join(
+        f"<div class='card'><a href='/a/{n}'><h4>Weitere Meldung Nummer {n} aus der "
+        f"Region</h4></a><p>Was sich im nächsten Monat ändert und wen es besonders trifft, "
+        f"lesen Sie hier.</p></div>"
+        for n in range(8)
+    )
+    feed = "".join(
+        f"<li><span>{10 + n}:00</span><p>Kurzmeldung {n}: Auf der Umgehungsstraße staut "
+        f"sich der Verkehr nach einem Unfall, die Polizei bittet um Geduld.</p></li>"
+        for n in range(16)
+    )
+    sitemap = "".join(
+        f"<li><a href='/s/{n}'>Stadtteil und Rubrik Nummer {n}</a></li>" for n in range(60)
+    )
+    html = _page(
+        NAV,
+        f"<div class='page'><div class='main-col'><h1>Neue Laternen</h1><div class='txt'>"
+        f"{paragraphs}<div class='box-r'><h3>Unsere neue Rubrik</h3>{cards}</div></div>"
+        "</div></div>",
+        f"<div class='live'><ul>{feed}</ul></div>",
+        f"<div class='map'><ul>{sitemap}</ul></div>",
+    )
+    text = extract_text(html)
+    assert "Absatz 6: Die Stadtwerke" in text
+    assert "Weitere Meldung Nummer 3" not in text
+    assert "Kurzmeldung 5" not in text
+
+
 @pytest.mark.parametrize(
     "name", ["newsletter-signup", "abo-teaser", "piano-offer teaser", "paywall-promo"]
 )

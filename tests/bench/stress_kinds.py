@@ -42,6 +42,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -714,13 +715,14 @@ _HOLE = "<wfstress{}></wfstress{}>"
 
 
 def _container(
-    body: object, ref: Counter[tuple[str, ...]], measure: Callable[[str], Counter]
-) -> object:
-    """The block whose direct children hold most of the reference's text: the article's
-    container (None when no paragraph of the page is in the reference)."""
-    score: dict[object, int] = {}
-    for el in body.iter("p", "li", "div", "h2", "h3", "blockquote", "pre"):  # type: ignore[attr-defined]
-        if el.tag == "div" and len(el):
+    body: Any, ref: Counter[tuple[str, ...]], measure: Callable[[str], Counter[tuple[str, ...]]]
+) -> tuple[Any, Any]:
+    """The article's container: the deepest block that holds 70 % of the page's text
+    found in the reference (paragraphs whose shingles are in it), and the child of it
+    that holds the second such paragraph; (None, None) when no paragraph is found."""
+    found: list[tuple[Any, int]] = []
+    for el in body.iter("p", "li", "div", "h2", "h3", "blockquote", "pre", "td"):
+        if el.tag in ("div", "td") and len(el):
             continue
         text = el.text_content()
         if len(text) < 40:
@@ -728,15 +730,27 @@ def _container(
         got = measure(text)
         n = sum(got.values())
         if n and sum((got & ref).values()) >= 0.8 * n:
-            parent = el.getparent()
-            if parent is not None:
-                score[parent] = score.get(parent, 0) + len(text)
-    if not score:
-        return None
-    return max(score, key=score.__getitem__)
+            found.append((el, len(text)))
+    if not found:
+        return None, None
+    held: dict[Any, int] = {}
+    depth: dict[Any, int] = {}
+    for el, n in found:
+        for d, anc in enumerate(reversed(list(el.iterancestors()))):
+            held[anc] = held.get(anc, 0) + n
+            depth[anc] = d
+    total = sum(n for _, n in found)
+    container = max((a for a in held if held[a] >= 0.7 * total), key=depth.__getitem__)
+    second = found[1][0] if len(found) > 1 else found[0][0]
+    child = second
+    while child.getparent() is not None and child.getparent() is not container:
+        child = child.getparent()
+    return container, (child if child.getparent() is container else None)
 
 
-def prepare(page: str, truth: str, measure: Callable[[str], Counter]) -> tuple[str, bool]:
+def prepare(
+    page: str, truth: str, measure: Callable[[str], Counter[tuple[str, ...]]]
+) -> tuple[str, bool]:
     """The page written back with a placeholder at each place, and whether the article's
     container was found (else the container places stay empty)."""
     from lxml import etree
@@ -749,12 +763,8 @@ def prepare(page: str, truth: str, measure: Callable[[str], Counter]) -> tuple[s
     holes = [etree.Element(f"wfstress{i}") for i in range(PLACES)]
     body.insert(0, holes[START])
     body.append(holes[END])
-    container = _container(body, measure(truth), measure)
+    container, anchor = _container(body, measure(truth), measure)
     if container is not None:
-        paragraphs = [c for c in container if c.tag == "p"]
-        anchor = (
-            paragraphs[1] if len(paragraphs) >= 2 else (paragraphs or list(container) or [None])[0]
-        )
         if anchor is not None:
             anchor.addnext(holes[AFTER_P2])
             # addnext moves the anchor's tail after the hole: put it back before it.

@@ -102,6 +102,9 @@ GOOD_MIN_DENSE = 20
 THIN_PROSE = 250  # characters of prose below which a chosen region is suspect
 THIN_PROSE_DENSE = 100  # the same in Chinese or Japanese
 CARD_MAX = 500  # characters: more prose than this under a linked heading is no teaser
+# How bad a teaser card's excerpt is, beside its linked title: a box of cards inside the
+# article's container (related stories) must not sink the article under a sidebar.
+CARD_EXCERPT = 0.0
 PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
 SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
 
@@ -426,7 +429,7 @@ def aggregate(blocks: list[BlockRecord], exempt: set[int], good_min: int = GOOD_
         # Names are looked at only where they matter: blocks holding prose.
         if good and ((card and good < CARD_MAX) or (i not in exempt and negative(b))):
             b.boiler = True
-            b.bad += good
+            b.bad += good * CARD_EXCERPT if card and not negative(b) else good
             b.good = good = 0.0
         else:
             b.boiler = False
