@@ -463,6 +463,30 @@ def test_related_cards_inside_the_article_do_not_sink_it_under_a_news_feed():
 
 
 @pytest.mark.parametrize(
+    ("title", "excerpt"),
+    [
+        ("Night buses will run for another year", "Readers ask what changes next month, and why."),
+        ("駅前の再開発、来年春に着工へ", "来月から何が変わるのかをまとめました。"),
+    ],
+    ids=["en", "ja"],
+)
+def test_teaser_cards_with_a_short_excerpt_inside_the_article_are_dropped(title: str, excerpt: str):
+    """A card whose linked title sits over a line too short to be prose is a teaser all
+    the same: left out wherever it sits in the article (here after its second paragraph)."""
+    cards = "".join(
+        f"<div class='card'><a href='/a/{n}'><h4>{title} ({n})</h4></a><p>{excerpt}</p></div>"
+        for n in range(5)
+    )
+    first, second, rest = ARTICLE_EN.split("</p>", 2)
+    body = f"{first}</p>{second}</p><div class='box'><h3>More</h3>{cards}</div>{rest}"
+    text = extract_text(_page(NAV, f"<div class='c1'><div class='c2'>{body}</div></div>"))
+    assert ARTICLE_EN_KEY in text
+    assert "the monthly counts" in text
+    assert f"{title} (3)" not in text
+    assert excerpt not in text
+
+
+@pytest.mark.parametrize(
     "name", ["newsletter-signup", "abo-teaser", "piano-offer teaser", "paywall-promo"]
 )
 def test_subscription_boxes_named_so_are_dropped(name: str):

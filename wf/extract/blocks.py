@@ -585,9 +585,20 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
         best = _merge_siblings(blocks, best)
         if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
             best = _grow_thin(blocks, best)
+        else:
+            _drop_bare_cards(blocks, best)
         result.best = blocks[best].el
         result.best_index = best
     return result
+
+
+def _drop_bare_cards(blocks: list[BlockRecord], best: int) -> None:
+    """Inside an article with prose, the teaser cards whose line under the linked title
+    is too short to be prose (related stories, in any language) are left out too. On a
+    listing page, whose prose is thin, such cards are the content and stay."""
+    for b in blocks[best + 1 : blocks[best].end]:
+        if b.card and not b.good:
+            b.boiler = True
 
 
 # Words of a consent manager's legal text, in the languages most pages here use and as
