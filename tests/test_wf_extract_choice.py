@@ -396,6 +396,56 @@ def test_a_behind_the_scenes_block_does_not_replace_the_article():
     assert "Filming took place over eleven days" in text
 
 
+_REPLIES = (
+    "I have lived on this coast all my life and never once saw a seal in the estuary; my "
+    "grandfather would not have believed it.",
+    "Good to read some news that is not about the ferry timetable for once. Well done to "
+    "the volunteers who count them every month.",
+    "The gravel works closed eleven years ago, so the water has had time to clear. Makes "
+    "sense that the fish came back first, then the seals.",
+    "Please keep dogs on leads on the sandbanks this summer. The pups are easy to disturb "
+    "and the mothers will leave them.",
+    "Is there a place to watch them without getting too close? Asking for a school trip "
+    "we are planning in June with two classes.",
+    "Forty-two adults is a lot more than I expected. Will the survey be published so that "
+    "we can read the full numbers for ourselves?",
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_thread_of_comments_without_names_after_the_article_is_left_out(lang: str):
+    """Reader comments in boxes with no telling names, after the article in the same box:
+    entries of one shape, each a byline, a paragraph and a short reply link."""
+    reply, ago = ("Reply", "2 hours ago") if lang == "en" else ("Antworten", "vor 2 Stunden")
+    entries = "".join(
+        f"<li class='e'><div class='hd'><b>reader{n}</b> <span>{ago}</span></div>"
+        f"<p>{text}</p><div class='ft'><a href='#r{n}'>{reply}</a></div></li>"
+        for n, text in enumerate(_REPLIES * 2)
+    )
+    article = f"<div class='txt'>{ARTICLE_EN}{ARTICLE_EN.replace('<h1>', '<h2>')}</div>"
+    html = _page(
+        NAV,
+        f"<div class='wrap'>{article}<div class='s-x'><h2>12</h2><ol>{entries}</ol></div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    assert "the monthly counts" in text
+    assert "grandfather would not have believed it" not in text
+    assert reply not in text
+
+
+def test_entries_of_one_shape_that_are_the_page_stay():
+    """A guard: a page that is such a list and little else (a guestbook, a live page)
+    keeps it: without it there is no article."""
+    entries = "".join(
+        f"<li class='e'><div class='hd'><b>reader{n}</b> <span>2 hours ago</span></div>"
+        f"<p>{text}</p><div class='ft'><a href='#r{n}'>Reply</a></div></li>"
+        for n, text in enumerate(_REPLIES)
+    )
+    html = _page(NAV, f"<div class='wrap'><h1>Guestbook</h1><ol>{entries}</ol></div>")
+    assert "grandfather would not have believed it" in extract_text(html)
+
+
 # -- teasers around a correct article --------------------------------------------------------
 
 

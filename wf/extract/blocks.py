@@ -581,6 +581,7 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
     if best >= 0:
         best = _skip_notices(blocks, best, gm)
     if best >= 0:
+        best = _skip_threads(blocks, best, gm)
         best = _widen(blocks, best)
         best = _merge_siblings(blocks, best)
         if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
@@ -590,6 +591,69 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
         result.best = blocks[best].el
         result.best_index = best
     return result
+
+
+THREAD_ITEMS = 4  # sibling entries of one shape that make a thread of comments
+THREAD_AFTER = 500  # characters of prose before it, in the chosen block: the article
+THREAD_ACTION = 40  # characters: an entry's action (reply, report) is a short link
+THREAD_LABEL = 60  # characters: an entry's byline (name, date) is a short line
+_PROSE, _ACTION, _LABEL = 1, 2, 4
+
+
+def _skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
+    """The chosen block, with a thread of reader comments after its article left out,
+    known by its structure whatever it is named or written in: four or more sibling
+    entries of one tag and class that each hold a short byline (name, date), a paragraph
+    of prose and a short link of their own (reply), making most of the box around them,
+    after some prose of the chosen block's own. The page is scored again without it;
+    when that leaves no article, the thread stays."""
+    chosen = blocks[best]
+    end = chosen.end
+    if chosen.good < THREAD_AFTER + THREAD_ITEMS * gm:
+        return best
+    shape: dict[int, int] = {}
+    for j in range(best + 1, end):
+        c = blocks[j]
+        if c.text != c.own or not c.own or c.last is None:
+            continue  # only blocks without blocks inside: the parts of an entry
+        if c.good:
+            kind = _PROSE
+        elif c.own_link == c.own and c.own <= THREAD_ACTION:
+            kind = _ACTION
+        elif c.own <= THREAD_LABEL:
+            kind = _LABEL
+        else:
+            continue
+        shape[c.parent] = shape.get(c.parent, 0) | kind
+    groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
+    for i, kinds in shape.items():
+        if kinds == _PROSE | _ACTION | _LABEL:
+            entry = blocks[i]
+            if entry.link * 5 <= entry.text:
+                key = (entry.parent, entry.tag, entry.el.get("class") or "")
+                groups.setdefault(key, []).append(entry)
+    threads = []
+    for (parent, _, _), entries in groups.items():
+        box = blocks[parent]
+        if len(entries) < THREAD_ITEMS or parent < best or box.boiler:
+            continue
+        if sum(e.text for e in entries) * 10 < box.text * 7:
+            continue
+        before = sum(b.good for b in blocks[best + 1 : box.index] if b.text == b.own)
+        if before >= THREAD_AFTER:
+            threads.append(box)
+    if not threads:
+        return best
+    for box in threads:
+        box.neg = True
+    aggregate(blocks, set(), gm)
+    found = _best(blocks)
+    if found >= 0 and blocks[found].good >= THIN_PROSE:
+        return found
+    for box in threads:
+        box.neg = False
+    aggregate(blocks, set(), gm)
+    return best
 
 
 def _drop_bare_cards(blocks: list[BlockRecord], best: int) -> None:
