@@ -536,6 +536,46 @@ def test_teaser_cards_with_a_short_excerpt_inside_the_article_are_dropped(title:
     assert excerpt not in text
 
 
+_SIGNUPS = {
+    "en": (
+        "Get the morning brief",
+        "Our editors pick the five stories you need each weekday, delivered to your inbox "
+        "before breakfast. Free, and you can leave at any time.",
+        "<button>Sign me up</button>",
+    ),
+    "fr": (
+        "Recevez notre lettre",
+        "Chaque vendredi, le meilleur de la semaine dans votre boîte mail : inscrivez-vous "
+        "gratuitement et profitez de nos offres.",
+        "<a href='/nl'>Je m'inscris</a>",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_SIGNUPS))
+def test_a_signup_box_with_a_form_inside_the_article_is_left_out(lang: str):
+    """A newsletter's pitch in a box of no telling name, around a form, after the
+    article's second paragraph: a small box that holds a form is the form's widget."""
+    head, pitch, act = _SIGNUPS[lang]
+    box = f"<div class='unit'><h3>{head}</h3><p>{pitch}</p><form action='/nl'>{act}</form></div>"
+    first, second, rest = ARTICLE_EN.split("</p>", 2)
+    body = f"{first}</p>{second}</p>{box}{rest}"
+    text = extract_text(_page(NAV, f"<div class='c1'><div class='c2'>{body}</div></div>"))
+    assert ARTICLE_EN_KEY in text
+    assert "the monthly counts" in text
+    assert pitch not in text
+
+
+def test_a_title_above_a_form_in_the_article_stays():
+    """A guard: a recipe's title over its rating form says nothing to sign up for."""
+    card = (
+        "<div class='rc'><h2>Spiced plum jam</h2><form action='/rate'><input name='r'>"
+        "<button>Rate</button></form></div>"
+    )
+    html = _page(NAV, f"<div class='c1'>{ARTICLE_EN}{card}<p>Makes four jars.</p></div>")
+    assert "Spiced plum jam" in extract_text(html)
+
+
 @pytest.mark.parametrize(
     "name", ["newsletter-signup", "abo-teaser", "piano-offer teaser", "paywall-promo"]
 )

@@ -656,13 +656,26 @@ def _skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
     return best
 
 
+FORM_BOX_MAX = 400  # characters: a box this small around a form is the form's widget
+# ...when it says something: a title over a form (a recipe's, above its rating) is not.
+FORM_PITCH_MIN = 80
+
+
 def _drop_bare_cards(blocks: list[BlockRecord], best: int) -> None:
     """Inside an article with prose, the teaser cards whose line under the linked title
-    is too short to be prose (related stories, in any language) are left out too. On a
-    listing page, whose prose is thin, such cards are the content and stay."""
+    is too short to be prose (related stories, in any language) are left out too, and so
+    are small boxes around a form (a newsletter's sign-up, a search, a poll: the form's
+    fields are gone by now, its pitch is not). On a listing page, whose prose is thin,
+    such cards are the content and stay."""
     for b in blocks[best + 1 : blocks[best].end]:
         if b.card and not b.good:
             b.boiler = True
+        elif b.tag == "form":
+            box = b
+            while box.parent > best and blocks[box.parent].text <= FORM_BOX_MAX:
+                box = blocks[box.parent]
+            if box.text >= FORM_PITCH_MIN:
+                box.boiler = True
 
 
 # Words of a consent manager's legal text, in the languages most pages here use and as
