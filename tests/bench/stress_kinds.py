@@ -23,8 +23,9 @@ Every boilerplate text here is our own writing (English, German, French and Japa
 varied in length, wording and markup: platform ids and classes, dialog roles, fixed
 overlays, and boxes with no such marker at all.
 
-For each kind: the set F1 with and without it, and the pages whose own F1 drops by more
-than 0.10 (a whole-block miss or a block kept whole).
+For each kind: the set F1 with and without it, the (page, variant) pairs whose own F1
+drops by more than 0.10 (a whole-block miss, or a block kept whole), and those whose
+recall does (the article lost, not boilerplate kept beside it).
 
 Run with the bench venv (or the project's venv; it needs lxml only):
     .bench-venv/bin/python tests/bench/stress_kinds.py [--details] [--kind KIND]

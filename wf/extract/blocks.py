@@ -8,16 +8,28 @@ boilerplate (nav, aside, footer, figure; class and id words such as share, relat
 comments) are not walked into: all their text is bad. When that leaves no article, the
 page is walked again to see whether a boilerplate name wrapped the article itself.
 
-Two checks then settle the choice, on the chosen block and its larger child boxes only:
+Checks then settle the choice, on the chosen block and its larger child boxes only:
 a consent dialog or a notice asking for JavaScript, known by its text in any box (the
 platforms' names and dialog roles are already boilerplate), is made boilerplate and the
-page scored again; and the choice widens to an ancestor that holds much more prose of the
-same kind (a wiki's trivia list chosen out of the article that holds it).
+page scored again. A box drawn over the page (fixed) or alone at the very start or end of
+<body> is read with a sparser consent vocabulary: consent managers put their dialogs
+there, named or not. A notice about scripts inside a short article drops its own box,
+not the article. A consent dialog that leaves the first look thin is set aside while the
+page is walked whole (its article may sit in a box named as boilerplate), and the prose of
+boxes that are never content leaves the page's total there. A thread of reader comments
+after the article (sibling entries of one shape: a byline, a paragraph, a reply link) is
+left out by that shape, whatever it is named. And the choice widens to an ancestor that
+holds much more prose of the same kind (a wiki's trivia list chosen out of the article
+that holds it).
 
 Last, siblings of the choice that score a fifth of it join it (an article split into
 boxes around an advertisement): their parent is chosen and its other children are cut.
 A choice that is still thin (a product's short description) widens to the ancestors that
 add text but few links: the product's specifications, not the recommendations beside it.
+A choice with prose leaves out the teaser cards in it whose excerpt is too short to be
+prose, and small boxes around a form that pitch something (a newsletter's sign-up).
+Teaser cards weigh only by their links: related stories inside the article's box do not
+sink it.
 
 Inside the choice, link lists are left out: a list item or paragraph whose own words make
 a sentence of its links stays, a list is judged item by item and a table as a whole.
@@ -51,7 +63,7 @@ NEVER_NEGATIVE = frozenset(("html", "body", "main"))
 # only as whole words, so that "ad" does not match "header".
 _NEGATIVE = re.compile(
     r"comment(?!ary)|disqus|share|sharing|social|related|recommend|recirc|promo|"
-    r"newsletter|subscri|signup|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
+    r"newsletter|subscri|signup|paywall|regwall|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
     r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
     r"coment|komment|reklam|werbung|publicidad|"
@@ -658,7 +670,7 @@ def _skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
 
 FORM_BOX_MAX = 400  # characters: a box this small around a form is the form's widget
 # ...when it says something: a title over a form (a recipe's, above its rating) is not.
-FORM_PITCH_MIN = 80
+FORM_PITCH_MIN = 40
 
 
 def _drop_bare_cards(blocks: list[BlockRecord], best: int) -> None:
