@@ -434,6 +434,24 @@ def test_a_thread_of_comments_without_names_after_the_article_is_left_out(lang: 
     assert reply not in text
 
 
+def test_a_named_comment_section_does_not_make_the_article_around_it_a_link_list():
+    """A comment section named as such is not walked into: its text weighs as boilerplate.
+    The box that holds it beside the rest of the article is no list of links for that."""
+    entries = "".join(f"<li><p>{text}</p></li>" for text in _REPLIES * 2)
+    html = _page(
+        NAV,
+        "<div class='story'><div class='head'><h1>Seals</h1></div><p>A standfirst of the "
+        "story, long enough to be prose: the seals are back, and the town is delighted.</p>"
+        f"{ARTICLE_EN}{ARTICLE_EN.replace('h1>', 'h2>')}<div class='more'><div class='txt'>"
+        f"{ARTICLE_DE}{ARTICLE_DE.replace('h1>', 'h2>')}</div>"
+        f"<section class='comments-area'><ol>{entries}</ol></section></div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    assert ARTICLE_DE_KEY in text
+    assert "grandfather would not have believed it" not in text
+
+
 def test_entries_of_one_shape_that_are_the_page_stay():
     """A guard: a page that is such a list and little else (a guestbook, a live page)
     keeps it: without it there is no article."""

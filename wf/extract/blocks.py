@@ -1075,7 +1075,9 @@ def _link_list(b: BlockRecord) -> bool:
     paragraph or a list item is spared when words of its own join its links into a
     sentence, and a heading always is (on a listing page, linked titles are the content)."""
     text, link = b.text, b.link
-    if not text or link * 2 <= text or b.good * 2 >= text:
+    # Past CARD_MAX characters of prose a block is no list of links, whatever its link
+    # count says (boilerplate boxes not walked into count all their text as links).
+    if not text or link * 2 <= text or b.good * 2 >= text or b.good >= CARD_MAX:
         return False
     tag = b.tag
     if tag in _HEADING or tag in _TABLE_PARTS or tag in _LISTS:
