@@ -283,6 +283,23 @@ def test_a_javascript_notice_is_not_chosen_over_the_article(lang: str, wrapper: 
     assert "JavaScript" not in text
 
 
+@pytest.mark.parametrize("lang", sorted(JS_NOTICES))
+def test_a_javascript_notice_does_not_hide_an_article_in_a_box_named_as_boilerplate(lang: str):
+    """The notice outscores all the first look finds; set aside, it leaves the page thin,
+    and the page read again whole shows the article in its box (named as a widget)."""
+    notice = f"<div class='msg'><p>{JS_NOTICES[lang]}</p></div>"
+    html = _page(
+        notice,
+        NAV,
+        f"<div class='widget-area'><div class='w-in'>{ARTICLE_DE}</div></div>",
+        "<footer><p>Impressum</p></footer>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert "JavaScript" not in text
+    assert "Sport" not in text
+
+
 def test_a_javascript_notice_inside_the_article_is_left_out():
     body = ARTICLE_EN + f"<noscript><p>{JS_NOTICES['en']}</p></noscript>"
     text = extract_text(_page(NAV, f"<article>{body}</article>"))

@@ -538,9 +538,10 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
     total = blocks[0].raw
     best = _best(blocks)
     skipped = sum(b.own for b in blocks if b.last is None)
-    # Consent dialogs that outscore what the first walk found: without them the page may
-    # be thin, its article in a box whose name reads as boilerplate; they stay set aside
-    # while the page is walked whole, and come back only when no article turns up.
+    # Notices (consent dialogs, requests for JavaScript) that outscore what the first walk
+    # found: without them the page may be thin, its article in a box whose name reads as
+    # boilerplate; they stay set aside while the page is walked whole, and come back only
+    # when no article turns up.
     held: list[Any] = []
     if skipped and best >= 0:
         best = _skip_notices(blocks, best, gm, held)
@@ -894,6 +895,8 @@ def _skip_notices(
         if best < 0 or blocks[best].good < THIN_PROSE:
             break
     if "consent" not in kinds:
+        if held is not None:
+            held.extend(b.el for b in flagged)
         return best
     # Nothing else to read, or notices all the way down: the text is the page's own
     # (`held` gets the notices, for a caller that looks further before it believes that).
