@@ -571,20 +571,6 @@ def test_teaser_cards_with_a_short_excerpt_inside_the_article_are_dropped(title:
     assert excerpt not in text
 
 
-@pytest.mark.parametrize("name", ["paywall", "regwall", "c-paywall__inner", "articlePaywall"])
-def test_a_login_wall_named_so_inside_the_article_is_left_out(name: str):
-    wall = (
-        f"<div class='{name}'><h2>Log in to keep reading</h2><p>Create a free account or log "
-        "in to read the rest of this article; it takes less than a minute.</p>"
-        "<a href='/login'>Log in</a> <a href='/register'>Create account</a></div>"
-    )
-    text = extract_text(
-        _page(NAV, f"<div class='c1'><div class='c2'>{ARTICLE_EN}{wall}</div></div>")
-    )
-    assert ARTICLE_EN_KEY in text
-    assert "Create a free account" not in text
-
-
 _SIGNUPS = {
     "en": (
         "Get the morning brief",

@@ -63,7 +63,7 @@ NEVER_NEGATIVE = frozenset(("html", "body", "main"))
 # only as whole words, so that "ad" does not match "header".
 _NEGATIVE = re.compile(
     r"comment(?!ary)|disqus|share|sharing|social|related|recommend|recirc|promo|"
-    r"newsletter|subscri|signup|paywall|regwall|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
+    r"newsletter|subscri|signup|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
     r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
     r"coment|komment|reklam|werbung|publicidad|"
