@@ -543,15 +543,18 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
     # boilerplate; they stay set aside while the page is walked whole, and come back only
     # when no article turns up.
     held: list[Any] = []
+    checked = -1  # the block the notices were looked for in, while the records stand
     if skipped and best >= 0:
-        best = _skip_notices(blocks, best, gm, held)
+        best = checked = _skip_notices(blocks, best, gm, held)
         if held:
             _hold(blocks, held, True)
             aggregate(blocks, set(), gm)
             best = _best(blocks)
+            checked = -1
     if skipped and _thin(blocks, best, total + skipped):
         # Walk everything this time, to learn which boilerplate names held the prose.
         check_time(deadline)
+        checked = -1
         blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
         aggregate(blocks, set(), gm)
         # The page's prose without the boxes that can never be its content (a consent
@@ -591,7 +594,7 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
         _hold(blocks, held, False)
         aggregate(blocks, set(), gm)
         best = _best(blocks)
-    if best >= 0:
+    if best >= 0 and best != checked:
         best = _skip_notices(blocks, best, gm)
     if best >= 0:
         best = _skip_threads(blocks, best, gm)
@@ -720,6 +723,7 @@ NOTICE_SPACING = 100
 # characters, over a longer sample (legal text mixes in sentences of other words).
 NOTICE_SPACING_EDGE = 250
 NOTICE_HITS = 6
+EDGE_FIXED_DEPTH = 4  # boxes looked at for a fixed position: the block and three around
 _FIXED = re.compile(r"position\s*:\s*(?:fixed|sticky)", re.IGNORECASE)
 # "Browser" in the languages a notice about scripts is written in.
 _BROWSER = re.compile(
@@ -753,7 +757,9 @@ def at_edge(blocks: list[BlockRecord], b: BlockRecord) -> bool:
     page's navigation, header or footer, and with few links. Consent managers put their
     dialogs there; an article sits in the page's layout, beside its navigation."""
     el = b.el
-    while el is not None and el.tag != "body":
+    for _ in range(EDGE_FIXED_DEPTH):
+        if el is None or el.tag == "body":
+            break
         style = el.get("style")
         if style and _FIXED.search(style):
             return True
@@ -811,11 +817,14 @@ def _script_box(blocks: list[BlockRecord], b: BlockRecord) -> BlockRecord:
 
 
 def _never_content_prose(blocks: list[BlockRecord]) -> float:
-    """The prose inside blocks that _never_content names (outermost ones only)."""
+    """The prose inside blocks that _never_content names (outermost ones only, and only
+    those that hold a tenth of the page's prose or more: the rest do not decide which
+    box holds most of it)."""
     prose = 0.0
     skip = 0
+    floor = 0.1 * blocks[0].raw
     for i, b in enumerate(blocks):
-        if i < skip or not b.raw:
+        if i < skip or b.raw < floor or not b.raw:
             continue
         el = b.el
         if (el.get("class") or el.get("id") or el.get("role")) and _never_content(el):
