@@ -469,6 +469,28 @@ def test_a_named_comment_section_does_not_make_the_article_around_it_a_link_list
     assert "grandfather would not have believed it" not in text
 
 
+def test_a_thread_left_out_keeps_every_part_of_an_article_split_in_boxes():
+    """Without the thread the choice stands: scored again, the best single block would be
+    one part of an article that the page splits in boxes (a headline, links between)."""
+    entries = "".join(
+        f"<li class='e'><div class='hd'><b>reader{n}</b> <span>2 hours ago</span></div>"
+        f"<p>{text}</p><div class='ft'><a href='#r{n}'>Reply</a></div></li>"
+        for n, text in enumerate(_REPLIES * 2)
+    )
+    links = "".join(f"<a href='/t/{n}'>Topic number {n}</a> " for n in range(12))
+    lead = ARTICLE_DE.split("</p>")[0].split("</h1>")[1] + "</p>"
+    html = _page(
+        NAV,
+        f"<article class='story'><div class='b1'>{lead}</div><div class='tags'>{links}"
+        f"</div><div class='b2'>{ARTICLE_EN}{ARTICLE_EN.replace('h1>', 'h2>') * 2}</div>"
+        f"<div class='s-x'><ol>{entries}</ol></div></article>",
+    )
+    text = extract_text(html)
+    assert "Nach zwei Jahren Bauzeit" in text
+    assert ARTICLE_EN_KEY in text
+    assert "grandfather would not have believed it" not in text
+
+
 def test_entries_of_one_shape_that_are_the_page_stay():
     """A guard: a page that is such a list and little else (a guestbook, a live page)
     keeps it: without it there is no article."""

@@ -621,8 +621,8 @@ def _skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
     known by its structure whatever it is named or written in: four or more sibling
     entries of one tag and class that each hold a short byline (name, date), a paragraph
     of prose and a short link of their own (reply), making most of the box around them,
-    after some prose of the chosen block's own. The page is scored again without it;
-    when that leaves no article, the thread stays."""
+    after some prose of the chosen block's own. The choice stands without it; when that
+    leaves it no article, the thread stays."""
     chosen = blocks[best]
     end = chosen.end
     if chosen.good < THREAD_AFTER + THREAD_ITEMS * gm:
@@ -663,9 +663,10 @@ def _skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
     for box in threads:
         box.neg = True
     aggregate(blocks, set(), gm)
-    found = _best(blocks)
-    if found >= 0 and blocks[found].good >= THIN_PROSE:
-        return found
+    # The choice stands, the thread inside it now boilerplate: scored again, the best
+    # single block could be one part of an article split in boxes.
+    if chosen.good >= THIN_PROSE:
+        return best
     for box in threads:
         box.neg = False
     aggregate(blocks, set(), gm)
