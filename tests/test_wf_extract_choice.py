@@ -134,6 +134,108 @@ def test_a_privacy_policy_page_is_still_its_own_content():
     assert LEGAL_EN_KEY in extract_text(html)
 
 
+# A consent manager's text as most are written: its words (cookies, partners, purposes)
+# among sentences of others, sparser than LEGAL_EN, and longer than the article.
+_SPARSE_LEGAL_EN = (
+    "We value your privacy and we want you to understand how this site works.",
+    "Use limited data to select advertising: what you see here can be based on limited "
+    "data, such as the site you are reading or the city you are browsing from.",
+    "Measure how well articles and offers do, understand audiences through statistics, "
+    "and develop and improve the services you use every day on this site and others.",
+    "Our 612 partners may combine what they learn here with what they learned elsewhere "
+    "to build a picture of your interests and to show you offers that suit them.",
+    "Ensure security, prevent and detect fraud, and fix errors, so that the systems and "
+    "software behind this site keep working the way they are meant to work.",
+    "Some partners rely on their legitimate interest rather than on your consent; you "
+    "can object to that in the settings, where each partner is listed by name.",
+    "Your choices apply to this site only and are stored in a cookie for thirteen months; "
+    "change them at any time with the link at the foot of every page.",
+    "Precise location and the scanning of device characteristics are used by a few "
+    "partners only, and you can refuse them separately from everything else.",
+)
+_SPARSE_KEY = "612 partners"
+
+
+def _sparse_legal(times: int) -> str:
+    return "".join(f"<p>{s}</p>" for _ in range(times) for s in _SPARSE_LEGAL_EN)
+
+
+@pytest.mark.parametrize(
+    ("box", "where"),
+    [
+        ("<div class='l0'><div class='l1'><h2>Privacy</h2>{}</div></div>", "end"),
+        ("<div class='l0'><div class='l1'><h2>Privacy</h2>{}</div></div>", "start"),
+        ("<div class='x-ov' style='position: fixed; inset: 0'><div>{}</div></div>", "middle"),
+    ],
+    ids=["edge-end", "edge-start", "fixed"],
+)
+def test_an_unnamed_consent_dialog_with_sparse_legal_words_is_not_chosen(box: str, where: str):
+    """No platform name, no dialog role: a box at the very start or end of <body>, or fixed
+    over the page, whose text reads as a consent manager's even where its words are sparse."""
+    dialog = box.format(_sparse_legal(2))
+    article = f"<div class='c1'><div class='c2'>{ARTICLE_EN}</div></div>"
+    parts = {
+        "end": (NAV, article, dialog),
+        "start": (dialog, NAV, article),
+        "middle": (NAV, dialog, article, "<footer><p>Contact</p></footer>"),
+    }[where]
+    text = extract_text(_page(*parts))
+    assert ARTICLE_EN_KEY in text
+    assert _SPARSE_KEY not in text
+
+
+def test_a_long_unnamed_consent_dialog_at_the_edge_is_not_chosen():
+    """Longer than the 6 000 characters past which a consent text elsewhere on the page is
+    read as a privacy policy: at the edge of <body> it is still a dialog."""
+    dialog = f"<div class='l0'>{_sparse_legal(3)}{LEGAL_EN * 3}</div>"
+    links = "".join(f"<li><a href='/s/{n}'>Section number {n}</a></li>" for n in range(40))
+    footer = f"<footer><ul>{links}</ul></footer>"
+    text = extract_text(_page(NAV, f"<div class='c1'>{ARTICLE_EN}</div>", footer, dialog))
+    assert ARTICLE_EN_KEY in text
+    assert LEGAL_EN_KEY not in text
+
+
+def test_a_consent_dialog_does_not_hide_an_article_in_a_box_named_as_boilerplate():
+    """Without the dialog the first look finds next to nothing (the article sits in a box
+    whose name reads as boilerplate): the page is read again whole, the dialog set aside."""
+    html = _page(
+        NAV,
+        f"<div class='widget-area'><div class='w-in'>{ARTICLE_DE}</div></div>",
+        f"<div class='l0'><div class='l1'><h2>Datenschutz</h2>{LEGAL_DE}{LEGAL_DE}</div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert LEGAL_DE_KEY not in text
+
+
+@pytest.mark.parametrize("box", ["onetrust", "didomi", "role"])
+def test_a_named_consent_dialog_does_not_outweigh_an_article_in_a_box_named_as_boilerplate(
+    box: str,
+):
+    """When the page is read again whole to find the article's box, the prose of boxes
+    that can never be content (a consent manager's) does not count in the page's total:
+    the box holds most of the rest."""
+    html = _page(
+        _CONSENT_BOXES[box].format(f"<h2>Privacy</h2>{LEGAL_EN}{_sparse_legal(2)}"),
+        NAV,
+        f"<div class='widget-area'><div class='w-in'>{ARTICLE_DE}</div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert LEGAL_EN_KEY not in text
+
+
+def test_an_unnamed_privacy_text_in_the_middle_of_the_page_is_still_its_content():
+    """A guard: the sparser reading is for boxes at the edge or over the page; a privacy
+    page's text inside the layout (navigation before, footer after) stays the content."""
+    html = _page(
+        NAV,
+        f"<div class='c1'><h1>Privacy</h1>{_sparse_legal(2)}</div>",
+        "<footer><p>Contact</p></footer>",
+    )
+    assert _SPARSE_KEY in extract_text(html)
+
+
 # -- "please enable JavaScript" ------------------------------------------------------------
 
 JS_NOTICES = {
@@ -181,11 +283,53 @@ def test_a_javascript_notice_is_not_chosen_over_the_article(lang: str, wrapper: 
     assert "JavaScript" not in text
 
 
+@pytest.mark.parametrize("lang", sorted(JS_NOTICES))
+def test_a_javascript_notice_does_not_hide_an_article_in_a_box_named_as_boilerplate(lang: str):
+    """The notice outscores all the first look finds; set aside, it leaves the page thin,
+    and the page read again whole shows the article in its box (named as a widget)."""
+    notice = f"<div class='msg'><p>{JS_NOTICES[lang]}</p></div>"
+    html = _page(
+        notice,
+        NAV,
+        f"<div class='widget-area'><div class='w-in'>{ARTICLE_DE}</div></div>",
+        "<footer><p>Impressum</p></footer>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert "JavaScript" not in text
+    assert "Sport" not in text
+
+
 def test_a_javascript_notice_inside_the_article_is_left_out():
     body = ARTICLE_EN + f"<noscript><p>{JS_NOTICES['en']}</p></noscript>"
     text = extract_text(_page(NAV, f"<article>{body}</article>"))
     assert ARTICLE_EN_KEY in text
     assert "JavaScript" not in text
+
+
+@pytest.mark.parametrize("wrapper", ["div", "noscript"])
+def test_a_video_notice_in_a_short_article_drops_the_notice_not_the_article(wrapper: str):
+    """A short article with a player's "enable JavaScript" box in it: the box is the
+    notice, not the article around it."""
+    body = (
+        "<h1>Open thread</h1><p>Once a quarter we open a thread for your questions about our "
+        "work, the charities we look at and the research behind our picks; ask below, or "
+        "write to us if you would rather talk about it in private.</p>"
+        "<p>Last quarter's thread is in the archive.</p>"
+        f"<{wrapper} class='player'><p>To view this video please enable JavaScript, and "
+        f"consider upgrading to a web browser that supports HTML5 video.</p></{wrapper}>"
+    )
+    html = _page(
+        NAV,
+        "<div class='search-box'><h3>Search</h3><p>Search the site and the blog at once, "
+        "by keyword or by title.</p></div>",
+        f"<div class='c1'><div class='entry'>{body}</div></div>",
+    )
+    text = extract_text(html)
+    assert "the charities we look at" in text
+    assert "Last quarter's thread" in text
+    assert "enable JavaScript" not in text
+    assert "by keyword or by title" not in text
 
 
 def test_an_article_about_javascript_keeps_its_words():
@@ -269,6 +413,96 @@ def test_a_behind_the_scenes_block_does_not_replace_the_article():
     assert "Filming took place over eleven days" in text
 
 
+_REPLIES = (
+    "I have lived on this coast all my life and never once saw a seal in the estuary; my "
+    "grandfather would not have believed it.",
+    "Good to read some news that is not about the ferry timetable for once. Well done to "
+    "the volunteers who count them every month.",
+    "The gravel works closed eleven years ago, so the water has had time to clear. Makes "
+    "sense that the fish came back first, then the seals.",
+    "Please keep dogs on leads on the sandbanks this summer. The pups are easy to disturb "
+    "and the mothers will leave them.",
+    "Is there a place to watch them without getting too close? Asking for a school trip "
+    "we are planning in June with two classes.",
+    "Forty-two adults is a lot more than I expected. Will the survey be published so that "
+    "we can read the full numbers for ourselves?",
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_thread_of_comments_without_names_after_the_article_is_left_out(lang: str):
+    """Reader comments in boxes with no telling names, after the article in the same box:
+    entries of one shape, each a byline, a paragraph and a short reply link."""
+    reply, ago = ("Reply", "2 hours ago") if lang == "en" else ("Antworten", "vor 2 Stunden")
+    entries = "".join(
+        f"<li class='e'><div class='hd'><b>reader{n}</b> <span>{ago}</span></div>"
+        f"<p>{text}</p><div class='ft'><a href='#r{n}'>{reply}</a></div></li>"
+        for n, text in enumerate(_REPLIES * 2)
+    )
+    article = f"<div class='txt'>{ARTICLE_EN}{ARTICLE_EN.replace('<h1>', '<h2>')}</div>"
+    html = _page(
+        NAV,
+        f"<div class='wrap'>{article}<div class='s-x'><h2>12</h2><ol>{entries}</ol></div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    assert "the monthly counts" in text
+    assert "grandfather would not have believed it" not in text
+    assert reply not in text
+
+
+def test_a_named_comment_section_does_not_make_the_article_around_it_a_link_list():
+    """A comment section named as such is not walked into: its text weighs as boilerplate.
+    The box that holds it beside the rest of the article is no list of links for that."""
+    entries = "".join(f"<li><p>{text}</p></li>" for text in _REPLIES * 2)
+    html = _page(
+        NAV,
+        "<div class='story'><div class='head'><h1>Seals</h1></div><p>A standfirst of the "
+        "story, long enough to be prose: the seals are back, and the town is delighted.</p>"
+        f"{ARTICLE_EN}{ARTICLE_EN.replace('h1>', 'h2>')}<div class='more'><div class='txt'>"
+        f"{ARTICLE_DE}{ARTICLE_DE.replace('h1>', 'h2>')}</div>"
+        f"<section class='comments-area'><ol>{entries}</ol></section></div></div>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    assert ARTICLE_DE_KEY in text
+    assert "grandfather would not have believed it" not in text
+
+
+def test_a_thread_left_out_keeps_every_part_of_an_article_split_in_boxes():
+    """Without the thread the choice stands: scored again, the best single block would be
+    one part of an article that the page splits in boxes (a headline, links between)."""
+    entries = "".join(
+        f"<li class='e'><div class='hd'><b>reader{n}</b> <span>2 hours ago</span></div>"
+        f"<p>{text}</p><div class='ft'><a href='#r{n}'>Reply</a></div></li>"
+        for n, text in enumerate(_REPLIES * 2)
+    )
+    links = "".join(f"<a href='/t/{n}'>Topic number {n}</a> " for n in range(12))
+    lead = ARTICLE_DE.split("</p>")[0].split("</h1>")[1] + "</p>"
+    html = _page(
+        NAV,
+        f"<article class='story'><div class='b1'>{lead}</div><div class='tags'>{links}"
+        f"</div><div class='b2'>{ARTICLE_EN}{ARTICLE_EN.replace('h1>', 'h2>') * 2}</div>"
+        f"<div class='s-x'><ol>{entries}</ol></div></article>",
+    )
+    text = extract_text(html)
+    assert "Nach zwei Jahren Bauzeit" in text
+    assert ARTICLE_EN_KEY in text
+    assert "grandfather would not have believed it" not in text
+
+
+def test_entries_of_one_shape_that_are_the_page_stay():
+    """A guard: a page that is such a list and little else (a guestbook, a live page)
+    keeps it: without it there is no article."""
+    entries = "".join(
+        f"<li class='e'><div class='hd'><b>reader{n}</b> <span>2 hours ago</span></div>"
+        f"<p>{text}</p><div class='ft'><a href='#r{n}'>Reply</a></div></li>"
+        for n, text in enumerate(_REPLIES)
+    )
+    html = _page(NAV, f"<div class='wrap'><h1>Guestbook</h1><ol>{entries}</ol></div>")
+    assert "grandfather would not have believed it" in extract_text(html)
+
+
 # -- teasers around a correct article --------------------------------------------------------
 
 
@@ -295,6 +529,114 @@ def test_newsletter_and_related_teasers_around_the_article_are_dropped():
     assert "Vorteile sichern" not in text
     assert "Story number 3" not in text
     assert "Unsere neue Rubrik" not in text
+
+
+def test_related_cards_inside_the_article_do_not_sink_it_under_a_news_feed():
+    """Teaser cards (a linked title over a one-line excerpt) at the end of the article's
+    own box are left out, and weigh only by their links: their excerpts do not count
+    against the article, so that a feed of short items beside it does not win."""
+    paragraphs = "".join(
+        f"<p>Absatz {n}: Die Stadtwerke wollen bis zum Jahr 2030 alle Straßenlaternen auf "
+        f"sparsame Leuchten umstellen; im ersten Schritt sind die Wohngebiete im Norden an "
+        f"der Reihe, danach die Ausfallstraßen und zuletzt die Altstadt.</p>"
+        for n in range(10)
+    )
+    cards = "".join(
+        f"<div class='card'><a href='/a/{n}'><h4>Weitere Meldung Nummer {n} aus der "
+        f"Region</h4></a><p>Was sich im nächsten Monat ändert und wen es besonders trifft, "
+        f"lesen Sie hier.</p></div>"
+        for n in range(8)
+    )
+    feed = "".join(
+        f"<li><span>{10 + n}:00</span><p>Kurzmeldung {n}: Auf der Umgehungsstraße staut "
+        f"sich der Verkehr nach einem Unfall, die Polizei bittet um Geduld.</p></li>"
+        for n in range(16)
+    )
+    sitemap = "".join(
+        f"<li><a href='/s/{n}'>Stadtteil und Rubrik Nummer {n}</a></li>" for n in range(60)
+    )
+    html = _page(
+        NAV,
+        f"<div class='page'><div class='main-col'><h1>Neue Laternen</h1><div class='txt'>"
+        f"{paragraphs}<div class='box-r'><h3>Unsere neue Rubrik</h3>{cards}</div></div>"
+        "</div></div>",
+        f"<div class='live'><ul>{feed}</ul></div>",
+        f"<div class='map'><ul>{sitemap}</ul></div>",
+    )
+    text = extract_text(html)
+    assert "Absatz 6: Die Stadtwerke" in text
+    assert "Weitere Meldung Nummer 3" not in text
+    assert "Kurzmeldung 5" not in text
+
+
+@pytest.mark.parametrize(
+    ("title", "excerpt"),
+    [
+        ("Night buses will run for another year", "Readers ask what changes next month, and why."),
+        ("駅前の再開発、来年春に着工へ", "来月から何が変わるのかをまとめました。"),
+    ],
+    ids=["en", "ja"],
+)
+def test_teaser_cards_with_a_short_excerpt_inside_the_article_are_dropped(title: str, excerpt: str):
+    """A card whose linked title sits over a line too short to be prose is a teaser all
+    the same: left out wherever it sits in the article (here after its second paragraph)."""
+    cards = "".join(
+        f"<div class='card'><a href='/a/{n}'><h4>{title} ({n})</h4></a><p>{excerpt}</p></div>"
+        for n in range(5)
+    )
+    first, second, rest = ARTICLE_EN.split("</p>", 2)
+    body = f"{first}</p>{second}</p><div class='box'><h3>More</h3>{cards}</div>{rest}"
+    text = extract_text(_page(NAV, f"<div class='c1'><div class='c2'>{body}</div></div>"))
+    assert ARTICLE_EN_KEY in text
+    assert "the monthly counts" in text
+    assert f"{title} (3)" not in text
+    assert excerpt not in text
+
+
+_SIGNUPS = {
+    "en": (
+        "Get the morning brief",
+        "Our editors pick the five stories you need each weekday, delivered to your inbox "
+        "before breakfast. Free, and you can leave at any time.",
+        "<button>Sign me up</button>",
+    ),
+    "fr": (
+        "Recevez notre lettre",
+        "Chaque vendredi, le meilleur de la semaine dans votre boîte mail : inscrivez-vous "
+        "gratuitement et profitez de nos offres.",
+        "<a href='/nl'>Je m'inscris</a>",
+    ),
+    # Short in characters: a Japanese pitch says as much in half as many.
+    "ja": (
+        "メールマガジン",
+        "毎朝、編集部が選んだ注目のニュースをお届けします。登録は無料で、いつでも解除できます。",
+        "<button>今すぐ登録</button>",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_SIGNUPS))
+def test_a_signup_box_with_a_form_inside_the_article_is_left_out(lang: str):
+    """A newsletter's pitch in a box of no telling name, around a form, after the
+    article's second paragraph: a small box that holds a form is the form's widget."""
+    head, pitch, act = _SIGNUPS[lang]
+    box = f"<div class='unit'><h3>{head}</h3><p>{pitch}</p><form action='/nl'>{act}</form></div>"
+    first, second, rest = ARTICLE_EN.split("</p>", 2)
+    body = f"{first}</p>{second}</p>{box}{rest}"
+    text = extract_text(_page(NAV, f"<div class='c1'><div class='c2'>{body}</div></div>"))
+    assert ARTICLE_EN_KEY in text
+    assert "the monthly counts" in text
+    assert pitch not in text
+
+
+def test_a_title_above_a_form_in_the_article_stays():
+    """A guard: a recipe's title over its rating form says nothing to sign up for."""
+    card = (
+        "<div class='rc'><h2>Spiced plum jam</h2><form action='/rate'><input name='r'>"
+        "<button>Rate</button></form></div>"
+    )
+    html = _page(NAV, f"<div class='c1'>{ARTICLE_EN}{card}<p>Makes four jars.</p></div>")
+    assert "Spiced plum jam" in extract_text(html)
 
 
 @pytest.mark.parametrize(

@@ -8,16 +8,28 @@ boilerplate (nav, aside, footer, figure; class and id words such as share, relat
 comments) are not walked into: all their text is bad. When that leaves no article, the
 page is walked again to see whether a boilerplate name wrapped the article itself.
 
-Two checks then settle the choice, on the chosen block and its larger child boxes only:
+Checks then settle the choice, on the chosen block and its larger child boxes only:
 a consent dialog or a notice asking for JavaScript, known by its text in any box (the
 platforms' names and dialog roles are already boilerplate), is made boilerplate and the
-page scored again; and the choice widens to an ancestor that holds much more prose of the
-same kind (a wiki's trivia list chosen out of the article that holds it).
+page scored again. A box drawn over the page (fixed) or alone at the very start or end of
+<body> is read with a sparser consent vocabulary: consent managers put their dialogs
+there, named or not. A notice about scripts inside a short article drops its own box,
+not the article. A consent dialog that leaves the first look thin is set aside while the
+page is walked whole (its article may sit in a box named as boilerplate), and the prose of
+boxes that are never content leaves the page's total there. A thread of reader comments
+after the article (sibling entries of one shape: a byline, a paragraph, a reply link) is
+left out by that shape, whatever it is named. And the choice widens to an ancestor that
+holds much more prose of the same kind (a wiki's trivia list chosen out of the article
+that holds it).
 
 Last, siblings of the choice that score a fifth of it join it (an article split into
 boxes around an advertisement): their parent is chosen and its other children are cut.
 A choice that is still thin (a product's short description) widens to the ancestors that
 add text but few links: the product's specifications, not the recommendations beside it.
+A choice with prose leaves out the teaser cards in it whose excerpt is too short to be
+prose, and small boxes around a form that pitch something (a newsletter's sign-up).
+Teaser cards weigh only by their links: related stories inside the article's box do not
+sink it.
 
 Inside the choice, link lists are left out: a list item or paragraph whose own words make
 a sentence of its links stays, a list is judged item by item and a table as a whole.
@@ -102,6 +114,9 @@ GOOD_MIN_DENSE = 20
 THIN_PROSE = 250  # characters of prose below which a chosen region is suspect
 THIN_PROSE_DENSE = 100  # the same in Chinese or Japanese
 CARD_MAX = 500  # characters: more prose than this under a linked heading is no teaser
+# How bad a teaser card's excerpt is, beside its linked title: a box of cards inside the
+# article's container (related stories) must not sink the article under a sidebar.
+CARD_EXCERPT = 0.0
 PARAGRAPH_WORDS = 20  # characters outside links that make a linked paragraph a sentence
 SHORT_WEIGHT = 0.25  # how bad a short line without links is (a label, a date, a byline)
 
@@ -426,7 +441,7 @@ def aggregate(blocks: list[BlockRecord], exempt: set[int], good_min: int = GOOD_
         # Names are looked at only where they matter: blocks holding prose.
         if good and ((card and good < CARD_MAX) or (i not in exempt and negative(b))):
             b.boiler = True
-            b.bad += good
+            b.bad += good * CARD_EXCERPT if card and not negative(b) else good
             b.good = good = 0.0
         else:
             b.boiler = False
@@ -523,12 +538,32 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
     total = blocks[0].raw
     best = _best(blocks)
     skipped = sum(b.own for b in blocks if b.last is None)
+    # Notices (consent dialogs, requests for JavaScript) that outscore what the first walk
+    # found: without them the page may be thin, its article in a box whose name reads as
+    # boilerplate; they stay set aside while the page is walked whole, and come back only
+    # when no article turns up.
+    held: list[Any] = []
+    checked = -1  # the block the notices were looked for in, while the records stand
+    if skipped and best >= 0:
+        best = checked = _skip_notices(blocks, best, gm, held)
+        if held:
+            _hold(blocks, held, True)
+            aggregate(blocks, set(), gm)
+            best = _best(blocks)
+            checked = -1
     if skipped and _thin(blocks, best, total + skipped):
         # Walk everything this time, to learn which boilerplate names held the prose.
         check_time(deadline)
+        checked = -1
         blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
         aggregate(blocks, set(), gm)
-        total = blocks[0].raw
+        # The page's prose without the boxes that can never be its content (a consent
+        # manager's legal text, reader comments): a wrapper holds most of the rest.
+        total = blocks[0].raw - _never_content_prose(blocks)
+        if held:
+            _hold(blocks, held, True)
+            aggregate(blocks, set(), gm)
+            total -= sum(b.raw for b in blocks if b.el in held and not _held_above(blocks, b, held))
         best = _best(blocks)
         # First the wrappers; failing those, the repeated names (the page's names are
         # then unreliable, and prune leniently inside the content).
@@ -537,6 +572,8 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
             if not _thin(blocks, best, total):
                 break
             added = more(blocks, total) - exempt
+            if held:
+                added = {i for i in added if blocks[i].el not in held}
             if not added:
                 continue
             aggregate(blocks, exempt | added, gm)
@@ -552,16 +589,110 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
             aggregate(blocks, exempt, gm)  # no article there either: keep the names' verdict
         for i in exempt:
             blocks[i].neg = False
-    if best >= 0:
+    if held and _thin(blocks, best, total):
+        # No article without them either: the consent text is the page's own.
+        _hold(blocks, held, False)
+        aggregate(blocks, set(), gm)
+        best = _best(blocks)
+    if best >= 0 and best != checked:
         best = _skip_notices(blocks, best, gm)
     if best >= 0:
+        best = _skip_threads(blocks, best, gm)
         best = _widen(blocks, best)
         best = _merge_siblings(blocks, best)
         if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
             best = _grow_thin(blocks, best)
+        else:
+            _drop_bare_cards(blocks, best)
         result.best = blocks[best].el
         result.best_index = best
     return result
+
+
+THREAD_ITEMS = 4  # sibling entries of one shape that make a thread of comments
+THREAD_AFTER = 500  # characters of prose before it, in the chosen block: the article
+THREAD_ACTION = 40  # characters: an entry's action (reply, report) is a short link
+THREAD_LABEL = 60  # characters: an entry's byline (name, date) is a short line
+_PROSE, _ACTION, _LABEL = 1, 2, 4
+
+
+def _skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
+    """The chosen block, with a thread of reader comments after its article left out,
+    known by its structure whatever it is named or written in: four or more sibling
+    entries of one tag and class that each hold a short byline (name, date), a paragraph
+    of prose and a short link of their own (reply), making most of the box around them,
+    after some prose of the chosen block's own. The choice stands without it; when that
+    leaves it no article, the thread stays."""
+    chosen = blocks[best]
+    end = chosen.end
+    if chosen.good < THREAD_AFTER + THREAD_ITEMS * gm:
+        return best
+    shape: dict[int, int] = {}
+    for j in range(best + 1, end):
+        c = blocks[j]
+        if c.text != c.own or not c.own or c.last is None:
+            continue  # only blocks without blocks inside: the parts of an entry
+        if c.good:
+            kind = _PROSE
+        elif c.own_link == c.own and c.own <= THREAD_ACTION:
+            kind = _ACTION
+        elif c.own <= THREAD_LABEL:
+            kind = _LABEL
+        else:
+            continue
+        shape[c.parent] = shape.get(c.parent, 0) | kind
+    groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
+    for i, kinds in shape.items():
+        if kinds == _PROSE | _ACTION | _LABEL:
+            entry = blocks[i]
+            if entry.link * 5 <= entry.text:
+                key = (entry.parent, entry.tag, entry.el.get("class") or "")
+                groups.setdefault(key, []).append(entry)
+    threads = []
+    for (parent, _, _), entries in groups.items():
+        box = blocks[parent]
+        if len(entries) < THREAD_ITEMS or parent < best or box.boiler:
+            continue
+        if sum(e.text for e in entries) * 10 < box.text * 7:
+            continue
+        before = sum(b.good for b in blocks[best + 1 : box.index] if b.text == b.own)
+        if before >= THREAD_AFTER:
+            threads.append(box)
+    if not threads:
+        return best
+    for box in threads:
+        box.neg = True
+    aggregate(blocks, set(), gm)
+    # The choice stands, the thread inside it now boilerplate: scored again, the best
+    # single block could be one part of an article split in boxes.
+    if chosen.good >= THIN_PROSE:
+        return best
+    for box in threads:
+        box.neg = False
+    aggregate(blocks, set(), gm)
+    return best
+
+
+FORM_BOX_MAX = 400  # characters: a box this small around a form is the form's widget
+# ...when it says something: a title over a form (a recipe's, above its rating) is not.
+FORM_PITCH_MIN = 40
+
+
+def _drop_bare_cards(blocks: list[BlockRecord], best: int) -> None:
+    """Inside an article with prose, the teaser cards whose line under the linked title
+    is too short to be prose (related stories, in any language) are left out too, and so
+    are small boxes around a form (a newsletter's sign-up, a search, a poll: the form's
+    fields are gone by now, its pitch is not). On a listing page, whose prose is thin,
+    such cards are the content and stay."""
+    for b in blocks[best + 1 : blocks[best].end]:
+        if b.card and not b.good:
+            b.boiler = True
+        elif b.tag == "form":
+            box = b
+            while box.parent > best and blocks[box.parent].text <= FORM_BOX_MAX:
+                box = blocks[box.parent]
+            if box.text >= FORM_PITCH_MIN:
+                box.boiler = True
 
 
 # Words of a consent manager's legal text, in the languages most pages here use and as
@@ -574,11 +705,27 @@ _CONSENT_WORDS = (
     "confidentialit", "partner", "vendor", "anbieter", "purpose", "zweck", "finalit",
     "legitimate interest", "berechtigte", "personalis", "personaliz", "tracking",
     "widerruf", "withdraw", "gerät", "device", "stored", "gespeichert",
+    "partenaire", "appareil", "donnée", "personal data", "personenbezogen",
+    "\u30af\u30c3\u30ad\u30fc", "\u540c\u610f", "\u30d1\u30fc\u30c8\u30ca\u30fc",
 )  # fmt: skip
-# One of these is in every consent dialog: the rest are counted only then.
-_CONSENT_CORE = ("cookie", "consent", "einwillig", "zustimm")
+# One of these is in every consent dialog: the rest are counted only then. (Japanese:
+# "cookie" and "consent".)
+_CONSENT_CORE = (
+    "cookie",
+    "consent",
+    "einwillig",
+    "zustimm",
+    "\u30af\u30c3\u30ad\u30fc",
+    "\u540c\u610f",
+)
 NOTICE_SPACING = 100
+# A box drawn over the page or at the very edge of <body> (where consent managers put
+# their dialogs, with or without names) needs a sparser vocabulary: one word in so many
+# characters, over a longer sample (legal text mixes in sentences of other words).
+NOTICE_SPACING_EDGE = 250
 NOTICE_HITS = 6
+EDGE_FIXED_DEPTH = 4  # boxes looked at for a fixed position: the block and three around
+_FIXED = re.compile(r"position\s*:\s*(?:fixed|sticky)", re.IGNORECASE)
 # "Browser" in the languages a notice about scripts is written in.
 _BROWSER = re.compile(
     r"browser|navigateur|navegador|navigator|prohl[ií][zž]e[cč]|przegl[aą]dar|"
@@ -590,24 +737,51 @@ SCRIPT_NOTICE_MAX = 800  # characters: a notice about scripts is short
 # Characters of prose above which a block is read as no notice at all: a consent text
 # that long is a privacy policy, the page's own content (and reading it costs time).
 NOTICE_MAX = 6000
+NOTICE_MAX_EDGE = 12000  # the same for a block over the page or at its edge (at_edge)
 
 
-def _sample(el: Any) -> str:
+def _sample(el: Any, size: int = NOTICE_SAMPLE) -> str:
     """The start of a block's text: enough to judge it, and cheap (not the whole text)."""
     parts: list[str] = []
     n = 0
     for text in el.itertext():
         parts.append(text)
         n += len(text)
-        if n > NOTICE_SAMPLE:
+        if n > size:
             break
     return " ".join(parts)
 
 
-def notice(el: Any, b: BlockRecord) -> str | None:
+def at_edge(blocks: list[BlockRecord], b: BlockRecord) -> bool:
+    """Whether a block is drawn over the page (fixed or sticky, itself or a box around
+    it) or sits in a box of its own at the very start or end of <body>: one without the
+    page's navigation, header or footer, and with few links. Consent managers put their
+    dialogs there; an article sits in the page's layout, beside its navigation."""
+    el = b.el
+    for _ in range(EDGE_FIXED_DEPTH):
+        if el is None or el.tag == "body":
+            break
+        style = el.get("style")
+        if style and _FIXED.search(style):
+            return True
+        el = el.getparent()
+    top = b
+    while top.parent >= 0 and blocks[top.parent].parent >= 0:
+        top = blocks[top.parent]
+    if top.parent < 0 or top.link * 4 > top.text:
+        return False
+    box = top.el
+    if box.getprevious() is not None and box.getnext() is not None:
+        return False
+    return next(box.iter("nav", "header", "footer"), None) is None
+
+
+def notice(el: Any, b: BlockRecord, edge: bool = False) -> str | None:
     """'consent' for a consent manager's dialog, 'script' for a notice that asks for
-    JavaScript, judged by the text (whatever the box is named); None otherwise."""
-    text = _sample(el).lower()
+    JavaScript, judged by the text (whatever the box is named); None otherwise. `edge`:
+    the block is drawn over the page or at its edge (at_edge), where a consent text can
+    be sparser in the words that make it one."""
+    text = _sample(el, 3 * NOTICE_SAMPLE if edge else NOTICE_SAMPLE).lower()
     if b.text <= SCRIPT_NOTICE_MAX and "javascript" in text:
         in_noscript = el.tag == "noscript" or next(el.iterancestors("noscript"), None) is not None
         if in_noscript or _BROWSER.search(text):
@@ -615,12 +789,71 @@ def notice(el: Any, b: BlockRecord) -> str | None:
     if not any(word in text for word in _CONSENT_CORE):
         return None
     hits = sum(text.count(word) for word in _CONSENT_WORDS)
-    if hits >= NOTICE_HITS and hits * NOTICE_SPACING >= len(text):
+    spacing = NOTICE_SPACING_EDGE if edge else NOTICE_SPACING
+    if hits >= NOTICE_HITS and hits * spacing >= len(text):
         return "consent"
     return None
 
 
-def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
+def _script_box(blocks: list[BlockRecord], b: BlockRecord) -> BlockRecord:
+    """The block of `b`'s subtree that holds its mention of JavaScript, when that block
+    holds under half of `b`'s text; else `b` itself (the notice is the whole block)."""
+    for el in b.el.iter():
+        text, tail = el.text, el.tail
+        if text and "javascript" in text.lower():
+            holder = el
+        elif tail and el is not b.el and "javascript" in tail.lower():
+            holder = el.getparent()
+        else:
+            continue
+        while holder is not b.el and holder.tag not in BLOCK:
+            holder = holder.getparent()
+        if holder is b.el:
+            return b
+        for inner in blocks[b.index + 1 : b.end]:
+            if inner.el is holder:
+                return inner if inner.text * 2 < b.text else b
+        return b
+    return b
+
+
+def _never_content_prose(blocks: list[BlockRecord]) -> float:
+    """The prose inside blocks that _never_content names (outermost ones only, and only
+    those that hold a tenth of the page's prose or more: the rest do not decide which
+    box holds most of it)."""
+    prose = 0.0
+    skip = 0
+    floor = 0.1 * blocks[0].raw
+    for i, b in enumerate(blocks):
+        if i < skip or b.raw < floor or not b.raw:
+            continue
+        el = b.el
+        if (el.get("class") or el.get("id") or el.get("role")) and _never_content(el):
+            prose += b.raw
+            skip = b.end
+    return prose
+
+
+def _held_above(blocks: list[BlockRecord], b: BlockRecord, held: list[Any]) -> bool:
+    """Whether a block lies inside another held one."""
+    i = b.parent
+    while i >= 0:
+        if blocks[i].el in held:
+            return True
+        i = blocks[i].parent
+    return False
+
+
+def _hold(blocks: list[BlockRecord], held: list[Any], on: bool) -> None:
+    """Mark the blocks of the elements in `held` as boilerplate (on) or not."""
+    for b in blocks:
+        if b.el in held:
+            b.neg = on
+
+
+def _skip_notices(
+    blocks: list[BlockRecord], best: int, gm: int, held: list[Any] | None = None
+) -> int:
     """The chosen block, or another when it is, or mostly holds, a consent dialog or a
     notice about JavaScript: those are made boilerplate and the page is scored again.
 
@@ -642,13 +875,24 @@ def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
             j = b.end
             if b.good >= floor and b.text > b.own:
                 suspects.append(b)
-        if chosen.tag not in NEVER_NEGATIVE and chosen.good <= NOTICE_MAX:
+        if chosen.tag not in NEVER_NEGATIVE and (
+            chosen.good <= NOTICE_MAX
+            or (chosen.good <= NOTICE_MAX_EDGE and at_edge(blocks, chosen))
+        ):
             suspects.append(chosen)
         found = False
         for b in suspects:
             if b is chosen and found:
                 break
-            kind = notice(b.el, b)
+            if any(b.index < f.index < b.end for f in flagged):
+                # It holds a notice already dropped: its sample would read that notice
+                # again (a video's "enable JavaScript" box inside a short article).
+                continue
+            kind = notice(b.el, b, at_edge(blocks, b))
+            if kind == "script" and b.text > b.own:
+                # The notice can be one box of a short article (a video's "enable
+                # JavaScript" line): then that box goes, not the article.
+                b = _script_box(blocks, b)
             if kind:
                 b.neg = True
                 flagged.append(b)
@@ -661,10 +905,15 @@ def _skip_notices(blocks: list[BlockRecord], best: int, gm: int) -> int:
         if best < 0 or blocks[best].good < THIN_PROSE:
             break
     if "consent" not in kinds:
+        if held is not None:
+            held.extend(b.el for b in flagged)
         return best
-    # Nothing else to read, or notices all the way down: the text is the page's own.
+    # Nothing else to read, or notices all the way down: the text is the page's own
+    # (`held` gets the notices, for a caller that looks further before it believes that).
     for b in flagged:
         b.neg = False
+        if held is not None:
+            held.append(b.el)
     aggregate(blocks, set(), gm)
     return first
 
@@ -839,7 +1088,9 @@ def _link_list(b: BlockRecord) -> bool:
     paragraph or a list item is spared when words of its own join its links into a
     sentence, and a heading always is (on a listing page, linked titles are the content)."""
     text, link = b.text, b.link
-    if not text or link * 2 <= text or b.good * 2 >= text:
+    # Past CARD_MAX characters of prose a block is no list of links, whatever its link
+    # count says (boilerplate boxes not walked into count all their text as links).
+    if not text or link * 2 <= text or b.good * 2 >= text or b.good >= CARD_MAX:
         return False
     tag = b.tag
     if tag in _HEADING or tag in _TABLE_PARTS or tag in _LISTS:
