@@ -510,17 +510,24 @@ def answers_400():  # type: ignore[no-untyped-def]
     thread.join(5)
 
 
-def test_a_plain_http_target_through_the_tunnel_is_not_tls(serve, monkeypatch, answers_400):
-    # No port in the URL: the message names the default one, 443 (mapped by the proxy).
+@pytest.mark.parametrize(
+    ("host", "where"), [("site.invalid", "site.invalid:443"), ("[::1]", "[::1]:443")]
+)
+def test_a_plain_http_target_through_the_tunnel_is_not_tls(
+    serve, monkeypatch, answers_400, host, where
+):
+    # No port in the URL: the message names the default one, 443 (mapped by the proxy, so
+    # nothing listens on 443 here), an IPv6 address in brackets.
     proxy = Proxy(serve, ports={443: answers_400})
     monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1", "::1"}))
     with pytest.raises(TLSError) as failed:
-        fetch("https://site.invalid/", NetOptions(timeout=5, policy=POLICY, proxy_resolves=True))
+        fetch(f"https://{host}/", NetOptions(timeout=5, policy=policy, proxy_resolves=True))
     assert failed.value.message == (
-        "TLS handshake failed with site.invalid:443: the server does not speak TLS "
+        f"TLS handshake failed with {where}: the server does not speak TLS "
         "(wrong port or http:// URL?)"
     )
-    assert proxy.seen == ["CONNECT site.invalid:443"]
+    assert proxy.seen == [f"CONNECT {where}"]
 
 
 def test_a_tls_target_that_hangs_up_through_the_tunnel(serve, monkeypatch):
@@ -543,6 +550,27 @@ def test_a_tls_target_that_hangs_up_through_the_tunnel(serve, monkeypatch):
         thread.join(5)
     # OpenSSL's words for the early end follow; which words depends on its version.
     assert failed.value.message.startswith("TLS error with 127.0.0.1: ")
+
+
+def test_a_chunk_size_line_over_urllib3s_limit_behind_the_proxy(serve, monkeypatch):
+    # urllib3 refuses a chunk-size line over 64 KiB with a ProtocolError of one argument
+    # (no cause to follow): its own words are the detail. Older urllib3 2.x had no limit.
+    from urllib3 import response
+
+    if not hasattr(response, "_MAX_CHUNK_LINE_LENGTH"):
+        pytest.skip("this urllib3 does not limit a chunk-size line")
+
+    def handler(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+        conn.sendall(b"1" * 70_000 + b"\r\n")
+
+    origin, _ = _proxied(monkeypatch, serve, handler)
+    with pytest.raises(TransferError) as failed:
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
+    assert failed.value.message == (
+        "transfer from 127.0.0.1 broke off: "
+        "Response chunk size line exceeded maximum allowed length"
+    )
 
 
 def test_a_proxy_that_answers_garbage_is_a_malformed_answer(serve, monkeypatch):

@@ -29,6 +29,7 @@ from common.errors import (
     Timeout,
     TLSError,
     TooLarge,
+    ToolError,
     TooManyRedirects,
     TransferError,
     UsageError,
@@ -529,15 +530,22 @@ def test_an_informational_final_answer_has_no_body(serve):
     assert (resp.status, resp.body) == (101, b"")
 
 
+# An answer without a body is not judged by a coding no decoder here knows: there is
+# nothing to decode (a 304 carries the Content-Encoding of the body it stands for).
+UNKNOWN_CODING = "Content-Encoding: x-unknown\r\n"
+
+
 @pytest.mark.parametrize("status", [204, 304])
 def test_answers_without_a_body_have_none(serve, status):
-    srv = serve(routes({"/": f"HTTP/1.1 {status} X\r\nConnection: close\r\n\r\n".encode()}))
+    answer = f"HTTP/1.1 {status} X\r\n{UNKNOWN_CODING}Connection: close\r\n\r\n"
+    srv = serve(routes({"/": answer.encode()}))
     resp = fetch(srv.url, options())
     assert (resp.status, resp.body) == (status, b"")
 
 
 def test_head_reads_no_body(serve):
-    srv = serve(routes({"/": http_response(200, b"", {"Content-Length": "10"})}))
+    answer = f"HTTP/1.1 200 OK\r\n{UNKNOWN_CODING}Content-Length: 10\r\n\r\n"
+    srv = serve(routes({"/": answer.encode()}))
     resp = fetch(srv.url, options(), method="HEAD")
     assert (resp.status, resp.body) == (200, b"")
 
@@ -765,12 +773,46 @@ def test_a_tls_alert_is_named_by_its_reason(serve):
     assert failed.value.message == "TLS error with 127.0.0.1: SSLV3_ALERT_HANDSHAKE_FAILURE"
 
 
+def test_a_tls_error_without_a_reason_is_named_by_its_text(serve):
+    # A close_notify in answer to the ClientHello: ssl raises SSLZeroReturnError, which
+    # has no reason and no verify message, so its own text is the detail.
+    def closes(conn: socket.socket, request: bytes) -> None:
+        conn.recv(65536)  # the ClientHello
+        conn.sendall(b"\x15\x03\x03\x00\x02\x01\x00")  # warning close_notify
+        time.sleep(0.3)
+
+    srv = serve(closes, cls=EagerServer)
+    with pytest.raises(TLSError) as failed:
+        fetch(srv.url.replace("http://", "https://"), options())
+    # The text ends with the place in _ssl.c that raised it, which varies by build.
+    assert failed.value.message.startswith(
+        "TLS error with 127.0.0.1: TLS/SSL connection has been closed (EOF) (_ssl.c:"
+    )
+
+
+def test_a_request_http_client_refuses_is_reported_as_a_bug(serve):
+    # A header value with a line break, from code rather than -H (user_header refuses
+    # those): http.client raises ValueError before anything is sent. Nothing maps it to a
+    # network class; it ends as the internal error it is, naming the host, not as a crash.
+    srv = serve(routes({"/": http_response(200, b"ok", TEXT)}))
+    with pytest.raises(ToolError) as failed:
+        fetch(srv.url, options(), headers={"X-Test": "a\nb"})
+    assert type(failed.value) is ToolError
+    assert failed.value.message == (
+        "unexpected error talking to 127.0.0.1: Invalid header value b'a\\nb' (this is a bug)"
+    )
+
+
 @pytest.mark.parametrize(
     ("timeout", "attempt", "message"),
     [
         (0.5, None, "timed out after 0.5 s (the total deadline)"),
         (30.0, 0.5, "timed out waiting for 127.0.0.1"),
+        # An attempt's limit far under a second is kept as given (no floor above it): the
+        # socket gives up long before the deadline's timer.
+        (0.8, 0.05, "timed out waiting for 127.0.0.1"),
     ],
+    ids=["deadline", "attempt", "short-attempt"],
 )
 def test_a_stalled_server_times_out_with_its_message(serve, stall, timeout, attempt, message):
     srv = serve(stall)
@@ -836,4 +878,16 @@ def test_a_socket_that_gives_up_at_the_deadline_is_the_deadline(serve, stall, mo
     srv = serve(stall)
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=0.5))
+    assert failed.value.message == "timed out after 0.5 s (the total deadline)"
+
+
+def test_an_attempt_limit_past_the_deadline_does_not_cut_the_wait(serve, stall, monkeypatch):
+    # The deadline comes first (0.5 s), so the attempt's 0.9 s is no cut: the socket waits
+    # the time left and its giving up is the deadline's, timer or not (held back here).
+    from common.http import deadline
+
+    monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=0.5), attempt_timeout=0.9)
     assert failed.value.message == "timed out after 0.5 s (the total deadline)"
