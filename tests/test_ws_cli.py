@@ -1025,7 +1025,7 @@ def test_an_attempt_overdue_at_the_deadline_plus_grace_is_stopped_at_once(engine
     )
     # Stopped by the run at the deadline plus _GRACE (by its clock), not timed out by itself.
     assert a.elapsed_ms == int((overdue_at - start) * 1000)
-    assert took < 2.5, took
+    assert took < 4.0, took  # well before the 5 s, with room for a loaded machine
 
 
 def test_usage_errors_exit_2(engines):
