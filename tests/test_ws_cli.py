@@ -939,19 +939,15 @@ def test_a_hedged_loser_cancelled_during_its_next_page_is_cancelled_without_a_no
     assert lines == []
 
 
-class _Clock:
-    """ws.chain's monotonic clock, made to stand still where a test needs an instant the
-    real clock (nanoseconds apart from one reading to the next) never gives twice: the
-    fetches below the chain keep the real clock, which the readings start from."""
+def _chain_clock(monkeypatch: pytest.MonkeyPatch, readings: Callable[[], float]) -> None:
+    """ws.chain's monotonic clock replaced by ``readings``, for an instant the real clock
+    (nanoseconds apart from one reading to the next) never gives twice. The fetches below
+    the chain keep the real clock: the readings start from it, so that their limits agree."""
+    import types
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, readings: Callable[[], float]) -> None:
-        import types
+    from ws import chain
 
-        from ws import chain
-
-        self.start = time.monotonic()
-        clock = types.SimpleNamespace(monotonic=readings, time=time.time)
-        monkeypatch.setattr(chain, "time", clock)
+    monkeypatch.setattr(chain, "time", types.SimpleNamespace(monotonic=readings, time=time.time))
 
 
 @pytest.mark.parametrize(
@@ -969,7 +965,9 @@ def test_an_attempt_whose_ceiling_is_exactly_its_time_names_the_limit_that_cuts_
     from ws.chain import run
 
     start = time.monotonic()
-    _Clock(monkeypatch, lambda: start)  # no time passes between the run's start and the attempt
+    _chain_clock(
+        monkeypatch, lambda: start
+    )  # no time passes between the run's start and the attempt
     engines.hang("mojeek")
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     options = _options(engines, "rust", timeout=timeout, attempt_timeout=0.5)
@@ -984,7 +982,7 @@ def test_a_chain_that_first_looks_at_the_clock_at_its_deadline_asks_nobody(engin
 
     start = time.monotonic()
     readings = iter([start])  # the run's start; every later reading is its deadline exactly
-    _Clock(monkeypatch, lambda: next(readings, start + 1.0))
+    _chain_clock(monkeypatch, lambda: next(readings, start + 1.0))
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     report = run(_options(engines, "rust", timeout=1.0))
     # At the deadline an attempt would have no time at all: nobody is asked.
@@ -1013,7 +1011,7 @@ def test_an_attempt_overdue_at_the_deadline_plus_grace_is_stopped_at_once(engine
             in_flight.set()
         return overdue_at if in_flight.is_set() else start
 
-    _Clock(monkeypatch, readings)
+    _chain_clock(monkeypatch, readings)
     engines.hang("mojeek")
     report = run(_only(_options(engines, "rust", timeout=5.0), "mojeek"))
     took = time.monotonic() - start
