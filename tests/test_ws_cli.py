@@ -965,9 +965,8 @@ def test_an_attempt_whose_ceiling_is_exactly_its_time_names_the_limit_that_cuts_
     from ws.chain import run
 
     start = time.monotonic()
-    _chain_clock(
-        monkeypatch, lambda: start
-    )  # no time passes between the run's start and the attempt
+    # No time passes between the run's start and its attempt.
+    _chain_clock(monkeypatch, lambda: start)
     engines.hang("mojeek")
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
     options = _options(engines, "rust", timeout=timeout, attempt_timeout=0.5)
