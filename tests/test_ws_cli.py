@@ -1025,6 +1025,72 @@ def test_an_attempt_overdue_at_the_deadline_plus_grace_is_stopped_at_once(engine
     assert took < 4.0, took  # well before the 5 s, with room for a loaded machine
 
 
+def test_the_hedge_starts_at_its_instant_even_in_the_deadline_s_last_second(engines, monkeypatch):
+    # The clock reads the hedge's instant exactly from the moment the first attempt is in
+    # flight: the next provider starts then, although less than _GRACE is left of the
+    # deadline (10 s, hedge 9.5 s), and its answer wins.
+    from ws.chain import run
+
+    before = set(threading.enumerate())
+    start = time.monotonic()
+    in_flight = threading.Event()  # once set, stays set: the clock never goes back
+
+    def readings() -> float:
+        if any(t.name == "ws-mojeek" and t not in before for t in threading.enumerate()):
+            in_flight.set()
+        return start + 9.5 if in_flight.is_set() else start
+
+    _chain_clock(monkeypatch, readings)
+    engines.hang("mojeek")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    options = _options(engines, "rust", timeout=10.0, hedge=9.5)
+    report = run(_only(options, "mojeek", "duckduckgo"))
+    took = time.monotonic() - start
+    assert report.provider == "duckduckgo"
+    assert [(a.provider, a.outcome, a.message) for a in report.attempts] == [
+        ("mojeek", "cancelled", "duckduckgo answered first"),
+        ("duckduckgo", "ok", "HTTP 200, 2 results"),
+    ]
+    # At once, not when mojeek's own share (5 s) is over.
+    assert took < 4.0, took
+
+
+def test_a_hedge_due_in_the_deadline_s_last_second_still_starts_the_next_provider(engines, overdue):
+    # The hedge is due 0.6 s into a 1.5 s deadline, with less than _GRACE left: the wait
+    # for it ends with nothing finished (mojeek's answer is read only once the run has
+    # cancelled it), and the run starts duckduckgo rather than give up.
+    from ws.chain import run
+
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek", until_cancel=True)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    options = _options(engines, "rust", timeout=1.5, hedge=0.6)
+    report = run(_only(options, "mojeek", "duckduckgo"))
+    assert report.provider == "duckduckgo"
+    assert [(a.provider, a.outcome, a.message) for a in report.attempts] == [
+        ("mojeek", "cancelled", "duckduckgo answered first"),
+        ("duckduckgo", "ok", "HTTP 200, 2 results"),
+    ]
+
+
+def test_waiting_for_an_attempt_the_run_sleeps_rather_than_polls(engines, monkeypatch):
+    # Until the deadline plus _GRACE the run sleeps on the attempts' queue: it reads its
+    # clock a few times in all, where a loop that polled would read it thousands of times.
+    from ws.chain import run
+
+    reads: list[float] = []
+
+    def readings() -> float:
+        reads.append(time.monotonic())
+        return reads[-1]
+
+    _chain_clock(monkeypatch, readings)
+    engines.hang("mojeek")
+    report = run(_only(_options(engines, "rust", timeout=1.5), "mojeek"))
+    assert [a.outcome for a in report.attempts] == ["timeout"]
+    assert len(reads) < 30, len(reads)
+
+
 def test_usage_errors_exit_2(engines):
     cases = [
         (
