@@ -1091,6 +1091,31 @@ def test_waiting_for_an_attempt_the_run_sleeps_rather_than_polls(engines, monkey
     assert len(reads) < 30, len(reads)
 
 
+def test_an_attempt_s_elapsed_time_is_its_clock_s_in_milliseconds(engines, monkeypatch):
+    # The attempt's thread sees its clock move by exactly one second from its start to
+    # its end (the run's own readings stay real): 1000 ms, no more, no less.
+    from ws.chain import run
+
+    start = time.monotonic()
+    started: set[threading.Thread] = set()
+
+    def readings() -> float:
+        thread = threading.current_thread()
+        if not thread.name.startswith("ws-"):
+            return time.monotonic()
+        if thread in started:
+            return start + 1.0
+        started.add(thread)
+        return start
+
+    _chain_clock(monkeypatch, readings)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    report = run(_only(_options(engines, "rust"), "duckduckgo"))
+    (a,) = report.attempts
+    assert (a.outcome, a.elapsed_ms) == ("ok", 1000)
+    assert a.as_json()["elapsed_ms"] == 1000
+
+
 def test_usage_errors_exit_2(engines):
     cases = [
         (
