@@ -51,6 +51,8 @@ class Engines:
         self.routes[PATHS[provider]] = HANG
 
     def _handle(self, conn: socket.socket, request: bytes) -> None:
+        if b" " not in request:
+            return  # closed before a request was sent: an attempt cancelled as it connected
         path = request.split(b" ", 2)[1].decode().split("?", 1)[0]
         route = self.routes.get(path, (404, b"not here", {"Content-Type": "text/plain"}))
         if route == HANG:
