@@ -51,6 +51,8 @@ class Engines:
         self.routes[PATHS[provider]] = HANG
 
     def _handle(self, conn: socket.socket, request: bytes) -> None:
+        if b" " not in request:
+            return  # closed before a request was sent: an attempt cancelled as it connected
         path = request.split(b" ", 2)[1].decode().split("?", 1)[0]
         route = self.routes.get(path, (404, b"not here", {"Content-Type": "text/plain"}))
         if route == HANG:
@@ -262,6 +264,45 @@ def test_results_none_of_which_can_be_used_are_an_empty_answer(engines):
     )
     r = ws(engines, "rust", "--provider", "duckduckgo")
     assert r.stderr.splitlines()[0] == "ws: duckduckgo: empty (HTTP 200, no usable http(s) results)"
+
+
+def test_an_empty_answer_and_a_layout_change_fail_as_two_different_things(engines):
+    # Each failed attempt carries the exit-code row of its outcome: an empty answer is
+    # "no results", a page the parser cannot read is a failure of its own, so together
+    # they are two kinds of failure, summed up by outcome.
+    from common.errors import AllFailed, NoResults
+    from ws.chain import run
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_no_results.html")
+    engines.answer("brave", 200, b"<html><body><p>A redesigned page.</p></body></html>")
+    report = run(_only(_options(engines, "rust"), "duckduckgo", "brave"))
+    assert [(a.outcome, a.status, a.error) for a in report.attempts] == [
+        ("empty", 200, NoResults),
+        ("parse_error", 200, AllFailed),
+    ]
+    assert type(report.error) is AllFailed and report.error.message == (
+        "every provider failed (duckduckgo: empty, brave: parse_error)"
+    )
+
+
+def test_results_all_filtered_away_are_an_answered_empty_attempt(engines):
+    # The engine answered (its status is kept): with nothing left after --block, the run
+    # has no results, as a search nobody has results for, not a failure of the engine.
+    from common.errors import NoResults
+    from ws.chain import run
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    options = _options(engines, "rust", block=("github.io", "tokio.rs"))
+    report = run(_only(options, "duckduckgo"))
+    (a,) = report.attempts
+    assert (a.outcome, a.status, a.error, a.message) == (
+        "empty",
+        200,
+        NoResults,
+        "HTTP 200, 2 results, all from blocked domains",
+    )
+    assert type(report.error) is NoResults
+    assert report.error.message == 'no results for "rust" (duckduckgo)'
 
 
 def test_layout_change_is_a_parse_error_not_no_results(engines):
@@ -542,6 +583,59 @@ def test_a_block_that_ends_a_cancelled_attempt_is_kept(engines, overdue):
     assert load()["mojeek"].blocks == 1
 
 
+def _long_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let a cancelled attempt take up to 10 s to end on its own before the run stops
+    waiting for it (1 s in ws): on a loaded machine the loser of a hedged pair can need
+    more than the second to get to the end its test is about, and would then be stopped
+    by the run instead, whatever that end."""
+    from ws import chain
+
+    monkeypatch.setattr(chain, "_GRACE", 10.0)
+
+
+def test_an_attempt_that_fails_on_its_own_after_it_was_cancelled_is_cancelled(
+    engines, overdue, monkeypatch
+):
+    # The hedged loser reads its first page once the hedge has won (and cancelled it),
+    # then fails on its second page with an error of its own, not a timeout (the page's
+    # URL is over the length cap: refused before any connection). The run cancelled it:
+    # it is reported as cancelled, not as that failure.
+    from common.http.url import MAX_URL_LENGTH
+    from ws.backends import BY_NAME
+    from ws.backends.base import Query
+    from ws.chain import run
+
+    mojeek = BY_NAME["mojeek"]
+    endpoint = engines.env["WS_MOJEEK_URL"]
+    fixed = len(mojeek.build(Query("x"), endpoint).url) - 1
+    query = "x" * (MAX_URL_LENGTH - fixed)  # the first page's URL is at the cap exactly
+    assert len(mojeek.build(Query(query), endpoint).url) == MAX_URL_LENGTH
+    assert len(mojeek.build(Query(query), endpoint, {"s": "11"}).url) > MAX_URL_LENGTH
+    page = (
+        '<html><body><ul class="results-standard"><li><h2><a class="title" '
+        'href="https://a.example/">A</a></h2><p class="s">first</p></li></ul>'
+        '<div class="pagination"><a href="/search?q=x&amp;s=11">Next</a></div></body></html>'
+    )
+    engines.answer("mojeek", 200, page.encode())
+    overdue("mojeek", until_cancel=True)  # its first page is read once the hedge has won
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    _long_grace(monkeypatch)
+    lines: list[str] = []
+    options = _options(engines, query, hedge=0.05)
+    report = run(_only(options, "mojeek", "duckduckgo"), say=lines.append)
+    assert report.provider == "duckduckgo"
+    loser = report.attempts[0]
+    assert (loser.provider, loser.outcome, loser.status, loser.error, loser.notes) == (
+        "mojeek",
+        "cancelled",
+        None,
+        None,
+        [],
+    )
+    assert loser.message == "duckduckgo answered first"
+    assert lines == []
+
+
 def test_a_fused_run_keeps_the_answers_it_has_when_the_others_outlive_the_deadline(
     engines, overdue
 ):
@@ -777,9 +871,251 @@ def test_the_per_attempt_limit_bounds_every_page_of_an_attempt(serve):
     report = run(_only(options, "duckduckgo-lite"))
     (a,) = report.attempts
     assert a.outcome == "ok" and asked == [1, 2], (a.outcome, a.message, asked)
-    assert a.notes and a.notes[0].startswith("page 2: "), a.notes
+    # Each fetch of the attempt is given the per-attempt limit, which its timeout names.
+    assert a.notes == [
+        "page 2: timed out after 2 s (the total deadline); keeping the 3 results of the pages before"
+    ]
     # The second page has what is left of the 2 s, not 2 s of its own (3 s in all).
     assert 1900 <= a.elapsed_ms < 2600, a.elapsed_ms
+
+
+def _hang_until_closed(conn: socket.socket, within: float = 5.0) -> None:
+    """Send nothing; return once the client has closed the connection (or ``within``)."""
+    conn.settimeout(0.05)
+    give_up = time.monotonic() + within
+    while time.monotonic() < give_up:
+        try:
+            if conn.recv(1) == b"":
+                return
+        except TimeoutError:
+            continue
+        except OSError:
+            return
+
+
+def test_a_hedged_loser_cancelled_during_its_next_page_is_cancelled_without_a_note(
+    serve, monkeypatch
+):
+    # A walk that cancellation ends between pages raises as a first page would: the
+    # attempt was cancelled, not cut short by a failed page worth a note.
+    import os
+
+    from ws.chain import run
+    from ws.config import make_options
+
+    first_page = (WS_FIXTURES / "ddg_lite_results.html").read_bytes()
+    asked: list[int] = []
+    second_page_asked = threading.Event()
+
+    def lite(conn: socket.socket, request: bytes) -> None:
+        asked.append(len(asked) + 1)
+        if len(asked) == 1:
+            conn.sendall(http_response(200, first_page, {"Content-Type": HTML}))
+        else:
+            second_page_asked.set()
+            _hang_until_closed(conn)  # the second page never comes
+
+    def brave(conn: socket.socket, request: bytes) -> None:
+        second_page_asked.wait(10)  # the hedge wins while lite waits for its second page
+        conn.sendall(http_response(200, (WS_FIXTURES / "brave_results.html").read_bytes()))
+
+    env = {
+        **os.environ,
+        "WS_DUCKDUCKGO_LITE_URL": serve(lite).url.rstrip("/") + PATHS["duckduckgo-lite"],
+        "WS_BRAVE_URL": serve(brave).url.rstrip("/") + PATHS["brave"],
+    }
+    options = dataclasses.replace(make_options("rust", environ=env), hedge=0.05)
+    _long_grace(monkeypatch)
+    lines: list[str] = []
+    report = run(_only(options, "duckduckgo-lite", "brave"), say=lines.append)
+    assert report.provider == "brave" and asked == [1, 2], (report.provider, asked)
+    loser = report.attempts[0]
+    assert (loser.provider, loser.outcome, loser.status, loser.error, loser.notes) == (
+        "duckduckgo-lite",
+        "cancelled",
+        None,
+        None,
+        [],
+    )
+    assert loser.as_json()["message"] == "brave answered first"
+    assert lines == []
+
+
+def _chain_clock(monkeypatch: pytest.MonkeyPatch, readings: Callable[[], float]) -> None:
+    """ws.chain's monotonic clock replaced by ``readings``, for an instant the real clock
+    (nanoseconds apart from one reading to the next) never gives twice. The fetches below
+    the chain keep the real clock: the readings start from it, so that their limits agree."""
+    import types
+
+    from ws import chain
+
+    monkeypatch.setattr(chain, "time", types.SimpleNamespace(monotonic=readings, time=time.time))
+
+
+@pytest.mark.parametrize(
+    ("providers", "timeout", "why"),
+    [
+        # The last provider, whose ceiling is all the time left: the deadline cuts it.
+        (("mojeek",), 0.5, "no answer before the total deadline (--timeout 0.5 s)"),
+        # One of two, whose share of the deadline is exactly the ceiling.
+        (("mojeek", "duckduckgo"), 1.0, "no answer within the per-attempt limit of 0.5 s"),
+    ],
+)
+def test_an_attempt_whose_ceiling_is_exactly_its_time_names_the_limit_that_cuts_it(
+    engines, monkeypatch, providers, timeout, why
+):
+    from ws.chain import run
+
+    start = time.monotonic()
+    # No time passes between the run's start and its attempt.
+    _chain_clock(monkeypatch, lambda: start)
+    engines.hang("mojeek")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    options = _options(engines, "rust", timeout=timeout, attempt_timeout=0.5)
+    report = run(_only(options, *providers))
+    first = report.attempts[0]
+    assert (first.provider, first.outcome, first.message) == ("mojeek", "timeout", why)
+
+
+def test_a_chain_that_first_looks_at_the_clock_at_its_deadline_asks_nobody(engines, monkeypatch):
+    from common.errors import Timeout
+    from ws.chain import run
+
+    start = time.monotonic()
+    readings = iter([start])  # the run's start; every later reading is its deadline exactly
+    _chain_clock(monkeypatch, lambda: next(readings, start + 1.0))
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    report = run(_options(engines, "rust", timeout=1.0))
+    # At the deadline an attempt would have no time at all: nobody is asked.
+    assert (report.attempts, report.results, engines.srv.requests) == ([], [], [])
+    assert type(report.error) is Timeout and report.error.message == (
+        "no provider was asked before the total deadline "
+        "(duckduckgo, duckduckgo-lite, brave, mojeek)"
+    )
+
+
+def test_an_attempt_overdue_at_the_deadline_plus_grace_is_stopped_at_once(engines, monkeypatch):
+    # The chain waits for an attempt in flight until the deadline plus _GRACE, and not a
+    # moment longer: here the clock reads exactly that from the moment the attempt is in
+    # flight, and the run ends then, not at the attempt's own limit 5 s later.
+    from common.errors import Timeout
+    from ws import chain
+    from ws.chain import run
+
+    before = set(threading.enumerate())
+    start = time.monotonic()
+    overdue_at = start + 5.0 + chain._GRACE
+    in_flight = threading.Event()  # once set, stays set: the clock never goes back
+
+    def readings() -> float:
+        if any(t.name == "ws-mojeek" and t not in before for t in threading.enumerate()):
+            in_flight.set()
+        return overdue_at if in_flight.is_set() else start
+
+    _chain_clock(monkeypatch, readings)
+    engines.hang("mojeek")
+    report = run(_only(_options(engines, "rust", timeout=5.0), "mojeek"))
+    took = time.monotonic() - start
+    (a,) = report.attempts
+    assert (a.outcome, a.message, a.error) == (
+        "timeout",
+        "no answer before the total deadline (--timeout 5 s)",
+        Timeout,
+    )
+    # Stopped by the run at the deadline plus _GRACE (by its clock), not timed out by itself.
+    assert a.elapsed_ms == int((overdue_at - start) * 1000)
+    assert took < 4.0, took  # well before the 5 s, with room for a loaded machine
+
+
+def test_the_hedge_starts_at_its_instant_even_in_the_deadline_s_last_second(engines, monkeypatch):
+    # The clock reads the hedge's instant exactly from the moment the first attempt is in
+    # flight: the next provider starts then, although less than _GRACE is left of the
+    # deadline (10 s, hedge 9.5 s), and its answer wins.
+    from ws.chain import run
+
+    before = set(threading.enumerate())
+    start = time.monotonic()
+    in_flight = threading.Event()  # once set, stays set: the clock never goes back
+
+    def readings() -> float:
+        if any(t.name == "ws-mojeek" and t not in before for t in threading.enumerate()):
+            in_flight.set()
+        return start + 9.5 if in_flight.is_set() else start
+
+    _chain_clock(monkeypatch, readings)
+    engines.hang("mojeek")
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    options = _options(engines, "rust", timeout=10.0, hedge=9.5)
+    report = run(_only(options, "mojeek", "duckduckgo"))
+    took = time.monotonic() - start
+    assert report.provider == "duckduckgo"
+    assert [(a.provider, a.outcome, a.message) for a in report.attempts] == [
+        ("mojeek", "cancelled", "duckduckgo answered first"),
+        ("duckduckgo", "ok", "HTTP 200, 2 results"),
+    ]
+    # At once, not when mojeek's own share (5 s) is over.
+    assert took < 4.0, took
+
+
+def test_a_hedge_due_in_the_deadline_s_last_second_still_starts_the_next_provider(engines, overdue):
+    # The hedge is due 0.6 s into a 1.5 s deadline, with less than _GRACE left: the wait
+    # for it ends with nothing finished (mojeek's answer is read only once the run has
+    # cancelled it), and the run starts duckduckgo rather than give up.
+    from ws.chain import run
+
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek", until_cancel=True)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    options = _options(engines, "rust", timeout=1.5, hedge=0.6)
+    report = run(_only(options, "mojeek", "duckduckgo"))
+    assert report.provider == "duckduckgo"
+    assert [(a.provider, a.outcome, a.message) for a in report.attempts] == [
+        ("mojeek", "cancelled", "duckduckgo answered first"),
+        ("duckduckgo", "ok", "HTTP 200, 2 results"),
+    ]
+
+
+def test_waiting_for_an_attempt_the_run_sleeps_rather_than_polls(engines, monkeypatch):
+    # Until the deadline plus _GRACE the run sleeps on the attempts' queue: it reads its
+    # clock a few times in all, where a loop that polled would read it thousands of times.
+    from ws.chain import run
+
+    reads: list[float] = []
+
+    def readings() -> float:
+        reads.append(time.monotonic())
+        return reads[-1]
+
+    _chain_clock(monkeypatch, readings)
+    engines.hang("mojeek")
+    report = run(_only(_options(engines, "rust", timeout=1.5), "mojeek"))
+    assert [a.outcome for a in report.attempts] == ["timeout"]
+    assert len(reads) < 30, len(reads)
+
+
+def test_an_attempt_s_elapsed_time_is_its_clock_s_in_milliseconds(engines, monkeypatch):
+    # The attempt's thread sees its clock move by exactly one second from its start to
+    # its end (the run's own readings stay real): 1000 ms, no more, no less.
+    from ws.chain import run
+
+    start = time.monotonic()
+    started: set[threading.Thread] = set()
+
+    def readings() -> float:
+        thread = threading.current_thread()
+        if not thread.name.startswith("ws-"):
+            return time.monotonic()
+        if thread in started:
+            return start + 1.0
+        started.add(thread)
+        return start
+
+    _chain_clock(monkeypatch, readings)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    report = run(_only(_options(engines, "rust"), "duckduckgo"))
+    (a,) = report.attempts
+    assert (a.outcome, a.elapsed_ms) == ("ok", 1000)
+    assert a.as_json()["elapsed_ms"] == 1000
 
 
 def test_usage_errors_exit_2(engines):

@@ -129,6 +129,16 @@ def test_engines_asks_only_those_named(engines):  # noqa: F811
     assert [x["url"] for x in doc["results"]] == [B, A, D, C, E]
 
 
+def test_n_cuts_the_fused_list_not_each_engine_s(engines):  # noqa: F811
+    # B is second at both engines and first once fused (1/62 + 1/62 against 1/61): cut
+    # to -n 1 before fusing, each engine would offer only its first (A, D), and B is lost.
+    _serve_overlap(engines)
+    r = ws(engines, "rust", "--engines", "mojeek,ddg", "-n", "1", "--json")
+    assert r.code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [(x["url"], x["ranks"]) for x in doc["results"]] == [(B, {"duckduckgo": 2, "mojeek": 2})]
+
+
 def test_one_engine_failing_still_exits_0_with_the_others(engines):  # noqa: F811
     _serve_overlap(engines)
     engines["brave"].answer(429, b"<html><body>Too many requests</body></html>")

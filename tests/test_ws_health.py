@@ -125,6 +125,26 @@ def test_a_429_with_retry_after_skips_that_engine_on_the_next_run(engines):  # n
     assert json.loads(third.stdout)["attempts"][0]["outcome"] == "blocked"
 
 
+def test_a_retry_after_date_rests_the_engine_until_that_date(engines):  # noqa: F811
+    # An HTTP date is read against the wall clock: five minutes from now, not the ten
+    # minutes of a block that says nothing.
+    from email.utils import formatdate
+
+    ddg = engines["duckduckgo"]
+    when = time.time() + 300
+    ddg.answer(
+        429, WS_FIXTURES / "brave_429.html", **{"Retry-After": formatdate(when, usegmt=True)}
+    )
+    engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
+    r = ws(engines, "rust", "--json")
+    assert r.code == 0, r.stderr
+    outcomes = [(a["provider"], a["outcome"]) for a in json.loads(r.stdout)["attempts"]]
+    assert outcomes == [("duckduckgo", "blocked"), ("duckduckgo-lite", "ok")]
+    entry = health.load()["duckduckgo"]
+    # The date has whole seconds; the run took a little of them.
+    assert when - 2 <= entry.until <= when + 1 and entry.blocks == 1
+
+
 def test_every_engine_skipped_still_exits_75(engines):  # noqa: F811
     for engine in engines.values():
         engine.answer(429, WS_FIXTURES / "brave_429.html")
