@@ -390,6 +390,12 @@ def _build(
     from common.decode import decode_body
 
     decoded, page.charset = decode_body(doc.body, doc.content_type or None)
+    utf8 = None
+    if kind in ("html", "feed") and not opts.raw:
+        from wf.extract.parse import utf8_source
+
+        # The parser takes the body as it came when it is the text's UTF-8 (no encode).
+        utf8 = utf8_source(doc.body, decoded, page.charset)
     doc.body = b""  # up to --max-bytes that extraction does not need to hold as well
     if kind == "feed" and not opts.raw:
         text = _extract_feed(page, decoded, opts, log=log, deadline=deadline)
@@ -398,8 +404,10 @@ def _build(
             return
         kind = "html"  # no feed inside after all: read as the page it may be
     if kind == "html" and not opts.raw:
-        text = _extract_html(page, decoded, opts, log=log, browser=browser, deadline=deadline)
-        del decoded  # a 10 MB body of one astral character and ASCII is a 40 MB str
+        text = _extract_html(
+            page, decoded, opts, log=log, browser=browser, deadline=deadline, utf8=utf8
+        )
+        del decoded, utf8  # a 10 MB body of one astral character and ASCII is a 40 MB str
     else:
         text = decoded
     _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
@@ -529,6 +537,7 @@ def _extract_html(
     log: Log,
     browser: LazyBrowser | None,
     deadline: float,
+    utf8: bytes | None = None,
 ) -> str:
     from wf.extract import extract
 
@@ -540,6 +549,7 @@ def _extract_html(
         link_markers=opts.links,
         deadline=deadline,
         metadata=opts.as_json or opts.meta,
+        utf8=utf8,
     )
     can_render = browser is not None and page.status is not None
     if opts.render != NEVER and browser is not None and can_render:

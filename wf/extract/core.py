@@ -30,6 +30,7 @@ def run(
     want_links: bool,
     deadline: float | None = None,
     want_metadata: bool = False,
+    utf8: bytes | None = None,
 ) -> Extracted:
     try:
         result = _run(
@@ -40,6 +41,7 @@ def run(
             want_links=want_links,
             deadline=deadline,
             want_metadata=want_metadata,
+            utf8=utf8,
         )
     except Exception as exc:  # noqa: BLE001 - the contract is: any input gives text, never raises
         trace.trace("extract: failed (%s: %s); tags stripped instead", type(exc).__name__, exc)
@@ -71,6 +73,7 @@ def _run(
     want_links: bool,
     deadline: float | None,
     want_metadata: bool,
+    utf8: bytes | None,
 ) -> Extracted:
     from wf.extract import parse
 
@@ -84,8 +87,12 @@ def _run(
     }
     from common.parse_limits import limit
 
-    text, cut = limit(parse.to_text(html))
-    result = _parse_and_extract(text, options)
+    text, utf8 = parse.to_text(html, utf8)
+    limited, cut = limit(text)
+    if limited is not text:
+        text, utf8 = limited, None  # cut: the bytes are no copy of it any more
+    del limited
+    result = _parse_and_extract(text, options, utf8)
     result.notes.extend(cut.notes())
     return result
 
@@ -95,10 +102,10 @@ def _run(
 _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
-def _parse_and_extract(text: str, options: dict[str, Any]) -> Extracted:
+def _parse_and_extract(text: str, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
 
-    root = parse.parse_fast(text) if len(text) <= FAST_MAX else None
+    root = parse.parse_fast(text, utf8) if len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
         if not _UNCLEAN.search(result.text) and not _UNCLEAN.search(result.title or ""):
@@ -107,8 +114,8 @@ def _parse_and_extract(text: str, options: dict[str, Any]) -> Extracted:
         # path, which drops them before the parse.
         trace.trace("extract: a control character in the fast parse; parsing again carefully")
         del root, result
-    root = parse.parse(parse.to_utf8(text))
-    del text
+    root = parse.parse(parse.to_utf8(text, utf8))
+    del text, utf8
     if root is None:
         return Extracted(title=None, text="", links=[])
     return _extract(root, **options)

@@ -81,20 +81,47 @@ def _parser() -> Any:
     return parser
 
 
-def to_text(html: str | bytes) -> str:
+def to_text(html: str | bytes, utf8: bytes | None = None) -> tuple[str, bytes | None]:
+    """The page as text, and as UTF-8 when that costs no encode (see utf8_source):
+    `utf8` is the caller's, for a str it decoded; bytes are decoded here."""
     if isinstance(html, bytes | bytearray | memoryview):
         from common.decode import decode_body
 
-        return decode_body(bytes(html), None)[0]
-    return html
+        body = bytes(html)
+        text, charset = decode_body(body, None)
+        return text, utf8_source(body, text, charset)
+    return html, utf8
 
 
-def to_utf8(text: str) -> bytes:
-    # Lone surrogates become "?".
-    return text.encode("utf-8", "replace").translate(None, _CONTROL)
+def utf8_source(body: bytes, text: str, charset: str) -> bytes | None:
+    """The bytes that ``text.encode("utf-8")`` would give, taken from ``body`` without
+    encoding anything; None when ``body`` is no such copy.
+
+    ``text`` and ``charset`` are what common.decode.decode_body made of ``body``. Read as
+    UTF-8 with no U+FFFD in the text, no byte was replaced, so the body (after its byte
+    order mark) is exactly the text's UTF-8: the parser can take it as it came, sparing
+    the encode of a page it was decoded from (on a page beyond Latin-1, a twelfth of the
+    extraction). A page that holds U+FFFD is parsed the careful way, which needs the text;
+    so is one over core.FAST_MAX characters, beside whose tree a caller would rather not
+    hold the body as well.
+    """
+    from wf.extract.core import FAST_MAX
+
+    if charset != "utf-8" or len(text) > FAST_MAX or "\ufffd" in text:
+        return None
+    if body.startswith(b"\xef\xbb\xbf"):
+        return body[3:]
+    return body
 
 
-def parse_fast(text: str) -> Any:
+def to_utf8(text: str, utf8: bytes | None = None) -> bytes:
+    """`text` as UTF-8 without control characters; `utf8`, when given, is its encoding
+    already (see utf8_source). Lone surrogates become "?"."""
+    data = text.encode("utf-8", "replace") if utf8 is None else utf8
+    return data.translate(None, _CONTROL)
+
+
+def parse_fast(text: str, utf8: bytes | None = None) -> Any:
     """The root of `text` parsed as it is, without the careful path's pass over every
     byte for control characters; None when only parse(to_utf8(text)) can be trusted: the
     text holds U+FFFD (a control character turns into one unseen), a lone surrogate, or
@@ -103,15 +130,19 @@ def parse_fast(text: str) -> Any:
     Handed over as UTF-8, which libxml2 reads without conversion: a str reaches it as
     Latin-1, UTF-16 or UCS-4, which it converts at the cost of Python's encoder for the
     first two and through iconv at three times that for UCS-4 (a page with an emoji).
-    The copy is transient and at most 4 MB (FAST_MAX characters)."""
+    `utf8`, when given, is that encoding already (see utf8_source); else the copy is made
+    here, transient and at most 4 MB (FAST_MAX characters)."""
     from lxml import etree
 
     if "\ufffd" in text:
         return None
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: the careful path makes it "?"
-        return None
+    if utf8 is not None:
+        data = utf8
+    else:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: the careful path makes it "?"
+            return None
     parser = _parser()
     try:
         root = etree.fromstring(data, parser)
