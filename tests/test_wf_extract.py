@@ -180,6 +180,30 @@ def test_hidden_elements_are_dropped():
     assert "secret" not in full and "Template" not in full and "no reader" not in full
 
 
+@pytest.mark.parametrize(
+    ("style", "hides"),
+    [
+        ("display:none", True),
+        ("DISPLAY : NONE", True),
+        ("color: red; Visibility:\tHidden", True),
+        ("overflow:hidden; display:block", False),
+        ("background:url(none.png)", False),
+        ("", False),
+        # Case-blind matching folds more than str.lower() does: these are searched as
+        # they are, not lowered first.
+        ("visibility:h\u0130dden", True),
+        ("visibility:h\u0131dden", True),
+        ("di\u017fplay:none", True),
+        ("display:\u00a0block", False),
+    ],
+)
+def test_a_style_hides_exactly_when_the_case_blind_pattern_finds_it(style: str, hides: bool):
+    from wf.extract.parse import _STYLE_HIDDEN, _hides
+
+    assert _hides(style) is hides
+    assert hides is (_STYLE_HIDDEN.search(style) is not None)
+
+
 def test_a_page_that_hides_everything_until_a_script_runs_still_gives_its_text():
     html = (
         '<html><body><div style="display:none" id="app"><h1>Quarterly report</h1>'

@@ -238,10 +238,11 @@ class MarkdownWriter:
             out[0] = ("", *out[0][1:])
 
     def flush(self) -> None:
-        if not self.parts:
+        parts = self.parts
+        if not parts:
             return
-        raw = "".join(self.parts)
-        self.parts = []
+        raw = "".join(parts)
+        parts.clear()  # in place: write() holds the list
         self.flushes += 1
         if raw.isspace():  # the indentation between two blocks, most often
             return
@@ -354,6 +355,10 @@ class MarkdownWriter:
 
         skip = self.skip
         deadline = self.deadline
+        want_links = self.want_links
+        parts = self.parts  # cleared in place, never replaced
+        add = parts.append
+        start_block, end_block = self.start_block, self.end_block
         blocks = 0
         walker = etree.iterwalk(root, events=("start", "end"))
         skipped: Any = None
@@ -369,29 +374,29 @@ class MarkdownWriter:
                         walker.skip_subtree()
                         skipped = el
                         continue
-                    self.start_block(el, tag)
+                    start_block(el, tag)
                     if tag == "pre":
                         walker.skip_subtree()
                         skipped = el
                         continue
                 elif tag == "br":
-                    self.parts.append(" " if self.inline_only else _BR)
-                elif tag == "a" and self.want_links:
-                    self.anchors.append((el.get("href"), len(self.parts), self.flushes))
+                    add(" " if self.inline_only else _BR)
+                elif tag == "a" and want_links:
+                    self.anchors.append((el.get("href"), len(parts), self.flushes))
                 text = el.text
                 if text:
-                    self.parts.append(text)
+                    add(text)
                 continue
             # end
             if el is skipped:
                 skipped = None
             elif tag in BLOCK:
-                self.end_block(el, tag)
-            elif tag == "a" and self.want_links and self.anchors:
+                end_block(el, tag)
+            elif tag == "a" and want_links and self.anchors:
                 self.close_anchor()
             tail = el.tail
             if tail and el is not root:
-                self.parts.append(tail)
+                add(tail)
         self.flush()
         if self.main:
             self.trim_calls_to_action()
@@ -498,8 +503,8 @@ class MarkdownWriter:
 
     def new_parts(self) -> None:
         # A new run of inline text: the parts indices that open anchors and the last
-        # link recorded are counted per run.
-        self.parts = []
+        # link recorded are counted per run. Cleared in place: write() holds the list.
+        self.parts.clear()
         self.flushes += 1
 
     def emit_pre(self, el: Any) -> None:
