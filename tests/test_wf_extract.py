@@ -425,6 +425,7 @@ def test_utf8_source_is_the_body_only_when_it_is_the_texts_utf8():
     body = text.encode("utf-8")
     assert utf8_source(body, text, "utf-8") is body  # the body itself: no copy
     assert utf8_source(b"\xef\xbb\xbf" + body, text, "utf-8") == body  # after its BOM
+    assert utf8_source(memoryview(body), text, "utf-8") is None  # bytes only
     # Decoded from another charset, or with a byte replaced: the bytes are no copy.
     latin = "<p>Caf\u00e9</p>"
     assert utf8_source(latin.encode("cp1252"), latin, "windows-1252") is None

@@ -109,6 +109,8 @@ def utf8_source(body: bytes, text: str, charset: str) -> bytes | None:
 
     if charset != "utf-8" or len(text) > FAST_MAX or "\ufffd" in text:
         return None
+    if not isinstance(body, bytes):  # a view or a buffer: the careful path translates bytes
+        return None
     if body.startswith(b"\xef\xbb\xbf"):
         return body[3:]
     return body
