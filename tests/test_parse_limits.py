@@ -262,3 +262,22 @@ def test_long_tags_are_found_in_the_same_windows_as_by_a_loop(seed):
         expected = _long_tag_starts_one_window_at_a_time(text)
         assert parse_limits._long_tag_starts(text, "<", ">") == expected
         assert parse_limits._long_tag_starts(text.encode(), b"<", b">") == expected
+
+
+@pytest.mark.parametrize(
+    ("tag", "end"),
+    [
+        ('<p class="x">text', 12),  # at its ">"
+        ("<p a<b c=1>", 4),  # at a "<", as the scan of long tags reads a tag
+        ("<p " + "a=1 " * 2000, 2 + parse_limits._HEAD),  # capped, with no "<" or ">"
+        ("<p a=1 b=2", 10),  # at the end of the page
+    ],
+)
+def test_a_long_tags_first_part_ends_at_its_first_angle_bracket_or_the_cap(tag: str, end: int):
+    # The text after the name that the short page's check reads: up to the first "<"
+    # or ">", at most _HEAD characters, as str and as bytes alike.
+    for text in (tag, tag.encode()):
+        p = parse_limits._p(type(text))
+        m = p.name.match(text, 0)
+        assert m is not None and m.end() == 2
+        assert parse_limits._head_end(text, m.end(), p) == end

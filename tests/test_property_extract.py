@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from common.decode import decode_body
@@ -173,6 +173,33 @@ def test_generated_trees_extract_to_text(
 @given(st.binary(max_size=2000), st.booleans())
 def test_random_bytes_extract_to_text(body: bytes, full: bool) -> None:
     _check(extract(body, full=full))
+
+
+@SETTINGS
+@given(st.binary(max_size=2000), st.booleans())
+def test_bytes_extract_as_the_text_they_decode_to(body: bytes, full: bool) -> None:
+    # Bytes that are their text's UTF-8 go to the parser as they came (utf8_source): the
+    # result is the same as from the decoded text, which is encoded for the parser.
+    assert extract(body, full=full) == extract(decode_body(body)[0], full=full)
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.sampled_from(["<p>", "</p>", "<b>", "<br>", "\ufffd", "\x00", "\x07", "\ufeff"])
+        | st.text(st.characters(blacklist_categories=("Cs",)), max_size=20),
+        max_size=30,
+    ),
+    st.booleans(),
+)
+def test_text_with_its_utf8_extracts_as_the_text_alone(pieces: list[str], bom: bool) -> None:
+    from wf.extract.parse import utf8_source
+
+    text = "".join(pieces)
+    # As decode_body reads bytes: a leading byte order mark is no part of the text.
+    assume(bom or not text.startswith("\ufeff"))
+    body = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+    assert extract(text, utf8=utf8_source(body, text, "utf-8")) == extract(text)
 
 
 CODECS = [

@@ -180,6 +180,30 @@ def test_hidden_elements_are_dropped():
     assert "secret" not in full and "Template" not in full and "no reader" not in full
 
 
+@pytest.mark.parametrize(
+    ("style", "hides"),
+    [
+        ("display:none", True),
+        ("DISPLAY : NONE", True),
+        ("color: red; Visibility:\tHidden", True),
+        ("overflow:hidden; display:block", False),
+        ("background:url(none.png)", False),
+        ("", False),
+        # Case-blind matching folds more than str.lower() does: these are searched as
+        # they are, not lowered first.
+        ("visibility:h\u0130dden", True),
+        ("visibility:h\u0131dden", True),
+        ("di\u017fplay:none", True),
+        ("display:\u00a0block", False),
+    ],
+)
+def test_a_style_hides_exactly_when_the_case_blind_pattern_finds_it(style: str, hides: bool):
+    from wf.extract.parse import _STYLE_HIDDEN, _hides
+
+    assert _hides(style) is hides
+    assert hides is (_STYLE_HIDDEN.search(style) is not None)
+
+
 def test_a_page_that_hides_everything_until_a_script_runs_still_gives_its_text():
     html = (
         '<html><body><div style="display:none" id="app"><h1>Quarterly report</h1>'
@@ -388,6 +412,50 @@ def test_extract_text_is_extract_dot_text():
     html = page("article.html")
     assert extract_text(html) == extract(html).text
     assert extract_text(html, full=True) == extract(html, full=True).text
+
+
+# -- the page's bytes beside its text (utf8=) ---------------------------------------------
+
+
+def test_utf8_source_is_the_body_only_when_it_is_the_texts_utf8():
+    from wf.extract.core import FAST_MAX
+    from wf.extract.parse import utf8_source
+
+    text = "<p>Caf\u00e9 \u201ccr\u00e8me\u201d \U0001f600</p>"
+    body = text.encode("utf-8")
+    assert utf8_source(body, text, "utf-8") is body  # the body itself: no copy
+    assert utf8_source(b"\xef\xbb\xbf" + body, text, "utf-8") == body  # after its BOM
+    assert utf8_source(memoryview(body), text, "utf-8") is None  # bytes only
+    # Decoded from another charset, or with a byte replaced: the bytes are no copy.
+    latin = "<p>Caf\u00e9</p>"
+    assert utf8_source(latin.encode("cp1252"), latin, "windows-1252") is None
+    bad = b"<p>Caf\xe9 au lait</p>"
+    assert utf8_source(bad, bad.decode("utf-8", "replace"), "utf-8") is None
+    # A page too big for the fast parse is parsed carefully, from the text.
+    big = "<p>" + "a" * FAST_MAX + "</p>"
+    assert utf8_source(big.encode(), big, "utf-8") is None
+
+
+def test_the_parser_takes_the_bytes_given_beside_the_text():
+    text = "<html><body><p>" + "The text as decoded, read from the str. " * 5 + "</p></body></html>"
+    other = text.replace("decoded", "given").encode()
+    # The caller vouches that the bytes are the text's UTF-8: they are what is parsed.
+    assert "as given" in extract(text, utf8=other).text
+    assert "as given" in extract_text(text, utf8=other)
+    assert "as decoded" in extract(text).text
+
+
+def test_the_bytes_are_not_used_once_the_page_was_cut():
+    html = "<html><body><p>first</p>" + "<p>a</p>" * 100_000 + "<p>never read</p></body></html>"
+    result = extract(html, full=True, utf8=html.encode())
+    assert "never read" not in result.text
+    assert result.notes == ["the page has 200008 tags; text extracted from the first 150000"]
+
+
+def test_a_control_character_beside_the_bytes_still_takes_the_careful_path():
+    html = "<html><body><p>Bell\x07 and escape\x1b in a sentence of some length.</p></body></html>"
+    assert extract_text(html, utf8=html.encode()) == extract_text(html)
+    assert "Bell and escape in a sentence" in extract_text(html, utf8=html.encode())
 
 
 # -- pages that break naive code ---------------------------------------------------------

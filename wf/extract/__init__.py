@@ -35,12 +35,15 @@ def extract(
     link_markers: bool = False,
     deadline: float | None = None,
     metadata: bool = False,
+    utf8: bytes | None = None,
 ) -> Extracted:
     """Extract a page's text; never raises for any str or bytes input.
 
     `deadline` (a time.monotonic() value) bounds the work on a huge page: past it, the
     page's text comes back in document order without structure or main-content choice.
     With ``metadata=True`` the result's ``metadata`` holds wf.extract.metadata's keys.
+    `utf8`, for a str the caller decoded, is what wf.extract.parse.utf8_source found for
+    it (bytes that are exactly its UTF-8, or None): the parser takes them as they are.
     """
     from wf.extract.core import run
 
@@ -52,14 +55,18 @@ def extract(
         want_links=True,
         deadline=deadline,
         want_metadata=metadata,
+        utf8=utf8,
     )
 
 
-def extract_text(html: str | bytes, url: str | None = None, full: bool = False) -> str:
-    """The readable text of an HTML page: its main content, or with full=True all of it."""
+def extract_text(
+    html: str | bytes, url: str | None = None, full: bool = False, utf8: bytes | None = None
+) -> str:
+    """The readable text of an HTML page: its main content, or with full=True all of it
+    (`utf8` as for extract)."""
     from wf.extract.core import run
 
-    return run(html, url=url, full=full, markers=False, want_links=False).text
+    return run(html, url=url, full=full, markers=False, want_links=False, utf8=utf8).text
 
 
 __all__ = ["Extracted", "Link", "extract", "extract_text"]

@@ -31,6 +31,7 @@ def run(
     want_links: bool,
     deadline: float | None = None,
     want_metadata: bool = False,
+    utf8: bytes | None = None,
 ) -> Extracted:
     try:
         result = _run(
@@ -41,6 +42,7 @@ def run(
             want_links=want_links,
             deadline=deadline,
             want_metadata=want_metadata,
+            utf8=utf8,
         )
     except Exception as exc:  # noqa: BLE001 - the contract is: any input gives text, never raises
         trace.trace("extract: failed (%s: %s); tags stripped instead", type(exc).__name__, exc)
@@ -72,6 +74,7 @@ def _run(
     want_links: bool,
     deadline: float | None,
     want_metadata: bool,
+    utf8: bytes | None,
 ) -> Extracted:
     options = {
         "url": url,
@@ -81,27 +84,39 @@ def _run(
         "deadline": deadline,
         "want_metadata": want_metadata,
     }
-    text, cut = _limited(html)
-    result = _parse_and_extract(text, options)
+    text, utf8, cut = _limited(html, utf8)
+    result = _parse_and_extract(text, options, utf8)
     result.notes.extend(cut.notes())
     return result
 
 
-def _limited(html: str | bytes) -> tuple[str | bytes, Cut]:
-    """The page for the parser, within common.parse_limits: a big body of valid UTF-8
-    stays the bytes libxml2 reads as they are (its str takes four bytes a character once
-    one is astral)."""
+def _limited(html: str | bytes, utf8: bytes | None) -> tuple[str | bytes, bytes | None, Cut]:
+    """The page for the parser, within common.parse_limits, and its UTF-8 when the parser
+    can take that as it came (parse.utf8_source). A big body of valid UTF-8 stays the bytes
+    libxml2 reads (its str takes four bytes a character once one is astral); a small one is
+    decoded for the checks on text, and its bytes spare the parser an encode."""
     from common.parse_limits import limit
     from wf.extract import parse
 
+    found = None
     if isinstance(html, bytes):
         from common.decode import utf8_bytes
 
         found = utf8_bytes(html)
-        if found is not None:  # wf.pipeline has traced its charset
-            data = found[0]
-            return limit(data) if len(data) > FAST_MAX else limit(data.decode("utf-8"))
-    return limit(parse.to_text(html))
+    if found is not None:  # wf.pipeline has traced its charset
+        data = found[0]
+        if len(data) > FAST_MAX:
+            page, cut = limit(data)
+            return page, None, cut
+        text = data.decode("utf-8")
+        del data
+        utf8 = parse.utf8_source(html, text, "utf-8")  # type: ignore[arg-type]
+    else:
+        text, utf8 = parse.to_text(html, utf8)
+    limited, cut = limit(text)
+    if limited is not text:
+        return limited, None, cut  # cut: the bytes are no copy of it any more
+    return text, utf8, cut
 
 
 # What the fast parse passes through from a page and the careful one removes: C0 controls
@@ -109,10 +124,10 @@ def _limited(html: str | bytes) -> tuple[str | bytes, Cut]:
 _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
-def _parse_and_extract(text: str | bytes, options: dict[str, Any]) -> Extracted:
+def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
 
-    root = parse.parse_fast(text) if isinstance(text, str) and len(text) <= FAST_MAX else None
+    root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
         if not _UNCLEAN.search(result.text) and not _UNCLEAN.search(result.title or ""):
@@ -121,8 +136,8 @@ def _parse_and_extract(text: str | bytes, options: dict[str, Any]) -> Extracted:
         # path, which drops them before the parse.
         trace.trace("extract: a control character in the fast parse; parsing again carefully")
         del root, result
-    root = parse.parse(parse.to_utf8(text))
-    del text
+    root = parse.parse(parse.to_utf8(text, utf8))
+    del text, utf8
     if root is None:
         return Extracted(title=None, text="", links=[])
     return _extract(root, **options)

@@ -81,21 +81,55 @@ def _parser() -> Any:
     return parser
 
 
-def to_text(html: str | bytes) -> str:
+def to_text(html: str | bytes, utf8: bytes | None = None) -> tuple[str, bytes | None]:
+    """The page as text, and as UTF-8 when that costs no encode (see utf8_source):
+    `utf8` is the caller's, for a str it decoded; bytes are decoded here."""
     if isinstance(html, bytes | bytearray | memoryview):
         from common.decode import decode_body
 
-        return decode_body(bytes(html), None)[0]
-    return html
+        body = bytes(html)
+        text, charset = decode_body(body, None)
+        return text, utf8_source(body, text, charset)
+    return html, utf8
 
 
-def to_utf8(text: str | bytes) -> bytes:
-    # Lone surrogates become "?"; bytes are UTF-8 already (wf.extract.core._page).
-    data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+def utf8_source(body: bytes, text: str, charset: str) -> bytes | None:
+    """The bytes that ``text.encode("utf-8")`` would give, taken from ``body`` without
+    encoding anything; None when ``body`` is no such copy.
+
+    ``text`` and ``charset`` are what common.decode.decode_body made of ``body``. Read as
+    UTF-8 with no U+FFFD in the text, no byte was replaced, so the body (after its byte
+    order mark) is exactly the text's UTF-8: the parser can take it as it came, sparing
+    the encode of a page it was decoded from (on a page beyond Latin-1, a twelfth of the
+    extraction). A page that holds U+FFFD is parsed the careful way, which needs the text;
+    so is one over core.FAST_MAX characters, beside whose tree a caller would rather not
+    hold the body as well.
+    """
+    from wf.extract.core import FAST_MAX
+
+    if charset != "utf-8" or len(text) > FAST_MAX or "\ufffd" in text:
+        return None
+    if not isinstance(body, bytes):  # a view or a buffer: the careful path translates bytes
+        return None
+    if body.startswith(b"\xef\xbb\xbf"):
+        return body[3:]
+    return body
+
+
+def to_utf8(text: str | bytes, utf8: bytes | None = None) -> bytes:
+    """`text` as UTF-8 without control characters: bytes are UTF-8 already
+    (wf.extract.core._limited), and `utf8`, when given, is the text's encoding (see
+    utf8_source). Lone surrogates become "?"."""
+    if isinstance(text, bytes):
+        data = text
+    elif utf8 is not None:
+        data = utf8
+    else:
+        data = text.encode("utf-8", "replace")
     return data.translate(None, _CONTROL)
 
 
-def parse_fast(text: str) -> Any:
+def parse_fast(text: str, utf8: bytes | None = None) -> Any:
     """The root of `text` parsed as it is, without the careful path's pass over every
     byte for control characters; None when only parse(to_utf8(text)) can be trusted: the
     text holds U+FFFD (a control character turns into one unseen), a lone surrogate, or
@@ -104,15 +138,19 @@ def parse_fast(text: str) -> Any:
     Handed over as UTF-8, which libxml2 reads without conversion: a str reaches it as
     Latin-1, UTF-16 or UCS-4, which it converts at the cost of Python's encoder for the
     first two and through iconv at three times that for UCS-4 (a page with an emoji).
-    The copy is transient and at most 4 MB (FAST_MAX characters)."""
+    `utf8`, when given, is that encoding already (see utf8_source); else the copy is made
+    here, transient and at most 4 MB (FAST_MAX characters)."""
     from lxml import etree
 
     if "\ufffd" in text:
         return None
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: the careful path makes it "?"
-        return None
+    if utf8 is not None:
+        data = utf8
+    else:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: the careful path makes it "?"
+            return None
     parser = _parser()
     try:
         root = etree.fromstring(data, parser)
@@ -290,7 +328,7 @@ def _drop_hidden(root: Any) -> None:
     from lxml import etree
 
     hidden: dict[Any, None] = {}
-    style_hidden = _STYLE_HIDDEN.search
+    style_hidden = _hides
     for hit in _xpath(_HIDDEN_XPATH)(root):
         if isinstance(hit, etree._Element):
             el = hit
@@ -324,4 +362,15 @@ def _is_hidden(el: Any) -> bool:
     if (get("aria-hidden") or "").strip().lower() == "true":
         return True
     style = get("style")
-    return bool(style and _STYLE_HIDDEN.search(style))
+    return bool(style and _hides(style))
+
+
+def _hides(style: str) -> bool:
+    """_STYLE_HIDDEN found in a style attribute. An ASCII value without "none" or
+    "hidden" in any case cannot match, and most do not: their test costs a tenth of the
+    case-blind search (a non-ASCII one is searched as it is, case folding and all)."""
+    if style.isascii():
+        low = style.lower()
+        if "none" not in low and "hidden" not in low:
+            return False
+    return _STYLE_HIDDEN.search(style) is not None
