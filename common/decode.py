@@ -128,6 +128,20 @@ def utf8_bytes(body: bytes, content_type: str | None = None) -> tuple[bytes, str
     return data, source if name else "the bytes (valid UTF-8)"
 
 
+def utf8_text(body: bytes, content_type: str | None = None) -> tuple[str, str] | None:
+    """(text, where UTF-8 came from) when decode_body would read the body as UTF-8 and
+    every byte of it is valid UTF-8: utf8_bytes for a body small enough that its str is no
+    burden, decoded once (the decode is the check). None otherwise."""
+    name, source, skip = _choice(body, content_type)
+    if name not in (None, "utf-8"):
+        return None
+    try:
+        text = (body[skip:] if skip else body).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text, source if name else "the bytes (valid UTF-8)"
+
+
 _VALIDATE_CHUNK = 1 << 20
 
 

@@ -182,3 +182,30 @@ def test_bytes_for_the_parser_read_the_same_without_their_header():
             assert found is not None and found[0] is data
         else:
             assert data == decode_body(body, content_type)[0]
+
+
+@pytest.mark.parametrize(
+    "body,content_type",
+    [
+        (b"<p>plain ascii</p>", None),
+        ("<p>caf\u00e9 \U0001f600</p>".encode(), "text/html; charset=utf-8"),
+        (codecs.BOM_UTF8 + "<p>\U0001f600</p>".encode(), "text/html; charset=windows-1252"),
+        (codecs.BOM_UTF8 + codecs.BOM_UTF8 + UTF8_E, None),
+        (b"<p>caf\xe9</p>", "text/html; charset=utf-8"),
+        (b"<p>" + "\U0001f600".encode()[:3], None),
+        ("<p>caf\u00e9</p>".encode(), "text/html; charset=windows-1251"),
+        (META_1251 + UTF8_E, "text/html; charset=utf-8"),
+        (codecs.BOM_UTF16_LE + "\u00e9".encode("utf-16-le"), None),
+    ],
+)
+def test_utf8_text_is_utf8_bytes_decoded_in_one_step(body, content_type):
+    # wf.extract.core reads a small body with utf8_text: the decode is the check, where
+    # utf8_bytes checks a big one without holding its str.
+    from common.decode import utf8_bytes, utf8_text
+
+    found, text = utf8_bytes(body, content_type), utf8_text(body, content_type)
+    if found is None:
+        assert text is None
+    else:
+        assert text == (found[0].decode("utf-8"), found[1])
+        assert text[0] == decode_body(body, content_type)[0]

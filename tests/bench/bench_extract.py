@@ -90,33 +90,12 @@ def summarise(scores: list[tuple[float | None, float | None]]) -> tuple[float, f
     return precision, recall, f1
 
 
-# The bytes each page was decoded from, where they are exactly its UTF-8
-# (wf.extract.parse.utf8_source): wf's CLI hands such a body to the extractor as bytes
-# (wf.pipeline.Html), which decodes it itself, so wf's runs here get the bytes too and pay
-# for that decode. Other pages, and every peer, get the text. Keyed by the text's id: the
-# pages live as long as the run.
-_SOURCES: dict[int, bytes] = {}
-
-
-def decoded(raw: bytes, errors: str = "replace") -> str:
-    """A page's text, as the bench reads it, with its bytes noted for wf."""
-    from wf.extract.parse import utf8_source
-
-    text = raw.decode("utf-8", errors)
-    if utf8_source(raw, text, "utf-8") is not None:
-        _SOURCES[id(text)] = raw
-    return text
-
-
-def as_wf_gets_it(html: str) -> str | bytes:
-    return _SOURCES.get(id(html), html)
-
-
 def load() -> tuple[list[str], list[str], list[str]]:
     truth = json.loads((DATA / "ground-truth.json").read_text(encoding="utf-8"))
     ids = sorted(truth)
     pages = [
-        decoded(gzip.decompress((DATA / "html" / f"{key}.html.gz").read_bytes())) for key in ids
+        gzip.decompress((DATA / "html" / f"{key}.html.gz").read_bytes()).decode("utf-8", "replace")
+        for key in ids
     ]
     return ids, pages, [truth[key].get("articleBody") or "" for key in ids]
 
@@ -154,11 +133,8 @@ def extractors() -> tuple[list[tuple[str, Callable[[str], str]]], str | None]:
     from wf.extract import extract_text
 
     found: list[tuple[str, Callable[[str], str]]] = [
-        ("wf extract_text", lambda html: extract_text(as_wf_gets_it(html))),
-        (
-            "wf extract_text full=True",
-            lambda html: extract_text(as_wf_gets_it(html), full=True),
-        ),
+        ("wf extract_text", extract_text),
+        ("wf extract_text full=True", lambda html: extract_text(html, full=True)),
     ]
     try:
         import trafilatura
@@ -193,18 +169,16 @@ def bench_metadata() -> None:
     from wf.extract import extract
 
     folders = sorted(p for p in pages_dir.iterdir() if p.is_dir())
-    pages = [
-        decoded(gzip.decompress((f / "source.html.gz").read_bytes()), "strict") for f in folders
-    ]
+    pages = [gzip.decompress((f / "source.html.gz").read_bytes()).decode("utf-8") for f in folders]
     refs = [json.loads((f / "expected-metadata.json").read_text("utf-8")) for f in folders]
     url = "http://fakehost/test/page.html"
 
     def ours(html: str) -> tuple[str | None, str | None]:
-        found = extract(as_wf_gets_it(html), url=url, metadata=True).metadata or {}
+        found = extract(html, url=url, metadata=True).metadata or {}
         return found.get("title"), found.get("author")
 
     def text_only(html: str) -> tuple[str | None, str | None]:
-        extract(as_wf_gets_it(html), url=url)
+        extract(html, url=url)
         return None, None
 
     fns: list[tuple[str, Callable[[str], tuple[str | None, str | None]]]] = [
@@ -257,7 +231,7 @@ def load_readability() -> tuple[list[str], list[str], list[str | None]]:
     folders = sorted(p for p in (READABILITY / "pages").iterdir() if p.is_dir())
     pages, truths = [], []
     for folder in folders:
-        pages.append(decoded(gzip.decompress((folder / "source.html.gz").read_bytes()), "strict"))
+        pages.append(gzip.decompress((folder / "source.html.gz").read_bytes()).decode("utf-8"))
         raw = gzip.decompress((folder / "expected.html.gz").read_bytes()).decode("utf-8")
         text = " ".join(lxml_html.fromstring(raw).itertext()) if raw.strip() else ""
         truths.append(text if text.strip() else None)

@@ -98,20 +98,22 @@ def _limited(html: str | bytes, utf8: bytes | None) -> tuple[str | bytes, bytes 
     from common.parse_limits import limit
     from wf.extract import parse
 
-    found = None
+    text: str | None = None
     if isinstance(html, bytes):
-        from common.decode import utf8_bytes
+        from common.decode import utf8_bytes, utf8_text
 
-        found = utf8_bytes(html)
-    if found is not None:  # wf.pipeline has traced its charset
-        data = found[0]
-        if len(data) > FAST_MAX:
-            page, cut = limit(data)
-            return page, None, cut
-        text = data.decode("utf-8")
-        del data
-        utf8 = parse.utf8_source(html, text, "utf-8")  # type: ignore[arg-type]
-    else:
+        # wf.pipeline has traced the charset.
+        if len(html) > FAST_MAX:
+            found = utf8_bytes(html)
+            if found is not None:
+                page, cut = limit(found[0])
+                return page, None, cut
+        else:
+            decoded = utf8_text(html)
+            if decoded is not None:
+                text = decoded[0]
+                utf8 = parse.utf8_source(html, text, "utf-8")
+    if text is None:
         text, utf8 = parse.to_text(html, utf8)
     limited, cut = limit(text)
     if limited is not text:
