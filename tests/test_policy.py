@@ -220,6 +220,50 @@ def test_resolve_checked_returns_checked_addresses(monkeypatch):
     assert [str(a) for a in addrs] == ["8.8.8.8", "2606:4700::1"]
 
 
+@pytest.fixture
+def traced(capfd):
+    """-v on for one test; what it wrote on stderr, line by line."""
+    from common import trace
+
+    capfd.readouterr()
+    trace.enable("wf")
+    try:
+        yield lambda: capfd.readouterr().err.splitlines()
+    finally:
+        trace.enable("wf", False)
+
+
+def test_resolve_checked_traces_why_each_address_was_allowed(monkeypatch, traced):
+    answers = {"ok.test": ["8.8.8.8"], "box.test": ["10.0.0.5"], "v6.test": ["::ffff:10.0.0.6"]}
+    monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo(answers))
+    resolve_checked(Policy(), "ok.test", 80)
+    assert traced() == ["wf: * policy: ok.test (8.8.8.8) allowed: public address"]
+    # A literal is shown once; its kind is the one --allow-private let through.
+    resolve_checked(Policy(allow_private=True), "127.0.0.1", 80)
+    assert traced() == ["wf: * policy: 127.0.0.1 allowed: loopback address, --allow-private"]
+    # Allowed by its name (as written, matched in canonical form) though its address is not.
+    resolve_checked(Policy(allow_hosts=frozenset({"box.test"})), "Box.Test.", 80)
+    assert traced() == ["wf: * policy: Box.Test. (10.0.0.5) allowed: on the allowed-host list"]
+    # Allowed by its address, an IPv4-mapped answer matched as the IPv4 address it maps.
+    resolve_checked(Policy(allow_hosts=frozenset({"10.0.0.6"})), "v6.test", 80)
+    mapped = ipaddress.ip_address("::ffff:10.0.0.6")  # ::ffff:a00:6 before Python 3.13
+    assert traced() == [f"wf: * policy: v6.test ({mapped}) allowed: on the allowed-host list"]
+    resolve_checked(Policy(allow_private=True, allow_hosts=frozenset({"10.0.0.6"})), "box.test", 80)
+    assert traced() == [
+        "wf: * policy: box.test (10.0.0.5) allowed: private address, --allow-private"
+    ]
+
+
+def test_resolve_checked_traces_the_refusal_it_raises(monkeypatch, traced):
+    monkeypatch.setattr(
+        socket, "getaddrinfo", _fake_getaddrinfo({"mixed.test": ["8.8.8.8", "10.0.0.1"]})
+    )
+    with pytest.raises(PolicyRefused) as info:
+        resolve_checked(Policy(), "mixed.test", 80)
+    assert info.value.message.startswith("refused mixed.test (10.0.0.1): private address; ")
+    assert traced() == [f"wf: * policy: {info.value.message}"]
+
+
 def test_resolve_checked_maps_lookup_failure_to_dns_error(monkeypatch):
     monkeypatch.setattr(socket, "getaddrinfo", _fake_getaddrinfo({}))
     with pytest.raises(DNSError):

@@ -503,3 +503,36 @@ def test_a_child_that_fails_leaves_the_match_to_the_parent_at_once(monkeypatch, 
             os._exit(0)
     assert kept == [0, 2] and not (tmp_path / "escaped").exists()
     assert time.monotonic() - start < 1.5  # the child said so; no wait for the limit
+
+
+def test_a_failed_child_leaves_exclude_and_pinned_lines_to_the_parent(monkeypatch):
+    # The parent's own match, after a child that failed, is the same match: --exclude and
+    # the pinned lines count as they do in the child (and in-process on RE2).
+    parent = os.getpid()
+    matching = lines._matching
+
+    def failing_in_the_child(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            os._exit(1)  # the child dies before it answers, as at its memory cap
+        return matching(*args, **kwargs)
+
+    monkeypatch.setattr(lines, "_matching", failing_in_the_child)
+    # The backreference keeps the pattern off RE2; it also matches each separator's "--".
+    drop = lines.compile_regex(r"(-)\1|beta", "--exclude")
+    assert not drop.linear
+    assert lines.match_lines(PAGES, None, drop, pinned=_separator) == [0, 1, 3, 5]
+    keep = lines.compile_regex(r"(-)\1|a$", "--filter")
+    assert lines.match_lines(PAGES, keep, drop, pinned=_separator) == [1, 5]
+
+
+@pytest.mark.parametrize("late", [0.0, 1.0])
+def test_a_regex_limit_already_spent_ends_the_match_with_its_error(late):
+    # No time left before the first wait: the match still ends with the limit's error,
+    # never with an answer.
+    keep = lines.compile_regex(r"(\w)\1", "--filter")
+    with pytest.raises(UsageError) as info:
+        lines.match_lines(["book"], keep, None, seconds=-late)
+    assert str(info.value).startswith(r"regex --filter '(\\w)\\1' ran longer than ")
+    with pytest.raises(Timeout) as timed_out:
+        lines.match_lines(["book"], keep, None, deadline=time.monotonic() - late)
+    assert str(timed_out.value).startswith("timed out: regex --filter")

@@ -182,6 +182,26 @@ def test_the_policy_a_slice_at_a_time_is_the_policy(monkeypatch):
     assert [clean_text(t) for t in samples] == whole
 
 
+def test_a_big_removal_holds_one_slice_of_pieces_at_a_time(monkeypatch):
+    # re.sub keeps every piece between two matches until it joins them: 300 000 pieces
+    # here, about 28 MB. Cut into slices of 4 096 characters, the removal holds one
+    # slice's pieces at a time (about 1.2 MB in all, the result included).
+    import tracemalloc
+
+    from common import text
+
+    monkeypatch.setattr(text, "_SLICE", 1 << 12)
+    page = "ж\u200b" * 300_000
+    tracemalloc.start()
+    try:
+        cleaned = clean_text(page)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert cleaned == "ж" * 300_000
+    assert peak < 8_000_000
+
+
 def test_cost_on_a_10_mb_page():
     # Measured, not asserted tightly: about 0.35 s for this page (2 cores); the bound
     # only catches a policy that became quadratic or a callback per character.
