@@ -119,27 +119,30 @@ def utf8_bytes(body: bytes, content_type: str | None = None) -> tuple[bytes, str
     UTF-8 and every byte of it is valid UTF-8: the text decode_body returns is exactly
     these bytes decoded. None otherwise. Nothing is decoded into a str that outlives a
     chunk of the check."""
-    name, source, skip = _choice(body, content_type)
-    if name not in (None, "utf-8"):
-        return None
-    data = body[skip:] if skip else body
-    if not _valid_utf8(data):
-        return None
-    return data, source if name else "the bytes (valid UTF-8)"
+    found = _read_as_utf8(body, content_type)
+    return found if found is not None and _valid_utf8(found[0]) else None
 
 
 def utf8_text(body: bytes, content_type: str | None = None) -> tuple[str, str] | None:
     """(text, where UTF-8 came from) when decode_body would read the body as UTF-8 and
     every byte of it is valid UTF-8: utf8_bytes for a body small enough that its str is no
     burden, decoded once (the decode is the check). None otherwise."""
+    found = _read_as_utf8(body, content_type)
+    if found is None:
+        return None
+    try:
+        return found[0].decode("utf-8"), found[1]
+    except UnicodeDecodeError:
+        return None
+
+
+def _read_as_utf8(body: bytes, content_type: str | None) -> tuple[bytes, str] | None:
+    """(the body without its BOM, where UTF-8 came from) when decode_body would read it as
+    UTF-8, valid or not; None when it would read it in another charset."""
     name, source, skip = _choice(body, content_type)
     if name not in (None, "utf-8"):
         return None
-    try:
-        text = (body[skip:] if skip else body).decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return text, source if name else "the bytes (valid UTF-8)"
+    return (body[skip:] if skip else body), source if name else "the bytes (valid UTF-8)"
 
 
 _VALIDATE_CHUNK = 1 << 20
