@@ -150,9 +150,12 @@ def test_a_page_of_only_links_or_images() -> None:
     assert note is not None and note.endswith("page holds only links (8 links)")
     both = page("".join(f'<a href="/g/{n}"><img src="/t/{n}.jpg"></a>' for n in range(4)))
     assert why(both) == "no text: page holds only links and images (4 links, 4 images)"
-    # Nothing printed at all: one picture under a heading is the page.
-    one = page('<article><h2>Harbour at dawn</h2><img src="/dawn.jpg"></article>')
-    assert why(one) == "no text: page holds only images (1 image)"
+    # Nothing printed at all: one picture is the page.
+    one = page('<article><img src="/dawn.jpg"><img src="/dusk.jpg"></article>')
+    assert why(one) == "no text: page holds only images (2 images)"
+    # A heading over it is printed, and with so few pictures it says what the page is.
+    titled = page('<article><h2>Harbour at dawn</h2><img src="/dawn.jpg"></article>')
+    assert why(titled) is None
 
 
 def test_an_empty_page_without_a_reason_still_says_so() -> None:

@@ -1125,3 +1125,94 @@ def test_text_blocks_with_a_picture_are_content(name: str):
         assert line in text
     assert "aus dem Archiv der Familie" not in text
     assert "die neue Hobelbank" not in text
+
+
+# -- content systems' own class names -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        "node node-report node-promoted node-not-sticky author-jdoe",  # Drupal 7
+        "node node--type-event node--promoted node--sticky",  # Drupal 8 and later
+        "node node-event node-published node-promoted view-mode-full author-x",  # Omega
+    ],
+)
+def test_an_article_in_a_publication_state_is_not_a_promotion(state: str):
+    """Content systems write an entry's state on its own box: `node-promoted` says the
+    entry is on the front page, not that the box is a promotion. Read so, the article was
+    never content, and a footer's few lines of prose were printed instead."""
+    footer = (
+        "<footer class='site-end'><div><p>Die Stiftung für freie Medien finanziert diese "
+        "Seite aus Spenden ihrer Leserinnen und Leser, ohne Werbung und ohne Bezahlschranke; "
+        "jeder Beitrag, ob klein oder groß, hält sie am Leben.</p><p>Wer regelmäßig spendet, "
+        "erhält einmal im Jahr unseren Bericht über alle Einnahmen und Ausgaben der Stiftung "
+        "und kann an ihrer Versammlung teilnehmen.</p></div></footer>"
+    )
+    html = _page(
+        NAV,
+        f"<div class='page'><section class='main'><article class='{state}'>"
+        f"<div class='content'>{ARTICLE_DE}</div></article></section></div>",
+        footer,
+    )
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert "Stiftung für freie Medien" not in text
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "mehr-zum-thema",
+        "weitere-artikel",
+        "box verwandte-beitraege",
+        "artikel-empfehlungen",
+        "lire-aussi",
+        "noticias-relacionadas",
+        "more-from-us",
+    ],
+)
+def test_related_boxes_named_in_other_languages_are_dropped(name: str):
+    """Recirculation boxes are named in the site's language as often as in English."""
+    box = (
+        f"<div class='{name}'><p>Ein Jahr nach der Eröffnung der Radbrücke zieht die "
+        "Stadt Bilanz: mehr Radverkehr, weniger Unfälle und ein neuer Streit um die "
+        "Beleuchtung am Ufer.</p></div>"
+    )
+    html = _page(NAV, f"<article>{ARTICLE_DE}{box}</article>")
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert "Bilanz" not in text
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        '<div id="cmpbox" class="cmpbox cmpstyleroot">{}</div>',  # consentmanager
+        '<div id="iubenda-cs" class="iubenda-cs-container">{}</div>',
+        '<div id="tarteaucitronRoot">{}</div>',
+        '<div class="klaro"><div class="cm-box">{}</div></div>',
+        '<div id="axeptio_overlay">{}</div>',
+    ],
+)
+def test_consent_platforms_are_known_by_their_names(box: str):
+    """A consent platform's box is left out by its name even when its text reads like
+    any other prose (a short greeting, no legal vocabulary)."""
+    greeting = (
+        "<p>Willkommen bei uns! Wir freuen uns, dass Sie heute wieder vorbeischauen, und "
+        "wünschen Ihnen viel Freude beim Lesen unserer Geschichten aus der Region.</p>"
+    )
+    html = _page(NAV, f"<article>{ARTICLE_DE}</article>", box.format(greeting))
+    text = extract_text(html)
+    assert ARTICLE_DE_KEY in text
+    assert "Willkommen bei uns" not in text
+
+
+def test_a_page_of_headings_over_pictures_prints_its_headings():
+    """A page that says nothing but headings (titles over pictures) prints them: dropping
+    headings with nothing under them is for what pruning left behind."""
+    html = _page(
+        "<article><h2>Test case one</h2><img src='a.jpg' alt=''>"
+        "<h2>Test case two</h2><img src='b.png' alt=''></article>"
+    )
+    assert extract_text(html) == "## Test case one\n\n## Test case two"

@@ -66,12 +66,15 @@ _NEGATIVE = re.compile(
     r"newsletter|subscri|signup|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
     r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
     r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
-    r"coment|komment|reklam|werbung|publicidad|"
+    r"coment|komment|reklam|werbung|publicidad|publicite|empfehlung|verwandte|meistgelesen|"
+    r"relacionad|"
     # Consent platforms name their containers alike on every site: OneTrust, Cookiebot,
     # Didomi, Usercentrics, Quantcast, TrustArc, Sourcepoint, Borlabs, Complianz, CookieYes.
     r"onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|trustarc|sp-message|"
-    r"borlabs|cmplz|"
+    r"borlabs|cmplz|cmpbox|iubenda|axeptio|tarteaucitron|"
     r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print|author|"
+    r"cmp|klaro|anzeige|more-from|also-like|may-like|other-news|lire-aussi|articles-lies|"
+    r"mehr-zum-thema|weitere-artikel|"
     r"truste|teaser|teasers|abo|upsell|"
     r"date|dates|dateline|timestamp|meta|publish|published|photo|photos|image|img|picture|"
     r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
@@ -98,10 +101,11 @@ def _modified(prefix: str) -> bool:
 # recommendations. A page is never read as if these held its content.
 _NEVER_CONTENT = re.compile(
     r"comment(?!ary)|coment|komment|disqus|related|recommend|outbrain|taboola|popular|"
-    r"trending|promo|newsletter|"
+    r"trending|promo|newsletter|empfehlung|verwandte|meistgelesen|"
     # Consent managers (their legal text about vendors and purposes is long prose).
     r"consent|cookie|gdpr|onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|"
-    r"truste|sp_message|borlabs|cmplz|cky-consent|uc-banner",
+    r"truste|sp_message|borlabs|cmplz|cky-consent|uc-banner|cmpbox|iubenda|axeptio|"
+    r"tarteaucitron|(?<![a-z])(?:cmp|klaro)(?![a-z])",
     re.IGNORECASE,
 )
 # ARIA roles of a box drawn over the page: a consent, sign-in or newsletter dialog.
@@ -139,13 +143,27 @@ _IMAGE_WORDS = frozenset(("image", "img", "photo", "photos", "picture"))
 _TEXT_WORD = re.compile(r"(?<![a-z])text(?![a-z])")
 
 
+# A content system's publication state on an entry's own box (Drupal's `node-promoted`,
+# `node-sticky`, WordPress's `status-publish`): what state the entry is in, not what the
+# box is. Read as boilerplate, "promoted" would make the article a promotion.
+_STATE = re.compile(
+    r"(?:node|status)--?(?:promoted|sticky|not-sticky|published|unpublished|not-published|"
+    r"publish|draft|future|pending|private)"
+)
+
+
+def _lowered(token: str) -> str:
+    """camelCase and snake_case with the same word boundaries as kebab-case."""
+    low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
+    return low.replace("_", "-") if "_" in low else low
+
+
 def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""
-    # camelCase and snake_case get the same word boundaries as kebab-case.
-    low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
-    if "_" in low:
-        low = low.replace("_", "-")
+    low = _lowered(token)
+    if _STATE.fullmatch(low):
+        return 0
     if "embed" in low:
         return 0  # an embedded post (social-media-embed) is quoted content
     hits = [m.group() for m in _NEGATIVE.finditer(low) if not _modified(low[: m.start()])]
@@ -515,7 +533,12 @@ def _never_content(el: Any) -> bool:
     if el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true":
         return True
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return _NEVER_CONTENT.search(names) is not None
+    if _NEVER_CONTENT.search(names) is None:
+        return False
+    return any(
+        _NEVER_CONTENT.search(token) and not _STATE.fullmatch(_lowered(token))
+        for token in names.split()
+    )
 
 
 def _thin(blocks: list[BlockRecord], best: int, total: float) -> bool:

@@ -239,8 +239,12 @@ class MarkdownWriter:
 
     def drop_empty_sections(self) -> None:
         """Drop the headings left with nothing under them once boilerplate was cut
-        (a "See also" over a pruned list of links)."""
+        (a "See also" over a pruned list of links). A page read whole that says nothing
+        but headings (titles over pictures) keeps them: nothing was cut from under them,
+        and without them the page would print nothing."""
         out, levels = self.out, self.levels
+        if self.skip is None and all(levels):
+            return
         keep_out: list[tuple[str, str, bool, int]] = []
         keep_levels: list[int] = []
         for i, block in enumerate(out):
