@@ -158,6 +158,27 @@ def test_a_page_of_only_links_or_images() -> None:
     assert why(titled) is None
 
 
+def test_a_meta_refresh_says_where_it_points() -> None:
+    """A signpost page (a shortener's, a moved page's) is empty by design: the note says
+    where it sends the reader, made absolute, since wf follows HTTP redirects only."""
+    for content in (
+        "0; url=/2026/harbour-seals",
+        "0;URL='/2026/harbour-seals'",
+        "5,/2026/harbour-seals",
+    ):
+        html = f'<html><head><meta http-equiv="Refresh" content="{content}"></head><body></body></html>'
+        assert why(html) == (
+            "no text: page redirects to https://news.example/2026/harbour-seals (a meta "
+            "refresh); fetch that address"
+        )
+    # A timed reload of the page itself is no redirect.
+    reload = '<html><head><meta http-equiv="refresh" content="300"></head><body></body></html>'
+    assert why(reload) == "no text: nothing readable"
+    # A page with its text is printed as it is, refresh or not.
+    moved = page('<meta http-equiv="refresh" content="0; url=/elsewhere">' + ARTICLE)
+    assert why(moved) is None
+
+
 def test_an_empty_page_without_a_reason_still_says_so() -> None:
     assert why(page("")) == "no text: nothing readable"
     assert why(page("<div><span> </span></div>")) == "no text: nothing readable"
@@ -200,6 +221,9 @@ def test_tiny_is_in_bytes() -> None:
         "<script>" * 200_000,
         '<div class="' + "a" * 2_000_000,
         "<form>" + "sign in " * 200_000,
+        "<meta " * 400_000,
+        '<meta http-equiv=refresh content="' * 100_000,
+        '<meta http-equiv="refresh" content="0; url=' + "a" * 2_000_000,
     ],
 )
 def test_hostile_pages_cost_linear_time(hostile: str) -> None:
@@ -237,6 +261,7 @@ def test_render_never_on_a_shell_prints_nothing_and_one_note(wf, serve) -> None:
         (LOGIN, "asks to sign in"),
         (PAYWALL, "behind a paywall"),
         (IMAGES, "only images"),
+        ('<meta http-equiv="refresh" content="0; url=/next">', "redirects to http://127.0.0.1"),
     ],
 )
 def test_each_kind_through_wf_exits_0_with_one_line(wf, serve, html: str, needle: str) -> None:  # type: ignore[no-untyped-def]

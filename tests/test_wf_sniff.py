@@ -40,6 +40,14 @@ PROMETHEUS = (
         ("text/html", b"\x89PNG\r\n\x1a\nxxxx", "binary"),
         ("", b"<!DOCTYPE html><html><body>x</body></html>", "html"),
         ("", b"plain words\n", "text"),
+        # Saved pages and fragments that open with a script, a meta or a heading (the
+        # WHATWG sniffing signatures and their common neighbours).
+        ("", b"<script>window.location='/x'</script>\n<noscript>moved</noscript>", "html"),
+        ("", b'\n  <META http-equiv="refresh" content="0;url=/x">', "html"),
+        ("", b"<meta charset=utf-8><title>Notes</title><h2>Monday</h2>", "html"),
+        ("application/octet-stream", b"<h3>Minutes</h3> of the meeting", "html"),
+        ("", b"<scripts are how we ship>\n", "text"),
+        ("", b"a < b and <b is bold\n", "text"),
         ("application/pdf", b"%PDF-1.7", "pdf"),
         ("text/html", b"", "empty"),
     ],

@@ -1,5 +1,6 @@
-"""Why a page's text is empty or tiny, as far as the page shows it: a JavaScript shell, a
-consent or login wall, a paywall, a page of only links or images.
+"""Why a page's text is empty or tiny, as far as the page shows it: a redirect by meta
+refresh, a JavaScript shell, a consent or login wall, a paywall, a page of only links or
+images.
 
 Pure functions over the raw HTML, the extracted text and the address, run only when the
 text is tiny (most pages never get here). Cheap regular expressions, no lxml: every
@@ -111,6 +112,12 @@ def why_empty(
     stripped = text.strip()
     head = "no text: " if not stripped else f"little text ({len(stripped)} characters): "
     reason = _address_wall(url)
+    if reason is None and not rendered:
+        target = meta_refresh(raw_html, url)
+        if target is not None:
+            # The page is a signpost (a shortener's, a moved page's): where it points is
+            # what the reader wants, and wf follows HTTP redirects only.
+            return f"{head}page redirects to {_brief(target)} (a meta refresh); fetch that address"
     if reason is None and not rendered and looks_like_js_shell(raw_html, text):
         signals = ", ".join(shell_signals(raw_html))
         if never:
@@ -130,6 +137,47 @@ def why_empty(
     if not stripped:
         return head + ("nothing readable even after rendering" if rendered else "nothing readable")
     return None
+
+
+_REFRESH_SCAN = 65_536  # characters of HTML looked through: a refresh sits in <head>
+_TAG_MAX = 2_048  # characters of one <meta> tag read at most
+_REFRESH = re.compile(r"""http-equiv\s*=\s*["']?\s*refresh\b""")
+_CONTENT = re.compile(r"""\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+_REFRESH_URL = re.compile(r"""^\s*[\d.]*+\s*[;,]?\s*(?:url\s*=\s*)?["']?([^"'\s]+)""", re.I)
+
+
+def meta_refresh(raw_html: str, url: str | None) -> str | None:
+    """Where a `<meta http-equiv="refresh" content="0; url=...">` sends the reader (made
+    absolute against `url`), or None: no refresh, or one that only reloads the page. Each
+    tag is read up to its ">" within _TAG_MAX characters: linear in the page."""
+    head = raw_html[:_REFRESH_SCAN]
+    low = head.lower()
+    start = low.find("<meta")
+    while start >= 0:
+        end = low.find(">", start, start + _TAG_MAX)
+        if end < 0:  # no tag, or one too long to be a refresh
+            start = low.find("<meta", start + 5)
+            continue
+        tag = head[start:end]
+        if _REFRESH.search(tag.lower()):
+            return _refresh_target(tag, url)
+        start = low.find("<meta", end)
+    return None
+
+
+def _refresh_target(tag: str, url: str | None) -> str | None:
+    found = _CONTENT.search(tag)
+    value = next(g for g in found.groups() if g is not None) if found else ""
+    target = _REFRESH_URL.match(html_lib.unescape(value))
+    if target is None:
+        return None  # a timed reload of the page itself
+    from urllib.parse import urljoin
+
+    try:
+        absolute = urljoin(url, target.group(1)) if url else target.group(1)
+    except ValueError:
+        return None
+    return None if absolute == url else absolute
 
 
 def _address_wall(url: str | None) -> str | None:

@@ -6,6 +6,8 @@ text/html is still a PNG, and a PDF is a PDF whatever its type says."""
 
 from __future__ import annotations
 
+import re
+
 from common.decode import charset_from_content_type, sniff_bom
 
 _MAGIC = (
@@ -90,9 +92,19 @@ def _utf8_head(body: bytes) -> bytes:
     return body[bom[1] : 65536].decode(bom[0], "replace").encode("utf-8")
 
 
+# The HTML signatures of the WHATWG MIME Sniffing standard (a tag name followed by a space
+# or ">"), and the tags a saved page or a fragment most often opens with beside them:
+# `<meta charset>`, `<link>`, sectioning and list elements, headings of every level.
+_HTML_START = re.compile(
+    rb"<(?:!doctype\s+html|html|head|script|iframe|h[1-6]|div|font|table|a|style|title|b|"
+    rb"body|br|p|meta|link|base|noscript|section|article|main|header|footer|nav|ul|ol|dl|"
+    rb"span|img|form|pre|blockquote|center|template)[ \t\r\n\f>/]|<!--"
+)
+
+
 def looks_like_html(body: bytes) -> bool:
-    head = body[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    return head.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<!--")) or (
+    head = body[:1024].lstrip(b"\xef\xbb\xbf \t\r\n\f").lower()
+    return _HTML_START.match(head) is not None or (
         b"<html" in head or b"<body" in head or b"<div" in head or b"<p>" in head
     )
 
