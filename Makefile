@@ -60,7 +60,8 @@ bench: install
 # Mutation testing (tests/mutation/run.py; not part of make test: it takes tens of
 # minutes). mutmut lives in a venv of its own, never in the project's dependencies. One
 # module: make mutation MODULES=common/policy.py. Loopback servers only; as root in a
-# namespace that has nothing else, at the lowest priority.
+# namespace that has nothing else, at the lowest priority, and in a PID namespace of its
+# own: whatever a mutant leaves running (a regex child, a server) ends with the run.
 $(MUTATION_VENV)/.installed: pyproject.toml common/version.py
 	$(PYTHON) -m venv $(MUTATION_VENV)
 	$(MUTATION_VENV)/bin/pip install --quiet --upgrade pip
@@ -69,7 +70,7 @@ $(MUTATION_VENV)/.installed: pyproject.toml common/version.py
 
 mutation: $(MUTATION_VENV)/.installed
 	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null; then \
-	  nice -n 19 unshare --net sh -c 'ip link set lo up && exec "$$@"' _ $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
+	  nice -n 19 unshare --net --pid --fork --mount-proc sh -c 'ip link set lo up && exec "$$@"' _ $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
 	else \
 	  nice -n 19 $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
 	fi
