@@ -179,6 +179,83 @@ def test_nested_byline_candidates_cost_a_bounded_read(monkeypatch):
     assert 0 < len(read) <= metadata.MAX_BYLINES
 
 
+def _dated(head: str, url: str | None = "https://news.example/section/story.html") -> str | None:
+    page = (
+        f"<html><head><title>t</title>{head}</head><body><article>{ARTICLE}</article></body></html>"
+    )
+    return meta(page, url)["date"]
+
+
+@pytest.mark.parametrize(
+    ("head", "date"),
+    [
+        # ISO 8601's basic form, with its "T" (a Japanese news site's JSON-LD).
+        (
+            '<script type="application/ld+json">{"@type": "NewsArticle", '
+            '"datePublished": "20180619T055000+0900"}</script>',
+            "2018-06-19T05:50:00+09:00",
+        ),
+        # Year first with slashes or dots, under other systems' names.
+        ('<meta name="cXenseParse:recs:publishtime" content="2018/06/18">', "2018-06-18"),
+        ('<meta name="publish-date" content="2018.06.18 10:01">', "2018-06-18T10:01:00"),
+        # Dates written out, in English, German and French: the day, not the time.
+        (
+            '<meta name="article_date_original" content="Saturday, December 27, 2014, 12:06 PM">',
+            "2014-12-27",
+        ),
+        ('<meta name="date" content="27. Dezember 2014">', "2014-12-27"),
+        ('<meta name="publication_date" content="3 févr. 2021">', "2021-02-03"),
+        ('<meta name="date" content="Sept. 5th, 2019">', "2019-09-05"),
+        # E-mail style keeps its time and zone; a time with AM or PM is not read as one.
+        (
+            '<meta name="date" content="Sat, 27 Dec 2014 15:06:00 +0100">',
+            "2014-12-27T15:06:00+01:00",
+        ),
+        ('<meta name="date" content="Saturday, December 27, 2014, 3:06 PM">', "2014-12-27"),
+        # Parse.ly's older tag: one JSON object in a <meta>.
+        (
+            """<meta name='parsely-page' content='{"title": "T", "pub_date": """
+            """"2014-12-27T17:10:17Z", "author": "Pat Doe"}'>""",
+            "2014-12-27T17:10:17Z",
+        ),
+    ],
+)
+def test_publication_dates_in_the_forms_sites_write_them(head: str, date: str):
+    assert _dated(head) == date
+
+
+def test_words_that_are_no_month_give_no_date():
+    assert _dated('<meta name="date" content="Chapter 12, 2014 edition">') is None
+    assert _dated('<meta name="date" content="Dec 45, 2014">') is None
+
+
+def test_the_address_dates_a_page_that_says_nothing_else():
+    """News sites put the day in the address (/2023-11/17/, /2014/12/27/): the last
+    resort, after every tag and the visible <time>."""
+    assert _dated("", "https://www.news.example/fortune/2023-11/17/c_1129981476.htm") == (
+        "2023-11-17"
+    )
+    assert _dated('<link rel="canonical" href="https://news.example/2014/12/27/seals/">', None) == (
+        "2014-12-27"
+    )
+    said = '<meta property="article:published_time" content="2014-12-28T08:00:00Z">'
+    assert _dated(said, "https://news.example/2014/12/27/seals") == "2014-12-28T08:00:00Z"
+    assert _dated("", "https://news.example/2014/13/27/x") is None  # no thirteenth month
+    assert _dated("", "https://shop.example/item/20141227") is None
+
+
+def test_parsely_json_gives_its_author_and_a_broken_one_costs_nothing_else():
+    tag = """<meta name='parsely-page' content='{"author": "Pat Doe", "pub_date": "x"}'>"""
+    found = meta(f"<html><head><title>Seals</title>{tag}</head><body>{ARTICLE}</body></html>")
+    assert (found["author"], found["date"]) == ("Pat Doe", None)
+    for raw in ("[" * 5000, '{"author": ', "not json"):
+        broken = f"<meta name='parsely-page' content='{raw}'><meta name='author' content='Ann Lee'>"
+        found = meta(
+            f"<html><head><title>Seals</title>{broken}</head><body>{ARTICLE}</body></html>"
+        )
+        assert (found["title"], found["author"]) == ("Seals", "Ann Lee")
+
+
 def test_hand_made_jsonld_with_trailing_commas_is_read():
     html = (
         """<html><head><script type="application/ld+json">{"@type": "Recipe",

@@ -51,6 +51,7 @@ MAX_JSONLD_SCRIPTS = 32
 MAX_NODES = 5_000  # JSON objects visited per page
 MAX_DEPTH = 12
 MAX_VALUE_CHARS = 1_000  # per value; a description is a sentence or two
+MAX_PARSELY = 10_000  # characters of Parse.ly's JSON tag read at most
 BYLINE_CHARS = 100
 MAX_BYLINES = (
     50  # candidate elements looked at  # a visible byline longer than this is prose, not a name
@@ -108,9 +109,48 @@ _TRAILING_DATE = re.compile(
 )
 # "By" and its kin, where no name starts with the word ("Di", "Van" or "Af" may).
 _BY_PREFIX = re.compile(r"^(?:by|von|par|por)\s*[:\-]?\s+", re.IGNORECASE)
+# ISO 8601 and the year-first forms beside it ("2018/06/18", "2018.06.18"), and the basic
+# form with its "T" ("20180619T055000+0900"; eight digits alone could be any number).
 _ISO_DATE = re.compile(
-    r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
+    r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
     r"\s*(Z|[+-]\d{2}:?\d{2})?)?"
+    r"|(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$"
+)
+# RFC 2822, as e-mail and HTTP write dates: "Sat, 27 Dec 2014 15:06:00 +0100".
+_RFC2822 = re.compile(
+    r"\s*(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{2,4}\s+\d{1,2}:\d{2}(?::\d{2})?"
+    r"\s*(?:[+-]\d{4}|[A-Za-z]{1,5})?\s*$"
+)
+# Month names in the languages most pages here are in (English, German, French), full
+# and cut short: "December 27, 2014", "Dec. 27, 2014", "27. Dezember 2014", "27 déc. 2014".
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            "january jan januar janvier janv",
+            "february feb februar février fevrier févr fevr",
+            "march mar märz maerz mär mars",
+            "april apr avril avr",
+            "may mai",
+            "june jun juni juin",
+            "july jul juli juillet juil",
+            "august aug août aout",
+            "september sep sept septembre",
+            "october oct oktober okt octobre",
+            "november nov novembre",
+            "december dec dezember dez décembre decembre déc",
+        ),
+        start=1,
+    )
+    for name in names.split()
+}
+_WORDY_DATE = re.compile(
+    r"(?:^|[\s,])(?:([^\W\d_]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})"
+    r"|(\d{1,2})\.?\s+([^\W\d_]{3,9})\.?,?\s+(\d{4}))(?!\d)"
+)
+# A date in a news site's address: /2014/12/27/, /2014-12-27/, /2023-11/17/.
+_URL_DATE = re.compile(
+    r"/((?:19|20)\d{2})[/-](0?[1-9]|1[0-2])[/-](0?[1-9]|[12]\d|3[01])(?:[/_.-]|$)"
 )
 _TIMEZONE = re.compile(r"([+-])(\d{2}):?(\d{2})$")
 
@@ -142,7 +182,11 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
         _from_meta(metas, found)
         _from_html(root, links, found, page_title)
         if found["author"] is None or found["date"] is None:
+            _from_parsely(metas, found)
+        if found["author"] is None or found["date"] is None:
             _from_visible(root, found)
+        if found["date"] is None:
+            found["date"] = _url_date(links.get("canonical") or metas.get("og:url") or url)
         return _finish(found, url)
     except Exception:  # noqa: BLE001 - metadata never costs the page its text
         return empty()
@@ -445,8 +489,29 @@ _META = {
         "parsely-pub-date",
         "sailthru.date",
         "citation_publication_date",
+        # The names of other content systems and analytics tags, seen across news sites.
+        "og:article:published_time",
+        "article.published",
+        "article_date_original",
+        "publish-date",
+        "publish_date",
+        "publication_date",
+        "date_published",
+        "dc.date.created",
+        "dc.date.published",
+        "rnews:datepublished",
+        "cxenseparse:recs:publishtime",
+        "originalpublicationdate",
     ),
-    "modified": ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified"),
+    "modified": (
+        "article:modified_time",
+        "og:updated_time",
+        "datemodified",
+        "dcterms.modified",
+        "og:article:modified_time",
+        "article_date_updated",
+        "dc.date.modified",
+    ),
     "sitename": ("og:site_name", "application-name"),
     "description": (
         "og:description",
@@ -537,6 +602,26 @@ _BYLINE_XPATH = (
 )
 
 
+def _from_parsely(metas: dict[str, str], found: Metadata) -> None:
+    """Parse.ly's older tag: one <meta name="parsely-page"> holding a JSON object."""
+    raw = metas.get("parsely-page")
+    if not raw or len(raw) > MAX_PARSELY:
+        return
+    import json
+
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return
+    if not isinstance(data, dict):
+        return
+    if found["date"] is None and _iso_date(_text(data.get("pub_date"))):
+        found["date"] = _text(data.get("pub_date"))
+    author = _text(data.get("author"))
+    if found["author"] is None and author and not _is_url(author):
+        found["author"] = author
+
+
 def _from_visible(root: Any, found: Metadata) -> None:
     from common.xpath import compiled
 
@@ -603,7 +688,8 @@ def _iso_date(value: str | None) -> str | None:
     value = value.strip()
     match = _ISO_DATE.match(value)
     if match:
-        year, month, day, hour, minute, second, zone = match.groups()
+        groups = match.groups()
+        year, month, day, hour, minute, second, zone = groups[:7] if groups[0] else groups[7:]
         if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31 and 1000 <= int(year) <= 9999):
             return None
         date = f"{year}-{int(month):02d}-{int(day):02d}"
@@ -619,13 +705,40 @@ def _iso_date(value: str | None) -> str | None:
             if z:
                 return stamp + f"{z.group(1)}{z.group(2)}:{z.group(3)}"
         return stamp
+    if not _RFC2822.match(value):
+        # Not e-mail style: the e-mail parser would take "3:06 PM" for 03:06.
+        return _wordy_date(value)
     from email.utils import parsedate_to_datetime
 
     try:
         parsed = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError, OverflowError):
-        return None
+        return _wordy_date(value)
     return parsed.isoformat() if parsed.tzinfo else parsed.replace(tzinfo=None).isoformat()
+
+
+def _wordy_date(value: str) -> str | None:
+    """The date of "Saturday, December 27, 2014, 12:06 PM" or "27. Dezember 2014" (the
+    time, whose zone such a text rarely gives, left out); None when no month is named."""
+    match = _WORDY_DATE.search(value[:200])
+    if match is None:
+        return None
+    name, day, year = match.group(1, 2, 3) if match.group(1) else match.group(5, 4, 6)
+    month = _MONTHS.get(name.lower())
+    if month is None or not 1 <= int(day) <= 31:
+        return None
+    return f"{year}-{month:02d}-{int(day):02d}"
+
+
+def _url_date(url: str | None) -> str | None:
+    """The date a news site's address holds (/2014/12/27/), the last resort."""
+    if not url:
+        return None
+    match = _URL_DATE.search(url[:2048])
+    if match is None:
+        return None
+    year, month, day = match.groups()
+    return f"{year}-{int(month):02d}-{int(day):02d}"
 
 
 def _absolute(value: str | None, base: str | None) -> str | None:
