@@ -32,7 +32,7 @@ from common.errors import (
 )
 from common.http.deadline import Abort, Deadline
 from common.http.decompress import Sink, accept_encoding, decoders, encodings, too_large
-from common.http.framing import strict_response
+from common.http.framing import chunk_size_error, strict_response
 from common.http.proxy_env import proxy_for
 from common.http.url import default_port, normalise_url, split_credentials
 from common.policy import (
@@ -484,6 +484,10 @@ _NOT_TLS = (
 )
 
 
+# urllib3's words when the connection ends where a chunk size is due (an empty line).
+_U3_CUT_AT_CHUNK = "Response ended prematurely"
+
+
 def _trace_hop(
     method: str,
     url: str,
@@ -533,7 +537,9 @@ def _map_error(
     inner: BaseException = exc
     chain = [exc]
     while True:
-        nxt = getattr(inner, "reason", None) or inner.__cause__ or inner.__context__
+        # A context raised away ("raise ... from None", as urllib3 does) is not the cause.
+        context = None if inner.__suppress_context__ else inner.__context__
+        nxt = getattr(inner, "reason", None) or inner.__cause__ or context
         if isinstance(inner, u3_types("ProtocolError")) and inner.args and len(inner.args) > 1:
             nxt = inner.args[1]
         if not isinstance(nxt, BaseException) or nxt is inner:
@@ -578,7 +584,14 @@ def _map_error(
         or isinstance(inner, (http.client.IncompleteRead,))
         or isinstance(exc, u3_types("IncompleteRead", "InvalidChunkLength"))
     ):
-        return TransferError(f"transfer from {host} broke off: {_short(inner)}")
+        detail = _short(inner)
+        # urllib3 reads the chunks through a proxy: its words for what http.client's
+        # reader (common.http.framing) says itself.
+        if isinstance(inner, u3_types("InvalidChunkLength")):
+            detail = chunk_size_error(inner.length)  # type: ignore[attr-defined]
+        elif isinstance(inner, u3_types("ProtocolError")) and detail == _U3_CUT_AT_CHUNK:
+            detail = chunk_size_error(b"")
+        return TransferError(f"transfer from {host} broke off: {detail}")
     if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)) or isinstance(
         exc, u3_types("ProtocolError")
     ):
