@@ -459,16 +459,24 @@ def test_a_declared_length_over_the_cap_is_refused_before_the_body(serve, stall)
     assert time.monotonic() - start < 8.0
 
 
-def test_a_redirect_is_not_refused_for_its_declared_length(serve):
+@pytest.mark.parametrize(
+    ("method", "framing"),
+    [("HEAD", b""), ("GET", b"Transfer-Encoding: chunked\r\n")],
+    ids=["head", "get-chunked"],
+)
+def test_a_redirect_is_not_refused_for_its_declared_length(serve, method, framing):
+    # A HEAD has no body to refuse; a GET's chunked body is framed by its chunks, not by
+    # the length, and here it is empty.
+    moved = b"HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 5000\r\n" + framing
     srv = serve(
         routes(
             {
-                "/": b"HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 5000\r\n\r\n",
+                "/": moved + b"\r\n" + (b"0\r\n\r\n" if framing else b""),
                 "/next": http_response(200, b"ok", TEXT),
             }
         )
     )
-    resp = fetch(srv.url, options(max_bytes=1000), method="HEAD")
+    resp = fetch(srv.url, options(max_bytes=1000), method=method)
     assert (resp.status, resp.final_url) == (200, srv.url + "next")
 
 
@@ -548,6 +556,17 @@ def test_head_reads_no_body(serve):
     srv = serve(routes({"/": answer.encode()}))
     resp = fetch(srv.url, options(), method="HEAD")
     assert (resp.status, resp.body) == (200, b"")
+
+
+@pytest.mark.parametrize(
+    ("method", "status"), [("HEAD", 200), ("GET", 204), ("GET", 304), ("HEAD", 304)]
+)
+def test_a_declared_length_without_a_body_is_not_over_the_cap(serve, method, status):
+    # A HEAD's or a 304's Content-Length is that of the body a GET would get: none comes.
+    answer = f"HTTP/1.1 {status} X\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n"
+    srv = serve(routes({"/": answer.encode()}))
+    resp = fetch(srv.url, options(max_bytes=1000), method=method)
+    assert (resp.status, resp.headers["content-length"], resp.body) == (status, "5000", b"")
 
 
 # ------------------------------------------------------------------ pure functions

@@ -403,12 +403,14 @@ def _one_request(
                 k = key.lower()
                 resp_headers[k] = f"{resp_headers[k]}, {value}" if k in resp_headers else value
             encodings(resp_headers.get("content-encoding", ""), host)
-            length = resp_headers.get("content-length", "").strip()
-            if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
-                raise too_large(opts.max_bytes, decoded=False)
+            # No body follows, whatever length is declared: a HEAD's or a 304's is that of
+            # the body a GET would get.
             if method == "HEAD" or status in (204, 304) or status < 200:
                 _trace_hop(method, url, status, guard, first_byte, sent, 0, 0)
                 return status, resp_headers, b""
+            length = resp_headers.get("content-length", "").strip()
+            if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
+                raise too_large(opts.max_bytes, decoded=False)
             sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
             raw_total = 0
             for chunk in chunks:
