@@ -526,7 +526,7 @@ def test_the_walk_down_an_error_stops_where_its_context_was_raised_away():
         error = exc
     guard = Deadline(POLICY, time.monotonic() + 60, proxied=False)
     try:
-        mapped = _map_error(error, None, guard, "example.org", True, NetOptions())
+        mapped = _map_error(error, None, guard, "example.org", True, Timeout("not used"))
     finally:
         guard.cancel()
     assert (type(mapped), mapped.message) == (

@@ -516,14 +516,55 @@ def test_a_body_that_outlasts_the_deadline_is_a_timeout(serve):
     assert time.monotonic() - start < 8
 
 
+def _figure(message: str, before: str, after: str) -> float:
+    """The seconds in ``before`` + figure + ``after``."""
+    assert message.startswith(before) and message.endswith(after), message
+    return float(message[len(before) : len(message) - len(after)])
+
+
 def test_an_abort_from_another_thread_ends_the_fetch(serve, stall):
     srv = serve(stall)
     abort = Abort()
     threading.Timer(0.3, abort.fire).start()
     start = time.monotonic()
-    with pytest.raises(Timeout):
+    with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=20), abort=abort)
-    assert time.monotonic() - start < 8
+    took = time.monotonic() - start
+    assert took < 8
+    # The time it ran (to three figures), not the 20 s of --timeout that never came.
+    assert 0.25 <= _figure(failed.value.message, "cancelled after ", " s") <= took * 1.01
+
+
+@pytest.mark.parametrize("timer", [True, False], ids=["timer", "socket-gives-up"])
+def test_a_callers_shorter_deadline_names_its_own_figure(serve, stall, monkeypatch, timer):
+    # The caller's deadline (a retry's, a later page's) comes long before --timeout's: the
+    # message names the time the fetch had, whether the deadline's timer or the socket's
+    # own timeout (the time left) ended the wait.
+    from common.http import deadline
+
+    if not timer:
+        monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=20), deadline=time.monotonic() + 0.5)
+    message = failed.value.message
+    figure = _figure(message, "timed out after ", " s (what was left of the overall deadline)")
+    assert 0.45 <= figure <= 0.5
+
+
+def test_a_callers_deadline_a_moment_before_the_timeouts_is_the_timeouts(serve, stall):
+    # wf's page deadline is --timeout from the page's start, a moment before its fetch's.
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=0.5), deadline=time.monotonic() + 0.49)
+    assert failed.value.message == "timed out after 0.5 s (the total deadline)"
+
+
+def test_a_callers_later_deadline_leaves_the_timeouts_figure(serve, stall):
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=0.5), deadline=time.monotonic() + 60)
+    assert failed.value.message == "timed out after 0.5 s (the total deadline)"
 
 
 def test_repeated_headers_are_joined(serve):

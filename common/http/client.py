@@ -225,7 +225,7 @@ def fetch(
         if auth and not any(k.lower() == "authorization" for k in hop_headers):
             hop_headers["Authorization"] = auth
         status, resp_headers, resp_body = _one_request(
-            target, method, hop_headers, body, opts, deadline, abort, attempt_timeout
+            target, method, hop_headers, body, opts, deadline, abort, attempt_timeout, started=start
         )
         location = resp_headers.get("location")
         if status not in _REDIRECT_CODES or not location:
@@ -361,7 +361,11 @@ def _one_request(
     deadline: float,
     abort: Abort | None = None,
     attempt_timeout: float | None = None,
+    *,
+    started: float,
 ) -> tuple[int, dict[str, str], bytes]:
+    """One request and its answer; ``started`` is when the fetch began (redirects
+    included), which the message of a fetch its deadline ended counts from."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     proxy = proxy_for(url)
@@ -427,11 +431,19 @@ def _one_request(
             return status, resp_headers, decoded
         except ToolError:
             if guard.expired:
-                raise Timeout(f"timed out after {opts.timeout:g} s (the total deadline)") from None
+                raise _deadline_error(opts, started, deadline, abort) from None
             raise
         except Exception as exc:
+            at_deadline = _deadline_error(opts, started, deadline, abort)
             raise _map_error(
-                exc, u3, guard, host, got_headers, opts, port=parts.port, attempt_cut=attempt_cut
+                exc,
+                u3,
+                guard,
+                host,
+                got_headers,
+                at_deadline,
+                port=parts.port,
+                attempt_cut=attempt_cut,
             ) from None
     finally:
         _local.guard = None
@@ -514,13 +526,39 @@ def _trace_hop(
     )
 
 
+def _deadline_error(
+    opts: NetOptions, started: float, deadline: float, abort: Abort | None
+) -> Timeout:
+    """The error of a fetch that its deadline ended, naming the figure that applied: the
+    time it ran when an abort stopped it, the time it had when the caller's deadline came
+    well before --timeout's (a retry, a later page), else --timeout."""
+    if abort is not None and abort.fired:
+        return Timeout(f"cancelled after {_seconds(time.monotonic() - started)} s")
+    if deadline < started + opts.timeout * _OWN_DEADLINE:
+        return Timeout(
+            f"timed out after {_seconds(deadline - started)} s "
+            "(what was left of the overall deadline)"
+        )
+    return Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
+
+
+# A caller's deadline that leaves the fetch this share of --timeout or more is --timeout's
+# own, counted from a moment earlier: wf's page deadline, whose first fetch starts a few
+# milliseconds into the page's time, times out "after 30 s", not "after 29.9 s".
+_OWN_DEADLINE = 0.95
+
+
+def _seconds(value: float) -> str:
+    return f"{max(value, 0.0):.3g}"
+
+
 def _map_error(
     exc: BaseException,
     u3: Any,
     guard: Deadline,
     host: str,
     got_headers: bool,
-    opts: NetOptions,
+    at_deadline: Timeout,
     *,
     port: int | None = None,
     attempt_cut: bool = False,
@@ -528,7 +566,6 @@ def _map_error(
     import http.client
     import ssl
 
-    at_deadline = Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
     if guard.expired:
         return at_deadline
 
