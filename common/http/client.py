@@ -549,7 +549,7 @@ _OWN_DEADLINE = 0.95
 
 
 def _seconds(value: float) -> str:
-    return f"{max(value, 0.0):.3g}"
+    return f"{round(max(value, 0.0), 2):g}"
 
 
 def _map_error(
