@@ -472,6 +472,69 @@ def test_a_cut_body_behind_the_proxy(serve, monkeypatch):
     )
 
 
+CHUNKED = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+
+@pytest.mark.parametrize("proxied", [False, True], ids=["direct", "proxied"])
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (
+            b"5\r\nhello\r\n",
+            "the body was cut short: the connection closed before the last chunk",
+        ),
+        (
+            b"5\r\nhello\r\nzz;ext=1\r\nhello\r\n0\r\n\r\n",
+            "the chunked encoding is broken: 'zz' where a chunk size should be",
+        ),
+        (
+            b"5\r\nhelloXX\r\n0\r\n\r\n",
+            "the chunked encoding is broken: an empty line where a chunk size should be",
+        ),
+    ],
+    ids=["cut-before-the-last-chunk", "size-not-hex", "chunk-too-long"],
+)
+def test_a_broken_chunked_body_says_what_broke_with_or_without_a_proxy(
+    serve, monkeypatch, proxied, body, detail
+):
+    # urllib3 reads the chunks through a proxy and http.client without one: the same words
+    # and the same exit code either way, and never int()'s ("invalid literal for int()
+    # with base 16: b''"), which urllib3 raises away with "from None".
+    if proxied:
+        origin, _ = _proxied(monkeypatch, serve, lambda conn, request: conn.sendall(CHUNKED + body))
+    else:
+        origin = serve(lambda conn, request: conn.sendall(CHUNKED + body))
+    with pytest.raises(TransferError) as failed:
+        fetch(origin.url, NetOptions(timeout=5, policy=POLICY))
+    assert failed.value.message == f"transfer from 127.0.0.1 broke off: {detail}"
+
+
+def test_the_walk_down_an_error_stops_where_its_context_was_raised_away():
+    # "raise X from None" hides the context: it is not what went wrong, X is.
+    from common.http.client import _map_error
+    from common.http.deadline import Deadline
+
+    def cut() -> None:
+        try:
+            int(b"", 16)
+        except ValueError:
+            raise OSError("the peer went away") from None
+
+    try:
+        cut()
+    except OSError as exc:
+        error = exc
+    guard = Deadline(POLICY, time.monotonic() + 60, proxied=False)
+    try:
+        mapped = _map_error(error, None, guard, "example.org", True, Timeout("not used"))
+    finally:
+        guard.cancel()
+    assert (type(mapped), mapped.message) == (
+        TransferError,
+        "transfer from example.org broke off: the peer went away",
+    )
+
+
 @pytest.mark.parametrize("status", ["407 Proxy Authentication Required", "502 Bad Gateway"])
 def test_a_proxy_that_refuses_the_tunnel(serve, monkeypatch, status):
     origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))

@@ -459,16 +459,24 @@ def test_a_declared_length_over_the_cap_is_refused_before_the_body(serve, stall)
     assert time.monotonic() - start < 8.0
 
 
-def test_a_redirect_is_not_refused_for_its_declared_length(serve):
+@pytest.mark.parametrize(
+    ("method", "framing"),
+    [("HEAD", b""), ("GET", b"Transfer-Encoding: chunked\r\n")],
+    ids=["head", "get-chunked"],
+)
+def test_a_redirect_is_not_refused_for_its_declared_length(serve, method, framing):
+    # A HEAD has no body to refuse; a GET's chunked body is framed by its chunks, not by
+    # the length, and here it is empty.
+    moved = b"HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 5000\r\n" + framing
     srv = serve(
         routes(
             {
-                "/": b"HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 5000\r\n\r\n",
+                "/": moved + b"\r\n" + (b"0\r\n\r\n" if framing else b""),
                 "/next": http_response(200, b"ok", TEXT),
             }
         )
     )
-    resp = fetch(srv.url, options(max_bytes=1000), method="HEAD")
+    resp = fetch(srv.url, options(max_bytes=1000), method=method)
     assert (resp.status, resp.final_url) == (200, srv.url + "next")
 
 
@@ -508,14 +516,65 @@ def test_a_body_that_outlasts_the_deadline_is_a_timeout(serve):
     assert time.monotonic() - start < 8
 
 
+def _figure(message: str, before: str, after: str) -> float:
+    """The seconds in ``before`` + figure + ``after``."""
+    assert message.startswith(before) and message.endswith(after), message
+    return float(message[len(before) : len(message) - len(after)])
+
+
 def test_an_abort_from_another_thread_ends_the_fetch(serve, stall):
     srv = serve(stall)
     abort = Abort()
     threading.Timer(0.3, abort.fire).start()
     start = time.monotonic()
-    with pytest.raises(Timeout):
+    with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=20), abort=abort)
-    assert time.monotonic() - start < 8
+    took = time.monotonic() - start
+    assert took < 8
+    # The time it ran (to a hundredth), not the 20 s of --timeout that never came.
+    assert 0.25 <= _figure(failed.value.message, "cancelled after ", " s") <= took + 0.01
+
+
+def test_a_fetch_after_its_abort_fired_ends_before_it_connects(serve):
+    srv = serve(routes({"/": http_response(200, b"never", TEXT)}))
+    abort = Abort()
+    abort.fire()
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=20), abort=abort)
+    assert failed.value.message == "cancelled after 0 s"
+    assert srv.requests == []
+
+
+@pytest.mark.parametrize("timer", [True, False], ids=["timer", "socket-gives-up"])
+def test_a_callers_shorter_deadline_names_its_own_figure(serve, stall, monkeypatch, timer):
+    # The caller's deadline (a retry's, a later page's) comes long before --timeout's: the
+    # message names the time the fetch had, whether the deadline's timer or the socket's
+    # own timeout (the time left) ended the wait.
+    from common.http import deadline
+
+    if not timer:
+        monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=20), deadline=time.monotonic() + 0.5)
+    message = failed.value.message
+    figure = _figure(message, "timed out after ", " s (what was left of the overall deadline)")
+    assert 0.45 <= figure <= 0.5
+
+
+def test_a_callers_deadline_a_moment_before_the_timeouts_is_the_timeouts(serve, stall):
+    # wf's page deadline is --timeout from the page's start, a moment before its fetch's.
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=0.5), deadline=time.monotonic() + 0.49)
+    assert failed.value.message == "timed out after 0.5 s (the total deadline)"
+
+
+def test_a_callers_later_deadline_leaves_the_timeouts_figure(serve, stall):
+    srv = serve(stall)
+    with pytest.raises(Timeout) as failed:
+        fetch(srv.url, options(timeout=0.5), deadline=time.monotonic() + 60)
+    assert failed.value.message == "timed out after 0.5 s (the total deadline)"
 
 
 def test_repeated_headers_are_joined(serve):
@@ -548,6 +607,17 @@ def test_head_reads_no_body(serve):
     srv = serve(routes({"/": answer.encode()}))
     resp = fetch(srv.url, options(), method="HEAD")
     assert (resp.status, resp.body) == (200, b"")
+
+
+@pytest.mark.parametrize(
+    ("method", "status"), [("HEAD", 200), ("GET", 204), ("GET", 304), ("HEAD", 304)]
+)
+def test_a_declared_length_without_a_body_is_not_over_the_cap(serve, method, status):
+    # A HEAD's or a 304's Content-Length is that of the body a GET would get: none comes.
+    answer = f"HTTP/1.1 {status} X\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n"
+    srv = serve(routes({"/": answer.encode()}))
+    resp = fetch(srv.url, options(max_bytes=1000), method=method)
+    assert (resp.status, resp.headers["content-length"], resp.body) == (status, "5000", b"")
 
 
 # ------------------------------------------------------------------ pure functions

@@ -521,6 +521,29 @@ def test_a_huge_single_line():
     assert "tide end" in text and len(text) > 2_000_000
 
 
+@pytest.mark.parametrize(
+    "word",
+    ["tide ", "café ", "слово ", "潮汐 ", "tide\U0001f30a ", "tide\u200b "],
+    ids=["ascii", "latin", "cyrillic", "cjk", "astral", "invisible"],
+)
+def test_a_huge_text_node_keeps_its_line_breaks_in_any_script(word):
+    # Over a megabyte of text in one node goes a chunk at a time through the text policy,
+    # which removes every control character, the <br> marker among them.
+    words = word * (1_100_000 // len(word))
+    html = f"<html><body><p>{words}end<br>start {word * 3}end<br><br>last</p></body></html>"
+    lines = extract_text(html).split("\n")
+    assert len(lines) == 4 and lines[2] == "", [line[-20:] for line in lines]
+    assert lines[0].endswith(" end") and len(lines[0]) > 900_000
+    assert lines[1].startswith("start ") and lines[1].endswith(" end") and lines[3] == "last"
+
+
+def test_wf_prints_the_line_breaks_of_a_huge_text_node(wf):
+    html = f"<p>{'слово ' * 200_000}end<br>start</p>"
+    r = wf("--input", "-", "--max-length", "0", input=html.encode())
+    assert r.code == 0, r.stderr
+    assert r.stdout.endswith(" end\nstart\n")
+
+
 def test_seventy_thousand_nested_divs():
     # Far past libxml2's depth limit (2048), and within the tag cap (150 000 "<").
     html = (

@@ -32,7 +32,7 @@ from common.errors import (
 )
 from common.http.deadline import Abort, Deadline
 from common.http.decompress import Sink, accept_encoding, decoders, encodings, too_large
-from common.http.framing import strict_response
+from common.http.framing import chunk_size_error, strict_response
 from common.http.proxy_env import proxy_for
 from common.http.url import default_port, normalise_url, split_credentials
 from common.policy import (
@@ -225,7 +225,7 @@ def fetch(
         if auth and not any(k.lower() == "authorization" for k in hop_headers):
             hop_headers["Authorization"] = auth
         status, resp_headers, resp_body = _one_request(
-            target, method, hop_headers, body, opts, deadline, abort, attempt_timeout
+            target, method, hop_headers, body, opts, deadline, abort, attempt_timeout, started=start
         )
         location = resp_headers.get("location")
         if status not in _REDIRECT_CODES or not location:
@@ -361,7 +361,11 @@ def _one_request(
     deadline: float,
     abort: Abort | None = None,
     attempt_timeout: float | None = None,
+    *,
+    started: float,
 ) -> tuple[int, dict[str, str], bytes]:
+    """One request and its answer; ``started`` is when the fetch began (redirects
+    included), which the message of a fetch its deadline ended counts from."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     proxy = proxy_for(url)
@@ -403,12 +407,14 @@ def _one_request(
                 k = key.lower()
                 resp_headers[k] = f"{resp_headers[k]}, {value}" if k in resp_headers else value
             encodings(resp_headers.get("content-encoding", ""), host)
-            length = resp_headers.get("content-length", "").strip()
-            if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
-                raise too_large(opts.max_bytes, decoded=False)
+            # No body follows, whatever length is declared: a HEAD's or a 304's is that of
+            # the body a GET would get.
             if method == "HEAD" or status in (204, 304) or status < 200:
                 _trace_hop(method, url, status, guard, first_byte, sent, 0, 0)
                 return status, resp_headers, b""
+            length = resp_headers.get("content-length", "").strip()
+            if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
+                raise too_large(opts.max_bytes, decoded=False)
             sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
             raw_total = 0
             for chunk in chunks:
@@ -425,11 +431,19 @@ def _one_request(
             return status, resp_headers, decoded
         except ToolError:
             if guard.expired:
-                raise Timeout(f"timed out after {opts.timeout:g} s (the total deadline)") from None
+                raise _deadline_error(opts, started, deadline, abort) from None
             raise
         except Exception as exc:
+            at_deadline = _deadline_error(opts, started, deadline, abort)
             raise _map_error(
-                exc, u3, guard, host, got_headers, opts, port=parts.port, attempt_cut=attempt_cut
+                exc,
+                u3,
+                guard,
+                host,
+                got_headers,
+                at_deadline,
+                port=parts.port,
+                attempt_cut=attempt_cut,
             ) from None
     finally:
         _local.guard = None
@@ -484,6 +498,10 @@ _NOT_TLS = (
 )
 
 
+# urllib3's words when the connection ends where a chunk size is due (an empty line).
+_U3_CUT_AT_CHUNK = "Response ended prematurely"
+
+
 def _trace_hop(
     method: str,
     url: str,
@@ -508,13 +526,39 @@ def _trace_hop(
     )
 
 
+def _deadline_error(
+    opts: NetOptions, started: float, deadline: float, abort: Abort | None
+) -> Timeout:
+    """The error of a fetch that its deadline ended, naming the figure that applied: the
+    time it ran when an abort stopped it, the time it had when the caller's deadline came
+    well before --timeout's (a retry, a later page), else --timeout."""
+    if abort is not None and abort.fired:
+        return Timeout(f"cancelled after {_seconds(time.monotonic() - started)} s")
+    if deadline < started + opts.timeout * _OWN_DEADLINE:
+        return Timeout(
+            f"timed out after {_seconds(deadline - started)} s "
+            "(what was left of the overall deadline)"
+        )
+    return Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
+
+
+# A caller's deadline that leaves the fetch this share of --timeout or more is --timeout's
+# own, counted from a moment earlier: wf's page deadline, whose first fetch starts a few
+# milliseconds into the page's time, times out "after 30 s", not "after 29.9 s".
+_OWN_DEADLINE = 0.95
+
+
+def _seconds(value: float) -> str:
+    return f"{round(max(value, 0.0), 2):g}"
+
+
 def _map_error(
     exc: BaseException,
     u3: Any,
     guard: Deadline,
     host: str,
     got_headers: bool,
-    opts: NetOptions,
+    at_deadline: Timeout,
     *,
     port: int | None = None,
     attempt_cut: bool = False,
@@ -522,7 +566,6 @@ def _map_error(
     import http.client
     import ssl
 
-    at_deadline = Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
     if guard.expired:
         return at_deadline
 
@@ -533,7 +576,9 @@ def _map_error(
     inner: BaseException = exc
     chain = [exc]
     while True:
-        nxt = getattr(inner, "reason", None) or inner.__cause__ or inner.__context__
+        # A context raised away ("raise ... from None", as urllib3 does) is not the cause.
+        context = None if inner.__suppress_context__ else inner.__context__
+        nxt = getattr(inner, "reason", None) or inner.__cause__ or context
         if isinstance(inner, u3_types("ProtocolError")) and inner.args and len(inner.args) > 1:
             nxt = inner.args[1]
         if not isinstance(nxt, BaseException) or nxt is inner:
@@ -578,7 +623,14 @@ def _map_error(
         or isinstance(inner, (http.client.IncompleteRead,))
         or isinstance(exc, u3_types("IncompleteRead", "InvalidChunkLength"))
     ):
-        return TransferError(f"transfer from {host} broke off: {_short(inner)}")
+        detail = _short(inner)
+        # urllib3 reads the chunks through a proxy: its words for what http.client's
+        # reader (common.http.framing) says itself.
+        if isinstance(inner, u3_types("InvalidChunkLength")):
+            detail = chunk_size_error(inner.length)  # type: ignore[attr-defined]
+        elif isinstance(inner, u3_types("ProtocolError")) and detail == _U3_CUT_AT_CHUNK:
+            detail = chunk_size_error(b"")
+        return TransferError(f"transfer from {host} broke off: {detail}")
     if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)) or isinstance(
         exc, u3_types("ProtocolError")
     ):

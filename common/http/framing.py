@@ -29,6 +29,9 @@ def strict_response() -> type:
     class Malformed(http.client.HTTPException):
         pass
 
+    class BrokenChunks(http.client.HTTPException):
+        pass
+
     class HeadReader:
         def __init__(self, fp: Any) -> None:
             self.fp = fp
@@ -67,6 +70,19 @@ def strict_response() -> type:
                 if line in (b"\r\n", b"\n", b""):
                     return
 
+        def _read_next_chunk_size(self) -> int:
+            # http.client's, but a line that is no size says so in words: http.client
+            # raised int()'s ValueError ("invalid literal for int() with base 16: b''").
+            # _MAXLINE and _close_conn are http.client internals that typeshed leaves out.
+            line = self.fp.readline(http.client._MAXLINE + 1)  # type: ignore[attr-defined]
+            if len(line) > http.client._MAXLINE:  # type: ignore[attr-defined]
+                raise http.client.LineTooLong("chunk size")
+            try:
+                return int(line.split(b";", 1)[0], 16)
+            except ValueError:
+                self._close_conn()  # type: ignore[attr-defined]
+                raise BrokenChunks(chunk_size_error(line)) from None
+
         def begin(self) -> None:
             if self.headers is not None:
                 return
@@ -92,3 +108,14 @@ def strict_response() -> type:
                 raise Malformed(f"invalid Content-Length {', '.join(sorted(values))!r}")
 
     return StrictResponse
+
+
+def chunk_size_error(line: bytes) -> str:
+    """What it means when a chunked body has ``line`` where a chunk size is due, in words
+    (the same through a proxy, where urllib3 reads the chunks): no line at all is the end
+    of the connection, a body cut short."""
+    if not line:
+        return "the body was cut short: the connection closed before the last chunk"
+    shown = line.split(b";", 1)[0].strip()[:40].decode("latin-1")
+    what = repr(shown) if shown else "an empty line"
+    return f"the chunked encoding is broken: {what} where a chunk size should be"

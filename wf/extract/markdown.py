@@ -135,7 +135,10 @@ def _long_pieces(raw: str) -> list[str]:
                 words += " "
             out.append(words)
         else:
-            out.append(clean_text(_WS.sub(" ", chunk)))
+            # The policy removes controls, _BR among them; a tab it keeps, and the sub
+            # has just turned every tab into a space, so a tab stands in for each <br>.
+            text = _WS.sub(" ", chunk).replace(_BR, "\t")
+            out.append(clean_text(text).replace("\t", _BR))
         start = end
     return out
 
