@@ -61,24 +61,48 @@ NEVER_NEGATIVE = frozenset(("html", "body", "main"))
 # non-English stems for comments and advertising). The distinctive ones match inside
 # longer names too (sitefooter, relatedPosts, commentlist); the short or ambiguous ones
 # only as whole words, so that "ad" does not match "header".
-_NEGATIVE = re.compile(
-    r"comment(?!ary)|disqus|share|sharing|social|related|recommend|recirc|promo|"
-    r"newsletter|subscri|signup|advert|sponsor|sidebar|widget|footer|breadcrumb|navbar|"
-    r"navigation|menu|cookie|consent|gdpr|banner|popup|modal|outbrain|taboola|trending|"
-    r"popular|byline|pagination|toolbar|login|caption|gallery|slideshow|carousel|feedback|"
-    r"coment|komment|reklam|werbung|publicidad|publicite|empfehlung|verwandte|meistgelesen|"
-    r"relacionad|"
+# fmt: off
+_NEGATIVE_STEMS = (
+    "comment(?!ary)", "disqus", "share", "sharing", "social", "related", "recommend",
+    "recirc", "promo", "newsletter", "subscri", "signup", "advert", "sponsor", "sidebar",
+    "widget", "footer", "breadcrumb", "navbar", "navigation", "menu", "cookie", "consent",
+    "gdpr", "banner", "popup", "modal", "outbrain", "taboola", "trending", "popular",
+    "byline", "pagination", "toolbar", "login", "caption", "gallery", "slideshow",
+    "carousel", "feedback", "coment", "komment", "reklam", "werbung", "publicidad",
+    "publicite", "empfehlung", "verwandte", "meistgelesen", "relacionad",
     # Consent platforms name their containers alike on every site: OneTrust, Cookiebot,
     # Didomi, Usercentrics, Quantcast, TrustArc, Sourcepoint, Borlabs, Complianz, CookieYes.
-    r"onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|trustarc|sp-message|"
-    r"borlabs|cmplz|cmpbox|iubenda|axeptio|tarteaucitron|"
-    r"(?<![a-z])(?:ad|ads|adv|nav|rail|tags|cta|follow|rating|skip|pager|print|author|"
-    r"cmp|klaro|anzeige|more-from|also-like|may-like|other-news|lire-aussi|articles-lies|"
-    r"mehr-zum-thema|weitere-artikel|"
-    r"truste|teaser|teasers|abo|upsell|"
-    r"date|dates|dateline|timestamp|meta|publish|published|photo|photos|image|img|picture|"
-    r"sr-only|visually-hidden|screen-reader|screen-reader-text|most-read|more-stories|"
-    r"author-bio|jump-link|see-also|also-read)(?![a-z])"
+    "onetrust", "ot-sdk", "optanon", "cybot", "didomi", "usercentrics", "qc-cmp",
+    "trustarc", "sp-message", "borlabs", "cmplz", "cmpbox", "iubenda", "axeptio",
+    "tarteaucitron",
+)
+_NEGATIVE_WORDS = (
+    "ad", "ads", "adv", "nav", "rail", "tags", "cta", "follow", "rating", "skip", "pager",
+    "print", "author", "cmp", "klaro", "anzeige", "more-from", "also-like", "may-like",
+    "other-news", "lire-aussi", "articles-lies", "mehr-zum-thema", "weitere-artikel",
+    "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
+    "meta", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
+    "visually-hidden", "screen-reader", "screen-reader-text", "most-read", "more-stories",
+    "author-bio", "jump-link", "see-also", "also-read",
+)
+# fmt: on
+
+
+def _by_first_letter(alternatives: tuple[str, ...]) -> str:
+    """The alternatives as one alternation grouped by their first letter, each group in
+    the order given: the regex engine rejects a whole group on one letter, so a class
+    token is searched in about half the time, with the same matches (the same leftmost
+    alternative wins, since two can only tie where they share a first letter)."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "|".join(f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in groups.items())
+
+
+# The stems match anywhere; the words only whole, after every stem has been tried.
+_NEGATIVE = re.compile(
+    f"{_by_first_letter(_NEGATIVE_STEMS)}"
+    f"|(?<![a-z])(?:{_by_first_letter(_NEGATIVE_WORDS)})(?![a-z])"
 )
 # Words that say "this is the content". A class token made of them alone outweighs a
 # boilerplate token beside it (`article-body pagination-first`, `main has-sidebar`);
