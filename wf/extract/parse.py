@@ -347,10 +347,35 @@ def _drop_hidden(root: Any) -> None:
     # panels beside a visible article are no such case: they are dropped.
     length = text_length()
     hidden_len = sum(length(el) for el in hidden)
-    if hidden_len and hidden_len > 0.75 * length(root):
+    if hidden_len and _mostly(hidden_len, root, length):
         return
     for el in hidden:
         drop(el)
+
+
+# Paragraphs measured before the whole page is: enough for nearly every page that hides
+# something, and a bound on the calls a page of a hundred thousand paragraphs can cost.
+_MOSTLY_TRIES = 32
+
+
+def _mostly(part: float, root: Any, length: Any) -> bool:
+    """Whether ``part`` characters are over 3/4 of the page's text (``length(root)``).
+
+    The length of the whole page costs a copy of all its text, so the first paragraphs
+    are measured first, until they show that the page holds enough text: paragraphs that
+    do not nest hold no more text than the page does, as normalize-space counts it (each
+    keeps its characters and the runs of spaces inside it)."""
+    seen = 0.0
+    tries = _MOSTLY_TRIES
+    for p in root.iter("p"):
+        if next(p.iterancestors("p"), None) is None:
+            seen += length(p)
+            if part <= 0.75 * seen:
+                return False
+            tries -= 1
+            if not tries:
+                break
+    return bool(part > 0.75 * length(root))
 
 
 def _is_hidden(el: Any) -> bool:
