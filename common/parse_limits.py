@@ -261,23 +261,30 @@ class _RawText(Generic[AnyStr]):
         self.ends: list[int] = []
         self.scripts: list[int] | None = None
         self.script_ends: list[int] = []
+        self.scanned = 0  # where the search for the next script starts
 
     def in_script(self, at: int) -> bool:
         """Is ``at`` inside a script (written in lower case, as nearly all are)? Two
-        forward searches a script, once a page; the full list of raw-text spans (``in``)
-        takes a case-blind regex over the page."""
-        if self.scripts is None:
-            self.scripts, self.script_ends = [], []
-            opening, closing = self.p.script_tags
-            pos = 0
-            while (start := self.text.find(opening, pos)) >= 0:
-                end = self.text.find(closing, start)
-                end = len(self.text) if end < 0 else end
-                self.scripts.append(start)
-                self.script_ends.append(end)
-                pos = end
-        i = bisect.bisect_right(self.scripts, at) - 1
-        return i >= 0 and at < self.script_ends[i]
+        forward searches a script, read only as far as ``at`` asks (callers ask in page
+        order, so each part of the page is read once, and not past the last long tag);
+        the full list of raw-text spans (``in``) takes a case-blind regex over the page."""
+        scripts, ends = self.scripts, self.script_ends
+        if scripts is None:
+            scripts = self.scripts = []
+        text = self.text
+        opening, closing = self.p.script_tags
+        while self.scanned <= at:
+            start = text.find(opening, self.scanned)
+            if start < 0:
+                self.scanned = len(text) + 1
+                break
+            end = text.find(closing, start)
+            end = len(text) if end < 0 else end
+            scripts.append(start)
+            ends.append(end)
+            self.scanned = end  # past "<script": the next one starts after this one ends
+        i = bisect.bisect_right(scripts, at) - 1
+        return i >= 0 and at < ends[i]
 
     def __contains__(self, at: int) -> bool:
         if self.starts is None:

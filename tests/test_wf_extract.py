@@ -7,6 +7,7 @@ import gzip
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -202,6 +203,42 @@ def test_a_style_hides_exactly_when_the_case_blind_pattern_finds_it(style: str, 
 
     assert _hides(style) is hides
     assert hides is (_STYLE_HIDDEN.search(style) is not None)
+
+
+def _nested_paragraphs() -> Any:
+    # libxml2 never nests a <p> in a <p>, but a tree built by hand (or a future parser)
+    # can: the inner one must not be counted twice.
+    from lxml import etree
+
+    root = etree.fromstring("<html><body><p>" + "outer text " * 9 + "</p></body></html>")
+    inner = etree.SubElement(root.find("body/p"), "p")
+    inner.text = "inner text " * 9
+    return root
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<html><body><p>" + "word " * 40 + "</p><div>" + "other " * 30 + "</div></body></html>",
+        "<html><body>" + "<p>short one</p>" * 40 + "<div>" + "tail " * 50 + "</div></body></html>",
+        "<html><body><div>" + "no paragraphs at all " * 20 + "</div></body></html>",
+        "<html><body><p>  spaced   \n  out   </p><p>a</p><p></p></body></html>",
+        None,
+    ],
+)
+def test_the_hidden_share_is_judged_as_by_the_whole_pages_length(html: str | None):
+    # _drop_hidden measures paragraphs before the whole page: the verdict must be the one
+    # the whole page's length gives, for every share around the 3/4 line.
+    from lxml import etree
+
+    from wf.extract.parse import _mostly, text_length
+
+    root = _nested_paragraphs() if html is None else etree.fromstring(html, etree.HTMLParser())
+    length = text_length()
+    total = length(root)
+    for part in sorted({1.0, total * 0.5, total * 0.75, total * 0.75 + 1, total - 1, total}):
+        if part > 0:
+            assert _mostly(part, root, length) is (part > 0.75 * total), (part, total)
 
 
 def test_a_page_that_hides_everything_until_a_script_runs_still_gives_its_text():

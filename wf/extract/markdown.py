@@ -279,10 +279,11 @@ class MarkdownWriter:
             out[0] = ("", *out[0][1:])
 
     def flush(self) -> None:
-        if not self.parts:
+        parts = self.parts
+        if not parts:
             return
-        parts, self.parts = self.parts, []
         self.flushes += 1
+        # Emptied in place (the walk holds its append): a flush lets a huge node go.
         text = collapse_run(parts)
         if not text:
             return
@@ -392,45 +393,50 @@ class MarkdownWriter:
 
         skip = self.skip
         deadline = self.deadline
+        want_links = self.want_links
+        # self.parts is only ever emptied in place, never replaced: its append holds.
+        append = self.parts.append
+        block = BLOCK
         blocks = 0
         walker = etree.iterwalk(root, events=("start", "end"))
+        skip_subtree = walker.skip_subtree
         skipped: Any = None
         for event, el in walker:
             tag = el.tag
             if event == "start":
-                if tag in BLOCK:
+                if tag in block:
                     blocks += 1
                     if deadline is not None and not blocks & 1023:
                         check_time(deadline)
                     if skip is not None and el is not root and skip(el):
                         self.boundary()
-                        walker.skip_subtree()
+                        skip_subtree()
                         skipped = el
                         continue
                     self.start_block(el, tag)
                     if tag == "pre":
-                        walker.skip_subtree()
+                        skip_subtree()
                         skipped = el
                         continue
                 elif tag == "br":
-                    self.parts.append(" " if self.inline_only else _BR)
-                elif tag == "a" and self.want_links:
+                    append(" " if self.inline_only else _BR)
+                elif tag == "a" and want_links:
                     self.anchors.append((el.get("href"), len(self.parts), self.flushes))
                 text = el.text
                 if text:
-                    self.parts.append(text)
+                    append(text)
                 del text  # the run alone holds it: a flush may let a huge node go
                 continue
             # end
             if el is skipped:
                 skipped = None
-            elif tag in BLOCK:
+            elif tag in block:
                 self.end_block(el, tag)
-            elif tag == "a" and self.want_links and self.anchors:
+            elif tag == "a" and want_links and self.anchors:
                 self.close_anchor()
             tail = el.tail
             if tail and el is not root:
-                self.parts.append(tail)
+                append(tail)
             del tail
         self.flush()
         if self.main:
@@ -448,7 +454,10 @@ class MarkdownWriter:
                 self.flush_cell_text()
                 self.inline_only += 1
             return
-        self.boundary()
+        if self.inline_only:
+            self.parts.append(" ")
+        elif self.parts:
+            self.flush()
         if tag in _HEADINGS:
             if not self.heading:
                 self.heading = _HEADINGS[tag]
@@ -503,7 +512,10 @@ class MarkdownWriter:
             if _HEADINGS[tag] == self.heading and not self.inline_only:
                 self.heading = 0
             return
-        self.boundary()
+        if self.inline_only:
+            self.parts.append(" ")
+        elif self.parts:
+            self.flush()
         if tag == "ul" or tag == "ol" or tag == "menu" or tag == "dir":
             if self.lists:
                 self.lists.pop()
@@ -539,7 +551,7 @@ class MarkdownWriter:
     def new_parts(self) -> None:
         # A new run of inline text: the parts indices that open anchors and the last
         # link recorded are counted per run.
-        self.parts = []
+        self.parts.clear()
         self.flushes += 1
 
     def emit_pre(self, el: Any) -> None:

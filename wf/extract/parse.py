@@ -15,6 +15,9 @@ from typing import Any
 # libxml2 turns them into U+FFFD or stops on them; browsers drop them from text.
 # bytes.translate deletes them several times faster than a regex finds them.
 _CONTROL = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+# Each alone, for `in`: a search for one byte runs at memchr's speed, and most pages hold
+# none of them, so 29 searches cost less than half of one translate (which copies).
+_CONTROL_BYTES = tuple(bytes((c,)) for c in _CONTROL)
 
 # Never text a reader sees, in any mode.
 JUNK = (
@@ -126,7 +129,9 @@ def to_utf8(text: str | bytes, utf8: bytes | None = None) -> bytes:
         data = utf8
     else:
         data = text.encode("utf-8", "replace")
-    return data.translate(None, _CONTROL)
+    if any(c in data for c in _CONTROL_BYTES):
+        return data.translate(None, _CONTROL)
+    return data
 
 
 def parse_fast(text: str, utf8: bytes | None = None) -> Any:
@@ -347,10 +352,35 @@ def _drop_hidden(root: Any) -> None:
     # panels beside a visible article are no such case: they are dropped.
     length = text_length()
     hidden_len = sum(length(el) for el in hidden)
-    if hidden_len and hidden_len > 0.75 * length(root):
+    if hidden_len and _mostly(hidden_len, root, length):
         return
     for el in hidden:
         drop(el)
+
+
+# Paragraphs measured before the whole page is: enough for nearly every page that hides
+# something, and a bound on the calls a page of a hundred thousand paragraphs can cost.
+_MOSTLY_TRIES = 32
+
+
+def _mostly(part: float, root: Any, length: Any) -> bool:
+    """Whether ``part`` characters are over 3/4 of the page's text (``length(root)``).
+
+    The length of the whole page costs a copy of all its text, so the first paragraphs
+    are measured first, until they show that the page holds enough text: paragraphs that
+    do not nest hold no more text than the page does, as normalize-space counts it (each
+    keeps its characters and the runs of spaces inside it)."""
+    seen = 0.0
+    tries = _MOSTLY_TRIES
+    for p in root.iter("p"):
+        if next(p.iterancestors("p"), None) is None:
+            seen += length(p)
+            if part <= 0.75 * seen:
+                return False
+            tries -= 1
+            if not tries:
+                break
+    return bool(part > 0.75 * length(root))
 
 
 def _is_hidden(el: Any) -> bool:
