@@ -162,17 +162,24 @@ def parse_xml(text: str, url: str | None) -> tuple[Any, str | None]:
     return root, problem
 
 
-def _kind(root: Any) -> str | None:
-    from lxml import etree
+def _qname(tag: str) -> tuple[str | None, str]:
+    """(namespace or None, local name) of an element's tag. Read off the string:
+    etree.QName refuses names the recovering parser lets through (a root named ":")."""
+    if tag.startswith("{"):
+        space, _, local = tag[1:].partition("}")
+        return space, local
+    return None, tag
 
+
+def _kind(root: Any) -> str | None:
     if not isinstance(root.tag, str):
         return None
-    name = etree.QName(root)
-    if name.localname == "rss":
+    space, local = _qname(root.tag)
+    if local == "rss":
         return "rss"
-    if name.localname == "RDF" and name.namespace == RDF:
+    if local == "RDF" and space == RDF:
         return "rdf"
-    if name.localname == "feed" and name.namespace == ATOM:
+    if local == "feed" and space == ATOM:
         return "atom"
     return None
 
@@ -235,14 +242,12 @@ def _html_title(raw: str | None) -> str | None:
 def _rss(root: Any, url: str | None, kind: str) -> Feed:
     from itertools import chain
 
-    from lxml import etree
-
     feed = Feed(kind=kind)
     if kind == "rss":
         # RSS 2.0 has no namespace, but some feeds put theirs in one (Userland's
         # http://backend.userland.com/rss2), and some of those take it back below
         # (<item xmlns="">): an element is read in the root's namespace or in none.
-        space = etree.QName(root).namespace
+        space = _qname(root.tag)[0]
 
         def n(local: str) -> tuple[str, ...]:
             return (f"{{{space}}}{local}", local) if space else (local,)
@@ -366,7 +371,12 @@ def _inner_html(el: Any) -> str:
         copy.tail = None
         for node in copy.iter():
             if isinstance(node.tag, str):
-                node.tag = etree.QName(node).localname  # XHTML read as plain HTML
+                space, local = _qname(node.tag)
+                if space is not None:  # XHTML read as plain HTML
+                    try:
+                        node.tag = local
+                    except ValueError:  # a local name lxml refuses alone (":x")
+                        node.tag = "span"
         etree.cleanup_namespaces(copy)
         parts.append(etree.tostring(copy, encoding="unicode"))
         parts.append(child.tail or "")
