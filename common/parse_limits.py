@@ -24,6 +24,13 @@ from typing import AnyStr, Generic, overload
 # this many "<", they stay within 100 MB and their deadline. The largest of the 181
 # extract-bench pages has 3 229 "<".
 MAX_TAGS = 150_000
+# The bound on elements: a start tag (a "<" not followed by "/") makes at most one. With
+# its text node and the extractor's record of it, an element costs up to a kilobyte, and
+# attributes up to 250 bytes more each: 300 000 bare "<li>a", 150 000 elements within
+# MAX_TAGS, peaked 145 MB over an idle wf, a balanced page of 150 000 tags with styled
+# items 97 MB. Cut here, the worst of such shapes stays under 85 MB. A balanced page meets
+# this bound at about 100 000 "<"; the largest extract-bench page has 9 909 start tags.
+MAX_START_TAGS = 50_000
 # Quadratic cost per element: 256 attributes cost libxml2 0.5 ms, 5 000 cost 0.1 s, 20 000
 # cost 1 s. Real elements carry a few dozen at most.
 MAX_ATTRIBUTES_PER_ELEMENT = 256
@@ -49,13 +56,19 @@ OFF_ENV = "WF_WS_NO_PARSE_LIMITS"
 class Cut:
     """What was left out of a page, for a note."""
 
-    tags: int = 0  # "<" in the page when it was cut at MAX_TAGS, else 0
+    tags: int = 0  # "<" in the page when it was cut at MAX_TAGS or MAX_START_TAGS, else 0
+    start_tags: int = 0  # start tags in the page when it was cut at MAX_START_TAGS, else 0
     elements: int = 0  # elements whose attributes were cut
     attributes: int = 0  # attributes dropped
 
     def notes(self) -> list[str]:
         out = []
-        if self.tags:
+        if self.start_tags:
+            out.append(
+                f"the page has {self.start_tags} start tags; text extracted from the first "
+                f"{MAX_START_TAGS}"
+            )
+        elif self.tags:
             out.append(f"the page has {self.tags} tags; text extracted from the first {MAX_TAGS}")
         if self.attributes:
             out.append(
@@ -71,7 +84,7 @@ def limit(text: AnyStr) -> tuple[AnyStr, Cut]:
     cut = Cut()
     if os.environ.get(OFF_ENV) == "1":
         return text, cut
-    text, cut.tags = cap_tags(text)
+    text, cut.tags, cut.start_tags = cap_elements(text)
     text, cut.elements, cut.attributes = cap_attributes(text)
     return text, cut
 
@@ -106,6 +119,54 @@ def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
     for _ in range(MAX_TAGS - seen):  # the last few thousand, one by one
         pos = text.find(lt, pos) + 1
     return text[: pos - 1], total
+
+
+def cap_elements(text: AnyStr) -> tuple[AnyStr, int, int]:
+    """``text`` within MAX_TAGS and MAX_START_TAGS, the number of "<" it had when it was
+    cut (else 0), and the number of its start tags when MAX_START_TAGS cut it (else 0)."""
+    cut, total = cap_tags(text)
+    lt = _angles(type(text))[0]
+    if len(cut) <= MAX_START_TAGS or (not total and not _more_than(text, lt, MAX_START_TAGS)):
+        return cut, total, 0  # too few "<" to hold too many start tags
+    ends = lt + (b"/" if isinstance(lt, bytes) else "/")
+    starts = cut.count(lt) - cut.count(ends)
+    if starts <= MAX_START_TAGS:
+        return cut, total, 0
+    # The MAX_START_TAGS-th start tag: counted by chunks in C (a chunk never ends between
+    # the "<" and the "/" of an end tag), then one "<" at a time.
+    seen = pos = 0
+    while True:
+        end = pos + _CHUNK
+        if cut[end - 1 : end] == lt:
+            end += 1
+        found = cut.count(lt, pos, end) - cut.count(ends, pos, end)
+        if seen + found >= MAX_START_TAGS:
+            break
+        seen += found
+        pos = end
+    while True:
+        pos = cut.find(lt, pos)
+        if cut[pos + 1 : pos + 2] not in (b"/", "/"):
+            seen += 1
+            if seen == MAX_START_TAGS:
+                break
+        pos += 1
+    return text[:pos], total or text.count(lt), text.count(lt) - text.count(ends)
+
+
+def _more_than(text: AnyStr, lt: AnyStr, bound: int) -> bool:
+    """Whether ``text`` holds more than ``bound`` of ``lt``, counted only while the rest
+    could still take it over (a page of 200 000 characters with few tags is read in
+    part)."""
+    size = len(text)
+    seen = pos = 0
+    while seen + size - pos > bound:
+        end = pos + max(seen + size - pos - bound, _CHUNK)
+        seen += text.count(lt, pos, end)
+        pos = end
+        if seen > bound:
+            return True
+    return False
 
 
 def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:

@@ -54,6 +54,62 @@ def test_tag_cap_on_bytes():
     assert out.count(b"<") == MAX_TAGS - 1
 
 
+# -- start tags (pages whose tags are never closed) ----------------------------------------
+
+
+@pytest.mark.parametrize("count", [49_999, 50_000, 50_001])
+def test_start_tag_cap_at_its_boundary(count):
+    from common.parse_limits import MAX_START_TAGS, cap_elements
+
+    assert MAX_START_TAGS == 50_000  # man wf.1, LIMITS ON WORK AFTER THE BYTES ARRIVE
+    text = "<li>a" * count + "end"
+    out, total, starts = cap_elements(text)
+    if count <= MAX_START_TAGS:
+        assert (out, total, starts) == (text, 0, 0)
+    else:
+        assert (total, starts) == (count, count)
+        assert out == "<li>a" * (MAX_START_TAGS - 1)
+
+
+def test_end_tags_are_no_start_tags():
+    from common.parse_limits import MAX_TAGS, cap_elements
+
+    balanced = "<p>a</p>" * 49_000  # 98 000 "<", 49 000 start tags: within both caps
+    assert cap_elements(balanced) == (balanced, 0, 0)
+    # End tags alone make no element: only the tag cap cuts them.
+    out, total, starts = cap_elements("</p>" * 160_000)
+    assert (total, starts) == (160_000, 0) and out.count("<") == MAX_TAGS - 1
+
+
+@pytest.mark.parametrize("kind", [str, bytes])
+def test_start_tags_are_counted_exactly_across_chunks(kind):
+    """End tags split between two of the counting chunks (a "<" at a chunk's end, its "/"
+    at the next one's start) neither cut early nor late: the cut is the one a count tag
+    by tag gives."""
+    import random
+
+    from common.parse_limits import MAX_START_TAGS, cap_elements
+
+    rnd = random.Random(16)
+    pieces = ["<b>", "</b>", "x", "<i>y", "</i>", "<!-- c -->", "zz"]
+    text = "".join(rnd.choice(pieces) for _ in range(300_000))
+    data = text if kind is str else text.encode()
+    out, _, starts = cap_elements(data)
+    lt, end = ("<", "</") if kind is str else (b"<", b"</")
+    assert starts == data.count(lt) - data.count(end) > MAX_START_TAGS
+    kept = out.count(lt) - out.count(end)
+    assert kept == MAX_START_TAGS - 1
+    assert data[len(out) : len(out) + 1] == lt[:1] and data[len(out) + 1 : len(out) + 2] != (
+        "/" if kind is str else b"/"
+    )
+
+
+def test_the_note_names_the_start_tags():
+    text, cut = limit("<html><body><ul>" + "<li>a" * 90_000)
+    assert cut.notes() == ["the page has 90003 start tags; text extracted from the first 50000"]
+    assert text.count("<li>") == 50_000 - 1 - 3
+
+
 # -- attributes ----------------------------------------------------------------------------
 
 
