@@ -95,19 +95,9 @@ def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
     if len(text) <= MAX_TAGS:
         return text, 0  # cannot hold more "<" than characters (most pages: no count)
     lt = _p(type(text)).lt
-    size = len(text)
-    seen = pos = 0
-    # Counted only while the rest could still take the page over the cap, the rest holding
-    # no more "<" than characters: a page of 200 000 characters is read to about 50 000.
-    while seen + size - pos > MAX_TAGS:
-        end = pos + max(seen + size - pos - MAX_TAGS, _CHUNK)
-        seen += text.count(lt, pos, end)
-        pos = end
-        if seen > MAX_TAGS:
-            break
-    else:
+    if not _more_than(text, lt, MAX_TAGS):
         return text, 0
-    total = seen + text.count(lt, pos)
+    total = text.count(lt)
     seen = pos = 0
     while True:  # counted chunk by chunk in C; the loop runs a thousand times on 8 MB
         end = pos + _CHUNK
@@ -156,8 +146,8 @@ def cap_elements(text: AnyStr) -> tuple[AnyStr, int, int]:
 
 def _more_than(text: AnyStr, lt: AnyStr, bound: int) -> bool:
     """Whether ``text`` holds more than ``bound`` of ``lt``, counted only while the rest
-    could still take it over (a page of 200 000 characters with few tags is read in
-    part)."""
+    could still take it over, the rest holding no more "<" than characters: a page of
+    200 000 characters is read to about 50 000 for MAX_TAGS."""
     size = len(text)
     seen = pos = 0
     while seen + size - pos > bound:
