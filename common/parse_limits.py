@@ -114,10 +114,10 @@ def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
 def cap_elements(text: AnyStr) -> tuple[AnyStr, int, int]:
     """``text`` within MAX_TAGS and MAX_START_TAGS, the number of "<" it had when it was
     cut (else 0), and the number of its start tags when MAX_START_TAGS cut it (else 0)."""
-    cut, total = cap_tags(text)
     lt = _angles(type(text))[0]
-    if len(cut) <= MAX_START_TAGS or (not total and not _more_than(text, lt, MAX_START_TAGS)):
-        return cut, total, 0  # too few "<" to hold too many start tags
+    if len(text) <= MAX_START_TAGS or not _more_than(text, lt, MAX_START_TAGS):
+        return text, 0, 0  # too few "<" for either bound (MAX_TAGS is the larger)
+    cut, total = cap_tags(text)
     ends = lt + (b"/" if isinstance(lt, bytes) else "/")
     starts = cut.count(lt) - cut.count(ends)
     if starts <= MAX_START_TAGS:
