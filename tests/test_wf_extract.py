@@ -111,6 +111,19 @@ def test_a_table_without_a_header_row_takes_its_first_row_as_header():
     assert "| Starship | 4 |\n| --- | --- |\n| Blue Moon | 4 |" in text
 
 
+def test_cells_with_no_row_around_them_are_kept():
+    """Hand-written tables leave out <tr>, and libxml2 adds none: the cells are a row, not
+    lost (they printed nothing, even with full=True)."""
+    text = tables("<td>Starship</td><td>4</td><td>Blue Moon</td><td>4</td>")
+    assert "| Starship | 4 | Blue Moon | 4 |\n| --- | --- | --- | --- |" in text
+    assert "| Starship | 4 |" in extract_text(
+        "<html><body><table><td>Starship<td>4</table></body></html>", full=True
+    )
+    # Cells before the first <tr> make the first row.
+    text = tables("<td>Lander</td><td>Crew</td><tr><td>Starship</td><td>4</td></tr>")
+    assert "| Lander | Crew |\n| --- | --- |\n| Starship | 4 |" in text
+
+
 def test_a_header_narrower_than_the_rows_is_padded():
     # Renderers cut the cells of a row that reach past the header.
     text = tables(

@@ -449,7 +449,7 @@ class MarkdownWriter:
         in_data = bool(tables) and tables[-1][0]
         if in_data and tag in ("tr", "td", "th"):
             if tag == "tr":
-                tables[-1][2] = []
+                self.end_row(tables[-1])  # cells before the first <tr> make a row
             else:
                 self.flush_cell_text()
                 self.inline_only += 1
@@ -495,10 +495,7 @@ class MarkdownWriter:
         in_data = bool(tables) and tables[-1][0]
         if in_data and tag in ("tr", "td", "th"):
             if tag == "tr":
-                cells = tables[-1][2]
-                if any(cells):
-                    tables[-1][3].append(cells)
-                tables[-1][2] = []
+                self.end_row(tables[-1])
             else:
                 text = collapse("".join(self.parts)).replace("\n", " ")
                 self.new_parts()
@@ -526,8 +523,18 @@ class MarkdownWriter:
             self.quote = max(0, self.quote - 1)
         elif tag == "table" and tables:
             if tables[-1][0]:
+                # Cells with no <tr> around them (libxml2 builds none) are a row too.
+                self.end_row(tables[-1])
                 self.emit_table(tables[-1][3], tables[-1][1])
             tables.pop()
+
+    @staticmethod
+    def end_row(table: list[Any]) -> None:
+        """The cells read since the last row's end make a row, unless all are empty."""
+        cells = table[2]
+        if any(cells):
+            table[3].append(cells)
+        table[2] = []
 
     def emit_table(self, rows: list[list[str]], group: Any) -> None:
         """A data table's rows as a Markdown table: the first row is its header (Markdown
