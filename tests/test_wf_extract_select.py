@@ -11,6 +11,7 @@ import pytest
 from lxml import etree
 
 from common.errors import NoMatch, UsageError
+from tests.helpers import ROOT, SHARED
 from wf.extract import parse
 from wf.extract.select import apply, check, remove, select, to_xpath
 
@@ -135,3 +136,95 @@ def test_to_xpath_is_cssselect_s() -> None:
     assert to_xpath("p") == "descendant-or-self::p"
     with pytest.raises(ValueError):
         to_xpath("p::before")
+
+
+# ------------------------------------------------------------------ through the extractor
+
+ARTICLE = b"""<html><head><title>Kept title</title>
+<meta property="og:site_name" content="Site"></head><body>
+<nav><a href="/a">Home</a> <a href="/b">News</a></nav>
+<div class="story"><h1>Headline</h1>
+<p>The first paragraph of the story, long enough to be prose that a reader wants.</p>
+<div class="share"><a href="/s1">Share</a> <a href="/s2">Tweet</a> <a href="/s3">Mail</a></div>
+<p>The second paragraph of the story, also long enough to be prose for a reader.</p></div>
+<div class="comments"><p>A comment that is long and chatty and that the automatic choice may keep.</p>
+<p>Another comment that is long and chatty, and it goes on and on about the story.</p></div>
+</body></html>"""
+
+
+def test_extract_with_a_selection_keeps_metadata_and_prunes_inside() -> None:
+    from wf.extract import extract
+    from wf.extract.select import Selection
+
+    got = extract(
+        ARTICLE, url="http://127.0.0.1/x", metadata=True, selection=Selection((".story",))
+    )
+    assert got.title == "Kept title" and got.metadata is not None
+    assert got.metadata["sitename"] == "Site"  # from <head>, outside the selection
+    assert got.text.startswith("# Headline")
+    assert "second paragraph" in got.text
+    assert "comment" not in got.text and "Home" not in got.text
+
+
+def test_full_keeps_the_selection_whole() -> None:
+    from wf.extract import extract
+    from wf.extract.select import Selection
+
+    got = extract(ARTICLE, full=True, selection=Selection((".story",), (".nope",)))
+    assert "Share" in got.text and "comment" not in got.text
+
+
+def test_no_match_leaves_extract_loud() -> None:
+    from wf.extract import extract
+    from wf.extract.select import Selection
+
+    with pytest.raises(NoMatch):
+        extract(ARTICLE, selection=Selection(("article",)))
+    # --remove alone matching nothing is no error.
+    assert "Headline" in extract(ARTICLE, selection=Selection((), ("article",))).text
+
+
+def test_without_a_selection_the_text_is_unchanged() -> None:
+    from wf.extract import extract
+    from wf.extract.select import Selection
+
+    assert extract(ARTICLE, selection=Selection()).text == extract(ARTICLE).text
+
+
+SELECTORS = ROOT / "tests" / "fixtures" / "select" / "scrapinghub.json"
+BENCH = SHARED / "extract-bench" / "scrapinghub"
+
+
+@pytest.mark.skipif(not BENCH.is_dir(), reason="../shared/extract-bench/scrapinghub is absent")
+def test_select_on_scrapinghub_is_at_least_the_automatic_f1() -> None:
+    """20 pages with their article container written by hand: --select's F1 (the
+    benchmark's rule: 4-token shingles, per page, means) is at least the automatic one's."""
+    import gzip
+    import json
+
+    from tests.helpers import shingles
+    from wf.extract import extract
+    from wf.extract.select import Selection
+
+    truth = json.loads((BENCH / "ground-truth.json").read_text())
+    chosen = json.loads(SELECTORS.read_text())
+    assert len(chosen) == 20
+
+    def scores(got: str, expected: str) -> tuple[float, float]:
+        want, have = shingles(expected), shingles(got)
+        tp = sum((want & have).values())
+        return tp / max(1, sum(have.values())), tp / max(1, sum(want.values()))
+
+    def f1(pairs: list[tuple[float, float]]) -> float:
+        p = sum(x for x, _ in pairs) / len(pairs)
+        r = sum(y for _, y in pairs) / len(pairs)
+        return 2 * p * r / (p + r)
+
+    auto, selected = [], []
+    for page, selector in chosen.items():
+        html = gzip.decompress((BENCH / "html" / f"{page}.html.gz").read_bytes())
+        url, body = truth[page]["url"], truth[page]["articleBody"]
+        auto.append(scores(extract(html, url=url).text, body))
+        picked = extract(html, url=url, selection=Selection((selector,))).text
+        selected.append(scores(picked, body))
+    assert f1(selected) >= f1(auto) > 0.9

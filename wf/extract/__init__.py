@@ -6,6 +6,10 @@ Kept light: lxml is imported only when a page is extracted, so `wf --help` stays
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wf.extract.select import Selection
 
 
 @dataclass
@@ -36,6 +40,7 @@ def extract(
     deadline: float | None = None,
     metadata: bool = False,
     utf8: bytes | None = None,
+    selection: Selection | None = None,
 ) -> Extracted:
     """Extract a page's text; never raises for any str or bytes input.
 
@@ -44,6 +49,8 @@ def extract(
     With ``metadata=True`` the result's ``metadata`` holds wf.extract.metadata's keys.
     `utf8`, for a str the caller decoded, is what wf.extract.parse.utf8_source found for
     it (bytes that are exactly its UTF-8, or None): the parser takes them as they are.
+    ``selection`` (--select, --remove) applies CSS selectors before extraction; when its
+    --select matches nothing, NoMatch (exit 65) is raised: the one error extract raises.
     """
     from wf.extract.core import run
 
@@ -56,6 +63,7 @@ def extract(
         deadline=deadline,
         want_metadata=metadata,
         utf8=utf8,
+        selection=selection,
     )
 
 

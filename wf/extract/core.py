@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from common.parse_limits import Cut
     from wf.extract.blocks import BlockRecord
     from wf.extract.markdown import MarkdownWriter
+    from wf.extract.select import Selection
 
 NEXT_TO_NOTHING = 80
 
@@ -32,7 +33,10 @@ def run(
     deadline: float | None = None,
     want_metadata: bool = False,
     utf8: bytes | None = None,
+    selection: Selection | None = None,
 ) -> Extracted:
+    from common.errors import NoMatch
+
     try:
         result = _run(
             html,
@@ -43,7 +47,10 @@ def run(
             deadline=deadline,
             want_metadata=want_metadata,
             utf8=utf8,
+            selection=selection,
         )
+    except NoMatch:
+        raise  # --select found nothing: that is the answer, loud
     except Exception as exc:  # noqa: BLE001 - the contract is: any input gives text, never raises
         trace.trace("extract: failed (%s: %s); tags stripped instead", type(exc).__name__, exc)
         result = Extracted(title=None, text=crude_text(html), links=[])
@@ -75,6 +82,7 @@ def _run(
     deadline: float | None,
     want_metadata: bool,
     utf8: bytes | None,
+    selection: Selection | None = None,
 ) -> Extracted:
     options = {
         "url": url,
@@ -83,6 +91,7 @@ def _run(
         "want_links": want_links,
         "deadline": deadline,
         "want_metadata": want_metadata,
+        "selection": selection,
     }
     text, utf8, cut = _limited(html, utf8)
     result = _parse_and_extract(text, options, utf8)
@@ -154,6 +163,7 @@ def _extract(
     want_links: bool,
     deadline: float | None,
     want_metadata: bool,
+    selection: Selection | None = None,
 ) -> Extracted:
     from wf.extract import blocks, parse
 
@@ -165,6 +175,11 @@ def _extract(
 
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title)
+    if selection is not None:
+        # The whole page's title and metadata; the text of what the selectors keep.
+        from wf.extract import select
+
+        select.apply(root, selection.select, selection.remove, where=url or "the page")
     parse.clean(root, main=not full)
     body = root.find("body")
     if body is None:
@@ -179,6 +194,7 @@ def _extract(
             want_links=want_links,
             deadline=deadline,
             dense=parse.dense_script(root, title),
+            chosen=bool(selection and selection.select),
         )
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
@@ -197,6 +213,7 @@ def _text(
     want_links: bool,
     deadline: float | None,
     dense: bool = False,
+    chosen: bool = False,
 ) -> tuple[str, list[Link]]:
     from wf.extract import blocks, explain
     from wf.extract.markdown import MarkdownWriter
@@ -216,6 +233,11 @@ def _text(
     if full:
         trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
+    elif chosen:
+        # --select chose the content: the boilerplate inside it goes, none of it is cut
+        # away as not the main block.
+        analysis = blocks.choose(body, deadline, dense)
+        r = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune))
     else:
         analysis = blocks.choose(body, deadline, dense)
         explain.choice(analysis)

@@ -12,12 +12,24 @@ body becomes the elements ``--select`` names, outermost only, in document order.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from common.errors import NoMatch, UsageError
 
 MAX_SELECTOR = 1000  # characters: a selector is written by hand
+
+
+@dataclass(frozen=True)
+class Selection:
+    """--select and --remove of one run, checked."""
+
+    select: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.select or self.remove)
 
 
 @cache
