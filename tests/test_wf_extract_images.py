@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from wf.extract import parse
+from wf.extract import Link, parse
 from wf.extract.images import (
     Image,
     Images,
@@ -158,3 +158,63 @@ def test_collect_a_subtree_in_document_order() -> None:
     main = root.find(".//div")
     got = collect(main, BASE)
     assert [(i.src.rsplit("/", 1)[1], i.alt) for i in got] == [("1.jpg", "one"), ("2.jpg", "two")]
+
+
+# ------------------------------------------------------------------ through the extractor
+
+ARTICLE = b"""<html><body><nav><a href="/">home</a> <a href="/b">b</a></nav><article><h1>T</h1>
+<p>Some long paragraph of prose text that is the article body and goes on for a while.</p>
+<figure><picture><source srcset="big.webp 1200w"><img src="small.jpg" alt="A [cat]" width="600">
+</picture><figcaption>The cat</figcaption></figure>
+<p>More prose with <a href="/x">a link</a> that goes on, so that the article is the choice.</p>
+<div class="photo-wrap"><img src="b.jpg" alt="B"></div>
+<p>An icon <img src="i.png" alt="i" width="16"> and a pixel <img src="p.gif" width="1" height="1"></p>
+<div class="related"><a href="/r"><img src="r.jpg" alt="R"> Related</a></div>
+</article></body></html>"""
+
+
+def test_markers_where_the_images_stand() -> None:
+    from wf.extract import extract
+
+    got = extract(ARTICLE, url="https://e.com/a/", images=True)
+    assert got.text.split("\n\n")[2:5] == [
+        "![A \\[cat\\]](1)",
+        "The cat",
+        "More prose with a link that goes on, so that the article is the choice.",
+    ]
+    assert "![B](2)" in got.text
+    assert "![R]" not in got.text and "![i]" not in got.text  # a teaser, an icon
+    assert [i.src for i in got.images or []] == [
+        "https://e.com/a/big.webp",
+        "https://e.com/a/b.jpg",
+    ]
+    assert got.links == [Link("a link", "https://e.com/x")]
+
+
+def test_numbered_with_the_links_under_link_markers() -> None:
+    from wf.extract import extract
+
+    got = extract(ARTICLE, url="https://e.com/a/", images=True, link_markers=True)
+    assert "![A \\[cat\\]](1)" in got.text and "a link[2]" in got.text and "![B](3)" in got.text
+    assert [link.url for link in got.links] == [
+        "https://e.com/a/big.webp",
+        "https://e.com/x",
+        "https://e.com/a/b.jpg",
+    ]
+
+
+def test_without_images_nothing_changes() -> None:
+    from wf.extract import extract
+
+    plain = extract(ARTICLE, url="https://e.com/a/")
+    assert plain.images is None
+    assert "![" not in plain.text and "The cat" not in plain.text
+
+
+def test_image_fields_leave_under_the_text_policy() -> None:
+    from wf.extract import extract
+
+    page = b'<html><body><p>Prose long enough to be the page, prose and more prose here.</p><figure><img src="a.jpg" alt="x\xe2\x80\xaey"><figcaption>c\xe2\x80\xaed</figcaption></figure></body></html>'
+    got = extract(page, url="https://e.com/", images=True, full=True)
+    assert got.images is not None and len(got.images) == 1
+    assert "\u202e" not in got.images[0].alt and "\u202e" not in (got.images[0].caption or "")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from wf.extract.images import Image
     from wf.extract.select import Selection
 
 
@@ -29,6 +30,9 @@ class Extracted:
     # wf.extract.metadata's keys when asked for (want_metadata=True), each str or None;
     # None when not asked for or when the page could not be parsed.
     metadata: dict[str, str | None] | None = None
+    # With images=True: the images of `text` (wf.extract.images), in order; a marker
+    # ![alt](n) in `text` is images[n-1], or links[n-1] with link_markers=True.
+    images: list[Image] | None = None
 
 
 def extract(
@@ -41,6 +45,7 @@ def extract(
     metadata: bool = False,
     utf8: bytes | None = None,
     selection: Selection | None = None,
+    images: bool = False,
 ) -> Extracted:
     """Extract a page's text; never raises for any str or bytes input.
 
@@ -64,6 +69,7 @@ def extract(
         want_metadata=metadata,
         utf8=utf8,
         selection=selection,
+        want_images=images,
     )
 
 

@@ -12,6 +12,7 @@ from wf.extract import Extracted, Link
 if TYPE_CHECKING:
     from common.parse_limits import Cut
     from wf.extract.blocks import BlockRecord
+    from wf.extract.images import Image
     from wf.extract.markdown import MarkdownWriter
     from wf.extract.select import Selection
 
@@ -34,6 +35,7 @@ def run(
     want_metadata: bool = False,
     utf8: bytes | None = None,
     selection: Selection | None = None,
+    want_images: bool = False,
 ) -> Extracted:
     from common.errors import NoMatch
 
@@ -48,6 +50,7 @@ def run(
             want_metadata=want_metadata,
             utf8=utf8,
             selection=selection,
+            want_images=want_images,
         )
     except NoMatch:
         raise  # --select found nothing: that is the answer, loud
@@ -58,6 +61,8 @@ def run(
         from wf.extract import metadata
 
         result.metadata = metadata.empty()  # asked for: every key, even for no page at all
+    if want_images and result.images is None:
+        result.images = []
     return _clean_fields(result)
 
 
@@ -69,6 +74,18 @@ def _clean_fields(result: Extracted) -> Extracted:
 
     result.title = one_line(result.title) or None
     result.links = [Link(text=one_line(link.text), url=one_line(link.url)) for link in result.links]
+    if result.images:
+        from dataclasses import replace
+
+        result.images = [
+            replace(
+                image,
+                src=one_line(image.src),
+                alt=one_line(image.alt),
+                caption=one_line(image.caption) or None,
+            )
+            for image in result.images
+        ]
     return result
 
 
@@ -83,6 +100,7 @@ def _run(
     want_metadata: bool,
     utf8: bytes | None,
     selection: Selection | None = None,
+    want_images: bool = False,
 ) -> Extracted:
     options = {
         "url": url,
@@ -92,6 +110,7 @@ def _run(
         "deadline": deadline,
         "want_metadata": want_metadata,
         "selection": selection,
+        "want_images": want_images,
     }
     text, utf8, cut = _limited(html, utf8)
     result = _parse_and_extract(text, options, utf8)
@@ -164,6 +183,7 @@ def _extract(
     deadline: float | None,
     want_metadata: bool,
     selection: Selection | None = None,
+    want_images: bool = False,
 ) -> Extracted:
     from wf.extract import blocks, parse
 
@@ -180,13 +200,21 @@ def _extract(
         from wf.extract import select
 
         select.apply(root, selection.select, selection.remove, where=url or "the page")
-    parse.clean(root, main=not full)
+    found_images = None
+    keep: tuple[str, ...] = ()
+    if want_images:
+        from wf.extract import images
+
+        # Read before cleaning, which drops <picture> and <source>, then kept through it.
+        found_images, keep = images.scan(root, base), images.KEEP
+    parse.clean(root, main=not full, keep=keep)
     body = root.find("body")
     if body is None:
         body = root
+    shown: list[Image] = []
     try:
         blocks.check_time(deadline)
-        text, links = _text(
+        text, links, shown = _text(
             body,
             base=base,
             full=full,
@@ -195,13 +223,20 @@ def _extract(
             deadline=deadline,
             dense=parse.dense_script(root, title),
             chosen=bool(selection and selection.select),
+            images=found_images,
         )
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         trace.trace("extract: out of time; the page's text in document order, unstructured")
         text, links = quick_text(body), []
-    return Extracted(title=title, text=text, links=links, metadata=meta)
+    return Extracted(
+        title=title,
+        text=text,
+        links=links,
+        metadata=meta,
+        images=shown if want_images else None,
+    )
 
 
 def _text(
@@ -214,11 +249,15 @@ def _text(
     deadline: float | None,
     dense: bool = False,
     chosen: bool = False,
-) -> tuple[str, list[Link]]:
+    images: dict[Any, Image] | None = None,
+) -> tuple[str, list[Link], list[Image]]:
     from wf.extract import blocks, explain
+    from wf.extract.images import Markers
     from wf.extract.markdown import MarkdownWriter
 
     def to_markdown(node: Any, skip: Any = None) -> MarkdownWriter:
+        if images and skip is not None:
+            skip = _showing(skip, images)
         r = MarkdownWriter(
             base_url=base,
             markers=markers,
@@ -226,6 +265,7 @@ def _text(
             skip=skip,
             main=not full,
             deadline=deadline,
+            images=None if images is None else Markers(images, shared=markers),
         )
         r.write(node)
         return r
@@ -269,7 +309,8 @@ def _text(
                     _length(whole),
                 )
                 r = whole
-    return r.text(), [Link(text=t, url=u) for t, u in r.links]
+    shown = r.images.images.items if r.images is not None else []
+    return r.text(), [Link(text=t, url=u) for t, u in r.links], shown
 
 
 _SPACES = re.compile(r"[ \t\n\r\f]+")
@@ -292,6 +333,16 @@ def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
         return record is not None and prune(el, record)
 
     return skip
+
+
+def _showing(skip: Any, found: dict[Any, Image]) -> Any:
+    """``skip``, but for the figures that frame a found image (--images)."""
+    from wf.extract.images import frames_image
+
+    def skip_but_images(el: Any) -> bool:
+        return skip(el) and not frames_image(el, found)
+
+    return skip_but_images
 
 
 def _length(r: MarkdownWriter) -> int:

@@ -226,6 +226,69 @@ class Images:
         return number
 
 
+# The tags parse.clean keeps for --images (it drops them otherwise): an <img>, and the
+# <picture> and <source> around one (libxml2 nests the <img> in the <source>).
+KEEP = ("img", "picture", "source")
+
+
+def scan(root: Any, base: str | None) -> dict[Any, Image]:
+    """Every image of the page that is worth showing, by its element: read before
+    cleaning, while <picture> sources and the page's attributes are all there."""
+    found: dict[Any, Image] = {}
+    for el in root.iter("img"):
+        image = image_of(el, base)
+        if image is not None:
+            found[el] = image
+    return found
+
+
+_PICTURE_NAME = re.compile(r"image|img|photo|picture|figure|media|gallery", re.IGNORECASE)
+
+
+def frames_image(el: Any, found: dict[Any, Image]) -> bool:
+    """Whether a block the content choice would leave out as boilerplate frames an image
+    worth showing (--images): a ``<figure>`` or ``<picture>``, its ``<figcaption>``, or a
+    block named for pictures, that holds a found image and no link (a linked thumbnail
+    is a teaser for another page)."""
+    tag = el.tag
+    if tag == "figcaption":
+        el = el.getparent()
+        if el is None or el.tag != "figure":
+            return False
+    elif tag not in ("figure", "picture"):
+        names = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if not _PICTURE_NAME.search(names):
+            return False
+    if next(el.iter("a"), None) is not None:
+        return False
+    return any(img in found for img in el.iter("img"))
+
+
+class Markers:
+    """The markers of one Markdown text: the images found before cleaning, numbered as
+    they are written; with link markers on (``shared``) an image takes its number in the
+    link list, so that one list serves both."""
+
+    def __init__(self, found: dict[Any, Image], *, shared: bool) -> None:
+        self.found = found
+        self.shared = shared
+        self.images = Images()
+
+    def marker(self, el: Any, links: list[tuple[str, str]], numbers: dict[str, int]) -> str:
+        """The marker of ``el`` ("" when it shows nothing), its number taken from the
+        writer's ``links`` and ``numbers`` when shared."""
+        image = self.found.get(el)
+        if image is None:
+            return ""
+        number = self.images.add(image)
+        if self.shared:
+            number = numbers.get(image.src, 0)
+            if not number:
+                links.append((image.alt or "image", image.src))
+                number = numbers[image.src] = len(links)
+        return marker(image.alt, number)
+
+
 def collect(root: Any, base: str | None) -> list[Image]:
     """The images of a subtree, in document order, one per address."""
     images = Images()

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wf.extract.blocks import BLOCK, check_time
+
+if TYPE_CHECKING:
+    from wf.extract.images import Markers
 
 _WS = re.compile(r"[ \t\n\r\f]+")
 # What str.split() takes for white space besides HTML's spaces.
@@ -165,7 +168,9 @@ class MarkdownWriter:
         skip: Callable[[Any], bool] | None = None,
         main: bool = False,
         deadline: float | None = None,
+        images: Markers | None = None,
     ) -> None:
+        self.images = images  # --images: wf.extract.images writes their markers
         self.base_url = base_url
         self.markers = markers
         self.want_links = want_links or markers
@@ -422,6 +427,10 @@ class MarkdownWriter:
                     append(" " if self.inline_only else _BR)
                 elif tag == "a" and want_links:
                     self.anchors.append((el.get("href"), len(self.parts), self.flushes))
+                elif tag == "img" and self.images is not None:
+                    mark = self.images.marker(el, self.links, self.link_number)
+                    if mark:
+                        append(mark)
                 text = el.text
                 if text:
                     append(text)

@@ -293,12 +293,14 @@ def drop(el: Any) -> None:
     parent.remove(el)
 
 
-def clean(root: Any, *, main: bool) -> None:
-    """Remove what no reader sees: junk elements and hidden ones."""
+def clean(root: Any, *, main: bool, keep: tuple[str, ...] = ()) -> None:
+    """Remove what no reader sees: junk elements and hidden ones (but the tags in
+    ``keep``: images, for --images)."""
     from lxml import etree
 
     _expand_noscript(root)
-    etree.strip_elements(root, *(JUNK_MAIN if main else JUNK), with_tail=False)
+    junk = JUNK_MAIN if main else JUNK
+    etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     _drop_hidden(root)
 
 
