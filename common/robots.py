@@ -313,6 +313,11 @@ class RobotsFiles:
     opts: NetOptions
     cache: HttpCache | None = None
     fetcher: Callable[..., Response] | None = None  # tests replace the client's fetch
+    # Opens the cache on first use (--cache): a run that never reads robots.txt, or whose
+    # cache directory is unusable, is not held up by it.
+    open_cache: Callable[[], HttpCache] | None = None
+    # Hears each host's Crawl-delay once it is known (a batch spaces its requests).
+    on_delay: Callable[[str, float], None] | None = None
     _known: dict[str, Robots] = field(default_factory=dict)
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -323,13 +328,40 @@ class RobotsFiles:
             lock = self._locks.setdefault(where, threading.Lock())
         with lock:
             if where not in self._known:
-                self._known[where] = self._load(where, deadline)
+                robots = self._known[where] = self._load(where, deadline)
+                delay = robots.crawl_delay()
+                host = urlsplit(url).hostname
+                if delay and self.on_delay is not None and host:
+                    self.on_delay(host.rstrip(".").lower(), delay)
             return self._known[where]
+
+    def check(self, url: str, deadline: float) -> Decision:
+        """The decision for ``url``; RobotsRefused (exit 77, kind robots) when it is not
+        allowed, naming the rule or why the file could not be read."""
+        from common.errors import RobotsRefused
+
+        robots = self.get(url, deadline)
+        decision = robots.decide(url)
+        if decision.allowed:
+            return decision
+        host = urlsplit(url).hostname or "?"
+        if decision.rule is not None:
+            why = f'line {decision.rule.line} "{decision.rule.text}"'
+            raise RobotsRefused(f"robots.txt of {host} disallows {url}: {why}")
+        raise RobotsRefused(
+            f"robots.txt of {host} could not be read ({robots.why}); "
+            "RFC 9309 says nothing is allowed then"
+        )
 
     def _load(self, where: str, deadline: float) -> Robots:
         from common import trace
 
         entry_key = self._key(where)
+        if self.cache is None and self.open_cache is not None:
+            try:
+                self.cache = self.open_cache()
+            except Exception:  # noqa: BLE001 - a cache that cannot be opened is no cache
+                self.open_cache = None
         if self.cache is not None:
             stored = self.cache.load(entry_key)
             if stored is not None and 0 <= time.time() - stored.response_time < CACHE_SECONDS:

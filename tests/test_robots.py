@@ -452,3 +452,50 @@ def test_an_unreachable_answer_is_not_kept(serve, tmp_path: Path) -> None:
     assert RobotsFiles(options(), cache).get(srv.url, later()).state == UNREACHABLE
     assert RobotsFiles(options(), cache).get(srv.url, later()).state == UNREACHABLE
     assert len(srv.requests) == 2
+
+
+def test_check_names_the_rule_and_tells_the_crawl_delay(serve) -> None:
+    from common.errors import RobotsRefused
+
+    body = b"user-agent: *\ncrawl-delay: 3\ndisallow: /private/\n"
+    srv = serve(routes({"/robots.txt": http_response(200, body)}))
+    heard: list[tuple[str, float]] = []
+    files = RobotsFiles(options(), on_delay=lambda host, s: heard.append((host, s)))
+    assert files.check(srv.url + "public", later()).allowed
+    with pytest.raises(RobotsRefused) as err:
+        files.check(srv.url + "private/x", later())
+    assert (err.value.code, err.value.kind) == (77, "robots")
+    assert err.value.message == (
+        f'robots.txt of 127.0.0.1 disallows {srv.url}private/x: line 3 "disallow: /private/"'
+    )
+    assert heard == [("127.0.0.1", 3.0)]  # once, when the file was read
+
+
+def test_check_of_an_unreadable_file(serve) -> None:
+    from common.errors import RobotsRefused
+
+    srv = serve(routes({"/robots.txt": http_response(503, b"")}))
+    with pytest.raises(RobotsRefused) as err:
+        RobotsFiles(options()).check(srv.url + "x", later())
+    assert err.value.message == (
+        "robots.txt of 127.0.0.1 could not be read (HTTP 503); RFC 9309 says nothing is allowed then"
+    )
+
+
+def test_the_cache_is_opened_on_first_use(serve, tmp_path: Path) -> None:
+    srv = serve(routes({"/robots.txt": http_response(200, b"user-agent: *\ndisallow: /x\n")}))
+    (tmp_path / "c").mkdir(mode=0o700)
+    opened: list[int] = []
+
+    def opener() -> HttpCache:
+        opened.append(1)
+        return HttpCache(tmp_path / "c", 1 << 20)
+
+    RobotsFiles(options(), open_cache=opener).get(srv.url, later())
+    RobotsFiles(options(), open_cache=opener).get(srv.url, later())
+    assert len(opened) == 2 and len(srv.requests) == 1
+
+    def broken() -> HttpCache:
+        raise OSError("not ours")
+
+    assert RobotsFiles(options(), open_cache=broken).get(srv.url, later()).state == PARSED
