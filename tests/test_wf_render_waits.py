@@ -6,10 +6,16 @@ page, a closed one; the fixed wait inside and past the deadline; the probe's quo
 from __future__ import annotations
 
 import json
-from typing import Any
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import pytest
 
+from common.policy import Policy
+from tests.fixtures.render.server import FixtureServer, browser_skip_reason
+from wf.extract import extract_text
+from wf.render import RenderOptions, RenderSession
 from wf.render.cdp import CDPClosed, CDPTimeout
 from wf.render.waits import Waits, probe_expression, wait_fixed, wait_for
 
@@ -133,3 +139,72 @@ def test_wait_fixed_cut_by_the_deadline() -> None:
 def test_waits_are_off_by_default() -> None:
     assert not Waits()
     assert Waits(selector="#a") and Waits(fixed_ms=10)
+
+
+# ------------------------------------------------------------------ in a real Chromium
+
+REASON = browser_skip_reason()
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def needs_browser(test: F) -> F:
+    marked: F = pytest.mark.browser(
+        pytest.mark.skipif(REASON is not None, reason=REASON or "")(test)
+    )
+    return marked
+
+
+@pytest.fixture(scope="module")
+def session() -> Iterator[RenderSession]:
+    s = RenderSession(
+        RenderOptions(mode="always", timeout=15),
+        policy=Policy(allow_hosts=frozenset({"127.0.0.1"})),
+    )
+    yield s
+    s.close()
+
+
+def rendered_text(
+    session: RenderSession, url: str, waits: Waits | None, timeout: float
+) -> tuple[str, list[str]]:
+    r = session.render(url, deadline=time.monotonic() + timeout, waits=waits)
+    return extract_text(r.html), r.notes
+
+
+@needs_browser
+def test_the_quiet_wait_reads_a_late_page_early(
+    session: RenderSession, server: FixtureServer
+) -> None:
+    text, notes = rendered_text(session, server.url("late.html"), None, 15)
+    assert text == "Loading the timetable, please wait."
+    assert notes == []
+
+
+@needs_browser
+def test_wait_for_reads_the_page_once_the_element_has_text(
+    session: RenderSession, server: FixtureServer
+) -> None:
+    text, notes = rendered_text(session, server.url("late.html"), Waits(selector="#done"), 15)
+    assert text.startswith("# Harbour timetable")
+    assert "The first ferry leaves at six" in text
+    assert notes == []
+
+
+@needs_browser
+def test_the_deadline_ends_wait_for_with_a_note(
+    session: RenderSession, server: FixtureServer
+) -> None:
+    text, notes = rendered_text(session, server.url("late.html"), Waits(selector="#never"), 3)
+    assert text == "Loading the timetable, please wait."
+    assert len(notes) == 1
+    assert notes[0].startswith('--wait-for "#never": the deadline ended the wait after ')
+    assert notes[0].endswith("(it was not there); printed what the page held then")
+
+
+@needs_browser
+def test_a_fixed_wait_after_load(session: RenderSession, server: FixtureServer) -> None:
+    text, notes = rendered_text(session, server.url("late.html"), Waits(fixed_ms=2500), 15)
+    assert text.startswith("# Harbour timetable") and notes == []
+    text, notes = rendered_text(session, server.url("late.html"), Waits(fixed_ms=9000), 3)
+    assert text == "Loading the timetable, please wait."
+    assert notes[0].startswith("--wait 9000: the deadline ended the wait after ")
