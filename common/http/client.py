@@ -94,6 +94,8 @@ class NetOptions:
     # --proxy-resolves: a name that does not resolve here goes to the proxy unchecked.
     # None: the tool has no such option (ws), so a failed lookup names none.
     proxy_resolves: bool | None = None
+    # The Accept header sent (-H can still replace it): wf asks for Markdown first.
+    accept: str = DEFAULT_ACCEPT
 
 
 @dataclass
@@ -273,7 +275,7 @@ def request_headers(opts: NetOptions) -> dict[str, str]:
     """The headers every request of these options carries: ours, then -H over them."""
     out = {
         "User-Agent": opts.user_agent or DEFAULT_USER_AGENT,
-        "Accept": DEFAULT_ACCEPT,
+        "Accept": opts.accept,
         "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
         "Accept-Encoding": accept_encoding(),
     }
