@@ -133,3 +133,27 @@ def test_closing_early_starts_nothing_more() -> None:
     results.close()
     time.sleep(0.4)
     assert len(started) <= 2
+
+
+def test_closing_early_abandons_the_work_in_flight() -> None:
+    release = threading.Event()
+    abandoned: list[float] = []
+
+    def work(index: int, target: str) -> int:
+        if index == 1:
+            release.wait(10)  # a slow server, until abandoned
+        return index
+
+    def abandon() -> None:
+        abandoned.append(time.monotonic())
+        release.set()
+
+    results = run(["http://a.test/0", "http://b.test/1"], work, abandon=abandon)
+    assert next(results) == 0
+    start = time.monotonic()
+    results.close()
+    assert len(abandoned) == 1 and time.monotonic() - start < 5
+    # A batch read to its end abandons nothing.
+    done: list[int] = []
+    assert list(run(["http://a.test/"], lambda i, t: i, abandon=lambda: done.append(1))) == [0]
+    assert done == []

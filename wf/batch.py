@@ -96,10 +96,12 @@ def run(
     delay: float = 0.0,
     workers: int = 4,
     schedule: Schedule | None = None,
+    abandon: Callable[[], None] | None = None,
 ) -> Iterator[T]:
     """``work(index, target)`` for every target under the schedule; the results in input
-    order. Closing the iterator early (an error, a signal) starts nothing more and cancels
-    what has not started; what runs is the caller's to end (abort its fetches)."""
+    order. Closing the iterator early (an error, a signal) starts nothing more, cancels
+    what has not started, and calls ``abandon`` (which ends the work in flight, so that
+    waiting for it does not wait for the slowest server) before waiting for it."""
     plan = schedule or Schedule(
         [host_of(t, i) for i, t in enumerate(targets)],
         per_host=per_host,
@@ -143,11 +145,15 @@ def run(
 
     dispatcher = threading.Thread(target=dispatch, name="wf-batch", daemon=True)
     dispatcher.start()
+    finished_all = False
     try:
         for future in futures:
             yield future.result()
+        finished_all = True
     finally:
         stop.set()
+        if not finished_all and abandon is not None:
+            abandon()
         with changed:
             changed.notify_all()
         dispatcher.join()

@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from common.errors import UsageError
+from wf.steering import Steering
 
 if TYPE_CHECKING:
     from common.http.client import NetOptions
@@ -87,6 +88,9 @@ class WfOptions:
     retry: int = 0  # --retry, WF_RETRY: attempts after the first, for transient failures
     cache: bool = False  # --cache, WF_CACHE
     cache_max: int = 200 * 1024 * 1024  # WF_CACHE_MAX bytes
+    # --select, --remove, --images, --accept-markdown, --robots, --per-host, --delay,
+    # --wait-for, --wait (wf/steering.py)
+    steering: Steering = Steering()
 
     @property
     def render(self) -> str:
@@ -138,13 +142,15 @@ def make_options(
     retry: int | None = None,
     cache: bool | None = None,
     proxy_resolves: bool | None = None,
+    **steer: Any,
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
-    from common.http.client import NetOptions, user_header
+    from common.http.client import DEFAULT_ACCEPT, NetOptions, user_header
     from common.policy import policy_from_env
     from common.values import env_deadline, env_flag, env_int, env_size, parse_size
     from wf.lines import compile_regex
+    from wf.markdown_answer import ACCEPT_MARKDOWN
     from wf.pdf.pagespec import parse_pages
     from wf.save import confine_name
 
@@ -190,6 +196,9 @@ def make_options(
     cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))
     if proxy_resolves is None:
         proxy_resolves = env_flag(env, "WF_PROXY_RESOLVES")
+    from wf.steering import make_steering, wants_markdown
+
+    markdown = wants_markdown(env, steer.pop("accept_markdown", None))
     net = NetOptions(
         timeout=timeout,
         max_bytes=max_bytes,
@@ -197,6 +206,17 @@ def make_options(
         policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
         headers=tuple(user_header(h) for h in headers),
         proxy_resolves=proxy_resolves,
+        accept=ACCEPT_MARKDOWN if markdown else DEFAULT_ACCEPT,
+    )
+    rendering = RenderOptions.from_env(render, env)
+    steering = make_steering(
+        env,
+        net,
+        render_mode=rendering.mode,
+        cache=cache,
+        cache_max=cache_max,
+        accept_markdown=markdown,
+        **steer,
     )
     return WfOptions(
         net=net,
@@ -212,7 +232,7 @@ def make_options(
         save_path=confined or None,
         no_save=no_save,
         autosave_bytes=autosave,
-        rendering=RenderOptions.from_env(render, env),
+        rendering=rendering,
         base_url=base_url,
         as_json=as_json,
         meta=meta,
@@ -224,6 +244,7 @@ def make_options(
         retry=retry,
         cache=cache,
         cache_max=cache_max,
+        steering=steering,
     )
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,6 +63,8 @@ class PageResult:
     # An HTTP error's answer: the start of its page's text and Retry-After in seconds.
     error_body: str | None = None
     retry_after: int | None = None
+    # --images: the text's images (wf.extract.images), as JSON objects; None without it.
+    images: list[dict[str, Any]] | None = None
 
     @property
     def output(self) -> str:
@@ -83,6 +84,13 @@ class PageResult:
     def as_json(self) -> dict[str, Any]:
         # The text is clean already; the fields below may quote the user, the server or a
         # file name, and a raw C1 control or line separator in JSON is still one on screen.
+        found = self._as_json()
+        if self.images is not None:  # --images only: a run without it prints what it did
+            found = {**found, "images": self.images}
+            found["error"] = found.pop("error")  # the error stays the last key
+        return found
+
+    def _as_json(self) -> dict[str, Any]:
         return {
             "url": one_line(self.url),
             "final_url": one_line(self.final_url) or None,
@@ -257,6 +265,11 @@ def _process(
 ) -> None:
     try:
         if local_body is None:
+            if opts.steering.robots is not None:
+                from common.http.url import normalise_url
+
+                normalise_url(target)  # an invalid URL is exit 3, not robots.txt's refusal
+                opts.steering.robots.check(target, deadline)
             if browser is not None and opts.render == ALWAYS:
                 browser.get().prewarm()  # the browser starts during the static fetch
             resp = _fetch(page, target, opts, deadline, log=log)
@@ -433,8 +446,20 @@ def _build(
         text = found
     else:
         text = decoded
+        _markdown_metadata(page, doc, text, opts)
     del decoded
     _apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+
+
+def _markdown_metadata(page: PageResult, doc: Document, text: str, opts: WfOptions) -> None:
+    """A Markdown answer (--accept-markdown asked for it) is printed as served; its front
+    matter is the page's metadata."""
+    from wf.markdown_answer import is_markdown, metadata
+
+    if opts.raw or not (opts.as_json or opts.meta) or not is_markdown(doc.content_type):
+        return
+    page.metadata = metadata(text, page.final_url or opts.base_url)
+    page.title = page.metadata.get("title")
 
 
 def _build_pdf(
@@ -562,22 +587,37 @@ def _extract_html(
     browser: LazyBrowser | None,
     deadline: float,
 ) -> str:
-    from wf.extract import extract
+    from common.errors import NoMatch
+    from wf.extract import Extracted, extract
 
     base = page.final_url or opts.base_url
-    result = extract(
-        html.data,
-        url=base,
-        full=opts.full,
-        link_markers=opts.links,
-        deadline=deadline,
-        metadata=opts.as_json or opts.meta,
-    )
+    steer = opts.steering
     can_render = browser is not None and page.status is not None
+    missed: NoMatch | None = None
+    try:
+        result = extract(
+            html.data,
+            url=base,
+            full=opts.full,
+            link_markers=opts.links,
+            deadline=deadline,
+            metadata=opts.as_json or opts.meta,
+            selection=steer.selection,
+            images=steer.images,
+        )
+    except NoMatch as exc:
+        if not can_render or opts.render == NEVER:
+            raise
+        # The static page has no match: the rendered one may (a page its scripts build).
+        missed, result = exc, Extracted(title=None, text="", links=[])
     if opts.render != NEVER and browser is not None and can_render:
         result = _maybe_render(
             page, html, result, opts, log=log, browser=browser, deadline=deadline
         )
+    if missed is not None and not page.rendered:
+        raise missed
+    if steer.images:
+        page.images = [image.as_json() for image in result.images or []]
     page.title = result.title
     page.metadata = result.metadata
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
@@ -635,7 +675,9 @@ def _maybe_render(
     if not always:
         log("page looks JavaScript-rendered; rendering in headless Chromium")
     try:
-        rendered = browser.get().render(page.final_url or page.url, deadline=deadline)
+        rendered = browser.get().render(
+            page.final_url or page.url, deadline=deadline, waits=opts.steering.waits
+        )
     except (RenderError, Timeout) as exc:
         trace.trace("render: failed after %d ms: %s", trace.ms(started), exc.message)
         # In auto mode a render that fails or runs out of time still leaves the static text.
@@ -653,7 +695,10 @@ def _maybe_render(
         log(f"note: page renders client-side and may be incomplete ({exc.message})")
         return static
     page.notes.extend(f"blocked by the network policy: {b}" for b in rendered.blocked)
-    page.notes.extend(rendered.notes)
+    for note in rendered.notes:
+        page.notes.append(note)
+        if note.startswith("--wait"):  # the deadline ended a wait the user asked for
+            log(f"note: {note}")
     # Scripts ran, so a reader never sees <noscript>: in a scripting DOM its content is raw
     # text (nothing nests inside it), and a non-greedy match removes exactly one element.
     html_seen = NOSCRIPT.sub("", rendered.html)
@@ -664,6 +709,8 @@ def _maybe_render(
         link_markers=opts.links,
         deadline=deadline,
         metadata=opts.as_json or opts.meta,
+        selection=opts.steering.selection,
+        images=opts.steering.images,
     )
     trace.trace(
         "render: %d ms, %d characters rendered against %d static; %d requests blocked",
@@ -866,7 +913,9 @@ def _append_link_list(page: PageResult, opts: WfOptions) -> None:
         return
     import re
 
-    present = sorted({int(n) for n in re.findall(r"\[(\d+)\]", page.text)})
+    # [n] after a link's text; with --images, ![alt](n) too (one numbering for both).
+    found = re.findall(r"\[(\d+)\]|!\[(?:[^\]\\\n]|\\.)*\]\((\d+)\)", page.text)
+    present = sorted({int(a or b) for a, b in found})
     refs = [f"[{n}]: {page.links[n - 1]['url']}" for n in present if 0 < n <= len(page.links)]
     if refs:
         page.trailer[:0] = ["", *refs]
@@ -896,24 +945,24 @@ def process_many(
     if len(targets) == 1:
         yield process(targets[0], opts, log=log, browser=browser)
         return
-    pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
-    futures = [
-        pool.submit(_labelled, str(n), t, opts, log=log, browser=browser, on_done=on_done, number=n)
-        for n, t in enumerate(targets, 1)
-    ]
-    try:
-        for future in futures:
-            yield future.result()
-    except BaseException:
-        # A signal, or a reader that went away: the pages in flight are not wanted, and
-        # waiting for them would hold the exit until the slowest server's deadline.
-        from common.http.deadline import abort_fetches
+    from wf import batch
 
-        for future in futures:
-            future.cancel()
-        abort_fetches()
-        raise
-    finally:
-        for future in futures:
-            future.cancel()
-        pool.shutdown(wait=True)
+    steer = opts.steering
+    plan = batch.Schedule(
+        [batch.host_of(t, i) for i, t in enumerate(targets)],
+        per_host=steer.per_host,
+        delay=steer.delay_ms / 1000.0,
+        workers=BATCH_WORKERS,
+    )
+    if steer.robots is not None:
+        steer.robots.on_delay = plan.set_delay  # robots.txt's Crawl-delay, once it is read
+
+    def work(index: int, target: str) -> PageResult:
+        n = index + 1
+        return _labelled(str(n), target, opts, log=log, browser=browser, on_done=on_done, number=n)
+
+    from common.http.deadline import abort_fetches
+
+    # A signal, or a reader that went away: the pages in flight are not wanted, and
+    # waiting for them would hold the exit until the slowest server's deadline.
+    yield from batch.run(targets, work, schedule=plan, abandon=abort_fetches)

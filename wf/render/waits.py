@@ -15,23 +15,15 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from wf.steering import Waits  # the options' type; tab.py and session.py take it from here
+
+__all__ = ["Waits", "probe_expression", "wait_fixed", "wait_for"]
+
 POLL = 0.05  # seconds between two looks for the selector
 PROBE_TIMEOUT = 2.0  # at most this for one look: a busy page is asked again
-
-
-@dataclass(frozen=True)
-class Waits:
-    """The waits of one run (--wait-for, --wait); none by default."""
-
-    selector: str | None = None
-    fixed_ms: int = 0
-
-    def __bool__(self) -> bool:
-        return bool(self.selector or self.fixed_ms)
 
 
 def _script() -> str:
