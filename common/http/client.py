@@ -89,7 +89,7 @@ class NetOptions:
     user_agent: str | None = None
     policy: Policy = field(default_factory=Policy)
     max_redirects: int = MAX_REDIRECTS
-    # -H: sent with every request, dropped on a redirect to another host.
+    # -H: sent with every request, dropped on a redirect to another origin.
     headers: tuple[tuple[str, str], ...] = ()
     # --proxy-resolves: a name that does not resolve here goes to the proxy unchecked.
     # None: the tool has no such option (ws), so a failed lookup names none.
@@ -215,10 +215,11 @@ def fetch(
     else:
         body = data
     _merge(req_headers, (headers or {}).items())
-    # Headers the user gave stay with the host they were meant for, as credentials do.
+    # Headers the user gave stay with the origin they were meant for, as credentials do:
+    # every -H header (we cannot tell a token from a preference), and the credential names.
     dropped = {name.lower() for name, _ in opts.headers} | set(_CREDENTIAL_HEADERS)
     seen: list[str] = []
-    origin_host = urlsplit(current).hostname
+    origin = _origin(current)
     for hop in range(opts.max_redirects + 1):
         target, auth = split_credentials(current)
         hop_headers = dict(req_headers)
@@ -253,20 +254,26 @@ def fetch(
         trace.trace("redirect: HTTP %d to %s", status, nxt)
         if on_redirect:
             on_redirect(nxt)
-        if urlsplit(nxt).hostname != origin_host:
-            # Credentials and -H headers never follow a redirect to another host.
+        if _origin(nxt) != origin:
+            # Credentials and -H headers never follow a redirect to another origin (scheme,
+            # host or port, as curl has it): not to another port's service, nor to http.
             gone = [k for k in req_headers if k.lower() in dropped]
             if gone:
-                trace.trace("redirect: another host; not sent there: %s", ", ".join(gone))
+                trace.trace("redirect: another origin; not sent there: %s", ", ".join(gone))
             req_headers = {k: v for k, v in req_headers.items() if k.lower() not in dropped}
             current = split_credentials(nxt)[0]
-            origin_host = urlsplit(current).hostname
+            origin = _origin(current)
         else:
             current = nxt
         if status == 303 or (status in (301, 302) and method == "POST"):
             method, body = "GET", None
             req_headers.pop("Content-Type", None)
     raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
+
+
+def _origin(url: str) -> tuple[str, str, int]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), (parts.hostname or "").lower(), default_port(parts)
 
 
 def request_headers(opts: NetOptions) -> dict[str, str]:
