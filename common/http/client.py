@@ -76,10 +76,30 @@ def user_header(text: str, source: str = "-H") -> tuple[str, str]:
     if name.lower() in REFUSED_HEADERS:
         raise UsageError(f"{source} cannot set {name}: wf sets it itself")
     value = value.strip(" \t")
+    _check_value(value, f"{source} {name}")
+    return name, _wire(value)
+
+
+def user_agent(text: str | None) -> str | None:
+    """--user-agent checked as a -H value is (one line, no control characters); the text
+    as given, sent as UTF-8 (request_headers); None for none or an empty one."""
+    if text is None:
+        return None
+    value = text.strip(" \t")
+    _check_value(value, "--user-agent")
+    return value or None
+
+
+def _check_value(value: str, where: str) -> None:
+    from common.errors import UsageError
+
     if any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in value):
-        raise UsageError(f"{source} {name}: the value holds control characters (one line only)")
+        raise UsageError(f"{where}: the value holds control characters (one line only)")
+
+
+def _wire(value: str) -> str:
     # http.client sends header values as Latin-1: UTF-8 text goes out as its own bytes.
-    return name, value.encode("utf-8").decode("latin-1")
+    return value.encode("utf-8").decode("latin-1")
 
 
 @dataclass(frozen=True)
@@ -279,7 +299,7 @@ def _origin(url: str) -> tuple[str, str, int]:
 def request_headers(opts: NetOptions) -> dict[str, str]:
     """The headers every request of these options carries: ours, then -H over them."""
     out = {
-        "User-Agent": opts.user_agent or DEFAULT_USER_AGENT,
+        "User-Agent": _wire(opts.user_agent) if opts.user_agent else DEFAULT_USER_AGENT,
         "Accept": DEFAULT_ACCEPT,
         "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
         "Accept-Encoding": accept_encoding(),
