@@ -25,7 +25,7 @@ import pytest
 from common import paths
 from common.errors import RenderError
 from tests.fixtures.render.server import browser_skip_reason, wait_until
-from tests.helpers import ALLOW, FAKE_PORT_FILE, fake_browser, tool_path
+from tests.helpers import ALLOW, FAKE_PORT_FILE, fake_browser, saved_files, tool_path
 from tests.hostile import proc
 from tests.servers import respond
 from wf.render import keeper as keeper_mod
@@ -433,6 +433,71 @@ def test_a_planted_runtime_dir_steers_nothing(serve, tmp_path: Path, fake: Path,
     assert not (tmp_path / "root-made-this").exists()
     assert r.code == 70, r.stderr  # --render always and no browser that works
     assert "keep-alive is off" in r.stderr and str(planted) in r.stderr
+
+
+# ------------------------------------------------- another user's HOME (root runs wf)
+
+
+def foreign_home_env(tmp_path: Path, home: Path) -> dict[str, str]:
+    env = no_home_env(tmp_path)
+    env["HOME"] = str(home)
+    return env
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize("how", ["symlink", "their-dir"])
+def test_another_users_home_cannot_steer_the_scratch_dir(serve, tmp_path: Path, how: str) -> None:
+    """Root runs wf with nobody's HOME. nobody made ~/.cache a link to a directory of
+    root's (wf created wf/ there and saved into it), or owns ~/.cache (and could swap
+    root's wf/ in it for a link between the check and the use). Either way nothing is
+    created through or inside it: the auto-save is left out with one note naming why."""
+    home = plant(tmp_path / "alice", mode=0o755)
+    victim = tmp_path / "roots-own"
+    victim.mkdir(mode=0o700)
+    cache = home / ".cache"
+    if how == "symlink":
+        cache.symlink_to(victim)
+        os.lchown(cache, NOBODY, NOBODY)
+    else:
+        plant(cache, mode=0o755)
+    before = tree(tmp_path)
+    srv = serve(respond(200, BIG, TEXT))
+    r = proc.run(["wf", *ALLOW, srv.url], env=foreign_home_env(tmp_path, home))
+    assert r.code == 0, r.stderr
+    assert "was not saved" in r.text.splitlines()[0]
+    one_note(r, "auto-save failed", str(cache), f"owned by uid {NOBODY}", "WF_SCRATCH_DIR")
+    assert [e for e in tree(tmp_path) if not e[0].startswith("shared-tmp")] == before
+    # An explicit --save is the usage error it is without a HOME.
+    s = proc.run(["wf", *ALLOW, "--save", srv.url], env=foreign_home_env(tmp_path, home))
+    assert s.code == 23 and s.stderr.startswith("wf: (23) cannot use the scratch dir "), s.stderr
+    assert [e for e in tree(tmp_path) if not e[0].startswith("shared-tmp")] == before
+
+
+@ROOT_ONLY
+def test_a_link_of_ours_in_the_path_is_followed(serve, tmp_path: Path) -> None:
+    """The control: a link root made itself (its own ~/.cache on another disk) is fine."""
+    home = tmp_path / "root-home"
+    home.mkdir(mode=0o700)
+    elsewhere = tmp_path / "disk"
+    elsewhere.mkdir(mode=0o755)
+    (home / ".cache").symlink_to(elsewhere)
+    srv = serve(respond(200, BIG, TEXT))
+    r = proc.run(["wf", *ALLOW, srv.url], env=foreign_home_env(tmp_path, home))
+    assert r.code == 0 and "auto-save failed" not in r.stderr, r.stderr
+    assert len(saved_files(elsewhere / "wf")) == 1
+
+
+def test_every_directory_wf_creates_is_0700(serve, tmp_path: Path) -> None:
+    """--cache under a HOME with nothing in it: ~/.cache, ~/.cache/wf and its http/ are
+    all made 0700 (the parents were 0755, issue 25 item 7)."""
+    home = tmp_path / "fresh-home"
+    home.mkdir(mode=0o700)
+    srv = serve(respond(200, b"hello\n", {**TEXT, "Cache-Control": "max-age=60"}))
+    r = proc.run(["wf", *ALLOW, "--cache", srv.url], env=foreign_home_env(tmp_path, home))
+    assert r.code == 0, r.stderr
+    made = [home / ".cache", home / ".cache" / "wf", home / ".cache" / "wf" / "http"]
+    assert [stat.S_IMODE(os.lstat(d).st_mode) for d in made] == [0o700] * 3
+    assert len(list(made[2].glob("*.wfc"))) == 1
 
 
 # ---------------------------------------------------------------- no HOME
