@@ -68,16 +68,25 @@ class NotOurs(Exception):
 
 
 def check_dir(path: Path, *, private: bool = False) -> os.stat_result:
-    """Raise NotOurs unless ``path`` is a directory we own that nobody else can write.
+    """Raise NotOurs unless ``path`` is a directory we own that nobody else can write, in
+    parents nobody else can change (``_walk``); OSError when it is missing.
 
     With ``private``, a mode that still lets group or others read is tightened to 0700:
     nobody else could write to it, so nothing in it was planted."""
+    fd = open_ours(path, private=private)
     try:
-        fd = open_dir(path)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise NotOurs("it is a symbolic link or not a directory") from None
-        raise
+        return os.fstat(fd)
+    finally:
+        os.close(fd)
+
+
+def open_ours(path: Path | str, *, private: bool = False) -> int:
+    """A descriptor of the existing directory ``path`` after check_dir's checks: what is
+    read through it is what was checked. Raise NotOurs or OSError."""
+    return _checked(_walk(Path(os.path.abspath(path)), create=False), private)
+
+
+def _checked(fd: int, private: bool) -> int:
     try:
         st = os.fstat(fd)
         why = problem(st)
@@ -85,9 +94,10 @@ def check_dir(path: Path, *, private: bool = False) -> os.stat_result:
             raise NotOurs(why)
         if private and st.st_mode & 0o077:
             os.fchmod(fd, 0o700)
-        return st
-    finally:
+        return fd
+    except BaseException:
         os.close(fd)
+        raise
 
 
 def ensure_dir(
@@ -99,15 +109,7 @@ def ensure_dir(
     hint = f"set {variable} to a directory of your own"
     path = Path(os.path.abspath(path))
     try:
-        fd = _walk(path)
-        try:
-            why = problem(os.fstat(fd))
-            if why:
-                raise NotOurs(why)
-            if private and os.fstat(fd).st_mode & 0o077:
-                os.fchmod(fd, 0o700)
-        finally:
-            os.close(fd)
+        os.close(_checked(_walk(path, create=True), private))
     except NotOurs as exc:
         raise DirUnusable(
             f"cannot use the {what} {path}: {exc} ({hint})", path=path, variable=variable
@@ -124,8 +126,9 @@ def ensure_dir(
 _MAX_LINKS = 40  # as the kernel's own limit on links followed in one lookup
 
 
-def _walk(path: Path) -> int:
-    """A descriptor of the directory ``path`` (absolute), made (0700) where missing.
+def _walk(path: Path, *, create: bool) -> int:
+    """A descriptor of the directory ``path`` (absolute); with ``create``, made (0700)
+    where missing, else FileNotFoundError.
 
     Root running wf with another user's HOME must not let that user steer it: a link in
     ``~/.cache`` could send wf's writes into any directory of root's, and a directory
@@ -149,11 +152,13 @@ def _walk(path: Path) -> int:
             try:
                 nxt = open_dir(name, dir_fd=fd)
             except FileNotFoundError:
+                if not create:
+                    raise
                 try:
                     os.mkdir(name, 0o700, dir_fd=fd)
                 except FileExistsError:
                     pass
-                nxt = open_dir(name, dir_fd=fd)  # a link raced in: ELOOP, refused below
+                nxt = open_dir(name, dir_fd=fd)  # a link raced in: ELOOP, refused
             except OSError as exc:
                 if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
                     raise

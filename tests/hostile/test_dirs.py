@@ -500,6 +500,43 @@ def test_every_directory_wf_creates_is_0700(serve, tmp_path: Path) -> None:
     assert len(list(made[2].glob("*.wfc"))) == 1
 
 
+# ------------------------------------------------- ws's result cache, planted
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize("planted", ["dir-and-file", "file", "dir-writable"])
+def test_ws_never_reads_a_cache_entry_another_user_could_have_written(
+    serve, tmp_path: Path, planted: str
+) -> None:
+    """nobody made $WS_CACHE_DIR first and planted an entry (or planted just the file, or
+    the directory lets others write): ws printed the forged result as cached. load()
+    now checks what store() and the health file check: a miss, the engine is asked."""
+    from tests.test_ws_cache import Engine, entries
+
+    engine = Engine(serve)
+    assert engine.ws().code == 0 and engine.count == 1
+    (entry,) = entries(tmp_path)
+    data = json.loads(entry.read_text())
+    data["results"][0]["title"] = "FORGED"
+    entry.write_text(json.dumps(data))
+    folder = entry.parent
+    if planted in ("dir-and-file", "file"):
+        os.chown(entry, NOBODY, NOBODY)
+    if planted == "dir-and-file":
+        os.chown(folder, NOBODY, NOBODY)
+        folder.chmod(0o755)
+    if planted == "dir-writable":
+        folder.chmod(0o777)
+    r = engine.ws()
+    assert r.code == 0, r.stderr
+    assert "FORGED" not in r.stdout and "cached" not in r.stdout.splitlines()[0]
+    assert engine.count == 2
+    # Where the fresh answer could be stored (the directory is ours), it replaced the file.
+    doc = json.loads(engine.ws("--json").stdout)
+    assert "FORGED" not in json.dumps(doc)
+    assert doc["cached"] is (planted == "file")
+
+
 # ---------------------------------------------------------------- no HOME
 
 
