@@ -500,6 +500,42 @@ def test_every_directory_wf_creates_is_0700(serve, tmp_path: Path) -> None:
     assert len(list(made[2].glob("*.wfc"))) == 1
 
 
+@ROOT_ONLY
+@pytest.mark.parametrize(
+    ("how", "why"),
+    [
+        ("their-link-in-sticky", f"is a link owned by uid {NOBODY}, not by us or root"),
+        ("their-dir-in-sticky", f"is owned by uid {NOBODY}, not by us or root"),
+        ("world-writable-parent", "is writable by others (mode 0777)"),
+        ("file-as-parent", "is not a directory"),
+    ],
+)
+def test_each_parent_is_checked_not_only_the_last(
+    tmpdir_env: Path, tmp_path: Path, how: str, why: str
+) -> None:
+    """$TMPDIR (sticky, 1777) holding a link or a directory of nobody's on the way, a
+    parent anyone can write, a file where a parent should be: refused by name, nothing
+    created anywhere."""
+    root_own = tmp_path / "roots-own"
+    root_own.mkdir(mode=0o700)
+    step = tmpdir_env / "step"
+    if how == "their-link-in-sticky":
+        step.symlink_to(root_own)
+        os.lchown(step, NOBODY, NOBODY)
+    elif how == "their-dir-in-sticky":
+        plant(step, mode=0o755)
+    elif how == "world-writable-parent":
+        step.mkdir()
+        step.chmod(0o777)
+    else:
+        step.write_text("x")
+    before = tree(tmp_path)
+    with pytest.raises(paths.DirUnusable) as info:
+        paths.ensure_dir(step / "wf" / "http", "WF_CACHE_DIR", what="cache dir")
+    assert f"{step} {why}" in info.value.message, info.value.message
+    assert tree(tmp_path) == before
+
+
 # ------------------------------------------------- ws's result cache, planted
 
 
