@@ -83,7 +83,7 @@ def check_dir(path: Path, *, private: bool = False) -> os.stat_result:
 def open_ours(path: Path | str, *, private: bool = False) -> int:
     """A descriptor of the existing directory ``path`` after check_dir's checks: what is
     read through it is what was checked. Raise NotOurs or OSError."""
-    return _checked(_walk(Path(os.path.abspath(path)), create=False), private)
+    return _checked(_walk(os.path.abspath(path), create=False), private)
 
 
 def _checked(fd: int, private: bool) -> int:
@@ -109,7 +109,7 @@ def ensure_dir(
     hint = f"set {variable} to a directory of your own"
     path = Path(os.path.abspath(path))
     try:
-        os.close(_checked(_walk(path, create=True), private))
+        os.close(_checked(_walk(str(path), create=True), private))
     except NotOurs as exc:
         raise DirUnusable(
             f"cannot use the {what} {path}: {exc} ({hint})", path=path, variable=variable
@@ -126,7 +126,7 @@ def ensure_dir(
 _MAX_LINKS = 40  # as the kernel's own limit on links followed in one lookup
 
 
-def _walk(path: Path, *, create: bool) -> int:
+def _walk(path: str, *, create: bool) -> int:
     """A descriptor of the directory ``path`` (absolute); with ``create``, made (0700)
     where missing, else FileNotFoundError.
 
@@ -138,17 +138,16 @@ def _walk(path: Path, *, create: bool) -> int:
     what another put there) nor by a group other than ours. A link is followed only
     when it is owned by us or root and sits in such a directory: nobody else could have
     made it. The last component is never followed: the caller checks what it is."""
-    parts = list(path.parts[1:])
+    # Reversed, so that the next name is a pop() from the end (a link's target is pushed).
+    todo = [name for name in reversed(path.split("/")) if name and name != "."]
+    done: list[str] = []  # where we are, for messages only
     fd = open_dir("/")
-    where = "/"
     links = 0
+    uid, gid = os.geteuid(), os.getegid()
     try:
-        while parts:
-            name = parts.pop(0)
-            last = not parts
-            _trusted_parent(os.fstat(fd), where)
-            if name in ("", "."):
-                continue
+        while todo:
+            name = todo.pop()
+            _trusted_parent(os.fstat(fd), done, uid, gid)
             try:
                 nxt = open_dir(name, dir_fd=fd)
             except FileNotFoundError:
@@ -162,13 +161,13 @@ def _walk(path: Path, *, create: bool) -> int:
             except OSError as exc:
                 if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
                     raise
-                entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                here = os.path.join(where, name)
-                if last:
+                if not todo:
                     raise NotOurs("it is a symbolic link or not a directory") from None
+                entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                here = _shown([*done, name])
                 if not stat.S_ISLNK(entry.st_mode):
                     raise NotOurs(f"its parent {here} is not a directory") from None
-                if entry.st_uid not in (os.geteuid(), 0):
+                if entry.st_uid not in (uid, 0):
                     raise NotOurs(
                         f"its parent {here} is a link owned by uid {entry.st_uid}, "
                         f"not by us or root"
@@ -177,15 +176,19 @@ def _walk(path: Path, *, create: bool) -> int:
                 if links > _MAX_LINKS:
                     raise OSError(errno.ELOOP, os.strerror(errno.ELOOP)) from None
                 target = os.readlink(name, dir_fd=fd)
-                if os.path.isabs(target):
+                if target.startswith("/"):
                     os.close(fd)
-                    fd, where = -1, "/"
+                    fd = -1
                     fd = open_dir("/")
-                parts[:0] = [p for p in target.split("/") if p]
+                    done = []
+                todo.extend(n for n in reversed(target.split("/")) if n and n != ".")
                 continue
             os.close(fd)
             fd = nxt
-            where = os.path.normpath(os.path.join(where, name))
+            if name == "..":
+                del done[-1:]
+            else:
+                done.append(name)
         return fd
     except BaseException:
         if fd >= 0:
@@ -193,15 +196,18 @@ def _walk(path: Path, *, create: bool) -> int:
         raise
 
 
-def _trusted_parent(st: os.stat_result, where: str) -> None:
+def _shown(names: list[str]) -> str:
+    return "/" + "/".join(names)
+
+
+def _trusted_parent(st: os.stat_result, where: list[str], uid: int, gid: int) -> None:
     """Raise NotOurs unless nobody but us and root can change what is in this directory."""
-    if st.st_uid not in (os.geteuid(), 0):
-        raise NotOurs(f"its parent {where} is owned by uid {st.st_uid}, not by us or root")
-    if st.st_mode & stat.S_ISVTX:
-        return
-    if st.st_mode & 0o002 or (st.st_mode & 0o020 and st.st_gid != os.getegid()):
+    if st.st_uid != uid and st.st_uid != 0:
+        raise NotOurs(f"its parent {_shown(where)} is owned by uid {st.st_uid}, not by us or root")
+    mode = st.st_mode
+    if mode & 0o022 and not mode & stat.S_ISVTX and (mode & 0o002 or st.st_gid != gid):
         raise NotOurs(
-            f"its parent {where} is writable by others (mode {stat.S_IMODE(st.st_mode):04o})"
+            f"its parent {_shown(where)} is writable by others (mode {stat.S_IMODE(mode):04o})"
         )
 
 
