@@ -181,7 +181,7 @@ def steering_options(command: Any) -> Any:
     "headers",
     multiple=True,
     metavar="'NAME: VALUE'",
-    help="Send this request header (repeatable); dropped on a redirect to another host.",
+    help="Send this request header (repeatable); dropped on a redirect to another origin.",
 )
 @click.option(
     "--retry",
