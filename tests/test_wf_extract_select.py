@@ -228,3 +228,12 @@ def test_select_on_scrapinghub_is_at_least_the_automatic_f1() -> None:
         picked = extract(html, url=url, selection=Selection((selector,))).text
         selected.append(scores(picked, body))
     assert f1(selected) >= f1(auto) > 0.9
+
+
+def test_what_the_selector_names_is_never_pruned_as_boilerplate() -> None:
+    from wf.extract import extract
+    from wf.extract.select import Selection
+
+    page = b'<html><body><p class="byline">By the survey team</p><div class="share">Share this</div></body></html>'
+    got = extract(page, selection=Selection((".byline", ".share")))
+    assert got.text == "By the survey team\n\nShare this"

@@ -6,6 +6,8 @@ page, a closed one; the fixed wait inside and past the deadline; the probe's quo
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -14,6 +16,7 @@ import pytest
 
 from common.policy import Policy
 from tests.fixtures.render.server import FixtureServer, browser_skip_reason
+from tests.helpers import ALLOW, VENV_BIN
 from wf.extract import extract_text
 from wf.render import RenderOptions, RenderSession
 from wf.render.cdp import CDPClosed, CDPTimeout
@@ -208,3 +211,49 @@ def test_a_fixed_wait_after_load(session: RenderSession, server: FixtureServer) 
     text, notes = rendered_text(session, server.url("late.html"), Waits(fixed_ms=9000), 3)
     assert text == "Loading the timetable, please wait."
     assert notes[0].startswith("--wait 9000: the deadline ended the wait after ")
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def wf_process(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(VENV_BIN / "wf"), *ALLOW, *args],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=timeout,
+    )
+
+
+@needs_browser
+def test_wf_render_always_wait_for_prints_the_late_text(server: FixtureServer) -> None:
+    r = wf_process("--render", "always", "--wait-for", "#done", server.url("late.html"))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout == (
+        "# Harbour timetable\n\n"
+        "The first ferry leaves at six and the last one returns at midnight.\n"
+    )
+    quiet = wf_process("--render", "always", server.url("late.html"))
+    assert (quiet.returncode, quiet.stdout) == (0, "Loading the timetable, please wait.\n")
+
+
+@needs_browser
+def test_wf_says_when_the_deadline_ended_the_wait(server: FixtureServer) -> None:
+    r = wf_process(
+        "--render", "always", "--timeout", "4", "--wait-for", "#never", server.url("late.html")
+    )
+    assert r.returncode == 0
+    assert r.stdout == "Loading the timetable, please wait.\n"
+    assert r.stderr.startswith('wf: note: --wait-for "#never": the deadline ended the wait after ')
+    assert r.stderr.count("\n") == 1
+
+
+@needs_browser
+def test_select_applies_to_the_rendered_page(server: FixtureServer) -> None:
+    # The static page has no .byline: auto mode renders it before giving the selector up.
+    r = wf_process("--select", ".byline", server.url("spa.html"))
+    assert (r.returncode, r.stdout) == (0, "By the survey team\n")
+    never = wf_process("--render", "never", "--select", ".byline", server.url("spa.html"))
+    assert never.returncode == 65 and never.stdout == ""
+    assert never.stderr.startswith("wf: (65) --select '.byline' matched nothing on ")

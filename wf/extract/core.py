@@ -277,7 +277,10 @@ def _text(
         # --select chose the content: the boilerplate inside it goes, none of it is cut
         # away as not the main block.
         analysis = blocks.choose(body, deadline, dense)
-        r = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune))
+        pruned = _skipper(analysis.records(whole=True), blocks.prune)
+        chosen_els = set(body)  # what the selectors named is never boilerplate itself
+
+        r = to_markdown(body, lambda el: el not in chosen_els and pruned(el))
     else:
         analysis = blocks.choose(body, deadline, dense)
         explain.choice(analysis)
