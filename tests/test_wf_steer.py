@@ -106,6 +106,10 @@ def test_images_in_the_text_and_in_json(wf, serve) -> None:
     ]
     plain = json.loads(wf(*ALLOW, srv.url, "--json").stdout)
     assert "images" not in plain and "![" not in plain["text"]
+    # With --images the key is always there: an error page has no images.
+    gone = json.loads(wf(*ALLOW, f"{srv.url}nothing", "--images", "--json").stdout)
+    assert gone["images"] == [] and gone["error"]["code"] == 4
+    assert list(gone)[-1] == "error"
 
 
 def test_images_share_the_link_list(wf, serve) -> None:

@@ -234,6 +234,8 @@ def process(
     # The target may be any line of stdin; it is echoed in headers and JSON, never fetched
     # from here (fetch refuses a URL with control characters).
     page = PageResult(url=one_line(target))
+    if opts.steering.images:
+        page.images = []  # --json then always has the key: a PDF or an error has none
     deadline = start + opts.net.timeout
     with watchdog.deadline(deadline, target):
         _process(
