@@ -316,7 +316,8 @@ class RobotsFiles:
     # Opens the cache on first use (--cache): a run that never reads robots.txt, or whose
     # cache directory is unusable, is not held up by it.
     open_cache: Callable[[], HttpCache] | None = None
-    # Hears each host's Crawl-delay once it is known (a batch spaces its requests).
+    # Hears each origin's Crawl-delay once it is known, with the URL that asked (a batch
+    # spaces its requests to that server).
     on_delay: Callable[[str, float], None] | None = None
     _known: dict[str, Robots] = field(default_factory=dict)
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
@@ -330,9 +331,8 @@ class RobotsFiles:
             if where not in self._known:
                 robots = self._known[where] = self._load(where, deadline)
                 delay = robots.crawl_delay()
-                host = urlsplit(url).hostname
-                if delay and self.on_delay is not None and host:
-                    self.on_delay(host.rstrip(".").lower(), delay)
+                if delay and self.on_delay is not None:
+                    self.on_delay(url, delay)
             return self._known[where]
 
     def check(self, url: str, deadline: float) -> Decision:

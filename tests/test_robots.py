@@ -460,7 +460,7 @@ def test_check_names_the_rule_and_tells_the_crawl_delay(serve) -> None:
     body = b"user-agent: *\ncrawl-delay: 3\ndisallow: /private/\n"
     srv = serve(routes({"/robots.txt": http_response(200, body)}))
     heard: list[tuple[str, float]] = []
-    files = RobotsFiles(options(), on_delay=lambda host, s: heard.append((host, s)))
+    files = RobotsFiles(options(), on_delay=lambda url, s: heard.append((url, s)))
     assert files.check(srv.url + "public", later()).allowed
     with pytest.raises(RobotsRefused) as err:
         files.check(srv.url + "private/x", later())
@@ -468,7 +468,7 @@ def test_check_names_the_rule_and_tells_the_crawl_delay(serve) -> None:
     assert err.value.message == (
         f'robots.txt of 127.0.0.1 disallows {srv.url}private/x: line 3 "disallow: /private/"'
     )
-    assert heard == [("127.0.0.1", 3.0)]  # once, when the file was read
+    assert heard == [(srv.url + "public", 3.0)]  # once, when the file was read
 
 
 def test_check_of_an_unreadable_file(serve) -> None:

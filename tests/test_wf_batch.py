@@ -15,8 +15,10 @@ from wf.batch import Schedule, host_of, run
 
 
 def test_host_of() -> None:
-    assert host_of("https://Example.COM./a", 0) == "example.com"
-    assert host_of("http://u:p@127.0.0.1:8080/", 0) == "127.0.0.1"
+    assert host_of("https://Example.COM./a", 0) == "example.com:443"
+    assert host_of("http://example.com:80/b", 0) == host_of("http://example.com/", 1)
+    assert host_of("http://u:p@127.0.0.1:8080/", 0) == "127.0.0.1:8080"
+    assert host_of("http://127.0.0.1:8081/", 0) != host_of("http://127.0.0.1:8080/", 0)
     assert host_of("not a url", 3) != host_of("not a url", 4)  # each a host of its own
     assert host_of("http://[::1", 5) == "\x005"
 

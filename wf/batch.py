@@ -23,13 +23,18 @@ DEFAULT_PER_HOST = 2
 
 
 def host_of(target: str, index: int) -> str:
-    """The host a target's requests go to; a target that names none (a bad URL, which
-    fails without a request) is a host of its own."""
+    """The server a target's requests go to, host and port (robots.txt is one per origin
+    too); a target that names none (a bad URL, which fails without a request) is a
+    server of its own."""
     try:
-        host = urlsplit(target.strip()).hostname
+        parts = urlsplit(target.strip())
+        host, port = parts.hostname, parts.port
     except ValueError:
-        host = None
-    return host.rstrip(".").lower() if host else f"\x00{index}"
+        host = port = None
+    if not host:
+        return f"\x00{index}"
+    port = port or {"http": 80, "https": 443}.get(parts.scheme.lower(), 0)
+    return f"{host.rstrip('.').lower()}:{port}"
 
 
 class Schedule:

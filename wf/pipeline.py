@@ -957,7 +957,8 @@ def process_many(
         workers=BATCH_WORKERS,
     )
     if steer.robots is not None:
-        steer.robots.on_delay = plan.set_delay  # robots.txt's Crawl-delay, once it is read
+        # robots.txt's Crawl-delay, for the server of the URL that read it.
+        steer.robots.on_delay = lambda url, seconds: plan.set_delay(batch.host_of(url, -1), seconds)
 
     def work(index: int, target: str) -> PageResult:
         n = index + 1
