@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import socket
+import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -108,6 +109,58 @@ def test_what_is_not_a_socket_line(line: str) -> None:
     assert parse_line(line, "little") is None
 
 
+# A real answer of the kernel (6.x, x86-64) to our lookup of a peer that had closed:
+# found, in FIN_WAIT2 under the TIME_WAIT timer, with uid 0 and no inode.
+CLOSED_ANSWER = bytes.fromhex(
+    "600000001400000001000000cc55000002050300c1deba697f000001000000000000000000000000"
+    "7f00000100000000000000000000000000000000051000000000000008ea00000000000000000000"
+    "000000000000000008000f0000000000"
+)
+CLOSED_ENDS = (("127.0.0.1", 0xC1DE), ("127.0.0.1", 0xBA69))
+
+
+def diag_answer(
+    local: tuple[bytes, int], remote: tuple[bytes, int], uid: int, inode: int, family: int
+) -> bytes:
+    """An inet_diag_msg as the kernel sends it (addresses packed, 16 bytes each)."""
+    body = struct.pack("=BBBB", family, 1, 0, 0)
+    body += struct.pack("!HH16s16s", local[1], remote[1], local[0], remote[0])
+    body += struct.pack("=III", 0, 0, 0) + struct.pack("=IIIII", 0, 0, 0, uid, inode)
+    return struct.pack("=IHHII", 16 + len(body), 20, 0, 1, 4242) + body
+
+
+LOOP4 = socket.inet_aton("127.0.0.1") + bytes(12)
+MAPPED = socket.inet_pton(socket.AF_INET6, "::ffff:127.0.0.1")
+ENDS = (("127.0.0.1", 40000), ("127.0.0.1", 8080))
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (diag_answer((LOOP4, 40000), (LOOP4, 8080), 1000, 77, socket.AF_INET), 1000),
+        # An IPv6 socket on v4-mapped addresses is the IPv4 peer.
+        (diag_answer((MAPPED, 40000), (MAPPED, 8080), 1000, 77, socket.AF_INET6), 1000),
+        (diag_answer((LOOP4, 40000), (LOOP4, 8080), 1000, 0, socket.AF_INET), None),  # closed
+        (diag_answer((LOOP4, 40001), (LOOP4, 8080), 1000, 77, socket.AF_INET), None),
+        (diag_answer((LOOP4, 40000), (LOOP4, 8081), 1000, 77, socket.AF_INET), None),
+        (diag_answer((bytes(16), 40000), (LOOP4, 8080), 1000, 77, socket.AF_INET), None),
+        (diag_answer((LOOP4, 40000), (LOOP4, 8080), 1000, 77, socket.AF_UNIX), None),
+        (diag_answer((LOOP4, 40000), (LOOP4, 8080), 1000, 77, socket.AF_INET)[:87], None),
+        # NLMSG_ERROR with -ENOENT: no such socket.
+        (struct.pack("=IHHIIi", 36, 2, 0, 1, 4242, -2) + bytes(80), None),
+    ],
+)
+def test_answers_of_sock_diag(answer: bytes, expected: int | None) -> None:
+    assert peer.parse_diag_answer(answer, *ENDS) == expected
+
+
+def test_a_real_answer_for_a_closed_peer_is_not_believed() -> None:
+    assert peer.parse_diag_answer(CLOSED_ANSWER, *CLOSED_ENDS) is None
+    # The same answer with an inode would be believed: it is the inode that tells.
+    with_inode = CLOSED_ANSWER[:84] + struct.pack("=I", 5) + CLOSED_ANSWER[88:]
+    assert peer.parse_diag_answer(with_inode, *CLOSED_ENDS) == 0
+
+
 @pytest.fixture
 def listener() -> Iterator[socket.socket]:
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -117,17 +170,40 @@ def listener() -> Iterator[socket.socket]:
     s.close()
 
 
+Lookup = Callable[[socket.socket], int | None]
+
+
+def by_diag(conn: socket.socket) -> int | None:
+    ends = peer.peer_ends(conn)
+    assert ends is not None
+    return peer.diag_uid(*ends)
+
+
+def by_tables(conn: socket.socket) -> int | None:
+    ends = peer.peer_ends(conn)
+    assert ends is not None
+    return peer.table_uid(*ends, peer.TABLES)
+
+
+# Each way on its own, and peer_uid (sock_diag, then the tables).
+LOOKUPS = pytest.mark.parametrize("lookup", [by_diag, by_tables, peer_uid])
+
+
 @LINUX
-def test_our_own_connection_is_ours(listener: socket.socket) -> None:
+@LOOKUPS
+def test_our_own_connection_is_ours(listener: socket.socket, lookup: Lookup) -> None:
     with socket.create_connection(listener.getsockname(), timeout=5):
         conn, _ = listener.accept()
         with conn:
-            assert peer_uid(conn) == os.geteuid()
+            assert lookup(conn) == os.geteuid()
             assert peer.from_us(conn)
 
 
 @LINUX
-def test_an_ipv6_client_of_an_ipv4_listener_is_found_in_tcp6(listener: socket.socket) -> None:
+@LOOKUPS
+def test_an_ipv6_client_of_an_ipv4_listener_is_found(
+    listener: socket.socket, lookup: Lookup
+) -> None:
     if not socket.has_ipv6 or not os.path.exists("/proc/net/tcp6"):
         pytest.skip("no IPv6 in this kernel")
     port = listener.getsockname()[1]
@@ -135,13 +211,17 @@ def test_an_ipv6_client_of_an_ipv4_listener_is_found_in_tcp6(listener: socket.so
         c.connect(("::ffff:127.0.0.1", port))
         conn, _ = listener.accept()
         with conn:
-            assert peer_uid(conn, ("/proc/net/tcp",)) is None  # it is not in the IPv4 table
-            assert peer_uid(conn) == os.geteuid()
+            ends = peer.peer_ends(conn)
+            assert ends is not None
+            # It is listed in tcp6 only.
+            assert peer.table_uid(*ends, ("/proc/net/tcp",)) is None
+            assert lookup(conn) == os.geteuid()
 
 
 @LINUX
 @ROOT_ONLY
-def test_a_socket_of_another_user_is_theirs(listener: socket.socket) -> None:
+@LOOKUPS
+def test_a_socket_of_another_user_is_theirs(listener: socket.socket, lookup: Lookup) -> None:
     address = listener.getsockname()
 
     def connect_and_wait() -> bytes:
@@ -153,14 +233,15 @@ def test_a_socket_of_another_user_is_theirs(listener: socket.socket) -> None:
         listener.settimeout(10)
         conn, _ = listener.accept()
         with conn:
-            uid, ours = peer_uid(conn), peer.from_us(conn)
+            uid, ours = lookup(conn), peer.from_us(conn)
         assert child.result(timeout=10) == b""
     assert uid == NOBODY
     assert not ours
 
 
 @LINUX
-def test_a_closed_peer_is_not_believed(listener: socket.socket) -> None:
+@LOOKUPS
+def test_a_closed_peer_is_not_believed(listener: socket.socket, lookup: Lookup) -> None:
     """Once the peer has closed, its socket is listed with uid 0 and no inode (TIME_WAIT,
     FIN_WAIT): as root that would read as ours, whoever it was."""
     c = socket.create_connection(listener.getsockname(), timeout=5)
@@ -168,12 +249,12 @@ def test_a_closed_peer_is_not_believed(listener: socket.socket) -> None:
     with conn:
         c.close()
         time.sleep(0.05)
-        assert peer_uid(conn) is None
+        assert lookup(conn) is None
         assert not peer.from_us(conn)
 
 
 @LINUX
-def test_a_connection_not_in_the_tables_is_nobodys(
+def test_without_sock_diag_the_tables_answer_and_without_both_nobody(
     listener: socket.socket, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     empty = tmp_path / "tcp"
@@ -181,7 +262,11 @@ def test_a_connection_not_in_the_tables_is_nobodys(
     with socket.create_connection(listener.getsockname(), timeout=5):
         conn, _ = listener.accept()
         with conn:
-            assert peer_uid(conn) == os.geteuid()  # the control: it is in the real ones
-            assert peer_uid(conn, (str(empty), str(tmp_path / "missing"))) is None
-            monkeypatch.setattr(peer, "TABLES", (str(empty),))
+            # A netlink protocol the kernel does not have, as without inet_diag.
+            monkeypatch.setattr(peer, "NETLINK_SOCK_DIAG", 31)
+            assert by_diag(conn) is None
+            assert peer_uid(conn) == os.geteuid()
+            assert peer.from_us(conn)
+            monkeypatch.setattr(peer, "TABLES", (str(empty), str(tmp_path / "missing")))
+            assert peer_uid(conn) is None
             assert not peer.from_us(conn)

@@ -120,10 +120,12 @@ def test_our_upstream_credentials_are_not_lent(tripwire: Tripwire) -> None:
 def test_a_connection_nobody_can_be_found_for_is_refused(
     proxy: tuple[PolicyProxy, RefusedLog], target: RawServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Fail closed: when the tables do not list the peer, not even our own is served."""
+    """Fail closed: when neither sock_diag nor the tables know the peer, not even our own
+    connection is served."""
     from wf.render import peer
 
     p, _ = proxy
+    monkeypatch.setattr(peer, "NETLINK_SOCK_DIAG", 31)  # a protocol the kernel lacks
     monkeypatch.setattr(peer, "TABLES", ("/proc/nonexistent/tcp",))
     request = f"GET http://127.0.0.1:{target.port}/x HTTP/1.1\r\nHost: x\r\n\r\n".encode()
     assert exchange(p.port, request) == b""
