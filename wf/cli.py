@@ -266,7 +266,8 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
 
 def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
     from common import progress
-    from wf.pipeline import LazyBrowser, process, process_many
+    from wf.pipeline import process, process_many
+    from wf.render.decide import LazyBrowser
 
     def log(message: str) -> None:
         output.diag(TOOL, message)
@@ -310,7 +311,7 @@ _pending: deque[str] = deque()
 
 
 def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
-    from wf.pipeline import PageResult
+    from wf.view import PageResult
 
     page = PageResult(url=url or (_pending[0] if _pending else ""))
     page.error = exc
