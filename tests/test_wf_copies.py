@@ -139,14 +139,14 @@ def test_a_page_shown_whole_is_what_the_line_pipeline_gives(
     tmp_path_factory, text, max_length, autosave
 ):
     from wf import lines
-    from wf.options import make_options
+    from wf.options import WfFlags, make_options
     from wf.shown import apply_lines
     from wf.view import PageResult
 
     scratch = tmp_path_factory.mktemp("scratch")
     env = {"WF_SCRATCH_DIR": str(scratch), "WF_AUTOSAVE_BYTES": str(autosave)}
     page = PageResult(url="u")
-    apply_lines(page, text, make_options(env, max_length=max_length))
+    apply_lines(page, text, make_options(env, WfFlags(max_length=max_length)))
     every = lines.split_lines(text)
     assert page.total == len(every)
     if page.saved_to:  # auto-saved: a preview of the first lines
