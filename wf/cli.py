@@ -261,7 +261,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
 _pending: deque[str] = deque()
 
 
-def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
+def json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
     from wf.view import PageResult
 
     page = PageResult(url=url or (_pending[0] if _pending else ""))
@@ -270,7 +270,7 @@ def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    run.main_exit(run.run_cli(TOOL, command, argv, json_error=_json_error))
+    run.main_exit(run.run_cli(TOOL, command, argv, json_error=json_error))
 
 
 if __name__ == "__main__":

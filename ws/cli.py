@@ -221,7 +221,7 @@ def _provider_names(incomplete: str) -> list[str]:
     return [name for name in PROVIDER_CHOICES if name.startswith(incomplete)]
 
 
-def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
+def json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
     # Failures before any search (usage, Ctrl-C) still give one document with every key;
     # the watchdog knows the query of a search it stopped.
     return {
@@ -238,4 +238,4 @@ def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> None:
     from common.run import main_exit, run_cli
 
-    main_exit(run_cli("ws", command, argv, json_error=_json_error))
+    main_exit(run_cli("ws", command, argv, json_error=json_error))
