@@ -170,7 +170,7 @@ def command(urls: tuple[str, ...], **flags: Any) -> int:
     from common import trace
 
     trace.enable(TOOL, opts.verbose)
-    output.set_quiet(opts.quiet)
+    output.environment().quiet = opts.quiet
     if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
