@@ -1,6 +1,6 @@
 """One page through wf, the spine of the tool: fetch (--retry, --cache) -> what the body
 is (wf.sniff) -> extract the HTML (wf.extract; rendered when it needs it, wf.render.decide;
-an empty page explained, wf.empty), read the PDF (wf.pdf) or the feed (wf.feed), or save
+an empty page explained, wf.empty), read the PDF (wf.pdf) or the feed (wf.feedtext), or save
 the binary -> the lines shown (wf.shown) -> a PageResult (wf.view).
 
 Data flows one way; nothing here knows about click. ``process`` returns a PageResult whose
@@ -279,10 +279,10 @@ def _build_pdf(
 def _extract_feed(
     page: PageResult, text: str, opts: WfOptions, *, log: Log, deadline: float
 ) -> str | None:
-    """A feed's entries as text (wf.feed), or None when the body holds no feed."""
-    from wf.feed import render
+    """A feed's entries as text (wf.feedtext), or None when the body holds no feed."""
+    from wf.feedtext import feed_text
 
-    result = render(
+    result = feed_text(
         text,
         url=page.final_url or opts.base_url,
         markers=opts.links,
