@@ -15,27 +15,33 @@ import os
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import IO, Any
 
 from common.errors import WriteError
 
 
-@dataclass
 class Environment:
     """Where output goes and what it may do there. A stream left None is the process's
     own (sys.stdout, sys.stderr) as it is when written to, which a test runner swaps;
-    ``environ`` None is os.environ."""
+    ``environ`` None is os.environ. (A plain class: dataclasses costs ws's --help and
+    start-up an import it does not otherwise need.)"""
 
-    stdout: IO[bytes] | None = None
-    stderr: IO[bytes] | None = None
-    environ: Mapping[str, str] | None = None
-    # --quiet: no notes and no progress line; error lines (and a -v trace) still print.
-    quiet: bool = False
-    # The progress line on screen (without its line end), or None. Writers take the lock
-    # to erase it, write their line and draw it again, so that lines from a batch's
-    # threads and the progress line never mix on the terminal.
-    status: str | None = None
+    def __init__(
+        self,
+        stdout: IO[bytes] | None = None,
+        stderr: IO[bytes] | None = None,
+        environ: Mapping[str, str] | None = None,
+        quiet: bool = False,
+    ) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environ = environ
+        # --quiet: no notes and no progress line; error lines (and a -v trace) still print.
+        self.quiet = quiet
+        # The progress line on screen (without its line end), or None. Writers take the
+        # lock to erase it, write their line and draw it again, so that lines from a
+        # batch's threads and the progress line never mix on the terminal.
+        self.status: str | None = None
 
     def stream(self, name: str) -> IO[bytes]:
         """The binary stream behind "stdout" or "stderr" (None when the process has none)."""
