@@ -6,6 +6,9 @@ libxml2's parser with every door to the outside shut (no entity expansion, no DT
 network, no huge-tree mode): a feed is untrusted input, and entities are how XML reads
 files (``<!ENTITY x SYSTEM "file:///etc/passwd">``), reaches servers, or grows a kilobyte
 into gigabytes ("billion laughs"). Entity references are dropped, never expanded.
+Every string taken from the feed passes the text policy (common/text.py) before lxml is
+given it again: a character reference to a control (``&#x1b;``) is text lxml refuses to
+set.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from common.text import clean_text, one_line
 
 ATOM = "http://www.w3.org/2005/Atom"
 RSS1 = "http://purl.org/rss/1.0/"
@@ -181,16 +186,18 @@ def _child(el: Any, *names: str) -> Any:
 
 
 def _text_of(el: Any) -> str | None:
+    # Under the text policy before any of it is given back to lxml: a character reference
+    # to a control (&#x1b;) is text lxml refuses to set ("All strings must be XML
+    # compatible"), and it means nothing on a terminal but an escape sequence.
     if el is None:
         return None
-    text = " ".join("".join(el.itertext()).split())
-    return text or None
+    return one_line("".join(el.itertext())) or None
 
 
 def link_url(href: str | None, base: str | None) -> str | None:
     if not href:
         return None
-    href = re.sub(r"\s+", "", href)
+    href = re.sub(r"\s+", "", one_line(href))
     if not href:
         return None
     from urllib.parse import urljoin, urlsplit
@@ -209,12 +216,12 @@ def _html_title(raw: str | None) -> str | None:
     if not raw:
         return None
     if "<" not in raw and "&" not in raw:
-        return " ".join(raw.split()) or None
+        return one_line(raw) or None
     from wf.extract.parse import parse, to_utf8
 
     root = parse(b"<html><body>" + to_utf8(raw) + b"</body></html>")
     body = root.find("body") if root is not None else None
-    return _text_of(body) if body is not None else " ".join(raw.split()) or None
+    return _text_of(body) if body is not None else one_line(raw) or None
 
 
 def _rss(root: Any, url: str | None, kind: str) -> Feed:
@@ -332,8 +339,8 @@ def _construct(el: Any) -> tuple[str, bool]:
     kind = (el.get("type") or "text").strip().lower()
     if kind == "xhtml":
         div = _child(el, "{http://www.w3.org/1999/xhtml}div")
-        return _inner_html(div if div is not None else el), True
-    text = "".join(el.itertext())
+        return clean_text(_inner_html(div if div is not None else el)), True
+    text = clean_text("".join(el.itertext()))
     return text, kind in ("html", "text/html")
 
 
@@ -365,7 +372,7 @@ def _construct_title(el: Any) -> str | None:
     if el is None:
         return None
     text, is_html = _construct(el)
-    return _html_title(text) if is_html else " ".join(text.split()) or None
+    return _html_title(text) if is_html else one_line(text) or None
 
 
 # ---------------------------------------------------------------------- dates

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from common.text import clean_text
 from wf import feed as reader  # reader.MAX_ENTRIES read when used: a test lowers it
 from wf.feed import Entry, Feed, link_url, newest_first, parse_xml, read_feed
 
@@ -41,7 +42,7 @@ def _summary_element(entry: Entry, budget: list[int], notes: list[str]) -> Any:
     from lxml import etree
 
     div = etree.Element("div")
-    raw = entry.summary
+    raw = clean_text(entry.summary) if entry.summary else None
     if not raw or not raw.strip():
         return None
     if not entry.summary_is_html:
@@ -70,6 +71,12 @@ def _summary_element(entry: Entry, budget: list[int], notes: list[str]) -> Any:
         return None
     etree.strip_elements(body, *JUNK, *_RAW_TEXT, with_tail=False)
     for el in body.iter():
+        # The HTML parser turns "&#x1b;" into the control itself: cleaned before lxml is
+        # asked to set it again (div.text below), and before it could reach the output.
+        if el.text:
+            el.text = clean_text(el.text)
+        if el.tail:
+            el.tail = clean_text(el.tail)
         tag = el.tag
         if tag == "a":
             href = el.get("href")

@@ -244,17 +244,19 @@ def _retry(f: WfFlags, env: Mapping[str, str]) -> int:
 
 def _net_options(f: WfFlags, env: Mapping[str, str], timeout: float, max_bytes: int) -> NetOptions:
     from common.http.client import NetOptions, user_header
+    from common.http.client import user_agent as checked_agent
     from common.policy import policy_from_env
     from common.values import env_flag
 
     proxy_resolves = f.proxy_resolves
     if proxy_resolves is None:
         proxy_resolves = env_flag(env, "WF_PROXY_RESOLVES")
+    agent = checked_agent(f.user_agent)
     policy = policy_from_env(dict(env), allow_private=f.allow_private, allow_hosts=f.allow_hosts)
     return NetOptions(
         timeout=timeout,
         max_bytes=max_bytes,
-        user_agent=f.user_agent,
+        user_agent=agent,
         policy=policy,
         headers=tuple(user_header(h) for h in f.headers),
         proxy_resolves=proxy_resolves,
