@@ -100,12 +100,12 @@ def invoke(
     from common.run import run_cli
 
     if tool == "wf":
-        from wf.cli import _json_error, command
+        from wf.cli import command, json_error
     else:
-        from ws.cli import _json_error, command  # type: ignore[no-redef]
+        from ws.cli import command, json_error  # type: ignore[no-redef]
     runner = CliRunner()
     with runner.isolation(input=input, env=env) as (out, err, _):
-        code = run_cli(tool, command, args, json_error=_json_error)
+        code = run_cli(tool, command, args, json_error=json_error)
     return Result(code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))
 
 
