@@ -274,3 +274,20 @@ def test_bad_steering_values_are_usage_errors(wf, serve, args: list[str], words:
     srv = serve(pages({}))
     assert_one_line_error(wf(*ALLOW, srv.url, *args), 2, words)
     assert srv.requests == []
+
+
+def test_a_small_selection_is_printed_whole_and_without_the_page_s_notes(wf, serve) -> None:
+    slot = (
+        b'<html><body><p>Cookies: we ask about them here.</p><div id="slot"> </div></body></html>'
+    )
+    srv = serve(
+        pages({"/": http_response(200, PAGE, HTML), "/slot": http_response(200, slot, HTML)})
+    )
+    # A lone heading is no empty section when it is what was asked for.
+    assert (wf(*ALLOW, srv.url, "--select", "#prices h2").stdout) == "## Today\n"
+    r = wf(*ALLOW, srv.url, "--select", "nav")
+    # The page's footer talks of cookies: no consent-wall note for a part the user chose.
+    assert (r.code, r.stdout, r.stderr) == (0, "Home About\n", "")
+    empty = wf(*ALLOW, f"{srv.url}slot", "--select", "#slot")
+    assert (empty.code, empty.stdout) == (0, "")
+    assert empty.stderr == "wf: note: --select matched elements without text\n"

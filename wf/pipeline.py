@@ -366,6 +366,11 @@ def _extract_html(
     for note in result.notes:  # a page read only in part: never silently
         page.notes.append(note)
         log(f"note: {note}")
+    if steer.selection is not None and steer.selection.select:
+        # The user chose the part: the whole page's walls and shells are not its story.
+        if not result.text.strip():
+            page.note("--select matched elements without text", log)
+        return result.text
     from wf.empty import explain
 
     explain(page, html.text, result.text, opts, log=log, can_render=can_render)

@@ -251,7 +251,7 @@ def _text(
     from wf.extract.images import Markers
     from wf.extract.markdown import MarkdownWriter
 
-    def to_markdown(node: Any, skip: Any = None) -> MarkdownWriter:
+    def to_markdown(node: Any, skip: Any = None, main: bool = not full) -> MarkdownWriter:
         if images and skip is not None:
             skip = _showing(skip, images)
         r = MarkdownWriter(
@@ -259,7 +259,7 @@ def _text(
             markers=markers,
             want_links=want_links,
             skip=skip,
-            main=not full,
+            main=main,
             deadline=deadline,
             images=None if images is None else Markers(images, shared=markers),
         )
@@ -277,6 +277,9 @@ def _text(
         chosen_els = set(body)  # what the selectors named is never boilerplate itself
 
         r = to_markdown(body, lambda el: el not in chosen_els and pruned(el))
+        if _length(r) < NEXT_TO_NOTHING:  # a heading or a few words chosen: all of them
+            whole = to_markdown(body, main=False)
+            r = whole if _length(whole) > _length(r) else r
     else:
         analysis = blocks.choose(body, deadline, dense)
         explain.choice(analysis)
