@@ -257,7 +257,9 @@ def test_delay_spaces_the_starts(wf, serve) -> None:
     urls = "".join(f"{srv.url}{i}\n" for i in range(3))
     assert wf(*ALLOW, "-", "--delay", "300", input=urls).code == 0
     gaps = [b - a for a, b in zip(counting.starts, counting.starts[1:], strict=False)]
-    assert len(gaps) == 2 and all(gap >= 0.29 for gap in gaps), gaps
+    # Measured where the server sees them: the connection adds its jitter; without --delay
+    # the first two start together.
+    assert len(gaps) == 2 and all(gap >= 0.25 for gap in gaps), gaps
 
 
 @pytest.mark.parametrize(
@@ -291,3 +293,32 @@ def test_a_small_selection_is_printed_whole_and_without_the_page_s_notes(wf, ser
     empty = wf(*ALLOW, f"{srv.url}slot", "--select", "#slot")
     assert (empty.code, empty.stdout) == (0, "")
     assert empty.stderr == "wf: note: --select matched elements without text\n"
+
+
+def test_robots_txt_is_kept_under_cache_between_runs(wf, serve) -> None:
+    table = {"/robots.txt": http_response(200, ROBOTS), "/": http_response(200, PAGE, HTML)}
+    srv = serve(pages(table))
+    for _ in range(2):
+        assert wf(*ALLOW, srv.url, "--robots", "--cache").code == 0
+    assert [path_of(q) for q in srv.requests].count("/robots.txt") == 1
+    # Without --cache each run asks again.
+    wf(*ALLOW, srv.url, "--robots")
+    assert [path_of(q) for q in srv.requests].count("/robots.txt") == 2
+
+
+def test_crawl_delay_spaces_a_batch(wf, serve) -> None:
+    counting = Counting()
+
+    def handler(conn: socket.socket, request: bytes) -> None:
+        if path_of(request) == "/robots.txt":
+            conn.sendall(http_response(200, b"user-agent: *\ncrawl-delay: 1\n"))
+        else:
+            counting(conn, request)
+
+    srv = serve(handler)
+    urls = "".join(f"{srv.url}{i}\n" for i in range(3))
+    assert wf(*ALLOW, "-", "--robots", input=urls).code == 0
+    # The first page started before robots.txt was read by the others; from then on the
+    # starts are Crawl-delay apart.
+    gaps = [b - a for a, b in zip(counting.starts, counting.starts[1:], strict=False)]
+    assert len(gaps) == 2 and gaps[-1] >= 0.8, gaps  # without it: about 0.2 s (a page)
