@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from common.errors import UsageError
 
 if TYPE_CHECKING:
+    from common.http.cache import HttpCache
     from common.http.client import NetOptions
     from common.robots import RobotsFiles
     from wf.extract.select import Selection
@@ -122,12 +123,9 @@ def _robots(
         return None
     from common.robots import RobotsFiles
 
-    opener: Any = None
-    if cache:
+    def opener() -> HttpCache:
+        from common.http.cache import open_cache
 
-        def opener() -> Any:
-            from common.http.cache import open_cache
+        return open_cache(cache_max)
 
-            return open_cache(cache_max)
-
-    return RobotsFiles(net, open_cache=opener)
+    return RobotsFiles(net, open_cache=opener if cache else None)
