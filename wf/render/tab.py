@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -51,7 +50,6 @@ class BrowserLink:
     conn: Connection
     interceptor: FetchInterceptor
     resolver: CheckedResolver
-    page_ws_url: Callable[[str], str]  # target id -> its websocket URL
     user_agent: str | None
     ua_metadata: dict[str, Any] | None
 
@@ -149,9 +147,7 @@ class Context:
         )
         target = created["targetId"]
         self.blocked.frames.add(target)
-        page = self.page = Connection(
-            self.link.page_ws_url(target), timeout=min(5.0, _left(deadline))
-        )
+        page = self.page = conn.attach(target, timeout=min(5.0, _left(deadline)))
         page.on("Network.requestWillBeSent", self.requests.sent)
         page.on("Network.responseReceived", self.requests.answered)
         page.on("Network.dataReceived", self.requests.data)
@@ -161,6 +157,9 @@ class Context:
         page.on("Page.javascriptDialogOpening", lambda **_: _dismiss_dialog(page))
         setup: list[tuple[str, dict[str, Any]]] = [
             ("Page.enable", {}),
+            # A file chooser the page opens is taken over and never answered: nothing
+            # from our disk reaches a page through a file input.
+            ("Page.setInterceptFileChooserDialog", {"enabled": True}),
             ("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}),
             ("Page.addScriptToEvaluateOnNewDocument", {"source": TRACKER_JS}),
         ]
