@@ -128,13 +128,16 @@ class Context:
 
     def _open(self, deadline: float) -> None:
         conn = self.link.conn
-        self.ctx_id = conn.call(
-            "Target.createBrowserContext",
-            timeout=_left(deadline),
-            disposeOnDetach=True,
-            proxyServer=f"http://{self.proxy.address}",
-            proxyBypassList="<-loopback>",
-        )["browserContextId"]
+        self.ctx_id = _field(
+            conn.call(
+                "Target.createBrowserContext",
+                timeout=_left(deadline),
+                disposeOnDetach=True,
+                proxyServer=f"http://{self.proxy.address}",
+                proxyBypassList="<-loopback>",
+            ),
+            "browserContextId",
+        )
         _, created = conn.call_batch(
             [
                 (
@@ -145,7 +148,7 @@ class Context:
             ],
             timeout=_left(deadline),
         )
-        target = created["targetId"]
+        target = _field(created, "targetId")
         self.blocked.frames.add(target)
         page = self.page = conn.attach(target, timeout=min(5.0, _left(deadline)))
         page.on("Network.requestWillBeSent", self.requests.sent)
@@ -198,6 +201,13 @@ class Context:
         if self.page is not None:
             self.page.close()  # no more events from a page that is done
         threading.Thread(target=self.dispose, name="wf-dispose", daemon=True).start()
+
+
+def _field(answer: dict[str, Any], name: str) -> str:
+    value = answer.get(name)
+    if not isinstance(value, str):
+        raise CDPError(f"the browser's answer has no {name}")
+    return value
 
 
 def render_in(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
