@@ -1,0 +1,320 @@
+"""Another local user and wf's browser (issue 23, defect 1).
+
+Chromium used to listen for DevTools on a TCP port of 127.0.0.1: any local user found it in
+/proc/net/tcp, opened a context of their own, read a 0600 file of ours through a file input
+and wrote into a 0700 directory of ours through a download. Now DevTools goes over a pipe;
+a keep-alive browser is reached only through a 0600 Unix socket whose peer must have our
+uid; and in every context downloads are refused and file choosers are taken over.
+
+Another local user is played by uid 65534 (root, as in CI). Chromium starts only inside a
+loopback-only network namespace; elsewhere the browser cases skip with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import tempfile
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from common.policy import Policy
+from tests.fixtures.render.server import (
+    FixtureServer,
+    browser_skip_reason,
+    processes_mentioning,
+    wait_until,
+)
+from tests.helpers import FAKE_CDP, fake_browser
+from tests.hostile import proc
+from tests.servers import respond
+from wf.render import RenderOptions, RenderSession
+from wf.render import keeper as keeper_mod
+from wf.render import procs as procs_mod
+from wf.render.relay import SOCKET
+from wf.render.tab import Context
+
+REASON = browser_skip_reason()
+NEEDS_BROWSER = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+NOBODY = 65534
+ROOT_ONLY = pytest.mark.skipif(
+    os.geteuid() != 0, reason="playing another user (uid 65534) needs root (CI runs as root)"
+)
+HTML = {"Content-Type": "text/html; charset=utf-8"}
+POLICY = Policy(allow_hosts=frozenset({"127.0.0.1"}))
+
+# A page that never settles: read 5 s after it has parsed, so the browser lives long enough
+# to be looked for while it renders.
+CHURN = (
+    "<!doctype html><html><body><p>"
+    + "A page whose DOM keeps changing while it is rendered. " * 20
+    + "</p><div id=n></div><script>let i=0;setInterval(()=>{document.getElementById('n')"
+    + ".textContent=i++},40)</script></body></html>"
+).encode()
+
+
+# ---------------------------------------------------------------- no DevTools socket
+
+
+def listening() -> list[tuple[str, int]]:
+    """(address, port) of every TCP socket listening in this network namespace."""
+    found = []
+    for name, width in (("/proc/net/tcp", 4), ("/proc/net/tcp6", 16)):
+        try:
+            lines = Path(name).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[3] != "0A":  # TCP_LISTEN
+                continue
+            hex_addr, hex_port = fields[1].split(":")
+            raw = bytes.fromhex(hex_addr)
+            # The kernel prints each 32-bit word in host (little-endian) order.
+            packed = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+            family = socket.AF_INET if width == 4 else socket.AF_INET6
+            address = socket.inet_ntop(family, packed)
+            if address in ("0.0.0.0", "::"):
+                address = "127.0.0.1" if width == 4 else "::1"
+            found.append((address, int(hex_port, 16)))
+    return found
+
+
+def ask_json_version(address: str, port: int) -> bytes:
+    """What a DevTools client asks first; Chromium's HTTP endpoint answers with the
+    browser's websocket URL."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.settimeout(2.0)
+        try:
+            s.connect((address, port))
+            s.sendall(b"GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while len(answer) < 65536:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError as exc:
+            return f"({type(exc).__name__})".encode()
+    return answer
+
+
+@pytest.mark.browser
+@NEEDS_BROWSER
+@pytest.mark.parametrize("keepalive", ["0", "30"], ids=["private", "keep-alive"])
+def test_no_listening_socket_answers_for_the_browser_during_a_render(serve, keepalive: str) -> None:
+    srv = serve(respond(200, CHURN, HTML))
+    runtime = Path(os.environ["WF_RUNTIME_DIR"])
+    probed: dict[tuple[str, int], bytes] = {}
+    alive_around_probe: list[bool] = []
+
+    def during_render(p: subprocess.Popen[bytes]) -> None:
+        proc.wait_for(lambda: srv.requests and processes_mentioning(runtime), seconds=30)
+        time.sleep(1.0)  # the page is loaded and churning: the render is under way
+        alive_around_probe.append(bool(processes_mentioning(runtime)))
+        for address, port in listening():
+            probed[address, port] = ask_json_version(address, port)
+        alive_around_probe.append(bool(processes_mentioning(runtime)) and p.poll() is None)
+
+    env = proc.env(WF_RENDER="always", WF_RENDER_KEEPALIVE=keepalive)
+    try:
+        r = proc.run(
+            ["wf", "--allow-host", "127.0.0.1", "--timeout", "20", srv.url],
+            env=env,
+            started=during_render,
+            limit=60,
+        )
+    finally:
+        _stop_keeper(runtime / "render-keepalive")
+    assert r.code == 0, r.stderr
+    assert "A page whose DOM keeps changing" in r.text
+    assert alive_around_probe == [True, True]  # the browser was there the whole time
+    assert (srv.host, srv.port) in probed  # the listing works: our own server is in it
+    from_browser = {
+        where: answer[:300]
+        for where, answer in probed.items()
+        if b"webSocketDebuggerUrl" in answer or b'"Browser"' in answer or b"devtools" in answer
+    }
+    assert from_browser == {}
+
+
+def _stop_keeper(root: Path) -> None:
+    state = keeper_mod.read_state(root)
+    if state is not None:
+        pid = int(state["keeper_pid"])
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        assert wait_until(lambda: not procs_mod.running(pid), timeout=10)
+
+
+# ---------------------------------------------------------------- the keep-alive socket
+
+FAKE = textwrap.dedent(
+    f"""\
+    mkdir -p "$dir"
+    {FAKE_CDP}
+    """
+)
+
+
+def _ask_as(path: Path, uid: int | None) -> str:
+    """Connect to the keeper's socket as ``uid`` (None: as we are) in a forked child and
+    send a DevTools command: "answered", "hung up" (connected, then closed without a
+    word) or "refused: ERRNO"."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no pytest machinery from here on, only os._exit
+        os.close(r)
+        outcome = "child failed"
+        try:
+            if uid is not None:
+                os.setgroups([])
+                os.setgid(uid)
+                os.setuid(uid)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(5.0)
+            try:
+                s.connect(str(path))
+            except OSError as exc:
+                outcome = f"refused: {exc.errno}"
+            else:
+                s.sendall(json.dumps({"id": 1, "method": "Browser.getVersion"}).encode() + b"\0")
+                data = b""
+                with contextlib.suppress(OSError):
+                    while b"\0" not in data:
+                        chunk = s.recv(4096)
+                        if not chunk:
+                            break
+                        data += chunk
+                outcome = "answered" if b'"id":1' in data.replace(b" ", b"") else "hung up"
+        finally:
+            os.write(w, outcome.encode())
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as fh:
+        outcome = fh.read().decode()
+    os.waitpid(pid, 0)
+    return outcome
+
+
+@pytest.fixture
+def reachable_runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A runtime dir in a directory everyone may traverse (pytest's are 0700), on a short
+    path (a Unix socket's path holds 108 bytes): only wf's own modes stand in the way."""
+    holder = Path(tempfile.mkdtemp(prefix="wfk-", dir="/tmp"))
+    os.chmod(holder, 0o755)
+    monkeypatch.setenv("WF_RUNTIME_DIR", str(holder / "rt"))
+    try:
+        yield holder / "rt"
+    finally:
+        shutil.rmtree(holder, ignore_errors=True)
+
+
+@ROOT_ONLY
+def test_the_keepalive_socket_refuses_another_uid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reachable_runtime: Path
+) -> None:
+    fake = fake_browser(tmp_path, monkeypatch, FAKE)
+    root = keeper_mod.keepalive_dir()
+    assert root.parent == reachable_runtime
+    shared = keeper_mod.attach(str(fake), 30.0, deadline=time.monotonic() + 10)
+    path = root / SOCKET
+    try:
+        st = os.lstat(root / SOCKET)
+        assert stat.S_ISSOCK(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o600
+        assert st.st_uid == os.geteuid()
+        assert stat.S_IMODE(os.lstat(root).st_mode) == 0o700
+        assert _ask_as(path, None) == "answered"  # the probe works: we are let in
+        assert _ask_as(path, NOBODY) == "refused: 13"  # EACCES: the directory, the mode
+        # With the modes loosened (a chmod by mistake), the peer's uid is still checked.
+        for loosened in (reachable_runtime, root):
+            os.chmod(loosened, 0o711)
+        os.chmod(path, 0o666)
+        assert _ask_as(path, NOBODY) == "hung up"
+        assert _ask_as(path, None) == "answered"
+    finally:
+        for dir_ in (reachable_runtime, root):
+            os.chmod(dir_, 0o700)
+        shared.release()
+        _stop_keeper(root)
+
+
+# ---------------------------------------------------------------- downloads and file inputs
+
+
+@pytest.fixture
+def session() -> Iterator[RenderSession]:
+    s = RenderSession(RenderOptions(mode="always", timeout=15), policy=POLICY)
+    yield s
+    s.close()
+
+
+@pytest.mark.browser
+@NEEDS_BROWSER
+def test_a_page_download_writes_no_file(
+    session: RenderSession, server: FixtureServer, tmp_path: Path
+) -> None:
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    link, _ = session._browser(time.monotonic() + 15)
+    # Headless Chromium 156 refuses downloads by default; a browser whose default is to
+    # save them (another build, a managed policy) must still save nothing for a page.
+    link.conn.call(
+        "Browser.setDownloadBehavior", timeout=5, behavior="allow", downloadPath=str(downloads)
+    )
+    rendered = session.render(server.url("download.html"), deadline=time.monotonic() + 15)
+    assert "This page tries to save a file" in rendered.html
+    assert wait_until(lambda: server.paths.count("/download") >= 2, timeout=5), server.paths
+    time.sleep(1.0)  # a download in progress would have its .crdownload file by now
+    assert list(downloads.iterdir()) == []
+
+
+@pytest.mark.browser
+@NEEDS_BROWSER
+def test_a_file_input_cannot_be_filled(session: RenderSession, server: FixtureServer) -> None:
+    link, _ = session._browser(time.monotonic() + 15)
+    ctx = Context(link, deadline=time.monotonic() + 15)
+    try:
+        page = ctx.page
+        assert page is not None
+        opened = threading.Event()
+        page.on("Page.fileChooserOpened", lambda **_: opened.set())
+        page.call("Page.navigate", timeout=10, url=server.url("file_input.html"))
+        assert wait_until(lambda: _evaluate(page, "document.readyState") == "complete", timeout=10)
+        x, y = _evaluate(page, "(r => [r.x + 5, r.y + 5])(f.getBoundingClientRect())")
+        # A real click (user activation), as a person or a driving program would make.
+        for kind in ("mousePressed", "mouseReleased"):
+            page.call(
+                "Input.dispatchMouseEvent",
+                timeout=5,
+                type=kind,
+                x=x,
+                y=y,
+                button="left",
+                clickCount=1,
+            )
+        assert opened.wait(5)  # the chooser was taken over by wf, not shown or answered
+        time.sleep(0.5)
+        assert _evaluate(page, "[f.files.length, window.changed]") == [0, False]
+    finally:
+        ctx.dispose()
+
+
+def _evaluate(page: object, expression: str) -> object:
+    from wf.render.cdp import Connection
+
+    assert isinstance(page, Connection)
+    answer = page.call("Runtime.evaluate", timeout=5, expression=expression, returnByValue=True)
+    return answer.get("result", {}).get("value")
