@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.fixtures.render.server import wait_until
 from wf.render import wire as wire_mod
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection
 from wf.render.wire import Wire
@@ -223,8 +224,13 @@ def test_a_page_session_gets_its_own_messages_only(server: FakeCDP) -> None:
         server.send({"method": "Ev.x", "params": {"who": "last"}, "sessionId": "S-T1"})
         assert done.wait(5)
         page.close()
-        assert server.received[-1]["method"] == "Target.detachFromTarget"
-        assert server.received[-1]["params"] == {"sessionId": "S-T1"}
+        detach = {"sessionId": "S-T1"}
+        assert wait_until(
+            lambda: (
+                [m["params"] for m in server.received if m["method"] == "Target.detachFromTarget"]
+                == [detach]
+            )
+        )
         assert not conn.closed and not other.closed  # the wire stays for the others
         assert other.call("Still.here", timeout=5)["method"] == "Still.here"
     assert (browser_seen, page_seen, other_seen) == (["browser"], ["page", "last"], [])

@@ -204,9 +204,12 @@ def _ask_as(path: Path, uid: int | None) -> str:
             except OSError as exc:
                 outcome = f"refused: {exc.errno}"
             else:
-                s.sendall(json.dumps({"id": 1, "method": "Browser.getVersion"}).encode() + b"\0")
                 data = b""
+                # (a keeper that hangs up at once may also fail the send: EPIPE, ECONNRESET)
                 with contextlib.suppress(OSError):
+                    s.sendall(
+                        json.dumps({"id": 1, "method": "Browser.getVersion"}).encode() + b"\0"
+                    )
                     while b"\0" not in data:
                         chunk = s.recv(4096)
                         if not chunk:
