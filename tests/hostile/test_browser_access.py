@@ -37,7 +37,7 @@ from tests.fixtures.render.server import (
     processes_mentioning,
     wait_until,
 )
-from tests.helpers import FAKE_CDP, fake_browser
+from tests.helpers import FAKE_CDP, NOBODY, as_user, fake_browser
 from tests.hostile import proc
 from tests.servers import respond
 from wf.render import RenderOptions, RenderSession
@@ -48,7 +48,6 @@ from wf.render.tab import Context
 
 REASON = browser_skip_reason()
 NEEDS_BROWSER = pytest.mark.skipif(REASON is not None, reason=REASON or "")
-NOBODY = 65534
 ROOT_ONLY = pytest.mark.skipif(
     os.geteuid() != 0, reason="playing another user (uid 65534) needs root (CI runs as root)"
 )
@@ -183,47 +182,31 @@ FAKE = textwrap.dedent(
 )
 
 
+def _ask(path: Path) -> bytes:
+    """Connect to the keeper's socket and send a DevTools command: b"answered",
+    b"hung up" (connected, then closed without a word) or b"refused: ERRNO"."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(5.0)
+    try:
+        s.connect(str(path))
+    except OSError as exc:
+        s.close()
+        return f"refused: {exc.errno}".encode()
+    data = b""
+    # (a keeper that hangs up at once may also fail the send: EPIPE, ECONNRESET)
+    with s, contextlib.suppress(OSError):
+        s.sendall(json.dumps({"id": 1, "method": "Browser.getVersion"}).encode() + b"\0")
+        while b"\0" not in data:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    return b"answered" if b'"id":1' in data.replace(b" ", b"") else b"hung up"
+
+
 def _ask_as(path: Path, uid: int | None) -> str:
-    """Connect to the keeper's socket as ``uid`` (None: as we are) in a forked child and
-    send a DevTools command: "answered", "hung up" (connected, then closed without a
-    word) or "refused: ERRNO"."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: no pytest machinery from here on, only os._exit
-        os.close(r)
-        outcome = "child failed"
-        try:
-            if uid is not None:
-                os.setgroups([])
-                os.setgid(uid)
-                os.setuid(uid)
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.settimeout(3.0)
-            try:
-                s.connect(str(path))
-            except OSError as exc:
-                outcome = f"refused: {exc.errno}"
-            else:
-                data = b""
-                # (a keeper that hangs up at once may also fail the send: EPIPE, ECONNRESET)
-                with contextlib.suppress(OSError):
-                    s.sendall(
-                        json.dumps({"id": 1, "method": "Browser.getVersion"}).encode() + b"\0"
-                    )
-                    while b"\0" not in data:
-                        chunk = s.recv(4096)
-                        if not chunk:
-                            break
-                        data += chunk
-                outcome = "answered" if b'"id":1' in data.replace(b" ", b"") else "hung up"
-        finally:
-            os.write(w, outcome.encode())
-            os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as fh:
-        outcome = fh.read().decode()
-    os.waitpid(pid, 0)
-    return outcome
+    """``_ask`` as ``uid`` (a forked child that has become that user), or as we are."""
+    return (_ask(path) if uid is None else as_user(uid, lambda: _ask(path))).decode()
 
 
 @pytest.fixture
