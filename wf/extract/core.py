@@ -270,16 +270,7 @@ def _text(
         trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
     elif chosen:
-        # --select chose the content: the boilerplate inside it goes, none of it is cut
-        # away as not the main block.
-        analysis = blocks.choose(body, deadline, dense)
-        pruned = _skipper(analysis.records(whole=True), blocks.prune)
-        chosen_els = set(body)  # what the selectors named is never boilerplate itself
-
-        r = to_markdown(body, lambda el: el not in chosen_els and pruned(el))
-        if _length(r) < NEXT_TO_NOTHING:  # a heading or a few words chosen: all of them
-            whole = to_markdown(body, main=False)
-            r = whole if _length(whole) > _length(r) else r
+        r = _selected(body, to_markdown, deadline, dense)
     else:
         analysis = blocks.choose(body, deadline, dense)
         explain.choice(analysis)
@@ -335,6 +326,22 @@ def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
         return record is not None and prune(el, record)
 
     return skip
+
+
+def _selected(body: Any, to_markdown: Any, deadline: float | None, dense: bool) -> Any:
+    """--select chose the content (the body holds what it matched): the boilerplate inside
+    it goes, none of it is cut away as not the main block, and a selection of a few
+    words (a heading, a price) is written whole."""
+    from wf.extract import blocks
+
+    analysis = blocks.choose(body, deadline, dense)
+    pruned = _skipper(analysis.records(whole=True), blocks.prune)
+    chosen = set(body)  # what the selectors named is never boilerplate itself
+    r = to_markdown(body, lambda el: el not in chosen and pruned(el))
+    if _length(r) < NEXT_TO_NOTHING:
+        whole = to_markdown(body, main=False)
+        r = whole if _length(whole) > _length(r) else r
+    return r
 
 
 def _showing(skip: Any, found: dict[Any, Image]) -> Any:
