@@ -322,3 +322,19 @@ def test_crawl_delay_spaces_a_batch(wf, serve) -> None:
     # starts are Crawl-delay apart.
     gaps = [b - a for a, b in zip(counting.starts, counting.starts[1:], strict=False)]
     assert len(gaps) == 2 and gaps[-1] >= 0.8, gaps  # without it: about 0.2 s (a page)
+
+
+def test_no_match_on_a_page_with_text_is_not_rendered_to_look_again(wf, serve) -> None:
+    # Big, with an empty mount point and a noscript notice, but its static text is long:
+    # no JavaScript shell, so auto mode gives the selector up without a browser.
+    prose = b"".join(
+        b"<p>Paragraph %d of the static article, long enough to read.</p>" % i for i in range(40)
+    )
+    page = (
+        b'<html><body><noscript>Please enable JavaScript.</noscript><div id="root"></div>'
+        + prose
+        + b"</body></html>"
+    )
+    srv = serve(pages({"/": http_response(200, page, HTML)}))
+    r = wf(*ALLOW, srv.url, "--select", "#gone", env={"WF_RENDER_BROWSER": "/nonexistent/chrome"})
+    assert_one_line_error(r, 65, "matched nothing")

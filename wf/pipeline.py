@@ -346,7 +346,7 @@ def _extract_html(
             images=steer.images,
         )
     except NoMatch as exc:
-        if not can_render or opts.render == NEVER:
+        if not can_render or not _shell_to_render(html, opts, base):
             raise
         # The static page has no match: the rendered one may (a page its scripts build).
         missed, result = exc, Extracted(title=None, text="", links=[])
@@ -375,6 +375,20 @@ def _extract_html(
 
     explain(page, html.text, result.text, opts, log=log, can_render=can_render)
     return result.text
+
+
+def _shell_to_render(html: Html, opts: WfOptions, base: str | None) -> bool:
+    """Whether a page whose static HTML --select found nothing in is rendered to look
+    again: always under --render always; in auto mode when the page (its whole static
+    text, not the selection's) looks JavaScript-built, as any page is judged."""
+    if opts.render == NEVER:
+        return False
+    if opts.render == ALWAYS:
+        return True
+    from wf.extract import extract_text
+    from wf.render.detect import looks_like_js_shell
+
+    return looks_like_js_shell(html.text(), extract_text(html.data, url=base))
 
 
 def _labelled(
