@@ -164,17 +164,18 @@ def test_nested_byline_candidates_cost_a_bounded_read(monkeypatch):
     # Thousands of nested "author" elements, each holding the whole page: reading each
     # one's text would be quadratic.
     import wf.extract.metadata as metadata
+    import wf.extract.metadata.byline as byline
 
     depth = 3000
     html = '<div class="author">' * depth + ARTICLE * 50 + "</div>" * depth
     read: list[int] = []
-    real = metadata._byline
+    real = byline.name_in
 
     def counted(el):  # type: ignore[no-untyped-def]
         read.append(1)
         return real(el)
 
-    monkeypatch.setattr(metadata, "_byline", counted)
+    monkeypatch.setattr(byline, "name_in", counted)
     assert meta("<html><body>" + html + "</body></html>")["author"] is None
     assert 0 < len(read) <= metadata.MAX_BYLINES
 
@@ -368,7 +369,7 @@ def test_a_huge_jsonld_script_is_skipped_not_parsed(monkeypatch):
         sizes.append(len(text))
         return loads(text, **kw)
 
-    monkeypatch.setattr("wf.extract.metadata.json.loads", spy)
+    monkeypatch.setattr("wf.extract.metadata.jsonld.json.loads", spy)
     assert meta(html)["title"] == "Small"
     assert sizes and max(sizes) < 1000
 
