@@ -85,12 +85,36 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
         if found["author"] is None:
             found["author"] = byline.author(body)
         if found["date"] is None:
-            found["date"] = pagedates.visible_date(body)
-        if found["date"] is None:
-            found["date"] = url_date(links.get("canonical") or metas.get("og:url") or url)
+            found["date"] = pagedates.visible_date(root, body, found["lang"])
+        in_url = url_date(links.get("canonical") or metas.get("og:url") or url)
+        if in_url is not None and _next_to(found["date"], in_url):
+            found["date"] = in_url
         return _finish(found, url)
     except Exception:  # noqa: BLE001 - metadata never costs the page its text
         return empty()
+
+
+def _next_to(date: str | None, day: str) -> bool:
+    """True when ``date`` is unknown, or is a time in UTC that the site's own clock,
+    within eight hours of UTC, puts on the address's ``day``: the day a site writes in
+    its addresses is its local one, and "2025-12-19T02:41Z" is the evening of the 18th
+    in America."""
+    from datetime import datetime, timedelta
+
+    from wf.extract.metadata.dates import iso_date
+
+    date = iso_date(date)
+    if date is None:
+        return True
+    if not date.endswith(("Z", "+00:00")):
+        return False
+    try:
+        instant = datetime.fromisoformat(date.removesuffix("Z"))
+        local = datetime.fromisoformat(day).date()
+    except ValueError:
+        return False
+    shift = timedelta(hours=8)
+    return local != instant.date() and local in ((instant - shift).date(), (instant + shift).date())
 
 
 def _absolute(value: str | None, base: str | None) -> str | None:

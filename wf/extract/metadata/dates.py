@@ -32,6 +32,13 @@ _URL_DATE = re.compile(
     r"/((?:19|20)\d{2})[/-](0?[1-9]|1[0-2])[/-](0?[1-9]|[12]\d|3[01])(?:[/_.-]|$)"
 )
 _TIMEZONE = re.compile(r"([+-])(\d{2}):?(\d{2})$")
+# Anywhere in a text: a year-first date ("2025-12-17", "2025.12.17", "2025/12/17"), or
+# day and month before a four-digit year ("17.12.2025", "12/17/2025", "11-29-2024").
+_YEAR_FIRST = re.compile(r"(?<![\d.])(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?![\d])")
+_YEAR_LAST = re.compile(r"(?<![\d.])(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?![\d.])")
+# A Unix time in seconds or milliseconds, as data-* attributes keep it.
+_EPOCH = re.compile(r"\s*(\d{10})(\d{3})?\s*$")
+FIRST_YEAR = 1990  # a page's date before the web is a misread number
 
 
 def iso_date(value: str | None) -> str | None:
@@ -86,6 +93,60 @@ def wordy_date(value: str) -> str | None:
     if month is None or not 1 <= int(day) <= 31:
         return None
     return f"{year}-{month:02d}-{int(day):02d}"
+
+
+def text_date(value: str, *, dayfirst: bool = False) -> str | None:
+    """The first date written anywhere in ``value`` (its first MAX_DATE_TEXT characters):
+    ISO and year-first forms, a month's name, then day and month as numbers before the
+    year. "03/04/2025" is read month first unless ``dayfirst`` (the page's language
+    says so) or the separator is a dot; a number over 12 settles it either way."""
+    value = value[:MAX_DATE_TEXT]
+    found: list[tuple[int, str]] = []
+    match = _YEAR_FIRST.search(value)
+    if match:
+        year, _, month, day = match.groups()
+        date = _checked(int(year), int(month), int(day))
+        if date:
+            found.append((match.start(), date))
+    wordy = _WORDY_DATE.search(value)
+    if wordy:
+        date = wordy_date(value[wordy.start() :])
+        if date and int(date[:4]) >= FIRST_YEAR:
+            found.append((wordy.start(), date))
+    match = _YEAR_LAST.search(value)
+    if match:
+        first, sep, second, year = match.groups()
+        day_first = dayfirst or sep == "."
+        day, month = (first, second) if day_first else (second, first)
+        if int(month) > 12 >= int(day):
+            day, month = month, day
+        date = _checked(int(year), int(month), int(day))
+        if date:
+            found.append((match.start(), date))
+    return min(found)[1] if found else None
+
+
+def epoch_date(value: str) -> str | None:
+    """The UTC date of a Unix time in seconds or milliseconds ("1703632452")."""
+    match = _EPOCH.match(value[:40])
+    if match is None:
+        return None
+    from datetime import UTC, datetime
+
+    stamp = datetime.fromtimestamp(int(match.group(1)), UTC)
+    return _checked(stamp.year, stamp.month, stamp.day)
+
+
+def _checked(year: int, month: int, day: int) -> str | None:
+    """YYYY-MM-DD when it is a real day from FIRST_YEAR to next year, else None."""
+    from datetime import date, datetime
+
+    if not FIRST_YEAR <= year <= datetime.now().year + 1:
+        return None
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return None
 
 
 def url_date(url: str | None) -> str | None:

@@ -119,6 +119,10 @@ META = {
         "rnews:datepublished",
         "cxenseparse:recs:publishtime",
         "originalpublicationdate",
+        "published",
+        "w-published-date",
+        "citation_date",
+        "citation_online_date",
     ),
     "modified": (
         "article:modified_time",
@@ -166,3 +170,76 @@ MONTH_NAMES = (
 
 # "By" and its kin, where no name starts with the word ("Di", "Van" or "Af" may).
 BY_WORDS = ("by", "von", "par", "por")
+
+# --- dates the page shows (pagedates.py) ------------------------------------------------
+
+# Words in a data-* attribute's name that mark a date ("data-date", "data-published",
+# "data-timestamp", "data-item_date") and in a class or id ("post-date", "dateline",
+# "entry-meta", "DateTime", a byline "By Ann Lee, May 3, 2021"); an element so marked
+# counts only when its value parses.
+DATE_ATTR_WORDS = ("date", "publish", "time", "posted", "created")
+DATE_CLASS_WORDS = (
+    "date",
+    "Date",
+    "publish",
+    "Publish",
+    "posted",
+    "time",
+    "Time",
+    "meta",
+    "uthor",
+    "yline",
+)
+# Ancestors whose class or id has a word (split at "-", "_" and the like) starting with
+# one of these hold dates that are not the page's; one that also has the word "main" is
+# the page's own layout ("sno-story-sidebar-mode-single sno-main-content").
+NOT_DATE_AREA = (
+    "comment",
+    "related",
+    "recommend",
+    "sidebar",
+    "widget",
+    "popular",
+    "trending",
+    "reply",
+    "replies",
+    "footer",
+)
+# Labels that call a date the publication or an update, in the languages of MONTH_NAMES.
+PUBLISHED_WORDS = (
+    "publish",
+    "posted",
+    "created",
+    "pubdate",
+    "veröffentlicht",
+    "erschienen",
+    "publié",
+)
+UPDATED_WORDS = (
+    "updat",
+    "modif",
+    "edited",
+    "revised",
+    "aktualisiert",
+    "geändert",
+    "mis à jour",
+)
+# English written day first ("03/04/2025" is 3 April); other English is month first, and
+# every other language day first.
+DAYFIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za")
+# Keys under which frameworks ship a page's publication date in inline scripts.
+SCRIPT_DATE_KEYS = (
+    "datePublished",
+    "publishedDate",
+    "published_on",
+    "publishedOn",
+    "publishDate",
+    "publish_date",
+    "postDate",
+    "publishedAt",
+    "published_at",
+    "date_published",
+    "firstPublishedAt",
+    "first_published_at",
+    "pubDate",
+)
