@@ -523,7 +523,7 @@ def test_the_address_gives_the_local_day_of_a_time_declared_in_utc():
         "20202020202020202020-01-01",  # a year of twenty digits
         "01/01/" + "2" * 20,
         "May 3, " + "2" * 20,
-        "9" * 13,  # a Unix time in milliseconds, past next year
+        "9" * 13,  # a Unix time in milliseconds, in the future
         ("May " * 50_000) + "3, 2021",
         "/" * 100_000,
     ],
@@ -567,3 +567,71 @@ def test_nested_jsonld_bombs_give_no_date_and_do_not_crash():
     for bomb in (deep, "[" * 100_000, wide):
         head = f'<script type="application/ld+json">{bomb}</script>'
         assert _dated(head) is None
+
+
+def test_a_date_in_the_future_is_not_the_pages():
+    from datetime import date, timedelta
+
+    later = date.today() + timedelta(days=40)
+    assert _shown(f'<p class="date">{later.isoformat()}</p>') is None
+    assert _shown(f'<p class="date">{date.today().isoformat()}</p>') == date.today().isoformat()
+
+
+def test_a_reviews_date_in_a_script_is_not_the_pages():
+    reviews = (
+        '<script>var data = {"review": [{"@type": "Review", "author": "Kim",'
+        ' "datePublished": "2024-03-02"}]}</script>'
+    )
+    assert _shown(reviews) is None
+
+
+def _author(head: str, body: str, url: str = "https://news.example/2021/story") -> str | None:
+    page = f"<html><head><title>Tides</title>{head}</head><body>{body}<article>{ARTICLE}</article></body></html>"
+    return meta(page, url)["author"]
+
+
+def test_a_jsonld_author_given_by_reference_to_a_person_in_the_graph():
+    graph = """<script type="application/ld+json">{"@graph": [
+      {"@type": "Article", "headline": "Tides", "author": {"@id": "https://news.example/#/p/1"}},
+      {"@type": "Person", "@id": "https://news.example/#/p/1", "name": "Ann Lee"}]}</script>"""
+    assert _author(graph, "") == "Ann Lee"
+
+
+def test_a_twitter_label_written_by_names_the_author():
+    labels = (
+        '<meta name="twitter:label1" content="Written by">'
+        '<meta name="twitter:data1" content="Ann Lee">'
+        '<meta name="twitter:label2" content="Est. reading time">'
+        '<meta name="twitter:data2" content="4 minutes">'
+    )
+    assert _author(labels, "") == "Ann Lee"
+    assert _author(labels.replace("Written by", "Reading time"), "") is None
+
+
+def test_by_alone_is_a_label_and_the_name_is_the_next_candidates():
+    body = (
+        '<p class="authors--byline">By</p><span class="authors--author" itemprop="author">'
+        '<a href="/people/ann-lee">Ann Lee</a></span>'
+    )
+    assert _author("", body) == "Ann Lee"
+
+
+def test_a_link_to_an_authors_page_on_the_same_site_names_the_author():
+    own = '<h1>Tides</h1><p class="entry-meta">by <a href="/author/ann/">Ann Lee</a> · 3 May</p>'
+    assert _author("", own) == "Ann Lee"
+    forum = '<span class="subline">by <a href="user?id=koconder" class="hnuser">koconder</a></span>'
+    assert _author("", forum) == "koconder"
+    elsewhere = '<p><a href="https://social.example/author/someone">Social</a></p>'
+    assert _author("", elsewhere) is None
+    in_comments = '<div class="comment-list"><a href="/author/bo/">Bo Ek</a></div>'
+    assert _author("", in_comments) is None
+
+
+def test_by_and_a_name_in_the_lines_under_the_title():
+    assert _author("", "<h1>Tides</h1><p>by: Ziyi Xu, Dec 17, 2025</p>") == "Ziyi Xu"
+    assert _author("", "<h1>Tides</h1><p>Posted by <b>Ann van der Berg</b> on Friday</p>") == (
+        "Ann van der Berg"
+    )
+    # Words that start like "by", "par" or "por", and a sentence after "by", are no byline.
+    assert _author("", "<h1>Tides</h1><p>Partners</p><p>Portland</p>") is None
+    assert _author("", "<h1>Tides</h1><p>by monitoring stock and trends</p>") is None

@@ -83,7 +83,7 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
         if body is None:
             body = root
         if found["author"] is None:
-            found["author"] = byline.author(body)
+            found["author"] = byline.author(body, url)
         if found["date"] is None:
             found["date"] = pagedates.visible_date(root, body, found["lang"])
         in_url = url_date(links.get("canonical") or metas.get("og:url") or url)

@@ -6,7 +6,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wf.extract.metadata.tuning import BY_WORDS, BYLINE_CHARS, BYLINE_WORDS, MAX_BYLINES
+from wf.extract.metadata.tuning import (
+    AUTHOR_PATHS,
+    BY_WORDS,
+    BYLINE_CHARS,
+    BYLINE_WORDS,
+    MAX_BYLINES,
+    MAX_HEADER_SCAN,
+)
 
 _SPACE = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCT = re.compile(r" ([,.;:!?)])")
@@ -32,16 +39,108 @@ _BYLINE_XPATH = (
 )
 
 
-def author(body: Any) -> str | None:
-    """The first byline's name within the first candidates: a byline is near the top,
-    and a hostile page can have thousands of nested ones."""
+def author(body: Any, url: str | None = None) -> str | None:
+    """The first byline's name within the first candidates (a byline is near the top,
+    and a hostile page can have thousands of nested ones), else the first link to an
+    author's page outside comments, related lists and sidebars."""
     from common.xpath import compiled
 
     for attr in compiled(_BYLINE_XPATH)(body)[:MAX_BYLINES]:
         name = name_in(attr.getparent())
         if name:
             return name
+    return _author_link(body, url) or _by_near_heading(body)
+
+
+def _author_link(body: Any, url: str | None) -> str | None:
+    from urllib.parse import urlsplit
+
+    from common.xpath import compiled
+    from wf.extract.metadata.pagedates import in_other_area
+
+    try:
+        site = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+    except ValueError:
+        site = ""
+    for href in compiled(_AUTHOR_LINK_XPATH)(body)[:MAX_BYLINES]:
+        link = href.getparent()
+        if link.tag != "a" or in_other_area(link) or not _same_site(str(href), site):
+            continue
+        text = _SPACE.sub(" ", "".join(link.itertext())).strip()
+        if _NAME.fullmatch(text):
+            return text
     return None
+
+
+# An author's page, as content systems and forums address it.
+_AUTHOR_LINK_XPATH = "|".join(f"//a/@href[contains(., '{path}')]" for path in AUTHOR_PATHS)
+# A name as a link shows it: one to five words, no digits, no sentence.
+_NAME = re.compile(r"(?=.{2,60}$)[^\W\d_][^\d.!?:;|]*")
+
+
+# The lines around the page's <h1>, where a byline without markup is written.
+_AROUND_H1 = (
+    f"(preceding::text()[position() <= 8]|following::text()[position() <= {MAX_HEADER_SCAN}])"
+    "[not(ancestor::script or ancestor::style)]"
+)
+# "By Ann Lee", "Posted by Ann Lee · May 3", "by: Ann Lee, Dec 17, 2025".
+_BY_LINE = re.compile(
+    rf"^(?:(?:posted|written|words)\s+)?(?:{'|'.join(BY_WORDS)})\b\s*:?(?:\s*([^,|·•]+))?",
+    re.IGNORECASE,
+)
+
+
+def _same_site(href: str, site: str) -> bool:
+    """True for a link within the page's own site (an author's page there, not a social
+    network's profile)."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(href.strip()).hostname
+    except ValueError:
+        return False
+    if host is None:
+        return True  # relative: this site
+    host = host.removeprefix("www.")
+    return bool(site) and (host == site or host.endswith("." + site) or site.endswith("." + host))
+
+
+def _by_near_heading(body: Any) -> str | None:
+    """The name after "By" in the short texts just around the first <h1>."""
+    h1 = body.find(".//h1")
+    if h1 is None:
+        return None
+    from common.xpath import compiled
+
+    waiting = False  # "By" alone: the name is the next text
+    for node in compiled(_AROUND_H1)(h1):
+        text = _SPACE.sub(" ", str(node)).strip()
+        if not text or len(text) > BYLINE_CHARS:
+            continue
+        if waiting:
+            return text if _capitalised(text) else None
+        match = _BY_LINE.match(text)
+        if match is None:
+            continue
+        name = (match.group(1) or "").strip()
+        if not name:
+            waiting = True
+            continue
+        name = _TRAILING_DATE.sub("", name).strip()
+        return name if _capitalised(name) else None
+    return None
+
+
+def _capitalised(text: str) -> bool:
+    """A byline's name as it is written: up to five words, no digits or sentence marks,
+    each word capitalised but for particles ("Ann van der Berg")."""
+    words = text.split()
+    return (
+        _NAME.fullmatch(text) is not None
+        and 0 < len(words) <= 5
+        and words[0][:1].isupper()
+        and all(w[:1].isupper() or len(w) <= 3 for w in words)
+    )
 
 
 def name_in(el: Any) -> str | None:
@@ -72,7 +171,8 @@ def name_in(el: Any) -> str | None:
     if len(text) > BYLINE_CHARS or len(text.split()) > BYLINE_WORDS:
         return None
     text = BY_PREFIX.sub("", _TRAILING_DATE.sub("", text)).strip()
-    # A name has a word of two letters or more (initials alone are avatars).
-    if not _WORD.search(text):
+    # A name has a word of two letters or more (initials alone are avatars); "By" alone
+    # is the label before a name in the next element.
+    if not _WORD.search(text) or text.casefold() in BY_WORDS:
         return None
     return text

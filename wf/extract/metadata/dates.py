@@ -138,15 +138,17 @@ def epoch_date(value: str) -> str | None:
 
 
 def _checked(year: int, month: int, day: int) -> str | None:
-    """YYYY-MM-DD when it is a real day from FIRST_YEAR to next year, else None."""
-    from datetime import date, datetime
+    """YYYY-MM-DD when it is a real day from FIRST_YEAR to tomorrow (a page is not
+    published in the future; tomorrow allows for time zones), else None."""
+    from datetime import date, timedelta
 
-    if not FIRST_YEAR <= year <= datetime.now().year + 1:
+    if not FIRST_YEAR <= year <= 9999:
         return None
     try:
-        return date(year, month, day).isoformat()
+        found = date(year, month, day)
     except ValueError:
         return None
+    return found.isoformat() if found <= date.today() + timedelta(days=1) else None
 
 
 def url_date(url: str | None) -> str | None:

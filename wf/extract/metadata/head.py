@@ -9,7 +9,7 @@ from typing import Any
 
 from wf.extract.metadata.dates import iso_date
 from wf.extract.metadata.jsonld import is_url, text
-from wf.extract.metadata.tuning import MAX_PARSELY, META
+from wf.extract.metadata.tuning import AUTHOR_LABELS, MAX_PARSELY, META
 
 Metadata = dict[str, str | None]
 
@@ -61,6 +61,19 @@ def from_meta(metas: dict[str, str], found: Metadata) -> None:
                 value = value.replace("_", "-")
             found[key] = _SPACE.sub(" ", value).strip()
             break
+    if found["author"] is None:
+        found["author"] = _labelled_author(metas)
+
+
+def _labelled_author(metas: dict[str, str]) -> str | None:
+    """Twitter's label and data pairs, as SEO plugins write them: ``twitter:label1``
+    "Written by" and ``twitter:data1`` the name."""
+    for n in range(1, 5):
+        label = metas.get(f"twitter:label{n}", "").casefold().strip()
+        name = metas.get(f"twitter:data{n}")
+        if label in AUTHOR_LABELS and name and not is_url(name):
+            return _SPACE.sub(" ", name).strip()
+    return None
 
 
 def from_html(root: Any, links: dict[str, str], found: Metadata, page_title: str | None) -> None:

@@ -120,14 +120,15 @@ def read(root: Any, found: Metadata, page: Page) -> None:
     if not objects:
         return
     page_title = page.title
+    named = _by_id(objects)
     main = _pick(objects, page)
     if main is not None:
-        _fill_from_entity(main, found, page_title)
+        _fill_from_entity(main, found, page_title, named=named)
         found["type"] = found["type"] or _kind(main)
     for obj in objects:
         types = _types(obj)
         if types & PAGE_TYPES:
-            _fill_from_entity(obj, found, page_title, title=main is None)
+            _fill_from_entity(obj, found, page_title, title=main is None, named=named)
         elif types & SITE_TYPES and found["sitename"] is None:
             found["sitename"] = text(obj.get("name"))
     if found["sitename"] is None:
@@ -135,6 +136,17 @@ def read(root: Any, found: Metadata, page: Page) -> None:
             if _types(obj) & ORG_TYPES:
                 found["sitename"] = text(obj.get("name"))
                 break
+
+
+def _by_id(objects: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The objects that have a name, by their @id: an author is often a reference
+    (``"author": {"@id": "...#/schema/person/1"}``) to a Person elsewhere in the graph."""
+    named: dict[str, dict[str, Any]] = {}
+    for obj in objects:
+        key = obj.get("@id")
+        if isinstance(key, str) and key not in named and obj.get("name"):
+            named[key] = obj
+    return named
 
 
 def _loads(source: str) -> Any:
@@ -210,7 +222,12 @@ def _pick(objects: list[dict[str, Any]], page: Page) -> dict[str, Any] | None:
 
 
 def _fill_from_entity(
-    obj: dict[str, Any], found: Metadata, page_title: str | None, *, title: bool = True
+    obj: dict[str, Any],
+    found: Metadata,
+    page_title: str | None,
+    *,
+    title: bool = True,
+    named: dict[str, dict[str, Any]] | None = None,
 ) -> None:
     def put(key: str, value: str | None) -> None:
         if found[key] is None and value:
@@ -220,7 +237,7 @@ def _fill_from_entity(
 
     if title:
         put("title", _title(obj, page_title))
-    put("author", people(obj.get("author")) or people(obj.get("creator")))
+    put("author", people(obj.get("author"), named) or people(obj.get("creator"), named))
     put("date", text(obj.get("datePublished")) or text(obj.get("dateCreated")))
     put("modified", text(obj.get("dateModified")))
     put("description", text(obj.get("description")))
@@ -264,11 +281,14 @@ def text(value: Any) -> str | None:
     return _SPACE.sub(" ", value).strip() or None
 
 
-def people(value: Any) -> str | None:
-    """Author names: a string, a Person, or a list of either, joined with commas."""
+def people(value: Any, named: dict[str, dict[str, Any]] | None = None) -> str | None:
+    """Author names: a string, a Person (or a reference to one by its @id), or a list of
+    either, joined with commas."""
     items = value if isinstance(value, list) else [value]
     names: list[str] = []
     for item in items[:10]:
+        if isinstance(item, dict) and not item.get("name") and named:
+            item = named.get(str(item.get("@id")), item)
         name = text(item)
         if name and not is_url(name) and name not in names:
             names.append(name)

@@ -11,7 +11,7 @@ Sources, in order, the first with a date winning:
 
 Guards: a date inside comments, related articles, sidebars or navigation is not the
 page's; a date labelled "updated" counts only when no other is found; copyright lines
-and dates before 1990 or after next year are never taken. Every step reads a bounded
+and dates before 1990 or after tomorrow are never taken. Every step reads a bounded
 number of elements and characters.
 """
 
@@ -40,6 +40,8 @@ _PUBLISHED = re.compile("|".join(PUBLISHED_WORDS), re.IGNORECASE)
 _UPDATED = re.compile("|".join(UPDATED_WORDS), re.IGNORECASE)
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright", re.IGNORECASE)
 _KEYS = "|".join(SCRIPT_DATE_KEYS)
+_NOT_PAGE_OBJECT = re.compile(r"review|comment", re.IGNORECASE)
+MAX_SCRIPT_MATCHES = 20
 # "publishedDate": "...", publishedDate:"..." and \"publishedDate\":\"...\" alike.
 _SCRIPT_KEY = re.compile(rf"""["']?\b(?:{_KEYS})\\?["']?\s*:\s*\\?["']([^"'\\]{{8,40}})""")
 
@@ -109,7 +111,7 @@ def _marked(body: Any, found: _Found, dayfirst: bool) -> None:
         looked += 1
         if looked > MAX_DATE_ELEMENTS:
             break
-        if _in_other_area(el):
+        if in_other_area(el):
             continue
         name = "" if el is node else str(node.attrname)
         value = str(node) if el is not node and name.startswith(("data-", "datetime")) else None
@@ -174,7 +176,7 @@ def _short_text(el: Any) -> str | None:
     return " ".join(" ".join(pieces).split())
 
 
-def _in_other_area(el: Any) -> bool:
+def in_other_area(el: Any) -> bool:
     """True inside comments, related articles, sidebars, navigation: not the page's date."""
     for depth, anc in enumerate(el.iterancestors()):
         if depth > 30 or anc.tag == "body":
@@ -222,8 +224,12 @@ def _script_date(root: Any) -> str | None:
             continue
         source = source[:budget]
         budget -= len(source)
-        match = _SCRIPT_KEY.search(source)
-        if match:
+        for n, match in enumerate(_SCRIPT_KEY.finditer(source)):
+            if n >= MAX_SCRIPT_MATCHES:
+                break
+            # A review's or a comment's date, in the object around the key, is theirs.
+            if _NOT_PAGE_OBJECT.search(source, max(0, match.start() - 300), match.start()):
+                continue
             date = iso_date(match.group(1))
             if date and text_date(date[:10]):
                 return date

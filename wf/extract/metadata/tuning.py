@@ -149,6 +149,23 @@ META = {
     "lang": ("og:locale", "dc.language", "content-language"),
 }
 
+# Labels of twitter:label1..4 whose twitter:data is the author's name.
+AUTHOR_LABELS = ("written by", "author", "by", "geschrieben von", "verfasst von", "écrit par")
+
+# Paths of an author's or a forum user's page on the page's own site: the text of the
+# first link to one, outside comments, related lists and sidebars, is a byline's name
+# when no byline says more. ("/profile/" and "/members/" are as often sign-up pages.)
+AUTHOR_PATHS = (
+    "/author/",
+    "/authors/",
+    "/staff/",
+    "/contributors/",
+    "/writers/",
+    "/users/",
+    "/u/",
+    "user?id=",
+)
+
 # --- words ------------------------------------------------------------------------------
 
 # Month names in the languages most pages here are in (English, German, French), full
