@@ -73,7 +73,9 @@ def _author_link(body: Any, url: str | None) -> str | None:
 
 
 # An author's page, as content systems and forums address it.
-_AUTHOR_LINK_XPATH = "|".join(f"//a/@href[contains(., '{path}')]" for path in AUTHOR_PATHS)
+_AUTHOR_LINK_XPATH = "//a/@href[{}]".format(
+    " or ".join(f"contains(., '{path}')" for path in AUTHOR_PATHS)
+)
 # A name as a link shows it: one to five words, no digits, no sentence.
 _NAME = re.compile(r"(?=.{2,60}$)[^\W\d_][^\d.!?:;|]*")
 

@@ -39,11 +39,10 @@ _WORDS = re.compile(r"[^\W_]+")
 _PUBLISHED = re.compile("|".join(PUBLISHED_WORDS), re.IGNORECASE)
 _UPDATED = re.compile("|".join(UPDATED_WORDS), re.IGNORECASE)
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright", re.IGNORECASE)
-_KEYS = "|".join(SCRIPT_DATE_KEYS)
+# After a key: "publishedDate": "...", publishedDate:"..." and \"publishedDate\":\"...\".
+_SCRIPT_VALUE = re.compile(r"""\\?["']?\s*:\s*\\?["']([^"'\\]{8,40})""")
 _NOT_PAGE_OBJECT = re.compile(r"review|comment", re.IGNORECASE)
 MAX_SCRIPT_MATCHES = 20
-# "publishedDate": "...", publishedDate:"..." and \"publishedDate\":\"...\" alike.
-_SCRIPT_KEY = re.compile(rf"""["']?\b(?:{_KEYS})\\?["']?\s*:\s*\\?["']([^"'\\]{{8,40}})""")
 
 
 def _contains(words: tuple[str, ...], what: str) -> str:
@@ -54,7 +53,7 @@ def _contains(words: tuple[str, ...], what: str) -> str:
 # in libxml2 than one walk testing each attribute's name.
 _CANDIDATES = (
     "//@itemprop[contains(., 'datePublished') or contains(., 'dateCreated')]"
-    "|//time/@datetime|//time[not(@datetime)]"
+    "|//time"
     f"|//@*[starts-with(name(), 'data-') and ({_contains(DATE_ATTR_WORDS, 'name()')})]"
     f"|//@class[{_contains(DATE_CLASS_WORDS, '.')}]"
     f"|//@id[{_contains(DATE_CLASS_WORDS, '.')}]"
@@ -214,25 +213,41 @@ def _around_heading(body: Any, dayfirst: bool) -> str | None:
 
 
 def _script_date(root: Any) -> str | None:
-    """The first publication date under a known key in the page's inline scripts."""
+    """The first publication date under a known key in the page's inline scripts. The
+    keys are found by plain substring search (fast over megabytes of script), the value
+    read by a regex anchored after the key."""
     budget = MAX_SCRIPT_SCAN
     for script in root.iter("script"):
         if (script.get("type") or "").strip().lower() == "application/ld+json":
             continue
-        source = script.text or ""
-        if not source:
-            continue
-        source = source[:budget]
+        source = (script.text or "")[:budget]
         budget -= len(source)
-        for n, match in enumerate(_SCRIPT_KEY.finditer(source)):
-            if n >= MAX_SCRIPT_MATCHES:
-                break
-            # A review's or a comment's date, in the object around the key, is theirs.
-            if _NOT_PAGE_OBJECT.search(source, max(0, match.start() - 300), match.start()):
-                continue
-            date = iso_date(match.group(1))
-            if date and text_date(date[:10]):
+        if source:
+            date = _keyed_date(source)
+            if date is not None:
                 return date
         if budget <= 0:
             break
+    return None
+
+
+def _keyed_date(source: str) -> str | None:
+    """The first date value under one of SCRIPT_DATE_KEYS in ``source``."""
+    hits: list[int] = []
+    for key in SCRIPT_DATE_KEYS:
+        start = 0
+        while len(hits) < 4 * MAX_SCRIPT_MATCHES:
+            at = source.find(key, start)
+            if at < 0:
+                break
+            hits.append(at + len(key))
+            start = at + len(key)
+    for end in sorted(hits)[:MAX_SCRIPT_MATCHES]:
+        match = _SCRIPT_VALUE.match(source, end)
+        # A review's or a comment's date, in the object around the key, is theirs.
+        if match is None or _NOT_PAGE_OBJECT.search(source, max(0, end - 300), end):
+            continue
+        date = iso_date(match.group(1))
+        if date and text_date(date[:10]):
+            return date
     return None
