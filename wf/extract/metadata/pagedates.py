@@ -43,6 +43,7 @@ _COPYRIGHT = re.compile(r"©|\(c\)|copyright", re.IGNORECASE)
 _SCRIPT_VALUE = re.compile(r"""\\?["']?\s*:\s*\\?["']([^"'\\]{8,40})""")
 _NOT_PAGE_OBJECT = re.compile(r"review|comment", re.IGNORECASE)
 MAX_SCRIPT_MATCHES = 20
+REVIEW_WINDOW = 1_000  # characters before a key searched for "review" or "comment"
 
 
 def _contains(words: tuple[str, ...], what: str) -> str:
@@ -245,7 +246,7 @@ def _keyed_date(source: str) -> str | None:
     for end in sorted(hits)[:MAX_SCRIPT_MATCHES]:
         match = _SCRIPT_VALUE.match(source, end)
         # A review's or a comment's date, in the object around the key, is theirs.
-        if match is None or _NOT_PAGE_OBJECT.search(source, max(0, end - 300), end):
+        if match is None or _NOT_PAGE_OBJECT.search(source, max(0, end - REVIEW_WINDOW), end):
             continue
         date = iso_date(match.group(1))
         if date and text_date(date[:10]):
