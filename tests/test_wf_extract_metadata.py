@@ -635,3 +635,28 @@ def test_by_and_a_name_in_the_lines_under_the_title():
     # Words that start like "by", "par" or "por", and a sentence after "by", are no byline.
     assert _author("", "<h1>Tides</h1><p>Partners</p><p>Portland</p>") is None
     assert _author("", "<h1>Tides</h1><p>by monitoring stock and trends</p>") is None
+
+
+def test_a_title_wholly_in_quotes_loses_them_and_quotes_inside_stay():
+    def titled(headline: str) -> str | None:
+        ld = json.dumps({"@type": "BlogPosting", "headline": headline})
+        page = f'<html><head><script type="application/ld+json">{ld}</script></head><body>{ARTICLE}</body></html>'
+        return meta(page)["title"]
+
+    assert titled('"What is Git?"') == "What is Git?"
+    assert titled("“Tides”") == "Tides"
+    assert titled('"Tides" and "moons"') == '"Tides" and "moons"'
+    assert titled('The "new" tides') == 'The "new" tides'
+
+
+def test_an_entity_named_after_its_publisher_does_not_title_the_page():
+    ld = json.dumps(
+        {"@type": "NewsArticle", "name": "Harbour News", "publisher": {"name": "Harbour News"}}
+    )
+    page = (
+        f'<html><head><script type="application/ld+json">{ld}</script>'
+        '<meta property="og:title" content="Tides rise | Harbour News">'
+        f"<title>Tides rise</title></head><body>{ARTICLE}</body></html>"
+    )
+    found = meta(page)
+    assert (found["title"], found["sitename"]) == ("Tides rise | Harbour News", "Harbour News")

@@ -89,6 +89,12 @@ def from_html(root: Any, links: dict[str, str], found: Metadata, page_title: str
         found["lang"] = lang
     if found["title"] is None:
         found["title"] = page_title
+    if found["title"]:
+        found["title"] = _QUOTED.sub(r"\2", found["title"].strip())
+
+
+# A title wholly in quotes ("\"What is Git?\"", as some JSON-LD writes its headline).
+_QUOTED = re.compile(r"^([\"“”«'‘])(?!.*[\"“”«»'‘’]\s*\S)(.+?)[\"”“»'’]$")
 
 
 def from_parsely(metas: dict[str, str], found: Metadata) -> None:

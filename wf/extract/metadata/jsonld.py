@@ -235,19 +235,20 @@ def _fill_from_entity(
                 return  # not a date we can write as ISO 8601: a later source may have one
             found[key] = value
 
-    if title:
-        put("title", _title(obj, page_title))
+    publisher = obj.get("publisher")
+    if isinstance(publisher, list):
+        publisher = publisher[0] if publisher else None
+    site = text(publisher.get("name")) if isinstance(publisher, dict) else None
+    headline = _title(obj, page_title) if title else None
+    if headline and not (site and headline.casefold() == site.casefold()):
+        put("title", headline)  # an entity named after its publisher names no page
     put("author", people(obj.get("author"), named) or people(obj.get("creator"), named))
     put("date", text(obj.get("datePublished")) or text(obj.get("dateCreated")))
     put("modified", text(obj.get("dateModified")))
     put("description", text(obj.get("description")))
     put("image", _url_of(obj.get("image")) or _url_of(obj.get("thumbnailUrl")))
     put("lang", text(obj.get("inLanguage")))
-    publisher = obj.get("publisher")
-    if isinstance(publisher, list):
-        publisher = publisher[0] if publisher else None
-    if isinstance(publisher, dict):
-        put("sitename", text(publisher.get("name")))
+    put("sitename", site)
     part = obj.get("isPartOf")
     if isinstance(part, dict) and _types(part) & SITE_TYPES:
         put("sitename", text(part.get("name")))
