@@ -553,7 +553,7 @@ def test_a_callers_shorter_deadline_names_its_own_figure(serve, stall, monkeypat
     from common.http import deadline
 
     if not timer:
-        monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+        monkeypatch.setattr(deadline.ConnectionGuard, "_fire", lambda self: None)
     srv = serve(stall)
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=20), deadline=time.monotonic() + 0.5)
@@ -944,7 +944,7 @@ def test_a_socket_that_gives_up_at_the_deadline_is_the_deadline(serve, stall, mo
     # all the same, since nothing shorter bounded the wait.
     from common.http import deadline
 
-    monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+    monkeypatch.setattr(deadline.ConnectionGuard, "_fire", lambda self: None)
     srv = serve(stall)
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=0.5))
@@ -956,7 +956,7 @@ def test_an_attempt_limit_past_the_deadline_does_not_cut_the_wait(serve, stall, 
     # the time left and its giving up is the deadline's, timer or not (held back here).
     from common.http import deadline
 
-    monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+    monkeypatch.setattr(deadline.ConnectionGuard, "_fire", lambda self: None)
     srv = serve(stall)
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=0.5), attempt_timeout=0.9)

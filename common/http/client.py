@@ -2,18 +2,14 @@
 deadline, size caps on the wire and after decompression (common.http.decompress), proxies
 from the environment (common.http.proxy_env), and every failure mapped to its exit code.
 
-A direct request goes out on http.client (common.http.transport); urllib3 is imported
-only for a request through a proxy.
+Every request, direct or through a proxy, goes out on http.client (common.http.transport).
 """
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
@@ -30,9 +26,8 @@ from common.errors import (
     TooManyRedirects,
     TransferError,
 )
-from common.http.deadline import Abort, Deadline
+from common.http.deadline import Abort, ConnectionGuard
 from common.http.decompress import Sink, accept_encoding, decoders, encodings, too_large
-from common.http.framing import chunk_size_error, strict_response
 from common.http.proxy_env import proxy_for
 from common.http.url import default_port, normalise_url, split_credentials
 from common.policy import (
@@ -109,79 +104,6 @@ class Response:
     @property
     def content_type(self) -> str:
         return self.headers.get("content-type", "")
-
-
-_local = threading.local()
-
-
-@cache
-def _without_http2_init() -> None:
-    """Import urllib3 without running urllib3.http2's ``__init__``.
-
-    urllib3.connection imports ``urllib3.http2.probe``, and importing that runs the
-    package's ``__init__``, which imports importlib.metadata (with zipfile, email and csv:
-    a fifth of urllib3's import time) only to check h2's version for
-    ``inject_into_urllib3``, which nothing here calls. The package goes into sys.modules
-    without its ``__init__``; its submodules load as usual, and the first use of a name
-    the ``__init__`` defines runs it then. Nothing is done when urllib3 is already
-    imported or laid out otherwise."""
-    import sys
-
-    if "urllib3" in sys.modules or "urllib3.http2" in sys.modules:
-        return
-    from importlib.machinery import ModuleSpec, SourceFileLoader
-    from importlib.util import find_spec
-    from pathlib import Path
-    from types import ModuleType
-
-    spec = find_spec("urllib3")
-    if spec is None or not spec.submodule_search_locations:
-        return
-    root = Path(next(iter(spec.submodule_search_locations))) / "http2"
-    init = root / "__init__.py"
-    if not (init.is_file() and (root / "probe.py").is_file()):
-        return
-    loader = SourceFileLoader("urllib3.http2", str(init))
-    package = ModuleType("urllib3.http2")
-    package.__spec__ = ModuleSpec("urllib3.http2", loader, origin=str(init), is_package=True)
-    package.__spec__.submodule_search_locations = [str(root)]
-    package.__path__ = [str(root)]
-    package.__file__ = str(init)
-    package.__package__ = "urllib3.http2"
-
-    def load_init(name: str) -> Any:
-        # Submodules are looked up here before they are imported: not a reason to load.
-        if name.startswith("__") or (root / f"{name}.py").is_file():
-            raise AttributeError(name)
-        vars(package).pop("__getattr__", None)
-        loader.exec_module(package)
-        return getattr(package, name)
-
-    vars(package)["__getattr__"] = load_init  # a module's __getattr__ (PEP 562)
-    sys.modules["urllib3.http2"] = package
-    import urllib3
-
-    # What the import system does for a submodule it loads itself.
-    if not hasattr(urllib3, "http2"):
-        urllib3.http2 = package
-
-
-@cache
-def _pool_classes() -> tuple[type, type]:
-    _without_http2_init()
-    from urllib3.connection import HTTPConnection, HTTPSConnection
-    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-
-    def _new_conn(self: Any) -> socket.socket:
-        guard: Deadline = _local.guard
-        return guard.connect(self._dns_host, self.port, self.timeout, self.socket_options)
-
-    attrs = {"_new_conn": _new_conn, "response_class": strict_response()}
-    guarded_http = type("GuardedHTTPConnection", (HTTPConnection,), attrs)
-    guarded_https = type("GuardedHTTPSConnection", (HTTPSConnection,), attrs)
-    http_pool = type("GuardedHTTPPool", (HTTPConnectionPool,), {"ConnectionCls": guarded_http})
-    https_pool = type("GuardedHTTPSPool", (HTTPSConnectionPool,), {"ConnectionCls": guarded_https})
-    return http_pool, https_pool
 
 
 def fetch(
@@ -369,14 +291,9 @@ def _one_request(
     parts = urlsplit(url)
     host = parts.hostname or ""
     proxy = proxy_for(url)
-    # A direct request needs nothing of urllib3 (common.http.transport): not even its
-    # exceptions, which _map_error then leaves out.
-    u3: Any = None
     if proxy:
         _check_proxied(opts, host, default_port(parts), deadline)
-        _without_http2_init()
-        from urllib3 import exceptions as u3
-    guard = Deadline(opts.policy, deadline, proxied=bool(proxy), abort=abort)
+    guard = ConnectionGuard(opts.policy, deadline, proxied=bool(proxy), abort=abort)
     left = max(0.001, deadline - time.monotonic())
     # Each socket waits at most ``left``: the attempt's limit when it is the shorter, else
     # the time to the deadline, and then a socket that gives up is the deadline's end
@@ -384,22 +301,16 @@ def _one_request(
     attempt_cut = False
     if attempt_timeout is not None and attempt_timeout < left:
         left, attempt_cut = max(0.001, attempt_timeout), True
-    closers: list[Callable[[], None]] = []
+    conn: Any = None
     got_headers = False
     sent = time.monotonic()
     try:
         try:
-            if proxy:
-                status, header_items, chunks = _via_proxy(
-                    proxy, url, method, headers, body, guard, left, closers
-                )
-            else:
-                from common.http import transport
+            from common.http import transport
 
-                conn, resp = transport.request(url, method, headers, body, guard, left)
-                closers.append(conn.close)
-                status, header_items = resp.status, resp.getheaders()
-                chunks = transport.stream(resp, _CHUNK, host)
+            conn, resp = transport.send(url, method, headers, body, guard, left, proxy)
+            status, header_items = resp.status, resp.getheaders()
+            chunks = transport.stream(resp, _CHUNK, host)
             got_headers = True
             first_byte = trace.ms(sent)
             resp_headers: dict[str, str] = {}
@@ -437,7 +348,6 @@ def _one_request(
             at_deadline = _deadline_error(opts, started, deadline, abort)
             raise _map_error(
                 exc,
-                u3,
                 guard,
                 host,
                 got_headers,
@@ -446,46 +356,9 @@ def _one_request(
                 attempt_cut=attempt_cut,
             ) from None
     finally:
-        _local.guard = None
         guard.cancel()
-        for close in reversed(closers):
-            close()
-
-
-def _via_proxy(
-    proxy: str,
-    url: str,
-    method: str,
-    headers: dict[str, str],
-    body: bytes | None,
-    guard: Deadline,
-    left: float,
-    closers: list[Callable[[], None]],
-) -> tuple[int, Iterable[tuple[str, str]], Iterable[bytes]]:
-    """One request through the proxy with urllib3 (CONNECT tunnels, proxy credentials):
-    the status, the header fields and the body's chunks. ``closers`` gets what releases
-    the connection, in the order to call it last-first."""
-    import urllib3
-
-    http_pool, https_pool = _pool_classes()
-    timeout = urllib3.Timeout(connect=left, read=left)
-    manager: Any = urllib3.ProxyManager(proxy, num_pools=2, maxsize=1, timeout=timeout)
-    manager.pool_classes_by_scheme = {"http": http_pool, "https": https_pool}
-    closers.append(manager.clear)
-    _local.guard = guard
-    resp = manager.urlopen(
-        method,
-        url,
-        body=body,
-        headers=headers,
-        redirect=False,
-        retries=False,
-        preload_content=False,
-        decode_content=False,
-        assert_same_host=False,
-    )
-    closers.append(resp.release_conn)
-    return resp.status, resp.headers.items(), resp.stream(_CHUNK, decode_content=False)
+        if conn is not None:
+            conn.close()
 
 
 # What OpenSSL says when the answer to its ClientHello is not TLS at all (a plain-HTTP
@@ -498,15 +371,11 @@ _NOT_TLS = (
 )
 
 
-# urllib3's words when the connection ends where a chunk size is due (an empty line).
-_U3_CUT_AT_CHUNK = "Response ended prematurely"
-
-
 def _trace_hop(
     method: str,
     url: str,
     status: int,
-    guard: Deadline,
+    guard: ConnectionGuard,
     first_byte: int,
     sent: float,
     wire: int,
@@ -554,8 +423,7 @@ def _seconds(value: float) -> str:
 
 def _map_error(
     exc: BaseException,
-    u3: Any,
-    guard: Deadline,
+    guard: ConnectionGuard,
     host: str,
     got_headers: bool,
     at_deadline: Timeout,
@@ -569,27 +437,19 @@ def _map_error(
     if guard.expired:
         return at_deadline
 
-    def u3_types(*names: str) -> tuple[type[BaseException], ...]:
-        # Without a proxy urllib3 is not imported, and none of its exceptions can occur.
-        return tuple(getattr(u3, name) for name in names) if u3 is not None else ()
-
     inner: BaseException = exc
     chain = [exc]
     while True:
-        # A context raised away ("raise ... from None", as urllib3 does) is not the cause.
+        # A context raised away ("raise ... from None") is not the cause.
         context = None if inner.__suppress_context__ else inner.__context__
         nxt = getattr(inner, "reason", None) or inner.__cause__ or context
-        if isinstance(inner, u3_types("ProtocolError")) and inner.args and len(inner.args) > 1:
-            nxt = inner.args[1]
         if not isinstance(nxt, BaseException) or nxt is inner:
             break
         if isinstance(nxt, ToolError):
             return nxt
         inner = nxt
         chain.append(inner)
-    if isinstance(exc, u3_types("SSLError")) or isinstance(
-        inner, (ssl.SSLError, ssl.CertificateError)
-    ):
+    if isinstance(inner, (ssl.SSLError, ssl.CertificateError)):
         detail = (
             getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
         )
@@ -600,9 +460,7 @@ def _map_error(
                 "(wrong port or http:// URL?)"
             )
         return TLSError(f"TLS error with {host}: {detail}")
-    if isinstance(exc, u3_types("ReadTimeoutError", "ConnectTimeoutError")) or isinstance(
-        inner, TimeoutError
-    ):
+    if isinstance(inner, TimeoutError):
         return Timeout(f"timed out waiting for {host}") if attempt_cut else at_deadline
     # The innermost exception can be a ValueError under BadStatusLine: look at every link.
     for link in chain:
@@ -618,22 +476,9 @@ def _map_error(
         else:
             detail = _short(link)
         return BadResponse(f"malformed answer from {host}: {detail}")
-    if (
-        got_headers
-        or isinstance(inner, (http.client.IncompleteRead,))
-        or isinstance(exc, u3_types("IncompleteRead", "InvalidChunkLength"))
-    ):
-        detail = _short(inner)
-        # urllib3 reads the chunks through a proxy: its words for what http.client's
-        # reader (common.http.framing) says itself.
-        if isinstance(inner, u3_types("InvalidChunkLength")):
-            detail = chunk_size_error(inner.length)  # type: ignore[attr-defined]
-        elif isinstance(inner, u3_types("ProtocolError")) and detail == _U3_CUT_AT_CHUNK:
-            detail = chunk_size_error(b"")
-        return TransferError(f"transfer from {host} broke off: {detail}")
-    if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)) or isinstance(
-        exc, u3_types("ProtocolError")
-    ):
+    if got_headers or isinstance(inner, http.client.IncompleteRead):
+        return TransferError(f"transfer from {host} broke off: {_short(inner)}")
+    if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)):
         return ConnectError(f"connection to {host} failed before any answer: {_short(inner)}")
     return ToolError(f"unexpected error talking to {host}: {_short(exc)} (this is a bug)")
 

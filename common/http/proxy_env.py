@@ -49,7 +49,7 @@ def proxy_variable(env: Mapping[str, str], scheme: str) -> tuple[str, str] | Non
 
 
 def check_proxy_url(name: str, proxy: str) -> str:
-    """The proxy URL with a scheme; UsageError when urllib3 could not use it."""
+    """The proxy URL with a scheme; UsageError when it is not one we can speak to."""
     if "://" not in proxy:
         proxy = "http://" + proxy
     scheme = proxy.split("://", 1)[0].lower()
