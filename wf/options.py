@@ -142,6 +142,7 @@ def make_options(
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
     from common.http.client import NetOptions, user_header
+    from common.http.proxy_env import check_proxy_environment
     from common.policy import policy_from_env
     from common.values import env_deadline, env_flag, env_int, env_size, parse_size
     from wf.lines import compile_regex
@@ -190,6 +191,8 @@ def make_options(
     cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))
     if proxy_resolves is None:
         proxy_resolves = env_flag(env, "WF_PROXY_RESOLVES")
+    # A proxy variable we cannot use ends the command now, not at the first fetch.
+    check_proxy_environment(env)
     net = NetOptions(
         timeout=timeout,
         max_bytes=max_bytes,
