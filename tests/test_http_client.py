@@ -431,32 +431,6 @@ def test_a_broken_chunked_body_says_what_broke(serve, body, detail):
     assert failed.value.message == f"transfer from 127.0.0.1 broke off: {detail}"
 
 
-def test_the_walk_down_an_error_stops_where_its_context_was_raised_away():
-    # "raise X from None" hides the context: it is not what went wrong, X is.
-    from common.http.client import _map_error
-    from common.http.deadline import ConnectionGuard
-
-    def cut() -> None:
-        try:
-            int(b"", 16)
-        except ValueError:
-            raise OSError("the peer went away") from None
-
-    try:
-        cut()
-    except OSError as exc:
-        error = exc
-    guard = ConnectionGuard(POLICY, time.monotonic() + 60, proxied=False)
-    try:
-        mapped = _map_error(error, guard, "example.org", True, Timeout("not used"))
-    finally:
-        guard.cancel()
-    assert (type(mapped), mapped.message) == (
-        TransferError,
-        "transfer from example.org broke off: the peer went away",
-    )
-
-
 @pytest.mark.parametrize("status", ["407 Proxy Authentication Required", "502 Bad Gateway"])
 def test_a_proxy_that_refuses_the_tunnel(serve, monkeypatch, status):
     origin, proxy = _proxied(monkeypatch, serve, respond(200, b"never\n", TEXT))
@@ -628,11 +602,3 @@ def test_a_proxy_that_does_not_accept_ends_at_the_attempt_timeout(monkeypatch):
         listener.close()
     assert failed.value.message == f"timed out connecting to 127.0.0.1 port {port}"
     assert time.monotonic() - start < 3
-
-
-def test_an_error_without_words_is_named_by_its_class_and_a_long_one_is_cut():
-    from common.http.client import _short
-
-    assert _short(ConnectionResetError()) == "ConnectionResetError"
-    assert _short(ValueError("x" * 300 + "\nsecond line")) == "x" * 200
-    assert _short(ValueError("first\nsecond")) == "first"

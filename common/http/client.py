@@ -15,19 +15,16 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 from common import trace
 from common.errors import (
-    BadResponse,
-    ConnectError,
     DNSError,
     InvalidURL,
     PolicyRefused,
     Timeout,
-    TLSError,
     ToolError,
     TooManyRedirects,
-    TransferError,
 )
 from common.http.deadline import Abort, ConnectionGuard
 from common.http.decompress import Sink, accept_encoding, decoders, encodings, too_large
+from common.http.failures import deadline_error, map_error
 from common.http.proxy_env import proxy_for
 from common.http.url import default_port, normalise_url, split_credentials
 from common.policy import (
@@ -303,50 +300,21 @@ def _one_request(
         left, attempt_cut = max(0.001, attempt_timeout), True
     conn: Any = None
     got_headers = False
-    sent = time.monotonic()
     try:
         try:
             from common.http import transport
 
+            sent = time.monotonic()
             conn, resp = transport.send(url, method, headers, body, guard, left, proxy)
-            status, header_items = resp.status, resp.getheaders()
-            chunks = transport.stream(resp, _CHUNK, host)
             got_headers = True
-            first_byte = trace.ms(sent)
-            resp_headers: dict[str, str] = {}
-            for key, value in header_items:
-                k = key.lower()
-                resp_headers[k] = f"{resp_headers[k]}, {value}" if k in resp_headers else value
-            encodings(resp_headers.get("content-encoding", ""), host)
-            # No body follows, whatever length is declared: a HEAD's or a 304's is that of
-            # the body a GET would get.
-            if method == "HEAD" or status in (204, 304) or status < 200:
-                _trace_hop(method, url, status, guard, first_byte, sent, 0, 0)
-                return status, resp_headers, b""
-            length = resp_headers.get("content-length", "").strip()
-            if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
-                raise too_large(opts.max_bytes, decoded=False)
-            sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
-            raw_total = 0
-            for chunk in chunks:
-                raw_total += len(chunk)
-                if raw_total > opts.max_bytes:
-                    raise too_large(opts.max_bytes, decoded=False)
-                sink.feed(chunk)
-                guard.remaining()
-            if guard.expired:
-                raise Timeout("timed out: the total deadline passed while reading the body")
-            sink.check_complete(host)
-            decoded = sink.body()
-            _trace_hop(method, url, status, guard, first_byte, sent, raw_total, len(decoded))
-            return status, resp_headers, decoded
+            return _answer(resp, method, url, opts, guard, sent)
         except ToolError:
             if guard.expired:
-                raise _deadline_error(opts, started, deadline, abort) from None
+                raise deadline_error(opts.timeout, started, deadline, abort) from None
             raise
         except Exception as exc:
-            at_deadline = _deadline_error(opts, started, deadline, abort)
-            raise _map_error(
+            at_deadline = deadline_error(opts.timeout, started, deadline, abort)
+            raise map_error(
                 exc,
                 guard,
                 host,
@@ -361,14 +329,43 @@ def _one_request(
             conn.close()
 
 
-# What OpenSSL says when the answer to its ClientHello is not TLS at all (a plain-HTTP
-# server answering "HTTP/1.1 400"): the version, length or record type it read is nonsense.
-_NOT_TLS = (
-    "WRONG_VERSION_NUMBER",
-    "HTTP_REQUEST",
-    "PACKET_LENGTH_TOO_LONG",
-    "RECORD_LAYER_FAILURE",
-)
+def _answer(
+    resp: Any, method: str, url: str, opts: NetOptions, guard: ConnectionGuard, sent: float
+) -> tuple[int, dict[str, str], bytes]:
+    """The status, headers and decoded body of an answer whose head is read: repeated
+    headers joined, the body capped on the wire and after decoding, within the deadline."""
+    from common.http.transport import stream
+
+    host = urlsplit(url).hostname or ""
+    first_byte = trace.ms(sent)
+    status: int = resp.status
+    resp_headers: dict[str, str] = {}
+    for key, value in resp.getheaders():
+        k = key.lower()
+        resp_headers[k] = f"{resp_headers[k]}, {value}" if k in resp_headers else value
+    encodings(resp_headers.get("content-encoding", ""), host)
+    # No body follows, whatever length is declared: a HEAD's or a 304's is that of the body
+    # a GET would get.
+    if method == "HEAD" or status in (204, 304) or status < 200:
+        _trace_hop(method, url, status, guard, first_byte, sent, 0, 0)
+        return status, resp_headers, b""
+    length = resp_headers.get("content-length", "").strip()
+    if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
+        raise too_large(opts.max_bytes, decoded=False)
+    sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
+    raw_total = 0
+    for chunk in stream(resp, _CHUNK, host):
+        raw_total += len(chunk)
+        if raw_total > opts.max_bytes:
+            raise too_large(opts.max_bytes, decoded=False)
+        sink.feed(chunk)
+        guard.remaining()
+    if guard.expired:
+        raise Timeout("timed out: the total deadline passed while reading the body")
+    sink.check_complete(host)
+    decoded = sink.body()
+    _trace_hop(method, url, status, guard, first_byte, sent, raw_total, len(decoded))
+    return status, resp_headers, decoded
 
 
 def _trace_hop(
@@ -393,99 +390,6 @@ def _trace_hop(
         method,
         url,
     )
-
-
-def _deadline_error(
-    opts: NetOptions, started: float, deadline: float, abort: Abort | None
-) -> Timeout:
-    """The error of a fetch that its deadline ended, naming the figure that applied: the
-    time it ran when an abort stopped it, the time it had when the caller's deadline came
-    well before --timeout's (a retry, a later page), else --timeout."""
-    if abort is not None and abort.fired:
-        return Timeout(f"cancelled after {_seconds(time.monotonic() - started)} s")
-    if deadline < started + opts.timeout * _OWN_DEADLINE:
-        return Timeout(
-            f"timed out after {_seconds(deadline - started)} s "
-            "(what was left of the overall deadline)"
-        )
-    return Timeout(f"timed out after {opts.timeout:g} s (the total deadline)")
-
-
-# A caller's deadline that leaves the fetch this share of --timeout or more is --timeout's
-# own, counted from a moment earlier: wf's page deadline, whose first fetch starts a few
-# milliseconds into the page's time, times out "after 30 s", not "after 29.9 s".
-_OWN_DEADLINE = 0.95
-
-
-def _seconds(value: float) -> str:
-    return f"{round(max(value, 0.0), 2):g}"
-
-
-def _map_error(
-    exc: BaseException,
-    guard: ConnectionGuard,
-    host: str,
-    got_headers: bool,
-    at_deadline: Timeout,
-    *,
-    port: int | None = None,
-    attempt_cut: bool = False,
-) -> ToolError:
-    import http.client
-    import ssl
-
-    if guard.expired:
-        return at_deadline
-
-    inner: BaseException = exc
-    chain = [exc]
-    while True:
-        # A context raised away ("raise ... from None") is not the cause.
-        context = None if inner.__suppress_context__ else inner.__context__
-        nxt = getattr(inner, "reason", None) or inner.__cause__ or context
-        if not isinstance(nxt, BaseException) or nxt is inner:
-            break
-        if isinstance(nxt, ToolError):
-            return nxt
-        inner = nxt
-        chain.append(inner)
-    if isinstance(inner, (ssl.SSLError, ssl.CertificateError)):
-        detail = (
-            getattr(inner, "verify_message", None) or getattr(inner, "reason", None) or str(inner)
-        )
-        if str(getattr(inner, "reason", "")).upper() in _NOT_TLS:
-            where = f"[{host}]:{port or 443}" if ":" in host else f"{host}:{port or 443}"
-            return TLSError(
-                f"TLS handshake failed with {where}: the server does not speak TLS "
-                "(wrong port or http:// URL?)"
-            )
-        return TLSError(f"TLS error with {host}: {detail}")
-    if isinstance(inner, TimeoutError):
-        return Timeout(f"timed out waiting for {host}") if attempt_cut else at_deadline
-    # The innermost exception can be a ValueError under BadStatusLine: look at every link.
-    for link in chain:
-        if got_headers or not isinstance(link, http.client.HTTPException):
-            continue
-        if isinstance(link, (http.client.RemoteDisconnected, http.client.IncompleteRead)):
-            continue
-        if isinstance(link, http.client.BadStatusLine):
-            # .line and .version are set by http.client but missing from typeshed.
-            detail = f"bad status line {link.line.strip()[:80]!r}"  # type: ignore[attr-defined]
-        elif isinstance(link, http.client.UnknownProtocol):
-            detail = f"unknown protocol {link.version[:40]!r}"  # type: ignore[attr-defined]
-        else:
-            detail = _short(link)
-        return BadResponse(f"malformed answer from {host}: {detail}")
-    if got_headers or isinstance(inner, http.client.IncompleteRead):
-        return TransferError(f"transfer from {host} broke off: {_short(inner)}")
-    if isinstance(inner, (ConnectionError, http.client.RemoteDisconnected, OSError)):
-        return ConnectError(f"connection to {host} failed before any answer: {_short(inner)}")
-    return ToolError(f"unexpected error talking to {host}: {_short(exc)} (this is a bug)")
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    return text.splitlines()[0][:200]
 
 
 def raise_for_status(resp: Response) -> None:
