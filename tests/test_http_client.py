@@ -19,7 +19,8 @@ from common.errors import (
     TLSError,
     TransferError,
 )
-from common.http.client import DEFAULT_USER_AGENT, NetOptions, fetch
+from common.http.client import NetOptions, fetch
+from common.http.headers import DEFAULT_USER_AGENT
 from common.policy import Policy
 from tests.helpers import ALLOW, assert_one_line_error
 from tests.servers import http_response, respond, self_signed_context

@@ -35,19 +35,21 @@ from common.errors import (
     UsageError,
 )
 from common.http.client import (
-    DEFAULT_ACCEPT,
-    DEFAULT_ACCEPT_LANGUAGE,
-    DEFAULT_USER_AGENT,
     NetOptions,
     Response,
     fetch,
     policy_scope,
     raise_for_status,
     request_headers,
-    user_header,
 )
 from common.http.deadline import Abort
 from common.http.decompress import accept_encoding
+from common.http.headers import (
+    DEFAULT_ACCEPT,
+    DEFAULT_ACCEPT_LANGUAGE,
+    DEFAULT_USER_AGENT,
+    user_header,
+)
 from common.policy import Policy
 from tests.helpers import ALLOW
 from tests.hostile.handlers import EagerServer, path_of

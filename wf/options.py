@@ -141,8 +141,9 @@ def make_options(
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
-    from common.http.client import NetOptions, user_header
-    from common.http.client import user_agent as checked_agent
+    from common.http.client import NetOptions
+    from common.http.headers import user_agent as checked_agent
+    from common.http.headers import user_header
     from common.http.proxy_env import check_proxy_environment
     from common.policy import policy_from_env
     from common.values import env_deadline, env_flag, env_int, env_size, parse_size

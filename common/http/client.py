@@ -8,14 +8,13 @@ Every request, direct or through a proxy, goes out on http.client (common.http.t
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
 from common import trace
 from common.errors import (
-    DNSError,
     InvalidURL,
     PolicyRefused,
     Timeout,
@@ -23,75 +22,22 @@ from common.errors import (
     TooManyRedirects,
 )
 from common.http.deadline import Abort, ConnectionGuard
-from common.http.decompress import Sink, accept_encoding, decoders, encodings, too_large
+from common.http.decompress import Sink, decoders, encodings, too_large
 from common.http.failures import deadline_error, map_error
-from common.http.proxy_env import proxy_for
+from common.http.headers import base_headers, location_text, merge_headers
+from common.http.proxy_env import check_proxied_target, proxy_for
 from common.http.url import default_port, normalise_url, split_credentials
 from common.policy import (
     Policy,
-    check_address,
-    check_name,
     check_scheme,
-    parse_ip,
-    resolve,
-    resolve_checked,
 )
 
-DEFAULT_USER_AGENT = (
-    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/156.0.0.0 Safari/537.36"
-)
-DEFAULT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-DEFAULT_ACCEPT_LANGUAGE = "en-US,en;q=0.9"
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 MAX_REDIRECTS = 10
 _CHUNK = 64 * 1024
 _REDIRECT_CODES = (301, 302, 303, 307, 308)
 _CREDENTIAL_HEADERS = ("authorization", "cookie", "proxy-authorization")
-
-
-# -H may not set what framing and routing depend on: the client owns these.
-REFUSED_HEADERS = ("host", "content-length", "transfer-encoding", "connection")
-_TOKEN = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-
-
-def user_header(text: str, source: str = "-H") -> tuple[str, str]:
-    """One ``-H 'Name: value'`` as (name, value); UsageError for anything that is not one
-    header line, or that names a header the client must set itself."""
-    from common.errors import UsageError
-
-    name, colon, value = text.partition(":")
-    shown = repr(text[:100])
-    if not colon or not name or any(c not in _TOKEN for c in name):
-        raise UsageError(f"{source} takes 'Name: value' with a header name, not {shown}")
-    if name.lower() in REFUSED_HEADERS:
-        raise UsageError(f"{source} cannot set {name}: wf sets it itself")
-    value = value.strip(" \t")
-    _check_value(value, f"{source} {name}")
-    return name, _wire(value)
-
-
-def user_agent(text: str | None) -> str | None:
-    """--user-agent checked as a -H value is (one line, no control characters); the text
-    as given, sent as UTF-8 (request_headers); None for none or an empty one."""
-    if text is None:
-        return None
-    value = text.strip(" \t")
-    _check_value(value, "--user-agent")
-    return value or None
-
-
-def _check_value(value: str, where: str) -> None:
-    from common.errors import UsageError
-
-    if any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in value):
-        raise UsageError(f"{where}: the value holds control characters (one line only)")
-
-
-def _wire(value: str) -> str:
-    # http.client sends header values as Latin-1: UTF-8 text goes out as its own bytes.
-    return value.encode("utf-8").decode("latin-1")
 
 
 @dataclass(frozen=True)
@@ -146,14 +92,9 @@ def fetch(
     deadline = min(deadline or float("inf"), start + opts.timeout)
     current = normalise_url(url)
     method = method.upper()
-    body: bytes | None
     req_headers = request_headers(opts)
-    if isinstance(data, Mapping):
-        body = urlencode(dict(data)).encode("ascii")
-        req_headers["Content-Type"] = "application/x-www-form-urlencoded"
-    else:
-        body = data
-    _merge(req_headers, (headers or {}).items())
+    body = _request_body(data, req_headers)
+    merge_headers(req_headers, (headers or {}).items())
     # Headers the user gave stay with the origin they were meant for, as credentials do:
     # every -H header (we cannot tell a token from a preference), and the credential names.
     dropped = {name.lower() for name, _ in opts.headers} | set(_CREDENTIAL_HEADERS)
@@ -179,13 +120,7 @@ def fetch(
                 redirects=seen,
             )
         seen.append(target)
-        nxt = urljoin(target, _header_text(location).strip())
-        scheme = urlsplit(nxt).scheme
-        check_scheme(scheme, nxt[:200])
-        try:
-            nxt = normalise_url(nxt)
-        except InvalidURL as exc:
-            raise PolicyRefused(f"refused redirect to an invalid URL: {exc.message}") from None
+        nxt = _redirect_target(target, location)
         if hop == opts.max_redirects:
             raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
         if nxt in seen or split_credentials(nxt)[0] in seen:
@@ -194,12 +129,7 @@ def fetch(
         if on_redirect:
             on_redirect(nxt)
         if _origin(nxt) != origin:
-            # Credentials and -H headers never follow a redirect to another origin (scheme,
-            # host or port, as curl has it): not to another port's service, nor to http.
-            gone = [k for k in req_headers if k.lower() in dropped]
-            if gone:
-                trace.trace("redirect: another origin; not sent there: %s", ", ".join(gone))
-            req_headers = {k: v for k, v in req_headers.items() if k.lower() not in dropped}
+            req_headers = _for_another_origin(req_headers, dropped)
             current = split_credentials(nxt)[0]
             origin = _origin(current)
         else:
@@ -210,6 +140,36 @@ def fetch(
     raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
 
 
+def _request_body(data: bytes | Mapping[str, str] | None, headers: dict[str, str]) -> bytes | None:
+    """The body to send: form fields URL-encoded (with their Content-Type set in
+    ``headers``), bytes as given."""
+    if isinstance(data, Mapping):
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        return urlencode(dict(data)).encode("ascii")
+    return data
+
+
+def _redirect_target(target: str, location: str) -> str:
+    """The URL a Location on ``target`` sends to, normalised; PolicyRefused for a scheme
+    we do not follow or a URL that is not one."""
+    nxt = urljoin(target, location_text(location).strip())
+    check_scheme(urlsplit(nxt).scheme, nxt[:200])
+    try:
+        return normalise_url(nxt)
+    except InvalidURL as exc:
+        raise PolicyRefused(f"refused redirect to an invalid URL: {exc.message}") from None
+
+
+def _for_another_origin(headers: dict[str, str], dropped: set[str]) -> dict[str, str]:
+    """The headers a redirect to another origin carries: credentials and -H headers never
+    follow one (scheme, host or port, as curl has it: not to another port's service, nor
+    to http)."""
+    gone = [k for k in headers if k.lower() in dropped]
+    if gone:
+        trace.trace("redirect: another origin; not sent there: %s", ", ".join(gone))
+    return {k: v for k, v in headers.items() if k.lower() not in dropped}
+
+
 def _origin(url: str) -> tuple[str, str, int]:
     parts = urlsplit(url)
     return parts.scheme.lower(), (parts.hostname or "").lower(), default_port(parts)
@@ -217,14 +177,7 @@ def _origin(url: str) -> tuple[str, str, int]:
 
 def request_headers(opts: NetOptions) -> dict[str, str]:
     """The headers every request of these options carries: ours, then -H over them."""
-    out = {
-        "User-Agent": _wire(opts.user_agent) if opts.user_agent else DEFAULT_USER_AGENT,
-        "Accept": DEFAULT_ACCEPT,
-        "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
-        "Accept-Encoding": accept_encoding(),
-    }
-    _merge(out, opts.headers)
-    return out
+    return base_headers(opts.user_agent, opts.headers)
 
 
 def policy_scope(url: str, opts: NetOptions) -> str:
@@ -241,61 +194,6 @@ def policy_scope(url: str, opts: NetOptions) -> str:
             bool(opts.proxy_resolves),
         ]
     )
-
-
-def _merge(into: dict[str, str], extra: Iterable[tuple[str, str]]) -> None:
-    """Set headers over others whatever their case: one field, the last value given."""
-    for name, value in extra:
-        for old in [k for k in into if k.lower() == name.lower()]:
-            del into[old]
-        into[name] = value
-
-
-# With --proxy-resolves, how long a lookup here may take before the name is taken as one
-# only the proxy knows: a network without public DNS may drop queries rather than refuse.
-_LOCAL_LOOKUP_SECONDS = 3.0
-
-
-def _check_proxied(opts: NetOptions, host: str, port: int, deadline: float) -> None:
-    """Through a proxy we cannot pin the address: check the name and its addresses now.
-
-    A name that does not resolve here is the proxy's to resolve only when the user says
-    the proxy resolves names and enforces egress (--proxy-resolves): the policy cannot see
-    where the proxy then connects."""
-    check_name(opts.policy, host)
-    if parse_ip(host) is not None or not opts.proxy_resolves:
-        try:
-            resolve_checked(opts.policy, host, port, deadline=deadline)
-        except DNSError as exc:
-            if opts.proxy_resolves is None:
-                raise
-            raise DNSError(
-                f"{exc.message} (a proxy is configured for this URL: if the proxy resolves "
-                "names and enforces egress, use --proxy-resolves or WF_PROXY_RESOLVES=1)"
-            ) from None
-        return
-    try:
-        addrs = resolve(
-            host, port, deadline=min(deadline, time.monotonic() + _LOCAL_LOOKUP_SECONDS)
-        )
-    except (DNSError, Timeout):
-        if time.monotonic() >= deadline:
-            raise Timeout(f"timed out resolving {host}") from None
-        trace.trace(
-            "policy: %s does not resolve here; the proxy resolves it (--proxy-resolves)", host
-        )
-        return  # the proxy's to resolve: --proxy-resolves says it enforces egress
-    for addr in addrs:
-        check_address(opts.policy, host, addr)
-
-
-def _header_text(value: str) -> str:
-    """http.client decodes header bytes as Latin-1; servers that send raw non-ASCII in a
-    Location send UTF-8 (as browsers read it), so that is tried first."""
-    try:
-        return value.encode("latin-1").decode("utf-8")
-    except UnicodeError:
-        return value
 
 
 def _one_request(
@@ -316,7 +214,7 @@ def _one_request(
     host = parts.hostname or ""
     proxy = proxy_for(url)
     if proxy:
-        _check_proxied(opts, host, default_port(parts), deadline)
+        check_proxied_target(opts.policy, host, default_port(parts), deadline, opts.proxy_resolves)
     guard = ConnectionGuard(opts.policy, deadline, proxied=bool(proxy), abort=abort)
     left = max(0.001, deadline - time.monotonic())
     # Each socket waits at most ``left``: the attempt's limit when it is the shorter, else
