@@ -1,6 +1,7 @@
 """fetch: policy-checked connections (common.http.deadline), our own redirects, one total
 deadline, size caps on the wire and after decompression (common.http.decompress), proxies
-from the environment (common.http.proxy_env), and every failure mapped to its exit code.
+from the environment (common.http.proxy_env), and every failure mapped to its exit code
+(common.http.failures).
 
 Every request, direct or through a proxy, goes out on http.client (common.http.transport).
 """
@@ -14,23 +15,14 @@ from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
 from common import trace
-from common.errors import (
-    InvalidURL,
-    PolicyRefused,
-    Timeout,
-    ToolError,
-    TooManyRedirects,
-)
+from common.errors import InvalidURL, PolicyRefused, Timeout, ToolError, TooManyRedirects
 from common.http.deadline import Abort, ConnectionGuard
 from common.http.decompress import Sink, decoders, encodings, too_large
 from common.http.failures import deadline_error, map_error
 from common.http.headers import base_headers, location_text, merge_headers
 from common.http.proxy_env import check_proxied_target, proxy_for
 from common.http.url import default_port, normalise_url, split_credentials
-from common.policy import (
-    Policy,
-    check_scheme,
-)
+from common.policy import Policy, check_scheme
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
