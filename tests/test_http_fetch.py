@@ -703,8 +703,8 @@ def test_policy_scope_names_everything_that_decides_a_connection(monkeypatch):
 
 
 # ------------------------------------------------------------------ failures, by message
-# Whatever carries the bytes (urllib3 today), each way a server can fail maps to one exit
-# class and one message that names the host.
+# Whatever carries the bytes (http.client, direct or through a proxy), each way a server
+# can fail maps to one exit class and one message that names the host.
 
 
 def _reset(conn: socket.socket) -> None:

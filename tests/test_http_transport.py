@@ -1,4 +1,4 @@
-"""common/http/transport.py: a direct request on http.client sends what urllib3 sent (the
+"""common/http/transport.py: a request on http.client sends what urllib3 sent (the
 request target, the head in the same order, Content-Length), offers TLS as urllib3 did, and
 reads a body no further than its framing. The hostile suite (tests/hostile/) runs its
 framing, TLS, size, redirect and deadline cases through this path too; these check what
