@@ -247,13 +247,10 @@ def make_options(
     page: int = 1,
     use_cache: bool = True,
 ) -> SearchOptions:
-    from common.http.proxy_env import check_proxy_environment
     from common.policy import policy_from_env
     from common.values import MAX_SECONDS, deadline_ok, env_deadline, env_seconds
 
     env = os.environ if environ is None else environ
-    # A proxy variable we cannot use ends the command now, not at the first fetch.
-    check_proxy_environment(env)
     if allow and block:
         raise UsageError("--allow and --block cannot be used together: use one or the other")
     if max_results < 1:
