@@ -5,7 +5,7 @@ that must match its announced length.
 
 ``send`` only picks the route, as requests' ``send`` picks a pool: everything after the
 connect is the same code for both. http.client rather than urllib3 because urllib3's
-import alone cost a search about 25 ms of CPU time, which put ``ws`` behind its peer ddgs
+import alone cost a search 25 to 30 ms of CPU time, which put ``ws`` behind its peer ddgs
 (README, "Dependencies and why"). What goes on the wire is what urllib3 sent: the same
 request target, headers in the same order, Content-Length the same way, TCP_NODELAY, and
 for https the same verification, minimum version, ALPN and SNI.
