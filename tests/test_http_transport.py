@@ -429,6 +429,36 @@ def test_a_silent_tls_handshake_ends_at_the_deadline():
     assert time.monotonic() - start < 3
 
 
+def test_a_silent_https_proxy_ends_at_the_deadline():
+    # The TLS socket to an https:// proxy is the guard's before its handshake starts.
+    listener = _silent_listener()
+    guard = ConnectionGuard(LOCAL.policy, time.monotonic() + 0.5, proxied=True)
+    proxy = f"https://127.0.0.1:{listener.getsockname()[1]}"
+    start = time.monotonic()
+    try:
+        with pytest.raises(OSError):
+            send("https://example.org/", "GET", {}, None, guard, 8, proxy)
+    finally:
+        guard.cancel()
+        listener.close()
+    assert time.monotonic() - start < 3
+
+
+def test_a_proxy_silent_on_connect_ends_at_the_attempts_timeout():
+    # The CONNECT's answer is waited for under the attempt's timeout, as any answer is.
+    listener = _silent_listener()
+    guard = ConnectionGuard(LOCAL.policy, time.monotonic() + 6, proxied=True)
+    proxy = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    start = time.monotonic()
+    try:
+        with pytest.raises(TimeoutError):
+            send("https://example.org/", "GET", {}, None, guard, 0.5, proxy)
+    finally:
+        guard.cancel()
+        listener.close()
+    assert time.monotonic() - start < 3
+
+
 def _hello_extensions(hello: bytes) -> tuple[bytes, bytes, dict[int, bytes]]:
     """A ClientHello handshake message: its session id, compression methods, extensions."""
     import struct
