@@ -340,6 +340,7 @@ class Analysis:
     # The page's class names proved unreliable (a page builder names every paragraph's
     # box a widget): inside the content, only tags and the strongest names prune.
     lenient: bool = False
+    kind: str | None = None  # the page's kind (wf.extract.tuning), declared or shown
 
     def records(self, whole: bool = False) -> dict[Any, BlockRecord]:
         """element -> block record, for the chosen block and those inside it (or all)."""
@@ -569,7 +570,9 @@ def _thin(blocks: list[BlockRecord], best: int, total: float) -> bool:
     return best < 0 or blocks[best].good < max(THIN_PROSE, 0.1 * total)
 
 
-def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Analysis:
+def choose(
+    body: Any, deadline: float | None = None, dense: bool = False, kind: str | None = None
+) -> Analysis:
     """Score every block and keep the best subtree (`dense`: the page is written in
     Chinese or Japanese, where prose is fewer characters).
 
@@ -578,7 +581,7 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
     """
     gm = GOOD_MIN_DENSE if dense else GOOD_MIN
     blocks = walk(body, deadline=deadline)
-    result = Analysis(blocks=blocks)
+    result = Analysis(blocks=blocks, kind=kind)
     if not blocks:
         return result
     aggregate(blocks, set(), gm)
@@ -644,8 +647,16 @@ def choose(body: Any, deadline: float | None = None, dense: bool = False) -> Ana
     if best >= 0 and best != checked:
         best = _skip_notices(blocks, best, gm)
     if best >= 0:
-        best = _skip_threads(blocks, best, gm)
+        from wf.extract.kinds import siblings
+
+        if kind != "thread":
+            best = _skip_threads(blocks, best, gm)
         best = _widen(blocks, best)
+        best, shown = siblings.widen(blocks, best, kind)
+        if shown and result.kind in (None, "article"):
+            result.kind = shown
+        if shown:
+            best = _widen(blocks, best)
         best = _merge_siblings(blocks, best)
         if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
             best = _grow_thin(blocks, best)

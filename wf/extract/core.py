@@ -11,7 +11,8 @@ from wf.extract import Extracted, Link
 
 if TYPE_CHECKING:
     from common.parse_limits import Cut
-    from wf.extract.blocks import BlockRecord
+    from wf.extract.blocks import Analysis, BlockRecord
+    from wf.extract.kinds.declared import Declared
     from wf.extract.markdown import MarkdownWriter
 
 NEXT_TO_NOTHING = 80
@@ -165,13 +166,14 @@ def _extract(
 
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title)
+    declared = None if full else _declared(root, url)
     parse.clean(root, main=not full)
     body = root.find("body")
     if body is None:
         body = root
     try:
         blocks.check_time(deadline)
-        text, links = _text(
+        text, links, kind = _text(
             body,
             base=base,
             full=full,
@@ -179,13 +181,36 @@ def _extract(
             want_links=want_links,
             deadline=deadline,
             dense=parse.dense_script(root, title),
+            declared=declared,
         )
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         trace.trace("extract: out of time; the page's text in document order, unstructured")
-        text, links = quick_text(body), []
-    return Extracted(title=title, text=text, links=links, metadata=meta)
+        text, links, kind = quick_text(body), [], None
+    if meta is not None and kind not in (None, "article"):
+        # The kind whose rule chose the text; an article keeps the schema type it
+        # declared (recipe, review, ...), or none.
+        meta["type"] = kind
+    return Extracted(title=title, text=text, links=links, metadata=meta, kind=kind)
+
+
+def _declared(root: Any, url: str | None) -> Declared:
+    """What the page declares it is (before cleaning removes its <script> and <meta>)."""
+    from wf.extract import tuning
+    from wf.extract.kinds import declared
+
+    try:
+        found = declared.read(root)
+    except Exception:  # noqa: BLE001 - a declaration never costs the page its text
+        found = declared.Declared()
+    kind, why = found.kind()
+    if kind in (None, tuning.ARTICLE) and declared.by_path(url) == tuning.DOCUMENTATION:
+        found.kinds.insert(0, (tuning.DOCUMENTATION, "a documentation path in the URL"))
+        kind, why = tuning.DOCUMENTATION, "a documentation path in the URL"
+    if kind:
+        trace.trace("extract: kind %s (%s)", kind, why)
+    return found
 
 
 def _text(
@@ -197,7 +222,8 @@ def _text(
     want_links: bool,
     deadline: float | None,
     dense: bool = False,
-) -> tuple[str, list[Link]]:
+    declared: Declared | None = None,
+) -> tuple[str, list[Link], str | None]:
     from wf.extract import blocks, explain
     from wf.extract.markdown import MarkdownWriter
 
@@ -216,11 +242,18 @@ def _text(
     if full:
         trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
+        kind = None
     else:
-        analysis = blocks.choose(body, deadline, dense)
+        declared_kind = declared.kind()[0] if declared is not None else None
+        analysis = _product(body, _choose(body, deadline, dense, declared_kind), declared)
+        kind = analysis.kind or "article"
         explain.choice(analysis)
         node = analysis.best if analysis.best is not None else body
         prune = blocks.prune_lenient if analysis.lenient else blocks.prune
+        if kind == "thread" and analysis.best is not None:
+            from wf.extract.kinds import thread
+
+            prune = thread.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
@@ -247,7 +280,35 @@ def _text(
                     _length(whole),
                 )
                 r = whole
-    return r.text(), [Link(text=t, url=u) for t, u in r.links]
+    text = r.text()
+    if kind == "product" and declared is not None and declared.product:
+        from wf.extract.kinds import product
+
+        head = product.header(declared.product, text)
+        text = f"{head}\n\n{text}" if head and text else head or text
+    return text, [Link(text=t, url=u) for t, u in r.links], kind
+
+
+def _choose(body: Any, deadline: float | None, dense: bool, kind: str | None) -> Analysis:
+    """The kind's own rule when it has one and finds its content, else the scoring walk."""
+    from wf.extract import blocks
+
+    if kind == "thread":
+        from wf.extract.kinds import thread
+
+        gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
+        found = thread.choose(body, deadline, gm)
+        if found is not None:
+            return found
+    return blocks.choose(body, deadline, dense, kind)
+
+
+def _product(body: Any, analysis: Analysis, declared: Declared | None) -> Analysis:
+    if declared is None or not declared.product or analysis.kind != "product":
+        return analysis
+    from wf.extract.kinds import product
+
+    return product.choose(body, analysis, declared.product)
 
 
 _SPACES = re.compile(r"[ \t\n\r\f]+")

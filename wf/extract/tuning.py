@@ -1,0 +1,92 @@
+"""Tuning data of the page kinds, apart from the code that uses it (as trafilatura keeps
+its XPath expressions in xpaths.py): which declarations name which kind, and the
+thresholds of the structural rules. Change a figure here only on the evidence of many
+pages of a kind (tests/bench/bench_wceb.py), never of one.
+"""
+
+from __future__ import annotations
+
+ARTICLE = "article"
+THREAD = "thread"
+DOCUMENTATION = "documentation"
+PRODUCT = "product"
+LISTING = "listing"
+LANDING = "landing"
+KINDS = (ARTICLE, THREAD, DOCUMENTATION, PRODUCT, LISTING, LANDING)
+
+# schema.org types (JSON-LD @type, microdata itemtype's last part), lowered -> kind.
+SCHEMA_KINDS = {
+    "qapage": THREAD,
+    "discussionforumposting": THREAD,
+    "socialmediaposting": THREAD,
+    "product": PRODUCT,
+    "productgroup": PRODUCT,
+    "individualproduct": PRODUCT,
+    "productmodel": PRODUCT,
+    "car": PRODUCT,
+    "vehicle": PRODUCT,
+    "techarticle": DOCUMENTATION,
+    "apireference": DOCUMENTATION,
+    "howto": DOCUMENTATION,
+    "itemlist": LISTING,
+    "collectionpage": LISTING,
+    "searchresultspage": LISTING,
+    "offercatalog": LISTING,
+    "article": ARTICLE,
+    "newsarticle": ARTICLE,
+    "blogposting": ARTICLE,
+    "reportagenewsarticle": ARTICLE,
+    "analysisnewsarticle": ARTICLE,
+    "opinionnewsarticle": ARTICLE,
+    "scholarlyarticle": ARTICLE,
+    "recipe": ARTICLE,
+    "review": ARTICLE,
+    "liveblogposting": ARTICLE,
+    "faqpage": LANDING,
+    "service": LANDING,
+    "aboutpage": LANDING,
+    "contactpage": LANDING,
+}
+# og:type values -> kind (og:type "website" says nothing).
+OG_KINDS = {
+    "article": ARTICLE,
+    "product": PRODUCT,
+    "og:product": PRODUCT,
+    "product.item": PRODUCT,
+    "product.group": LISTING,
+}
+# When a page declares several kinds, the first of these wins: a question page declares
+# a QAPage and an Article, a product page an ItemList of related products, an article an
+# ItemList of its slides. A listing is believed only when nothing more specific is said.
+PRIORITY = (THREAD, PRODUCT, DOCUMENTATION, ARTICLE, LISTING, LANDING)
+# (Question and Answer alone name no thread: an FAQPage's mainEntity is a list of them.)
+# A page that declares this many Product objects is a collection of products.
+PRODUCTS_LISTING = 3
+# Path segments of documentation sites, read only when the page declares no other kind
+# than an article (documentation systems declare none, or an Article).
+DOC_PATHS = frozenset(
+    (
+        "docs",
+        "doc",
+        "documentation",
+        "reference",
+        "manual",
+        "api",
+        "guide",
+        "guides",
+        "learn",
+        "tutorial",
+    )
+)
+JSONLD_MAX = 200_000  # characters of one JSON-LD script read (a catalogue can be huge)
+JSONLD_SCRIPTS = 20  # scripts read per page
+
+# Posts, cards and rows: sibling boxes of one tag and class (digits left out).
+SIBLINGS_MIN = 3  # similar siblings that make a list of posts or items
+SIBLINGS_MIN_THREAD = 2  # on a page declared a thread: a question and one answer
+SIBLINGS_SHARE = 0.5  # the siblings hold this share of their parent's text at least
+SIBLINGS_LEVELS = 4  # ancestors of the chosen block looked at
+POST_PROSE = 30  # characters of prose that make a sibling a post
+
+# A product page's own lines from its declaration: at most this long each.
+PRODUCT_FIELD_MAX = 300
