@@ -341,6 +341,9 @@ class Analysis:
     # box a widget): inside the content, only tags and the strongest names prune.
     lenient: bool = False
     kind: str | None = None  # the page's kind (wf.extract.tuning), declared or shown
+    # The kind's own rule chose (a thread's posts, a product's description): a short
+    # choice is not widened to the page.
+    by_kind: bool = False
 
     def records(self, whole: bool = False) -> dict[Any, BlockRecord]:
         """element -> block record, for the chosen block and those inside it (or all)."""
@@ -657,6 +660,8 @@ def choose(
             result.kind = shown
         if shown:
             best = _widen(blocks, best)
+        elif result.kind in (None, "article"):
+            result.kind = siblings.inner(blocks, best, kind) or result.kind
         best = _merge_siblings(blocks, best)
         if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
             best = _grow_thin(blocks, best)

@@ -260,7 +260,7 @@ def _text(
         # (linked titles, excerpts). Only when even that is next to nothing, print the
         # whole page rather than nothing.
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
-        if node is not body and _length(r) < thin:
+        if node is not body and _length(r) < thin and not analysis.by_kind:
             wider = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune_named))
             if _length(wider) > _length(r):
                 trace.trace(

@@ -570,4 +570,6 @@ class MarkdownWriter:
             lines.pop()
         if not lines:
             return
-        self.emit("```\n" + "\n".join(lines) + "\n```", fenced=True)
+        from wf.extract.codelang import language
+
+        self.emit(f"```{language(el) or ''}\n" + "\n".join(lines) + "\n```", fenced=True)

@@ -90,3 +90,7 @@ POST_PROSE = 30  # characters of prose that make a sibling a post
 
 # A product page's own lines from its declaration: at most this long each.
 PRODUCT_FIELD_MAX = 300
+# A post shows who wrote it or when: a <time>, or a box named for its author or date. A
+# group of sibling boxes with prose is a thread only when most of them show one (sections
+# of an article do not).
+POST_MARK = r"author|user|byline|poster|member|date|time|meta|avatar"

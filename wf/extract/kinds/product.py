@@ -5,9 +5,9 @@ when the visible page builds them with scripts: they are printed first, each onc
 the chosen text says them already. The description declared is the anchor of the kind's
 own rule: the block of the page that shows its first words, grown to the ancestors that
 add text with few links (the specifications around the description, not the
-recommendations beside it). The article rule's choice is kept when it holds the anchor
-already (it is then the larger and scored one); else the anchor's region is taken, since
-a choice that misses the product's own description is reviews, a notice or a carousel.
+recommendations beside it), is the content whenever it is found; the article rule's
+choice stands only when it is not (reviews, a notice or a carousel outscore a short
+description).
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def _anchor(body: Any, description: str) -> Any:
 
 
 def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
-    """The article rule's `analysis`, or the description's region when the choice misses
-    it."""
+    """The description's region, or the article rule's `analysis` when the page does not
+    show the declared description."""
     from wf.extract.blocks import BLOCK
 
     el = _anchor(body, declared.get("description", ""))
@@ -55,15 +55,13 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     record = records.get(el)
     if record is None:
         return analysis
-    best = analysis.best_index
-    if best >= 0 and best <= record.index < analysis.blocks[best].end:
-        trace.trace("extract: product: the choice holds the declared description")
-        return analysis
     index = _grow(analysis.blocks, record)
     trace.trace(
-        "extract: product: the choice misses the declared description; took its region <%s>",
+        "extract: product: the declared description's region <%s> taken",
         analysis.blocks[index].tag,
     )
+    # by_kind stays False: a region under THIN_PROSE still widens to the page without its
+    # named boilerplate (on wceb's product pages that keeps more than it costs).
     analysis.best, analysis.best_index = analysis.blocks[index].el, index
     return analysis
 

@@ -12,6 +12,7 @@ cards (a listing).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from common import trace
@@ -36,6 +37,49 @@ def _children(blocks: list[BlockRecord], parent: BlockRecord) -> list[BlockRecor
     return found
 
 
+_MARK = re.compile(tuning.POST_MARK, re.IGNORECASE)
+
+
+def _marked(b: BlockRecord) -> bool:
+    """Whether a box shows who wrote it or when (tuning.POST_MARK)."""
+    for el in b.el.iter():
+        if el.tag == "time" or _MARK.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
+            return True
+    return False
+
+
+def _shape(posts: list[BlockRecord], peers: list[BlockRecord], need: int) -> str | None:
+    """thread for posts that show their authors, listing for cards, None for neither."""
+    if len(posts) >= need and sum(_marked(p) for p in posts) * 2 > len(posts):
+        return tuning.THREAD
+    if len(posts) < need and len(peers) >= need:
+        return tuning.LISTING
+    return None
+
+
+def inner(blocks: list[BlockRecord], best: int, kind: str | None) -> str | None:
+    """The kind the chosen block's own children show: most of its text in sibling posts
+    (a thread) or cards (a listing) of one shape; None when they show neither."""
+    need = tuning.SIBLINGS_MIN_THREAD if kind == tuning.THREAD else tuning.SIBLINGS_MIN
+    box = blocks[best]
+    for _ in range(2):  # the box, and the child that holds most of it
+        groups: dict[tuple[str, str], list[BlockRecord]] = {}
+        children = _children(blocks, box)
+        for c in children:
+            if c.text > c.own:
+                groups.setdefault(_signature(c), []).append(c)
+        for peers in groups.values():
+            if sum(c.text for c in peers) >= tuning.SIBLINGS_SHARE * box.text:
+                posts = [c for c in peers if c.raw >= tuning.POST_PROSE]
+                shown = _shape(posts, peers, need)
+                if shown:
+                    return shown
+        if not children:
+            break
+        box = max(children, key=lambda c: c.text)
+    return None
+
+
 def widen(blocks: list[BlockRecord], best: int, kind: str | None) -> tuple[int, str | None]:
     """The chosen block, or the box of the posts or cards it is one of; and the kind the
     structure shows (None when it shows nothing)."""
@@ -56,7 +100,7 @@ def widen(blocks: list[BlockRecord], best: int, kind: str | None) -> tuple[int, 
             and sum(c.text for c in peers) >= tuning.SIBLINGS_SHARE * parent.text
             and (len(posts) >= need or kind == tuning.LISTING)
         ):
-            shown = tuning.THREAD if len(posts) >= need else tuning.LISTING
+            shown = _shape(posts, peers, need) or shown
             trace.trace(
                 "extract: the choice is one of %d sibling <%s class=%r>, %d with prose: "
                 "their box <%s> taken",

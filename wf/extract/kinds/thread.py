@@ -81,7 +81,9 @@ def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
         (blocks[index].el.get("class") or "")[:40],
         blocks[box].tag,
     )
-    return Analysis(blocks=blocks, best=blocks[box].el, best_index=box, kind=tuning.THREAD)
+    return Analysis(
+        blocks=blocks, best=blocks[box].el, best_index=box, kind=tuning.THREAD, by_kind=True
+    )
 
 
 def prune(el: Any, b: BlockRecord) -> bool:
