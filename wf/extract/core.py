@@ -246,6 +246,11 @@ def _text(
     else:
         declared_kind = declared.kind()[0] if declared is not None else None
         analysis = _product(body, _choose(body, deadline, dense, declared_kind), declared)
+        if analysis.kind in (None, "article", "listing", "landing"):
+            from wf.extract.kinds import listing
+
+            thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
+            analysis = listing.second_opinion(analysis, analysis.kind, thin)
         kind = analysis.kind or "article"
         explain.choice(analysis)
         node = analysis.best if analysis.best is not None else body
@@ -254,6 +259,10 @@ def _text(
             from wf.extract.kinds import thread
 
             prune = thread.prune
+        elif kind == "listing" and analysis.by_kind:
+            from wf.extract.kinds import listing
+
+            prune = listing.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of

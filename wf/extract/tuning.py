@@ -94,3 +94,14 @@ PRODUCT_FIELD_MAX = 300
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).
 POST_MARK = r"author|user|byline|poster|member|date|time|meta|avatar"
+
+# Listings: items are sibling boxes of one shape, each with a link and some words of its
+# own beside it (a title and a date, a price, an excerpt); a menu's items are all link.
+LIST_MIN = 5  # items that make a list
+LIST_ITEM_WORDS = 12  # characters outside links that most items hold
+# A list inside a box named for the page's frame is its navigation, whatever its shape.
+LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|pagination|pager)(?![a-z])"
+LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
+# The second opinion takes the list over the article rule's choice when the choice is
+# thin or the list holds this many times its text.
+LIST_OVER_CHOICE = 2.0

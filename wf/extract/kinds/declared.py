@@ -104,33 +104,45 @@ def by_path(url: str | None) -> str | None:
     return None
 
 
+def _read_script(source: str, declared: Declared) -> None:
+    """One JSON-LD script's types (and Product) into `declared`."""
+    if not source or len(source) > tuning.JSONLD_MAX:
+        return
+    if source.lstrip()[:1] not in "{[":
+        source = _WRAPPER.sub("", source.strip())
+    try:
+        data = json.loads(source, strict=False)
+    except (ValueError, RecursionError):  # a nest of brackets is hostile
+        return
+    for obj in _objects(data):
+        for t in _types(obj.get("@type")):
+            kind = tuning.SCHEMA_KINDS.get(t)
+            if kind:
+                declared.kinds.append((kind, f"JSON-LD {t}"))
+            if kind == tuning.PRODUCT:
+                declared.products += 1
+                declared.product = declared.product or _product(obj)
+
+
 def read(root: Any) -> Declared:
     """The page's declarations; never raises on broken JSON or odd markup."""
     declared = Declared()
-    scripts = root.xpath('//script[contains(@type, "ld+json")]')
+    # One pass over the tree for the three sources, each then read in page order.
+    found = root.xpath(
+        '//script[contains(@type, "ld+json")] | //meta[@property="og:type"] | //*[@itemtype]'
+    )
+    scripts = [el for el in found if el.tag == "script"]
+    og = [el for el in found if el.tag == "meta"][:1]
+    itemtypes = [el.get("itemtype") or "" for el in found if el.tag not in ("script", "meta")]
     for script in scripts[: tuning.JSONLD_SCRIPTS]:
-        source = script.text or ""
-        if not source or len(source) > tuning.JSONLD_MAX:
-            continue
-        source = _WRAPPER.sub("", source.strip()) if source.lstrip()[:1] not in "{[" else source
-        try:
-            data = json.loads(source, strict=False)
-        except (ValueError, RecursionError):  # a nest of brackets is hostile
-            continue
-        for obj in _objects(data):
-            for t in _types(obj.get("@type")):
-                kind = tuning.SCHEMA_KINDS.get(t)
-                if kind:
-                    declared.kinds.append((kind, f"JSON-LD {t}"))
-                if kind == tuning.PRODUCT:
-                    declared.products += 1
-                    declared.product = declared.product or _product(obj)
-    for meta in root.xpath('//meta[@property="og:type"]/@content')[:1]:
-        kind = tuning.OG_KINDS.get(str(meta).strip().lower())
+        _read_script(script.text or "", declared)
+    for meta in og:
+        value = meta.get("content") or ""
+        kind = tuning.OG_KINDS.get(value.strip().lower())
         if kind:
-            declared.kinds.append((kind, f"og:type {meta}"))
-    for itemtype in root.xpath("//*[@itemtype]/@itemtype")[:50]:
-        for t in str(itemtype).split():
+            declared.kinds.append((kind, f"og:type {value}"))
+    for itemtype in itemtypes[:50]:
+        for t in itemtype.split():
             kind = tuning.SCHEMA_KINDS.get(t.rstrip("/").rsplit("/", 1)[-1].lower())
             if kind:
                 declared.kinds.append((kind, f"microdata {t.rsplit('/', 1)[-1]}"))
