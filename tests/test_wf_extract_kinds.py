@@ -191,3 +191,41 @@ def test_faq_questions_name_no_thread_and_broken_declarations_cost_nothing():
     found = extract(html, url="https://tides.example/faq")
     assert found.kind == "landing"
     assert PROSE in found.text
+
+
+def test_a_landing_page_shown_by_its_sections_prints_them_in_order():
+    # Sections of one weight each, each beside a strip of customers' links that outweighs
+    # its prose: the article rule chooses one section.
+    names = ("hero", "features", "pricing", "stories")
+    sections = "".join(
+        f"<div class='{name}'><div class='inner'><h2>Part {n}</h2><p>{PROSE} {n}</p></div>"
+        + "<div class='logos'>"
+        + " ".join(f"<a href='/customer/{c}'>Customer number {c}</a>" for c in range(8))
+        + "</div></div>"
+        for n, name in enumerate(names)
+    )
+    html = page("", NAV + sections + "<footer><a href='/t'>Terms</a></footer>")
+    found = extract(html, url="https://tides.example/")
+    text = found.text
+    places = [text.index(f"Part {n}") for n in range(4)]
+    assert places == sorted(places)
+    assert "Terms" not in text and "About" not in text
+    assert found.kind == "landing"
+
+
+def test_a_list_outweighs_a_thin_choice():
+    rows = "".join(
+        f"<li class='row'><a href='/film/{n}'>Film number {n}</a> (19{n}0) rated {n}.5 by readers</li>"
+        for n in range(1, 9)
+    )
+    html = page(
+        "",
+        NAV
+        + "<div class='intro'><p>The films of the decade.</p></div><ol class='chart'>"
+        + rows
+        + "</ol>",
+    )
+    found = extract(html, url="https://films.example/chart")
+    for n in range(1, 9):
+        assert f"Film number {n}" in found.text
+    assert found.kind == "listing"

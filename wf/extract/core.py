@@ -11,7 +11,7 @@ from wf.extract import Extracted, Link
 
 if TYPE_CHECKING:
     from common.parse_limits import Cut
-    from wf.extract.blocks import Analysis, BlockRecord
+    from wf.extract.blocks import BlockRecord
     from wf.extract.kinds.declared import Declared
     from wf.extract.markdown import MarkdownWriter
 
@@ -244,25 +244,13 @@ def _text(
         r = to_markdown(body)
         kind = None
     else:
-        declared_kind = declared.kind()[0] if declared is not None else None
-        analysis = _product(body, _choose(body, deadline, dense, declared_kind), declared)
-        if analysis.kind in (None, "article", "listing", "landing"):
-            from wf.extract.kinds import listing
+        from wf.extract.kinds.choose import analyse
 
-            thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
-            analysis = listing.second_opinion(analysis, analysis.kind, thin)
-        kind = analysis.kind or "article"
+        choice = analyse(body, deadline, dense, declared)
+        analysis, kind = choice.analysis, choice.kind
         explain.choice(analysis)
         node = analysis.best if analysis.best is not None else body
-        prune = blocks.prune_lenient if analysis.lenient else blocks.prune
-        if kind == "thread" and analysis.best is not None:
-            from wf.extract.kinds import thread
-
-            prune = thread.prune
-        elif kind == "listing" and analysis.by_kind:
-            from wf.extract.kinds import listing
-
-            prune = listing.prune
+        prune = choice.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
@@ -296,28 +284,6 @@ def _text(
         head = product.header(declared.product, text)
         text = f"{head}\n\n{text}" if head and text else head or text
     return text, [Link(text=t, url=u) for t, u in r.links], kind
-
-
-def _choose(body: Any, deadline: float | None, dense: bool, kind: str | None) -> Analysis:
-    """The kind's own rule when it has one and finds its content, else the scoring walk."""
-    from wf.extract import blocks
-
-    if kind == "thread":
-        from wf.extract.kinds import thread
-
-        gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
-        found = thread.choose(body, deadline, gm)
-        if found is not None:
-            return found
-    return blocks.choose(body, deadline, dense, kind)
-
-
-def _product(body: Any, analysis: Analysis, declared: Declared | None) -> Analysis:
-    if declared is None or not declared.product or analysis.kind != "product":
-        return analysis
-    from wf.extract.kinds import product
-
-    return product.choose(body, analysis, declared.product)
 
 
 _SPACES = re.compile(r"[ \t\n\r\f]+")

@@ -105,3 +105,8 @@ LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
 # The second opinion takes the list over the article rule's choice when the choice is
 # thin or the list holds this many times its text.
 LIST_OVER_CHOICE = 2.0
+
+# Landing pages: a choice that holds under this share of the page's prose (outside named
+# boilerplate), on a page that declares no article, thread, product or listing, is one
+# section of many.
+LANDING_SHARE = 0.5

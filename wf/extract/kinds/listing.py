@@ -3,11 +3,13 @@
 The kind's own rule finds the page's list independently of the article scoring: the
 largest group (by text) of tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it,
-outside the page's frame (nav, header, footer, asides, boxes named as menus or filters).
+outside the page's frame (nav, header, footer, asides, boxes named as menus or filters)
+and outside boxes that are never content (comments, recommendations, consent), most of
+them not named as boilerplate themselves.
 It is also the second opinion on any page whose chosen block is thin against it (a list's
 intro chosen over its items, a page declared an article that is a list): the list is
-taken over the choice, whatever the page declares, when the choice is thin (under
-THIN_PROSE of prose) or the list holds LIST_OVER_CHOICE times its text: a collection's
+taken over the choice when the choice is thin (under THIN_PROSE of prose), or, on a page
+not declared an article, when the list holds LIST_OVER_CHOICE times its text: a collection's
 own prose (its introduction, its buying guide) is what its readers look for first. A
 choice that holds the list already stays (the list is part of it), its items then kept
 however linked or short on a page declared a listing.
@@ -30,10 +32,10 @@ ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p")
 
 def _framed(el: Any) -> bool:
     """Whether an element is or sits inside the page's frame."""
-    from wf.extract.blocks import _lowered
+    from wf.extract.blocks import _lowered, _never_content
 
     while el is not None and el.tag not in ("body", "html"):
-        if el.tag in tuning.LIST_FRAME_TAGS:
+        if el.tag in tuning.LIST_FRAME_TAGS or _never_content(el):
             return True
         names = f"{el.get('class') or ''} {el.get('id') or ''}".strip()
         if names and any(_FRAME.search(_lowered(t)) for t in names.split()):
@@ -87,7 +89,8 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
                 # The choice holds the list: its items stay, however linked or short.
                 analysis.kind, analysis.by_kind = tuning.LISTING, True
             return analysis
-        if not (chosen.good < thin or box.text >= tuning.LIST_OVER_CHOICE * chosen.text):
+        outweighs = kind != tuning.ARTICLE and box.text >= tuning.LIST_OVER_CHOICE * chosen.text
+        if not (chosen.good < thin or outweighs):
             return analysis
     trace.trace(
         "extract: listing: %d items in <%s class=%r> (%d characters) taken over the choice",
