@@ -40,14 +40,27 @@ def _anchor(body: Any, description: str) -> Any:
     return None
 
 
+def _heading(body: Any, name: str) -> Any:
+    """The <h1> that shows the declared name (or the only <h1>), or None."""
+    headings = list(body.iter("h1"))
+    want = _norm(name)
+    for h in headings:
+        if want and want in _norm("".join(h.itertext())):
+            return h
+    return headings[0] if len(headings) == 1 else None
+
+
 def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     """The description's region, or the article rule's `analysis` when the page does not
     show the declared description."""
     from wf.extract.blocks import BLOCK
 
     el = _anchor(body, declared.get("description", ""))
+    what = "declared description"
     if el is None:
-        trace.trace("extract: product: the declared description is not on the page")
+        el, what = _heading(body, declared.get("name", "")), "product's heading"
+    if el is None:
+        trace.trace("extract: product: neither the declared description nor a heading shown")
         return analysis
     while el is not None and el.tag not in BLOCK:
         el = el.getparent()
@@ -56,10 +69,7 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     if record is None:
         return analysis
     index = _grow(analysis.blocks, record)
-    trace.trace(
-        "extract: product: the declared description's region <%s> taken",
-        analysis.blocks[index].tag,
-    )
+    trace.trace("extract: product: the %s's region <%s> taken", what, analysis.blocks[index].tag)
     # by_kind stays False: a region under THIN_PROSE still widens to the page without its
     # named boilerplate (on wceb's product pages that keeps more than it costs).
     analysis.best, analysis.best_index = analysis.blocks[index].el, index
