@@ -367,7 +367,7 @@ def test_a_paragraph_that_is_only_an_address_is_dropped():
     ],
 )
 def test_boilerplate_names(names: str, boilerplate: bool):
-    from wf.extract.blocks import negative_words
+    from wf.extract.names import negative_words
 
     assert negative_words(names) is boilerplate
 

@@ -11,9 +11,9 @@ from wf.extract import Extracted, Link
 
 if TYPE_CHECKING:
     from common.parse_limits import Cut
-    from wf.extract.blocks import BlockRecord
     from wf.extract.kinds.declared import Declared
     from wf.extract.markdown import MarkdownWriter
+    from wf.extract.records import BlockRecord
 
 NEXT_TO_NOTHING = 80
 
@@ -248,7 +248,7 @@ def _text(
 
         choice = analyse(body, deadline, dense, declared)
         analysis, kind = choice.analysis, choice.kind
-        explain.choice(analysis)
+        explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
         prune = choice.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
@@ -299,7 +299,7 @@ def quick_text(body: Any) -> str:
 
 def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
     if prune is None:
-        from wf.extract.blocks import prune
+        from wf.extract.prune import prune
 
     def skip(el: Any) -> bool:
         record = records.get(el)

@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from wf.extract.blocks import BLOCK, check_time
+from wf.extract.names import BLOCK
+from wf.extract.records import check_time
 
 _WS = re.compile(r"[ \t\n\r\f]+")
 # What str.split() takes for white space besides HTML's spaces.

@@ -110,3 +110,77 @@ LIST_OVER_CHOICE = 2.0
 # boilerplate), on a page that declares no article, thread, product or listing, is one
 # section of many.
 LANDING_SHARE = 0.5
+# ...and when other boxes beside the choice or its ancestors (its sections' siblings) hold
+# prose of a like weight: this many, each with this share of the choice's prose, most of
+# it outside list items (a news ticker beside an article is no section).
+LANDING_SECTIONS = 1
+LANDING_SECTION_SHARE = 0.25
+
+
+# The block scoring's words (wf/extract/names.py, notices.py).
+
+# Words in class and id values that name boilerplate on any site (with the commonest
+# non-English stems for comments and advertising). The distinctive ones match inside
+# longer names too (sitefooter, relatedPosts, commentlist); the short or ambiguous ones
+# only as whole words, so that "ad" does not match "header".
+# fmt: off
+NEGATIVE_STEMS = (
+    "comment(?!ary)", "disqus", "share", "sharing", "social", "related", "recommend",
+    "recirc", "promo", "newsletter", "subscri", "signup", "advert", "sponsor", "sidebar",
+    "widget", "footer", "breadcrumb", "navbar", "navigation", "menu", "cookie", "consent",
+    "gdpr", "banner", "popup", "modal", "outbrain", "taboola", "trending", "popular",
+    "byline", "pagination", "toolbar", "login", "caption", "gallery", "slideshow",
+    "carousel", "feedback", "coment", "komment", "reklam", "werbung", "publicidad",
+    "publicite", "empfehlung", "verwandte", "meistgelesen", "relacionad",
+    # Consent platforms name their containers alike on every site: OneTrust, Cookiebot,
+    # Didomi, Usercentrics, Quantcast, TrustArc, Sourcepoint, Borlabs, Complianz, CookieYes.
+    "onetrust", "ot-sdk", "optanon", "cybot", "didomi", "usercentrics", "qc-cmp",
+    "trustarc", "sp-message", "borlabs", "cmplz", "cmpbox", "iubenda", "axeptio",
+    "tarteaucitron",
+)
+NEGATIVE_WORDS = (
+    "ad", "ads", "adv", "nav", "rail", "tags", "cta", "follow", "rating", "skip", "pager",
+    "print", "author", "cmp", "klaro", "anzeige", "more-from", "also-like", "may-like",
+    "other-news", "lire-aussi", "articles-lies", "mehr-zum-thema", "weitere-artikel",
+    "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
+    "meta", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
+    "visually-hidden", "screen-reader", "screen-reader-text", "most-read", "more-stories",
+    "author-bio", "jump-link", "see-also", "also-read",
+)
+# fmt: on
+
+
+# Boilerplate that can outweigh a short article but never wraps one: reader comments and
+# recommendations. A page is never read as if these held its content (matched without case).
+NEVER_CONTENT = (
+    r"comment(?!ary)|coment|komment|disqus|related|recommend|outbrain|taboola|popular|"
+    r"trending|promo|newsletter|empfehlung|verwandte|meistgelesen|"
+    # Consent managers (their legal text about vendors and purposes is long prose).
+    r"consent|cookie|gdpr|onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|"
+    r"truste|sp_message|borlabs|cmplz|cky-consent|uc-banner|cmpbox|iubenda|axeptio|"
+    r"tarteaucitron|(?<![a-z])(?:cmp|klaro)(?![a-z])"
+)
+
+# Words of a consent manager's legal text, in the languages most pages here use and as
+# loanwords in most others ("cookie", "tracking"); one every NOTICE_SPACING characters of
+# text at least makes a box a consent dialog rather than an article that mentions them.
+# Counted with str.count on the lowered text: a regex alternation is a hundred times
+# slower here.
+CONSENT_WORDS = (
+    "cookie", "consent", "einwillig", "zustimm", "datenschutz", "privacy", "privacidad",
+    "confidentialit", "partner", "vendor", "anbieter", "purpose", "zweck", "finalit",
+    "legitimate interest", "berechtigte", "personalis", "personaliz", "tracking",
+    "widerruf", "withdraw", "gerät", "device", "stored", "gespeichert",
+    "partenaire", "appareil", "donnée", "personal data", "personenbezogen",
+    "\u30af\u30c3\u30ad\u30fc", "\u540c\u610f", "\u30d1\u30fc\u30c8\u30ca\u30fc",
+)  # fmt: skip
+# One of these is in every consent dialog: the rest are counted only then. (Japanese:
+# "cookie" and "consent".)
+CONSENT_CORE = (
+    "cookie",
+    "consent",
+    "einwillig",
+    "zustimm",
+    "\u30af\u30c3\u30ad\u30fc",
+    "\u540c\u610f",
+)

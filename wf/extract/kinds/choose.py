@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from wf.extract import tuning
 
 if TYPE_CHECKING:
-    from wf.extract.blocks import Analysis, BlockRecord
     from wf.extract.kinds.declared import Declared
+    from wf.extract.records import Analysis, BlockRecord
 
 
 @dataclass

@@ -24,7 +24,7 @@ from common import trace
 from wf.extract import tuning
 
 if TYPE_CHECKING:
-    from wf.extract.blocks import Analysis, BlockRecord
+    from wf.extract.records import Analysis, BlockRecord
 
 _FRAME = re.compile(tuning.LIST_FRAME)
 ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
@@ -32,13 +32,13 @@ ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p")
 
 def _framed(el: Any) -> bool:
     """Whether an element is or sits inside the page's frame."""
-    from wf.extract.blocks import _lowered, _never_content
+    from wf.extract.names import lowered, never_content
 
     while el is not None and el.tag not in ("body", "html"):
-        if el.tag in tuning.LIST_FRAME_TAGS or _never_content(el):
+        if el.tag in tuning.LIST_FRAME_TAGS or never_content(el):
             return True
         names = f"{el.get('class') or ''} {el.get('id') or ''}".strip()
-        if names and any(_FRAME.search(_lowered(t)) for t in names.split()):
+        if names and any(_FRAME.search(lowered(t)) for t in names.split()):
             return True
         el = el.getparent()
     return False
@@ -46,12 +46,12 @@ def _framed(el: Any) -> bool:
 
 def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
     """The index of the box of the page's list and its number of items, or None."""
-    from wf.extract.blocks import _class_kind
+    from wf.extract.names import class_kind
 
     groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
     for b in blocks:
         if b.parent >= 0 and b.tag in ITEM_TAGS and b.link and b.last is not None:
-            groups.setdefault((b.parent, b.tag, _class_kind(b.el.get("class"))), []).append(b)
+            groups.setdefault((b.parent, b.tag, class_kind(b.el.get("class"))), []).append(b)
     ranked = sorted(
         (
             (sum(m.text for m in members), parent, len(members))
@@ -107,6 +107,6 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
 
 def prune(el: Any, b: BlockRecord) -> bool:
     """Inside a list: the frame goes (nav, asides, footers), items stay as they are."""
-    from wf.extract.blocks import STRUCTURAL_NEGATIVE, _never_content
+    from wf.extract.names import STRUCTURAL_NEGATIVE, never_content
 
-    return b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" or _never_content(el)
+    return b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" or never_content(el)

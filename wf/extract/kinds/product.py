@@ -18,7 +18,7 @@ from common import trace
 from wf.extract import tuning
 
 if TYPE_CHECKING:
-    from wf.extract.blocks import Analysis, BlockRecord
+    from wf.extract.records import Analysis, BlockRecord
 
 ANCHOR_CHARS = 40  # the description's first characters looked for in the page
 ANCHOR_MIN = 20  # a shorter description anchors nothing
@@ -53,7 +53,7 @@ def _heading(body: Any, name: str) -> Any:
 def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     """The description's region, or the article rule's `analysis` when the page does not
     show the declared description."""
-    from wf.extract.blocks import BLOCK
+    from wf.extract.names import BLOCK
 
     el = _anchor(body, declared.get("description", ""))
     what = "declared description"

@@ -19,13 +19,13 @@ from common import trace
 from wf.extract import tuning
 
 if TYPE_CHECKING:
-    from wf.extract.blocks import BlockRecord
+    from wf.extract.records import BlockRecord
 
 
 def _signature(b: BlockRecord) -> tuple[str, str]:
-    from wf.extract.blocks import _class_kind
+    from wf.extract.names import class_kind
 
-    return b.tag, _class_kind(b.el.get("class"))
+    return b.tag, class_kind(b.el.get("class"))
 
 
 def _children(blocks: list[BlockRecord], parent: BlockRecord) -> list[BlockRecord]:

@@ -18,7 +18,7 @@ from common import trace
 from wf.extract import tuning
 
 if TYPE_CHECKING:
-    from wf.extract.blocks import Analysis, BlockRecord
+    from wf.extract.records import Analysis, BlockRecord
 
 POST_TAGS = frozenset(("div", "article", "section", "li", "tr", "table"))
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
@@ -27,13 +27,13 @@ GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
 
 def _posts_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
     """The index of the box of the page's posts, and how many posts; None if none."""
-    from wf.extract.blocks import _class_kind
+    from wf.extract.names import class_kind
 
     groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
     for b in blocks:
         if b.parent < 0 or b.tag not in POST_TAGS or b.text == b.own:
             continue  # a post holds blocks (its byline, its paragraphs)
-        key = (b.parent, b.tag, _class_kind(b.el.get("class")))
+        key = (b.parent, b.tag, class_kind(b.el.get("class")))
         groups.setdefault(key, []).append(b)
     best, best_prose, count = None, 0.0, 0
     for (parent, _, _), members in groups.items():
@@ -62,7 +62,7 @@ def _grow(blocks: list[BlockRecord], index: int) -> int:
 def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses)."""
-    from wf.extract.blocks import Analysis, aggregate, walk
+    from wf.extract.records import Analysis, aggregate, walk
 
     blocks = walk(body, skip_boilerplate=False, deadline=deadline)
     if not blocks:
@@ -89,10 +89,12 @@ def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
 def prune(el: Any, b: BlockRecord) -> bool:
     """Inside a thread: nav, asides and footers go, and named boxes without prose, and
     link lists; posts stay whatever they are named."""
-    from wf.extract.blocks import STRUCTURAL_NEGATIVE, _link_list, negative
+    from wf.extract.names import STRUCTURAL_NEGATIVE
+    from wf.extract.prune import link_list
+    from wf.extract.records import negative
 
     if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure":
         return True
     if not b.raw and negative(b):
         return True
-    return _link_list(b)
+    return link_list(b)
