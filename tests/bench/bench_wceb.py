@@ -186,6 +186,30 @@ def f1_of(pages: list[Page], outputs: list[str], chosen: list[bool]) -> str:
     return f"{summarise(scores)[2]:.3f}" if scores else "-"
 
 
+def print_kinds(
+    pages: list[Page],
+    found: list[tuple[str, Callable[[Page], Result]]],
+    results: list[list[Result]],
+    parts: list[tuple[str, Callable[[Page], bool]]],
+) -> None:
+    """F1 per page_type, for every extractor and part, beside the issue's targets."""
+    print()
+    print(f"{'F1 by page_type':<16} {'pages':>5}", end="")
+    for name, _ in found:
+        for part, _ in parts:
+            print(f" {name.split()[0][:5] + ' ' + part:>11}", end="")
+    print(f" {'target':>7}")
+    for kind in (*KINDS, "all"):
+        n = sum(1 for p in pages if kind == "all" or p.kind == kind)
+        print(f"{kind:<16} {n:>5}", end="")
+        for _, res in zip(found, results, strict=True):
+            outputs = [r[0] for r in res]
+            for _, keep in parts:
+                chosen = [keep(p) and kind in ("all", p.kind) for p in pages]
+                print(f" {f1_of(pages, outputs, chosen):>11}", end="")
+        print(f" {TARGETS[kind]:>7.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--details", action="store_true", help="wf's worst tuning pages")
@@ -247,21 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name[:20]:<20} {part:<5} {p:>6.3f} {r:>6.3f} {f1:>6.3f} {snip:>6.3f}"
                 f" {meta[0]:>6.3f} {meta[1]:>6.3f} {meta[2]:>6.3f} {rate:>8.1f}"
             )
-    print()
-    print(f"{'F1 by page_type':<16} {'pages':>5}", end="")
-    for name, _ in found:
-        for part, _ in parts:
-            print(f" {name.split()[0][:5] + ' ' + part:>11}", end="")
-    print(f" {'target':>7}")
-    for kind in (*KINDS, "all"):
-        n = sum(1 for p in pages if kind == "all" or p.kind == kind)
-        print(f"{kind:<16} {n:>5}", end="")
-        for _, res in zip(found, results, strict=True):
-            outputs = [r[0] for r in res]
-            for _, keep in parts:
-                chosen = [keep(p) and kind in ("all", p.kind) for p in pages]
-                print(f" {f1_of(pages, outputs, chosen):>11}", end="")
-        print(f" {TARGETS[kind]:>7.2f}")
+    print_kinds(pages, found, results, parts)
     if args.details:
         outputs = [r[0] for r in results[0]]
         rows = [

@@ -142,43 +142,9 @@ def choose(
             best = best_block(blocks)
             checked = -1
     if skipped and _thin(blocks, best, total + skipped):
-        # Walk everything this time, to learn which boilerplate names held the prose.
         check_time(deadline)
         checked = -1
-        blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
-        aggregate(blocks, set(), gm)
-        # The page's prose without the boxes that can never be its content (a consent
-        # manager's legal text, reader comments): a wrapper holds most of the rest.
-        total = blocks[0].raw - never_content_prose(blocks)
-        if held:
-            hold(blocks, held, True)
-            aggregate(blocks, set(), gm)
-            total -= sum(b.raw for b in blocks if b.el in held and not held_above(blocks, b, held))
-        best = best_block(blocks)
-        # First the wrappers; failing those, the repeated names (the page's names are
-        # then unreliable, and prune leniently inside the content).
-        exempt: set[int] = set()
-        for more, lenient in ((_wrappers, False), (_repeated, True)):
-            if not _thin(blocks, best, total):
-                break
-            added = more(blocks, total) - exempt
-            if held:
-                added = {i for i in added if blocks[i].el not in held}
-            if not added:
-                continue
-            aggregate(blocks, exempt | added, gm)
-            chosen = best_block(blocks)
-            # Repeated names hold the page's prose whatever its length: a short page of two
-            # numbered text widgets is read as the two, not as the whole page.
-            enough = min(THIN_PROSE, 0.5 * total) if lenient else THIN_PROSE
-            if chosen >= 0 and blocks[chosen].good >= enough:
-                exempt |= added
-                best = chosen
-                result.lenient = lenient
-                break
-            aggregate(blocks, exempt, gm)  # no article there either: keep the names' verdict
-        for i in exempt:
-            blocks[i].neg = False
+        blocks, best, total = _rewalk(body, result, held, gm, deadline)
     if held and _thin(blocks, best, total):
         # No article without them either: the consent text is the page's own.
         hold(blocks, held, False)
@@ -187,23 +153,76 @@ def choose(
     if best >= 0 and best != checked:
         best = skip_notices(blocks, best, gm)
     if best >= 0:
-        from wf.extract.kinds import siblings
-
-        if kind != "thread":
-            best = skip_threads(blocks, best, gm)
-        best = widen(blocks, best)
-        best, shown = siblings.widen(blocks, best, kind)
-        if shown and result.kind in (None, "article"):
-            result.kind = shown
-        if shown:
-            best = widen(blocks, best)
-        elif result.kind in (None, "article"):
-            result.kind = siblings.inner(blocks, best, kind) or result.kind
-        best = merge_siblings(blocks, best)
-        if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
-            best = grow_thin(blocks, best)
-        else:
-            drop_bare_cards(blocks, best)
-        result.best = blocks[best].el
-        result.best_index = best
+        _settle(result, blocks, best, kind, dense, gm)
     return result
+
+
+def _rewalk(
+    body: Any, result: Analysis, held: list[Any], gm: int, deadline: float | None
+) -> tuple[list[BlockRecord], int, float]:
+    """The page walked whole, to learn which boilerplate names held its prose: the
+    wrappers exempted first, then the repeated names (the page's names are then
+    unreliable: `result.lenient`). The new records, the best block and the page's prose."""
+    # Walk everything this time, to learn which boilerplate names held the prose.
+    blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
+    aggregate(blocks, set(), gm)
+    # The page's prose without the boxes that can never be its content (a consent
+    # manager's legal text, reader comments): a wrapper holds most of the rest.
+    total = blocks[0].raw - never_content_prose(blocks)
+    if held:
+        hold(blocks, held, True)
+        aggregate(blocks, set(), gm)
+        total -= sum(b.raw for b in blocks if b.el in held and not held_above(blocks, b, held))
+    best = best_block(blocks)
+    # First the wrappers; failing those, the repeated names (the page's names are
+    # then unreliable, and prune leniently inside the content).
+    exempt: set[int] = set()
+    for more, lenient in ((_wrappers, False), (_repeated, True)):
+        if not _thin(blocks, best, total):
+            break
+        added = more(blocks, total) - exempt
+        if held:
+            added = {i for i in added if blocks[i].el not in held}
+        if not added:
+            continue
+        aggregate(blocks, exempt | added, gm)
+        chosen = best_block(blocks)
+        # Repeated names hold the page's prose whatever its length: a short page of two
+        # numbered text widgets is read as the two, not as the whole page.
+        enough = min(THIN_PROSE, 0.5 * total) if lenient else THIN_PROSE
+        if chosen >= 0 and blocks[chosen].good >= enough:
+            exempt |= added
+            best = chosen
+            result.lenient = lenient
+            break
+        aggregate(blocks, exempt, gm)  # no article there either: keep the names' verdict
+    for i in exempt:
+        blocks[i].neg = False
+    return blocks, best, total
+
+
+def _settle(
+    result: Analysis, blocks: list[BlockRecord], best: int, kind: str | None, dense: bool, gm: int
+) -> None:
+    """The choice settled: a comment thread after an article left out (not on a thread),
+    widened to an ancestor, over posts or cards of one shape (siblings.py, which also
+    says the kind it shows) and siblings that continue it, grown when thin."""
+    from wf.extract.kinds import siblings
+
+    if kind != "thread":
+        best = skip_threads(blocks, best, gm)
+    best = widen(blocks, best)
+    best, shown = siblings.widen(blocks, best, kind)
+    if shown and result.kind in (None, "article"):
+        result.kind = shown
+    if shown:
+        best = widen(blocks, best)
+    elif result.kind in (None, "article"):
+        result.kind = siblings.inner(blocks, best, kind) or result.kind
+    best = merge_siblings(blocks, best)
+    if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
+        best = grow_thin(blocks, best)
+    else:
+        drop_bare_cards(blocks, best)
+    result.best = blocks[best].el
+    result.best_index = best
