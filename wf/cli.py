@@ -119,7 +119,7 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     "headers",
     multiple=True,
     metavar="'NAME: VALUE'",
-    help="Send this request header (repeatable); dropped on a redirect to another host.",
+    help="Send this request header (repeatable); dropped on a redirect to another origin.",
 )
 @click.option(
     "--retry",

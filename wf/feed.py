@@ -10,7 +10,9 @@ The feed is then rebuilt as one small HTML document (``# feed title``, then per 
 ``## title``, its date and link, its summary) and written by the page extractor with the
 main-content choice off, so headings, lists, links and ``--links`` markers come out as
 they do for pages. Each summary is parsed on its own first: a summary is any HTML, and
-an unclosed element in one must not swallow the entries after it.
+an unclosed element in one must not swallow the entries after it. Every string taken from
+the feed passes the text policy (common/text.py) before lxml is given it again: a
+character reference to a control (``&#x1b;``) is text lxml refuses to set.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from common.text import clean_text, one_line
 
 ATOM = "http://www.w3.org/2005/Atom"
 RSS1 = "http://purl.org/rss/1.0/"
@@ -203,16 +207,18 @@ def _child(el: Any, *names: str) -> Any:
 
 
 def _text_of(el: Any) -> str | None:
+    # Under the text policy before any of it is given back to lxml: a character reference
+    # to a control (&#x1b;) is text lxml refuses to set ("All strings must be XML
+    # compatible"), and it means nothing on a terminal but an escape sequence.
     if el is None:
         return None
-    text = " ".join("".join(el.itertext()).split())
-    return text or None
+    return one_line("".join(el.itertext())) or None
 
 
 def _url(href: str | None, base: str | None) -> str | None:
     if not href:
         return None
-    href = re.sub(r"\s+", "", href)
+    href = re.sub(r"\s+", "", one_line(href))
     if not href:
         return None
     from urllib.parse import urljoin, urlsplit
@@ -231,12 +237,12 @@ def _html_title(raw: str | None) -> str | None:
     if not raw:
         return None
     if "<" not in raw and "&" not in raw:
-        return " ".join(raw.split()) or None
+        return one_line(raw) or None
     from wf.extract.parse import parse, to_utf8
 
     root = parse(b"<html><body>" + to_utf8(raw) + b"</body></html>")
     body = root.find("body") if root is not None else None
-    return _text_of(body) if body is not None else " ".join(raw.split()) or None
+    return _text_of(body) if body is not None else one_line(raw) or None
 
 
 def _rss(root: Any, url: str | None, kind: str) -> Feed:
@@ -354,8 +360,8 @@ def _construct(el: Any) -> tuple[str, bool]:
     kind = (el.get("type") or "text").strip().lower()
     if kind == "xhtml":
         div = _child(el, "{http://www.w3.org/1999/xhtml}div")
-        return _inner_html(div if div is not None else el), True
-    text = "".join(el.itertext())
+        return clean_text(_inner_html(div if div is not None else el)), True
+    text = clean_text("".join(el.itertext()))
     return text, kind in ("html", "text/html")
 
 
@@ -387,7 +393,7 @@ def _construct_title(el: Any) -> str | None:
     if el is None:
         return None
     text, is_html = _construct(el)
-    return _html_title(text) if is_html else " ".join(text.split()) or None
+    return _html_title(text) if is_html else one_line(text) or None
 
 
 # ---------------------------------------------------------------------- dates
@@ -438,7 +444,7 @@ def _summary_element(entry: Entry, budget: list[int], notes: list[str]) -> Any:
     from lxml import etree
 
     div = etree.Element("div")
-    raw = entry.summary
+    raw = clean_text(entry.summary) if entry.summary else None
     if not raw or not raw.strip():
         return None
     if not entry.summary_is_html:
@@ -467,6 +473,12 @@ def _summary_element(entry: Entry, budget: list[int], notes: list[str]) -> Any:
         return None
     etree.strip_elements(body, *JUNK, *_RAW_TEXT, with_tail=False)
     for el in body.iter():
+        # The HTML parser turns "&#x1b;" into the control itself: cleaned before lxml is
+        # asked to set it again (div.text below), and before it could reach the output.
+        if el.text:
+            el.text = clean_text(el.text)
+        if el.tail:
+            el.tail = clean_text(el.tail)
         tag = el.tag
         if tag == "a":
             href = el.get("href")

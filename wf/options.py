@@ -142,6 +142,7 @@ def make_options(
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
     from common.http.client import NetOptions, user_header
+    from common.http.client import user_agent as checked_agent
     from common.policy import policy_from_env
     from common.values import env_deadline, env_flag, env_int, env_size, parse_size
     from wf.lines import compile_regex
@@ -193,7 +194,7 @@ def make_options(
     net = NetOptions(
         timeout=timeout,
         max_bytes=max_bytes,
-        user_agent=user_agent,
+        user_agent=checked_agent(user_agent),
         policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
         headers=tuple(user_header(h) for h in headers),
         proxy_resolves=proxy_resolves,

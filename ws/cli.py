@@ -203,7 +203,7 @@ def command(
         report = chain.run(options, say=lambda line: diag("ws", line))
         cache.store(options, report)
     if as_json:
-        write_json({**report.as_json(), "cached": hit is not None})
+        write_json(view.json_doc(report, cached=hit is not None))
     elif urls_only:
         write(view.urls(report))
     elif report.results:
