@@ -27,7 +27,8 @@ NAV = "<nav><a href='/'>Home</a> <a href='/forum'>Forum</a> <a href='/about'>Abo
 def post(author: str, date: str, words: str) -> str:
     # Forums name every post a comment, which the article rule reads as boilerplate.
     return (
-        f'<div class="comment-item"><div class="comment-meta"><span>{author}</span> '
+        f'<div class="comment-item"><div class="votes"><span>12</span></div>'
+        f'<div class="comment-meta"><span class="username">{author}</span> '
         f"<time>{date}</time></div><div class='comment-body'><p>{words}</p></div>"
         '<div class="comment-actions"><a href="#r">Reply</a> <a href="#f">Flag</a></div></div>'
     )
@@ -53,6 +54,11 @@ def test_a_thread_prints_every_post_in_order():
     third = text.index("Also online, as a PDF")
     assert first < second < third
     assert "Log in to reply" not in text and "Terms" not in text
+    lines = text.split("\n")
+    # Each post starts with its author and date; votes and the post's controls are gone.
+    assert lines[lines.index("ann, 2024-03-01") + 2].startswith("Where does the harbour")
+    assert lines[lines.index("ben, 2024-03-02") + 2].startswith("They hang in the pilots")
+    assert "12" not in lines and "Flag" not in text and "Reply" not in text
     assert found.kind == "thread"
     assert found.metadata is not None and found.metadata["type"] == "thread"
 

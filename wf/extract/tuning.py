@@ -184,3 +184,16 @@ CONSENT_CORE = (
     "\u30af\u30c3\u30ad\u30fc",
     "\u540c\u610f",
 )
+
+# Threads: where a post names its author and date (class, id or itemprop), and the short
+# controls around posts (votes, share, follow, flag, reply, "log in to reply").
+POST_AUTHOR = r"author|user-?name|poster|nickname|member-?name|display-?name|user-?link|(?<![a-z])user(?![a-z])"
+POST_DATE = r"date|time|posted|timestamp|relativetime"
+BYLINE_MAX = 80  # characters: an author's or a date's box is short
+POST_CONTROLS = (
+    "share", "follow", "flag", "report", "reply", "quote", "like", "upvote", "downvote",
+    "vote", "bookmark", "permalink", "edit", "log in to reply", "sign in to reply",
+    "log in to comment", "sign in to comment", "add a comment", "improve this answer",
+    "improve this question", "show activity on this post", "copy link", "helpful",
+)  # fmt: skip
+CONTROL_MAX = 40  # characters: a control's box is short

@@ -40,7 +40,7 @@ def _children(blocks: list[BlockRecord], parent: BlockRecord) -> list[BlockRecor
 _MARK = re.compile(tuning.POST_MARK, re.IGNORECASE)
 
 
-def _marked(b: BlockRecord) -> bool:
+def marked(b: BlockRecord) -> bool:
     """Whether a box shows who wrote it or when (tuning.POST_MARK)."""
     for el in b.el.iter():
         if el.tag == "time" or _MARK.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
@@ -50,7 +50,7 @@ def _marked(b: BlockRecord) -> bool:
 
 def _shape(posts: list[BlockRecord], peers: list[BlockRecord], need: int) -> str | None:
     """thread for posts that show their authors, listing for cards, None for neither."""
-    if len(posts) >= need and sum(_marked(p) for p in posts) * 2 > len(posts):
+    if len(posts) >= need and sum(marked(p) for p in posts) * 2 > len(posts):
         return tuning.THREAD
     if len(posts) < need and len(peers) >= need:
         return tuning.LISTING
