@@ -12,6 +12,7 @@ import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 VENV_BIN = Path(sys.executable).parent
+
+# The uid that plays another local user (root only: dropping to it needs root).
+NOBODY = 65534
 
 # Private addresses are refused by default; every local test server is on 127.0.0.1.
 ALLOW = ("--allow-host", "127.0.0.1")
@@ -96,12 +100,12 @@ def invoke(
     from common.run import run_cli
 
     if tool == "wf":
-        from wf.cli import _json_error, command
+        from wf.cli import command, json_error
     else:
-        from ws.cli import _json_error, command  # type: ignore[no-redef]
+        from ws.cli import command, json_error  # type: ignore[no-redef]
     runner = CliRunner()
     with runner.isolation(input=input, env=env) as (out, err, _):
-        code = run_cli(tool, command, args, json_error=_json_error)
+        code = run_cli(tool, command, args, json_error=json_error)
     return Result(code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))
 
 
@@ -180,3 +184,43 @@ def saved_files(folder: Path) -> list[Path]:
     if not folder.exists():
         return []
     return sorted(p for p in folder.iterdir() if p.name not in BOOKKEEPING)
+
+
+def as_user(uid: int, work: Callable[[], bytes]) -> bytes:
+    """What ``work()`` returns when run in a forked child that has become ``uid`` (another
+    local user; needs root). The child leaves only through os._exit, so it never runs
+    pytest's teardown; an exception in it fails the caller with its text. ``uid`` may not
+    read the interpreter's files (a pyenv under a 0700 HOME): import before the call what
+    ``work`` needs."""
+    import encodings.idna  # noqa: F401  (socket calls encode a host name with it)
+    import traceback
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            out = work()
+            code = 0
+        except BaseException:
+            out = traceback.format_exc().encode()
+        finally:
+            try:
+                while out:
+                    out = out[os.write(write_end, out) :]
+            finally:
+                os._exit(code)
+    os.close(write_end)
+    chunks = []
+    with os.fdopen(read_end, "rb") as fh:
+        while chunk := fh.read(65536):
+            chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    got = b"".join(chunks)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise AssertionError(f"the child as uid {uid} failed: {got.decode(errors='replace')}")
+    return got

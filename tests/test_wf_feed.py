@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tests.helpers import ALLOW, saved_files
 from tests.servers import respond
 from wf import feed as wf_feed
+from wf import feedtext
 from wf.sniff import classify
 
 RSS2 = b"""<?xml version="1.0" encoding="utf-8"?>
@@ -634,14 +635,14 @@ _PIECES = [
     ],
 )
 def test_element_names_lxml_refuses_alone_are_no_error(body):
-    out = wf_feed.render(body, url="https://feed.example/f", want_entries=True)
+    out = feedtext.feed_text(body, url="https://feed.example/f", want_entries=True)
     assert isinstance(out.text, str)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=8)), max_size=40))
 def test_render_never_raises(pieces):
-    out = wf_feed.render("".join(pieces), url="https://feed.example/f", want_entries=True)
+    out = feedtext.feed_text("".join(pieces), url="https://feed.example/f", want_entries=True)
     for entry in out.entries:
         assert set(entry) == {"title", "url", "published", "updated", "author", "summary"}
 

@@ -50,7 +50,7 @@ _NEGATIVE = re.compile(
 # Words that say "this is the content". A class token made of them alone outweighs a
 # boilerplate token beside it (`article-body pagination-first`, `main has-sidebar`);
 # a token that mixes both (`article-footer`, `comment-content`) stays boilerplate.
-_POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
+POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
 # Comments: a token that names one outweighs content names beside it.
 _STRONG = re.compile(r"comment(?!ary)|coment|komment|disqus")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
@@ -116,14 +116,14 @@ def _token_kind(token: str) -> int:
     hits = [m.group() for m in _NEGATIVE.finditer(low) if not _modified(low[: m.start()])]
     if hits:
         # has-sidebar, card-no-image: what a block holds, not what it is.
-        if _STRONG.search(low) and _POSITIVE.search(low):
+        if _STRONG.search(low) and POSITIVE.search(low):
             # comment-text, comment-body: a reader's comment, whatever else the block
             # is called.
             return _NEG | _STRONG_NEG
         if all(hit in _IMAGE_WORDS for hit in hits) and _TEXT_WORD.search(low):
             return _NEG | _PICTURE
         return _NEG | _TEASER if all(hit in _TEASER_WORDS for hit in hits) else _NEG
-    return _POS if _POSITIVE.search(low) else 0
+    return _POS if POSITIVE.search(low) else 0
 
 
 def _negative_kind(words: str) -> int:

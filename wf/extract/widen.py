@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wf.extract.names import _POSITIVE, HEADING, NEVER_NEGATIVE, never_content
+from wf.extract.names import HEADING, NEVER_NEGATIVE, POSITIVE, never_content
 from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, negative
 
 THREAD_ITEMS = 4  # sibling entries of one shape that make a thread of comments
@@ -108,7 +108,7 @@ def _says_content(el: Any) -> bool:
     if el.tag in _CONTAINER or el.get("itemprop") == "articleBody":
         return True
     names = el.get("class") or el.get("id")
-    return bool(names and _POSITIVE.search(names.lower()))
+    return bool(names and POSITIVE.search(names.lower()))
 
 
 def _children_prose(
