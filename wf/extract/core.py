@@ -162,8 +162,10 @@ def _extract(
 
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title)
-    declared = None if full else _declared(root, url)
-    parse.clean(root, main=not full)
+    og = "" if full else _og_type(root)
+    jsonld: list[str] | None = None if full else []
+    parse.clean(root, main=not full, jsonld=jsonld)
+    declared = None if jsonld is None else _declared(root, url, jsonld, og)
     body = root.find("body")
     if body is None:
         body = root
@@ -191,13 +193,23 @@ def _extract(
     return Extracted(title=title, text=text, links=links, metadata=meta, kind=kind)
 
 
-def _declared(root: Any, url: str | None) -> Declared:
-    """What the page declares it is (before cleaning removes its <script> and <meta>)."""
+def _og_type(root: Any) -> str:
+    from wf.extract.kinds import declared
+
+    try:
+        return declared.og_type(root)
+    except Exception:  # noqa: BLE001 - a declaration never costs the page its text
+        return ""
+
+
+def _declared(root: Any, url: str | None, jsonld: list[str], og: str) -> Declared:
+    """What the page declares it is: its JSON-LD scripts (gathered while cleaning) and
+    og:type (read before), then its microdata."""
     from wf.extract import tuning
     from wf.extract.kinds import declared
 
     try:
-        found = declared.read(root)
+        found = declared.read(root, jsonld, og)
     except Exception:  # noqa: BLE001 - a declaration never costs the page its text
         found = declared.Declared()
     kind, why = found.kind()

@@ -187,13 +187,25 @@ def negative_block(el: Any, tag: str) -> bool:
     return kind != 0
 
 
+_class_kinds: dict[str, str] = {}
+_DIGIT = re.compile(r"\d")
+
+
 def class_kind(cls: str | None) -> str:
-    """A class value without the tokens that number one element."""
+    """A class value without the tokens that number one element (cached: a page repeats
+    its class values, and the kinds compare many)."""
     if not cls:
         return ""
-    if not any(c.isdigit() for c in cls):
-        return cls
-    return " ".join(t for t in cls.split() if not any(c.isdigit() for c in t))
+    found = _class_kinds.get(cls)
+    if found is None:
+        if len(_class_kinds) > 20000:
+            _class_kinds.clear()
+        if _DIGIT.search(cls) is None:
+            found = cls
+        else:
+            found = " ".join(t for t in cls.split() if _DIGIT.search(t) is None)
+        _class_kinds[cls] = found
+    return found
 
 
 def never_content(el: Any) -> bool:

@@ -296,19 +296,25 @@ def drop(el: Any) -> None:
     parent.remove(el)
 
 
-def clean(root: Any, *, main: bool) -> None:
-    """Remove what no reader sees: junk elements and hidden ones."""
+def clean(root: Any, *, main: bool, jsonld: list[str] | None = None) -> None:
+    """Remove what no reader sees: junk elements and hidden ones. `jsonld`, when given,
+    gets the text of each JSON-LD script on the way (the same pass over the tree)."""
     from lxml import etree
 
-    _expand_noscript(root)
+    _expand_noscript(root, jsonld)
     etree.strip_elements(root, *(JUNK_MAIN if main else JUNK), with_tail=False)
     _drop_hidden(root)
 
 
-def _expand_noscript(root: Any) -> None:
+def _expand_noscript(root: Any, jsonld: list[str] | None = None) -> None:
     """Parse <noscript> content that a parser kept as raw text (as HTML5 parsers with
-    scripting on do): some pages keep their whole text there."""
-    for el in root.iter("noscript"):
+    scripting on do): some pages keep their whole text there. JSON-LD scripts' texts go
+    to `jsonld` when it is a list."""
+    for el in root.iter("noscript", "script") if jsonld is not None else root.iter("noscript"):
+        if el.tag == "script":
+            if jsonld is not None and el.text and "ld+json" in (el.get("type") or ""):
+                jsonld.append(el.text)
+            continue
         text = el.text
         if len(el) or not text or "<" not in text:
             continue

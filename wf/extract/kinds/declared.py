@@ -124,26 +124,23 @@ def _read_script(source: str, declared: Declared) -> None:
                 declared.product = declared.product or _product(obj)
 
 
-def read(root: Any) -> Declared:
-    """The page's declarations; never raises on broken JSON or odd markup."""
+def og_type(root: Any) -> str:
+    """OpenGraph's og:type among <head>'s children (before cleaning removes <head>)."""
+    head = root.find("head")
+    found = [] if head is None else head.xpath('meta[@property="og:type"]/@content')
+    return str(found[0]) if found else ""
+
+
+def read(root: Any, jsonld: list[str], og: str) -> Declared:
+    """The page's declarations from its JSON-LD scripts' texts, its og:type, and, when
+    those declare no kind, the microdata itemtypes of `root` (cleaned or not: cleaning
+    keeps attributes); never raises on broken JSON or odd markup."""
     declared = Declared()
-    # <script> and <meta> by tag (cheaper than an XPath over every node); the scan for
-    # microdata, which must look at every element, only when those declare no kind.
-    scripts: list[Any] = []
-    og: list[Any] = []
-    for el in root.iter("script", "meta"):
-        if el.tag == "script":
-            if "ld+json" in (el.get("type") or ""):
-                scripts.append(el)
-        elif not og and el.get("property") == "og:type":
-            og.append(el)
-    for script in scripts[: tuning.JSONLD_SCRIPTS]:
-        _read_script(script.text or "", declared)
-    for meta in og:
-        value = meta.get("content") or ""
-        kind = tuning.OG_KINDS.get(value.strip().lower())
-        if kind:
-            declared.kinds.append((kind, f"og:type {value}"))
+    for source in jsonld[: tuning.JSONLD_SCRIPTS]:
+        _read_script(source, declared)
+    kind = tuning.OG_KINDS.get(og.strip().lower())
+    if kind:
+        declared.kinds.append((kind, f"og:type {og}"))
     if declared.kinds:
         return declared
     for itemtype in root.xpath("//*[@itemtype]/@itemtype")[:50]:
