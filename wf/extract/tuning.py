@@ -94,6 +94,8 @@ PRODUCT_FIELD_MAX = 300
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).
 POST_MARK = r"author|user|byline|poster|member|date|time|meta|avatar"
+MARK_SCAN = 400  # elements of a post looked at for its mark
+MARK_POSTS = 12  # posts of a group looked at for their marks
 
 # Listings: items are sibling boxes of one shape, each with a link and some words of its
 # own beside it (a title and a date, a price, an excerpt); a menu's items are all link.

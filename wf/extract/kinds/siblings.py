@@ -13,6 +13,7 @@ cards (a listing).
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from common import trace
@@ -41,8 +42,10 @@ _MARK = re.compile(tuning.POST_MARK, re.IGNORECASE)
 
 
 def marked(b: BlockRecord) -> bool:
-    """Whether a box shows who wrote it or when (tuning.POST_MARK)."""
-    for el in b.el.iter():
+    """Whether a box shows who wrote it or when (tuning.POST_MARK), among its first
+    tuning.MARK_SCAN elements: nested boxes of a hostile page are not read again and
+    again."""
+    for el in islice(b.el.iter(), tuning.MARK_SCAN):
         if el.tag == "time" or _MARK.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
             return True
     return False
@@ -50,7 +53,8 @@ def marked(b: BlockRecord) -> bool:
 
 def _shape(posts: list[BlockRecord], peers: list[BlockRecord], need: int) -> str | None:
     """thread for posts that show their authors, listing for cards, None for neither."""
-    if len(posts) >= need and sum(marked(p) for p in posts) * 2 > len(posts):
+    sample = posts[: tuning.MARK_POSTS]
+    if len(posts) >= need and sum(marked(p) for p in sample) * 2 > len(sample):
         return tuning.THREAD
     if len(posts) < need and len(peers) >= need:
         return tuning.LISTING

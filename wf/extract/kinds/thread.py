@@ -49,7 +49,8 @@ def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | Non
             continue
         # Posts that show their author or date outrank any other group (two boxes of a
         # page's layout hold prose too); among alike groups, the one with most prose.
-        signed = sum(marked(m) for m in posts) >= tuning.SIBLINGS_MIN_THREAD
+        sample = posts[: tuning.MARK_POSTS]
+        signed = sum(marked(m) for m in sample) >= tuning.SIBLINGS_MIN_THREAD
         if not signed and len(posts) < tuning.SIBLINGS_MIN:
             continue
         rank = (signed, sum(m.raw for m in posts))
