@@ -217,8 +217,8 @@ def _settle(
         result.kind = shown
     if shown:
         best = widen(blocks, best)
-    elif result.kind is None:  # undeclared: what its structure shows
-        result.kind = siblings.inner(blocks, best, kind)
+    elif result.kind in (None, "article"):  # what the structure shows, if anything
+        result.kind = siblings.inner(blocks, best, kind) or result.kind
     best = merge_siblings(blocks, best)
     if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
         best = grow_thin(blocks, best)

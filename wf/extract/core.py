@@ -162,10 +162,10 @@ def _extract(
 
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title)
-    og = "" if full else _og_type(root)
     jsonld: list[str] | None = None if full else []
-    parse.clean(root, main=not full, jsonld=jsonld)
-    declared = None if jsonld is None else _declared(root, url, jsonld, og)
+    og: list[str] = []
+    parse.clean(root, main=not full, jsonld=jsonld, og=og)
+    declared = None if jsonld is None else _declared(root, url, jsonld, og[0] if og else "")
     body = root.find("body")
     if body is None:
         body = root
@@ -193,18 +193,9 @@ def _extract(
     return Extracted(title=title, text=text, links=links, metadata=meta, kind=kind)
 
 
-def _og_type(root: Any) -> str:
-    from wf.extract.kinds import declared
-
-    try:
-        return declared.og_type(root)
-    except Exception:  # noqa: BLE001 - a declaration never costs the page its text
-        return ""
-
-
 def _declared(root: Any, url: str | None, jsonld: list[str], og: str) -> Declared:
-    """What the page declares it is: its JSON-LD scripts (gathered while cleaning) and
-    og:type (read before), then its microdata."""
+    """What the page declares it is: its JSON-LD scripts and og:type (gathered while
+    cleaning), then its microdata."""
     from wf.extract import tuning
     from wf.extract.kinds import declared
 

@@ -1,6 +1,7 @@
 """What a page says it is: schema.org types in JSON-LD (with @graph and mainEntity),
-og:type, and microdata itemtypes when those two declare nothing (finding them costs a
-look at every element), read from the tree before cleaning removes <head> and <script>. Also what a Product's declaration says (name, price, availability): a product
+og:type (both gathered by parse.clean's pass over the tree before it removes them), and
+microdata itemtypes when those two declare nothing (finding them costs a look at every
+element). Also what a Product's declaration says (name, price, availability): a product
 page prints those even when its visible page builds them with scripts."""
 
 from __future__ import annotations
@@ -124,17 +125,10 @@ def _read_script(source: str, declared: Declared) -> None:
                 declared.product = declared.product or _product(obj)
 
 
-def og_type(root: Any) -> str:
-    """OpenGraph's og:type among <head>'s children (before cleaning removes <head>)."""
-    head = root.find("head")
-    found = [] if head is None else head.xpath('meta[@property="og:type"]/@content')
-    return str(found[0]) if found else ""
-
-
 def read(root: Any, jsonld: list[str], og: str) -> Declared:
-    """The page's declarations from its JSON-LD scripts' texts, its og:type, and, when
-    those declare no kind, the microdata itemtypes of `root` (cleaned or not: cleaning
-    keeps attributes); never raises on broken JSON or odd markup."""
+    """The page's declarations from what parse.clean gathered (its JSON-LD scripts'
+    texts and og:type), and, when those declare no kind, the microdata itemtypes of
+    `root` (cleaning keeps attributes); never raises on broken JSON or odd markup."""
     declared = Declared()
     for source in jsonld[: tuning.JSONLD_SCRIPTS]:
         _read_script(source, declared)
