@@ -148,16 +148,3 @@ def server(tripwire):  # type: ignore[no-untyped-def]
     s = FixtureServer(forbidden=tripwire.origin)
     yield s
     s.close()
-
-
-@pytest.fixture
-def devtools_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """Something listening where the fake browser (helpers.fake_browser) says its DevTools
-    port is."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    monkeypatch.setenv("FAKE_PORT", str(port))
-    yield port
-    sock.close()

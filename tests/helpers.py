@@ -155,14 +155,28 @@ def recall(got: str, truth: str) -> float:
 # ------------------------------------------------------------------ a fake browser
 
 # The parts of a fake Chromium (a shell script) every fake shares: the profile dir from
-# --user-data-dir, and the DevTools port file Chromium writes there once it listens
-# (FAKE_PORT, set by the devtools_port fixture, or 9, where nothing listens).
+# --user-data-dir, and a DevTools peer on fds 3 and 4 as --remote-debugging-pipe gives
+# Chromium: it answers every command (with a sessionId, for the keeper's relay) and ends
+# when its pipe closes, as Chromium does. It replaces the shell, so it has the browser's pid.
 FAKE_PROFILE_ARG = (
     'for a in "$@"; do case "$a" in --user-data-dir=*) dir="${a#--user-data-dir=}";; esac; done'
 )
-FAKE_PORT_FILE = (
-    'printf \'%s\\n/devtools/browser/fake\\n\' "${FAKE_PORT:-9}" > "$dir/DevToolsActivePort"'
-)
+_FAKE_PEER = """
+import json, os
+buf = b""
+while True:
+    data = os.read(3, 65536)
+    if not data:
+        break
+    *messages, buf = (buf + data).split(b"\\0")
+    for raw in messages:
+        m = json.loads(raw)
+        answer = {"id": m["id"], "result": {"sessionId": "fake-%d" % m["id"], "product": "Fake/1"}}
+        if "sessionId" in m:
+            answer["sessionId"] = m["sessionId"]
+        os.write(4, json.dumps(answer).encode() + b"\\0")
+"""
+FAKE_CDP = f"exec {sys.executable} -c '{_FAKE_PEER}'"
 
 
 def fake_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> Path:

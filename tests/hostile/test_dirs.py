@@ -25,7 +25,7 @@ import pytest
 from common import paths
 from common.errors import RenderError
 from tests.fixtures.render.server import browser_skip_reason, wait_until
-from tests.helpers import ALLOW, FAKE_PORT_FILE, fake_browser, saved_files, tool_path
+from tests.helpers import ALLOW, FAKE_CDP, fake_browser, saved_files, tool_path
 from tests.hostile import proc
 from tests.servers import respond
 from wf.render import keeper as keeper_mod
@@ -42,13 +42,12 @@ BIG = "".join(
 TEXT = {"Content-Type": "text/plain; charset=utf-8"}
 SPA = (Path(__file__).resolve().parents[1] / "fixtures" / "render" / "spa.html").read_bytes()
 
-# Writes its DevTools port file like Chromium; FAKE_MODE=exit fails the launch.
+# Answers on its DevTools pipe like Chromium; FAKE_MODE=exit fails the launch.
 FAKE = textwrap.dedent(
     f"""\
     [ "$FAKE_MODE" = exit ] && {{ echo "fake browser: cannot start" >&2; exit 3; }}
     mkdir -p "$dir"
-    {FAKE_PORT_FILE}
-    exec tail -f "$dir/../stderr.log"
+    {FAKE_CDP}
     """
 )
 
@@ -327,7 +326,7 @@ def _stop_keeper(root: Path) -> None:
 
 @pytest.mark.parametrize("forgery", ["ours-with-a-stranger-pid", "owned-by-another-uid", "symlink"])
 def test_a_forged_keeper_state_file_kills_nothing(
-    fake: Path, devtools_port: int, keepalive_root: Path, tmp_path: Path, victims, forgery: str
+    fake: Path, keepalive_root: Path, tmp_path: Path, victims, forgery: str
 ) -> None:
     if forgery != "ours-with-a-stranger-pid" and os.geteuid() != 0:
         pytest.skip("planting files as another uid needs root")
@@ -361,9 +360,7 @@ def test_a_forged_keeper_state_file_kills_nothing(
     assert mine.poll() is None and other.poll() is None
 
 
-def test_the_state_file_records_who_to_signal(
-    fake: Path, devtools_port: int, keepalive_root: Path
-) -> None:
+def test_the_state_file_records_who_to_signal(fake: Path, keepalive_root: Path) -> None:
     shared = keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10)
     try:
         state = keeper_mod.read_state(keepalive_root)
