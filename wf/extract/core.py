@@ -126,6 +126,10 @@ _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
 
+    # Microdata is looked for in the tree (a walk over every element) only when the page's
+    # source names an itemtype at all: most pages do not.
+    named = "itemtype" in text if isinstance(text, str) else b"itemtype" in text
+    options = {**options, "microdata": named}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
@@ -151,6 +155,7 @@ def _extract(
     want_links: bool,
     deadline: float | None,
     want_metadata: bool,
+    microdata: bool = True,
 ) -> Extracted:
     from wf.extract import blocks, parse
 
@@ -165,7 +170,9 @@ def _extract(
     jsonld: list[str] | None = None if full else []
     og: list[str] = []
     parse.clean(root, main=not full, jsonld=jsonld, og=og)
-    declared = None if jsonld is None else _declared(root, url, jsonld, og[0] if og else "")
+    declared = None
+    if jsonld is not None:
+        declared = _declared(root if microdata else None, url, jsonld, og[0] if og else "")
     body = root.find("body")
     if body is None:
         body = root
@@ -195,12 +202,13 @@ def _extract(
 
 def _declared(root: Any, url: str | None, jsonld: list[str], og: str) -> Declared:
     """What the page declares it is: its JSON-LD scripts and og:type (gathered while
-    cleaning), then its microdata."""
+    cleaning), then the microdata of the cleaned `root` (None: the source names no
+    itemtype)."""
     from wf.extract import tuning
     from wf.extract.kinds import declared
 
     try:
-        found = declared.read(root, jsonld, og)
+        found = declared.read(jsonld, og, root)
     except Exception:  # noqa: BLE001 - a declaration never costs the page its text
         found = declared.Declared()
     kind, why = found.kind()

@@ -1,7 +1,7 @@
 """What a page says it is: schema.org types in JSON-LD (with @graph and mainEntity),
 og:type (both gathered by parse.clean's pass over the tree before it removes them), and
-microdata itemtypes when those two declare nothing (finding them costs a look at every
-element). Also what a Product's declaration says (name, price, availability): a product
+microdata itemtypes when those two declare nothing and the source names one (finding
+them costs a look at every element of the cleaned tree). Also what a Product's declaration says (name, price, availability): a product
 page prints those even when its visible page builds them with scripts."""
 
 from __future__ import annotations
@@ -125,19 +125,20 @@ def _read_script(source: str, declared: Declared) -> None:
                 declared.product = declared.product or _product(obj)
 
 
-def read(root: Any, jsonld: list[str], og: str) -> Declared:
+def read(jsonld: list[str], og: str, root: Any = None) -> Declared:
     """The page's declarations from what parse.clean gathered (its JSON-LD scripts'
-    texts and og:type), and, when those declare no kind, the microdata itemtypes of
-    `root` (cleaning keeps attributes); never raises on broken JSON or odd markup."""
+    texts and og:type), and, when those declare no kind, the microdata itemtypes of the
+    cleaned `root` (None when the page's source names no itemtype); never raises on
+    broken JSON or odd markup."""
     declared = Declared()
     for source in jsonld[: tuning.JSONLD_SCRIPTS]:
         _read_script(source, declared)
     kind = tuning.OG_KINDS.get(og.strip().lower())
     if kind:
         declared.kinds.append((kind, f"og:type {og}"))
-    if declared.kinds:
+    if declared.kinds or root is None:
         return declared
-    for itemtype in root.xpath("//*[@itemtype]/@itemtype")[:50]:
+    for itemtype in root.xpath("//@itemtype")[:50]:
         for t in str(itemtype).split():
             kind = tuning.SCHEMA_KINDS.get(t.rstrip("/").rsplit("/", 1)[-1].lower())
             if kind:
