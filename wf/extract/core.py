@@ -12,9 +12,10 @@ from wf.extract.parse import FAST_MAX
 
 if TYPE_CHECKING:
     from common.parse_limits import Cut
-    from wf.extract.blocks import BlockRecord
     from wf.extract.images import Image
+    from wf.extract.kinds.declared import Declared
     from wf.extract.markdown import MarkdownWriter
+    from wf.extract.records import BlockRecord
     from wf.extract.select import Selection
 
 NEXT_TO_NOTHING = 80
@@ -153,6 +154,10 @@ _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
 
+    # Microdata is looked for in the tree (a walk over every element) only when the page's
+    # source names an itemtype at all: most pages do not.
+    named = "itemtype" in text if isinstance(text, str) else b"itemtype" in text
+    options = {**options, "microdata": named}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
@@ -178,6 +183,7 @@ def _extract(
     want_links: bool,
     deadline: float | None,
     want_metadata: bool,
+    microdata: bool = True,
     selection: Selection | None = None,
     want_images: bool = False,
 ) -> Extracted:
@@ -191,26 +197,20 @@ def _extract(
 
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title)
-    if selection is not None:
-        # The whole page's title and metadata; the text of what the selectors keep.
-        from wf.extract import select
-
-        select.apply(root, selection.select, selection.remove, where=url or "the page")
-    found_images = None
-    keep: tuple[str, ...] = ()
-    if want_images:
-        from wf.extract import images
-
-        # Read before cleaning, which drops <picture> and <source>, then kept through it.
-        found_images, keep = images.scan(root, base), images.KEEP
-    parse.clean(root, main=not full, keep=keep)
+    found_images, keep = _steered(root, url, base, selection, want_images)
+    jsonld: list[str] | None = None if full else []
+    og: list[str] = []
+    parse.clean(root, main=not full, jsonld=jsonld, og=og, keep=keep)
+    declared = None
+    if jsonld is not None:
+        declared = _declared(root if microdata else None, url, jsonld, og[0] if og else "")
     body = root.find("body")
     if body is None:
         body = root
     shown: list[Image] = []
     try:
         blocks.check_time(deadline)
-        text, links, shown = _text(
+        text, links, kind, shown = _text(
             body,
             base=base,
             full=full,
@@ -218,6 +218,7 @@ def _extract(
             want_links=want_links,
             deadline=deadline,
             dense=parse.dense_script(root, title),
+            declared=declared,
             chosen=bool(selection and selection.select),
             images=found_images,
         )
@@ -225,14 +226,56 @@ def _extract(
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         trace.trace("extract: out of time; the page's text in document order, unstructured")
-        text, links = quick_text(body), []
+        text, links, kind = quick_text(body), [], None
+    if meta is not None and kind not in (None, "article"):
+        # The kind whose rule chose the text; an article keeps the schema type it
+        # declared (recipe, review, ...), or none.
+        meta["type"] = kind
     return Extracted(
         title=title,
         text=text,
         links=links,
         metadata=meta,
+        kind=kind,
         images=shown if want_images else None,
     )
+
+
+def _steered(
+    root: Any, url: str | None, base: str | None, selection: Selection | None, images: bool
+) -> tuple[dict[Any, Image] | None, tuple[str, ...]]:
+    """--select and --remove applied (after the whole page's title and metadata are
+    read); with --images, the page's images (read before cleaning, which drops <picture>
+    and <source>) and the tags cleaning is to keep for them."""
+    if selection is not None:
+        from wf.extract import select
+
+        select.apply(root, selection.select, selection.remove, where=url or "the page")
+    if not images:
+        return None, ()
+    from wf.extract.images import KEEP, scan
+
+    return scan(root, base), KEEP
+
+
+def _declared(root: Any, url: str | None, jsonld: list[str], og: str) -> Declared:
+    """What the page declares it is: its JSON-LD scripts and og:type (gathered while
+    cleaning), then the microdata of the cleaned `root` (None: the source names no
+    itemtype)."""
+    from wf.extract import tuning
+    from wf.extract.kinds import declared
+
+    try:
+        found = declared.read(jsonld, og, root)
+    except Exception:  # noqa: BLE001 - a declaration never costs the page its text
+        found = declared.Declared()
+    kind, why = found.kind()
+    if kind in (None, tuning.ARTICLE) and declared.by_path(url) == tuning.DOCUMENTATION:
+        found.kinds.insert(0, (tuning.DOCUMENTATION, "a documentation path in the URL"))
+        kind, why = tuning.DOCUMENTATION, "a documentation path in the URL"
+    if kind:
+        trace.trace("extract: kind %s (%s)", kind, why)
+    return found
 
 
 def _text(
@@ -244,45 +287,34 @@ def _text(
     want_links: bool,
     deadline: float | None,
     dense: bool = False,
+    declared: Declared | None = None,
     chosen: bool = False,
     images: dict[Any, Image] | None = None,
-) -> tuple[str, list[Link], list[Image]]:
+) -> tuple[str, list[Link], str | None, list[Image]]:
     from wf.extract import blocks, explain
-    from wf.extract.images import Markers
-    from wf.extract.markdown import MarkdownWriter
 
-    def to_markdown(node: Any, skip: Any = None, main: bool = not full) -> MarkdownWriter:
-        if images and skip is not None:
-            skip = _showing(skip, images)
-        r = MarkdownWriter(
-            base_url=base,
-            markers=markers,
-            want_links=want_links,
-            skip=skip,
-            main=main,
-            deadline=deadline,
-            images=None if images is None else Markers(images, shared=markers),
-        )
-        r.write(node)
-        return r
-
+    to_markdown = _writer(base, markers, want_links, full, deadline, images)
+    kind = None
     if full:
         trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
     elif chosen:
         r = _selected(body, to_markdown, deadline, dense)
     else:
-        analysis = blocks.choose(body, deadline, dense)
-        explain.choice(analysis)
+        from wf.extract.kinds.choose import analyse
+
+        choice = analyse(body, deadline, dense, declared)
+        analysis, kind = choice.analysis, choice.kind
+        explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
-        prune = blocks.prune_lenient if analysis.lenient else blocks.prune
+        prune = choice.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
         # (linked titles, excerpts). Only when even that is next to nothing, print the
         # whole page rather than nothing.
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
-        if node is not body and _length(r) < thin:
+        if node is not body and _length(r) < thin and not analysis.by_kind:
             wider = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune_named))
             if _length(wider) > _length(r):
                 trace.trace(
@@ -302,30 +334,44 @@ def _text(
                     _length(whole),
                 )
                 r = whole
+    text = r.text()
+    if kind == "product" and declared is not None and declared.product:
+        from wf.extract.kinds import product
+
+        head = product.header(declared.product, text)
+        text = f"{head}\n\n{text}" if head and text else head or text
     shown = r.images.images.items if r.images is not None else []
-    return r.text(), [Link(text=t, url=u) for t, u in r.links], shown
+    return text, [Link(text=t, url=u) for t, u in r.links], kind, shown
 
 
-_SPACES = re.compile(r"[ \t\n\r\f]+")
-_PIECES = re.compile(r"(?: ?\x00)+ ?")
+def _writer(
+    base: str | None,
+    markers: bool,
+    want_links: bool,
+    full: bool,
+    deadline: float | None,
+    images: dict[Any, Image] | None,
+) -> Any:
+    """The Markdown writer of one page's options: ``to_markdown(node, skip, main)``."""
+    from wf.extract.images import Markers
+    from wf.extract.markdown import MarkdownWriter
 
+    def to_markdown(node: Any, skip: Any = None, main: bool = not full) -> MarkdownWriter:
+        if images and skip is not None:
+            skip = _showing(skip, images)
+        r = MarkdownWriter(
+            base_url=base,
+            markers=markers,
+            want_links=want_links,
+            skip=skip,
+            main=main,
+            deadline=deadline,
+            images=None if images is None else Markers(images, shared=markers),
+        )
+        r.write(node)
+        return r
 
-def quick_text(body: Any) -> str:
-    # NUL marks where a text node ends: it is never in the tree (libxml2 makes a page's NUL
-    # U+FFFD, and the careful parse removes it), whatever other controls the page holds.
-    text = _SPACES.sub(" ", "\x00".join(body.itertext()))
-    return _PIECES.sub("\n", text).strip()
-
-
-def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
-    if prune is None:
-        from wf.extract.blocks import prune
-
-    def skip(el: Any) -> bool:
-        record = records.get(el)
-        return record is not None and prune(el, record)
-
-    return skip
+    return to_markdown
 
 
 def _selected(body: Any, to_markdown: Any, deadline: float | None, dense: bool) -> Any:
@@ -333,9 +379,10 @@ def _selected(body: Any, to_markdown: Any, deadline: float | None, dense: bool) 
     it goes, none of it is cut away as not the main block, and a selection of a few
     words (a heading, a price) is written whole."""
     from wf.extract import blocks
+    from wf.extract.prune import prune
 
     analysis = blocks.choose(body, deadline, dense)
-    pruned = _skipper(analysis.records(whole=True), blocks.prune)
+    pruned = _skipper(analysis.records(whole=True), prune)
     chosen = set(body)  # what the selectors named is never boilerplate itself
     r = to_markdown(body, lambda el: el not in chosen and pruned(el))
     if _length(r) < NEXT_TO_NOTHING:
@@ -352,6 +399,28 @@ def _showing(skip: Any, found: dict[Any, Image]) -> Any:
         return skip(el) and not frames_image(el, found)
 
     return skip_but_images
+
+
+_SPACES = re.compile(r"[ \t\n\r\f]+")
+_PIECES = re.compile(r"(?: ?\x00)+ ?")
+
+
+def quick_text(body: Any) -> str:
+    # NUL marks where a text node ends: it is never in the tree (libxml2 makes a page's NUL
+    # U+FFFD, and the careful parse removes it), whatever other controls the page holds.
+    text = _SPACES.sub(" ", "\x00".join(body.itertext()))
+    return _PIECES.sub("\n", text).strip()
+
+
+def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
+    if prune is None:
+        from wf.extract.prune import prune
+
+    def skip(el: Any) -> bool:
+        record = records.get(el)
+        return record is not None and prune(el, record)
+
+    return skip
 
 
 def _length(r: MarkdownWriter) -> int:
