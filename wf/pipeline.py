@@ -182,6 +182,7 @@ def _build(
     page.status = doc.status
     page.bytes = len(doc.body)
     kind, mime = sniff.classify(doc.content_type or None, doc.body)
+    page.kind = kind
     page.content_type = doc.content_type or mime or None
     trace.trace(
         "type: %s (Content-Type %s; the body sniffed as %s)%s",

@@ -17,6 +17,7 @@ Log = Callable[[str], None]
 @dataclass
 class PageResult:
     url: str
+    kind: str | None = None  # what the body was (wf.sniff): html, pdf, feed, text, binary, empty
     final_url: str | None = None
     status: int | None = None
     content_type: str | None = None
