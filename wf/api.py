@@ -11,7 +11,7 @@ is the CLI's supervisor: a page that keeps C code busy past the deadline is not 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -158,3 +158,19 @@ def _done(result: PageResult) -> Page:
         error: ToolError = result.error
         raise error
     return Page.of(result)
+
+
+def warc_pages(
+    paths: str | list[str], *, options: WfOptions | None = None, **flags: Any
+) -> Iterator[Page]:
+    """Each readable response record of the WARC files, as ``wf --warc`` reads it: the
+    Page's document carries warc_target_uri, warc_record_id and warc_date, and its
+    ``to_json`` is the line ``wf --warc`` prints. A page that failed is yielded too (its
+    document's ``error``), as the CLI prints it; a damaged file raises."""
+    from wf.warc.run import warc_documents
+
+    opts = _checked(options, flags)
+    for document, _error in warc_documents(
+        [paths] if isinstance(paths, str) else paths, opts, log=_no_log
+    ):
+        yield Page(document, None)
