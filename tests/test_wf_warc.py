@@ -160,3 +160,39 @@ def test_warc_options_that_cannot_go_together(wf, tmp_path):
     assert r.code == 2 and "--warc-out" in r.stderr
     r = wf("--warc", Path("/proc/nonexistent.warc"))
     assert r.code == 2 and "cannot read --warc" in r.stderr
+
+
+def test_warc_out_that_fails_to_write_a_record_leaves_no_file(tmp_path):
+    """A record that could not be written (here: over RLIMIT_FSIZE) makes the archive
+    incomplete, and an incomplete archive is never renamed into place."""
+    import multiprocessing
+    import resource
+    import signal
+
+    def child(folder: str, done: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+        from common.errors import WriteError
+        from common.http.client import Response
+        from wf.warc.write import WarcWriter
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))
+        writer = WarcWriter(folder + "/out.warc")
+        big = Response(
+            "http://x/", "http://x/", 200, {"content-type": "text/html"}, b"x" * 80_000, 1
+        )
+        outcome = []
+        for step in (lambda: writer.add(big, {}), writer.commit):
+            try:
+                step()
+                outcome.append("ok")
+            except WriteError:
+                outcome.append("write error")
+        done.put(outcome)
+
+    ctx = multiprocessing.get_context("fork")
+    done = ctx.Queue()
+    proc = ctx.Process(target=child, args=(str(tmp_path), done))
+    proc.start()
+    proc.join(30)
+    assert done.get(timeout=5) == ["write error", "write error"]
+    assert list(tmp_path.iterdir()) == []

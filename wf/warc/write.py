@@ -109,6 +109,7 @@ class WarcWriter:
         except OSError as exc:
             raise WriteError(f"cannot write --warc-out {path}: {exc.strerror or exc}") from None
         self._file = os.fdopen(fd, "wb")
+        self.failed = False
         info = b"software: wf\r\nformat: WARC File Format 1.1\r\n"
         self._append(record("warcinfo", info, content_type="application/warc-fields"))
 
@@ -119,6 +120,7 @@ class WarcWriter:
             try:
                 self._file.write(data)
             except OSError as exc:
+                self.failed = True  # a record is missing: the file is never committed
                 raise WriteError(
                     f"cannot write --warc-out {self.path}: {exc.strerror or exc}"
                 ) from None
@@ -147,6 +149,9 @@ class WarcWriter:
         self._append(answer)
 
     def commit(self) -> None:
+        if self.failed:
+            self.discard()
+            raise WriteError(f"cannot write --warc-out {self.path}: a record could not be written")
         with self._lock:
             try:
                 self._file.flush()
