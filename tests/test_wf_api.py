@@ -144,3 +144,14 @@ def test_search_gives_the_ws_json_and_raises_the_exit_code(serve):
     )
     with pytest.raises(ValueError, match="--max-results must be at least 1"):
         ws.search("q", max_results=0)
+
+
+def test_a_str_is_text_whatever_charset_its_meta_names():
+    html = (
+        '<html><head><meta charset="iso-8859-1"><title>Café</title></head>'
+        "<body><p>Un café noir, s'il vous plaît, avec du texte.</p></body></html>"
+    )
+    assert wf.extract_text(html) == "Un café noir, s'il vous plaît, avec du texte."
+    assert wf.extract(html).title == "Café"
+    assert wf.extract("\ufeff" + html).text == wf.extract(html).text
+    assert "plaît" in wf.extract("<p>plaît \ud800 x</p>").text  # a lone surrogate is no crash

@@ -133,7 +133,14 @@ def extract(
         opts = replace(opts, base_url=url)
     from wf.pipeline import process
 
-    body = html.encode("utf-8") if isinstance(html, str) else html
+    if isinstance(html, str):
+        # A str is text already: the BOM makes the decoder take its UTF-8 bytes as UTF-8,
+        # whatever charset a <meta> inside it names (the BOM wins over <meta>).
+        body = ("" if html.startswith("\ufeff") else "\ufeff").encode() + html.encode(
+            "utf-8", "replace"
+        )
+    else:
+        body = html
     result = process(url or "", opts, log=_no_log, browser=None, local_body=body)
     return _done(result)
 
