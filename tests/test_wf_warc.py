@@ -196,3 +196,37 @@ def test_warc_out_that_fails_to_write_a_record_leaves_no_file(tmp_path):
     proc.join(30)
     assert done.get(timeout=5) == ["write error", "write error"]
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_a_cut_or_flipped_archive_fails_only_as_a_tool_error(compress):
+    """Every prefix of an archive, and one byte flipped at every place in its heads:
+    the reader ends cleanly or raises a ToolError, never anything else."""
+    from common.errors import ToolError
+
+    data = _archive(compress)
+
+    def read_all(blob: bytes) -> None:
+        stream = io.BufferedReader(io.BytesIO(blob))  # type: ignore[arg-type]
+        if blob[:2] == b"\x1f\x8b":
+            stream = gzip.GzipFile(fileobj=stream)  # type: ignore[assignment]
+        for rec in records(stream, 1 << 20):
+            if rec.type == "response":
+                try:
+                    http_payload(rec.block, 1 << 20)
+                except ToolError:
+                    pass
+
+    for cut in range(0, len(data), 37):
+        try:
+            read_all(data[:cut])
+        except ToolError:
+            pass
+    if not compress:
+        for at in range(0, 600, 3):
+            flipped = bytearray(data)
+            flipped[at] ^= 0x5A
+            try:
+                read_all(bytes(flipped))
+            except ToolError:
+                pass
