@@ -230,3 +230,17 @@ def test_a_cut_or_flipped_archive_fails_only_as_a_tool_error(compress):
                 read_all(bytes(flipped))
             except ToolError:
                 pass
+
+
+def test_the_library_reads_the_same_lines_as_the_cli(wf, tmp_path):
+    import wf.api as api
+
+    path = tmp_path / "a.warc.gz"
+    path.write_bytes(_archive(True))
+    printed = [json.loads(line) for line in wf("--warc", path).stdout.splitlines()]
+    pages = list(api.warc_pages(str(path)))
+    assert [p.kind for p in pages] == ["html"] * 3
+    mine = [json.loads(p.to_json()) for p in pages]
+    for doc in (*printed, *mine):
+        doc.pop("elapsed_ms")
+    assert mine == printed

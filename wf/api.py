@@ -177,7 +177,7 @@ def warc_pages(
     from wf.warc.run import warc_documents
 
     opts = _checked(options, flags)
-    for document, _error in warc_documents(
+    for document, page in warc_documents(
         [paths] if isinstance(paths, str) else paths, opts, log=_no_log
     ):
-        yield Page(document, None)
+        yield Page(document, page.kind)

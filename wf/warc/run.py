@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from common.errors import ToolError
 from wf.options import WfOptions
-from wf.view import Log
+from wf.view import Log, PageResult
 
 if TYPE_CHECKING:
     from wf.warc.read import Record
@@ -45,8 +45,9 @@ def warc_documents(
     *,
     log: Log,
     tally: Tally | None = None,
-) -> Iterator[tuple[dict[str, Any], ToolError | None]]:
-    """The JSON object of each page in the files, in order, with the page's error."""
+) -> Iterator[tuple[dict[str, Any], PageResult]]:
+    """The JSON object of each page in the files, in order, with the page it describes
+    (its error, its kind)."""
     from wf.warc.read import open_warc, records
 
     tally = tally or Tally()
@@ -67,7 +68,7 @@ def warc_documents(
 
 def _document(
     record: Record, opts: WfOptions, log: Log, tally: Tally
-) -> tuple[dict[str, Any], ToolError | None] | None:
+) -> tuple[dict[str, Any], PageResult] | None:
     from common.text import one_line
     from wf import sniff
     from wf.pipeline import Document, process
@@ -103,7 +104,7 @@ def _document(
         "warc_date": one_line(record.headers.get("warc-date", "")) or None,
         **page.as_json(),
     }
-    return found, page.error
+    return found, page
 
 
 def print_warc(opts: WfOptions, paths: list[str]) -> int:
@@ -117,7 +118,8 @@ def print_warc(opts: WfOptions, paths: list[str]) -> int:
 
     tally = Tally()
     first_error = 0
-    for document, error in warc_documents(paths, opts, log=log, tally=tally):
+    for document, page in warc_documents(paths, opts, log=log, tally=tally):
+        error = page.error
         if error is not None:
             run.error_line("wf", error)
             first_error = first_error or error.code
