@@ -25,6 +25,8 @@ class Extracted:
     # wf.extract.metadata's keys when asked for (want_metadata=True), each str or None;
     # None when not asked for or when the page could not be parsed.
     metadata: dict[str, str | None] | None = None
+    # The page's kind whose rule chose the text (wf.extract.tuning.KINDS); None for --full.
+    kind: str | None = None
 
 
 def extract(

@@ -12,8 +12,9 @@ from wf.extract.parse import FAST_MAX
 
 if TYPE_CHECKING:
     from common.parse_limits import Cut
-    from wf.extract.blocks import BlockRecord
+    from wf.extract.kinds.declared import Declared
     from wf.extract.markdown import MarkdownWriter
+    from wf.extract.records import BlockRecord
 
 NEXT_TO_NOTHING = 80
 
@@ -125,6 +126,10 @@ _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
 
+    # Microdata is looked for in the tree (a walk over every element) only when the page's
+    # source names an itemtype at all: most pages do not.
+    named = "itemtype" in text if isinstance(text, str) else b"itemtype" in text
+    options = {**options, "microdata": named}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
@@ -150,6 +155,7 @@ def _extract(
     want_links: bool,
     deadline: float | None,
     want_metadata: bool,
+    microdata: bool = True,
 ) -> Extracted:
     from wf.extract import blocks, parse
 
@@ -161,13 +167,18 @@ def _extract(
 
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title)
-    parse.clean(root, main=not full)
+    jsonld: list[str] | None = None if full else []
+    og: list[str] = []
+    parse.clean(root, main=not full, jsonld=jsonld, og=og)
+    declared = None
+    if jsonld is not None:
+        declared = _declared(root if microdata else None, url, jsonld, og[0] if og else "")
     body = root.find("body")
     if body is None:
         body = root
     try:
         blocks.check_time(deadline)
-        text, links = _text(
+        text, links, kind = _text(
             body,
             base=base,
             full=full,
@@ -175,13 +186,38 @@ def _extract(
             want_links=want_links,
             deadline=deadline,
             dense=parse.dense_script(root, title),
+            declared=declared,
         )
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         trace.trace("extract: out of time; the page's text in document order, unstructured")
-        text, links = quick_text(body), []
-    return Extracted(title=title, text=text, links=links, metadata=meta)
+        text, links, kind = quick_text(body), [], None
+    if meta is not None and kind not in (None, "article"):
+        # The kind whose rule chose the text; an article keeps the schema type it
+        # declared (recipe, review, ...), or none.
+        meta["type"] = kind
+    return Extracted(title=title, text=text, links=links, metadata=meta, kind=kind)
+
+
+def _declared(root: Any, url: str | None, jsonld: list[str], og: str) -> Declared:
+    """What the page declares it is: its JSON-LD scripts and og:type (gathered while
+    cleaning), then the microdata of the cleaned `root` (None: the source names no
+    itemtype)."""
+    from wf.extract import tuning
+    from wf.extract.kinds import declared
+
+    try:
+        found = declared.read(jsonld, og, root)
+    except Exception:  # noqa: BLE001 - a declaration never costs the page its text
+        found = declared.Declared()
+    kind, why = found.kind()
+    if kind in (None, tuning.ARTICLE) and declared.by_path(url) == tuning.DOCUMENTATION:
+        found.kinds.insert(0, (tuning.DOCUMENTATION, "a documentation path in the URL"))
+        kind, why = tuning.DOCUMENTATION, "a documentation path in the URL"
+    if kind:
+        trace.trace("extract: kind %s (%s)", kind, why)
+    return found
 
 
 def _text(
@@ -193,7 +229,8 @@ def _text(
     want_links: bool,
     deadline: float | None,
     dense: bool = False,
-) -> tuple[str, list[Link]]:
+    declared: Declared | None = None,
+) -> tuple[str, list[Link], str | None]:
     from wf.extract import blocks, explain
     from wf.extract.markdown import MarkdownWriter
 
@@ -212,18 +249,22 @@ def _text(
     if full:
         trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
+        kind = None
     else:
-        analysis = blocks.choose(body, deadline, dense)
-        explain.choice(analysis)
+        from wf.extract.kinds.choose import analyse
+
+        choice = analyse(body, deadline, dense, declared)
+        analysis, kind = choice.analysis, choice.kind
+        explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
-        prune = blocks.prune_lenient if analysis.lenient else blocks.prune
+        prune = choice.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
         # (linked titles, excerpts). Only when even that is next to nothing, print the
         # whole page rather than nothing.
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
-        if node is not body and _length(r) < thin:
+        if node is not body and _length(r) < thin and not analysis.by_kind:
             wider = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune_named))
             if _length(wider) > _length(r):
                 trace.trace(
@@ -243,7 +284,13 @@ def _text(
                     _length(whole),
                 )
                 r = whole
-    return r.text(), [Link(text=t, url=u) for t, u in r.links]
+    text = r.text()
+    if kind == "product" and declared is not None and declared.product:
+        from wf.extract.kinds import product
+
+        head = product.header(declared.product, text)
+        text = f"{head}\n\n{text}" if head and text else head or text
+    return text, [Link(text=t, url=u) for t, u in r.links], kind
 
 
 _SPACES = re.compile(r"[ \t\n\r\f]+")
@@ -259,7 +306,7 @@ def quick_text(body: Any) -> str:
 
 def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
     if prune is None:
-        from wf.extract.blocks import prune
+        from wf.extract.prune import prune
 
     def skip(el: Any) -> bool:
         record = records.get(el)
