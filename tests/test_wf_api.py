@@ -50,7 +50,7 @@ def test_extract_is_what_wf_input_json_prints(tmp_path):
         doc.pop("elapsed_ms")
         doc.pop("url")
     assert mine == printed
-    assert page.kind == "html"
+    assert page.kind == "article"  # the extractor's page kind
     assert page.text == printed["text"] and page.metadata == printed["metadata"]
     assert page.links == printed["links"] and page.title == printed["title"]
     assert (
@@ -116,7 +116,7 @@ def test_fetch_gives_the_page_and_errors_carry_the_exit_code(serve):
     body = b"<html><head><title>Hello</title></head><body><p>Served text here.</p></body></html>"
     ok = serve(respond(200, body, {"Content-Type": "text/html"}))
     page = wf.fetch(ok.url + "/a", options=wf.build_options(allow_hosts=("127.0.0.1",)))
-    assert (page.status, page.kind, page.title) == (200, "html", "Hello")
+    assert (page.status, page.kind, page.title) == (200, "article", "Hello")
     assert "Served text here." in page.text
     assert page.content_type == "text/html" and page.final_url == ok.url + "/a"
     missing = serve(respond(404, b"gone", {"Content-Type": "text/plain"}))
@@ -155,3 +155,9 @@ def test_a_str_is_text_whatever_charset_its_meta_names():
     assert wf.extract(html).title == "Café"
     assert wf.extract("\ufeff" + html).text == wf.extract(html).text
     assert "plaît" in wf.extract("<p>plaît \ud800 x</p>").text  # a lone surrogate is no crash
+
+
+def test_kind_is_the_page_kind_for_html_and_the_body_kind_otherwise():
+    assert wf.extract((FIXTURES / "article.html").read_bytes()).kind == "article"
+    assert wf.extract(b"plain words, no markup at all").kind == "text"
+    assert wf.extract("<p>x</p>", full=True).kind == "html"  # --full: no content chosen

@@ -239,7 +239,7 @@ def test_the_library_reads_the_same_lines_as_the_cli(wf, tmp_path):
     path.write_bytes(_archive(True))
     printed = [json.loads(line) for line in wf("--warc", path).stdout.splitlines()]
     pages = list(api.warc_pages(str(path)))
-    assert [p.kind for p in pages] == ["html"] * 3
+    assert [p.kind for p in pages] == ["article"] * 3
     mine = [json.loads(p.to_json()) for p in pages]
     for doc in (*printed, *mine):
         doc.pop("elapsed_ms")

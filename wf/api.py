@@ -32,7 +32,9 @@ class Page:
     are read from it, so that the two never disagree."""
 
     document: dict[str, Any]
-    kind: str | None = None  # wf.sniff's: html, pdf, feed, text, binary, empty
+    # What the page is: article, thread, documentation, product, listing, landing (HTML,
+    # the extractor's page kind), or pdf, feed, text, binary, empty (wf.sniff's).
+    kind: str | None = None
 
     @property
     def url(self) -> str:

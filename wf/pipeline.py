@@ -343,6 +343,7 @@ def _extract_html(
         )
     page.title = result.title
     page.metadata = result.metadata
+    page.kind = result.kind or page.kind
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
     for note in result.notes:  # a page read only in part: never silently
         page.notes.append(note)
