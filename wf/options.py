@@ -87,6 +87,7 @@ class WfOptions:
     retry: int = 0  # --retry, WF_RETRY: attempts after the first, for transient failures
     cache: bool = False  # --cache, WF_CACHE
     cache_max: int = 200 * 1024 * 1024  # WF_CACHE_MAX bytes
+    warc_out: str | None = None  # --warc-out: every fetched answer archived in this file
 
     @property
     def render(self) -> str:
@@ -141,6 +142,8 @@ class WfFlags:
     retry: int | None = None
     cache: bool | None = None
     proxy_resolves: bool | None = None
+    warc: bool = False  # --warc: the arguments are WARC files to read, not URLs
+    warc_out: str | None = None
 
 
 def make_options(
@@ -161,6 +164,7 @@ def make_options(
     confined = confine_name(f.save_path) if f.save_path is not None else None
     if f.base_url and not f.input_file:
         raise UsageError("--base-url goes with --input")
+    _check_warc(f)
     keep = compile_regex(f.filter, "--filter") if f.filter is not None else None
     drop = compile_regex(f.exclude, "--exclude") if f.exclude is not None else None
     autosave = env_int(env, "WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
@@ -205,7 +209,17 @@ def make_options(
         retry=retry,
         cache=cache,
         cache_max=cache_max,
+        warc_out=f.warc_out,
     )
+
+
+def _check_warc(f: WfFlags) -> None:
+    if f.warc and f.input_file:
+        raise UsageError("--warc reads WARC files; give no --input with it")
+    if f.warc_out is not None and (f.warc or f.input_file):
+        raise UsageError("--warc-out archives what is fetched; --warc and --input fetch nothing")
+    if f.warc_out is not None and not f.warc_out.strip():
+        raise UsageError("--warc-out needs a file name")
 
 
 def _max_length(f: WfFlags, env: Mapping[str, str]) -> int:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from wf.render.decide import LazyBrowser
 
 BATCH_WORKERS = 4
+# --warc-out: hears of every answer fetched (wf.warc.write.WarcWriter.add).
+Archive = Callable[[Response], None]
 
 
 class Html:
@@ -64,8 +66,11 @@ def process(
     browser: LazyBrowser | None = None,
     local_body: bytes | None = None,
     number: int = 1,
+    response: Document | None = None,
+    archive: Archive | None = None,
 ) -> PageResult:
-    """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
+    """Run one URL (or a local document when ``local_body`` is given, or an answer fetched
+    before, ``response``: a WARC record's) through the pipeline."""
     start = time.monotonic()
     # The target may be any line of stdin; it is echoed in headers and JSON, never fetched
     # from here (fetch refuses a URL with control characters).
@@ -81,6 +86,8 @@ def process(
             browser=browser,
             local_body=local_body,
             number=number,
+            response=response,
+            archive=archive,
         )
     if opts.meta and page.error is None:
         page.header = meta_header(page)
@@ -98,12 +105,18 @@ def _process(
     browser: LazyBrowser | None,
     local_body: bytes | None,
     number: int,
+    response: Document | None = None,
+    archive: Archive | None = None,
 ) -> None:
     try:
-        if local_body is None:
+        if response is not None:
+            doc = response
+        elif local_body is None:
             if browser is not None and opts.render == ALWAYS:
                 browser.get().prewarm()  # the browser starts during the static fetch
             resp = _fetch(page, target, opts, deadline, log=log)
+            if archive is not None:  # --warc-out: the answer as it came, errors included
+                archive(resp)
             if resp.status >= 400:
                 from wf.errorpage import describe_error
 
@@ -182,6 +195,7 @@ def _build(
     page.status = doc.status
     page.bytes = len(doc.body)
     kind, mime = sniff.classify(doc.content_type or None, doc.body)
+    page.kind = kind
     page.content_type = doc.content_type or mime or None
     trace.trace(
         "type: %s (Content-Type %s; the body sniffed as %s)%s",
@@ -329,6 +343,7 @@ def _extract_html(
         )
     page.title = result.title
     page.metadata = result.metadata
+    page.kind = result.kind or page.kind
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
     for note in result.notes:  # a page read only in part: never silently
         page.notes.append(note)
@@ -357,15 +372,26 @@ def process_many(
     log: Log,
     browser: LazyBrowser | None,
     on_done: Callable[[PageResult], None] | None = None,
+    archive: Archive | None = None,
 ) -> Iterator[PageResult]:
     """Fetch concurrently with a small pool; yield pages in input order. ``on_done`` hears
     of each page as it finishes, in any order, from the pool's threads (the progress line)."""
     if len(targets) == 1:
-        yield process(targets[0], opts, log=log, browser=browser)
+        yield process(targets[0], opts, log=log, browser=browser, archive=archive)
         return
     pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
     futures = [
-        pool.submit(_labelled, str(n), t, opts, log=log, browser=browser, on_done=on_done, number=n)
+        pool.submit(
+            _labelled,
+            str(n),
+            t,
+            opts,
+            log=log,
+            browser=browser,
+            on_done=on_done,
+            number=n,
+            archive=archive,
+        )
         for n, t in enumerate(targets, 1)
     ]
     try:
