@@ -91,6 +91,7 @@ class WfOptions:
     # --select, --remove, --images, --accept-markdown, --robots, --per-host, --delay,
     # --wait-for, --wait (wf/steering.py)
     steering: Steering = Steering()
+    warc_out: str | None = None  # --warc-out: every fetched answer archived in this file
 
     @property
     def render(self) -> str:
@@ -154,6 +155,8 @@ class WfFlags:
     delay: int | None = None
     wait_for: str | None = None
     wait: int | None = None
+    warc: bool = False  # --warc: the arguments are WARC files to read, not URLs
+    warc_out: str | None = None
 
 
 def make_options(
@@ -174,6 +177,7 @@ def make_options(
     confined = confine_name(f.save_path) if f.save_path is not None else None
     if f.base_url and not f.input_file:
         raise UsageError("--base-url goes with --input")
+    _check_warc(f)
     keep = compile_regex(f.filter, "--filter") if f.filter is not None else None
     drop = compile_regex(f.exclude, "--exclude") if f.exclude is not None else None
     autosave = env_int(env, "WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
@@ -220,6 +224,7 @@ def make_options(
         retry=retry,
         cache=cache,
         cache_max=cache_max,
+        warc_out=f.warc_out,
         steering=steering,
     )
 
@@ -250,6 +255,15 @@ def _steering(
         wait_for=f.wait_for,
         wait=f.wait,
     )
+
+
+def _check_warc(f: WfFlags) -> None:
+    if f.warc and f.input_file:
+        raise UsageError("--warc reads WARC files; give no --input with it")
+    if f.warc_out is not None and (f.warc or f.input_file):
+        raise UsageError("--warc-out archives what is fetched; --warc and --input fetch nothing")
+    if f.warc_out is not None and not f.warc_out.strip():
+        raise UsageError("--warc-out needs a file name")
 
 
 def _max_length(f: WfFlags, env: Mapping[str, str]) -> int:

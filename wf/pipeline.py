@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from wf.render.decide import LazyBrowser
 
 BATCH_WORKERS = 4
+# --warc-out: hears of every answer fetched (wf.warc.write.WarcWriter.add).
+Archive = Callable[[Response], None]
 
 
 class Html:
@@ -63,8 +65,11 @@ def process(
     browser: LazyBrowser | None = None,
     local_body: bytes | None = None,
     number: int = 1,
+    response: Document | None = None,
+    archive: Archive | None = None,
 ) -> PageResult:
-    """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
+    """Run one URL (or a local document when ``local_body`` is given, or an answer fetched
+    before, ``response``: a WARC record's) through the pipeline."""
     start = time.monotonic()
     # The target may be any line of stdin; it is echoed in headers and JSON, never fetched
     # from here (fetch refuses a URL with control characters).
@@ -82,6 +87,8 @@ def process(
             browser=browser,
             local_body=local_body,
             number=number,
+            response=response,
+            archive=archive,
         )
     if opts.meta and page.error is None:
         page.header = meta_header(page)
@@ -99,9 +106,13 @@ def _process(
     browser: LazyBrowser | None,
     local_body: bytes | None,
     number: int,
+    response: Document | None = None,
+    archive: Archive | None = None,
 ) -> None:
     try:
-        if local_body is None:
+        if response is not None:
+            doc = response
+        elif local_body is None:
             if opts.steering.robots is not None:
                 from common.http.url import normalise_url
 
@@ -110,6 +121,8 @@ def _process(
             if browser is not None and opts.render == ALWAYS:
                 browser.get().prewarm()  # the browser starts during the static fetch
             resp = _fetch(page, target, opts, deadline, log=log)
+            if archive is not None:  # --warc-out: the answer as it came, errors included
+                archive(resp)
             if resp.status >= 400:
                 from wf.errorpage import describe_error
 
@@ -188,6 +201,7 @@ def _build(
     page.status = doc.status
     page.bytes = len(doc.body)
     kind, mime = sniff.classify(doc.content_type or None, doc.body)
+    page.kind = kind
     page.content_type = doc.content_type or mime or None
     trace.trace(
         "type: %s (Content-Type %s; the body sniffed as %s)%s",
@@ -362,6 +376,7 @@ def _extract_html(
         page.images = [image.as_json() for image in result.images or []]
     page.title = result.title
     page.metadata = result.metadata
+    page.kind = result.kind or page.kind
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
     for note in result.notes:  # a page read only in part: never silently
         page.notes.append(note)
@@ -409,11 +424,12 @@ def process_many(
     log: Log,
     browser: LazyBrowser | None,
     on_done: Callable[[PageResult], None] | None = None,
+    archive: Archive | None = None,
 ) -> Iterator[PageResult]:
     """Fetch concurrently with a small pool; yield pages in input order. ``on_done`` hears
     of each page as it finishes, in any order, from the pool's threads (the progress line)."""
     if len(targets) == 1:
-        yield process(targets[0], opts, log=log, browser=browser)
+        yield process(targets[0], opts, log=log, browser=browser, archive=archive)
         return
     from common.http.deadline import abort_fetches
     from wf import batch
@@ -431,7 +447,16 @@ def process_many(
 
     def work(index: int, target: str) -> PageResult:
         n = index + 1
-        return _labelled(str(n), target, opts, log=log, browser=browser, on_done=on_done, number=n)
+        return _labelled(
+            str(n),
+            target,
+            opts,
+            log=log,
+            browser=browser,
+            on_done=on_done,
+            number=n,
+            archive=archive,
+        )
 
     # A signal, or a reader that went away: the pages in flight are not wanted, and
     # waiting for them would hold the exit until the slowest server's deadline.

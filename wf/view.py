@@ -17,6 +17,10 @@ Log = Callable[[str], None]
 @dataclass
 class PageResult:
     url: str
+    # What the page is: for HTML the extractor's page kind (article, thread, documentation,
+    # product, listing, landing; html under --full), else wf.sniff's (pdf, feed, text,
+    # binary, empty).
+    kind: str | None = None
     final_url: str | None = None
     status: int | None = None
     content_type: str | None = None
