@@ -51,6 +51,67 @@ Examples:
 Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
 
 
+def steering_options(command: Any) -> Any:
+    """The options that steer what a page gives (wf/steering.py), in --help's order."""
+    for option in reversed(
+        (
+            click.option(
+                "--select",
+                multiple=True,
+                metavar="CSS",
+                help="Keep only the elements this CSS selector matches (repeatable); exit 65 when none does.",
+            ),
+            click.option(
+                "--remove",
+                multiple=True,
+                metavar="CSS",
+                help="Drop the elements this CSS selector matches before extraction (repeatable).",
+            ),
+            click.option(
+                "--images",
+                is_flag=True,
+                help="Keep images as ![alt](n) in the text; --json gains their list.",
+            ),
+            click.option(
+                "--wait-for",
+                metavar="CSS",
+                help="Rendered pages: read the page once an element matching CSS has text.",
+            ),
+            click.option(
+                "--wait",
+                type=int,
+                metavar="MS",
+                help="Rendered pages: wait MS milliseconds more after load.",
+            ),
+            click.option(
+                "--accept-markdown/--no-accept-markdown",
+                default=None,
+                help="Ask servers for Markdown first and print it as served (default on) [env WF_ACCEPT_MARKDOWN=0].",
+            ),
+            click.option(
+                "--robots",
+                is_flag=True,
+                default=None,
+                help="Honour robots.txt (RFC 9309); a disallowed URL exits 77 [env WF_ROBOTS=1].",
+            ),
+            click.option(
+                "--per-host",
+                type=int,
+                metavar="N",
+                help="In a batch, at most N pages at once from one server, host and port (default 2).",
+            ),
+            click.option(
+                "--delay",
+                type=int,
+                metavar="MS",
+                help="In a batch, start requests to one server at least MS milliseconds apart.",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
 @click.argument("urls", nargs=-1, metavar="[URL]... | -")
 @click.option("-f", "--filter", "filter", metavar="REGEX", help="Keep only the lines that match.")
@@ -104,6 +165,7 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     show_default=True,
     help="Render JavaScript pages in headless Chromium [env WF_RENDER].",
 )
+@steering_options
 @click.option(
     "--input",
     "input_file",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from common.errors import UsageError
+from wf.steering import Steering
 
 if TYPE_CHECKING:
     from common.http.client import NetOptions
@@ -87,6 +88,9 @@ class WfOptions:
     retry: int = 0  # --retry, WF_RETRY: attempts after the first, for transient failures
     cache: bool = False  # --cache, WF_CACHE
     cache_max: int = 200 * 1024 * 1024  # WF_CACHE_MAX bytes
+    # --select, --remove, --images, --accept-markdown, --robots, --per-host, --delay,
+    # --wait-for, --wait (wf/steering.py)
+    steering: Steering = Steering()
     warc_out: str | None = None  # --warc-out: every fetched answer archived in this file
 
     @property
@@ -142,6 +146,15 @@ class WfFlags:
     retry: int | None = None
     cache: bool | None = None
     proxy_resolves: bool | None = None
+    select: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+    images: bool = False
+    accept_markdown: bool | None = None
+    robots: bool | None = None
+    per_host: int | None = None
+    delay: int | None = None
+    wait_for: str | None = None
+    wait: int | None = None
     warc: bool = False  # --warc: the arguments are WARC files to read, not URLs
     warc_out: str | None = None
 
@@ -183,6 +196,8 @@ def make_options(
     cache = env_flag(env, "WF_CACHE") if f.cache is None else f.cache
     cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))
     net = _net_options(f, env, timeout, max_bytes)
+    rendering = RenderOptions.from_env(f.render, env)
+    steering = _steering(f, env, net, rendering, cache, cache_max)
     return WfOptions(
         net=net,
         full=f.full,
@@ -197,7 +212,7 @@ def make_options(
         save_path=confined or None,
         no_save=f.no_save,
         autosave_bytes=autosave,
-        rendering=RenderOptions.from_env(f.render, env),
+        rendering=rendering,
         base_url=f.base_url,
         as_json=f.as_json,
         meta=f.meta,
@@ -210,6 +225,35 @@ def make_options(
         cache=cache,
         cache_max=cache_max,
         warc_out=f.warc_out,
+        steering=steering,
+    )
+
+
+def _steering(
+    f: WfFlags,
+    env: Mapping[str, str],
+    net: NetOptions,
+    rendering: RenderOptions,
+    cache: bool,
+    cache_max: int,
+) -> Steering:
+    from wf.steering import make_steering
+
+    return make_steering(
+        env,
+        net,
+        render_mode=rendering.mode,
+        cache=cache,
+        cache_max=cache_max,
+        select=f.select,
+        remove=f.remove,
+        images=f.images,
+        accept_markdown=f.accept_markdown,
+        robots=f.robots,
+        per_host=f.per_host,
+        delay=f.delay,
+        wait_for=f.wait_for,
+        wait=f.wait,
     )
 
 
@@ -258,10 +302,12 @@ def _retry(f: WfFlags, env: Mapping[str, str]) -> int:
 
 def _net_options(f: WfFlags, env: Mapping[str, str], timeout: float, max_bytes: int) -> NetOptions:
     from common.http.client import NetOptions
+    from common.http.headers import DEFAULT_ACCEPT, user_header
     from common.http.headers import user_agent as checked_agent
-    from common.http.headers import user_header
     from common.policy import policy_from_env
     from common.values import env_flag
+    from wf.markdown_answer import ACCEPT_MARKDOWN
+    from wf.steering import wants_markdown
 
     proxy_resolves = f.proxy_resolves
     if proxy_resolves is None:
@@ -275,6 +321,7 @@ def _net_options(f: WfFlags, env: Mapping[str, str], timeout: float, max_bytes: 
         policy=policy,
         headers=tuple(user_header(h) for h in f.headers),
         proxy_resolves=proxy_resolves,
+        accept=ACCEPT_MARKDOWN if wants_markdown(env, f.accept_markdown) else DEFAULT_ACCEPT,
     )
 
 

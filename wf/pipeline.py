@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +74,8 @@ def process(
     # The target may be any line of stdin; it is echoed in headers and JSON, never fetched
     # from here (fetch refuses a URL with control characters).
     page = PageResult(url=one_line(target))
+    if opts.steering.images:
+        page.images = []  # --json then always has the key: a PDF or an error has none
     deadline = start + opts.net.timeout
     with watchdog.deadline(deadline, target):
         _process(
@@ -112,6 +113,11 @@ def _process(
         if response is not None:
             doc = response
         elif local_body is None:
+            if opts.steering.robots is not None:
+                from common.http.url import normalise_url
+
+                normalise_url(target)  # an invalid URL is exit 3, not robots.txt's refusal
+                opts.steering.robots.check(target, deadline)
             if browser is not None and opts.render == ALWAYS:
                 browser.get().prewarm()  # the browser starts during the static fetch
             resp = _fetch(page, target, opts, deadline, log=log)
@@ -240,8 +246,20 @@ def _build(
         text = found
     else:
         text = decoded
+        _markdown_metadata(page, doc, text, opts)
     del decoded
     apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+
+
+def _markdown_metadata(page: PageResult, doc: Document, text: str, opts: WfOptions) -> None:
+    """A Markdown answer (--accept-markdown asked for it) is printed as served; its front
+    matter is the page's metadata."""
+    from wf.markdown_answer import is_markdown, metadata
+
+    if opts.raw or not (opts.as_json or opts.meta) or not is_markdown(doc.content_type):
+        return
+    page.metadata = metadata(text, page.final_url or opts.base_url)
+    page.title = page.metadata.get("title")
 
 
 def _build_pdf(
@@ -323,24 +341,39 @@ def _extract_html(
     browser: LazyBrowser | None,
     deadline: float,
 ) -> str:
-    from wf.extract import extract
+    from common.errors import NoMatch
+    from wf.extract import Extracted, extract
 
     base = page.final_url or opts.base_url
-    result = extract(
-        html.data,
-        url=base,
-        full=opts.full,
-        link_markers=opts.links,
-        deadline=deadline,
-        metadata=opts.as_json or opts.meta,
-    )
+    steer = opts.steering
     can_render = browser is not None and page.status is not None
+    missed: NoMatch | None = None
+    try:
+        result = extract(
+            html.data,
+            url=base,
+            full=opts.full,
+            link_markers=opts.links,
+            deadline=deadline,
+            metadata=opts.as_json or opts.meta,
+            selection=steer.selection,
+            images=steer.images,
+        )
+    except NoMatch as exc:
+        if not can_render or not _shell_to_render(html, opts, base):
+            raise
+        # The static page has no match: the rendered one may (a page its scripts build).
+        missed, result = exc, Extracted(title=None, text="", links=[])
     if opts.render != NEVER and browser is not None and can_render:
         from wf.render.decide import maybe_render
 
         result = maybe_render(
             page, html.text, result, opts, log=log, browser=browser, deadline=deadline
         )
+    if missed is not None and not page.rendered:
+        raise missed
+    if steer.images:
+        page.images = [image.as_json() for image in result.images or []]
     page.title = result.title
     page.metadata = result.metadata
     page.kind = result.kind or page.kind
@@ -348,10 +381,29 @@ def _extract_html(
     for note in result.notes:  # a page read only in part: never silently
         page.notes.append(note)
         log(f"note: {note}")
+    if steer.selection is not None and steer.selection.select:
+        # The user chose the part: the whole page's walls and shells are not its story.
+        if not result.text.strip():
+            page.note("--select matched elements without text", log)
+        return result.text
     from wf.empty import explain
 
     explain(page, html.text, result.text, opts, log=log, can_render=can_render)
     return result.text
+
+
+def _shell_to_render(html: Html, opts: WfOptions, base: str | None) -> bool:
+    """Whether a page whose static HTML --select found nothing in is rendered to look
+    again: always under --render always; in auto mode when the page (its whole static
+    text, not the selection's) looks JavaScript-built, as any page is judged."""
+    if opts.render == NEVER:
+        return False
+    if opts.render == ALWAYS:
+        return True
+    from wf.extract import extract_text
+    from wf.render.detect import looks_like_js_shell
+
+    return looks_like_js_shell(html.text(), extract_text(html.data, url=base))
 
 
 def _labelled(
@@ -379,12 +431,25 @@ def process_many(
     if len(targets) == 1:
         yield process(targets[0], opts, log=log, browser=browser, archive=archive)
         return
-    pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
-    futures = [
-        pool.submit(
-            _labelled,
+    from common.http.deadline import abort_fetches
+    from wf import batch
+
+    steer = opts.steering
+    plan = batch.Schedule(
+        [batch.host_of(t, i) for i, t in enumerate(targets)],
+        per_host=steer.per_host,
+        delay=steer.delay_ms / 1000.0,
+        workers=BATCH_WORKERS,
+    )
+    if steer.robots is not None:
+        # robots.txt's Crawl-delay, for the server of the URL that read it.
+        steer.robots.on_delay = lambda url, seconds: plan.set_delay(batch.host_of(url, -1), seconds)
+
+    def work(index: int, target: str) -> PageResult:
+        n = index + 1
+        return _labelled(
             str(n),
-            t,
+            target,
             opts,
             log=log,
             browser=browser,
@@ -392,21 +457,7 @@ def process_many(
             number=n,
             archive=archive,
         )
-        for n, t in enumerate(targets, 1)
-    ]
-    try:
-        for future in futures:
-            yield future.result()
-    except BaseException:
-        # A signal, or a reader that went away: the pages in flight are not wanted, and
-        # waiting for them would hold the exit until the slowest server's deadline.
-        from common.http.deadline import abort_fetches
 
-        for future in futures:
-            future.cancel()
-        abort_fetches()
-        raise
-    finally:
-        for future in futures:
-            future.cancel()
-        pool.shutdown(wait=True)
+    # A signal, or a reader that went away: the pages in flight are not wanted, and
+    # waiting for them would hold the exit until the slowest server's deadline.
+    yield from batch.run(targets, work, schedule=plan, abandon=abort_fetches)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wf.extract.names import BLOCK
 from wf.extract.records import check_time
 from wf.extract.spaces import BR, SPACES, collapse, collapse_run
 
+if TYPE_CHECKING:
+    from wf.extract.images import Markers
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _BARE_URL = re.compile(r"(?:https?://|www\.)\S+\Z")
@@ -58,7 +60,9 @@ class MarkdownWriter:
         skip: Callable[[Any], bool] | None = None,
         main: bool = False,
         deadline: float | None = None,
+        images: Markers | None = None,
     ) -> None:
+        self.images = images  # --images: wf.extract.images writes their markers
         self.base_url = base_url
         self.markers = markers
         self.want_links = want_links or markers
@@ -315,6 +319,10 @@ class MarkdownWriter:
                     append(" " if self.inline_only else BR)
                 elif tag == "a" and want_links:
                     self.anchors.append((el.get("href"), len(self.parts), self.flushes))
+                elif tag == "img" and self.images is not None:
+                    mark = self.images.marker(el, self.links, self.link_number)
+                    if mark:
+                        append(mark)
                 text = el.text
                 if text:
                     append(text)

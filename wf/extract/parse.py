@@ -297,15 +297,22 @@ def drop(el: Any) -> None:
 
 
 def clean(
-    root: Any, *, main: bool, jsonld: list[str] | None = None, og: list[str] | None = None
+    root: Any,
+    *,
+    main: bool,
+    jsonld: list[str] | None = None,
+    og: list[str] | None = None,
+    keep: tuple[str, ...] = (),
 ) -> None:
-    """Remove what no reader sees: junk elements and hidden ones. `jsonld` and `og`, when
-    given, get the text of each JSON-LD script and the first og:type's value (wherever
-    the page puts it) on the way: the same pass over the tree."""
+    """Remove what no reader sees: junk elements and hidden ones (but the tags in
+    ``keep``: images, for --images). `jsonld` and `og`, when given, get the text of each
+    JSON-LD script and the first og:type's value (wherever the page puts it) on the way:
+    the same pass over the tree."""
     from lxml import etree
 
     _expand_noscript(root, jsonld, og)
-    etree.strip_elements(root, *(JUNK_MAIN if main else JUNK), with_tail=False)
+    junk = JUNK_MAIN if main else JUNK
+    etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     _drop_hidden(root)
 
 
