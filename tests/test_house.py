@@ -34,14 +34,7 @@ LONG_FUNCTIONS = {
 
 # Circles of imports (the files of each, sorted), function-local imports included: a
 # lazy import ties two files as surely as one at the top.
-CIRCLES = {
-    # The package's extract() imports core lazily; core takes Extracted and Link from
-    # the package (issue 24 is rebuilding wf/extract/).
-    ("wf/extract/__init__.py", "wf/extract/core.py"),
-    # RenderSession through the package's __getattr__; session takes Rendered from the
-    # package (the CDP-over-a-pipe work is rewriting session.py).
-    ("wf/render/__init__.py", "wf/render/session.py"),
-}
+CIRCLES: set[tuple[str, ...]] = set()
 
 # Names with a leading underscore used from another module: "user -> module.name".
 PRIVATE_USES: set[str] = set()

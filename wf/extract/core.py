@@ -7,8 +7,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from common import trace
-from wf.extract import Extracted, Link
 from wf.extract.parse import FAST_MAX
+from wf.extract.result import Extracted, Link
 
 if TYPE_CHECKING:
     from common.parse_limits import Cut

@@ -6,25 +6,17 @@ rendered. The pipeline calls looks_like_js_shell, then RenderSession.render.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wf.options import RenderOptions  # built with the run's options (wf.options.make_options)
 from wf.render.detect import looks_like_js_shell, recover_next_data
 
+# Apart, so that session.py takes it without importing this package (no circle).
+from wf.render.rendered import Rendered
+
 if TYPE_CHECKING:
     # The checker sees the class; at run time __getattr__ below imports it on first use.
     from wf.render.session import RenderSession
-
-
-@dataclass
-class Rendered:
-    html: str
-    final_url: str
-    status: int | None
-    blocked: list[str]  # what the network policy refused inside the browser
-    timings: dict[str, float]  # seconds: launch, context, navigate, quiet, dom, total
-    notes: list[str] = field(default_factory=list)  # e.g. the DOM was cut at its cap
 
 
 def __getattr__(name: str) -> object:

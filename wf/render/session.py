@@ -15,12 +15,13 @@ from urllib.parse import urlsplit
 from common.errors import DNSError, RenderError, Timeout, ToolError
 from common.http.url import default_port
 from common.policy import Policy, check_scheme
-from wf.render import Rendered, RenderOptions
+from wf.options import RenderOptions
 from wf.render.breaker import CircuitBreaker
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection, preload
 from wf.render.chromium import Launched, find_browser, launch
 from wf.render.intercept import CheckedResolver, FetchInterceptor
 from wf.render.profiles import profile_root
+from wf.render.rendered import Rendered
 from wf.render.tab import BrowserLink, Context, render_in
 from wf.render.waits import Waits
 
