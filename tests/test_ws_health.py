@@ -117,7 +117,12 @@ def test_a_429_with_retry_after_skips_that_engine_on_the_next_run(engines):  # n
     retry_at = time.mktime(time.strptime(skipped["retry_at"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
     assert before + 110 <= retry_at <= before + 125
     assert (ok["provider"], ok["outcome"]) == ("duckduckgo-lite", "ok")
-    assert second.stderr.startswith("ws: duckduckgo: skipped (resting after blocked: HTTP 429")
+    assert skipped["message"].startswith("resting after blocked: HTTP 429")
+    # A provider not asked writes nothing on stderr (cron mails any); -v says it.
+    assert second.stderr == ""
+    traced = ws(engines, "rust", "-v").stderr
+    assert "ws: * duckduckgo: skipped (resting after blocked: HTTP 429" in traced
+    assert "ws --reset-health ends the rest" in traced
 
     # Named by --provider, it is asked whatever its health.
     third = ws(engines, "rust", "--json", "--provider", "duckduckgo")
@@ -140,7 +145,7 @@ def test_a_retry_after_date_rests_the_engine_until_that_date(engines):  # noqa: 
     assert r.code == 0, r.stderr
     outcomes = [(a["provider"], a["outcome"]) for a in json.loads(r.stdout)["attempts"]]
     assert outcomes == [("duckduckgo", "blocked"), ("duckduckgo-lite", "ok")]
-    entry = health.load()["duckduckgo"]
+    entry = health.load()[health.key("duckduckgo", engines["duckduckgo"].srv.url + "duckduckgo")]
     # The date has whole seconds; the run took a little of them.
     assert when - 2 <= entry.until <= when + 1 and entry.blocks == 1
 
@@ -157,6 +162,74 @@ def test_every_engine_skipped_still_exits_75(engines):  # noqa: F811
     assert [a["outcome"] for a in doc["attempts"]] == ["skipped"] * 4
     assert doc["error"]["code"] == 75
     assert "blocked or rate-limited, or resting" in doc["error"]["message"]
+    assert "; resting until 20" in doc["error"]["message"]
+    assert doc["error"]["message"].endswith("(ws --reset-health ends the rest)")
+
+
+def _refusing_url() -> str:
+    """A loopback URL on a port nothing listens on: connection refused, exit 7."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/"
+
+
+def test_a_rest_after_network_failures_keeps_the_network_code(engines):  # noqa: F811
+    # Offline, every provider fails to connect: three runs rest them all. The fourth asks
+    # nobody, and must still say the network's code (7), not "blocked, back off" (75).
+    down = {name: _refusing_url() for name in ("duckduckgo", "duckduckgo-lite", "brave", "mojeek")}
+    env = {
+        "WS_DUCKDUCKGO_URL": down["duckduckgo"],
+        "WS_DUCKDUCKGO_LITE_URL": down["duckduckgo-lite"],
+        "WS_BRAVE_URL": down["brave"],
+        "WS_MOJEEK_URL": down["mojeek"],
+    }
+    for _ in range(3):
+        r = ws(engines, "rust", **env)
+        assert r.code == 7, r.stderr
+    r = ws(engines, "rust", "--json", **env)
+    doc = json.loads(r.stdout)
+    assert [a["outcome"] for a in doc["attempts"]] == ["skipped"] * 4
+    assert r.code == doc["error"]["code"] == 7, r.stderr
+    message = doc["error"]["message"]
+    assert "resting until 20" in message and "ws --reset-health" in message, message
+    r = ws(engines, "rust", **env)
+    assert r.code == 7 and "ws --reset-health" in r.stderr and "until 20" in r.stderr
+
+
+def test_the_code_of_a_rest_is_that_of_its_cause():
+    entry = None
+    for _ in range(3):
+        entry = apply(entry, Event(FAILED, "network", code=6), NOW)
+    assert entry is not None and entry.resting(NOW) and entry.code == 6
+    entry = apply(entry, Event(BLOCKED, "blocked"), NOW)
+    assert entry is not None and entry.code == 75
+    # A failure that starts no rest of its own leaves the block's rest and code.
+    entry = apply(entry, Event(FAILED, "timeout", code=28), NOW)
+    assert entry is not None and entry.code == 75 and entry.until == NOW + 600
+
+
+def test_health_is_kept_per_endpoint(engines, serve):  # noqa: F811
+    from tests.test_ws_chain import Engine, Meter
+
+    # DuckDuckGo blocked us; a mirror of it set in WS_DUCKDUCKGO_URL has not.
+    engines["duckduckgo"].answer(429, WS_FIXTURES / "brave_429.html")
+    engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
+    assert ws(engines, "rust").code == 0
+    mirror = Engine(serve, Meter())
+    mirror.answer(200, PAGES["duckduckgo"])
+    try:
+        r = ws(engines, "rust", "--json", WS_DUCKDUCKGO_URL=mirror.srv.url + "duckduckgo")
+    finally:
+        mirror.stop.set()
+    assert r.code == 0 and mirror.connections == 1, r.stderr
+    assert json.loads(r.stdout)["provider"] == "duckduckgo"
+    # The blocked endpoint itself still rests.
+    r = ws(engines, "rust", "--json")
+    assert json.loads(r.stdout)["attempts"][0]["outcome"] == "skipped"
+    assert engines["duckduckgo"].connections == 1
 
 
 def test_providers_shows_health_and_reset_health_forgets_it(engines):  # noqa: F811
@@ -164,6 +237,7 @@ def test_providers_shows_health_and_reset_health_forgets_it(engines):  # noqa: F
     engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
     ws(engines, "rust")
     info = json.loads(ws(engines, "--providers", "--json").stdout)["health"]
+    assert info["duckduckgo"]["state"] == "resting"
     assert info["duckduckgo"]["state"] == "resting" and info["duckduckgo"]["blocks"] == 1
     ok = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
     assert info["duckduckgo-lite"] == info["brave"] == info["mojeek"] == ok
@@ -188,7 +262,10 @@ def test_a_corrupt_or_foreign_file_is_ignored_and_replaced(engines):  # noqa: F8
     path.write_bytes(b"\x00{not json" * 100)
     r = ws(engines, "rust")
     assert r.code == 0 and r.stderr.startswith("ws: duckduckgo: blocked")
-    assert health.load()["duckduckgo"].blocks == 1  # rewritten whole, readable again
+    assert (
+        health.load()[health.key("duckduckgo", engines["duckduckgo"].srv.url + "duckduckgo")].blocks
+        == 1
+    )  # rewritten whole, readable again
 
     # A file others may write is not ours: whatever it says is not believed.
     until = time.time() + 600
