@@ -154,8 +154,14 @@ def _fail(
 
 
 def _usage_message(tool: str, exc: Any) -> str:
+    import click
+
     message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
     message = " ".join(message.split())
+    if isinstance(exc, click.NoSuchOption):
+        # Most often a query or URL that starts with '-': say how to give one.
+        what = "a query" if tool == "ws" else "a URL"
+        return f"{message} ({what} that starts with '-' goes after --: {tool} -- ARG; see {tool} --help)"
     return f"{message} (see {tool} --help)"
 
 

@@ -131,6 +131,21 @@ def test_closed_stdin_reads_as_empty(args):
         assert closed.returncode == 2 and "no URL given" in closed.stderr
 
 
+@pytest.mark.parametrize(
+    ("tool", "args", "hint"),
+    [
+        ("ws", ["-v flag meaning"], "a query that starts with '-' goes after --: ws -- ARG"),
+        ("ws", ["-q"], "a query that starts with '-' goes after --: ws -- ARG"),
+        ("wf", ["-zz"], "a URL that starts with '-' goes after --: wf -- ARG"),
+    ],
+)
+def test_an_unknown_option_says_that_double_dash_ends_the_options(tool, args, hint):
+    from tests.helpers import assert_one_line_error, invoke
+
+    r = invoke(tool, args)
+    assert_one_line_error(r, 2, "No such option", hint, f"see {tool} --help", tool=tool)
+
+
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_during_fetch(serve, sig, code):
     srv = serve(lambda conn, req: time.sleep(10))
