@@ -116,6 +116,21 @@ def test_all_fuses_every_engine_by_reciprocal_rank(engines):  # noqa: F811
     assert "3. " not in text and "1. Lite 1" in text and "2. Brave 1" in text
 
 
+def test_providers_are_those_whose_results_were_printed(engines):  # noqa: F811
+    # -n 1 prints D alone, which DuckDuckGo did not return: it is not named.
+    _serve_overlap(engines)
+    r = ws(engines, "rust", "--all", "-n", "1", "--json")
+    doc = json.loads(r.stdout)
+    assert [x["url"] for x in doc["results"]] == [D]
+    assert doc["providers"] == ["duckduckgo-lite", "brave", "mojeek"]
+    assert doc["provider"] == "duckduckgo-lite"
+    assert [a["outcome"] for a in doc["attempts"]] == ["ok"] * 4
+    text = ws(engines, "rust", "--all", "-n", "1").stdout
+    assert text.splitlines()[0] == (
+        'Search results for: "rust" (via DuckDuckGo Lite, Brave, Mojeek, 1 result)'
+    )
+
+
 def test_engines_asks_only_those_named(engines):  # noqa: F811
     _serve_overlap(engines)
     r = ws(engines, "rust", "--engines", "mojeek,ddg", "--json", "--urls")

@@ -246,8 +246,11 @@ class _Search:
             if self.results[i]
         ]
         if ranked:
-            report.results = list[Result](fuse(ranked, self.options.max_results))
-            report.providers = [name for name, _ in ranked]
+            fused = fuse(ranked, self.options.max_results)
+            report.results = list[Result](fused)
+            # The engines the printed results came from (-n may have cut all of one's).
+            used = {name for result in fused for name in result.providers}
+            report.providers = [name for name, _ in ranked if name in used]
             report.provider = report.providers[0]
 
     # -- attempts in flight
