@@ -114,7 +114,13 @@ def test_retry_after_past_the_deadline_is_not_waited_for(wf, serve):
     assert time.monotonic() - start < 2.0
     assert r.code == Blocked.code
     assert len(script.times) == 1 and _json(r.stdout)["attempts"] == 1
-    assert "retrying" not in r.stderr
+    # Why --retry did not retry is one line, not only under -v.
+    note, error = r.stderr.splitlines()
+    assert note.startswith(f"wf: not retrying {srv.url} (429): Retry-After asks for 8.0 s, ")
+    assert note.endswith(" s left; see --timeout)") and error.startswith("wf: (75) ")
+    again = serve(Script(http_response(429, b"slow down", {"Retry-After": "8"})))
+    r = wf(*ALLOW, "--retry", "3", "--timeout", "5", "--quiet", again.url)
+    assert r.stderr.splitlines() == [error.replace(srv.url, again.url)]
 
 
 def test_the_last_answer_stands_with_its_json_when_retries_run_out(wf, serve):
