@@ -25,7 +25,16 @@ ERROR_CHARS = 2000
 
 
 def error_line(tool: str, exc: ToolError) -> None:
-    diag(tool, f"({exc.code}) {exc.message}", limit=ERROR_CHARS)
+    from common.errors import next_step
+    from common.text import cap
+
+    step = next_step(tool, exc)
+    # The message is capped, never the next step after it.
+    diag(
+        tool,
+        f"({exc.code}) {cap(exc.message, ERROR_CHARS - 10 - len(step))}{step}",
+        limit=ERROR_CHARS,
+    )
 
 
 class _SigTerm(BaseException):

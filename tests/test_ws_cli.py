@@ -384,7 +384,8 @@ def test_slow_engines_share_the_deadline_and_each_is_asked(engines):
         "ws: duckduckgo-lite: timeout (no answer within its share of the deadline (0.5 s of --timeout 2 s))",
         "ws: brave: timeout (no answer within its share of the deadline (0.5 s of --timeout 2 s))",
         "ws: mojeek: timeout (no answer before the total deadline (--timeout 2 s))",
-        "ws: (28) every provider timed out (duckduckgo, duckduckgo-lite, brave, mojeek)",
+        "ws: (28) every provider timed out (duckduckgo, duckduckgo-lite, brave, mojeek) "
+        "(raise --timeout or WS_TIMEOUT)",
     ]
     assert engines.asked() == ["duckduckgo", "duckduckgo-lite", "brave", "mojeek"]
     attempts = json.loads(r.stdout)["attempts"]
