@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import socket
 import subprocess
 
 import pytest
@@ -117,3 +119,76 @@ def test_the_map_of_the_suite_says_where_each_module_of_common_is_tested():
     for module, where in rows.items():
         named = re.findall(r"`((?:hostile/)?test_\w+\.py)`", where)
         assert named and all((tests / name).is_file() for name in named), module
+
+
+_PROBE = (
+    "import os, socket; "
+    "print(os.readlink('/proc/self/ns/net'), [n for _, n in socket.if_nameindex()])"
+)
+
+
+def _make_test(prefix: list[str]) -> str:
+    """What `make test` runs, as the last line it prints: the namespace and interfaces of
+    the command that would run pytest (the prerequisites taken as made)."""
+    import sys
+
+    from tests.helpers import VENV_BIN
+
+    r = subprocess.run(
+        [
+            *prefix,
+            "make",
+            "-s",
+            "-C",
+            str(ROOT),
+            "-o",
+            ".venv/.installed",
+            "-o",
+            "chromium",
+            "test",
+            f"BIN={VENV_BIN}",
+            f'PYTEST={sys.executable} -c "{_PROBE}"',
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout.splitlines()[-1]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="make test makes a namespace only as root")
+def test_make_test_runs_in_a_loopback_only_namespace_made_once():
+    import shutil
+
+    if shutil.which("unshare") is None or shutil.which("make") is None:
+        pytest.skip("needs unshare and make")
+    # The probe replaces pytest through $(PYTEST): without it make would run the suite.
+    recipe = (ROOT / "Makefile").read_text().split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    assert "$(PYTEST)" in recipe, "make test runs pytest as $(PYTEST)"
+    # In a namespace that has more than loopback (a veth pair, down, in a namespace of its
+    # own: it reaches nothing), make test makes one that has only loopback.
+    outer = subprocess.run(
+        [
+            "unshare",
+            "--net",
+            "sh",
+            "-c",
+            "ip link add v0 type veth peer name v1 && readlink /proc/self/ns/net",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if outer.returncode != 0:
+        pytest.skip(f"no veth pair here: {outer.stderr.strip()}")
+    script = (
+        "ip link set lo up && ip link add v0 type veth peer name v1 && "
+        'readlink /proc/self/ns/net >&2 && exec "$@"'
+    )
+    made = _make_test(["unshare", "--net", "sh", "-c", script, "_"])
+    ns, interfaces = made.split(" ", 1)
+    assert interfaces == "['lo']", made
+    # Already in one (as .ci/run and this suite are): not another inside it.
+    here = os.readlink("/proc/self/ns/net")
+    if [n for _, n in socket.if_nameindex()] == ["lo"]:
+        assert _make_test([]) == f"{here} ['lo']"
