@@ -9,7 +9,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install chromium test demo lint man bench mutation clean
 
-install: $(STAMP) chromium
+# The man pages linked where man finds them once .venv/bin is on PATH (man-db looks in
+# ../share/man beside each directory of PATH): man wf, man ws.
+MAN_LINKS := $(VENV)/share/man/man1/wf.1 $(VENV)/share/man/man1/ws.1
+
+install: $(STAMP) $(MAN_LINKS) chromium
+
+$(VENV)/share/man/man1/%.1: | $(STAMP)
+	@mkdir -p $(@D) && ln -sfn ../../../../man/$*.1 $@
 
 $(STAMP): pyproject.toml common/version.py
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "make: Python 3.11+ is needed ($(PYTHON) is older)" >&2; exit 1; }

@@ -192,3 +192,29 @@ def test_make_test_runs_in_a_loopback_only_namespace_made_once():
     here = os.readlink("/proc/self/ns/net")
     if [n for _, n in socket.if_nameindex()] == ["lo"]:
         assert _make_test([]) == f"{here} ['lo']"
+
+
+def test_a_url_without_a_scheme_gets_http_as_the_man_page_says():
+    from common.http.url import normalise_url
+
+    page = " ".join((ROOT / "man" / "wf.1").read_text().split())
+    assert r"A URL without a scheme gets \fBhttp://\fR" in page
+    assert r"\fBwf example.com/a\fR fetches \fBhttp://example.com/a\fR" in page
+    assert normalise_url("example.com/a") == "http://example.com/a"
+
+
+def test_the_readme_says_how_to_reach_the_tools_and_their_man_pages():
+    import shutil
+
+    readme = (ROOT / "README.md").read_text()
+    assert 'export PATH="$PWD/.venv/bin:$PATH"' in readme
+    assert "`man -l man/wf.1`" in readme and "`man -l man/ws.1`" in readme
+    # make install links the pages where man finds them from PATH alone.
+    from tests.helpers import VENV_BIN
+
+    if shutil.which("man") is None or not (VENV_BIN.parent / "share" / "man").is_dir():
+        pytest.skip("no man, or a venv that make install did not make")
+    env = {k: v for k, v in os.environ.items() if k != "MANPATH"}
+    env["PATH"] = f"{VENV_BIN}:/usr/bin:/bin"
+    found = subprocess.run(["man", "-w", "wf", "ws"], capture_output=True, text=True, env=env)
+    assert found.stdout.split() == [str(ROOT / "man" / "wf.1"), str(ROOT / "man" / "ws.1")]
