@@ -218,3 +218,54 @@ def test_the_readme_says_how_to_reach_the_tools_and_their_man_pages():
     env["PATH"] = f"{VENV_BIN}:/usr/bin:/bin"
     found = subprocess.run(["man", "-w", "wf", "ws"], capture_output=True, text=True, env=env)
     assert found.stdout.split() == [str(ROOT / "man" / "wf.1"), str(ROOT / "man" / "ws.1")]
+
+
+@pytest.mark.parametrize("page", ["wf.1", "ws.1"])
+def test_the_signals_the_supervisor_passes_on_are_the_man_page_s(page):
+    import signal
+
+    from common.watchdog import _FORWARDED
+
+    text = " ".join((ROOT / "man" / page).read_text().split())
+    said = re.search(
+        r"(SIG[A-Z]+), (SIG[A-Z]+),? (?:and|or) (SIG[A-Z]+) (?:sent to the supervisor|it passed on)",
+        text,
+    )
+    assert said, page
+    assert {getattr(signal, name) for name in said.groups()} == set(_FORWARDED)
+
+
+_VARIABLE = re.compile(r"\b(?:WF|WS)_[A-Z0-9_]*[A-Z0-9]\b|\bSEARXNG_URL\b")
+
+
+def _read_in(folder: str) -> set[str]:
+    return {
+        name
+        for path in (ROOT / folder).rglob("*.py")
+        for name in _VARIABLE.findall(path.read_text())
+    }
+
+
+def _environment_section(page: str) -> set[str]:
+    """The variables a page's ENVIRONMENT sections (.SH or .SS) name."""
+    text = (ROOT / "man" / page).read_text()
+    for font in ("\\fB", "\\fR", "\\fI"):
+        text = text.replace(font, " ")
+    sections = re.split(r"\n\.S[HS] ", text)
+    return {
+        name
+        for section in sections
+        if section.upper().startswith("ENVIRONMENT")
+        for name in _VARIABLE.findall(section)
+    }
+
+
+def test_every_variable_read_is_in_a_man_page_s_environment_and_back():
+    wf_page, ws_page = _environment_section("wf.1"), _environment_section("ws.1")
+    read = _read_in("common") | _read_in("wf") | _read_in("ws")
+    # Each tool's own variables in its own page; the shared ones in one page at least.
+    assert _read_in("wf") - wf_page == set()
+    assert _read_in("ws") - ws_page == set()
+    assert read - (wf_page | ws_page) == set()
+    # And no page documents a variable nothing reads.
+    assert (wf_page | ws_page) - read == set()
