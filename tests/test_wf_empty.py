@@ -11,7 +11,7 @@ import pytest
 
 from tests.helpers import ALLOW
 from tests.servers import respond
-from wf.empty import is_tiny, why_empty
+from wf.empty import is_tiny, meta_refresh, why_empty
 from wf.extract import extract_text
 
 PAD = "<script>" + "var x = 1;\n" * 250 + "</script>"  # 2750 bytes of script
@@ -174,6 +174,12 @@ def test_a_meta_refresh_says_where_it_points() -> None:
     # A timed reload of the page itself is no redirect.
     reload = '<html><head><meta http-equiv="refresh" content="300"></head><body></body></html>'
     assert why(reload) == "no text: nothing readable"
+    # Nor is a refresh to the page's own address, however it is spelled.
+    for own in ("https://news.example/2026/harbour", "/2026/harbour", "harbour"):
+        itself = f'<html><head><meta http-equiv="refresh" content="0; url={own}"></head></html>'
+        assert why(itself) == "no text: nothing readable", own
+    # Without the page's address the target is kept as written.
+    assert meta_refresh('<meta http-equiv="refresh" content="0; url=/next">', None) == "/next"
     # A page with its text is printed as it is, refresh or not.
     moved = page('<meta http-equiv="refresh" content="0; url=/elsewhere">' + ARTICLE)
     assert why(moved) is None
