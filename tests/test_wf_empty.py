@@ -185,6 +185,62 @@ def test_a_meta_refresh_says_where_it_points() -> None:
     assert why(moved) is None
 
 
+def test_the_edges_of_a_page_of_only_links_or_images() -> None:
+    from wf.empty import _OWN_TEXT, _Seen
+
+    # With nothing printed, one picture is the page (in the singular).
+    single = page('<article><img src="/dawn.jpg"></article>')
+    assert why(single) == "no text: page holds only images (1 image)"
+    # With a little text, three links (or pictures) are; two are not.
+    listing = "<ul>" + "".join(
+        f'<li><a href="/{w}">{w}</a></li>' for w in ("Alpha", "Beta", "Gamma")
+    )
+    note = why(page(listing + "</ul>"))
+    assert note is not None and note.endswith("page holds only links (3 links)"), note
+    assert why(page(listing.replace('<li><a href="/Gamma">Gamma</a></li>', "") + "</ul>")) is None
+
+    # Its own text under _OWN_TEXT characters: still a page of links; at it, not.
+    def with_own(n: int) -> str:
+        return page(f"<p>{'x' * n}</p>" + listing + "</ul>")
+
+    at = next(n for n in range(200) if _Seen(with_own(n)).own == _OWN_TEXT)
+    assert why(with_own(at)) is None
+    below = why(with_own(at - 1))
+    assert below is not None and below.endswith("page holds only links (3 links)"), below
+
+
+def test_what_a_reader_sees_is_counted_from_the_first_character() -> None:
+    from wf.empty import _Seen
+
+    seen = _Seen('abc d\ne<a href="/x">link text</a>fg<img src="/p.jpg"><a>no href</a>')
+    # Text outside links, without spaces and line ends: "abcde", "fg", "nohref".
+    assert (seen.own, seen.links, seen.images) == (13, 1, 1)
+    assert _Seen("xyz").own == 3 and _Seen("").own == 0
+
+
+def test_sign_in_words_alone_or_a_form_alone_are_no_wall() -> None:
+    assert why(page("<p>Sign in</p>")) is None
+    assert why(page('<form action="/find"><input name="q"><p>Find</p></form>')) is None
+
+
+def test_a_refresh_without_content_is_no_redirect() -> None:
+    bare = '<html><head><meta http-equiv="refresh"></head><body></body></html>'
+    assert why(bare) == "no text: nothing readable"
+
+
+def test_brief_cuts_at_80_characters() -> None:
+    from wf.empty import _brief
+
+    assert _brief(" a \n  b ") == "a b"
+    assert _brief("a" * 80) == "a" * 80
+    assert _brief("a" * 81) == "a" * 77 + "..."
+    long = "https://news.example/" + "p" * 100
+    html = f'<html><head><meta http-equiv="refresh" content="0; url={long}"></head></html>'
+    assert why(html) == (
+        f"no text: page redirects to {long[:77]}... (a meta refresh); fetch that address"
+    )
+
+
 def test_an_empty_page_without_a_reason_still_says_so() -> None:
     assert why(page("")) == "no text: nothing readable"
     assert why(page("<div><span> </span></div>")) == "no text: nothing readable"
