@@ -93,6 +93,52 @@ def test_only_what_we_write_is_read():
         assert health.parse(bad) == {}, bad
 
 
+def test_the_code_of_a_rest_is_read_back_within_the_exit_codes():
+    good = {"until": NOW, "blocks": 0, "failures": 3, "reason": "network: x"}
+
+    def read(**extra: object) -> dict[str, Entry]:
+        return health.parse(json.dumps({"providers": {"p u": {**good, **extra}}}))
+
+    assert read() == {"p u": Entry(NOW, 0, 3, "network: x", 75)}  # older files: a block
+    assert read(code=6)["p u"].code == 6
+    assert read(code=1)["p u"].code == 1 and read(code=255)["p u"].code == 255
+    for bad in (0, 256, -7, "6", 6.0, None):
+        assert read(code=bad) == {}, bad
+    assert read(reason="r" * 400)["p u"].reason == "r" * 300
+
+
+def test_a_file_past_the_size_limit_or_writable_by_others_is_not_read(tmp_path):
+    path = tmp_path / "health.json"
+    entry = {"until": NOW, "blocks": 1, "failures": 0, "reason": "b"}
+    text = json.dumps({"providers": {"p u": entry}})
+    # Padded with spaces to exactly the limit: read; one byte more: not.
+    path.write_text(text + " " * (health._SIZE_LIMIT - len(text)))
+    path.chmod(0o600)
+    assert list(health._read(path)) == ["p u"]
+    path.write_text(text + " " * (health._SIZE_LIMIT - len(text) + 1))
+    assert health._read(path) == {}
+    path.write_text(text)
+    for mode, readable in ((0o600, True), (0o640, True), (0o620, False), (0o602, False)):
+        path.chmod(mode)
+        assert bool(health._read(path)) is readable, oct(mode)
+    assert health._read(tmp_path / "missing.json") == {}
+    assert health._read(tmp_path) == {}  # a directory
+
+
+def test_a_good_answer_writes_nothing_unless_it_clears_an_entry():
+    health.record({"p u": Event(HEALTHY)}, NOW)
+    assert not state_file().exists()
+    health.record({"p u": Event(BLOCKED, "b"), "q v": Event(BLOCKED, "b")}, NOW)
+    assert set(health.load()) == {"p u", "q v"}
+    health.record({"p u": Event(HEALTHY)}, NOW)
+    assert set(health.load()) == {"q v"}
+
+
+def test_clock_is_utc_to_the_second():
+    assert health.clock(0) == "1970-01-01T00:00:00Z"
+    assert health.clock(NOW + 0.9) == "2027-01-15T08:00:00Z"
+
+
 # ---------------------------------------------------------------- through the CLI
 
 
