@@ -111,6 +111,10 @@ def test_exit_now_waits_for_threads_that_are_not_daemons():
 def _in_child(body: Any) -> tuple[int, bytes]:
     """Run ``body`` in a forked child whose stdout is a pipe: (exit code, what it wrote).
     The child never returns into pytest."""
+    # exit_now called in this process too (a code that is not a number: SystemExit), so
+    # that a tool tracing which tests call it (mutmut) sees these tests call it.
+    with pytest.raises(SystemExit):
+        entry.exit_now("not a number")
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -139,6 +143,17 @@ def test_exit_now_runs_atexit_flushes_and_keeps_the_code():
         entry.exit_now(7)
 
     assert _in_child(child) == (7, b"buffered, atexit ran\n")
+
+
+def test_exit_now_leaves_its_own_thread_out_of_the_count():
+    # The calling thread is not a daemon (a main thread never is): only the others count.
+    def child() -> None:
+        me = types.SimpleNamespace(daemon=False)
+        threading.current_thread = lambda: me  # type: ignore[assignment]
+        threading.enumerate = lambda: [me]  # type: ignore[assignment]
+        entry.exit_now(4)
+
+    assert _in_child(child) == (4, b"")
 
 
 def test_exit_now_survives_a_closed_stdout():
