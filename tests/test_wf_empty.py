@@ -216,6 +216,29 @@ def test_what_a_reader_sees_is_counted_from_the_first_character() -> None:
     # Text outside links, without spaces and line ends: "abcde", "fg", "nohref".
     assert (seen.own, seen.links, seen.images) == (13, 1, 1)
     assert _Seen("xyz").own == 3 and _Seen("").own == 0
+    # Nobody reads a script, a style or a title (nor tags inside them); text after them is
+    # read, an <a> inside an <a> closes the first, and an <a> closed counts its text out.
+    hidden = _Seen(
+        "ab<script>var c = '<a href=x>'</script>cd<style>p{}</style>"
+        '<a href="/1">in<a href="/2">in</a>ef<title>T</title>gh<a href="/3">tail'
+    )
+    assert (hidden.own, hidden.links) == (8, 3), (hidden.own, hidden.links)
+    assert hidden.text == "ab cd in in ef gh"
+    # Only the hidden element's own end tag ends it.
+    drawing = _Seen("ab<svg><g></g><text>xy</text></svg>cd")
+    assert (drawing.own, drawing.text) == (4, "ab cd")
+    closed = _Seen('<a href="/1">in</a>outside')
+    assert (closed.own, closed.text) == (7, "in outside")
+
+
+def test_the_words_a_reader_sees_are_read_past_many_empty_tags() -> None:
+    # Twelve thousand empty tags make no text: the footer's words are still within the
+    # characters looked at (the extractor drops the footer; the reader sees it).
+    html = page("<i></i>" * 6000 + "<p>Harbour.</p><footer>Subscribe to continue reading</footer>")
+    assert why(html) == (
+        "little text (8 characters): page is behind a paywall (its text says "
+        "'Subscribe to continue')"
+    )
 
 
 def test_sign_in_words_alone_or_a_form_alone_are_no_wall() -> None:
