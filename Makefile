@@ -58,8 +58,11 @@ demo: install
 	fi
 
 # The gate (.ci/run runs it before the tests): every check runs, and any failure fails it.
-# mypy's settings (strict, Python 3.11) are in pyproject.toml. tests/ gets ruff check only
-# until it is formatted; then it joins the format check.
+# mypy's settings (strict, Python 3.11) are in pyproject.toml. The shape of the code is
+# gated by a test that make test runs, tests/test_house.py: no file in common/ wf/ ws/ over
+# 500 lines, no function over 80, no circle of imports between files, no name with a
+# leading underscore used from another module (its allowlists of today's offenders only
+# shrink). Run it alone: .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_house.py
 LINT_FORMAT := common wf ws tests
 lint: install
 	@status=0; \

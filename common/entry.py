@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import sys
 from importlib import import_module
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from common import watchdog
+from common.run import error_line, main_exit
 
 
-def run(tool: str, cli: str) -> None:
-    """Run ``cli``'s ``main`` (a module name: ``wf.cli``) as ``tool``, supervised."""
-
-    def json_error(exc: Any, what: str | None) -> dict[str, Any]:
-        document: dict[str, Any] = import_module(cli)._json_error(exc, what)
-        return document
-
+def run(tool: str, cli: str, json_error: watchdog.JsonError) -> None:
+    """Run ``cli``'s ``main`` (a module name: ``wf.cli``) as ``tool``, supervised.
+    ``json_error`` builds the tool's --json error document; it imports the CLI only when
+    it is first called (in the worker, once the command line is loaded)."""
     if not _completion(tool, sys.argv[1:]):
-        watchdog.supervise(tool, sys.argv[1:], json_error)
+        watchdog.supervise(tool, sys.argv[1:], json_error, error_line)
     try:
         module = import_module(cli)
         watchdog.prepare()
@@ -29,7 +27,6 @@ def run(tool: str, cli: str) -> None:
     except KeyboardInterrupt:
         # Ctrl-C while the command line is still being set up, before run_cli catches it.
         from common.errors import Interrupted
-        from common.run import error_line, main_exit
 
         error_line(tool, Interrupted("interrupted"))
         main_exit(Interrupted.code)

@@ -233,13 +233,18 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
                 pos = close.start() if close else len(text)
     if not edits:
         return text, 0, 0
+    return _without(text, edits, p), len(edits), dropped
+
+
+def _without(text: AnyStr, edits: list[tuple[int, int]], p: _Patterns[AnyStr]) -> AnyStr:
+    """``text`` without the spans ``edits`` names (in order, none overlapping)."""
     parts: list[AnyStr] = []
     pos = 0
     for start, end in edits:
         parts.append(text[pos:start])
         pos = end
     parts.append(text[pos:])
-    return p.empty.join(parts), len(edits), dropped
+    return p.empty.join(parts)
 
 
 def _head_end(text: AnyStr, begin: int, p: _Patterns[AnyStr]) -> int:

@@ -6,9 +6,13 @@ platformdirs.
 
 A directory is used only when it is ours: owned by the effective uid, not writable by
 group or others, and not a symbolic link (checked on a descriptor opened with O_NOFOLLOW,
-so what is checked is what is used). Directories we create are 0700. wf runs as root
-from cron, and the shared temporary directory lets any local user create a name first:
-whatever a stranger made there could steer our locks, state and clean-up.
+so what is checked is what is used). Its parents are opened one by one from the root
+without following a link another user could have made, and each must be owned by us or
+root and writable by nobody else (a sticky directory such as /tmp is fine): root running
+wf with another user's HOME must not let that user steer it. Directories we create, the
+missing parents among them, are 0700. wf runs as root from cron, and the shared
+temporary directory lets any local user create a name first: whatever a stranger made
+there could steer our locks, state and clean-up.
 
 Without XDG_RUNTIME_DIR the runtime dir is ``$TMPDIR/wf-runtime-<uid>``. If someone
 else got there first (or left a symlink), this process uses a fresh directory that
@@ -64,16 +68,25 @@ class NotOurs(Exception):
 
 
 def check_dir(path: Path, *, private: bool = False) -> os.stat_result:
-    """Raise NotOurs unless ``path`` is a directory we own that nobody else can write.
+    """Raise NotOurs unless ``path`` is a directory we own that nobody else can write, in
+    parents nobody else can change (``_walk``); OSError when it is missing.
 
     With ``private``, a mode that still lets group or others read is tightened to 0700:
     nobody else could write to it, so nothing in it was planted."""
+    fd = open_ours(path, private=private)
     try:
-        fd = open_dir(path)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise NotOurs("it is a symbolic link or not a directory") from None
-        raise
+        return os.fstat(fd)
+    finally:
+        os.close(fd)
+
+
+def open_ours(path: Path | str, *, private: bool = False) -> int:
+    """A descriptor of the existing directory ``path`` after check_dir's checks: what is
+    read through it is what was checked. Raise NotOurs or OSError."""
+    return _checked(_walk(os.path.abspath(path), create=False), private)
+
+
+def _checked(fd: int, private: bool) -> int:
     try:
         st = os.fstat(fd)
         why = problem(st)
@@ -81,24 +94,22 @@ def check_dir(path: Path, *, private: bool = False) -> os.stat_result:
             raise NotOurs(why)
         if private and st.st_mode & 0o077:
             os.fchmod(fd, 0o700)
-        return st
-    finally:
+        return fd
+    except BaseException:
         os.close(fd)
+        raise
 
 
 def ensure_dir(
     path: Path, variable: str, *, private: bool = False, what: str = "directory"
 ) -> Path:
-    """Create ``path`` (0700) when missing, then make sure it is ours; raise DirUnusable."""
+    """Create ``path`` and any missing parents (each 0700), then make sure it is ours;
+    raise DirUnusable. Every component is opened from the root down without following
+    a link another user could have made (``_walk``)."""
     hint = f"set {variable} to a directory of your own"
+    path = Path(os.path.abspath(path))
     try:
-        if not path.is_symlink():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                path.mkdir(mode=0o700)
-            except FileExistsError:
-                pass
-        check_dir(path, private=private)
+        os.close(_checked(_walk(str(path), create=True), private))
     except NotOurs as exc:
         raise DirUnusable(
             f"cannot use the {what} {path}: {exc} ({hint})", path=path, variable=variable
@@ -110,6 +121,94 @@ def ensure_dir(
             variable=variable,
         ) from None
     return path
+
+
+_MAX_LINKS = 40  # as the kernel's own limit on links followed in one lookup
+
+
+def _walk(path: str, *, create: bool) -> int:
+    """A descriptor of the directory ``path`` (absolute); with ``create``, made (0700)
+    where missing, else FileNotFoundError.
+
+    Root running wf with another user's HOME must not let that user steer it: a link in
+    ``~/.cache`` could send wf's writes into any directory of root's, and a directory
+    that user owns lets them swap what wf checked for a link before wf uses it. So each
+    parent is opened with O_NOFOLLOW from the root down and must be owned by us or root
+    and not writable by others (a sticky one such as /tmp is fine: nobody can replace
+    what another put there) nor by a group other than ours. A link is followed only
+    when it is owned by us or root and sits in such a directory: nobody else could have
+    made it. The last component is never followed: the caller checks what it is."""
+    # Reversed, so that the next name is a pop() from the end (a link's target is pushed).
+    todo = [name for name in reversed(path.split("/")) if name and name != "."]
+    done: list[str] = []  # where we are, for messages only
+    fd = open_dir("/")
+    links = 0
+    uid, gid = os.geteuid(), os.getegid()
+    try:
+        while todo:
+            name = todo.pop()
+            _trusted_parent(os.fstat(fd), done, uid, gid)
+            try:
+                nxt = open_dir(name, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                try:
+                    os.mkdir(name, 0o700, dir_fd=fd)
+                except FileExistsError:
+                    pass
+                nxt = open_dir(name, dir_fd=fd)  # a link raced in: ELOOP, refused
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                    raise
+                if not todo:
+                    raise NotOurs("it is a symbolic link or not a directory") from None
+                entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                here = _shown([*done, name])
+                if not stat.S_ISLNK(entry.st_mode):
+                    raise NotOurs(f"its parent {here} is not a directory") from None
+                if entry.st_uid not in (uid, 0):
+                    raise NotOurs(
+                        f"its parent {here} is a link owned by uid {entry.st_uid}, "
+                        f"not by us or root"
+                    ) from None
+                links += 1
+                if links > _MAX_LINKS:
+                    raise OSError(errno.ELOOP, os.strerror(errno.ELOOP)) from None
+                target = os.readlink(name, dir_fd=fd)
+                if target.startswith("/"):
+                    os.close(fd)
+                    fd = -1
+                    fd = open_dir("/")
+                    done = []
+                todo.extend(n for n in reversed(target.split("/")) if n and n != ".")
+                continue
+            os.close(fd)
+            fd = nxt
+            if name == "..":
+                del done[-1:]
+            else:
+                done.append(name)
+        return fd
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        raise
+
+
+def _shown(names: list[str]) -> str:
+    return "/" + "/".join(names)
+
+
+def _trusted_parent(st: os.stat_result, where: list[str], uid: int, gid: int) -> None:
+    """Raise NotOurs unless nobody but us and root can change what is in this directory."""
+    if st.st_uid != uid and st.st_uid != 0:
+        raise NotOurs(f"its parent {_shown(where)} is owned by uid {st.st_uid}, not by us or root")
+    mode = st.st_mode
+    if mode & 0o022 and not mode & stat.S_ISVTX and (mode & 0o002 or st.st_gid != gid):
+        raise NotOurs(
+            f"its parent {_shown(where)} is writable by others (mode {stat.S_IMODE(mode):04o})"
+        )
 
 
 # platformdirs' Unix answers for the kinds asked here: the XDG variable when it holds an

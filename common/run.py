@@ -80,7 +80,7 @@ def run_cli(
     # several): the CLI turns either on from its flags.
     from common import output, trace
 
-    output.set_quiet(False)
+    output.environment().quiet = False
     trace.enable(tool, False)
     global _signalled
     _signalled = False
@@ -93,7 +93,7 @@ def run_cli(
     try:
         return _run(tool, command, args, wants_json, json_error)
     finally:
-        output.set_quiet(False)
+        output.environment().quiet = False
         trace.enable(tool, False)
         # A watchdog worker ends right after this. The copy of a signal its supervisor
         # passes on can come in after the one sent to the group was handled (a loaded

@@ -68,6 +68,9 @@ _FORWARDED = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
 _SENT_BY_PROCESS = {0, -1, -6}
 
 JsonError = Callable[[Any, str | None], dict[str, Any]]
+# The tool's one error line for an exception (common.run.error_line), passed in: the
+# runner imports this module, and this one writes the line the runner would.
+ErrorLine = Callable[[str, Any], None]
 
 
 class _Worker:
@@ -95,13 +98,17 @@ def needed(argv: list[str]) -> bool:
     return argv not in _TRIVIAL
 
 
-def supervise(tool: str, argv: list[str], json_error: JsonError | None) -> None:
+def supervise(
+    tool: str, argv: list[str], json_error: JsonError | None, error_line: ErrorLine
+) -> None:
     """``install`` for a command line that needs it."""
     if needed(argv):
-        install(tool, wants_json="--json" in argv, json_error=json_error)
+        install(tool, wants_json="--json" in argv, json_error=json_error, error_line=error_line)
 
 
-def install(tool: str, *, wants_json: bool, json_error: JsonError | None) -> None:
+def install(
+    tool: str, *, wants_json: bool, json_error: JsonError | None, error_line: ErrorLine
+) -> None:
     """Fork: the parent supervises and never returns; the child returns and does the work.
     Without fork (another platform) or when the environment says so, nothing happens."""
     global _worker
@@ -119,10 +126,9 @@ def install(tool: str, *, wants_json: bool, json_error: JsonError | None) -> Non
     import gc
 
     # What the supervisor's report needs, loaded before any deadline can pass (the worker
-    # loads these too, to run the command line).
+    # loads these too, to run the command line; error_line's module is loaded already).
     import common.errors
     import common.output
-    import common.run
     import common.text  # noqa: F401
 
     gc.freeze()
@@ -144,7 +150,7 @@ def install(tool: str, *, wants_json: bool, json_error: JsonError | None) -> Non
         return
     os.close(write_fd)
     try:
-        code = _Supervisor(tool, pid, read_fd, wants_json, json_error).run()
+        code = _Supervisor(tool, pid, read_fd, wants_json, json_error, error_line).run()
     except BaseException:  # never leave a worker behind, whatever went wrong here
         _kill(pid)
         code = 1
@@ -278,9 +284,16 @@ def _kill(pid: int) -> None:
 
 class _Supervisor:
     def __init__(
-        self, tool: str, pid: int, fd: int, wants_json: bool, json_error: JsonError | None
+        self,
+        tool: str,
+        pid: int,
+        fd: int,
+        wants_json: bool,
+        json_error: JsonError | None,
+        error_line: ErrorLine,
     ) -> None:
         self.tool = tool
+        self.error_line = error_line
         self.pid = pid
         self.fd = fd
         self.wants_json = wants_json
@@ -415,10 +428,9 @@ class _Supervisor:
 
     def _report(self, exc: Any, what: str | None, document: str | None) -> None:
         from common.output import clear_line, write, write_json
-        from common.run import error_line
 
         clear_line()  # a killed worker's progress line would run into this one
-        error_line(self.tool, exc)
+        self.error_line(self.tool, exc)
         if not self.wants_json or self.json_error is None:
             return
         try:

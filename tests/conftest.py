@@ -37,9 +37,14 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 def _loopback(host: str) -> bool:
     try:
-        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
     except ValueError:
         return False
+    # ::ffff:127.0.0.1 is IPv4 loopback reached from an IPv6 socket (Python 3.11 calls it
+    # not loopback).
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
 
 
 @pytest.fixture(autouse=True)
@@ -143,16 +148,3 @@ def server(tripwire):  # type: ignore[no-untyped-def]
     s = FixtureServer(forbidden=tripwire.origin)
     yield s
     s.close()
-
-
-@pytest.fixture
-def devtools_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """Something listening where the fake browser (helpers.fake_browser) says its DevTools
-    port is."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    monkeypatch.setenv("FAKE_PORT", str(port))
-    yield port
-    sock.close()

@@ -12,6 +12,7 @@ import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 VENV_BIN = Path(sys.executable).parent
+
+# The uid that plays another local user (root only: dropping to it needs root).
+NOBODY = 65534
 
 # Private addresses are refused by default; every local test server is on 127.0.0.1.
 ALLOW = ("--allow-host", "127.0.0.1")
@@ -96,12 +100,12 @@ def invoke(
     from common.run import run_cli
 
     if tool == "wf":
-        from wf.cli import _json_error, command
+        from wf.cli import command, json_error
     else:
-        from ws.cli import _json_error, command  # type: ignore[no-redef]
+        from ws.cli import command, json_error  # type: ignore[no-redef]
     runner = CliRunner()
     with runner.isolation(input=input, env=env) as (out, err, _):
-        code = run_cli(tool, command, args, json_error=_json_error)
+        code = run_cli(tool, command, args, json_error=json_error)
     return Result(code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))
 
 
@@ -151,14 +155,28 @@ def recall(got: str, truth: str) -> float:
 # ------------------------------------------------------------------ a fake browser
 
 # The parts of a fake Chromium (a shell script) every fake shares: the profile dir from
-# --user-data-dir, and the DevTools port file Chromium writes there once it listens
-# (FAKE_PORT, set by the devtools_port fixture, or 9, where nothing listens).
+# --user-data-dir, and a DevTools peer on fds 3 and 4 as --remote-debugging-pipe gives
+# Chromium: it answers every command (with a sessionId, for the keeper's relay) and ends
+# when its pipe closes, as Chromium does. It replaces the shell, so it has the browser's pid.
 FAKE_PROFILE_ARG = (
     'for a in "$@"; do case "$a" in --user-data-dir=*) dir="${a#--user-data-dir=}";; esac; done'
 )
-FAKE_PORT_FILE = (
-    'printf \'%s\\n/devtools/browser/fake\\n\' "${FAKE_PORT:-9}" > "$dir/DevToolsActivePort"'
-)
+_FAKE_PEER = """
+import json, os
+buf = b""
+while True:
+    data = os.read(3, 65536)
+    if not data:
+        break
+    *messages, buf = (buf + data).split(b"\\0")
+    for raw in messages:
+        m = json.loads(raw)
+        answer = {"id": m["id"], "result": {"sessionId": "fake-%d" % m["id"], "product": "Fake/1"}}
+        if "sessionId" in m:
+            answer["sessionId"] = m["sessionId"]
+        os.write(4, json.dumps(answer).encode() + b"\\0")
+"""
+FAKE_CDP = f"exec {sys.executable} -c '{_FAKE_PEER}'"
 
 
 def fake_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> Path:
@@ -180,3 +198,43 @@ def saved_files(folder: Path) -> list[Path]:
     if not folder.exists():
         return []
     return sorted(p for p in folder.iterdir() if p.name not in BOOKKEEPING)
+
+
+def as_user(uid: int, work: Callable[[], bytes]) -> bytes:
+    """What ``work()`` returns when run in a forked child that has become ``uid`` (another
+    local user; needs root). The child leaves only through os._exit, so it never runs
+    pytest's teardown; an exception in it fails the caller with its text. ``uid`` may not
+    read the interpreter's files (a pyenv under a 0700 HOME): import before the call what
+    ``work`` needs."""
+    import encodings.idna  # noqa: F401  (socket calls encode a host name with it)
+    import traceback
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            out = work()
+            code = 0
+        except BaseException:
+            out = traceback.format_exc().encode()
+        finally:
+            try:
+                while out:
+                    out = out[os.write(write_end, out) :]
+            finally:
+                os._exit(code)
+    os.close(write_end)
+    chunks = []
+    with os.fdopen(read_end, "rb") as fh:
+        while chunk := fh.read(65536):
+            chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    got = b"".join(chunks)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise AssertionError(f"the child as uid {uid} failed: {got.decode(errors='replace')}")
+    return got

@@ -48,10 +48,8 @@ class _Cli:
         self.module._json_error = lambda exc, what: {"exc": exc, "what": what}  # type: ignore[attr-defined]
         monkeypatch.setitem(sys.modules, "fake_cli_for_entry", self.module)
         self.calls: list[str] = []
-        self.supervised: list[tuple[str, list[str], Any]] = []
-        monkeypatch.setattr(
-            watchdog, "supervise", lambda tool, argv, err: self.supervised.append((tool, argv, err))
-        )
+        self.supervised: list[tuple[Any, ...]] = []
+        monkeypatch.setattr(watchdog, "supervise", lambda *args: self.supervised.append(args))
         monkeypatch.setattr(watchdog, "prepare", lambda: self.calls.append("prepare"))
 
 
@@ -60,19 +58,22 @@ def test_run_supervises_then_runs_main(monkeypatch):
     cli = _Cli(monkeypatch, lambda: ran.append("main"))
     monkeypatch.delenv("_WF_COMPLETE", raising=False)
     monkeypatch.setattr(sys, "argv", ["wf", "-v", "https://example.com/"])
-    entry.run("wf", "fake_cli_for_entry")
+    from common.run import error_line
+
+    def json_error(exc: Any, what: str | None) -> dict[str, Any]:
+        return {}
+
+    entry.run("wf", "fake_cli_for_entry", json_error)
     assert ran == ["main"] and cli.calls == ["prepare"]
-    ((tool, argv, json_error),) = cli.supervised
-    assert (tool, argv) == ("wf", ["-v", "https://example.com/"])
-    # The supervisor's JSON errors come from the CLI's own function, given both arguments.
-    assert json_error("boom", "the page") == {"exc": "boom", "what": "the page"}
+    # The supervisor gets the tool, its arguments, the JSON errors and the error line.
+    assert cli.supervised == [("wf", ["-v", "https://example.com/"], json_error, error_line)]
 
 
 def test_run_skips_the_supervisor_for_completion(monkeypatch):
     ran: list[str] = []
     cli = _Cli(monkeypatch, lambda: ran.append("main"))
     monkeypatch.setattr(sys, "argv", ["ws", "--completion", "bash"])
-    entry.run("ws", "fake_cli_for_entry")
+    entry.run("ws", "fake_cli_for_entry", lambda exc, what: {})
     assert ran == ["main"] and cli.supervised == [] and cli.calls == ["prepare"]
 
 
@@ -83,7 +84,7 @@ def test_ctrl_c_before_the_cli_catches_it_is_130_with_its_line(monkeypatch, caps
     _Cli(monkeypatch, interrupted)
     monkeypatch.setattr(sys, "argv", ["wf", "x"])
     with pytest.raises(SystemExit) as ended:
-        entry.run("wf", "fake_cli_for_entry")
+        entry.run("wf", "fake_cli_for_entry", lambda exc, what: {})
     assert ended.value.code == 130
     assert capsys.readouterr().err == "wf: (130) interrupted\n"
 

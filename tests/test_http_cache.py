@@ -436,3 +436,32 @@ def test_what_a_304_may_and_may_not_replace(tmp_path, with_date):
     entry = cache.load(cache_key(normalise_url(url), {}))
     assert entry is not None and entry.headers == want
     assert cached_fetch(url, {}, cache, get)[1] == HIT and len(sent) == 2
+
+
+def test_an_entry_that_cannot_be_judged_is_a_miss(tmp_path, monkeypatch):
+    """The guard behind the grammar: whatever a stored entry holds, judging its freshness
+    never fails the run (today's readers do not raise; an entry may be older than them)."""
+    from common.http import cache as http_cache
+    from common.http.client import Response
+
+    store = http_cache.HttpCache(tmp_path / "c", 1 << 20)
+    (tmp_path / "c").mkdir(mode=0o700)
+    url = "http://127.0.0.1:9/page"
+    headers = {"User-Agent": "t"}
+    key = http_cache.cache_key(url, headers)
+    fresh = Entry(key, url, url, 200, {"cache-control": "max-age=300"}, b"old", 0.0, 0.0, False)
+    fresh.request_time = fresh.response_time = time.time()
+    store.save(fresh)
+    asked: list[dict[str, str]] = []
+
+    def get(extra):  # type: ignore[no-untyped-def]
+        asked.append(dict(extra))
+        return Response(url, url, 200, {"cache-control": "no-store"}, b"new", 1)
+
+    def broken(*_args):  # type: ignore[no-untyped-def]
+        raise OverflowError("date value out of range")
+
+    assert http_cache.cached_fetch(url, headers, store, get)[1] == http_cache.HIT
+    monkeypatch.setattr(http_cache, "lifetime", broken)
+    resp, how = http_cache.cached_fetch(url, headers, store, get)
+    assert (how, resp.body, asked) == (http_cache.MISS, b"new", [{}])

@@ -107,7 +107,7 @@ def test_headers_are_dropped_on_a_redirect_to_another_host(wf, serve):
         "X-Token: secret",
         srv.url,
     )
-    assert "wf: * redirect: another host; not sent there: X-Token\n" in traced.stderr
+    assert "wf: * redirect: another origin; not sent there: X-Token\n" in traced.stderr
     assert "secret" not in traced.stderr
 
 

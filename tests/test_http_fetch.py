@@ -394,7 +394,7 @@ def test_the_trace_names_every_header_kept_from_another_host(wf, serve):
     srv = serve(routes({"/": moved(other.url + "x")}))
     r = wf(*ALLOW, "--allow-host", "127.0.0.2", "-v", "-H", "X-A: 1", "-H", "X-B: 2", srv.url)
     assert r.code == 0, r.stderr
-    assert "wf: * redirect: another host; not sent there: X-A, X-B\n" in r.stderr
+    assert "wf: * redirect: another origin; not sent there: X-A, X-B\n" in r.stderr
 
 
 def test_the_redirect_trace_names_status_and_target(wf, serve):

@@ -240,6 +240,51 @@ def test_retry_after_forms():
     assert retry_after({"retry-after": formatdate(now - 30, usegmt=True)}, now) == 0.0
     assert retry_after({"retry-after": "soon"}, now) is None
     assert retry_after({}, now) is None
+    assert retry_after({"retry-after": " 7 "}, now) == 7.0
+    assert retry_after({"retry-after": "-5"}, now) is None
+    assert retry_after({"retry-after": ""}, now) is None
+
+
+HUGE_YEAR = "Sun, 06 Nov 99999999999999999999 08:49:37 GMT"
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        ("\u00b2", None),  # isdigit() says yes, int() says no: not delta-seconds
+        ("\u0663", None),  # an Arabic-Indic three: int() reads it, the grammar does not
+        ("1\u00b2", None),
+        ("9" * 4400, 2**31),  # more digits than int() converts: clamped, never converted
+        ("0" * 50 + "12", 12),
+        ("2147483649", 2**31),
+        (HUGE_YEAR, None),  # OverflowError in the date parser
+        ("Sun, 06 Nov 99999 08:49:37 GMT", None),
+        ("Sun, 06 Nov 1994 08:49:37 GMT" + " x" * 5000, None),
+    ],
+)
+def test_retry_after_by_its_grammar(value, seconds):
+    found = retry_after({"retry-after": value}, 1_700_000_000.0)
+    assert found == (None if seconds is None else float(seconds))
+
+
+def test_delta_seconds_and_http_dates_are_read_by_the_grammar():
+    from common.http.retry import MAX_DELTA, delta_seconds, http_date
+
+    assert [delta_seconds(v) for v in ("0", "42", " 42\t", "4 2", "+4", "4.0", "")] == [
+        0,
+        42,
+        42,
+        None,
+        None,
+        None,
+        None,
+    ]
+    assert delta_seconds("9" * 100_000) == MAX_DELTA
+    assert http_date("Sun, 06 Nov 1994 08:49:37 GMT") == 784111777.0
+    assert http_date("Sunday, 06-Nov-94 08:49:37 GMT") == 784111777.0
+    assert http_date("Sun Nov  6 08:49:37 1994") == 784111777.0
+    assert http_date(HUGE_YEAR) is None and http_date(None) is None
+    assert http_date("Sun, 06 Nov 1994 08:49:37 -0000") == 784111777.0
 
 
 def test_backoff_grows_with_jitter():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import tracemalloc
+from typing import Any
 
 import pytest
 
@@ -15,10 +16,10 @@ from common import output
 MB = 1 << 20
 
 
-def _patch_stdout(monkeypatch: pytest.MonkeyPatch, stream: object) -> None:
-    # Not sys.stdout: pytest's capture sets that again once the fixtures are set up.
-    real = output._stream
-    monkeypatch.setattr(output, "_stream", lambda name: stream if name == "stdout" else real(name))
+def _patch_stdout(monkeypatch: pytest.MonkeyPatch, stream: Any) -> None:
+    # Not sys.stdout: pytest's capture sets that again once the fixtures are set up. The
+    # environment object is what a test replaces.
+    monkeypatch.setattr(output, "_environment", output.Environment(stdout=stream))
 
 
 @pytest.fixture
@@ -94,3 +95,20 @@ def test_a_big_text_is_written_without_a_whole_copy(monkeypatch, as_json):
     assert sink.size > len(text)
     # A slice at a time: a few MB, where json.dumps and a join each held a whole copy.
     assert peak < size // 4, f"{peak / MB:.1f} MB traced for a {size / MB:.0f} MB text"
+
+
+def test_the_environment_holds_the_streams_and_quiet_mode():
+    # One object says where output goes and what may be said there: a test swaps it whole.
+    out, err = io.BytesIO(), io.BytesIO()
+    previous = output.use(output.Environment(stdout=out, stderr=err, environ={}, quiet=True))
+    try:
+        output.write("page\n")
+        output.diag("wf", "note: dropped under --quiet")
+        output.diag("wf", "(6) could not resolve host x")
+        assert not output.interactive()  # a BytesIO is no terminal, and quiet besides
+    finally:
+        assert output.use(previous).stdout is out
+    assert out.getvalue() == b"page\n"
+    assert err.getvalue() == b"wf: (6) could not resolve host x\n"
+    assert output.Environment(environ={"NO_COLOR": "1"}).no_color()
+    assert not output.Environment(environ={"NO_COLOR": ""}).no_color()

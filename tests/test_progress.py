@@ -109,11 +109,11 @@ def test_interactive_reads_the_environment(monkeypatch):
     assert output.interactive({"TERM": "xterm", "NO_COLOR": ""})  # empty: not set (no-color.org)
     assert not output.interactive({"TERM": "xterm", "NO_COLOR": "0"})
     assert not output.interactive({"TERM": "dumb"})
-    output.set_quiet(True)
+    previous = output.use(output.Environment(quiet=True))
     try:
         assert not output.interactive({"TERM": "xterm"})
     finally:
-        output.set_quiet(False)
+        output.use(previous)
     monkeypatch.setattr(os, "isatty", lambda fd: False)
     assert not output.interactive({"TERM": "xterm"})
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from common.decode import decode_body
 from wf.extract import Extracted, blocks, extract
-from wf.pipeline import printable
 from wf.sniff import classify
+from wf.view import printable
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Trees cost more to draw than to extract: fewer of them, each a bigger test.

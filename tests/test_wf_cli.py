@@ -145,7 +145,7 @@ def test_503_and_429_under_json_carry_retry_after_in_seconds(
 def test_retry_after_as_an_http_date():
     from email.utils import formatdate
 
-    from wf.pipeline import retry_after_seconds
+    from wf.errorpage import retry_after_seconds
 
     now = 1_800_000_000.0
     assert retry_after_seconds(formatdate(now + 90, usegmt=True), now=now) == 90

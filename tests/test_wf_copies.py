@@ -116,7 +116,7 @@ LINE_TEXT = st.text(alphabet="ab \n\U0001f600\u0301", max_size=40)
 @settings(max_examples=300, deadline=None)
 def test_the_preview_from_the_head_is_the_preview_from_every_line(text, limit):
     from wf import lines
-    from wf.pipeline import _head, _line_count, _utf8_size
+    from wf.shown import _head, _line_count, _utf8_size
 
     every = lines.split_lines(text)
     assert _line_count(text) == len(every)
@@ -139,13 +139,14 @@ def test_a_page_shown_whole_is_what_the_line_pipeline_gives(
     tmp_path_factory, text, max_length, autosave
 ):
     from wf import lines
-    from wf.options import make_options
-    from wf.pipeline import PageResult, _apply_lines
+    from wf.options import WfFlags, make_options
+    from wf.shown import apply_lines
+    from wf.view import PageResult
 
     scratch = tmp_path_factory.mktemp("scratch")
     env = {"WF_SCRATCH_DIR": str(scratch), "WF_AUTOSAVE_BYTES": str(autosave)}
     page = PageResult(url="u")
-    _apply_lines(page, text, make_options(env, max_length=max_length))
+    apply_lines(page, text, make_options(env, WfFlags(max_length=max_length)))
     every = lines.split_lines(text)
     assert page.total == len(every)
     if page.saved_to:  # auto-saved: a preview of the first lines

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tests.helpers import ALLOW, saved_files
 from tests.servers import respond
 from wf import feed as wf_feed
+from wf import feedtext
 from wf.sniff import classify
 
 RSS2 = b"""<?xml version="1.0" encoding="utf-8"?>
@@ -688,13 +689,52 @@ _PIECES = [
     ],
 )
 def test_element_names_lxml_refuses_alone_are_no_error(body):
-    out = wf_feed.render(body, url="https://feed.example/f", want_entries=True)
+    out = feedtext.feed_text(body, url="https://feed.example/f", want_entries=True)
     assert isinstance(out.text, str)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=8)), max_size=40))
 def test_render_never_raises(pieces):
-    out = wf_feed.render("".join(pieces), url="https://feed.example/f", want_entries=True)
+    out = feedtext.feed_text("".join(pieces), url="https://feed.example/f", want_entries=True)
     for entry in out.entries:
         assert set(entry) == {"title", "url", "published", "updated", "author", "summary"}
+
+
+# ------------------------------------------------- character references to controls
+
+CONTROL_REFS_RSS = b"""<?xml version="1.0"?>
+<rss version="2.0"><channel><title>Feed &#x1b;]0;pwned&#x7; name</title>
+<link>https://feed.example/</link>
+<item><title>a &#x1b;[2J b</title><link>https://feed.example/1&#x1;</link>
+<author>me&#x1;</author><description>d &#x1b;[31m red</description></item>
+</channel></rss>
+"""
+CONTROL_REFS_ATOM = b"""<?xml version="1.0"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Atom</title>
+<entry><title type="html">t &amp;#x1b;[2J u</title><link href="https://feed.example/2"/>
+<updated>2024-01-01T00:00:00Z</updated>
+<summary type="html">&lt;p&gt;s &amp;#x1b;[2J v &amp;#1; w&lt;/p&gt;&amp;#x1b;tail</summary></entry>
+<entry><title>plain</title><summary type="text">x &#x1b;[2J y</summary></entry>
+</feed>
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "titles"),
+    [(CONTROL_REFS_RSS, ["a [2J b"]), (CONTROL_REFS_ATOM, ["t [2J u", "plain"])],
+    ids=["rss", "atom"],
+)
+def test_character_references_to_controls_are_cleaned_not_fatal(wf, serve, body, titles):
+    """&#x1b; in an item title, or &amp;#x1b; in an Atom html summary, raised lxml's
+    "All strings must be XML compatible": the text policy now runs before lxml sees it."""
+    ctype = "application/atom+xml" if b"Atom" in body else "application/rss+xml"
+    srv = feed_server(serve, body, ctype)
+    r = wf(*ALLOW, "--json", srv.url)
+    assert r.code == 0, r.stderr
+    page = json.loads(r.stdout)
+    assert [e["title"] for e in page["entries"]] == titles
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", r.stdout + r.stderr)
+    text = wf(*ALLOW, srv.url)
+    assert text.code == 0 and "\x1b" not in text.stdout and "\x07" not in text.stdout
+    assert "[2J" in text.stdout

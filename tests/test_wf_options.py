@@ -8,7 +8,7 @@ import pytest
 from common.errors import UsageError
 from tests.helpers import ALLOW
 from tests.servers import respond
-from wf.options import RenderOptions, make_options
+from wf.options import RenderOptions, WfFlags, make_options
 
 # ---------------------------------------------------------------- render options
 
@@ -82,7 +82,7 @@ def test_scratch_limits_from_the_environment() -> None:
 
 
 def test_flags_beat_variables_and_variables_beat_defaults() -> None:
-    opts = make_options(ENV, timeout=3.0, max_bytes=10, max_length=5, render="never")
+    opts = make_options(ENV, WfFlags(timeout=3.0, max_bytes=10, max_length=5, render="never"))
     assert (opts.net.timeout, opts.net.max_bytes, opts.max_length) == (3.0, 10, 5)
     assert opts.render == "never" and opts.rendering.timeout == 7.5
     opts = make_options({})
@@ -122,11 +122,11 @@ def test_a_bad_variable_is_a_usage_error_naming_it(name: str, value: str) -> Non
 
 def test_the_http_variables_and_their_flags() -> None:
     env = {"WF_RETRY": "3", "WF_CACHE": "yes", "WF_CACHE_MAX": "5M", "WF_PROXY_RESOLVES": "on"}
-    opts = make_options(env, headers=("X-A: 1", "x-b:2"))
+    opts = make_options(env, WfFlags(headers=("X-A: 1", "x-b:2")))
     assert (opts.retry, opts.cache, opts.cache_max) == (3, True, 5 * 1024**2)
     assert opts.net.proxy_resolves is True
     assert opts.net.headers == (("X-A", "1"), ("x-b", "2"))
-    opts = make_options(env, retry=0, cache=False, proxy_resolves=False)
+    opts = make_options(env, WfFlags(retry=0, cache=False, proxy_resolves=False))
     assert (opts.retry, opts.cache, opts.net.proxy_resolves) == (0, False, False)
     opts = make_options({})
     assert (opts.retry, opts.cache, opts.cache_max, opts.net.headers) == (

@@ -467,14 +467,14 @@ def _reaped(pid: int) -> bool:
 
 
 def test_kept_reader_serves_small_documents_and_a_crash_costs_one(kept, monkeypatch):
-    real = kept._read
+    real = kept.read_part
 
     def crashing(body: bytes, *args) -> None:  # type: ignore[no-untyped-def]
         if body.endswith(b"%crash\n"):  # PDFium would stop a reader the same way
             os.abort()
         real(body, *args)
 
-    monkeypatch.setattr(kept, "_read", crashing)
+    monkeypatch.setattr(kept, "read_part", crashing)
     docs = [pdfmake.make_pdf([[f"document {n} text"]]) for n in range(3)]
     first, reader = _read_one(kept, docs[0])
     second, again = _read_one(kept, docs[1])

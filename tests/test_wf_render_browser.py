@@ -17,7 +17,7 @@ import pytest
 from common.errors import PolicyRefused, RenderError, Timeout
 from common.policy import Policy
 from tests.fixtures.render.server import wait_until
-from tests.helpers import FAKE_PORT_FILE, fake_browser
+from tests.helpers import FAKE_CDP, fake_browser
 from wf.render import RenderOptions, RenderSession
 from wf.render import breaker as breaker_mod
 from wf.render import chromium as chromium_mod
@@ -28,8 +28,8 @@ from wf.render.breaker import CircuitBreaker
 from wf.render.chromium import BrowserMissing, find_browser, launch
 from wf.render.procs import browser_processes, sweep_stale_profiles
 
-# Writes its port file like Chromium, and leaves two helpers that name the profile in
-# their command line: one in its process group, one in a session of its own (as
+# Answers on its DevTools pipe like Chromium, and leaves two helpers that name the profile
+# in their command line: one in its process group, one in a session of its own (as
 # Chromium's crash handler does).
 FAKE = textwrap.dedent(
     f"""\
@@ -41,8 +41,7 @@ FAKE = textwrap.dedent(
     esac
     tail -f "$dir/../stderr.log" >/dev/null 2>&1 &
     setsid tail -f "$dir/../stderr.log" >/dev/null 2>&1 &
-    {FAKE_PORT_FILE}
-    wait
+    {FAKE_CDP}
     """
 )
 
@@ -143,15 +142,12 @@ def test_profiles_go_to_a_private_tmpfs_dir_without_a_runtime_dir(
 def test_launch_flags_environment_and_cleanup(fake: Path, tmp_path: Path) -> None:
     launched = launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)
     try:
-        assert (launched.port, launched.ws_path) == (9, "/devtools/browser/fake")
-        assert launched.ws_url == "ws://127.0.0.1:9/devtools/browser/fake"
         profile = launched.profile
         assert stat.S_IMODE(profile.stat().st_mode) == 0o700
         line = launches(tmp_path)[0]
         for flag in (
             "--headless",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
+            "--remote-debugging-pipe",
             f"--user-data-dir={profile}/data",
             "--disable-background-networking",
             "--disable-quic",
@@ -159,6 +155,12 @@ def test_launch_flags_environment_and_cleanup(fake: Path, tmp_path: Path) -> Non
         ):
             assert f" {flag}" in line, flag
         assert "--disable-crashpad-for-testing" not in line  # it crashes the network service
+        assert "--remote-debugging-port" not in line and "--remote-debugging-address" not in line
+        # DevTools on fds 3 and 4 only; nothing of the parent's beyond them and stdio.
+        fds = sorted(int(fd) for fd in os.listdir(f"/proc/{launched.pid}/fd"))
+        assert fds == [0, 1, 2, 3, 4], fds
+        assert os.readlink(f"/proc/{launched.pid}/fd/0") == "/dev/null"
+        assert os.readlink(f"/proc/{launched.pid}/fd/3").startswith("pipe:")
         assert (" --no-sandbox" in line) == (os.geteuid() == 0)
         for var in ("TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
             value = Path(line.split(f"{var}=", 1)[1].split(" ", 1)[0])
@@ -196,12 +198,12 @@ def test_a_browser_that_exits_at_launch(
     assert list(root(tmp_path).iterdir()) == []
 
 
-def test_a_browser_that_never_opens_its_port(
+def test_a_browser_that_never_answers_on_its_pipe(
     fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FAKE_MODE", "hang")
     monkeypatch.setattr(chromium_mod, "LAUNCH_TIMEOUT", 0.5)
-    with pytest.raises(RenderError, match="did not open its DevTools port"):
+    with pytest.raises(RenderError, match="did not answer on its DevTools pipe"):
         launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 10)
     with pytest.raises(Timeout):  # the render deadline comes first: a timeout, not a failure
         launch(str(fake), profile_root=root(tmp_path), deadline=time.monotonic() + 0.3)
@@ -309,10 +311,16 @@ def session_for(browser: Path | str) -> RenderSession:
     )
 
 
-def test_two_launch_failures_stop_launch_attempts(fake: Path, tmp_path: Path) -> None:
-    # The fake starts, but nothing answers on its DevTools port: a failed launch.
+@pytest.fixture
+def mute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake starts, but nothing answers on its DevTools pipe: a failed launch."""
+    monkeypatch.setenv("FAKE_MODE", "hang")
+    monkeypatch.setattr(chromium_mod, "LAUNCH_TIMEOUT", 0.5)
+
+
+def test_two_launch_failures_stop_launch_attempts(fake: Path, tmp_path: Path, mute: None) -> None:
     for _ in range(2):
-        with session_for(fake) as s, pytest.raises(RenderError, match="cannot talk to the browser"):
+        with session_for(fake) as s, pytest.raises(RenderError, match="did not answer on its"):
             s.render("http://127.0.0.1:1/", deadline=time.monotonic() + 5)
     assert len(launches(tmp_path)) == 2
     with session_for(fake) as s, pytest.raises(RenderError, match="circuit breaker"):
@@ -322,11 +330,11 @@ def test_two_launch_failures_stop_launch_attempts(fake: Path, tmp_path: Path) ->
 
 
 def test_a_failed_prewarm_is_reported_by_render_and_counted_once(
-    fake: Path, tmp_path: Path
+    fake: Path, tmp_path: Path, mute: None
 ) -> None:
     with session_for(fake) as s:
         s.prewarm()
-        with pytest.raises(RenderError, match="cannot talk to the browser"):
+        with pytest.raises(RenderError, match="did not answer on its"):
             s.render("http://127.0.0.1:1/", deadline=time.monotonic() + 5)
     assert len(launches(tmp_path)) == 1
     assert '"failures": 1.0' in (tmp_path / "state" / "render-circuit.json").read_text()
@@ -355,9 +363,7 @@ def keeper_state(tmp_path: Path) -> dict[str, object] | None:
     return keeper_mod.read_state(tmp_path / "runtime" / "render-keepalive")
 
 
-def test_keeper_shares_one_browser_and_stops_when_idle(
-    fake: Path, tmp_path: Path, devtools_port: int
-) -> None:
+def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Path) -> None:
     shared = [keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10) for _ in range(2)]
     state = keeper_state(tmp_path)
     assert state is not None and len(launches(tmp_path)) == 1
@@ -393,7 +399,7 @@ def test_a_lock_file_removed_while_waited_on_is_opened_anew(tmp_path: Path) -> N
     assert got == [True] and path.exists()
 
 
-def test_concurrent_users_start_one_keeper(fake: Path, tmp_path: Path, devtools_port: int) -> None:
+def test_concurrent_users_start_one_keeper(fake: Path, tmp_path: Path) -> None:
     got: list[int] = []
 
     def user() -> None:
@@ -416,7 +422,7 @@ def test_concurrent_users_start_one_keeper(fake: Path, tmp_path: Path, devtools_
     assert wait_until(lambda: not (tmp_path / "runtime" / "render-keepalive").exists(), timeout=5)
 
 
-def test_a_dead_shared_browser_is_replaced(fake: Path, tmp_path: Path, devtools_port: int) -> None:
+def test_a_dead_shared_browser_is_replaced(fake: Path, tmp_path: Path) -> None:
     first = keeper_mod.attach(str(fake), 30.0, deadline=time.monotonic() + 10)
     first.release()
     state = keeper_state(tmp_path)

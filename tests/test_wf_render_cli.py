@@ -21,6 +21,8 @@ from tests.fixtures.render.server import (
 )
 from tests.helpers import ALLOW, VENV_BIN
 from wf.render import keeper as keeper_mod
+from wf.render import relay
+from wf.render.cdp import Connection
 
 REASON = browser_skip_reason()
 WF = str(VENV_BIN / "wf")
@@ -122,10 +124,17 @@ def test_a_javascript_page_renders(server: FixtureServer, tmp_path: Path, mode: 
 
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
+@pytest.mark.parametrize("keepalive", ["0", "30"], ids=["private", "keep-alive"])
 def test_json_reports_what_the_policy_blocked(
-    server: FixtureServer, tripwire: Tripwire, tmp_path: Path
+    server: FixtureServer, tripwire: Tripwire, tmp_path: Path, keepalive: str
 ) -> None:
-    r = wf_process("--render", "always", "--json", server.url("one_blocked.html"))
+    # Through the keeper's relay too: the interception is the wf process's own.
+    env = {"WF_RENDER_KEEPALIVE": keepalive}
+    r = wf_process("--render", "always", "--json", server.url("one_blocked.html"), env=env)
+    state = keeper_mod.read_state(tmp_path / "runtime" / "render-keepalive")
+    if state is not None:
+        keeper_mod.stop_keeper(state)
+    assert (state is not None) == (keepalive != "0")
     page = json.loads(r.stdout)
     assert page["rendered"] is True and "A page with one image from elsewhere" in page["text"]
     blocked = [n for n in page["notes"] if n.startswith("blocked by the network policy: ")]
@@ -220,6 +229,11 @@ def test_keepalive_shares_one_browser_across_runs(server: FixtureServer, tmp_pat
     second = wf_process("--render", "always", server.url("shadow.html"), env=env, timeout=15)
     assert second.returncode == 0 and "open shadow root" in second.stdout
     assert keeper_mod.read_state(root) == state  # the same browser served both
+    # Each wf had a browser session of its own through the keeper's socket; when it hung
+    # up, the contexts it made went with it.
+    with Connection(relay.connect(root, state["keeper_pid"], timeout=5)) as conn:
+        contexts = conn.call("Target.getBrowserContexts", timeout=5)
+        assert contexts["browserContextIds"] == []
     keeper_mod.stop_keeper(state)
     assert_clean(tmp_path)
     assert keeper_mod.read_state(root) is None

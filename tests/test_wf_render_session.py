@@ -14,7 +14,12 @@ import pytest
 
 from common.errors import PolicyRefused, Timeout
 from common.policy import Policy
-from tests.fixtures.render.server import FixtureServer, Tripwire, browser_skip_reason
+from tests.fixtures.render.server import (
+    FixtureServer,
+    Tripwire,
+    browser_skip_reason,
+    wait_until,
+)
 from wf.extract import extract_text
 from wf.render import Rendered, RenderOptions, RenderSession
 from wf.render import tab as tab_mod
@@ -233,6 +238,7 @@ def test_a_dead_browser_is_replaced(server: FixtureServer) -> None:
 
 
 def test_close_leaves_no_process_and_no_profile(server: FixtureServer) -> None:
+    before = set(threading.enumerate())  # (the module's session has threads of its own)
     s = RenderSession(RenderOptions(mode="always"), policy=POLICY)
     render(s, server.url("spa.html"))
     render(s, server.url("spa.html"))  # a second render prepares a spare context
@@ -241,3 +247,11 @@ def test_close_leaves_no_process_and_no_profile(server: FixtureServer) -> None:
     s.close()
     assert browser_processes(launched.pid, launched.profile) == []
     assert not launched.profile.exists()
+    # The pipe's reader and every session's event thread end with it; no zombie is left.
+    assert launched.wire.closed
+
+    def ours() -> list[str]:
+        return [t.name for t in set(threading.enumerate()) - before if t.name.startswith("wf-cdp")]
+
+    assert wait_until(lambda: not ours(), timeout=3), ours()
+    assert launched.proc is not None and launched.proc.returncode is not None

@@ -1,6 +1,6 @@
-"""wf's command line: click options -> WfOptions -> the pipeline -> stdout.
+"""wf's command line: click options -> WfFlags -> WfOptions -> the pipeline -> stdout.
 
-Only click is imported at start-up; urllib3 and lxml come in with the first fetch.
+Only click is imported at start-up; the HTTP client and lxml come in with the first fetch.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from wf.options import (
     DEFAULT_TIMEOUT,
     MAX_RETRIES,
     RENDER_MODES,
+    WfFlags,
     WfOptions,
     check_batch,
     make_options,
@@ -46,7 +47,7 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
 @click.argument("urls", nargs=-1, metavar="[URL]... | -")
-@click.option("-f", "--filter", "filter_", metavar="REGEX", help="Keep only the lines that match.")
+@click.option("-f", "--filter", "filter", metavar="REGEX", help="Keep only the lines that match.")
 @click.option("-x", "--exclude", metavar="REGEX", help="Then drop the lines that match.")
 @click.option(
     "--from",
@@ -119,7 +120,7 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     "headers",
     multiple=True,
     metavar="'NAME: VALUE'",
-    help="Send this request header (repeatable); dropped on a redirect to another host.",
+    help="Send this request header (repeatable); dropped on a redirect to another origin.",
 )
 @click.option(
     "--retry",
@@ -156,37 +157,7 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
 )
 @completion_option(TOOL)
 @click.version_option(__version__, prog_name="wf", message="%(prog)s %(version)s")
-def command(
-    urls: tuple[str, ...],
-    filter_: str | None,
-    exclude: str | None,
-    from_line: int | None,
-    to_line: int | None,
-    max_length: int | None,
-    save: bool,
-    save_path: str | None,
-    no_save: bool,
-    full: bool,
-    links: bool,
-    raw: bool,
-    meta: bool,
-    pages: str | None,
-    render: str,
-    input_file: str | None,
-    base_url: str | None,
-    max_bytes: int,
-    as_json: bool,
-    timeout: float,
-    allow_private: bool | None,
-    allow_hosts: tuple[str, ...],
-    user_agent: str | None,
-    verbose: bool,
-    quiet: bool,
-    headers: tuple[str, ...],
-    retry: int | None,
-    cache: bool | None,
-    proxy_resolves: bool | None,
-) -> int:
+def command(urls: tuple[str, ...], **flags: Any) -> int:
     """Fetch web pages and print their clean, readable text.
 
     URL may be several URLs (fetched concurrently, printed in order) or - to read URLs
@@ -194,41 +165,12 @@ def command(
     _pending.clear()  # an earlier run in this process (tests, embedding) is not this one
     # Options first, from flags and environment together: every configuration error is
     # exit 2 before stdin is read or a byte is sent.
-    opts = make_options(
-        filter=filter_,
-        exclude=exclude,
-        from_line=from_line,
-        to_line=to_line,
-        max_length=max_length,
-        save=save,
-        save_path=save_path,
-        no_save=no_save,
-        full=full,
-        links=links,
-        raw=raw,
-        # Left at their defaults, these three give way to WF_RENDER, WF_MAX_BYTES, WF_TIMEOUT.
-        render=given("render", render),
-        input_file=input_file,
-        base_url=base_url,
-        max_bytes=given("max_bytes", max_bytes),
-        timeout=given("timeout", timeout),
-        as_json=as_json,
-        meta=meta,
-        pages=pages,
-        allow_private=allow_private,
-        allow_hosts=allow_hosts,
-        user_agent=user_agent,
-        verbose=verbose,
-        quiet=quiet,
-        headers=headers,
-        retry=retry,
-        cache=cache,
-        proxy_resolves=proxy_resolves,
-    )
+    opts = make_options(flags=_flags(flags))
+    input_file = flags["input_file"]
     from common import trace
 
     trace.enable(TOOL, opts.verbose)
-    output.set_quiet(opts.quiet)
+    output.environment().quiet = opts.quiet
     if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
@@ -238,6 +180,15 @@ def command(
         raise UsageError("no URL given (wf URL, wf - to read URLs from stdin, or wf --input FILE)")
     check_batch(opts, len(targets))
     return _run(opts, targets, None)
+
+
+def _flags(given_flags: dict[str, Any]) -> WfFlags:
+    """click's parameters as WfFlags. Left at their defaults, --render, --max-bytes and
+    --timeout give way to WF_RENDER, WF_MAX_BYTES and WF_TIMEOUT."""
+    values = dict(given_flags)
+    for name in ("render", "max_bytes", "timeout"):
+        values[name] = given(name, values[name])
+    return WfFlags(**values)
 
 
 def _read_input(path: str) -> bytes:
@@ -268,7 +219,8 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
 
 def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
     from common import progress
-    from wf.pipeline import LazyBrowser, process, process_many
+    from wf.pipeline import process, process_many
+    from wf.render.decide import LazyBrowser
 
     def log(message: str) -> None:
         output.diag(TOOL, message)
@@ -311,8 +263,8 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
 _pending: deque[str] = deque()
 
 
-def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
-    from wf.pipeline import PageResult
+def json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
+    from wf.view import PageResult
 
     page = PageResult(url=url or (_pending[0] if _pending else ""))
     page.error = exc
@@ -320,7 +272,7 @@ def _json_error(exc: ToolError, url: str | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    run.main_exit(run.run_cli(TOOL, command, argv, json_error=_json_error))
+    run.main_exit(run.run_cli(TOOL, command, argv, json_error=json_error))
 
 
 if __name__ == "__main__":

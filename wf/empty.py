@@ -1,6 +1,6 @@
 """Why a page's text is empty or tiny, as far as the page shows it: a redirect by meta
 refresh, a JavaScript shell, a consent or login wall, a paywall, a page of only links or
-images.
+images. ``explain`` puts the note on the page (the pipeline calls it after extraction).
 
 Pure functions over the raw HTML, the extracted text and the address, run only when the
 text is tiny (most pages never get here). Cheap regular expressions, no lxml: every
@@ -13,9 +13,15 @@ from __future__ import annotations
 import html as html_lib
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from wf.options import NEVER
 from wf.render.detect import MAX_TEXT_BYTES, looks_like_js_shell, shell_signals
+
+if TYPE_CHECKING:
+    from wf.options import WfOptions
+    from wf.view import Log, PageResult
 
 # Text under this many bytes is "tiny": the bound the JavaScript-shell heuristic uses.
 TINY_BYTES = MAX_TEXT_BYTES
@@ -137,6 +143,32 @@ def why_empty(
     if not stripped:
         return head + ("nothing readable even after rendering" if rendered else "nothing readable")
     return None
+
+
+def explain(
+    page: PageResult,
+    html_text: Callable[[], str],
+    text: str,
+    opts: WfOptions,
+    *,
+    log: Log,
+    can_render: bool,
+) -> None:
+    """A page whose text is empty or tiny says why, as far as it shows it (the fetch
+    worked: the exit code stays 0). ``html_text`` gives the page's HTML as a str, made
+    only for a tiny text."""
+    if not is_tiny(text):
+        return
+    note = why_empty(
+        html_text(),
+        text,
+        page.final_url or page.url,
+        never=opts.render == NEVER,
+        rendered=page.rendered,
+        can_render=can_render,
+    )
+    if note:
+        page.note(note, log)
 
 
 _REFRESH_SCAN = 65_536  # characters of HTML looked through: a refresh sits in <head>

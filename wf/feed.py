@@ -1,25 +1,24 @@
-"""RSS 2.0, RSS 1.0 (RDF) and Atom feeds: entries, newest first, as light Markdown.
+"""RSS 2.0, RSS 1.0 (RDF) and Atom feeds read: what is in one (``Feed``, its ``Entry``s),
+entries newest first. wf/feedtext.py writes them as text.
 
 A feed is XML that names other pages; its summaries are HTML. The XML is read with
 libxml2's parser with every door to the outside shut (no entity expansion, no DTD, no
 network, no huge-tree mode): a feed is untrusted input, and entities are how XML reads
 files (``<!ENTITY x SYSTEM "file:///etc/passwd">``), reaches servers, or grows a kilobyte
 into gigabytes ("billion laughs"). Entity references are dropped, never expanded.
-
-The feed is then rebuilt as one small HTML document (``# feed title``, then per entry
-``## title``, its date and link, its summary) and written by the page extractor with the
-main-content choice off, so headings, lists, links and ``--links`` markers come out as
-they do for pages. Each summary is parsed on its own first: a summary is any HTML, and
-an unclosed element in one must not swallow the entries after it.
+Every string taken from the feed passes the text policy (common/text.py) before lxml is
+given it again: a character reference to a control (``&#x1b;``) is text lxml refuses to
+set.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from common.text import clean_text, one_line
 
 ATOM = "http://www.w3.org/2005/Atom"
 RSS1 = "http://purl.org/rss/1.0/"
@@ -33,9 +32,6 @@ MAX_ENTRIES = 1000
 # A date longer than this is no date (RFC 822 and RFC 3339 dates are under 40 characters).
 _DATE_MAX = 100
 _LINK_SCHEMES = ("http", "https", "mailto")
-# What the page extractor would drop anyway, dropped from a summary before its tree joins
-# the others: these hold raw text when parsed again, which could run over the next entry.
-_RAW_TEXT = ("plaintext", "xmp", "noframes", "noscript", "title")
 
 _PROLOG = re.compile(
     rb"\s*(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[[^\]]*\])*>)", re.DOTALL | re.IGNORECASE
@@ -98,19 +94,6 @@ class Feed:
     author: str | None = None
     entries: list[Entry] = field(default_factory=list)
     found: int = 0  # entries in the document, the ones past MAX_ENTRIES included
-
-
-@dataclass
-class FeedText:
-    """What wf prints for a feed, or ``feed`` None when the body held no feed after all."""
-
-    feed: Feed | None
-    text: str = ""
-    title: str | None = None
-    links: list[dict[str, str]] = field(default_factory=list)
-    entries: list[dict[str, str | None]] = field(default_factory=list)
-    metadata: dict[str, str | None] | None = None
-    notes: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------- the XML
@@ -203,16 +186,18 @@ def _child(el: Any, *names: str) -> Any:
 
 
 def _text_of(el: Any) -> str | None:
+    # Under the text policy before any of it is given back to lxml: a character reference
+    # to a control (&#x1b;) is text lxml refuses to set ("All strings must be XML
+    # compatible"), and it means nothing on a terminal but an escape sequence.
     if el is None:
         return None
-    text = " ".join("".join(el.itertext()).split())
-    return text or None
+    return one_line("".join(el.itertext())) or None
 
 
-def _url(href: str | None, base: str | None) -> str | None:
+def link_url(href: str | None, base: str | None) -> str | None:
     if not href:
         return None
-    href = re.sub(r"\s+", "", href)
+    href = re.sub(r"\s+", "", one_line(href))
     if not href:
         return None
     from urllib.parse import urljoin, urlsplit
@@ -231,12 +216,12 @@ def _html_title(raw: str | None) -> str | None:
     if not raw:
         return None
     if "<" not in raw and "&" not in raw:
-        return " ".join(raw.split()) or None
+        return one_line(raw) or None
     from wf.extract.parse import parse, to_utf8
 
     root = parse(b"<html><body>" + to_utf8(raw) + b"</body></html>")
     body = root.find("body") if root is not None else None
-    return _text_of(body) if body is not None else " ".join(raw.split()) or None
+    return _text_of(body) if body is not None else one_line(raw) or None
 
 
 def _rss(root: Any, url: str | None, kind: str) -> Feed:
@@ -265,7 +250,7 @@ def _rss(root: Any, url: str | None, kind: str) -> Feed:
         items = root.iterchildren(*n("item"))
     if channel is not None:
         feed.title = _html_title(_text_of(_child(channel, *n("title"))))
-        feed.link = _url(_text_of(_child(channel, *n("link"))), channel.base or url)
+        feed.link = link_url(_text_of(_child(channel, *n("link"))), channel.base or url)
         feed.description = _html_title(_text_of(_child(channel, *n("description"))))
         feed.lang = _text_of(_child(channel, *n("language"), f"{{{DC}}}language"))
         feed.updated = _date(
@@ -288,7 +273,7 @@ def _rss(root: Any, url: str | None, kind: str) -> Feed:
                     link = None
         if link is None and kind == "rdf":
             link = item.get(f"{{{RDF}}}about")
-        entry.url = _url(link, base)
+        entry.url = link_url(link, base)
         entry.published, entry.when = _date(
             _text_of(_child(item, *n("pubDate"), f"{{{DC}}}date", f"{{{ATOM}}}published"))
         )
@@ -345,7 +330,7 @@ def _atom_link(el: Any, url: str | None) -> str | None:
     links = list(el.iterchildren(f"{{{ATOM}}}link"))
     for link in links:
         if (link.get("rel") or "alternate") == "alternate" and link.get("href"):
-            return _url(link.get("href"), link.base or url)
+            return link_url(link.get("href"), link.base or url)
     return None
 
 
@@ -354,8 +339,8 @@ def _construct(el: Any) -> tuple[str, bool]:
     kind = (el.get("type") or "text").strip().lower()
     if kind == "xhtml":
         div = _child(el, "{http://www.w3.org/1999/xhtml}div")
-        return _inner_html(div if div is not None else el), True
-    text = "".join(el.itertext())
+        return clean_text(_inner_html(div if div is not None else el)), True
+    text = clean_text("".join(el.itertext()))
     return text, kind in ("html", "text/html")
 
 
@@ -387,7 +372,7 @@ def _construct_title(el: Any) -> str | None:
     if el is None:
         return None
     text, is_html = _construct(el)
-    return _html_title(text) if is_html else " ".join(text.split()) or None
+    return _html_title(text) if is_html else one_line(text) or None
 
 
 # ---------------------------------------------------------------------- dates
@@ -426,178 +411,3 @@ def newest_first(entries: list[Entry]) -> list[Entry]:
     undated = [e for e in entries if e.when is None]
     dated.sort(key=lambda e: e.when or datetime.min.replace(tzinfo=UTC), reverse=True)
     return dated + undated
-
-
-# ---------------------------------------------------------------------- to text
-
-
-def _summary_element(entry: Entry, budget: list[int], notes: list[str]) -> Any:
-    """The entry's summary as a <div> of HTML elements, its links absolute; None without
-    one. ``budget`` is what is left of the page's tag allowance (common.parse_limits):
-    the summaries of a feed share it, as the parts of a page do."""
-    from lxml import etree
-
-    div = etree.Element("div")
-    raw = entry.summary
-    if not raw or not raw.strip():
-        return None
-    if not entry.summary_is_html:
-        for para in re.split(r"\n\s*\n", raw):
-            if para.strip():
-                etree.SubElement(div, "p").text = para
-        return div
-    from common.parse_limits import MAX_TAGS, limit
-    from wf.extract.parse import JUNK, parse, to_utf8
-
-    tags = raw.count("<")
-    if tags > budget[0]:
-        budget[0] = 0
-        if not any(n.startswith("summaries past") for n in notes):
-            notes.append(
-                f"summaries past the feed's first {MAX_TAGS} tags are left out "
-                "(titles, dates and links are all there)"
-            )
-        return None
-    budget[0] -= tags
-    limited, cut = limit(raw)
-    notes.extend(n for n in cut.notes() if n not in notes)
-    root = parse(b"<html><body>" + to_utf8(limited) + b"</body></html>")
-    body = root.find("body") if root is not None else None
-    if body is None:
-        return None
-    etree.strip_elements(body, *JUNK, *_RAW_TEXT, with_tail=False)
-    for el in body.iter():
-        tag = el.tag
-        if tag == "a":
-            href = el.get("href")
-            if href is not None:
-                resolved = _url(href, entry.base)
-                if resolved is None:
-                    del el.attrib["href"]
-                else:
-                    el.set("href", resolved)
-        elif isinstance(tag, str) and len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-            # A summary's headings sit below its entry's "##".
-            el.tag = f"h{min(6, int(tag[1]) + 2)}"
-    div.text = body.text
-    for child in list(body):
-        div.append(child)
-    return div
-
-
-def _document(feed: Feed, entries: list[Entry], summaries: list[Any]) -> str:
-    from lxml import etree
-
-    html = etree.Element("html")
-    head = etree.SubElement(html, "head")
-    body = etree.SubElement(html, "body")
-    if feed.title:
-        etree.SubElement(head, "title").text = feed.title
-        etree.SubElement(body, "h1").text = feed.title
-    for entry, summary in zip(entries, summaries, strict=True):
-        etree.SubElement(body, "h2").text = entry.title or "(untitled)"
-        facts = [x for x in (entry.published or entry.updated, entry.url) if x]
-        if facts:
-            p = etree.SubElement(body, "p")
-            p.text = facts[0]
-            if len(facts) > 1:
-                etree.SubElement(p, "br").tail = facts[1]
-        if summary is not None:
-            body.append(summary)
-    return str(etree.tostring(html, method="html", encoding="unicode"))
-
-
-def render(
-    text: str,
-    *,
-    url: str | None,
-    markers: bool = False,
-    deadline: float | None = None,
-    want_entries: bool = False,
-) -> FeedText:
-    """A feed's text as wf prints it, with its entries for --json; ``feed`` None (and a
-    note) when ``text`` holds no RSS or Atom root after all."""
-    from common.parse_limits import MAX_TAGS, limit
-    from wf.extract import extract
-
-    # libxml2's XML parser costs what its HTML parser does by the element and attribute:
-    # the page's bounds hold for the feed's XML too (a cut feed is then read as far as
-    # it goes, as any feed cut short).
-    text, cut = limit(text)
-    root, problem = parse_xml(text, url)
-    del text
-    feed = read_feed(root, url)
-    out = FeedText(feed=feed, notes=cut.notes())
-    if feed is None:
-        why = f" ({problem})" if problem else ""
-        out.notes.append(f"no RSS or Atom feed in the body{why}; read as HTML")
-        return out
-    del root
-    if problem:
-        out.notes.append(
-            f"the feed is not well-formed XML ({problem}); showing what the parser recovered"
-        )
-    if feed.found > MAX_ENTRIES:
-        out.notes.append(f"the feed has {feed.found} entries; read the first {MAX_ENTRIES}")
-    if not feed.entries:
-        out.notes.append("the feed has no entries")
-    entries = newest_first(feed.entries)
-    budget = [MAX_TAGS]
-    summaries = []
-    late = False
-    for entry in entries:
-        if deadline is not None and time.monotonic() > deadline:
-            late = True
-        summaries.append(None if late else _summary_element(entry, budget, out.notes))
-    if late:
-        out.notes.append("out of time: some summaries are left out")
-    page = extract(
-        _document(feed, entries, summaries),
-        url=url,
-        full=True,
-        link_markers=markers,
-        deadline=deadline,
-    )
-    out.text = page.text
-    out.title = page.title
-    out.links = [{"text": link.text, "url": link.url} for link in page.links]
-    out.notes.extend(page.notes)
-    out.metadata = _metadata(feed)
-    if want_entries:
-        out.entries = [_entry_json(e, s, deadline) for e, s in zip(entries, summaries, strict=True)]
-    return out
-
-
-def _entry_json(entry: Entry, summary: Any, deadline: float | None) -> dict[str, str | None]:
-    from common.text import clean_text, one_line
-
-    text = None
-    if summary is not None:
-        from lxml import etree
-
-        from wf.extract import extract
-
-        html = str(etree.tostring(summary, method="html", encoding="unicode"))
-        text = clean_text(extract(html, url=entry.base, full=True, deadline=deadline).text)
-    return {
-        "title": one_line(entry.title) or None,
-        "url": one_line(entry.url) or None,
-        "published": entry.published,
-        "updated": entry.updated,
-        "author": one_line(entry.author) or None,
-        "summary": text or None,
-    }
-
-
-def _metadata(feed: Feed) -> dict[str, str | None]:
-    from common.text import cap, one_line
-    from wf.extract.metadata import empty
-
-    found = empty()
-    found["title"] = feed.title
-    found["author"] = feed.author
-    found["modified"] = feed.updated
-    found["lang"] = feed.lang
-    found["description"] = feed.description
-    found["type"] = "feed"
-    return {key: cap(one_line(value), 1000) or None for key, value in found.items()}

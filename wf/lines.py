@@ -210,10 +210,7 @@ def match_lines(
     # (SIGINT and SIGTERM then simply end it) and the parent is past the fork.
     stop = {signal.SIGINT, signal.SIGTERM}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
-    # No mutants on these two lines (mutmut): with the test inverted the child runs the
-    # parent's code and its os.kill(pid, SIGKILL), pid 0, kills the whole process group,
-    # mutmut included; with pid None both run it and nobody kills the child, which goes on
-    # running the test session as a second mutmut worker.
+    # The pragmas: tests/mutation/README.md says why these two lines have no mutants.
     pid = os.fork()  # pragma: no mutate
     if pid == 0:  # pragma: no mutate
         # The child: match, send the indices, leave without cleanup handlers.

@@ -107,123 +107,159 @@ class WfOptions:
         )
 
 
+@dataclass(frozen=True)
+class WfFlags:
+    """What the command line said, one field a flag: None (or False, or empty) where it
+    said nothing, so that the flag's variable and then its default stand in. wf/cli.py
+    builds it; make_options checks it with the environment."""
+
+    filter: str | None = None
+    exclude: str | None = None
+    from_line: int | None = None
+    to_line: int | None = None
+    max_length: int | None = None
+    save: bool = False
+    save_path: str | None = None
+    no_save: bool = False
+    full: bool = False
+    links: bool = False
+    raw: bool = False
+    render: str | None = None
+    input_file: str | None = None
+    base_url: str | None = None
+    max_bytes: int | None = None
+    timeout: float | None = None
+    as_json: bool = False
+    meta: bool = False
+    pages: str | None = None
+    allow_private: bool | None = None
+    allow_hosts: tuple[str, ...] = ()
+    user_agent: str | None = None
+    verbose: bool = False
+    quiet: bool = False
+    headers: tuple[str, ...] = ()
+    retry: int | None = None
+    cache: bool | None = None
+    proxy_resolves: bool | None = None
+
+
 def make_options(
-    environ: Mapping[str, str] | None = None,
-    *,
-    filter: str | None = None,
-    exclude: str | None = None,
-    from_line: int | None = None,
-    to_line: int | None = None,
-    max_length: int | None = None,
-    save: bool = False,
-    save_path: str | None = None,
-    no_save: bool = False,
-    full: bool = False,
-    links: bool = False,
-    raw: bool = False,
-    render: str | None = None,
-    input_file: str | None = None,
-    base_url: str | None = None,
-    max_bytes: int | None = None,
-    timeout: float | None = None,
-    as_json: bool = False,
-    meta: bool = False,
-    pages: str | None = None,
-    allow_private: bool | None = None,
-    allow_hosts: tuple[str, ...] = (),
-    user_agent: str | None = None,
-    verbose: bool = False,
-    quiet: bool = False,
-    headers: tuple[str, ...] = (),
-    retry: int | None = None,
-    cache: bool | None = None,
-    proxy_resolves: bool | None = None,
+    environ: Mapping[str, str] | None = None, flags: WfFlags | None = None
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
-    from common.http.client import NetOptions, user_header
-    from common.policy import policy_from_env
     from common.values import env_deadline, env_flag, env_int, env_size, parse_size
     from wf.lines import compile_regex
     from wf.pdf.pagespec import parse_pages
     from wf.save import confine_name
 
     env = os.environ if environ is None else environ
-    for flag, value in (("--from", from_line), ("--to", to_line)):
+    f = WfFlags() if flags is None else flags
+    max_length = _max_length(f, env)
+    if f.no_save and (f.save or f.save_path):
+        raise UsageError("--no-save conflicts with --save/--save-path")
+    confined = confine_name(f.save_path) if f.save_path is not None else None
+    if f.base_url and not f.input_file:
+        raise UsageError("--base-url goes with --input")
+    keep = compile_regex(f.filter, "--filter") if f.filter is not None else None
+    drop = compile_regex(f.exclude, "--exclude") if f.exclude is not None else None
+    autosave = env_int(env, "WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
+    page_spec = parse_pages(f.pages) if f.pages is not None else None
+    pdf_max_pages = env_int(env, "WF_PDF_MAX_PAGES", DEFAULT_PDF_MAX_PAGES)
+    if pdf_max_pages < 1:
+        raise UsageError(f"WF_PDF_MAX_PAGES must be 1 or more, not {pdf_max_pages}")
+    scratch = scratch_limits(env)
+    timeout = f.timeout
+    if timeout is None:
+        timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
+    max_bytes = f.max_bytes
+    if max_bytes is None:
+        max_bytes = env_size(env, "WF_MAX_BYTES", parse_size(DEFAULT_MAX_BYTES))
+    retry = _retry(f, env)
+    cache = env_flag(env, "WF_CACHE") if f.cache is None else f.cache
+    cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))
+    net = _net_options(f, env, timeout, max_bytes)
+    return WfOptions(
+        net=net,
+        full=f.full,
+        links=f.links,
+        raw=f.raw,
+        filter=keep,
+        exclude=drop,
+        from_line=f.from_line,
+        to_line=f.to_line,
+        max_length=max_length,
+        save=f.save,
+        save_path=confined or None,
+        no_save=f.no_save,
+        autosave_bytes=autosave,
+        rendering=RenderOptions.from_env(f.render, env),
+        base_url=f.base_url,
+        as_json=f.as_json,
+        meta=f.meta,
+        pages=page_spec,
+        pdf_max_pages=pdf_max_pages,
+        scratch=scratch,
+        verbose=f.verbose,
+        quiet=f.quiet,
+        retry=retry,
+        cache=cache,
+        cache_max=cache_max,
+    )
+
+
+def _max_length(f: WfFlags, env: Mapping[str, str]) -> int:
+    """--from, --to and --max-length (or WF_MAX_LENGTH) checked; the max length."""
+    from common.values import env_int
+
+    for flag, value in (("--from", f.from_line), ("--to", f.to_line)):
         if value is not None and value < 1:
             raise UsageError(f"{flag} must be 1 or more (lines are numbered from 1), not {value}")
-    if from_line and to_line and from_line > to_line:
-        raise UsageError(f"--from {from_line} is after --to {to_line}")
+    if f.from_line and f.to_line and f.from_line > f.to_line:
+        raise UsageError(f"--from {f.from_line} is after --to {f.to_line}")
     # The line names where the value came from: the flag, or the variable that stood in.
     length_from = "--max-length"
+    max_length = f.max_length
     if max_length is None:
         max_length = env_int(env, "WF_MAX_LENGTH", DEFAULT_MAX_LENGTH)
         length_from = f"WF_MAX_LENGTH={env.get('WF_MAX_LENGTH', '')!r}:"
     if max_length < 0:
         raise UsageError(f"{length_from} must be 0 (no limit) or more, not {max_length}")
-    if no_save and (save or save_path):
-        raise UsageError("--no-save conflicts with --save/--save-path")
-    confined = confine_name(save_path) if save_path is not None else None
-    if base_url and not input_file:
-        raise UsageError("--base-url goes with --input")
-    keep = compile_regex(filter, "--filter") if filter is not None else None
-    drop = compile_regex(exclude, "--exclude") if exclude is not None else None
-    autosave = env_int(env, "WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
-    page_spec = parse_pages(pages) if pages is not None else None
-    pdf_max_pages = env_int(env, "WF_PDF_MAX_PAGES", DEFAULT_PDF_MAX_PAGES)
-    if pdf_max_pages < 1:
-        raise UsageError(f"WF_PDF_MAX_PAGES must be 1 or more, not {pdf_max_pages}")
-    scratch = scratch_limits(env)
-    if timeout is None:
-        timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
-    if max_bytes is None:
-        max_bytes = env_size(env, "WF_MAX_BYTES", parse_size(DEFAULT_MAX_BYTES))
-    if retry is None:
+    return max_length
+
+
+def _retry(f: WfFlags, env: Mapping[str, str]) -> int:
+    from common.values import env_int
+
+    if f.retry is None:
         retry = env_int(env, "WF_RETRY", 0)
         source = "WF_RETRY"
     else:
+        retry = f.retry
         source = "--retry"
     if not 0 <= retry <= MAX_RETRIES:
         raise UsageError(f"{source} must be from 0 to {MAX_RETRIES}, not {retry}")
-    if cache is None:
-        cache = env_flag(env, "WF_CACHE")
-    cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))
+    return retry
+
+
+def _net_options(f: WfFlags, env: Mapping[str, str], timeout: float, max_bytes: int) -> NetOptions:
+    from common.http.client import NetOptions, user_header
+    from common.http.client import user_agent as checked_agent
+    from common.policy import policy_from_env
+    from common.values import env_flag
+
+    proxy_resolves = f.proxy_resolves
     if proxy_resolves is None:
         proxy_resolves = env_flag(env, "WF_PROXY_RESOLVES")
-    net = NetOptions(
+    agent = checked_agent(f.user_agent)
+    policy = policy_from_env(dict(env), allow_private=f.allow_private, allow_hosts=f.allow_hosts)
+    return NetOptions(
         timeout=timeout,
         max_bytes=max_bytes,
-        user_agent=user_agent,
-        policy=policy_from_env(dict(env), allow_private=allow_private, allow_hosts=allow_hosts),
-        headers=tuple(user_header(h) for h in headers),
+        user_agent=agent,
+        policy=policy,
+        headers=tuple(user_header(h) for h in f.headers),
         proxy_resolves=proxy_resolves,
-    )
-    return WfOptions(
-        net=net,
-        full=full,
-        links=links,
-        raw=raw,
-        filter=keep,
-        exclude=drop,
-        from_line=from_line,
-        to_line=to_line,
-        max_length=max_length,
-        save=save,
-        save_path=confined or None,
-        no_save=no_save,
-        autosave_bytes=autosave,
-        rendering=RenderOptions.from_env(render, env),
-        base_url=base_url,
-        as_json=as_json,
-        meta=meta,
-        pages=page_spec,
-        pdf_max_pages=pdf_max_pages,
-        scratch=scratch,
-        verbose=verbose,
-        quiet=quiet,
-        retry=retry,
-        cache=cache,
-        cache_max=cache_max,
     )
 
 

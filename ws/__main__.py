@@ -1,6 +1,15 @@
 """ws's entry point: the console script and `python -m ws` (see common/entry.py)."""
 
+from typing import Any
+
 from common.entry import exit_now, run
+
+
+def json_error(exc: Any, what: str | None) -> dict[str, Any]:
+    """ws's --json error document (ws.cli.json_error), the CLI imported on first use."""
+    from ws import cli
+
+    return cli.json_error(exc, what)
 
 
 def main() -> None:
@@ -12,7 +21,7 @@ def main() -> None:
 
     gc.disable()
     try:
-        run("ws", "ws.cli")
+        run("ws", "ws.cli", json_error)
     except SystemExit as exc:
         exit_now(exc.code)
 

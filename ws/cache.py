@@ -3,7 +3,8 @@ WS_CACHE_TTL seconds is answered from the user cache dir without a request. Agen
 queries and engines rate-limit.
 
 One file per search, named by a hash of what shapes its answer, written atomically in a
-directory that is ours (common/paths.py). Only a successful search is stored. Anything
+directory that is ours (common/paths.py), and read only from such a directory and only
+when the file is ours too. Only a successful search is stored. Anything
 wrong with an entry (unreadable, corrupt, from the future, stale) makes it a miss, and no
 cache failure ever fails a search.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from dataclasses import fields, is_dataclass
 from pathlib import Path
@@ -100,13 +102,27 @@ def load(options: SearchOptions, now: float | None = None) -> Hit | None:
     directory = _directory(create=False)
     if directory is None:
         return None
+    from common.paths import NotOurs, open_ours
+
     material = key(options)
+    # Checked as store() and the health file are: anyone who can write the directory or
+    # owns the file could have planted a forged answer there.
     try:
-        fd = os.open(_path(directory, material), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
+        dir_fd = open_ours(directory)
+    except (NotOurs, OSError):
         return None
     try:
+        name = _path(directory, material).name
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError:
+        return None
+    finally:
+        os.close(dir_fd)
+    try:
         with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+                return None
             data = fh.read(_MAX_BYTES + 1)
         if len(data) > _MAX_BYTES:
             return None

@@ -430,10 +430,10 @@ def _attempt(
         error = HTTPServerError if resp.status >= 500 else HTTPClientError
         return done(HTTP_ERROR, resp.status, answer.message, error), []
     if answer.outcome == BLOCKED:
-        from ws.health import retry_after
+        from common.http.retry import retry_after
 
         attempt = done(BLOCKED, resp.status, answer.message, Blocked)
-        attempt.retry_after = retry_after(resp.headers.get("retry-after"), time.time())
+        attempt.retry_after = retry_after(resp.headers, time.time())
         return attempt, []
     if answer.outcome != OK:
         return done(answer.outcome, resp.status, answer.message, _ERRORS[answer.outcome]), []

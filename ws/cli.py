@@ -4,13 +4,16 @@ the search itself (ws.chain) never sees click. Only click is imported for --help
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from common.clickopts import completion_option, given, shared_options, verbose_option
 from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
+
+if TYPE_CHECKING:
+    from ws.config import SearchOptions
 
 EPILOG = (
     "Providers are tried in order (duckduckgo, duckduckgo-lite, searxng when SEARXNG_URL is "
@@ -146,20 +149,12 @@ def command(
 ) -> int:
     """Search the web without an API key and print numbered results."""
     from common import trace
-    from common.output import diag, write, write_json
-    from common.run import error_line
-    from ws import chain, config, view
+    from common.output import write, write_json
+    from ws import config, view
 
     text = " ".join(query).strip()
     if reset_health:
-        from ws import health
-
-        path = health.reset()
-        if as_json:
-            write_json({"health_reset": True, "path": str(path) if path else None})
-        else:
-            write(f"provider health cleared ({path})\n" if path else "no provider health kept\n")
-        return 0
+        return _reset_health(as_json)
     if not text and not show_providers:
         raise UsageError('missing QUERY: ws "what to search for"')
     if as_json and urls_only:
@@ -194,7 +189,27 @@ def command(
         else:
             write(view.providers_text(info))
         return 0
-    from ws import cache
+    return _search(options, as_json=as_json, urls_only=urls_only)
+
+
+def _reset_health(as_json: bool) -> int:
+    """--reset-health: forget every provider's health, say so."""
+    from common.output import write, write_json
+    from ws import health
+
+    path = health.reset()
+    if as_json:
+        write_json({"health_reset": True, "path": str(path) if path else None})
+    else:
+        write(f"provider health cleared ({path})\n" if path else "no provider health kept\n")
+    return 0
+
+
+def _search(options: SearchOptions, *, as_json: bool, urls_only: bool) -> int:
+    """The search (or its cached answer), printed; the exit code."""
+    from common.output import diag, write, write_json
+    from common.run import error_line
+    from ws import cache, chain, view
 
     hit = cache.load(options)
     if hit is not None:
@@ -203,7 +218,7 @@ def command(
         report = chain.run(options, say=lambda line: diag("ws", line))
         cache.store(options, report)
     if as_json:
-        write_json({**report.as_json(), "cached": hit is not None})
+        write_json(view.json_doc(report, cached=hit is not None))
     elif urls_only:
         write(view.urls(report))
     elif report.results:
@@ -221,7 +236,7 @@ def _provider_names(incomplete: str) -> list[str]:
     return [name for name in PROVIDER_CHOICES if name.startswith(incomplete)]
 
 
-def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
+def json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
     # Failures before any search (usage, Ctrl-C) still give one document with every key;
     # the watchdog knows the query of a search it stopped.
     return {
@@ -238,4 +253,4 @@ def _json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> None:
     from common.run import main_exit, run_cli
 
-    main_exit(run_cli("ws", command, argv, json_error=_json_error))
+    main_exit(run_cli("ws", command, argv, json_error=json_error))

@@ -268,6 +268,11 @@ def make_options(
         raise UsageError(f"--time must be one of {', '.join(TIME_CHOICES)}")
     if safe is not None and safe not in SAFE_CHOICES:
         raise UsageError(f"--safe must be one of {', '.join(SAFE_CHOICES)}")
+    if user_agent is not None:
+        # Checked as a -H value is; the HTTP client is imported only when there is one.
+        from common.http.client import user_agent as checked_agent
+
+        user_agent = checked_agent(user_agent)
     name, source = preferred_provider(provider, env, config)
     hedge = env_seconds(env, "WS_HEDGE", DEFAULT_HEDGE, zero_ok=True)
     endpoints = endpoints_from_env(env)

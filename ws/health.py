@@ -92,25 +92,6 @@ def apply(entry: Entry | None, event: Event, now: float) -> Entry | None:
     return Entry(old.until, old.blocks, failures, event.reason, old.code)
 
 
-def retry_after(value: str | None, now: float) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds or an HTTP date); None if absent
-    or unreadable."""
-    if not value:
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, when.timestamp() - now)
-
-
 def state_path(*, create: bool) -> Path | None:
     """The health file, or None when ws has no usable state dir."""
     from common.paths import DirUnusable, state_dir

@@ -1,11 +1,17 @@
-"""What ws prints on stdout: results as text, as bare URLs, and the provider chain.
-Pure functions from data to text; common.output writes them."""
+"""What ws prints on stdout: results as text, as bare URLs, as JSON, and the provider
+chain. Pure functions from data to text; common.output writes them.
+
+Every field printed passes common/text.py's one-line policy here, whatever its source:
+results are cleaned when a backend hands them over, but a cached entry, the health file
+or an engine's message reaches the output by other roads, and a title that went out raw
+cleared the screen and set the window title. Cleaning clean text changes nothing."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from common.text import one_line
 from ws.backends import BY_NAME, DEFAULT_ORDER
 from ws.chain import Report
 from ws.config import SearchOptions
@@ -13,17 +19,35 @@ from ws.config import SearchOptions
 
 def text(report: Report, cached_age: float | None = None) -> str:
     names = report.providers or ([report.provider] if report.provider else [])
-    label = ", ".join(BY_NAME[name].label for name in names) or "none"
+    label = ", ".join(BY_NAME[name].label for name in names if name in BY_NAME) or "none"
     n = len(report.results)
     about = [f"via {label}", f"{n} result" if n == 1 else f"{n} results"]
     if cached_age is not None:
         about.append(f"cached {_age(cached_age)} ago")
-    lines = [f'Search results for: "{report.query}" ({", ".join(about)})']
+    lines = [f'Search results for: "{one_line(report.query)}" ({", ".join(about)})']
     for r in report.results:
-        lines += ["", f"{r.rank}. {r.title}", f"   {r.url}"]
-        if r.snippet:
-            lines.append(f"   {r.snippet}")
+        lines += ["", f"{r.rank}. {one_line(r.title)}", f"   {one_line(r.url)}"]
+        snippet = one_line(r.snippet)
+        if snippet:
+            lines.append(f"   {snippet}")
     return "\n".join(lines) + "\n"
+
+
+def json_doc(report: Report, *, cached: bool) -> dict[str, Any]:
+    """The --json document of a search, every string in it cleaned."""
+    out: dict[str, Any] = cleaned({**report.as_json(), "cached": cached})
+    return out
+
+
+def cleaned(value: Any) -> Any:
+    """``value`` (JSON-shaped) with every string, keys too, under the one-line policy."""
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, dict):
+        return {cleaned(k): cleaned(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [cleaned(v) for v in value]
+    return value
 
 
 def _age(seconds: float) -> str:
@@ -31,12 +55,12 @@ def _age(seconds: float) -> str:
 
 
 def urls(report: Report) -> str:
-    return "".join(f"{r.url}\n" for r in report.results)
+    return "".join(f"{one_line(r.url)}\n" for r in report.results)
 
 
 def providers(options: SearchOptions, config_file: Path) -> dict[str, Any]:
     chain = {e.backend.name for e in options.endpoints}
-    return {
+    info: dict[str, Any] = {
         "provider": options.provider,
         "provider_source": options.provider_source,
         "chain": [
@@ -60,6 +84,9 @@ def providers(options: SearchOptions, config_file: Path) -> dict[str, Any]:
         "allow_private": options.policy.allow_private,
         "allow_hosts": sorted(options.policy.allow_hosts),
     }
+    # The health file's reasons and the variables' URLs are printed too, in both forms.
+    out: dict[str, Any] = cleaned(info)
+    return out
 
 
 def _health(options: SearchOptions) -> dict[str, Any]:

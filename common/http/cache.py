@@ -34,6 +34,7 @@ from typing import Any
 
 from common import trace
 from common.http.client import Response
+from common.http.retry import delta_seconds, http_date
 from common.http.url import normalise_url, split_credentials
 
 MAGIC = b"wf-cache 1\n"
@@ -96,26 +97,6 @@ def cache_control(value: str) -> dict[str, str]:
     return out
 
 
-def _http_date(value: str | None) -> float | None:
-    if not value:
-        return None
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(value.strip())
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        import datetime
-
-        when = when.replace(tzinfo=datetime.UTC)
-    return when.timestamp()
-
-
-def _seconds(value: str) -> int | None:
-    return int(value) if value.isdigit() else None
-
-
 def lifetime(headers: Mapping[str, str], response_time: float) -> float:
     """The freshness lifetime (RFC 9111 4.2.1) for a private cache: max-age, else Expires
     minus Date; no-cache means none. No heuristic: without either, 0."""
@@ -123,21 +104,21 @@ def lifetime(headers: Mapping[str, str], response_time: float) -> float:
     if "no-cache" in cc or "no-store" in cc:
         return 0.0
     if "max-age" in cc:
-        return float(_seconds(cc["max-age"]) or 0)
+        return float(delta_seconds(cc["max-age"]) or 0)
     if "expires" in headers:
-        expires = _http_date(headers["expires"])
+        expires = http_date(headers["expires"])
         if expires is None:  # an invalid Expires means already expired
             return 0.0
-        date = _http_date(headers.get("date")) or response_time
+        date = http_date(headers.get("date")) or response_time
         return max(0.0, expires - date)
     return 0.0
 
 
 def current_age(entry: Entry, now: float) -> float:
     """RFC 9111 4.2.3."""
-    date = _http_date(entry.headers.get("date")) or entry.response_time
+    date = http_date(entry.headers.get("date")) or entry.response_time
     apparent = max(0.0, entry.response_time - date)
-    age_value = _seconds(entry.headers.get("age", "").strip()) or 0
+    age_value = delta_seconds(entry.headers.get("age", "").strip()) or 0
     corrected = age_value + (entry.response_time - entry.request_time)
     return max(apparent, corrected) + (now - entry.response_time)
 
@@ -399,13 +380,15 @@ def cached_fetch(
     if entry is not None and max_body is not None and len(entry.body) > max_body:
         trace.trace("cache: entry of %d bytes is over --max-bytes; not used", len(entry.body))
         entry = None  # kept under a larger --max-bytes: this run would refuse the body
-    if entry is None:
+    judged = None if entry is None else _judge(entry, req_cc)
+    if entry is None or judged is None:
+        entry = None
         trace.trace("cache: no usable entry in %s", cache.directory)
-    elif _usable_fresh(entry, req_cc):
-        trace.trace("cache: hit, %s", _freshness(entry))
+    elif judged[0]:
+        trace.trace("cache: hit, %s", judged[1])
         return entry.response(url), HIT
     else:
-        trace.trace("cache: stale, %s", _freshness(entry))
+        trace.trace("cache: stale, %s", judged[1])
     conditional: dict[str, str] = {}
     if entry is not None:
         if "etag" in entry.headers:
@@ -452,12 +435,23 @@ def cached_fetch(
     return resp, MISS
 
 
+def _judge(entry: Entry, req_cc: Mapping[str, str]) -> tuple[bool, str] | None:
+    """(usable without a request, its freshness in words), or None for an entry whose
+    stored fields cannot be judged: a bad entry is a miss, never a failed run (the file
+    may be older than the grammar that reads it, or planted)."""
+    try:
+        return _usable_fresh(entry, req_cc), _freshness(entry)
+    except (ValueError, OverflowError, TypeError, AttributeError) as exc:
+        trace.trace("cache: entry unreadable (%s); a miss", type(exc).__name__)
+        return None
+
+
 def _usable_fresh(entry: Entry, req_cc: Mapping[str, str]) -> bool:
     """Fresh, and young enough for the request's own no-cache or max-age (RFC 9111
     5.2.1; min-fresh and max-stale are not supported)."""
     if "no-cache" in req_cc or not is_fresh(entry):
         return False
-    limit = _seconds(req_cc.get("max-age", ""))
+    limit = delta_seconds(req_cc.get("max-age", ""))
     return limit is None or current_age(entry, time.time()) <= limit
 
 

@@ -76,10 +76,30 @@ def user_header(text: str, source: str = "-H") -> tuple[str, str]:
     if name.lower() in REFUSED_HEADERS:
         raise UsageError(f"{source} cannot set {name}: wf sets it itself")
     value = value.strip(" \t")
+    _check_value(value, f"{source} {name}")
+    return name, _wire(value)
+
+
+def user_agent(text: str | None) -> str | None:
+    """--user-agent checked as a -H value is (one line, no control characters); the text
+    as given, sent as UTF-8 (request_headers); None for none or an empty one."""
+    if text is None:
+        return None
+    value = text.strip(" \t")
+    _check_value(value, "--user-agent")
+    return value or None
+
+
+def _check_value(value: str, where: str) -> None:
+    from common.errors import UsageError
+
     if any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in value):
-        raise UsageError(f"{source} {name}: the value holds control characters (one line only)")
+        raise UsageError(f"{where}: the value holds control characters (one line only)")
+
+
+def _wire(value: str) -> str:
     # http.client sends header values as Latin-1: UTF-8 text goes out as its own bytes.
-    return name, value.encode("utf-8").decode("latin-1")
+    return value.encode("utf-8").decode("latin-1")
 
 
 @dataclass(frozen=True)
@@ -89,7 +109,7 @@ class NetOptions:
     user_agent: str | None = None
     policy: Policy = field(default_factory=Policy)
     max_redirects: int = MAX_REDIRECTS
-    # -H: sent with every request, dropped on a redirect to another host.
+    # -H: sent with every request, dropped on a redirect to another origin.
     headers: tuple[tuple[str, str], ...] = ()
     # --proxy-resolves: a name that does not resolve here goes to the proxy unchecked.
     # None: the tool has no such option (ws), so a failed lookup names none.
@@ -215,10 +235,11 @@ def fetch(
     else:
         body = data
     _merge(req_headers, (headers or {}).items())
-    # Headers the user gave stay with the host they were meant for, as credentials do.
+    # Headers the user gave stay with the origin they were meant for, as credentials do:
+    # every -H header (we cannot tell a token from a preference), and the credential names.
     dropped = {name.lower() for name, _ in opts.headers} | set(_CREDENTIAL_HEADERS)
     seen: list[str] = []
-    origin_host = urlsplit(current).hostname
+    origin = _origin(current)
     for hop in range(opts.max_redirects + 1):
         target, auth = split_credentials(current)
         hop_headers = dict(req_headers)
@@ -253,14 +274,15 @@ def fetch(
         trace.trace("redirect: HTTP %d to %s", status, nxt)
         if on_redirect:
             on_redirect(nxt)
-        if urlsplit(nxt).hostname != origin_host:
-            # Credentials and -H headers never follow a redirect to another host.
+        if _origin(nxt) != origin:
+            # Credentials and -H headers never follow a redirect to another origin (scheme,
+            # host or port, as curl has it): not to another port's service, nor to http.
             gone = [k for k in req_headers if k.lower() in dropped]
             if gone:
-                trace.trace("redirect: another host; not sent there: %s", ", ".join(gone))
+                trace.trace("redirect: another origin; not sent there: %s", ", ".join(gone))
             req_headers = {k: v for k, v in req_headers.items() if k.lower() not in dropped}
             current = split_credentials(nxt)[0]
-            origin_host = urlsplit(current).hostname
+            origin = _origin(current)
         else:
             current = nxt
         if status == 303 or (status in (301, 302) and method == "POST"):
@@ -269,10 +291,15 @@ def fetch(
     raise TooManyRedirects(f"too many redirects (more than {opts.max_redirects})")
 
 
+def _origin(url: str) -> tuple[str, str, int]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), (parts.hostname or "").lower(), default_port(parts)
+
+
 def request_headers(opts: NetOptions) -> dict[str, str]:
     """The headers every request of these options carries: ours, then -H over them."""
     out = {
-        "User-Agent": opts.user_agent or DEFAULT_USER_AGENT,
+        "User-Agent": _wire(opts.user_agent) if opts.user_agent else DEFAULT_USER_AGENT,
         "Accept": DEFAULT_ACCEPT,
         "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
         "Accept-Encoding": accept_encoding(),

@@ -34,25 +34,57 @@ class Attempts:
     count: int = 0
 
 
-def retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
-    """Retry-After in seconds from now, in either form (delta-seconds or an HTTP date);
-    None when absent or unreadable; a date in the past is 0."""
-    raw = headers.get("retry-after", "").strip()
-    if not raw:
+# RFC 9111 1.2.2: a delta-seconds too large to hold is taken as 2^31 (about 68 years).
+MAX_DELTA = 2**31
+# The longest HTTP-date (rfc850-date with a long weekday) is 40 characters; leave room for
+# odd spacing, and never hand a megabyte to the date parser.
+_MAX_DATE_CHARS = 64
+
+
+def delta_seconds(value: str) -> int | None:
+    """RFC 9110 delta-seconds (``1*DIGIT``, ASCII digits only: not "²", not "٣"), clamped
+    to MAX_DELTA without converting thousands of digits; None when it is not one."""
+    text = value.strip(" \t")
+    if not text or not (text.isascii() and text.isdigit()):
         return None
-    if raw.isascii() and raw.isdigit():
-        return float(min(int(raw), 10**9))
+    text = text.lstrip("0") or "0"
+    if len(text) > len(str(MAX_DELTA)):
+        return MAX_DELTA
+    return min(int(text), MAX_DELTA)
+
+
+def http_date(value: str | None) -> float | None:
+    """An HTTP-date (RFC 9110 5.6.7, any of its three forms) as a POSIX timestamp; None
+    when absent or unreadable, a year out of range among it. A date without a zone (the
+    "-0000" of RFC 5322) is GMT, as every HTTP date is."""
+    if not value or len(value) > _MAX_DATE_CHARS:
+        return None
+    import datetime
     from email.utils import parsedate_to_datetime
 
     try:
-        when = parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError):
+        when = parsedate_to_datetime(value.strip())
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=datetime.UTC)
+        return when.timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    if when.tzinfo is None:  # "-0000" in RFC 5322; HTTP dates are GMT
-        import datetime
 
-        when = when.replace(tzinfo=datetime.UTC)
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+def retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
+    """Retry-After (RFC 9110 10.2.3) in seconds from now, in either form (delta-seconds or
+    an HTTP-date); None when absent or unreadable; a date in the past is 0. The one parser
+    of it: wf's retries and error pages and ws's provider health all read it here."""
+    raw = headers.get("retry-after", "").strip(" \t")
+    if not raw:
+        return None
+    seconds = delta_seconds(raw)
+    if seconds is not None:
+        return float(seconds)
+    when = http_date(raw)
+    if when is None:
+        return None
+    return min(max(0.0, when - (time.time() if now is None else now)), float(MAX_DELTA))
 
 
 def backoff(retry: int) -> float:

@@ -241,11 +241,12 @@ def test_attributes_in_all_stay_within_memory(serve, figures, idle_kb, page):
 _WORKER = """
 import os, re, signal, sys, time
 from common import watchdog
+from common.run import error_line
 
 def document(exc, what):
     return {"built_by": os.getpid(), "what": what, "error": exc.as_json()}
 
-watchdog.install("wf", wants_json=True, json_error=document)
+watchdog.install("wf", wants_json=True, json_error=document, error_line=error_line)
 """
 
 

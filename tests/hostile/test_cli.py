@@ -508,3 +508,36 @@ def test_nothing_listens_on_the_port(wf):
     s.close()
     r = wf(*ALLOW, f"http://127.0.0.1:{port}/")
     assert r.code == 7
+
+
+UA_REFUSED = "--user-agent: the value holds control characters (one line only)"
+
+
+@pytest.mark.parametrize("tool", ["wf", "ws"])
+@pytest.mark.parametrize("ua", ["a\r\nX-Evil: 1", "a\nb", "a\x01b", "a\x1b[2Jb", "a\x7f"])
+def test_user_agent_is_checked_as_a_header_value(serve, tool, ua):
+    """--user-agent is a header value as -H's are: one line, no control characters, exit 2
+    before any request (CR/LF was 'this is a bug', a C0 control was sent raw)."""
+    from tests.helpers import ENGINE_VARIABLES, assert_one_line_error, invoke
+
+    srv = serve(respond(200, b"ok", {"Content-Type": "text/plain"}))
+    env = {name: srv.url for name in ENGINE_VARIABLES}
+    target = [*ALLOW, srv.url] if tool == "wf" else ["rust"]
+    r = invoke(tool, [*target, "--user-agent", ua], env=env)
+    assert_one_line_error(r, 2, UA_REFUSED, tool=tool)
+    assert srv.requests == []
+
+
+@pytest.mark.parametrize("tool", ["wf", "ws"])
+def test_user_agent_beyond_latin1_is_sent_as_utf8(serve, tool):
+    """As -H sends such a value: its UTF-8 bytes (it was a latin-1 error)."""
+    from tests.helpers import ENGINE_VARIABLES, invoke
+
+    srv = serve(respond(200, b"ok", {"Content-Type": "text/plain"}))
+    env = {name: srv.url for name in ENGINE_VARIABLES}
+    target = [*ALLOW, srv.url] if tool == "wf" else ["--provider", "searxng", "rust"]
+    r = invoke(tool, [*target, "--user-agent", "bot \U0001f600 Zo\u00eb"], env=env)
+    assert "this is a bug" not in r.stderr and "latin-1" not in r.stderr, r.stderr
+    assert b"\r\nUser-Agent: bot \xf0\x9f\x98\x80 Zo\xc3\xab\r\n" in srv.requests[0]
+    if tool == "wf":
+        assert (r.code, r.stdout) == (0, "ok\n")

@@ -25,7 +25,7 @@ import pytest
 from common import paths
 from common.errors import RenderError
 from tests.fixtures.render.server import browser_skip_reason, wait_until
-from tests.helpers import ALLOW, FAKE_PORT_FILE, fake_browser, tool_path
+from tests.helpers import ALLOW, FAKE_CDP, fake_browser, saved_files, tool_path
 from tests.hostile import proc
 from tests.servers import respond
 from wf.render import keeper as keeper_mod
@@ -42,13 +42,12 @@ BIG = "".join(
 TEXT = {"Content-Type": "text/plain; charset=utf-8"}
 SPA = (Path(__file__).resolve().parents[1] / "fixtures" / "render" / "spa.html").read_bytes()
 
-# Writes its DevTools port file like Chromium; FAKE_MODE=exit fails the launch.
+# Answers on its DevTools pipe like Chromium; FAKE_MODE=exit fails the launch.
 FAKE = textwrap.dedent(
     f"""\
     [ "$FAKE_MODE" = exit ] && {{ echo "fake browser: cannot start" >&2; exit 3; }}
     mkdir -p "$dir"
-    {FAKE_PORT_FILE}
-    exec tail -f "$dir/../stderr.log"
+    {FAKE_CDP}
     """
 )
 
@@ -327,7 +326,7 @@ def _stop_keeper(root: Path) -> None:
 
 @pytest.mark.parametrize("forgery", ["ours-with-a-stranger-pid", "owned-by-another-uid", "symlink"])
 def test_a_forged_keeper_state_file_kills_nothing(
-    fake: Path, devtools_port: int, keepalive_root: Path, tmp_path: Path, victims, forgery: str
+    fake: Path, keepalive_root: Path, tmp_path: Path, victims, forgery: str
 ) -> None:
     if forgery != "ours-with-a-stranger-pid" and os.geteuid() != 0:
         pytest.skip("planting files as another uid needs root")
@@ -361,9 +360,7 @@ def test_a_forged_keeper_state_file_kills_nothing(
     assert mine.poll() is None and other.poll() is None
 
 
-def test_the_state_file_records_who_to_signal(
-    fake: Path, devtools_port: int, keepalive_root: Path
-) -> None:
+def test_the_state_file_records_who_to_signal(fake: Path, keepalive_root: Path) -> None:
     shared = keeper_mod.attach(str(fake), 0.5, deadline=time.monotonic() + 10)
     try:
         state = keeper_mod.read_state(keepalive_root)
@@ -433,6 +430,144 @@ def test_a_planted_runtime_dir_steers_nothing(serve, tmp_path: Path, fake: Path,
     assert not (tmp_path / "root-made-this").exists()
     assert r.code == 70, r.stderr  # --render always and no browser that works
     assert "keep-alive is off" in r.stderr and str(planted) in r.stderr
+
+
+# ------------------------------------------------- another user's HOME (root runs wf)
+
+
+def foreign_home_env(tmp_path: Path, home: Path) -> dict[str, str]:
+    env = no_home_env(tmp_path)
+    env["HOME"] = str(home)
+    return env
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize("how", ["symlink", "their-dir"])
+def test_another_users_home_cannot_steer_the_scratch_dir(serve, tmp_path: Path, how: str) -> None:
+    """Root runs wf with nobody's HOME. nobody made ~/.cache a link to a directory of
+    root's (wf created wf/ there and saved into it), or owns ~/.cache (and could swap
+    root's wf/ in it for a link between the check and the use). Either way nothing is
+    created through or inside it: the auto-save is left out with one note naming why."""
+    home = plant(tmp_path / "alice", mode=0o755)
+    victim = tmp_path / "roots-own"
+    victim.mkdir(mode=0o700)
+    cache = home / ".cache"
+    if how == "symlink":
+        cache.symlink_to(victim)
+        os.lchown(cache, NOBODY, NOBODY)
+    else:
+        plant(cache, mode=0o755)
+    before = tree(tmp_path)
+    srv = serve(respond(200, BIG, TEXT))
+    r = proc.run(["wf", *ALLOW, srv.url], env=foreign_home_env(tmp_path, home))
+    assert r.code == 0, r.stderr
+    assert "was not saved" in r.text.splitlines()[0]
+    one_note(r, "auto-save failed", str(cache), f"owned by uid {NOBODY}", "WF_SCRATCH_DIR")
+    assert [e for e in tree(tmp_path) if not e[0].startswith("shared-tmp")] == before
+    # An explicit --save is the usage error it is without a HOME.
+    s = proc.run(["wf", *ALLOW, "--save", srv.url], env=foreign_home_env(tmp_path, home))
+    assert s.code == 23 and s.stderr.startswith("wf: (23) cannot use the scratch dir "), s.stderr
+    assert [e for e in tree(tmp_path) if not e[0].startswith("shared-tmp")] == before
+
+
+@ROOT_ONLY
+def test_a_link_of_ours_in_the_path_is_followed(serve, tmp_path: Path) -> None:
+    """The control: a link root made itself (its own ~/.cache on another disk) is fine."""
+    home = tmp_path / "root-home"
+    home.mkdir(mode=0o700)
+    elsewhere = tmp_path / "disk"
+    elsewhere.mkdir(mode=0o755)
+    (home / ".cache").symlink_to(elsewhere)
+    srv = serve(respond(200, BIG, TEXT))
+    r = proc.run(["wf", *ALLOW, srv.url], env=foreign_home_env(tmp_path, home))
+    assert r.code == 0 and "auto-save failed" not in r.stderr, r.stderr
+    assert len(saved_files(elsewhere / "wf")) == 1
+
+
+def test_every_directory_wf_creates_is_0700(serve, tmp_path: Path) -> None:
+    """--cache under a HOME with nothing in it: ~/.cache, ~/.cache/wf and its http/ are
+    all made 0700 (the parents were 0755, issue 25 item 7)."""
+    home = tmp_path / "fresh-home"
+    home.mkdir(mode=0o700)
+    srv = serve(respond(200, b"hello\n", {**TEXT, "Cache-Control": "max-age=60"}))
+    r = proc.run(["wf", *ALLOW, "--cache", srv.url], env=foreign_home_env(tmp_path, home))
+    assert r.code == 0, r.stderr
+    made = [home / ".cache", home / ".cache" / "wf", home / ".cache" / "wf" / "http"]
+    assert [stat.S_IMODE(os.lstat(d).st_mode) for d in made] == [0o700] * 3
+    assert len(list(made[2].glob("*.wfc"))) == 1
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize(
+    ("how", "why"),
+    [
+        ("their-link-in-sticky", f"is a link owned by uid {NOBODY}, not by us or root"),
+        ("their-dir-in-sticky", f"is owned by uid {NOBODY}, not by us or root"),
+        ("world-writable-parent", "is writable by others (mode 0777)"),
+        ("file-as-parent", "is not a directory"),
+    ],
+)
+def test_each_parent_is_checked_not_only_the_last(
+    tmpdir_env: Path, tmp_path: Path, how: str, why: str
+) -> None:
+    """$TMPDIR (sticky, 1777) holding a link or a directory of nobody's on the way, a
+    parent anyone can write, a file where a parent should be: refused by name, nothing
+    created anywhere."""
+    root_own = tmp_path / "roots-own"
+    root_own.mkdir(mode=0o700)
+    step = tmpdir_env / "step"
+    if how == "their-link-in-sticky":
+        step.symlink_to(root_own)
+        os.lchown(step, NOBODY, NOBODY)
+    elif how == "their-dir-in-sticky":
+        plant(step, mode=0o755)
+    elif how == "world-writable-parent":
+        step.mkdir()
+        step.chmod(0o777)
+    else:
+        step.write_text("x")
+    before = tree(tmp_path)
+    with pytest.raises(paths.DirUnusable) as info:
+        paths.ensure_dir(step / "wf" / "http", "WF_CACHE_DIR", what="cache dir")
+    assert f"{step} {why}" in info.value.message, info.value.message
+    assert tree(tmp_path) == before
+
+
+# ------------------------------------------------- ws's result cache, planted
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize("planted", ["dir-and-file", "file", "dir-writable"])
+def test_ws_never_reads_a_cache_entry_another_user_could_have_written(
+    serve, tmp_path: Path, planted: str
+) -> None:
+    """nobody made $WS_CACHE_DIR first and planted an entry (or planted just the file, or
+    the directory lets others write): ws printed the forged result as cached. load()
+    now checks what store() and the health file check: a miss, the engine is asked."""
+    from tests.test_ws_cache import Engine, entries
+
+    engine = Engine(serve)
+    assert engine.ws().code == 0 and engine.count == 1
+    (entry,) = entries(tmp_path)
+    data = json.loads(entry.read_text())
+    data["results"][0]["title"] = "FORGED"
+    entry.write_text(json.dumps(data))
+    folder = entry.parent
+    if planted in ("dir-and-file", "file"):
+        os.chown(entry, NOBODY, NOBODY)
+    if planted == "dir-and-file":
+        os.chown(folder, NOBODY, NOBODY)
+        folder.chmod(0o755)
+    if planted == "dir-writable":
+        folder.chmod(0o777)
+    r = engine.ws()
+    assert r.code == 0, r.stderr
+    assert "FORGED" not in r.stdout and "cached" not in r.stdout.splitlines()[0]
+    assert engine.count == 2
+    # Where the fresh answer could be stored (the directory is ours), it replaced the file.
+    doc = json.loads(engine.ws("--json").stdout)
+    assert "FORGED" not in json.dumps(doc)
+    assert doc["cached"] is (planted == "file")
 
 
 # ---------------------------------------------------------------- no HOME

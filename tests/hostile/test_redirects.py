@@ -292,3 +292,56 @@ def test_caller_credential_headers_follow_a_redirect_on_the_same_host(serve):
     assert len(srv.requests) == 2
     for name, value in CALLER_CREDENTIALS.items():
         assert _headers_of(srv.requests[1])[name.lower()] == value
+
+
+USER_CREDENTIALS = {"Authorization": "Bearer t0ken", "Cookie": "s=1", "X-Api-Key": "k3y"}
+
+
+def _with_credentials() -> list[str]:
+    return [arg for name, value in USER_CREDENTIALS.items() for arg in ("-H", f"{name}: {value}")]
+
+
+def test_credentials_never_follow_a_redirect_to_another_port_of_the_same_host(wf, serve):
+    """The origin is scheme, host and port (as curl has it): :A redirecting to :B on the
+    same address is another origin, and gets neither -H headers nor userinfo."""
+    other = serve(respond(200, b"ok", {"Content-Type": "text/plain"}))
+    first = serve(redirect(f"http://127.0.0.1:{other.port}/landing"))
+    url = first.url.replace("http://", "http://u:pw@") + "start"
+    r = wf(*ALLOW, *_with_credentials(), url)
+    assert (r.code, r.stdout) == (0, "ok\n"), r.stderr
+    sent_first, sent_other = _headers_of(first.requests[0]), _headers_of(other.requests[0])
+    for name, value in USER_CREDENTIALS.items():
+        assert sent_first[name.lower()] == value
+        assert name.lower() not in sent_other
+    assert "authorization" not in sent_other and sent_other["user-agent"]
+
+
+def test_credentials_never_follow_a_redirect_from_https_to_http(wf, serve, tmp_path, monkeypatch):
+    """https to http on the same host and port number would send the token in clear text."""
+    from tests.servers import self_signed_context
+
+    plain = serve(respond(200, b"ok", {"Content-Type": "text/plain"}))
+    ctx = self_signed_context(tmp_path, name="127.0.0.1")
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "cert.pem"))
+    secure = serve(redirect(f"http://127.0.0.1:{plain.port}/landing"), tls=ctx)
+    r = wf(*ALLOW, *_with_credentials(), secure.url + "start")
+    assert (r.code, r.stdout) == (0, "ok\n"), r.stderr
+    sent_plain = _headers_of(plain.requests[0])
+    for name in USER_CREDENTIALS:
+        assert name.lower() not in sent_plain
+
+
+def test_credentials_follow_a_redirect_within_the_origin(wf, serve):
+    """The control: a redirect on the same scheme, host and port keeps them all."""
+
+    def handler(conn, req):
+        if path_of(req) == "/start":
+            conn.sendall(http_response(302, b"", {"Location": "/end"}))
+        else:
+            conn.sendall(http_response(200, b"ok", {"Content-Type": "text/plain"}))
+
+    srv = serve(handler)
+    r = wf(*ALLOW, *_with_credentials(), srv.url + "start")
+    assert r.code == 0, r.stderr
+    for name, value in USER_CREDENTIALS.items():
+        assert _headers_of(srv.requests[1])[name.lower()] == value

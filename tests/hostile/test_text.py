@@ -345,3 +345,35 @@ def test_searxng_result_with_a_lone_surrogate(serve, monkeypatch, mode):
         assert all(len(a["message"]) < 1000 for a in obj["attempts"])
     elif mode == "text":
         assert "1. Bad \ufffd title" in r.stdout and "2. Fine result x" in r.stdout
+
+
+ESCAPES = "\x1b[2J\x1b]0;pwned\x07\x1b[31m\u202e\x9b"
+
+
+def test_cached_ws_results_are_cleaned_on_the_way_out(serve, tmp_path):
+    """An entry of our own cache (ours, so used) whose text carries escape sequences: what
+    ws prints is cleaned whatever its source, in text, --urls and --json alike (cached
+    titles went out raw: clear screen, window title, colours)."""
+    from tests.test_ws_cache import Engine, entries
+
+    engine = Engine(serve)
+    assert engine.ws().code == 0
+    (entry,) = entries(tmp_path)
+    data = json.loads(entry.read_text())
+    first = data["results"][0]
+    first["title"] = f"Forged{ESCAPES} title"
+    first["snippet"] = f"snip{ESCAPES}pet"
+    first["published"] = f"2024{ESCAPES}"
+    data["provider"] = data["providers"][0]
+    entry.write_text(json.dumps(data))
+    for args in ((), ("--json",), ("--urls",)):
+        r = engine.ws(*args)
+        assert r.code == 0 and engine.count == 1, r.stderr
+        out = r.stdout if args != ("--json",) else json.dumps(json.loads(r.stdout))
+        assert not any(c in r.stdout for c in "\x1b\x07\u202e\x9b"), repr(r.stdout)
+        assert "\\u001b" not in out and "\\u0007" not in out and "\\u009b" not in out
+    text = engine.ws().stdout
+    assert "1. Forged[2J]0;pwned[31m title" in text and "snip[2J]0;pwned[31mpet" in text
+    doc = json.loads(engine.ws("--json").stdout)
+    assert doc["results"][0]["title"] == "Forged[2J]0;pwned[31m title"
+    assert doc["results"][0]["published"] == "2024[2J]0;pwned[31m"

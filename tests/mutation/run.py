@@ -7,9 +7,9 @@ print text. The table of modules and their tests is [tool.mutmut].modules in pyp
 mutmut then runs, for each mutant, the selected tests that called the mutated function.
 
 Prints, per module: the mutants, how many the tests killed, the survivors (with their
-diffs), the equivalent ones (listed with a reason in tests/README.md, "Equivalent
-mutants"), and the score detected / (mutants - equivalent), where a mutant is detected
-when a test fails or times out on it. Exit status 0 whatever the scores (the run measures,
+diffs), the equivalent ones (listed with a reason in tests/mutation/README.md,
+"Equivalent mutants"), and the score detected / (mutants - equivalent), where a mutant is
+detected when a test fails or times out on it. Exit status 0 whatever the scores (the run measures,
 it does not gate), 1 when mutmut itself failed on a module.
 
     python tests/mutation/run.py [MODULE ...]      (default: every module of the table)
@@ -36,7 +36,7 @@ MUTMUT = Path(sys.executable).with_name("mutmut")
 PACKAGES = ("common", "wf", "ws")
 ALSO_COPIED = ("tests", "man", "README.md", "CONTRIBUTING.md", "CHANGELOG.md")
 DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
-# A row of the equivalent-mutants table in tests/README.md: | `name` | reason |
+# A row of the equivalent-mutants table in tests/mutation/README.md: | `name` | reason |
 _EQUIVALENT_ROW = re.compile(r"^\|\s*`([\w.ǁ]+__mutmut_\d+)`\s*\|")
 
 
@@ -61,11 +61,11 @@ class Score:
 
 
 def equivalent_mutants() -> set[str]:
-    """The mutants tests/README.md lists as equivalent, each with its reason."""
-    text = (ROOT / "tests" / "README.md").read_text(encoding="utf-8")
-    if "### Equivalent mutants" not in text:
+    """The mutants tests/mutation/README.md lists as equivalent, each with its reason."""
+    text = (ROOT / "tests" / "mutation" / "README.md").read_text(encoding="utf-8")
+    if "## Equivalent mutants" not in text:
         return set()
-    section = text.split("### Equivalent mutants", 1)[1].split("\n#", 1)[0]
+    section = text.split("## Equivalent mutants", 1)[1].split("\n#", 1)[0]
     return {m.group(1) for line in section.splitlines() if (m := _EQUIVALENT_ROW.match(line))}
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import Extracted, Link
+from wf.extract.parse import FAST_MAX
 
 if TYPE_CHECKING:
     from common.parse_limits import Cut
@@ -15,11 +16,6 @@ if TYPE_CHECKING:
     from wf.extract.markdown import MarkdownWriter
 
 NEXT_TO_NOTHING = 80
-
-
-# Above this many characters a page takes the careful path at once: the fast one keeps
-# control characters in the tree, which on a big hostile page costs too much memory.
-FAST_MAX = 1_000_000
 
 
 def run(

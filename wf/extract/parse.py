@@ -65,6 +65,11 @@ _MAX_DEPTH = 512
 
 _local = threading.local()
 
+# Above this many characters a page takes the careful path at once: the fast one keeps
+# control characters in the tree, which on a big hostile page costs too much memory.
+# Here, not in core.py, which calls this module: no circle.
+FAST_MAX = 1_000_000
+
 
 def _parser() -> Any:
     # One parser per thread: an lxml parser keeps state (its error log) between calls.
@@ -105,11 +110,9 @@ def utf8_source(body: bytes, text: str, charset: str) -> bytes | None:
     order mark) is exactly the text's UTF-8: the parser can take it as it came, sparing
     the encode of a page it was decoded from (on a page beyond Latin-1, a twelfth of the
     extraction). A page that holds U+FFFD is parsed the careful way, which needs the text;
-    so is one over core.FAST_MAX characters, beside whose tree a caller would rather not
+    so is one over FAST_MAX characters, beside whose tree a caller would rather not
     hold the body as well.
     """
-    from wf.extract.core import FAST_MAX
-
     if charset != "utf-8" or len(text) > FAST_MAX or "\ufffd" in text:
         return None
     if not isinstance(body, bytes):  # a view or a buffer: the careful path translates bytes

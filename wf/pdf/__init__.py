@@ -43,7 +43,8 @@ def extract(
     """The text of a PDF body. Raises DocumentUnreadable (71) when it is encrypted without
     a usable empty password or no page can be read, Timeout (28) at the deadline."""
     from wf.pdf import clean, meta
-    from wf.pdf.read import PAGE_CHARS, read
+    from wf.pdf.pdfium import PAGE_CHARS
+    from wf.pdf.read import read
 
     reading = read(
         body,

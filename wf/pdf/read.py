@@ -30,10 +30,8 @@ one per idle core: PDFium is single-threaded, opening a file takes each reader
 milliseconds, and each reads its own run of the pages selected (the k-th of n runs, in
 order). On an idle machine that divides the wall time by the cores.
 
-A reader sends frames (a 4-byte length, then a pickle of a tuple) as it goes: ``open``
-with the page count, the pages it has, and (reader 0) the information dictionary and the
-outline; one ``page`` per page read or failed; then ``done`` (or ``error``, when the file
-cannot be opened). Everything a reader needs is imported before the fork (once per
+A reader sends frames as it goes (wf.pdf.pdfium: what a reader does inside PDFium, the
+frames, and how they fold into a ``Reading``). Everything a reader needs is imported before the fork (once per
 process), so a batch of PDFs pays the imports once and a reader imports nothing.
 
 Without fork (another platform) one reader runs in-process.
@@ -44,50 +42,24 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import pickle
 import select
 import signal
-import struct
 import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from common.errors import DocumentUnreadable, Timeout
 from wf.pdf.pagespec import PageSpec
+from wf.pdf.pdfium import Reading, apply, encode, frames, read_part
 
 MAX_READERS = 4  # children sharing one big document's pages
 SHARE_BYTES = 256 << 10  # a file at least this big is shared between readers
 MEMORY_BYTES = 1 << 30  # address space the reader may add to what it had at the fork
-PAGE_CHARS = 200_000  # characters kept of one page (a dense page of 6 pt type has 20 000)
-TOTAL_CHARS = 20_000_000  # characters kept of one document
-OUTLINE_DEPTH = 15
 KEPT_DOCUMENTS = 500  # documents a kept reader reads before it is replaced
 KEPT_GROWTH = 128 << 20  # resident bytes a kept reader may gain before it is replaced
-_FRAME = struct.Struct("<I")
-_FRAME_MAX = 64 << 20
-
-Send = Callable[[tuple[Any, ...]], None]
-
-
-@dataclass
-class Reading:
-    """What the reader got from one document."""
-
-    count: int = 0  # pages in the document
-    info: dict[str, str] = field(default_factory=dict)
-    outline: list[tuple[int, str, int | None]] = field(default_factory=list)
-    pages: list[tuple[int, str]] = field(default_factory=list)  # (1-based number, raw text)
-    failed: list[int] = field(default_factory=list)  # 1-based numbers of unreadable pages
-    cut: list[int] = field(default_factory=list)  # pages whose text was over PAGE_CHARS
-    capped: int | None = None  # the page after which TOTAL_CHARS stopped the reading
-    skipped: int = 0  # pages past max_pages, not read
-    stopped: str | None = None  # why a reader ended early (a crash), when one did
-    unread: list[int] = field(default_factory=list)  # pages a reader that stopped left
-    share: list[int] = field(default_factory=list)  # the 1-based pages this reader had
 
 
 def readers(body: bytes) -> int:
@@ -132,9 +104,9 @@ def read(
         reading = Reading()
 
         def fold(frame: tuple[Any, ...]) -> None:
-            _apply(reading, frame)
+            apply(reading, frame)
 
-        _read(body, pages, max_pages, (0, 1), fold)
+        read_part(body, pages, max_pages, (0, 1), fold)
         return reading
     if len(body) < SHARE_BYTES:
         return _read_kept(body, pages, max_pages, deadline)
@@ -185,8 +157,7 @@ class _Kept:
         _KEPT.add(self)
 
     def send(self, request: tuple[Any, ...], deadline: float) -> None:
-        data = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(_FRAME.pack(len(data)) + data)
+        view = memoryview(encode(request))
         while view:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -213,7 +184,7 @@ class _Kept:
             chunk = os.read(self.replies, 1 << 20)
             if not chunk:
                 return None
-            self.frames.extend(_frames(self.buffer, chunk))
+            self.frames.extend(frames(self.buffer, chunk))
         return self.frames.popleft()
 
     def end(self) -> int:
@@ -281,7 +252,7 @@ def _read_kept(body: bytes, pages: PageSpec | None, max_pages: int, deadline: fl
             if frame[0] == "error":
                 error = frame[1]
                 break
-            if _apply(reading, frame):
+            if apply(reading, frame):
                 break
     except BaseException:
         # The deadline, a signal: the reader is somewhere in PDFium; it goes.
@@ -356,8 +327,7 @@ def _serve(requests: int, replies: int) -> None:
     memory (what PDFium keeps, or a fragmented heap, is not carried on for ever)."""
 
     def send(frame: tuple[Any, ...]) -> None:
-        data = pickle.dumps(frame, protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(_FRAME.pack(len(data)) + data)
+        view = memoryview(encode(frame))
         while view:
             view = view[os.write(replies, view) :]
 
@@ -369,12 +339,12 @@ def _serve(requests: int, replies: int) -> None:
             chunk = os.read(requests, 1 << 20)
             if not chunk:
                 return
-            for frame in _frames(buffer, chunk):
+            for frame in frames(buffer, chunk):
                 request = frame
                 break
         body, pages, max_pages = request
         del request
-        _read(body, pages, max_pages, (0, 1), send)
+        read_part(body, pages, max_pages, (0, 1), send)
         del body
         if count == KEPT_DOCUMENTS or _resident() - start > KEPT_GROWTH:
             return  # without ``idle``: wf then knows to fork another
@@ -405,12 +375,11 @@ def _spawn(
         _child_limits()
 
         def send(frame: tuple[Any, ...]) -> None:
-            data = pickle.dumps(frame, protocol=pickle.HIGHEST_PROTOCOL)
-            view = memoryview(_FRAME.pack(len(data)) + data)
+            view = memoryview(encode(frame))
             while view:
                 view = view[os.write(write_fd, view) :]
 
-        _read(body, pages, max_pages, part, send)
+        read_part(body, pages, max_pages, part, send)
 
     pid = _fork(child)
     os.close(write_fd)
@@ -435,11 +404,11 @@ def _collect(
                 open_fds.discard(fd)
                 continue
             k = which[fd]
-            for frame in _frames(buffers[fd], chunk):
+            for frame in frames(buffers[fd], chunk):
                 if frame is None:  # a frame no child of ours writes
                     open_fds.discard(fd)
                     break
-                done[k] = _apply(parts[k], frame) or done[k]
+                done[k] = apply(parts[k], frame) or done[k]
 
 
 def _merge(parts: list[Reading]) -> Reading:
@@ -493,141 +462,3 @@ def _why(status: int) -> str:
             name = str(sig)
         return f"PDFium crashed ({name}: a hostile file, or out of memory)"
     return "the PDF reader stopped early (out of memory?)"
-
-
-def _frames(buffer: bytearray, chunk: bytes) -> Iterator[tuple[Any, ...] | None]:
-    """The whole frames in ``buffer`` once ``chunk`` is added (the rest stays there);
-    None for a frame too big to be ours."""
-    buffer += chunk
-    while len(buffer) >= _FRAME.size:
-        (size,) = _FRAME.unpack_from(buffer)
-        if size > _FRAME_MAX:
-            yield None
-            return
-        if len(buffer) < _FRAME.size + size:
-            return
-        data = bytes(buffer[_FRAME.size : _FRAME.size + size])
-        del buffer[: _FRAME.size + size]
-        # The child is a fork of this process: its pickles are trusted.
-        yield pickle.loads(data)
-
-
-def _apply(reading: Reading, frame: tuple[Any, ...]) -> bool:
-    """Fold one frame into ``reading``; True at ``done``. Errors are raised here."""
-    kind = frame[0]
-    if kind == "open":
-        _, reading.count, reading.info, reading.outline, reading.skipped, reading.share = frame
-    elif kind == "page":
-        _, number, text, cut = frame
-        if text is None:
-            reading.failed.append(number)
-        else:
-            reading.pages.append((number, text))
-            if cut:
-                reading.cut.append(number)
-    elif kind == "capped":
-        reading.capped = frame[1]
-    elif kind == "error":
-        raise DocumentUnreadable(frame[1])
-    elif kind == "done":
-        return True
-    return False
-
-
-def _read(
-    body: bytes,
-    pages: PageSpec | None,
-    max_pages: int,
-    part: tuple[int, int],
-    send: Send,
-) -> None:
-    """Open the document and read the pages of ``part`` (k, n): the k-th of n runs of the
-    pages selected. Reader 0 also sends the information dictionary and the outline."""
-    import logging
-
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
-
-    # pypdfium2 warns through logging (a circular outline, say), which would reach stderr
-    # through logging's last-resort handler: every stderr line is wf's own.
-    quiet = logging.getLogger("pypdfium2")
-    quiet.addHandler(logging.NullHandler())
-    quiet.propagate = False
-    try:
-        doc = pdfium.PdfDocument(body)
-    except pdfium.PdfiumError as exc:
-        send(("error", _open_error(getattr(exc, "err_code", None), raw)))
-        return
-    count = len(doc)
-    # A page tree may claim a billion pages: only the first max_pages are ever listed.
-    upto = min(count, max_pages)
-    indices = list(range(upto)) if pages is None else pages.select(upto)
-    skipped = (count if pages is None else pages.size(count)) - len(indices)
-    k, n = part
-    indices = indices[k * len(indices) // n : (k + 1) * len(indices) // n]
-    first = k == 0
-    info, outline = (_info(doc), _outline(doc)) if first else ({}, [])
-    send(("open", count, info, outline, skipped, [i + 1 for i in indices]))
-    total = 0
-    for index in indices:
-        text: str | None
-        cut = False
-        try:
-            page = doc[index]
-            try:
-                textpage = page.get_textpage()
-                try:
-                    chars = textpage.count_chars()
-                    cut = chars > PAGE_CHARS
-                    text = textpage.get_text_bounded() if not cut else _first(textpage)
-                finally:
-                    textpage.close()
-            finally:
-                page.close()
-        except (pdfium.PdfiumError, ValueError, OSError, AssertionError):
-            text = None
-        send(("page", index + 1, text, cut))
-        total += len(text or "")
-        if total > TOTAL_CHARS // n:
-            send(("capped", index + 1))
-            break
-    send(("done",))
-
-
-def _first(textpage: Any) -> str:
-    """The first PAGE_CHARS characters of a page (get_text_range reads only those)."""
-    return str(textpage.get_text_range(0, PAGE_CHARS))
-
-
-def _open_error(code: int | None, raw: Any) -> str:
-    if code == raw.FPDF_ERR_PASSWORD:
-        return "document cannot be read: the PDF is encrypted and needs a password"
-    if code == raw.FPDF_ERR_SECURITY:
-        return "document cannot be read: the PDF uses an unsupported security handler"
-    return "document cannot be read: the PDF is damaged (PDFium could not open it)"
-
-
-def _info(doc: Any) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key in ("Title", "Author", "Subject", "Producer", "CreationDate", "ModDate"):
-        try:
-            out[key] = str(doc.get_metadata_value(key))
-        except Exception:  # a value PDFium cannot give is simply absent
-            continue
-    return out
-
-
-def _outline(doc: Any) -> list[tuple[int, str, int | None]]:
-    from wf.pdf.meta import OUTLINE_MAX
-
-    out: list[tuple[int, str, int | None]] = []
-    try:
-        for mark in doc.get_toc(max_depth=OUTLINE_DEPTH):
-            dest = mark.get_dest()
-            page = dest.get_index() if dest is not None else None
-            out.append((mark.level, str(mark.get_title()), page))
-            if len(out) >= OUTLINE_MAX:
-                break
-    except Exception:  # a broken outline leaves the bookmarks found so far
-        pass
-    return out

@@ -1,30 +1,29 @@
 """The small wrapper over pychrome 0.2.4 that makes it safe to use from wf.
 
-What it mends, each measured against Chromium 156:
-- the websocket opens with a timeout and without per-frame UTF-8 validation in pure
-  Python (a 10 MB DOM took seconds to validate);
+pychrome's Tab speaks over a websocket; ours speaks over a wire (wf/render/wire.py): the
+browser's DevTools pipe, or a keeper's Unix socket, never a TCP port. A page is a
+flattened session on the same wire (``Connection.attach``). What else it mends, each
+measured against Chromium 156:
 - every command has a timeout, and errors come back as exceptions, never as
   ``warnings`` printed to stderr;
-- a close frame or a dropped socket ends the receive loop quietly (pychrome prints a
-  JSONDecodeError traceback), and the DEBUG environment variable never makes it print
-  protocol messages to stdout;
-- message ids come from a thread-safe counter, so several threads may send at once;
+- the end of the wire ends every session quietly and wakes every waiting call, and the
+  DEBUG environment variable never makes it print protocol messages to stdout;
+- message ids come from the wire's thread-safe counter, so several threads may send at once;
 - a failing event handler is reported to ``on_error`` instead of the logging module.
 
-Event handlers still run one at a time on one thread: a handler that has slow work to
-do (the network policy does DNS) must hand it to another thread.
+Event handlers still run one at a time on one thread per session: a handler that has
+slow work to do (the network policy does DNS) must hand it to another thread.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 import threading
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-CONNECT_TIMEOUT = 5.0
+from wf.render.wire import Message, Sink, Wire, WireClosed
+
 _CLOSED: dict[str, Any] = {"error": {"message": "connection closed"}}  # wakes waiting calls
 
 
@@ -54,7 +53,7 @@ class _Tab(Protocol):
     def set_listener(self, event: str, callback: Callable[..., None] | None) -> object: ...
 
 
-_TabFactory = Callable[[str, float, Callable[[str], None]], _Tab]
+_TabFactory = Callable[[Wire, "str | None", Callable[[str], None]], _Tab]
 _TAB_CLASS: _TabFactory | None = None
 _TAB_LOCK = threading.Lock()
 
@@ -83,89 +82,59 @@ def _build_tab_class() -> None:
         # pychrome imports requests, which warns on stderr about some dependency versions.
         warnings.simplefilter("ignore")
         import pychrome
-        import websocket
 
-    # pychrome logs handler and socket errors; never let them reach stderr.
+    # pychrome logs handler errors; never let them reach stderr.
     logging.getLogger("pychrome").addHandler(logging.NullHandler())
     logging.getLogger("pychrome").propagate = False
 
     # pychrome has no annotations, so its Tab is Any to the checker, and strict mode
     # refuses a subclass of Any; the _Tab protocol above is what the rest of wf sees.
     class QuietTab(pychrome.Tab):  # type: ignore[misc]
+        """One session on a wire: the browser's (``session`` None) or a page's. Its
+        messages arrive from the wire's reader thread (``_incoming``); pychrome's own
+        receive thread is never started."""
+
         def __init__(
-            self, ws_url: str, connect_timeout: float, on_error: Callable[[str], None]
+            self, wire: Wire, session: str | None, on_error: Callable[[str], None]
         ) -> None:
-            super().__init__(id=ws_url.rsplit("/", 1)[-1], type="cdp", webSocketDebuggerUrl=ws_url)
+            super().__init__(id=session or "browser", type="cdp")
             self.debug = False
-            self._connect_timeout = connect_timeout
+            self._wire = wire
+            self._session = session
             self._on_error = on_error
-            self._ids = itertools.count(1)
-            self._recv_th.name = "wf-cdp-recv"
             self._handle_event_th.name = "wf-cdp-events"
 
         def start(self) -> bool:
-            try:
-                self._ws = websocket.create_connection(
-                    self._websocket_url,
-                    timeout=self._connect_timeout,
-                    enable_multithread=True,
-                    suppress_origin=True,
-                    skip_utf8_validation=True,
-                )
-            except (OSError, websocket.WebSocketException) as exc:
-                raise CDPClosed(f"cannot connect to {self._websocket_url}: {exc}") from None
             self._started = True
             self.status = self.status_started
             self._stopped.clear()
-            self._recv_th.start()
+            self._wire.register(self._session, Sink(self._incoming, self._gone))
+            if self._stopped.is_set():
+                raise CDPClosed("the browser's DevTools wire is closed")
             self._handle_event_th.start()
             return True
 
         def stop(self) -> bool:
             if self._stopped.is_set():
                 return False
-            self._stopped.set()
-            self.status = self.status_stopped
-            ws = self._ws
-            if ws is not None:
-                # No close handshake: websocket-client would wait up to 3 s for the
-                # answer while our receive thread reads the same socket.
-                # abort() shuts the socket down, which also wakes the receive thread.
-                # (websocket-client ships py.typed but leaves these two unannotated.)
-                for end in (ws.abort, ws.shutdown):
-                    try:
-                        end()  # type: ignore[no-untyped-call]
-                    except Exception:
-                        pass
+            self._wire.unregister(self._session)
+            self._gone()
             return True
 
-        def _recv_loop(self) -> None:
-            ws = self._ws
-            ws.settimeout(0.5)
-            while not self._stopped.is_set():
-                try:
-                    raw = ws.recv()
-                except websocket.WebSocketTimeoutException:
-                    continue
-                except Exception:
-                    break
-                if not raw:  # a close frame
-                    break
-                try:
-                    message = json.loads(raw)
-                except ValueError:
-                    continue
-                if "method" in message:
-                    self.event_queue.put(message)
-                elif "id" in message:
-                    box = self.method_results.get(message["id"])
-                    if box is not None:
-                        box.put(message)
+        def _gone(self) -> None:
             self._stopped.set()
             self.status = self.status_stopped
-            # Wake every waiting call now (pychrome would notice within a second).
+            # Wake every waiting call now.
             for box in list(self.method_results.values()):
                 box.put(_CLOSED)
+
+        def _incoming(self, message: Message) -> None:
+            if "method" in message:
+                self.event_queue.put(message)
+            elif "id" in message:
+                box = self.method_results.get(message["id"])
+                if box is not None:
+                    box.put(message)
 
         def _handle_event_loop(self) -> None:
             while not self._stopped.is_set():
@@ -182,38 +151,31 @@ def _build_tab_class() -> None:
                             f"{event['method']} handler failed: {type(exc).__name__}: {exc}"
                         )
 
+        def _message(self, ident: int, method: str, params: dict[str, Any]) -> Message:
+            message: Message = {"id": ident, "method": method, "params": params}
+            if self._session is not None:
+                message["sessionId"] = self._session
+            return message
+
         def call_method(self, _method: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
             timeout = kwargs.pop("_timeout")
-            if self._stopped.is_set():
-                raise CDPClosed(f"connection closed before {_method}")
-            message = {"id": next(self._ids), "method": _method, "params": kwargs}
-            try:
-                result: dict[str, Any] = self._send(message, timeout=timeout)
-            except pychrome.TimeoutException:
-                raise CDPTimeout(f"no answer to {_method} within {timeout:.1f} s") from None
-            except (pychrome.PyChromeException, websocket.WebSocketException, OSError):
-                raise CDPClosed(f"connection closed during {_method}") from None
-            if result is _CLOSED:
-                raise CDPClosed(f"connection closed during {_method}")
-            if "error" in result:
-                raise CDPError(f"{_method}: {result['error'].get('message', result['error'])}")
-            answer: dict[str, Any] = result.get("result", {})
-            return answer
+            return self.call_batch([(_method, kwargs)], timeout)[0]
 
         def call_batch(
             self, calls: list[tuple[str, dict[str, Any]]], timeout: float
         ) -> list[dict[str, Any]]:
             """Send every command at once, then wait for every answer: the browser runs
             them in order, and we pay one round trip instead of one per command."""
+            first = calls[0][0] if len(calls) == 1 else "a batch"
             if self._stopped.is_set():
-                raise CDPClosed("connection closed before a batch")
-            ids = [next(self._ids) for _ in calls]
+                raise CDPClosed(f"connection closed before {first}")
+            ids = [self._wire.next_id() for _ in calls]
             boxes: dict[int, queue.Queue[dict[str, Any]]] = {i: queue.Queue() for i in ids}
             self.method_results.update(boxes)
             limit = time.monotonic() + timeout
             try:
                 for i, (method, params) in enumerate(calls):
-                    self._ws.send(json.dumps({"id": ids[i], "method": method, "params": params}))
+                    self._wire.send(self._message(ids[i], method, params))
                 answers = []
                 for i, (method, _params) in enumerate(calls):
                     while True:
@@ -227,8 +189,8 @@ def _build_tab_class() -> None:
                             break
                         except queue.Empty:
                             continue
-            except (websocket.WebSocketException, OSError):
-                raise CDPClosed("connection closed during a batch") from None
+            except WireClosed:
+                raise CDPClosed(f"connection closed during {first}") from None
             finally:
                 for i in ids:
                     self.method_results.pop(i, None)
@@ -237,27 +199,41 @@ def _build_tab_class() -> None:
                 if answer is _CLOSED:
                     raise CDPClosed(f"connection closed during {method}")
                 if "error" in answer:
-                    raise CDPError(f"{method}: {answer['error'].get('message', answer['error'])}")
-                results.append(answer.get("result", {}))
+                    error = answer["error"]
+                    text = error.get("message", error) if isinstance(error, dict) else error
+                    raise CDPError(f"{method}: {text}")
+                result = answer.get("result", {})
+                results.append(result if isinstance(result, dict) else {})
             return results
 
     _TAB_CLASS = QuietTab
 
 
 class Connection:
-    """One websocket to one DevTools target (the browser, or one page)."""
+    """One DevTools session on a wire: the browser's own, or a page's (``attach``)."""
 
     def __init__(
         self,
-        ws_url: str,
+        wire: Wire,
         *,
-        timeout: float = CONNECT_TIMEOUT,
+        session: str | None = None,
         on_error: Callable[[str], None] | None = None,
     ) -> None:
-        self.ws_url = ws_url
+        self.wire = wire
+        self.session = session
         self.errors: list[str] = []
-        self._tab = _tab_class()(ws_url, max(0.05, timeout), on_error or self.errors.append)
+        self._on_error = on_error or self.errors.append
+        self._tab = _tab_class()(wire, session, self._on_error)
         self._tab.start()
+
+    def attach(self, target_id: str, *, timeout: float) -> Connection:
+        """A session of its own for one target (a page), on the same wire."""
+        session = self.call(
+            "Target.attachToTarget", timeout=timeout, targetId=target_id, flatten=True
+        ).get("sessionId")
+        if not isinstance(session, str):
+            raise CDPError("Target.attachToTarget: no session in the answer")
+        return Connection(self.wire, session=session, on_error=self._on_error)
 
     def call(self, method: str, *, timeout: float, **params: Any) -> dict[str, Any]:
         """Send one command and wait at most ``timeout`` seconds for its answer."""
@@ -285,7 +261,20 @@ class Connection:
         return self._tab._stopped.wait(timeout)
 
     def close(self) -> None:
-        self._tab.stop()
+        """Stop this session's messages; a page's session is also detached (not waited
+        for). The wire stays open for the others."""
+        if not self._tab.stop() or self.session is None:
+            return
+        try:
+            self.wire.send(
+                {
+                    "id": self.wire.next_id(),
+                    "method": "Target.detachFromTarget",
+                    "params": {"sessionId": self.session},
+                }
+            )
+        except WireClosed:
+            pass
 
     def __enter__(self) -> Connection:
         return self

@@ -1,17 +1,19 @@
 """WF_RENDER_KEEPALIVE=S: one browser shared by wf processes, stopped after S seconds idle.
 
 A small keeper process (``python -m wf.render.keeper``) owns the browser: it launches it
-(the browser dies with the keeper through PR_SET_PDEATHSIG), writes a state file with
-the pids and the DevTools port, and removes browser, profile and state once nobody has
-used it for S seconds. In the runtime dir (0700):
+(the browser dies with the keeper through PR_SET_PDEATHSIG), talks to it over its DevTools
+pipe, relays that pipe to a Unix socket only our uid may use (wf/render/relay.py), writes
+a state file with the pids, and removes browser, profile, socket and state once nobody
+has used it for S seconds. In the runtime dir (0700):
 
 - ``launch.lock``: held while a wf process looks for a browser or starts a keeper, and
   by a keeper while it shuts down, so concurrent wf processes start one browser;
 - ``users.lock``: each wf process using the browser holds it shared; the keeper stops
   only when it can take it exclusively;
-- ``keeper.json``: keeper pid, browser pid, port, websocket path, profile, and for each
-  pid what identifies the process (uid, start time, executable). Its mtime is the last
-  use.
+- ``keeper.json``: keeper pid, browser pid, profile, and for each pid what identifies
+  the process (uid, start time, executable). Its mtime is the last use;
+- ``browser.sock``: the relay, 0600; a connecting process must have our uid, and wf
+  checks that the listener is the recorded keeper.
 
 When its browser is gone the keeper removes the state file, both locks and the directory
 (under launch.lock, and only when no user holds users.lock and no newer keeper serves
@@ -24,8 +26,8 @@ the state file is signalled only while it is still the process that was recorded
 (procs.is_ours, through a pidfd so the pid cannot be reused in between). A forged or
 stale state file is thrown away, never acted on.
 
-The DevTools port listens on 127.0.0.1 without authentication: any local user who can
-reach it controls the browser while it lives (man wf, RENDERING).
+No TCP port is opened: another local user can neither open the socket (mode, directory,
+peer uid) nor reach the browser any other way (man wf, SECURITY).
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ from common.errors import RenderError, Timeout, ToolError
 from wf.render.chromium import LAUNCH_TIMEOUT, Launched, launch
 from wf.render.procs import identity, is_ours
 from wf.render.profiles import profile_root
+from wf.render.relay import SOCKET
 from wf.render.state import read_private, write_private
+from wf.render.wire import Wire
 
 STATE = "keeper.json"
 ERROR = "keeper.error"
@@ -153,6 +157,7 @@ class SharedBrowser:
     state_path: Path
 
     def release(self) -> None:
+        self.launched.wire.close()
         with contextlib.suppress(OSError, NotImplementedError):
             os.utime(self.state_path, follow_symlinks=False)
         with contextlib.suppress(OSError):
@@ -166,23 +171,27 @@ def attach(binary: str, idle: float, *, deadline: float, root: Path | None = Non
     root = root or keepalive_dir()
     with file_lock(root / LAUNCH_LOCK, deadline=deadline):
         state = read_state(root)
-        if state is not None and not _usable(state):
+        wire = _connect(root, state, deadline) if state is not None else None
+        if state is not None and wire is None:
             stop_keeper(state)
             state = None
-        if state is None:
+        if state is None or wire is None:
             state = _start_keeper(binary, idle, root, deadline)
-        users_fd = open_lock(root / USERS_LOCK)
+            wire = _connect(root, state, deadline)
+            if wire is None:
+                stop_keeper(state)
+                raise RenderError("the keep-alive keeper started but its socket does not answer")
+        try:
+            users_fd = open_lock(root / USERS_LOCK)
+        except BaseException:
+            wire.close()
+            raise
         # Never blocks: the keeper only tries, under launch.lock.
         fcntl.flock(users_fd, fcntl.LOCK_SH)
     state_path = root / STATE
     with contextlib.suppress(OSError, NotImplementedError):
         os.utime(state_path, follow_symlinks=False)
-    launched = Launched(
-        pid=state["browser_pid"],
-        port=state["port"],
-        ws_path=state["ws_path"],
-        profile=Path(state["profile"]),
-    )
+    launched = Launched(pid=state["browser_pid"], profile=Path(state["profile"]), wire=wire)
     return SharedBrowser(launched=launched, users_fd=users_fd, state_path=state_path)
 
 
@@ -193,8 +202,6 @@ class KeeperState(TypedDict):
     keeper: dict[str, object]  # procs.identity of the keeper
     browser_pid: int
     browser: dict[str, object]  # procs.identity of the browser
-    port: int
-    ws_path: str
     profile: str
 
 
@@ -204,8 +211,6 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
     "keeper": dict,
     "browser_pid": int,
     "browser": dict,
-    "port": int,
-    "ws_path": str,
     "profile": str,
 }
 
@@ -221,22 +226,24 @@ def read_state(root: Path) -> KeeperState | None:
     for key, kind in _FIELDS.items():
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             return None
-    return cast(KeeperState, data) if 0 < data["port"] < 65536 else None
+    return cast(KeeperState, data)
 
 
-def _usable(state: KeeperState) -> bool:
-    import socket
+def _connect(root: Path, state: KeeperState, deadline: float) -> Wire | None:
+    """A wire to the recorded keeper's browser, or None when it does not serve any more."""
+    from wf.render.relay import connect
 
     if not (
         is_ours(state["keeper_pid"], state["keeper"])
         and is_ours(state["browser_pid"], state["browser"])
     ):
-        return False
+        return None
     try:
-        socket.create_connection(("127.0.0.1", state["port"]), timeout=1.0).close()
+        return connect(
+            root, state["keeper_pid"], timeout=min(1.0, max(0.05, deadline - time.monotonic()))
+        )
     except OSError:
-        return False
-    return True
+        return None
 
 
 def stop_keeper(state: KeeperState) -> None:
@@ -305,6 +312,8 @@ def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> Keep
 
 
 def _serve(binary: str, idle: float, root: Path) -> int:
+    from wf.render import relay
+
     stop: list[int] = []
 
     def on_signal(signum: int, frame: object) -> None:
@@ -312,6 +321,7 @@ def _serve(binary: str, idle: float, root: Path) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
+    os.umask(0o077)  # the socket, like every file of ours, is private from its creation
     try:
         launched = launch(
             binary,
@@ -323,27 +333,46 @@ def _serve(binary: str, idle: float, root: Path) -> int:
         with contextlib.suppress(OSError):
             write_private(root / ERROR, exc.message + "\n")
         return 1
+    try:
+        listener, bound = relay.listen(root)
+        # Downloads refused for the whole browser; each wf also refuses them per context.
+        launched.wire.call_raw("Browser.setDownloadBehavior", {"behavior": "deny"})
+    except OSError as exc:
+        launched.kill()
+        with contextlib.suppress(OSError):
+            write_private(root / ERROR, f"the keep-alive keeper cannot listen: {exc}\n")
+        return 1
     state = {
         "keeper_pid": os.getpid(),
         "keeper": identity(os.getpid()),
         "browser_pid": launched.pid,
         "browser": identity(launched.pid),
-        "port": launched.port,
-        "ws_path": launched.ws_path,
         "profile": str(launched.profile),
         "binary": binary,
     }
     state_path = root / STATE
     write_private(state_path, json.dumps(state))
+
+    def keep_going() -> bool:
+        if stop or not launched.alive():
+            return False
+        return not (_idle_for(state_path) >= idle and _shut_if_unused(root, state_path, idle))
+
     try:
-        while not stop and launched.alive():
-            time.sleep(TICK)
-            if _idle_for(state_path) >= idle and _shut_if_unused(root, state_path, idle):
-                break
+        relay.serve(launched.wire, listener, keep_going=keep_going, tick=TICK)
     finally:
+        _unlink_socket(root, bound)
         launched.kill()
         _retire(root)
     return 0
+
+
+def _unlink_socket(root: Path, bound: tuple[int, int]) -> None:
+    """Our socket's name, unless a newer keeper has bound its own there meanwhile."""
+    with contextlib.suppress(OSError):
+        st = os.lstat(root / SOCKET)
+        if (st.st_dev, st.st_ino) == bound:
+            (root / SOCKET).unlink()
 
 
 def _retire(root: Path) -> None:

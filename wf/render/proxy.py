@@ -8,6 +8,11 @@ itself, checks every address with the policy, connects only to a checked one, an
 forwards one request per client connection, so a reused connection cannot smuggle a
 second, unchecked destination. It lives in the wf process: when wf dies the port closes
 and the context's requests fail (closed, not open).
+
+Its port on 127.0.0.1 is open to every local user (and listed in /proc/net/tcp), so it
+serves only connections from a socket of our own user (wf/render/peer.py) and closes any
+other at once without a byte: nobody else may use it as an open proxy that runs as us,
+nor have it add our upstream proxy's credentials to their requests.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from urllib.parse import urlsplit
 from common.errors import DNSError, PolicyRefused, Timeout
 from common.policy import IPAddress
 from wf.render.intercept import RESOLVE_TIMEOUT, CheckedResolver, RefusedLog
+from wf.render.peer import from_us
 
 CONNECT_TIMEOUT = 10.0
 IDLE_TIMEOUT = 30.0
@@ -99,6 +105,8 @@ class PolicyProxy:
     def _serve(self, client: socket.socket) -> None:
         upstream: socket.socket | None = None
         try:
+            if not from_us(client):
+                return
             client.settimeout(IDLE_TIMEOUT)
             head, rest = _read_head(client)
             if head is None:

@@ -297,7 +297,7 @@ class RenderSession:
         why = runtime_fallback()
         if why is not None and shared_root is None and self.opts.keepalive <= 0:  # else said above
             self._note(f"using a private runtime dir for this run: {why}")
-        # pychrome and websocket load while the browser starts (about 0.1 s saved).
+        # pychrome loads while the browser starts (about 0.1 s saved).
         importer = threading.Thread(target=preload, name="wf-preload", daemon=True)
         importer.start()
         try:
@@ -334,9 +334,13 @@ class RenderSession:
 
     def _connect(self, launched: Launched, deadline: float) -> BrowserLink:
         timeout = max(0.1, min(5.0, deadline - time.monotonic()))
-        conn = Connection(launched.ws_url, timeout=timeout)
+        conn = Connection(launched.wire)
         try:
-            version = conn.call("Browser.getVersion", timeout=timeout)
+            # Downloads are refused browser-wide as well as in each context (tab.py).
+            version, _ = conn.call_batch(
+                [("Browser.getVersion", {}), ("Browser.setDownloadBehavior", {"behavior": "deny"})],
+                timeout=timeout,
+            )
             interceptor = FetchInterceptor(conn, self._resolver)
             interceptor.enable(timeout=timeout)
         except BaseException:
@@ -347,7 +351,6 @@ class RenderSession:
             conn=conn,
             interceptor=interceptor,
             resolver=self._resolver,
-            page_ws_url=launched.page_ws_url,
             user_agent=ua,
             ua_metadata=metadata,
         )

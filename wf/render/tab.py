@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -51,7 +50,6 @@ class BrowserLink:
     conn: Connection
     interceptor: FetchInterceptor
     resolver: CheckedResolver
-    page_ws_url: Callable[[str], str]  # target id -> its websocket URL
     user_agent: str | None
     ua_metadata: dict[str, Any] | None
 
@@ -130,13 +128,16 @@ class Context:
 
     def _open(self, deadline: float) -> None:
         conn = self.link.conn
-        self.ctx_id = conn.call(
-            "Target.createBrowserContext",
-            timeout=_left(deadline),
-            disposeOnDetach=True,
-            proxyServer=f"http://{self.proxy.address}",
-            proxyBypassList="<-loopback>",
-        )["browserContextId"]
+        self.ctx_id = _field(
+            conn.call(
+                "Target.createBrowserContext",
+                timeout=_left(deadline),
+                disposeOnDetach=True,
+                proxyServer=f"http://{self.proxy.address}",
+                proxyBypassList="<-loopback>",
+            ),
+            "browserContextId",
+        )
         _, created = conn.call_batch(
             [
                 (
@@ -147,11 +148,9 @@ class Context:
             ],
             timeout=_left(deadline),
         )
-        target = created["targetId"]
+        target = _field(created, "targetId")
         self.blocked.frames.add(target)
-        page = self.page = Connection(
-            self.link.page_ws_url(target), timeout=min(5.0, _left(deadline))
-        )
+        page = self.page = conn.attach(target, timeout=min(5.0, _left(deadline)))
         page.on("Network.requestWillBeSent", self.requests.sent)
         page.on("Network.responseReceived", self.requests.answered)
         page.on("Network.dataReceived", self.requests.data)
@@ -161,6 +160,9 @@ class Context:
         page.on("Page.javascriptDialogOpening", lambda **_: _dismiss_dialog(page))
         setup: list[tuple[str, dict[str, Any]]] = [
             ("Page.enable", {}),
+            # A file chooser the page opens is taken over and never answered: nothing
+            # from our disk reaches a page through a file input.
+            ("Page.setInterceptFileChooserDialog", {"enabled": True}),
             ("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}),
             ("Page.addScriptToEvaluateOnNewDocument", {"source": TRACKER_JS}),
         ]
@@ -199,6 +201,13 @@ class Context:
         if self.page is not None:
             self.page.close()  # no more events from a page that is done
         threading.Thread(target=self.dispose, name="wf-dispose", daemon=True).start()
+
+
+def _field(answer: dict[str, Any], name: str) -> str:
+    value = answer.get(name)
+    if not isinstance(value, str):
+        raise CDPError(f"the browser's answer has no {name}")
+    return value
 
 
 def render_in(ctx: Context, url: str, *, deadline: float) -> TabOutcome:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ws.backends.antibot import classify_html, says_no_results
 from ws.backends.base import Answer, Backend, Query, Request, with_params
-from ws.backends.html import ResultsPage, text_of, xpath
+from ws.backends.html import ResultsPage, result_of, text_of, xpath
 from ws.results import Result
 
 _TIME = {"d": "pd", "w": "pw", "m": "pm", "y": "py"}
@@ -144,12 +144,8 @@ def _result(node: Any) -> Result | None:
         if m:
             snippet = snippet.replace(text_of(span), " ", 1)
             published = _date(m.group(1))
-    return Result(
-        title=text_of(title if title is not None else link),
-        url=link.get("href", ""),
-        snippet=snippet,
-        provider="brave",
-        published=published,
+    return result_of(
+        link, "brave", url=link.get("href", ""), title=title, snippet=snippet, published=published
     )
 
 

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ws.backends.antibot import bot_check, classify_html
 from ws.backends.base import BLOCKED, Answer, Backend, Query, Request, iso_date
-from ws.backends.html import ResultsPage, has_class, next_form, text_of, xpath
+from ws.backends.html import ResultsPage, Rows, has_class, next_form, parse_rows, xpath
 from ws.results import Result
 
 _SAFE = {"on": "1", "moderate": "-1", "off": "-2"}
@@ -82,34 +82,25 @@ class DuckDuckGo(Backend):
 
 BACKEND = DuckDuckGo()
 
-_RESULTS = f"//div[{has_class('result')} and not({has_class('result--ad')})]"
-_LINKS = f".//a[{has_class('result__a')}]"
-_SNIPPETS = f".//*[{has_class('result__snippet')}]"
+# Ads carry result--ad; their links go through duckduckgo.com/y.js and are dropped too.
+_ROWS = Rows(
+    results=f"//div[{has_class('result')} and not({has_class('result--ad')})]",
+    link=f".//a[{has_class('result__a')}]",
+    snippet=f".//*[{has_class('result__snippet')}]",
+)
 _DATES = f".//div[{has_class('result__extras__url')}]/span/text()"
 _NO_RESULT_NODES = f"//*[{has_class('no-results')} or {has_class('result--no-result')}]"
 
 
 def parse(page: ResultsPage) -> list[Result]:
-    out: list[Result] = []
-    # Ads carry result--ad; their links go through duckduckgo.com/y.js and are dropped too.
-    for node in xpath(_RESULTS)(page.doc):
-        links = xpath(_LINKS)(node)
-        if not links:
-            continue
-        url = unwrap(links[0].get("href", ""))
-        if url is None or is_pseudo_result(url):
-            continue
-        snippet = xpath(_SNIPPETS)(node)
-        out.append(
-            Result(
-                title=text_of(links[0]),
-                url=url,
-                snippet=text_of(snippet[0]) if snippet else "",
-                provider="duckduckgo",
-                published=_published(node),
-            )
-        )
-    return out
+    return parse_rows(page.doc, _ROWS, "duckduckgo", target=target, published=_published)
+
+
+def target(href: str) -> str | None:
+    """A result link's target (``unwrap``), None for ads, links back into DuckDuckGo and
+    the last page's pseudo-result."""
+    url = unwrap(href)
+    return None if url is None or is_pseudo_result(url) else url
 
 
 def unwrap(href: str) -> str | None:

@@ -15,8 +15,16 @@ from typing import Any
 
 from ws.backends.antibot import classify_html, says_no_results
 from ws.backends.base import Answer, Query
-from ws.backends.duckduckgo import DuckDuckGo, is_pseudo_result, unwrap
-from ws.backends.html import ResultsPage, has_class, next_form, text_of, xpath
+from ws.backends.duckduckgo import DuckDuckGo, target
+from ws.backends.html import (
+    ResultsPage,
+    has_class,
+    link_target,
+    next_form,
+    result_of,
+    text_of,
+    xpath,
+)
 from ws.results import Result
 
 _LINKS = f"//a[{has_class('result-link')}]"
@@ -58,17 +66,9 @@ def parse(page: ResultsPage) -> list[Result]:
         row = _row_of(link)
         if row is not None and _SPONSORED in (row.get("class") or "").split():
             continue
-        url = unwrap(link.get("href", ""))
-        if url is None or is_pseudo_result(url):
-            continue
-        out.append(
-            Result(
-                title=text_of(link),
-                url=url,
-                snippet=_snippet(row),
-                provider="duckduckgo-lite",
-            )
-        )
+        url = link_target(link, target)
+        if url is not None:
+            out.append(result_of(link, "duckduckgo-lite", url=url, snippet=_snippet(row)))
     return out
 
 

@@ -1,10 +1,15 @@
 """A search engine's HTML answer: decoded and parsed only when a check asks, and the lxml
-helpers the parsers share (compiled XPath, class tests, text of a node)."""
+helpers the parsers share (compiled XPath, class tests, text of a node, and the result
+rows: ``Rows``, ``parse_rows``, ``result_of``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+
+from ws.results import Result
 
 
 class ResultsPage:
@@ -114,3 +119,71 @@ def next_form(page: ResultsPage) -> dict[str, str] | None:
 def has_class(name: str) -> str:
     """An XPath predicate body: the element has this whole class token."""
     return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+
+
+def link_target(link: Any, target: Callable[[str], str | None] | None = None) -> str | None:
+    """A title link's href, or what ``target`` makes of it (a redirect unwrapped; None
+    drops the row: an ad, a link back into the engine)."""
+    href: str = link.get("href", "")
+    return href if target is None else target(href)
+
+
+def result_of(
+    link: Any,
+    provider: str,
+    *,
+    url: str,
+    snippet: str = "",
+    title: Any = None,
+    published: str | None = None,
+) -> Result:
+    """One result from its title link: the text of ``title`` (the link itself when None)
+    is the title."""
+    return Result(
+        title=text_of(link if title is None else title),
+        url=url,
+        snippet=snippet,
+        provider=provider,
+        published=published,
+    )
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Where an engine's page keeps its results: one node per result (``results``), and
+    within it (XPaths relative to the node) the title link and the snippet."""
+
+    results: str
+    link: str
+    snippet: str
+
+
+def parse_rows(
+    doc: Any,
+    rows: Rows,
+    provider: str,
+    *,
+    target: Callable[[str], str | None] | None = None,
+    published: Callable[[Any], str | None] | None = None,
+) -> list[Result]:
+    """Every result node's first title link, with its first snippet; a node without a
+    link, or whose link ``target`` drops, gives none. ``published`` reads a node's date."""
+    out: list[Result] = []
+    for node in xpath(rows.results)(doc):
+        links = xpath(rows.link)(node)
+        if not links:
+            continue
+        url = link_target(links[0], target)
+        if url is None:
+            continue
+        snippets = xpath(rows.snippet)(node)
+        out.append(
+            result_of(
+                links[0],
+                provider,
+                url=url,
+                snippet=text_of(snippets[0]) if snippets else "",
+                published=published(node) if published is not None else None,
+            )
+        )
+    return out

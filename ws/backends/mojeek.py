@@ -7,14 +7,17 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ws.backends.antibot import classify_html, says_no_results
 from ws.backends.base import Answer, Backend, Query, Request, with_params
-from ws.backends.html import ResultsPage, has_class, text_of, xpath
+from ws.backends.html import ResultsPage, Rows, has_class, parse_rows, xpath
 from ws.results import Result
 
 _DAYS = {"d": 1, "w": 7, "m": 31, "y": 366}
 # The regions Mojeek's own menu offers (reg=); others have no equivalent.
 _REGIONS = {"uk": "uk", "gb": "uk", "de": "de", "fr": "fr", "eu": "eu"}
-_ITEMS = f"//ul[{has_class('results-standard')}]/li"
-_SNIPPET = f".//p[{has_class('s')}]"
+_ROWS = Rows(
+    results=f"//ul[{has_class('results-standard')}]/li",
+    link=".//h2/a[@href]",
+    snippet=f".//p[{has_class('s')}]",
+)
 _NEXT = f"//div[{has_class('pagination')}]//a[normalize-space(.) = 'Next']/@href"
 _NO_RESULTS = ("no pages found", "no results found", "did not match any")
 
@@ -70,21 +73,7 @@ BACKEND = Mojeek()
 
 
 def parse(page: ResultsPage) -> list[Result]:
-    out: list[Result] = []
-    for item in xpath(_ITEMS)(page.doc):
-        links = xpath(".//h2/a[@href]")(item)
-        if not links:
-            continue
-        snippet = xpath(_SNIPPET)(item)
-        out.append(
-            Result(
-                title=text_of(links[0]),
-                url=links[0].get("href", ""),
-                snippet=text_of(snippet[0]) if snippet else "",
-                provider="mojeek",
-            )
-        )
-    return out
+    return parse_rows(page.doc, _ROWS, "mojeek")
 
 
 def next_page(page: ResultsPage) -> dict[str, str] | None:
