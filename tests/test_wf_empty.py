@@ -216,6 +216,8 @@ def test_what_a_reader_sees_is_counted_from_the_first_character() -> None:
     # Text outside links, without spaces and line ends: "abcde", "fg", "nohref".
     assert (seen.own, seen.links, seen.images) == (13, 1, 1)
     assert _Seen("xyz").own == 3 and _Seen("").own == 0
+    # The text after the last tag counts too, spaces and line ends left out.
+    assert _Seen("ab<i></i>c d\ne").own == 5 and _Seen("a b\nc").own == 3
     # Nobody reads a script, a style or a title (nor tags inside them); text after them is
     # read, an <a> inside an <a> closes the first, and an <a> closed counts its text out.
     hidden = _Seen(
@@ -244,6 +246,19 @@ def test_the_words_a_reader_sees_are_read_past_many_empty_tags() -> None:
 def test_sign_in_words_alone_or_a_form_alone_are_no_wall() -> None:
     assert why(page("<p>Sign in</p>")) is None
     assert why(page('<form action="/find"><input name="q"><p>Find</p></form>')) is None
+
+
+def test_the_refresh_is_found_among_other_meta_tags() -> None:
+    url = "https://news.example/2026/harbour"
+    refresh = '<meta http-equiv="refresh" content="0; url=/next">'
+    other = '<meta name="robots" content="noindex">'
+    # First or last among them, the refresh's own content is read.
+    assert meta_refresh(refresh + other, url) == "https://news.example/next"
+    assert meta_refresh(other + refresh, url) == "https://news.example/next"
+    # A tag longer than a refresh ever is (2 KB) is not read.
+    long = '<meta http-equiv="refresh" content="0; url=/next" data-x="' + "a" * 3000 + '">'
+    assert meta_refresh(long, url) is None
+    assert meta_refresh(long + refresh, url) == "https://news.example/next"
 
 
 def test_a_refresh_without_content_is_no_redirect() -> None:
