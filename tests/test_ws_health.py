@@ -113,6 +113,42 @@ def test_a_good_answer_writes_nothing_unless_it_clears_an_entry():
     assert set(health.load()) == {"q v"}
 
 
+def test_a_rest_ends_at_its_time():
+    assert Entry(until=NOW).resting(NOW - 0.001) and not Entry(until=NOW).resting(NOW)
+
+
+def test_the_file_is_what_we_write_private_and_never_through_a_link(monkeypatch):
+    health.record({"p u": Event(BLOCKED, "b")}, NOW)
+    path = state_file()
+    entry = {
+        "until": NOW + health.BLOCK_REST,
+        "blocks": 1,
+        "failures": 0,
+        "reason": "b",
+        "code": 75,
+    }
+    assert (
+        path.read_text() == json.dumps({"version": 1, "providers": {"p u": entry}}, indent=1) + "\n"
+    )
+    assert path.stat().st_mode & 0o777 == 0o600
+    # The temporary file is made new: one planted under its name (a link here) is refused,
+    # and what the link points to is left alone.
+    import secrets
+
+    victim = path.with_name("victim")
+    victim.write_text("mine")
+    monkeypatch.setattr(secrets, "token_hex", lambda n=None: "planted")
+    path.with_name(f".{path.name}.planted.tmp").symlink_to(victim)
+    health.record({"q v": Event(BLOCKED, "b")}, NOW)
+    assert victim.read_text() == "mine" and set(health.load()) == {"p u"}
+
+
+def test_reset_makes_no_state_dir():
+    folder = state_file().parent
+    assert not folder.exists()
+    assert health.reset() == state_file() and not folder.exists()
+
+
 def test_clock_is_utc_to_the_second():
     assert health.clock(0) == "1970-01-01T00:00:00Z"
     assert health.clock(NOW + 0.9) == "2027-01-15T08:00:00Z"
