@@ -113,6 +113,14 @@ def test_a_good_answer_writes_nothing_unless_it_clears_an_entry():
     assert set(health.load()) == {"q v"}
 
 
+def test_a_block_clears_the_failures_and_a_retry_after_of_0_rests_not_at_all():
+    entry = apply(apply(None, Event(FAILED, "network", code=7), NOW), Event(BLOCKED, "b"), NOW)
+    assert entry is not None and (entry.blocks, entry.failures, entry.code) == (1, 0, 75)
+    for zero in (0.0, -5.0):
+        entry = apply(None, Event(BLOCKED, "b", zero), NOW)
+        assert entry is not None and entry.until == NOW and not entry.resting(NOW)
+
+
 def test_a_rest_ends_at_its_time():
     assert Entry(until=NOW).resting(NOW - 0.001) and not Entry(until=NOW).resting(NOW)
 
