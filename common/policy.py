@@ -332,15 +332,13 @@ def policy_from_env(
 ) -> Policy:
     """Flags beat the environment: WF_ALLOW_PRIVATE=1 and WF_ALLOW_HOSTS=a,b.
 
-    Every host value is checked (UsageError with a hint), and so are the proxy variables,
-    so that a mistake in either ends the command before any fetch.
+    Every host value is checked (UsageError with a hint), so that a mistake ends the
+    command before any fetch. The proxy variables are the CLI's own step
+    (common.http.proxy_env.check_proxy_environment).
     """
     import os
 
-    from common.http.proxy_env import check_proxy_environment
-
     env = os.environ if environ is None else environ
-    check_proxy_environment(env)
     if allow_private is None:
         allow_private = env.get("WF_ALLOW_PRIVATE", "").strip().lower() in (
             "1",

@@ -35,19 +35,21 @@ from common.errors import (
     UsageError,
 )
 from common.http.client import (
-    DEFAULT_ACCEPT,
-    DEFAULT_ACCEPT_LANGUAGE,
-    DEFAULT_USER_AGENT,
     NetOptions,
     Response,
     fetch,
     policy_scope,
     raise_for_status,
     request_headers,
-    user_header,
 )
 from common.http.deadline import Abort
 from common.http.decompress import accept_encoding
+from common.http.headers import (
+    DEFAULT_ACCEPT,
+    DEFAULT_ACCEPT_LANGUAGE,
+    DEFAULT_USER_AGENT,
+    user_header,
+)
 from common.policy import Policy
 from tests.helpers import ALLOW
 from tests.hostile.handlers import EagerServer, path_of
@@ -553,7 +555,7 @@ def test_a_callers_shorter_deadline_names_its_own_figure(serve, stall, monkeypat
     from common.http import deadline
 
     if not timer:
-        monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+        monkeypatch.setattr(deadline.ConnectionGuard, "_fire", lambda self: None)
     srv = serve(stall)
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=20), deadline=time.monotonic() + 0.5)
@@ -701,8 +703,8 @@ def test_policy_scope_names_everything_that_decides_a_connection(monkeypatch):
 
 
 # ------------------------------------------------------------------ failures, by message
-# Whatever carries the bytes (urllib3 today), each way a server can fail maps to one exit
-# class and one message that names the host.
+# Whatever carries the bytes (http.client, direct or through a proxy), each way a server
+# can fail maps to one exit class and one message that names the host.
 
 
 def _reset(conn: socket.socket) -> None:
@@ -944,7 +946,7 @@ def test_a_socket_that_gives_up_at_the_deadline_is_the_deadline(serve, stall, mo
     # all the same, since nothing shorter bounded the wait.
     from common.http import deadline
 
-    monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+    monkeypatch.setattr(deadline.ConnectionGuard, "_fire", lambda self: None)
     srv = serve(stall)
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=0.5))
@@ -956,7 +958,7 @@ def test_an_attempt_limit_past_the_deadline_does_not_cut_the_wait(serve, stall, 
     # the time left and its giving up is the deadline's, timer or not (held back here).
     from common.http import deadline
 
-    monkeypatch.setattr(deadline.Deadline, "_fire", lambda self: None)
+    monkeypatch.setattr(deadline.ConnectionGuard, "_fire", lambda self: None)
     srv = serve(stall)
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=0.5), attempt_timeout=0.9)

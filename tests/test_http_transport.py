@@ -1,4 +1,4 @@
-"""common/http/transport.py: a direct request on http.client sends what urllib3 sent (the
+"""common/http/transport.py: a request on http.client sends what urllib3 sent (the
 request target, the head in the same order, Content-Length), offers TLS as urllib3 did, and
 reads a body no further than its framing. The hostile suite (tests/hostile/) runs its
 framing, TLS, size, redirect and deadline cases through this path too; these check what
@@ -16,8 +16,8 @@ import pytest
 
 from common.errors import TransferError
 from common.http.client import NetOptions, fetch
-from common.http.deadline import Deadline
-from common.http.transport import _target, request, stream
+from common.http.deadline import ConnectionGuard
+from common.http.transport import _target, send, stream
 from common.policy import Policy
 from tests.servers import http_response
 
@@ -259,7 +259,7 @@ def test_a_get_on_the_wire(wire):
     # The name as given goes to the lookup; the Host header drops its trailing dot and the
     # default port; GET sends no Content-Length; the socket asks for TCP_NODELAY.
     w = wire()
-    conn, resp = request("http://Example.org./a/../b?q=é", "GET", {"User-Agent": "t"}, None, w, 7)
+    conn, resp = send("http://Example.org./a/../b?q=é", "GET", {"User-Agent": "t"}, None, w, 7)
     assert (resp.status, resp.read()) == (200, b"ok")
     conn.close()
     assert w.asked == [("example.org.", 80, 7, NODELAY)]
@@ -271,7 +271,7 @@ def test_a_get_on_the_wire(wire):
 
 def test_a_port_in_the_url_reaches_the_guard_and_the_host_header(wire):
     w = wire()
-    request("http://example.org:8080/", "HEAD", {}, None, w, 5)[0].close()
+    send("http://example.org:8080/", "HEAD", {}, None, w, 5)[0].close()
     assert w.asked == [("example.org", 8080, 5, NODELAY)]
     assert w.sent().split(b"\r\n")[:2] == [b"HEAD / HTTP/1.1", b"Host: example.org:8080"]
 
@@ -285,7 +285,7 @@ def test_https_asks_the_guard_for_port_443(wire):
     w = Refused()
     try:
         with pytest.raises(ConnectionRefusedError):
-            request("https://example.org/", "GET", {}, None, w, 5)
+            send("https://example.org/", "GET", {}, None, w, 5)
     finally:
         w.close()
     assert w.asked == [("example.org", 443, 5, NODELAY)]
@@ -294,7 +294,7 @@ def test_https_asks_the_guard_for_port_443(wire):
 def test_callers_host_and_accept_encoding_replace_http_clients(wire):
     w = wire()
     headers = {"host": "other.example", "ACCEPT-ENCODING": "gzip"}
-    request("http://example.org/", "GET", headers, None, w, 5)[0].close()
+    send("http://example.org/", "GET", headers, None, w, 5)[0].close()
     assert w.sent() == (b"GET / HTTP/1.1\r\nhost: other.example\r\nACCEPT-ENCODING: gzip\r\n\r\n")
 
 
@@ -313,7 +313,7 @@ def test_callers_host_and_accept_encoding_replace_http_clients(wire):
 )  # fmt: skip
 def test_content_length_as_urllib3_sent_it(wire, method, headers, body, sent):
     w = wire()
-    request("http://example.org/", method, headers, body, w, 5)[0].close()
+    send("http://example.org/", method, headers, body, w, 5)[0].close()
     out = w.sent()
     assert out.endswith(sent)
     assert out.lower().count(b"content-length") == sent.lower().count(b"content-length")
@@ -344,7 +344,7 @@ def test_https_to_port_443_names_the_host_alone(wire, tmp_path, monkeypatch):
 
     t = threading.Thread(target=serve_tls, daemon=True)
     t.start()
-    conn, resp = request("https://example.org./", "GET", {}, None, w, 10)
+    conn, resp = send("https://example.org./", "GET", {}, None, w, 10)
     assert (resp.status, resp.read()) == (200, b"ok")
     t.join(10)
     assert w.asked == [("example.org.", 443, 10, NODELAY)]
@@ -359,7 +359,7 @@ def test_https_to_port_443_names_the_host_alone(wire, tmp_path, monkeypatch):
 
 def test_the_body_comes_in_chunks_of_at_most_size(wire):
     w = wire(b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123456789")
-    conn, resp = request("http://example.org/", "GET", {}, None, w, 5)
+    conn, resp = send("http://example.org/", "GET", {}, None, w, 5)
     assert list(stream(resp, 4, "example.org")) == [b"0123", b"4567", b"89"]
     conn.close()
 
@@ -367,7 +367,7 @@ def test_the_body_comes_in_chunks_of_at_most_size(wire):
 def test_a_short_body_counts_every_chunk_it_read(wire):
     w = wire(b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n012345")
     w.server.shutdown(socket.SHUT_WR)
-    conn, resp = request("http://example.org/", "GET", {}, None, w, 5)
+    conn, resp = send("http://example.org/", "GET", {}, None, w, 5)
     chunks: list[bytes] = []
     with pytest.raises(TransferError) as err:
         for chunk in stream(resp, 4, "example.org"):
@@ -379,8 +379,8 @@ def test_a_short_body_counts_every_chunk_it_read(wire):
     )
 
 
-def _guard(seconds: float) -> Deadline:
-    return Deadline(LOCAL.policy, time.monotonic() + seconds, proxied=False)
+def _guard(seconds: float) -> ConnectionGuard:
+    return ConnectionGuard(LOCAL.policy, time.monotonic() + seconds, proxied=False)
 
 
 def _silent_listener():  # type: ignore[no-untyped-def]
@@ -397,7 +397,7 @@ def test_a_silent_answer_ends_at_the_attempts_timeout(serve):
     guard = _guard(6)
     start = time.monotonic()
     with pytest.raises(TimeoutError):
-        request(srv.url, "GET", {}, None, guard, 0.5)
+        send(srv.url, "GET", {}, None, guard, 0.5)
     guard.cancel()
     assert time.monotonic() - start < 3
 
@@ -408,7 +408,7 @@ def test_a_silent_tls_handshake_ends_at_the_attempts_timeout():
     start = time.monotonic()
     try:
         with pytest.raises(TimeoutError):
-            request(f"https://127.0.0.1:{listener.getsockname()[1]}/", "GET", {}, None, guard, 0.5)
+            send(f"https://127.0.0.1:{listener.getsockname()[1]}/", "GET", {}, None, guard, 0.5)
     finally:
         guard.cancel()
         listener.close()
@@ -422,7 +422,37 @@ def test_a_silent_tls_handshake_ends_at_the_deadline():
     start = time.monotonic()
     try:
         with pytest.raises(OSError):
-            request(f"https://127.0.0.1:{listener.getsockname()[1]}/", "GET", {}, None, guard, 8)
+            send(f"https://127.0.0.1:{listener.getsockname()[1]}/", "GET", {}, None, guard, 8)
+    finally:
+        guard.cancel()
+        listener.close()
+    assert time.monotonic() - start < 3
+
+
+def test_a_silent_https_proxy_ends_at_the_deadline():
+    # The TLS socket to an https:// proxy is the guard's before its handshake starts.
+    listener = _silent_listener()
+    guard = ConnectionGuard(LOCAL.policy, time.monotonic() + 0.5, proxied=True)
+    proxy = f"https://127.0.0.1:{listener.getsockname()[1]}"
+    start = time.monotonic()
+    try:
+        with pytest.raises(OSError):
+            send("https://example.org/", "GET", {}, None, guard, 8, proxy)
+    finally:
+        guard.cancel()
+        listener.close()
+    assert time.monotonic() - start < 3
+
+
+def test_a_proxy_silent_on_connect_ends_at_the_attempts_timeout():
+    # The CONNECT's answer is waited for under the attempt's timeout, as any answer is.
+    listener = _silent_listener()
+    guard = ConnectionGuard(LOCAL.policy, time.monotonic() + 6, proxied=True)
+    proxy = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    start = time.monotonic()
+    try:
+        with pytest.raises(TimeoutError):
+            send("https://example.org/", "GET", {}, None, guard, 0.5, proxy)
     finally:
         guard.cancel()
         listener.close()
@@ -468,7 +498,7 @@ def test_the_client_hello_is_urllib3s(wire):
     t = threading.Thread(target=read_hello, daemon=True)
     t.start()
     with pytest.raises(ssl.SSLError):
-        request("https://example.org./", "GET", {}, None, w, 10)
+        send("https://example.org./", "GET", {}, None, w, 10)
     t.join(10)
     session_id, compression, ext = _hello_extensions(hello[0])
     assert (len(session_id), compression) == (32, b"\x00")
@@ -501,5 +531,5 @@ def test_a_certificate_naming_its_host_only_in_its_common_name_is_refused(
     t = threading.Thread(target=serve_tls, daemon=True)
     t.start()
     with pytest.raises(ssl.SSLCertVerificationError, match="Hostname mismatch"):
-        request("https://example.org/", "GET", {}, None, w, 10)
+        send("https://example.org/", "GET", {}, None, w, 10)
     t.join(10)

@@ -164,17 +164,18 @@ def test_nested_byline_candidates_cost_a_bounded_read(monkeypatch):
     # Thousands of nested "author" elements, each holding the whole page: reading each
     # one's text would be quadratic.
     import wf.extract.metadata as metadata
+    import wf.extract.metadata.byline as byline
 
     depth = 3000
     html = '<div class="author">' * depth + ARTICLE * 50 + "</div>" * depth
     read: list[int] = []
-    real = metadata._byline
+    real = byline.name_in
 
     def counted(el):  # type: ignore[no-untyped-def]
         read.append(1)
         return real(el)
 
-    monkeypatch.setattr(metadata, "_byline", counted)
+    monkeypatch.setattr(byline, "name_in", counted)
     assert meta("<html><body>" + html + "</body></html>")["author"] is None
     assert 0 < len(read) <= metadata.MAX_BYLINES
 
@@ -368,7 +369,7 @@ def test_a_huge_jsonld_script_is_skipped_not_parsed(monkeypatch):
         sizes.append(len(text))
         return loads(text, **kw)
 
-    monkeypatch.setattr("wf.extract.metadata.json.loads", spy)
+    monkeypatch.setattr("wf.extract.metadata.jsonld.json.loads", spy)
     assert meta(html)["title"] == "Small"
     assert sizes and max(sizes) < 1000
 
@@ -416,3 +417,246 @@ def test_title_and_author_agree_with_the_readability_set():
     # Targets of issue 12: title >= 0.92, author >= 0.75 (measured 0.969 and 0.908).
     assert sum(titles) / len(titles) >= 0.92
     assert sum(authors) / len(authors) >= 0.75
+
+
+def _shown(body: str, *, lang: str = "en", url: str | None = None) -> str | None:
+    """The date of a page that declares none in its <head>: only what its body shows."""
+    page = (
+        f'<html lang="{lang}"><head><title>Tides</title></head><body>{body}'
+        f"<article>{ARTICLE}</article></body></html>"
+    )
+    return meta(page, url)["date"]
+
+
+@pytest.mark.parametrize(
+    ("body", "date"),
+    [
+        # Microdata on a visible element, its text month first (a US forum).
+        (
+            '<span class="postdate" itemprop="datePublished">11-29-2024, 09:03 AM</span>',
+            "2024-11-29",
+        ),
+        # <time> without datetime: its text.
+        ("<h1>Tides</h1><p><time>July 27, 2025</time></p>", "2025-07-27"),
+        # data-* attributes: ISO, and a Unix time in seconds or milliseconds.
+        ('<div data-published="2023-03-04T10:00:00Z"></div>', "2023-03-04T10:00:00Z"),
+        ('<div class="x" data-timestamp="1703632452"></div>', "2023-12-26"),
+        ('<span data-item_date="1703632452000">x</span>', "2023-12-26"),
+        # A class that names a date; a byline that holds one.
+        ('<p class="post-date">3 March 2021</p>', "2021-03-03"),
+        ('<div class="byline">By Ann Lee · May 3, 2021</div>', "2021-05-03"),
+        ('<small class="text-muted"></small><p class="entry-meta">Dec 17, 2025</p>', "2025-12-17"),
+        # A title attribute of a date-named element ("DateTime": a forum's).
+        ('<span class="DateTime" title="May 26, 2025 at 11:12 PM">3 days ago</span>', "2025-05-26"),
+        # The lines just under the title, with no markup to tell.
+        ("<h1>Tides</h1><p><span>Essay - Published: 2025.12.17 | </span></p>", "2025-12-17"),
+        ("<h1>Tides</h1><div><p>August 16, 2019</p></div>", "2019-08-16"),
+    ],
+)
+def test_a_date_the_page_shows_when_the_head_declares_none(body: str, date: str):
+    assert _shown(body) == date
+
+
+def test_a_publication_date_beats_an_update_and_an_update_is_the_last_resort():
+    both = (
+        '<p class="meta"><span class="updated">Updated July 9, 2025</span></p>'
+        '<p class="meta"><span class="published">August 16, 2019</span></p>'
+    )
+    assert _shown(both) == "2019-08-16"
+    assert _shown("<h1>Tides</h1><p>August 16, 2019 - Updated July 9, 2025</p>") == "2019-08-16"
+    assert _shown("<h1>Tides</h1><p>Last updated: November 13, 2025</p>") == "2025-11-13"
+
+
+def test_dates_of_comments_related_posts_navigation_and_copyright_are_not_the_pages():
+    others = (
+        '<div class="comments-area"><time datetime="2024-01-02">Jan 2</time></div>'
+        '<ul class="related-posts"><li class="post-date">March 3, 2020</li></ul>'
+        '<nav><span class="date">4 April 2019</span></nav>'
+        '<div class="widget_recent"><span class="date">5 May 2018</span></div>'
+        '<p class="footer-meta">© 12/01/2024 Harbour News</p>'
+    )
+    assert _shown(others) is None
+    # A layout's name that holds "sidebar" beside "main" is the page itself.
+    layout = '<div class="story-sidebar-mode sno-main-content"><p class="date">May 31, 2024</p>'
+    assert _shown(layout + "</div>") == "2024-05-31"
+
+
+def test_numbers_are_read_day_or_month_first_by_the_pages_language():
+    body = '<p class="date">03/04/2025</p>'
+    assert _shown(body, lang="en-US") == "2025-03-04"
+    assert _shown(body, lang="en-GB") == "2025-04-03"
+    assert _shown(body, lang="fr") == "2025-04-03"
+    assert _shown('<p class="date">03.04.2025</p>', lang="en") == "2025-04-03"  # dots: day first
+    assert _shown('<p class="date">12/31/2025</p>', lang="de") == "2025-12-31"  # 31 is no month
+    assert _shown('<p class="date">1/2/1789</p>') is None  # before the web: a misread number
+    assert _shown('<p class="date">01/02/9999</p>') is None
+
+
+def test_a_frameworks_page_data_in_a_script_dates_the_page():
+    data = '{"page": {"title": "Tides", "publishedDate": "2019-08-16T00:00:00.000Z"}}'
+    assert _shown(f"<script>window.__DATA__ = {data}</script>") == "2019-08-16T00:00:00Z"
+    nuxt = '<script>window.__NUXT__={a:1,published_on:"2023-08-07T21:33:50Z",b:2}</script>'
+    assert _shown(nuxt) == "2023-08-07T21:33:50Z"
+    flight = r'<script>self.__next_f.push([1,"{\"postDate\":\"2024-04-16T09:38:31\"}"])</script>'
+    assert _shown(flight) == "2024-04-16T09:38:31"
+    assert _shown('<script>var x = {"updatedAt": "2024-04-16"}</script>') is None
+
+
+def test_a_published_meta_written_out_is_read():
+    assert _dated('<meta name="published" content="July 17, 2025">') == "2025-07-17"
+    assert _dated('<meta name="citation_date" content="2025/12/18">') == "2025-12-18"
+
+
+def test_the_address_gives_the_local_day_of_a_time_declared_in_utc():
+    """A site writes its local day in its addresses; its UTC time of the evening falls on
+    the next day. Within eight hours of UTC the address's day is the one kept."""
+    said = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
+    assert _dated(said, "https://blog.example/2025/12/18/seals/") == "2025-12-18"
+    kept = '<meta property="article:published_time" content="2025-12-19T02:41:41-05:00">'
+    assert _dated(kept, "https://blog.example/2025/12/18/seals/") == "2025-12-19T02:41:41-05:00"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2" * 100_000,  # a date string of huge length
+        "20202020202020202020-01-01",  # a year of twenty digits
+        "01/01/" + "2" * 20,
+        "May 3, " + "2" * 20,
+        "9" * 13,  # a Unix time in milliseconds, in the future
+        ("May " * 50_000) + "3, 2021",
+        "/" * 100_000,
+    ],
+)
+def test_hostile_date_values_give_no_date_and_cost_little(value: str):
+    import time
+
+    start = time.process_time()
+    for where in (
+        f'<meta name="date" content="{value}">',
+        f'<script type="application/ld+json">{{"@type": "NewsArticle", '
+        f'"datePublished": "{value}"}}</script>',
+    ):
+        assert _dated(where) is None
+    assert _shown(f'<p class="date">{value}</p><div data-date="{value}"></div>') is None
+    assert _shown(f"<h1>T</h1><p>{value}</p><script>x={{publishedDate:'{value}'}}</script>") is None
+    # Not a timing test: a bound far above the cost, which a quadratic read would pass.
+    assert time.process_time() - start < 5
+
+
+def test_thousands_of_date_named_elements_cost_a_bounded_read(monkeypatch):
+    import wf.extract.metadata.pagedates as pagedates
+
+    read: list[int] = []
+    real = pagedates._date_of
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        read.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(pagedates, "_date_of", counted)
+    nested = '<div class="date">' * 3000 + ARTICLE * 20 + "</div>" * 3000
+    flat = '<span class="date">no date here</span>' * 5000
+    assert _shown(nested + flat) is None
+    assert 0 < len(read) <= pagedates.MAX_DATE_ELEMENTS
+
+
+def test_nested_jsonld_bombs_give_no_date_and_do_not_crash():
+    deep = '{"@type": "NewsArticle", "author": ' * 5000 + "{}" + "}" * 5000
+    wide = "[" + ",".join(['{"@type": "WebPage", "datePublished": "x"}'] * 20_000) + "]"
+    for bomb in (deep, "[" * 100_000, wide):
+        head = f'<script type="application/ld+json">{bomb}</script>'
+        assert _dated(head) is None
+
+
+def test_a_date_in_the_future_is_not_the_pages():
+    from datetime import date, timedelta
+
+    later = date.today() + timedelta(days=40)
+    assert _shown(f'<p class="date">{later.isoformat()}</p>') is None
+    assert _shown(f'<p class="date">{date.today().isoformat()}</p>') == date.today().isoformat()
+
+
+def test_a_reviews_date_in_a_script_is_not_the_pages():
+    reviews = (
+        '<script>var data = {"review": [{"@type": "Review", "author": "Kim",'
+        ' "datePublished": "2024-03-02"}]}</script>'
+    )
+    assert _shown(reviews) is None
+
+
+def _author(head: str, body: str, url: str = "https://news.example/2021/story") -> str | None:
+    page = f"<html><head><title>Tides</title>{head}</head><body>{body}<article>{ARTICLE}</article></body></html>"
+    return meta(page, url)["author"]
+
+
+def test_a_jsonld_author_given_by_reference_to_a_person_in_the_graph():
+    graph = """<script type="application/ld+json">{"@graph": [
+      {"@type": "Article", "headline": "Tides", "author": {"@id": "https://news.example/#/p/1"}},
+      {"@type": "Person", "@id": "https://news.example/#/p/1", "name": "Ann Lee"}]}</script>"""
+    assert _author(graph, "") == "Ann Lee"
+
+
+def test_a_twitter_label_written_by_names_the_author():
+    labels = (
+        '<meta name="twitter:label1" content="Written by">'
+        '<meta name="twitter:data1" content="Ann Lee">'
+        '<meta name="twitter:label2" content="Est. reading time">'
+        '<meta name="twitter:data2" content="4 minutes">'
+    )
+    assert _author(labels, "") == "Ann Lee"
+    assert _author(labels.replace("Written by", "Reading time"), "") is None
+
+
+def test_by_alone_is_a_label_and_the_name_is_the_next_candidates():
+    body = (
+        '<p class="authors--byline">By</p><span class="authors--author" itemprop="author">'
+        '<a href="/people/ann-lee">Ann Lee</a></span>'
+    )
+    assert _author("", body) == "Ann Lee"
+
+
+def test_a_link_to_an_authors_page_on_the_same_site_names_the_author():
+    own = '<h1>Tides</h1><p class="entry-meta">by <a href="/author/ann/">Ann Lee</a> · 3 May</p>'
+    assert _author("", own) == "Ann Lee"
+    forum = '<span class="subline">by <a href="user?id=koconder" class="hnuser">koconder</a></span>'
+    assert _author("", forum) == "koconder"
+    elsewhere = '<p><a href="https://social.example/author/someone">Social</a></p>'
+    assert _author("", elsewhere) is None
+    in_comments = '<div class="comment-list"><a href="/author/bo/">Bo Ek</a></div>'
+    assert _author("", in_comments) is None
+
+
+def test_by_and_a_name_in_the_lines_under_the_title():
+    assert _author("", "<h1>Tides</h1><p>by: Ziyi Xu, Dec 17, 2025</p>") == "Ziyi Xu"
+    assert _author("", "<h1>Tides</h1><p>Posted by <b>Ann van der Berg</b> on Friday</p>") == (
+        "Ann van der Berg"
+    )
+    # Words that start like "by", "par" or "por", and a sentence after "by", are no byline.
+    assert _author("", "<h1>Tides</h1><p>Partners</p><p>Portland</p>") is None
+    assert _author("", "<h1>Tides</h1><p>by monitoring stock and trends</p>") is None
+
+
+def test_a_title_wholly_in_quotes_loses_them_and_quotes_inside_stay():
+    def titled(headline: str) -> str | None:
+        ld = json.dumps({"@type": "BlogPosting", "headline": headline})
+        page = f'<html><head><script type="application/ld+json">{ld}</script></head><body>{ARTICLE}</body></html>'
+        return meta(page)["title"]
+
+    assert titled('"What is Git?"') == "What is Git?"
+    assert titled("“Tides”") == "Tides"
+    assert titled('"Tides" and "moons"') == '"Tides" and "moons"'
+    assert titled('The "new" tides') == 'The "new" tides'
+
+
+def test_an_entity_named_after_its_publisher_does_not_title_the_page():
+    ld = json.dumps(
+        {"@type": "NewsArticle", "name": "Harbour News", "publisher": {"name": "Harbour News"}}
+    )
+    page = (
+        f'<html><head><script type="application/ld+json">{ld}</script>'
+        '<meta property="og:title" content="Tides rise | Harbour News">'
+        f"<title>Tides rise</title></head><body>{ARTICLE}</body></html>"
+    )
+    found = meta(page)
+    assert (found["title"], found["sitename"]) == ("Tides rise | Harbour News", "Harbour News")

@@ -23,11 +23,7 @@ try:
 except SystemExit as exc:
     code = exc.code
 modules = sorted(sys.modules)
-inject = None
-if "urllib3" in sys.modules:
-    import urllib3.http2
-    inject = callable(urllib3.http2.inject_into_urllib3)
-print(json.dumps({"code": code, "modules": modules, "inject": inject}), file=sys.stderr)
+print(json.dumps({"code": code, "modules": modules}), file=sys.stderr)
 """
 
 
@@ -50,21 +46,27 @@ def _run(serve, *args: str, **env: str) -> dict:
 def test_a_search_leaves_out_what_it_does_not_use(serve):
     report = _run(serve, "--no-cache")
     modules = set(report["modules"])
-    # A direct request goes out on http.client (common.http.transport).
+    # A request goes out on http.client (common.http.transport); the tunnel is a proxy's.
     assert "common.http.transport" in modules
-    for unused in ("urllib3", "importlib.metadata", "tempfile", "urllib.request", "queue"):
+    for unused in (
+        "urllib3",
+        "importlib.metadata",
+        "tempfile",
+        "urllib.request",
+        "queue",
+        "common.http.tunnel",
+    ):
         assert unused not in modules, unused
 
 
-def test_a_search_through_a_proxy_imports_urllib3_less_one_init(serve):
+def test_a_search_through_a_proxy_goes_out_on_the_same_path(serve):
     # The local engine is its own proxy: it answers the absolute-form request alike.
     report = _run(serve, "--no-cache", HTTP_PROXY="SERVER")
     modules = set(report["modules"])
-    assert "urllib3.http2.probe" in modules  # urllib3 as it is, less one __init__
-    assert "common.http.transport" not in modules
-    assert "importlib.metadata" not in modules
-    # The package's own names load on first use.
-    assert report["inject"] is True
+    assert "common.http.transport" in modules
+    # An http:// URL is forwarded by the proxy: no tunnel to open.
+    for unused in ("urllib3", "importlib.metadata", "common.http.tunnel"):
+        assert unused not in modules, unused
 
 
 def test_a_search_with_a_provider_does_not_look_for_the_config_file(serve, monkeypatch, tmp_path):

@@ -162,9 +162,12 @@ def command(urls: tuple[str, ...], **flags: Any) -> int:
 
     URL may be several URLs (fetched concurrently, printed in order) or - to read URLs
     from stdin, one per line."""
+    from common.http.proxy_env import check_proxy_environment
+
     _pending.clear()  # an earlier run in this process (tests, embedding) is not this one
     # Options first, from flags and environment together: every configuration error is
-    # exit 2 before stdin is read or a byte is sent.
+    # exit 2 before stdin is read or a byte is sent, a proxy variable we cannot use too.
+    check_proxy_environment()
     opts = make_options(flags=_flags(flags))
     input_file = flags["input_file"]
     from common import trace

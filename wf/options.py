@@ -243,8 +243,9 @@ def _retry(f: WfFlags, env: Mapping[str, str]) -> int:
 
 
 def _net_options(f: WfFlags, env: Mapping[str, str], timeout: float, max_bytes: int) -> NetOptions:
-    from common.http.client import NetOptions, user_header
-    from common.http.client import user_agent as checked_agent
+    from common.http.client import NetOptions
+    from common.http.headers import user_agent as checked_agent
+    from common.http.headers import user_header
     from common.policy import policy_from_env
     from common.values import env_flag
 

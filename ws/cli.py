@@ -149,6 +149,7 @@ def command(
 ) -> int:
     """Search the web without an API key and print numbered results."""
     from common import trace
+    from common.http.proxy_env import check_proxy_environment
     from common.output import write, write_json
     from ws import config, view
 
@@ -160,6 +161,8 @@ def command(
     if as_json and urls_only:
         raise UsageError("--json and --urls cannot be used together")
     trace.enable("ws", verbose)
+    # A proxy variable we cannot use ends the command now, not at the first fetch.
+    check_proxy_environment()
     # The config file's path only where it is shown: a --provider run never reads it.
     config_file = config.config_path() if show_providers else None
     options = config.make_options(

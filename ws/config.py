@@ -270,7 +270,7 @@ def make_options(
         raise UsageError(f"--safe must be one of {', '.join(SAFE_CHOICES)}")
     if user_agent is not None:
         # Checked as a -H value is; the HTTP client is imported only when there is one.
-        from common.http.client import user_agent as checked_agent
+        from common.http.headers import user_agent as checked_agent
 
         user_agent = checked_agent(user_agent)
     name, source = preferred_provider(provider, env, config)

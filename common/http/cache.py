@@ -3,7 +3,7 @@ request, a stale one is revalidated (If-None-Match, If-Modified-Since) and a 304
 the stored body.
 
 Small on purpose. The well-kept caches for Python (CacheControl, hishel) sit on requests
-or httpx; ours fetches with urllib3 under the network policy. What it does not do (the
+or httpx; ours fetches with http.client under the network policy. What it does not do (the
 man page lists it): heuristic freshness (a response without max-age or Expires is
 revalidated every time), stale-while-revalidate and stale-if-error, invalidation by
 unsafe methods (wf sends GET only), and more than the final answer of a redirect chain

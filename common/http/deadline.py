@@ -13,7 +13,7 @@ from common import trace
 from common.errors import ConnectError, Timeout, ToolError
 from common.policy import Policy, resolve_checked
 
-_ACTIVE: set[Deadline] = set()
+_ACTIVE: set[ConnectionGuard] = set()
 _ACTIVE_LOCK = threading.Lock()
 
 
@@ -35,7 +35,7 @@ class Abort:
 
     def __init__(self) -> None:
         self.fired = False
-        self._guards: set[Deadline] = set()
+        self._guards: set[ConnectionGuard] = set()
         self._lock = threading.Lock()
 
     def fire(self) -> None:
@@ -45,19 +45,19 @@ class Abort:
         for guard in guards:
             guard._fire()
 
-    def _join(self, guard: Deadline) -> bool:
+    def _join(self, guard: ConnectionGuard) -> bool:
         with self._lock:
             if self.fired:
                 return False
             self._guards.add(guard)
             return True
 
-    def _leave(self, guard: Deadline) -> None:
+    def _leave(self, guard: ConnectionGuard) -> None:
         with self._lock:
             self._guards.discard(guard)
 
 
-class Deadline:
+class ConnectionGuard:
     """One fetch's connection guard: policy at connect time, and the total deadline.
 
     At the deadline a timer shuts down every socket this fetch opened, so a server that

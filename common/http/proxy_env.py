@@ -1,12 +1,16 @@
-"""Proxies from the environment (urllib's rules), checked at start-up."""
+"""Proxies from the environment (urllib's rules), checked at start-up, and what the policy
+checks of a target reached through one (the proxy connects to it, not us)."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from common.errors import UsageError
+from common import trace
+from common.errors import DNSError, Timeout, UsageError
+from common.policy import Policy, check_address, check_name, parse_ip, resolve, resolve_checked
 
 _PROXY_SCHEMES = ("http", "https")
 
@@ -49,7 +53,7 @@ def proxy_variable(env: Mapping[str, str], scheme: str) -> tuple[str, str] | Non
 
 
 def check_proxy_url(name: str, proxy: str) -> str:
-    """The proxy URL with a scheme; UsageError when urllib3 could not use it."""
+    """The proxy URL with a scheme; UsageError when it is not one we can speak to."""
     if "://" not in proxy:
         proxy = "http://" + proxy
     scheme = proxy.split("://", 1)[0].lower()
@@ -78,3 +82,44 @@ def check_proxy_environment(environ: Mapping[str, str] | None = None) -> None:
         found = proxy_variable(env, scheme)
         if found is not None:
             check_proxy_url(*found)
+
+
+# With --proxy-resolves, how long a lookup here may take before the name is taken as one
+# only the proxy knows: a network without public DNS may drop queries rather than refuse.
+_LOCAL_LOOKUP_SECONDS = 3.0
+
+
+def check_proxied_target(
+    policy: Policy, host: str, port: int, deadline: float, proxy_resolves: bool | None
+) -> None:
+    """Through a proxy we cannot pin the address: check the name and its addresses now.
+
+    A name that does not resolve here is the proxy's to resolve only when the user says
+    the proxy resolves names and enforces egress (--proxy-resolves): the policy cannot see
+    where the proxy then connects. ``proxy_resolves`` None: the tool has no such option
+    (ws), and a failed lookup names none."""
+    check_name(policy, host)
+    if parse_ip(host) is not None or not proxy_resolves:
+        try:
+            resolve_checked(policy, host, port, deadline=deadline)
+        except DNSError as exc:
+            if proxy_resolves is None:
+                raise
+            raise DNSError(
+                f"{exc.message} (a proxy is configured for this URL: if the proxy resolves "
+                "names and enforces egress, use --proxy-resolves or WF_PROXY_RESOLVES=1)"
+            ) from None
+        return
+    try:
+        addrs = resolve(
+            host, port, deadline=min(deadline, time.monotonic() + _LOCAL_LOOKUP_SECONDS)
+        )
+    except (DNSError, Timeout):
+        if time.monotonic() >= deadline:
+            raise Timeout(f"timed out resolving {host}") from None
+        trace.trace(
+            "policy: %s does not resolve here; the proxy resolves it (--proxy-resolves)", host
+        )
+        return  # the proxy's to resolve: --proxy-resolves says it enforces egress
+    for addr in addrs:
+        check_address(policy, host, addr)

@@ -1,12 +1,14 @@
-"""One direct (not proxied) HTTP/1.1 exchange on the standard library's http.client: the
-guarded connect (common.http.deadline), urllib3's TLS settings, the strict head
-(common.http.framing) and a body read in chunks that must match its announced length.
+"""One HTTP/1.1 exchange on the standard library's http.client, straight to the URL's host
+or through a proxy: the guarded connect (common.http.deadline), TLS, the CONNECT tunnel
+(common.http.tunnel), the strict head (common.http.framing) and a body read in chunks
+that must match its announced length.
 
-urllib3 costs about 20 ms of import on every run; without a proxy nothing of it is needed,
-so common.http.client sends direct requests here and keeps urllib3 for proxies (CONNECT
-tunnels, proxy credentials). What goes on the wire is what urllib3 sent: the same request
-target, headers in the same order, Content-Length the same way, TCP_NODELAY, and for
-https the same verification, minimum version, ALPN and SNI.
+``send`` only picks the route, as requests' ``send`` picks a pool: everything after the
+connect is the same code for both. http.client rather than urllib3 because urllib3's
+import alone cost a search 25 to 30 ms of CPU time, which put ``ws`` behind its peer ddgs
+(README, "Dependencies and why"). What goes on the wire is what urllib3 sent: the same
+request target, headers in the same order, Content-Length the same way, TCP_NODELAY, and
+for https the same verification, minimum version, ALPN and SNI.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ import re
 import socket
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from common.errors import TransferError
-from common.http.deadline import Deadline
-from common.http.framing import strict_response
+from common.http.deadline import ConnectionGuard
+from common.http.framing import StrictResponse
 from common.http.url import default_port
 
 # Methods whose request carries a body, so an empty one is sent as Content-Length: 0
@@ -30,9 +32,9 @@ _NODELAY = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
 
 
 def _tls_context() -> Any:
-    """A client context as urllib3 makes one: the system's CA store (SSL_CERT_FILE
-    honoured), certificate and host name verified, TLS 1.2 at least, no compression or
-    session tickets, HTTP/1.1 by ALPN. Made per connection, as urllib3 does, so that a
+    """A client context as urllib3 and requests make one: the system's CA store
+    (SSL_CERT_FILE honoured), certificate and host name verified, TLS 1.2 at least, no
+    compression or session tickets, HTTP/1.1 by ALPN. Made per connection, so that a
     change of SSL_CERT_FILE between fetches is seen."""
     import ssl
 
@@ -46,66 +48,110 @@ def _tls_context() -> Any:
     return ctx
 
 
+def _handshake(
+    sock: Any,
+    name: str,
+    guard: ConnectionGuard,
+    timeout: float | None,
+    *,
+    inside_tls: bool = False,
+) -> Any:
+    """``sock`` after a TLS handshake with ``name``, the TLS socket tracked by the guard
+    before the handshake starts. ``inside_tls``: ``sock`` is the TLS to an https://
+    proxy, and this session runs inside it."""
+    # The handshake runs under the read timeout, and the guard still shuts the
+    # underlying socket down at the deadline.
+    sock.settimeout(timeout)
+    if inside_tls:
+        from common.http.tunnel import TlsInTls
+
+        inner = TlsInTls(sock, _tls_context(), name)
+        inner.do_handshake()
+        return inner
+    tls = _tls_context().wrap_socket(sock, server_hostname=name, do_handshake_on_connect=False)
+    # The TLS socket takes the descriptor over: the guard's deadline reaches the
+    # connection, handshake included, only through it (urllib3 wrapped and shook hands in
+    # one call: a server trickling a byte a second held a read until the watchdog's
+    # backstop ended the process).
+    guard.track(tls)
+    try:
+        tls.do_handshake()
+    except BaseException:
+        tls.close()
+        raise
+    return tls
+
+
 class _Connection(http.client.HTTPConnection):
-    """http.client's connection with its socket from the guard: policy per address
-    connected, the total deadline over every socket, abort from another thread."""
+    """http.client's connection with its socket from the guard (policy per address
+    connected, the total deadline over every socket, abort from another thread), to the
+    URL's host or to the proxy, then through the tunnel and TLS when the URL is https."""
 
-    response_class = strict_response()
+    response_class = StrictResponse
 
-    def __init__(self, host: str, port: int, *, guard: Deadline, timeout: float, tls: bool) -> None:
-        # The Host header and SNI name drop a trailing dot (as urllib3's do); the lookup
-        # keeps the name as given.
-        super().__init__(host.rstrip("."), port, timeout=timeout)
-        self.default_port = 443 if tls else 80
+    def __init__(
+        self, url: SplitResult, proxy: SplitResult | None, guard: ConnectionGuard, timeout: float
+    ) -> None:
+        host = url.hostname or ""
+        # The Host header and SNI name drop a trailing dot (as urllib3's do); the lookup,
+        # and the proxy's CONNECT, keep the name as given.
+        super().__init__(host.rstrip("."), default_port(url), timeout=timeout)
+        self._tls = url.scheme == "https"
+        self.default_port = 443 if self._tls else 80
         self._dns_host = host
+        self._proxy = proxy
         self._guard = guard
-        self._tls = tls
 
     def connect(self) -> None:
-        sock = self._guard.connect(self._dns_host, self.port, self.timeout, _NODELAY)
+        guard, proxy = self._guard, self._proxy
+        if proxy is None:
+            sock = guard.connect(self._dns_host, self.port, self.timeout, _NODELAY)
+        else:
+            name = proxy.hostname or ""
+            sock = guard.connect(name, default_port(proxy), self.timeout, _NODELAY)
+            if proxy.scheme == "https":
+                sock = _handshake(sock, name.rstrip("."), guard, self.timeout)
+            if self._tls:
+                from common.http.tunnel import open_tunnel
+
+                # The CONNECT's answer waits under the attempt's timeout too.
+                sock.settimeout(self.timeout)
+                open_tunnel(sock, self._dns_host, self.port)
         if self._tls:
-            # The handshake runs under the read timeout, and the guard still shuts the
-            # underlying socket down at the deadline.
-            sock.settimeout(self.timeout)
-            sock = _tls_context().wrap_socket(
-                sock, server_hostname=self.host, do_handshake_on_connect=False
-            )
-            # The TLS socket takes the descriptor over: the guard's deadline reaches the
-            # connection, handshake included, only through it (with urllib3 it did not:
-            # a server trickling a byte a second held a read until the watchdog's
-            # backstop ended the process).
-            self._guard.track(sock)
-            try:
-                sock.do_handshake()
-            except BaseException:
-                sock.close()
-                raise
+            inside = proxy is not None and proxy.scheme == "https"
+            sock = _handshake(sock, self.host, guard, self.timeout, inside_tls=inside)
         # Each wait for bytes is bounded by the attempt's timeout (urllib3's read timeout).
         sock.settimeout(self.timeout)
         self.sock = sock
 
 
-def request(
+def send(
     url: str,
     method: str,
     headers: dict[str, str],
     body: bytes | None,
-    guard: Deadline,
+    guard: ConnectionGuard,
     timeout: float,
+    proxy: str | None = None,
 ) -> tuple[_Connection, http.client.HTTPResponse]:
-    """Send one request straight to the URL's host and read the head of its answer.
-    The caller closes the connection; exceptions are http.client's, ssl's and OSError
+    """Send one request, straight to the URL's host or through ``proxy`` (an http:// or
+    https:// proxy URL: an https URL through a CONNECT tunnel, an http one as an
+    absolute-form request to the proxy), and read the head of its answer. The caller
+    closes the connection; exceptions are http.client's, ssl's and OSError
     (common.http.client maps them to exit codes) or the guard's ToolError."""
     parts = urlsplit(url)
-    tls = parts.scheme == "https"
-    conn = _Connection(
-        parts.hostname or "", default_port(parts), guard=guard, timeout=timeout, tls=tls
-    )
+    via = urlsplit(proxy) if proxy else None
+    conn = _Connection(parts, via, guard, timeout)
+    target = _target(url)
+    if via is not None and parts.scheme == "http":
+        # The proxy forwards it: the request names the whole URL, and http.client takes
+        # the Host header from it.
+        target = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{target}"
     try:
         names = {name.lower() for name in headers}
         conn.putrequest(
             method,
-            _target(url),
+            target,
             skip_host="host" in names,
             skip_accept_encoding="accept-encoding" in names,
         )

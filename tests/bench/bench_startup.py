@@ -1,6 +1,7 @@
 """Whole-process start-up: `wf --version`, `ws --version` and `wf --help` against `python3 -c pass`;
 then what the watchdog's supervisor process adds to a real run (common/watchdog.py), and
-what a --filter adds (RE2's import and compile).
+what a --filter adds (RE2's import and compile); then a search and a fetch beside their
+peers (ddgs, trafilatura, from .bench-venv), whole processes against a local server.
 
 Medians of several runs, measured side by side in one run (these machines are shared and
 noisy, so the ratio is the figure to quote); paired figures alternate run by run."""
@@ -56,6 +57,7 @@ def main() -> None:
             f"  {name:22s} {ms:7.1f}   x{ms / base:4.2f} of real python3   x{ms / venv:4.2f} of venv python"
         )
     backstop_and_regex()
+    beside_peers()
 
 
 def paired_ms(
@@ -116,6 +118,108 @@ def backstop_and_regex() -> None:
         f"cost {with_re2 - without_re2:+5.1f} (RE2 import and compile)"
     )
     server.shutdown()
+
+
+# ddgs has no setting for its endpoints: its DuckDuckGo engine's class attribute is pointed
+# at the local server (as in bench_ws.py); the rest runs as shipped.
+DDGS_DRIVER = """
+import sys
+from ddgs.engines.duckduckgo import Duckduckgo
+Duckduckgo.search_url = sys.argv[1]
+from ddgs import DDGS
+for r in DDGS().text("eino", backend="duckduckgo", max_results=10):
+    print(r["href"])
+"""
+
+
+def _children_cpu_ms() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def beside_peers() -> None:
+    """`ws QUERY` beside ddgs on the same search page, `wf URL` beside `trafilatura -u` on
+    the same article, every command once per round (a noisy spell weighs on all alike).
+    Wall time and the CPU time of the process and its children, which a loaded machine
+    disturbs less; the ratios are the figures to quote."""
+    import http.server
+    import importlib.util
+    import shutil
+    import tempfile
+    import threading
+
+    root = Path(__file__).resolve().parents[2]
+    capture = root.parent / "shared" / "fixtures" / "search" / "duckduckgo" / "results_post.html"
+    if not capture.is_file():
+        capture = root / "tests" / "fixtures" / "ws" / "ddg_get.html"
+    search_page = capture.read_bytes()
+    article = (root / "tests" / "fixtures" / "extract" / "article.html").read_bytes()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def _answer(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = search_page if self.path.startswith("/html") else article
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _answer
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    scratch = Path(tempfile.mkdtemp(prefix="bench-startup-"))
+    env = {k: v for k, v in ENV.items() if "proxy" not in k.lower()}
+    env["WS_DUCKDUCKGO_URL"] = f"{base}/html/"
+    env["XDG_CACHE_HOME"] = str(scratch)
+    search = [str(BIN / "ws"), "eino", "--provider", "duckduckgo", "--urls", "--no-cache"]
+    rows: list[tuple[str, list[str]]] = [("ws eino --provider duckduckgo", search)]
+    if importlib.util.find_spec("ddgs"):
+        rows.append(("ddgs DDGS().text", [sys.executable, "-c", DDGS_DRIVER, f"{base}/html/"]))
+    rows.append(("wf URL", [str(BIN / "wf"), "--allow-host", "127.0.0.1", f"{base}/article"]))
+    traf = importlib.util.find_spec("trafilatura")
+    if traf and traf.origin and (BIN / "trafilatura").exists():
+        # Its SSRF guard refuses 127.0.0.1: a config of its own, with the guard off.
+        config = (Path(traf.origin).parent / "settings.cfg").read_text()
+        (scratch / "traf.cfg").write_text(
+            config.replace("SSRF_PROTECTION = on", "SSRF_PROTECTION = off")
+        )
+        fetch = [str(BIN / "trafilatura"), "--config-file", str(scratch / "traf.cfg")]
+        rows.append(("trafilatura -u URL", [*fetch, "-u", f"{base}/article"]))
+    wall: dict[str, list[float]] = {name: [] for name, _ in rows}
+    cpu: dict[str, list[float]] = {name: [] for name, _ in rows}
+    try:
+        for round_ in range(RUNS + 1):  # the first round warms the caches
+            for name, cmd in rows:
+                before, start = _children_cpu_ms(), time.perf_counter()
+                subprocess.run(
+                    cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False
+                )
+                if round_:
+                    wall[name].append((time.perf_counter() - start) * 1000)
+                    cpu[name].append(_children_cpu_ms() - before)
+    finally:
+        server.shutdown()
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"\nbeside the peers, whole processes on a local server, medians of {RUNS} rounds (ms)")
+    peer_of = {"ws eino --provider duckduckgo": "ddgs DDGS().text", "wf URL": "trafilatura -u URL"}
+    for name, _ in rows:
+        w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+        line = f"  {name:30s} wall {w:7.1f}   cpu {c:7.1f}"
+        peer = peer_of.get(name)
+        if peer in wall:
+            pw, pc = statistics.median(wall[peer]), statistics.median(cpu[peer])
+            line += f"   x{w / pw:4.2f} (cpu x{c / pc:4.2f}) of {peer.split()[0]}"
+        print(line)
+    if len(rows) < 4:
+        print("  peers missing: run with .bench-venv/bin/python (tests/bench/run.sh makes it)")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,115 @@
+"""What the page declares outside JSON-LD: <meta> (OpenGraph, Twitter cards, Dublin Core,
+``itemprop``, ...), <link>, ``<html lang>``, <title>, and Parse.ly's JSON tag."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from wf.extract.metadata.dates import iso_date
+from wf.extract.metadata.jsonld import is_url, text
+from wf.extract.metadata.tuning import AUTHOR_LABELS, MAX_PARSELY, META
+
+Metadata = dict[str, str | None]
+
+_SPACE = re.compile(r"\s+")
+
+
+def head_tags(root: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """{name: content} of the <meta> elements (first of each name wins) and {rel: href}
+    of the <link> elements."""
+    metas: dict[str, str] = {}
+    links: dict[str, str] = {}
+    for el in root.iter("meta", "link"):
+        if el.tag == "link":
+            href = el.get("href")
+            for rel in (el.get("rel") or "").lower().split():
+                if href and rel not in links:
+                    links[rel] = href
+            continue
+        content = el.get("content")
+        if content is None:
+            continue
+        content = content.strip()
+        if not content:
+            continue
+        for attr in ("property", "name", "itemprop", "http-equiv"):
+            value = el.get(attr)
+            if value:
+                # "og:title twitter:title" names both in one attribute.
+                for name in value.lower().split():
+                    metas.setdefault(name, content)
+    return metas, links
+
+
+def from_meta(metas: dict[str, str], found: Metadata) -> None:
+    if not metas:
+        return
+    for key, names in META.items():
+        if found[key] is not None:
+            continue
+        for name in names:
+            value = metas.get(name)
+            if not value:
+                continue
+            if key == "author" and is_url(value):
+                continue  # article:author is often the author's page, not a name
+            if key in ("date", "modified") and not iso_date(value):
+                continue
+            if key == "lang":
+                value = value.replace("_", "-")
+            found[key] = _SPACE.sub(" ", value).strip()
+            break
+    if found["author"] is None:
+        found["author"] = _labelled_author(metas)
+
+
+def _labelled_author(metas: dict[str, str]) -> str | None:
+    """Twitter's label and data pairs, as SEO plugins write them: ``twitter:label1``
+    "Written by" and ``twitter:data1`` the name."""
+    for n in range(1, 5):
+        label = metas.get(f"twitter:label{n}", "").casefold().strip()
+        name = metas.get(f"twitter:data{n}")
+        if label in AUTHOR_LABELS and name and not is_url(name):
+            return _SPACE.sub(" ", name).strip()
+    return None
+
+
+def from_html(root: Any, links: dict[str, str], found: Metadata, page_title: str | None) -> None:
+    canonical = links.get("canonical")
+    if canonical:
+        found["canonical_url"] = canonical  # the element's own meaning beats og:url
+    if found["image"] is None:
+        found["image"] = links.get("image_src")
+    lang = (
+        root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or ""
+    ).strip()
+    if lang:
+        found["lang"] = lang
+    if found["title"] is None:
+        found["title"] = page_title
+    if found["title"]:
+        found["title"] = _QUOTED.sub(r"\2", found["title"].strip())
+
+
+# A title wholly in quotes ("\"What is Git?\"", as some JSON-LD writes its headline).
+_QUOTED = re.compile(r"^([\"“”«'‘])(?!.*[\"“”«»'‘’]\s*\S)(.+?)[\"”“»'’]$")
+
+
+def from_parsely(metas: dict[str, str], found: Metadata) -> None:
+    """Parse.ly's older tag: one <meta name="parsely-page"> holding a JSON object."""
+    raw = metas.get("parsely-page")
+    if not raw or len(raw) > MAX_PARSELY:
+        return
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return
+    if not isinstance(data, dict):
+        return
+    if found["date"] is None and iso_date(text(data.get("pub_date"))):
+        found["date"] = text(data.get("pub_date"))
+    author = text(data.get("author"))
+    if found["author"] is None and author and not is_url(author):
+        found["author"] = author

@@ -1,0 +1,262 @@
+"""The tuning data of the metadata reader, apart from the code that uses it: limits, the
+schema.org types, the <meta> names of each key, month names, and the class tokens that
+mark a byline or a date. Changing a list here changes what is found, never how."""
+
+from __future__ import annotations
+
+# --- limits (a page is written by anyone) -----------------------------------------------
+
+# A JSON-LD script above this many characters is skipped: real ones (with a whole article
+# body) stay well under it, and json.loads of a hostile one costs memory and time.
+MAX_JSONLD_CHARS = 300_000
+MAX_JSONLD_TOTAL = 1_000_000  # over all scripts of a page
+MAX_JSONLD_SCRIPTS = 32
+MAX_NODES = 5_000  # JSON objects visited per page
+MAX_DEPTH = 12
+MAX_VALUE_CHARS = 1_000  # per value; a description is a sentence or two
+MAX_PARSELY = 10_000  # characters of Parse.ly's JSON tag read at most
+BYLINE_CHARS = 100  # a visible byline longer than this is prose, not a name
+BYLINE_WORDS = 12
+MAX_BYLINES = 50  # candidate elements looked at
+MAX_DATE_TEXT = 200  # characters of one value read for a date
+MAX_DATE_ELEMENTS = 60  # elements with a date's class, attribute or tag looked at
+MAX_SCRIPT_SCAN = 2_000_000  # characters of inline scripts searched for a date key
+MAX_HEADER_SCAN = 40  # elements after the <h1> read for a visible date
+
+# --- schema.org types, lowercased -------------------------------------------------------
+
+ARTICLE_SUFFIXES = ("article", "posting", "blogposting")
+# What the page is about, most specific first.
+CONTENT_TYPES = {
+    "article": "article",
+    "report": "article",
+    "review": "review",
+    "product": "product",
+    "productgroup": "product",
+    "recipe": "recipe",
+    "event": "event",
+    "videoobject": "video",
+    "audioobject": "audio",
+    "podcastepisode": "audio",
+    "book": "book",
+    "movie": "movie",
+    "course": "course",
+    "jobposting": "job",
+    "howto": "howto",
+    "qapage": "qa",
+    "faqpage": "faq",
+    "question": "qa",
+    "dataset": "dataset",
+    "softwareapplication": "software",
+}
+MEDIA = {"video", "audio"}
+PAGE_TYPES = {
+    "webpage",
+    "itempage",
+    "aboutpage",
+    "collectionpage",
+    "profilepage",
+    "searchresultspage",
+    "contactpage",
+    "medicalwebpage",
+}
+SITE_TYPES = {"website"}
+ORG_TYPES = {"organization", "newsmediaorganization", "corporation", "localbusiness"}
+
+# --- <meta> names -----------------------------------------------------------------------
+
+# Keys of <meta property|name|itemprop>, lowercased, to a metadata key, in order of trust
+# (OpenGraph and Twitter first, then the rest).
+META = {
+    "title": (
+        "og:title",
+        "twitter:title",
+        "dc:title",
+        "dc.title",
+        "dcterms:title",
+        "dcterms.title",
+        "headline",
+    ),
+    "author": (
+        "article:author",
+        "og:article:author",
+        "dc:creator",
+        "dc.creator",
+        "dcterms:creator",
+        "dcterms.creator",
+        "author",
+        "byl",
+        "parsely-author",
+        "sailthru.author",
+        "citation_author",
+    ),
+    "date": (
+        "article:published_time",
+        "og:published_time",
+        "datepublished",
+        "dc:date",
+        "dc.date",
+        "dcterms:date",
+        "dcterms.date",
+        "dc.date.issued",
+        "dcterms.created",
+        "date",
+        "pubdate",
+        "publishdate",
+        "parsely-pub-date",
+        "sailthru.date",
+        "citation_publication_date",
+        # The names of other content systems and analytics tags, seen across news sites.
+        "og:article:published_time",
+        "article.published",
+        "article_date_original",
+        "publish-date",
+        "publish_date",
+        "publication_date",
+        "date_published",
+        "dc.date.created",
+        "dc.date.published",
+        "rnews:datepublished",
+        "cxenseparse:recs:publishtime",
+        "originalpublicationdate",
+        "published",
+        "w-published-date",
+        "citation_date",
+        "citation_online_date",
+    ),
+    "modified": (
+        "article:modified_time",
+        "og:updated_time",
+        "datemodified",
+        "dcterms.modified",
+        "og:article:modified_time",
+        "article_date_updated",
+        "dc.date.modified",
+    ),
+    "sitename": ("og:site_name", "application-name"),
+    "description": (
+        "og:description",
+        "twitter:description",
+        "dc:description",
+        "dc.description",
+        "dcterms:description",
+        "dcterms.description",
+        "description",
+    ),
+    "image": ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "image"),
+    "canonical_url": ("og:url",),
+    "type": ("og:type",),
+    "lang": ("og:locale", "dc.language", "content-language"),
+}
+
+# Labels of twitter:label1..4 whose twitter:data is the author's name.
+AUTHOR_LABELS = ("written by", "author", "by", "geschrieben von", "verfasst von", "écrit par")
+
+# Paths of an author's or a forum user's page on the page's own site: the text of the
+# first link to one, outside comments, related lists and sidebars, is a byline's name
+# when no byline says more. ("/profile/" and "/members/" are as often sign-up pages.)
+AUTHOR_PATHS = (
+    "/author/",
+    "/authors/",
+    "/staff/",
+    "/contributors/",
+    "/writers/",
+    "/users/",
+    "/u/",
+    "user?id=",
+)
+
+# --- words ------------------------------------------------------------------------------
+
+# Month names in the languages most pages here are in (English, German, French), full
+# and cut short: "December 27, 2014", "Dec. 27, 2014", "27. Dezember 2014", "27 déc. 2014".
+MONTH_NAMES = (
+    "january jan januar janvier janv",
+    "february feb februar février fevrier févr fevr",
+    "march mar märz maerz mär mars",
+    "april apr avril avr",
+    "may mai",
+    "june jun juni juin",
+    "july jul juli juillet juil",
+    "august aug août aout",
+    "september sep sept septembre",
+    "october oct oktober okt octobre",
+    "november nov novembre",
+    "december dec dezember dez décembre decembre déc",
+)
+
+# "By" and its kin, where no name starts with the word ("Di", "Van" or "Af" may).
+BY_WORDS = ("by", "von", "par", "por")
+
+# --- dates the page shows (pagedates.py) ------------------------------------------------
+
+# Words in a data-* attribute's name that mark a date ("data-date", "data-published",
+# "data-timestamp", "data-item_date") and in a class or id ("post-date", "dateline",
+# "entry-meta", "DateTime", a byline "By Ann Lee, May 3, 2021"); an element so marked
+# counts only when its value parses.
+DATE_ATTR_WORDS = ("date", "publish", "time", "posted", "created")
+DATE_CLASS_WORDS = (
+    "date",
+    "Date",
+    "publish",
+    "Publish",
+    "posted",
+    "time",
+    "Time",
+    "meta",
+    "uthor",
+    "yline",
+)
+# Ancestors whose class or id has a word (split at "-", "_" and the like) starting with
+# one of these hold dates that are not the page's; one that also has the word "main" is
+# the page's own layout ("sno-story-sidebar-mode-single sno-main-content").
+NOT_DATE_AREA = (
+    "comment",
+    "related",
+    "recommend",
+    "sidebar",
+    "widget",
+    "popular",
+    "trending",
+    "reply",
+    "replies",
+    "footer",
+)
+# Labels that call a date the publication or an update, in the languages of MONTH_NAMES.
+PUBLISHED_WORDS = (
+    "publish",
+    "posted",
+    "created",
+    "pubdate",
+    "veröffentlicht",
+    "erschienen",
+    "publié",
+)
+UPDATED_WORDS = (
+    "updat",
+    "modif",
+    "edited",
+    "revised",
+    "aktualisiert",
+    "geändert",
+    "mis à jour",
+)
+# English written day first ("03/04/2025" is 3 April); other English is month first, and
+# every other language day first.
+DAYFIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za")
+# Keys under which frameworks ship a page's publication date in inline scripts.
+SCRIPT_DATE_KEYS = (
+    "datePublished",
+    "publishedDate",
+    "published_on",
+    "publishedOn",
+    "publishDate",
+    "publish_date",
+    "postDate",
+    "publishedAt",
+    "published_at",
+    "date_published",
+    "firstPublishedAt",
+    "first_published_at",
+    "pubDate",
+)
