@@ -279,6 +279,40 @@ def test_brief_cuts_at_80_characters() -> None:
     )
 
 
+def _explained(html: str, *, can_render: bool = True, **page_fields: object) -> list[str]:
+    """The notes explain() gives a page (wf's default options), and the lines it logs."""
+    from wf.empty import explain
+    from wf.options import make_options
+    from wf.view import PageResult
+
+    said: list[str] = []
+    result = PageResult(**page_fields)  # type: ignore[arg-type]
+    text = extract_text(html)
+    opts = make_options({})
+    explain(result, lambda: html, text, opts, log=said.append, can_render=can_render)
+    assert said == [f"note: {n}" for n in result.notes]
+    return result.notes
+
+
+def test_explain_reads_the_page_as_fetched() -> None:
+    # The address the page ended at, else the one asked for.
+    login = "https://news.example/account/login?next=/a"
+    assert _explained(page("<p>One moment.</p>"), url=login)[0].endswith(
+        "the address is a sign-in page (https://news.example/account/login?next=/a)"
+    )
+    assert _explained(page("<p>One moment.</p>"), url="https://news.example/a", final_url=login)
+    # A rendered page is told as such.
+    assert _explained(page(""), url="https://news.example/a", rendered=True) == [
+        "no text: nothing readable even after rendering"
+    ]
+    # A shell wf could render was rendered (its own note says how); one it could not says so.
+    assert _explained(SHELL, url="https://news.example/a") == []
+    (note,) = _explained(SHELL, url="https://news.example/a", can_render=False)
+    assert note.endswith("needs rendering; wf renders only pages it fetches"), note
+    # A page long enough says nothing at all.
+    assert _explained(ARTICLE, url="https://news.example/a") == []
+
+
 def test_an_empty_page_without_a_reason_still_says_so() -> None:
     assert why(page("")) == "no text: nothing readable"
     assert why(page("<div><span> </span></div>")) == "no text: nothing readable"

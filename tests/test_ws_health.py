@@ -151,6 +151,24 @@ def test_the_file_is_what_we_write_private_and_never_through_a_link(monkeypatch)
     assert victim.read_text() == "mine" and set(health.load()) == {"p u"}
 
 
+@pytest.mark.parametrize("gone", [False, True], ids=["left-behind", "already-gone"])
+def test_a_failed_replace_leaves_no_temporary_file_and_fails_no_run(monkeypatch, gone):
+    health.record({"p u": Event(BLOCKED, "b")}, NOW)
+    real_replace = os.replace
+
+    def failing(src, dst):  # type: ignore[no-untyped-def]
+        if gone:
+            os.unlink(src)  # the clean-up's unlink then fails too: still no error
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", failing)
+    health.record({"q v": Event(BLOCKED, "b")}, NOW)  # raises nothing
+    monkeypatch.setattr(os, "replace", real_replace)
+    folder = state_file().parent
+    assert sorted(p.name for p in folder.iterdir()) == ["health.json", "health.lock"]
+    assert set(health.load()) == {"p u"}
+
+
 def test_reset_makes_no_state_dir():
     folder = state_file().parent
     assert not folder.exists()
