@@ -293,7 +293,9 @@ def test_the_code_of_a_rest_is_that_of_its_cause():
     assert entry is not None and entry.resting(NOW) and entry.code == 6
     entry = apply(entry, Event(BLOCKED, "blocked"), NOW)
     assert entry is not None and entry.code == 75
-    # A failure that starts no rest of its own leaves the block's rest and code.
+    # A failure that starts no rest of its own leaves the rest and its code as they were.
+    kept = apply(Entry(NOW + 60, 0, 0, "network", 6), Event(FAILED, "timeout", code=28), NOW)
+    assert kept is not None and (kept.until, kept.failures, kept.code) == (NOW + 60, 1, 6)
     entry = apply(entry, Event(FAILED, "timeout", code=28), NOW)
     assert entry is not None and entry.code == 75 and entry.until == NOW + 600
 
