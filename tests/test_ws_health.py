@@ -100,8 +100,40 @@ def test_a_file_past_the_size_limit_or_writable_by_others_is_not_read(tmp_path):
     for mode, readable in ((0o600, True), (0o640, True), (0o620, False), (0o602, False)):
         path.chmod(mode)
         assert bool(health._read(path)) is readable, oct(mode)
+    path.chmod(0o601)  # executable by others: odd, but nobody else can write it
+    assert list(health._read(path)) == ["p u"]
     assert health._read(tmp_path / "missing.json") == {}
     assert health._read(tmp_path) == {}  # a directory
+    # Bytes that are not UTF-8 are read, replaced.
+    path.chmod(0o600)
+    path.write_bytes(text.replace('"b"', '"\\u00e9"').encode().replace(b"\\u00e9", b"\xff\xfe"))
+    assert health._read(path)["p u"].reason == "\ufffd\ufffd"
+
+
+def test_a_fifo_is_not_read_and_does_not_hold_the_run(tmp_path):
+    import threading
+
+    fifo = tmp_path / "health.json"
+    os.mkfifo(fifo, 0o600)
+    got: list[object] = []
+    # Nobody writes: opening it must not wait for a writer.
+    reader = threading.Thread(target=lambda: got.append(health._read(fifo)), daemon=True)
+    reader.start()
+    reader.join(10)
+    assert got == [{}], "the open waited for a writer"
+    # Someone wrote a good file's text into it: still not a file of ours.
+    fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
+    try:
+        entry = {"until": NOW, "blocks": 1, "failures": 0, "reason": "b"}
+        os.write(fd, json.dumps({"providers": {"p u": entry}}).encode())
+        assert health._read(fifo) == {}
+    finally:
+        os.close(fd)
+
+
+def test_load_makes_no_state_dir():
+    folder = state_file().parent
+    assert health.load() == {} and not folder.exists()
 
 
 def test_a_good_answer_writes_nothing_unless_it_clears_an_entry():
