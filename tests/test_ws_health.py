@@ -207,6 +207,14 @@ def test_reset_makes_no_state_dir():
     assert health.reset() == state_file() and not folder.exists()
 
 
+def test_an_entry_cleared_meanwhile_by_another_run_writes_nothing(monkeypatch):
+    # The unlocked look saw an entry to clear; under the lock it is gone (another ws
+    # cleared it): nothing changed, so nothing is written.
+    monkeypatch.setattr(health, "load", lambda: {"p u": Entry(NOW, 1, 0, "b")})
+    health.record({"p u": Event(HEALTHY)}, NOW)
+    assert not state_file().exists()
+
+
 def test_clock_is_utc_to_the_second():
     assert health.clock(0) == "1970-01-01T00:00:00Z"
     assert health.clock(NOW + 0.9) == "2027-01-15T08:00:00Z"
