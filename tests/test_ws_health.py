@@ -215,6 +215,18 @@ def test_an_entry_cleared_meanwhile_by_another_run_writes_nothing(monkeypatch):
     assert not state_file().exists()
 
 
+def test_the_file_lives_in_ws_s_own_state_dir(monkeypatch, tmp_path):
+    monkeypatch.delenv("WS_STATE_DIR", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert health.state_path(create=False) == tmp_path / "state" / "ws" / "health.json"
+
+
+def test_an_entry_not_as_we_write_it_hides_no_other():
+    good = {"until": NOW, "blocks": 1, "failures": 0}  # no reason: an empty one
+    text = json.dumps({"providers": {"a x": 1, "b y": good, "c z": "no"}})
+    assert health.parse(text) == {"b y": Entry(NOW, 1, 0, "")}
+
+
 def test_clock_is_utc_to_the_second():
     assert health.clock(0) == "1970-01-01T00:00:00Z"
     assert health.clock(NOW + 0.9) == "2027-01-15T08:00:00Z"
