@@ -603,3 +603,33 @@ def test_a_proxy_that_does_not_accept_ends_at_the_attempt_timeout(monkeypatch):
         listener.close()
     assert failed.value.message == f"timed out connecting to 127.0.0.1 port {port}"
     assert time.monotonic() - start < 3
+
+
+def test_a_proxy_urls_credentials_go_to_the_proxy_only(wf, serve, tmp_path):
+    # curl's rule: user:password in the proxy URL is Proxy-Authorization, on the absolute
+    # request of an http URL and on the CONNECT of an https one; the origin never sees it
+    # on a tunnel (an http URL's request is the proxy's to forward, ours to write once).
+    plain = serve(respond(200, b"plain\n", TEXT))
+    proxy = Proxy(serve)
+    with_user = proxy.url.replace("http://", "http://us%40er:p%3Ass@")
+    r = wf("--proxy-resolves", f"http://site.invalid:{plain.port}/", env={"HTTP_PROXY": with_user})
+    assert (r.code, r.stdout) == (0, "plain\n"), r.stderr
+    basic = b"Proxy-Authorization: Basic dXNAZXI6cDpzcw=="  # us@er:p:ss
+    assert _header_lines(proxy.heads[0], b"proxy-authorization") == [basic]
+
+    ctx = self_signed_context(tmp_path, name="site.invalid")
+    tls = serve(respond(200, b"tunnelled\n", TEXT), tls=ctx)
+    env = {"HTTPS_PROXY": with_user, "SSL_CERT_FILE": str(tmp_path / "cert.pem")}
+    r = wf("--proxy-resolves", f"https://site.invalid:{tls.port}/", env=env)
+    assert (r.code, r.stdout) == (0, "tunnelled\n"), r.stderr
+    assert proxy.seen[1] == f"CONNECT site.invalid:{tls.port}"
+    assert _header_lines(proxy.heads[1], b"proxy-authorization") == [basic]
+    assert _header_lines(tls.requests[0], b"proxy-authorization") == []
+
+
+def test_a_proxy_url_without_credentials_sends_none(wf, serve):
+    plain = serve(respond(200, b"plain\n", TEXT))
+    proxy = Proxy(serve)
+    r = wf("--proxy-resolves", f"http://site.invalid:{plain.port}/", env={"HTTP_PROXY": proxy.url})
+    assert r.code == 0, r.stderr
+    assert _header_lines(proxy.heads[0], b"proxy-authorization") == []

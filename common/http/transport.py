@@ -23,7 +23,7 @@ from urllib.parse import SplitResult, urlsplit
 from common.errors import TransferError
 from common.http.deadline import ConnectionGuard
 from common.http.framing import StrictResponse
-from common.http.url import default_port
+from common.http.url import basic_auth, default_port
 
 # Methods whose request carries a body, so an empty one is sent as Content-Length: 0
 # (what urllib3 and http.client both do).
@@ -116,7 +116,7 @@ class _Connection(http.client.HTTPConnection):
 
                 # The CONNECT's answer waits under the attempt's timeout too.
                 sock.settimeout(self.timeout)
-                open_tunnel(sock, self._dns_host, self.port)
+                open_tunnel(sock, self._dns_host, self.port, _proxy_auth(proxy))
         if self._tls:
             inside = proxy is not None and proxy.scheme == "https"
             sock = _handshake(sock, self.host, guard, self.timeout, inside_tls=inside)
@@ -162,11 +162,19 @@ def send(
                 conn.putheader("Content-Length", "0")
         for name, value in headers.items():
             conn.putheader(name, value)
+        if via is not None and parts.scheme == "http" and (auth := _proxy_auth(via)):
+            # The proxy reads it and forwards the rest; an https URL's goes on the CONNECT.
+            conn.putheader("Proxy-Authorization", auth)
         conn.endheaders(body)
         return conn, conn.getresponse()
     except BaseException:
         conn.close()
         raise
+
+
+def _proxy_auth(proxy: SplitResult) -> str | None:
+    """The proxy URL's userinfo as Basic credentials (curl's rule), or None."""
+    return None if proxy.username is None else basic_auth(proxy)
 
 
 def _target(url: str) -> str:

@@ -11,15 +11,18 @@ from typing import Any
 from common.http.framing import StrictResponse
 
 
-def open_tunnel(sock: socket.socket, host: str, port: int) -> None:
+def open_tunnel(sock: socket.socket, host: str, port: int, auth: str | None = None) -> None:
     """Ask the proxy on ``sock`` for a tunnel to host:port; OSError when it refuses.
 
     The request is RFC 9110's (HTTP/1.1, Host naming the target, an IPv6 address in
     brackets), as curl and current Python send it. The answer is read as strictly as any
     other (common.http.framing: bounded head, interim answers skipped); its body, if any,
-    is not read: after a 2xx the bytes are the target's."""
+    is not read: after a 2xx the bytes are the target's. ``auth`` is the proxy URL's own
+    Basic credentials, for the proxy only (the target never sees them)."""
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode("ascii"))
+    credentials = f"Proxy-Authorization: {auth}\r\n" if auth else ""
+    head = f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n{credentials}\r\n"
+    sock.sendall(head.encode("ascii"))
     answer = StrictResponse(sock, method="CONNECT")
     try:
         answer.begin()
