@@ -294,6 +294,30 @@ def _explained(html: str, *, can_render: bool = True, **page_fields: object) -> 
     return result.notes
 
 
+def test_every_signal_of_a_shell_is_named() -> None:
+    two = page(
+        '<div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript>'
+        + PAD
+    )
+    note = why(two, never=True)
+    assert (
+        note is not None
+        and "rendered (noscript asks for JavaScript, empty mount point) and" in note
+    )
+
+
+def test_a_refresh_is_not_looked_for_after_rendering_or_at_a_wall_s_address() -> None:
+    refresh = (
+        '<html><head><meta http-equiv="refresh" content="0; url=/next"></head><body></body></html>'
+    )
+    assert why(refresh, rendered=True) == "no text: nothing readable even after rendering"
+    wall = why(refresh, url="https://news.example/account/login?next=/a")
+    assert (
+        wall
+        == "no text: the address is a sign-in page (https://news.example/account/login?next=/a)"
+    )
+
+
 def test_explain_reads_the_page_as_fetched() -> None:
     # The address the page ended at, else the one asked for.
     login = "https://news.example/account/login?next=/a"
