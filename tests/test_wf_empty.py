@@ -259,6 +259,12 @@ def test_the_refresh_is_found_among_other_meta_tags() -> None:
     long = '<meta http-equiv="refresh" content="0; url=/next" data-x="' + "a" * 3000 + '">'
     assert meta_refresh(long, url) is None
     assert meta_refresh(long + refresh, url) == "https://news.example/next"
+    assert meta_refresh(long + refresh + other, url) == "https://news.example/next"
+    # Each <meta> gets its own 2 KB: one right after an unfinished one is read in full.
+    head = '<meta<meta http-equiv="refresh" content="0; url=/next" data-x="'
+    tight = head + "a" * (2050 - len(head) - 1) + '">'
+    assert tight.index(">") == 2050
+    assert meta_refresh(tight, url) == "https://news.example/next"
 
 
 def test_a_refresh_without_content_is_no_redirect() -> None:
