@@ -255,6 +255,7 @@ def test_the_refresh_is_found_among_other_meta_tags() -> None:
     # First or last among them, the refresh's own content is read.
     assert meta_refresh(refresh + other, url) == "https://news.example/next"
     assert meta_refresh(other + refresh, url) == "https://news.example/next"
+    assert meta_refresh(other + refresh + other, url) == "https://news.example/next"
     # A tag longer than a refresh ever is (2 KB) is not read.
     long = '<meta http-equiv="refresh" content="0; url=/next" data-x="' + "a" * 3000 + '">'
     assert meta_refresh(long, url) is None
