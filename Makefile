@@ -5,9 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 BENCH_VENV := .bench-venv
 MUTATION_VENV := .mutation-venv
+SCALE_VENV := .scale-venv
+SCALE_CACHE := .scale-cache
 STAMP := $(VENV)/.installed
 
-.PHONY: install chromium test demo lint man bench mutation clean
+.PHONY: install chromium test demo lint man bench mutation scale clean
 
 # The man pages linked where man finds them once .venv/bin is on PATH (man-db looks in
 # ../share/man beside each directory of PATH): man wf, man ws.
@@ -95,5 +97,19 @@ mutation: $(MUTATION_VENV)/.installed
 	  nice -n 19 $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
 	fi
 
+# The README's "At scale" recipes run for real: a WARC of the extraction sets' pages (in
+# .scale-cache/), serial wf --warc, the Dask bag at 1 and 2 worker processes, PySpark in
+# local[2] when Java is there; each output checked identical to the serial one. Dask and
+# PySpark live in a venv of their own, never in the project's dependencies.
+$(SCALE_VENV)/.installed: pyproject.toml common/version.py tests/bench/requirements-scale.txt
+	$(PYTHON) -m venv $(SCALE_VENV)
+	$(SCALE_VENV)/bin/pip install --quiet --upgrade pip
+	$(SCALE_VENV)/bin/pip install --quiet -e . -r tests/bench/requirements-scale.txt
+	@if command -v java >/dev/null; then $(SCALE_VENV)/bin/pip install --quiet 'pyspark>=4.0,<5'; fi
+	@touch $@
+
+scale: $(SCALE_VENV)/.installed
+	$(SCALE_VENV)/bin/python tests/bench/scale.py run $(SCALE_CACHE)
+
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) $(MUTATION_VENV) .mutation build *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) $(MUTATION_VENV) $(SCALE_VENV) $(SCALE_CACHE) .mutation build *.egg-info

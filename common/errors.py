@@ -104,6 +104,10 @@ class TooLarge(ToolError):
     code, kind, meaning = 63, "too_large", "body larger than the size cap"
 
 
+class NoMatch(ToolError):
+    code, kind, meaning = 65, "no_match", "wf: the --select selector matched nothing"
+
+
 class NoResults(ToolError):
     code, kind, meaning = 66, "no_results", "ws: every provider answered, none had a result"
 
@@ -137,7 +141,17 @@ class Blocked(ToolError):
 
 
 class PolicyRefused(ToolError):
-    code, kind, meaning = 77, "policy", "refused by the network policy"
+    code, kind, meaning = (
+        77,
+        "policy",
+        "refused by the network policy, or by robots.txt (--robots)",
+    )
+
+
+class RobotsRefused(PolicyRefused):
+    """Refused by robots.txt: exit 77 as the policy's refusals, its own kind in JSON."""
+
+    kind = "robots"
 
 
 class Interrupted(ToolError):
@@ -166,6 +180,7 @@ ERROR_CLASSES: tuple[type[ToolError], ...] = (
     TooManyRedirects,
     TransferError,
     TooLarge,
+    NoMatch,
     NoResults,
     AllFailed,
     RenderError,

@@ -131,6 +131,11 @@ def write_json(obj: Any) -> None:
     write_pieces(_json_pieces(obj))
 
 
+def json_line(obj: Any) -> str:
+    """What write_json writes for ``obj``, as one string (the library's ``to_json``)."""
+    return "".join(_json_pieces(obj))
+
+
 # A top-level string longer than this (a page's text) is escaped a slice at a time.
 _LONG_STRING = 1 << 16
 

@@ -68,6 +68,25 @@ def test_wf_options_and_render_modes_complete():
     assert r.stdout.split() == ["plain,auto", "plain,always"]
 
 
+@pytest.mark.parametrize(
+    ("typed", "offered"),
+    [
+        ("--sel", ["--select"]),
+        ("--rem", ["--remove"]),
+        ("--im", ["--images"]),
+        ("--wait", ["--wait-for", "--wait"]),
+        ("--acc", ["--accept-markdown"]),
+        ("--no-acc", ["--no-accept-markdown"]),
+        ("--rob", ["--robots"]),
+        ("--per", ["--per-host"]),
+        ("--del", ["--delay"]),
+    ],
+)
+def test_wf_steering_options_complete(typed, offered):
+    r = run("wf", _WF_COMPLETE="bash_complete", COMP_WORDS=f"wf {typed}", COMP_CWORD="1")
+    assert r.stdout.split() == [f"plain,{option}" for option in offered]
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_the_bash_script_completes_in_bash():
     script = (

@@ -45,6 +45,7 @@ def test_every_error_class_has_a_unique_code_and_kind():
         "redirects": 47,
         "transfer": 56,
         "too_large": 63,
+        "no_match": 65,
         "no_results": 66,
         "all_failed": 69,
         "render": 70,

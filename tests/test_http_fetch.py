@@ -113,6 +113,14 @@ def test_the_headers_every_request_carries(serve):
     )
 
 
+def test_the_accept_header_of_the_options_and_h_over_it(serve):
+    srv = serve(routes({"/": http_response(200, b"ok", TEXT)}))
+    fetch(srv.url, options(accept="text/markdown, */*;q=0.8"))
+    assert parsed(srv.requests[0])[1]["accept"] == ["text/markdown, */*;q=0.8"]
+    got = request_headers(NetOptions(accept="text/markdown", headers=(("Accept", "a/b"),)))
+    assert got["Accept"] == "a/b"
+
+
 def test_request_headers_user_agent_and_h_over_ours():
     got = request_headers(NetOptions(user_agent="probe/1", headers=(("accept", "text/x"),)))
     assert got == {

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from common.decode import decode_body
-from wf.extract import Extracted, blocks, extract
+from wf.extract import Extracted, extract, names, tuning
 from wf.sniff import classify
 from wf.view import printable
 
@@ -315,14 +315,14 @@ def test_boilerplate_names_grouped_by_letter_match_as_the_plain_alternation() ->
     same names at the same places as the plain alternation of the same words, on every
     word alone and every pair of them, joined or hyphenated."""
     plain = re.compile(
-        "|".join(blocks._NEGATIVE_STEMS)
+        "|".join(tuning.NEGATIVE_STEMS)
         + "|(?<![a-z])(?:"
-        + "|".join(blocks._NEGATIVE_WORDS)
+        + "|".join(tuning.NEGATIVE_WORDS)
         + ")(?![a-z])"
     )
-    words = [w.replace("(?!ary)", "") for w in blocks._NEGATIVE_STEMS + blocks._NEGATIVE_WORDS]
+    words = [w.replace("(?!ary)", "") for w in tuning.NEGATIVE_STEMS + tuning.NEGATIVE_WORDS]
     words += ["x", "has-", "header", "commentary", "1"]
     tokens = [*words, *(a + sep + b for a in words for b in words for sep in ("", "-"))]
     for token in tokens:
-        found = [(m.start(), m.group()) for m in blocks._NEGATIVE.finditer(token)]
+        found = [(m.start(), m.group()) for m in names._NEGATIVE.finditer(token)]
         assert found == [(m.start(), m.group()) for m in plain.finditer(token)], token

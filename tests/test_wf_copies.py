@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wf.extract import extract
-from wf.extract.markdown import _CHUNK, MarkdownWriter, collapse
+from wf.extract.markdown import MarkdownWriter
+from wf.extract.spaces import CHUNK as _CHUNK
+from wf.extract.spaces import collapse
 
 MB = 1 << 20
 EMOJI = "\U0001f600"
@@ -48,7 +50,7 @@ def _peak(work: Callable[[], Any]) -> int:
     ids=["short", "space", "long", "long-spaced", "nbsp-edges", "blank-start", "br", "policy"],
 )
 def test_a_run_collapses_as_its_parts_joined(parts):
-    from wf.extract.markdown import collapse_run
+    from wf.extract.spaces import collapse_run
 
     expected = collapse("".join(parts))
     given = list(parts)

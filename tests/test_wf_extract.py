@@ -367,7 +367,7 @@ def test_a_paragraph_that_is_only_an_address_is_dropped():
     ],
 )
 def test_boilerplate_names(names: str, boilerplate: bool):
-    from wf.extract.blocks import negative_words
+    from wf.extract.names import negative_words
 
     assert negative_words(names) is boilerplate
 
@@ -756,7 +756,7 @@ def test_extraction_says_when_the_page_was_cut():
 def test_only_html_spaces_collapse_in_non_ascii_text(space: str) -> None:
     # collapse() takes str.split()'s shortcut on non-ASCII text only when HTML's spaces are
     # the only white space in it: a no-break or ideographic space stays inside the line.
-    from wf.extract.markdown import collapse
+    from wf.extract.spaces import collapse
 
     raw = f"  caf\u00e9 {space}au{space}lait \t\n "
     expected = re.sub(r"[ \t\n\r\f]+", " ", raw).strip()

@@ -5,9 +5,10 @@ Only click is imported at start-up; the HTTP client and lxml come in with the fi
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,6 +22,11 @@ from common.clickopts import (
 )
 from common.errors import ToolError, UsageError
 from wf import __version__
+
+if TYPE_CHECKING:
+    from wf.pipeline import Archive
+    from wf.warc.write import WarcWriter
+
 from wf.options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -43,6 +49,67 @@ Examples:
   wf https://example.com/paper.pdf --pages 1-3
 
 Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
+
+
+def steering_options(command: Any) -> Any:
+    """The options that steer what a page gives (wf/steering.py), in --help's order."""
+    for option in reversed(
+        (
+            click.option(
+                "--select",
+                multiple=True,
+                metavar="CSS",
+                help="Keep only the elements this CSS selector matches (repeatable); exit 65 when none does.",
+            ),
+            click.option(
+                "--remove",
+                multiple=True,
+                metavar="CSS",
+                help="Drop the elements this CSS selector matches before extraction (repeatable).",
+            ),
+            click.option(
+                "--images",
+                is_flag=True,
+                help="Keep images as ![alt](n) in the text; --json gains their list.",
+            ),
+            click.option(
+                "--wait-for",
+                metavar="CSS",
+                help="Rendered pages: read the page once an element matching CSS has text.",
+            ),
+            click.option(
+                "--wait",
+                type=int,
+                metavar="MS",
+                help="Rendered pages: wait MS milliseconds more after load.",
+            ),
+            click.option(
+                "--accept-markdown/--no-accept-markdown",
+                default=None,
+                help="Ask servers for Markdown first and print it as served (default on) [env WF_ACCEPT_MARKDOWN=0].",
+            ),
+            click.option(
+                "--robots",
+                is_flag=True,
+                default=None,
+                help="Honour robots.txt (RFC 9309); a disallowed URL exits 77 [env WF_ROBOTS=1].",
+            ),
+            click.option(
+                "--per-host",
+                type=int,
+                metavar="N",
+                help="In a batch, at most N pages at once from one server, host and port (default 2).",
+            ),
+            click.option(
+                "--delay",
+                type=int,
+                metavar="MS",
+                help="In a batch, start requests to one server at least MS milliseconds apart.",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
@@ -98,6 +165,7 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     show_default=True,
     help="Render JavaScript pages in headless Chromium [env WF_RENDER].",
 )
+@steering_options
 @click.option(
     "--input",
     "input_file",
@@ -139,6 +207,16 @@ Exit codes are listed in man wf (EXIT STATUS); 0 is success."""
     default=None,
     help="Names that do not resolve here go to the proxy, which resolves them and enforces egress [env WF_PROXY_RESOLVES=1].",
 )
+@click.option(
+    "--warc",
+    is_flag=True,
+    help="The arguments are WARC files (.gz or not; - for stdin): print each HTML, PDF or feed response as a JSON line.",
+)
+@click.option(
+    "--warc-out",
+    metavar="FILE",
+    help="Also archive every fetched answer (request and response records) in this WARC file (.gz: compressed).",
+)
 @shared_options(
     timeout_env="WF_TIMEOUT",
     default_timeout=DEFAULT_TIMEOUT,
@@ -174,6 +252,12 @@ def command(urls: tuple[str, ...], **flags: Any) -> int:
 
     trace.enable(TOOL, opts.verbose)
     output.environment().quiet = opts.quiet
+    if flags["warc"]:
+        if not urls:
+            raise UsageError("--warc needs WARC files to read (- for stdin)")
+        from wf.warc.run import print_warc
+
+        return print_warc(opts, list(urls))
     if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
@@ -191,6 +275,11 @@ def _flags(given_flags: dict[str, Any]) -> WfFlags:
     values = dict(given_flags)
     for name in ("render", "max_bytes", "timeout"):
         values[name] = given(name, values[name])
+    if values["warc"]:
+        # An archive's pages are kept whole: never cut to --max-length, never auto-saved.
+        values["as_json"] = True
+        if values["max_length"] is None and "WF_MAX_LENGTH" not in os.environ:
+            values["max_length"] = 0
     return WfFlags(**values)
 
 
@@ -229,6 +318,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
         output.diag(TOOL, message)
 
     browser = LazyBrowser(opts)
+    writer, archive = _archive(opts)
     first_error = 0
     # The pages not printed yet, in order: a Ctrl-C names the first in its JSON object.
     _pending.extend(targets)
@@ -243,6 +333,7 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
                 log=log,
                 browser=browser,
                 on_done=lambda page: shown.finished(page.error is not None),
+                archive=archive,
             )
         many = len(targets) > 1
         for page in pages:
@@ -257,10 +348,32 @@ def _run(opts: WfOptions, targets: list[str], local: bytes | None) -> int:
                 output.write_pieces(page.output_pieces())
             if _pending:
                 _pending.popleft()
+    except BaseException:
+        if writer is not None:
+            writer.discard()  # complete or absent: an interrupted run leaves no file
+        raise
     finally:
         shown.close()
         browser.close()
+    if writer is not None:
+        writer.commit()
     return first_error
+
+
+def _archive(opts: WfOptions) -> tuple[WarcWriter | None, Archive | None]:
+    """--warc-out: the writer, and what the pipeline calls with each answer."""
+    if opts.warc_out is None:
+        return None, None
+    from common.http.client import Response, request_headers
+    from wf.warc.write import WarcWriter
+
+    writer = WarcWriter(opts.warc_out)
+    sent = request_headers(opts.net)
+
+    def archive(resp: Response) -> None:
+        writer.add(resp, sent)
+
+    return writer, archive
 
 
 _pending: deque[str] = deque()

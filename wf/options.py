@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from common.errors import UsageError
+from wf.steering import Steering
 
 if TYPE_CHECKING:
     from common.http.client import NetOptions
@@ -87,6 +88,10 @@ class WfOptions:
     retry: int = 0  # --retry, WF_RETRY: attempts after the first, for transient failures
     cache: bool = False  # --cache, WF_CACHE
     cache_max: int = 200 * 1024 * 1024  # WF_CACHE_MAX bytes
+    # --select, --remove, --images, --accept-markdown, --robots, --per-host, --delay,
+    # --wait-for, --wait (wf/steering.py)
+    steering: Steering = Steering()
+    warc_out: str | None = None  # --warc-out: every fetched answer archived in this file
 
     @property
     def render(self) -> str:
@@ -141,6 +146,17 @@ class WfFlags:
     retry: int | None = None
     cache: bool | None = None
     proxy_resolves: bool | None = None
+    select: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+    images: bool = False
+    accept_markdown: bool | None = None
+    robots: bool | None = None
+    per_host: int | None = None
+    delay: int | None = None
+    wait_for: str | None = None
+    wait: int | None = None
+    warc: bool = False  # --warc: the arguments are WARC files to read, not URLs
+    warc_out: str | None = None
 
 
 def make_options(
@@ -161,6 +177,7 @@ def make_options(
     confined = confine_name(f.save_path) if f.save_path is not None else None
     if f.base_url and not f.input_file:
         raise UsageError("--base-url goes with --input")
+    _check_warc(f)
     keep = compile_regex(f.filter, "--filter") if f.filter is not None else None
     drop = compile_regex(f.exclude, "--exclude") if f.exclude is not None else None
     autosave = env_int(env, "WF_AUTOSAVE_BYTES", DEFAULT_AUTOSAVE_BYTES)
@@ -179,6 +196,8 @@ def make_options(
     cache = env_flag(env, "WF_CACHE") if f.cache is None else f.cache
     cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))
     net = _net_options(f, env, timeout, max_bytes)
+    rendering = RenderOptions.from_env(f.render, env)
+    steering = _steering(f, env, net, rendering, cache, cache_max)
     return WfOptions(
         net=net,
         full=f.full,
@@ -193,7 +212,7 @@ def make_options(
         save_path=confined or None,
         no_save=f.no_save,
         autosave_bytes=autosave,
-        rendering=RenderOptions.from_env(f.render, env),
+        rendering=rendering,
         base_url=f.base_url,
         as_json=f.as_json,
         meta=f.meta,
@@ -205,7 +224,46 @@ def make_options(
         retry=retry,
         cache=cache,
         cache_max=cache_max,
+        warc_out=f.warc_out,
+        steering=steering,
     )
+
+
+def _steering(
+    f: WfFlags,
+    env: Mapping[str, str],
+    net: NetOptions,
+    rendering: RenderOptions,
+    cache: bool,
+    cache_max: int,
+) -> Steering:
+    from wf.steering import make_steering
+
+    return make_steering(
+        env,
+        net,
+        render_mode=rendering.mode,
+        cache=cache,
+        cache_max=cache_max,
+        select=f.select,
+        remove=f.remove,
+        images=f.images,
+        accept_markdown=f.accept_markdown,
+        robots=f.robots,
+        per_host=f.per_host,
+        delay=f.delay,
+        wait_for=f.wait_for,
+        wait=f.wait,
+    )
+
+
+def _check_warc(f: WfFlags) -> None:
+    if f.warc and f.input_file:
+        raise UsageError("--warc reads WARC files; give no --input with it")
+    if f.warc_out is not None and (f.warc or f.input_file):
+        raise UsageError("--warc-out archives what is fetched; --warc and --input fetch nothing")
+    if f.warc_out is not None and not f.warc_out.strip():
+        raise UsageError("--warc-out needs a file name")
 
 
 def _max_length(f: WfFlags, env: Mapping[str, str]) -> int:
@@ -244,10 +302,12 @@ def _retry(f: WfFlags, env: Mapping[str, str]) -> int:
 
 def _net_options(f: WfFlags, env: Mapping[str, str], timeout: float, max_bytes: int) -> NetOptions:
     from common.http.client import NetOptions
+    from common.http.headers import DEFAULT_ACCEPT, user_header
     from common.http.headers import user_agent as checked_agent
-    from common.http.headers import user_header
     from common.policy import policy_from_env
     from common.values import env_flag
+    from wf.markdown_answer import ACCEPT_MARKDOWN
+    from wf.steering import wants_markdown
 
     proxy_resolves = f.proxy_resolves
     if proxy_resolves is None:
@@ -261,6 +321,7 @@ def _net_options(f: WfFlags, env: Mapping[str, str], timeout: float, max_bytes: 
         policy=policy,
         headers=tuple(user_header(h) for h in f.headers),
         proxy_resolves=proxy_resolves,
+        accept=ACCEPT_MARKDOWN if wants_markdown(env, f.accept_markdown) else DEFAULT_ACCEPT,
     )
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,8 @@ if TYPE_CHECKING:
     from wf.render.decide import LazyBrowser
 
 BATCH_WORKERS = 4
+# --warc-out: hears of every answer fetched (wf.warc.write.WarcWriter.add).
+Archive = Callable[[Response], None]
 
 
 class Html:
@@ -64,12 +65,17 @@ def process(
     browser: LazyBrowser | None = None,
     local_body: bytes | None = None,
     number: int = 1,
+    response: Document | None = None,
+    archive: Archive | None = None,
 ) -> PageResult:
-    """Run one URL (or a local document when ``local_body`` is given) through the pipeline."""
+    """Run one URL (or a local document when ``local_body`` is given, or an answer fetched
+    before, ``response``: a WARC record's) through the pipeline."""
     start = time.monotonic()
     # The target may be any line of stdin; it is echoed in headers and JSON, never fetched
     # from here (fetch refuses a URL with control characters).
     page = PageResult(url=one_line(target))
+    if opts.steering.images:
+        page.images = []  # --json then always has the key: a PDF or an error has none
     deadline = start + opts.net.timeout
     with watchdog.deadline(deadline, target):
         _process(
@@ -81,6 +87,8 @@ def process(
             browser=browser,
             local_body=local_body,
             number=number,
+            response=response,
+            archive=archive,
         )
     if opts.meta and page.error is None:
         page.header = meta_header(page)
@@ -98,12 +106,23 @@ def _process(
     browser: LazyBrowser | None,
     local_body: bytes | None,
     number: int,
+    response: Document | None = None,
+    archive: Archive | None = None,
 ) -> None:
     try:
-        if local_body is None:
+        if response is not None:
+            doc = response
+        elif local_body is None:
+            if opts.steering.robots is not None:
+                from common.http.url import normalise_url
+
+                normalise_url(target)  # an invalid URL is exit 3, not robots.txt's refusal
+                opts.steering.robots.check(target, deadline)
             if browser is not None and opts.render == ALWAYS:
                 browser.get().prewarm()  # the browser starts during the static fetch
             resp = _fetch(page, target, opts, deadline, log=log)
+            if archive is not None:  # --warc-out: the answer as it came, errors included
+                archive(resp)
             if resp.status >= 400:
                 from wf.errorpage import describe_error
 
@@ -182,6 +201,7 @@ def _build(
     page.status = doc.status
     page.bytes = len(doc.body)
     kind, mime = sniff.classify(doc.content_type or None, doc.body)
+    page.kind = kind
     page.content_type = doc.content_type or mime or None
     trace.trace(
         "type: %s (Content-Type %s; the body sniffed as %s)%s",
@@ -226,8 +246,20 @@ def _build(
         text = found
     else:
         text = decoded
+        _markdown_metadata(page, doc, text, opts)
     del decoded
     apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+
+
+def _markdown_metadata(page: PageResult, doc: Document, text: str, opts: WfOptions) -> None:
+    """A Markdown answer (--accept-markdown asked for it) is printed as served; its front
+    matter is the page's metadata."""
+    from wf.markdown_answer import is_markdown, metadata
+
+    if opts.raw or not (opts.as_json or opts.meta) or not is_markdown(doc.content_type):
+        return
+    page.metadata = metadata(text, page.final_url or opts.base_url)
+    page.title = page.metadata.get("title")
 
 
 def _build_pdf(
@@ -309,34 +341,69 @@ def _extract_html(
     browser: LazyBrowser | None,
     deadline: float,
 ) -> str:
-    from wf.extract import extract
+    from common.errors import NoMatch
+    from wf.extract import Extracted, extract
 
     base = page.final_url or opts.base_url
-    result = extract(
-        html.data,
-        url=base,
-        full=opts.full,
-        link_markers=opts.links,
-        deadline=deadline,
-        metadata=opts.as_json or opts.meta,
-    )
+    steer = opts.steering
     can_render = browser is not None and page.status is not None
+    missed: NoMatch | None = None
+    try:
+        result = extract(
+            html.data,
+            url=base,
+            full=opts.full,
+            link_markers=opts.links,
+            deadline=deadline,
+            metadata=opts.as_json or opts.meta,
+            selection=steer.selection,
+            images=steer.images,
+        )
+    except NoMatch as exc:
+        if not can_render or not _shell_to_render(html, opts, base):
+            raise
+        # The static page has no match: the rendered one may (a page its scripts build).
+        missed, result = exc, Extracted(title=None, text="", links=[])
     if opts.render != NEVER and browser is not None and can_render:
         from wf.render.decide import maybe_render
 
         result = maybe_render(
             page, html.text, result, opts, log=log, browser=browser, deadline=deadline
         )
+    if missed is not None and not page.rendered:
+        raise missed
+    if steer.images:
+        page.images = [image.as_json() for image in result.images or []]
     page.title = result.title
     page.metadata = result.metadata
+    page.kind = result.kind or page.kind
     page.links = [{"text": link.text, "url": link.url} for link in result.links]
     for note in result.notes:  # a page read only in part: never silently
         page.notes.append(note)
         log(f"note: {note}")
+    if steer.selection is not None and steer.selection.select:
+        # The user chose the part: the whole page's walls and shells are not its story.
+        if not result.text.strip():
+            page.note("--select matched elements without text", log)
+        return result.text
     from wf.empty import explain
 
     explain(page, html.text, result.text, opts, log=log, can_render=can_render)
     return result.text
+
+
+def _shell_to_render(html: Html, opts: WfOptions, base: str | None) -> bool:
+    """Whether a page whose static HTML --select found nothing in is rendered to look
+    again: always under --render always; in auto mode when the page (its whole static
+    text, not the selection's) looks JavaScript-built, as any page is judged."""
+    if opts.render == NEVER:
+        return False
+    if opts.render == ALWAYS:
+        return True
+    from wf.extract import extract_text
+    from wf.render.detect import looks_like_js_shell
+
+    return looks_like_js_shell(html.text(), extract_text(html.data, url=base))
 
 
 def _labelled(
@@ -357,30 +424,40 @@ def process_many(
     log: Log,
     browser: LazyBrowser | None,
     on_done: Callable[[PageResult], None] | None = None,
+    archive: Archive | None = None,
 ) -> Iterator[PageResult]:
     """Fetch concurrently with a small pool; yield pages in input order. ``on_done`` hears
     of each page as it finishes, in any order, from the pool's threads (the progress line)."""
     if len(targets) == 1:
-        yield process(targets[0], opts, log=log, browser=browser)
+        yield process(targets[0], opts, log=log, browser=browser, archive=archive)
         return
-    pool = ThreadPoolExecutor(max_workers=min(BATCH_WORKERS, len(targets)))
-    futures = [
-        pool.submit(_labelled, str(n), t, opts, log=log, browser=browser, on_done=on_done, number=n)
-        for n, t in enumerate(targets, 1)
-    ]
-    try:
-        for future in futures:
-            yield future.result()
-    except BaseException:
-        # A signal, or a reader that went away: the pages in flight are not wanted, and
-        # waiting for them would hold the exit until the slowest server's deadline.
-        from common.http.deadline import abort_fetches
+    from common.http.deadline import abort_fetches
+    from wf import batch
 
-        for future in futures:
-            future.cancel()
-        abort_fetches()
-        raise
-    finally:
-        for future in futures:
-            future.cancel()
-        pool.shutdown(wait=True)
+    steer = opts.steering
+    plan = batch.Schedule(
+        [batch.host_of(t, i) for i, t in enumerate(targets)],
+        per_host=steer.per_host,
+        delay=steer.delay_ms / 1000.0,
+        workers=BATCH_WORKERS,
+    )
+    if steer.robots is not None:
+        # robots.txt's Crawl-delay, for the server of the URL that read it.
+        steer.robots.on_delay = lambda url, seconds: plan.set_delay(batch.host_of(url, -1), seconds)
+
+    def work(index: int, target: str) -> PageResult:
+        n = index + 1
+        return _labelled(
+            str(n),
+            target,
+            opts,
+            log=log,
+            browser=browser,
+            on_done=on_done,
+            number=n,
+            archive=archive,
+        )
+
+    # A signal, or a reader that went away: the pages in flight are not wanted, and
+    # waiting for them would hold the exit until the slowest server's deadline.
+    yield from batch.run(targets, work, schedule=plan, abandon=abort_fetches)

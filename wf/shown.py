@@ -202,7 +202,9 @@ def _append_link_list(page: PageResult, opts: WfOptions) -> None:
         return
     import re
 
-    present = sorted({int(n) for n in re.findall(r"\[(\d+)\]", page.text)})
+    # [n] after a link's text; with --images, ![alt](n) too (one numbering for both).
+    found = re.findall(r"\[(\d+)\]|!\[(?:[^\]\\\n]|\\.)*\]\((\d+)\)", page.text)
+    present = sorted({int(a or b) for a, b in found})
     refs = [f"[{n}]: {page.links[n - 1]['url']}" for n in present if 0 < n <= len(page.links)]
     if refs:
         page.trailer[:0] = ["", *refs]

@@ -17,6 +17,10 @@ Log = Callable[[str], None]
 @dataclass
 class PageResult:
     url: str
+    # What the page is: for HTML the extractor's page kind (article, thread, documentation,
+    # product, listing, landing; html under --full), else wf.sniff's (pdf, feed, text,
+    # binary, empty).
+    kind: str | None = None
     final_url: str | None = None
     status: int | None = None
     content_type: str | None = None
@@ -50,6 +54,8 @@ class PageResult:
     # An HTTP error's answer: the start of its page's text and Retry-After in seconds.
     error_body: str | None = None
     retry_after: int | None = None
+    # --images: the text's images (wf.extract.images), as JSON objects; None without it.
+    images: list[dict[str, Any]] | None = None
 
     def note(self, note: str, log: Log | None = None) -> None:
         """A note for the page's JSON, said on stderr as well when there is a ``log``."""
@@ -73,6 +79,13 @@ class PageResult:
             yield "\n"
 
     def as_json(self) -> dict[str, Any]:
+        found = self._as_json()
+        if self.images is not None:  # --images only: a run without it prints what it did
+            found = {**found, "images": self.images}
+            found["error"] = found.pop("error")  # the error stays the last key
+        return found
+
+    def _as_json(self) -> dict[str, Any]:
         # The text is clean already; the fields below may quote the user, the server or a
         # file name, and a raw C1 control or line separator in JSON is still one on screen.
         return {

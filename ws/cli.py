@@ -212,14 +212,10 @@ def _search(options: SearchOptions, *, as_json: bool, urls_only: bool) -> int:
     """The search (or its cached answer), printed; the exit code."""
     from common.output import diag, write, write_json
     from common.run import error_line
-    from ws import cache, chain, view
+    from ws import view
+    from ws.api import answer
 
-    hit = cache.load(options)
-    if hit is not None:
-        report = hit.report
-    else:
-        report = chain.run(options, say=lambda line: diag("ws", line))
-        cache.store(options, report)
+    report, hit = answer(options, lambda line: diag("ws", line))
     if as_json:
         write_json(view.json_doc(report, cached=hit is not None))
     elif urls_only:

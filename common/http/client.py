@@ -19,7 +19,7 @@ from common.errors import InvalidURL, PolicyRefused, Timeout, ToolError, TooMany
 from common.http.deadline import Abort, ConnectionGuard
 from common.http.decompress import Sink, decoders, encodings, too_large
 from common.http.failures import deadline_error, map_error
-from common.http.headers import base_headers, location_text, merge_headers
+from common.http.headers import DEFAULT_ACCEPT, base_headers, location_text, merge_headers
 from common.http.proxy_env import check_proxied_target, proxy_for
 from common.http.url import default_port, normalise_url, split_credentials
 from common.policy import Policy, check_scheme
@@ -44,6 +44,8 @@ class NetOptions:
     # --proxy-resolves: a name that does not resolve here goes to the proxy unchecked.
     # None: the tool has no such option (ws), so a failed lookup names none.
     proxy_resolves: bool | None = None
+    # The Accept header sent (-H can still replace it): wf asks for Markdown first.
+    accept: str = DEFAULT_ACCEPT
 
 
 @dataclass
@@ -169,7 +171,7 @@ def _origin(url: str) -> tuple[str, str, int]:
 
 def request_headers(opts: NetOptions) -> dict[str, str]:
     """The headers every request of these options carries: ours, then -H over them."""
-    return base_headers(opts.user_agent, opts.headers)
+    return base_headers(opts.user_agent, opts.headers, opts.accept)
 
 
 def policy_scope(url: str, opts: NetOptions) -> str:

@@ -54,12 +54,14 @@ def wire_value(value: str) -> str:
     return value.encode("utf-8").decode("latin-1")
 
 
-def base_headers(agent: str | None, extra: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """The headers every request carries: ours, with ``agent`` (--user-agent) if given,
-    then the ``extra`` (-H) over them."""
+def base_headers(
+    agent: str | None, extra: Iterable[tuple[str, str]], accept: str = DEFAULT_ACCEPT
+) -> dict[str, str]:
+    """The headers every request carries: ours, with ``agent`` (--user-agent) if given and
+    ``accept`` (wf asks for Markdown first), then the ``extra`` (-H) over them."""
     out = {
         "User-Agent": wire_value(agent) if agent else DEFAULT_USER_AGENT,
-        "Accept": DEFAULT_ACCEPT,
+        "Accept": accept,
         "Accept-Language": DEFAULT_ACCEPT_LANGUAGE,
         "Accept-Encoding": accept_encoding(),
     }

@@ -6,6 +6,11 @@ Kept light: lxml is imported only when a page is extracted, so `wf --help` stays
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wf.extract.images import Image
+    from wf.extract.select import Selection
 
 
 @dataclass
@@ -25,6 +30,11 @@ class Extracted:
     # wf.extract.metadata's keys when asked for (want_metadata=True), each str or None;
     # None when not asked for or when the page could not be parsed.
     metadata: dict[str, str | None] | None = None
+    # The page's kind whose rule chose the text (wf.extract.tuning.KINDS); None for --full.
+    kind: str | None = None
+    # With images=True: the images of `text` (wf.extract.images), in order; a marker
+    # ![alt](n) in `text` is images[n-1], or links[n-1] with link_markers=True.
+    images: list[Image] | None = None
 
 
 def extract(
@@ -36,6 +46,8 @@ def extract(
     deadline: float | None = None,
     metadata: bool = False,
     utf8: bytes | None = None,
+    selection: Selection | None = None,
+    images: bool = False,
 ) -> Extracted:
     """Extract a page's text; never raises for any str or bytes input.
 
@@ -44,6 +56,8 @@ def extract(
     With ``metadata=True`` the result's ``metadata`` holds wf.extract.metadata's keys.
     `utf8`, for a str the caller decoded, is what wf.extract.parse.utf8_source found for
     it (bytes that are exactly its UTF-8, or None): the parser takes them as they are.
+    ``selection`` (--select, --remove) applies CSS selectors before extraction; when its
+    --select matches nothing, NoMatch (exit 65) is raised: the one error extract raises.
     """
     from wf.extract.core import run
 
@@ -56,6 +70,8 @@ def extract(
         deadline=deadline,
         want_metadata=metadata,
         utf8=utf8,
+        selection=selection,
+        want_images=images,
     )
 
 

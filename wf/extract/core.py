@@ -12,8 +12,11 @@ from wf.extract.parse import FAST_MAX
 
 if TYPE_CHECKING:
     from common.parse_limits import Cut
-    from wf.extract.blocks import BlockRecord
+    from wf.extract.images import Image
+    from wf.extract.kinds.declared import Declared
     from wf.extract.markdown import MarkdownWriter
+    from wf.extract.records import BlockRecord
+    from wf.extract.select import Selection
 
 NEXT_TO_NOTHING = 80
 
@@ -28,7 +31,11 @@ def run(
     deadline: float | None = None,
     want_metadata: bool = False,
     utf8: bytes | None = None,
+    selection: Selection | None = None,
+    want_images: bool = False,
 ) -> Extracted:
+    from common.errors import NoMatch
+
     try:
         result = _run(
             html,
@@ -39,7 +46,11 @@ def run(
             deadline=deadline,
             want_metadata=want_metadata,
             utf8=utf8,
+            selection=selection,
+            want_images=want_images,
         )
+    except NoMatch:
+        raise  # --select found nothing: that is the answer, loud
     except Exception as exc:  # noqa: BLE001 - the contract is: any input gives text, never raises
         trace.trace("extract: failed (%s: %s); tags stripped instead", type(exc).__name__, exc)
         result = Extracted(title=None, text=crude_text(html), links=[])
@@ -47,6 +58,8 @@ def run(
         from wf.extract import metadata
 
         result.metadata = metadata.empty()  # asked for: every key, even for no page at all
+    if want_images and result.images is None:
+        result.images = []
     return _clean_fields(result)
 
 
@@ -58,6 +71,18 @@ def _clean_fields(result: Extracted) -> Extracted:
 
     result.title = one_line(result.title) or None
     result.links = [Link(text=one_line(link.text), url=one_line(link.url)) for link in result.links]
+    if result.images:
+        from dataclasses import replace
+
+        result.images = [
+            replace(
+                image,
+                src=one_line(image.src),
+                alt=one_line(image.alt),
+                caption=one_line(image.caption) or None,
+            )
+            for image in result.images
+        ]
     return result
 
 
@@ -71,6 +96,8 @@ def _run(
     deadline: float | None,
     want_metadata: bool,
     utf8: bytes | None,
+    selection: Selection | None = None,
+    want_images: bool = False,
 ) -> Extracted:
     options = {
         "url": url,
@@ -79,6 +106,8 @@ def _run(
         "want_links": want_links,
         "deadline": deadline,
         "want_metadata": want_metadata,
+        "selection": selection,
+        "want_images": want_images,
     }
     text, utf8, cut = _limited(html, utf8)
     result = _parse_and_extract(text, options, utf8)
@@ -125,6 +154,10 @@ _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
 
+    # Microdata is looked for in the tree (a walk over every element) only when the page's
+    # source names an itemtype at all: most pages do not.
+    named = "itemtype" in text if isinstance(text, str) else b"itemtype" in text
+    options = {**options, "microdata": named}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
@@ -150,6 +183,9 @@ def _extract(
     want_links: bool,
     deadline: float | None,
     want_metadata: bool,
+    microdata: bool = True,
+    selection: Selection | None = None,
+    want_images: bool = False,
 ) -> Extracted:
     from wf.extract import blocks, parse
 
@@ -161,13 +197,20 @@ def _extract(
 
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title)
-    parse.clean(root, main=not full)
+    found_images, keep = _steered(root, url, base, selection, want_images)
+    jsonld: list[str] | None = None if full else []
+    og: list[str] = []
+    parse.clean(root, main=not full, jsonld=jsonld, og=og, keep=keep)
+    declared = None
+    if jsonld is not None:
+        declared = _declared(root if microdata else None, url, jsonld, og[0] if og else "")
     body = root.find("body")
     if body is None:
         body = root
+    shown: list[Image] = []
     try:
         blocks.check_time(deadline)
-        text, links = _text(
+        text, links, kind, shown = _text(
             body,
             base=base,
             full=full,
@@ -175,13 +218,64 @@ def _extract(
             want_links=want_links,
             deadline=deadline,
             dense=parse.dense_script(root, title),
+            declared=declared,
+            chosen=bool(selection and selection.select),
+            images=found_images,
         )
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         trace.trace("extract: out of time; the page's text in document order, unstructured")
-        text, links = quick_text(body), []
-    return Extracted(title=title, text=text, links=links, metadata=meta)
+        text, links, kind = quick_text(body), [], None
+    if meta is not None and kind not in (None, "article"):
+        # The kind whose rule chose the text; an article keeps the schema type it
+        # declared (recipe, review, ...), or none.
+        meta["type"] = kind
+    return Extracted(
+        title=title,
+        text=text,
+        links=links,
+        metadata=meta,
+        kind=kind,
+        images=shown if want_images else None,
+    )
+
+
+def _steered(
+    root: Any, url: str | None, base: str | None, selection: Selection | None, images: bool
+) -> tuple[dict[Any, Image] | None, tuple[str, ...]]:
+    """--select and --remove applied (after the whole page's title and metadata are
+    read); with --images, the page's images (read before cleaning, which drops <picture>
+    and <source>) and the tags cleaning is to keep for them."""
+    if selection is not None:
+        from wf.extract import select
+
+        select.apply(root, selection.select, selection.remove, where=url or "the page")
+    if not images:
+        return None, ()
+    from wf.extract.images import KEEP, scan
+
+    return scan(root, base), KEEP
+
+
+def _declared(root: Any, url: str | None, jsonld: list[str], og: str) -> Declared:
+    """What the page declares it is: its JSON-LD scripts and og:type (gathered while
+    cleaning), then the microdata of the cleaned `root` (None: the source names no
+    itemtype)."""
+    from wf.extract import tuning
+    from wf.extract.kinds import declared
+
+    try:
+        found = declared.read(jsonld, og, root)
+    except Exception:  # noqa: BLE001 - a declaration never costs the page its text
+        found = declared.Declared()
+    kind, why = found.kind()
+    if kind in (None, tuning.ARTICLE) and declared.by_path(url) == tuning.DOCUMENTATION:
+        found.kinds.insert(0, (tuning.DOCUMENTATION, "a documentation path in the URL"))
+        kind, why = tuning.DOCUMENTATION, "a documentation path in the URL"
+    if kind:
+        trace.trace("extract: kind %s (%s)", kind, why)
+    return found
 
 
 def _text(
@@ -193,37 +287,34 @@ def _text(
     want_links: bool,
     deadline: float | None,
     dense: bool = False,
-) -> tuple[str, list[Link]]:
+    declared: Declared | None = None,
+    chosen: bool = False,
+    images: dict[Any, Image] | None = None,
+) -> tuple[str, list[Link], str | None, list[Image]]:
     from wf.extract import blocks, explain
-    from wf.extract.markdown import MarkdownWriter
 
-    def to_markdown(node: Any, skip: Any = None) -> MarkdownWriter:
-        r = MarkdownWriter(
-            base_url=base,
-            markers=markers,
-            want_links=want_links,
-            skip=skip,
-            main=not full,
-            deadline=deadline,
-        )
-        r.write(node)
-        return r
-
+    to_markdown = _writer(base, markers, want_links, full, deadline, images)
+    kind = None
     if full:
         trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
+    elif chosen:
+        r = _selected(body, to_markdown, deadline, dense)
     else:
-        analysis = blocks.choose(body, deadline, dense)
-        explain.choice(analysis)
+        from wf.extract.kinds.choose import analyse
+
+        choice = analyse(body, deadline, dense, declared)
+        analysis, kind = choice.analysis, choice.kind
+        explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
-        prune = blocks.prune_lenient if analysis.lenient else blocks.prune
+        prune = choice.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
         # (linked titles, excerpts). Only when even that is next to nothing, print the
         # whole page rather than nothing.
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
-        if node is not body and _length(r) < thin:
+        if node is not body and _length(r) < thin and not analysis.by_kind:
             wider = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune_named))
             if _length(wider) > _length(r):
                 trace.trace(
@@ -243,7 +334,71 @@ def _text(
                     _length(whole),
                 )
                 r = whole
-    return r.text(), [Link(text=t, url=u) for t, u in r.links]
+    text = r.text()
+    if kind == "product" and declared is not None and declared.product:
+        from wf.extract.kinds import product
+
+        head = product.header(declared.product, text)
+        text = f"{head}\n\n{text}" if head and text else head or text
+    shown = r.images.images.items if r.images is not None else []
+    return text, [Link(text=t, url=u) for t, u in r.links], kind, shown
+
+
+def _writer(
+    base: str | None,
+    markers: bool,
+    want_links: bool,
+    full: bool,
+    deadline: float | None,
+    images: dict[Any, Image] | None,
+) -> Any:
+    """The Markdown writer of one page's options: ``to_markdown(node, skip, main)``."""
+    from wf.extract.images import Markers
+    from wf.extract.markdown import MarkdownWriter
+
+    def to_markdown(node: Any, skip: Any = None, main: bool = not full) -> MarkdownWriter:
+        if images and skip is not None:
+            skip = _showing(skip, images)
+        r = MarkdownWriter(
+            base_url=base,
+            markers=markers,
+            want_links=want_links,
+            skip=skip,
+            main=main,
+            deadline=deadline,
+            images=None if images is None else Markers(images, shared=markers),
+        )
+        r.write(node)
+        return r
+
+    return to_markdown
+
+
+def _selected(body: Any, to_markdown: Any, deadline: float | None, dense: bool) -> Any:
+    """--select chose the content (the body holds what it matched): the boilerplate inside
+    it goes, none of it is cut away as not the main block, and a selection of a few
+    words (a heading, a price) is written whole."""
+    from wf.extract import blocks
+    from wf.extract.prune import prune
+
+    analysis = blocks.choose(body, deadline, dense)
+    pruned = _skipper(analysis.records(whole=True), prune)
+    chosen = set(body)  # what the selectors named is never boilerplate itself
+    r = to_markdown(body, lambda el: el not in chosen and pruned(el))
+    if _length(r) < NEXT_TO_NOTHING:
+        whole = to_markdown(body, main=False)
+        r = whole if _length(whole) > _length(r) else r
+    return r
+
+
+def _showing(skip: Any, found: dict[Any, Image]) -> Any:
+    """``skip``, but for the figures that frame a found image (--images)."""
+    from wf.extract.images import frames_image
+
+    def skip_but_images(el: Any) -> bool:
+        return skip(el) and not frames_image(el, found)
+
+    return skip_but_images
 
 
 _SPACES = re.compile(r"[ \t\n\r\f]+")
@@ -259,7 +414,7 @@ def quick_text(body: Any) -> str:
 
 def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
     if prune is None:
-        from wf.extract.blocks import prune
+        from wf.extract.prune import prune
 
     def skip(el: Any) -> bool:
         record = records.get(el)

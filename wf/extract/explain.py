@@ -11,6 +11,8 @@ from typing import Any
 
 from common import trace
 from wf.extract import blocks
+from wf.extract.names import STRUCTURAL_NEGATIVE
+from wf.extract.records import negative
 
 # Blocks named in the "dropped" line; the rest are counted.
 _LISTED = 4
@@ -20,8 +22,9 @@ _PATH_DEPTH = 3
 _LABEL_CHARS = 40
 
 
-def choice(analysis: blocks.Analysis) -> None:
-    """Trace the choice ``blocks.choose`` made (nothing when the trace is off)."""
+def choice(analysis: blocks.Analysis, prune: Any = None) -> None:
+    """Trace the choice ``blocks.choose`` made (nothing when the trace is off); `prune`
+    is the kind's rule for what goes inside the content (the article's by default)."""
     if not trace.enabled:
         return
     records = analysis.blocks
@@ -55,7 +58,8 @@ def choice(analysis: blocks.Analysis) -> None:
         )
     if analysis.lenient:
         trace.trace("extract: the page's class names repeat on its prose: pruned by tags only")
-    prune = blocks.prune_lenient if analysis.lenient else blocks.prune
+    if prune is None:
+        prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     dropped = _dropped(records, best, prune)
     if dropped:
         shown = ", ".join(f"{_label(b)} ({why}, {b.text})" for b, why in dropped[:_LISTED])
@@ -141,8 +145,8 @@ def _why(b: blocks.BlockRecord) -> str:
         return "a sibling that did not join"
     if b.boiler and b.card:
         return "teaser card"
-    if b.tag in blocks.STRUCTURAL_NEGATIVE:
+    if b.tag in STRUCTURAL_NEGATIVE:
         return f"<{b.tag}>"
-    if blocks.negative(b):
+    if negative(b):
         return "boilerplate name"
     return "link list"

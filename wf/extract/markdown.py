@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wf.extract.blocks import BLOCK, check_time
+from wf.extract.names import BLOCK
+from wf.extract.records import check_time
+from wf.extract.spaces import BR, SPACES, collapse, collapse_run
 
-_WS = re.compile(r"[ \t\n\r\f]+")
-# What str.split() takes for white space besides HTML's spaces.
-_OTHER_SPACE = re.compile(
-    "[\x0b\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
-)
-_BR = "\x00"  # a <br>: never in the tree (libxml2 makes a page's NUL U+FFFD), so it is free
+if TYPE_CHECKING:
+    from wf.extract.images import Markers
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _BARE_URL = re.compile(r"(?:https?://|www\.)\S+\Z")
-_SPACES = " \t\n\r\f"  # HTML's spaces
 _LINK_TEXT_MAX = 300  # characters: a run of anchors adds to a link's text up to this
 _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
 # Calls to action that close many articles: the site asking for a subscription or a
@@ -39,108 +36,6 @@ _CTA = re.compile(
     re.IGNORECASE,
 )
 _CTA_MAX = 300  # characters: a longer paragraph is the article's own
-_CHUNK = 1 << 20  # characters a regex substitution works on at once
-
-
-def collapse(raw: str) -> str:
-    """Inline whitespace as a browser shows it; <br> markers become line breaks."""
-    if raw.isascii() and len(raw) < 65536:
-        # str.split() is faster than the regex, and on ASCII it splits on exactly the
-        # HTML spaces (control characters are gone by now); on a long run its list of
-        # words would cost far more memory than the text.
-        if _BR not in raw:
-            return " ".join(raw.split())
-        lines = [" ".join(line.split()) for line in raw.split(_BR)]
-    else:
-        if len(raw) > _CHUNK:
-            text = _collapse_long(raw)  # soft hyphens go with the text policy there
-        else:
-            if "\xad" in raw:  # soft hyphens: invisible unless a line breaks there
-                raw = raw.replace("\xad", "")
-            if len(raw) < 65536 and _BR not in raw and not _OTHER_SPACE.search(raw):
-                # White space here is HTML's only, which is all str.split() splits on:
-                # the same text as below, at half the cost (the regex builds pieces).
-                return " ".join(raw.split())
-            # Only HTML's own spaces collapse; a no-break space inside a line stays as
-            # written (at the edges of a line it is only padding).
-            text = _WS.sub(" ", raw)
-        if _BR not in text:
-            return text.strip()
-        lines = [line.strip() for line in text.split(_BR)]
-    return _join_lines(lines)
-
-
-def _join_lines(lines: list[str]) -> str:
-    out: list[str] = []
-    for line in lines:
-        if line or (out and out[-1]):
-            out.append(line)
-    while out and not out[-1]:
-        out.pop()
-    return "\n".join(out)
-
-
-def collapse_run(parts: list[str]) -> str:
-    """collapse("".join(parts)), emptying ``parts``. A run over _CHUNK characters is let go
-    of before its collapsed text is joined, so that a huge text node is held once rather
-    than twice (10 MB of ASCII and one emoji is 40 MB a copy); the caller keeps no other
-    reference to it."""
-    raw = "".join(parts)
-    parts.clear()
-    if raw.isspace():  # the indentation between two blocks, most often
-        return ""
-    if len(raw) <= _CHUNK:
-        return collapse(raw)
-    pieces = _long_pieces(raw)
-    del raw
-    if any(_BR in piece for piece in pieces):
-        return _join_lines([line.strip() for line in "".join(pieces).split(_BR)])
-    # text.strip(), piece by piece: a copy of the whole text would cost as much again.
-    while pieces and not pieces[0].lstrip():
-        del pieces[0]
-    while pieces and not pieces[-1].rstrip():
-        pieces.pop()
-    if pieces:
-        pieces[0] = pieces[0].lstrip()
-        pieces[-1] = pieces[-1].rstrip()
-    return "".join(pieces)
-
-
-def _collapse_long(raw: str) -> str:
-    return "".join(_long_pieces(raw))
-
-
-def _long_pieces(raw: str) -> list[str]:
-    """_WS.sub(" ", raw) a megabyte at a time: on one huge text node the substitution's
-    list of pieces would cost ten times the text. Each chunk ends after a whole run of
-    spaces, so no run is split in two. Each chunk also goes through the output's text
-    policy here rather than at the end: a few invisible characters above U+FFFF make
-    Python store every character of a string in four bytes, and the copies that follow
-    would hold the whole node so (10 MB of them peaked 40 MB higher)."""
-    from common.text import clean_text
-
-    out: list[str] = []
-    start, size = 0, len(raw)
-    while start < size:
-        end = start + _CHUNK
-        if end < size:
-            run = _WS.search(raw, end)
-            end = run.end() if run else size
-        chunk = raw[start:end]
-        if chunk.isascii():  # split() is several times faster than the regex
-            words = " ".join(chunk.split())
-            if chunk[:1].isspace():
-                words = " " + words
-            if chunk[-1:].isspace() and words != " ":
-                words += " "
-            out.append(words)
-        else:
-            # The policy removes controls, _BR among them; a tab it keeps, and the sub
-            # has just turned every tab into a space, so a tab stands in for each <br>.
-            text = _WS.sub(" ", chunk).replace(_BR, "\t")
-            out.append(clean_text(text).replace("\t", _BR))
-        start = end
-    return out
 
 
 def is_data_table(table: Any) -> bool:
@@ -165,7 +60,9 @@ class MarkdownWriter:
         skip: Callable[[Any], bool] | None = None,
         main: bool = False,
         deadline: float | None = None,
+        images: Markers | None = None,
     ) -> None:
+        self.images = images  # --images: wf.extract.images writes their markers
         self.base_url = base_url
         self.markers = markers
         self.want_links = want_links or markers
@@ -360,7 +257,7 @@ class MarkdownWriter:
                     text = so_far
                 elif new:
                     # Joined piece by piece: a run of many anchors costs linear time.
-                    space = spaced or start > end or raw[0] in _SPACES
+                    space = spaced or start > end or raw[0] in SPACES
                     text = so_far + (" " if space else "") + text
         if number is None:
             self.links.append((text.replace("\n", " "), url))
@@ -375,7 +272,7 @@ class MarkdownWriter:
             mark = len(parts) - 1
             if len(stripped) < len(raw):
                 parts.append(" ")
-        spaced = raw[-1] in _SPACES
+        spaced = raw[-1] in SPACES
         self.last_link = (number, self.flushes, run_start, mark, len(parts), new, spaced)
 
     def _adjacent(self, last: tuple[int, int, int, int, int, bool, bool], start: int) -> bool:
@@ -383,7 +280,7 @@ class MarkdownWriter:
         nothing but spaces between them, or holds it (an anchor inside an anchor)."""
         end = last[4]
         if start >= end:
-            return not "".join(self.parts[end:start]).strip(_SPACES)
+            return not "".join(self.parts[end:start]).strip(SPACES)
         return start <= last[2]
 
     # -- the walk ----------------------------------------------------------------------
@@ -419,9 +316,13 @@ class MarkdownWriter:
                         skipped = el
                         continue
                 elif tag == "br":
-                    append(" " if self.inline_only else _BR)
+                    append(" " if self.inline_only else BR)
                 elif tag == "a" and want_links:
                     self.anchors.append((el.get("href"), len(self.parts), self.flushes))
+                elif tag == "img" and self.images is not None:
+                    mark = self.images.marker(el, self.links, self.link_number)
+                    if mark:
+                        append(mark)
                 text = el.text
                 if text:
                     append(text)
@@ -570,4 +471,6 @@ class MarkdownWriter:
             lines.pop()
         if not lines:
             return
-        self.emit("```\n" + "\n".join(lines) + "\n```", fenced=True)
+        from wf.extract.codelang import language
+
+        self.emit(f"```{language(el) or ''}\n" + "\n".join(lines) + "\n```", fenced=True)

@@ -296,19 +296,42 @@ def drop(el: Any) -> None:
     parent.remove(el)
 
 
-def clean(root: Any, *, main: bool) -> None:
-    """Remove what no reader sees: junk elements and hidden ones."""
+def clean(
+    root: Any,
+    *,
+    main: bool,
+    jsonld: list[str] | None = None,
+    og: list[str] | None = None,
+    keep: tuple[str, ...] = (),
+) -> None:
+    """Remove what no reader sees: junk elements and hidden ones (but the tags in
+    ``keep``: images, for --images). `jsonld` and `og`, when given, get the text of each
+    JSON-LD script and the first og:type's value (wherever the page puts it) on the way:
+    the same pass over the tree."""
     from lxml import etree
 
-    _expand_noscript(root)
-    etree.strip_elements(root, *(JUNK_MAIN if main else JUNK), with_tail=False)
+    _expand_noscript(root, jsonld, og)
+    junk = JUNK_MAIN if main else JUNK
+    etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     _drop_hidden(root)
 
 
-def _expand_noscript(root: Any) -> None:
+def _expand_noscript(
+    root: Any, jsonld: list[str] | None = None, og: list[str] | None = None
+) -> None:
     """Parse <noscript> content that a parser kept as raw text (as HTML5 parsers with
-    scripting on do): some pages keep their whole text there."""
-    for el in root.iter("noscript"):
+    scripting on do): some pages keep their whole text there. JSON-LD scripts' texts go
+    to `jsonld` when it is a list."""
+    tags = ("noscript", "script", "meta") if jsonld is not None else ("noscript",)
+    for el in root.iter(*tags):
+        if el.tag == "script":
+            if jsonld is not None and el.text and "ld+json" in (el.get("type") or ""):
+                jsonld.append(el.text)
+            continue
+        if el.tag == "meta":
+            if og is not None and not og and el.get("property") == "og:type":
+                og.append(el.get("content") or "")
+            continue
         text = el.text
         if len(el) or not text or "<" not in text:
             continue

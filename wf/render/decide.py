@@ -74,7 +74,8 @@ def maybe_render(
     if not always:
         log("page looks JavaScript-rendered; rendering in headless Chromium")
     try:
-        rendered = browser.get().render(page.final_url or page.url, deadline=deadline)
+        waits = opts.steering.waits
+        rendered = browser.get().render(page.final_url or page.url, deadline=deadline, waits=waits)
     except (RenderError, Timeout) as exc:
         trace.trace("render: failed after %d ms: %s", trace.ms(started), exc.message)
         # In auto mode a render that fails or runs out of time still leaves the static text.
@@ -92,7 +93,8 @@ def maybe_render(
         log(f"note: page renders client-side and may be incomplete ({exc.message})")
         return static
     page.notes.extend(f"blocked by the network policy: {b}" for b in rendered.blocked)
-    page.notes.extend(rendered.notes)
+    for note in rendered.notes:  # a wait the deadline ended is said on stderr too
+        page.note(note, log if note.startswith("--wait") else None)
     # Scripts ran, so a reader never sees <noscript>: in a scripting DOM its content is raw
     # text (nothing nests inside it), and a non-greedy match removes exactly one element.
     html_seen = NOSCRIPT.sub("", rendered.html)
@@ -103,6 +105,8 @@ def maybe_render(
         link_markers=opts.links,
         deadline=deadline,
         metadata=opts.as_json or opts.meta,
+        selection=opts.steering.selection,
+        images=opts.steering.images,
     )
     trace.trace(
         "render: %d ms, %d characters rendered against %d static; %d requests blocked",

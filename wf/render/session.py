@@ -22,6 +22,7 @@ from wf.render.chromium import Launched, find_browser, launch
 from wf.render.intercept import CheckedResolver, FetchInterceptor
 from wf.render.profiles import profile_root
 from wf.render.tab import BrowserLink, Context, render_in
+from wf.render.waits import Waits
 
 HEALTH_TIMEOUT = 2.0
 HEALTH_FRESH = 2.0  # seconds after a successful render in which no ping is needed
@@ -81,7 +82,7 @@ class RenderSession:
                     Context, link, deadline=time.monotonic() + SPARE_TIMEOUT
                 )
 
-    def render(self, url: str, *, deadline: float) -> Rendered:
+    def render(self, url: str, *, deadline: float, waits: Waits | None = None) -> Rendered:
         start = time.monotonic()
         deadline = min(deadline, start + self.opts.timeout)
         self._check_target(url, deadline)
@@ -100,7 +101,7 @@ class RenderSession:
                 ctx = self._context(link, deadline)
             context_time = time.monotonic() - t_ctx
             try:
-                outcome = render_in(ctx, url, deadline=deadline)
+                outcome = render_in(ctx, url, deadline=deadline, waits=waits)
             finally:
                 # After, not during: made alongside a render (even during its quiet
                 # wait), the next context slowed that render down as much as it saved.

@@ -21,6 +21,7 @@ from common.errors import PolicyRefused, RenderError, Timeout
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection
 from wf.render.intercept import CheckedResolver, FetchInterceptor, RefusedLog
 from wf.render.proxy import PolicyProxy
+from wf.render.waits import Waits, wait_fixed, wait_for
 
 DOM_CAP = 10 * 1024 * 1024  # characters of serialised DOM
 MIN_QUIET = 0.05
@@ -210,8 +211,9 @@ def _field(answer: dict[str, Any], name: str) -> str:
     return value
 
 
-def render_in(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
-    """Render ``url`` in a prepared context, then dispose of it.
+def render_in(ctx: Context, url: str, *, deadline: float, waits: Waits | None = None) -> TabOutcome:
+    """Render ``url`` in a prepared context, then dispose of it; ``waits`` (--wait-for,
+    --wait) change what the render waits for before it reads the page.
 
     Raises RenderError, Timeout, or PolicyRefused when a redirect leads where the
     policy forbids."""
@@ -219,7 +221,7 @@ def render_in(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
     interceptor = ctx.link.interceptor
     interceptor.watch(ctx.blocked)
     try:
-        outcome = _drive(ctx, url, deadline=deadline)
+        outcome = _drive(ctx, url, deadline=deadline, waits=waits or Waits())
         outcome.blocked = ctx.blocked.items()
         return outcome
     except CDPTimeout:
@@ -238,7 +240,7 @@ def _left(deadline: float) -> float:
     return left
 
 
-def _drive(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
+def _drive(ctx: Context, url: str, *, deadline: float, waits: Waits) -> TabOutcome:
     assert ctx.page is not None
     page = ctx.page
     timings: dict[str, float] = {}
@@ -252,7 +254,17 @@ def _drive(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
     error = nav.get("errorText")
     if error:
         _navigation_failed(url, error, ctx.blocked)
-    timings["navigate"], quiet_start = _wait_quiet(page, ctx.requests, deadline=deadline, t_nav=t1)
+    notes: list[str] = []
+    if waits.selector:  # --wait-for: the element with text, not quiet, says it is done
+        notes += filter(None, [wait_for(page, waits.selector, until=deadline - READ_MARGIN)])
+        quiet_start = time.monotonic()
+        timings["navigate"] = quiet_start - t1
+    else:
+        timings["navigate"], quiet_start = _wait_quiet(
+            page, ctx.requests, deadline=deadline, t_nav=t1
+        )
+    if waits.fixed_ms:
+        notes += filter(None, [wait_fixed(waits.fixed_ms, until=deadline - READ_MARGIN)])
     t3 = time.monotonic()
     timings["quiet"] = t3 - quiet_start
     data = _read_dom(page, deadline)
@@ -266,7 +278,6 @@ def _drive(ctx: Context, url: str, *, deadline: float) -> TabOutcome:
             raise PolicyRefused(f"the page led to an address the policy refuses: {reasons[-1]}")
         raise RenderError(f"the browser could not load {url[:200]} (it showed an error page)")
     html = data.get("html") or ""
-    notes = []
     if (data.get("length") or 0) > len(html):
         notes.append(f"rendered DOM cut at {DOM_CAP} of {data['length']} characters")
     return TabOutcome(

@@ -1,0 +1,33 @@
+"""wf/extract/codelang.py: a code block keeps the language its page marks."""
+
+from __future__ import annotations
+
+import pytest
+
+from wf.extract import extract_text
+
+PROSE = "<p>" + "A paragraph about the shell, long enough to make this an article. " * 4 + "</p>"
+
+
+@pytest.mark.parametrize(
+    ("block", "fence"),
+    [
+        ('<pre><code class="language-bash">ls -l</code></pre>', "```bash\nls -l\n```"),
+        ('<pre class="lang-sql">select 1</pre>', "```sql\nselect 1\n```"),
+        (
+            '<div class="highlight-python notranslate"><div class="highlight"><pre>x = 1</pre>'
+            "</div></div>",
+            "```python\nx = 1\n```",
+        ),
+        (
+            '<div class="highlight highlight-source-rust"><pre>fn main() {}</pre></div>',
+            "```rust\nfn main() {}\n```",
+        ),
+        ('<pre data-lang="Go">x := 1</pre>', "```go\nx := 1\n```"),
+        ('<pre class="lang-text">plain</pre>', "```\nplain\n```"),
+        ('<pre class="language-$(rm -rf)">odd</pre>', "```\nodd\n```"),
+    ],
+)
+def test_the_fence_names_the_language(block: str, fence: str) -> None:
+    html = f"<html><body><article>{PROSE}{block}{PROSE}</article></body></html>"
+    assert fence in extract_text(html)

@@ -1,0 +1,237 @@
+"""wf/extract/kinds/ and wf/extract/tuning.py: each page kind on small pages of our own,
+its declaration, its structure, and what its rule prints."""
+
+from __future__ import annotations
+
+import json
+
+from wf.extract import extract
+
+PROSE = (
+    "The harbour master keeps the tide tables for every berth along the eastern quay, "
+    "and the pilots read them each morning before the first ships come in."
+)
+
+
+def ld(obj: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(obj)}</script>'
+
+
+def page(head: str, body: str) -> str:
+    return f"<html><head><title>T</title>{head}</head><body>{body}</body></html>"
+
+
+NAV = "<nav><a href='/'>Home</a> <a href='/forum'>Forum</a> <a href='/about'>About</a></nav>"
+
+
+def post(author: str, date: str, words: str) -> str:
+    # Forums name every post a comment, which the article rule reads as boilerplate.
+    return (
+        f'<div class="comment-item"><div class="votes"><span>12</span></div>'
+        f'<div class="comment-meta"><span class="username">{author}</span> '
+        f"<time>{date}</time></div><div class='comment-body'><p>{words}</p></div>"
+        '<div class="comment-actions"><a href="#r">Reply</a> <a href="#f">Flag</a></div></div>'
+    )
+
+
+THREAD = page(
+    ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}),
+    NAV
+    + "<main><h1>Where are the tide tables kept?</h1><div class='comments'>"
+    + post("ann", "2024-03-01", "Where does the harbour keep its tide tables? " + PROSE)
+    + post("ben", "2024-03-02", "They hang in the pilots' office by the quay. " + PROSE)
+    + post("cy", "2024-03-03", "Also online, as a PDF, updated weekly. " + PROSE)
+    + "<p class='login'><a href='/login'>Log in to reply</a></p></div></main>"
+    + "<footer><a href='/terms'>Terms</a></footer>",
+)
+
+
+def test_a_thread_prints_every_post_in_order():
+    found = extract(THREAD, url="https://forum.example/t/1", metadata=True)
+    text = found.text
+    first = text.index("Where does the harbour keep")
+    second = text.index("They hang in the pilots")
+    third = text.index("Also online, as a PDF")
+    assert first < second < third
+    assert "Log in to reply" not in text and "Terms" not in text
+    lines = text.split("\n")
+    # Each post starts with its author and date; votes and the post's controls are gone.
+    assert lines[lines.index("ann, 2024-03-01") + 2].startswith("Where does the harbour")
+    assert lines[lines.index("ben, 2024-03-02") + 2].startswith("They hang in the pilots")
+    assert "12" not in lines and "Flag" not in text and "Reply" not in text
+    assert found.kind == "thread"
+    assert found.metadata is not None and found.metadata["type"] == "thread"
+
+
+def test_a_thread_shown_by_its_structure_alone():
+    undeclared = THREAD.replace(
+        ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}), ""
+    )
+    plain = undeclared.replace("comment-", "entry-").replace("'comments'", "'entries'")
+    found = extract(plain, url="https://forum.example/t/1")
+    assert found.kind == "thread"
+    for words in ("Where does the harbour keep", "They hang in the pilots", "Also online"):
+        assert words in found.text
+
+
+PRODUCT = page(
+    ld(
+        {
+            "@type": "Product",
+            "name": "Brass tide clock",
+            "description": "A brass clock that shows the state of the tide at a glance, "
+            "made by hand in Falmouth.",
+            "offers": {
+                "@type": "Offer",
+                "price": "89.00",
+                "priceCurrency": "GBP",
+                "availability": "https://schema.org/InStock",
+            },
+        }
+    ),
+    NAV
+    + "<div class='product'><h1>Brass tide clock</h1>"
+    + "<div class='description'><p>A brass clock that shows the state of the tide at a "
+    "glance, made by hand in Falmouth.</p><p>"
+    + PROSE
+    + "</p><p>"
+    + PROSE
+    + "</p><table><tr><th>Diameter</th><td>20 cm</td></tr>"
+    "<tr><th>Weight</th><td>1.2 kg</td></tr></table></div></div>"
+    + "<section class='reviews'><h2>Reviews</h2>"
+    + "".join(f"<div class='review'><p>Review {i}: {PROSE} {PROSE}</p></div>" for i in range(4))
+    + "</section>",
+)
+
+
+def test_a_product_prints_name_price_availability_description_and_specifications():
+    found = extract(PRODUCT, url="https://shop.example/p/clock", metadata=True)
+    text = found.text
+    assert "Brass tide clock" in text
+    assert "89.00 GBP" in text and "InStock" in text
+    assert "made by hand in Falmouth" in text
+    assert "20 cm" in text
+    assert "Review 1" not in text
+    assert found.kind == "product"
+    assert found.metadata is not None and found.metadata["type"] == "product"
+
+
+def card(n: int) -> str:
+    return (
+        f"<article class='card'><h2><a href='/item/{n}'>Tide clock model {n}</a></h2>"
+        f"<p>Brass, {n + 10} cm, hand made.</p></article>"
+    )
+
+
+LISTING = page(
+    ld({"@type": "CollectionPage", "name": "Clocks"}),
+    NAV
+    + "<main><h1>Clocks</h1><div class='grid'>"
+    + "".join(card(n) for n in range(1, 7))
+    + "</div></main><footer><a href='/terms'>Terms</a> <a href='/privacy'>Privacy</a></footer>",
+)
+
+
+def test_a_listing_prints_its_items():
+    found = extract(LISTING, url="https://shop.example/clocks", metadata=True, link_markers=True)
+    text = found.text
+    for n in range(1, 7):
+        assert f"Tide clock model {n}" in text
+        assert f"Brass, {n + 10} cm" in text
+    assert any(link.url.endswith("/item/3") for link in found.links)
+    assert "Privacy" not in text
+    assert found.kind == "listing"
+    assert found.metadata is not None and found.metadata["type"] == "listing"
+
+
+DOCS = page(
+    "",
+    "<div class='sidebar'><a href='/docs/a'>Install</a><a href='/docs/b'>Use</a>"
+    "<select class='version-picker'><option>v2</option></select></div>"
+    "<main><h1>Install</h1><p>" + PROSE + "</p>"
+    "<div class='admonition note'><p class='admonition-title'>Note</p>"
+    "<p>Run it as an ordinary user, never as root, on every machine.</p></div>"
+    "<div class='highlight-bash'><div class='highlight'><pre>pip install tides</pre></div></div>"
+    "<p>" + PROSE + "</p></main>",
+)
+
+
+def test_documentation_keeps_code_with_its_language_and_admonitions():
+    found = extract(DOCS, url="https://tides.example/docs/install", metadata=True)
+    text = found.text
+    assert "```bash\npip install tides\n```" in text
+    assert "never as root" in text
+    assert "Use" not in text.split("\n")
+    assert found.kind == "documentation"
+    assert found.metadata is not None and found.metadata["type"] == "documentation"
+
+
+def test_a_landing_page_declared_by_its_service():
+    html = page(
+        ld({"@type": "Service", "name": "Tide consulting"}),
+        NAV + "<main><section><h2>What we do</h2><p>" + PROSE + "</p></section>"
+        "<section><h2>How</h2><p>" + PROSE + "</p></section></main>",
+    )
+    found = extract(html, url="https://tides.example/services", metadata=True)
+    assert "What we do" in found.text and "How" in found.text
+    assert found.kind == "landing"
+    assert found.metadata is not None and found.metadata["type"] == "landing"
+
+
+def test_an_article_stays_an_article_and_keeps_its_declared_type():
+    html = page(
+        ld({"@type": "Recipe", "name": "Fish stew"}),
+        NAV + "<article><p>" + PROSE + "</p><p>" + PROSE + "</p></article>",
+    )
+    found = extract(html, url="https://food.example/stew", metadata=True)
+    assert found.kind == "article"
+    assert found.metadata is not None and found.metadata["type"] == "recipe"
+
+
+def test_faq_questions_name_no_thread_and_broken_declarations_cost_nothing():
+    faq = {"@type": "FAQPage", "mainEntity": [{"@type": "Question", "name": "Why?"}]}
+    html = page(
+        ld(faq) + '<script type="application/ld+json">' + "[" * 50_000 + "</script>",
+        "<article><p>" + PROSE + "</p></article>",
+    )
+    found = extract(html, url="https://tides.example/faq")
+    assert found.kind == "landing"
+    assert PROSE in found.text
+
+
+def test_a_landing_page_shown_by_its_sections_prints_them_in_order():
+    # Sections of one weight each, each beside a strip of customers' links that outweighs
+    # its prose: the article rule chooses one section.
+    names = ("hero", "features", "pricing", "stories")
+    sections = "".join(
+        f"<div class='{name}'><div class='inner'><h2>Part {n}</h2><p>{PROSE} {n}</p></div>"
+        + "<div class='logos'>"
+        + " ".join(f"<a href='/customer/{c}'>Customer number {c}</a>" for c in range(8))
+        + "</div></div>"
+        for n, name in enumerate(names)
+    )
+    html = page("", NAV + sections + "<footer><a href='/t'>Terms</a></footer>")
+    found = extract(html, url="https://tides.example/")
+    text = found.text
+    places = [text.index(f"Part {n}") for n in range(4)]
+    assert places == sorted(places)
+    assert "Terms" not in text and "About" not in text
+    assert found.kind == "landing"
+
+
+def test_a_list_outweighs_a_thin_choice():
+    rows = "".join(
+        f"<li class='row'><a href='/film/{n}'>Film number {n}</a> (19{n}0) rated {n}.5 by readers</li>"
+        for n in range(1, 9)
+    )
+    html = page(
+        "",
+        NAV
+        + "<div class='intro'><p>The films of the decade.</p></div><ol class='chart'>"
+        + rows
+        + "</ol>",
+    )
+    found = extract(html, url="https://films.example/chart")
+    for n in range(1, 9):
+        assert f"Film number {n}" in found.text
+    assert found.kind == "listing"

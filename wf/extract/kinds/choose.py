@@ -1,0 +1,73 @@
+"""The choice of content for a page of a kind: the kind's own rule, the article rule, and
+the second opinions that arbitrate between them.
+
+In order: a thread's own rule (its posts) when the page is declared a thread, else the
+article rule (wf.extract.blocks.choose), which also tells the kind its structure shows;
+on a product page the declared description's region (product.py); then the listing's
+second opinion (listing.py: the page's list over a thin choice), then the landing page's
+(landing.py: a choice holding under half the page's prose on a page that declares no
+article is one section; the page is read whole without its named boilerplate). Each
+rule says in one `-v` line why it took or left the choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from wf.extract import tuning
+
+if TYPE_CHECKING:
+    from wf.extract.kinds.declared import Declared
+    from wf.extract.records import Analysis, BlockRecord
+
+
+@dataclass
+class Choice:
+    analysis: Analysis
+    kind: str  # one of tuning.KINDS
+    # Whether a block inside the content is left out, by the kind's rule.
+    prune: Callable[[Any, BlockRecord], bool]
+
+
+def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared | None) -> Choice:
+    from wf.extract import blocks
+    from wf.extract.kinds import landing, listing
+
+    declared_kind = declared.kind()[0] if declared is not None else None
+    analysis = _first(body, deadline, dense, declared_kind)
+    if declared is not None and declared.product and analysis.kind == tuning.PRODUCT:
+        from wf.extract.kinds import product
+
+        analysis = product.choose(body, analysis, declared.product)
+    if analysis.kind in (None, tuning.ARTICLE, tuning.LISTING, tuning.LANDING):
+        thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
+        analysis = listing.second_opinion(analysis, analysis.kind, thin)
+    whole = landing.second_opinion(analysis)
+    kind = analysis.kind or tuning.ARTICLE
+    prune = blocks.prune_lenient if analysis.lenient else blocks.prune
+    if whole:
+        prune = blocks.prune_named
+    elif kind == tuning.THREAD and analysis.best is not None:
+        from wf.extract.kinds import thread
+
+        prune = thread.prune
+    elif kind == tuning.LISTING and analysis.by_kind:
+        prune = listing.prune
+    return Choice(analysis=analysis, kind=kind, prune=prune)
+
+
+def _first(body: Any, deadline: float | None, dense: bool, kind: str | None) -> Analysis:
+    """The thread's own rule when the page is declared a thread and shows posts, else the
+    article rule."""
+    from wf.extract import blocks
+
+    if kind == tuning.THREAD:
+        from wf.extract.kinds import thread
+
+        gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
+        found = thread.choose(body, deadline, gm)
+        if found is not None:
+            return found
+    return blocks.choose(body, deadline, dense, kind)

@@ -1,0 +1,146 @@
+"""What a page says it is: schema.org types in JSON-LD (with @graph and mainEntity),
+og:type (both gathered by parse.clean's pass over the tree before it removes them), and
+microdata itemtypes when those two declare nothing and the source names one (finding
+them costs a look at every element of the cleaned tree). Also what a Product's declaration says (name, price, availability): a product
+page prints those even when its visible page builds them with scripts."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from wf.extract import tuning
+
+# What some pages wrap their JSON-LD in: <![CDATA[ ]]>, <!-- -->, and comments around them.
+_WRAPPER = re.compile(r"^(?:\s|//|/\*|\*/|<!\[CDATA\[|<!--)+|(?:\s|//|/\*|\*/|\]\]>|-->)+$")
+
+
+@dataclass
+class Declared:
+    """The kinds a page declares, in the order found, with where each was read."""
+
+    kinds: list[tuple[str, str]] = field(default_factory=list)  # (kind, "JSON-LD Product")
+    product: dict[str, str] = field(default_factory=dict)  # name, price, availability, ...
+    products: int = 0  # Product objects declared
+
+    def kind(self) -> tuple[str | None, str]:
+        """The declared kind that wins by tuning.PRIORITY, and why; (None, "") if none."""
+        found = {kind: why for kind, why in reversed(self.kinds)}
+        if self.products >= tuning.PRODUCTS_LISTING:
+            found.pop(tuning.PRODUCT, None)
+            found[tuning.LISTING] = f"{self.products} JSON-LD Products"
+        for kind in tuning.PRIORITY:
+            if kind in found:
+                return kind, found[kind]
+        return None, ""
+
+
+def _types(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    return [t.rsplit("/", 1)[-1].lower() for t in items if isinstance(t, str)]
+
+
+def _objects(data: Any) -> list[dict[str, Any]]:
+    """The top-level objects of a JSON-LD document, those of its @graph and each one's
+    mainEntity: what the page is, not what it mentions (authors, breadcrumbs)."""
+    found: list[dict[str, Any]] = []
+    stack = data if isinstance(data, list) else [data]
+    for item in stack[:50]:
+        if not isinstance(item, dict):
+            continue
+        found.append(item)
+        graph = item.get("@graph")
+        if isinstance(graph, list):
+            found.extend(g for g in graph[:50] if isinstance(g, dict))
+    for item in list(found):
+        main = item.get("mainEntity")
+        for m in main if isinstance(main, list) else [main]:
+            if isinstance(m, dict):
+                found.append(m)
+    return found
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    if isinstance(value, dict):
+        value = value.get("name") or value.get("@id") or ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return ""
+    return " ".join(value.split())[: tuning.PRODUCT_FIELD_MAX]
+
+
+def _product(obj: dict[str, Any]) -> dict[str, str]:
+    """Name, price with currency, availability and description of a Product object."""
+    found = {"name": _text(obj.get("name")), "description": _text(obj.get("description"))}
+    offers = obj.get("offers")
+    offer = offers[0] if isinstance(offers, list) and offers else offers
+    if isinstance(offer, dict):
+        price = _text(offer.get("price") or offer.get("lowPrice"))
+        if price:
+            found["price"] = f"{price} {_text(offer.get('priceCurrency'))}".strip()
+        availability = _text(offer.get("availability")).rsplit("/", 1)[-1]
+        if availability:
+            found["availability"] = availability
+    return {k: v for k, v in found.items() if v}
+
+
+def by_path(url: str | None) -> str | None:
+    """documentation when the URL's path names a documentation site's part (/docs/)."""
+    if not url:
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        path = urlsplit(url).path.lower()
+    except ValueError:
+        return None
+    parts = set(path.split("/"))
+    if parts & tuning.DOC_PATHS or url.split("//", 1)[-1].startswith(("docs.", "developer.")):
+        return tuning.DOCUMENTATION
+    return None
+
+
+def _read_script(source: str, declared: Declared) -> None:
+    """One JSON-LD script's types (and Product) into `declared`."""
+    if not source or len(source) > tuning.JSONLD_MAX:
+        return
+    if source.lstrip()[:1] not in "{[":
+        source = _WRAPPER.sub("", source.strip())
+    try:
+        data = json.loads(source, strict=False)
+    except (ValueError, RecursionError):  # a nest of brackets is hostile
+        return
+    for obj in _objects(data):
+        for t in _types(obj.get("@type")):
+            kind = tuning.SCHEMA_KINDS.get(t)
+            if kind:
+                declared.kinds.append((kind, f"JSON-LD {t}"))
+            if kind == tuning.PRODUCT:
+                declared.products += 1
+                declared.product = declared.product or _product(obj)
+
+
+def read(jsonld: list[str], og: str, root: Any = None) -> Declared:
+    """The page's declarations from what parse.clean gathered (its JSON-LD scripts'
+    texts and og:type), and, when those declare no kind, the microdata itemtypes of the
+    cleaned `root` (None when the page's source names no itemtype); never raises on
+    broken JSON or odd markup."""
+    declared = Declared()
+    for source in jsonld[: tuning.JSONLD_SCRIPTS]:
+        _read_script(source, declared)
+    kind = tuning.OG_KINDS.get(og.strip().lower())
+    if kind:
+        declared.kinds.append((kind, f"og:type {og}"))
+    if declared.kinds or root is None:
+        return declared
+    for itemtype in root.xpath("//@itemtype")[:50]:
+        for t in str(itemtype).split():
+            kind = tuning.SCHEMA_KINDS.get(t.rstrip("/").rsplit("/", 1)[-1].lower())
+            if kind:
+                declared.kinds.append((kind, f"microdata {t.rsplit('/', 1)[-1]}"))
+    return declared

@@ -1,0 +1,112 @@
+"""A listing or collection: its items as a list (title, link with --links, short text).
+
+The kind's own rule finds the page's list independently of the article scoring: the
+largest group (by text) of tuning.LIST_MIN or more sibling boxes of one tag and class
+(numbering tokens left out), each with a link and most with words of their own beside it,
+outside the page's frame (nav, header, footer, asides, boxes named as menus or filters)
+and outside boxes that are never content (comments, recommendations, consent), most of
+them not named as boilerplate themselves.
+It is also the second opinion on any page whose chosen block is thin against it (a list's
+intro chosen over its items, a page declared an article that is a list): the list is
+taken over the choice when the choice is thin (under THIN_PROSE of prose), or, on a page
+not declared an article, when the list holds LIST_OVER_CHOICE times its text: a collection's
+own prose (its introduction, its buying guide) is what its readers look for first. A
+choice that holds the list already stays (the list is part of it), its items then kept
+however linked or short on a page declared a listing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from common import trace
+from wf.extract import tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import Analysis, BlockRecord
+
+_FRAME = re.compile(tuning.LIST_FRAME)
+ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
+
+
+def _framed(el: Any) -> bool:
+    """Whether an element is or sits inside the page's frame."""
+    from wf.extract.names import lowered, never_content
+
+    while el is not None and el.tag not in ("body", "html"):
+        if el.tag in tuning.LIST_FRAME_TAGS or never_content(el):
+            return True
+        names = f"{el.get('class') or ''} {el.get('id') or ''}".strip()
+        if names and any(_FRAME.search(lowered(t)) for t in names.split()):
+            return True
+        el = el.getparent()
+    return False
+
+
+def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
+    """The index of the box of the page's list and its number of items, or None."""
+    from wf.extract.names import class_kind
+
+    groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
+    for b in blocks:
+        if b.parent >= 0 and b.tag in ITEM_TAGS and b.link and b.last is not None:
+            groups.setdefault((b.parent, b.tag, class_kind(b.el.get("class"))), []).append(b)
+    ranked = sorted(
+        (
+            (sum(m.text for m in members), parent, len(members))
+            for (parent, _, _), members in groups.items()
+            if len(members) >= tuning.LIST_MIN
+            and sum(m.text - m.link >= tuning.LIST_ITEM_WORDS for m in members) * 2 > len(members)
+        ),
+        reverse=True,
+    )
+    for _, parent, count in ranked[:5]:
+        if not _framed(blocks[parent].el):
+            return parent, count
+    return None
+
+
+def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
+    """The analysis, its choice replaced by the page's list when the rule above says so."""
+    blocks = analysis.blocks
+    if not blocks:
+        return analysis
+    best = analysis.best_index
+    if kind != tuning.LISTING and best >= 0:
+        chosen = blocks[best]
+        if chosen.good >= thin and blocks[0].text < tuning.LIST_OVER_CHOICE * chosen.text:
+            return analysis  # no list outside the choice could outweigh it: not looked for
+    found = items_box(blocks)
+    if found is None:
+        return analysis
+    index, count = found
+    box = blocks[index]
+    if best >= 0:
+        chosen = blocks[best]
+        if chosen.index <= index < chosen.end:
+            if kind == tuning.LISTING:
+                # The choice holds the list: its items stay, however linked or short.
+                analysis.kind, analysis.by_kind = tuning.LISTING, True
+            return analysis
+        outweighs = kind != tuning.ARTICLE and box.text >= tuning.LIST_OVER_CHOICE * chosen.text
+        if not (chosen.good < thin or outweighs):
+            return analysis
+    trace.trace(
+        "extract: listing: %d items in <%s class=%r> (%d characters) taken over the choice",
+        count,
+        box.tag,
+        (box.el.get("class") or "")[:40],
+        box.text,
+    )
+    analysis.best, analysis.best_index = box.el, index
+    analysis.kind = tuning.LISTING
+    analysis.by_kind = True
+    return analysis
+
+
+def prune(el: Any, b: BlockRecord) -> bool:
+    """Inside a list: the frame goes (nav, asides, footers), items stay as they are."""
+    from wf.extract.names import STRUCTURAL_NEGATIVE, never_content
+
+    return b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" or never_content(el)

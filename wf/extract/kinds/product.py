@@ -1,0 +1,109 @@
+"""A product page: name, price and availability, the description, the specifications.
+
+Its declaration (JSON-LD Product and Offer) gives the name, price and availability even
+when the visible page builds them with scripts: they are printed first, each once, unless
+the chosen text says them already. The description declared is the anchor of the kind's
+own rule: the block of the page that shows its first words, grown to the ancestors that
+add text with few links (the specifications around the description, not the
+recommendations beside it), is the content whenever it is found; the article rule's
+choice stands only when it is not (reviews, a notice or a carousel outscore a short
+description).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from common import trace
+from wf.extract import tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import Analysis, BlockRecord
+
+ANCHOR_CHARS = 40  # the description's first characters looked for in the page
+ANCHOR_MIN = 20  # a shorter description anchors nothing
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _anchor(body: Any, description: str) -> Any:
+    """The element whose own text starts the declared description, or None."""
+    want = _norm(description)[:ANCHOR_CHARS]
+    if len(want) < ANCHOR_MIN:
+        return None
+    for el in body.iter():
+        text = el.text
+        if text and len(text) >= ANCHOR_MIN and want in _norm(text):
+            return el
+    return None
+
+
+def _heading(body: Any, name: str) -> Any:
+    """The <h1> that shows the declared name (or the only <h1>), or None."""
+    headings = list(body.iter("h1"))
+    want = _norm(name)
+    for h in headings:
+        if want and want in _norm("".join(h.itertext())):
+            return h
+    return headings[0] if len(headings) == 1 else None
+
+
+def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
+    """The description's region, or the article rule's `analysis` when the page does not
+    show the declared description."""
+    from wf.extract.names import BLOCK
+
+    el = _anchor(body, declared.get("description", ""))
+    what = "declared description"
+    if el is None:
+        el, what = _heading(body, declared.get("name", "")), "product's heading"
+    if el is None:
+        trace.trace("extract: product: neither the declared description nor a heading shown")
+        return analysis
+    while el is not None and el.tag not in BLOCK:
+        el = el.getparent()
+    records = {b.el: b for b in analysis.blocks}
+    record = records.get(el)
+    if record is None:
+        return analysis
+    index = _grow(analysis.blocks, record)
+    trace.trace("extract: product: the %s's region <%s> taken", what, analysis.blocks[index].tag)
+    # by_kind stays False: a region under THIN_PROSE still widens to the page without its
+    # named boilerplate (on wceb's product pages that keeps more than it costs).
+    analysis.best, analysis.best_index = analysis.blocks[index].el, index
+    return analysis
+
+
+GROW_LINKS_MAX = 3
+
+
+def _grow(blocks: list[BlockRecord], cur: BlockRecord) -> int:
+    i = cur.parent
+    while i >= 0:
+        a = blocks[i]
+        if a.tag in ("html", "body") or a.boiler:
+            break
+        added = a.text - cur.text
+        if added and (a.link - cur.link) * GROW_LINKS_MAX > added:
+            break
+        cur = a
+        i = a.parent
+    return cur.index
+
+
+def header(declared: dict[str, str], text: str) -> str:
+    """The declared name, price and availability not in `text` already, one line each."""
+    lines = []
+    low = _norm(text)
+    name = declared.get("name")
+    if name and _norm(name) not in low:
+        lines.append(f"# {name}")
+    for key, label in (("price", "Price"), ("availability", "Availability")):
+        value = declared.get(key)
+        if value and _norm(value) not in low:
+            lines.append(f"{label}: {value}")
+    if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
+        lines.pop()
+    return "\n\n".join(lines)

@@ -1,0 +1,132 @@
+"""A thread (a forum topic, a question and its answers, an issue and its comments): the
+question or first post, then every answer or reply in page order.
+
+The kind's own rule, independent of the article scoring: the page is walked whole, names
+ignored, and its posts are the largest group (by prose) of sibling boxes of one tag and
+class (numbering tokens left out), tuning.SIBLINGS_MIN_THREAD of them or more holding
+prose (grouped by tag and first class word: an accepted answer adds words to its
+class). Their box is the content; it grows to the ancestors that add prose with few links
+(the question above a box of answers). Inside it, a box named as boilerplate is dropped
+only when it holds no prose of its own (votes, share and follow buttons, "log in to
+reply"): platforms name every post `comment`, which the article rule reads as boilerplate.
+So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS).
+Each post of the group starts with a line of its author and date (byline.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from common import trace
+from wf.extract import tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import Analysis, BlockRecord
+
+POST_TAGS = frozenset(("div", "article", "section", "li", "tr", "table"))
+GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
+GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
+
+
+def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | None:
+    """The index of the box of the page's posts, and the posts; None if none."""
+    from wf.extract.names import class_kind
+
+    groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
+    for b in blocks:
+        if b.parent < 0 or b.tag not in POST_TAGS or b.text == b.own:
+            continue  # a post holds blocks (its byline, its paragraphs)
+        # By the first class word only: an accepted answer adds words to its class.
+        key = (b.parent, b.tag, class_kind(b.el.get("class")).partition(" ")[0])
+        groups.setdefault(key, []).append(b)
+    from wf.extract.kinds.siblings import marked
+
+    best, best_rank, chosen = None, (False, 0.0), []
+    for (parent, _, _), members in groups.items():
+        posts = [m for m in members if m.raw >= tuning.POST_PROSE]
+        if len(posts) < tuning.SIBLINGS_MIN_THREAD:
+            continue
+        # Posts that show their author or date outrank any other group (two boxes of a
+        # page's layout hold prose too); among alike groups, the one with most prose.
+        sample = posts[: tuning.MARK_POSTS]
+        signed = sum(marked(m) for m in sample) >= tuning.SIBLINGS_MIN_THREAD
+        if not signed and len(posts) < tuning.SIBLINGS_MIN:
+            continue
+        rank = (signed, sum(m.raw for m in posts))
+        if rank > best_rank:
+            best, best_rank, chosen = parent, rank, posts
+    return None if best is None else (best, chosen)
+
+
+def _grow(blocks: list[BlockRecord], index: int) -> int:
+    cur = blocks[index]
+    for _ in range(GROW_LEVELS):
+        if cur.parent < 0:
+            break
+        a = blocks[cur.parent]
+        if a.tag in ("html", "body"):
+            break
+        added, prose = a.text - cur.text, a.raw - cur.raw
+        if prose < tuning.POST_PROSE or (a.link - cur.link) * GROW_LINKS_MAX > added:
+            break
+        cur = a
+    return cur.index
+
+
+def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
+    """The thread's posts as an Analysis for the writer, or None when the page shows no
+    posts (then the article rule chooses)."""
+    from wf.extract.records import Analysis, aggregate, walk
+
+    blocks = walk(body, skip_boilerplate=False, deadline=deadline)
+    if not blocks:
+        return None
+    aggregate(blocks, set(), gm)
+    found = _posts_box(blocks)
+    if found is None:
+        trace.trace("extract: thread: no posts of one shape found")
+        return None
+    index, posts = found
+    count = len(posts)
+    box = _grow(blocks, index)
+    from wf.extract.kinds import byline
+
+    lines = sum(byline.add(post.el) for post in posts)
+    trace.trace(
+        "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date; "
+        "the content is <%s>",
+        count,
+        blocks[index].tag,
+        (blocks[index].el.get("class") or "")[:40],
+        lines,
+        blocks[box].tag,
+    )
+    return Analysis(
+        blocks=blocks, best=blocks[box].el, best_index=box, kind=tuning.THREAD, by_kind=True
+    )
+
+
+def prune(el: Any, b: BlockRecord) -> bool:
+    """Inside a thread: nav, asides and footers go, and named boxes without prose, and
+    link lists; posts stay whatever they are named."""
+    from wf.extract.names import STRUCTURAL_NEGATIVE
+    from wf.extract.prune import link_list
+    from wf.extract.records import negative
+
+    if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure":
+        return True
+    if not b.raw and negative(b):
+        return True
+    if not b.good and b.text <= tuning.CONTROL_MAX and _control(el):
+        return True
+    return link_list(b)
+
+
+_VOTES = re.compile(r"[-+]?[\d.,]+[kKmM]?")
+
+
+def _control(el: Any) -> bool:
+    """A post's control or count: a vote count, share, follow, flag, "log in to reply"."""
+    text = " ".join("".join(el.itertext()).split()).lower()
+    return not text or bool(_VOTES.fullmatch(text)) or text in tuning.POST_CONTROLS

@@ -1,0 +1,220 @@
+"""What class and id names, tags and roles say about a block: boilerplate (navigation,
+share bars, comments, consent managers), content (article, body, post), or nothing.
+
+A token is judged once per page (cached): its boilerplate stems match inside longer
+names, its short words only whole, and words that name content beside a boilerplate
+word outweigh it. The word lists are in wf/extract/tuning.py.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from wf.extract import tuning
+
+HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# fmt: off
+BLOCK = frozenset((
+    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd",
+    "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure",
+    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html",
+    "legend", "li", "main", "menu", "nav", "noscript", "ol", "p", "pre", "section",
+    "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+))
+# fmt: on
+# Navigation, asides, page footers, and figures (their captions describe a picture, not
+# the story) are boilerplate unless they hold most of the page's prose.
+STRUCTURAL_NEGATIVE = frozenset(("nav", "aside", "footer", "figure", "figcaption"))
+_FRAMED = ("table", "pre", "blockquote", "code")
+# Never boilerplate by their class names: they hold the page or say they are its content.
+NEVER_NEGATIVE = frozenset(("html", "body", "main"))
+
+
+def _by_first_letter(alternatives: tuple[str, ...]) -> str:
+    """The alternatives as one alternation grouped by their first letter, each group in
+    the order given: the regex engine rejects a whole group on one letter, so a class
+    token is searched in about half the time, with the same matches (the same leftmost
+    alternative wins, since two can only tie where they share a first letter)."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "|".join(f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in groups.items())
+
+
+# The stems match anywhere; the words only whole, after every stem has been tried.
+_NEGATIVE = re.compile(
+    f"{_by_first_letter(tuning.NEGATIVE_STEMS)}"
+    f"|(?<![a-z])(?:{_by_first_letter(tuning.NEGATIVE_WORDS)})(?![a-z])"
+)
+# Words that say "this is the content". A class token made of them alone outweighs a
+# boilerplate token beside it (`article-body pagination-first`, `main has-sidebar`);
+# a token that mixes both (`article-footer`, `comment-content`) stays boilerplate.
+POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
+# Comments: a token that names one outweighs content names beside it.
+_STRONG = re.compile(r"comment(?!ary)|coment|komment|disqus")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_MODIFIERS = ("has-", "with-", "no-", "without-", "is-")
+_INNER_MODIFIERS = tuple("-" + m for m in _MODIFIERS)
+
+
+def _modified(prefix: str) -> bool:
+    """Whether a class word comes right after has-, no-, with-...: "has-sidebar" says
+    what a block holds, not what it is."""
+    return prefix in _MODIFIERS or prefix.endswith(_INNER_MODIFIERS)
+
+
+# Boilerplate that can outweigh a short article but never wraps one: reader comments and
+# recommendations. A page is never read as if these held its content.
+_NEVER_CONTENT = re.compile(tuning.NEVER_CONTENT, re.IGNORECASE)
+# ARIA roles of a box drawn over the page: a consent, sign-in or newsletter dialog.
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
+
+
+# Per class and id value: 0, or _NAMED (boilerplate), or _NAMED_TEASER or _NAMED_PICTURE
+# (only by a word that also names content, see below).
+_negative_cache: dict[str, int] = {}
+# Per class or id token: pages repeat tokens (col-md-6, wrapper, clearfix) far more than
+# whole class values, and each new token costs three regexes.
+_token_cache: dict[str, int] = {}
+_NEG, _STRONG_NEG, _POS, _TEASER, _PICTURE = 1, 2, 4, 8, 16
+_NAMED, _NAMED_TEASER, _NAMED_PICTURE = 1, 2, 3
+# "Teaser" names a box that teases another page, and on many news sites the article's own
+# lead paragraph (`article-teaser`, `teaser-text`): the box is boilerplate only when it
+# links somewhere.
+_TEASER_WORDS = frozenset(("teaser", "teasers"))
+# A picture's box is boilerplate (its caption describes the picture, not the story), but
+# a token that names text beside the picture (text-image, img-text) names a CMS's block of
+# text with a picture: boilerplate only when it holds no paragraph (a caption of that name).
+_IMAGE_WORDS = frozenset(("image", "img", "photo", "photos", "picture"))
+_TEXT_WORD = re.compile(r"(?<![a-z])text(?![a-z])")
+
+
+# A content system's publication state on an entry's own box (Drupal's `node-promoted`,
+# `node-sticky`, WordPress's `status-publish`): what state the entry is in, not what the
+# box is. Read as boilerplate, "promoted" would make the article a promotion.
+_STATE = re.compile(
+    r"(?:node|status)--?(?:promoted|sticky|not-sticky|published|unpublished|not-published|"
+    r"publish|draft|future|pending|private)"
+)
+
+
+def lowered(token: str) -> str:
+    """camelCase and snake_case with the same word boundaries as kebab-case."""
+    low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
+    return low.replace("_", "-") if "_" in low else low
+
+
+def _token_kind(token: str) -> int:
+    """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
+    _TEASER or _PICTURE when only such words name it) or _POS or 0."""
+    low = lowered(token)
+    if _STATE.fullmatch(low):
+        return 0
+    if "embed" in low:
+        return 0  # an embedded post (social-media-embed) is quoted content
+    hits = [m.group() for m in _NEGATIVE.finditer(low) if not _modified(low[: m.start()])]
+    if hits:
+        # has-sidebar, card-no-image: what a block holds, not what it is.
+        if _STRONG.search(low) and POSITIVE.search(low):
+            # comment-text, comment-body: a reader's comment, whatever else the block
+            # is called.
+            return _NEG | _STRONG_NEG
+        if all(hit in _IMAGE_WORDS for hit in hits) and _TEXT_WORD.search(low):
+            return _NEG | _PICTURE
+        return _NEG | _TEASER if all(hit in _TEASER_WORDS for hit in hits) else _NEG
+    return _POS if POSITIVE.search(low) else 0
+
+
+def _negative_kind(words: str) -> int:
+    """0, _NAMED, _NAMED_TEASER or _NAMED_PICTURE for class and id tokens."""
+    hit = _negative_cache.get(words)
+    if hit is None:
+        if len(_negative_cache) > 20000:
+            _negative_cache.clear()
+        if len(_token_cache) > 20000:
+            _token_cache.clear()
+        kinds = 0
+        strong = False  # a token names boilerplate by more than a word that names content
+        for token in words.split():
+            kind = _token_cache.get(token)
+            if kind is None:
+                kind = _token_cache[token] = _token_kind(token)
+            kinds |= kind
+            if kind & _NEG and not kind & (_TEASER | _PICTURE):
+                strong = True
+        hit = 0
+        if kinds & _NEG and (kinds & _STRONG_NEG or not kinds & _POS):
+            if strong or (kinds & _TEASER and kinds & _PICTURE):
+                hit = _NAMED
+            else:
+                hit = _NAMED_TEASER if kinds & _TEASER else _NAMED_PICTURE
+        _negative_cache[words] = hit
+    return hit
+
+
+def negative_words(words: str) -> bool:
+    """Whether class and id tokens name boilerplate."""
+    return _negative_kind(words) != 0
+
+
+def negative_block(el: Any, tag: str) -> bool:
+    """A boilerplate block by its tag or its class and id names."""
+    if tag in STRUCTURAL_NEGATIVE:
+        # A figure around a table, a code listing or a quotation frames content.
+        return tag != "figure" or next(el.iter(*_FRAMED), None) is None
+    if tag in NEVER_NEGATIVE:
+        return False
+    cls = el.get("class")
+    ident = el.get("id")
+    if not cls and not ident:
+        return False
+    # A site's own dialogs carry a class too: the roles are looked at only then.
+    # (aria-modal="true" is only valid beside one of these roles.)
+    if el.get("role") in _DIALOG_ROLES:
+        return True
+    if ident and ident.count("-") >= 3 and len(el) and el[0].tag in HEADING:
+        # An id made of a heading's words (`sharing-with-a-single-developer`, a
+        # documentation or wiki section's anchor) names the topic, not the block's role.
+        ident = None
+    if not cls and not ident:
+        return False
+    kind = _negative_kind(f"{cls} {ident}" if cls and ident else cls or ident)
+    if kind == _NAMED_TEASER:
+        return next(el.iter("a"), None) is not None
+    if kind == _NAMED_PICTURE:
+        return next(el.iterdescendants("p"), None) is None
+    return kind != 0
+
+
+_class_kinds: dict[str, str] = {}
+_DIGIT = re.compile(r"\d")
+
+
+def class_kind(cls: str | None) -> str:
+    """A class value without the tokens that number one element (cached: a page repeats
+    its class values, and the kinds compare many)."""
+    if not cls:
+        return ""
+    found = _class_kinds.get(cls)
+    if found is None:
+        if len(_class_kinds) > 20000:
+            _class_kinds.clear()
+        if _DIGIT.search(cls) is None:
+            found = cls
+        else:
+            found = " ".join(t for t in cls.split() if _DIGIT.search(t) is None)
+        _class_kinds[cls] = found
+    return found
+
+
+def never_content(el: Any) -> bool:
+    if el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true":
+        return True
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    if _NEVER_CONTENT.search(names) is None:
+        return False
+    return any(
+        _NEVER_CONTENT.search(token) and not _STATE.fullmatch(lowered(token))
+        for token in names.split()
+    )

@@ -1,0 +1,211 @@
+"""Consent dialogs and notices asking for JavaScript, known by their text in any box
+(whatever it is named): made boilerplate, and the page scored again. The words are in
+wf/extract/tuning.py."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from wf.extract import tuning
+from wf.extract.names import BLOCK, NEVER_NEGATIVE, never_content
+from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, best_block
+
+NOTICE_SPACING = 100
+# A box drawn over the page or at the very edge of <body> (where consent managers put
+# their dialogs, with or without names) needs a sparser vocabulary: one word in so many
+# characters, over a longer sample (legal text mixes in sentences of other words).
+NOTICE_SPACING_EDGE = 250
+NOTICE_HITS = 6
+EDGE_FIXED_DEPTH = 4  # boxes looked at for a fixed position: the block and three around
+_FIXED = re.compile(r"position\s*:\s*(?:fixed|sticky)", re.IGNORECASE)
+# "Browser" in the languages a notice about scripts is written in.
+_BROWSER = re.compile(
+    r"browser|navigateur|navegador|navigator|prohl[ií][zž]e[cč]|przegl[aą]dar|"
+    r"\u0431\u0440\u0430\u0443\u0437\u0435\u0440|\u30d6\u30e9\u30a6\u30b6|"
+    r"\u6d4f\u89c8\u5668|\u700f\u89bd\u5668"
+)
+NOTICE_SAMPLE = 800  # characters of a block read to judge it
+SCRIPT_NOTICE_MAX = 800  # characters: a notice about scripts is short
+# Characters of prose above which a block is read as no notice at all: a consent text
+# that long is a privacy policy, the page's own content (and reading it costs time).
+NOTICE_MAX = 6000
+NOTICE_MAX_EDGE = 12000  # the same for a block over the page or at its edge (at_edge)
+
+
+def sample(el: Any, size: int = NOTICE_SAMPLE) -> str:
+    """The start of a block's text: enough to judge it, and cheap (not the whole text)."""
+    parts: list[str] = []
+    n = 0
+    for text in el.itertext():
+        parts.append(text)
+        n += len(text)
+        if n > size:
+            break
+    return " ".join(parts)
+
+
+def at_edge(blocks: list[BlockRecord], b: BlockRecord) -> bool:
+    """Whether a block is drawn over the page (fixed or sticky, itself or a box around
+    it) or sits in a box of its own at the very start or end of <body>: one without the
+    page's navigation, header or footer, and with few links. Consent managers put their
+    dialogs there; an article sits in the page's layout, beside its navigation."""
+    el = b.el
+    for _ in range(EDGE_FIXED_DEPTH):
+        if el is None or el.tag == "body":
+            break
+        style = el.get("style")
+        if style and _FIXED.search(style):
+            return True
+        el = el.getparent()
+    top = b
+    while top.parent >= 0 and blocks[top.parent].parent >= 0:
+        top = blocks[top.parent]
+    if top.parent < 0 or top.link * 4 > top.text:
+        return False
+    box = top.el
+    if box.getprevious() is not None and box.getnext() is not None:
+        return False
+    return next(box.iter("nav", "header", "footer"), None) is None
+
+
+def notice(el: Any, b: BlockRecord, edge: bool = False) -> str | None:
+    """'consent' for a consent manager's dialog, 'script' for a notice that asks for
+    JavaScript, judged by the text (whatever the box is named); None otherwise. `edge`:
+    the block is drawn over the page or at its edge (at_edge), where a consent text can
+    be sparser in the words that make it one."""
+    text = sample(el, 3 * NOTICE_SAMPLE if edge else NOTICE_SAMPLE).lower()
+    if b.text <= SCRIPT_NOTICE_MAX and "javascript" in text:
+        in_noscript = el.tag == "noscript" or next(el.iterancestors("noscript"), None) is not None
+        if in_noscript or _BROWSER.search(text):
+            return "script"
+    if not any(word in text for word in tuning.CONSENT_CORE):
+        return None
+    hits = sum(text.count(word) for word in tuning.CONSENT_WORDS)
+    spacing = NOTICE_SPACING_EDGE if edge else NOTICE_SPACING
+    if hits >= NOTICE_HITS and hits * spacing >= len(text):
+        return "consent"
+    return None
+
+
+def _script_box(blocks: list[BlockRecord], b: BlockRecord) -> BlockRecord:
+    """The block of `b`'s subtree that holds its mention of JavaScript, when that block
+    holds under half of `b`'s text; else `b` itself (the notice is the whole block)."""
+    for el in b.el.iter():
+        text, tail = el.text, el.tail
+        if text and "javascript" in text.lower():
+            holder = el
+        elif tail and el is not b.el and "javascript" in tail.lower():
+            holder = el.getparent()
+        else:
+            continue
+        while holder is not b.el and holder.tag not in BLOCK:
+            holder = holder.getparent()
+        if holder is b.el:
+            return b
+        for inner in blocks[b.index + 1 : b.end]:
+            if inner.el is holder:
+                return inner if inner.text * 2 < b.text else b
+        return b
+    return b
+
+
+def never_content_prose(blocks: list[BlockRecord]) -> float:
+    """The prose inside blocks that never_content names (outermost ones only, and only
+    those that hold a tenth of the page's prose or more: the rest do not decide which
+    box holds most of it)."""
+    prose = 0.0
+    skip = 0
+    floor = 0.1 * blocks[0].raw
+    for i, b in enumerate(blocks):
+        if i < skip or b.raw < floor or not b.raw:
+            continue
+        el = b.el
+        if (el.get("class") or el.get("id") or el.get("role")) and never_content(el):
+            prose += b.raw
+            skip = b.end
+    return prose
+
+
+def held_above(blocks: list[BlockRecord], b: BlockRecord, held: list[Any]) -> bool:
+    """Whether a block lies inside another held one."""
+    i = b.parent
+    while i >= 0:
+        if blocks[i].el in held:
+            return True
+        i = blocks[i].parent
+    return False
+
+
+def hold(blocks: list[BlockRecord], held: list[Any], on: bool) -> None:
+    """Mark the blocks of the elements in `held` as boilerplate (on) or not."""
+    for b in blocks:
+        if b.el in held:
+            b.neg = on
+
+
+def skip_notices(
+    blocks: list[BlockRecord], best: int, gm: int, held: list[Any] | None = None
+) -> int:
+    """The chosen block, or another when it is, or mostly holds, a consent dialog or a
+    notice about JavaScript: those are made boilerplate and the page is scored again.
+
+    A consent text replaced by nothing is kept (a privacy policy is its page's content);
+    a notice about scripts is dropped even then, and the caller widens to the page."""
+    first = best
+    flagged: list[BlockRecord] = []
+    kinds: set[str] = set()
+    for _ in range(4):
+        chosen = blocks[best]
+        # Its child boxes that hold a good share of its prose first (a dialog beside the
+        # article in one wrapper), then, when none is a notice, the block itself. Only
+        # boxes: paragraphs of a page about privacy are not dialogs one by one.
+        suspects = []
+        floor = max(0.25 * chosen.good, GOOD_MIN)
+        j, end = best + 1, chosen.end
+        while j < end:  # child by child, over their subtrees
+            b = blocks[j]
+            j = b.end
+            if b.good >= floor and b.text > b.own:
+                suspects.append(b)
+        if chosen.tag not in NEVER_NEGATIVE and (
+            chosen.good <= NOTICE_MAX
+            or (chosen.good <= NOTICE_MAX_EDGE and at_edge(blocks, chosen))
+        ):
+            suspects.append(chosen)
+        found = False
+        for b in suspects:
+            if b is chosen and found:
+                break
+            if any(b.index < f.index < b.end for f in flagged):
+                # It holds a notice already dropped: its sample would read that notice
+                # again (a video's "enable JavaScript" box inside a short article).
+                continue
+            kind = notice(b.el, b, at_edge(blocks, b))
+            if kind == "script" and b.text > b.own:
+                # The notice can be one box of a short article (a video's "enable
+                # JavaScript" line): then that box goes, not the article.
+                b = _script_box(blocks, b)
+            if kind:
+                b.neg = True
+                flagged.append(b)
+                kinds.add(kind)
+                found = True
+        if not found:
+            return best
+        aggregate(blocks, set(), gm)
+        best = best_block(blocks)
+        if best < 0 or blocks[best].good < THIN_PROSE:
+            break
+    if "consent" not in kinds:
+        if held is not None:
+            held.extend(b.el for b in flagged)
+        return best
+    # Nothing else to read, or notices all the way down: the text is the page's own
+    # (`held` gets the notices, for a caller that looks further before it believes that).
+    for b in flagged:
+        b.neg = False
+        if held is not None:
+            held.append(b.el)
+    aggregate(blocks, set(), gm)
+    return first

@@ -1,0 +1,56 @@
+"""Inside the chosen content: which blocks are boilerplate to leave out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wf.extract.names import HEADING, STRUCTURAL_NEGATIVE, never_content
+from wf.extract.notices import SCRIPT_NOTICE_MAX, sample
+from wf.extract.records import CARD_MAX, PARAGRAPH_WORDS, BlockRecord, negative
+
+
+def prune_named(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is boilerplate by its tag or names alone."""
+    return negative(b)
+
+
+def prune_lenient(el: Any, b: BlockRecord) -> bool:
+    """prune() for a page whose class names cannot be trusted."""
+    if b.cut or b.tag in STRUCTURAL_NEGATIVE or never_content(el):
+        return True
+    return link_list(b)
+
+
+def prune(el: Any, b: BlockRecord) -> bool:
+    """Whether a block inside the chosen content is boilerplate to leave out."""
+    if b.boiler or b.cut or negative(b):
+        return True
+    if b.tag == "noscript" and b.text <= SCRIPT_NOTICE_MAX and "javascript" in sample(el).lower():
+        return True  # a notice asking for scripts, inside the article
+    return link_list(b)
+
+
+# A table is kept or dropped whole: a row of linked names is data in a table of films.
+_TABLE_PARTS = frozenset(("tbody", "thead", "tfoot", "tr", "td", "th"))
+# A list is judged item by item: the items that are only links go, the sentences stay
+# (a changelog whose entries link their bugs, beside a few that do not).
+_LISTS = frozenset(("ul", "ol"))
+
+
+def link_list(b: BlockRecord) -> bool:
+    """A list of links (menu, related stories, tags) with little prose of its own; a
+    paragraph or a list item is spared when words of its own join its links into a
+    sentence, and a heading always is (on a listing page, linked titles are the content)."""
+    text, link = b.text, b.link
+    # Past CARD_MAX characters of prose a block is no list of links, whatever its link
+    # count says (boilerplate boxes not walked into count all their text as links).
+    if not text or link * 2 <= text or b.good * 2 >= text or b.good >= CARD_MAX:
+        return False
+    tag = b.tag
+    if tag in HEADING or tag in _TABLE_PARTS or tag in _LISTS:
+        return False
+    if tag == "p" or (tag == "li" and text == b.own):
+        # A list item that holds no blocks reads like a paragraph: a changelog's "Thanks
+        # to <name>, <feature>", a reference with its source linked.
+        return text - link < PARAGRAPH_WORDS
+    return True

@@ -1,0 +1,116 @@
+"""White space as a browser shows it: runs of HTML spaces collapsed to one, <br> markers
+made line breaks, and huge text nodes collapsed a megabyte at a time."""
+
+from __future__ import annotations
+
+import re
+
+_WS = re.compile(r"[ \t\n\r\f]+")
+# What str.split() takes for white space besides HTML's spaces.
+_OTHER_SPACE = re.compile(
+    "[\x0b\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
+BR = "\x00"  # a <br>: never in the tree (libxml2 makes a page's NUL U+FFFD), so it is free
+SPACES = " \t\n\r\f"  # HTML's spaces
+CHUNK = 1 << 20  # characters a regex substitution works on at once
+
+
+def collapse(raw: str) -> str:
+    """Inline whitespace as a browser shows it; <br> markers become line breaks."""
+    if raw.isascii() and len(raw) < 65536:
+        # str.split() is faster than the regex, and on ASCII it splits on exactly the
+        # HTML spaces (control characters are gone by now); on a long run its list of
+        # words would cost far more memory than the text.
+        if BR not in raw:
+            return " ".join(raw.split())
+        lines = [" ".join(line.split()) for line in raw.split(BR)]
+    else:
+        if len(raw) > CHUNK:
+            text = _collapse_long(raw)  # soft hyphens go with the text policy there
+        else:
+            if "\xad" in raw:  # soft hyphens: invisible unless a line breaks there
+                raw = raw.replace("\xad", "")
+            if len(raw) < 65536 and BR not in raw and not _OTHER_SPACE.search(raw):
+                # White space here is HTML's only, which is all str.split() splits on:
+                # the same text as below, at half the cost (the regex builds pieces).
+                return " ".join(raw.split())
+            # Only HTML's own spaces collapse; a no-break space inside a line stays as
+            # written (at the edges of a line it is only padding).
+            text = _WS.sub(" ", raw)
+        if BR not in text:
+            return text.strip()
+        lines = [line.strip() for line in text.split(BR)]
+    return _join_lines(lines)
+
+
+def _join_lines(lines: list[str]) -> str:
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out)
+
+
+def collapse_run(parts: list[str]) -> str:
+    """collapse("".join(parts)), emptying ``parts``. A run over CHUNK characters is let go
+    of before its collapsed text is joined, so that a huge text node is held once rather
+    than twice (10 MB of ASCII and one emoji is 40 MB a copy); the caller keeps no other
+    reference to it."""
+    raw = "".join(parts)
+    parts.clear()
+    if raw.isspace():  # the indentation between two blocks, most often
+        return ""
+    if len(raw) <= CHUNK:
+        return collapse(raw)
+    pieces = _long_pieces(raw)
+    del raw
+    if any(BR in piece for piece in pieces):
+        return _join_lines([line.strip() for line in "".join(pieces).split(BR)])
+    # text.strip(), piece by piece: a copy of the whole text would cost as much again.
+    while pieces and not pieces[0].lstrip():
+        del pieces[0]
+    while pieces and not pieces[-1].rstrip():
+        pieces.pop()
+    if pieces:
+        pieces[0] = pieces[0].lstrip()
+        pieces[-1] = pieces[-1].rstrip()
+    return "".join(pieces)
+
+
+def _collapse_long(raw: str) -> str:
+    return "".join(_long_pieces(raw))
+
+
+def _long_pieces(raw: str) -> list[str]:
+    """_WS.sub(" ", raw) a megabyte at a time: on one huge text node the substitution's
+    list of pieces would cost ten times the text. Each chunk ends after a whole run of
+    spaces, so no run is split in two. Each chunk also goes through the output's text
+    policy here rather than at the end: a few invisible characters above U+FFFF make
+    Python store every character of a string in four bytes, and the copies that follow
+    would hold the whole node so (10 MB of them peaked 40 MB higher)."""
+    from common.text import clean_text
+
+    out: list[str] = []
+    start, size = 0, len(raw)
+    while start < size:
+        end = start + CHUNK
+        if end < size:
+            run = _WS.search(raw, end)
+            end = run.end() if run else size
+        chunk = raw[start:end]
+        if chunk.isascii():  # split() is several times faster than the regex
+            words = " ".join(chunk.split())
+            if chunk[:1].isspace():
+                words = " " + words
+            if chunk[-1:].isspace() and words != " ":
+                words += " "
+            out.append(words)
+        else:
+            # The policy removes controls, BR among them; a tab it keeps, and the sub
+            # has just turned every tab into a space, so a tab stands in for each <br>.
+            text = _WS.sub(" ", chunk).replace(BR, "\t")
+            out.append(clean_text(text).replace("\t", BR))
+        start = end
+    return out

@@ -1,0 +1,201 @@
+"""Tuning data of the page kinds, apart from the code that uses it (as trafilatura keeps
+its XPath expressions in xpaths.py): which declarations name which kind, and the
+thresholds of the structural rules. Change a figure here only on the evidence of many
+pages of a kind (tests/bench/bench_wceb.py), never of one.
+"""
+
+from __future__ import annotations
+
+ARTICLE = "article"
+THREAD = "thread"
+DOCUMENTATION = "documentation"
+PRODUCT = "product"
+LISTING = "listing"
+LANDING = "landing"
+KINDS = (ARTICLE, THREAD, DOCUMENTATION, PRODUCT, LISTING, LANDING)
+
+# schema.org types (JSON-LD @type, microdata itemtype's last part), lowered -> kind.
+SCHEMA_KINDS = {
+    "qapage": THREAD,
+    "discussionforumposting": THREAD,
+    "socialmediaposting": THREAD,
+    "product": PRODUCT,
+    "productgroup": PRODUCT,
+    "individualproduct": PRODUCT,
+    "productmodel": PRODUCT,
+    "car": PRODUCT,
+    "vehicle": PRODUCT,
+    "techarticle": DOCUMENTATION,
+    "apireference": DOCUMENTATION,
+    "howto": DOCUMENTATION,
+    "itemlist": LISTING,
+    "collectionpage": LISTING,
+    "searchresultspage": LISTING,
+    "offercatalog": LISTING,
+    "article": ARTICLE,
+    "newsarticle": ARTICLE,
+    "blogposting": ARTICLE,
+    "reportagenewsarticle": ARTICLE,
+    "analysisnewsarticle": ARTICLE,
+    "opinionnewsarticle": ARTICLE,
+    "scholarlyarticle": ARTICLE,
+    "recipe": ARTICLE,
+    "review": ARTICLE,
+    "liveblogposting": ARTICLE,
+    "faqpage": LANDING,
+    "service": LANDING,
+    "aboutpage": LANDING,
+    "contactpage": LANDING,
+}
+# og:type values -> kind (og:type "website" says nothing).
+OG_KINDS = {
+    "article": ARTICLE,
+    "product": PRODUCT,
+    "og:product": PRODUCT,
+    "product.item": PRODUCT,
+    "product.group": LISTING,
+}
+# When a page declares several kinds, the first of these wins: a question page declares
+# a QAPage and an Article, a product page an ItemList of related products, an article an
+# ItemList of its slides. A listing is believed only when nothing more specific is said.
+PRIORITY = (THREAD, PRODUCT, DOCUMENTATION, ARTICLE, LISTING, LANDING)
+# (Question and Answer alone name no thread: an FAQPage's mainEntity is a list of them.)
+# A page that declares this many Product objects is a collection of products.
+PRODUCTS_LISTING = 3
+# Path segments of documentation sites, read only when the page declares no other kind
+# than an article (documentation systems declare none, or an Article).
+DOC_PATHS = frozenset(
+    (
+        "docs",
+        "doc",
+        "documentation",
+        "reference",
+        "manual",
+        "api",
+        "guide",
+        "guides",
+        "learn",
+        "tutorial",
+    )
+)
+JSONLD_MAX = 200_000  # characters of one JSON-LD script read (a catalogue can be huge)
+JSONLD_SCRIPTS = 20  # scripts read per page
+
+# Posts, cards and rows: sibling boxes of one tag and class (digits left out).
+SIBLINGS_MIN = 3  # similar siblings that make a list of posts or items
+SIBLINGS_MIN_THREAD = 2  # on a page declared a thread: a question and one answer
+SIBLINGS_SHARE = 0.5  # the siblings hold this share of their parent's text at least
+SIBLINGS_LEVELS = 4  # ancestors of the chosen block looked at
+POST_PROSE = 30  # characters of prose that make a sibling a post
+
+# A product page's own lines from its declaration: at most this long each.
+PRODUCT_FIELD_MAX = 300
+# A post shows who wrote it or when: a <time>, or a box named for its author or date. A
+# group of sibling boxes with prose is a thread only when most of them show one (sections
+# of an article do not).
+POST_MARK = r"author|user|byline|poster|member|date|time|meta|avatar"
+MARK_SCAN = 400  # elements of a post looked at for its mark
+MARK_POSTS = 12  # posts of a group looked at for their marks
+
+# Listings: items are sibling boxes of one shape, each with a link and some words of its
+# own beside it (a title and a date, a price, an excerpt); a menu's items are all link.
+LIST_MIN = 5  # items that make a list
+LIST_ITEM_WORDS = 12  # characters outside links that most items hold
+# A list inside a box named for the page's frame is its navigation, whatever its shape.
+LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|pagination|pager)(?![a-z])"
+LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
+# The second opinion takes the list over the article rule's choice when the choice is
+# thin or the list holds this many times its text.
+LIST_OVER_CHOICE = 2.0
+
+# Landing pages: a choice that holds under this share of the page's prose (outside named
+# boilerplate), on a page that declares no article, thread, product or listing, is one
+# section of many.
+LANDING_SHARE = 0.5
+# ...and when other boxes beside the choice or its ancestors (its sections' siblings) hold
+# prose of a like weight: this many, each with this share of the choice's prose, most of
+# it outside list items (a news ticker beside an article is no section).
+LANDING_SECTIONS = 1
+LANDING_SECTION_SHARE = 0.25
+
+
+# The block scoring's words (wf/extract/names.py, notices.py).
+
+# Words in class and id values that name boilerplate on any site (with the commonest
+# non-English stems for comments and advertising). The distinctive ones match inside
+# longer names too (sitefooter, relatedPosts, commentlist); the short or ambiguous ones
+# only as whole words, so that "ad" does not match "header".
+# fmt: off
+NEGATIVE_STEMS = (
+    "comment(?!ary)", "disqus", "share", "sharing", "social", "related", "recommend",
+    "recirc", "promo", "newsletter", "subscri", "signup", "advert", "sponsor", "sidebar",
+    "widget", "footer", "breadcrumb", "navbar", "navigation", "menu", "cookie", "consent",
+    "gdpr", "banner", "popup", "modal", "outbrain", "taboola", "trending", "popular",
+    "byline", "pagination", "toolbar", "login", "caption", "gallery", "slideshow",
+    "carousel", "feedback", "coment", "komment", "reklam", "werbung", "publicidad",
+    "publicite", "empfehlung", "verwandte", "meistgelesen", "relacionad",
+    # Consent platforms name their containers alike on every site: OneTrust, Cookiebot,
+    # Didomi, Usercentrics, Quantcast, TrustArc, Sourcepoint, Borlabs, Complianz, CookieYes.
+    "onetrust", "ot-sdk", "optanon", "cybot", "didomi", "usercentrics", "qc-cmp",
+    "trustarc", "sp-message", "borlabs", "cmplz", "cmpbox", "iubenda", "axeptio",
+    "tarteaucitron",
+)
+NEGATIVE_WORDS = (
+    "ad", "ads", "adv", "nav", "rail", "tags", "cta", "follow", "rating", "skip", "pager",
+    "print", "author", "cmp", "klaro", "anzeige", "more-from", "also-like", "may-like",
+    "other-news", "lire-aussi", "articles-lies", "mehr-zum-thema", "weitere-artikel",
+    "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
+    "meta", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
+    "visually-hidden", "screen-reader", "screen-reader-text", "most-read", "more-stories",
+    "author-bio", "jump-link", "see-also", "also-read",
+)
+# fmt: on
+
+
+# Boilerplate that can outweigh a short article but never wraps one: reader comments and
+# recommendations. A page is never read as if these held its content (matched without case).
+NEVER_CONTENT = (
+    r"comment(?!ary)|coment|komment|disqus|related|recommend|outbrain|taboola|popular|"
+    r"trending|promo|newsletter|empfehlung|verwandte|meistgelesen|"
+    # Consent managers (their legal text about vendors and purposes is long prose).
+    r"consent|cookie|gdpr|onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|"
+    r"truste|sp_message|borlabs|cmplz|cky-consent|uc-banner|cmpbox|iubenda|axeptio|"
+    r"tarteaucitron|(?<![a-z])(?:cmp|klaro)(?![a-z])"
+)
+
+# Words of a consent manager's legal text, in the languages most pages here use and as
+# loanwords in most others ("cookie", "tracking"); one every NOTICE_SPACING characters of
+# text at least makes a box a consent dialog rather than an article that mentions them.
+# Counted with str.count on the lowered text: a regex alternation is a hundred times
+# slower here.
+CONSENT_WORDS = (
+    "cookie", "consent", "einwillig", "zustimm", "datenschutz", "privacy", "privacidad",
+    "confidentialit", "partner", "vendor", "anbieter", "purpose", "zweck", "finalit",
+    "legitimate interest", "berechtigte", "personalis", "personaliz", "tracking",
+    "widerruf", "withdraw", "gerät", "device", "stored", "gespeichert",
+    "partenaire", "appareil", "donnée", "personal data", "personenbezogen",
+    "\u30af\u30c3\u30ad\u30fc", "\u540c\u610f", "\u30d1\u30fc\u30c8\u30ca\u30fc",
+)  # fmt: skip
+# One of these is in every consent dialog: the rest are counted only then. (Japanese:
+# "cookie" and "consent".)
+CONSENT_CORE = (
+    "cookie",
+    "consent",
+    "einwillig",
+    "zustimm",
+    "\u30af\u30c3\u30ad\u30fc",
+    "\u540c\u610f",
+)
+
+# Threads: where a post names its author and date (class, id or itemprop), and the short
+# controls around posts (votes, share, follow, flag, reply, "log in to reply").
+POST_AUTHOR = r"author|user-?name|poster|nickname|member-?name|display-?name|user-?link|(?<![a-z])user(?![a-z])"
+POST_DATE = r"date|time|posted|timestamp|relativetime"
+BYLINE_MAX = 80  # characters: an author's or a date's box is short
+POST_CONTROLS = (
+    "share", "follow", "flag", "report", "reply", "quote", "like", "upvote", "downvote",
+    "vote", "bookmark", "permalink", "edit", "log in to reply", "sign in to reply",
+    "log in to comment", "sign in to comment", "add a comment", "improve this answer",
+    "improve this question", "show activity on this post", "copy link", "helpful",
+)  # fmt: skip
+CONTROL_MAX = 40  # characters: a control's box is short

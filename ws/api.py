@@ -1,0 +1,84 @@
+"""ws as a library: ``search`` runs the CLI's own search (the cached answer or the chain,
+``answer``, which ws/cli.py calls too) and returns ``Results``, whose ``to_json`` is the
+line ``ws --json`` prints. Options are make_options' keywords, checked as the flags are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from common.errors import UsageError
+
+if TYPE_CHECKING:
+    from ws.cache import Hit
+    from ws.chain import Report
+    from ws.config import SearchOptions
+
+
+class OptionError(UsageError, ValueError):
+    """A bad option value: the CLI's message and exit code 2, and a ValueError."""
+
+
+@dataclass(frozen=True)
+class Results:
+    """One search's answer. ``document`` is the --json object."""
+
+    document: dict[str, Any]
+
+    @property
+    def query(self) -> str:
+        return str(self.document["query"])
+
+    @property
+    def provider(self) -> str | None:
+        value = self.document["provider"]
+        return None if value is None else str(value)
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        """Each result's url, title, snippet (and the rest of its JSON)."""
+        return list(self.document["results"])
+
+    @property
+    def cached(self) -> bool:
+        return bool(self.document["cached"])
+
+    def __len__(self) -> int:
+        return len(self.document["results"])
+
+    def to_json(self) -> str:
+        """The line ``ws --json`` prints for this search, without its line end."""
+        from common.output import json_line
+
+        return json_line(self.document).rstrip("\n")
+
+
+def answer(options: SearchOptions, say: Callable[[str], None]) -> tuple[Report, Hit | None]:
+    """The search's report: the cache's, when fresh, else the chain's (then kept)."""
+    from ws import cache, chain
+
+    hit = cache.load(options)
+    if hit is not None:
+        return hit.report, hit
+    report = chain.run(options, say=say)
+    cache.store(options, report)
+    return report, None
+
+
+def search(query: str, **options: Any) -> Results:
+    """Search as ``ws QUERY --json`` does; keywords are ws.config.make_options' (provider,
+    max_results, allow, block, region_code, time, safe, timeout, engines, all_engines,
+    page, use_cache, environ). Raises the ToolError of the CLI's exit code when the search
+    fails (NoResults, AllFailed, ...)."""
+    from ws import config, view
+
+    try:
+        opts = config.make_options(query, **options)
+    except UsageError as exc:
+        raise OptionError(exc.message) from None
+    report, hit = answer(opts, lambda line: None)
+    if report.error is not None:
+        raise report.error
+    return Results(view.json_doc(report, cached=hit is not None))
