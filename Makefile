@@ -11,7 +11,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install chromium test demo lint man bench mutation scale clean
 
-install: $(STAMP) chromium
+# The man pages linked where man finds them once .venv/bin is on PATH (man-db looks in
+# ../share/man beside each directory of PATH): man wf, man ws.
+MAN_LINKS := $(VENV)/share/man/man1/wf.1 $(VENV)/share/man/man1/ws.1
+
+install: $(STAMP) $(MAN_LINKS) chromium
+
+$(VENV)/share/man/man1/%.1: | $(STAMP)
+	@mkdir -p $(@D) && ln -sfn ../../../../man/$*.1 $@
 
 $(STAMP): pyproject.toml common/version.py
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "make: Python 3.11+ is needed ($(PYTHON) is older)" >&2; exit 1; }
@@ -31,8 +38,18 @@ chromium:
 	  echo "make: Chromium is missing; install it with: sudo apt-get install chromium" >&2; \
 	fi
 
+# As root the suite runs in a network namespace that has only loopback, as make demo
+# does, so that the render tests (Chromium only starts there) run too. Already in one
+# (.ci/run's, or a shell of your own): no namespace is made inside it.
+PYTEST ?= $(BIN)/python -m pytest -q -p no:cacheprovider
+LOOPBACK_ONLY := $(BIN)/python -c 'import socket, sys; sys.exit([n for _, n in socket.if_nameindex()] != ["lo"])'
 test: install
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null && ! $(LOOPBACK_ONLY); then \
+	  echo "make: the tests run in a network namespace that has only loopback"; \
+	  unshare --net sh -c 'ip link set lo up && exec "$$@"' _ $(PYTEST); \
+	else \
+	  $(PYTEST); \
+	fi
 
 # As root the demo runs in a network namespace that has only loopback (Chromium included).
 demo: install

@@ -196,3 +196,29 @@ EXIT_TABLE: tuple[tuple[int, str, str], ...] = (SUCCESS,) + tuple(
 )
 
 BY_CODE: dict[int, type[ToolError]] = {c.code: c for c in ERROR_CLASSES}
+
+# The next step for the failures a user can act on, by tool and code; the error line
+# ends with it in parentheses. Codes 2, 23, 63 and 77 name theirs in the message itself.
+_PROXIES = "the proxy variables (http_proxy, https_proxy, no_proxy)"
+NEXT_STEPS: dict[str, dict[int, str]] = {
+    "wf": {
+        HTTPServerError.code: "the server failed: try again later, or --retry N",
+        DNSError.code: f"check the host name, the network, or {_PROXIES}",
+        ConnectError.code: f"check the host and port, or {_PROXIES}; --retry N tries again",
+        Timeout.code: "raise --timeout, or --retry N for a server that stalls",
+    },
+    "ws": {
+        HTTPServerError.code: "the engines failed: try again later",
+        DNSError.code: f"check the network, or {_PROXIES}",
+        ConnectError.code: f"check the network, or {_PROXIES}",
+        Timeout.code: "raise --timeout or WS_TIMEOUT",
+    },
+}
+
+
+def next_step(tool: str, exc: ToolError) -> str:
+    """The hint an error line ends with, or ""."""
+    step = NEXT_STEPS.get(tool, {}).get(exc.code, "")
+    if not step or "--proxy-resolves" in exc.message:  # a proxy's own advice stands alone
+        return ""
+    return f" ({step})"

@@ -25,7 +25,16 @@ ERROR_CHARS = 2000
 
 
 def error_line(tool: str, exc: ToolError) -> None:
-    diag(tool, f"({exc.code}) {exc.message}", limit=ERROR_CHARS)
+    from common.errors import next_step
+    from common.text import cap
+
+    step = next_step(tool, exc)
+    # The message is capped, never the next step after it.
+    diag(
+        tool,
+        f"({exc.code}) {cap(exc.message, ERROR_CHARS - 10 - len(step))}{step}",
+        limit=ERROR_CHARS,
+    )
 
 
 class _SigTerm(BaseException):
@@ -154,8 +163,14 @@ def _fail(
 
 
 def _usage_message(tool: str, exc: Any) -> str:
+    import click
+
     message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
     message = " ".join(message.split())
+    if isinstance(exc, click.NoSuchOption):
+        # Most often a query or URL that starts with '-': say how to give one.
+        what = "a query" if tool == "ws" else "a URL"
+        return f"{message} ({what} that starts with '-' goes after --: {tool} -- ARG; see {tool} --help)"
     return f"{message} (see {tool} --help)"
 
 

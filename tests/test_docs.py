@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import socket
 import subprocess
 
 import pytest
@@ -118,3 +120,153 @@ def test_the_map_of_the_suite_says_where_each_module_of_common_is_tested():
     for module, where in rows.items():
         named = re.findall(r"`((?:hostile/)?test_\w+\.py)`", where)
         assert named and all((tests / name).is_file() for name in named), module
+
+
+_PROBE = (
+    "import os, socket; "
+    "print(os.readlink('/proc/self/ns/net'), [n for _, n in socket.if_nameindex()])"
+)
+
+
+def _make_test(prefix: list[str]) -> str:
+    """What `make test` runs, as the last line it prints: the namespace and interfaces of
+    the command that would run pytest (the prerequisites taken as made)."""
+    import sys
+
+    from tests.helpers import VENV_BIN
+
+    r = subprocess.run(
+        [
+            *prefix,
+            "make",
+            "-s",
+            "-C",
+            str(ROOT),
+            "-o",
+            ".venv/.installed",
+            "-o",
+            "chromium",
+            "test",
+            f"BIN={VENV_BIN}",
+            f'PYTEST={sys.executable} -c "{_PROBE}"',
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout.splitlines()[-1]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="make test makes a namespace only as root")
+def test_make_test_runs_in_a_loopback_only_namespace_made_once():
+    import shutil
+
+    if shutil.which("unshare") is None or shutil.which("make") is None:
+        pytest.skip("needs unshare and make")
+    # The probe replaces pytest through $(PYTEST): without it make would run the suite.
+    recipe = (ROOT / "Makefile").read_text().split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    assert "$(PYTEST)" in recipe, "make test runs pytest as $(PYTEST)"
+    # In a namespace that has more than loopback (a veth pair, down, in a namespace of its
+    # own: it reaches nothing), make test makes one that has only loopback.
+    outer = subprocess.run(
+        [
+            "unshare",
+            "--net",
+            "sh",
+            "-c",
+            "ip link add v0 type veth peer name v1 && readlink /proc/self/ns/net",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if outer.returncode != 0:
+        pytest.skip(f"no veth pair here: {outer.stderr.strip()}")
+    script = (
+        "ip link set lo up && ip link add v0 type veth peer name v1 && "
+        'readlink /proc/self/ns/net >&2 && exec "$@"'
+    )
+    made = _make_test(["unshare", "--net", "sh", "-c", script, "_"])
+    ns, interfaces = made.split(" ", 1)
+    assert interfaces == "['lo']", made
+    # Already in one (as .ci/run and this suite are): not another inside it.
+    here = os.readlink("/proc/self/ns/net")
+    if [n for _, n in socket.if_nameindex()] == ["lo"]:
+        assert _make_test([]) == f"{here} ['lo']"
+
+
+def test_a_url_without_a_scheme_gets_http_as_the_man_page_says():
+    from common.http.url import normalise_url
+
+    page = " ".join((ROOT / "man" / "wf.1").read_text().split())
+    assert r"A URL without a scheme gets \fBhttp://\fR" in page
+    assert r"\fBwf example.com/a\fR fetches \fBhttp://example.com/a\fR" in page
+    assert normalise_url("example.com/a") == "http://example.com/a"
+
+
+def test_the_readme_says_how_to_reach_the_tools_and_their_man_pages():
+    import shutil
+
+    readme = (ROOT / "README.md").read_text()
+    assert 'export PATH="$PWD/.venv/bin:$PATH"' in readme
+    assert "`man -l man/wf.1`" in readme and "`man -l man/ws.1`" in readme
+    # make install links the pages where man finds them from PATH alone.
+    from tests.helpers import VENV_BIN
+
+    if shutil.which("man") is None or not (VENV_BIN.parent / "share" / "man").is_dir():
+        pytest.skip("no man, or a venv that make install did not make")
+    env = {k: v for k, v in os.environ.items() if k != "MANPATH"}
+    env["PATH"] = f"{VENV_BIN}:/usr/bin:/bin"
+    found = subprocess.run(["man", "-w", "wf", "ws"], capture_output=True, text=True, env=env)
+    assert found.stdout.split() == [str(ROOT / "man" / "wf.1"), str(ROOT / "man" / "ws.1")]
+
+
+@pytest.mark.parametrize("page", ["wf.1", "ws.1"])
+def test_the_signals_the_supervisor_passes_on_are_the_man_page_s(page):
+    import signal
+
+    from common.watchdog import _FORWARDED
+
+    text = " ".join((ROOT / "man" / page).read_text().split())
+    said = re.search(
+        r"(SIG[A-Z]+), (SIG[A-Z]+),? (?:and|or) (SIG[A-Z]+) (?:sent to the supervisor|it passed on)",
+        text,
+    )
+    assert said, page
+    assert {getattr(signal, name) for name in said.groups()} == set(_FORWARDED)
+
+
+_VARIABLE = re.compile(r"\b(?:WF|WS)_[A-Z0-9_]*[A-Z0-9]\b|\bSEARXNG_URL\b")
+
+
+def _read_in(folder: str) -> set[str]:
+    return {
+        name
+        for path in (ROOT / folder).rglob("*.py")
+        for name in _VARIABLE.findall(path.read_text())
+    }
+
+
+def _environment_section(page: str) -> set[str]:
+    """The variables a page's ENVIRONMENT sections (.SH or .SS) name."""
+    text = (ROOT / "man" / page).read_text()
+    for font in ("\\fB", "\\fR", "\\fI"):
+        text = text.replace(font, " ")
+    sections = re.split(r"\n\.S[HS] ", text)
+    return {
+        name
+        for section in sections
+        if section.upper().startswith("ENVIRONMENT")
+        for name in _VARIABLE.findall(section)
+    }
+
+
+def test_every_variable_read_is_in_a_man_page_s_environment_and_back():
+    wf_page, ws_page = _environment_section("wf.1"), _environment_section("ws.1")
+    read = _read_in("common") | _read_in("wf") | _read_in("ws")
+    # Each tool's own variables in its own page; the shared ones in one page at least.
+    assert _read_in("wf") - wf_page == set()
+    assert _read_in("ws") - ws_page == set()
+    assert read - (wf_page | ws_page) == set()
+    # And no page documents a variable nothing reads.
+    assert (wf_page | ws_page) - read == set()

@@ -30,13 +30,19 @@ def test_404_exits_4(wf, serve):
 def test_500_exits_5(wf, serve):
     srv = serve(respond(500, b"boom"))
     r = wf(*ALLOW, srv.url)
-    assert r.code == 5 and r.stderr.startswith("wf: (5) HTTP 500")
+    assert r.code == 5
+    assert r.stderr == (
+        f"wf: (5) HTTP 500 from {srv.url} (the server failed: try again later, or --retry N)\n"
+    )
 
 
 def test_unresolvable_host_exits_6(wf):
     r = wf("http://host.invalid/")
     assert r.code == 6
-    assert r.stderr == "wf: (6) could not resolve host host.invalid\n"
+    assert r.stderr == (
+        "wf: (6) could not resolve host host.invalid (check the host name, the network, or "
+        "the proxy variables (http_proxy, https_proxy, no_proxy))\n"
+    )
 
 
 def test_closed_port_exits_7(wf):
@@ -47,6 +53,10 @@ def test_closed_port_exits_7(wf):
     r = wf(*ALLOW, f"http://127.0.0.1:{port}/")
     assert r.code == 7
     assert "could not connect to 127.0.0.1" in r.stderr
+    assert r.stderr.endswith(
+        " (check the host and port, or the proxy variables (http_proxy, https_proxy, "
+        "no_proxy); --retry N tries again)\n"
+    )
 
 
 def test_sleeping_server_exits_28_within_timeout_plus_one_second(wf, serve):
@@ -57,6 +67,7 @@ def test_sleeping_server_exits_28_within_timeout_plus_one_second(wf, serve):
     assert r.code == 28
     assert took < 2.0
     assert r.stderr.startswith("wf: (28) timed out")
+    assert r.stderr.endswith(" (raise --timeout, or --retry N for a server that stalls)\n")
 
 
 def test_self_signed_https_exits_35(wf, serve, tmp_path):

@@ -360,6 +360,84 @@ def test_current_age():
     assert is_fresh(fresh, at + 59) and not is_fresh(fresh, at + 61)
 
 
+# RFC 9111 3.2 and 4.3.4: a 304 updates the stored fields with its own, except the ones
+# that describe the body it does not carry (and ours: hop-by-hop fields and what the
+# stored, decoded body no longer has); Age and Date are the 304's or none.
+STORED = {
+    "content-type": "text/html; charset=utf-8",
+    "etag": '"v1"',
+    "cache-control": "max-age=0",
+    "last-modified": "Tue, 01 Dec 2026 10:00:00 GMT",
+    "date": "Tue, 01 Dec 2026 10:00:05 GMT",
+    "age": "5",
+    "x-only-stored": "stored",
+    "x-both": "stored",
+}
+FROM_304 = {
+    # May replace (or add):
+    "etag": '"v2"',
+    "cache-control": "max-age=300",
+    "last-modified": "Tue, 01 Dec 2026 11:00:00 GMT",
+    "expires": "Wed, 02 Dec 2026 10:00:00 GMT",
+    "x-both": "from the 304",
+    "x-only-304": "from the 304",
+    # May not:
+    "content-type": "application/octet-stream",
+    "content-length": "0",
+    "content-encoding": "gzip",
+    "content-range": "bytes 0-0/1",
+    "set-cookie": "session=1",
+    "transfer-encoding": "chunked",
+    "connection": "close",
+    "keep-alive": "timeout=5",
+    "trailer": "x-sum",
+    "upgrade": "h2c",
+    "te": "trailers",
+    "proxy-connection": "close",
+}
+MAY_REPLACE = {"etag", "cache-control", "last-modified", "expires", "x-both", "x-only-304"}
+
+
+@pytest.mark.parametrize("with_date", [True, False], ids=["304-with-date", "304-without"])
+def test_what_a_304_may_and_may_not_replace(tmp_path, with_date):
+    from common.http.cache import HIT, MISS, REVALIDATED, HttpCache, cache_key, cached_fetch
+    from common.http.client import Response
+    from common.http.url import normalise_url
+
+    url = "http://127.0.0.1:9/page"  # never connected to: get() below answers
+    cache = HttpCache(tmp_path / "c", 10_000_000)
+    (tmp_path / "c").mkdir(mode=0o700)
+    not_modified = dict(FROM_304)
+    if with_date:
+        not_modified["date"] = formatdate(time.time(), usegmt=True)
+    answers = [
+        Response(url, url, 200, dict(STORED), b"the stored body", 1),
+        Response(url, url, 304, not_modified, b"", 1),
+    ]
+    sent: list[dict[str, str]] = []
+
+    def get(extra):  # type: ignore[no-untyped-def]
+        sent.append(dict(extra))
+        return answers.pop(0)
+
+    assert cached_fetch(url, {}, cache, get)[1] == MISS
+    out, how = cached_fetch(url, {}, cache, get)
+    assert how == REVALIDATED and sent[1] == {
+        "If-None-Match": '"v1"',
+        "If-Modified-Since": "Tue, 01 Dec 2026 10:00:00 GMT",
+    }
+    assert (out.status, out.body) == (200, b"the stored body")
+    want = {k: v for k, v in STORED.items() if k not in ("age", "date")}
+    want.update({k: FROM_304[k] for k in MAY_REPLACE})
+    if with_date:
+        want["date"] = not_modified["date"]
+    assert out.headers == want
+    # As kept on disk, and the entry fresh for the 304's max-age: no request.
+    entry = cache.load(cache_key(normalise_url(url), {}))
+    assert entry is not None and entry.headers == want
+    assert cached_fetch(url, {}, cache, get)[1] == HIT and len(sent) == 2
+
+
 def test_an_entry_that_cannot_be_judged_is_a_miss(tmp_path, monkeypatch):
     """The guard behind the grammar: whatever a stored entry holds, judging its freshness
     never fails the run (today's readers do not raise; an entry may be older than them)."""

@@ -108,6 +108,44 @@ def test_dash_reads_urls_from_stdin(serve):
     assert r.stdout == f"==> {a.url} <==\nA\n==> {b.url} <==\nB\n"
 
 
+@pytest.mark.parametrize("args", [["-"], ["--input", "-"]])
+def test_closed_stdin_reads_as_empty(args):
+    # Supervisors start jobs with fd 0 closed: Python's sys.stdin is then None.
+    def run(redirect: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["sh", "-c", f'exec "$@" {redirect}', "_", tool_path("wf"), *args],
+            capture_output=True,
+            text=True,
+            env=subprocess_env(),
+            timeout=30,
+        )
+
+    closed, empty = run("<&-"), run("</dev/null")
+    assert "this is a bug" not in closed.stderr
+    assert (closed.returncode, closed.stdout, closed.stderr) == (
+        empty.returncode,
+        empty.stdout,
+        empty.stderr,
+    )
+    if args == ["-"]:
+        assert closed.returncode == 2 and "no URL given" in closed.stderr
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "hint"),
+    [
+        ("ws", ["-v flag meaning"], "a query that starts with '-' goes after --: ws -- ARG"),
+        ("ws", ["-q"], "a query that starts with '-' goes after --: ws -- ARG"),
+        ("wf", ["-zz"], "a URL that starts with '-' goes after --: wf -- ARG"),
+    ],
+)
+def test_an_unknown_option_says_that_double_dash_ends_the_options(tool, args, hint):
+    from tests.helpers import assert_one_line_error, invoke
+
+    r = invoke(tool, args)
+    assert_one_line_error(r, 2, "No such option", hint, f"see {tool} --help", tool=tool)
+
+
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_during_fetch(serve, sig, code):
     srv = serve(lambda conn, req: time.sleep(10))

@@ -11,7 +11,7 @@ import pytest
 
 from tests.helpers import ALLOW
 from tests.servers import respond
-from wf.empty import is_tiny, why_empty
+from wf.empty import is_tiny, meta_refresh, why_empty
 from wf.extract import extract_text
 
 PAD = "<script>" + "var x = 1;\n" * 250 + "</script>"  # 2750 bytes of script
@@ -174,9 +174,174 @@ def test_a_meta_refresh_says_where_it_points() -> None:
     # A timed reload of the page itself is no redirect.
     reload = '<html><head><meta http-equiv="refresh" content="300"></head><body></body></html>'
     assert why(reload) == "no text: nothing readable"
+    # Nor is a refresh to the page's own address, however it is spelled.
+    for own in ("https://news.example/2026/harbour", "/2026/harbour", "harbour"):
+        itself = f'<html><head><meta http-equiv="refresh" content="0; url={own}"></head></html>'
+        assert why(itself) == "no text: nothing readable", own
+    # Without the page's address the target is kept as written.
+    assert meta_refresh('<meta http-equiv="refresh" content="0; url=/next">', None) == "/next"
     # A page with its text is printed as it is, refresh or not.
     moved = page('<meta http-equiv="refresh" content="0; url=/elsewhere">' + ARTICLE)
     assert why(moved) is None
+
+
+def test_the_edges_of_a_page_of_only_links_or_images() -> None:
+    from wf.empty import _OWN_TEXT, _Seen
+
+    # With nothing printed, one picture is the page (in the singular).
+    single = page('<article><img src="/dawn.jpg"></article>')
+    assert why(single) == "no text: page holds only images (1 image)"
+    # With a little text, three links (or pictures) are; two are not.
+    listing = "<ul>" + "".join(
+        f'<li><a href="/{w}">{w}</a></li>' for w in ("Alpha", "Beta", "Gamma")
+    )
+    note = why(page(listing + "</ul>"))
+    assert note is not None and note.endswith("page holds only links (3 links)"), note
+    assert why(page(listing.replace('<li><a href="/Gamma">Gamma</a></li>', "") + "</ul>")) is None
+
+    # Its own text under _OWN_TEXT characters: still a page of links; at it, not.
+    def with_own(n: int) -> str:
+        return page(f"<p>{'x' * n}</p>" + listing + "</ul>")
+
+    at = next(n for n in range(200) if _Seen(with_own(n)).own == _OWN_TEXT)
+    assert why(with_own(at)) is None
+    below = why(with_own(at - 1))
+    assert below is not None and below.endswith("page holds only links (3 links)"), below
+
+
+def test_what_a_reader_sees_is_counted_from_the_first_character() -> None:
+    from wf.empty import _Seen
+
+    seen = _Seen('abc d\ne<a href="/x">link text</a>fg<img src="/p.jpg"><a>no href</a>')
+    # Text outside links, without spaces and line ends: "abcde", "fg", "nohref".
+    assert (seen.own, seen.links, seen.images) == (13, 1, 1)
+    assert _Seen("xyz").own == 3 and _Seen("").own == 0
+    # The text after the last tag counts too, spaces and line ends left out.
+    assert _Seen("ab<i></i>c d\ne").own == 5 and _Seen("a b\nc").own == 3
+    # Nobody reads a script, a style or a title (nor tags inside them); text after them is
+    # read, an <a> inside an <a> closes the first, and an <a> closed counts its text out.
+    hidden = _Seen(
+        "ab<script>var c = '<a href=x>'</script>cd<style>p{}</style>"
+        '<a href="/1">in<a href="/2">in</a>ef<title>T</title>gh<a href="/3">tail'
+    )
+    assert (hidden.own, hidden.links) == (8, 3), (hidden.own, hidden.links)
+    assert hidden.text == "ab cd in in ef gh"
+    # Only the hidden element's own end tag ends it.
+    drawing = _Seen("ab<svg><g></g><text>xy</text></svg>cd")
+    assert (drawing.own, drawing.text) == (4, "ab cd")
+    closed = _Seen('<a href="/1">in</a>outside')
+    assert (closed.own, closed.text) == (7, "in outside")
+
+
+def test_the_words_a_reader_sees_are_read_past_many_empty_tags() -> None:
+    # Twelve thousand empty tags make no text: the footer's words are still within the
+    # characters looked at (the extractor drops the footer; the reader sees it).
+    html = page("<i></i>" * 6000 + "<p>Harbour.</p><footer>Subscribe to continue reading</footer>")
+    assert why(html) == (
+        "little text (8 characters): page is behind a paywall (its text says "
+        "'Subscribe to continue')"
+    )
+
+
+def test_sign_in_words_alone_or_a_form_alone_are_no_wall() -> None:
+    assert why(page("<p>Sign in</p>")) is None
+    assert why(page('<form action="/find"><input name="q"><p>Find</p></form>')) is None
+
+
+def test_the_refresh_is_found_among_other_meta_tags() -> None:
+    url = "https://news.example/2026/harbour"
+    refresh = '<meta http-equiv="refresh" content="0; url=/next">'
+    other = '<meta name="robots" content="noindex">'
+    # First or last among them, the refresh's own content is read.
+    assert meta_refresh(refresh + other, url) == "https://news.example/next"
+    assert meta_refresh(other + refresh, url) == "https://news.example/next"
+    assert meta_refresh(other + refresh + other, url) == "https://news.example/next"
+    # A tag longer than a refresh ever is (2 KB) is not read.
+    long = '<meta http-equiv="refresh" content="0; url=/next" data-x="' + "a" * 3000 + '">'
+    assert meta_refresh(long, url) is None
+    assert meta_refresh(long + refresh, url) == "https://news.example/next"
+    assert meta_refresh(long + refresh + other, url) == "https://news.example/next"
+    # Each <meta> gets its own 2 KB: one right after an unfinished one is read in full.
+    head = '<meta<meta http-equiv="refresh" content="0; url=/next" data-x="'
+    tight = head + "a" * (2050 - len(head) - 1) + '">'
+    assert tight.index(">") == 2050
+    assert meta_refresh(tight, url) == "https://news.example/next"
+
+
+def test_a_refresh_without_content_is_no_redirect() -> None:
+    bare = '<html><head><meta http-equiv="refresh"></head><body></body></html>'
+    assert why(bare) == "no text: nothing readable"
+
+
+def test_brief_cuts_at_80_characters() -> None:
+    from wf.empty import _brief
+
+    assert _brief(" a \n  b ") == "a b"
+    assert _brief("a" * 80) == "a" * 80
+    assert _brief("a" * 81) == "a" * 77 + "..."
+    long = "https://news.example/" + "p" * 100
+    html = f'<html><head><meta http-equiv="refresh" content="0; url={long}"></head></html>'
+    assert why(html) == (
+        f"no text: page redirects to {long[:77]}... (a meta refresh); fetch that address"
+    )
+
+
+def _explained(html: str, *, can_render: bool = True, **page_fields: object) -> list[str]:
+    """The notes explain() gives a page (wf's default options), and the lines it logs."""
+    from wf.empty import explain
+    from wf.options import make_options
+    from wf.view import PageResult
+
+    said: list[str] = []
+    result = PageResult(**page_fields)  # type: ignore[arg-type]
+    text = extract_text(html)
+    opts = make_options({})
+    explain(result, lambda: html, text, opts, log=said.append, can_render=can_render)
+    assert said == [f"note: {n}" for n in result.notes]
+    return result.notes
+
+
+def test_every_signal_of_a_shell_is_named() -> None:
+    two = page(
+        '<div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript>'
+        + PAD
+    )
+    note = why(two, never=True)
+    assert (
+        note is not None
+        and "rendered (noscript asks for JavaScript, empty mount point) and" in note
+    )
+
+
+def test_a_refresh_is_not_looked_for_after_rendering_or_at_a_wall_s_address() -> None:
+    refresh = (
+        '<html><head><meta http-equiv="refresh" content="0; url=/next"></head><body></body></html>'
+    )
+    assert why(refresh, rendered=True) == "no text: nothing readable even after rendering"
+    wall = why(refresh, url="https://news.example/account/login?next=/a")
+    assert (
+        wall
+        == "no text: the address is a sign-in page (https://news.example/account/login?next=/a)"
+    )
+
+
+def test_explain_reads_the_page_as_fetched() -> None:
+    # The address the page ended at, else the one asked for.
+    login = "https://news.example/account/login?next=/a"
+    assert _explained(page("<p>One moment.</p>"), url=login)[0].endswith(
+        "the address is a sign-in page (https://news.example/account/login?next=/a)"
+    )
+    assert _explained(page("<p>One moment.</p>"), url="https://news.example/a", final_url=login)
+    # A rendered page is told as such.
+    assert _explained(page(""), url="https://news.example/a", rendered=True) == [
+        "no text: nothing readable even after rendering"
+    ]
+    # A shell wf could render was rendered (its own note says how); one it could not says so.
+    assert _explained(SHELL, url="https://news.example/a") == []
+    (note,) = _explained(SHELL, url="https://news.example/a", can_render=False)
+    assert note.endswith("needs rendering; wf renders only pages it fetches"), note
+    # A page long enough says nothing at all.
+    assert _explained(ARTICLE, url="https://news.example/a") == []
 
 
 def test_an_empty_page_without_a_reason_still_says_so() -> None:

@@ -352,6 +352,60 @@ def test_no_date_at_all_keeps_document_order(wf, serve):
     assert r.stdout == "## c\n\n## a\n\n## b\n"
 
 
+def _atom_entry(title: str, published: str | None, updated: str | None) -> str:
+    dates = (f"<published>{published}</published>" if published else "") + (
+        f"<updated>{updated}</updated>" if updated else ""
+    )
+    return f"<entry><title>{title}</title>{dates}</entry>"
+
+
+def _rss_item(title: str, published: str | None, updated: str | None) -> str:
+    dates = (f"<pubDate>{published}</pubDate>" if published else "") + (
+        f"<atom:updated>{updated}</atom:updated>" if updated else ""
+    )
+    return f"<item><title>{title}</title>{dates}</item>"
+
+
+def _dated_feed(kind: str, items: list[tuple[str, str | None, str | None]]) -> bytes:
+    if kind == "atom":
+        body = "".join(_atom_entry(*i) for i in items)
+        return f'<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>{body}</feed>'.encode()
+    rss = {
+        "2024-01-10": "Wed, 10 Jan 2024 00:00:00 GMT",
+        "2024-02-01": "Thu, 01 Feb 2024 00:00:00 GMT",
+    }
+    body = "".join(
+        _rss_item(t, rss[p] if p else None, f"{u}T00:00:00Z" if u else None) for t, p, u in items
+    )
+    return (
+        '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>t</title>'
+        f"{body}</channel></rss>"
+    ).encode()
+
+
+@pytest.mark.parametrize("kind", ["atom", "rss"])
+def test_the_order_uses_published_before_updated_both_ways(wf, serve, kind):
+    def order(items: list[tuple[str, str | None, str | None]]) -> list[str]:
+        if kind == "atom":
+            items = [
+                (t, f"{p}T00:00:00Z" if p else None, f"{u}T00:00:00Z" if u else None)
+                for t, p, u in items
+            ]
+        srv = feed_server(serve, _dated_feed(kind, items), "application/xml")
+        return [e["title"] for e in entries_of(wf, srv.url)]
+
+    # A later update does not move an entry ahead of one published after it...
+    assert order([("edited", "2024-01-10", "2024-03-01"), ("newer", "2024-02-01", None)]) == [
+        "newer",
+        "edited",
+    ]
+    # ...and an entry with only an update date is placed by it, not left undated.
+    assert order([("published", "2024-02-01", None), ("updated only", None, "2024-03-01")]) == [
+        "updated only",
+        "published",
+    ]
+
+
 def test_raw_prints_the_feed_itself(wf, serve):
     srv = feed_server(serve, RSS2, "application/rss+xml")
     assert wf(*ALLOW, "--raw", srv.url).stdout.encode() == RSS2

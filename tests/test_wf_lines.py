@@ -139,6 +139,18 @@ def test_window_and_max_length_markers(wf, serve):
     assert "--from 13" in r.stdout
 
 
+def test_from_past_the_last_line_says_so_on_stderr(wf, serve):
+    body = "".join(f"row {i}\n" for i in range(1, 11)).encode()
+    srv = serve(respond(200, body, {"Content-Type": "text/plain"}))
+    r = wf(*ALLOW, "--from", "500", srv.url)
+    assert (r.code, r.stdout) == (0, "")
+    assert r.stderr == "wf: note: --from 500 is past the last line (10)\n"
+    r = wf(*ALLOW, "--from", "500", "--quiet", srv.url)
+    assert (r.code, r.stdout, r.stderr) == (0, "", "")
+    r = wf(*ALLOW, "--from", "500", "--json", srv.url)
+    assert json.loads(r.stdout)["notes"] == ["--from 500 is past the last line (10)"]
+
+
 # A 41-line page, as in issue 13: short lines, one line far longer than any limit below,
 # and lines a little longer than the smaller limits.
 PAGED = [f"line {i} " + "w" * (i * 7 % 50) for i in range(1, 42)]

@@ -186,6 +186,34 @@ def test_without_hedging_the_first_engine_keeps_its_whole_share(engines):
     )
 
 
+def test_the_hedging_example_of_the_man_page(engines):
+    # man/ws.1's HEDGING figures, run as written: the default 30 s deadline, four backends,
+    # DuckDuckGo hanging and DuckDuckGo Lite answering at once. Slow on purpose (7.5 s).
+    import re
+
+    from tests.helpers import ROOT
+
+    text = " ".join((ROOT / "man" / "ws.1").read_text().split("\n.SH HEDGING\n")[1].split())
+    delay, share = re.search(
+        r"results after the ([\d.]+) s delay.*? it waits out DuckDuckGo's share of the "
+        r"deadline, ([\d.]+) s \(30 s shared by the four backends\)",
+        text,
+    ).groups()
+    engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
+    r, took = _timed(engines, "rust", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["provider"] == "duckduckgo-lite"
+    assert float(delay) <= took < float(delay) + 2.0
+    assert float(delay) * 1000 <= doc["attempts"][0]["elapsed_ms"] < float(delay) * 1000 + 2000
+
+    r, took = _timed(engines, "rust", "--json", WS_HEDGE="0")
+    doc = json.loads(r.stdout)
+    first = doc["attempts"][0]
+    assert first["outcome"] == "timeout" and doc["provider"] == "duckduckgo-lite"
+    assert f"({share} s of --timeout 30 s)" in first["message"]
+    assert float(share) <= took < float(share) + 2.0
+
+
 def test_a_quick_failure_of_the_hedge_lets_the_next_engine_in_at_once(engines):
     engines["duckduckgo-lite"].answer(429, WS_FIXTURES / "brave_429.html")
     brave = engines["brave"]

@@ -98,6 +98,14 @@ def ws(engines: Engines | None, *args: str, env: dict[str, str] | None = None) -
     return invoke("ws", [str(a) for a in args], env=full)
 
 
+def health_key(engines: Engines, provider: str) -> str:
+    """The health file's key of one engine of ``engines`` (kept per endpoint)."""
+    from ws.backends import BY_NAME
+    from ws.health import key
+
+    return key(provider, engines.env[BY_NAME[provider].env])
+
+
 def all_blocked(engines: Engines) -> None:
     engines.answer("duckduckgo", 202, WS_FIXTURES / "ddg_anomaly.html")
     engines.answer("duckduckgo-lite", 202, WS_FIXTURES / "ddg_lite_anomaly.html")
@@ -230,7 +238,7 @@ def test_a_5xx_is_a_server_failure_and_counts_against_the_provider(engines, stat
     r = ws(engines, "rust")
     assert r.code == code, r.stderr
     # A failure of the provider (rests after three in a row), not of the request.
-    entry = load().get("mojeek")
+    entry = load().get(health_key(engines, "mojeek"))
     assert (entry.failures if entry else 0) == health
 
 
@@ -376,7 +384,8 @@ def test_slow_engines_share_the_deadline_and_each_is_asked(engines):
         "ws: duckduckgo-lite: timeout (no answer within its share of the deadline (0.5 s of --timeout 2 s))",
         "ws: brave: timeout (no answer within its share of the deadline (0.5 s of --timeout 2 s))",
         "ws: mojeek: timeout (no answer before the total deadline (--timeout 2 s))",
-        "ws: (28) every provider timed out (duckduckgo, duckduckgo-lite, brave, mojeek)",
+        "ws: (28) every provider timed out (duckduckgo, duckduckgo-lite, brave, mojeek) "
+        "(raise --timeout or WS_TIMEOUT)",
     ]
     assert engines.asked() == ["duckduckgo", "duckduckgo-lite", "brave", "mojeek"]
     attempts = json.loads(r.stdout)["attempts"]
@@ -580,7 +589,7 @@ def test_a_block_that_ends_a_cancelled_attempt_is_kept(engines, overdue):
     first = report.attempts[0]
     # It ended on its own, with a block worth remembering, not as cancelled.
     assert (first.provider, first.outcome, first.status) == ("mojeek", "blocked", 403)
-    assert load()["mojeek"].blocks == 1
+    assert load()[health_key(engines, "mojeek")].blocks == 1
 
 
 def _long_grace(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -700,14 +709,17 @@ def test_a_resting_provider_is_skipped_saying_until_when(engines):
     entry = {"until": until, "blocks": 0, "failures": 3, "reason": ""}
     path = Path(os.environ["WS_STATE_DIR"]) / "health.json"
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path.write_text(json.dumps({"version": 1, "providers": {"duckduckgo": entry}}))
+    providers = {health_key(engines, "duckduckgo"): entry}
+    path.write_text(json.dumps({"version": 1, "providers": providers}))
     path.chmod(0o600)
     engines.answer("duckduckgo-lite", 200, WS_FIXTURES / "ddg_lite_results.html")
     r = ws(engines, "rust", "--json")
     assert r.code == 0 and "duckduckgo" not in engines.asked()
-    # No reason recorded: "failures".
+    # No reason recorded: "failures". Not asked, it has no line on stderr; -v has one.
     why = f"resting after failures until {clock(until)}"
-    assert r.stderr == f"ws: duckduckgo: skipped ({why})\n"
+    assert r.stderr == ""
+    traced = ws(engines, "rust", "-v").stderr
+    assert f"ws: * duckduckgo: skipped ({why}; ws --reset-health ends the rest)\n" in traced
     assert json.loads(r.stdout)["attempts"][0] == {
         "provider": "duckduckgo",
         "outcome": "skipped",
@@ -755,6 +767,7 @@ def _recorded(monkeypatch) -> list[tuple[dict, float]]:
 def test_what_each_attempt_tells_the_health_file(engines, monkeypatch):
     import os
 
+    from ws.backends import BY_NAME
     from ws.chain import run
     from ws.health import BLOCKED, FAILED, HEALTHY
 
@@ -762,7 +775,8 @@ def test_what_each_attempt_tells_the_health_file(engines, monkeypatch):
     path = Path(os.environ["WS_STATE_DIR"]) / "health.json"
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     resting = {"until": until, "blocks": 1, "failures": 0, "reason": "blocked"}
-    path.write_text(json.dumps({"version": 1, "providers": {"duckduckgo-lite": resting}}))
+    resting_key = health_key(engines, "duckduckgo-lite")
+    path.write_text(json.dumps({"version": 1, "providers": {resting_key: resting}}))
     path.chmod(0o600)
     engines.answer("duckduckgo", 429, WS_FIXTURES / "brave_429.html", **{"Retry-After": "120"})
     engines.answer("brave", 404, b"gone")
@@ -777,7 +791,9 @@ def test_what_each_attempt_tells_the_health_file(engines, monkeypatch):
     calls = _recorded(monkeypatch)
     run(make_options("rust", environ=env))
     ((events, wait),) = calls
-    told = {name: (e.kind, e.reason, e.retry_after) for name, e in events.items()}
+    # Kept per endpoint: the provider's name, then its URL.
+    told = {name.split()[0]: (e.kind, e.reason, e.retry_after) for name, e in events.items()}
+    assert sorted(events) == sorted(f"{n} {env[BY_NAME[n].env]}" for n in told)
     # The resting provider was skipped: it tells nothing, and nor does it hide the others.
     assert sorted(told) == ["brave", "duckduckgo", "mojeek", "searxng"]
     assert told["duckduckgo"][0] == BLOCKED and told["duckduckgo"][2] == 120.0

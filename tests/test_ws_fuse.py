@@ -116,6 +116,21 @@ def test_all_fuses_every_engine_by_reciprocal_rank(engines):  # noqa: F811
     assert "3. " not in text and "1. Lite 1" in text and "2. Brave 1" in text
 
 
+def test_providers_are_those_whose_results_were_printed(engines):  # noqa: F811
+    # -n 1 prints D alone, which DuckDuckGo did not return: it is not named.
+    _serve_overlap(engines)
+    r = ws(engines, "rust", "--all", "-n", "1", "--json")
+    doc = json.loads(r.stdout)
+    assert [x["url"] for x in doc["results"]] == [D]
+    assert doc["providers"] == ["duckduckgo-lite", "brave", "mojeek"]
+    assert doc["provider"] == "duckduckgo-lite"
+    assert [a["outcome"] for a in doc["attempts"]] == ["ok"] * 4
+    text = ws(engines, "rust", "--all", "-n", "1").stdout
+    assert text.splitlines()[0] == (
+        'Search results for: "rust" (via DuckDuckGo Lite, Brave, Mojeek, 1 result)'
+    )
+
+
 def test_engines_asks_only_those_named(engines):  # noqa: F811
     _serve_overlap(engines)
     r = ws(engines, "rust", "--engines", "mojeek,ddg", "--json", "--urls")
@@ -202,6 +217,70 @@ def test_fuse_scores_and_ties():
     twice = fuse([("one", [_r("https://x.example/", "one"), _r("https://x.example", "one")])])
     assert len(twice) == 1 and twice[0].score == 1 / (K + 1)
     assert fuse([("one", [_r("https://x.example/", "one")])] * 1, limit=0) == []
+
+
+def test_an_engine_s_own_duplicate_does_not_hide_what_follows_it():
+    fused = fuse(
+        [
+            (
+                "one",
+                [
+                    _r("https://x.example/", "one"),
+                    _r("https://x.example", "one"),
+                    _r("https://w.example/", "one"),
+                ],
+            )
+        ]
+    )
+    assert [(f.url, dict(f.ranks)) for f in fused] == [
+        ("https://x.example/", {"one": 1}),
+        ("https://w.example/", {"one": 3}),
+    ]
+
+
+def test_an_equal_score_goes_to_the_better_single_rank_before_the_chain_order():
+    # 1/(60+1) is exactly 1/(60+62) twice: y (ranked 62nd by both engines) ties with x
+    # (first at the second engine only). x has the better rank; y the earlier engine.
+    filler = [_r(f"https://f{i}.example/", "e") for i in range(61)]
+    y = _r("https://y.example/", "e")
+    x = _r("https://x.example/", "e")
+    fused = fuse([("one", [*filler, y]), ("two", [x, *filler[:60], y])])
+    top = {f.url: f for f in fused if f.url in ("https://x.example/", "https://y.example/")}
+    assert top["https://x.example/"].score == top["https://y.example/"].score
+    order = [f.url for f in fused if f.url in top]
+    assert order == ["https://x.example/", "https://y.example/"]
+
+
+def test_the_best_copy_s_fields_with_the_others_filling_its_gaps():
+    bare = Result(title="Bare", url="https://x.example/", snippet="", provider="one")
+    full = Result(
+        title="Full",
+        url="https://x.example",
+        snippet="said",
+        provider="two",
+        published="2024-05-01",
+    )
+    (best,) = fuse([("one", [bare]), ("two", [full])])
+    # The best-ranked copy's title and URL; the snippet and date of the first copy that has one.
+    assert (best.title, best.url, best.snippet, best.published) == (
+        "Bare",
+        "https://x.example/",
+        "said",
+        "2024-05-01",
+    )
+    # The best copy's own snippet and date win over the others'.
+    own = Result(
+        title="Own",
+        url="https://x.example/",
+        snippet="mine",
+        provider="one",
+        published="2020-01-01",
+    )
+    (best,) = fuse([("one", [own]), ("two", [full])])
+    assert (best.snippet, best.published) == ("mine", "2020-01-01")
+    # None anywhere: an empty snippet and no date.
+    (alone,) = fuse([("one", [bare]), ("two", [bare])])
+    assert (alone.snippet, alone.published) == ("", None)
 
 
 def test_a_cached_fused_answer_keeps_providers_and_ranks(engines):  # noqa: F811

@@ -286,7 +286,8 @@ def _flags(given_flags: dict[str, Any]) -> WfFlags:
 def _read_input(path: str) -> bytes:
     try:
         if path == "-":
-            return sys.stdin.buffer.read()
+            # A closed fd 0 (a supervisor's job) leaves sys.stdin None: read as empty.
+            return sys.stdin.buffer.read() if sys.stdin is not None else b""
         with open(path, "rb") as fh:
             return fh.read()
     except OSError as exc:
@@ -298,7 +299,8 @@ def _targets(urls: tuple[str, ...]) -> list[str]:
     for arg in urls:
         if arg == "-":
             # Only an explicit '-' reads stdin.
-            for line in sys.stdin.read().splitlines():
+            text = sys.stdin.read() if sys.stdin is not None else ""  # fd 0 closed
+            for line in text.splitlines():
                 line = line.strip()
                 if line and not line.startswith("#"):
                     out.append(line)

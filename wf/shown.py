@@ -83,7 +83,8 @@ def apply_lines(
         page.trailer.append(marker(note))
         page.notes.append(note)
     elif opts.from_line and sel.matched and not sel.lines:
-        page.notes.append(f"--from {opts.from_line} is past the last line ({sel.matched})")
+        # Exit 0 with nothing printed: say why on stderr too, not only in --json.
+        page.note(f"--from {opts.from_line} is past the last line ({sel.matched})", log)
     _append_link_list(page, opts)
 
 

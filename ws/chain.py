@@ -58,6 +58,8 @@ _ERRORS: dict[str, type[ToolError]] = {
     TIMEOUT: Timeout,
     PARSE_ERROR: AllFailed,
 }
+# What every message about a rest ends with: how to end it now.
+RESET_HINT = "ws --reset-health ends the rest"
 # Failures of the exchange itself rather than of the connection.
 _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
 # How long a cancelled or overdue attempt may take to end after its sockets are shut
@@ -174,22 +176,25 @@ class _Search:
 
     def _healthy(self) -> list[tuple[int, Endpoint]]:
         """The endpoints to ask, in order; resting ones become skipped attempts."""
-        from ws.health import load
+        from ws.health import key, load
 
         health: dict[str, Entry] = load()
         now = time.time()
         pending: list[tuple[int, Endpoint]] = []
         for i, endpoint in enumerate(self.options.endpoints):
             name = endpoint.backend.name
-            entry = health.get(name)
+            entry = health.get(key(name, endpoint.url))
             if entry is None or not entry.resting(now) or name in self.options.explicit:
                 pending.append((i, endpoint))
                 continue
             from ws.health import clock
 
             why = f"resting after {entry.reason or 'failures'} until {clock(entry.until)}"
-            self.done[i] = Attempt(name, SKIPPED, None, 0, why, Blocked, retry_at=entry.until)
-            self.say(f"{name}: {SKIPPED} ({why})")
+            # The rest keeps the code of its cause: a network that is down stays 6 or 7.
+            error = BY_CODE.get(entry.code, Blocked)
+            self.done[i] = Attempt(name, SKIPPED, None, 0, why, error, retry_at=entry.until)
+            # A provider not asked gets no stderr line (cron mails any): -v and JSON say it.
+            trace.trace("%s: %s (%s; %s)", name, SKIPPED, why, RESET_HINT)
         return pending
 
     def _chain(self, pending: list[tuple[int, Endpoint]], report: Report) -> None:
@@ -241,8 +246,11 @@ class _Search:
             if self.results[i]
         ]
         if ranked:
-            report.results = list[Result](fuse(ranked, self.options.max_results))
-            report.providers = [name for name, _ in ranked]
+            fused = fuse(ranked, self.options.max_results)
+            report.results = list[Result](fused)
+            # The engines the printed results came from (-n may have cut all of one's).
+            used = {name for result in fused for name in result.providers}
+            report.providers = [name for name, _ in ranked if name in used]
             report.provider = report.providers[0]
 
     # -- attempts in flight
@@ -344,21 +352,23 @@ class _Search:
     def remember(self) -> None:
         """Tell ws.health what each attempt made says about its provider."""
         from ws.health import BLOCKED as H_BLOCKED
-        from ws.health import FAILED, HEALTHY, Event, record
+        from ws.health import FAILED, HEALTHY, Event, key, record
 
         events: dict[str, Event] = {}
-        for attempt in self.done.values():
+        for index, attempt in self.done.items():
             if attempt.outcome in (CANCELLED, SKIPPED):
                 continue
+            where = key(attempt.provider, self.options.endpoints[index].url)
             reason = f"{attempt.outcome}: {attempt.message}"
             if attempt.outcome == BLOCKED:
-                events[attempt.provider] = Event(H_BLOCKED, reason, attempt.retry_after)
+                events[where] = Event(H_BLOCKED, reason, attempt.retry_after)
             elif attempt.outcome in (TIMEOUT, NETWORK) or (
                 attempt.outcome == HTTP_ERROR and (attempt.status or 0) >= 500
             ):
-                events[attempt.provider] = Event(FAILED, reason)
+                code = (attempt.error or AllFailed).code
+                events[where] = Event(FAILED, reason, code=code)
             else:
-                events[attempt.provider] = Event(HEALTHY)
+                events[where] = Event(HEALTHY)
         # Other processes hold the lock for a few milliseconds; waiting for it must not
         # take the run past its deadline.
         record(events, wait=min(2.0, max(0.0, self.deadline - time.monotonic() - 0.05)))
@@ -460,19 +470,31 @@ def failure(attempts: list[Attempt], query: str, not_asked: list[str] | None = N
             f"no provider was asked before the total deadline ({', '.join(not_asked or [])})"
         )
     errors = {a.error for a in attempts}
+    resting = _resting(attempts)
     if errors == {Blocked}:
-        resting = "" if not any(a.outcome == SKIPPED for a in attempts) else ", or resting"
+        also = "" if not resting else ", or resting"
         return Blocked(
-            f"every provider was blocked or rate-limited{resting} ({names}); try again later, "
-            "or set SEARXNG_URL to a SearxNG instance you run (see man ws)"
+            f"every provider was blocked or rate-limited{also} ({names}); try again later, "
+            f"or set SEARXNG_URL to a SearxNG instance you run (see man ws){resting}"
         )
     if errors == {Timeout}:
         rest = f"; not asked before the deadline: {', '.join(not_asked)}" if not_asked else ""
         every = "every provider asked" if not_asked else "every provider"
-        return Timeout(f"{every} timed out ({names}){rest}")
+        return Timeout(f"{every} timed out ({names}){rest}{resting}")
     if len(errors) == 1:
         error = errors.pop() or AllFailed
         detail = "; ".join(f"{a.provider}: {a.message}" for a in attempts)
-        return error(f"every provider failed: {detail}")
+        return error(f"every provider failed: {detail}{resting}")
     summary = ", ".join(f"{a.provider}: {a.outcome}" for a in attempts)
-    return AllFailed(f"every provider failed ({summary})")
+    return AllFailed(f"every provider failed ({summary}){resting}")
+
+
+def _resting(attempts: list[Attempt]) -> str:
+    """The tail of a failure's message when providers were skipped: when the first of them
+    is asked again, and how to ask them now."""
+    from ws.health import clock
+
+    ends = [a.retry_at for a in attempts if a.outcome == SKIPPED and a.retry_at is not None]
+    if not ends:
+        return ""
+    return f"; resting until {clock(min(ends))} ({RESET_HINT})"

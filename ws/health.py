@@ -4,6 +4,10 @@ network failures or timeouts in a row rest it for 2 minutes. Cron jobs and agent
 many times a minute: asking a blocked engine first on every run costs a round trip each
 time and keeps the block alive.
 
+Health is kept per endpoint (the provider's name and its URL): a mirror set in WS_*_URL is
+not the engine that blocked us. A rest keeps the exit code of what caused it, so that a
+network that is down still reads as 6 or 7 while its providers rest, never as 75.
+
 One small JSON file in ws's state dir (WS_STATE_DIR), read without a lock (it is only ever
 replaced whole, by rename) and updated under an exclusive lock by re-reading it and merging
 this run's outcomes, so concurrent ws processes lose no update. A file that is missing,
@@ -33,6 +37,13 @@ _LOCK_WAIT = 2.0
 
 # What one attempt tells about its provider.
 BLOCKED, FAILED, HEALTHY = "blocked", "failed", "healthy"
+# The exit code of a block (common.errors.Blocked), without importing the table here.
+BLOCKED_CODE = 75
+
+
+def key(provider: str, url: str) -> str:
+    """The file's key for one endpoint."""
+    return f"{provider} {url}"
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,7 @@ class Entry:
     blocks: int = 0  # blocked answers since the last good one
     failures: int = 0  # network failures and timeouts in a row
     reason: str = ""  # the last bad outcome, for --providers and the skip message
+    code: int = BLOCKED_CODE  # the exit code of what started the rest
 
     def resting(self, now: float) -> bool:
         return self.until > now
@@ -57,6 +69,7 @@ class Event:
     kind: str  # BLOCKED, FAILED or HEALTHY
     reason: str = ""
     retry_after: float | None = None  # seconds, from the answer's Retry-After
+    code: int = BLOCKED_CODE  # the exit code the attempt would give on its own
 
 
 def apply(entry: Entry | None, event: Event, now: float) -> Entry | None:
@@ -71,10 +84,12 @@ def apply(entry: Entry | None, event: Event, now: float) -> Entry | None:
             # The engine's own word, within the same ceiling: a Retry-After of a day from a
             # misconfigured mirror should not silence it for a day.
             rest = min(max(event.retry_after, 0.0), BLOCK_REST_MAX)
-        return Entry(now + rest, blocks, 0, event.reason)
+        return Entry(now + rest, blocks, 0, event.reason, BLOCKED_CODE)
     failures = old.failures + 1
-    until = now + FAILURE_REST if failures >= FAILURES_TO_REST else old.until
-    return Entry(until, old.blocks, failures, event.reason)
+    if failures >= FAILURES_TO_REST:
+        return Entry(now + FAILURE_REST, old.blocks, failures, event.reason, event.code)
+    # A failure that starts no rest leaves a block's rest, and its code, as they were.
+    return Entry(old.until, old.blocks, failures, event.reason, old.code)
 
 
 def state_path(*, create: bool) -> Path | None:
@@ -102,6 +117,7 @@ def parse(text: str) -> dict[str, Entry]:
             continue
         until, blocks, failures = raw.get("until"), raw.get("blocks"), raw.get("failures")
         reason = raw.get("reason", "")
+        code = raw.get("code", BLOCKED_CODE)
         if (
             isinstance(until, (int, float))
             and not isinstance(until, bool)
@@ -109,10 +125,12 @@ def parse(text: str) -> dict[str, Entry]:
             and isinstance(blocks, int)
             and isinstance(failures, int)
             and isinstance(reason, str)
+            and isinstance(code, int)
+            and 0 < code < 256
             and blocks >= 0
             and failures >= 0
         ):
-            out[str(name)] = Entry(float(until), blocks, failures, reason[:300])
+            out[str(name)] = Entry(float(until), blocks, failures, reason[:300], code)
     return out
 
 

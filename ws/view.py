@@ -98,7 +98,7 @@ def _health(options: SearchOptions) -> dict[str, Any]:
     now = time.time()
     out: dict[str, Any] = {}
     for e in options.endpoints:
-        entry = entries.get(e.backend.name)
+        entry = entries.get(health.key(e.backend.name, e.url))
         if entry is None:
             out[e.backend.name] = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
             continue

@@ -136,17 +136,28 @@ def fetch_retrying(
                 raise
             why = "could not connect" if isinstance(exc, ConnectError) else "timed out"
             wait = backoff(attempt)
+            asked = False
             last: Response | Exception = exc
         else:
             if resp.status not in RETRY_STATUSES or attempt == total:
                 return resp
             why = str(resp.status)
-            wait = max(backoff(attempt), retry_after(resp.headers) or 0.0)
+            delay = backoff(attempt)
+            wait = max(delay, retry_after(resp.headers) or 0.0)
+            asked = wait > delay  # the server's Retry-After, not our back-off
             last = resp
         # The next attempt needs time of its own after the wait: a wait that would reach
         # the deadline gives the answer we have now instead.
         if time.monotonic() + wait >= deadline:
             trace.trace("retry: no retry, a wait of %.1f s would reach the deadline", wait)
+            if log is not None:
+                # Not only under -v: --retry was asked for and did not happen.
+                source = "Retry-After asks for" if asked else "the back-off is"
+                left = max(0.0, deadline - time.monotonic())
+                log(
+                    f"not retrying {one_line(url)} ({why}): {source} {wait:.1f} s, past the "
+                    f"deadline ({left:.1f} s left; see --timeout)"
+                )
             return _give_up(last)
         if log is not None:
             log(

@@ -69,7 +69,8 @@ def test_the_backstop_ends_a_parse_the_limits_do_not_catch(serve, figures):
     figures.deadline(2, r.elapsed)
     assert r.code == 28, r.stderr
     assert r.stderr == (
-        f"wf: (28) timed out: the work on {srv.url} ran past the total deadline and was stopped\n"
+        f"wf: (28) timed out: the work on {srv.url} ran past the total deadline and was stopped"
+        " (raise --timeout, or --retry N for a server that stalls)\n"
     )
     assert r.stdout == b"" and not r.leftovers
 
@@ -91,7 +92,9 @@ def test_the_backstop_holds_for_ws_too(serve, figures):
     )
     figures.deadline(2, r.elapsed)
     assert r.code == 28, r.stderr
-    assert r.stderr.endswith("ran past the total deadline and was stopped\n")
+    assert r.stderr.endswith(
+        "ran past the total deadline and was stopped (raise --timeout or WS_TIMEOUT)\n"
+    )
     assert json.loads(r.stdout)["query"] == "anything"
 
 
@@ -268,7 +271,8 @@ def test_the_deadline_document_is_built_by_the_worker_before_the_deadline():
     out, err = p.communicate(timeout=20)
     assert p.returncode == 28, err
     assert err.decode() == (
-        "wf: (28) timed out: the work on the page ran past the total deadline and was stopped\n"
+        "wf: (28) timed out: the work on the page ran past the total deadline and was stopped"
+        " (raise --timeout, or --retry N for a server that stalls)\n"
     )
     doc = json.loads(out)
     assert doc["built_by"] != p.pid and doc["what"] == "the page"

@@ -137,6 +137,31 @@ def test_signal_during_a_backtracking_regex(tmp_path, sig, code, group):
     assert not any(Path(f"/proc/{pid}").exists() for pid in seen)
 
 
+# Every signal the supervisor passes on (man/wf.1 and man/ws.1 name the same ones; tests
+# /test_docs.py checks), sent to the supervisor alone: the worker must get it and end.
+# SIGHUP has no handler of ours: the worker dies of it, and the supervisor with it.
+FORWARDED = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGHUP: -signal.SIGHUP}
+
+
+@pytest.mark.parametrize("sig", sorted(FORWARDED), ids=lambda s: signal.Signals(s).name)
+def test_each_forwarded_signal_reaches_the_worker(serve, sig):
+    from common.watchdog import _FORWARDED
+
+    assert set(FORWARDED) == set(_FORWARDED)
+    srv = serve(stall)
+    start = time.monotonic()
+    r = proc.run(
+        ["wf", *ALLOW, "--timeout", "60", srv.url],
+        env=proc.env(),
+        started=_signal_when(lambda p: srv.requests, sig),
+    )
+    assert r.code == FORWARDED[sig], r.stderr
+    assert time.monotonic() - start < 10, "the worker did not get the signal"
+    if sig != signal.SIGHUP:
+        assert r.stderr.startswith(f"wf: ({FORWARDED[sig]}) ") and r.stderr.count("\n") == 1
+    assert r.stdout == b"" and not r.leftovers
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_signal_during_a_search(serve, sig, code):
     srv = serve(stall)
