@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -151,12 +153,17 @@ def _limited(html: str | bytes, utf8: bytes | None) -> tuple[str | bytes, bytes 
 _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
+def _names_itemtype(source: str | bytes) -> bool:
+    return "itemtype" in source if isinstance(source, str) else b"itemtype" in source
+
+
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
 
     # Microdata is looked for in the tree (a walk over every element) only when the page's
-    # source names an itemtype at all: most pages do not.
-    named = "itemtype" in text if isinstance(text, str) else b"itemtype" in text
+    # source names an itemtype at all: most pages do not. Asked only when JSON-LD and
+    # og:type declare nothing: a search of the whole source is not paid by every page.
+    named = partial(_names_itemtype, text)
     options = {**options, "microdata": named}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
@@ -168,7 +175,10 @@ def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes |
         trace.trace("extract: a control character in the fast parse; parsing again carefully")
         del root, result
     root = parse.parse(parse.to_utf8(text, utf8))
-    del text, utf8
+    # The source is let go here: whether it names an itemtype is settled now.
+    names_itemtype = named()
+    options["microdata"] = lambda: names_itemtype
+    del text, utf8, named
     if root is None:
         return Extracted(title=None, text="", links=[])
     return _extract(root, **options)
@@ -183,7 +193,7 @@ def _extract(
     want_links: bool,
     deadline: float | None,
     want_metadata: bool,
-    microdata: bool = True,
+    microdata: Callable[[], bool] = lambda: True,
     selection: Selection | None = None,
     want_images: bool = False,
 ) -> Extracted:
@@ -203,7 +213,7 @@ def _extract(
     parse.clean(root, main=not full, jsonld=jsonld, og=og, keep=keep)
     declared = None
     if jsonld is not None:
-        declared = _declared(root if microdata else None, url, jsonld, og[0] if og else "")
+        declared = _declared(root, microdata, url, jsonld, og[0] if og else "")
     body = root.find("body")
     if body is None:
         body = root
@@ -258,15 +268,17 @@ def _steered(
     return scan(root, base), KEEP
 
 
-def _declared(root: Any, url: str | None, jsonld: list[str], og: str) -> Declared:
+def _declared(
+    root: Any, microdata: Callable[[], bool], url: str | None, jsonld: list[str], og: str
+) -> Declared:
     """What the page declares it is: its JSON-LD scripts and og:type (gathered while
-    cleaning), then the microdata of the cleaned `root` (None: the source names no
-    itemtype)."""
+    cleaning), then the microdata of the cleaned `root` when `microdata()` says the
+    source names an itemtype at all."""
     from wf.extract import tuning
     from wf.extract.kinds import declared
 
     try:
-        found = declared.read(jsonld, og, root)
+        found = declared.read(jsonld, og, root, microdata)
     except Exception:  # noqa: BLE001 - a declaration never costs the page its text
         found = declared.Declared()
     kind, why = found.kind()

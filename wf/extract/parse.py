@@ -325,8 +325,12 @@ def _expand_noscript(
     tags = ("noscript", "script", "meta") if jsonld is not None else ("noscript",)
     for el in root.iter(*tags):
         if el.tag == "script":
-            if jsonld is not None and el.text and "ld+json" in (el.get("type") or ""):
-                jsonld.append(el.text)
+            # The type first: reading a script's text copies it into a str, and most
+            # scripts are code, often large.
+            if jsonld is not None and "ld+json" in (el.get("type") or ""):
+                source = el.text
+                if source:
+                    jsonld.append(source)
             continue
         if el.tag == "meta":
             if og is not None and not og and el.get("property") == "og:type":

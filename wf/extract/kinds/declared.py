@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,18 +126,20 @@ def _read_script(source: str, declared: Declared) -> None:
                 declared.product = declared.product or _product(obj)
 
 
-def read(jsonld: list[str], og: str, root: Any = None) -> Declared:
+def read(
+    jsonld: list[str], og: str, root: Any = None, named: Callable[[], bool] | None = None
+) -> Declared:
     """The page's declarations from what parse.clean gathered (its JSON-LD scripts'
     texts and og:type), and, when those declare no kind, the microdata itemtypes of the
-    cleaned `root` (None when the page's source names no itemtype); never raises on
-    broken JSON or odd markup."""
+    cleaned `root` (None, or `named()` false: the page's source names no itemtype, so
+    the tree is not searched); never raises on broken JSON or odd markup."""
     declared = Declared()
     for source in jsonld[: tuning.JSONLD_SCRIPTS]:
         _read_script(source, declared)
     kind = tuning.OG_KINDS.get(og.strip().lower())
     if kind:
         declared.kinds.append((kind, f"og:type {og}"))
-    if declared.kinds or root is None:
+    if declared.kinds or root is None or (named is not None and not named()):
         return declared
     for itemtype in root.xpath("//@itemtype")[:50]:
         for t in str(itemtype).split():

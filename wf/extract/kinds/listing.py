@@ -75,8 +75,12 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
     best = analysis.best_index
     if kind != tuning.LISTING and best >= 0:
         chosen = blocks[best]
-        if chosen.good >= thin and blocks[0].text < tuning.LIST_OVER_CHOICE * chosen.text:
-            return analysis  # no list outside the choice could outweigh it: not looked for
+        if chosen.good >= thin and (
+            kind == tuning.ARTICLE or blocks[0].text < tuning.LIST_OVER_CHOICE * chosen.text
+        ):
+            # Not thin, and no list outside the choice could outweigh it (a list never
+            # outweighs a declared article's choice): not looked for.
+            return analysis
     found = items_box(blocks)
     if found is None:
         return analysis

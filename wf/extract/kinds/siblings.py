@@ -87,6 +87,8 @@ def inner(blocks: list[BlockRecord], best: int, kind: str | None) -> str | None:
 def widen(blocks: list[BlockRecord], best: int, kind: str | None) -> tuple[int, str | None]:
     """The chosen block, or the box of the posts or cards it is one of; and the kind the
     structure shows (None when it shows nothing)."""
+    from wf.extract.names import class_kind
+
     need = tuning.SIBLINGS_MIN_THREAD if kind == tuning.THREAD else tuning.SIBLINGS_MIN
     cur = blocks[best]
     shown = None
@@ -97,7 +99,13 @@ def widen(blocks: list[BlockRecord], best: int, kind: str | None) -> tuple[int, 
         if parent.boiler or parent.tag in ("html", "body"):
             break
         signature = _signature(cur)
-        peers = [c for c in _children(blocks, parent) if _signature(c) == signature]
+        tag, names = signature
+        # The tag first: most siblings differ in it, and their class tokens are not read.
+        peers = [
+            c
+            for c in _children(blocks, parent)
+            if c.tag == tag and class_kind(c.el.get("class")) == names
+        ]
         posts = [c for c in peers if c.raw >= tuning.POST_PROSE]
         if (
             len(peers) >= need
