@@ -197,7 +197,7 @@ def test_wait_for_reads_the_page_once_the_element_has_text(
 def test_the_deadline_ends_wait_for_with_a_note(
     session: RenderSession, server: FixtureServer
 ) -> None:
-    text, notes = rendered_text(session, server.url("late.html"), Waits(selector="#never"), 3)
+    text, notes = rendered_text(session, server.url("later.html"), Waits(selector="#never"), 3)
     assert text == "Loading the timetable, please wait."
     assert len(notes) == 1
     assert notes[0].startswith('--wait-for "#never": the deadline ended the wait after ')
@@ -208,7 +208,7 @@ def test_the_deadline_ends_wait_for_with_a_note(
 def test_a_fixed_wait_after_load(session: RenderSession, server: FixtureServer) -> None:
     text, notes = rendered_text(session, server.url("late.html"), Waits(fixed_ms=2500), 15)
     assert text.startswith("# Harbour timetable") and notes == []
-    text, notes = rendered_text(session, server.url("late.html"), Waits(fixed_ms=9000), 3)
+    text, notes = rendered_text(session, server.url("later.html"), Waits(fixed_ms=9000), 3)
     assert text == "Loading the timetable, please wait."
     assert notes[0].startswith("--wait 9000: the deadline ended the wait after ")
 
@@ -241,7 +241,7 @@ def test_wf_render_always_wait_for_prints_the_late_text(server: FixtureServer) -
 @needs_browser
 def test_wf_says_when_the_deadline_ended_the_wait(server: FixtureServer) -> None:
     r = wf_process(
-        "--render", "always", "--timeout", "4", "--wait-for", "#never", server.url("late.html")
+        "--render", "always", "--timeout", "4", "--wait-for", "#never", server.url("later.html")
     )
     assert r.returncode == 0
     assert r.stdout == "Loading the timetable, please wait.\n"
