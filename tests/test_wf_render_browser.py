@@ -348,7 +348,12 @@ def test_a_missing_browser_is_not_a_launch_failure(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["http://127.0.0.2/", "file:///etc/passwd", "http://169.254.169.254/"]
+    "url",
+    [
+        "http://127.0.0.2/",
+        "file:///etc/passwd",
+        "http://169.254.169.254/",  # never connects: refused
+    ],
 )
 def test_a_refused_url_never_starts_a_browser(fake: Path, tmp_path: Path, url: str) -> None:
     with session_for(fake) as s, pytest.raises(PolicyRefused):

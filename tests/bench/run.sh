@@ -19,7 +19,7 @@ status=0
 run() { echo; echo "=== $*"; "$@" || status=1; }
 run "$BV/bin/python" tests/bench/bench_startup.py
 [ -f tests/bench/bench_extract.py ] && run "$BV/bin/python" tests/bench/bench_extract.py
-[ -f tests/bench/bench_wceb.py ] && run "$BV/bin/python" tests/bench/bench_wceb.py
+[ -f tests/bench/bench_kinds.py ] && run "$BV/bin/python" tests/bench/bench_kinds.py
 [ -f tests/bench/bench_select.py ] && run "$BV/bin/python" tests/bench/bench_select.py
 [ -f tests/bench/bench_outside.py ] && run "$BV/bin/python" tests/bench/bench_outside.py
 [ -f tests/bench/bench_pdf.py ] && run "$BV/bin/python" tests/bench/bench_pdf.py

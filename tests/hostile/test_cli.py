@@ -338,13 +338,22 @@ def test_userinfo_for_an_allowed_host_is_sent_as_basic_auth(wf, serve):
 @pytest.mark.parametrize(
     ("url", "reason"),
     [
-        ("http://[fe80::1%25eth0]/", "link-local address"),
-        ("http://[fe80::1%eth0]:80/", "link-local address"),
-        ("http://[fe80::1]/", "link-local address"),
-        ("http://169.254.169.254/", "cloud metadata address (never allowed)"),
+        ("http://[fe80::1%25eth0]/", "link-local address"),  # never connects: refused
+        ("http://[fe80::1%eth0]:80/", "link-local address"),  # never connects: refused
+        ("http://[fe80::1]/", "link-local address"),  # never connects: refused
+        (
+            "http://169.254.169.254/",  # never connects: refused
+            "cloud metadata address (never allowed)",
+        ),
         ("http://[::ffff:169.254.169.254]/", "cloud metadata address (never allowed)"),
-        ("http://[fd00:ec2::254]/", "cloud metadata address (never allowed)"),
-        ("http://metadata.google.internal/", "cloud metadata service (never allowed)"),
+        (
+            "http://[fd00:ec2::254]/",  # never connects: refused
+            "cloud metadata address (never allowed)",
+        ),
+        (
+            "http://metadata.google.internal/",  # never connects: refused
+            "cloud metadata service (never allowed)",
+        ),
         ("http://0.0.0.0:1/", "unspecified address"),
         ("http://[::]:1/", "unspecified address"),
     ],

@@ -87,7 +87,7 @@ def test_scheme_relative_redirect_to_a_forbidden_address(wf, serve):
 
 
 def test_redirect_to_a_metadata_address_even_with_allow_private(wf, serve):
-    srv = serve(redirect("http://169.254.169.254/latest/meta-data/"))
+    srv = serve(redirect("http://169.254.169.254/latest/meta-data/"))  # never connects: refused
     r = wf("--allow-private", srv.url)
     assert_one_line_error(r, 77, "metadata")
 

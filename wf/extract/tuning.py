@@ -1,7 +1,7 @@
 """Tuning data of the page kinds, apart from the code that uses it (as trafilatura keeps
 its XPath expressions in xpaths.py): which declarations name which kind, and the
 thresholds of the structural rules. Change a figure here only on the evidence of many
-pages of a kind (tests/bench/bench_wceb.py), never of one.
+pages of a kind (tests/bench/bench_kinds.py), never of one.
 """
 
 from __future__ import annotations

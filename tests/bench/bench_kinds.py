@@ -16,7 +16,7 @@ The pages are split once by a hash of their id (as bench_extract.py splits its s
 a tuning part and a held-out part of about 30 %: every figure is printed for both. Only the
 tuning part's worst pages are listed by --details.
 
-    .bench-venv/bin/python tests/bench/bench_wceb.py [--details] [--only-wf]
+    .bench-venv/bin/python tests/bench/bench_kinds.py [--details] [--only-wf]
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def data_dir() -> tuple[Path | None, str]:
     if not (archive.is_file() and truth.is_file()):
         return None, f"no wceb-2026 set at {SOURCE} (or set WF_WCEB)"
     CACHE.mkdir(parents=True, exist_ok=True)
-    print(f"bench_wceb: unpacking {archive} into {CACHE} (once)", flush=True)
+    print(f"bench_kinds: unpacking {archive} into {CACHE} (once)", flush=True)
     with tarfile.open(archive, "r:xz") as tar:
         tar.extractall(CACHE, filter="data")
     (CACHE / "ground-truth.json").write_bytes(lzma.decompress(truth.read_bytes()))
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folder, why = data_dir()
     if folder is None:
-        print(f"bench_wceb: skipped: {why}")
+        print(f"bench_kinds: skipped: {why}")
         return 0
     pages = load(folder)
     if args.kind:
@@ -226,11 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     found: list[tuple[str, Callable[[Page], Result]]] = [("wf extract", wf_extractor())]
     peer = None if args.only_wf else peer_extractor()
     if isinstance(peer, str):
-        print(f"bench_wceb: peer skipped: {peer}")
+        print(f"bench_kinds: peer skipped: {peer}")
     elif peer is not None:
         found.append(peer)
     held = [held_out(p.key) for p in pages]
-    print(f"bench_wceb: {len(pages)} pages from {folder}, {sum(held)} held out")
+    print(f"bench_kinds: {len(pages)} pages from {folder}, {sum(held)} held out")
     results: list[list[Result]] = [[] for _ in found]
     seconds = [0.0] * len(found)
     for fn in found:
