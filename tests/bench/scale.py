@@ -155,7 +155,11 @@ def dask_run(paths: list[str], workers: int, out: Path) -> tuple[list[str], floa
     shutil.rmtree(out, ignore_errors=True)
     with (
         LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            host="127.0.0.1",  # scheduler and workers talk over loopback only
         ) as cluster,
         Client(cluster) as client,
     ):
@@ -173,11 +177,16 @@ def spark_run(paths: list[str], out: Path) -> tuple[list[str], float]:
     # The workers run this venv's Python (wf installed), not the first python3 on PATH.
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    # Spark binds its driver to the host name's address (an outside interface here): keep
+    # the driver, its block manager and the Python workers on loopback.
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     shutil.rmtree(out, ignore_errors=True)
     spark = (
         SparkSession.builder.master("local[2]")
         .appName("wf-warc")
         .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.python.worker.reuse", "true")
         .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
