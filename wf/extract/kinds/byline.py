@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from wf.extract import tuning
+from wf.extract.parse import drop
 
 _AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
 _DATE = re.compile(tuning.POST_DATE, re.IGNORECASE)
@@ -72,21 +73,6 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
     return author_el, author, date_el, date
 
 
-def _remove(el: Any) -> None:
-    """Take an element out of the tree, keeping the text that follows it."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail
-    if tail:
-        previous = el.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(el)
-
-
 def add(post: Any) -> bool:
     """Put the post's author and date line at its start; whether there was one."""
     from lxml import etree
@@ -102,7 +88,7 @@ def add(post: Any) -> bool:
         return False
     for el in (author_el, date_el):
         if el is not None and el.getparent() is not None:
-            _remove(el)
+            drop(el)
     line = etree.Element("p")
     line.text = ", ".join(parts)
     post.insert(0, line)
