@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.widen import grow_thin
 
 if TYPE_CHECKING:
-    from wf.extract.records import Analysis, BlockRecord
+    from wf.extract.records import Analysis
 
 ANCHOR_CHARS = 40  # the description's first characters looked for in the page
 ANCHOR_MIN = 20  # a shorter description anchors nothing
@@ -68,29 +69,13 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     record = records.get(el)
     if record is None:
         return analysis
-    index = _grow(analysis.blocks, record)
+    # The ancestors that add text but few links: the same rule that widens a thin choice.
+    index = grow_thin(analysis.blocks, record.index)
     trace.trace("extract: product: the %s's region <%s> taken", what, analysis.blocks[index].tag)
     # by_kind stays False: a region under THIN_PROSE still widens to the page without its
     # named boilerplate (on wceb's product pages that keeps more than it costs).
     analysis.best, analysis.best_index = analysis.blocks[index].el, index
     return analysis
-
-
-GROW_LINKS_MAX = 3
-
-
-def _grow(blocks: list[BlockRecord], cur: BlockRecord) -> int:
-    i = cur.parent
-    while i >= 0:
-        a = blocks[i]
-        if a.tag in ("html", "body") or a.boiler:
-            break
-        added = a.text - cur.text
-        if added and (a.link - cur.link) * GROW_LINKS_MAX > added:
-            break
-        cur = a
-        i = a.parent
-    return cur.index
 
 
 def header(declared: dict[str, str], text: str) -> str:
