@@ -52,7 +52,7 @@ from common.http.headers import (
 )
 from common.policy import Policy
 from tests.helpers import ALLOW
-from tests.hostile.handlers import EagerServer, path_of
+from tests.hostile.handlers import EagerServer, path_of, routes
 from tests.servers import RawServer, http_response
 
 # 127.0.0.2 stands for "another host" here: allowed, so a redirect there is followed.
@@ -64,15 +64,6 @@ def options(**kw: object) -> NetOptions:
     kw.setdefault("timeout", 10.0)
     kw.setdefault("policy", POLICY)
     return NetOptions(**kw)  # type: ignore[arg-type]
-
-
-def routes(table: dict[str, bytes]) -> Callable[[socket.socket, bytes], None]:
-    """Answer each path with its bytes from ``table``; anything else is a 404."""
-
-    def handler(conn: socket.socket, request: bytes) -> None:
-        conn.sendall(table.get(path_of(request), http_response(404, b"")))
-
-    return handler
 
 
 def moved(location: str, status: int = 302) -> bytes:

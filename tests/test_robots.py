@@ -8,7 +8,6 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,7 +32,7 @@ from common.robots import (
     select_group,
     share_of,
 )
-from tests.hostile.handlers import path_of
+from tests.hostile.handlers import routes
 from tests.servers import http_response
 
 POLICY = Policy(allow_hosts=frozenset({"127.0.0.1"}))
@@ -290,13 +289,6 @@ def options(**kw: object) -> NetOptions:
     kw.setdefault("timeout", 10.0)
     kw.setdefault("policy", POLICY)
     return NetOptions(**kw)  # type: ignore[arg-type]
-
-
-def routes(table: dict[str, bytes]) -> Callable[[socket.socket, bytes], None]:
-    def handler(conn: socket.socket, request: bytes) -> None:
-        conn.sendall(table.get(path_of(request), http_response(404, b"")))
-
-    return handler
 
 
 def later() -> float:

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterable
 
-from tests.servers import Handler, RawServer
+from tests.servers import Handler, RawServer, http_response
 
 # Handlers that stall wait on this instead of sleeping, so the suite's servers stop at
 # the end of the session rather than holding threads for the whole stall.
@@ -71,6 +71,15 @@ def head(status: int = 200, headers: dict[str, str] | None = None) -> bytes:
 
 def path_of(request: bytes) -> str:
     return request.split(b" ", 2)[1].decode("latin-1")
+
+
+def routes(table: dict[str, bytes]) -> Handler:
+    """Answer each path with its bytes from ``table``; anything else is a 404."""
+
+    def handler(conn: socket.socket, request: bytes) -> None:
+        conn.sendall(table.get(path_of(request), http_response(404, b"")))
+
+    return handler
 
 
 # RawServer.close wakes its accept loop at once; the name stays for the suite's readers.

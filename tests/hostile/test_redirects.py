@@ -274,19 +274,21 @@ def test_caller_credential_headers_never_reach_another_host(serve, status):
     assert sent_other["x-trace"] == "kept"
 
 
+def start_then_end(conn, req):
+    """/start redirects to /end on the same origin; /end answers "ok"."""
+    if path_of(req) == "/start":
+        conn.sendall(http_response(302, b"", {"Location": "/end"}))
+    else:
+        conn.sendall(http_response(200, b"ok", {"Content-Type": "text/plain"}))
+
+
 def test_caller_credential_headers_follow_a_redirect_on_the_same_host(serve):
     """The strip is for other hosts only: a redirect on the same host keeps them (so the
     test above fails for the right reason, not because headers are never sent twice)."""
     from common.http.client import NetOptions, fetch
     from common.policy import Policy
 
-    def handler(conn, req):
-        if path_of(req) == "/start":
-            conn.sendall(http_response(302, b"", {"Location": "/end"}))
-        else:
-            conn.sendall(http_response(200, b"ok", {"Content-Type": "text/plain"}))
-
-    srv = serve(handler)
+    srv = serve(start_then_end)
     policy = Policy(allow_hosts=frozenset({"127.0.0.1"}))
     fetch(srv.url + "start", NetOptions(timeout=10, policy=policy), headers=CALLER_CREDENTIALS)
     assert len(srv.requests) == 2
@@ -334,13 +336,7 @@ def test_credentials_never_follow_a_redirect_from_https_to_http(wf, serve, tmp_p
 def test_credentials_follow_a_redirect_within_the_origin(wf, serve):
     """The control: a redirect on the same scheme, host and port keeps them all."""
 
-    def handler(conn, req):
-        if path_of(req) == "/start":
-            conn.sendall(http_response(302, b"", {"Location": "/end"}))
-        else:
-            conn.sendall(http_response(200, b"ok", {"Content-Type": "text/plain"}))
-
-    srv = serve(handler)
+    srv = serve(start_then_end)
     r = wf(*ALLOW, *_with_credentials(), srv.url + "start")
     assert r.code == 0, r.stderr
     for name, value in USER_CREDENTIALS.items():
