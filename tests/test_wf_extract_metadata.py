@@ -660,3 +660,104 @@ def test_an_entity_named_after_its_publisher_does_not_title_the_page():
     )
     found = meta(page)
     assert (found["title"], found["sitename"]) == ("Tides rise | Harbour News", "Harbour News")
+
+
+def test_a_product_is_named_by_its_heading_not_its_shop_title():
+    # A shop's JSON-LD and og:title name the product for search ("Brand Kettle: Fast
+    # Boiling 1.7 L ..."); the heading over the product is the name a reader sees. A
+    # heading that is the shop's own name (a logo in an <h1>) is passed over.
+    ld = (
+        '{"@type": "Product", "name": "Acme Kettle: Fast Boiling Electric Kettle 1.7 L",'
+        ' "offers": {"@type": "Offer", "price": "30"}}'
+    )
+    html = (
+        "<html><head><title>Acme Kettle: Fast Boiling | Shop</title>"
+        '<meta property="og:site_name" content="Acme Store">'
+        f'<script type="application/ld+json">{ld}</script></head><body>'
+        "<header><h1> Acme <b>Store</b> </h1></header><main><h1></h1>"
+        "<h1>Harbour <span>Kettle</span>\n 1.7 L</h1>" + ARTICLE + "</main></body></html>"
+    )
+    found = meta(html)
+    assert (found["title"], found["type"]) == ("Harbour Kettle 1.7 L", "product")
+    # og:type product says the same; a page that is no product keeps its declared title.
+    og = '<meta property="og:type" content="product"><meta property="og:title" content="Long">'
+    html = f"<html><head>{og}</head><body><h1>Kettle</h1>{ARTICLE}</body></html>"
+    assert meta(html)["title"] == "Kettle"
+    html = html.replace('"product"', '"article"')
+    assert meta(html)["title"] == "Long"
+    # No heading, or one too long to be a name: the declared title stays.
+    html = f"<html><head>{og}</head><body>{ARTICLE}</body></html>"
+    assert meta(html)["title"] == "Long"
+    html = f"<html><head>{og}</head><body><h1>{'word ' * 60}</h1>{ARTICLE}</body></html>"
+    assert meta(html)["title"] == "Long"
+
+
+def test_an_faq_question_is_not_the_page_it_sits_on():
+    # A service page lists its FAQ as loose Question objects: none of them is the page's
+    # title, which <title> and og:title agree on. A question that is the page (a QAPage
+    # whose question is in the <title>) is still taken.
+    ld = (
+        '[{"@type": "Question", "name": "Can I host a big blog?", "acceptedAnswer":'
+        ' {"@type": "Answer", "text": "Yes."}}, {"@type": "Question", "name": "Is it'
+        ' free?"}]'
+    )
+    html = (
+        '<html><head><title>Build sites visually</title><meta property="og:title"'
+        ' content="Build sites visually">'
+        f'<script type="application/ld+json">{ld}</script></head><body>{ARTICLE}</body></html>'
+    )
+    assert meta(html)["title"] == "Build sites visually"
+    qa = (
+        '{"@type": "QAPage", "mainEntity": {"@type": "Question", "name": "Why do tides'
+        ' turn?", "author": {"@type": "Person", "name": "Ann Lee"}}}'
+    )
+    html = (
+        "<html><head><title>Why do tides turn? - Sea Q&amp;A</title>"
+        f'<script type="application/ld+json">{qa}</script></head><body>{ARTICLE}</body></html>'
+    )
+    found = meta(html)
+    assert (found["title"], found["author"]) == ("Why do tides turn?", "Ann Lee")
+
+
+def test_a_jsonld_title_escaped_twice_is_decoded():
+    # Some publishing plugins escape the headline's entities, then the whole value again.
+    ld = '{"@type": "NewsArticle", "headline": "And finally&amp;#8230; tea &amp;amp; cake"}'
+    html = f'<html><head><script type="application/ld+json">{ld}</script></head><body>x</body>'
+    assert meta(html)["title"] == "And finally… tea & cake"
+    # Once only is a text that names an entity: "&amp;amp;" decoded twice, no more.
+    ld = '{"@type": "NewsArticle", "headline": "Write &amp;amp;amp; for &amp;"}'
+    html = f'<html><head><script type="application/ld+json">{ld}</script></head><body>x</body>'
+    assert meta(html)["title"] == "Write &amp; for &"
+
+
+def test_og_title_beats_a_jsonld_title_the_rest_of_the_page_does_not_give():
+    # JSON-LD's title comes first, but when og:title names something else and the
+    # <title> or a heading agrees with og:title more often, og:title is the page's (a
+    # summary in headline, an entity about another item).
+    def page(ld_title: str, og: str, title: str, h1: str = "") -> str:
+        ld = json.dumps({"@type": "Article", "headline": ld_title})
+        return (
+            f'<html><head><title>{title}</title><meta property="og:title" content="{og}">'
+            f'<script type="application/ld+json">{ld}</script></head>'
+            f"<body><h1>{h1}</h1>{ARTICLE}</body></html>"
+        )
+
+    summary = "Take a look at the tools and learn to choose one"
+    assert (
+        meta(page(summary, "Top tools for tides", "Top tools for tides | Stitch"))["title"]
+        == "Top tools for tides"
+    )
+    # The heading votes too; only the first two count.
+    found = meta(page(summary, "Tide tables", "Harbour News", "Tide <i>tables</i>"))
+    assert found["title"] == "Tide tables"
+    html = page(summary, "Tide tables", "Harbour News").replace(
+        "<body>", "<body><h1>Harbour</h1><h1>News</h1><h1>Tide tables</h1>"
+    )
+    assert meta(html)["title"] == summary
+    # A tie keeps JSON-LD's: no other source agrees with either, or both agree.
+    assert meta(page(summary, "Tide tables", "Harbour News"))["title"] == summary
+    both = meta(page("Tides", "Tide tables", "Tide tables: tides explained"))
+    assert both["title"] == "Tides"
+    # Two spellings of one title are no disagreement: JSON-LD's stays.
+    found = meta(page("Tide’s guide", "Tide's Guide - Gabby", "Tide's Guide - Gabby"))
+    assert found["title"] == "Tide’s guide"
