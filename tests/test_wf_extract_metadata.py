@@ -761,3 +761,120 @@ def test_og_title_beats_a_jsonld_title_the_rest_of_the_page_does_not_give():
     # Two spellings of one title are no disagreement: JSON-LD's stays.
     found = meta(page("Tide’s guide", "Tide's Guide - Gabby", "Tide's Guide - Gabby"))
     assert found["title"] == "Tide’s guide"
+
+
+# --- dates.py's readers, value by value (each bound one inside and one past) --------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2014-12-27", "2014-12-27"),
+        ("2014-01-05", "2014-01-05"),
+        ("2014-05-01", "2014-05-01"),
+        ("2014-12-31", "2014-12-31"),
+        ("2014-13-01", None),
+        ("2014-00-10", None),
+        ("2014-01-32", None),
+        ("2014-01-00", None),
+        ("1000-01-01", "1000-01-01"),
+        ("0999-01-01", None),
+        ("9999-12-31", "9999-12-31"),
+        ("2014-12-27T23:59:60", "2014-12-27T23:59:60"),
+        ("2014-12-27T23:00", "2014-12-27T23:00:00"),
+        ("2014-12-27T10:59", "2014-12-27T10:59:00"),
+        ("2014-12-27T10:00:60", "2014-12-27T10:00:60"),
+        ("2014-12-27T24:00", "2014-12-27"),
+        ("2014-12-27T10:60", "2014-12-27"),
+        ("2014-12-27T10:00:61", "2014-12-27"),
+        ("2014-12-27T10:30:00Z", "2014-12-27T10:30:00Z"),
+        ("2014-12-27 10:30+0100", "2014-12-27T10:30:00+01:00"),
+        ("2014-12-27T10:30:00.123-05:30", "2014-12-27T10:30:00-05:30"),
+        ("20180619T055000+0900", "2018-06-19T05:50:00+09:00"),
+        ("Sat, 27 Dec 2014 15:06:00 +0100", "2014-12-27T15:06:00+01:00"),
+        ("27 Dec 2014 15:06:00 -0000", "2014-12-27T15:06:00"),
+        ("December 27, 2014", "2014-12-27"),
+        ("27 Dez 2014 10:00", "2014-12-27"),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_iso_date_reads_each_form_and_refuses_each_impossible_field(value, expected):
+    from wf.extract.metadata.dates import iso_date
+
+    assert iso_date(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("January 1, 2020", "2020-01-01"),
+        ("January 31, 2020", "2020-01-31"),
+        ("January 32, 2020", None),
+        ("January 0, 2020", None),
+        ("1. Januar 2020", "2020-01-01"),
+        ("Mon 12, 2020", None),
+    ],
+)
+def test_wordy_date_takes_days_one_to_thirty_one_of_a_named_month(value, expected):
+    from wf.extract.metadata.dates import wordy_date
+
+    assert wordy_date(value) == expected
+
+
+def test_text_date_reads_numbers_month_first_unless_told_and_checks_the_year():
+    from datetime import date, timedelta
+
+    from wf.extract.metadata.dates import text_date
+
+    assert text_date("on 03/04/2025") == "2025-03-04"
+    assert text_date("on 03/04/2025", dayfirst=True) == "2025-04-03"
+    assert text_date("on 03.04.2025") == "2025-04-03"
+    assert text_date("12/05/2020") == "2020-12-05"  # month 12 is a month
+    assert text_date("13/05/2020") == "2020-05-13"  # 13 is no month: the day
+    assert text_date("Mon 12, 2020") is None  # a wordy shape without a month's name
+    assert text_date("January 5, 1990") == "1990-01-05"
+    assert text_date("December 31, 1989") is None
+    assert text_date("1990-01-01") == "1990-01-01"
+    assert text_date("1989-12-31") is None
+    tomorrow = date.today() + timedelta(days=1)
+    assert text_date(tomorrow.isoformat()) == tomorrow.isoformat()
+    assert text_date((tomorrow + timedelta(days=1)).isoformat()) is None
+
+
+@pytest.fixture
+def west_of_utc():
+    # A local clock eight hours behind UTC: a reader that forgets UTC gives the day before.
+    import os
+    import time
+
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "WFT+8"
+    time.tzset()
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+
+
+def test_epoch_date_is_the_utc_day_of_the_first_forty_characters(west_of_utc):
+    from wf.extract.metadata.dates import epoch_date
+
+    assert epoch_date("1703635200") == "2023-12-27"  # 00:00 UTC
+    assert epoch_date("1703635200123") == "2023-12-27"
+    assert epoch_date(" " * 30 + "1703635200") == "2023-12-27"
+    assert epoch_date(" " * 31 + "1703635200") is None  # cut to nine digits
+    assert epoch_date("17036352001") is None
+
+
+def test_url_date_reads_the_first_2048_characters():
+    from wf.extract.metadata.dates import url_date
+
+    assert url_date("https://x.example/2014/12/27/tides") == "2014-12-27"
+    assert url_date("https://x.example/" + "a" * 2020 + "/2014/12/27/") == "2014-12-02"
+    assert url_date(None) is None
+    assert url_date("https://x.example/tides") is None
