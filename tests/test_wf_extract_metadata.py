@@ -878,3 +878,178 @@ def test_url_date_reads_the_first_2048_characters():
     assert url_date("https://x.example/" + "a" * 2020 + "/2014/12/27/") == "2014-12-02"
     assert url_date(None) is None
     assert url_date("https://x.example/tides") is None
+
+
+# --- byline.py's parts, case by case ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("href", "site", "same"),
+    [
+        ("/author/ann", "news.example", True),  # relative: this site
+        ("https://news.example/author/ann", "news.example", True),
+        (" https://www.news.example/author/ann ", "news.example", True),
+        ("https://blog.news.example/author/ann", "news.example", True),
+        ("https://news.example/author/ann", "m.news.example", True),
+        ("https://NEWS.example/author/ann", "news.example", True),
+        ("https://social.example/ann", "news.example", False),
+        ("https://oldnews.example/author/ann", "news.example", False),
+        ("https://news.example/author/ann", "ews.example", False),
+        ("https://news.example/author/ann", "", False),
+        ("http://[::1/author/ann", "news.example", False),  # no URL at all
+    ],
+)
+def test_same_site_is_the_host_or_a_subdomain_either_way(href, site, same):
+    from wf.extract.metadata.byline import _same_site
+
+    assert _same_site(href, site) is same
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ann Lee", True),
+        ("Ann van der Berg", True),
+        ("Ann de Lee", True),
+        ("Ann Bea Cee Dee Eve", True),
+        ("Ann Bea Cee Dee Eve Fay", False),
+        ("ann Lee", False),
+        ("Ann dela Lee", False),
+        ("Ann Lee2", False),
+        ("Ann", True),
+        ("A", False),
+        ("", False),
+    ],
+)
+def test_a_byline_name_is_up_to_five_capitalised_words(text, expected):
+    from wf.extract.metadata.byline import _capitalised
+
+    assert _capitalised(text) is expected
+
+
+@pytest.mark.parametrize("tag", ["meta", "link", "script", "style", "img", "body", "html"])
+def test_no_name_in_an_element_that_shows_none(tag):
+    from lxml import etree
+
+    from wf.extract.metadata.byline import name_in
+
+    el = etree.Element(tag, {"class": "author", "rel": "author"})
+    el.text = "Ann Lee"
+    assert name_in(el) is None
+    el.tag = "span"
+    assert name_in(el) == "Ann Lee"
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ('<a rel="author" class="avatar">Ann Lee</a>', "Ann Lee"),
+        ('<a rel="me author" class="photo">Ann Lee</a>', "Ann Lee"),
+        ('<span itemprop="author" class="photo">Ann Lee</span>', "Ann Lee"),
+        ('<span class="author-bio">Ann Lee</span>', None),
+        ('<span id="byline">Ann Lee</span>', "Ann Lee"),
+        ('<span class="x" id="author-box">Ann Lee</span>', None),
+        ('<span class="authorization">Ann Lee</span>', None),
+        ('<span class="writtenby">Ann Lee</span>', "Ann Lee"),
+        ('<span class="post">Ann Lee</span>', None),
+        (
+            '<span itemprop="author"><span itemprop="name">Ann Lee</span>, Sea editor</span>',
+            "Ann Lee",
+        ),
+        ('<span class="byline">By Ann Lee</span>', "Ann Lee"),
+        ('<span class="byline">Ann Lee , Reuters</span>', "Ann Lee, Reuters"),
+        ('<span class="byline">Ann Lee | May 20, 2019</span>', "Ann Lee"),
+        ('<span class="byline">By</span>', None),
+        ('<span class="byline">J. K.</span>', None),
+        ('<span class="byline">Ann Lee<b>%s</b></span>' % (" " * 393), "Ann Lee"),
+        ('<span class="byline">Ann Lee<b>%s</b></span>' % (" " * 394), None),
+        ('<span class="byline">%s</span>' % ("A" * 100), "A" * 100),
+        ('<span class="byline">%s</span>' % ("A" * 101), None),
+        (f'<span class="byline">{" ".join(["Ann"] * 12)}</span>', " ".join(["Ann"] * 12)),
+        (f'<span class="byline">{" ".join(["Ann"] * 13)}</span>', None),
+    ],
+)
+def test_name_in_a_byline_candidate(html, expected):
+    from lxml import html as lxml_html
+
+    from wf.extract.metadata.byline import name_in
+
+    assert name_in(lxml_html.fragment_fromstring(html)) == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("<h1>Tides</h1><p>By</p><p>Ann Lee</p>", "Ann Lee"),
+        ("<h1>Tides</h1><p>By</p><p>the harbour office</p>", None),
+        ("<h1>Tides</h1><p>Posted by Ann Lee · May 3</p>", "Ann Lee"),
+        ("<h1>Tides</h1><p>by: Ann Lee, Dec 17, 2025</p>", "Ann Lee"),
+        ("<h1>Tides</h1><p>By Ann Lee 20.05.2019</p>", "Ann Lee"),
+        ("<h1>Tides</h1><p>by the sea, all day</p>", None),
+        ("<h1>Tides</h1><p>%s</p><p>By Ann Lee</p>" % ("x" * 101), "Ann Lee"),
+        ("<h1>Tides</h1><p> </p><p>By Ann Lee</p>", "Ann Lee"),
+        ("<h1>Tides</h1><p>Weather</p><p>By Ann Lee</p>", "Ann Lee"),
+        ("<p>By Ann Lee</p>", None),  # no <h1>
+        ("<h1>Tides</h1><p>News</p>", None),
+    ],
+)
+def test_by_near_the_heading(body, expected):
+    from lxml import html as lxml_html
+
+    from wf.extract.metadata.byline import _by_near_heading
+
+    assert (
+        _by_near_heading(lxml_html.fromstring(f"<html><body>{body}</body></html>").find("body"))
+        == expected
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "url", "expected"),
+    [
+        ('<a href="/author/ann">Ann Lee</a>', "https://news.example/a", "Ann Lee"),
+        (
+            '<a href="https://www.news.example/author/ann">Ann Lee</a>',
+            "https://news.example/a",
+            "Ann Lee",
+        ),
+        ('<a href="https://social.example/author/ann">Ann Lee</a>', "https://news.example/a", None),
+        ('<a href="https://news.example/author/ann">Ann Lee</a>', None, None),
+        ('<a href="https://news.example/author/ann">Ann Lee</a>', "http://[::1/a", None),
+        ('<a href="/author/ann">Read more of this!</a>', "https://news.example/a", None),
+        (
+            '<nav><a href="/author/ann">Ann Lee</a></nav><a href="/author/bo">Bo Ek</a>',
+            "https://news.example/a",
+            "Bo Ek",
+        ),
+        ('<a href="/author/ann"> Ann\n Lee </a>', "https://news.example/a", "Ann Lee"),
+        ('<a href="/tag/ann">Ann Lee</a>', "https://news.example/a", None),
+    ],
+)
+def test_author_link_on_the_page_s_own_site(body, url, expected):
+    from lxml import html as lxml_html
+
+    from wf.extract.metadata.byline import _author_link
+
+    root = lxml_html.fromstring(f"<html><body><p>x</p>{body}</body></html>")
+    assert _author_link(root.find("body"), url) == expected
+
+
+def test_author_takes_a_byline_then_a_link_then_the_heading_s_neighbour():
+    from lxml import html as lxml_html
+
+    from wf.extract.metadata.byline import author
+
+    def of(body: str) -> str | None:
+        root = lxml_html.fromstring(f"<html><body>{body}</body></html>")
+        return author(root.find("body"), "https://news.example/a")
+
+    assert (
+        of('<h1>T</h1><p>By Cy Ho</p><a href="/author/bo">Bo Ek</a><i class="byline">Ann Lee</i>')
+        == "Ann Lee"
+    )
+    assert of('<h1>T</h1><p>By Cy Ho</p><a href="/author/bo">Bo Ek</a>') == "Bo Ek"
+    assert of("<h1>T</h1><p>By Cy Ho</p>") == "Cy Ho"
+    # An empty byline candidate is passed over for the next.
+    assert of('<i class="byline"></i><i class="author">Ann Lee</i>') == "Ann Lee"
+    assert of("<p>nothing</p>") is None
