@@ -1053,3 +1053,243 @@ def test_author_takes_a_byline_then_a_link_then_the_heading_s_neighbour():
     # An empty byline candidate is passed over for the next.
     assert of('<i class="byline"></i><i class="author">Ann Lee</i>') == "Ann Lee"
     assert of("<p>nothing</p>") is None
+
+
+# --- pagedates.py's parts, case by case ---------------------------------------------------
+
+
+def _body(html: str):
+    from lxml import html as lxml_html
+
+    root = lxml_html.fromstring(f"<html><body>{html}</body></html>")
+    return root, root.find("body")
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (None, "2025-03-04"),
+        ("en", "2025-03-04"),
+        ("en-US", "2025-03-04"),
+        ("en_GB", "2025-04-03"),
+        ("EN-gb", "2025-04-03"),
+        ("de", "2025-04-03"),
+        ("fr-FR", "2025-04-03"),
+    ],
+)
+def test_visible_date_reads_numbers_in_the_page_s_language(lang, expected):
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body('<span class="post-date">03/04/2025</span>')
+    assert visible_date(root, body, lang) == expected
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        # Published beats plain beats updated; among equals the first.
+        (
+            '<span class="updated">2025-01-03</span><span class="date">2025-01-02</span>'
+            '<span class="published">2025-01-01</span>',
+            "2025-01-01",
+        ),
+        (
+            '<span class="updated">2025-01-03</span><span class="date">2025-01-02</span>',
+            "2025-01-02",
+        ),
+        ('<span class="date">2025-01-02</span><span class="date">2025-01-05</span>', "2025-01-02"),
+        ('<span class="updated">2025-01-03</span>', "2025-01-03"),
+        # A plain date in markup waits for the heading's; an update waits too.
+        ('<span class="date">2025-01-02</span><h1>T</h1><p>2025-02-02</p>', "2025-01-02"),
+        (
+            '<span class="updated">Updated 2025-01-03</span><h1>T</h1><p>2025-02-02</p>',
+            "2025-02-02",
+        ),
+        ('<span class="published">2025-01-01</span><h1>T</h1><p>2025-02-02</p>', "2025-01-01"),
+        ('<time pubdate>2025-01-04</time><span class="date">2025-01-02</span>', "2025-01-04"),
+        (
+            '<span class="date">Updated 2025-01-03</span><span class="x-date">2025-01-02</span>',
+            "2025-01-02",
+        ),
+        (
+            '<span class="date">Posted 2025-01-03</span><span class="date">2025-01-02</span>',
+            "2025-01-03",
+        ),
+        ('<span itemprop="datePublished" content="2025-01-05">x</span>', "2025-01-05"),
+        ('<span itemprop="dateCreated">2025-01-06</span>', "2025-01-06"),
+        ('<time datetime="2025-01-07T10:00:00Z">Jan 7</time>', "2025-01-07T10:00:00Z"),
+        ('<time title="2025-01-08">last week</time>', "2025-01-08"),
+        ("<time>last week</time><time>2025-01-09</time>", "2025-01-09"),
+        ('<div data-timestamp="1703635200">x</div>', "2023-12-27"),
+        ('<div data-published="December 27, 2023">x</div>', "2023-12-27"),
+        ('<div data-date="27.12.2023">x</div>', "2023-12-27"),
+        ('<div data-colour="2023-12-27">x</div>', None),
+        ('<div id="dateline">2023-12-27</div>', "2023-12-27"),
+        ('<div class="date">© 2023-12-27</div>', None),
+        ('<div class="date">%s 2023-12-27</div>' % ("x" * 200), None),
+        ('<div class="comments"><span class="date">2023-12-27</span></div>', None),
+        ('<div class="main comments"><span class="date">2023-12-27</span></div>', "2023-12-27"),
+        ('<nav><span class="date">2023-12-27</span></nav>', None),
+        ('<div class="sidebar-x"><span class="date">2023-12-27</span></div>', None),
+    ],
+)
+def test_marked_dates_and_their_ranks(html, expected):
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body(html)
+    assert visible_date(root, body, "en") == expected
+
+
+def test_marked_dates_are_read_in_the_first_elements_only():
+    from wf.extract.metadata.pagedates import visible_date
+    from wf.extract.metadata.tuning import MAX_DATE_ELEMENTS
+
+    filler = '<span class="date">soon</span>' * (MAX_DATE_ELEMENTS - 1)
+    root, body = _body(filler + '<span class="date">2025-01-02</span>')
+    assert visible_date(root, body, "en") == "2025-01-02"
+    root, body = _body(filler + '<span class="x">-</span><span class="date">2025-01-02</span>')
+    assert visible_date(root, body, "en") == "2025-01-02"  # an unmarked element is free
+    root, body = _body(
+        filler + '<span class="date">soon</span><span class="date">2025-01-02</span>'
+    )
+    assert visible_date(root, body, "en") is None
+    # Elements that show nothing are not counted: a <script> of that class is skipped.
+    root, body = _body(
+        '<script class="date">1</script>' * 5 + filler + '<span class="date">2025-01-02</span>'
+    )
+    assert visible_date(root, body, "en") == "2025-01-02"
+
+
+def test_in_other_area_looks_thirty_ancestors_up_to_the_body():
+    from wf.extract.metadata.pagedates import in_other_area
+
+    def deep(n: int) -> bool:
+        html = (
+            '<div class="comments">'
+            + "<div>" * n
+            + '<span id="d">x</span>'
+            + "</div>" * n
+            + "</div>"
+        )
+        _, body = _body(html)
+        return in_other_area(body.get_element_by_id("d"))
+
+    assert deep(30) is True  # the comments are the 31st ancestor: depth 30
+    assert deep(31) is False
+    _, body = _body('<div class="x"><span id="d">x</span></div>')
+    assert in_other_area(body.get_element_by_id("d")) is False
+    from lxml import html as lxml_html
+
+    root = lxml_html.fromstring('<html class="comments"><body><p id="d">x</p></body></html>')
+    assert in_other_area(root.get_element_by_id("d")) is False  # not past the body
+    _, body = _body('<div id="footer_area"><span id="d">x</span></div>')
+    assert in_other_area(body.get_element_by_id("d")) is True
+    _, body = _body('<div class="Related-Posts"><span id="d">x</span></div>')
+    assert in_other_area(body.get_element_by_id("d")) is True
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ("<h1>T</h1><p>May 3, 2025</p>", "2025-05-03"),
+        ("<p>May 3, 2025</p><h1>T</h1>", "2025-05-03"),
+        ("<h1>T</h1><p>Updated May 4, 2025</p><p>May 3, 2025</p>", "2025-05-03"),
+        ("<h1>T</h1><p>Updated May 4, 2025</p><p>Updated May 5, 2025</p>", "2025-05-04"),
+        ("<h1>T</h1><p>© May 3, 2025</p>", None),
+        ("<h1>T</h1><p>%s May 3, 2025</p>" % ("x" * 200), None),
+        ("<h1>T</h1><script>var d = 'May 3, 2025'</script>", None),
+        ("<p>May 3, 2025</p>", None),
+        ("<h1>T</h1><p>news</p>", None),
+    ],
+)
+def test_date_around_the_heading(html, expected):
+    from wf.extract.metadata.pagedates import _around_heading
+
+    _, body = _body(html)
+    assert _around_heading(body, False) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Updated May 4, 2025", "updated"),
+        ("Published May 3, updated May 4", "published"),
+        ("Updated May 4, published May 3", "updated"),
+        ("Posted May 3", "published"),
+        ("May 3, 2025", None),
+        ("x" * 40 + " updated", None),
+    ],
+)
+def test_label_before_date(text, expected):
+    from wf.extract.metadata.pagedates import _label_before_date
+
+    assert _label_before_date(text) == expected
+
+
+def test_short_text_is_none_past_the_limit():
+    from wf.extract.metadata.pagedates import _short_text
+    from wf.extract.metadata.tuning import MAX_DATE_TEXT
+
+    _, body = _body(
+        f"<p id='a'>May <b>3</b>,\n 2025</p><p id='b'>{'x' * MAX_DATE_TEXT}</p>"
+        f"<p id='c'>{'x' * (MAX_DATE_TEXT - 1)}<b>y</b></p><p id='d'>{'x' * MAX_DATE_TEXT}<b>y</b></p>"
+    )
+    assert _short_text(body.get_element_by_id("a")) == "May 3 , 2025"
+    assert _short_text(body.get_element_by_id("b")) == "x" * MAX_DATE_TEXT
+    assert _short_text(body.get_element_by_id("c")) == "x" * (MAX_DATE_TEXT - 1) + " y"
+    assert _short_text(body.get_element_by_id("d")) is None
+
+
+@pytest.mark.parametrize(
+    ("scripts", "expected"),
+    [
+        (['var a = {"publishedDate": "2025-01-02T10:00:00Z"}'], "2025-01-02T10:00:00Z"),
+        (["x = {publishDate:'2025-01-02'}"], "2025-01-02"),
+        (['{\\"datePublished\\":\\"2025-01-02\\"}'], "2025-01-02"),
+        (['{"review": {"datePublished": "2024-01-01"}}, "pubDate": "2025-01-02"'], None),
+        (['{"comment": 1, "datePublished": "2024-01-01"}'], None),
+        (['{"publishedDate": "soon, maybe"}', '{"postDate": "2025-01-03"}'], "2025-01-03"),
+        (['{"publishedDate": "2999-01-01"}'], None),
+        ([""], None),
+    ],
+)
+def test_script_date(scripts, expected):
+    from lxml import html as lxml_html
+
+    from wf.extract.metadata.pagedates import _script_date
+
+    tags = "".join(f"<script>{s}</script>" for s in scripts)
+    root = lxml_html.fromstring(f"<html><head>{tags}</head><body><p>x</p></body></html>")
+    assert _script_date(root) == expected
+
+
+def test_script_date_skips_json_ld_and_reads_a_bounded_prefix(monkeypatch):
+    from lxml import html as lxml_html
+
+    from wf.extract.metadata import pagedates
+
+    ld = '<script type=" Application/LD+JSON ">{"datePublished": "2024-01-01"}</script>'
+    root = lxml_html.fromstring(f"<html><head>{ld}</head><body><p>x</p></body></html>")
+    assert pagedates._script_date(root) is None
+    monkeypatch.setattr(pagedates, "MAX_SCRIPT_SCAN", 40)
+    first = '<script>var x = "%s";</script>' % ("y" * 20)
+    late = '<script>{"pubDate": "2025-01-02"}</script>'
+    root = lxml_html.fromstring(f"<html><head>{first}{late}</head><body></body></html>")
+    assert pagedates._script_date(root) is None  # the budget is spent before it
+    root = lxml_html.fromstring(f"<html><head>{late}</head><body></body></html>")
+    assert pagedates._script_date(root) == "2025-01-02"
+
+
+def test_keyed_date_looks_at_the_first_twenty_keys_in_the_order_they_come():
+    from wf.extract.metadata.pagedates import MAX_SCRIPT_MATCHES, _keyed_date
+
+    bad = '"pubDate": "not a date at all",' * (MAX_SCRIPT_MATCHES - 1)
+    assert _keyed_date(bad + '"postDate": "2025-01-02"') == "2025-01-02"
+    assert _keyed_date(bad + '"pubDate": "nope nope", "postDate": "2025-01-02"') is None
+    # Key order in the text decides, not the order of the key list.
+    assert _keyed_date('"pubDate": "2025-01-03", "datePublished": "2025-01-04"') == "2025-01-03"
+    # A review far enough before the key is not its object.
+    far = '{"review": 1}' + " " * 1000 + '"pubDate": "2025-01-05"'
+    assert _keyed_date(far) == "2025-01-05"
+    near = '{"review": 1}' + " " * 980 + '"pubDate": "2025-01-05"'
+    assert _keyed_date(near) is None
