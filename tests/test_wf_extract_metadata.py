@@ -1293,3 +1293,325 @@ def test_keyed_date_looks_at_the_first_twenty_keys_in_the_order_they_come():
     assert _keyed_date(far) == "2025-01-05"
     near = '{"review": 1}' + " " * 980 + '"pubDate": "2025-01-05"'
     assert _keyed_date(near) is None
+
+
+# --- jsonld.py's parts, case by case -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("Tides", "Tides"),
+        (["", "Tides", "Seas"], "Tides"),
+        ([], None),
+        ({"name": "Ann"}, "Ann"),
+        ({"@value": "Ann"}, "Ann"),
+        ({"name": "", "@value": "Ann"}, "Ann"),
+        (7, "7"),
+        (2.5, "2.5"),
+        (True, None),
+        (None, None),
+        ("Tide &amp; sea", "Tide & sea"),
+        ("A&B", "A&B"),
+        ("<b>Tide</b>s <i>and</i>\n sea", "Tide s and sea"),
+        ("  \t ", None),
+    ],
+)
+def test_jsonld_text_of_each_shape(value, expected):
+    from wf.extract.metadata.jsonld import text
+
+    assert text(value) == expected
+
+
+def test_jsonld_people():
+    from wf.extract.metadata.jsonld import people
+
+    named = {"#ann": {"@id": "#ann", "name": "Ann Lee"}}
+    assert people("Ann Lee") == "Ann Lee"
+    assert people([{"name": "Ann Lee"}, "Bo Ek", "Ann Lee"]) == "Ann Lee, Bo Ek"
+    assert people({"@id": "#ann"}, named) == "Ann Lee"
+    assert people({"@id": "#ann"}) is None
+    assert people({"@id": "#bo"}, named) is None
+    assert people({"@id": "#ann", "name": "Cy Ho"}, named) == "Cy Ho"
+    assert people(["https://news.example/ann", "www.x.example", "//x", "Bo Ek"]) == "Bo Ek"
+    many = [f"Writer {n}" for n in range(12)]
+    assert people(many) == ", ".join(many[:10])
+    assert people(None) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (" https://x.example/a.jpg ", "https://x.example/a.jpg"),
+        (["", "https://x.example/a.jpg"], "https://x.example/a.jpg"),
+        ({"url": "https://x.example/a.jpg"}, "https://x.example/a.jpg"),
+        ({"contentUrl": "https://x.example/b.jpg"}, "https://x.example/b.jpg"),
+        ({"@id": "https://x.example/c.jpg"}, "https://x.example/c.jpg"),
+        ("  ", None),
+        (7, None),
+        ([], None),
+    ],
+)
+def test_jsonld_url_of(value, expected):
+    from wf.extract.metadata.jsonld import _url_of
+
+    assert _url_of(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("url", "base", "expected"),
+    [
+        ("https://www.news.example/tides/?a=1#b", None, "news.example/tides"),
+        ("/tides/", "https://news.example/x", "news.example/tides"),
+        ("  https://news.example/tides  ", None, "news.example/tides"),
+        ("HTTP://news.example/", None, "news.example"),
+        ("ftp://news.example/tides", None, None),
+        ("/tides", None, None),
+        ("http://[::1/tides", None, None),
+        ("   ", None, None),
+        (7, None, None),
+    ],
+)
+def test_jsonld_identity(url, base, expected):
+    from wf.extract.metadata.jsonld import identity
+
+    assert identity(url, base) == expected
+
+
+def test_jsonld_page_about():
+    from wf.extract.metadata.jsonld import Page
+
+    page = Page(
+        "Tides | News",
+        {"og:title": "Tides explained", "og:url": "https://news.example/og"},
+        {"canonical": "https://news.example/tides"},
+        "https://news.example/tides?utm=1",
+    )
+    assert page.about({"headline": "TIDES"}) is True
+    assert page.about({"name": "Tides explained and more"}) is True
+    assert page.about({"headline": "Seas", "url": "https://news.example/tides/"}) is True
+    assert page.about({"headline": "Seas", "@id": "https://news.example/og"}) is True
+    assert page.about({"mainEntityOfPage": {"@id": "https://news.example/tides"}}) is True
+    assert page.about({"mainEntityOfPage": {"url": "https://news.example/tides"}}) is True
+    assert page.about({"mainEntityOfPage": "https://news.example/tides"}) is True
+    assert page.about({"headline": "Seas", "url": "https://news.example/seas"}) is False
+    assert page.about({"headline": "Seas"}) is None
+    # A page that declares no address of its own cannot tell another page's entity.
+    bare = Page(None, {}, {}, "https://news.example/tides")
+    assert bare.about({"url": "https://news.example/seas"}) is None
+    assert bare.about({"url": "https://news.example/tides"}) is True
+    assert bare.about({"url": "/tides"}, "https://news.example/") is True
+
+
+def test_jsonld_loads_and_entities():
+    from wf.extract.metadata import jsonld
+
+    assert jsonld._loads('{"a": "x\ty"}') == {"a": "x\ty"}
+    assert jsonld._loads('{"a": [1, 2, ], }') == {"a": [1, 2]}
+    assert jsonld._loads("{nope") is None
+    assert jsonld._loads("[" * 100_000) is None
+    data = [
+        {"@type": "WebSite", "name": "S"},
+        {"@graph": [{"@type": "A"}, {"x": {"@type": "Hidden"}}]},
+        {"@type": "QAPage", "mainEntity": {"@type": "Question", "name": "Q"}},
+        {"@type": "ItemList", "itemListElement": [{"@type": "ListItem"}]},
+    ]
+    kinds = [e["@type"] for e in jsonld._entities(data)]
+    assert kinds == ["WebSite", "A", "QAPage", "Question", "ItemList", "ListItem"]
+    deep: dict = {"@type": "Top"}
+    node = deep
+    for _ in range(20):
+        node["@graph"] = {"@type": "In"}
+        node = node["@graph"]
+    assert len(list(jsonld._entities(deep))) == jsonld.MAX_DEPTH + 1  # depths 0 to 12
+    wide = [{"@type": "T"}] * (jsonld.MAX_NODES + 10)
+    assert len(list(jsonld._entities(wide))) == jsonld.MAX_NODES - 1  # the list is a node
+
+
+def test_jsonld_types_and_kinds():
+    from wf.extract.metadata.jsonld import _kind, _types
+
+    assert _types({"@type": [" NewsArticle ", 7, "WebPage"]}) == {"newsarticle", "webpage"}
+    assert _types({"@type": "Product"}) == {"product"}
+    assert _types({}) == set()
+    assert _kind({"@type": "Product"}) == "product"
+    assert _kind({"@type": ["WebPage", "Recipe"]}) == "recipe"
+    assert _kind({"@type": "SocialMediaPosting"}) == "article"
+    assert _kind({"@type": "DiscussionForumPosting"}) == "article"
+    assert _kind({"@type": "WebPage"}) is None
+
+
+def test_jsonld_by_id_keeps_the_first_named_object_of_each_id():
+    from wf.extract.metadata.jsonld import _by_id
+
+    objects = [
+        {"@id": "#a", "name": "Ann"},
+        {"@id": "#a", "name": "Other"},
+        {"@id": "#b"},
+        {"@id": 7, "name": "Seven"},
+        {"name": "No id"},
+    ]
+    assert _by_id(objects) == {"#a": {"@id": "#a", "name": "Ann"}}
+
+
+def test_jsonld_pick_ranks_about_first_then_articles():
+    from wf.extract.metadata.jsonld import Page, _pick
+
+    page = Page("Tides", {}, {"canonical": "https://news.example/tides"}, None)
+    other = {"@type": "Article", "headline": "Seas", "url": "https://news.example/seas"}
+    product = {"@type": "Product", "name": "Kettle"}
+    article = {"@type": "Article", "headline": "Seas"}
+    mine = {"@type": "Product", "name": "Tides"}
+    video = {"@type": "VideoObject", "name": "Clip"}
+    question = {"@type": "Question", "name": "Why?"}
+    assert _pick([other, product], page) is product
+    assert _pick([product, article], page) is article
+    assert _pick([article, mine], page) is mine
+    assert _pick([video], page) is None
+    assert _pick([{"@type": "VideoObject", "name": "Tides"}], page) is not None
+    assert _pick([question], page) is None
+    assert _pick([{"@type": "WebPage", "name": "Tides"}], page) is None
+    assert _pick([product, {"@type": "Product", "name": "Pot"}], page) is product
+
+
+def test_jsonld_fill_from_entity():
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.jsonld import _fill_from_entity
+
+    found = empty()
+    found["author"] = "Kept"
+    _fill_from_entity(
+        {
+            "headline": "Tides",
+            "creator": "Bo Ek",
+            "datePublished": "soon",
+            "dateCreated": "2025-01-02",
+            "dateModified": "2025-01-03",
+            "description": "About tides",
+            "thumbnailUrl": "https://x.example/t.jpg",
+            "inLanguage": "en",
+            "publisher": [{"name": "Harbour News"}],
+        },
+        found,
+        None,
+    )
+    assert (found["title"], found["author"], found["date"], found["modified"]) == (
+        "Tides",
+        "Kept",
+        None,  # "soon" is no date; dateCreated is read only when datePublished is absent
+        "2025-01-03",
+    )
+    assert (found["description"], found["image"], found["lang"], found["sitename"]) == (
+        "About tides",
+        "https://x.example/t.jpg",
+        "en",
+        "Harbour News",
+    )
+    found = empty()
+    _fill_from_entity(
+        {
+            "name": "Harbour News",
+            "creator": "Bo Ek",
+            "dateCreated": "2025-01-02",
+            "dateModified": "later",
+            "publisher": {"name": "harbour news"},
+            "isPartOf": {"@type": "WebSite", "name": "Harbour Site"},
+        },
+        found,
+        None,
+    )
+    # An entity named after its publisher names no page; the publisher names the site.
+    assert (found["title"], found["author"], found["date"], found["modified"]) == (
+        None,
+        "Bo Ek",
+        "2025-01-02",
+        None,
+    )
+    assert found["sitename"] == "harbour news"
+    found = empty()
+    _fill_from_entity(
+        {
+            "headline": "Tides",
+            "isPartOf": {"@type": "WebSite", "name": "Harbour Site"},
+            "image": ["https://x.example/i.jpg"],
+            "thumbnailUrl": "https://x.example/t.jpg",
+        },
+        found,
+        None,
+        title=False,
+    )
+    assert (found["title"], found["sitename"], found["image"]) == (
+        None,
+        "Harbour Site",
+        "https://x.example/i.jpg",
+    )
+    found = empty()
+    _fill_from_entity({"isPartOf": {"@type": "Blog", "name": "B"}, "publisher": []}, found, None)
+    assert found["sitename"] is None
+
+
+def test_jsonld_title_prefers_a_name_the_page_title_shows():
+    from wf.extract.metadata.jsonld import _title
+
+    obj = {"headline": "rise and fall", "name": "Tide"}
+    assert _title(obj, "Tide - Wiki") == "Tide"
+    assert _title(obj, "Rise and fall of Tide") == "rise and fall"
+    assert _title(obj, None) == "rise and fall"
+    assert _title({"headline": "Tide", "name": "Tide"}, "Tide") == "Tide"
+    assert _title({"name": "Tide"}, "x") == "Tide"
+    assert _title({"headline": "Tide"}, "x") == "Tide"
+    assert _title({}, "x") is None
+
+
+def test_jsonld_read_fills_the_site_from_website_then_an_organisation():
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.jsonld import Page, read
+    from wf.extract.parse import parse_fast
+
+    def site(objects: str) -> dict:
+        root = parse_fast(
+            f'<html><head><script type="application/ld+json">{objects}</script></head></html>'
+        )
+        found = empty()
+        read(root, found, Page(None, {}, {}, None))
+        return found
+
+    found = site('[{"@type": "Organization", "name": "Org"}, {"@type": "WebSite", "name": "Site"}]')
+    assert found["sitename"] == "Site"
+    found = site(
+        '[{"@type": "Corporation", "name": "Org"}, {"@type": "Organization", "name": "Two"}]'
+    )
+    assert found["sitename"] == "Org"
+    found = site('[{"@type": "WebSite", "name": "One"}, {"@type": "WebSite", "name": "Two"}]')
+    assert found["sitename"] == "One"
+    # The page entity gives the title only when no main entity was found.
+    found = site('[{"@type": "WebPage", "name": "Page"}, {"@type": "Recipe", "name": "Stew"}]')
+    assert (found["title"], found["type"]) == ("Stew", "recipe")
+    found = site('[{"@type": "WebPage", "name": "Page", "datePublished": "2025-01-02"}]')
+    assert (found["title"], found["date"], found["type"]) == ("Page", "2025-01-02", None)
+    assert site("[]")["title"] is None
+
+
+def test_jsonld_objects_of_limits_and_wrappers(monkeypatch):
+    from wf.extract.metadata import jsonld
+    from wf.extract.parse import parse_fast
+
+    def objects(*scripts: str, kind: str = "application/ld+json") -> list:
+        tags = "".join(f'<script type="{kind}">{s}</script>' for s in scripts)
+        return jsonld.objects_of(parse_fast(f"<html><head>{tags}</head></html>"))
+
+    one = '{"@type": "A"}'
+    assert len(objects(one, one)) == 2
+    assert objects(one, kind=" Application/LD+JSON ") == [{"@type": "A"}]
+    assert objects(one, kind="application/json") == []
+    assert objects("<!--" + one + "-->") == [{"@type": "A"}]
+    assert objects("/*<![CDATA[*/" + one + "/*]]>*/") == [{"@type": "A"}]
+    assert objects("// <![CDATA[\n" + one + "\n// ]]>") == [{"@type": "A"}]
+    assert objects("  " + one + "  ") == [{"@type": "A"}]
+    assert objects("nope") == []
+    assert len(objects(*[one] * (jsonld.MAX_JSONLD_SCRIPTS + 3))) == jsonld.MAX_JSONLD_SCRIPTS
+    monkeypatch.setattr(jsonld, "MAX_JSONLD_CHARS", len(one))
+    assert len(objects(one, one + " ")) == 1
+    monkeypatch.setattr(jsonld, "MAX_JSONLD_CHARS", 1000)
+    monkeypatch.setattr(jsonld, "MAX_JSONLD_TOTAL", 2 * len(one))
+    assert len(objects(one, one, one)) == 2
