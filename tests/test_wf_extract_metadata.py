@@ -1615,3 +1615,388 @@ def test_jsonld_objects_of_limits_and_wrappers(monkeypatch):
     monkeypatch.setattr(jsonld, "MAX_JSONLD_CHARS", 1000)
     monkeypatch.setattr(jsonld, "MAX_JSONLD_TOTAL", 2 * len(one))
     assert len(objects(one, one, one)) == 2
+
+
+# --- head.py's parts, case by case -------------------------------------------------------
+
+
+def test_head_tags_reads_meta_and_link_first_of_each_name():
+    from wf.extract.metadata.head import head_tags
+    from wf.extract.parse import parse_fast
+
+    root = parse_fast(
+        "<html><head>"
+        '<link rel="Canonical Alternate" href="/one"><link rel="canonical" href="/two">'
+        '<link rel="icon"><link href="/no-rel">'
+        '<meta property="OG:Title twitter:title" content="  Tides  ">'
+        '<meta name="og:title" content="Second"><meta name="description" content="   ">'
+        '<meta name="author"><meta itemprop="datePublished" content="2025-01-02">'
+        '<meta http-equiv="Content-Language" content="de"><meta name="" content="x">'
+        "</head><body></body></html>"
+    )
+    metas, links = head_tags(root)
+    assert links == {"canonical": "/one", "alternate": "/one"}
+    assert metas == {
+        "og:title": "Tides",
+        "twitter:title": "Tides",
+        "datepublished": "2025-01-02",
+        "content-language": "de",
+    }
+
+
+def test_from_meta_takes_each_key_s_first_usable_name():
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.head import from_meta
+
+    found = empty()
+    found["description"] = "Kept"
+    from_meta(
+        {
+            "og:title": "",
+            "twitter:title": "Tides \n and  sea",
+            "article:author": "https://news.example/ann",
+            "author": "Ann Lee",
+            "article:published_time": "soon",
+            "date": "2025-01-02",
+            "article:modified_time": "later",
+            "og:updated_time": "2025-01-03",
+            "description": "Other",
+            "og:locale": "en_GB",
+        },
+        found,
+    )
+    assert (found["title"], found["author"], found["date"], found["modified"]) == (
+        "Tides and sea",
+        "Ann Lee",
+        "2025-01-02",
+        "2025-01-03",
+    )
+    assert (found["description"], found["lang"]) == ("Kept", "en-GB")
+    found = empty()
+    from_meta({}, found)
+    assert found == empty()
+
+
+@pytest.mark.parametrize(
+    ("metas", "expected"),
+    [
+        ({"twitter:label1": "Written by", "twitter:data1": "Ann  Lee"}, "Ann Lee"),
+        ({"twitter:label4": " Author ", "twitter:data4": "Ann Lee"}, "Ann Lee"),
+        ({"twitter:label5": "Written by", "twitter:data5": "Ann Lee"}, None),
+        ({"twitter:label1": "Reading time", "twitter:data1": "3 minutes"}, None),
+        ({"twitter:label1": "Written by", "twitter:data1": "https://x.example/ann"}, None),
+        ({"twitter:label1": "Written by"}, None),
+        (
+            {
+                "twitter:label1": "Written by",
+                "twitter:data1": "https://x.example/ann",
+                "twitter:label2": "By",
+                "twitter:data2": "Bo Ek",
+            },
+            "Bo Ek",
+        ),
+    ],
+)
+def test_labelled_author(metas, expected):
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.head import from_meta
+
+    found = empty()
+    from_meta(metas, found)
+    assert found["author"] == expected
+    found = empty()
+    found["author"] = "Kept"
+    from_meta(metas, found)
+    assert found["author"] == "Kept"
+
+
+def test_from_html_canonical_image_lang_and_title():
+    from lxml import etree
+
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.head import from_html
+
+    root = etree.Element("html", {"lang": " de "})
+    found = empty()
+    found["canonical_url"], found["image"] = "og-url", "og-image"
+    from_html(root, {"canonical": "/c", "image_src": "/i"}, found, "Page")
+    assert (found["canonical_url"], found["image"], found["lang"], found["title"]) == (
+        "/c",
+        "og-image",
+        "de",
+        "Page",
+    )
+    root = etree.Element("html", {"{http://www.w3.org/XML/1998/namespace}lang": "fr"})
+    found = empty()
+    found["title"] = ' "What is Git?" '
+    from_html(root, {"image_src": "/i"}, found, "Page")
+    assert (found["canonical_url"], found["image"], found["lang"], found["title"]) == (
+        None,
+        "/i",
+        "fr",
+        "What is Git?",
+    )
+    found = empty()
+    from_html(etree.Element("html", {"lang": "  "}), {}, found, None)
+    assert (found["lang"], found["title"]) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ('"What is Git?"', "What is Git?"),
+        ("“Tides”", "Tides"),
+        ("«Tides»", "Tides"),
+        ("'Tides'", "Tides"),
+        ('"Git" and "Hg"', '"Git" and "Hg"'),
+        ('"Tides', '"Tides'),
+    ],
+)
+def test_a_title_wholly_in_quotes_loses_them(title, expected):
+    from lxml import etree
+
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.head import from_html
+
+    found = empty()
+    from_html(etree.Element("html"), {}, found, title)
+    assert found["title"] == expected
+
+
+def test_headings_and_a_product_s_heading():
+    from lxml import html as lxml_html
+
+    from wf.extract.metadata.head import heading, headings
+    from wf.extract.metadata.tuning import MAX_HEADING_CHARS, MAX_HEADINGS
+
+    def body(html: str):
+        return lxml_html.fromstring(f"<html><body>{html}</body></html>").find("body")
+
+    page = body("<h1>One</h1><h1> </h1><h1>Two\n <b>2</b></h1><h1>Three</h1>")
+    assert headings(page, 2) == ["One", "Two 2"]
+    assert headings(page, 5) == ["One", "Two 2", "Three"]
+    logos = "<h1>Shop</h1>" * (MAX_HEADINGS - 1)
+    assert heading(body(logos + "<h1>Kettle</h1>"), "  shop ") == "Kettle"
+    assert heading(body(logos + "<h1>Shop</h1><h1>Kettle</h1>"), "Shop") is None
+    assert heading(body("<h1>Shop</h1>"), None) == "Shop"
+    long = "k" * MAX_HEADING_CHARS
+    assert heading(body(f"<h1>{long}</h1>"), None) == long
+    assert heading(body(f"<h1>{long}k</h1><h1>Kettle</h1>"), None) is None
+    assert heading(body("<p>no heading</p>"), None) is None
+
+
+def test_voted_title_directly():
+    from lxml import html as lxml_html
+
+    from wf.extract.metadata.head import _near, voted_title
+
+    body = lxml_html.fromstring("<html><body><h1>Tide tables</h1></body></html>").find("body")
+    og = {"og:title": "Tide \n tables"}
+    assert voted_title("Summary", og, None, body) == "Tide tables"
+    assert voted_title("Summary", og, "Summary | News", body) == "Summary"
+    assert voted_title(None, og, None, body) is None
+    assert voted_title("Summary", {}, "Tide tables", body) == "Summary"
+    assert voted_title("Tide tables, explained", og, None, body) == "Tide tables, explained"
+    assert _near("", "x") is False and _near("x", "") is False
+    assert _near("“Tides”", '"TIDES" here') is True
+
+
+@pytest.mark.parametrize(
+    ("raw", "date", "author"),
+    [
+        (
+            '{"pub_date": "2025-01-02T10:00:00Z", "author": "Ann Lee"}',
+            "2025-01-02T10:00:00Z",
+            "Ann Lee",
+        ),
+        ('{"pub_date": "soon", "author": "https://x.example/ann"}', None, None),
+        ('["2025-01-02"]', None, None),
+        ("{broken", None, None),
+        ("[" * 100_000, None, None),
+        ("", None, None),
+    ],
+)
+def test_from_parsely(raw, date, author):
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.head import from_parsely
+
+    found = empty()
+    from_parsely({"parsely-page": raw} if raw else {}, found)
+    assert (found["date"], found["author"]) == (date, author)
+
+
+def test_from_parsely_keeps_known_keys_and_reads_a_bounded_tag(monkeypatch):
+    from wf.extract.metadata import empty, head
+
+    raw = '{"pub_date": "2025-01-02", "author": "Ann Lee"}'
+    found = empty()
+    found["date"], found["author"] = "2024-01-01", "Bo Ek"
+    head.from_parsely({"parsely-page": raw}, found)
+    assert (found["date"], found["author"]) == ("2024-01-01", "Bo Ek")
+    monkeypatch.setattr(head, "MAX_PARSELY", len(raw))
+    found = empty()
+    head.from_parsely({"parsely-page": raw}, found)
+    assert found["author"] == "Ann Lee"
+    monkeypatch.setattr(head, "MAX_PARSELY", len(raw) - 1)
+    found = empty()
+    head.from_parsely({"parsely-page": raw}, found)
+    assert found["author"] is None
+
+
+# --- the package's extract(), its order and its finish ----------------------------------
+
+
+def test_metadata_extract_survives_each_reader_failing(monkeypatch):
+    from wf.extract import metadata
+    from wf.extract.metadata import head, jsonld
+    from wf.extract.parse import parse_fast
+
+    html = (
+        '<html><head><title>Tides</title><meta name="author" content="Ann Lee">'
+        '<script type="application/ld+json">{"@type": "Article", "headline": "LD"}</script>'
+        "</head><body><p>x</p></body></html>"
+    )
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("broken reader")
+
+    assert metadata.extract(parse_fast(html), None)["title"] == "LD"
+    assert metadata.extract(parse_fast(html), None, "Given")["title"] == "LD"
+    with monkeypatch.context() as patch:
+        patch.setattr(jsonld, "read", boom)
+        found = metadata.extract(parse_fast(html), None)
+        assert (found["title"], found["author"]) == ("Tides", "Ann Lee")
+        assert metadata.extract(parse_fast(html), None, "Given")["title"] == "Given"
+    with monkeypatch.context() as patch:
+        patch.setattr(head, "head_tags", boom)
+        assert metadata.extract(parse_fast(html), None) == metadata.empty()
+    with monkeypatch.context() as patch:
+        patch.setattr(head, "from_meta", boom)
+        assert metadata.extract(parse_fast(html), None) == metadata.empty()
+
+
+def test_metadata_extract_reads_parsely_when_either_key_is_missing():
+    from wf.extract import metadata
+    from wf.extract.parse import parse_fast
+
+    tag = """<meta name="parsely-page" content='{"pub_date": "2025-01-02", "author": "Bo Ek"}'>"""
+    html = f'<html><head><meta name="author" content="Ann Lee">{tag}</head><body>x</body></html>'
+    found = metadata.extract(parse_fast(html), None)
+    assert (found["author"], found["date"]) == ("Ann Lee", "2025-01-02")
+    html = f'<html><head><meta name="date" content="2024-05-06">{tag}</head><body>x</body></html>'
+    found = metadata.extract(parse_fast(html), None)
+    assert (found["author"], found["date"]) == ("Bo Ek", "2024-05-06")
+
+
+def test_metadata_extract_without_a_body_reads_the_root():
+    from lxml import etree
+
+    from wf.extract import metadata
+
+    root = etree.fromstring(
+        "<html><div><h1>Tides</h1><span class='byline'>Ann Lee</span>"
+        "<time datetime='2025-01-02'>x</time></div></html>"
+    )
+    found = metadata.extract(root, None)
+    assert (found["title"], found["author"], found["date"]) == ("Tides", "Ann Lee", "2025-01-02")
+
+
+@pytest.mark.parametrize(
+    ("date", "url", "expected"),
+    [
+        (None, "https://x.example/2025/12/18/tides", "2025-12-18"),
+        ("2025-12-19T02:41:00Z", "https://x.example/2025/12/18/tides", "2025-12-18"),
+        ("2025-12-19T07:59:00Z", "https://x.example/2025/12/18/tides", "2025-12-18"),
+        ("2025-12-19T08:00:00Z", "https://x.example/2025/12/18/tides", "2025-12-19T08:00:00Z"),
+        ("2025-12-18T17:00:00+00:00", "https://x.example/2025/12/19/t", "2025-12-19"),
+        (
+            "2025-12-18T15:59:00+00:00",
+            "https://x.example/2025/12/19/t",
+            "2025-12-18T15:59:00+00:00",
+        ),
+        (
+            "2025-12-19T02:41:00+01:00",
+            "https://x.example/2025/12/18/t",
+            "2025-12-19T02:41:00+01:00",
+        ),
+        ("2025-12-18T02:41:00Z", "https://x.example/2025/12/18/t", "2025-12-18T02:41:00Z"),
+        ("2025-12-21T02:41:00Z", "https://x.example/2025/12/18/t", "2025-12-21T02:41:00Z"),
+        ("2025-02-30T02:41:00Z", "https://x.example/2025/03/01/t", "2025-02-30T02:41:00Z"),
+        ("2025-12-19T02:41:00Z", "https://x.example/2025/02/30/t", "2025-12-19T02:41:00Z"),
+        ("2025-12-19", "https://x.example/2025/12/18/t", "2025-12-19"),
+    ],
+)
+def test_the_address_s_day_replaces_a_utc_time_on_the_next_or_previous_day(date, url, expected):
+    from wf.extract import metadata
+    from wf.extract.parse import parse_fast
+
+    tag = f'<meta name="date" content="{date}">' if date else ""
+    found = metadata.extract(parse_fast(f"<html><head>{tag}</head><body>x</body></html>"), url)
+    assert found["date"] == expected
+
+
+def test_the_address_date_is_the_canonical_s_then_og_url_then_the_page_s():
+    from wf.extract import metadata
+    from wf.extract.parse import parse_fast
+
+    def date(head: str) -> str | None:
+        root = parse_fast(f"<html><head>{head}</head><body>x</body></html>")
+        return metadata.extract(root, "https://x.example/2020/01/03/t")["date"]
+
+    canonical = '<link rel="canonical" href="https://x.example/2020/01/01/t">'
+    og = '<meta property="og:url" content="https://x.example/2020/01/02/t">'
+    assert date(canonical + og) == "2020-01-01"
+    assert date(og) == "2020-01-02"
+    assert date("") == "2020-01-03"
+
+
+@pytest.mark.parametrize(
+    ("value", "base", "expected"),
+    [
+        (None, "https://x.example/a/", None),
+        ("", "https://x.example/a/", None),
+        ("i.jpg", "https://x.example/a/", "https://x.example/a/i.jpg"),
+        ("https://y.example/i.jpg", None, "https://y.example/i.jpg"),
+        ("i.jpg", None, None),
+        ("javascript:alert(1)", "https://x.example/", None),
+        ("HTTPS://y.example/i.jpg", None, "HTTPS://y.example/i.jpg"),
+        ("http://[::1/i.jpg", None, None),
+    ],
+)
+def test_absolute_urls_only_http(value, base, expected):
+    from wf.extract.metadata import _absolute
+
+    assert _absolute(value, base) == expected
+
+
+def test_finish_cleans_every_value():
+    from wf.extract.metadata import MAX_VALUE_CHARS, _finish, empty
+
+    found = empty()
+    found.update(
+        author="  By Ann Lee ",
+        date="December 27, 2014",
+        modified="2015-01-02T10:00:00Z",
+        canonical_url="/c",
+        image="i.jpg",
+        type="NewsArticle",
+        title="T\n" + "x" * (2 * MAX_VALUE_CHARS),
+        description="   ",
+    )
+    out = _finish(found, "https://x.example/a/")
+    assert (out["author"], out["date"], out["modified"]) == (
+        "Ann Lee",
+        "2014-12-27",
+        "2015-01-02T10:00:00Z",
+    )
+    assert (out["canonical_url"], out["image"], out["type"]) == (
+        "https://x.example/c",
+        "https://x.example/a/i.jpg",
+        "newsarticle",
+    )
+    assert out["title"].startswith("T x") and len(out["title"]) <= MAX_VALUE_CHARS
+    assert out["description"] is None
+    found = empty()
+    found["author"] = "By "
+    assert _finish(found, None)["author"] == "By"
+    assert _finish(empty(), None) == empty()
