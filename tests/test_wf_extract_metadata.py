@@ -874,6 +874,7 @@ def test_url_date_reads_the_first_2048_characters():
         (" https://www.news.example/author/ann ", "news.example", True),
         ("https://blog.news.example/author/ann", "news.example", True),
         ("https://news.example/author/ann", "m.news.example", True),
+        ("https://www.news.example/author/ann", "m.news.example", True),  # www. is no subdomain
         ("https://NEWS.example/author/ann", "news.example", True),
         ("https://social.example/ann", "news.example", False),
         ("https://oldnews.example/author/ann", "news.example", False),
@@ -1007,6 +1008,12 @@ def test_by_near_the_heading(body, expected):
         ),
         ('<a href="/author/ann"> Ann\n Lee </a>', "https://news.example/a", "Ann Lee"),
         ('<a href="/tag/ann">Ann Lee</a>', "https://news.example/a", None),
+        # The page's own address loses its www. before subdomains are compared.
+        (
+            '<a href="https://blog.news.example/author/ann">Ann Lee</a>',
+            "https://www.news.example/a",
+            "Ann Lee",
+        ),
     ],
 )
 def test_author_link_on_the_page_s_own_site(body, url, expected):
@@ -1666,6 +1673,7 @@ def test_from_meta_takes_each_key_s_first_usable_name():
         ({"twitter:label1": "Written by", "twitter:data1": "Ann  Lee"}, "Ann Lee"),
         ({"twitter:label4": " Author ", "twitter:data4": "Ann Lee"}, "Ann Lee"),
         ({"twitter:label5": "Written by", "twitter:data5": "Ann Lee"}, None),
+        ({"twitter:label0": "Written by", "twitter:data0": "Ann Lee"}, None),
         ({"twitter:label1": "Reading time", "twitter:data1": "3 minutes"}, None),
         ({"twitter:label1": "Written by", "twitter:data1": "https://x.example/ann"}, None),
         ({"twitter:label1": "Written by"}, None),
@@ -1762,6 +1770,7 @@ def test_headings_and_a_product_s_heading():
     assert heading(body(logos + "<h1>Kettle</h1>"), "  shop ") == "Kettle"
     assert heading(body(logos + "<h1>Shop</h1><h1>Kettle</h1>"), "Shop") is None
     assert heading(body("<h1>Shop</h1>"), None) == "Shop"
+    assert heading(body("<h1>XXXX</h1>"), None) == "XXXX"  # no site: no heading is skipped
     long = "k" * MAX_HEADING_CHARS
     assert heading(body(f"<h1>{long}</h1>"), None) == long
     assert heading(body(f"<h1>{long}k</h1><h1>Kettle</h1>"), None) is None
