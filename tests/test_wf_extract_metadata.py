@@ -972,6 +972,8 @@ def test_name_in_a_byline_candidate(html, expected):
         ("<h1>Tides</h1><p>by the sea, all day</p>", None),
         ("<h1>Tides</h1><p>%s</p><p>By Ann Lee</p>" % ("x" * 101), "Ann Lee"),
         ("<h1>Tides</h1><p> </p><p>By Ann Lee</p>", "Ann Lee"),
+        ("<h1>Tides</h1><p>By</p><p> </p><p>Ann Lee</p>", "Ann Lee"),
+        ("<h1>Tides</h1><p>By Ann Lee, %s</p>" % ("x" * 88), "Ann Lee"),  # 100 characters
         ("<h1>Tides</h1><p>Weather</p><p>By Ann Lee</p>", "Ann Lee"),
         ("<p>By Ann Lee</p>", None),  # no <h1>
         ("<h1>Tides</h1><p>News</p>", None),
@@ -1007,6 +1009,7 @@ def test_by_near_the_heading(body, expected):
             "Bo Ek",
         ),
         ('<a href="/author/ann"> Ann\n Lee </a>', "https://news.example/a", "Ann Lee"),
+        ('<a href="/author/ann">Ann <b>Lee</b></a>', "https://news.example/a", "Ann Lee"),
         ('<a href="/tag/ann">Ann Lee</a>', "https://news.example/a", None),
         # The page's own address loses its www. before subdomains are compared.
         (
@@ -1040,6 +1043,8 @@ def test_author_takes_a_byline_then_a_link_then_the_heading_s_neighbour():
     )
     assert of('<h1>T</h1><p>By Cy Ho</p><a href="/author/bo">Bo Ek</a>') == "Bo Ek"
     assert of("<h1>T</h1><p>By Cy Ho</p>") == "Cy Ho"
+    # The page's address decides which absolute links are its own.
+    assert of('<h1>T</h1><a href="https://news.example/author/bo">Bo Ek</a>') == "Bo Ek"
     # An empty byline candidate is passed over for the next.
     assert of('<i class="byline"></i><i class="author">Ann Lee</i>') == "Ann Lee"
     assert of("<p>nothing</p>") is None
@@ -1786,6 +1791,7 @@ def test_voted_title_directly():
     og = {"og:title": "Tide \n tables"}
     assert voted_title("Summary", og, None, body) == "Tide tables"
     assert voted_title("Summary", og, "Summary | News", body) == "Summary"
+    assert voted_title("Summary xxxx", og, None, body) == "Tide tables"  # no <title>, no vote
     assert voted_title(None, og, None, body) is None
     assert voted_title("Summary", {}, "Tide tables", body) == "Summary"
     assert voted_title("Tide tables, explained", og, None, body) == "Tide tables, explained"
