@@ -1102,6 +1102,11 @@ def test_visible_date_reads_numbers_in_the_page_s_language(lang, expected):
         ),
         ('<span class="published">2025-01-01</span><h1>T</h1><p>2025-02-02</p>', "2025-01-01"),
         ('<time pubdate>2025-01-04</time><span class="date">2025-01-02</span>', "2025-01-04"),
+        ('<span class="date">2025-01-02</span><time pubdate>2025-01-04</time>', "2025-01-04"),
+        (
+            '<span class="date">2025-01-02</span><span class="date">Posted 2025-01-03</span>',
+            "2025-01-03",
+        ),
         (
             '<span class="date">Updated 2025-01-03</span><span class="x-date">2025-01-02</span>',
             "2025-01-02",
@@ -1213,6 +1218,8 @@ def test_date_around_the_heading(html, expected):
         ("Posted May 3", "published"),
         ("May 3, 2025", None),
         ("x" * 40 + " updated", None),
+        ("x" * 35 + "updated", "updated"),
+        ("x" * 36 + "updated", None),  # the label ends past the 40th character
     ],
 )
 def test_label_before_date(text, expected):
@@ -1288,6 +1295,19 @@ def test_keyed_date_looks_at_the_first_twenty_keys_in_the_order_they_come():
     assert _keyed_date(far) == "2025-01-05"
     near = '{"review": 1}' + " " * 980 + '"pubDate": "2025-01-05"'
     assert _keyed_date(near) is None
+    assert _keyed_date('review = 1; "pubDate": "2025-01-05"') is None  # from the first character
+    # A review after the key is not around it; a review's own date does not end the search.
+    assert _keyed_date('"pubDate": "2025-01-02", "reviews": []') == "2025-01-02"
+    theirs = '{"review": {"datePublished": "2024-01-01"}}' + " " * 1000
+    assert _keyed_date(theirs + '"pubDate": "2025-01-02"') == "2025-01-02"
+    # A key at the very start counts.
+    assert _keyed_date('pubDate: "2025-01-02"') == "2025-01-02"
+    # At most 80 keys are gathered, in the order of the key list: the first key's 80
+    # leave no room for a later key, even one earlier in the text.
+    crowd = '"datePublished": "x", ' * (4 * MAX_SCRIPT_MATCHES)
+    assert _keyed_date('"pubDate": "2025-01-02", ' + crowd) is None
+    crowd = '"datePublished": "x", ' * (4 * MAX_SCRIPT_MATCHES - 1)
+    assert _keyed_date('"pubDate": "2025-01-02", ' + crowd) == "2025-01-02"
 
 
 # --- jsonld.py's parts, case by case -----------------------------------------------------
@@ -1998,6 +2018,23 @@ def test_finish_cleans_every_value():
     found["author"] = "By "
     assert _finish(found, None)["author"] == "By"
     assert _finish(empty(), None) == empty()
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        '<div data-date="03/04/2025">x</div>',
+        '<time title="03/04/2025">x</time>',
+        '<span class="date" content="03/04/2025">x</span>',
+    ],
+)
+def test_attribute_dates_are_read_in_the_page_s_day_order(html):
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body(html)
+    assert visible_date(root, body, "de") == "2025-04-03"
+    root, body = _body(html)
+    assert visible_date(root, body, "en") == "2025-03-04"
 
 
 # Last in the file: the slowest test (130 pages), so that a mutation run's -x stops at a
