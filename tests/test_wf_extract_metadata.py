@@ -1066,6 +1066,7 @@ def _body(html: str):
         (None, "2025-03-04"),
         ("en", "2025-03-04"),
         ("en-US", "2025-03-04"),
+        ("en_US", "2025-03-04"),
         ("en_GB", "2025-04-03"),
         ("EN-gb", "2025-04-03"),
         ("de", "2025-04-03"),
@@ -1196,6 +1197,9 @@ def test_in_other_area_looks_thirty_ancestors_up_to_the_body():
         ("<h1>T</h1><p>Updated May 4, 2025</p><p>May 3, 2025</p>", "2025-05-03"),
         ("<h1>T</h1><p>Updated May 4, 2025</p><p>Updated May 5, 2025</p>", "2025-05-04"),
         ("<h1>T</h1><p>© May 3, 2025</p>", None),
+        ("<h1>T</h1><p>© 2020</p><p>May 3, 2025</p>", "2025-05-03"),
+        ("<h1>T</h1><p>May 3, 2025 %s</p>" % ("x" * 188), "2025-05-03"),  # 200 characters
+        ("<h1>T</h1><p>May 3, 2025 %s</p>" % ("x" * 189), None),
         ("<h1>T</h1><p>%s May 3, 2025</p>" % ("x" * 200), None),
         ("<h1>T</h1><script>var d = 'May 3, 2025'</script>", None),
         ("<p>May 3, 2025</p>", None),
@@ -1273,6 +1277,16 @@ def test_script_date_skips_json_ld_and_reads_a_bounded_prefix(monkeypatch):
     ld = '<script type=" Application/LD+JSON ">{"datePublished": "2024-01-01"}</script>'
     root = lxml_html.fromstring(f"<html><head>{ld}</head><body><p>x</p></body></html>")
     assert pagedates._script_date(root) is None
+    late = '<script>{"pubDate": "2025-01-02"}</script>'
+    root = lxml_html.fromstring(f"<html><head>{ld}{late}</head><body></body></html>")
+    assert pagedates._script_date(root) == "2025-01-02"
+    # Only scripts: the same text in a paragraph is no page data.
+    root = lxml_html.fromstring('<html><body><p>{"pubDate": "2025-01-02"}</p></body></html>')
+    assert pagedates._script_date(root) is None
+    # An empty script costs nothing of the budget.
+    monkeypatch.setattr(pagedates, "MAX_SCRIPT_SCAN", len('{"pubDate": "2025-01-02"}'))
+    root = lxml_html.fromstring(f"<html><head><script></script>{late}</head><body></body></html>")
+    assert pagedates._script_date(root) == "2025-01-02"
     monkeypatch.setattr(pagedates, "MAX_SCRIPT_SCAN", 40)
     first = '<script>var x = "%s";</script>' % ("y" * 20)
     late = '<script>{"pubDate": "2025-01-02"}</script>'
@@ -2035,6 +2049,49 @@ def test_attribute_dates_are_read_in_the_page_s_day_order(html):
     assert visible_date(root, body, "de") == "2025-04-03"
     root, body = _body(html)
     assert visible_date(root, body, "en") == "2025-03-04"
+
+
+def test_contains_builds_an_xpath_or():
+    from wf.extract.metadata.pagedates import _contains
+
+    assert _contains(("a", "b"), ".") == "contains(., 'a') or contains(., 'b')"
+
+
+def test_date_around_the_heading_in_the_page_s_day_order():
+    from wf.extract.metadata.pagedates import _around_heading
+
+    _, body = _body("<h1>T</h1><p>03/04/2025</p>")
+    assert _around_heading(body, True) == "2025-04-03"
+    assert _around_heading(body, False) == "2025-03-04"
+
+
+def test_metadata_extract_gives_the_page_s_url_to_json_ld():
+    # The entity whose url is the page's is the page's, before one that says nothing.
+    from wf.extract import metadata
+    from wf.extract.parse import parse_fast
+
+    url = "https://news.example/tides"
+    ld = (
+        '[{"@type": "Article", "headline": "Other"},'
+        f' {{"@type": "Article", "headline": "Mine", "url": "{url}"}}]'
+    )
+    html = (
+        f'<html><head><script type="application/ld+json">{ld}</script></head><body>x</body></html>'
+    )
+    assert metadata.extract(parse_fast(html), url)["title"] == "Mine"
+
+
+def test_metadata_extract_reads_what_a_reader_sees_in_the_body_only():
+    # A tree built by hand can hold an <h1> in <head>, which no parser leaves there.
+    from lxml import etree
+
+    from wf.extract import metadata
+
+    root = etree.fromstring(
+        '<html><head><meta property="og:type" content="product"/><h1>Logo</h1></head>'
+        "<body><h1>Kettle</h1></body></html>"
+    )
+    assert metadata.extract(root, None)["title"] == "Kettle"
 
 
 # Last in the file: the slowest test (130 pages), so that a mutation run's -x stops at a
