@@ -101,8 +101,12 @@ MARK_POSTS = 12  # posts of a group looked at for their marks
 # own beside it (a title and a date, a price, an excerpt); a menu's items are all link.
 LIST_MIN = 5  # items that make a list
 LIST_ITEM_WORDS = 12  # characters outside links that most items hold
+# ...and an item is short: boxes that hold this many characters each on average are the
+# sections of a page (a product page's panels), not the items of a list.
+LIST_ITEM_MAX = 2000
 # A list inside a box named for the page's frame is its navigation, whatever its shape.
-LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|pagination|pager)(?![a-z])"
+# (A box hidden from sight but for screen readers, as a page's copy of its menus, too.)
+LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|pagination|pager|reviews?|visually-hidden|sr-only|screen-reader-text)(?![a-z])"
 LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
 # The second opinion takes the list over the article rule's choice when the choice is
 # thin or the list holds this many times its text.

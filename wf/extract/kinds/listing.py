@@ -57,6 +57,7 @@ def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
             (sum(m.text for m in members), parent, len(members))
             for (parent, _, _), members in groups.items()
             if len(members) >= tuning.LIST_MIN
+            and sum(m.text for m in members) <= tuning.LIST_ITEM_MAX * len(members)
             and sum(m.text - m.link >= tuning.LIST_ITEM_WORDS for m in members) * 2 > len(members)
         ),
         reverse=True,

@@ -1,0 +1,75 @@
+"""wf/extract/kinds/product.py and listing.py on shop pages of our own: what a product page
+and a listing print, and what they leave out (reviews, hidden copies of the menus, the
+page's own panels taken for a list)."""
+
+from __future__ import annotations
+
+from wf.extract import extract
+
+PROSE = (
+    "The harbour master keeps the tide tables for every berth along the eastern quay, "
+    "and the pilots read them each morning before the first ships come in."
+)
+NAV = "<nav><a href='/'>Home</a> <a href='/shop'>Shop</a> <a href='/about'>About</a></nav>"
+FOOTER = "<footer><a href='/terms'>Terms</a> <a href='/privacy'>Privacy</a></footer>"
+
+
+def page(body: str) -> str:
+    return f"<html><head><title>T</title></head><body>{NAV}{body}{FOOTER}</body></html>"
+
+
+def review(n: int) -> str:
+    return (
+        f"<li class='review-item'><span class='who'>Buyer {n}</span>"
+        f"<p>Review {n}: keeps good time.</p>"
+        f"<a href='/review/{n}/helpful'>Helpful</a></li>"
+    )
+
+
+def test_a_products_reviews_are_not_its_list():
+    # A thin description and six reviews, each with a link and words of its own: the
+    # shape of a list's items, but a product's reviews are never the page's list.
+    html = page(
+        "<main><h1>Brass tide clock</h1><p class='price'>89.00</p>"
+        "<div class='description'><p>A brass tide clock made by hand in Falmouth, with a "
+        "dial for the tides of the harbour and one for the hours.</p></div></main>"
+        "<div class='customer-reviews'><h2>Reviews</h2><ul class='review-list'>"
+        + "".join(review(n) for n in range(1, 7))
+        + "</ul></div>"
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert "made by hand in Falmouth" in found.text
+    assert found.kind != "listing"
+
+
+def test_a_hidden_copy_of_the_menus_is_not_the_list():
+    # Pages repeat their menus for screen readers in a box hidden from sight; its entries
+    # look like a list's items (a link and a few words each).
+    menu = "".join(
+        f"<div class='entry'><a href='/dept/{n}'>Department {n}</a> <span>all the clocks of"
+        f" department {n}</span></div>"
+        for n in range(1, 9)
+    )
+    html = page(
+        f"<div class='visually-hidden'>{menu}</div>"
+        "<main><h1>Tide clocks</h1><p>Our clocks, made by hand in Falmouth, show the tides "
+        "of the harbour beside the hours, on a dial of brass.</p></main>"
+    )
+    found = extract(html, url="https://shop.example/clocks")
+    assert "made by hand in Falmouth" in found.text
+    assert "Department 3" not in found.text
+    assert found.kind != "listing"
+
+
+def test_a_pages_long_panels_are_not_a_lists_items():
+    # Five panels of one shape, each with links and words of its own, each as long as an
+    # article: the page's sections (a product page's panels), not the items of a list.
+    words = " ".join(
+        f"<a href='/part/{n}'>Spare part number {n} of the tide clock</a> in stock"
+        for n in range(50)
+    )
+    panels = "".join(f"<div class='panel'><h2>Panel {n}</h2><p>{words}</p></div>" for n in range(5))
+    html = page(f"<div class='intro'><h1>Tide clock</h1><p>89.00</p></div><div>{panels}</div>")
+    found = extract(html, url="https://shop.example/p/clock")
+    assert "Panel 3" in found.text
+    assert found.kind != "listing"
