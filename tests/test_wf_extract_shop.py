@@ -4,6 +4,8 @@ page's own panels taken for a list)."""
 
 from __future__ import annotations
 
+import json
+
 from wf.extract import extract
 
 PROSE = (
@@ -14,8 +16,48 @@ NAV = "<nav><a href='/'>Home</a> <a href='/shop'>Shop</a> <a href='/about'>About
 FOOTER = "<footer><a href='/terms'>Terms</a> <a href='/privacy'>Privacy</a></footer>"
 
 
-def page(body: str) -> str:
-    return f"<html><head><title>T</title></head><body>{NAV}{body}{FOOTER}</body></html>"
+def page(body: str, head: str = "") -> str:
+    return f"<html><head><title>T</title>{head}</head><body>{NAV}{body}{FOOTER}</body></html>"
+
+
+def product_ld(description: str) -> str:
+    declared = {
+        "@type": "Product",
+        "name": "Brass tide clock",
+        "description": description,
+        "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "GBP"},
+    }
+    return f'<script type="application/ld+json">{json.dumps(declared)}</script>'
+
+
+def test_a_declared_description_the_page_does_not_show_is_printed():
+    # The page builds its description with a script: the declaration holds it, as HTML.
+    html = page(
+        "<main><h1>Brass tide clock</h1><p class='price'>89.00</p>"
+        "<div id='description-root'></div></main>",
+        product_ld(
+            "<p>A brass clock that shows the state of the tide at a glance,</p>"
+            "<ul><li>made by hand in Falmouth &amp; polished</li></ul>"
+        ),
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert "made by hand in Falmouth & polished" in found.text
+    assert "<p>" not in found.text and "&amp;" not in found.text
+    assert found.kind == "product"
+
+
+def test_a_declared_description_the_page_shows_is_printed_once():
+    shown = (
+        "A brass clock that shows the state of the tide at a glance, made by hand in "
+        "Falmouth from the brass of old ships."
+    )
+    html = page(
+        f"<main><h1>Brass tide clock</h1><p class='price'>89.00</p><div><p>{shown}</p>"
+        f"<p>{PROSE}</p></div></main>",
+        product_ld(shown.replace(", made", " – made")),
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert found.text.count("made by hand in Falmouth") == 1
 
 
 def review(n: int) -> str:

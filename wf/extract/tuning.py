@@ -90,6 +90,11 @@ POST_PROSE = 30  # characters of prose that make a sibling a post
 
 # A product page's own lines from its declaration: at most this long each.
 PRODUCT_FIELD_MAX = 300
+# ...but the description, printed when the chosen text does not show it: at most this long.
+PRODUCT_DESCRIPTION_MAX = 4000
+# The chosen text shows the declared description when it holds this share of its
+# three-word runs (a shop's text and its declaration differ in spaces, marks and entities).
+PRODUCT_DESCRIPTION_SHOWN = 0.5
 # A post shows who wrote it or when: a <time>, or a box named for its author or date. A
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).
