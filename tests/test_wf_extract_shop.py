@@ -115,3 +115,29 @@ def test_a_pages_long_panels_are_not_a_lists_items():
     found = extract(html, url="https://shop.example/p/clock")
     assert "Panel 3" in found.text
     assert found.kind != "listing"
+
+
+def test_a_rows_facts_laid_out_apart_are_printed_apart():
+    # A chart's rows show a film's year, length and rating in spans the page's style sets
+    # apart, with no space between them in the markup.
+    rows = "".join(
+        f"<li class='row'><h3><a href='/film/{n}'>Film number {n}</a></h3>"
+        f"<div class='facts'><span class='fact'>19{n}4</span><span class='fact'>2h {n}m</span>"
+        f"<span class='fact'>PG</span></div></li>"
+        for n in range(1, 8)
+    )
+    html = page(f"<main><h1>The chart</h1><ul class='chart'>{rows}</ul></main>")
+    found = extract(html, url="https://films.example/chart")
+    assert "1934 2h 3m PG" in found.text
+
+
+def test_a_word_processors_runs_join_as_written():
+    # Word processors split a paragraph into runs anywhere, inside words too.
+    html = page(
+        "<main><h1>Tides</h1><p><span class='s1'>The Co</span><span class='s1'>rnell</span>"
+        f"<span class='s1'> harbour</span> {PROSE}</p><p><span class='r'>child</span>"
+        f"<span class='r'>ren</span></p><p>{PROSE}</p></main>"
+    )
+    found = extract(html, url="https://tides.example/a")
+    assert "The Cornell harbour" in found.text
+    assert "children" in found.text
