@@ -141,3 +141,22 @@ def test_a_word_processors_runs_join_as_written():
     found = extract(html, url="https://tides.example/a")
     assert "The Cornell harbour" in found.text
     assert "children" in found.text
+
+
+def test_an_index_declared_an_article_prints_its_list():
+    # An index of reviews declares itself an article; its introduction is the only
+    # paragraph, and the list of reviews (a title, a byline, an excerpt) is the page.
+    cards = "".join(
+        f"<li class='card'><h3><a href='/review/{n}'>The best tide clock number {n}</a></h3>"
+        f"<p>by Writer {n}</p><p>We tested {n + 10} clocks for a month on the quay. {PROSE}</p></li>"
+        for n in range(1, 9)
+    )
+    html = page(
+        f"<article><header><h1>Clocks</h1><p>{PROSE} {PROSE}</p></header>"
+        f"<div><ul class='cards'>{cards}</ul></div></article>",
+        '<meta property="og:type" content="article">',
+    )
+    found = extract(html, url="https://reviews.example/clocks")
+    for n in range(1, 9):
+        assert f"The best tide clock number {n}" in found.text
+    assert found.kind == "listing"

@@ -116,6 +116,11 @@ LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
 # The second opinion takes the list over the article rule's choice when the choice is
 # thin or the list holds this many times its text.
 LIST_OVER_CHOICE = 2.0
+# On a page declared an article: when its choice holds under this many characters, and
+# the list this many times its text and half the page's (an index of reviews declared an
+# article, its one-paragraph introduction chosen).
+LIST_ARTICLE_SHORT = 1000
+LIST_OVER_ARTICLE = 5.0
 
 # Landing pages: a choice that holds under this share of the page's prose (outside named
 # boilerplate), on a page that declares no article, thread, product or listing, is one

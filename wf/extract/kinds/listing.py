@@ -10,7 +10,9 @@ It is also the second opinion on any page whose chosen block is thin against it 
 intro chosen over its items, a page declared an article that is a list): the list is
 taken over the choice when the choice is thin (under THIN_PROSE of prose), or, on a page
 not declared an article, when the list holds LIST_OVER_CHOICE times its text: a collection's
-own prose (its introduction, its buying guide) is what its readers look for first. A
+own prose (its introduction, its buying guide) is what its readers look for first. On a
+page declared an article, only when the choice is short (under LIST_ARTICLE_SHORT), the
+list holds LIST_OVER_ARTICLE times its text and at least half the page's. A
 choice that holds the list already stays (the list is part of it), its items then kept
 however linked or short on a page declared a listing.
 """
@@ -76,11 +78,12 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
     best = analysis.best_index
     if kind != tuning.LISTING and best >= 0:
         chosen = blocks[best]
-        if chosen.good >= thin and (
-            kind == tuning.ARTICLE or blocks[0].text < tuning.LIST_OVER_CHOICE * chosen.text
-        ):
-            # Not thin, and no list outside the choice could outweigh it (a list never
-            # outweighs a declared article's choice): not looked for.
+        if kind == tuning.ARTICLE:
+            over = tuning.LIST_OVER_ARTICLE if chosen.text < tuning.LIST_ARTICLE_SHORT else 0
+        else:
+            over = tuning.LIST_OVER_CHOICE
+        if chosen.good >= thin and not (over and blocks[0].text >= over * chosen.text):
+            # Not thin, and no list outside the choice could outweigh it: not looked for.
             return analysis
     found = items_box(blocks)
     if found is None:
@@ -94,7 +97,16 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
                 # The choice holds the list: its items stay, however linked or short.
                 analysis.kind, analysis.by_kind = tuning.LISTING, True
             return analysis
-        outweighs = kind != tuning.ARTICLE and box.text >= tuning.LIST_OVER_CHOICE * chosen.text
+        if kind != tuning.ARTICLE:
+            outweighs = box.text >= tuning.LIST_OVER_CHOICE * chosen.text
+        else:
+            # A page declared an article is a list only when its choice is short and the
+            # list is most of the page (an index of reviews under a one-paragraph intro).
+            outweighs = (
+                chosen.text < tuning.LIST_ARTICLE_SHORT
+                and box.text >= tuning.LIST_OVER_ARTICLE * chosen.text
+                and box.text * 2 >= blocks[0].text
+            )
         if not (chosen.good < thin or outweighs):
             return analysis
     trace.trace(
