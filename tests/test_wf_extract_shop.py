@@ -160,3 +160,24 @@ def test_an_index_declared_an_article_prints_its_list():
     for n in range(1, 9):
         assert f"The best tide clock number {n}" in found.text
     assert found.kind == "listing"
+
+
+def test_a_list_taken_keeps_the_listings_title_and_introduction():
+    rows = "".join(
+        f"<li class='row'><a href='/film/{n}'>Film number {n}</a> (19{n}0) rated {n}.5 by readers</li>"
+        for n in range(1, 9)
+    )
+    html = page(
+        "<main><div class='head'><h1>The films of the decade</h1>"
+        "<p>Chosen by our readers.</p></div>"
+        f"<div class='results'><ol class='chart'>{rows}</ol></div></main>"
+        "<div class='links'><a href='/jobs'>Jobs at the films desk</a> "
+        "<a href='/press'>Press and partners</a> <a href='/help'>Help and contact</a></div>"
+    )
+    found = extract(html, url="https://films.example/chart")
+    assert "The films of the decade" in found.text
+    assert "Chosen by our readers." in found.text
+    for n in range(1, 9):
+        assert f"Film number {n}" in found.text
+    assert "Press and partners" not in found.text
+    assert found.kind == "listing"

@@ -121,6 +121,9 @@ LIST_OVER_CHOICE = 2.0
 # article, its one-paragraph introduction chosen).
 LIST_ARTICLE_SHORT = 1000
 LIST_OVER_ARTICLE = 5.0
+# A list taken grows to the box that holds the page's heading too, unless that box holds
+# this share of the page's text (the page whole, its frame and all).
+LIST_HEADING_SHARE = 0.95
 
 # Landing pages: a choice that holds under this share of the page's prose (outside named
 # boilerplate), on a page that declares no article, thread, product or listing, is one

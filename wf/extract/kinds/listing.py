@@ -14,7 +14,9 @@ own prose (its introduction, its buying guide) is what its readers look for firs
 page declared an article, only when the choice is short (under LIST_ARTICLE_SHORT), the
 list holds LIST_OVER_ARTICLE times its text and at least half the page's. A
 choice that holds the list already stays (the list is part of it), its items then kept
-however linked or short on a page declared a listing.
+however linked or short on a page declared a listing. A list taken grows to the box that
+also holds the page's one <h1> (the listing's title and introduction), unless that box is
+the page nearly whole (LIST_HEADING_SHARE of its text).
 """
 
 from __future__ import annotations
@@ -116,10 +118,33 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
         (box.el.get("class") or "")[:40],
         box.text,
     )
-    analysis.best, analysis.best_index = box.el, index
+    index = _with_heading(blocks, index)
+    analysis.best, analysis.best_index = blocks[index].el, index
     analysis.kind = tuning.LISTING
     analysis.by_kind = True
     return analysis
+
+
+def _with_heading(blocks: list[BlockRecord], index: int) -> int:
+    """The list's box, or its ancestor that also holds the page's one <h1> (a listing's
+    title, its introduction and its list) when that is not the page whole."""
+    headings = [b for b in blocks if b.tag == "h1"]
+    if len(headings) != 1:
+        return index
+    around = set()
+    i = index
+    while i >= 0:
+        around.add(i)
+        i = blocks[i].parent
+    i = headings[0].index
+    while i >= 0 and i not in around:
+        i = blocks[i].parent
+    if i <= 0 or i == index or blocks[i].tag in ("body", "html"):
+        return index
+    if blocks[i].text >= tuning.LIST_HEADING_SHARE * blocks[0].text:
+        return index
+    trace.trace("extract: listing: widened to <%s>, which holds the page's heading", blocks[i].tag)
+    return i
 
 
 def prune(el: Any, b: BlockRecord) -> bool:
