@@ -181,3 +181,20 @@ def test_a_list_taken_keeps_the_listings_title_and_introduction():
         assert f"Film number {n}" in found.text
     assert "Press and partners" not in found.text
     assert found.kind == "listing"
+
+
+def test_a_thin_products_page_read_whole_leaves_its_reviews_out():
+    # A two-line description: the region is thin, and the page is read whole without its
+    # named boilerplate; the customers' reviews are no part of the product's text.
+    reviews = "".join(f"<div class='entry'><p>Review {n}: {PROSE}</p></div>" for n in range(1, 5))
+    html = page(
+        "<main><div class='buy'><h1>Brass tide clock</h1><p>A brass tide clock, made by hand"
+        " in Falmouth.</p></div><div class='details'><h2>Details</h2><p>Diameter 20 cm</p>"
+        "</div></main>"
+        f"<div id='product-reviews'><h2>What our customers say</h2>{reviews}</div>",
+        product_ld("A brass tide clock, made by hand in Falmouth."),
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert "made by hand in Falmouth" in found.text
+    assert "Review 2" not in found.text
+    assert found.kind == "product"

@@ -95,6 +95,13 @@ PRODUCT_DESCRIPTION_MAX = 4000
 # The chosen text shows the declared description when it holds this share of its
 # three-word runs (a shop's text and its declaration differ in spaces, marks and entities).
 PRODUCT_DESCRIPTION_SHOWN = 0.5
+# Class and id words of the boxes of a product's customer reviews and of the services
+# that host them (Bazaarvoice, Yotpo, Trustpilot, Okendo, Judge.me, Stamped), matched
+# as whole words of a lowered token.
+PRODUCT_REVIEWS = (
+    r"(?<![a-z])(?:reviews?|ratings?|testimonials?|yotpo|bazaarvoice|bv|trustpilot|okendo|"
+    r"jdgm|judgeme|stamped)(?![a-z])"
+)
 # A post shows who wrote it or when: a <time>, or a box named for its author or date. A
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).

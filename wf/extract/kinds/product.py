@@ -20,11 +20,12 @@ from wf.extract import tuning
 from wf.extract.widen import grow_thin
 
 if TYPE_CHECKING:
-    from wf.extract.records import Analysis
+    from wf.extract.records import Analysis, BlockRecord
 
 ANCHOR_CHARS = 40  # the description's first characters looked for in the page
 ANCHOR_MIN = 20  # a shorter description anchors nothing
 _WORDS = re.compile(r"\w+")
+_REVIEWS = re.compile(tuning.PRODUCT_REVIEWS)
 
 
 def _norm(text: str) -> str:
@@ -78,6 +79,25 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     # named boilerplate (on wceb's product pages that keeps more than it costs).
     analysis.best, analysis.best_index = analysis.blocks[index].el, index
     return analysis
+
+
+def _reviewed(el: Any) -> bool:
+    """Whether a box is named for the product's reviews (or a reviews service's widget)."""
+    from wf.extract.names import lowered
+
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    if not names.strip():
+        return False
+    return any(_REVIEWS.search(lowered(token)) for token in names.split())
+
+
+def prune_wide(el: Any, b: BlockRecord) -> bool:
+    """A thin region read as the page without its named boilerplate: the customers'
+    reviews go too (inside the region they stay: a critic's review, an editor's verdict
+    and a game's press quotes are part of some products' own text)."""
+    from wf.extract.prune import prune_named
+
+    return prune_named(el, b) or _reviewed(el)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
