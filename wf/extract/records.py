@@ -191,7 +191,14 @@ def walk(
                 cur = frames[-1]
                 top = cur.el
                 # A heading that is all link titles a teaser card: its block is one.
-                if f.tag in HEADING and f.own and f.own_link * 10 >= f.own * 9:
+                # Not when it links to its own anchor (documentation links every
+                # section's heading to itself).
+                if (
+                    f.tag in HEADING
+                    and f.own
+                    and f.own_link * 10 >= f.own * 9
+                    and not _anchor(f.el)
+                ):
                     cur.card = 1
         elif links and el.tag == "a":
             links -= 1
@@ -206,6 +213,13 @@ def walk(
     for f in frames:  # never left open, but a subtree's end must hold whatever happens
         f.end = len(blocks)
     return blocks
+
+
+def _anchor(heading: Any) -> bool:
+    """Whether a heading's link points into the page itself (`#section`)."""
+    link = next(heading.iter("a"), None)
+    href = link.get("href") if link is not None else None
+    return href is not None and href.lstrip().startswith("#")
 
 
 def negative(b: BlockRecord) -> bool:
