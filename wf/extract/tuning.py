@@ -141,6 +141,14 @@ LANDING_SHARE = 0.5
 # it outside list items (a news ticker beside an article is no section).
 LANDING_SECTIONS = 1
 LANDING_SECTION_SHARE = 0.25
+# A page that declares no article, or is documentation, is read whole without its named
+# boilerplate when the choice prints under this share of the text outside links that
+# would print (a service page's one section chosen among its cards, FAQs and calls to
+# action; a manual's chapter whose text sits in boxes beside the chosen one).
+LANDING_TEXT_SHARE = 0.65
+# ...and when it leaves out this many characters at least: a short article's few teasers
+# and sign-up lines are no sections.
+LANDING_TEXT_LEFT = 500
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).
