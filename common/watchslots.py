@@ -16,31 +16,33 @@ a read that keeps meeting a write is left for the next wake-up.
 from __future__ import annotations
 
 import mmap
-import struct
 import time
-from dataclasses import dataclass
 
 SLOTS = 16  # deadlines at once (a batch's pages, a search's engines); more go by the pipe
 SLOT_SIZE = 16384
 POLL = 0.2
 WHAT_BYTES = 6144  # what the work is on, UTF-8 (the watchdog cuts it to 1500 characters)
-_SEQ = struct.Struct("<Q")
-_BODY = struct.Struct("<dII")  # deadline, length of what, length of the document
-_WHAT_AT = _SEQ.size + _BODY.size
+# A slot in 8-byte words: the sequence number, the deadline, the two lengths; then the
+# bytes of what, then those of the document. (Read through memoryview casts: struct and
+# dataclasses would be imported at every start-up, ws's included, for this alone.)
+_WORDS = SLOT_SIZE // 8
+_WHAT_AT = 32
 _DOCUMENT_AT = _WHAT_AT + WHAT_BYTES
 DOCUMENT_BYTES = SLOT_SIZE - _DOCUMENT_AT
 _TRIES = 100
 
 
-@dataclass(frozen=True)
 class Slot:
     """One consistent read of a slot."""
 
-    index: int
-    seq: int
-    deadline: float  # 0.0: no deadline
-    what: str
-    document: str  # "" without --json
+    __slots__ = ("index", "seq", "deadline", "what", "document")
+
+    def __init__(self, index: int, seq: int, deadline: float, what: str, document: str) -> None:
+        self.index = index
+        self.seq = seq
+        self.deadline = deadline  # 0.0: no deadline
+        self.what = what
+        self.document = document  # "" without --json
 
 
 class Slots:
@@ -48,6 +50,8 @@ class Slots:
 
     def __init__(self) -> None:
         self.memory = mmap.mmap(-1, SLOTS * SLOT_SIZE)  # MAP_SHARED: the fork shares it
+        self._words = memoryview(self.memory).cast("Q")
+        self._floats = memoryview(self.memory).cast("d")
         self._seq = [0] * SLOTS  # the worker's: the last number it wrote to each slot
         self._free = list(range(SLOTS - 1, -1, -1))  # the worker's (pop, append: atomic)
         self._used: set[int] = set()  # the worker's: the slots it has told of
@@ -78,28 +82,32 @@ class Slots:
 
     def write(self, index: int, deadline: float, what: bytes = b"", document: bytes = b"") -> None:
         """Set (or, with 0.0, clear) slot ``index``: the worker's side, one thread per slot."""
+        word = index * _WORDS
         base = index * SLOT_SIZE
         seq = self._seq[index]
-        _SEQ.pack_into(self.memory, base, seq + 1)
+        self._words[word] = seq + 1
         self.memory[base + _WHAT_AT : base + _WHAT_AT + len(what)] = what
-        at = base + _DOCUMENT_AT
-        self.memory[at : at + len(document)] = document
-        _BODY.pack_into(self.memory, base + _SEQ.size, deadline, len(what), len(document))
-        _SEQ.pack_into(self.memory, base, seq + 2)
+        self.memory[base + _DOCUMENT_AT : base + _DOCUMENT_AT + len(document)] = document
+        self._floats[word + 1] = deadline
+        self._words[word + 2] = len(what)
+        self._words[word + 3] = len(document)
+        self._words[word] = seq + 2
         self._seq[index] = seq + 2
 
     def read(self, index: int) -> Slot | None:
         """The supervisor's side: the slot as it stands, or None while the worker writes."""
+        word = index * _WORDS
         base = index * SLOT_SIZE
         for _ in range(_TRIES):
-            (seq,) = _SEQ.unpack_from(self.memory, base)
+            seq = self._words[word]
             if seq & 1:
                 continue
-            deadline, what_len, document_len = _BODY.unpack_from(self.memory, base + _SEQ.size)
-            what = bytes(self.memory[base + _WHAT_AT : base + _WHAT_AT + min(what_len, WHAT_BYTES)])
-            at = base + _DOCUMENT_AT
-            document = bytes(self.memory[at : at + min(document_len, DOCUMENT_BYTES)])
-            if _SEQ.unpack_from(self.memory, base)[0] == seq:
+            deadline = self._floats[word + 1]
+            what_end = base + _WHAT_AT + min(self._words[word + 2], WHAT_BYTES)
+            document_end = base + _DOCUMENT_AT + min(self._words[word + 3], DOCUMENT_BYTES)
+            what = self.memory[base + _WHAT_AT : what_end]
+            document = self.memory[base + _DOCUMENT_AT : document_end]
+            if self._words[word] == seq:
                 return Slot(
                     index,
                     seq,

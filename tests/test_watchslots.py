@@ -47,7 +47,7 @@ def test_a_slot_being_written_is_not_read():
     assert index is not None
     slots.watch(str(index))
     assert slots.armed()[0].deadline == 5.0
-    watchslots._SEQ.pack_into(slots.memory, index * watchslots.SLOT_SIZE, 7)  # odd: writing
+    slots.memory[index * watchslots.SLOT_SIZE] = 7  # an odd number: a write under way
     assert slots.read(index) is None
     assert slots.armed()[0].deadline == 5.0  # as last read
     (slot,) = slots.armed()

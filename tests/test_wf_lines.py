@@ -81,6 +81,13 @@ def test_a_line_that_fits_on_the_next_page_is_not_cut_here():
     assert (page.lines, page.last, page.partial) == (["aaaa"], 1, False)
 
 
+def test_a_line_exactly_the_limit_long_goes_whole_to_the_next_page():
+    # It fits a page by itself, so it is not cut here: the next page starts with it.
+    page = lines.page_lines(["ab", "xxxx"], 1, 4)
+    assert page == lines.Page(["ab"], 1, 1, shown=2, total=7)
+    assert lines.page_lines(["xxxx"], 2, 4).lines == ["xxxx"]
+
+
 def test_a_line_longer_than_the_limit_is_cut_after_short_ones():
     # The preview of a page whose first line is short and second one huge (defect 2).
     page = lines.page_lines(["# Big DOM", "x" * 1000, "tail"], 1, 100)

@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 MAX_HEADER_LINE = 64 * 1024
 MAX_HEADERS = 256
 _SKIP_STEP = 1 << 20
-# gzip input: compressed bytes taken at a time, and the buffer readline and read fill.
-_INFLATE_STEP = 1 << 18
+# gzip input: compressed bytes taken at a time, the most one step inflates them to, and
+# the buffer readline fills.
+_INFLATE_STEP = 1 << 16
+_INFLATED_MAX = 1 << 20
 _INFLATED_BUFFER = 1 << 16
 
 
@@ -75,44 +77,52 @@ def inflated(stream: IO[bytes]) -> io.BufferedReader:
 class _Members(io.RawIOBase):
     """gzip members one after another, inflated by zlib in large steps.
 
-    gzip.GzipFile inflates 8 KiB at a time, each step through Python code, and cost a
-    fifth more than zlib alone on the 57 MB of `make scale`'s archives. As GzipFile does,
-    zero bytes between members are skipped; unlike it, no step yields more than the buffer
-    asks for, however much a member inflates to."""
+    gzip.GzipFile inflates 8 KiB at a time, each step through Python code. As GzipFile
+    does, zero bytes between members are skipped; one step of input never yields more than
+    ``_INFLATED_MAX`` bytes, however much it inflates to."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         self._raw = raw
         self._inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)  # the gzip wrapper
         self._input = b""  # compressed bytes read and not yet inflated
         self._begun = False  # the current member has had input
+        self._out = memoryview(b"")  # inflated bytes not yet handed on
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: WriteableBuffer) -> int:
+        while not self._out:
+            if not self._inflate():
+                return 0
         with memoryview(buffer) as view:
-            while True:
-                if not self._input:
-                    self._input = self._raw.read(_INFLATE_STEP)
-                    if not self._input:
-                        if self._begun and not self._inflater.eof:
-                            raise EOFError("the file ends inside a gzip member")
-                        return 0
-                if self._inflater.eof:  # the next member, after any zero padding
-                    self._input = self._input.lstrip(b"\0")
-                    if not self._input:
-                        continue
-                    self._inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
-                    self._begun = False
-                out = self._inflater.decompress(self._input, len(view))
-                self._begun = True
-                if self._inflater.eof:
-                    self._input = self._inflater.unused_data
-                else:
-                    self._input = self._inflater.unconsumed_tail
-                if out:
-                    view[: len(out)] = out
-                    return len(out)
+            n = min(len(view), len(self._out))
+            view[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+    def _inflate(self) -> bool:
+        """One step: the next input inflated into ``_out`` (maybe nothing); False at the
+        end of the stream."""
+        if not self._input:
+            self._input = self._raw.read(_INFLATE_STEP)
+            if not self._input:
+                if self._begun and not self._inflater.eof:
+                    raise EOFError("the file ends inside a gzip member")
+                return False
+        if self._inflater.eof:  # the next member, after any zero padding
+            self._input = self._input.lstrip(b"\0")
+            if not self._input:
+                return True
+            self._inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+            self._begun = False
+        self._out = memoryview(self._inflater.decompress(self._input, _INFLATED_MAX))
+        self._begun = True
+        if self._inflater.eof:
+            self._input = self._inflater.unused_data
+        else:
+            self._input = self._inflater.unconsumed_tail
+        return True
 
     def close(self) -> None:
         if not self.closed:
