@@ -74,6 +74,49 @@ def test_a_thread_shown_by_its_structure_alone():
         assert words in found.text
 
 
+def carded(author: str, date: str, words: str, extra: str = "") -> str:
+    # A post as boards print it: the author's card (rank, counts), the post's title and
+    # number, the body, the signature, a footer of controls, comments under it.
+    return (
+        "<div class='post'><div class='profile'><div class='user-card'>"
+        f"<a class='username'>{author}</a><div class='rank'>Senior Member</div>"
+        "<dl><dt>Posts:</dt><dd>4032</dd><dt>Joined:</dt><dd>Dec 11, 2021</dd></dl>"
+        "</div></div><div class='postbody'><h3>Re: Tide tables</h3>"
+        f"<p class='meta'>#7 <time>{date}</time></p>"
+        f"<div class='content'>{words}</div>"
+        "<div class='signature'>My boat is the blue one by the slipway, come and say hello "
+        "any weekend.</div><div class='actions'><a href='#top'>Top</a></div>"
+        f"{extra}</div></div>"
+    )
+
+
+def test_a_post_prints_its_author_date_and_body_only():
+    comments = (
+        "<ul class='comments-list'><li class='comment'>Is that the old office or the new one "
+        "by the ferry terminal? dan</li></ul>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}),
+        NAV
+        + "<main><div class='posts'>"
+        + carded("ann", "2024-03-01", "Where does the harbour keep its tide tables? " + PROSE)
+        + carded("ben", "2024-03-02", "They hang in the pilots' office. " + PROSE, comments)
+        + carded("cy", "2024-03-03", "Thanks, found them!")
+        + "</div></main>",
+    )
+    text = extract(html, url="https://forum.example/t/2").text
+    lines = text.split("\n")
+    assert lines[lines.index("ann, 2024-03-01") + 2].startswith("Where does the harbour")
+    assert lines[lines.index("ben, 2024-03-02") + 2].startswith("They hang in the pilots")
+    assert "Thanks, found them!" in text
+    # The card, the title, the signature and the comments are no post's body.
+    # The short reply, left whole (no prose to tell its body by), keeps them once.
+    for gone in ("Re: Tide tables", "blue one"):
+        assert text.count(gone) == 1, gone
+    assert text.count("Joined") <= 1 and text.count("Senior Member") <= 1
+    assert "ferry terminal" not in text
+
+
 PRODUCT = page(
     ld(
         {

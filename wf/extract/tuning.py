@@ -199,3 +199,6 @@ POST_CONTROLS = (
     "improve this question", "show activity on this post", "copy link", "helpful",
 )  # fmt: skip
 CONTROL_MAX = 40  # characters: a control's box is short
+# Boxes inside a post that are never its body: the comments under a question or an
+# answer (when the post is not itself a comment) and the author's signature.
+POST_SIDE = r"comment|signature|(?<![a-z])sig(?![a-z])"

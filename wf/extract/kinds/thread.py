@@ -74,6 +74,48 @@ def _grow(blocks: list[BlockRecord], index: int) -> int:
     return cur.index
 
 
+_SIDE = re.compile(tuning.POST_SIDE, re.IGNORECASE)
+# Boxes a post's body is reached through; a paragraph, a list or a quote is the body's.
+WRAPPERS = frozenset(
+    ("div", "section", "article", "main", "form", "table", "tbody", "tr", "td", "dl", "dd")
+)
+
+
+def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
+    """Cut a post down to its line of author and date and its body; whether it was cut.
+
+    From the post down, while the box holds no prose of its own and one child alone holds
+    prose (tuning.POST_PROSE), that child is the way to the body and its siblings without
+    prose go: the author's card, the post's title and number, votes, "Top", the footer
+    of controls. So do boxes named for comments (under a post that is not a comment
+    itself) or for the signature. The body is the first box whose prose is spread among
+    several children (paragraphs, or nested replies), or that holds prose itself; a post
+    without prose (a short reply) is left whole, its body never at risk.
+    """
+    from wf.extract.parse import drop
+
+    nested = _SIDE.search(post.el.get("class") or "") is None
+    cut = False
+    cur = post
+    while cur.own < tuning.POST_PROSE:
+        kids = []
+        j = cur.index + 1
+        while j < cur.end:  # child by child, over their subtrees
+            kids.append(blocks[j])
+            j = blocks[j].end
+        side = [k for k in kids if nested and _SIDE.search(k.el.get("class") or "")]
+        prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k not in side]
+        if len(prose) != 1 or prose[0].tag not in WRAPPERS:
+            break
+        for k in kids:
+            gone = k in side or k.raw < tuning.POST_PROSE
+            if k is not prose[0] and gone and k.el.getparent() is not None:
+                drop(k.el)
+                cut = True
+        cur = prose[0]
+    return cut
+
+
 def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses)."""
@@ -93,13 +135,15 @@ def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
     from wf.extract.kinds import byline
 
     lines = sum(byline.add(post.el) for post in posts)
+    trimmed = sum(_trim(blocks, post) for post in posts)
     trace.trace(
-        "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date; "
-        "the content is <%s>",
+        "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
+        "%d cut down to their body; the content is <%s>",
         count,
         blocks[index].tag,
         (blocks[index].el.get("class") or "")[:40],
         lines,
+        trimmed,
         blocks[box].tag,
     )
     return Analysis(
