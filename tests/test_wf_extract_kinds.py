@@ -117,6 +117,41 @@ def test_a_post_prints_its_author_date_and_body_only():
     assert "ferry terminal" not in text
 
 
+def board_post(n: int, author: str, words: str) -> str:
+    # A board's post, in no box named for posts or comments: its title links to itself.
+    return (
+        f"<div class='msg bg{n % 2}'><div class='inner'><h3><a href='#p{n}'>Re: Tide tables</a>"
+        f"</h3><p class='info'>by <strong class='username'>{author}</strong> "
+        f"<time>Mar {n}, 2024</time></p><div class='text'>{words}</div></div></div>"
+    )
+
+
+def test_an_undeclared_board_and_a_story_with_comments_are_threads():
+    posts = "".join(board_post(n, f"user{n}", f"Reply number {n}. {PROSE}") for n in range(1, 6))
+    board = page("", NAV + "<div id='page'><p>Jump to: <a href='/f'>Harbours</a></p>" + posts)
+    found = extract(board, url="https://board.example/viewtopic?t=1")
+    assert found.kind == "thread"
+    assert "user3, Mar 3, 2024" in found.text.split("\n")
+    assert all(f"Reply number {n}." in found.text for n in range(1, 6))
+    # Teaser cards that name their authors are a listing's items, not posts.
+    cards = posts.replace("href='#p", "href='/story/")
+    assert extract(page("", NAV + "<div>" + cards + "</div>")).kind != "thread"
+    # A one-line story over its comments, which the article rule does not walk into.
+    rows = "".join(
+        f"<tr class='row'><td><span class='user'>user{n}</span> <span class='age'>{n} hours"
+        f" ago</span><div class='comment'>Comment number {n}. {PROSE}</div></td></tr>"
+        for n in range(1, 6)
+    )
+    story = page(
+        "",
+        NAV + "<table><tr><td>Tide tables online (harbour.example)</td></tr>"
+        f"</table><table class='tree'>{rows}</table>",
+    )
+    found = extract(story, url="https://news.example/item?id=1")
+    assert found.kind == "thread"
+    assert all(f"Comment number {n}." in found.text for n in range(1, 6))
+
+
 PRODUCT = page(
     ld(
         {

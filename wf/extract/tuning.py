@@ -87,6 +87,9 @@ SIBLINGS_MIN_THREAD = 2  # on a page declared a thread: a question and one answe
 SIBLINGS_SHARE = 0.5  # the siblings hold this share of their parent's text at least
 SIBLINGS_LEVELS = 4  # ancestors of the chosen block looked at
 POST_PROSE = 30  # characters of prose that make a sibling a post
+# On a page that declares no thread, its posts hold this share of its prose and of its text.
+THREAD_SHARE = 0.75
+THREAD_TEXT = 0.5
 
 # A product page's own lines from its declaration: at most this long each.
 PRODUCT_FIELD_MAX = 300

@@ -16,6 +16,7 @@ Each post of the group starts with a line of its author and date (byline.py).
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -24,6 +25,7 @@ from wf.extract import tuning
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
+HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 POST_TAGS = frozenset(("div", "article", "section", "li", "tr", "table"))
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
@@ -116,9 +118,67 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
     return cut
 
 
-def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
+def _card(post: BlockRecord) -> bool:
+    """Whether a post is a teaser card: among its first elements, a heading whose link
+    leads to another page (a post's own title links to itself, #p123)."""
+    for el in islice(post.el.iter(), tuning.MARK_SCAN):
+        if el.tag in HEADING:
+            link = next(el.iter("a"), None)
+            if link is None:  # or the heading inside the link
+                link = next((a for a in el.iterancestors("a")), None)
+            href = "" if link is None else (link.get("href") or "")
+            return bool(href.strip()) and "#" not in href
+    return False
+
+
+def _plain(blocks: list[BlockRecord], posts: list[BlockRecord]) -> bool:
+    """Whether posts show a thread plainly enough on a page that declares none: at least
+    tuning.SIBLINGS_MIN of them, most of them signed and not teaser cards (_card), holding
+    most of the page's prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a
+    list of books with its readers' comments below is no thread, however long they are)."""
+    from wf.extract.kinds.siblings import marked
+
+    sample = posts[: tuning.MARK_POSTS]
+    signed = sum(marked(m) for m in sample)
+    page = blocks[0]
+    return (
+        len(posts) >= tuning.SIBLINGS_MIN
+        and signed >= tuning.SIBLINGS_MIN
+        and signed * 2 > len(sample)
+        and sum(m.raw for m in posts) >= tuning.THREAD_SHARE * page.raw
+        and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
+        and sum(_card(m) for m in sample) * 2 <= len(sample)
+    )
+
+
+def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
+    """On a page that declares no kind: the thread's own rule over the article rule's
+    choice when the page's posts show plainly (_plain) among the article rule's blocks,
+    or when that choice is thin (the posts may be named comments, which the article
+    rule does not walk into). Articles pay one pass over their block records."""
+    from wf.extract.blocks import THIN_PROSE
+    from wf.extract.records import check_time
+
+    blocks = analysis.blocks
+    if not blocks:
+        return analysis
+    check_time(deadline)
+    best = analysis.best_index
+    if best >= 0 and blocks[best].good >= THIN_PROSE:
+        found = _posts_box(blocks)
+        if found is None or not _plain(blocks, found[1]):
+            return analysis
+    taken = choose(body, deadline, gm, plain=True)
+    if taken is None:
+        return analysis
+    trace.trace("extract: thread: the page's posts taken over the article rule's choice")
+    return taken
+
+
+def choose(body: Any, deadline: float | None, gm: int, plain: bool = False) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
-    posts (then the article rule chooses)."""
+    posts (then the article rule chooses); `plain`: only posts that show a thread on a
+    page that declares none (_plain)."""
     from wf.extract.records import Analysis, aggregate, walk
 
     blocks = walk(body, skip_boilerplate=False, deadline=deadline)
@@ -126,7 +186,7 @@ def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
         return None
     aggregate(blocks, set(), gm)
     found = _posts_box(blocks)
-    if found is None:
+    if found is None or (plain and not _plain(blocks, found[1])):
         trace.trace("extract: thread: no posts of one shape found")
         return None
     index, posts = found
