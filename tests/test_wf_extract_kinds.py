@@ -117,6 +117,26 @@ def test_a_post_prints_its_author_date_and_body_only():
     assert "ferry terminal" not in text
 
 
+def test_the_posts_are_the_group_of_many_not_the_box_beside_a_small_one():
+    # All the posts in one box, beside a small signed box: the posts are the group.
+    box = "".join(
+        f"<article class='message'><div class='user'><h4 class='message-name'><a class='username'>"
+        f"user{n}</a></h4>"
+        f"<h5 class='title'>Veteran</h5></div><div class='main'><header><time>Jan {n}, 2024"
+        f"</time> #{n}</header><div class='text'>Post number {n}. {PROSE}</div></div></article>"
+        for n in range(1, 5)
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}),
+        NAV + f"<div class='page'><div class='block'>{box}</div><div class='block'><h3>Similar"
+        "</h3><p>Where the harbour keeps its charts, asked by dan <time>Feb 2, 2024</time></p>"
+        "</div></div>",
+    )
+    lines = extract(html, url="https://forum.example/t/3").text.split("\n")
+    assert all(f"user{n}, Jan {n}, 2024" in lines for n in range(1, 5))
+    assert "Veteran" not in lines
+
+
 def board_post(n: int, author: str, words: str) -> str:
     # A board's post, in no box named for posts or comments: its title links to itself.
     return (

@@ -50,12 +50,15 @@ def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | Non
         if len(posts) < tuning.SIBLINGS_MIN_THREAD:
             continue
         # Posts that show their author or date outrank any other group (two boxes of a
-        # page's layout hold prose too); among alike groups, the one with most prose.
+        # page's layout hold prose too); among alike groups, the one with most prose
+        # outside its largest member (a box of all the posts beside a small box is no
+        # pair of posts).
         sample = posts[: tuning.MARK_POSTS]
         signed = sum(marked(m) for m in sample) >= tuning.SIBLINGS_MIN_THREAD
         if not signed and len(posts) < tuning.SIBLINGS_MIN:
             continue
-        rank = (signed, sum(m.raw for m in posts))
+        raws = [m.raw for m in posts]
+        rank = (signed, sum(raws) - max(raws))
         if rank > best_rank:
             best, best_rank, chosen = parent, rank, posts
     return None if best is None else (best, chosen)
