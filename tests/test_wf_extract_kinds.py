@@ -137,6 +137,36 @@ def test_the_posts_are_the_group_of_many_not_the_box_beside_a_small_one():
     assert "Veteran" not in lines
 
 
+def qa_post(kind: str, author: str, date: str, words: str) -> str:
+    # A question or an answer: votes, the body, the author's card, comments under it.
+    return (
+        f"<div class='{kind}'><div class='layout'><div class='votecell'>12</div>"
+        f"<div class='cell'><div class='prose'><p>{words}</p></div><div class='signature'>"
+        f"<div class='user-info'><time>{date}</time> <a class='user-link'>{author}</a> "
+        "1,234 reputation</div></div></div><div class='comments'><ul><li class='comment'>"
+        f"Have you tried the ferry terminal office? By someone, {date}</li></ul></div>"
+        "</div></div>"
+    )
+
+
+def test_a_question_above_its_answers_is_cut_down_like_them():
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<div id='main'>"
+        + qa_post("question", "ann", "2024-03-01", "Where are the tide tables kept? " + PROSE)
+        + "<div id='answers'>"
+        + qa_post("answer", "ben", "2024-03-02", "In the pilots' office. " + PROSE)
+        + qa_post("answer", "cy", "2024-03-03", "Online, as a PDF. " + PROSE)
+        + "</div></div>",
+    )
+    text = extract(html, url="https://qa.example/q/1").text
+    lines = text.split("\n")
+    assert lines[lines.index("ann, 2024-03-01") + 2].startswith("Where are the tide tables")
+    assert lines[lines.index("cy, 2024-03-03") + 2].startswith("Online, as a PDF")
+    assert "ferry terminal" not in text and "reputation" not in text
+
+
 def board_post(n: int, author: str, words: str) -> str:
     # A board's post, in no box named for posts or comments: its title links to itself.
     return (

@@ -178,6 +178,25 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
     return taken
 
 
+def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
+    """The posts the content grew to take in above the posts' box (a question above its
+    answers): the boxes beside the way up that hold prose and show their author or date."""
+    from wf.extract.kinds.siblings import marked
+
+    found: list[BlockRecord] = []
+    cur = blocks[index]
+    while cur.index != box and cur.parent >= 0:
+        parent = blocks[cur.parent]
+        j = parent.index + 1
+        while j < parent.end:  # child by child, over their subtrees
+            b = blocks[j]
+            if b is not cur and b.raw >= tuning.POST_PROSE and b.text > b.own and marked(b):
+                found.append(b)
+            j = b.end
+        cur = parent
+    return found
+
+
 def choose(body: Any, deadline: float | None, gm: int, plain: bool = False) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
@@ -197,6 +216,7 @@ def choose(body: Any, deadline: float | None, gm: int, plain: bool = False) -> A
     box = _grow(blocks, index)
     from wf.extract.kinds import byline
 
+    posts = _first_posts(blocks, index, box) + posts
     lines = sum(byline.add(post.el) for post in posts)
     trimmed = sum(_trim(blocks, post) for post in posts)
     trace.trace(
