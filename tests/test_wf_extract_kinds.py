@@ -167,6 +167,33 @@ def test_a_question_above_its_answers_is_cut_down_like_them():
     assert "ferry terminal" not in text and "reputation" not in text
 
 
+def test_comments_under_a_short_answer_go_and_a_time_is_no_author():
+    # An answer of short lines (no prose to tell its body by) keeps its lines and loses
+    # the comments under it; the box named for the user and a time is the date.
+    short = (
+        "<div class='answer'><div class='layout'><div class='cell'><div class='prose'>"
+        "<p>Press Ctrl+E, then Esc.</p><p>Works in every version.</p></div>"
+        "<div class='user-action-time'>answered Mar 2, 2024 at 9:15</div>"
+        "<div class='user-details'><a class='user-link'>ben</a></div></div>"
+        "<div class='comments'><ul><li class='comment'><span class='comment-user'>dan</span> "
+        "Does not work for me on the old machines in the harbour office. <span "
+        "class='comment-date'>Mar 3, 2024</span></li></ul></div></div></div>"
+    )
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<div id='answers'>"
+        + qa_post("answer", "ann", "2024-03-01", "In the pilots' office. " + PROSE)
+        + short
+        + qa_post("answer", "cy", "2024-03-03", "Online, as a PDF. " + PROSE)
+        + "</div>",
+    )
+    text = extract(html, url="https://qa.example/q/2").text
+    assert "Press Ctrl+E, then Esc." in text and "Works in every version." in text
+    assert "old machines" not in text
+    assert "ben, answered Mar 2, 2024 at 9:15" in text.split("\n")
+
+
 def board_post(n: int, author: str, words: str) -> str:
     # A board's post, in no box named for posts or comments: its title links to itself.
     return (

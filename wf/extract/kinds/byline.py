@@ -77,7 +77,9 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
         names = _names(el)
         if author_el is None and el.tag not in ("time", "img") and _AUTHOR.search(names):
             text = _text(el)
-            if text and len(text) <= tuning.BYLINE_MAX:
+            # A box named for the user and for a time is the post's date
+            # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
+            if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
                 author_el, author = el, text
         if author_el is not None and date_el is not None:
             break

@@ -97,6 +97,7 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
     several children (paragraphs, or nested replies), or that holds prose itself; a post
     without prose (a short reply) is left whole, its body never at risk.
     """
+    from wf.extract.kinds.siblings import marked
     from wf.extract.parse import drop
 
     nested = _SIDE.search(post.el.get("class") or "") is None
@@ -111,6 +112,14 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
         side = [k for k in kids if nested and _SIDE.search(k.el.get("class") or "")]
         prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k not in side]
         if len(prose) != 1 or prose[0].tag not in WRAPPERS:
+            # The body is here; comments that show their authors go all the same, when
+            # the rest holds text (a body of short lines has no prose to be told by; a
+            # post's body named `comment` shows no author of its own).
+            if side and sum(k.text for k in kids if k not in side) >= tuning.POST_PROSE:
+                for k in side:
+                    if k.el.getparent() is not None and marked(k):
+                        drop(k.el)
+                        cut = True
             break
         for k in kids:
             gone = k in side or k.raw < tuning.POST_PROSE
