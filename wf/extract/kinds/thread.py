@@ -145,7 +145,8 @@ def _card(post: BlockRecord) -> bool:
 
 def _plain(blocks: list[BlockRecord], posts: list[BlockRecord]) -> bool:
     """Whether posts show a thread plainly enough on a page that declares none: at least
-    tuning.SIBLINGS_MIN of them, most of them signed and not teaser cards (_card), holding
+    tuning.THREAD_POSTS of them (a page's columns are fewer), none with half their prose,
+    most of them signed and not teaser cards (_card), holding
     most of the page's prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a
     list of books with its readers' comments below is no thread, however long they are)."""
     from wf.extract.kinds.siblings import marked
@@ -153,8 +154,10 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord]) -> bool:
     sample = posts[: tuning.MARK_POSTS]
     signed = sum(marked(m) for m in sample)
     page = blocks[0]
+    raws = [m.raw for m in posts]
     return (
-        len(posts) >= tuning.SIBLINGS_MIN
+        len(posts) >= tuning.THREAD_POSTS
+        and max(raws) * 2 < sum(raws)  # no post holds half the thread: a page's columns
         and signed >= tuning.SIBLINGS_MIN
         and signed * 2 > len(sample)
         and sum(m.raw for m in posts) >= tuning.THREAD_SHARE * page.raw
@@ -165,9 +168,10 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord]) -> bool:
 
 def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
     """On a page that declares no kind: the thread's own rule over the article rule's
-    choice when the page's posts show plainly (_plain) among the article rule's blocks,
-    or when that choice is thin (the posts may be named comments, which the article
-    rule does not walk into). Articles pay one pass over their block records."""
+    choice when the page's posts show plainly (_plain) among the article rule's blocks
+    and that choice is one of them or holds them, or when that choice is thin (the
+    posts may be named comments, which the article rule does not walk into). Articles
+    pay one pass over their block records."""
     from wf.extract.blocks import THIN_PROSE
     from wf.extract.records import check_time
 
@@ -176,11 +180,18 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         return analysis
     check_time(deadline)
     best = analysis.best_index
+    box_el = None
     if best >= 0 and blocks[best].good >= THIN_PROSE:
         found = _posts_box(blocks)
         if found is None or not _plain(blocks, found[1]):
             return analysis
-    taken = choose(body, deadline, gm, plain=True)
+        # The article rule chose one of the posts or the box that holds them all: a
+        # choice beside them (a product's description above its reviews) stands.
+        box = blocks[found[0]]
+        if not (box.index <= best < box.end or best <= box.index < blocks[best].end):
+            return analysis
+        box_el = box.el
+    taken = choose(body, deadline, gm, plain=True, box_el=box_el)
     if taken is None:
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
@@ -206,10 +217,13 @@ def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockR
     return found
 
 
-def choose(body: Any, deadline: float | None, gm: int, plain: bool = False) -> Analysis | None:
+def choose(
+    body: Any, deadline: float | None, gm: int, plain: bool = False, box_el: Any = None
+) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
-    page that declares none (_plain)."""
+    page that declares none (_plain), in `box_el` when it is given (the box the article
+    rule's blocks showed them in)."""
     from wf.extract.records import Analysis, aggregate, walk
 
     blocks = walk(body, skip_boilerplate=False, deadline=deadline)
@@ -217,7 +231,9 @@ def choose(body: Any, deadline: float | None, gm: int, plain: bool = False) -> A
         return None
     aggregate(blocks, set(), gm)
     found = _posts_box(blocks)
-    if found is None or (plain and not _plain(blocks, found[1])):
+    if found is None or (
+        plain and (not _plain(blocks, found[1]) or box_el not in (None, blocks[found[0]].el))
+    ):
         trace.trace("extract: thread: no posts of one shape found")
         return None
     index, posts = found
