@@ -74,6 +74,161 @@ def test_a_thread_shown_by_its_structure_alone():
         assert words in found.text
 
 
+def carded(author: str, date: str, words: str, extra: str = "") -> str:
+    # A post as boards print it: the author's card (rank, counts), the post's title and
+    # number, the body, the signature, a footer of controls, comments under it.
+    return (
+        "<div class='post'><div class='profile'><div class='user-card'>"
+        f"<a class='username'>{author}</a><div class='rank'>Senior Member</div>"
+        "<dl><dt>Posts:</dt><dd>4032</dd><dt>Joined:</dt><dd>Dec 11, 2021</dd></dl>"
+        "</div></div><div class='postbody'><h3>Re: Tide tables</h3>"
+        f"<p class='meta'>#7 <time>{date}</time></p>"
+        f"<div class='content'>{words}</div>"
+        "<div class='signature'>My boat is the blue one by the slipway, come and say hello "
+        "any weekend.</div><div class='actions'><a href='#top'>Top</a></div>"
+        f"{extra}</div></div>"
+    )
+
+
+def test_a_post_prints_its_author_date_and_body_only():
+    comments = (
+        "<ul class='comments-list'><li class='comment'>Is that the old office or the new one "
+        "by the ferry terminal? dan</li></ul>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}),
+        NAV
+        + "<main><div class='posts'>"
+        + carded("ann", "2024-03-01", "Where does the harbour keep its tide tables? " + PROSE)
+        + carded("ben", "2024-03-02", "They hang in the pilots' office. " + PROSE, comments)
+        + carded("cy", "2024-03-03", "Thanks, found them!")
+        + "</div></main>",
+    )
+    text = extract(html, url="https://forum.example/t/2").text
+    lines = text.split("\n")
+    assert lines[lines.index("ann, 2024-03-01") + 2].startswith("Where does the harbour")
+    assert lines[lines.index("ben, 2024-03-02") + 2].startswith("They hang in the pilots")
+    assert "Thanks, found them!" in text
+    # The card, the title, the signature and the comments are no post's body.
+    # The short reply, left whole (no prose to tell its body by), keeps them once.
+    for gone in ("Re: Tide tables", "blue one"):
+        assert text.count(gone) == 1, gone
+    assert text.count("Joined") <= 1 and text.count("Senior Member") <= 1
+    assert "ferry terminal" not in text
+
+
+def test_the_posts_are_the_group_of_many_not_the_box_beside_a_small_one():
+    # All the posts in one box, beside a small signed box: the posts are the group.
+    box = "".join(
+        f"<article class='message'><div class='user'><h4 class='message-name'><a class='username'>"
+        f"user{n}</a></h4>"
+        f"<h5 class='title'>Veteran</h5></div><div class='main'><header><time>Jan {n}, 2024"
+        f"</time> #{n}</header><div class='text'>Post number {n}. {PROSE}</div></div></article>"
+        for n in range(1, 5)
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}),
+        NAV + f"<div class='page'><div class='block'>{box}</div><div class='block'><h3>Similar"
+        "</h3><p>Where the harbour keeps its charts, asked by dan <time>Feb 2, 2024</time></p>"
+        "</div></div>",
+    )
+    lines = extract(html, url="https://forum.example/t/3").text.split("\n")
+    assert all(f"user{n}, Jan {n}, 2024" in lines for n in range(1, 5))
+    assert "Veteran" not in lines
+
+
+def qa_post(kind: str, author: str, date: str, words: str) -> str:
+    # A question or an answer: votes, the body, the author's card, comments under it.
+    return (
+        f"<div class='{kind}'><div class='layout'><div class='votecell'>12</div>"
+        f"<div class='cell'><div class='prose'><p>{words}</p></div><div class='signature'>"
+        f"<div class='user-info'><time>{date}</time> <a class='user-link'>{author}</a> "
+        "1,234 reputation</div></div></div><div class='comments'><ul><li class='comment'>"
+        f"Have you tried the ferry terminal office? By someone, {date}</li></ul></div>"
+        "</div></div>"
+    )
+
+
+def test_a_question_above_its_answers_is_cut_down_like_them():
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<div id='main'>"
+        + qa_post("question", "ann", "2024-03-01", "Where are the tide tables kept? " + PROSE)
+        + "<div id='answers'>"
+        + qa_post("answer", "ben", "2024-03-02", "In the pilots' office. " + PROSE)
+        + qa_post("answer", "cy", "2024-03-03", "Online, as a PDF. " + PROSE)
+        + "</div></div>",
+    )
+    text = extract(html, url="https://qa.example/q/1").text
+    lines = text.split("\n")
+    assert lines[lines.index("ann, 2024-03-01") + 2].startswith("Where are the tide tables")
+    assert lines[lines.index("cy, 2024-03-03") + 2].startswith("Online, as a PDF")
+    assert "ferry terminal" not in text and "reputation" not in text
+
+
+def test_comments_under_a_short_answer_go_and_a_time_is_no_author():
+    # An answer of short lines (no prose to tell its body by) keeps its lines and loses
+    # the comments under it; the box named for the user and a time is the date.
+    short = (
+        "<div class='answer'><div class='layout'><div class='cell'><div class='prose'>"
+        "<p>Press Ctrl+E, then Esc.</p><p>Works in every version.</p></div>"
+        "<div class='user-action-time'>answered Mar 2, 2024 at 9:15</div>"
+        "<div class='user-details'><a class='user-link'>ben</a></div></div>"
+        "<div class='comments'><ul><li class='comment'><span class='comment-user'>dan</span> "
+        "Does not work for me on the old machines in the harbour office. <span "
+        "class='comment-date'>Mar 3, 2024</span></li></ul></div></div></div>"
+    )
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<div id='answers'>"
+        + qa_post("answer", "ann", "2024-03-01", "In the pilots' office. " + PROSE)
+        + short
+        + qa_post("answer", "cy", "2024-03-03", "Online, as a PDF. " + PROSE)
+        + "</div>",
+    )
+    text = extract(html, url="https://qa.example/q/2").text
+    assert "Press Ctrl+E, then Esc." in text and "Works in every version." in text
+    assert "old machines" not in text
+    assert "ben, answered Mar 2, 2024 at 9:15" in text.split("\n")
+
+
+def board_post(n: int, author: str, words: str) -> str:
+    # A board's post, in no box named for posts or comments: its title links to itself.
+    return (
+        f"<div class='msg bg{n % 2}'><div class='inner'><h3><a href='#p{n}'>Re: Tide tables</a>"
+        f"</h3><p class='info'>by <strong class='username'>{author}</strong> "
+        f"<time>Mar {n}, 2024</time></p><div class='text'>{words}</div></div></div>"
+    )
+
+
+def test_an_undeclared_board_and_a_story_with_comments_are_threads():
+    posts = "".join(board_post(n, f"user{n}", f"Reply number {n}. {PROSE}") for n in range(1, 6))
+    board = page("", NAV + "<div id='page'><p>Jump to: <a href='/f'>Harbours</a></p>" + posts)
+    found = extract(board, url="https://board.example/viewtopic?t=1")
+    assert found.kind == "thread"
+    assert "user3, Mar 3, 2024" in found.text.split("\n")
+    assert all(f"Reply number {n}." in found.text for n in range(1, 6))
+    # Teaser cards that name their authors are a listing's items, not posts.
+    cards = posts.replace("href='#p", "href='/story/")
+    assert extract(page("", NAV + "<div>" + cards + "</div>")).kind != "thread"
+    # A one-line story over its comments, which the article rule does not walk into.
+    rows = "".join(
+        f"<tr class='row'><td><span class='user'>user{n}</span> <span class='age'>{n} hours"
+        f" ago</span><div class='comment'>Comment number {n}. {PROSE}</div></td></tr>"
+        for n in range(1, 6)
+    )
+    story = page(
+        "",
+        NAV + "<table><tr><td>Tide tables online (harbour.example)</td></tr>"
+        f"</table><table class='tree'>{rows}</table>",
+    )
+    found = extract(story, url="https://news.example/item?id=1")
+    assert found.kind == "thread"
+    assert all(f"Comment number {n}." in found.text for n in range(1, 6))
+
+
 PRODUCT = page(
     ld(
         {

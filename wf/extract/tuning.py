@@ -87,6 +87,10 @@ SIBLINGS_MIN_THREAD = 2  # on a page declared a thread: a question and one answe
 SIBLINGS_SHARE = 0.5  # the siblings hold this share of their parent's text at least
 SIBLINGS_LEVELS = 4  # ancestors of the chosen block looked at
 POST_PROSE = 30  # characters of prose that make a sibling a post
+# On a page that declares no thread, its posts hold this share of its prose and of its text.
+THREAD_SHARE = 0.75
+THREAD_TEXT = 0.5
+THREAD_POSTS = 5  # posts at least that show a thread on a page that declares none
 
 # A product page's own lines from its declaration: at most this long each.
 PRODUCT_FIELD_MAX = 300
@@ -231,3 +235,6 @@ POST_CONTROLS = (
     "improve this question", "show activity on this post", "copy link", "helpful",
 )  # fmt: skip
 CONTROL_MAX = 40  # characters: a control's box is short
+# Boxes inside a post that are never its body: the comments under a question or an
+# answer (when the post is not itself a comment) and the author's signature.
+POST_SIDE = r"comment|signature|(?<![a-z])sig(?![a-z])"

@@ -9,6 +9,7 @@ authors are theirs."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from wf.extract import tuning
@@ -17,6 +18,7 @@ from wf.extract.parse import drop
 _AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
 _DATE = re.compile(tuning.POST_DATE, re.IGNORECASE)
 _COMMENTS = re.compile(r"comment", re.IGNORECASE)
+INNER_LEVELS = 6  # boxes named for the author looked into, one inside the other
 
 
 def _text(el: Any) -> str:
@@ -44,6 +46,22 @@ def _own(post: Any) -> list[Any]:
     return found
 
 
+def _innermost(el: Any, text: str) -> tuple[Any, str]:
+    """The innermost box named for the author inside the one found: a user's card is
+    named so as a whole (name, rank, counts), its name's link again. A few levels of a
+    few elements each: a hostile page's nesting is not followed down."""
+    for _ in range(INNER_LEVELS):
+        for d in islice(el.iterdescendants(), tuning.MARK_SCAN):
+            if isinstance(d.tag, str) and d.tag not in ("time", "img"):
+                inner = _text(d) if _AUTHOR.search(_names(d)) else ""
+                if inner:
+                    el, text = d, inner
+                    break
+        else:
+            break
+    return el, text
+
+
 def _find(post: Any) -> tuple[Any, str, Any, str]:
     """(author's element, author, date's element, date); elements None when not shown."""
     author_el = date_el = None
@@ -59,10 +77,14 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
         names = _names(el)
         if author_el is None and el.tag not in ("time", "img") and _AUTHOR.search(names):
             text = _text(el)
-            if text and len(text) <= tuning.BYLINE_MAX:
+            # A box named for the user and for a time is the post's date
+            # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
+            if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
                 author_el, author = el, text
         if author_el is not None and date_el is not None:
             break
+    if author_el is not None:
+        author_el, author = _innermost(author_el, author)
     if date_el is None:
         for el in own:
             if isinstance(el.tag, str) and el is not author_el and _DATE.search(_names(el)):

@@ -77,4 +77,10 @@ def _first(body: Any, deadline: float | None, dense: bool, kind: str | None) -> 
         found = thread.choose(body, deadline, gm)
         if found is not None:
             return found
-    return blocks.choose(body, deadline, dense, kind)
+    analysis = blocks.choose(body, deadline, dense, kind)
+    if kind is None:
+        from wf.extract.kinds import thread
+
+        gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
+        analysis = thread.second_opinion(body, analysis, deadline, gm)
+    return analysis

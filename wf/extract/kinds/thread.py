@@ -16,6 +16,7 @@ Each post of the group starts with a line of its author and date (byline.py).
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -24,6 +25,7 @@ from wf.extract import tuning
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
+HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 POST_TAGS = frozenset(("div", "article", "section", "li", "tr", "table"))
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
@@ -48,12 +50,15 @@ def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | Non
         if len(posts) < tuning.SIBLINGS_MIN_THREAD:
             continue
         # Posts that show their author or date outrank any other group (two boxes of a
-        # page's layout hold prose too); among alike groups, the one with most prose.
+        # page's layout hold prose too); among alike groups, the one with most prose
+        # outside its largest member (a box of all the posts beside a small box is no
+        # pair of posts).
         sample = posts[: tuning.MARK_POSTS]
         signed = sum(marked(m) for m in sample) >= tuning.SIBLINGS_MIN_THREAD
         if not signed and len(posts) < tuning.SIBLINGS_MIN:
             continue
-        rank = (signed, sum(m.raw for m in posts))
+        raws = [m.raw for m in posts]
+        rank = (signed, sum(raws) - max(raws))
         if rank > best_rank:
             best, best_rank, chosen = parent, rank, posts
     return None if best is None else (best, chosen)
@@ -74,9 +79,151 @@ def _grow(blocks: list[BlockRecord], index: int) -> int:
     return cur.index
 
 
-def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
+_SIDE = re.compile(tuning.POST_SIDE, re.IGNORECASE)
+# Boxes a post's body is reached through; a paragraph, a list or a quote is the body's.
+WRAPPERS = frozenset(
+    ("div", "section", "article", "main", "form", "table", "tbody", "tr", "td", "dl", "dd")
+)
+
+
+def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
+    """Cut a post down to its line of author and date and its body; whether it was cut.
+
+    From the post down, while the box holds no prose of its own and one child alone holds
+    prose (tuning.POST_PROSE), that child is the way to the body and its siblings without
+    prose go: the author's card, the post's title and number, votes, "Top", the footer
+    of controls. So do boxes named for comments (under a post that is not a comment
+    itself) or for the signature. The body is the first box whose prose is spread among
+    several children (paragraphs, or nested replies), or that holds prose itself; a post
+    without prose (a short reply) is left whole, its body never at risk.
+    """
+    from wf.extract.kinds.siblings import marked
+    from wf.extract.parse import drop
+
+    nested = _SIDE.search(post.el.get("class") or "") is None
+    cut = False
+    cur = post
+    while cur.own < tuning.POST_PROSE:
+        kids = []
+        j = cur.index + 1
+        while j < cur.end:  # child by child, over their subtrees
+            kids.append(blocks[j])
+            j = blocks[j].end
+        side = [k for k in kids if nested and _SIDE.search(k.el.get("class") or "")]
+        prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k not in side]
+        if len(prose) != 1 or prose[0].tag not in WRAPPERS:
+            # The body is here; comments that show their authors go all the same, when
+            # the rest holds text (a body of short lines has no prose to be told by; a
+            # post's body named `comment` shows no author of its own).
+            if side and sum(k.text for k in kids if k not in side) >= tuning.POST_PROSE:
+                for k in side:
+                    if k.el.getparent() is not None and marked(k):
+                        drop(k.el)
+                        cut = True
+            break
+        for k in kids:
+            gone = k in side or k.raw < tuning.POST_PROSE
+            if k is not prose[0] and gone and k.el.getparent() is not None:
+                drop(k.el)
+                cut = True
+        cur = prose[0]
+    return cut
+
+
+def _card(post: BlockRecord) -> bool:
+    """Whether a post is a teaser card: among its first elements, a heading whose link
+    leads to another page (a post's own title links to itself, #p123)."""
+    for el in islice(post.el.iter(), tuning.MARK_SCAN):
+        if el.tag in HEADING:
+            link = next(el.iter("a"), None)
+            if link is None:  # or the heading inside the link
+                link = next((a for a in el.iterancestors("a")), None)
+            href = "" if link is None else (link.get("href") or "")
+            return bool(href.strip()) and "#" not in href
+    return False
+
+
+def _plain(blocks: list[BlockRecord], posts: list[BlockRecord]) -> bool:
+    """Whether posts show a thread plainly enough on a page that declares none: at least
+    tuning.THREAD_POSTS of them (a page's columns are fewer), none with half their prose,
+    most of them signed and not teaser cards (_card), holding
+    most of the page's prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a
+    list of books with its readers' comments below is no thread, however long they are)."""
+    from wf.extract.kinds.siblings import marked
+
+    sample = posts[: tuning.MARK_POSTS]
+    signed = sum(marked(m) for m in sample)
+    page = blocks[0]
+    raws = [m.raw for m in posts]
+    return (
+        len(posts) >= tuning.THREAD_POSTS
+        and max(raws) * 2 < sum(raws)  # no post holds half the thread: a page's columns
+        and signed >= tuning.SIBLINGS_MIN
+        and signed * 2 > len(sample)
+        and sum(m.raw for m in posts) >= tuning.THREAD_SHARE * page.raw
+        and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
+        and sum(_card(m) for m in sample) * 2 <= len(sample)
+    )
+
+
+def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
+    """On a page that declares no kind: the thread's own rule over the article rule's
+    choice when the page's posts show plainly (_plain) among the article rule's blocks
+    and that choice is one of them or holds them, or when that choice is thin (the
+    posts may be named comments, which the article rule does not walk into). Articles
+    pay one pass over their block records."""
+    from wf.extract.blocks import THIN_PROSE
+    from wf.extract.records import check_time
+
+    blocks = analysis.blocks
+    if not blocks:
+        return analysis
+    check_time(deadline)
+    best = analysis.best_index
+    box_el = None
+    if best >= 0 and blocks[best].good >= THIN_PROSE:
+        found = _posts_box(blocks)
+        if found is None or not _plain(blocks, found[1]):
+            return analysis
+        # The article rule chose one of the posts or the box that holds them all: a
+        # choice beside them (a product's description above its reviews) stands.
+        box = blocks[found[0]]
+        if not (box.index <= best < box.end or best <= box.index < blocks[best].end):
+            return analysis
+        box_el = box.el
+    taken = choose(body, deadline, gm, plain=True, box_el=box_el)
+    if taken is None:
+        return analysis
+    trace.trace("extract: thread: the page's posts taken over the article rule's choice")
+    return taken
+
+
+def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
+    """The posts the content grew to take in above the posts' box (a question above its
+    answers): the boxes beside the way up that hold prose and show their author or date."""
+    from wf.extract.kinds.siblings import marked
+
+    found: list[BlockRecord] = []
+    cur = blocks[index]
+    while cur.index != box and cur.parent >= 0:
+        parent = blocks[cur.parent]
+        j = parent.index + 1
+        while j < parent.end:  # child by child, over their subtrees
+            b = blocks[j]
+            if b is not cur and b.raw >= tuning.POST_PROSE and b.text > b.own and marked(b):
+                found.append(b)
+            j = b.end
+        cur = parent
+    return found
+
+
+def choose(
+    body: Any, deadline: float | None, gm: int, plain: bool = False, box_el: Any = None
+) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
-    posts (then the article rule chooses)."""
+    posts (then the article rule chooses); `plain`: only posts that show a thread on a
+    page that declares none (_plain), in `box_el` when it is given (the box the article
+    rule's blocks showed them in)."""
     from wf.extract.records import Analysis, aggregate, walk
 
     blocks = walk(body, skip_boilerplate=False, deadline=deadline)
@@ -84,7 +231,9 @@ def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
         return None
     aggregate(blocks, set(), gm)
     found = _posts_box(blocks)
-    if found is None:
+    if found is None or (
+        plain and (not _plain(blocks, found[1]) or box_el not in (None, blocks[found[0]].el))
+    ):
         trace.trace("extract: thread: no posts of one shape found")
         return None
     index, posts = found
@@ -92,14 +241,17 @@ def choose(body: Any, deadline: float | None, gm: int) -> Analysis | None:
     box = _grow(blocks, index)
     from wf.extract.kinds import byline
 
+    posts = _first_posts(blocks, index, box) + posts
     lines = sum(byline.add(post.el) for post in posts)
+    trimmed = sum(_trim(blocks, post) for post in posts)
     trace.trace(
-        "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date; "
-        "the content is <%s>",
+        "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
+        "%d cut down to their body; the content is <%s>",
         count,
         blocks[index].tag,
         (blocks[index].el.get("class") or "")[:40],
         lines,
+        trimmed,
         blocks[box].tag,
     )
     return Analysis(
