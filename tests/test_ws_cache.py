@@ -377,9 +377,20 @@ def test_an_entry_at_the_size_bound_is_read_and_one_past_it_is_not(tmp_path):
     cache.store(options, _report())
     entry, data = _stored(tmp_path)
     text = json.dumps(data)
-    entry.write_text(text + " " * (cache._MAX_BYTES - len(text)))
+    # The padding goes first: a read that stopped a byte short would lose the final "}".
+    entry.write_text(" " * (cache._MAX_BYTES - len(text)) + text)
     assert entry.stat().st_size == cache._MAX_BYTES and cache.load(options) is not None
-    entry.write_text(text + " " * (cache._MAX_BYTES + 1 - len(text)))
+    entry.write_text(" " * (cache._MAX_BYTES + 1 - len(text)) + text)
+    assert cache.load(options) is None
+    # Bytes, not characters: an entry of fewer characters than bytes past the bound.
+    import dataclasses
+
+    wide = _report()
+    wide.results[0] = dataclasses.replace(wide.results[0], title="é" * 1000)
+    cache.store(options, wide)
+    entry, data = _stored(tmp_path)
+    size = len(entry.read_bytes())
+    entry.write_bytes(b" " * (cache._MAX_BYTES + 1 - size) + entry.read_bytes())
     assert cache.load(options) is None
 
 
@@ -390,8 +401,9 @@ def test_an_entry_others_could_write_is_a_miss(tmp_path, mode):
     options = _opts()
     cache.store(options, _report())
     entry, _data = _stored(tmp_path)
-    entry.chmod(0o644)  # readable by others, writable by us alone: still ours
-    assert cache.load(options) is not None
+    for ours in (0o644, 0o645):  # readable by others, writable by us alone: still ours
+        entry.chmod(ours)
+        assert cache.load(options) is not None
     entry.chmod(mode)
     assert cache.load(options) is None
 
@@ -502,3 +514,106 @@ def test_storing_prunes_entries_past_the_ttl_and_leftovers(tmp_path):
     os.utime(young, (now - 61, now - 61))
     cache.store(_opts(query="fourth", cache_ttl=5), _report())
     assert not young.exists()
+
+
+def test_a_miss_creates_no_directory_and_the_default_dir_is_ws_s(tmp_path, monkeypatch):
+    from ws import cache
+
+    assert cache.load(_opts()) is None
+    assert not (tmp_path / "wscache").exists()
+    monkeypatch.delenv("WS_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    cache.store(_opts(), _report())
+    assert len(list((tmp_path / "xdg" / "ws").glob("*.json"))) == 1
+
+
+def test_a_ttl_of_a_second_and_a_stored_time_that_is_a_boolean(tmp_path):
+    from ws import cache
+
+    options = _opts(cache_ttl=1)
+    cache.store(options, _report())
+    _entry, data = _stored(tmp_path)
+    assert cache.load(options, now=data["stored"] + 0.5) is not None
+    _rewrite(tmp_path, lambda d: d.update(stored=True))
+    assert cache.load(options, now=1.5) is None  # True is no time, though it is 1
+
+
+def test_plain_sorts_a_set_of_mixed_values_by_their_repr():
+    from ws import cache
+
+    assert cache._plain({10, 9}) == [10, 9]  # "10" before "9"
+    assert cache._plain(frozenset({1, "a"})) == ["a", 1]  # "'a'" before "1"
+
+
+def test_an_entry_is_utf_8_whatever_the_locale(tmp_path):
+    import dataclasses
+    import locale
+    import sys
+
+    from ws import cache
+
+    if sys.flags.utf8_mode:
+        pytest.skip("Python's UTF-8 mode: the locale's encoding is never used")
+    options = _opts()
+    wide = _report()
+    wide.results[0] = dataclasses.replace(wide.results[0], title="Café ☕")
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")  # ASCII: a locale-encoded write would fail
+    try:
+        cache.store(options, wide)
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    entry, _data = _stored(tmp_path)
+    assert "Café ☕".encode() in entry.read_bytes()  # the characters, not \\u escapes
+    hit = cache.load(options)
+    assert hit is not None and hit.report.results[0].title == "Café ☕"
+
+
+def test_a_failed_rename_leaves_no_temporary_file(tmp_path, monkeypatch):
+    from ws import cache
+
+    def refuse(*args, **kw):
+        raise OSError("no room")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    cache.store(_opts(), _report())
+    assert list((tmp_path / "wscache").iterdir()) == []
+
+
+def test_pruning_reads_each_entry_s_own_time_and_goes_on_past_a_failure(tmp_path):
+    import time
+
+    from ws import cache
+
+    folder = tmp_path / "wscache"
+    cache.store(_opts(query="first"), _report())
+    now = time.time()
+    # Just past a minute, with a TTL under it: a minute is the bound.
+    just = folder / "just.json"
+    just.write_text("{}")
+    os.utime(just, (now - 60.5, now - 60.5))
+    # A link whose own time is old and whose target is fresh: the link's time counts.
+    target = tmp_path / "target"
+    target.write_text("{}")
+    link = folder / "link.json"
+    link.symlink_to(target)
+    os.utime(link, (now - 700, now - 700), follow_symlinks=False)
+    # An old "entry" that cannot be unlinked (a directory), and old files after it in
+    # the directory's order: each is still looked at.
+    blocker = folder / "blocker.json"
+    blocker.mkdir()
+    os.utime(blocker, (now - 700, now - 700))
+    after: list[Path] = []
+    for n in range(50):
+        old = folder / f"old-{n}.json"
+        old.write_text("{}")
+        os.utime(old, (now - 700, now - 700))
+        order = [e.name for e in os.scandir(folder)]
+        if order.index(old.name) > order.index(blocker.name):
+            after.append(old)
+            if len(after) >= 3:
+                break
+    assert after, "no file came after the directory in the directory's order"
+    cache.store(_opts(query="second", cache_ttl=5), _report())
+    assert not just.exists() and not link.is_symlink() and target.exists()
+    assert blocker.is_dir() and not any(p.exists() for p in after)
