@@ -326,3 +326,37 @@ def test_boilerplate_names_grouped_by_letter_match_as_the_plain_alternation() ->
     for token in tokens:
         found = [(m.start(), m.group()) for m in names._NEGATIVE.finditer(token)]
         assert found == [(m.start(), m.group()) for m in plain.finditer(token)], token
+
+
+# Letters whose case folds reach the ASCII ones (the Kelvin sign, the long s, the dotted
+# and dotless i), accented ones, and the words of the case-blind patterns in mixed case.
+_CASE_TEXT = st.lists(
+    st.sampled_from(
+        [
+            *"aeiksAEIKS \t-_:;\u212a\u017f\u0130\u0131\u00ed\u00cd\u00e9",
+            "SubScribe",
+            "NEWSLETTER",
+            "Follow Us",
+            "suscrÍbete",
+            "Cookie",
+            "COMMENTARY",
+            "Comments",
+            "CMP",
+            "klaro",
+            "Display : None",
+            "AUTHOR",
+        ]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@given(_CASE_TEXT)
+def test_case_blind_patterns_find_what_ignorecase_finds(text: str) -> None:
+    """names.CaseBlind searches ASCII text lowered, without re.IGNORECASE: its verdict is
+    the case-blind search's on every text, ASCII or not."""
+    from wf.extract.markdown import _CTA
+
+    for pattern in (_CTA, names._NEVER_CONTENT):
+        expected = re.compile(pattern._exact.pattern, re.IGNORECASE).search(text) is not None
+        assert pattern.found(text) is expected, (pattern._exact.pattern[:40], text)

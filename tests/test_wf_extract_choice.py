@@ -451,6 +451,74 @@ def test_a_thread_of_comments_without_names_after_the_article_is_left_out(lang: 
     assert reply not in text
 
 
+_DOC_TOPICS = (
+    ("Creating a queue", "A queue is created empty and grows as the producers add work to it; "
+     "each item waits until a worker is free and takes the oldest one first."),
+    ("Adding work", "Work is added with one call that returns at once, so that a producer "
+     "never waits for a worker, even when every worker is busy with a long task."),
+    ("Taking work", "A worker asks for the next item and sleeps while the queue is empty, "
+     "waking when a producer adds work or when the queue is closed for good."),
+    ("Closing the queue", "Closing the queue lets the workers finish what is left and then "
+     "return; items added after the queue is closed are refused with an error."),
+    ("Errors in workers", "An error raised by a worker is kept with its item and raised "
+     "again where the result is read, so that nothing is lost without a word."),
+)  # fmt: skip
+
+
+def test_documentation_sections_with_linked_headings_are_not_a_comment_thread():
+    """A documentation page's sections after its introduction: each a heading linked to
+    its own anchor, paragraphs and a short line (the version it came in). Entries of
+    one shape, but a linked heading is no reply link: the sections stay."""
+    sections = "".join(
+        f"<section class='content-section'><h2 id='s{n}'><a href='#s{n}'>{title}</a></h2>"
+        f"<p>Since version {n}.</p>{f'<p>{text}</p>' * 4}<pre>queue.add({n})</pre></section>"
+        for n, (title, text) in enumerate(_DOC_TOPICS)
+    )
+    html = _page(
+        NAV,
+        f"<main><div class='intro'>{ARTICLE_EN}{ARTICLE_EN.replace('<h1>', '<h2>')}</div>"
+        f"<div class='sections'>{sections}</div></main>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    for _, words in _DOC_TOPICS:
+        assert words in text
+
+
+def test_short_sections_under_headings_linked_to_their_anchors_are_not_teaser_cards():
+    """A heading that is all link titles a teaser for another page; one that links to its
+    own anchor titles a section of this page, however short the section."""
+    sections = "".join(
+        f"<section><h2 id='s{n}'><a href='#s{n}'>{title}</a></h2><p>{text}</p></section>"
+        for n, (title, text) in enumerate(_DOC_TOPICS)
+    )
+    html = _page(NAV, f"<main>{ARTICLE_EN}{sections}</main>")
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    for title, words in _DOC_TOPICS:
+        assert title in text
+        assert words in text
+
+
+def test_table_rows_are_not_a_comment_thread():
+    """Rows of a table after a page's introduction, each a name, a sentence, a short
+    link and a date: data, not reader comments."""
+    rows = "".join(
+        f"<tr><td>{title}</td><td>{text}</td><td><a href='/t{n}'>details</a></td>"
+        f"<td>2024-0{n + 1}-01</td></tr>"
+        for n, (title, text) in enumerate(_DOC_TOPICS)
+    )
+    html = _page(
+        NAV,
+        f"<main><div class='intro'>{ARTICLE_EN}{ARTICLE_EN.replace('<h1>', '<h2>')}</div>"
+        f"<table><tbody>{rows}</tbody></table></main>",
+    )
+    text = extract_text(html)
+    assert ARTICLE_EN_KEY in text
+    for _, words in _DOC_TOPICS:
+        assert words in text
+
+
 def test_a_named_comment_section_does_not_make_the_article_around_it_a_link_list():
     """A comment section named as such is not walked into: its text weighs as boilerplate.
     The box that holds it beside the rest of the article is no list of links for that."""

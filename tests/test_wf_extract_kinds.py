@@ -223,6 +223,70 @@ def test_a_landing_page_shown_by_its_sections_prints_them_in_order():
     assert found.kind == "landing"
 
 
+_FEATURES = (
+    ("Berth plans", "Plans drawn for your quay"),
+    ("Tide alerts", "A text before each high tide"),
+    ("Pilot rota", "Who boards which ship, weekly"),
+    ("Harbour dues", "Invoices sent by the month"),
+    ("Dredging", "Channels kept at depth"),
+    ("Moorings", "Buoys laid and checked"),
+)
+
+
+def test_a_landing_page_whose_choice_leaves_most_of_its_text_out_is_read_whole():
+    # One section of prose, and around it what a service page is made of: a hero line
+    # with its call to action, cards of a title and a short line, short questions and
+    # answers. The article rule chooses the prose, which prints under half the page.
+    cards = "".join(
+        f"<div class='card'><h3>{title}</h3><p>{line}</p><a href='/f/{n}'>Learn more</a></div>"
+        for n, (title, line) in enumerate(_FEATURES)
+    )
+    faq = "".join(
+        f"<div class='qa'><h3>Do you work on {title.lower()}?</h3><p>Yes, all year.</p></div>"
+        for title, _ in _FEATURES
+    )
+    html = page(
+        "",
+        NAV + "<div class='hero'><h1>Harbour services</h1><p>Run your port with us</p>"
+        "<a href='/start'>Start today</a></div>"
+        f"<div class='story'><p>{PROSE}</p><p>{PROSE}</p></div>"
+        f"{f'<div class=grid>{cards}</div>' * 4}"
+        f"<div class='questions'>{faq}</div>"
+        "<footer><a href='/t'>Terms</a></footer>",
+    )
+    found = extract(html, url="https://tides.example/services")
+    text = found.text
+    assert PROSE in text
+    for title, line in _FEATURES:
+        assert title in text and line in text
+    assert text.index("Run your port") < text.index(PROSE) < text.index("Berth plans")
+    assert "Terms" not in text and "About" not in text
+    assert found.kind == "landing"
+
+
+def test_a_choice_in_a_layout_table_is_not_one_section_of_a_landing_page():
+    # An old forum laid out in tables: one cell holds the post, the cells around it the
+    # poster's details and the board's rules, in short lines. Cells are no sections.
+    rules = "".join(
+        f"<tr><td>You may not {verb} in board {n}</td></tr>" for verb in _VERBS for n in range(3)
+    )
+    html = page(
+        "",
+        "<table><tr><td>Joined 2016<br>Posts: 12<br>Member</td>"
+        f"<td><p>{PROSE}</p><p>{PROSE}</p></td></tr></table>"
+        f"<table><tr><td>Posting rules</td></tr>{rules}</table>",
+    )
+    text = extract(html, url="https://board.example/thread?t=1").text
+    assert PROSE in text
+    assert "Posting rules" not in text and "You may not" not in text
+
+
+_VERBS = (
+    "post new threads", "post replies", "post attachments", "edit your posts",
+    "vote in polls", "send messages", "upload pictures", "rate threads",
+)  # fmt: skip
+
+
 def test_a_list_outweighs_a_thin_choice():
     rows = "".join(
         f"<li class='row'><a href='/film/{n}'>Film number {n}</a> (19{n}0) rated {n}.5 by readers</li>"

@@ -327,7 +327,8 @@ def _text(
         # whole page rather than nothing.
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         if node is not body and _length(r) < thin and not analysis.by_kind:
-            wider = to_markdown(body, _skipper(analysis.records(whole=True), blocks.prune_named))
+            wide = choice.wide or blocks.prune_named
+            wider = to_markdown(body, _skipper(analysis.records(whole=True), wide))
             if _length(wider) > _length(r):
                 trace.trace(
                     "extract: fallback: %d characters chosen, under %d; took the page "

@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wf.extract.names import BLOCK
+from wf.extract.names import BLOCK, CaseBlind
 from wf.extract.records import check_time
-from wf.extract.spaces import BR, SPACES, collapse, collapse_run
+from wf.extract.spaces import BR, SPACES, apart, collapse, collapse_run
 
 if TYPE_CHECKING:
     from wf.extract.images import Markers
@@ -24,7 +24,7 @@ _LINK_TEXT_MAX = 300  # characters: a run of anchors adds to a link's text up to
 _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
 # Calls to action that close many articles: the site asking for a subscription or a
 # follow. Only short plain paragraphs at the very end are judged by these words.
-_CTA = re.compile(
+_CTA = CaseBlind(
     r"\b(?:subscribe|sign up|signup|newsletter|inbox|follow (?:us|me|him|her|them)|"
     r"follow @|on (?:twitter|facebook|instagram)|click here|all rights reserved|copyright|"
     r"listen to|download (?:the|our)|join (?:our|us)|"
@@ -32,8 +32,7 @@ _CTA = re.compile(
     # offers, sign-ups (German, French, Spanish, Italian, Dutch).
     r"abonnier|abonnement|digitalabo|vorteile sichern|gratis testen|jetzt testen|"
     r"jetzt anmelden|registrieren sie|s'abonner|abonnez|inscrivez|suscr[ií]b|"
-    r"iscriviti|abbonati|abonneer|aanmelden)",
-    re.IGNORECASE,
+    r"iscriviti|abbonati|abonneer|aanmelden)"
 )
 _CTA_MAX = 300  # characters: a longer paragraph is the article's own
 
@@ -166,7 +165,7 @@ class MarkdownWriter:
         out = self.out
         while out:
             _, text, plain, _ = out[-1]
-            if not plain or len(text) > _CTA_MAX or not _CTA.search(text):
+            if not plain or len(text) > _CTA_MAX or not _CTA.found(text):
                 break
             out.pop()
             self.levels.pop()
@@ -325,6 +324,8 @@ class MarkdownWriter:
                         append(mark)
                 text = el.text
                 if text:
+                    if tag == "span" and self.parts and apart(el, text, self.parts[-1]):
+                        append(" ")
                     append(text)
                 del text  # the run alone holds it: a flush may let a huge node go
                 continue

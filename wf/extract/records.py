@@ -190,8 +190,7 @@ def walk(
             if frames:
                 cur = frames[-1]
                 top = cur.el
-                # A heading that is all link titles a teaser card: its block is one.
-                if f.tag in HEADING and f.own and f.own_link * 10 >= f.own * 9:
+                if f.tag in HEADING and _titles_teaser(f):
                     cur.card = 1
         elif links and el.tag == "a":
             links -= 1
@@ -206,6 +205,17 @@ def walk(
     for f in frames:  # never left open, but a subtree's end must hold whatever happens
         f.end = len(blocks)
     return blocks
+
+
+def _titles_teaser(heading: BlockRecord) -> bool:
+    """Whether a heading is all link, the title of a teaser card (its block is one); not
+    when it links to its own anchor (documentation links each section's heading to
+    itself)."""
+    if not heading.own or heading.own_link * 10 < heading.own * 9:
+        return False
+    link = next(heading.el.iter("a"), None)
+    href = link.get("href") if link is not None else None
+    return href is None or not href.lstrip().startswith("#")
 
 
 def negative(b: BlockRecord) -> bool:

@@ -1,9 +1,11 @@
 """White space as a browser shows it: runs of HTML spaces collapsed to one, <br> markers
-made line breaks, and huge text nodes collapsed a megabyte at a time."""
+made line breaks, huge text nodes collapsed a megabyte at a time, and a row of short
+spans that a page's style lays out apart written apart."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _WS = re.compile(r"[ \t\n\r\f]+")
 # What str.split() takes for white space besides HTML's spaces.
@@ -114,3 +116,27 @@ def _long_pieces(raw: str) -> list[str]:
             out.append(clean_text(text).replace("\t", BR))
         start = end
     return out
+
+
+SHOWN_APART_MAX = 8  # spans in a box that lays them out as items of their own
+SHOWN_APART_TEXT = 24  # characters in each: a year, a duration, a price, a rating
+
+
+def apart(el: Any, text: str, before: str) -> bool:
+    """Whether a span written straight after a sibling span is shown apart from it: a
+    box (not a paragraph) of a few short spans and nothing else is a row of facts laid
+    out by the page's style (a film's year, length and rating; a price and a saving),
+    which a reader sees apart; a word processor's runs split words anywhere inside a
+    paragraph, so those join as the markup says."""
+    if not before[-1:].isalnum() or not text[0].isalnum():
+        return False
+    prev = el.getprevious()
+    if prev is None or prev.tag != "span" or prev.tail:
+        return False
+    box = el.getparent()
+    if box is None or box.tag == "p" or box.text or len(box) > SHOWN_APART_MAX:
+        return False
+    return all(
+        c.tag == "span" and not c.tail and len(c.text or "") <= SHOWN_APART_TEXT and not len(c)
+        for c in box
+    )

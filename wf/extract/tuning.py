@@ -90,6 +90,18 @@ POST_PROSE = 30  # characters of prose that make a sibling a post
 
 # A product page's own lines from its declaration: at most this long each.
 PRODUCT_FIELD_MAX = 300
+# ...but the description, printed when the chosen text does not show it: at most this long.
+PRODUCT_DESCRIPTION_MAX = 4000
+# The chosen text shows the declared description when it holds this share of its
+# three-word runs (a shop's text and its declaration differ in spaces, marks and entities).
+PRODUCT_DESCRIPTION_SHOWN = 0.5
+# Class and id words of the boxes of a product's customer reviews and of the services
+# that host them (Bazaarvoice, Yotpo, Trustpilot, Okendo, Judge.me, Stamped), matched
+# as whole words of a lowered token.
+PRODUCT_REVIEWS = (
+    r"(?<![a-z])(?:reviews?|ratings?|testimonials?|yotpo|bazaarvoice|bv|trustpilot|okendo|"
+    r"jdgm|judgeme|stamped)(?![a-z])"
+)
 # A post shows who wrote it or when: a <time>, or a box named for its author or date. A
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).
@@ -101,12 +113,24 @@ MARK_POSTS = 12  # posts of a group looked at for their marks
 # own beside it (a title and a date, a price, an excerpt); a menu's items are all link.
 LIST_MIN = 5  # items that make a list
 LIST_ITEM_WORDS = 12  # characters outside links that most items hold
+# ...and an item is short: boxes that hold this many characters each on average are the
+# sections of a page (a product page's panels), not the items of a list.
+LIST_ITEM_MAX = 2000
 # A list inside a box named for the page's frame is its navigation, whatever its shape.
-LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|pagination|pager)(?![a-z])"
+# (A box hidden from sight but for screen readers, as a page's copy of its menus, too.)
+LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|pagination|pager|reviews?|visually-hidden|sr-only|screen-reader-text)(?![a-z])"
 LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
 # The second opinion takes the list over the article rule's choice when the choice is
 # thin or the list holds this many times its text.
 LIST_OVER_CHOICE = 2.0
+# On a page declared an article: when its choice holds under this many characters, and
+# the list this many times its text and half the page's (an index of reviews declared an
+# article, its one-paragraph introduction chosen).
+LIST_ARTICLE_SHORT = 1000
+LIST_OVER_ARTICLE = 5.0
+# A list taken grows to the box that holds the page's heading too, unless that box holds
+# this share of the page's text (the page whole, its frame and all).
+LIST_HEADING_SHARE = 0.95
 
 # Landing pages: a choice that holds under this share of the page's prose (outside named
 # boilerplate), on a page that declares no article, thread, product or listing, is one
@@ -117,6 +141,14 @@ LANDING_SHARE = 0.5
 # it outside list items (a news ticker beside an article is no section).
 LANDING_SECTIONS = 1
 LANDING_SECTION_SHARE = 0.25
+# A page that declares no article, or is documentation, is read whole without its named
+# boilerplate when the choice prints under this share of the text outside links that
+# would print (a service page's one section chosen among its cards, FAQs and calls to
+# action; a manual's chapter whose text sits in boxes beside the chosen one).
+LANDING_TEXT_SHARE = 0.65
+# ...and when it leaves out this many characters at least: a short article's few teasers
+# and sign-up lines are no sections.
+LANDING_TEXT_LEFT = 500
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).

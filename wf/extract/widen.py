@@ -15,6 +15,7 @@ THREAD_AFTER = 500  # characters of prose before it, in the chosen block: the ar
 THREAD_ACTION = 40  # characters: an entry's action (reply, report) is a short link
 THREAD_LABEL = 60  # characters: an entry's byline (name, date) is a short line
 _PROSE, _ACTION, _LABEL = 1, 2, 4
+_ROWS = frozenset(("tr", "tbody", "thead", "table"))
 
 
 def skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
@@ -35,7 +36,9 @@ def skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
             continue  # only blocks without blocks inside: the parts of an entry
         if c.good:
             kind = _PROSE
-        elif c.own_link == c.own and c.own <= THREAD_ACTION:
+        elif c.own_link == c.own and c.own <= THREAD_ACTION and c.tag not in HEADING:
+            # A linked heading is a section's anchor (documentation links every one to
+            # itself), not a reply link.
             kind = _ACTION
         elif c.own <= THREAD_LABEL:
             kind = _LABEL
@@ -46,7 +49,9 @@ def skip_threads(blocks: list[BlockRecord], best: int, gm: int) -> int:
     for i, kinds in shape.items():
         if kinds == _PROSE | _ACTION | _LABEL:
             entry = blocks[i]
-            if entry.link * 5 <= entry.text:
+            # Rows of a table are data (a product's name, its notes, a link, a date),
+            # never reader comments.
+            if entry.link * 5 <= entry.text and entry.tag not in _ROWS:
                 key = (entry.parent, entry.tag, entry.el.get("class") or "")
                 groups.setdefault(key, []).append(entry)
     threads = []

@@ -29,6 +29,8 @@ class Choice:
     kind: str  # one of tuning.KINDS
     # Whether a block inside the content is left out, by the kind's rule.
     prune: Callable[[Any, BlockRecord], bool]
+    # ...and in the page read whole without its named boilerplate, when the choice is thin.
+    wide: Callable[[Any, BlockRecord], bool] | None = None
 
 
 def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared | None) -> Choice:
@@ -55,7 +57,12 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         prune = thread.prune
     elif kind == tuning.LISTING and analysis.by_kind:
         prune = listing.prune
-    return Choice(analysis=analysis, kind=kind, prune=prune)
+    wide = None
+    if kind == tuning.PRODUCT:
+        from wf.extract.kinds import product
+
+        wide = product.prune_wide
+    return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
 
 
 def _first(body: Any, deadline: float | None, dense: bool, kind: str | None) -> Analysis:

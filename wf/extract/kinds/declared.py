@@ -1,11 +1,13 @@
 """What a page says it is: schema.org types in JSON-LD (with @graph and mainEntity),
 og:type (both gathered by parse.clean's pass over the tree before it removes them), and
 microdata itemtypes when those two declare nothing and the source names one (finding
-them costs a look at every element of the cleaned tree). Also what a Product's declaration says (name, price, availability): a product
-page prints those even when its visible page builds them with scripts."""
+them costs a look at every element of the cleaned tree). Also what a Product's declaration
+says (name, price, availability, description): a product page prints those even when its
+visible page builds them with scripts."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Callable
@@ -63,7 +65,7 @@ def _objects(data: Any) -> list[dict[str, Any]]:
     return found
 
 
-def _text(value: Any) -> str:
+def _text(value: Any, limit: int = tuning.PRODUCT_FIELD_MAX) -> str:
     if isinstance(value, list):
         value = value[0] if value else ""
     if isinstance(value, dict):
@@ -72,12 +74,23 @@ def _text(value: Any) -> str:
         value = str(value)
     if not isinstance(value, str):
         return ""
-    return " ".join(value.split())[: tuning.PRODUCT_FIELD_MAX]
+    return " ".join(value[: limit * 4].split())[:limit]
+
+
+_TAG = re.compile(r"<[^<>]{0,500}>")
+
+
+def _description(value: Any) -> str:
+    """A declared description as text: shops write HTML into it (tags, entities)."""
+    text = _text(value, tuning.PRODUCT_DESCRIPTION_MAX * 2)
+    if "<" in text or "&" in text:
+        text = " ".join(html.unescape(_TAG.sub(" ", text)).split())
+    return text[: tuning.PRODUCT_DESCRIPTION_MAX]
 
 
 def _product(obj: dict[str, Any]) -> dict[str, str]:
     """Name, price with currency, availability and description of a Product object."""
-    found = {"name": _text(obj.get("name")), "description": _text(obj.get("description"))}
+    found = {"name": _text(obj.get("name")), "description": _description(obj.get("description"))}
     offers = obj.get("offers")
     offer = offers[0] if isinstance(offers, list) and offers else offers
     if isinstance(offer, dict):

@@ -9,14 +9,23 @@ them, LANDING_SECTION_SHARE of its prose each, most of it outside list items: se
 not a news ticker), the page
 is read whole without its named boilerplate (navigation, footers, menus, sidebars)
 instead, which keeps every section in page order.
+
+The same when the choice prints under tuning.LANDING_TEXT_SHARE of the text outside links
+that the page prints without its named boilerplate, leaving out tuning.LANDING_TEXT_LEFT
+characters of it at least (counted on the block records: the cards, calls to action and
+short answers a service page is made of are text but no prose), on such a page or on a
+documentation page (which keeps its kind), unless the choice sits in a table cell.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+
+_CELLS = ("td", "th")
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
@@ -54,10 +63,83 @@ def _sections(blocks: list[BlockRecord], best: int) -> int:
     return count
 
 
+def _words(
+    blocks: list[BlockRecord], start: int, end: int, drop: Callable[[BlockRecord], bool]
+) -> int:
+    """Characters of text outside links in blocks[start:end], leaving out the outermost
+    blocks `drop` takes."""
+    text = 0
+    i = start
+    while i < end:
+        b = blocks[i]
+        if drop(b):
+            i = b.end
+            continue
+        text += b.own - b.own_link
+        i += 1
+    return text
+
+
+def _text_share(analysis: Analysis) -> tuple[int, int] | None:
+    """The characters of text outside links the choice prints and those the page prints
+    without its named boilerplate, when the first are under tuning.LANDING_TEXT_SHARE of
+    the second (the choice leaves most of the page's sections out), else None.
+
+    Text in links is not counted: what an article's box leaves out is mostly links
+    (teasers of other stories), what one section of a landing page leaves out is not.
+    Measured on the block records, not on written text: the page is written once."""
+    from wf.extract import blocks as rules
+    from wf.extract.records import negative
+
+    blocks, best = analysis.blocks, analysis.best_index
+    prune = rules.prune_lenient if analysis.lenient else rules.prune
+    chosen = blocks[best]
+    shown = _words(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
+    share = tuning.LANDING_TEXT_SHARE
+    if shown >= share * (blocks[0].text - blocks[0].link):
+        return None  # the page without its boilerplate holds no more than the page
+
+    # Outside the choice on a page that declares nothing, items of prose (a news ticker
+    # beside an article) are no sections; short items (what a service offers) are, and so
+    # are the questions and answers of a declared landing page or the items of a manual.
+    feeds = analysis.kind is None
+
+    def other(b: BlockRecord) -> bool:
+        return (feeds and b.tag == "li" and b.good > 0) or negative(b)
+
+    page = shown + _words(blocks, 1, best, other) + _words(blocks, chosen.end, len(blocks), other)
+    page += blocks[0].own - blocks[0].own_link
+    if page - shown < tuning.LANDING_TEXT_LEFT or shown >= share * page:
+        return None
+    return shown, page
+
+
+def _in_cell(el: Any) -> bool:
+    """Whether the choice sits in a table cell: a page laid out in tables (an old forum,
+    one post a row) has cells beside it, not sections."""
+    return el.tag in _CELLS or any(True for _ in el.iterancestors(*_CELLS))
+
+
 def second_opinion(analysis: Analysis) -> bool:
     """Whether the page is a landing page to read whole (the analysis then says so)."""
     best = analysis.best_index
-    if best < 0 or analysis.by_kind or analysis.kind not in (None, tuning.LANDING):
+    kind = analysis.kind
+    if best < 0 or analysis.by_kind or kind not in (None, tuning.LANDING, tuning.DOCUMENTATION):
+        return False
+    found = _text_share(analysis)
+    if found is not None and not _in_cell(analysis.best):
+        trace.trace(
+            "extract: landing: the choice prints %d of the %d characters the page prints "
+            "without its named boilerplate, under %.0f%%: the page read whole without it",
+            found[0],
+            found[1],
+            100 * tuning.LANDING_TEXT_SHARE,
+        )
+        analysis.best, analysis.best_index = None, -1
+        if kind != tuning.DOCUMENTATION:
+            analysis.kind = tuning.LANDING
+        return True
+    if kind == tuning.DOCUMENTATION:
         return False
     chosen, page = analysis.blocks[best].good, analysis.blocks[0].raw
     if chosen >= tuning.LANDING_SHARE * page:

@@ -10,9 +10,13 @@ It is also the second opinion on any page whose chosen block is thin against it 
 intro chosen over its items, a page declared an article that is a list): the list is
 taken over the choice when the choice is thin (under THIN_PROSE of prose), or, on a page
 not declared an article, when the list holds LIST_OVER_CHOICE times its text: a collection's
-own prose (its introduction, its buying guide) is what its readers look for first. A
+own prose (its introduction, its buying guide) is what its readers look for first. On a
+page declared an article, only when the choice is short (under LIST_ARTICLE_SHORT), the
+list holds LIST_OVER_ARTICLE times its text and at least half the page's. A
 choice that holds the list already stays (the list is part of it), its items then kept
-however linked or short on a page declared a listing.
+however linked or short on a page declared a listing. A list taken grows to the box that
+also holds the page's one <h1> (the listing's title and introduction), unless that box is
+the page nearly whole (LIST_HEADING_SHARE of its text).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
             (sum(m.text for m in members), parent, len(members))
             for (parent, _, _), members in groups.items()
             if len(members) >= tuning.LIST_MIN
+            and sum(m.text for m in members) <= tuning.LIST_ITEM_MAX * len(members)
             and sum(m.text - m.link >= tuning.LIST_ITEM_WORDS for m in members) * 2 > len(members)
         ),
         reverse=True,
@@ -75,11 +80,12 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
     best = analysis.best_index
     if kind != tuning.LISTING and best >= 0:
         chosen = blocks[best]
-        if chosen.good >= thin and (
-            kind == tuning.ARTICLE or blocks[0].text < tuning.LIST_OVER_CHOICE * chosen.text
-        ):
-            # Not thin, and no list outside the choice could outweigh it (a list never
-            # outweighs a declared article's choice): not looked for.
+        if kind == tuning.ARTICLE:
+            over = tuning.LIST_OVER_ARTICLE if chosen.text < tuning.LIST_ARTICLE_SHORT else 0
+        else:
+            over = tuning.LIST_OVER_CHOICE
+        if chosen.good >= thin and not (over and blocks[0].text >= over * chosen.text):
+            # Not thin, and no list outside the choice could outweigh it: not looked for.
             return analysis
     found = items_box(blocks)
     if found is None:
@@ -93,7 +99,16 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
                 # The choice holds the list: its items stay, however linked or short.
                 analysis.kind, analysis.by_kind = tuning.LISTING, True
             return analysis
-        outweighs = kind != tuning.ARTICLE and box.text >= tuning.LIST_OVER_CHOICE * chosen.text
+        if kind != tuning.ARTICLE:
+            outweighs = box.text >= tuning.LIST_OVER_CHOICE * chosen.text
+        else:
+            # A page declared an article is a list only when its choice is short and the
+            # list is most of the page (an index of reviews under a one-paragraph intro).
+            outweighs = (
+                chosen.text < tuning.LIST_ARTICLE_SHORT
+                and box.text >= tuning.LIST_OVER_ARTICLE * chosen.text
+                and box.text * 2 >= blocks[0].text
+            )
         if not (chosen.good < thin or outweighs):
             return analysis
     trace.trace(
@@ -103,10 +118,33 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
         (box.el.get("class") or "")[:40],
         box.text,
     )
-    analysis.best, analysis.best_index = box.el, index
+    index = _with_heading(blocks, index)
+    analysis.best, analysis.best_index = blocks[index].el, index
     analysis.kind = tuning.LISTING
     analysis.by_kind = True
     return analysis
+
+
+def _with_heading(blocks: list[BlockRecord], index: int) -> int:
+    """The list's box, or its ancestor that also holds the page's one <h1> (a listing's
+    title, its introduction and its list) when that is not the page whole."""
+    headings = [b for b in blocks if b.tag == "h1"]
+    if len(headings) != 1:
+        return index
+    around = set()
+    i = index
+    while i >= 0:
+        around.add(i)
+        i = blocks[i].parent
+    i = headings[0].index
+    while i >= 0 and i not in around:
+        i = blocks[i].parent
+    if i <= 0 or i == index or blocks[i].tag in ("body", "html"):
+        return index
+    if blocks[i].text >= tuning.LIST_HEADING_SHARE * blocks[0].text:
+        return index
+    trace.trace("extract: listing: widened to <%s>, which holds the page's heading", blocks[i].tag)
+    return i
 
 
 def prune(el: Any, b: BlockRecord) -> bool:

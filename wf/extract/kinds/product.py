@@ -12,6 +12,7 @@ description).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -19,10 +20,12 @@ from wf.extract import tuning
 from wf.extract.widen import grow_thin
 
 if TYPE_CHECKING:
-    from wf.extract.records import Analysis
+    from wf.extract.records import Analysis, BlockRecord
 
 ANCHOR_CHARS = 40  # the description's first characters looked for in the page
 ANCHOR_MIN = 20  # a shorter description anchors nothing
+_WORDS = re.compile(r"\w+")
+_REVIEWS = re.compile(tuning.PRODUCT_REVIEWS)
 
 
 def _norm(text: str) -> str:
@@ -78,8 +81,42 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     return analysis
 
 
+def _reviewed(el: Any) -> bool:
+    """Whether a box is named for the product's reviews (or a reviews service's widget)."""
+    from wf.extract.names import lowered
+
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    if not names.strip():
+        return False
+    return any(_REVIEWS.search(lowered(token)) for token in names.split())
+
+
+def prune_wide(el: Any, b: BlockRecord) -> bool:
+    """A thin region read as the page without its named boilerplate: the customers'
+    reviews go too (inside the region they stay: a critic's review, an editor's verdict
+    and a game's press quotes are part of some products' own text)."""
+    from wf.extract.prune import prune_named
+
+    return prune_named(el, b) or _reviewed(el)
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _WORDS.findall(text.lower())
+    return {tuple(words[i : i + 3]) for i in range(len(words) - 2)}
+
+
+def _shown(description: str, text: str) -> bool:
+    """Whether `text` shows the declared description: most of its three-word runs."""
+    want = _runs(description)
+    if not want:
+        return True
+    return len(want & _runs(text)) >= tuning.PRODUCT_DESCRIPTION_SHOWN * len(want)
+
+
 def header(declared: dict[str, str], text: str) -> str:
-    """The declared name, price and availability not in `text` already, one line each."""
+    """The declared name, price and availability not in `text` already, one line each,
+    then the declared description when `text` does not show it (a script builds it on
+    the page, or it is in a tab the chosen region left out)."""
     lines = []
     low = _norm(text)
     name = declared.get("name")
@@ -91,4 +128,7 @@ def header(declared: dict[str, str], text: str) -> str:
             lines.append(f"{label}: {value}")
     if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
         lines.pop()
+    description = declared.get("description")
+    if description and len(description) >= ANCHOR_MIN and not _shown(description, text):
+        lines.append(description)
     return "\n\n".join(lines)

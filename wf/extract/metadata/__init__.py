@@ -9,7 +9,8 @@ Read from the tree the extractor already has, before cleaning removes <head>, <m
 3. other <meta> (``author``, Dublin Core, ``date``, ``description``, microdata
    ``itemprop``), ``<html lang>``, ``<link rel=canonical>`` and <title> (``head.py``);
 4. what a reader sees: a byline (``byline.py``) and the date the page shows
-   (``pagedates.py``).
+   (``pagedates.py``); a product's name is its <h1> (``head.heading``), before the
+   declared one.
 
 Two keys take their own order: ``canonical_url`` is first ``<link rel=canonical>`` (that is
 what the element declares), and ``lang`` is ``<html lang>`` before ``og:locale``.
@@ -28,6 +29,7 @@ from wf.extract.metadata.tuning import (
     MAX_BYLINES,
     MAX_JSONLD_CHARS,
     MAX_VALUE_CHARS,
+    PRODUCT_TYPES,
 )
 
 KEYS = (
@@ -75,13 +77,16 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
     except Exception:  # noqa: BLE001 - broken JSON-LD costs its keys, never the page
         pass
     try:
+        body = root.find("body")
+        if body is None:
+            body = root
+        found["title"] = head.voted_title(found["title"], metas, page_title, body)
         head.from_meta(metas, found)
         head.from_html(root, links, found, page_title)
         if found["author"] is None or found["date"] is None:
             head.from_parsely(metas, found)
-        body = root.find("body")
-        if body is None:
-            body = root
+        if (found["type"] or "").lower() in PRODUCT_TYPES:
+            found["title"] = head.heading(body, found["sitename"]) or found["title"]
         if found["author"] is None:
             found["author"] = byline.author(body, url)
         if found["date"] is None:

@@ -9,7 +9,13 @@ from typing import Any
 
 from wf.extract.metadata.dates import iso_date
 from wf.extract.metadata.jsonld import is_url, text
-from wf.extract.metadata.tuning import AUTHOR_LABELS, MAX_PARSELY, META
+from wf.extract.metadata.tuning import (
+    AUTHOR_LABELS,
+    MAX_HEADING_CHARS,
+    MAX_HEADINGS,
+    MAX_PARSELY,
+    META,
+)
 
 Metadata = dict[str, str | None]
 
@@ -91,6 +97,59 @@ def from_html(root: Any, links: dict[str, str], found: Metadata, page_title: str
         found["title"] = page_title
     if found["title"]:
         found["title"] = _QUOTED.sub(r"\2", found["title"].strip())
+
+
+def headings(body: Any, limit: int) -> list[str]:
+    """The texts of the first ``limit`` <h1> elements that have one, whitespace
+    collapsed."""
+    found: list[str] = []
+    for el in body.iter("h1"):
+        words = _SPACE.sub(" ", "".join(el.itertext())).strip()
+        if words:
+            found.append(words)
+            if len(found) == limit:
+                break
+    return found
+
+
+def heading(body: Any, site: str | None) -> str | None:
+    """The first <h1> that is not the site's name (a logo), when it is short enough to be
+    a name; else None. A shop's JSON-LD and og:title name a product for search engines
+    ("Brand Kettle: Fast Boiling 1.7 L ..."); its heading is the name a reader sees."""
+    own = _folded(site or "")
+    for words in headings(body, MAX_HEADINGS):
+        if _folded(words) != own:
+            return words if len(words) <= MAX_HEADING_CHARS else None
+    return None
+
+
+def voted_title(
+    title: str | None, metas: dict[str, str], page_title: str | None, body: Any
+) -> str | None:
+    """JSON-LD's ``title``, or og:title when the two name different things and more of
+    the others (the <title>, the first two headings) agree with og:title: a headline
+    that holds a summary, or an entity about another item, is outvoted by the page."""
+    og = metas.get("og:title")
+    if not title or not og or _near(title, og):
+        return title
+    others = [page_title or "", *headings(body, 2)]
+    for_title = sum(_near(title, other) for other in others)
+    for_og = sum(_near(og, other) for other in others)
+    return _SPACE.sub(" ", og).strip() if for_og > for_title else title
+
+
+# Typographic quotes read as plain ones when two titles are compared.
+_QUOTES = str.maketrans("’‘“”", "''\"\"")
+
+
+def _folded(text: str) -> str:
+    return _SPACE.sub(" ", text).strip().casefold().translate(_QUOTES)
+
+
+def _near(a: str, b: str) -> bool:
+    """True when one title holds the other, case, white space and quotes aside."""
+    a, b = _folded(a), _folded(b)
+    return bool(a and b and (a in b or b in a))
 
 
 # A title wholly in quotes ("\"What is Git?\"", as some JSON-LD writes its headline).

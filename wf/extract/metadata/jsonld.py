@@ -25,6 +25,7 @@ from wf.extract.metadata.tuning import (
     MEDIA,
     ORG_TYPES,
     PAGE_TYPES,
+    PARTS,
     SITE_TYPES,
 )
 
@@ -204,8 +205,8 @@ def _kind(obj: dict[str, Any]) -> str | None:
 def _pick(objects: list[dict[str, Any]], page: Page) -> dict[str, Any] | None:
     """The page's main entity: an article, else another content type (a product, a
     recipe), one shown to be about this page first. One about another page is never
-    taken, nor a video or audio object that is not shown to be the page's own (an
-    embedded clip is not what an article page is)."""
+    taken, nor a video or audio object or a part of a page (an FAQ's question) that is
+    not shown to be the page's own (an embedded clip is not what an article page is)."""
     best: tuple[int, int] | None = None
     chosen = None
     for obj in objects:
@@ -213,7 +214,7 @@ def _pick(objects: list[dict[str, Any]], page: Page) -> dict[str, Any] | None:
         if kind is None:
             continue
         about = page.about(obj)
-        if about is False or (about is None and kind in MEDIA):
+        if about is False or (about is None and (kind in MEDIA or _types(obj) & PARTS)):
             continue
         rank = (0 if about else 1, 0 if kind == "article" else 1)
         if best is None or rank < best:
@@ -277,6 +278,8 @@ def text(value: Any) -> str | None:
         return None
     if "&" in value:
         value = html_lib.unescape(value)
+        if "&" in value:  # escaped twice, as some publishing plugins write a headline
+            value = html_lib.unescape(value)
     if "<" in value:
         value = _TAG.sub(" ", value)
     return _SPACE.sub(" ", value).strip() or None

@@ -22,6 +22,8 @@ MAX_DATE_TEXT = 200  # characters of one value read for a date
 MAX_DATE_ELEMENTS = 60  # elements with a date's class, attribute or tag looked at
 MAX_SCRIPT_SCAN = 2_000_000  # characters of inline scripts searched for a date key
 MAX_HEADER_SCAN = 40  # elements after the <h1> read for a visible date
+MAX_HEADINGS = 5  # <h1> elements looked at for a product's name
+MAX_HEADING_CHARS = 150  # a product's <h1> longer than this is no name
 
 # --- schema.org types, lowercased -------------------------------------------------------
 
@@ -50,6 +52,11 @@ CONTENT_TYPES = {
     "softwareapplication": "software",
 }
 MEDIA = {"video", "audio"}
+# Types that are a part of a page (the questions of its FAQ), taken for the page only
+# when shown to be about it (a QAPage's question is in the page's title).
+PARTS = {"question"}
+# og:type values and JSON-LD kinds of a product page, whose <h1> names the product.
+PRODUCT_TYPES = {"product", "product.item", "product.group"}
 PAGE_TYPES = {
     "webpage",
     "itempage",

@@ -1,0 +1,200 @@
+"""wf/extract/kinds/product.py and listing.py on shop pages of our own: what a product page
+and a listing print, and what they leave out (reviews, hidden copies of the menus, the
+page's own panels taken for a list)."""
+
+from __future__ import annotations
+
+import json
+
+from wf.extract import extract
+
+PROSE = (
+    "The harbour master keeps the tide tables for every berth along the eastern quay, "
+    "and the pilots read them each morning before the first ships come in."
+)
+NAV = "<nav><a href='/'>Home</a> <a href='/shop'>Shop</a> <a href='/about'>About</a></nav>"
+FOOTER = "<footer><a href='/terms'>Terms</a> <a href='/privacy'>Privacy</a></footer>"
+
+
+def page(body: str, head: str = "") -> str:
+    return f"<html><head><title>T</title>{head}</head><body>{NAV}{body}{FOOTER}</body></html>"
+
+
+def product_ld(description: str) -> str:
+    declared = {
+        "@type": "Product",
+        "name": "Brass tide clock",
+        "description": description,
+        "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "GBP"},
+    }
+    return f'<script type="application/ld+json">{json.dumps(declared)}</script>'
+
+
+def test_a_declared_description_the_page_does_not_show_is_printed():
+    # The page builds its description with a script: the declaration holds it, as HTML.
+    html = page(
+        "<main><h1>Brass tide clock</h1><p class='price'>89.00</p>"
+        "<div id='description-root'></div></main>",
+        product_ld(
+            "<p>A brass clock that shows the state of the tide at a glance,</p>"
+            "<ul><li>made by hand in Falmouth &amp; polished</li></ul>"
+        ),
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert "made by hand in Falmouth & polished" in found.text
+    assert "<p>" not in found.text and "&amp;" not in found.text
+    assert found.kind == "product"
+
+
+def test_a_declared_description_the_page_shows_is_printed_once():
+    shown = (
+        "A brass clock that shows the state of the tide at a glance, made by hand in "
+        "Falmouth from the brass of old ships."
+    )
+    html = page(
+        f"<main><h1>Brass tide clock</h1><p class='price'>89.00</p><div><p>{shown}</p>"
+        f"<p>{PROSE}</p></div></main>",
+        product_ld(shown.replace(", made", " – made")),
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert found.text.count("made by hand in Falmouth") == 1
+
+
+def review(n: int) -> str:
+    return (
+        f"<li class='review-item'><span class='who'>Buyer {n}</span>"
+        f"<p>Review {n}: keeps good time.</p>"
+        f"<a href='/review/{n}/helpful'>Helpful</a></li>"
+    )
+
+
+def test_a_products_reviews_are_not_its_list():
+    # A thin description and six reviews, each with a link and words of its own: the
+    # shape of a list's items, but a product's reviews are never the page's list.
+    html = page(
+        "<main><h1>Brass tide clock</h1><p class='price'>89.00</p>"
+        "<div class='description'><p>A brass tide clock made by hand in Falmouth, with a "
+        "dial for the tides of the harbour and one for the hours.</p></div></main>"
+        "<div class='customer-reviews'><h2>Reviews</h2><ul class='review-list'>"
+        + "".join(review(n) for n in range(1, 7))
+        + "</ul></div>"
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert "made by hand in Falmouth" in found.text
+    assert found.kind != "listing"
+
+
+def test_a_hidden_copy_of_the_menus_is_not_the_list():
+    # Pages repeat their menus for screen readers in a box hidden from sight; its entries
+    # look like a list's items (a link and a few words each).
+    menu = "".join(
+        f"<div class='entry'><a href='/dept/{n}'>Department {n}</a> <span>all the clocks of"
+        f" department {n}</span></div>"
+        for n in range(1, 9)
+    )
+    html = page(
+        f"<div class='visually-hidden'>{menu}</div>"
+        "<main><h1>Tide clocks</h1><p>Our clocks, made by hand in Falmouth, show the tides "
+        "of the harbour beside the hours, on a dial of brass.</p></main>"
+    )
+    found = extract(html, url="https://shop.example/clocks")
+    assert "made by hand in Falmouth" in found.text
+    assert "Department 3" not in found.text
+    assert found.kind != "listing"
+
+
+def test_a_pages_long_panels_are_not_a_lists_items():
+    # Five panels of one shape, each with links and words of its own, each as long as an
+    # article: the page's sections (a product page's panels), not the items of a list.
+    words = " ".join(
+        f"<a href='/part/{n}'>Spare part number {n} of the tide clock</a> in stock"
+        for n in range(50)
+    )
+    panels = "".join(f"<div class='panel'><h2>Panel {n}</h2><p>{words}</p></div>" for n in range(5))
+    html = page(f"<div class='intro'><h1>Tide clock</h1><p>89.00</p></div><div>{panels}</div>")
+    found = extract(html, url="https://shop.example/p/clock")
+    assert "Panel 3" in found.text
+    assert found.kind != "listing"
+
+
+def test_a_rows_facts_laid_out_apart_are_printed_apart():
+    # A chart's rows show a film's year, length and rating in spans the page's style sets
+    # apart, with no space between them in the markup.
+    rows = "".join(
+        f"<li class='row'><h3><a href='/film/{n}'>Film number {n}</a></h3>"
+        f"<div class='facts'><span class='fact'>19{n}4</span><span class='fact'>2h {n}m</span>"
+        f"<span class='fact'>PG</span></div></li>"
+        for n in range(1, 8)
+    )
+    html = page(f"<main><h1>The chart</h1><ul class='chart'>{rows}</ul></main>")
+    found = extract(html, url="https://films.example/chart")
+    assert "1934 2h 3m PG" in found.text
+
+
+def test_a_word_processors_runs_join_as_written():
+    # Word processors split a paragraph into runs anywhere, inside words too.
+    html = page(
+        "<main><h1>Tides</h1><p><span class='s1'>The Co</span><span class='s1'>rnell</span>"
+        f"<span class='s1'> harbour</span> {PROSE}</p><p><span class='r'>child</span>"
+        f"<span class='r'>ren</span></p><p>{PROSE}</p></main>"
+    )
+    found = extract(html, url="https://tides.example/a")
+    assert "The Cornell harbour" in found.text
+    assert "children" in found.text
+
+
+def test_an_index_declared_an_article_prints_its_list():
+    # An index of reviews declares itself an article; its introduction is the only
+    # paragraph, and the list of reviews (a title, a byline, an excerpt) is the page.
+    cards = "".join(
+        f"<li class='card'><h3><a href='/review/{n}'>The best tide clock number {n}</a></h3>"
+        f"<p>by Writer {n}</p><p>We tested {n + 10} clocks for a month on the quay. {PROSE}</p></li>"
+        for n in range(1, 9)
+    )
+    html = page(
+        f"<article><header><h1>Clocks</h1><p>{PROSE} {PROSE}</p></header>"
+        f"<div><ul class='cards'>{cards}</ul></div></article>",
+        '<meta property="og:type" content="article">',
+    )
+    found = extract(html, url="https://reviews.example/clocks")
+    for n in range(1, 9):
+        assert f"The best tide clock number {n}" in found.text
+    assert found.kind == "listing"
+
+
+def test_a_list_taken_keeps_the_listings_title_and_introduction():
+    rows = "".join(
+        f"<li class='row'><a href='/film/{n}'>Film number {n}</a> (19{n}0) rated {n}.5 by readers</li>"
+        for n in range(1, 9)
+    )
+    html = page(
+        "<main><div class='head'><h1>The films of the decade</h1>"
+        "<p>Chosen by our readers.</p></div>"
+        f"<div class='results'><ol class='chart'>{rows}</ol></div></main>"
+        "<div class='links'><a href='/jobs'>Jobs at the films desk</a> "
+        "<a href='/press'>Press and partners</a> <a href='/help'>Help and contact</a></div>"
+    )
+    found = extract(html, url="https://films.example/chart")
+    assert "The films of the decade" in found.text
+    assert "Chosen by our readers." in found.text
+    for n in range(1, 9):
+        assert f"Film number {n}" in found.text
+    assert "Press and partners" not in found.text
+    assert found.kind == "listing"
+
+
+def test_a_thin_products_page_read_whole_leaves_its_reviews_out():
+    # A two-line description: the region is thin, and the page is read whole without its
+    # named boilerplate; the customers' reviews are no part of the product's text.
+    reviews = "".join(f"<div class='entry'><p>Review {n}: {PROSE}</p></div>" for n in range(1, 5))
+    html = page(
+        "<main><div class='buy'><h1>Brass tide clock</h1><p>A brass tide clock, made by hand"
+        " in Falmouth.</p></div><div class='details'><h2>Details</h2><p>Diameter 20 cm</p>"
+        "</div></main>"
+        f"<div id='product-reviews'><h2>What our customers say</h2>{reviews}</div>",
+        product_ld("A brass tide clock, made by hand in Falmouth."),
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert "made by hand in Falmouth" in found.text
+    assert "Review 2" not in found.text
+    assert found.kind == "product"
