@@ -152,6 +152,20 @@ def recall(got: str, truth: str) -> float:
     return sum((want & shingles(got)).values()) / max(1, sum(want.values()))
 
 
+# ------------------------------------------------------------------ documented lists
+
+
+def man_forwarded_signals(page: str) -> list[str]:
+    """The signals a man page says the supervisor passes on to the worker, by name."""
+    text = " ".join((ROOT / "man" / page).read_text().split())
+    said = re.search(
+        r"((?:SIG[A-Z]+, )+SIG[A-Z]+,? (?:and|or) SIG[A-Z]+) (?:sent to the supervisor|it passed on)",
+        text,
+    )
+    assert said, f"man/{page} names the signals the supervisor passes on"
+    return re.findall(r"SIG[A-Z]+", said.group(1))
+
+
 # ------------------------------------------------------------------ a fake browser
 
 # The parts of a fake Chromium (a shell script) every fake shares: the profile dir from

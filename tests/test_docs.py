@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from common.errors import ERROR_CLASSES, EXIT_TABLE
-from tests.helpers import ROOT, tool_path
+from tests.helpers import ROOT, man_forwarded_signals, tool_path
 
 
 def _man_exit_table(page: str) -> dict[int, str]:
@@ -227,13 +227,8 @@ def test_the_signals_the_supervisor_passes_on_are_the_man_page_s(page):
 
     from common.watchdog import _FORWARDED
 
-    text = " ".join((ROOT / "man" / page).read_text().split())
-    said = re.search(
-        r"(SIG[A-Z]+), (SIG[A-Z]+),? (?:and|or) (SIG[A-Z]+) (?:sent to the supervisor|it passed on)",
-        text,
-    )
-    assert said, page
-    assert {getattr(signal, name) for name in said.groups()} == set(_FORWARDED)
+    names = man_forwarded_signals(page)
+    assert {getattr(signal, name) for name in names} == set(_FORWARDED)
 
 
 _VARIABLE = re.compile(r"\b(?:WF|WS)_[A-Z0-9_]*[A-Z0-9]\b|\bSEARXNG_URL\b")
@@ -270,3 +265,25 @@ def test_every_variable_read_is_in_a_man_page_s_environment_and_back():
     assert read - (wf_page | ws_page) == set()
     # And no page documents a variable nothing reads.
     assert (wf_page | ws_page) - read == set()
+
+
+# One case per variable, both ways, so that a failure names the variable and the page.
+_DOCUMENTED = {page: _environment_section(page) for page in ("wf.1", "ws.1")}
+_READ = {tool: _read_in(tool) for tool in ("common", "wf", "ws")}
+
+
+@pytest.mark.parametrize(
+    ("page", "name"), sorted((p, n) for p, names in _DOCUMENTED.items() for n in names)
+)
+def test_each_variable_a_page_documents_is_read(page, name):
+    tool = page.removesuffix(".1")
+    # A page documents its own tool's variables and the shared ones of common/.
+    assert name in _READ[tool] | _READ["common"], f"man/{page} documents {name}; nothing reads it"
+
+
+@pytest.mark.parametrize(
+    ("tool", "name"), sorted((t, n) for t, names in _READ.items() for n in names)
+)
+def test_each_variable_read_is_documented_where_it_belongs(tool, name):
+    pages = {"wf": ["wf.1"], "ws": ["ws.1"], "common": ["wf.1", "ws.1"]}[tool]
+    assert any(name in _DOCUMENTED[p] for p in pages), f"{tool}/ reads {name}; no page says so"

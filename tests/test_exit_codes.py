@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from tests.helpers import ALLOW
+from common.errors import EXIT_TABLE
+from tests.helpers import ALLOW, Result, invoke
 from tests.servers import http_response, respond, self_signed_context
 
 
@@ -250,3 +251,260 @@ def test_max_bytes_at_its_boundary(wf, serve, framing, size, code):
         assert r.stderr.startswith("wf: (63) ") and f"cap of {CAP} bytes" in r.stderr
     else:
         assert r.stdout.startswith(f"[wf: saved full text ({size} bytes")
+
+
+# ------------------------------------------ issue 25: one case per row of the exit table
+#
+# Every code of common/errors.py's table (which both man pages' EXIT STATUS list; tests/
+# test_docs.py checks) is driven here through the real CLI, one case per code, the cases
+# parametrised from the table itself: a code added without a case here fails, and so does
+# a case whose code left the table. Each case returns the tool's result and the tool's
+# name; the test asserts the exit code and the one error line that names it.
+
+TEXT = {"Content-Type": "text/plain"}
+WS_PATHS = {
+    "WS_DUCKDUCKGO_URL": ("/ddg/html/", "ddg"),
+    "WS_DUCKDUCKGO_LITE_URL": ("/ddg/lite/", "ddg_lite"),
+    "WS_BRAVE_URL": ("/brave/search", "brave"),
+    "WS_MOJEEK_URL": ("/mojeek/search", "mojeek"),
+}
+
+
+def _ws_engines(serve, answers: dict[str, tuple[int, bytes]]) -> dict[str, str]:
+    """One local server playing every engine (path -> status and body); its variables."""
+
+    def handle(conn, req):
+        path = req.split(b" ", 2)[1].decode().split("?", 1)[0]
+        status, body = answers[path]
+        conn.sendall(http_response(status, body, {"Content-Type": "text/html; charset=utf-8"}))
+
+    srv = serve(handle)
+    base = srv.url.rstrip("/")
+    return {var: base + path for var, (path, _) in WS_PATHS.items()}
+
+
+def _signalled(serve, sig: int):
+    """A real wf process (supervisor and all) sent ``sig`` while its fetch stalls."""
+    import os
+
+    from tests.hostile import proc
+    from tests.hostile.handlers import stall
+
+    srv = serve(stall)
+
+    def started(p):
+        proc.wait_for(lambda: srv.requests)
+        os.kill(p.pid, sig)
+
+    r = proc.run(["wf", *ALLOW, "--timeout", "60", srv.url], env=proc.env(), started=started)
+    return Result(r.code, r.text, r.stderr)
+
+
+def _case_0(wf, ws, serve, tmp_path, monkeypatch):
+    return wf(*ALLOW, serve(respond(200, b"hello\n", TEXT)).url)
+
+
+def _case_1(wf, ws, serve, tmp_path, monkeypatch):
+    import wf.pipeline as pipeline
+
+    def broken(*args, **kw):
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(pipeline, "_fetch", broken)
+    return wf(*ALLOW, serve(respond(200, b"x\n", TEXT)).url)
+
+
+def _case_2(wf, ws, serve, tmp_path, monkeypatch):
+    return wf("--timeout", "soon", "http://127.0.0.1/")
+
+
+def _case_3(wf, ws, serve, tmp_path, monkeypatch):
+    return wf("gopher://127.0.0.1/")
+
+
+def _case_4(wf, ws, serve, tmp_path, monkeypatch):
+    return wf(*ALLOW, serve(respond(404, b"nope", TEXT)).url)
+
+
+def _case_5(wf, ws, serve, tmp_path, monkeypatch):
+    return wf(*ALLOW, serve(respond(500, b"boom", TEXT)).url)
+
+
+def _case_6(wf, ws, serve, tmp_path, monkeypatch):
+    return wf("http://host.invalid/")
+
+
+def _case_7(wf, ws, serve, tmp_path, monkeypatch):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    return wf(*ALLOW, f"http://127.0.0.1:{port}/")
+
+
+def _case_8(wf, ws, serve, tmp_path, monkeypatch):
+    srv = serve(lambda conn, req: conn.sendall(b"NOT HTTP AT ALL\r\n\r\n"))
+    return wf(*ALLOW, srv.url)
+
+
+def _case_23(wf, ws, serve, tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory\n")
+    srv = serve(respond(200, b"hello\n", TEXT))
+    # The scratch dir would be made inside a regular file: --save cannot write.
+    return wf(*ALLOW, "--save", srv.url, env={"WF_SCRATCH_DIR": str(blocker / "scratch")})
+
+
+def _case_28(wf, ws, serve, tmp_path, monkeypatch):
+    return wf(*ALLOW, "--timeout", "1", serve(lambda conn, req: time.sleep(3)).url)
+
+
+def _case_35(wf, ws, serve, tmp_path, monkeypatch):
+    srv = serve(respond(200, b"secret"), tls=self_signed_context(tmp_path))
+    return wf(*ALLOW, srv.url)
+
+
+def _case_47(wf, ws, serve, tmp_path, monkeypatch):
+    return wf(*ALLOW, serve(respond(302, b"", {"Location": "/a"})).url + "a")
+
+
+def _case_56(wf, ws, serve, tmp_path, monkeypatch):
+    cut = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nten bytes!"
+    return wf(*ALLOW, serve(lambda conn, req: conn.sendall(cut)).url)
+
+
+def _case_63(wf, ws, serve, tmp_path, monkeypatch):
+    srv = serve(respond(200, b"x" * 5000, TEXT))
+    return wf(*ALLOW, "--max-bytes", "1000", srv.url)
+
+
+def _case_65(wf, ws, serve, tmp_path, monkeypatch):
+    page = b"<html><body><article><p>Some text here.</p></article></body></html>"
+    srv = serve(respond(200, page, {"Content-Type": "text/html"}))
+    return wf(*ALLOW, "--select", ".nowhere", srv.url)
+
+
+def _case_66(wf, ws, serve, tmp_path, monkeypatch):
+    from tests.helpers import WS_FIXTURES
+
+    answers = {
+        path: (200, (WS_FIXTURES / f"{stem}_no_results.html").read_bytes())
+        for path, stem in WS_PATHS.values()
+    }
+    return ws("xqzvbnmw", env=_ws_engines(serve, answers))
+
+
+def _case_69(wf, ws, serve, tmp_path, monkeypatch):
+    from tests.helpers import WS_FIXTURES
+
+    answers = {
+        "/ddg/html/": (202, (WS_FIXTURES / "ddg_anomaly.html").read_bytes()),
+        "/ddg/lite/": (202, (WS_FIXTURES / "ddg_lite_anomaly.html").read_bytes()),
+        "/brave/search": (200, (WS_FIXTURES / "brave_no_results.html").read_bytes()),
+        "/mojeek/search": (500, b"oops"),
+    }
+    return ws("rust", env=_ws_engines(serve, answers))
+
+
+def _case_70(wf, ws, serve, tmp_path, monkeypatch):
+    page = b"<html><body><p>Some text here.</p></body></html>"
+    srv = serve(respond(200, page, {"Content-Type": "text/html"}))
+    return wf(
+        *ALLOW, "--render", "always", srv.url, env={"WF_RENDER_BROWSER": "/nonexistent/chrome"}
+    )
+
+
+def _case_71(wf, ws, serve, tmp_path, monkeypatch):
+    from tests import pdfmake
+
+    body = pdfmake.make_pdf([["Secret text"]], user_password="secret")
+    return wf(*ALLOW, serve(respond(200, body, {"Content-Type": "application/pdf"})).url)
+
+
+def _case_75(wf, ws, serve, tmp_path, monkeypatch):
+    return wf(*ALLOW, serve(respond(429, b"slow down", TEXT)).url)
+
+
+def _case_77(wf, ws, serve, tmp_path, monkeypatch):
+    return wf(serve(respond(200, b"should not be read", TEXT)).url)
+
+
+def _case_130(wf, ws, serve, tmp_path, monkeypatch):
+    import signal
+
+    return _signalled(serve, signal.SIGINT)
+
+
+def _case_143(wf, ws, serve, tmp_path, monkeypatch):
+    import signal
+
+    return _signalled(serve, signal.SIGTERM)
+
+
+# code -> (the tool, the case, what its error line says)
+EXIT_CASES = {
+    0: ("wf", _case_0, ""),
+    1: ("wf", _case_1, "this is a bug"),
+    2: ("wf", _case_2, "--timeout"),
+    3: ("wf", _case_3, "unsupported scheme"),
+    4: ("wf", _case_4, "HTTP 404"),
+    5: ("wf", _case_5, "HTTP 500"),
+    6: ("wf", _case_6, "could not resolve host"),
+    7: ("wf", _case_7, "could not connect"),
+    8: ("wf", _case_8, "status line"),
+    23: ("wf", _case_23, "a-file"),
+    28: ("wf", _case_28, "timed out"),
+    35: ("wf", _case_35, "certificate"),
+    47: ("wf", _case_47, "redirect loop"),
+    56: ("wf", _case_56, "broke off"),
+    63: ("wf", _case_63, "cap of 1000 bytes"),
+    65: ("wf", _case_65, ".nowhere"),
+    66: ("ws", _case_66, "no results"),
+    69: ("ws", _case_69, "every provider failed"),
+    70: ("wf", _case_70, "/nonexistent/chrome"),
+    71: ("wf", _case_71, "encrypted"),
+    75: ("wf", _case_75, "HTTP 429"),
+    77: ("wf", _case_77, "loopback"),
+    130: ("wf", _case_130, "interrupted"),
+    143: ("wf", _case_143, "terminated"),
+}
+
+
+def _documented_codes() -> list[int]:
+    """The codes of the table and of both man pages' EXIT STATUS (which must agree)."""
+    import re
+
+    from tests.helpers import ROOT
+
+    codes = {code for code, _, _ in EXIT_TABLE}
+    for page in ("wf.1", "ws.1"):
+        section = (ROOT / "man" / page).read_text().split(".SH EXIT STATUS", 1)[1]
+        section = section.split("\n.SH ", 1)[0]
+        codes |= {int(n) for n in re.findall(r"^\.TP\n\.B (\d+)$", section, flags=re.M)}
+    return sorted(codes)
+
+
+def test_every_case_is_a_code_of_the_table():
+    assert sorted(EXIT_CASES.keys() - {code for code, _, _ in EXIT_TABLE}) == []
+
+
+@pytest.mark.parametrize("code", _documented_codes())
+def test_each_code_of_the_table_is_reached_through_the_cli(code, wf, serve, tmp_path, monkeypatch):
+    assert code in EXIT_CASES, f"exit code {code} is in the table but has no case here"
+    tool, case, needle = EXIT_CASES[code]
+
+    def ws(*args, **kw):
+        return invoke("ws", [str(a) for a in args], **kw)
+
+    r = case(wf, ws, serve, tmp_path, monkeypatch)
+    assert r.code == code, (r.code, r.stderr)
+    if code == 0:
+        assert (r.stdout, r.stderr) == ("hello\n", "")
+        return
+    # The last line is the error (ws prints a line per provider asked before it).
+    last = r.stderr.splitlines()[-1]
+    assert last.startswith(f"{tool}: ({code}) "), r.stderr
+    assert needle in last, r.stderr
+    assert "Traceback" not in r.stderr
+    if code != 1:
+        assert "this is a bug" not in r.stderr

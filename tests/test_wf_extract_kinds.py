@@ -4,8 +4,12 @@ its declaration, its structure, and what its rule prints."""
 from __future__ import annotations
 
 import json
+import re
 
-from wf.extract import extract
+import pytest
+
+from tests.helpers import ROOT
+from wf.extract import extract, tuning
 
 PROSE = (
     "The harbour master keeps the tide tables for every berth along the eastern quay, "
@@ -454,3 +458,57 @@ def test_a_list_outweighs_a_thin_choice():
     for n in range(1, 9):
         assert f"Film number {n}" in found.text
     assert found.kind == "listing"
+
+
+# ------------------------------------------ issue 25: the kinds man/wf.1 lists, one case each
+
+
+def _man_page_kinds() -> list[str]:
+    """The kinds man/wf.1's PAGE KINDS lists, in its order (one .TP/.B entry each)."""
+    text = (ROOT / "man" / "wf.1").read_text()
+    section = text.split("\n.SH PAGE KINDS\n", 1)[1].split("\n.SH ", 1)[0]
+    return re.findall(r"^\.TP\n\.B (\S+)$", section, flags=re.M)
+
+
+def test_the_kinds_are_the_man_page_s():
+    assert _man_page_kinds() == list(tuning.KINDS)
+    # METADATA's type names every kind but the article (which gives its declared type).
+    text = " ".join((ROOT / "man" / "wf.1").read_text().split())
+    said = re.search(r"the page's kind whose rule chose the text, (.+?), see \\fBPAGE KINDS", text)
+    assert said, "man/wf.1's METADATA names the kinds metadata.type takes"
+    named = re.findall(r"\\fB(\w+)\\fR", said.group(1))
+    assert named == [k for k in tuning.KINDS if k != tuning.ARTICLE]
+
+
+# One page of our own per kind (the declaration the man page gives it), and its address.
+KIND_PAGES = {
+    "article": (
+        page(
+            ld({"@type": "NewsArticle", "headline": "Tides"}),
+            NAV + "<article><p>" + PROSE + "</p><p>" + PROSE + "</p></article>",
+        ),
+        "https://news.example/tides",
+    ),
+    "thread": (THREAD, "https://forum.example/t/1"),
+    "documentation": (DOCS, "https://tides.example/docs/install"),
+    "product": (PRODUCT, "https://shop.example/p/clock"),
+    "listing": (LISTING, "https://shop.example/clocks"),
+    "landing": (
+        page(
+            ld({"@type": "Service", "name": "Tide consulting"}),
+            NAV + "<main><section><h2>What we do</h2><p>" + PROSE + "</p></section>"
+            "<section><h2>How</h2><p>" + PROSE + "</p></section></main>",
+        ),
+        "https://tides.example/services",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", _man_page_kinds())
+def test_each_kind_the_man_page_lists_is_chosen_by_its_rule(kind):
+    assert kind in KIND_PAGES, f"the man page's kind {kind!r} has no page here"
+    html, url = KIND_PAGES[kind]
+    found = extract(html, url=url, metadata=True)
+    assert found.kind == kind
+    assert found.metadata is not None
+    assert found.metadata["type"] == ("article" if kind == "article" else kind)

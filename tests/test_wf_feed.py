@@ -738,3 +738,330 @@ def test_character_references_to_controls_are_cleaned_not_fatal(wf, serve, body,
     text = wf(*ALLOW, srv.url)
     assert text.code == 0 and "\x1b" not in text.stdout and "\x07" not in text.stdout
     assert "[2J" in text.stdout
+
+
+# ------------------------------------------------------------------ issue 25: mutation's
+# survivors in wf/feed.py, each pinned where the module gives it (the Feed and its
+# entries, before feedtext prints them).
+
+
+def _read(text: str, url: str | None = "https://f.example/dir/feed") -> wf_feed.Feed:
+    root, _problem = wf_feed.parse_xml(text, url)
+    feed = wf_feed.read_feed(root, url)
+    assert feed is not None
+    return feed
+
+
+ATOM_NS = 'xmlns="http://www.w3.org/2005/Atom"'
+
+
+def test_sniff_root_names_each_kind():
+    rss1 = b'<rdf:RDF xmlns:rdf="x" xmlns="http://purl.org/rss/1.0/">'
+    assert wf_feed.sniff_root(rss1) == "rdf"
+    assert wf_feed.sniff_root(f"<feed {ATOM_NS}>".encode()) == "atom"
+    assert wf_feed.sniff_root(b"<rss>") == "rss"
+
+
+def test_link_url_drops_white_space_refuses_other_schemes_keeps_relative():
+    assert wf_feed.link_url("https://a.example/a b\n c", None) == "https://a.example/abc"
+    assert wf_feed.link_url(" https://a.example/x ", None) == "https://a.example/x"
+    assert wf_feed.link_url("javascript:alert(1)", None) is None
+    assert wf_feed.link_url("javascript:alert(1)", "https://a.example/") is None
+    assert wf_feed.link_url("data:text/html,x", None) is None
+    # With nothing to resolve against, a relative link stays as the feed wrote it.
+    assert wf_feed.link_url("/relative", None) == "/relative"
+    assert wf_feed.link_url("/relative", "https://a.example/b/") == "https://a.example/relative"
+    assert wf_feed.link_url("MAILTO:a@b.example", None) == "MAILTO:a@b.example"
+
+
+def test_a_title_the_parser_cannot_read_is_its_raw_line(monkeypatch):
+    import wf.extract.parse as parse
+
+    monkeypatch.setattr(parse, "parse", lambda data: None)
+    assert wf_feed._html_title("Fish &amp; <b>chips</b>") == "Fish &amp; <b>chips</b>"
+    monkeypatch.undo()
+    assert wf_feed._html_title("Fish &amp; <b>chips</b>") == "Fish & chips"
+
+
+def test_atom_feed_link_kind_and_entry_links():
+    feed = _read(
+        f"<feed {ATOM_NS}>"
+        '<link rel="self" href="/self"/><x:link xmlns:x="urn:x" href="/not-atom"/>'
+        '<link rel="alternate" href="/home"/><link href="/second"/>'
+        '<entry><link rel="edit" href="/edit"/><link href="e1"/></entry>'
+        "</feed>"
+    )
+    assert feed.kind == "atom"
+    assert feed.link == "https://f.example/home"
+    assert feed.entries[0].url == "https://f.example/dir/e1"
+
+
+def test_atom_links_resolve_against_the_url_given_when_the_root_has_no_base():
+    from lxml import etree
+
+    root = etree.fromstring(
+        f'<feed {ATOM_NS}><link href="/home"/><entry><link href="e1"/></entry></feed>'
+    )
+    feed = wf_feed.read_feed(root, "https://g.example/dir/feed")
+    assert feed is not None
+    assert feed.link == "https://g.example/home"
+    assert feed.entries[0].url == "https://g.example/dir/e1"
+    rss = etree.fromstring(
+        "<rss><channel><link>/home</link><item><link>i1</link></item></channel></rss>"
+    )
+    feed = wf_feed.read_feed(rss, "https://g.example/dir/feed")
+    assert feed is not None
+    assert feed.link == "https://g.example/home"
+    assert feed.entries[0].url == "https://g.example/dir/i1"
+
+
+def test_atom_entry_cap_counts_every_entry(monkeypatch):
+    monkeypatch.setattr(wf_feed, "MAX_ENTRIES", 3)
+    entries = "".join(f"<entry><title>t{i}</title></entry>" for i in range(5))
+    feed = _read(f"<feed {ATOM_NS}>{entries}</feed>")
+    assert [e.title for e in feed.entries] == ["t0", "t1", "t2"]
+    assert feed.found == 5
+
+
+def test_atom_authors_joined_and_content_by_reference_not_read():
+    feed = _read(
+        f"<feed {ATOM_NS}><entry><author><name>Ann</name></author>"
+        "<author><name>Bob</name></author>"
+        '<content src="https://f.example/c.txt" type="text">inline words</content></entry>'
+        "</feed>"
+    )
+    entry = feed.entries[0]
+    assert entry.author == "Ann, Bob"
+    assert entry.summary is None
+
+
+def test_atom_text_constructs_by_type():
+    xhtml = (
+        '<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">'
+        "<p>Some <em>words</em> <:x>odd</:x></p></div></content>"
+    )
+    feed = _read(
+        f"<feed {ATOM_NS}>"
+        f"<entry>{xhtml}</entry>"
+        '<entry><content type="xhtml"><p xmlns="http://www.w3.org/1999/xhtml">no div</p>'
+        "</content></entry>"
+        '<entry><summary type="text/html">&lt;b&gt;bold&lt;/b&gt;</summary></entry>'
+        "<entry><summary>one <em>two</em> three</summary></entry>"
+        "</feed>"
+    )
+    wrapped, bare, old_html, text = feed.entries
+    # The markup inside the xhtml div, as plain HTML (no namespace, no div); a local
+    # name lxml refuses alone becomes a span.
+    assert (wrapped.summary, wrapped.summary_is_html) == (
+        "<p>Some <em>words</em> <span>odd</span></p>",
+        True,
+    )
+    assert (bare.summary, bare.summary_is_html) == ("<p>no div</p>", True)
+    # "text/html" (Atom 0.3) is HTML too; a text construct's child elements are text.
+    assert (old_html.summary, old_html.summary_is_html) == ("<b>bold</b>", True)
+    assert (text.summary, text.summary_is_html) == ("one two three", False)
+
+
+DC_NS = 'xmlns:dc="http://purl.org/dc/elements/1.1/"'
+
+
+def test_rss_channel_fields_in_their_order_of_preference():
+    first = _read(
+        f'<rss version="2.0" {DC_NS}><channel><title>C</title><link>/home</link>'
+        "<description>&lt;b&gt;Bold&lt;/b&gt; news</description><language>fr</language>"
+        "<dc:language>de</dc:language>"
+        "<lastBuildDate>Tue, 02 Jan 2024 09:00:00 GMT</lastBuildDate>"
+        "<pubDate>Mon, 01 Jan 2024 09:00:00 GMT</pubDate><dc:date>2023-01-01</dc:date>"
+        "<managingEditor>ed@example.org (Ed)</managingEditor><dc:creator>Cy</dc:creator>"
+        "</channel></rss>"
+    )
+    assert first.kind == "rss"
+    assert (first.link, first.description, first.lang) == (
+        "https://f.example/home",
+        "Bold news",
+        "fr",
+    )
+    assert (first.updated, first.author) == ("2024-01-02T09:00:00+00:00", "ed@example.org (Ed)")
+    second = _read(
+        f'<rss version="2.0" {DC_NS}><channel><pubDate>Mon, 01 Jan 2024 09:00:00 GMT</pubDate>'
+        "<dc:date>2023-01-01</dc:date></channel></rss>"
+    )
+    assert second.updated == "2024-01-01T09:00:00+00:00"
+    third = _read(
+        f'<rss version="2.0" {DC_NS}><channel><dc:date>2023-01-01</dc:date>'
+        "<dc:language>de</dc:language><dc:creator>Cy</dc:creator></channel></rss>"
+    )
+    assert (third.updated, third.lang, third.author) == ("2023-01-01", "de", "Cy")
+
+
+def test_rss_reads_its_own_namespace_or_none_never_another():
+    feed = _read('<rss><channel xmlns="urn:other"><title>Elsewhere</title></channel></rss>')
+    assert feed.title is None
+    feed = _read('<rss><channel xmlns="None"><title>Elsewhere</title></channel></rss>')
+    assert feed.title is None
+
+
+def test_rss_items_base_title_and_link_before_guid():
+    rdf = _read(RSS1.decode())
+    assert rdf.kind == "rdf"
+    feed = _read(
+        f'<rss version="2.0" {DC_NS}><channel>'
+        '<item xml:base="https://other.example/x/"><dc:title>Only DC</dc:title>'
+        "<link>rel</link><guid>https://a.example/guid</guid></item>"
+        "</channel></rss>"
+    )
+    (item,) = feed.entries
+    assert item.title == "Only DC"
+    assert item.base == "https://other.example/x/"
+    assert item.url == "https://other.example/x/rel"
+
+
+def test_an_atom_text_title_is_not_markup():
+    feed = _read(
+        f"<feed {ATOM_NS}><title type='text'>Plain &lt;b&gt; words</title>"
+        "<entry><title>a &amp;lt;i&amp;gt; b</title></entry></feed>"
+    )
+    assert feed.title == "Plain <b> words"
+    assert feed.entries[0].title == "a &lt;i&gt; b"
+
+
+def test_comments_and_processing_instructions_never_reach_a_summary():
+    feed = _read(
+        f"<feed {ATOM_NS}><entry>"
+        '<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">'
+        "<p>a<!-- hidden -->b<?pi hidden?>c</p></div></content></entry></feed>"
+    )
+    assert feed.entries[0].summary == "<p>abc</p>"
+    rss = _read(
+        "<rss><channel><item><description>a<!-- x -->b<?pi y?>c</description></item></channel></rss>"
+    )
+    assert rss.entries[0].summary == "abc"
+
+
+def test_xml_nested_past_libxml2_s_bound_is_a_problem_not_parsed_whole():
+    deep = "<rss><channel><title>T</title>" + "<x>" * 300 + "</x>" * 300 + "</channel></rss>"
+    root, problem = wf_feed.parse_xml(deep, None)
+    assert problem is not None and "depth" in problem.lower()
+
+
+def test_repeated_xml_ids_are_no_problem():
+    # libxml2 keeps no table of xml:id (collect_ids=False): a feed that repeats one is read
+    # as it is, without the recovering parser's note.
+    text = (
+        '<rss><channel><item xml:id="a"><title>1</title></item>'
+        '<item xml:id="a"><title>2</title></item></channel></rss>'
+    )
+    root, problem = wf_feed.parse_xml(text, None)
+    assert problem is None
+    feed = wf_feed.read_feed(root, None)
+    assert feed is not None and [e.title for e in feed.entries] == ["1", "2"]
+
+
+@pytest.mark.parametrize(
+    "value,shown",
+    [
+        ("2024-01-01 10:00:00z", "2024-01-01T10:00:00+00:00"),  # a lower-case z alone
+        ("2024-01-01T10:00:00Z" + " " * 80, "2024-01-01T10:00:00+00:00"),  # 100 characters
+        ("2024-01-01T10:00:00Z" + " " * 81, None),  # 101: past the bound
+    ],
+)
+def test_dates_at_their_edges(value, shown):
+    assert wf_feed._date(value)[0] == shown
+
+
+def test_the_order_compares_moments_across_zones_and_date_only_entries():
+    def entry(value: str) -> wf_feed.Entry:
+        e = wf_feed.Entry(title=value)
+        e.published, e.when = wf_feed._date(value)
+        return e
+
+    entries = [
+        entry("2024-01-01T10:00:00+02:00"),  # 08:00Z
+        entry("2024-01-01T09:00:00Z"),
+        entry("2024-01-01T08:30:00"),  # no zone: taken as UTC
+        entry("2024-01-02"),  # a date alone: its midnight, UTC
+    ]
+    assert [e.title for e in wf_feed.newest_first(entries)] == [
+        "2024-01-02",
+        "2024-01-01T09:00:00Z",
+        "2024-01-01T08:30:00",
+        "2024-01-01T10:00:00+02:00",
+    ]
+
+
+def test_qname_splits_at_the_last_brace():
+    assert wf_feed._qname("{urn:x}y}rss") == ("urn:x}y", "rss")
+    assert wf_feed._qname("{urn:x}rss") == ("urn:x", "rss")
+    assert wf_feed._qname("rss") == (None, "rss")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<rdf:Description xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>',
+        '<RDF xmlns="urn:other"><item/></RDF>',
+        '<feed xmlns:a="http://www.w3.org/2005/Atom"><entry/></feed>',
+        '<entry xmlns="http://www.w3.org/2005/Atom"/>',
+    ],
+)
+def test_only_a_feed_s_root_in_its_namespace_is_a_feed(text):
+    root, _problem = wf_feed.parse_xml(text, None)
+    assert wf_feed.read_feed(root, None) is None
+
+
+def test_relative_xml_bases_resolve_against_the_feed_s_url():
+    atom = (
+        f'<feed {ATOM_NS} xml:base="sub/"><entry xml:base="deeper/"><link href="e1"/>'
+        "</entry></feed>"
+    )
+    assert _read(atom).entries[0].url == "https://f.example/dir/sub/deeper/e1"
+    # The same through the recovering parser (a bare & makes the strict one fail).
+    broken = atom.replace("<entry", "<title>A & B</title><entry")
+    root, problem = wf_feed.parse_xml(broken, "https://f.example/dir/feed")
+    assert problem is not None
+    feed = wf_feed.read_feed(root, "https://f.example/dir/feed")
+    assert feed is not None and feed.entries[0].url == "https://f.example/dir/sub/deeper/e1"
+    rss = _read(
+        '<rss><channel xml:base="https://other.example/c/"><link>home</link></channel></rss>'
+    )
+    assert rss.link == "https://other.example/c/home"
+
+
+def test_rss_item_links_guids_dates_authors_and_summaries():
+    items = [
+        "<guid>https://a.example/plain</guid>",
+        '<guid isPermaLink="false">https://a.example/not-a-link</guid>',
+        '<guid isPermaLink="False">https://a.example/not-either</guid>',
+        "<guid>http://a.example/http</guid>",
+        "<guid>tag:a.example,2024:1</guid>",
+        "<author>ann@a.example (Ann)</author><atom:published>2024-01-01T00:00:00Z</atom:published>",
+        "<atom:author><atom:name>Bob</atom:name></atom:author>",
+        "<content:encoded></content:encoded>",
+    ]
+    feed = _read(
+        '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" '
+        'xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel>'
+        + "".join(f"<item>{i}</item>" for i in items)
+        + "</channel></rss>"
+    )
+    urls = [e.url for e in feed.entries]
+    assert urls[:5] == ["https://a.example/plain", None, None, "http://a.example/http", None]
+    assert feed.entries[5].author == "ann@a.example (Ann)"
+    assert feed.entries[5].published == "2024-01-01T00:00:00+00:00"
+    assert feed.entries[6].author == "Bob"
+    assert feed.entries[7].summary is None
+    rdf = _read(
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+        'xmlns="http://purl.org/rss/1.0/"><item rdf:about="https://r.example/about">'
+        "<link>https://r.example/link</link></item></rdf:RDF>"
+    )
+    assert rdf.entries[0].url == "https://r.example/link"
+
+
+def test_the_problem_is_the_first_line_of_libxml2_s_message():
+    # A namespace name with line ends (&#10;) is quoted in the message whole.
+    _root, problem = wf_feed.parse_xml('<rss xmlns:p="x&#10;y&#10;z"><channel/></rss>', None)
+    assert problem == "xmlns:p: 'x"
+    # libxml2's message alone, without lxml's "(<string>, line 1)".
+    _root, problem = wf_feed.parse_xml("<rss><channel></rss>", None)
+    assert problem == "Opening and ending tag mismatch: channel line 1 and rss, line 1, column 21"

@@ -149,7 +149,9 @@ def _qname(tag: str) -> tuple[str | None, str]:
     """(namespace or None, local name) of an element's tag. Read off the string:
     etree.QName refuses names the recovering parser lets through (a root named ":")."""
     if tag.startswith("{"):
-        space, _, local = tag[1:].partition("}")
+        # The last brace: a namespace name may hold one (the recovering parser keeps
+        # xmlns="urn:x}y"), a local name never does.
+        space, _, local = tag[1:].rpartition("}")
         return space, local
     return None, tag
 
