@@ -7,10 +7,12 @@ SIGTERM handler, may never get to run. The backstop therefore lives outside the 
 interpreter: at start-up the process forks once. The parent keeps the pid the caller knows
 and becomes a supervisor that only waits; the child (the worker) runs the command.
 
-- The worker tells the supervisor each deadline it works under (``arm``/``disarm``: a
-  line on a pipe and a SIGUSR1). Past the earliest armed deadline plus ``GRACE`` the
-  supervisor kills the worker with SIGKILL, prints the tool's one error line (and, with
-  --json, the error document) and exits 28, as the worker would have.
+- The worker tells the supervisor each deadline it works under (``arm``/``disarm``) by
+  writing it in memory the two share (common/watchslots.py: no message, no signal; a
+  slot's first use, or a deadline when every slot is taken, goes as a line on a pipe and
+  a SIGUSR1). Past the earliest armed deadline plus ``GRACE`` the supervisor kills the
+  worker with SIGKILL, prints the tool's one error line (and, with --json, the error
+  document) and exits 28, as the worker would have.
 - SIGTERM, SIGINT and SIGHUP sent to the supervisor are passed on to the worker (a
   terminal's Ctrl-C reaches both already); if the worker has not ended ``SIGNAL_GRACE``
   later it is killed and the supervisor exits 143 or 130 with the usual line.
@@ -47,6 +49,8 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
+from common.watchslots import POLL, Slot, Slots
+
 # Past its deadline a worker gets this long to end by itself before it is killed (in the
 # hostile suite the soft deadlines of the fetch, the extractor and the regex fallback end at
 # most 0.31 s past theirs, counted from spawn, start-up included). The contract is "ended by
@@ -76,7 +80,9 @@ ErrorLine = Callable[[str, Any], None]
 class _Worker:
     """The worker's end: where to send deadlines (and, with --json, their documents)."""
 
-    def __init__(self, supervisor: int, fd: int, json_error: JsonError | None) -> None:
+    def __init__(
+        self, supervisor: int, fd: int, json_error: JsonError | None, slots: Slots
+    ) -> None:
         self.supervisor = supervisor
         self.fd = fd
         self.json_error = json_error
@@ -84,6 +90,7 @@ class _Worker:
         self.armed: dict[int, float] = {}
         # A document can outgrow PIPE_BUF; the batch's threads must not interleave lines.
         self.lock = threading.Lock()
+        self.slots = slots
 
 
 _worker: _Worker | None = None
@@ -132,6 +139,7 @@ def install(
     import common.text  # noqa: F401
 
     gc.freeze()
+    slots = Slots()
     read_fd, write_fd = os.pipe()
     # Blocked before the fork, so nothing that reaches the supervisor early is lost.
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
@@ -145,12 +153,13 @@ def install(
     if pid == 0:
         os.close(read_fd)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        _worker = _Worker(os.getppid(), write_fd, json_error if wants_json else None)
+        _worker = _Worker(os.getppid(), write_fd, json_error if wants_json else None, slots)
         _die_with_supervisor(_worker.supervisor)
         return
     os.close(write_fd)
     try:
-        code = _Supervisor(tool, pid, read_fd, wants_json, json_error, error_line).run()
+        supervisor = _Supervisor(tool, pid, read_fd, wants_json, json_error, error_line, slots)
+        code = supervisor.run()
     except BaseException:  # never leave a worker behind, whatever went wrong here
         _kill(pid)
         code = 1
@@ -168,10 +177,15 @@ def arm(deadline: float, what: str = "") -> int:
     w = _worker
     if w is None:
         return 0
+    clean = what.replace("\n", " ").replace("\r", " ")[:_WHAT_MAX]
+    document = _document(w, _timeout(clean), clean) if w.json_error is not None else ""
+    index, first = w.slots.take(deadline, clean, document)
+    if index is not None:
+        if first:  # from now on the supervisor reads this slot
+            _send(w, f"S {index}\n")
+        return -1 - index
     token = next(w.tokens)
     w.armed[token] = deadline
-    clean = what.replace("\n", " ").replace("\r", " ")[:_WHAT_MAX]
-    document = _document(w, _timeout(clean), clean)
     _send(w, f"A {token} {deadline!r} {clean}\n" + (f"J {token} {document}\n" if document else ""))
     return token
 
@@ -211,6 +225,9 @@ def _timeout(what: str) -> Any:
 def disarm(token: int) -> None:
     w = _worker
     if w is None or not token:
+        return
+    if token < 0:  # a slot: cleared, and nothing to tell (the supervisor reads it)
+        w.slots.give_back(-1 - token)
         return
     w.armed.pop(token, None)
     _send(w, f"D {token}\n")
@@ -291,6 +308,7 @@ class _Supervisor:
         wants_json: bool,
         json_error: JsonError | None,
         error_line: ErrorLine,
+        slots: Slots,
     ) -> None:
         self.tool = tool
         self.error_line = error_line
@@ -304,6 +322,7 @@ class _Supervisor:
         self.pending = b""
         self.kill_at: float | None = None  # a forwarded signal's grace period
         self.kill_signal = 0
+        self.slots = slots
         os.set_blocking(fd, False)
 
     def run(self) -> int:
@@ -339,7 +358,21 @@ class _Supervisor:
         times = [when + GRACE for when, _ in self.armed.values()]
         if self.kill_at is not None:
             times.append(self.kill_at)
+        if self.slots.watched:
+            # A slot may be set at any time without a word: look again within POLL.
+            times.append(time.monotonic() + POLL)
+            times.extend(slot.deadline + GRACE for slot in self.slots.armed())
         return min(times) if times else None
+
+    def _works(self) -> list[tuple[float, str, str | None, Slot | None]]:
+        """Each deadline armed now, earliest first: (deadline, what, its document, its
+        slot; None for one sent on the pipe)."""
+        out: list[tuple[float, str, str | None, Slot | None]] = [
+            (when, what, self.documents.get(token), None)
+            for token, (when, what) in self.armed.items()
+        ]
+        out.extend((s.deadline, s.what, s.document or None, s) for s in self.slots.armed())
+        return sorted(out, key=lambda work: work[0])
 
     def _read(self) -> None:
         while True:
@@ -362,6 +395,8 @@ class _Supervisor:
             elif kind == "J":
                 token, _, document = rest.partition(" ")
                 self.documents[int(token)] = document
+            elif kind == "S":
+                self.slots.watch(rest)
 
     def _forward(self, info: Any) -> None:
         if info.si_code in _SENT_BY_PROCESS:
@@ -377,27 +412,23 @@ class _Supervisor:
         """Kill the worker if a deadline (or a signal's grace) is really past."""
         self._read()  # a disarm may have come in with the last wake-up
         now = time.monotonic()
+        works = self._works()
         if self.kill_at is not None and now >= self.kill_at:
             from common.errors import Terminated
 
             exc: Any = _signal_error(self.kill_signal) or Terminated(
                 f"terminated by signal {self.kill_signal}"
             )
-            whats = {what for _, what in self.armed.values()}
+            whats = {work[1] for work in works}
             what = whats.pop() if len(whats) == 1 else None
-            token = min((t for t, (_, w) in self.armed.items() if w == what), default=0)
-            document = self._with_error(self.documents.get(token), exc)
+            documents = [work[2] for work in works if work[1] == what]
+            document = self._with_error(documents[0] if documents else self.documents.get(0), exc)
         else:
-            late = [
-                (when, what, token)
-                for token, (when, what) in self.armed.items()
-                if when + GRACE <= now
-            ]
-            if not late:
-                return None
-            _, what, token = min(late)
+            late = [work for work in works if work[0] + GRACE <= now]
+            if not late or (late[0][3] is not None and not self.slots.unchanged(late[0][3])):
+                return None  # the first late one is a slot the page has just moved on from
+            _, what, document, _ = late[0]
             exc = _timeout(what)
-            document = self.documents.get(token)
         _kill(self.pid)
         self._report(exc, what, document)
         return int(exc.code)

@@ -204,7 +204,42 @@ def match_lines(
     # RE2 runs in linear time: no child, no time limit needed.
     if all(p is None or p.linear for p in (keep, drop)) or not hasattr(os, "fork"):
         return _matching(lines, keep, drop, pinned)
+    return _match_in_child(lines, keep, drop, pinned, seconds, deadline)
+
+
+def _match_in_child(
+    lines: Sequence[str],
+    keep: Regex | None,
+    drop: Regex | None,
+    pinned: Pinned,
+    seconds: float,
+    deadline: float | None,
+) -> list[int]:
+    """Python's re cannot be interrupted: the match runs in a forked child, killed when the
+    time is up. A child that failed otherwise leaves the match to this process."""
     read_fd, write_fd = os.pipe()
+    pid = _fork_matcher(lines, keep, drop, pinned, read_fd, write_fd)
+    os.close(write_fd)
+    end, at_deadline = _match_end(seconds, deadline)
+    data, status = _collect(pid, read_fd, end)
+    if data is None:
+        raise _overrun(keep, drop, seconds, at_deadline)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return _matching(lines, keep, drop, pinned)
+    out = array("I")
+    out.frombytes(data)
+    return out.tolist()
+
+
+def _fork_matcher(
+    lines: Sequence[str],
+    keep: Regex | None,
+    drop: Regex | None,
+    pinned: Pinned,
+    read_fd: int,
+    write_fd: int,
+) -> int:
+    """The child that matches and writes the kept indices to ``write_fd``; its pid."""
     # A Ctrl-C between the fork and the child's try would send the child up the parent's
     # stack as a second wf: signals wait until the child has its default handlers back
     # (SIGINT and SIGTERM then simply end it) and the parent is past the fork.
@@ -229,13 +264,22 @@ def match_lines(
         finally:
             os._exit(code)
     signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-    os.close(write_fd)
-    chunks: list[bytes] = []
+    return pid
+
+
+def _match_end(seconds: float, deadline: float | None) -> tuple[float, bool]:
+    """When the match must be over (a time.monotonic() value), and whether that is the
+    run's total deadline: the regex limit never outlasts --timeout, the tool's contract."""
     end = time.monotonic() + seconds
-    # The regex limit never outlasts --timeout: the deadline is the tool's whole contract.
-    at_deadline = False
     if deadline is not None and deadline < end:
-        end, at_deadline = deadline, True
+        return deadline, True
+    return end, False
+
+
+def _collect(pid: int, read_fd: int, end: float) -> tuple[bytes | None, int]:
+    """What the child wrote, read to end of file, or None when ``end`` came first (the
+    child is then killed); and the child's wait status. ``read_fd`` is closed."""
+    chunks: list[bytes] = []
     finished = False
     try:
         while True:
@@ -258,24 +302,26 @@ def match_lines(
             except ProcessLookupError:
                 pass
         _, status = os.waitpid(pid, 0)
-    if not finished:
-        which = " and ".join(
-            f"{name} {p.pattern!r}" for name, p in (("--filter", keep), ("--exclude", drop)) if p
+    return (b"".join(chunks) if finished else None), status
+
+
+def _overrun(
+    keep: Regex | None, drop: Regex | None, seconds: float, at_deadline: bool
+) -> Timeout | UsageError:
+    """The error of a match still running when its time was up: the total deadline's
+    timeout, or the regex limit's usage error."""
+    which = " and ".join(
+        f"{name} {p.pattern!r}" for name, p in (("--filter", keep), ("--exclude", drop)) if p
+    )
+    if at_deadline:
+        return Timeout(
+            f"timed out: regex {which} was still running at the total deadline "
+            "(catastrophic backtracking?)"
         )
-        if at_deadline:
-            raise Timeout(
-                f"timed out: regex {which} was still running at the total deadline "
-                "(catastrophic backtracking?)"
-            )
-        raise UsageError(
-            f"regex {which} ran longer than {seconds:g} s on this page "
-            "(catastrophic backtracking?); simplify it"
-        )
-    if os.waitstatus_to_exitcode(status) != 0:
-        return _matching(lines, keep, drop, pinned)
-    out = array("I")
-    out.frombytes(b"".join(chunks))
-    return out.tolist()
+    return UsageError(
+        f"regex {which} ran longer than {seconds:g} s on this page "
+        "(catastrophic backtracking?); simplify it"
+    )
 
 
 def select_lines(

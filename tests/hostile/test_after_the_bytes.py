@@ -321,3 +321,46 @@ def test_the_supervisors_late_copy_of_a_signal_writes_no_second_line():
     out, err = p.communicate(timeout=20)
     assert p.returncode == 130, err
     assert err.decode() == "wf: (130) interrupted\n" and out == b""
+
+
+def test_a_page_deadline_after_the_first_costs_no_message():
+    # Each page of a run arms and disarms a deadline: in shared memory, after the
+    # slot's first use, with no line on the pipe and no signal to the supervisor.
+    p = _python(
+        _WORKER
+        + "sent = []\n"
+        + "real = watchdog._send\n"
+        + "watchdog._send = lambda w, m: (sent.append(m), real(w, m))\n"
+        + "for n in range(50):\n"
+        + "    with watchdog.deadline(time.monotonic() + 5, f'page {n}'):\n"
+        + "        pass\n"
+        + "print(len(sent))\n"
+    )
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 0, err
+    assert out == b"1\n"
+
+
+@pytest.mark.parametrize("json_error", [True, False])
+def test_a_slot_cleared_then_set_again_is_enforced(json_error):
+    # The first page ends in time and its slot is cleared; the supervisor, told of the
+    # slot once, must still see the second page's deadline, set without a word.
+    worker = _WORKER if json_error else _WORKER.replace("wants_json=True", "wants_json=False")
+    p = _python(
+        worker
+        + "with watchdog.deadline(time.monotonic() + 0.3, 'the first page'):\n"
+        + "    pass\n"
+        + "time.sleep(1.0)\n"  # past the first deadline and its grace: no kill
+        + "watchdog.arm(time.monotonic() + 0.3, 'the second page')\n"
+        + "re.match(r'(a+)+$', 'a' * 40 + 'b')\n"
+    )
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 28, err
+    assert err.decode().startswith(
+        "wf: (28) timed out: the work on the second page ran past the total deadline"
+    )
+    if json_error:
+        doc = json.loads(out)
+        assert doc["built_by"] != p.pid and doc["what"] == "the second page"
+    else:
+        assert out == b""

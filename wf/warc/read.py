@@ -10,18 +10,24 @@ their count and a block's length are bounded; a block past the cap is skipped un
 
 from __future__ import annotations
 
-import gzip
 import io
 import sys
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import cast
+from typing import IO, TYPE_CHECKING, cast
 
 from common.errors import BadResponse, TooLarge, TransferError
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 MAX_HEADER_LINE = 64 * 1024
 MAX_HEADERS = 256
 _SKIP_STEP = 1 << 20
+# gzip input: compressed bytes taken at a time, and the buffer readline and read fill.
+_INFLATE_STEP = 1 << 18
+_INFLATED_BUFFER = 1 << 16
 
 
 @dataclass
@@ -56,10 +62,62 @@ def open_warc(path: str) -> io.BufferedIOBase:
 
             raise UsageError(f"cannot read --warc {path}: {exc.strerror or exc}") from None
     if stream.peek(2)[:2] == b"\x1f\x8b":
-        # GzipFile reads member after member (a record-per-member .warc.gz streams), and
-        # buffers what it inflates.
-        return gzip.GzipFile(fileobj=stream, mode="rb")
+        return inflated(stream)
     return stream
+
+
+def inflated(stream: IO[bytes]) -> io.BufferedReader:
+    """A gzip stream of one member or many (a record per member streams) as the bytes it
+    holds, buffered for readline."""
+    return io.BufferedReader(_Members(stream), _INFLATED_BUFFER)
+
+
+class _Members(io.RawIOBase):
+    """gzip members one after another, inflated by zlib in large steps.
+
+    gzip.GzipFile inflates 8 KiB at a time, each step through Python code, and cost a
+    fifth more than zlib alone on the 57 MB of `make scale`'s archives. As GzipFile does,
+    zero bytes between members are skipped; unlike it, no step yields more than the buffer
+    asks for, however much a member inflates to."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)  # the gzip wrapper
+        self._input = b""  # compressed bytes read and not yet inflated
+        self._begun = False  # the current member has had input
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        with memoryview(buffer) as view:
+            while True:
+                if not self._input:
+                    self._input = self._raw.read(_INFLATE_STEP)
+                    if not self._input:
+                        if self._begun and not self._inflater.eof:
+                            raise EOFError("the file ends inside a gzip member")
+                        return 0
+                if self._inflater.eof:  # the next member, after any zero padding
+                    self._input = self._input.lstrip(b"\0")
+                    if not self._input:
+                        continue
+                    self._inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+                    self._begun = False
+                out = self._inflater.decompress(self._input, len(view))
+                self._begun = True
+                if self._inflater.eof:
+                    self._input = self._inflater.unused_data
+                else:
+                    self._input = self._inflater.unconsumed_tail
+                if out:
+                    view[: len(out)] = out
+                    return len(out)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._raw.close()
+        super().close()
 
 
 def records(stream: io.BufferedIOBase, max_block: int) -> Iterator[Record]:
@@ -85,7 +143,7 @@ def records(stream: io.BufferedIOBase, max_block: int) -> Iterator[Record]:
             if len(block) != length:
                 raise TransferError("WARC file ends inside a record")
             yield Record(version, headers, block)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise BadResponse(f"unreadable WARC file: {exc}") from None
 
 
