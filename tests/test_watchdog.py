@@ -20,6 +20,7 @@ import pytest
 
 from common import watchdog
 from common.errors import Interrupted, Terminated, Timeout
+from common.watchslots import POLL, SLOTS, Slots
 
 PR_SET_PDEATHSIG, PR_GET_PDEATHSIG = 1, 2
 _REAL_EXIT = os._exit
@@ -151,11 +152,15 @@ def pipe_worker(monkeypatch, signals, no_worker) -> Iterator[Callable[..., Any]]
     got: list[int] = []
     signal.signal(signal.SIGUSR1, lambda *a: got.append(1))
 
-    def make(json_error: Any = None) -> Any:
+    def make(json_error: Any = None, *, full: bool = True) -> Any:
+        """full: every shared slot taken, so that deadlines go by the pipe."""
         r, w = os.pipe()
         fds.extend((r, w))
         os.set_blocking(r, False)
-        worker = watchdog._Worker(os.getpid(), w, json_error)
+        slots = Slots()
+        for _ in range(SLOTS if full else 0):
+            slots.take(1.0, "", "")
+        worker = watchdog._Worker(os.getpid(), w, json_error, slots)
         monkeypatch.setattr(watchdog, "_worker", worker)
 
         def read() -> str:
@@ -297,6 +302,37 @@ def test_a_message_longer_than_a_pipe_buffer_arrives_whole(pipe_worker, children
     assert os.waitstatus_to_exitcode(_status(pid)) == 0
 
 
+def test_arm_takes_a_shared_slot_and_tells_only_of_its_first_use(pipe_worker):
+    p = pipe_worker(json_error=_document, full=False)
+    assert watchdog.arm(5.5, "page\rone") == -1
+    assert p.read() == "S 0\n" and len(p.usr1) == 1
+    slot = p.worker.slots.read(0)
+    assert (slot.deadline, slot.what) == (5.5, "page one")
+    assert json.loads(slot.document)["error"]["message"] == (
+        "timed out: the work on page one ran past the total deadline and was stopped"
+    )
+    assert watchdog.arm(6.0) == -2
+    assert p.read() == "S 1\n"
+    watchdog.disarm(-1)  # cleared in place: nothing on the pipe
+    assert p.read() == "" and p.worker.slots.read(0).deadline == 0.0
+    assert watchdog.arm(7.0, "again") == -1  # slot 0 again, already watched
+    assert p.read() == "" and len(p.usr1) == 2
+    assert p.worker.slots.read(0).what == "again" and p.worker.armed == {}
+
+
+def test_without_json_a_slot_holds_no_document(pipe_worker):
+    p = pipe_worker(full=False)
+    assert watchdog.arm(5.0, "x") == -1
+    assert p.worker.slots.read(0).document == ""
+
+
+def test_a_document_too_big_for_a_slot_goes_by_the_pipe(pipe_worker):
+    p = pipe_worker(json_error=lambda exc, what: {"pad": "p" * 20_000}, full=False)
+    assert watchdog.arm(5.0, "x") == 1
+    assert p.read() == 'A 1 5.0 x\nJ 1 {"pad":"' + "p" * 20_000 + '"}\n'
+    assert p.worker.slots.read(0).deadline == 0.0
+
+
 def test_timeout_names_what_was_stopped():
     assert watchdog._timeout("").message == (
         "timed out: the work ran past the total deadline and was stopped"
@@ -312,7 +348,7 @@ def test_timeout_names_what_was_stopped():
 
 def _supervisor(pid: int, fd: int, *, wants_json: bool = False, json_error: Any = None) -> Any:
     lines = _Lines()
-    s = watchdog._Supervisor("wf", pid, fd, wants_json, json_error, lines)
+    s = watchdog._Supervisor("wf", pid, fd, wants_json, json_error, lines, Slots())
     s.lines = lines
     return s
 
@@ -354,6 +390,87 @@ def test_the_supervisor_reads_everything_waiting(pipe):
     assert len(s.armed) == 1000 and s.pending == b""
     os.close(w)
     s._read()  # end of file: no loop
+
+
+def test_the_supervisor_watches_the_slots_it_is_told_of(pipe):
+    r, w = pipe
+    s = _supervisor(0, r)
+    os.write(w, b"S 3\nS 15\nS 16\nS x\n")
+    s._read()
+    assert s.slots.watched == {3, 15}
+
+
+def test_with_a_slot_in_use_the_supervisor_looks_again_within_poll(pipe, monkeypatch):
+    s = _supervisor(0, pipe[0])
+    monkeypatch.setattr(watchdog.time, "monotonic", lambda: 10.0)
+    s.slots.watch("0")
+    assert s._due() == 10.0 + POLL
+    s.slots.write(0, 10.0, b"x")
+    assert s._due() == 10.0 + POLL  # 10.35 is later
+    s.slots.write(0, 9.0, b"x")
+    assert s._due() == 9.0 + watchdog.GRACE
+    s.slots.write(0, 0.0)
+    s.armed = {1: (9.5, "")}
+    assert s._due() == 9.5 + watchdog.GRACE
+
+
+def test_the_works_are_the_pipes_and_the_slots_earliest_first(pipe):
+    s = _supervisor(0, pipe[0])
+    s.armed = {1: (50.0, "a"), 2: (30.0, "c")}
+    s.documents = {1: "d1"}
+    s.slots.watch("0")
+    s.slots.write(0, 40.0, b"b", b"")
+    s.slots.watch("1")
+    s.slots.write(1, 45.0, b"e", b"d5")
+    works = s._works()
+    assert [(w[0], w[1], w[2]) for w in works] == [
+        (30.0, "c", None),
+        (40.0, "b", None),
+        (45.0, "e", "d5"),
+        (50.0, "a", "d1"),
+    ]
+    assert [None if w[3] is None else w[3].index for w in works] == [None, 0, 1, None]
+
+
+@pytest.mark.parametrize("document", ['{"from":"slot"}', ""])
+def test_a_late_slot_kills_with_its_what_and_document(pipe, children, capsys, document):
+    pid = children()
+    s = _supervisor(pid, pipe[0], wants_json=True, json_error=_document)
+    s.slots.watch("2")
+    s.slots.write(2, time.monotonic() - 1, b"the slot page", document.encode())
+    s.armed = {1: (time.monotonic() + 100, "later")}
+    assert s._expire() == 28
+    message = "timed out: the work on the slot page ran past the total deadline and was stopped"
+    assert s.lines.said() == [("wf", Timeout, message)]
+    out = json.loads(capsys.readouterr().out)
+    if document:
+        assert out == {"from": "slot"}
+    else:
+        assert out["built_by"] == os.getpid() and out["what"] == "the slot page"
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+def test_a_late_slot_the_page_has_just_moved_on_from_is_not_enforced(pipe, children, monkeypatch):
+    pid = children()
+    s = _supervisor(pid, pipe[0])
+    s.slots.watch("0")
+    s.slots.write(0, time.monotonic() - 1, b"x")
+    asked: list[int] = []
+    monkeypatch.setattr(s.slots, "unchanged", lambda slot: asked.append(slot.index) or False)
+    assert s._expire() is None and asked == [0]
+    assert _alive(pid) and s.lines.calls == []
+
+
+def test_a_signal_takes_the_document_of_a_slot(pipe, children, capsys):
+    pid = children()
+    s = _supervisor(pid, pipe[0], wants_json=True, json_error=_document)
+    s.kill_at, s.kill_signal = time.monotonic() - 1, signal.SIGTERM
+    s.slots.watch("0")
+    s.slots.write(0, time.monotonic() + 50, b"page", b'{"w":"slot"}')
+    s.documents = {0: '{"w":0}'}
+    assert s._expire() == 143
+    assert json.loads(capsys.readouterr().out)["w"] == "slot"
 
 
 def test_the_next_wake_up_is_the_earliest_deadline_plus_grace_or_a_signals_end(pipe):
@@ -506,13 +623,14 @@ def test_a_signals_grace_over_kills_with_the_signals_error(
     s = _supervisor(pid, pipe[0], wants_json=True, json_error=_document)
     s.kill_at, s.kill_signal = 50.0, sig
     s.armed = {7: (80.0, "the page"), 5: (90.0, "the page")}
-    s.documents = {5: '{"w":5,"error":null}', 7: '{"w":7}', 0: '{"w":0}'}
+    s.documents = {5: '{"w":5}', 7: '{"w":7,"error":null}', 0: '{"w":0}'}
     monkeypatch.setattr(watchdog.time, "monotonic", lambda: 50.0)
     assert s._expire() == code
     monkeypatch.undo()
     assert s.lines.said() == [("wf", kind, message)]
     error = {"code": code, "kind": kind.kind, "message": message}
-    assert json.loads(capsys.readouterr().out) == {"w": 5, "error": error}
+    # The document of the earliest deadline on the one thing being worked on.
+    assert json.loads(capsys.readouterr().out) == {"w": 7, "error": error}
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, 0)
 
