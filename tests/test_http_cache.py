@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from email.utils import formatdate
 from pathlib import Path
 
@@ -944,7 +945,10 @@ def test_a_stored_body_over_max_body_is_not_used(tmp_path, traced, limit, used):
     resp, how = http_cache.cached_fetch(URL, {}, store, get, max_body=limit)  # type: ignore[arg-type]
     assert (how == http_cache.HIT) is used
     if not used:
-        assert traced()[0] == "cache: entry of 8 bytes is over --max-bytes; not used"
+        assert traced()[:2] == [
+            "cache: entry of 8 bytes is over --max-bytes; not used",
+            f"cache: no usable entry in {tmp_path / 'c'}",
+        ]
 
 
 @pytest.mark.parametrize(
@@ -1003,3 +1007,68 @@ def test_open_cache_is_the_cache_dir():
     store = open_cache(1234)
     assert store.max_bytes == 1234 and store.directory == cache_dir()
     assert store.directory.is_dir()
+
+
+def test_expires_counts_from_the_servers_date_not_the_arrival():
+    now = 1_800_000_000.0
+    headers = {
+        "date": formatdate(now - 30, usegmt=True),
+        "expires": formatdate(now + 90, usegmt=True),
+    }
+    assert lifetime(headers, now) == 120.0
+    assert lifetime({"Date": headers["date"], "expires": headers["expires"]}, now) == 90.0
+
+
+def test_expires_without_a_date_counts_from_the_arrival(monkeypatch):
+    from common.http import cache as http_cache
+
+    now = 1_800_000_000.0
+    entry = _entry({"expires": formatdate(now + 90, usegmt=True)}, at=now)
+    assert is_fresh(entry, now + 89) and not is_fresh(entry, now + 90)
+    monkeypatch.setattr(http_cache.time, "time", lambda: now + 10)
+    assert http_cache._freshness(entry) == "age 10 s of a lifetime of 90 s"
+
+
+def test_a_key_from_text_that_is_not_ascii():
+    from common.http.cache import cache_key
+
+    key = cache_key("http://h.test/p", {"X-Name": "Zoë"}, "é")
+    assert len(key) == 40 and key != cache_key("http://h.test/p", {"X-Name": "Zoe"}, "é")
+
+
+def test_an_entry_removed_while_evicting_is_passed_over(tmp_path, monkeypatch):
+    from common.http.cache import HttpCache, _encode
+
+    entries = [_full_entry(key=c * 40) for c in "ab"]
+    size = len(_encode(entries[0]))
+    folder = tmp_path / "c"
+    folder.mkdir(mode=0o700)
+    for i, entry in enumerate(entries):
+        HttpCache(folder, 100 * size).save(entry)
+        os.utime(folder / (entry.key + ".wfc"), (1000 + i, 1000 + i))
+    real = os.scandir
+
+    class Gone:
+        name = "g" * 40 + ".wfc"
+
+        def stat(self, follow_symlinks: bool = True) -> os.stat_result:
+            raise FileNotFoundError(self.name)  # another process removed it first
+
+    class Listing:
+        def __init__(self, fd: int) -> None:
+            self.inner = real(fd)
+
+        def __enter__(self) -> Iterator[object]:
+            return iter([Gone(), *self.inner])
+
+        def __exit__(self, *exc: object) -> None:
+            self.inner.close()
+
+    monkeypatch.setattr(os, "scandir", Listing)
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        HttpCache(folder, size)._evict(fd)
+    finally:
+        os.close(fd)
+    monkeypatch.undo()
+    assert sorted(p.name[:1] for p in folder.iterdir()) == ["b"]
