@@ -887,6 +887,7 @@ def test_miss_keep_hit_stale_revalidate(tmp_path, traced, monkeypatch):
     resp, how = http_cache.cached_fetch(URL, {"A": "1"}, store, get, scope="s")  # type: ignore[arg-type]
     assert how == http_cache.REVALIDATED and get.sent[-1] == {"If-None-Match": '"e"'}
     assert (resp.status, resp.body, resp.elapsed_ms, resp.redirects) == (200, b"the body", 7, ["r"])
+    assert resp.url == URL
     lines = traced()
     assert lines[0] == "cache: stale, age 200 s of a lifetime of 100 s"
     assert lines[1] == "cache: 304 Not Modified; the stored 8 bytes used"
@@ -1072,3 +1073,23 @@ def test_an_entry_removed_while_evicting_is_passed_over(tmp_path, monkeypatch):
         os.close(fd)
     monkeypatch.undo()
     assert sorted(p.name[:1] for p in folder.iterdir()) == ["b"]
+
+
+def test_a_quoted_directive_loses_only_its_quotes():
+    from common.http.cache import cache_control
+
+    assert cache_control('private="Xy", a=X') == {"private": "Xy", "a": "X"}
+
+
+def test_save_never_writes_through_a_link_planted_at_its_temporary_name(tmp_path, monkeypatch):
+    import secrets
+
+    store = _store(tmp_path)
+    outside = tmp_path / "outside"
+    outside.write_bytes(b"precious")
+    monkeypatch.setattr(secrets, "token_hex", lambda n=None: "0" * 16)
+    (tmp_path / "c" / (".tmp-" + "0" * 16)).symlink_to(outside)
+    with pytest.raises(FileExistsError):
+        store.save(_full_entry())  # type: ignore[attr-defined]
+    assert outside.read_bytes() == b"precious"
+    assert not (tmp_path / "c" / ("k" * 40 + ".wfc")).exists()
