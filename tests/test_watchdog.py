@@ -8,6 +8,7 @@ hostile/test_after_the_bytes.py run the same supervisor as real processes."""
 from __future__ import annotations
 
 import ctypes
+import errno
 import json
 import os
 import signal
@@ -43,12 +44,14 @@ def signals() -> Iterator[None]:
     """The test process's signal mask, SIGUSR1's handler and PDEATHSIG as they were, and
     no watched signal left pending (the supervisor's loop blocks them)."""
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
-    usr1 = signal.getsignal(signal.SIGUSR1)
+    kept = (signal.SIGUSR1, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
+    handlers = {sig: signal.getsignal(sig) for sig in kept}
     yield
     signal.pthread_sigmask(signal.SIG_BLOCK, watchdog._WATCHED)
     while signal.sigtimedwait(watchdog._WATCHED, 0) is not None:
         pass
-    signal.signal(signal.SIGUSR1, usr1)
+    for sig, handler in handlers.items():
+        signal.signal(sig, handler)
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0)
 
@@ -331,6 +334,12 @@ def test_a_document_too_big_for_a_slot_goes_by_the_pipe(pipe_worker):
     assert watchdog.arm(5.0, "x") == 1
     assert p.read() == 'A 1 5.0 x\nJ 1 {"pad":"' + "p" * 20_000 + '"}\n'
     assert p.worker.slots.read(0).deadline == 0.0
+
+
+def test_text_that_is_not_utf_8_is_replaced_not_raised(pipe_worker):
+    p = pipe_worker()
+    watchdog.arm(1.0, "file \udc80name")  # a surrogate-escaped byte from a file name
+    assert p.read() == "A 1 1.0 file ?name\n"
 
 
 def test_timeout_names_what_was_stopped():
@@ -838,8 +847,11 @@ def test_signal_error(sig, expected):
 
 
 def test_prctl_is_libcs(signals):
-    assert watchdog._prctl()(PR_SET_PDEATHSIG, signal.SIGUSR2, 0, 0, 0) == 0
+    prctl = watchdog._prctl()
+    assert type(prctl).__name__ == "Function"  # through _ctypes, not the fallback
+    assert prctl(PR_SET_PDEATHSIG, signal.SIGUSR2, 0, 0, 0) == 0
     assert _pdeathsig() == signal.SIGUSR2
+    assert prctl(PR_SET_PDEATHSIG, 99_999, 0, 0, 0) == -1  # an int result, signed
 
 
 def test_prctl_falls_back_to_ctypes(signals, monkeypatch):
@@ -847,9 +859,12 @@ def test_prctl_falls_back_to_ctypes(signals, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "_ctypes", None)
     prctl = watchdog._prctl()
-    assert isinstance(prctl, ctypes._CFuncPtr)
+    assert type(prctl).__name__ == "_FuncPtr"
     assert prctl(PR_SET_PDEATHSIG, signal.SIGUSR2, 0, 0, 0) == 0
     assert _pdeathsig() == signal.SIGUSR2
+    ctypes.set_errno(0)
+    assert prctl(PR_SET_PDEATHSIG, 99_999, 0, 0, 0) == -1
+    assert ctypes.get_errno() == errno.EINVAL  # use_errno: the failure's errno kept
 
 
 def test_the_worker_dies_with_its_supervisor(signals, monkeypatch):
@@ -956,9 +971,21 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
     def exit_(code: int) -> None:
         raise _Exited(code)
 
+    me = os.getpid()
+    own_kills: list[int] = []
+
+    def kill(pid: int, sig: int) -> None:
+        # The supervisor re-raises a worker's fatal signal on itself: here, the test
+        # process. Noted instead (the worker, a fork, still signals for real).
+        if os.getpid() == me and pid == me:
+            own_kills.append(sig)
+        else:
+            _REAL_KILL(pid, sig)
+
     def run(body: Callable[[], object], *, wants_json: bool = False) -> Any:
         monkeypatch.setattr(os, "fork", fork)
         monkeypatch.setattr(os, "_exit", exit_)
+        monkeypatch.setattr(os, "kill", kill)
         lines = _Lines()
         started = time.monotonic()
         fds = _fds()
@@ -974,7 +1001,10 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
             with pytest.raises(ChildProcessError):
                 os.waitpid(forked[0], 0)  # the worker is gone and reaped
             return types.SimpleNamespace(
-                code=done.code, lines=lines, elapsed=time.monotonic() - started
+                code=done.code,
+                lines=lines,
+                elapsed=time.monotonic() - started,
+                own_kills=list(own_kills),
             )
         # The worker: never back into the test session.
         try:
@@ -991,7 +1021,7 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
 
 def test_the_supervisor_passes_the_workers_code_on(supervise_here):
     got = supervise_here(lambda: _REAL_EXIT(5))
-    assert got.code == 5 and got.lines.calls == []
+    assert got.code == 5 and got.lines.calls == [] and got.own_kills == []
 
 
 def test_the_supervisor_kills_a_worker_past_its_deadline(supervise_here, capsys):
@@ -1000,7 +1030,7 @@ def test_the_supervisor_kills_a_worker_past_its_deadline(supervise_here, capsys)
         time.sleep(30)
 
     got = supervise_here(body, wants_json=True)
-    assert got.code == 28 and 0.2 + watchdog.GRACE <= got.elapsed < 10
+    assert got.code == 28 and 0.2 + watchdog.GRACE <= got.elapsed < 10 and got.own_kills == []
     message = "timed out: the work on the page ran past the total deadline and was stopped"
     assert got.lines.said() == [("wf", Timeout, message)]
     doc = json.loads(capsys.readouterr().out)
@@ -1026,7 +1056,7 @@ def test_sigterm_is_passed_on_and_a_stuck_worker_killed_after_the_grace(supervis
         time.sleep(30)
 
     got = supervise_here(body)
-    assert got.code == 143 and watchdog.SIGNAL_GRACE <= got.elapsed < 10
+    assert got.code == 143 and watchdog.SIGNAL_GRACE <= got.elapsed < 10 and got.own_kills == []
     assert got.lines.said() == [("wf", Terminated, "terminated by SIGTERM")]
 
 
@@ -1039,10 +1069,16 @@ def test_a_worker_that_dies_of_the_signal_passed_on(supervise_here, capsys):
         time.sleep(30)
 
     got = supervise_here(body, wants_json=True)
-    assert got.code == 130
+    assert got.code == 130 and got.own_kills == []
     assert got.lines.said() == [("wf", Interrupted, "interrupted")]
     doc = json.loads(capsys.readouterr().out)
     assert doc["what"] is None and doc["error"]["kind"] == "interrupted"
+
+
+def test_a_worker_dead_of_a_signal_nobody_sent_takes_the_supervisor_down(supervise_here):
+    got = supervise_here(lambda: _REAL_KILL(os.getpid(), signal.SIGUSR2))
+    assert got.code == 128 + signal.SIGUSR2 and got.own_kills == [signal.SIGUSR2]
+    assert got.lines.calls == []
 
 
 def test_the_supervisor_never_leaves_its_worker_behind(supervise_here, monkeypatch):
