@@ -401,6 +401,31 @@ def test_the_supervisor_reads_everything_waiting(pipe):
     s._read()  # end of file: no loop
 
 
+@pytest.mark.parametrize(("when", "waits"), [(100.0, [0.35]), (99.0, [0.0])])
+def test_the_loop_waits_until_the_next_due_time_and_no_longer(
+    pipe, children, monkeypatch, when, waits
+):
+    """sigtimedwait is given the time left to the earliest deadline plus the grace (never
+    less than 0); past it the worker is killed."""
+    pid = children()
+    s = _supervisor(pid, pipe[0])
+    s.armed = {1: (when, "x")}
+    clock = [100.0]
+    asked: list[float] = []
+
+    def wait(mask: object, timeout: float) -> None:
+        assert set(mask) == set(watchdog._WATCHED)  # type: ignore[call-overload]
+        asked.append(timeout)
+        clock[0] = 100.0 + 0.35  # the wait ran out
+        return None
+
+    monkeypatch.setattr(watchdog.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(signal, "sigtimedwait", wait)
+    code = s.run()
+    monkeypatch.undo()
+    assert code == 28 and asked == pytest.approx(waits)
+
+
 def test_the_supervisor_watches_the_slots_it_is_told_of(pipe):
     r, w = pipe
     s = _supervisor(0, r)
