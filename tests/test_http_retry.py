@@ -11,7 +11,7 @@ from email.utils import formatdate
 
 import pytest
 
-from common.errors import Blocked
+from common.errors import Blocked, Timeout
 from common.http.retry import backoff, retry_after
 from tests.helpers import ALLOW
 from tests.servers import http_response
@@ -294,3 +294,281 @@ def test_backoff_grows_with_jitter():
         assert all(ceiling / 2 <= w <= ceiling for w in waits)
         assert len(waits) > 1
     assert backoff(30) <= 30.0
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        (" \t42 \t", 42),  # OWS is space and tab ...
+        ("\n42", None),  # ... and nothing else
+        ("42\x0b", None),
+        ("X42", None),
+        ("42X", None),
+        ("999999999", 999_999_999),  # nine digits, ten, and the clamp's own length
+        ("1000000000", 1_000_000_000),
+        ("2147483647", 2**31 - 1),
+        ("2147483648", 2**31),
+        ("02147483647", 2**31 - 1),  # leading zeros are not digits that count
+        ("10000000000", 2**31),
+    ],
+)
+def test_delta_seconds_at_its_edges(value, seconds):
+    from common.http.retry import delta_seconds
+
+    assert delta_seconds(value) == seconds
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [(" 7\t", 7.0), ("\n7", None), ("7\r", None), ("X7", None), ("7X", None)],
+)
+def test_retry_after_strips_space_and_tab_only(value, seconds):
+    assert retry_after({"retry-after": value}, 0.0) == seconds
+
+
+def test_an_http_date_up_to_64_characters_is_read():
+    from common.http.retry import http_date
+
+    date = "Sun, 06 Nov 1994 08:49:37 GMT"
+    assert http_date(date.ljust(64)) == 784111777.0
+    assert http_date(date.ljust(65)) is None
+
+
+def test_an_http_date_keeps_its_zone_and_one_without_is_gmt(monkeypatch):
+    from common.http.retry import http_date
+
+    assert http_date("Sun, 06 Nov 1994 08:49:37 +0100") == 784111777.0 - 3600
+    assert http_date("Sun, 06 Nov 1994 08:49:37 -0130") == 784111777.0 + 5400
+    # A machine whose local time is not UTC must still read "-0000" as GMT.
+    monkeypatch.setenv("TZ", "XYZ+5")
+    time.tzset()
+    try:
+        assert http_date("Sun, 06 Nov 1994 08:49:37 -0000") == 784111777.0
+        assert http_date("Sun Nov  6 08:49:37 1994") == 784111777.0
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+# ------------------------------------------------------------------ fetch_retrying in process
+
+
+class FakeFetch:
+    """retry's fetch stood in for: answers (or raises) the outcomes in turn and notes each
+    call; a clock that each call moves to the time given."""
+
+    def __init__(self, *outcomes: object, clock: list[float], at: tuple[float, ...] = ()) -> None:
+        self.outcomes = list(outcomes)
+        self.calls: list[dict[str, object]] = []
+        self.clock = clock
+        self.at = list(at)
+
+    def __call__(
+        self,
+        url: str,
+        opts: object,
+        method: str = "GET",
+        headers: object = None,
+        deadline: float | None = None,
+        attempt_timeout: float | None = None,
+    ) -> object:
+        self.calls.append(
+            {"method": method, "headers": headers, "deadline": deadline, "share": attempt_timeout}
+        )
+        if self.at:
+            self.clock[0] = self.at.pop(0)
+        outcome = self.outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+
+def _answer(status: int, headers: dict[str, str] | None = None) -> object:
+    from common.http.client import Response
+
+    return Response(
+        url="http://h.test/", final_url="http://h.test/", status=status,
+        headers=headers or {}, body=b"", elapsed_ms=1,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def fake(monkeypatch):  # type: ignore[no-untyped-def]
+    """(install(outcomes...), clock): fetch, the clock and the back-off of retry.py stood in for."""
+    import types
+
+    from common.http import retry
+
+    clock = [0.0]
+    monkeypatch.setattr(
+        retry, "time", types.SimpleNamespace(monotonic=lambda: clock[0], time=time.time)
+    )
+    monkeypatch.setattr(retry, "backoff", lambda n: 0.25 * n)  # exact in binary
+
+    def install(*outcomes: object, at: tuple[float, ...] = ()) -> FakeFetch:
+        f = FakeFetch(*outcomes, clock=clock, at=at)
+        monkeypatch.setattr(retry, "fetch", f)
+        return f
+
+    return install, clock
+
+
+@pytest.fixture
+def traced(capsys):  # type: ignore[no-untyped-def]
+    """The -v trace's lines written while the test runs (read by calling it)."""
+    from common import trace
+
+    trace.enable("wf", True)
+    yield lambda: [line for line in capsys.readouterr().err.splitlines() if " * " in line]
+    trace.enable("wf", False)
+
+
+@pytest.mark.parametrize("method", ["POST", "post", "PUT", "DELETE"])
+def test_only_get_and_head_are_retried(fake, method):
+    from common.http.retry import fetch_retrying
+
+    install, _ = fake
+    f = install(_answer(503), _answer(200))
+    assert (
+        fetch_retrying("http://h.test/", None, retries=2, deadline=100.0, method=method).status
+        == 503
+    )  # type: ignore[arg-type]
+    assert [c["method"] for c in f.calls] == [method]
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD", "head"])
+def test_get_and_head_are_retried_with_their_method_and_headers(fake, traced, method):
+    from common.http.retry import Attempts, fetch_retrying
+
+    install, _ = fake
+    f = install(_answer(503), _answer(200))
+    headers = {"If-None-Match": '"x"'}
+    tally = Attempts()
+    lines: list[str] = []
+    resp = fetch_retrying(
+        "http://h.test/", None, retries=1, deadline=100.0, method=method,  # type: ignore[arg-type]
+        headers=headers, attempts=tally, log=lines.append,
+    )  # fmt: skip
+    assert resp.status == 200 and tally.count == 2
+    assert lines == ["retrying http://h.test/ in 0.2 s (503, attempt 2 of 2)"]
+    assert traced() == [
+        "wf: * retry: attempt 1 of 2 waits at most 50.0 s for a connection or for bytes"
+    ]
+    assert [(c["method"], c["headers"], c["deadline"]) for c in f.calls] == [
+        (method, headers, 100.0),
+        (method, headers, 100.0),
+    ]
+    assert [c["share"] for c in f.calls] == [50.0, None]  # half of 100 s, then what is left
+
+
+def test_the_attempts_need_no_tally(fake):
+    from common.http.retry import fetch_retrying
+
+    install, _ = fake
+    f = install(_answer(500), _answer(200))
+    assert fetch_retrying("http://h.test/", None, retries=1, deadline=100.0).status == 200  # type: ignore[arg-type]
+    assert [c["method"] for c in f.calls] == ["GET", "GET"]
+
+
+def test_an_error_at_the_deadline_exactly_is_raised_without_a_retry_line(fake):
+    from common.errors import ConnectError
+    from common.http.retry import fetch_retrying
+
+    install, _ = fake
+    f = install(ConnectError("refused"), _answer(200), at=(100.0,))
+    lines: list[str] = []
+    with pytest.raises(ConnectError):
+        fetch_retrying("http://h.test/", None, retries=2, deadline=100.0, log=lines.append)  # type: ignore[arg-type]
+    assert len(f.calls) == 1 and lines == []
+
+
+@pytest.mark.parametrize(
+    ("first", "why"),
+    [("connect", "could not connect"), ("timeout", "timed out"), ("503", "503")],
+)
+def test_a_back_off_past_the_deadline_says_whose_wait_it_is(fake, traced, first, why):
+    from common.errors import ConnectError
+    from common.http.retry import fetch_retrying
+
+    install, _ = fake
+    outcome = {
+        "connect": ConnectError("refused"),
+        "timeout": Timeout("stalled"),
+        "503": _answer(503),
+    }[first]
+    f = install(outcome, _answer(200), at=(99.875,))
+    lines: list[str] = []
+    if first == "503":
+        got = fetch_retrying("http://h.test/", None, retries=2, deadline=100.0, log=lines.append)  # type: ignore[arg-type]
+        assert got is outcome
+    else:
+        with pytest.raises(type(outcome)):
+            fetch_retrying("http://h.test/", None, retries=2, deadline=100.0, log=lines.append)  # type: ignore[arg-type]
+    assert len(f.calls) == 1
+    assert lines == [
+        f"not retrying http://h.test/ ({why}): the back-off is {0.25:.1f} s, past the"
+        f" deadline ({0.125:.1f} s left; see --timeout)"
+    ]
+    assert traced()[-1] == f"wf: * retry: no retry, a wait of {0.25:.1f} s would reach the deadline"
+
+
+def test_a_wait_that_ends_at_the_deadline_exactly_is_not_made(fake):
+    from common.http.retry import fetch_retrying
+
+    install, _ = fake
+    f = install(_answer(503), _answer(200), at=(99.75,))  # 99.75 + 0.25 = 100.0
+    assert fetch_retrying("http://h.test/", None, retries=2, deadline=100.0).status == 503  # type: ignore[arg-type]
+    assert len(f.calls) == 1
+
+
+def test_retry_after_past_the_deadline_is_named_as_the_servers(fake):
+    from common.http.retry import fetch_retrying
+
+    install, _ = fake
+    install(_answer(429, {"retry-after": "120"}), _answer(200), at=(10.0,))
+    lines: list[str] = []
+    got = fetch_retrying("http://h.test/", None, retries=2, deadline=100.0, log=lines.append)  # type: ignore[arg-type]
+    assert got.status == 429
+    assert lines == [
+        "not retrying http://h.test/ (429): Retry-After asks for 120.0 s, past the deadline"
+        " (90.0 s left; see --timeout)"
+    ]
+
+
+@pytest.mark.parametrize("first", ["503", "connect"])
+def test_an_interrupted_back_off_gives_the_last_outcome(fake, monkeypatch, first):
+    from common.errors import ConnectError
+    from common.http import deadline
+    from common.http.retry import fetch_retrying
+
+    monkeypatch.setattr(deadline, "pause", lambda seconds: True)  # abort_fetches came
+    install, _ = fake
+    outcome = _answer(503) if first == "503" else ConnectError("refused")
+    f = install(outcome, _answer(200))
+    if first == "503":
+        assert fetch_retrying("http://h.test/", None, retries=2, deadline=100.0) is outcome  # type: ignore[arg-type]
+    else:
+        with pytest.raises(ConnectError) as raised:
+            fetch_retrying("http://h.test/", None, retries=2, deadline=100.0)  # type: ignore[arg-type]
+        assert raised.value is outcome
+    assert len(f.calls) == 1
+
+
+def test_the_default_method_is_get(fake):
+    from common.http.retry import fetch_retrying
+
+    install, _ = fake
+    f = install(_answer(200))
+    fetch_retrying("http://h.test/", None, retries=0, deadline=100.0)  # type: ignore[arg-type]
+    assert f.calls[0]["method"] == "GET"
+
+
+def test_a_negative_retry_count_is_a_callers_bug_and_sends_nothing(fake):
+    from common.http.retry import fetch_retrying
+
+    install, _ = fake
+    f = install(_answer(200))
+    with pytest.raises(AssertionError) as raised:
+        fetch_retrying("http://h.test/", None, retries=-1, deadline=100.0)  # type: ignore[arg-type]
+    assert str(raised.value) == "unreachable: the last attempt returns or raises"
+    assert f.calls == []
