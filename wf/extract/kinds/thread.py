@@ -234,7 +234,8 @@ def choose(
     if found is None or (
         plain and (not _plain(blocks, found[1]) or box_el not in (None, blocks[found[0]].el))
     ):
-        trace.trace("extract: thread: no posts of one shape found")
+        if not plain:  # a declared thread without posts; the look on every other page stays quiet
+            trace.trace("extract: thread: no posts of one shape found")
         return None
     index, posts = found
     count = len(posts)
