@@ -127,6 +127,13 @@ def lowered(token: str) -> str:
     return low.replace("_", "-") if "_" in low else low
 
 
+def named_by(el: Any, pattern: re.Pattern[str]) -> bool:
+    """Whether one of an element's class or id tokens, read as lowered() reads it,
+    matches `pattern`."""
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return any(pattern.search(lowered(token)) for token in names.split())
+
+
 def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""

@@ -36,13 +36,12 @@ ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p")
 
 def _framed(el: Any) -> bool:
     """Whether an element is or sits inside the page's frame."""
-    from wf.extract.names import lowered, never_content
+    from wf.extract.names import named_by, never_content
 
     while el is not None and el.tag not in ("body", "html"):
         if el.tag in tuning.LIST_FRAME_TAGS or never_content(el):
             return True
-        names = f"{el.get('class') or ''} {el.get('id') or ''}".strip()
-        if names and any(_FRAME.search(lowered(t)) for t in names.split()):
+        if named_by(el, _FRAME):
             return True
         el = el.getparent()
     return False

@@ -83,12 +83,9 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
 
 def _reviewed(el: Any) -> bool:
     """Whether a box is named for the product's reviews (or a reviews service's widget)."""
-    from wf.extract.names import lowered
+    from wf.extract.names import named_by
 
-    names = f"{el.get('class') or ''} {el.get('id') or ''}"
-    if not names.strip():
-        return False
-    return any(_REVIEWS.search(lowered(token)) for token in names.split())
+    return named_by(el, _REVIEWS)
 
 
 def prune_wide(el: Any, b: BlockRecord) -> bool:
