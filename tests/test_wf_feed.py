@@ -4,11 +4,14 @@ text types that are printed as they are. Feeds of our own, served by a local ser
 from __future__ import annotations
 
 import json
+import os
 import re
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from tests.helpers import ALLOW, saved_files
 from tests.servers import respond
@@ -535,6 +538,51 @@ def test_external_http_entity_and_dtd_are_never_fetched(wf, serve):
     r = wf(*ALLOW, srv3.url)
     assert r.code == 0 and "FETCHED" not in r.stdout
     assert counter.connections == 0, counter.requests
+
+
+@pytest.mark.parametrize(
+    "prolog",
+    [
+        '<!DOCTYPE rss SYSTEM "{path}">',
+        '<!DOCTYPE rss [<!ENTITY % p SYSTEM "{path}"> %p;]>',
+        '<!DOCTYPE rss [<!ENTITY ext SYSTEM "{path}">]>',
+    ],
+    ids=["doctype", "parameter-entity", "entity"],
+)
+@pytest.mark.parametrize(
+    ("scheme", "base"), [("file://", "https://feed.example/"), ("", None)], ids=["url", "path"]
+)  # a fetched feed naming a file: URL; a local one (--input) naming a path
+@pytest.mark.parametrize("recover", [False, True])
+def test_a_local_dtd_or_entity_is_never_opened(tmp_path_factory, prolog, scheme, base, recover):
+    # A FIFO another user planted: opening it to read would wait for a writer. Here a
+    # writer waits instead, and knows whether the parser opened the other end.
+    # A folder of a plain name: tmp_path's holds the parameters' quotes and % signs,
+    # which a file: URL would read otherwise.
+    fifo = tmp_path_factory.mktemp("planted") / "planted.dtd"
+    os.mkfifo(fifo)
+    opened = threading.Event()
+
+    def writer() -> None:
+        fd = os.open(fifo, os.O_WRONLY)  # returns once somebody opens it to read
+        opened.set()
+        os.write(fd, b'<!ENTITY ext "PLANTED">')
+        os.close(fd)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    body = (
+        '<?xml version="1.0"?>'
+        + prolog.format(path=f"{scheme}{fifo}")
+        + "<rss><channel><title>T &ext; end</title></channel></rss>"
+    )
+    if recover:  # broken XML: the recovering parser's turn
+        body = body.replace("</channel>", "<channel>")
+    root, _ = wf_feed.parse_xml(body, base)
+    parsed_it = opened.is_set()
+    os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the writer go
+    thread.join(5)
+    assert not parsed_it
+    assert root is not None and b"PLANTED" not in etree.tostring(root)
 
 
 def test_many_elements_are_cut_like_a_page(wf, serve):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from common.text import clean_text, one_line
@@ -102,7 +103,7 @@ class Feed:
 def _parser(recover: bool) -> Any:
     from lxml import etree
 
-    return etree.XMLParser(
+    parser = etree.XMLParser(
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
@@ -113,6 +114,23 @@ def _parser(recover: bool) -> Any:
         collect_ids=False,
         encoding="utf-8",
     )
+    # load_dtd=False and no_network=True are not enough: libxml2 (2.14, lxml 6.2) still
+    # opens a local path named by the DOCTYPE or by a parameter entity (`%p;`) while it
+    # parses, so a feed could make wf open /dev/stdin or a FIFO another user planted and
+    # wait there. Every external resource is answered here with nothing instead.
+    parser.resolvers.add(_no_external())
+    return parser
+
+
+@cache
+def _no_external() -> Any:
+    from lxml import etree
+
+    class NoExternal(etree.Resolver):
+        def resolve(self, system_url: str | None, public_id: str | None, context: Any) -> Any:
+            return self.resolve_string("", context)
+
+    return NoExternal()
 
 
 def parse_xml(text: str, url: str | None) -> tuple[Any, str | None]:
