@@ -107,6 +107,21 @@ def test_a_damaged_warc_is_an_error_line(wf, tmp_path):
     assert r.code == 8 and r.stderr.startswith("wf: (8) ") and "Content-Length" in r.stderr
 
 
+@pytest.mark.parametrize("compress", [False, True])
+@pytest.mark.parametrize("keep", [0.3, 0.6, 0.97])
+def test_an_archive_cut_short_exits_56_with_the_pages_before_the_cut(wf, tmp_path, compress, keep):
+    # Plain or gzip, cut in a record's headers, its block or a member: the file is not all
+    # there (56, as a body that broke off), which is not a damaged file (8).
+    data = _archive(compress)
+    path = tmp_path / ("cut.warc.gz" if compress else "cut.warc")
+    path.write_bytes(data[: int(len(data) * keep)])
+    r = wf("--warc", path)
+    assert r.code == 56, r.stderr
+    assert r.stderr.startswith("wf: (56) WARC file ") and r.stderr.count("\n") == 1
+    for line in r.stdout.splitlines():
+        assert json.loads(line)["warc_target_uri"].startswith("https://example.com/")
+
+
 def test_warc_out_round_trip_gives_the_same_text(wf, tmp_path, serve):
     one = serve(respond(200, _page(1), {"Content-Type": "text/html"}))
     two = serve(respond(200, _page(2), {"Content-Type": "text/html; charset=utf-8"}))
