@@ -155,6 +155,14 @@ def test_warc_out_round_trip_gives_the_same_text(wf, tmp_path, serve):
     assert kinds[0] == "warcinfo" and sorted(kinds[1:]) == ["request"] * 2 + ["response"] * 2
 
 
+def test_warc_out_that_names_a_directory_fails_before_any_fetch(wf, tmp_path, serve):
+    server = serve(respond(200, _page(1), {"Content-Type": "text/html"}))
+    r = wf(*ALLOW, "--warc-out", tmp_path, server.url)
+    assert r.code == 23 and r.stdout == ""
+    assert r.stderr == f"wf: (23) cannot write --warc-out {tmp_path}: Is a directory\n"
+    assert server.connections == 0 and list(tmp_path.iterdir()) == []
+
+
 def test_warc_out_is_absent_when_the_run_is_interrupted(wf, tmp_path, serve, monkeypatch):
     import wf.pipeline as pipeline
 
