@@ -120,7 +120,11 @@ def _no_log(message: str) -> None:
 
 
 def extract(
-    html: str | bytes, url: str | None = None, *, options: WfOptions | None = None, **flags: Any
+    html: str | bytes | bytearray | memoryview,
+    url: str | None = None,
+    *,
+    options: WfOptions | None = None,
+    **flags: Any,
 ) -> Page:
     """A document (HTML, a PDF, a feed, text) through wf's pipeline, as ``wf --input FILE
     --base-url URL --json`` reads it. Raises the ToolError of the CLI's exit code."""
@@ -135,6 +139,10 @@ def extract(
         opts = replace(opts, base_url=url)
     from wf.pipeline import process
 
+    if isinstance(html, (bytearray, memoryview)):
+        html = bytes(html)
+    elif not isinstance(html, (str, bytes)):
+        raise TypeError(f"wf.extract reads a document as str or bytes, not {type(html).__name__}")
     if isinstance(html, str):
         # A str is text already: the BOM makes the decoder take its UTF-8 bytes as UTF-8,
         # whatever charset a <meta> inside it names (the BOM wins over <meta>).

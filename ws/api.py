@@ -74,6 +74,8 @@ def search(query: str, **options: Any) -> Results:
     fails (NoResults, AllFailed, ...)."""
     from ws import config, view
 
+    if not isinstance(query, str) or not query.strip():
+        raise OptionError('missing QUERY: ws "what to search for"')
     try:
         opts = config.make_options(query, **options)
     except UsageError as exc:
