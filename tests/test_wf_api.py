@@ -140,6 +140,22 @@ def test_a_bytearray_is_read_as_bytes():
     assert wf.extract(bytearray(b"<p>one two</p>")).text == "one two"
 
 
+def test_a_list_option_given_one_str_is_that_one_value(serve):
+    html = "<body><div><p>left out</p></div><main><p>one two</p></main></body>"
+    assert wf.extract(html, select="main").text == wf.extract(html, select=("main",)).text
+    assert "left out" not in wf.extract(html, select="main").text
+    ok = serve(respond(200, b"<p>served</p>", {"Content-Type": "text/html"}))
+    assert "served" in wf.fetch(ok.url + "/a", allow_hosts="127.0.0.1").text
+    # Engines on loopback: a check that let these through would reach only `hits`.
+    hits = serve(respond(200, b"{}", {"Content-Type": "application/json"}))
+    env = {name: hits.url + "/e" for name in ENGINE_VARIABLES}
+    with pytest.raises(ValueError, match="'nope'"):
+        ws.search("q", engines="brave,nope", environ=env, allow_private=True, use_cache=False)
+    with pytest.raises(ValueError, match="'not a domain'"):
+        ws.search("q", allow="not a domain", environ=env, allow_private=True, use_cache=False)
+    assert hits.connections == 0
+
+
 def test_an_empty_query_is_a_value_error_before_any_request(serve):
     # Every engine points at a loopback server: had the check a bug, the request would
     # reach it (and fail the test), not a search engine.

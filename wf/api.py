@@ -99,6 +99,11 @@ def build_options(environ: Mapping[str, str] | None = None, **flags: Any) -> WfO
     unknown = sorted(set(flags) - known)
     if unknown:
         raise TypeError(f"unknown wf option(s): {', '.join(unknown)}")
+    for f in fields(WfFlags):
+        # A list flag given one str (allow_hosts="example.com", select="main") is that
+        # one value, not its characters.
+        if f.default == () and isinstance(flags.get(f.name), str):
+            flags[f.name] = (flags[f.name],)
     flags.setdefault("max_length", 0)
     flags["as_json"] = True
     try:
