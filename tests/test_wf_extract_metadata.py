@@ -1161,6 +1161,26 @@ def test_marked_dates_are_read_in_the_first_elements_only():
     assert visible_date(root, body, "en") == "2025-01-02"
 
 
+@pytest.mark.parametrize(
+    "marked",
+    [
+        '<time itemprop="datePublished" datetime="2025-01-05">Jan 5</time>',
+        '<time itemprop="dateCreated" datetime="2025-01-05">Jan 5</time>',
+        '<span itemprop="datePublished">2025-01-05</span>',
+        '<span itemprop="dateCreated" content="2025-01-05">x</span>',
+    ],
+)
+def test_a_microdata_publication_date_beats_a_plain_date_before_it(marked):
+    # The itemprop's own words name the publication: its element carries no value of
+    # its own (no data-* attribute) to read them from.
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body('<span class="date">2025-01-02</span>' + marked)
+    assert visible_date(root, body, "en") == "2025-01-05"
+    root, body = _body(marked + '<span class="date">2025-01-02</span>')
+    assert visible_date(root, body, "en") == "2025-01-05"
+
+
 def test_in_other_area_looks_thirty_ancestors_up_to_the_body():
     from wf.extract.metadata.pagedates import in_other_area
 
