@@ -2012,6 +2012,8 @@ def test_the_address_date_is_the_canonical_s_then_og_url_then_the_page_s():
         ("i.jpg", None, None),
         ("javascript:alert(1)", "https://x.example/", None),
         ("HTTPS://y.example/i.jpg", None, "HTTPS://y.example/i.jpg"),
+        ("http://y.example/i.jpg", None, "http://y.example/i.jpg"),
+        ("i.jpg", "http://x.example/a/", "http://x.example/a/i.jpg"),
         ("http://[::1/i.jpg", None, None),
     ],
 )
@@ -2028,7 +2030,7 @@ def test_finish_cleans_every_value():
     found.update(
         author="  By Ann Lee ",
         date="December 27, 2014",
-        modified="2015-01-02T10:00:00Z",
+        modified="2015-01-02 10:00:00.000Z",
         canonical_url="/c",
         image="i.jpg",
         type="NewsArticle",
@@ -2046,7 +2048,10 @@ def test_finish_cleans_every_value():
         "https://x.example/a/i.jpg",
         "newsarticle",
     )
-    assert out["title"].startswith("T x") and len(out["title"]) <= MAX_VALUE_CHARS
+    assert out["title"].startswith("T x") and len(out["title"]) == MAX_VALUE_CHARS
+    found = empty()
+    found["modified"] = "soon"
+    assert _finish(found, None)["modified"] is None
     assert out["description"] is None
     found = empty()
     found["author"] = "By "
@@ -2099,6 +2104,19 @@ def test_metadata_extract_gives_the_page_s_url_to_json_ld():
         f'<html><head><script type="application/ld+json">{ld}</script></head><body>x</body></html>'
     )
     assert metadata.extract(parse_fast(html), url)["title"] == "Mine"
+
+
+def test_metadata_extract_gives_the_page_s_url_to_the_byline():
+    # A link to an author's page counts only on the page's own site, which the URL names.
+    from wf.extract import metadata
+    from wf.extract.parse import parse_fast
+
+    html = (
+        '<html><body><h1>T</h1><p>x</p><a href="https://news.example/author/bo">Bo Ek</a>'
+        "</body></html>"
+    )
+    assert metadata.extract(parse_fast(html), "https://news.example/s/t.html")["author"] == "Bo Ek"
+    assert metadata.extract(parse_fast(html), "https://other.example/s/t.html")["author"] is None
 
 
 def test_metadata_extract_reads_what_a_reader_sees_in_the_body_only():
