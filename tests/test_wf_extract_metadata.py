@@ -1181,6 +1181,49 @@ def test_a_microdata_publication_date_beats_a_plain_date_before_it(marked):
     assert visible_date(root, body, "en") == "2025-01-05"
 
 
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        # A date in another area is passed over, and the page's after it still read.
+        (
+            '<div class="comments"><span class="date">2023-12-27</span></div>'
+            '<span class="date">2024-01-02</span>',
+            "2024-01-02",
+        ),
+        # The id names the date as the class does.
+        (
+            '<span id="date-updated">2025-01-03</span><span class="date">2025-01-02</span>',
+            "2025-01-02",
+        ),
+        (
+            '<span class="date">2025-01-02</span><span id="published-on">2025-01-05</span>',
+            "2025-01-05",
+        ),
+        # A data-* attribute's name says what its value dates, whatever words the value
+        # holds around the date.
+        (
+            '<div data-published="Jan 5, 2025, updated Feb 1, 2025">x</div>'
+            '<span class="date">2025-01-02</span>',
+            "2025-01-05",
+        ),
+    ],
+)
+def test_marked_dates_labelled_by_id_or_attribute_name_and_past_other_areas(html, expected):
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body(html)
+    assert visible_date(root, body, "en") == expected
+
+
+def test_the_date_under_the_heading_is_read_in_the_page_s_day_order():
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body("<h1>T</h1><p>03/04/2025</p>")
+    assert visible_date(root, body, "de") == "2025-04-03"
+    root, body = _body("<h1>T</h1><p>03/04/2025</p>")
+    assert visible_date(root, body, "en") == "2025-03-04"
+
+
 def test_in_other_area_looks_thirty_ancestors_up_to_the_body():
     from wf.extract.metadata.pagedates import in_other_area
 
