@@ -156,6 +156,10 @@ LANDING_TEXT_SHARE = 0.65
 # ...and when it leaves out this many characters at least: a short article's few teasers
 # and sign-up lines are no sections.
 LANDING_TEXT_LEFT = 500
+# A chosen box named for questions and answers or as an accordion (a class or id token,
+# camelCase and snake_case split into words) on a page that declares no kind is a
+# landing page's FAQ: one section of the page.
+LANDING_FAQ = r"(?<![a-z])(?:faqs?|accordions?)(?![a-z])"
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).
