@@ -378,6 +378,33 @@ def test_a_landing_page_shown_by_its_sections_prints_them_in_order():
     assert found.kind == "landing"
 
 
+def _sections_page(head: str) -> str:
+    names = ("hero", "features", "pricing", "stories")
+    sections = "".join(
+        f"<div class='{name}'><div class='inner'><h2>Part {n}</h2><p>{PROSE} {n}</p></div>"
+        + "<div class='logos'>"
+        + " ".join(f"<a href='/customer/{c}'>Customer number {c}</a>" for c in range(8))
+        + "</div></div>"
+        for n, name in enumerate(names)
+    )
+    return page(head, NAV + sections + "<footer><a href='/t'>Terms</a></footer>")
+
+
+def test_og_type_article_on_a_webpage_without_a_publication_time_declares_no_article():
+    # WordPress's SEO plugins write og:type article and a JSON-LD WebPage on a site's
+    # service pages too, and article:published_time only on its posts.
+    og = '<meta property="og:type" content="article">'
+    webpage = ld({"@graph": [{"@type": "WebPage", "name": "Services"}]})
+    found = extract(_sections_page(og + webpage), url="https://tides.example/services/")
+    assert found.kind == "landing"
+    assert all(f"Part {n}" in found.text for n in range(4))
+    dated = '<meta property="article:published_time" content="2026-01-05T08:00:00+00:00">'
+    found = extract(_sections_page(og + webpage + dated), url="https://tides.example/2026/")
+    assert found.kind == "article"
+    # Without JSON-LD, og:type article is all a post may say of itself.
+    assert extract(_sections_page(og), url="https://tides.example/2026/").kind == "article"
+
+
 _FEATURES = (
     ("Berth plans", "Plans drawn for your quay"),
     ("Tide alerts", "A text before each high tide"),
