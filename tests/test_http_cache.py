@@ -1099,7 +1099,7 @@ def test_fields_named_by_connection_are_neither_kept_nor_taken_from_a_304(tmp_pa
     """RFC 9110 7.6.1 and RFC 9111 3.2: a field that Connection names is hop-by-hop, for
     that one connection: not stored with the answer, and not used to update an entry
     from a 304 (whose own Connection names its own)."""
-    from common.http.cache import MISS, REVALIDATED, cache_key, cached_fetch
+    from common.http.cache import MISS, REVALIDATED, _kept_headers, cache_key, cached_fetch
 
     store = _store(tmp_path)
     stored = {
@@ -1133,3 +1133,5 @@ def test_fields_named_by_connection_are_neither_kept_nor_taken_from_a_304(tmp_pa
     }  # fmt: skip
     assert how == REVALIDATED and out.headers == want
     assert store.load(key).headers == want  # type: ignore[attr-defined]
+    # Without a Connection field no other field is hop-by-hop, whatever its name.
+    assert _kept_headers({"xxxx": "kept", "etag": '"e"'}) == {"xxxx": "kept", "etag": '"e"'}
