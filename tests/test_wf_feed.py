@@ -579,8 +579,14 @@ def test_a_local_dtd_or_entity_is_never_opened(tmp_path_factory, prolog, scheme,
         body = body.replace("</channel>", "<channel>")
     root, _ = wf_feed.parse_xml(body, base)
     parsed_it = opened.is_set()
-    os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the writer go
+    # Lets the writer go, whether it waits in its open already or comes to it only now (a
+    # loaded machine): the read end stays open until the writer is done, so its open
+    # returns and its write finds a reader. Closed at once, a writer that came late
+    # waited out the 5 s of the join, and one that came early met a broken pipe.
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     thread.join(5)
+    os.close(reader)
+    assert not thread.is_alive()
     assert not parsed_it
     assert root is not None and b"PLANTED" not in etree.tostring(root)
 
