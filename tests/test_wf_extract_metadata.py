@@ -1425,6 +1425,9 @@ def test_jsonld_people():
     assert people({"@id": "#ann"}) is None
     assert people({"@id": "#bo"}, named) is None
     assert people({"@id": "#ann", "name": "Cy Ho"}, named) == "Cy Ho"
+    # A reference to no named object keeps what it holds itself.
+    assert people({"@id": "#cy", "@value": "Cy Ho"}, named) == "Cy Ho"
+    assert people(["http://news.example/ann", "Bo Ek"]) == "Bo Ek"
     assert people(["https://news.example/ann", "www.x.example", "//x", "Bo Ek"]) == "Bo Ek"
     many = [f"Writer {n}" for n in range(12)]
     assert people(many) == ", ".join(many[:10])
@@ -1457,6 +1460,7 @@ def test_jsonld_url_of(value, expected):
         ("/tides/", "https://news.example/x", "news.example/tides"),
         ("  https://news.example/tides  ", None, "news.example/tides"),
         ("HTTP://news.example/", None, "news.example"),
+        ("https://news.example/BOX/", None, "news.example/BOX"),
         ("ftp://news.example/tides", None, None),
         ("/tides", None, None),
         ("http://[::1/tides", None, None),
@@ -1493,6 +1497,10 @@ def test_jsonld_page_about():
     assert bare.about({"url": "https://news.example/seas"}) is None
     assert bare.about({"url": "https://news.example/tides"}) is True
     assert bare.about({"url": "/tides"}, "https://news.example/") is True
+    # A canonical written relative to the page's address is that address's.
+    relative = Page(None, {}, {"canonical": "/seas"}, "https://news.example/tides")
+    assert relative.about({"url": "https://news.example/seas"}) is True
+    assert relative.about({"url": "https://news.example/other"}) is False
 
 
 def test_jsonld_loads_and_entities():
@@ -1707,6 +1715,100 @@ def test_jsonld_objects_of_limits_and_wrappers(monkeypatch):
     monkeypatch.setattr(jsonld, "MAX_JSONLD_CHARS", 1000)
     monkeypatch.setattr(jsonld, "MAX_JSONLD_TOTAL", 2 * len(one))
     assert len(objects(one, one, one)) == 2
+
+
+def test_jsonld_objects_of_reads_only_json_ld_scripts_in_their_order():
+    from wf.extract.metadata import jsonld
+    from wf.extract.parse import parse_fast
+
+    def objects(body: str) -> list:
+        return jsonld.objects_of(parse_fast(f"<html><head>{body}</head></html>"))
+
+    one = '{"@type": "A"}'
+    # Only a <script> is JSON-LD, whatever another element's type says.
+    assert objects(f'<div type="application/ld+json">{one}</div>') == []
+    # A script of another kind (or none) is passed over, not the end of the look.
+    assert objects(
+        f'<script>var a = 1;</script><script type="text/javascript">{one}</script>'
+        f'<script type="application/ld+json">{one}</script>'
+    ) == [{"@type": "A"}]
+
+
+def test_jsonld_an_empty_script_costs_no_budget(monkeypatch):
+    from wf.extract.metadata import jsonld
+    from wf.extract.parse import parse_fast
+
+    one = '{"@type": "A"}'
+    monkeypatch.setattr(jsonld, "MAX_JSONLD_TOTAL", len(one))
+    tags = f'<script type="application/ld+json"></script><script type="application/ld+json">{one}</script>'
+    assert jsonld.objects_of(parse_fast(f"<html><head>{tags}</head></html>")) == [{"@type": "A"}]
+
+
+@pytest.mark.parametrize("wrapper", [("<!--", "-->"), ("/*<![CDATA[*/", "/*]]>*/")])
+def test_jsonld_a_long_script_loses_its_end_wrapper_and_nothing_else(wrapper):
+    """The end wrapper is looked for in the last 64 characters only: the rest of a longer
+    script is kept whole, not a character lost or doubled where the two parts meet."""
+    from wf.extract.metadata import jsonld
+    from wf.extract.parse import parse_fast
+
+    name = "".join(chr(ord("a") + n % 26) for n in range(100))
+    body = json.dumps({"@type": "A", "name": name})
+    script = f'<script type="application/ld+json">{wrapper[0]}{body}{wrapper[1]}</script>'
+    found = jsonld.objects_of(parse_fast(f"<html><head>{script}</head></html>"))
+    assert found == [{"@type": "A", "name": name}]
+
+
+def test_jsonld_entities_depth_counts_each_list_and_a_deep_branch_ends_only_itself():
+    from wf.extract.metadata import jsonld
+
+    def nested(levels: int, kind: str = "Deep") -> object:
+        value: object = {"@type": kind}
+        for _ in range(levels):
+            value = [value]
+        return value
+
+    assert [e["@type"] for e in jsonld._entities(nested(jsonld.MAX_DEPTH))] == ["Deep"]
+    assert list(jsonld._entities(nested(jsonld.MAX_DEPTH + 1))) == []
+    # The branch past the depth is skipped; its siblings are still read.
+    data = [nested(jsonld.MAX_DEPTH + 5), {"@type": "Shallow"}]
+    assert [e["@type"] for e in jsonld._entities(data)] == ["Shallow"]
+
+
+def test_jsonld_read_the_page_entity_with_and_without_a_main_one():
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.jsonld import Page, read
+    from wf.extract.parse import parse_fast
+
+    def found(objects: list, title: str | None = None) -> dict:
+        script = f'<script type="application/ld+json">{json.dumps(objects)}</script>'
+        out = empty()
+        read(parse_fast(f"<html><head>{script}</head></html>"), out, Page(title, {}, {}, None))
+        return out
+
+    ann = {"@type": "Person", "@id": "#ann", "name": "Ann Lee"}
+    # The page entity alone: its title is chosen against the page's <title>, and its
+    # author may be a reference to a Person in the graph.
+    page = {
+        "@type": "WebPage",
+        "headline": "rise and fall",
+        "name": "Tide",
+        "author": {"@id": "#ann"},
+    }
+    got = found([page, ann], "Tide - Wiki")
+    assert (got["title"], got["author"]) == ("Tide", "Ann Lee")
+    # With a main entity (even one without a title) the page entity gives no title.
+    got = found([{"@type": "Recipe"}, {"@type": "WebPage", "name": "Page"}])
+    assert (got["title"], got["type"]) == (None, "recipe")
+
+
+def test_jsonld_a_creator_by_reference():
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.jsonld import _fill_from_entity
+
+    found = empty()
+    named = {"#bo": {"@id": "#bo", "name": "Bo Ek"}}
+    _fill_from_entity({"headline": "Tides", "creator": {"@id": "#bo"}}, found, None, named=named)
+    assert found["author"] == "Bo Ek"
 
 
 # --- head.py's parts, case by case -------------------------------------------------------
