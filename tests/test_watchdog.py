@@ -39,6 +39,24 @@ class _Exited(Exception):
         self.code = code
 
 
+@pytest.fixture(autouse=True)
+def one_process_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watchdog signals one process, never a group: os.kill of 0 or a negative pid
+    fails the test. Here a group is the test session and mutmut's workers with it (a mutant
+    that has a supervisor kill pid 0 ended whole runs), so a forked copy that tries it
+    ends at once instead of going back into the session."""
+    me = os.getpid()
+
+    def kill(pid: int, sig: int) -> None:
+        if isinstance(pid, int) and pid <= 0:
+            if os.getpid() != me:
+                _REAL_EXIT(97)
+            raise AssertionError(f"os.kill({pid}, {sig}) signals a process group")
+        _REAL_KILL(pid, sig)
+
+    monkeypatch.setattr(os, "kill", kill)
+
+
 @pytest.fixture
 def signals() -> Iterator[None]:
     """The test process's signal mask, SIGUSR1's handler and PDEATHSIG as they were, and
@@ -750,12 +768,13 @@ def own_kill(monkeypatch) -> list[tuple[int, int]]:
     worker's fatal signal on itself)."""
     sent: list[tuple[int, int]] = []
     me = os.getpid()
+    guarded = os.kill  # one_process_at_a_time's
 
     def kill(pid: int, sig: int) -> None:
         if pid == me:
             sent.append((pid, sig))
         else:
-            _REAL_KILL(pid, sig)
+            guarded(pid, sig)
 
     monkeypatch.setattr(os, "kill", kill)
     return sent
@@ -993,11 +1012,14 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
             forked.append(pid)
         return pid
 
-    def exit_(code: int) -> None:
-        raise _Exited(code)
-
     me = os.getpid()
     own_kills: list[int] = []
+    guarded = os.kill  # one_process_at_a_time's
+
+    def exit_(code: int) -> None:
+        if os.getpid() != me:  # a forked copy took the supervisor's branch: end it
+            _REAL_EXIT(code)
+        raise _Exited(code)
 
     def kill(pid: int, sig: int) -> None:
         # The supervisor re-raises a worker's fatal signal on itself: here, the test
@@ -1005,7 +1027,7 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
         if os.getpid() == me and pid == me:
             own_kills.append(sig)
         else:
-            _REAL_KILL(pid, sig)
+            guarded(pid, sig)
 
     def run(body: Callable[[], object], *, wants_json: bool = False) -> Any:
         monkeypatch.setattr(os, "fork", fork)
@@ -1031,7 +1053,11 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
                 elapsed=time.monotonic() - started,
                 own_kills=list(own_kills),
             )
-        # The worker: never back into the test session.
+        # The worker: never back into the test session. install returned here without a
+        # fork (or the test process took the worker's branch): the body, which signals
+        # its parent, must not run in the test process, whose parent is mutmut's.
+        if os.getpid() == me:
+            pytest.fail("install returned in the supervisor's process")
         try:
             body()
             code = 0
