@@ -22,6 +22,7 @@ import pytest
 from common import watchdog
 from common.errors import Interrupted, Terminated, Timeout
 from common.watchslots import POLL, SLOTS, Slots
+from tests.helpers import man_forwarded_signals
 
 PR_SET_PDEATHSIG, PR_GET_PDEATHSIG = 1, 2
 _REAL_EXIT = os._exit
@@ -1100,15 +1101,42 @@ def test_a_disarmed_deadline_is_not_enforced(supervise_here):
     assert got.code == 3 and got.lines.calls == []
 
 
-def test_sigterm_is_passed_on_and_a_stuck_worker_killed_after_the_grace(supervise_here):
+# Every signal the man pages say the supervisor passes on (tests/test_docs.py checks they
+# are common/watchdog.py's list), one case each, in process: the worker gets it, and one
+# that stays busy is killed after the grace with the signal's line and code. A signal a
+# page adds without an outcome here fails.
+_STUCK_OUTCOME = {
+    "SIGTERM": (143, Terminated, "terminated by SIGTERM"),
+    "SIGINT": (130, Interrupted, "interrupted"),
+    "SIGHUP": (143, Terminated, f"terminated by signal {int(signal.SIGHUP)}"),
+}
+_DOCUMENTED = sorted(set(man_forwarded_signals("wf.1")) | set(man_forwarded_signals("ws.1")))
+
+
+@pytest.mark.parametrize("name", _DOCUMENTED)
+def test_each_signal_passed_on_reaches_the_worker_and_a_stuck_one_is_killed_after_the_grace(
+    supervise_here, name
+):
+    assert name in _STUCK_OUTCOME, f"{name} is documented as passed on but has no outcome here"
+    sig = getattr(signal, name)
+    r, w = os.pipe()
+
     def body() -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        _REAL_KILL(os.getppid(), signal.SIGTERM)
+        os.close(r)
+        signal.signal(sig, lambda *a: os.write(w, b"got"))  # and stays busy
+        _REAL_KILL(os.getppid(), sig)
         time.sleep(30)
 
-    got = supervise_here(body)
-    assert got.code == 143 and watchdog.SIGNAL_GRACE <= got.elapsed < 10 and got.own_kills == []
-    assert got.lines.said() == [("wf", Terminated, "terminated by SIGTERM")]
+    try:
+        got = supervise_here(body)
+    finally:
+        os.close(w)
+    with open(r, "rb") as pipe:
+        received = pipe.read()
+    code, kind, message = _STUCK_OUTCOME[name]
+    assert received == b"got"
+    assert got.code == code and watchdog.SIGNAL_GRACE <= got.elapsed < 10
+    assert got.lines.said() == [("wf", kind, message)] and got.own_kills == []
 
 
 def test_a_worker_that_dies_of_the_signal_passed_on(supervise_here, capsys):
