@@ -407,6 +407,30 @@ def test_the_supervisor_reads_whole_lines_only(pipe):
     assert s.pending == b""
 
 
+def test_the_supervisor_reads_what_it_is_sent_as_sent(pipe):
+    """A description that begins with a space (a newline the worker replaced), a document
+    with spaces in it, bytes that are not UTF-8: each read as it came, and the supervisor
+    never raises on what the pipe holds (a supervisor that raised would end the run with
+    exit 1)."""
+    r, w = pipe
+    s = _supervisor(0, r)
+    document = '{"error":{"message":"timed out: the work on a b"}}'
+    os.write(w, f"A 1 5.0  after a newline\nJ 1 {document}\n".encode())
+    os.write(w, b'A 2 6.0 caf\xe9 \xff\nJ 2 {"w":"\xe9"}\n')
+    s._read()
+    assert s.armed == {1: (5.0, " after a newline"), 2: (6.0, "caf\ufffd \ufffd")}
+    assert s.documents == {1: document, 2: '{"w":"\ufffd"}'}
+
+
+def test_the_last_lines_of_a_worker_that_ended_are_read(pipe):
+    r, w = pipe
+    s = _supervisor(0, r)
+    os.write(w, b"A 1 5.0 x\nA 2 6.0 y\nD 1\n")
+    os.close(w)  # the worker's last words, then the end of the pipe, in one wake-up
+    s._read()
+    assert s.armed == {2: (6.0, "y")} and s.pending == b""
+
+
 def test_the_supervisor_reads_everything_waiting(pipe):
     r, w = pipe
     s = _supervisor(0, r)
@@ -483,6 +507,22 @@ def test_the_works_are_the_pipes_and_the_slots_earliest_first(pipe):
         (50.0, "a", "d1"),
     ]
     assert [None if w[3] is None else w[3].index for w in works] == [None, 0, 1, None]
+
+
+def test_works_with_the_same_deadline_keep_the_order_they_were_armed_in(pipe):
+    """A batch arms its pages with one deadline, the same URL may come twice: such works
+    are never compared beyond their deadline (a document or a slot has no order)."""
+    s = _supervisor(0, pipe[0])
+    s.armed = {1: (50.0, "b"), 2: (50.0, "a"), 3: (50.0, "a")}
+    s.documents = {3: "d3"}
+    for index in (0, 1):
+        s.slots.watch(str(index))
+        s.slots.write(index, 50.0, b"a", b"")
+    works = s._works()
+    assert [(w[1], w[2]) for w in works] == [("b", None), ("a", None), ("a", "d3")] + [
+        ("a", None)
+    ] * 2
+    assert [None if w[3] is None else w[3].index for w in works] == [None, None, None, 0, 1]
 
 
 @pytest.mark.parametrize("document", ['{"from":"slot"}', ""])
