@@ -22,6 +22,7 @@ import pytest
 from common import watchdog
 from common.errors import Interrupted, Terminated, Timeout
 from common.watchslots import POLL, SLOTS, Slots
+from tests.helpers import man_forwarded_signals
 
 PR_SET_PDEATHSIG, PR_GET_PDEATHSIG = 1, 2
 _REAL_EXIT = os._exit
@@ -37,6 +38,24 @@ def _pdeathsig() -> int:
 class _Exited(Exception):
     def __init__(self, code: int) -> None:
         self.code = code
+
+
+@pytest.fixture(autouse=True)
+def one_process_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watchdog signals one process, never a group: os.kill of 0 or a negative pid
+    fails the test. Here a group is the test session and mutmut's workers with it (a mutant
+    that has a supervisor kill pid 0 ended whole runs), so a forked copy that tries it
+    ends at once instead of going back into the session."""
+    me = os.getpid()
+
+    def kill(pid: int, sig: int) -> None:
+        if isinstance(pid, int) and pid <= 0:
+            if os.getpid() != me:
+                _REAL_EXIT(97)
+            raise AssertionError(f"os.kill({pid}, {sig}) signals a process group")
+        _REAL_KILL(pid, sig)
+
+    monkeypatch.setattr(os, "kill", kill)
 
 
 @pytest.fixture
@@ -388,6 +407,30 @@ def test_the_supervisor_reads_whole_lines_only(pipe):
     assert s.pending == b""
 
 
+def test_the_supervisor_reads_what_it_is_sent_as_sent(pipe):
+    """A description that begins with a space (a newline the worker replaced), a document
+    with spaces in it, bytes that are not UTF-8: each read as it came, and the supervisor
+    never raises on what the pipe holds (a supervisor that raised would end the run with
+    exit 1)."""
+    r, w = pipe
+    s = _supervisor(0, r)
+    document = '{"error":{"message":"timed out: the work on a b"}}'
+    os.write(w, f"A 1 5.0  after a newline\nJ 1 {document}\n".encode())
+    os.write(w, b'A 2 6.0 caf\xe9 \xff\nJ 2 {"w":"\xe9"}\n')
+    s._read()
+    assert s.armed == {1: (5.0, " after a newline"), 2: (6.0, "caf\ufffd \ufffd")}
+    assert s.documents == {1: document, 2: '{"w":"\ufffd"}'}
+
+
+def test_the_last_lines_of_a_worker_that_ended_are_read(pipe):
+    r, w = pipe
+    s = _supervisor(0, r)
+    os.write(w, b"A 1 5.0 x\nA 2 6.0 y\nD 1\n")
+    os.close(w)  # the worker's last words, then the end of the pipe, in one wake-up
+    s._read()
+    assert s.armed == {2: (6.0, "y")} and s.pending == b""
+
+
 def test_the_supervisor_reads_everything_waiting(pipe):
     r, w = pipe
     s = _supervisor(0, r)
@@ -464,6 +507,22 @@ def test_the_works_are_the_pipes_and_the_slots_earliest_first(pipe):
         (50.0, "a", "d1"),
     ]
     assert [None if w[3] is None else w[3].index for w in works] == [None, 0, 1, None]
+
+
+def test_works_with_the_same_deadline_keep_the_order_they_were_armed_in(pipe):
+    """A batch arms its pages with one deadline, the same URL may come twice: such works
+    are never compared beyond their deadline (a document or a slot has no order)."""
+    s = _supervisor(0, pipe[0])
+    s.armed = {1: (50.0, "b"), 2: (50.0, "a"), 3: (50.0, "a")}
+    s.documents = {3: "d3"}
+    for index in (0, 1):
+        s.slots.watch(str(index))
+        s.slots.write(index, 50.0, b"a", b"")
+    works = s._works()
+    assert [(w[1], w[2]) for w in works] == [("b", None), ("a", None), ("a", "d3")] + [
+        ("a", None)
+    ] * 2
+    assert [None if w[3] is None else w[3].index for w in works] == [None, None, None, 0, 1]
 
 
 @pytest.mark.parametrize("document", ['{"from":"slot"}', ""])
@@ -750,12 +809,13 @@ def own_kill(monkeypatch) -> list[tuple[int, int]]:
     worker's fatal signal on itself)."""
     sent: list[tuple[int, int]] = []
     me = os.getpid()
+    guarded = os.kill  # one_process_at_a_time's
 
     def kill(pid: int, sig: int) -> None:
         if pid == me:
             sent.append((pid, sig))
         else:
-            _REAL_KILL(pid, sig)
+            guarded(pid, sig)
 
     monkeypatch.setattr(os, "kill", kill)
     return sent
@@ -993,11 +1053,14 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
             forked.append(pid)
         return pid
 
-    def exit_(code: int) -> None:
-        raise _Exited(code)
-
     me = os.getpid()
     own_kills: list[int] = []
+    guarded = os.kill  # one_process_at_a_time's
+
+    def exit_(code: int) -> None:
+        if os.getpid() != me:  # a forked copy took the supervisor's branch: end it
+            _REAL_EXIT(code)
+        raise _Exited(code)
 
     def kill(pid: int, sig: int) -> None:
         # The supervisor re-raises a worker's fatal signal on itself: here, the test
@@ -1005,7 +1068,7 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
         if os.getpid() == me and pid == me:
             own_kills.append(sig)
         else:
-            _REAL_KILL(pid, sig)
+            guarded(pid, sig)
 
     def run(body: Callable[[], object], *, wants_json: bool = False) -> Any:
         monkeypatch.setattr(os, "fork", fork)
@@ -1031,7 +1094,11 @@ def supervise_here(monkeypatch, signals, no_worker) -> Callable[..., Any]:
                 elapsed=time.monotonic() - started,
                 own_kills=list(own_kills),
             )
-        # The worker: never back into the test session.
+        # The worker: never back into the test session. install returned here without a
+        # fork (or the test process took the worker's branch): the body, which signals
+        # its parent, must not run in the test process, whose parent is mutmut's.
+        if os.getpid() == me:
+            pytest.fail("install returned in the supervisor's process")
         try:
             body()
             code = 0
@@ -1074,15 +1141,42 @@ def test_a_disarmed_deadline_is_not_enforced(supervise_here):
     assert got.code == 3 and got.lines.calls == []
 
 
-def test_sigterm_is_passed_on_and_a_stuck_worker_killed_after_the_grace(supervise_here):
+# Every signal the man pages say the supervisor passes on (tests/test_docs.py checks they
+# are common/watchdog.py's list), one case each, in process: the worker gets it, and one
+# that stays busy is killed after the grace with the signal's line and code. A signal a
+# page adds without an outcome here fails.
+_STUCK_OUTCOME = {
+    "SIGTERM": (143, Terminated, "terminated by SIGTERM"),
+    "SIGINT": (130, Interrupted, "interrupted"),
+    "SIGHUP": (143, Terminated, f"terminated by signal {int(signal.SIGHUP)}"),
+}
+_DOCUMENTED = sorted(set(man_forwarded_signals("wf.1")) | set(man_forwarded_signals("ws.1")))
+
+
+@pytest.mark.parametrize("name", _DOCUMENTED)
+def test_each_signal_passed_on_reaches_the_worker_and_a_stuck_one_is_killed_after_the_grace(
+    supervise_here, name
+):
+    assert name in _STUCK_OUTCOME, f"{name} is documented as passed on but has no outcome here"
+    sig = getattr(signal, name)
+    r, w = os.pipe()
+
     def body() -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        _REAL_KILL(os.getppid(), signal.SIGTERM)
+        os.close(r)
+        signal.signal(sig, lambda *a: os.write(w, b"got"))  # and stays busy
+        _REAL_KILL(os.getppid(), sig)
         time.sleep(30)
 
-    got = supervise_here(body)
-    assert got.code == 143 and watchdog.SIGNAL_GRACE <= got.elapsed < 10 and got.own_kills == []
-    assert got.lines.said() == [("wf", Terminated, "terminated by SIGTERM")]
+    try:
+        got = supervise_here(body)
+    finally:
+        os.close(w)
+    with open(r, "rb") as pipe:
+        received = pipe.read()
+    code, kind, message = _STUCK_OUTCOME[name]
+    assert received == b"got"
+    assert got.code == code and watchdog.SIGNAL_GRACE <= got.elapsed < 10
+    assert got.lines.said() == [("wf", kind, message)] and got.own_kills == []
 
 
 def test_a_worker_that_dies_of_the_signal_passed_on(supervise_here, capsys):
