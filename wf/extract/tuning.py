@@ -238,3 +238,17 @@ CONTROL_MAX = 40  # characters: a control's box is short
 # Boxes inside a post that are never its body: the comments under a question or an
 # answer (when the post is not itself a comment) and the author's signature.
 POST_SIDE = r"comment|signature|(?<![a-z])sig(?![a-z])"
+
+# Code blocks (wf/extract/codetext.py), matched on lowered class tokens. A line element:
+# highlighters that draw one element a line (Shiki's and Chroma's `line`, CodeMirror's
+# `cm-line`, Prism's `token-line`, Monaco's `view-line`, Expressive Code's `ec-line`).
+CODE_LINE = r"(?:^|-)line$"
+# A line-number gutter, whole tokens (Pygments' linenos, Chroma's lnt and ln, Rouge's
+# gutter and gl, highlight.js's hljs-ln-numbers, GitHub's blob-num, CodeMirror's
+# linenumber): dropped only when it holds nothing but digits.
+CODE_GUTTER = (
+    r"(?:[a-z-]*-)?(?:gutters?|linenos?|linenodiv|linenumbers?|line-numbers?-rows|"
+    r"line-number|lnt|ln|lnum)|gl|hljs-ln-numbers?|hljs-ln-n|blob-num"
+)
+# The code cell beside a gutter in a table laid out as code, whole tokens.
+CODE_CELL = r"code|lntd|rouge-code|hljs-ln-code|blob-code|blob-code-inner"
