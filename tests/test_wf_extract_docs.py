@@ -4,7 +4,7 @@ and the thin-page rule of wf/extract/kinds/landing.py."""
 
 from __future__ import annotations
 
-from wf.extract import extract_text
+from wf.extract import extract, extract_text
 from wf.extract.names import negative_block
 
 SENTENCE = "The query runs when the set is first iterated, sliced with a step, or pickled. "
@@ -64,3 +64,86 @@ def test_an_id_that_only_starts_with_s_keeps_its_meaning() -> None:
         '<section id="s-related"><span id="related"></span><p>x</p></section>'
     )
     assert not negative_block(own, "section")
+
+
+INTRO = "Indexes are a common way to enhance database performance, but they add overhead too. "
+
+
+def _chapter(entries: int) -> str:
+    toc = "".join(
+        f'<dt><a href="/docs/indexes-{i}.html">11.{i}. Index topic {i} and what it covers</a></dt>'
+        for i in range(1, entries + 1)
+    )
+    return (
+        "<html><head><title>Chapter 11. Indexes</title></head><body>"
+        "<nav class='navbar'><a href='/'>Home</a> <a href='/about'>About</a></nav>"
+        "<div id='docContent'><div class='chapter'><h2>Chapter 11. Indexes</h2>"
+        f"<div class='toc'><p><strong>Table of Contents</strong></p><dl>{toc}</dl></div>"
+        f"<p>{INTRO * 3}</p></div></div>"
+        "<footer><p>Copyright the project.</p></footer></body></html>"
+    )
+
+
+def test_a_thin_chapter_page_is_read_whole_without_its_frame() -> None:
+    # A manual's chapter page: a short introduction, and a table of contents that is all
+    # links, three times as long: the page is read whole, its navigation and footer left
+    # out, and it stays documentation.
+    found = extract(
+        _chapter(16), url="https://example.org/docs/current/indexes.html", metadata=True
+    )
+    assert "11.16. Index topic 16 and what it covers" in found.text
+    assert found.text.count("enhance database performance") == 3
+    assert "Home" not in found.text
+    assert "Copyright" not in found.text
+    assert (found.metadata or {}).get("type") == "documentation"
+
+
+def test_a_short_choice_on_a_short_page_stays() -> None:
+    # Two entries beside the introduction: the page holds no more than twice the choice.
+    text = extract_text(_chapter(2), url="https://example.org/docs/current/indexes.html")
+    assert "Index topic 1 " not in text
+    assert text.count("enhance database performance") == 3
+
+
+def test_a_short_article_with_named_boilerplate_stays() -> None:
+    links = "".join(
+        f'<li><a href="/s/{i}">Another story of the day, number {i}</a></li>' for i in range(30)
+    )
+    page = (
+        "<html><body><nav><ul>" + links + "</ul></nav><article><h1>Storm</h1>"
+        f"<p>{INTRO * 4}</p></article><div class='related-stories'><ul>{links}</ul></div>"
+        "<footer><ul>" + links + "</ul></footer></body></html>"
+    )
+    text = extract_text(page)
+    assert "Another story" not in text
+
+
+CARD_TEXT = "Many workers do not know the hazards at their work, which makes them vulnerable. "
+
+
+def _card(title: str, words: str) -> str:
+    return (
+        f'<div class="col-md-6"><div class="panel"><div class="panel-body"><h5>'
+        f'<a href="/{title}">{title.title()}</a></h5><p>{words}</p></div></div></div>'
+    )
+
+
+def test_cards_the_choice_leaves_out_count_as_the_page() -> None:
+    # A topic page: its introduction, then cards of a heading link and a paragraph. The
+    # article rule keeps the introduction and drops the cards (they did not join it), yet
+    # they are most of the page's text: the page is read whole without its frame.
+    intro = "Working with electricity can be dangerous for anyone near power lines. "
+    page = (
+        "<html><head><title>Electrical safety</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/x'>Topics</a></nav>"
+        f"<main><h1>Electrical safety</h1><div class='field-body'><p>{intro * 3}</p>"
+        f"<p>{intro * 2}</p><div class='row'>{_card('standards', CARD_TEXT * 3)}"
+        f"{_card('construction', CARD_TEXT * 2)}</div><div class='row'>"
+        f"{_card('hazards', CARD_TEXT * 3)}{_card('solutions', CARD_TEXT * 2)}</div></div></main>"
+        "<footer><p>Contact us</p></footer></body></html>"
+    )
+    found = extract(page, metadata=True)
+    assert "##### Solutions" in found.text
+    assert found.text.count("vulnerable") == 10
+    assert "Contact us" not in found.text
+    assert (found.metadata or {}).get("type") == "landing"

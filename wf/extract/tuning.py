@@ -153,6 +153,13 @@ LANDING_TEXT_SHARE = 0.65
 # ...and when it leaves out this many characters at least: a short article's few teasers
 # and sign-up lines are no sections.
 LANDING_TEXT_LEFT = 500
+# ...and when the choice prints under THIN_PAGE characters (links included) of a page
+# that prints THIN_PAGE_OVER times as many without its named boilerplate: a manual's
+# chapter page (its introduction chosen, its table of contents all links), a thread whose
+# first post was chosen alone. Both figures were flat around these values on the tuning
+# pages (600 to 1500 characters, 2 to 4 times).
+THIN_PAGE = 1000
+THIN_PAGE_OVER = 3.0
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).
