@@ -166,3 +166,20 @@ def test_a_custom_element_named_as_boilerplate_is_judged_by_its_name() -> None:
     assert text.count("first iterated") == 6
     # --full reads every element as it is.
     assert licence in extract_text(page, full=True)
+
+
+def test_the_labels_of_a_row_of_tabs_are_written_apart() -> None:
+    # A code sample's languages as tabs: spans side by side, a box beside them in the same
+    # row (the row is no plain row of short spans), each label a box of its own on screen.
+    tabs = "".join(
+        f'<span role="tab" class="tab">{name}</span>' for name in ("Python", "Node.js", "Ruby")
+    )
+    page = _manual(
+        f'<div class="samples"><div>{tabs}<div class="tab-scroll"></div></div>'
+        f"<pre><code>print('hi')</code></pre></div><p>{SENTENCE * 2}</p>"
+    )
+    text = extract_text(page)
+    assert "Python Node.js Ruby" in text
+    # Spans that are no tabs join as the markup says (a word split into runs).
+    plain = _manual(f"<p>{SENTENCE * 2}<span>Pyth</span><span>on</span></p>")
+    assert "Python" in extract_text(plain)
