@@ -25,7 +25,8 @@ _LINE_NAME = re.compile(tuning.CODE_LINE)
 _GUTTER_NAME = re.compile(tuning.CODE_GUTTER)
 _CELL_NAME = re.compile(tuning.CODE_CELL)
 
-# Elements a browser lays out as blocks inside a <pre>: each starts a new line.
+# Elements a browser lays out as blocks inside a <pre>: each starts a new line (each is in
+# _MAY_NEED_WALK too).
 _BLOCKS = frozenset(
     ("div", "p", "pre", "table", "tbody", "thead", "tr", "td", "th", "li", "ul", "ol", "dl")
 )
@@ -61,11 +62,27 @@ def _gutter(el: Any) -> bool:
     return bool(cls) and _class_verdict(cls) == _GUTTER and _digits_only(el)
 
 
+# Whether a code block may hold a line element, a gutter, a <br> or a block: an
+# over-approximation searched in C, so that the walk below (in Python, element by element)
+# is paid only by the blocks that may need it; most highlighters' token spans (`k`, `n`,
+# `hljs-string`) hold none of these.
+_MAY_NEED_WALK = (
+    "boolean(.//br|.//div|.//p|.//pre|.//table|.//tr|.//td|.//th|.//li|.//ul|.//ol|.//dl|"
+    ".//tbody|.//thead|.//*[contains(@class, 'ine') or "
+    "contains(@class, 'ln') or contains(@class, 'utter') or contains(@class, 'gl') or "
+    "contains(@class, 'num') or contains(@class, 'Line') or contains(@class, 'LN')])"
+)
+
+
 def code_text(pre: Any) -> str:
     """The text of a <pre> (or a code table's cell) with its lines apart and its line
     numbers left out."""
     if not len(pre):
         return pre.text or ""
+    from common.xpath import compiled
+
+    if not compiled(_MAY_NEED_WALK)(pre):
+        return "".join(pre.itertext())
     from lxml import etree
 
     out: list[str] = []
