@@ -183,3 +183,20 @@ def test_the_labels_of_a_row_of_tabs_are_written_apart() -> None:
     # Spans that are no tabs join as the markup says (a word split into runs).
     plain = _manual(f"<p>{SENTENCE * 2}<span>Pyth</span><span>on</span></p>")
     assert "Python" in extract_text(plain)
+
+
+def test_a_heading_anchored_by_its_own_words_is_content() -> None:
+    # "social" and "see also" name share bars and link boxes; as a heading's anchor made
+    # of its own words they name its topic.
+    page = _manual(
+        f'<h2 id="social-auth">Social Auth</h2><p>{SENTENCE * 2}</p>'
+        f'<h2 id="see_also">See also</h2><p>{SENTENCE}</p>'
+    )
+    text = extract_text(page)
+    assert "## Social Auth" in text
+    assert "## See also" in text
+    # An id of other words keeps its meaning: a share bar's heading.
+    from lxml import html as lxml_html
+
+    heading = lxml_html.fragment_fromstring('<h2 id="share-bar-title">Tell a friend</h2>')
+    assert negative_block(heading, "h2")

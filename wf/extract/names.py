@@ -211,6 +211,10 @@ def negative_block(el: Any, tag: str) -> bool:
         # An id made of a heading's words (`sharing-with-a-single-developer`, a
         # documentation or wiki section's anchor) names the topic, not the block's role.
         ident = None
+    elif ident and tag in HEADING and _anchor_of(ident, el):
+        # A heading's anchor made of its own words (`social-auth` on "Social Auth",
+        # `see_also`): the topic, not the block's role.
+        ident = None
     elif ident and ident.startswith("s-") and len(el) and el[0].get("id") == ident[2:]:
         # A section's id made of its anchor's (Django's `s-select-related` around
         # `<span id="select-related">`): the topic again, not the block's role.
@@ -223,6 +227,15 @@ def negative_block(el: Any, tag: str) -> bool:
     if kind == _NAMED_PICTURE:
         return next(el.iterdescendants("p"), None) is None
     return kind != 0
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _anchor_of(ident: str, heading: Any) -> bool:
+    """Whether every word of an id is in the heading's own text."""
+    text = "".join(heading.itertext()).lower()
+    return all(word in text for word in _WORD.findall(lowered(ident)))
 
 
 _class_kinds: dict[str, str] = {}
