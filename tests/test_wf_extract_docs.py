@@ -149,25 +149,6 @@ def test_cards_the_choice_leaves_out_count_as_the_page() -> None:
     assert (found.metadata or {}).get("type") == "landing"
 
 
-def test_a_custom_element_named_as_boilerplate_is_judged_by_its_name() -> None:
-    # A web component's tag says what it is, as a class would: the licence footer and the
-    # feedback box inside the documentation's main box are left out, a component of
-    # another name stays.
-    licence = "Except as otherwise noted, the content of this page is licensed under CC BY 4.0."
-    page = _manual(
-        f"<p>{SENTENCE * 2}</p><api-example><p>{SENTENCE}</p></api-example>"
-        f"<docs-content-footer><p>{licence}</p><p>Last updated 2025-12-18.</p>"
-        "</docs-content-footer><docs-feedback><p>Was this page helpful? Tell us what we "
-        "can do better on this page of the manual.</p></docs-feedback>"
-    )
-    text = extract_text(page)
-    assert licence not in text
-    assert "helpful" not in text
-    assert text.count("first iterated") == 6
-    # --full reads every element as it is.
-    assert licence in extract_text(page, full=True)
-
-
 def test_the_labels_of_a_row_of_tabs_are_written_apart() -> None:
     # A code sample's languages as tabs: spans side by side, a box beside them in the same
     # row (the row is no plain row of short spans), each label a box of its own on screen.

@@ -314,28 +314,6 @@ def clean(
     junk = JUNK_MAIN if main else JUNK
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     _drop_hidden(root)
-    if main:
-        _name_custom(root)
-
-
-# Custom elements (a hyphen in the tag): a web component's name says what it is, as a class
-# does, but the walk reads only the tags it knows as blocks.
-_CUSTOM_XPATH = "//*[contains(local-name(), '-')]"
-
-
-def _name_custom(root: Any) -> None:
-    """Custom elements whose tag names boilerplate (`devsite-content-footer`,
-    `mdn-sidebar-filter`, `header-menu`) become a `div` of that class: blocks that the
-    choice and the pruning judge by their names, as they judge a div so named. Other
-    custom elements stay what they were (most wrap inline text or nothing)."""
-    from wf.extract.names import negative_words
-
-    for el in _xpath(_CUSTOM_XPATH)(root):
-        tag = el.tag
-        if isinstance(tag, str) and negative_words(tag):
-            cls = el.get("class")
-            el.set("class", f"{cls} {tag}" if cls else tag)
-            el.tag = "div"
 
 
 def _expand_noscript(
