@@ -1093,3 +1093,45 @@ def test_save_never_writes_through_a_link_planted_at_its_temporary_name(tmp_path
         store.save(_full_entry())  # type: ignore[attr-defined]
     assert outside.read_bytes() == b"precious"
     assert not (tmp_path / "c" / ("k" * 40 + ".wfc")).exists()
+
+
+def test_fields_named_by_connection_are_neither_kept_nor_taken_from_a_304(tmp_path):
+    """RFC 9110 7.6.1 and RFC 9111 3.2: a field that Connection names is hop-by-hop, for
+    that one connection: not stored with the answer, and not used to update an entry
+    from a 304 (whose own Connection names its own)."""
+    from common.http.cache import MISS, REVALIDATED, _kept_headers, cache_key, cached_fetch
+
+    store = _store(tmp_path)
+    stored = {
+        "etag": '"e"',
+        "cache-control": "max-age=0",
+        "connection": "Keep-Alive, X-Hop ,, x-Other",
+        "x-hop": "this connection's",
+        "x-other": "this connection's too",
+        "x-end": "stored",
+        "x-kept": "stored",
+    }
+    not_modified = {
+        "etag": '"e"',
+        "connection": "X-End,X-New",
+        "x-end": "the 304's connection's",
+        "x-new": "the 304's connection's",
+        "x-kept": "from the 304",
+        "x-hop": "end to end this time",
+    }
+    get = Getter(_resp(200, stored), _resp(304, not_modified, body=b""))
+    assert cached_fetch(URL, {}, store, get)[1] == MISS  # type: ignore[arg-type]
+    key = cache_key(URL, {})
+    entry = store.load(key)  # type: ignore[attr-defined]
+    assert entry is not None and entry.headers == {
+        "etag": '"e"', "cache-control": "max-age=0", "x-end": "stored", "x-kept": "stored",
+    }  # fmt: skip
+    out, how = cached_fetch(URL, {}, store, get)  # type: ignore[arg-type]
+    want = {
+        "etag": '"e"', "cache-control": "max-age=0", "x-end": "stored",
+        "x-kept": "from the 304", "x-hop": "end to end this time",
+    }  # fmt: skip
+    assert how == REVALIDATED and out.headers == want
+    assert store.load(key).headers == want  # type: ignore[attr-defined]
+    # Without a Connection field no other field is hop-by-hop, whatever its name.
+    assert _kept_headers({"xxxx": "kept", "etag": '"e"'}) == {"xxxx": "kept", "etag": '"e"'}

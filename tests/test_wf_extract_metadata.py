@@ -1161,6 +1161,69 @@ def test_marked_dates_are_read_in_the_first_elements_only():
     assert visible_date(root, body, "en") == "2025-01-02"
 
 
+@pytest.mark.parametrize(
+    "marked",
+    [
+        '<time itemprop="datePublished" datetime="2025-01-05">Jan 5</time>',
+        '<time itemprop="dateCreated" datetime="2025-01-05">Jan 5</time>',
+        '<span itemprop="datePublished">2025-01-05</span>',
+        '<span itemprop="dateCreated" content="2025-01-05">x</span>',
+    ],
+)
+def test_a_microdata_publication_date_beats_a_plain_date_before_it(marked):
+    # The itemprop's own words name the publication: its element carries no value of
+    # its own (no data-* attribute) to read them from.
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body('<span class="date">2025-01-02</span>' + marked)
+    assert visible_date(root, body, "en") == "2025-01-05"
+    root, body = _body(marked + '<span class="date">2025-01-02</span>')
+    assert visible_date(root, body, "en") == "2025-01-05"
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        # A date in another area is passed over, and the page's after it still read.
+        (
+            '<div class="comments"><span class="date">2023-12-27</span></div>'
+            '<span class="date">2024-01-02</span>',
+            "2024-01-02",
+        ),
+        # The id names the date as the class does.
+        (
+            '<span id="date-updated">2025-01-03</span><span class="date">2025-01-02</span>',
+            "2025-01-02",
+        ),
+        (
+            '<span class="date">2025-01-02</span><span id="published-on">2025-01-05</span>',
+            "2025-01-05",
+        ),
+        # A data-* attribute's name says what its value dates, whatever words the value
+        # holds around the date.
+        (
+            '<div data-published="Jan 5, 2025, updated Feb 1, 2025">x</div>'
+            '<span class="date">2025-01-02</span>',
+            "2025-01-05",
+        ),
+    ],
+)
+def test_marked_dates_labelled_by_id_or_attribute_name_and_past_other_areas(html, expected):
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body(html)
+    assert visible_date(root, body, "en") == expected
+
+
+def test_the_date_under_the_heading_is_read_in_the_page_s_day_order():
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body("<h1>T</h1><p>03/04/2025</p>")
+    assert visible_date(root, body, "de") == "2025-04-03"
+    root, body = _body("<h1>T</h1><p>03/04/2025</p>")
+    assert visible_date(root, body, "en") == "2025-03-04"
+
+
 def test_in_other_area_looks_thirty_ancestors_up_to_the_body():
     from wf.extract.metadata.pagedates import in_other_area
 
@@ -1362,6 +1425,9 @@ def test_jsonld_people():
     assert people({"@id": "#ann"}) is None
     assert people({"@id": "#bo"}, named) is None
     assert people({"@id": "#ann", "name": "Cy Ho"}, named) == "Cy Ho"
+    # A reference to no named object keeps what it holds itself.
+    assert people({"@id": "#cy", "@value": "Cy Ho"}, named) == "Cy Ho"
+    assert people(["http://news.example/ann", "Bo Ek"]) == "Bo Ek"
     assert people(["https://news.example/ann", "www.x.example", "//x", "Bo Ek"]) == "Bo Ek"
     many = [f"Writer {n}" for n in range(12)]
     assert people(many) == ", ".join(many[:10])
@@ -1394,6 +1460,7 @@ def test_jsonld_url_of(value, expected):
         ("/tides/", "https://news.example/x", "news.example/tides"),
         ("  https://news.example/tides  ", None, "news.example/tides"),
         ("HTTP://news.example/", None, "news.example"),
+        ("https://news.example/BOX/", None, "news.example/BOX"),
         ("ftp://news.example/tides", None, None),
         ("/tides", None, None),
         ("http://[::1/tides", None, None),
@@ -1430,6 +1497,10 @@ def test_jsonld_page_about():
     assert bare.about({"url": "https://news.example/seas"}) is None
     assert bare.about({"url": "https://news.example/tides"}) is True
     assert bare.about({"url": "/tides"}, "https://news.example/") is True
+    # A canonical written relative to the page's address is that address's.
+    relative = Page(None, {}, {"canonical": "/seas"}, "https://news.example/tides")
+    assert relative.about({"url": "https://news.example/seas"}) is True
+    assert relative.about({"url": "https://news.example/other"}) is False
 
 
 def test_jsonld_loads_and_entities():
@@ -1644,6 +1715,100 @@ def test_jsonld_objects_of_limits_and_wrappers(monkeypatch):
     monkeypatch.setattr(jsonld, "MAX_JSONLD_CHARS", 1000)
     monkeypatch.setattr(jsonld, "MAX_JSONLD_TOTAL", 2 * len(one))
     assert len(objects(one, one, one)) == 2
+
+
+def test_jsonld_objects_of_reads_only_json_ld_scripts_in_their_order():
+    from wf.extract.metadata import jsonld
+    from wf.extract.parse import parse_fast
+
+    def objects(body: str) -> list:
+        return jsonld.objects_of(parse_fast(f"<html><head>{body}</head></html>"))
+
+    one = '{"@type": "A"}'
+    # Only a <script> is JSON-LD, whatever another element's type says.
+    assert objects(f'<div type="application/ld+json">{one}</div>') == []
+    # A script of another kind (or none) is passed over, not the end of the look.
+    assert objects(
+        f'<script>var a = 1;</script><script type="text/javascript">{one}</script>'
+        f'<script type="application/ld+json">{one}</script>'
+    ) == [{"@type": "A"}]
+
+
+def test_jsonld_an_empty_script_costs_no_budget(monkeypatch):
+    from wf.extract.metadata import jsonld
+    from wf.extract.parse import parse_fast
+
+    one = '{"@type": "A"}'
+    monkeypatch.setattr(jsonld, "MAX_JSONLD_TOTAL", len(one))
+    tags = f'<script type="application/ld+json"></script><script type="application/ld+json">{one}</script>'
+    assert jsonld.objects_of(parse_fast(f"<html><head>{tags}</head></html>")) == [{"@type": "A"}]
+
+
+@pytest.mark.parametrize("wrapper", [("<!--", "-->"), ("/*<![CDATA[*/", "/*]]>*/")])
+def test_jsonld_a_long_script_loses_its_end_wrapper_and_nothing_else(wrapper):
+    """The end wrapper is looked for in the last 64 characters only: the rest of a longer
+    script is kept whole, not a character lost or doubled where the two parts meet."""
+    from wf.extract.metadata import jsonld
+    from wf.extract.parse import parse_fast
+
+    name = "".join(chr(ord("a") + n % 26) for n in range(100))
+    body = json.dumps({"@type": "A", "name": name})
+    script = f'<script type="application/ld+json">{wrapper[0]}{body}{wrapper[1]}</script>'
+    found = jsonld.objects_of(parse_fast(f"<html><head>{script}</head></html>"))
+    assert found == [{"@type": "A", "name": name}]
+
+
+def test_jsonld_entities_depth_counts_each_list_and_a_deep_branch_ends_only_itself():
+    from wf.extract.metadata import jsonld
+
+    def nested(levels: int, kind: str = "Deep") -> object:
+        value: object = {"@type": kind}
+        for _ in range(levels):
+            value = [value]
+        return value
+
+    assert [e["@type"] for e in jsonld._entities(nested(jsonld.MAX_DEPTH))] == ["Deep"]
+    assert list(jsonld._entities(nested(jsonld.MAX_DEPTH + 1))) == []
+    # The branch past the depth is skipped; its siblings are still read.
+    data = [nested(jsonld.MAX_DEPTH + 5), {"@type": "Shallow"}]
+    assert [e["@type"] for e in jsonld._entities(data)] == ["Shallow"]
+
+
+def test_jsonld_read_the_page_entity_with_and_without_a_main_one():
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.jsonld import Page, read
+    from wf.extract.parse import parse_fast
+
+    def found(objects: list, title: str | None = None) -> dict:
+        script = f'<script type="application/ld+json">{json.dumps(objects)}</script>'
+        out = empty()
+        read(parse_fast(f"<html><head>{script}</head></html>"), out, Page(title, {}, {}, None))
+        return out
+
+    ann = {"@type": "Person", "@id": "#ann", "name": "Ann Lee"}
+    # The page entity alone: its title is chosen against the page's <title>, and its
+    # author may be a reference to a Person in the graph.
+    page = {
+        "@type": "WebPage",
+        "headline": "rise and fall",
+        "name": "Tide",
+        "author": {"@id": "#ann"},
+    }
+    got = found([page, ann], "Tide - Wiki")
+    assert (got["title"], got["author"]) == ("Tide", "Ann Lee")
+    # With a main entity (even one without a title) the page entity gives no title.
+    got = found([{"@type": "Recipe"}, {"@type": "WebPage", "name": "Page"}])
+    assert (got["title"], got["type"]) == (None, "recipe")
+
+
+def test_jsonld_a_creator_by_reference():
+    from wf.extract.metadata import empty
+    from wf.extract.metadata.jsonld import _fill_from_entity
+
+    found = empty()
+    named = {"#bo": {"@id": "#bo", "name": "Bo Ek"}}
+    _fill_from_entity({"headline": "Tides", "creator": {"@id": "#bo"}}, found, None, named=named)
+    assert found["author"] == "Bo Ek"
 
 
 # --- head.py's parts, case by case -------------------------------------------------------
@@ -1992,6 +2157,8 @@ def test_the_address_date_is_the_canonical_s_then_og_url_then_the_page_s():
         ("i.jpg", None, None),
         ("javascript:alert(1)", "https://x.example/", None),
         ("HTTPS://y.example/i.jpg", None, "HTTPS://y.example/i.jpg"),
+        ("http://y.example/i.jpg", None, "http://y.example/i.jpg"),
+        ("i.jpg", "http://x.example/a/", "http://x.example/a/i.jpg"),
         ("http://[::1/i.jpg", None, None),
     ],
 )
@@ -2008,7 +2175,7 @@ def test_finish_cleans_every_value():
     found.update(
         author="  By Ann Lee ",
         date="December 27, 2014",
-        modified="2015-01-02T10:00:00Z",
+        modified="2015-01-02 10:00:00.000Z",
         canonical_url="/c",
         image="i.jpg",
         type="NewsArticle",
@@ -2026,7 +2193,10 @@ def test_finish_cleans_every_value():
         "https://x.example/a/i.jpg",
         "newsarticle",
     )
-    assert out["title"].startswith("T x") and len(out["title"]) <= MAX_VALUE_CHARS
+    assert out["title"].startswith("T x") and len(out["title"]) == MAX_VALUE_CHARS
+    found = empty()
+    found["modified"] = "soon"
+    assert _finish(found, None)["modified"] is None
     assert out["description"] is None
     found = empty()
     found["author"] = "By "
@@ -2079,6 +2249,19 @@ def test_metadata_extract_gives_the_page_s_url_to_json_ld():
         f'<html><head><script type="application/ld+json">{ld}</script></head><body>x</body></html>'
     )
     assert metadata.extract(parse_fast(html), url)["title"] == "Mine"
+
+
+def test_metadata_extract_gives_the_page_s_url_to_the_byline():
+    # A link to an author's page counts only on the page's own site, which the URL names.
+    from wf.extract import metadata
+    from wf.extract.parse import parse_fast
+
+    html = (
+        '<html><body><h1>T</h1><p>x</p><a href="https://news.example/author/bo">Bo Ek</a>'
+        "</body></html>"
+    )
+    assert metadata.extract(parse_fast(html), "https://news.example/s/t.html")["author"] == "Bo Ek"
+    assert metadata.extract(parse_fast(html), "https://other.example/s/t.html")["author"] is None
 
 
 def test_metadata_extract_reads_what_a_reader_sees_in_the_body_only():

@@ -41,7 +41,8 @@ MAGIC = b"wf-cache 1\n"
 SUFFIX = ".wfc"
 _TMP_PREFIX = ".tmp-"
 _TMP_MAX_AGE = 3600.0  # a temporary file this old belonged to a process that died
-# Not kept: hop-by-hop fields, what described the encoded body we no longer hold, cookies.
+# Not kept: hop-by-hop fields (and those an answer's Connection names: _hop_by_hop), what
+# described the encoded body we no longer hold, cookies.
 _DROPPED = frozenset(
     {
         "connection",
@@ -350,8 +351,16 @@ def open_cache(max_bytes: int) -> HttpCache:
     return HttpCache(cache_dir(), max_bytes)
 
 
+def _hop_by_hop(headers: Mapping[str, str]) -> frozenset[str]:
+    """The fields an answer's Connection names (RFC 9110 7.6.1): they were for that one
+    connection, so they are neither stored nor used to update an entry (RFC 9111 3.2)."""
+    named = (name.strip().lower() for name in headers.get("connection", "").split(","))
+    return frozenset(name for name in named if name)
+
+
 def _kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
-    return {k: v for k, v in headers.items() if k not in _DROPPED}
+    dropped = _DROPPED | _hop_by_hop(headers)
+    return {k: v for k, v in headers.items() if k not in dropped}
 
 
 def cached_fetch(
@@ -402,7 +411,8 @@ def cached_fetch(
             # Age and Date describe the answer now validated: the 304's, or none.
             entry.headers.pop("age", None)
             entry.headers.pop("date", None)
-            entry.headers.update({k: v for k, v in resp.headers.items() if k not in _NOT_UPDATED})
+            not_updated = _NOT_UPDATED | _hop_by_hop(resp.headers)
+            entry.headers.update({k: v for k, v in resp.headers.items() if k not in not_updated})
             entry.request_time, entry.response_time = sent, time.time()
             _save_quietly(cache, entry)
             out = entry.response(url)
