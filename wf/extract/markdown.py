@@ -309,9 +309,8 @@ class MarkdownWriter:
                         skip_subtree()
                         skipped = el
                         continue
-                    self.start_block(el, tag)
-                    if tag == "pre":
-                        skip_subtree()
+                    if self.start_block(el, tag):
+                        skip_subtree()  # written whole: a code block
                         skipped = el
                         continue
                 elif tag == "br":
@@ -346,7 +345,8 @@ class MarkdownWriter:
             self.drop_empty_sections()
         return self.text()
 
-    def start_block(self, el: Any, tag: str) -> None:
+    def start_block(self, el: Any, tag: str) -> bool:
+        """Opens a block; True when the block was written whole (its subtree is done)."""
         tables = self.tables
         in_data = bool(tables) and tables[-1][0]
         if in_data and tag in ("tr", "td", "th"):
@@ -355,7 +355,18 @@ class MarkdownWriter:
             else:
                 self.flush_cell_text()
                 self.inline_only += 1
-            return
+            return False
+        if tag == "table":
+            from wf.extract.codetext import table_code
+
+            code = table_code(el)
+            if code is not None:
+                if self.inline_only:
+                    self.parts.append(" ")
+                elif self.parts:
+                    self.flush()
+                self.emit_code(code[0], code[1])
+                return True
         if self.inline_only:
             self.parts.append(" ")
         elif self.parts:
@@ -388,9 +399,13 @@ class MarkdownWriter:
         elif tag == "blockquote":
             self.quote += 1
         elif tag == "pre":
-            self.emit_pre(el)
+            from wf.extract.codetext import code_text
+
+            self.emit_code(code_text(el), el)
+            return True
         elif tag == "table":
             tables.append([is_data_table(el), object(), [], []])
+        return False
 
     def end_block(self, el: Any, tag: str) -> None:
         tables = self.tables
@@ -463,8 +478,8 @@ class MarkdownWriter:
         self.parts.clear()
         self.flushes += 1
 
-    def emit_pre(self, el: Any) -> None:
-        raw = "".join(el.itertext())
+    def emit_code(self, raw: str, el: Any) -> None:
+        """A code block's text fenced, with the language `el` (its <pre>) is marked with."""
         lines = [line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")]
         while lines and not lines[0]:
             lines.pop(0)

@@ -127,6 +127,11 @@ _STATE = re.compile(
 )
 
 
+# A documentation note's box: Sphinx names it after its title (`admonition-dates`,
+# `admonition-you-can-t-share-pickles`), whose words say nothing of the box's role.
+_ADMONITION = "admonition"
+
+
 def lowered(token: str) -> str:
     """camelCase and snake_case with the same word boundaries as kebab-case."""
     low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
@@ -144,7 +149,7 @@ def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""
     low = lowered(token)
-    if _STATE.fullmatch(low):
+    if _STATE.fullmatch(low) or low.startswith(_ADMONITION):
         return 0
     if "embed" in low:
         return 0  # an embedded post (social-media-embed) is quoted content
@@ -213,6 +218,14 @@ def negative_block(el: Any, tag: str) -> bool:
         # An id made of a heading's words (`sharing-with-a-single-developer`, a
         # documentation or wiki section's anchor) names the topic, not the block's role.
         ident = None
+    elif ident and tag in HEADING and _anchor_of(ident, el):
+        # A heading's anchor made of its own words (`social-auth` on "Social Auth",
+        # `see_also`): the topic, not the block's role.
+        ident = None
+    elif ident and ident.startswith("s-") and len(el) and el[0].get("id") == ident[2:]:
+        # A section's id made of its anchor's (Django's `s-select-related` around
+        # `<span id="select-related">`): the topic again, not the block's role.
+        ident = None
     if not cls and not ident:
         return False
     kind = _negative_kind(f"{cls} {ident}" if cls and ident else cls or ident)
@@ -223,6 +236,15 @@ def negative_block(el: Any, tag: str) -> bool:
     if kind == _NAMED_PAGER:
         return _pager_sized(el)
     return kind != 0
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _anchor_of(ident: str, heading: Any) -> bool:
+    """Whether every word of an id is in the heading's own text."""
+    text = "".join(heading.itertext()).lower()
+    return all(word in text for word in _WORD.findall(lowered(ident)))
 
 
 def _pager_sized(el: Any) -> bool:

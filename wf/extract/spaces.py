@@ -133,6 +133,8 @@ def apart(el: Any, text: str, before: str) -> bool:
     prev = el.getprevious()
     if prev is None or prev.tag != "span" or prev.tail:
         return False
+    if el.get("role") == "tab" and prev.get("role") == "tab":
+        return True  # the labels of a row of tabs (a code sample's languages) are boxes
     box = el.getparent()
     if box is None or box.tag == "p" or box.text or len(box) > SHOWN_APART_MAX:
         return False

@@ -160,6 +160,13 @@ LANDING_TEXT_SHARE = 0.65
 # ...and when it leaves out this many characters at least: a short article's few teasers
 # and sign-up lines are no sections.
 LANDING_TEXT_LEFT = 500
+# ...and when the choice prints under THIN_PAGE characters (links included) of a page
+# that prints THIN_PAGE_OVER times as many without its named boilerplate: a manual's
+# chapter page (its introduction chosen, its table of contents all links), a thread whose
+# first post was chosen alone. Both figures were flat around these values on the tuning
+# pages (600 to 1500 characters, 2 to 4 times).
+THIN_PAGE = 1000
+THIN_PAGE_OVER = 3.0
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).
@@ -245,3 +252,17 @@ CONTROL_MAX = 40  # characters: a control's box is short
 # Boxes inside a post that are never its body: the comments under a question or an
 # answer (when the post is not itself a comment) and the author's signature.
 POST_SIDE = r"comment|signature|(?<![a-z])sig(?![a-z])"
+
+# Code blocks (wf/extract/codetext.py), matched on lowered class tokens. A line element:
+# highlighters that draw one element a line (Shiki's and Chroma's `line`, CodeMirror's
+# `cm-line`, Prism's `token-line`, Monaco's `view-line`, Expressive Code's `ec-line`).
+CODE_LINE = r"(?:^|-)line$"
+# A line-number gutter, whole tokens (Pygments' linenos, Chroma's lnt and ln, Rouge's
+# gutter and gl, highlight.js's hljs-ln-numbers, GitHub's blob-num, CodeMirror's
+# linenumber): dropped only when it holds nothing but digits.
+CODE_GUTTER = (
+    r"(?:[a-z-]*-)?(?:gutters?|linenos?|linenodiv|linenumbers?|line-numbers?-rows|"
+    r"line-number|lnt|ln|lnum)|gl|hljs-ln-numbers?|hljs-ln-n|blob-num"
+)
+# The code cell beside a gutter in a table laid out as code, whole tokens.
+CODE_CELL = r"code|lntd|rouge-code|hljs-ln-code|blob-code|blob-code-inner"

@@ -14,7 +14,14 @@ The same when the choice prints under tuning.LANDING_TEXT_SHARE of the text outs
 that the page prints without its named boilerplate, leaving out tuning.LANDING_TEXT_LEFT
 characters of it at least (counted on the block records: the cards, calls to action and
 short answers a service page is made of are text but no prose), on such a page or on a
-documentation page (which keeps its kind), unless the choice sits in a table cell.
+documentation page (which keeps its kind), unless the choice sits in a table cell. What
+the content rule leaves out inside the choice (a card that did not join its siblings)
+counts as the page's text unless it is named boilerplate: the page read whole keeps it.
+
+And the same when the choice is thin: it prints under tuning.THIN_PAGE characters, links
+included, and the page without its named boilerplate THIN_PAGE_OVER times as many (a
+chapter's page of a manual: a short introduction chosen beside a table of contents that
+is all links, which the counts above leave out).
 """
 
 from __future__ import annotations
@@ -109,9 +116,53 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     def other(b: BlockRecord) -> bool:
         return (feeds and b.tag == "li" and b.good > 0) or negative(b)
 
-    page = shown + _words(blocks, 1, best, other) + _words(blocks, chosen.end, len(blocks), other)
+    # Inside the choice, what prune() left out counts unless it is named boilerplate: the
+    # page read whole keeps it (cards that did not join the chosen one).
+    inside = _words(blocks, best, chosen.end, lambda b: b is not chosen and negative(b))
+    page = inside + _words(blocks, 1, best, other) + _words(blocks, chosen.end, len(blocks), other)
     page += blocks[0].own - blocks[0].own_link
     if page - shown < tuning.LANDING_TEXT_LEFT or shown >= share * page:
+        return None
+    return shown, page
+
+
+def _all_text(
+    blocks: list[BlockRecord], start: int, end: int, drop: Callable[[BlockRecord], bool]
+) -> int:
+    """Characters of text, links included, in blocks[start:end] without the outermost
+    blocks `drop` takes."""
+    text = 0
+    i = start
+    while i < end:
+        b = blocks[i]
+        if drop(b):
+            i = b.end
+            continue
+        text += b.own
+        i += 1
+    return text
+
+
+def _thin(analysis: Analysis) -> tuple[int, int] | None:
+    """The characters the choice prints and those the page prints without its named
+    boilerplate, links included, when the first are under tuning.THIN_PAGE and the second
+    tuning.THIN_PAGE_OVER times as many; else None."""
+    from wf.extract import blocks as rules
+    from wf.extract.records import negative
+
+    blocks, best = analysis.blocks, analysis.best_index
+    prune = rules.prune_lenient if analysis.lenient else rules.prune
+    chosen = blocks[best]
+    if chosen.text >= tuning.THIN_PAGE:
+        # What prune() leaves out can only make it shorter: only a choice this short
+        # before pruning is counted.
+        shown = _all_text(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
+    else:
+        shown = chosen.text
+    if shown >= tuning.THIN_PAGE or blocks[0].text < tuning.THIN_PAGE_OVER * shown:
+        return None
+    page = _all_text(blocks, 0, len(blocks), negative)
+    if page < tuning.THIN_PAGE_OVER * shown:
         return None
     return shown, page
 
@@ -120,6 +171,14 @@ def _in_cell(el: Any) -> bool:
     """Whether the choice sits in a table cell: a page laid out in tables (an old forum,
     one post a row) has cells beside it, not sections."""
     return el.tag in _CELLS or any(True for _ in el.iterancestors(*_CELLS))
+
+
+def _whole(analysis: Analysis) -> bool:
+    """The page to be read whole: a landing page, unless it is documentation."""
+    analysis.best, analysis.best_index = None, -1
+    if analysis.kind != tuning.DOCUMENTATION:
+        analysis.kind = tuning.LANDING
+    return True
 
 
 def second_opinion(analysis: Analysis) -> bool:
@@ -137,10 +196,17 @@ def second_opinion(analysis: Analysis) -> bool:
             found[1],
             100 * tuning.LANDING_TEXT_SHARE,
         )
-        analysis.best, analysis.best_index = None, -1
-        if kind != tuning.DOCUMENTATION:
-            analysis.kind = tuning.LANDING
-        return True
+        return _whole(analysis)
+    thin = _thin(analysis) if found is None else None
+    if thin is not None and not _in_cell(analysis.best):
+        trace.trace(
+            "extract: landing: the choice prints %d characters, under %d, of the %d the "
+            "page prints without its named boilerplate: the page read whole without it",
+            thin[0],
+            tuning.THIN_PAGE,
+            thin[1],
+        )
+        return _whole(analysis)
     if kind == tuning.DOCUMENTATION:
         return False
     chosen, page = analysis.blocks[best].good, analysis.blocks[0].raw

@@ -1,0 +1,183 @@
+"""Documentation pages of our own: what a manual's page keeps (its notes, every section,
+its code) and what it leaves out; wf/extract/names.py's reading of documentation names
+and the thin-page rule of wf/extract/kinds/landing.py."""
+
+from __future__ import annotations
+
+from wf.extract import extract, extract_text
+from wf.extract.names import negative_block
+
+SENTENCE = "The query runs when the set is first iterated, sliced with a step, or pickled. "
+
+
+def _manual(body: str) -> str:
+    return (
+        "<html><head><title>QuerySet reference</title></head><body>"
+        '<nav class="sidebar"><ul><li><a href="/a">Models</a></li><li><a href="/b">Queries'
+        "</a></li></ul></nav>"
+        f"<main><h1>QuerySet reference</h1><p>{SENTENCE * 3}</p>{body}</main>"
+        "<footer><p>Copyright the authors.</p></footer></body></html>"
+    )
+
+
+def test_a_note_named_after_its_title_is_content() -> None:
+    # Sphinx names an admonition after its title: "share" and "dates" name no share bar
+    # and no dateline here.
+    note = "Pickles made by one version cannot be read by another, so never share them."
+    page = _manual(
+        '<div class="admonition admonition-you-can-t-share-pickles-between-versions">'
+        f'<p class="admonition-title">Share pickles</p><p>{note}</p></div>'
+        f'<div class="admonition admonition-dates"><p>{SENTENCE}</p></div>'
+        f"<p>{SENTENCE * 2}</p>"
+    )
+    text = extract_text(page)
+    assert note in text
+    assert text.count("first iterated") == 6
+
+
+def test_a_section_named_after_its_anchor_is_content() -> None:
+    # Django's sections: id="s-<anchor>" around the anchor's own element. The words of the
+    # anchor (related, dates) say what the section is about, not what the box is.
+    section = "select_related() follows foreign keys and selects the related objects too."
+    page = _manual(
+        '<section id="s-select-related"><span id="select-related"></span>'
+        f"<h2>select_related()</h2><p>{section * 3}</p></section>"
+        '<section id="s-dates"><span id="dates"></span>'
+        f"<h2>dates()</h2><p>{SENTENCE * 2}</p></section>"
+    )
+    text = extract_text(page)
+    assert section * 3 in text
+    assert "## dates()" in text
+
+
+def test_an_id_that_only_starts_with_s_keeps_its_meaning() -> None:
+    from lxml import html as lxml_html
+
+    footer = lxml_html.fragment_fromstring('<div id="s-footer-brands"><ul><li>a</li></ul></div>')
+    assert negative_block(footer, "div")
+    # ...and a section's id names its anchor only when that anchor is its first child.
+    other = lxml_html.fragment_fromstring(
+        '<section id="s-related"><span id="elsewhere"></span><p>x</p></section>'
+    )
+    assert negative_block(other, "section")
+    own = lxml_html.fragment_fromstring(
+        '<section id="s-related"><span id="related"></span><p>x</p></section>'
+    )
+    assert not negative_block(own, "section")
+
+
+INTRO = "Indexes are a common way to enhance database performance, but they add overhead too. "
+
+
+def _chapter(entries: int) -> str:
+    toc = "".join(
+        f'<dt><a href="/docs/indexes-{i}.html">11.{i}. Index topic {i} and what it covers</a></dt>'
+        for i in range(1, entries + 1)
+    )
+    return (
+        "<html><head><title>Chapter 11. Indexes</title></head><body>"
+        "<nav class='navbar'><a href='/'>Home</a> <a href='/about'>About</a></nav>"
+        "<div id='docContent'><div class='chapter'><h2>Chapter 11. Indexes</h2>"
+        f"<div class='toc'><p><strong>Table of Contents</strong></p><dl>{toc}</dl></div>"
+        f"<p>{INTRO * 3}</p></div></div>"
+        "<footer><p>Copyright the project.</p></footer></body></html>"
+    )
+
+
+def test_a_thin_chapter_page_is_read_whole_without_its_frame() -> None:
+    # A manual's chapter page: a short introduction, and a table of contents that is all
+    # links, three times as long: the page is read whole, its navigation and footer left
+    # out, and it stays documentation.
+    found = extract(
+        _chapter(16), url="https://example.org/docs/current/indexes.html", metadata=True
+    )
+    assert "11.16. Index topic 16 and what it covers" in found.text
+    assert found.text.count("enhance database performance") == 3
+    assert "Home" not in found.text
+    assert "Copyright" not in found.text
+    assert (found.metadata or {}).get("type") == "documentation"
+
+
+def test_a_short_choice_on_a_short_page_stays() -> None:
+    # Two entries beside the introduction: the page holds no more than twice the choice.
+    text = extract_text(_chapter(2), url="https://example.org/docs/current/indexes.html")
+    assert "Index topic 1 " not in text
+    assert text.count("enhance database performance") == 3
+
+
+def test_a_short_article_with_named_boilerplate_stays() -> None:
+    links = "".join(
+        f'<li><a href="/s/{i}">Another story of the day, number {i}</a></li>' for i in range(30)
+    )
+    page = (
+        "<html><body><nav><ul>" + links + "</ul></nav><article><h1>Storm</h1>"
+        f"<p>{INTRO * 4}</p></article><div class='related-stories'><ul>{links}</ul></div>"
+        "<footer><ul>" + links + "</ul></footer></body></html>"
+    )
+    text = extract_text(page)
+    assert "Another story" not in text
+
+
+CARD_TEXT = "Many workers do not know the hazards at their work, which makes them vulnerable. "
+
+
+def _card(title: str, words: str) -> str:
+    return (
+        f'<div class="col-md-6"><div class="panel"><div class="panel-body"><h5>'
+        f'<a href="/{title}">{title.title()}</a></h5><p>{words}</p></div></div></div>'
+    )
+
+
+def test_cards_the_choice_leaves_out_count_as_the_page() -> None:
+    # A topic page: its introduction, then cards of a heading link and a paragraph. The
+    # article rule keeps the introduction and drops the cards (they did not join it), yet
+    # they are most of the page's text: the page is read whole without its frame.
+    intro = "Working with electricity can be dangerous for anyone near power lines. "
+    page = (
+        "<html><head><title>Electrical safety</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/x'>Topics</a></nav>"
+        f"<main><h1>Electrical safety</h1><div class='field-body'><p>{intro * 3}</p>"
+        f"<p>{intro * 2}</p><div class='row'>{_card('standards', CARD_TEXT * 3)}"
+        f"{_card('construction', CARD_TEXT * 2)}</div><div class='row'>"
+        f"{_card('hazards', CARD_TEXT * 3)}{_card('solutions', CARD_TEXT * 2)}</div></div></main>"
+        "<footer><p>Contact us</p></footer></body></html>"
+    )
+    found = extract(page, metadata=True)
+    assert "##### Solutions" in found.text
+    assert found.text.count("vulnerable") == 10
+    assert "Contact us" not in found.text
+    assert (found.metadata or {}).get("type") == "landing"
+
+
+def test_the_labels_of_a_row_of_tabs_are_written_apart() -> None:
+    # A code sample's languages as tabs: spans side by side, a box beside them in the same
+    # row (the row is no plain row of short spans), each label a box of its own on screen.
+    tabs = "".join(
+        f'<span role="tab" class="tab">{name}</span>' for name in ("Python", "Node.js", "Ruby")
+    )
+    page = _manual(
+        f'<div class="samples"><div>{tabs}<div class="tab-scroll"></div></div>'
+        f"<pre><code>print('hi')</code></pre></div><p>{SENTENCE * 2}</p>"
+    )
+    text = extract_text(page)
+    assert "Python Node.js Ruby" in text
+    # Spans that are no tabs join as the markup says (a word split into runs).
+    plain = _manual(f"<p>{SENTENCE * 2}<span>Pyth</span><span>on</span></p>")
+    assert "Python" in extract_text(plain)
+
+
+def test_a_heading_anchored_by_its_own_words_is_content() -> None:
+    # "social" and "see also" name share bars and link boxes; as a heading's anchor made
+    # of its own words they name its topic.
+    page = _manual(
+        f'<h2 id="social-auth">Social Auth</h2><p>{SENTENCE * 2}</p>'
+        f'<h2 id="see_also">See also</h2><p>{SENTENCE}</p>'
+    )
+    text = extract_text(page)
+    assert "## Social Auth" in text
+    assert "## See also" in text
+    # An id of other words keeps its meaning: a share bar's heading.
+    from lxml import html as lxml_html
+
+    heading = lxml_html.fragment_fromstring('<h2 id="share-bar-title">Tell a friend</h2>')
+    assert negative_block(heading, "h2")
