@@ -225,9 +225,22 @@ CONSENT_CORE = (
 
 # Threads: where a post names its author and date (class, id or itemprop), and the short
 # controls around posts (votes, share, follow, flag, reply, "log in to reply").
-POST_AUTHOR = r"author|user-?name|poster|nickname|member-?name|display-?name|user-?link|(?<![a-z])user(?![a-z])"
-POST_DATE = r"date|time|posted|timestamp|relativetime"
+POST_AUTHOR = (
+    r"author|user-?name|poster|nickname|member-?name|display-?name|user-?link|user(?![a-z])"
+)
+POST_DATE = r"date|time|posted(?!it)|timestamp|relativetime"
 BYLINE_MAX = 80  # characters: an author's or a date's box is short
+DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)
+# Words of a date written out beside the month's name and numbers ("Wed Dec 27, 2023
+# 11:04 am", "Di., 5. März 2024 um 10:00"): a short box of only these is a post's date.
+POST_DATE_WORDS = (
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
+    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mo", "di", "mi",
+    "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch", "donnerstag", "freitag",
+    "samstag", "sonntag", "lun", "mar", "mer", "jeu", "ven", "sam", "dim", "lundi",
+    "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "am", "pm", "at",
+    "on", "um", "uhr", "le", "à", "st", "nd", "rd", "th", "utc", "gmt",
+)  # fmt: skip
 POST_CONTROLS = (
     "share", "follow", "flag", "report", "reply", "quote", "like", "upvote", "downvote",
     "vote", "bookmark", "permalink", "edit", "log in to reply", "sign in to reply",
@@ -235,6 +248,9 @@ POST_CONTROLS = (
     "improve this question", "show activity on this post", "copy link", "helpful",
 )  # fmt: skip
 CONTROL_MAX = 40  # characters: a control's box is short
+# A post's counts its microdata names (upvoteCount, commentCount, answerCount): numbers,
+# often hidden by a class the extractor does not read, that no reader takes for text.
+POST_COUNT = r"count$"
 # Boxes inside a post that are never its body: the comments under a question or an
 # answer (when the post is not itself a comment) and the author's signature.
 POST_SIDE = r"comment|signature|(?<![a-z])sig(?![a-z])"

@@ -130,6 +130,19 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
     return cut
 
 
+_COUNT = re.compile(tuning.POST_COUNT, re.IGNORECASE)
+
+
+def _drop_counts(box: Any) -> None:
+    """The counts the posts' microdata names (tuning.POST_COUNT) leave the content."""
+    from wf.extract.parse import drop
+
+    for el in box.xpath(".//*[@itemprop]"):
+        counts = any(_COUNT.search(p) for p in el.get("itemprop").split())
+        if counts and el.getparent() is not None:
+            drop(el)
+
+
 def _card(post: BlockRecord) -> bool:
     """Whether a post is a teaser card: among its first elements, a heading whose link
     leads to another page (a post's own title links to itself, #p123)."""
@@ -243,6 +256,7 @@ def choose(
     from wf.extract.kinds import byline
 
     posts = _first_posts(blocks, index, box) + posts
+    _drop_counts(blocks[box].el)
     lines = sum(byline.add(post.el) for post in posts)
     trimmed = sum(_trim(blocks, post) for post in posts)
     trace.trace(

@@ -1,0 +1,128 @@
+"""wf/extract/kinds/thread.py and byline.py: what a thread's post starts with (its author
+and date line) and what leaves it, on small pages of our own shaped as the common
+platforms print their posts."""
+
+from __future__ import annotations
+
+import re
+
+from tests.test_wf_extract_kinds import NAV, PROSE, ld, page
+from wf.extract import extract
+
+
+def _signature(action: str, date: str, author: str, declared: bool = True) -> str:
+    # A Q&A platform's card: the action and its time, the avatar, the name and its counts.
+    prop = " itemprop='author' itemscope" if declared else ""
+    return (
+        f"<div class='post-signature'><div class='user-info'><div class='user-action-time'>"
+        f"{action} <span class='relativetime'>{date}</span></div><div class='user-gravatar32'>"
+        f"<a href='/users/7'><img src='a.png' alt=''></a></div><div class='user-details'{prop}>"
+        f"<a href='/users/7/{author}'>{author}</a><meta itemprop='name' content='{author}'>"
+        "<div class='-flair'><span class='reputation-score'>1,234</span> "
+        "<span class='badges'>3 silver badges</span></div></div></div></div>"
+    )
+
+
+def _qa(kind: str, votes: int, words: str, signatures: str, comments: int) -> str:
+    return (
+        f"<div class='{kind}'><div class='post-layout'><div class='votecell'><button>Up</button>"
+        f"<div class='js-vote-count' itemprop='upvoteCount'>{votes}</div><button>Down</button>"
+        "</div><div class='postcell'><time itemprop='dateCreated' datetime='2024-03-01T10:00'>"
+        f"</time><div class='s-prose'><p>{words}</p></div><div class='post-menu'><a>Share</a>"
+        f"</div><div class='signatures'>{signatures}</div></div></div>"
+        # Hidden by a class the extractor does not read: only its microdata says it is a count.
+        f"<span class='d-none' itemprop='commentCount'>{comments}</span></div>"
+    )
+
+
+def test_a_q_and_a_post_names_its_declared_author_and_their_own_date_and_no_counts():
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<div id='mainbar'>"
+        + _qa(
+            "question",
+            71,
+            "Where are the tide tables kept? " + PROSE,
+            # The editor's card comes first and declares no author.
+            _signature("edited", "Apr 13, 2024 at 12:52", "Community", declared=False)
+            + _signature("asked", "Mar 1, 2024 at 10:00", "ann"),
+            87,
+        )
+        + "<div id='answers'>"
+        + _qa(
+            "answer",
+            64,
+            "In the pilots' office. " + PROSE,
+            _signature("answered", "Mar 2, 2024 at 9:15", "ben"),
+            19,
+        )
+        + _qa(
+            "answer",
+            33,
+            "Online, as a PDF. " + PROSE,
+            _signature("answered", "Mar 3, 2024 at 8:00", "cy"),
+            47,
+        )
+        + "</div></div>",
+    )
+    text = extract(html, url="https://qa.example/q/3").text
+    lines = [line for line in text.split("\n") if line]
+    assert lines[0] == "ann, asked Mar 1, 2024 at 10:00"
+    assert lines[1].startswith("Where are the tide tables kept?")
+    assert lines[lines.index("ben, answered Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
+    assert "cy, answered Mar 3, 2024 at 8:00" in lines
+    # The name's counts and badges, the votes and the hidden comment counts are gone.
+    for gone in ("1,234", "silver badges", "71", "64", "33", "87", "19", "47"):
+        assert re.search(rf"\b{gone}\b", text) is None, gone
+
+
+def _board(n: int, author: str, date: str, profile: str = "") -> str:
+    # A board's post: the author's profile beside the body; the date is the post's link
+    # to itself, named for nothing; an edit note below.
+    return (
+        f"<div class='post bg{n % 2}'><div class='inner'><dl class='postprofile'><dt>"
+        f"<a class='username' href='/u/{n}'>{author}</a></dt>{profile}</dl>"
+        f"<div class='postbody'><h3><a href='#p{n}'>Re: Tide tables</a></h3>"
+        f"<p class='info'><a href='/viewtopic?p={n}#p{n}'>{date}</a></p>"
+        f"<div class='content'>Reply number {n}. {PROSE}</div>"
+        f"<div class='postedit'>Last edited by {author} (2024-03-0{n} 11:02)</div></div></div></div>"
+    )
+
+
+def test_a_post_whose_date_is_only_its_own_link_s_text_gets_it_in_its_line():
+    joined = "<dd class='profile-joined'>Joined: Sun Dec 17, 2023 11:18 am</dd>"
+    posts = "".join(
+        _board(n, f"user{n}", f"Wed Mar 0{n}, 2024 10:0{n} am", joined) for n in range(1, 6)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<div id='page'>{posts}</div>")
+    lines = extract(html, url="https://board.example/viewtopic?t=2").text.split("\n")
+    for n in range(1, 6):
+        # Not the date the member joined, nor the note of an edit (its box is "postedit").
+        assert f"user{n}, Wed Mar 0{n}, 2024 10:0{n} am" in lines
+    # A text with more than a date is no date: a number before it ("#2") is no day.
+    numbered = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<div id='page'>"
+        + "".join(
+            _board(n, f"user{n}", f"#{n} 2024-03-0{n}").replace("<a href='/viewtopic", "<a x='")
+            for n in range(1, 6)
+        )
+        + "</div>",
+    )
+    lines = extract(numbered, url="https://board.example/viewtopic?t=3").text.split("\n")
+    assert "user2" in lines and "user2, #2 2024-03-02" not in lines
+
+
+def test_a_time_shown_long_and_short_gives_its_long_form_and_a_name_may_end_in_user():
+    posts = "".join(
+        f"<article class='comment'><div class='meta'><a class='hnuser'>user{n}</a> "
+        f"<time datetime='2024-08-2{n}T16:29:31Z'><span class='long'>August 2{n}, 2024</span>"
+        f"<span class='short'>{n} yr</span></time></div><div class='body'>Reply number {n}. "
+        f"{PROSE}</div></article>"
+        for n in range(1, 6)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    lines = extract(html, url="https://forum.example/t/9").text.split("\n")
+    assert all(f"user{n}, August 2{n}, 2024" in lines for n in range(1, 6))
