@@ -126,3 +126,35 @@ def test_a_time_shown_long_and_short_gives_its_long_form_and_a_name_may_end_in_u
     html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
     lines = extract(html, url="https://forum.example/t/9").text.split("\n")
     assert all(f"user{n}, August 2{n}, 2024" in lines for n in range(1, 6))
+
+
+def _reply(n: int, author: str, words: str, quote: str = "") -> str:
+    return (
+        f"<article class='message'><div class='message-user'><a class='username'>{author}</a>"
+        f"</div><div class='message-main'><time>Jul {n}, 2024</time><div class='bbWrapper'>"
+        f"{quote}{words}</div></div></article>"
+    )
+
+
+def test_a_quote_that_repeats_a_post_above_goes_and_one_of_new_words_stays():
+    question = "Which closed headphones have the widest stage? " + PROSE
+    repeat = f"<blockquote><div class='title'>ann said:</div>{question}</blockquote>"
+    elsewhere = (
+        "<blockquote><div class='title'>The shop said:</div>Returns are taken within thirty "
+        "days of purchase, unopened, with the receipt.</blockquote>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<div class='block-body'>"
+        + _reply(1, "ann", question)
+        + _reply(2, "ben", "The open ones, but at night the closed ones. " + PROSE, repeat)
+        + _reply(3, "cy", "So I can send them back. " + PROSE, elsewhere)
+        + _reply(4, "dan", "Try them in a shop first. " + PROSE)
+        + "</div>",
+    )
+    text = extract(html, url="https://forum.example/t/10").text
+    assert text.count("Which closed headphones have the widest stage?") == 1
+    assert "ann said:" not in text
+    assert "Returns are taken within thirty days" in text and "The shop said:" in text
+    assert "The open ones, but at night" in text

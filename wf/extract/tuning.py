@@ -248,6 +248,8 @@ POST_CONTROLS = (
     "improve this question", "show activity on this post", "copy link", "helpful",
 )  # fmt: skip
 CONTROL_MAX = 40  # characters: a control's box is short
+QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it
+QUOTE_SEEN = 0.7  # share of a quote's runs printed above that make it a repeat
 # A post's counts its microdata names (upvoteCount, commentCount, answerCount): numbers,
 # often hidden by a class the extractor does not read, that no reader takes for text.
 POST_COUNT = r"count$"

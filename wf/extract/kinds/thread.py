@@ -10,7 +10,9 @@ class). Their box is the content; it grows to the ancestors that add prose with 
 only when it holds no prose of its own (votes, share and follow buttons, "log in to
 reply"): platforms name every post `comment`, which the article rule reads as boilerplate.
 So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS).
-Each post of the group starts with a line of its author and date (byline.py).
+Each post of the group starts with a line of its author and date (byline.py). A quote
+that repeats the posts above it goes (tuning.QUOTE_SEEN), and so do the counts the
+posts' microdata names (tuning.POST_COUNT).
 """
 
 from __future__ import annotations
@@ -128,6 +130,36 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
                 cut = True
         cur = prose[0]
     return cut
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    """The runs of tuning.QUOTE_RUN words in a text."""
+    words, n = _WORD.findall(text.lower()), tuning.QUOTE_RUN
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def _drop_repeats(posts: list[BlockRecord]) -> int:
+    """Quotes in a post that repeat what the posts above printed (tuning.QUOTE_SEEN of
+    their runs of words) leave it, attribution and all: a reply that quotes the question
+    whole prints it again, which platforms fold away. How many went."""
+    from wf.extract.parse import drop
+
+    seen: set[tuple[str, ...]] = set()
+    gone = 0
+    for post in posts:
+        el = post.el
+        if el.getparent() is None:
+            continue
+        for quote in el.xpath(".//blockquote[not(ancestor::blockquote)]"):
+            runs = _runs("".join(quote.itertext()))
+            if runs and len(runs & seen) >= tuning.QUOTE_SEEN * len(runs):
+                drop(quote)
+                gone += 1
+        seen |= _runs("".join(el.itertext()))
+    return gone
 
 
 _COUNT = re.compile(tuning.POST_COUNT, re.IGNORECASE)
@@ -259,14 +291,16 @@ def choose(
     _drop_counts(blocks[box].el)
     lines = sum(byline.add(post.el) for post in posts)
     trimmed = sum(_trim(blocks, post) for post in posts)
+    quotes = _drop_repeats(posts)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
-        "%d cut down to their body; the content is <%s>",
+        "%d cut down to their body, %d quotes of the posts above dropped; the content is <%s>",
         count,
         blocks[index].tag,
         (blocks[index].el.get("class") or "")[:40],
         lines,
         trimmed,
+        quotes,
         blocks[box].tag,
     )
     return Analysis(
