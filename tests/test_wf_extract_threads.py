@@ -158,3 +158,38 @@ def test_a_quote_that_repeats_a_post_above_goes_and_one_of_new_words_stays():
     assert "ann said:" not in text
     assert "Returns are taken within thirty days" in text and "The shop said:" in text
     assert "The open ones, but at night" in text
+
+
+def _message(n: int, author: str, words: str) -> str:
+    # A post as boards print it: the author's card (rank, join date, counts) beside the
+    # body, its date a link to itself.
+    return (
+        f"<article class='message message--post'><div class='message-cell--user'>"
+        f"<h4 class='message-name'><a class='username' href='/m/{n}'>{author}</a></h4>"
+        "<h5 class='userTitle'>Full Member</h5><dl class='pairs'><dt>Joined</dt>"
+        "<dd>Jun 29, 2016</dd><dt>Messages</dt><dd>412</dd></dl></div>"
+        f"<div class='message-cell--main'><header class='message-attribution'>"
+        f"<a href='/p/{n}'><time datetime='2024-07-{n:02d}'>Jul {n}, 2024</time></a></header>"
+        f"<div class='message-body'><div class='bbWrapper'>{words}</div></div>"
+        f"<footer class='message-footer'><a href='/r/{n}'>Reply</a> <a href='/l/{n}'>Like</a>"
+        "</footer></div></article>"
+    )
+
+
+def test_a_reply_too_short_to_be_a_post_keeps_its_words_and_line_and_loses_its_card():
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<div class='block-body'>"
+        + _message(1, "ann", "Where are the tide tables kept? " + PROSE)
+        + _message(2, "ben", "NIH - 7/18")
+        + _message(3, "cy", "In the pilots' office by the quay. " + PROSE)
+        + _message(4, "dan", "Congrats!")
+        + "</div>",
+    )
+    text = extract(html, url="https://forum.example/t/11").text
+    lines = [line for line in text.split("\n") if line]
+    assert lines[lines.index("ben, Jul 2, 2024") + 1] == "NIH - 7/18"
+    assert lines[lines.index("dan, Jul 4, 2024") + 1] == "Congrats!"
+    # The cards go from the short replies as they go from the posts beside them.
+    assert "Full Member" not in lines and "Joined" not in lines and "412" not in lines

@@ -248,6 +248,7 @@ POST_CONTROLS = (
     "improve this question", "show activity on this post", "copy link", "helpful",
 )  # fmt: skip
 CONTROL_MAX = 40  # characters: a control's box is short
+SHORT_REPLY = 1000  # characters at most in a reply too short to count as a post, card and all
 QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it
 QUOTE_SEEN = 0.7  # share of a quote's runs printed above that make it a repeat
 # A post's counts its microdata names (upvoteCount, commentCount, answerCount): numbers,

@@ -88,7 +88,9 @@ WRAPPERS = frozenset(
 )
 
 
-def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
+def _trim(
+    blocks: list[BlockRecord], post: BlockRecord, names: set[tuple[str, str]] | None = None
+) -> bool:
     """Cut a post down to its line of author and date and its body; whether it was cut.
 
     From the post down, while the box holds no prose of its own and one child alone holds
@@ -97,9 +99,12 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
     of controls. So do boxes named for comments (under a post that is not a comment
     itself) or for the signature. The body is the first box whose prose is spread among
     several children (paragraphs, or nested replies), or that holds prose itself; a post
-    without prose (a short reply) is left whole, its body never at risk.
+    without prose (a short reply) is left whole, its body never at risk. The tag and class
+    of each box cut on the way down are added to `names` (_cut_short cuts them from the
+    short replies).
     """
     from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
     from wf.extract.parse import drop
 
     nested = _SIDE.search(post.el.get("class") or "") is None
@@ -126,10 +131,66 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
         for k in kids:
             gone = k in side or k.raw < tuning.POST_PROSE
             if k is not prose[0] and gone and k.el.getparent() is not None:
+                kind = class_kind(k.el.get("class"))
+                if names is not None and kind:
+                    names.add((k.tag, kind))
                 drop(k.el)
                 cut = True
         cur = prose[0]
     return cut
+
+
+def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> list[BlockRecord]:
+    """The replies too short to count as posts beside them ("Congrats!"): boxes of the
+    posts' tag and first class word (posts named by no class are not told from the
+    boxes around them) in their box, that hold other boxes, show their author or date
+    and hold little text (tuning.SHORT_REPLY: a post whose words sit in boxes the
+    walk does not read as prose is no short reply)."""
+    from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shape = key(posts[-1])
+    if not shape[1]:
+        return []
+    taken = {p.index for p in posts}
+    found = []
+    box = blocks[index]
+    j = box.index + 1
+    while j < box.end:  # child by child, over their subtrees
+        b = blocks[j]
+        short = b.own < b.text <= tuning.SHORT_REPLY
+        if short and b.index not in taken and key(b) == shape and marked(b):
+            found.append(b)
+        j = b.end
+    return found
+
+
+def _cut_short(
+    blocks: list[BlockRecord], replies: list[BlockRecord], names: set[tuple[str, str]]
+) -> None:
+    """A short reply loses the boxes the posts beside it were cut of (its author's card,
+    its title and controls), told by their tag and class: it has no prose to be told by.
+    Its blocks are measured again: the links that went (its author's, its date's) would
+    make its few words a list of links."""
+    from wf.extract.names import class_kind
+    from wf.extract.parse import drop
+
+    def size(el: Any) -> int:
+        return len(" ".join("".join(el.itertext()).split()))
+
+    for reply in replies:
+        for el in list(reply.el.iterdescendants()):
+            if not isinstance(el.tag, str) or el.getparent() is None:
+                continue
+            kind = class_kind(el.get("class"))
+            if kind and (el.tag, kind) in names:
+                drop(el)
+        for b in blocks[reply.index : reply.end]:
+            b.text = size(b.el)
+            b.link = sum(size(a) for a in b.el.iter("a"))
 
 
 _WORD = re.compile(r"\w+")
@@ -289,8 +350,11 @@ def choose(
 
     posts = _first_posts(blocks, index, box) + posts
     _drop_counts(blocks[box].el)
-    lines = sum(byline.add(post.el) for post in posts)
-    trimmed = sum(_trim(blocks, post) for post in posts)
+    short = _short(blocks, index, posts)
+    lines = sum(byline.add(post.el) for post in posts + short)
+    names: set[tuple[str, str]] = set()
+    trimmed = sum(_trim(blocks, post, names) for post in posts)
+    _cut_short(blocks, short, names)
     quotes = _drop_repeats(posts)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
