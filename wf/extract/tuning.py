@@ -256,4 +256,5 @@ QUOTE_SEEN = 0.7  # share of a quote's runs printed above that make it a repeat
 POST_COUNT = r"count$"
 # Boxes inside a post that are never its body: the comments under a question or an
 # answer (when the post is not itself a comment) and the author's signature.
-POST_SIDE = r"comment|signature|(?<![a-z])sig(?![a-z])"
+POST_SIGNATURE = r"signature|(?<![a-z])sig(?![a-z])"
+POST_SIDE = r"comment|" + POST_SIGNATURE

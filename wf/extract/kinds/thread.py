@@ -82,6 +82,7 @@ def _grow(blocks: list[BlockRecord], index: int) -> int:
 
 
 _SIDE = re.compile(tuning.POST_SIDE, re.IGNORECASE)
+_SIGNATURE = re.compile(tuning.POST_SIGNATURE, re.IGNORECASE)
 # Boxes a post's body is reached through; a paragraph, a list or a quote is the body's.
 WRAPPERS = frozenset(
     ("div", "section", "article", "main", "form", "table", "tbody", "tr", "td", "dl", "dd")
@@ -121,10 +122,11 @@ def _trim(
         if len(prose) != 1 or prose[0].tag not in WRAPPERS:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
-            # post's body named `comment` shows no author of its own).
+            # post's body named `comment` shows no author of its own), and signatures.
             if side and sum(k.text for k in kids if k not in side) >= tuning.POST_PROSE:
                 for k in side:
-                    if k.el.getparent() is not None and marked(k):
+                    signed = marked(k) or _SIGNATURE.search(k.el.get("class") or "")
+                    if k.el.getparent() is not None and signed:
                         drop(k.el)
                         cut = True
             break
