@@ -193,3 +193,38 @@ def test_a_reply_too_short_to_be_a_post_keeps_its_words_and_line_and_loses_its_c
     assert lines[lines.index("dan, Jul 4, 2024") + 1] == "Congrats!"
     # The cards go from the short replies as they go from the posts beside them.
     assert "Full Member" not in lines and "Joined" not in lines and "412" not in lines
+
+
+def _vb(n: int, author: str, words: str, quote: str = "") -> str:
+    # A board that writes every post's body as a <blockquote>, its quotes as <div>s.
+    return (
+        f"<li class='postbit' id='post{n}'><div class='userinfo'><a class='username'>{author}"
+        f"</a></div><span class='date'>03-0{n}-2024, 10:0{n} AM</span><div class='postbody'>"
+        f"<h2 class='title'>Re: Tide tables</h2><blockquote class='postcontent'>{quote}{words}"
+        "</blockquote></div></li>"
+    )
+
+
+def test_a_quote_drawn_with_divs_inside_a_body_drawn_as_a_quote():
+    question = "Where are the tide tables kept these days? " + PROSE
+    quoted = (
+        "<div class='bbcode_container'><div class='bbcode_quote'><div class='quote_container'>"
+        f"<div class='bbcode_postedby'>Originally Posted by <strong>ann</strong></div>"
+        f"<div class='message'>{question}</div></div></div></div>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<ol id='posts'>"
+        + _vb(1, "ann", question)
+        + _vb(2, "ben", "In the pilots' office, second floor, left of the stairs.", quoted)
+        + _vb(3, "cy", "Also online, as a PDF the harbour office updates every week.")
+        + _vb(4, "dan", "Thanks, both of you: I found them by the ferry terminal.", quoted)
+        + "</ol>",
+    )
+    text = extract(html, url="https://board.example/showthread.php?t=4").text
+    assert text.count("Where are the tide tables kept these days?") == 1
+    assert "Originally Posted by" not in text
+    # The replies around the quotes stay: a body is judged by its own words.
+    assert "In the pilots' office, second floor, left of the stairs." in text
+    assert "Thanks, both of you: I found them" in text

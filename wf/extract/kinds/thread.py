@@ -204,10 +204,35 @@ def _runs(text: str) -> set[tuple[str, ...]]:
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
+_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+
+
+def _quotes(post: Any) -> list[Any]:
+    """A post's quotes, in page order: <blockquote>, or boxes named for a quote (boards
+    draw theirs with <div>s, the attribution inside: "Originally Posted by ...")."""
+    return [
+        el
+        for el in post.xpath(".//*[self::blockquote or @class]")
+        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "")
+    ]
+
+
+def _own_text(el: Any, skip: set[Any]) -> str:
+    """The text of el outside the boxes in skip."""
+    parts = [el.text or ""]
+    for child in el:
+        if child not in skip and isinstance(child.tag, str):
+            parts.append(_own_text(child, skip))
+        parts.append(child.tail or "")
+    return " ".join(parts)
+
+
 def _drop_repeats(posts: list[BlockRecord]) -> int:
     """Quotes in a post that repeat what the posts above printed (tuning.QUOTE_SEEN of
     their runs of words) leave it, attribution and all: a reply that quotes the question
-    whole prints it again, which platforms fold away. How many went."""
+    whole prints it again, which platforms fold away. A quote is judged by its own words,
+    outside the quotes inside it: a board that writes every post's body as a
+    <blockquote> keeps the reply around a quote. How many went."""
     from wf.extract.parse import drop
 
     seen: set[tuple[str, ...]] = set()
@@ -216,11 +241,18 @@ def _drop_repeats(posts: list[BlockRecord]) -> int:
         el = post.el
         if el.getparent() is None:
             continue
-        for quote in el.xpath(".//blockquote[not(ancestor::blockquote)]"):
-            runs = _runs("".join(quote.itertext()))
+        quotes = _quotes(el)
+        nested = set(quotes)
+        dropped: list[Any] = []
+        for quote in quotes:
+            if any(a in dropped for a in quote.iterancestors()):
+                continue
+            runs = _runs(_own_text(quote, nested))
             if runs and len(runs & seen) >= tuning.QUOTE_SEEN * len(runs):
-                drop(quote)
-                gone += 1
+                dropped.append(quote)
+        for quote in dropped:
+            drop(quote)
+        gone += len(dropped)
         seen |= _runs("".join(el.itertext()))
     return gone
 
