@@ -28,6 +28,13 @@ class Declared:
     product: dict[str, str] = field(default_factory=dict)  # name, price, availability, ...
     products: int = 0  # Product objects declared
 
+    @property
+    def described(self) -> bool:
+        """Whether the page declares a product's description long enough to print."""
+        from wf.extract.kinds.product import ANCHOR_MIN
+
+        return len(self.product.get("description") or "") >= ANCHOR_MIN
+
     def kind(self) -> tuple[str | None, str]:
         """The declared kind that wins by tuning.PRIORITY, and why; (None, "") if none."""
         found = {kind: why for kind, why in reversed(self.kinds)}
