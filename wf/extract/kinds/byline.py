@@ -51,7 +51,8 @@ def _own(post: Any) -> list[Any]:
 
 
 def _props(el: Any) -> list[str]:
-    return (el.get("itemprop") or "").lower().split()
+    prop = el.get("itemprop")
+    return prop.lower().split() if prop else []
 
 
 def _time_text(el: Any) -> str:
@@ -101,7 +102,7 @@ def _declared_author(own: list[Any]) -> tuple[Any, str] | None:
     """The post's author as its microdata declares it (itemprop="author"): a card that
     may show the editor's before it is no author of the post."""
     for el in own:
-        if isinstance(el.tag, str) and "author" in _props(el):
+        if isinstance(el.tag, str) and el.get("itemprop") and "author" in _props(el):
             text = _text(el) or el.get("content") or ""
             name = _name(el, text) if text else ""
             if name and len(name) <= tuning.BYLINE_MAX:
@@ -123,6 +124,7 @@ def _depth_with(el: Any, near: Any) -> int:
 
 _WORDS = re.compile(r"[^\W\d_]+")
 _DATE_SIGNS = re.compile(r"[\w\s,.:/-]+")
+_DECLARED_DATE = frozenset(("datepublished", "datecreated"))
 _DATE_WORDS: frozenset[str] = frozenset()
 
 
@@ -166,7 +168,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
                 named.append(el)
         elif whole is None and el.tag in ("a", "span") and not len(el) and _whole_date(_text(el)):
             whole = el
-        if declared is None and {"datepublished", "datecreated"} & set(_props(el)):
+        if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
             declared = el
     if named:
         el = named[0]

@@ -200,11 +200,13 @@ _WORD = re.compile(r"\w+")
 
 def _runs(text: str) -> set[tuple[str, ...]]:
     """The runs of tuning.QUOTE_RUN words in a text."""
-    words, n = _WORD.findall(text.lower()), tuning.QUOTE_RUN
-    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+    words = _WORD.findall(text.lower())
+    return set(zip(*(words[i:] for i in range(tuning.QUOTE_RUN)), strict=False))
 
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+# The candidates, found in C before the pattern reads their names.
+_QUOTE_PATH = ".//*[self::blockquote or contains(@class, 'quote') or contains(@class, 'Quote')]"
 
 
 def _quotes(post: Any) -> list[Any]:
@@ -212,7 +214,7 @@ def _quotes(post: Any) -> list[Any]:
     draw theirs with <div>s, the attribution inside: "Originally Posted by ...")."""
     return [
         el
-        for el in post.xpath(".//*[self::blockquote or @class]")
+        for el in post.xpath(_QUOTE_PATH)
         if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "")
     ]
 
@@ -236,12 +238,19 @@ def _drop_repeats(posts: list[BlockRecord]) -> int:
     from wf.extract.parse import drop
 
     seen: set[tuple[str, ...]] = set()
+    pending: list[Any] = []  # posts above not yet read into `seen`: most threads quote nothing
     gone = 0
     for post in posts:
         el = post.el
         if el.getparent() is None:
             continue
+        pending.append(el)
         quotes = _quotes(el)
+        if not quotes:
+            continue
+        for above in pending[:-1]:
+            seen |= _runs("".join(above.itertext()))
+        pending = pending[-1:]
         nested = set(quotes)
         dropped: list[Any] = []
         for quote in quotes:
@@ -253,7 +262,6 @@ def _drop_repeats(posts: list[BlockRecord]) -> int:
         for quote in dropped:
             drop(quote)
         gone += len(dropped)
-        seen |= _runs("".join(el.itertext()))
     return gone
 
 
@@ -264,7 +272,7 @@ def _drop_counts(box: Any) -> None:
     """The counts the posts' microdata names (tuning.POST_COUNT) leave the content."""
     from wf.extract.parse import drop
 
-    for el in box.xpath(".//*[@itemprop]"):
+    for el in box.xpath(".//*[contains(@itemprop, 'ount')]"):  # found in C, then read
         counts = any(_COUNT.search(p) for p in el.get("itemprop").split())
         if counts and el.getparent() is not None:
             drop(el)
