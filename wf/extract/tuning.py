@@ -250,6 +250,7 @@ POST_CONTROLS = (
 CONTROL_MAX = 40  # characters: a control's box is short
 SHORT_REPLY = 1000  # characters at most in a reply too short to count as a post, card and all
 POST_QUOTE = r"(?<![a-z])quote"  # a box so named in a post is a quote (bbcode_quote, quotebox)
+QUOTES_MAX = 50  # quotes of one post looked at (a hostile page nests hundreds)
 QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it
 QUOTE_SEEN = 0.7  # share of a quote's runs printed above that make it a repeat
 # A post's counts its microdata names (upvoteCount, commentCount, answerCount): numbers,

@@ -220,13 +220,17 @@ def _quotes(post: Any) -> list[Any]:
 
 
 def _own_text(el: Any, skip: set[Any]) -> str:
-    """The text of el outside the boxes in skip."""
-    parts = [el.text or ""]
-    for child in el:
-        if child not in skip and isinstance(child.tag, str):
-            parts.append(_own_text(child, skip))
-        parts.append(child.tail or "")
-    return " ".join(parts)
+    """The text of el outside the boxes in skip inside it (without recursion: a hostile
+    page nests quotes as deep as the parser lets it)."""
+    from lxml import etree
+
+    text = "".join(el.itertext())
+    walker = etree.iterwalk(el, events=("start",))
+    for _, inner in walker:
+        if inner is not el and inner in skip:
+            text = text.replace("".join(inner.itertext()), " ", 1)
+            walker.skip_subtree()
+    return text
 
 
 def _drop_repeats(posts: list[BlockRecord]) -> int:
@@ -245,7 +249,7 @@ def _drop_repeats(posts: list[BlockRecord]) -> int:
         if el.getparent() is None:
             continue
         pending.append(el)
-        quotes = _quotes(el)
+        quotes = _quotes(el)[: tuning.QUOTES_MAX]
         if not quotes:
             continue
         for above in pending[:-1]:
