@@ -228,3 +228,23 @@ def test_a_quote_drawn_with_divs_inside_a_body_drawn_as_a_quote():
     # The replies around the quotes stay: a body is judged by its own words.
     assert "In the pilots' office, second floor, left of the stairs." in text
     assert "Thanks, both of you: I found them" in text
+
+
+def test_a_post_s_note_of_its_edits_goes_and_words_that_start_alike_stay():
+    notes = (
+        "Last edited by user1 on Mar 2, 2024, edited 2 times in total.",
+        "Edited January 29 by user2 (see edit history)",
+        "Zuletzt bearbeitet von user3 am 5. März 2024",
+    )
+    posts = "".join(
+        _reply(n, f"user{n}", f"Reply number {n}: the tide turns at the {n}th bell. ").replace(
+            "</div></div></article>", f"<div class='note'>{note}</div></div></div></article>"
+        )
+        for n, note in enumerate(notes, start=1)
+    ) + _reply(4, "user4", "<p>Edited to add: the office moved to the ferry terminal.</p>")
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    text = extract(html, url="https://forum.example/t/12").text
+    assert all(f"Reply number {n}:" in text for n in range(1, 4))
+    assert "edited 2 times" not in text and "see edit history" not in text
+    assert "Zuletzt bearbeitet" not in text
+    assert "Edited to add: the office moved to the ferry terminal." in text

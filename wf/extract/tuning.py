@@ -248,6 +248,14 @@ POST_CONTROLS = (
     "improve this question", "show activity on this post", "copy link", "helpful",
 )  # fmt: skip
 CONTROL_MAX = 40  # characters: a control's box is short
+# A post's note of its edits, by how it starts ("Last edited by ann", "Edited January 29
+# by ann", "edited Apr 13, 2017 at 12:52"; not "Edited to add: ..."), and its length at most.
+POST_EDITED = (
+    r"(?:last edited|edited by|edited (?:on |at )?(?:[^\W\d_]+\.? )?\d|zuletzt bearbeitet"
+    r"|bearbeitet von|derni[eè]re modification|modifi[eé] par|editado por|[uú]ltima edici[oó]n"
+    r"|modificato da)"
+)
+EDIT_NOTE_MAX = 160
 SHORT_REPLY = 1000  # characters at most in a reply too short to count as a post, card and all
 POST_QUOTE = r"(?<![a-z])quote"  # a box so named in a post is a quote (bbcode_quote, quotebox)
 QUOTES_MAX = 50  # quotes of one post looked at (a hostile page nests hundreds)

@@ -431,7 +431,18 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if not b.good and b.text <= tuning.CONTROL_MAX and _control(el):
         return True
+    if b.text <= tuning.EDIT_NOTE_MAX and _edit_note(el):
+        return True
     return link_list(b)
+
+
+def _edit_note(el: Any) -> bool:
+    """A post's note of its edits ("Last edited by ann on Jul 5, 2024, edited 2 times")."""
+    text = " ".join("".join(el.itertext()).split())
+    return _EDITED.match(text) is not None
+
+
+_EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
 
 
 _VOTES = re.compile(r"[-+]?[\d.,]+[kKmM]?")
