@@ -248,3 +248,32 @@ def test_a_post_s_note_of_its_edits_goes_and_words_that_start_alike_stay():
     assert "edited 2 times" not in text and "see edit history" not in text
     assert "Zuletzt bearbeitet" not in text
     assert "Edited to add: the office moved to the ferry terminal." in text
+
+
+def test_an_undeclared_topic_of_two_posts_where_no_block_stood_out():
+    menu = "".join(
+        f"<li><a href='/{w}'>{w}</a></li>" for w in ("Home", "Packages", "Wiki", "Login")
+    )
+    posts = "".join(
+        f"<div class='blockpost'><h2><span><a href='/t?pid={n}#p{n}'>2025-11-0{n} 15:14:37</a></span>"
+        f"</h2><div class='postleft'><strong class='username'>{who}</strong><span>Posts: 71"
+        f"</span></div><div class='postright'><div class='postmsg'><p>{words}</p></div></div>"
+        "</div>"
+        for n, who, words in (
+            (1, "ann", "Why did the install image grow so much in size this year?"),
+            (2, "ben", "The boot loader changed, and the kernel is kept twice on it now."),
+        )
+    )
+    html = page(
+        "",
+        f"<div id='brdheader'><h1>Board</h1><ul>{menu}</ul><p>You are not logged in.</p></div>"
+        f"<div id='brdmain'>{posts}</div><div id='brdfooter'><p>Powered by a board</p></div>",
+    )
+    found = extract(html, url="https://board.example/viewtopic.php?id=3")
+    assert found.kind == "thread"
+    lines = [line for line in found.text.split("\n") if line]
+    assert lines[lines.index("ann, 2025-11-01 15:14:37") + 1].startswith(
+        "Why did the install image"
+    )
+    assert "ben, 2025-11-02 15:14:37" in lines
+    assert "You are not logged in." not in lines and "Packages" not in found.text

@@ -295,18 +295,28 @@ def _card(post: BlockRecord) -> bool:
     return False
 
 
-def _plain(blocks: list[BlockRecord], posts: list[BlockRecord]) -> bool:
+def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = False) -> bool:
     """Whether posts show a thread plainly enough on a page that declares none: at least
     tuning.THREAD_POSTS of them (a page's columns are fewer), none with half their prose,
     most of them signed and not teaser cards (_card), holding
     most of the page's prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a
-    list of books with its readers' comments below is no thread, however long they are)."""
+    list of books with its readers' comments below is no thread, however long they are).
+    `few`: on a page where no block stood out for the article rule, a topic of two posts
+    or more, every one signed, holding as much of the page."""
     from wf.extract.kinds.siblings import marked
 
     sample = posts[: tuning.MARK_POSTS]
     signed = sum(marked(m) for m in sample)
     page = blocks[0]
     raws = [m.raw for m in posts]
+    if few:
+        return (
+            len(posts) >= tuning.SIBLINGS_MIN_THREAD
+            and signed == len(sample)
+            and sum(raws) >= tuning.THREAD_SHARE * page.raw
+            and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
+            and not any(_card(m) for m in sample)
+        )
     return (
         len(posts) >= tuning.THREAD_POSTS
         and max(raws) * 2 < sum(raws)  # no post holds half the thread: a page's columns
@@ -343,7 +353,7 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         if not (box.index <= best < box.end or best <= box.index < blocks[best].end):
             return analysis
         box_el = box.el
-    taken = choose(body, deadline, gm, plain=True, box_el=box_el)
+    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=best < 0)
     if taken is None:
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
@@ -370,12 +380,17 @@ def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockR
 
 
 def choose(
-    body: Any, deadline: float | None, gm: int, plain: bool = False, box_el: Any = None
+    body: Any,
+    deadline: float | None,
+    gm: int,
+    plain: bool = False,
+    box_el: Any = None,
+    few: bool = False,
 ) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
-    page that declares none (_plain), in `box_el` when it is given (the box the article
-    rule's blocks showed them in)."""
+    page that declares none (_plain, `few` passed on), in `box_el` when it is given (the
+    box the article rule's blocks showed them in)."""
     from wf.extract.records import Analysis, aggregate, walk
 
     blocks = walk(body, skip_boilerplate=False, deadline=deadline)
@@ -384,7 +399,7 @@ def choose(
     aggregate(blocks, set(), gm)
     found = _posts_box(blocks)
     if found is None or (
-        plain and (not _plain(blocks, found[1]) or box_el not in (None, blocks[found[0]].el))
+        plain and (not _plain(blocks, found[1], few) or box_el not in (None, blocks[found[0]].el))
     ):
         if not plain:  # a declared thread without posts; the look on every other page stays quiet
             trace.trace("extract: thread: no posts of one shape found")
