@@ -92,7 +92,7 @@ $(MUTATION_VENV)/.installed: pyproject.toml common/version.py
 
 mutation: $(MUTATION_VENV)/.installed
 	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null; then \
-	  nice -n 19 unshare --net --pid --fork --mount-proc sh -c 'ip link set lo up && exec "$$@"' _ $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
+	  nice -n 19 unshare --net --pid --fork --kill-child --mount-proc sh -c 'ip link set lo up && exec "$$@"' _ $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
 	else \
 	  nice -n 19 $(MUTATION_VENV)/bin/python tests/mutation/run.py $(MODULES); \
 	fi

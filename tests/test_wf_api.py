@@ -107,6 +107,65 @@ def test_a_bad_value_is_a_value_error_with_the_cli_message(tmp_path, flags, args
     assert caught.value.message == cli_message
 
 
+@pytest.mark.parametrize(
+    ("flags", "args", "rule"),
+    [
+        ({"timeout": 0}, ["--timeout", "0"], "must be more than 0 and at most 86400 seconds"),
+        ({"timeout": -1}, ["--timeout", "-1"], "must be more than 0 and at most 86400 seconds"),
+        ({"timeout": 1e9}, ["--timeout", "1e9"], "must be more than 0 and at most 86400 seconds"),
+        ({"max_bytes": 0}, ["--max-bytes", "0"], "size out of range: '0'"),
+        ({"max_bytes": -5}, ["--max-bytes", "-5"], "size out of range: '-5'"),
+    ],
+)
+def test_a_value_only_click_checks_on_the_command_line_is_checked_for_the_library(
+    tmp_path, flags, args, rule
+):
+    path = tmp_path / "a.html"
+    path.write_bytes(b"<p>x</p>")
+    r = invoke("wf", ["--input", str(path), *args])
+    assert r.code == 2 and rule in r.stderr
+    with pytest.raises(ValueError) as caught:
+        wf.extract("<p>x</p>", **flags)
+    assert isinstance(caught.value, UsageError) and caught.value.code == 2
+    assert args[0] in caught.value.message and rule in caught.value.message
+
+
+@pytest.mark.parametrize("html", [None, 12, ["<p>x</p>"]])
+def test_a_document_that_is_neither_str_nor_bytes_is_a_type_error(html):
+    with pytest.raises(TypeError, match="str or bytes"):
+        wf.extract(html)
+
+
+def test_a_bytearray_is_read_as_bytes():
+    assert wf.extract(bytearray(b"<p>one two</p>")).text == "one two"
+
+
+def test_a_list_option_given_one_str_is_that_one_value(serve):
+    html = "<body><div><p>left out</p></div><main><p>one two</p></main></body>"
+    assert wf.extract(html, select="main").text == wf.extract(html, select=("main",)).text
+    assert "left out" not in wf.extract(html, select="main").text
+    ok = serve(respond(200, b"<p>served</p>", {"Content-Type": "text/html"}))
+    assert "served" in wf.fetch(ok.url + "/a", allow_hosts="127.0.0.1").text
+    # Engines on loopback: a check that let these through would reach only `hits`.
+    hits = serve(respond(200, b"{}", {"Content-Type": "application/json"}))
+    env = {name: hits.url + "/e" for name in ENGINE_VARIABLES}
+    with pytest.raises(ValueError, match="'nope'"):
+        ws.search("q", engines="brave,nope", environ=env, allow_private=True, use_cache=False)
+    with pytest.raises(ValueError, match="'not a domain'"):
+        ws.search("q", allow="not a domain", environ=env, allow_private=True, use_cache=False)
+    assert hits.connections == 0
+
+
+def test_an_empty_query_is_a_value_error_before_any_request(serve):
+    # Every engine points at a loopback server: had the check a bug, the request would
+    # reach it (and fail the test), not a search engine.
+    hits = serve(respond(200, b"{}", {"Content-Type": "application/json"}))
+    everywhere = {name: hits.url + "/e" for name in ENGINE_VARIABLES}
+    with pytest.raises(ValueError, match="missing QUERY"):
+        ws.search("   ", environ=everywhere, allow_private=True, use_cache=False)
+    assert hits.connections == 0
+
+
 def test_an_unknown_option_is_a_type_error():
     with pytest.raises(TypeError, match="no_such"):
         wf.extract("<p>x</p>", no_such=1)

@@ -461,6 +461,31 @@ def test_a_list_outweighs_a_thin_choice():
     assert found.kind == "listing"
 
 
+def test_a_product_grid_in_a_box_named_after_its_pager_is_the_list():
+    # Shops name the column that holds the grid and its pager after the pagination; a
+    # box so named that holds more than a pager is walked, and its grid is the list.
+    cards = "".join(
+        f"<article class='product-card'><a href='/p/{n}'><h4>Tide clock model {n}</h4></a>"
+        f"<p class='fit'>Brass case, {n + 10} cm, hand-wound, with a tide dial</p>"
+        f"<p class='price'>${n * 7}</p></article>"
+        for n in range(1, 13)
+    )
+    html = page(
+        "",
+        NAV
+        + "<main><h1>Clocks</h1><div class='pagination_pagination__x1'>"
+        + f"<div class='product-grid' role='list'>{cards}</div>"
+        + "<div class='pagination-bottom'><a href='?page=2'>2</a> <a href='?page=3'>3</a>"
+        + " <a href='?page=2'>Next</a></div></div></main>",
+    )
+    found = extract(html, url="https://shop.example/collections/clocks")
+    for n in range(1, 13):
+        assert f"Tide clock model {n}" in found.text
+        assert f"${n * 7}" in found.text
+    assert "Next" not in found.text
+    assert found.kind == "listing"
+
+
 # ------------------------------------------ issue 25: the kinds man/wf.1 lists, one case each
 
 

@@ -1161,6 +1161,69 @@ def test_marked_dates_are_read_in_the_first_elements_only():
     assert visible_date(root, body, "en") == "2025-01-02"
 
 
+@pytest.mark.parametrize(
+    "marked",
+    [
+        '<time itemprop="datePublished" datetime="2025-01-05">Jan 5</time>',
+        '<time itemprop="dateCreated" datetime="2025-01-05">Jan 5</time>',
+        '<span itemprop="datePublished">2025-01-05</span>',
+        '<span itemprop="dateCreated" content="2025-01-05">x</span>',
+    ],
+)
+def test_a_microdata_publication_date_beats_a_plain_date_before_it(marked):
+    # The itemprop's own words name the publication: its element carries no value of
+    # its own (no data-* attribute) to read them from.
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body('<span class="date">2025-01-02</span>' + marked)
+    assert visible_date(root, body, "en") == "2025-01-05"
+    root, body = _body(marked + '<span class="date">2025-01-02</span>')
+    assert visible_date(root, body, "en") == "2025-01-05"
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        # A date in another area is passed over, and the page's after it still read.
+        (
+            '<div class="comments"><span class="date">2023-12-27</span></div>'
+            '<span class="date">2024-01-02</span>',
+            "2024-01-02",
+        ),
+        # The id names the date as the class does.
+        (
+            '<span id="date-updated">2025-01-03</span><span class="date">2025-01-02</span>',
+            "2025-01-02",
+        ),
+        (
+            '<span class="date">2025-01-02</span><span id="published-on">2025-01-05</span>',
+            "2025-01-05",
+        ),
+        # A data-* attribute's name says what its value dates, whatever words the value
+        # holds around the date.
+        (
+            '<div data-published="Jan 5, 2025, updated Feb 1, 2025">x</div>'
+            '<span class="date">2025-01-02</span>',
+            "2025-01-05",
+        ),
+    ],
+)
+def test_marked_dates_labelled_by_id_or_attribute_name_and_past_other_areas(html, expected):
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body(html)
+    assert visible_date(root, body, "en") == expected
+
+
+def test_the_date_under_the_heading_is_read_in_the_page_s_day_order():
+    from wf.extract.metadata.pagedates import visible_date
+
+    root, body = _body("<h1>T</h1><p>03/04/2025</p>")
+    assert visible_date(root, body, "de") == "2025-04-03"
+    root, body = _body("<h1>T</h1><p>03/04/2025</p>")
+    assert visible_date(root, body, "en") == "2025-03-04"
+
+
 def test_in_other_area_looks_thirty_ancestors_up_to_the_body():
     from wf.extract.metadata.pagedates import in_other_area
 
@@ -1992,6 +2055,8 @@ def test_the_address_date_is_the_canonical_s_then_og_url_then_the_page_s():
         ("i.jpg", None, None),
         ("javascript:alert(1)", "https://x.example/", None),
         ("HTTPS://y.example/i.jpg", None, "HTTPS://y.example/i.jpg"),
+        ("http://y.example/i.jpg", None, "http://y.example/i.jpg"),
+        ("i.jpg", "http://x.example/a/", "http://x.example/a/i.jpg"),
         ("http://[::1/i.jpg", None, None),
     ],
 )
@@ -2008,7 +2073,7 @@ def test_finish_cleans_every_value():
     found.update(
         author="  By Ann Lee ",
         date="December 27, 2014",
-        modified="2015-01-02T10:00:00Z",
+        modified="2015-01-02 10:00:00.000Z",
         canonical_url="/c",
         image="i.jpg",
         type="NewsArticle",
@@ -2026,7 +2091,10 @@ def test_finish_cleans_every_value():
         "https://x.example/a/i.jpg",
         "newsarticle",
     )
-    assert out["title"].startswith("T x") and len(out["title"]) <= MAX_VALUE_CHARS
+    assert out["title"].startswith("T x") and len(out["title"]) == MAX_VALUE_CHARS
+    found = empty()
+    found["modified"] = "soon"
+    assert _finish(found, None)["modified"] is None
     assert out["description"] is None
     found = empty()
     found["author"] = "By "
@@ -2079,6 +2147,19 @@ def test_metadata_extract_gives_the_page_s_url_to_json_ld():
         f'<html><head><script type="application/ld+json">{ld}</script></head><body>x</body></html>'
     )
     assert metadata.extract(parse_fast(html), url)["title"] == "Mine"
+
+
+def test_metadata_extract_gives_the_page_s_url_to_the_byline():
+    # A link to an author's page counts only on the page's own site, which the URL names.
+    from wf.extract import metadata
+    from wf.extract.parse import parse_fast
+
+    html = (
+        '<html><body><h1>T</h1><p>x</p><a href="https://news.example/author/bo">Bo Ek</a>'
+        "</body></html>"
+    )
+    assert metadata.extract(parse_fast(html), "https://news.example/s/t.html")["author"] == "Bo Ek"
+    assert metadata.extract(parse_fast(html), "https://other.example/s/t.html")["author"] is None
 
 
 def test_metadata_extract_reads_what_a_reader_sees_in_the_body_only():

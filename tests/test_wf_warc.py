@@ -107,6 +107,21 @@ def test_a_damaged_warc_is_an_error_line(wf, tmp_path):
     assert r.code == 8 and r.stderr.startswith("wf: (8) ") and "Content-Length" in r.stderr
 
 
+@pytest.mark.parametrize("compress", [False, True])
+@pytest.mark.parametrize("keep", [0.3, 0.6, 0.97])
+def test_an_archive_cut_short_exits_56_with_the_pages_before_the_cut(wf, tmp_path, compress, keep):
+    # Plain or gzip, cut in a record's headers, its block or a member: the file is not all
+    # there (56, as a body that broke off), which is not a damaged file (8).
+    data = _archive(compress)
+    path = tmp_path / ("cut.warc.gz" if compress else "cut.warc")
+    path.write_bytes(data[: int(len(data) * keep)])
+    r = wf("--warc", path)
+    assert r.code == 56, r.stderr
+    assert r.stderr.startswith("wf: (56) WARC file ") and r.stderr.count("\n") == 1
+    for line in r.stdout.splitlines():
+        assert json.loads(line)["warc_target_uri"].startswith("https://example.com/")
+
+
 def test_warc_out_round_trip_gives_the_same_text(wf, tmp_path, serve):
     one = serve(respond(200, _page(1), {"Content-Type": "text/html"}))
     two = serve(respond(200, _page(2), {"Content-Type": "text/html; charset=utf-8"}))
@@ -138,6 +153,14 @@ def test_warc_out_round_trip_gives_the_same_text(wf, tmp_path, serve):
                 body = http_payload(rec.block, 1 << 20).body
                 assert rec.headers["warc-payload-digest"] == digest(body)
     assert kinds[0] == "warcinfo" and sorted(kinds[1:]) == ["request"] * 2 + ["response"] * 2
+
+
+def test_warc_out_that_names_a_directory_fails_before_any_fetch(wf, tmp_path, serve):
+    server = serve(respond(200, _page(1), {"Content-Type": "text/html"}))
+    r = wf(*ALLOW, "--warc-out", tmp_path, server.url)
+    assert r.code == 23 and r.stdout == ""
+    assert r.stderr == f"wf: (23) cannot write --warc-out {tmp_path}: Is a directory\n"
+    assert server.connections == 0 and list(tmp_path.iterdir()) == []
 
 
 def test_warc_out_is_absent_when_the_run_is_interrupted(wf, tmp_path, serve, monkeypatch):

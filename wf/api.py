@@ -99,6 +99,11 @@ def build_options(environ: Mapping[str, str] | None = None, **flags: Any) -> WfO
     unknown = sorted(set(flags) - known)
     if unknown:
         raise TypeError(f"unknown wf option(s): {', '.join(unknown)}")
+    for f in fields(WfFlags):
+        # A list flag given one str (allow_hosts="example.com", select="main") is that
+        # one value, not its characters.
+        if f.default == () and isinstance(flags.get(f.name), str):
+            flags[f.name] = (flags[f.name],)
     flags.setdefault("max_length", 0)
     flags["as_json"] = True
     try:
@@ -120,7 +125,11 @@ def _no_log(message: str) -> None:
 
 
 def extract(
-    html: str | bytes, url: str | None = None, *, options: WfOptions | None = None, **flags: Any
+    html: str | bytes | bytearray | memoryview,
+    url: str | None = None,
+    *,
+    options: WfOptions | None = None,
+    **flags: Any,
 ) -> Page:
     """A document (HTML, a PDF, a feed, text) through wf's pipeline, as ``wf --input FILE
     --base-url URL --json`` reads it. Raises the ToolError of the CLI's exit code."""
@@ -135,6 +144,10 @@ def extract(
         opts = replace(opts, base_url=url)
     from wf.pipeline import process
 
+    if isinstance(html, (bytearray, memoryview)):
+        html = bytes(html)
+    elif not isinstance(html, (str, bytes)):
+        raise TypeError(f"wf.extract reads a document as str or bytes, not {type(html).__name__}")
     if isinstance(html, str):
         # A str is text already: the BOM makes the decoder take its UTF-8 bytes as UTF-8,
         # whatever charset a <meta> inside it names (the BOM wins over <meta>).

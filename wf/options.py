@@ -164,7 +164,15 @@ def make_options(
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
-    from common.values import env_deadline, env_flag, env_int, env_size, parse_size
+    from common.values import (
+        MAX_SECONDS,
+        deadline_ok,
+        env_deadline,
+        env_flag,
+        env_int,
+        env_size,
+        parse_size,
+    )
     from wf.lines import compile_regex
     from wf.pdf.pagespec import parse_pages
     from wf.save import confine_name
@@ -186,12 +194,23 @@ def make_options(
     if pdf_max_pages < 1:
         raise UsageError(f"WF_PDF_MAX_PAGES must be 1 or more, not {pdf_max_pages}")
     scratch = scratch_limits(env)
+    # The flags' own checks are click's on the command line: a library caller gives
+    # values straight, so they are checked here as well, with the same words.
     timeout = f.timeout
     if timeout is None:
         timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
+    elif not deadline_ok(timeout):
+        raise UsageError(
+            f"--timeout must be more than 0 and at most {MAX_SECONDS:g} seconds, not {timeout:g}"
+        )
     max_bytes = f.max_bytes
     if max_bytes is None:
         max_bytes = env_size(env, "WF_MAX_BYTES", parse_size(DEFAULT_MAX_BYTES))
+    else:
+        try:
+            parse_size(str(max_bytes))
+        except ValueError as exc:
+            raise UsageError(f"--max-bytes: {exc}") from None
     retry = _retry(f, env)
     cache = env_flag(env, "WF_CACHE") if f.cache is None else f.cache
     cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))

@@ -74,6 +74,13 @@ def search(query: str, **options: Any) -> Results:
     fails (NoResults, AllFailed, ...)."""
     from ws import config, view
 
+    if not isinstance(query, str) or not query.strip():
+        raise OptionError('missing QUERY: ws "what to search for"')
+    for name in ("allow", "block", "allow_hosts", "engines"):
+        # One str is that one value (engines="brave,mojeek" as --engines takes it), not
+        # its characters.
+        if isinstance(options.get(name), str):
+            options[name] = (options[name],)
     try:
         opts = config.make_options(query, **options)
     except UsageError as exc:

@@ -181,5 +181,19 @@ def main(argv: list[str]) -> int:
     return 1 if any(s.failed for s in scores) else 0
 
 
+def _ends_on_term() -> None:
+    """SIGTERM and SIGHUP end the run (and subprocess.run kills mutmut on the way out).
+    `make mutation` starts this script as PID 1 of a PID namespace, where a signal whose
+    action is the default one is ignored: without a handler, `kill` did nothing."""
+    import signal
+
+    def end(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, end)
+
+
 if __name__ == "__main__":
+    _ends_on_term()
     sys.exit(main(sys.argv[1:]))

@@ -93,14 +93,16 @@ _NEVER_CONTENT = CaseBlind(tuning.NEVER_CONTENT)
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 
 
-# Per class and id value: 0, or _NAMED (boilerplate), or _NAMED_TEASER or _NAMED_PICTURE
-# (only by a word that also names content, see below).
+# Per class and id value: 0, or _NAMED (boilerplate), or _NAMED_TEASER, _NAMED_PICTURE or
+# _NAMED_PAGER (only by a word that also names content, see below).
 _negative_cache: dict[str, int] = {}
 # Per class or id token: pages repeat tokens (col-md-6, wrapper, clearfix) far more than
 # whole class values, and each new token costs three regexes.
 _token_cache: dict[str, int] = {}
-_NEG, _STRONG_NEG, _POS, _TEASER, _PICTURE = 1, 2, 4, 8, 16
-_NAMED, _NAMED_TEASER, _NAMED_PICTURE = 1, 2, 3
+_NEG, _STRONG_NEG, _POS, _TEASER, _PICTURE, _PAGER = 1, 2, 4, 8, 16, 32
+_WEAK = _TEASER | _PICTURE | _PAGER
+_NAMED, _NAMED_TEASER, _NAMED_PICTURE, _NAMED_PAGER = 1, 2, 3, 4
+_WEAK_NAMED = {_TEASER: _NAMED_TEASER, _PICTURE: _NAMED_PICTURE, _PAGER: _NAMED_PAGER}
 # "Teaser" names a box that teases another page, and on many news sites the article's own
 # lead paragraph (`article-teaser`, `teaser-text`): the box is boilerplate only when it
 # links somewhere.
@@ -110,6 +112,10 @@ _TEASER_WORDS = frozenset(("teaser", "teasers"))
 # text with a picture: boilerplate only when it holds no paragraph (a caption of that name).
 _IMAGE_WORDS = frozenset(("image", "img", "photo", "photos", "picture"))
 _TEXT_WORD = re.compile(r"(?<![a-z])text(?![a-z])")
+# A pager is a row of page numbers; shops and search pages name the box that holds the
+# results of the page *and* its pager after the pagination (`pagination-container` around
+# a product grid): such a box is boilerplate only when it holds no more text than a pager.
+_PAGER_WORDS = frozenset(("pagination", "pager"))
 
 
 # A content system's publication state on an entry's own box (Drupal's `node-promoted`,
@@ -151,12 +157,14 @@ def _token_kind(token: str) -> int:
             return _NEG | _STRONG_NEG
         if all(hit in _IMAGE_WORDS for hit in hits) and _TEXT_WORD.search(low):
             return _NEG | _PICTURE
+        if all(hit in _PAGER_WORDS for hit in hits):
+            return _NEG | _PAGER
         return _NEG | _TEASER if all(hit in _TEASER_WORDS for hit in hits) else _NEG
     return _POS if POSITIVE.search(low) else 0
 
 
 def _negative_kind(words: str) -> int:
-    """0, _NAMED, _NAMED_TEASER or _NAMED_PICTURE for class and id tokens."""
+    """0, _NAMED, _NAMED_TEASER, _NAMED_PICTURE or _NAMED_PAGER for class and id tokens."""
     hit = _negative_cache.get(words)
     if hit is None:
         if len(_negative_cache) > 20000:
@@ -170,14 +178,13 @@ def _negative_kind(words: str) -> int:
             if kind is None:
                 kind = _token_cache[token] = _token_kind(token)
             kinds |= kind
-            if kind & _NEG and not kind & (_TEASER | _PICTURE):
+            if kind & _NEG and not kind & _WEAK:
                 strong = True
         hit = 0
         if kinds & _NEG and (kinds & _STRONG_NEG or not kinds & _POS):
-            if strong or (kinds & _TEASER and kinds & _PICTURE):
-                hit = _NAMED
-            else:
-                hit = _NAMED_TEASER if kinds & _TEASER else _NAMED_PICTURE
+            # Two weak words of different kinds name boilerplate as one strong word does.
+            weak = _WEAK_NAMED.get(kinds & _WEAK)
+            hit = _NAMED if strong or weak is None else weak
         _negative_cache[words] = hit
     return hit
 
@@ -213,7 +220,23 @@ def negative_block(el: Any, tag: str) -> bool:
         return next(el.iter("a"), None) is not None
     if kind == _NAMED_PICTURE:
         return next(el.iterdescendants("p"), None) is None
+    if kind == _NAMED_PAGER:
+        return _pager_sized(el)
     return kind != 0
+
+
+def _pager_sized(el: Any) -> bool:
+    from wf.extract.parse import text_length
+
+    return bool(text_length()(el) <= tuning.PAGER_TEXT_MAX)
+
+
+_PAGER_NAME = re.compile(r"pagination|(?<![a-z])pager(?![a-z])")
+
+
+def pager(el: Any) -> bool:
+    """Whether an element is named as a pager and holds no more text than one."""
+    return named_by(el, _PAGER_NAME) and _pager_sized(el)
 
 
 _class_kinds: dict[str, str] = {}

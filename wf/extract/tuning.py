@@ -122,7 +122,7 @@ LIST_ITEM_WORDS = 12  # characters outside links that most items hold
 LIST_ITEM_MAX = 2000
 # A list inside a box named for the page's frame is its navigation, whatever its shape.
 # (A box hidden from sight but for screen readers, as a page's copy of its menus, too.)
-LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|pagination|pager|reviews?|visually-hidden|sr-only|screen-reader-text)(?![a-z])"
+LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|reviews?|visually-hidden|sr-only|screen-reader-text)(?![a-z])"
 LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
 # The second opinion takes the list over the article rule's choice when the choice is
 # thin or the list holds this many times its text.
@@ -135,6 +135,9 @@ LIST_OVER_ARTICLE = 5.0
 # A list taken grows to the box that holds the page's heading too, unless that box holds
 # this share of the page's text (the page whole, its frame and all).
 LIST_HEADING_SHARE = 0.95
+# A box named as a pager (pagination, pager) that holds more text than this holds the
+# page's results beside its pager: it is walked as any other box.
+PAGER_TEXT_MAX = 400
 
 # Landing pages: a choice that holds under this share of the page's prose (outside named
 # boilerplate), on a page that declares no article, thread, product or listing, is one

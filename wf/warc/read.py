@@ -153,7 +153,11 @@ def records(stream: io.BufferedIOBase, max_block: int) -> Iterator[Record]:
             if len(block) != length:
                 raise TransferError("WARC file ends inside a record")
             yield Record(version, headers, block)
-    except (OSError, EOFError, zlib.error) as exc:
+    except EOFError as exc:
+        # Cut short, as a plain file cut inside a record is: the file is not wrong, it
+        # is not all there (a crawler still writing it, a copy broken off).
+        raise TransferError(f"WARC file cut short: {exc}") from None
+    except (OSError, zlib.error) as exc:
         raise BadResponse(f"unreadable WARC file: {exc}") from None
 
 

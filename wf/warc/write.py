@@ -104,6 +104,10 @@ class WarcWriter:
         self.compress = path.endswith(".gz")
         self._lock = threading.Lock()
         folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            # Found now, not at the rename after every fetch: nothing is fetched for an
+            # archive that cannot be written.
+            raise WriteError(f"cannot write --warc-out {path}: Is a directory")
         try:
             fd, self._temp = tempfile.mkstemp(prefix=".wf-warc-", suffix=".part", dir=folder)
         except OSError as exc:

@@ -3,7 +3,8 @@
 The kind's own rule finds the page's list independently of the article scoring: the
 largest group (by text) of tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it,
-outside the page's frame (nav, header, footer, asides, boxes named as menus or filters)
+outside the page's frame (nav, header, footer, asides, boxes named as menus or filters,
+pagers that hold no more than a pager)
 and outside boxes that are never content (comments, recommendations, consent), most of
 them not named as boilerplate themselves.
 It is also the second opinion on any page whose chosen block is thin against it (a list's
@@ -36,12 +37,12 @@ ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p")
 
 def _framed(el: Any) -> bool:
     """Whether an element is or sits inside the page's frame."""
-    from wf.extract.names import named_by, never_content
+    from wf.extract.names import named_by, never_content, pager
 
     while el is not None and el.tag not in ("body", "html"):
         if el.tag in tuning.LIST_FRAME_TAGS or never_content(el):
             return True
-        if named_by(el, _FRAME):
+        if named_by(el, _FRAME) or pager(el):
             return True
         el = el.getparent()
     return False

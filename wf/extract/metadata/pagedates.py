@@ -115,7 +115,9 @@ def _marked(body: Any, found: _Found, dayfirst: bool) -> None:
             continue
         name = "" if el is node else str(node.attrname)
         value = str(node) if el is not node and name.startswith(("data-", "datetime")) else None
-        label = f"{name} {value if name == 'itemprop' else ''} {el.get('class') or ''}"
+        # An itemprop's words (datePublished, dateCreated) are its label; its date is in
+        # the element's own attributes or text, so ``value`` stays None for it.
+        label = f"{name} {str(node) if name == 'itemprop' else ''} {el.get('class') or ''}"
         label += f" {el.get('id') or ''}"
         date, text = _date_of(el, value, dayfirst)
         if date is None:
