@@ -260,6 +260,7 @@ POST_EDITED = (
 )
 EDIT_NOTE_MAX = 160
 SHORT_REPLY = 1000  # characters at most in a reply too short to count as a post, card and all
+SHORT_BLOCKS = 80  # blocks at most in such a reply (a hostile one nests hundreds)
 POST_QUOTE = r"(?<![a-z])quote"  # a box so named in a post is a quote (bbcode_quote, quotebox)
 QUOTES_MAX = 50  # quotes of one post looked at (a hostile page nests hundreds)
 QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it

@@ -163,7 +163,8 @@ def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> l
     j = box.index + 1
     while j < box.end:  # child by child, over their subtrees
         b = blocks[j]
-        short = b.own < b.text <= tuning.SHORT_REPLY
+        # Few blocks too: each is measured again once the reply is cut (_cut_short).
+        short = b.own < b.text <= tuning.SHORT_REPLY and b.end - b.index <= tuning.SHORT_BLOCKS
         if short and b.index not in taken and key(b) == shape and marked(b):
             found.append(b)
         j = b.end
