@@ -277,3 +277,34 @@ def test_an_undeclared_topic_of_two_posts_where_no_block_stood_out():
     )
     assert "ben, 2025-11-02 15:14:37" in lines
     assert "You are not logged in." not in lines and "Packages" not in found.text
+
+
+def test_the_reply_form_and_notices_after_the_last_post_go_and_so_do_reply_titles():
+    answers = "".join(
+        _reply(
+            n,
+            f"user{n}",
+            f"<h3>Re: Tide tables</h3>Answer number {n}: the tables hang in the office by gate {n}, left of the door.",
+        )
+        for n in range(1, 5)
+    )
+    form = (
+        "<form class='post-form' action='/answer'><h2>Your Answer</h2><p>Post as a guest</p>"
+        "<input name='email'><p>Required, but never shown</p><button>Post Your Answer</button>"
+        "</form><div class='bottom-notice'><p>Start asking to get answers</p><p>Find the answer"
+        " to your question by asking.</p><a href='/ask'>Ask question</a></div>"
+    )
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV + f"<div id='answers'><h2>4 Answers</h2>{answers}{form}</div>",
+    )
+    text = extract(html, url="https://qa.example/q/13").text
+    assert all(f"Answer number {n}:" in text for n in range(1, 5))
+    for gone in ("Your Answer", "Post as a guest", "Required, but never shown", "Start asking"):
+        assert gone not in text, gone
+    assert "Re: Tide tables" not in text
+    # A title that is no reply's stays.
+    html = html.replace(
+        "<h3>Re: Tide tables</h3>Answer number 2", "<h3>Rest day</h3>Answer number 2"
+    )
+    assert "Rest day" in extract(html, url="https://qa.example/q/13").text

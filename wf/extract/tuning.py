@@ -259,6 +259,9 @@ POST_EDITED = (
     r"|modificato da)"
 )
 EDIT_NOTE_MAX = 160
+# A reply's title, the topic's with a prefix ("Re: Tide tables", German "AW:"): a heading
+# so begun inside a thread is no part of the post.
+POST_REPLY_TITLE = r"(?:re|aw|sv|vs|rif|odp)\s*:"
 SHORT_REPLY = 1000  # characters at most in a reply too short to count as a post, card and all
 SHORT_BLOCKS = 80  # blocks at most in such a reply (a hostile one nests hundreds)
 POST_QUOTE = r"(?<![a-z])quote"  # a box so named in a post is a quote (bbcode_quote, quotebox)

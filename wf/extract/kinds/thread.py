@@ -171,6 +171,25 @@ def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> l
     return found
 
 
+def _drop_after(box: Any, posts: list[Any]) -> None:
+    """The boxes after the last post in the posts' box that are a form or hold one (the
+    reply form: "Your Answer", "Post as a guest") or show no author or date (a notice,
+    "Start asking to get answers"): the thread ends with its last post."""
+    from wf.extract.kinds.siblings import marked_el
+    from wf.extract.parse import drop
+
+    mine = set(posts)
+    last = max((i for i, child in enumerate(box) if child in mine), default=-1)
+    if last < 0:
+        return
+    for child in list(box)[last + 1 :]:
+        if not isinstance(child.tag, str):
+            continue
+        form = child.tag == "form" or next(child.iter("form"), None) is not None
+        if form or not marked_el(child):
+            drop(child)
+
+
 def _cut_short(
     blocks: list[BlockRecord], replies: list[BlockRecord], names: set[tuple[str, str]]
 ) -> None:
@@ -417,6 +436,7 @@ def choose(
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts)
     _cut_short(blocks, short, names)
+    _drop_after(blocks[index].el, [p.el for p in posts + short])
     quotes = _drop_repeats(posts)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
@@ -449,13 +469,21 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if b.text <= tuning.EDIT_NOTE_MAX and _edit_note(el):
         return True
+    if b.tag in HEADING and b.text <= tuning.EDIT_NOTE_MAX and _REPLY_TITLE.match(_line(el)):
+        return True  # a reply's title, the topic's again: "Re: Tide tables"
     return link_list(b)
+
+
+_REPLY_TITLE = re.compile(tuning.POST_REPLY_TITLE, re.IGNORECASE)
+
+
+def _line(el: Any) -> str:
+    return " ".join("".join(el.itertext()).split())
 
 
 def _edit_note(el: Any) -> bool:
     """A post's note of its edits ("Last edited by ann on Jul 5, 2024, edited 2 times")."""
-    text = " ".join("".join(el.itertext()).split())
-    return _EDITED.match(text) is not None
+    return _EDITED.match(_line(el)) is not None
 
 
 _EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
