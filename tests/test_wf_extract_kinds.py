@@ -378,6 +378,33 @@ def test_a_landing_page_shown_by_its_sections_prints_them_in_order():
     assert found.kind == "landing"
 
 
+def _sections_page(head: str) -> str:
+    names = ("hero", "features", "pricing", "stories")
+    sections = "".join(
+        f"<div class='{name}'><div class='inner'><h2>Part {n}</h2><p>{PROSE} {n}</p></div>"
+        + "<div class='logos'>"
+        + " ".join(f"<a href='/customer/{c}'>Customer number {c}</a>" for c in range(8))
+        + "</div></div>"
+        for n, name in enumerate(names)
+    )
+    return page(head, NAV + sections + "<footer><a href='/t'>Terms</a></footer>")
+
+
+def test_og_type_article_on_a_webpage_without_a_publication_time_declares_no_article():
+    # WordPress's SEO plugins write og:type article and a JSON-LD WebPage on a site's
+    # service pages too, and article:published_time only on its posts.
+    og = '<meta property="og:type" content="article">'
+    webpage = ld({"@graph": [{"@type": "WebPage", "name": "Services"}]})
+    found = extract(_sections_page(og + webpage), url="https://tides.example/services/")
+    assert found.kind == "landing"
+    assert all(f"Part {n}" in found.text for n in range(4))
+    dated = '<meta property="article:published_time" content="2026-01-05T08:00:00+00:00">'
+    found = extract(_sections_page(og + webpage + dated), url="https://tides.example/2026/")
+    assert found.kind == "article"
+    # Without JSON-LD, og:type article is all a post may say of itself.
+    assert extract(_sections_page(og), url="https://tides.example/2026/").kind == "article"
+
+
 _FEATURES = (
     ("Berth plans", "Plans drawn for your quay"),
     ("Tide alerts", "A text before each high tide"),
@@ -417,6 +444,50 @@ def test_a_landing_page_whose_choice_leaves_most_of_its_text_out_is_read_whole()
     assert text.index("Run your port") < text.index(PROSE) < text.index("Berth plans")
     assert "Terms" not in text and "About" not in text
     assert found.kind == "landing"
+
+
+def _faq_page(head: str) -> str:
+    # A service page: a hero line, cards of a title and a short line each (text, but no
+    # prose), then its questions and answers in an accordion, the page's longest prose.
+    cards = "".join(
+        f"<div class='card'><h3>{title}</h3><p>{line}</p><a href='/f/{n}'>Learn more</a></div>"
+        for n, (title, line) in enumerate(_FEATURES)
+    )
+    answers = "".join(
+        f"<li class='item'><h3>What about {title.lower()}?</h3><p>{PROSE} ({n})</p></li>"
+        for n, (title, _) in enumerate(_FEATURES + _FEATURES[:2])
+    )
+    return page(
+        head,
+        NAV + "<div class='hero'><h1>Harbour services</h1><p>Run your port with us</p>"
+        f"<a href='/start'>Start today</a></div><div class='grid'>{cards}</div>"
+        f"<div class='grid'>{cards.replace('card', 'tile')}</div>"
+        f"<div class='grid'>{cards.replace('card', 'box')}</div>"
+        f"<section><h2>Questions</h2><ul class='faqAccordion'>{answers}</ul></section>"
+        "<footer><p>Harbour Services Ltd, 1 Quay Road, registered in the port of Tides</p>"
+        "<a href='/t'>Terms</a></footer>",
+    )
+
+
+def test_a_landing_pages_questions_and_answers_are_one_of_its_sections():
+    # The answers outweigh the rest of the page's text (the other rules keep the choice):
+    # a chosen box named for them, on a page that declares no article, is one section.
+    found = extract(_faq_page(""), url="https://tides.example/services")
+    text = found.text
+    assert f"{PROSE} (7)" in text
+    for title, line in _FEATURES:
+        assert title in text and line in text
+    assert text.index("Run your port") < text.index("Berth plans") < text.index(PROSE)
+    assert "Terms" not in text and "About" not in text and "Quay Road" not in text
+    assert found.kind == "landing"
+
+
+def test_questions_and_answers_chosen_on_a_declared_article_stay_the_choice():
+    found = extract(_faq_page(ld({"@type": "Article", "headline": "Q"})), url="https://t.example/")
+    text = found.text
+    assert f"{PROSE} (7)" in text
+    assert "Run your port" not in text and "Berth plans" not in text
+    assert found.kind == "article"
 
 
 def test_a_choice_in_a_layout_table_is_not_one_section_of_a_landing_page():

@@ -164,15 +164,7 @@ def make_options(
 ) -> WfOptions:
     """Every flag (None: not given) with every WF_* variable: a flag beats its variable,
     a variable beats the default. Raises UsageError (2) naming the flag or variable."""
-    from common.values import (
-        MAX_SECONDS,
-        deadline_ok,
-        env_deadline,
-        env_flag,
-        env_int,
-        env_size,
-        parse_size,
-    )
+    from common.values import env_flag, env_int, env_size, parse_size
     from wf.lines import compile_regex
     from wf.pdf.pagespec import parse_pages
     from wf.save import confine_name
@@ -194,23 +186,8 @@ def make_options(
     if pdf_max_pages < 1:
         raise UsageError(f"WF_PDF_MAX_PAGES must be 1 or more, not {pdf_max_pages}")
     scratch = scratch_limits(env)
-    # The flags' own checks are click's on the command line: a library caller gives
-    # values straight, so they are checked here as well, with the same words.
-    timeout = f.timeout
-    if timeout is None:
-        timeout = env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
-    elif not deadline_ok(timeout):
-        raise UsageError(
-            f"--timeout must be more than 0 and at most {MAX_SECONDS:g} seconds, not {timeout:g}"
-        )
-    max_bytes = f.max_bytes
-    if max_bytes is None:
-        max_bytes = env_size(env, "WF_MAX_BYTES", parse_size(DEFAULT_MAX_BYTES))
-    else:
-        try:
-            parse_size(str(max_bytes))
-        except ValueError as exc:
-            raise UsageError(f"--max-bytes: {exc}") from None
+    timeout = _timeout(f, env)
+    max_bytes = _max_bytes(f, env)
     retry = _retry(f, env)
     cache = env_flag(env, "WF_CACHE") if f.cache is None else f.cache
     cache_max = env_size(env, "WF_CACHE_MAX", parse_size(DEFAULT_CACHE_MAX))
@@ -317,6 +294,34 @@ def _retry(f: WfFlags, env: Mapping[str, str]) -> int:
     if not 0 <= retry <= MAX_RETRIES:
         raise UsageError(f"{source} must be from 0 to {MAX_RETRIES}, not {retry}")
     return retry
+
+
+# The flags' own checks are click's on the command line: a library caller gives values
+# straight, so they are checked here as well, with the same words.
+
+
+def _timeout(f: WfFlags, env: Mapping[str, str]) -> float:
+    from common.values import MAX_SECONDS, deadline_ok, env_deadline
+
+    if f.timeout is None:
+        return env_deadline(env, "WF_TIMEOUT", DEFAULT_TIMEOUT)
+    if not deadline_ok(f.timeout):
+        raise UsageError(
+            f"--timeout must be more than 0 and at most {MAX_SECONDS:g} seconds, not {f.timeout:g}"
+        )
+    return f.timeout
+
+
+def _max_bytes(f: WfFlags, env: Mapping[str, str]) -> int:
+    from common.values import env_size, parse_size
+
+    if f.max_bytes is None:
+        return env_size(env, "WF_MAX_BYTES", parse_size(DEFAULT_MAX_BYTES))
+    try:
+        parse_size(str(f.max_bytes))
+    except ValueError as exc:
+        raise UsageError(f"--max-bytes: {exc}") from None
+    return f.max_bytes
 
 
 def _net_options(f: WfFlags, env: Mapping[str, str], timeout: float, max_bytes: int) -> NetOptions:

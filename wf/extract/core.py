@@ -209,11 +209,13 @@ def _extract(
         meta = metadata.extract(root, base, title)
     found_images, keep = _steered(root, url, base, selection, want_images)
     jsonld: list[str] | None = None if full else []
-    og: list[str] = []
+    og: dict[str, str] = {}
     parse.clean(root, main=not full, jsonld=jsonld, og=og, keep=keep)
     declared = None
     if jsonld is not None:
-        declared = _declared(root, microdata, url, jsonld, og[0] if og else "")
+        declared = _declared(
+            root, microdata, url, jsonld, og.get("og:type", ""), "article:published_time" in og
+        )
     body = root.find("body")
     if body is None:
         body = root
@@ -269,7 +271,12 @@ def _steered(
 
 
 def _declared(
-    root: Any, microdata: Callable[[], bool], url: str | None, jsonld: list[str], og: str
+    root: Any,
+    microdata: Callable[[], bool],
+    url: str | None,
+    jsonld: list[str],
+    og: str,
+    dated: bool = True,
 ) -> Declared:
     """What the page declares it is: its JSON-LD scripts and og:type (gathered while
     cleaning), then the microdata of the cleaned `root` when `microdata()` says the
@@ -278,7 +285,7 @@ def _declared(
     from wf.extract.kinds import declared
 
     try:
-        found = declared.read(jsonld, og, root, microdata)
+        found = declared.read(jsonld, og, root, microdata, dated=dated)
     except Exception:  # noqa: BLE001 - a declaration never costs the page its text
         found = declared.Declared()
     kind, why = found.kind()

@@ -301,13 +301,14 @@ def clean(
     *,
     main: bool,
     jsonld: list[str] | None = None,
-    og: list[str] | None = None,
+    og: dict[str, str] | None = None,
     keep: tuple[str, ...] = (),
 ) -> None:
     """Remove what no reader sees: junk elements and hidden ones (but the tags in
     ``keep``: images, for --images). `jsonld` and `og`, when given, get the text of each
-    JSON-LD script and the first og:type's value (wherever the page puts it) on the way:
-    the same pass over the tree."""
+    JSON-LD script and the first value of each of the <meta> properties in OG_PROPERTIES
+    (og:type, article:published_time; wherever the page puts them) on the way: the same
+    pass over the tree."""
     from lxml import etree
 
     _expand_noscript(root, jsonld, og)
@@ -316,8 +317,13 @@ def clean(
     _drop_hidden(root)
 
 
+# The <meta> properties clean() gathers: what the page says it is, and whether it says
+# when it was published (wf.extract.kinds.declared reads og:type article only then).
+OG_PROPERTIES = frozenset(("og:type", "article:published_time"))
+
+
 def _expand_noscript(
-    root: Any, jsonld: list[str] | None = None, og: list[str] | None = None
+    root: Any, jsonld: list[str] | None = None, og: dict[str, str] | None = None
 ) -> None:
     """Parse <noscript> content that a parser kept as raw text (as HTML5 parsers with
     scripting on do): some pages keep their whole text there. JSON-LD scripts' texts go
@@ -333,8 +339,10 @@ def _expand_noscript(
                     jsonld.append(source)
             continue
         if el.tag == "meta":
-            if og is not None and not og and el.get("property") == "og:type":
-                og.append(el.get("content") or "")
+            if og is not None:
+                prop = el.get("property") or el.get("name")
+                if prop in OG_PROPERTIES and prop not in og:
+                    og[prop] = el.get("content") or ""
             continue
         text = el.text
         if len(el) or not text or "<" not in text:

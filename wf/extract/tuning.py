@@ -139,6 +139,10 @@ LIST_HEADING_SHARE = 0.95
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400
 
+# A chosen box named for questions and answers or as an accordion (a class or id token,
+# camelCase and snake_case split into words) on a page that declares no kind is a
+# landing page's FAQ: one section of the page.
+LANDING_FAQ = r"(?<![a-z])(?:faqs?|accordions?)(?![a-z])"
 # Landing pages: a choice that holds under this share of the page's prose (outside named
 # boilerplate), on a page that declares no article, thread, product or listing, is one
 # section of many.

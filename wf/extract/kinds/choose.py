@@ -6,7 +6,8 @@ article rule (wf.extract.blocks.choose), which also tells the kind its structure
 on a product page the declared description's region (product.py); then the listing's
 second opinion (listing.py: the page's list over a thin choice), then the landing page's
 (landing.py: a choice holding under half the page's prose on a page that declares no
-article is one section; the page is read whole without its named boilerplate). Each
+article is one section, and so is a chosen FAQ beside other text; the page is read whole
+without its named boilerplate). Each
 rule says in one `-v` line why it took or left the choice.
 """
 
@@ -46,7 +47,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     if analysis.kind in (None, tuning.ARTICLE, tuning.LISTING, tuning.LANDING):
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         analysis = listing.second_opinion(analysis, analysis.kind, thin)
-    whole = landing.second_opinion(analysis)
+    whole = landing.faq_chosen(analysis, declared_kind) or landing.second_opinion(analysis)
     kind = analysis.kind or tuning.ARTICLE
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     if whole:

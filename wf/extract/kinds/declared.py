@@ -27,6 +27,7 @@ class Declared:
     kinds: list[tuple[str, str]] = field(default_factory=list)  # (kind, "JSON-LD Product")
     product: dict[str, str] = field(default_factory=dict)  # name, price, availability, ...
     products: int = 0  # Product objects declared
+    webpage: bool = False  # a JSON-LD WebPage object (a type no kind is read from)
 
     @property
     def described(self) -> bool:
@@ -138,6 +139,8 @@ def _read_script(source: str, declared: Declared) -> None:
         return
     for obj in _objects(data):
         for t in _types(obj.get("@type")):
+            if t == "webpage":
+                declared.webpage = True
             kind = tuning.SCHEMA_KINDS.get(t)
             if kind:
                 declared.kinds.append((kind, f"JSON-LD {t}"))
@@ -147,16 +150,28 @@ def _read_script(source: str, declared: Declared) -> None:
 
 
 def read(
-    jsonld: list[str], og: str, root: Any = None, named: Callable[[], bool] | None = None
+    jsonld: list[str],
+    og: str,
+    root: Any = None,
+    named: Callable[[], bool] | None = None,
+    dated: bool = True,
 ) -> Declared:
     """The page's declarations from what parse.clean gathered (its JSON-LD scripts'
     texts and og:type), and, when those declare no kind, the microdata itemtypes of the
     cleaned `root` (None, or `named()` false: the page's source names no itemtype, so
-    the tree is not searched); never raises on broken JSON or odd markup."""
+    the tree is not searched); never raises on broken JSON or odd markup.
+
+    og:type article declares no article on a page whose JSON-LD says it is a WebPage and
+    that gives no article:published_time (`dated`): WordPress's SEO plugins write og:type
+    article on every page of a site, its service and contact pages too, a WebPage in
+    their JSON-LD, and the publication time only on its posts (which they also declare an
+    Article). A page with no JSON-LD is not doubted: many a post says nothing else."""
     declared = Declared()
     for source in jsonld[: tuning.JSONLD_SCRIPTS]:
         _read_script(source, declared)
     kind = tuning.OG_KINDS.get(og.strip().lower())
+    if kind == tuning.ARTICLE and not dated and declared.webpage:
+        kind = None
     if kind:
         declared.kinds.append((kind, f"og:type {og}"))
     if declared.kinds or root is None or (named is not None and not named()):
