@@ -345,7 +345,10 @@ def _text(
                     _length(wider),
                 )
                 r = wider
-        if _length(r) < NEXT_TO_NOTHING:
+        # A product that declares its description prints it (product.header): the
+        # whole page would add its menus to a text the scripts build.
+        described = kind == "product" and declared is not None and declared.described
+        if _length(r) < NEXT_TO_NOTHING and not described:
             whole = to_markdown(body)
             if _length(whole) > _length(r):
                 trace.trace(

@@ -239,9 +239,22 @@ CONSENT_CORE = (
 
 # Threads: where a post names its author and date (class, id or itemprop), and the short
 # controls around posts (votes, share, follow, flag, reply, "log in to reply").
-POST_AUTHOR = r"author|user-?name|poster|nickname|member-?name|display-?name|user-?link|(?<![a-z])user(?![a-z])"
-POST_DATE = r"date|time|posted|timestamp|relativetime"
+POST_AUTHOR = (
+    r"author|user-?name|poster|nickname|member-?name|display-?name|user-?link|user(?![a-z])"
+)
+POST_DATE = r"date|time|posted(?!it)|timestamp|relativetime"
 BYLINE_MAX = 80  # characters: an author's or a date's box is short
+DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)
+# Words of a date written out beside the month's name and numbers ("Wed Dec 27, 2023
+# 11:04 am", "Di., 5. März 2024 um 10:00"): a short box of only these is a post's date.
+POST_DATE_WORDS = (
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
+    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mo", "di", "mi",
+    "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch", "donnerstag", "freitag",
+    "samstag", "sonntag", "lun", "mar", "mer", "jeu", "ven", "sam", "dim", "lundi",
+    "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "am", "pm", "at",
+    "on", "um", "uhr", "le", "à", "st", "nd", "rd", "th", "utc", "gmt",
+)  # fmt: skip
 POST_CONTROLS = (
     "share", "follow", "flag", "report", "reply", "quote", "like", "upvote", "downvote",
     "vote", "bookmark", "permalink", "edit", "log in to reply", "sign in to reply",
@@ -249,9 +262,30 @@ POST_CONTROLS = (
     "improve this question", "show activity on this post", "copy link", "helpful",
 )  # fmt: skip
 CONTROL_MAX = 40  # characters: a control's box is short
+# A post's note of its edits, by how it starts ("Last edited by ann", "Edited January 29
+# by ann", "edited Apr 13, 2017 at 12:52"; not "Edited to add: ..."), and its length at most.
+POST_EDITED = (
+    r"(?:last edited|edited by|edited (?:on |at )?(?:[^\W\d_]+\.? )?\d|zuletzt bearbeitet"
+    r"|bearbeitet von|derni[eè]re modification|modifi[eé] par|editado por|[uú]ltima edici[oó]n"
+    r"|modificato da)"
+)
+EDIT_NOTE_MAX = 160
+# A reply's title, the topic's with a prefix ("Re: Tide tables", German "AW:"): a heading
+# so begun inside a thread is no part of the post.
+POST_REPLY_TITLE = r"(?:re|aw|sv|vs|rif|odp)\s*:"
+SHORT_REPLY = 1000  # characters at most in a reply too short to count as a post, card and all
+SHORT_BLOCKS = 80  # blocks at most in such a reply (a hostile one nests hundreds)
+POST_QUOTE = r"(?<![a-z])quote"  # a box so named in a post is a quote (bbcode_quote, quotebox)
+QUOTES_MAX = 50  # quotes of one post looked at (a hostile page nests hundreds)
+QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it
+QUOTE_SEEN = 0.7  # share of a quote's runs printed above that make it a repeat
+# A post's counts its microdata names (upvoteCount, commentCount, answerCount): numbers,
+# often hidden by a class the extractor does not read, that no reader takes for text.
+POST_COUNT = r"count$"
 # Boxes inside a post that are never its body: the comments under a question or an
 # answer (when the post is not itself a comment) and the author's signature.
-POST_SIDE = r"comment|signature|(?<![a-z])sig(?![a-z])"
+POST_SIGNATURE = r"signature|(?<![a-z])sig(?![a-z])"
+POST_SIDE = r"comment|" + POST_SIGNATURE
 
 # Code blocks (wf/extract/codetext.py), matched on lowered class tokens. A line element:
 # highlighters that draw one element a line (Shiki's and Chroma's `line`, CodeMirror's

@@ -1,6 +1,10 @@
 """A thread's post begins with one line naming its author and date, where the page shows
-them: the first box inside the post named for its author (class, id or itemprop:
-tuning.POST_AUTHOR) and its first <time> (else a box named for a date), each short
+them. The author: the box inside the post its microdata declares so (itemprop="author",
+its name read from itemprop="name"), else the first named for its author (class, id or
+itemprop: tuning.POST_AUTHOR), cut down to the name when it shows counts beside it. The
+date: its first <time> that shows one, else the box named for a date nearest the
+author's, else a short link or span that is a date and nothing else (a post's link to
+itself), else the date its microdata or an empty <time> keeps; each short
 (tuning.BYLINE_MAX). The line is put at the post's start and the boxes it was read from
 leave the post, so that the names and dates are not printed twice. Comments nested in a
 post that is not itself a comment (a question's comments) are not looked into: their
@@ -46,14 +50,31 @@ def _own(post: Any) -> list[Any]:
     return found
 
 
+def _props(el: Any) -> list[str]:
+    prop = el.get("itemprop")
+    return prop.lower().split() if prop else []
+
+
+def _time_text(el: Any) -> str:
+    """A <time>'s visible text; the first of its forms when its children show it in
+    several (a long date beside "1 yr"): read together they glue the year to the next."""
+    kids = [k for k in el if isinstance(k.tag, str) and _text(k)]
+    if len(kids) > 1 and not (el.text or "").strip():
+        return _text(kids[0])
+    return _text(el)
+
+
 def _innermost(el: Any, text: str) -> tuple[Any, str]:
     """The innermost box named for the author inside the one found: a user's card is
-    named so as a whole (name, rank, counts), its name's link again. A few levels of a
-    few elements each: a hostile page's nesting is not followed down."""
+    named so as a whole (name, rank, counts), its name's link again; a box in it named
+    for a time too is the post's date ("user-action-time"), not its author. A few levels
+    of a few elements each: a hostile page's nesting is not followed down."""
     for _ in range(INNER_LEVELS):
         for d in islice(el.iterdescendants(), tuning.MARK_SCAN):
             if isinstance(d.tag, str) and d.tag not in ("time", "img"):
-                inner = _text(d) if _AUTHOR.search(_names(d)) else ""
+                names = _names(d)
+                hit = _AUTHOR.search(names) and not _DATE.search(names)
+                inner = _text(d) if hit else ""
                 if inner:
                     el, text = d, inner
                     break
@@ -62,36 +83,131 @@ def _innermost(el: Any, text: str) -> tuple[Any, str]:
     return el, text
 
 
-def _find(post: Any) -> tuple[Any, str, Any, str]:
-    """(author's element, author, date's element, date); elements None when not shown."""
-    author_el = date_el = None
-    author = date = ""
-    own = _own(post)
+def _name(box: Any, text: str) -> str:
+    """The name in an author's box that shows more (reputation, badges): its microdata
+    name, else its first link when the box starts with it (a profile's link, then the
+    counts); else the box's text."""
+    for el in islice(box.iter(), tuning.MARK_SCAN):
+        if isinstance(el.tag, str) and "name" in _props(el):
+            value = " ".join((el.get("content") or _text(el)).split())
+            if value:
+                return value
+    link = next((a for a in islice(box.iter("a"), tuning.MARK_SCAN) if _text(a)), None)
+    if link is not None and text.startswith(_text(link)):
+        return _text(link)
+    return text
+
+
+def _declared_author(own: list[Any]) -> tuple[Any, str] | None:
+    """The post's author as its microdata declares it (itemprop="author"): a card that
+    may show the editor's before it is no author of the post."""
     for el in own:
-        if not isinstance(el.tag, str):
-            continue
-        if date_el is None and el.tag == "time":
-            date = _text(el) or (el.get("datetime") or "").strip()
-            if date and len(date) <= tuning.BYLINE_MAX:
-                date_el = el
-        names = _names(el)
-        if author_el is None and el.tag not in ("time", "img") and _AUTHOR.search(names):
-            text = _text(el)
-            # A box named for the user and for a time is the post's date
-            # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
-            if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
-                author_el, author = el, text
-        if author_el is not None and date_el is not None:
+        if isinstance(el.tag, str) and el.get("itemprop") and "author" in _props(el):
+            text = _text(el) or el.get("content") or ""
+            name = _name(el, text) if text else ""
+            if name and len(name) <= tuning.BYLINE_MAX:
+                return (el if len(text) <= tuning.BYLINE_MAX else None), name
+    return None
+
+
+def _depth_with(el: Any, near: Any) -> int:
+    """How deep the box that holds both el and near sits: a date in the author's own
+    card, not an editor's card beside it."""
+    ancestors = list(near.iterancestors())
+    for depth, a in enumerate(el.iterancestors()):
+        if a in ancestors:
+            return -ancestors.index(a)
+        if depth > tuning.MARK_SCAN:
             break
-    if author_el is not None:
-        author_el, author = _innermost(author_el, author)
-    if date_el is None:
+    return -len(ancestors)
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
+_DATE_SIGNS = re.compile(r"[\w\s,.:/-]+")
+_DECLARED_DATE = frozenset(("datepublished", "datecreated"))
+_DATE_WORDS: frozenset[str] = frozenset()
+
+
+def _whole_date(text: str) -> bool:
+    """Whether a short text is a date and nothing else ("Wed Dec 27, 2023 11:04 am"):
+    a month's name, weekdays, clock words (tuning.POST_DATE_WORDS), numbers and their
+    separators only."""
+    global _DATE_WORDS
+    if not text or len(text) > tuning.BYLINE_MAX:
+        return False
+    from wf.extract.metadata.dates import MONTHS, text_date
+
+    if not _DATE_WORDS:
+        _DATE_WORDS = frozenset(MONTHS) | frozenset(tuning.POST_DATE_WORDS)
+    if not _DATE_SIGNS.fullmatch(text):  # "#2 2024-08-03": a post's number before it
+        return False
+    words = _WORDS.findall(text.lower())
+    return all(w in _DATE_WORDS for w in words) and text_date(text) is not None
+
+
+def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
+    """(date's element, date): the first <time> that shows one; else the box named for a
+    date nearest the author's (tuning.POST_DATE); else a short box whose text is a date
+    alone (a post's link to itself that reads as its time); else the microdata's or an
+    empty <time>'s value, as the page writes it."""
+    named: list[Any] = []
+    whole = declared = blank = None
+    for el in own:
+        if not isinstance(el.tag, str) or el is author_el:
+            continue
+        if el.tag == "time":
+            text = _time_text(el)
+            if text and len(text) <= tuning.BYLINE_MAX:
+                return el, text
+            if not text and blank is None and (el.get("datetime") or "").strip():
+                blank = el
+            continue
+        if len(named) < tuning.DATE_BOXES and _DATE.search(_names(el)):
+            text = _text(el)
+            if text and len(text) <= tuning.BYLINE_MAX:
+                named.append(el)
+        elif whole is None and el.tag in ("a", "span") and not len(el) and _whole_date(_text(el)):
+            whole = el
+        if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
+            declared = el
+    if named:
+        el = named[0]
+        if author_el is not None and len(named) > 1:
+            el = max(named, key=lambda n: _depth_with(n, author_el))
+        return el, _text(el)
+    if whole is not None:
+        return whole, _text(whole)
+    for el in (declared, blank):
+        if el is not None:
+            value = " ".join((el.get("content") or el.get("datetime") or _text(el)).split())
+            if value and len(value) <= tuning.BYLINE_MAX:
+                return el, value
+    return None, ""
+
+
+def _find(post: Any) -> tuple[Any, str, Any, str]:
+    """(author's element, author, date's element, date); elements None when not shown
+    (or, for the author, when their box is not theirs alone)."""
+    own = _own(post)
+    declared = _declared_author(own)
+    author_el, author = declared if declared is not None else (None, "")
+    if declared is None:
         for el in own:
-            if isinstance(el.tag, str) and el is not author_el and _DATE.search(_names(el)):
+            if not isinstance(el.tag, str) or el.tag in ("time", "img"):
+                continue
+            names = _names(el)
+            if _AUTHOR.search(names):
                 text = _text(el)
-                if text and len(text) <= tuning.BYLINE_MAX:
-                    date_el, date = el, text
+                # A box named for the user and for a time is the post's date
+                # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
+                if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
+                    author_el, author = _innermost(el, text)
                     break
+    date_el, date = _find_date(own, author_el)
+    # The card's name alone when the date was found outside it (else the card's text is
+    # kept whole: it may hold the date).
+    if declared is None and author_el is not None and date_el is not None:
+        author = author if date_el in author_el.iterdescendants() else _name(author_el, author)
     return author_el, author, date_el, date
 
 

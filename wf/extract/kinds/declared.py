@@ -29,6 +29,13 @@ class Declared:
     products: int = 0  # Product objects declared
     webpage: bool = False  # a JSON-LD WebPage object (a type no kind is read from)
 
+    @property
+    def described(self) -> bool:
+        """Whether the page declares a product's description long enough to print."""
+        from wf.extract.kinds.product import ANCHOR_MIN
+
+        return len(self.product.get("description") or "") >= ANCHOR_MIN
+
     def kind(self) -> tuple[str | None, str]:
         """The declared kind that wins by tuning.PRIORITY, and why; (None, "") if none."""
         found = {kind: why for kind, why in reversed(self.kinds)}

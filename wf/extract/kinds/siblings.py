@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
@@ -45,7 +45,12 @@ def marked(b: BlockRecord) -> bool:
     """Whether a box shows who wrote it or when (tuning.POST_MARK), among its first
     tuning.MARK_SCAN elements: nested boxes of a hostile page are not read again and
     again."""
-    for el in islice(b.el.iter(), tuning.MARK_SCAN):
+    return marked_el(b.el)
+
+
+def marked_el(box: Any) -> bool:
+    """marked() of an element."""
+    for el in islice(box.iter(), tuning.MARK_SCAN):
         if el.tag == "time" or _MARK.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
             return True
     return False

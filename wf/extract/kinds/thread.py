@@ -10,7 +10,9 @@ class). Their box is the content; it grows to the ancestors that add prose with 
 only when it holds no prose of its own (votes, share and follow buttons, "log in to
 reply"): platforms name every post `comment`, which the article rule reads as boilerplate.
 So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS).
-Each post of the group starts with a line of its author and date (byline.py).
+Each post of the group starts with a line of its author and date (byline.py). A quote
+that repeats the posts above it goes (tuning.QUOTE_SEEN), and so do the counts the
+posts' microdata names (tuning.POST_COUNT).
 """
 
 from __future__ import annotations
@@ -80,13 +82,16 @@ def _grow(blocks: list[BlockRecord], index: int) -> int:
 
 
 _SIDE = re.compile(tuning.POST_SIDE, re.IGNORECASE)
+_SIGNATURE = re.compile(tuning.POST_SIGNATURE, re.IGNORECASE)
 # Boxes a post's body is reached through; a paragraph, a list or a quote is the body's.
 WRAPPERS = frozenset(
     ("div", "section", "article", "main", "form", "table", "tbody", "tr", "td", "dl", "dd")
 )
 
 
-def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
+def _trim(
+    blocks: list[BlockRecord], post: BlockRecord, names: set[tuple[str, str]] | None = None
+) -> bool:
     """Cut a post down to its line of author and date and its body; whether it was cut.
 
     From the post down, while the box holds no prose of its own and one child alone holds
@@ -95,9 +100,12 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
     of controls. So do boxes named for comments (under a post that is not a comment
     itself) or for the signature. The body is the first box whose prose is spread among
     several children (paragraphs, or nested replies), or that holds prose itself; a post
-    without prose (a short reply) is left whole, its body never at risk.
+    without prose (a short reply) is left whole, its body never at risk. The tag and class
+    of each box cut on the way down are added to `names` (_cut_short cuts them from the
+    short replies).
     """
     from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
     from wf.extract.parse import drop
 
     nested = _SIDE.search(post.el.get("class") or "") is None
@@ -114,20 +122,184 @@ def _trim(blocks: list[BlockRecord], post: BlockRecord) -> bool:
         if len(prose) != 1 or prose[0].tag not in WRAPPERS:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
-            # post's body named `comment` shows no author of its own).
+            # post's body named `comment` shows no author of its own), and signatures.
             if side and sum(k.text for k in kids if k not in side) >= tuning.POST_PROSE:
                 for k in side:
-                    if k.el.getparent() is not None and marked(k):
+                    signed = marked(k) or _SIGNATURE.search(k.el.get("class") or "")
+                    if k.el.getparent() is not None and signed:
                         drop(k.el)
                         cut = True
             break
         for k in kids:
             gone = k in side or k.raw < tuning.POST_PROSE
             if k is not prose[0] and gone and k.el.getparent() is not None:
+                kind = class_kind(k.el.get("class"))
+                if names is not None and kind:
+                    names.add((k.tag, kind))
                 drop(k.el)
                 cut = True
         cur = prose[0]
     return cut
+
+
+def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> list[BlockRecord]:
+    """The replies too short to count as posts beside them ("Congrats!"): boxes of the
+    posts' tag and first class word (posts named by no class are not told from the
+    boxes around them) in their box, that hold other boxes, show their author or date
+    and hold little text (tuning.SHORT_REPLY: a post whose words sit in boxes the
+    walk does not read as prose is no short reply)."""
+    from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shape = key(posts[-1])
+    if not shape[1]:
+        return []
+    taken = {p.index for p in posts}
+    found = []
+    box = blocks[index]
+    j = box.index + 1
+    while j < box.end:  # child by child, over their subtrees
+        b = blocks[j]
+        # Few blocks too: each is measured again once the reply is cut (_cut_short).
+        short = b.own < b.text <= tuning.SHORT_REPLY and b.end - b.index <= tuning.SHORT_BLOCKS
+        if short and b.index not in taken and key(b) == shape and marked(b):
+            found.append(b)
+        j = b.end
+    return found
+
+
+def _drop_after(box: Any, posts: list[Any]) -> None:
+    """The boxes after the last post in the posts' box that are a form or hold one (the
+    reply form: "Your Answer", "Post as a guest") or show no author or date (a notice,
+    "Start asking to get answers"): the thread ends with its last post."""
+    from wf.extract.kinds.siblings import marked_el
+    from wf.extract.parse import drop
+
+    mine = set(posts)
+    last = max((i for i, child in enumerate(box) if child in mine), default=-1)
+    if last < 0:
+        return
+    for child in list(box)[last + 1 :]:
+        if not isinstance(child.tag, str):
+            continue
+        form = child.tag == "form" or next(child.iter("form"), None) is not None
+        if form or not marked_el(child):
+            drop(child)
+
+
+def _cut_short(
+    blocks: list[BlockRecord], replies: list[BlockRecord], names: set[tuple[str, str]]
+) -> None:
+    """A short reply loses the boxes the posts beside it were cut of (its author's card,
+    its title and controls), told by their tag and class: it has no prose to be told by.
+    Its blocks are measured again: the links that went (its author's, its date's) would
+    make its few words a list of links."""
+    from wf.extract.names import class_kind
+    from wf.extract.parse import drop
+
+    def size(el: Any) -> int:
+        return len(" ".join("".join(el.itertext()).split()))
+
+    for reply in replies:
+        for el in list(reply.el.iterdescendants()):
+            if not isinstance(el.tag, str) or el.getparent() is None:
+                continue
+            kind = class_kind(el.get("class"))
+            if kind and (el.tag, kind) in names:
+                drop(el)
+        for b in blocks[reply.index : reply.end]:
+            b.text = size(b.el)
+            b.link = sum(size(a) for a in b.el.iter("a"))
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    """The runs of tuning.QUOTE_RUN words in a text."""
+    words = _WORD.findall(text.lower())
+    return set(zip(*(words[i:] for i in range(tuning.QUOTE_RUN)), strict=False))
+
+
+_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+# The candidates, found in C before the pattern reads their names.
+_QUOTE_PATH = ".//*[self::blockquote or contains(@class, 'quote') or contains(@class, 'Quote')]"
+
+
+def _quotes(post: Any) -> list[Any]:
+    """A post's quotes, in page order: <blockquote>, or boxes named for a quote (boards
+    draw theirs with <div>s, the attribution inside: "Originally Posted by ...")."""
+    return [
+        el
+        for el in post.xpath(_QUOTE_PATH)
+        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "")
+    ]
+
+
+def _own_text(el: Any, skip: set[Any]) -> str:
+    """The text of el outside the boxes in skip inside it (without recursion: a hostile
+    page nests quotes as deep as the parser lets it)."""
+    from lxml import etree
+
+    text = "".join(el.itertext())
+    walker = etree.iterwalk(el, events=("start",))
+    for _, inner in walker:
+        if inner is not el and inner in skip:
+            text = text.replace("".join(inner.itertext()), " ", 1)
+            walker.skip_subtree()
+    return text
+
+
+def _drop_repeats(posts: list[BlockRecord]) -> int:
+    """Quotes in a post that repeat what the posts above printed (tuning.QUOTE_SEEN of
+    their runs of words) leave it, attribution and all: a reply that quotes the question
+    whole prints it again, which platforms fold away. A quote is judged by its own words,
+    outside the quotes inside it: a board that writes every post's body as a
+    <blockquote> keeps the reply around a quote. How many went."""
+    from wf.extract.parse import drop
+
+    seen: set[tuple[str, ...]] = set()
+    pending: list[Any] = []  # posts above not yet read into `seen`: most threads quote nothing
+    gone = 0
+    for post in posts:
+        el = post.el
+        if el.getparent() is None:
+            continue
+        pending.append(el)
+        quotes = _quotes(el)[: tuning.QUOTES_MAX]
+        if not quotes:
+            continue
+        for above in pending[:-1]:
+            seen |= _runs("".join(above.itertext()))
+        pending = pending[-1:]
+        nested = set(quotes)
+        dropped: list[Any] = []
+        for quote in quotes:
+            if any(a in dropped for a in quote.iterancestors()):
+                continue
+            runs = _runs(_own_text(quote, nested))
+            if runs and len(runs & seen) >= tuning.QUOTE_SEEN * len(runs):
+                dropped.append(quote)
+        for quote in dropped:
+            drop(quote)
+        gone += len(dropped)
+    return gone
+
+
+_COUNT = re.compile(tuning.POST_COUNT, re.IGNORECASE)
+
+
+def _drop_counts(box: Any) -> None:
+    """The counts the posts' microdata names (tuning.POST_COUNT) leave the content."""
+    from wf.extract.parse import drop
+
+    for el in box.xpath(".//*[contains(@itemprop, 'ount')]"):  # found in C, then read
+        counts = any(_COUNT.search(p) for p in el.get("itemprop").split())
+        if counts and el.getparent() is not None:
+            drop(el)
 
 
 def _card(post: BlockRecord) -> bool:
@@ -143,18 +315,28 @@ def _card(post: BlockRecord) -> bool:
     return False
 
 
-def _plain(blocks: list[BlockRecord], posts: list[BlockRecord]) -> bool:
+def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = False) -> bool:
     """Whether posts show a thread plainly enough on a page that declares none: at least
     tuning.THREAD_POSTS of them (a page's columns are fewer), none with half their prose,
     most of them signed and not teaser cards (_card), holding
     most of the page's prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a
-    list of books with its readers' comments below is no thread, however long they are)."""
+    list of books with its readers' comments below is no thread, however long they are).
+    `few`: on a page where no block stood out for the article rule, a topic of two posts
+    or more, every one signed, holding as much of the page."""
     from wf.extract.kinds.siblings import marked
 
     sample = posts[: tuning.MARK_POSTS]
     signed = sum(marked(m) for m in sample)
     page = blocks[0]
     raws = [m.raw for m in posts]
+    if few:
+        return (
+            len(posts) >= tuning.SIBLINGS_MIN_THREAD
+            and signed == len(sample)
+            and sum(raws) >= tuning.THREAD_SHARE * page.raw
+            and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
+            and not any(_card(m) for m in sample)
+        )
     return (
         len(posts) >= tuning.THREAD_POSTS
         and max(raws) * 2 < sum(raws)  # no post holds half the thread: a page's columns
@@ -191,7 +373,7 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         if not (box.index <= best < box.end or best <= box.index < blocks[best].end):
             return analysis
         box_el = box.el
-    taken = choose(body, deadline, gm, plain=True, box_el=box_el)
+    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=best < 0)
     if taken is None:
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
@@ -218,12 +400,17 @@ def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockR
 
 
 def choose(
-    body: Any, deadline: float | None, gm: int, plain: bool = False, box_el: Any = None
+    body: Any,
+    deadline: float | None,
+    gm: int,
+    plain: bool = False,
+    box_el: Any = None,
+    few: bool = False,
 ) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
-    page that declares none (_plain), in `box_el` when it is given (the box the article
-    rule's blocks showed them in)."""
+    page that declares none (_plain, `few` passed on), in `box_el` when it is given (the
+    box the article rule's blocks showed them in)."""
     from wf.extract.records import Analysis, aggregate, walk
 
     blocks = walk(body, skip_boilerplate=False, deadline=deadline)
@@ -232,7 +419,7 @@ def choose(
     aggregate(blocks, set(), gm)
     found = _posts_box(blocks)
     if found is None or (
-        plain and (not _plain(blocks, found[1]) or box_el not in (None, blocks[found[0]].el))
+        plain and (not _plain(blocks, found[1], few) or box_el not in (None, blocks[found[0]].el))
     ):
         if not plain:  # a declared thread without posts; the look on every other page stays quiet
             trace.trace("extract: thread: no posts of one shape found")
@@ -243,16 +430,23 @@ def choose(
     from wf.extract.kinds import byline
 
     posts = _first_posts(blocks, index, box) + posts
-    lines = sum(byline.add(post.el) for post in posts)
-    trimmed = sum(_trim(blocks, post) for post in posts)
+    _drop_counts(blocks[box].el)
+    short = _short(blocks, index, posts)
+    lines = sum(byline.add(post.el) for post in posts + short)
+    names: set[tuple[str, str]] = set()
+    trimmed = sum(_trim(blocks, post, names) for post in posts)
+    _cut_short(blocks, short, names)
+    _drop_after(blocks[index].el, [p.el for p in posts + short])
+    quotes = _drop_repeats(posts)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
-        "%d cut down to their body; the content is <%s>",
+        "%d cut down to their body, %d quotes of the posts above dropped; the content is <%s>",
         count,
         blocks[index].tag,
         (blocks[index].el.get("class") or "")[:40],
         lines,
         trimmed,
+        quotes,
         blocks[box].tag,
     )
     return Analysis(
@@ -273,7 +467,26 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if not b.good and b.text <= tuning.CONTROL_MAX and _control(el):
         return True
+    if b.text <= tuning.EDIT_NOTE_MAX and _edit_note(el):
+        return True
+    if b.tag in HEADING and b.text <= tuning.EDIT_NOTE_MAX and _REPLY_TITLE.match(_line(el)):
+        return True  # a reply's title, the topic's again: "Re: Tide tables"
     return link_list(b)
+
+
+_REPLY_TITLE = re.compile(tuning.POST_REPLY_TITLE, re.IGNORECASE)
+
+
+def _line(el: Any) -> str:
+    return " ".join("".join(el.itertext()).split())
+
+
+def _edit_note(el: Any) -> bool:
+    """A post's note of its edits ("Last edited by ann on Jul 5, 2024, edited 2 times")."""
+    return _EDITED.match(_line(el)) is not None
+
+
+_EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
 
 
 _VOTES = re.compile(r"[-+]?[\d.,]+[kKmM]?")

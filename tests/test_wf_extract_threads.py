@@ -1,0 +1,310 @@
+"""wf/extract/kinds/thread.py and byline.py: what a thread's post starts with (its author
+and date line) and what leaves it, on small pages of our own shaped as the common
+platforms print their posts."""
+
+from __future__ import annotations
+
+import re
+
+from tests.test_wf_extract_kinds import NAV, PROSE, ld, page
+from wf.extract import extract
+
+
+def _signature(action: str, date: str, author: str, declared: bool = True) -> str:
+    # A Q&A platform's card: the action and its time, the avatar, the name and its counts.
+    prop = " itemprop='author' itemscope" if declared else ""
+    return (
+        f"<div class='post-signature'><div class='user-info'><div class='user-action-time'>"
+        f"{action} <span class='relativetime'>{date}</span></div><div class='user-gravatar32'>"
+        f"<a href='/users/7'><img src='a.png' alt=''></a></div><div class='user-details'{prop}>"
+        f"<a href='/users/7/{author}'>{author}</a><meta itemprop='name' content='{author}'>"
+        "<div class='-flair'><span class='reputation-score'>1,234</span> "
+        "<span class='badges'>3 silver badges</span></div></div></div></div>"
+    )
+
+
+def _qa(kind: str, votes: int, words: str, signatures: str, comments: int) -> str:
+    return (
+        f"<div class='{kind}'><div class='post-layout'><div class='votecell'><button>Up</button>"
+        f"<div class='js-vote-count' itemprop='upvoteCount'>{votes}</div><button>Down</button>"
+        "</div><div class='postcell'><time itemprop='dateCreated' datetime='2024-03-01T10:00'>"
+        f"</time><div class='s-prose'><p>{words}</p></div><div class='post-menu'><a>Share</a>"
+        f"</div><div class='signatures'>{signatures}</div></div></div>"
+        # Hidden by a class the extractor does not read: only its microdata says it is a count.
+        f"<span class='d-none' itemprop='commentCount'>{comments}</span></div>"
+    )
+
+
+def test_a_q_and_a_post_names_its_declared_author_and_their_own_date_and_no_counts():
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<div id='mainbar'>"
+        + _qa(
+            "question",
+            71,
+            "Where are the tide tables kept? " + PROSE,
+            # The editor's card comes first and declares no author.
+            _signature("edited", "Apr 13, 2024 at 12:52", "Community", declared=False)
+            + _signature("asked", "Mar 1, 2024 at 10:00", "ann"),
+            87,
+        )
+        + "<div id='answers'>"
+        + _qa(
+            "answer",
+            64,
+            "In the pilots' office. " + PROSE,
+            _signature("answered", "Mar 2, 2024 at 9:15", "ben"),
+            19,
+        )
+        + _qa(
+            "answer",
+            33,
+            "Online, as a PDF. " + PROSE,
+            _signature("answered", "Mar 3, 2024 at 8:00", "cy"),
+            47,
+        )
+        + "</div></div>",
+    )
+    text = extract(html, url="https://qa.example/q/3").text
+    lines = [line for line in text.split("\n") if line]
+    assert lines[0] == "ann, asked Mar 1, 2024 at 10:00"
+    assert lines[1].startswith("Where are the tide tables kept?")
+    assert lines[lines.index("ben, answered Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
+    assert "cy, answered Mar 3, 2024 at 8:00" in lines
+    # The name's counts and badges, the votes and the hidden comment counts are gone.
+    for gone in ("1,234", "silver badges", "71", "64", "33", "87", "19", "47"):
+        assert re.search(rf"\b{gone}\b", text) is None, gone
+
+
+def _board(n: int, author: str, date: str, profile: str = "") -> str:
+    # A board's post: the author's profile beside the body; the date is the post's link
+    # to itself, named for nothing; an edit note below.
+    return (
+        f"<div class='post bg{n % 2}'><div class='inner'><dl class='postprofile'><dt>"
+        f"<a class='username' href='/u/{n}'>{author}</a></dt>{profile}</dl>"
+        f"<div class='postbody'><h3><a href='#p{n}'>Re: Tide tables</a></h3>"
+        f"<p class='info'><a href='/viewtopic?p={n}#p{n}'>{date}</a></p>"
+        f"<div class='content'>Reply number {n}. {PROSE}</div>"
+        f"<div class='postedit'>Last edited by {author} (2024-03-0{n} 11:02)</div></div></div></div>"
+    )
+
+
+def test_a_post_whose_date_is_only_its_own_link_s_text_gets_it_in_its_line():
+    joined = "<dd class='profile-joined'>Joined: Sun Dec 17, 2023 11:18 am</dd>"
+    posts = "".join(
+        _board(n, f"user{n}", f"Wed Mar 0{n}, 2024 10:0{n} am", joined) for n in range(1, 6)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<div id='page'>{posts}</div>")
+    lines = extract(html, url="https://board.example/viewtopic?t=2").text.split("\n")
+    for n in range(1, 6):
+        # Not the date the member joined, nor the note of an edit (its box is "postedit").
+        assert f"user{n}, Wed Mar 0{n}, 2024 10:0{n} am" in lines
+    # A text with more than a date is no date: a number before it ("#2") is no day.
+    numbered = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<div id='page'>"
+        + "".join(
+            _board(n, f"user{n}", f"#{n} 2024-03-0{n}").replace("<a href='/viewtopic", "<a x='")
+            for n in range(1, 6)
+        )
+        + "</div>",
+    )
+    lines = extract(numbered, url="https://board.example/viewtopic?t=3").text.split("\n")
+    assert "user2" in lines and "user2, #2 2024-03-02" not in lines
+
+
+def test_a_time_shown_long_and_short_gives_its_long_form_and_a_name_may_end_in_user():
+    posts = "".join(
+        f"<article class='comment'><div class='meta'><a class='hnuser'>user{n}</a> "
+        f"<time datetime='2024-08-2{n}T16:29:31Z'><span class='long'>August 2{n}, 2024</span>"
+        f"<span class='short'>{n} yr</span></time></div><div class='body'>Reply number {n}. "
+        f"{PROSE}</div></article>"
+        for n in range(1, 6)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    lines = extract(html, url="https://forum.example/t/9").text.split("\n")
+    assert all(f"user{n}, August 2{n}, 2024" in lines for n in range(1, 6))
+
+
+def _reply(n: int, author: str, words: str, quote: str = "") -> str:
+    return (
+        f"<article class='message'><div class='message-user'><a class='username'>{author}</a>"
+        f"</div><div class='message-main'><time>Jul {n}, 2024</time><div class='bbWrapper'>"
+        f"{quote}{words}</div></div></article>"
+    )
+
+
+def test_a_quote_that_repeats_a_post_above_goes_and_one_of_new_words_stays():
+    question = "Which closed headphones have the widest stage? " + PROSE
+    repeat = f"<blockquote><div class='title'>ann said:</div>{question}</blockquote>"
+    elsewhere = (
+        "<blockquote><div class='title'>The shop said:</div>Returns are taken within thirty "
+        "days of purchase, unopened, with the receipt.</blockquote>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<div class='block-body'>"
+        + _reply(1, "ann", question)
+        + _reply(2, "ben", "The open ones, but at night the closed ones. " + PROSE, repeat)
+        + _reply(3, "cy", "So I can send them back. " + PROSE, elsewhere)
+        + _reply(4, "dan", "Try them in a shop first. " + PROSE)
+        + "</div>",
+    )
+    text = extract(html, url="https://forum.example/t/10").text
+    assert text.count("Which closed headphones have the widest stage?") == 1
+    assert "ann said:" not in text
+    assert "Returns are taken within thirty days" in text and "The shop said:" in text
+    assert "The open ones, but at night" in text
+
+
+def _message(n: int, author: str, words: str) -> str:
+    # A post as boards print it: the author's card (rank, join date, counts) beside the
+    # body, its date a link to itself.
+    return (
+        f"<article class='message message--post'><div class='message-cell--user'>"
+        f"<h4 class='message-name'><a class='username' href='/m/{n}'>{author}</a></h4>"
+        "<h5 class='userTitle'>Full Member</h5><dl class='pairs'><dt>Joined</dt>"
+        "<dd>Jun 29, 2016</dd><dt>Messages</dt><dd>412</dd></dl></div>"
+        f"<div class='message-cell--main'><header class='message-attribution'>"
+        f"<a href='/p/{n}'><time datetime='2024-07-{n:02d}'>Jul {n}, 2024</time></a></header>"
+        f"<div class='message-body'><div class='bbWrapper'>{words}</div></div>"
+        f"<footer class='message-footer'><a href='/r/{n}'>Reply</a> <a href='/l/{n}'>Like</a>"
+        "</footer></div></article>"
+    )
+
+
+def test_a_reply_too_short_to_be_a_post_keeps_its_words_and_line_and_loses_its_card():
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<div class='block-body'>"
+        + _message(1, "ann", "Where are the tide tables kept? " + PROSE)
+        + _message(2, "ben", "NIH - 7/18")
+        + _message(3, "cy", "In the pilots' office by the quay. " + PROSE)
+        + _message(4, "dan", "Congrats!")
+        + "</div>",
+    )
+    text = extract(html, url="https://forum.example/t/11").text
+    lines = [line for line in text.split("\n") if line]
+    assert lines[lines.index("ben, Jul 2, 2024") + 1] == "NIH - 7/18"
+    assert lines[lines.index("dan, Jul 4, 2024") + 1] == "Congrats!"
+    # The cards go from the short replies as they go from the posts beside them.
+    assert "Full Member" not in lines and "Joined" not in lines and "412" not in lines
+
+
+def _vb(n: int, author: str, words: str, quote: str = "") -> str:
+    # A board that writes every post's body as a <blockquote>, its quotes as <div>s.
+    return (
+        f"<li class='postbit' id='post{n}'><div class='userinfo'><a class='username'>{author}"
+        f"</a></div><span class='date'>03-0{n}-2024, 10:0{n} AM</span><div class='postbody'>"
+        f"<h2 class='title'>Re: Tide tables</h2><blockquote class='postcontent'>{quote}{words}"
+        "</blockquote></div></li>"
+    )
+
+
+def test_a_quote_drawn_with_divs_inside_a_body_drawn_as_a_quote():
+    question = "Where are the tide tables kept these days? " + PROSE
+    quoted = (
+        "<div class='bbcode_container'><div class='bbcode_quote'><div class='quote_container'>"
+        f"<div class='bbcode_postedby'>Originally Posted by <strong>ann</strong></div>"
+        f"<div class='message'>{question}</div></div></div></div>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<ol id='posts'>"
+        + _vb(1, "ann", question)
+        + _vb(2, "ben", "In the pilots' office, second floor, left of the stairs.", quoted)
+        + _vb(3, "cy", "Also online, as a PDF the harbour office updates every week.")
+        + _vb(4, "dan", "Thanks, both of you: I found them by the ferry terminal.", quoted)
+        + "</ol>",
+    )
+    text = extract(html, url="https://board.example/showthread.php?t=4").text
+    assert text.count("Where are the tide tables kept these days?") == 1
+    assert "Originally Posted by" not in text
+    # The replies around the quotes stay: a body is judged by its own words.
+    assert "In the pilots' office, second floor, left of the stairs." in text
+    assert "Thanks, both of you: I found them" in text
+
+
+def test_a_post_s_note_of_its_edits_goes_and_words_that_start_alike_stay():
+    notes = (
+        "Last edited by user1 on Mar 2, 2024, edited 2 times in total.",
+        "Edited January 29 by user2 (see edit history)",
+        "Zuletzt bearbeitet von user3 am 5. März 2024",
+    )
+    posts = "".join(
+        _reply(n, f"user{n}", f"Reply number {n}: the tide turns at the {n}th bell. ").replace(
+            "</div></div></article>", f"<div class='note'>{note}</div></div></div></article>"
+        )
+        for n, note in enumerate(notes, start=1)
+    ) + _reply(4, "user4", "<p>Edited to add: the office moved to the ferry terminal.</p>")
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    text = extract(html, url="https://forum.example/t/12").text
+    assert all(f"Reply number {n}:" in text for n in range(1, 4))
+    assert "edited 2 times" not in text and "see edit history" not in text
+    assert "Zuletzt bearbeitet" not in text
+    assert "Edited to add: the office moved to the ferry terminal." in text
+
+
+def test_an_undeclared_topic_of_two_posts_where_no_block_stood_out():
+    menu = "".join(
+        f"<li><a href='/{w}'>{w}</a></li>" for w in ("Home", "Packages", "Wiki", "Login")
+    )
+    posts = "".join(
+        f"<div class='blockpost'><h2><span><a href='/t?pid={n}#p{n}'>2025-11-0{n} 15:14:37</a></span>"
+        f"</h2><div class='postleft'><strong class='username'>{who}</strong><span>Posts: 71"
+        f"</span></div><div class='postright'><div class='postmsg'><p>{words}</p></div></div>"
+        "</div>"
+        for n, who, words in (
+            (1, "ann", "Why did the install image grow so much in size this year?"),
+            (2, "ben", "The boot loader changed, and the kernel is kept twice on it now."),
+        )
+    )
+    html = page(
+        "",
+        f"<div id='brdheader'><h1>Board</h1><ul>{menu}</ul><p>You are not logged in.</p></div>"
+        f"<div id='brdmain'>{posts}</div><div id='brdfooter'><p>Powered by a board</p></div>",
+    )
+    found = extract(html, url="https://board.example/viewtopic.php?id=3")
+    assert found.kind == "thread"
+    lines = [line for line in found.text.split("\n") if line]
+    assert lines[lines.index("ann, 2025-11-01 15:14:37") + 1].startswith(
+        "Why did the install image"
+    )
+    assert "ben, 2025-11-02 15:14:37" in lines
+    assert "You are not logged in." not in lines and "Packages" not in found.text
+
+
+def test_the_reply_form_and_notices_after_the_last_post_go_and_so_do_reply_titles():
+    answers = "".join(
+        _reply(
+            n,
+            f"user{n}",
+            f"<h3>Re: Tide tables</h3>Answer number {n}: the tables hang in the office by gate {n}, left of the door.",
+        )
+        for n in range(1, 5)
+    )
+    form = (
+        "<form class='post-form' action='/answer'><h2>Your Answer</h2><p>Post as a guest</p>"
+        "<input name='email'><p>Required, but never shown</p><button>Post Your Answer</button>"
+        "</form><div class='bottom-notice'><p>Start asking to get answers</p><p>Find the answer"
+        " to your question by asking.</p><a href='/ask'>Ask question</a></div>"
+    )
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV + f"<div id='answers'><h2>4 Answers</h2>{answers}{form}</div>",
+    )
+    text = extract(html, url="https://qa.example/q/13").text
+    assert all(f"Answer number {n}:" in text for n in range(1, 5))
+    for gone in ("Your Answer", "Post as a guest", "Required, but never shown", "Start asking"):
+        assert gone not in text, gone
+    assert "Re: Tide tables" not in text
+    # A title that is no reply's stays.
+    html = html.replace(
+        "<h3>Re: Tide tables</h3>Answer number 2", "<h3>Rest day</h3>Answer number 2"
+    )
+    assert "Rest day" in extract(html, url="https://qa.example/q/13").text
