@@ -145,6 +145,13 @@ def named_by(el: Any, pattern: re.Pattern[str]) -> bool:
     return any(pattern.search(lowered(token)) for token in names.split())
 
 
+def _aem(low: str, hit: str) -> bool:
+    """Whether a token's leading "cmp" is Adobe Experience Manager's prefix of its core
+    components (`cmp-text`, `cmp-teaser__description`), not a consent manager (CMP): the
+    component's name follows it; the rest of the token is judged as any other."""
+    return hit == tuning.AEM_PREFIX and low.startswith(tuning.AEM_PREFIX + "-")
+
+
 def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""
@@ -153,7 +160,11 @@ def _token_kind(token: str) -> int:
         return 0
     if "embed" in low:
         return 0  # an embedded post (social-media-embed) is quoted content
-    hits = [m.group() for m in _NEGATIVE.finditer(low) if not _modified(low[: m.start()])]
+    hits = [
+        m.group()
+        for m in _NEGATIVE.finditer(low)
+        if not _modified(low[: m.start()]) and not (m.start() == 0 and _aem(low, m.group()))
+    ]
     if hits:
         # has-sidebar, card-no-image: what a block holds, not what it is.
         if _STRONG.search(low) and POSITIVE.search(low):
@@ -191,6 +202,27 @@ def _negative_kind(words: str) -> int:
             weak = _WEAK_NAMED.get(kinds & _WEAK)
             hit = _NAMED if strong or weak is None else weak
         _negative_cache[words] = hit
+    return hit
+
+
+_hits_cache: dict[str, frozenset[str]] = {}
+
+
+def negative_hits(el: Any) -> frozenset[str]:
+    """The boilerplate words (tuning.NEGATIVE_STEMS and NEGATIVE_WORDS, as matched) in an
+    element's class and id tokens, those that a content word in their own token does not
+    outweigh aside (cached per class and id value)."""
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    hit = _hits_cache.get(names)
+    if hit is None:
+        if len(_hits_cache) > 20000:
+            _hits_cache.clear()
+        found: set[str] = set()
+        for token in names.split():
+            if _token_kind(token) & _NEG:
+                low = lowered(token)
+                found.update(m.group() for m in _NEGATIVE.finditer(low))
+        hit = _hits_cache[names] = frozenset(found)
     return hit
 
 

@@ -11,6 +11,8 @@ import re
 import threading
 from typing import Any
 
+from wf.extract import tuning
+
 # C0 controls other than tab, LF, CR (form feed included: it is only a space in HTML).
 # libxml2 turns them into U+FFFD or stops on them; browsers drop them from text.
 # bytes.translate deletes them several times faster than a regex finds them.
@@ -315,6 +317,8 @@ def clean(
     junk = JUNK_MAIN if main else JUNK
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     _drop_hidden(root)
+    if main:
+        _drop_skip_links(root)
 
 
 # The <meta> properties clean() gathers: what the page says it is, and whether it says
@@ -354,6 +358,21 @@ def _expand_noscript(
         el.text = body.text
         for child in list(body):
             el.append(child)
+
+
+_SKIP_LINK = re.compile(tuning.SKIP_LINK)
+
+
+def _drop_skip_links(root: Any) -> None:
+    """Remove the skip links (tuning.SKIP_LINK): a keyboard's shortcuts past the menus,
+    shown to no reader, which a page read whole printed first."""
+    limit = tuning.SKIP_LINK_MAX
+    for a in _xpath("//a[starts-with(@href, '#')]")(root):
+        text = a.text
+        if (not text or text.isspace()) and len(a):
+            text = "".join(a.itertext())
+        if text and len(text) <= limit and _SKIP_LINK.search(text.lower()):
+            drop(a)
 
 
 def _xpath(expression: str) -> Any:

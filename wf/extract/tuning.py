@@ -167,6 +167,32 @@ LANDING_TEXT_LEFT = 500
 # pages (600 to 1500 characters, 2 to 4 times).
 THIN_PAGE = 1000
 THIN_PAGE_OVER = 3.0
+# Boilerplate words that name a landing page's parts (its hero banner, calls to action,
+# carousels of testimonials, promotions, pictures with their text, widgets): a box so
+# named alone, with prose of its own and not mostly links, is one of its sections.
+LANDING_PARTS = (
+    "banner", "cta", "carousel", "promo", "image", "img", "picture", "photo", "photos",
+    "widget", "slideshow", "gallery",
+)  # fmt: skip
+PART_LINKS = 100  # links of such a box read to count its text in links
+# A link to a place on its own page (href="#...") that starts so is a skip link: hidden
+# until a keyboard reaches it, never text a reader sees ("Skip to main content", "Skip
+# this section", German, French, Spanish, Italian, Dutch, Portuguese). Matched on the
+# lowered text of a link of at most SKIP_LINK_MAX characters.
+SKIP_LINK = (
+    r"^\W*(?:skip (?:to|this|past|over|navigation|directly)|jump to (?:the )?(?:main )?"
+    r"(?:content|navigation|menu)|(?:direkt |springe )?zum inhalt|zur navigation|"
+    r"(?:aller|passer) (?:au|à la) (?:contenu|navigation)|(?:saltar|ir) al contenido|"
+    r"(?:passa|vai) al contenuto|(?:ga )?naar (?:de )?(?:hoofd)?inhoud|"
+    r"(?:pular|ir) para o conte[uú]do)"
+)
+SKIP_LINK_MAX = 60
+# A box named as the site's header (a whole lowered class or id token), which the page
+# read whole leaves out when its text is mostly links.
+SITE_HEADER = (
+    r"^(?:(?:site|global|main|page|top|primary|universal)-?)?(?:header|masthead|top-?bar)"
+    r"(?:-?(?:wrapper|container|inner))?$"
+)
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).
@@ -210,8 +236,11 @@ NEVER_CONTENT = (
     # Consent managers (their legal text about vendors and purposes is long prose).
     r"consent|cookie|gdpr|onetrust|ot-sdk|optanon|cybot|didomi|usercentrics|qc-cmp|"
     r"truste|sp_message|borlabs|cmplz|cky-consent|uc-banner|cmpbox|iubenda|axeptio|"
-    r"tarteaucitron|(?<![a-z])(?:cmp|klaro)(?![a-z])"
+    r"tarteaucitron|(?<![a-z])(?:cmp(?![a-z-])|klaro(?![a-z]))"
 )
+# Adobe Experience Manager prefixes its core components' classes so (`cmp-text`,
+# `cmp-teaser`, `cmp-accordion__item`): "cmp" then names no consent manager.
+AEM_PREFIX = "cmp"
 
 # Words of a consent manager's legal text, in the languages most pages here use and as
 # loanwords in most others ("cookie", "tracking"); one every NOTICE_SPACING characters of

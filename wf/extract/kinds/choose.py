@@ -51,14 +51,16 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     kind = analysis.kind or tuning.ARTICLE
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     if whole:
-        prune = blocks.prune_named
+        prune = landing.prune_whole
     elif kind == tuning.THREAD and analysis.best is not None:
         from wf.extract.kinds import thread
 
         prune = thread.prune
     elif kind == tuning.LISTING and analysis.by_kind:
         prune = listing.prune
-    wide = None
+    elif kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
+        prune = landing.prune_cards
+    wide = landing.prune_whole
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 

@@ -35,6 +35,10 @@ from wf.extract import tuning
 
 _CELLS = ("td", "th")
 _FAQ = re.compile(tuning.LANDING_FAQ)
+_HEADER = re.compile(tuning.SITE_HEADER)
+_PARTS = frozenset(tuning.LANDING_PARTS)
+# Where a page's own header (a title, a byline) sits, unlike the site's.
+_CONTENT_TAGS = ("main", "article")
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
@@ -98,7 +102,6 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     (teasers of other stories), what one section of a landing page leaves out is not.
     Measured on the block records, not on written text: the page is written once."""
     from wf.extract import blocks as rules
-    from wf.extract.records import negative
 
     blocks, best = analysis.blocks, analysis.best_index
     prune = rules.prune_lenient if analysis.lenient else rules.prune
@@ -114,11 +117,11 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     feeds = analysis.kind is None
 
     def other(b: BlockRecord) -> bool:
-        return (feeds and b.tag == "li" and b.good > 0) or negative(b)
+        return (feeds and b.tag == "li" and b.good > 0) or boiler(b)
 
     # Inside the choice, what prune() left out counts unless it is named boilerplate: the
     # page read whole keeps it (cards that did not join the chosen one).
-    inside = _words(blocks, best, chosen.end, lambda b: b is not chosen and negative(b))
+    inside = _words(blocks, best, chosen.end, lambda b: b is not chosen and boiler(b))
     page = inside + _words(blocks, 1, best, other) + _words(blocks, chosen.end, len(blocks), other)
     page += blocks[0].own - blocks[0].own_link
     if page - shown < tuning.LANDING_TEXT_LEFT or shown >= share * page:
@@ -266,3 +269,67 @@ def faq_chosen(analysis: Analysis, declared: str | None) -> bool:
     analysis.best, analysis.best_index = None, -1
     analysis.kind = tuning.LANDING
     return True
+
+
+def site_header(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is the site's header: a <header>, a box of role banner or one
+    named as the page's header (tuning.SITE_HEADER), outside <main> and <article>, whose
+    text is mostly links (the logo, the menus, sign-in and search). Such a header is no
+    named boilerplate, so the page read whole kept it; a page's hero with its heading and
+    lead sentence is mostly text, and a header inside the content is the article's own."""
+    if not b.text or b.link * 2 <= b.text:
+        return False
+    if el.tag != "header" and el.get("role") != "banner":
+        from wf.extract.names import named_by
+
+        if not named_by(el, _HEADER):
+            return False
+    return next(el.iterancestors(*_CONTENT_TAGS), None) is None
+
+
+def prune_whole(el: Any, b: BlockRecord) -> bool:
+    """What the page read whole leaves out: its named boilerplate and the site's header."""
+    return boiler(b) or site_header(el, b)
+
+
+def part(b: BlockRecord) -> bool:
+    """Whether a block is named boilerplate only by the words of a landing page's parts
+    (tuning.LANDING_PARTS: its banners, calls to action, carousels, promotions, pictures
+    and widgets), with GOOD_MIN characters outside links and under half its text in
+    links: a section of the page, not a strip of logos or links."""
+    from wf.extract.names import STRUCTURAL_NEGATIVE, negative_hits, never_content
+    from wf.extract.records import GOOD_MIN, negative
+
+    if b.text < GOOD_MIN or b.tag in STRUCTURAL_NEGATIVE or not negative(b):
+        return False
+    hits = negative_hits(b.el)
+    if not hits or not hits <= _PARTS or never_content(b.el):
+        return False
+    link = _links(b.el, b.text) if b.last is None else b.link
+    return b.text - link >= GOOD_MIN and link * 2 < b.text
+
+
+def _links(el: Any, text: int) -> int:
+    """The characters in links of a box the walk did not enter (its records count all of
+    its text as links), at most tuning.PART_LINKS links read: past them, all of it."""
+    from wf.extract.parse import text_length
+
+    length = text_length()
+    total = 0
+    for n, a in enumerate(el.iter("a")):
+        if n >= tuning.PART_LINKS:
+            return text
+        total += int(length(a))
+    return total
+
+
+def boiler(b: BlockRecord) -> bool:
+    """Named boilerplate that a landing page read whole leaves out: not its parts."""
+    from wf.extract.records import negative
+
+    return negative(b) and not part(b)
+
+
+def prune_cards(el: Any, b: BlockRecord) -> bool:
+    """prune() on a landing page: its cards (a link around a title and a line) stay."""
+    return b.cut or boiler(b)
