@@ -22,6 +22,12 @@ And the same when the choice is thin: it prints under tuning.THIN_PAGE character
 included, and the page without its named boilerplate THIN_PAGE_OVER times as many (a
 chapter's page of a manual: a short introduction chosen beside a table of contents that
 is all links, which the counts above leave out).
+
+A landing page's parts are no boilerplate here: a box named only by tuning.LANDING_PARTS
+(banner, cta, carousel...) with prose of its own and not mostly links counts as the page
+and is printed (part()); the site's header, mostly links, goes from the page read whole
+(site_header()). A page declared a landing page keeps its cards in the choice
+(prune_cards()).
 """
 
 from __future__ import annotations
@@ -88,6 +94,11 @@ def _words(
         if drop(b):
             i = b.end
             continue
+        if b.last is None and b.own and part(b):
+            # A part the walk did not enter: its records count all of its text as links.
+            text += b.text - _links(b.el, b.text)
+            i = b.end
+            continue
         text += b.own - b.own_link
         i += 1
     return text
@@ -108,8 +119,10 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     chosen = blocks[best]
     shown = _words(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
     share = tuning.LANDING_TEXT_SHARE
-    if shown >= share * (blocks[0].text - blocks[0].link):
-        return None  # the page without its boilerplate holds no more than the page
+    if shown >= share * blocks[0].text:
+        # The page without its boilerplate holds no more than the page (links counted:
+        # the parts of a landing page the walk did not enter count all theirs as links).
+        return None
 
     # Outside the choice on a page that declares nothing, items of prose (a news ticker
     # beside an article) are no sections; short items (what a service offers) are, and so
@@ -331,5 +344,7 @@ def boiler(b: BlockRecord) -> bool:
 
 
 def prune_cards(el: Any, b: BlockRecord) -> bool:
-    """prune() on a landing page: its cards (a link around a title and a line) stay."""
-    return b.cut or boiler(b)
+    """prune() on a landing page: its cards (a link around a title and a line) stay, and
+    so do the sections beside the prose the choice took in (siblings that did not join
+    it): only its named boilerplate goes, its parts aside."""
+    return boiler(b)

@@ -1,0 +1,170 @@
+"""wf/extract/kinds/landing.py and what a landing page is made of, on small pages of our
+own: Adobe Experience Manager's `cmp-` components are no consent manager, the site's
+header and skip links go from a page read whole, a landing page's banners, calls to
+action and carousels are its sections, and a declared landing page keeps its cards."""
+
+from __future__ import annotations
+
+import json
+
+import lxml.html
+
+from wf.extract import extract, names
+
+PROSE = (
+    "The harbour master keeps the tide tables for every berth along the eastern quay, "
+    "and the pilots read them each morning before the first ships come in."
+)
+OTHER = (
+    "Our divers inspect the sea wall twice a year and send the owners a report on every "
+    "crack they find, with photographs and the cost of each repair."
+)
+NAV = "<nav><a href='/'>Home</a> <a href='/forum'>Forum</a> <a href='/about'>About</a></nav>"
+FOOTER = "<footer><a href='/t'>Terms</a></footer>"
+
+
+def page(body: str, head: str = "") -> str:
+    return f"<html><head><title>T</title>{head}</head><body>{body}</body></html>"
+
+
+def test_aem_component_classes_name_no_consent_manager():
+    # AEM's core components are `cmp-text`, `cmp-title`: "cmp" is their prefix there.
+    assert not names.negative_words("cmp-text")
+    assert not names.negative_words("cmp-title__text")
+    assert names.negative_words("cmp")  # a consent manager's box, as before
+    assert names.negative_words("cmp-breadcrumb")  # the rest of the token still counts
+    assert not names.never_content(lxml.html.fragment_fromstring("<div class='cmp-text'/>"))
+    assert names.never_content(lxml.html.fragment_fromstring("<div class='cmp'/>"))
+    html = page(
+        NAV + "<div class='cmp-container'><div class='cmp-title'><h1>Quay services</h1></div>"
+        f"<div class='cmp-text'><p>{PROSE}</p><p>{OTHER}</p></div></div>"
+        "<div class='related-links'><p>Read more elsewhere on this site today.</p></div>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and OTHER in text
+    assert "elsewhere" not in text and "Terms" not in text
+
+
+_FEATURES = (
+    ("Berth plans", "Plans drawn for your quay"),
+    ("Tide alerts", "A text before each high tide"),
+    ("Pilot rota", "Who boards which ship, weekly"),
+    ("Harbour dues", "Invoices sent by the month"),
+    ("Dredging", "Channels kept at depth"),
+    ("Moorings", "Buoys laid and checked"),
+)
+
+
+def _service_page(header: str) -> str:
+    # One section of prose among cards of a title and a short line: read whole.
+    cards = "".join(
+        f"<div class='card'><h3>{title}</h3><p>{line}</p></div>" for title, line in _FEATURES
+    )
+    return page(
+        "<a href='#main' class='jump'>Skip to main content</a>"
+        + header
+        + f"<div id='main'><div class='story'><p>{PROSE}</p><p>{OTHER}</p></div>"
+        + f"{f'<div class=grid>{cards}</div>' * 4}</div>"
+        + FOOTER
+    )
+
+
+def test_a_page_read_whole_leaves_out_the_sites_header_and_its_skip_link():
+    menu = " ".join(f"<a href='/s/{n}'>Service number {n}</a>" for n in range(8))
+    header = f"<header class='site-header'><a href='/'>Quay Ltd</a> {menu}</header>"
+    found = extract(_service_page(header), url="https://quay.example/services")
+    text = found.text
+    assert found.kind == "landing"
+    assert PROSE in text and "Berth plans" in text
+    assert "Service number" not in text and "Quay Ltd" not in text
+    assert "Skip to" not in text
+    # A header that is mostly text (the page's hero: its heading and lead) stays.
+    hero = "<header class='header'><h1>Quay services</h1><p>Everything a harbour needs, " + (
+        "from the berth to the bill, in one place.</p><a href='/start'>Start</a></header>"
+    )
+    text = extract(_service_page(hero), url="https://quay.example/services").text
+    assert "Quay services" in text and "from the berth to the bill" in text
+    # --full keeps everything, the skip link too.
+    full = extract(_service_page(header), url="https://quay.example/s", full=True).text
+    assert "Skip to main content" in full and "Service number 3" in full
+
+
+def test_a_skip_link_goes_but_a_link_that_says_skip_elsewhere_stays():
+    html = page(
+        f"<div id='c'><a href='#t'>Springe zum Inhalt</a><h1 id='t'>Quay</h1><p>{PROSE}</p><p>{OTHER}</p>"
+        "<p>Read <a href='/skip'>skip the queue</a> for the fast lane.</p></div>"
+    )
+    text = extract(html, url="https://quay.example/").text
+    assert "Springe" not in text and "skip the queue" in text
+
+
+def _parts_page() -> str:
+    # The prose the article rule chooses, beside a hero banner, a call to action and a
+    # carousel of testimonials, each with prose of its own: named as boilerplate alone,
+    # they left the page no other section, and the choice stood.
+    return page(
+        NAV
+        + "<section class='hero-banner'><h1>Quay services</h1>"
+        + "<p>We dredge, moor and inspect for harbours on three coasts, and we answer "
+        + "the phone at any hour of the tide. Crews stand by on every coast through the "
+        + "winter, with boats, divers and cranes ready to leave within the hour.</p></section>"
+        + f"<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div>"
+        + "<section class='cta-section'><h2>Book a survey</h2><p>A surveyor visits within "
+        + "the week, measures every berth and sends you a plan with the costs. The survey "
+        + "is free for harbours of under forty berths, and costs a flat fee above that.</p>"
+        + "<a href='/book'>Book now</a></section>"
+        + "<div class='testimonial-carousel'><blockquote>They found the crack in our wall "
+        + "before the winter storms did, and fixed it in two days flat. We have booked them "
+        + "every spring since, and the insurers lowered our premium.</blockquote></div>"
+        + "<div class='logo-carousel'>"
+        + " ".join(f"<a href='/c/{n}'>Customer harbour {n}</a>" for n in range(6))
+        + "</div><div class='cookie-banner'><p>We use cookies to measure our traffic and "
+        + "you can accept or refuse them in the settings at any time.</p></div>"
+        + FOOTER
+    )
+
+
+def test_a_landing_pages_banners_calls_to_action_and_carousels_are_its_sections():
+    found = extract(_parts_page(), url="https://quay.example/services")
+    text = found.text
+    assert found.kind == "landing"
+    assert "three coasts" in text and PROSE in text
+    assert "Book a survey" in text and "sends you a plan" in text
+    assert "before the winter storms" in text
+    assert text.index("three coasts") < text.index(PROSE) < text.index("sends you a plan")
+    # A strip of links and a consent notice stay out, whatever names them.
+    assert "Customer harbour" not in text and "cookies" not in text
+    assert "Terms" not in text and "About" not in text
+
+
+def test_a_declared_landing_page_keeps_its_cards_that_are_links():
+    service = json.dumps({"@context": "https://schema.org", "@type": "Service", "name": "Q"})
+    cards = "".join(
+        f"<div class='tile'><a href='/f/{n}'><h3>{title}</h3><p>{line}, on every tide of the "
+        "year and at any berth of the quay.</p></a></div>"
+        for n, (title, line) in enumerate(_FEATURES)
+    )
+    html = page(
+        NAV + f"<main><h1>Quay services</h1><p>{PROSE}</p><p>{OTHER}</p>"
+        f"<p>{PROSE.upper()}</p><div class='tiles'>{cards}</div></main>" + FOOTER,
+        head=f'<script type="application/ld+json">{service}</script>',
+    )
+    found = extract(html, url="https://quay.example/services")
+    assert found.kind == "landing"
+    for title, line in _FEATURES:
+        assert title in found.text and line in found.text
+    assert "Terms" not in found.text
+
+
+def test_a_thin_choice_widened_to_the_page_keeps_its_parts():
+    # Too little chosen: the page without its named boilerplate is printed, and a call to
+    # action with prose is part of it.
+    html = page(
+        NAV + "<div class='intro'><p>Quay services for harbours on three coasts, with crews "
+        "on call at any hour of the tide and boats ready.</p></div>"
+        "<div class='cta-block'><h2>Book a survey</h2><p>A surveyor visits within the week "
+        "and sends a plan with the costs of every repair.</p></div>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/").text
+    assert "three coasts" in text and "sends a plan" in text
+    assert "Terms" not in text and "About" not in text
