@@ -113,7 +113,7 @@ def _parts_page() -> str:
         + "the week, measures every berth and sends you a plan with the costs. The survey "
         + "is free for harbours of under forty berths, and costs a flat fee above that.</p>"
         + "<a href='/book'>Book now</a></section>"
-        + "<div class='testimonial-carousel'><blockquote>They found the crack in our wall "
+        + "<div class='testimonial-carousel'><h2>What harbours say</h2><blockquote>They found the crack in our wall "
         + "before the winter storms did, and fixed it in two days flat. We have booked them "
         + "every spring since, and the insurers lowered our premium.</blockquote></div>"
         + "<div class='logo-carousel'>"
@@ -135,6 +135,13 @@ def test_a_landing_pages_banners_calls_to_action_and_carousels_are_its_sections(
     # A strip of links and a consent notice stay out, whatever names them.
     assert "Customer harbour" not in text and "cookies" not in text
     assert "Terms" not in text and "About" not in text
+    # Untitled boxes so named (an appeal in small print under an article) are no
+    # sections: the choice stands.
+    untitled = _parts_page()
+    for level in ("h1", "h2"):
+        untitled = untitled.replace(f"<{level}>", "<h5>").replace(f"</{level}>", "</h5>")
+    text = extract(untitled, url="https://quay.example/services").text
+    assert PROSE in text and "three coasts" not in text
 
 
 def test_a_declared_landing_page_keeps_its_cards_that_are_links():

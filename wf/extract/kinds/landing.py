@@ -24,8 +24,8 @@ chapter's page of a manual: a short introduction chosen beside a table of conten
 is all links, which the counts above leave out).
 
 A landing page's parts are no boilerplate here: a box named only by tuning.LANDING_PARTS
-(banner, cta, carousel...) with prose of its own and not mostly links counts as the page
-and is printed (part()); the site's header, mostly links, goes from the page read whole
+(banner, cta, carousel...) with prose of its own and not mostly links is printed
+(part()), and counts as the page when it is titled (an h1 to h3); the site's header, mostly links, goes from the page read whole
 (site_header()). A page declared a landing page keeps its cards in the choice
 (prune_cards()).
 """
@@ -43,6 +43,8 @@ _CELLS = ("td", "th")
 _FAQ = re.compile(tuning.LANDING_FAQ)
 _HEADER = re.compile(tuning.SITE_HEADER)
 _PARTS = frozenset(tuning.LANDING_PARTS)
+# A section of a landing page is titled at one of these levels.
+_SECTION_HEADINGS = ("h1", "h2", "h3")
 # Where a page's own header (a title, a byline) sits, unlike the site's.
 _CONTENT_TAGS = ("main", "article")
 
@@ -94,7 +96,7 @@ def _words(
         if drop(b):
             i = b.end
             continue
-        if b.last is None and b.own and part(b):
+        if b.last is None and b.own and _titled_part(b):
             # A part the walk did not enter: its records count all of its text as links.
             text += b.text - _links(b.el, b.text)
             i = b.end
@@ -119,9 +121,10 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     chosen = blocks[best]
     shown = _words(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
     share = tuning.LANDING_TEXT_SHARE
-    if shown >= share * blocks[0].text:
-        # The page without its boilerplate holds no more than the page (links counted:
-        # the parts of a landing page the walk did not enter count all theirs as links).
+    # The page without its boilerplate holds no more than the page's text outside links,
+    # and the parts the walk did not enter (their records count all theirs as links).
+    skipped = sum(b.text for b in blocks if b.last is None and b.own and _titled_part(b))
+    if shown >= share * (blocks[0].text - blocks[0].link + skipped):
         return None
 
     # Outside the choice on a page that declares nothing, items of prose (a news ticker
@@ -320,6 +323,12 @@ def part(b: BlockRecord) -> bool:
         return False
     link = _links(b.el, b.text) if b.last is None else b.link
     return b.text - link >= GOOD_MIN and link * 2 < b.text
+
+
+def _titled_part(b: BlockRecord) -> bool:
+    """A part that counts toward reading the page whole: titled as a section is (an
+    appeal for donations in small print under an article is no section)."""
+    return part(b) and next(b.el.iter(*_SECTION_HEADINGS), None) is not None
 
 
 def _links(el: Any, text: int) -> int:
