@@ -198,3 +198,24 @@ def test_a_thin_products_page_read_whole_leaves_its_reviews_out():
     assert "made by hand in Falmouth" in found.text
     assert "Review 2" not in found.text
     assert found.kind == "product"
+
+
+def test_a_listing_whose_items_are_all_links_is_read_whole_over_a_thin_choice():
+    # A declared collection of stories, each item a linked headline and a linked writer:
+    # no words of its own, so the listing rule sees no list; the article rule chooses
+    # the one paragraph beside it. That choice is thin against the page: read whole.
+    items = "".join(
+        f"<li class='story'><a href='/s/{n}'>Headline number {n} about the eastern quay</a>"
+        f" <a href='/w/{n}'>Writer {n}</a></li>"
+        for n in range(1, 16)
+    )
+    html = page(
+        f"<main><h1>Latest stories</h1><ul class='stories'>{items}</ul></main>"
+        f"<div class='about'><p>{PROSE} {PROSE}</p></div>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://news.example/latest")
+    for n in range(1, 16):
+        assert f"Headline number {n} about the eastern quay" in found.text
+    assert "Privacy" not in found.text
+    assert found.kind == "listing"
