@@ -162,8 +162,9 @@ def card_label(el: Any, b: BlockRecord) -> bool:
     """A short block that is links alone (a category, tags, "More like this") inside a
     card whose title is a linked heading: the card's title and text are its item, the
     labels lead elsewhere. The card is the nearest of tuning.CARD_LEVELS ancestors that
-    holds a heading, under tuning.CARD_TEXT characters, when one of its headings is
-    linked; links under a plain heading (an index's letter) are the content itself."""
+    holds a heading, under tuning.CARD_TEXT characters and CARD_CHILDREN children, when
+    one of its headings is linked; links under a plain heading (an index's letter) are
+    the content itself."""
     from wf.extract.names import HEADING
 
     if b.tag in HEADING or not 0 < b.text <= tuning.CARD_LABEL_MAX or b.link < b.text:
@@ -174,16 +175,16 @@ def card_label(el: Any, b: BlockRecord) -> bool:
     box = el
     for _ in range(tuning.CARD_LEVELS):
         box = box.getparent()
-        if box is None or box.tag in ("body", "html"):
-            return False
+        if box is None or box.tag in ("body", "html") or len(box) > tuning.CARD_CHILDREN:
+            return False  # a box of many children is a list (or the page), not a card
         text = 0
         headings = []
         for sub in islice(box.iter(), tuning.CARD_SCAN):
             if sub.tag in HEADING:
                 headings.append(sub)
             text += len(sub.text or "") + len(sub.tail or "")
-        if text > tuning.CARD_TEXT:
-            return False
+            if text > tuning.CARD_TEXT:
+                return False  # a box of many items: stop reading at once
         if headings:
             # The nearest box with a heading is the card, or no card at all.
             return any(h.find(".//a") is not None or h.getparent().tag == "a" for h in headings)
