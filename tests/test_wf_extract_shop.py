@@ -198,3 +198,67 @@ def test_a_thin_products_page_read_whole_leaves_its_reviews_out():
     assert "made by hand in Falmouth" in found.text
     assert "Review 2" not in found.text
     assert found.kind == "product"
+
+
+def test_a_listing_whose_items_are_all_links_is_read_whole_over_a_thin_choice():
+    # A declared collection of stories, each item a linked headline and a linked writer:
+    # no words of its own, so the listing rule sees no list; the article rule chooses
+    # the one paragraph beside it. That choice is thin against the page: read whole.
+    items = "".join(
+        f"<li class='story'><a href='/s/{n}'>Headline number {n} about the eastern quay</a>"
+        f" <a href='/w/{n}'>Writer {n}</a></li>"
+        for n in range(1, 16)
+    )
+    html = page(
+        f"<main><h1>Latest stories</h1><ul class='stories'>{items}</ul></main>"
+        f"<div class='about'><p>{PROSE} {PROSE}</p></div>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://news.example/latest")
+    for n in range(1, 16):
+        assert f"Headline number {n} about the eastern quay" in found.text
+    assert "Privacy" not in found.text
+    assert found.kind == "listing"
+
+
+def test_a_cards_labels_of_links_go_and_its_title_and_text_stay():
+    # Each card: a linked title, an excerpt, then its category and a "More like this"
+    # link. The labels lead elsewhere: the card's title and text are its item.
+    cards = "".join(
+        f"<li class='card'><h3><a href='/s/{n}'>Story number {n} from the quay</a></h3>"
+        f"<p>The pilots of berth {n} read the tide tables before the first ships.</p>"
+        f"<div class='labels'><a href='/c/{n}'>Harbour section {n}</a></div>"
+        f"<div class='more'><a href='/like/{n}'>More like this</a></div></li>"
+        for n in range(1, 9)
+    )
+    html = page(
+        f"<main><h1>All the news</h1><ul class='cards'>{cards}</ul></main>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://news.example/all")
+    for n in range(1, 9):
+        assert f"Story number {n} from the quay" in found.text
+        assert f"berth {n} read the tide tables" in found.text
+        assert f"Harbour section {n}" not in found.text
+    assert "More like this" not in found.text
+    assert found.kind == "listing"
+
+
+def test_links_under_a_plain_heading_beside_the_cards_stay():
+    # An index of the listing's topics, a plain letter over links alone: no card's labels.
+    cards = "".join(
+        f"<li class='card'><h3><a href='/s/{n}'>Story number {n} from the quay</a></h3>"
+        f"<p>The pilots of berth {n} read the tide tables before the first ships.</p></li>"
+        for n in range(1, 9)
+    )
+    index = "".join(f"<li><a href='/i/{n}'>Index entry {n}</a></li>" for n in range(1, 4))
+    html = page(
+        f"<main><h1>All the news</h1><ul class='cards'>{cards}</ul>"
+        f"<div class='index'><h2>A</h2><ul>{index}</ul></div></main>"
+        f"<div class='about'><p>{PROSE}</p><p>{PROSE}</p></div>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://news.example/all")
+    assert "Story number 3 from the quay" in found.text
+    assert "Index entry 2" in found.text
+    assert found.kind == "listing"

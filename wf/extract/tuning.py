@@ -135,6 +135,16 @@ LIST_OVER_ARTICLE = 5.0
 # A list taken grows to the box that holds the page's heading too, unless that box holds
 # this share of the page's text (the page whole, its frame and all).
 LIST_HEADING_SHARE = 0.95
+# Inside a list taken, a block of links alone and this short (a category, tags, "More
+# like this") beside a card's linked title goes; the card is the nearest of CARD_LEVELS
+# ancestors holding a linked heading, each under CARD_TEXT characters and CARD_CHILDREN
+# children (more is a list, read at no cost per item), CARD_SCAN
+# elements of each looked at (a hostile page's nested boxes are not read again and again).
+CARD_LABEL_MAX = 60
+CARD_LEVELS = 4
+CARD_TEXT = 1500
+CARD_CHILDREN = 12
+CARD_SCAN = 300
 # A box named as a pager (pagination, pager) that holds more text than this holds the
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400

@@ -7,7 +7,8 @@ on a product page the declared description's region (product.py); then the listi
 second opinion (listing.py: the page's list over a thin choice), then the landing page's
 (landing.py: a choice holding under half the page's prose on a page that declares no
 article is one section, and so is a chosen FAQ beside other text; the page is read whole
-without its named boilerplate). Each
+without its named boilerplate; a listing whose list went unseen under a thin choice is
+read so too). Each
 rule says in one `-v` line why it took or left the choice.
 """
 
@@ -47,7 +48,11 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     if analysis.kind in (None, tuning.ARTICLE, tuning.LISTING, tuning.LANDING):
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         analysis = listing.second_opinion(analysis, analysis.kind, thin)
-    whole = landing.faq_chosen(analysis, declared_kind) or landing.second_opinion(analysis)
+    whole = (
+        landing.faq_chosen(analysis, declared_kind)
+        or landing.second_opinion(analysis)
+        or landing.thin_listing(analysis)
+    )
     kind = analysis.kind or tuning.ARTICLE
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     if whole:

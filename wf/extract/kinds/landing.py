@@ -245,6 +245,27 @@ def second_opinion(analysis: Analysis) -> bool:
     return True
 
 
+def thin_listing(analysis: Analysis) -> bool:
+    """Whether a listing whose own rule took no list is read whole without its named
+    boilerplate, as a landing page whose choice is thin is (_thin): the list it did not
+    see (items that are links alone, a headline over groups of them) is what the choice
+    left out. The page keeps its kind."""
+    if analysis.kind != tuning.LISTING or analysis.by_kind or analysis.best_index < 0:
+        return False
+    thin = _thin(analysis)
+    if thin is None or _in_cell(analysis.best):
+        return False
+    trace.trace(
+        "extract: listing: the choice prints %d characters, under %d, of the %d the page "
+        "prints without its named boilerplate: the page read whole without it",
+        thin[0],
+        tuning.THIN_PAGE,
+        thin[1],
+    )
+    analysis.best, analysis.best_index = None, -1
+    return True
+
+
 def faq_chosen(analysis: Analysis, declared: str | None) -> bool:
     """Whether the choice is a landing page's questions and answers (the analysis then
     reads the page whole, as second_opinion does).

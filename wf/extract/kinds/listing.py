@@ -23,6 +23,7 @@ the page nearly whole (LIST_HEADING_SHARE of its text).
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -148,7 +149,43 @@ def _with_heading(blocks: list[BlockRecord], index: int) -> int:
 
 
 def prune(el: Any, b: BlockRecord) -> bool:
-    """Inside a list: the frame goes (nav, asides, footers), items stay as they are."""
+    """Inside a list: the frame goes (nav, asides, footers), items stay as they are, but
+    for the short lines of links beside a card's linked title (card_labels)."""
     from wf.extract.names import STRUCTURAL_NEGATIVE, never_content
 
-    return b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" or never_content(el)
+    if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" or never_content(el):
+        return True
+    return card_label(el, b)
+
+
+def card_label(el: Any, b: BlockRecord) -> bool:
+    """A short block that is links alone (a category, tags, "More like this") inside a
+    card whose title is a linked heading: the card's title and text are its item, the
+    labels lead elsewhere. The card is the nearest of tuning.CARD_LEVELS ancestors that
+    holds a heading, under tuning.CARD_TEXT characters and CARD_CHILDREN children, when
+    one of its headings is linked; links under a plain heading (an index's letter) are
+    the content itself."""
+    from wf.extract.names import HEADING
+
+    if b.tag in HEADING or not 0 < b.text <= tuning.CARD_LABEL_MAX or b.link < b.text:
+        return False
+    for sub in islice(el.iter(), tuning.CARD_SCAN):
+        if sub.tag in HEADING:
+            return False
+    box = el
+    for _ in range(tuning.CARD_LEVELS):
+        box = box.getparent()
+        if box is None or box.tag in ("body", "html") or len(box) > tuning.CARD_CHILDREN:
+            return False  # a box of many children is a list (or the page), not a card
+        text = 0
+        headings = []
+        for sub in islice(box.iter(), tuning.CARD_SCAN):
+            if sub.tag in HEADING:
+                headings.append(sub)
+            text += len(sub.text or "") + len(sub.tail or "")
+            if text > tuning.CARD_TEXT:
+                return False  # a box of many items: stop reading at once
+        if headings:
+            # The nearest box with a heading is the card, or no card at all.
+            return any(h.find(".//a") is not None or h.getparent().tag == "a" for h in headings)
+    return False
