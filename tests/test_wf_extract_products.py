@@ -37,3 +37,75 @@ def test_a_product_built_by_scripts_prints_its_declaration_not_the_page_s_menus(
     assert DESCRIPTION in found.text
     assert "Brass tide clock" in found.text and "89.00" in found.text
     assert "Category 3" not in found.text and "Skip to content" not in found.text
+
+
+def shop_page(offer: dict[str, str], body: str, name: str = "Brass tide clock") -> str:
+    declared = ld({"@type": "Product", "name": name, "description": DESCRIPTION, "offers": offer})
+    return page(declared, f"<main><h1>{name}</h1>{body}</main>")
+
+
+PROSE = (
+    "<p>Each clock is turned from solid brass, its dial printed by hand and its movement "
+    "set and tested for a week before it leaves the workshop by the harbour.</p>"
+)
+
+
+def test_a_declared_availability_is_printed_in_words():
+    offer = {"price": "89.00", "priceCurrency": "USD", "availability": "https://schema.org/InStock"}
+    text = extract(shop_page(offer, f"<p>{DESCRIPTION}</p>{PROSE}")).text
+    assert "Availability: In stock" in text
+    assert "InStock" not in text
+
+
+def test_a_price_the_page_shows_in_its_own_format_is_not_printed_again():
+    offer = {"price": "1772.00", "priceCurrency": "USD"}
+    text = extract(
+        shop_page(offer, f"<p class='price'>$1,772.00</p><p>{DESCRIPTION}</p>{PROSE}")
+    ).text
+    assert "$1,772.00" in text
+    assert "Price:" not in text
+
+
+def test_a_price_the_page_does_not_show_is_printed():
+    # "1772" as a count of reviews is no price: no currency's mark beside it.
+    offer = {"price": "1772.00", "priceCurrency": "USD"}
+    text = extract(shop_page(offer, f"<p>1772 reviews</p><p>{DESCRIPTION}</p>{PROSE}")).text
+    assert "Price: 1772.00 USD" in text
+
+
+def test_a_declared_name_s_entities_are_decoded():
+    name = "Tide clock &amp; barometer"
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, PROSE, name)).text
+    assert "Tide clock & barometer" in text and "&amp;" not in text
+
+
+def accordion(title: str, words: str) -> str:
+    return f"<details><summary>{title}</summary><div><p>{words}</p></div></details>"
+
+
+SHIPPING = (
+    "Standard shipping is free on orders over $65 and arrives in three to six business "
+    "days; returns are accepted within thirty days of delivery."
+)
+
+
+def test_a_section_of_the_shop_s_policies_is_left_out():
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        + accordion("Care", "Wipe the brass with a dry cloth; never use a polish on the dial.")
+        + accordion("Delivery &amp; Returns", SHIPPING)
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "never use a polish" in text
+    assert "Standard shipping" not in text and "Delivery & Returns" not in text
+
+
+def test_a_shipping_cost_under_its_label_stays():
+    # "Shipping:" labels a field of the offer (its cost), not a section of policies.
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        "<div class='row'><div class='label'>Shipping:</div>"
+        "<div class='value'>US $15.47 International Shipping to most countries</div></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "US $15.47 International Shipping" in text

@@ -49,6 +49,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         analysis = listing.second_opinion(analysis, analysis.kind, thin)
     whole = landing.faq_chosen(analysis, declared_kind) or landing.second_opinion(analysis)
     kind = analysis.kind or tuning.ARTICLE
+    prune: Callable[[Any, BlockRecord], bool]
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     if whole:
         prune = blocks.prune_named
@@ -62,7 +63,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 
-        wide = product.prune_wide
+        prune, wide = product.pruning(prune), product.prune_wide
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
 
 

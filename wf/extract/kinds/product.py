@@ -13,6 +13,7 @@ description).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -81,6 +82,53 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     return analysis
 
 
+_POLICY = re.compile(tuning.PRODUCT_POLICY_TITLE, re.IGNORECASE)
+_LABEL = re.compile(tuning.PRODUCT_POLICY_LABEL)
+_LABEL_TAGS = frozenset(("summary", "dt", "legend", "b", "strong", "h2", "h3", "h4", "h5", "h6"))
+_BOLD = frozenset(("b", "strong"))
+
+
+def _title(el: Any) -> str | None:
+    """The text of `el` when it reads as a section's title (a <summary>, a heading, a box
+    named as an accordion's or a tab's title, a paragraph in bold) and is short; else None."""
+    from wf.extract.names import named_by
+
+    if el.tag not in _LABEL_TAGS and not named_by(el, _LABEL):
+        bold = len(el) == 1 and el[0].tag in _BOLD and not (el.text or "").strip()
+        if not bold:
+            return None
+    pieces, size = [], 0
+    for piece in el.itertext():
+        size += len(piece)
+        if size > tuning.PRODUCT_POLICY_TITLE_MAX:
+            return None
+        pieces.append(piece)
+    return " ".join("".join(pieces).split())
+
+
+def policy(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is a section of the shop's policies: its first child is a title
+    that names shipping, delivery, returns or warranty and nothing else, and the section
+    is short. The same text stands on every product of the shop (an accordion's
+    "Delivery & Returns" under the description)."""
+    if b.text > tuning.PRODUCT_POLICY_MAX or (el.text or "").strip():
+        return False
+    first = next((c for c in el if isinstance(c.tag, str)), None)
+    if first is None:
+        return False
+    title = _title(first)
+    return bool(title and len(title) < b.text and _POLICY.fullmatch(title))
+
+
+def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
+    """`prune`, and the sections of the shop's policies too."""
+
+    def product_prune(el: Any, b: BlockRecord) -> bool:
+        return prune(el, b) or policy(el, b)
+
+    return product_prune
+
+
 def _reviewed(el: Any) -> bool:
     """Whether a box is named for the product's reviews (or a reviews service's widget)."""
     from wf.extract.names import named_by
@@ -94,7 +142,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
     and a game's press quotes are part of some products' own text)."""
     from wf.extract.prune import prune_named
 
-    return prune_named(el, b) or _reviewed(el)
+    return prune_named(el, b) or _reviewed(el) or policy(el, b)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
@@ -110,6 +158,51 @@ def _shown(description: str, text: str) -> bool:
     return len(want & _runs(text)) >= tuning.PRODUCT_DESCRIPTION_SHOWN * len(want)
 
 
+# An amount beside a currency's mark, as shops print it: "$1,772.00", "€17", "17,90 €",
+# "EUR 15.49" (the code the declaration names), "1 299 kr".
+_NUMBER = r"\d(?:[\d.,'\u00a0\u202f ]{0,12}\d)?"
+_MARK = r"[$€£¥₹₩₽]|\bkr\b|zł|Kč"
+_SEPARATORS = re.compile(r"[.,'\u00a0\u202f ]")
+_CODE = re.compile(r"[A-Z]{3}")
+AMOUNTS_MAX = 2000  # amounts read from a page's text, at most
+
+
+def _amount(number: str) -> float | None:
+    """A printed number's value: its last separator followed by one or two digits is the
+    decimal mark ("1.772,00", "17,9"), every other separator groups thousands."""
+    number = number.strip()
+    parts = _SEPARATORS.split(number)
+    whole, cents = parts, ""
+    if len(parts) > 1 and len(parts[-1]) <= 2 and number[-len(parts[-1]) - 1] in ".,":
+        whole, cents = parts[:-1], parts[-1]
+    try:
+        return float("".join(whole) + "." + (cents or "0"))
+    except ValueError:
+        return None
+
+
+def price_shown(price: str, text: str) -> bool:
+    """Whether `text` shows the declared price ("1772.00 USD") as an amount beside a
+    currency's mark, however it is written there ("$1,772.00")."""
+    first = price.split()[0] if price.split() else ""
+    try:
+        want: float | None = float(first)  # schema.org's price: a dot marks the decimals
+    except ValueError:
+        want = _amount(first)
+    if want is None:
+        return False
+    code = price.split()[-1]
+    mark = f"{_MARK}|\\b{code}(?![A-Za-z])" if _CODE.fullmatch(code) else _MARK
+    amounts = re.compile(rf"(?:{mark})\s?({_NUMBER})|({_NUMBER})\s?(?:{mark})")
+    for i, m in enumerate(amounts.finditer(text)):
+        if i >= AMOUNTS_MAX:
+            break
+        found = _amount(m.group(1) or m.group(2))
+        if found is not None and abs(found - want) < 0.005:
+            return True
+    return False
+
+
 def header(declared: dict[str, str], text: str) -> str:
     """The declared name, price and availability not in `text` already, one line each,
     then the declared description when `text` does not show it (a script builds it on
@@ -119,10 +212,12 @@ def header(declared: dict[str, str], text: str) -> str:
     name = declared.get("name")
     if name and _norm(name) not in low:
         lines.append(f"# {name}")
-    for key, label in (("price", "Price"), ("availability", "Availability")):
-        value = declared.get(key)
-        if value and _norm(value) not in low:
-            lines.append(f"{label}: {value}")
+    price = declared.get("price")
+    if price and _norm(price) not in low and not price_shown(price, text):
+        lines.append(f"Price: {price}")
+    availability = declared.get("availability")
+    if availability and _norm(availability) not in low:
+        lines.append(f"Availability: {availability}")
     if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
         lines.pop()
     description = declared.get("description")
