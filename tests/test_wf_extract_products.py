@@ -109,3 +109,40 @@ def test_a_shipping_cost_under_its_label_stays():
     )
     text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
     assert "US $15.47 International Shipping" in text
+
+
+FACTS = [
+    "Solid naval brass case",
+    "Dial printed by hand",
+    "Quartz tide movement",
+    "Lacquered against salt air",
+    "Twelve hours and 25 minutes a turn",
+    "Wall mount included",
+    "One AA battery, a year's time",
+    "Made in a harbour workshop",
+    "Tested for a week",
+    "Wooden gift box",
+    "Spare hand in the box",
+    "Ten years' guarantee",
+]
+
+
+def test_a_product_told_in_sections_prints_them_all():
+    # The description is the one run of prose; the rest of the page tells the product in
+    # short lines, band after band (what it is made of, how it keeps time, what comes),
+    # each with its links to more: the description's region does not grow into them.
+    bands = "".join(
+        f"<div class='band'><h2>Band {n}</h2><ul>"
+        + "".join(f"<li>{fact}</li>" for fact in FACTS[n * 4 : n * 4 + 4])
+        + f"</ul><p><a href='/guide/{n}'>Read the whole guide to this part of the clock</a>"
+        f" <a href='/video/{n}'>Watch the film</a></p></div>"
+        for n in range(3)
+    )
+    body = (
+        f"<div class='hero'><div class='description'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        "<form><button>Add to cart</button></form></div>"
+        f"<div class='more'>{bands}{bands.replace('Band', 'More')}</div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert DESCRIPTION in text
+    assert "Solid naval brass case" in text and "Wooden gift box" in text

@@ -120,6 +120,9 @@ PRODUCT_REVIEWS = (
     r"(?<![a-z])(?:reviews?|ratings?|testimonials?|yotpo|bazaarvoice|bv|trustpilot|okendo|"
     r"jdgm|judgeme|stamped)(?![a-z])"
 )
+# A product page whose choice prints under this share of the text outside links that the
+# page prints without its named boilerplate is read whole (product.second_opinion).
+PRODUCT_TEXT_SHARE = 0.5
 # A product page's section titled for the shop's policies (shipping, delivery, returns,
 # warranty), in a few languages: the same text on every product of the shop, never the
 # product's own. The whole title matches (a label of a few words, not a sentence).

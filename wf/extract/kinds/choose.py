@@ -64,6 +64,8 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         from wf.extract.kinds import product
 
         prune, wide = product.pruning(prune), product.prune_wide
+        if not whole and product.second_opinion(analysis, prune):
+            prune = wide
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
 
 

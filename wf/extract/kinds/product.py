@@ -129,6 +129,47 @@ def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRe
     return product_prune
 
 
+def _outside_links(
+    blocks: list[BlockRecord], start: int, end: int, drop: Callable[[BlockRecord], bool]
+) -> int:
+    """Characters of text outside links in blocks[start:end], leaving out the outermost
+    blocks `drop` takes."""
+    text, i = 0, start
+    while i < end:
+        b = blocks[i]
+        if drop(b):
+            i = b.end
+            continue
+        text += b.own - b.own_link
+        i += 1
+    return text
+
+
+def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
+    """Whether the product's page is to be read whole (without its named boilerplate, its
+    reviews and its policies), the analysis then saying so: when the choice prints under
+    tuning.PRODUCT_TEXT_SHARE of the text outside links that the page read so prints. A
+    product told in sections (the description, then what it is made of, how to use it,
+    its questions and answers) is chosen by its longest one."""
+    blocks, best = analysis.blocks, analysis.best_index
+    if best <= 0 or analysis.by_kind:
+        return False
+    chosen = blocks[best]
+    shown = _outside_links(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
+    page = _outside_links(blocks, 0, len(blocks), lambda b: b.index > 0 and prune_wide(b.el, b))
+    if shown >= tuning.PRODUCT_TEXT_SHARE * page:
+        return False
+    trace.trace(
+        "extract: product: the choice prints %d of the %d characters the page prints without "
+        "its named boilerplate, under %.0f%%: the page read whole without it",
+        shown,
+        page,
+        100 * tuning.PRODUCT_TEXT_SHARE,
+    )
+    analysis.best, analysis.best_index = None, -1
+    return True
+
+
 def _reviewed(el: Any) -> bool:
     """Whether a box is named for the product's reviews (or a reviews service's widget)."""
     from wf.extract.names import named_by
