@@ -146,3 +146,18 @@ def test_a_product_told_in_sections_prints_them_all():
     text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
     assert DESCRIPTION in text
     assert "Solid naval brass case" in text and "Wooden gift box" in text
+
+
+def test_a_product_s_lines_printed_twice_by_the_page_are_printed_once():
+    # The page's mobile and desktop layouts each carry the selling points; the sizes
+    # repeat as data in both and stay.
+    points = "".join(
+        f"<li>{p}</li>"
+        for p in ("Spun from one sheet of naval brass", "Keeps the moon's time all year")
+    )
+    layout = f"<div class='points'><ul>{points}</ul><p>Size: 20 cm</p></div>"
+    body = f"<p>{DESCRIPTION}</p>{PROSE}{layout}{layout}"
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert text.count("Spun from one sheet of naval brass") == 1
+    assert text.count("Keeps the moon's time all year") == 1
+    assert text.count("Size: 20 cm") == 2

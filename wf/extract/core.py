@@ -358,6 +358,10 @@ def _text(
                 )
                 r = whole
     text = r.text()
+    if kind == "product":
+        from wf.extract.kinds import product
+
+        text = product.once(text)
     if kind == "product" and declared is not None and declared.product:
         from wf.extract.kinds import product
 

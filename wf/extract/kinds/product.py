@@ -244,6 +244,36 @@ def price_shown(price: str, text: str) -> bool:
     return False
 
 
+ONCE_WORDS = 4  # words a line holds at least for a repeat of it to go
+_MARKERS = re.compile(r"^(?:[#>*+-]+\s+|\d+[.)]\s+)+")
+
+
+def once(text: str) -> str:
+    """`text` without the lines that repeat an earlier one word for word: shops print a
+    product's selling points twice (a carousel's copies of its slides, the page's mobile
+    and desktop layouts side by side). Short lines (a size, a price) and table rows repeat
+    as data; code is left as it is."""
+    seen: set[str] = set()
+    lines: list[str] = []
+    fenced = dropped = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        if dropped and not stripped and (not lines or not lines[-1].strip()):
+            continue  # the repeat's blank lines, one of them stays
+        dropped = False
+        key = _MARKERS.sub("", " ".join(stripped.split())).lower()
+        if fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
+            lines.append(line)
+        elif key in seen:
+            dropped = True
+        else:
+            seen.add(key)
+            lines.append(line)
+    return "\n".join(lines).strip("\n")
+
+
 def header(declared: dict[str, str], text: str) -> str:
     """The declared name, price and availability not in `text` already, one line each,
     then the declared description when `text` does not show it (a script builds it on
