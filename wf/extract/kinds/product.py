@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.names import named_by
+from wf.extract.records import negative
 from wf.extract.widen import grow_thin
 
 if TYPE_CHECKING:
@@ -88,15 +90,8 @@ _LABEL_TAGS = frozenset(("summary", "dt", "legend", "b", "strong", "h2", "h3", "
 _BOLD = frozenset(("b", "strong"))
 
 
-def _title(el: Any) -> str | None:
-    """The text of `el` when it reads as a section's title (a <summary>, a heading, a box
-    named as an accordion's or a tab's title, a paragraph in bold) and is short; else None."""
-    from wf.extract.names import named_by
-
-    if el.tag not in _LABEL_TAGS and not named_by(el, _LABEL):
-        bold = len(el) == 1 and el[0].tag in _BOLD and not (el.text or "").strip()
-        if not bold:
-            return None
+def _short_text(el: Any) -> str | None:
+    """The text of `el` when it is short enough to be a section's title, else None."""
     pieces, size = [], 0
     for piece in el.itertext():
         size += len(piece)
@@ -106,18 +101,31 @@ def _title(el: Any) -> str | None:
     return " ".join("".join(pieces).split())
 
 
+def _titles(el: Any) -> bool:
+    """Whether `el` reads as a section's title: a <summary>, a heading, a box named as an
+    accordion's or a tab's title, a paragraph in bold."""
+    if el.tag in _LABEL_TAGS:
+        return True
+    if len(el) == 1 and el[0].tag in _BOLD and not (el.text or "").strip():
+        return True
+    return named_by(el, _LABEL)
+
+
 def policy(el: Any, b: BlockRecord) -> bool:
     """Whether a block is a section of the shop's policies: its first child is a title
-    that names shipping, delivery, returns or warranty and nothing else, and the section
-    is short. The same text stands on every product of the shop (an accordion's
-    "Delivery & Returns" under the description)."""
-    if b.text > tuning.PRODUCT_POLICY_MAX or (el.text or "").strip():
-        return False
+    that names shipping, delivery or returns and nothing else, and the section is short.
+    The same text stands on every product of the shop (an accordion's "Delivery &
+    Returns" under the description)."""
+    if b.text > tuning.PRODUCT_POLICY_MAX or len(el) < 2 or (el.text or "").strip():
+        return False  # a title and what it titles, two children at least
     first = next((c for c in el if isinstance(c.tag, str)), None)
     if first is None:
         return False
-    title = _title(first)
-    return bool(title and len(title) < b.text and _POLICY.fullmatch(title))
+    # The title's words first: they rule out nearly every block, and cost least.
+    title = _short_text(first)
+    if not title or len(title) >= b.text or not _POLICY.fullmatch(title):
+        return False
+    return _titles(first)
 
 
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
@@ -145,6 +153,16 @@ def _outside_links(
     return text
 
 
+MEASURE_MIN = 200  # characters: a smaller box is only looked at for its names
+
+
+def _left_out(b: BlockRecord) -> bool:
+    """Whether the page read whole leaves a block out, as prune_wide says."""
+    if b.index == 0 or not b.text:
+        return False
+    return negative(b) or (b.text >= MEASURE_MIN and (_reviewed(b.el) or policy(b.el, b)))
+
+
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
     """Whether the product's page is to be read whole (without its named boilerplate, its
     reviews and its policies), the analysis then saying so: when the choice prints under
@@ -156,7 +174,9 @@ def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]
         return False
     chosen = blocks[best]
     shown = _outside_links(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
-    page = _outside_links(blocks, 0, len(blocks), lambda b: b.index > 0 and prune_wide(b.el, b))
+    # Boxes of reviews or policies under MEASURE_MIN characters change the share little
+    # and are most of the blocks: only named boilerplate is looked for in them.
+    page = _outside_links(blocks, 0, len(blocks), _left_out)
     if shown >= tuning.PRODUCT_TEXT_SHARE * page:
         return False
     trace.trace(
@@ -172,8 +192,6 @@ def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]
 
 def _reviewed(el: Any) -> bool:
     """Whether a box is named for the product's reviews (or a reviews service's widget)."""
-    from wf.extract.names import named_by
-
     return named_by(el, _REVIEWS)
 
 
@@ -181,9 +199,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
     """A thin region read as the page without its named boilerplate: the customers'
     reviews go too (inside the region they stay: a critic's review, an editor's verdict
     and a game's press quotes are part of some products' own text)."""
-    from wf.extract.prune import prune_named
-
-    return prune_named(el, b) or _reviewed(el) or policy(el, b)
+    return negative(b) or _reviewed(el) or policy(el, b)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
