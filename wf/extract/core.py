@@ -361,12 +361,7 @@ def _text(
     if kind == "product":
         from wf.extract.kinds import product
 
-        text = product.once(text)
-    if kind == "product" and declared is not None and declared.product:
-        from wf.extract.kinds import product
-
-        head = product.header(declared.product, text)
-        text = f"{head}\n\n{text}" if head and text else head or text
+        text = product.finish(declared.product if declared is not None else {}, text)
     shown = r.images.images.items if r.images is not None else []
     return text, [Link(text=t, url=u) for t, u in r.links], kind, shown
 

@@ -311,3 +311,10 @@ def header(declared: dict[str, str], text: str) -> str:
     if description and len(description) >= ANCHOR_MIN and not _shown(description, text):
         lines.append(description)
     return "\n\n".join(lines)
+
+
+def finish(declared: dict[str, str], text: str) -> str:
+    """A product page's text: its lines once, after the declaration's own (header)."""
+    text = once(text)
+    head = header(declared, text) if declared else ""
+    return f"{head}\n\n{text}" if head and text else head or text
