@@ -267,7 +267,7 @@ def test_a_product_prints_name_price_availability_description_and_specifications
     found = extract(PRODUCT, url="https://shop.example/p/clock", metadata=True)
     text = found.text
     assert "Brass tide clock" in text
-    assert "89.00 GBP" in text and "InStock" in text
+    assert "89.00 GBP" in text and "Availability: In stock" in text
     assert "made by hand in Falmouth" in text
     assert "20 cm" in text
     assert "Review 1" not in text

@@ -37,3 +37,127 @@ def test_a_product_built_by_scripts_prints_its_declaration_not_the_page_s_menus(
     assert DESCRIPTION in found.text
     assert "Brass tide clock" in found.text and "89.00" in found.text
     assert "Category 3" not in found.text and "Skip to content" not in found.text
+
+
+def shop_page(offer: dict[str, str], body: str, name: str = "Brass tide clock") -> str:
+    declared = ld({"@type": "Product", "name": name, "description": DESCRIPTION, "offers": offer})
+    return page(declared, f"<main><h1>{name}</h1>{body}</main>")
+
+
+PROSE = (
+    "<p>Each clock is turned from solid brass, its dial printed by hand and its movement "
+    "set and tested for a week before it leaves the workshop by the harbour.</p>"
+)
+
+
+def test_a_declared_availability_is_printed_in_words():
+    offer = {"price": "89.00", "priceCurrency": "USD", "availability": "https://schema.org/InStock"}
+    text = extract(shop_page(offer, f"<p>{DESCRIPTION}</p>{PROSE}")).text
+    assert "Availability: In stock" in text
+    assert "InStock" not in text
+
+
+def test_a_price_the_page_shows_in_its_own_format_is_not_printed_again():
+    offer = {"price": "1772.00", "priceCurrency": "USD"}
+    text = extract(
+        shop_page(offer, f"<p class='price'>$1,772.00</p><p>{DESCRIPTION}</p>{PROSE}")
+    ).text
+    assert "$1,772.00" in text
+    assert "Price:" not in text
+
+
+def test_a_price_the_page_does_not_show_is_printed():
+    # "1772" as a count of reviews is no price: no currency's mark beside it.
+    offer = {"price": "1772.00", "priceCurrency": "USD"}
+    text = extract(shop_page(offer, f"<p>1772 reviews</p><p>{DESCRIPTION}</p>{PROSE}")).text
+    assert "Price: 1772.00 USD" in text
+
+
+def test_a_declared_name_s_entities_are_decoded():
+    name = "Tide clock &amp; barometer"
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, PROSE, name)).text
+    assert "Tide clock & barometer" in text and "&amp;" not in text
+
+
+def accordion(title: str, words: str) -> str:
+    return f"<details><summary>{title}</summary><div><p>{words}</p></div></details>"
+
+
+SHIPPING = (
+    "Standard shipping is free on orders over $65 and arrives in three to six business "
+    "days; returns are accepted within thirty days of delivery."
+)
+
+
+def test_a_section_of_the_shop_s_policies_is_left_out():
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        + accordion("Care", "Wipe the brass with a dry cloth; never use a polish on the dial.")
+        + accordion("Delivery &amp; Returns", SHIPPING)
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "never use a polish" in text
+    assert "Standard shipping" not in text and "Delivery & Returns" not in text
+
+
+def test_a_shipping_cost_under_its_label_stays():
+    # "Shipping:" labels a field of the offer (its cost), not a section of policies.
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        "<div class='row'><div class='label'>Shipping:</div>"
+        "<div class='value'>US $15.47 International Shipping to most countries</div></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "US $15.47 International Shipping" in text
+
+
+FACTS = [
+    "Solid naval brass case",
+    "Dial printed by hand",
+    "Quartz tide movement",
+    "Lacquered against salt air",
+    "Twelve hours and 25 minutes a turn",
+    "Wall mount included",
+    "One AA battery, a year's time",
+    "Made in a harbour workshop",
+    "Tested for a week",
+    "Wooden gift box",
+    "Spare hand in the box",
+    "Ten years' guarantee",
+]
+
+
+def test_a_product_told_in_sections_prints_them_all():
+    # The description is the one run of prose; the rest of the page tells the product in
+    # short lines, band after band (what it is made of, how it keeps time, what comes),
+    # each with its links to more: the description's region does not grow into them.
+    bands = "".join(
+        f"<div class='band'><h2>Band {n}</h2><ul>"
+        + "".join(f"<li>{fact}</li>" for fact in FACTS[n * 4 : n * 4 + 4])
+        + f"</ul><p><a href='/guide/{n}'>Read the whole guide to this part of the clock</a>"
+        f" <a href='/video/{n}'>Watch the film</a></p></div>"
+        for n in range(3)
+    )
+    body = (
+        f"<div class='hero'><div class='description'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        "<form><button>Add to cart</button></form></div>"
+        f"<div class='more'>{bands}{bands.replace('Band', 'More')}</div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert DESCRIPTION in text
+    assert "Solid naval brass case" in text and "Wooden gift box" in text
+
+
+def test_a_product_s_lines_printed_twice_by_the_page_are_printed_once():
+    # The page's mobile and desktop layouts each carry the selling points; the sizes
+    # repeat as data in both and stay.
+    points = "".join(
+        f"<li>{p}</li>"
+        for p in ("Spun from one sheet of naval brass", "Keeps the moon's time all year")
+    )
+    layout = f"<div class='points'><ul>{points}</ul><p>Size: 20 cm</p></div>"
+    body = f"<p>{DESCRIPTION}</p>{PROSE}{layout}{layout}"
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert text.count("Spun from one sheet of naval brass") == 1
+    assert text.count("Keeps the moon's time all year") == 1
+    assert text.count("Size: 20 cm") == 2

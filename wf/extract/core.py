@@ -358,11 +358,10 @@ def _text(
                 )
                 r = whole
     text = r.text()
-    if kind == "product" and declared is not None and declared.product:
+    if kind == "product":
         from wf.extract.kinds import product
 
-        head = product.header(declared.product, text)
-        text = f"{head}\n\n{text}" if head and text else head or text
+        text = product.finish(declared.product if declared is not None else {}, text)
     shown = r.images.images.items if r.images is not None else []
     return text, [Link(text=t, url=u) for t, u in r.links], kind, shown
 

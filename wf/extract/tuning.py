@@ -94,6 +94,20 @@ THREAD_POSTS = 5  # posts at least that show a thread on a page that declares no
 
 # A product page's own lines from its declaration: at most this long each.
 PRODUCT_FIELD_MAX = 300
+# schema.org's ItemAvailability values (the URL's tail, lowered) as a reader says them;
+# a value not listed is split at its capitals ("LimitedAvailability": "Limited availability").
+PRODUCT_AVAILABILITY = {
+    "instock": "In stock",
+    "outofstock": "Out of stock",
+    "soldout": "Sold out",
+    "preorder": "Pre-order",
+    "presale": "Pre-sale",
+    "backorder": "Back-order",
+    "discontinued": "Discontinued",
+    "instoreonly": "In store only",
+    "onlineonly": "Online only",
+    "madetoorder": "Made to order",
+}
 # ...but the description, printed when the chosen text does not show it: at most this long.
 PRODUCT_DESCRIPTION_MAX = 4000
 # The chosen text shows the declared description when it holds this share of its
@@ -106,6 +120,25 @@ PRODUCT_REVIEWS = (
     r"(?<![a-z])(?:reviews?|ratings?|testimonials?|yotpo|bazaarvoice|bv|trustpilot|okendo|"
     r"jdgm|judgeme|stamped)(?![a-z])"
 )
+# A product page whose choice prints under this share of the text outside links that the
+# page prints without its named boilerplate is read whole (product.second_opinion).
+PRODUCT_TEXT_SHARE = 0.5
+# A product page's section titled for the shop's policies (shipping, delivery, returns,
+# warranty), in a few languages: the same text on every product of the shop, never the
+# product's own. The whole title matches (a label of a few words, not a sentence).
+_POLICY_WORD = (
+    r"(?:free\s+)?(?:shipping|delivery|returns?|exchanges?|refunds?|"
+    r"versand|lieferung|r\u00fcckgabe|retouren?|livraison|retours?|env\u00edos?|envios?|"
+    r"devoluci(?:\u00f3|o)n(?:es)?|spedizioni?|resi|verzending)"
+)
+PRODUCT_POLICY_TITLE = (
+    rf"\W*{_POLICY_WORD}(?:\s*(?:&|and|und|et|y|e|en|\+|,|/)\s*{_POLICY_WORD})*"
+    r"(?:\s+(?:policy|policies|info|information|details))?[^\w:]*"
+)  # ...but a field's label ("Shipping:" before its cost) is no section's title
+PRODUCT_POLICY_TITLE_MAX = 60  # characters: a longer first line is no section's title
+PRODUCT_POLICY_MAX = 1500  # characters: a longer section is more than the shop's policy
+# Class and id words of a section's title in an accordion or tabs.
+PRODUCT_POLICY_LABEL = r"title|heading|header|label|toggle|trigger|summary|accordion|tab"
 # A post shows who wrote it or when: a <time>, or a box named for its author or date. A
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).

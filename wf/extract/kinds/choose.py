@@ -54,6 +54,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         or landing.thin_listing(analysis)
     )
     kind = analysis.kind or tuning.ARTICLE
+    prune: Callable[[Any, BlockRecord], bool]
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     if whole:
         prune = landing.prune_whole
@@ -69,7 +70,9 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 
-        wide = product.prune_wide
+        prune, wide = product.pruning(prune), product.prune_wide
+        if not whole and product.second_opinion(analysis, prune):
+            prune = wide
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
 
 

@@ -96,16 +96,37 @@ def _description(value: Any) -> str:
     return text[: tuning.PRODUCT_DESCRIPTION_MAX]
 
 
+_CAPITAL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def readable(value: str) -> str:
+    """An availability as a reader says it: schema.org's URL or its tail ("InStock",
+    "https://schema.org/OutOfStock") in words ("In stock", "Out of stock"); a shop's own
+    words ("Ships in 3 days") stay as they are."""
+    value = value.strip()
+    tail = value.rstrip("/").rsplit("/", 1)[-1]
+    if not tail or " " in value:
+        return value
+    known = tuning.PRODUCT_AVAILABILITY.get(tail.lower().replace("_", "").replace("-", ""))
+    if known:
+        return known
+    words = _CAPITAL.sub(" ", tail).split()
+    return " ".join([words[0], *(w.lower() for w in words[1:])])
+
+
 def _product(obj: dict[str, Any]) -> dict[str, str]:
     """Name, price with currency, availability and description of a Product object."""
-    found = {"name": _text(obj.get("name")), "description": _description(obj.get("description"))}
+    # Shops escape a name's entities as they do a description's ("Shelf &amp; desk").
+    name = _text(obj.get("name"))
+    name = " ".join(html.unescape(name).split()) if "&" in name else name
+    found = {"name": name, "description": _description(obj.get("description"))}
     offers = obj.get("offers")
     offer = offers[0] if isinstance(offers, list) and offers else offers
     if isinstance(offer, dict):
         price = _text(offer.get("price") or offer.get("lowPrice"))
         if price:
             found["price"] = f"{price} {_text(offer.get('priceCurrency'))}".strip()
-        availability = _text(offer.get("availability")).rsplit("/", 1)[-1]
+        availability = readable(_text(offer.get("availability")))
         if availability:
             found["availability"] = availability
     return {k: v for k, v in found.items() if v}

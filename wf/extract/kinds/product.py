@@ -13,10 +13,13 @@ description).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.names import named_by
+from wf.extract.records import negative
 from wf.extract.widen import grow_thin
 
 if TYPE_CHECKING:
@@ -81,10 +84,114 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     return analysis
 
 
+_POLICY = re.compile(tuning.PRODUCT_POLICY_TITLE, re.IGNORECASE)
+_LABEL = re.compile(tuning.PRODUCT_POLICY_LABEL)
+_LABEL_TAGS = frozenset(("summary", "dt", "legend", "b", "strong", "h2", "h3", "h4", "h5", "h6"))
+_BOLD = frozenset(("b", "strong"))
+
+
+def _short_text(el: Any) -> str | None:
+    """The text of `el` when it is short enough to be a section's title, else None."""
+    pieces, size = [], 0
+    for piece in el.itertext():
+        size += len(piece)
+        if size > tuning.PRODUCT_POLICY_TITLE_MAX:
+            return None
+        pieces.append(piece)
+    return " ".join("".join(pieces).split())
+
+
+def _titles(el: Any) -> bool:
+    """Whether `el` reads as a section's title: a <summary>, a heading, a box named as an
+    accordion's or a tab's title, a paragraph in bold."""
+    if el.tag in _LABEL_TAGS:
+        return True
+    if len(el) == 1 and el[0].tag in _BOLD and not (el.text or "").strip():
+        return True
+    return named_by(el, _LABEL)
+
+
+def policy(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is a section of the shop's policies: its first child is a title
+    that names shipping, delivery or returns and nothing else, and the section is short.
+    The same text stands on every product of the shop (an accordion's "Delivery &
+    Returns" under the description)."""
+    if b.text > tuning.PRODUCT_POLICY_MAX or len(el) < 2 or (el.text or "").strip():
+        return False  # a title and what it titles, two children at least
+    first = next((c for c in el if isinstance(c.tag, str)), None)
+    if first is None:
+        return False
+    # The title's words first: they rule out nearly every block, and cost least.
+    title = _short_text(first)
+    if not title or len(title) >= b.text or not _POLICY.fullmatch(title):
+        return False
+    return _titles(first)
+
+
+def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
+    """`prune`, and the sections of the shop's policies too."""
+
+    def product_prune(el: Any, b: BlockRecord) -> bool:
+        return prune(el, b) or policy(el, b)
+
+    return product_prune
+
+
+def _outside_links(
+    blocks: list[BlockRecord], start: int, end: int, drop: Callable[[BlockRecord], bool]
+) -> int:
+    """Characters of text outside links in blocks[start:end], leaving out the outermost
+    blocks `drop` takes."""
+    text, i = 0, start
+    while i < end:
+        b = blocks[i]
+        if drop(b):
+            i = b.end
+            continue
+        text += b.own - b.own_link
+        i += 1
+    return text
+
+
+MEASURE_MIN = 200  # characters: a smaller box is only looked at for its names
+
+
+def _left_out(b: BlockRecord) -> bool:
+    """Whether the page read whole leaves a block out, as prune_wide says."""
+    if b.index == 0 or not b.text:
+        return False
+    return negative(b) or (b.text >= MEASURE_MIN and (_reviewed(b.el) or policy(b.el, b)))
+
+
+def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
+    """Whether the product's page is to be read whole (without its named boilerplate, its
+    reviews and its policies), the analysis then saying so: when the choice prints under
+    tuning.PRODUCT_TEXT_SHARE of the text outside links that the page read so prints. A
+    product told in sections (the description, then what it is made of, how to use it,
+    its questions and answers) is chosen by its longest one."""
+    blocks, best = analysis.blocks, analysis.best_index
+    if best <= 0 or analysis.by_kind:
+        return False
+    chosen = blocks[best]
+    shown = _outside_links(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
+    # Boxes of reviews or policies under MEASURE_MIN characters change the share little
+    # and are most of the blocks: only named boilerplate is looked for in them.
+    page = _outside_links(blocks, 0, len(blocks), _left_out)
+    if shown >= tuning.PRODUCT_TEXT_SHARE * page:
+        return False
+    trace.trace(
+        "extract: product: the choice prints %d of the %d characters the page prints without "
+        "its named boilerplate, under %.0f%%: the page read whole without it",
+        shown,
+        page,
+        100 * tuning.PRODUCT_TEXT_SHARE,
+    )
+    analysis.best, analysis.best_index = None, -1
+    return True
+
+
 def _reviewed(el: Any) -> bool:
     """Whether a box is named for the product's reviews (or a reviews service's widget)."""
-    from wf.extract.names import named_by
-
     return named_by(el, _REVIEWS)
 
 
@@ -92,9 +199,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
     """A thin region read as the page without its named boilerplate: the customers'
     reviews go too (inside the region they stay: a critic's review, an editor's verdict
     and a game's press quotes are part of some products' own text)."""
-    from wf.extract.prune import prune_named
-
-    return prune_named(el, b) or _reviewed(el)
+    return negative(b) or _reviewed(el) or policy(el, b)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
@@ -110,6 +215,81 @@ def _shown(description: str, text: str) -> bool:
     return len(want & _runs(text)) >= tuning.PRODUCT_DESCRIPTION_SHOWN * len(want)
 
 
+# An amount beside a currency's mark, as shops print it: "$1,772.00", "€17", "17,90 €",
+# "EUR 15.49" (the code the declaration names), "1 299 kr".
+_NUMBER = r"\d(?:[\d.,'\u00a0\u202f ]{0,12}\d)?"
+_MARK = r"[$€£¥₹₩₽]|\bkr\b|zł|Kč"
+_SEPARATORS = re.compile(r"[.,'\u00a0\u202f ]")
+_CODE = re.compile(r"[A-Z]{3}")
+AMOUNTS_MAX = 2000  # amounts read from a page's text, at most
+
+
+def _amount(number: str) -> float | None:
+    """A printed number's value: its last separator followed by one or two digits is the
+    decimal mark ("1.772,00", "17,9"), every other separator groups thousands."""
+    number = number.strip()
+    parts = _SEPARATORS.split(number)
+    whole, cents = parts, ""
+    if len(parts) > 1 and len(parts[-1]) <= 2 and number[-len(parts[-1]) - 1] in ".,":
+        whole, cents = parts[:-1], parts[-1]
+    try:
+        return float("".join(whole) + "." + (cents or "0"))
+    except ValueError:
+        return None
+
+
+def price_shown(price: str, text: str) -> bool:
+    """Whether `text` shows the declared price ("1772.00 USD") as an amount beside a
+    currency's mark, however it is written there ("$1,772.00")."""
+    first = price.split()[0] if price.split() else ""
+    try:
+        want: float | None = float(first)  # schema.org's price: a dot marks the decimals
+    except ValueError:
+        want = _amount(first)
+    if want is None:
+        return False
+    code = price.split()[-1]
+    mark = f"{_MARK}|\\b{code}(?![A-Za-z])" if _CODE.fullmatch(code) else _MARK
+    amounts = re.compile(rf"(?:{mark})\s?({_NUMBER})|({_NUMBER})\s?(?:{mark})")
+    for i, m in enumerate(amounts.finditer(text)):
+        if i >= AMOUNTS_MAX:
+            break
+        found = _amount(m.group(1) or m.group(2))
+        if found is not None and abs(found - want) < 0.005:
+            return True
+    return False
+
+
+ONCE_WORDS = 4  # words a line holds at least for a repeat of it to go
+_MARKERS = re.compile(r"^(?:[#>*+-]+\s+|\d+[.)]\s+)+")
+
+
+def once(text: str) -> str:
+    """`text` without the lines that repeat an earlier one word for word: shops print a
+    product's selling points twice (a carousel's copies of its slides, the page's mobile
+    and desktop layouts side by side). Short lines (a size, a price) and table rows repeat
+    as data; code is left as it is."""
+    seen: set[str] = set()
+    lines: list[str] = []
+    fenced = dropped = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        if dropped and not stripped and (not lines or not lines[-1].strip()):
+            continue  # the repeat's blank lines, one of them stays
+        dropped = False
+        key = _MARKERS.sub("", " ".join(stripped.split())).lower()
+        if fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
+            lines.append(line)
+        elif key in seen:
+            dropped = True
+        else:
+            seen.add(key)
+            lines.append(line)
+    return "\n".join(lines).strip("\n")
+
+
 def header(declared: dict[str, str], text: str) -> str:
     """The declared name, price and availability not in `text` already, one line each,
     then the declared description when `text` does not show it (a script builds it on
@@ -119,13 +299,22 @@ def header(declared: dict[str, str], text: str) -> str:
     name = declared.get("name")
     if name and _norm(name) not in low:
         lines.append(f"# {name}")
-    for key, label in (("price", "Price"), ("availability", "Availability")):
-        value = declared.get(key)
-        if value and _norm(value) not in low:
-            lines.append(f"{label}: {value}")
+    price = declared.get("price")
+    if price and _norm(price) not in low and not price_shown(price, text):
+        lines.append(f"Price: {price}")
+    availability = declared.get("availability")
+    if availability and _norm(availability) not in low:
+        lines.append(f"Availability: {availability}")
     if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
         lines.pop()
     description = declared.get("description")
     if description and len(description) >= ANCHOR_MIN and not _shown(description, text):
         lines.append(description)
     return "\n\n".join(lines)
+
+
+def finish(declared: dict[str, str], text: str) -> str:
+    """A product page's text: its lines once, after the declaration's own (header)."""
+    text = once(text)
+    head = header(declared, text) if declared else ""
+    return f"{head}\n\n{text}" if head and text else head or text
