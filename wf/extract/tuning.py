@@ -90,6 +90,7 @@ POST_PROSE = 30  # characters of prose that make a sibling a post
 # On a page that declares no thread, its posts hold this share of its prose and of its text.
 THREAD_SHARE = 0.75
 THREAD_TEXT = 0.5
+THREAD_SHARE_FEW = 0.6
 THREAD_POSTS = 5  # posts at least that show a thread on a page that declares none
 
 # A product page's own lines from its declaration: at most this long each.

@@ -126,6 +126,7 @@ _WORDS = re.compile(r"[^\W\d_]+")
 _DATE_SIGNS = re.compile(r"[\w\s,.:/-]+")
 _DECLARED_DATE = frozenset(("datepublished", "datecreated"))
 _DATE_WORDS: frozenset[str] = frozenset()
+_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 
 
 def _whole_date(text: str) -> bool:
@@ -142,7 +143,21 @@ def _whole_date(text: str) -> bool:
     if not _DATE_SIGNS.fullmatch(text):  # "#2 2024-08-03": a post's number before it
         return False
     words = _WORDS.findall(text.lower())
-    return all(w in _DATE_WORDS for w in words) and text_date(text) is not None
+    # "30th March 2025": the day's ordinal is read as its number.
+    return all(w in _DATE_WORDS for w in words) and text_date(_ORDINAL.sub(r"\1", text)) is not None
+
+
+# Boxes that may hold a post's date and nothing else: a link to the post itself, or the
+# cell or line of a board's post header beside its icon ("30th March 2025, 16:26").
+_DATE_TAGS = frozenset(("a", "span", "td", "div", "p", "small", "dd", "li"))
+LEAF_ELEMENTS = 4  # elements at most inside such a box (an icon in its anchor)
+
+
+def _leaf(el: Any) -> bool:
+    """Whether el is a box a date may stand alone in: read only when it holds few
+    elements, so that no box is read again for each box around it."""
+    inside = sum(1 for _ in islice(el.iterdescendants(), LEAF_ELEMENTS + 1))
+    return el.tag in _DATE_TAGS and inside <= LEAF_ELEMENTS
 
 
 def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
@@ -166,7 +181,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             text = _text(el)
             if text and len(text) <= tuning.BYLINE_MAX:
                 named.append(el)
-        elif whole is None and el.tag in ("a", "span") and not len(el) and _whole_date(_text(el)):
+        elif whole is None and _leaf(el) and _whole_date(_text(el)):
             whole = el
         if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
             declared = el

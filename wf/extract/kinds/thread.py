@@ -333,7 +333,7 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
         return (
             len(posts) >= tuning.SIBLINGS_MIN_THREAD
             and signed == len(sample)
-            and sum(raws) >= tuning.THREAD_SHARE * page.raw
+            and sum(raws) >= tuning.THREAD_SHARE_FEW * page.raw
             and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
             and not any(_card(m) for m in sample)
         )
@@ -363,9 +363,13 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
     check_time(deadline)
     best = analysis.best_index
     box_el = None
+    few = best < 0
     if best >= 0 and blocks[best].good >= THIN_PROSE:
         found = _posts_box(blocks)
-        if found is None or not _plain(blocks, found[1]):
+        if found is None:
+            return analysis
+        few = not _plain(blocks, found[1])
+        if few and not _plain(blocks, found[1], few=True):
             return analysis
         # The article rule chose one of the posts or the box that holds them all: a
         # choice beside them (a product's description above its reviews) stands.
@@ -373,7 +377,7 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         if not (box.index <= best < box.end or best <= box.index < blocks[best].end):
             return analysis
         box_el = box.el
-    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=best < 0)
+    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few)
     if taken is None:
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
