@@ -244,6 +244,10 @@ POST_AUTHOR = (
     r"author|user-?name|poster|nickname|member-?name|display-?name|user-?link|user(?![a-z])"
 )
 POST_DATE = r"date|time|posted(?!it)|timestamp|relativetime"
+# What parts a byline's author from its date ("by ann » Tue Aug 27, 2019 4:08 am"), and the
+# words before an author's name.
+POST_BYLINE_SEPARATOR = r"\s(?:[»|·•\-–—]|&raquo;)\s"
+POST_BY = r"^(?:posted\s+)?(?:by|von|par|door|da|por|av|przez|от)\s+"
 BYLINE_MAX = 80  # characters: an author's or a date's box is short
 DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)
 # Words of a date written out beside the month's name and numbers ("Wed Dec 27, 2023
@@ -276,6 +280,7 @@ EDIT_NOTE_MAX = 160
 POST_REPLY_TITLE = r"(?:re|aw|sv|vs|rif|odp)\s*:"
 SHORT_REPLY = 1000  # characters at most in a reply too short to count as a post, card and all
 SHORT_BLOCKS = 80  # blocks at most in such a reply (a hostile one nests hundreds)
+HEADINGS_MAX = 200  # headings of a thread compared with those above them
 POST_QUOTE = r"(?<![a-z])quote"  # a box so named in a post is a quote (bbcode_quote, quotebox)
 QUOTES_MAX = 50  # quotes of one post looked at (a hostile page nests hundreds)
 QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it

@@ -160,13 +160,33 @@ def _leaf(el: Any) -> bool:
     return el.tag in _DATE_TAGS and inside <= LEAF_ELEMENTS
 
 
+_SEPARATOR = re.compile(tuning.POST_BYLINE_SEPARATOR)
+_BY = re.compile(tuning.POST_BY, re.IGNORECASE)
+
+
+def _split_tail(text: str) -> tuple[str, str] | None:
+    """(the author, the date) of a byline that ends in its date after a separator
+    ("by ann » Tue Aug 27, 2019 4:08 am": phpBB's), the author's "by" left out; None
+    when it does not end so."""
+    if len(text) > tuning.BYLINE_MAX:
+        return None
+    parts = _SEPARATOR.split(text)
+    date = parts[-1].strip()
+    if len(parts) < 2 or not _whole_date(date):
+        return None
+    return _BY.sub("", " ".join(parts[:-1]).strip()), date
+
+
 def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
     """(date's element, date): the first <time> that shows one; else the box named for a
-    date nearest the author's (tuning.POST_DATE); else a short box whose text is a date
+    date nearest the author's (tuning.POST_DATE); else the end of a box named for the
+    author, after a separator (_split_tail); else a short box whose text is a date
     alone (a post's link to itself that reads as its time); else the microdata's or an
     empty <time>'s value, as the page writes it."""
     named: list[Any] = []
     whole = declared = blank = None
+    tail: tuple[Any, str] | None = None
+    looked = 0  # boxes named for the author read for a date at their end
     for el in own:
         if not isinstance(el.tag, str) or el is author_el:
             continue
@@ -177,10 +197,16 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             if not text and blank is None and (el.get("datetime") or "").strip():
                 blank = el
             continue
-        if len(named) < tuning.DATE_BOXES and _DATE.search(_names(el)):
+        names = _names(el)
+        if len(named) < tuning.DATE_BOXES and _DATE.search(names):
             text = _text(el)
             if text and len(text) <= tuning.BYLINE_MAX:
                 named.append(el)
+        elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):
+            looked += 1
+            split = _split_tail(_text(el))
+            if split is not None:
+                tail = el, split[1]
         elif whole is None and _leaf(el) and _whole_date(_text(el)):
             whole = el
         if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
@@ -190,6 +216,8 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
         if author_el is not None and len(named) > 1:
             el = max(named, key=lambda n: _depth_with(n, author_el))
         return el, _text(el)
+    if tail is not None:
+        return tail
     if whole is not None:
         return whole, _text(whole)
     for el in (declared, blank):
@@ -218,6 +246,10 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
                 if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
                     author_el, author = _innermost(el, text)
                     break
+    if declared is None and author_el is not None:
+        split = _split_tail(author)  # the author's box ends in the date
+        if split is not None and split[0]:
+            return author_el, split[0], author_el, split[1]
     date_el, date = _find_date(own, author_el)
     # The card's name alone when the date was found outside it (else the card's text is
     # kept whole: it may hold the date).

@@ -171,25 +171,6 @@ def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> l
     return found
 
 
-def _drop_after(box: Any, posts: list[Any]) -> None:
-    """The boxes after the last post in the posts' box that are a form or hold one (the
-    reply form: "Your Answer", "Post as a guest") or show no author or date (a notice,
-    "Start asking to get answers"): the thread ends with its last post."""
-    from wf.extract.kinds.siblings import marked_el
-    from wf.extract.parse import drop
-
-    mine = set(posts)
-    last = max((i for i, child in enumerate(box) if child in mine), default=-1)
-    if last < 0:
-        return
-    for child in list(box)[last + 1 :]:
-        if not isinstance(child.tag, str):
-            continue
-        form = child.tag == "form" or next(child.iter("form"), None) is not None
-        if form or not marked_el(child):
-            drop(child)
-
-
 def _cut_short(
     blocks: list[BlockRecord], replies: list[BlockRecord], names: set[tuple[str, str]]
 ) -> None:
@@ -213,93 +194,6 @@ def _cut_short(
         for b in blocks[reply.index : reply.end]:
             b.text = size(b.el)
             b.link = sum(size(a) for a in b.el.iter("a"))
-
-
-_WORD = re.compile(r"\w+")
-
-
-def _runs(text: str) -> set[tuple[str, ...]]:
-    """The runs of tuning.QUOTE_RUN words in a text."""
-    words = _WORD.findall(text.lower())
-    return set(zip(*(words[i:] for i in range(tuning.QUOTE_RUN)), strict=False))
-
-
-_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
-# The candidates, found in C before the pattern reads their names.
-_QUOTE_PATH = ".//*[self::blockquote or contains(@class, 'quote') or contains(@class, 'Quote')]"
-
-
-def _quotes(post: Any) -> list[Any]:
-    """A post's quotes, in page order: <blockquote>, or boxes named for a quote (boards
-    draw theirs with <div>s, the attribution inside: "Originally Posted by ...")."""
-    return [
-        el
-        for el in post.xpath(_QUOTE_PATH)
-        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "")
-    ]
-
-
-def _own_text(el: Any, skip: set[Any]) -> str:
-    """The text of el outside the boxes in skip inside it (without recursion: a hostile
-    page nests quotes as deep as the parser lets it)."""
-    from lxml import etree
-
-    text = "".join(el.itertext())
-    walker = etree.iterwalk(el, events=("start",))
-    for _, inner in walker:
-        if inner is not el and inner in skip:
-            text = text.replace("".join(inner.itertext()), " ", 1)
-            walker.skip_subtree()
-    return text
-
-
-def _drop_repeats(posts: list[BlockRecord]) -> int:
-    """Quotes in a post that repeat what the posts above printed (tuning.QUOTE_SEEN of
-    their runs of words) leave it, attribution and all: a reply that quotes the question
-    whole prints it again, which platforms fold away. A quote is judged by its own words,
-    outside the quotes inside it: a board that writes every post's body as a
-    <blockquote> keeps the reply around a quote. How many went."""
-    from wf.extract.parse import drop
-
-    seen: set[tuple[str, ...]] = set()
-    pending: list[Any] = []  # posts above not yet read into `seen`: most threads quote nothing
-    gone = 0
-    for post in posts:
-        el = post.el
-        if el.getparent() is None:
-            continue
-        pending.append(el)
-        quotes = _quotes(el)[: tuning.QUOTES_MAX]
-        if not quotes:
-            continue
-        for above in pending[:-1]:
-            seen |= _runs("".join(above.itertext()))
-        pending = pending[-1:]
-        nested = set(quotes)
-        dropped: list[Any] = []
-        for quote in quotes:
-            if any(a in dropped for a in quote.iterancestors()):
-                continue
-            runs = _runs(_own_text(quote, nested))
-            if runs and len(runs & seen) >= tuning.QUOTE_SEEN * len(runs):
-                dropped.append(quote)
-        for quote in dropped:
-            drop(quote)
-        gone += len(dropped)
-    return gone
-
-
-_COUNT = re.compile(tuning.POST_COUNT, re.IGNORECASE)
-
-
-def _drop_counts(box: Any) -> None:
-    """The counts the posts' microdata names (tuning.POST_COUNT) leave the content."""
-    from wf.extract.parse import drop
-
-    for el in box.xpath(".//*[contains(@itemprop, 'ount')]"):  # found in C, then read
-        counts = any(_COUNT.search(p) for p in el.get("itemprop").split())
-        if counts and el.getparent() is not None:
-            drop(el)
 
 
 def _card(post: BlockRecord) -> bool:
@@ -431,17 +325,19 @@ def choose(
     index, posts = found
     count = len(posts)
     box = _grow(blocks, index)
-    from wf.extract.kinds import byline
+    from wf.extract.kinds import byline, tidy
 
     posts = _first_posts(blocks, index, box) + posts
-    _drop_counts(blocks[box].el)
+    tidy.drop_counts(blocks[box].el)
     short = _short(blocks, index, posts)
     lines = sum(byline.add(post.el) for post in posts + short)
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts)
     _cut_short(blocks, short, names)
-    _drop_after(blocks[index].el, [p.el for p in posts + short])
-    quotes = _drop_repeats(posts)
+    tidy.drop_between(blocks, index, posts + short)
+    tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
+    quotes = tidy.drop_repeats(posts)
+    tidy.drop_titles(blocks[box].el)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
         "%d cut down to their body, %d quotes of the posts above dropped; the content is <%s>",
