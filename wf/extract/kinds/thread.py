@@ -242,6 +242,11 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
     )
 
 
+def _headed(posts: list[BlockRecord]) -> bool:
+    """Whether one of the posts holds an <h1> (the page's title is no post's)."""
+    return any(p.el.find(".//h1") is not None for p in posts[: tuning.MARK_POSTS])
+
+
 def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
     """On a page that declares no kind: the thread's own rule over the article rule's
     choice when the page's posts show plainly (_plain) among the article rule's blocks
@@ -263,7 +268,9 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         if found is None:
             return analysis
         few = not _plain(blocks, found[1])
-        if few and not _plain(blocks, found[1], few=True):
+        # Beside a choice that stood out, a topic of few posts holds no <h1>: an
+        # article's head is a box of its own beside its body, of their shape.
+        if few and (not _plain(blocks, found[1], few=True) or _headed(found[1])):
             return analysis
         # The article rule chose one of the posts or the box that holds them all: a
         # choice beside them (a product's description above its reviews) stands.

@@ -164,7 +164,9 @@ def drop_counts(box: Any) -> None:
     """The counts the posts' microdata names (tuning.POST_COUNT) leave the content."""
     from wf.extract.parse import drop
 
-    for el in box.xpath(".//*[contains(@itemprop, 'ount')]"):  # found in C, then read
+    for el in box.xpath(
+        ".//*[contains(@itemprop, 'ount') or contains(@itemprop, 'nteraction')]"
+    ):  # found in C, then read
         counts = any(_COUNT.search(p) for p in el.get("itemprop").split())
         if counts and el.getparent() is not None:
             drop(el)

@@ -1,0 +1,178 @@
+"""wf/extract/kinds/thread.py, tidy.py, byline.py and declared.py on boards' own shapes (small
+pages of our own): a topic declared by its microdata under og:type article, a topic of two
+posts beside a first post that stands out, the date in a post header's cell or at the end
+of a "by ann » date" line, and what leaves the topic between and around its posts."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import NAV, PROSE, ld, page, post
+from wf.extract import extract
+
+
+def test_og_type_article_yields_to_the_thread_its_microdata_declares():
+    posts = "".join(
+        post(f"user{n}", f"Jan {n}, 2026", f"Reply number {n}. {PROSE}") for n in range(1, 4)
+    )
+    html = page(
+        "<meta property='og:type' content='article'>",
+        NAV
+        + "<div itemscope itemtype='https://schema.org/DiscussionForumPosting'>"
+        + f"<h1>Saved routes</h1><ul class='posts'>{posts}</ul></div>",
+    )
+    found = extract(html, url="https://community.example/topic/7")
+    assert found.kind == "thread"
+    assert "user2, Jan 2, 2026" in found.text.split("\n")
+    # A Product in an article's microdata is no product page: only a thread is heard.
+    shop = html.replace("DiscussionForumPosting", "Product")
+    assert extract(shop, url="https://community.example/topic/7").kind == "article"
+
+
+def _vb_post(n: int, date: str, author: str, words: str) -> str:
+    # A board drawn with tables: the header cell holds the post's icon and its date.
+    return (
+        f"<div id='edit{n}'><table id='post{n}' class='tborder'><tr><td class='thead'>"
+        f"<a name='post{n}'><img src='old.gif' alt='Old'></a> {date} </td>"
+        f"<td class='thead'>#<a href='/p{n}'>{n}</a></td></tr><tr><td class='alt2'>"
+        f"<a class='bigusername' href='/u/{n}'>{author}</a><div>Registered User</div></td>"
+        f"<td class='alt1'><div id='post_message_{n}'>{words}</div></td></tr></table></div>"
+    )
+
+
+def test_a_topic_of_two_posts_beside_a_first_post_that_stands_out():
+    first = " ".join([PROSE] * 5)
+    html = page(
+        "",
+        NAV
+        + "<table class='tborder'><tr><td><a href='/'>Board</a> &gt; <a href='/f'>Video</a>"
+        + "</td></tr></table><div id='posts'>"
+        + _vb_post(1, "30th March 2025, 16:26", "ann", first)
+        + _vb_post(
+            2,
+            "2nd April 2025, 13:59",
+            "ben",
+            "Does turning the hardware acceleration off in the player help at all?",
+        )
+        + "</div><div class='smallfont'>All times are GMT. The time now is 10:00.</div>",
+    )
+    found = extract(html, url="https://board.example/showthread.php?t=5")
+    assert found.kind == "thread"
+    lines = [line for line in found.text.split("\n") if line]
+    # The day's ordinal read, the date alone in its cell beside the post's icon.
+    assert lines[lines.index("ann, 30th March 2025, 16:26") + 1].startswith("The harbour")
+    assert lines[lines.index("ben, 2nd April 2025, 13:59") + 1] == (
+        "Does turning the hardware acceleration off in the player help at all?"
+    )
+
+
+def test_an_article_s_head_beside_its_body_is_no_topic_of_two_posts():
+    # Two boxes of one shape, both signed: the head holds the page's <h1>.
+    html = page(
+        "",
+        NAV
+        + "<main><section class='Section'><h1>A guide to harbours</h1><div class='author'>"
+        + "<a href='/a/ann'>Ann Lee</a> <span class='date'>May 1, 2025</span></div>"
+        + f"<p>{PROSE}</p></section><section class='Section'><div class='meta'>"
+        + "<span class='date'>Updated May 2, 2025</span></div>"
+        + "".join(f"<p>Paragraph {n}. {PROSE}</p>" for n in range(12))
+        + "</section></main>",
+    )
+    found = extract(html, url="https://studio.example/blog/harbours")
+    assert found.kind != "thread"
+    assert "Paragraph 11." in found.text
+
+
+def _phpbb(n: int, author: str, date: str, profile: bool = True) -> str:
+    card = (
+        f"<dl class='postprofile'><dt><a class='username-coloured' href='/u/{n}'>{author}</a>"
+        "</dt><dd>Posts: 65703</dd></dl>"
+        if profile
+        else ""
+    )
+    return (
+        f"<div class='post bg{n % 2}'><div class='inner'>{card}<div class='postbody'>"
+        f"<h3>{'Re: ' if n > 1 else ''}Tide tables</h3><p class='author'><a href='/p{n}'>"
+        f"<img src='icon.gif' alt='Post'></a>by <strong><a href='/u/{n}'>{author}</a>"
+        f"</strong> &raquo; {date} </p><div class='content'>Post number {n}. {PROSE}</div>"
+        # The first post's note beside its body: the post is not cut down to its body.
+        + (
+            "<div class='notice'>Moved here from the old board with every reply kept.</div>"
+            if n == 1
+            else ""
+        )
+        + "</div></div></div>"
+    )
+
+
+def test_a_by_line_that_ends_in_its_date_gives_both_and_the_topic_s_title_shows_once():
+    posts = "".join(
+        _phpbb(n, f"user{n}", f"Tue Aug 2{n}, 2019 1:4{n} am", profile=n % 2 == 0)
+        for n in range(1, 6)
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV + f"<div id='page-body'><h2>Tide tables</h2>{posts}</div>",
+    )
+    text = extract(html, url="https://board.example/viewtopic.php?t=8").text
+    lines = [line for line in text.split("\n") if line]
+    for n in range(1, 6):
+        assert f"user{n}, Tue Aug 2{n}, 2019 1:4{n} am" in lines
+    assert "»" not in text and "by user" not in text
+    # The first post's title, the topic's again, is printed once.
+    assert text.count("Tide tables") == 1
+
+
+def _ips(n: int, author: str, words: str) -> str:
+    return (
+        f"<article class='ipsEntry ipsEntry--post' id='elComment_{n}'><aside class="
+        f"'ipsEntry__author'><a class='ipsUsername' href='/u/{n}'>{author}</a></aside>"
+        f"<div class='ipsEntry__post'><span class='ipsEntry__date'><time datetime="
+        f"'2024-08-2{n}T16:29:31Z'>August 2{n}, 2024</time></span><div class='ipsRichText'>"
+        f"<p>{words}</p></div></div></article>"
+    )
+
+
+def _discourse(n: int, author: str, lines: list[str], likes: int) -> str:
+    return (
+        f"<div id='post_{n}' class='topic-body crawler-post'><div class='crawler-post-meta'>"
+        f"<span class='creator' itemprop='author' itemscope><a href='/u/{author}'>"
+        f"<span itemprop='name'>{author}</span></a></span><span class='crawler-post-infos'>"
+        f"<time datetime='2024-07-2{n}'>July 2{n}, 2024, 3:28pm</time>"
+        f"<span itemprop='position'>{n + 6}</span></span></div><div class='post' "
+        "itemprop='text'>" + "".join(f"<p>{line}</p>" for line in lines) + "</div>"
+        "<div itemprop='interactionStatistic' itemscope itemtype='https://schema.org/"
+        f"InteractionCounter'><meta itemprop='userInteractionCount' content='{likes}'>"
+        f"<span class='post-likes'>{likes} Likes</span></div></div>"
+    )
+
+
+def test_the_likes_a_post_s_microdata_counts_go():
+    posts = (
+        _discourse(0, "ann", [f"What is a gate? {PROSE}"], 4)
+        + _discourse(1, "ben", [f"A box you draw round a cluster. {PROSE}"], 3)
+        + _discourse(2, "cy", ["I just clicked a few times.", "Easy."], 1)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    text = extract(html, url="https://forum.example/t/12").text
+    assert "cy, July 22, 2024, 3:28pm" in text and "Easy." in text
+    assert "Likes" not in text
+
+
+def test_boxes_without_prose_between_posts_go():
+    overview = (
+        "<div class='cTopicOverview'><ul><li><span>Replies</span> <span>1</span></li><li>"
+        "<span>Views</span> <span>1.9k</span></li></ul><h4>Top Posters In This Topic</h4>"
+        "<ul><li><a href='/u/2'>ben</a> <span>1 post</span></li></ul></div>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<form action='/multimod'>"
+        + _ips(1, "ann", "Is there a roadmap for the ferry timetables? " + PROSE)
+        + overview
+        + _ips(2, "ben", "The board posts it each spring. " + PROSE)
+        + "</form>",
+    )
+    text = extract(html, url="https://forum.example/topic/9").text
+    assert "Is there a roadmap" in text and "The board posts it each spring." in text
+    for gone in ("Top Posters", "Views", "1.9k"):
+        assert gone not in text, gone
