@@ -176,3 +176,37 @@ def test_boxes_without_prose_between_posts_go():
     assert "Is there a roadmap" in text and "The board posts it each spring." in text
     for gone in ("Top Posters", "Views", "1.9k"):
         assert gone not in text, gone
+
+
+def _answer(n: int, author: str) -> str:
+    # A Q&A site's answer: a preview cut short above the full text, which a class of the
+    # site's own hides until "more" is clicked (the extractor reads no stylesheet).
+    full = f"Answer {n} in full. {PROSE} And the pilots keep a copy on board for the night."
+    return (
+        f"<div class='answer_item'><div class='meta'><a class='user' href='/u/{n}'>{author}"
+        f"</a> <span class='date'>Mar {n}, 2024</span></div><div class='preview'>"
+        f"<p>Thanks for the A2A.</p><p>{full[:200]}</p></div><div class='qu-display--none'>"
+        f"<p>Thanks for the A2A.</p><p>{full}</p></div></div>"
+    )
+
+
+def test_a_post_s_preview_above_its_full_text_goes():
+    answers = "".join(_answer(n, f"user{n}") for n in range(1, 6))
+    for head in (ld({"@type": "QAPage"}), "<meta property='og:type' content='article'>"):
+        # Declared, the thread's own rule; else the posts the article rule's choice shows.
+        html = page(head, NAV + f"<h1>Where are the tide tables?</h1><div>{answers}</div>")
+        found = extract(html, url="https://qa.example/Where-are-the-tide-tables")
+        assert found.kind == "thread"
+        assert found.text.count("Answer 1 in full.") == 1
+        assert found.text.count("Thanks for the A2A.") == 5
+        assert all(f"Answer {n} in full." in found.text for n in range(1, 6))
+
+
+def test_a_box_a_class_hides_leaves_a_thread():
+    posts = "".join(
+        post(f"user{n}", f"Jan {n}, 2026", f"Reply number {n}. {PROSE}") for n in range(1, 4)
+    )
+    notice = "<div class='alert hidden'><span>This topic has been deleted.</span></div>"
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{notice}{posts}</main>")
+    text = extract(html, url="https://community.example/topic/8").text
+    assert "Reply number 3." in text and "deleted" not in text

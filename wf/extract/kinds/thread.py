@@ -336,6 +336,7 @@ def choose(
 
     posts = _first_posts(blocks, index, box) + posts
     tidy.drop_counts(blocks[box].el)
+    tidy.drop_previews(blocks, posts)
     short = _short(blocks, index, posts)
     lines = sum(byline.add(post.el) for post in posts + short)
     names: set[tuple[str, str]] = set()
@@ -361,6 +362,26 @@ def choose(
     )
 
 
+def tidy_shown(analysis: Analysis) -> None:
+    """A thread the article rule's choice showed (its box of sibling posts, siblings.py):
+    each post's previews go, and the boxes without prose between the posts (tidy.py)."""
+    from wf.extract.kinds import tidy
+
+    blocks, index = analysis.blocks, analysis.best_index
+    if index < 0 or analysis.best is not blocks[index].el:
+        return
+    box = blocks[index]
+    posts = []
+    j = box.index + 1
+    while j < box.end:  # child by child, over their subtrees
+        if blocks[j].raw >= tuning.POST_PROSE:
+            posts.append(blocks[j])
+        j = blocks[j].end
+    if len(posts) >= tuning.SIBLINGS_MIN_THREAD:
+        tidy.drop_previews(blocks, posts)
+        tidy.drop_between(blocks, index, posts)
+
+
 def prune(el: Any, b: BlockRecord) -> bool:
     """Inside a thread: nav, asides and footers go, and named boxes without prose, and
     link lists; posts stay whatever they are named."""
@@ -369,6 +390,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
     from wf.extract.records import negative
 
     if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure":
+        return True
+    if _HIDDEN.search(el.get("class") or ""):
         return True
     if not b.raw and negative(b):
         return True
@@ -382,6 +405,7 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 
 _REPLY_TITLE = re.compile(tuning.POST_REPLY_TITLE, re.IGNORECASE)
+_HIDDEN = re.compile(r"(?<![\w-])(?:hidden|d-none|ipsHide)(?![\w-])")
 
 
 def _line(el: Any) -> str:

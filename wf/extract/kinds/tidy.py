@@ -66,6 +66,44 @@ def drop_between(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]
         j = b.end
 
 
+_CUT = re.compile(r"(?:\s*(?:…|\.\.\.)\s*)?(?:\(?(?:more|read more|see more)\)?)?\s*$", re.I)
+
+
+def drop_previews(blocks: list[BlockRecord], posts: list[BlockRecord]) -> int:
+    """In each post, a collapsed preview shown above the full text a class hides goes:
+    a line that a later line of the post starts again, cut short or whole ("... Today
+    five merchant ships w"; only lines of tuning.PREVIEW_MIN characters or more), and
+    the shorter lines just above such a line that a later line repeats ("Thanks for
+    the A2A."). Lines are the blocks that hold no other block (their texts do not
+    overlap: each is read once). How many went."""
+    from wf.extract.parse import drop
+
+    gone = 0
+    for post in posts:
+        lines: list[tuple[Any, str]] = []
+        for b in blocks[post.index : post.end]:
+            if b.text == b.own and b.own:
+                lines.append((b.el, _CUT.sub("", _line(b.el))))
+        later: dict[str, list[str]] = {}
+        seen: set[str] = set()
+        below = False  # whether the line below went
+        for el, text in reversed(lines):
+            key = text[: tuning.PREVIEW_MIN]
+            if len(text) >= tuning.PREVIEW_MIN:
+                alike = later.setdefault(key, [])
+                cut = any(t.startswith(text) for t in alike)
+                if len(alike) < tuning.PREVIEW_ALIKE:  # a hostile post repeats one line
+                    alike.append(text)
+            else:
+                cut = below and text in seen
+            seen.add(text)
+            below = cut and el.getparent() is not None
+            if below:
+                drop(el)
+                gone += 1
+    return gone
+
+
 _WORD = re.compile(r"\w+")
 
 
