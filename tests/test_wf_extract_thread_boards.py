@@ -210,3 +210,39 @@ def test_a_box_a_class_hides_leaves_a_thread():
     html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{notice}{posts}</main>")
     text = extract(html, url="https://community.example/topic/8").text
     assert "Reply number 3." in text and "deleted" not in text
+
+
+def _vb4(n: int, date: str, author: str, words: str, edited: str = "") -> str:
+    # A board's post of <div>s named by its number alone; the header holds the date, and
+    # the note of an edit below the message names a time of its own.
+    note = (
+        f"<div class='smallfont'><hr><em>Last edited by {author}; {edited} at "
+        "<span class='time'>9:17 am</span></em></div>"
+        if edited
+        else ""
+    )
+    return (
+        f"<div id='edit{n}'><div id='post{n}'><div class='trow thead'><div class='tcell'>"
+        f"<a name='post{n}'><img src='old.gif' alt='Old'></a> {date} </div><div class="
+        f"'tcell'>#<a href='/p{n}'>{n}</a></div></div><div class='trow'><div class='tcell "
+        f"alt2'><a class='bigusername' href='/u/{author}'>{author}</a><div>Join Date: Aug "
+        f"2008</div></div><div class='tcell alt1'><div id='post_message_{n}'>{words}</div>"
+        f"{note}</div></div></div></div>"
+    )
+
+
+def test_posts_named_by_their_number_a_short_one_among_them_and_not_the_edit_s_time():
+    posts = (
+        _vb4(1, "Feb 14, 2026 | 9:05 pm", "ann", f"Day one. {PROSE}", edited="Feb 17, 2026")
+        + _vb4(2, "Feb 14, 2026 | 9:07 pm", "ann", "Contents:<br>Day one<br>Day two")
+        + _vb4(3, "Feb 15, 2026 | 8:00 am", "ben", f"Day two. {PROSE}")
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<div id='posts'>{posts}</div>")
+    lines = [line for line in extract(html, url="https://board.example/t/4").text.split("\n")]
+    lines = [line for line in lines if line]
+    assert lines[lines.index("ann, Feb 14, 2026 | 9:05 pm") + 1].startswith("Day one.")
+    # The short reply keeps its words (its card and its body's box share a name).
+    short = lines.index("ann, Feb 14, 2026 | 9:07 pm")
+    assert "Contents:" in lines[short + 1 : short + 3]
+    assert "ben, Feb 15, 2026 | 8:00 am" in lines
+    assert lines.count("Join Date: Aug 2008") <= 1

@@ -123,7 +123,7 @@ def _depth_with(el: Any, near: Any) -> int:
 
 
 _WORDS = re.compile(r"[^\W\d_]+")
-_DATE_SIGNS = re.compile(r"[\w\s,.:/-]+")
+_DATE_SIGNS = re.compile(r"[\w\s,.:/|-]+")
 _DECLARED_DATE = frozenset(("datepublished", "datecreated"))
 _DATE_WORDS: frozenset[str] = frozenset()
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
@@ -158,6 +158,22 @@ def _leaf(el: Any) -> bool:
     elements, so that no box is read again for each box around it."""
     inside = sum(1 for _ in islice(el.iterdescendants(), LEAF_ELEMENTS + 1))
     return el.tag in _DATE_TAGS and inside <= LEAF_ELEMENTS
+
+
+_EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
+NOTE_LEVELS = 2  # boxes around a date looked at for a note of edits
+
+
+def _in_edit_note(el: Any) -> bool:
+    """Whether a date is the time of an edit ("Last edited by ann; Feb 17, 2026 at
+    <span class=time>9:17 am</span>"), not the post's."""
+    for box in islice(el.iterancestors(), NOTE_LEVELS):
+        text = _text(box)
+        if len(text) > tuning.EDIT_NOTE_MAX:
+            break
+        if _EDITED.match(text):
+            return True
+    return False
 
 
 _SEPARATOR = re.compile(tuning.POST_BYLINE_SEPARATOR)
@@ -200,7 +216,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
         names = _names(el)
         if len(named) < tuning.DATE_BOXES and _DATE.search(names):
             text = _text(el)
-            if text and len(text) <= tuning.BYLINE_MAX:
+            if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
                 named.append(el)
         elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):
             looked += 1

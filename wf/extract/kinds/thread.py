@@ -102,7 +102,9 @@ def _trim(
     several children (paragraphs, or nested replies), or that holds prose itself; a post
     without prose (a short reply) is left whole, its body never at risk. The tag and class
     of each box cut on the way down are added to `names` (_cut_short cuts them from the
-    short replies).
+    short replies), and, without its tag, the class of each box the way goes through (a
+    name the body is reached through is cut from no reply, whatever card shares it once
+    numbering tokens are left out: "tcell alt1" and "tcell alt2").
     """
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
@@ -138,21 +140,31 @@ def _trim(
                     names.add((k.tag, kind))
                 drop(k.el)
                 cut = True
+        if names is not None:  # a name the body is reached through is no card's
+            names.add(("", class_kind(prose[0].el.get("class"))))
         cur = prose[0]
     return cut
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> list[BlockRecord]:
     """The replies too short to count as posts beside them ("Congrats!"): boxes of the
-    posts' tag and first class word (posts named by no class are not told from the
-    boxes around them) in their box, that hold other boxes, show their author or date
-    and hold little text (tuning.SHORT_REPLY: a post whose words sit in boxes the
-    walk does not read as prose is no short reply)."""
+    posts' tag and first class word, or of their numbered id's stem when they have no
+    class ("edit37597541": boards number their posts; posts named by neither are not
+    told from the boxes around them), in their box, that hold other boxes, show their
+    author or date and hold little text (tuning.SHORT_REPLY: a post whose words sit in
+    boxes the walk does not read as prose is no short reply)."""
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
 
     def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+        kind = class_kind(b.el.get("class")).partition(" ")[0]
+        if not kind:
+            numbered = b.el.get("id") or ""
+            kind = _DIGITS.sub("#", numbered) if _DIGITS.search(numbered) else ""
+        return b.tag, kind
 
     shape = key(posts[-1])
     if not shape[1]:
@@ -189,7 +201,7 @@ def _cut_short(
             if not isinstance(el.tag, str) or el.getparent() is None:
                 continue
             kind = class_kind(el.get("class"))
-            if kind and (el.tag, kind) in names:
+            if kind and (el.tag, kind) in names and ("", kind) not in names:
                 drop(el)
         for b in blocks[reply.index : reply.end]:
             b.text = size(b.el)
