@@ -246,3 +246,22 @@ def test_posts_named_by_their_number_a_short_one_among_them_and_not_the_edit_s_t
     assert "Contents:" in lines[short + 1 : short + 3]
     assert "ben, Feb 15, 2026 | 8:00 am" in lines
     assert lines.count("Join Date: Aug 2008") <= 1
+
+
+def test_a_line_a_nested_reply_quotes_stays_in_its_post():
+    line = "The tables hang in the pilots' office, left of the door by the gate."
+    reply = (
+        "<div class='comment'><div class='meta'><a class='user' href='/u/9'>cy</a> <span "
+        f"class='date'>Mar 9, 2024</span></div><blockquote><p>{line}</p></blockquote>"
+        f"<p>And a copy is kept on board. {PROSE}</p></div>"
+    )
+    answers = "".join(
+        f"<div class='comment'><div class='meta'><a class='user' href='/u/{n}'>user{n}</a> "
+        f"<span class='date'>Mar {n}, 2024</span></div><p>Answer {n}. {PROSE}</p>"
+        + (f"<p>{line}</p>{reply}" if n == 1 else "")
+        + "</div>"
+        for n in range(1, 4)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{answers}</main>")
+    text = extract(html, url="https://forum.example/t/30").text
+    assert line in text.split("\n")

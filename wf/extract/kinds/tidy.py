@@ -75,15 +75,22 @@ def drop_previews(blocks: list[BlockRecord], posts: list[BlockRecord]) -> int:
     five merchant ships w"; only lines of tuning.PREVIEW_MIN characters or more), and
     the shorter lines just above such a line that a later line repeats ("Thanks for
     the A2A."). Lines are the blocks that hold no other block (their texts do not
-    overlap: each is read once). How many went."""
+    overlap: each is read once), outside quotes (a nested reply may quote a line whole).
+    How many went."""
     from wf.extract.parse import drop
 
     gone = 0
     for post in posts:
         lines: list[tuple[Any, str]] = []
-        for b in blocks[post.index : post.end]:
+        j = post.index
+        while j < post.end:
+            b = blocks[j]
+            if b.tag == "blockquote":  # a reply's quote of the line is no full text of it
+                j = b.end
+                continue
             if b.text == b.own and b.own:
                 lines.append((b.el, _CUT.sub("", _line(b.el))))
+            j += 1
         later: dict[str, list[str]] = {}
         seen: set[str] = set()
         below = False  # whether the line below went
