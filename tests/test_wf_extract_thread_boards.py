@@ -265,3 +265,19 @@ def test_a_line_a_nested_reply_quotes_stays_in_its_post():
     html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{answers}</main>")
     text = extract(html, url="https://forum.example/t/30").text
     assert line in text.split("\n")
+
+
+def test_a_post_named_for_no_author_gets_the_term_of_its_profile():
+    posts = "".join(
+        f"<div id='p{n}' class='blockpost'><h2><span><a href='/t?pid={n}#p{n}'>2025-11-0{n} "
+        f"15:14:37</a></span></h2><div class='box'><div class='postleft'><dl><dt><strong>"
+        f"{who}</strong></dt><dd><strong>Member</strong></dd><dd><span>Posts: 1</span></dd>"
+        f"</dl></div><div class='postright'><div class='postmsg'><p>Post {n}. {PROSE}</p>"
+        "<dl><dt>Term</dt><dd>A definition in the body is no profile.</dd></dl></div></div>"
+        "</div></div>"
+        for n, who in ((1, "ann"), (2, "ben"), (3, "cy"))
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<div id='brdmain'>{posts}</div>")
+    lines = extract(html, url="https://board.example/viewtopic.php?id=31").text.split("\n")
+    assert "ann, 2025-11-01 15:14:37" in lines and "cy, 2025-11-03 15:14:37" in lines
+    assert "Term" in lines

@@ -244,6 +244,25 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
     return None, ""
 
 
+_BODY_TAGS = frozenset(("p", "blockquote", "pre", "ul", "ol", "table"))
+
+
+def _profile_name(own: list[Any]) -> tuple[Any, str]:
+    """(element, name) of a post named for no author: the term of the profile a board
+    draws as a definition list before the post's body (<dl><dt>ann</dt><dd>Member</dd>
+    <dd>Posts: 1</dd></dl>); (None, "") when the post shows none."""
+    for el in islice(own, tuning.MARK_SCAN):
+        if not isinstance(el.tag, str) or el.tag in _BODY_TAGS:
+            break
+        if el.tag == "dl":
+            term = next((d for d in el if d.tag == "dt"), None)
+            text = _text(term) if term is not None else ""
+            if text and len(text) <= tuning.BYLINE_MAX:
+                return term, text
+            break
+    return None, ""
+
+
 def _find(post: Any) -> tuple[Any, str, Any, str]:
     """(author's element, author, date's element, date); elements None when not shown
     (or, for the author, when their box is not theirs alone)."""
@@ -262,6 +281,8 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
                 if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
                     author_el, author = _innermost(el, text)
                     break
+    if declared is None and author_el is None:
+        author_el, author = _profile_name(own)
     if declared is None and author_el is not None:
         split = _split_tail(author)  # the author's box ends in the date
         if split is not None and split[0]:
