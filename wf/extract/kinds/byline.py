@@ -156,8 +156,9 @@ LEAF_ELEMENTS = 4  # elements at most inside such a box (an icon in its anchor)
 def _leaf(el: Any) -> bool:
     """Whether el is a box a date may stand alone in: read only when it holds few
     elements, so that no box is read again for each box around it."""
-    inside = sum(1 for _ in islice(el.iterdescendants(), LEAF_ELEMENTS + 1))
-    return el.tag in _DATE_TAGS and inside <= LEAF_ELEMENTS
+    if el.tag not in _DATE_TAGS:
+        return False
+    return sum(1 for _ in islice(el.iterdescendants(), LEAF_ELEMENTS + 1)) <= LEAF_ELEMENTS
 
 
 _EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
@@ -168,7 +169,13 @@ def _in_edit_note(el: Any) -> bool:
     """Whether a date is the time of an edit ("Last edited by ann; Feb 17, 2026 at
     <span class=time>9:17 am</span>"), not the post's."""
     for box in islice(el.iterancestors(), NOTE_LEVELS):
-        text = _text(box)
+        parts, size = [], 0
+        for part in box.itertext():  # read no further than a note's length
+            parts.append(part)
+            size += len(part)
+            if size > tuning.EDIT_NOTE_MAX * 2:
+                return False
+        text = " ".join("".join(parts).split())
         if len(text) > tuning.EDIT_NOTE_MAX:
             break
         if _EDITED.match(text):

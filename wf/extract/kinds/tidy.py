@@ -7,6 +7,7 @@ repeat the posts above (tuning.QUOTE_SEEN), the counts the posts' microdata name
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
@@ -66,7 +67,19 @@ def drop_between(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]
         j = b.end
 
 
+# The end of a line cut short: an ellipsis, then "(more)"; matched on the line's last
+# characters only (a pattern of optional parts tried at every position is slow).
 _CUT = re.compile(r"(?:\s*(?:…|\.\.\.)\s*)?(?:\(?(?:more|read more|see more)\)?)?\s*$", re.I)
+CUT_TAIL = 20
+_CUT_ENDS = frozenset("….)eE")  # how a cut line may end: "…", "...", "(more)", "more"
+
+
+def _uncut(text: str) -> str:
+    """A line without the marks of its cut ("... (more)")."""
+    if text[-1:] not in _CUT_ENDS:
+        return text
+    head, tail = text[:-CUT_TAIL], text[-CUT_TAIL:]
+    return head + _CUT.sub("", tail)
 
 
 def drop_previews(blocks: list[BlockRecord], posts: list[BlockRecord]) -> int:
@@ -81,7 +94,7 @@ def drop_previews(blocks: list[BlockRecord], posts: list[BlockRecord]) -> int:
 
     gone = 0
     for post in posts:
-        lines: list[tuple[Any, str]] = []
+        lines: list[tuple[Any, str]] = []  # (element, its start: tuning.PREVIEW_MIN characters)
         j = post.index
         while j < post.end:
             b = blocks[j]
@@ -89,15 +102,22 @@ def drop_previews(blocks: list[BlockRecord], posts: list[BlockRecord]) -> int:
                 j = b.end
                 continue
             if b.text == b.own and b.own:
-                lines.append((b.el, _CUT.sub("", _line(b.el))))
+                lines.append((b.el, _start(b.el)))
             j += 1
+        # Most posts repeat no line's start: only lines whose start repeats are read whole.
+        starts = Counter(start for _, start in lines)
+        if not starts or max(starts.values()) < 2:
+            continue
         later: dict[str, list[str]] = {}
         seen: set[str] = set()
         below = False  # whether the line below went
-        for el, text in reversed(lines):
-            key = text[: tuning.PREVIEW_MIN]
+        for el, start in reversed(lines):
+            if starts[start] < 2:
+                below = False
+                continue
+            text = _uncut(_line(el))
             if len(text) >= tuning.PREVIEW_MIN:
-                alike = later.setdefault(key, [])
+                alike = later.setdefault(start, [])
                 cut = any(t.startswith(text) for t in alike)
                 if len(alike) < tuning.PREVIEW_ALIKE:  # a hostile post repeats one line
                     alike.append(text)
@@ -109,6 +129,25 @@ def drop_previews(blocks: list[BlockRecord], posts: list[BlockRecord]) -> int:
                 drop(el)
                 gone += 1
     return gone
+
+
+def _start(el: Any) -> str:
+    """The first tuning.PREVIEW_MIN characters of a line (white space collapsed), or the
+    whole line without the marks of its cut when it is shorter; read no further."""
+    first = " ".join((el.text or "").split())
+    if len(first) > tuning.PREVIEW_MIN:  # most lines start with their own words
+        return first[: tuning.PREVIEW_MIN]
+    parts: list[str] = []
+    size = 0
+    for part in el.itertext():
+        parts.append(part)
+        size += len(part)
+        if size > tuning.PREVIEW_MIN * 2:
+            break
+    text = " ".join("".join(parts).split())
+    if len(text) > tuning.PREVIEW_MIN or size > tuning.PREVIEW_MIN * 2:
+        return text[: tuning.PREVIEW_MIN]
+    return _uncut(text)[: tuning.PREVIEW_MIN]
 
 
 _WORD = re.compile(r"\w+")
