@@ -90,6 +90,7 @@ POST_PROSE = 30  # characters of prose that make a sibling a post
 # On a page that declares no thread, its posts hold this share of its prose and of its text.
 THREAD_SHARE = 0.75
 THREAD_TEXT = 0.5
+THREAD_SHARE_FEW = 0.6
 THREAD_POSTS = 5  # posts at least that show a thread on a page that declares none
 
 # A product page's own lines from its declaration: at most this long each.
@@ -315,6 +316,10 @@ POST_AUTHOR = (
     r"author|user-?name|poster|nickname|member-?name|display-?name|user-?link|user(?![a-z])"
 )
 POST_DATE = r"date|time|posted(?!it)|timestamp|relativetime"
+# What parts a byline's author from its date ("by ann » Tue Aug 27, 2019 4:08 am"), and the
+# words before an author's name.
+POST_BYLINE_SEPARATOR = r"\s(?:[»|·•\-–—]|&raquo;)\s"
+POST_BY = r"^(?:posted\s+)?(?:by|von|par|door|da|por|av|przez|от)\s+"
 BYLINE_MAX = 80  # characters: an author's or a date's box is short
 DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)
 # Words of a date written out beside the month's name and numbers ("Wed Dec 27, 2023
@@ -347,13 +352,17 @@ EDIT_NOTE_MAX = 160
 POST_REPLY_TITLE = r"(?:re|aw|sv|vs|rif|odp)\s*:"
 SHORT_REPLY = 1000  # characters at most in a reply too short to count as a post, card and all
 SHORT_BLOCKS = 80  # blocks at most in such a reply (a hostile one nests hundreds)
+PREVIEW_MIN = 40  # characters of a post's line that may be a preview of a later one
+PREVIEW_ALIKE = 8  # later lines of one start a line is compared with
+HEADINGS_MAX = 200  # headings of a thread compared with those above them
 POST_QUOTE = r"(?<![a-z])quote"  # a box so named in a post is a quote (bbcode_quote, quotebox)
 QUOTES_MAX = 50  # quotes of one post looked at (a hostile page nests hundreds)
 QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it
 QUOTE_SEEN = 0.7  # share of a quote's runs printed above that make it a repeat
-# A post's counts its microdata names (upvoteCount, commentCount, answerCount): numbers,
-# often hidden by a class the extractor does not read, that no reader takes for text.
-POST_COUNT = r"count$"
+# A post's counts its microdata names (upvoteCount, commentCount, answerCount, and
+# Discourse's interactionStatistic, "3 Likes"): numbers, often hidden by a class the
+# extractor does not read, that no reader takes for text.
+POST_COUNT = r"count$|^interactionstatistic$"
 # Boxes inside a post that are never its body: the comments under a question or an
 # answer (when the post is not itself a comment) and the author's signature.
 POST_SIGNATURE = r"signature|(?<![a-z])sig(?![a-z])"

@@ -123,9 +123,10 @@ def _depth_with(el: Any, near: Any) -> int:
 
 
 _WORDS = re.compile(r"[^\W\d_]+")
-_DATE_SIGNS = re.compile(r"[\w\s,.:/-]+")
+_DATE_SIGNS = re.compile(r"[\w\s,.:/|-]+")
 _DECLARED_DATE = frozenset(("datepublished", "datecreated"))
 _DATE_WORDS: frozenset[str] = frozenset()
+_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 
 
 def _whole_date(text: str) -> bool:
@@ -142,16 +143,73 @@ def _whole_date(text: str) -> bool:
     if not _DATE_SIGNS.fullmatch(text):  # "#2 2024-08-03": a post's number before it
         return False
     words = _WORDS.findall(text.lower())
-    return all(w in _DATE_WORDS for w in words) and text_date(text) is not None
+    # "30th March 2025": the day's ordinal is read as its number.
+    return all(w in _DATE_WORDS for w in words) and text_date(_ORDINAL.sub(r"\1", text)) is not None
+
+
+# Boxes that may hold a post's date and nothing else: a link to the post itself, or the
+# cell or line of a board's post header beside its icon ("30th March 2025, 16:26").
+_DATE_TAGS = frozenset(("a", "span", "td", "div", "p", "small", "dd", "li"))
+LEAF_ELEMENTS = 4  # elements at most inside such a box (an icon in its anchor)
+
+
+def _leaf(el: Any) -> bool:
+    """Whether el is a box a date may stand alone in: read only when it holds few
+    elements, so that no box is read again for each box around it."""
+    if el.tag not in _DATE_TAGS:
+        return False
+    return sum(1 for _ in islice(el.iterdescendants(), LEAF_ELEMENTS + 1)) <= LEAF_ELEMENTS
+
+
+_EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
+NOTE_LEVELS = 2  # boxes around a date looked at for a note of edits
+
+
+def _in_edit_note(el: Any) -> bool:
+    """Whether a date is the time of an edit ("Last edited by ann; Feb 17, 2026 at
+    <span class=time>9:17 am</span>"), not the post's."""
+    for box in islice(el.iterancestors(), NOTE_LEVELS):
+        parts, size = [], 0
+        for part in box.itertext():  # read no further than a note's length
+            parts.append(part)
+            size += len(part)
+            if size > tuning.EDIT_NOTE_MAX * 2:
+                return False
+        text = " ".join("".join(parts).split())
+        if len(text) > tuning.EDIT_NOTE_MAX:
+            break
+        if _EDITED.match(text):
+            return True
+    return False
+
+
+_SEPARATOR = re.compile(tuning.POST_BYLINE_SEPARATOR)
+_BY = re.compile(tuning.POST_BY, re.IGNORECASE)
+
+
+def _split_tail(text: str) -> tuple[str, str] | None:
+    """(the author, the date) of a byline that ends in its date after a separator
+    ("by ann » Tue Aug 27, 2019 4:08 am": phpBB's), the author's "by" left out; None
+    when it does not end so."""
+    if len(text) > tuning.BYLINE_MAX:
+        return None
+    parts = _SEPARATOR.split(text)
+    date = parts[-1].strip()
+    if len(parts) < 2 or not _whole_date(date):
+        return None
+    return _BY.sub("", " ".join(parts[:-1]).strip()), date
 
 
 def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
     """(date's element, date): the first <time> that shows one; else the box named for a
-    date nearest the author's (tuning.POST_DATE); else a short box whose text is a date
+    date nearest the author's (tuning.POST_DATE); else the end of a box named for the
+    author, after a separator (_split_tail); else a short box whose text is a date
     alone (a post's link to itself that reads as its time); else the microdata's or an
     empty <time>'s value, as the page writes it."""
     named: list[Any] = []
     whole = declared = blank = None
+    tail: tuple[Any, str] | None = None
+    looked = 0  # boxes named for the author read for a date at their end
     for el in own:
         if not isinstance(el.tag, str) or el is author_el:
             continue
@@ -162,11 +220,17 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             if not text and blank is None and (el.get("datetime") or "").strip():
                 blank = el
             continue
-        if len(named) < tuning.DATE_BOXES and _DATE.search(_names(el)):
+        names = _names(el)
+        if len(named) < tuning.DATE_BOXES and _DATE.search(names):
             text = _text(el)
-            if text and len(text) <= tuning.BYLINE_MAX:
+            if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
                 named.append(el)
-        elif whole is None and el.tag in ("a", "span") and not len(el) and _whole_date(_text(el)):
+        elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):
+            looked += 1
+            split = _split_tail(_text(el))
+            if split is not None:
+                tail = el, split[1]
+        elif whole is None and _leaf(el) and _whole_date(_text(el)):
             whole = el
         if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
             declared = el
@@ -175,6 +239,8 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
         if author_el is not None and len(named) > 1:
             el = max(named, key=lambda n: _depth_with(n, author_el))
         return el, _text(el)
+    if tail is not None:
+        return tail
     if whole is not None:
         return whole, _text(whole)
     for el in (declared, blank):
@@ -182,6 +248,25 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             value = " ".join((el.get("content") or el.get("datetime") or _text(el)).split())
             if value and len(value) <= tuning.BYLINE_MAX:
                 return el, value
+    return None, ""
+
+
+_BODY_TAGS = frozenset(("p", "blockquote", "pre", "ul", "ol", "table"))
+
+
+def _profile_name(own: list[Any]) -> tuple[Any, str]:
+    """(element, name) of a post named for no author: the term of the profile a board
+    draws as a definition list before the post's body (<dl><dt>ann</dt><dd>Member</dd>
+    <dd>Posts: 1</dd></dl>); (None, "") when the post shows none."""
+    for el in islice(own, tuning.MARK_SCAN):
+        if not isinstance(el.tag, str) or el.tag in _BODY_TAGS:
+            break
+        if el.tag == "dl":
+            term = next((d for d in el if d.tag == "dt"), None)
+            text = _text(term) if term is not None else ""
+            if text and len(text) <= tuning.BYLINE_MAX:
+                return term, text
+            break
     return None, ""
 
 
@@ -203,6 +288,12 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
                 if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
                     author_el, author = _innermost(el, text)
                     break
+    if declared is None and author_el is None:
+        author_el, author = _profile_name(own)
+    if declared is None and author_el is not None:
+        split = _split_tail(author)  # the author's box ends in the date
+        if split is not None and split[0]:
+            return author_el, split[0], author_el, split[1]
     date_el, date = _find_date(own, author_el)
     # The card's name alone when the date was found outside it (else the card's text is
     # kept whole: it may hold the date).

@@ -61,6 +61,8 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     elif kind == tuning.THREAD and analysis.best is not None:
         from wf.extract.kinds import thread
 
+        if not analysis.by_kind:  # the posts the article rule's choice showed
+            thread.tidy_shown(analysis)
         prune = thread.prune
     elif kind == tuning.LISTING and analysis.by_kind:
         prune = listing.prune

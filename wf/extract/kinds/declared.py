@@ -193,13 +193,17 @@ def read(
     kind = tuning.OG_KINDS.get(og.strip().lower())
     if kind == tuning.ARTICLE and not dated and declared.webpage:
         kind = None
+    # og:type article alone is what forum software writes on every topic (NodeBB,
+    # Discourse): its microdata's thread (DiscussionForumPosting) is heard over it, and
+    # nothing else the microdata says (an article's embedded Product is no product page).
+    og_article = kind == tuning.ARTICLE and not declared.kinds
     if kind:
         declared.kinds.append((kind, f"og:type {og}"))
-    if declared.kinds or root is None or (named is not None and not named()):
+    if (declared.kinds and not og_article) or root is None or (named is not None and not named()):
         return declared
     for itemtype in root.xpath("//@itemtype")[:50]:
         for t in str(itemtype).split():
             kind = tuning.SCHEMA_KINDS.get(t.rstrip("/").rsplit("/", 1)[-1].lower())
-            if kind:
+            if kind and (not og_article or kind == tuning.THREAD):
                 declared.kinds.append((kind, f"microdata {t.rsplit('/', 1)[-1]}"))
     return declared

@@ -102,7 +102,9 @@ def _trim(
     several children (paragraphs, or nested replies), or that holds prose itself; a post
     without prose (a short reply) is left whole, its body never at risk. The tag and class
     of each box cut on the way down are added to `names` (_cut_short cuts them from the
-    short replies).
+    short replies), and, without its tag, the class of each box the way goes through (a
+    name the body is reached through is cut from no reply, whatever card shares it once
+    numbering tokens are left out: "tcell alt1" and "tcell alt2").
     """
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
@@ -138,21 +140,31 @@ def _trim(
                     names.add((k.tag, kind))
                 drop(k.el)
                 cut = True
+        if names is not None:  # a name the body is reached through is no card's
+            names.add(("", class_kind(prose[0].el.get("class"))))
         cur = prose[0]
     return cut
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> list[BlockRecord]:
     """The replies too short to count as posts beside them ("Congrats!"): boxes of the
-    posts' tag and first class word (posts named by no class are not told from the
-    boxes around them) in their box, that hold other boxes, show their author or date
-    and hold little text (tuning.SHORT_REPLY: a post whose words sit in boxes the
-    walk does not read as prose is no short reply)."""
+    posts' tag and first class word, or of their numbered id's stem when they have no
+    class ("edit37597541": boards number their posts; posts named by neither are not
+    told from the boxes around them), in their box, that hold other boxes, show their
+    author or date and hold little text (tuning.SHORT_REPLY: a post whose words sit in
+    boxes the walk does not read as prose is no short reply)."""
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
 
     def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+        kind = class_kind(b.el.get("class")).partition(" ")[0]
+        if not kind:
+            numbered = b.el.get("id") or ""
+            kind = _DIGITS.sub("#", numbered) if _DIGITS.search(numbered) else ""
+        return b.tag, kind
 
     shape = key(posts[-1])
     if not shape[1]:
@@ -169,25 +181,6 @@ def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> l
             found.append(b)
         j = b.end
     return found
-
-
-def _drop_after(box: Any, posts: list[Any]) -> None:
-    """The boxes after the last post in the posts' box that are a form or hold one (the
-    reply form: "Your Answer", "Post as a guest") or show no author or date (a notice,
-    "Start asking to get answers"): the thread ends with its last post."""
-    from wf.extract.kinds.siblings import marked_el
-    from wf.extract.parse import drop
-
-    mine = set(posts)
-    last = max((i for i, child in enumerate(box) if child in mine), default=-1)
-    if last < 0:
-        return
-    for child in list(box)[last + 1 :]:
-        if not isinstance(child.tag, str):
-            continue
-        form = child.tag == "form" or next(child.iter("form"), None) is not None
-        if form or not marked_el(child):
-            drop(child)
 
 
 def _cut_short(
@@ -208,98 +201,11 @@ def _cut_short(
             if not isinstance(el.tag, str) or el.getparent() is None:
                 continue
             kind = class_kind(el.get("class"))
-            if kind and (el.tag, kind) in names:
+            if kind and (el.tag, kind) in names and ("", kind) not in names:
                 drop(el)
         for b in blocks[reply.index : reply.end]:
             b.text = size(b.el)
             b.link = sum(size(a) for a in b.el.iter("a"))
-
-
-_WORD = re.compile(r"\w+")
-
-
-def _runs(text: str) -> set[tuple[str, ...]]:
-    """The runs of tuning.QUOTE_RUN words in a text."""
-    words = _WORD.findall(text.lower())
-    return set(zip(*(words[i:] for i in range(tuning.QUOTE_RUN)), strict=False))
-
-
-_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
-# The candidates, found in C before the pattern reads their names.
-_QUOTE_PATH = ".//*[self::blockquote or contains(@class, 'quote') or contains(@class, 'Quote')]"
-
-
-def _quotes(post: Any) -> list[Any]:
-    """A post's quotes, in page order: <blockquote>, or boxes named for a quote (boards
-    draw theirs with <div>s, the attribution inside: "Originally Posted by ...")."""
-    return [
-        el
-        for el in post.xpath(_QUOTE_PATH)
-        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "")
-    ]
-
-
-def _own_text(el: Any, skip: set[Any]) -> str:
-    """The text of el outside the boxes in skip inside it (without recursion: a hostile
-    page nests quotes as deep as the parser lets it)."""
-    from lxml import etree
-
-    text = "".join(el.itertext())
-    walker = etree.iterwalk(el, events=("start",))
-    for _, inner in walker:
-        if inner is not el and inner in skip:
-            text = text.replace("".join(inner.itertext()), " ", 1)
-            walker.skip_subtree()
-    return text
-
-
-def _drop_repeats(posts: list[BlockRecord]) -> int:
-    """Quotes in a post that repeat what the posts above printed (tuning.QUOTE_SEEN of
-    their runs of words) leave it, attribution and all: a reply that quotes the question
-    whole prints it again, which platforms fold away. A quote is judged by its own words,
-    outside the quotes inside it: a board that writes every post's body as a
-    <blockquote> keeps the reply around a quote. How many went."""
-    from wf.extract.parse import drop
-
-    seen: set[tuple[str, ...]] = set()
-    pending: list[Any] = []  # posts above not yet read into `seen`: most threads quote nothing
-    gone = 0
-    for post in posts:
-        el = post.el
-        if el.getparent() is None:
-            continue
-        pending.append(el)
-        quotes = _quotes(el)[: tuning.QUOTES_MAX]
-        if not quotes:
-            continue
-        for above in pending[:-1]:
-            seen |= _runs("".join(above.itertext()))
-        pending = pending[-1:]
-        nested = set(quotes)
-        dropped: list[Any] = []
-        for quote in quotes:
-            if any(a in dropped for a in quote.iterancestors()):
-                continue
-            runs = _runs(_own_text(quote, nested))
-            if runs and len(runs & seen) >= tuning.QUOTE_SEEN * len(runs):
-                dropped.append(quote)
-        for quote in dropped:
-            drop(quote)
-        gone += len(dropped)
-    return gone
-
-
-_COUNT = re.compile(tuning.POST_COUNT, re.IGNORECASE)
-
-
-def _drop_counts(box: Any) -> None:
-    """The counts the posts' microdata names (tuning.POST_COUNT) leave the content."""
-    from wf.extract.parse import drop
-
-    for el in box.xpath(".//*[contains(@itemprop, 'ount')]"):  # found in C, then read
-        counts = any(_COUNT.search(p) for p in el.get("itemprop").split())
-        if counts and el.getparent() is not None:
-            drop(el)
 
 
 def _card(post: BlockRecord) -> bool:
@@ -333,7 +239,7 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
         return (
             len(posts) >= tuning.SIBLINGS_MIN_THREAD
             and signed == len(sample)
-            and sum(raws) >= tuning.THREAD_SHARE * page.raw
+            and sum(raws) >= tuning.THREAD_SHARE_FEW * page.raw
             and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
             and not any(_card(m) for m in sample)
         )
@@ -346,6 +252,11 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
         and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
         and sum(_card(m) for m in sample) * 2 <= len(sample)
     )
+
+
+def _headed(posts: list[BlockRecord]) -> bool:
+    """Whether one of the posts holds an <h1> (the page's title is no post's)."""
+    return any(p.el.find(".//h1") is not None for p in posts[: tuning.MARK_POSTS])
 
 
 def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
@@ -363,9 +274,15 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
     check_time(deadline)
     best = analysis.best_index
     box_el = None
+    few = best < 0
     if best >= 0 and blocks[best].good >= THIN_PROSE:
         found = _posts_box(blocks)
-        if found is None or not _plain(blocks, found[1]):
+        if found is None:
+            return analysis
+        few = not _plain(blocks, found[1])
+        # Beside a choice that stood out, a topic of few posts holds no <h1>: an
+        # article's head is a box of its own beside its body, of their shape.
+        if few and (not _plain(blocks, found[1], few=True) or _headed(found[1])):
             return analysis
         # The article rule chose one of the posts or the box that holds them all: a
         # choice beside them (a product's description above its reviews) stands.
@@ -373,7 +290,7 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         if not (box.index <= best < box.end or best <= box.index < blocks[best].end):
             return analysis
         box_el = box.el
-    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=best < 0)
+    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few)
     if taken is None:
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
@@ -427,17 +344,20 @@ def choose(
     index, posts = found
     count = len(posts)
     box = _grow(blocks, index)
-    from wf.extract.kinds import byline
+    from wf.extract.kinds import byline, tidy
 
     posts = _first_posts(blocks, index, box) + posts
-    _drop_counts(blocks[box].el)
+    tidy.drop_counts(blocks[box].el)
+    tidy.drop_previews(blocks, posts)
     short = _short(blocks, index, posts)
     lines = sum(byline.add(post.el) for post in posts + short)
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts)
     _cut_short(blocks, short, names)
-    _drop_after(blocks[index].el, [p.el for p in posts + short])
-    quotes = _drop_repeats(posts)
+    tidy.drop_between(blocks, index, posts + short)
+    tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
+    quotes = tidy.drop_repeats(posts)
+    tidy.drop_titles(blocks[box].el)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
         "%d cut down to their body, %d quotes of the posts above dropped; the content is <%s>",
@@ -454,6 +374,26 @@ def choose(
     )
 
 
+def tidy_shown(analysis: Analysis) -> None:
+    """A thread the article rule's choice showed (its box of sibling posts, siblings.py):
+    each post's previews go, and the boxes without prose between the posts (tidy.py)."""
+    from wf.extract.kinds import tidy
+
+    blocks, index = analysis.blocks, analysis.best_index
+    if index < 0 or analysis.best is not blocks[index].el:
+        return
+    box = blocks[index]
+    posts = []
+    j = box.index + 1
+    while j < box.end:  # child by child, over their subtrees
+        if blocks[j].raw >= tuning.POST_PROSE:
+            posts.append(blocks[j])
+        j = blocks[j].end
+    if len(posts) >= tuning.SIBLINGS_MIN_THREAD:
+        tidy.drop_previews(blocks, posts)
+        tidy.drop_between(blocks, index, posts)
+
+
 def prune(el: Any, b: BlockRecord) -> bool:
     """Inside a thread: nav, asides and footers go, and named boxes without prose, and
     link lists; posts stay whatever they are named."""
@@ -462,6 +402,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
     from wf.extract.records import negative
 
     if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure":
+        return True
+    if _HIDDEN.search(el.get("class") or ""):
         return True
     if not b.raw and negative(b):
         return True
@@ -475,6 +417,7 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 
 _REPLY_TITLE = re.compile(tuning.POST_REPLY_TITLE, re.IGNORECASE)
+_HIDDEN = re.compile(r"(?<![\w-])(?:hidden|d-none|ipsHide)(?![\w-])")
 
 
 def _line(el: Any) -> str:

@@ -1,0 +1,283 @@
+"""wf/extract/kinds/thread.py, tidy.py, byline.py and declared.py on boards' own shapes (small
+pages of our own): a topic declared by its microdata under og:type article, a topic of two
+posts beside a first post that stands out, the date in a post header's cell or at the end
+of a "by ann » date" line, and what leaves the topic between and around its posts."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import NAV, PROSE, ld, page, post
+from wf.extract import extract
+
+
+def test_og_type_article_yields_to_the_thread_its_microdata_declares():
+    posts = "".join(
+        post(f"user{n}", f"Jan {n}, 2026", f"Reply number {n}. {PROSE}") for n in range(1, 4)
+    )
+    html = page(
+        "<meta property='og:type' content='article'>",
+        NAV
+        + "<div itemscope itemtype='https://schema.org/DiscussionForumPosting'>"
+        + f"<h1>Saved routes</h1><ul class='posts'>{posts}</ul></div>",
+    )
+    found = extract(html, url="https://community.example/topic/7")
+    assert found.kind == "thread"
+    assert "user2, Jan 2, 2026" in found.text.split("\n")
+    # A Product in an article's microdata is no product page: only a thread is heard.
+    shop = html.replace("DiscussionForumPosting", "Product")
+    assert extract(shop, url="https://community.example/topic/7").kind == "article"
+
+
+def _vb_post(n: int, date: str, author: str, words: str) -> str:
+    # A board drawn with tables: the header cell holds the post's icon and its date.
+    return (
+        f"<div id='edit{n}'><table id='post{n}' class='tborder'><tr><td class='thead'>"
+        f"<a name='post{n}'><img src='old.gif' alt='Old'></a> {date} </td>"
+        f"<td class='thead'>#<a href='/p{n}'>{n}</a></td></tr><tr><td class='alt2'>"
+        f"<a class='bigusername' href='/u/{n}'>{author}</a><div>Registered User</div></td>"
+        f"<td class='alt1'><div id='post_message_{n}'>{words}</div></td></tr></table></div>"
+    )
+
+
+def test_a_topic_of_two_posts_beside_a_first_post_that_stands_out():
+    first = " ".join([PROSE] * 5)
+    html = page(
+        "",
+        NAV
+        + "<table class='tborder'><tr><td><a href='/'>Board</a> &gt; <a href='/f'>Video</a>"
+        + "</td></tr></table><div id='posts'>"
+        + _vb_post(1, "30th March 2025, 16:26", "ann", first)
+        + _vb_post(
+            2,
+            "2nd April 2025, 13:59",
+            "ben",
+            "Does turning the hardware acceleration off in the player help at all?",
+        )
+        + "</div><div class='smallfont'>All times are GMT. The time now is 10:00.</div>",
+    )
+    found = extract(html, url="https://board.example/showthread.php?t=5")
+    assert found.kind == "thread"
+    lines = [line for line in found.text.split("\n") if line]
+    # The day's ordinal read, the date alone in its cell beside the post's icon.
+    assert lines[lines.index("ann, 30th March 2025, 16:26") + 1].startswith("The harbour")
+    assert lines[lines.index("ben, 2nd April 2025, 13:59") + 1] == (
+        "Does turning the hardware acceleration off in the player help at all?"
+    )
+
+
+def test_an_article_s_head_beside_its_body_is_no_topic_of_two_posts():
+    # Two boxes of one shape, both signed: the head holds the page's <h1>.
+    html = page(
+        "",
+        NAV
+        + "<main><section class='Section'><h1>A guide to harbours</h1><div class='author'>"
+        + "<a href='/a/ann'>Ann Lee</a> <span class='date'>May 1, 2025</span></div>"
+        + f"<p>{PROSE}</p></section><section class='Section'><div class='meta'>"
+        + "<span class='date'>Updated May 2, 2025</span></div>"
+        + "".join(f"<p>Paragraph {n}. {PROSE}</p>" for n in range(12))
+        + "</section></main>",
+    )
+    found = extract(html, url="https://studio.example/blog/harbours")
+    assert found.kind != "thread"
+    assert "Paragraph 11." in found.text
+
+
+def _phpbb(n: int, author: str, date: str, profile: bool = True) -> str:
+    card = (
+        f"<dl class='postprofile'><dt><a class='username-coloured' href='/u/{n}'>{author}</a>"
+        "</dt><dd>Posts: 65703</dd></dl>"
+        if profile
+        else ""
+    )
+    return (
+        f"<div class='post bg{n % 2}'><div class='inner'>{card}<div class='postbody'>"
+        f"<h3>{'Re: ' if n > 1 else ''}Tide tables</h3><p class='author'><a href='/p{n}'>"
+        f"<img src='icon.gif' alt='Post'></a>by <strong><a href='/u/{n}'>{author}</a>"
+        f"</strong> &raquo; {date} </p><div class='content'>Post number {n}. {PROSE}</div>"
+        # The first post's note beside its body: the post is not cut down to its body.
+        + (
+            "<div class='notice'>Moved here from the old board with every reply kept.</div>"
+            if n == 1
+            else ""
+        )
+        + "</div></div></div>"
+    )
+
+
+def test_a_by_line_that_ends_in_its_date_gives_both_and_the_topic_s_title_shows_once():
+    posts = "".join(
+        _phpbb(n, f"user{n}", f"Tue Aug 2{n}, 2019 1:4{n} am", profile=n % 2 == 0)
+        for n in range(1, 6)
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV + f"<div id='page-body'><h2>Tide tables</h2>{posts}</div>",
+    )
+    text = extract(html, url="https://board.example/viewtopic.php?t=8").text
+    lines = [line for line in text.split("\n") if line]
+    for n in range(1, 6):
+        assert f"user{n}, Tue Aug 2{n}, 2019 1:4{n} am" in lines
+    assert "»" not in text and "by user" not in text
+    # The first post's title, the topic's again, is printed once.
+    assert text.count("Tide tables") == 1
+
+
+def _ips(n: int, author: str, words: str) -> str:
+    return (
+        f"<article class='ipsEntry ipsEntry--post' id='elComment_{n}'><aside class="
+        f"'ipsEntry__author'><a class='ipsUsername' href='/u/{n}'>{author}</a></aside>"
+        f"<div class='ipsEntry__post'><span class='ipsEntry__date'><time datetime="
+        f"'2024-08-2{n}T16:29:31Z'>August 2{n}, 2024</time></span><div class='ipsRichText'>"
+        f"<p>{words}</p></div></div></article>"
+    )
+
+
+def _discourse(n: int, author: str, lines: list[str], likes: int) -> str:
+    return (
+        f"<div id='post_{n}' class='topic-body crawler-post'><div class='crawler-post-meta'>"
+        f"<span class='creator' itemprop='author' itemscope><a href='/u/{author}'>"
+        f"<span itemprop='name'>{author}</span></a></span><span class='crawler-post-infos'>"
+        f"<time datetime='2024-07-2{n}'>July 2{n}, 2024, 3:28pm</time>"
+        f"<span itemprop='position'>{n + 6}</span></span></div><div class='post' "
+        "itemprop='text'>" + "".join(f"<p>{line}</p>" for line in lines) + "</div>"
+        "<div itemprop='interactionStatistic' itemscope itemtype='https://schema.org/"
+        f"InteractionCounter'><meta itemprop='userInteractionCount' content='{likes}'>"
+        f"<span class='post-likes'>{likes} Likes</span></div></div>"
+    )
+
+
+def test_the_likes_a_post_s_microdata_counts_go():
+    posts = (
+        _discourse(0, "ann", [f"What is a gate? {PROSE}"], 4)
+        + _discourse(1, "ben", [f"A box you draw round a cluster. {PROSE}"], 3)
+        + _discourse(2, "cy", ["I just clicked a few times.", "Easy."], 1)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    text = extract(html, url="https://forum.example/t/12").text
+    assert "cy, July 22, 2024, 3:28pm" in text and "Easy." in text
+    assert "Likes" not in text
+
+
+def test_boxes_without_prose_between_posts_go():
+    overview = (
+        "<div class='cTopicOverview'><ul><li><span>Replies</span> <span>1</span></li><li>"
+        "<span>Views</span> <span>1.9k</span></li></ul><h4>Top Posters In This Topic</h4>"
+        "<ul><li><a href='/u/2'>ben</a> <span>1 post</span></li></ul></div>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<form action='/multimod'>"
+        + _ips(1, "ann", "Is there a roadmap for the ferry timetables? " + PROSE)
+        + overview
+        + _ips(2, "ben", "The board posts it each spring. " + PROSE)
+        + "</form>",
+    )
+    text = extract(html, url="https://forum.example/topic/9").text
+    assert "Is there a roadmap" in text and "The board posts it each spring." in text
+    for gone in ("Top Posters", "Views", "1.9k"):
+        assert gone not in text, gone
+
+
+def _answer(n: int, author: str) -> str:
+    # A Q&A site's answer: a preview cut short above the full text, which a class of the
+    # site's own hides until "more" is clicked (the extractor reads no stylesheet).
+    full = f"Answer {n} in full. {PROSE} And the pilots keep a copy on board for the night."
+    return (
+        f"<div class='answer_item'><div class='meta'><a class='user' href='/u/{n}'>{author}"
+        f"</a> <span class='date'>Mar {n}, 2024</span></div><div class='preview'>"
+        f"<p>Thanks for the A2A.</p><p>{full[:200]}</p></div><div class='qu-display--none'>"
+        f"<p>Thanks for the A2A.</p><p>{full}</p></div></div>"
+    )
+
+
+def test_a_post_s_preview_above_its_full_text_goes():
+    answers = "".join(_answer(n, f"user{n}") for n in range(1, 6))
+    for head in (ld({"@type": "QAPage"}), "<meta property='og:type' content='article'>"):
+        # Declared, the thread's own rule; else the posts the article rule's choice shows.
+        html = page(head, NAV + f"<h1>Where are the tide tables?</h1><div>{answers}</div>")
+        found = extract(html, url="https://qa.example/Where-are-the-tide-tables")
+        assert found.kind == "thread"
+        assert found.text.count("Answer 1 in full.") == 1
+        assert found.text.count("Thanks for the A2A.") == 5
+        assert all(f"Answer {n} in full." in found.text for n in range(1, 6))
+
+
+def test_a_box_a_class_hides_leaves_a_thread():
+    posts = "".join(
+        post(f"user{n}", f"Jan {n}, 2026", f"Reply number {n}. {PROSE}") for n in range(1, 4)
+    )
+    notice = "<div class='alert hidden'><span>This topic has been deleted.</span></div>"
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{notice}{posts}</main>")
+    text = extract(html, url="https://community.example/topic/8").text
+    assert "Reply number 3." in text and "deleted" not in text
+
+
+def _vb4(n: int, date: str, author: str, words: str, edited: str = "") -> str:
+    # A board's post of <div>s named by its number alone; the header holds the date, and
+    # the note of an edit below the message names a time of its own.
+    note = (
+        f"<div class='smallfont'><hr><em>Last edited by {author}; {edited} at "
+        "<span class='time'>9:17 am</span></em></div>"
+        if edited
+        else ""
+    )
+    return (
+        f"<div id='edit{n}'><div id='post{n}'><div class='trow thead'><div class='tcell'>"
+        f"<a name='post{n}'><img src='old.gif' alt='Old'></a> {date} </div><div class="
+        f"'tcell'>#<a href='/p{n}'>{n}</a></div></div><div class='trow'><div class='tcell "
+        f"alt2'><a class='bigusername' href='/u/{author}'>{author}</a><div>Join Date: Aug "
+        f"2008</div></div><div class='tcell alt1'><div id='post_message_{n}'>{words}</div>"
+        f"{note}</div></div></div></div>"
+    )
+
+
+def test_posts_named_by_their_number_a_short_one_among_them_and_not_the_edit_s_time():
+    posts = (
+        _vb4(1, "Feb 14, 2026 | 9:05 pm", "ann", f"Day one. {PROSE}", edited="Feb 17, 2026")
+        + _vb4(2, "Feb 14, 2026 | 9:07 pm", "ann", "Contents:<br>Day one<br>Day two")
+        + _vb4(3, "Feb 15, 2026 | 8:00 am", "ben", f"Day two. {PROSE}")
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<div id='posts'>{posts}</div>")
+    lines = [line for line in extract(html, url="https://board.example/t/4").text.split("\n")]
+    lines = [line for line in lines if line]
+    assert lines[lines.index("ann, Feb 14, 2026 | 9:05 pm") + 1].startswith("Day one.")
+    # The short reply keeps its words (its card and its body's box share a name).
+    short = lines.index("ann, Feb 14, 2026 | 9:07 pm")
+    assert "Contents:" in lines[short + 1 : short + 3]
+    assert "ben, Feb 15, 2026 | 8:00 am" in lines
+    assert lines.count("Join Date: Aug 2008") <= 1
+
+
+def test_a_line_a_nested_reply_quotes_stays_in_its_post():
+    line = "The tables hang in the pilots' office, left of the door by the gate."
+    reply = (
+        "<div class='comment'><div class='meta'><a class='user' href='/u/9'>cy</a> <span "
+        f"class='date'>Mar 9, 2024</span></div><blockquote><p>{line}</p></blockquote>"
+        f"<p>And a copy is kept on board. {PROSE}</p></div>"
+    )
+    answers = "".join(
+        f"<div class='comment'><div class='meta'><a class='user' href='/u/{n}'>user{n}</a> "
+        f"<span class='date'>Mar {n}, 2024</span></div><p>Answer {n}. {PROSE}</p>"
+        + (f"<p>{line}</p>{reply}" if n == 1 else "")
+        + "</div>"
+        for n in range(1, 4)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{answers}</main>")
+    text = extract(html, url="https://forum.example/t/30").text
+    assert line in text.split("\n")
+
+
+def test_a_post_named_for_no_author_gets_the_term_of_its_profile():
+    posts = "".join(
+        f"<div id='p{n}' class='blockpost'><h2><span><a href='/t?pid={n}#p{n}'>2025-11-0{n} "
+        f"15:14:37</a></span></h2><div class='box'><div class='postleft'><dl><dt><strong>"
+        f"{who}</strong></dt><dd><strong>Member</strong></dd><dd><span>Posts: 1</span></dd>"
+        f"</dl></div><div class='postright'><div class='postmsg'><p>Post {n}. {PROSE}</p>"
+        "<dl><dt>Term</dt><dd>A definition in the body is no profile.</dd></dl></div></div>"
+        "</div></div>"
+        for n, who in ((1, "ann"), (2, "ben"), (3, "cy"))
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<div id='brdmain'>{posts}</div>")
+    lines = extract(html, url="https://board.example/viewtopic.php?id=31").text.split("\n")
+    assert "ann, 2025-11-01 15:14:37" in lines and "cy, 2025-11-03 15:14:37" in lines
+    assert "Term" in lines

@@ -1,0 +1,256 @@
+"""What leaves a thread's content beside its posts' own clean-up (thread.py): the boxes
+after the last post (the reply form) and the boxes between posts that are no posts and
+hold no prose (a topic's statistics, its top posters, an advertisement), quotes that
+repeat the posts above (tuning.QUOTE_SEEN), the counts the posts' microdata names
+(tuning.POST_COUNT), and a heading that says again what one above it said."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from wf.extract import tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import BlockRecord
+
+
+def _line(el: Any) -> str:
+    return " ".join("".join(el.itertext()).split())
+
+
+def drop_after(box: Any, posts: list[Any]) -> None:
+    """The boxes after the last post in the posts' box that are a form or hold one (the
+    reply form: "Your Answer", "Post as a guest") or show no author or date (a notice,
+    "Start asking to get answers"): the thread ends with its last post."""
+    from wf.extract.kinds.siblings import marked_el
+    from wf.extract.parse import drop
+
+    mine = set(posts)
+    last = max((i for i, child in enumerate(box) if child in mine), default=-1)
+    if last < 0:
+        return
+    for child in list(box)[last + 1 :]:
+        if not isinstance(child.tag, str):
+            continue
+        form = child.tag == "form" or next(child.iter("form"), None) is not None
+        if form or not marked_el(child):
+            drop(child)
+
+
+def drop_between(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> None:
+    """The boxes between the first post and the last in the posts' box (`index`) that
+    hold no prose and are not of the posts' tag and first class word: a topic's
+    statistics and top posters, an advertisement, "Top". A short reply of the posts'
+    shape stays ("Thanks!")."""
+    from wf.extract.names import class_kind
+    from wf.extract.parse import drop
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shapes = {key(p) for p in posts}
+    taken = {p.index for p in posts}
+    box = blocks[index]
+    between: list[BlockRecord] = []
+    j = box.index + 1
+    while j < box.end:  # child by child, over their subtrees
+        b = blocks[j]
+        if b.index in taken:
+            for other in between:
+                if other.el.getparent() is not None:
+                    drop(other.el)
+            between = []
+        elif taken and b.index > min(taken) and b.raw < tuning.POST_PROSE and key(b) not in shapes:
+            between.append(b)
+        j = b.end
+
+
+# The end of a line cut short: an ellipsis, then "(more)"; matched on the line's last
+# characters only (a pattern of optional parts tried at every position is slow).
+_CUT = re.compile(r"(?:\s*(?:…|\.\.\.)\s*)?(?:\(?(?:more|read more|see more)\)?)?\s*$", re.I)
+CUT_TAIL = 20
+_CUT_ENDS = frozenset("….)eE")  # how a cut line may end: "…", "...", "(more)", "more"
+
+
+def _uncut(text: str) -> str:
+    """A line without the marks of its cut ("... (more)")."""
+    if text[-1:] not in _CUT_ENDS:
+        return text
+    head, tail = text[:-CUT_TAIL], text[-CUT_TAIL:]
+    return head + _CUT.sub("", tail)
+
+
+def drop_previews(blocks: list[BlockRecord], posts: list[BlockRecord]) -> int:
+    """In each post, a collapsed preview shown above the full text a class hides goes:
+    a line that a later line of the post starts again, cut short or whole ("... Today
+    five merchant ships w"; only lines of tuning.PREVIEW_MIN characters or more), and
+    the shorter lines just above such a line that a later line repeats ("Thanks for
+    the A2A."). Lines are the blocks that hold no other block (their texts do not
+    overlap: each is read once), outside quotes (a nested reply may quote a line whole).
+    How many went."""
+    from wf.extract.parse import drop
+
+    gone = 0
+    for post in posts:
+        lines: list[tuple[Any, str]] = []  # (element, its start: tuning.PREVIEW_MIN characters)
+        j = post.index
+        while j < post.end:
+            b = blocks[j]
+            if b.tag == "blockquote":  # a reply's quote of the line is no full text of it
+                j = b.end
+                continue
+            if b.text == b.own and b.own:
+                lines.append((b.el, _start(b.el)))
+            j += 1
+        # Most posts repeat no line's start: only lines whose start repeats are read whole.
+        starts = Counter(start for _, start in lines)
+        if not starts or max(starts.values()) < 2:
+            continue
+        later: dict[str, list[str]] = {}
+        seen: set[str] = set()
+        below = False  # whether the line below went
+        for el, start in reversed(lines):
+            if starts[start] < 2:
+                below = False
+                continue
+            text = _uncut(_line(el))
+            if len(text) >= tuning.PREVIEW_MIN:
+                alike = later.setdefault(start, [])
+                cut = any(t.startswith(text) for t in alike)
+                if len(alike) < tuning.PREVIEW_ALIKE:  # a hostile post repeats one line
+                    alike.append(text)
+            else:
+                cut = below and text in seen
+            seen.add(text)
+            below = cut and el.getparent() is not None
+            if below:
+                drop(el)
+                gone += 1
+    return gone
+
+
+def _start(el: Any) -> str:
+    """The first tuning.PREVIEW_MIN characters of a line (white space collapsed), or the
+    whole line without the marks of its cut when it is shorter; read no further."""
+    first = " ".join((el.text or "").split())
+    if len(first) > tuning.PREVIEW_MIN:  # most lines start with their own words
+        return first[: tuning.PREVIEW_MIN]
+    parts: list[str] = []
+    size = 0
+    for part in el.itertext():
+        parts.append(part)
+        size += len(part)
+        if size > tuning.PREVIEW_MIN * 2:
+            break
+    text = " ".join("".join(parts).split())
+    if len(text) > tuning.PREVIEW_MIN or size > tuning.PREVIEW_MIN * 2:
+        return text[: tuning.PREVIEW_MIN]
+    return _uncut(text)[: tuning.PREVIEW_MIN]
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    """The runs of tuning.QUOTE_RUN words in a text."""
+    words = _WORD.findall(text.lower())
+    return set(zip(*(words[i:] for i in range(tuning.QUOTE_RUN)), strict=False))
+
+
+_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+# The candidates, found in C before the pattern reads their names.
+_QUOTE_PATH = ".//*[self::blockquote or contains(@class, 'quote') or contains(@class, 'Quote')]"
+
+
+def _quotes(post: Any) -> list[Any]:
+    """A post's quotes, in page order: <blockquote>, or boxes named for a quote (boards
+    draw theirs with <div>s, the attribution inside: "Originally Posted by ...")."""
+    return [
+        el
+        for el in post.xpath(_QUOTE_PATH)
+        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "")
+    ]
+
+
+def _own_text(el: Any, skip: set[Any]) -> str:
+    """The text of el outside the boxes in skip inside it (without recursion: a hostile
+    page nests quotes as deep as the parser lets it)."""
+    from lxml import etree
+
+    text = "".join(el.itertext())
+    walker = etree.iterwalk(el, events=("start",))
+    for _, inner in walker:
+        if inner is not el and inner in skip:
+            text = text.replace("".join(inner.itertext()), " ", 1)
+            walker.skip_subtree()
+    return text
+
+
+def drop_repeats(posts: list[BlockRecord]) -> int:
+    """Quotes in a post that repeat what the posts above printed (tuning.QUOTE_SEEN of
+    their runs of words) leave it, attribution and all: a reply that quotes the question
+    whole prints it again, which platforms fold away. A quote is judged by its own words,
+    outside the quotes inside it: a board that writes every post's body as a
+    <blockquote> keeps the reply around a quote. How many went."""
+    from wf.extract.parse import drop
+
+    seen: set[tuple[str, ...]] = set()
+    pending: list[Any] = []  # posts above not yet read into `seen`: most threads quote nothing
+    gone = 0
+    for post in posts:
+        el = post.el
+        if el.getparent() is None:
+            continue
+        pending.append(el)
+        quotes = _quotes(el)[: tuning.QUOTES_MAX]
+        if not quotes:
+            continue
+        for above in pending[:-1]:
+            seen |= _runs("".join(above.itertext()))
+        pending = pending[-1:]
+        nested = set(quotes)
+        dropped: list[Any] = []
+        for quote in quotes:
+            if any(a in dropped for a in quote.iterancestors()):
+                continue
+            runs = _runs(_own_text(quote, nested))
+            if runs and len(runs & seen) >= tuning.QUOTE_SEEN * len(runs):
+                dropped.append(quote)
+        for quote in dropped:
+            drop(quote)
+        gone += len(dropped)
+    return gone
+
+
+_HEADINGS = ".//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"
+
+
+def drop_titles(box: Any) -> None:
+    """A heading that says again what one above it said goes: the first post's title,
+    the topic's (phpBB, vBulletin), printed under the topic's own heading."""
+    from wf.extract.parse import drop
+
+    seen: set[str] = set()
+    for el in box.xpath(_HEADINGS)[: tuning.HEADINGS_MAX]:  # found in C
+        line = _line(el).casefold()
+        if line in seen and el.getparent() is not None:
+            drop(el)
+        elif line:
+            seen.add(line)
+
+
+_COUNT = re.compile(tuning.POST_COUNT, re.IGNORECASE)
+
+
+def drop_counts(box: Any) -> None:
+    """The counts the posts' microdata names (tuning.POST_COUNT) leave the content."""
+    from wf.extract.parse import drop
+
+    for el in box.xpath(
+        ".//*[contains(@itemprop, 'ount') or contains(@itemprop, 'nteraction')]"
+    ):  # found in C, then read
+        counts = any(_COUNT.search(p) for p in el.get("itemprop").split())
+        if counts and el.getparent() is not None:
+            drop(el)
