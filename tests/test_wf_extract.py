@@ -292,6 +292,28 @@ def test_thin_main_content_falls_back_to_the_whole_page():
     )
 
 
+SHORT_POST = """<html><head><title>A short note</title></head><body>
+<a class="skip-link" href="#content">Skip to main content</a>
+<header class="site-header"><p class="site-title"><a href="/">Ann's garden notes</a></p>
+<p class="site-description">Notes on gardening and code</p></header>
+<main id="content"><article class="post">{heading}
+<p>The last tomatoes came in today, green and hard; they are ripening on the sill.</p>
+<p>Next year I will plant them two weeks earlier.</p></article></main>
+<footer><a href="https://wordpress.org/">Proudly powered by WordPress</a></footer>
+</body></html>"""
+
+
+def test_a_short_post_whole_is_not_widened_to_its_site_chrome():
+    # A thin choice is widened to the page when it may have missed the text; a short
+    # post with its title (the page's <h1>) has missed nothing but the site's banner.
+    text = extract_text(SHORT_POST.format(heading="<h1>Tomatoes in December</h1>"))
+    assert text.startswith("# Tomatoes in December\n\nThe last tomatoes")
+    assert "Skip to" not in text and "Ann's garden" not in text and "Notes on" not in text
+    # Without its own title it may be a box of the page: the page is read wide, as before.
+    text = extract_text(SHORT_POST.format(heading=""))
+    assert "Notes on gardening and code" in text and "The last tomatoes" in text
+
+
 def test_an_article_wrapped_in_a_boilerplate_name_is_still_found():
     text = extract_text(page("wrapped_in_sidebar_name.html"))
     assert text.startswith("# Repairing a dry-stone wall\n\nStart by taking")

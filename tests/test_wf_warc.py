@@ -100,6 +100,21 @@ def test_a_block_over_the_cap_is_skipped_unread():
     assert peak < (4 << 20), peak  # the 8 MB block was never held
 
 
+def test_a_gzip_bomb_record_is_skipped_in_bounded_memory(inflater):
+    # 64 MB of zeros in a member of about 64 KB: inflated a step at a time (at most
+    # 1 MB a step, with either inflater) and never held whole.
+    bomb = record("resource", bytes(64 << 20), target_uri="https://example.com/bomb")
+    after = record("response", http_response(200, {}, b"<p>x</p>"), target_uri="https://e/x")
+    packed = gzip.compress(bomb, 1) + gzip.compress(after)
+    del bomb
+    tracemalloc.start()
+    got = list(records(inflated(io.BytesIO(packed)), 1 << 20))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert [r.skipped is not None for r in got] == [True, False]
+    assert peak < (8 << 20), peak
+
+
 def test_a_damaged_warc_is_an_error_line(wf, tmp_path):
     path = tmp_path / "bad.warc"
     path.write_bytes(b"WARC/1.1\r\nContent-Length: nope\r\n\r\n")
@@ -221,8 +236,33 @@ def test_warc_out_that_fails_to_write_a_record_leaves_no_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.fixture(params=["isal", "zlib"])
+def inflater(request, monkeypatch):
+    """Each gzip test runs on ISA-L's inflater (what wf uses when python-isal is there)
+    and on zlib's (what it falls back to)."""
+    import zlib
+
+    from isal import isal_zlib
+
+    from wf.warc import read
+
+    module = isal_zlib if request.param == "isal" else zlib
+    monkeypatch.setattr(read, "inflater_module", lambda: module)
+    return module
+
+
+def test_the_gzip_reader_takes_isal_when_it_is_there_and_zlib_when_not(monkeypatch):
+    import sys
+
+    from wf.warc.read import inflater_module
+
+    assert inflater_module().__name__ == "isal.isal_zlib"
+    monkeypatch.setitem(sys.modules, "isal", None)  # import isal fails
+    assert inflater_module().__name__ == "zlib"
+
+
 @pytest.mark.parametrize("compress", [False, True])
-def test_a_cut_or_flipped_archive_fails_only_as_a_tool_error(compress):
+def test_a_cut_or_flipped_archive_fails_only_as_a_tool_error(compress, inflater):
     """Every prefix of an archive, and one byte flipped at every place in its heads (or,
     compressed, in its first members): the reader ends cleanly or raises a ToolError,
     never anything else (zlib's own error included)."""
@@ -255,7 +295,7 @@ def test_a_cut_or_flipped_archive_fails_only_as_a_tool_error(compress):
             pass
 
 
-def test_gzip_members_read_as_one_stream_in_any_steps():
+def test_gzip_members_read_as_one_stream_in_any_steps(inflater):
     """A member per record, zero padding between members (as gzip allows), one member
     inflating to more than a step's buffer: the bytes of the plain archive, whatever the
     sizes asked for."""

@@ -15,6 +15,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import IO, TYPE_CHECKING, cast
 
 from common.errors import BadResponse, TooLarge, TransferError
@@ -74,8 +75,19 @@ def inflated(stream: IO[bytes]) -> io.BufferedReader:
     return io.BufferedReader(_Members(stream), _INFLATED_BUFFER)
 
 
+def inflater_module() -> ModuleType:
+    """ISA-L's inflater (python-isal) when it is installed, zlib's otherwise: the same
+    API, caps included (``max_length``), and 2.2 times as fast on the WARC of the
+    extraction sets (README, "Dependencies"), which is most of what reading costs."""
+    try:
+        from isal import isal_zlib
+    except ImportError:
+        return zlib
+    return isal_zlib
+
+
 class _Members(io.RawIOBase):
-    """gzip members one after another, inflated by zlib in large steps.
+    """gzip members one after another, inflated in large steps.
 
     gzip.GzipFile inflates 8 KiB at a time, each step through Python code. As GzipFile
     does, zero bytes between members are skipped; one step of input never yields more than
@@ -83,7 +95,8 @@ class _Members(io.RawIOBase):
 
     def __init__(self, raw: IO[bytes]) -> None:
         self._raw = raw
-        self._inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)  # the gzip wrapper
+        self._zlib = inflater_module()
+        self._inflater = self._zlib.decompressobj(zlib.MAX_WBITS | 16)  # the gzip wrapper
         self._input = b""  # compressed bytes read and not yet inflated
         self._begun = False  # the current member has had input
         self._out = memoryview(b"")  # inflated bytes not yet handed on
@@ -114,9 +127,12 @@ class _Members(io.RawIOBase):
             self._input = self._input.lstrip(b"\0")
             if not self._input:
                 return True
-            self._inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+            self._inflater = self._zlib.decompressobj(zlib.MAX_WBITS | 16)
             self._begun = False
-        self._out = memoryview(self._inflater.decompress(self._input, _INFLATED_MAX))
+        try:
+            self._out = memoryview(self._inflater.decompress(self._input, _INFLATED_MAX))
+        except self._zlib.error as exc:  # isal's IsalError is no zlib.error
+            raise zlib.error(str(exc)) from None
         self._begun = True
         if self._inflater.eof:
             self._input = self._inflater.unused_data
