@@ -181,3 +181,89 @@ def test_a_heading_anchored_by_its_own_words_is_content() -> None:
 
     heading = lxml_html.fragment_fromstring('<h2 id="share-bar-title">Tell a friend</h2>')
     assert negative_block(heading, "h2")
+
+
+def test_a_code_blocks_language_label_goes_after_its_fence() -> None:
+    # A header over each example names its language (a box of its own before the <pre>,
+    # or before the box around it); SyntaxHighlighter's `brush: x` class names it too.
+    page = _manual(
+        '<div class="sample"><div class="sample-head"><span>js</span></div>'
+        "<pre><code>let total = 0;</code></pre></div>"
+        '<div class="sample"><div class="bar"><b>Python</b></div>'
+        "<div><pre><code>total = 0</code></pre></div></div>"
+        '<pre class="brush: html; gutter: false">&lt;p&gt;hi&lt;/p&gt;</pre>'
+        f"<p>{SENTENCE * 2}</p>"
+    )
+    text = extract_text(page)
+    assert "```js\nlet total = 0;\n```" in text
+    assert "```python\ntotal = 0\n```" in text
+    assert "```html\n<p>hi</p>\n```" in text
+    assert "\njs\n" not in text and "\nPython\n" not in text
+    # A heading or a sentence before the code is no label, and stays.
+    other = _manual(
+        "<h3>Go</h3><pre><code>x := 1</code></pre><div>See below</div><pre>y</pre>"
+        f"<p>{SENTENCE * 2}</p>"
+    )
+    text = extract_text(other)
+    assert "### Go\n\n```\nx := 1\n```" in text
+    assert "See below\n\n```\ny\n```" in text
+
+
+def test_a_language_picker_is_boilerplate() -> None:
+    # Links marked with the language they lead to (lang or hreflang), even without href:
+    # a page read whole without its named boilerplate leaves the picker out with it.
+    from lxml import html as lxml_html
+
+    def items(attr: str, n: int) -> str:
+        names = (("en", "English"), ("de", "Deutsch"), ("fr", "Fran\u00e7ais"))[:n]
+        return "".join(f'<li><a {attr}="{code}">{name}</a> (full)</li>' for code, name in names)
+
+    for attr in ("lang", "hreflang"):
+        picker = lxml_html.fragment_fromstring(f"<ul>{items(attr, 3)}</ul>")
+        assert negative_block(picker, "ul")
+    # Two such links are no picker, nor are links without the mark.
+    assert not negative_block(lxml_html.fragment_fromstring(f"<ul>{items('lang', 2)}</ul>"), "ul")
+    plain = lxml_html.fragment_fromstring(f"<ul>{items('title', 3)}</ul>")
+    assert not negative_block(plain, "ul")
+
+
+def test_a_heading_with_a_sticky_navbar_is_content() -> None:
+    # Docusaurus names every heading `anchor anchorWithStickyNavbar_<hash>`: the header it
+    # makes room for, not what the heading is.
+    from lxml import html as lxml_html
+
+    heading = lxml_html.fragment_fromstring(
+        '<h2 class="anchor anchorWithStickyNavbar_LWe7" id="files">Files</h2>'
+    )
+    assert not negative_block(heading, "h2")
+    page = _manual(
+        f'<h2 class="anchor anchorWithStickyNavbar_LWe7" id="files">Files</h2><p>{SENTENCE * 2}</p>'
+    )
+    assert "## Files" in extract_text(page)
+    assert negative_block(lxml_html.fragment_fromstring('<div class="top-navbar">x</div>'), "div")
+
+
+def test_a_headings_permalink_is_left_out() -> None:
+    page = _manual(
+        '<h2 id="a">Files<a class="headerlink" href="#a" title="Permalink">\u00b6</a></h2>'
+        f"<p>{SENTENCE * 2}</p>"
+        '<h2 id="b">Limits<a class="hash-link" href="#b">\u200b</a></h2>'
+        f"<p>{SENTENCE}</p>"
+        '<h2 id="c">C#<a href="#c">#</a></h2>'
+        f"<p>{SENTENCE}</p>"
+        '<h2 id="d">See <a href="#files">Files</a></h2>'
+        f"<p>{SENTENCE}</p>"
+    )
+    text = extract_text(page)
+    assert "## Files\n" in text and "## Limits\n" in text and "## C#\n" in text
+    assert "## See Files\n" in text
+
+
+def test_a_guide_path_says_documentation_only_beside_code() -> None:
+    # /learn/ and /guides/ are a shop's or a news site's guides as often as a manual's.
+    prose = f"<html><body><article><h1>Cable TV</h1><p>{SENTENCE * 3}</p></article></body></html>"
+    url = "https://shop.example/learn/cable-tv"
+    assert extract(prose, url=url, metadata=True).kind != "documentation"
+    code = prose.replace("</article>", "<pre><code>tv --scan</code></pre></article>")
+    assert extract(code, url=url, metadata=True).kind == "documentation"
+    assert extract(prose, url="https://x.example/docs/tv", metadata=True).kind == "documentation"

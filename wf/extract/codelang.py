@@ -1,15 +1,22 @@
 """A code block's language, as the page marks it: `language-x` or `lang-x` on <pre> or
 <code> (highlight.js, Prism, Markdown renderers), `highlight-x` or
-`highlight-source-x` on a box around it (Sphinx, GitHub), or a data-lang or
-data-language attribute. Printed after the opening fence (```bash)."""
+`highlight-source-x` on a box around it (Sphinx, GitHub), SyntaxHighlighter's `brush: x`,
+or a data-lang or data-language attribute. Printed after the opening fence (```bash).
+
+A code block's header often shows its language as a label of its own (MDN's `js` over
+each example, a code group's `Python` tab): `label` finds it, so that the writer prints
+it after the fence instead of as a line over the code."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from wf.extract import tuning
+
 _CLASS = re.compile(
-    r"(?:^|\s)(?:language|lang|highlight(?:-source)?)-([A-Za-z0-9_+#.-]{1,24})(?=\s|$)"
+    r"(?:^|\s)(?:(?:language|lang|highlight(?:-source)?)-|brush:\s*)([A-Za-z0-9_+#.-]{1,24})"
+    r"(?=[\s;]|$)"
 )
 _VALUE = re.compile(r"[A-Za-z0-9_+#.-]{1,24}")
 # Names that say "no language" or that a highlighter uses for itself.
@@ -35,4 +42,34 @@ def language(pre: Any) -> str | None:
         found = _CLASS.search(node.get("class") or "")
         if found and found.group(1).lower() not in _NONE:
             return found.group(1).lower()
+    return None
+
+
+_LABEL_LEVELS = 3  # the <pre>, then up to two boxes around it, each with its header before
+_LABEL_MAX = 24  # characters of a label
+_NOT_LABELS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "pre", "code"))
+
+
+def label(pre: Any) -> str | None:
+    """The text of the label a code block's header shows just before it, when it names a
+    language (tuning.CODE_LABELS): the element right before the <pre>, or right before
+    one of the two boxes around it, holding nothing else. A heading is never a label."""
+    node = pre
+    for _ in range(_LABEL_LEVELS):
+        before = node.getprevious()
+        while before is not None and not isinstance(before.tag, str):
+            before = before.getprevious()  # a comment between the header and the code
+        if before is not None:
+            if before.tag in _NOT_LABELS:
+                return None
+            text = " ".join("".join(before.itertext()).split())
+            if text and len(text) <= _LABEL_MAX and text.lower() in tuning.CODE_LABELS:
+                return text
+            if text:
+                return None
+        elif (node.text or "").strip():
+            return None
+        node = node.getparent()
+        if node is None or node.tag in ("body", "html"):
+            return None
     return None

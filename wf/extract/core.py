@@ -289,7 +289,7 @@ def _declared(
     except Exception:  # noqa: BLE001 - a declaration never costs the page its text
         found = declared.Declared()
     kind, why = found.kind()
-    if kind in (None, tuning.ARTICLE) and declared.by_path(url) == tuning.DOCUMENTATION:
+    if kind in (None, tuning.ARTICLE) and declared.by_path(url, root) == tuning.DOCUMENTATION:
         found.kinds.insert(0, (tuning.DOCUMENTATION, "a documentation path in the URL"))
         kind, why = tuning.DOCUMENTATION, "a documentation path in the URL"
     if kind:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wf.extract.names import BLOCK, CaseBlind
+from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
 from wf.extract.spaces import BR, SPACES, apart, collapse, collapse_run
 
@@ -315,6 +315,10 @@ class MarkdownWriter:
                         continue
                 elif tag == "br":
                     append(" " if self.inline_only else BR)
+                elif tag == "a" and self.heading and permalink(el):  # a heading's ¶
+                    skip_subtree()
+                    skipped = el
+                    continue
                 elif tag == "a" and want_links:
                     self.anchors.append((el.get("href"), len(self.parts), self.flushes))
                 elif tag == "img" and self.images is not None:
@@ -481,12 +485,16 @@ class MarkdownWriter:
     def emit_code(self, raw: str, el: Any) -> None:
         """A code block's text fenced, with the language `el` (its <pre>) is marked with."""
         lines = [line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")]
-        while lines and not lines[0]:
-            lines.pop(0)
         while lines and not lines[-1]:
             lines.pop()
         if not lines:
             return
-        from wf.extract.codelang import language
+        lines = lines[next(i for i, line in enumerate(lines) if line) :]
+        from wf.extract.codelang import label, language
 
-        self.emit(f"```{language(el) or ''}\n" + "\n".join(lines) + "\n```", fenced=True)
+        lang, shown = language(el), label(el) if el.tag == "pre" else None
+        if shown is not None:  # the label goes after the fence, not on a line of its own
+            lang = lang or shown.lower()
+            if self.out and self.out[-1][1].strip() == shown and not self.levels[-1]:
+                del self.out[-1], self.levels[-1]
+        self.emit(f"```{lang or ''}\n" + "\n".join(lines) + "\n```", fenced=True)

@@ -81,9 +81,10 @@ _INNER_MODIFIERS = tuple("-" + m for m in _MODIFIERS)
 
 
 def _modified(prefix: str) -> bool:
-    """Whether a class word comes right after has-, no-, with-...: "has-sidebar" says
-    what a block holds, not what it is."""
-    return prefix in _MODIFIERS or prefix.endswith(_INNER_MODIFIERS)
+    """Whether a class word comes after has-, no-, with-...: "has-sidebar" says what a
+    block holds, not what it is, and so does Docusaurus's `anchorWithStickyNavbar` on
+    every heading (the modifier a word or more before the boilerplate word)."""
+    return prefix.startswith(_MODIFIERS) or any(m in prefix for m in _INNER_MODIFIERS)
 
 
 # Boilerplate that can outweigh a short article but never wraps one: reader comments and
@@ -238,6 +239,8 @@ def negative_block(el: Any, tag: str) -> bool:
         return tag != "figure" or next(el.iter(*_FRAMED), None) is None
     if tag in NEVER_NEGATIVE:
         return False
+    if tag in _LISTS and language_menu(el):
+        return True
     cls = el.get("class")
     ident = el.get("id")
     if not cls and not ident:
@@ -268,6 +271,42 @@ def negative_block(el: Any, tag: str) -> bool:
     if kind == _NAMED_PAGER:
         return _pager_sized(el)
     return kind != 0
+
+
+_LISTS = frozenset(("ul", "ol", "menu"))
+_MENU_ITEMS = 3  # items looked at, and needed, to call a list a language menu
+
+
+def language_menu(el: Any) -> bool:
+    """Whether a list is a language picker: its first items each hold a link marked with
+    the language it leads to (`lang` or `hreflang`), the way Google's, Docusaurus's and
+    MkDocs Material's pickers and most multilingual sites mark them."""
+    items = 0
+    for item in el:
+        if items == _MENU_ITEMS:
+            break
+        if item.tag != "li":
+            continue
+        link = next(item.iter("a"), None)
+        if link is None or not (link.get("hreflang") or link.get("lang")):
+            return False
+        items += 1
+    return items == _MENU_ITEMS
+
+
+# What a heading's permalink shows: Sphinx's and MkDocs's pilcrow, a hash, a section
+# sign, a link emoji, or nothing (Docusaurus's zero-width space).
+_PERMALINK_TEXT = frozenset(("", "\u00b6", "#", "\u00a7", "\U0001f517"))
+
+
+def permalink(el: Any) -> bool:
+    """Whether a link in a heading is its permalink: to an anchor on the page, showing
+    a symbol and nothing else."""
+    return (
+        (el.get("href") or "").startswith("#")
+        and not len(el)
+        and (el.text or "").strip(" \t\n\u200b") in _PERMALINK_TEXT
+    )
 
 
 _WORD = re.compile(r"[a-z0-9]+")

@@ -72,12 +72,12 @@ DOC_PATHS = frozenset(
         "reference",
         "manual",
         "api",
-        "guide",
-        "guides",
-        "learn",
-        "tutorial",
     )
 )
+# ...and segments that name a guide as often as a manual's part (a shop's /learn/, a news
+# site's /guides/): they say documentation only on a page that shows code (a <pre> or a
+# <code>).
+DOC_PATHS_WITH_CODE = frozenset(("guide", "guides", "learn", "tutorial"))
 JSONLD_MAX = 200_000  # characters of one JSON-LD script read (a catalogue can be huge)
 JSONLD_SCRIPTS = 20  # scripts read per page
 
@@ -381,3 +381,19 @@ CODE_GUTTER = (
 )
 # The code cell beside a gutter in a table laid out as code, whole tokens.
 CODE_CELL = r"code|lntd|rouge-code|hljs-ln-code|blob-code|blob-code-inner"
+
+# Names a code block's header shows as its label ("js" over MDN's examples, "Python" on a
+# tab of a code group), lowered: such a label is the block's language, written after its
+# fence, not a line of its own (wf/extract/codelang.py).
+# fmt: off
+CODE_LABELS = frozenset((
+    "bash", "c", "c#", "c++", "clojure", "cmd", "console", "cpp", "csharp", "css", "csv",
+    "dart", "diff", "dockerfile", "elixir", "erlang", "f#", "go", "golang", "graphql",
+    "groovy", "haskell", "hcl", "html", "http", "ini", "java", "javascript", "js", "json",
+    "json5", "jsonc", "jsx", "kotlin", "less", "lua", "makefile", "markdown", "md", "mdx",
+    "nginx", "objective-c", "ocaml", "perl", "php", "powershell", "ps1", "py", "python",
+    "r", "rb", "ruby", "rust", "sass", "scala", "scss", "sh", "shell", "sql", "svelte",
+    "swift", "terraform", "toml", "ts", "tsx", "typescript", "vb", "vue", "xml", "yaml",
+    "yml", "zsh",
+))
+# fmt: on

@@ -132,8 +132,9 @@ def _product(obj: dict[str, Any]) -> dict[str, str]:
     return {k: v for k, v in found.items() if v}
 
 
-def by_path(url: str | None) -> str | None:
-    """documentation when the URL's path names a documentation site's part (/docs/)."""
+def by_path(url: str | None, root: Any = None) -> str | None:
+    """documentation when the URL's path names a documentation site's part (/docs/), or
+    a guide's (/learn/) on a page `root` that shows code."""
     if not url:
         return None
     from urllib.parse import urlsplit
@@ -144,6 +145,12 @@ def by_path(url: str | None) -> str | None:
         return None
     parts = set(path.split("/"))
     if parts & tuning.DOC_PATHS or url.split("//", 1)[-1].startswith(("docs.", "developer.")):
+        return tuning.DOCUMENTATION
+    if (
+        parts & tuning.DOC_PATHS_WITH_CODE
+        and root is not None
+        and next(root.iter("pre", "code"), None) is not None
+    ):
         return tuning.DOCUMENTATION
     return None
 
