@@ -448,10 +448,9 @@ def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
 def _whole_post(node: Any, chosen: int, wider: int) -> bool:
     """Whether a thin choice is a short post whole: an ``<article>`` or the page's
     ``<main>`` that holds the page's title (its ``<h1>``), where the page read wide adds
-    less than the post itself. What
-    the wide read would add is the site's chrome (its banner, a skip link, a tag line),
-    not a text the choice missed: a listing's card has no ``<h1>``, and a list of them
-    is longer than one."""
+    less than the post itself. What the wide read would add is the site's chrome (its
+    banner, a skip link, a tag line), not a text the choice missed: a listing's card has
+    no ``<h1>``, and a list of them is longer than one."""
     if wider >= 2 * chosen:
         return False
     role = (node.get("role") or "").strip().lower()

@@ -180,6 +180,14 @@ def _token_kind(token: str) -> int:
     return _POS if POSITIVE.search(low) else 0
 
 
+def _kind_of(token: str) -> int:
+    """_token_kind, cached per token."""
+    kind = _token_cache.get(token)
+    if kind is None:
+        kind = _token_cache[token] = _token_kind(token)
+    return kind
+
+
 def _negative_kind(words: str) -> int:
     """0, _NAMED, _NAMED_TEASER, _NAMED_PICTURE or _NAMED_PAGER for class and id tokens."""
     hit = _negative_cache.get(words)
@@ -191,9 +199,7 @@ def _negative_kind(words: str) -> int:
         kinds = 0
         strong = False  # a token names boilerplate by more than a word that names content
         for token in words.split():
-            kind = _token_cache.get(token)
-            if kind is None:
-                kind = _token_cache[token] = _token_kind(token)
+            kind = _kind_of(token)
             kinds |= kind
             if kind & _NEG and not kind & _WEAK:
                 strong = True
@@ -220,7 +226,7 @@ def negative_hits(el: Any) -> frozenset[str]:
             _hits_cache.clear()
         found: set[str] = set()
         for token in names.split():
-            if _token_kind(token) & _NEG:
+            if _kind_of(token) & _NEG:
                 low = lowered(token)
                 found.update(m.group() for m in _NEGATIVE.finditer(low))
         hit = _hits_cache[names] = frozenset(found)

@@ -25,9 +25,9 @@ is all links, which the counts above leave out).
 
 A landing page's parts are no boilerplate here: a box named only by tuning.LANDING_PARTS
 (banner, cta, carousel...) with prose of its own and not mostly links is printed
-(part()), and counts as the page when it is titled (an h1 to h3); the site's header, mostly links, goes from the page read whole
-(site_header()). A page declared a landing page keeps its cards in the choice
-(prune_cards()).
+(part()), and counts as the page when it is titled (an h1 to h3); the site's header,
+mostly links, goes from the page read whole (site_header()). A page declared a landing
+page keeps its cards in the choice (prune_cards()).
 """
 
 from __future__ import annotations
