@@ -267,3 +267,19 @@ def test_a_guide_path_says_documentation_only_beside_code() -> None:
     code = prose.replace("</article>", "<pre><code>tv --scan</code></pre></article>")
     assert extract(code, url=url, metadata=True).kind == "documentation"
     assert extract(prose, url="https://x.example/docs/tv", metadata=True).kind == "documentation"
+
+
+def test_a_box_marked_nocontent_and_a_docbook_navheader_are_boilerplate() -> None:
+    from lxml import html as lxml_html
+
+    for cls in ("nocontent", "navheader"):
+        box = lxml_html.fragment_fromstring(f'<div class="{cls}"><p>Prev Up Next</p></div>')
+        assert negative_block(box, "div")
+    page = _manual(
+        f'<div class="navheader"><table><tr><td><a href="/p">Prev</a></td><th>Part II.'
+        f' Queries</th><td><a href="/n">Next</a></td></tr></table></div><p>{SENTENCE * 2}</p>'
+        '<div class="nocontent"><p>Except as otherwise noted, the content of this page is'
+        " licensed under a Creative Commons licence, and code samples under another.</p></div>"
+    )
+    text = extract_text(page)
+    assert "Part II" not in text and "licensed" not in text

@@ -267,8 +267,11 @@ NEGATIVE_WORDS = (
     "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
     "meta", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
     "visually-hidden", "screen-reader", "screen-reader-text", "most-read", "more-stories",
-    "author-bio", "jump-link", "see-also", "also-read",
+    "author-bio", "jump-link", "see-also", "also-read", "nocontent", "navheader",
 )
+# (`nocontent` is Google's mark for what its search leaves out of a page, on its
+# developer sites' feedback and licence boxes among others; `navheader` DocBook's row of
+# Prev, Up, Home and Next links over each page of a manual.)
 # fmt: on
 
 
