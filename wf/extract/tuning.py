@@ -182,6 +182,10 @@ CARD_SCAN = 300
 # A box named as a pager (pagination, pager) that holds more text than this holds the
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400
+# A web component (a custom element) named as boilerplate is dropped when it holds no
+# more text than this: a feedback widget, a licence line, a table of contents; a bigger
+# one may frame the page (wf.extract.kinds.docs).
+COMPONENT_TEXT_MAX = 2000
 
 # A chosen box named for questions and answers or as an accordion (a class or id token,
 # camelCase and snake_case split into words) on a page that declares no kind is a
