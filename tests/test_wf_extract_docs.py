@@ -288,19 +288,21 @@ def test_a_box_marked_nocontent_and_a_docbook_navheader_are_boilerplate() -> Non
 def test_a_web_component_named_as_boilerplate_is_left_out() -> None:
     # Google's developer sites: <devsite-content-footer class="nocontent"> holds the
     # licence line and "Last updated"; the block walks know no such tag and looked through.
+    # (A documentation page's rule: its path says so.)
     page = _manual(
         f"<p>{SENTENCE * 2}</p><site-content-footer class='nocontent'><p>Except as otherwise"
         " noted, the content of this page is licensed under a Creative Commons licence.</p>"
         "<p>Last updated 2025-12-18 UTC.</p></site-content-footer>"
     )
-    text = extract_text(page)
+    url = "https://x.example/docs/queries"
+    text = extract_text(page, url=url)
     assert "licensed" not in text and "Last updated" not in text
     assert text.count("first iterated") == 5
     # A component not so named, or one that holds more than a widget, is read.
     kept = page.replace("class='nocontent'", "class='page-part'")
-    assert "Last updated" in extract_text(kept)
+    assert "Last updated" in extract_text(kept, url=url)
     big = page.replace("Last updated", SENTENCE * 30 + "Last updated")
-    assert "Last updated" in extract_text(big)
+    assert "Last updated" in extract_text(big, url=url)
 
 
 def test_a_hashed_css_in_js_class_names_nothing() -> None:

@@ -211,15 +211,14 @@ def _extract(
     jsonld: list[str] | None = None if full else []
     og: dict[str, str] = {}
     parse.clean(root, main=not full, jsonld=jsonld, og=og, keep=keep)
-    if not full:
-        from wf.extract.kinds.docs import drop_named_components
-
-        drop_named_components(root)
     declared = None
     if jsonld is not None:
         declared = _declared(
             root, microdata, url, jsonld, og.get("og:type", ""), "article:published_time" in og
         )
+        from wf.extract.kinds import docs
+
+        docs.tidy(root, declared)
     body = root.find("body")
     if body is None:
         body = root
