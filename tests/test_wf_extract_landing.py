@@ -175,3 +175,20 @@ def test_a_thin_choice_widened_to_the_page_keeps_its_parts():
     text = extract(html, url="https://quay.example/").text
     assert "three coasts" in text and "sends a plan" in text
     assert "Terms" not in text and "About" not in text
+
+
+def test_hidden_tab_panels_are_a_landing_pages_sections():
+    # Each feature's panel is hidden until its tab is clicked; all are the page's text.
+    tabs = "<div role='tablist'><button role='tab'>Tides</button><button role='tab'>Divers</button></div>"
+    html = page(
+        NAV
+        + "<main><h1>Quay services</h1><section>"
+        + tabs
+        + f"<div role='tabpanel'><h3>Tides</h3><p>{PROSE}</p></div>"
+        f"<div role='tabpanel' hidden><h3>Divers</h3><p>{OTHER}</p></div>"
+        "<div class='faq-answer' hidden><p>Closed answers are not printed here.</p></div>"
+        "</section></main>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and OTHER in text
+    assert "Closed answers" not in text

@@ -400,7 +400,7 @@ def _drop_hidden(root: Any) -> None:
             continue
         else:
             el = hit.getparent()
-        if el.tag not in ("html", "body") and _is_hidden(el):
+        if el.tag not in ("html", "body") and _is_hidden(el) and not _tab_panel(el):
             hidden[el] = None
     if not hidden:
         return
@@ -438,6 +438,14 @@ def _mostly(part: float, root: Any, length: Any) -> bool:
             if not tries:
                 break
     return bool(part > 0.75 * length(root))
+
+
+def _tab_panel(el: Any) -> bool:
+    """A tab's panel (role tabpanel): hidden until its tab is clicked, yet one of a
+    page's sections (a landing page's features, a manual's example in each language),
+    shown to a reader who clicks. A hidden accordion's answer or menu stays hidden: the
+    pages print those closed more often than not."""
+    return bool(el.get("role") == "tabpanel")
 
 
 def _is_hidden(el: Any) -> bool:
