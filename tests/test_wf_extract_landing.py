@@ -192,3 +192,14 @@ def test_hidden_tab_panels_are_a_landing_pages_sections():
     text = extract(html, url="https://quay.example/services").text
     assert PROSE in text and OTHER in text
     assert "Closed answers" not in text
+
+
+def test_a_hidden_tab_panel_that_repeats_another_stays_hidden():
+    # Placeholders the scripts fill: the same text in every panel is printed once.
+    panel = f"<div role='tabpanel' hidden><p>{OTHER}</p></div>"
+    html = page(
+        NAV + f"<main><h1>Quay services</h1><section><p>{PROSE}</p>"
+        f"<div role='tabpanel'><p>{OTHER}</p></div>{panel}{panel}</section></main>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert text.count(OTHER) == 1

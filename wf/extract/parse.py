@@ -391,6 +391,7 @@ def _drop_hidden(root: Any) -> None:
 
     hidden: dict[Any, None] = {}
     style_hidden = _hides
+    panels: set[Any] | None = None  # the tab panels read as shown, found when first needed
     for hit in _xpath(_HIDDEN_XPATH)(root):
         if isinstance(hit, etree._Element):
             el = hit
@@ -400,8 +401,14 @@ def _drop_hidden(root: Any) -> None:
             continue
         else:
             el = hit.getparent()
-        if el.tag not in ("html", "body") and _is_hidden(el) and not _tab_panel(el):
-            hidden[el] = None
+        if el.tag in ("html", "body") or not _is_hidden(el):
+            continue
+        if el.get("role") == "tabpanel":
+            if panels is None:
+                panels = _tab_panels(root)
+            if el in panels:
+                continue
+        hidden[el] = None
     if not hidden:
         return
     # Some pages hide their whole content until a script reveals it; a browser with
@@ -440,12 +447,30 @@ def _mostly(part: float, root: Any, length: Any) -> bool:
     return bool(part > 0.75 * length(root))
 
 
-def _tab_panel(el: Any) -> bool:
-    """A tab's panel (role tabpanel): hidden until its tab is clicked, yet one of a
-    page's sections (a landing page's features, a manual's example in each language),
-    shown to a reader who clicks. A hidden accordion's answer or menu stays hidden: the
-    pages print those closed more often than not."""
-    return bool(el.get("role") == "tabpanel")
+# Tab panels read at most: a bound on the text a page of many thousands copies.
+_TAB_PANELS = 200
+
+
+def _tab_panels(root: Any) -> set[Any]:
+    """The tab panels (role tabpanel) read as shown though hidden: each is hidden until
+    its tab is clicked, yet one of the page's sections (a landing page's features, a
+    manual's example in each language). A panel whose text repeats an earlier panel's (a
+    placeholder the scripts fill) stays hidden, and so does one inside another (the outer
+    one decides). A hidden accordion's answer or menu stays hidden: the pages print those
+    closed more often than not."""
+    text = _xpath("normalize-space()")
+    seen: set[str] = set()
+    shown: set[Any] = set()
+    for n, el in enumerate(_xpath("//*[@role='tabpanel']")(root)):
+        if n >= _TAB_PANELS:
+            break
+        if any(a.get("role") == "tabpanel" for a in el.iterancestors()):
+            continue
+        words = str(text(el))
+        if words not in seen:
+            seen.add(words)
+            shown.add(el)
+    return shown
 
 
 def _is_hidden(el: Any) -> bool:
