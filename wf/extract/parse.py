@@ -403,8 +403,8 @@ def _drop_hidden(root: Any) -> None:
             el = hit.getparent()
         if el.tag in ("html", "body") or not _is_hidden(el):
             continue
-        if el.get("role") == "tabpanel":
-            parent = el.getparent()
+        parent = el.getparent()
+        if parent is not None and el.get("role") == "tabpanel":
             if parent not in panels:
                 panels[parent] = _tab_panels(parent)
             if el in panels[parent]:
