@@ -152,7 +152,7 @@ def walk(
     for event, el in walker:
         if event == "start":
             tag = el.tag
-            if tag in block:
+            if tag in block or (tag.__class__ is str and "-" in tag and custom_block(el)):
                 if deadline is not None and not len(blocks) & 1023:
                     check_time(deadline)
                 if skip_boilerplate:
@@ -205,6 +205,18 @@ def walk(
     for f in frames:  # never left open, but a subtree's end must hold whatever happens
         f.end = len(blocks)
     return blocks
+
+
+def custom_block(el: Any) -> bool:
+    """Whether a custom element (a web component's tag, named with a hyphen) is a box:
+    it holds a block or another custom element. New Reddit writes each post and comment
+    as one (`<shreddit-comment>` around the comment's `<div>`s), and nests its replies
+    in it; one that holds only inline content (a time, a button) stays inline."""
+    for child in el:
+        tag = child.tag
+        if tag.__class__ is str and (tag in BLOCK or "-" in tag):
+            return True
+    return False
 
 
 def _titles_teaser(heading: BlockRecord) -> bool:

@@ -270,6 +270,25 @@ def _profile_name(own: list[Any]) -> tuple[Any, str]:
     return None, ""
 
 
+def _attribute_author(post: Any, own: list[Any]) -> tuple[Any, str]:
+    """(element, name) of a post that names its author in an attribute of its own box
+    (tuning.POST_AUTHOR_ATTRIBUTES: a web component's data, `<shreddit-comment
+    author="ann">`, or a board's `data-author`), its element the first link in the post
+    that shows the name alone (the profile's link, printed once); (None, "") when
+    there is none."""
+    name = ""
+    for attribute in tuning.POST_AUTHOR_ATTRIBUTES:
+        name = " ".join((post.get(attribute) or "").split())
+        if name:
+            break
+    if not name or len(name) > tuning.BYLINE_MAX:
+        return None, ""
+    for el in islice(own, tuning.MARK_SCAN):
+        if el.tag == "a" and _text(el) == name:
+            return el, name
+    return None, name
+
+
 def _find(post: Any) -> tuple[Any, str, Any, str]:
     """(author's element, author, date's element, date); elements None when not shown
     (or, for the author, when their box is not theirs alone)."""
@@ -290,6 +309,8 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
                     break
     if declared is None and author_el is None:
         author_el, author = _profile_name(own)
+    if declared is None and author_el is None:
+        author_el, author = _attribute_author(post, own)
     if declared is None and author_el is not None:
         split = _split_tail(author)  # the author's box ends in the date
         if split is not None and split[0]:
