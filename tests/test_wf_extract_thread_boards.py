@@ -281,3 +281,89 @@ def test_a_post_named_for_no_author_gets_the_term_of_its_profile():
     lines = extract(html, url="https://board.example/viewtopic.php?id=31").text.split("\n")
     assert "ann, 2025-11-01 15:14:37" in lines and "cy, 2025-11-03 15:14:37" in lines
     assert "Term" in lines
+
+
+def _shreddit(tag: str, author: str, minute: int, words: str, inner: str = "") -> str:
+    # New Reddit: each post and comment a web component that names its author in an
+    # attribute; the time shown short; the replies nested in the comment they answer.
+    when = f"2024-03-02T10:{minute:02d}:00.000Z"
+    slot = "post" if tag == "shreddit-post" else "comment"
+    return (
+        f"<{tag} author='{author}' created='{when}' score='9'><div slot='commentMeta'>"
+        f"<faceplate-hovercard><a href='/user/{author}/'>{author}</a></faceplate-hovercard>"
+        f" <a href='/c/{minute}/'><faceplate-timeago ts='{when}'><time datetime='{when}'>"
+        f"1y ago</time></faceplate-timeago></a></div><div slot='{slot}' "
+        f"id='t1_{minute}-{slot}-rtjson-content' class='md'><p>{words}</p></div>"
+        "<shreddit-comment-action-row><button>Reply</button><button>Share</button>"
+        f"</shreddit-comment-action-row>{inner}</{tag}>"
+    )
+
+
+def _reddit(head: str) -> str:
+    reply = _shreddit("shreddit-comment", "ann", 40, f"Nested reply. {PROSE}")
+    comments = _shreddit(
+        "shreddit-comment", "ben", 2, f"First comment. {PROSE}", reply
+    ) + _shreddit("shreddit-comment", "cy", 50, f"Second comment. {PROSE}")
+    question = _shreddit("shreddit-post", "ann", 1, f"The question. {PROSE} {PROSE}")
+    return page(
+        head,
+        f"<shreddit-app>{NAV}<main>{question}<shreddit-comment-tree>{comments}"
+        "</shreddit-comment-tree></main></shreddit-app>",
+    )
+
+
+def test_new_reddit_posts_and_comments_are_custom_elements():
+    html = _reddit(ld({"@type": "DiscussionForumPosting"}))
+    found = extract(html, url="https://social.example/r/boats/comments/abc/tides/")
+    lines = [line for line in found.text.split("\n") if line]
+    assert found.kind == "thread"
+    # Every post and comment, the reply nested in the first, each after its own line.
+    assert lines[lines.index("ben, 1y ago") + 1].startswith("First comment.")
+    assert lines.index("ann, 1y ago", 1) == lines.index(f"Nested reply. {PROSE}") - 1
+    assert lines[lines.index("cy, 1y ago") + 1].startswith("Second comment.")
+    assert "Share" not in lines and lines.count("ben") == 0
+
+
+def test_custom_elements_are_boxes_in_a_threads_walk_only():
+    from wf.extract.parse import parse
+    from wf.extract.records import walk
+
+    root = parse(
+        "<html><body><x-post><div><p>Words.</p></div><x-when><time>1y ago</time></x-when>"
+        "</x-post></body></html>"
+    )
+    body = root.find("body")
+    assert [b.tag for b in walk(body, custom=True)] == ["body", "x-post", "div", "p"]
+    assert [b.tag for b in walk(body)] == ["body", "div", "p"]
+
+
+def test_a_threads_path_names_a_page_that_declares_no_kind():
+    html = _reddit("<meta property='og:type' content='website'>")
+    found = extract(html, url="https://social.example/r/boats/comments/abc/tides/")
+    assert found.kind == "thread" and "Second comment." in found.text
+    # Elsewhere the article rule chooses, its comments named as boilerplate; so on a
+    # news site's tag page at /topic/.
+    for path in ("r/boats/about/abc/tides/", "topic/tides/"):
+        assert "Second comment." not in extract(html, url=f"https://x.example/{path}").text
+
+
+def test_a_note_of_edits_written_inline_leaves_the_post():
+    def body(n: int) -> str:
+        note = (
+            f"<span class='light'><strong>Edited <time datetime='2025-08-26'>August 2{n}"
+            "</time> by ann</strong><br>fixed a typo</span>"
+        )
+        words = f"<p>Post {n}. {PROSE}</p><p>Edited photos need a calibrated screen.</p>"
+        return words + (note if n < 3 else "")
+
+    posts = "".join(
+        f"<article class='cPost'><aside class='author'><a class='username' href='/u/{n}'>"
+        f"user{n}</a></aside><div class='cPost_content'><time>Aug {n}</time>"
+        f"<div class='richText'>{body(n)}</div></div></article>"
+        for n in range(1, 4)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    text = extract(html, url="https://forum.example/topic/9-lenses/").text
+    assert "Post 1." in text and "Post 3." in text
+    assert "Edited August" not in text and "fixed a typo" not in text
+    assert text.count("Edited photos need a calibrated screen.") == 3

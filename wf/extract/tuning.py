@@ -353,6 +353,9 @@ POST_EDITED = (
     r"|modificato da)"
 )
 EDIT_NOTE_MAX = 160
+# How such a note's first words start, read before the note is read whole: an inline note
+# (Invision's "<strong>Edited <time>August 26</time> by ann</strong>") is looked for so.
+POST_EDITED_START = r"\s*(?:last edited|edited|zuletzt|bearbeitet|derni|modifi|editado|[uú]ltima)"
 # A reply's title, the topic's with a prefix ("Re: Tide tables", German "AW:"): a heading
 # so begun inside a thread is no part of the post.
 POST_REPLY_TITLE = r"(?:re|aw|sv|vs|rif|odp)\s*:"

@@ -209,11 +209,15 @@ def _cut_short(
             b.link = sum(size(a) for a in b.el.iter("a"))
 
 
+_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+
+
 def _nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRecord]:
     """The replies nested in the posts (New Reddit's and old Reddit's comment trees): boxes
     inside a post of the posts' tag and first class word, or a custom element's tag
-    alone (a classless <div> in a post is no reply), that show their author or date. Each
-    gets its line of author and date; the posts' own rules leave them in their post."""
+    alone (a classless <div> in a post is no reply), that show their author or date and
+    are not named for a quote. Each gets its line of author and date; the posts' own
+    rules leave them in their post."""
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
 
@@ -225,7 +229,8 @@ def _nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRe
     found = []
     for post in posts if shapes else []:
         for b in blocks[post.index + 1 : post.end]:
-            if b.text > b.own and key(b) in shapes and marked(b):
+            quote = _QUOTE.search(b.el.get("class") or "")  # "post quote": the quoted's
+            if b.text > b.own and key(b) in shapes and not quote and marked(b):
                 found.append(b)
     return found
 
@@ -297,39 +302,26 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
     best = analysis.best_index
     box_el = None
     few = best < 0
-    asked = False
     if best >= 0 and blocks[best].good >= THIN_PROSE:
         found = _posts_box(blocks)
         if found is None:
             return analysis
-        # The article rule chose one of the posts or the box that holds them all, or the
-        # question above them (_asked); a choice beside them (a product's description
-        # above its reviews) stands.
-        box = blocks[found[0]]
-        inside = box.index <= best < box.end or best <= box.index < blocks[best].end
-        first = [] if inside else _asked(blocks, found[0], best)
-        if not (inside or first):
-            return analysis
-        posts = first + found[1]
-        few = not _plain(blocks, posts)
-        # Beside a choice that stood out, a topic of few replies holds no <h1>: an
+        few = not _plain(blocks, found[1])
+        # Beside a choice that stood out, a topic of few posts holds no <h1>: an
         # article's head is a box of its own beside its body, of their shape.
-        if few and (not _plain(blocks, posts, few=True) or _headed(found[1])):
+        if few and (not _plain(blocks, found[1], few=True) or _headed(found[1])):
             return analysis
-        box_el, asked = box.el, bool(first)
-    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few, asked=asked)
+        # The article rule chose one of the posts or the box that holds them all: a
+        # choice beside them (a product's description above its reviews) stands.
+        box = blocks[found[0]]
+        if not (box.index <= best < box.end or best <= box.index < blocks[best].end):
+            return analysis
+        box_el = box.el
+    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few)
     if taken is None:
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
     return taken
-
-
-def _asked(blocks: list[BlockRecord], index: int, best: int) -> list[BlockRecord]:
-    """The posts above the posts' box (index) the thread would take in (_grow,
-    _first_posts) when the article rule's choice is inside one of them: the question,
-    signed, above its answers (New Reddit's post above its comment tree); else none."""
-    first = _first_posts(blocks, index, _grow(blocks, index))
-    return first if any(b.index <= best < b.end for b in first) else []
 
 
 def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
@@ -358,25 +350,21 @@ def choose(
     plain: bool = False,
     box_el: Any = None,
     few: bool = False,
-    asked: bool = False,
 ) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
-    page that declares none (_plain, `few` passed on, and with the question above them
-    when `asked`), in `box_el` when it is given (the box the article rule's blocks showed
-    them in)."""
+    page that declares none (_plain, `few` passed on), in `box_el` when it is given (the
+    box the article rule's blocks showed them in)."""
     from wf.extract.records import Analysis, aggregate, walk
 
-    blocks = walk(body, skip_boilerplate=False, deadline=deadline)
+    blocks = walk(body, skip_boilerplate=False, deadline=deadline, custom=True)
     if not blocks:
         return None
     aggregate(blocks, set(), gm)
     found = _posts_box(blocks)
-    shown = found is not None and (not plain or box_el in (None, blocks[found[0]].el))
-    if found is not None and shown and plain:
-        first = _first_posts(blocks, found[0], _grow(blocks, found[0])) if asked else []
-        shown = _plain(blocks, first + found[1], few)
-    if found is None or not shown:
+    if found is None or (
+        plain and (not _plain(blocks, found[1], few) or box_el not in (None, blocks[found[0]].el))
+    ):
         if not plain:  # a declared thread without posts; the look on every other page stays quiet
             trace.trace("extract: thread: no posts of one shape found")
         return None
@@ -397,6 +385,7 @@ def choose(
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     quotes = tidy.drop_repeats(posts)
     tidy.drop_titles(blocks[box].el)
+    tidy.drop_edit_notes(blocks[box].el)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
         "%d cut down to their body, %d quotes of the posts above dropped; the content is <%s>",
