@@ -367,3 +367,34 @@ def test_a_note_of_edits_written_inline_leaves_the_post():
     assert "Post 1." in text and "Post 3." in text
     assert "Edited August" not in text and "fixed a typo" not in text
     assert text.count("Edited photos need a calibrated screen.") == 3
+
+
+def _old_reddit_comment(n: int, author: str, words: str, children: str = "") -> str:
+    # Old Reddit: a comment's tagline (its collapse control, author, score, time) above
+    # its body, its buttons below, its replies nested in its `child` box.
+    return (
+        f"<div class='thing comment' id='thing_t1_{n}' data-author='{author}'><div "
+        "class='midcol'><div class='arrow up'></div></div><div class='entry'><p class="
+        f"'tagline'><a href='#' class='expand'>[–]</a><a href='/user/{author}' class="
+        f"'author'>{author}</a> <span class='score'>5 points</span> <time datetime="
+        f"'2024-03-02T10:0{n}:00'>1 year ago</time></p><form class='usertext'><div "
+        f"class='usertext-body'><div class='md'><p>{words}</p></div></div></form><ul "
+        "class='flat-list buttons'><li><a href='#'>permalink</a></li><li><a href='#'>"
+        f"reply</a></li></ul></div><div class='child'>{children}</div></div>"
+    )
+
+
+def test_a_reply_nested_in_a_comment_gets_its_line_and_loses_its_tagline():
+    reply = _old_reddit_comment(2, "ann", f"Nested reply. {PROSE}")
+    comments = "".join(
+        _old_reddit_comment(n, who, f"Comment {n}. {PROSE}", reply if n == 1 else "")
+        for n, who in ((1, "ben"), (3, "cy"), (4, "dee"))
+    )
+    html = page(
+        "<meta property='og:type' content='website'>",
+        NAV + f"<div class='commentarea'><div class='sitetable nested'>{comments}</div></div>",
+    )
+    found = extract(html, url="https://old.example/r/boats/comments/abc/tides/")
+    lines = [line for line in found.text.split("\n") if line]
+    assert lines[lines.index("ann, 1 year ago") + 1] == f"Nested reply. {PROSE}"
+    assert lines[lines.index("dee, 1 year ago") + 1] == f"Comment 4. {PROSE}"

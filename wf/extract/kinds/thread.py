@@ -216,8 +216,8 @@ def _nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRe
     """The replies nested in the posts (New Reddit's and old Reddit's comment trees): boxes
     inside a post of the posts' tag and first class word, or a custom element's tag
     alone (a classless <div> in a post is no reply), that show their author or date and
-    are not named for a quote. Each gets its line of author and date; the posts' own
-    rules leave them in their post."""
+    are not named for a quote. Each gets its line of author and date and is cut down to
+    it and its body as a post is (_trim), in its post."""
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
 
@@ -373,13 +373,14 @@ def choose(
     box = _grow(blocks, index)
     from wf.extract.kinds import byline, tidy
 
+    replies = _nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
     short = _short(blocks, index, posts)
-    lines = sum(byline.add(post.el) for post in posts + short + _nested(blocks, posts))
+    lines = sum(byline.add(post.el) for post in posts + short + replies)
     names: set[tuple[str, str]] = set()
-    trimmed = sum(_trim(blocks, post, names) for post in posts)
+    trimmed = sum(_trim(blocks, post, names) for post in posts + replies)
     _cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
