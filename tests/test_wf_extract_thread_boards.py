@@ -398,3 +398,37 @@ def test_a_reply_nested_in_a_comment_gets_its_line_and_loses_its_tagline():
     lines = [line for line in found.text.split("\n") if line]
     assert lines[lines.index("ann, 1 year ago") + 1] == f"Nested reply. {PROSE}"
     assert lines[lines.index("dee, 1 year ago") + 1] == f"Comment 4. {PROSE}"
+
+
+def _profiled(who: str, n: int) -> str:
+    # An answer whose byline is a link to its author's profile and nothing else names them.
+    return (
+        f"<div class='answer'><div class='q-box'><a href='/profile/{who.replace(' ', '-')}'>"
+        f"{who}</a> <time>Mar {n}, 2024</time></div><div class='q-text'><p>Answer {n}. "
+        f"{PROSE} {PROSE}</p></div></div>"
+    )
+
+
+def test_a_post_named_for_no_author_gets_the_name_of_its_profile_link():
+    answers = "".join(
+        _profiled(who, n) for n, who in enumerate(("Ann Lee", "Ben Orr", "Cy Dee"), 1)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{answers}</main>")
+    lines = extract(html, url="https://answers.example/Why-tides").text.split("\n")
+    assert "Ann Lee, Mar 1, 2024" in lines and "Cy Dee, Mar 3, 2024" in lines
+
+
+def test_posts_shown_under_og_type_article_alone_are_read_as_a_thread():
+    answers = "".join(
+        _profiled(who, n) for n, who in enumerate(("Ann Lee", "Ben Orr", "Cy Dee", "Di Fox"), 1)
+    )
+    html = page(
+        "<meta property='og:type' content='article'>",
+        NAV + f"<main><h1>Why do tides turn late?</h1><div>{answers}</div></main>",
+    )
+    found = extract(html, url="https://answers.example/Why-tides")
+    assert found.kind == "thread"
+    assert "Ben Orr, Mar 2, 2024" in found.text.split("\n")
+    # An article its JSON-LD declares stays the article rule's, its boxes as they are.
+    declared = html.replace("<title>T</title>", "<title>T</title>" + ld({"@type": "Article"}))
+    assert "Ben Orr, Mar 2, 2024" not in extract(declared, url="https://answers.example/x").text

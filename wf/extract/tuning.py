@@ -148,6 +148,8 @@ PRODUCT_POLICY_LABEL = r"title|heading|header|label|toggle|trigger|summary|accor
 # A post shows who wrote it or when: a <time>, or a box named for its author or date. A
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).
+# A link to a person's page, by its path: a post's author when nothing names one.
+POST_PROFILE_PATH = r"/(?:profile|profiles|users?|members?|u|people|author)/[^/?#]"
 POST_AUTHOR_ATTRIBUTES = ("author", "data-author")  # a post box's own attribute naming its author
 POST_MARK = r"author|user|byline|poster|member|date|time|meta|avatar"
 MARK_SCAN = 400  # elements of a post looked at for its mark

@@ -289,6 +289,21 @@ def _attribute_author(post: Any, own: list[Any]) -> tuple[Any, str]:
     return None, name
 
 
+_PROFILE = re.compile(tuning.POST_PROFILE_PATH, re.IGNORECASE)
+
+
+def _profile_link(own: list[Any]) -> tuple[Any, str]:
+    """(element, name) of a post named for no author whose first link to a person's page
+    (tuning.POST_PROFILE_PATH: /profile/, /users/, /members/) shows a name, among its first
+    elements: Quora's and many a board's byline is such a link and nothing else."""
+    for el in islice(own, tuning.MARK_SCAN):
+        if el.tag == "a" and _PROFILE.search(el.get("href") or ""):
+            text = _text(el)
+            if text and len(text) <= tuning.BYLINE_MAX:
+                return el, text
+    return None, ""
+
+
 def _find(post: Any) -> tuple[Any, str, Any, str]:
     """(author's element, author, date's element, date); elements None when not shown
     (or, for the author, when their box is not theirs alone)."""
@@ -311,6 +326,8 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
         author_el, author = _profile_name(own)
     if declared is None and author_el is None:
         author_el, author = _attribute_author(post, own)
+    if declared is None and author_el is None:
+        author_el, author = _profile_link(own)
     if declared is None and author_el is not None:
         split = _split_tail(author)  # the author's box ends in the date
         if split is not None and split[0]:

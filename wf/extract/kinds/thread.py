@@ -324,6 +324,29 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
     return taken
 
 
+def shown(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
+    """On a page declared something else (og:type article, which forum software writes
+    on every topic) whose chosen box the structure shows to be a thread: the thread's own
+    rule, when the box of the posts it finds is in that box or holds it (each post then
+    gets its line of author and date); else the article rule's choice."""
+    if analysis.best is None:
+        return analysis
+    taken = choose(body, deadline, gm, near=analysis.best)
+    if taken is None:
+        return analysis
+    trace.trace("extract: thread: the posts the structure showed read by the thread's rule")
+    return taken
+
+
+def _related(el: Any, other: Any) -> bool:
+    """Whether one element is the other or holds it."""
+    if el is other:
+        return True
+    return any(a is other for a in el.iterancestors()) or any(
+        a is el for a in other.iterancestors()
+    )
+
+
 def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
     """The posts the content grew to take in above the posts' box (a question above its
     answers): the boxes beside the way up that hold prose and show their author or date."""
@@ -350,11 +373,13 @@ def choose(
     plain: bool = False,
     box_el: Any = None,
     few: bool = False,
+    near: Any = None,
 ) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
     page that declares none (_plain, `few` passed on), in `box_el` when it is given (the
-    box the article rule's blocks showed them in)."""
+    box the article rule's blocks showed them in); only when their box holds `near` or
+    is in it, when it is given. The page is not touched until the posts are taken."""
     from wf.extract.records import Analysis, aggregate, walk
 
     blocks = walk(body, skip_boilerplate=False, deadline=deadline, custom=True)
@@ -369,6 +394,8 @@ def choose(
             trace.trace("extract: thread: no posts of one shape found")
         return None
     index, posts = found
+    if near is not None and not _related(blocks[index].el, near):
+        return None
     count = len(posts)
     box = _grow(blocks, index)
     from wf.extract.kinds import byline, tidy
