@@ -432,3 +432,17 @@ def test_posts_shown_under_og_type_article_alone_are_read_as_a_thread():
     # An article its JSON-LD declares stays the article rule's, its boxes as they are.
     declared = html.replace("<title>T</title>", "<title>T</title>" + ld({"@type": "Article"}))
     assert "Ben Orr, Mar 2, 2024" not in extract(declared, url="https://answers.example/x").text
+
+
+def test_a_post_named_for_no_author_gets_the_name_above_its_date():
+    # A header drawn with generated class names: the name's box, then the date's.
+    posts = "".join(
+        f"<div class='sc-k{n}'><div class='sc-a'><div class='sc-b'>{who}</div><div "
+        f"class='sc-c'>28/11/2025 at 7:2{n} pm</div></div><div class='sc-d'><p>Reply {n}. "
+        f"{PROSE}</p></div></div>"
+        for n, who in ((1, "Otter B(197)"), (2, "Indi I(164)"), (3, "Elle D(111)"))
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    lines = extract(html, url="https://chat.example/coffeehouse/early-years/").text.split("\n")
+    assert "Indi I(164), 28/11/2025 at 7:22 pm" in lines
+    assert lines.count("Indi I(164)") == 0
