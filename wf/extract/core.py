@@ -216,6 +216,9 @@ def _extract(
         declared = _declared(
             root, microdata, url, jsonld, og.get("og:type", ""), "article:published_time" in og
         )
+        from wf.extract.kinds import docs
+
+        docs.tidy(root, declared)
     body = root.find("body")
     if body is None:
         body = root

@@ -190,6 +190,10 @@ CARD_SCAN = 300
 # A box named as a pager (pagination, pager) that holds more text than this holds the
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400
+# A web component (a custom element) named as boilerplate is dropped when it holds no
+# more text than this: a feedback widget, a licence line, a table of contents; a bigger
+# one may frame the page (wf.extract.kinds.docs).
+COMPONENT_TEXT_MAX = 2000
 
 # A chosen box named for questions and answers or as an accordion (a class or id token,
 # camelCase and snake_case split into words) on a page that declares no kind is a
@@ -275,8 +279,11 @@ NEGATIVE_WORDS = (
     "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
     "meta", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
     "visually-hidden", "screen-reader", "screen-reader-text", "most-read", "more-stories",
-    "author-bio", "jump-link", "see-also", "also-read",
+    "author-bio", "jump-link", "see-also", "also-read", "nocontent", "navheader",
 )
+# (`nocontent` is Google's mark for what its search leaves out of a page, on its
+# developer sites' feedback and licence boxes among others; `navheader` DocBook's row of
+# Prev, Up, Home and Next links over each page of a manual.)
 # fmt: on
 
 

@@ -9,7 +9,7 @@ second opinion (listing.py: the page's list over a thin choice), then the landin
 (landing.py: a choice holding under half the page's prose on a page that declares no
 article is one section, and so is a chosen FAQ beside other text; the page is read whole
 without its named boilerplate; a listing whose list went unseen under a thin choice is
-read so too). Each
+read so too). Documentation prunes by docs.py's rule: its linked list items stay. Each
 rule says in one `-v` line why it took or left the choice.
 """
 
@@ -71,6 +71,10 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         prune = listing.prune
     elif kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
         prune = landing.prune_cards
+    elif kind == tuning.DOCUMENTATION and analysis.best is not None and not analysis.lenient:
+        from wf.extract.kinds import docs
+
+        prune = docs.prune
     wide = landing.prune_whole
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
