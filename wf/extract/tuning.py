@@ -78,6 +78,11 @@ DOC_PATHS = frozenset(
 # site's /guides/): they say documentation only on a page that shows code (a <pre> or a
 # <code>).
 DOC_PATHS_WITH_CODE = frozenset(("guide", "guides", "learn", "tutorial"))
+# Path segments of a thread's own page, read as DOC_PATHS are: forum software and social
+# sites name a topic's page so (Reddit's /r/x/comments/id/, XenForo's /threads/, Stack
+# Exchange's /questions/, phpBB's and vBulletin's scripts) and declare no thread on some.
+# Not /topic/ nor /t/: news sites and shops name their tag pages so.
+THREAD_PATHS = frozenset(("comments", "threads", "questions", "viewtopic.php", "showthread.php"))
 JSONLD_MAX = 200_000  # characters of one JSON-LD script read (a catalogue can be huge)
 JSONLD_SCRIPTS = 20  # scripts read per page
 
@@ -143,6 +148,9 @@ PRODUCT_POLICY_LABEL = r"title|heading|header|label|toggle|trigger|summary|accor
 # A post shows who wrote it or when: a <time>, or a box named for its author or date. A
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).
+# A link to a person's page, by its path: a post's author when nothing names one.
+POST_PROFILE_PATH = r"/(?:profile|profiles|users?|members?|u|people|author)/[^/?#]"
+POST_AUTHOR_ATTRIBUTES = ("author", "data-author")  # a post box's own attribute naming its author
 POST_MARK = r"author|user|byline|poster|member|date|time|meta|avatar"
 MARK_SCAN = 400  # elements of a post looked at for its mark
 MARK_POSTS = 12  # posts of a group looked at for their marks
@@ -354,6 +362,9 @@ POST_EDITED = (
     r"|modificato da)"
 )
 EDIT_NOTE_MAX = 160
+# How such a note's first words start, read before the note is read whole: an inline note
+# (Invision's "<strong>Edited <time>August 26</time> by ann</strong>") is looked for so.
+POST_EDITED_START = r"\s*(?:last edited|edited|zuletzt|bearbeitet|derni|modifi|editado|[uú]ltima)"
 # A reply's title, the topic's with a prefix ("Re: Tide tables", German "AW:"): a heading
 # so begun inside a thread is no part of the post.
 POST_REPLY_TITLE = r"(?:re|aw|sv|vs|rif|odp)\s*:"

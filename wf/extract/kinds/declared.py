@@ -135,7 +135,8 @@ def _product(obj: dict[str, Any]) -> dict[str, str]:
 
 def by_path(url: str | None, root: Any = None) -> str | None:
     """documentation when the URL's path names a documentation site's part (/docs/), or
-    a guide's (/learn/) on a page `root` that shows code."""
+    a guide's (/learn/) on a page `root` that shows code; thread when it names a
+    topic's page (tuning.THREAD_PATHS)."""
     if not url:
         return None
     from urllib.parse import urlsplit
@@ -153,6 +154,8 @@ def by_path(url: str | None, root: Any = None) -> str | None:
         and next(root.iter("pre", "code"), None) is not None
     ):
         return tuning.DOCUMENTATION
+    if parts & tuning.THREAD_PATHS:
+        return tuning.THREAD
     return None
 
 
