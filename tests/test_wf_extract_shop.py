@@ -262,3 +262,40 @@ def test_links_under_a_plain_heading_beside_the_cards_stay():
     assert "Story number 3 from the quay" in found.text
     assert "Index entry 2" in found.text
     assert found.kind == "listing"
+
+
+def paper(n: int) -> str:
+    return (
+        f"<dt><a href='/abs/{n}'>[{n}] paper:{n}00</a> [ <a href='/pdf/{n}'>pdf</a> ]</dt>"
+        f"<dd><div class='list-title'>Title: Tidal currents of the eastern quay, part {n}</div>"
+        f"<div class='list-authors'><a href='/a/{n}'>Ann Lee</a>, <a href='/b/{n}'>Ben Ng</a>"
+        "</div><div class='list-notes'>Notes: twelve pages, four figures, read at the pilots'"
+        " spring meeting on the eastern quay</div>"
+        f"<div class='list-subjects'>Subjects: Hydrography and harbours (h.{n})</div></dd>"
+    )
+
+
+PAPERS = (
+    "<html><head><title>Recent papers</title></head><body>"
+    "<div class='flex-wrap-footer'><header><a href='/'>Home</a></header>"
+    "<main><h1>Recent submissions</h1><dl id='articles'>"
+    + "".join(paper(n) for n in range(1, 9))
+    + "</dl></main><footer><a href='/terms'>Terms</a></footer></div></body></html>"
+)
+
+
+def test_a_definition_list_of_papers_naming_their_authors_is_a_listing():
+    # Each entry names its authors (a class "authors"), as a thread's posts do: a
+    # definition list's entries are a listing's items all the same.
+    found = extract(PAPERS, url="https://papers.example/list/recent", metadata=True)
+    assert found.kind == "listing"
+
+
+def test_a_list_in_the_main_box_of_a_wrapper_named_after_the_footer_is_the_list():
+    # The box that keeps the footer at the window's foot holds <main>: not a frame, and
+    # the list's items print whole, with the authors' names (links).
+    found = extract(PAPERS, url="https://papers.example/list/recent")
+    for n in range(1, 9):
+        assert f"eastern quay, part {n}" in found.text
+    assert found.text.count("Ann Lee") == 8
+    assert "Terms" not in found.text

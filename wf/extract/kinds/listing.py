@@ -41,6 +41,10 @@ def _framed(el: Any) -> bool:
     from wf.extract.names import named_by, never_content, pager
 
     while el is not None and el.tag not in ("body", "html"):
+        if el.tag == "main" or el.get("role") == "main":
+            # The page's main content: a frame's name above it is a layout wrapper's
+            # ("flex-wrap-footer", the box that keeps the footer at the window's foot).
+            return False
         if el.tag in tuning.LIST_FRAME_TAGS or never_content(el):
             return True
         if named_by(el, _FRAME) or pager(el):

@@ -59,6 +59,10 @@ def marked_el(box: Any) -> bool:
 def _shape(posts: list[BlockRecord], peers: list[BlockRecord], need: int) -> str | None:
     """thread for posts that show their authors, listing for cards, None for neither."""
     sample = posts[: tuning.MARK_POSTS]
+    if posts and posts[0].tag in ("dd", "dt"):
+        # A definition list's entries are a listing's items (a list of papers, each
+        # naming its authors), never a thread's posts.
+        return tuning.LISTING if len(peers) >= need else None
     if len(posts) >= need and sum(marked(p) for p in sample) * 2 > len(sample):
         return tuning.THREAD
     if len(posts) < need and len(peers) >= need:
