@@ -4,7 +4,7 @@ The kind's own rule finds the page's list independently of the article scoring: 
 largest group (by text) of tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it,
 outside the page's frame (nav, header, footer, asides, boxes named as menus or filters,
-pagers that hold no more than a pager)
+pagers that hold no more than a pager; read up to <main>, never above it)
 and outside boxes that are never content (comments, recommendations, consent), most of
 them not named as boilerplate themselves.
 It is also the second opinion on any page whose chosen block is thin against it (a list's

@@ -7,7 +7,7 @@ class (numbering tokens left out) that make most of the ancestor's text, enough 
 holding prose (tuning.SIBLINGS_MIN, or SIBLINGS_MIN_THREAD on a page declared a thread:
 a question and its one answer). The structure also names the kind when the page did not
 declare one: siblings with prose are posts (a thread), siblings of linked titles are
-cards (a listing).
+cards (a listing); a definition list's entries are a listing's items, whatever they name.
 """
 
 from __future__ import annotations
