@@ -299,3 +299,56 @@ def test_a_list_in_the_main_box_of_a_wrapper_named_after_the_footer_is_the_list(
         assert f"eastern quay, part {n}" in found.text
     assert found.text.count("Ann Lee") == 8
     assert "Terms" not in found.text
+
+
+def shelf_row(n: int) -> str:
+    return (
+        f"<tr><td class='number'>{n}</td><td><a class='title' href='/book/{n}'>"
+        f"Tide tables of the eastern quay, volume {n}</a><br>by <a href='/author/{n}'>"
+        f"Ann Lee</a><div>4.{n} average rating from {n}00 readers</div></td>"
+        "<td><div class='shelf'><form action='/shelf/add' method='post'>"
+        "<input type='hidden' name='book' value='1'><button type='submit'>Want to read"
+        "</button></form><div class='stars'>Rate this book <a href='#' class='star'>"
+        "1 of 5 stars</a><a href='#' class='star'>2 of 5 stars</a></div></div></td></tr>"
+    )
+
+
+def test_an_items_controls_go_and_its_title_and_text_stay():
+    # A form and buttons beside each item (shelve it, rate it) are what a reader does
+    # with the item, not what it is.
+    html = page(
+        "<main><h1>The best tide books</h1><table class='list'>"
+        + "".join(shelf_row(n) for n in range(1, 9))
+        + "</table></main>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://books.example/list/best")
+    assert found.kind == "listing"
+    for n in range(1, 9):
+        assert f"eastern quay, volume {n}" in found.text
+        assert f"4.{n} average rating" in found.text
+    assert "Want to read" not in found.text
+    assert "Rate this book" not in found.text
+    assert "of 5 stars" not in found.text
+
+
+def test_a_card_with_its_button_stays_whole():
+    # A card holds its linked title beside its button: the item itself, not its controls.
+    cards = "".join(
+        f"<tr class='card'><td><a href='/p/{n}'>Brass tide clock model {n}</a>"
+        f"<p>Hand made in Falmouth, {n + 10} cm</p><form action='/basket'>"
+        f"<input type='hidden' name='item' value='{n}'><button>Add to basket</button></form>"
+        "</td></tr>"
+        for n in range(1, 7)
+    )
+    html = page(
+        f"<main><h1>Clocks</h1><table class='cards'>{cards}</table></main>"
+        "<div><p>The shop on the quay opens at nine and shuts at six.</p></div>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://shop.example/clocks")
+    assert found.kind == "listing"
+    assert "shuts at six" not in found.text  # the list, not the page read whole
+    for n in range(1, 7):
+        assert f"Brass tide clock model {n}" in found.text
+        assert f"Falmouth, {n + 10} cm" in found.text

@@ -154,12 +154,40 @@ def _with_heading(blocks: list[BlockRecord], index: int) -> int:
 
 def prune(el: Any, b: BlockRecord) -> bool:
     """Inside a list: the frame goes (nav, asides, footers), items stay as they are, but
-    for the short lines of links beside a card's linked title (card_labels)."""
+    for the short lines of links beside a card's linked title (card_label) and the
+    forms beside an item's own text (controls)."""
     from wf.extract.names import STRUCTURAL_NEGATIVE, never_content
 
     if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" or never_content(el):
         return True
-    return card_label(el, b)
+    return card_label(el, b) or controls(el, b)
+
+
+# Buttons are gone by now (wf.extract.parse drops them); their form and fields stay.
+_CONTROLS = frozenset(("form", "input", "select", "textarea"))
+
+
+def controls(el: Any, b: BlockRecord) -> bool:
+    """A short box of an item's controls: a form ("Add to cart", "Want to read", a
+    rating's stars to click) with no heading and no link to another page: what a reader
+    does with the item, not what it is. A card holds its linked title and stays, form
+    and all. At most tuning.CARD_SCAN elements are read."""
+    from wf.extract.names import HEADING
+
+    if b.tag in HEADING or not 0 < b.text <= tuning.CONTROLS_MAX:
+        return False
+    found = False
+    for sub in islice(el.iter(), tuning.CARD_SCAN):
+        tag = sub.tag
+        if tag in _CONTROLS:
+            found = True
+        elif tag in HEADING:
+            return False
+        elif tag == "a":
+            href = (sub.get("href") or "").strip()
+            if href and not href.startswith(("#", "javascript:")):
+                return False
+    return found
 
 
 def card_label(el: Any, b: BlockRecord) -> bool:
