@@ -221,6 +221,27 @@ def test_a_listing_whose_items_are_all_links_is_read_whole_over_a_thin_choice():
     assert found.kind == "listing"
 
 
+def test_a_listing_read_whole_leaves_its_cards_labels_out():
+    # Linked headlines alone, each under its section's label: the listing rule sees no
+    # list and the page is read whole, without the labels as its list would be.
+    items = "".join(
+        f"<li class='story'><div class='label'><a href='/c/{n}'>Harbour desk {n}</a></div>"
+        f"<h3><a href='/s/{n}'>Headline number {n} about the eastern quay</a></h3></li>"
+        for n in range(1, 16)
+    )
+    html = page(
+        f"<main><h1>Latest stories</h1><ul class='stories'>{items}</ul></main>"
+        f"<div class='about'><p>{PROSE} {PROSE}</p></div>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://news.example/latest")
+    for n in range(1, 16):
+        assert f"Headline number {n} about the eastern quay" in found.text
+        assert f"Harbour desk {n}" not in found.text
+    assert "Privacy" not in found.text
+    assert found.kind == "listing"
+
+
 def test_a_cards_labels_of_links_go_and_its_title_and_text_stay():
     # Each card: a linked title, an excerpt, then its category and a "More like this"
     # link. The labels lead elsewhere: the card's title and text are its item.

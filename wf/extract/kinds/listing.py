@@ -164,6 +164,14 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 
 # Buttons are gone by now (wf.extract.parse drops them); their form and fields stay.
+def prune_whole(el: Any, b: BlockRecord) -> bool:
+    """A listing read whole: what a landing page read whole leaves out (its named
+    boilerplate, the site's header), and its cards' labels and controls as in a list."""
+    from wf.extract.kinds.landing import prune_whole
+
+    return prune_whole(el, b) or card_label(el, b) or controls(el, b)
+
+
 _CONTROLS = frozenset(("form", "input", "select", "textarea"))
 
 
