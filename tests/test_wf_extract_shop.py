@@ -221,6 +221,27 @@ def test_a_listing_whose_items_are_all_links_is_read_whole_over_a_thin_choice():
     assert found.kind == "listing"
 
 
+def test_a_listing_read_whole_leaves_its_cards_labels_out():
+    # Linked headlines alone, each under its section's label: the listing rule sees no
+    # list and the page is read whole, without the labels as its list would be.
+    items = "".join(
+        f"<li class='story'><div class='label'><a href='/c/{n}'>Harbour desk {n}</a></div>"
+        f"<h3><a href='/s/{n}'>Headline number {n} about the eastern quay</a></h3></li>"
+        for n in range(1, 16)
+    )
+    html = page(
+        f"<main><h1>Latest stories</h1><ul class='stories'>{items}</ul></main>"
+        f"<div class='about'><p>{PROSE} {PROSE}</p></div>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://news.example/latest")
+    for n in range(1, 16):
+        assert f"Headline number {n} about the eastern quay" in found.text
+        assert f"Harbour desk {n}" not in found.text
+    assert "Privacy" not in found.text
+    assert found.kind == "listing"
+
+
 def test_a_cards_labels_of_links_go_and_its_title_and_text_stay():
     # Each card: a linked title, an excerpt, then its category and a "More like this"
     # link. The labels lead elsewhere: the card's title and text are its item.
@@ -262,3 +283,93 @@ def test_links_under_a_plain_heading_beside_the_cards_stay():
     assert "Story number 3 from the quay" in found.text
     assert "Index entry 2" in found.text
     assert found.kind == "listing"
+
+
+def paper(n: int) -> str:
+    return (
+        f"<dt><a href='/abs/{n}'>[{n}] paper:{n}00</a> [ <a href='/pdf/{n}'>pdf</a> ]</dt>"
+        f"<dd><div class='list-title'>Title: Tidal currents of the eastern quay, part {n}</div>"
+        f"<div class='list-authors'><a href='/a/{n}'>Ann Lee</a>, <a href='/b/{n}'>Ben Ng</a>"
+        "</div><div class='list-notes'>Notes: twelve pages, four figures, read at the pilots'"
+        " spring meeting on the eastern quay</div>"
+        f"<div class='list-subjects'>Subjects: Hydrography and harbours (h.{n})</div></dd>"
+    )
+
+
+PAPERS = (
+    "<html><head><title>Recent papers</title></head><body>"
+    "<div class='flex-wrap-footer'><header><a href='/'>Home</a></header>"
+    "<main><h1>Recent submissions</h1><dl id='articles'>"
+    + "".join(paper(n) for n in range(1, 9))
+    + "</dl></main><footer><a href='/terms'>Terms</a></footer></div></body></html>"
+)
+
+
+def test_a_definition_list_of_papers_naming_their_authors_is_a_listing():
+    # Each entry names its authors (a class "authors"), as a thread's posts do: a
+    # definition list's entries are a listing's items all the same.
+    found = extract(PAPERS, url="https://papers.example/list/recent", metadata=True)
+    assert found.kind == "listing"
+
+
+def test_a_list_in_the_main_box_of_a_wrapper_named_after_the_footer_is_the_list():
+    # The box that keeps the footer at the window's foot holds <main>: not a frame, and
+    # the list's items print whole, with the authors' names (links).
+    found = extract(PAPERS, url="https://papers.example/list/recent")
+    for n in range(1, 9):
+        assert f"eastern quay, part {n}" in found.text
+    assert found.text.count("Ann Lee") == 8
+    assert "Terms" not in found.text
+
+
+def shelf_row(n: int) -> str:
+    return (
+        f"<tr><td class='number'>{n}</td><td><a class='title' href='/book/{n}'>"
+        f"Tide tables of the eastern quay, volume {n}</a><br>by <a href='/author/{n}'>"
+        f"Ann Lee</a><div>4.{n} average rating from {n}00 readers</div></td>"
+        "<td><div class='shelf'><form action='/shelf/add' method='post'>"
+        "<input type='hidden' name='book' value='1'><button type='submit'>Want to read"
+        "</button></form><div class='stars'>Rate this book <a href='#' class='star'>"
+        "1 of 5 stars</a><a href='#' class='star'>2 of 5 stars</a></div></div></td></tr>"
+    )
+
+
+def test_an_items_controls_go_and_its_title_and_text_stay():
+    # A form and buttons beside each item (shelve it, rate it) are what a reader does
+    # with the item, not what it is.
+    html = page(
+        "<main><h1>The best tide books</h1><table class='list'>"
+        + "".join(shelf_row(n) for n in range(1, 9))
+        + "</table></main>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://books.example/list/best")
+    assert found.kind == "listing"
+    for n in range(1, 9):
+        assert f"eastern quay, volume {n}" in found.text
+        assert f"4.{n} average rating" in found.text
+    assert "Want to read" not in found.text
+    assert "Rate this book" not in found.text
+    assert "of 5 stars" not in found.text
+
+
+def test_a_card_with_its_button_stays_whole():
+    # A card holds its linked title beside its button: the item itself, not its controls.
+    cards = "".join(
+        f"<tr class='card'><td><a href='/p/{n}'>Brass tide clock model {n}</a>"
+        f"<p>Hand made in Falmouth, {n + 10} cm</p><form action='/basket'>"
+        f"<input type='hidden' name='item' value='{n}'><button>Add to basket</button></form>"
+        "</td></tr>"
+        for n in range(1, 7)
+    )
+    html = page(
+        f"<main><h1>Clocks</h1><table class='cards'>{cards}</table></main>"
+        "<div><p>The shop on the quay opens at nine and shuts at six.</p></div>",
+        '<script type="application/ld+json">{"@type": "CollectionPage"}</script>',
+    )
+    found = extract(html, url="https://shop.example/clocks")
+    assert found.kind == "listing"
+    assert "shuts at six" not in found.text  # the list, not the page read whole
+    for n in range(1, 7):
+        assert f"Brass tide clock model {n}" in found.text
+        assert f"Falmouth, {n + 10} cm" in found.text

@@ -187,6 +187,9 @@ CARD_LEVELS = 4
 CARD_TEXT = 1500
 CARD_CHILDREN = 12
 CARD_SCAN = 300
+# Inside a list taken, a box of an item's controls (a form, buttons) without a heading or
+# a link to another page, this short at most, goes.
+CONTROLS_MAX = 300
 # A box named as a pager (pagination, pager) that holds more text than this holds the
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400

@@ -9,7 +9,8 @@ second opinion (listing.py: the page's list over a thin choice), then the landin
 (landing.py: a choice holding under half the page's prose on a page that declares no
 article is one section, and so is a chosen FAQ beside other text; the page is read whole
 without its named boilerplate; a listing whose list went unseen under a thin choice is
-read so too). Documentation prunes by docs.py's rule: its linked list items stay. Each
+read so too, without its cards' labels and forms). Documentation prunes by docs.py's
+rule: its linked list items stay. Each
 rule says in one `-v` line why it took or left the choice.
 """
 
@@ -59,7 +60,9 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     kind = analysis.kind or tuning.ARTICLE
     prune: Callable[[Any, BlockRecord], bool]
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
-    if whole:
+    if whole and kind == tuning.LISTING:
+        prune = listing.prune_whole
+    elif whole:
         prune = landing.prune_whole
     elif kind == tuning.THREAD and analysis.best is not None:
         from wf.extract.kinds import thread

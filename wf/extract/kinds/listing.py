@@ -4,7 +4,7 @@ The kind's own rule finds the page's list independently of the article scoring: 
 largest group (by text) of tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it,
 outside the page's frame (nav, header, footer, asides, boxes named as menus or filters,
-pagers that hold no more than a pager)
+pagers that hold no more than a pager; read up to <main>, never above it)
 and outside boxes that are never content (comments, recommendations, consent), most of
 them not named as boilerplate themselves.
 It is also the second opinion on any page whose chosen block is thin against it (a list's
@@ -41,6 +41,10 @@ def _framed(el: Any) -> bool:
     from wf.extract.names import named_by, never_content, pager
 
     while el is not None and el.tag not in ("body", "html"):
+        if el.tag == "main" or el.get("role") == "main":
+            # The page's main content: a frame's name above it is a layout wrapper's
+            # ("flex-wrap-footer", the box that keeps the footer at the window's foot).
+            return False
         if el.tag in tuning.LIST_FRAME_TAGS or never_content(el):
             return True
         if named_by(el, _FRAME) or pager(el):
@@ -150,12 +154,48 @@ def _with_heading(blocks: list[BlockRecord], index: int) -> int:
 
 def prune(el: Any, b: BlockRecord) -> bool:
     """Inside a list: the frame goes (nav, asides, footers), items stay as they are, but
-    for the short lines of links beside a card's linked title (card_labels)."""
+    for the short lines of links beside a card's linked title (card_label) and the
+    forms beside an item's own text (controls)."""
     from wf.extract.names import STRUCTURAL_NEGATIVE, never_content
 
     if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" or never_content(el):
         return True
-    return card_label(el, b)
+    return card_label(el, b) or controls(el, b)
+
+
+# Buttons are gone by now (wf.extract.parse drops them); their form and fields stay.
+def prune_whole(el: Any, b: BlockRecord) -> bool:
+    """A listing read whole: what a landing page read whole leaves out (its named
+    boilerplate, the site's header), and its cards' labels and controls as in a list."""
+    from wf.extract.kinds.landing import prune_whole
+
+    return prune_whole(el, b) or card_label(el, b) or controls(el, b)
+
+
+_CONTROLS = frozenset(("form", "input", "select", "textarea"))
+
+
+def controls(el: Any, b: BlockRecord) -> bool:
+    """A short box of an item's controls: a form ("Add to cart", "Want to read", a
+    rating's stars to click) with no heading and no link to another page: what a reader
+    does with the item, not what it is. A card holds its linked title and stays, form
+    and all. At most tuning.CARD_SCAN elements are read."""
+    from wf.extract.names import HEADING
+
+    if b.tag in HEADING or not 0 < b.text <= tuning.CONTROLS_MAX:
+        return False
+    found = False
+    for sub in islice(el.iter(), tuning.CARD_SCAN):
+        tag = sub.tag
+        if tag in _CONTROLS:
+            found = True
+        elif tag in HEADING:
+            return False
+        elif tag == "a":
+            href = (sub.get("href") or "").strip()
+            if href and not href.startswith(("#", "javascript:")):
+                return False
+    return found
 
 
 def card_label(el: Any, b: BlockRecord) -> bool:

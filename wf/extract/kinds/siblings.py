@@ -7,7 +7,7 @@ class (numbering tokens left out) that make most of the ancestor's text, enough 
 holding prose (tuning.SIBLINGS_MIN, or SIBLINGS_MIN_THREAD on a page declared a thread:
 a question and its one answer). The structure also names the kind when the page did not
 declare one: siblings with prose are posts (a thread), siblings of linked titles are
-cards (a listing).
+cards (a listing); a definition list's entries are a listing's items, whatever they name.
 """
 
 from __future__ import annotations
@@ -59,6 +59,10 @@ def marked_el(box: Any) -> bool:
 def _shape(posts: list[BlockRecord], peers: list[BlockRecord], need: int) -> str | None:
     """thread for posts that show their authors, listing for cards, None for neither."""
     sample = posts[: tuning.MARK_POSTS]
+    if posts and posts[0].tag in ("dd", "dt"):
+        # A definition list's entries are a listing's items (a list of papers, each
+        # naming its authors), never a thread's posts.
+        return tuning.LISTING if len(peers) >= need else None
     if len(posts) >= need and sum(marked(p) for p in sample) * 2 > len(sample):
         return tuning.THREAD
     if len(posts) < need and len(peers) >= need:
