@@ -10,8 +10,8 @@ second opinion (listing.py: the page's list over a thin choice), then the landin
 article is one section, and so is a chosen FAQ beside other text; the page is read whole
 without its named boilerplate; a listing whose list went unseen under a thin choice is
 read so too, without its cards' labels and forms). Documentation prunes by docs.py's
-rule: its linked list items stay. Each
-rule says in one `-v` line why it took or left the choice.
+rule: its linked list items stay. Each rule says in one `-v` line why it took or left
+the choice.
 """
 
 from __future__ import annotations
