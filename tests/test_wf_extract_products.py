@@ -161,3 +161,33 @@ def test_a_product_s_lines_printed_twice_by_the_page_are_printed_once():
     assert text.count("Spun from one sheet of naval brass") == 1
     assert text.count("Keeps the moon's time all year") == 1
     assert text.count("Size: 20 cm") == 2
+
+
+def test_a_box_a_class_hides_is_left_out_of_a_product():
+    # The shop's scripts read the product's fields from a list the class `hide` keeps
+    # out of sight; a box hidden only on small screens (`hidden md:block`) is shown.
+    fields = "".join(f"<dt>swatch_{n}:</dt><dd>colour_code_{n}</dd>" for n in range(40))
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{PROSE}"
+        f"<dl class='product-fields hide'>{fields}</dl>"
+        "<div class='hidden md:block'><p>Hung on a brass hook, it reads true from "
+        "across the room.</p></div></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Each clock is turned from solid brass" in text
+    assert "colour_code_7" not in text and "swatch_3" not in text
+    assert "reads true from across the room" in text
+
+
+def test_questions_past_show_more_stay_though_a_class_hides_them():
+    # The page shows its first questions and hides the rest until "Show more" is pressed.
+    items = "".join(
+        f"<div class='faq-item{' hidden' if n > 1 else ''}'><h3>Question {n}?</h3>"
+        f"<p>Answer {n}: the clock needs a new battery once a year, no more.</p></div>"
+        for n in range(5)
+    )
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{PROSE}<div class='faq'>{items}</div></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Answer 0:" in text and "Answer 4:" in text

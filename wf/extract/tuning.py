@@ -137,6 +137,10 @@ PRODUCT_POLICY_TITLE = (
     r"(?:\s+(?:policy|policies|info|information|details))?[^\w:]*"
 )  # ...but a field's label ("Shipping:" before its cost) is no section's title
 PRODUCT_POLICY_TITLE_MAX = 60  # characters: a longer first line is no section's title
+# A class that hides its box (Bootstrap's `d-none`, `hide`, `is-hidden`) until a script
+# shows it: on shops, a data dump the scripts read (a product's fields as a hidden list)
+# or a menu's copy. A class that names a breakpoint (`md:block`) shows it on some screens.
+PRODUCT_HIDDEN_CLASS = r"(?<![\w:-])(?:hidden|hide|d-none|is-hidden)(?![\w:-])"
 PRODUCT_POLICY_MAX = 1500  # characters: a longer section is more than the shop's policy
 # Class and id words of a section's title in an accordion or tabs.
 PRODUCT_POLICY_LABEL = r"title|heading|header|label|toggle|trigger|summary|accordion|tab"

@@ -128,11 +128,36 @@ def policy(el: Any, b: BlockRecord) -> bool:
     return _titles(first)
 
 
+_HIDDEN_CLASS = re.compile(tuning.PRODUCT_HIDDEN_CLASS)
+HIDDEN_ITEMS_MAX = 50  # hidden items looked past for a shown one before them
+
+
+def hidden(el: Any) -> bool:
+    """Whether a box's class hides it on every screen (tuning.PRODUCT_HIDDEN_CLASS),
+    unless it is one more of the items shown before it (a list's items past "Show more",
+    the rest of a page's questions and answers)."""
+    cls = el.get("class")
+    if not cls or ":" in cls or _HIDDEN_CLASS.search(cls) is None:
+        return False
+    like = _HIDDEN_CLASS.sub(" ", cls).split()
+    prev = el.getprevious()
+    for _ in range(HIDDEN_ITEMS_MAX):
+        if prev is None or prev.tag != el.tag:
+            return True
+        other = prev.get("class") or ""
+        if _HIDDEN_CLASS.search(other) is None:
+            return other.split() != like
+        if _HIDDEN_CLASS.sub(" ", other).split() != like:
+            return True
+        prev = prev.getprevious()
+    return True
+
+
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
-    """`prune`, and the sections of the shop's policies too."""
+    """`prune`, and the sections of the shop's policies and the boxes a class hides."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        return prune(el, b) or policy(el, b)
+        return prune(el, b) or policy(el, b) or hidden(el)
 
     return product_prune
 
@@ -160,7 +185,9 @@ def _left_out(b: BlockRecord) -> bool:
     """Whether the page read whole leaves a block out, as prune_wide says."""
     if b.index == 0 or not b.text:
         return False
-    return negative(b) or (b.text >= MEASURE_MIN and (_reviewed(b.el) or policy(b.el, b)))
+    return negative(b) or (
+        b.text >= MEASURE_MIN and (_reviewed(b.el) or policy(b.el, b) or hidden(b.el))
+    )
 
 
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
@@ -199,7 +226,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
     """A thin region read as the page without its named boilerplate: the customers'
     reviews go too (inside the region they stay: a critic's review, an editor's verdict
     and a game's press quotes are part of some products' own text)."""
-    return negative(b) or _reviewed(el) or policy(el, b)
+    return negative(b) or _reviewed(el) or policy(el, b) or hidden(el)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
