@@ -191,3 +191,28 @@ def test_questions_past_show_more_stay_though_a_class_hides_them():
     )
     text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
     assert "Answer 0:" in text and "Answer 4:" in text
+
+
+def test_a_product_told_at_length_does_not_print_its_declared_summary():
+    # The declaration's description is a summary for search engines that the page does
+    # not show; the page tells the product in paragraphs of its own.
+    summary = "Shop the best brass tide clock online: free shipping, great prices, top quality."
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Brass tide clock",
+            "description": summary,
+            "offers": {"price": "89.00", "priceCurrency": "USD"},
+        }
+    )
+    story = "".join(
+        f"<p>{PROSE[3:-4]} The tide's hand turns once in twelve hours and twenty-five "
+        f"minutes, so the clock keeps the sea's time and not the sun's ({n}).</p>"
+        for n in range(6)
+    )
+    html = page(declared, f"<main><h1>Brass tide clock</h1>{story}</main>")
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert "keeps the sea's time" in text
+    assert summary not in text
+    short = page(declared, f"<main><h1>Brass tide clock</h1>{PROSE}</main>")
+    assert summary in extract(short, url="https://shop.example/p/clock").text

@@ -317,10 +317,20 @@ def once(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
+PROSE_WORDS = 15  # words a line holds at least to count as prose
+
+
+def _prose(text: str) -> int:
+    """Characters of `text` in lines of prose (PROSE_WORDS words or more)."""
+    return sum(len(line) for line in text.split("\n") if line.count(" ") >= PROSE_WORDS - 1)
+
+
 def header(declared: dict[str, str], text: str) -> str:
     """The declared name, price and availability not in `text` already, one line each,
     then the declared description when `text` does not show it (a script builds it on
-    the page, or it is in a tab the chosen region left out)."""
+    the page, or it is in a tab the chosen region left out) and tells the product in
+    under tuning.PRODUCT_TOLD characters of prose: a page that tells it at length does
+    so better than its declaration, most often a search engine's summary."""
     lines = []
     low = _norm(text)
     name = declared.get("name")
@@ -335,7 +345,12 @@ def header(declared: dict[str, str], text: str) -> str:
     if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
         lines.pop()
     description = declared.get("description")
-    if description and len(description) >= ANCHOR_MIN and not _shown(description, text):
+    if (
+        description
+        and len(description) >= ANCHOR_MIN
+        and _prose(text) < tuning.PRODUCT_TOLD
+        and not _shown(description, text)
+    ):
         lines.append(description)
     return "\n\n".join(lines)
 
