@@ -216,3 +216,24 @@ def test_a_product_told_at_length_does_not_print_its_declared_summary():
     assert summary not in text
     short = page(declared, f"<main><h1>Brass tide clock</h1>{PROSE}</main>")
     assert summary in extract(short, url="https://shop.example/p/clock").text
+
+
+def test_a_box_comparing_other_products_is_left_out():
+    # The shop sets its other clocks beside this one in a table, under the description.
+    rows = "".join(
+        f"<tr><td>{name}</td><td>{size} cm across, {weight} kg, brass and glass</td></tr>"
+        for name, size, weight in (
+            ("Harbour barometer", 18, 1.2),
+            ("Ship's bell clock", 22, 1.9),
+            ("Pocket tide watch", 5, 0.2),
+            ("Chart room hygrometer", 15, 0.9),
+        )
+    )
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{PROSE}"
+        f"<section class='product-comparison'><h2>Which instrument is yours?</h2>"
+        f"<table>{rows}</table></section></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Each clock is turned from solid brass" in text
+    assert "Harbour barometer" not in text and "Which instrument" not in text

@@ -132,6 +132,9 @@ _POLICY_WORD = (
     r"versand|lieferung|r\u00fcckgabe|retouren?|livraison|retours?|env\u00edos?|envios?|"
     r"devoluci(?:\u00f3|o)n(?:es)?|spedizioni?|resi|verzending)"
 )
+# Class and id words of a box that sets other products beside this one (a table comparing
+# a shop's kits, "Compare with similar items"): whole words of a lowered token.
+PRODUCT_COMPARED = r"(?<![a-z])(?:compare|comparison)(?![a-z])"
 PRODUCT_POLICY_TITLE = (
     rf"\W*{_POLICY_WORD}(?:\s*(?:&|and|und|et|y|e|en|\+|,|/)\s*{_POLICY_WORD})*"
     r"(?:\s+(?:policy|policies|info|information|details))?[^\w:]*"

@@ -29,6 +29,7 @@ ANCHOR_CHARS = 40  # the description's first characters looked for in the page
 ANCHOR_MIN = 20  # a shorter description anchors nothing
 _WORDS = re.compile(r"\w+")
 _REVIEWS = re.compile(tuning.PRODUCT_REVIEWS)
+_COMPARED = re.compile(tuning.PRODUCT_COMPARED)
 
 
 def _norm(text: str) -> str:
@@ -153,11 +154,18 @@ def hidden(el: Any) -> bool:
     return True
 
 
+def _aside(el: Any, b: BlockRecord) -> bool:
+    """What a product's text leaves out wherever it stands: the shop's policies, the
+    boxes a class hides and those that compare other products with this one."""
+    return policy(el, b) or hidden(el) or named_by(el, _COMPARED)
+
+
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
-    """`prune`, and the sections of the shop's policies and the boxes a class hides."""
+    """`prune`, and the sections of the shop's policies, the boxes a class hides and
+    those that compare other products with this one."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        return prune(el, b) or policy(el, b) or hidden(el)
+        return prune(el, b) or _aside(el, b)
 
     return product_prune
 
@@ -185,9 +193,7 @@ def _left_out(b: BlockRecord) -> bool:
     """Whether the page read whole leaves a block out, as prune_wide says."""
     if b.index == 0 or not b.text:
         return False
-    return negative(b) or (
-        b.text >= MEASURE_MIN and (_reviewed(b.el) or policy(b.el, b) or hidden(b.el))
-    )
+    return negative(b) or (b.text >= MEASURE_MIN and (_reviewed(b.el) or _aside(b.el, b)))
 
 
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
@@ -226,7 +232,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
     """A thin region read as the page without its named boilerplate: the customers'
     reviews go too (inside the region they stay: a critic's review, an editor's verdict
     and a game's press quotes are part of some products' own text)."""
-    return negative(b) or _reviewed(el) or policy(el, b) or hidden(el)
+    return negative(b) or _reviewed(el) or _aside(el, b)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
