@@ -237,3 +237,32 @@ def test_a_box_comparing_other_products_is_left_out():
     text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
     assert "Each clock is turned from solid brass" in text
     assert "Harbour barometer" not in text and "Which instrument" not in text
+
+
+def test_a_thin_region_widens_to_the_box_that_holds_the_product_not_the_page():
+    # The region of the declared description is a short box (the colours' links beside
+    # it stop its growth); the product's sections stand beside it in the shop's main box,
+    # and strips that no name marks run above and below that box.
+    sections = "".join(
+        f"<div class='block'><h2>Part {n}</h2><p>{PROSE[3:-4]} The tide's hand turns "
+        f"once in twelve hours and twenty-five minutes ({n}).</p></div>"
+        for n in range(3)
+    )
+    strip = (
+        "<div class='strip'><p>Our harbour shop opens at nine every day but Sunday, and "
+        "the workshop can be visited on the first Saturday of each month.</p></div>"
+    )
+    colours = "".join(
+        f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
+    )
+    body = (
+        f"{strip}<div class='shop'><div class='summary'><p>{DESCRIPTION}</p></div>"
+        f"<ul class='colours'>{colours}</ul>{sections}</div>{strip.replace('strip', 'strap')}"
+    )
+    html = page(
+        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
+        body,
+    )
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert DESCRIPTION in text and "twenty-five minutes (2)" in text
+    assert "harbour shop opens" not in text

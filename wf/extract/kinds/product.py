@@ -197,11 +197,13 @@ def _left_out(b: BlockRecord) -> bool:
 
 
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
-    """Whether the product's page is to be read whole (without its named boilerplate, its
-    reviews and its policies), the analysis then saying so: when the choice prints under
-    tuning.PRODUCT_TEXT_SHARE of the text outside links that the page read so prints. A
-    product told in sections (the description, then what it is made of, how to use it,
-    its questions and answers) is chosen by its longest one."""
+    """Whether the product's choice is to be widened (and read without its named
+    boilerplate, its reviews and its policies), the analysis then saying to what: when
+    the choice prints under tuning.PRODUCT_TEXT_SHARE of the text outside links that the
+    page read so prints, to the nearest box around it that prints that share, else to
+    the page. A product told in sections (the description, then what it is made of, how
+    to use it, its questions and answers) is chosen by its longest one; the box that
+    holds them leaves out the strips above and below it that no name marks."""
     blocks, best = analysis.blocks, analysis.best_index
     if best <= 0 or analysis.by_kind:
         return False
@@ -214,13 +216,43 @@ def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]
         return False
     trace.trace(
         "extract: product: the choice prints %d of the %d characters the page prints without "
-        "its named boilerplate, under %.0f%%: the page read whole without it",
+        "its named boilerplate, under %.0f%%: widened, without it",
         shown,
         page,
         100 * tuning.PRODUCT_TEXT_SHARE,
     )
+    index = _holding(blocks, best, tuning.PRODUCT_TEXT_SHARE * page)
+    if index > 0:
+        trace.trace("extract: product: its box <%s> holds that share: taken", blocks[index].tag)
+        analysis.best, analysis.best_index = blocks[index].el, index
+        return True
     analysis.best, analysis.best_index = None, -1
     return True
+
+
+def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
+    """The nearest box around blocks[index] that prints `enough` characters outside
+    links, read without its named boilerplate, reviews and policies; 0 for the page.
+    Each box adds its own text and its other children's to the sum: every block is
+    measured once, however deep the region."""
+    inner = blocks[index]
+    total = _outside_links(blocks, index, inner.end, lambda b: b is not inner and _left_out(b))
+    i = inner.parent
+    while i > 0:
+        box = blocks[i]
+        if box.tag in ("html", "body"):
+            return 0
+        total += box.own - box.own_link
+        j = i + 1
+        while j < box.end:
+            child = blocks[j]
+            if child is not inner:
+                total += _outside_links(blocks, j, child.end, _left_out)
+            j = child.end
+        if total >= enough:
+            return i
+        inner, i = box, box.parent
+    return 0
 
 
 def _reviewed(el: Any) -> bool:
