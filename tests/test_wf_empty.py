@@ -78,8 +78,8 @@ def test_a_shell_that_was_rendered_is_not_called_a_shell() -> None:
             "little text (19 characters): page shows a consent wall (id or class 'onetrust')",
         ),
         (
-            page('<div class="cmp-container"><p>Wir verwenden Cookies.</p></div>'),
-            "page shows a consent wall (id or class 'cmp-container')",
+            page('<div id="cmpwrapper" class="cmpwrapper"><p>Wir verwenden Cookies.</p></div>'),
+            "page shows a consent wall (id or class 'cmpwrapper')",
         ),
         (
             page("<main><p>Avant de continuer, donnez votre consentement.</p></main>"),
@@ -90,6 +90,15 @@ def test_a_shell_that_was_rendered_is_not_called_a_shell() -> None:
 def test_a_consent_wall(html: str, expected: str) -> None:
     note = why(html)
     assert note is not None and note.endswith(expected), note
+
+
+def test_adobe_experience_managers_cmp_container_is_no_wall() -> None:
+    # AEM names its core components `cmp-<name>`: "cmp" is no consent manager there.
+    html = page(
+        '<div class="cmp-container"><div class="cmp-text">'
+        "<p>Opening hours: nine to five.</p></div></div>"
+    )
+    assert why(html) is None
 
 
 def test_a_consent_platforms_script_alone_is_no_wall() -> None:

@@ -212,7 +212,7 @@ def test_hidden_elements_are_dropped():
     ],
 )
 def test_a_style_hides_exactly_when_the_case_blind_pattern_finds_it(style: str, hides: bool):
-    from wf.extract.parse import _STYLE_HIDDEN, _hides
+    from wf.extract.hidden import _STYLE_HIDDEN, _hides
 
     assert _hides(style) is hides
     assert hides is (_STYLE_HIDDEN.search(style) is not None)
@@ -240,11 +240,12 @@ def _nested_paragraphs() -> Any:
     ],
 )
 def test_the_hidden_share_is_judged_as_by_the_whole_pages_length(html: str | None):
-    # _drop_hidden measures paragraphs before the whole page: the verdict must be the one
+    # hidden_elements measures paragraphs before the whole page: the verdict must be the one
     # the whole page's length gives, for every share around the 3/4 line.
     from lxml import etree
 
-    from wf.extract.parse import _mostly, text_length
+    from wf.extract.hidden import _mostly
+    from wf.extract.parse import text_length
 
     root = _nested_paragraphs() if html is None else etree.fromstring(html, etree.HTMLParser())
     length = text_length()

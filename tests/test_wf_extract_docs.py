@@ -267,3 +267,73 @@ def test_a_guide_path_says_documentation_only_beside_code() -> None:
     code = prose.replace("</article>", "<pre><code>tv --scan</code></pre></article>")
     assert extract(code, url=url, metadata=True).kind == "documentation"
     assert extract(prose, url="https://x.example/docs/tv", metadata=True).kind == "documentation"
+
+
+def test_a_box_marked_nocontent_and_a_docbook_navheader_are_boilerplate() -> None:
+    from lxml import html as lxml_html
+
+    for cls in ("nocontent", "navheader"):
+        box = lxml_html.fragment_fromstring(f'<div class="{cls}"><p>Prev Up Next</p></div>')
+        assert negative_block(box, "div")
+    page = _manual(
+        f'<div class="navheader"><table><tr><td><a href="/p">Prev</a></td><th>Part II.'
+        f' Queries</th><td><a href="/n">Next</a></td></tr></table></div><p>{SENTENCE * 2}</p>'
+        '<div class="nocontent"><p>Except as otherwise noted, the content of this page is'
+        " licensed under a Creative Commons licence, and code samples under another.</p></div>"
+    )
+    text = extract_text(page)
+    assert "Part II" not in text and "licensed" not in text
+
+
+def test_a_web_component_named_as_boilerplate_is_left_out() -> None:
+    # Google's developer sites: <devsite-content-footer class="nocontent"> holds the
+    # licence line and "Last updated"; the block walks know no such tag and looked through.
+    # (A documentation page's rule: its path says so.)
+    page = _manual(
+        f"<p>{SENTENCE * 2}</p><site-content-footer class='nocontent'><p>Except as otherwise"
+        " noted, the content of this page is licensed under a Creative Commons licence.</p>"
+        "<p>Last updated 2025-12-18 UTC.</p></site-content-footer>"
+    )
+    url = "https://x.example/docs/queries"
+    text = extract_text(page, url=url)
+    assert "licensed" not in text and "Last updated" not in text
+    assert text.count("first iterated") == 5
+    # A component not so named, or one that holds more than a widget, is read.
+    kept = page.replace("class='nocontent'", "class='page-part'")
+    assert "Last updated" in extract_text(kept, url=url)
+    big = page.replace("Last updated", SENTENCE * 30 + "Last updated")
+    assert "Last updated" in extract_text(big, url=url)
+
+
+def test_a_hashed_css_in_js_class_names_nothing() -> None:
+    # Emotion's `css-<hash>`: the letters between two digits are no word ("ad").
+    from lxml import html as lxml_html
+
+    for cls in ("css-1d8ad8q", "jsx-4ad1234", "svelte-1ad9x2"):
+        box = lxml_html.fragment_fromstring(f'<div class="{cls}"><p>x</p></div>')
+        assert not negative_block(box, "div"), cls
+    assert negative_block(lxml_html.fragment_fromstring('<div class="ad-1x">x</div>'), "div")
+    page = _manual(
+        f'<p>{SENTENCE * 2}</p><div class="css-1d8ad8q"><pre><code>ngrok http 3000</code></pre>'
+        "</div>"
+    )
+    assert "ngrok http 3000" in extract_text(page)
+
+
+def test_a_manuals_items_that_are_links_stay() -> None:
+    # A quickstart's steps that each link where to do them, an API's list of the types it
+    # takes, a titled "See also": a documentation page's content, though mostly links.
+    steps = "".join(
+        f'<li><a href="/{n}">Install {n}</a>.</li>' for n in ("Python", "ngrok", "Flask")
+    )
+    types = "".join(f'<li><a href="/t/{t}"><code>{t}</code></a></li>' for t in ("Blob", "File"))
+    see = "".join(f'<li><a href="/s/{t}">{t} guide</a></li>' for t in ("Streams", "Workers"))
+    page = _manual(
+        f"<p>{SENTENCE}</p><ol>{steps}</ol><p>{SENTENCE}</p><ul>{types}</ul>"
+        f'<section><div><h2 id="see">See also</h2></div><ul>{see}</ul></section>'
+    )
+    text = extract(page, url="https://x.example/docs/queries").text
+    assert "Install ngrok" in text and "Blob" in text and "Workers guide" in text
+    assert "Queries" not in text  # the sidebar still goes
+    # An article keeps its own rule: a list of links is a list of links there.
+    assert "Install ngrok" not in extract(page, url="https://x.example/blog/queries").text

@@ -608,3 +608,20 @@ def test_each_kind_the_man_page_lists_is_chosen_by_its_rule(kind):
     assert found.kind == kind
     assert found.metadata is not None
     assert found.metadata["type"] == ("article" if kind == "article" else kind)
+
+
+def test_microdata_is_read_from_the_tree_only_when_the_source_names_an_itemtype():
+    from lxml import etree
+
+    from wf.extract.kinds.declared import read
+
+    def never() -> bool:
+        raise AssertionError("the source is searched only when the tree holds an itemtype")
+
+    shop = "<html><body><div itemscope itemtype='https://schema.org/Product'>Kettle</div>"
+    root = etree.fromstring(shop, etree.HTMLParser())
+    assert read([], "", root, lambda: True).kinds[0][0] == tuning.PRODUCT
+    # The tree holds one, but the source's word decides (the cheap test comes first).
+    assert read([], "", root, lambda: False).kinds == []
+    plain = etree.fromstring("<html><body><p>No microdata here.</p>", etree.HTMLParser())
+    assert read([], "", plain, never).kinds == []

@@ -175,3 +175,31 @@ def test_a_thin_choice_widened_to_the_page_keeps_its_parts():
     text = extract(html, url="https://quay.example/").text
     assert "three coasts" in text and "sends a plan" in text
     assert "Terms" not in text and "About" not in text
+
+
+def test_hidden_tab_panels_are_a_landing_pages_sections():
+    # Each feature's panel is hidden until its tab is clicked; all are the page's text.
+    tabs = "<div role='tablist'><button role='tab'>Tides</button><button role='tab'>Divers</button></div>"
+    html = page(
+        NAV
+        + "<main><h1>Quay services</h1><section>"
+        + tabs
+        + f"<div role='tabpanel'><h3>Tides</h3><p>{PROSE}</p></div>"
+        f"<div role='tabpanel' hidden><h3>Divers</h3><p>{OTHER}</p></div>"
+        "<div class='faq-answer' hidden><p>Closed answers are not printed here.</p></div>"
+        "</section></main>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and OTHER in text
+    assert "Closed answers" not in text
+
+
+def test_a_hidden_tab_panel_that_repeats_another_stays_hidden():
+    # Placeholders the scripts fill: the same text in every panel is printed once.
+    panel = f"<div role='tabpanel' hidden><p>{OTHER}</p></div>"
+    html = page(
+        NAV + f"<main><h1>Quay services</h1><section><p>{PROSE}</p>"
+        f"<div role='tabpanel'><p>{OTHER}</p></div>{panel}{panel}</section></main>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert text.count(OTHER) == 1

@@ -281,3 +281,168 @@ def test_a_post_named_for_no_author_gets_the_term_of_its_profile():
     lines = extract(html, url="https://board.example/viewtopic.php?id=31").text.split("\n")
     assert "ann, 2025-11-01 15:14:37" in lines and "cy, 2025-11-03 15:14:37" in lines
     assert "Term" in lines
+
+
+def _shreddit(tag: str, author: str, minute: int, words: str, inner: str = "") -> str:
+    # New Reddit: each post and comment a web component that names its author in an
+    # attribute; the time shown short; the replies nested in the comment they answer.
+    when = f"2024-03-02T10:{minute:02d}:00.000Z"
+    slot = "post" if tag == "shreddit-post" else "comment"
+    return (
+        f"<{tag} author='{author}' created='{when}' score='9'><div slot='commentMeta'>"
+        f"<faceplate-hovercard><a href='/user/{author}/'>{author}</a></faceplate-hovercard>"
+        f" <a href='/c/{minute}/'><faceplate-timeago ts='{when}'><time datetime='{when}'>"
+        f"1y ago</time></faceplate-timeago></a></div><div slot='{slot}' "
+        f"id='t1_{minute}-{slot}-rtjson-content' class='md'><p>{words}</p></div>"
+        "<shreddit-comment-action-row><button>Reply</button><button>Share</button>"
+        f"</shreddit-comment-action-row>{inner}</{tag}>"
+    )
+
+
+def _reddit(head: str) -> str:
+    reply = _shreddit("shreddit-comment", "ann", 40, f"Nested reply. {PROSE}")
+    comments = _shreddit(
+        "shreddit-comment", "ben", 2, f"First comment. {PROSE}", reply
+    ) + _shreddit("shreddit-comment", "cy", 50, f"Second comment. {PROSE}")
+    question = _shreddit("shreddit-post", "ann", 1, f"The question. {PROSE} {PROSE}")
+    return page(
+        head,
+        f"<shreddit-app>{NAV}<main>{question}<shreddit-comment-tree>{comments}"
+        "</shreddit-comment-tree></main></shreddit-app>",
+    )
+
+
+def test_new_reddit_posts_and_comments_are_custom_elements():
+    html = _reddit(ld({"@type": "DiscussionForumPosting"}))
+    found = extract(html, url="https://social.example/r/boats/comments/abc/tides/")
+    lines = [line for line in found.text.split("\n") if line]
+    assert found.kind == "thread"
+    # Every post and comment, the reply nested in the first, each after its own line.
+    assert lines[lines.index("ben, 1y ago") + 1].startswith("First comment.")
+    assert lines.index("ann, 1y ago", 1) == lines.index(f"Nested reply. {PROSE}") - 1
+    assert lines[lines.index("cy, 1y ago") + 1].startswith("Second comment.")
+    assert "Share" not in lines and lines.count("ben") == 0
+
+
+def test_custom_elements_are_boxes_in_a_threads_walk_only():
+    from wf.extract.parse import parse
+    from wf.extract.records import walk
+
+    root = parse(
+        "<html><body><x-post><div><p>Words.</p></div><x-when><time>1y ago</time></x-when>"
+        "</x-post></body></html>"
+    )
+    body = root.find("body")
+    assert [b.tag for b in walk(body, custom=True)] == ["body", "x-post", "div", "p"]
+    assert [b.tag for b in walk(body)] == ["body", "div", "p"]
+
+
+def test_a_threads_path_names_a_page_that_declares_no_kind():
+    html = _reddit("<meta property='og:type' content='website'>")
+    found = extract(html, url="https://social.example/r/boats/comments/abc/tides/")
+    assert found.kind == "thread" and "Second comment." in found.text
+    # Elsewhere the article rule chooses, its comments named as boilerplate; so on a
+    # news site's tag page at /topic/.
+    for path in ("r/boats/about/abc/tides/", "topic/tides/"):
+        assert "Second comment." not in extract(html, url=f"https://x.example/{path}").text
+
+
+def test_a_note_of_edits_written_inline_leaves_the_post():
+    def body(n: int) -> str:
+        note = (
+            f"<span class='light'><strong>Edited <time datetime='2025-08-26'>August 2{n}"
+            "</time> by ann</strong><br>fixed a typo</span>"
+        )
+        words = f"<p>Post {n}. {PROSE}</p><p>Edited photos need a calibrated screen.</p>"
+        return words + (note if n < 3 else "")
+
+    posts = "".join(
+        f"<article class='cPost'><aside class='author'><a class='username' href='/u/{n}'>"
+        f"user{n}</a></aside><div class='cPost_content'><time>Aug {n}</time>"
+        f"<div class='richText'>{body(n)}</div></div></article>"
+        for n in range(1, 4)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    text = extract(html, url="https://forum.example/topic/9-lenses/").text
+    assert "Post 1." in text and "Post 3." in text
+    assert "Edited August" not in text and "fixed a typo" not in text
+    assert text.count("Edited photos need a calibrated screen.") == 3
+
+
+def _old_reddit_comment(n: int, author: str, words: str, children: str = "") -> str:
+    # Old Reddit: a comment's tagline (its collapse control, author, score, time) above
+    # its body, its buttons below, its replies nested in its `child` box.
+    return (
+        f"<div class='thing comment' id='thing_t1_{n}' data-author='{author}'><div "
+        "class='midcol'><div class='arrow up'></div></div><div class='entry'><p class="
+        f"'tagline'><a href='#' class='expand'>[–]</a><a href='/user/{author}' class="
+        f"'author'>{author}</a> <span class='score'>5 points</span> <time datetime="
+        f"'2024-03-02T10:0{n}:00'>1 year ago</time></p><form class='usertext'><div "
+        f"class='usertext-body'><div class='md'><p>{words}</p></div></div></form><ul "
+        "class='flat-list buttons'><li><a href='#'>permalink</a></li><li><a href='#'>"
+        f"reply</a></li></ul></div><div class='child'>{children}</div></div>"
+    )
+
+
+def test_a_reply_nested_in_a_comment_gets_its_line_and_loses_its_tagline():
+    reply = _old_reddit_comment(2, "ann", f"Nested reply. {PROSE}")
+    comments = "".join(
+        _old_reddit_comment(n, who, f"Comment {n}. {PROSE}", reply if n == 1 else "")
+        for n, who in ((1, "ben"), (3, "cy"), (4, "dee"))
+    )
+    html = page(
+        "<meta property='og:type' content='website'>",
+        NAV + f"<div class='commentarea'><div class='sitetable nested'>{comments}</div></div>",
+    )
+    found = extract(html, url="https://old.example/r/boats/comments/abc/tides/")
+    lines = [line for line in found.text.split("\n") if line]
+    assert lines[lines.index("ann, 1 year ago") + 1] == f"Nested reply. {PROSE}"
+    assert lines[lines.index("dee, 1 year ago") + 1] == f"Comment 4. {PROSE}"
+
+
+def _profiled(who: str, n: int) -> str:
+    # An answer whose byline is a link to its author's profile and nothing else names them.
+    return (
+        f"<div class='answer'><div class='q-box'><a href='/profile/{who.replace(' ', '-')}'>"
+        f"{who}</a> <time>Mar {n}, 2024</time></div><div class='q-text'><p>Answer {n}. "
+        f"{PROSE} {PROSE}</p></div></div>"
+    )
+
+
+def test_a_post_named_for_no_author_gets_the_name_of_its_profile_link():
+    answers = "".join(
+        _profiled(who, n) for n, who in enumerate(("Ann Lee", "Ben Orr", "Cy Dee"), 1)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{answers}</main>")
+    lines = extract(html, url="https://answers.example/Why-tides").text.split("\n")
+    assert "Ann Lee, Mar 1, 2024" in lines and "Cy Dee, Mar 3, 2024" in lines
+
+
+def test_posts_shown_under_og_type_article_alone_are_read_as_a_thread():
+    answers = "".join(
+        _profiled(who, n) for n, who in enumerate(("Ann Lee", "Ben Orr", "Cy Dee", "Di Fox"), 1)
+    )
+    html = page(
+        "<meta property='og:type' content='article'>",
+        NAV + f"<main><h1>Why do tides turn late?</h1><div>{answers}</div></main>",
+    )
+    found = extract(html, url="https://answers.example/Why-tides")
+    assert found.kind == "thread"
+    assert "Ben Orr, Mar 2, 2024" in found.text.split("\n")
+    # An article its JSON-LD declares stays the article rule's, its boxes as they are.
+    declared = html.replace("<title>T</title>", "<title>T</title>" + ld({"@type": "Article"}))
+    assert "Ben Orr, Mar 2, 2024" not in extract(declared, url="https://answers.example/x").text
+
+
+def test_a_post_named_for_no_author_gets_the_name_above_its_date():
+    # A header drawn with generated class names: the name's box, then the date's.
+    posts = "".join(
+        f"<div class='sc-k{n}'><div class='sc-a'><div class='sc-b'>{who}</div><div "
+        f"class='sc-c'>28/11/2025 at 7:2{n} pm</div></div><div class='sc-d'><p>Reply {n}. "
+        f"{PROSE}</p></div></div>"
+        for n, who in ((1, "Otter B(197)"), (2, "Indi I(164)"), (3, "Elle D(111)"))
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    lines = extract(html, url="https://chat.example/coffeehouse/early-years/").text.split("\n")
+    assert "Indi I(164), 28/11/2025 at 7:22 pm" in lines
+    assert lines.count("Indi I(164)") == 0

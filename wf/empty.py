@@ -44,13 +44,16 @@ _LOGIN_PATH = re.compile(
 # The platforms that show consent dialogs name their containers so (the same ids and
 # classes on every site, in every language), and sites name their own walls alike. Only
 # containers count: most pages load a consent platform's <script>, wall or not.
+# "cmp" joined to the name (consentmanager.net's `cmpwrapper`, `cmpbox`): Adobe Experience
+# Manager writes its core components `cmp-container`, `cmp-text`, on pages with no wall
+# (as wf.extract.names reads them).
 _CONTAINER = r"""<(?:div|section|aside|dialog|form|iframe|main|body)\b[^<>]{0,300}?"""
 _CONSENT_ATTR = re.compile(
     _CONTAINER + r"""\b(?:id|class)\s*=\s*["']?[^"'<>]{0,200}?"""
     r"""(onetrust|cookiebot|didomi|usercentrics|qc-cmp|sp_message|truste|cookielaw|"""
     r"""borlabs|klaro|iubenda|cookie-?(?:consent|notice|banner|wall|law|layer)|"""
     r"""consent-?(?:banner|wall|manager|dialog|modal|layer|overlay)|"""
-    r"""cmp-?(?:container|wrapper|banner|dialog|overlay)|gdpr-?(?:banner|consent|wall))""",
+    r"""cmp(?:container|wrapper|box|banner|dialog|overlay)|gdpr-?(?:banner|consent|wall))""",
     re.I,
 )
 # The same in the few words a wall leaves as the page's text; "cookie" is a loanword in

@@ -216,6 +216,9 @@ def _extract(
         declared = _declared(
             root, microdata, url, jsonld, og.get("og:type", ""), "article:published_time" in og
         )
+        from wf.extract.kinds import docs
+
+        docs.tidy(root, declared)
     body = root.find("body")
     if body is None:
         body = root
@@ -289,9 +292,11 @@ def _declared(
     except Exception:  # noqa: BLE001 - a declaration never costs the page its text
         found = declared.Declared()
     kind, why = found.kind()
-    if kind in (None, tuning.ARTICLE) and declared.by_path(url, root) == tuning.DOCUMENTATION:
-        found.kinds.insert(0, (tuning.DOCUMENTATION, "a documentation path in the URL"))
-        kind, why = tuning.DOCUMENTATION, "a documentation path in the URL"
+    path_kind = declared.by_path(url, root) if kind in (None, tuning.ARTICLE) else None
+    if path_kind:  # documentation (/docs/) or a thread's page (/threads/)
+        why = f"a {path_kind} path in the URL"
+        found.kinds.insert(0, (path_kind, why))
+        kind = path_kind
     if kind:
         trace.trace("extract: kind %s (%s)", kind, why)
     return found

@@ -128,6 +128,12 @@ _STATE = re.compile(
 )
 
 
+# A class that CSS-in-JS generates from a hash of the styles (Emotion's `css-1d8ad8q`,
+# styled-jsx's `jsx-2331785419`, Svelte's `svelte-1xk3mh9`): its letters are random, and
+# one between two digits reads as a word (`ad`, an advertisement).
+_HASHED = re.compile(r"(?:css|jsx|svelte)-(?=[a-z]*[0-9])[a-z0-9]{5,12}")
+
+
 # A documentation note's box: Sphinx names it after its title (`admonition-dates`,
 # `admonition-you-can-t-share-pickles`), whose words say nothing of the box's role.
 _ADMONITION = "admonition"
@@ -157,7 +163,7 @@ def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""
     low = lowered(token)
-    if _STATE.fullmatch(low) or low.startswith(_ADMONITION):
+    if _STATE.fullmatch(low) or low.startswith(_ADMONITION) or _HASHED.fullmatch(low):
         return 0
     if "embed" in low:
         return 0  # an embedded post (social-media-embed) is quoted content

@@ -130,12 +130,13 @@ def check_time(deadline: float | None) -> None:
 
 
 def walk(
-    body: Any, *, skip_boilerplate: bool = True, deadline: float | None = None
+    body: Any, *, skip_boilerplate: bool = True, deadline: float | None = None, custom: bool = False
 ) -> list[BlockRecord]:
     """One pass over the tree: every block's own text and its parent block.
 
     A block named as boilerplate is not walked into: its whole text counts as bad at
     once, and most of a page's elements (menus, footers, comments) are never visited.
+    `custom`: custom elements that hold blocks are blocks too (custom_block).
     """
     from lxml import etree
 
@@ -152,7 +153,7 @@ def walk(
     for event, el in walker:
         if event == "start":
             tag = el.tag
-            if tag in block:
+            if tag in block or (custom and custom_block(el)):
                 if deadline is not None and not len(blocks) & 1023:
                     check_time(deadline)
                 if skip_boilerplate:
@@ -205,6 +206,23 @@ def walk(
     for f in frames:  # never left open, but a subtree's end must hold whatever happens
         f.end = len(blocks)
     return blocks
+
+
+def custom_block(el: Any) -> bool:
+    """Whether el is a custom element (a web component's tag, named with a hyphen) that
+    is a box: it holds a block or another custom element. New Reddit writes each post and
+    comment as one (`<shreddit-comment>` around the comment's `<div>`s) and nests its
+    replies in it; one that holds only inline content (a time, a button) stays inline.
+    Read so in a thread's walk only: elsewhere a shop's `<product-bundle>` of
+    recommendations would stand apart from the box that leaves it out."""
+    tag = el.tag
+    if tag.__class__ is not str or "-" not in tag:
+        return False
+    for child in el:
+        tag = child.tag
+        if tag.__class__ is str and (tag in BLOCK or "-" in tag):
+            return True
+    return False
 
 
 def _titles_teaser(heading: BlockRecord) -> bool:

@@ -78,6 +78,11 @@ DOC_PATHS = frozenset(
 # site's /guides/): they say documentation only on a page that shows code (a <pre> or a
 # <code>).
 DOC_PATHS_WITH_CODE = frozenset(("guide", "guides", "learn", "tutorial"))
+# Path segments of a thread's own page, read as DOC_PATHS are: forum software and social
+# sites name a topic's page so (Reddit's /r/x/comments/id/, XenForo's /threads/, Stack
+# Exchange's /questions/, phpBB's and vBulletin's scripts) and declare no thread on some.
+# Not /topic/ nor /t/: news sites and shops name their tag pages so.
+THREAD_PATHS = frozenset(("comments", "threads", "questions", "viewtopic.php", "showthread.php"))
 JSONLD_MAX = 200_000  # characters of one JSON-LD script read (a catalogue can be huge)
 JSONLD_SCRIPTS = 20  # scripts read per page
 
@@ -153,6 +158,9 @@ PRODUCT_POLICY_LABEL = r"title|heading|header|label|toggle|trigger|summary|accor
 # A post shows who wrote it or when: a <time>, or a box named for its author or date. A
 # group of sibling boxes with prose is a thread only when most of them show one (sections
 # of an article do not).
+# A link to a person's page, by its path: a post's author when nothing names one.
+POST_PROFILE_PATH = r"/(?:profile|profiles|users?|members?|u|people|author)/[^/?#]"
+POST_AUTHOR_ATTRIBUTES = ("author", "data-author")  # a post box's own attribute naming its author
 POST_MARK = r"author|user|byline|poster|member|date|time|meta|avatar"
 MARK_SCAN = 400  # elements of a post looked at for its mark
 MARK_POSTS = 12  # posts of a group looked at for their marks
@@ -192,6 +200,10 @@ CARD_SCAN = 300
 # A box named as a pager (pagination, pager) that holds more text than this holds the
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400
+# A web component (a custom element) named as boilerplate is dropped when it holds no
+# more text than this: a feedback widget, a licence line, a table of contents; a bigger
+# one may frame the page (wf.extract.kinds.docs).
+COMPONENT_TEXT_MAX = 2000
 
 # A chosen box named for questions and answers or as an accordion (a class or id token,
 # camelCase and snake_case split into words) on a page that declares no kind is a
@@ -277,8 +289,11 @@ NEGATIVE_WORDS = (
     "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
     "meta", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
     "visually-hidden", "screen-reader", "screen-reader-text", "most-read", "more-stories",
-    "author-bio", "jump-link", "see-also", "also-read",
+    "author-bio", "jump-link", "see-also", "also-read", "nocontent", "navheader",
 )
+# (`nocontent` is Google's mark for what its search leaves out of a page, on its
+# developer sites' feedback and licence boxes among others; `navheader` DocBook's row of
+# Prev, Up, Home and Next links over each page of a manual.)
 # fmt: on
 
 
@@ -357,6 +372,9 @@ POST_EDITED = (
     r"|modificato da)"
 )
 EDIT_NOTE_MAX = 160
+# How such a note's first words start, read before the note is read whole: an inline note
+# (Invision's "<strong>Edited <time>August 26</time> by ann</strong>") is looked for so.
+POST_EDITED_START = r"\s*(?:last edited|edited|zuletzt|bearbeitet|derni|modifi|editado|[uú]ltima)"
 # A reply's title, the topic's with a prefix ("Re: Tide tables", German "AW:"): a heading
 # so begun inside a thread is no part of the post.
 POST_REPLY_TITLE = r"(?:re|aw|sv|vs|rif|odp)\s*:"

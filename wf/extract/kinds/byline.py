@@ -1,7 +1,9 @@
 """A thread's post begins with one line naming its author and date, where the page shows
 them. The author: the box inside the post its microdata declares so (itemprop="author",
 its name read from itemprop="name"), else the first named for its author (class, id or
-itemprop: tuning.POST_AUTHOR), cut down to the name when it shows counts beside it. The
+itemprop: tuning.POST_AUTHOR), cut down to the name when it shows counts beside it; else
+the name the post's own box carries in an attribute (a web component's `author`), its
+first link to a person's page (/profile/), or the short box just before its date. The
 date: its first <time> that shows one, else the box named for a date nearest the
 author's, else a short link or span that is a date and nothing else (a post's link to
 itself), else the date its microdata or an empty <time> keeps; each short
@@ -270,6 +272,55 @@ def _profile_name(own: list[Any]) -> tuple[Any, str]:
     return None, ""
 
 
+def _attribute_author(post: Any, own: list[Any]) -> tuple[Any, str]:
+    """(element, name) of a post that names its author in an attribute of its own box
+    (tuning.POST_AUTHOR_ATTRIBUTES: a web component's data, `<shreddit-comment
+    author="ann">`, or a board's `data-author`), its element the first link in the post
+    that shows the name alone (the profile's link, printed once); (None, "") when
+    there is none."""
+    name = ""
+    for attribute in tuning.POST_AUTHOR_ATTRIBUTES:
+        name = " ".join((post.get(attribute) or "").split())
+        if name:
+            break
+    if not name or len(name) > tuning.BYLINE_MAX:
+        return None, ""
+    for el in islice(own, tuning.MARK_SCAN):
+        if el.tag == "a" and _text(el) == name:
+            return el, name
+    return None, name
+
+
+_PROFILE = re.compile(tuning.POST_PROFILE_PATH, re.IGNORECASE)
+
+
+def _profile_link(own: list[Any]) -> tuple[Any, str]:
+    """(element, name) of a post named for no author whose first link to a person's page
+    (tuning.POST_PROFILE_PATH: /profile/, /users/, /members/) shows a name, among its first
+    elements: Quora's and many a board's byline is such a link and nothing else."""
+    for el in islice(own, tuning.MARK_SCAN):
+        if el.tag == "a" and _PROFILE.search(el.get("href") or ""):
+            text = _text(el)
+            if text and len(text) <= tuning.BYLINE_MAX:
+                return el, text
+    return None, ""
+
+
+def _name_before(date_el: Any) -> tuple[Any, str]:
+    """(element, name) of a post named for no author whose date's box follows a short box
+    of text that is no date (<div>Ann B</div><div>28/11/2025 at 7:22 pm</div>: a header
+    drawn with generated class names); (None, "") when there is none."""
+    prev = date_el.getprevious()
+    while prev is not None and not isinstance(prev.tag, str):  # a comment between
+        prev = prev.getprevious()
+    if prev is None or prev.tag not in _DATE_TAGS or not _leaf(prev) or prev.tag == "a":
+        return None, ""
+    text = _text(prev)
+    if not text or len(text) > tuning.BYLINE_MAX or _whole_date(text):
+        return None, ""
+    return prev, text
+
+
 def _find(post: Any) -> tuple[Any, str, Any, str]:
     """(author's element, author, date's element, date); elements None when not shown
     (or, for the author, when their box is not theirs alone)."""
@@ -290,11 +341,17 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
                     break
     if declared is None and author_el is None:
         author_el, author = _profile_name(own)
+    if declared is None and author_el is None:
+        author_el, author = _attribute_author(post, own)
+    if declared is None and author_el is None:
+        author_el, author = _profile_link(own)
     if declared is None and author_el is not None:
         split = _split_tail(author)  # the author's box ends in the date
         if split is not None and split[0]:
             return author_el, split[0], author_el, split[1]
     date_el, date = _find_date(own, author_el)
+    if not author and date_el is not None:
+        author_el, author = _name_before(date_el)
     # The card's name alone when the date was found outside it (else the card's text is
     # kept whole: it may hold the date).
     if declared is None and author_el is not None and date_el is not None:

@@ -2,13 +2,14 @@
 the second opinions that arbitrate between them.
 
 In order: a thread's own rule (its posts) when the page is declared a thread, else the
-article rule (wf.extract.blocks.choose), which also tells the kind its structure shows;
+article rule (wf.extract.blocks.choose), which also tells the kind its structure shows
+(a thread it shows on a page declared only by og:type is read by the thread's rule);
 on a product page the declared description's region (product.py); then the listing's
 second opinion (listing.py: the page's list over a thin choice), then the landing page's
 (landing.py: a choice holding under half the page's prose on a page that declares no
 article is one section, and so is a chosen FAQ beside other text; the page is read whole
 without its named boilerplate; a listing whose list went unseen under a thin choice is
-read so too). Each
+read so too). Documentation prunes by docs.py's rule: its linked list items stay. Each
 rule says in one `-v` line why it took or left the choice.
 """
 
@@ -40,7 +41,9 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     from wf.extract.kinds import landing, listing
 
     declared_kind = declared.kind()[0] if declared is not None else None
-    analysis = _first(body, deadline, dense, declared_kind)
+    # og:type article and nothing else: what forum software writes on every topic.
+    loose = declared is not None and all(w.startswith("og:type") for _, w in declared.kinds)
+    analysis = _first(body, deadline, dense, declared_kind, loose)
     if declared is not None and declared.product and analysis.kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 
@@ -68,6 +71,10 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         prune = listing.prune
     elif kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
         prune = landing.prune_cards
+    elif kind == tuning.DOCUMENTATION and analysis.best is not None and not analysis.lenient:
+        from wf.extract.kinds import docs
+
+        prune = docs.prune
     wide = landing.prune_whole
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
@@ -78,9 +85,13 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
 
 
-def _first(body: Any, deadline: float | None, dense: bool, kind: str | None) -> Analysis:
+def _first(
+    body: Any, deadline: float | None, dense: bool, kind: str | None, loose: bool = False
+) -> Analysis:
     """The thread's own rule when the page is declared a thread and shows posts, else the
-    article rule."""
+    article rule; then, on a page that declares no kind, the thread's second opinion, and
+    on one declared only by its og:type (`loose`) whose chosen box the structure shows to
+    be a thread, the thread's own rule over those posts (thread.shown)."""
     from wf.extract import blocks
 
     if kind == tuning.THREAD:
@@ -96,4 +107,9 @@ def _first(body: Any, deadline: float | None, dense: bool, kind: str | None) -> 
 
         gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
         analysis = thread.second_opinion(body, analysis, deadline, gm)
+    elif loose and analysis.kind == tuning.THREAD and not analysis.by_kind:
+        from wf.extract.kinds import thread
+
+        gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
+        analysis = thread.shown(body, analysis, deadline, gm)
     return analysis

@@ -39,7 +39,8 @@ def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | Non
 
     groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
     for b in blocks:
-        if b.parent < 0 or b.tag not in POST_TAGS or b.text == b.own:
+        custom = "-" in b.tag  # a web component's box (records.custom_block)
+        if b.parent < 0 or (b.tag not in POST_TAGS and not custom) or b.text == b.own:
             continue  # a post holds blocks (its byline, its paragraphs)
         # By the first class word only: an accepted answer adds words to its class.
         key = (b.parent, b.tag, class_kind(b.el.get("class")).partition(" ")[0])
@@ -208,6 +209,32 @@ def _cut_short(
             b.link = sum(size(a) for a in b.el.iter("a"))
 
 
+_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+
+
+def _nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRecord]:
+    """The replies nested in the posts (New Reddit's and old Reddit's comment trees): boxes
+    inside a post of the posts' tag and first class word, or a custom element's tag
+    alone (a classless <div> in a post is no reply), that show their author or date and
+    are not named for a quote. Each gets its line of author and date and is cut down to
+    it and its body as a post is (_trim), in its post."""
+    from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shapes = {key(p) for p in posts}
+    shapes = {s for s in shapes if s[1] or "-" in s[0]}
+    found = []
+    for post in posts if shapes else []:
+        for b in blocks[post.index + 1 : post.end]:
+            quote = _QUOTE.search(b.el.get("class") or "")  # "post quote": the quoted's
+            if b.text > b.own and key(b) in shapes and not quote and marked(b):
+                found.append(b)
+    return found
+
+
 def _card(post: BlockRecord) -> bool:
     """Whether a post is a teaser card: among its first elements, a heading whose link
     leads to another page (a post's own title links to itself, #p123)."""
@@ -297,6 +324,29 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
     return taken
 
 
+def shown(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
+    """On a page declared something else (og:type article, which forum software writes
+    on every topic) whose chosen box the structure shows to be a thread: the thread's own
+    rule, when the box of the posts it finds is in that box or holds it (each post then
+    gets its line of author and date); else the article rule's choice."""
+    if analysis.best is None:
+        return analysis
+    taken = choose(body, deadline, gm, near=analysis.best)
+    if taken is None:
+        return analysis
+    trace.trace("extract: thread: the posts the structure showed read by the thread's rule")
+    return taken
+
+
+def _related(el: Any, other: Any) -> bool:
+    """Whether one element is the other or holds it."""
+    if el is other:
+        return True
+    return any(a is other for a in el.iterancestors()) or any(
+        a is el for a in other.iterancestors()
+    )
+
+
 def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
     """The posts the content grew to take in above the posts' box (a question above its
     answers): the boxes beside the way up that hold prose and show their author or date."""
@@ -323,14 +373,16 @@ def choose(
     plain: bool = False,
     box_el: Any = None,
     few: bool = False,
+    near: Any = None,
 ) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
     page that declares none (_plain, `few` passed on), in `box_el` when it is given (the
-    box the article rule's blocks showed them in)."""
+    box the article rule's blocks showed them in); only when their box holds `near` or
+    is in it, when it is given. The page is not touched until the posts are taken."""
     from wf.extract.records import Analysis, aggregate, walk
 
-    blocks = walk(body, skip_boilerplate=False, deadline=deadline)
+    blocks = walk(body, skip_boilerplate=False, deadline=deadline, custom=True)
     if not blocks:
         return None
     aggregate(blocks, set(), gm)
@@ -342,22 +394,26 @@ def choose(
             trace.trace("extract: thread: no posts of one shape found")
         return None
     index, posts = found
+    if near is not None and not _related(blocks[index].el, near):
+        return None
     count = len(posts)
     box = _grow(blocks, index)
     from wf.extract.kinds import byline, tidy
 
+    replies = _nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
     short = _short(blocks, index, posts)
-    lines = sum(byline.add(post.el) for post in posts + short)
+    lines = sum(byline.add(post.el) for post in posts + short + replies)
     names: set[tuple[str, str]] = set()
-    trimmed = sum(_trim(blocks, post, names) for post in posts)
+    trimmed = sum(_trim(blocks, post, names) for post in posts + replies)
     _cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     quotes = tidy.drop_repeats(posts)
     tidy.drop_titles(blocks[box].el)
+    tidy.drop_edit_notes(blocks[box].el)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
         "%d cut down to their body, %d quotes of the posts above dropped; the content is <%s>",

@@ -2,7 +2,8 @@
 after the last post (the reply form) and the boxes between posts that are no posts and
 hold no prose (a topic's statistics, its top posters, an advertisement), quotes that
 repeat the posts above (tuning.QUOTE_SEEN), the counts the posts' microdata names
-(tuning.POST_COUNT), and a heading that says again what one above it said."""
+(tuning.POST_COUNT), a heading that says again what one above it said, and notes of
+edits written inline in a post's body."""
 
 from __future__ import annotations
 
@@ -254,3 +255,46 @@ def drop_counts(box: Any) -> None:
         counts = any(_COUNT.search(p) for p in el.get("itemprop").split())
         if counts and el.getparent() is not None:
             drop(el)
+
+
+_EDIT_START = re.compile(tuning.POST_EDITED_START, re.IGNORECASE)
+_EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
+_INLINE = ("span", "strong", "b", "em", "i", "small")
+
+
+def drop_edit_notes(box: Any) -> int:
+    """A note of a post's edits written inline at its body's end ("Edited August 26 by
+    ann": Invision's <strong> in a <span>), which the prune of blocks does not see, goes,
+    with the boxes around it that say no more than a note (its reason: "fixed a typo").
+    Only an element whose own first words start a note is read further, and no further
+    than a note's length. How many went."""
+    from wf.extract.parse import drop
+
+    found = []
+    for el in box.iter(_INLINE):
+        if el.text and _EDIT_START.match(el.text) and _note(el):
+            for _ in range(NOTE_LEVELS):
+                parent = el.getparent()
+                if parent is None or parent is box or not _note(parent):
+                    break
+                el = parent
+            found.append(el)
+    for el in found:
+        drop(el)
+    return len(found)
+
+
+NOTE_LEVELS = 2  # boxes around a note looked at for its reason
+
+
+def _note(el: Any) -> bool:
+    """Whether an element's text is a note of edits, read no further than a note."""
+    parts: list[str] = []
+    size = 0
+    for part in el.itertext():
+        parts.append(part)
+        size += len(part)
+        if size > tuning.EDIT_NOTE_MAX * 2:
+            return False
+    line = " ".join("".join(parts).split())
+    return len(line) <= tuning.EDIT_NOTE_MAX and _EDITED.match(line) is not None

@@ -1,0 +1,132 @@
+"""Which elements of a parsed page no reader sees: hidden by attribute, by style or as a
+closed dialog, less the tab panels a reader opens with a click (wf.extract.parse drops
+the rest when it cleans a tree)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
+_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def _xpath(expression: str) -> Any:
+    from common.xpath import compiled
+
+    return compiled(expression)
+
+
+def hidden_elements(root: Any) -> list[Any]:
+    """The elements a reader does not see, to be dropped; none when the page hides
+    most of its text (see below)."""
+    from lxml import etree
+
+    hidden: dict[Any, None] = {}
+    style_hidden = _hides
+    panels: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
+    for hit in _xpath(_HIDDEN_XPATH)(root):
+        if isinstance(hit, etree._Element):
+            el = hit
+        elif hit.attrname == "style" and not style_hidden(hit):
+            # Most style attributes hide nothing: judged on the value, without the
+            # element (the element's other attributes are hits of their own).
+            continue
+        else:
+            el = hit.getparent()
+        if el.tag in ("html", "body") or not _is_hidden(el):
+            continue
+        parent = el.getparent()
+        if parent is not None and el.get("role") == "tabpanel":
+            if parent not in panels:
+                panels[parent] = _tab_panels(parent)
+            if el in panels[parent]:
+                continue
+        hidden[el] = None
+    if not hidden:
+        return []
+    # Some pages hide their whole content until a script reveals it; a browser with
+    # scripts would show it, so keep it rather than print nothing. Hidden copies and
+    # panels beside a visible article are no such case: they are dropped.
+    length = _xpath("string-length(normalize-space())")
+    hidden_len = sum(length(el) for el in hidden)
+    if hidden_len and _mostly(hidden_len, root, length):
+        return []
+    return list(hidden)
+
+
+# Paragraphs measured before the whole page is: enough for nearly every page that hides
+# something, and a bound on the calls a page of a hundred thousand paragraphs can cost.
+_MOSTLY_TRIES = 32
+
+
+def _mostly(part: float, root: Any, length: Any) -> bool:
+    """Whether ``part`` characters are over 3/4 of the page's text (``length(root)``).
+
+    The length of the whole page costs a copy of all its text, so the first paragraphs
+    are measured first, until they show that the page holds enough text: paragraphs that
+    do not nest hold no more text than the page does, as normalize-space counts it (each
+    keeps its characters and the runs of spaces inside it)."""
+    seen = 0.0
+    tries = _MOSTLY_TRIES
+    for p in root.iter("p"):
+        if next(p.iterancestors("p"), None) is None:
+            seen += length(p)
+            if part <= 0.75 * seen:
+                return False
+            tries -= 1
+            if not tries:
+                break
+    return bool(part > 0.75 * length(root))
+
+
+# Children of one box looked through for its tab panels: a bound on the text a box of
+# many thousands copies.
+_TAB_PANELS = 200
+
+
+def _tab_panels(parent: Any) -> set[Any]:
+    """The tab panels (role tabpanel) among a box's children read as shown though hidden:
+    each is hidden until its tab is clicked, yet one of the page's sections (a landing
+    page's features, a manual's example in each language). A panel whose text repeats an
+    earlier sibling's (a placeholder the scripts fill) stays hidden. A hidden accordion's
+    answer or menu stays hidden: the pages print those closed more often than not.
+
+    Only the box's children are read, not the page: a search of the whole tree cost more
+    than the rest of the cleaning on pages with tabs."""
+    text = _xpath("normalize-space()")
+    seen: set[str] = set()
+    shown: set[Any] = set()
+    for n, el in enumerate(parent.iterchildren()):
+        if n >= _TAB_PANELS:
+            break
+        if el.get("role") != "tabpanel":
+            continue
+        words = str(text(el))
+        if words not in seen:
+            seen.add(words)
+            shown.add(el)
+    return shown
+
+
+def _is_hidden(el: Any) -> bool:
+    get = el.get
+    if get("hidden") is not None:
+        return True
+    if el.tag == "dialog" and get("open") is None:
+        return True
+    if (get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    style = get("style")
+    return bool(style and _hides(style))
+
+
+def _hides(style: str) -> bool:
+    """_STYLE_HIDDEN found in a style attribute. An ASCII value without "none" or
+    "hidden" in any case cannot match, and most do not: their test costs a tenth of the
+    case-blind search (a non-ASCII one is searched as it is, case folding and all)."""
+    if style.isascii():
+        low = style.lower()
+        if "none" not in low and "hidden" not in low:
+            return False
+    return _STYLE_HIDDEN.search(style) is not None

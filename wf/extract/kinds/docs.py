@@ -1,0 +1,91 @@
+"""Documentation pages: the chrome no block's name gives away (web components named as
+boilerplate, Google's devsite-* elements), and the content the article's rule would drop
+as lists of links (a quickstart's linked steps, an API's list of types, a titled "See
+also").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from wf.extract import tuning
+from wf.extract.records import negative
+
+if TYPE_CHECKING:
+    from wf.extract.kinds.declared import Declared
+    from wf.extract.records import BlockRecord
+
+
+def tidy(root: Any, declared: Declared) -> None:
+    """A page that declares itself documentation (or whose path says so) loses its named
+    web components before its content is chosen. Only such a page: the search for web
+    components costs about half a millisecond a page."""
+    if declared.kind()[0] == tuning.DOCUMENTATION:
+        drop_named_components(root)
+
+
+# Elements whose tag names a web component (a hyphen, as the custom elements
+# specification requires) and that carry a class or an id to judge.
+_COMPONENTS = "//*[contains(local-name(), '-')][@class or @id]"
+
+
+def drop_named_components(root: Any) -> None:
+    """Remove the web components named as boilerplate by their class and id, as a block so
+    named is. The block walks judge only the tags they know: a component is looked through,
+    so Google's developer sites printed their licence, "Last updated" and feedback boxes
+    (`<devsite-content-footer class="nocontent">`). A component that holds more text than a
+    widget (tuning.COMPONENT_TEXT_MAX) stays: it may frame the page."""
+    from common.xpath import compiled
+    from wf.extract.names import negative_words
+    from wf.extract.parse import drop, text_length
+
+    length = text_length()
+    found = []
+    for el in compiled(_COMPONENTS)(root):
+        names = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if negative_words(names) and length(el) <= tuning.COMPONENT_TEXT_MAX:
+            found.append(el)
+    for el in found:
+        drop(el)
+
+
+# A list's items, kept in a manual whatever share of them is links.
+_ITEMS = frozenset(("li", "dt", "dd"))
+
+
+def prune(el: Any, b: BlockRecord) -> bool:
+    """The article's prune, but a documentation page's list items, and its sections that
+    open with a heading, stay whatever share of them is links: an API's list of types, the
+    steps of a quickstart that each link where to do them, a definition list of terms that
+    link their pages, a "See also". A manual links every other word; its menus are named
+    (nav, sidebar, toc) and go by their names."""
+    from wf.extract.prune import link_list
+    from wf.extract.prune import prune as article_prune
+
+    if b.boiler or b.cut or negative(b):
+        return True
+    if (b.tag in _ITEMS or _titled(el)) and link_list(b):
+        return False
+    return bool(article_prune(el, b))
+
+
+# Descendants looked at for a box's title: its wrappers' first elements (bounded).
+_TITLE_DEPTH = 6
+
+
+def _titled(el: Any) -> bool:
+    """Whether a section or box opens with a heading under h1, maybe inside wrappers."""
+    from wf.extract.names import HEADING
+
+    if el.tag not in ("section", "div"):
+        return False
+    first = el
+    for _ in range(_TITLE_DEPTH):
+        first = next(iter(first), None)
+        if first is None or not isinstance(first.tag, str):
+            return False
+        if first.tag in HEADING:
+            return first.tag != "h1"
+        if first.tag != "div" or first.text and first.text.strip():
+            return False
+    return False
