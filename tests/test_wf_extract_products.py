@@ -161,3 +161,108 @@ def test_a_product_s_lines_printed_twice_by_the_page_are_printed_once():
     assert text.count("Spun from one sheet of naval brass") == 1
     assert text.count("Keeps the moon's time all year") == 1
     assert text.count("Size: 20 cm") == 2
+
+
+def test_a_box_a_class_hides_is_left_out_of_a_product():
+    # The shop's scripts read the product's fields from a list the class `hide` keeps
+    # out of sight; a box hidden only on small screens (`hidden md:block`) is shown.
+    fields = "".join(f"<dt>swatch_{n}:</dt><dd>colour_code_{n}</dd>" for n in range(40))
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{PROSE}"
+        f"<dl class='product-fields hide'>{fields}</dl>"
+        "<div class='hidden md:block'><p>Hung on a brass hook, it reads true from "
+        "across the room.</p></div></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Each clock is turned from solid brass" in text
+    assert "colour_code_7" not in text and "swatch_3" not in text
+    assert "reads true from across the room" in text
+
+
+def test_questions_past_show_more_stay_though_a_class_hides_them():
+    # The page shows its first questions and hides the rest until "Show more" is pressed.
+    items = "".join(
+        f"<div class='faq-item{' hidden' if n > 1 else ''}'><h3>Question {n}?</h3>"
+        f"<p>Answer {n}: the clock needs a new battery once a year, no more.</p></div>"
+        for n in range(5)
+    )
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{PROSE}<div class='faq'>{items}</div></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Answer 0:" in text and "Answer 4:" in text
+
+
+def test_a_product_told_at_length_does_not_print_its_declared_summary():
+    # The declaration's description is a summary for search engines that the page does
+    # not show; the page tells the product in paragraphs of its own.
+    summary = "Shop the best brass tide clock online: free shipping, great prices, top quality."
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Brass tide clock",
+            "description": summary,
+            "offers": {"price": "89.00", "priceCurrency": "USD"},
+        }
+    )
+    story = "".join(
+        f"<p>{PROSE[3:-4]} The tide's hand turns once in twelve hours and twenty-five "
+        f"minutes, so the clock keeps the sea's time and not the sun's ({n}).</p>"
+        for n in range(6)
+    )
+    html = page(declared, f"<main><h1>Brass tide clock</h1>{story}</main>")
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert "keeps the sea's time" in text
+    assert summary not in text
+    short = page(declared, f"<main><h1>Brass tide clock</h1>{PROSE}</main>")
+    assert summary in extract(short, url="https://shop.example/p/clock").text
+
+
+def test_a_box_comparing_other_products_is_left_out():
+    # The shop sets its other clocks beside this one in a table, under the description.
+    rows = "".join(
+        f"<tr><td>{name}</td><td>{size} cm across, {weight} kg, brass and glass</td></tr>"
+        for name, size, weight in (
+            ("Harbour barometer", 18, 1.2),
+            ("Ship's bell clock", 22, 1.9),
+            ("Pocket tide watch", 5, 0.2),
+            ("Chart room hygrometer", 15, 0.9),
+        )
+    )
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{PROSE}"
+        f"<section class='product-comparison'><h2>Which instrument is yours?</h2>"
+        f"<table>{rows}</table></section></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Each clock is turned from solid brass" in text
+    assert "Harbour barometer" not in text and "Which instrument" not in text
+
+
+def test_a_thin_region_widens_to_the_box_that_holds_the_product_not_the_page():
+    # The region of the declared description is a short box (the colours' links beside
+    # it stop its growth); the product's sections stand beside it in the shop's main box,
+    # and strips that no name marks run above and below that box.
+    sections = "".join(
+        f"<div class='block'><h2>Part {n}</h2><p>{PROSE[3:-4]} The tide's hand turns "
+        f"once in twelve hours and twenty-five minutes ({n}).</p></div>"
+        for n in range(3)
+    )
+    strip = (
+        "<div class='strip'><p>Our harbour shop opens at nine every day but Sunday, and "
+        "the workshop can be visited on the first Saturday of each month.</p></div>"
+    )
+    colours = "".join(
+        f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
+    )
+    body = (
+        f"{strip}<div class='shop'><div class='summary'><p>{DESCRIPTION}</p></div>"
+        f"<ul class='colours'>{colours}</ul>{sections}</div>{strip.replace('strip', 'strap')}"
+    )
+    html = page(
+        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
+        body,
+    )
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert DESCRIPTION in text and "twenty-five minutes (2)" in text
+    assert "harbour shop opens" not in text

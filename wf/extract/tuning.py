@@ -137,11 +137,21 @@ _POLICY_WORD = (
     r"versand|lieferung|r\u00fcckgabe|retouren?|livraison|retours?|env\u00edos?|envios?|"
     r"devoluci(?:\u00f3|o)n(?:es)?|spedizioni?|resi|verzending)"
 )
+# Class and id words of a box that sets other products beside this one (a table comparing
+# a shop's kits, "Compare with similar items"): whole words of a lowered token.
+PRODUCT_COMPARED = r"(?<![a-z])(?:compare|comparison)(?![a-z])"
 PRODUCT_POLICY_TITLE = (
     rf"\W*{_POLICY_WORD}(?:\s*(?:&|and|und|et|y|e|en|\+|,|/)\s*{_POLICY_WORD})*"
     r"(?:\s+(?:policy|policies|info|information|details))?[^\w:]*"
 )  # ...but a field's label ("Shipping:" before its cost) is no section's title
 PRODUCT_POLICY_TITLE_MAX = 60  # characters: a longer first line is no section's title
+# A class that hides its box (Bootstrap's `d-none`, `hide`, `is-hidden`) until a script
+# shows it: on shops, a data dump the scripts read (a product's fields as a hidden list)
+# or a menu's copy. A class that names a breakpoint (`md:block`) shows it on some screens.
+PRODUCT_HIDDEN_CLASS = r"(?<![\w:-])(?:hidden|hide|d-none|is-hidden)(?![\w:-])"
+# Characters of prose (lines of 15 words or more) from which a product's text tells it
+# well enough without its declared description (a summary for search engines).
+PRODUCT_TOLD = 1000
 PRODUCT_POLICY_MAX = 1500  # characters: a longer section is more than the shop's policy
 # Class and id words of a section's title in an accordion or tabs.
 PRODUCT_POLICY_LABEL = r"title|heading|header|label|toggle|trigger|summary|accordion|tab"

@@ -29,6 +29,7 @@ ANCHOR_CHARS = 40  # the description's first characters looked for in the page
 ANCHOR_MIN = 20  # a shorter description anchors nothing
 _WORDS = re.compile(r"\w+")
 _REVIEWS = re.compile(tuning.PRODUCT_REVIEWS)
+_COMPARED = re.compile(tuning.PRODUCT_COMPARED)
 
 
 def _norm(text: str) -> str:
@@ -128,11 +129,43 @@ def policy(el: Any, b: BlockRecord) -> bool:
     return _titles(first)
 
 
+_HIDDEN_CLASS = re.compile(tuning.PRODUCT_HIDDEN_CLASS)
+HIDDEN_ITEMS_MAX = 50  # hidden items looked past for a shown one before them
+
+
+def hidden(el: Any) -> bool:
+    """Whether a box's class hides it on every screen (tuning.PRODUCT_HIDDEN_CLASS),
+    unless it is one more of the items shown before it (a list's items past "Show more",
+    the rest of a page's questions and answers)."""
+    cls = el.get("class")
+    if not cls or ":" in cls or _HIDDEN_CLASS.search(cls) is None:
+        return False
+    like = _HIDDEN_CLASS.sub(" ", cls).split()
+    prev = el.getprevious()
+    for _ in range(HIDDEN_ITEMS_MAX):
+        if prev is None or prev.tag != el.tag:
+            return True
+        other = prev.get("class") or ""
+        if _HIDDEN_CLASS.search(other) is None:
+            return other.split() != like
+        if _HIDDEN_CLASS.sub(" ", other).split() != like:
+            return True
+        prev = prev.getprevious()
+    return True
+
+
+def _aside(el: Any, b: BlockRecord) -> bool:
+    """What a product's text leaves out wherever it stands: the shop's policies, the
+    boxes a class hides and those that compare other products with this one."""
+    return policy(el, b) or hidden(el) or named_by(el, _COMPARED)
+
+
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
-    """`prune`, and the sections of the shop's policies too."""
+    """`prune`, and the sections of the shop's policies, the boxes a class hides and
+    those that compare other products with this one."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        return prune(el, b) or policy(el, b)
+        return prune(el, b) or _aside(el, b)
 
     return product_prune
 
@@ -160,15 +193,17 @@ def _left_out(b: BlockRecord) -> bool:
     """Whether the page read whole leaves a block out, as prune_wide says."""
     if b.index == 0 or not b.text:
         return False
-    return negative(b) or (b.text >= MEASURE_MIN and (_reviewed(b.el) or policy(b.el, b)))
+    return negative(b) or (b.text >= MEASURE_MIN and (_reviewed(b.el) or _aside(b.el, b)))
 
 
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
-    """Whether the product's page is to be read whole (without its named boilerplate, its
-    reviews and its policies), the analysis then saying so: when the choice prints under
-    tuning.PRODUCT_TEXT_SHARE of the text outside links that the page read so prints. A
-    product told in sections (the description, then what it is made of, how to use it,
-    its questions and answers) is chosen by its longest one."""
+    """Whether the product's choice is to be widened (and read without its named
+    boilerplate, its reviews and its policies), the analysis then saying to what: when
+    the choice prints under tuning.PRODUCT_TEXT_SHARE of the text outside links that the
+    page read so prints, to the nearest box around it that prints that share, else to
+    the page. A product told in sections (the description, then what it is made of, how
+    to use it, its questions and answers) is chosen by its longest one; the box that
+    holds them leaves out the strips above and below it that no name marks."""
     blocks, best = analysis.blocks, analysis.best_index
     if best <= 0 or analysis.by_kind:
         return False
@@ -181,13 +216,43 @@ def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]
         return False
     trace.trace(
         "extract: product: the choice prints %d of the %d characters the page prints without "
-        "its named boilerplate, under %.0f%%: the page read whole without it",
+        "its named boilerplate, under %.0f%%: widened, without it",
         shown,
         page,
         100 * tuning.PRODUCT_TEXT_SHARE,
     )
+    index = _holding(blocks, best, tuning.PRODUCT_TEXT_SHARE * page)
+    if index > 0:
+        trace.trace("extract: product: its box <%s> holds that share: taken", blocks[index].tag)
+        analysis.best, analysis.best_index = blocks[index].el, index
+        return True
     analysis.best, analysis.best_index = None, -1
     return True
+
+
+def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
+    """The nearest box around blocks[index] that prints `enough` characters outside
+    links, read without its named boilerplate, reviews and policies; 0 for the page.
+    Each box adds its own text and its other children's to the sum: every block is
+    measured once, however deep the region."""
+    inner = blocks[index]
+    total = _outside_links(blocks, index, inner.end, lambda b: b is not inner and _left_out(b))
+    i = inner.parent
+    while i > 0:
+        box = blocks[i]
+        if box.tag in ("html", "body"):
+            return 0
+        total += box.own - box.own_link
+        j = i + 1
+        while j < box.end:
+            child = blocks[j]
+            if child is not inner:
+                total += _outside_links(blocks, j, child.end, _left_out)
+            j = child.end
+        if total >= enough:
+            return i
+        inner, i = box, box.parent
+    return 0
 
 
 def _reviewed(el: Any) -> bool:
@@ -199,7 +264,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
     """A thin region read as the page without its named boilerplate: the customers'
     reviews go too (inside the region they stay: a critic's review, an editor's verdict
     and a game's press quotes are part of some products' own text)."""
-    return negative(b) or _reviewed(el) or policy(el, b)
+    return negative(b) or _reviewed(el) or _aside(el, b)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
@@ -290,10 +355,20 @@ def once(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
+PROSE_WORDS = 15  # words a line holds at least to count as prose
+
+
+def _prose(text: str) -> int:
+    """Characters of `text` in lines of prose (PROSE_WORDS words or more)."""
+    return sum(len(line) for line in text.split("\n") if line.count(" ") >= PROSE_WORDS - 1)
+
+
 def header(declared: dict[str, str], text: str) -> str:
     """The declared name, price and availability not in `text` already, one line each,
     then the declared description when `text` does not show it (a script builds it on
-    the page, or it is in a tab the chosen region left out)."""
+    the page, or it is in a tab the chosen region left out) and tells the product in
+    under tuning.PRODUCT_TOLD characters of prose: a page that tells it at length does
+    so better than its declaration, most often a search engine's summary."""
     lines = []
     low = _norm(text)
     name = declared.get("name")
@@ -308,7 +383,12 @@ def header(declared: dict[str, str], text: str) -> str:
     if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
         lines.pop()
     description = declared.get("description")
-    if description and len(description) >= ANCHOR_MIN and not _shown(description, text):
+    if (
+        description
+        and len(description) >= ANCHOR_MIN
+        and _prose(text) < tuning.PRODUCT_TOLD
+        and not _shown(description, text)
+    ):
         lines.append(description)
     return "\n\n".join(lines)
 
