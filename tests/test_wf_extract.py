@@ -244,8 +244,8 @@ def test_the_hidden_share_is_judged_as_by_the_whole_pages_length(html: str | Non
     # the whole page's length gives, for every share around the 3/4 line.
     from lxml import etree
 
+    from common.xpath import text_length
     from wf.extract.hidden import _mostly
-    from wf.extract.parse import text_length
 
     root = _nested_paragraphs() if html is None else etree.fromstring(html, etree.HTMLParser())
     length = text_length()

@@ -7,14 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from common.xpath import compiled, text_length
+
 _HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-
-
-def _xpath(expression: str) -> Any:
-    from common.xpath import compiled
-
-    return compiled(expression)
 
 
 def hidden_elements(root: Any) -> list[Any]:
@@ -25,7 +21,7 @@ def hidden_elements(root: Any) -> list[Any]:
     hidden: dict[Any, None] = {}
     style_hidden = _hides
     panels: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
-    for hit in _xpath(_HIDDEN_XPATH)(root):
+    for hit in compiled(_HIDDEN_XPATH)(root):
         if isinstance(hit, etree._Element):
             el = hit
         elif hit.attrname == "style" and not style_hidden(hit):
@@ -48,7 +44,7 @@ def hidden_elements(root: Any) -> list[Any]:
     # Some pages hide their whole content until a script reveals it; a browser with
     # scripts would show it, so keep it rather than print nothing. Hidden copies and
     # panels beside a visible article are no such case: they are dropped.
-    length = _xpath("string-length(normalize-space())")
+    length = text_length()
     hidden_len = sum(length(el) for el in hidden)
     if hidden_len and _mostly(hidden_len, root, length):
         return []
@@ -94,7 +90,7 @@ def _tab_panels(parent: Any) -> set[Any]:
 
     Only the box's children are read, not the page: a search of the whole tree cost more
     than the rest of the cleaning on pages with tabs."""
-    text = _xpath("normalize-space()")
+    text = compiled("normalize-space()")
     seen: set[str] = set()
     shown: set[Any] = set()
     for n, el in enumerate(parent.iterchildren()):

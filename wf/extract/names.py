@@ -331,7 +331,7 @@ def _anchor_of(ident: str, heading: Any) -> bool:
 
 
 def _pager_sized(el: Any) -> bool:
-    from wf.extract.parse import text_length
+    from common.xpath import text_length
 
     return bool(text_length()(el) <= tuning.PAGER_TEXT_MAX)
 

@@ -382,11 +382,6 @@ def _xpath(expression: str) -> Any:
     return compiled(expression)
 
 
-def text_length() -> Any:
-    """An XPath function: an element's text length with whitespace collapsed, in C."""
-    return _xpath("string-length(normalize-space())")
-
-
 def _drop_hidden(root: Any) -> None:
     from wf.extract.hidden import hidden_elements
 

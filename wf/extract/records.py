@@ -140,7 +140,7 @@ def walk(
     """
     from lxml import etree
 
-    from wf.extract.parse import text_length
+    from common.xpath import text_length
 
     length = text_length()
     blocks: list[BlockRecord] = []

@@ -35,9 +35,9 @@ def drop_named_components(root: Any) -> None:
     so Google's developer sites printed their licence, "Last updated" and feedback boxes
     (`<devsite-content-footer class="nocontent">`). A component that holds more text than a
     widget (tuning.COMPONENT_TEXT_MAX) stays: it may frame the page."""
-    from common.xpath import compiled
+    from common.xpath import compiled, text_length
     from wf.extract.names import negative_words
-    from wf.extract.parse import drop, text_length
+    from wf.extract.parse import drop
 
     length = text_length()
     found = []

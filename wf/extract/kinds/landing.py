@@ -355,7 +355,7 @@ def _titled_part(b: BlockRecord) -> bool:
 def _links(el: Any, text: int) -> int:
     """The characters in links of a box the walk did not enter (its records count all of
     its text as links), at most tuning.PART_LINKS links read: past them, all of it."""
-    from wf.extract.parse import text_length
+    from common.xpath import text_length
 
     length = text_length()
     total = 0

@@ -138,15 +138,8 @@ def _start(el: Any) -> str:
     first = " ".join((el.text or "").split())
     if len(first) > tuning.PREVIEW_MIN:  # most lines start with their own words
         return first[: tuning.PREVIEW_MIN]
-    parts: list[str] = []
-    size = 0
-    for part in el.itertext():
-        parts.append(part)
-        size += len(part)
-        if size > tuning.PREVIEW_MIN * 2:
-            break
-    text = " ".join("".join(parts).split())
-    if len(text) > tuning.PREVIEW_MIN or size > tuning.PREVIEW_MIN * 2:
+    text, over = _text_upto(el, tuning.PREVIEW_MIN * 2)
+    if len(text) > tuning.PREVIEW_MIN or over:
         return text[: tuning.PREVIEW_MIN]
     return _uncut(text)[: tuning.PREVIEW_MIN]
 
@@ -289,12 +282,21 @@ NOTE_LEVELS = 2  # boxes around a note looked at for its reason
 
 def _note(el: Any) -> bool:
     """Whether an element's text is a note of edits, read no further than a note."""
+    line, over = _text_upto(el, tuning.EDIT_NOTE_MAX * 2)
+    if over:
+        return False
+    return len(line) <= tuning.EDIT_NOTE_MAX and _EDITED.match(line) is not None
+
+
+def _text_upto(el: Any, limit: int) -> tuple[str, bool]:
+    """An element's text, white space collapsed, read no further than the part that takes
+    it past `limit` characters; and whether it went past (a long post is not copied whole
+    to judge its first words)."""
     parts: list[str] = []
     size = 0
     for part in el.itertext():
         parts.append(part)
         size += len(part)
-        if size > tuning.EDIT_NOTE_MAX * 2:
-            return False
-    line = " ".join("".join(parts).split())
-    return len(line) <= tuning.EDIT_NOTE_MAX and _EDITED.match(line) is not None
+        if size > limit:
+            break
+    return " ".join("".join(parts).split()), size > limit
