@@ -203,3 +203,52 @@ def test_a_hidden_tab_panel_that_repeats_another_stays_hidden():
     )
     text = extract(html, url="https://quay.example/services").text
     assert text.count(OTHER) == 1
+
+
+_NOTICE = (
+    "Notice to customers: we may collect identifiers, commercial information and network "
+    "activity when you visit this shop, and use them to draw inferences and for other "
+    "operational purposes, as our privacy policy sets out in full for every state. You "
+    "may ask us at any time what we hold about you, and we answer within forty-five days."
+)
+_SOCKS = ("Harbour wool sock", "Quay ankle sock", "Pilot knee sock", "Tide no-show sock")
+
+
+def _shop_page(footer_class: str) -> str:
+    # A category's grid of products is no prose: the footer's notice is the page's one
+    # run of it.
+    cards = "".join(
+        f"<div class='tile'><a href='/p/{n}'><img src='/i/{n}.jpg' alt=''></a>"
+        f"<h3>{name}</h3><span>$1{n}</span></div>"
+        for n, name in enumerate(_SOCKS)
+    )
+    return page(
+        NAV + f"<div class='page'><h1>Wool socks</h1><div class='grid'>{cards}</div></div>"
+        f"<div class='{footer_class}'><div class='lower'><p>{_NOTICE}</p></div>"
+        "<a href='/t'>Terms</a></div>"
+    )
+
+
+def test_a_choice_in_the_pages_footer_reads_the_page_whole_without_it():
+    found = extract(_shop_page("Footer-styled__Footer"), url="https://socks.example/c/wool")
+    assert "Notice to customers" not in found.text
+    assert "Wool socks" in found.text and all(name in found.text for name in _SOCKS)
+    # A <footer> that holds the notice goes the same way.
+    html = (
+        _shop_page("x")
+        .replace("<div class='x'>", "<footer>")
+        .replace("Terms</a></div>", "Terms</a></footer>")
+    )
+    found = extract(html, url="https://socks.example/c/wool")
+    assert "Notice to customers" not in found.text and "Pilot knee sock" in found.text
+
+
+def test_a_box_named_footer_that_holds_the_pages_heading_wraps_the_page():
+    # A layout's box that keeps the footer at the window's foot holds the whole page.
+    html = page(
+        f"<div class='flex-wrap-footer'>{NAV}<h1>Quay services</h1>"
+        f"<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div></div>"
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and OTHER in text
+    assert "Forum" not in text  # the story chosen, not the page printed whole

@@ -262,6 +262,9 @@ SITE_HEADER = (
     r"^(?:(?:site|global|main|page|top|primary|universal)-?)?(?:header|masthead|top-?bar)"
     r"(?:-?(?:wrapper|container|inner))?$"
 )
+# A box named as the page's footer (in any class or id token: "site-footer",
+# "Footer-styled__Lower", "footerContent"): a choice inside one is a notice, not content.
+SITE_FOOTER = r"footer"
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).

@@ -23,6 +23,10 @@ included, and the page without its named boilerplate THIN_PAGE_OVER times as man
 chapter's page of a manual: a short introduction chosen beside a table of contents that
 is all links, which the counts above leave out).
 
+And the same when the choice sits in the page's footer (footer_chosen()): the page's own
+text held no prose the article rule could see (a grid of products, a category's cards),
+so it took the footer's notice; the footer is left out too.
+
 A landing page's parts are no boilerplate here: a box named only by tuning.LANDING_PARTS
 (banner, cta, carousel...) with prose of its own and not mostly links is printed
 (part()), and counts as the page when it is titled (an h1 to h3); the site's header,
@@ -42,6 +46,7 @@ from wf.extract import tuning
 _CELLS = ("td", "th")
 _FAQ = re.compile(tuning.LANDING_FAQ)
 _HEADER = re.compile(tuning.SITE_HEADER)
+_FOOTER = re.compile(tuning.SITE_FOOTER)
 _PARTS = frozenset(tuning.LANDING_PARTS)
 # A section of a landing page is titled at one of these levels.
 _SECTION_HEADINGS = ("h1", "h2", "h3")
@@ -262,6 +267,44 @@ def thin_listing(analysis: Analysis) -> bool:
         tuning.THIN_PAGE,
         thin[1],
     )
+    analysis.best, analysis.best_index = None, -1
+    return True
+
+
+def footer_chosen(analysis: Analysis) -> bool:
+    """Whether the choice sits in the page's footer: a <footer>, a box of role
+    contentinfo or one named as a footer (tuning.SITE_FOOTER), the nearest around the
+    choice, that holds no <h1>, <main> or <article>. The article rule took the footer's
+    prose (a legal notice, the towns a business serves) only because the page's own
+    text is no prose: the page is read whole without its named boilerplate and without
+    that footer (the analysis then says so). A box so named that holds the page's
+    heading or its main content wraps the page (a layout's "flex-wrap-footer")."""
+    from wf.extract.names import named_by
+
+    blocks = analysis.blocks
+    if analysis.best_index < 0 or analysis.by_kind or analysis.best is None:
+        return False
+    i = analysis.best_index
+    while True:
+        footer = blocks[i]
+        el = footer.el
+        if footer.tag in ("body", "html"):
+            return False
+        if footer.tag == "footer" or el.get("role") == "contentinfo" or named_by(el, _FOOTER):
+            break
+        i = footer.parent
+        if i < 0:
+            return False
+    if next(el.iter("h1", "main", "article"), None) is not None:
+        return False
+    trace.trace(
+        "extract: the choice sits in the page's footer <%s class=%r>: the page read whole "
+        "without its named boilerplate and that footer",
+        footer.tag,
+        (el.get("class") or "")[:40],
+    )
+    # The walk exempted the footer's name to find prose in it: named boilerplate again.
+    footer.neg = True
     analysis.best, analysis.best_index = None, -1
     return True
 
