@@ -194,6 +194,19 @@ def test_hidden_elements_are_dropped():
     assert "secret" not in full and "Template" not in full and "no reader" not in full
 
 
+def test_a_hidden_separator_leaves_the_words_beside_it_apart():
+    # A byline's facts split by a separator hidden from screen readers: gone, but the
+    # facts stay two words apart ("ago3" is no word).
+    dot = "<span aria-hidden='true'><span>\u00b7</span></span>"
+    html = (
+        "<div><span>The Tech Blog</span>"
+        f"{dot}<span>1d ago</span>{dot}<span><span>3 min read</span></span></div>"
+    )
+    assert extract_text(html) == "The Tech Blog 1d ago 3 min read"
+    # An icon with no text of its own adds nothing.
+    assert extract_text("<p>Ne<i aria-hidden='true'></i>xt page</p>") == "Next page"
+
+
 @pytest.mark.parametrize(
     ("style", "hides"),
     [
