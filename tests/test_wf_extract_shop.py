@@ -131,6 +131,28 @@ def test_a_rows_facts_laid_out_apart_are_printed_apart():
     assert "1934 2h 3m PG" in found.text
 
 
+def test_a_cards_brand_name_and_price_laid_out_apart_are_printed_apart():
+    # A shop's card writes its brand and its product's name in two spans, its price and
+    # the list price beside it in two more, all with no space between them in the markup;
+    # the page's style sets each apart.
+    cards = "".join(
+        f"<li class='card'><a href='/p/{n}'><span class='title'><span class='brand'>Quay "
+        f"Co-op</span><span class='name'>Harbour Wool Sock number {n}</span></span></a>"
+        f"<div class='price'><b>$1{n}</b><span>MSRP: $2{n}</span><small>PRO</small>"
+        f"<small>2 day delivery</small></div></li>"
+        for n in range(1, 8)
+    )
+    html = page(f"<main><h1>Socks</h1><ul class='grid'>{cards}</ul></main>")
+    text = extract(html, url="https://socks.example/c/wool").text
+    assert "Quay Co-op Harbour Wool Sock number 3" in text
+    assert "$13 MSRP: $23 PRO 2 day delivery" in text
+    # Inside a paragraph the runs join as written, capitals or not.
+    html = page(
+        f"<main><h1>Socks</h1><p>{PROSE} <em><b>i</b><span>Phone</span></em> cases.</p></main>"
+    )
+    assert "iPhone cases" in extract(html, url="https://socks.example/a").text
+
+
 def test_a_word_processors_runs_join_as_written():
     # Word processors split a paragraph into runs anywhere, inside words too.
     html = page(

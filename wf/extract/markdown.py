@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
-from wf.extract.spaces import BR, SPACES, apart, collapse, collapse_run
+from wf.extract.spaces import APART_TAGS, BR, SPACES, apart, collapse, collapse_run
 
 if TYPE_CHECKING:
     from wf.extract.images import Markers
@@ -327,7 +327,7 @@ class MarkdownWriter:
                         append(mark)
                 text = el.text
                 if text:
-                    if tag == "span" and self.parts and apart(el, text, self.parts[-1]):
+                    if tag in APART_TAGS and self.parts and apart(el, text, self.parts[-1]):
                         append(" ")
                     append(text)
                 del text  # the run alone holds it: a flush may let a huge node go

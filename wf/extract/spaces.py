@@ -120,25 +120,46 @@ def _long_pieces(raw: str) -> list[str]:
 
 SHOWN_APART_MAX = 8  # spans in a box that lays them out as items of their own
 SHOWN_APART_TEXT = 24  # characters in each: a year, a duration, a price, a rating
+# Inline elements whose text, straight after a sibling's, may be shown apart from it.
+APART_TAGS = frozenset(("span", "a", "b", "strong", "em", "i", "small", "time", "label"))
 
 
 def apart(el: Any, text: str, before: str) -> bool:
-    """Whether a span written straight after a sibling span is shown apart from it: a
-    box (not a paragraph) of a few short spans and nothing else is a row of facts laid
-    out by the page's style (a film's year, length and rating; a price and a saving),
-    which a reader sees apart; a word processor's runs split words anywhere inside a
-    paragraph, so those join as the markup says."""
+    """Whether an inline element written straight after a sibling is shown apart from
+    it. A box (not a paragraph) of a few short spans and nothing else is a row of facts
+    laid out by the page's style (a film's year, length and rating; a price and a
+    saving), which a reader sees apart; so are two siblings outside any paragraph whose
+    words meet as no word does (boundary()): a card's brand and its product's name
+    ("REI Co-op" "Nalgene Bottle"), a price and a label ("$108" "MSRP"). A word
+    processor's runs split words anywhere inside a paragraph, so those join as the
+    markup says."""
     if not before[-1:].isalnum() or not text[0].isalnum():
         return False
     prev = el.getprevious()
-    if prev is None or prev.tag != "span" or prev.tail:
+    if prev is None or prev.tail:
         return False
-    if el.get("role") == "tab" and prev.get("role") == "tab":
-        return True  # the labels of a row of tabs (a code sample's languages) are boxes
     box = el.getparent()
-    if box is None or box.tag == "p" or box.text or len(box) > SHOWN_APART_MAX:
+    if box is None or box.tag == "p" or box.text:
         return False
-    return all(
-        c.tag == "span" and not c.tail and len(c.text or "") <= SHOWN_APART_TEXT and not len(c)
-        for c in box
+    if el.tag == "span" and prev.tag == "span":
+        if el.get("role") == "tab" and prev.get("role") == "tab":
+            return True  # the labels of a row of tabs (a code sample's languages) are boxes
+        if len(box) <= SHOWN_APART_MAX and all(
+            c.tag == "span" and not c.tail and len(c.text or "") <= SHOWN_APART_TEXT and not len(c)
+            for c in box
+        ):
+            return True
+    return (
+        prev.tag in APART_TAGS
+        and boundary(before[-1], text[0])
+        and next(box.iterancestors("p"), None) is None
     )
+
+
+def boundary(last: str, first: str) -> bool:
+    """Whether two characters meet as the end of one word and the start of another: a
+    lower-case letter or a digit before a capital ("opN", "8M"), a letter before a digit
+    ("PRO2")."""
+    if first.isupper():
+        return last.islower() or last.isdigit()
+    return first.isdigit() and last.isalpha()
