@@ -211,7 +211,11 @@ _NOTICE = (
     "operational purposes, as our privacy policy sets out in full for every state. You "
     "may ask us at any time what we hold about you, and we answer within forty-five days."
 )
-_SOCKS = ("Harbour wool sock", "Quay ankle sock", "Pilot knee sock", "Tide no-show sock")
+_SOCKS = tuple(
+    f"{kind} {height} sock"
+    for kind in ("Harbour wool", "Quay cotton", "Pilot merino")
+    for height in ("ankle", "knee", "no-show", "crew")
+)
 
 
 def _shop_page(footer_class: str) -> str:
@@ -240,7 +244,7 @@ def test_a_choice_in_the_pages_footer_reads_the_page_whole_without_it():
         .replace("Terms</a></div>", "Terms</a></footer>")
     )
     found = extract(html, url="https://socks.example/c/wool")
-    assert "Notice to customers" not in found.text and "Pilot knee sock" in found.text
+    assert "Notice to customers" not in found.text and "Pilot merino knee sock" in found.text
 
 
 def test_a_box_named_footer_that_holds_the_pages_heading_wraps_the_page():
@@ -252,3 +256,9 @@ def test_a_box_named_footer_that_holds_the_pages_heading_wraps_the_page():
     text = extract(html, url="https://quay.example/services").text
     assert PROSE in text and OTHER in text
     assert "Forum" not in text  # the story chosen, not the page printed whole
+    # So does one around the page's text when the page has no <h1> to tell it.
+    html = page(
+        f"<div class='wrap-footer'>{NAV}<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div></div>"
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and "Forum" not in text

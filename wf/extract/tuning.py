@@ -265,6 +265,9 @@ SITE_HEADER = (
 # A box named as the page's footer (in any class or id token: "site-footer",
 # "Footer-styled__Lower", "footerContent"): a choice inside one is a notice, not content.
 SITE_FOOTER = r"footer"
+# ...unless the page prints fewer characters than this without it and its named
+# boilerplate: then the box so named wraps the page, which has no <h1> to tell it.
+FOOTER_LEFT_MIN = 250
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).

@@ -278,7 +278,8 @@ def footer_chosen(analysis: Analysis) -> bool:
     prose (a legal notice, the towns a business serves) only because the page's own
     text is no prose: the page is read whole without its named boilerplate and without
     that footer (the analysis then says so). A box so named that holds the page's
-    heading or its main content wraps the page (a layout's "flex-wrap-footer")."""
+    heading or its main content wraps the page (a layout's "flex-wrap-footer"), and so
+    does one without which the page prints under tuning.FOOTER_LEFT_MIN characters."""
     from wf.extract.names import named_by
 
     blocks = analysis.blocks
@@ -297,6 +298,11 @@ def footer_chosen(analysis: Analysis) -> bool:
             return False
     if next(el.iter("h1", "main", "article"), None) is not None:
         return False
+    from wf.extract.records import negative
+
+    left = _all_text(blocks, 0, len(blocks), lambda b: b is footer or negative(b))
+    if left < tuning.FOOTER_LEFT_MIN:
+        return False  # the footer's name is on the page's wrapper: nothing is left without it
     trace.trace(
         "extract: the choice sits in the page's footer <%s class=%r>: the page read whole "
         "without its named boilerplate and that footer",
