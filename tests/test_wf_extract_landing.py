@@ -1,7 +1,8 @@
 """wf/extract/kinds/landing.py and what a landing page is made of, on small pages of our
 own: Adobe Experience Manager's `cmp-` components are no consent manager, the site's
 header and skip links go from a page read whole, a landing page's banners, calls to
-action and carousels are its sections, and a declared landing page keeps its cards."""
+action and carousels are its sections, a declared landing page keeps its cards, and a
+choice in the page's footer reads the page whole without that footer."""
 
 from __future__ import annotations
 
