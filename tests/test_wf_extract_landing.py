@@ -203,3 +203,45 @@ def test_a_hidden_tab_panel_that_repeats_another_stays_hidden():
     )
     text = extract(html, url="https://quay.example/services").text
     assert text.count(OTHER) == 1
+
+
+HERO = (
+    "Every berth on the eastern quay booked, inspected and invoiced by one harbour office, "
+    "from the first tide to the last."
+)
+
+
+def _copies_page(first: str, second: str) -> str:
+    service = json.dumps({"@context": "https://schema.org", "@type": "Service", "name": "Q"})
+    hero = "<div class='{}'><div class='hero'><h2>Quay services</h2><p>{}</p></div></div>"
+    cards = "".join(f"<div class='card'><h3>{t}</h3><p>{line}</p></div>" for t, line in _FEATURES)
+    return page(
+        NAV + f"<main>{hero.format(first, HERO)}{hero.format(second, HERO)}"
+        f"<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div>"
+        f"{f'<div class=grid>{cards}</div>' * 2}</main>" + FOOTER,
+        head=f'<script type="application/ld+json">{service}</script>',
+    )
+
+
+def test_a_section_copied_for_each_screen_size_is_printed_once():
+    # The page writes its hero once per layout and its stylesheet shows one of them: the
+    # copy goes. The grid of cards that repeats without a layout's name is the page's own
+    # and stays each time.
+    found = extract(_copies_page("hide-on-desktop", "d-none d-md-block"), url="https://q.example/")
+    assert found.kind == "landing"
+    assert found.text.count(HERO) == 1
+    assert found.text.count("Plans drawn for your quay") == 2
+    # Copies of a box not named for a screen size stay, both.
+    found = extract(_copies_page("intro", "outro"), url="https://q.example/")
+    assert found.text.count(HERO) == 2
+
+
+def test_layout_names():
+    from wf.extract.kinds.copies import layout_named
+
+    for name in ("hide-on-desktop", "d-none d-md-block", "hidden-xs", "md:hidden", "mobile"):
+        assert layout_named(name), name
+    for name in ("hidden md:flex flex-col", "visible-lg", "nav-mobile-only"):
+        assert layout_named(name), name
+    for name in ("md:grid-cols-3", "hidden", "flex md:flex-row", "automobile", "d-md-flex-x"):
+        assert not layout_named(name), name

@@ -244,6 +244,20 @@ LANDING_PARTS = (
     "widget", "slideshow", "gallery",
 )  # fmt: skip
 PART_LINKS = 100  # links of such a box read to count its text in links
+# A box of this many characters or more that repeats an earlier box word for word is
+# printed once (wf/extract/kinds/copies.py: a page's copies of a section per layout).
+COPY_MIN = 100
+# ...when a box on the path from either copy to the box holding both is named for a
+# screen size (Bootstrap's `hidden-md` and `d-lg-none`, Tailwind's `md:flex`, `mobile`,
+# `desktop-only`): the page's layouts each have their copy. Searched in a lowered class.
+LAYOUT_COPY = (
+    r"(?<![a-z])(?:mobile|desktop|tablet)(?![a-z])|(?<![a-z])(?:hidden|visible|hide|show)"
+    r"-(?:for-)?(?:xs|sm|md|lg|xl|xxl|mobile|desktop|tablet|small|medium|large|gt|lt)"
+    r"(?![a-z])|(?<![a-z])d-(?:xs|sm|md|lg|xl|xxl)-(?:none|block|flex)(?![a-z-])|"
+    r"(?<![a-z-])(?:sm|md|lg|xl|2xl):hidden(?![a-z-])|"
+    # Tailwind's box hidden on small screens: `hidden` and `md:block` (or flex...).
+    r"(?:^|\s)hidden\s(?:.*\s)?(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline)(?:\s|$)"
+)
 # A link to a place on its own page (href="#...") that starts so is a skip link: hidden
 # until a keyboard reaches it, never text a reader sees ("Skip to main content", "Skip
 # this section", German, French, Spanish, Italian, Dutch, Portuguese). Matched on the
