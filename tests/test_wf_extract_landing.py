@@ -245,3 +245,15 @@ def test_layout_names():
         assert layout_named(name), name
     for name in ("md:grid-cols-3", "hidden", "flex md:flex-row", "automobile", "d-md-flex-x"):
         assert not layout_named(name), name
+
+
+def test_a_page_read_whole_leaves_out_a_menu_that_drops_down():
+    # A hero's "choose a service" list of the site's pages, named as a dropdown and all
+    # links, is a menu; a dropdown of prose (a feature's details) is the page's.
+    links = "".join(f"<li><a href='/s/{n}'>Harbour service {n}</a></li>" for n in range(12))
+    menu = f"<div class='hero-select__dropdown'><ul>{links}</ul></div>"
+    details = f"<div class='details-dropdown'><p>{HERO}</p></div>"
+    found = extract(_service_page(menu + details), url="https://quay.example/services")
+    assert found.kind == "landing"
+    assert PROSE in found.text and HERO in found.text
+    assert "Harbour service" not in found.text

@@ -244,6 +244,9 @@ LANDING_PARTS = (
     "widget", "slideshow", "gallery",
 )  # fmt: skip
 PART_LINKS = 100  # links of such a box read to count its text in links
+# A box so named (a whole lowered class or id token, or its part after `__`) that is
+# mostly links is a menu that drops down: the page read whole leaves it out.
+LINK_DROPDOWN = r"(?:^|__|-)(?:dropdown|drop-down)(?:$|-|__)"
 # A box of this many characters or more that repeats an earlier box word for word is
 # printed once (wf/extract/kinds/copies.py: a page's copies of a section per layout).
 COPY_MIN = 100
