@@ -257,3 +257,18 @@ def test_a_page_read_whole_leaves_out_a_menu_that_drops_down():
     assert found.kind == "landing"
     assert PROSE in found.text and HERO in found.text
     assert "Harbour service" not in found.text
+
+
+def test_a_link_shown_only_to_a_keyboard_goes_whatever_it_says():
+    # A carousel's "back to its controls" link, shown only when a keyboard reaches it: a
+    # skip link in other words. A link merely named focusable stays.
+    back = (
+        "<a href='javascript:void(0)' class='carousel__back sr-only-focusable'>"
+        "Back to the Harbour tours section</a>"
+        "<a href='/tours' class='card-focusable'>See the harbour tours</a>"
+    )
+    found = extract(_service_page(back), url="https://quay.example/services")
+    assert PROSE in found.text and "See the harbour tours" in found.text
+    assert "Back to the Harbour tours" not in found.text
+    full = extract(_service_page(back), url="https://quay.example/services", full=True).text
+    assert "Back to the Harbour tours" in full

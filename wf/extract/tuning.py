@@ -273,6 +273,9 @@ SKIP_LINK = (
     r"(?:pular|ir) para o conte[uú]do)"
 )
 SKIP_LINK_MAX = 60
+# A link so classed is shown only when a keyboard reaches it (Bootstrap's
+# `sr-only-focusable`, `visually-hidden-focusable`): a skip link whatever its words.
+FOCUS_ONLY = r"(?<![a-z])(?:sr-only|visually-hidden)-focusable(?![a-z])"
 # A box named as the site's header (a whole lowered class or id token), which the page
 # read whole leaves out when its text is mostly links.
 SITE_HEADER = (
