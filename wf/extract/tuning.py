@@ -244,15 +244,16 @@ LANDING_PARTS = (
     "widget", "slideshow", "gallery",
 )  # fmt: skip
 PART_LINKS = 100  # links of such a box read to count its text in links
-# A box so named (a whole lowered class or id token, or its part after `__`) that is
-# mostly links is a menu that drops down: the page read whole leaves it out.
+# A box so named (a word of a lowered class or id token: `hero-select__dropdown`) that
+# is mostly links is a menu that drops down: the page read whole leaves it out.
 LINK_DROPDOWN = r"(?:^|__|-)(?:dropdown|drop-down)(?:$|-|__)"
 # A box of this many characters or more that repeats an earlier box word for word is
 # printed once (wf/extract/kinds/copies.py: a page's copies of a section per layout).
 COPY_MIN = 100
 # ...when a box on the path from either copy to the box holding both is named for a
-# screen size (Bootstrap's `hidden-md` and `d-lg-none`, Tailwind's `md:flex`, `mobile`,
-# `desktop-only`): the page's layouts each have their copy. Searched in a lowered class.
+# screen size (Bootstrap's `hidden-md` and `d-lg-none`, Tailwind's `md:hidden` or `hidden`
+# beside `md:flex`, `mobile`, `desktop-only`): the page's layouts each have their copy.
+# Searched in a lowered class attribute.
 LAYOUT_COPY = (
     r"(?<![a-z])(?:mobile|desktop|tablet)(?![a-z])|(?<![a-z])(?:hidden|visible|hide|show)"
     r"-(?:for-)?(?:xs|sm|md|lg|xl|xxl|mobile|desktop|tablet|small|medium|large|gt|lt)"

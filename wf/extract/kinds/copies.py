@@ -91,7 +91,11 @@ def copies(analysis: Analysis, prune: Prune) -> set[Any]:
         if len(group) < 2:
             continue
         first: dict[str, BlockRecord] = {}
-        for b in group:  # in page order
+        outer = group[0]
+        for n, b in enumerate(group):  # in page order
+            if n and b.index < outer.end:
+                continue  # inside a box of its length: a wrapper's, it reads alike
+            outer = b
             key = _key(b.el)
             earlier = first.get(key)
             if earlier is None:
