@@ -263,3 +263,72 @@ def test_a_box_named_footer_that_holds_the_pages_heading_wraps_the_page():
     )
     text = extract(html, url="https://quay.example/services").text
     assert PROSE in text and "Forum" not in text
+
+
+HERO = (
+    "Every berth on the eastern quay booked, inspected and invoiced by one harbour office, "
+    "from the first tide to the last."
+)
+
+
+def _copies_page(first: str, second: str) -> str:
+    service = json.dumps({"@context": "https://schema.org", "@type": "Service", "name": "Q"})
+    hero = "<div class='{}'><div class='hero'><h2>Quay services</h2><p>{}</p></div></div>"
+    cards = "".join(f"<div class='card'><h3>{t}</h3><p>{line}</p></div>" for t, line in _FEATURES)
+    return page(
+        NAV + f"<main>{hero.format(first, HERO)}{hero.format(second, HERO)}"
+        f"<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div>"
+        f"{f'<div class=grid>{cards}</div>' * 2}</main>" + FOOTER,
+        head=f'<script type="application/ld+json">{service}</script>',
+    )
+
+
+def test_a_section_copied_for_each_screen_size_is_printed_once():
+    # The page writes its hero once per layout and its stylesheet shows one of them: the
+    # copy goes. The grid of cards that repeats without a layout's name is the page's own
+    # and stays each time.
+    found = extract(_copies_page("hide-on-desktop", "d-none d-md-block"), url="https://q.example/")
+    assert found.kind == "landing"
+    assert found.text.count(HERO) == 1
+    assert found.text.count("Plans drawn for your quay") == 2
+    # Copies of a box not named for a screen size stay, both.
+    found = extract(_copies_page("intro", "outro"), url="https://q.example/")
+    assert found.text.count(HERO) == 2
+
+
+def test_layout_names():
+    from wf.extract.kinds.copies import layout_named
+
+    for name in ("hide-on-desktop", "d-none d-md-block", "hidden-xs", "md:hidden", "mobile"):
+        assert layout_named(name), name
+    for name in ("hidden md:flex flex-col", "visible-lg", "nav-mobile-only"):
+        assert layout_named(name), name
+    for name in ("md:grid-cols-3", "hidden", "flex md:flex-row", "automobile", "d-md-flex-x"):
+        assert not layout_named(name), name
+
+
+def test_a_page_read_whole_leaves_out_a_menu_that_drops_down():
+    # A hero's "choose a service" list of the site's pages, named as a dropdown and all
+    # links, is a menu; a dropdown of prose (a feature's details) is the page's.
+    links = "".join(f"<li><a href='/s/{n}'>Harbour service {n}</a></li>" for n in range(12))
+    menu = f"<div class='hero-select__dropdown'><ul>{links}</ul></div>"
+    details = f"<div class='details-dropdown'><p>{HERO}</p></div>"
+    found = extract(_service_page(menu + details), url="https://quay.example/services")
+    assert found.kind == "landing"
+    assert PROSE in found.text and HERO in found.text
+    assert "Harbour service" not in found.text
+
+
+def test_a_link_shown_only_to_a_keyboard_goes_whatever_it_says():
+    # A carousel's "back to its controls" link, shown only when a keyboard reaches it: a
+    # skip link in other words. A link merely named focusable stays.
+    back = (
+        "<a href='javascript:void(0)' class='carousel__back sr-only-focusable'>"
+        "Back to the Harbour tours section</a>"
+        "<a href='/tours' class='card-focusable'>See the harbour tours</a>"
+    )
+    found = extract(_service_page(back), url="https://quay.example/services")
+    assert PROSE in found.text and "See the harbour tours" in found.text
+    assert "Back to the Harbour tours" not in found.text
+    full = extract(_service_page(back), url="https://quay.example/services", full=True).text
+    assert "Back to the Harbour tours" in full

@@ -360,6 +360,7 @@ def _expand_noscript(
 
 
 _SKIP_LINK = re.compile(tuning.SKIP_LINK)
+_FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
 
 
 def _drop_skip_links(root: Any) -> None:
@@ -375,6 +376,11 @@ def _drop_skip_links(root: Any) -> None:
             text = "".join(a.itertext())
         if text and len(text) <= limit and _SKIP_LINK.search(text.lower()):
             drop(a)
+    # And the links a stylesheet shows only when a keyboard reaches them, whatever their
+    # words ("Back to the carousel's controls"), their href a script's.
+    for cls in _xpath("//a/@class[contains(., 'focusable')]")(root):
+        if _FOCUS_ONLY.search(cls.lower()):
+            drop(cls.getparent())
 
 
 def _xpath(expression: str) -> Any:

@@ -244,6 +244,24 @@ LANDING_PARTS = (
     "widget", "slideshow", "gallery",
 )  # fmt: skip
 PART_LINKS = 100  # links of such a box read to count its text in links
+# A box so named (a word of a lowered class or id token: `hero-select__dropdown`) that
+# is mostly links is a menu that drops down: the page read whole leaves it out.
+LINK_DROPDOWN = r"(?:^|__|-)(?:dropdown|drop-down)(?:$|-|__)"
+# A box of this many characters or more that repeats an earlier box word for word is
+# printed once (wf/extract/kinds/copies.py: a page's copies of a section per layout).
+COPY_MIN = 100
+# ...when a box on the path from either copy to the box holding both is named for a
+# screen size (Bootstrap's `hidden-md` and `d-lg-none`, Tailwind's `md:hidden` or `hidden`
+# beside `md:flex`, `mobile`, `desktop-only`): the page's layouts each have their copy.
+# Searched in a lowered class attribute.
+LAYOUT_COPY = (
+    r"(?<![a-z])(?:mobile|desktop|tablet)(?![a-z])|(?<![a-z])(?:hidden|visible|hide|show)"
+    r"-(?:for-)?(?:xs|sm|md|lg|xl|xxl|mobile|desktop|tablet|small|medium|large|gt|lt)"
+    r"(?![a-z])|(?<![a-z])d-(?:xs|sm|md|lg|xl|xxl)-(?:none|block|flex)(?![a-z-])|"
+    r"(?<![a-z-])(?:sm|md|lg|xl|2xl):hidden(?![a-z-])|"
+    # Tailwind's box hidden on small screens: `hidden` and `md:block` (or flex...).
+    r"(?:^|\s)hidden\s(?:.*\s)?(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline)(?:\s|$)"
+)
 # A link to a place on its own page (href="#...") that starts so is a skip link: hidden
 # until a keyboard reaches it, never text a reader sees ("Skip to main content", "Skip
 # this section", German, French, Spanish, Italian, Dutch, Portuguese). Matched on the
@@ -256,6 +274,9 @@ SKIP_LINK = (
     r"(?:pular|ir) para o conte[uú]do)"
 )
 SKIP_LINK_MAX = 60
+# A link so classed is shown only when a keyboard reaches it (Bootstrap's
+# `sr-only-focusable`, `visually-hidden-focusable`): a skip link whatever its words.
+FOCUS_ONLY = r"(?<![a-z])(?:sr-only|visually-hidden)-focusable(?![a-z])"
 # A box named as the site's header (a whole lowered class or id token), which the page
 # read whole leaves out when its text is mostly links.
 SITE_HEADER = (

@@ -80,6 +80,10 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         from wf.extract.kinds import docs
 
         prune = docs.prune
+    if kind == tuning.LANDING:
+        from wf.extract.kinds import copies
+
+        prune = copies.once(analysis, prune)
     wide = landing.prune_whole
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product

@@ -30,7 +30,8 @@ so it took the footer's notice; the footer is left out too.
 A landing page's parts are no boilerplate here: a box named only by tuning.LANDING_PARTS
 (banner, cta, carousel...) with prose of its own and not mostly links is printed
 (part()), and counts as the page when it is titled (an h1 to h3); the site's header,
-mostly links, goes from the page read whole (site_header()). A page declared a landing
+mostly links, goes from the page read whole (site_header()), and so does a menu that
+drops down (link_dropdown()). A page declared a landing
 page keeps its cards in the choice (prune_cards()).
 """
 
@@ -47,6 +48,7 @@ _CELLS = ("td", "th")
 _FAQ = re.compile(tuning.LANDING_FAQ)
 _HEADER = re.compile(tuning.SITE_HEADER)
 _FOOTER = re.compile(tuning.SITE_FOOTER)
+_DROPDOWN = re.compile(tuning.LINK_DROPDOWN)
 _PARTS = frozenset(tuning.LANDING_PARTS)
 # A section of a landing page is titled at one of these levels.
 _SECTION_HEADINGS = ("h1", "h2", "h3")
@@ -373,9 +375,21 @@ def site_header(el: Any, b: BlockRecord) -> bool:
     return next(el.iterancestors(*_CONTENT_TAGS), None) is None
 
 
+def link_dropdown(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is a menu that drops down: named so (tuning.LINK_DROPDOWN) and
+    mostly links (a hero's "choose a service" list of every page of the site). A
+    dropdown of prose (an answer, a feature's details) is the page's."""
+    if not b.text or b.link * 2 <= b.text:
+        return False
+    from wf.extract.names import named_by
+
+    return named_by(el, _DROPDOWN)
+
+
 def prune_whole(el: Any, b: BlockRecord) -> bool:
-    """What the page read whole leaves out: its named boilerplate and the site's header."""
-    return boiler(b) or site_header(el, b)
+    """What the page read whole leaves out: its named boilerplate, the site's header and
+    menus that drop down."""
+    return boiler(b) or site_header(el, b) or link_dropdown(el, b)
 
 
 def part(b: BlockRecord) -> bool:
