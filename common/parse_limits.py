@@ -79,13 +79,16 @@ class Cut:
         return out
 
 
-def limit(text: AnyStr) -> tuple[AnyStr, Cut]:
-    """``text`` within every bound above, and what was cut from it."""
+def limit(text: AnyStr, chars: int | None = None) -> tuple[AnyStr, Cut]:
+    """``text`` within every bound above, and what was cut from it. ``chars``: the length
+    of the text that ``text`` (bytes) encodes, which decides whether the page is long
+    enough to count its attributes (COUNTED_FROM), so that its UTF-8 is cut as the text
+    would be."""
     cut = Cut()
     if os.environ.get(OFF_ENV) == "1":
         return text, cut
     text, cut.tags, cut.start_tags = cap_elements(text)
-    text, cut.elements, cut.attributes = cap_attributes(text)
+    text, cut.elements, cut.attributes = cap_attributes(text, chars)
     return text, cut
 
 
@@ -159,7 +162,7 @@ def _more_than(text: AnyStr, lt: AnyStr, bound: int) -> bool:
     return False
 
 
-def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
+def cap_attributes(text: AnyStr, chars: int | None = None) -> tuple[AnyStr, int, int]:
     """``text`` with no long start tag over MAX_ATTRIBUTES_PER_ELEMENT attributes and, on
     a page over COUNTED_FROM characters, no more than MAX_ATTRIBUTES in all; also the
     number of elements cut and attributes dropped.
@@ -168,8 +171,8 @@ def cap_attributes(text: AnyStr) -> tuple[AnyStr, int, int]:
     long tags of a page are looked at (see _long_tag_starts). A page over COUNTED_FROM
     characters is counted in one pass and, when over the bound, read tag by tag, skipping
     the contents of script, style and the other elements whose text libxml2 never parses
-    as tags."""
-    short = len(text) <= COUNTED_FROM
+    as tags. ``chars``, as in limit."""
+    short = (len(text) if chars is None else chars) <= COUNTED_FROM
     if not short:
         p = _p(type(text))
         # One pass in C over every tag's attribute text: white space or "=" precede each

@@ -183,6 +183,18 @@ def test_a_page_under_the_counted_size_keeps_its_attributes():
     assert cap_attributes(page) == (page, 0, 0)
 
 
+def test_utf8_is_counted_as_long_as_the_text_it_encodes():
+    # wf checks the limits on a page's UTF-8 (wf/extract/source.py): a page under
+    # COUNTED_FROM characters whose UTF-8 is longer keeps its attributes, as its text does.
+    attrs = "".join(_tag(100, name="i") + "t</i>" for _ in range(MAX_ATTRIBUTES // 100 + 50))
+    text = attrs + "<p>" + "\u00e9" * (COUNTED_FROM - len(attrs) - 10) + "</p>"
+    data = text.encode()
+    assert len(text) <= COUNTED_FROM < len(data)
+    assert cap_attributes(text) == (text, 0, 0)
+    assert cap_attributes(data, len(text)) == (data, 0, 0)
+    assert limit(data, len(text)) == (data, parse_limits.Cut())
+
+
 def test_bytes_as_well_as_text():
     page = _tag(1000).encode() + b"x"
     out, elements, dropped = cap_attributes(page)

@@ -13,7 +13,6 @@ from wf.extract.parse import FAST_MAX
 from wf.extract.result import Extracted, Link
 
 if TYPE_CHECKING:
-    from common.parse_limits import Cut
     from wf.extract.images import Image
     from wf.extract.kinds.declared import Declared
     from wf.extract.markdown import MarkdownWriter
@@ -111,41 +110,12 @@ def _run(
         "selection": selection,
         "want_images": want_images,
     }
-    text, utf8, cut = _limited(html, utf8)
+    from wf.extract.source import limited
+
+    text, utf8, cut = limited(html, utf8)
     result = _parse_and_extract(text, options, utf8)
     result.notes.extend(cut.notes())
     return result
-
-
-def _limited(html: str | bytes, utf8: bytes | None) -> tuple[str | bytes, bytes | None, Cut]:
-    """The page for the parser, within common.parse_limits, and its UTF-8 when the parser
-    can take that as it came (parse.utf8_source). A big body of valid UTF-8 stays the bytes
-    libxml2 reads (its str takes four bytes a character once one is astral); a small one is
-    decoded for the checks on text, and its bytes spare the parser an encode."""
-    from common.parse_limits import limit
-    from wf.extract import parse
-
-    text: str | None = None
-    if isinstance(html, bytes):
-        from common.decode import utf8_bytes, utf8_text
-
-        # wf.pipeline has traced the charset.
-        if len(html) > FAST_MAX:
-            found = utf8_bytes(html)
-            if found is not None:
-                page, cut = limit(found[0])
-                return page, None, cut
-        else:
-            decoded = utf8_text(html)
-            if decoded is not None:
-                text = decoded[0]
-                utf8 = parse.utf8_source(html, text, "utf-8")
-    if text is None:
-        text, utf8 = parse.to_text(html, utf8)
-    limited, cut = limit(text)
-    if limited is not text:
-        return limited, None, cut  # cut: the bytes are no copy of it any more
-    return text, utf8, cut
 
 
 # What the fast parse passes through from a page and the careful one removes: C0 controls
