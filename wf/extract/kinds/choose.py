@@ -6,12 +6,12 @@ article rule (wf.extract.blocks.choose), which also tells the kind its structure
 (a thread it shows on a page declared only by og:type is read by the thread's rule);
 on a product page the declared description's region (product.py); then the listing's
 second opinion (listing.py: the page's list over a thin choice), then the landing page's
-(landing.py: a choice holding under half the page's prose on a page that declares no
-article is one section, and so is a chosen FAQ beside other text; the page is read whole
-without its named boilerplate; a listing whose list went unseen under a thin choice is
-read so too, without its cards' labels and forms). Documentation prunes by docs.py's
-rule: its linked list items stay. Each rule says in one `-v` line why it took or left
-the choice.
+(landing.py: a choice inside the page's footer is none; a choice holding under half the
+page's prose on a page that declares no article is one section, and so is a chosen FAQ
+beside other text; the page is read whole without its named boilerplate; a listing
+whose list went unseen under a thin choice is read so too, without its cards' labels
+and forms). Documentation prunes by docs.py's rule: its linked list items stay. Each
+rule says in one `-v` line why it took or left the choice.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         analysis = listing.second_opinion(analysis, analysis.kind, thin)
     whole = (
-        landing.faq_chosen(analysis, declared_kind)
+        landing.footer_chosen(analysis)
+        or landing.faq_chosen(analysis, declared_kind)
         or landing.second_opinion(analysis)
         or landing.thin_listing(analysis)
     )

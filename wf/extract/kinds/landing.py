@@ -378,3 +378,34 @@ def prune_cards(el: Any, b: BlockRecord) -> bool:
     so do the sections beside the prose the choice took in (siblings that did not join
     it): only its named boilerplate goes, its parts aside."""
     return boiler(b)
+
+
+def footer_chosen(analysis: Analysis) -> bool:
+    """Whether the choice sits in the page's footer (a <footer>, or a box named for one,
+    that holds under tuning.FOOTER_SHARE of the page's text; a wrapper named for its
+    sticky footer holds the page): the analysis then reads the page whole without its
+    named boilerplate, the footer with it. On a sparse page (a 404, a product gone) the
+    footer's notice (privacy, a newsletter's terms) outscores the few lines the page says:
+    those lines, not the notice, are the content."""
+    from wf.extract.names import negative_hits
+
+    blocks, i = analysis.blocks, analysis.best_index
+    if i <= 0 or analysis.by_kind:
+        return False
+    limit = tuning.FOOTER_SHARE * blocks[0].text
+    while i > 0:
+        b = blocks[i]
+        if b.text >= limit:
+            return False
+        if b.tag == "footer" or tuning.FOOTER_WORD in negative_hits(b.el):
+            trace.trace(
+                "extract: the choice is inside the page's footer <%s> (%d of the page's %d "
+                "characters): the page read whole without its named boilerplate",
+                b.tag,
+                b.text,
+                blocks[0].text,
+            )
+            b.neg = True  # the walk exempted it as the wrapper of the page's prose
+            return _whole(analysis)
+        i = b.parent
+    return False
