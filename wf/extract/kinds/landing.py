@@ -387,8 +387,6 @@ def footer_chosen(analysis: Analysis) -> bool:
     named boilerplate, the footer with it. On a sparse page (a 404, a product gone) the
     footer's notice (privacy, a newsletter's terms) outscores the few lines the page says:
     those lines, not the notice, are the content."""
-    from wf.extract.names import negative_hits
-
     blocks, i = analysis.blocks, analysis.best_index
     if i <= 0 or analysis.by_kind:
         return False
@@ -397,7 +395,7 @@ def footer_chosen(analysis: Analysis) -> bool:
         b = blocks[i]
         if b.text >= limit:
             return False
-        if b.tag == "footer" or tuning.FOOTER_WORD in negative_hits(b.el):
+        if _footer(b):
             trace.trace(
                 "extract: the choice is inside the page's footer <%s> (%d of the page's %d "
                 "characters): the page read whole without its named boilerplate",
@@ -409,3 +407,21 @@ def footer_chosen(analysis: Analysis) -> bool:
             return _whole(analysis)
         i = b.parent
     return False
+
+
+def _footer(b: BlockRecord) -> bool:
+    """Whether a block is a <footer> or a box named for one."""
+    from wf.extract.names import negative_hits
+
+    return b.tag == "footer" or tuning.FOOTER_WORD in negative_hits(b.el)
+
+
+def footers_out(analysis: Analysis) -> None:
+    """The page's footers (as footer_chosen tells them) left out of the page read whole,
+    though the walk exempted them as the wrappers of its prose: on a page of few words a
+    footer's legal notice (a privacy notice to consumers) is most of its prose."""
+    blocks = analysis.blocks
+    limit = tuning.FOOTER_SHARE * blocks[0].text if blocks else 0
+    for b in blocks[1:]:
+        if b.neg is False and b.text < limit and _footer(b):
+            b.neg = True
