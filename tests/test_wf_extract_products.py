@@ -293,3 +293,32 @@ def test_a_product_page_read_whole_leaves_out_its_footer_s_notice():
     assert found.kind == "product"
     assert "Quarter socks" in found.text and "everyday shoes" in found.text
     assert "Notice to consumers" not in found.text
+
+
+def test_a_product_whose_choice_fell_in_the_footer_keeps_its_kind_and_declaration():
+    # The product's box is built by scripts; the footer's notice outscores the rest. The
+    # page is read whole, still as a product: its declaration is printed.
+    notice = (
+        "By signing up you agree to receive recurring automated marketing text messages "
+        "from the shop at the number used when signing up. Consent is not a condition of "
+        "any purchase. Reply HELP for help and STOP to cancel. Message frequency varies, "
+        "and message and data rates may apply to every message we send you."
+    )
+    menu = "".join(f"<li><a href='/c/{n}'>Department number {n}</a></li>" for n in range(20))
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Brass tide clock",
+            "description": DESCRIPTION,
+            "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"},
+        }
+    )
+    html = page(
+        declared,
+        f"<nav><ul>{menu}</ul></nav><main><div id='product-root'><p>Loading</p></div></main>"
+        f"<footer><h3>Sign up for texts</h3><p>{notice}</p><a href='/terms'>Terms</a></footer>",
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert found.kind == "product"
+    assert DESCRIPTION in found.text and "89.00" in found.text
+    assert "recurring automated" not in found.text

@@ -193,9 +193,10 @@ def _in_cell(el: Any) -> bool:
 
 
 def _whole(analysis: Analysis) -> bool:
-    """The page to be read whole: a landing page, unless it is documentation."""
+    """The page to be read whole: a landing page, unless it is documentation or a product
+    (whose declaration is printed above the page)."""
     analysis.best, analysis.best_index = None, -1
-    if analysis.kind != tuning.DOCUMENTATION:
+    if analysis.kind not in (tuning.DOCUMENTATION, tuning.PRODUCT):
         analysis.kind = tuning.LANDING
     return True
 
@@ -384,7 +385,7 @@ def footer_chosen(analysis: Analysis) -> bool:
     """Whether the choice sits in the page's footer (a <footer>, or a box named for one,
     that holds under tuning.FOOTER_SHARE of the page's text; a wrapper named for its
     sticky footer holds the page): the analysis then reads the page whole without its
-    named boilerplate, the footer with it. On a sparse page (a 404, a product gone) the
+    named boilerplate, the footer with it (a product page stays one). On a sparse page (a 404, a product gone) the
     footer's notice (privacy, a newsletter's terms) outscores the few lines the page says:
     those lines, not the notice, are the content."""
     blocks, i = analysis.blocks, analysis.best_index
