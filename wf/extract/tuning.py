@@ -152,10 +152,6 @@ PRODUCT_HIDDEN_CLASS = r"(?<![\w:-])(?:hidden|hide|d-none|is-hidden)(?![\w:-])"
 # Characters of prose (lines of 15 words or more) from which a product's text tells it
 # well enough without its declared description (a summary for search engines).
 PRODUCT_TOLD = 1000
-# A choice inside a page's footer (a box of that tag, or named by this word) that holds
-# under this share of the page's text is no content (landing.footer_chosen).
-FOOTER_WORD = "footer"
-FOOTER_SHARE = 0.5
 PRODUCT_POLICY_MAX = 1500  # characters: a longer section is more than the shop's policy
 # Class and id words of a section's title in an accordion or tabs.
 PRODUCT_POLICY_LABEL = r"title|heading|header|label|toggle|trigger|summary|accordion|tab"
@@ -240,6 +236,10 @@ LANDING_TEXT_LEFT = 500
 # pages (600 to 1500 characters, 2 to 4 times).
 THIN_PAGE = 1000
 THIN_PAGE_OVER = 3.0
+# A choice inside a page's footer (a box of that tag, or named by this word) that holds
+# under this share of the page's text is no content (landing.footer_chosen).
+FOOTER_WORD = "footer"
+FOOTER_SHARE = 0.5
 # Boilerplate words that name a landing page's parts (its hero banner, calls to action,
 # carousels of testimonials, promotions, pictures with their text, widgets): a box so
 # named alone, with prose of its own and not mostly links, is one of its sections.

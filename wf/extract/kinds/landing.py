@@ -385,9 +385,9 @@ def footer_chosen(analysis: Analysis) -> bool:
     """Whether the choice sits in the page's footer (a <footer>, or a box named for one,
     that holds under tuning.FOOTER_SHARE of the page's text; a wrapper named for its
     sticky footer holds the page): the analysis then reads the page whole without its
-    named boilerplate, the footer with it (a product page stays one). On a sparse page (a 404, a product gone) the
-    footer's notice (privacy, a newsletter's terms) outscores the few lines the page says:
-    those lines, not the notice, are the content."""
+    named boilerplate, the footer with it (a product page stays one). On a sparse page
+    (a 404, a product gone) the footer's notice (privacy, a newsletter's terms) outscores
+    the few lines the page says: those lines, not the notice, are the content."""
     blocks, i = analysis.blocks, analysis.best_index
     if i <= 0 or analysis.by_kind:
         return False
