@@ -332,3 +332,42 @@ def test_a_link_shown_only_to_a_keyboard_goes_whatever_it_says():
     assert "Back to the Harbour tours" not in found.text
     full = extract(_service_page(back), url="https://quay.example/services", full=True).text
     assert "Back to the Harbour tours" in full
+
+
+_SMS_NOTICE = (
+    "By submitting this form you agree to receive recurring automated marketing text "
+    "messages from the shop at the number used when signing up. Consent is not a "
+    "condition of any purchase. Reply HELP for help and STOP to cancel. Message frequency "
+    "varies, and message and data rates may apply to every message we send you."
+)
+
+
+def _sparse_page(footer_open: str, footer_close: str) -> str:
+    # A page gone (a 404): a few short lines and links, then the footer's long notice.
+    menu = "".join(f"<li><a href='/c/{n}'>Department number {n}</a></li>" for n in range(20))
+    return page(
+        f"{NAV}<ul class='menu'>{menu}</ul><main><h1>Page not found</h1><p>The page you asked for is gone.</p>"
+        "<h2>Try one of these</h2><ul><li>Check the spelling</li>"
+        "<li><a href='/brands'>Shop by brand</a></li></ul></main>"
+        f"{footer_open}<h3>Sign up for texts</h3><p>{_SMS_NOTICE}</p>"
+        "<a href='/terms'>Terms</a>" + footer_close
+    )
+
+
+def test_a_notice_in_the_footer_of_a_sparse_page_is_not_its_content():
+    for box in ("<footer>", "<div class='Footer_container__x1'>"):
+        close = "</footer>" if box == "<footer>" else "</div>"
+        text = extract(_sparse_page(box, close), url="https://shop.example/gone").text
+        assert "Page not found" in text and "The page you asked for is gone." in text
+        assert "Try one of these" in text
+        assert "recurring automated" not in text
+
+
+def test_a_wrapper_named_for_a_sticky_footer_holds_the_page_and_is_read():
+    # A box named for its footer that holds most of the page is the page's wrapper.
+    html = page(
+        NAV + f"<div class='sticky-footer'><div class='story'><p>{PROSE}</p><p>{OTHER}</p>"
+        "</div></div>"
+    )
+    text = extract(html, url="https://quay.example/story").text
+    assert PROSE in text and OTHER in text and "Forum" not in text

@@ -266,3 +266,59 @@ def test_a_thin_region_widens_to_the_box_that_holds_the_product_not_the_page():
     text = extract(html, url="https://shop.example/p/clock").text
     assert DESCRIPTION in text and "twenty-five minutes (2)" in text
     assert "harbour shop opens" not in text
+
+
+def test_a_product_page_read_whole_leaves_out_its_footer_s_notice():
+    # A thin product (no declared description, three short lines) read whole: the footer's
+    # notice to consumers, most of the page's prose, is no part of it.
+    notice = (
+        "Notice to consumers: the shop may collect identifiers, commercial information and "
+        "internet activity when you visit this website, and may use such information to "
+        "draw inferences and for other operational and commercial purposes. For more "
+        "information, please see our privacy policy and the terms of every sale we make."
+    )
+    menu = "".join(f"<li><a href='/c/{n}'>Department number {n}</a></li>" for n in range(12))
+    swatches = "".join(f"<li><a href='?c={c}'>Colour {c}</a></li>" for c in ("white", "navy"))
+    declared = ld({"@type": "Product", "name": "Quarter socks"})
+    html = page(
+        declared,
+        f"<nav><ul>{menu}</ul></nav><div id='root'><div class='product'>"
+        f"<div class='pick'><div class='title'><h1>Quarter socks</h1></div><ul>{swatches}</ul>"
+        "</div><div class='buy'><p>Size: L</p><p>Colour: white</p>"
+        "<p>Cushioned just enough for your everyday shoes.</p></div></div>"
+        f"<div class='site-footer'><div class='notice'><b>Notice</b> {notice}</div>"
+        "<a href='/privacy'>Privacy</a></div></div>",
+    )
+    found = extract(html, url="https://shop.example/p/socks")
+    assert found.kind == "product"
+    assert "Quarter socks" in found.text and "everyday shoes" in found.text
+    assert "Notice to consumers" not in found.text
+
+
+def test_a_product_whose_choice_fell_in_the_footer_keeps_its_kind_and_declaration():
+    # The product's box is built by scripts; the footer's notice outscores the rest. The
+    # page is read whole, still as a product: its declaration is printed.
+    notice = (
+        "By signing up you agree to receive recurring automated marketing text messages "
+        "from the shop at the number used when signing up. Consent is not a condition of "
+        "any purchase. Reply HELP for help and STOP to cancel. Message frequency varies, "
+        "and message and data rates may apply to every message we send you."
+    )
+    menu = "".join(f"<li><a href='/c/{n}'>Department number {n}</a></li>" for n in range(20))
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Brass tide clock",
+            "description": DESCRIPTION,
+            "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"},
+        }
+    )
+    html = page(
+        declared,
+        f"<nav><ul>{menu}</ul></nav><main><div id='product-root'><p>Loading</p></div></main>"
+        f"<footer><h3>Sign up for texts</h3><p>{notice}</p><a href='/terms'>Terms</a></footer>",
+    )
+    found = extract(html, url="https://shop.example/p/clock")
+    assert found.kind == "product"
+    assert DESCRIPTION in found.text and "89.00" in found.text
+    assert "recurring automated" not in found.text

@@ -236,6 +236,10 @@ LANDING_TEXT_LEFT = 500
 # pages (600 to 1500 characters, 2 to 4 times).
 THIN_PAGE = 1000
 THIN_PAGE_OVER = 3.0
+# A page's footer (landing.footers_out: a <footer>, role contentinfo or a box named by
+# SITE_FOOTER) holding under this share of the page's text leaves a page read whole,
+# though the walk exempted it as the wrapper of the page's prose.
+FOOTER_SHARE = 0.5
 # Boilerplate words that name a landing page's parts (its hero banner, calls to action,
 # carousels of testimonials, promotions, pictures with their text, widgets): a box so
 # named alone, with prose of its own and not mostly links, is one of its sections.
@@ -286,8 +290,9 @@ SITE_HEADER = (
 # A box named as the page's footer (in any class or id token: "site-footer",
 # "Footer-styled__Lower", "footerContent"): a choice inside one is a notice, not content.
 SITE_FOOTER = r"footer"
-# ...unless the page prints fewer characters than this without it and its named
-# boilerplate: then the box so named wraps the page, which has no <h1> to tell it.
+# ...unless it holds FOOTER_SHARE of the page's text or more and the page prints fewer
+# characters than this without it and its named boilerplate: then the box so named wraps
+# the page, which has no <h1> to tell it.
 FOOTER_LEFT_MIN = 250
 
 

@@ -62,6 +62,8 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     kind = analysis.kind or tuning.ARTICLE
     prune: Callable[[Any, BlockRecord], bool]
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
+    if whole or (kind == tuning.PRODUCT and analysis.best is None):
+        landing.footers_out(analysis)
     if whole and kind == tuning.LISTING:
         prune = listing.prune_whole
     elif whole:
@@ -91,6 +93,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         prune, wide = product.pruning(prune), product.prune_wide
         if not whole and product.second_opinion(analysis, prune):
             prune = wide
+            landing.footers_out(analysis)
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
 
 

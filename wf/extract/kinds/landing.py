@@ -200,9 +200,10 @@ def _in_cell(el: Any) -> bool:
 
 
 def _whole(analysis: Analysis) -> bool:
-    """The page to be read whole: a landing page, unless it is documentation."""
+    """The page to be read whole: a landing page, unless it is documentation or a product
+    (whose declaration is printed above the page)."""
     analysis.best, analysis.best_index = None, -1
-    if analysis.kind != tuning.DOCUMENTATION:
+    if analysis.kind not in (tuning.DOCUMENTATION, tuning.PRODUCT):
         analysis.kind = tuning.LANDING
     return True
 
@@ -281,9 +282,10 @@ def footer_chosen(analysis: Analysis) -> bool:
     text is no prose: the page is read whole without its named boilerplate and without
     that footer (the analysis then says so). A box so named that holds the page's
     heading or its main content wraps the page (a layout's "flex-wrap-footer"), and so
-    does one without which the page prints under tuning.FOOTER_LEFT_MIN characters."""
-    from wf.extract.names import named_by
-
+    does one that holds tuning.FOOTER_SHARE of the page's text or more and without which
+    the page prints under tuning.FOOTER_LEFT_MIN characters. A sparse page (a 404, a
+    product its scripts build) prints its few lines, not its footer's notice, and keeps
+    its kind (a product's declaration is printed above it)."""
     blocks = analysis.blocks
     if analysis.best_index < 0 or analysis.by_kind or analysis.best is None:
         return False
@@ -293,7 +295,7 @@ def footer_chosen(analysis: Analysis) -> bool:
         el = footer.el
         if footer.tag in ("body", "html"):
             return False
-        if footer.tag == "footer" or el.get("role") == "contentinfo" or named_by(el, _FOOTER):
+        if _footer(footer):
             break
         i = footer.parent
         if i < 0:
@@ -302,9 +304,10 @@ def footer_chosen(analysis: Analysis) -> bool:
         return False
     from wf.extract.records import negative
 
-    left = _all_text(blocks, 0, len(blocks), lambda b: b is footer or negative(b))
-    if left < tuning.FOOTER_LEFT_MIN:
-        return False  # the footer's name is on the page's wrapper: nothing is left without it
+    if footer.text >= tuning.FOOTER_SHARE * blocks[0].text:
+        left = _all_text(blocks, 0, len(blocks), lambda b: b is footer or negative(b))
+        if left < tuning.FOOTER_LEFT_MIN:
+            return False  # the footer's name is on the page's wrapper: nothing is left
     trace.trace(
         "extract: the choice sits in the page's footer <%s class=%r>: the page read whole "
         "without its named boilerplate and that footer",
@@ -441,3 +444,23 @@ def prune_cards(el: Any, b: BlockRecord) -> bool:
     so do the sections beside the prose the choice took in (siblings that did not join
     it): only its named boilerplate goes, its parts aside."""
     return boiler(b)
+
+
+def _footer(b: BlockRecord) -> bool:
+    """Whether a block is a <footer>, a box of role contentinfo or one named as a footer."""
+    from wf.extract.names import named_by
+
+    el = b.el
+    return b.tag == "footer" or el.get("role") == "contentinfo" or named_by(el, _FOOTER)
+
+
+def footers_out(analysis: Analysis) -> None:
+    """The page's footers (as footer_chosen tells them, holding under
+    tuning.FOOTER_SHARE of the page's text) left out of the page read whole, though the
+    walk exempted them as the wrappers of its prose: on a page of few words a footer's
+    legal notice (a privacy notice to consumers) is most of its prose."""
+    blocks = analysis.blocks
+    limit = tuning.FOOTER_SHARE * blocks[0].text if blocks else 0
+    for b in blocks[1:]:
+        if b.neg is False and b.text < limit and _footer(b):
+            b.neg = True
