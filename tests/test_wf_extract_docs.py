@@ -69,7 +69,7 @@ def test_an_id_that_only_starts_with_s_keeps_its_meaning() -> None:
 INTRO = "Indexes are a common way to enhance database performance, but they add overhead too. "
 
 
-def _chapter(entries: int) -> str:
+def _chapter(entries: int, above: str = "") -> str:
     toc = "".join(
         f'<dt><a href="/docs/indexes-{i}.html">11.{i}. Index topic {i} and what it covers</a></dt>'
         for i in range(1, entries + 1)
@@ -77,7 +77,7 @@ def _chapter(entries: int) -> str:
     return (
         "<html><head><title>Chapter 11. Indexes</title></head><body>"
         "<nav class='navbar'><a href='/'>Home</a> <a href='/about'>About</a></nav>"
-        "<div id='docContent'><div class='chapter'><h2>Chapter 11. Indexes</h2>"
+        f"{above}<div id='docContent'><div class='chapter'><h2>Chapter 11. Indexes</h2>"
         f"<div class='toc'><p><strong>Table of Contents</strong></p><dl>{toc}</dl></div>"
         f"<p>{INTRO * 3}</p></div></div>"
         "<footer><p>Copyright the project.</p></footer></body></html>"
@@ -103,6 +103,47 @@ def test_a_short_choice_on_a_short_page_stays() -> None:
     text = extract_text(_chapter(2), url="https://example.org/docs/current/indexes.html")
     assert "Index topic 1 " not in text
     assert text.count("enhance database performance") == 3
+
+
+# A manual's version pickers, as PostgreSQL's pages show them above the chapter.
+PICKERS = (
+    "<div class='row'><div class='col'>Supported Versions: <a href='/docs/current/'>Current"
+    "</a> (<a href='/docs/18/'>18</a>) / <a href='/docs/17/'>17</a> / <a href='/docs/16/'>16"
+    "</a></div></div><div class='row'><div class='col'>Development Versions: <a"
+    " href='/docs/devel/'>devel</a></div></div><div class='row'><div class='col'>Unsupported"
+    " versions: <a href='/docs/13/'>13</a> / <a href='/docs/12/'>12</a> / <a"
+    " href='/docs/11/'>11</a> / <a href='/docs/10/'>10</a> / <a href='/docs/9.6/'>9.6</a>"
+    "</div></div><ul class='picks'><li><a href='/v/2.1.x'>2.1.x</a></li><li><a"
+    " href='/v/latest'>latest</a></li><li><a href='/v/stable'>stable</a></li></ul>"
+)
+
+
+def test_a_manuals_version_pickers_are_left_out() -> None:
+    # Links that all name versions, beside a label naming versions at most: the reader
+    # has the page's version. The chapter page is then read whole as any thin one is.
+    url = "https://example.org/docs/current/indexes.html"
+    found = extract(_chapter(8, above=PICKERS), url=url, metadata=True)
+    assert "Index topic 8 " in found.text
+    assert found.text.count("enhance database performance") == 3
+    for word in ("Versions", "versions", "Current", "9.6", "devel", "stable", "2.1.x"):
+        assert word not in found.text, word
+    assert (found.metadata or {}).get("type") == "documentation"
+
+
+def test_links_to_versions_in_prose_or_code_stay() -> None:
+    # A sentence that links a version, a table of releases, a code block: no picker.
+    release = "Version 17 changed the planner, as <a href='/r/17'>17</a> notes say."
+    rows = "".join(
+        f"<tr><td><a href='/r/{v}'>{v}</a></td><td>Supported</td></tr>" for v in ("17", "16")
+    )
+    code = "versions = [<a href='/v/1'>1</a>, <a href='/v/2'>2</a>, <a href='/v/3'>3</a>]"
+    page = _manual(
+        f"<p>{release}</p><table>{rows}</table><div class='highlight'><pre><code>{code}"
+        "</code></pre></div>"
+    )
+    text = extract_text(page, url="https://x.example/docs/queries")
+    assert "Version 17 changed the planner" in text
+    assert "| 16 | Supported |" in text and "versions = [1, 2, 3]" in text
 
 
 def test_a_short_article_with_named_boilerplate_stays() -> None:

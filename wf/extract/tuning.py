@@ -207,6 +207,18 @@ PAGER_TEXT_MAX = 400
 # more text than this: a feedback widget, a licence line, a table of contents; a bigger
 # one may frame the page (wf.extract.kinds.docs).
 COMPONENT_TEXT_MAX = 2000
+# A documentation page's version picker: a box whose links all name versions (numbers,
+# or the words below), with no other text than separators and a label naming versions
+# ("Supported Versions: Current (18) / 17 / 16"). A box with no label needs this many
+# links; a box over PICKER_TEXT_MAX characters is no picker.
+VERSION_LINK = (
+    r"v?\d+(?:\.\d+){0,3}(?:\.x)?|current|latest|stable|dev|devel|development|master|main"
+    r"|nightly|next|lts|beta|preview|unstable"
+)
+VERSION_LABEL = r"(?<![a-z])versions?(?![a-z])"
+VERSION_LINKS_MIN = 3
+PICKER_TEXT_MAX = 400
+PICKER_LABEL_MAX = 40
 
 # A chosen box named for questions and answers or as an accordion (a class or id token,
 # camelCase and snake_case split into words) on a page that declares no kind is a
@@ -236,6 +248,11 @@ LANDING_TEXT_LEFT = 500
 # pages (600 to 1500 characters, 2 to 4 times).
 THIN_PAGE = 1000
 THIN_PAGE_OVER = 3.0
+# ...and on a documentation page this many: its version pickers are gone before the
+# choice (wf.extract.kinds.docs), and a chapter's page of a manual is often a short
+# introduction beside a table of contents of a dozen links and nothing else. Flat from
+# 1.5 to 2.5 on the tuning pages.
+DOC_THIN_PAGE_OVER = 2.0
 # Boilerplate words that name a landing page's parts (its hero banner, calls to action,
 # carousels of testimonials, promotions, pictures with their text, widgets): a box so
 # named alone, with prose of its own and not mostly links, is one of its sections.

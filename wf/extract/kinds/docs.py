@@ -1,11 +1,12 @@
 """Documentation pages: the chrome no block's name gives away (web components named as
-boilerplate, Google's devsite-* elements), and the content the article's rule would drop
-as lists of links (a quickstart's linked steps, an API's list of types, a titled "See
-also").
+boilerplate, Google's devsite-* elements; version pickers, boxes of links that all name
+versions), and the content the article's rule would drop as lists of links (a
+quickstart's linked steps, an API's list of types, a titled "See also").
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
@@ -22,6 +23,7 @@ def tidy(root: Any, declared: Declared) -> None:
     components costs about half a millisecond a page."""
     if declared.kind()[0] == tuning.DOCUMENTATION:
         drop_named_components(root)
+        drop_version_pickers(root)
 
 
 # Elements whose tag names a web component (a hyphen, as the custom elements
@@ -47,6 +49,57 @@ def drop_named_components(root: Any) -> None:
             found.append(el)
     for el in found:
         drop(el)
+
+
+_VERSION = re.compile(rf"\(?(?:{tuning.VERSION_LINK})\)?", re.IGNORECASE)
+_VERSION_LABEL = re.compile(tuning.VERSION_LABEL, re.IGNORECASE)
+# What stands between a picker's links: slashes, bars, brackets, dots, commas.
+_SEPARATORS = re.compile(r"[\s/|()\[\],:·•–—-]+")
+# The boxes a picker is: block elements, never code or a table, in them or around them.
+_NOT_PICKERS = ("pre", "code", "table")
+_PICKERS = "//div | //p | //li | //ul | //ol | //nav | //section | //dl | //dd"
+
+
+def drop_version_pickers(root: Any) -> None:
+    """Remove the boxes that pick another version of the manual: all their links name
+    versions (tuning.VERSION_LINK) and their other text is separators, or a label naming
+    versions. The reader has the page's own version; a chapter's page printed "Supported
+    Versions: Current (18) / 17 / 16 / ..." and its unsupported versions above the
+    chapter when it was read whole. The outermost such box goes."""
+    from common.xpath import compiled, text_length
+    from wf.extract.parse import drop
+
+    length = text_length()
+    found: list[Any] = []
+    for el in compiled(_PICKERS)(root):
+        if found and any(a is found[-1] for a in el.iterancestors()):
+            continue
+        if length(el) <= tuning.PICKER_TEXT_MAX and _picker(el):
+            found.append(el)
+    for el in found:
+        drop(el)
+
+
+def _picker(el: Any) -> bool:
+    """Whether a box's links all name versions and its other text is a label at most."""
+    links = [" ".join("".join(a.itertext()).split()) for a in el.iter("a")]
+    if not links or not all(_VERSION.fullmatch(t) for t in links):
+        return False
+    if any(True for _ in el.iterancestors(*_NOT_PICKERS)):
+        return False
+    if any(True for _ in el.iterdescendants(*_NOT_PICKERS)):
+        return False
+    parts = [el.text or ""]
+    for child in el.iterdescendants():
+        inside = any(True for _ in child.iterancestors("a"))
+        if child.tag != "a" and not inside:
+            parts.append(child.text or "")
+        if not inside:
+            parts.append(child.tail or "")
+    label = _SEPARATORS.sub(" ", "".join(parts)).strip()
+    if not label:
+        return len(links) >= tuning.VERSION_LINKS_MIN
+    return len(label) <= tuning.PICKER_LABEL_MAX and bool(_VERSION_LABEL.search(label))
 
 
 # A list's items, kept in a manual whatever share of them is links.
