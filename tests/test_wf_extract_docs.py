@@ -300,6 +300,20 @@ def test_a_headings_permalink_is_left_out() -> None:
     assert "## See Files\n" in text
 
 
+def test_a_section_its_headings_permalink_leads_to_is_content() -> None:
+    # Sphinx: <section id="cookies"> under "Cookies ¶" linking #cookies. The id names the
+    # section's topic, not a consent box; the same id without the permalink still does.
+    words = "The cookies attribute of request objects is a dictionary of what was sent. "
+    section = (
+        '<section id="cookies"><h3>Cookies<a class="headerlink" href="#cookies">\u00b6</a>'
+        f"</h3><p>{words * 2}</p></section>"
+    )
+    page = _manual(f"<p>{SENTENCE * 2}</p>{section}<p>{SENTENCE * 2}</p>")
+    assert "### Cookies\n\n" + (words * 2).strip() in extract_text(page)
+    elsewhere = page.replace('href="#cookies"', 'href="#other"')
+    assert "cookies attribute" not in extract_text(elsewhere)
+
+
 def test_a_guide_path_says_documentation_only_beside_code() -> None:
     # /learn/ and /guides/ are a shop's or a news site's guides as often as a manual's.
     prose = f"<html><body><article><h1>Cable TV</h1><p>{SENTENCE * 3}</p></article></body></html>"
