@@ -314,6 +314,29 @@ def test_a_section_its_headings_permalink_leads_to_is_content() -> None:
     assert "cookies attribute" not in extract_text(elsewhere)
 
 
+def test_a_manuals_steps_in_tabs_and_paragraphs_stay() -> None:
+    # A quickstart's steps, one set a language in ARIA tabs, each step a paragraph in a
+    # list item that links where to do it: a documentation page's content.
+    def steps(lang: str) -> str:
+        return "".join(
+            f'<li><p><a href="/{lang}/{n}">Install {n} for {lang}</a>.</p></li>'
+            for n in ("the runtime", "ngrok", "the SDK")
+        )
+
+    tabs = (
+        '<div class="box"><div role="tablist"><span role="tab">Python</span>'
+        '<span role="tab">Go</span></div>'
+        f'<div role="tabpanel"><ul>{steps("Python")}</ul></div>'
+        f'<div role="tabpanel"><ul>{steps("Go")}</ul></div></div>'
+    )
+    url = "https://x.example/docs/quickstart"
+    text = extract_text(_manual(f"<p>{SENTENCE}</p>{tabs}<p>{SENTENCE}</p>"), url=url)
+    assert "- Install ngrok for Python." in text and "- Install the SDK for Go." in text
+    # Without tabs, the list items' paragraphs stay too.
+    bare = _manual(f"<p>{SENTENCE}</p><ol>{steps('Ruby')}</ol><p>{SENTENCE}</p>")
+    assert "Install ngrok for Ruby." in extract_text(bare, url=url)
+
+
 def test_a_guide_path_says_documentation_only_beside_code() -> None:
     # /learn/ and /guides/ are a shop's or a news site's guides as often as a manual's.
     prose = f"<html><body><article><h1>Cable TV</h1><p>{SENTENCE * 3}</p></article></body></html>"

@@ -107,19 +107,35 @@ _ITEMS = frozenset(("li", "dt", "dd"))
 
 
 def prune(el: Any, b: BlockRecord) -> bool:
-    """The article's prune, but a documentation page's list items, and its sections that
-    open with a heading, stay whatever share of them is links: an API's list of types, the
-    steps of a quickstart that each link where to do them, a definition list of terms that
-    link their pages, a "See also". A manual links every other word; its menus are named
-    (nav, sidebar, toc) and go by their names."""
+    """The article's prune, but a documentation page's list items (and a paragraph that
+    is one's text), its sections that open with a heading, and its boxes of tab panels
+    stay whatever share of them is links: an API's list of types, the steps of a
+    quickstart that each link where to do them (one set a language, in tabs), a
+    definition list of terms that link their pages, a "See also". A manual links every
+    other word; its menus are named (nav, sidebar, toc) and go by their names."""
     from wf.extract.prune import link_list
     from wf.extract.prune import prune as article_prune
 
     if b.boiler or b.cut or negative(b):
         return True
-    if (b.tag in _ITEMS or _titled(el)) and link_list(b):
+    if link_list(b) and (b.tag in _ITEMS or _item_text(el) or _titled(el) or _tabbed(el)):
         return False
     return bool(article_prune(el, b))
+
+
+def _item_text(el: Any) -> bool:
+    """Whether a paragraph is a list item's text (`<li><p><a>Install Python</a>.</p>`)."""
+    parent = el.getparent()
+    return el.tag == "p" and parent is not None and parent.tag in _ITEMS
+
+
+def _tabbed(el: Any) -> bool:
+    """Whether a box is or holds a tab panel (ARIA's role="tabpanel"): one set of steps
+    or code per language or platform, each a click away, mostly links or not."""
+    return el.get("role") == "tabpanel" or next(el.iterfind(_TABPANEL), None) is not None
+
+
+_TABPANEL = ".//*[@role='tabpanel']"
 
 
 # Descendants looked at for a box's title: its wrappers' first elements (bounded).
