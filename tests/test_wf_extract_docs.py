@@ -130,6 +130,35 @@ def test_a_manuals_version_pickers_are_left_out() -> None:
     assert (found.metadata or {}).get("type") == "documentation"
 
 
+def test_a_manuals_trail_of_links_is_left_out() -> None:
+    # "Documentation → PostgreSQL 18" above the chapter, no name saying it is a trail;
+    # a path written in code, and a sentence with an arrow, stay.
+    trail = (
+        "<div><a href='/docs/'>Documentation</a> \u2192 <a href='/docs/18/'>PostgreSQL 18</a></div>"
+    )
+    url = "https://example.org/docs/current/indexes.html"
+    found = extract(_chapter(8, above=trail), url=url)
+    assert "Index topic 8 " in found.text and "Documentation" not in found.text
+    steps = (
+        "<p>Open <a href='/s'>Settings</a> \u2192 <a href='/p'>Privacy</a> to turn it off.</p>"
+        "<div class='highlight'><pre><code>ls <a href='/a'>a</a> &gt; <a href='/b'>b</a>"
+        "  # lists a into the file b</code></pre></div>"
+    )
+    text = extract_text(_manual(f"<p>{SENTENCE}</p>{steps}"), url=url)
+    assert "Settings \u2192 Privacy to turn it off." in text and "ls a > b" in text
+    # Links and arrows alone in code are the code's.
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds.docs import drop_version_pickers
+
+    root = lxml_html.fromstring(
+        "<html><body><div><pre><code><a href='/a'>a</a> &gt; <a href='/b'>b</a></code></pre>"
+        "</div><p><a href='/a'>a</a> &gt; <a href='/b'>b</a></p></body></html>"
+    )
+    drop_version_pickers(root)
+    assert root.find(".//pre") is not None and root.find(".//p") is None
+
+
 def test_links_to_versions_in_prose_or_code_stay() -> None:
     # A sentence that links a version, a table of releases, a code block: no picker.
     release = "Version 17 changed the planner, as <a href='/r/17'>17</a> notes say."

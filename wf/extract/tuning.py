@@ -219,6 +219,9 @@ VERSION_LABEL = r"(?<![a-z])versions?(?![a-z])"
 VERSION_LINKS_MIN = 3
 PICKER_TEXT_MAX = 400
 PICKER_LABEL_MAX = 40
+# ...and a trail of links with arrows between them ("Documentation → PostgreSQL 18") no
+# longer than this: a documentation page's breadcrumb no name gives away.
+BREADCRUMB_TEXT_MAX = 200
 
 # A chosen box named for questions and answers or as an accordion (a class or id token,
 # camelCase and snake_case split into words) on a page that declares no kind is a

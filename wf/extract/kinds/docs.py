@@ -55,29 +55,73 @@ _VERSION = re.compile(rf"\(?(?:{tuning.VERSION_LINK})\)?", re.IGNORECASE)
 _VERSION_LABEL = re.compile(tuning.VERSION_LABEL, re.IGNORECASE)
 # What stands between a picker's links: slashes, bars, brackets, dots, commas.
 _SEPARATORS = re.compile(r"[\s/|()\[\],:·•–—-]+")
-# The boxes a picker is: block elements, never code or a table, in them or around them.
+# The boxes a picker or a trail is: block elements, never code or a table, in them or
+# around them; looked for from its links and its arrows up, this many levels at most.
 _NOT_PICKERS = ("pre", "code", "table")
-_PICKERS = "//div | //p | //li | //ul | //ol | //nav | //section | //dl | //dd"
+_PICKER_TAGS = frozenset(("div", "p", "li", "ul", "ol", "nav", "section", "dl", "dd"))
+_PICKER_LEVELS = 4
+# What a trail of links shows between its steps: arrows and chevrons.
+_ARROW_CHARS = "→›»▸⟩>⇒"
+_ARROWS = re.compile(rf"[\s{_ARROW_CHARS}]+")
+_ARROW = re.compile(rf"[{_ARROW_CHARS}]")
+# A link's text longer than this names no version (white space around it included).
+_VERSION_TEXT_MAX = 60
 
 
 def drop_version_pickers(root: Any) -> None:
-    """Remove the boxes that pick another version of the manual: all their links name
-    versions (tuning.VERSION_LINK) and their other text is separators, or a label naming
-    versions. The reader has the page's own version; a chapter's page printed "Supported
-    Versions: Current (18) / 17 / 16 / ..." and its unsupported versions above the
-    chapter when it was read whole. The outermost such box goes."""
-    from common.xpath import compiled, text_length
+    """Remove the boxes that pick another version of the manual, and the trails of links
+    no name gives away.
+
+    A picker's links all name versions (tuning.VERSION_LINK) and its other text is
+    separators, or a label naming versions: the reader has the page's own version, and a
+    chapter's page printed "Supported Versions: Current (18) / 17 / 16 / ..." and its
+    unsupported versions above the chapter when it was read whole. A trail is two links
+    or more with no other text than arrows between them ("Documentation → PostgreSQL
+    18"). Neither is in code or a table, nor holds one; the outermost such box goes.
+    Looked for from the links that name a version or stand before an arrow, up: a walk
+    over every box cost a fifth of a large manual's extraction."""
+    from common.xpath import text_length
     from wf.extract.parse import drop
 
     length = text_length()
-    found: list[Any] = []
-    for el in compiled(_PICKERS)(root):
-        if found and any(a is found[-1] for a in el.iterancestors()):
+    found: dict[Any, None] = {}
+    judged: dict[Any, bool] = {}  # a box's verdict: the links of one picker share boxes
+    for seed in root.iter("a"):
+        if not _seed(seed):
             continue
-        if length(el) <= tuning.PICKER_TEXT_MAX and _picker(el):
-            found.append(el)
+        outer = None
+        for level, el in enumerate((seed, *seed.iterancestors())):
+            if level > _PICKER_LEVELS:
+                break
+            if el.tag not in _PICKER_TAGS:
+                continue
+            verdict = judged.get(el)
+            if verdict is None:
+                size = length(el)
+                verdict = size <= tuning.PICKER_TEXT_MAX and (
+                    _picker(el) or (size <= tuning.BREADCRUMB_TEXT_MAX and _trail(el))
+                )
+                judged[el] = verdict
+            if verdict:
+                outer = el
+        if outer is not None:
+            found[outer] = None
     for el in found:
-        drop(el)
+        if not any(a in found for a in el.iterancestors()):
+            drop(el)
+
+
+def _seed(a: Any) -> bool:
+    """Whether a link names a version, or an arrow follows it (in its tail, or in the
+    element after it: `<span>›</span>`)."""
+    text = (a.text or "") if not len(a) else "".join(a.itertext())
+    if len(text) <= _VERSION_TEXT_MAX and _VERSION.fullmatch(text.strip()):
+        return True
+    after = a.tail
+    if not (after and after.strip()):
+        following = a.getnext()
+        after = following.text if following is not None else None
+    return bool(after and _ARROW.search(after))
 
 
 def _picker(el: Any) -> bool:
@@ -85,10 +129,31 @@ def _picker(el: Any) -> bool:
     links = [" ".join("".join(a.itertext()).split()) for a in el.iter("a")]
     if not links or not all(_VERSION.fullmatch(t) for t in links):
         return False
+    if _in_code(el):
+        return False
+    label = _SEPARATORS.sub(" ", _outside_links(el)).strip()
+    if not label:
+        return len(links) >= tuning.VERSION_LINKS_MIN
+    return len(label) <= tuning.PICKER_LABEL_MAX and bool(_VERSION_LABEL.search(label))
+
+
+def _trail(el: Any) -> bool:
+    """Whether a box is links with arrows between them and nothing else."""
+    if sum(1 for _ in el.iter("a")) < 2 or _in_code(el):
+        return False
+    between = _outside_links(el)
+    return between.strip() != "" and not _ARROWS.sub("", between)
+
+
+def _in_code(el: Any) -> bool:
+    """Whether a box is in code or a table, or holds one."""
     if any(True for _ in el.iterancestors(*_NOT_PICKERS)):
-        return False
-    if any(True for _ in el.iterdescendants(*_NOT_PICKERS)):
-        return False
+        return True
+    return any(True for _ in el.iterdescendants(*_NOT_PICKERS))
+
+
+def _outside_links(el: Any) -> str:
+    """A box's text outside its links."""
     parts = [el.text or ""]
     for child in el.iterdescendants():
         inside = any(True for _ in child.iterancestors("a"))
@@ -96,10 +161,7 @@ def _picker(el: Any) -> bool:
             parts.append(child.text or "")
         if not inside:
             parts.append(child.tail or "")
-    label = _SEPARATORS.sub(" ", "".join(parts)).strip()
-    if not label:
-        return len(links) >= tuning.VERSION_LINKS_MIN
-    return len(label) <= tuning.PICKER_LABEL_MAX and bool(_VERSION_LABEL.search(label))
+    return "".join(parts)
 
 
 # A list's items, kept in a manual whatever share of them is links.
