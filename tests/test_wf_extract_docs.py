@@ -149,13 +149,13 @@ def test_a_manuals_trail_of_links_is_left_out() -> None:
     # Links and arrows alone in code are the code's.
     from lxml import html as lxml_html
 
-    from wf.extract.kinds.docs import drop_version_pickers
+    from wf.extract.kinds.docs import drop_pickers_and_trails
 
     root = lxml_html.fromstring(
         "<html><body><div><pre><code><a href='/a'>a</a> &gt; <a href='/b'>b</a></code></pre>"
         "</div><p><a href='/a'>a</a> &gt; <a href='/b'>b</a></p></body></html>"
     )
-    drop_version_pickers(root)
+    drop_pickers_and_trails(root)
     assert root.find(".//pre") is not None and root.find(".//p") is None
 
 

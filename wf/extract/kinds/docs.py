@@ -23,7 +23,7 @@ def tidy(root: Any, declared: Declared) -> None:
     components costs about half a millisecond a page."""
     if declared.kind()[0] == tuning.DOCUMENTATION:
         drop_named_components(root)
-        drop_version_pickers(root)
+        drop_pickers_and_trails(root)
 
 
 # Elements whose tag names a web component (a hyphen, as the custom elements
@@ -68,7 +68,7 @@ _ARROW = re.compile(rf"[{_ARROW_CHARS}]")
 _VERSION_TEXT_MAX = 60
 
 
-def drop_version_pickers(root: Any) -> None:
+def drop_pickers_and_trails(root: Any) -> None:
     """Remove the boxes that pick another version of the manual, and the trails of links
     no name gives away.
 
