@@ -366,6 +366,30 @@ def test_a_manuals_steps_in_tabs_and_paragraphs_stay() -> None:
     assert "Install ngrok for Ruby." in extract_text(bare, url=url)
 
 
+def test_a_manuals_captioned_figures_stay() -> None:
+    # A listing's caption, and a row of two diagrams told by their captions: a manual's
+    # text. A figure whose caption says next to nothing still goes.
+    listing = (
+        "<figure><pre><code>let f = File::open(path);</code></pre><figcaption><a"
+        ' href="#listing-9-3">Listing 9-3</a>: Opening a file</figcaption></figure>'
+    )
+    diagrams = "".join(
+        f'<figure><div><img src="/{n}.png" alt=""></div><figcaption><p>The count of'
+        f" <code>{n}</code> is passed down to both children</p></figcaption></figure>"
+        for n in ("App", "Button")
+    )
+    small = '<figure><img src="/x.png" alt=""><figcaption>Photo</figcaption></figure>'
+    page = _manual(f"<p>{SENTENCE}</p>{listing}{small}")
+    url = "https://x.example/docs/errors"
+    text = extract_text(page, url=url)
+    assert "Listing 9-3: Opening a file" in text and "Photo" not in text
+    row = _manual(f"<p>{SENTENCE}</p><div class='row'>{diagrams}</div><p>{SENTENCE}</p>")
+    text = extract_text(row, url=url)
+    assert "The count of App is passed down" in text and "of Button is" in text
+    # An article keeps its own rule: captions go there.
+    assert "Listing 9-3" not in extract_text(page, url="https://x.example/blog/errors")
+
+
 def test_a_guide_path_says_documentation_only_beside_code() -> None:
     # /learn/ and /guides/ are a shop's or a news site's guides as often as a manual's.
     prose = f"<html><body><article><h1>Cable TV</h1><p>{SENTENCE * 3}</p></article></body></html>"
@@ -374,6 +398,10 @@ def test_a_guide_path_says_documentation_only_beside_code() -> None:
     code = prose.replace("</article>", "<pre><code>tv --scan</code></pre></article>")
     assert extract(code, url=url, metadata=True).kind == "documentation"
     assert extract(prose, url="https://x.example/docs/tv", metadata=True).kind == "documentation"
+    # A documentation host: docs., doc. (doc.rust-lang.org) or developer.
+    for host in ("docs", "doc", "developer"):
+        found = extract(prose, url=f"https://{host}.example.org/book/tv", metadata=True)
+        assert found.kind == "documentation", host
 
 
 def test_a_box_marked_nocontent_and_a_docbook_navheader_are_boilerplate() -> None:

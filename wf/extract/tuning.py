@@ -74,6 +74,9 @@ DOC_PATHS = frozenset(
         "api",
     )
 )
+# ...and the hosts of documentation sites (docs.python.org, doc.rust-lang.org,
+# developer.android.com).
+DOC_HOSTS = ("docs.", "doc.", "developer.")
 # ...and segments that name a guide as often as a manual's part (a shop's /learn/, a news
 # site's /guides/): they say documentation only on a page that shows code (a <pre> or a
 # <code>).
@@ -222,6 +225,9 @@ PICKER_LABEL_MAX = 40
 # ...and a trail of links with arrows between them ("Documentation → PostgreSQL 18") no
 # longer than this: a documentation page's breadcrumb no name gives away.
 BREADCRUMB_TEXT_MAX = 200
+# A documentation page's figure (a code listing, a diagram) is its text when its caption
+# holds this many characters: "Listing 9-3: Opening a file".
+CAPTION_MIN = 10
 
 # A chosen box named for questions and answers or as an accordion (a class or id token,
 # camelCase and snake_case split into words) on a page that declares no kind is a

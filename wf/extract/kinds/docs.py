@@ -1,7 +1,9 @@
 """Documentation pages: the chrome no block's name gives away (web components named as
 boilerplate, Google's devsite-* elements; version pickers, boxes of links that all name
-versions), and the content the article's rule would drop as lists of links (a
-quickstart's linked steps, an API's list of types, a titled "See also").
+versions, and trails of links with arrows between them), and the content the article's
+rule would drop as lists of links or as figures (a quickstart's linked steps, one tab a
+language; an API's list of types; a titled "See also"; a listing's or a diagram's
+caption).
 """
 
 from __future__ import annotations
@@ -178,11 +180,33 @@ def prune(el: Any, b: BlockRecord) -> bool:
     from wf.extract.prune import link_list
     from wf.extract.prune import prune as article_prune
 
+    if el.tag in _FIGURES and _captioned(el):
+        return False
     if b.boiler or b.cut or negative(b):
         return True
-    if link_list(b) and (b.tag in _ITEMS or _item_text(el) or _titled(el) or _tabbed(el)):
+    if link_list(b) and (
+        b.tag in _ITEMS or _item_text(el) or _titled(el) or _tabbed(el) or _figured(el)
+    ):
         return False
     return bool(article_prune(el, b))
+
+
+_FIGURES = ("figure", "figcaption")
+
+
+def _captioned(el: Any) -> bool:
+    """Whether a figure, or its caption, is captioned in words: a manual's listing or
+    diagram, which its caption tells ("Listing 9-3: Opening a file")."""
+    caption = el if el.tag == "figcaption" else el.find("figcaption")
+    if caption is None:
+        return False
+    return len(" ".join("".join(caption.itertext()).split())) >= tuning.CAPTION_MIN
+
+
+def _figured(el: Any) -> bool:
+    """Whether a box holds a figure captioned in words (the walk counts a figure's text
+    as links: a row of two diagrams read as a list of links)."""
+    return any(_captioned(caption) for caption in el.iter("figcaption"))
 
 
 def _item_text(el: Any) -> bool:
