@@ -379,10 +379,15 @@ def test_a_manuals_captioned_figures_stay() -> None:
         for n in ("App", "Button")
     )
     small = '<figure><img src="/x.png" alt=""><figcaption>Photo</figcaption></figure>'
-    page = _manual(f"<p>{SENTENCE}</p>{listing}{small}")
+    named = (
+        '<figure class="advert"><img src="/a.png" alt=""><figcaption>Sponsored by the'
+        " hosting company of the month</figcaption></figure>"
+    )
+    page = _manual(f"<p>{SENTENCE}</p>{listing}{small}{named}")
     url = "https://x.example/docs/errors"
     text = extract_text(page, url=url)
-    assert "Listing 9-3: Opening a file" in text and "Photo" not in text
+    assert "Listing 9-3: Opening a file" in text
+    assert "Photo" not in text and "Sponsored" not in text
     row = _manual(f"<p>{SENTENCE}</p><div class='row'>{diagrams}</div><p>{SENTENCE}</p>")
     text = extract_text(row, url=url)
     assert "The count of App is passed down" in text and "of Button is" in text

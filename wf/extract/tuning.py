@@ -225,6 +225,10 @@ PICKER_LABEL_MAX = 40
 # ...and a trail of links with arrows between them ("Documentation → PostgreSQL 18") no
 # longer than this: a documentation page's breadcrumb no name gives away.
 BREADCRUMB_TEXT_MAX = 200
+# ...what stands between a trail's links, and how many levels above a link that names a
+# version or stands before an arrow a picker or a trail is looked for.
+TRAIL_ARROWS = "→›»▸⟩>⇒"
+PICKER_LEVELS = 4
 # A documentation page's figure (a code listing, a diagram) is its text when its caption
 # holds this many characters: "Listing 9-3: Opening a file".
 CAPTION_MIN = 10

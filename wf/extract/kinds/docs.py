@@ -46,8 +46,7 @@ def drop_named_components(root: Any) -> None:
     length = text_length()
     found = []
     for el in compiled(_COMPONENTS)(root):
-        names = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if negative_words(names) and length(el) <= tuning.COMPONENT_TEXT_MAX:
+        if negative_words(_names(el)) and length(el) <= tuning.COMPONENT_TEXT_MAX:
             found.append(el)
     for el in found:
         drop(el)
@@ -58,14 +57,11 @@ _VERSION_LABEL = re.compile(tuning.VERSION_LABEL, re.IGNORECASE)
 # What stands between a picker's links: slashes, bars, brackets, dots, commas.
 _SEPARATORS = re.compile(r"[\s/|()\[\],:·•–—-]+")
 # The boxes a picker or a trail is: block elements, never code or a table, in them or
-# around them; looked for from its links and its arrows up, this many levels at most.
+# around them; looked for from its links and its arrows up (tuning.PICKER_LEVELS).
 _NOT_PICKERS = ("pre", "code", "table")
 _PICKER_TAGS = frozenset(("div", "p", "li", "ul", "ol", "nav", "section", "dl", "dd"))
-_PICKER_LEVELS = 4
-# What a trail of links shows between its steps: arrows and chevrons.
-_ARROW_CHARS = "→›»▸⟩>⇒"
-_ARROWS = re.compile(rf"[\s{_ARROW_CHARS}]+")
-_ARROW = re.compile(rf"[{_ARROW_CHARS}]")
+_ARROWS = re.compile(rf"[\s{tuning.TRAIL_ARROWS}]+")
+_ARROW = re.compile(rf"[{tuning.TRAIL_ARROWS}]")
 # A link's text longer than this names no version (white space around it included).
 _VERSION_TEXT_MAX = 60
 
@@ -93,7 +89,7 @@ def drop_pickers_and_trails(root: Any) -> None:
             continue
         outer = None
         for level, el in enumerate((seed, *seed.iterancestors())):
-            if level > _PICKER_LEVELS:
+            if level > tuning.PICKER_LEVELS:
                 break
             if el.tag not in _PICKER_TAGS:
                 continue
@@ -177,10 +173,11 @@ def prune(el: Any, b: BlockRecord) -> bool:
     quickstart that each link where to do them (one set a language, in tabs), a
     definition list of terms that link their pages, a "See also". A manual links every
     other word; its menus are named (nav, sidebar, toc) and go by their names."""
+    from wf.extract.names import negative_words
     from wf.extract.prune import link_list
     from wf.extract.prune import prune as article_prune
 
-    if el.tag in _FIGURES and _captioned(el):
+    if el.tag in _FIGURES and _captioned(el) and not negative_words(_names(el)):
         return False
     if b.boiler or b.cut or negative(b):
         return True
@@ -201,6 +198,10 @@ def _captioned(el: Any) -> bool:
     if caption is None:
         return False
     return len(" ".join("".join(caption.itertext()).split())) >= tuning.CAPTION_MIN
+
+
+def _names(el: Any) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''}"
 
 
 def _figured(el: Any) -> bool:
