@@ -371,6 +371,24 @@ def test_a_listing_page_keeps_its_titles_and_excerpts():
     assert "Older posts" not in text and "About us" not in text and "12 January" not in text
 
 
+def test_a_closing_copyright_line_is_dropped():
+    # "© 2010-2018 ..." at the very end, as "Copyright ..." is: the site, not the text.
+    body = (
+        "<p>The footbridge between the station and the old town opened on Saturday, two "
+        "years after the council approved it.</p><p>Riders must push their bicycles across "
+        "during the busy hours of the morning and the evening.</p>"
+    )
+    html = (
+        f"<html><body><article>{body}<div><p>Town guide \u00a9 2010-2018 the Town Council."
+        " 24-Nov-2021</p></div></article></body></html>"
+    )
+    text = extract_text(html)
+    assert "\u00a9" not in text and text.endswith("the morning and the evening.")
+    # A © inside the text, not before a year, stays.
+    kept = html.replace("\u00a9 2010-2018", "\u00a9 the council, 2018")
+    assert "\u00a9 the council" in extract_text(kept)
+
+
 def test_a_paragraph_that_is_only_an_address_is_dropped():
     html = (
         "<html><body><article><p>https://news.example.org/2026/03/footbridge-opens-1234</p>"

@@ -69,7 +69,7 @@ def test_an_id_that_only_starts_with_s_keeps_its_meaning() -> None:
 INTRO = "Indexes are a common way to enhance database performance, but they add overhead too. "
 
 
-def _chapter(entries: int) -> str:
+def _chapter(entries: int, above: str = "") -> str:
     toc = "".join(
         f'<dt><a href="/docs/indexes-{i}.html">11.{i}. Index topic {i} and what it covers</a></dt>'
         for i in range(1, entries + 1)
@@ -77,7 +77,7 @@ def _chapter(entries: int) -> str:
     return (
         "<html><head><title>Chapter 11. Indexes</title></head><body>"
         "<nav class='navbar'><a href='/'>Home</a> <a href='/about'>About</a></nav>"
-        "<div id='docContent'><div class='chapter'><h2>Chapter 11. Indexes</h2>"
+        f"{above}<div id='docContent'><div class='chapter'><h2>Chapter 11. Indexes</h2>"
         f"<div class='toc'><p><strong>Table of Contents</strong></p><dl>{toc}</dl></div>"
         f"<p>{INTRO * 3}</p></div></div>"
         "<footer><p>Copyright the project.</p></footer></body></html>"
@@ -103,6 +103,76 @@ def test_a_short_choice_on_a_short_page_stays() -> None:
     text = extract_text(_chapter(2), url="https://example.org/docs/current/indexes.html")
     assert "Index topic 1 " not in text
     assert text.count("enhance database performance") == 3
+
+
+# A manual's version pickers, as PostgreSQL's pages show them above the chapter.
+PICKERS = (
+    "<div class='row'><div class='col'>Supported Versions: <a href='/docs/current/'>Current"
+    "</a> (<a href='/docs/18/'>18</a>) / <a href='/docs/17/'>17</a> / <a href='/docs/16/'>16"
+    "</a></div></div><div class='row'><div class='col'>Development Versions: <a"
+    " href='/docs/devel/'>devel</a></div></div><div class='row'><div class='col'>Unsupported"
+    " versions: <a href='/docs/13/'>13</a> / <a href='/docs/12/'>12</a> / <a"
+    " href='/docs/11/'>11</a> / <a href='/docs/10/'>10</a> / <a href='/docs/9.6/'>9.6</a>"
+    "</div></div><ul class='picks'><li><a href='/v/2.1.x'>2.1.x</a></li><li><a"
+    " href='/v/latest'>latest</a></li><li><a href='/v/stable'>stable</a></li></ul>"
+)
+
+
+def test_a_manuals_version_pickers_are_left_out() -> None:
+    # Links that all name versions, beside a label naming versions at most: the reader
+    # has the page's version. The chapter page is then read whole as any thin one is.
+    url = "https://example.org/docs/current/indexes.html"
+    found = extract(_chapter(8, above=PICKERS), url=url, metadata=True)
+    assert "Index topic 8 " in found.text
+    assert found.text.count("enhance database performance") == 3
+    for word in ("Versions", "versions", "Current", "9.6", "devel", "stable", "2.1.x"):
+        assert word not in found.text, word
+    assert (found.metadata or {}).get("type") == "documentation"
+
+
+def test_a_manuals_trail_of_links_is_left_out() -> None:
+    # "Documentation → PostgreSQL 18" above the chapter, no name saying it is a trail;
+    # a path written in code, and a sentence with an arrow, stay.
+    trail = (
+        "<div><a href='/docs/'>Documentation</a> \u2192 <a href='/docs/18/'>PostgreSQL 18</a></div>"
+    )
+    url = "https://example.org/docs/current/indexes.html"
+    found = extract(_chapter(8, above=trail), url=url)
+    assert "Index topic 8 " in found.text and "Documentation" not in found.text
+    steps = (
+        "<p>Open <a href='/s'>Settings</a> \u2192 <a href='/p'>Privacy</a> to turn it off.</p>"
+        "<div class='highlight'><pre><code>ls <a href='/a'>a</a> &gt; <a href='/b'>b</a>"
+        "  # lists a into the file b</code></pre></div>"
+    )
+    text = extract_text(_manual(f"<p>{SENTENCE}</p>{steps}"), url=url)
+    assert "Settings \u2192 Privacy to turn it off." in text and "ls a > b" in text
+    # Links and arrows alone in code are the code's.
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds.docs import drop_pickers_and_trails
+
+    root = lxml_html.fromstring(
+        "<html><body><div><pre><code><a href='/a'>a</a> &gt; <a href='/b'>b</a></code></pre>"
+        "</div><p><a href='/a'>a</a> &gt; <a href='/b'>b</a></p></body></html>"
+    )
+    drop_pickers_and_trails(root)
+    assert root.find(".//pre") is not None and root.find(".//p") is None
+
+
+def test_links_to_versions_in_prose_or_code_stay() -> None:
+    # A sentence that links a version, a table of releases, a code block: no picker.
+    release = "Version 17 changed the planner, as <a href='/r/17'>17</a> notes say."
+    rows = "".join(
+        f"<tr><td><a href='/r/{v}'>{v}</a></td><td>Supported</td></tr>" for v in ("17", "16")
+    )
+    code = "versions = [<a href='/v/1'>1</a>, <a href='/v/2'>2</a>, <a href='/v/3'>3</a>]"
+    page = _manual(
+        f"<p>{release}</p><table>{rows}</table><div class='highlight'><pre><code>{code}"
+        "</code></pre></div>"
+    )
+    text = extract_text(page, url="https://x.example/docs/queries")
+    assert "Version 17 changed the planner" in text
+    assert "| 16 | Supported |" in text and "versions = [1, 2, 3]" in text
 
 
 def test_a_short_article_with_named_boilerplate_stays() -> None:
@@ -259,6 +329,72 @@ def test_a_headings_permalink_is_left_out() -> None:
     assert "## See Files\n" in text
 
 
+def test_a_section_its_headings_permalink_leads_to_is_content() -> None:
+    # Sphinx: <section id="cookies"> under "Cookies ¶" linking #cookies. The id names the
+    # section's topic, not a consent box; the same id without the permalink still does.
+    words = "The cookies attribute of request objects is a dictionary of what was sent. "
+    section = (
+        '<section id="cookies"><h3>Cookies<a class="headerlink" href="#cookies">\u00b6</a>'
+        f"</h3><p>{words * 2}</p></section>"
+    )
+    page = _manual(f"<p>{SENTENCE * 2}</p>{section}<p>{SENTENCE * 2}</p>")
+    assert "### Cookies\n\n" + (words * 2).strip() in extract_text(page)
+    elsewhere = page.replace('href="#cookies"', 'href="#other"')
+    assert "cookies attribute" not in extract_text(elsewhere)
+
+
+def test_a_manuals_steps_in_tabs_and_paragraphs_stay() -> None:
+    # A quickstart's steps, one set a language in ARIA tabs, each step a paragraph in a
+    # list item that links where to do it: a documentation page's content.
+    def steps(lang: str) -> str:
+        return "".join(
+            f'<li><p><a href="/{lang}/{n}">Install {n} for {lang}</a>.</p></li>'
+            for n in ("the runtime", "ngrok", "the SDK")
+        )
+
+    tabs = (
+        '<div class="box"><div role="tablist"><span role="tab">Python</span>'
+        '<span role="tab">Go</span></div>'
+        f'<div role="tabpanel"><ul>{steps("Python")}</ul></div>'
+        f'<div role="tabpanel"><ul>{steps("Go")}</ul></div></div>'
+    )
+    url = "https://x.example/docs/quickstart"
+    text = extract_text(_manual(f"<p>{SENTENCE}</p>{tabs}<p>{SENTENCE}</p>"), url=url)
+    assert "- Install ngrok for Python." in text and "- Install the SDK for Go." in text
+    # Without tabs, the list items' paragraphs stay too.
+    bare = _manual(f"<p>{SENTENCE}</p><ol>{steps('Ruby')}</ol><p>{SENTENCE}</p>")
+    assert "Install ngrok for Ruby." in extract_text(bare, url=url)
+
+
+def test_a_manuals_captioned_figures_stay() -> None:
+    # A listing's caption, and a row of two diagrams told by their captions: a manual's
+    # text. A figure whose caption says next to nothing still goes.
+    listing = (
+        "<figure><pre><code>let f = File::open(path);</code></pre><figcaption><a"
+        ' href="#listing-9-3">Listing 9-3</a>: Opening a file</figcaption></figure>'
+    )
+    diagrams = "".join(
+        f'<figure><div><img src="/{n}.png" alt=""></div><figcaption><p>The count of'
+        f" <code>{n}</code> is passed down to both children</p></figcaption></figure>"
+        for n in ("App", "Button")
+    )
+    small = '<figure><img src="/x.png" alt=""><figcaption>Photo</figcaption></figure>'
+    named = (
+        '<figure class="advert"><img src="/a.png" alt=""><figcaption>Sponsored by the'
+        " hosting company of the month</figcaption></figure>"
+    )
+    page = _manual(f"<p>{SENTENCE}</p>{listing}{small}{named}")
+    url = "https://x.example/docs/errors"
+    text = extract_text(page, url=url)
+    assert "Listing 9-3: Opening a file" in text
+    assert "Photo" not in text and "Sponsored" not in text
+    row = _manual(f"<p>{SENTENCE}</p><div class='row'>{diagrams}</div><p>{SENTENCE}</p>")
+    text = extract_text(row, url=url)
+    assert "The count of App is passed down" in text and "of Button is" in text
+    # An article keeps its own rule: captions go there.
+    assert "Listing 9-3" not in extract_text(page, url="https://x.example/blog/errors")
+
+
 def test_a_guide_path_says_documentation_only_beside_code() -> None:
     # /learn/ and /guides/ are a shop's or a news site's guides as often as a manual's.
     prose = f"<html><body><article><h1>Cable TV</h1><p>{SENTENCE * 3}</p></article></body></html>"
@@ -267,6 +403,10 @@ def test_a_guide_path_says_documentation_only_beside_code() -> None:
     code = prose.replace("</article>", "<pre><code>tv --scan</code></pre></article>")
     assert extract(code, url=url, metadata=True).kind == "documentation"
     assert extract(prose, url="https://x.example/docs/tv", metadata=True).kind == "documentation"
+    # A documentation host: docs., doc. (doc.rust-lang.org) or developer.
+    for host in ("docs", "doc", "developer"):
+        found = extract(prose, url=f"https://{host}.example.org/book/tv", metadata=True)
+        assert found.kind == "documentation", host
 
 
 def test_a_box_marked_nocontent_and_a_docbook_navheader_are_boilerplate() -> None:

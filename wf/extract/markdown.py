@@ -25,8 +25,8 @@ _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
 # Calls to action that close many articles: the site asking for a subscription or a
 # follow. Only short plain paragraphs at the very end are judged by these words.
 _CTA = CaseBlind(
-    r"\b(?:subscribe|sign up|signup|newsletter|inbox|follow (?:us|me|him|her|them)|"
-    r"follow @|on (?:twitter|facebook|instagram)|click here|all rights reserved|copyright|"
+    r"\u00a9 ?\d{4}|\b(?:subscribe|sign up|signup|newsletter|inbox|follow (?:us|me|him|her|"
+    r"them)|follow @|on (?:twitter|facebook|instagram)|click here|all rights reserved|copyright|"
     r"listen to|download (?:the|our)|join (?:our|us)|"
     # The same asks in the languages most pages here are in: subscriptions, trial
     # offers, sign-ups (German, French, Spanish, Italian, Dutch).

@@ -265,6 +265,10 @@ def negative_block(el: Any, tag: str) -> bool:
         # An id made of a heading's words (`sharing-with-a-single-developer`, a
         # documentation or wiki section's anchor) names the topic, not the block's role.
         ident = None
+    elif ident and len(el) and el[0].tag in HEADING and _permalinked(el[0], ident):
+        # A section whose heading's permalink leads to the section (Sphinx's `<section
+        # id="cookies">` under "Cookies ¶"): a document's part, its id names its topic.
+        ident = None
     elif ident and tag in HEADING and _anchor_of(ident, el):
         # A heading's anchor made of its own words (`social-auth` on "Social Auth",
         # `see_also`): the topic, not the block's role.
@@ -322,6 +326,12 @@ def permalink(el: Any) -> bool:
 
 
 _WORD = re.compile(r"[a-z0-9]+")
+
+
+def _permalinked(heading: Any, ident: str) -> bool:
+    """Whether a heading holds a permalink to `ident`."""
+    target = f"#{ident}"
+    return any(a.get("href") == target and permalink(a) for a in heading.iter("a"))
 
 
 def _anchor_of(ident: str, heading: Any) -> bool:

@@ -74,6 +74,9 @@ DOC_PATHS = frozenset(
         "api",
     )
 )
+# ...and the hosts of documentation sites (docs.python.org, doc.rust-lang.org,
+# developer.android.com).
+DOC_HOSTS = ("docs.", "doc.", "developer.")
 # ...and segments that name a guide as often as a manual's part (a shop's /learn/, a news
 # site's /guides/): they say documentation only on a page that shows code (a <pre> or a
 # <code>).
@@ -207,6 +210,28 @@ PAGER_TEXT_MAX = 400
 # more text than this: a feedback widget, a licence line, a table of contents; a bigger
 # one may frame the page (wf.extract.kinds.docs).
 COMPONENT_TEXT_MAX = 2000
+# A documentation page's version picker: a box whose links all name versions (numbers,
+# or the words below), with no other text than separators and a label naming versions
+# ("Supported Versions: Current (18) / 17 / 16"). A box with no label needs this many
+# links; a box over PICKER_TEXT_MAX characters is no picker.
+VERSION_LINK = (
+    r"v?\d+(?:\.\d+){0,3}(?:\.x)?|current|latest|stable|dev|devel|development|master|main"
+    r"|nightly|next|lts|beta|preview|unstable"
+)
+VERSION_LABEL = r"(?<![a-z])versions?(?![a-z])"
+VERSION_LINKS_MIN = 3
+PICKER_TEXT_MAX = 400
+PICKER_LABEL_MAX = 40
+# ...and a trail of links with arrows between them ("Documentation → PostgreSQL 18") no
+# longer than this: a documentation page's breadcrumb no name gives away.
+BREADCRUMB_TEXT_MAX = 200
+# ...what stands between a trail's links, and how many levels above a link that names a
+# version or stands before an arrow a picker or a trail is looked for.
+TRAIL_ARROWS = "→›»▸⟩>⇒"
+PICKER_LEVELS = 4
+# A documentation page's figure (a code listing, a diagram) is its text when its caption
+# holds this many characters: "Listing 9-3: Opening a file".
+CAPTION_MIN = 10
 
 # A chosen box named for questions and answers or as an accordion (a class or id token,
 # camelCase and snake_case split into words) on a page that declares no kind is a
@@ -236,6 +261,11 @@ LANDING_TEXT_LEFT = 500
 # pages (600 to 1500 characters, 2 to 4 times).
 THIN_PAGE = 1000
 THIN_PAGE_OVER = 3.0
+# ...and on a documentation page this many: its version pickers are gone before the
+# choice (wf.extract.kinds.docs), and a chapter's page of a manual is often a short
+# introduction beside a table of contents of a dozen links and nothing else. Flat from
+# 1.5 to 2.5 on the tuning pages.
+DOC_THIN_PAGE_OVER = 2.0
 # A page's footer (landing.footers_out: a <footer>, role contentinfo or a box named by
 # SITE_FOOTER) holding under this share of the page's text leaves a page read whole,
 # though the walk exempted it as the wrapper of the page's prose.

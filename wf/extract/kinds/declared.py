@@ -135,7 +135,8 @@ def _product(obj: dict[str, Any]) -> dict[str, str]:
 
 def by_path(url: str | None, root: Any = None) -> str | None:
     """documentation when the URL's path names a documentation site's part (/docs/), or
-    a guide's (/learn/) on a page `root` that shows code; thread when it names a
+    its host a documentation site (docs., doc.), or its path a guide's (/learn/) on a
+    page `root` that shows code; thread when it names a
     topic's page (tuning.THREAD_PATHS)."""
     if not url:
         return None
@@ -146,7 +147,7 @@ def by_path(url: str | None, root: Any = None) -> str | None:
     except ValueError:
         return None
     parts = set(path.split("/"))
-    if parts & tuning.DOC_PATHS or url.split("//", 1)[-1].startswith(("docs.", "developer.")):
+    if parts & tuning.DOC_PATHS or url.split("//", 1)[-1].startswith(tuning.DOC_HOSTS):
         return tuning.DOCUMENTATION
     if (
         parts & tuning.DOC_PATHS_WITH_CODE

@@ -1,11 +1,14 @@
 """Documentation pages: the chrome no block's name gives away (web components named as
-boilerplate, Google's devsite-* elements), and the content the article's rule would drop
-as lists of links (a quickstart's linked steps, an API's list of types, a titled "See
-also").
+boilerplate, Google's devsite-* elements; version pickers, boxes of links that all name
+versions, and trails of links with arrows between them), and the content the article's
+rule would drop as lists of links or as figures (a quickstart's linked steps, one tab a
+language; an API's list of types; a titled "See also"; a listing's or a diagram's
+caption).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
@@ -22,6 +25,7 @@ def tidy(root: Any, declared: Declared) -> None:
     components costs about half a millisecond a page."""
     if declared.kind()[0] == tuning.DOCUMENTATION:
         drop_named_components(root)
+        drop_pickers_and_trails(root)
 
 
 # Elements whose tag names a web component (a hyphen, as the custom elements
@@ -42,11 +46,120 @@ def drop_named_components(root: Any) -> None:
     length = text_length()
     found = []
     for el in compiled(_COMPONENTS)(root):
-        names = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if negative_words(names) and length(el) <= tuning.COMPONENT_TEXT_MAX:
+        if negative_words(_names(el)) and length(el) <= tuning.COMPONENT_TEXT_MAX:
             found.append(el)
     for el in found:
         drop(el)
+
+
+_VERSION = re.compile(rf"\(?(?:{tuning.VERSION_LINK})\)?", re.IGNORECASE)
+_VERSION_LABEL = re.compile(tuning.VERSION_LABEL, re.IGNORECASE)
+# What stands between a picker's links: slashes, bars, brackets, dots, commas.
+_SEPARATORS = re.compile(r"[\s/|()\[\],:·•–—-]+")
+# The boxes a picker or a trail is: block elements, never code or a table, in them or
+# around them; looked for from its links and its arrows up (tuning.PICKER_LEVELS).
+_NOT_PICKERS = ("pre", "code", "table")
+_PICKER_TAGS = frozenset(("div", "p", "li", "ul", "ol", "nav", "section", "dl", "dd"))
+_ARROWS = re.compile(rf"[\s{tuning.TRAIL_ARROWS}]+")
+_ARROW = re.compile(rf"[{tuning.TRAIL_ARROWS}]")
+# A link's text longer than this names no version (white space around it included).
+_VERSION_TEXT_MAX = 60
+
+
+def drop_pickers_and_trails(root: Any) -> None:
+    """Remove the boxes that pick another version of the manual, and the trails of links
+    no name gives away.
+
+    A picker's links all name versions (tuning.VERSION_LINK) and its other text is
+    separators, or a label naming versions: the reader has the page's own version, and a
+    chapter's page printed "Supported Versions: Current (18) / 17 / 16 / ..." and its
+    unsupported versions above the chapter when it was read whole. A trail is two links
+    or more with no other text than arrows between them ("Documentation → PostgreSQL
+    18"). Neither is in code or a table, nor holds one; the outermost such box goes.
+    Looked for from the links that name a version or stand before an arrow, up: a walk
+    over every box cost a fifth of a large manual's extraction."""
+    from common.xpath import text_length
+    from wf.extract.parse import drop
+
+    length = text_length()
+    found: dict[Any, None] = {}
+    judged: dict[Any, bool] = {}  # a box's verdict: the links of one picker share boxes
+    for seed in root.iter("a"):
+        if not _seed(seed):
+            continue
+        outer = None
+        for level, el in enumerate((seed, *seed.iterancestors())):
+            if level > tuning.PICKER_LEVELS:
+                break
+            if el.tag not in _PICKER_TAGS:
+                continue
+            verdict = judged.get(el)
+            if verdict is None:
+                size = length(el)
+                verdict = size <= tuning.PICKER_TEXT_MAX and (
+                    _picker(el) or (size <= tuning.BREADCRUMB_TEXT_MAX and _trail(el))
+                )
+                judged[el] = verdict
+            if verdict:
+                outer = el
+        if outer is not None:
+            found[outer] = None
+    for el in found:
+        if not any(a in found for a in el.iterancestors()):
+            drop(el)
+
+
+def _seed(a: Any) -> bool:
+    """Whether a link names a version, or an arrow follows it (in its tail, or in the
+    element after it: `<span>›</span>`)."""
+    text = (a.text or "") if not len(a) else "".join(a.itertext())
+    if len(text) <= _VERSION_TEXT_MAX and _VERSION.fullmatch(text.strip()):
+        return True
+    after = a.tail
+    if not (after and after.strip()):
+        following = a.getnext()
+        after = following.text if following is not None else None
+    return bool(after and _ARROW.search(after))
+
+
+def _picker(el: Any) -> bool:
+    """Whether a box's links all name versions and its other text is a label at most."""
+    links = [" ".join("".join(a.itertext()).split()) for a in el.iter("a")]
+    if not links or not all(_VERSION.fullmatch(t) for t in links):
+        return False
+    if _in_code(el):
+        return False
+    label = _SEPARATORS.sub(" ", _outside_links(el)).strip()
+    if not label:
+        return len(links) >= tuning.VERSION_LINKS_MIN
+    return len(label) <= tuning.PICKER_LABEL_MAX and bool(_VERSION_LABEL.search(label))
+
+
+def _trail(el: Any) -> bool:
+    """Whether a box is links with arrows between them and nothing else."""
+    if sum(1 for _ in el.iter("a")) < 2 or _in_code(el):
+        return False
+    between = _outside_links(el)
+    return between.strip() != "" and not _ARROWS.sub("", between)
+
+
+def _in_code(el: Any) -> bool:
+    """Whether a box is in code or a table, or holds one."""
+    if any(True for _ in el.iterancestors(*_NOT_PICKERS)):
+        return True
+    return any(True for _ in el.iterdescendants(*_NOT_PICKERS))
+
+
+def _outside_links(el: Any) -> str:
+    """A box's text outside its links."""
+    parts = [el.text or ""]
+    for child in el.iterdescendants():
+        inside = any(True for _ in child.iterancestors("a"))
+        if child.tag != "a" and not inside:
+            parts.append(child.text or "")
+        if not inside:
+            parts.append(child.tail or "")
+    return "".join(parts)
 
 
 # A list's items, kept in a manual whatever share of them is links.
@@ -54,19 +167,62 @@ _ITEMS = frozenset(("li", "dt", "dd"))
 
 
 def prune(el: Any, b: BlockRecord) -> bool:
-    """The article's prune, but a documentation page's list items, and its sections that
-    open with a heading, stay whatever share of them is links: an API's list of types, the
-    steps of a quickstart that each link where to do them, a definition list of terms that
-    link their pages, a "See also". A manual links every other word; its menus are named
-    (nav, sidebar, toc) and go by their names."""
+    """The article's prune, but a documentation page's list items (and a paragraph that
+    is one's text), its sections that open with a heading, and its boxes of tab panels
+    stay whatever share of them is links: an API's list of types, the steps of a
+    quickstart that each link where to do them (one set a language, in tabs), a
+    definition list of terms that link their pages, a "See also". A manual links every
+    other word; its menus are named (nav, sidebar, toc) and go by their names."""
+    from wf.extract.names import negative_words
     from wf.extract.prune import link_list
     from wf.extract.prune import prune as article_prune
 
+    if el.tag in _FIGURES and _captioned(el) and not negative_words(_names(el)):
+        return False
     if b.boiler or b.cut or negative(b):
         return True
-    if (b.tag in _ITEMS or _titled(el)) and link_list(b):
+    if link_list(b) and (
+        b.tag in _ITEMS or _item_text(el) or _titled(el) or _tabbed(el) or _figured(el)
+    ):
         return False
     return bool(article_prune(el, b))
+
+
+_FIGURES = ("figure", "figcaption")
+
+
+def _captioned(el: Any) -> bool:
+    """Whether a figure, or its caption, is captioned in words: a manual's listing or
+    diagram, which its caption tells ("Listing 9-3: Opening a file")."""
+    caption = el if el.tag == "figcaption" else el.find("figcaption")
+    if caption is None:
+        return False
+    return len(" ".join("".join(caption.itertext()).split())) >= tuning.CAPTION_MIN
+
+
+def _names(el: Any) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''}"
+
+
+def _figured(el: Any) -> bool:
+    """Whether a box holds a figure captioned in words (the walk counts a figure's text
+    as links: a row of two diagrams read as a list of links)."""
+    return any(_captioned(caption) for caption in el.iter("figcaption"))
+
+
+def _item_text(el: Any) -> bool:
+    """Whether a paragraph is a list item's text (`<li><p><a>Install Python</a>.</p>`)."""
+    parent = el.getparent()
+    return el.tag == "p" and parent is not None and parent.tag in _ITEMS
+
+
+def _tabbed(el: Any) -> bool:
+    """Whether a box is or holds a tab panel (ARIA's role="tabpanel"): one set of steps
+    or code per language or platform, each a click away, mostly links or not."""
+    return el.get("role") == "tabpanel" or next(el.iterfind(_TABPANEL), None) is not None
+
+
+_TABPANEL = ".//*[@role='tabpanel']"
 
 
 # Descendants looked at for a box's title: its wrappers' first elements (bounded).

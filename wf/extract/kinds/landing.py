@@ -21,7 +21,8 @@ counts as the page's text unless it is named boilerplate: the page read whole ke
 And the same when the choice is thin: it prints under tuning.THIN_PAGE characters, links
 included, and the page without its named boilerplate THIN_PAGE_OVER times as many (a
 chapter's page of a manual: a short introduction chosen beside a table of contents that
-is all links, which the counts above leave out).
+is all links, which the counts above leave out); on a documentation page,
+tuning.DOC_THIN_PAGE_OVER times as many (its version pickers are gone before the choice).
 
 And the same when the choice sits in the page's footer (footer_chosen()): the page's own
 text held no prose the article rule could see (a grid of products, a category's cards),
@@ -172,10 +173,14 @@ def _all_text(
 def _thin(analysis: Analysis) -> tuple[int, int] | None:
     """The characters the choice prints and those the page prints without its named
     boilerplate, links included, when the first are under tuning.THIN_PAGE and the second
-    tuning.THIN_PAGE_OVER times as many; else None."""
+    tuning.THIN_PAGE_OVER times as many (a manual's, whose pickers are gone by then:
+    tuning.DOC_THIN_PAGE_OVER); else None."""
     from wf.extract import blocks as rules
     from wf.extract.records import negative
 
+    over = tuning.THIN_PAGE_OVER
+    if analysis.kind == tuning.DOCUMENTATION:
+        over = tuning.DOC_THIN_PAGE_OVER
     blocks, best = analysis.blocks, analysis.best_index
     prune = rules.prune_lenient if analysis.lenient else rules.prune
     chosen = blocks[best]
@@ -185,10 +190,10 @@ def _thin(analysis: Analysis) -> tuple[int, int] | None:
         shown = _all_text(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
     else:
         shown = chosen.text
-    if shown >= tuning.THIN_PAGE or blocks[0].text < tuning.THIN_PAGE_OVER * shown:
+    if shown >= tuning.THIN_PAGE or blocks[0].text < over * shown:
         return None
     page = _all_text(blocks, 0, len(blocks), negative)
-    if page < tuning.THIN_PAGE_OVER * shown:
+    if page < over * shown:
         return None
     return shown, page
 
