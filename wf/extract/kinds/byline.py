@@ -1,7 +1,8 @@
 """A thread's post begins with one line naming its author and date, where the page shows
 them. The author: the box inside the post its microdata declares so (itemprop="author",
 its name read from itemprop="name"), else the first named for its author (class, id or
-itemprop: tuning.POST_AUTHOR), cut down to the name when it shows counts beside it; else
+itemprop: tuning.POST_AUTHOR), cut down to the name when it shows counts beside it (the
+link that heads a card of name, rank and counts, or a box that holds it); else
 the name the post's own box carries in an attribute (a web component's `author`), its
 first link to a person's page (/profile/), or the short box just before its date. The
 date: its first <time> that shows one, else the box named for a date nearest the
@@ -69,20 +70,43 @@ def _time_text(el: Any) -> str:
 def _innermost(el: Any, text: str) -> tuple[Any, str]:
     """The innermost box named for the author inside the one found: a user's card is
     named so as a whole (name, rank, counts), its name's link again; a box in it named
-    for a time too is the post's date ("user-action-time"), not its author. A few levels
-    of a few elements each: a hostile page's nesting is not followed down."""
+    for a time too is the post's date ("user-action-time"), not its author. In a card
+    headed by its name's link (_head), only a box that holds the link is looked into:
+    others named for the user are its rank, counts or status (a board's user_info list,
+    "Logged" for the poster's address). A few levels of a few elements each: a hostile
+    page's nesting is not followed down."""
+    head = _head(el, text)
     for _ in range(INNER_LEVELS):
         for d in islice(el.iterdescendants(), tuning.MARK_SCAN):
             if isinstance(d.tag, str) and d.tag not in ("time", "img"):
                 names = _names(d)
                 hit = _AUTHOR.search(names) and not _DATE.search(names)
-                inner = _text(d) if hit else ""
+                inner = _text(d) if hit and _holds(d, head) else ""
                 if inner:
                     el, text = d, inner
                     break
         else:
             break
     return el, text
+
+
+def _head(card: Any, text: str) -> Any:
+    """The link a card of the author starts with (after an avatar's initial at most):
+    their name's, before rank, badges and counts; None when the card starts otherwise
+    (with the post's date)."""
+    for a in islice(card.iter("a"), tuning.MARK_SCAN):
+        name = _text(a)
+        if len(name) > tuning.AVATAR_INITIAL:
+            found = 0 <= text.find(name) <= tuning.AVATAR_INITIAL
+            return a if found and len(name) <= tuning.BYLINE_MAX else None
+    return None
+
+
+def _holds(el: Any, link: Any) -> bool:
+    """Whether a box holds the link, or is in it (no link: any box)."""
+    if link is None or el is link:
+        return True
+    return any(a is el for a in link.iterancestors()) or any(a is link for a in el.iterancestors())
 
 
 def _name(box: Any, text: str) -> str:
@@ -98,6 +122,34 @@ def _name(box: Any, text: str) -> str:
     if link is not None and text.startswith(_text(link)):
         return _text(link)
     return text
+
+
+def _named_author(own: list[Any]) -> tuple[Any, str]:
+    """(element, name) of the first box named for the author (tuning.POST_AUTHOR) that is
+    short, cut down to the innermost so named; in a long card (rank, badges, counts)
+    headed by its name's link (_head), that link, or a box named so that holds it.
+    (None, "") when there is none."""
+    card, head = None, None
+    for el in own:
+        if not isinstance(el.tag, str) or el.tag in ("time", "img"):
+            continue
+        names = _names(el)
+        if not _AUTHOR.search(names):
+            continue
+        text = _text(el)
+        # A box named for the user and for a time is the post's date
+        # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
+        if not text or _DATE.search(names):
+            continue
+        if head is not None and not _holds(el, head) and _holds(card, el):
+            continue  # the card's rank or status, not its name
+        if len(text) <= tuning.BYLINE_MAX:
+            return _innermost(el, text)
+        if card is None:
+            card, head = el, _head(el, text)
+    if head is not None:
+        return head, _text(head)
+    return None, ""
 
 
 def _declared_author(own: list[Any]) -> tuple[Any, str] | None:
@@ -328,17 +380,7 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
     declared = _declared_author(own)
     author_el, author = declared if declared is not None else (None, "")
     if declared is None:
-        for el in own:
-            if not isinstance(el.tag, str) or el.tag in ("time", "img"):
-                continue
-            names = _names(el)
-            if _AUTHOR.search(names):
-                text = _text(el)
-                # A box named for the user and for a time is the post's date
-                # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
-                if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
-                    author_el, author = _innermost(el, text)
-                    break
+        author_el, author = _named_author(own)
     if declared is None and author_el is None:
         author_el, author = _profile_name(own)
     if declared is None and author_el is None:

@@ -65,11 +65,11 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     elif whole:
         prune = landing.prune_whole
     elif kind == tuning.THREAD and analysis.best is not None:
-        from wf.extract.kinds import thread
+        from wf.extract.kinds import posts, thread
 
         if not analysis.by_kind:  # the posts the article rule's choice showed
             thread.tidy_shown(analysis)
-        prune = thread.prune
+        prune = posts.prune
     elif kind == tuning.LISTING and analysis.by_kind:
         prune = listing.prune
     elif kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:

@@ -1,0 +1,98 @@
+"""wf/extract/kinds/posts.py, byline.py and declared.py on a board that draws each post as
+a card of its author (name, rank, counts, "Logged") beside the post's area (its title
+and date as links, its body) and the author's signature under it (small pages of our
+own): the topic named in the URL's query, the name that heads the card, the signature
+left out, a body of one short line kept beside its links."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import NAV, PROSE, page
+from wf.extract import extract
+from wf.extract.kinds.declared import by_path
+
+TOPIC = "https://board.example/community/index.php?topic=589061.0"
+DATES = ("June 04, 2024, 11:23:55 AM", "June 09, 2024, 03:29:46 AM", "June 10, 2024, 08:00:00 PM")
+
+
+def _card(author: str, rank: str = "Sophist Member") -> str:
+    return (
+        f"<div class='poster'><h4><a href='/index.php?action=profile;u=7'>{author}</a></h4>"
+        f"<ul class='user_info'><li class='postgroup'>{rank}</li>"
+        "<li class='postcount'>Posts: 1,006</li><li class='poster_ip'>Logged</li></ul></div>"
+    )
+
+
+def _post(n: int, author: str, words: str, rank: str = "Sophist Member") -> str:
+    return (
+        f"<div class='windowbg' id='msg{n}'><div class='post_wrapper'>{_card(author, rank)}"
+        "<div class='postarea'><div class='keyinfo'><div class='subject_title'>"
+        f"<a href='/index.php?msg={n}'>Re: How is everyone implementing AI into their "
+        f"forums?</a></div><div class='postinfo'><a href='/index.php?msg={n}' "
+        f"class='smalltext'>{DATES[n - 1]}</a></div></div><div class='post'>"
+        f"<div class='inner'>{words}</div></div></div><div class='moderatorbar'>"
+        f"<div class='signature'>Holder of controversial views, all of which are my own, since {2000 + n}."
+        "</div></div></div></div>"
+    )
+
+
+def _topic(second: str = PROSE, rank: str = "Sophist Member") -> str:
+    posts = (
+        _post(1, "ann", PROSE + " " + PROSE)
+        + _post(2, "ben", second, rank)
+        + _post(3, "cat", "Last time I asked, it could not count the syllables right.")
+    )
+    return page("", NAV + f"<div id='forumposts'><form id='quickModForm'>{posts}</form></div>")
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line]
+
+
+def test_a_topic_named_in_the_query_is_a_thread_s_page():
+    assert by_path("https://board.example/index.php?topic=589061.0") == "thread"
+    assert by_path("https://board.example/index.php?board=2.0;topic=17") == "thread"
+    assert by_path("https://board.example/index.php?action=help&topic=7") == "thread"
+    # Not a query that merely mentions a topic, nor a path segment named so.
+    assert by_path("https://shop.example/search?q=topic=7") is None
+    assert by_path("https://news.example/index.php?topic=software") is None
+    assert by_path("https://news.example/topic/7") is None
+
+
+def test_each_post_of_a_topic_named_in_the_query_starts_with_its_author_and_date():
+    # Three posts: too few to show a thread on a page that declares none; the URL
+    # names it one, so each post gets its line.
+    found = extract(_topic(), url=TOPIC)
+    assert found.kind == "thread"
+    lines = _lines(found.text)
+    assert f"ann, {DATES[0]}" in lines
+    assert lines[lines.index(f"ben, {DATES[1]}") + 1] == PROSE
+
+
+def test_the_name_that_heads_the_author_s_card_is_the_author():
+    # The card's boxes named for the user: its rank list and "Logged" (the poster's
+    # address) come after the name; neither is the author.
+    lines = _lines(extract(_topic(), url=TOPIC).text)
+    assert f"cat, {DATES[2]}" in lines
+    assert not any(line.startswith(("Logged", "Sophist Member")) for line in lines)
+    assert "Logged" not in lines and "- Logged" not in lines
+
+
+def test_a_long_card_s_name_is_the_link_that_heads_it():
+    # Rank, badges and counts make the card longer than a byline: its name's link heads it.
+    rank = "Resident Overthinker</li><li>Board Friend</li><li>Megaposter of the Year 2023"
+    lines = _lines(extract(_topic(rank=rank), url=TOPIC).text)
+    assert f"ben, {DATES[1]}" in lines
+    assert not any("Overthinker" in line or "Logged" in line for line in lines)
+
+
+def test_the_author_s_signature_under_each_post_leaves_the_thread():
+    text = extract(_topic(), url=TOPIC).text
+    assert "Holder of controversial views" not in text
+    assert PROSE in text
+
+
+def test_a_body_of_one_short_line_beside_its_title_and_date_links_stays():
+    # The post's area holds more link text (the reply's title, its date) than prose.
+    lines = _lines(extract(_topic(), url=TOPIC).text)
+    last = lines.index(f"cat, {DATES[2]}")
+    assert lines[last + 1] == "Last time I asked, it could not count the syllables right."
