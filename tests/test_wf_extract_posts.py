@@ -6,7 +6,7 @@ left out, a body of one short line kept beside its links."""
 
 from __future__ import annotations
 
-from tests.test_wf_extract_kinds import NAV, PROSE, page
+from tests.test_wf_extract_kinds import NAV, PROSE, ld, page
 from wf.extract import extract
 from wf.extract.kinds.declared import by_path
 
@@ -96,3 +96,22 @@ def test_a_body_of_one_short_line_beside_its_title_and_date_links_stays():
     lines = _lines(extract(_topic(), url=TOPIC).text)
     last = lines.index(f"cat, {DATES[2]}")
     assert lines[last + 1] == "Last time I asked, it could not count the syllables right."
+
+
+def test_a_date_shown_with_its_preposition_is_written_without_it():
+    # Hacker News shows "on Dec 27, 2023" in each comment's head; German boards "am".
+    dates = ("on Jan 2, 2026", "am 5. März 2026", "on 2026-01-04")
+    posts = "".join(
+        f"<div class='comment'><span class='comhead'><a href='/user?id={name}' "
+        f"class='hnuser'>{name}</a> <span class='age'><a href='/item?id={n}'>{date}</a>"
+        f"</span></span><div class='commtext'>{PROSE}</div></div>"
+        for n, (name, date) in enumerate(zip(("ann", "ben", "cat"), dates, strict=True))
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}),
+        NAV + f"<div class='comment-tree'>{posts}</div>",
+    )
+    lines = _lines(extract(html, url="https://news.example/item?id=1").text)
+    assert "ann, Jan 2, 2026" in lines
+    assert "ben, 5. März 2026" in lines
+    assert "cat, 2026-01-04" in lines

@@ -401,6 +401,9 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
     return author_el, author, date_el, date
 
 
+_ON = re.compile(tuning.POST_DATE_ON, re.IGNORECASE)
+
+
 def add(post: Any) -> bool:
     """Put the post's author and date line at its start; whether there was one."""
     from lxml import etree
@@ -411,7 +414,7 @@ def add(post: Any) -> bool:
             author = author.replace(date, "").strip()
         elif author_el in date_el.iterdescendants():
             date = date.replace(author, "").strip()
-    parts = [p for p in (author, date) if p]
+    parts = [p for p in (author, _ON.sub("", date)) if p]
     if not parts:
         return False
     for el in (author_el, date_el):
