@@ -115,3 +115,27 @@ def test_a_date_shown_with_its_preposition_is_written_without_it():
     assert "ann, Jan 2, 2026" in lines
     assert "ben, 5. März 2026" in lines
     assert "cat, 2026-01-04" in lines
+
+
+def _tagged(n: int, author: str) -> str:
+    # Old Reddit's comment: a head line of its own ("[–] ann 5 points 2 years ago (2
+    # children)", all three scores written for the stylesheet to pick), the body, buttons.
+    return (
+        f"<div class='thing comment' data-author='{author}' id='thing_t1_{n}'>"
+        "<div class='entry'><p class='tagline'><a href='#' class='expand'>[–]</a>"
+        f"<a href='/user/{author}' class='author'>{author}</a> <span class='score dislikes'>"
+        "4 points</span><span class='score unvoted'>5 points</span><span class='score likes'>"
+        f"6 points</span> <time datetime='2024-03-0{n}T10:00:00Z'>Mar {n}, 2024</time> "
+        "<a href='#' class='numchildren'>(2 children)</a></p><form class='usertext'>"
+        f"<div class='md'><p>Reply {n}. {PROSE}</p></div></form><ul class='flat-list buttons'>"
+        "<li><a href='#p'>permalink</a></li><li><a href='#r'>reply</a></li></ul></div></div>"
+    )
+
+
+def test_a_head_line_of_author_date_and_counts_leaves_with_them():
+    comments = "".join(_tagged(n, name) for n, name in ((1, "ann"), (2, "ben"), (3, "cat")))
+    html = page("", NAV + f"<div class='sitetable nestedlisting'>{comments}</div>")
+    text = extract(html, url="https://old.example/r/harbours/comments/abc/tides/").text
+    lines = _lines(text)
+    assert lines[lines.index("ben, Mar 2, 2024") + 1] == f"Reply 2. {PROSE}"
+    assert "points" not in text and "[–]" not in text and "children" not in text
