@@ -416,13 +416,18 @@ def _header(post: Any, author_el: Any, date_el: Any) -> Any:
     common = next((a for a in date_el.iterancestors() if a in ancestors), None)
     if common is None or common is post or common.tag not in _HEADER_TAGS:
         return None
-    text = _text(common)
-    if len(text) > tuning.BYLINE_MAX or any(c.tag in _BODY_TAGS for c in common.iterdescendants()):
+    # A line: inline elements only (a box of boxes may hold a short reply's body).
+    if any(c.tag in _BLOCK_TAGS for c in islice(common.iterdescendants(), tuning.MARK_SCAN)):
         return None
-    return common
+    return common if len(_text(common)) <= tuning.BYLINE_MAX else None
 
 
 _HEADER_TAGS = frozenset(("p", "div", "span", "header", "td"))
+_BLOCK_TAGS = frozenset(
+    ("div", "p", "ul", "ol", "li", "dl", "dd", "dt", "table", "tr", "td", "th", "section")
+    + ("article", "header", "footer", "aside", "nav", "blockquote", "pre", "form", "br")
+    + ("h1", "h2", "h3", "h4", "h5", "h6")
+)
 
 
 def add(post: Any) -> bool:
