@@ -139,3 +139,13 @@ def test_a_head_line_of_author_date_and_counts_leaves_with_them():
     lines = _lines(text)
     assert lines[lines.index("ben, Mar 2, 2024") + 1] == f"Reply 2. {PROSE}"
     assert "points" not in text and "[–]" not in text and "children" not in text
+
+
+def test_a_thread_s_author_is_its_first_post_s_when_the_page_names_none():
+    # The page's own metadata names no author: the first post's is the thread's.
+    html = _topic()
+    meta = extract(html, url=TOPIC, metadata=True).metadata or {}
+    assert meta.get("author") == "ann"
+    # A page that names one keeps it.
+    named = html.replace("<title>T</title>", "<title>T</title><meta name='author' content='Dee'>")
+    assert (extract(named, url=TOPIC, metadata=True).metadata or {}).get("author") == "Dee"

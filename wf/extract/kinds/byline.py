@@ -430,8 +430,9 @@ _BLOCK_TAGS = frozenset(
 )
 
 
-def add(post: Any) -> bool:
-    """Put the post's author and date line at its start; whether there was one."""
+def add(post: Any) -> str | None:
+    """Put the post's author and date line at its start; its author ("" when the post
+    shows its date alone), or None when there was no line."""
     from lxml import etree
 
     author_el, author, date_el, date = _find(post)
@@ -442,7 +443,7 @@ def add(post: Any) -> bool:
             date = date.replace(author, "").strip()
     parts = [p for p in (author, _ON.sub("", date)) if p]
     if not parts:
-        return False
+        return None
     header = _header(post, author_el, date_el)
     for el in (author_el, date_el) if header is None else (header,):
         if el is not None and el.getparent() is not None:
@@ -450,4 +451,4 @@ def add(post: Any) -> bool:
     line = etree.Element("p")
     line.text = ", ".join(parts)
     post.insert(0, line)
-    return True
+    return author

@@ -116,3 +116,14 @@ def _first(
         gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
         analysis = thread.shown(body, analysis, deadline, gm)
     return analysis
+
+
+def to_metadata(meta: dict[str, str | None], kind: str | None, author: str | None) -> None:
+    """What the kind tells the page's metadata: its type, the kind whose rule chose the
+    text (an article keeps the schema type it declared, recipe, review, ..., or none);
+    a thread's author, its first post's, when the page's metadata names none (the page
+    read whole names a reply's author as often as the thread's)."""
+    if kind not in (None, tuning.ARTICLE):
+        meta["type"] = kind
+    if kind == tuning.THREAD and author and not meta.get("author"):
+        meta["author"] = author

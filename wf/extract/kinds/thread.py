@@ -406,7 +406,8 @@ def choose(
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
     short = _short(blocks, index, posts)
-    lines = sum(byline.add(post.el) for post in posts + short + replies)
+    authors = [byline.add(post.el) for post in posts + short + replies]
+    lines = sum(a is not None for a in authors)
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts + replies)
     _cut_short(blocks, short, names)
@@ -427,7 +428,12 @@ def choose(
         blocks[box].tag,
     )
     return Analysis(
-        blocks=blocks, best=blocks[box].el, best_index=box, kind=tuning.THREAD, by_kind=True
+        blocks=blocks,
+        best=blocks[box].el,
+        best_index=box,
+        kind=tuning.THREAD,
+        by_kind=True,
+        author=authors[0] if authors else None,
     )
 
 
