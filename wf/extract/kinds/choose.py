@@ -11,7 +11,8 @@ article is one section, and so is a chosen FAQ beside other text; the page is re
 without its named boilerplate; a listing whose list went unseen under a thin choice is
 read so too, without its cards' labels and forms). Documentation prunes by docs.py's
 rule: its linked list items stay. Each rule says in one `-v` line why it took or left
-the choice.
+the choice. The kind then goes into the page's metadata (to_metadata): its type, and a
+thread's author when the page names none.
 """
 
 from __future__ import annotations
