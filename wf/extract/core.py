@@ -195,7 +195,7 @@ def _extract(
     shown: list[Image] = []
     try:
         blocks.check_time(deadline)
-        text, links, kind, shown = _text(
+        text, links, kind, shown, author = _text(
             body,
             base=base,
             full=full,
@@ -211,11 +211,11 @@ def _extract(
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         trace.trace("extract: out of time; the page's text in document order, unstructured")
-        text, links, kind = quick_text(body), [], None
-    if meta is not None and kind not in (None, "article"):
-        # The kind whose rule chose the text; an article keeps the schema type it
-        # declared (recipe, review, ...), or none.
-        meta["type"] = kind
+        text, links, kind, author = quick_text(body), [], None, None
+    if meta is not None:
+        from wf.extract.kinds.choose import to_metadata
+
+        to_metadata(meta, kind, author)
     return Extracted(
         title=title,
         text=text,
@@ -284,11 +284,11 @@ def _text(
     declared: Declared | None = None,
     chosen: bool = False,
     images: dict[Any, Image] | None = None,
-) -> tuple[str, list[Link], str | None, list[Image]]:
+) -> tuple[str, list[Link], str | None, list[Image], str | None]:
     from wf.extract import blocks, explain
 
     to_markdown = _writer(base, markers, want_links, full, deadline, images)
-    kind = None
+    kind = author = None
     if full:
         trace.trace("extract: --full: the whole page")
         r = to_markdown(body)
@@ -298,7 +298,7 @@ def _text(
         from wf.extract.kinds.choose import analyse
 
         choice = analyse(body, deadline, dense, declared)
-        analysis, kind = choice.analysis, choice.kind
+        analysis, kind, author = choice.analysis, choice.kind, choice.analysis.author
         explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
         prune = choice.prune
@@ -338,7 +338,7 @@ def _text(
 
         text = product.finish(declared.product if declared is not None else {}, text)
     shown = r.images.images.items if r.images is not None else []
-    return text, [Link(text=t, url=u) for t, u in r.links], kind, shown
+    return text, [Link(text=t, url=u) for t, u in r.links], kind, shown, author
 
 
 def _writer(

@@ -107,6 +107,7 @@ class Analysis:
     # The kind's own rule chose (a thread's posts, a product's description): a short
     # choice is not widened to the page.
     by_kind: bool = False
+    author: str | None = None  # a thread's: its first post's author, when it shows one
 
     def records(self, whole: bool = False) -> dict[Any, BlockRecord]:
         """element -> block record, for the chosen block and those inside it (or all)."""

@@ -86,6 +86,8 @@ DOC_PATHS_WITH_CODE = frozenset(("guide", "guides", "learn", "tutorial"))
 # Exchange's /questions/, phpBB's and vBulletin's scripts) and declare no thread on some.
 # Not /topic/ nor /t/: news sites and shops name their tag pages so.
 THREAD_PATHS = frozenset(("comments", "threads", "questions", "viewtopic.php", "showthread.php"))
+# A topic's page named in the query instead (SMF's index.php?topic=12.0).
+THREAD_QUERY = r"(?:^|[&;])topic=\d"
 JSONLD_MAX = 200_000  # characters of one JSON-LD script read (a catalogue can be huge)
 JSONLD_SCRIPTS = 20  # scripts read per page
 
@@ -410,7 +412,11 @@ POST_DATE = r"date|time|posted(?!it)|timestamp|relativetime"
 # words before an author's name.
 POST_BYLINE_SEPARATOR = r"\s(?:[»|·•\-–—]|&raquo;)\s"
 POST_BY = r"^(?:posted\s+)?(?:by|von|par|door|da|por|av|przez|от)\s+"
+# The preposition a date is shown with ("on Dec 27, 2023", German "am 5. März 2024"),
+# left out of the post's line: the date is the same without it.
+POST_DATE_ON = r"^(?:on|am|le|el)\s+(?=\d|[^\W\d_]+\.?\s+\d)"
 BYLINE_MAX = 80  # characters: an author's or a date's box is short
+AVATAR_INITIAL = 2  # characters before a name in its card: an avatar's letter and a space
 DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)
 # Words of a date written out beside the month's name and numbers ("Wed Dec 27, 2023
 # 11:04 am", "Di., 5. März 2024 um 10:00"): a short box of only these is a post's date.

@@ -1,7 +1,8 @@
 """A thread's post begins with one line naming its author and date, where the page shows
 them. The author: the box inside the post its microdata declares so (itemprop="author",
 its name read from itemprop="name"), else the first named for its author (class, id or
-itemprop: tuning.POST_AUTHOR), cut down to the name when it shows counts beside it; else
+itemprop: tuning.POST_AUTHOR), cut down to the name when it shows counts beside it (the
+link that heads a card of name, rank and counts, or a box that holds it); else
 the name the post's own box carries in an attribute (a web component's `author`), its
 first link to a person's page (/profile/), or the short box just before its date. The
 date: its first <time> that shows one, else the box named for a date nearest the
@@ -69,20 +70,43 @@ def _time_text(el: Any) -> str:
 def _innermost(el: Any, text: str) -> tuple[Any, str]:
     """The innermost box named for the author inside the one found: a user's card is
     named so as a whole (name, rank, counts), its name's link again; a box in it named
-    for a time too is the post's date ("user-action-time"), not its author. A few levels
-    of a few elements each: a hostile page's nesting is not followed down."""
+    for a time too is the post's date ("user-action-time"), not its author. In a card
+    headed by its name's link (_head), only a box that holds the link is looked into:
+    others named for the user are its rank, counts or status (a board's user_info list,
+    "Logged" for the poster's address). A few levels of a few elements each: a hostile
+    page's nesting is not followed down."""
+    head = _head(el, text)
     for _ in range(INNER_LEVELS):
         for d in islice(el.iterdescendants(), tuning.MARK_SCAN):
             if isinstance(d.tag, str) and d.tag not in ("time", "img"):
                 names = _names(d)
                 hit = _AUTHOR.search(names) and not _DATE.search(names)
-                inner = _text(d) if hit else ""
+                inner = _text(d) if hit and _holds(d, head) else ""
                 if inner:
                     el, text = d, inner
                     break
         else:
             break
     return el, text
+
+
+def _head(card: Any, text: str) -> Any:
+    """The link a card of the author starts with (after an avatar's initial at most):
+    their name's, before rank, badges and counts; None when the card starts otherwise
+    (with the post's date)."""
+    for a in islice(card.iter("a"), tuning.MARK_SCAN):
+        name = _text(a)
+        if len(name) > tuning.AVATAR_INITIAL:
+            found = 0 <= text.find(name) <= tuning.AVATAR_INITIAL
+            return a if found and len(name) <= tuning.BYLINE_MAX else None
+    return None
+
+
+def _holds(el: Any, link: Any) -> bool:
+    """Whether a box holds the link, or is in it (no link: any box)."""
+    if link is None or el is link:
+        return True
+    return any(a is el for a in link.iterancestors()) or any(a is link for a in el.iterancestors())
 
 
 def _name(box: Any, text: str) -> str:
@@ -98,6 +122,34 @@ def _name(box: Any, text: str) -> str:
     if link is not None and text.startswith(_text(link)):
         return _text(link)
     return text
+
+
+def _named_author(own: list[Any]) -> tuple[Any, str]:
+    """(element, name) of the first box named for the author (tuning.POST_AUTHOR) that is
+    short, cut down to the innermost so named; in a long card (rank, badges, counts)
+    headed by its name's link (_head), that link, or a box named so that holds it.
+    (None, "") when there is none."""
+    card, head = None, None
+    for el in own:
+        if not isinstance(el.tag, str) or el.tag in ("time", "img"):
+            continue
+        names = _names(el)
+        if not _AUTHOR.search(names):
+            continue
+        text = _text(el)
+        # A box named for the user and for a time is the post's date
+        # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
+        if not text or _DATE.search(names):
+            continue
+        if head is not None and not _holds(el, head) and _holds(card, el):
+            continue  # the card's rank or status, not its name
+        if len(text) <= tuning.BYLINE_MAX:
+            return _innermost(el, text)
+        if card is None:
+            card, head = el, _head(el, text)
+    if head is not None:
+        return head, _text(head)
+    return None, ""
 
 
 def _declared_author(own: list[Any]) -> tuple[Any, str] | None:
@@ -328,17 +380,7 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
     declared = _declared_author(own)
     author_el, author = declared if declared is not None else (None, "")
     if declared is None:
-        for el in own:
-            if not isinstance(el.tag, str) or el.tag in ("time", "img"):
-                continue
-            names = _names(el)
-            if _AUTHOR.search(names):
-                text = _text(el)
-                # A box named for the user and for a time is the post's date
-                # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
-                if text and len(text) <= tuning.BYLINE_MAX and not _DATE.search(names):
-                    author_el, author = _innermost(el, text)
-                    break
+        author_el, author = _named_author(own)
     if declared is None and author_el is None:
         author_el, author = _profile_name(own)
     if declared is None and author_el is None:
@@ -359,8 +401,38 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
     return author_el, author, date_el, date
 
 
-def add(post: Any) -> bool:
-    """Put the post's author and date line at its start; whether there was one."""
+_ON = re.compile(tuning.POST_DATE_ON, re.IGNORECASE)
+
+
+def _header(post: Any, author_el: Any, date_el: Any) -> Any:
+    """The line of the post's head that holds both its author and its date, when it is
+    short and holds nothing else of words (Reddit's tagline: "[-] ann 5 points 2 years
+    ago (2 children)"; a comment's head: "ann on Dec 27 | parent | next"): it leaves with
+    them, its counts and links to the thread's other posts with it. None when there is
+    no such line (the author and the date apart, or one of them missing)."""
+    if author_el is None or date_el is None or author_el is date_el:
+        return None
+    ancestors = set(author_el.iterancestors())
+    common = next((a for a in date_el.iterancestors() if a in ancestors), None)
+    if common is None or common is post or common.tag not in _HEADER_TAGS:
+        return None
+    # A line: inline elements only (a box of boxes may hold a short reply's body).
+    if any(c.tag in _BLOCK_TAGS for c in islice(common.iterdescendants(), tuning.MARK_SCAN)):
+        return None
+    return common if len(_text(common)) <= tuning.BYLINE_MAX else None
+
+
+_HEADER_TAGS = frozenset(("p", "div", "span", "header", "td"))
+_BLOCK_TAGS = frozenset(
+    ("div", "p", "ul", "ol", "li", "dl", "dd", "dt", "table", "tr", "td", "th", "section")
+    + ("article", "header", "footer", "aside", "nav", "blockquote", "pre", "form", "br")
+    + ("h1", "h2", "h3", "h4", "h5", "h6")
+)
+
+
+def add(post: Any) -> str | None:
+    """Put the post's author and date line at its start; its author ("" when the post
+    shows its date alone), or None when there was no line."""
     from lxml import etree
 
     author_el, author, date_el, date = _find(post)
@@ -369,13 +441,14 @@ def add(post: Any) -> bool:
             author = author.replace(date, "").strip()
         elif author_el in date_el.iterdescendants():
             date = date.replace(author, "").strip()
-    parts = [p for p in (author, date) if p]
+    parts = [p for p in (author, _ON.sub("", date)) if p]
     if not parts:
-        return False
-    for el in (author_el, date_el):
+        return None
+    header = _header(post, author_el, date_el)
+    for el in (author_el, date_el) if header is None else (header,):
         if el is not None and el.getparent() is not None:
             drop(el)
     line = etree.Element("p")
     line.text = ", ".join(parts)
     post.insert(0, line)
-    return True
+    return author

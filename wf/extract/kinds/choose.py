@@ -12,7 +12,8 @@ article is one section, and so is a chosen FAQ beside other text; the page is re
 without its named boilerplate; a listing whose list went unseen under a thin choice is
 read so too, without its cards' labels and forms). Documentation prunes by docs.py's
 rule: its linked list items stay. Each rule says in one `-v` line why it took or left
-the choice.
+the choice. The kind then goes into the page's metadata (to_metadata): its type, and a
+thread's author when the page names none.
 """
 
 from __future__ import annotations
@@ -69,11 +70,11 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     elif whole:
         prune = landing.prune_whole
     elif kind == tuning.THREAD and analysis.best is not None:
-        from wf.extract.kinds import thread
+        from wf.extract.kinds import posts, thread
 
         if not analysis.by_kind:  # the posts the article rule's choice showed
             thread.tidy_shown(analysis)
-        prune = thread.prune
+        prune = posts.prune
     elif kind == tuning.LISTING and analysis.by_kind:
         prune = listing.prune
     elif kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
@@ -125,3 +126,14 @@ def _first(
         gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
         analysis = thread.shown(body, analysis, deadline, gm)
     return analysis
+
+
+def to_metadata(meta: dict[str, str | None], kind: str | None, author: str | None) -> None:
+    """What the kind tells the page's metadata: its type, the kind whose rule chose the
+    text (an article keeps the schema type it declared, recipe, review, ..., or none);
+    a thread's author, its first post's, when the page's metadata names none (the page
+    read whole names a reply's author as often as the thread's)."""
+    if kind not in (None, tuning.ARTICLE):
+        meta["type"] = kind
+    if kind == tuning.THREAD and author and not meta.get("author"):
+        meta["author"] = author

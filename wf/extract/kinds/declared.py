@@ -133,6 +133,9 @@ def _product(obj: dict[str, Any]) -> dict[str, str]:
     return {k: v for k, v in found.items() if v}
 
 
+_THREAD_QUERY = re.compile(tuning.THREAD_QUERY, re.IGNORECASE)
+
+
 def by_path(url: str | None, root: Any = None) -> str | None:
     """documentation when the URL's path names a documentation site's part (/docs/), or
     its host a documentation site (docs., doc.), or its path a guide's (/learn/) on a
@@ -143,9 +146,10 @@ def by_path(url: str | None, root: Any = None) -> str | None:
     from urllib.parse import urlsplit
 
     try:
-        path = urlsplit(url).path.lower()
+        split = urlsplit(url)
     except ValueError:
         return None
+    path = split.path.lower()
     parts = set(path.split("/"))
     if parts & tuning.DOC_PATHS or url.split("//", 1)[-1].startswith(tuning.DOC_HOSTS):
         return tuning.DOCUMENTATION
@@ -155,7 +159,7 @@ def by_path(url: str | None, root: Any = None) -> str | None:
         and next(root.iter("pre", "code"), None) is not None
     ):
         return tuning.DOCUMENTATION
-    if parts & tuning.THREAD_PATHS:
+    if parts & tuning.THREAD_PATHS or _THREAD_QUERY.search(split.query):
         return tuning.THREAD
     return None
 

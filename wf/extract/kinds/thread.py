@@ -9,7 +9,8 @@ class). Their box is the content; it grows to the ancestors that add prose with 
 (the question above a box of answers). Inside it, a box named as boilerplate is dropped
 only when it holds no prose of its own (votes, share and follow buttons, "log in to
 reply"): platforms name every post `comment`, which the article rule reads as boilerplate.
-So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS).
+So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS):
+posts.py prunes as the content is written.
 Each post of the group starts with a line of its author and date (byline.py). A quote
 that repeats the posts above it goes (tuning.QUOTE_SEEN), and so do the counts the
 posts' microdata names (tuning.POST_COUNT).
@@ -405,7 +406,8 @@ def choose(
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
     short = _short(blocks, index, posts)
-    lines = sum(byline.add(post.el) for post in posts + short + replies)
+    authors = [byline.add(post.el) for post in posts + short + replies]
+    lines = sum(a is not None for a in authors)
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts + replies)
     _cut_short(blocks, short, names)
@@ -426,7 +428,12 @@ def choose(
         blocks[box].tag,
     )
     return Analysis(
-        blocks=blocks, best=blocks[box].el, best_index=box, kind=tuning.THREAD, by_kind=True
+        blocks=blocks,
+        best=blocks[box].el,
+        best_index=box,
+        kind=tuning.THREAD,
+        by_kind=True,
+        author=authors[0] if authors else None,
     )
 
 
@@ -448,50 +455,3 @@ def tidy_shown(analysis: Analysis) -> None:
     if len(posts) >= tuning.SIBLINGS_MIN_THREAD:
         tidy.drop_previews(blocks, posts)
         tidy.drop_between(blocks, index, posts)
-
-
-def prune(el: Any, b: BlockRecord) -> bool:
-    """Inside a thread: nav, asides and footers go, and named boxes without prose, and
-    link lists; posts stay whatever they are named."""
-    from wf.extract.names import STRUCTURAL_NEGATIVE
-    from wf.extract.prune import link_list
-    from wf.extract.records import negative
-
-    if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure":
-        return True
-    if _HIDDEN.search(el.get("class") or ""):
-        return True
-    if not b.raw and negative(b):
-        return True
-    if not b.good and b.text <= tuning.CONTROL_MAX and _control(el):
-        return True
-    if b.text <= tuning.EDIT_NOTE_MAX and _edit_note(el):
-        return True
-    if b.tag in HEADING and b.text <= tuning.EDIT_NOTE_MAX and _REPLY_TITLE.match(_line(el)):
-        return True  # a reply's title, the topic's again: "Re: Tide tables"
-    return link_list(b)
-
-
-_REPLY_TITLE = re.compile(tuning.POST_REPLY_TITLE, re.IGNORECASE)
-_HIDDEN = re.compile(r"(?<![\w-])(?:hidden|d-none|ipsHide)(?![\w-])")
-
-
-def _line(el: Any) -> str:
-    return " ".join("".join(el.itertext()).split())
-
-
-def _edit_note(el: Any) -> bool:
-    """A post's note of its edits ("Last edited by ann on Jul 5, 2024, edited 2 times")."""
-    return _EDITED.match(_line(el)) is not None
-
-
-_EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
-
-
-_VOTES = re.compile(r"[-+]?[\d.,]+[kKmM]?")
-
-
-def _control(el: Any) -> bool:
-    """A post's control or count: a vote count, share, follow, flag, "log in to reply"."""
-    text = " ".join("".join(el.itertext()).split()).lower()
-    return not text or bool(_VOTES.fullmatch(text)) or text in tuning.POST_CONTROLS

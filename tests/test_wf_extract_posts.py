@@ -1,0 +1,151 @@
+"""wf/extract/kinds/posts.py, byline.py and declared.py on a board that draws each post as
+a card of its author (name, rank, counts, "Logged") beside the post's area (its title
+and date as links, its body) and the author's signature under it (small pages of our
+own): the topic named in the URL's query, the name that heads the card, the signature
+left out, a body of one short line kept beside its links."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import NAV, PROSE, ld, page
+from wf.extract import extract
+from wf.extract.kinds.declared import by_path
+
+TOPIC = "https://board.example/community/index.php?topic=589061.0"
+DATES = ("June 04, 2024, 11:23:55 AM", "June 09, 2024, 03:29:46 AM", "June 10, 2024, 08:00:00 PM")
+
+
+def _card(author: str, rank: str = "Sophist Member") -> str:
+    return (
+        f"<div class='poster'><h4><a href='/index.php?action=profile;u=7'>{author}</a></h4>"
+        f"<ul class='user_info'><li class='postgroup'>{rank}</li>"
+        "<li class='postcount'>Posts: 1,006</li><li class='poster_ip'>Logged</li></ul></div>"
+    )
+
+
+def _post(n: int, author: str, words: str, rank: str = "Sophist Member") -> str:
+    return (
+        f"<div class='windowbg' id='msg{n}'><div class='post_wrapper'>{_card(author, rank)}"
+        "<div class='postarea'><div class='keyinfo'><div class='subject_title'>"
+        f"<a href='/index.php?msg={n}'>Re: How is everyone implementing AI into their "
+        f"forums?</a></div><div class='postinfo'><a href='/index.php?msg={n}' "
+        f"class='smalltext'>{DATES[n - 1]}</a></div></div><div class='post'>"
+        f"<div class='inner'>{words}</div></div></div><div class='moderatorbar'>"
+        f"<div class='signature'>Holder of controversial views, all of which are my own, since {2000 + n}."
+        "</div></div></div></div>"
+    )
+
+
+def _topic(second: str = PROSE, rank: str = "Sophist Member") -> str:
+    posts = (
+        _post(1, "ann", PROSE + " " + PROSE)
+        + _post(2, "ben", second, rank)
+        + _post(3, "cat", "Last time I asked, it could not count the syllables right.")
+    )
+    return page("", NAV + f"<div id='forumposts'><form id='quickModForm'>{posts}</form></div>")
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line]
+
+
+def test_a_topic_named_in_the_query_is_a_thread_s_page():
+    assert by_path("https://board.example/index.php?topic=589061.0") == "thread"
+    assert by_path("https://board.example/index.php?board=2.0;topic=17") == "thread"
+    assert by_path("https://board.example/index.php?action=help&topic=7") == "thread"
+    # Not a query that merely mentions a topic, nor a path segment named so.
+    assert by_path("https://shop.example/search?q=topic=7") is None
+    assert by_path("https://news.example/index.php?topic=software") is None
+    assert by_path("https://news.example/topic/7") is None
+
+
+def test_each_post_of_a_topic_named_in_the_query_starts_with_its_author_and_date():
+    # Three posts: too few to show a thread on a page that declares none; the URL
+    # names it one, so each post gets its line.
+    found = extract(_topic(), url=TOPIC)
+    assert found.kind == "thread"
+    lines = _lines(found.text)
+    assert f"ann, {DATES[0]}" in lines
+    assert lines[lines.index(f"ben, {DATES[1]}") + 1] == PROSE
+
+
+def test_the_name_that_heads_the_author_s_card_is_the_author():
+    # The card's boxes named for the user: its rank list and "Logged" (the poster's
+    # address) come after the name; neither is the author.
+    lines = _lines(extract(_topic(), url=TOPIC).text)
+    assert f"cat, {DATES[2]}" in lines
+    assert not any(line.startswith(("Logged", "Sophist Member")) for line in lines)
+    assert "Logged" not in lines and "- Logged" not in lines
+
+
+def test_a_long_card_s_name_is_the_link_that_heads_it():
+    # Rank, badges and counts make the card longer than a byline: its name's link heads it.
+    rank = "Resident Overthinker</li><li>Board Friend</li><li>Megaposter of the Year 2023"
+    lines = _lines(extract(_topic(rank=rank), url=TOPIC).text)
+    assert f"ben, {DATES[1]}" in lines
+    assert not any("Overthinker" in line or "Logged" in line for line in lines)
+
+
+def test_the_author_s_signature_under_each_post_leaves_the_thread():
+    text = extract(_topic(), url=TOPIC).text
+    assert "Holder of controversial views" not in text
+    assert PROSE in text
+
+
+def test_a_body_of_one_short_line_beside_its_title_and_date_links_stays():
+    # The post's area holds more link text (the reply's title, its date) than prose.
+    lines = _lines(extract(_topic(), url=TOPIC).text)
+    last = lines.index(f"cat, {DATES[2]}")
+    assert lines[last + 1] == "Last time I asked, it could not count the syllables right."
+
+
+def test_a_date_shown_with_its_preposition_is_written_without_it():
+    # Hacker News shows "on Dec 27, 2023" in each comment's head; German boards "am".
+    dates = ("on Jan 2, 2026", "am 5. März 2026", "on 2026-01-04")
+    posts = "".join(
+        f"<div class='comment'><span class='comhead'><a href='/user?id={name}' "
+        f"class='hnuser'>{name}</a> <span class='age'><a href='/item?id={n}'>{date}</a>"
+        f"</span></span><div class='commtext'>{PROSE}</div></div>"
+        for n, (name, date) in enumerate(zip(("ann", "ben", "cat"), dates, strict=True))
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}),
+        NAV + f"<div class='comment-tree'>{posts}</div>",
+    )
+    lines = _lines(extract(html, url="https://news.example/item?id=1").text)
+    assert "ann, Jan 2, 2026" in lines
+    assert "ben, 5. März 2026" in lines
+    assert "cat, 2026-01-04" in lines
+
+
+def _tagged(n: int, author: str) -> str:
+    # Old Reddit's comment: a head line of its own ("[–] ann 5 points 2 years ago (2
+    # children)", all three scores written for the stylesheet to pick), the body, buttons.
+    return (
+        f"<div class='thing comment' data-author='{author}' id='thing_t1_{n}'>"
+        "<div class='entry'><p class='tagline'><a href='#' class='expand'>[–]</a>"
+        f"<a href='/user/{author}' class='author'>{author}</a> <span class='score dislikes'>"
+        "4 points</span><span class='score unvoted'>5 points</span><span class='score likes'>"
+        f"6 points</span> <time datetime='2024-03-0{n}T10:00:00Z'>Mar {n}, 2024</time> "
+        "<a href='#' class='numchildren'>(2 children)</a></p><form class='usertext'>"
+        f"<div class='md'><p>Reply {n}. {PROSE}</p></div></form><ul class='flat-list buttons'>"
+        "<li><a href='#p'>permalink</a></li><li><a href='#r'>reply</a></li></ul></div></div>"
+    )
+
+
+def test_a_head_line_of_author_date_and_counts_leaves_with_them():
+    comments = "".join(_tagged(n, name) for n, name in ((1, "ann"), (2, "ben"), (3, "cat")))
+    html = page("", NAV + f"<div class='sitetable nestedlisting'>{comments}</div>")
+    text = extract(html, url="https://old.example/r/harbours/comments/abc/tides/").text
+    lines = _lines(text)
+    assert lines[lines.index("ben, Mar 2, 2024") + 1] == f"Reply 2. {PROSE}"
+    assert "points" not in text and "[–]" not in text and "children" not in text
+
+
+def test_a_thread_s_author_is_its_first_post_s_when_the_page_names_none():
+    # The page's own metadata names no author: the first post's is the thread's.
+    html = _topic()
+    meta = extract(html, url=TOPIC, metadata=True).metadata or {}
+    assert meta.get("author") == "ann"
+    # A page that names one keeps it.
+    named = html.replace("<title>T</title>", "<title>T</title><meta name='author' content='Dee'>")
+    assert (extract(named, url=TOPIC, metadata=True).metadata or {}).get("author") == "Dee"

@@ -1,0 +1,68 @@
+"""Inside a thread's content, what leaves it as the writer walks it (thread.py chose the
+posts and tidied them): nav, asides and footers, named boxes without prose, a post's
+controls and counts (votes, share, "log in to reply"), notes of edits, a reply's title
+that repeats the topic's, the author's signature under each of their posts, and lists of
+links with no sentence of prose among them (a post's body of one line beside its title's
+and its date's links stays)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from wf.extract import tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import BlockRecord
+
+HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_SIGNATURE = re.compile(tuning.POST_SIGNATURE, re.IGNORECASE)
+
+
+def prune(el: Any, b: BlockRecord) -> bool:
+    """Inside a thread: nav, asides and footers go, and named boxes without prose, and
+    link lists; posts stay whatever they are named."""
+    from wf.extract.names import STRUCTURAL_NEGATIVE
+    from wf.extract.prune import link_list
+    from wf.extract.records import negative
+
+    if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure":
+        return True
+    if _HIDDEN.search(el.get("class") or ""):
+        return True
+    if _SIGNATURE.search(el.get("class") or ""):  # the author's, under every post of theirs
+        return True
+    if not b.raw and negative(b):
+        return True
+    if not b.good and b.text <= tuning.CONTROL_MAX and _control(el):
+        return True
+    if b.text <= tuning.EDIT_NOTE_MAX and _edit_note(el):
+        return True
+    if b.tag in HEADING and b.text <= tuning.EDIT_NOTE_MAX and _REPLY_TITLE.match(_line(el)):
+        return True  # a reply's title, the topic's again: "Re: Tide tables"
+    return link_list(b) and b.good < tuning.POST_PROSE
+
+
+_REPLY_TITLE = re.compile(tuning.POST_REPLY_TITLE, re.IGNORECASE)
+_HIDDEN = re.compile(r"(?<![\w-])(?:hidden|d-none|ipsHide)(?![\w-])")
+
+
+def _line(el: Any) -> str:
+    return " ".join("".join(el.itertext()).split())
+
+
+def _edit_note(el: Any) -> bool:
+    """A post's note of its edits ("Last edited by ann on Jul 5, 2024, edited 2 times")."""
+    return _EDITED.match(_line(el)) is not None
+
+
+_EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
+
+
+_VOTES = re.compile(r"[-+]?[\d.,]+[kKmM]?")
+
+
+def _control(el: Any) -> bool:
+    """A post's control or count: a vote count, share, follow, flag, "log in to reply"."""
+    text = " ".join("".join(el.itertext()).split()).lower()
+    return not text or bool(_VOTES.fullmatch(text)) or text in tuning.POST_CONTROLS
