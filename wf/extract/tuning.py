@@ -338,6 +338,25 @@ CONSENT_CORE = (
     "\u540c\u610f",
 )
 
+# A subscription prompt under an article cut short ("Möchten Sie weiterlesen?", "Subscribe
+# now to keep reading"): a small box that starts by asking to read on and offers a
+# subscription, whatever it is named. Lowered text; the first in the box's first
+# PROMPT_HEAD characters, the second anywhere in a box of at most PROMPT_MAX. "Read on"
+# alone is a teaser card's link; an offer alone is a newsletter's, judged elsewhere.
+READ_ON = (
+    "weiterlesen", "lesen sie weiter", "weiter lesen", "keep reading", "continue reading",
+    "read the rest", "read the full", "continuer à lire", "continuer la lecture",
+    "poursuivre la lecture", "lire la suite", "seguir leyendo", "continuar leyendo",
+    "continua a leggere", "continuare a leggere", "verder lezen", "lees verder",
+    "continue lendo", "continuar lendo",
+)  # fmt: skip
+SUBSCRIPTION = (
+    r"(?<![a-z])abos?(?![a-z])|digitalabo|abonn|subscri|suscri|assinatura|assinante|"
+    r"membership|premium"
+)
+PROMPT_HEAD = 200
+PROMPT_MAX = 600
+
 # Threads: where a post names its author and date (class, id or itemprop), and the short
 # controls around posts (votes, share, follow, flag, reply, "log in to reply").
 POST_AUTHOR = (
