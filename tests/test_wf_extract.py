@@ -315,6 +315,32 @@ def test_a_short_post_whole_is_not_widened_to_its_site_chrome():
     assert "Notes on gardening and code" in text and "The last tomatoes" in text
 
 
+BLOG_THEME_POST = """<html><head><title>Tomatoes in December | Ann's garden notes</title>
+</head><body><div id="page"><a class="screen-reader-text" href="#content">Skip to content</a>
+<div class="site-branding"><p class="site-title"><a href="/">Ann's garden notes</a></p>
+<p class="site-description">Notes on gardening and code</p></div>
+<div class="menu-main"><ul><li><a href="/">Home</a></li><li><a href="/about">About</a></li>
+<li><a href="/archive">Archive</a></li><li><a href="/contact">Contact</a></li></ul></div>
+<div id="content"><div id="primary"><div class="post-12 post">{heading}
+<div class="entry-meta">March 3, 2024</div><div class="entry-content"><p>The last tomatoes
+came in today, green and hard; they are ripening on the sill beside the chillies.</p></div>
+</div></div><div class="widget-area"><h2>Recent posts</h2><ul><li><a href="/a">Beans</a></li>
+</ul></div><div><h2>About me</h2><p>I write about my allotment.</p></div></div>
+<div class="site-info">Proudly powered by WordPress</div></div></body></html>"""
+
+
+def test_a_short_post_in_a_blog_themes_boxes_is_not_widened_to_its_site_chrome():
+    # No <article>, no <main>: the post is known by its title, an <h2> that the page's
+    # <title> repeats (older blog themes), or an <h1> in whatever box.
+    for heading in ("<h2>Tomatoes in December</h2>", "<h1>Tomatoes in December</h1>"):
+        text = extract_text(BLOG_THEME_POST.format(heading=heading))
+        assert "The last tomatoes" in text and "beside the chillies" in text
+        assert "Notes on" not in text and "powered by" not in text, heading
+    # A heading the title does not repeat (a section of the page): read wide, as before.
+    text = extract_text(BLOG_THEME_POST.format(heading="<h2>From the greenhouse</h2>"))
+    assert "Notes on gardening and code" in text and "The last tomatoes" in text
+
+
 def test_an_article_wrapped_in_a_boilerplate_name_is_still_found():
     text = extract_text(page("wrapped_in_sidebar_name.html"))
     assert text.startswith("# Repairing a dry-stone wall\n\nStart by taking")

@@ -10,6 +10,7 @@ from typing import Any
 from wf.extract.names import HEADING, NEVER_NEGATIVE, POSITIVE, never_content
 from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, negative
 
+POST_TITLE_MIN = 10  # characters of a heading that repeats the page's title
 THREAD_ITEMS = 4  # sibling entries of one shape that make a thread of comments
 THREAD_AFTER = 500  # characters of prose before it, in the chosen block: the article
 THREAD_ACTION = 40  # characters: an entry's action (reply, report) is a short link
@@ -236,3 +237,24 @@ def merge_siblings(blocks: list[BlockRecord], best: int) -> int:
         if not keep[n] and not (first < n < last and s.tag in HEADING):
             s.cut = True
     return parent
+
+
+def whole_post(node: Any, chosen: int, wider: int, title: str | None = None) -> bool:
+    """Whether a thin choice is a short post whole: a box that holds the page's title (its
+    ``<h1>``, or a heading that the ``<title>`` repeats: a blog theme's ``<h2>``), where
+    the page read wide adds less than the post itself. What the wide read would add is
+    the site's chrome (its banner, a skip link, a tag line, "Powered by ..."), not a text
+    the choice missed: a listing's card has no ``<h1>`` and is not the page's title, and
+    a list of them is longer than one."""
+    if wider >= 2 * chosen:
+        return False
+    if node.find(".//h1") is not None:
+        return True
+    page_title = " ".join((title or "").split()).lower()
+    if len(page_title) < POST_TITLE_MIN:
+        return False
+    for h in node.iter("h2", "h3"):
+        text = " ".join("".join(h.itertext()).split()).lower()
+        if len(text) >= POST_TITLE_MIN and text in page_title:
+            return True
+    return False
