@@ -341,6 +341,18 @@ def test_a_short_post_in_a_blog_themes_boxes_is_not_widened_to_its_site_chrome()
     assert "Notes on gardening and code" in text and "The last tomatoes" in text
 
 
+def test_a_short_post_declared_an_article_is_not_grown_past_its_title():
+    # A thin choice grows to the ancestors that add text without links (a product's
+    # price and specifications around its description); a short post declared an article
+    # stops at the box that holds its <h1>: around it are the blog's "About me" and tag line.
+    page_html = BLOG_THEME_POST.format(heading="<h1>Tomatoes in December</h1>").replace(
+        "<head>", '<head><meta property="og:type" content="article">'
+    )
+    text = extract_text(page_html)
+    assert text.startswith("# Tomatoes in December\n\nThe last tomatoes")
+    assert "my allotment" not in text and "Notes on" not in text
+
+
 def test_an_article_wrapped_in_a_boilerplate_name_is_still_found():
     text = extract_text(page("wrapped_in_sidebar_name.html"))
     assert text.startswith("# Repairing a dry-stone wall\n\nStart by taking")

@@ -168,17 +168,24 @@ def widen(blocks: list[BlockRecord], best: int) -> int:
 THIN_LINKS_MAX = 3  # an ancestor of a thin choice adds at most 1/3 of its text in links
 
 
-def grow_thin(blocks: list[BlockRecord], best: int) -> int:
+def grow_thin(blocks: list[BlockRecord], best: int, post: bool = False) -> int:
     """A thin choice (a product's two-line description, a form's help text) widened to
     the ancestors that add text but few links: the product's title, price, features and
     specification table around its description, not the recommendations beside them
-    (links and their prices) nor the page's menus."""
+    (links and their prices) nor the page's menus. `post` (a page declared an article):
+    the growth stops at the box that holds the page's title, its <h1> (taken when it adds
+    less than the choice, a title over the post's body): around a short post whole are
+    only the site's tag line, an "About me" and "Powered by ..." to add."""
     cur = blocks[best]
     i = cur.parent
+    if post and cur.el.find(".//h1") is not None:
+        return best
     while i >= 0:
         a = blocks[i]
         if a.boiler or a.tag in ("html", "body"):
             break
+        if post and a.el.find(".//h1") is not None and cur.text * 2 > a.text:
+            return a.index
         added = a.text - cur.text
         if added and (a.link - cur.link) * THIN_LINKS_MAX > added:
             break
