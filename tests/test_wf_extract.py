@@ -264,6 +264,24 @@ def test_a_page_that_hides_everything_until_a_script_runs_still_gives_its_text()
     assert "Revenue grew in every region" in extract_text(html)
 
 
+def test_an_unclosed_box_in_a_menu_button_does_not_swallow_the_article():
+    # libxml2 ignores </button> while a <div> opened in the button is open: the page
+    # after it nests in the button, which is dropped with everything in it.
+    html = (
+        "<html><body><header><div class='menu'><button aria-label='Menu'><div>"
+        "<svg><use href='#icon-menu'></use></svg><div> </button></div>"
+        "<a href='/'>Home</a></header><main><article><h1>Digital marketing</h1>"
+        "<p>Digital marketing is the use of websites, apps, social media and search "
+        "engines to promote and sell products and services to the people who use them.</p>"
+        "<p>It grew with the web in the 1990s and now works alongside print, radio and "
+        "television advertising, with data on who saw an advert and who bought.</p>"
+        "</article></main><footer>About us</footer></body></html>"
+    )
+    text = extract_text(html)
+    assert text.startswith("# Digital marketing\n\nDigital marketing is the use")
+    assert "who saw an advert and who bought." in text
+
+
 def test_full_mode_keeps_navigation_and_footer_but_no_scripts():
     text = extract_text(page("article.html"), full=True)
     for kept in (
