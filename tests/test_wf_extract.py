@@ -277,6 +277,24 @@ def test_a_page_that_hides_everything_until_a_script_runs_still_gives_its_text()
     assert "Revenue grew in every region" in extract_text(html)
 
 
+def test_an_unclosed_box_in_a_menu_button_does_not_swallow_the_article():
+    # libxml2 ignores </button> while a <div> opened in the button is open: the page
+    # after it nests in the button, which is dropped with everything in it.
+    html = (
+        "<html><body><header><div class='menu'><button aria-label='Menu'><div>"
+        "<svg><use href='#icon-menu'></use></svg><div> </button></div>"
+        "<a href='/'>Home</a></header><main><article><h1>Digital marketing</h1>"
+        "<p>Digital marketing is the use of websites, apps, social media and search "
+        "engines to promote and sell products and services to the people who use them.</p>"
+        "<p>It grew with the web in the 1990s and now works alongside print, radio and "
+        "television advertising, with data on who saw an advert and who bought.</p>"
+        "</article></main><footer>About us</footer></body></html>"
+    )
+    text = extract_text(html)
+    assert text.startswith("# Digital marketing\n\nDigital marketing is the use")
+    assert "who saw an advert and who bought." in text
+
+
 def test_full_mode_keeps_navigation_and_footer_but_no_scripts():
     text = extract_text(page("article.html"), full=True)
     for kept in (
@@ -326,6 +344,44 @@ def test_a_short_post_whole_is_not_widened_to_its_site_chrome():
     # Without its own title it may be a box of the page: the page is read wide, as before.
     text = extract_text(SHORT_POST.format(heading=""))
     assert "Notes on gardening and code" in text and "The last tomatoes" in text
+
+
+BLOG_THEME_POST = """<html><head><title>Tomatoes in December | Ann's garden notes</title>
+</head><body><div id="page"><a class="screen-reader-text" href="#content">Skip to content</a>
+<div class="site-branding"><p class="site-title"><a href="/">Ann's garden notes</a></p>
+<p class="site-description">Notes on gardening and code</p></div>
+<div class="menu-main"><ul><li><a href="/">Home</a></li><li><a href="/about">About</a></li>
+<li><a href="/archive">Archive</a></li><li><a href="/contact">Contact</a></li></ul></div>
+<div id="content"><div id="primary"><div class="post-12 post">{heading}
+<div class="entry-meta">March 3, 2024</div><div class="entry-content"><p>The last tomatoes
+came in today, green and hard; they are ripening on the sill beside the chillies.</p></div>
+</div></div><div class="widget-area"><h2>Recent posts</h2><ul><li><a href="/a">Beans</a></li>
+</ul></div><div><h2>About me</h2><p>I write about my allotment.</p></div></div>
+<div class="site-info">Proudly powered by WordPress</div></div></body></html>"""
+
+
+def test_a_short_post_in_a_blog_themes_boxes_is_not_widened_to_its_site_chrome():
+    # No <article>, no <main>: the post is known by its title, an <h2> that the page's
+    # <title> repeats (older blog themes), or an <h1> in whatever box.
+    for heading in ("<h2>Tomatoes in December</h2>", "<h1>Tomatoes in December</h1>"):
+        text = extract_text(BLOG_THEME_POST.format(heading=heading))
+        assert "The last tomatoes" in text and "beside the chillies" in text
+        assert "Notes on" not in text and "powered by" not in text, heading
+    # A heading the title does not repeat (a section of the page): read wide, as before.
+    text = extract_text(BLOG_THEME_POST.format(heading="<h2>From the greenhouse</h2>"))
+    assert "Notes on gardening and code" in text and "The last tomatoes" in text
+
+
+def test_a_short_post_declared_an_article_is_not_grown_past_its_title():
+    # A thin choice grows to the ancestors that add text without links (a product's
+    # price and specifications around its description); a short post declared an article
+    # stops at the box that holds its <h1>: around it are the blog's "About me" and tag line.
+    page_html = BLOG_THEME_POST.format(heading="<h1>Tomatoes in December</h1>").replace(
+        "<head>", '<head><meta property="og:type" content="article">'
+    )
+    text = extract_text(page_html)
+    assert text.startswith("# Tomatoes in December\n\nThe last tomatoes")
+    assert "my allotment" not in text and "Notes on" not in text
 
 
 def test_an_article_wrapped_in_a_boilerplate_name_is_still_found():

@@ -722,6 +722,53 @@ def test_subscription_boxes_named_so_are_dropped(name: str):
     assert "Digitalabo" not in text
 
 
+_PROMPTS = {
+    "de": (
+        "<h3>Möchten Sie weiterlesen?</h3>",
+        "Testen Sie jetzt unser digitales Abo und lesen Sie alle Artikel auf der Website und "
+        "in der App: vier Wochen für einen Euro, danach monatlich kündbar.",
+    ),
+    "en": (
+        "<p>Subscribe now to keep reading and get access to the full archive.</p>",
+        "Our journalism depends on readers like you: every subscription pays for the "
+        "reporting, and you can cancel at any time from your account page.",
+    ),
+    "fr": (
+        "<h3>Vous souhaitez continuer à lire ?</h3>",
+        "Abonnez-vous pour lire tous nos articles, sur le site et dans l'application, dès "
+        "un euro le premier mois et sans engagement de durée.",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", ["paywall", "c-box"])
+@pytest.mark.parametrize("lang", sorted(_PROMPTS))
+def test_a_subscription_prompt_under_the_article_is_left_out(lang: str, name: str):
+    """A paywall's prompt under an article cut short, named with no word of boilerplate
+    (or "paywall", none of them either): it asks to read on and offers a subscription."""
+    head, pitch = _PROMPTS[lang]
+    box = f'<div class="{name}">{head}<p>{pitch}</p><a href="/abo">OK</a> <a href="/login">Login</a></div>'
+    text = extract_text(_page(NAV, f"<article>{ARTICLE_DE}{box}</article>"))
+    assert ARTICLE_DE_KEY in text
+    assert pitch not in text
+
+
+def test_a_read_on_link_or_a_sentence_about_subscribers_stays():
+    """Guards: an article's own paragraph about subscriptions, and a box that asks to
+    read on with no offer (a teaser card's "Continue reading"), are no paywall."""
+    own = (
+        "<p>Continue reading the council's report and you find that subscribers to the "
+        "town's bus pass paid less than half the fare of those who bought single tickets.</p>"
+    )
+    card = (
+        "<div class='c-box'><p>Continue reading: the council voted on the new bus lanes "
+        "on Monday.</p></div>"
+    )
+    text = extract_text(_page(NAV, f"<article>{ARTICLE_EN}{own}{card}</article>"))
+    assert "half the fare" in text
+    assert "voted on the new bus lanes" in text
+
+
 @pytest.mark.parametrize("name", ["article-teaser", "teaser", "c-article__teaser-text"])
 @pytest.mark.parametrize("where", ["header", "body"])
 def test_a_lead_paragraph_named_teaser_is_kept(name: str, where: str):

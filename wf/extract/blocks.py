@@ -221,7 +221,7 @@ def _settle(
         result.kind = siblings.inner(blocks, best, kind) or result.kind
     best = merge_siblings(blocks, best)
     if blocks[best].good < (THIN_PROSE_DENSE if dense else THIN_PROSE):
-        best = grow_thin(blocks, best)
+        best = grow_thin(blocks, best, kind == "article")
     else:
         drop_bare_cards(blocks, best)
     result.best = blocks[best].el

@@ -206,6 +206,7 @@ def _extract(
             declared=declared,
             chosen=bool(selection and selection.select),
             images=found_images,
+            title=title,
         )
     except blocks.OutOfTime:
         # Out of time: the page's text in document order, one line per piece, found in
@@ -284,6 +285,7 @@ def _text(
     declared: Declared | None = None,
     chosen: bool = False,
     images: dict[Any, Image] | None = None,
+    title: str | None = None,
 ) -> tuple[str, list[Link], str | None, list[Image], str | None]:
     from wf.extract import blocks, explain
 
@@ -309,9 +311,13 @@ def _text(
         # whole page rather than nothing.
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         if node is not body and _length(r) < thin and not analysis.by_kind:
+            from wf.extract.widen import whole_post
+
             wide = choice.wide or blocks.prune_named
             wider = to_markdown(body, _skipper(analysis.records(whole=True), wide))
-            if _length(wider) > _length(r) and not _whole_post(node, _length(r), _length(wider)):
+            if _length(wider) > _length(r) and not whole_post(
+                node, _length(r), _length(wider), title
+            ):
                 trace.trace(
                     "extract: fallback: %d characters chosen, under %d; took the page "
                     "without its named boilerplate (%d)",
@@ -418,20 +424,6 @@ def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
         return record is not None and prune(el, record)
 
     return skip
-
-
-def _whole_post(node: Any, chosen: int, wider: int) -> bool:
-    """Whether a thin choice is a short post whole: an ``<article>`` or the page's
-    ``<main>`` that holds the page's title (its ``<h1>``), where the page read wide adds
-    less than the post itself. What the wide read would add is the site's chrome (its
-    banner, a skip link, a tag line), not a text the choice missed: a listing's card has
-    no ``<h1>``, and a list of them is longer than one."""
-    if wider >= 2 * chosen:
-        return False
-    role = (node.get("role") or "").strip().lower()
-    if node.tag not in ("article", "main") and role not in ("article", "main"):
-        return False
-    return node.find(".//h1") is not None
 
 
 def _length(r: MarkdownWriter) -> int:

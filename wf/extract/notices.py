@@ -88,6 +88,22 @@ def notice(el: Any, b: BlockRecord, edge: bool = False) -> str | None:
     return None
 
 
+_SUBSCRIPTION = re.compile(tuning.SUBSCRIPTION)
+
+
+def subscription_prompt(el: Any, b: BlockRecord) -> bool:
+    """Whether a block inside the content is a prompt to subscribe to read on (a paywall
+    under an article cut short), known by its text whatever it is named: a small box
+    that starts by asking to read on and offers a subscription."""
+    if b.text > tuning.PROMPT_MAX or b.text == b.own:
+        return False  # a paragraph alone can be the article's own sentence
+    text = sample(el, tuning.PROMPT_MAX).lower()
+    head = text[: tuning.PROMPT_HEAD]
+    if not any(phrase in head for phrase in tuning.READ_ON):
+        return False
+    return _SUBSCRIPTION.search(text) is not None
+
+
 def _script_box(blocks: list[BlockRecord], b: BlockRecord) -> BlockRecord:
     """The block of `b`'s subtree that holds its mention of JavaScript, when that block
     holds under half of `b`'s text; else `b` itself (the notice is the whole block)."""

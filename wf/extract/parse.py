@@ -313,11 +313,22 @@ def clean(
     from lxml import etree
 
     _expand_noscript(root, jsonld, og)
+    _unnest_buttons(root)
     junk = JUNK_MAIN if main else JUNK
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     _drop_hidden(root)
     if main:
         _drop_skip_links(root)
+
+
+def _unnest_buttons(root: Any) -> None:
+    """libxml2 ignores a </button> while a <div> opened inside the button is still open
+    (a menu button's unclosed icon box, as a whole publisher's sites write it): the rest
+    of the page then nests in the button, which cleaning removes with all of it. A button
+    that holds a <main> or an <article> is such a one: made a <div>, its text stays."""
+    for button in list(root.iter("button")):
+        if next(button.iter("main", "article"), None) is not None:
+            button.tag = "div"
 
 
 # The <meta> properties clean() gathers: what the page says it is, and whether it says

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from wf.extract.names import HEADING, STRUCTURAL_NEGATIVE, never_content
-from wf.extract.notices import SCRIPT_NOTICE_MAX, sample
+from wf.extract.notices import SCRIPT_NOTICE_MAX, sample, subscription_prompt
 from wf.extract.records import CARD_MAX, PARAGRAPH_WORDS, BlockRecord, negative
 
 
@@ -27,6 +27,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if b.tag == "noscript" and b.text <= SCRIPT_NOTICE_MAX and "javascript" in sample(el).lower():
         return True  # a notice asking for scripts, inside the article
+    if subscription_prompt(el, b):
+        return True  # a paywall's prompt under an article cut short
     return link_list(b)
 
 

@@ -170,41 +170,6 @@ POST_MARK = r"author|user|byline|poster|member|date|time|meta|avatar"
 MARK_SCAN = 400  # elements of a post looked at for its mark
 MARK_POSTS = 12  # posts of a group looked at for their marks
 
-# Listings: items are sibling boxes of one shape, each with a link and some words of its
-# own beside it (a title and a date, a price, an excerpt); a menu's items are all link.
-LIST_MIN = 5  # items that make a list
-LIST_ITEM_WORDS = 12  # characters outside links that most items hold
-# ...and an item is short: boxes that hold this many characters each on average are the
-# sections of a page (a product page's panels), not the items of a list.
-LIST_ITEM_MAX = 2000
-# A list inside a box named for the page's frame is its navigation, whatever its shape.
-# (A box hidden from sight but for screen readers, as a page's copy of its menus, too.)
-LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|reviews?|visually-hidden|sr-only|screen-reader-text)(?![a-z])"
-LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
-# The second opinion takes the list over the article rule's choice when the choice is
-# thin or the list holds this many times its text.
-LIST_OVER_CHOICE = 2.0
-# On a page declared an article: when its choice holds under this many characters, and
-# the list this many times its text and half the page's (an index of reviews declared an
-# article, its one-paragraph introduction chosen).
-LIST_ARTICLE_SHORT = 1000
-LIST_OVER_ARTICLE = 5.0
-# A list taken grows to the box that holds the page's heading too, unless that box holds
-# this share of the page's text (the page whole, its frame and all).
-LIST_HEADING_SHARE = 0.95
-# Inside a list taken, a block of links alone and this short (a category, tags, "More
-# like this") beside a card's linked title goes; the card is the nearest of CARD_LEVELS
-# ancestors holding a linked heading, each under CARD_TEXT characters and CARD_CHILDREN
-# children (more is a list, read at no cost per item), CARD_SCAN
-# elements of each looked at (a hostile page's nested boxes are not read again and again).
-CARD_LABEL_MAX = 60
-CARD_LEVELS = 4
-CARD_TEXT = 1500
-CARD_CHILDREN = 12
-CARD_SCAN = 300
-# Inside a list taken, a box of an item's controls (a form, buttons) without a heading or
-# a link to another page, this short at most, goes.
-CONTROLS_MAX = 300
 # A box named as a pager (pagination, pager) that holds more text than this holds the
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400
@@ -401,6 +366,25 @@ CONSENT_CORE = (
     "\u30af\u30c3\u30ad\u30fc",
     "\u540c\u610f",
 )
+
+# A subscription prompt under an article cut short ("Möchten Sie weiterlesen?", "Subscribe
+# now to keep reading"): a small box that starts by asking to read on and offers a
+# subscription, whatever it is named. Lowered text; the first in the box's first
+# PROMPT_HEAD characters, the second anywhere in a box of at most PROMPT_MAX. "Read on"
+# alone is a teaser card's link; an offer alone is a newsletter's, judged elsewhere.
+READ_ON = (
+    "weiterlesen", "lesen sie weiter", "weiter lesen", "keep reading", "continue reading",
+    "read the rest", "read the full", "continuer à lire", "continuer la lecture",
+    "poursuivre la lecture", "lire la suite", "seguir leyendo", "continuar leyendo",
+    "continua a leggere", "continuare a leggere", "verder lezen", "lees verder",
+    "continue lendo", "continuar lendo",
+)  # fmt: skip
+SUBSCRIPTION = (
+    r"(?<![a-z])abos?(?![a-z])|digitalabo|abonn|subscri|suscri|assinatura|assinante|"
+    r"membership|premium"
+)
+PROMPT_HEAD = 200
+PROMPT_MAX = 600
 
 # Threads: where a post names its author and date (class, id or itemprop), and the short
 # controls around posts (votes, share, follow, flag, reply, "log in to reply").

@@ -10,6 +10,7 @@ from typing import Any
 from wf.extract.names import HEADING, NEVER_NEGATIVE, POSITIVE, never_content
 from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, negative
 
+POST_TITLE_MIN = 10  # characters of a heading that repeats the page's title
 THREAD_ITEMS = 4  # sibling entries of one shape that make a thread of comments
 THREAD_AFTER = 500  # characters of prose before it, in the chosen block: the article
 THREAD_ACTION = 40  # characters: an entry's action (reply, report) is a short link
@@ -167,17 +168,24 @@ def widen(blocks: list[BlockRecord], best: int) -> int:
 THIN_LINKS_MAX = 3  # an ancestor of a thin choice adds at most 1/3 of its text in links
 
 
-def grow_thin(blocks: list[BlockRecord], best: int) -> int:
+def grow_thin(blocks: list[BlockRecord], best: int, post: bool = False) -> int:
     """A thin choice (a product's two-line description, a form's help text) widened to
     the ancestors that add text but few links: the product's title, price, features and
     specification table around its description, not the recommendations beside them
-    (links and their prices) nor the page's menus."""
+    (links and their prices) nor the page's menus. `post` (a page declared an article):
+    the growth stops at the box that holds the page's title, its <h1> (taken when it adds
+    less than the choice, a title over the post's body): around a short post whole are
+    only the site's tag line, an "About me" and "Powered by ..." to add."""
     cur = blocks[best]
     i = cur.parent
+    if post and cur.el.find(".//h1") is not None:
+        return best
     while i >= 0:
         a = blocks[i]
         if a.boiler or a.tag in ("html", "body"):
             break
+        if post and a.el.find(".//h1") is not None and cur.text * 2 > a.text:
+            return a.index
         added = a.text - cur.text
         if added and (a.link - cur.link) * THIN_LINKS_MAX > added:
             break
@@ -236,3 +244,24 @@ def merge_siblings(blocks: list[BlockRecord], best: int) -> int:
         if not keep[n] and not (first < n < last and s.tag in HEADING):
             s.cut = True
     return parent
+
+
+def whole_post(node: Any, chosen: int, wider: int, title: str | None = None) -> bool:
+    """Whether a thin choice is a short post whole: a box that holds the page's title (its
+    ``<h1>``, or a heading that the ``<title>`` repeats: a blog theme's ``<h2>``), where
+    the page read wide adds less than the post itself. What the wide read would add is
+    the site's chrome (its banner, a skip link, a tag line, "Powered by ..."), not a text
+    the choice missed: a listing's card has no ``<h1>`` and is not the page's title, and
+    a list of them is longer than one."""
+    if wider >= 2 * chosen:
+        return False
+    if node.find(".//h1") is not None:
+        return True
+    page_title = " ".join((title or "").split()).lower()
+    if len(page_title) < POST_TITLE_MIN:
+        return False
+    for h in node.iter("h2", "h3"):
+        text = " ".join("".join(h.itertext()).split()).lower()
+        if len(text) >= POST_TITLE_MIN and text in page_title:
+            return True
+    return False

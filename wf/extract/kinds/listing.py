@@ -1,7 +1,7 @@
 """A listing or collection: its items as a list (title, link with --links, short text).
 
 The kind's own rule finds the page's list independently of the article scoring: the
-largest group (by text) of tuning.LIST_MIN or more sibling boxes of one tag and class
+largest group (by text) of listing_tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it,
 outside the page's frame (nav, header, footer, asides, boxes named as menus or filters,
 pagers that hold no more than a pager; read up to <main>, never above it)
@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.kinds import listing_tuning
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
-_FRAME = re.compile(tuning.LIST_FRAME)
+_FRAME = re.compile(listing_tuning.LIST_FRAME)
 ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
 
 
@@ -45,7 +46,7 @@ def _framed(el: Any) -> bool:
             # The page's main content: a frame's name above it is a layout wrapper's
             # ("flex-wrap-footer", the box that keeps the footer at the window's foot).
             return False
-        if el.tag in tuning.LIST_FRAME_TAGS or never_content(el):
+        if el.tag in listing_tuning.LIST_FRAME_TAGS or never_content(el):
             return True
         if named_by(el, _FRAME) or pager(el):
             return True
@@ -65,9 +66,10 @@ def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
         (
             (sum(m.text for m in members), parent, len(members))
             for (parent, _, _), members in groups.items()
-            if len(members) >= tuning.LIST_MIN
-            and sum(m.text for m in members) <= tuning.LIST_ITEM_MAX * len(members)
-            and sum(m.text - m.link >= tuning.LIST_ITEM_WORDS for m in members) * 2 > len(members)
+            if len(members) >= listing_tuning.LIST_MIN
+            and sum(m.text for m in members) <= listing_tuning.LIST_ITEM_MAX * len(members)
+            and sum(m.text - m.link >= listing_tuning.LIST_ITEM_WORDS for m in members) * 2
+            > len(members)
         ),
         reverse=True,
     )
@@ -86,9 +88,13 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
     if kind != tuning.LISTING and best >= 0:
         chosen = blocks[best]
         if kind == tuning.ARTICLE:
-            over = tuning.LIST_OVER_ARTICLE if chosen.text < tuning.LIST_ARTICLE_SHORT else 0
+            over = (
+                listing_tuning.LIST_OVER_ARTICLE
+                if chosen.text < listing_tuning.LIST_ARTICLE_SHORT
+                else 0
+            )
         else:
-            over = tuning.LIST_OVER_CHOICE
+            over = listing_tuning.LIST_OVER_CHOICE
         if chosen.good >= thin and not (over and blocks[0].text >= over * chosen.text):
             # Not thin, and no list outside the choice could outweigh it: not looked for.
             return analysis
@@ -105,13 +111,13 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
                 analysis.kind, analysis.by_kind = tuning.LISTING, True
             return analysis
         if kind != tuning.ARTICLE:
-            outweighs = box.text >= tuning.LIST_OVER_CHOICE * chosen.text
+            outweighs = box.text >= listing_tuning.LIST_OVER_CHOICE * chosen.text
         else:
             # A page declared an article is a list only when its choice is short and the
             # list is most of the page (an index of reviews under a one-paragraph intro).
             outweighs = (
-                chosen.text < tuning.LIST_ARTICLE_SHORT
-                and box.text >= tuning.LIST_OVER_ARTICLE * chosen.text
+                chosen.text < listing_tuning.LIST_ARTICLE_SHORT
+                and box.text >= listing_tuning.LIST_OVER_ARTICLE * chosen.text
                 and box.text * 2 >= blocks[0].text
             )
         if not (chosen.good < thin or outweighs):
@@ -146,7 +152,7 @@ def _with_heading(blocks: list[BlockRecord], index: int) -> int:
         i = blocks[i].parent
     if i <= 0 or i == index or blocks[i].tag in ("body", "html"):
         return index
-    if blocks[i].text >= tuning.LIST_HEADING_SHARE * blocks[0].text:
+    if blocks[i].text >= listing_tuning.LIST_HEADING_SHARE * blocks[0].text:
         return index
     trace.trace("extract: listing: widened to <%s>, which holds the page's heading", blocks[i].tag)
     return i
@@ -179,13 +185,13 @@ def controls(el: Any, b: BlockRecord) -> bool:
     """A short box of an item's controls: a form ("Add to cart", "Want to read", a
     rating's stars to click) with no heading and no link to another page: what a reader
     does with the item, not what it is. A card holds its linked title and stays, form
-    and all. At most tuning.CARD_SCAN elements are read."""
+    and all. At most listing_tuning.CARD_SCAN elements are read."""
     from wf.extract.names import HEADING
 
-    if b.tag in HEADING or not 0 < b.text <= tuning.CONTROLS_MAX:
+    if b.tag in HEADING or not 0 < b.text <= listing_tuning.CONTROLS_MAX:
         return False
     found = False
-    for sub in islice(el.iter(), tuning.CARD_SCAN):
+    for sub in islice(el.iter(), listing_tuning.CARD_SCAN):
         tag = sub.tag
         if tag in _CONTROLS:
             found = True
@@ -201,29 +207,29 @@ def controls(el: Any, b: BlockRecord) -> bool:
 def card_label(el: Any, b: BlockRecord) -> bool:
     """A short block that is links alone (a category, tags, "More like this") inside a
     card whose title is a linked heading: the card's title and text are its item, the
-    labels lead elsewhere. The card is the nearest of tuning.CARD_LEVELS ancestors that
-    holds a heading, under tuning.CARD_TEXT characters and CARD_CHILDREN children, when
+    labels lead elsewhere. The card is the nearest of listing_tuning.CARD_LEVELS ancestors that
+    holds a heading, under listing_tuning.CARD_TEXT characters and CARD_CHILDREN children, when
     one of its headings is linked; links under a plain heading (an index's letter) are
     the content itself."""
     from wf.extract.names import HEADING
 
-    if b.tag in HEADING or not 0 < b.text <= tuning.CARD_LABEL_MAX or b.link < b.text:
+    if b.tag in HEADING or not 0 < b.text <= listing_tuning.CARD_LABEL_MAX or b.link < b.text:
         return False
-    for sub in islice(el.iter(), tuning.CARD_SCAN):
+    for sub in islice(el.iter(), listing_tuning.CARD_SCAN):
         if sub.tag in HEADING:
             return False
     box = el
-    for _ in range(tuning.CARD_LEVELS):
+    for _ in range(listing_tuning.CARD_LEVELS):
         box = box.getparent()
-        if box is None or box.tag in ("body", "html") or len(box) > tuning.CARD_CHILDREN:
+        if box is None or box.tag in ("body", "html") or len(box) > listing_tuning.CARD_CHILDREN:
             return False  # a box of many children is a list (or the page), not a card
         text = 0
         headings = []
-        for sub in islice(box.iter(), tuning.CARD_SCAN):
+        for sub in islice(box.iter(), listing_tuning.CARD_SCAN):
             if sub.tag in HEADING:
                 headings.append(sub)
             text += len(sub.text or "") + len(sub.tail or "")
-            if text > tuning.CARD_TEXT:
+            if text > listing_tuning.CARD_TEXT:
                 return False  # a box of many items: stop reading at once
         if headings:
             # The nearest box with a heading is the card, or no card at all.

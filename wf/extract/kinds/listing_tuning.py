@@ -1,0 +1,39 @@
+"""The tuning data of listings (wf/extract/kinds/listing.py): what makes sibling boxes
+the items of a list, when the list outweighs the article rule's choice, and what of a
+card goes. Apart from the scoring code, as wf/extract/tuning.py is."""
+
+# Listings: items are sibling boxes of one shape, each with a link and some words of its
+# own beside it (a title and a date, a price, an excerpt); a menu's items are all link.
+LIST_MIN = 5  # items that make a list
+LIST_ITEM_WORDS = 12  # characters outside links that most items hold
+# ...and an item is short: boxes that hold this many characters each on average are the
+# sections of a page (a product page's panels), not the items of a list.
+LIST_ITEM_MAX = 2000
+# A list inside a box named for the page's frame is its navigation, whatever its shape.
+# (A box hidden from sight but for screen readers, as a page's copy of its menus, too.)
+LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|reviews?|visually-hidden|sr-only|screen-reader-text)(?![a-z])"
+LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
+# The second opinion takes the list over the article rule's choice when the choice is
+# thin or the list holds this many times its text.
+LIST_OVER_CHOICE = 2.0
+# On a page declared an article: when its choice holds under this many characters, and
+# the list this many times its text and half the page's (an index of reviews declared an
+# article, its one-paragraph introduction chosen).
+LIST_ARTICLE_SHORT = 1000
+LIST_OVER_ARTICLE = 5.0
+# A list taken grows to the box that holds the page's heading too, unless that box holds
+# this share of the page's text (the page whole, its frame and all).
+LIST_HEADING_SHARE = 0.95
+# Inside a list taken, a block of links alone and this short (a category, tags, "More
+# like this") beside a card's linked title goes; the card is the nearest of CARD_LEVELS
+# ancestors holding a linked heading, each under CARD_TEXT characters and CARD_CHILDREN
+# children (more is a list, read at no cost per item), CARD_SCAN
+# elements of each looked at (a hostile page's nested boxes are not read again and again).
+CARD_LABEL_MAX = 60
+CARD_LEVELS = 4
+CARD_TEXT = 1500
+CARD_CHILDREN = 12
+CARD_SCAN = 300
+# Inside a list taken, a box of an item's controls (a form, buttons) without a heading or
+# a link to another page, this short at most, goes.
+CONTROLS_MAX = 300
