@@ -369,6 +369,14 @@ def test_a_question_in_a_heading_reads_as_that_heading():
         assert f"### {question}" in text and answer in text
 
 
+def test_a_two_word_title_is_a_question_and_one_word_a_control():
+    items = _faq("Harbour dues", PROSE, 0) + _faq("Share", OTHER, 1)
+    html = page(NAV + f"<main><h1>Quay services</h1><div class='faq'>{items}</div></main>")
+    lines = extract(html, url="https://quay.example/faq").text.splitlines()
+    assert "Harbour dues" in lines and lines.index("Harbour dues") < lines.index(PROSE)
+    assert "Share" not in lines and OTHER in lines
+
+
 def test_a_menus_and_a_filters_buttons_still_go():
     # Their panels are links and boxes to tick, no prose: the buttons' words stay out.
     menu = (
