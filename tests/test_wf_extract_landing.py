@@ -1,8 +1,9 @@
 """wf/extract/kinds/landing.py and what a landing page is made of, on small pages of our
 own: Adobe Experience Manager's `cmp-` components are no consent manager, the site's
 header and skip links go from a page read whole, a landing page's banners, calls to
-action and carousels are its sections, a declared landing page keeps its cards, and a
-choice in the page's footer reads the page whole without that footer."""
+action and carousels are its sections, a declared landing page keeps its cards, a
+choice in the page's footer reads the page whole without that footer, and an accordion's
+questions are printed before their answers."""
 
 from __future__ import annotations
 
@@ -371,3 +372,81 @@ def test_a_wrapper_named_for_a_sticky_footer_holds_the_page_and_is_read():
     )
     text = extract(html, url="https://quay.example/story").text
     assert PROSE in text and OTHER in text and "Forum" not in text
+
+
+# Frequently asked questions as an accordion: each question a button that opens its
+# answer (wf/extract/parse.py keeps it as a line when the answer shown is prose).
+_ANSWERS = (
+    ("How often are the tide tables printed?", PROSE),
+    ("Who inspects the sea wall each year?", OTHER),
+)
+
+
+def _faq(question: str, answer: str, n: int, *, heading: bool = False) -> str:
+    button = f"<button aria-expanded='true' aria-controls='a{n}'>{question}</button>"
+    if heading:
+        return f"<h3>{button}</h3><div>{answer}</div>"
+    return f"<div class='item'>{button}<div id='a{n}' role='region'><p>{answer}</p></div></div>"
+
+
+def test_an_accordions_questions_are_printed_before_their_answers():
+    items = "".join(_faq(q, a, n) for n, (q, a) in enumerate(_ANSWERS))
+    html = page(NAV + f"<main><h1>Quay services</h1><div class='faq'>{items}</div></main>")
+    lines = extract(html, url="https://quay.example/faq").text.splitlines()
+    for question, answer in _ANSWERS:
+        assert question in lines  # a line of its own
+        assert lines.index(question) < lines.index(answer)
+
+
+def test_a_question_in_a_heading_reads_as_that_heading():
+    # The pattern's <h3><button aria-expanded>: no aria-controls, the answer follows the
+    # heading.
+    items = "".join(_faq(q, a, n, heading=True) for n, (q, a) in enumerate(_ANSWERS))
+    html = page(NAV + f"<main><h1>Quay services</h1>{items}</main>")
+    text = extract(html, url="https://quay.example/faq").text
+    for question, answer in _ANSWERS:
+        assert f"### {question}" in text and answer in text
+
+
+def test_a_two_word_title_is_a_question_and_one_word_a_control():
+    items = _faq("Harbour dues", PROSE, 0) + _faq("Share", OTHER, 1)
+    html = page(NAV + f"<main><h1>Quay services</h1><div class='faq'>{items}</div></main>")
+    lines = extract(html, url="https://quay.example/faq").text.splitlines()
+    assert "Harbour dues" in lines and lines.index("Harbour dues") < lines.index(PROSE)
+    assert "Share" not in lines and OTHER in lines
+
+
+def test_a_menus_and_a_filters_buttons_still_go():
+    # Their panels are links and boxes to tick, no prose: the buttons' words stay out.
+    menu = (
+        "<button aria-expanded='false' aria-controls='m'>Open the services menu</button>"
+        "<ul id='m'>" + "".join(f"<li><a href='/s/{n}'>Service {n}</a></li>" for n in range(6))
+    )
+    ticks = "".join(
+        f"<label><input type='checkbox'> Size {n} of the range</label>" for n in range(9)
+    )
+    filters = f"<button aria-expanded='true'>Filter by size</button><div>{ticks}</div>"
+    html = page(f"<main><p>{PROSE}</p>{menu}</ul>{filters}<p>{OTHER}</p></main>")
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text
+    assert "services menu" not in text and "Filter by" not in text
+
+
+def test_a_closed_answers_question_goes_with_it():
+    hidden = _faq(*_ANSWERS[0], 0).replace("role='region'", "hidden")
+    html = page(f"<main><h1>Quay services</h1><p>{OTHER}</p>{hidden}</main>")
+    text = extract(html, url="https://quay.example/faq").text
+    assert OTHER in text and _ANSWERS[0][0] not in text
+
+
+def test_kept_questions_do_not_tip_the_share_of_a_page_that_is_hidden():
+    # A page whose text is mostly hidden is read whole (a script would show it): the
+    # questions kept are not counted, or they would tip the share under 3/4 and the
+    # hidden text would go. Here 420 hidden characters against 140 shown, and the
+    # question's 60 characters.
+    question = "What is the tide table and why do the pilots read it so early?"
+    answer = "The tide table lists high and low water at the quay. " * 2 + "Read it daily."
+    hidden = "<div style='display:none'>" + "The dredger keeps the channel open. " * 12 + "</div>"
+    shown = f"<div><button aria-controls='x'>{question}</button><div id='x'>{answer}</div></div>"
+    text = extract(page(hidden + shown), url="https://quay.example/faq").text
+    assert question in text and "The dredger keeps the channel open." in text

@@ -5,6 +5,7 @@ the rest when it cleans a tree)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from common.xpath import compiled, text_length
@@ -13,9 +14,10 @@ _HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
-def hidden_elements(root: Any) -> list[Any]:
+def hidden_elements(root: Any, uncounted: Sequence[Any] = ()) -> list[Any]:
     """The elements a reader does not see, to be dropped; none when the page hides
-    most of its text (see below)."""
+    most of its text (see below), leaving out of that share the text of the elements
+    ``uncounted`` (added to the page by the cleaning: they must not tip it)."""
     from lxml import etree
 
     hidden: dict[Any, None] = {}
@@ -30,7 +32,7 @@ def hidden_elements(root: Any) -> list[Any]:
             continue
         else:
             el = hit.getparent()
-        if el.tag in ("html", "body") or not _is_hidden(el):
+        if el.tag in ("html", "body") or not is_hidden(el):
             continue
         parent = el.getparent()
         if parent is not None and el.get("role") == "tabpanel":
@@ -46,7 +48,12 @@ def hidden_elements(root: Any) -> list[Any]:
     # panels beside a visible article are no such case: they are dropped.
     length = text_length()
     hidden_len = sum(length(el) for el in hidden)
-    if hidden_len and _mostly(hidden_len, root, length):
+    added = 0.0
+    for el in uncounted:
+        added += length(el)
+        # Counted once in each hidden box around it (hidden boxes nest).
+        hidden_len -= length(el) * sum(up in hidden for up in el.iterancestors())
+    if hidden_len and _mostly(hidden_len, root, length, added):
         return []
     return list(hidden)
 
@@ -56,8 +63,9 @@ def hidden_elements(root: Any) -> list[Any]:
 _MOSTLY_TRIES = 32
 
 
-def _mostly(part: float, root: Any, length: Any) -> bool:
-    """Whether ``part`` characters are over 3/4 of the page's text (``length(root)``).
+def _mostly(part: float, root: Any, length: Any, added: float = 0.0) -> bool:
+    """Whether ``part`` characters are over 3/4 of the page's text (``length(root)``,
+    less ``added`` characters the cleaning put in).
 
     The length of the whole page costs a copy of all its text, so the first paragraphs
     are measured first, until they show that the page holds enough text: paragraphs that
@@ -73,7 +81,7 @@ def _mostly(part: float, root: Any, length: Any) -> bool:
             tries -= 1
             if not tries:
                 break
-    return bool(part > 0.75 * length(root))
+    return bool(part > 0.75 * (length(root) - added))
 
 
 # Children of one box looked through for its tab panels: a bound on the text a box of
@@ -105,7 +113,8 @@ def _tab_panels(parent: Any) -> set[Any]:
     return shown
 
 
-def _is_hidden(el: Any) -> bool:
+def is_hidden(el: Any) -> bool:
+    """Whether ``el`` itself is hidden by attribute or style (its ancestors unread)."""
     get = el.get
     if get("hidden") is not None:
         return True

@@ -315,8 +315,15 @@ def clean(
     _expand_noscript(root, jsonld, og)
     _unnest_buttons(root)
     junk = JUNK_MAIN if main else JUNK
+    questions = _accordion_questions(root) if main else []
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
-    _drop_hidden(root)
+    # The questions' text is left out of the share of the page that is hidden: a page
+    # whose text is mostly hidden is kept whole, and a few questions must not tip it.
+    _drop_hidden(root, questions)
+    for question in questions:
+        # A heading's button (the pattern's <h3><button>) reads inline in its heading.
+        parent = question.getparent()
+        question.tag = "span" if parent is not None and parent.tag in _HEADINGS else "p"
     if main:
         _drop_skip_links(root)
 
@@ -370,6 +377,74 @@ def _expand_noscript(
             el.append(child)
 
 
+_SENTENCE = re.compile(tuning.ACCORDION_SENTENCE)
+
+
+def _accordion_questions(root: Any) -> list[Any]:
+    """The buttons that open an answer, renamed out of JUNK_MAIN's way (to _QUESTION,
+    given a block's tag once hidden elements are gone): a frequently-asked-questions
+    accordion writes its questions as buttons, and was printed as its answers alone.
+    Only a button whose panel (its aria-controls, else what follows it) is shown and
+    holds prose: a menu's or a filter's buttons go as before, and a page without such
+    an accordion is untouched."""
+    buttons = _xpath("//button[@aria-controls]|//button[@aria-expanded]")(root)
+    if not buttons:
+        return []
+    from wf.extract.hidden import is_hidden
+
+    ids: dict[str, Any] | None = None
+    kept = []
+    for button in buttons:
+        words = len(" ".join(button.itertext()).split())
+        if not tuning.ACCORDION_WORDS <= words <= tuning.ACCORDION_WORDS_MAX:
+            continue
+        panel = None
+        target = (button.get("aria-controls") or "").strip()
+        if target:
+            if ids is None:
+                ids = {el.get("id"): el for el in _xpath("//*[@id]")(root)}
+            panel = ids.get(target)
+        if panel is None:
+            panel = _follower(button)
+        if panel is None or is_hidden(panel) or not _prose(panel):
+            continue
+        if button in panel.iterancestors():
+            continue
+        button.tag = _QUESTION
+        for name in ("aria-controls", "aria-expanded", "type"):
+            button.attrib.pop(name, None)
+        kept.append(button)
+    return kept
+
+
+# Not a tag of HTML: no rule reads it before clean() gives it its own.
+_QUESTION = "wf-question"
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary"))
+
+
+def _follower(button: Any) -> Any:
+    """The element after a button, or after the box it stands alone in (a heading)."""
+    after = button.getnext()
+    if after is not None:
+        return after
+    parent = button.getparent()
+    if parent is None or button.getprevious() is not None:
+        return None
+    return parent.getnext()
+
+
+def _prose(panel: Any) -> bool:
+    length = _xpath("string-length(normalize-space())")
+    whole = float(length(panel))
+    if whole < tuning.ACCORDION_PROSE:
+        return False
+    linked = sum(float(length(a)) for a in panel.iter("a"))
+    own = whole - linked
+    if own < tuning.ACCORDION_PROSE or own < tuning.ACCORDION_PROSE_SHARE * whole:
+        return False
+    return _SENTENCE.search(" ".join(panel.itertext())) is not None
+
+
 _SKIP_LINK = re.compile(tuning.SKIP_LINK)
 _FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
 
@@ -400,10 +475,10 @@ def _xpath(expression: str) -> Any:
     return compiled(expression)
 
 
-def _drop_hidden(root: Any) -> None:
+def _drop_hidden(root: Any, uncounted: list[Any]) -> None:
     from wf.extract.hidden import hidden_elements
 
-    for el in hidden_elements(root):
+    for el in hidden_elements(root, uncounted):
         if next((t for t in islice(el.itertext(), 8) if not t.isspace()), None) is not None:
             # A hidden separator ("\u00b7", "|") sets apart what stands on either side of
             # it ("1d ago \u00b7 3 min read"): a space keeps the two words apart.
