@@ -625,3 +625,37 @@ def test_microdata_is_read_from_the_tree_only_when_the_source_names_an_itemtype(
     assert read([], "", root, lambda: False).kinds == []
     plain = etree.fromstring("<html><body><p>No microdata here.</p>", etree.HTMLParser())
     assert read([], "", plain, never).kinds == []
+
+
+def test_verbose_says_the_kind_a_page_is_read_as_declared_or_not(capsys):
+    # A page that declares nothing gets its line as one that declares a kind does.
+    from common import trace
+
+    article = page("", NAV + f"<article><h1>Tides</h1><p>{PROSE}</p><p>{PROSE[::-1]}</p></article>")
+    posts = [post(f"user{n}", f"2024-0{n + 1}-02", PROSE + f" Reply {n}.") for n in range(6)]
+    thread = page("", NAV + f"<h1>Tides</h1><div class='comments'>{''.join(posts)}</div>")
+    told = page(ld({"@type": "BlogPosting", "headline": "Tides"}), article[article.index("<nav") :])
+    trace.enable("wf", True)
+    try:
+        lines = []
+        for html in (article, thread, told):
+            found = extract(html, url="https://quay.example/p")
+            lines.append(
+                [
+                    line
+                    for line in capsys.readouterr().err.splitlines()
+                    if "kind" in line or "read as" in line
+                ]
+            )
+            lines[-1].append(found.kind)
+    finally:
+        trace.enable("wf", False)
+    assert (
+        "wf: * extract: read as article (nothing declared, and no posts or list shown: the article rule)"
+        in lines[0]
+    )
+    assert any(
+        "read as thread (nothing declared; the rule traced above" in line for line in lines[1]
+    )
+    assert lines[1][-1] == "thread"
+    assert lines[2][:-1] == ["wf: * extract: kind article (JSON-LD blogposting)"]  # said once

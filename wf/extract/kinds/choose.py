@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from common import trace
 from wf.extract import tuning
 
 if TYPE_CHECKING:
@@ -95,6 +96,14 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         if not whole and product.second_opinion(analysis, prune):
             prune = wide
             landing.footers_out(analysis)
+    if kind != declared_kind:  # -v says the kind a page is read as, declared or not
+        if declared_kind is not None:
+            why = f"declared {declared_kind}; the rule traced above read it so"
+        elif kind == tuning.ARTICLE:
+            why = "nothing declared, and no posts or list shown: the article rule"
+        else:
+            why = "nothing declared; the rule traced above read it so"
+        trace.trace("extract: read as %s (%s)", kind, why)
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
 
 
