@@ -96,7 +96,8 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         if not whole and product.second_opinion(analysis, prune):
             prune = wide
             landing.footers_out(analysis)
-    if kind != declared_kind:  # -v says the kind a page is read as, declared or not
+    # -v says the kind a page is read as, declared or not (when a block stood out at all).
+    if kind != declared_kind and (analysis.best is not None or whole):
         if declared_kind is not None:
             why = f"declared {declared_kind}; the rule traced above read it so"
         elif kind == tuning.ARTICLE:
