@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from wf.extract.datatext import is_data
 from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
 from wf.extract.spaces import APART_TAGS, BR, SPACES, apart, collapse, collapse_run
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
     from wf.extract.images import Markers
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
-_BARE_URL = re.compile(r"(?:https?://|www\.)\S+\Z")
 _LINK_TEXT_MAX = 300  # characters: a run of anchors adds to a link's text up to this
 _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
 # Calls to action that close many articles: the site asking for a subscription or a
@@ -183,9 +183,8 @@ class MarkdownWriter:
         text = collapse_run(parts)
         if not text:
             return
-        if self.main and _BARE_URL.match(text) and not self.lists and not self.tables:
-            # A paragraph that is only an address: a permalink or share widget's text.
-            return
+        if self.main and is_data(text) and not self.lists and not self.tables:
+            return  # only an address (a share widget's permalink), or a JSON document
         if self.heading:
             text = text.replace("\n", " ")
             text = "#" * self.heading + " " + text
