@@ -11,7 +11,7 @@ import json
 
 import lxml.html
 
-from wf.extract import extract, names
+from wf.extract import extract, names, tuning
 
 PROSE = (
     "The harbour master keeps the tide tables for every berth along the eastern quay, "
@@ -450,3 +450,27 @@ def test_kept_questions_do_not_tip_the_share_of_a_page_that_is_hidden():
     shown = f"<div><button aria-controls='x'>{question}</button><div id='x'>{answer}</div></div>"
     text = extract(page(hidden + shown), url="https://quay.example/faq").text
     assert question in text and "The dredger keeps the channel open." in text
+
+
+def test_the_panels_measured_for_questions_are_bounded(monkeypatch):
+    # A hostile page nests each button's panel in the one before: every panel would be
+    # measured whole, the page's text once per button. Past the bound, buttons go as
+    # before the rule: the first question is kept, the later ones are not.
+    monkeypatch.setattr(tuning, "ACCORDION_READ_MAX", 10)
+    items = "".join(_faq(q, a, n) for n, (q, a) in enumerate(_ANSWERS))
+    html = page(NAV + f"<main><h1>Quay services</h1><div class='faq'>{items}</div></main>")
+    lines = extract(html, url="https://quay.example/faq").text.splitlines()
+    (first, _), *rest = _ANSWERS
+    assert first in lines
+    assert all(question not in lines and answer in lines for question, answer in rest)
+
+
+def test_a_button_around_the_article_is_unnested_whatever_nests_between():
+    # Buttons nested in one another (each unclosed) around the page's <main>: all of them
+    # are made boxes, so the article's text stays.
+    html = page(
+        "<button class='menu'><div><button class='inner'><div>"
+        f"<main><h1>Quay services</h1><p>{PROSE}</p><p>{OTHER}</p></main>"
+    )
+    text = extract(html, url="https://quay.example/story").text
+    assert PROSE in text and OTHER in text

@@ -332,9 +332,11 @@ def _unnest_buttons(root: Any) -> None:
     """libxml2 ignores a </button> while a <div> opened inside the button is still open
     (a menu button's unclosed icon box, as a whole publisher's sites write it): the rest
     of the page then nests in the button, which cleaning removes with all of it. A button
-    that holds a <main> or an <article> is such a one: made a <div>, its text stays."""
-    for button in list(root.iter("button")):
-        if next(button.iter("main", "article"), None) is not None:
+    that holds a <main> or an <article> is such a one: made a <div>, its text stays.
+    (Found from the <main> and <article> up: from each button down, buttons nested in
+    one another would read the page once each.)"""
+    for box in list(root.iter("main", "article")):
+        for button in list(box.iterancestors("button")):
             button.tag = "div"
 
 
@@ -394,7 +396,13 @@ def _accordion_questions(root: Any) -> list[Any]:
 
     ids: dict[str, Any] | None = None
     kept = []
+    # Each panel's text is measured whole: panels nested in one another (a hostile page's
+    # chain of buttons, each before a box holding the rest) would cost the page's text
+    # once per button. Past this many characters measured, the rest go as before.
+    budget = float(tuning.ACCORDION_READ_MAX)
     for button in buttons:
+        if budget < 0:
+            break
         words = len(" ".join(button.itertext()).split())
         if not tuning.ACCORDION_WORDS <= words <= tuning.ACCORDION_WORDS_MAX:
             continue
@@ -406,7 +414,11 @@ def _accordion_questions(root: Any) -> list[Any]:
             panel = ids.get(target)
         if panel is None:
             panel = _follower(button)
-        if panel is None or is_hidden(panel) or not _prose(panel):
+        if panel is None or is_hidden(panel):
+            continue
+        whole = float(_xpath("string-length(normalize-space())")(panel))
+        budget -= whole
+        if not _prose(panel, whole):
             continue
         if button in panel.iterancestors():
             continue
@@ -433,9 +445,9 @@ def _follower(button: Any) -> Any:
     return parent.getnext()
 
 
-def _prose(panel: Any) -> bool:
+def _prose(panel: Any, whole: float) -> bool:
+    """Whether a panel of ``whole`` characters holds prose (tuning.ACCORDION_PROSE)."""
     length = _xpath("string-length(normalize-space())")
-    whole = float(length(panel))
     if whole < tuning.ACCORDION_PROSE:
         return False
     linked = sum(float(length(a)) for a in panel.iter("a"))

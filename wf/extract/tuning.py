@@ -493,3 +493,4 @@ ACCORDION_WORDS_MAX = 30
 ACCORDION_PROSE = 80
 ACCORDION_PROSE_SHARE = 0.5
 ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
+ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
