@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import threading
-from itertools import islice
 from typing import Any
 
 from wf.extract import tuning
@@ -488,11 +487,6 @@ def _xpath(expression: str) -> Any:
 
 
 def _drop_hidden(root: Any, uncounted: list[Any]) -> None:
-    from wf.extract.hidden import hidden_elements
+    from wf.extract.hidden import drop_all, hidden_elements
 
-    for el in hidden_elements(root, uncounted):
-        if next((t for t in islice(el.itertext(), 8) if not t.isspace()), None) is not None:
-            # A hidden separator ("\u00b7", "|") sets apart what stands on either side of
-            # it ("1d ago \u00b7 3 min read"): a space keeps the two words apart.
-            el.tail = " " + (el.tail or "")
-        drop(el)
+    drop_all(hidden_elements(root, uncounted))
