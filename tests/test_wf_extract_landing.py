@@ -1,7 +1,7 @@
 """wf/extract/kinds/landing.py and what a landing page is made of, on small pages of our
 own: Adobe Experience Manager's `cmp-` components are no consent manager, the site's
 header and skip links go from a page read whole, a landing page's banners, calls to
-action and carousels are its sections, a declared landing page keeps its cards, a
+action, carousels and social proof are its sections, a declared landing page keeps its cards, a
 choice in the page's footer reads the page whole without that footer, and an accordion's
 questions are printed before their answers."""
 
@@ -474,3 +474,24 @@ def test_a_button_around_the_article_is_unnested_whatever_nests_between():
     )
     text = extract(html, url="https://quay.example/story").text
     assert PROSE in text and OTHER in text
+
+
+def test_a_landing_pages_social_proof_is_a_section_and_its_share_box_is_not():
+    # "Social proof" is marketing's name for a section of testimonials and figures, each
+    # short and often a link to the customer's story; a box named social alone shares.
+    html = page(
+        NAV + "<div class='intro'><p>Quay services for harbours on three coasts, with crews "
+        "on call at any hour of the tide and boats ready.</p></div>"
+        "<section class='socialProof_block'><h2>Trusted by harbours</h2>"
+        "<p class='socialProof_stat'>Over 300 quays served</p>"
+        "<p class='social-proof__stat'>Twelve years on call</p>"
+        "<a class='socialProof_quote' href='/stories/north'>The north pier reopened in a "
+        "week.</a></section>"
+        "<div class='social-share'><a href='/s/x'>Share on X</a> <a href='/s/m'>Mail</a>"
+        "</div>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/").text
+    assert "three coasts" in text and "Trusted by harbours" in text
+    assert "Over 300 quays served" in text and "Twelve years on call" in text
+    assert "reopened in a week" in text
+    assert "Share on X" not in text and "Terms" not in text

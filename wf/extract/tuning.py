@@ -245,6 +245,9 @@ LANDING_PARTS = (
     "widget", "slideshow", "gallery",
 )  # fmt: skip
 PART_LINKS = 100  # links of such a box read to count its text in links
+# A landing page's section of testimonials, customers' logos and figures, named for the
+# marketing term "social proof" (socialProof, social-proof, social_proof): no share box.
+SOCIAL_PROOF = r"social[-_]?proof"
 # A box so named (a word of a lowered class or id token: `hero-select__dropdown`) that
 # is mostly links is a menu that drops down: the page read whole leaves it out.
 LINK_DROPDOWN = r"(?:^|__|-)(?:dropdown|drop-down)(?:$|-|__)"

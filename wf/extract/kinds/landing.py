@@ -30,7 +30,9 @@ so it took the footer's notice; the footer is left out too.
 
 A landing page's parts are no boilerplate here: a box named only by tuning.LANDING_PARTS
 (banner, cta, carousel...) with prose of its own and not mostly links is printed
-(part()), and counts as the page when it is titled (an h1 to h3); the site's header,
+(part()), and counts as the page when it is titled (an h1 to h3); so is a box named
+as its social proof (tuning.SOCIAL_PROOF), however short and linked its lines (a
+testimonial, a figure); the site's header,
 mostly links, goes from the page read whole (site_header()), and so does a menu that
 drops down (link_dropdown()). A page declared a landing
 page keeps its cards in the choice (prune_cards()).
@@ -53,6 +55,9 @@ _DROPDOWN = re.compile(tuning.LINK_DROPDOWN)
 _PARTS = frozenset(tuning.LANDING_PARTS)
 # A section of a landing page is titled at one of these levels.
 _SECTION_HEADINGS = ("h1", "h2", "h3")
+# The boilerplate word a box named as social proof (tuning.SOCIAL_PROOF) matches.
+_PROOF = frozenset(("social",))
+_SOCIAL_PROOF = re.compile(tuning.SOCIAL_PROOF, re.IGNORECASE)
 # Where a page's own header (a title, a byline) sits, unlike the site's.
 _CONTENT_TAGS = ("main", "article")
 
@@ -404,17 +409,30 @@ def part(b: BlockRecord) -> bool:
     """Whether a block is named boilerplate only by the words of a landing page's parts
     (tuning.LANDING_PARTS: its banners, calls to action, carousels, promotions, pictures
     and widgets), with GOOD_MIN characters outside links and under half its text in
-    links: a section of the page, not a strip of logos or links."""
+    links: a section of the page, not a strip of logos or links. A box named as its
+    social proof (social_proof()) is one at any length."""
     from wf.extract.names import STRUCTURAL_NEGATIVE, negative_hits, never_content
     from wf.extract.records import GOOD_MIN, negative
 
-    if b.text < GOOD_MIN or b.tag in STRUCTURAL_NEGATIVE or not negative(b):
+    if b.tag in STRUCTURAL_NEGATIVE or not negative(b):
         return False
     hits = negative_hits(b.el)
-    if not hits or not hits <= _PARTS or never_content(b.el):
+    if "social" in hits and social_proof(b.el):
+        # Its testimonials (linked to the customers' stories) and its figures, each
+        # short: the section, no share buttons.
+        return hits <= _PARTS | _PROOF and not never_content(b.el)
+    if b.text < GOOD_MIN or not hits or not hits <= _PARTS or never_content(b.el):
         return False
     link = _links(b.el, b.text) if b.last is None else b.link
     return b.text - link >= GOOD_MIN and link * 2 < b.text
+
+
+def social_proof(el: Any) -> bool:
+    """Whether a box is named as a landing page's "social proof" (tuning.SOCIAL_PROOF:
+    its testimonials, customers' logos and figures): a section of it, where a box named
+    social alone holds share and follow buttons."""
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return _SOCIAL_PROOF.search(names) is not None
 
 
 def _titled_part(b: BlockRecord) -> bool:
