@@ -542,7 +542,11 @@ def test_a_fetch_after_its_abort_fired_ends_before_it_connects(serve):
     abort.fire()
     with pytest.raises(Timeout) as failed:
         fetch(srv.url, options(timeout=20), abort=abort)
-    assert failed.value.message == "cancelled after 0 s"
+    # The figure is the time the fetch ran, rounded to 0.01 s: "0 s" on an idle machine,
+    # "0.01 s" once at load 5 to 9 (a thread descheduled between start and the check).
+    # Not connecting is the contract, checked by the server's empty request list; the
+    # figure only has to be far below a connect's worth of time.
+    assert _figure(failed.value.message, "cancelled after ", " s") < 1
     assert srv.requests == []
 
 

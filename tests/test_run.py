@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -147,8 +148,12 @@ def test_an_unknown_option_says_that_double_dash_ends_the_options(tool, args, hi
 
 
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_signal_during_fetch(serve, sig, code):
-    srv = serve(lambda conn, req: time.sleep(10))
+def test_signal_during_fetch(serve, request, sig, code):
+    # The handler stalls until the test ends, not 10 s past it: a thread left sleeping
+    # outlived the test and took a SIGUSR1 meant for tests/test_watchdog.py's supervisor.
+    ended = threading.Event()
+    request.addfinalizer(ended.set)
+    srv = serve(lambda conn, req: ended.wait(10))
     proc = subprocess.Popen(
         [tool_path("wf"), *ALLOW, srv.url],
         stdout=subprocess.PIPE,

@@ -58,10 +58,36 @@ def one_process_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "kill", kill)
 
 
+def _tasks() -> list[str]:
+    return os.listdir("/proc/self/task") if os.path.isdir("/proc/self/task") else ["main"]
+
+
+def _alone(wait: float = 30.0) -> None:
+    """Wait for the test process to be single-threaded, as a real supervisor is. The
+    supervisor's loop blocks the watched signals in the main thread only; a worker's SIGUSR1
+    (or a forwarded SIGTERM) is sent to the process, and the kernel hands it to any thread
+    that does not block it. A thread an earlier test left running (a test server's handler
+    still sleeping: several at load 5 to 9) then took it with its default action, and the
+    whole run ended, killed by SIGUSR1, around this file. Fail this test naming them
+    instead."""
+    import threading
+
+    end = time.monotonic() + wait
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread():
+            thread.join(max(0.0, end - time.monotonic()))
+    while len(_tasks()) > 1 and time.monotonic() < end:
+        time.sleep(0.05)  # a thread that ended in Python may still be leaving the kernel
+    left = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
+    assert len(_tasks()) == 1, f"threads left by earlier tests: {left or _tasks()}"
+
+
 @pytest.fixture
 def signals() -> Iterator[None]:
     """The test process's signal mask, SIGUSR1's handler and PDEATHSIG as they were, and
-    no watched signal left pending (the supervisor's loop blocks them)."""
+    no watched signal left pending (the supervisor's loop blocks them). The test process
+    has no other thread (``_alone``), as the supervisor it stands in for has none."""
+    _alone()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     kept = (signal.SIGUSR1, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
     handlers = {sig: signal.getsignal(sig) for sig in kept}
@@ -77,7 +103,10 @@ def signals() -> Iterator[None]:
 
 @pytest.fixture
 def children() -> Iterator[Callable[..., int]]:
-    """fork(body): a child that runs body() and ends; killed and reaped after the test."""
+    """fork(body): a child that runs body() and ends; killed and reaped after the test.
+    Forked from a single-threaded process: a fork while another thread holds a lock (the
+    stream's, the import lock) leaves the child stuck on it."""
+    _alone()
     pids: list[int] = []
 
     def fork(body: Callable[[], object] = lambda: time.sleep(30)) -> int:
