@@ -111,6 +111,40 @@ def test_run_spaces_starts_to_one_host() -> None:
     assert all(gap >= 0.15 for gap in gaps), gaps  # a thread starts a little late, or not
 
 
+def test_a_thread_that_begins_late_does_not_bring_the_next_start_closer(monkeypatch) -> None:
+    # The pool's first thread begins 0.3 s after its dispatch (a loaded machine), the
+    # second on time: the work itself still starts `delay` after the host's last start.
+    from concurrent.futures import ThreadPoolExecutor
+
+    import wf.batch
+
+    class LateFirst(ThreadPoolExecutor):
+        calls = 0
+
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            LateFirst.calls += 1
+            if LateFirst.calls == 1:
+                inner = fn
+
+                def fn(*a):  # type: ignore[no-untyped-def]
+                    time.sleep(0.3)
+                    return inner(*a)
+
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(wf.batch, "ThreadPoolExecutor", LateFirst)
+    starts: list[float] = []
+
+    def work(index: int, target: str) -> int:
+        starts.append(time.monotonic())
+        return index
+
+    assert list(run(["http://a.test/"] * 3, work, per_host=2, delay=0.2)) == [0, 1, 2]
+    starts.sort()
+    gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    assert all(gap >= 0.19 for gap in gaps), gaps
+
+
 def test_errors_come_in_their_place() -> None:
     def work(index: int, target: str) -> int:
         if index == 1:

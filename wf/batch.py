@@ -93,6 +93,27 @@ class Schedule:
         self.in_flight -= 1
 
 
+def _begin(
+    host: str,
+    began: dict[str, float],
+    plan: Schedule,
+    changed: threading.Condition,
+    stop: threading.Event,
+) -> None:
+    """Wait until ``host``'s delay has passed since the last work begun on it, and mark
+    this one begun. The schedule spaces the dispatches; a pool thread may begin late (a
+    loaded machine) and the next one on time, so the work itself is spaced too."""
+    with changed:
+        while True:
+            now = time.monotonic()
+            last = began.get(host)
+            ready = now if last is None else last + plan.delay_of(host)
+            if ready <= now or stop.is_set():
+                began[host] = now
+                return
+            changed.wait(ready - now)
+
+
 def run(
     targets: Sequence[str],
     work: Callable[[int, str], T],
@@ -123,7 +144,10 @@ def run(
             plan.finish(index)
             changed.notify_all()
 
+    began: dict[str, float] = {}  # each host's last work begun, by the pool's threads
+
     def one(index: int) -> None:
+        _begin(plan.hosts[index], began, plan, changed, stop)
         try:
             result = work(index, targets[index])
         except BaseException as exc:  # noqa: BLE001 - handed to the reader, in order
