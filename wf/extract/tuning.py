@@ -427,6 +427,10 @@ POST_EDITED = (
     r"|modificato da)"
 )
 EDIT_NOTE_MAX = 160
+# An ad's label: the whole line of a pseudo-post's author ("Advertisement") or a short line
+# in a post ("Advertisement (gone after registration)"), of AD_LABEL_MAX characters at most.
+POST_AD_LABEL = r"(?:advertisements?|sponsored|anzeige|werbung|publicit[eé])(?: ?\(.*\))?"
+AD_LABEL_MAX = 60
 # How such a note's first words start, read before the note is read whole: an inline note
 # (Invision's "<strong>Edited <time>August 26</time> by ann</strong>") is looked for so.
 POST_EDITED_START = r"\s*(?:last edited|edited|zuletzt|bearbeitet|derni|modifi|editado|[uú]ltima)"
