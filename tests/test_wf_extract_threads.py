@@ -308,3 +308,35 @@ def test_the_reply_form_and_notices_after_the_last_post_go_and_so_do_reply_title
         "<h3>Re: Tide tables</h3>Answer number 2", "<h3>Rest day</h3>Answer number 2"
     )
     assert "Rest day" in extract(html, url="https://qa.example/q/13").text
+
+
+def test_an_advertisement_shaped_as_a_post_and_an_ad_s_label_in_a_post_go():
+    label = "<p class='slot'>Advertisement (gone after registration)</p>"
+    posts = (
+        _reply(
+            1,
+            "ann",
+            f"{label}<p>Which camera suits street shooting best, the small one or the big one?</p>",
+        )
+        + _reply(
+            2,
+            "Advertisement",
+            "<p>Hi ann, take a look here at our deals on cameras for street shooting!</p>",
+        )
+        + _reply(
+            3,
+            "ben",
+            f"{label}<p>The small one: nobody turns round when its shutter goes, and it fits a coat.</p>",
+        )
+        + _reply(
+            4, "cat", "<p>Advertisement is what a loud shutter is: everyone hears you shoot.</p>"
+        )
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    found = extract(html, url="https://forum.example/t/14")
+    assert found.kind == "thread"
+    assert "Which camera suits street shooting" in found.text
+    assert "The small one: nobody turns round" in found.text
+    assert "Advertisement is what a loud shutter is" in found.text  # a sentence, no label
+    assert "take a look here at our deals" not in found.text
+    assert "gone after registration" not in found.text

@@ -173,33 +173,6 @@ MARK_POSTS = 12  # posts of a group looked at for their marks
 # A box named as a pager (pagination, pager) that holds more text than this holds the
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400
-# A web component (a custom element) named as boilerplate is dropped when it holds no
-# more text than this: a feedback widget, a licence line, a table of contents; a bigger
-# one may frame the page (wf.extract.kinds.docs).
-COMPONENT_TEXT_MAX = 2000
-# A documentation page's version picker: a box whose links all name versions (numbers,
-# or the words below), with no other text than separators and a label naming versions
-# ("Supported Versions: Current (18) / 17 / 16"). A box with no label needs this many
-# links; a box over PICKER_TEXT_MAX characters is no picker.
-VERSION_LINK = (
-    r"v?\d+(?:\.\d+){0,3}(?:\.x)?|current|latest|stable|dev|devel|development|master|main"
-    r"|nightly|next|lts|beta|preview|unstable"
-)
-VERSION_LABEL = r"(?<![a-z])versions?(?![a-z])"
-VERSION_LINKS_MIN = 3
-PICKER_TEXT_MAX = 400
-PICKER_LABEL_MAX = 40
-# ...and a trail of links with arrows between them ("Documentation → PostgreSQL 18") no
-# longer than this: a documentation page's breadcrumb no name gives away.
-BREADCRUMB_TEXT_MAX = 200
-# ...what stands between a trail's links, and how many levels above a link that names a
-# version or stands before an arrow a picker or a trail is looked for.
-TRAIL_ARROWS = "→›»▸⟩>⇒"
-PICKER_LEVELS = 4
-# A documentation page's figure (a code listing, a diagram) is its text when its caption
-# holds this many characters: "Listing 9-3: Opening a file".
-CAPTION_MIN = 10
-
 # A chosen box named for questions and answers or as an accordion (a class or id token,
 # camelCase and snake_case split into words) on a page that declares no kind is a
 # landing page's FAQ: one section of the page.
@@ -430,6 +403,10 @@ POST_EDITED = (
     r"|modificato da)"
 )
 EDIT_NOTE_MAX = 160
+# An ad's label: the whole line of a pseudo-post's author ("Advertisement") or a short line
+# in a post ("Advertisement (gone after registration)"), of AD_LABEL_MAX characters at most.
+POST_AD_LABEL = r"(?:advertisements?|sponsored|anzeige|werbung|publicit[eé])(?: ?\(.*\))?"
+AD_LABEL_MAX = 60
 # How such a note's first words start, read before the note is read whole: an inline note
 # (Invision's "<strong>Edited <time>August 26</time> by ann</strong>") is looked for so.
 POST_EDITED_START = r"\s*(?:last edited|edited|zuletzt|bearbeitet|derni|modifi|editado|[uú]ltima)"

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds import docs_tuning
 from wf.extract.records import negative
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def drop_named_components(root: Any) -> None:
     named is. The block walks judge only the tags they know: a component is looked through,
     so Google's developer sites printed their licence, "Last updated" and feedback boxes
     (`<devsite-content-footer class="nocontent">`). A component that holds more text than a
-    widget (tuning.COMPONENT_TEXT_MAX) stays: it may frame the page."""
+    widget (docs_tuning.COMPONENT_TEXT_MAX) stays: it may frame the page."""
     from common.xpath import compiled, text_length
     from wf.extract.names import negative_words
     from wf.extract.parse import drop
@@ -46,22 +47,22 @@ def drop_named_components(root: Any) -> None:
     length = text_length()
     found = []
     for el in compiled(_COMPONENTS)(root):
-        if negative_words(_names(el)) and length(el) <= tuning.COMPONENT_TEXT_MAX:
+        if negative_words(_names(el)) and length(el) <= docs_tuning.COMPONENT_TEXT_MAX:
             found.append(el)
     for el in found:
         drop(el)
 
 
-_VERSION = re.compile(rf"\(?(?:{tuning.VERSION_LINK})\)?", re.IGNORECASE)
-_VERSION_LABEL = re.compile(tuning.VERSION_LABEL, re.IGNORECASE)
+_VERSION = re.compile(rf"\(?(?:{docs_tuning.VERSION_LINK})\)?", re.IGNORECASE)
+_VERSION_LABEL = re.compile(docs_tuning.VERSION_LABEL, re.IGNORECASE)
 # What stands between a picker's links: slashes, bars, brackets, dots, commas.
 _SEPARATORS = re.compile(r"[\s/|()\[\],:·•–—-]+")
 # The boxes a picker or a trail is: block elements, never code or a table, in them or
-# around them; looked for from its links and its arrows up (tuning.PICKER_LEVELS).
+# around them; looked for from its links and its arrows up (docs_tuning.PICKER_LEVELS).
 _NOT_PICKERS = ("pre", "code", "table")
 _PICKER_TAGS = frozenset(("div", "p", "li", "ul", "ol", "nav", "section", "dl", "dd"))
-_ARROWS = re.compile(rf"[\s{tuning.TRAIL_ARROWS}]+")
-_ARROW = re.compile(rf"[{tuning.TRAIL_ARROWS}]")
+_ARROWS = re.compile(rf"[\s{docs_tuning.TRAIL_ARROWS}]+")
+_ARROW = re.compile(rf"[{docs_tuning.TRAIL_ARROWS}]")
 # A link's text longer than this names no version (white space around it included).
 _VERSION_TEXT_MAX = 60
 
@@ -70,7 +71,7 @@ def drop_pickers_and_trails(root: Any) -> None:
     """Remove the boxes that pick another version of the manual, and the trails of links
     no name gives away.
 
-    A picker's links all name versions (tuning.VERSION_LINK) and its other text is
+    A picker's links all name versions (docs_tuning.VERSION_LINK) and its other text is
     separators, or a label naming versions: the reader has the page's own version, and a
     chapter's page printed "Supported Versions: Current (18) / 17 / 16 / ..." and its
     unsupported versions above the chapter when it was read whole. A trail is two links
@@ -89,15 +90,15 @@ def drop_pickers_and_trails(root: Any) -> None:
             continue
         outer = None
         for level, el in enumerate((seed, *seed.iterancestors())):
-            if level > tuning.PICKER_LEVELS:
+            if level > docs_tuning.PICKER_LEVELS:
                 break
             if el.tag not in _PICKER_TAGS:
                 continue
             verdict = judged.get(el)
             if verdict is None:
                 size = length(el)
-                verdict = size <= tuning.PICKER_TEXT_MAX and (
-                    _picker(el) or (size <= tuning.BREADCRUMB_TEXT_MAX and _trail(el))
+                verdict = size <= docs_tuning.PICKER_TEXT_MAX and (
+                    _picker(el) or (size <= docs_tuning.BREADCRUMB_TEXT_MAX and _trail(el))
                 )
                 judged[el] = verdict
             if verdict:
@@ -131,8 +132,8 @@ def _picker(el: Any) -> bool:
         return False
     label = _SEPARATORS.sub(" ", _outside_links(el)).strip()
     if not label:
-        return len(links) >= tuning.VERSION_LINKS_MIN
-    return len(label) <= tuning.PICKER_LABEL_MAX and bool(_VERSION_LABEL.search(label))
+        return len(links) >= docs_tuning.VERSION_LINKS_MIN
+    return len(label) <= docs_tuning.PICKER_LABEL_MAX and bool(_VERSION_LABEL.search(label))
 
 
 def _trail(el: Any) -> bool:
@@ -197,7 +198,7 @@ def _captioned(el: Any) -> bool:
     caption = el if el.tag == "figcaption" else el.find("figcaption")
     if caption is None:
         return False
-    return len(" ".join("".join(caption.itertext()).split())) >= tuning.CAPTION_MIN
+    return len(" ".join("".join(caption.itertext()).split())) >= docs_tuning.CAPTION_MIN
 
 
 def _names(el: Any) -> str:

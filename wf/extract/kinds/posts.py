@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds.tidy import ad_label
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -38,6 +39,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if b.text <= tuning.EDIT_NOTE_MAX and _edit_note(el):
         return True
+    if b.text <= tuning.AD_LABEL_MAX and not b.good and ad_label(_line(el)):
+        return True  # an ad's slot in a post: "Advertisement (gone after registration)"
     if b.tag in HEADING and b.text <= tuning.EDIT_NOTE_MAX and _REPLY_TITLE.match(_line(el)):
         return True  # a reply's title, the topic's again: "Re: Tide tables"
     return link_list(b) and b.good < tuning.POST_PROSE

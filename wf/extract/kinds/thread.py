@@ -408,6 +408,8 @@ def choose(
     short = _short(blocks, index, posts)
     authors = [byline.add(post.el) for post in posts + short + replies]
     lines = sum(a is not None for a in authors)
+    ads = tidy.drop_ads(posts + short + replies, authors)
+    posts, short, replies = ([p for p in g if p.index not in ads] for g in (posts, short, replies))
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts + replies)
     _cut_short(blocks, short, names)

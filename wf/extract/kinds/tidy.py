@@ -68,6 +68,30 @@ def drop_between(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]
         j = b.end
 
 
+_AD_LABEL = re.compile(tuning.POST_AD_LABEL, re.IGNORECASE)
+
+
+def ad_label(text: str) -> bool:
+    """Whether a line is an advertisement's label and nothing more ("Advertisement",
+    "Sponsored", "Advertisement (gone after registration)")."""
+    line = " ".join(text.split())
+    return len(line) <= tuning.AD_LABEL_MAX and _AD_LABEL.fullmatch(line) is not None
+
+
+def drop_ads(posts: list[BlockRecord], authors: list[str | None]) -> set[int]:
+    """The pseudo-posts whose author is an advertisement's label go: a forum shows its
+    ads in the shape of a post ("Advertisement, August 26 / Take a look here ..."), so
+    they pass every test of shape a post passes. The indexes of the posts that went."""
+    from wf.extract.parse import drop
+
+    gone: set[int] = set()
+    for post, author in zip(posts, authors, strict=False):
+        if author and ad_label(author) and post.el.getparent() is not None:
+            drop(post.el)
+            gone.add(post.index)
+    return gone
+
+
 # The end of a line cut short: an ellipsis, then "(more)"; matched on the line's last
 # characters only (a pattern of optional parts tried at every position is slow).
 _CUT = re.compile(r"(?:\s*(?:…|\.\.\.)\s*)?(?:\(?(?:more|read more|see more)\)?)?\s*$", re.I)
