@@ -12,13 +12,9 @@ DESCRIPTION = (
 )
 
 
-def test_a_product_built_by_scripts_prints_its_declaration_not_the_page_s_menus():
-    menus = "".join(
-        f"<li><a href='/c/{n}'>Category {n}</a><ul><li><a href='/c/{n}/a'>All of {n}</a></li>"
-        f"<li><a href='/c/{n}/new'>New in {n}</a></li></ul></li>"
-        for n in range(1, 8)
-    )
-    declared = ld(
+def _clock() -> str:
+    """A tide clock's JSON-LD: a product whose box a script fills."""
+    return ld(
         {
             "@type": "Product",
             "name": "Brass tide clock",
@@ -26,6 +22,15 @@ def test_a_product_built_by_scripts_prints_its_declaration_not_the_page_s_menus(
             "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"},
         }
     )
+
+
+def test_a_product_built_by_scripts_prints_its_declaration_not_the_page_s_menus():
+    menus = "".join(
+        f"<li><a href='/c/{n}'>Category {n}</a><ul><li><a href='/c/{n}/a'>All of {n}</a></li>"
+        f"<li><a href='/c/{n}/new'>New in {n}</a></li></ul></li>"
+        for n in range(1, 8)
+    )
+    declared = _clock()
     # The page's own text is next to nothing: a script fills the product's box.
     html = page(
         declared,
@@ -305,14 +310,7 @@ def test_a_product_whose_choice_fell_in_the_footer_keeps_its_kind_and_declaratio
         "and message and data rates may apply to every message we send you."
     )
     menu = "".join(f"<li><a href='/c/{n}'>Department number {n}</a></li>" for n in range(20))
-    declared = ld(
-        {
-            "@type": "Product",
-            "name": "Brass tide clock",
-            "description": DESCRIPTION,
-            "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"},
-        }
-    )
+    declared = _clock()
     html = page(
         declared,
         f"<nav><ul>{menu}</ul></nav><main><div id='product-root'><p>Loading</p></div></main>"
