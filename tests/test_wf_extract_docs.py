@@ -4,6 +4,8 @@ and the thin-page rule of wf/extract/kinds/landing.py."""
 
 from __future__ import annotations
 
+import lxml.html
+
 from wf.extract import extract, extract_text
 from wf.extract.names import negative_block
 
@@ -477,3 +479,22 @@ def test_a_manuals_items_that_are_links_stay() -> None:
     assert "Queries" not in text  # the sidebar still goes
     # An article keeps its own rule: a list of links is a list of links there.
     assert "Install ngrok" not in extract(page, url="https://x.example/blog/queries").text
+
+
+def test_a_pickers_box_is_measured_no_further_than_its_bound():
+    # A hostile page nests its boxes deep: each ancestor of each version link would be
+    # measured whole, the page's text once per link. The check stops past the bound, and
+    # white space never counts towards it.
+    from wf.extract.kinds.docs import _longer
+
+    read: list[str] = []
+
+    class Box:
+        def itertext(self):  # type: ignore[no-untyped-def]
+            for n in range(10_000):
+                read.append("part")
+                yield f" v{n}.0 \n\t"
+
+    assert _longer(Box(), 400) and len(read) < 200
+    spaces = lxml.html.fromstring("<div>" + "<span> \n </span>" * 1000 + "<a>v1</a></div>")
+    assert not _longer(spaces, 400)

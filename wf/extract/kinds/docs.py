@@ -96,9 +96,13 @@ def drop_pickers_and_trails(root: Any) -> None:
                 continue
             verdict = judged.get(el)
             if verdict is None:
-                size = length(el)
-                verdict = size <= docs_tuning.PICKER_TEXT_MAX and (
-                    _picker(el) or (size <= docs_tuning.BREADCRUMB_TEXT_MAX and _trail(el))
+                # Read no further than the bound first: ancestors nested deep would each
+                # cost the page's text (a hostile page's chain of boxes).
+                size = None if _longer(el, docs_tuning.PICKER_TEXT_MAX) else length(el)
+                verdict = (
+                    size is not None
+                    and size <= docs_tuning.PICKER_TEXT_MAX
+                    and (_picker(el) or (size <= docs_tuning.BREADCRUMB_TEXT_MAX and _trail(el)))
                 )
                 judged[el] = verdict
             if verdict:
@@ -108,6 +112,18 @@ def drop_pickers_and_trails(root: Any) -> None:
     for el in found:
         if not any(a in found for a in el.iterancestors()):
             drop(el)
+
+
+def _longer(el: Any, limit: int) -> bool:
+    """Whether an element's text, white space collapsed, is surely over `limit`: its
+    characters other than white space (which collapsing keeps, or turns into a space)
+    pass it. Reads no further than the part that passes it."""
+    n = 0
+    for part in el.itertext():
+        n += sum(map(len, part.split()))
+        if n > limit:
+            return True
+    return False
 
 
 def _seed(a: Any) -> bool:
