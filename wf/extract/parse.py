@@ -124,7 +124,7 @@ def utf8_source(body: bytes, text: str, charset: str) -> bytes | None:
 
 def to_utf8(text: str | bytes, utf8: bytes | None = None) -> bytes:
     """`text` as UTF-8 without control characters: bytes are UTF-8 already
-    (wf.extract.core._limited), and `utf8`, when given, is the text's encoding (see
+    (wf.extract.source.limited), and `utf8`, when given, is the text's encoding (see
     utf8_source). Lone surrogates become "?"."""
     if isinstance(text, bytes):
         data = text

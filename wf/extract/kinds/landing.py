@@ -417,7 +417,7 @@ def part(b: BlockRecord) -> bool:
     if b.tag in STRUCTURAL_NEGATIVE or not negative(b):
         return False
     hits = negative_hits(b.el)
-    if "social" in hits and social_proof(b.el):
+    if hits & _PROOF and social_proof(b.el):
         # Its testimonials (linked to the customers' stories) and its figures, each
         # short: the section, no share buttons.
         return hits <= _PARTS | _PROOF and not never_content(b.el)
@@ -431,8 +431,9 @@ def social_proof(el: Any) -> bool:
     """Whether a box is named as a landing page's "social proof" (tuning.SOCIAL_PROOF:
     its testimonials, customers' logos and figures): a section of it, where a box named
     social alone holds share and follow buttons."""
-    names = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return _SOCIAL_PROOF.search(names) is not None
+    from wf.extract.names import named_by
+
+    return named_by(el, _SOCIAL_PROOF)
 
 
 def _titled_part(b: BlockRecord) -> bool:

@@ -67,5 +67,5 @@ _VOTES = re.compile(r"[-+]?[\d.,]+[kKmM]?")
 
 def _control(el: Any) -> bool:
     """A post's control or count: a vote count, share, follow, flag, "log in to reply"."""
-    text = " ".join("".join(el.itertext()).split()).lower()
+    text = _line(el).lower()
     return not text or bool(_VOTES.fullmatch(text)) or text in tuning.POST_CONTROLS
