@@ -149,3 +149,32 @@ def test_a_thread_s_author_is_its_first_post_s_when_the_page_names_none():
     # A page that names one keeps it.
     named = html.replace("<title>T</title>", "<title>T</title><meta name='author' content='Dee'>")
     assert (extract(named, url=TOPIC, metadata=True).metadata or {}).get("author") == "Dee"
+
+
+def _vb_post(n: int, author: str, body: str) -> str:
+    # A board that draws the author's card and the post as two cells of one name
+    # ("tcell alt2", "tcell alt1"): the card's fields are boxes of a label and a value.
+    return (
+        f"<div id='post{n}'><div class='tpost'><div class='trow'><div class='tcell alt2'>"
+        f"<a class='bigusername' href='/members/{author}.html'>{author}</a>"
+        "<div class='smallfont'><div>Join Date: <b>Aug 2008</b></div>"
+        "<div>Location: <b>Harbour Town</b></div><div>Posts: <b>1,077</b></div></div></div>"
+        f"<div class='tcell alt1'><div class='smallfont'>Mar {n}, 2024 | 9:0{n} pm</div>"
+        f"<div id='post_message_{n}'>{body}</div></div></div></div></div>"
+    )
+
+
+def test_the_fields_of_the_author_s_card_leave_a_post_of_pictures_too():
+    # A post of pictures alone has no prose to be cut down to: its card stays with it
+    # but for its fields ("Join Date: Aug 2008"), which are no one's words.
+    posts = (
+        _vb_post(1, "ann", PROSE + " " + PROSE)
+        + _vb_post(2, "ann", "<img src='/quay.jpg' alt=''>")
+        + _vb_post(3, "ben", "Location: the eastern quay. " + PROSE)
+    )
+    html = page("", NAV + f"<div id='posts'>{posts}</div>")
+    text = extract(html, url="https://board.example/forum/trips/1-quay.html").text
+    assert "ann, Mar 2, 2024 | 9:02 pm" in _lines(text)
+    assert "Join Date" not in text and "Posts: 1,077" not in text and "Harbour Town" not in text
+    # A post's own line that starts as a field does stays.
+    assert "Location: the eastern quay. " + PROSE in text

@@ -417,13 +417,14 @@ def _header(post: Any, author_el: Any, date_el: Any) -> Any:
     if common is None or common is post or common.tag not in _HEADER_TAGS:
         return None
     # A line: inline elements only (a box of boxes may hold a short reply's body).
-    if any(c.tag in _BLOCK_TAGS for c in islice(common.iterdescendants(), tuning.MARK_SCAN)):
+    if any(c.tag in BLOCK_TAGS for c in islice(common.iterdescendants(), tuning.MARK_SCAN)):
         return None
     return common if len(_text(common)) <= tuning.BYLINE_MAX else None
 
 
 _HEADER_TAGS = frozenset(("p", "div", "span", "header", "td"))
-_BLOCK_TAGS = frozenset(
+# Tags that make a box of boxes: a line (a head line, a card's field) holds none of them.
+BLOCK_TAGS = frozenset(
     ("div", "p", "ul", "ol", "li", "dl", "dd", "dt", "table", "tr", "td", "th", "section")
     + ("article", "header", "footer", "aside", "nav", "blockquote", "pre", "form", "br")
     + ("h1", "h2", "h3", "h4", "h5", "h6")

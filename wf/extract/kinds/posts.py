@@ -1,16 +1,19 @@
 """Inside a thread's content, what leaves it as the writer walks it (thread.py chose the
 posts and tidied them): nav, asides and footers, named boxes without prose, a post's
 controls and counts (votes, share, "log in to reply"), notes of edits, a reply's title
-that repeats the topic's, the author's signature under each of their posts, and lists of
+that repeats the topic's, the author's signature under each of their posts, the fields
+of the author's card ("Join Date: Aug 2008", posts_tuning.PROFILE_FIELDS), and lists of
 links with no sentence of prose among them (a post's body of one line beside its title's
 and its date's links stays)."""
 
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds import posts_tuning
 from wf.extract.kinds.tidy import ad_label
 
 if TYPE_CHECKING:
@@ -39,6 +42,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if b.text <= tuning.EDIT_NOTE_MAX and _edit_note(el):
         return True
+    if b.text <= posts_tuning.PROFILE_FIELD_MAX and _profile_field(el):
+        return True  # the author's card beside the post: "Join Date: Aug 2008"
     if b.text <= tuning.AD_LABEL_MAX and not b.good and ad_label(_line(el)):
         return True  # an ad's slot in a post: "Advertisement (gone after registration)"
     if b.tag in HEADING and b.text <= tuning.EDIT_NOTE_MAX and _REPLY_TITLE.match(_line(el)):
@@ -60,6 +65,18 @@ def _edit_note(el: Any) -> bool:
 
 
 _EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
+_FIELD = re.compile(r"([^:]{2,30}):\s*\S")
+
+
+def _profile_field(el: Any) -> bool:
+    """A field of the author's card ("Posts: 1,077"): a known label, a colon, a value, on
+    a line of its own (a box of boxes holds more than the field: a short reply's body)."""
+    from wf.extract.kinds.byline import BLOCK_TAGS
+
+    found = _FIELD.match(_line(el))
+    if found is None or found.group(1).strip().lower() not in posts_tuning.PROFILE_FIELDS:
+        return False
+    return not any(c.tag in BLOCK_TAGS for c in islice(el.iterdescendants(), tuning.MARK_SCAN))
 
 
 _VOTES = re.compile(r"[-+]?[\d.,]+[kKmM]?")

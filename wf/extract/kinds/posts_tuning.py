@@ -1,0 +1,14 @@
+"""The tuning data of a thread's posts as they are written (wf/extract/kinds/posts.py):
+the fields of an author's card. Apart from the scoring code, as wf/extract/tuning.py is."""
+
+# A field of the author's card a board prints beside each post (vBulletin's "Join Date:
+# Aug 2008", phpBB's "Posts: 1077", SMF's "Karma: +3/-0"): a short box of the label, a
+# colon and a value is the card's, not the post's. The labels, in the languages boards
+# are most often set in.
+PROFILE_FIELDS = (
+    "join date", "joined", "registered", "member since", "posts", "total posts",
+    "messages", "location", "reputation", "rep power", "karma", "reaction score",
+    "points", "likes", "thanks", "trophy points", "mitglied seit", "beiträge",
+    "registriert", "wohnort", "inscrit le", "messages postés", "localisation",
+)  # fmt: skip
+PROFILE_FIELD_MAX = 60  # characters at most in such a box, label and value
