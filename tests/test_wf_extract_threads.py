@@ -340,3 +340,37 @@ def test_an_advertisement_shaped_as_a_post_and_an_ad_s_label_in_a_post_go():
     assert "Advertisement is what a loud shutter is" in found.text  # a sentence, no label
     assert "take a look here at our deals" not in found.text
     assert "gone after registration" not in found.text
+
+
+def test_a_question_and_its_one_answer_are_a_thread():
+    # No two posts of one shape: the question's box and the answers' box, which holds the
+    # one answer (a box of its own, its author's card in it) and a prompt to log in.
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV + "<div class='left-sidebar'><p>Home, questions, tags and <span class='user-name'>"
+        "you</span>: the pages of this harbour's site.</p></div><div id='mainbar'>"
+        + _qa(
+            "question",
+            5,
+            "Where are the tide tables kept? " + PROSE,
+            _signature("asked", "Mar 1, 2024 at 10:00", "ann"),
+            2,
+        )
+        + "<div id='answers'><h2>1 Answer</h2>"
+        + _qa(
+            "answer",
+            3,
+            "In the pilots' office. " + PROSE,
+            _signature("answered", "Mar 2, 2024 at 9:15", "ben"),
+            0,
+        )
+        + "<h2 class='bottom-notice'>You must log in to answer this question.</h2>"
+        "<div class='bottom-notice'><a href='/ask'>Ask question</a> <a href='/tags'>"
+        "See similar questions with these tags.</a></div></div></div>",
+    )
+    found = extract(html, url="https://qa.example/q/4")
+    lines = [line for line in found.text.split("\n") if line]
+    assert found.kind == "thread"
+    assert lines[0] == "ann, asked Mar 1, 2024 at 10:00"
+    assert lines[lines.index("ben, answered Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
+    assert "log in" not in found.text and "harbour's site" not in found.text

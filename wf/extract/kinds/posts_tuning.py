@@ -12,3 +12,7 @@ PROFILE_FIELDS = (
     "registriert", "wohnort", "inscrit le", "messages postés", "localisation",
 )  # fmt: skip
 PROFILE_FIELD_MAX = 60  # characters at most in such a box, label and value
+# A page declared a thread whose posts are no two of one shape (a question and its one
+# answer): the boxes looked at as the answer at most (kinds/thread.py _lone_answer), each
+# walking the children of the boxes above it (a hostile page has thousands).
+LONE_ANSWER_TRIES = 20

@@ -6,7 +6,8 @@ ignored, and its posts are the largest group (by prose) of sibling boxes of one 
 class (numbering tokens left out), tuning.SIBLINGS_MIN_THREAD of them or more holding
 prose (grouped by tag and first class word: an accepted answer adds words to its
 class). Their box is the content; it grows to the ancestors that add prose with few links
-(the question above a box of answers). Inside it, a box named as boilerplate is dropped
+(the question above a box of answers). On a page declared a thread whose posts are no
+two of one shape, a lone answer below its question will do (_lone_answer). Inside it, a box named as boilerplate is dropped
 only when it holds no prose of its own (votes, share and follow buttons, "log in to
 reply"): platforms name every post `comment`, which the article rule reads as boilerplate.
 So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS):
@@ -66,6 +67,32 @@ def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | Non
         if rank > best_rank:
             best, best_rank, chosen = parent, rank, posts
     return None if best is None else (best, chosen)
+
+
+def _lone_answer(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | None:
+    """On a page declared a thread that shows no two posts of one shape: a question and its
+    one answer (a box of its own below the question's). The answer is the first box that
+    shows its author or date, holds prose and is the only child of its box to hold any,
+    whose box grows (_grow) to take in a post above it that shows its author or date."""
+    from wf.extract.kinds.posts_tuning import LONE_ANSWER_TRIES
+    from wf.extract.kinds.siblings import marked
+
+    page, tries = blocks[0].raw, 0
+    for b in blocks:
+        if b.parent < 0 or b.tag not in POST_TAGS or b.text == b.own:
+            continue
+        if not tuning.POST_PROSE <= b.raw * 2 <= page or not marked(b):
+            continue  # a wrapper of the page's prose is no answer
+        box = blocks[b.parent]
+        if box.raw - b.raw >= tuning.POST_PROSE or box.tag in ("html", "body"):
+            continue  # the box holds other prose: b is one of several, or the page's
+        tries += 1
+        if tries > LONE_ANSWER_TRIES:
+            break
+        above = _first_posts(blocks, box.index, _grow(blocks, box.index))
+        if above and all(a.end <= b.index for a in above):
+            return box.index, [b]
+    return None
 
 
 def _grow(blocks: list[BlockRecord], index: int) -> int:
@@ -388,6 +415,8 @@ def choose(
         return None
     aggregate(blocks, set(), gm)
     found = _posts_box(blocks)
+    if found is None and not plain and near is None:
+        found = _lone_answer(blocks)
     if found is None or (
         plain and (not _plain(blocks, found[1], few) or box_el not in (None, blocks[found[0]].el))
     ):
