@@ -178,3 +178,26 @@ def test_the_fields_of_the_author_s_card_leave_a_post_of_pictures_too():
     assert "Join Date" not in text and "Posts: 1,077" not in text and "Harbour Town" not in text
     # A post's own line that starts as a field does stays.
     assert "Location: the eastern quay. " + PROSE in text
+
+
+def test_a_link_the_poster_gave_stays_and_a_list_of_titled_links_goes():
+    # A paragraph of one titled link and a line of pasted addresses are the poster's; a
+    # paragraph of other topics' titles is no one's words.
+    bodies = (
+        f"<p>{PROSE}</p><p><a href='https://tides.example/q'>Tide tables for the eastern "
+        "quay, 2024</a></p>",
+        f"<p>Same here. {PROSE}</p><p><a href='https://git.example/h/t'>https://git.example/"
+        "h/t</a> <a href='https://git.example/h/u'>https://git.example/h/u</a></p>",
+        f"<p>Thanks. {PROSE}</p><p><a href='/t/9'>Where the pilots keep their charts</a> "
+        "<a href='/t/10'>Opening hours of the harbour office</a></p>",
+    )
+    posts = "".join(
+        f"<div class='comment'><div class='meta'><a class='user' href='/u/{n}'>user{n}</a> "
+        f"<span class='date'>Mar {n}, 2024</span></div>{body}</div>"
+        for n, body in enumerate(bodies, 1)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    lines = _lines(extract(html, url="https://forum.example/t/31").text)
+    assert "Tide tables for the eastern quay, 2024" in lines
+    assert "https://git.example/h/t https://git.example/h/u" in lines
+    assert not any("charts" in line for line in lines)

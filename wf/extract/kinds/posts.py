@@ -4,7 +4,8 @@ controls and counts (votes, share, "log in to reply"), notes of edits, a reply's
 that repeats the topic's, the author's signature under each of their posts, the fields
 of the author's card ("Join Date: Aug 2008", posts_tuning.PROFILE_FIELDS), and lists of
 links with no sentence of prose among them (a post's body of one line beside its title's
-and its date's links stays)."""
+and its date's links stays, and so does a link the poster gave: a paragraph of one titled
+link, a box of addresses)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,23 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True  # an ad's slot in a post: "Advertisement (gone after registration)"
     if b.tag in HEADING and b.text <= tuning.EDIT_NOTE_MAX and _REPLY_TITLE.match(_line(el)):
         return True  # a reply's title, the topic's again: "Re: Tide tables"
+    if b.text <= posts_tuning.POSTED_TEXT_MAX and _posted_link(el, b.tag):
+        return False  # the poster's own link: "https://github.com/...", a page's title
     return link_list(b) and b.good < tuning.POST_PROSE
+
+
+def _posted_link(el: Any, tag: str) -> bool:
+    """A link the poster gave: a paragraph of one link with words of its own
+    (posts_tuning.LINK_TITLE_MIN characters), or a box whose links all read as addresses
+    (a board shows a pasted address as the link's words). A list of titled links (similar
+    topics, tags) is none."""
+    links = list(islice(el.iter("a"), posts_tuning.POSTED_LINKS_MAX + 1))
+    if not links or len(links) > posts_tuning.POSTED_LINKS_MAX:
+        return False
+    words = [_line(a) for a in links]
+    if tag == "p" and len(words) == 1 and len(words[0]) >= posts_tuning.LINK_TITLE_MIN:
+        return True
+    return all(w.lower().startswith(posts_tuning.ADDRESS_STARTS) for w in words)
 
 
 _REPLY_TITLE = re.compile(tuning.POST_REPLY_TITLE, re.IGNORECASE)

@@ -16,3 +16,11 @@ PROFILE_FIELD_MAX = 60  # characters at most in such a box, label and value
 # answer): the boxes looked at as the answer at most (kinds/thread.py _lone_answer), each
 # walking the children of the boxes above it (a hostile page has thousands).
 LONE_ANSWER_TRIES = 20
+# A link the poster gave in their post stays though it is a line of links alone: a
+# paragraph of one link whose words are LINK_TITLE_MIN characters or more (a page's
+# title, "https://github.com/..."), or a box whose links all read as addresses. Only a box
+# of POSTED_TEXT_MAX characters at most and POSTED_LINKS_MAX links at most is looked at.
+LINK_TITLE_MIN = 15
+POSTED_LINKS_MAX = 20
+POSTED_TEXT_MAX = 2000
+ADDRESS_STARTS = ("http://", "https://", "www.")
