@@ -201,3 +201,24 @@ def test_a_link_the_poster_gave_stays_and_a_list_of_titled_links_goes():
     assert "Tide tables for the eastern quay, 2024" in lines
     assert "https://git.example/h/t https://git.example/h/u" in lines
     assert not any("charts" in line for line in lines)
+
+
+def test_a_reply_too_short_to_be_prose_stays_in_a_box_named_for_a_comment():
+    # Hacker News names each post's body `comment`, which reads as boilerplate: a reply of
+    # a few words stays all the same, and a control so named still goes.
+    said = (f"Ann here. {PROSE}", "Only way is up", f"Cat here. {PROSE}")
+    posts = "".join(
+        f"<div class='athing comtr'><span class='comhead'><a href='/user?id={name}' "
+        f"class='hnuser'>{name}</a> <span class='age'><a href='/item?id={n}'>on Jan {n}, "
+        f"2026</a></span></span><div class='comment'><div class='commtext'>{words}</div>"
+        "<div class='comment-reply'><a href='/reply'>reply</a></div></div></div>"
+        for n, (name, words) in enumerate(zip(("ann", "ben", "cat"), said, strict=True), 1)
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Tide tables"}),
+        NAV + f"<div class='comment-tree'>{posts}</div>",
+    )
+    lines = _lines(extract(html, url="https://news.example/item?id=1").text)
+    assert lines[lines.index("ben, Jan 2, 2026") + 1] == "Only way is up"
+    assert lines[lines.index("cat, Jan 3, 2026") + 1].startswith("Cat here.")
+    assert "reply" not in lines

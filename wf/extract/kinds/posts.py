@@ -37,7 +37,7 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if _SIGNATURE.search(el.get("class") or ""):  # the author's, under every post of theirs
         return True
-    if not b.raw and negative(b):
+    if not b.raw and negative(b) and not _short_reply(el, b):
         return True
     if not b.good and b.text <= tuning.CONTROL_MAX and _control(el):
         return True
@@ -52,6 +52,18 @@ def prune(el: Any, b: BlockRecord) -> bool:
     if b.text <= posts_tuning.POSTED_TEXT_MAX and _posted_link(el, b.tag):
         return False  # the poster's own link: "https://github.com/...", a page's title
     return link_list(b) and b.good < tuning.POST_PROSE
+
+
+_REPLY_NAME = re.compile(posts_tuning.REPLY_NAME, re.IGNORECASE)
+
+
+def _short_reply(el: Any, b: BlockRecord) -> bool:
+    """A reply's words too few to be prose, in a box named for a comment (which names it
+    as boilerplate): words, not links, of posts_tuning.REPLY_TEXT_MIN characters or more.
+    A control so named ("Add a comment") goes by its words all the same."""
+    if b.text < posts_tuning.REPLY_TEXT_MIN or b.link * 2 > b.text:
+        return False
+    return _REPLY_NAME.search(el.get("class") or "") is not None
 
 
 def _posted_link(el: Any, tag: str) -> bool:

@@ -24,3 +24,8 @@ LINK_TITLE_MIN = 15
 POSTED_LINKS_MAX = 20
 POSTED_TEXT_MAX = 2000
 ADDRESS_STARTS = ("http://", "https://", "www.")
+# A reply too short to be prose ("Only way is up") in a box named for a comment, which the
+# article rule reads as boilerplate, stays when it is words (not links) of REPLY_TEXT_MIN
+# characters or more: platforms name every post so (Hacker News's "comment").
+REPLY_NAME = r"(?<![a-z])comment"
+REPLY_TEXT_MIN = 8
