@@ -2,7 +2,9 @@
 a card of its author (name, rank, counts, "Logged") beside the post's area (its title
 and date as links, its body) and the author's signature under it (small pages of our
 own): the topic named in the URL's query, the name that heads the card, the signature
-left out, a body of one short line kept beside its links."""
+left out, a body of one short line kept beside its links. Then what else of a post stays
+or goes as it is written: the fields of the author's card go; a link the poster gave, a
+reply of a few words in a box named for a comment and a quote drawn as an aside stay."""
 
 from __future__ import annotations
 
@@ -222,3 +224,34 @@ def test_a_reply_too_short_to_be_prose_stays_in_a_box_named_for_a_comment():
     assert lines[lines.index("ben, Jan 2, 2026") + 1] == "Only way is up"
     assert lines[lines.index("cat, Jan 3, 2026") + 1].startswith("Cat here.")
     assert "reply" not in lines
+
+
+def _aside(name: str, words: str) -> str:
+    # Discourse draws a quote as an <aside>: the quoted's name, then the <blockquote>.
+    return (
+        f"<aside class='quote no-group' data-username='{name}'><div class='title'>"
+        f"<img src='/a.png' alt=''> {name}:</div><blockquote><p>{words}</p></blockquote></aside>"
+    )
+
+
+def test_a_quote_drawn_as_an_aside_stays_unless_it_repeats_a_post_above():
+    other = "The pilots of the western quay read the tables twice, once at dusk and once at dawn."
+    bodies = (
+        f"<p>Ann here. {PROSE}</p>",
+        _aside("dan", other) + f"<p>Ben here, quoting another topic. {PROSE}</p>",
+        _aside("ann", f"Ann here. {PROSE}") + f"<p>Cat here, quoting the first post. {PROSE}</p>",
+    )
+    posts = "".join(
+        f"<article class='topic-post'><div class='names'><a class='username' href='/u/{who}'>"
+        f"{who}</a></div><time datetime='2026-01-0{n}'>Jan {n}, 2026</time>"
+        f"<div class='cooked'>{body}</div></article>"
+        for n, (who, body) in enumerate(zip(("ann", "ben", "cat"), bodies, strict=True), 1)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    lines = _lines(extract(html, url="https://forum.example/t/tides/32").text)
+    assert lines[lines.index("ben, Jan 2, 2026") + 1 : lines.index("ben, Jan 2, 2026") + 3] == [
+        "dan:",
+        f"> {other}",
+    ]
+    cat = lines.index("cat, Jan 3, 2026")
+    assert lines[cat + 1].startswith("Cat here") and "ann:" not in lines

@@ -31,7 +31,7 @@ def prune(el: Any, b: BlockRecord) -> bool:
     from wf.extract.prune import link_list
     from wf.extract.records import negative
 
-    if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure":
+    if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" and not _quote_aside(el, b.tag):
         return True
     if _HIDDEN.search(el.get("class") or ""):
         return True
@@ -52,6 +52,19 @@ def prune(el: Any, b: BlockRecord) -> bool:
     if b.text <= posts_tuning.POSTED_TEXT_MAX and _posted_link(el, b.tag):
         return False  # the poster's own link: "https://github.com/...", a page's title
     return link_list(b) and b.good < tuning.POST_PROSE
+
+
+_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+
+
+def _quote_aside(el: Any, tag: str) -> bool:
+    """A quote drawn as an <aside> (Discourse's: the quoted's name, then the <blockquote>,
+    among its first tuning.MARK_SCAN elements) is the post's, as any quote is, unless it
+    repeated the posts above: tidy.drop_repeats took its <blockquote> then, and the name
+    left alone goes with the aside."""
+    if tag != "aside" or _QUOTE.search(el.get("class") or "") is None:
+        return False
+    return any(c.tag == "blockquote" for c in islice(el.iterdescendants(), tuning.MARK_SCAN))
 
 
 _REPLY_NAME = re.compile(posts_tuning.REPLY_NAME, re.IGNORECASE)
