@@ -1355,3 +1355,23 @@ def test_a_section_wrapped_in_a_named_anchor_is_no_link_list():
     )
     assert "each pair counting the seals on its own stretch twice" in text
     assert "Pups are counted apart from adults" in text
+
+
+def test_a_run_of_linked_titles_is_no_run_of_empty_sections():
+    # Cards that are a link around a picture and a heading (a list of stories, a manual's
+    # index of its pages): nothing is under their headings, but they are titles, not
+    # sections that pruning emptied. A lone linked number over a picture still goes.
+    card = (
+        '<div class="item"><a href="/birds/{0}"><img src="/{0}.jpg" alt=""><h2>{1}</h2></a></div>'
+    )
+    names = ("Grey herons nest in the alders", "Little egrets winter on the mudflats")
+    cards = "".join(card.format(n.split()[1].lower(), n) for n in names)
+    numbered = '<a href="/counts/1"><img src="/1.jpg" alt=""><h3>1</h3></a>'
+    html = _page(
+        NAV,
+        f"<main>{numbered}<h1>Birds of the estuary</h1>"
+        f"<p>Stories from the monthly counts on the sandbanks.</p><div class='grid'>{cards}</div></main>",
+    )
+    text = extract_text(html)
+    assert "## Grey herons nest in the alders\n\n## Little egrets winter on the mudflats" in text
+    assert "### 1" not in text

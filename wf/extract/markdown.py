@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from wf.extract.datatext import is_data
 from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
+from wf.extract.sections import drop_empty, in_link
 from wf.extract.spaces import APART_TAGS, BR, SPACES, apart, collapse, collapse_run
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ class MarkdownWriter:
         self.item_indent = ""  # continuation indent inside a list item
         self.item_stack: list[tuple[str | None, str]] = []
         self.tables: list[list[Any]] = []  # [is_data, group, row cells, rows]
+        self.linked: set[int] = set()  # indices in out of headings inside a link
         self.rules = 0  # characters of table separator rows: layout, not the page's text
         self.anchors: list[tuple[str | None, int, int]] = []  # (href, parts index, flushes)
         # The last link closed: (number, flushes, parts index where its run of adjacent
@@ -137,27 +139,13 @@ class MarkdownWriter:
         return sum(len(text) for _, text, _, _ in self.out) - self.rules
 
     def drop_empty_sections(self) -> None:
-        """Drop the headings left with nothing under them once boilerplate was cut
-        (a "See also" over a pruned list of links). A page read whole that says nothing
-        but headings (titles over pictures) keeps them: nothing was cut from under them,
-        and without them the page would print nothing."""
-        out, levels = self.out, self.levels
-        if self.skip is None and all(levels):
+        """Drop the headings left with nothing under them once boilerplate was cut, but
+        not a run of linked titles (wf/extract/sections.py). A page read whole that says
+        nothing but headings (titles over pictures) keeps them: nothing was cut from
+        under them, and without them the page would print nothing."""
+        if self.skip is None and all(self.levels):
             return
-        keep_out: list[tuple[str, str, bool, int]] = []
-        keep_levels: list[int] = []
-        for i, block in enumerate(out):
-            level = levels[i]
-            if level:
-                following = levels[i + 1] if i + 1 < len(out) else 1
-                seen_before = out[i - 1][3] if i else 0
-                if following and following <= level and block[3] == seen_before:
-                    continue
-            keep_out.append(block)
-            keep_levels.append(level)
-        if keep_out and keep_out[0][0]:
-            keep_out[0] = ("", *keep_out[0][1:])
-        self.out, self.levels = keep_out, keep_levels
+        self.out, self.levels = drop_empty(self.out, self.levels, self.linked)
 
     def trim_calls_to_action(self) -> None:
         """Drop the short paragraphs at the end that ask the reader to subscribe, follow,
@@ -425,7 +413,10 @@ class MarkdownWriter:
         if tag in _HEADINGS:
             self.inline_only -= 1
             if not self.inline_only:
+                n = len(self.out)
                 self.flush()
+                if len(self.out) > n and in_link(el):
+                    self.linked.add(n)  # a card's title: its section may be empty
             if _HEADINGS[tag] == self.heading and not self.inline_only:
                 self.heading = 0
             return
