@@ -23,6 +23,10 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _LINK_TEXT_MAX = 300  # characters: a run of anchors adds to a link's text up to this
 _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
+# ...unless one cell in this many at most is, by no more than _CELL_LONG_MAX: a long
+# description in a comparison table of a thousand cells.
+_CELLS_PER_LONG = 20
+_CELL_LONG_MAX = 900
 # Calls to action that close many articles: the site asking for a subscription or a
 # follow. Only short plain paragraphs at the very end are judged by these words.
 _CTA = CaseBlind(
@@ -42,12 +46,15 @@ def is_data_table(table: Any) -> bool:
     """A table of data (rendered as rows) rather than one used for page layout."""
     if table.find(".//table") is not None:
         return False
-    cells = 0
+    cells = long = 0
     for cell in table.iter("td", "th"):
         cells += 1
-        if len("".join(cell.itertext()).strip()) > _CELL_MAX:
-            return False
-    return cells > 1
+        size = len("".join(cell.itertext()).strip())
+        if size > _CELL_MAX:
+            if size > _CELL_LONG_MAX:
+                return False
+            long += 1
+    return cells > 1 and long * _CELLS_PER_LONG <= cells
 
 
 class MarkdownWriter:
