@@ -152,6 +152,17 @@ def test_a_layout_table_gets_no_separator():
     assert "A paragraph of prose laid out" in text and "---" not in text
 
 
+def test_a_data_table_with_one_long_cell_stays_a_table():
+    # A comparison of many rows, one description longer than a cell of data usually is.
+    rows = "".join(f"<tr><td>Service {n}</td><td>Runs jobs</td></tr>" for n in range(12))
+    long = (
+        "<tr><td>Service X</td><td>" + "Runs jobs on a schedule across regions. " * 9 + "</td></tr>"
+    )
+    text = tables("<tr><th>Name</th><th>What it does</th></tr>" + rows + long)
+    assert "| Name | What it does |\n| --- | --- |\n| Service 0 | Runs jobs |" in text
+    assert "| Service X | Runs jobs on a schedule" in text
+
+
 def test_title_is_the_documents_title():
     assert extract(page("article.html")).title == "Tide tables and the moon | The Harbour Gazette"
     assert extract("<html><body><h1>Only  a\nheading</h1></body></html>").title == "Only a heading"

@@ -1331,3 +1331,47 @@ def test_a_page_of_headings_over_pictures_prints_its_headings():
         "<h2>Test case two</h2><img src='b.png' alt=''></article>"
     )
     assert extract_text(html) == "## Test case one\n\n## Test case two"
+
+
+def test_a_section_wrapped_in_a_named_anchor_is_no_link_list():
+    # A page wrapped its last sections in an anchor with no address (<a id="...">, a
+    # target for old links): counted as link text, they were dropped as lists of links.
+    surveys = "".join(
+        f"<p>Survey {n}: the team walked the northern bank at dawn and counted the seals "
+        "hauled out on the sand, then counted again at the southern bank an hour later.</p>"
+        for n in range(4)
+    )
+    wrapped = (
+        '<a id="counts"><h2>How the count is made</h2>'
+        "<p>Volunteers walk the sandbanks at low tide in pairs, each pair counting the "
+        "seals on its own stretch twice before the tallies are added up at the harbour.</p>"
+        "<h3>Pups</h3><p>Pups are counted apart from adults, by their size and the white "
+        "coat some of them still carry in the first weeks after they are born.</p></a>"
+    )
+    text = extract_text(
+        '<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>'
+        f"<main><article>{ARTICLE_EN}{surveys}{wrapped}</article></main>"
+        "<footer><p>(c) The paper</p></footer></body></html>"
+    )
+    assert "each pair counting the seals on its own stretch twice" in text
+    assert "Pups are counted apart from adults" in text
+
+
+def test_a_run_of_linked_titles_is_no_run_of_empty_sections():
+    # Cards that are a link around a picture and a heading (a list of stories, a manual's
+    # index of its pages): nothing is under their headings, but they are titles, not
+    # sections that pruning emptied. A lone linked number over a picture still goes.
+    card = (
+        '<div class="item"><a href="/birds/{0}"><img src="/{0}.jpg" alt=""><h2>{1}</h2></a></div>'
+    )
+    names = ("Grey herons nest in the alders", "Little egrets winter on the mudflats")
+    cards = "".join(card.format(n.split()[1].lower(), n) for n in names)
+    numbered = '<a href="/counts/1"><img src="/1.jpg" alt=""><h3>1</h3></a>'
+    html = _page(
+        NAV,
+        f"<main>{numbered}<h1>Birds of the estuary</h1>"
+        f"<p>Stories from the monthly counts on the sandbanks.</p><div class='grid'>{cards}</div></main>",
+    )
+    text = extract_text(html)
+    assert "## Grey herons nest in the alders\n\n## Little egrets winter on the mudflats" in text
+    assert "### 1" not in text

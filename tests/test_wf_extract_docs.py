@@ -498,3 +498,22 @@ def test_a_pickers_box_is_measured_no_further_than_its_bound():
     assert _longer(Box(), 400) and len(read) < 200
     spaces = lxml.html.fromstring("<div>" + "<span> \n </span>" * 1000 + "<a>v1</a></div>")
     assert not _longer(spaces, 400)
+
+
+def test_a_grid_of_linked_cards_is_the_pages_index() -> None:
+    # A guide lists the pages under it as cards, each a link around an icon and a heading:
+    # all links, and each read as a teaser's card, they went. An article's related cards
+    # still go.
+    card = (
+        '<a href="/docs/auth/{0}"><div class="group"><div class="flex">'
+        '<div class="icon"><img src="/{0}.svg" alt="{1} icon"></div>'
+        '<div class="flex-col"><h5>{1}</h5><div class="chevron"></div></div></div></div></a>'
+    )
+    cards = "".join(card.format(n.lower(), n) for n in ("Apple", "GitHub", "GitLab"))
+    page = _manual(
+        f'<h3>Social login</h3><div class="grid">{cards}</div><h2>Pricing</h2><p>{SENTENCE}</p>'
+    )
+    text = extract(page, url="https://x.example/docs/auth").text
+    assert "##### Apple\n\n##### GitHub\n\n##### GitLab" in text
+    assert "Queries" not in text  # the sidebar still goes
+    assert "GitHub" not in extract(page, url="https://x.example/blog/auth").text

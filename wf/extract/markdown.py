@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from wf.extract.datatext import is_data
 from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
+from wf.extract.sections import drop_empty, in_link
 from wf.extract.spaces import APART_TAGS, BR, SPACES, apart, collapse, collapse_run
 
 if TYPE_CHECKING:
@@ -22,6 +23,10 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _LINK_TEXT_MAX = 300  # characters: a run of anchors adds to a link's text up to this
 _CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
+# ...unless one cell in this many at most is, by no more than _CELL_LONG_MAX: a long
+# description in a comparison table of a thousand cells.
+_CELLS_PER_LONG = 20
+_CELL_LONG_MAX = 900
 # Calls to action that close many articles: the site asking for a subscription or a
 # follow. Only short plain paragraphs at the very end are judged by these words.
 _CTA = CaseBlind(
@@ -41,12 +46,15 @@ def is_data_table(table: Any) -> bool:
     """A table of data (rendered as rows) rather than one used for page layout."""
     if table.find(".//table") is not None:
         return False
-    cells = 0
+    cells = long = 0
     for cell in table.iter("td", "th"):
         cells += 1
-        if len("".join(cell.itertext()).strip()) > _CELL_MAX:
-            return False
-    return cells > 1
+        size = len("".join(cell.itertext()).strip())
+        if size > _CELL_MAX:
+            if size > _CELL_LONG_MAX:
+                return False
+            long += 1
+    return cells > 1 and long * _CELLS_PER_LONG <= cells
 
 
 class MarkdownWriter:
@@ -87,6 +95,7 @@ class MarkdownWriter:
         self.item_indent = ""  # continuation indent inside a list item
         self.item_stack: list[tuple[str | None, str]] = []
         self.tables: list[list[Any]] = []  # [is_data, group, row cells, rows]
+        self.linked: set[int] = set()  # indices in out of headings inside a link
         self.rules = 0  # characters of table separator rows: layout, not the page's text
         self.anchors: list[tuple[str | None, int, int]] = []  # (href, parts index, flushes)
         # The last link closed: (number, flushes, parts index where its run of adjacent
@@ -137,27 +146,13 @@ class MarkdownWriter:
         return sum(len(text) for _, text, _, _ in self.out) - self.rules
 
     def drop_empty_sections(self) -> None:
-        """Drop the headings left with nothing under them once boilerplate was cut
-        (a "See also" over a pruned list of links). A page read whole that says nothing
-        but headings (titles over pictures) keeps them: nothing was cut from under them,
-        and without them the page would print nothing."""
-        out, levels = self.out, self.levels
-        if self.skip is None and all(levels):
+        """Drop the headings left with nothing under them once boilerplate was cut, but
+        not a run of linked titles (wf/extract/sections.py). A page read whole that says
+        nothing but headings (titles over pictures) keeps them: nothing was cut from
+        under them, and without them the page would print nothing."""
+        if self.skip is None and all(self.levels):
             return
-        keep_out: list[tuple[str, str, bool, int]] = []
-        keep_levels: list[int] = []
-        for i, block in enumerate(out):
-            level = levels[i]
-            if level:
-                following = levels[i + 1] if i + 1 < len(out) else 1
-                seen_before = out[i - 1][3] if i else 0
-                if following and following <= level and block[3] == seen_before:
-                    continue
-            keep_out.append(block)
-            keep_levels.append(level)
-        if keep_out and keep_out[0][0]:
-            keep_out[0] = ("", *keep_out[0][1:])
-        self.out, self.levels = keep_out, keep_levels
+        self.out, self.levels = drop_empty(self.out, self.levels, self.linked)
 
     def trim_calls_to_action(self) -> None:
         """Drop the short paragraphs at the end that ask the reader to subscribe, follow,
@@ -425,7 +420,10 @@ class MarkdownWriter:
         if tag in _HEADINGS:
             self.inline_only -= 1
             if not self.inline_only:
+                n = len(self.out)
                 self.flush()
+                if len(self.out) > n and in_link(el):
+                    self.linked.add(n)  # a card's title: its section may be empty
             if _HEADINGS[tag] == self.heading and not self.inline_only:
                 self.heading = 0
             return

@@ -174,7 +174,7 @@ def walk(
                 blocks.append(cur)
                 frames.append(cur)
                 top = el
-            elif tag == "a":
+            elif tag == "a" and not _anchor_box(el):
                 links += 1
             text = el.text
             if text:
@@ -194,7 +194,7 @@ def walk(
                 top = cur.el
                 if f.tag in HEADING and _titles_teaser(f):
                     cur.card = 1
-        elif links and el.tag == "a":
+        elif links and el.tag == "a" and not _anchor_box(el):
             links -= 1
         tail = el.tail
         if tail and cur.el is not None:
@@ -307,3 +307,11 @@ def best_block(blocks: list[BlockRecord]) -> int:
         if score > best_score:
             best, best_score = i, score
     return best
+
+
+def _anchor_box(el: Any) -> bool:
+    """Whether an <a> is no link but a box: no address, and blocks in it (a section
+    wrapped in a named anchor, `<a id="ips"><h2>...</h2><p>...</p>...</a>`)."""
+    if el.get("href") is not None:
+        return False
+    return any(child.tag in BLOCK for child in el)

@@ -188,7 +188,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
     is one's text), its sections that open with a heading, and its boxes of tab panels
     stay whatever share of them is links: an API's list of types, the steps of a
     quickstart that each link where to do them (one set a language, in tabs), a
-    definition list of terms that link their pages, a "See also". A manual links every
+    definition list of terms that link their pages, a "See also", a grid of cards each a
+    link around a heading (the pages under this one). A manual links every
     other word; its menus are named (nav, sidebar, toc) and go by their names."""
     from wf.extract.names import negative_words
     from wf.extract.prune import link_list
@@ -196,10 +197,18 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
     if el.tag in _FIGURES and _captioned(el) and not negative_words(_names(el)):
         return False
+    if b.card and not b.cut and not negative(b) and _in_card(el):
+        return False  # read as a teaser's, a card of the manual's index of its pages
     if b.boiler or b.cut or negative(b):
         return True
     if link_list(b) and (
-        b.tag in _ITEMS or _item_text(el) or _titled(el) or _tabbed(el) or _figured(el)
+        b.tag in _ITEMS
+        or _item_text(el)
+        or _titled(el)
+        or _tabbed(el)
+        or _figured(el)
+        or _cards(el)
+        or _in_card(el)
     ):
         return False
     return bool(article_prune(el, b))
@@ -260,5 +269,70 @@ def _titled(el: Any) -> bool:
         if first.tag in HEADING:
             return first.tag != "h1"
         if first.tag != "div" or first.text and first.text.strip():
+            return False
+    return False
+
+
+def _cards(el: Any) -> bool:
+    """Whether a box is a grid of cards, two or more, each a link titled by a heading:
+    a manual's index of the pages under it ("Social login": Apple, GitHub, Google...)."""
+    children = [c for c in el if isinstance(c.tag, str)]
+    return len(children) >= 2 and all(_card(c) for c in children)
+
+
+def _in_card(el: Any) -> bool:
+    """Whether a block is inside such a card, beside another (the walk reads a card's
+    title, all link, as a teaser's): its link, or a box a level or two around it, is a
+    card, and so is that box's neighbour."""
+    link = None
+    for level, up in enumerate(el.iterancestors()):
+        if level >= docs_tuning.CARD_DEPTH:
+            return False
+        if up.tag == "a":
+            link = up
+            break
+    if link is None:
+        return False
+    box = link
+    for _ in range(3):
+        if box is None:
+            return False
+        if _card(box):
+            neighbours = (box.getprevious(), box.getnext())
+            return any(n is not None and isinstance(n.tag, str) and _card(n) for n in neighbours)
+        box = box.getparent()
+    return False
+
+
+_CARD_TITLES = frozenset(("h2", "h3", "h4", "h5", "h6"))
+
+
+def _card(el: Any) -> bool:
+    """Whether a box is a link titled by a heading under h1: its first heading, found
+    within docs_tuning.CARD_DEPTH levels and CARD_NODES elements, is in a link inside it
+    (or it is one)."""
+    level = [el]
+    seen = 0
+    for _ in range(docs_tuning.CARD_DEPTH):
+        deeper: list[Any] = []
+        for node in level:
+            seen += 1
+            if seen > docs_tuning.CARD_NODES:
+                return False
+            if node.tag in _CARD_TITLES:
+                return _linked_within(node, el)
+            deeper.extend(c for c in node if isinstance(c.tag, str))
+        level = deeper
+    return False
+
+
+def _linked_within(heading: Any, box: Any) -> bool:
+    """Whether a heading is inside a link that is `box` or inside it."""
+    if heading is box:
+        return False
+    for up in heading.iterancestors():
+        if up.tag == "a":
+            return True
+        if up is box:
             return False
     return False

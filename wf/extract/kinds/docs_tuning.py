@@ -28,3 +28,8 @@ PICKER_LEVELS = 4
 # A documentation page's figure (a code listing, a diagram) is its text when its caption
 # holds this many characters: "Listing 9-3: Opening a file".
 CAPTION_MIN = 10
+# A grid of cards, each a link around a heading (a manual's index of the pages under it),
+# stays though all links: a card's heading is looked for this many levels down, within
+# this many elements.
+CARD_DEPTH = 8
+CARD_NODES = 200
