@@ -320,3 +320,22 @@ def test_a_product_whose_choice_fell_in_the_footer_keeps_its_kind_and_declaratio
     assert found.kind == "product"
     assert DESCRIPTION in found.text and "89.00" in found.text
     assert "recurring automated" not in found.text
+
+
+def test_a_product_s_sections_named_for_their_pictures_stay():
+    # The shop lays out the product's features in a box its builder names for the
+    # pictures behind them, each with a title and a paragraph: named boilerplate on an
+    # article, the product's own sections here, as a landing page's parts are.
+    features = "".join(
+        f"<div class='feature'><h3>Feature {n}</h3><p>The dial's ring of brass is "
+        f"polished by hand and lacquered so that it keeps its shine for years at sea, "
+        f"feature number {n} of the clock.</p></div>"
+        for n in range(4)
+    )
+    body = (
+        f"<div class='summary'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        f"<div class='layout background-img'>{features}</div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert DESCRIPTION in text
+    assert "feature number 3 of the clock" in text

@@ -8,6 +8,10 @@ add text with few links (the specifications around the description, not the
 recommendations beside it), is the content whenever it is found; the article rule's
 choice stands only when it is not (reviews, a notice or a carousel outscore a short
 description).
+
+A box named only as a landing page's part (landing.part(): a banner, a picture, a
+gallery or a carousel with prose of its own, not mostly links) is one of the product's
+sections, as on a landing page: shops lay out the product's features so.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.kinds.landing import part, unwalked_links
 from wf.extract.names import named_by
 from wf.extract.records import negative
 from wf.extract.widen import grow_thin
@@ -161,11 +166,12 @@ def _aside(el: Any, b: BlockRecord) -> bool:
 
 
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
-    """`prune`, and the sections of the shop's policies, the boxes a class hides and
-    those that compare other products with this one."""
+    """`prune` but for the page's parts (landing.part()), and the sections of the shop's
+    policies, the boxes a class hides and those that compare other products with this
+    one."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        return prune(el, b) or _aside(el, b)
+        return (prune(el, b) and not part(b)) or _aside(el, b)
 
     return product_prune
 
@@ -181,7 +187,7 @@ def _outside_links(
         if drop(b):
             i = b.end
             continue
-        text += b.own - b.own_link
+        text += _own_prose(b)
         i += 1
     return text
 
@@ -193,7 +199,9 @@ def _left_out(b: BlockRecord) -> bool:
     """Whether the page read whole leaves a block out, as prune_wide says."""
     if b.index == 0 or not b.text:
         return False
-    return negative(b) or (b.text >= MEASURE_MIN and (_reviewed(b.el) or _aside(b.el, b)))
+    if negative(b):
+        return not part(b)  # a banner, picture or gallery with prose: a section
+    return b.text >= MEASURE_MIN and (_reviewed(b.el) or _aside(b.el, b))
 
 
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
@@ -242,7 +250,7 @@ def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
         box = blocks[i]
         if box.tag in ("html", "body"):
             return 0
-        total += box.own - box.own_link
+        total += _own_prose(box)
         j = i + 1
         while j < box.end:
             child = blocks[j]
@@ -255,6 +263,14 @@ def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
     return 0
 
 
+def _own_prose(b: BlockRecord) -> int:
+    """A block's own text outside links; a part the walk did not enter (its records count
+    all of its text as links) has its links read."""
+    if b.last is None and part(b):
+        return b.own - unwalked_links(b.el, b.own)
+    return b.own - b.own_link
+
+
 def _reviewed(el: Any) -> bool:
     """Whether a box is named for the product's reviews (or a reviews service's widget)."""
     return named_by(el, _REVIEWS)
@@ -264,7 +280,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
     """A thin region read as the page without its named boilerplate: the customers'
     reviews go too (inside the region they stay: a critic's review, an editor's verdict
     and a game's press quotes are part of some products' own text)."""
-    return negative(b) or _reviewed(el) or _aside(el, b)
+    return (negative(b) and not part(b)) or _reviewed(el) or _aside(el, b)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
