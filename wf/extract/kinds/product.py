@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.kinds import product_tuning
 from wf.extract.kinds.landing import part, unwalked_links
 from wf.extract.names import named_by
 from wf.extract.records import negative
@@ -161,8 +162,19 @@ def hidden(el: Any) -> bool:
 
 def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
-    boxes a class hides and those that compare other products with this one."""
-    return policy(el, b) or hidden(el) or named_by(el, _COMPARED)
+    boxes a class hides, those that compare other products with this one and the
+    purchase form."""
+    return policy(el, b) or hidden(el) or named_by(el, _COMPARED) or purchase_form(el, b)
+
+
+def purchase_form(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is the product's purchase form: a <form> of under
+    product_tuning.PURCHASE_FORM_MAX characters that holds no <h1> (the variants to pick
+    from, each with its price; the quantity; add to cart). What the product is, its name
+    and its price, stand beside it, and the declaration says them too."""
+    if b.tag != "form" or b.text >= product_tuning.PURCHASE_FORM_MAX:
+        return False
+    return next(el.iter("h1"), None) is None  # forms do not nest: each form read once
 
 
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
