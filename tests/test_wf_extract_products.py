@@ -105,6 +105,18 @@ def test_a_section_of_the_shop_s_policies_is_left_out():
     assert "Standard shipping" not in text and "Delivery & Returns" not in text
 
 
+def test_a_section_of_the_shop_s_warranty_is_left_out():
+    # The shop's guarantee is the same on every product of it, as its delivery terms are.
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        + accordion("Lifetime Guarantee", "We replace any clock that stops, as long as you own it.")
+        + accordion("Shipping, Returns &amp; Warranty", SHIPPING)
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert DESCRIPTION in text
+    assert "We replace any clock" not in text and "Standard shipping" not in text
+
+
 def test_a_shipping_cost_under_its_label_stays():
     # "Shipping:" labels a field of the offer (its cost), not a section of policies.
     body = (
