@@ -105,6 +105,18 @@ def test_a_section_of_the_shop_s_policies_is_left_out():
     assert "Standard shipping" not in text and "Delivery & Returns" not in text
 
 
+def test_a_section_of_the_shop_s_warranty_is_left_out():
+    # The shop's guarantee is the same on every product of it, as its delivery terms are.
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        + accordion("Lifetime Guarantee", "We replace any clock that stops, as long as you own it.")
+        + accordion("Shipping, Returns &amp; Warranty", SHIPPING)
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert DESCRIPTION in text
+    assert "We replace any clock" not in text and "Standard shipping" not in text
+
+
 def test_a_shipping_cost_under_its_label_stays():
     # "Shipping:" labels a field of the offer (its cost), not a section of policies.
     body = (
@@ -320,3 +332,82 @@ def test_a_product_whose_choice_fell_in_the_footer_keeps_its_kind_and_declaratio
     assert found.kind == "product"
     assert DESCRIPTION in found.text and "89.00" in found.text
     assert "recurring automated" not in found.text
+
+
+def test_a_product_s_sections_named_for_their_pictures_stay():
+    # The shop lays out the product's features in a box its builder names for the
+    # pictures behind them, each with a title and a paragraph: named boilerplate on an
+    # article, the product's own sections here, as a landing page's parts are.
+    features = "".join(
+        f"<div class='feature'><h3>Feature {n}</h3><p>The dial's ring of brass is "
+        f"polished by hand and lacquered so that it keeps its shine for years at sea, "
+        f"feature number {n} of the clock.</p></div>"
+        for n in range(4)
+    )
+    body = (
+        f"<div class='summary'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        f"<div class='layout background-img'>{features}</div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert DESCRIPTION in text
+    assert "feature number 3 of the clock" in text
+
+
+def test_a_product_s_purchase_form_is_left_out():
+    # The variants to pick from, each with its price, and the quantity: a form of the
+    # shop's, not the product's text; the description beside it stays.
+    flavours = "".join(
+        f"<label><input type='radio' name='f' value='{f}'><span>{f} dial</span>"
+        f"<span>$89/clock</span></label>"
+        for f in ("Brass", "Silver", "Gold", "Copper")
+    )
+    body = (
+        f"<div class='summary'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        f"<form action='/cart/add'><div role='group'><p>Choose your dial</p>{flavours}</div>"
+        "<p>Quantity</p><input name='q' value='1'><button>Add to cart</button></form>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert DESCRIPTION in text
+    assert "Copper dial" not in text and "Choose your dial" not in text
+
+
+def test_a_page_wrapped_whole_in_a_form_is_no_purchase_form():
+    # ASP.NET writes every page inside one <form>: the product's sections are in it,
+    # beside a short region that the page is widened from.
+    sections = "".join(
+        f"<div class='block'><h2>Part {n}</h2><p>{PROSE[3:-4]} The tide's hand turns "
+        f"once in twelve hours and twenty-five minutes ({n}).</p></div>"
+        for n in range(8)
+    )
+    colours = "".join(f"<li><a href='/c/{n}'>Tide clock in colour {n}</a></li>" for n in range(20))
+    body = (
+        f"<form action='/page.aspx'><div class='summary'><p>{DESCRIPTION}</p></div>"
+        f"<ul class='colours'>{colours}</ul>{sections}</form>"
+    )
+    html = page(_clock(), f"<main><h2>Brass tide clock</h2>{body}</main>")
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert DESCRIPTION in text and "twenty-five minutes (7)" in text
+
+
+def test_a_form_that_holds_the_product_s_heading_stays():
+    # A theme's form around the whole product (its name, its lines, the sizes) on a page
+    # read whole: the form is the product, not its purchase form.
+    notice = (
+        "Notice to consumers: the shop may collect identifiers, commercial information and "
+        "internet activity when you visit this website, and may use such information to "
+        "draw inferences and for other operational and commercial purposes. For more "
+        "information, please see our privacy policy and the terms of every sale we make."
+    )
+    swatches = "".join(f"<li><a href='?c={c}'>Colour {c}</a></li>" for c in ("white", "navy"))
+    html = page(
+        ld({"@type": "Product", "name": "Quarter socks"}),
+        "<div id='root'><form action='/cart/add' class='product'>"
+        f"<div class='pick'><div class='title'><h1>Quarter socks</h1></div><ul>{swatches}</ul>"
+        "</div><div class='buy'><p>Size: L</p><p>Colour: white</p>"
+        "<p>Cushioned just enough for your everyday shoes.</p></div></form>"
+        f"<div class='site-footer'><div class='notice'><b>Notice</b> {notice}</div>"
+        "<a href='/privacy'>Privacy</a></div></div>",
+    )
+    found = extract(html, url="https://shop.example/p/socks")
+    assert found.kind == "product"
+    assert "everyday shoes" in found.text

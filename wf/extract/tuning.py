@@ -138,9 +138,10 @@ PRODUCT_TEXT_SHARE = 0.5
 # warranty), in a few languages: the same text on every product of the shop, never the
 # product's own. The whole title matches (a label of a few words, not a sentence).
 _POLICY_WORD = (
-    r"(?:free\s+)?(?:shipping|delivery|returns?|exchanges?|refunds?|"
-    r"versand|lieferung|r\u00fcckgabe|retouren?|livraison|retours?|env\u00edos?|envios?|"
-    r"devoluci(?:\u00f3|o)n(?:es)?|spedizioni?|resi|verzending)"
+    r"(?:(?:free|lifetime)\s+)?(?:shipping|delivery|returns?|exchanges?|refunds?|"
+    r"warrant(?:y|ies)|guarantees?|versand|lieferung|r\u00fcckgabe|retouren?|garantie|"
+    r"livraison|retours?|env\u00edos?|envios?|devoluci(?:\u00f3|o)n(?:es)?|garant\u00eda|"
+    r"spedizioni?|resi|garanzia|verzending)"
 )
 # Class and id words of a box that sets other products beside this one (a table comparing
 # a shop's kits, "Compare with similar items"): whole words of a lowered token.

@@ -111,7 +111,7 @@ def _words(
             continue
         if b.last is None and b.own and _titled_part(b):
             # A part the walk did not enter: its records count all of its text as links.
-            text += b.text - _links(b.el, b.text)
+            text += b.text - unwalked_links(b.el, b.text)
             i = b.end
             continue
         text += b.own - b.own_link
@@ -423,7 +423,7 @@ def part(b: BlockRecord) -> bool:
         return hits <= _PARTS | _PROOF and not never_content(b.el)
     if b.text < GOOD_MIN or not hits or not hits <= _PARTS or never_content(b.el):
         return False
-    link = _links(b.el, b.text) if b.last is None else b.link
+    link = unwalked_links(b.el, b.text) if b.last is None else b.link
     return b.text - link >= GOOD_MIN and link * 2 < b.text
 
 
@@ -442,7 +442,7 @@ def _titled_part(b: BlockRecord) -> bool:
     return part(b) and next(b.el.iter(*_SECTION_HEADINGS), None) is not None
 
 
-def _links(el: Any, text: int) -> int:
+def unwalked_links(el: Any, text: int) -> int:
     """The characters in links of a box the walk did not enter (its records count all of
     its text as links), at most tuning.PART_LINKS links read: past them, all of it."""
     from common.xpath import text_length

@@ -8,6 +8,10 @@ add text with few links (the specifications around the description, not the
 recommendations beside it), is the content whenever it is found; the article rule's
 choice stands only when it is not (reviews, a notice or a carousel outscore a short
 description).
+
+A box named only as a landing page's part (landing.part(): a banner, a picture, a
+gallery or a carousel with prose of its own, not mostly links) is one of the product's
+sections, as on a landing page: shops lay out the product's features so.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.kinds import product_tuning
+from wf.extract.kinds.landing import part, unwalked_links
 from wf.extract.names import named_by
 from wf.extract.records import negative
 from wf.extract.widen import grow_thin
@@ -156,16 +162,28 @@ def hidden(el: Any) -> bool:
 
 def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
-    boxes a class hides and those that compare other products with this one."""
-    return policy(el, b) or hidden(el) or named_by(el, _COMPARED)
+    boxes a class hides, those that compare other products with this one and the
+    purchase form."""
+    return policy(el, b) or hidden(el) or named_by(el, _COMPARED) or purchase_form(el, b)
+
+
+def purchase_form(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is the product's purchase form: a <form> of under
+    product_tuning.PURCHASE_FORM_MAX characters that holds no <h1> (the variants to pick
+    from, each with its price; the quantity; add to cart). What the product is, its name
+    and its price, stand beside it, and the declaration says them too."""
+    if b.tag != "form" or b.text >= product_tuning.PURCHASE_FORM_MAX:
+        return False
+    return next(el.iter("h1"), None) is None  # forms do not nest: each form read once
 
 
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
-    """`prune`, and the sections of the shop's policies, the boxes a class hides and
-    those that compare other products with this one."""
+    """`prune` but for the page's parts (landing.part()), and the sections of the shop's
+    policies, the boxes a class hides and those that compare other products with this
+    one."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        return prune(el, b) or _aside(el, b)
+        return (prune(el, b) and not part(b)) or _aside(el, b)
 
     return product_prune
 
@@ -181,7 +199,7 @@ def _outside_links(
         if drop(b):
             i = b.end
             continue
-        text += b.own - b.own_link
+        text += _own_prose(b)
         i += 1
     return text
 
@@ -193,7 +211,9 @@ def _left_out(b: BlockRecord) -> bool:
     """Whether the page read whole leaves a block out, as prune_wide says."""
     if b.index == 0 or not b.text:
         return False
-    return negative(b) or (b.text >= MEASURE_MIN and (_reviewed(b.el) or _aside(b.el, b)))
+    if negative(b):
+        return not part(b)  # a banner, picture or gallery with prose: a section
+    return b.text >= MEASURE_MIN and (_reviewed(b.el) or _aside(b.el, b))
 
 
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
@@ -242,7 +262,7 @@ def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
         box = blocks[i]
         if box.tag in ("html", "body"):
             return 0
-        total += box.own - box.own_link
+        total += _own_prose(box)
         j = i + 1
         while j < box.end:
             child = blocks[j]
@@ -255,6 +275,14 @@ def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
     return 0
 
 
+def _own_prose(b: BlockRecord) -> int:
+    """A block's own text outside links; a part the walk did not enter (its records count
+    all of its text as links) has its links read."""
+    if b.last is None and part(b):
+        return b.own - unwalked_links(b.el, b.own)
+    return b.own - b.own_link
+
+
 def _reviewed(el: Any) -> bool:
     """Whether a box is named for the product's reviews (or a reviews service's widget)."""
     return named_by(el, _REVIEWS)
@@ -264,7 +292,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
     """A thin region read as the page without its named boilerplate: the customers'
     reviews go too (inside the region they stay: a critic's review, an editor's verdict
     and a game's press quotes are part of some products' own text)."""
-    return negative(b) or _reviewed(el) or _aside(el, b)
+    return (negative(b) and not part(b)) or _reviewed(el) or _aside(el, b)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
