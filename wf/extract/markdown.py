@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wf.extract.datatext import is_data
+from wf.extract.datatext import is_control, is_data
 from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
 from wf.extract.spaces import APART_TAGS, BR, SPACES, apart, collapse, collapse_run
@@ -183,8 +183,9 @@ class MarkdownWriter:
         text = collapse_run(parts)
         if not text:
             return
-        if self.main and is_data(text) and not self.lists and not self.tables:
-            return  # only an address (a share widget's permalink), or a JSON document
+        bare = self.main and not self.lists and not self.tables
+        if bare and (is_data(text) or (not self.heading and is_control(text))):
+            return  # an address alone, a JSON document, a card's control
         if self.heading:
             text = text.replace("\n", " ")
             text = "#" * self.heading + " " + text
