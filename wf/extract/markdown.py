@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from wf.extract import ranks
 from wf.extract.datatext import is_control, is_data
 from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
@@ -99,12 +100,10 @@ class MarkdownWriter:
 
     def emit(self, text: str, group: Any = None, fenced: bool = False) -> None:
         if self.item_marker is not None:
-            marker = self.item_marker
-            self.item_marker = None
-            pad = " " * len(marker)
-            lines = text.split("\n")
+            lines, width = text.split("\n"), len(self.item_marker)
+            marker, self.item_marker = ranks.marker(self.item_marker, lines[0]), None
             text = "\n".join(
-                [self.item_indent[: -len(pad)] + marker + lines[0]]
+                [self.item_indent[:-width] + marker + lines[0]]
                 + [self.item_indent + line if line else line for line in lines[1:]]
             )
         elif self.item_indent:
