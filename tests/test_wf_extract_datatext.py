@@ -1,12 +1,13 @@
 """wf/extract/datatext.py: paragraphs that are data (an address alone, a JSON document)
-are no text, but with --full; code blocks and prose that quotes JSON stay."""
+or a card's control alone ("Compare", "Quick view") are no text, but with --full; code
+blocks, prose that quotes JSON, and headings or lines that say more than a control stay."""
 
 from __future__ import annotations
 
 import json
 
 from wf.extract import extract
-from wf.extract.datatext import is_data
+from wf.extract.datatext import is_control, is_data
 
 PROSE = (
     "The harbour master keeps the tide tables for every berth along the eastern quay, "
@@ -45,3 +46,40 @@ def test_what_is_data():
     assert not is_data("[]" + " " * 40 + "[]")
     # Hostile nesting is not data and raises nothing (the parser's recursion limit).
     assert not is_data("[" * 100_000 + "]" * 100_000)
+
+
+_KETTLES = ("Copper kettle", "Stone kettle", "Glass kettle", "Steel kettle", "Clay kettle")
+
+
+def _ranking(control: str) -> str:
+    cards = "".join(
+        f"<div class='card'><h3><a href='/k/{n}'>{name}</a></h3>"
+        f"<p>Boils a litre in {n + 2} minutes and keeps it warm for an hour.</p>"
+        f"<div class='tick'><input type='checkbox'><span>{control}</span></div></div>"
+        for n, name in enumerate(_KETTLES)
+    )
+    return (
+        "<html><head><title>Kettles</title></head><body><main><h1>Kettles ranked</h1>"
+        f"<p>{PROSE}</p><div class='grid'>{cards}</div></main></body></html>"
+    )
+
+
+def test_a_cards_control_alone_on_its_line_is_not_printed():
+    # A ranking prints a box to tick under each item: "Compare", once per card.
+    html = _ranking("Compare")
+    text = extract(html, url="https://rank.example/kettles").text
+    assert "Compare" not in text
+    assert all(name in text for name in _KETTLES) and "keeps it warm" in text
+    assert extract(html, url="https://rank.example/kettles", full=True).text.count("Compare") == 5
+
+
+def test_a_line_that_says_more_than_a_control_stays():
+    text = extract(_ranking("Compare with the copper one"), url="https://rank.example/k").text
+    assert text.count("Compare with the copper one") == 5
+
+
+def test_what_is_a_control():
+    assert is_control("Compare") and is_control(" Quick View ") and is_control("Add to cart")
+    assert is_control("Ajouter au panier") and is_control("In den Warenkorb")
+    assert not is_control("Compare plans") and not is_control("Add Moab 3 to Compare")
+    assert not is_control("compare " * 10)  # longer than any control's label

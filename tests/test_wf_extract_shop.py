@@ -395,3 +395,37 @@ def test_a_card_with_its_button_stays_whole():
     for n in range(1, 7):
         assert f"Brass tide clock model {n}" in found.text
         assert f"Falmouth, {n + 10} cm" in found.text
+
+
+def _chart(items: str) -> str:
+    return page(f"<main><h1>Best sellers in kettles</h1><p>{PROSE}</p><ol>{items}</ol></main>")
+
+
+def test_a_charts_items_that_write_their_own_rank_are_numbered_once():
+    # A chart numbers each item in its text ("#1") and in its <ol>: "1. #1 ..." said it twice.
+    items = "".join(
+        f"<li><span>#{n}</span> <a href='/k/{n}'>Kettle {n}</a> boils a litre fast</li>"
+        for n in range(1, 12)
+    )
+    text = extract(_chart(items), url="https://shop.example/best").text
+    assert "- #1 Kettle 1 boils" in text and "- #11 Kettle 11 boils" in text
+    assert "1. #1" not in text and "11. #11" not in text
+
+
+def test_an_ordered_lists_own_numbers_stay_when_its_items_write_none():
+    # A recipe's steps open with a quantity, not their rank: "2. 2 eggs" keeps its number.
+    items = "".join(
+        f"<li>{n} {thing} into the bowl, then stir it well</li>"
+        for n, thing in enumerate(("cup of flour", "eggs", "spoons of sugar"), start=1)
+    )
+    text = extract(_chart(items), url="https://shop.example/recipe").text
+    assert "1. 1 cup of flour" in text and "2. 2 eggs" in text
+
+
+def test_the_marker_of_an_item_that_ranks_itself():
+    from wf.extract import ranks
+
+    assert ranks.marker("3. ", "#3 Kettle") == "- " and ranks.marker("3. ", "3. Kettle") == "- "
+    assert ranks.marker("3. ", "3) Kettle") == "- " and ranks.marker("10. ", "#10") == "- "
+    assert ranks.marker("3. ", "#31 Kettle") == "3. "  # another number
+    assert ranks.marker("3. ", "3 eggs") == "3. " and ranks.marker("- ", "#3 Kettle") == "- "

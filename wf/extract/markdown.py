@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wf.extract.datatext import is_data
+from wf.extract import ranks
+from wf.extract.datatext import is_control, is_data
 from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
 from wf.extract.sections import drop_empty, in_link
@@ -108,12 +109,10 @@ class MarkdownWriter:
 
     def emit(self, text: str, group: Any = None, fenced: bool = False) -> None:
         if self.item_marker is not None:
-            marker = self.item_marker
-            self.item_marker = None
-            pad = " " * len(marker)
-            lines = text.split("\n")
+            lines, width = text.split("\n"), len(self.item_marker)
+            marker, self.item_marker = ranks.marker(self.item_marker, lines[0]), None
             text = "\n".join(
-                [self.item_indent[: -len(pad)] + marker + lines[0]]
+                [self.item_indent[:-width] + marker + lines[0]]
                 + [self.item_indent + line if line else line for line in lines[1:]]
             )
         elif self.item_indent:
@@ -178,8 +177,9 @@ class MarkdownWriter:
         text = collapse_run(parts)
         if not text:
             return
-        if self.main and is_data(text) and not self.lists and not self.tables:
-            return  # only an address (a share widget's permalink), or a JSON document
+        bare = self.main and not self.lists and not self.tables
+        if bare and (is_data(text) or (not self.heading and is_control(text))):
+            return  # an address alone, a JSON document, a card's control
         if self.heading:
             text = text.replace("\n", " ")
             text = "#" * self.heading + " " + text

@@ -37,3 +37,14 @@ CARD_SCAN = 300
 # Inside a list taken, a box of an item's controls (a form, buttons) without a heading or
 # a link to another page, this short at most, goes.
 CONTROLS_MAX = 300
+# A paragraph that is a card's control word for word, and nothing else: compare it, look
+# at it in a box drawn over the list, put it in the basket (a shop's grid and a ranking
+# print one under every item). Matched whole, without case; a heading or any other word
+# keeps the line ("Compare plans", "Add Moab 3 to Compare").
+CARD_CONTROLS = (
+    r"compare|add to compare|quick ?view|quick shop|quick add|"
+    r"add to (?:cart|bag|basket|wish ?list|favou?rites)|"
+    # The same controls in the languages most pages here are in (French, German, Spanish).
+    r"comparer|aper[çc]u rapide|achat rapide|ajouter au panier|vergleichen|schnellansicht|"
+    r"in den warenkorb|comparar|vista r[áa]pida|a[ñn]adir al carrito|agregar al carrito"
+)
