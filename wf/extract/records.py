@@ -147,37 +147,33 @@ def walk(
     blocks: list[BlockRecord] = []
     frames: list[BlockRecord] = []  # the open blocks, innermost last
     cur = BlockRecord(None, -1, "", 0, 0, "", -1, 0, None)  # text before the first block
-    # Bound once: these run for every element of the page.
-    add, push, pop = blocks.append, frames.append, frames.pop
-    count = 0  # len(blocks)
-    inside = False  # a block is open: tails before the first block are no one's
     links = 0
     block = BLOCK
     top = None  # frames[-1].el: the innermost open block's element
     walker = etree.iterwalk(body, events=("start", "end"))
-    skip_subtree = walker.skip_subtree
     for event, el in walker:
         if event == "start":
             tag = el.tag
             if tag in block or (custom and custom_block(el)):
-                if deadline is not None and not count & 1023:
+                if deadline is not None and not len(blocks) & 1023:
                     check_time(deadline)
                 if skip_boilerplate:
                     negative = negative_block(el, tag)
                     if negative and el is not body:
                         n = int(length(el))
-                        add(BlockRecord(el, cur.index, tag, n, n, None, count, len(frames), True))
-                        count += 1
-                        skip_subtree()
+                        blocks.append(
+                            BlockRecord(
+                                el, cur.index, tag, n, n, None, len(blocks), len(frames), True
+                            )
+                        )
+                        walker.skip_subtree()
                         continue
                 else:
                     negative = None
-                cur = BlockRecord(el, cur.index, tag, 0, 0, "", count, len(frames), negative)
-                count += 1
-                add(cur)
-                push(cur)
+                cur = BlockRecord(el, cur.index, tag, 0, 0, "", len(blocks), len(frames), negative)
+                blocks.append(cur)
+                frames.append(cur)
                 top = el
-                inside = True
             elif tag == "a":
                 links += 1
             text = el.text
@@ -191,8 +187,8 @@ def walk(
                         cur.own_link += n
             continue
         if el is top:
-            f = pop()
-            f.end = count
+            f = frames.pop()
+            f.end = len(blocks)
             if frames:
                 cur = frames[-1]
                 top = cur.el
@@ -201,7 +197,7 @@ def walk(
         elif links and el.tag == "a":
             links -= 1
         tail = el.tail
-        if tail and inside:
+        if tail and cur.el is not None:
             n = len(tail.strip())
             if n:
                 cur.own += n
