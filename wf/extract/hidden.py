@@ -11,23 +11,32 @@ from typing import Any
 
 from common.xpath import compiled, text_length
 
-_HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
+HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
+# The attributes HIDDEN_XPATH finds: a caller's search may hold others of its own.
+_HIDING = frozenset(("style", "hidden", "aria-hidden"))
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
-def hidden_elements(root: Any, uncounted: Sequence[Any] = ()) -> list[Any]:
+def hidden_elements(
+    root: Any, uncounted: Sequence[Any] = (), hits: Sequence[Any] | None = None
+) -> list[Any]:
     """The elements a reader does not see, to be dropped; none when the page hides
     most of its text (see below), leaving out of that share the text of the elements
-    ``uncounted`` (added to the page by the cleaning: they must not tip it)."""
+    ``uncounted`` (added to the page by the cleaning: they must not tip it). ``hits``:
+    what a search of HIDDEN_XPATH found in ``root``, when the caller made it (a union
+    with other attributes of its own, which are passed over, costs libxml2 less than a
+    pass over the tree each)."""
     from lxml import etree
 
     hidden: dict[Any, None] = {}
     style_hidden = _hides
     panels: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
-    for hit in compiled(_HIDDEN_XPATH)(root):
+    if hits is None:
+        hits = compiled(HIDDEN_XPATH)(root)
+    for hit in hits:
         if isinstance(hit, etree._Element):
             el = hit
-        elif hit.attrname == "style" and not style_hidden(hit):
+        elif hit.attrname not in _HIDING or (hit.attrname == "style" and not style_hidden(hit)):
             # Most style attributes hide nothing: judged on the value, without the
             # element (the element's other attributes are hits of their own).
             continue

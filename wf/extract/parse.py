@@ -311,32 +311,69 @@ def clean(
     pass over the tree."""
     from lxml import etree
 
-    _expand_noscript(root, jsonld, og)
-    _unnest_buttons(root)
+    from wf.extract import accordion
+    from wf.extract.hidden import HIDDEN_XPATH, drop_all, hidden_elements
+
+    buttons = _gather(root, jsonld, og, main)
     junk = JUNK_MAIN if main else JUNK
-    questions = _accordion_questions(root) if main else []
+    questions = accordion.questions(root, buttons) if main else []
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
+    # One search for the hidden elements and the skip links' candidates: libxml2 walks
+    # a union's branches for less than a search each (a pass over the tree apiece).
+    hits = _xpath(f"{HIDDEN_XPATH}|{_SKIP_LINKS}" if main else HIDDEN_XPATH)(root)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
-    _drop_hidden(root, questions)
-    for question in questions:
-        # A heading's button (the pattern's <h3><button>) reads inline in its heading.
-        parent = question.getparent()
-        question.tag = "span" if parent is not None and parent.tag in _HEADINGS else "p"
+    drop_all(hidden_elements(root, questions, hits))
+    accordion.settle(questions)
     if main:
-        _drop_skip_links(root)
+        _drop_skip_links(hits)
 
 
-def _unnest_buttons(root: Any) -> None:
+def _gather(
+    root: Any, jsonld: list[str] | None, og: dict[str, str] | None, main: bool
+) -> list[Any]:
+    """One walk in C over the tags the cleaning starts from (a walk each cost as much as
+    the rest of it): <noscript> expanded, JSON-LD and <meta> gathered (_expand),
+    buttons around a <main> or <article> unnested (_unnest); with ``main``, the buttons
+    that may open an accordion's panel (accordion.questions), in page order. What an
+    expanded <noscript> holds is not in this walk: such a rare page is walked again for
+    its boxes and buttons."""
+    from wf.extract import accordion
+
+    tags = ["noscript", "main", "article"]
+    if jsonld is not None:
+        tags += ("script", "meta")
+    if main:
+        tags.append("button")
+    buttons: list[Any] = []
+    expanded = False
+    for el in root.iter(*tags):
+        tag = el.tag
+        if tag == "button":
+            if accordion.opens(el):
+                buttons.append(el)
+        elif tag == "main" or tag == "article":
+            _unnest(el)
+        else:
+            expanded = _expand(el, jsonld, og) or expanded
+    if expanded:
+        for box in list(root.iter("main", "article")):
+            _unnest(box)
+        if main:
+            buttons = [b for b in root.iter("button") if accordion.opens(b)]
+    # A button unnested above (it held the page's <main>) is no longer one.
+    return [b for b in buttons if b.tag == "button"]
+
+
+def _unnest(box: Any) -> None:
     """libxml2 ignores a </button> while a <div> opened inside the button is still open
     (a menu button's unclosed icon box, as a whole publisher's sites write it): the rest
     of the page then nests in the button, which cleaning removes with all of it. A button
-    that holds a <main> or an <article> is such a one: made a <div>, its text stays.
-    (Found from the <main> and <article> up: from each button down, buttons nested in
-    one another would read the page once each.)"""
-    for box in list(root.iter("main", "article")):
-        for button in list(box.iterancestors("button")):
-            button.tag = "div"
+    that holds a <main> or an <article> (``box``) is such a one: made a <div>, its text
+    stays. (Found from the <main> and <article> up: from each button down, buttons
+    nested in one another would read the page once each.)"""
+    for button in list(box.iterancestors("button")):
+        button.tag = "div"
 
 
 # The <meta> properties clean() gathers: what the page says it is, and whether it says
@@ -344,130 +381,62 @@ def _unnest_buttons(root: Any) -> None:
 OG_PROPERTIES = frozenset(("og:type", "article:published_time"))
 
 
-def _expand_noscript(
-    root: Any, jsonld: list[str] | None = None, og: dict[str, str] | None = None
-) -> None:
-    """Parse <noscript> content that a parser kept as raw text (as HTML5 parsers with
-    scripting on do): some pages keep their whole text there. JSON-LD scripts' texts go
-    to `jsonld` when it is a list."""
-    tags = ("noscript", "script", "meta") if jsonld is not None else ("noscript",)
-    for el in root.iter(*tags):
-        if el.tag == "script":
-            # The type first: reading a script's text copies it into a str, and most
-            # scripts are code, often large.
-            if jsonld is not None and "ld+json" in (el.get("type") or ""):
-                source = el.text
-                if source:
-                    jsonld.append(source)
-            continue
-        if el.tag == "meta":
-            if og is not None:
-                prop = el.get("property") or el.get("name")
-                if prop in OG_PROPERTIES and prop not in og:
-                    og[prop] = el.get("content") or ""
-            continue
-        text = el.text
-        if len(el) or not text or "<" not in text:
-            continue
-        fragment = parse(b"<html><body>" + to_utf8(text) + b"</body></html>")
-        body = fragment.find("body") if fragment is not None else None
-        if body is None:
-            continue
-        el.text = body.text
-        for child in list(body):
-            el.append(child)
-
-
-_SENTENCE = re.compile(tuning.ACCORDION_SENTENCE)
-
-
-def _accordion_questions(root: Any) -> list[Any]:
-    """The buttons that open an answer, renamed out of JUNK_MAIN's way (to _QUESTION,
-    given a block's tag once hidden elements are gone): a frequently-asked-questions
-    accordion writes its questions as buttons, and was printed as its answers alone.
-    Only a button whose panel (its aria-controls, else what follows it) is shown and
-    holds prose: a menu's or a filter's buttons go as before, and a page without such
-    an accordion is untouched."""
-    buttons = _xpath("//button[@aria-controls]|//button[@aria-expanded]")(root)
-    if not buttons:
-        return []
-    from wf.extract.hidden import is_hidden
-
-    ids: dict[str, Any] | None = None
-    kept = []
-    # Each panel's text is measured whole: panels nested in one another (a hostile page's
-    # chain of buttons, each before a box holding the rest) would cost the page's text
-    # once per button. Past this many characters measured, the rest go as before.
-    budget = float(tuning.ACCORDION_READ_MAX)
-    for button in buttons:
-        if budget < 0:
-            break
-        words = len(" ".join(button.itertext()).split())
-        if not tuning.ACCORDION_WORDS <= words <= tuning.ACCORDION_WORDS_MAX:
-            continue
-        panel = None
-        target = (button.get("aria-controls") or "").strip()
-        if target:
-            if ids is None:
-                ids = {el.get("id"): el for el in _xpath("//*[@id]")(root)}
-            panel = ids.get(target)
-        if panel is None:
-            panel = _follower(button)
-        if panel is None or is_hidden(panel):
-            continue
-        whole = float(_xpath("string-length(normalize-space())")(panel))
-        budget -= whole
-        if not _prose(panel, whole):
-            continue
-        if button in panel.iterancestors():
-            continue
-        button.tag = _QUESTION
-        for name in ("aria-controls", "aria-expanded", "type"):
-            button.attrib.pop(name, None)
-        kept.append(button)
-    return kept
-
-
-# Not a tag of HTML: no rule reads it before clean() gives it its own.
-_QUESTION = "wf-question"
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary"))
-
-
-def _follower(button: Any) -> Any:
-    """The element after a button, or after the box it stands alone in (a heading)."""
-    after = button.getnext()
-    if after is not None:
-        return after
-    parent = button.getparent()
-    if parent is None or button.getprevious() is not None:
-        return None
-    return parent.getnext()
-
-
-def _prose(panel: Any, whole: float) -> bool:
-    """Whether a panel of ``whole`` characters holds prose (tuning.ACCORDION_PROSE)."""
-    length = _xpath("string-length(normalize-space())")
-    if whole < tuning.ACCORDION_PROSE:
+def _expand(el: Any, jsonld: list[str] | None, og: dict[str, str] | None) -> bool:
+    """A <script>'s JSON-LD to `jsonld`, a <meta>'s property in OG_PROPERTIES to `og`;
+    a <noscript>'s content that a parser kept as raw text (as HTML5 parsers with
+    scripting on do) parsed in place: some pages keep their whole text there. True when
+    a <noscript> was so expanded."""
+    if el.tag == "script":
+        # The type first: reading a script's text copies it into a str, and most
+        # scripts are code, often large.
+        if jsonld is not None and "ld+json" in (el.get("type") or ""):
+            source = el.text
+            if source:
+                jsonld.append(source)
         return False
-    linked = sum(float(length(a)) for a in panel.iter("a"))
-    own = whole - linked
-    if own < tuning.ACCORDION_PROSE or own < tuning.ACCORDION_PROSE_SHARE * whole:
+    if el.tag == "meta":
+        if og is not None:
+            prop = el.get("property") or el.get("name")
+            if prop in OG_PROPERTIES and prop not in og:
+                og[prop] = el.get("content") or ""
         return False
-    return _SENTENCE.search(" ".join(panel.itertext())) is not None
+    text = el.text
+    if len(el) or not text or "<" not in text:
+        return False
+    fragment = parse(b"<html><body>" + to_utf8(text) + b"</body></html>")
+    body = fragment.find("body") if fragment is not None else None
+    if body is None:
+        return False
+    el.text = body.text
+    for child in list(body):
+        el.append(child)
+    return True
 
 
 _SKIP_LINK = re.compile(tuning.SKIP_LINK)
 _FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
 
 
-def _drop_skip_links(root: Any) -> None:
+# The skip links' candidates, by their attributes: a predicate on the attribute costs
+# libxml2 a third less than the same predicate on every <a> (the same links, in page order).
+_SKIP_LINKS = "//a/@href[starts-with(., '#')]|//a/@class[contains(., 'focusable')]"
+
+
+def _drop_skip_links(hits: list[Any]) -> None:
     """Remove the skip links (tuning.SKIP_LINK): a keyboard's shortcuts past the menus,
-    shown to no reader, which a page read whole printed first."""
+    shown to no reader, which a page read whole printed first. ``hits``: what a search
+    of _SKIP_LINKS found, made before the hidden elements were dropped (a link dropped
+    with them is dropped again out of the page, where it changes nothing; its words are
+    read now, as the page holds it)."""
     limit = tuning.SKIP_LINK_MAX
-    # The links by their href attributes: a predicate on the attribute costs libxml2 a
-    # third less than the same predicate on every <a> (the same links, in page order).
-    for href in _xpath("//a/@href[starts-with(., '#')]")(root):
-        a = href.getparent()
+    focus = []
+    for hit in hits:
+        name = getattr(hit, "attrname", None)
+        if name == "class":
+            focus.append(hit)
+        if name != "href":
+            continue
+        a = hit.getparent()
         text = a.text
         if (not text or text.isspace()) and len(a):
             text = "".join(a.itertext())
@@ -475,7 +444,7 @@ def _drop_skip_links(root: Any) -> None:
             drop(a)
     # And the links a stylesheet shows only when a keyboard reaches them, whatever their
     # words ("Back to the carousel's controls"), their href a script's.
-    for cls in _xpath("//a/@class[contains(., 'focusable')]")(root):
+    for cls in focus:
         if _FOCUS_ONLY.search(cls.lower()):
             drop(cls.getparent())
 
@@ -484,9 +453,3 @@ def _xpath(expression: str) -> Any:
     from common.xpath import compiled
 
     return compiled(expression)
-
-
-def _drop_hidden(root: Any, uncounted: list[Any]) -> None:
-    from wf.extract.hidden import drop_all, hidden_elements
-
-    drop_all(hidden_elements(root, uncounted))

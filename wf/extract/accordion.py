@@ -1,0 +1,100 @@
+"""A frequently-asked-questions accordion's questions: buttons that open a shown answer
+of prose, kept as text where cleaning drops every other button (wf.extract.parse)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from common.xpath import compiled
+from wf.extract import tuning
+from wf.extract.hidden import is_hidden
+
+_SENTENCE = re.compile(tuning.ACCORDION_SENTENCE)
+
+
+def opens(button: Any) -> bool:
+    """Whether a <button> may open a panel: it names one (aria-controls) or says whether
+    it is open (aria-expanded)."""
+    return button.get("aria-controls") is not None or button.get("aria-expanded") is not None
+
+
+def questions(root: Any, buttons: list[Any]) -> list[Any]:
+    """The ``buttons`` (of ``root``: those with aria-controls or aria-expanded, in page
+    order) that open an answer, renamed out of parse.JUNK_MAIN's way (to _QUESTION,
+    given a block's tag by settle() once hidden elements are gone): a frequently-asked-
+    questions accordion writes its questions as buttons, and was printed as its answers
+    alone. Only a button whose panel (its aria-controls, else what follows it) is shown
+    and holds prose: a menu's or a filter's buttons go as before, and a page without
+    such an accordion is untouched."""
+    if not buttons:
+        return []
+    ids: dict[str, Any] | None = None
+    kept = []
+    # Each panel's text is measured whole: panels nested in one another (a hostile page's
+    # chain of buttons, each before a box holding the rest) would cost the page's text
+    # once per button. Past this many characters measured, the rest go as before.
+    budget = float(tuning.ACCORDION_READ_MAX)
+    for button in buttons:
+        if budget < 0:
+            break
+        words = len(" ".join(button.itertext()).split())
+        if not tuning.ACCORDION_WORDS <= words <= tuning.ACCORDION_WORDS_MAX:
+            continue
+        panel = None
+        target = (button.get("aria-controls") or "").strip()
+        if target:
+            if ids is None:
+                ids = {el.get("id"): el for el in compiled("//*[@id]")(root)}
+            panel = ids.get(target)
+        if panel is None:
+            panel = _follower(button)
+        if panel is None or is_hidden(panel):
+            continue
+        whole = float(compiled("string-length(normalize-space())")(panel))
+        budget -= whole
+        if not _prose(panel, whole):
+            continue
+        if button in panel.iterancestors():
+            continue
+        button.tag = _QUESTION
+        for name in ("aria-controls", "aria-expanded", "type"):
+            button.attrib.pop(name, None)
+        kept.append(button)
+    return kept
+
+
+# Not a tag of HTML: no rule reads it before settle() gives it its own.
+_QUESTION = "wf-question"
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary"))
+
+
+def _follower(button: Any) -> Any:
+    """The element after a button, or after the box it stands alone in (a heading)."""
+    after = button.getnext()
+    if after is not None:
+        return after
+    parent = button.getparent()
+    if parent is None or button.getprevious() is not None:
+        return None
+    return parent.getnext()
+
+
+def _prose(panel: Any, whole: float) -> bool:
+    """Whether a panel of ``whole`` characters holds prose (tuning.ACCORDION_PROSE)."""
+    length = compiled("string-length(normalize-space())")
+    if whole < tuning.ACCORDION_PROSE:
+        return False
+    linked = sum(float(length(a)) for a in panel.iter("a"))
+    own = whole - linked
+    if own < tuning.ACCORDION_PROSE or own < tuning.ACCORDION_PROSE_SHARE * whole:
+        return False
+    return _SENTENCE.search(" ".join(panel.itertext())) is not None
+
+
+def settle(kept: list[Any]) -> None:
+    """The questions kept read as text: a heading's button (the pattern's
+    <h3><button>) inline in its heading, any other a paragraph of its own."""
+    for question in kept:
+        parent = question.getparent()
+        question.tag = "span" if parent is not None and parent.tag in _HEADINGS else "p"
