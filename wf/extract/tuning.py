@@ -47,6 +47,8 @@ SCHEMA_KINDS = {
     "aboutpage": LANDING,
     "contactpage": LANDING,
 }
+# An ItemList of these alone (a landing page's testimonials as JSON-LD) declares no listing.
+REVIEW_TYPES = frozenset(("review", "criticreview", "userreview", "employerreview"))
 # og:type values -> kind (og:type "website" says nothing).
 OG_KINDS = {
     "article": ARTICLE,
