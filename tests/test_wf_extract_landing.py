@@ -3,7 +3,8 @@ own: Adobe Experience Manager's `cmp-` components are no consent manager, the si
 header and skip links go from a page read whole, a landing page's banners, calls to
 action, carousels and social proof are its sections, a declared landing page keeps its cards, a
 choice in the page's footer reads the page whole without that footer, and an accordion's
-questions are printed before their answers."""
+questions are printed before their answers, as are cards and tabs drawn as buttons that
+hold a paragraph of prose."""
 
 from __future__ import annotations
 
@@ -495,3 +496,55 @@ def test_a_landing_pages_social_proof_is_a_section_and_its_share_box_is_not():
     assert "Over 300 quays served" in text and "Twelve years on call" in text
     assert "reopened in a week" in text
     assert "Share on X" not in text and "Terms" not in text
+
+
+def test_a_card_or_tab_drawn_as_a_button_with_a_paragraph_of_prose_is_kept():
+    # A feature's tabs written as buttons, each its title over a sentence, and a quote
+    # (wf/extract/buttons.py keep_prose): cleaning dropped them with the page's controls.
+    # A control's button stays out, a paragraph in it or a sentence (a prose button holds
+    # both), and so does an accordion's toggle (aria-expanded: its panel decides) and a
+    # button hidden from screen readers.
+    tabs = "".join(
+        f"<button role='tab'><p>{title}</p><p>{line}, with a crew on call at any hour.</p></button>"
+        for title, line in _FEATURES[:3]
+    )
+    quote = (
+        "<button class='quote'><div><p>\u201cThe north pier reopened within a week of the "
+        "storm.\u201d</p><p>Ann Lee, harbour master</p></div></button>"
+    )
+    controls = (
+        "<button><p>Show more</p></button>"
+        "<button>Accept every cookie and go on to the rest of the harbour's pages.</button>"
+        "<button aria-expanded='false'><p>Open the pilots' timetable for the whole of the "
+        "coming week.</p></button>"
+        "<button aria-hidden='true'><p>Decoration repeating the heading for the eye.</p>"
+        "</button>"
+    )
+    html = page(
+        NAV + f"<main><h1>Quay services</h1><p>{PROSE}</p><div class='tabs'>{tabs}</div>"
+        f"{quote}{controls}</main>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/").text
+    assert PROSE in text
+    for title, line in _FEATURES[:3]:
+        assert title in text and f"{line}, with a crew on call at any hour." in text
+    assert "reopened within a week" in text and "Ann Lee" in text
+    assert "Show more" not in text and "timetable" not in text and "Decoration" not in text
+    assert "cookie" not in text
+
+
+def test_buttons_nested_in_a_prose_button_are_read_with_it_once():
+    # Only the outermost button is read (a hostile page's chain would cost its text once
+    # per button): the chain is kept as one box, and the buttons inside it go.
+    from lxml import etree
+
+    from wf.extract import buttons
+
+    chain = f"<button><div><p>{OTHER}</p>" * 50 + "</div></button>" * 50
+    root = etree.fromstring(page(f"<main>{chain}</main>"), etree.HTMLParser())
+    *_, deepest = root.iter("button")
+    assert len(list(deepest.iterancestors("button"))) == 49  # libxml2 nests them
+    buttons.keep_prose(root)
+    outer = root.find(".//main")[0]
+    assert outer.tag == "div"
+    assert [b.tag for b in outer.iter("button", "div")].count("button") == 49

@@ -311,18 +311,21 @@ def clean(
     pass over the tree."""
     from lxml import etree
 
+    from wf.extract import buttons
+
     _expand_noscript(root, jsonld, og)
     _unnest_buttons(root)
     junk = JUNK_MAIN if main else JUNK
-    questions = _accordion_questions(root) if main else []
+    questions: list[Any] = []
+    if main:
+        questions = buttons.accordion_questions(root)
+        buttons.keep_prose(root)
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     _drop_hidden(root, questions)
-    for question in questions:
-        # A heading's button (the pattern's <h3><button>) reads inline in its heading.
-        parent = question.getparent()
-        question.tag = "span" if parent is not None and parent.tag in _HEADINGS else "p"
+    if questions:
+        buttons.name_questions(questions)
     if main:
         _drop_skip_links(root)
 
@@ -376,84 +379,6 @@ def _expand_noscript(
         el.text = body.text
         for child in list(body):
             el.append(child)
-
-
-_SENTENCE = re.compile(tuning.ACCORDION_SENTENCE)
-
-
-def _accordion_questions(root: Any) -> list[Any]:
-    """The buttons that open an answer, renamed out of JUNK_MAIN's way (to _QUESTION,
-    given a block's tag once hidden elements are gone): a frequently-asked-questions
-    accordion writes its questions as buttons, and was printed as its answers alone.
-    Only a button whose panel (its aria-controls, else what follows it) is shown and
-    holds prose: a menu's or a filter's buttons go as before, and a page without such
-    an accordion is untouched."""
-    buttons = _xpath("//button[@aria-controls]|//button[@aria-expanded]")(root)
-    if not buttons:
-        return []
-    from wf.extract.hidden import is_hidden
-
-    ids: dict[str, Any] | None = None
-    kept = []
-    # Each panel's text is measured whole: panels nested in one another (a hostile page's
-    # chain of buttons, each before a box holding the rest) would cost the page's text
-    # once per button. Past this many characters measured, the rest go as before.
-    budget = float(tuning.ACCORDION_READ_MAX)
-    for button in buttons:
-        if budget < 0:
-            break
-        words = len(" ".join(button.itertext()).split())
-        if not tuning.ACCORDION_WORDS <= words <= tuning.ACCORDION_WORDS_MAX:
-            continue
-        panel = None
-        target = (button.get("aria-controls") or "").strip()
-        if target:
-            if ids is None:
-                ids = {el.get("id"): el for el in _xpath("//*[@id]")(root)}
-            panel = ids.get(target)
-        if panel is None:
-            panel = _follower(button)
-        if panel is None or is_hidden(panel):
-            continue
-        whole = float(_xpath("string-length(normalize-space())")(panel))
-        budget -= whole
-        if not _prose(panel, whole):
-            continue
-        if button in panel.iterancestors():
-            continue
-        button.tag = _QUESTION
-        for name in ("aria-controls", "aria-expanded", "type"):
-            button.attrib.pop(name, None)
-        kept.append(button)
-    return kept
-
-
-# Not a tag of HTML: no rule reads it before clean() gives it its own.
-_QUESTION = "wf-question"
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary"))
-
-
-def _follower(button: Any) -> Any:
-    """The element after a button, or after the box it stands alone in (a heading)."""
-    after = button.getnext()
-    if after is not None:
-        return after
-    parent = button.getparent()
-    if parent is None or button.getprevious() is not None:
-        return None
-    return parent.getnext()
-
-
-def _prose(panel: Any, whole: float) -> bool:
-    """Whether a panel of ``whole`` characters holds prose (tuning.ACCORDION_PROSE)."""
-    length = _xpath("string-length(normalize-space())")
-    if whole < tuning.ACCORDION_PROSE:
-        return False
-    linked = sum(float(length(a)) for a in panel.iter("a"))
-    own = whole - linked
-    if own < tuning.ACCORDION_PROSE or own < tuning.ACCORDION_PROSE_SHARE * whole:
-        return False
-    return _SENTENCE.search(" ".join(panel.itertext())) is not None
 
 
 _SKIP_LINK = re.compile(tuning.SKIP_LINK)
