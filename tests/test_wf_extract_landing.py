@@ -4,7 +4,7 @@ header and skip links go from a page read whole, a landing page's banners, calls
 action, carousels and social proof are its sections, a declared landing page keeps its cards, a
 choice in the page's footer reads the page whole without that footer, and an accordion's
 questions are printed before their answers, as are cards and tabs drawn as buttons that
-hold a paragraph of prose."""
+hold a paragraph of prose and a testimonial's caption."""
 
 from __future__ import annotations
 
@@ -548,3 +548,35 @@ def test_buttons_nested_in_a_prose_button_are_read_with_it_once():
     outer = root.find(".//main")[0]
     assert outer.tag == "div"
     assert [b.tag for b in outer.iter("button", "div")].count("button") == 49
+
+
+def test_a_quotations_caption_names_who_said_it_and_stays():
+    # A testimonial written as a figure: the quotation, then its caption naming the
+    # customer (names.attribution). A picture's caption is still boilerplate, and so is a
+    # caption that is a link to the customer's story (a declared service page keeps the
+    # links its article rule would cut).
+    said = (
+        "<figure><div><blockquote><p>The north pier reopened within a week.</p></blockquote>"
+        "</div><figcaption><span>Ann Lee</span> <span>Harbour master, Eastport</span>"
+        "</figcaption></figure>"
+    )
+    linked = (
+        "<figure><blockquote><p>Our berths have never been busier.</p></blockquote>"
+        "<figcaption><a href='/stories/west'>Read the full story</a> here</figcaption></figure>"
+    )
+    picture = "<figure><img src='/q.jpg' alt='The quay'><figcaption>The quay at dawn</figcaption></figure>"
+    service = '<script type="application/ld+json">{"@type": "Service"}</script>'
+    html = page(
+        NAV + f"<main><h1>Quay services</h1><p>{PROSE}</p>{said}<p>{OTHER}</p>{linked}"
+        f"{picture}</main>" + FOOTER,
+        service,
+    )
+    text = extract(html, url="https://quay.example/").text
+    assert PROSE in text and OTHER in text and "reopened within a week" in text
+    assert "Ann Lee" in text and "Harbour master, Eastport" in text
+    assert "Read the full story" not in text and "The quay at dawn" not in text
+    # Read no further than its bound: a long caption describes a picture.
+    long = said.replace("Harbour master, Eastport", "Harbour master. " * 20)
+    story = f"<p>{PROSE}</p><p>{OTHER}</p>" * 3
+    text = extract(page(NAV + f"<main><h1>Quay</h1>{story}{long}</main>")).text
+    assert OTHER in text and "Ann Lee" not in text
