@@ -337,6 +337,22 @@ def test_a_landing_page_declared_by_its_service():
     assert found.metadata is not None and found.metadata["type"] == "landing"
 
 
+def test_an_item_list_of_reviews_declares_no_listing():
+    # A service page's testimonials as JSON-LD: no listing of pages, the FAQPage decides.
+    reviews = [{"@type": "Review", "reviewBody": "Great tides."}, {"@type": "Review"}]
+    testimonials = {"@type": "ItemList", "itemListElement": reviews}
+    faq = {"@type": "FAQPage", "mainEntity": [{"@type": "Question", "name": "Why?"}]}
+    html = page(ld({"@graph": [faq, testimonials]}), "<article><p>" + PROSE + "</p></article>")
+    assert extract(html, url="https://tides.example/services").kind == "landing"
+    # Wrapped in ListItems too; a list of pages (or of reviews and pages) stays a listing.
+    wrapped = [{"@type": "ListItem", "item": r} for r in reviews]
+    html = page(ld({"@graph": [faq, {"@type": "ItemList", "itemListElement": wrapped}]}), "")
+    assert extract(html, url="https://tides.example/services").kind == "landing"
+    pages = [*wrapped, {"@type": "ListItem", "url": "https://tides.example/a"}]
+    html = page(ld({"@graph": [faq, {"@type": "ItemList", "itemListElement": pages}]}), "")
+    assert extract(html, url="https://tides.example/services").kind == "listing"
+
+
 def test_an_article_stays_an_article_and_keeps_its_declared_type():
     html = page(
         ld({"@type": "Recipe", "name": "Fish stew"}),

@@ -3,7 +3,8 @@ own: Adobe Experience Manager's `cmp-` components are no consent manager, the si
 header and skip links go from a page read whole, a landing page's banners, calls to
 action, carousels and social proof are its sections, a declared landing page keeps its cards, a
 choice in the page's footer reads the page whole without that footer, and an accordion's
-questions are printed before their answers."""
+questions are printed before their answers, as are cards and tabs drawn as buttons that
+hold a paragraph of prose and a testimonial's caption."""
 
 from __future__ import annotations
 
@@ -495,3 +496,87 @@ def test_a_landing_pages_social_proof_is_a_section_and_its_share_box_is_not():
     assert "Over 300 quays served" in text and "Twelve years on call" in text
     assert "reopened in a week" in text
     assert "Share on X" not in text and "Terms" not in text
+
+
+def test_a_card_or_tab_drawn_as_a_button_with_a_paragraph_of_prose_is_kept():
+    # A feature's tabs written as buttons, each its title over a sentence, and a quote
+    # (wf/extract/prose_buttons.py keep_prose): cleaning dropped them with the page's controls.
+    # A control's button stays out, a paragraph in it or a sentence (a prose button holds
+    # both), and so does an accordion's toggle (aria-expanded: its panel decides) and a
+    # button hidden from screen readers.
+    tabs = "".join(
+        f"<button role='tab'><p>{title}</p><p>{line}, with a crew on call at any hour.</p></button>"
+        for title, line in _FEATURES[:3]
+    )
+    quote = (
+        "<button class='quote'><div><p>\u201cThe north pier reopened within a week of the "
+        "storm.\u201d</p><p>Ann Lee, harbour master</p></div></button>"
+    )
+    controls = (
+        "<button><p>Show more</p></button>"
+        "<button>Accept every cookie and go on to the rest of the harbour's pages.</button>"
+        "<button aria-expanded='false'><p>Open the pilots' timetable for the whole of the "
+        "coming week.</p></button>"
+        "<button aria-hidden='true'><p>Decoration repeating the heading for the eye.</p>"
+        "</button>"
+    )
+    html = page(
+        NAV + f"<main><h1>Quay services</h1><p>{PROSE}</p><div class='tabs'>{tabs}</div>"
+        f"{quote}{controls}</main>" + FOOTER
+    )
+    text = extract(html, url="https://quay.example/").text
+    assert PROSE in text
+    for title, line in _FEATURES[:3]:
+        assert title in text and f"{line}, with a crew on call at any hour." in text
+    assert "reopened within a week" in text and "Ann Lee" in text
+    assert "Show more" not in text and "timetable" not in text and "Decoration" not in text
+    assert "cookie" not in text
+
+
+def test_buttons_nested_in_a_prose_button_are_read_with_it_once():
+    # Only the outermost button is read (a hostile page's chain would cost its text once
+    # per button): the chain is kept as one box, and the buttons inside it go.
+    from lxml import etree
+
+    from wf.extract import prose_buttons
+
+    chain = f"<button><div><p>{OTHER}</p>" * 50 + "</div></button>" * 50
+    root = etree.fromstring(page(f"<main>{chain}</main>"), etree.HTMLParser())
+    *_, deepest = root.iter("button")
+    assert len(list(deepest.iterancestors("button"))) == 49  # libxml2 nests them
+    prose_buttons.keep_prose(root)
+    outer = root.find(".//main")[0]
+    assert outer.tag == "div"
+    assert [b.tag for b in outer.iter("button", "div")].count("button") == 49
+
+
+def test_a_quotations_caption_names_who_said_it_and_stays():
+    # A testimonial written as a figure: the quotation, then its caption naming the
+    # customer (names.attribution). A picture's caption is still boilerplate, and so is a
+    # caption that is a link to the customer's story (a declared service page keeps the
+    # links its article rule would cut).
+    said = (
+        "<figure><div><blockquote><p>The north pier reopened within a week.</p></blockquote>"
+        "</div><figcaption><span>Ann Lee</span> <span>Harbour master, Eastport</span>"
+        "</figcaption></figure>"
+    )
+    linked = (
+        "<figure><blockquote><p>Our berths have never been busier.</p></blockquote>"
+        "<figcaption><a href='/stories/west'>Read the full story</a> here</figcaption></figure>"
+    )
+    picture = "<figure><img src='/q.jpg' alt='The quay'><figcaption>The quay at dawn</figcaption></figure>"
+    service = '<script type="application/ld+json">{"@type": "Service"}</script>'
+    html = page(
+        NAV + f"<main><h1>Quay services</h1><p>{PROSE}</p>{said}<p>{OTHER}</p>{linked}"
+        f"{picture}</main>" + FOOTER,
+        service,
+    )
+    text = extract(html, url="https://quay.example/").text
+    assert PROSE in text and OTHER in text and "reopened within a week" in text
+    assert "Ann Lee" in text and "Harbour master, Eastport" in text
+    assert "Read the full story" not in text and "The quay at dawn" not in text
+    # Read no further than its bound: a long caption describes a picture.
+    long = said.replace("Harbour master, Eastport", "Harbour master. " * 20)
+    story = f"<p>{PROSE}</p><p>{OTHER}</p>" * 3
+    text = extract(page(NAV + f"<main><h1>Quay</h1>{story}{long}</main>")).text
+    assert OTHER in text and "Ann Lee" not in text

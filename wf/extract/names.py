@@ -244,10 +244,32 @@ def negative_words(words: str) -> bool:
     return _negative_kind(words) != 0
 
 
+def attribution(caption: Any) -> bool:
+    """Whether a <figcaption> names who said the quotation its figure frames (a
+    customer's name and title under a testimonial): the figure's last child, after a
+    <blockquote> or a box holding one, of tuning.ATTRIBUTION_MAX characters at most (read
+    no further) and not mostly links ("Read the full story")."""
+    figure = caption.getparent()
+    if figure is None or figure.tag != "figure" or caption.getnext() is not None:
+        return False
+    quote = caption.getprevious()
+    if quote is None or (quote.tag != "blockquote" and quote.find("blockquote") is None):
+        return False
+    size = 0
+    for part in caption.itertext():
+        size += len(part.strip())
+        if size > tuning.ATTRIBUTION_MAX:
+            return False
+    linked = sum(len(part.strip()) for a in caption.iter("a") for part in a.itertext())
+    return linked * 2 < size
+
+
 def negative_block(el: Any, tag: str) -> bool:
     """A boilerplate block by its tag or its class and id names."""
     if tag in STRUCTURAL_NEGATIVE:
         # A figure around a table, a code listing or a quotation frames content.
+        if tag == "figcaption":
+            return not attribution(el)
         return tag != "figure" or next(el.iter(*_FRAMED), None) is None
     if tag in NEVER_NEGATIVE:
         return False

@@ -311,12 +311,14 @@ def clean(
     pass over the tree."""
     from lxml import etree
 
-    from wf.extract import accordion
+    from wf.extract import accordion, prose_buttons
     from wf.extract.hidden import HIDDEN_XPATH, drop_all, hidden_elements
 
     buttons = _gather(root, jsonld, og, main)
     junk = JUNK_MAIN if main else JUNK
     questions = accordion.questions(root, buttons) if main else []
+    if main:
+        prose_buttons.keep_prose(root)
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # One search for the hidden elements and the skip links' candidates: libxml2 walks
     # a union's branches for less than a search each (a pass over the tree apiece).

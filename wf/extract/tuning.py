@@ -47,6 +47,8 @@ SCHEMA_KINDS = {
     "aboutpage": LANDING,
     "contactpage": LANDING,
 }
+# An ItemList of these alone (a landing page's testimonials as JSON-LD) declares no listing.
+REVIEW_TYPES = frozenset(("review", "criticreview", "userreview", "employerreview"))
 # og:type values -> kind (og:type "website" says nothing).
 OG_KINDS = {
     "article": ARTICLE,
@@ -462,7 +464,10 @@ CODE_LABELS = frozenset((
 ))
 # fmt: on
 
-# Accordion questions (wf.extract.parse): a button that opens a panel (aria-expanded or
+# A figure's caption after its quotation, of this many characters at most, names who said
+# it (names.attribution): no boilerplate, unlike a picture's caption.
+ATTRIBUTION_MAX = 300
+# Accordion questions (wf.extract.accordion): a button that opens a panel (aria-expanded or
 # aria-controls) is kept as a line of its own when it reads as a question or a title
 # (ACCORDION_WORDS words at least, a section's title as "Pricing details"; one word is a
 # control's more often: "Menu", "Share"; no more than ACCORDION_WORDS_MAX) and the panel

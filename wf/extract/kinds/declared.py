@@ -164,6 +164,20 @@ def by_path(url: str | None, root: Any = None) -> str | None:
     return None
 
 
+def _reviews(obj: dict[str, Any]) -> bool:
+    """Whether an ItemList lists reviews alone (each its item, or a ListItem's): a landing
+    page's testimonials, which list no pages as a listing's items do."""
+    items = obj.get("itemListElement")
+    if not isinstance(items, list) or not items:
+        return False
+    for item in items[:50]:
+        if isinstance(item, dict) and isinstance(item.get("item"), dict):
+            item = item["item"]
+        if not isinstance(item, dict) or not tuning.REVIEW_TYPES & set(_types(item.get("@type"))):
+            return False
+    return True
+
+
 def _read_script(source: str, declared: Declared) -> None:
     """One JSON-LD script's types (and Product) into `declared`."""
     if not source or len(source) > tuning.JSONLD_MAX:
@@ -179,6 +193,8 @@ def _read_script(source: str, declared: Declared) -> None:
             if t == "webpage":
                 declared.webpage = True
             kind = tuning.SCHEMA_KINDS.get(t)
+            if kind == tuning.LISTING and _reviews(obj):
+                continue  # testimonials: the page's kind is what else it declares
             if kind:
                 declared.kinds.append((kind, f"JSON-LD {t}"))
             if kind == tuning.PRODUCT:
