@@ -7,9 +7,10 @@ class (numbering tokens left out), tuning.SIBLINGS_MIN_THREAD of them or more ho
 prose (grouped by tag and first class word: an accepted answer adds words to its
 class). Their box is the content; it grows to the ancestors that add prose with few links
 (the question above a box of answers). On a page declared a thread whose posts are no
-two of one shape, a lone answer below its question will do (_lone_answer). Inside it, a box named as boilerplate is dropped
-only when it holds no prose of its own (votes, share and follow buttons, "log in to
-reply"): platforms name every post `comment`, which the article rule reads as boilerplate.
+two of one shape, a lone answer below its question will do (_lone_answer). Inside it, a
+box named as boilerplate is dropped only when it holds no prose of its own (votes, share
+and follow buttons, "log in to reply"): platforms name every post `comment`, which the
+article rule reads as boilerplate.
 So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS):
 posts.py prunes as the content is written.
 Each post of the group starts with a line of its author and date (byline.py). A quote
