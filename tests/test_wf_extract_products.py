@@ -55,6 +55,15 @@ PROSE = (
 )
 
 
+def _parts(count: int) -> str:
+    """The product's sections, each a titled paragraph in a box no name marks."""
+    return "".join(
+        f"<div class='block'><h2>Part {n}</h2><p>{PROSE[3:-4]} The tide's hand turns "
+        f"once in twelve hours and twenty-five minutes ({n}).</p></div>"
+        for n in range(count)
+    )
+
+
 def test_a_declared_availability_is_printed_in_words():
     offer = {"price": "89.00", "priceCurrency": "USD", "availability": "https://schema.org/InStock"}
     text = extract(shop_page(offer, f"<p>{DESCRIPTION}</p>{PROSE}")).text
@@ -260,11 +269,7 @@ def test_a_thin_region_widens_to_the_box_that_holds_the_product_not_the_page():
     # The region of the declared description is a short box (the colours' links beside
     # it stop its growth); the product's sections stand beside it in the shop's main box,
     # and strips that no name marks run above and below that box.
-    sections = "".join(
-        f"<div class='block'><h2>Part {n}</h2><p>{PROSE[3:-4]} The tide's hand turns "
-        f"once in twelve hours and twenty-five minutes ({n}).</p></div>"
-        for n in range(3)
-    )
+    sections = _parts(3)
     strip = (
         "<div class='strip'><p>Our harbour shop opens at nine every day but Sunday, and "
         "the workshop can be visited on the first Saturday of each month.</p></div>"
@@ -374,11 +379,7 @@ def test_a_product_s_purchase_form_is_left_out():
 def test_a_page_wrapped_whole_in_a_form_is_no_purchase_form():
     # ASP.NET writes every page inside one <form>: the product's sections are in it,
     # beside a short region that the page is widened from.
-    sections = "".join(
-        f"<div class='block'><h2>Part {n}</h2><p>{PROSE[3:-4]} The tide's hand turns "
-        f"once in twelve hours and twenty-five minutes ({n}).</p></div>"
-        for n in range(8)
-    )
+    sections = _parts(8)
     colours = "".join(f"<li><a href='/c/{n}'>Tide clock in colour {n}</a></li>" for n in range(20))
     body = (
         f"<form action='/page.aspx'><div class='summary'><p>{DESCRIPTION}</p></div>"
