@@ -316,9 +316,9 @@ def clean(
 
     buttons = _gather(root, jsonld, og, main)
     junk = JUNK_MAIN if main else JUNK
-    questions = accordion.questions(root, buttons) if main else []
-    if main:
-        prose_buttons.keep_prose(root)
+    questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
+    # After the accordion, which renamed its questions: those are no cards.
+    prose_buttons.keep_prose([b for b in buttons if b.tag == "button"])
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # One search for the hidden elements and the skip links' candidates: libxml2 walks
     # a union's branches for less than a search each (a pass over the tree apiece).
@@ -336,12 +336,11 @@ def _gather(
 ) -> list[Any]:
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
     the rest of it): <noscript> expanded, JSON-LD and <meta> gathered (_expand),
-    buttons around a <main> or <article> unnested (_unnest); with ``main``, the buttons
-    that may open an accordion's panel (accordion.questions), in page order. What an
+    buttons around a <main> or <article> unnested (_unnest); with ``main``, the page's
+    buttons, in page order, for the accordion (accordion.questions) and the cards drawn
+    as buttons (prose_buttons.keep_prose). What an
     expanded <noscript> holds is not in this walk: such a rare page is walked again for
     its boxes and buttons."""
-    from wf.extract import accordion
-
     tags = ["noscript", "main", "article"]
     if jsonld is not None:
         tags += ("script", "meta")
@@ -352,8 +351,7 @@ def _gather(
     for el in root.iter(*tags):
         tag = el.tag
         if tag == "button":
-            if accordion.opens(el):
-                buttons.append(el)
+            buttons.append(el)
         elif tag == "main" or tag == "article":
             _unnest(el)
         else:
@@ -362,7 +360,7 @@ def _gather(
         for box in list(root.iter("main", "article")):
             _unnest(box)
         if main:
-            buttons = [b for b in root.iter("button") if accordion.opens(b)]
+            buttons = list(root.iter("button"))
     # A button unnested above (it held the page's <main>) is no longer one.
     return [b for b in buttons if b.tag == "button"]
 
