@@ -35,9 +35,13 @@ _SENTENCE_END = re.compile(r"[.!?][\"\u201d\u2019)]*$")
 def _sentence(text: str) -> str | None:
     """A heading's text without its marks when it is a sentence of prose
     (tuning.HEADING_PROSE_WORDS words or more, and a full stop, a question or an
-    exclamation mark at its end), else None."""
+    exclamation mark at its end) or longer than any title (tuning.HEADING_PROSE_LONG
+    words or more), else None."""
     body = text.lstrip("#").strip()
-    if len(body.split()) >= tuning.HEADING_PROSE_WORDS and _SENTENCE_END.search(body):
+    words = len(body.split())
+    if words >= tuning.HEADING_PROSE_LONG:
+        return body  # no title runs so long, however it ends (cut short by "...")
+    if words >= tuning.HEADING_PROSE_WORDS and _SENTENCE_END.search(body):
         return body
     return None
 

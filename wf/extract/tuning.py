@@ -484,3 +484,4 @@ ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
 # Words a heading left with nothing under it holds at least, ending as a sentence does,
 # to be kept as a paragraph (wf/extract/sections.py): prose in a heading's type.
 HEADING_PROSE_WORDS = 8
+HEADING_PROSE_LONG = 20  # words: prose however it ends
