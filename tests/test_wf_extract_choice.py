@@ -1333,6 +1333,21 @@ def test_a_page_of_headings_over_pictures_prints_its_headings():
     assert extract_text(html) == "## Test case one\n\n## Test case two"
 
 
+def test_a_heading_too_long_for_a_title_with_nothing_under_it_is_a_paragraph():
+    # A services page sets each offer's text in an <h6> under its <h2>, the text cut
+    # short with no full stop: no title runs to twenty words, so it is prose, kept.
+    offers = (
+        "<section><h2>Survey boats</h2><h6>Our survey boats carry two volunteers and a "
+        "counter each, and leave the harbour at low tide on the first Saturday of every "
+        "month to walk</h6></section><section><h2>Counts</h2><h6>Counts are added up at "
+        "the harbour</h6></section>"
+    )
+    text = extract_text(_page(f"<article>{ARTICLE_EN}{offers}</article>"))
+    assert "## Survey boats\n\nOur survey boats carry two volunteers" in text
+    assert "the harbour at low tide on the first Saturday of every month to walk" in text
+    assert "Counts are added up" not in text  # six words, no sentence's end: a heading
+
+
 def test_a_section_wrapped_in_a_named_anchor_is_no_link_list():
     # A page wrapped its last sections in an anchor with no address (<a id="...">, a
     # target for old links): counted as link text, they were dropped as lists of links.

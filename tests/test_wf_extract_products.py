@@ -412,3 +412,23 @@ def test_a_form_that_holds_the_product_s_heading_stays():
     found = extract(html, url="https://shop.example/p/socks")
     assert found.kind == "product"
     assert "everyday shoes" in found.text
+
+
+def test_a_feature_s_sentence_set_as_a_small_heading_is_printed_as_its_paragraph():
+    # Page builders set a feature's text in an <h6> under the feature's <h2> title: a
+    # heading followed by one of its level or above, so dropped as a heading with nothing
+    # under it, and the product's features lost their text.
+    features = (
+        "<section><h2>Tide at a glance</h2><h6><span>One hand sweeps the dial twice a "
+        "lunar day, so high water is always where the hand points.</span></h6></section>"
+        "<section><h2>Kept true</h2><h6>The quartz movement loses under a minute a year, "
+        "reset in a turn of the crown.</h6></section>"
+        "<section><h2>Short title</h2><h6>Only a label</h6></section>"
+    )
+    text = extract(
+        shop_page({"@type": "Offer", "price": "89.00"}, f"<p>{DESCRIPTION}</p>{features}"),
+        url="https://shop.example/p/clock",
+    ).text
+    assert "## Tide at a glance\n\nOne hand sweeps the dial twice a lunar day" in text
+    assert "\n\nThe quartz movement loses under a minute a year" in text
+    assert "Only a label" not in text  # a short heading with nothing under it still goes

@@ -1,11 +1,15 @@
 """The sections of a page as written: the headings left with nothing under them once
 boilerplate was cut go (a "See also" over a pruned list of links), but not a run of
 titles that are links, each heading a card of its own (a manual's index of the pages
-under it: "Social login", then Apple, GitHub, Google, each a linked card)."""
+under it: "Social login", then Apple, GitHub, Google, each a linked card), nor a
+sentence of prose set in a heading's type, which stays as a paragraph."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from wf.extract import tuning
 
 # A written block: (separator before it, text, plain paragraph, links seen so far).
 Block = tuple[str, str, bool, int]
@@ -25,6 +29,23 @@ def in_link(heading: Any) -> bool:
     return False
 
 
+_SENTENCE_END = re.compile(r"[.!?][\"\u201d\u2019)]*$")
+
+
+def _sentence(text: str) -> str | None:
+    """A heading's text without its marks when it is a sentence of prose
+    (tuning.HEADING_PROSE_WORDS words or more, and a full stop, a question or an
+    exclamation mark at its end) or longer than any title (tuning.HEADING_PROSE_LONG
+    words or more), else None."""
+    body = text.lstrip("#").strip()
+    words = len(body.split())
+    if words >= tuning.HEADING_PROSE_LONG:
+        return body  # no title runs so long, however it ends (cut short by "...")
+    if words >= tuning.HEADING_PROSE_WORDS and _SENTENCE_END.search(body):
+        return body
+    return None
+
+
 def _card_title(i: int, levels: list[int], linked: set[int]) -> bool:
     """Whether a heading is a linked title beside another of its level: one of a run of
     cards, whose link is their content (a lone one, a picture's number, is not)."""
@@ -40,7 +61,8 @@ def drop_empty(
 ) -> tuple[list[Block], list[int]]:
     """The blocks without the headings left with nothing under them: a heading followed
     by one of its level or above, with no link seen since the block before it, unless it
-    is one of a run of linked titles (`linked`: the indices of headings inside a link)."""
+    is one of a run of linked titles (`linked`: the indices of headings inside a link).
+    Such a heading that is a sentence of prose stays, as a paragraph."""
     keep_out: list[Block] = []
     keep_levels: list[int] = []
     for i, block in enumerate(out):
@@ -50,7 +72,12 @@ def drop_empty(
             seen_before = out[i - 1][3] if i else 0
             empty = following and following <= level and block[3] == seen_before
             if empty and not _card_title(i, levels, linked):
-                continue
+                # A sentence set in a heading's type (page builders write a feature's
+                # text as an <h6> under its <h2> title) is that section's paragraph.
+                prose = _sentence(block[1])
+                if prose is None:
+                    continue
+                block, level = (block[0], prose, True, block[3]), 0
         keep_out.append(block)
         keep_levels.append(level)
     if keep_out and keep_out[0][0]:

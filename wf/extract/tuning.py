@@ -480,3 +480,8 @@ ACCORDION_PROSE = 80
 ACCORDION_PROSE_SHARE = 0.5
 ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
 ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
+
+# Words a heading left with nothing under it holds at least, ending as a sentence does,
+# to be kept as a paragraph (wf/extract/sections.py): prose in a heading's type.
+HEADING_PROSE_WORDS = 8
+HEADING_PROSE_LONG = 20  # words: prose however it ends
