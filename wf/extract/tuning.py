@@ -480,3 +480,6 @@ ACCORDION_PROSE = 80
 ACCORDION_PROSE_SHARE = 0.5
 ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
 ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
+# An element hidden from screen readers (aria-hidden) is shown to the eye when the nearest
+# box of this many around it that has an aria-label speaks its words (wf/extract/hidden.py).
+SPOKEN_LEVELS = 3
