@@ -429,3 +429,27 @@ def test_the_marker_of_an_item_that_ranks_itself():
     assert ranks.marker("3. ", "3) Kettle") == "- " and ranks.marker("10. ", "#10") == "- "
     assert ranks.marker("3. ", "#31 Kettle") == "3. "  # another number
     assert ranks.marker("3. ", "3 eggs") == "3. " and ranks.marker("- ", "#3 Kettle") == "- "
+
+
+def test_a_cards_rating_hidden_from_screen_readers_but_spoken_by_its_label_is_printed():
+    # Each card's rating is a link labelled for screen readers; the stars' words and the
+    # count inside it are hidden from them (aria-hidden), and shown to the eye: printed.
+    # A hidden box whose words no label speaks (a carousel's other slide) stays out.
+    cards = "".join(
+        f"<li class='card'><a href='/b/{n}'>Tide tables volume {n}</a>"
+        f"<a href='/r/{n}' aria-label='4.{n} out of 5 stars, {n}1,20{n} ratings'>"
+        f"<i aria-hidden='true'><span>4.{n} out of 5 stars</span></i> "
+        f"<span aria-hidden='true'>{n}1,20{n}</span></a>"
+        f"<span class='price'>${n}.99 paperback</span></li>"
+        for n in range(1, 9)
+    )
+    html = page(
+        f"<main><h1>Best sellers in books</h1><ol class='grid'>{cards}</ol>"
+        "<div aria-label='Featured books'><p aria-hidden='true'>A slide no label speaks "
+        "of, hidden from every reader of the page.</p></div></main>"
+    )
+    text = extract(html, url="https://books.example/best-sellers").text
+    for n in range(1, 9):
+        assert f"Tide tables volume {n}" in text
+        assert f"4.{n} out of 5 stars {n}1,20{n}" in " ".join(text.split())
+    assert "A slide no label speaks" not in text

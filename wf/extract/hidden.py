@@ -1,6 +1,7 @@
 """Which elements of a parsed page no reader sees: hidden by attribute, by style or as a
-closed dialog, less the tab panels a reader opens with a click (wf.extract.parse drops
-the rest when it cleans a tree)."""
+closed dialog, less the tab panels a reader opens with a click and the text hidden from
+screen readers alone, whose label speaks it (wf.extract.parse drops the rest when it
+cleans a tree)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from itertools import islice
 from typing import Any
 
 from common.xpath import compiled, text_length
+from wf.extract import tuning
 
 HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
 # The attributes HIDDEN_XPATH finds: a caller's search may hold others of its own.
@@ -130,10 +132,37 @@ def is_hidden(el: Any) -> bool:
         return True
     if el.tag == "dialog" and get("open") is None:
         return True
-    if (get("aria-hidden") or "").strip().lower() == "true":
+    # Hidden from screen readers, unless the box around it speaks the same words in its
+    # aria-label: the label is for screen readers, the hidden text for the eye (a
+    # rating's "4.4 out of 5 stars" and its count under a link labelled "4.4 out of 5
+    # stars, 272,574 ratings", a price beside its label).
+    if (get("aria-hidden") or "").strip().lower() == "true" and not _spoken(el):
         return True
     style = get("style")
     return bool(style and _hides(style))
+
+
+# Text pieces of a hidden element read to compare with a label: a label is a line, and a
+# hidden box of many pieces is no label's text.
+_SPOKEN_TEXTS = 16
+
+
+def _spoken(el: Any) -> bool:
+    """Whether an element's text is shown to the eye and spoken by the aria-label of the
+    nearest labelled box of tuning.SPOKEN_LEVELS around it: the label holds its words."""
+    pieces = list(islice(el.itertext(), _SPOKEN_TEXTS + 1))
+    words = " ".join("".join(pieces).split()).lower()
+    if not words or len(pieces) > _SPOKEN_TEXTS:
+        return False
+    up = el.getparent()
+    for _ in range(tuning.SPOKEN_LEVELS):
+        if up is None:
+            return False
+        label = up.get("aria-label")
+        if label:
+            return words in " ".join(label.split()).lower()
+        up = up.getparent()
+    return False
 
 
 def _hides(style: str) -> bool:

@@ -485,3 +485,7 @@ ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
 # to be kept as a paragraph (wf/extract/sections.py): prose in a heading's type.
 HEADING_PROSE_WORDS = 8
 HEADING_PROSE_LONG = 20  # words: prose however it ends
+
+# An element hidden from screen readers (aria-hidden) is shown to the eye when the nearest
+# box of this many around it that has an aria-label speaks its words (wf/extract/hidden.py).
+SPOKEN_LEVELS = 3
