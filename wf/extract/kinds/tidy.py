@@ -2,8 +2,8 @@
 after the last post (the reply form) and the boxes between posts that are no posts and
 hold no prose (a topic's statistics, its top posters, an advertisement), quotes that
 repeat the posts above (tuning.QUOTE_SEEN), the counts the posts' microdata names
-(tuning.POST_COUNT), a heading that says again what one above it said, and notes of
-edits written inline in a post's body."""
+(tuning.POST_COUNT), a heading that says again what one above it said, the topic's name
+the page's title gives, and notes of edits written inline in a post's body."""
 
 from __future__ import annotations
 
@@ -257,6 +257,30 @@ def drop_titles(box: Any) -> None:
             drop(el)
         elif line:
             seen.add(line)
+
+
+# Where a page's <title> joins the topic's name to the board's and the site's ("Topic -
+# Board - Site", "Site • View topic - Topic", NodeBB's "Topic @ Site"): a separator
+# between spaces.
+_TITLE_PARTS = re.compile(r"\s[-|•·»:/@–—]+\s")
+
+
+def drop_topic(box: Any, title: str | None) -> bool:
+    """The thread's first heading goes when it is the topic's name, which the page's
+    <title> (the page's title in the metadata) gives whole or as one of its parts: boards
+    that print it in the posts' box (phpBB, NodeBB) wrote a line that those that print
+    it above (Discourse, XenForo) do not. Whether it went."""
+    from wf.extract.parse import drop
+
+    if not title:
+        return False
+    first = next(iter(box.xpath(_HEADINGS)[:1]), None)  # found in C
+    line = "" if first is None else _line(first).casefold()
+    whole = " ".join(title.split()).casefold()
+    if not line or (line != whole and line not in _TITLE_PARTS.split(whole)):
+        return False
+    drop(first)
+    return True
 
 
 _COUNT = re.compile(tuning.POST_COUNT, re.IGNORECASE)
