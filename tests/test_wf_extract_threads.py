@@ -160,6 +160,32 @@ def test_a_quote_that_repeats_a_post_above_goes_and_one_of_new_words_stays():
     assert "The open ones, but at night" in text
 
 
+def test_the_attribution_around_a_quote_that_went_goes_with_it():
+    # FluxBB's and phpBB's quote: a box of the quoted's name, then the <blockquote>.
+    question = "Where are the tide tables kept these days? " + PROSE
+    repeat = (
+        f"<div class='quotebox'><cite>ann wrote:</cite><blockquote>{question}</blockquote></div>"
+    )
+    elsewhere = (
+        "<div class='quotebox'><cite>The harbour office wrote:</cite><blockquote>Tables are "
+        "printed each Monday and left at the ferry terminal.</blockquote></div>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<div class='block-body'>"
+        + _reply(1, "ann", question)
+        + _reply(2, "ben", "In the pilots' office, by the quay. " + PROSE, repeat)
+        + _reply(3, "cy", "Or by the ferry, as they say. " + PROSE, elsewhere)
+        + _reply(4, "dan", "Thanks, both of you. " + PROSE)
+        + "</div>",
+    )
+    text = extract(html, url="https://forum.example/t/12").text
+    assert text.count("Where are the tide tables kept these days?") == 1
+    assert "ann wrote:" not in text
+    assert "The harbour office wrote:" in text and "Tables are printed each Monday" in text
+
+
 def _message(n: int, author: str, words: str) -> str:
     # A post as boards print it: the author's card (rank, join date, counts) beside the
     # body, its date a link to itself.

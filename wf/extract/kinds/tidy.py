@@ -236,10 +236,38 @@ def drop_repeats(posts: list[BlockRecord]) -> int:
             runs = _runs(_own_text(quote, nested))
             if runs and len(runs & seen) >= tuning.QUOTE_SEEN * len(runs):
                 dropped.append(quote)
+        dropped += _attributions(quotes, dropped, nested)
         for quote in dropped:
             drop(quote)
         gone += len(dropped)
     return gone
+
+
+def _attributions(quotes: list[Any], dropped: list[Any], nested: set[Any]) -> list[Any]:
+    """The boxes around quotes that all went whose own words are only an attribution,
+    too few to be a quote and ending in a colon (phpBB's and FluxBB's "ann wrote:" over
+    its <blockquote>): it goes with its quote, not left as a line of its own. A reply of
+    a few words around a quote (a board that writes every post's body as a
+    <blockquote>) ends otherwise and stays."""
+    gone = set(dropped)
+    above = {q: set(q.iterancestors()) for q in quotes}  # quotes are few (QUOTES_MAX)
+    own = {q: _own_text(q, nested) for q in quotes}
+
+    def went(q: Any) -> bool:
+        return q in gone or not gone.isdisjoint(above[q])
+
+    def bare(q: Any) -> bool:  # an attribution's own box ("quote:") is no quote
+        return not _runs(own[q])
+
+    return [
+        box
+        for box in quotes
+        if not went(box)
+        and bare(box)
+        and own[box].strip().endswith(":")
+        and any(went(q) for q in quotes if box in above[q])
+        and all(went(q) or bare(q) for q in quotes if box in above[q])
+    ]
 
 
 _HEADINGS = ".//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"
