@@ -256,6 +256,21 @@ def test_a_quote_drawn_with_divs_inside_a_body_drawn_as_a_quote():
     assert "Thanks, both of you: I found them" in text
 
 
+def test_posts_drawn_as_an_ordered_list_s_items_are_not_numbered():
+    words = ("Where are the tide tables kept?", "In the pilots' office.", "Also online.")
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<ol id='posts'>"
+        + "".join(_vb(n, f"user{n}", f"{w} {PROSE}") for n, w in enumerate(words, 1))
+        + "</ol>",
+    )
+    lines = extract(html, url="https://board.example/showthread.php?t=5").text.split("\n")
+    for n in range(1, 4):
+        line = next(line for line in lines if f"user{n}, 03-0{n}-2024, 10:0{n} AM" in line)
+        assert not line.startswith(f"{n}.")
+
+
 def test_a_post_s_note_of_its_edits_goes_and_words_that_start_alike_stay():
     notes = (
         "Last edited by user1 on Mar 2, 2024, edited 2 times in total.",

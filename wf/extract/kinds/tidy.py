@@ -3,7 +3,8 @@ after the last post (the reply form) and the boxes between posts that are no pos
 hold no prose (a topic's statistics, its top posters, an advertisement), quotes that
 repeat the posts above (tuning.QUOTE_SEEN), the counts the posts' microdata names
 (tuning.POST_COUNT), a heading that says again what one above it said, the topic's name
-the page's title gives, and notes of edits written inline in a post's body."""
+the page's title gives, notes of edits written inline in a post's body, and the numbers
+of posts drawn as an ordered list's items."""
 
 from __future__ import annotations
 
@@ -268,6 +269,14 @@ def _attributions(quotes: list[Any], dropped: list[Any], nested: set[Any]) -> li
         and any(went(q) for q in quotes if box in above[q])
         and all(went(q) or bare(q) for q in quotes if box in above[q])
     ]
+
+
+def unnumber(box: Any) -> None:
+    """Posts drawn as the items of an ordered list (vBulletin's <ol id="posts">) are
+    written as a list's items without its numbers: the number a list gives a post is
+    the page's count, not the thread's words."""
+    if box.tag == "ol":
+        box.tag = "ul"
 
 
 _HEADINGS = ".//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"
