@@ -68,10 +68,10 @@ def test_a_q_and_a_post_names_its_declared_author_and_their_own_date_and_no_coun
     )
     text = extract(html, url="https://qa.example/q/3").text
     lines = [line for line in text.split("\n") if line]
-    assert lines[0] == "ann, asked Mar 1, 2024 at 10:00"
+    assert lines[0] == "ann, Mar 1, 2024 at 10:00"
     assert lines[1].startswith("Where are the tide tables kept?")
-    assert lines[lines.index("ben, answered Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
-    assert "cy, answered Mar 3, 2024 at 8:00" in lines
+    assert lines[lines.index("ben, Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
+    assert "cy, Mar 3, 2024 at 8:00" in lines
     # The name's counts and badges, the votes and the hidden comment counts are gone.
     for gone in ("1,234", "silver badges", "71", "64", "33", "87", "19", "47"):
         assert re.search(rf"\b{gone}\b", text) is None, gone
@@ -412,6 +412,6 @@ def test_a_question_and_its_one_answer_are_a_thread():
     found = extract(html, url="https://qa.example/q/4")
     lines = [line for line in found.text.split("\n") if line]
     assert found.kind == "thread"
-    assert lines[0] == "ann, asked Mar 1, 2024 at 10:00"
-    assert lines[lines.index("ben, answered Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
+    assert lines[0] == "ann, Mar 1, 2024 at 10:00"
+    assert lines[lines.index("ben, Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
     assert "log in" not in found.text and "harbour's site" not in found.text

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds import posts_tuning
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -296,10 +297,7 @@ def drop_titles(box: Any) -> None:
             seen.add(line)
 
 
-# Where a page's <title> joins the topic's name to the board's and the site's ("Topic -
-# Board - Site", "Site • View topic - Topic", NodeBB's "Topic @ Site"): a separator
-# between spaces.
-_TITLE_PARTS = re.compile(r"\s[-|•·»:/@–—]+\s")
+_TITLE_PARTS = re.compile(posts_tuning.TITLE_SEPARATOR)
 
 
 def drop_topic(box: Any, title: str | None) -> bool:
@@ -311,7 +309,7 @@ def drop_topic(box: Any, title: str | None) -> bool:
 
     if not title:
         return False
-    first = next(iter(box.xpath(_HEADINGS)[:1]), None)  # found in C
+    first = next(box.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
     line = "" if first is None else _line(first).casefold()
     whole = " ".join(title.split()).casefold()
     if not line or (line != whole and line not in _TITLE_PARTS.split(whole)):
