@@ -119,6 +119,22 @@ def test_a_date_shown_with_its_preposition_is_written_without_it():
     assert "cat, 2026-01-04" in lines
 
 
+def test_a_date_shown_with_the_verb_of_its_post_is_written_without_it():
+    # A Q&A site's "asked Mar 28, 2014" over the question, "answered ..." over each answer.
+    verbs = ("asked", "answered", "answered", "commented on")
+    posts = "".join(
+        f"<div class='post'><div class='post-signature'><div class='user-action-time'>{verb} "
+        f"<span class='relativetime'>Mar 2{n}, 2014</span></div><div class='user-details'>"
+        f"<a href='/users/{n}/user{n}'>user{n}</a></div></div><div class='post-text'>"
+        f"<p>Post number {n}. {PROSE}</p></div></div>"
+        for n, verb in enumerate(verbs, 1)
+    )
+    html = page(ld({"@type": "QAPage"}), NAV + f"<div id='mainbar'>{posts}</div>")
+    lines = _lines(extract(html, url="https://qa.example/questions/7/tides").text)
+    for n in range(1, 5):
+        assert f"user{n}, Mar 2{n}, 2014" in lines
+
+
 def _tagged(n: int, author: str) -> str:
     # Old Reddit's comment: a head line of its own ("[–] ann 5 points 2 years ago (2
     # children)", all three scores written for the stylesheet to pick), the body, buttons.

@@ -121,6 +121,24 @@ def test_a_by_line_that_ends_in_its_date_gives_both_and_the_topic_s_title_shows_
     assert text.count("Tide tables") == 1
 
 
+def test_the_topic_s_name_the_page_s_title_gives_leaves_the_thread():
+    posts = "".join(_phpbb(n, f"user{n}", f"Tue Aug 2{n}, 2019 1:4{n} am") for n in range(1, 6))
+    body = NAV + f"<div id='page-body'><h2>Tide tables</h2>{posts}</div>"
+
+    def text(title: str) -> str:
+        html = page(ld({"@type": "DiscussionForumPosting"}), body).replace(
+            "<title>T</title>", f"<title>{title}</title>"
+        )
+        return extract(html, url="https://board.example/viewtopic.php?t=8").text
+
+    # The <title> names the topic, then the board: the heading says it again.
+    for title in ("Tide tables - Harbour board", "Harbour board • View topic - Tide tables"):
+        found = text(title)
+        assert "Tide tables" not in found and "user1, Tue Aug 21, 2019" in found
+    # A heading the title does not give whole stays.
+    assert text("Tide tables for May - Harbour board").count("Tide tables") == 1
+
+
 def _ips(n: int, author: str, words: str) -> str:
     return (
         f"<article class='ipsEntry ipsEntry--post' id='elComment_{n}'><aside class="

@@ -68,10 +68,10 @@ def test_a_q_and_a_post_names_its_declared_author_and_their_own_date_and_no_coun
     )
     text = extract(html, url="https://qa.example/q/3").text
     lines = [line for line in text.split("\n") if line]
-    assert lines[0] == "ann, asked Mar 1, 2024 at 10:00"
+    assert lines[0] == "ann, Mar 1, 2024 at 10:00"
     assert lines[1].startswith("Where are the tide tables kept?")
-    assert lines[lines.index("ben, answered Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
-    assert "cy, answered Mar 3, 2024 at 8:00" in lines
+    assert lines[lines.index("ben, Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
+    assert "cy, Mar 3, 2024 at 8:00" in lines
     # The name's counts and badges, the votes and the hidden comment counts are gone.
     for gone in ("1,234", "silver badges", "71", "64", "33", "87", "19", "47"):
         assert re.search(rf"\b{gone}\b", text) is None, gone
@@ -160,6 +160,32 @@ def test_a_quote_that_repeats_a_post_above_goes_and_one_of_new_words_stays():
     assert "The open ones, but at night" in text
 
 
+def test_the_attribution_around_a_quote_that_went_goes_with_it():
+    # FluxBB's and phpBB's quote: a box of the quoted's name, then the <blockquote>.
+    question = "Where are the tide tables kept these days? " + PROSE
+    repeat = (
+        f"<div class='quotebox'><cite>ann wrote:</cite><blockquote>{question}</blockquote></div>"
+    )
+    elsewhere = (
+        "<div class='quotebox'><cite>The harbour office wrote:</cite><blockquote>Tables are "
+        "printed each Monday and left at the ferry terminal.</blockquote></div>"
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<div class='block-body'>"
+        + _reply(1, "ann", question)
+        + _reply(2, "ben", "In the pilots' office, by the quay. " + PROSE, repeat)
+        + _reply(3, "cy", "Or by the ferry, as they say. " + PROSE, elsewhere)
+        + _reply(4, "dan", "Thanks, both of you. " + PROSE)
+        + "</div>",
+    )
+    text = extract(html, url="https://forum.example/t/12").text
+    assert text.count("Where are the tide tables kept these days?") == 1
+    assert "ann wrote:" not in text
+    assert "The harbour office wrote:" in text and "Tables are printed each Monday" in text
+
+
 def _message(n: int, author: str, words: str) -> str:
     # A post as boards print it: the author's card (rank, join date, counts) beside the
     # body, its date a link to itself.
@@ -228,6 +254,21 @@ def test_a_quote_drawn_with_divs_inside_a_body_drawn_as_a_quote():
     # The replies around the quotes stay: a body is judged by its own words.
     assert "In the pilots' office, second floor, left of the stairs." in text
     assert "Thanks, both of you: I found them" in text
+
+
+def test_posts_drawn_as_an_ordered_list_s_items_are_not_numbered():
+    words = ("Where are the tide tables kept?", "In the pilots' office.", "Also online.")
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV
+        + "<ol id='posts'>"
+        + "".join(_vb(n, f"user{n}", f"{w} {PROSE}") for n, w in enumerate(words, 1))
+        + "</ol>",
+    )
+    lines = extract(html, url="https://board.example/showthread.php?t=5").text.split("\n")
+    for n in range(1, 4):
+        line = next(line for line in lines if f"user{n}, 03-0{n}-2024, 10:0{n} AM" in line)
+        assert not line.startswith(f"{n}.")
 
 
 def test_a_post_s_note_of_its_edits_goes_and_words_that_start_alike_stay():
@@ -371,6 +412,6 @@ def test_a_question_and_its_one_answer_are_a_thread():
     found = extract(html, url="https://qa.example/q/4")
     lines = [line for line in found.text.split("\n") if line]
     assert found.kind == "thread"
-    assert lines[0] == "ann, asked Mar 1, 2024 at 10:00"
-    assert lines[lines.index("ben, answered Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
+    assert lines[0] == "ann, Mar 1, 2024 at 10:00"
+    assert lines[lines.index("ben, Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
     assert "log in" not in found.text and "harbour's site" not in found.text

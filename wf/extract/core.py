@@ -287,7 +287,7 @@ def _text(
     images: dict[Any, Image] | None = None,
     title: str | None = None,
 ) -> tuple[str, list[Link], str | None, list[Image], str | None]:
-    from wf.extract import blocks, explain
+    from wf.extract import blocks, explain, tuning
 
     to_markdown = _writer(base, markers, want_links, full, deadline, images)
     kind = author = None
@@ -303,6 +303,10 @@ def _text(
         analysis, kind, author = choice.analysis, choice.kind, choice.analysis.author
         explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
+        if kind == tuning.THREAD and node is not body:
+            from wf.extract.kinds.tidy import drop_topic
+
+            drop_topic(node, title)
         prune = choice.prune
         r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
         # Too little: no article here. Widen to the page without its named boilerplate

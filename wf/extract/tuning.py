@@ -375,9 +375,13 @@ POST_DATE = r"date|time|posted(?!it)|timestamp|relativetime"
 # words before an author's name.
 POST_BYLINE_SEPARATOR = r"\s(?:[»|·•\-–—]|&raquo;)\s"
 POST_BY = r"^(?:posted\s+)?(?:by|von|par|door|da|por|av|przez|от)\s+"
-# The preposition a date is shown with ("on Dec 27, 2023", German "am 5. März 2024"),
-# left out of the post's line: the date is the same without it.
-POST_DATE_ON = r"^(?:on|am|le|el)\s+(?=\d|[^\W\d_]+\.?\s+\d)"
+# The verb and the preposition a date is shown with ("answered Mar 28, 2014", "on Dec 27,
+# 2023", German "am 5. März 2024"), left out of the post's line: the date is the same
+# without them, and the line names the author and the date only.
+POST_DATE_ON = (
+    r"^(?:(?:asked|answered|posted|replied|commented)\s+)?(?:(?:on|am|le|el)\s+)?"
+    r"(?=\d|[^\W\d_]+\.?\s+\d)"
+)
 BYLINE_MAX = 80  # characters: an author's or a date's box is short
 AVATAR_INITIAL = 2  # characters before a name in its card: an avatar's letter and a space
 DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)

@@ -1,5 +1,6 @@
 """The tuning data of a thread's posts as they are written (wf/extract/kinds/posts.py):
-the fields of an author's card. Apart from the scoring code, as wf/extract/tuning.py is."""
+the fields of an author's card; and of the thread's tidying (tidy.py): where the page's
+title names the topic. Apart from the scoring code, as wf/extract/tuning.py is."""
 
 # A field of the author's card a board prints beside each post (vBulletin's "Join Date:
 # Aug 2008", phpBB's "Posts: 1077", SMF's "Karma: +3/-0"): a short box of the label, a
@@ -29,3 +30,7 @@ ADDRESS_STARTS = ("http://", "https://", "www.")
 # characters or more: platforms name every post so (Hacker News's "comment").
 REPLY_NAME = r"(?<![a-z])comment"
 REPLY_TEXT_MIN = 8
+# Where a page's <title> joins the topic's name to the board's and the site's ("Topic -
+# Board - Site", "Site • View topic - Topic", NodeBB's "Topic @ Site"): a separator
+# between spaces (kinds/tidy.py drop_topic).
+TITLE_SEPARATOR = r"\s[-|•·»:/@–—]+\s"

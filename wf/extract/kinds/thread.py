@@ -448,6 +448,7 @@ def choose(
     quotes = tidy.drop_repeats(posts)
     tidy.drop_titles(blocks[box].el)
     tidy.drop_edit_notes(blocks[box].el)
+    tidy.unnumber(blocks[index].el)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
         "%d cut down to their body, %d quotes of the posts above dropped; the content is <%s>",

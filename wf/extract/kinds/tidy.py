@@ -2,8 +2,9 @@
 after the last post (the reply form) and the boxes between posts that are no posts and
 hold no prose (a topic's statistics, its top posters, an advertisement), quotes that
 repeat the posts above (tuning.QUOTE_SEEN), the counts the posts' microdata names
-(tuning.POST_COUNT), a heading that says again what one above it said, and notes of
-edits written inline in a post's body."""
+(tuning.POST_COUNT), a heading that says again what one above it said, the topic's name
+the page's title gives, notes of edits written inline in a post's body, and the numbers
+of posts drawn as an ordered list's items."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds import posts_tuning
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -236,10 +238,46 @@ def drop_repeats(posts: list[BlockRecord]) -> int:
             runs = _runs(_own_text(quote, nested))
             if runs and len(runs & seen) >= tuning.QUOTE_SEEN * len(runs):
                 dropped.append(quote)
+        dropped += _attributions(quotes, dropped, nested)
         for quote in dropped:
             drop(quote)
         gone += len(dropped)
     return gone
+
+
+def _attributions(quotes: list[Any], dropped: list[Any], nested: set[Any]) -> list[Any]:
+    """The boxes around quotes that all went whose own words are only an attribution,
+    too few to be a quote and ending in a colon (phpBB's and FluxBB's "ann wrote:" over
+    its <blockquote>): it goes with its quote, not left as a line of its own. A reply of
+    a few words around a quote (a board that writes every post's body as a
+    <blockquote>) ends otherwise and stays."""
+    gone = set(dropped)
+    above = {q: set(q.iterancestors()) for q in quotes}  # quotes are few (QUOTES_MAX)
+    own = {q: _own_text(q, nested) for q in quotes}
+
+    def went(q: Any) -> bool:
+        return q in gone or not gone.isdisjoint(above[q])
+
+    def bare(q: Any) -> bool:  # an attribution's own box ("quote:") is no quote
+        return not _runs(own[q])
+
+    return [
+        box
+        for box in quotes
+        if not went(box)
+        and bare(box)
+        and own[box].strip().endswith(":")
+        and any(went(q) for q in quotes if box in above[q])
+        and all(went(q) or bare(q) for q in quotes if box in above[q])
+    ]
+
+
+def unnumber(box: Any) -> None:
+    """Posts drawn as the items of an ordered list (vBulletin's <ol id="posts">) are
+    written as a list's items without its numbers: the number a list gives a post is
+    the page's count, not the thread's words."""
+    if box.tag == "ol":
+        box.tag = "ul"
 
 
 _HEADINGS = ".//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"
@@ -257,6 +295,27 @@ def drop_titles(box: Any) -> None:
             drop(el)
         elif line:
             seen.add(line)
+
+
+_TITLE_PARTS = re.compile(posts_tuning.TITLE_SEPARATOR)
+
+
+def drop_topic(box: Any, title: str | None) -> bool:
+    """The thread's first heading goes when it is the topic's name, which the page's
+    <title> (the page's title in the metadata) gives whole or as one of its parts: boards
+    that print it in the posts' box (phpBB, NodeBB) wrote a line that those that print
+    it above (Discourse, XenForo) do not. Whether it went."""
+    from wf.extract.parse import drop
+
+    if not title:
+        return False
+    first = next(box.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+    line = "" if first is None else _line(first).casefold()
+    whole = " ".join(title.split()).casefold()
+    if not line or (line != whole and line not in _TITLE_PARTS.split(whole)):
+        return False
+    drop(first)
+    return True
 
 
 _COUNT = re.compile(tuning.POST_COUNT, re.IGNORECASE)
