@@ -48,6 +48,10 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     # og:type article and nothing else: what forum software writes on every topic.
     loose = declared is not None and all(w.startswith("og:type") for _, w in declared.kinds)
     analysis = _first(body, deadline, dense, declared_kind, loose)
+    if declared_kind == tuning.DOCUMENTATION and analysis.best_index >= 0:
+        from wf.extract.kinds import docs
+
+        docs.with_title(analysis)
     if declared is not None and declared.product and analysis.kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 

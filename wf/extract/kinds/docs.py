@@ -1,9 +1,10 @@
 """Documentation pages: the chrome no block's name gives away (web components named as
 boilerplate, Google's devsite-* elements; version pickers, boxes of links that all name
-versions, and trails of links with arrows between them), and the content the article's
-rule would drop as lists of links or as figures (a quickstart's linked steps, one tab a
-language; an API's list of types; a titled "See also"; a listing's or a diagram's
-caption).
+versions, trails of links with arrows between them, and links that offer to edit the
+page), the content the article's rule would drop as lists of links or as figures (a
+quickstart's linked steps, one tab a language; an API's list of types; a titled "See
+also"; a listing's or a diagram's caption), and the title and lead of a page whose
+header box stands beside its body's.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
 from wf.extract.records import negative
 
 if TYPE_CHECKING:
     from wf.extract.kinds.declared import Declared
-    from wf.extract.records import BlockRecord
+    from wf.extract.records import Analysis, BlockRecord
 
 
 def tidy(root: Any, declared: Declared) -> None:
@@ -27,6 +29,88 @@ def tidy(root: Any, declared: Declared) -> None:
     if declared.kind()[0] == tuning.DOCUMENTATION:
         drop_named_components(root)
         drop_pickers_and_trails(root)
+        drop_edit_links(root)
+
+
+def with_title(analysis: Analysis) -> None:
+    """The chosen block, or an ancestor of it when the page's title stands there before
+    it: a manual's page drawn as a header box (its <h1>, the lead paragraph, a box of
+    prerequisites) beside a body box, where the body's prose outscored the header and
+    the page lost its title and lead. Only when the body holds no <h1>, the ancestor is
+    at most docs_tuning.TITLE_LEVELS up, no boilerplate, and adds a small share of the
+    body's text (docs_tuning.TITLE_BOX_SHARE): a page's wrapper holding menus beside the
+    body adds more."""
+    blocks, best = analysis.blocks, analysis.best_index
+    chosen = blocks[best]
+    if analysis.by_kind or next(chosen.el.iter("h1"), None) is not None:
+        return
+    path = [chosen]
+    for _ in range(docs_tuning.TITLE_LEVELS):
+        if path[-1].parent < 0:
+            return
+        up = blocks[path[-1].parent]
+        if up.boiler or up.tag in ("html", "body"):
+            return
+        if up.text - chosen.text > docs_tuning.TITLE_BOX_SHARE * chosen.text:
+            return
+        if any(_holds_h1(el) for el in path[-1].el.itersiblings(preceding=True)):
+            break
+        path.append(up)
+    else:
+        return
+    # What follows the body at each level is the page's foot ("Edit this page on
+    # GitHub", a table of contents beside it), not its text.
+    for b in path:
+        j = b.end
+        while j < blocks[b.parent].end:
+            blocks[j].cut = True
+            j = blocks[j].end
+    wider = blocks[b.parent]
+    trace.trace(
+        "extract: documentation: the page's <h1> stands before the body, %d level(s) up: "
+        "the box around both chosen (%d characters more), what follows the body left out",
+        len(path),
+        wider.text - chosen.text,
+    )
+    analysis.best_index = wider.index
+    analysis.best = wider.el
+
+
+def _holds_h1(el: Any) -> bool:
+    return isinstance(el.tag, str) and (el.tag == "h1" or next(el.iter("h1"), None) is not None)
+
+
+_EDIT_LINK = re.compile(docs_tuning.EDIT_LINK, re.IGNORECASE)
+# A link's text longer than this is no offer to edit (white space around it included).
+_EDIT_TEXT_MAX = 60
+
+
+def drop_edit_links(root: Any) -> None:
+    """Remove the links that offer to edit the page (docs_tuning.EDIT_LINK, by their whole
+    text), standing alone (no words of a sentence just before or after them): a link at
+    the foot of the body, beside no box to be named for it, printed "Edit this page on
+    GitHub" under the manual's last paragraph."""
+    from wf.extract.parse import drop
+
+    found = []
+    for a in root.iter("a"):
+        text = "".join(a.itertext())
+        if (
+            len(text) <= _EDIT_TEXT_MAX
+            and _EDIT_LINK.fullmatch(" ".join(text.split()))
+            and _alone(a)
+        ):
+            found.append(a)
+    for a in found:
+        drop(a)
+
+
+def _alone(a: Any) -> bool:
+    """Whether no text stands right before or after an element (in its tail, or in its
+    parent's text or its previous sibling's tail)."""
+    prev = a.getprevious()
+    before = prev.tail if prev is not None else a.getparent().text
+    return not (before and before.strip()) and not (a.tail and a.tail.strip())
 
 
 # Elements whose tag names a web component (a hyphen, as the custom elements

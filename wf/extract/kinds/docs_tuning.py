@@ -33,3 +33,18 @@ CAPTION_MIN = 10
 # this many elements.
 CARD_DEPTH = 8
 CARD_NODES = 200
+# A documentation page whose chosen body holds no <h1> takes in its parent when the
+# parent's <h1> stands before it (a header box of the title and the lead paragraph) and
+# the parent adds no more than this share of the body's text: its table of contents goes
+# by its name, the lead stays.
+TITLE_BOX_SHARE = 0.25
+# A link that offers to edit the page's source, by its whole text (Docusaurus's "Edit this
+# page", HashiCorp's "Edit this page on GitHub", Mintlify's "Suggest edits", MkDocs'
+# "Edit on GitHub"): the manual's chrome, wherever its box stands and whatever its name.
+EDIT_LINK = (
+    r"(?:edit|improve) (?:this )?(?:page|doc|document|article|section)"
+    r"(?: on (?:github|gitlab|bitbucket))?|edit (?:it )?on (?:github|gitlab|bitbucket)"
+    r"|suggest (?:an )?edits?|view (?:page )?source"
+)
+# ...looked for this many levels up from the body (react.dev's title sits two boxes up).
+TITLE_LEVELS = 3

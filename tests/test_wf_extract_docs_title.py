@@ -1,0 +1,85 @@
+"""Documentation pages of our own: the title and lead a manual draws in a header box
+beside its body box, and the links that offer to edit the page
+(wf/extract/kinds/docs.py `with_title`, `drop_edit_links`)."""
+
+from __future__ import annotations
+
+from wf.extract import extract_text
+
+URL = "https://manual.example/docs/layout/grids"
+PROSE = (
+    "A grid places its items in rows and columns at once, and each item can span as many "
+    "tracks as it needs while the others flow around it. "
+)
+LEAD = "Grids lay out a page in two dimensions; this guide explains all the fundamentals."
+
+_PREREQUISITES = "".join(
+    f"<li>{n} and how the boxes of a page are laid out</li>"
+    for n in ("Boxes", "Normal flow", "Floats")
+)
+# The page's contents after its body, a box no name gives away: links, beside the body.
+_CONTENTS = (
+    "<div><p>In this article</p><ul>"
+    + "".join(f'<li><a href="#part-{n}">Part {n} of the grids guide</a></li>' for n in range(1, 7))
+    + "</ul></div>"
+)
+
+
+def _page(foot: str = _CONTENTS) -> str:
+    sections = "".join(f"<h2>Part {n}</h2><p>{PROSE * 3}</p>" for n in range(1, 7))
+    return (
+        "<html><head><title>Grids | Manual</title></head><body>"
+        '<nav class="site-nav"><a href="/">Home</a> <a href="/docs">Docs</a></nav>'
+        '<main id="content"><div class="page-head">'
+        f'<h1>Grids</h1><p><a href="/docs/grid">Grids</a> {LEAD}</p>'
+        f"<table><tr><th>Before this:</th><td><ul>{_PREREQUISITES}</ul></td></tr></table></div>"
+        f'<div class="page-body">{sections}</div>{foot}</main>'
+        "<footer><p>Copyright the authors.</p></footer></body></html>"
+    )
+
+
+def test_a_manuals_header_box_keeps_the_title_and_lead() -> None:
+    # The body's prose outscores the header box of the title, the lead and a box of
+    # prerequisites' links: the page had lost its title and lead.
+    text = extract_text(_page(), url=URL)
+    assert text.startswith("# Grids")
+    assert LEAD in text
+    assert text.count("A grid places") == 18
+
+
+def test_what_follows_the_body_stays_out() -> None:
+    # The parent taken for the title holds the page's foot after the body: a table of
+    # contents, a box of links to the pages before and after this one.
+    text = extract_text(_page(), url=URL)
+    assert LEAD in text
+    assert "In this article" not in text and "Part 1 of" not in text
+
+
+def test_a_wrapper_that_adds_much_is_not_taken_for_its_title() -> None:
+    # A box around the body that adds more than a header's share of text (a list of the
+    # manual's other guides before it) is the page's frame, not its header: the body
+    # stays the choice.
+    guides = "".join(
+        f'<li><a href="/docs/g{n}">Guide {n} to laying out the boxes of a page</a></li>'
+        for n in range(20)
+    )
+    page = _page().replace(
+        '<div class="page-head">', f"<ul>{guides}</ul>" + '<div class="page-head">'
+    )
+    text = extract_text(page, url=URL)
+    assert "Guide 3 to" not in text
+    assert text.count("A grid places") == 18
+
+
+def test_a_link_offering_to_edit_the_page_is_left_out() -> None:
+    edit = '<a href="https://github.com/x/manual/edit/main/grids.md">Edit this page on GitHub</a>'
+    page = _page().replace("</div></main>", f"<p>{PROSE}</p></div>{edit}</main>")
+    text = extract_text(page, url=URL)
+    assert "Edit this page" not in text
+    # ...on a documentation page only, and by its whole text: a sentence that links the
+    # words stays.
+    assert "Edit this page" in extract_text(
+        page.replace("/docs/", "/blog/"), url=URL.replace("/docs/", "/blog/")
+    )
+    said = page.replace(edit, f"<p>To fix a typo, {edit} and send the change.</p>")
+    assert "Edit this page on GitHub and send" in extract_text(said, url=URL)
