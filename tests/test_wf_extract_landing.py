@@ -321,6 +321,19 @@ def test_a_page_read_whole_leaves_out_a_menu_that_drops_down():
     assert "Harbour service" not in found.text
 
 
+def test_a_page_read_whole_leaves_out_a_notice_that_asks_for_scripts():
+    # A single-page app's template writes its <noscript> notice first in <body>: on a
+    # page read whole no choice leaves it out. A <noscript> that holds the page's own
+    # text (a picture's caption, a form's fallback) is no notice about scripts.
+    notice = "<noscript>You need to enable JavaScript to run this app.</noscript>"
+    kept = "<noscript><p>Tide tables for the eastern quay, printed daily.</p></noscript>"
+    found = extract(_service_page(notice + kept), url="https://quay.example/services")
+    assert found.kind == "landing"
+    assert PROSE in found.text and "Berth plans" in found.text
+    assert "enable JavaScript" not in found.text
+    assert "Tide tables for the eastern quay" in found.text
+
+
 def test_a_link_shown_only_to_a_keyboard_goes_whatever_it_says():
     # A carousel's "back to its controls" link, shown only when a keyboard reaches it: a
     # skip link in other words. A link merely named focusable stays.

@@ -400,9 +400,13 @@ def link_dropdown(el: Any, b: BlockRecord) -> bool:
 
 
 def prune_whole(el: Any, b: BlockRecord) -> bool:
-    """What the page read whole leaves out: its named boilerplate, the site's header and
-    menus that drop down."""
-    return boiler(b) or site_header(el, b) or link_dropdown(el, b)
+    """What the page read whole leaves out: its named boilerplate, the site's header,
+    menus that drop down and a <noscript> notice asking for scripts (prune.script_notice:
+    a single-page app's template writes one first in <body>, where no choice leaves it
+    out)."""
+    from wf.extract.prune import script_notice
+
+    return boiler(b) or site_header(el, b) or link_dropdown(el, b) or script_notice(el, b)
 
 
 def part(b: BlockRecord) -> bool:
