@@ -147,6 +147,22 @@ def test_a_landing_pages_banners_calls_to_action_and_carousels_are_its_sections(
     assert PROSE in text and "three coasts" not in text
 
 
+def test_a_heading_named_as_a_landing_pages_part_is_printed_however_short():
+    # A hero's heading named for its banner (`hero-banner__heading`) is shorter than any
+    # prose: as a box it went, and the page lost its title over the lead it kept. A
+    # heading so named that is a link is no title.
+    hero = (
+        "<div class='intro'><h1 class='hero-banner__heading'>Quay services</h1>"
+        "<p>We dredge, moor and inspect for harbours on three coasts, and we answer the "
+        "phone at any hour of the tide.</p><h2 class='banner-title'><a href='/all'>"
+        "All our harbour services</a></h2></div>"
+    )
+    found = extract(_service_page(hero), url="https://quay.example/services")
+    assert found.kind == "landing"
+    assert "# Quay services" in found.text and "three coasts" in found.text
+    assert "All our harbour services" not in found.text
+
+
 def test_a_declared_landing_page_keeps_its_cards_that_are_links():
     service = json.dumps({"@context": "https://schema.org", "@type": "Service", "name": "Q"})
     cards = "".join(
