@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from common import trace
 from wf.extract import tuning
-from wf.extract.kinds.landing import words
+from wf.extract.kinds.landing import all_text, words
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis
@@ -23,17 +23,23 @@ def chosen(analysis: Analysis, declared: str | None) -> bool:
     A service page's FAQ is its longest run of prose, so the article rule chooses it over
     the sections above it, whose text is cards, lists and short lines. When the chosen box,
     or a box inside it that holds most of its prose, is named for questions or as an
-    accordion (tuning.LANDING_FAQ) on a page that declares no kind (an FAQPage's questions
-    are its content; a listing that the structure shows is the FAQ's items), and the page
-    prints tuning.LANDING_TEXT_LEFT characters of text outside links beside it without its
-    named boilerplate, the FAQ is one section: the page is read whole."""
+    accordion (tuning.LANDING_FAQ) on a page that declares no kind (a listing that the
+    structure shows is the FAQ's items), and the page prints tuning.LANDING_TEXT_LEFT
+    characters of text outside links beside it without its named boilerplate, the FAQ is
+    one section: the page is read whole.
+
+    The same on a page declared a landing page (an FAQPage, a Service) when it prints
+    that many characters beside the FAQ, links included: a category's page whose
+    sub-categories, lists of links under their headings, are its content and the FAQ
+    under them one section. Where the FAQ is all the page says (an FAQ page), nothing is
+    left beside it."""
     from wf.extract.names import named_by
     from wf.extract.records import negative
 
     best = analysis.best_index
     if best < 0 or analysis.by_kind or analysis.best is None:
         return False
-    if declared is not None or analysis.kind == tuning.DOCUMENTATION:
+    if declared not in (None, tuning.LANDING) or analysis.kind == tuning.DOCUMENTATION:
         return False
     blocks = analysis.blocks
     half = 0.5 * blocks[best].good
@@ -42,8 +48,11 @@ def chosen(analysis: Analysis, declared: str | None) -> bool:
     if not any(b.good >= half and named_by(b.el, _FAQ) for b in blocks[best : blocks[best].end]):
         return False
     end = blocks[best].end
-    left = words(blocks, 1, best, negative) + words(blocks, end, len(blocks), negative)
-    left += blocks[0].own - blocks[0].own_link
+    if declared is not None:
+        left = all_text(blocks, 1, best, negative) + all_text(blocks, end, len(blocks), negative)
+    else:
+        left = words(blocks, 1, best, negative) + words(blocks, end, len(blocks), negative)
+        left += blocks[0].own - blocks[0].own_link
     if left < tuning.LANDING_TEXT_LEFT:
         return False
     trace.trace(
