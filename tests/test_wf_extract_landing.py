@@ -350,6 +350,28 @@ def test_a_page_read_whole_leaves_out_a_notice_that_asks_for_scripts():
     assert "Tide tables for the eastern quay" in found.text
 
 
+def test_a_page_read_whole_leaves_out_its_calls_to_action_alone_on_their_line():
+    # "Learn more" under every card says nothing and joins the lines around it; a link
+    # that names its page, and the same words inside a sentence, stay.
+    cards = "".join(
+        f"<div class='card'><h3>{title}</h3><p>{line}</p>"
+        f"<div class='more'><a href='/f/{n}'>Learn more →</a></div></div>"
+        for n, (title, line) in enumerate(_FEATURES)
+    )
+    html = page(
+        f"<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div><div class='grid'>{cards}</div>"
+        f"<div class='grid'>{cards.replace('card', 'tile')}</div>"
+        "<div class='cta'><a href='/start' class='button'>Get started for free</a></div>"
+        "<p><a href='/tides'>The harbour's tide tables</a></p>"
+        "<p>Call the harbour office to learn more about moorings.</p>" + FOOTER
+    )
+    found = extract(html, url="https://quay.example/services")
+    assert found.kind == "landing"
+    assert PROSE in found.text and "Berth plans" in found.text
+    assert "Learn more" not in found.text and "Get started" not in found.text
+    assert "The harbour's tide tables" in found.text and "to learn more about" in found.text
+
+
 def test_a_link_shown_only_to_a_keyboard_goes_whatever_it_says():
     # A carousel's "back to its controls" link, shown only when a keyboard reaches it: a
     # skip link in other words. A link merely named focusable stays.

@@ -46,10 +46,12 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.kinds import landing_tuning
 
 _CELLS = ("td", "th")
 _HEADER = re.compile(tuning.SITE_HEADER)
 _FOOTER = re.compile(tuning.SITE_FOOTER)
+_CALLS = re.compile(landing_tuning.CALLS_TO_ACTION, re.IGNORECASE)
 _DROPDOWN = re.compile(tuning.LINK_DROPDOWN)
 _PARTS = frozenset(tuning.LANDING_PARTS)
 # A section of a landing page is titled at one of these levels.
@@ -358,12 +360,28 @@ def link_dropdown(el: Any, b: BlockRecord) -> bool:
 
 def prune_whole(el: Any, b: BlockRecord) -> bool:
     """What the page read whole leaves out: its named boilerplate, the site's header,
-    menus that drop down and a <noscript> notice asking for scripts (prune.script_notice:
+    menus that drop down, a <noscript> notice asking for scripts (prune.script_notice:
     a single-page app's template writes one first in <body>, where no choice leaves it
-    out)."""
+    out) and its calls to action alone on their line (_call_to_action())."""
     from wf.extract.prune import script_notice
 
-    return boiler(b) or site_header(el, b) or link_dropdown(el, b) or script_notice(el, b)
+    return (
+        boiler(b)
+        or site_header(el, b)
+        or link_dropdown(el, b)
+        or script_notice(el, b)
+        or _call_to_action(el, b)
+    )
+
+
+def _call_to_action(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is a call to action alone: a link or button of landing_tuning.
+    CTA_MAX characters at most, mostly links, that says only "Learn more", "Get
+    started" and the like (landing_tuning.CALLS_TO_ACTION). Under every card of a page
+    read whole, such a line tells nothing, and it joins the lines around it."""
+    if not b.text or b.text > landing_tuning.CTA_MAX or b.link * 2 < b.text:
+        return False
+    return _CALLS.fullmatch(" ".join("".join(el.itertext()).split())) is not None
 
 
 def part(b: BlockRecord) -> bool:
