@@ -372,6 +372,29 @@ def test_a_page_read_whole_leaves_out_its_calls_to_action_alone_on_their_line():
     assert "The harbour's tide tables" in found.text and "to learn more about" in found.text
 
 
+def test_a_heading_as_long_as_a_paragraph_stays_with_nothing_under_it():
+    # A landing page sets its benefits in <h6> type, one sentence each: every one is
+    # followed by a heading of its level, and as empty sections they all went. A short
+    # heading with nothing under it still goes.
+    lines = (
+        "Putting every tide table in one place gives each pilot, harbour master and "
+        "berth owner the same figures before the first ship of the morning comes in.",
+        "Owners read their own berth's soundings and repair bills whenever they like, "
+        "with no need to ask the harbour office for a copy or wait for the monthly post.",
+    )
+    benefits = "".join(f"<h6>{line}</h6>" for line in lines)
+    html = page(
+        f"<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div>"
+        f"<section><h2>Benefits</h2>{benefits}<h6>Soon</h6></section>"
+        f"<div class='grid'>{''.join(f'<div class=card><h3>{t}</h3><p>{d}</p></div>' for t, d in _FEATURES)}</div>"
+        + FOOTER
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and "Berth plans" in text
+    assert lines[0] in text and lines[1] in text
+    assert "Soon" not in text
+
+
 def test_a_link_shown_only_to_a_keyboard_goes_whatever_it_says():
     # A carousel's "back to its controls" link, shown only when a keyboard reaches it: a
     # skip link in other words. A link merely named focusable stays.

@@ -1,11 +1,14 @@
 """The sections of a page as written: the headings left with nothing under them once
 boilerplate was cut go (a "See also" over a pruned list of links), but not a run of
 titles that are links, each heading a card of its own (a manual's index of the pages
-under it: "Social login", then Apple, GitHub, Google, each a linked card)."""
+under it: "Social login", then Apple, GitHub, Google, each a linked card), nor a heading
+as long as a paragraph (a landing page's run of <h6> sentences)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from wf.extract.tuning import HEADING_PROSE
 
 # A written block: (separator before it, text, plain paragraph, links seen so far).
 Block = tuple[str, str, bool, int]
@@ -40,7 +43,8 @@ def drop_empty(
 ) -> tuple[list[Block], list[int]]:
     """The blocks without the headings left with nothing under them: a heading followed
     by one of its level or above, with no link seen since the block before it, unless it
-    is one of a run of linked titles (`linked`: the indices of headings inside a link)."""
+    is one of a run of linked titles (`linked`: the indices of headings inside a link) or
+    a paragraph set in a heading's type (tuning.HEADING_PROSE characters or more)."""
     keep_out: list[Block] = []
     keep_levels: list[int] = []
     for i, block in enumerate(out):
@@ -49,7 +53,7 @@ def drop_empty(
             following = levels[i + 1] if i + 1 < len(out) else 1
             seen_before = out[i - 1][3] if i else 0
             empty = following and following <= level and block[3] == seen_before
-            if empty and not _card_title(i, levels, linked):
+            if empty and len(block[1]) < HEADING_PROSE and not _card_title(i, levels, linked):
                 continue
         keep_out.append(block)
         keep_levels.append(level)

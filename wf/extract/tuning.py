@@ -480,3 +480,7 @@ ACCORDION_PROSE = 80
 ACCORDION_PROSE_SHARE = 0.5
 ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
 ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
+# A heading this long (characters as written, its marks included) is a paragraph set in
+# a heading's type (a hero's lead in an <h6>, a section's introduction in an <h3>), no
+# title: it stays with no text under it (wf/extract/sections.py).
+HEADING_PROSE = 120
