@@ -506,6 +506,39 @@ def test_questions_and_answers_chosen_on_a_declared_article_stay_the_choice():
     assert found.kind == "article"
 
 
+def _category_page(groups: int) -> str:
+    # A category's page declared an FAQPage: its sub-categories, lists of links under
+    # their headings, then its questions and answers, the page's only prose.
+    links = "".join(
+        f"<li><a href='/c/{n}'>{title}</a></li>" for n, (title, _) in enumerate(_FEATURES)
+    )
+    lists = "".join(f"<h3>Harbour works {g}</h3><ul>{links}</ul>" for g in range(groups))
+    answers = "".join(
+        f"<div class='faq-item'><h3>What about {title.lower()}?</h3><p>{PROSE} ({n})</p></div>"
+        for n, (title, _) in enumerate(_FEATURES)
+    )
+    faq = {"@type": "FAQPage", "mainEntity": [{"@type": "Question", "name": "Why?"}]}
+    return page(
+        ld(faq),
+        NAV + f"<h1>Harbour works</h1><section><h2>Explore harbour works</h2>{lists}</section>"
+        f"<section class='faqs'><h2>Harbour works FAQs</h2>{answers}</section>"
+        "<footer><a href='/t'>Terms</a></footer>",
+    )
+
+
+def test_a_declared_faq_beside_a_categorys_lists_of_links_is_one_section():
+    found = extract(_category_page(8), url="https://tides.example/c/works")
+    text = found.text
+    assert f"{PROSE} (5)" in text
+    assert "Harbour works 7" in text and "Dredging" in text
+    assert text.index("Harbour works 0") < text.index(PROSE)
+    assert "Terms" not in text and "About" not in text
+    assert found.kind == "landing"
+    # With a line of links beside it, the FAQ is what the page says: it stays the choice.
+    found = extract(_category_page(0), url="https://tides.example/c/works")
+    assert f"{PROSE} (5)" in found.text and "Explore harbour works" not in found.text
+
+
 def test_a_choice_in_a_layout_table_is_not_one_section_of_a_landing_page():
     # An old forum laid out in tables: one cell holds the post, the cells around it the
     # poster's details and the board's rules, in short lines. Cells are no sections.

@@ -147,6 +147,22 @@ def test_a_landing_pages_banners_calls_to_action_and_carousels_are_its_sections(
     assert PROSE in text and "three coasts" not in text
 
 
+def test_a_heading_named_as_a_landing_pages_part_is_printed_however_short():
+    # A hero's heading named for its banner (`hero-banner__heading`) is shorter than any
+    # prose: as a box it went, and the page lost its title over the lead it kept. A
+    # heading so named that is a link is no title.
+    hero = (
+        "<div class='intro'><h1 class='hero-banner__heading'>Quay services</h1>"
+        "<p>We dredge, moor and inspect for harbours on three coasts, and we answer the "
+        "phone at any hour of the tide.</p><h2 class='banner-title'><a href='/all'>"
+        "All our harbour services</a></h2></div>"
+    )
+    found = extract(_service_page(hero), url="https://quay.example/services")
+    assert found.kind == "landing"
+    assert "# Quay services" in found.text and "three coasts" in found.text
+    assert "All our harbour services" not in found.text
+
+
 def test_a_declared_landing_page_keeps_its_cards_that_are_links():
     service = json.dumps({"@context": "https://schema.org", "@type": "Service", "name": "Q"})
     cards = "".join(
@@ -319,6 +335,64 @@ def test_a_page_read_whole_leaves_out_a_menu_that_drops_down():
     assert found.kind == "landing"
     assert PROSE in found.text and HERO in found.text
     assert "Harbour service" not in found.text
+
+
+def test_a_page_read_whole_leaves_out_a_notice_that_asks_for_scripts():
+    # A single-page app's template writes its <noscript> notice first in <body>: on a
+    # page read whole no choice leaves it out. A <noscript> that holds the page's own
+    # text (a picture's caption, a form's fallback) is no notice about scripts.
+    notice = "<noscript>You need to enable JavaScript to run this app.</noscript>"
+    kept = "<noscript><p>Tide tables for the eastern quay, printed daily.</p></noscript>"
+    found = extract(_service_page(notice + kept), url="https://quay.example/services")
+    assert found.kind == "landing"
+    assert PROSE in found.text and "Berth plans" in found.text
+    assert "enable JavaScript" not in found.text
+    assert "Tide tables for the eastern quay" in found.text
+
+
+def test_a_page_read_whole_leaves_out_its_calls_to_action_alone_on_their_line():
+    # "Learn more" under every card says nothing and joins the lines around it; a link
+    # that names its page, and the same words inside a sentence, stay.
+    cards = "".join(
+        f"<div class='card'><h3>{title}</h3><p>{line}</p>"
+        f"<div class='more'><a href='/f/{n}'>Learn more →</a></div></div>"
+        for n, (title, line) in enumerate(_FEATURES)
+    )
+    html = page(
+        f"<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div><div class='grid'>{cards}</div>"
+        f"<div class='grid'>{cards.replace('card', 'tile')}</div>"
+        "<div class='cta'><a href='/start' class='button'>Get started for free</a></div>"
+        "<p><a href='/tides'>The harbour's tide tables</a></p>"
+        "<p>Call the harbour office to learn more about moorings.</p>" + FOOTER
+    )
+    found = extract(html, url="https://quay.example/services")
+    assert found.kind == "landing"
+    assert PROSE in found.text and "Berth plans" in found.text
+    assert "Learn more" not in found.text and "Get started" not in found.text
+    assert "The harbour's tide tables" in found.text and "to learn more about" in found.text
+
+
+def test_a_heading_as_long_as_a_paragraph_stays_with_nothing_under_it():
+    # A landing page sets its benefits in <h6> type, one sentence each: every one is
+    # followed by a heading of its level, and as empty sections they all went. A short
+    # heading with nothing under it still goes.
+    lines = (
+        "Putting every tide table in one place gives each pilot, harbour master and "
+        "berth owner the same figures before the first ship of the morning comes in.",
+        "Owners read their own berth's soundings and repair bills whenever they like, "
+        "with no need to ask the harbour office for a copy or wait for the monthly post.",
+    )
+    benefits = "".join(f"<h6>{line}</h6>" for line in lines)
+    html = page(
+        f"<div class='story'><p>{PROSE}</p><p>{OTHER}</p></div>"
+        f"<section><h2>Benefits</h2>{benefits}<h6>Soon</h6></section>"
+        f"<div class='grid'>{''.join(f'<div class=card><h3>{t}</h3><p>{d}</p></div>' for t, d in _FEATURES)}</div>"
+        + FOOTER
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and "Berth plans" in text
+    assert lines[0] in text and lines[1] in text
+    assert "Soon" not in text
 
 
 def test_a_link_shown_only_to_a_keyboard_goes_whatever_it_says():

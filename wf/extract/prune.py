@@ -25,11 +25,19 @@ def prune(el: Any, b: BlockRecord) -> bool:
     """Whether a block inside the chosen content is boilerplate to leave out."""
     if b.boiler or b.cut or negative(b):
         return True
-    if b.tag == "noscript" and b.text <= SCRIPT_NOTICE_MAX and "javascript" in sample(el).lower():
+    if script_notice(el, b):
         return True  # a notice asking for scripts, inside the article
     if subscription_prompt(el, b):
         return True  # a paywall's prompt under an article cut short
     return link_list(b)
+
+
+def script_notice(el: Any, b: BlockRecord) -> bool:
+    """A <noscript> notice asking for scripts ("You need to enable JavaScript to run this
+    app.", the notice a single-page app's template writes at the top of <body>)."""
+    return (
+        b.tag == "noscript" and b.text <= SCRIPT_NOTICE_MAX and "javascript" in sample(el).lower()
+    )
 
 
 # A table is kept or dropped whole: a row of linked names is data in a table of films.

@@ -42,7 +42,7 @@ class Choice:
 
 def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared | None) -> Choice:
     from wf.extract import blocks
-    from wf.extract.kinds import landing, listing
+    from wf.extract.kinds import faq, landing, listing
 
     declared_kind = declared.kind()[0] if declared is not None else None
     # og:type article and nothing else: what forum software writes on every topic.
@@ -61,7 +61,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         analysis = listing.second_opinion(analysis, analysis.kind, thin)
     whole = (
         landing.footer_chosen(analysis)
-        or landing.faq_chosen(analysis, declared_kind)
+        or faq.chosen(analysis, declared_kind)
         or landing.second_opinion(analysis)
         or landing.thin_listing(analysis)
     )

@@ -46,11 +46,12 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.kinds import landing_tuning
 
 _CELLS = ("td", "th")
-_FAQ = re.compile(tuning.LANDING_FAQ)
 _HEADER = re.compile(tuning.SITE_HEADER)
 _FOOTER = re.compile(tuning.SITE_FOOTER)
+_CALLS = re.compile(landing_tuning.CALLS_TO_ACTION, re.IGNORECASE)
 _DROPDOWN = re.compile(tuning.LINK_DROPDOWN)
 _PARTS = frozenset(tuning.LANDING_PARTS)
 # A section of a landing page is titled at one of these levels.
@@ -97,7 +98,7 @@ def _sections(blocks: list[BlockRecord], best: int) -> int:
     return count
 
 
-def _words(
+def words(
     blocks: list[BlockRecord], start: int, end: int, drop: Callable[[BlockRecord], bool]
 ) -> int:
     """Characters of text outside links in blocks[start:end], leaving out the outermost
@@ -132,7 +133,7 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     blocks, best = analysis.blocks, analysis.best_index
     prune = rules.prune_lenient if analysis.lenient else rules.prune
     chosen = blocks[best]
-    shown = _words(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
+    shown = words(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
     share = tuning.LANDING_TEXT_SHARE
     # The page without its boilerplate holds no more than the page's text outside links,
     # and the parts the walk did not enter (their records count all theirs as links).
@@ -150,15 +151,15 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
 
     # Inside the choice, what prune() left out counts unless it is named boilerplate: the
     # page read whole keeps it (cards that did not join the chosen one).
-    inside = _words(blocks, best, chosen.end, lambda b: b is not chosen and boiler(b))
-    page = inside + _words(blocks, 1, best, other) + _words(blocks, chosen.end, len(blocks), other)
+    inside = words(blocks, best, chosen.end, lambda b: b is not chosen and boiler(b))
+    page = inside + words(blocks, 1, best, other) + words(blocks, chosen.end, len(blocks), other)
     page += blocks[0].own - blocks[0].own_link
     if page - shown < tuning.LANDING_TEXT_LEFT or shown >= share * page:
         return None
     return shown, page
 
 
-def _all_text(
+def all_text(
     blocks: list[BlockRecord], start: int, end: int, drop: Callable[[BlockRecord], bool]
 ) -> int:
     """Characters of text, links included, in blocks[start:end] without the outermost
@@ -192,12 +193,12 @@ def _thin(analysis: Analysis) -> tuple[int, int] | None:
     if chosen.text >= tuning.THIN_PAGE:
         # What prune() leaves out can only make it shorter: only a choice this short
         # before pruning is counted.
-        shown = _all_text(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
+        shown = all_text(blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b))
     else:
         shown = chosen.text
     if shown >= tuning.THIN_PAGE or blocks[0].text < over * shown:
         return None
-    page = _all_text(blocks, 0, len(blocks), negative)
+    page = all_text(blocks, 0, len(blocks), negative)
     if page < over * shown:
         return None
     return shown, page
@@ -315,7 +316,7 @@ def footer_chosen(analysis: Analysis) -> bool:
     from wf.extract.records import negative
 
     if footer.text >= tuning.FOOTER_SHARE * blocks[0].text:
-        left = _all_text(blocks, 0, len(blocks), lambda b: b is footer or negative(b))
+        left = all_text(blocks, 0, len(blocks), lambda b: b is footer or negative(b))
         if left < tuning.FOOTER_LEFT_MIN:
             return False  # the footer's name is on the page's wrapper: nothing is left
     trace.trace(
@@ -327,48 +328,6 @@ def footer_chosen(analysis: Analysis) -> bool:
     # The walk exempted the footer's name to find prose in it: named boilerplate again.
     footer.neg = True
     analysis.best, analysis.best_index = None, -1
-    return True
-
-
-def faq_chosen(analysis: Analysis, declared: str | None) -> bool:
-    """Whether the choice is a landing page's questions and answers (the analysis then
-    reads the page whole, as second_opinion does).
-
-    A service page's FAQ is its longest run of prose, so the article rule chooses it over
-    the sections above it, whose text is cards, lists and short lines. When the chosen box,
-    or a box inside it that holds most of its prose, is named for questions or as an
-    accordion (tuning.LANDING_FAQ) on a page that declares no kind (an FAQPage's questions
-    are its content; a listing that the structure shows is the FAQ's items), and the page
-    prints tuning.LANDING_TEXT_LEFT characters of text outside links beside it without its
-    named boilerplate, the FAQ is one section: the page is read whole."""
-    from wf.extract.names import named_by
-    from wf.extract.records import negative
-
-    best = analysis.best_index
-    if best < 0 or analysis.by_kind or analysis.best is None:
-        return False
-    if declared is not None or analysis.kind == tuning.DOCUMENTATION:
-        return False
-    blocks = analysis.blocks
-    half = 0.5 * blocks[best].good
-    # The choice, or a box inside it that holds most of its prose (the FAQ's list under
-    # the section's heading): only boxes of that weight are looked at, a chain of a few.
-    if not any(b.good >= half and named_by(b.el, _FAQ) for b in blocks[best : blocks[best].end]):
-        return False
-    end = blocks[best].end
-    left = _words(blocks, 1, best, negative) + _words(blocks, end, len(blocks), negative)
-    left += blocks[0].own - blocks[0].own_link
-    if left < tuning.LANDING_TEXT_LEFT:
-        return False
-    trace.trace(
-        "extract: landing: the choice is named as questions and answers, and the page "
-        "prints %d characters outside it, %d or more: the page read whole without its "
-        "named boilerplate",
-        left,
-        tuning.LANDING_TEXT_LEFT,
-    )
-    analysis.best, analysis.best_index = None, -1
-    analysis.kind = tuning.LANDING
     return True
 
 
@@ -400,9 +359,29 @@ def link_dropdown(el: Any, b: BlockRecord) -> bool:
 
 
 def prune_whole(el: Any, b: BlockRecord) -> bool:
-    """What the page read whole leaves out: its named boilerplate, the site's header and
-    menus that drop down."""
-    return boiler(b) or site_header(el, b) or link_dropdown(el, b)
+    """What the page read whole leaves out: its named boilerplate, the site's header,
+    menus that drop down, a <noscript> notice asking for scripts (prune.script_notice:
+    a single-page app's template writes one first in <body>, where no choice leaves it
+    out) and its calls to action alone on their line (_call_to_action())."""
+    from wf.extract.prune import script_notice
+
+    return (
+        boiler(b)
+        or site_header(el, b)
+        or link_dropdown(el, b)
+        or script_notice(el, b)
+        or _call_to_action(el, b)
+    )
+
+
+def _call_to_action(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is a call to action alone: a link or button of landing_tuning.
+    CTA_MAX characters at most, mostly links, that says only "Learn more", "Get
+    started" and the like (landing_tuning.CALLS_TO_ACTION). Under every card of a page
+    read whole, such a line tells nothing, and it joins the lines around it."""
+    if not b.text or b.text > landing_tuning.CTA_MAX or b.link * 2 < b.text:
+        return False
+    return _CALLS.fullmatch(" ".join("".join(el.itertext()).split())) is not None
 
 
 def part(b: BlockRecord) -> bool:
@@ -410,8 +389,9 @@ def part(b: BlockRecord) -> bool:
     (tuning.LANDING_PARTS: its banners, calls to action, carousels, promotions, pictures
     and widgets), with GOOD_MIN characters outside links and under half its text in
     links: a section of the page, not a strip of logos or links. A box named as its
-    social proof (social_proof()) is one at any length."""
-    from wf.extract.names import STRUCTURAL_NEGATIVE, negative_hits, never_content
+    social proof (social_proof()) is one at any length, and so is a heading so named and
+    not mostly links (a hero's `hero-banner__heading`: the page's title over its lead)."""
+    from wf.extract.names import HEADING, STRUCTURAL_NEGATIVE, negative_hits, never_content
     from wf.extract.records import GOOD_MIN, negative
 
     if b.tag in STRUCTURAL_NEGATIVE or not negative(b):
@@ -421,10 +401,13 @@ def part(b: BlockRecord) -> bool:
         # Its testimonials (linked to the customers' stories) and its figures, each
         # short: the section, no share buttons.
         return hits <= _PARTS | _PROOF and not never_content(b.el)
-    if b.text < GOOD_MIN or not hits or not hits <= _PARTS or never_content(b.el):
+    if not hits or not hits <= _PARTS or never_content(b.el):
+        return False
+    heading = b.tag in HEADING
+    if b.text < GOOD_MIN and not heading:
         return False
     link = unwalked_links(b.el, b.text) if b.last is None else b.link
-    return b.text - link >= GOOD_MIN and link * 2 < b.text
+    return (heading or b.text - link >= GOOD_MIN) and link * 2 < b.text
 
 
 def social_proof(el: Any) -> bool:

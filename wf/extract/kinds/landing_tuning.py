@@ -1,0 +1,18 @@
+"""The tuning data of a landing page read whole (wf/extract/kinds/landing.py), apart from
+its code; its other thresholds are in wf/extract/tuning.py (LANDING_*)."""
+
+# A call to action alone on its line: a link or button of CTA_MAX characters at most,
+# mostly links, whose whole text (white space collapsed, case aside) is one of these,
+# an arrow after it or not. Marketing pages put one under every card and section.
+CTA_MAX = 40
+CALLS_TO_ACTION = (
+    r"(?:learn more(?: about [\w ]+)?|read more|see more|explore more|find out more|"
+    r"discover more|more information|learn how|see how|"
+    r"get started(?: for free)?|start for free|start (?:your )?free trial|"
+    r"try (?:it )?(?:for )?free|sign up|download(?: now| free)?|"
+    r"contact us|get in touch|contact sales|talk to sales|get a quote|"
+    r"(?:book|request|get) a demo|book demo|"
+    r"read the (?:article|story|report)|read (?:case|success) story|watch (?:the )?video|"
+    r"see all [\w ]+|view all[\w ]*|explore [\w ]+|see pricing|view pricing|see plans)"
+    r"\s*(?:→|›|>|»)?"
+)
