@@ -1372,6 +1372,28 @@ def test_a_section_wrapped_in_a_named_anchor_is_no_link_list():
     assert "Pups are counted apart from adults" in text
 
 
+def test_link_text_ends_where_its_link_ends_inside_and_after_an_anchor_box():
+    # The walk counts a block's link text while a link is open: a link inside inline
+    # markup, one inside an anchor that is a box (no address, blocks in it), and the
+    # words after each link closes, which are the block's own again.
+    from lxml import html as lxml_html
+
+    from wf.extract.records import walk
+
+    body = lxml_html.fromstring(
+        "<html><body><p>Read <em><a href='/a'>the <b>full</b> story</a> now</em> here.</p>"
+        "<a id='box'><p>Box <a href='/b'>link</a> tail words</p></a>"
+        "<p>After the box, plain words.</p></body></html>"
+    ).find("body")
+    records = {b.el.text_content(): b for b in walk(body) if b.tag == "p"}
+    first = records["Read the full story now here."]
+    assert (first.own, first.own_link) == (len("Readthefullstorynowhere."), len("thefullstory"))
+    boxed = records["Box link tail words"]
+    assert (boxed.own, boxed.own_link) == (len("Boxlinktail words"), len("link"))
+    after = records["After the box, plain words."]
+    assert after.own_link == 0
+
+
 def test_a_run_of_linked_titles_is_no_run_of_empty_sections():
     # Cards that are a link around a picture and a heading (a list of stories, a manual's
     # index of its pages): nothing is under their headings, but they are titles, not

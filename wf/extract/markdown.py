@@ -291,9 +291,10 @@ class MarkdownWriter:
         walker = etree.iterwalk(root, events=("start", "end"))
         skip_subtree = walker.skip_subtree
         skipped: Any = None
+        opened: list[tuple[Any, str]] = []  # open blocks, innermost last: ends by identity
         for event, el in walker:
-            tag = el.tag
             if event == "start":
+                tag = el.tag
                 if tag in block:
                     blocks += 1
                     if deadline is not None and not blocks & 1023:
@@ -307,6 +308,7 @@ class MarkdownWriter:
                         skip_subtree()  # written whole: a code block
                         skipped = el
                         continue
+                    opened.append((el, tag))
                 elif tag == "br":
                     append(" " if self.inline_only else BR)
                 elif tag == "a" and self.heading and permalink(el):  # a heading's ¶
@@ -329,9 +331,9 @@ class MarkdownWriter:
             # end
             if el is skipped:
                 skipped = None
-            elif tag in block:
-                self.end_block(el, tag)
-            elif tag == "a" and want_links and self.anchors:
+            elif opened and el is opened[-1][0]:
+                self.end_block(el, opened.pop()[1])
+            elif want_links and self.anchors and el.tag == "a":
                 self.close_anchor()
             tail = el.tail
             if tail and el is not root:

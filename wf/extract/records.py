@@ -147,7 +147,8 @@ def walk(
     blocks: list[BlockRecord] = []
     frames: list[BlockRecord] = []  # the open blocks, innermost last
     cur = BlockRecord(None, -1, "", 0, 0, "", -1, 0, None)  # text before the first block
-    links = 0
+    # The links open, innermost last: one ends when its element does (no tag asked again).
+    links: list[Any] = []
     block = BLOCK
     top = None  # frames[-1].el: the innermost open block's element
     walker = etree.iterwalk(body, events=("start", "end"))
@@ -174,8 +175,8 @@ def walk(
                 blocks.append(cur)
                 frames.append(cur)
                 top = el
-            elif tag == "a" and not _anchor_box(el):
-                links += 1
+            elif tag == "a" and (el.get("href") is not None or not _holds_block(el)):
+                links.append(el)
             text = el.text
             if text:
                 # A huge node is counted as it is: strip() would copy it whole.
@@ -194,8 +195,8 @@ def walk(
                 top = cur.el
                 if f.tag in HEADING and _titles_teaser(f):
                     cur.card = 1
-        elif links and el.tag == "a" and not _anchor_box(el):
-            links -= 1
+        elif links and el is links[-1]:
+            links.pop()
         tail = el.tail
         if tail and cur.el is not None:
             n = len(tail.strip())
@@ -309,9 +310,8 @@ def best_block(blocks: list[BlockRecord]) -> int:
     return best
 
 
-def _anchor_box(el: Any) -> bool:
-    """Whether an <a> is no link but a box: no address, and blocks in it (a section
-    wrapped in a named anchor, `<a id="ips"><h2>...</h2><p>...</p>...</a>`)."""
-    if el.get("href") is not None:
-        return False
+def _holds_block(el: Any) -> bool:
+    """Whether an element has a block among its children: an <a> without an address
+    that does is no link but a box (a section wrapped in a named anchor,
+    `<a id="ips"><h2>...</h2><p>...</p>...</a>`)."""
     return any(child.tag in BLOCK for child in el)
