@@ -572,6 +572,30 @@ def test_a_product_grid_in_a_box_named_after_its_pager_is_the_list():
     assert found.kind == "listing"
 
 
+def test_a_cards_date_alone_goes_from_a_list_its_titles_and_text_stay():
+    # A blog's or a news site's index prints each item's date on a line of its own over
+    # its linked title: when it was posted, not what it is. A date inside a sentence stays.
+    dates = ["Feb 9, 2026", "12 January 2026", "2025-12-22", "3 hours ago", "58 mins ago"]
+    cards = "".join(
+        f"<article class='post-card'><div class='post-card__date'>{dates[n % 5]}</div>"
+        f"<a href='/2026/{n}/launch'><h3>How the ferry timetable {n} was rebuilt</h3></a>"
+        f"<p>Notes from the team on release train {n}, first run on March {n + 1}, 2025."
+        "</p></article>"
+        for n in range(8)
+    )
+    html = page(
+        "",
+        NAV + f"<main><h1>Engineering notes</h1><section class='posts'>{cards}</section></main>",
+    )
+    found = extract(html, url="https://notes.example/")
+    assert found.kind == "listing"
+    for n in range(8):
+        assert f"How the ferry timetable {n} was rebuilt" in found.text
+        assert f"first run on March {n + 1}, 2025." in found.text
+    for date in dates:
+        assert date not in found.text
+
+
 # ------------------------------------------ issue 25: the kinds man/wf.1 lists, one case each
 
 
