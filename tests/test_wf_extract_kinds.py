@@ -596,6 +596,29 @@ def test_a_cards_date_alone_goes_from_a_list_its_titles_and_text_stay():
         assert date not in found.text
 
 
+def test_a_list_in_a_layout_that_has_a_sidebar_is_the_list():
+    # "has-sidebar" names the layout that sets a sidebar beside the list, not the sidebar.
+    cards = "".join(
+        f"<article class='tease'><div class='tease__kicker'><a href='/r/{n}'>Region {n}</a>"
+        f"</div><h3><a href='/story/{n}'>Hotel openings in week {n}</a></h3>"
+        f"<div class='tease__by'>Anna Berg | {n} weeks ago</div></article>"
+        for n in range(1, 9)
+    )
+    html = page(
+        "",
+        "<header><a href='/'>Lodging Daily</a> <a href='/subscribe'>Subscribe now</a></header>"
+        + f"<main><h1>Latest News</h1><div class='layout has-sidebar'><div class='stack'>{cards}"
+        + "</div><aside class='sidebar'><a href='/ads'>Advertise with us today</a></aside>"
+        + "</div></main><footer><a href='/terms'>Terms of Service</a></footer>",
+    )
+    found = extract(html, url="https://lodging.example/news/")
+    assert found.kind == "listing"
+    for n in range(1, 9):
+        assert f"Hotel openings in week {n}" in found.text
+    for frame in ("Subscribe now", "Advertise with us today", "Terms of Service"):
+        assert frame not in found.text
+
+
 # ------------------------------------------ issue 25: the kinds man/wf.1 lists, one case each
 
 

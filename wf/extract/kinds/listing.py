@@ -3,8 +3,9 @@
 The kind's own rule finds the page's list independently of the article scoring: the
 largest group (by text) of listing_tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it,
-outside the page's frame (nav, header, footer, asides, boxes named as menus or filters,
-pagers that hold no more than a pager; read up to <main>, never above it)
+outside the page's frame (nav, header, footer, asides, boxes named as menus or filters
+but not after has- or with-, pagers that hold no more than a pager; read up to <main>,
+never above it)
 and outside boxes that are never content (comments, recommendations, consent), most of
 them not named as boilerplate themselves.
 It is also the second opinion on any page whose chosen block is thin against it (a list's
@@ -34,7 +35,7 @@ from wf.extract.kinds import listing_tuning
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
-_FRAME = re.compile(listing_tuning.LIST_FRAME)
+_FRAME = re.compile(f"{listing_tuning.LIST_FRAME_UNMODIFIED}(?:{listing_tuning.LIST_FRAME})")
 _DATE = re.compile(listing_tuning.CARD_DATE, re.IGNORECASE)
 ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
 

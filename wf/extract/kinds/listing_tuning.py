@@ -12,6 +12,9 @@ LIST_ITEM_MAX = 2000
 # A list inside a box named for the page's frame is its navigation, whatever its shape.
 # (A box hidden from sight but for screen readers, as a page's copy of its menus, too.)
 LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|reviews?|visually-hidden|sr-only|screen-reader-text)(?![a-z])"
+# ...but not after has-, with-, no-, without- or is-: "o-layout has-sidebar" names the
+# layout that puts a sidebar beside the list, not the sidebar (as names.py reads them).
+LIST_FRAME_UNMODIFIED = r"(?<!has-)(?<!with-)(?<!no-)(?<!without-)(?<!is-)"
 LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
 # The second opinion takes the list over the article rule's choice when the choice is
 # thin or the list holds this many times its text.
