@@ -605,6 +605,53 @@ def test_a_product_grid_in_a_box_named_after_its_pager_is_the_list():
     assert found.kind == "listing"
 
 
+def test_a_cards_date_alone_goes_from_a_list_its_titles_and_text_stay():
+    # A blog's or a news site's index prints each item's date on a line of its own over
+    # its linked title: when it was posted, not what it is. A date inside a sentence stays.
+    dates = ["Feb 9, 2026", "12 January 2026", "2025-12-22", "3 hours ago", "58 mins ago"]
+    cards = "".join(
+        f"<article class='post-card'><div class='post-card__date'>{dates[n % 5]}</div>"
+        f"<a href='/2026/{n}/launch'><h3>How the ferry timetable {n} was rebuilt</h3></a>"
+        f"<p>Notes from the team on release train {n}, first run on March {n + 1}, 2025."
+        "</p></article>"
+        for n in range(8)
+    )
+    html = page(
+        "",
+        NAV + f"<main><h1>Engineering notes</h1><section class='posts'>{cards}</section></main>",
+    )
+    found = extract(html, url="https://notes.example/")
+    assert found.kind == "listing"
+    for n in range(8):
+        assert f"How the ferry timetable {n} was rebuilt" in found.text
+        assert f"first run on March {n + 1}, 2025." in found.text
+    for date in dates:
+        assert date not in found.text
+
+
+def test_a_list_in_a_layout_that_has_a_sidebar_is_the_list():
+    # "has-sidebar" names the layout that sets a sidebar beside the list, not the sidebar.
+    cards = "".join(
+        f"<article class='tease'><div class='tease__kicker'><a href='/r/{n}'>Region {n}</a>"
+        f"</div><h3><a href='/story/{n}'>Hotel openings in week {n}</a></h3>"
+        f"<div class='tease__by'>Anna Berg | {n} weeks ago</div></article>"
+        for n in range(1, 9)
+    )
+    html = page(
+        "",
+        "<header><a href='/'>Lodging Daily</a> <a href='/subscribe'>Subscribe now</a></header>"
+        + f"<main><h1>Latest News</h1><div class='layout has-sidebar'><div class='stack'>{cards}"
+        + "</div><aside class='sidebar'><a href='/ads'>Advertise with us today</a></aside>"
+        + "</div></main><footer><a href='/terms'>Terms of Service</a></footer>",
+    )
+    found = extract(html, url="https://lodging.example/news/")
+    assert found.kind == "listing"
+    for n in range(1, 9):
+        assert f"Hotel openings in week {n}" in found.text
+    for frame in ("Subscribe now", "Advertise with us today", "Terms of Service"):
+        assert frame not in found.text
+
+
 # ------------------------------------------ issue 25: the kinds man/wf.1 lists, one case each
 
 

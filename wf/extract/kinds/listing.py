@@ -3,8 +3,9 @@
 The kind's own rule finds the page's list independently of the article scoring: the
 largest group (by text) of listing_tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it,
-outside the page's frame (nav, header, footer, asides, boxes named as menus or filters,
-pagers that hold no more than a pager; read up to <main>, never above it)
+outside the page's frame (nav, header, footer, asides, boxes named as menus or filters
+but not after has- or with-, pagers that hold no more than a pager; read up to <main>,
+never above it)
 and outside boxes that are never content (comments, recommendations, consent), most of
 them not named as boilerplate themselves.
 It is also the second opinion on any page whose chosen block is thin against it (a list's
@@ -15,7 +16,8 @@ own prose (its introduction, its buying guide) is what its readers look for firs
 page declared an article, only when the choice is short (under LIST_ARTICLE_SHORT), the
 list holds LIST_OVER_ARTICLE times its text and at least half the page's. A
 choice that holds the list already stays (the list is part of it), its items then kept
-however linked or short on a page declared a listing. A list taken grows to the box that
+however linked or short on a page declared a listing (but for a card's date alone on
+its line: card_date). A list taken grows to the box that
 also holds the page's one <h1> (the listing's title and introduction), unless that box is
 the page nearly whole (LIST_HEADING_SHARE of its text).
 """
@@ -33,7 +35,8 @@ from wf.extract.kinds import listing_tuning
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
-_FRAME = re.compile(listing_tuning.LIST_FRAME)
+_FRAME = re.compile(f"{listing_tuning.LIST_FRAME_UNMODIFIED}(?:{listing_tuning.LIST_FRAME})")
+_DATE = re.compile(listing_tuning.CARD_DATE, re.IGNORECASE)
 ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
 
 
@@ -160,13 +163,23 @@ def _with_heading(blocks: list[BlockRecord], index: int) -> int:
 
 def prune(el: Any, b: BlockRecord) -> bool:
     """Inside a list: the frame goes (nav, asides, footers), items stay as they are, but
-    for the short lines of links beside a card's linked title (card_label) and the
-    forms beside an item's own text (controls)."""
+    for the short lines of links beside a card's linked title (card_label), the
+    forms beside an item's own text (controls) and its date alone (card_date)."""
     from wf.extract.names import STRUCTURAL_NEGATIVE, never_content
 
     if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" or never_content(el):
         return True
-    return card_label(el, b) or controls(el, b)
+    return card_label(el, b) or controls(el, b) or card_date(el, b)
+
+
+def card_date(el: Any, b: BlockRecord) -> bool:
+    """A block that is an item's date and nothing else (listing_tuning.CARD_DATE): when
+    it was posted, printed under every card, not what the item is. A heading stays."""
+    from wf.extract.names import HEADING
+
+    if b.tag in HEADING or not 0 < b.text <= listing_tuning.CARD_DATE_MAX:
+        return False
+    return _DATE.fullmatch(" ".join("".join(el.itertext()).split())) is not None
 
 
 # Buttons are gone by now (wf.extract.parse drops them); their form and fields stay.

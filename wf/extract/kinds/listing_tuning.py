@@ -12,6 +12,9 @@ LIST_ITEM_MAX = 2000
 # A list inside a box named for the page's frame is its navigation, whatever its shape.
 # (A box hidden from sight but for screen readers, as a page's copy of its menus, too.)
 LIST_FRAME = r"(?<![a-z])(?:nav|navbar|menu|megamenu|header|footer|breadcrumbs?|sidebar|toolbar|tabs|filters?|facets?|reviews?|visually-hidden|sr-only|screen-reader-text)(?![a-z])"
+# ...but not after has-, with-, no-, without- or is-: "o-layout has-sidebar" names the
+# layout that puts a sidebar beside the list, not the sidebar (as names.py reads them).
+LIST_FRAME_UNMODIFIED = r"(?<!has-)(?<!with-)(?<!no-)(?<!without-)(?<!is-)"
 LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
 # The second opinion takes the list over the article rule's choice when the choice is
 # thin or the list holds this many times its text.
@@ -48,3 +51,15 @@ CARD_CONTROLS = (
     r"comparer|aper[çc]u rapide|achat rapide|ajouter au panier|vergleichen|schnellansicht|"
     r"in den warenkorb|comparar|vista r[áa]pida|a[ñn]adir al carrito|agregar al carrito"
 )
+# Inside a list taken, a block that is a date and nothing else (a card's "Feb 9, 2026",
+# "9 mins ago", "2025-12-22") goes: when an item was posted, not what it is; a listing's
+# readers scan titles. Matched whole, without case, on a block of at most CARD_DATE_MAX
+# characters. English month names and the commonest numeric forms.
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+CARD_DATE = (
+    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}\s+{_MONTH},?\s+\d{{4}}|"
+    r"\d{4}-\d\d-\d\d|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
+    r"(?:\d+|an?)\s+(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
+    r"\s+ago)"
+)
+CARD_DATE_MAX = 40
