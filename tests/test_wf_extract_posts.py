@@ -271,3 +271,23 @@ def test_a_quote_drawn_as_an_aside_stays_unless_it_repeats_a_post_above():
     ]
     cat = lines.index("cat, Jan 3, 2026")
     assert lines[cat + 1].startswith("Cat here") and "ann:" not in lines
+
+
+def test_a_forum_engine_s_tallies_under_a_post_go_and_the_poster_s_words_stay():
+    # phpBB's attachment box, SMF's count of likes, vBulletin's badge of the thread's
+    # starter and a post's number: each a line of its own that no one wrote.
+    attached = (
+        "<p>The logs are attached below.</p><dl class='attachbox'><dt>Attachments</dt><dd>"
+        "<dl class='file'><dt><a href='/download/file.php?id=53'>guest-logs.7z</a></dt>"
+        "<dd>(95.79 KiB) Downloaded 478 times</dd></dl></dd></dl>"
+        "<div class='under_message'><ul><li class='like_count'>1 person likes this.</li>"
+        "</ul></div><div class='threadstarter'>Original Poster</div><div>#8</div>"
+    )
+    said = "<p>Downloaded 478 times last week, the guide was.</p><p>3 people like this.</p>"
+    found = extract(_topic(second=PROSE + attached + said), url=TOPIC)
+    lines = _lines(found.text)
+    assert "The logs are attached below." in lines
+    for tally in ("Downloaded 478 times", "person likes this", "Original Poster", "#8"):
+        assert tally not in found.text.replace("Downloaded 478 times last", "")
+    # The same words inside a sentence of the poster's stay.
+    assert "Downloaded 478 times last week, the guide was." in lines

@@ -122,9 +122,12 @@ def _profile_field(el: Any) -> bool:
 
 
 _VOTES = re.compile(r"[-+]?[\d.,]+[kKmM]?")
+_TALLY = re.compile(posts_tuning.POST_TALLY, re.IGNORECASE)
 
 
 def _control(el: Any) -> bool:
     """A post's control or count: a vote count, share, follow, flag, "log in to reply"."""
     text = _line(el).lower()
+    if _TALLY.fullmatch(text):
+        return True  # the engine's: "(95.79 KiB) Downloaded 478 times", "Original Poster"
     return not text or bool(_VOTES.fullmatch(text)) or text in tuning.POST_CONTROLS

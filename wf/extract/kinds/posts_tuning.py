@@ -34,3 +34,14 @@ REPLY_TEXT_MIN = 8
 # Board - Site", "Site • View topic - Topic", NodeBB's "Topic @ Site"): a separator
 # between spaces (kinds/tidy.py drop_topic).
 TITLE_SEPARATOR = r"\s[-|•·»:/@–—]+\s"
+# A forum engine's tally printed under or beside a post, on a line of its own, no words of
+# the poster's: an attachment's size and downloads (phpBB "(95.79 KiB) Downloaded 478
+# times", vBulletin "(23.4 KB, 12 views)"), a count of likes (SMF "1 person likes this.",
+# "3 people like this"), the badge of the thread's starter (vBulletin's "Original Poster",
+# XenForo's "Thread Starter") and a post's number alone ("#8").
+POST_TALLY = (
+    r"\(?[\d.,]+ ?(?:[kmg]i?b|bytes)(?:\)? ?(?:downloaded|viewed) [\d,]+ times?\.?"
+    r"|, [\d,]+ (?:views?|downloads?)\))"
+    r"|[\d,]+ (?:person|people|members?|users?) (?:likes?|liked) this\.?"
+    r"|original poster|thread starter|topic starter|#\d+"
+)
