@@ -722,6 +722,57 @@ def test_subscription_boxes_named_so_are_dropped(name: str):
     assert "Digitalabo" not in text
 
 
+_ISSUE = (
+    "This week we look at why a short walk after dinner steadies the evening's blood sugar.",
+    "Three small studies timed walks of ten, twenty and thirty minutes against sitting "
+    "still, and all three found the peak after a meal came lower and later with a walk.",
+    "The gain was largest in the first half hour after eating, when most of the sugar from "
+    "a meal reaches the blood, so that a walk an hour later helps far less.",
+    "None of the studies asked people to walk fast: an easy pace that still allows a "
+    "conversation was enough, which makes the habit easy to keep through the winter.",
+    "If a walk is not possible, standing and tidying the kitchen gave about half the "
+    "benefit in one of the studies, and a few minutes of climbing stairs a little more.",
+    "A phone's step counter is enough to check the habit: about two thousand steps after "
+    "the evening meal matches the thirty-minute walks in the studies.",
+    "People who take insulin should ask their doctor first, since a walk adds to what the "
+    "medicine does and the two together can bring the level too low.",
+    "The studies found no harm in walking straight after a meal, despite the old advice to "
+    "rest first; only a hard run on a full stomach gave some runners a stitch.",
+    "Next week's issue turns to sleep: why a fixed time to wake up seems to matter more "
+    "than the hour at which you go to bed.",
+)
+
+
+def test_an_issue_of_a_newsletter_published_as_a_page_is_its_content():
+    """A site that publishes each issue of its newsletter as a page names the issue's box
+    after the newsletter: paragraphs of prose and no form make it the content, where the
+    readers' quotes below it would otherwise win. The sign-up box (a form) still goes."""
+    issue = "".join(f"<p>{p}</p>" for p in _ISSUE)
+    quotes = "".join(
+        f"<div class='quote'><p>{q}</p><p>Reader {n}</p></div>"
+        for n, q in enumerate(
+            (
+                "The one email I read the day it arrives, and I have learned a lot from it.",
+                "Clear, practical and never padded: I changed my evenings after one issue.",
+                "I forward every issue to my parents, who now walk after dinner as well.",
+                "Short enough to read over breakfast and careful about what studies show.",
+            )
+        )
+    )
+    html = _page(
+        NAV,
+        "<main><section class='hero cc-newsletter'><div class='newsletter-wrapper'>",
+        f"<h1>Walking after meals</h1><article class='newsletter-content'>{issue}</article>",
+        f"</div></section><section class='testimonials'><h2>What readers say</h2>{quotes}",
+        "</section><div class='newsletter-box'><h2>Get the newsletter</h2><p>One email a "
+        "month with the science.</p><form><input name='email'><button>Go</button></form>",
+        "</div></main>",
+    )
+    text = extract_text(html)
+    assert "walking straight after a meal" in text
+    assert "One email a month" not in text
+
+
 _PROMPTS = {
     "de": (
         "<h3>Möchten Sie weiterlesen?</h3>",

@@ -654,3 +654,35 @@ def test_a_quotations_caption_names_who_said_it_and_stays():
     story = f"<p>{PROSE}</p><p>{OTHER}</p>" * 3
     text = extract(page(NAV + f"<main><h1>Quay</h1>{story}{long}</main>")).text
     assert OTHER in text and "Ann Lee" not in text
+
+
+def test_a_picture_of_the_product_drawn_in_html_is_not_the_pages_text():
+    # A software company's page draws each feature's screen beside its section (its
+    # rows, ids and labels as text) in a box named as the section's illustration.
+    features = (
+        ("Plan the season's berths", "Lay out every berth of the harbour for the season."),
+        ("Bill by the tide", "Harbour dues follow the hours each boat is moored."),
+        ("Keep the channels deep", "Soundings are kept beside the dredging log."),
+    )
+
+    def screen(n: int) -> str:
+        rows = "".join(
+            f"<div class='Row_row__a{n}{i}'><span>BRT-{200 + 10 * n + i}</span>"
+            f"<span>Berth {i} moved to pontoon {n}</span><span>Todo</span></div>"
+            for i in range(6)
+        )
+        return (
+            f"<div class='PageSection_illustration__Q{n}x'><div class='Panel__z'>{rows}</div></div>"
+        )
+
+    sections = "".join(
+        f"<section class='PageSection_root__k{n}'><h2>{title}</h2><p>{line}</p>{screen(n)}</section>"
+        for n, (title, line) in enumerate(features)
+    )
+    html = page(
+        "<header><a href='/'>Quay</a> <a href='/pricing'>Pricing</a></header>"
+        f"<main><h1>The harbour office, in one place</h1><p>{PROSE}</p>{sections}</main>"
+    )
+    text = extract(html, url="https://quay.example/").text
+    assert "Soundings are kept beside the dredging log." in text
+    assert "BRT-" not in text and "moved to pontoon" not in text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wf.extract import tuning
+from wf.extract import names_tuning, tuning
 
 HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
@@ -34,6 +34,12 @@ class CaseBlind:
         if text.isascii():
             return self._exact.search(text.lower()) is not None
         return self._blind.search(text) is not None
+
+    def matches(self, text: str) -> set[str]:
+        """The matched strings, lowered."""
+        if text.isascii():
+            return {m.group() for m in self._exact.finditer(text.lower())}
+        return {m.group().lower() for m in self._blind.finditer(text)}
 
 
 # fmt: off
@@ -308,7 +314,7 @@ def negative_block(el: Any, tag: str) -> bool:
         return next(el.iterdescendants("p"), None) is None
     if kind == _NAMED_PAGER:
         return _pager_sized(el)
-    return kind != 0
+    return kind != 0 and not (negative_hits(el) <= names_tuning.ISSUE_WORDS and issue(el))
 
 
 _LISTS = frozenset(("ul", "ol", "menu"))
@@ -403,7 +409,25 @@ def never_content(el: Any) -> bool:
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
     if not _NEVER_CONTENT.found(names):
         return False
-    return any(
-        _NEVER_CONTENT.found(token) and not _STATE.fullmatch(lowered(token))
+    found = [
+        token
         for token in names.split()
-    )
+        if _NEVER_CONTENT.found(token) and not _STATE.fullmatch(lowered(token))
+    ]
+    if not found:
+        return False
+    words = {word for token in found for word in _NEVER_CONTENT.matches(token)}
+    return not (words <= names_tuning.ISSUE_WORDS and issue(el))
+
+
+def issue(el: Any) -> bool:
+    """Whether a box holds an issue of a newsletter published as a page rather than a
+    sign-up box: paragraphs of prose (names_tuning.ISSUE_PARAGRAPHS and ISSUE_CHARS at
+    least) and no form or field."""
+    if next(el.iter("form", "input", "textarea"), None) is not None:
+        return False
+    paragraphs = size = 0
+    for p in el.iter("p"):
+        paragraphs += 1
+        size += sum(len(part.strip()) for part in p.itertext())
+    return paragraphs >= names_tuning.ISSUE_PARAGRAPHS and size >= names_tuning.ISSUE_CHARS

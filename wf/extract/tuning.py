@@ -286,13 +286,15 @@ NEGATIVE_STEMS = (
     "gdpr", "banner", "popup", "modal", "outbrain", "taboola", "trending", "popular",
     "byline", "pagination", "toolbar", "login", "caption", "gallery", "slideshow",
     "carousel", "feedback", "coment", "komment", "reklam", "werbung", "publicidad",
-    "publicite", "empfehlung", "verwandte", "meistgelesen", "relacionad",
+    "publicite", "empfehlung", "verwandte", "meistgelesen", "relacionad", "illustration",
     # Consent platforms name their containers alike on every site: OneTrust, Cookiebot,
     # Didomi, Usercentrics, Quantcast, TrustArc, Sourcepoint, Borlabs, Complianz, CookieYes.
     "onetrust", "ot-sdk", "optanon", "cybot", "didomi", "usercentrics", "qc-cmp",
     "trustarc", "sp-message", "borlabs", "cmplz", "cmpbox", "iubenda", "axeptio",
     "tarteaucitron",
 )
+# (`illustration`: a landing page's picture beside a section, which draws the product's
+# screens in HTML, every label and row of a made-up account shown as text.)
 NEGATIVE_WORDS = (
     "ad", "ads", "adv", "nav", "rail", "tags", "cta", "follow", "rating", "skip", "pager",
     "print", "author", "cmp", "klaro", "anzeige", "more-from", "also-like", "may-like",

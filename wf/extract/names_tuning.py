@@ -1,0 +1,12 @@
+"""Tuning of wf/extract/names.py beyond tuning.py's word lists."""
+
+# A box named after a newsletter is a sign-up box on most sites, but a site that
+# publishes each issue of its newsletter as a page names the issue's box so too
+# (`newsletter-content`). It is the issue when it holds at least this many paragraphs
+# with this many characters of text between them, and no form (a sign-up box's
+# pitch is a paragraph or two beside its field).
+ISSUE_PARAGRAPHS = 5
+ISSUE_CHARS = 1000
+# The name words (as tuning.NEGATIVE_STEMS and NEVER_CONTENT match them) such a box may
+# carry: any other boilerplate word in its names still makes it boilerplate.
+ISSUE_WORDS = frozenset(("newsletter",))
