@@ -632,3 +632,20 @@ def test_each_check_has_the_resolve_timeout(monkeypatch: pytest.MonkeyPatch) -> 
     finally:
         interceptor.close()
     assert browser.calls[0][0] == "Fetch.continueRequest"
+
+
+@pytest.mark.parametrize("closed", ["client", "upstream"])
+def test_a_side_closed_before_the_splice_ends_it_quietly(closed: str) -> None:
+    # The proxy's close() shuts every connection it tracks from another thread; one shut
+    # between the upstream's connect and the splice reached the selector as descriptor
+    # -1, and its ValueError escaped the connection's thread as a traceback on stderr.
+    from wf.render.proxy import _splice
+
+    client, ours = socket.socketpair()
+    upstream, theirs = socket.socketpair()
+    try:
+        (client if closed == "client" else upstream).close()
+        assert _splice(client, upstream) is None
+    finally:
+        for s in (client, ours, upstream, theirs):
+            s.close()

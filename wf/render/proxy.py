@@ -335,9 +335,16 @@ def _splice(a: socket.socket, b: socket.socket) -> None:
     """Copy both ways until both sides have closed, or nothing moves for IDLE_TIMEOUT."""
     sel = selectors.DefaultSelector()
     peers = {a: b, b: a}
-    for s in peers:
-        s.setblocking(True)
-        sel.register(s, selectors.EVENT_READ)
+    try:
+        for s in peers:
+            s.setblocking(True)
+            sel.register(s, selectors.EVENT_READ)
+    except (OSError, ValueError):
+        # The proxy's close() shut a side from another thread (the session ended): a
+        # closed socket's descriptor is -1, which the selector refuses with ValueError,
+        # and that escaped the connection's thread as a traceback on stderr.
+        sel.close()
+        return
     open_ends = 2
     try:
         while open_ends:
