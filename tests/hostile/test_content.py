@@ -296,6 +296,17 @@ SHAPES["1000000-paragraphs"] = (
     b"<html><body>" + b"<p>a</p>" * 1_000_000 + b"</body></html>",
     "text/html",
 )
+# Boxes named as a newsletter nested hundreds deep around short paragraphs: each box is
+# asked whether it is an issue published as a page (names.issue), and an unbounded read
+# cost the depth times the paragraphs (46 s of CPU for this page).
+SHAPES["400-nested-newsletter-boxes"] = (
+    b"<html><body>"
+    + b"<div class='newsletter'>" * 400
+    + b"<p>a</p>" * 50_000
+    + b"</div>" * 400
+    + b"</body></html>",
+    "text/html",
+)
 # Tags never closed make an element each: twice the elements of a balanced page of as many
 # tags (130-145 MB over idle before the start-tag cap); and a balanced page whose items
 # carry three attributes each (97 MB over idle with 75 000 items). Given the time to be

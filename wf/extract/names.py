@@ -9,6 +9,7 @@ word outweigh it. The word lists are in wf/extract/tuning.py.
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from wf.extract import names_tuning, tuning
@@ -423,11 +424,24 @@ def never_content(el: Any) -> bool:
 def issue(el: Any) -> bool:
     """Whether a box holds an issue of a newsletter published as a page rather than a
     sign-up box: paragraphs of prose (names_tuning.ISSUE_PARAGRAPHS and ISSUE_CHARS at
-    least) and no form or field."""
-    if next(el.iter("form", "input", "textarea"), None) is not None:
-        return False
+    least) and no form or field.
+
+    Boxes so named nest (a wrapper, the issue, its body), each asked in turn: every read
+    is bounded (names_tuning.ISSUE_READ paragraphs, ISSUE_CHARS of each text, ISSUE_SCAN
+    elements for a form), or a page of such boxes nested hundreds deep around thousands
+    of paragraphs costs the product of the two."""
     paragraphs = size = 0
-    for p in el.iter("p"):
+    for p in islice(el.iter("p"), names_tuning.ISSUE_READ):
         paragraphs += 1
-        size += sum(len(part.strip()) for part in p.itertext())
-    return paragraphs >= names_tuning.ISSUE_PARAGRAPHS and size >= names_tuning.ISSUE_CHARS
+        for part in p.itertext():
+            size += len(part[: names_tuning.ISSUE_CHARS].strip())
+            if size >= names_tuning.ISSUE_CHARS:
+                break
+        if paragraphs >= names_tuning.ISSUE_PARAGRAPHS and size >= names_tuning.ISSUE_CHARS:
+            break
+    else:
+        return False
+    return not any(e.tag in _FIELDS for e in islice(el.iter(), names_tuning.ISSUE_SCAN))
+
+
+_FIELDS = frozenset(("form", "input", "textarea"))
