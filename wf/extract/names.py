@@ -430,9 +430,8 @@ def issue(el: Any) -> bool:
     is bounded (names_tuning.ISSUE_READ paragraphs, ISSUE_CHARS of each text, ISSUE_SCAN
     elements for a form), or a page of such boxes nested hundreds deep around thousands
     of paragraphs costs the product of the two."""
-    paragraphs = size = 0
-    for p in islice(el.iter("p"), names_tuning.ISSUE_READ):
-        paragraphs += 1
+    size = 0
+    for paragraphs, p in enumerate(islice(el.iter("p"), names_tuning.ISSUE_READ), 1):
         for part in p.itertext():
             size += len(part[: names_tuning.ISSUE_CHARS].strip())
             if size >= names_tuning.ISSUE_CHARS:
