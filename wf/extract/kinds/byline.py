@@ -183,7 +183,7 @@ _DATE_WORDS: frozenset[str] = frozenset()
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 
 
-def _whole_date(text: str) -> bool:
+def whole_date(text: str) -> bool:
     """Whether a short text is a date and nothing else ("Wed Dec 27, 2023 11:04 am"):
     a month's name, weekdays, clock words (tuning.POST_DATE_WORDS), numbers and their
     separators only."""
@@ -249,7 +249,7 @@ def _split_tail(text: str) -> tuple[str, str] | None:
         return None
     parts = _SEPARATOR.split(text)
     date = parts[-1].strip()
-    if len(parts) < 2 or not _whole_date(date):
+    if len(parts) < 2 or not whole_date(date):
         return None
     return _BY.sub("", " ".join(parts[:-1]).strip()), date
 
@@ -284,7 +284,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             split = _split_tail(_text(el))
             if split is not None:
                 tail = el, split[1]
-        elif whole is None and _leaf(el) and _whole_date(_text(el)):
+        elif whole is None and _leaf(el) and whole_date(_text(el)):
             whole = el
         if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
             declared = el
@@ -368,7 +368,7 @@ def _name_before(date_el: Any) -> tuple[Any, str]:
     if prev is None or prev.tag not in _DATE_TAGS or not _leaf(prev) or prev.tag == "a":
         return None, ""
     text = _text(prev)
-    if not text or len(text) > tuning.BYLINE_MAX or _whole_date(text):
+    if not text or len(text) > tuning.BYLINE_MAX or whole_date(text):
         return None, ""
     return prev, text
 

@@ -65,7 +65,7 @@ def with_title(analysis: Analysis) -> None:
         while j < blocks[b.parent].end:
             blocks[j].cut = True
             j = blocks[j].end
-    wider = blocks[b.parent]
+    wider = blocks[path[-1].parent]
     trace.trace(
         "extract: documentation: the page's <h1> stands before the body, %d level(s) up: "
         "the box around both chosen (%d characters more), what follows the body left out",

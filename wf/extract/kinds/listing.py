@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
 _FRAME = re.compile(f"{listing_tuning.LIST_FRAME_UNMODIFIED}(?:{listing_tuning.LIST_FRAME})")
-_DATE = re.compile(listing_tuning.CARD_DATE, re.IGNORECASE)
+_AGO = re.compile(listing_tuning.CARD_AGO, re.IGNORECASE)
 ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
 
 
@@ -173,13 +173,16 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 
 def card_date(el: Any, b: BlockRecord) -> bool:
-    """A block that is an item's date and nothing else (listing_tuning.CARD_DATE): when
-    it was posted, printed under every card, not what the item is. A heading stays."""
+    """A block that is an item's date and nothing else (byline.whole_date, as a post's
+    date is told, or a time ago: listing_tuning.CARD_AGO): when it was posted, printed
+    under every card, not what the item is. A heading stays."""
+    from wf.extract.kinds.byline import whole_date
     from wf.extract.names import HEADING
 
     if b.tag in HEADING or not 0 < b.text <= listing_tuning.CARD_DATE_MAX:
         return False
-    return _DATE.fullmatch(" ".join("".join(el.itertext()).split())) is not None
+    text = " ".join("".join(el.itertext()).split())
+    return whole_date(text) or _AGO.fullmatch(text) is not None
 
 
 # Buttons are gone by now (wf.extract.parse drops them); their form and fields stay.

@@ -52,14 +52,11 @@ CARD_CONTROLS = (
     r"in den warenkorb|comparar|vista r[áa]pida|a[ñn]adir al carrito|agregar al carrito"
 )
 # Inside a list taken, a block that is a date and nothing else (a card's "Feb 9, 2026",
-# "9 mins ago", "2025-12-22") goes: when an item was posted, not what it is; a listing's
-# readers scan titles. Matched whole, without case, on a block of at most CARD_DATE_MAX
-# characters. English month names and the commonest numeric forms.
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-CARD_DATE = (
-    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}\s+{_MONTH},?\s+\d{{4}}|"
-    r"\d{4}-\d\d-\d\d|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
+# "2025-12-22": kinds/byline.py's whole_date, as a post's date is told; or a time ago,
+# "9 mins ago") goes: when an item was posted, not what it is; a listing's readers scan
+# titles. Looked at on a block of at most CARD_DATE_MAX characters.
+CARD_AGO = (
     r"(?:\d+|an?)\s+(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
-    r"\s+ago)"
+    r"\s+ago"
 )
 CARD_DATE_MAX = 40
