@@ -233,6 +233,9 @@ def test_a_page_session_gets_its_own_messages_only(server: FakeCDP) -> None:
         )
         assert not conn.closed and not other.closed  # the wire stays for the others
         assert other.call("Still.here", timeout=5)["method"] == "Still.here"
+        # Each session's events run on a thread of its own: the page's "last" says
+        # nothing of when the browser's session handled its event.
+        assert wait_until(lambda: browser_seen)
     assert (browser_seen, page_seen, other_seen) == (["browser"], ["page", "last"], [])
 
 
