@@ -5,9 +5,10 @@ wf/extract/tuning.py."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
-from wf.extract import tuning
+from wf.extract import notices_tuning, tuning
 from wf.extract.names import BLOCK, NEVER_NEGATIVE, never_content
 from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, best_block
 
@@ -79,13 +80,48 @@ def notice(el: Any, b: BlockRecord, edge: bool = False) -> str | None:
         in_noscript = el.tag == "noscript" or next(el.iterancestors("noscript"), None) is not None
         if in_noscript or _BROWSER.search(text):
             return "script"
-    if not any(word in text for word in tuning.CONSENT_CORE):
-        return None
-    hits = sum(text.count(word) for word in tuning.CONSENT_WORDS)
-    spacing = NOTICE_SPACING_EDGE if edge else NOTICE_SPACING
-    if hits >= NOTICE_HITS and hits * spacing >= len(text):
+    if _consent_text(text, NOTICE_SPACING_EDGE if edge else NOTICE_SPACING):
         return "consent"
     return None
+
+
+def _consent_text(text: str, spacing: int, distinct: int = 1) -> bool:
+    """Whether a lowered sample reads as a consent manager's: a core word, and the legal
+    words one in `spacing` characters at least, `distinct` of them different ones."""
+    if not any(word in text for word in tuning.CONSENT_CORE):
+        return False
+    counts = [text.count(word) for word in tuning.CONSENT_WORDS]
+    hits = sum(counts)
+    if distinct > 1 and sum(1 for count in counts if count) < distinct:
+        return False
+    return hits >= NOTICE_HITS and hits * spacing >= len(text)
+
+
+def vendor_list(el: Any) -> bool:
+    """Whether a box is a consent manager's list of vendors, however long (one too long
+    for a notice can be a privacy policy, its page's content): its text read in windows
+    of NOTICE_SAMPLE characters, and nearly every window about consent. A policy's
+    sections on rights, retention or contact are not; each entry of a vendor list names
+    its purposes, its cookies and its policy. Reads at most VENDOR_WINDOWS windows and
+    VENDOR_PIECES pieces of text."""
+    windows = passed = 0
+    parts: list[str] = []
+    n = 0
+    for piece in islice(el.itertext(), notices_tuning.VENDOR_PIECES):
+        parts.append(piece)
+        n += len(piece)
+        if n < NOTICE_SAMPLE:
+            continue
+        windows += 1
+        text = " ".join(parts).lower()
+        passed += _consent_text(text, NOTICE_SPACING, notices_tuning.VENDOR_DISTINCT)
+        parts, n = [], 0
+        if windows >= notices_tuning.VENDOR_WINDOWS:
+            break
+    return (
+        windows >= notices_tuning.VENDOR_WINDOWS_MIN
+        and passed >= notices_tuning.VENDOR_SHARE * windows
+    )
 
 
 _SUBSCRIPTION = re.compile(tuning.SUBSCRIPTION)

@@ -7,7 +7,8 @@ outside the page's frame (nav, header, footer, asides, boxes named as menus or f
 but not after has- or with-, pagers that hold no more than a pager; read up to <main>,
 never above it)
 and outside boxes that are never content (comments, recommendations, consent), most of
-them not named as boilerplate themselves.
+them not named as boilerplate themselves, nor a consent manager's list of vendors however
+named (notices.vendor_list).
 It is also the second opinion on any page whose chosen block is thin against it (a list's
 intro chosen over its items, a page declared an article that is a list): the list is
 taken over the choice when the choice is thin (under THIN_PROSE of prose), or, on a page
@@ -60,6 +61,7 @@ def _framed(el: Any) -> bool:
 def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
     """The index of the box of the page's list and its number of items, or None."""
     from wf.extract.names import class_kind
+    from wf.extract.notices import vendor_list
 
     groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
     for b in blocks:
@@ -77,7 +79,7 @@ def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
         reverse=True,
     )
     for _, parent, count in ranked[:5]:
-        if not _framed(blocks[parent].el):
+        if not _framed(blocks[parent].el) and not vendor_list(blocks[parent].el):
             return parent, count
     return None
 
