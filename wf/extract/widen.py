@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wf.extract import widen_tuning
 from wf.extract.names import HEADING, NEVER_NEGATIVE, POSITIVE, never_content
 from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, negative
 
@@ -198,12 +199,28 @@ SIBLING_SHARE = 0.2  # of the chosen block's score that a sibling block scores t
 SIBLING_LINKS_MAX = 3  # a sibling that joins has at most 1/3 of its text in links
 
 
+def _text_list(s: BlockRecord, threshold: float) -> bool:
+    """Whether a sibling without prose of its own is a list of short lines of text (a live
+    ticker's entries, the topics a guide covers) that continues the choice: a list of
+    LIST_JOIN_ITEMS items at least, as long as a joining sibling's score, and nearly no
+    links (a list of links is a menu or related stories)."""
+    if s.tag not in widen_tuning.LIST_JOIN_TAGS or s.text < threshold:
+        return False
+    if s.link * widen_tuning.LIST_JOIN_LINKS > s.text:
+        return False
+    if s.end - s.index - 1 < widen_tuning.LIST_JOIN_ITEMS:
+        return False
+    return not negative(s) and not never_content(s.el)
+
+
 def _joins(s: BlockRecord, threshold: float, cls: str | None) -> bool:
     """Whether a sibling of the chosen block is more of the same content (Readability's
     rule, in characters): it scores a share of the chosen block's score, or any prose
     with few links when it shares its class."""
-    if s.boiler or s.last is None or not s.good or s.tag in HEADING:
+    if s.boiler or s.last is None or s.tag in HEADING:
         return False
+    if not s.good:
+        return _text_list(s, threshold)
     if negative(s) or never_content(s.el):
         return False
     if cls and s.el.get("class") == cls:
