@@ -1,5 +1,6 @@
-"""A list of short lines beside the chosen text (a live ticker's entries, the topics of a
-guide) is more of the content: it joins the choice as a sibling of prose does. Every page
+"""Short lines the article rule can miss: a list of them beside the chosen text (a live
+ticker's entries, the topics of a guide) joins the choice as a sibling of prose does; a
+page of them where nothing stands out is read without its named boilerplate. Every page
 here is a small one of our own."""
 
 from __future__ import annotations
@@ -60,3 +61,36 @@ def test_a_list_of_links_beside_the_text_does_not_join_it() -> None:
     text = extract_text(_page(f"<h1>Live: Rovers against United</h1>{FACTS}{links}"))
     assert "Referee: Anne Baker" in text
     assert "Goal! Walker makes it 2-0." not in text
+
+
+def _price_guide() -> str:
+    menu = (
+        "<header class='site-header'><nav class='main-menu'><ul>"
+        + "".join(
+            f"<li><a href='/s/{i}'>Service number {i}</a><ul>"
+            + "".join(f"<li><a href='/s/{i}/{j}'>Task {i}.{j}</a></li>" for j in range(6))
+            + "</ul></li>"
+            for i in range(30)
+        )
+        + "</ul></nav></header>"
+    )
+    rows = "".join(
+        f"<div class='row'><div class='col'><strong>Job {n}</strong></div>"
+        f"<div class='col'>${100 + 25 * n} - ${180 + 30 * n}</div></div>"
+        for n in range(20)
+    )
+    return (
+        "<html><head><title>Price guide</title></head><body><div class='wrapper'>"
+        f"{menu}<div class='page'><h1>Price guide</h1>{rows}</div>"
+        "<footer class='site-footer'><p>Call us any time.</p></footer></div></body></html>"
+    )
+
+
+def test_a_page_where_nothing_stands_out_is_read_without_its_menu() -> None:
+    # Short rows of prices under a menu of many links, all in one wrapper: no block
+    # stands out, and the wrapper is mostly links; the page is read without its named
+    # boilerplate, not whole with its menu.
+    text = extract_text(_price_guide())
+    assert "Job 19" in text
+    assert "$575 - $750" in text
+    assert "Task 3.4" not in text

@@ -333,6 +333,8 @@ def _text(
         # A product that declares its description prints it (product.header): the
         # whole page would add its menus to a text the scripts build.
         described = kind == "product" and declared is not None and declared.described
+        if _length(r) < NEXT_TO_NOTHING and not described and node is body:
+            r = _unnamed(r, body, to_markdown, analysis.records(whole=True), choice.wide, thin)
         if _length(r) < NEXT_TO_NOTHING and not described:
             whole = to_markdown(body)
             if _length(whole) > _length(r):
@@ -349,6 +351,32 @@ def _text(
         text = product.finish(declared.product if declared is not None else {}, text)
     shown = r.images.images.items if r.images is not None else []
     return text, [Link(text=t, url=u) for t, u in r.links], kind, shown, author
+
+
+def _unnamed(
+    r: MarkdownWriter,
+    body: Any,
+    to_markdown: Any,
+    records: dict[Any, BlockRecord],
+    wide: Any,
+    thin: int,
+) -> MarkdownWriter:
+    """Nothing stood out and the page's own pruning left next to nothing (a wrapper of
+    the page whole that is mostly links goes as a list of links): the page without its
+    named boilerplate when that holds `thin` characters at least (a price guide's short
+    rows under a menu of a hundred services), before the page whole with its menus."""
+    from wf.extract import blocks
+
+    wider = to_markdown(body, _skipper(records, wide or blocks.prune_named))
+    if _length(wider) < thin:
+        return r
+    trace.trace(
+        "extract: fallback: %d characters, next to nothing; took the page without its "
+        "named boilerplate (%d)",
+        _length(r),
+        _length(wider),
+    )
+    return wider
 
 
 def _writer(
