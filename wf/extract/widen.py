@@ -5,6 +5,8 @@ small form boxes dropped."""
 
 from __future__ import annotations
 
+import re
+from itertools import islice
 from typing import Any
 
 from wf.extract import widen_tuning
@@ -96,11 +98,29 @@ def drop_bare_cards(blocks: list[BlockRecord], best: int) -> None:
         if b.card and not b.good:
             b.boiler = True
         elif b.tag == "form":
+            most = _signup_max(b.el, blocks[best].text)
             box = b
-            while box.parent > best and blocks[box.parent].text <= FORM_BOX_MAX:
+            while box.parent > best and blocks[box.parent].text <= most:
                 box = blocks[box.parent]
             if box.text >= FORM_PITCH_MIN:
                 box.boiler = True
+
+
+_SIGNUP = re.compile(widen_tuning.SIGNUP_FORM)
+
+
+def _signup_max(form: Any, chosen: int) -> int:
+    """How large a box around a form can be and still be the form's widget: FORM_BOX_MAX,
+    or more for a form its attributes name a sign-up (a newsletter's, Mailchimp's
+    `list-manage.com/subscribe`): its pitch, its fine print and its thanks, which no
+    article holds around its own form, up to a share of the chosen text."""
+    for value in islice(form.attrib.values(), widen_tuning.SIGNUP_ATTRIBUTES):
+        if _SIGNUP.search(value):
+            return max(
+                FORM_BOX_MAX,
+                min(widen_tuning.SIGNUP_BOX_MAX, int(chosen * widen_tuning.SIGNUP_BOX_SHARE)),
+            )
+    return FORM_BOX_MAX
 
 
 WIDEN_MORE = 1.25  # an ancestor with this much more prose than the chosen block...

@@ -11,3 +11,12 @@ from __future__ import annotations
 LIST_JOIN_TAGS = frozenset(("ul", "ol"))
 LIST_JOIN_ITEMS = 5
 LIST_JOIN_LINKS = 10
+
+# A form that its attributes (action, id, class, name, data-*) name a sign-up: the box
+# around it that is its widget (pitch, fine print, "Thanks for signing up!") can be
+# larger than widen.FORM_BOX_MAX, up to SIGNUP_BOX_MAX characters and SIGNUP_BOX_SHARE
+# of the chosen text. The first SIGNUP_ATTRIBUTES attributes are read.
+SIGNUP_FORM = r"(?i)subscri|newsletter|sign-?up|optin|opt-in|list-manage|abonn|anmeld"
+SIGNUP_BOX_MAX = 1500
+SIGNUP_BOX_SHARE = 0.25
+SIGNUP_ATTRIBUTES = 12
