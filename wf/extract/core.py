@@ -301,6 +301,8 @@ def _text(
 
         choice = analyse(body, deadline, dense, declared)
         analysis, kind, author = choice.analysis, choice.kind, choice.analysis.author
+        if analysis.best is None and kind == tuning.ARTICLE and not analysis.by_kind:
+            _short_post(analysis, body, to_markdown, choice, title)
         explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
         if kind == tuning.THREAD and node is not body:
@@ -351,6 +353,28 @@ def _text(
         text = product.finish(declared.product if declared is not None else {}, text)
     shown = r.images.images.items if r.images is not None else []
     return text, [Link(text=t, url=u) for t, u in r.links], kind, shown, author
+
+
+def _short_post(analysis: Any, body: Any, to_markdown: Any, choice: Any, title: str | None) -> None:
+    """No block stood out: the box of a short post whole (shortpost.py) is the choice,
+    rather than the page whole, when the page without its named boilerplate adds less
+    than the post itself (widen.whole_post, the rule for a thin choice too)."""
+    from wf.extract import blocks
+    from wf.extract.shortpost import post_box
+    from wf.extract.widen import whole_post
+
+    found = post_box(analysis.blocks, title)
+    if found < 0:
+        return
+    box = analysis.blocks[found].el
+    analysis.best, analysis.best_index = box, found
+    post = _length(to_markdown(box, _skipper(analysis.records(), choice.prune)))
+    wide = choice.wide or blocks.prune_named
+    wider = _length(to_markdown(body, _skipper(analysis.records(whole=True), wide)))
+    if post and whole_post(box, post, wider, title):
+        trace.trace("extract: a short post whole: the box around the heading the title repeats")
+        return
+    analysis.best, analysis.best_index = None, -1
 
 
 def _unnamed(

@@ -1,0 +1,82 @@
+"""A blog's post of a paragraph beside its theme's sidebar, where no block of the page
+stands out: the post whole is printed (the box around the heading the <title> repeats),
+not the page with its banner, archive and "About me". Every page here is a small one of
+our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from wf.extract import extract_text
+
+BANNER = (
+    "<div id='header'><h1 class='title'><a href='/'>Ann's Garden Notes</a></h1>"
+    "<p class='description'>Notes on gardening, seeds and the weather in the north</p></div>"
+)
+SIDEBAR = (
+    "<div id='sidebar-wrapper'><div class='widget'><h2>Blog Archive</h2><ul>"
+    + "".join(f"<li><a href='/2026/{m:02d}/'>2026 ({m})</a></li>" for m in range(1, 13))
+    + "</ul></div><div class='widget Profile'><h2>About Me</h2><p>I am a gardener living "
+    "in the north; I write about vegetables, seeds and the weather every week on this "
+    "little blog of mine, since 2009.</p></div></div>"
+)
+BODY = (
+    "The first tomatoes of the year are ripe. We picked a whole bowl today and ate half "
+    "of them still warm."
+)
+POSTS = {
+    # Blogger: the post inside a box named for its date.
+    "blogger": (
+        "<div class='date-outer'><h2 class='date-header'><span>Tuesday, 4 August 2026"
+        "</span></h2><div class='post-outer'><div class='post hentry'><h3 class='post-title"
+        f" entry-title'>Tomatoes are in</h3><div class='post-body entry-content'>{BODY}"
+        "</div><div class='post-footer'>Posted by Ann at 10:12 <a href='#c'>2 comments</a>"
+        "</div></div></div></div>"
+    ),
+    # WordPress: the post's title linked, as on an index's card.
+    "wordpress": (
+        "<main id='main'><article class='post type-post'><header class='entry-header'><h2 "
+        "class='entry-title'><a href='/tomatoes'>Tomatoes are in</a></h2></header><div "
+        f"class='entry-content'><p>{BODY}</p></div><footer class='entry-footer'>Posted in "
+        "<a href='/c/veg'>Vegetables</a></footer></article></main>"
+    ),
+}
+
+
+def _page(title: str, post: str) -> str:
+    return (
+        f"<html><head><title>{title}</title></head><body><div id='outer-wrapper'>{BANNER}"
+        f"<div id='main-wrapper'>{post}</div>{SIDEBAR}</div><div id='footer'><p>Powered by "
+        "Blogger.</p></div></body></html>"
+    )
+
+
+@pytest.mark.parametrize("theme", sorted(POSTS))
+def test_a_short_post_where_nothing_stands_out_is_printed_alone(theme: str) -> None:
+    text = extract_text(_page("Tomatoes are in | Ann's Garden Notes", POSTS[theme]))
+    assert "ate half of them still warm" in text
+    assert "About Me" not in text
+    assert "2026 (7)" not in text
+
+
+def test_the_blogs_banner_is_no_post() -> None:
+    """A guard: a title that is the blog's name alone names its banner, not a post; the
+    page is not cut down to its banner."""
+    text = extract_text(_page("Ann's Garden Notes", POSTS["blogger"]))
+    assert "ate half of them still warm" in text
+
+
+def test_a_page_of_many_links_under_a_heading_is_not_a_short_post() -> None:
+    """A guard: a heading the title repeats over a line, above an index of links longer
+    than the line: the page without its named boilerplate adds more than the box."""
+    items = "".join(
+        f"<li><a href='/p/{n}'>Garden product number {n} with a long name</a></li>"
+        for n in range(40)
+    )
+    html = (
+        "<html><head><title>Best sellers in garden tools</title></head><body><div>"
+        "<div class='banner-x'><h1>Best sellers in garden tools</h1><p>Our most popular "
+        f"products based on sales, updated every hour.</p></div><ol>{items}</ol></div>"
+        "</body></html>"
+    )
+    assert "Garden product number 39" in extract_text(html)
