@@ -9,6 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from common import trace
+from wf.extract import stood_out
 from wf.extract.parse import FAST_MAX
 from wf.extract.result import Extracted, Link
 
@@ -301,8 +302,7 @@ def _text(
 
         choice = analyse(body, deadline, dense, declared)
         analysis, kind, author = choice.analysis, choice.kind, choice.analysis.author
-        if analysis.best is None and kind == tuning.ARTICLE and not analysis.by_kind:
-            _short_post(analysis, body, to_markdown, choice, title)
+        stood_out.short_post(analysis, kind == tuning.ARTICLE, body, to_markdown, choice, title)
         explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
         if kind == tuning.THREAD and node is not body:
@@ -336,7 +336,7 @@ def _text(
         # whole page would add its menus to a text the scripts build.
         described = kind == "product" and declared is not None and declared.described
         if _length(r) < NEXT_TO_NOTHING and not described and node is body:
-            r = _unnamed(r, body, to_markdown, analysis.records(whole=True), choice.wide, thin)
+            r = stood_out.unnamed(r, body, to_markdown, analysis, choice, thin)
         if _length(r) < NEXT_TO_NOTHING and not described:
             whole = to_markdown(body)
             if _length(whole) > _length(r):
@@ -353,54 +353,6 @@ def _text(
         text = product.finish(declared.product if declared is not None else {}, text)
     shown = r.images.images.items if r.images is not None else []
     return text, [Link(text=t, url=u) for t, u in r.links], kind, shown, author
-
-
-def _short_post(analysis: Any, body: Any, to_markdown: Any, choice: Any, title: str | None) -> None:
-    """No block stood out: the box of a short post whole (shortpost.py) is the choice,
-    rather than the page whole, when the page without its named boilerplate adds less
-    than the post itself (widen.whole_post, the rule for a thin choice too)."""
-    from wf.extract import blocks
-    from wf.extract.shortpost import post_box
-    from wf.extract.widen import whole_post
-
-    found = post_box(analysis.blocks, title)
-    if found < 0:
-        return
-    box = analysis.blocks[found].el
-    analysis.best, analysis.best_index = box, found
-    post = _length(to_markdown(box, _skipper(analysis.records(), choice.prune)))
-    wide = choice.wide or blocks.prune_named
-    wider = _length(to_markdown(body, _skipper(analysis.records(whole=True), wide)))
-    if post and whole_post(box, post, wider, title):
-        trace.trace("extract: a short post whole: the box around the heading the title repeats")
-        return
-    analysis.best, analysis.best_index = None, -1
-
-
-def _unnamed(
-    r: MarkdownWriter,
-    body: Any,
-    to_markdown: Any,
-    records: dict[Any, BlockRecord],
-    wide: Any,
-    thin: int,
-) -> MarkdownWriter:
-    """Nothing stood out and the page's own pruning left next to nothing (a wrapper of
-    the page whole that is mostly links goes as a list of links): the page without its
-    named boilerplate when that holds `thin` characters at least (a price guide's short
-    rows under a menu of a hundred services), before the page whole with its menus."""
-    from wf.extract import blocks
-
-    wider = to_markdown(body, _skipper(records, wide or blocks.prune_named))
-    if _length(wider) < thin:
-        return r
-    trace.trace(
-        "extract: fallback: %d characters, next to nothing; took the page without its "
-        "named boilerplate (%d)",
-        _length(r),
-        _length(wider),
-    )
-    return wider
 
 
 def _writer(
