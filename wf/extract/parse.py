@@ -322,13 +322,17 @@ def clean(
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # One search for the hidden elements and the skip links' candidates: libxml2 walks
     # a union's branches for less than a search each (a pass over the tree apiece).
-    hits = _xpath(f"{HIDDEN_XPATH}|{_SKIP_LINKS}" if main else HIDDEN_XPATH)(root)
+    hits = _xpath(f"{HIDDEN_XPATH}|{_SKIP_LINKS}|{_VARIANT}" if main else HIDDEN_XPATH)(root)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     drop_all(hidden_elements(root, questions, hits))
     accordion.settle(questions)
     if main:
         _drop_skip_links(hits)
+        if any(getattr(h, "attrname", None) == "class" and "ssr-variant" in h for h in hits):
+            from wf.extract import variants
+
+            drop_all(variants.copies(root))
 
 
 def _gather(
@@ -420,6 +424,9 @@ _FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
 # The skip links' candidates, by their attributes: a predicate on the attribute costs
 # libxml2 a third less than the same predicate on every <a> (the same links, in page order).
 _SKIP_LINKS = "//a/@href[starts-with(., '#')]|//a/@class[contains(., 'focusable')]"
+# Framer's copies of a component per breakpoint (wf/extract/variants.py), found in the
+# same search: a page without any costs no pass of its own.
+_VARIANT = "//*/@class[contains(., 'ssr-variant')]"
 
 
 def _drop_skip_links(hits: list[Any]) -> None:
