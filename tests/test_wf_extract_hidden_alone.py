@@ -1,0 +1,71 @@
+"""Boxes hidden by a class with nothing shown beside them (wf/extract/hidden_alone.py)."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from wf.extract import extract
+from wf.extract.hidden_alone import CLASS_XPATH, alone
+
+STORY = (
+    "Our harbour boots are stitched by hand in the yard where the ferries moor, and each "
+    "pair is tried on the quay in the rain before it is boxed. "
+)
+COMPARE = "Compare every boot of the range side by side: sole, weight, lining and lacing"
+ANSWER = "Each pair ships in a box of card that the yard folds from last season's sails"
+
+
+def _page(hidden_box: str) -> str:
+    return (
+        "<html><head><title>Boots</title></head><body><main>"
+        f"<section><h1>Harbour boots</h1><p>{STORY * 4}</p>"
+        f"<div class='more'>{hidden_box}<script>var open = 1;</script></div><p>{STORY}</p>"
+        "</section></main></body></html>"
+    )
+
+
+def test_a_box_hidden_by_its_class_with_nothing_beside_it_goes():
+    text = extract(_page(f"<div class='compare-drawer hidden'><p>{COMPARE}</p></div>")).text
+    assert STORY.strip()[:40] in text
+    assert COMPARE not in text
+
+
+def test_a_hidden_box_beside_a_shown_one_or_shown_from_a_screen_size_stays():
+    # A tab's panel beside the one shown: the page's, printed as before.
+    panel = f"<div class='panel'><p>Sizes</p></div><div class='panel hidden'><p>{ANSWER}</p></div>"
+    assert ANSWER in extract(_page(panel)).text
+    layout = f"<div class='hidden md:block'><p>{ANSWER}</p></div>"
+    assert ANSWER in extract(_page(layout)).text
+    sample = f"<pre class='brush: html hidden'>{ANSWER}</pre>"
+    assert ANSWER in extract(_page(sample)).text
+
+
+def test_hidden_boxes_that_hold_most_of_the_page_stay():
+    root = lxml.html.fromstring(
+        f"<html><body><div><div class='hidden'><p>{STORY * 9}</p></div></div>"
+        f"<p>{ANSWER}</p></body></html>"
+    )
+    assert alone(root, root.xpath(CLASS_XPATH)) == []
+    root = lxml.html.fromstring(
+        f"<html><body><div><div class='overflow-hidden'><p>{ANSWER}</p></div></div>"
+        f"<p>{STORY * 9}</p></body></html>"
+    )
+    assert alone(root, root.xpath(CLASS_XPATH)) == []
+
+
+def test_nested_and_many_hidden_boxes_cost_a_bounded_time():
+    import time
+
+    # A chain of hidden boxes, each the only child of the one around it: only the
+    # outermost is measured, not each box's subtree again.
+    deep = "<div class='hidden'>x " * 3000 + "word " * 20000 + "</div>" * 3000
+    root = lxml.html.fromstring(f"<html><body><div>{deep}</div><p>{STORY}</p></body></html>")
+    started = time.monotonic()
+    found = alone(root, root.xpath(CLASS_XPATH))
+    assert time.monotonic() - started < 2.0
+    assert found == []  # they hold most of the page: kept
+    wide = "".join(f"<div><div class='hidden'>{n}</div></div>" for n in range(20000))
+    root = lxml.html.fromstring(f"<html><body>{wide}<p>{STORY * 50}</p></body></html>")
+    started = time.monotonic()
+    assert len(alone(root, root.xpath(CLASS_XPATH))) <= 5000
+    assert time.monotonic() - started < 2.0

@@ -1,0 +1,77 @@
+"""A box hidden by its class, with nothing shown beside it, is no section of the page.
+
+A stylesheet's utility class hides a box (`hidden`: Tailwind, Bootstrap 3, most
+Shopify themes; Bootstrap's `d-none`) until a script shows it: a comparison drawer, a
+quick view, a cart. A hidden box beside a shown sibling is a tab's panel or a slide,
+and many pages print those; a box that is its parent's only element but for scripts,
+once the cleaning dropped the page's buttons, has nothing on the page that shows it, and
+a shop's collection printed a comparison table of its whole range (hidden_tuning.ALONE_*).
+A code sample (`<pre>`) stays: manuals hide the source of the live examples they show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import islice
+from typing import Any
+
+from common.xpath import text_length
+from wf.extract import hidden_tuning as tuning
+
+# What the union search in wf.extract.parse.clean looks for: class attributes that may
+# hold a hiding token (most hold "overflow-hidden" or none, read at the value alone).
+CLASS_XPATH = "//*/@class[contains(., 'hidden') or contains(., 'd-none')]"
+_SHOWN = re.compile(tuning.ALONE_SHOWN)
+
+
+def _hides(value: str) -> bool:
+    tokens = value.split()
+    return any(t in tuning.ALONE_TOKENS for t in tokens) and _SHOWN.search(value) is None
+
+
+def _alone(el: Any) -> bool:
+    """Whether ``el`` is its parent's only element but for scripts and styles."""
+    parent = el.getparent()
+    if parent is None or parent.tag == "body":
+        return False
+    for n, sibling in enumerate(parent.iterchildren("*")):
+        if n >= tuning.ALONE_SIBLINGS:
+            return False
+        if sibling is not el and sibling.tag not in tuning.ALONE_BESIDE:
+            return False
+    return True
+
+
+def _inside(el: Any, found: set[Any]) -> bool:
+    """Whether a box of ``found`` holds ``el``, within tuning.ALONE_UP levels above it."""
+    for n, up in enumerate(el.iterancestors()):
+        if n >= tuning.ALONE_UP:
+            return False
+        if up in found:
+            return True
+    return False
+
+
+def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
+    """The boxes among ``hits`` (a search's results holding CLASS_XPATH's) hidden by their
+    class with nothing shown beside them; none when they hold most of the page's text."""
+    from wf.extract.hidden import _mostly
+
+    found: list[Any] = []
+    found_set: set[Any] = set()  # the outer ones only: each is measured once below
+    for hit in islice(
+        (h for h in hits if getattr(h, "attrname", None) == "class"), tuning.ALONE_MAX
+    ):
+        el = hit.getparent()
+        if el is None or el.tag in tuning.ALONE_KEEP or not _hides(hit):
+            continue
+        if _alone(el) and not _inside(el, found_set):
+            found.append(el)
+            found_set.add(el)
+    if not found:
+        return []
+    length = text_length()
+    if _mostly(sum(length(el) for el in found), root, length):
+        return []
+    return found

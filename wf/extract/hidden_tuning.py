@@ -1,0 +1,18 @@
+"""Tuning of wf/extract/hidden_alone.py: boxes hidden by a class with nothing beside them."""
+
+# Class tokens that hide a box (display: none) in the common stylesheets.
+ALONE_TOKENS = frozenset(("hidden", "d-none"))
+# ...unless the same class attribute shows it from a screen size on (Tailwind's
+# `hidden md:block`, Bootstrap's `d-none d-lg-flex`): a layout's box, shown on a desktop.
+ALONE_SHOWN = (
+    r"(?:^|\s)(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|table|contents)"
+    r"|(?:^|\s)d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|table)"
+)
+# What may stand beside such a box and leave it alone: nothing a reader sees or clicks.
+ALONE_BESIDE = frozenset(("script", "style", "template", "noscript", "link", "meta"))
+# Code samples stay: a manual hides the source of the live example it shows.
+ALONE_KEEP = frozenset(("pre", "code", "html", "body"))
+ALONE_SIBLINGS = 50  # children of a parent read at most
+ALONE_MAX = 5000  # class attributes weighed at most
+# Levels above a box looked through for a hidden box found around it (measured once).
+ALONE_UP = 100
