@@ -38,6 +38,12 @@ def test_a_hidden_box_beside_a_shown_one_or_shown_from_a_screen_size_stays():
     assert ANSWER in extract(_page(layout)).text
     sample = f"<pre class='brush: html hidden'>{ANSWER}</pre>"
     assert ANSWER in extract(_page(sample)).text
+    # The page's own content, hidden until its script starts: kept.
+    root = lxml.html.fromstring(
+        f"<html><body><div><div class='hidden'><h1>Boots</h1><p>{ANSWER}</p></div>"
+        f"<script>start()</script></div><p>{STORY * 9}</p></body></html>"
+    )
+    assert alone(root, root.xpath(CLASS_XPATH)) == []
 
 
 def test_hidden_boxes_that_hold_most_of_the_page_stay():

@@ -6,7 +6,9 @@ quick view, a cart. A hidden box beside a shown sibling is a tab's panel or a sl
 and many pages print those; a box that is its parent's only element but for scripts,
 once the cleaning dropped the page's buttons, has nothing on the page that shows it, and
 a shop's collection printed a comparison table of its whole range (hidden_tuning.ALONE_*).
-A code sample (`<pre>`) stays: manuals hide the source of the live examples they show.
+A code sample (`<pre>`) stays: manuals hide the source of the live examples they show;
+and so does a box that holds an `<h1>`, `<main>` or `<article>`: the page itself, hidden
+until a script starts.
 """
 
 from __future__ import annotations
@@ -69,6 +71,9 @@ def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
         if _alone(el) and not _inside(el, found_set):
             found.append(el)
             found_set.add(el)
+    # A box that holds the page's heading or its main content is the page a script has
+    # yet to show (an app's root hidden until it starts), not a drawer beside it.
+    found = [el for el in found if next(el.iter(*tuning.ALONE_CONTENT), None) is None]
     if not found:
         return []
     length = text_length()

@@ -16,3 +16,5 @@ ALONE_SIBLINGS = 50  # children of a parent read at most
 ALONE_MAX = 5000  # class attributes weighed at most
 # Levels above a box looked through for a hidden box found around it (measured once).
 ALONE_UP = 100
+# A hidden box holding one of these is the page's content waiting for a script: it stays.
+ALONE_CONTENT = ("h1", "main", "article")
