@@ -75,3 +75,40 @@ def test_nested_and_many_hidden_boxes_cost_a_bounded_time():
     started = time.monotonic()
     assert len(alone(root, root.xpath(CLASS_XPATH))) <= 5000
     assert time.monotonic() - started < 2.0
+
+
+def _with_noscript(box: str, stories: int = 12) -> str:
+    # A front page whose every story is a link: read whole, without its named boilerplate.
+    story = (
+        "<div><a href='/s{n}'><h3>The ferry came in late to berth {n}</h3><p>The crews of "
+        "the north quay moored it in the fog and counted the cranes twice.</p></a></div>"
+    )
+    items = "".join(story.format(n=n) for n in range(stories))
+    return (
+        "<html><head><title>Harbour news</title></head><body><div class='app'>"
+        f"<noscript>{box}</noscript><div>{items}</div></div></body></html>"
+    )
+
+
+_MENU = (
+    "<details><summary>Menu</summary><ul>"
+    + "".join(f"<li><a href='/{n}'>Harbour section {n}</a></li>" for n in range(15))
+    + "</ul></details>"
+)
+
+
+def test_a_noscript_menu_goes_and_a_noscript_of_prose_stays():
+    # The menu a page writes for browsers without scripts, above its stories.
+    text = extract(_with_noscript(_MENU)).text
+    assert "Harbour section 3" not in text and "counted the cranes" in text
+    prose = f"<p>{STORY * 2}</p>"
+    assert STORY.strip()[:40] in extract(_with_noscript(prose)).text
+
+
+def test_noscript_menus_that_hold_most_of_the_page_stay():
+    from wf.extract.hidden_alone import NOSCRIPT_XPATH, menus
+
+    root = lxml.html.fromstring(_with_noscript(_MENU, stories=0))
+    assert menus(root, root.xpath(NOSCRIPT_XPATH)) == []
+    root = lxml.html.fromstring(_with_noscript(_MENU))
+    assert len(menus(root, root.xpath(NOSCRIPT_XPATH))) == 1

@@ -80,3 +80,46 @@ def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
     if _mostly(sum(length(el) for el in found), root, length):
         return []
     return found
+
+
+# The <noscript> boxes of a page, found in the same union search as CLASS_XPATH.
+NOSCRIPT_XPATH = "//noscript"
+
+
+def _link_share(el: Any) -> tuple[int, int]:
+    """Characters of ``el``'s text and of its links' text, the first
+    tuning.MENU_TEXTS pieces of each read (of all its links together)."""
+    text = sum(len(t.strip()) for t in islice(el.itertext(), tuning.MENU_TEXTS))
+    links = 0
+    budget = tuning.MENU_TEXTS  # pieces of all the links together
+    for a in islice(el.iter("a"), tuning.MENU_TEXTS):
+        for t in islice(a.itertext(), budget):
+            links += len(t.strip())
+            budget -= 1
+        if budget <= 0:
+            break
+    return text, links
+
+
+def menus(root: Any, hits: Sequence[Any]) -> list[Any]:
+    """The <noscript> boxes among ``hits`` that are menus: tuning.MENU_MIN characters or
+    more, over half of them in links. A page writes its menu there for browsers without
+    scripts, and its scripts draw the same menu elsewhere; read whole, the page printed
+    it above its stories. None when they hold most of the page's text (a page that keeps
+    its whole listing there)."""
+    from wf.extract.hidden import mostly
+
+    found: list[Any] = []
+    boxes = (h for h in hits if getattr(h, "tag", None) == "noscript")
+    for el in islice(boxes, tuning.MENU_MAX):
+        if next(el.iterancestors("noscript"), None) is not None:
+            continue  # inside another: read with it
+        text, links = _link_share(el)
+        if text >= tuning.MENU_MIN and links * 2 > text:
+            found.append(el)
+    if not found:
+        return []
+    length = text_length()
+    if mostly(sum(length(el) for el in found), root, length):
+        return []
+    return found

@@ -18,3 +18,8 @@ ALONE_MAX = 5000  # class attributes weighed at most
 ALONE_UP = 100
 # A hidden box holding one of these is the page's content waiting for a script: it stays.
 ALONE_CONTENT = ("h1", "main", "article")
+# A <noscript> box of MENU_MIN characters or more, over half of them in links, is the
+# menu a page writes for browsers without scripts (hidden_alone.menus).
+MENU_MIN = 200
+MENU_TEXTS = 5000  # text pieces (and links) of a box read at most
+MENU_MAX = 200  # <noscript> boxes of a page weighed at most

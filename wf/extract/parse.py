@@ -313,7 +313,7 @@ def clean(
 
     from wf.extract import accordion, prose_buttons
     from wf.extract.hidden import HIDDEN_XPATH, drop_all, hidden_elements
-    from wf.extract.hidden_alone import CLASS_XPATH, alone
+    from wf.extract.hidden_alone import CLASS_XPATH, NOSCRIPT_XPATH, alone, menus
 
     buttons = _gather(root, jsonld, og, main)
     junk = JUNK_MAIN if main else JUNK
@@ -324,13 +324,16 @@ def clean(
     # One search for the hidden elements and the skip links' candidates: libxml2 walks
     # a union's branches for less than a search each (a pass over the tree apiece).
     hits = _xpath(
-        f"{HIDDEN_XPATH}|{_SKIP_LINKS}|{_VARIANT}|{CLASS_XPATH}" if main else HIDDEN_XPATH
+        f"{HIDDEN_XPATH}|{_SKIP_LINKS}|{_VARIANT}|{CLASS_XPATH}|{NOSCRIPT_XPATH}"
+        if main
+        else HIDDEN_XPATH
     )(root)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     drop_all(hidden_elements(root, questions, hits))
     if main:
         drop_all(alone(root, hits))
+        drop_all(menus(root, hits))
     accordion.settle(questions)
     if main:
         _drop_skip_links(hits)
