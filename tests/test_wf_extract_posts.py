@@ -291,3 +291,19 @@ def test_a_forum_engine_s_tallies_under_a_post_go_and_the_poster_s_words_stay():
         assert tally not in found.text.replace("Downloaded 478 times last", "")
     # The same words inside a sentence of the poster's stay.
     assert "Downloaded 478 times last week, the guide was." in lines
+
+
+def test_a_line_asking_to_join_to_see_a_part_of_a_post_goes():
+    # A board's prompt under a picture or an attachment, a link in it: not the poster's.
+    gated = (
+        "<p>The harbour at dawn.</p><img src='/a/1.jpg' alt='harbour'>"
+        "<div class='attach-exif'><a href='/register'><i>Join</i></a> to see EXIF info for "
+        "this image (if available)</div><div>Log in to view attachments.</div>"
+    )
+    said = "<p>Join to see the boats come in: they are worth the early start, I promise you.</p>"
+    found = extract(_topic(second=PROSE + gated + said), url=TOPIC)
+    lines = _lines(found.text)
+    assert "The harbour at dawn." in lines
+    assert "EXIF" not in found.text and "view attachments" not in found.text
+    # A sentence of the poster's that starts so stays.
+    assert any(line.startswith("Join to see the boats come in") for line in lines)

@@ -307,6 +307,25 @@ SHAPES["400-nested-newsletter-boxes"] = (
     + b"</body></html>",
     "text/html",
 )
+# A thread whose posts hold code blocks nested hundreds deep around a log of 100 000
+# lines: each block is asked whether it is a log to cut (kinds/logs.py), and an unbounded
+# read would cost the depth times the log.
+_LOG = b"\n".join(b"6:%02d:%02d AM: step %d ran" % (i % 60, i % 60, i) for i in range(100_000))
+SHAPES["300-nested-log-blocks"] = (
+    b"<html><body><div class='posts'>"
+    + b"".join(
+        b"<div class='comment-item'><span class='username'>u%d</span> <time>Jan %d, 2026</time>"
+        b"<div class='comment-body'><p>Reply %d, a few words of prose about the build.</p>"
+        % (n, n, n)
+        + b"<pre>" * 300
+        + _LOG
+        + b"</pre>" * 300
+        + b"</div></div>"
+        for n in range(1, 4)
+    )
+    + b"</div></body></html>",
+    "text/html",
+)
 # Tags never closed make an element each: twice the elements of a balanced page of as many
 # tags (130-145 MB over idle before the start-tag cap); and a balanced page whose items
 # carry three attributes each (97 MB over idle with 75 000 items). Given the time to be

@@ -45,6 +45,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if b.text <= posts_tuning.PROFILE_FIELD_MAX and _profile_field(el):
         return True  # the author's card beside the post: "Join Date: Aug 2008"
+    if b.text <= posts_tuning.GATE_MAX and _GATE.fullmatch(_line(el).lower()):
+        return True  # the board's: "Join to see EXIF info for this image"
     if b.text <= tuning.AD_LABEL_MAX and not b.good and ad_label(_line(el)):
         return True  # an ad's slot in a post: "Advertisement (gone after registration)"
     if b.tag in HEADING and b.text <= tuning.EDIT_NOTE_MAX and _REPLY_TITLE.match(_line(el)):
@@ -55,6 +57,7 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+_GATE = re.compile(posts_tuning.POST_GATE)
 
 
 def _quote_aside(el: Any, tag: str) -> bool:

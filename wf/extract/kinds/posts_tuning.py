@@ -45,3 +45,27 @@ POST_TALLY = (
     r"|[\d,]+ (?:person|people|members?|users?) (?:likes?|liked) this\.?"
     r"|original poster|thread starter|topic starter|#\d+"
 )
+# A log pasted into a post (a build's or a server's output, kinds/logs.py): a code block
+# in which LOG_STAMPS or more times of day to the second start an entry ("6:50:37 AM:",
+# "2024-05-03 10:09:38.163"). Past LOG_KEEP lines (entries, when the log lost its line
+# breaks to an inline <code>) it is cut: the head carries the error a reader answers, the
+# hundreds of lines after it repeat it, and references of threads keep the head only.
+LOG_STAMP = r"(?:^|(?<=[\s\[(]))(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d:\d\d(?:[.,]\d+)?(?: ?[AP]M)?\b"
+LOG_STAMPS = 8
+LOG_KEEP = 20
+LOG_SCAN = 200  # code blocks of a thread looked at, at most (a hostile page has thousands)
+LOG_MIN = 600  # characters at least in a block worth reading as a log
+LOG_LEVELS = 3  # boxes above a <code> looked at for the <pre> it is read with
+LOG_READ = 100_000  # characters of a code block read at most
+# A line that asks the reader to join the board to see a part of a post ("Join to see
+# EXIF info for this image", "Log in to view attachments", "Register to see the link"):
+# the board's, like "log in to reply", not the poster's. A box of GATE_MAX characters at
+# most that says so and nothing else, of what a board hides (a poster's "Join to see the
+# boats come in" stays).
+POST_GATE = (
+    r"(?:please )?(?:join|log ?in|sign ?in|sign up|register)(?: now)?(?: or [a-z ]{2,20})?"
+    r" to (?:see|view|read|download|access) (?:the |this |these |all )?"
+    r"(?:exif|links?|attachments?|images?|photos?|media|files?|(?:hidden )?content|replies"
+    r"|signatures?|spoilers?|more)\b[^.!]{0,40}[.!]?"
+)
+GATE_MAX = 80

@@ -429,7 +429,7 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index)
-    from wf.extract.kinds import byline, tidy
+    from wf.extract.kinds import byline, logs, tidy
 
     replies = _nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
@@ -449,6 +449,8 @@ def choose(
     tidy.drop_titles(blocks[box].el)
     tidy.drop_edit_notes(blocks[box].el)
     tidy.unnumber(blocks[index].el)
+    if cut := logs.cut_logs(blocks[box].el):
+        trace.trace("extract: thread: %d logs pasted in posts cut to their head", cut)
     trace.trace(
         "extract: thread: %d posts in <%s class=%r>, %d with a line of author and date, "
         "%d cut down to their body, %d quotes of the posts above dropped; the content is <%s>",
