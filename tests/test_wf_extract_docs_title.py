@@ -83,3 +83,36 @@ def test_a_link_offering_to_edit_the_page_is_left_out() -> None:
     )
     said = page.replace(edit, f"<p>To fix a typo, {edit} and send the change.</p>")
     assert "Edit this page on GitHub and send" in extract_text(said, url=URL)
+
+
+_NEWS = (
+    '<div class="row site-shout-box"><p>March 3: <a href="/news/9-2">Manual 9.2 '
+    "released!</a></p></div>"
+)
+_OLD = (
+    '<div class="theme-doc-version-banner alert"><p>This is documentation for Manual 8, '
+    'which is no longer maintained. See the <a href="/docs/9/grids">latest version</a>.'
+    "</p></div>"
+)
+
+
+def test_a_manuals_banners_are_left_out() -> None:
+    # The site's news over every page, read with the page when no block stands out, and
+    # the warning that an older version is shown, under the title: the manual's chrome,
+    # named so.
+    small = (
+        "<html><head><title>Grids | Manual</title></head><body>"
+        f'{_NEWS}<div class="content"><h1>Grids</h1>{_OLD}<p>{LEAD}</p></div>'
+        "</body></html>"
+    )
+    text = extract_text(small, url=URL)
+    assert LEAD in text
+    assert "released" not in text and "Manual 9.2" not in text
+    assert "no longer maintained" not in text and "latest version" not in text
+    # ...on a documentation page only, and while the box named so is as small as a banner.
+    blog = URL.replace("/docs/", "/blog/")
+    assert "no longer maintained" in extract_text(small.replace("/docs/", "/blog/"), url=blog)
+    big = small.replace(f"<p>{LEAD}</p>", f"<p>{LEAD}</p><p>{PROSE * 8}</p>").replace(
+        '<div class="content">', '<div class="content announcements">'
+    )
+    assert PROSE.strip() in extract_text(big, url=URL)

@@ -48,3 +48,17 @@ EDIT_LINK = (
 )
 # ...looked for this many levels up from the body (react.dev's title sits two boxes up).
 TITLE_LEVELS = 3
+# A documentation page's banners, by a class or id token: the site's news over every
+# page (PostgreSQL's "pg-shout-box" of releases, Docusaurus's announcementBar, a
+# "announce-wrapper"), the warning that an older version is shown (Docusaurus's
+# theme-doc-version-banner, the pydata theme's bd-header-version-warning). The manual's
+# chrome: dropped when no longer than DOC_BANNER_TEXT_MAX characters (a bigger box so
+# named frames the page). (MDN's "Baseline" browser-support widget is not one: the
+# readers of one reference page keep it, another's leave it out.)
+DOC_BANNER = (
+    r"(?<![a-z])(?:announce(?:ment)?s?|shout(?:-?box)?|version-?(?:warning|banner))(?![a-z])"
+    r"|announcement-?bar|doc-version-banner"
+)
+DOC_BANNER_TEXT_MAX = 600
+# ...and no more boxes so named than this are weighed on a page (each one's text is read).
+DOC_BANNERS_MAX = 20
