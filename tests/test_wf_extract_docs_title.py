@@ -116,3 +116,26 @@ def test_a_manuals_banners_are_left_out() -> None:
         '<div class="content">', '<div class="content announcements">'
     )
     assert PROSE.strip() in extract_text(big, url=URL)
+
+
+def test_the_line_saying_when_the_page_was_updated_is_left_out() -> None:
+    # The manual's foot under its last paragraph, in the chosen box: the words and a date,
+    # nothing else; the outermost box that says only that goes (<p><small><i>).
+    for stamp in (
+        "This page was last updated on 2026-01-26 15:45:07Z",
+        "Last updated on Mar 3, 2024 by Ann Smith",
+        "Last update: 2024-05-01",
+    ):
+        foot = f'<p align="center"><small><i>{stamp}</i></small></p>'
+        page = _page().replace("</div><div><p>In this article", f"{foot}</div><div><p>In this")
+        text = extract_text(page, url=URL)
+        assert text.count("A grid places") == 18
+        assert "last updated" not in text.lower() and "update:" not in text.lower()
+    # ...not a sentence that says more, and not off a documentation page.
+    said = "Last updated on Mar 3, 2024: the grid's gaps now take percentages."
+    page = _page().replace("</div><div><p>In this article", f"<p>{said}</p></div><div><p>In")
+    assert said in extract_text(page, url=URL)
+    blog = URL.replace("/docs/", "/blog/")
+    foot = "<p><small>Last updated on Mar 3, 2024</small></p>"
+    page = _page().replace("</div><div><p>In this article", f"{foot}</div><div><p>In this")
+    assert "Last updated on Mar 3, 2024" in extract_text(page.replace("/docs/", "/blog/"), url=blog)
