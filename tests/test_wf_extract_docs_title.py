@@ -83,3 +83,59 @@ def test_a_link_offering_to_edit_the_page_is_left_out() -> None:
     )
     said = page.replace(edit, f"<p>To fix a typo, {edit} and send the change.</p>")
     assert "Edit this page on GitHub and send" in extract_text(said, url=URL)
+
+
+_NEWS = (
+    '<div class="row site-shout-box"><p>March 3: <a href="/news/9-2">Manual 9.2 '
+    "released!</a></p></div>"
+)
+_OLD = (
+    '<div class="theme-doc-version-banner alert"><p>This is documentation for Manual 8, '
+    'which is no longer maintained. See the <a href="/docs/9/grids">latest version</a>.'
+    "</p></div>"
+)
+
+
+def test_a_manuals_banners_are_left_out() -> None:
+    # The site's news over every page, read with the page when no block stands out, and
+    # the warning that an older version is shown, under the title: the manual's chrome,
+    # named so.
+    small = (
+        "<html><head><title>Grids | Manual</title></head><body>"
+        f'{_NEWS}<div class="content"><h1>Grids</h1>{_OLD}<p>{LEAD}</p></div>'
+        "</body></html>"
+    )
+    text = extract_text(small, url=URL)
+    assert LEAD in text
+    assert "released" not in text and "Manual 9.2" not in text
+    assert "no longer maintained" not in text and "latest version" not in text
+    # ...on a documentation page only, and while the box named so is as small as a banner.
+    blog = URL.replace("/docs/", "/blog/")
+    assert "no longer maintained" in extract_text(small.replace("/docs/", "/blog/"), url=blog)
+    big = small.replace(f"<p>{LEAD}</p>", f"<p>{LEAD}</p><p>{PROSE * 8}</p>").replace(
+        '<div class="content">', '<div class="content announcements">'
+    )
+    assert PROSE.strip() in extract_text(big, url=URL)
+
+
+def test_the_line_saying_when_the_page_was_updated_is_left_out() -> None:
+    # The manual's foot under its last paragraph, in the chosen box: the words and a date,
+    # nothing else; the outermost box that says only that goes (<p><small><i>).
+    for stamp in (
+        "This page was last updated on 2026-01-26 15:45:07Z",
+        "Last updated on Mar 3, 2024 by Ann Smith",
+        "Last update: 2024-05-01",
+    ):
+        foot = f'<p align="center"><small><i>{stamp}</i></small></p>'
+        page = _page().replace("</div><div><p>In this article", f"{foot}</div><div><p>In this")
+        text = extract_text(page, url=URL)
+        assert text.count("A grid places") == 18
+        assert "last updated" not in text.lower() and "update:" not in text.lower()
+    # ...not a sentence that says more, and not off a documentation page.
+    said = "Last updated on Mar 3, 2024: the grid's gaps now take percentages."
+    page = _page().replace("</div><div><p>In this article", f"<p>{said}</p></div><div><p>In")
+    assert said in extract_text(page, url=URL)
+    blog = URL.replace("/docs/", "/blog/")
+    foot = "<p><small>Last updated on Mar 3, 2024</small></p>"
+    page = _page().replace("</div><div><p>In this article", f"{foot}</div><div><p>In this")
+    assert "Last updated on Mar 3, 2024" in extract_text(page.replace("/docs/", "/blog/"), url=blog)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
+from wf.extract.kinds.docs_chrome import drop_banners, drop_update_stamps
 from wf.extract.records import negative
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_named_components(root)
         drop_pickers_and_trails(root)
         drop_edit_links(root)
+        drop_banners(root)
+        drop_update_stamps(root)
 
 
 def with_title(analysis: Analysis) -> None:

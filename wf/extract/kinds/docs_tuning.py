@@ -48,3 +48,32 @@ EDIT_LINK = (
 )
 # ...looked for this many levels up from the body (react.dev's title sits two boxes up).
 TITLE_LEVELS = 3
+# A documentation page's banners, by a class or id token: the site's news over every
+# page (PostgreSQL's "pg-shout-box" of releases, Docusaurus's announcementBar, a
+# "announce-wrapper"), the warning that an older version is shown (Docusaurus's
+# theme-doc-version-banner, the pydata theme's bd-header-version-warning). The manual's
+# chrome: dropped when no longer than DOC_BANNER_TEXT_MAX characters (a bigger box so
+# named frames the page). (MDN's "Baseline" browser-support widget is not one: the
+# readers of one reference page keep it, another's leave it out.)
+DOC_BANNER = (
+    r"(?<![a-z])(?:announce(?:ment)?s?|shout(?:-?box)?|version-?(?:warning|banner))(?![a-z])"
+    r"|announcement-?bar|doc-version-banner"
+)
+DOC_BANNER_TEXT_MAX = 600
+# ...and no more boxes so named than this are weighed on a page (each one's text is read).
+DOC_BANNERS_MAX = 20
+# A line that says when the page was last changed, and nothing else: "This page was last
+# updated on 2026-01-26 15:45:07Z" (SQLite), "Last updated on Mar 3, 2024 by Ann"
+# (Docusaurus), "Last update: 2024-05-01" (MkDocs), "Last updated: December 3, 2024"
+# (Google's developer sites). The manual's foot, not its text; what follows the words
+# must be a date (wf.extract.kinds.byline.whole_date), maybe a clock's zone and a name.
+UPDATE_STAMP = (
+    r"(?:this (?:page|document|article) (?:was |is )?|page |content )?last"
+    r" (?:updated?|modified|edited|changed|reviewed)(?: (?:on|at))?\s*:?\s*"
+    r"(?P<date>[^:].*?)(?:\s*(?:z|utc|gmt))?(?:\s+by\s+\S.{0,60})?\.?"
+)
+# ...looked for this many levels up from its words (SQLite's <p><small><i>), in a box of
+# at most UPDATE_STAMP_MAX characters; no more stamps than STAMPS_MAX are read a page.
+UPDATE_STAMP_LEVELS = 3
+UPDATE_STAMP_MAX = 150
+STAMPS_MAX = 10

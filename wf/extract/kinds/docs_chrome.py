@@ -1,0 +1,102 @@
+"""Documentation pages' banners: the site's news and the warning that an older version
+is shown, each named so by a class or id token
+(docs_tuning.DOC_BANNER). The article's rule keeps them when the page is read whole or
+when they stand inside the chosen box, over the manual's first paragraph."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from wf.extract.kinds import docs_tuning
+
+_BANNER = re.compile(docs_tuning.DOC_BANNER, re.IGNORECASE)
+_STAMP = re.compile(docs_tuning.UPDATE_STAMP, re.IGNORECASE)
+# The text nodes a stamp's words may start: one XPath search, lowered in libxml2.
+_STAMP_SEEDS = "//text()[contains(translate(., 'LAST', 'last'), 'last ')]"
+_STAMP_WORDS = re.compile(r"last (?:updated?|modified|edited|changed|reviewed)", re.IGNORECASE)
+# The elements a banner is looked for on: those with a class or an id, one regex each.
+_NAMED = "//*[@class or @id]"
+
+
+def drop_banners(root: Any) -> None:
+    """Remove the boxes named as banners (docs_tuning.DOC_BANNER) that hold no more text
+    than a banner (docs_tuning.DOC_BANNER_TEXT_MAX); the outermost of nested ones goes."""
+    from common.xpath import compiled, text_length
+    from wf.extract.parse import drop
+
+    length = text_length()
+    named = 0
+    found: list[Any] = []
+    for el in compiled(_NAMED)(root):
+        if el.tag in ("html", "body") or not _BANNER.search(_names(el)):
+            continue
+        named += 1
+        if named > docs_tuning.DOC_BANNERS_MAX:
+            break
+        if length(el) <= docs_tuning.DOC_BANNER_TEXT_MAX:
+            found.append(el)
+    chosen = set(found)
+    for el in found:
+        if not any(up in chosen for up in el.iterancestors()):
+            drop(el)
+
+
+def _names(el: Any) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''}"
+
+
+def drop_update_stamps(root: Any) -> None:
+    """Remove the boxes whose whole text says when the page was last updated
+    (docs_tuning.UPDATE_STAMP, a date after the words): looked for from the text that
+    holds the words, up docs_tuning.UPDATE_STAMP_LEVELS boxes, the outermost such box
+    going; docs_tuning.STAMPS_MAX of them at most a page."""
+    from common.xpath import compiled
+    from wf.extract.parse import drop
+
+    found: list[Any] = []
+    for node in compiled(_STAMP_SEEDS)(root):
+        if len(found) >= docs_tuning.STAMPS_MAX:
+            break
+        if not _STAMP_WORDS.search(node):
+            continue
+        el = node.getparent()
+        if node.is_tail and el is not None:
+            el = el.getparent()  # the text after an element is its parent's
+        outer = None
+        for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
+            if el is None or el.tag in ("html", "body"):
+                break
+            text = _short_text(el)
+            if text is None:
+                break
+            if _stamp(text):
+                outer = el
+            el = el.getparent()
+        if outer is not None and outer not in found:
+            found.append(outer)
+    for el in found:
+        if el.getparent() is not None:
+            drop(el)
+
+
+def _short_text(el: Any) -> str | None:
+    """An element's text, white space collapsed, or None past docs_tuning.UPDATE_STAMP_MAX
+    characters (read no further)."""
+    parts: list[str] = []
+    size = 0
+    for part in el.itertext():
+        size += len(part)
+        if size > 2 * docs_tuning.UPDATE_STAMP_MAX:
+            return None
+        parts.append(part)
+    text = " ".join("".join(parts).split())
+    return text if len(text) <= docs_tuning.UPDATE_STAMP_MAX else None
+
+
+def _stamp(text: str) -> bool:
+    """Whether a text says when the page was last updated, and nothing else."""
+    from wf.extract.kinds.byline import whole_date
+
+    match = _STAMP.fullmatch(text)
+    return match is not None and whole_date(match.group("date").strip(" ,"))
