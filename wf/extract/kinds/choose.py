@@ -48,6 +48,12 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     # og:type article and nothing else: what forum software writes on every topic.
     loose = declared is not None and all(w.startswith("og:type") for _, w in declared.kinds)
     analysis = _first(body, deadline, dense, declared_kind, loose)
+    if declared_kind in (None, tuning.PRODUCT):
+        from wf.extract.kinds import widgets
+
+        kept = widgets.choose(body, analysis)
+        if kept is not None:
+            return Choice(analysis=analysis, kind=tuning.PRODUCT, prune=kept)
     if declared_kind == tuning.DOCUMENTATION and analysis.best_index >= 0:
         from wf.extract.kinds import docs
 

@@ -5,3 +5,39 @@ wf/extract/tuning.py (PRODUCT_*)."""
 # buttons) holds under this many characters; a page wrapped whole in one <form> (ASP.NET
 # writes every page so) holds more, and is no purchase form.
 PURCHASE_FORM_MAX = 1500
+
+# A shop that builds its product page of widgets named by what each shows (Amazon's
+# `<div id="..._feature_div">` on every one of its sites) names the product's own parts
+# so: the title, the byline, the price and availability, the overview table, the feature
+# bullets, the description (a book's too, and the maker's "A+" content) and the details
+# table, the editors' reviews. Every other widget there is the shop's (delivery, badges,
+# the buy box, recommendations, customers' reviews). The page is one of them when it
+# holds the product's title (SHOP_WIDGETS_TITLE) and SHOP_WIDGETS_MIN widgets so named.
+SHOP_WIDGETS_TITLE = "productTitle"
+SHOP_WIDGETS_SUFFIX = "_feature_div"
+SHOP_WIDGETS_MIN = 20
+SHOP_WIDGETS_KEPT = frozenset(
+    (
+        "title_feature_div",
+        "titleblock_feature_div",
+        "bylineInfo_feature_div",
+        "corePrice_feature_div",
+        "availability_feature_div",
+        "productOverview_feature_div",
+        "featurebullets_feature_div",
+        "bookDescription_feature_div",
+        "productDescription_feature_div",
+        "aplus_feature_div",
+        "productDetails_feature_div",
+        "detailBulletsWrapper_feature_div",
+        "editorialReviews_feature_div",
+    )
+)
+# Characters the kept widgets print at least (their blocks' text): under it the product's
+# widgets are empty shells (an item no longer sold) and the page's other rules read it.
+SHOP_WIDGETS_TEXT_MIN = 1500
+# Kept widgets at most (a page names each once; more are a hostile page's, and each
+# costs a walk over its subtree).
+SHOP_WIDGETS_KEPT_MAX = 40
+# Elements looked at for the widgets' ids, at most: a hostile page's size bounds nothing.
+SHOP_WIDGETS_SCAN_MAX = 200_000
