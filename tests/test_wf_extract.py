@@ -269,14 +269,14 @@ def test_the_hidden_share_is_judged_as_by_the_whole_pages_length(html: str | Non
     from lxml import etree
 
     from common.xpath import text_length
-    from wf.extract.hidden import _mostly
+    from wf.extract.hidden import mostly
 
     root = _nested_paragraphs() if html is None else etree.fromstring(html, etree.HTMLParser())
     length = text_length()
     total = length(root)
     for part in sorted({1.0, total * 0.5, total * 0.75, total * 0.75 + 1, total - 1, total}):
         if part > 0:
-            assert _mostly(part, root, length) is (part > 0.75 * total), (part, total)
+            assert mostly(part, root, length) is (part > 0.75 * total), (part, total)
 
 
 def test_a_page_that_hides_everything_until_a_script_runs_still_gives_its_text():

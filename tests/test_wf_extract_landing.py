@@ -686,3 +686,29 @@ def test_a_picture_of_the_product_drawn_in_html_is_not_the_pages_text():
     text = extract(html, url="https://quay.example/").text
     assert "Soundings are kept beside the dredging log." in text
     assert "BRT-" not in text and "moved to pontoon" not in text
+
+
+def _front_page() -> str:
+    menu = "".join(f"<li><a href='/{w}'>{w}</a></li>" for w in ("Home", "Quays", "Tides", "Crews"))
+    stories = "".join(
+        f"<div><a href='/s{n}'><h3>Harbour story number {n} of the season</h3>"
+        f"<p>The crews of berth {n} moored a ferry before the fog and counted the cranes.</p>"
+        "</a></div>"
+        for n in range(12)
+    )
+    return (
+        "<html><head><title>Harbour news</title></head><body><div class='app'>"
+        f"<nav><ul>{menu}</ul></nav><div>{stories}</div>"
+        "<footer><ul><li><a href='/terms'>Terms of harbour use</a></li>"
+        "<li><a href='/privacy'>Privacy at the quay</a></li></ul></footer>"
+        "</div></body></html>"
+    )
+
+
+def test_a_front_page_of_linked_stories_read_whole_leaves_out_its_menu_and_footer():
+    # Every story is a link: the page read whole is one list of links, which its pruning
+    # emptied; the page without its named boilerplate is printed, not the whole page.
+    text = extract(_front_page(), url="https://q.example/").text
+    assert "Harbour story number 11 of the season" in text
+    assert "moored a ferry" in text
+    assert "Terms of harbour use" not in text and "Quays" not in text

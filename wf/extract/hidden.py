@@ -65,7 +65,7 @@ def hidden_elements(
         added += length(el)
         # Counted once in each hidden box around it (hidden boxes nest).
         hidden_len -= length(el) * sum(up in hidden for up in el.iterancestors())
-    if hidden_len and _mostly(hidden_len, root, length, added):
+    if hidden_len and mostly(hidden_len, root, length, added):
         return []
     return list(hidden)
 
@@ -75,7 +75,7 @@ def hidden_elements(
 _MOSTLY_TRIES = 32
 
 
-def _mostly(part: float, root: Any, length: Any, added: float = 0.0) -> bool:
+def mostly(part: float, root: Any, length: Any, added: float = 0.0) -> bool:
     """Whether ``part`` characters are over 3/4 of the page's text (``length(root)``,
     less ``added`` characters the cleaning put in).
 

@@ -58,7 +58,7 @@ def _inside(el: Any, found: set[Any]) -> bool:
 def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
     """The boxes among ``hits`` (a search's results holding CLASS_XPATH's) hidden by their
     class with nothing shown beside them; none when they hold most of the page's text."""
-    from wf.extract.hidden import _mostly
+    from wf.extract.hidden import mostly
 
     found: list[Any] = []
     found_set: set[Any] = set()  # the outer ones only: each is measured once below
@@ -77,7 +77,7 @@ def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
     if not found:
         return []
     length = text_length()
-    if _mostly(sum(length(el) for el in found), root, length):
+    if mostly(sum(length(el) for el in found), root, length):
         return []
     return found
 
