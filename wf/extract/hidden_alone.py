@@ -22,8 +22,12 @@ from common.xpath import text_length
 from wf.extract import hidden_tuning as tuning
 
 # What the union search in wf.extract.parse.clean looks for: class attributes that may
-# hold a hiding token (most hold "overflow-hidden" or none, read at the value alone).
-CLASS_XPATH = "//*/@class[contains(., 'hidden') or contains(., 'd-none')]"
+# hold a hiding token (most hold "overflow-hidden" or none, read at the value alone), and
+# Framer's copies per breakpoint (wf/extract/variants.py) in the same predicate: a
+# predicate of its own cost libxml2 another pass over every class attribute.
+CLASS_XPATH = (
+    "//*/@class[contains(., 'hidden') or contains(., 'd-none') or contains(., 'ssr-variant')]"
+)
 _SHOWN = re.compile(tuning.ALONE_SHOWN)
 
 

@@ -324,9 +324,7 @@ def clean(
     # One search for the hidden elements and the skip links' candidates: libxml2 walks
     # a union's branches for less than a search each (a pass over the tree apiece).
     hits = _xpath(
-        f"{HIDDEN_XPATH}|{_SKIP_LINKS}|{_VARIANT}|{CLASS_XPATH}|{NOSCRIPT_XPATH}"
-        if main
-        else HIDDEN_XPATH
+        f"{HIDDEN_XPATH}|{_SKIP_LINKS}|{CLASS_XPATH}|{NOSCRIPT_XPATH}" if main else HIDDEN_XPATH
     )(root)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
@@ -432,9 +430,6 @@ _FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
 # The skip links' candidates, by their attributes: a predicate on the attribute costs
 # libxml2 a third less than the same predicate on every <a> (the same links, in page order).
 _SKIP_LINKS = "//a/@href[starts-with(., '#')]|//a/@class[contains(., 'focusable')]"
-# Framer's copies of a component per breakpoint (wf/extract/variants.py), found in the
-# same search: a page without any costs no pass of its own.
-_VARIANT = "//*/@class[contains(., 'ssr-variant')]"
 
 
 def _drop_skip_links(hits: list[Any]) -> None:
@@ -447,7 +442,7 @@ def _drop_skip_links(hits: list[Any]) -> None:
     focus = []
     for hit in hits:
         name = getattr(hit, "attrname", None)
-        if name == "class":
+        if name == "class" and hit.getparent().tag == "a":  # the search finds others' too
             focus.append(hit)
         if name != "href":
             continue
