@@ -521,6 +521,26 @@ def test_a_wait_that_ends_at_the_deadline_exactly_is_not_made(fake):
     assert len(f.calls) == 1
 
 
+def test_a_wait_that_leaves_the_attempt_no_time_of_its_own_is_not_made(fake):
+    # A back-off of 0.25 s with 0.375 s left would leave the next attempt 0.125 s: it
+    # would time out at once, after a retry line that promised it.
+    from common.http.retry import ATTEMPT_MIN, fetch_retrying
+
+    install, _ = fake
+    f = install(_answer(503), _answer(200), at=(99.625,))
+    lines: list[str] = []
+    got = fetch_retrying("http://h.test/", None, retries=2, deadline=100.0, log=lines.append)  # type: ignore[arg-type]
+    assert got.status == 503 and len(f.calls) == 1
+    assert lines == [
+        "not retrying http://h.test/ (503): the back-off is 0.2 s, too near the deadline"
+        " (0.4 s left; see --timeout)"
+    ]
+    # With the attempt's own time left after the wait, the retry is made.
+    f = install(_answer(503), _answer(200), at=(100.0 - 0.25 - ATTEMPT_MIN,))
+    assert fetch_retrying("http://h.test/", None, retries=2, deadline=100.0).status == 200  # type: ignore[arg-type]
+    assert len(f.calls) == 2
+
+
 def test_retry_after_past_the_deadline_is_named_as_the_servers(fake):
     from common.http.retry import fetch_retrying
 

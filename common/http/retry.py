@@ -24,6 +24,10 @@ RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 IDEMPOTENT = ("GET", "HEAD")
 BASE_DELAY = 0.5  # seconds before the first retry, doubled for each one after
 MAX_DELAY = 30.0
+# What an attempt needs at least after the wait: one left less would time out at once,
+# said as "timed out after 0 s" after a retry line that promised it (loopback answers in
+# milliseconds; a server across the world in a few hundred).
+ATTEMPT_MIN = 0.25
 
 
 @dataclass
@@ -148,14 +152,15 @@ def fetch_retrying(
             last = resp
         # The next attempt needs time of its own after the wait: a wait that would reach
         # the deadline gives the answer we have now instead.
-        if time.monotonic() + wait >= deadline:
+        if time.monotonic() + wait + ATTEMPT_MIN > deadline:
             trace.trace("retry: no retry, a wait of %.1f s would reach the deadline", wait)
             if log is not None:
                 # Not only under -v: --retry was asked for and did not happen.
                 source = "Retry-After asks for" if asked else "the back-off is"
                 left = max(0.0, deadline - time.monotonic())
+                where = "past the" if wait >= left else "too near the"
                 log(
-                    f"not retrying {one_line(url)} ({why}): {source} {wait:.1f} s, past the "
+                    f"not retrying {one_line(url)} ({why}): {source} {wait:.1f} s, {where} "
                     f"deadline ({left:.1f} s left; see --timeout)"
                 )
             return _give_up(last)
