@@ -59,11 +59,22 @@ def _inside(el: Any, found: set[Any]) -> bool:
     return False
 
 
+def _unless_most(root: Any, found: list[Any]) -> list[Any]:
+    """``found``, or none when those boxes hold most of the page's text (hidden.mostly):
+    a page that keeps its content there is read with it."""
+    from wf.extract.hidden import mostly
+
+    if not found:
+        return []
+    length = text_length()
+    if mostly(sum(length(el) for el in found), root, length):
+        return []
+    return found
+
+
 def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
     """The boxes among ``hits`` (a search's results holding CLASS_XPATH's) hidden by their
     class with nothing shown beside them; none when they hold most of the page's text."""
-    from wf.extract.hidden import mostly
-
     found: list[Any] = []
     found_set: set[Any] = set()  # the outer ones only: each is measured once below
     for hit in islice(
@@ -78,12 +89,7 @@ def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
     # A box that holds the page's heading or its main content is the page a script has
     # yet to show (an app's root hidden until it starts), not a drawer beside it.
     found = [el for el in found if next(el.iter(*tuning.ALONE_CONTENT), None) is None]
-    if not found:
-        return []
-    length = text_length()
-    if mostly(sum(length(el) for el in found), root, length):
-        return []
-    return found
+    return _unless_most(root, found)
 
 
 # The <noscript> boxes of a page, found in the same union search as CLASS_XPATH.
@@ -111,8 +117,6 @@ def menus(root: Any, hits: Sequence[Any]) -> list[Any]:
     scripts, and its scripts draw the same menu elsewhere; read whole, the page printed
     it above its stories. None when they hold most of the page's text (a page that keeps
     its whole listing there)."""
-    from wf.extract.hidden import mostly
-
     found: list[Any] = []
     boxes = (h for h in hits if getattr(h, "tag", None) == "noscript")
     for el in islice(boxes, tuning.MENU_MAX):
@@ -121,9 +125,4 @@ def menus(root: Any, hits: Sequence[Any]) -> list[Any]:
         text, links = _link_share(el)
         if text >= tuning.MENU_MIN and links * 2 > text:
             found.append(el)
-    if not found:
-        return []
-    length = text_length()
-    if mostly(sum(length(el) for el in found), root, length):
-        return []
-    return found
+    return _unless_most(root, found)
