@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from wf.extract.images import Image
     from wf.extract.kinds.declared import Declared
     from wf.extract.markdown import MarkdownWriter
-    from wf.extract.records import BlockRecord
     from wf.extract.select import Selection
 
 NEXT_TO_NOTHING = 80
@@ -309,8 +308,9 @@ def _text(
             from wf.extract.kinds.tidy import drop_topic
 
             drop_topic(node, title)
-        prune = choice.prune
-        r = to_markdown(node, _skipper(analysis.records(whole=node is body), prune))
+        from wf.extract.prune import skipper
+
+        r = to_markdown(node, skipper(analysis.records(whole=node is body), choice.prune))
         # Too little: no article here. Widen to the page without its named boilerplate
         # (navigation, footers, sidebars), keeping what a listing page is made of
         # (linked titles, excerpts). Only when even that is next to nothing, print the
@@ -319,8 +319,7 @@ def _text(
         if node is not body and _length(r) < thin and not analysis.by_kind:
             from wf.extract.widen import whole_post
 
-            wide = choice.wide or blocks.prune_named
-            wider = to_markdown(body, _skipper(analysis.records(whole=True), wide))
+            wider = stood_out.without_named(body, to_markdown, choice)
             if _length(wider) > _length(r) and not whole_post(
                 node, _length(r), _length(wider), title
             ):
@@ -336,7 +335,7 @@ def _text(
         # whole page would add its menus to a text the scripts build.
         described = kind == "product" and declared is not None and declared.described
         if _length(r) < NEXT_TO_NOTHING and not described and node is body:
-            r = stood_out.unnamed(r, body, to_markdown, analysis, choice, thin)
+            r = stood_out.unnamed(r, body, to_markdown, choice, thin)
         if _length(r) < NEXT_TO_NOTHING and not described:
             whole = to_markdown(body)
             if _length(whole) > _length(r):
@@ -390,10 +389,10 @@ def _selected(body: Any, to_markdown: Any, deadline: float | None, dense: bool) 
     it goes, none of it is cut away as not the main block, and a selection of a few
     words (a heading, a price) is written whole."""
     from wf.extract import blocks
-    from wf.extract.prune import prune
+    from wf.extract.prune import skipper
 
     analysis = blocks.choose(body, deadline, dense)
-    pruned = _skipper(analysis.records(whole=True), prune)
+    pruned = skipper(analysis.records(whole=True))
     chosen = set(body)  # what the selectors named is never boilerplate itself
     r = to_markdown(body, lambda el: el not in chosen and pruned(el))
     if _length(r) < NEXT_TO_NOTHING:
@@ -421,17 +420,6 @@ def quick_text(body: Any) -> str:
     # U+FFFD, and the careful parse removes it), whatever other controls the page holds.
     text = _SPACES.sub(" ", "\x00".join(body.itertext()))
     return _PIECES.sub("\n", text).strip()
-
-
-def _skipper(records: dict[Any, BlockRecord], prune: Any = None) -> Any:
-    if prune is None:
-        from wf.extract.prune import prune
-
-    def skip(el: Any) -> bool:
-        record = records.get(el)
-        return record is not None and prune(el, record)
-
-    return skip
 
 
 def _length(r: MarkdownWriter) -> int:

@@ -64,3 +64,15 @@ def link_list(b: BlockRecord) -> bool:
         # to <name>, <feature>", a reference with its source linked.
         return text - link < PARAGRAPH_WORDS
     return True
+
+
+def skipper(records: dict[Any, BlockRecord], rule: Any = None) -> Any:
+    """Whether an element is left out of the text: its block's record says so by `rule`
+    (prune when None); an element without a block of its own is written."""
+    judge = prune if rule is None else rule
+
+    def skip(el: Any) -> bool:
+        record = records.get(el)
+        return record is not None and bool(judge(el, record))
+
+    return skip

@@ -10,21 +10,17 @@ from common import trace
 
 if TYPE_CHECKING:
     from wf.extract.markdown import MarkdownWriter
-    from wf.extract.records import BlockRecord
 
 
-def skipper(records: dict[Any, BlockRecord], prune: Any) -> Any:
-    """Whether an element is left out: its block's record says so by `prune`."""
+def without_named(body: Any, to_markdown: Any, choice: Any) -> MarkdownWriter:
+    """The page without its named boilerplate (navigation, footers, sidebars), keeping what
+    a listing page is made of, or by the kind's own wide rule (choice.wide)."""
+    from wf.extract import blocks
+    from wf.extract.prune import skipper
 
-    def skip(el: Any) -> bool:
-        record = records.get(el)
-        return record is not None and bool(prune(el, record))
-
-    return skip
-
-
-def length(r: MarkdownWriter) -> int:
-    return r.length()
+    wide = choice.wide or blocks.prune_named
+    written: MarkdownWriter = to_markdown(body, skipper(choice.analysis.records(whole=True), wide))
+    return written
 
 
 def short_post(
@@ -36,7 +32,7 @@ def short_post(
     thin choice too)."""
     if analysis.best is not None or not article or analysis.by_kind:
         return
-    from wf.extract import blocks
+    from wf.extract.prune import skipper
     from wf.extract.shortpost import post_box
     from wf.extract.widen import whole_post
 
@@ -45,9 +41,8 @@ def short_post(
         return
     box = analysis.blocks[found].el
     analysis.best, analysis.best_index = box, found
-    post = length(to_markdown(box, skipper(analysis.records(), choice.prune)))
-    wide = choice.wide or blocks.prune_named
-    wider = length(to_markdown(body, skipper(analysis.records(whole=True), wide)))
+    post = to_markdown(box, skipper(analysis.records(), choice.prune)).length()
+    wider = without_named(body, to_markdown, choice).length()
     if post and whole_post(box, post, wider, title):
         trace.trace("extract: a short post whole: the box around the heading the title repeats")
         return
@@ -58,7 +53,6 @@ def unnamed(
     r: MarkdownWriter,
     body: Any,
     to_markdown: Any,
-    analysis: Any,
     choice: Any,
     thin: int,
 ) -> MarkdownWriter:
@@ -66,16 +60,13 @@ def unnamed(
     the page whole that is mostly links goes as a list of links): the page without its
     named boilerplate when that holds `thin` characters at least (a price guide's short
     rows under a menu of a hundred services), before the page whole with its menus."""
-    from wf.extract import blocks
-
-    wide = choice.wide or blocks.prune_named
-    wider: MarkdownWriter = to_markdown(body, skipper(analysis.records(whole=True), wide))
-    if length(wider) < thin:
+    wider = without_named(body, to_markdown, choice)
+    if wider.length() < thin:
         return r
     trace.trace(
         "extract: fallback: %d characters, next to nothing; took the page without its "
         "named boilerplate (%d)",
-        length(r),
-        length(wider),
+        r.length(),
+        wider.length(),
     )
     return wider
