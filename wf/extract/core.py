@@ -192,6 +192,10 @@ def _extract(
     body = root.find("body")
     if body is None:
         body = root
+    else:
+        from wf.extract.mediawiki import drop_section_edits
+
+        drop_section_edits(body)
     shown: list[Image] = []
     try:
         blocks.check_time(deadline)
