@@ -1,6 +1,7 @@
 """Documentation pages of our own: the title and lead a manual draws in a header box
-beside its body box, and the links that offer to edit the page
-(wf/extract/kinds/docs.py `with_title`, `drop_edit_links`)."""
+beside its body box, and the links that offer to edit the page or only step to the
+previous or next one (wf/extract/kinds/docs.py `with_title`, `drop_edit_links`;
+wf/extract/kinds/docs_chrome.py `drop_step_links`)."""
 
 from __future__ import annotations
 
@@ -139,3 +140,29 @@ def test_the_line_saying_when_the_page_was_updated_is_left_out() -> None:
     foot = "<p><small>Last updated on Mar 3, 2024</small></p>"
     page = _page().replace("</div><div><p>In this article", f"{foot}</div><div><p>In this")
     assert "Last updated on Mar 3, 2024" in extract_text(page.replace("/docs/", "/blog/"), url=blog)
+
+
+_STEPS = (
+    '<ul class="prev-next"><li><a class="button" href="/docs/layout/floats"> Previous </a></li>'
+    '<li><a class="button" href="/docs/layout/flexbox"> Next </a></li></ul>'
+)
+
+
+def test_the_bare_steps_to_the_previous_and_next_page_are_left_out() -> None:
+    # A guide's pair of buttons above its first paragraph and under its last (MDN's), by
+    # their whole text: the list goes whole, not as an empty one.
+    page = _page().replace('<div class="page-body">', f'<div class="page-body">{_STEPS}')
+    page = page.replace("</div><div><p>In this article", f"{_STEPS}</div><div><p>In this")
+    text = extract_text(page, url=URL)
+    assert text.count("A grid places") == 18
+    assert "Previous" not in text and "Next" not in text
+    assert "\n-\n" not in text and not text.rstrip().endswith("-")
+    # ...not a step that names its page, nor the word in a sentence.
+    named = page.replace(" Next </a>", " Next: Flexbox </a>")
+    assert "Next: Flexbox" in extract_text(named, url=URL)
+    said = page.replace(
+        f"{_STEPS}</div><div><p>In this",
+        '<p>When the grid is done, <a href="/docs/layout/flexbox">next</a> comes flexbox.</p>'
+        "</div><div><p>In this",
+    )
+    assert "done, next comes flexbox" in extract_text(said, url=URL)

@@ -1,10 +1,10 @@
 """Documentation pages: the chrome no block's name gives away (web components named as
 boilerplate, Google's devsite-* elements; version pickers, boxes of links that all name
-versions, trails of links with arrows between them, and links that offer to edit the
-page), the content the article's rule would drop as lists of links or as figures (a
-quickstart's linked steps, one tab a language; an API's list of types; a titled "See
-also"; a listing's or a diagram's caption), and the title and lead of a page whose
-header box stands beside its body's.
+versions, trails of links with arrows between them, links that offer to edit the page,
+bare steps to the previous and next page), the content the article's rule would drop as
+lists of links or as figures (a quickstart's linked steps, one tab a language; an API's
+list of types; a titled "See also"; a listing's or a diagram's caption), and the title
+and lead of a page whose header box stands beside its body's.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
-from wf.extract.kinds.docs_chrome import drop_banners, drop_update_stamps
+from wf.extract.kinds.docs_chrome import drop_banners, drop_step_links, drop_update_stamps
 from wf.extract.records import negative
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_edit_links(root)
         drop_banners(root)
         drop_update_stamps(root)
+        drop_step_links(root)
 
 
 def with_title(analysis: Analysis) -> None:

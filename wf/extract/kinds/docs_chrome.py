@@ -1,7 +1,9 @@
 """Documentation pages' banners: the site's news and the warning that an older version
 is shown, each named so by a class or id token
 (docs_tuning.DOC_BANNER). The article's rule keeps them when the page is read whole or
-when they stand inside the chosen box, over the manual's first paragraph."""
+when they stand inside the chosen box, over the manual's first paragraph. And the lines
+no name gives away: when the page was last updated, the bare steps to the previous and
+next page."""
 
 from __future__ import annotations
 
@@ -12,6 +14,12 @@ from wf.extract.kinds import docs_tuning
 
 _BANNER = re.compile(docs_tuning.DOC_BANNER, re.IGNORECASE)
 _STAMP = re.compile(docs_tuning.UPDATE_STAMP, re.IGNORECASE)
+_STEP = re.compile(docs_tuning.STEP_LINK, re.IGNORECASE)
+_STEPS = re.compile(
+    rf"(?:{docs_tuning.STEP_LINK})(?:\s+(?:{docs_tuning.STEP_LINK}))*", re.IGNORECASE
+)
+# A link's text longer than this is no step (white space around it included).
+_STEP_TEXT_MAX = 24
 # The text nodes a stamp's words may start: one XPath search, lowered in libxml2.
 _STAMP_SEEDS = "//text()[contains(translate(., 'LAST', 'last'), 'last ')]"
 _STAMP_WORDS = re.compile(r"last (?:updated?|modified|edited|changed|reviewed)", re.IGNORECASE)
@@ -100,3 +108,43 @@ def _stamp(text: str) -> bool:
 
     match = _STAMP.fullmatch(text)
     return match is not None and whole_date(match.group("date").strip(" ,"))
+
+
+def drop_step_links(root: Any) -> None:
+    """Remove the links whose whole text only steps to the previous or next page
+    (docs_tuning.STEP_LINK), standing alone (no words of a sentence beside them), with the
+    boxes around them that hold no other text (docs_tuning.STEP_LEVELS up: MDN's
+    `<ul><li><a>Previous</a></li><li><a>Next</a></li></ul>` goes whole, not as an empty
+    list). A manual's sequence of pages is its chrome; the word in a sentence ("click
+    <a>Next</a> to go on") is the page's text and stays."""
+    from wf.extract.parse import drop
+
+    found: dict[Any, None] = {}
+    for a in root.iter("a"):
+        text = " ".join("".join(a.itertext()).split())
+        if len(text) > _STEP_TEXT_MAX or not _STEP.fullmatch(text) or not _alone(a):
+            continue
+        box = a
+        for _ in range(docs_tuning.STEP_LEVELS):
+            up = box.getparent()
+            if up is None or up.tag in ("html", "body") or not _only_steps(up):
+                break
+            box = up
+        found[box] = None
+    for el in found:
+        if el.getparent() is not None and not any(up in found for up in el.iterancestors()):
+            drop(el)
+
+
+def _alone(el: Any) -> bool:
+    """Whether no text stands right before or after an element."""
+    prev = el.getprevious()
+    parent = el.getparent()
+    before = prev.tail if prev is not None else (parent.text if parent is not None else None)
+    return not (before and before.strip()) and not (el.tail and el.tail.strip())
+
+
+def _only_steps(el: Any) -> bool:
+    """Whether a box's whole text is steps to the previous and next page, nothing else."""
+    text = _short_text(el)
+    return text is not None and _STEPS.fullmatch(text) is not None

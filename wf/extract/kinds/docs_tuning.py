@@ -77,3 +77,11 @@ UPDATE_STAMP = (
 UPDATE_STAMP_LEVELS = 3
 UPDATE_STAMP_MAX = 150
 STAMPS_MAX = 10
+# A link that only steps to the page before or after this one in the manual's order, by its
+# whole text ("Previous", "Next", "« Prev", "Next →"): MDN draws the pair as buttons above
+# the guide's first paragraph and under its last, words that say nothing of the page.
+# A link that names the page it leads to ("Next: Flexbox") says something and stays.
+STEP_LINK = r"(?:[«‹←<]\s*)?(?:previous|prev|next)(?:\s*[»›→>])?"
+# ...and the boxes around such links (a list item, the list of the pair) that hold nothing
+# else go with them, this many levels up.
+STEP_LEVELS = 2
