@@ -331,6 +331,22 @@ def test_a_headings_permalink_is_left_out() -> None:
     assert "## See Files\n" in text
 
 
+def test_a_definitions_pilcrow_permalink_is_left_out() -> None:
+    # Sphinx writes one beside each API's signature (a <dt>, no heading) and under a
+    # table's caption: "filter(*args, **kwargs)¶" printed the pilcrow.
+    page = _manual(
+        '<dl class="py method"><dt class="sig sig-object py" id="q.filter">'
+        '<span class="sig-name descname">filter</span>(<em>*args</em>, <em>**kwargs</em>)'
+        '<a class="headerlink" href="#q.filter" title="Link to this definition">\u00b6</a>'
+        f"</dt><dd><p>{SENTENCE * 2}</p></dd></dl>"
+        '<p>The rule of <a href="#s-4">\u00a7</a> 4 and the <a href="#tag">#</a> tag.</p>'
+    )
+    text = extract_text(page)
+    assert "filter(*args, **kwargs)\n" in text and "\u00b6" not in text
+    # ...only the pilcrow off a heading: a section sign or a hash alone may be the text's.
+    assert "The rule of \u00a7 4 and the # tag." in text
+
+
 def test_a_section_its_headings_permalink_leads_to_is_content() -> None:
     # Sphinx: <section id="cookies"> under "Cookies ¶" linking #cookies. The id names the
     # section's topic, not a consent box; the same id without the permalink still does.

@@ -311,7 +311,7 @@ class MarkdownWriter:
                     opened.append((el, tag))
                 elif tag == "br":
                     append(" " if self.inline_only else BR)
-                elif tag == "a" and self.heading and permalink(el):  # a heading's ¶
+                elif tag == "a" and permalink(el, bool(self.heading)):  # a title's ¶
                     skip_subtree()
                     skipped = el
                     continue

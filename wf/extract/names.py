@@ -344,13 +344,16 @@ def language_menu(el: Any) -> bool:
 _PERMALINK_TEXT = frozenset(("", "\u00b6", "#", "\u00a7", "\U0001f517"))
 
 
-def permalink(el: Any) -> bool:
-    """Whether a link in a heading is its permalink: to an anchor on the page, showing
-    a symbol and nothing else."""
+def permalink(el: Any, heading: bool = True) -> bool:
+    """Whether a link is a permalink: to an anchor on the page, showing a symbol and
+    nothing else. Outside a heading only the pilcrow is one (Sphinx's beside an API's
+    signature, "Link to this definition", or a table's caption): a hash or a section
+    sign alone there may be the text's own."""
+    text = (el.text or "").strip(" \t\n\u200b")
     return (
         (el.get("href") or "").startswith("#")
         and not len(el)
-        and (el.text or "").strip(" \t\n\u200b") in _PERMALINK_TEXT
+        and (text in _PERMALINK_TEXT if heading else text == "\u00b6")
     )
 
 
