@@ -315,7 +315,12 @@ def clean(
     from wf.extract.hidden import HIDDEN_XPATH, drop_all, hidden_elements
     from wf.extract.hidden_alone import CLASS_XPATH, NOSCRIPT_XPATH, alone, menus
 
-    buttons = _gather(root, jsonld, og, main)
+    maths: list[Any] = []
+    buttons = _gather(root, jsonld, og, main, maths)
+    if maths:
+        from wf.extract import formulas
+
+        formulas.render(maths)
     junk = JUNK_MAIN if main else JUNK
     questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
     # After the accordion, which renamed its questions: those are no cards.
@@ -342,7 +347,7 @@ def clean(
 
 
 def _gather(
-    root: Any, jsonld: list[str] | None, og: dict[str, str] | None, main: bool
+    root: Any, jsonld: list[str] | None, og: dict[str, str] | None, main: bool, maths: list[Any]
 ) -> list[Any]:
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
     the rest of it): <noscript> expanded, JSON-LD and <meta> gathered (_expand),
@@ -350,10 +355,11 @@ def _gather(
     buttons, in page order, for the accordion (accordion.questions) and the cards drawn
     as buttons (prose_buttons.keep_prose). What an
     expanded <noscript> holds is not in this walk: such a rare page is walked again for
-    its boxes and buttons."""
-    tags = ["noscript", "main", "article"]
+    its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
+    MathJax 2 <script type="math/tex">, for wf.extract.formulas."""
+    tags = ["noscript", "main", "article", "math", "script"]
     if jsonld is not None:
-        tags += ("script", "meta")
+        tags.append("meta")
     if main:
         tags.append("button")
     buttons: list[Any] = []
@@ -362,6 +368,8 @@ def _gather(
         tag = el.tag
         if tag == "button":
             buttons.append(el)
+        elif tag == "math" or (tag == "script" and (el.get("type") or "").startswith("math/tex")):
+            maths.append(el)
         elif tag == "main" or tag == "article":
             _unnest(el)
         else:

@@ -1,0 +1,193 @@
+"""Formulas: a <math> element is printed as TeX where the page keeps its source (the
+`alttext` MediaWiki writes, an `application/x-tex` annotation as KaTeX writes, or MathJax
+2's `<script type="math/tex">`), else as its MathML read out on one line (`x^2`,
+`(a)/(b)`, `√(x)`). The boxes that draw the same formula for the eye (MediaWiki's
+fallback image, KaTeX's and MathJax's glyph boxes, hidden from screen readers) go with
+it, so that the formula is read once. Before, <math> was junk: "the solutions of , are ."
+
+Bounded on a hostile page: a formula's MathML is read to formulas_tuning.MAX_DEPTH
+levels and its text cut at formulas_tuning.MAX_CHARS."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from wf.extract import formulas_tuning as tuning
+
+_DISPLAYSTYLE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
+_SPACES = re.compile(r"\s+")
+_NAMED = re.compile(tuning.DRAWING_NAME, re.IGNORECASE)
+
+
+def render(found: list[Any]) -> None:
+    """Put each formula's text in place of its <math> or MathJax 2 script (`<script
+    type="math/tex">`) and of the boxes that draw it. ``found``: both, in page order."""
+    for el in found:
+        if el.getparent() is None or next(el.iterancestors("math"), None) is not None:
+            continue  # gone with a box drawn before, or a part of a formula's own
+        if el.tag == "script":
+            _script(el)
+            continue
+        tex = _tex_of(el)
+        block = (el.get("display") or "").strip().lower() == "block"
+        if tex is None:
+            _replace(_drawing_box(el), _linear(el), block)
+        else:
+            _replace(_drawing_box(el), f"$${tex}$$" if block else f"${tex}$", block)
+
+
+def _script(script: Any) -> None:
+    tex = (script.text or "").strip()
+    if not tex:
+        return
+    block = "mode=display" in (script.get("type") or "").replace(" ", "")
+    # MathJax 2 draws the formula in the boxes just before its script: a preview and
+    # the frame (or a display box around it).
+    for _ in range(2):
+        prev = script.getprevious()
+        if prev is None or not _NAMED.search(prev.get("class") or ""):
+            break
+        _remove(prev)
+    _replace(script, f"$${_cut(tex)}$$" if block else f"${_cut(tex)}$", block)
+
+
+def _tex_of(math: Any) -> str | None:
+    alt = (math.get("alttext") or "").strip()
+    if not alt:
+        for note in math.iter("annotation", "{*}annotation"):
+            if (note.get("encoding") or "").strip().lower() in tuning.TEX_ENCODINGS:
+                alt = (note.text or "").strip()
+                break
+    if not alt:
+        return None
+    inner = _DISPLAYSTYLE.match(alt)
+    return _cut(_SPACES.sub(" ", (inner.group(1) if inner else alt).strip()))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= tuning.MAX_CHARS else text[: tuning.MAX_CHARS] + "…"
+
+
+def _local(el: Any) -> str:
+    tag = el.tag
+    return tag.rpartition("}")[2].lower() if isinstance(tag, str) else ""
+
+
+def _linear(math: Any) -> str:
+    parts: list[str] = []
+    _read(math, parts, 0)
+    return _cut(_SPACES.sub(" ", " ".join(parts)).strip())
+
+
+def _read(el: Any, out: list[str], depth: int) -> None:
+    """MathML presentation markup read out as one line: scripts as ^ and _, fractions
+    and roots with their parts in brackets, a table's rows between semicolons."""
+    tag = _local(el)
+    if depth > tuning.MAX_DEPTH or len(out) > tuning.MAX_PARTS:
+        out.append(" ".join("".join(el.itertext()).split()))
+        return
+    if tag in tuning.SKIPPED:
+        return
+    children = [c for c in el if isinstance(c.tag, str)]
+    if tag in tuning.TOKENS or not children:
+        text = " ".join("".join(el.itertext()).split())
+        if text:
+            out.append(text)
+        return
+    if tag == "semantics":
+        _read(children[0], out, depth + 1)
+        return
+    parts = [_part(c, depth) for c in children]
+    if tag in ("msup", "mover") and len(parts) >= 2:
+        out.append(f"{parts[0]}^{_group(parts[1])}")
+    elif tag in ("msub", "munder") and len(parts) >= 2:
+        out.append(f"{parts[0]}_{_group(parts[1])}")
+    elif tag in ("msubsup", "munderover") and len(parts) >= 3:
+        out.append(f"{parts[0]}_{_group(parts[1])}^{_group(parts[2])}")
+    elif tag == "mfrac" and len(parts) >= 2:
+        out.append(f"{_group(parts[0])}/{_group(parts[1])}")
+    elif tag == "msqrt":
+        out.append(f"√({' '.join(parts)})")
+    elif tag == "mroot" and len(parts) >= 2:
+        out.append(f"√[{parts[1]}]({parts[0]})")
+    elif tag == "mtable":
+        out.append("[" + "; ".join(parts) + "]")
+    elif tag in ("mtr", "mlabeledtr"):
+        out.append(", ".join(parts))
+    elif tag == "mfenced":
+        sep = (el.get("separators") or ",").strip()[:1] or ","
+        out.append(f"{el.get('open', '(')}{(sep + ' ').join(parts)}{el.get('close', ')')}")
+    else:
+        out.extend(p for p in parts if p)
+
+
+def _part(el: Any, depth: int) -> str:
+    parts: list[str] = []
+    _read(el, parts, depth + 1)
+    return " ".join(p for p in parts if p)
+
+
+def _group(text: str) -> str:
+    """A part of more than one token in brackets: x^(n+1), not x^n + 1."""
+    return text if len(text.split()) <= 1 else f"({text})"
+
+
+def _drawing_box(math: Any) -> Any:
+    """The outermost box, up to formulas_tuning.BOX_LEVELS up, that holds nothing but
+    this formula and its drawings, and is named for formulas (MediaWiki's
+    mwe-math-element, KaTeX's katex, MathJax's mjx-container): it goes whole."""
+    box = math
+    for _ in range(tuning.BOX_LEVELS):
+        up = box.getparent()
+        if up is None or up.tag in ("body", "html") or not _named(up):
+            break
+        if (up.text or "").strip() or not all(c is box or _drawing(c) for c in up):
+            break
+        if any((c.tail or "").strip() for c in up if c is not box):
+            break
+        box = up
+    return box
+
+
+def _named(el: Any) -> bool:
+    return bool(
+        _NAMED.search(el.get("class") or "")
+        or _NAMED.search(el.tag if isinstance(el.tag, str) else "")
+    )
+
+
+def _drawing(el: Any) -> bool:
+    """What draws a formula for the eye, not for a reader: an image, a box hidden from
+    screen readers, a box named for formulas (its MathML copy), a comment."""
+    if not isinstance(el.tag, str):
+        return True
+    return (
+        el.tag in tuning.DRAWING_TAGS
+        or (el.get("aria-hidden") or "").strip().lower() == "true"
+        or _named(el)
+    )
+
+
+def _replace(old: Any, text: str, block: bool) -> None:
+    from lxml import etree
+
+    parent = old.getparent()
+    if parent is None:
+        return
+    new = etree.Element("div" if block else "span")
+    new.text = text
+    new.tail = old.tail
+    parent.replace(old, new)
+
+
+def _remove(el: Any) -> None:
+    """Remove a drawing, keeping the text after it in place."""
+    parent, tail = el.getparent(), el.tail
+    if tail:
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
