@@ -273,6 +273,35 @@ def test_a_quote_drawn_as_an_aside_stays_unless_it_repeats_a_post_above():
     assert lines[cat + 1].startswith("Cat here") and "ann:" not in lines
 
 
+def test_a_quote_of_another_topic_under_its_linked_title_stays():
+    # Discourse's quote of another topic: its title a link, the quote cut off with an
+    # ellipsis, so nothing in the aside counts as prose: it is the post's all the same.
+    other = (
+        "The pilots of the western quay read the tables twice, once at dusk and once at "
+        "dawn, and they write the times of the tides on the board beside the harbour office…"
+    )
+    quoted = (
+        "<aside class='quote quote-modified' data-post='1' data-topic='77'><div class='title'>"
+        "<img src='/a.png' alt=''><div class='quote-title'><a href='/t/quay-rules/77'>"
+        f"Rules of the western quay</a></div></div><blockquote><p>{other}</p></blockquote></aside>"
+    )
+    bodies = (
+        f"<p>Ann here. {PROSE}</p>",
+        f"<p>Ben here, see this guide:</p>{quoted}",
+        f"<p>Cat here, thanks. {PROSE}</p>",
+    )
+    posts = "".join(
+        f"<article class='topic-post'><div class='names'><a class='username' href='/u/{who}'>"
+        f"{who}</a></div><time datetime='2026-01-0{n}'>Jan {n}, 2026</time>"
+        f"<div class='cooked'>{body}</div></article>"
+        for n, (who, body) in enumerate(zip(("ann", "ben", "cat"), bodies, strict=True), 1)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
+    lines = _lines(extract(html, url="https://forum.example/t/tides/32").text)
+    ben = lines.index("ben, Jan 2, 2026")
+    assert f"> {other}" in lines[ben + 2 : lines.index("cat, Jan 3, 2026")]
+
+
 def test_a_forum_engine_s_tallies_under_a_post_go_and_the_poster_s_words_stay():
     # phpBB's attachment box, SMF's count of likes, vBulletin's badge of the thread's
     # starter and a post's number: each a line of its own that no one wrote.

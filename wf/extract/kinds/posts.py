@@ -31,13 +31,16 @@ def prune(el: Any, b: BlockRecord) -> bool:
     from wf.extract.prune import link_list
     from wf.extract.records import negative
 
-    if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" and not _quote_aside(el, b.tag):
+    quote = _quote_aside(el, b.tag)
+    if b.tag in STRUCTURAL_NEGATIVE and b.tag != "figure" and not quote:
         return True
     if _HIDDEN.search(el.get("class") or ""):
         return True
     if _SIGNATURE.search(el.get("class") or ""):  # the author's, under every post of theirs
         return True
-    if not b.raw and negative(b) and not _short_reply(el, b):
+    # A quote of another topic is cut off with an ellipsis under its linked title: no
+    # prose by the measure of teasers, yet the post's.
+    if not b.raw and negative(b) and not _short_reply(el, b) and not quote:
         return True
     if not b.good and b.text <= tuning.CONTROL_MAX and _control(el):
         return True
