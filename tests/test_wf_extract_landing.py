@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import lxml.html
+import pytest
 
 from wf.extract import extract, names, tuning
 
@@ -350,12 +351,14 @@ def test_a_page_read_whole_leaves_out_a_notice_that_asks_for_scripts():
     assert "Tide tables for the eastern quay" in found.text
 
 
-def test_a_page_read_whole_leaves_out_its_calls_to_action_alone_on_their_line():
-    # "Learn more" under every card says nothing and joins the lines around it; a link
-    # that names its page, and the same words inside a sentence, stay.
+@pytest.mark.parametrize("call", ["Learn more", "Read full story"])
+def test_a_page_read_whole_leaves_out_its_calls_to_action_alone_on_their_line(call):
+    # "Learn more" under every card (a news topic's "Read full story" under each story's
+    # summary) says nothing and joins the lines around it; a link that names its page,
+    # and the same words inside a sentence, stay.
     cards = "".join(
         f"<div class='card'><h3>{title}</h3><p>{line}</p>"
-        f"<div class='more'><a href='/f/{n}'>Learn more →</a></div></div>"
+        f"<div class='more'><a href='/f/{n}'>{call} →</a></div></div>"
         for n, (title, line) in enumerate(_FEATURES)
     )
     html = page(
@@ -368,7 +371,7 @@ def test_a_page_read_whole_leaves_out_its_calls_to_action_alone_on_their_line():
     found = extract(html, url="https://quay.example/services")
     assert found.kind == "landing"
     assert PROSE in found.text and "Berth plans" in found.text
-    assert "Learn more" not in found.text and "Get started" not in found.text
+    assert call not in found.text and "Get started" not in found.text
     assert "The harbour's tide tables" in found.text and "to learn more about" in found.text
 
 

@@ -12,7 +12,8 @@ CALLS_TO_ACTION = (
     r"try (?:it )?(?:for )?free|sign up|download(?: now| free)?|"
     r"contact us|get in touch|contact sales|talk to sales|get a quote|"
     r"(?:book|request|get) a demo|book demo|"
-    r"read the (?:article|story|report)|read (?:case|success) story|watch (?:the )?video|"
+    r"read the (?:article|story|report)|read (?:the )?full (?:article|story|post)|"
+    r"read (?:case|success) story|watch (?:the )?video|"
     r"see all [\w ]+|view all[\w ]*|explore [\w ]+|see pricing|view pricing|see plans)"
     r"\s*(?:→|›|>|»)?"
 )
