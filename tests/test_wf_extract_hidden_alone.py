@@ -112,3 +112,22 @@ def test_noscript_menus_that_hold_most_of_the_page_stay():
     assert menus(root, root.xpath(NOSCRIPT_XPATH)) == []
     root = lxml.html.fromstring(_with_noscript(_MENU))
     assert len(menus(root, root.xpath(NOSCRIPT_XPATH))) == 1
+
+
+def test_the_cleaning_searches_only_for_the_class_words_the_page_holds():
+    from wf.extract.parse import clean_search
+
+    html = (
+        "<html><body><a class='skip-link focusable' href='#main'>Skip to content</a>"
+        "<div><div class='drawer d-none'><p>{0}</p></div></div>"
+        "<div class='overflow-clip'><p>{1}</p></div></body></html>"
+    )
+    root = lxml.html.fromstring(html.format(COMPARE, STORY))
+    search = clean_search(root)
+    assert "d-none" in search and "focusable" in search
+    assert "'hidden'" not in search and "ssr-variant" not in search
+    # The same nodes as the search for every word, in the same order.
+    every = f"{search}|{CLASS_XPATH}"
+    assert root.xpath(search) == root.xpath(every)
+    plain = lxml.html.fromstring(f"<html><body><div class='box'><p>{STORY}</p></div></body></html>")
+    assert "@class" not in clean_search(plain)

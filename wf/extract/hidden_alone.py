@@ -25,9 +25,19 @@ from wf.extract import hidden_tuning as tuning
 # hold a hiding token (most hold "overflow-hidden" or none, read at the value alone), and
 # Framer's copies per breakpoint (wf/extract/variants.py) in the same predicate: a
 # predicate of its own cost libxml2 another pass over every class attribute.
-CLASS_XPATH = (
-    "//*/@class[contains(., 'hidden') or contains(., 'd-none') or contains(., 'ssr-variant')]"
-)
+CLASS_WORDS = ("hidden", "d-none", "ssr-variant")
+
+
+def class_xpath(words: tuple[str, ...] = CLASS_WORDS) -> str:
+    """The search for the class attributes that hold one of ``words`` (of CLASS_WORDS);
+    none for no words. Each word costs libxml2 a copy of every class attribute's value:
+    a caller passes only the words the page's classes hold (parse.clean)."""
+    if not words:
+        return ""
+    return "//*/@class[" + " or ".join(f"contains(., '{word}')" for word in words) + "]"
+
+
+CLASS_XPATH = class_xpath()
 _SHOWN = re.compile(tuning.ALONE_SHOWN)
 
 

@@ -313,7 +313,7 @@ def clean(
 
     from wf.extract import accordion, prose_buttons
     from wf.extract.hidden import HIDDEN_XPATH, drop_all, hidden_elements
-    from wf.extract.hidden_alone import CLASS_XPATH, NOSCRIPT_XPATH, alone, menus
+    from wf.extract.hidden_alone import alone, menus
 
     maths: list[Any] = []
     buttons = _gather(root, jsonld, og, main, maths)
@@ -328,9 +328,7 @@ def clean(
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # One search for the hidden elements and the skip links' candidates: libxml2 walks
     # a union's branches for less than a search each (a pass over the tree apiece).
-    hits = _xpath(
-        f"{HIDDEN_XPATH}|{_SKIP_LINKS}|{CLASS_XPATH}|{NOSCRIPT_XPATH}" if main else HIDDEN_XPATH
-    )(root)
+    hits = _xpath(clean_search(root) if main else HIDDEN_XPATH)(root)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     drop_all(hidden_elements(root, questions, hits))
@@ -437,15 +435,32 @@ _FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
 
 # The skip links' candidates, by their attributes: a predicate on the attribute costs
 # libxml2 a third less than the same predicate on every <a> (the same links, in page order).
-_SKIP_LINKS = "//a/@href[starts-with(., '#')]|//a/@class[contains(., 'focusable')]"
+_SKIP_LINKS = "//a/@href[starts-with(., '#')]"
+_FOCUSABLE = "//a/@class[contains(., 'focusable')]"
+
+
+def clean_search(root: Any) -> str:
+    """clean()'s union search with ``main``: hidden elements, skip links, class words,
+    <noscript> boxes. A word no class attribute of the page holds is left out of it: each
+    costs libxml2 a copy of every class attribute's value, where all of them joined (in
+    C, once) cost one; most pages hold no "focusable", "d-none" or "ssr-variant", many
+    no "hidden", and the search finds the same nodes, in the same order."""
+    from wf.extract.hidden import HIDDEN_XPATH
+    from wf.extract.hidden_alone import CLASS_WORDS, NOSCRIPT_XPATH, class_xpath
+
+    classes = _xpath("str:concat(//*/@class)")(root)
+    words = tuple(word for word in CLASS_WORDS if word in classes)
+    focusable = "focusable" in classes
+    parts = (HIDDEN_XPATH, _SKIP_LINKS, _FOCUSABLE if focusable else "", class_xpath(words))
+    return "|".join(part for part in (*parts, NOSCRIPT_XPATH) if part)
 
 
 def _drop_skip_links(hits: list[Any]) -> None:
     """Remove the skip links (tuning.SKIP_LINK): a keyboard's shortcuts past the menus,
     shown to no reader, which a page read whole printed first. ``hits``: what a search
-    of _SKIP_LINKS found, made before the hidden elements were dropped (a link dropped
-    with them is dropped again out of the page, where it changes nothing; its words are
-    read now, as the page holds it)."""
+    of _SKIP_LINKS and _FOCUSABLE found, made before the hidden elements were dropped (a
+    link dropped with them is dropped again out of the page, where it changes nothing;
+    its words are read now, as the page holds it)."""
     limit = tuning.SKIP_LINK_MAX
     focus = []
     for hit in hits:
