@@ -250,13 +250,9 @@ def _aside(name: str, words: str) -> str:
     )
 
 
-def test_a_quote_drawn_as_an_aside_stays_unless_it_repeats_a_post_above():
-    other = "The pilots of the western quay read the tables twice, once at dusk and once at dawn."
-    bodies = (
-        f"<p>Ann here. {PROSE}</p>",
-        _aside("dan", other) + f"<p>Ben here, quoting another topic. {PROSE}</p>",
-        _aside("ann", f"Ann here. {PROSE}") + f"<p>Cat here, quoting the first post. {PROSE}</p>",
-    )
+def _discourse_lines(bodies: tuple[str, str, str]) -> list[str]:
+    """The lines wf prints of a Discourse topic whose three posts (ann, ben, cat, on
+    January 1, 2 and 3) hold ``bodies``."""
     posts = "".join(
         f"<article class='topic-post'><div class='names'><a class='username' href='/u/{who}'>"
         f"{who}</a></div><time datetime='2026-01-0{n}'>Jan {n}, 2026</time>"
@@ -264,7 +260,17 @@ def test_a_quote_drawn_as_an_aside_stays_unless_it_repeats_a_post_above():
         for n, (who, body) in enumerate(zip(("ann", "ben", "cat"), bodies, strict=True), 1)
     )
     html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
-    lines = _lines(extract(html, url="https://forum.example/t/tides/32").text)
+    return _lines(extract(html, url="https://forum.example/t/tides/32").text)
+
+
+def test_a_quote_drawn_as_an_aside_stays_unless_it_repeats_a_post_above():
+    other = "The pilots of the western quay read the tables twice, once at dusk and once at dawn."
+    bodies = (
+        f"<p>Ann here. {PROSE}</p>",
+        _aside("dan", other) + f"<p>Ben here, quoting another topic. {PROSE}</p>",
+        _aside("ann", f"Ann here. {PROSE}") + f"<p>Cat here, quoting the first post. {PROSE}</p>",
+    )
+    lines = _discourse_lines(bodies)
     assert lines[lines.index("ben, Jan 2, 2026") + 1 : lines.index("ben, Jan 2, 2026") + 3] == [
         "dan:",
         f"> {other}",
@@ -290,14 +296,7 @@ def test_a_quote_of_another_topic_under_its_linked_title_stays():
         f"<p>Ben here, see this guide:</p>{quoted}",
         f"<p>Cat here, thanks. {PROSE}</p>",
     )
-    posts = "".join(
-        f"<article class='topic-post'><div class='names'><a class='username' href='/u/{who}'>"
-        f"{who}</a></div><time datetime='2026-01-0{n}'>Jan {n}, 2026</time>"
-        f"<div class='cooked'>{body}</div></article>"
-        for n, (who, body) in enumerate(zip(("ann", "ben", "cat"), bodies, strict=True), 1)
-    )
-    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<main>{posts}</main>")
-    lines = _lines(extract(html, url="https://forum.example/t/tides/32").text)
+    lines = _discourse_lines(bodies)
     ben = lines.index("ben, Jan 2, 2026")
     assert f"> {other}" in lines[ben + 2 : lines.index("cat, Jan 3, 2026")]
 

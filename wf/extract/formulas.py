@@ -42,13 +42,16 @@ def _script(script: Any) -> None:
     if not tex:
         return
     block = "mode=display" in (script.get("type") or "").replace(" ", "")
+    from wf.extract.hidden import drop_all
+
     # MathJax 2 draws the formula in the boxes just before its script: a preview and
     # the frame (or a display box around it).
-    for _ in range(2):
-        prev = script.getprevious()
-        if prev is None or not _NAMED.search(prev.get("class") or ""):
-            break
-        _remove(prev)
+    drawn: list[Any] = []
+    prev = script.getprevious()
+    while prev is not None and len(drawn) < 2 and _NAMED.search(prev.get("class") or ""):
+        drawn.append(prev)
+        prev = prev.getprevious()
+    drop_all(drawn)
     _replace(script, f"$${_cut(tex)}$$" if block else f"${_cut(tex)}$", block)
 
 
@@ -179,15 +182,3 @@ def _replace(old: Any, text: str, block: bool) -> None:
     new.text = text
     new.tail = old.tail
     parent.replace(old, new)
-
-
-def _remove(el: Any) -> None:
-    """Remove a drawing, keeping the text after it in place."""
-    parent, tail = el.getparent(), el.tail
-    if tail:
-        prev = el.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(el)
