@@ -715,3 +715,63 @@ def test_a_front_page_of_linked_stories_read_whole_leaves_out_its_menu_and_foote
     assert "Harbour story number 11 of the season" in text
     assert "moored a ferry" in text
     assert "Terms of harbour use" not in text and "Quays" not in text
+
+
+_SERVICES = (
+    ("Dredging", "Channels kept at the depth your largest ships need, surveyed after each storm."),
+    ("Moorings", "Buoys laid, chained and checked every spring by our divers and their boats."),
+    ("Sea walls", "Cracks found and sealed before the winter tides reach them, with a report."),
+    ("Pilotage", "Pilots who know every sandbank board your ships at the mouth of the river."),
+    ("Cranes", "Cranes of every size lifted onto your quay, with the crews who drive them."),
+    ("Surveys", "Every berth measured and drawn, with a plan of the repairs and their costs."),
+    ("Salvage", "Wrecks raised from your channels and towed away before they block a tide."),
+    ("Lighting", "Lamps along the quay and the harbour mouth kept lit through the dark months."),
+)
+
+
+def _promo_cards_page(*, titled: bool = True) -> str:
+    # Adobe Experience Manager's promotion component: each service a card made one link
+    # (title, line, "Find out more"), named "promo" and prefixed `cmp-`.
+    cards = "".join(
+        f"<div class='promo cmp-promo__services'><a class='cmp-promo-tracking' href='/s/{n}'>"
+        "<div class='cmp-promo__content'>"
+        + (f"<h3 class='cmp-promo__content__title'>{title}</h3>" if titled else "")
+        + f"<div class='cmp-promo__content__desc'>{line}</div>"
+        "<div class='cmp-promo__content__link-label'>Find out more</div></div></a></div>"
+        for n, (title, line) in enumerate(_SERVICES)
+    )
+    return page(
+        NAV + f"<div class='aem-Grid'><div class='story'><h2>Our harbour</h2><p>{PROSE}</p>"
+        f"<p>{OTHER}</p></div><div class='cmp-promo-container'>{cards}</div>"
+        "<div class='item-promo'>A free tide table comes with every survey booked this "
+        "month, while stocks last.</div></div>" + FOOTER
+    )
+
+
+def test_a_service_pages_promotions_made_one_link_are_its_sections():
+    # The cards' text is all in their links and their boxes are named "promo" (never
+    # content elsewhere: a box of recommendations), so the story beside them was chosen
+    # alone and the services were lost.
+    found = extract(_promo_cards_page(), url="https://quay.example/services")
+    text = found.text
+    assert found.kind == "landing"
+    assert PROSE in text and OTHER in text
+    for title, line in _SERVICES:
+        assert title in text and line in text
+    assert text.index(PROSE) < text.index(_SERVICES[0][1]) < text.index(_SERVICES[-1][1])
+    # A shop's line of an offer, named so but no titled card, stays out; so do the menu
+    # and the footer.
+    assert "free tide table" not in text
+    assert "Terms" not in text and "About" not in text
+    # Untitled, such cards are no services: the story is printed alone.
+    text = extract(_promo_cards_page(titled=False), url="https://quay.example/services").text
+    assert PROSE in text and _SERVICES[0][1] not in text
+
+
+def test_an_aem_prefix_adds_no_consent_manager_to_a_boxs_boilerplate_words():
+    # `cmp-promo__content` is named for a promotion alone: "cmp" is the component
+    # prefix, as negative_words() reads it, in the words the box is named by too.
+    el = lxml.html.fragment_fromstring("<div class='cmp-promo__content text-right'/>")
+    assert names.negative_hits(el) == {"promo"}
+    el = lxml.html.fragment_fromstring("<div class='cmp promo-box'/>")
+    assert names.negative_hits(el) == {"cmp", "promo"}

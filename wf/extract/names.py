@@ -241,7 +241,12 @@ def negative_hits(el: Any) -> frozenset[str]:
         for token in names.split():
             if _kind_of(token) & _NEG:
                 low = lowered(token)
-                found.update(m.group() for m in _NEGATIVE.finditer(low))
+                found.update(
+                    m.group()
+                    for m in _NEGATIVE.finditer(low)
+                    if not _modified(low[: m.start()])
+                    and not (m.start() == 0 and _aem(low, m.group()))
+                )
         hit = _hits_cache[names] = frozenset(found)
     return hit
 
@@ -407,7 +412,10 @@ def class_kind(cls: str | None) -> str:
     return found
 
 
-def never_content(el: Any) -> bool:
+def never_content(el: Any, spared: frozenset[str] = frozenset()) -> bool:
+    """Whether a box can never be the page's content (a dialog, comments, a consent
+    manager, recommendations), by its role or names; names whose never-content words
+    are all `spared` aside (a landing page's promotions, for its parts)."""
     if el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true":
         return True
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
@@ -421,6 +429,8 @@ def never_content(el: Any) -> bool:
     if not found:
         return False
     words = {word for token in found for word in _NEVER_CONTENT.matches(token)}
+    if words <= spared:
+        return False
     return not (words <= names_tuning.ISSUE_WORDS and issue(el))
 
 

@@ -98,7 +98,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         from wf.extract.kinds import copies
 
         prune = copies.once(analysis, prune)
-    wide = landing.prune_whole
+    wide = landing.prune_whole if kind == tuning.LANDING else landing.prune_wide
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 

@@ -35,7 +35,9 @@ as its social proof (tuning.SOCIAL_PROOF), however short and linked its lines (a
 testimonial, a figure); the site's header,
 mostly links, goes from the page read whole (site_header()), and so does a menu that
 drops down (link_dropdown()). A page declared a landing
-page keeps its cards in the choice (prune_cards()).
+page keeps its cards in the choice (prune_cards()). A card made one link counts its
+paragraph as text, and a promotion so titled is a part (linkcards.py), in these rules and
+the page read whole, not in another kind's page read whole for a thin choice (prune_wide()).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
-from wf.extract.kinds import landing_tuning
+from wf.extract.kinds import landing_tuning, linkcards
 
 _CELLS = ("td", "th")
 _HEADER = re.compile(tuning.SITE_HEADER)
@@ -54,6 +56,8 @@ _FOOTER = re.compile(tuning.SITE_FOOTER)
 _CALLS = re.compile(landing_tuning.CALLS_TO_ACTION, re.IGNORECASE)
 _DROPDOWN = re.compile(tuning.LINK_DROPDOWN)
 _PARTS = frozenset(tuning.LANDING_PARTS)
+# The never-content words a landing page's part may be named by: its promotions.
+_SPARED = frozenset(landing_tuning.SPARED)
 # A section of a landing page is titled at one of these levels.
 _SECTION_HEADINGS = ("h1", "h2", "h3")
 # The boilerplate word a box named as social proof (tuning.SOCIAL_PROOF) matches.
@@ -112,10 +116,10 @@ def words(
             continue
         if b.last is None and b.own and _titled_part(b):
             # A part the walk did not enter: its records count all of its text as links.
-            text += b.text - unwalked_links(b.el, b.text)
+            text += b.text - unwalked_links(b.el, b.text, True)
             i = b.end
             continue
-        text += b.own - b.own_link
+        text += b.own - (0 if linkcards.card_prose(b) else b.own_link)
         i += 1
     return text
 
@@ -147,11 +151,11 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     feeds = analysis.kind is None
 
     def other(b: BlockRecord) -> bool:
-        return (feeds and b.tag == "li" and b.good > 0) or boiler(b)
+        return (feeds and b.tag == "li" and b.good > 0) or boiler(b, True)
 
     # Inside the choice, what prune() left out counts unless it is named boilerplate: the
     # page read whole keeps it (cards that did not join the chosen one).
-    inside = words(blocks, best, chosen.end, lambda b: b is not chosen and boiler(b))
+    inside = words(blocks, best, chosen.end, lambda b: b is not chosen and boiler(b, True))
     page = inside + words(blocks, 1, best, other) + words(blocks, chosen.end, len(blocks), other)
     page += blocks[0].own - blocks[0].own_link
     if page - shown < tuning.LANDING_TEXT_LEFT or shown >= share * page:
@@ -362,11 +366,23 @@ def prune_whole(el: Any, b: BlockRecord) -> bool:
     """What the page read whole leaves out: its named boilerplate, the site's header,
     menus that drop down, a <noscript> notice asking for scripts (prune.script_notice:
     a single-page app's template writes one first in <body>, where no choice leaves it
-    out) and its calls to action alone on their line (_call_to_action())."""
+    out) and its calls to action alone on their line (_call_to_action()). Its parts
+    stay, those whose text is cards made one link too (card_prose())."""
+    return _prune_whole(el, b, True)
+
+
+def prune_wide(el: Any, b: BlockRecord) -> bool:
+    """prune_whole() for a page of another kind read whole because its choice was too
+    thin: a part whose text is all in links is a teaser there (another story's picture,
+    title and excerpt made one link), and goes."""
+    return _prune_whole(el, b, False)
+
+
+def _prune_whole(el: Any, b: BlockRecord, cards: bool) -> bool:
     from wf.extract.prune import script_notice
 
     return (
-        boiler(b)
+        boiler(b, cards)
         or site_header(el, b)
         or link_dropdown(el, b)
         or script_notice(el, b)
@@ -384,7 +400,7 @@ def _call_to_action(el: Any, b: BlockRecord) -> bool:
     return _CALLS.fullmatch(" ".join("".join(el.itertext()).split())) is not None
 
 
-def part(b: BlockRecord) -> bool:
+def part(b: BlockRecord, cards: bool = False) -> bool:
     """Whether a block is named boilerplate only by the words of a landing page's parts
     (tuning.LANDING_PARTS: its banners, calls to action, carousels, promotions, pictures
     and widgets), with GOOD_MIN characters outside links and under half its text in
@@ -401,12 +417,16 @@ def part(b: BlockRecord) -> bool:
         # Its testimonials (linked to the customers' stories) and its figures, each
         # short: the section, no share buttons.
         return hits <= _PARTS | _PROOF and not never_content(b.el)
-    if not hits or not hits <= _PARTS or never_content(b.el):
+    spared = _SPARED if cards and linkcards.titled_card(b.el) else frozenset()
+    if not hits or not hits <= _PARTS or never_content(b.el, spared):
         return False
     heading = b.tag in HEADING
     if b.text < GOOD_MIN and not heading:
         return False
-    link = unwalked_links(b.el, b.text) if b.last is None else b.link
+    if cards:  # counted on the tree, walked or not: a card's paragraphs are text
+        link = unwalked_links(b.el, b.text, cards)
+    else:
+        link = unwalked_links(b.el, b.text) if b.last is None else b.link
     return (heading or b.text - link >= GOOD_MIN) and link * 2 < b.text
 
 
@@ -422,10 +442,10 @@ def social_proof(el: Any) -> bool:
 def _titled_part(b: BlockRecord) -> bool:
     """A part that counts toward reading the page whole: titled as a section is (an
     appeal for donations in small print under an article is no section)."""
-    return part(b) and next(b.el.iter(*_SECTION_HEADINGS), None) is not None
+    return part(b, True) and next(b.el.iter(*_SECTION_HEADINGS), None) is not None
 
 
-def unwalked_links(el: Any, text: int) -> int:
+def unwalked_links(el: Any, text: int, cards: bool = False) -> int:
     """The characters in links of a box the walk did not enter (its records count all of
     its text as links), at most tuning.PART_LINKS links read: past them, all of it."""
     from common.xpath import text_length
@@ -436,21 +456,24 @@ def unwalked_links(el: Any, text: int) -> int:
         if n >= tuning.PART_LINKS:
             return text
         total += int(length(a))
+        if cards:
+            total -= linkcards.wrapped_prose(a, length)
     return total
 
 
-def boiler(b: BlockRecord) -> bool:
-    """Named boilerplate that a landing page read whole leaves out: not its parts."""
+def boiler(b: BlockRecord, cards: bool = False) -> bool:
+    """Named boilerplate that a landing page read whole leaves out: not its parts
+    (`cards`: nor those whose text is cards made one link, card_prose())."""
     from wf.extract.records import negative
 
-    return negative(b) and not part(b)
+    return negative(b) and not part(b, cards)
 
 
 def prune_cards(el: Any, b: BlockRecord) -> bool:
     """prune() on a landing page: its cards (a link around a title and a line) stay, and
     so do the sections beside the prose the choice took in (siblings that did not join
     it): only its named boilerplate goes, its parts aside."""
-    return boiler(b)
+    return boiler(b, True)
 
 
 def _footer(b: BlockRecord) -> bool:

@@ -17,3 +17,9 @@ CALLS_TO_ACTION = (
     r"see all [\w ]+|view all[\w ]*|explore [\w ]+|see pricing|view pricing|see plans)"
     r"\s*(?:→|›|>|»)?"
 )
+
+# A box named for a promotion (`cmp-promo__content`, `promo-card`) is a landing page's
+# part when part() says so (prose of its own, not mostly links): a service page's
+# cards, each a service and a line on it, are its sections. Elsewhere the word names
+# recommendations that are never content (wf/extract/tuning.py NEVER_CONTENT).
+SPARED = ("promo",)
