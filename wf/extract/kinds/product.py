@@ -64,6 +64,20 @@ def _heading(body: Any, name: str) -> Any:
     return headings[0] if len(headings) == 1 else None
 
 
+def heading_boxes(body: Any) -> frozenset[Any]:
+    """The boxes around a product page's only <h1>, which the article rule walks and reads
+    as content whatever their names say: shops set the product's title, price and selling
+    points in a column named for its place on the screen (`sidebar`, `sticky`), a name
+    that marks boilerplate elsewhere. A page with two <h1> (a copy of the title in a
+    sticky bar) keeps its names."""
+    found = None
+    for n, h in enumerate(body.iter("h1")):
+        if n:
+            return frozenset()
+        found = h
+    return frozenset(found.iterancestors()) if found is not None else frozenset()
+
+
 def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     """The description's region, or the article rule's `analysis` when the page does not
     show the declared description."""
