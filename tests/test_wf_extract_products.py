@@ -459,3 +459,29 @@ def test_a_product_s_title_and_selling_points_in_a_column_named_sidebar_are_prin
     assert "Burns for fourteen hours on one filling" in text
     assert "one filling lasts the night" in text
     assert "keeps the flame steady in a gale" in text
+
+
+def test_a_product_s_section_of_short_lines_beside_its_prose_is_printed():
+    # A course sold as a product: its parts side by side, the outline's chapters short
+    # lines that score little beside the prose around them.
+    para = (
+        "The course walks a new contributor through an open project's ways: how its "
+        "maintainers review a change, how its licence reads, and how a first patch lands. "
+    )
+    chapters = "".join(
+        f"<div class='chapter'><span>Chapter {n}. {title}</span></div>"
+        for n, title in enumerate(("Introduction", "Why open source", "Licences", "Reviews"), 1)
+    )
+    quote = "<p>It touched on every part of a project's life; my first patch came a week on.</p>"
+    html = page(
+        "<meta property='og:type' content='product'>",
+        "<h1>Contributing to open source</h1><div class='wrapper'>"
+        f"<div class='audience part'><h3>Who it is for</h3><p>{para * 3}</p></div>"
+        f"<div class='outline part'><div class='title'>Course outline</div>{chapters}</div>"
+        f"<div class='lab part'><h3>Lab</h3><p>{para}</p></div>"
+        f"<div class='comments part'><h3>What learners say</h3>{quote * 8}</div></div>",
+    )
+    text = extract(html, url="https://training.example/course").text
+    assert "Chapter 3. Licences" in text
+    assert "Lab" in text and "Who it is for" in text
+    assert "my first patch came a week on" not in text

@@ -102,6 +102,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 
+        product.sections(analysis)
         prune, wide = product.pruning(prune), product.prune_wide
         if not whole and product.second_opinion(analysis, prune):
             prune = wide

@@ -191,6 +191,16 @@ def purchase_form(el: Any, b: BlockRecord) -> bool:
     return next(el.iter("h1"), None) is None  # forms do not nest: each form read once
 
 
+def sections(analysis: Analysis) -> None:
+    """The boxes beside the chosen one that the article rule cut when it took in their
+    parent (widen.merge_siblings: siblings that score under a fifth of the chosen text)
+    are the product's sections, kept as every other box of the region is: its outline,
+    its specifications, its list of contents score little as prose beside a description,
+    and stand beside it all the same. The region's pruning still reads each."""
+    for b in analysis.blocks:
+        b.cut = False
+
+
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
     """`prune` but for the page's parts (landing.part()), and the sections of the shop's
     policies, the boxes a class hides and those that compare other products with this
