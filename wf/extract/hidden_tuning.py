@@ -39,3 +39,4 @@ READ_MORE = (
 READ_MORE_LINE = 40
 READ_MORE_AFTER = 2
 READ_MORE_BEFORE = 100
+READ_MORE_PIECES = 200  # text pieces of a box read at most to measure either
