@@ -432,3 +432,56 @@ def test_a_feature_s_sentence_set_as_a_small_heading_is_printed_as_its_paragraph
     assert "## Tide at a glance\n\nOne hand sweeps the dial twice a lunar day" in text
     assert "\n\nThe quartz movement loses under a minute a year" in text
     assert "Only a label" not in text  # a short heading with nothing under it still goes
+
+
+def test_a_product_s_title_and_selling_points_in_a_column_named_sidebar_are_printed():
+    # The shop sets the title, the price and the selling points in a right-hand column it
+    # names `sidebar`; the description stands in the left-hand one.
+    declared = ld({"@type": "Product", "name": "Storm lantern", "description": "A lamp."})
+    left = "".join(
+        f"<p>The storm lantern's glass chimney {n} keeps the flame steady in a gale, "
+        "and its brass reservoir holds oil for a long night on deck or in a shed.</p>"
+        for n in range(4)
+    )
+    html = page(
+        declared,
+        "<main><div class='product'><div class='gallery-column'>"
+        f"<div class='description'>{left}</div></div>"
+        "<div class='sidebar'><div class='sticky sidebar__inner'>"
+        "<h1>Storm lantern</h1><p class='price'>€49</p>"
+        "<div class='selling-points'><h4>Burns for fourteen hours on one filling</h4>"
+        "<p>The wick is wide and the reservoir deep, so one filling lasts the night.</p>"
+        "<h4>Stands up to rain and spray</h4>"
+        "<p>Its glass is sealed in the frame, so the rain does not reach the flame.</p>"
+        "</div></div></div></div></main>",
+    )
+    text = extract(html, url="https://shop.example/p/lantern").text
+    assert "Burns for fourteen hours on one filling" in text
+    assert "one filling lasts the night" in text
+    assert "keeps the flame steady in a gale" in text
+
+
+def test_a_product_s_section_of_short_lines_beside_its_prose_is_printed():
+    # A course sold as a product: its parts side by side, the outline's chapters short
+    # lines that score little beside the prose around them.
+    para = (
+        "The course walks a new contributor through an open project's ways: how its "
+        "maintainers review a change, how its licence reads, and how a first patch lands. "
+    )
+    chapters = "".join(
+        f"<div class='chapter'><span>Chapter {n}. {title}</span></div>"
+        for n, title in enumerate(("Introduction", "Why open source", "Licences", "Reviews"), 1)
+    )
+    quote = "<p>It touched on every part of a project's life; my first patch came a week on.</p>"
+    html = page(
+        "<meta property='og:type' content='product'>",
+        "<h1>Contributing to open source</h1><div class='wrapper'>"
+        f"<div class='audience part'><h3>Who it is for</h3><p>{para * 3}</p></div>"
+        f"<div class='outline part'><div class='title'>Course outline</div>{chapters}</div>"
+        f"<div class='lab part'><h3>Lab</h3><p>{para}</p></div>"
+        f"<div class='comments part'><h3>What learners say</h3>{quote * 8}</div></div>",
+    )
+    text = extract(html, url="https://training.example/course").text
+    assert "Chapter 3. Licences" in text
+    assert "Lab" in text and "Who it is for" in text
+    assert "my first patch came a week on" not in text

@@ -111,16 +111,21 @@ def _thin(blocks: list[BlockRecord], best: int, total: float) -> bool:
 
 
 def choose(
-    body: Any, deadline: float | None = None, dense: bool = False, kind: str | None = None
+    body: Any,
+    deadline: float | None = None,
+    dense: bool = False,
+    kind: str | None = None,
+    kept: frozenset[Any] = frozenset(),
 ) -> Analysis:
     """Score every block and keep the best subtree (`dense`: the page is written in
-    Chinese or Japanese, where prose is fewer characters).
+    Chinese or Japanese, where prose is fewer characters; `kept`: boxes walked and read
+    as content whatever their names say, records.walk).
 
     When boilerplate names leave almost no prose (a page that wraps its article in
     `<div class="has-sidebar">`), score again without the names that held most of it.
     """
     gm = GOOD_MIN_DENSE if dense else GOOD_MIN
-    blocks = walk(body, deadline=deadline)
+    blocks = walk(body, deadline=deadline, kept=kept)
     result = Analysis(blocks=blocks, kind=kind)
     if not blocks:
         return result
@@ -144,7 +149,7 @@ def choose(
     if skipped and _thin(blocks, best, total + skipped):
         check_time(deadline)
         checked = -1
-        blocks, best, total = _rewalk(body, result, held, gm, deadline)
+        blocks, best, total = _rewalk(body, result, held, gm, deadline, kept)
     if held and _thin(blocks, best, total):
         # No article without them either: the consent text is the page's own.
         hold(blocks, held, False)
@@ -158,13 +163,18 @@ def choose(
 
 
 def _rewalk(
-    body: Any, result: Analysis, held: list[Any], gm: int, deadline: float | None
+    body: Any,
+    result: Analysis,
+    held: list[Any],
+    gm: int,
+    deadline: float | None,
+    kept: frozenset[Any] = frozenset(),
 ) -> tuple[list[BlockRecord], int, float]:
     """The page walked whole, to learn which boilerplate names held its prose: the
     wrappers exempted first, then the repeated names (the page's names are then
     unreliable: `result.lenient`). The new records, the best block and the page's prose."""
     # Walk everything this time, to learn which boilerplate names held the prose.
-    blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline)
+    blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline, kept=kept)
     aggregate(blocks, set(), gm)
     # The page's prose without the boxes that can never be its content (a consent
     # manager's legal text, reader comments): a wrapper holds most of the rest.

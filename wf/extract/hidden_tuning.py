@@ -1,4 +1,5 @@
-"""Tuning of wf/extract/hidden_alone.py: boxes hidden by a class with nothing beside them."""
+"""Tuning of wf/extract/hidden_alone.py (boxes hidden by a class with nothing beside them)
+and of the text cut short behind "Read more" that wf/extract/hidden.py keeps."""
 
 # Class tokens that hide a box (display: none) in the common stylesheets.
 ALONE_TOKENS = frozenset(("hidden", "d-none"))
@@ -23,3 +24,19 @@ ALONE_CONTENT = ("h1", "main", "article")
 MENU_MIN = 200
 MENU_TEXTS = 5000  # text pieces (and links) of a box read at most
 MENU_MAX = 200  # <noscript> boxes of a page weighed at most
+
+# The rest of a text cut short behind "Read more" (hidden.read_more): the control after
+# the hidden box says so in one of these lines (its whole text, lowered, an ellipsis or
+# an arrow allowed), READ_MORE_LINE characters at most, among the READ_MORE_AFTER
+# siblings after it; the shown box before it holds READ_MORE_BEFORE characters at least
+# (a text, not a list's short items or a label).
+READ_MORE = (
+    r"\W*(?:(?:read|show|see|view)\s+(?:more|all|full(?:\s+\w+)?)"
+    r"|lire\s+la\s+suite|voir\s+plus|weiterlesen|mehr\s+(?:anzeigen|lesen)"
+    r"|(?:leer|ver|mostrar)\s+m[a\u00e1]s|leggi\s+(?:di\s+pi\u00f9|tutto)|lees\s+meer"
+    r"|toon\s+meer)\W*"
+)
+READ_MORE_LINE = 40
+READ_MORE_AFTER = 2
+READ_MORE_BEFORE = 100
+READ_MORE_PIECES = 200  # text pieces of a box read at most to measure either

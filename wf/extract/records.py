@@ -131,13 +131,19 @@ def check_time(deadline: float | None) -> None:
 
 
 def walk(
-    body: Any, *, skip_boilerplate: bool = True, deadline: float | None = None, custom: bool = False
+    body: Any,
+    *,
+    skip_boilerplate: bool = True,
+    deadline: float | None = None,
+    custom: bool = False,
+    kept: frozenset[Any] = frozenset(),
 ) -> list[BlockRecord]:
     """One pass over the tree: every block's own text and its parent block.
 
     A block named as boilerplate is not walked into: its whole text counts as bad at
     once, and most of a page's elements (menus, footers, comments) are never visited.
-    `custom`: custom elements that hold blocks are blocks too (custom_block).
+    `custom`: custom elements that hold blocks are blocks too (custom_block); `kept`:
+    boxes walked and never read as boilerplate by their names.
     """
     from lxml import etree
 
@@ -158,19 +164,12 @@ def walk(
             if tag in block or (custom and custom_block(el)):
                 if deadline is not None and not len(blocks) & 1023:
                     check_time(deadline)
-                if skip_boilerplate:
-                    negative = negative_block(el, tag)
-                    if negative and el is not body:
-                        n = int(length(el))
-                        blocks.append(
-                            BlockRecord(
-                                el, cur.index, tag, n, n, None, len(blocks), len(frames), True
-                            )
-                        )
-                        walker.skip_subtree()
-                        continue
-                else:
-                    negative = None
+                negative = _named(el, tag, skip_boilerplate, kept)
+                if negative and el is not body:
+                    n, at, depth = int(length(el)), len(blocks), len(frames)
+                    blocks.append(BlockRecord(el, cur.index, tag, n, n, None, at, depth, True))
+                    walker.skip_subtree()
+                    continue
                 cur = BlockRecord(el, cur.index, tag, 0, 0, "", len(blocks), len(frames), negative)
                 blocks.append(cur)
                 frames.append(cur)
@@ -208,6 +207,14 @@ def walk(
     for f in frames:  # never left open, but a subtree's end must hold whatever happens
         f.end = len(blocks)
     return blocks
+
+
+def _named(el: Any, tag: str, skip_boilerplate: bool, kept: frozenset[Any]) -> bool | None:
+    """A block's verdict of negative_block() as walk() records it: None (not asked yet)
+    when the walk does not skip boilerplate, False for a box in `kept`."""
+    if el in kept:
+        return False
+    return negative_block(el, tag) if skip_boilerplate else None
 
 
 def custom_block(el: Any) -> bool:

@@ -102,6 +102,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 
+        product.sections(analysis)
         prune, wide = product.pruning(prune), product.prune_wide
         if not whole and product.second_opinion(analysis, prune):
             prune = wide
@@ -124,7 +125,9 @@ def _first(
     """The thread's own rule when the page is declared a thread and shows posts, else the
     article rule; then, on a page that declares no kind, the thread's second opinion, and
     on one declared only by its og:type (`loose`) whose chosen box the structure shows to
-    be a thread, the thread's own rule over those posts (thread.shown)."""
+    be a thread, the thread's own rule over those posts (thread.shown). A product page's
+    article rule walks the boxes around its title whatever their names
+    (product.heading_boxes)."""
     from wf.extract import blocks
 
     if kind == tuning.THREAD:
@@ -134,7 +137,12 @@ def _first(
         found = thread.choose(body, deadline, gm)
         if found is not None:
             return found
-    analysis = blocks.choose(body, deadline, dense, kind)
+    kept: frozenset[Any] = frozenset()
+    if kind == tuning.PRODUCT:
+        from wf.extract.kinds import product
+
+        kept = product.heading_boxes(body)
+    analysis = blocks.choose(body, deadline, dense, kind, kept)
     if kind is None:
         from wf.extract.kinds import thread
 

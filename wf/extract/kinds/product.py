@@ -64,6 +64,20 @@ def _heading(body: Any, name: str) -> Any:
     return headings[0] if len(headings) == 1 else None
 
 
+def heading_boxes(body: Any) -> frozenset[Any]:
+    """The boxes around a product page's only <h1>, which the article rule walks and reads
+    as content whatever their names say: shops set the product's title, price and selling
+    points in a column named for its place on the screen (`sidebar`, `sticky`), a name
+    that marks boilerplate elsewhere. A page with two <h1> (a copy of the title in a
+    sticky bar) keeps its names."""
+    found = None
+    for n, h in enumerate(body.iter("h1")):
+        if n:
+            return frozenset()
+        found = h
+    return frozenset(found.iterancestors()) if found is not None else frozenset()
+
+
 def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     """The description's region, or the article rule's `analysis` when the page does not
     show the declared description."""
@@ -175,6 +189,16 @@ def purchase_form(el: Any, b: BlockRecord) -> bool:
     if b.tag != "form" or b.text >= product_tuning.PURCHASE_FORM_MAX:
         return False
     return next(el.iter("h1"), None) is None  # forms do not nest: each form read once
+
+
+def sections(analysis: Analysis) -> None:
+    """The boxes beside the chosen one that the article rule cut when it took in their
+    parent (widen.merge_siblings: siblings that score under a fifth of the chosen text)
+    are the product's sections, kept as every other box of the region is: its outline,
+    its specifications, its list of contents score little as prose beside a description,
+    and stand beside it all the same. The region's pruning still reads each."""
+    for b in analysis.blocks:
+        b.cut = False
 
 
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
