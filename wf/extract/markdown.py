@@ -17,17 +17,13 @@ from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
 from wf.extract.sections import drop_empty, in_link
 from wf.extract.spaces import APART_TAGS, BR, SPACES, apart, collapse, collapse_run
+from wf.extract.tables import end_row, is_data_table, markdown_rows
 
 if TYPE_CHECKING:
     from wf.extract.images import Markers
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _LINK_TEXT_MAX = 300  # characters: a run of anchors adds to a link's text up to this
-_CELL_MAX = 300  # characters: a cell longer than this is page layout, not data
-# ...unless one cell in this many at most is, by no more than _CELL_LONG_MAX: a long
-# description in a comparison table of a thousand cells.
-_CELLS_PER_LONG = 20
-_CELL_LONG_MAX = 900
 # Calls to action that close many articles: the site asking for a subscription or a
 # follow. Only short plain paragraphs at the very end are judged by these words.
 _CTA = CaseBlind(
@@ -41,21 +37,6 @@ _CTA = CaseBlind(
     r"iscriviti|abbonati|abonneer|aanmelden)"
 )
 _CTA_MAX = 300  # characters: a longer paragraph is the article's own
-
-
-def is_data_table(table: Any) -> bool:
-    """A table of data (rendered as rows) rather than one used for page layout."""
-    if table.find(".//table") is not None:
-        return False
-    cells = long = 0
-    for cell in table.iter("td", "th"):
-        cells += 1
-        size = len("".join(cell.itertext()).strip())
-        if size > _CELL_MAX:
-            if size > _CELL_LONG_MAX:
-                return False
-            long += 1
-    return cells > 1 and long * _CELLS_PER_LONG <= cells
 
 
 class MarkdownWriter:
@@ -351,7 +332,7 @@ class MarkdownWriter:
         in_data = bool(tables) and tables[-1][0]
         if in_data and tag in ("tr", "td", "th"):
             if tag == "tr":
-                self.end_row(tables[-1])  # cells before the first <tr> make a row
+                end_row(tables[-1])  # cells before the first <tr> make a row
             else:
                 self.flush_cell_text()
                 self.inline_only += 1
@@ -412,7 +393,7 @@ class MarkdownWriter:
         in_data = bool(tables) and tables[-1][0]
         if in_data and tag in ("tr", "td", "th"):
             if tag == "tr":
-                self.end_row(tables[-1])
+                end_row(tables[-1])
             else:
                 text = collapse("".join(self.parts)).replace("\n", " ")
                 self.new_parts()
@@ -444,32 +425,17 @@ class MarkdownWriter:
         elif tag == "table" and tables:
             if tables[-1][0]:
                 # Cells with no <tr> around them (libxml2 builds none) are a row too.
-                self.end_row(tables[-1])
+                end_row(tables[-1])
                 self.emit_table(tables[-1][3], tables[-1][1])
             tables.pop()
 
-    @staticmethod
-    def end_row(table: list[Any]) -> None:
-        """The cells read since the last row's end make a row, unless all are empty."""
-        cells = table[2]
-        if any(cells):
-            table[3].append(cells)
-        table[2] = []
-
     def emit_table(self, rows: list[list[str]], group: Any) -> None:
-        """A data table's rows as a Markdown table: the first row is its header (Markdown
-        has no table without one), then the separator row that makes renderers show a
-        table. The header is padded to the widest row: renderers drop the cells of a row
-        that reach past the header."""
-        if not rows:
-            return
-        width = max(len(cells) for cells in rows)
-        head = rows[0] + [""] * (width - len(rows[0]))
-        self.emit("| " + " | ".join(head) + " |", group)
-        self.emit("|" + " --- |" * width, group)
-        self.rules += len(self.out[-1][1])
-        for cells in rows[1:]:
-            self.emit("| " + " | ".join(cells) + " |", group)
+        """A data table's rows as a Markdown table (tables.markdown_rows); its separator
+        row is counted in self.rules."""
+        for n, line in enumerate(markdown_rows(rows)):
+            self.emit(line, group)
+            if n == 1:
+                self.rules += len(self.out[-1][1])
 
     def flush_cell_text(self) -> None:
         # Text between cells (whitespace, stray words) belongs to no cell.
