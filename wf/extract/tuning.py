@@ -209,7 +209,7 @@ THIN_PAGE_OVER = 3.0
 # introduction beside a table of contents of a dozen links and nothing else. Flat from
 # 1.5 to 2.5 on the tuning pages.
 DOC_THIN_PAGE_OVER = 2.0
-# A page's footer (landing.footers_out: a <footer>, role contentinfo or a box named by
+# A page's footer (footers.footers_out: a <footer>, role contentinfo or a box named by
 # SITE_FOOTER) holding under this share of the page's text leaves a page read whole,
 # though the walk exempted it as the wrapper of the page's prose.
 FOOTER_SHARE = 0.5

@@ -5,15 +5,15 @@ In order: a thread's own rule (its posts) when the page is declared a thread, el
 article rule (wf.extract.blocks.choose), which also tells the kind its structure shows
 (a thread it shows on a page declared only by og:type is read by the thread's rule);
 on a product page the declared description's region (product.py); then the listing's
-second opinion (listing.py: the page's list over a thin choice), then the landing page's
-(landing.py: a choice inside the page's footer is a notice, and the page is read whole
-without it; a choice holding under half the page's prose on a page that declares no
-article is one section, and so is a chosen FAQ beside other text; the page is read whole
-without its named boilerplate; a listing whose list went unseen under a thin choice is
-read so too, without its cards' labels and forms). Documentation prunes by docs.py's
-rule: its linked list items stay. Each rule says in one `-v` line why it took or left
-the choice. The kind then goes into the page's metadata (to_metadata): its type, and a
-thread's author when the page names none.
+second opinion (listing.py: the page's list over a thin choice), then the footer's
+(footers.py: a choice inside the page's footer is a notice, and the page is read whole
+without it), then the landing page's (landing.py: a choice holding under half the page's
+prose on a page that declares no article is one section, and so is a chosen FAQ beside
+other text; the page is read whole without its named boilerplate; a listing whose list
+went unseen under a thin choice is read so too, without its cards' labels and forms).
+Documentation prunes by docs.py's rule: its linked list items stay. Each rule says in one
+`-v` line why it took or left the choice. The kind then goes into the page's metadata
+(to_metadata): its type, and a thread's author when the page names none.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Choice:
 
 def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared | None) -> Choice:
     from wf.extract import blocks
-    from wf.extract.kinds import faq, landing, listing
+    from wf.extract.kinds import faq, footers, landing, listing
 
     declared_kind = declared.kind()[0] if declared is not None else None
     # og:type article and nothing else: what forum software writes on every topic.
@@ -66,7 +66,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         analysis = listing.second_opinion(analysis, analysis.kind, thin)
     whole = (
-        landing.footer_chosen(analysis)
+        footers.footer_chosen(analysis)
         or faq.chosen(analysis, declared_kind)
         or landing.second_opinion(analysis)
         or landing.thin_listing(analysis)
@@ -75,7 +75,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     prune: Callable[[Any, BlockRecord], bool]
     prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     if whole or (kind == tuning.PRODUCT and analysis.best is None):
-        landing.footers_out(analysis)
+        footers.footers_out(analysis)
     if whole and kind == tuning.LISTING:
         prune = listing.prune_whole
     elif whole:
@@ -106,7 +106,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         prune, wide = product.pruning(prune), product.prune_wide
         if not whole and product.second_opinion(analysis, prune):
             prune = wide
-            landing.footers_out(analysis)
+            footers.footers_out(analysis)
     # -v says the kind a page is read as, declared or not (when a block stood out at all).
     if kind != declared_kind and (analysis.best is not None or whole):
         if declared_kind is not None:
