@@ -131,9 +131,9 @@ def _trim(
     itself) or for the signature. The body is the first box whose prose is spread among
     several children (paragraphs, or nested replies), or that holds prose itself; a post
     without prose (a short reply) is left whole, its body never at risk. The tag and class
-    of each box cut on the way down are added to `names` (_cut_short cuts them from the
-    short replies), and, without its tag, the class of each box the way goes through (a
-    name the body is reached through is cut from no reply, whatever card shares it once
+    of each box cut on the way down are added to `names` (replies.cut_short cuts them from
+    the short replies), and, without its tag, the class of each box the way goes through
+    (a name the body is reached through is cut from no reply, whatever card shares it once
     numbering tokens are left out: "tcell alt1" and "tcell alt2").
     """
     from wf.extract.kinds.siblings import marked
@@ -174,94 +174,6 @@ def _trim(
             names.add(("", class_kind(prose[0].el.get("class"))))
         cur = prose[0]
     return cut
-
-
-_DIGITS = re.compile(r"\d+")
-
-
-def _short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> list[BlockRecord]:
-    """The replies too short to count as posts beside them ("Congrats!"): boxes of the
-    posts' tag and first class word, or of their numbered id's stem when they have no
-    class ("edit37597541": boards number their posts; posts named by neither are not
-    told from the boxes around them), in their box, that hold other boxes, show their
-    author or date and hold little text (tuning.SHORT_REPLY: a post whose words sit in
-    boxes the walk does not read as prose is no short reply)."""
-    from wf.extract.kinds.siblings import marked
-    from wf.extract.names import class_kind
-
-    def key(b: BlockRecord) -> tuple[str, str]:
-        kind = class_kind(b.el.get("class")).partition(" ")[0]
-        if not kind:
-            numbered = b.el.get("id") or ""
-            kind = _DIGITS.sub("#", numbered) if _DIGITS.search(numbered) else ""
-        return b.tag, kind
-
-    shape = key(posts[-1])
-    if not shape[1]:
-        return []
-    taken = {p.index for p in posts}
-    found = []
-    box = blocks[index]
-    j = box.index + 1
-    while j < box.end:  # child by child, over their subtrees
-        b = blocks[j]
-        # Few blocks too: each is measured again once the reply is cut (_cut_short).
-        short = b.own < b.text <= tuning.SHORT_REPLY and b.end - b.index <= tuning.SHORT_BLOCKS
-        if short and b.index not in taken and key(b) == shape and marked(b):
-            found.append(b)
-        j = b.end
-    return found
-
-
-def _cut_short(
-    blocks: list[BlockRecord], replies: list[BlockRecord], names: set[tuple[str, str]]
-) -> None:
-    """A short reply loses the boxes the posts beside it were cut of (its author's card,
-    its title and controls), told by their tag and class: it has no prose to be told by.
-    Its blocks are measured again: the links that went (its author's, its date's) would
-    make its few words a list of links."""
-    from wf.extract.names import class_kind
-    from wf.extract.parse import drop
-
-    def size(el: Any) -> int:
-        return len(" ".join("".join(el.itertext()).split()))
-
-    for reply in replies:
-        for el in list(reply.el.iterdescendants()):
-            if not isinstance(el.tag, str) or el.getparent() is None:
-                continue
-            kind = class_kind(el.get("class"))
-            if kind and (el.tag, kind) in names and ("", kind) not in names:
-                drop(el)
-        for b in blocks[reply.index : reply.end]:
-            b.text = size(b.el)
-            b.link = sum(size(a) for a in b.el.iter("a"))
-
-
-_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
-
-
-def _nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRecord]:
-    """The replies nested in the posts (New Reddit's and old Reddit's comment trees): boxes
-    inside a post of the posts' tag and first class word, or a custom element's tag
-    alone (a classless <div> in a post is no reply), that show their author or date and
-    are not named for a quote. Each gets its line of author and date and is cut down to
-    it and its body as a post is (_trim), in its post."""
-    from wf.extract.kinds.siblings import marked
-    from wf.extract.names import class_kind
-
-    def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
-
-    shapes = {key(p) for p in posts}
-    shapes = {s for s in shapes if s[1] or "-" in s[0]}
-    found = []
-    for post in posts if shapes else []:
-        for b in blocks[post.index + 1 : post.end]:
-            quote = _QUOTE.search(b.el.get("class") or "")  # "post quote": the quoted's
-            if b.text > b.own and key(b) in shapes and not quote and marked(b):
-                found.append(b)
-    return found
 
 
 def _card(post: BlockRecord) -> bool:
@@ -429,20 +341,20 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index)
-    from wf.extract.kinds import byline, logs, tidy
+    from wf.extract.kinds import byline, logs, replies, tidy
 
-    replies = _nested(blocks, posts)  # in the posts of the group, not the question's box
+    nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
-    short = _short(blocks, index, posts)
-    authors = [byline.add(post.el) for post in posts + short + replies]
+    short = replies.short(blocks, index, posts)
+    authors = [byline.add(post.el) for post in posts + short + nested]
     lines = sum(a is not None for a in authors)
-    ads = tidy.drop_ads(posts + short + replies, authors)
-    posts, short, replies = ([p for p in g if p.index not in ads] for g in (posts, short, replies))
+    ads = tidy.drop_ads(posts + short + nested, authors)
+    posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
     names: set[tuple[str, str]] = set()
-    trimmed = sum(_trim(blocks, post, names) for post in posts + replies)
-    _cut_short(blocks, short, names)
+    trimmed = sum(_trim(blocks, post, names) for post in posts + nested)
+    replies.cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     quotes = tidy.drop_repeats(posts)

@@ -1,0 +1,101 @@
+"""A thread's replies that its group of posts does not hold: those too short to count as
+posts beside them ("Congrats!"), found as boxes of the posts' shape (short()) and cut of
+the boxes the posts were cut of (cut_short()), and the replies nested in the posts (a
+comment tree: nested()). thread.py gives each its line of author and date."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from wf.extract import tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import BlockRecord
+
+_DIGITS = re.compile(r"\d+")
+
+
+def short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> list[BlockRecord]:
+    """The replies too short to count as posts beside them ("Congrats!"): boxes of the
+    posts' tag and first class word, or of their numbered id's stem when they have no
+    class ("edit37597541": boards number their posts; posts named by neither are not
+    told from the boxes around them), in their box, that hold other boxes, show their
+    author or date and hold little text (tuning.SHORT_REPLY: a post whose words sit in
+    boxes the walk does not read as prose is no short reply)."""
+    from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        kind = class_kind(b.el.get("class")).partition(" ")[0]
+        if not kind:
+            numbered = b.el.get("id") or ""
+            kind = _DIGITS.sub("#", numbered) if _DIGITS.search(numbered) else ""
+        return b.tag, kind
+
+    shape = key(posts[-1])
+    if not shape[1]:
+        return []
+    taken = {p.index for p in posts}
+    found = []
+    box = blocks[index]
+    j = box.index + 1
+    while j < box.end:  # child by child, over their subtrees
+        b = blocks[j]
+        # Few blocks too: each is measured again once the reply is cut (cut_short).
+        short = b.own < b.text <= tuning.SHORT_REPLY and b.end - b.index <= tuning.SHORT_BLOCKS
+        if short and b.index not in taken and key(b) == shape and marked(b):
+            found.append(b)
+        j = b.end
+    return found
+
+
+def cut_short(
+    blocks: list[BlockRecord], replies: list[BlockRecord], names: set[tuple[str, str]]
+) -> None:
+    """A short reply loses the boxes the posts beside it were cut of (its author's card,
+    its title and controls), told by their tag and class: it has no prose to be told by.
+    Its blocks are measured again: the links that went (its author's, its date's) would
+    make its few words a list of links."""
+    from wf.extract.names import class_kind
+    from wf.extract.parse import drop
+
+    def size(el: Any) -> int:
+        return len(" ".join("".join(el.itertext()).split()))
+
+    for reply in replies:
+        for el in list(reply.el.iterdescendants()):
+            if not isinstance(el.tag, str) or el.getparent() is None:
+                continue
+            kind = class_kind(el.get("class"))
+            if kind and (el.tag, kind) in names and ("", kind) not in names:
+                drop(el)
+        for b in blocks[reply.index : reply.end]:
+            b.text = size(b.el)
+            b.link = sum(size(a) for a in b.el.iter("a"))
+
+
+_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+
+
+def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRecord]:
+    """The replies nested in the posts (New Reddit's and old Reddit's comment trees): boxes
+    inside a post of the posts' tag and first class word, or a custom element's tag
+    alone (a classless <div> in a post is no reply), that show their author or date and
+    are not named for a quote. Each gets its line of author and date and is cut down to
+    it and its body as a post is (thread.py), in its post."""
+    from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shapes = {key(p) for p in posts}
+    shapes = {s for s in shapes if s[1] or "-" in s[0]}
+    found = []
+    for post in posts if shapes else []:
+        for b in blocks[post.index + 1 : post.end]:
+            quote = _QUOTE.search(b.el.get("class") or "")  # "post quote": the quoted's
+            if b.text > b.own and key(b) in shapes and not quote and marked(b):
+                found.append(b)
+    return found
