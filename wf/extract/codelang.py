@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wf.extract import tuning
+from wf.extract import code_tuning
 
 _CLASS = re.compile(
     r"(?:^|\s)(?:(?:language|lang|highlight(?:-source)?)-|brush:\s*)([A-Za-z0-9_+#.-]{1,24})"
@@ -52,8 +52,9 @@ _NOT_LABELS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "pre", "code"))
 
 def label(pre: Any) -> str | None:
     """The text of the label a code block's header shows just before it, when it names a
-    language (tuning.CODE_LABELS): the element right before the <pre>, or right before
-    one of the two boxes around it, holding nothing else. A heading is never a label."""
+    language (code_tuning.CODE_LABELS): the element right before the <pre>, or right
+    before one of the two boxes around it, holding nothing else. A heading is never a
+    label."""
     node = pre
     for _ in range(_LABEL_LEVELS):
         before = node.getprevious()
@@ -63,7 +64,7 @@ def label(pre: Any) -> str | None:
             if before.tag in _NOT_LABELS:
                 return None
             text = " ".join("".join(before.itertext()).split())
-            if text and len(text) <= _LABEL_MAX and text.lower() in tuning.CODE_LABELS:
+            if text and len(text) <= _LABEL_MAX and text.lower() in code_tuning.CODE_LABELS:
                 return text
             if text:
                 return None

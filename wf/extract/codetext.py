@@ -10,7 +10,7 @@ highlight.js's `td.hljs-ln-numbers`, GitHub's `td.blob-num`): they are no part o
 code, and an element named so is dropped when it holds nothing but digits. A table laid
 out as a gutter column beside a code column is read as the code it holds.
 
-The names are tuning data: wf/extract/tuning.py.
+The names are tuning data: wf/extract/code_tuning.py.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wf.extract import tuning
+from wf.extract import code_tuning
 from wf.extract.names import lowered
 
-_LINE_NAME = re.compile(tuning.CODE_LINE)
-_GUTTER_NAME = re.compile(tuning.CODE_GUTTER)
-_CELL_NAME = re.compile(tuning.CODE_CELL)
+_LINE_NAME = re.compile(code_tuning.CODE_LINE)
+_GUTTER_NAME = re.compile(code_tuning.CODE_GUTTER)
+_CELL_NAME = re.compile(code_tuning.CODE_CELL)
 
 # Elements a browser lays out as blocks inside a <pre>: each starts a new line.
 _BLOCKS = frozenset(
@@ -131,8 +131,8 @@ def table_code(table: Any) -> tuple[str, Any] | None:
     element to read its language from; else None (a table of data: most tables).
 
     Each row is two cells, the first of line numbers only; the first row's gutter is
-    named as one (tuning.CODE_GUTTER) or the code cell holds a <pre> or is named as code
-    (tuning.CODE_CELL): a two-column table of ranks and names is data."""
+    named as one (code_tuning.CODE_GUTTER) or the code cell holds a <pre> or is named as
+    code (code_tuning.CODE_CELL): a two-column table of ranks and names is data."""
     row = next(table.iter("tr"), None)
     if row is None:
         return None

@@ -440,36 +440,6 @@ POST_COUNT = r"count$|^interactionstatistic$"
 POST_SIGNATURE = r"signature|(?<![a-z])sig(?![a-z])"
 POST_SIDE = r"comment|" + POST_SIGNATURE
 
-# Code blocks (wf/extract/codetext.py), matched on lowered class tokens. A line element:
-# highlighters that draw one element a line (Shiki's and Chroma's `line`, CodeMirror's
-# `cm-line`, Prism's `token-line`, Monaco's `view-line`, Expressive Code's `ec-line`).
-CODE_LINE = r"(?:^|-)line$"
-# A line-number gutter, whole tokens (Pygments' linenos, Chroma's lnt and ln, Rouge's
-# gutter and gl, highlight.js's hljs-ln-numbers, GitHub's blob-num, CodeMirror's
-# linenumber): dropped only when it holds nothing but digits.
-CODE_GUTTER = (
-    r"(?:[a-z-]*-)?(?:gutters?|linenos?|linenodiv|linenumbers?|line-numbers?-rows|"
-    r"line-number|lnt|ln|lnum)|gl|hljs-ln-numbers?|hljs-ln-n|blob-num"
-)
-# The code cell beside a gutter in a table laid out as code, whole tokens.
-CODE_CELL = r"code|lntd|rouge-code|hljs-ln-code|blob-code|blob-code-inner"
-
-# Names a code block's header shows as its label ("js" over MDN's examples, "Python" on a
-# tab of a code group), lowered: such a label is the block's language, written after its
-# fence, not a line of its own (wf/extract/codelang.py).
-# fmt: off
-CODE_LABELS = frozenset((
-    "bash", "c", "c#", "c++", "clojure", "cmd", "console", "cpp", "csharp", "css", "csv",
-    "dart", "diff", "dockerfile", "elixir", "erlang", "f#", "go", "golang", "graphql",
-    "groovy", "haskell", "hcl", "html", "http", "ini", "java", "javascript", "js", "json",
-    "json5", "jsonc", "jsx", "kotlin", "less", "lua", "makefile", "markdown", "md", "mdx",
-    "nginx", "objective-c", "ocaml", "perl", "php", "powershell", "ps1", "py", "python",
-    "r", "rb", "ruby", "rust", "sass", "scala", "scss", "sh", "shell", "sql", "svelte",
-    "swift", "terraform", "toml", "ts", "tsx", "typescript", "vb", "vue", "xml", "yaml",
-    "yml", "zsh",
-))
-# fmt: on
-
 # A figure's caption after its quotation, of this many characters at most, names who said
 # it (names.attribution): no boilerplate, unlike a picture's caption.
 ATTRIBUTION_MAX = 300
