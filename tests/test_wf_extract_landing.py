@@ -13,7 +13,7 @@ import json
 import lxml.html
 import pytest
 
-from wf.extract import extract, names, tuning
+from wf.extract import buttons_tuning, extract, names
 
 PROSE = (
     "The harbour master keeps the tide tables for every berth along the eastern quay, "
@@ -534,7 +534,7 @@ def test_the_panels_measured_for_questions_are_bounded(monkeypatch):
     # A hostile page nests each button's panel in the one before: every panel would be
     # measured whole, the page's text once per button. Past the bound, buttons go as
     # before the rule: the first question is kept, the later ones are not.
-    monkeypatch.setattr(tuning, "ACCORDION_READ_MAX", 10)
+    monkeypatch.setattr(buttons_tuning, "ACCORDION_READ_MAX", 10)
     items = "".join(_faq(q, a, n) for n, (q, a) in enumerate(_ANSWERS))
     html = page(NAV + f"<main><h1>Quay services</h1><div class='faq'>{items}</div></main>")
     lines = extract(html, url="https://quay.example/faq").text.splitlines()

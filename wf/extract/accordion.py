@@ -7,10 +7,10 @@ import re
 from typing import Any
 
 from common.xpath import compiled
-from wf.extract import tuning
+from wf.extract import buttons_tuning
 from wf.extract.hidden import is_hidden
 
-_SENTENCE = re.compile(tuning.ACCORDION_SENTENCE)
+_SENTENCE = re.compile(buttons_tuning.ACCORDION_SENTENCE)
 
 
 def opens(button: Any) -> bool:
@@ -34,12 +34,12 @@ def questions(root: Any, buttons: list[Any]) -> list[Any]:
     # Each panel's text is measured whole: panels nested in one another (a hostile page's
     # chain of buttons, each before a box holding the rest) would cost the page's text
     # once per button. Past this many characters measured, the rest go as before.
-    budget = float(tuning.ACCORDION_READ_MAX)
+    budget = float(buttons_tuning.ACCORDION_READ_MAX)
     for button in buttons:
         if budget < 0:
             break
         words = len(" ".join(button.itertext()).split())
-        if not tuning.ACCORDION_WORDS <= words <= tuning.ACCORDION_WORDS_MAX:
+        if not buttons_tuning.ACCORDION_WORDS <= words <= buttons_tuning.ACCORDION_WORDS_MAX:
             continue
         panel = None
         target = (button.get("aria-controls") or "").strip()
@@ -81,13 +81,13 @@ def _follower(button: Any) -> Any:
 
 
 def _prose(panel: Any, whole: float) -> bool:
-    """Whether a panel of ``whole`` characters holds prose (tuning.ACCORDION_PROSE)."""
+    """Whether a panel of ``whole`` characters holds prose (buttons_tuning.ACCORDION_PROSE)."""
     length = compiled("string-length(normalize-space())")
-    if whole < tuning.ACCORDION_PROSE:
+    if whole < buttons_tuning.ACCORDION_PROSE:
         return False
     linked = sum(float(length(a)) for a in panel.iter("a"))
     own = whole - linked
-    if own < tuning.ACCORDION_PROSE or own < tuning.ACCORDION_PROSE_SHARE * whole:
+    if own < buttons_tuning.ACCORDION_PROSE or own < buttons_tuning.ACCORDION_PROSE_SHARE * whole:
         return False
     return _SENTENCE.search(" ".join(panel.itertext())) is not None
 

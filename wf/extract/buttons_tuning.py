@@ -1,6 +1,6 @@
-"""The tuning data of buttons kept as text (wf/extract/prose_buttons.py), apart from its code as
-wf/extract/tuning.py is from the scoring (the accordion's questions read tuning.py's
-ACCORDION_* values)."""
+"""The tuning data of buttons kept as text (wf/extract/prose_buttons.py, and the accordion's
+questions: wf/extract/accordion.py), apart from their code as wf/extract/tuning.py is from
+the scoring."""
 
 # A button that holds a paragraph of prose is a card or a tab drawn as a button (a
 # feature's title over its sentence, a customer's quote): it is kept as a box when its
@@ -8,3 +8,17 @@ ACCORDION_* values)."""
 # follow the stop: a testimonial). A control's label is a word or two, with no stop.
 PROSE_BUTTON_MIN = 60
 PROSE_BUTTON_SENTENCE = r"[.!?][\"'\u201d\u2019)]*(?:\s|$)"
+
+# Accordion questions (wf.extract.accordion): a button that opens a panel (aria-expanded or
+# aria-controls) is kept as a line of its own when it reads as a question or a title
+# (ACCORDION_WORDS words at least, a section's title as "Pricing details"; one word is a
+# control's more often: "Menu", "Share"; no more than ACCORDION_WORDS_MAX) and the panel
+# it opens is shown and holds prose: ACCORDION_PROSE characters outside links at least, over
+# ACCORDION_PROSE_SHARE of its text, with a sentence's end. A menu's panel is links, a
+# filter's is boxes to tick: neither is prose, and their buttons go as before.
+ACCORDION_WORDS = 2
+ACCORDION_WORDS_MAX = 30
+ACCORDION_PROSE = 80
+ACCORDION_PROSE_SHARE = 0.5
+ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
+ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most

@@ -443,19 +443,6 @@ POST_SIDE = r"comment|" + POST_SIGNATURE
 # A figure's caption after its quotation, of this many characters at most, names who said
 # it (names.attribution): no boilerplate, unlike a picture's caption.
 ATTRIBUTION_MAX = 300
-# Accordion questions (wf.extract.accordion): a button that opens a panel (aria-expanded or
-# aria-controls) is kept as a line of its own when it reads as a question or a title
-# (ACCORDION_WORDS words at least, a section's title as "Pricing details"; one word is a
-# control's more often: "Menu", "Share"; no more than ACCORDION_WORDS_MAX) and the panel
-# it opens is shown and holds prose: ACCORDION_PROSE characters outside links at least, over
-# ACCORDION_PROSE_SHARE of its text, with a sentence's end. A menu's panel is links, a
-# filter's is boxes to tick: neither is prose, and their buttons go as before.
-ACCORDION_WORDS = 2
-ACCORDION_WORDS_MAX = 30
-ACCORDION_PROSE = 80
-ACCORDION_PROSE_SHARE = 0.5
-ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
-ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
 
 # Words a heading left with nothing under it holds at least, ending as a sentence does,
 # to be kept as a paragraph (wf/extract/sections.py): prose in a heading's type.
