@@ -355,8 +355,8 @@ _CASE_TEXT = st.lists(
 def test_case_blind_patterns_find_what_ignorecase_finds(text: str) -> None:
     """names.CaseBlind searches ASCII text lowered, without re.IGNORECASE: its verdict is
     the case-blind search's on every text, ASCII or not."""
-    from wf.extract.markdown import _CTA
+    from wf.extract.markdown_tuning import CALLS_TO_ACTION
 
-    for pattern in (_CTA, names._NEVER_CONTENT):
+    for pattern in (names.CaseBlind(CALLS_TO_ACTION), names._NEVER_CONTENT):
         expected = re.compile(pattern._exact.pattern, re.IGNORECASE).search(text) is not None
         assert pattern.found(text) is expected, (pattern._exact.pattern[:40], text)

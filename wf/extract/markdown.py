@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wf.extract import ranks
+from wf.extract import markdown_tuning, ranks
 from wf.extract.datatext import is_control, is_data
 from wf.extract.names import BLOCK, CaseBlind, permalink
 from wf.extract.records import check_time
@@ -24,19 +24,7 @@ if TYPE_CHECKING:
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LINK_SCHEMES = ("http", "https", "mailto")
 _LINK_TEXT_MAX = 300  # characters: a run of anchors adds to a link's text up to this
-# Calls to action that close many articles: the site asking for a subscription or a
-# follow. Only short plain paragraphs at the very end are judged by these words.
-_CTA = CaseBlind(
-    r"\u00a9 ?\d{4}|\b(?:subscribe|sign up|signup|newsletter|inbox|follow (?:us|me|him|her|"
-    r"them)|follow @|on (?:twitter|facebook|instagram)|click here|all rights reserved|copyright|"
-    r"listen to|download (?:the|our)|join (?:our|us)|"
-    # The same asks in the languages most pages here are in: subscriptions, trial
-    # offers, sign-ups (German, French, Spanish, Italian, Dutch).
-    r"abonnier|abonnement|digitalabo|vorteile sichern|gratis testen|jetzt testen|"
-    r"jetzt anmelden|registrieren sie|s'abonner|abonnez|inscrivez|suscr[ií]b|"
-    r"iscriviti|abbonati|abonneer|aanmelden)"
-)
-_CTA_MAX = 300  # characters: a longer paragraph is the article's own
+_CTA = CaseBlind(markdown_tuning.CALLS_TO_ACTION)
 
 
 class MarkdownWriter:
@@ -140,7 +128,7 @@ class MarkdownWriter:
         out = self.out
         while out:
             _, text, plain, _ = out[-1]
-            if not plain or len(text) > _CTA_MAX or not _CTA.found(text):
+            if not plain or len(text) > markdown_tuning.CTA_MAX or not _CTA.found(text):
                 break
             out.pop()
             self.levels.pop()
