@@ -13,8 +13,13 @@ SKIPPED = frozenset(("annotation", "annotation-xml", "mphantom", "none", "mpresc
 DRAWING_NAME = r"math|katex|mjx"
 # What draws the formula beside its MathML: its picture, or the SVG that MathJax draws.
 DRAWING_TAGS = frozenset(("img", "svg", "style", "script", "noscript"))
+# MathJax 2's boxes before its <script type="math/tex">, by a class token: MathJax_Preview,
+# MathJax (the frame), MathJax_Display, MathJax_CHTML, MathJax_SVG.
+MATHJAX2_BOX = r"(?:^|\s)MathJax"
 # How far up from a <math> a drawing box is looked for (MediaWiki: span > span > math).
 BOX_LEVELS = 3
+# The most children a drawing box holds (MediaWiki, KaTeX, MathJax: two, and a comment).
+BOX_CHILDREN = 6
 # Bounds for a hostile formula: levels of MathML read as structure (deeper is read as
 # plain text), parts read, and characters printed.
 MAX_DEPTH = 40
