@@ -164,3 +164,11 @@ def test_mathjax_2s_boxes_go_in_one_pass(monkeypatch):
     render(list(root.iter("script")))
     assert len(calls) == 1
     assert root.find("p").text_content().count("$x$") == 500
+
+
+def test_mathmls_invisible_operators_are_not_printed():
+    # Function application and invisible times are for speech: MediaWiki and MathJax 3
+    # write them between "sin" and its argument, and between a product's factors.
+    formula = "<math><mi>sin</mi><mo>&#x2061;</mo><mi>x</mi><mo>&#x2062;</mo><mi>y</mi></math>"
+    text = extract_text(_page(formula))
+    assert "We write sin x y for the total" in text

@@ -20,6 +20,7 @@ _DISPLAYSTYLE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
 _SPACES = re.compile(r"\s+")
 _NAMED = re.compile(tuning.DRAWING_NAME, re.IGNORECASE)
 _MATHJAX2 = re.compile(tuning.MATHJAX2_BOX)
+_INVISIBLE = dict.fromkeys(map(ord, tuning.INVISIBLE_OPERATORS))
 
 
 def render(found: list[Any]) -> None:
@@ -100,7 +101,7 @@ def _read(el: Any, out: list[str], depth: int) -> None:
         return
     children = [c for c in el if isinstance(c.tag, str)]
     if tag in tuning.TOKENS or not children:
-        text = " ".join("".join(el.itertext()).split())
+        text = " ".join("".join(el.itertext()).translate(_INVISIBLE).split())
         if text:
             out.append(text)
         return

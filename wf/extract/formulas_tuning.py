@@ -6,6 +6,9 @@ from __future__ import annotations
 TEX_ENCODINGS = frozenset(("application/x-tex", "application/x-latex", "tex", "latex"))
 # MathML's token elements: their text is the formula's own.
 TOKENS = frozenset(("mi", "mn", "mo", "mtext", "ms"))
+# MathML's invisible operators (function application, times, separator, plus: "sin\u2061x"),
+# there for speech, are left out: printed, each stood between spaces as a token of its own.
+INVISIBLE_OPERATORS = "\u2061\u2062\u2063\u2064"
 # Read for nothing: the annotations (their TeX is read apart), space kept by a phantom.
 SKIPPED = frozenset(("annotation", "annotation-xml", "mphantom", "none", "mprescripts"))
 # A box named for formulas, by a class token or a tag: MediaWiki's mwe-math-*, KaTeX,
