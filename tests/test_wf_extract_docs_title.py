@@ -166,3 +166,14 @@ def test_the_bare_steps_to_the_previous_and_next_page_are_left_out() -> None:
         "</div><div><p>In this",
     )
     assert "done, next comes flexbox" in extract_text(said, url=URL)
+
+
+def test_a_step_word_set_in_bold_inside_a_sentence_stays() -> None:
+    # The link stands alone in its <strong>, but the <strong> stands in a sentence: the
+    # box that would go must stand alone too.
+    said = _page().replace(
+        "</div><div><p>In this article",
+        '<p>When the grid is done, choose <strong><a href="/docs/layout/flexbox">Next</a>'
+        "</strong> to read on.</p></div><div><p>In this article",
+    )
+    assert "choose Next to read on" in " ".join(extract_text(said, url=URL).split())

@@ -11,6 +11,7 @@ levels and its text cut at formulas_tuning.MAX_CHARS."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from wf.extract import formulas_tuning as tuning
@@ -18,40 +19,46 @@ from wf.extract import formulas_tuning as tuning
 _DISPLAYSTYLE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
 _SPACES = re.compile(r"\s+")
 _NAMED = re.compile(tuning.DRAWING_NAME, re.IGNORECASE)
+_MATHJAX2 = re.compile(tuning.MATHJAX2_BOX)
+_INVISIBLE = dict.fromkeys(map(ord, tuning.INVISIBLE_OPERATORS))
 
 
 def render(found: list[Any]) -> None:
     """Put each formula's text in place of its <math> or MathJax 2 script (`<script
     type="math/tex">`) and of the boxes that draw it. ``found``: both, in page order."""
+    from wf.extract.hidden import drop_all
+
+    made: set[Any] = set()  # the text put in place of each <math>
+    drawn: list[Any] = []  # MathJax 2's boxes, dropped at once: one pass per parent
     for el in found:
         if el.getparent() is None or next(el.iterancestors("math"), None) is not None:
             continue  # gone with a box drawn before, or a part of a formula's own
         if el.tag == "script":
-            _script(el)
+            _script(el, made, drawn)
             continue
         tex = _tex_of(el)
         block = (el.get("display") or "").strip().lower() == "block"
         if tex is None:
-            _replace(_drawing_box(el), _linear(el), block)
+            made.add(_replace(_drawing_box(el), _linear(el), block))
         else:
-            _replace(_drawing_box(el), f"$${tex}$$" if block else f"${tex}$", block)
+            made.add(_replace(_drawing_box(el), f"$${tex}$$" if block else f"${tex}$", block))
+    drop_all(drawn)
 
 
-def _script(script: Any) -> None:
+def _script(script: Any, made: set[Any], drawn: list[Any]) -> None:
     tex = (script.text or "").strip()
     if not tex:
         return
     block = "mode=display" in (script.get("type") or "").replace(" ", "")
-    from wf.extract.hidden import drop_all
-
-    # MathJax 2 draws the formula in the boxes just before its script: a preview and
-    # the frame (or a display box around it).
-    drawn: list[Any] = []
+    # MathJax 2 draws the formula in the boxes just before its script, named by it: a
+    # preview and the frame (or a display box around it), which may hold the formula's
+    # MathML, read out above. A box named otherwise ("math-note") is the page's own.
     prev = script.getprevious()
-    while prev is not None and len(drawn) < 2 and _NAMED.search(prev.get("class") or ""):
+    for _ in range(2):
+        if prev is None or not (prev in made or _MATHJAX2.search(prev.get("class") or "")):
+            break
         drawn.append(prev)
         prev = prev.getprevious()
-    drop_all(drawn)
     _replace(script, f"$${_cut(tex)}$$" if block else f"${_cut(tex)}$", block)
 
 
@@ -94,7 +101,7 @@ def _read(el: Any, out: list[str], depth: int) -> None:
         return
     children = [c for c in el if isinstance(c.tag, str)]
     if tag in tuning.TOKENS or not children:
-        text = " ".join("".join(el.itertext()).split())
+        text = " ".join("".join(el.itertext()).translate(_INVISIBLE).split())
         if text:
             out.append(text)
         return
@@ -145,6 +152,9 @@ def _drawing_box(math: Any) -> Any:
         up = box.getparent()
         if up is None or up.tag in ("body", "html") or not _named(up):
             break
+        if next(islice(up.iterchildren(), tuning.BOX_CHILDREN, None), None) is not None:
+            break  # a box of many formulas, or many drawings: not one formula's (len()
+            # would count them all, for each formula in it)
         if (up.text or "").strip() or not all(c is box or _drawing(c) for c in up):
             break
         if any((c.tail or "").strip() for c in up if c is not box):
@@ -162,23 +172,29 @@ def _named(el: Any) -> bool:
 
 def _drawing(el: Any) -> bool:
     """What draws a formula for the eye, not for a reader: an image, a box hidden from
-    screen readers, a box named for formulas (its MathML copy), a comment."""
+    screen readers, an empty box named for formulas (MathJax's preview), a comment. Not
+    another <math>, nor a named box with words: those are the page's to read."""
     if not isinstance(el.tag, str):
         return True
+    if el.tag in tuning.DRAWING_TAGS or (el.get("aria-hidden") or "").strip().lower() == "true":
+        return True
     return (
-        el.tag in tuning.DRAWING_TAGS
-        or (el.get("aria-hidden") or "").strip().lower() == "true"
-        or _named(el)
+        _local(el) != "math"
+        and _named(el)
+        and next((t for t in el.itertext() if not t.isspace()), None) is None
     )
 
 
-def _replace(old: Any, text: str, block: bool) -> None:
+def _replace(old: Any, text: str, block: bool) -> Any:
+    """``old`` replaced by a box of ``text``: the box (None when ``old`` was out of the
+    page)."""
     from lxml import etree
 
     parent = old.getparent()
     if parent is None:
-        return
+        return None
     new = etree.Element("div" if block else "span")
     new.text = text
     new.tail = old.tail
     parent.replace(old, new)
+    return new

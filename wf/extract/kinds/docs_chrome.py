@@ -130,6 +130,8 @@ def drop_step_links(root: Any) -> None:
             if up is None or up.tag in ("html", "body") or not _only_steps(up):
                 break
             box = up
+        if box is not a and not _alone(box):
+            continue  # a word of a sentence, set in bold or as code: "choose **Next** to go on"
         found[box] = None
     for el in found:
         if el.getparent() is not None and not any(up in found for up in el.iterancestors()):
