@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import lxml.html
+import pytest
 
 from wf.extract import extract
 from wf.extract.hidden_alone import CLASS_XPATH, alone
@@ -131,3 +132,26 @@ def test_the_cleaning_searches_only_for_the_class_words_the_page_holds():
     assert root.xpath(search) == root.xpath(every)
     plain = lxml.html.fromstring(f"<html><body><div class='box'><p>{STORY}</p></div></body></html>")
     assert "@class" not in clean_search(plain)
+
+
+def test_a_large_page_searches_for_every_class_word_without_joining_its_classes(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    # Joining a large page's class values would add twice their size to the peak: there
+    # every word is searched for, and the text is the same.
+    from wf.extract import parse
+
+    plain = lxml.html.fromstring(f"<html><body><div class='box'><p>{STORY}</p></div></body></html>")
+    every = parse.clean_search(plain, every_word=True)
+    assert "d-none" in every and "focusable" in every and "ssr-variant" in every
+    html = (
+        f"<html><body><div class='drawer d-none'><p>{COMPARE}</p></div>"
+        f"<article><p>{STORY}</p></article></body></html>"
+    )
+    small = extract(html).text
+    monkeypatch.setattr(parse, "CLASS_SCAN_MAX", 10)
+    joined: list[str] = []
+    real = parse._xpath  # noqa: SLF001 - the test watches which searches run
+    monkeypatch.setattr(parse, "_xpath", lambda e: (joined.append(e), real(e))[1])
+    assert extract(html).text == small
+    assert not any("str:concat" in e for e in joined)

@@ -134,7 +134,9 @@ def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes |
     # source names an itemtype at all: most pages do not. Asked only when JSON-LD and
     # og:type declare nothing: a search of the whole source is not paid by every page.
     named = partial(_names_itemtype, text)
-    options = {**options, "microdata": named}
+    # A large page's class words are all searched for: which of them its classes hold is
+    # read from all its class values joined, a copy as large as they are (parse.clean_search).
+    options = {**options, "microdata": named, "large": len(text) > parse.CLASS_SCAN_MAX}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)
@@ -166,6 +168,7 @@ def _extract(
     microdata: Callable[[], bool] = lambda: True,
     selection: Selection | None = None,
     want_images: bool = False,
+    large: bool = False,
 ) -> Extracted:
     from wf.extract import blocks, parse
 
@@ -180,7 +183,7 @@ def _extract(
     found_images, keep = _steered(root, url, base, selection, want_images)
     jsonld: list[str] | None = None if full else []
     og: dict[str, str] = {}
-    parse.clean(root, main=not full, jsonld=jsonld, og=og, keep=keep)
+    parse.clean(root, main=not full, jsonld=jsonld, og=og, keep=keep, every_word=large)
     declared = None
     if jsonld is not None:
         declared = _declared(

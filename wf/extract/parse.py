@@ -303,9 +303,11 @@ def clean(
     jsonld: list[str] | None = None,
     og: dict[str, str] | None = None,
     keep: tuple[str, ...] = (),
+    every_word: bool = False,
 ) -> None:
     """Remove what no reader sees: junk elements and hidden ones (but the tags in
-    ``keep``: images, for --images). `jsonld` and `og`, when given, get the text of each
+    ``keep``: images, for --images); with ``every_word``, every class word is searched
+    for (clean_search). `jsonld` and `og`, when given, get the text of each
     JSON-LD script and the first value of each of the <meta> properties in OG_PROPERTIES
     (og:type, article:published_time; wherever the page puts them) on the way: the same
     pass over the tree."""
@@ -328,7 +330,7 @@ def clean(
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # One search for the hidden elements and the skip links' candidates: libxml2 walks
     # a union's branches for less than a search each (a pass over the tree apiece).
-    hits = _xpath(clean_search(root) if main else HIDDEN_XPATH)(root)
+    hits = _xpath(clean_search(root, every_word) if main else HIDDEN_XPATH)(root)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     drop_all(hidden_elements(root, questions, hits))
@@ -439,18 +441,29 @@ _SKIP_LINKS = "//a/@href[starts-with(., '#')]"
 _FOCUSABLE = "//a/@class[contains(., 'focusable')]"
 
 
-def clean_search(root: Any) -> str:
+# Above this many characters of source, a page's class values are not joined to learn
+# which class words they hold (clean_search): the joined copy, made in C and again in
+# Python, would add twice their size to the peak (+20 MB for a hostile 10 MB page of
+# class attributes), where the search for every word costs time only.
+CLASS_SCAN_MAX = 1_000_000
+
+
+def clean_search(root: Any, every_word: bool = False) -> str:
     """clean()'s union search with ``main``: hidden elements, skip links, class words,
     <noscript> boxes. A word no class attribute of the page holds is left out of it: each
     costs libxml2 a copy of every class attribute's value, where all of them joined (in
     C, once) cost one; most pages hold no "focusable", "d-none" or "ssr-variant", many
-    no "hidden", and the search finds the same nodes, in the same order."""
+    no "hidden", and the search finds the same nodes, in the same order. With
+    ``every_word`` (a large page) every word is searched for, nothing joined."""
     from wf.extract.hidden import HIDDEN_XPATH
     from wf.extract.hidden_alone import CLASS_WORDS, NOSCRIPT_XPATH, class_xpath
 
-    classes = _xpath("str:concat(//*/@class)")(root)
-    words = tuple(word for word in CLASS_WORDS if word in classes)
-    focusable = "focusable" in classes
+    words: tuple[str, ...] = CLASS_WORDS
+    focusable = True
+    if not every_word:
+        classes = _xpath("str:concat(//*/@class)")(root)
+        words = tuple(word for word in CLASS_WORDS if word in classes)
+        focusable = "focusable" in classes
     parts = (HIDDEN_XPATH, _SKIP_LINKS, _FOCUSABLE if focusable else "", class_xpath(words))
     return "|".join(part for part in (*parts, NOSCRIPT_XPATH) if part)
 
