@@ -172,3 +172,9 @@ def test_mathmls_invisible_operators_are_not_printed():
     formula = "<math><mi>sin</mi><mo>&#x2061;</mo><mi>x</mi><mo>&#x2062;</mo><mi>y</mi></math>"
     text = extract_text(_page(formula))
     assert "We write sin x y for the total" in text
+
+
+def test_formulas_side_by_side_do_not_read_as_a_block_delimiter():
+    two = "<math alttext='a+b'></math><math alttext='c+d'></math>$5"
+    text = extract_text(_page(two))
+    assert "We write $a+b$ $c+d$ $5 for the total" in text

@@ -194,7 +194,16 @@ def _replace(old: Any, text: str, block: bool) -> Any:
     if parent is None:
         return None
     new = etree.Element("div" if block else "span")
+    tail = old.tail
+    if not block and text.startswith("$"):
+        # Two formulas side by side, or one before a price, must not read as "$a$$b$":
+        # "$$" opens a block formula in TeX's Markdown.
+        prev = old.getprevious()
+        if prev is not None and not prev.tail and (prev.text or "").endswith("$"):
+            text = " " + text
+        if tail and tail.startswith("$"):
+            tail = " " + tail
     new.text = text
-    new.tail = old.tail
+    new.tail = tail
     parent.replace(old, new)
     return new
