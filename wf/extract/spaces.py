@@ -5,6 +5,7 @@ spans that a page's style lays out apart written apart."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 _WS = re.compile(r"[ \t\n\r\f]+")
@@ -144,7 +145,8 @@ def apart(el: Any, text: str, before: str) -> bool:
     if el.tag == "span" and prev.tag == "span":
         if el.get("role") == "tab" and prev.get("role") == "tab":
             return True  # the labels of a row of tabs (a code sample's languages) are boxes
-        if len(box) <= SHOWN_APART_MAX and all(
+        # Not len(box): lxml counts every child, once per span of a long row.
+        if _at_most(box, SHOWN_APART_MAX) and all(
             c.tag == "span" and not c.tail and len(c.text or "") <= SHOWN_APART_TEXT and not len(c)
             for c in box
         ):
@@ -154,6 +156,11 @@ def apart(el: Any, text: str, before: str) -> bool:
         and boundary(before[-1], text[0])
         and next(box.iterancestors("p"), None) is None
     )
+
+
+def _at_most(box: Any, count: int) -> bool:
+    """Whether ``box`` has ``count`` children or fewer, reading at most count + 1."""
+    return next(islice(box.iterchildren(), count, None), None) is None
 
 
 def boundary(last: str, first: str) -> bool:
