@@ -441,10 +441,8 @@ _SKIP_LINKS = "//a/@href[starts-with(., '#')]"
 _FOCUSABLE = "//a/@class[contains(., 'focusable')]"
 
 
-# Above this many characters of source, a page's class values are not joined to learn
-# which class words they hold (clean_search): the joined copy, made in C and again in
-# Python, would add twice their size to the peak (+20 MB for a hostile 10 MB page of
-# class attributes), where the search for every word costs time only.
+# Above this many characters of source, clean_search joins no class values: the copy (in
+# C, then in Python) would add twice their size to the peak; every word costs time only.
 CLASS_SCAN_MAX = 1_000_000
 
 
