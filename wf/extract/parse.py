@@ -313,6 +313,7 @@ def clean(
     pass over the tree."""
     from lxml import etree
 
+    from common.xpath import union
     from wf.extract import accordion, prose_buttons
     from wf.extract.hidden import HIDDEN_XPATH, drop_all, hidden_elements
     from wf.extract.hidden_alone import alone, menus
@@ -328,9 +329,8 @@ def clean(
     # After the accordion, which renamed its questions: those are no cards.
     prose_buttons.keep_prose([b for b in buttons if b.tag == "button"])
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
-    # One search for the hidden elements and the skip links' candidates: libxml2 walks
-    # a union's branches for less than a search each (a pass over the tree apiece).
-    hits = _xpath(clean_search(root, every_word) if main else HIDDEN_XPATH)(root)
+    # The hidden elements and skip links' candidates (not libxml2's union: quadratic).
+    hits = union(root, clean_search(root, every_word) if main else HIDDEN_XPATH)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     drop_all(hidden_elements(root, questions, hits))
