@@ -227,12 +227,19 @@ def drop_all(elements: list[Any]) -> None:
     One by one, each removal joins its tail to the text before it: a paragraph of many
     hidden separators (a hostile page's hundred thousand) rebuilt its text once per
     separator. Here each parent's children are read once and each text set once."""
-    by_parent: dict[Any, set[Any]] = {}
     for el in elements:
         if next((t for t in islice(el.itertext(), 8) if not t.isspace()), None) is not None:
             # A hidden separator ("\u00b7", "|") sets apart what stands on either side of
             # it ("1d ago \u00b7 3 min read"): a space keeps the two words apart.
             el.tail = " " + (el.tail or "")
+    drop_each(elements)
+
+
+def drop_each(elements: list[Any]) -> None:
+    """Remove ``elements`` as parse.drop does one by one, each parent's children read once
+    and each text set once (one by one, a text grown by each tail is set again each time)."""
+    by_parent: dict[Any, set[Any]] = {}
+    for el in elements:
         parent = el.getparent()
         if parent is not None:
             by_parent.setdefault(parent, set()).add(el)
