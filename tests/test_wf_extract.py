@@ -946,3 +946,59 @@ def test_a_long_row_of_spans_is_not_counted_once_per_span() -> None:
     Row.armed = True
     assert apart(spans[10], "ab", "ab") is False
     assert apart(pair[1], "cd", "ab") is True
+
+
+def test_a_union_search_finds_what_libxml2_finds_in_the_same_order() -> None:
+    # common.xpath.union merges a union's branches itself (libxml2's merge is quadratic):
+    # elements before their attributes, attributes in their order, a node two branches
+    # find once, and an element libxml2 puts beside the page's root.
+    from lxml import etree
+
+    from common.xpath import branches, union
+
+    page = (
+        "<html><body><a class='focusable hidden' href='#x' style='a' hidden>x</a>"
+        "<dialog style='x'><noscript>n</noscript></dialog><p title='a|b'>t</p></body></html>"
+        "<html><div style='b'>late</div></html>"
+    )
+    root = etree.HTML(page)
+    search = (
+        "//*/@style|//*/@hidden|//dialog|//a/@href[starts-with(., '#')]"
+        "|//a/@class[contains(., 'focusable')]|//*/@class[contains(., 'hidden')]"
+        "|//noscript|//@title[contains(., '|')]"
+    )
+    assert len(branches(search)) == 8
+
+    def found(hits: list[Any]) -> list[tuple[Any, str]]:
+        return [(h, "") if hasattr(h, "tag") else (h.getparent(), h.attrname) for h in hits]
+
+    expected = found(root.xpath(search))
+    assert len(expected) == 9 and expected[-1][0].text == "late"
+    got = found(union(root, search))
+    assert [el for el, _ in got] == [el for el, _ in expected]
+    assert [name for _, name in got] == [name for _, name in expected]
+
+
+def test_the_cleaning_asks_libxml2_for_no_union(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A union's branches are merged by libxml2 comparing each hit with all found before
+    # it: 10000 hidden boxes beside 10000 skip links cost 16.6 s. Each branch is searched
+    # apart now (common.xpath.union), in a thread of its own so no search is cached yet.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lxml import etree
+
+    made, unions = etree.XPath, []
+
+    def xpath(expression: str, **kwargs: Any) -> Any:
+        if "|//" in expression:
+            unions.append(expression)  # not raised: extract() falls back on any error
+        return made(expression, **kwargs)
+
+    monkeypatch.setattr(etree, "XPath", xpath)
+    row = "<p>Words of the page here.</p><a href='#s'>skip</a><div hidden>h</div><noscript>n</noscript>"
+    page = f"<html><body>{row * 20}</body></html>"
+    for full in (False, True):
+        with ThreadPoolExecutor(1) as pool:
+            text = pool.submit(extract, page, full=full).result().text
+        assert text.count("Words of the page here.") == 20
+    assert unions == []

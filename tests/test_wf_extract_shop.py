@@ -453,3 +453,35 @@ def test_a_cards_rating_hidden_from_screen_readers_but_spoken_by_its_label_is_pr
         assert f"Tide tables volume {n}" in text
         assert f"4.{n} out of 5 stars {n}1,20{n}" in " ".join(text.split())
     assert "A slide no label speaks" not in text
+
+
+def test_a_long_list_of_labels_is_not_counted_once_per_label() -> None:
+    # listing.card_label asked len() of each label's box: lxml counts every child, so a
+    # list of 20000 cards, each beside a label of links, cost 7.6 s. It reads at most
+    # CARD_CHILDREN + 1 children now.
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds.listing import card_label
+    from wf.extract.records import BlockRecord
+
+    class Box(lxml_html.HtmlElement):
+        armed = False  # lxml's own fromstring asks len() of the <body>
+
+        def __len__(self) -> int:
+            if Box.armed and self.get("class") == "grid":
+                raise AssertionError("the whole list counted")
+            return super().__len__()
+
+    parser = lxml_html.HTMLParser()
+    parser.set_element_class_lookup(lxml_html.etree.ElementDefaultClassLookup(element=Box))
+    card = "<div class='card'><h3><a href='/p'>Brass clock</a></h3><p>A clock.</p></div>"
+    label = "<div class='label'><a href='/c'>Clocks</a></div>"
+    root = lxml_html.fromstring(f"<div class='grid'>{(card + label) * 20}</div>", parser=parser)
+    framed = lxml_html.fromstring(
+        f"<div class='grid'><div>{card}{label}</div></div>", parser=parser
+    )
+    Box.armed = True
+    for el, kept in ((root.find_class("label")[3], True), (framed.find_class("label")[0], False)):
+        b = BlockRecord(el, 0, "div", 6, 6, "", 1, 1, None)
+        b.text = b.link = 6
+        assert card_label(el, b) is not kept

@@ -464,3 +464,36 @@ def test_a_post_named_for_no_author_gets_the_name_above_its_date():
     lines = extract(html, url="https://chat.example/coffeehouse/early-years/").text.split("\n")
     assert "Indi I(164), 28/11/2025 at 7:22 pm" in lines
     assert lines.count("Indi I(164)") == 0
+
+
+def test_the_boxes_after_the_last_post_go_with_one_text_set_for_their_tails() -> None:
+    # One by one, each box after the last post had its tail joined to the text before it,
+    # set again each time: 20000 boxes in a row on a thread's page took 4.7 s. They go at
+    # once now (hidden.drop_each).
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds.tidy import drop_after
+
+    class Box(lxml_html.HtmlElement):
+        sets = 0
+
+        @property
+        def tail(self) -> str | None:
+            return lxml_html.HtmlElement.tail.__get__(self)
+
+        @tail.setter
+        def tail(self, value: str | None) -> None:
+            if self.get("class") == "post":
+                Box.sets += 1
+            lxml_html.HtmlElement.tail.__set__(self, value)
+
+    parser = lxml_html.HTMLParser()
+    parser.set_element_class_lookup(lxml_html.etree.ElementDefaultClassLookup(element=Box))
+    post = "<div class='post'><span class='author'>ann</span><p>A reply.</p></div>"
+    row = "".join(f"<div>box</div>w{i} " for i in range(30))
+    root = lxml_html.fromstring(f"<div>{post * 2}{row}</div>", parser=parser)
+    posts = root.find_class("post")
+    drop_after(root, posts)
+    assert len(root) == 2
+    assert posts[-1].tail == "".join(f"w{i} " for i in range(30))
+    assert Box.sets == 1

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any
 
-from common.xpath import compiled, text_length
+from common.xpath import compiled, text_length, union
 from wf.extract import hidden_tuning, tuning
 
 HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
@@ -30,16 +30,15 @@ def hidden_elements(
     """The elements a reader does not see, to be dropped; none when the page hides
     most of its text (see below), leaving out of that share the text of the elements
     ``uncounted`` (added to the page by the cleaning: they must not tip it). ``hits``:
-    what a search of HIDDEN_XPATH found in ``root``, when the caller made it (a union
-    with other attributes of its own, which are passed over, costs libxml2 less than a
-    pass over the tree each)."""
+    what a search of HIDDEN_XPATH found in ``root``, when the caller made it (with
+    other attributes of its own, which are passed over: one list in page order)."""
     from lxml import etree
 
     hidden: dict[Any, None] = {}
     style_hidden = _hides
     panels: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
     if hits is None:
-        hits = compiled(HIDDEN_XPATH)(root)
+        hits = union(root, HIDDEN_XPATH)
     for hit in hits:
         if isinstance(hit, etree._Element):
             el = hit
@@ -228,12 +227,19 @@ def drop_all(elements: list[Any]) -> None:
     One by one, each removal joins its tail to the text before it: a paragraph of many
     hidden separators (a hostile page's hundred thousand) rebuilt its text once per
     separator. Here each parent's children are read once and each text set once."""
-    by_parent: dict[Any, set[Any]] = {}
     for el in elements:
         if next((t for t in islice(el.itertext(), 8) if not t.isspace()), None) is not None:
             # A hidden separator ("\u00b7", "|") sets apart what stands on either side of
             # it ("1d ago \u00b7 3 min read"): a space keeps the two words apart.
             el.tail = " " + (el.tail or "")
+    drop_each(elements)
+
+
+def drop_each(elements: list[Any]) -> None:
+    """Remove ``elements`` as parse.drop does one by one, each parent's children read once
+    and each text set once (one by one, a text grown by each tail is set again each time)."""
+    by_parent: dict[Any, set[Any]] = {}
+    for el in elements:
         parent = el.getparent()
         if parent is not None:
             by_parent.setdefault(parent, set()).add(el)

@@ -82,15 +82,17 @@ def _matches(root: Any, selector: str) -> list[Any]:
 
 def remove(root: Any, selectors: Sequence[str]) -> int:
     """Drop every element a selector matches, keeping its tail text; how many went."""
-    from wf.extract.parse import drop
+    from wf.extract.hidden import drop_each
 
     gone = 0
     for selector in selectors:
-        for el in _matches(root, selector):
-            if el is root or el.getparent() is None:
-                continue
-            drop(el)
-            gone += 1
+        found = [
+            el for el in _matches(root, selector) if el is not root and el.getparent() is not None
+        ]
+        # At once: one by one, each joined its tail to the text before it and set that
+        # text again, so 20000 matches in a row, each with a tail, took 5.6 s.
+        drop_each(found)
+        gone += len(found)
     return gone
 
 

@@ -60,7 +60,7 @@ def drop_update_stamps(root: Any) -> None:
     holds the words, up docs_tuning.UPDATE_STAMP_LEVELS boxes, the outermost such box
     going; docs_tuning.STAMPS_MAX of them at most a page."""
     from common.xpath import compiled
-    from wf.extract.parse import drop
+    from wf.extract.hidden import drop_each
 
     found: list[Any] = []
     for node in compiled(_STAMP_SEEDS)(root):
@@ -83,9 +83,7 @@ def drop_update_stamps(root: Any) -> None:
             el = el.getparent()
         if outer is not None and outer not in found:
             found.append(outer)
-    for el in found:
-        if el.getparent() is not None:
-            drop(el)
+    drop_each(found)
 
 
 def _short_text(el: Any) -> str | None:
@@ -117,7 +115,7 @@ def drop_step_links(root: Any) -> None:
     `<ul><li><a>Previous</a></li><li><a>Next</a></li></ul>` goes whole, not as an empty
     list). A manual's sequence of pages is its chrome; the word in a sentence ("click
     <a>Next</a> to go on") is the page's text and stays."""
-    from wf.extract.parse import drop
+    from wf.extract.hidden import drop_each
 
     found: dict[Any, None] = {}
     for a in root.iter("a"):
@@ -133,9 +131,7 @@ def drop_step_links(root: Any) -> None:
         if box is not a and not _alone(box):
             continue  # a word of a sentence, set in bold or as code: "choose **Next** to go on"
         found[box] = None
-    for el in found:
-        if el.getparent() is not None and not any(up in found for up in el.iterancestors()):
-            drop(el)
+    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
 
 
 def _alone(el: Any) -> bool:

@@ -239,7 +239,12 @@ def card_label(el: Any, b: BlockRecord) -> bool:
     box = el
     for _ in range(listing_tuning.CARD_LEVELS):
         box = box.getparent()
-        if box is None or box.tag in ("body", "html") or len(box) > listing_tuning.CARD_CHILDREN:
+        # Not len(box): lxml counts every child, once per label of a long list.
+        if (
+            box is None
+            or box.tag in ("body", "html")
+            or _more_than(box, listing_tuning.CARD_CHILDREN)
+        ):
             return False  # a box of many children is a list (or the page), not a card
         text = 0
         headings = []
@@ -253,3 +258,8 @@ def card_label(el: Any, b: BlockRecord) -> bool:
             # The nearest box with a heading is the card, or no card at all.
             return any(h.find(".//a") is not None or h.getparent().tag == "a" for h in headings)
     return False
+
+
+def _more_than(box: Any, count: int) -> bool:
+    """Whether ``box`` has more than ``count`` children, reading at most count + 1."""
+    return next(islice(box.iterchildren(), count, None), None) is not None

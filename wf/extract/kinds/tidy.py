@@ -27,19 +27,21 @@ def drop_after(box: Any, posts: list[Any]) -> None:
     """The boxes after the last post in the posts' box that are a form or hold one (the
     reply form: "Your Answer", "Post as a guest") or show no author or date (a notice,
     "Start asking to get answers"): the thread ends with its last post."""
+    from wf.extract.hidden import drop_each
     from wf.extract.kinds.siblings import marked_el
-    from wf.extract.parse import drop
 
     mine = set(posts)
     last = max((i for i, child in enumerate(box) if child in mine), default=-1)
     if last < 0:
         return
+    gone = []
     for child in list(box)[last + 1 :]:
         if not isinstance(child.tag, str):
             continue
         form = child.tag == "form" or next(child.iter("form"), None) is not None
         if form or not marked_el(child):
-            drop(child)
+            gone.append(child)
+    drop_each(gone)  # one by one, 20000 boxes in a row, each with a tail, took 4.7 s
 
 
 def drop_between(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> None:

@@ -43,9 +43,9 @@ def author(body: Any, url: str | None = None) -> str | None:
     """The first byline's name within the first candidates (a byline is near the top,
     and a hostile page can have thousands of nested ones), else the first link to an
     author's page outside comments, related lists and sidebars."""
-    from common.xpath import compiled
+    from common.xpath import union
 
-    for attr in compiled(_BYLINE_XPATH)(body)[:MAX_BYLINES]:
+    for attr in union(body, _BYLINE_XPATH)[:MAX_BYLINES]:
         name = name_in(attr.getparent())
         if name:
             return name

@@ -101,10 +101,10 @@ def visible_date(root: Any, body: Any, lang: str | None = None) -> str | None:
 
 def _marked(body: Any, found: _Found, dayfirst: bool) -> None:
     """Offer every date the markup names, within the first MAX_DATE_ELEMENTS."""
-    from common.xpath import compiled
+    from common.xpath import union
 
     looked = 0
-    for node in compiled(_CANDIDATES)(body):
+    for node in union(body, _CANDIDATES):
         el = node if hasattr(node, "tag") else node.getparent()
         if el is None or not isinstance(el.tag, str) or el.tag in _TAKEN:
             continue
