@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from itertools import chain, count
 from typing import Any
 
 _local = threading.local()
@@ -52,7 +53,8 @@ def union(node: Any, expression: str) -> list[Any]:
     found = [hits for hits in (compiled(path)(node) for path in branches(expression)) if hits]
     if len(found) < 2:
         return list(found[0]) if found else []
-    order = {el: at for at, el in enumerate(_document(node))}
+    # Built in C (zip, dict, lxml's iterator): a comprehension cost as much as a search.
+    order = dict(zip(_document(node), count()))
     placed: dict[tuple[int, int], Any] = {}
     for hits in found:
         for hit in hits:
@@ -64,8 +66,11 @@ def _document(node: Any) -> Iterator[Any]:
     """Every node of ``node``'s document in document order: a page can hold elements
     beside its root (libxml2 puts a second <html> there), which a search finds too."""
     root = node.getroottree().getroot()
-    for top in (*reversed(list(root.itersiblings(preceding=True))), root, *root.itersiblings()):
-        yield from top.iter()
+    before, after = list(root.itersiblings(preceding=True)), list(root.itersiblings())
+    if not before and not after:
+        whole: Iterator[Any] = root.iter()
+        return whole
+    return chain.from_iterable(top.iter() for top in (*reversed(before), root, *after))
 
 
 def _place(hit: Any, order: dict[Any, int]) -> tuple[int, int]:
