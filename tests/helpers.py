@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pytest
@@ -252,3 +252,28 @@ def as_user(uid: int, work: Callable[[], bytes]) -> bytes:
     if os.waitstatus_to_exitcode(status) != 0:
         raise AssertionError(f"the child as uid {uid} failed: {got.decode(errors='replace')}")
     return got
+
+
+def tail_writes(watched: Callable[[Any], bool]) -> tuple[Any, list[int]]:
+    """An lxml HTML parser whose elements count, in the list returned (one number), how
+    often the tail of an element ``watched`` is written: a removal of many elements in a
+    row sets the text before them once, not once per element (once per element copied
+    the growing text over and over, quadratic on a hostile page)."""
+    from lxml import html as lxml_html
+
+    writes = [0]
+
+    class Box(lxml_html.HtmlElement):
+        @property
+        def tail(self) -> str | None:
+            return lxml_html.HtmlElement.tail.__get__(self)
+
+        @tail.setter
+        def tail(self, value: str | None) -> None:
+            if watched(self):
+                writes[0] += 1
+            lxml_html.HtmlElement.tail.__set__(self, value)
+
+    parser = lxml_html.HTMLParser()
+    parser.set_element_class_lookup(lxml_html.etree.ElementDefaultClassLookup(element=Box))
+    return parser, writes

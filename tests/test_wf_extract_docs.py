@@ -542,26 +542,13 @@ def test_a_row_of_named_components_goes_with_one_text_set_for_their_tails() -> N
     # (hidden.drop_each), as the pickers, update stamps and step links do.
     from lxml import html as lxml_html
 
+    from tests.helpers import tail_writes
     from wf.extract.kinds.docs import drop_named_components
 
-    class Box(lxml_html.HtmlElement):
-        sets = 0
-
-        @property
-        def tail(self) -> str | None:
-            return lxml_html.HtmlElement.tail.__get__(self)
-
-        @tail.setter
-        def tail(self, value: str | None) -> None:
-            if self.tag == "p":
-                Box.sets += 1
-            lxml_html.HtmlElement.tail.__set__(self, value)
-
-    parser = lxml_html.HTMLParser()
-    parser.set_element_class_lookup(lxml_html.etree.ElementDefaultClassLookup(element=Box))
+    parser, writes = tail_writes(lambda el: el.tag == "p")
     row = "".join(f"<x-widget class='footer'>f</x-widget>w{i} " for i in range(30))
     root = lxml_html.fromstring(f"<div><p>The manual's own words.</p>{row}</div>", parser=parser)
     drop_named_components(root)
     assert root.find(".//x-widget") is None
     assert root.find("p").tail == "".join(f"w{i} " for i in range(30))
-    assert Box.sets == 1
+    assert writes[0] == 1

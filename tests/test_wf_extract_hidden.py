@@ -41,26 +41,13 @@ def test_skip_links_are_dropped_with_one_text_set_for_their_tails() -> None:
     # go at once now (hidden.drop_each): the paragraph before them takes all tails once.
     from lxml import html as lxml_html
 
+    from tests.helpers import tail_writes
     from wf.extract.parse import clean
 
-    class Box(lxml_html.HtmlElement):
-        sets = 0
-
-        @property
-        def tail(self) -> str | None:
-            return lxml_html.HtmlElement.tail.__get__(self)
-
-        @tail.setter
-        def tail(self, value: str | None) -> None:
-            if self.tag == "p":
-                Box.sets += 1
-            lxml_html.HtmlElement.tail.__set__(self, value)
-
-    parser = lxml_html.HTMLParser()
-    parser.set_element_class_lookup(lxml_html.etree.ElementDefaultClassLookup(element=Box))
+    parser, writes = tail_writes(lambda el: el.tag == "p")
     links = "".join(f"<a href='#main'>Skip to content</a>w{i} " for i in range(30))
     root = lxml_html.fromstring(f"<div><p>The page's own words.</p>{links}</div>", parser=parser)
     clean(root, main=True)
     assert root.find(".//a") is None
     assert root.find("p").tail == "".join(f"w{i} " for i in range(30))
-    assert Box.sets == 1
+    assert writes[0] == 1

@@ -472,23 +472,10 @@ def test_the_boxes_after_the_last_post_go_with_one_text_set_for_their_tails() ->
     # once now (hidden.drop_each).
     from lxml import html as lxml_html
 
+    from tests.helpers import tail_writes
     from wf.extract.kinds.tidy import drop_after
 
-    class Box(lxml_html.HtmlElement):
-        sets = 0
-
-        @property
-        def tail(self) -> str | None:
-            return lxml_html.HtmlElement.tail.__get__(self)
-
-        @tail.setter
-        def tail(self, value: str | None) -> None:
-            if self.get("class") == "post":
-                Box.sets += 1
-            lxml_html.HtmlElement.tail.__set__(self, value)
-
-    parser = lxml_html.HTMLParser()
-    parser.set_element_class_lookup(lxml_html.etree.ElementDefaultClassLookup(element=Box))
+    parser, writes = tail_writes(lambda el: el.get("class") == "post")
     post = "<div class='post'><span class='author'>ann</span><p>A reply.</p></div>"
     row = "".join(f"<div>box</div>w{i} " for i in range(30))
     root = lxml_html.fromstring(f"<div>{post * 2}{row}</div>", parser=parser)
@@ -496,4 +483,4 @@ def test_the_boxes_after_the_last_post_go_with_one_text_set_for_their_tails() ->
     drop_after(root, posts)
     assert len(root) == 2
     assert posts[-1].tail == "".join(f"w{i} " for i in range(30))
-    assert Box.sets == 1
+    assert writes[0] == 1
