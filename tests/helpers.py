@@ -277,3 +277,20 @@ def tail_writes(watched: Callable[[Any], bool]) -> tuple[Any, list[int]]:
     parser = lxml_html.HTMLParser()
     parser.set_element_class_lookup(lxml_html.etree.ElementDefaultClassLookup(element=Box))
     return parser, writes
+
+
+def union_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The union searches ("a|//b") compiled from now on, recorded as lxml compiles them
+    (recorded, not raised: extract() falls back on any error). common.xpath caches each
+    thread's searches: run the code under test in a fresh thread to see them compiled."""
+    from lxml import etree
+
+    made, unions = etree.XPath, []
+
+    def xpath(expression: str, **kwargs: Any) -> Any:
+        if "|//" in expression:
+            unions.append(expression)
+        return made(expression, **kwargs)
+
+    monkeypatch.setattr(etree, "XPath", xpath)
+    return unions

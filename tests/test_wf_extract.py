@@ -985,16 +985,9 @@ def test_the_cleaning_asks_libxml2_for_no_union(monkeypatch: pytest.MonkeyPatch)
     # apart now (common.xpath.union), in a thread of its own so no search is cached yet.
     from concurrent.futures import ThreadPoolExecutor
 
-    from lxml import etree
+    from tests.helpers import union_searches
 
-    made, unions = etree.XPath, []
-
-    def xpath(expression: str, **kwargs: Any) -> Any:
-        if "|//" in expression:
-            unions.append(expression)  # not raised: extract() falls back on any error
-        return made(expression, **kwargs)
-
-    monkeypatch.setattr(etree, "XPath", xpath)
+    unions = union_searches(monkeypatch)
     row = "<p>Words of the page here.</p><a href='#s'>skip</a><div hidden>h</div><noscript>n</noscript>"
     page = f"<html><body>{row * 20}</body></html>"
     for full in (False, True):

@@ -2305,16 +2305,9 @@ def test_the_byline_and_dates_are_found_without_a_union_search(
     # its own so that no search is cached yet.
     from concurrent.futures import ThreadPoolExecutor
 
-    from lxml import etree
+    from tests.helpers import union_searches
 
-    made, unions = etree.XPath, []
-
-    def xpath(expression: str, **kwargs: object) -> object:
-        if "|//" in expression:
-            unions.append(expression)  # not raised: extract() falls back on any error
-        return made(expression, **kwargs)
-
-    monkeypatch.setattr(etree, "XPath", xpath)
+    unions = union_searches(monkeypatch)
     row = (
         "<div class='byline'><a rel='author' href='/a'>Ann Lee</a></div><p>Posted "
         "<time datetime='2020-03-04'>March 4</time>. Words of the page here and more.</p>"

@@ -38,10 +38,8 @@ def render(found: list[Any]) -> None:
             continue
         tex = _tex_of(el)
         block = (el.get("display") or "").strip().lower() == "block"
-        if tex is None:
-            made.add(_replace(_drawing_box(el), _linear(el), block))
-        else:
-            made.add(_replace(_drawing_box(el), f"$${tex}$$" if block else f"${tex}$", block))
+        text = _linear(el) if tex is None else _delimited(tex, block)
+        made.add(_replace(_drawing_box(el), text, block))
     drop_all(drawn)
 
 
@@ -59,7 +57,7 @@ def _script(script: Any, made: set[Any], drawn: list[Any]) -> None:
             break
         drawn.append(prev)
         prev = prev.getprevious()
-    _replace(script, f"$${_cut(tex)}$$" if block else f"${_cut(tex)}$", block)
+    _replace(script, _delimited(_cut(tex), block), block)
 
 
 def _tex_of(math: Any) -> str | None:
@@ -73,6 +71,11 @@ def _tex_of(math: Any) -> str | None:
         return None
     inner = _DISPLAYSTYLE.match(alt)
     return _cut(_SPACES.sub(" ", (inner.group(1) if inner else alt).strip()))
+
+
+def _delimited(tex: str, block: bool) -> str:
+    """TeX as Markdown writes it: `$$...$$` for a block formula, `$...$` in a line."""
+    return f"$${tex}$$" if block else f"${tex}$"
 
 
 def _cut(text: str) -> str:

@@ -18,10 +18,6 @@ HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
 _HIDING = frozenset(("style", "hidden", "aria-hidden"))
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _READ_MORE = re.compile(hidden_tuning.READ_MORE)
-READ_MORE_BEFORE = hidden_tuning.READ_MORE_BEFORE
-READ_MORE_AFTER = hidden_tuning.READ_MORE_AFTER
-READ_MORE_LINE = hidden_tuning.READ_MORE_LINE
-READ_MORE_PIECES = hidden_tuning.READ_MORE_PIECES
 
 
 def hidden_elements(
@@ -134,16 +130,17 @@ def _tab_panels(parent: Any) -> set[Any]:
 def read_more(el: Any) -> bool:
     """Whether a hidden box is the rest of a text cut short behind "Read more": a short
     line after it, the control that opens it, says "Read more" (or "Show more", "See
-    more", in a few languages: READ_MORE), and it comes after a shown box beside it that
-    holds text (READ_MORE_BEFORE characters at least). A reader opens it with a click, as
-    a tab panel; a closed accordion's answer or a menu has no such line after it."""
+    more", in a few languages: hidden_tuning.READ_MORE), and it comes after a shown box
+    beside it that holds text (hidden_tuning.READ_MORE_BEFORE characters at least). A
+    reader opens it with a click, as a tab panel; a closed accordion's answer or a menu
+    has no such line after it."""
     after = el.getnext()
-    for _ in range(READ_MORE_AFTER):
+    for _ in range(hidden_tuning.READ_MORE_AFTER):
         if after is None:
             return False
         if isinstance(after.tag, str):
-            line = _opening(after, READ_MORE_LINE)
-            if len(line) <= READ_MORE_LINE and _READ_MORE.fullmatch(line.lower()):
+            line = _opening(after, hidden_tuning.READ_MORE_LINE)
+            if len(line) <= hidden_tuning.READ_MORE_LINE and _READ_MORE.fullmatch(line.lower()):
                 break
         after = after.getnext()
     else:
@@ -153,16 +150,18 @@ def read_more(el: Any) -> bool:
         before = before.getprevious()
     if before is None or is_hidden(before):
         return False
-    return len(_opening(before, READ_MORE_BEFORE)) >= READ_MORE_BEFORE
+    before_text = _opening(before, hidden_tuning.READ_MORE_BEFORE)
+    return len(before_text) >= hidden_tuning.READ_MORE_BEFORE
 
 
 def _opening(el: Any, chars: int) -> str:
     """The start of an element's text, its spaces collapsed: read until it holds over
-    `chars` characters, from READ_MORE_PIECES text pieces at most (a box of a thousand
-    paragraphs is not copied whole to learn that it holds a hundred characters)."""
+    `chars` characters, from hidden_tuning.READ_MORE_PIECES text pieces at most (a box of
+    a thousand paragraphs is not copied whole to learn that it holds a hundred
+    characters)."""
     pieces: list[str] = []
     size = 0
-    for piece in islice(el.itertext(), READ_MORE_PIECES):
+    for piece in islice(el.itertext(), hidden_tuning.READ_MORE_PIECES):
         pieces.append(piece)
         size += len(piece.strip())
         if size > chars:

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
-from wf.extract.kinds.docs_chrome import drop_banners, drop_step_links, drop_update_stamps
+from wf.extract.kinds.docs_chrome import (
+    drop_banners,
+    drop_step_links,
+    drop_update_stamps,
+    stands_alone,
+)
 from wf.extract.records import negative
 
 if TYPE_CHECKING:
@@ -102,18 +107,10 @@ def drop_edit_links(root: Any) -> None:
         if (
             len(text) <= _EDIT_TEXT_MAX
             and _EDIT_LINK.fullmatch(" ".join(text.split()))
-            and _alone(a)
+            and stands_alone(a)
         ):
             found.append(a)
     drop_each(found)
-
-
-def _alone(a: Any) -> bool:
-    """Whether no text stands right before or after an element (in its tail, or in its
-    parent's text or its previous sibling's tail)."""
-    prev = a.getprevious()
-    before = prev.tail if prev is not None else a.getparent().text
-    return not (before and before.strip()) and not (a.tail and a.tail.strip())
 
 
 # Elements whose tag names a web component (a hyphen, as the custom elements

@@ -120,7 +120,7 @@ def drop_step_links(root: Any) -> None:
     found: dict[Any, None] = {}
     for a in root.iter("a"):
         text = " ".join("".join(a.itertext()).split())
-        if len(text) > _STEP_TEXT_MAX or not _STEP.fullmatch(text) or not _alone(a):
+        if len(text) > _STEP_TEXT_MAX or not _STEP.fullmatch(text) or not stands_alone(a):
             continue
         box = a
         for _ in range(docs_tuning.STEP_LEVELS):
@@ -128,14 +128,15 @@ def drop_step_links(root: Any) -> None:
             if up is None or up.tag in ("html", "body") or not _only_steps(up):
                 break
             box = up
-        if box is not a and not _alone(box):
+        if box is not a and not stands_alone(box):
             continue  # a word of a sentence, set in bold or as code: "choose **Next** to go on"
         found[box] = None
     drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
 
 
-def _alone(el: Any) -> bool:
-    """Whether no text stands right before or after an element."""
+def stands_alone(el: Any) -> bool:
+    """Whether no text stands right before or after an element (in its tail, or in its
+    parent's text or its previous sibling's tail): a link of its own, not a sentence's word."""
     prev = el.getprevious()
     parent = el.getparent()
     before = prev.tail if prev is not None else (parent.text if parent is not None else None)
