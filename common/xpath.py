@@ -50,7 +50,7 @@ def union(node: Any, expression: str) -> list[Any]:
     found before it, so a hostile page with 10000 hits on two branches cost seconds
     (quadratic); each branch is searched apart here and the results merged by their
     place in the page."""
-    found = [hits for hits in (compiled(path)(node) for path in branches(expression)) if hits]
+    found = [hits for hits in each(node, expression) if hits]
     if len(found) < 2:
         return list(found[0]) if found else []
     # Built in C (zip, dict, lxml's iterator): a comprehension cost as much as a search.
@@ -60,6 +60,13 @@ def union(node: Any, expression: str) -> list[Any]:
         for hit in hits:
             placed.setdefault(_place(hit, order), hit)
     return [placed[key] for key in sorted(placed)]
+
+
+def each(node: Any, expression: str) -> list[list[Any]]:
+    """What each branch of a union finds in ``node``, apart and in the branches' order:
+    for a caller that reads each branch's hits on their own, which need no merge (the
+    merge reads the whole page into a dict, as long as the searches themselves)."""
+    return [compiled(path)(node) for path in branches(expression)]
 
 
 def _document(node: Any) -> Iterator[Any]:

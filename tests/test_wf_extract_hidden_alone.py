@@ -116,7 +116,7 @@ def test_noscript_menus_that_hold_most_of_the_page_stay():
 
 
 def test_the_cleaning_searches_only_for_the_class_words_the_page_holds():
-    from wf.extract.parse import clean_search
+    from wf.extract.unseen import clean_search
 
     html = (
         "<html><body><a class='skip-link focusable' href='#main'>Skip to content</a>"
@@ -139,19 +139,62 @@ def test_a_large_page_searches_for_every_class_word_without_joining_its_classes(
 ):
     # Joining a large page's class values would add twice their size to the peak: there
     # every word is searched for, and the text is the same.
-    from wf.extract import parse
+    from wf.extract import unseen
 
     plain = lxml.html.fromstring(f"<html><body><div class='box'><p>{STORY}</p></div></body></html>")
-    every = parse.clean_search(plain, every_word=True)
+    every = unseen.clean_search(plain, every_word=True)
     assert "d-none" in every and "focusable" in every and "ssr-variant" in every
     html = (
         f"<html><body><div class='drawer d-none'><p>{COMPARE}</p></div>"
         f"<article><p>{STORY}</p></article></body></html>"
     )
     small = extract(html).text
-    monkeypatch.setattr(parse, "CLASS_SCAN_MAX", 10)
+    monkeypatch.setattr(unseen, "CLASS_SCAN_MAX", 10)
     joined: list[str] = []
-    real = parse._xpath  # noqa: SLF001 - the test watches which searches run
-    monkeypatch.setattr(parse, "_xpath", lambda e: (joined.append(e), real(e))[1])
+    real = unseen.compiled
+    monkeypatch.setattr(unseen, "compiled", lambda e: (joined.append(e), real(e))[1])
     assert extract(html).text == small
     assert not any("str:concat" in e for e in joined)
+
+
+def test_the_cleaning_reads_each_kind_of_hit_without_ordering_the_whole_page(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    # Hidden boxes, skip links, class words and <noscript> boxes are read each from their
+    # own searches: merging all the hits in page order read every node of the page into
+    # a dict, which cost as much as the searches. Only class hits of two searches (the
+    # class words and "focusable") are merged, on the pages that have both.
+    from common import xpath
+
+    def whole_page(node: object) -> None:
+        raise AssertionError("every node of the page was read to order the hits")
+
+    monkeypatch.setattr(xpath, "_document", whole_page)
+    html = (
+        "<html><body><a href='#main'>Skip to content</a><div style='display: none'>"
+        f"<p>{ANSWER}</p></div><div><div class='drawer hidden'><p>{COMPARE}</p></div></div>"
+        f"<noscript><p>Turn scripts on</p></noscript><main id='main'><p>{STORY * 3}</p>"
+        "</main></body></html>"
+    )
+    text = extract(html).text
+    assert STORY.strip()[:40] in text
+    assert "Skip to content" not in text and ANSWER not in text and COMPARE not in text
+
+
+def test_class_hits_of_two_searches_are_read_in_page_order():
+    # A focusable link's class and the class words' hits, both found: alone() reads them
+    # in page order, each once (the link's class is found by both searches).
+    from wf.extract.unseen import search
+
+    html = (
+        "<html><body><div><a class='visually-hidden-focusable hidden' href='/x'>Back</a>"
+        f"</div><div><div class='drawer hidden'><p>{COMPARE}</p></div></div>"
+        "<p><a class='focusable' href='/y'>y</a></p></body></html>"
+    )
+    root = lxml.html.fromstring(html)
+    found = search(root, main=True)
+    assert [h.getparent().get("href") or h.getparent().tag for h in found.classes] == [
+        "/x",
+        "div",
+        "/y",
+    ]

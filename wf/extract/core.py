@@ -129,14 +129,15 @@ def _names_itemtype(source: str | bytes) -> bool:
 
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
+    from wf.extract.unseen import CLASS_SCAN_MAX
 
     # Microdata is looked for in the tree (a walk over every element) only when the page's
     # source names an itemtype at all: most pages do not. Asked only when JSON-LD and
     # og:type declare nothing: a search of the whole source is not paid by every page.
     named = partial(_names_itemtype, text)
     # A large page's class words are all searched for: which of them its classes hold is
-    # read from all its class values joined, a copy as large as they are (parse.clean_search).
-    options = {**options, "microdata": named, "large": len(text) > parse.CLASS_SCAN_MAX}
+    # read from all its class values joined, a copy as large as they are (unseen.clean_search).
+    options = {**options, "microdata": named, "large": len(text) > CLASS_SCAN_MAX}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
         result = _extract(root, **options)

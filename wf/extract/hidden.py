@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any
 
-from common.xpath import compiled, text_length, union
+from common.xpath import compiled, each, text_length
 from wf.extract import hidden_tuning, tuning
 
 HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
@@ -26,15 +26,15 @@ def hidden_elements(
     """The elements a reader does not see, to be dropped; none when the page hides
     most of its text (see below), leaving out of that share the text of the elements
     ``uncounted`` (added to the page by the cleaning: they must not tip it). ``hits``:
-    what a search of HIDDEN_XPATH found in ``root``, when the caller made it (with
-    other attributes of its own, which are passed over: one list in page order)."""
+    what the branches of HIDDEN_XPATH found in ``root``, when the caller searched, in
+    any order (the elements dropped and the verdict are the same in every order)."""
     from lxml import etree
 
     hidden: dict[Any, None] = {}
     style_hidden = _hides
     panels: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
     if hits is None:
-        hits = union(root, HIDDEN_XPATH)
+        hits = [hit for found in each(root, HIDDEN_XPATH) for hit in found]
     for hit in hits:
         if isinstance(hit, etree._Element):
             el = hit

@@ -11,8 +11,6 @@ import re
 import threading
 from typing import Any
 
-from wf.extract import tuning
-
 # C0 controls other than tab, LF, CR (form feed included: it is only a space in HTML).
 # libxml2 turns them into U+FFFD or stops on them; browsers drop them from text.
 # bytes.translate deletes them several times faster than a regex finds them.
@@ -307,15 +305,14 @@ def clean(
 ) -> None:
     """Remove what no reader sees: junk elements and hidden ones (but the tags in
     ``keep``: images, for --images); with ``every_word``, every class word is searched
-    for (clean_search). `jsonld` and `og`, when given, get the text of each
+    for (unseen.clean_search). `jsonld` and `og`, when given, get the text of each
     JSON-LD script and the first value of each of the <meta> properties in OG_PROPERTIES
     (og:type, article:published_time; wherever the page puts them) on the way: the same
     pass over the tree."""
     from lxml import etree
 
-    from common.xpath import union
-    from wf.extract import accordion, prose_buttons
-    from wf.extract.hidden import HIDDEN_XPATH, drop_all, hidden_elements
+    from wf.extract import accordion, prose_buttons, unseen
+    from wf.extract.hidden import drop_all, hidden_elements
     from wf.extract.hidden_alone import alone, menus
 
     maths: list[Any] = []
@@ -330,17 +327,17 @@ def clean(
     prose_buttons.keep_prose([b for b in buttons if b.tag == "button"])
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # The hidden elements and skip links' candidates (not libxml2's union: quadratic).
-    hits = union(root, clean_search(root, every_word) if main else HIDDEN_XPATH)
+    hits = unseen.search(root, main, every_word)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
-    drop_all(hidden_elements(root, questions, hits))
+    drop_all(hidden_elements(root, questions, hits.hidden))
     if main:
-        drop_all(alone(root, hits))
-        drop_all(menus(root, hits))
+        drop_all(alone(root, hits.classes))
+        drop_all(menus(root, hits.noscripts))
     accordion.settle(questions)
     if main:
-        _drop_skip_links(hits)
-        if any(getattr(h, "attrname", None) == "class" and "ssr-variant" in h for h in hits):
+        unseen.drop_skip_links(hits)
+        if any("ssr-variant" in h for h in hits.classes):
             from wf.extract import variants
 
             drop_all(variants.copies(root))
@@ -429,71 +426,3 @@ def _expand(el: Any, jsonld: list[str] | None, og: dict[str, str] | None) -> boo
     for child in list(body):
         el.append(child)
     return True
-
-
-_SKIP_LINK = re.compile(tuning.SKIP_LINK)
-_FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
-
-
-# The skip links' candidates, by their attributes: a predicate on the attribute costs
-# libxml2 a third less than the same predicate on every <a> (the same links, in page order).
-_SKIP_LINKS = "//a/@href[starts-with(., '#')]"
-_FOCUSABLE = "//a/@class[contains(., 'focusable')]"
-
-
-# Above this many characters of source, clean_search joins no class values: the copy (in
-# C, then in Python) would add twice their size to the peak; every word costs time only.
-CLASS_SCAN_MAX = 1_000_000
-
-
-def clean_search(root: Any, every_word: bool = False) -> str:
-    """clean()'s union search with ``main``: hidden elements, skip links, class words,
-    <noscript> boxes. A word no class attribute of the page holds is left out of it: each
-    costs libxml2 a copy of every class attribute's value, where all of them joined (in
-    C, once) cost one; most pages hold no "focusable", "d-none" or "ssr-variant", many
-    no "hidden", and the search finds the same nodes, in the same order. With
-    ``every_word`` (a large page) every word is searched for, nothing joined."""
-    from wf.extract.hidden import HIDDEN_XPATH
-    from wf.extract.hidden_alone import CLASS_WORDS, NOSCRIPT_XPATH, class_xpath
-
-    words: tuple[str, ...] = CLASS_WORDS
-    focusable = True
-    if not every_word:
-        classes = _xpath("str:concat(//*/@class)")(root)
-        words = tuple(word for word in CLASS_WORDS if word in classes)
-        focusable = "focusable" in classes
-    parts = (HIDDEN_XPATH, _SKIP_LINKS, _FOCUSABLE if focusable else "", class_xpath(words))
-    return "|".join(part for part in (*parts, NOSCRIPT_XPATH) if part)
-
-
-def _drop_skip_links(hits: list[Any]) -> None:
-    """Remove the skip links (tuning.SKIP_LINK): a keyboard's shortcuts past the menus,
-    shown to no reader, which a page read whole printed first. ``hits``: what a search of
-    _SKIP_LINKS and _FOCUSABLE found before the hidden elements were dropped (a link
-    dropped with them is dropped again out of the page, where it changes nothing)."""
-    from wf.extract.hidden import drop_each
-
-    limit = tuning.SKIP_LINK_MAX
-    focus, gone = [], []
-    for hit in hits:
-        name = getattr(hit, "attrname", None)
-        if name == "class" and hit.getparent().tag == "a":  # the search finds others' too
-            focus.append(hit)
-        if name != "href":
-            continue
-        a = hit.getparent()
-        text = a.text
-        if (not text or text.isspace()) and len(a):
-            text = "".join(a.itertext())
-        if text and len(text) <= limit and _SKIP_LINK.search(text.lower()):
-            gone.append(a)
-    # And the links a stylesheet shows only when a keyboard reaches them, whatever their
-    # words ("Back to the carousel's controls"), their href a script's.
-    gone += [cls.getparent() for cls in focus if _FOCUS_ONLY.search(cls.lower())]
-    drop_each(list(dict.fromkeys(gone)))  # one by one, 20000 links' tails took 5.6 s
-
-
-def _xpath(expression: str) -> Any:
-    from common.xpath import compiled
-
-    return compiled(expression)

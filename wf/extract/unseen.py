@@ -1,0 +1,108 @@
+"""The cleaning's search for what no reader sees: hidden elements, skip links, boxes
+hidden by a class, <noscript> menus (wf.extract.parse.clean drops them).
+
+Each branch of the search is run apart (libxml2's union merges its branches comparing
+each hit with all found before it: quadratic on a hostile page), and each kind of hit is
+read from its own branches: no merge of all of them in page order, which reads the whole
+page into a dict and cost as much as the searches themselves. Only the class hits are
+read in page order (hidden_alone.alone), merged when two branches found some.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from common.xpath import compiled, each, union
+from wf.extract import tuning
+
+_SKIP_LINK = re.compile(tuning.SKIP_LINK)
+_FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
+
+# The skip links' candidates, by their attributes: a predicate on the attribute costs
+# libxml2 a third less than the same predicate on every <a> (the same links, in page order).
+SKIP_LINKS = "//a/@href[starts-with(., '#')]"
+FOCUSABLE = "//a/@class[contains(., 'focusable')]"
+
+# Above this many characters of source, clean_search joins no class values: the copy (in
+# C, then in Python) would add twice their size to the peak; every word costs time only.
+CLASS_SCAN_MAX = 1_000_000
+
+
+def _parts(root: Any, every_word: bool) -> tuple[str, str, str]:
+    """clean_search's branches but the hidden elements' and the <noscript> boxes': the
+    skip links', the focusable links' and the class words' ("" for none)."""
+    from wf.extract.hidden_alone import CLASS_WORDS, class_xpath
+
+    words: tuple[str, ...] = CLASS_WORDS
+    focusable = True
+    if not every_word:
+        classes = compiled("str:concat(//*/@class)")(root)
+        words = tuple(word for word in CLASS_WORDS if word in classes)
+        focusable = "focusable" in classes
+    return SKIP_LINKS, FOCUSABLE if focusable else "", class_xpath(words)
+
+
+def clean_search(root: Any, every_word: bool = False) -> str:
+    """clean()'s union search with ``main``: hidden elements, skip links, class words,
+    <noscript> boxes. A word no class attribute of the page holds is left out of it: each
+    costs libxml2 a copy of every class attribute's value, where all of them joined (in
+    C, once) cost one; most pages hold no "focusable", "d-none" or "ssr-variant", many
+    no "hidden", and the search finds the same nodes, in the same order. With
+    ``every_word`` (a large page) every word is searched for, nothing joined."""
+    from wf.extract.hidden import HIDDEN_XPATH
+    from wf.extract.hidden_alone import NOSCRIPT_XPATH
+
+    parts = (HIDDEN_XPATH, *_parts(root, every_word), NOSCRIPT_XPATH)
+    return "|".join(part for part in parts if part)
+
+
+@dataclass
+class Hits:
+    """What the cleaning's search found, by kind."""
+
+    hidden: list[Any]  # hidden.HIDDEN_XPATH's hits, in no particular order
+    skip_links: list[Any]  # SKIP_LINKS's, the <a>s' hrefs
+    classes: list[Any]  # class attributes with a class word or "focusable", in page order
+    noscripts: list[Any]  # the <noscript> boxes, in page order
+
+
+def search(root: Any, main: bool, every_word: bool = False) -> Hits:
+    """The hits of clean_search (with ``main``; else of hidden.HIDDEN_XPATH alone)."""
+    from wf.extract.hidden import HIDDEN_XPATH
+    from wf.extract.hidden_alone import NOSCRIPT_XPATH
+
+    hidden = [hit for hits in each(root, HIDDEN_XPATH) for hit in hits]
+    if not main:
+        return Hits(hidden, [], [], [])
+    skip, focusable, words = _parts(root, every_word)
+    skip_hits, focus_hits, class_hits = (
+        compiled(part)(root) if part else [] for part in (skip, focusable, words)
+    )
+    if focus_hits and class_hits:  # two branches: their hits merged in page order
+        class_hits = union(root, f"{words}|{focusable}")
+    return Hits(hidden, skip_hits, class_hits or focus_hits, compiled(NOSCRIPT_XPATH)(root))
+
+
+def drop_skip_links(hits: Hits) -> None:
+    """Remove the skip links (tuning.SKIP_LINK): a keyboard's shortcuts past the menus,
+    shown to no reader, which a page read whole printed first. ``hits``: what the search
+    found before the hidden elements were dropped (a link dropped with them is dropped
+    again out of the page, where it changes nothing)."""
+    from wf.extract.hidden import drop_each
+
+    limit = tuning.SKIP_LINK_MAX
+    gone = []
+    for hit in hits.skip_links:
+        a = hit.getparent()
+        text = a.text
+        if (not text or text.isspace()) and len(a):
+            text = "".join(a.itertext())
+        if text and len(text) <= limit and _SKIP_LINK.search(text.lower()):
+            gone.append(a)
+    # And the links a stylesheet shows only when a keyboard reaches them, whatever their
+    # words ("Back to the carousel's controls"), their href a script's.
+    focus = [cls for cls in hits.classes if cls.getparent().tag == "a"]  # others' too
+    gone += [cls.getparent() for cls in focus if _FOCUS_ONLY.search(cls.lower())]
+    drop_each(list(dict.fromkeys(gone)))  # one by one, 20000 links' tails took 5.6 s
