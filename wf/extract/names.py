@@ -354,12 +354,11 @@ def permalink(el: Any, heading: bool = True) -> bool:
     nothing else. Outside a heading only the pilcrow is one (Sphinx's beside an API's
     signature, "Link to this definition", or a table's caption): a hash or a section
     sign alone there may be the text's own."""
+    # The address first: most links lead elsewhere, and their text need not be read.
+    if not (el.get("href") or "").startswith("#") or len(el):
+        return False
     text = (el.text or "").strip(" \t\n\u200b")
-    return (
-        (el.get("href") or "").startswith("#")
-        and not len(el)
-        and (text in _PERMALINK_TEXT if heading else text == "\u00b6")
-    )
+    return text in _PERMALINK_TEXT if heading else text == "\u00b6"
 
 
 _WORD = re.compile(r"[a-z0-9]+")

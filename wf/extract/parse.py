@@ -347,7 +347,7 @@ def _gather(
     root: Any, jsonld: list[str] | None, og: dict[str, str] | None, main: bool, maths: list[Any]
 ) -> list[Any]:
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
-    the rest of it): <noscript> expanded, JSON-LD and <meta> gathered (_expand),
+    the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered,
     buttons around a <main> or <article> unnested (_unnest); with ``main``, the page's
     buttons, in page order, for the accordion (accordion.questions) and the cards drawn
     as buttons (prose_buttons.keep_prose). What an
@@ -363,14 +363,30 @@ def _gather(
     expanded = False
     for el in root.iter(*tags):
         tag = el.tag
-        if tag == "button":
+        # Scripts and <meta> first, each attribute read once: they are most of the hits.
+        if tag == "script":
+            # The type first: reading a script's text copies it into a str, and most
+            # scripts are code, often large.
+            kind = el.get("type")
+            if not kind:
+                continue
+            if kind.startswith("math/tex"):
+                maths.append(el)
+            elif jsonld is not None and "ld+json" in kind:
+                source = el.text
+                if source:
+                    jsonld.append(source)
+        elif tag == "meta":
+            if og is not None:
+                _meta(el, og)
+        elif tag == "button":
             buttons.append(el)
-        elif tag == "math" or (tag == "script" and (el.get("type") or "").startswith("math/tex")):
+        elif tag == "math":
             maths.append(el)
         elif tag == "main" or tag == "article":
             _unnest(el)
         else:
-            expanded = _expand(el, jsonld, og) or expanded
+            expanded = _expand(el) or expanded
     if expanded:
         for box in list(root.iter("main", "article")):
             _unnest(box)
@@ -396,25 +412,17 @@ def _unnest(box: Any) -> None:
 OG_PROPERTIES = frozenset(("og:type", "article:published_time"))
 
 
-def _expand(el: Any, jsonld: list[str] | None, og: dict[str, str] | None) -> bool:
-    """A <script>'s JSON-LD to `jsonld`, a <meta>'s property in OG_PROPERTIES to `og`;
-    a <noscript>'s content that a parser kept as raw text (as HTML5 parsers with
+def _meta(el: Any, og: dict[str, str]) -> None:
+    """A <meta>'s property in OG_PROPERTIES to `og`, its first value."""
+    prop = el.get("property") or el.get("name")
+    if prop in OG_PROPERTIES and prop not in og:
+        og[prop] = el.get("content") or ""
+
+
+def _expand(el: Any) -> bool:
+    """A <noscript>'s content that a parser kept as raw text (as HTML5 parsers with
     scripting on do) parsed in place: some pages keep their whole text there. True when
-    a <noscript> was so expanded."""
-    if el.tag == "script":
-        # The type first: reading a script's text copies it into a str, and most
-        # scripts are code, often large.
-        if jsonld is not None and "ld+json" in (el.get("type") or ""):
-            source = el.text
-            if source:
-                jsonld.append(source)
-        return False
-    if el.tag == "meta":
-        if og is not None:
-            prop = el.get("property") or el.get("name")
-            if prop in OG_PROPERTIES and prop not in og:
-                og[prop] = el.get("content") or ""
-        return False
+    it was so expanded."""
     text = el.text
     if len(el) or not text or "<" not in text:
         return False

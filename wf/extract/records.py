@@ -157,6 +157,9 @@ def walk(
     links: list[Any] = []
     block = BLOCK
     top = None  # frames[-1].el: the innermost open block's element
+    # A box in `kept` is never boilerplate by its names; the others are asked here (no
+    # call between: this runs for every block of every page), or later (None).
+    ask = negative_block if skip_boilerplate else _unasked
     walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -164,7 +167,7 @@ def walk(
             if tag in block or (custom and custom_block(el)):
                 if deadline is not None and not len(blocks) & 1023:
                     check_time(deadline)
-                negative = _named(el, tag, skip_boilerplate, kept)
+                negative = False if kept and el in kept else ask(el, tag)
                 if negative and el is not body:
                     n, at, depth = int(length(el)), len(blocks), len(frames)
                     blocks.append(BlockRecord(el, cur.index, tag, n, n, None, at, depth, True))
@@ -209,12 +212,9 @@ def walk(
     return blocks
 
 
-def _named(el: Any, tag: str, skip_boilerplate: bool, kept: frozenset[Any]) -> bool | None:
-    """A block's verdict of negative_block() as walk() records it: None (not asked yet)
-    when the walk does not skip boilerplate, False for a box in `kept`."""
-    if el in kept:
-        return False
-    return negative_block(el, tag) if skip_boilerplate else None
+def _unasked(el: Any, tag: str) -> None:
+    """A block's verdict by its names, not asked yet (negative() asks when needed)."""
+    return None
 
 
 def custom_block(el: Any) -> bool:
