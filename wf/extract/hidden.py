@@ -194,19 +194,23 @@ _SPOKEN_TEXTS = 16
 def _spoken(el: Any) -> bool:
     """Whether an element's text is shown to the eye and spoken by the aria-label of the
     nearest labelled box of tuning.SPOKEN_LEVELS around it: the label holds its words."""
-    pieces = list(islice(el.itertext(), _SPOKEN_TEXTS + 1))
-    words = " ".join("".join(pieces).split()).lower()
-    if not words or len(pieces) > _SPOKEN_TEXTS:
-        return False
-    up = el.getparent()
+    # The label first: most hidden icons have none around them, and their text need
+    # not be read.
+    up, label = el.getparent(), None
     for _ in range(tuning.SPOKEN_LEVELS):
         if up is None:
             return False
         label = up.get("aria-label")
         if label:
-            return words in " ".join(label.split()).lower()
+            break
         up = up.getparent()
-    return False
+    if not label:
+        return False
+    pieces = list(islice(el.itertext(), _SPOKEN_TEXTS + 1))
+    words = " ".join("".join(pieces).split()).lower()
+    if not words or len(pieces) > _SPOKEN_TEXTS:
+        return False
+    return words in " ".join(label.split()).lower()
 
 
 def _hides(style: str) -> bool:
