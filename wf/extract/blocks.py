@@ -54,7 +54,6 @@ from wf.extract.records import (
     best_block,
     check_time,
     negative,
-    rewalk,
     walk,
 )
 from wf.extract.widen import drop_bare_cards, grow_thin, merge_siblings, skip_threads, widen
@@ -126,8 +125,7 @@ def choose(
     `<div class="has-sidebar">`), score again without the names that held most of it.
     """
     gm = GOOD_MIN_DENSE if dense else GOOD_MIN
-    linked: set[int] = set()  # for _rewalk
-    blocks = walk(body, deadline=deadline, kept=kept, linked=linked)
+    blocks = walk(body, deadline=deadline, kept=kept)
     result = Analysis(blocks=blocks, kind=kind)
     if not blocks:
         return result
@@ -151,7 +149,7 @@ def choose(
     if skipped and _thin(blocks, best, total + skipped):
         check_time(deadline)
         checked = -1
-        blocks, best, total = _rewalk(body, result, held, gm, deadline, kept, linked)
+        blocks, best, total = _rewalk(body, result, held, gm, deadline, kept)
     if held and _thin(blocks, best, total):
         # No article without them either: the consent text is the page's own.
         hold(blocks, held, False)
@@ -171,19 +169,12 @@ def _rewalk(
     gm: int,
     deadline: float | None,
     kept: frozenset[Any] = frozenset(),
-    linked: set[int] | None = None,
 ) -> tuple[list[BlockRecord], int, float]:
     """The page walked whole, to learn which boilerplate names held its prose: the
     wrappers exempted first, then the repeated names (the page's names are then
-    unreliable: `result.lenient`). The new records, the best block and the page's prose.
-    `result.blocks` are the first walk's (`linked` as it left it): only the boxes it
-    skipped are walked now (records.rewalk)."""
+    unreliable: `result.lenient`). The new records, the best block and the page's prose."""
     # Walk everything this time, to learn which boilerplate names held the prose.
-    if linked is None:
-        blocks = walk(body, skip_boilerplate=False, deadline=deadline, kept=kept)
-    else:
-        blocks = rewalk(body, result.blocks, linked, deadline, kept)
-    result.blocks = blocks
+    blocks = result.blocks = walk(body, skip_boilerplate=False, deadline=deadline, kept=kept)
     aggregate(blocks, set(), gm)
     # The page's prose without the boxes that can never be its content (a consent
     # manager's legal text, reader comments): a wrapper holds most of the rest.

@@ -9,7 +9,6 @@ not walked into: all their text is bad.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,105 +137,43 @@ def walk(
     deadline: float | None = None,
     custom: bool = False,
     kept: frozenset[Any] = frozenset(),
-    linked: set[int] | None = None,
 ) -> list[BlockRecord]:
     """One pass over the tree: every block's own text and its parent block.
 
     A block named as boilerplate is not walked into: its whole text counts as bad at
     once, and most of a page's elements (menus, footers, comments) are never visited.
     `custom`: custom elements that hold blocks are blocks too (custom_block); `kept`:
-    boxes walked and never read as boilerplate by their names; `linked`, when given,
-    gets the index of each block not walked into that sits inside a link (rewalk).
+    boxes walked and never read as boilerplate by their names.
     """
-    blocks: list[BlockRecord] = []
-    start = BlockRecord(None, -1, "", 0, 0, "", -1, 0, None)  # text before the first block
-    # A box in `kept` is never boilerplate by its names; the others are asked in the walk
-    # (no call between: it runs for every block of every page), or later (None).
-    ask = negative_block if skip_boilerplate else _unasked
-    _walk(body, blocks, start, [], 0, ask, custom, kept, deadline, linked, True)
-    return blocks
-
-
-def rewalk(
-    body: Any,
-    first: list[BlockRecord],
-    linked: set[int],
-    deadline: float | None = None,
-    kept: frozenset[Any] = frozenset(),
-) -> list[BlockRecord]:
-    """What walk(body, skip_boilerplate=False, deadline=..., kept=...) gives, made from
-    `first`, the records of walk(body, deadline=..., kept=..., linked=linked): only the
-    blocks it did not walk into are walked now, the others' records copied (a block's
-    own text is the same in both walks; its verdict by name is not asked yet, None)."""
-    blocks: list[BlockRecord] = []
-    at: list[int] = []  # a record of `first` -> its index in `blocks`
-    for r in first:
-        parent = at[r.parent] if r.parent >= 0 else -1
-        at.append(len(blocks))
-        if r.last is not None:  # walked into the first time
-            neg = False if kept and r.el in kept else None
-            b = BlockRecord(r.el, parent, r.tag, r.own, r.own_link, r.last, at[-1], r.depth, neg)
-            b.card = 1 if r.card == 1 else 0  # aggregate() marked the box around a teaser 2
-            blocks.append(b)
-            continue
-        start = BlockRecord(None, -1, "", 0, 0, "", parent, 0, None)
-        links = [_OPEN] if r.index in linked else []
-        _walk(r.el, blocks, start, links, r.depth, _unasked, False, kept, deadline, None, False)
-        if parent >= 0 and r.tag in HEADING and _titles_teaser(blocks[at[-1]]):
-            blocks[parent].card = 1
-    for r, i in zip(first, at, strict=True):
-        if r.last is not None:
-            blocks[i].end = at[r.end] if r.end < len(first) else len(blocks)
-    return blocks
-
-
-# A link open around the subtree a walk starts from (rewalk): it never ends there.
-_OPEN = object()
-
-
-def _walk(
-    root: Any,
-    blocks: list[BlockRecord],
-    cur: BlockRecord,
-    links: list[Any],
-    depth: int,
-    ask: Callable[[Any, str], bool | None],
-    custom: bool,
-    kept: frozenset[Any],
-    deadline: float | None,
-    linked: set[int] | None,
-    whole: bool,
-) -> None:
-    """walk()'s pass over `root`, its records added to `blocks`: `cur` holds the text
-    before the first block (its index is the first block's parent), `links` the links
-    open around `root` (innermost last: one ends when its element does, no tag asked
-    again), `depth` the blocks open around it. With `whole`, the tail of
-    `root` is its own text (the page's <body>); else the walk ends with `root`."""
     from lxml import etree
 
     from common.xpath import text_length
 
     length = text_length()
+    blocks: list[BlockRecord] = []
     frames: list[BlockRecord] = []  # the open blocks, innermost last
+    cur = BlockRecord(None, -1, "", 0, 0, "", -1, 0, None)  # text before the first block
+    # The links open, innermost last: one ends when its element does (no tag asked again).
+    links: list[Any] = []
     block = BLOCK
     top = None  # frames[-1].el: the innermost open block's element
-    walker = etree.iterwalk(root, events=("start", "end"))
+    # A box in `kept` is never boilerplate by its names; the others are asked here (no
+    # call between: this runs for every block of every page), or later (None).
+    ask = negative_block if skip_boilerplate else None
+    walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
         if event == "start":
             tag = el.tag
             if tag in block or (custom and custom_block(el)):
                 if deadline is not None and not len(blocks) & 1023:
                     check_time(deadline)
-                negative = False if kept and el in kept else ask(el, tag)
-                if negative and el is not root:
-                    n, at, level = int(length(el)), len(blocks), depth + len(frames)
-                    blocks.append(BlockRecord(el, cur.index, tag, n, n, None, at, level, True))
-                    if links and linked is not None:
-                        linked.add(at)
+                negative = False if kept and el in kept else ask(el, tag) if ask else None
+                if negative and el is not body:
+                    n, at, depth = int(length(el)), len(blocks), len(frames)
+                    blocks.append(BlockRecord(el, cur.index, tag, n, n, None, at, depth, True))
                     walker.skip_subtree()
                     continue
-                at, level = len(blocks), depth + len(frames)
-                cur = BlockRecord(el, cur.index, tag, 0, 0, "", at, level, negative)
+                cur = BlockRecord(el, cur.index, tag, 0, 0, "", len(blocks), len(frames), negative)
                 blocks.append(cur)
                 frames.append(cur)
                 top = el
@@ -260,8 +197,6 @@ def _walk(
                 top = cur.el
                 if f.tag in HEADING and _titles_teaser(f):
                     cur.card = 1
-            elif not whole:
-                break  # the subtree's own tail is its parent's text
         elif links and el is links[-1]:
             links.pop()
         tail = el.tail
@@ -274,11 +209,7 @@ def _walk(
                     cur.own_link += n
     for f in frames:  # never left open, but a subtree's end must hold whatever happens
         f.end = len(blocks)
-
-
-def _unasked(el: Any, tag: str) -> None:
-    """A block's verdict by its names, not asked yet (negative() asks when needed)."""
-    return None
+    return blocks
 
 
 def custom_block(el: Any) -> bool:
