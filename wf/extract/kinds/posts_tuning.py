@@ -25,6 +25,15 @@ LINK_TITLE_MIN = 15
 POSTED_LINKS_MAX = 20
 POSTED_TEXT_MAX = 2000
 ADDRESS_STARTS = ("http://", "https://", "www.")
+# A quote in a post stays though it reads as a list of links: a board links its
+# attribution to the quoted ("ann said:") and its box to the quoted post ("Click to
+# expand..."), so that a quote of a few words has more of its text in links than out.
+# An element in a quote (itself or one of the QUOTE_LEVELS - 1 boxes above it) stays
+# when QUOTED_WORDS_MIN characters or more of its text are outside links, or when it is
+# a line of ATTRIBUTION_MAX characters at most that ends in a colon.
+QUOTE_LEVELS = 2
+QUOTED_WORDS_MIN = 8
+ATTRIBUTION_MAX = 60
 # A reply too short to be prose ("Only way is up") in a box named for a comment, which the
 # article rule reads as boilerplate, stays when it is words (not links) of REPLY_TEXT_MIN
 # characters or more: platforms name every post so (Hacker News's "comment").
