@@ -4,8 +4,9 @@ and date as links, its body) and the author's signature under it (small pages of
 own): the topic named in the URL's query, the name that heads the card, the signature
 left out, a body of one short line kept beside its links. Then what else of a post stays
 or goes as it is written: the fields of the author's card go; a link the poster gave, a
-reply of a few words in a box named for a comment, a quote drawn as an aside and a
-quote of a few words under its linked attribution stay."""
+reply of a few words in a box named for a comment, a quote drawn as an aside, a quote
+of a few words under its linked attribution and a greeting that names the person
+answered ("Hi @ben") stay."""
 
 from __future__ import annotations
 
@@ -358,3 +359,16 @@ def test_a_quote_of_a_few_words_stays_with_its_attribution_though_both_are_linke
     assert lines[ben + 1 : ben + 3] == ["> dan said:", "> Spring tides - 7/18"]
     assert lines[ben + 3].startswith("Ben here")
     assert not any("Click to expand" in line for line in lines)
+
+
+def test_a_greeting_that_names_the_person_answered_stays():
+    # "Hi @ben": the mention links to ben's profile, so that the line is mostly a link.
+    bodies = (
+        f"<p>Ann here. {PROSE}</p>",
+        f"<p>Ben here. {PROSE}</p>",
+        "<p>Hi <a class='mention' href='/u/ben'>@ben</a></p>"
+        f"<p>Cat here, answering. {PROSE}</p><p><a href='/c/harbour'>Harbour</a></p>",
+    )
+    lines = _discourse_lines(bodies)
+    assert lines[lines.index("cat, Jan 3, 2026") + 1] == "Hi @ben"
+    assert "Harbour" not in lines  # a link alone is still no line of the poster's

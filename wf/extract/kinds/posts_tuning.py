@@ -25,6 +25,9 @@ LINK_TITLE_MIN = 15
 POSTED_LINKS_MAX = 20
 POSTED_TEXT_MAX = 2000
 ADDRESS_STARTS = ("http://", "https://", "www.")
+# So does a paragraph whose links all start so: each names a person the poster answers
+# ("Hi @ann", Discourse's and NodeBB's mentions), linked to their profile.
+MENTION = "@"
 # A quote in a post stays though it reads as a list of links: a board links its
 # attribution to the quoted ("ann said:") and its box to the quoted post ("Click to
 # expand..."), so that a quote of a few words has more of its text in links than out.
