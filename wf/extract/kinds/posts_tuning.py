@@ -57,6 +57,13 @@ POST_TALLY = (
     r"|[\d,]+ (?:person|people|members?|users?) (?:likes?|liked) this\.?"
     r"|original poster|thread starter|topic starter|#\d+"
 )
+# The label a Q&A site puts first in an answer to another question that it shows among
+# the question's own answers (then the other question's title): such a post goes
+# (kinds/tidy.py drop_related). Matched whole, on the post's first words alone in their
+# element.
+RELATED_LABELS = frozenset(
+    ("related", "related question", "related questions", "related answer", "related answers")
+)
 # A log pasted into a post (a build's or a server's output, kinds/logs.py): a code block
 # in which LOG_STAMPS or more times of day to the second start an entry ("6:50:37 AM:",
 # "2024-05-03 10:09:38.163"). Past LOG_KEEP lines (entries, when the log lost its line
