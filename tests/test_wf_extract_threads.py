@@ -415,3 +415,31 @@ def test_a_question_and_its_one_answer_are_a_thread():
     assert lines[0] == "ann, Mar 1, 2024 at 10:00"
     assert lines[lines.index("ben, Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
     assert "log in" not in found.text and "harbour's site" not in found.text
+
+
+def test_an_answer_to_a_related_question_shown_among_the_answers_goes():
+    # Each answer a box of one shape; the third answers another question, headed by a
+    # label and that question's title.
+    def answer(n: int, author: str, head: str, words: str) -> str:
+        return (
+            f"<div class='answer'>{head}<div class='author'><a href='/profile/{author}'>"
+            f"{author}</a> <span class='date'>{n}y</span></div><div class='text'><p>{words}"
+            "</p></div></div>"
+        )
+
+    related = "<div class='label'>Related</div><a href='/Why-tides'>Why are tides so high?</a>"
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<main><h1>Where are the tide tables kept?</h1>"
+        + answer(1, "ann", "", "In the pilots' office, beside the harbour. " + PROSE)
+        + answer(2, "ben", "", "Online, as a PDF the harbour keeps. " + PROSE)
+        + answer(3, "cy", related, "The moon pulls the sea towards it. " + PROSE)
+        + answer(4, "dan", "", "Related to that: the office opens at eight. " + PROSE)
+        + "</main>",
+    )
+    found = extract(html, url="https://qa.example/Where-are-the-tide-tables-kept")
+    assert found.kind == "thread"
+    assert "In the pilots' office" in found.text and "Online, as a PDF" in found.text
+    assert "moon pulls" not in found.text and "Why are tides" not in found.text
+    assert "Related to that: the office opens at eight." in found.text  # words, no label

@@ -25,6 +25,18 @@ LINK_TITLE_MIN = 15
 POSTED_LINKS_MAX = 20
 POSTED_TEXT_MAX = 2000
 ADDRESS_STARTS = ("http://", "https://", "www.")
+# So does a paragraph whose links all start so: each names a person the poster answers
+# ("Hi @ann", Discourse's and NodeBB's mentions), linked to their profile.
+MENTION = "@"
+# A quote in a post stays though it reads as a list of links: a board links its
+# attribution to the quoted ("ann said:") and its box to the quoted post ("Click to
+# expand..."), so that a quote of a few words has more of its text in links than out.
+# An element in a quote (itself or one of the QUOTE_LEVELS - 1 boxes above it) stays
+# when QUOTED_WORDS_MIN characters or more of its text are outside links, or when it is
+# a line of ATTRIBUTION_MAX characters at most that ends in a colon.
+QUOTE_LEVELS = 2
+QUOTED_WORDS_MIN = 8
+ATTRIBUTION_MAX = 60
 # A reply too short to be prose ("Only way is up") in a box named for a comment, which the
 # article rule reads as boilerplate, stays when it is words (not links) of REPLY_TEXT_MIN
 # characters or more: platforms name every post so (Hacker News's "comment").
@@ -44,6 +56,13 @@ POST_TALLY = (
     r"|, [\d,]+ (?:views?|downloads?)\))"
     r"|[\d,]+ (?:person|people|members?|users?) (?:likes?|liked) this\.?"
     r"|original poster|thread starter|topic starter|#\d+"
+)
+# The label a Q&A site puts first in an answer to another question that it shows among
+# the question's own answers (then the other question's title): such a post goes
+# (kinds/tidy.py drop_related). Matched whole, on the post's first words alone in their
+# element.
+RELATED_LABELS = frozenset(
+    ("related", "related question", "related questions", "related answer", "related answers")
 )
 # A log pasted into a post (a build's or a server's output, kinds/logs.py): a code block
 # in which LOG_STAMPS or more times of day to the second start an entry ("6:50:37 AM:",

@@ -348,6 +348,10 @@ def choose(
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
+    related = tidy.drop_related(posts + short + nested)  # before their lines are put first
+    posts, short, nested = (
+        [p for p in g if p.index not in related] for g in (posts, short, nested)
+    )
     authors = [byline.add(post.el) for post in posts + short + nested]
     lines = sum(a is not None for a in authors)
     ads = tidy.drop_ads(posts + short + nested, authors)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
@@ -91,6 +92,32 @@ def drop_ads(posts: list[BlockRecord], authors: list[str | None]) -> set[int]:
     gone: set[int] = set()
     for post, author in zip(posts, authors, strict=False):
         if author and ad_label(author) and post.el.getparent() is not None:
+            drop(post.el)
+            gone.add(post.index)
+    return gone
+
+
+def drop_related(posts: list[BlockRecord]) -> set[int]:
+    """The posts that answer another question go: a Q&A site shows answers to related
+    questions among the question's own, each headed by a label of its kind ("Related",
+    then the other question's title), so that they pass every test of shape a post
+    passes. A post is one when its first words are the label alone, in an element of
+    their own (posts_tuning.RELATED_LABELS). The indexes of the posts that went."""
+    from wf.extract.parse import drop
+
+    gone: set[int] = set()
+    for post in posts:
+        first = next(
+            (
+                el
+                for el in islice(post.el.iter(), tuning.MARK_SCAN)
+                if isinstance(el.tag, str) and (el.text or "").strip()
+            ),
+            None,
+        )
+        if first is None or len(first) or post.el.getparent() is None:
+            continue  # a label stands alone: an element with children is a line of words
+        if " ".join(first.text.split()).lower() in posts_tuning.RELATED_LABELS:
             drop(post.el)
             gone.add(post.index)
     return gone
