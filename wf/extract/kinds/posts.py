@@ -158,3 +158,68 @@ def _control(el: Any) -> bool:
     if _TALLY.fullmatch(text):
         return True  # the engine's: "(95.79 KiB) Downloaded 478 times", "Original Poster"
     return not text or bool(_VOTES.fullmatch(text)) or text in tuning.POST_CONTROLS
+
+
+_LABEL = re.compile(r"\s*([^:]{2,30}):")
+_UNREAD = frozenset(("script", "style", "noscript", "template"))
+
+
+def _field_label(el: Any) -> str | None:
+    """The label an element starts with ("Join Date:"), in its own text or its first
+    child's (phpBB's <dd><strong>Posts:</strong> 1077</dd>), lowercase; None if none."""
+    from wf.extract.kinds.byline import BLOCK_TAGS
+
+    text = el.text or ""
+    if not text.strip() and len(el) and isinstance(el[0].tag, str):
+        if el[0].tag in BLOCK_TAGS:  # a box of fields is none
+            return None
+        text = el[0].text or ""
+    found = _LABEL.match(text)
+    if found is None or not _short_line(el, posts_tuning.CARD_FIELD_MAX):
+        return None  # a paragraph that starts "ann wrote:", a quote's box
+    return found.group(1).strip().lower()
+
+
+def _short_line(el: Any, most: int) -> bool:
+    """Whether an element is a line of `most` characters at most: a few elements in it
+    (posts_tuning.CARD_FIELD_ELEMENTS), no box, its text read no further than that."""
+    from wf.extract.kinds.byline import BLOCK_TAGS
+
+    size = 0
+    for n, d in enumerate(el.iterdescendants()):
+        if n >= posts_tuning.CARD_FIELD_ELEMENTS or d.tag in BLOCK_TAGS:
+            return False
+    for part in el.itertext():
+        size += len(part.strip())
+        if size > most:
+            return False
+    return True
+
+
+def author_card(el: Any) -> bool:
+    """Whether a box is the author's card beside a post: posts_tuning.CARD_FIELDS_MIN
+    fields of a profile or more, and outside its fields (known or not: "Label: value")
+    and its links few words
+    (posts_tuning.CARD_WORDS_MAX: a rank, "Original Poster"). Read as it stands (the
+    byline took the name and date out of it), over its first tuning.MARK_SCAN elements."""
+    from lxml import etree
+
+    fields = words = 0
+    walker = etree.iterwalk(el, events=("start",))
+    for n, (_, d) in enumerate(walker):
+        if n > tuning.MARK_SCAN:
+            return False
+        if d is not el:
+            words += len((d.tail or "").strip())
+        if not isinstance(d.tag, str) or d.tag in _UNREAD or d.tag == "a":
+            walker.skip_subtree()
+            continue
+        label = None if d is el else _field_label(d)
+        if label is not None:  # a field, known or not ("Programs: ...")
+            fields += label in posts_tuning.PROFILE_FIELDS
+            walker.skip_subtree()
+            continue
+        words += len((d.text or "").strip())
+        if words > posts_tuning.CARD_WORDS_MAX:
+            return False
+    return fields >= posts_tuning.CARD_FIELDS_MIN and words <= posts_tuning.CARD_WORDS_MAX

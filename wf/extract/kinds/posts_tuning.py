@@ -13,6 +13,15 @@ PROFILE_FIELDS = (
     "registriert", "wohnort", "inscrit le", "messages postés", "localisation",
 )  # fmt: skip
 PROFILE_FIELD_MAX = 60  # characters at most in such a box, label and value
+# The author's card beside a post (name, rank, badges, then CARD_FIELDS_MIN fields or
+# more) is never the way down to the post's body (kinds/thread.py _trim), however long a
+# field it holds ("Programs: ..."): a box that holds such fields and, outside them and
+# its links, CARD_WORDS_MAX characters at most ("Original Poster", "Senior Member"; a
+# box of the card and a reply's body holds more).
+CARD_FIELDS_MIN = 2
+CARD_WORDS_MAX = 24
+CARD_FIELD_MAX = 120  # characters at most in a field of a card, known or not, on its line
+CARD_FIELD_ELEMENTS = 8  # elements at most in such a line (its value's <b>, a flag's <img>)
 # A page declared a thread whose posts are no two of one shape (a question and its one
 # answer): the boxes looked at as the answer at most (kinds/thread.py _lone_answer), each
 # walking the children of the boxes above it (a hostile page has thousands).
