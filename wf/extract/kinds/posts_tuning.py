@@ -97,3 +97,16 @@ POST_GATE = (
     r"|signatures?|spoilers?|more)\b[^.!]{0,40}[.!]?"
 )
 GATE_MAX = 80
+# The tail of the credentials a Q&A site prints in an answer's head, after the author's
+# name and their own credential, inline, between separators: "· Author has 9.6K answers
+# and 47.1M answer views", "· Upvoted by ann, PhD History", "Answered by" (its name taken
+# into the answer's line of author and date), "· Follow". A box of the head that holds
+# one alone (CREDENTIAL_MAX characters at most) goes (kinds/tidy.py drop_credentials),
+# and so does one that holds only the separators between the head's parts.
+CREDENTIAL_TAIL = (
+    r"(?:upvoted by|answered by)\b.*"
+    r"|author has [\d.,]+[kmb]? answers?(?: and [\d.,]+[kmb]? answer views?)?"
+    r"|follow(?:ing)?"
+)
+CREDENTIAL_MAX = 300
+HEADER_SEPARATORS = r"[\s·•|]+"

@@ -370,6 +370,7 @@ def choose(
     )
     authors = [byline.add(post.el) for post in posts + short + nested]
     lines = sum(a is not None for a in authors)
+    tidy.drop_credentials(posts + short + nested, authors)  # once the line took the name
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
     names: set[tuple[str, str]] = set()

@@ -412,3 +412,40 @@ def _text_upto(el: Any, limit: int) -> tuple[str, bool]:
         if size > limit:
             break
     return " ".join("".join(parts).split()), size > limit
+
+
+_CREDENTIAL = re.compile(posts_tuning.CREDENTIAL_TAIL, re.IGNORECASE)
+_SEPARATORS = re.compile(posts_tuning.HEADER_SEPARATORS)
+_HEADER_ENDS = frozenset(("p", "blockquote", "pre", "ul", "ol", "table"))
+
+
+def drop_credentials(posts: list[BlockRecord], authors: list[str | None]) -> int:
+    """In each post's head (its elements before its body's first paragraph, list, quote
+    or table), the boxes that hold only a tail of the author's credentials
+    (posts_tuning.CREDENTIAL_TAIL: "Author has 9.6K answers", "Upvoted by ann, PhD",
+    "Follow") or only the separators between a head's parts ("·", once the byline took
+    the date beside it): the author's line (`authors`: the post's first element when
+    not None) and their credential stay. The count gone."""
+    gone = []
+    for post, author in zip(posts, authors, strict=True):
+        line_el = post.el[0] if author is not None and len(post.el) else None
+        for el in islice(post.el.iter(), tuning.MARK_SCAN):
+            if el is post.el or el is line_el:
+                continue
+            if el.tag in _HEADER_ENDS:
+                break
+            if el.tag not in _HEAD_PARTS:
+                continue
+            line, over = _text_upto(el, posts_tuning.CREDENTIAL_MAX)
+            if over or not line:
+                continue
+            if _SEPARATORS.fullmatch(line) or _CREDENTIAL.fullmatch(line.strip(" ·•|")):
+                gone.append(el)
+    from wf.extract.parse import drop
+
+    for el in gone:  # after the walk: an element's box may go too
+        drop(el)
+    return len(gone)
+
+
+_HEAD_PARTS = frozenset(("span", "div", "small", "a"))
