@@ -109,4 +109,5 @@ CREDENTIAL_TAIL = (
     r"|follow(?:ing)?"
 )
 CREDENTIAL_MAX = 300
+CREDENTIAL_ELEMENTS = 60  # elements at most in such a box (each name's link nests deep)
 HEADER_SEPARATORS = r"[\s·•|]+"

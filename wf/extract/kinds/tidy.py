@@ -436,6 +436,11 @@ def drop_credentials(posts: list[BlockRecord], authors: list[str | None]) -> int
                 break
             if el.tag not in _HEAD_PARTS:
                 continue
+            # A box of many elements is no part of a head's line (and is not read whole
+            # for each box around it).
+            limit = posts_tuning.CREDENTIAL_ELEMENTS
+            if sum(1 for _ in islice(el.iterdescendants(), limit + 1)) > limit:
+                continue
             line, over = _text_upto(el, posts_tuning.CREDENTIAL_MAX)
             if over or not line:
                 continue
