@@ -804,6 +804,38 @@ def test_a_subscription_prompt_under_the_article_is_left_out(lang: str, name: st
     assert pitch not in text
 
 
+_GATES = {
+    # An offer told by its terms, not by the word "Abo".
+    "de-terms": (
+        "<h3>Jetzt weiterlesen mit Z Plus</h3><ul><li>Alle Artikel und Kommentare</li>"
+        "<li>Die Zeitung als E-Paper</li></ul>",
+        "Einen Monat gratis, danach 14,99 Euro monatlich, jederzeit kündbar.",
+    ),
+    # The rest kept for subscribers, where no phrase asks to read on.
+    "fr-reserved": (
+        "<p>La suite de cet article est réservée aux abonnés.</p>",
+        "Profitez de notre offre numérique : un euro par mois pendant six mois, accès "
+        "illimité au site et à l'application, sans engagement.",
+    ),
+    "es-reserved": (
+        "<p>Contenido reservado para suscriptores.</p>",
+        "Acceso ilimitado a todas las noticias por un euro al mes durante seis meses, "
+        "cancela cuando quieras.",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_GATES))
+def test_a_subscription_prompt_told_by_its_terms_is_left_out(lang: str):
+    """A paywall's prompt that offers its terms (a price by the month, no tie) where it
+    names no subscription, or says the rest is kept for subscribers."""
+    head, pitch = _GATES[lang]
+    box = f'<div class="c-box">{head}<p>{pitch}</p><a href="/abo">OK</a></div>'
+    text = extract_text(_page(NAV, f"<article>{ARTICLE_DE}{box}</article>"))
+    assert ARTICLE_DE_KEY in text
+    assert pitch not in text
+
+
 def test_a_read_on_link_or_a_sentence_about_subscribers_stays():
     """Guards: an article's own paragraph about subscriptions, and a box that asks to
     read on with no offer (a teaser card's "Continue reading"), are no paywall."""
