@@ -822,6 +822,19 @@ _GATES = {
         "Acceso ilimitado a todas las noticias por un euro al mes durante seis meses, "
         "cancela cuando quieras.",
     ),
+    # A wall that asks for a free registration rather than a subscription.
+    "de-register": (
+        "<h3>Kostenlos weiterlesen</h3>",
+        "Registrieren Sie sich kostenlos und lesen Sie jeden Monat fünf Artikel gratis.",
+    ),
+    "pt": (
+        "<h3>Continue lendo</h3>",
+        "Assine e tenha acesso ilimitado a todo o conteúdo por um real no primeiro mês.",
+    ),
+    "pl": (
+        "<h3>Czytaj dalej</h3>",
+        "Wykup subskrypcję i czytaj bez ograniczeń: pierwszy miesiąc za jeden złoty.",
+    ),
 }
 
 
