@@ -80,3 +80,40 @@ def test_a_page_of_many_links_under_a_heading_is_not_a_short_post() -> None:
         "</body></html>"
     )
     assert "Garden product number 39" in extract_text(html)
+
+
+_COLOPHONS = {
+    "blogger": "<div class='x-2'>Simple theme. Powered by <a href='/b'>Blogger</a>.</div>",
+    "wordpress": "<div class='x-2'><a href='/w'>Proudly powered by WordPress</a></div>",
+    "hugo": "<p>© 2026 Ann · Powered by <a href='/h'>Hugo</a> &amp; <a href='/t'>Ananke</a></p>",
+    "french": "<div class='x-2'><p>Propulsé par <a href='/g'>Ghost</a></p></div>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COLOPHONS))
+def test_the_sites_colophon_is_left_out_of_a_short_page_read_whole(name: str) -> None:
+    """A short post's page read whole, its footer named as nothing: the line that names
+    the platform the site is built with is never its content."""
+    html = (
+        "<html><head><title>Ann's notes</title></head><body><div class='x-1'><h2>Back "
+        "home</h2><p>We are back from two weeks in the mountains. Photos soon, once I sort "
+        "through the nine hundred I took.</p></div>"
+        f"{_COLOPHONS[name]}</body></html>"
+    )
+    text = extract_text(html)
+    assert "two weeks in the mountains" in text
+    assert "owered by" not in text
+    assert "Propulsé" not in text
+
+
+def test_a_sentence_about_what_powers_a_thing_stays() -> None:
+    """Guards: "powered by" followed by no platform (a landing page's "Powered by
+    cutting-edge research."), and a platform's name inside a sentence, are text."""
+    html = (
+        "<html><head><title>t</title></head><body><main><h1>Fast models</h1><p>Run open "
+        "models on demand.</p><p>Powered by cutting-edge research.</p><p>Our status page "
+        "runs on a small server powered by WordPress and a cache.</p></main></body></html>"
+    )
+    text = extract_text(html)
+    assert "Powered by cutting-edge research." in text
+    assert "powered by WordPress and a cache" in text

@@ -315,8 +315,9 @@ def prune_whole(el: Any, b: BlockRecord) -> bool:
     """What the page read whole leaves out: its named boilerplate, the site's header,
     menus that drop down, a <noscript> notice asking for scripts (prune.script_notice:
     a single-page app's template writes one first in <body>, where no choice leaves it
-    out) and its calls to action alone on their line (_call_to_action()). Its parts
-    stay, those whose text is cards made one link too (card_prose())."""
+    out), its calls to action alone on their line (_call_to_action()) and its colophon
+    ("Powered by WordPress", notices.colophon). Its parts stay, those whose text is
+    cards made one link too (card_prose())."""
     return _prune_whole(el, b, True)
 
 
@@ -328,6 +329,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
 
 
 def _prune_whole(el: Any, b: BlockRecord, cards: bool) -> bool:
+    from wf.extract.notices import colophon
     from wf.extract.prune import script_notice
 
     return (
@@ -336,6 +338,7 @@ def _prune_whole(el: Any, b: BlockRecord, cards: bool) -> bool:
         or link_dropdown(el, b)
         or script_notice(el, b)
         or _call_to_action(el, b)
+        or colophon(el, b)
     )
 
 
