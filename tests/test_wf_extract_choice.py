@@ -1225,6 +1225,38 @@ def test_a_public_service_page_keeps_its_short_sections():
     assert "Category 7" not in text
 
 
+_HOURS = (
+    "<h2>Öffnungszeiten</h2><ul><li>Montag bis Freitag: 8 bis 12 Uhr</li><li>Donnerstag: "
+    "14 bis 18 Uhr</li></ul>"
+)
+
+
+@pytest.mark.parametrize("hours", [_HOURS, ""])
+@pytest.mark.parametrize("menu", ["ul", "ol"])
+def test_a_public_service_page_beside_its_sections_menu_is_not_read_whole(menu: str, hours: str):
+    """A public service's short page in a plain grid column, after a column that holds
+    its section's long menu named as nothing: the menu is not the page's text, so the
+    short body (with its opening hours, or under the prose floor without them) is no
+    thin choice of a landing page to read whole, nor a choice too thin to print."""
+    items = "".join(
+        f"<li><a href='/themen/{i}'>Bürgerservice und Verwaltung Thema {i}</a></li>"
+        for i in range(25)
+    )
+    html = _page(
+        _MENU,
+        f"<div class='container'><div class='row'><div class='col-md-3'><{menu}>{items}"
+        f"</{menu}></div><div class='col-md-9'><h1>Wohnsitz anmelden</h1><p>Nach einem "
+        "Umzug müssen Sie sich innerhalb von zwei Wochen bei der Meldebehörde anmelden. "
+        f"Bringen Sie Ihren Ausweis und die Wohnungsgeberbestätigung mit.</p>{hours}"
+        "<h2>Kosten</h2><p>Die Anmeldung ist gebührenfrei.</p></div></div></div>",
+        _FOOTER,
+    )
+    text = extract_text(html)
+    assert "Wohnungsgeberbestätigung" in text
+    assert "gebührenfrei" in text
+    assert "Thema 12" not in text
+
+
 def test_a_data_table_keeps_its_rows_of_linked_names():
     """A table is data as a whole: rows whose cells are mostly links (a film's title and
     director, each linked to their page) are not link lists to drop one by one."""

@@ -197,10 +197,43 @@ def _thin(analysis: Analysis) -> tuple[int, int] | None:
         shown = chosen.text
     if shown >= tuning.THIN_PAGE or blocks[0].text < over * shown:
         return None
-    page = all_text(blocks, 0, len(blocks), negative)
+    # A list of links inside the choice is its own (a post's links), which its pruning
+    # left out: only menus beside it are not the page's text.
+    inside = range(best, chosen.end)
+    page = all_text(
+        blocks, 0, len(blocks), lambda b: negative(b) or (b.index not in inside and _menu(b))
+    )
     if page < over * shown:
         return None
     return shown, page
+
+
+def _menu(b: BlockRecord) -> bool:
+    """Whether a block is a list of links alone, a menu however named
+    (landing_tuning.MENU_*)."""
+    return (
+        b.tag in ("ul", "ol")
+        and b.link >= landing_tuning.MENU_LINKS * b.text
+        and b.end - b.index - 1 >= landing_tuning.MENU_ITEMS
+    )
+
+
+def menus_before(blocks: list[BlockRecord], best: int) -> int:
+    """Characters of the menus named as nothing before the chosen block (outermost lists
+    of links, _menu()): a public service's navigation down its left column, which its
+    short text follows. A listing's items follow its title; they are not counted."""
+    from wf.extract.records import negative
+
+    text = 0
+    i = 0
+    while i < best:  # past each menu or named box whole: every block is read once
+        b = blocks[i]
+        if b.end <= best and (negative(b) or _menu(b)):
+            text += 0 if negative(b) else b.text
+            i = b.end
+        else:
+            i += 1
+    return text
 
 
 def _in_cell(el: Any) -> bool:
