@@ -117,3 +117,42 @@ def test_a_sentence_about_what_powers_a_thing_stays() -> None:
     text = extract_text(html)
     assert "Powered by cutting-edge research." in text
     assert "powered by WordPress and a cache" in text
+
+
+_COLUMN = (
+    "<div class='col-md-4'><h3>Recent posts</h3><ul>"
+    + "".join(
+        f"<li><a href='/p{i}'>An older post about seeds, number {i}</a></li>" for i in range(10)
+    )
+    + "</ul><h3>Categories</h3><ul>"
+    + "".join(f"<li><a href='/c{i}'>Category {i}</a></li>" for i in range(8))
+    + "</ul></div>"
+)
+_SHORT_POSTS = {
+    "article-h1": (
+        f"<article><h1>Tomatoes are in</h1><p class='date'>4 August 2026</p><p>{BODY}</p></article>"
+    ),
+    "entry-h2": (
+        "<div class='entry'><h2 class='title'>Tomatoes are in</h2><div class='text'>"
+        f"<p>{BODY}</p></div></div>"
+    ),
+}
+
+
+@pytest.mark.parametrize("left", [False, True])
+@pytest.mark.parametrize("post", sorted(_SHORT_POSTS))
+def test_a_short_post_beside_a_column_of_link_lists_is_printed_alone(post: str, left: bool) -> None:
+    """A short post in a grid column beside a column of recent posts and categories,
+    named as nothing: those lists of links, in a box of their own, are no text the
+    post missed, and the page is not printed whole."""
+    main = f"<div class='col-md-8'>{_SHORT_POSTS[post]}</div>"
+    row = _COLUMN + main if left else main + _COLUMN
+    html = (
+        "<html><head><title>Tomatoes are in - Ann's Garden Notes</title></head><body>"
+        "<div class='top'><a href='/'>Home</a> <a href='/about'>About</a></div>"
+        f"<div class='container'><div class='row'>{row}</div></div></body></html>"
+    )
+    text = extract_text(html)
+    assert "ate half of them still warm" in text
+    assert "number 3" not in text
+    assert "Category 5" not in text

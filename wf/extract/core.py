@@ -324,12 +324,12 @@ def _text(
         # whole page rather than nothing.
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         if node is not body and _length(r) < thin and not analysis.by_kind:
-            from wf.extract.kinds.landing import menus_before
+            from wf.extract.kinds.landing import menus_apart
             from wf.extract.widen import whole_post
 
             wider = stood_out.without_named(body, to_markdown, choice)
-            # The menus before the choice are no text it missed (a left column's).
-            added = _length(wider) - menus_before(analysis.blocks, analysis.best_index)
+            # The menus apart from the choice are no text it missed (a column's).
+            added = _length(wider) - menus_apart(analysis.blocks, analysis.best_index)
             if _length(wider) > _length(r) and not whole_post(node, _length(r), added, title):
                 trace.trace(
                     "extract: fallback: %d characters chosen, under %d; took the page "

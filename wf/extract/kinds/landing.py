@@ -218,18 +218,26 @@ def _menu(b: BlockRecord) -> bool:
     )
 
 
-def menus_before(blocks: list[BlockRecord], best: int) -> int:
-    """Characters of the menus named as nothing before the chosen block (outermost lists
-    of links, _menu()): a public service's navigation down its left column, which its
-    short text follows. A listing's items follow its title; they are not counted."""
+def menus_apart(blocks: list[BlockRecord], best: int) -> int:
+    """Characters of the menus named as nothing (outermost lists of links, _menu()) that
+    the chosen block's page holds apart from it: before it (a public service's left
+    column) or in another box than its own (a blog's column of recent posts beside the
+    post's column). A listing's items follow its title in the title's box: they are
+    not counted."""
     from wf.extract.records import negative
 
+    chosen = blocks[best]
     text = 0
     i = 0
-    while i < best:  # past each menu or named box whole: every block is read once
+    while i < len(blocks):  # past each menu or named box whole: every block is read once
         b = blocks[i]
-        if b.end <= best and (negative(b) or _menu(b)):
-            text += 0 if negative(b) else b.text
+        if best <= i < chosen.end:
+            i = chosen.end
+            continue
+        outside = b.end <= best or i >= chosen.end
+        if outside and (negative(b) or _menu(b)):
+            if not negative(b) and (i < best or b.parent != chosen.parent):
+                text += b.text
             i = b.end
         else:
             i += 1
