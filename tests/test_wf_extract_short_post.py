@@ -156,3 +156,51 @@ def test_a_short_post_beside_a_column_of_link_lists_is_printed_alone(post: str, 
     assert "ate half of them still warm" in text
     assert "number 3" not in text
     assert "Category 5" not in text
+
+
+_DETAILS = {
+    "list": (
+        "<dl><dt>Adresse</dt><dd>Marktplatz 1, 12345 Beispielhausen</dd><dt>Telefon</dt>"
+        "<dd>0123 45678</dd><dt>Öffnungszeiten</dt><dd>Mo–Fr 8–12 Uhr, Do 14–18 Uhr</dd></dl>"
+    ),
+    # Next to nothing: the box is still the page, not the page whole.
+    "line": "<p>Marktplatz 1, 12345 Beispielhausen · Do 14–18 Uhr</p>",
+}
+
+
+def _office(menu: str, details: str = _DETAILS["list"]) -> str:
+    return (
+        "<html><head><title>Bürgerbüro Nord - Stadt Beispielhausen</title></head><body>"
+        "<div class='top'><a href='/'>Start</a> <a href='/rathaus'>Rathaus</a></div>"
+        f"<div class='wrap'>{menu}<div class='main'><h1>Bürgerbüro Nord</h1>{details}</div>"
+        "</div></body></html>"
+    )
+
+
+@pytest.mark.parametrize("details", sorted(_DETAILS))
+def test_a_page_of_an_address_and_hours_beside_a_menu_is_printed_alone(details: str) -> None:
+    """A public office's page holds no prose at all: its name, address and hours. The box
+    around its heading, the one the title repeats, is the page, not the page whole with
+    its section's long menu (named as nothing, in a column of its own)."""
+    menu = (
+        "<div class='col'><ul>"
+        + "".join(f"<li><a href='/t/{i}'>Bürgerservice Thema {i}</a></li>" for i in range(25))
+        + "</ul></div>"
+    )
+    text = extract_text(_office(menu, _DETAILS[details]))
+    assert "Marktplatz 1" in text
+    assert "Do 14–18 Uhr" in text
+    assert "Thema 12" not in text
+
+
+def test_a_page_of_an_address_beside_text_of_its_own_is_read_whole() -> None:
+    """A guard: beside a box without prose, a column with text of its own (not a menu)
+    is what the page says too; the page is read whole."""
+    column = (
+        "<div class='col'><p>Das Bürgerbüro hilft bei Ausweisen, Meldebescheinigungen und "
+        "Führungszeugnissen; Termine vergeben wir online und am Telefon.</p><p>Bitte bringen "
+        "Sie zu jedem Termin einen gültigen Ausweis und die nötigen Unterlagen mit.</p></div>"
+    )
+    text = extract_text(_office(column))
+    assert "Marktplatz 1" in text
+    assert "Termine vergeben wir online" in text

@@ -308,7 +308,9 @@ def _text(
 
         choice = analyse(body, deadline, dense, declared)
         analysis, kind, author = choice.analysis, choice.kind, choice.analysis.author
-        stood_out.short_post(analysis, kind == tuning.ARTICLE, body, to_markdown, choice, title)
+        post = stood_out.short_post(
+            analysis, kind == tuning.ARTICLE, body, to_markdown, choice, title
+        )
         explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
         if kind == tuning.THREAD and node is not body:
@@ -341,7 +343,9 @@ def _text(
                 r = wider
         # A product that declares its description prints it (product.header): the
         # whole page would add its menus to a text the scripts build.
-        described = kind == "product" and declared is not None and declared.described
+        # A short post whole (an office's address and hours) is all its page says: the
+        # whole page would add its menus.
+        described = post or (kind == "product" and declared is not None and declared.described)
         if _length(r) < NEXT_TO_NOTHING and not described and node is body:
             r = stood_out.unnamed(r, body, to_markdown, choice, thin)
         if _length(r) < NEXT_TO_NOTHING and not described:
