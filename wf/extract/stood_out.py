@@ -54,6 +54,32 @@ def short_post(
     return False
 
 
+def thin_choice(
+    r: MarkdownWriter, node: Any, body: Any, to_markdown: Any, choice: Any, title: str | None
+) -> MarkdownWriter:
+    """A choice under the prose floor: no article here. The page without its named
+    boilerplate (navigation, footers, sidebars), keeping what a listing page is made of
+    (linked titles, excerpts), unless the choice is a short post whole
+    (widen.whole_post) against what that adds beside the menus apart from it (a
+    column's: landing.menus_apart)."""
+    from wf.extract.blocks import THIN_PROSE
+    from wf.extract.kinds.landing import menus_apart
+    from wf.extract.widen import whole_post
+
+    wider = without_named(body, to_markdown, choice)
+    added = wider.length() - menus_apart(choice.analysis.blocks, choice.analysis.best_index)
+    if wider.length() <= r.length() or whole_post(node, r.length(), added, title):
+        return r
+    trace.trace(
+        "extract: fallback: %d characters chosen, under %d; took the page without its "
+        "named boilerplate (%d)",
+        r.length(),
+        THIN_PROSE,
+        wider.length(),
+    )
+    return wider
+
+
 def unnamed(
     r: MarkdownWriter,
     body: Any,
