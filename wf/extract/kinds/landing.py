@@ -39,6 +39,7 @@ the page read whole, not in another kind's page read whole for a thin choice (pr
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -200,26 +201,38 @@ def _thin(analysis: Analysis) -> tuple[int, int] | None:
     # A list of links inside the choice is its own (a post's links), which its pruning
     # left out: only menus beside it are not the page's text.
     inside = range(best, chosen.end)
+    menu = _menus(blocks)
     page = all_text(
-        blocks, 0, len(blocks), lambda b: negative(b) or (b.index not in inside and _menu(b))
+        blocks, 0, len(blocks), lambda b: negative(b) or (b.index not in inside and menu(b))
     )
     if page < over * shown:
         return None
     return shown, page
 
 
-def _menu(b: BlockRecord) -> bool:
-    """Whether a block is a list of links alone, a menu however named
-    (landing_tuning.MENU_*)."""
-    return (
-        b.tag in ("ul", "ol")
-        and b.link >= landing_tuning.MENU_LINKS * b.text
-        and b.end - b.index - 1 >= landing_tuning.MENU_ITEMS
-    )
+def _menus(blocks: list[BlockRecord]) -> Callable[[BlockRecord], bool]:
+    """Whether a block is a list of links alone (landing_tuning.MENU_*), a menu however
+    named, unless its box holds the page's title (an <h1>): a listing's items of links
+    under its title are its content. The titles' places are found once, each box's
+    looked up by bisection."""
+    titles = [b.index for b in blocks if b.tag == "h1"]
+
+    def menu(b: BlockRecord) -> bool:
+        if b.tag not in ("ul", "ol") or b.link < landing_tuning.MENU_LINKS * b.text:
+            return False
+        if b.end - b.index - 1 < landing_tuning.MENU_ITEMS:
+            return False
+        if b.parent < 0:
+            return True
+        box = blocks[b.parent]
+        n = bisect_right(titles, box.index)
+        return n == len(titles) or titles[n] >= box.end
+
+    return menu
 
 
 def menus_apart(blocks: list[BlockRecord], best: int) -> int:
-    """Characters of the menus named as nothing (outermost lists of links, _menu()) that
+    """Characters of the menus named as nothing (outermost lists of links, _menus()) that
     the chosen block's page holds apart from it: before it (a public service's left
     column) or in another box than its own (a blog's column of recent posts beside the
     post's column). A listing's items follow its title in the title's box: they are
@@ -227,6 +240,7 @@ def menus_apart(blocks: list[BlockRecord], best: int) -> int:
     from wf.extract.records import negative
 
     chosen = blocks[best]
+    menu = _menus(blocks)
     text = 0
     i = 0
     while i < len(blocks):  # past each menu or named box whole: every block is read once
@@ -235,7 +249,7 @@ def menus_apart(blocks: list[BlockRecord], best: int) -> int:
             i = chosen.end
             continue
         outside = b.end <= best or i >= chosen.end
-        if outside and (negative(b) or _menu(b)):
+        if outside and (negative(b) or menu(b)):
             if not negative(b) and (i < best or b.parent != chosen.parent):
                 text += b.text
             i = b.end
