@@ -731,6 +731,23 @@ def test_forty_five_thousand_nested_divs():
         assert "Before the nesting." in text and "After the nesting." in text
 
 
+@pytest.mark.parametrize(
+    "opening, closing",
+    [("<ul><li>level ", "</li></ul>"), ("<blockquote><p>level</p>", "</blockquote>")],
+)
+def test_deeply_nested_lists_and_quotes_cost_output_linear_in_their_text(opening, closing):
+    # Indenting each level by its depth made 2 000 levels print millions of spaces.
+    depth = 2_000
+    html = f"<html><body><article>{opening * depth}{closing * depth}<p>{'Words of prose. ' * 40}</p></article></body></html>"
+    text = extract_text(html)
+    assert text.count("level") > 1_000
+    longest = max(len(line) for line in text.split("\n") if "level" in line)
+    assert longest < 60, longest
+    # The shallow levels keep their own indentation: the cap only bounds the deep ones.
+    lines = [line for line in text.split("\n") if "level" in line]
+    assert len({len(line) - len(line.lstrip("> ")) for line in lines[:5]}) == 5
+
+
 def test_a_huge_text_node_costs_a_few_times_its_size_in_memory():
     import subprocess
     import sys

@@ -804,6 +804,51 @@ def test_a_subscription_prompt_under_the_article_is_left_out(lang: str, name: st
     assert pitch not in text
 
 
+_GATES = {
+    # An offer told by its terms, not by the word "Abo".
+    "de-terms": (
+        "<h3>Jetzt weiterlesen mit Z Plus</h3><ul><li>Alle Artikel und Kommentare</li>"
+        "<li>Die Zeitung als E-Paper</li></ul>",
+        "Einen Monat gratis, danach 14,99 Euro monatlich, jederzeit kündbar.",
+    ),
+    # The rest kept for subscribers, where no phrase asks to read on.
+    "fr-reserved": (
+        "<p>La suite de cet article est réservée aux abonnés.</p>",
+        "Profitez de notre offre numérique : un euro par mois pendant six mois, accès "
+        "illimité au site et à l'application, sans engagement.",
+    ),
+    "es-reserved": (
+        "<p>Contenido reservado para suscriptores.</p>",
+        "Acceso ilimitado a todas las noticias por un euro al mes durante seis meses, "
+        "cancela cuando quieras.",
+    ),
+    # A wall that asks for a free registration rather than a subscription.
+    "de-register": (
+        "<h3>Kostenlos weiterlesen</h3>",
+        "Registrieren Sie sich kostenlos und lesen Sie jeden Monat fünf Artikel gratis.",
+    ),
+    "pt": (
+        "<h3>Continue lendo</h3>",
+        "Assine e tenha acesso ilimitado a todo o conteúdo por um real no primeiro mês.",
+    ),
+    "pl": (
+        "<h3>Czytaj dalej</h3>",
+        "Wykup subskrypcję i czytaj bez ograniczeń: pierwszy miesiąc za jeden złoty.",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_GATES))
+def test_a_subscription_prompt_told_by_its_terms_is_left_out(lang: str):
+    """A paywall's prompt that offers its terms (a price by the month, no tie) where it
+    names no subscription, or says the rest is kept for subscribers."""
+    head, pitch = _GATES[lang]
+    box = f'<div class="c-box">{head}<p>{pitch}</p><a href="/abo">OK</a></div>'
+    text = extract_text(_page(NAV, f"<article>{ARTICLE_DE}{box}</article>"))
+    assert ARTICLE_DE_KEY in text
+    assert pitch not in text
+
+
 def test_a_read_on_link_or_a_sentence_about_subscribers_stays():
     """Guards: an article's own paragraph about subscriptions, and a box that asks to
     read on with no offer (a teaser card's "Continue reading"), are no paywall."""
@@ -1178,6 +1223,38 @@ def test_a_public_service_page_keeps_its_short_sections():
         assert key in text
     assert "Rathausplatz 1" in text
     assert "Category 7" not in text
+
+
+_HOURS = (
+    "<h2>Öffnungszeiten</h2><ul><li>Montag bis Freitag: 8 bis 12 Uhr</li><li>Donnerstag: "
+    "14 bis 18 Uhr</li></ul>"
+)
+
+
+@pytest.mark.parametrize("hours", [_HOURS, ""])
+@pytest.mark.parametrize("menu", ["ul", "ol"])
+def test_a_public_service_page_beside_its_sections_menu_is_not_read_whole(menu: str, hours: str):
+    """A public service's short page in a plain grid column, after a column that holds
+    its section's long menu named as nothing: the menu is not the page's text, so the
+    short body (with its opening hours, or under the prose floor without them) is no
+    thin choice of a landing page to read whole, nor a choice too thin to print."""
+    items = "".join(
+        f"<li><a href='/themen/{i}'>Bürgerservice und Verwaltung Thema {i}</a></li>"
+        for i in range(25)
+    )
+    html = _page(
+        _MENU,
+        f"<div class='container'><div class='row'><div class='col-md-3'><{menu}>{items}"
+        f"</{menu}></div><div class='col-md-9'><h1>Wohnsitz anmelden</h1><p>Nach einem "
+        "Umzug müssen Sie sich innerhalb von zwei Wochen bei der Meldebehörde anmelden. "
+        f"Bringen Sie Ihren Ausweis und die Wohnungsgeberbestätigung mit.</p>{hours}"
+        "<h2>Kosten</h2><p>Die Anmeldung ist gebührenfrei.</p></div></div></div>",
+        _FOOTER,
+    )
+    text = extract_text(html)
+    assert "Wohnungsgeberbestätigung" in text
+    assert "gebührenfrei" in text
+    assert "Thema 12" not in text
 
 
 def test_a_data_table_keeps_its_rows_of_linked_names():

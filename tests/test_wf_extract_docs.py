@@ -347,6 +347,22 @@ def test_a_definitions_pilcrow_permalink_is_left_out() -> None:
     assert "The rule of \u00a7 4 and the # tag." in text
 
 
+def test_an_icon_fonts_permalink_is_left_out() -> None:
+    # The Read the Docs theme writes Font Awesome's link glyph (U+F0C1, Unicode's private
+    # use area) as the permalink's text, beside each heading and each API's signature:
+    # "## Playbook syntax\uf0c1" printed a glyph no font of the reader's draws.
+    page = _manual(
+        '<h2 id="syntax">Playbook syntax<a class="headerlink" href="#syntax" '
+        'title="Link to this heading">\uf0c1</a></h2>'
+        f"<p>{SENTENCE * 2}</p>"
+        '<dl><dt id="run">run(<em>hosts</em>)<a class="headerlink" href="#run">\uf0c1</a></dt>'
+        f"<dd><p>{SENTENCE}</p></dd></dl>"
+    )
+    text = extract_text(page)
+    assert "## Playbook syntax\n" in text and "run(hosts)\n" in text
+    assert "\uf0c1" not in text
+
+
 def test_a_section_its_headings_permalink_leads_to_is_content() -> None:
     # Sphinx: <section id="cookies"> under "Cookies ¶" linking #cookies. The id names the
     # section's topic, not a consent box; the same id without the permalink still does.

@@ -56,6 +56,29 @@ def test_what_follows_the_body_stays_out() -> None:
     assert "In this article" not in text and "Part 1 of" not in text
 
 
+def test_a_short_pages_foot_does_not_cost_it_its_title() -> None:
+    # A short page: the foot after the body (a feedback bar, the pages before and after)
+    # outweighs a header's share of the body, but it is left out when the box around both
+    # is taken, so only what stands before the body is weighed.
+    foot = (
+        "<div><p>Was this page helpful?</p><button>Yes</button><button>No</button>"
+        '<a href="https://github.com/x/manual/issues/new">Report a problem with the page</a>'
+        '</div><div><a href="/docs/layout/floats">Floats and how they wrap</a>'
+        '<a href="/docs/layout/flexbox">Flexbox and its axes</a></div>'
+    )
+    page = (
+        "<html><head><title>Grids | Manual</title></head><body>"
+        '<nav class="site-nav"><a href="/">Home</a> <a href="/docs">Docs</a></nav>'
+        '<div id="content-area"><header><h1>Grids</h1><p>Rows and columns at once.</p></header>'
+        f'<div class="prose" id="content"><p>{PROSE * 2}</p><p>{PROSE}</p></div>{foot}</div>'
+        "<footer><p>Copyright the authors.</p></footer></body></html>"
+    )
+    text = extract_text(page, url=URL)
+    assert text.startswith("# Grids\n\nRows and columns at once.")
+    assert text.count("A grid places") == 3
+    assert "helpful" not in text and "Flexbox and" not in text
+
+
 def test_a_wrapper_that_adds_much_is_not_taken_for_its_title() -> None:
     # A box around the body that adds more than a header's share of text (a list of the
     # manual's other guides before it) is the page's frame, not its header: the body

@@ -4,7 +4,9 @@ and date as links, its body) and the author's signature under it (small pages of
 own): the topic named in the URL's query, the name that heads the card, the signature
 left out, a body of one short line kept beside its links. Then what else of a post stays
 or goes as it is written: the fields of the author's card go; a link the poster gave, a
-reply of a few words in a box named for a comment and a quote drawn as an aside stay."""
+reply of a few words in a box named for a comment, a quote drawn as an aside, a quote
+of a few words under its linked attribution and a greeting that names the person
+answered ("Hi @ben") stay."""
 
 from __future__ import annotations
 
@@ -335,3 +337,38 @@ def test_a_line_asking_to_join_to_see_a_part_of_a_post_goes():
     assert "EXIF" not in found.text and "view attachments" not in found.text
     # A sentence of the poster's that starts so stays.
     assert any(line.startswith("Join to see the boats come in") for line in lines)
+
+
+def test_a_quote_of_a_few_words_stays_with_its_attribution_though_both_are_linked():
+    # A board links a quote's attribution to the quoted post and adds a link to unfold
+    # it: a quote of a few words has more of its text in links than out of them.
+    quoted = (
+        "<blockquote class='bbCodeBlock bbCodeBlock--quote'><div class='bbCodeBlock-title'>"
+        "<a href='/goto/post?id=7'>dan said:</a></div><div class='bbCodeBlock-content'>"
+        "<div class='bbCodeBlock-expandContent'>Spring tides - 7/18</div>"
+        "<div class='bbCodeBlock-expandLink'><a href='#'>Click to expand...</a></div></div>"
+        "</blockquote>"
+    )
+    bodies = (
+        f"<p>Ann here. {PROSE}</p>",
+        f"{quoted}<p>Ben here, answering dan's post in another topic. {PROSE}</p>",
+        f"<p>Cat here, thanks. {PROSE}</p>",
+    )
+    lines = [line for line in _discourse_lines(bodies) if line != ">"]
+    ben = lines.index("ben, Jan 2, 2026")
+    assert lines[ben + 1 : ben + 3] == ["> dan said:", "> Spring tides - 7/18"]
+    assert lines[ben + 3].startswith("Ben here")
+    assert not any("Click to expand" in line for line in lines)
+
+
+def test_a_greeting_that_names_the_person_answered_stays():
+    # "Hi @ben": the mention links to ben's profile, so that the line is mostly a link.
+    bodies = (
+        f"<p>Ann here. {PROSE}</p>",
+        f"<p>Ben here. {PROSE}</p>",
+        "<p>Hi <a class='mention' href='/u/ben'>@ben</a></p>"
+        f"<p>Cat here, answering. {PROSE}</p><p><a href='/c/harbour'>Harbour</a></p>",
+    )
+    lines = _discourse_lines(bodies)
+    assert lines[lines.index("cat, Jan 3, 2026") + 1] == "Hi @ben"
+    assert "Harbour" not in lines  # a link alone is still no line of the poster's

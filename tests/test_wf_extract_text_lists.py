@@ -5,6 +5,8 @@ here is a small one of our own."""
 
 from __future__ import annotations
 
+import pytest
+
 from wf.extract import extract_text
 
 NAV = (
@@ -94,3 +96,67 @@ def test_a_page_where_nothing_stands_out_is_read_without_its_menu() -> None:
     assert "Job 19" in text
     assert "$575 - $750" in text
     assert "Task 3.4" not in text
+
+
+LINEUPS = (
+    "<div class='lineup'><h3>Aufstellungen</h3><p>FC Nord: Albers, Brandt, Claasen, Dorn, "
+    "Eggers, Fink, Graf, Hahn, Imhof, Jansen, Kunz. Trainer: Hans Alt.</p><p>SV Süd: Lorenz, "
+    "Mai, Noll, Ott, Pohl, Quast, Rau, Sauer, Thiel, Uhl, Vogt. Trainer: Otto Neu.</p><p>"
+    "Schiedsrichter: Meier (Berlin). Zuschauer: 23.400 im ausverkauften Stadion.</p></div>"
+)
+MOMENTS = (
+    "Abpfiff! Nord gewinnt.",
+    "Wechsel bei Süd.",
+    "Tor für Süd durch Weber!",
+    "Gelbe Karte für Müller.",
+    "Ecke, nichts passiert.",
+    "Tor! Schmidt trifft zum 2:0.",
+    "Halbzeit.",
+    "Tor! Müller köpft ein.",
+    "Anpfiff in Nord.",
+)
+
+
+def _entries(stamp: str, wrap: str) -> str:
+    return wrap.format(
+        "".join(
+            stamp.format(m=90 - 10 * n, h=20 - n // 6, q=(n * 7) % 60, line=line)
+            for n, line in enumerate(MOMENTS)
+        )
+    )
+
+
+# Tickers and liveblogs whose entries are boxes of their own, not list items: each opens
+# with its time (a match's minute, the clock's hour).
+_TIMED = {
+    "minutes-in-divs": (
+        "<div class='entry'><span class='min'>{m}'</span> <span>{line}</span></div>",
+        "<div class='ticker'>{}</div>",
+    ),
+    "clock-in-headed-sections": (
+        "<section class='update'><h2>{h}:{q:02d}</h2><p>{line}</p></section>",
+        "<div class='updates'><div class='inner'>{}</div></div>",
+    ),
+    "french-hours": (
+        "<div class='post'><time>{h}h{q:02d}</time><p>{line}</p></div>",
+        "<div class='direct'>{}</div>",
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_TIMED))
+def test_a_tickers_timed_entries_in_boxes_join_the_match_facts(shape: str) -> None:
+    ticker = _entries(*_TIMED[shape])
+    text = extract_text(_page(f"<h1>Live: FC Nord gegen SV Süd</h1>{LINEUPS}{ticker}"))
+    assert "Zuschauer: 23.400" in text
+    assert "Tor! Schmidt trifft zum 2:0." in text
+    assert "Anpfiff in Nord." in text
+
+
+def test_boxes_of_dated_lines_beside_the_text_do_not_join_it() -> None:
+    """A guard: a box of short lines that open with a date, not a time (an events
+    calendar, a list of press releases), is no ticker."""
+    dates = _entries("<div class='row'>{m}.05.2026 {line}</div>", "<div class='calendar'>{}</div>")
+    text = extract_text(_page(f"<h1>Live: FC Nord gegen SV Süd</h1>{LINEUPS}{dates}"))
+    assert "Zuschauer: 23.400" in text
+    assert "Schmidt trifft" not in text

@@ -484,3 +484,40 @@ def test_the_boxes_after_the_last_post_go_with_one_text_set_for_their_tails() ->
     assert len(root) == 2
     assert posts[-1].tail == "".join(f"w{i} " for i in range(30))
     assert writes[0] == 1
+
+
+def _card_post(n: int, date: str, author: str, fields: list[tuple[str, str]], words: str) -> str:
+    # A board drawn with boxes: the author's card (name, fields) in a cell beside the body.
+    card = "".join(f"<div>{label}: <b>{value}</b></div>" for label, value in fields)
+    return (
+        f"<div id='edit{n}'><div id='post{n}'><div class='tpost'><div class='trow-group'>"
+        f"<div class='trow thead'><div class='tcell'>{date}</div>"
+        f"<div class='tcell'>#<a href='/p{n}'>{n}</a></div></div>"
+        f"<div class='trow'><div class='tcell alt2'><div class='name'>"
+        f"<a class='bigusername' href='/members/{author}.html'>{author}</a></div>"
+        f"<div class='smallfont'>{card}</div></div><div class='tcell alt1'>"
+        f"<div id='post_message_{n}'>{words}</div></div></div></div></div></div></div>"
+    )
+
+
+def test_the_author_s_card_is_never_the_way_down_to_a_short_reply():
+    fields = [("Join Date", "Mar 2009"), ("Location", "Harbour town"), ("Posts", "1,370")]
+    long = [*fields, ("Programs", "Harbour pilots guild, tide watchers, quay keepers and more")]
+    html = page(
+        "",
+        NAV
+        + "<h1>Tide tables</h1><div id='posts'>"
+        + _card_post(1, "Feb 14, 2026 | 9:05 pm", "ann", fields, " ".join([PROSE] * 3))
+        + _card_post(2, "Feb 14, 2026 | 10:24 pm", "ben", long, "Very exciting! Looking forward.")
+        + _card_post(3, "Feb 15, 2026 | 8:00 am", "cal", fields, f"Thanks. {PROSE}")
+        + _card_post(4, "Feb 15, 2026 | 9:00 am", "dee", fields, f"And again. {PROSE}")
+        + "</div>",
+    )
+    found = extract(html, url="https://board.example/threads/tide.5")
+    assert found.kind == "thread"
+    lines = [line for line in found.text.split("\n") if line]
+    # A card's field of prose ("Programs: ...") is the card's, and the reply is the body.
+    assert (
+        lines[lines.index("ben, Feb 14, 2026 | 10:24 pm") + 1] == "Very exciting! Looking forward."
+    )
+    assert not any("Programs" in line or "Join Date" in line for line in lines)

@@ -415,3 +415,75 @@ def test_a_question_and_its_one_answer_are_a_thread():
     assert lines[0] == "ann, Mar 1, 2024 at 10:00"
     assert lines[lines.index("ben, Mar 2, 2024 at 9:15") + 1].startswith("In the pilots")
     assert "log in" not in found.text and "harbour's site" not in found.text
+
+
+def test_an_answer_to_a_related_question_shown_among_the_answers_goes():
+    # Each answer a box of one shape; the third answers another question, headed by a
+    # label and that question's title.
+    def answer(n: int, author: str, head: str, words: str) -> str:
+        return (
+            f"<div class='answer'>{head}<div class='author'><a href='/profile/{author}'>"
+            f"{author}</a> <span class='date'>{n}y</span></div><div class='text'><p>{words}"
+            "</p></div></div>"
+        )
+
+    related = "<div class='label'>Related</div><a href='/Why-tides'>Why are tides so high?</a>"
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<main><h1>Where are the tide tables kept?</h1>"
+        + answer(1, "ann", "", "In the pilots' office, beside the harbour. " + PROSE)
+        + answer(2, "ben", "", "Online, as a PDF the harbour keeps. " + PROSE)
+        + answer(3, "cy", related, "The moon pulls the sea towards it. " + PROSE)
+        + answer(4, "dan", "", "Related to that: the office opens at eight. " + PROSE)
+        + "</main>",
+    )
+    found = extract(html, url="https://qa.example/Where-are-the-tide-tables-kept")
+    assert found.kind == "thread"
+    assert "In the pilots' office" in found.text and "Online, as a PDF" in found.text
+    assert "moon pulls" not in found.text and "Why are tides" not in found.text
+    assert "Related to that: the office opens at eight." in found.text  # words, no label
+
+
+def _answer(name: str, credential: str, tail: str, when: str, words: str) -> str:
+    # A Q&A site's answer: its head a line of inline spans, the author's credential and
+    # the site's tail of it between separators, then the answer's age linked to it.
+    slug = name.replace(" ", "-")
+    return (
+        f"<div class='answer'><div class='q-box'><a href='/profile/{slug}'>{name}</a>"
+        f"<div class='q-text'><span><span class='c1'>{credential}</span><span> · </span>"
+        f"<span class='c1'>{tail}</span></span><span> · </span><span>"
+        f"<a class='answer_timestamp' href='/answer/{slug}'>{when}</a></span></div></div>"
+        f"<div class='body'><p>{words}</p><p>{PROSE}</p></div></div>"
+    )
+
+
+def test_an_answer_s_head_keeps_the_author_s_credential_not_the_site_s_tail_of_it():
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<main><h1>Where are the tide tables kept?</h1><div class='answers'>"
+        + _answer(
+            "Ann Lee",
+            "Harbour pilot (1990–2020)",
+            "Author has 9.6K answers and 47.1M answer views",
+            "3y",
+            "In the pilots' office.",
+        )
+        + _answer(
+            "Ben Ray",
+            "Quay keeper",
+            "Upvoted by <a href='/profile/Cy'>Cy</a>, PhD",
+            "1y",
+            "Online.",
+        )
+        + _answer("Dee Fox", "Tide watcher", "Follow", "2y", "By the harbour gate.")
+        + "</div></main>",
+    )
+    found = extract(html, url="https://answers.example/Where-are-the-tide-tables-kept")
+    assert found.kind == "thread"
+    lines = [line for line in found.text.split("\n") if line]
+    assert lines[lines.index("Ann Lee, 3y") + 1] == "Harbour pilot (1990–2020)"
+    assert "Ben Ray, 1y" in lines and "Dee Fox, 2y" in lines
+    for gone in ("Author has", "answer views", "Upvoted", "Follow", "·"):
+        assert not any(gone in line for line in lines)

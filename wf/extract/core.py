@@ -309,7 +309,9 @@ def _text(
 
         choice = analyse(body, deadline, dense, declared)
         analysis, kind, author = choice.analysis, choice.kind, choice.analysis.author
-        stood_out.short_post(analysis, kind == tuning.ARTICLE, body, to_markdown, choice, title)
+        post = stood_out.short_post(
+            analysis, kind == tuning.ARTICLE, body, to_markdown, choice, title
+        )
         explain.choice(analysis, choice.prune)
         node = analysis.best if analysis.best is not None else body
         if kind == tuning.THREAD and node is not body:
@@ -319,29 +321,13 @@ def _text(
         from wf.extract.prune import skipper
 
         r = to_markdown(node, skipper(analysis.records(whole=node is body), choice.prune))
-        # Too little: no article here. Widen to the page without its named boilerplate
-        # (navigation, footers, sidebars), keeping what a listing page is made of
-        # (linked titles, excerpts). Only when even that is next to nothing, print the
-        # whole page rather than nothing.
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         if node is not body and _length(r) < thin and not analysis.by_kind:
-            from wf.extract.widen import whole_post
-
-            wider = stood_out.without_named(body, to_markdown, choice)
-            if _length(wider) > _length(r) and not whole_post(
-                node, _length(r), _length(wider), title
-            ):
-                trace.trace(
-                    "extract: fallback: %d characters chosen, under %d; took the page "
-                    "without its named boilerplate (%d)",
-                    _length(r),
-                    blocks.THIN_PROSE,
-                    _length(wider),
-                )
-                r = wider
-        # A product that declares its description prints it (product.header): the
-        # whole page would add its menus to a text the scripts build.
-        described = kind == "product" and declared is not None and declared.described
+            r = stood_out.thin_choice(r, node, body, to_markdown, choice, title)
+        # A product that declares its description prints it (product.header), and a
+        # short post whole (an office's address and hours) is all its page says: the
+        # whole page would add its menus.
+        described = post or (kind == "product" and declared is not None and declared.described)
         if _length(r) < NEXT_TO_NOTHING and not described and node is body:
             r = stood_out.unnamed(r, body, to_markdown, choice, thin)
         if _length(r) < NEXT_TO_NOTHING and not described:

@@ -87,13 +87,13 @@ class MarkdownWriter:
         elif self.item_indent:
             text = "\n".join(self.item_indent + line if line else line for line in text.split("\n"))
         if self.quote:
-            prefix = "> " * self.quote
+            prefix = "> " * min(self.quote, markdown_tuning.MAX_NESTING)
             text = "\n".join((prefix + line).rstrip() for line in text.split("\n"))
         if self.out:
             if group is not None and group == self.last_group:
                 sep = "\n"
             elif self.quote and self.quote == self.last_quote:
-                sep = "\n" + ">" * self.quote + "\n"
+                sep = "\n" + ">" * min(self.quote, markdown_tuning.MAX_NESTING) + "\n"
             else:
                 sep = "\n\n"
         else:
@@ -364,7 +364,7 @@ class MarkdownWriter:
             else:
                 marker, depth = "- ", 0
             self.item_marker = marker
-            self.item_indent = "  " * depth + " " * len(marker)
+            self.item_indent = "  " * min(depth, markdown_tuning.MAX_NESTING) + " " * len(marker)
         elif tag == "blockquote":
             self.quote += 1
         elif tag == "pre":

@@ -345,20 +345,28 @@ def language_menu(el: Any) -> bool:
 
 
 # What a heading's permalink shows: Sphinx's and MkDocs's pilcrow, a hash, a section
-# sign, a link emoji, or nothing (Docusaurus's zero-width space).
+# sign, a link emoji, or nothing (Docusaurus's zero-width space); or one glyph of an icon
+# font, in Unicode's private use area (the Read the Docs theme's Font Awesome link, U+F0C1),
+# which means nothing as text.
 _PERMALINK_TEXT = frozenset(("", "\u00b6", "#", "\u00a7", "\U0001f517"))
+_ICON_GLYPHS = ("\ue000", "\uf8ff")
 
 
 def permalink(el: Any, heading: bool = True) -> bool:
     """Whether a link is a permalink: to an anchor on the page, showing a symbol and
     nothing else. Outside a heading only the pilcrow is one (Sphinx's beside an API's
-    signature, "Link to this definition", or a table's caption): a hash or a section
-    sign alone there may be the text's own."""
+    signature, "Link to this definition", or a table's caption) and an icon font's glyph,
+    which is nobody's text: a hash or a section sign alone there may be the text's own."""
     # The address first: most links lead elsewhere, and their text need not be read.
     if not (el.get("href") or "").startswith("#") or len(el):
         return False
     text = (el.text or "").strip(" \t\n\u200b")
-    return text in _PERMALINK_TEXT if heading else text == "\u00b6"
+    return (text in _PERMALINK_TEXT if heading else text == "\u00b6") or _icon(text)
+
+
+def _icon(text: str) -> bool:
+    """Whether a text is one glyph of an icon font."""
+    return len(text) == 1 and _ICON_GLYPHS[0] <= text <= _ICON_GLYPHS[1]
 
 
 _WORD = re.compile(r"[a-z0-9]+")

@@ -124,6 +124,24 @@ def vendor_list(el: Any) -> bool:
     )
 
 
+_COLOPHON = re.compile(
+    rf"(?:^|[.|\u00b7\u2013\u2014,:-]\s*|&\s*)(?:proudly\s+|fièrement\s+)?"
+    rf"(?:{notices_tuning.COLOPHON})\s+(?:the\s+)?(?:{notices_tuning.COLOPHON_PLATFORMS})"
+    r"(?![a-z])"
+)
+
+
+def colophon(el: Any, b: BlockRecord) -> bool:
+    """Whether a short block is the site's colophon, naming the platform it is built with
+    (notices_tuning.COLOPHON): "Simple theme. Powered by Blogger.", "Proudly powered by
+    WordPress". Only as a line or after a sentence: "The blog runs on a server powered by
+    WordPress's own cache" is a sentence about it."""
+    if b.text > notices_tuning.COLOPHON_MAX or b.text != b.own or not b.text:
+        return False
+    text = " ".join(sample(el, notices_tuning.COLOPHON_MAX).split()).lower()
+    return _COLOPHON.search(text) is not None
+
+
 _SUBSCRIPTION = re.compile(tuning.SUBSCRIPTION)
 
 

@@ -17,3 +17,21 @@ VENDOR_PIECES = 5000
 # Legal words of a window that count: so many different ones at least. A list of cookie
 # recipes says "cookie" often, and little else of a consent text.
 VENDOR_DISTINCT = 3
+
+# A site's colophon, the line that names the platform it is built with ("Powered by
+# Blogger.", "Proudly powered by WordPress", "Propulsé par Ghost"): a block of at most
+# COLOPHON_MAX characters that says so is never the page's content, even where its
+# footer is named as nothing (a short post's page read whole). Platforms named, not any
+# "powered by": a landing page's "Powered by cutting-edge research." is its text.
+COLOPHON_MAX = 120
+COLOPHON = (
+    r"(?:powered|built|made|created|hosted)\s+(?:by|with|on)|propulsé\s+par|"
+    r"propulsado\s+por|realizzato\s+con|betrieben\s+(?:mit|von)|erstellt\s+mit"
+)
+COLOPHON_PLATFORMS = (
+    r"blogger|wordpress|ghost|hugo|jekyll|hexo|gatsby|eleventy|11ty|pelican|gridsome|"
+    r"docusaurus|mkdocs|squarespace|wix|weebly|tumblr|drupal|joomla|typo3|shopify|"
+    r"substack|medium|write\.?as|writefreely|bear blog|micro\.blog|blot|svbtle|"
+    r"typepad|livejournal|jimdo|webflow|craft cms|statamic|kirby|grav|neocities|"
+    r"github pages|netlify|vercel|cloudflare pages"
+)

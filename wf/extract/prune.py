@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from wf.extract.names import HEADING, STRUCTURAL_NEGATIVE, never_content
-from wf.extract.notices import SCRIPT_NOTICE_MAX, sample, subscription_prompt
+from wf.extract.notices import SCRIPT_NOTICE_MAX, colophon, sample, subscription_prompt
 from wf.extract.records import CARD_MAX, PARAGRAPH_WORDS, BlockRecord, negative
 
 
 def prune_named(el: Any, b: BlockRecord) -> bool:
-    """Whether a block is boilerplate by its tag or names alone."""
-    return negative(b)
+    """Whether a block is boilerplate by its tag or names alone (or the site's colophon,
+    "Powered by Blogger.", in an unnamed footer)."""
+    return negative(b) or colophon(el, b)
 
 
 def prune_lenient(el: Any, b: BlockRecord) -> bool:
@@ -29,6 +30,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True  # a notice asking for scripts, inside the article
     if subscription_prompt(el, b):
         return True  # a paywall's prompt under an article cut short
+    if colophon(el, b):
+        return True  # "Powered by WordPress", in a footer named as nothing
     return link_list(b)
 
 

@@ -31,12 +31,19 @@ def _banner(b: BlockRecord) -> bool:
     return _BANNER.search(names) is not None
 
 
+def _frame(box: BlockRecord) -> bool:
+    """The site's frame or banner (around the blog's name and tag line), never a post."""
+    return box.tag in shortpost_tuning.POST_NOT or negative(box) or _banner(box)
+
+
 def post_box(blocks: list[BlockRecord], title: str | None) -> int:
-    """The index of the block of a short post whole, or -1."""
+    """The index of the block of a short post whole, or -1: the box of prose nearest a
+    heading the title repeats; on a page without such a box, the nearest box around
+    the first such heading that holds more than it (a page of an address and hours)."""
     page_title = _words(title or "")
     if len(page_title) < shortpost_tuning.POST_TITLE_MIN:
         return -1
-    best, most = -1, 0.0
+    best, most, bare = -1, 0.0, -1
     for b in islice(blocks, shortpost_tuning.POST_SCAN):
         if b.tag not in shortpost_tuning.POST_HEADINGS:
             continue
@@ -49,10 +56,12 @@ def post_box(blocks: list[BlockRecord], title: str | None) -> int:
                 break
             box = blocks[i]
             if box.raw >= GOOD_MIN:
-                if box.tag in shortpost_tuning.POST_NOT or negative(box) or _banner(box):
-                    break  # the site's banner, around the blog's name and tag line
+                if _frame(box):
+                    break
                 if box.raw > most:
                     best, most = i, box.raw
                 break
+            if bare < 0 and box.text >= len(text) + shortpost_tuning.POST_BARE_MIN:
+                bare = -2 if _frame(box) else i  # the first heading's box, or none
             i = box.parent
-    return best
+    return best if best >= 0 else max(bare, -1)

@@ -6,6 +6,10 @@ from __future__ import annotations
 # (as widen.POST_TITLE_MIN): a shorter heading ("News", "Blog") is in many titles.
 POST_TITLE_MIN = 10
 POST_HEADINGS = frozenset(("h1", "h2", "h3"))
+# A page of no prose at all (a public office's address and hours under its name, a
+# photo and its line): its box is the nearest around such a heading that holds this
+# many characters beside it.
+POST_BARE_MIN = 15
 # Blocks read for such headings, ancestors climbed from one to the post's box, and
 # pieces of a heading's text read: the cost stays bounded on any page.
 POST_SCAN = 5000

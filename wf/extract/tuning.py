@@ -358,11 +358,21 @@ READ_ON = (
     "read the rest", "read the full", "continuer à lire", "continuer la lecture",
     "poursuivre la lecture", "lire la suite", "seguir leyendo", "continuar leyendo",
     "continua a leggere", "continuare a leggere", "verder lezen", "lees verder",
-    "continue lendo", "continuar lendo",
+    "continue lendo", "continuar lendo", "czytaj dalej", "kostenlos weiterlesen",
+    # ...or says the rest is kept for subscribers.
+    "for subscribers only", "reserved for subscribers", "nur für abonnenten",
+    "exklusiv für abonnenten", "réservé aux abonnés", "réservée aux abonnés",
+    "reservado a suscriptores", "reservado para suscriptores", "solo para suscriptores",
+    "riservato agli abbonati", "alleen voor abonnees",
 )  # fmt: skip
+# An offer: a subscription (or a free registration) named, or its terms (a price by the month, a free trial, no
+# tie: "monatlich kündbar", "sans engagement", "cancel anytime").
 SUBSCRIPTION = (
-    r"(?<![a-z])abos?(?![a-z])|digitalabo|abonn|subscri|suscri|assinatura|assinante|"
-    r"membership|premium"
+    r"(?<![a-z])abos?(?![a-z])|digitalabo|abonn|subscri|suscri|assin[ae]|subskrypc|"
+    r"prenumerat|membership|premium|registrier|register|free account|compte gratuit|"
+    r"kündbar|gratis testen|jetzt testen|sans engagement|résiliable|"
+    r"cancel any ?time|cancela cuando|disdici|opzegbaar|(?:per|a|pro|im|par|al) "
+    r"(?:month|monat|mois|mes|mese)(?![a-z])|monatlich"
 )
 PROMPT_HEAD = 200
 PROMPT_MAX = 600

@@ -219,12 +219,44 @@ SIBLING_SHARE = 0.2  # of the chosen block's score that a sibling block scores t
 SIBLING_LINKS_MAX = 3  # a sibling that joins has at most 1/3 of its text in links
 
 
+_TIMED = re.compile(widen_tuning.TIMED_OPENING)
+
+
+def _opening(el: Any) -> str:
+    """The first characters of an element's text, read no further than they reach."""
+    out = ""
+    for piece in el.itertext():
+        out += piece
+        if len(out) >= widen_tuning.TIMED_CHARS:
+            break
+    return out[: widen_tuning.TIMED_CHARS]
+
+
+def _timed(el: Any) -> bool:
+    """Whether a box's entries open with a time (a live ticker's minutes, a liveblog's
+    hours), under wrappers of one child: the entries are the page's story told in short
+    lines, whatever tag holds them. Each element is read once: the wrappers down one
+    path, then the first TIMED_ENTRIES children."""
+    while len(el) == 1 and not (el.text or "").strip():
+        el = el[0]
+    entries = timed = 0
+    for child in islice(el, widen_tuning.TIMED_ENTRIES):
+        if not isinstance(child.tag, str):
+            continue
+        entries += 1
+        timed += bool(_TIMED.match(_opening(child)))
+    return entries >= widen_tuning.LIST_JOIN_ITEMS and timed >= widen_tuning.TIMED_SHARE * entries
+
+
 def _text_list(s: BlockRecord, threshold: float) -> bool:
     """Whether a sibling without prose of its own is a list of short lines of text (a live
     ticker's entries, the topics a guide covers) that continues the choice: a list of
-    LIST_JOIN_ITEMS items at least, as long as a joining sibling's score, and nearly no
-    links (a list of links is a menu or related stories)."""
-    if s.tag not in widen_tuning.LIST_JOIN_TAGS or s.text < threshold:
+    LIST_JOIN_ITEMS items at least (or a box of entries that open with a time), as long
+    as a joining sibling's score, and nearly no links (a list of links is a menu or
+    related stories)."""
+    if s.text < threshold:
+        return False
+    if s.tag not in widen_tuning.LIST_JOIN_TAGS and not _timed(s.el):
         return False
     if s.link * widen_tuning.LIST_JOIN_LINKS > s.text:
         return False

@@ -11,6 +11,17 @@ from __future__ import annotations
 LIST_JOIN_TAGS = frozenset(("ul", "ol"))
 LIST_JOIN_ITEMS = 5
 LIST_JOIN_LINKS = 10
+# ...or a box of any tag whose entries open with a time, a live ticker's or a liveblog's
+# ("60'", "90+2'", "14:05", "14h05", "14.05 Uhr"): at least LIST_JOIN_ITEMS of its
+# children (under wrappers of one child) and TIMED_SHARE of them. A box of labels or
+# captions does not open each of its lines with a time. The first TIMED_CHARS characters
+# of an entry are read, the first TIMED_ENTRIES entries counted.
+TIMED_OPENING = (
+    r"^\s*(?:\d{1,3}(?:\+\d{1,2})?\s*['\u2019\u2032]|\d{1,2}\s*[:h.]\s*\d{2}(?![.:]?\d))"
+)
+TIMED_SHARE = 0.6
+TIMED_CHARS = 24
+TIMED_ENTRIES = 200
 
 # A form that its attributes (action, id, class, name, data-*) name a sign-up: the box
 # around it that is its widget (pitch, fine print, "Thanks for signing up!") can be

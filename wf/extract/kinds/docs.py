@@ -47,20 +47,23 @@ def with_title(analysis: Analysis) -> None:
     prerequisites) beside a body box, where the body's prose outscored the header and
     the page lost its title and lead. Only when the body holds no <h1>, the ancestor is
     at most docs_tuning.TITLE_LEVELS up, no boilerplate, and adds a small share of the
-    body's text (docs_tuning.TITLE_BOX_SHARE): a page's wrapper holding menus beside the
-    body adds more."""
+    body's text (docs_tuning.TITLE_BOX_SHARE) before it: a page's wrapper holding menus
+    beside the body adds more. What follows the body is left out, so it is not weighed: a
+    short page's feedback bar and links to the next pages outweighed its title."""
     blocks, best = analysis.blocks, analysis.best_index
     chosen = blocks[best]
     if analysis.by_kind or next(chosen.el.iter("h1"), None) is not None:
         return
     path = [chosen]
+    after = 0  # the text after the body at each level, left out if the box is taken
     for _ in range(docs_tuning.TITLE_LEVELS):
         if path[-1].parent < 0:
             return
         up = blocks[path[-1].parent]
         if up.boiler or up.tag in ("html", "body"):
             return
-        if up.text - chosen.text > docs_tuning.TITLE_BOX_SHARE * chosen.text:
+        after += _after(blocks, path[-1])
+        if up.text - chosen.text - after > docs_tuning.TITLE_BOX_SHARE * chosen.text:
             return
         if any(_holds_h1(el) for el in path[-1].el.itersiblings(preceding=True)):
             break
@@ -83,6 +86,15 @@ def with_title(analysis: Analysis) -> None:
     )
     analysis.best_index = wider.index
     analysis.best = wider.el
+
+
+def _after(blocks: list[BlockRecord], b: BlockRecord) -> int:
+    """The text of the blocks that follow `b` in its parent (what with_title leaves out)."""
+    end, j, n = blocks[b.parent].end, b.end, 0
+    while j < end:
+        n += blocks[j].text
+        j = blocks[j].end
+    return n
 
 
 def _holds_h1(el: Any) -> bool:

@@ -39,6 +39,7 @@ the page read whole, not in another kind's page read whole for a thin choice (pr
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -197,10 +198,64 @@ def _thin(analysis: Analysis) -> tuple[int, int] | None:
         shown = chosen.text
     if shown >= tuning.THIN_PAGE or blocks[0].text < over * shown:
         return None
-    page = all_text(blocks, 0, len(blocks), negative)
+    # A list of links inside the choice is its own (a post's links), which its pruning
+    # left out: only menus beside it are not the page's text.
+    inside = range(best, chosen.end)
+    menu = _menus(blocks)
+    page = all_text(
+        blocks, 0, len(blocks), lambda b: negative(b) or (b.index not in inside and menu(b))
+    )
     if page < over * shown:
         return None
     return shown, page
+
+
+def _menus(blocks: list[BlockRecord]) -> Callable[[BlockRecord], bool]:
+    """Whether a block is a list of links alone (landing_tuning.MENU_*), a menu however
+    named, unless its box holds the page's title (an <h1>): a listing's items of links
+    under its title are its content. The titles' places are found once, each box's
+    looked up by bisection."""
+    titles = [b.index for b in blocks if b.tag == "h1"]
+
+    def menu(b: BlockRecord) -> bool:
+        if b.tag not in ("ul", "ol") or b.link < landing_tuning.MENU_LINKS * b.text:
+            return False
+        if b.end - b.index - 1 < landing_tuning.MENU_ITEMS:
+            return False
+        if b.parent < 0:
+            return True
+        box = blocks[b.parent]
+        n = bisect_right(titles, box.index)
+        return n == len(titles) or titles[n] >= box.end
+
+    return menu
+
+
+def menus_apart(blocks: list[BlockRecord], best: int) -> int:
+    """Characters of the menus named as nothing (outermost lists of links, _menus()) that
+    the chosen block's page holds apart from it: before it (a public service's left
+    column) or in another box than its own (a blog's column of recent posts beside the
+    post's column). A listing's items follow its title in the title's box: they are
+    not counted."""
+    from wf.extract.records import negative
+
+    chosen = blocks[best]
+    menu = _menus(blocks)
+    text = 0
+    i = 0
+    while i < len(blocks):  # past each menu or named box whole: every block is read once
+        b = blocks[i]
+        if best <= i < chosen.end:
+            i = chosen.end
+            continue
+        outside = b.end <= best or i >= chosen.end
+        if outside and (negative(b) or menu(b)):
+            if not negative(b) and (i < best or b.parent != chosen.parent):
+                text += b.text
+            i = b.end
+        else:
+            i += 1
+    return text
 
 
 def _in_cell(el: Any) -> bool:
@@ -315,8 +370,9 @@ def prune_whole(el: Any, b: BlockRecord) -> bool:
     """What the page read whole leaves out: its named boilerplate, the site's header,
     menus that drop down, a <noscript> notice asking for scripts (prune.script_notice:
     a single-page app's template writes one first in <body>, where no choice leaves it
-    out) and its calls to action alone on their line (_call_to_action()). Its parts
-    stay, those whose text is cards made one link too (card_prose())."""
+    out), its calls to action alone on their line (_call_to_action()) and its colophon
+    ("Powered by WordPress", notices.colophon). Its parts stay, those whose text is
+    cards made one link too (card_prose())."""
     return _prune_whole(el, b, True)
 
 
@@ -328,6 +384,7 @@ def prune_wide(el: Any, b: BlockRecord) -> bool:
 
 
 def _prune_whole(el: Any, b: BlockRecord, cards: bool) -> bool:
+    from wf.extract.notices import colophon
     from wf.extract.prune import script_notice
 
     return (
@@ -336,6 +393,7 @@ def _prune_whole(el: Any, b: BlockRecord, cards: bool) -> bool:
         or link_dropdown(el, b)
         or script_notice(el, b)
         or _call_to_action(el, b)
+        or colophon(el, b)
     )
 
 

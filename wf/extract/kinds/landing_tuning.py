@@ -23,3 +23,11 @@ CALLS_TO_ACTION = (
 # cards, each a service and a line on it, are its sections. Elsewhere the word names
 # recommendations that are never content (wf/extract/tuning.py NEVER_CONTENT).
 SPARED = ("promo",)
+
+# What the page prints without its named boilerplate, weighed against a thin choice
+# (landing._thin), leaves out a list that is a menu named as nothing: a <ul> or <ol> of
+# MENU_ITEMS items at least, MENU_LINKS of its text in links. A public service's page
+# beside its section's long menu, in a plain grid column, is its short text, not a
+# landing page to read whole.
+MENU_ITEMS = 5
+MENU_LINKS = 0.9

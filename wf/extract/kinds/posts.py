@@ -5,12 +5,13 @@ that repeats the topic's, the author's signature under each of their posts, the 
 of the author's card ("Join Date: Aug 2008", posts_tuning.PROFILE_FIELDS), and lists of
 links with no sentence of prose among them (a post's body of one line beside its title's
 and its date's links stays, and so does a link the poster gave: a paragraph of one titled
-link, a box of addresses)."""
+link, a box of addresses; and so do a quote's words and its attribution, "ann said:",
+however short and however linked)."""
 
 from __future__ import annotations
 
 import re
-from itertools import islice
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
@@ -56,6 +57,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True  # a reply's title, the topic's again: "Re: Tide tables"
     if b.text <= posts_tuning.POSTED_TEXT_MAX and _posted_link(el, b.tag):
         return False  # the poster's own link: "https://github.com/...", a page's title
+    if _quoted(el, b):
+        return False  # "ann said:" over "NIH - 7/18", each linked to ann and her post
     return link_list(b) and b.good < tuning.POST_PROSE
 
 
@@ -87,16 +90,34 @@ def _short_reply(el: Any, b: BlockRecord) -> bool:
 
 def _posted_link(el: Any, tag: str) -> bool:
     """A link the poster gave: a paragraph of one link with words of its own
-    (posts_tuning.LINK_TITLE_MIN characters), or a box whose links all read as addresses
-    (a board shows a pasted address as the link's words). A list of titled links (similar
-    topics, tags) is none."""
+    (posts_tuning.LINK_TITLE_MIN characters), a paragraph whose links all name the people
+    it answers ("Hi @ann", posts_tuning.MENTION), or a box whose links all read as
+    addresses (a board shows a pasted address as the link's words). A list of titled
+    links (similar topics, tags) is none."""
     links = list(islice(el.iter("a"), posts_tuning.POSTED_LINKS_MAX + 1))
     if not links or len(links) > posts_tuning.POSTED_LINKS_MAX:
         return False
     words = [_line(a) for a in links]
+    if tag == "p" and all(w.startswith(posts_tuning.MENTION) for w in words):
+        return True
     if tag == "p" and len(words) == 1 and len(words[0]) >= posts_tuning.LINK_TITLE_MIN:
         return True
     return all(w.lower().startswith(posts_tuning.ADDRESS_STARTS) for w in words)
+
+
+def _quoted(el: Any, b: BlockRecord) -> bool:
+    """A quote's words, or its attribution, in a quote (el or a box just above it,
+    posts_tuning.QUOTE_LEVELS): words outside links (posts_tuning.QUOTED_WORDS_MIN
+    characters or more; "Click to expand..." is a link), or a short line that ends in a
+    colon ("ann said:", "ann wrote:"). A board links the attribution to the quoted and
+    the quote's box to the post, so that a short quote reads as a list of links. The
+    quotes that repeat the posts above went before (tidy.drop_repeats)."""
+    boxes = islice(chain((el,), el.iterancestors()), posts_tuning.QUOTE_LEVELS)
+    if not any(q.tag == "blockquote" or _QUOTE.search(q.get("class") or "") for q in boxes):
+        return False
+    if b.text - b.link >= posts_tuning.QUOTED_WORDS_MIN:
+        return True
+    return b.text <= posts_tuning.ATTRIBUTION_MAX and _line(el).endswith(":")
 
 
 _REPLY_TITLE = re.compile(tuning.POST_REPLY_TITLE, re.IGNORECASE)
@@ -137,3 +158,68 @@ def _control(el: Any) -> bool:
     if _TALLY.fullmatch(text):
         return True  # the engine's: "(95.79 KiB) Downloaded 478 times", "Original Poster"
     return not text or bool(_VOTES.fullmatch(text)) or text in tuning.POST_CONTROLS
+
+
+_LABEL = re.compile(r"\s*([^:]{2,30}):")
+_UNREAD = frozenset(("script", "style", "noscript", "template"))
+
+
+def _field_label(el: Any) -> str | None:
+    """The label an element starts with ("Join Date:"), in its own text or its first
+    child's (phpBB's <dd><strong>Posts:</strong> 1077</dd>), lowercase; None if none."""
+    from wf.extract.kinds.byline import BLOCK_TAGS
+
+    text = el.text or ""
+    if not text.strip() and len(el) and isinstance(el[0].tag, str):
+        if el[0].tag in BLOCK_TAGS:  # a box of fields is none
+            return None
+        text = el[0].text or ""
+    found = _LABEL.match(text)
+    if found is None or not _short_line(el, posts_tuning.CARD_FIELD_MAX):
+        return None  # a paragraph that starts "ann wrote:", a quote's box
+    return found.group(1).strip().lower()
+
+
+def _short_line(el: Any, most: int) -> bool:
+    """Whether an element is a line of `most` characters at most: a few elements in it
+    (posts_tuning.CARD_FIELD_ELEMENTS), no box, its text read no further than that."""
+    from wf.extract.kinds.byline import BLOCK_TAGS
+
+    size = 0
+    for n, d in enumerate(el.iterdescendants()):
+        if n >= posts_tuning.CARD_FIELD_ELEMENTS or d.tag in BLOCK_TAGS:
+            return False
+    for part in el.itertext():
+        size += len(part.strip())
+        if size > most:
+            return False
+    return True
+
+
+def author_card(el: Any) -> bool:
+    """Whether a box is the author's card beside a post: posts_tuning.CARD_FIELDS_MIN
+    fields of a profile or more, and outside its fields (known or not: "Label: value")
+    and its links few words
+    (posts_tuning.CARD_WORDS_MAX: a rank, "Original Poster"). Read as it stands (the
+    byline took the name and date out of it), over its first tuning.MARK_SCAN elements."""
+    from lxml import etree
+
+    fields = words = 0
+    walker = etree.iterwalk(el, events=("start",))
+    for n, (_, d) in enumerate(walker):
+        if n > tuning.MARK_SCAN:
+            return False
+        if d is not el:
+            words += len((d.tail or "").strip())
+        if not isinstance(d.tag, str) or d.tag in _UNREAD or d.tag == "a":
+            walker.skip_subtree()
+            continue
+        label = None if d is el else _field_label(d)
+        if label is not None:  # a field, known or not ("Programs: ...")
+            fields += label in posts_tuning.PROFILE_FIELDS
+            walker.skip_subtree()
+            continue
+        words += len((d.text or "").strip())
+        if words > posts_tuning.CARD_WORDS_MAX:
+            return False
+    return fields >= posts_tuning.CARD_FIELDS_MIN and words <= posts_tuning.CARD_WORDS_MAX

@@ -13,6 +13,15 @@ PROFILE_FIELDS = (
     "registriert", "wohnort", "inscrit le", "messages postés", "localisation",
 )  # fmt: skip
 PROFILE_FIELD_MAX = 60  # characters at most in such a box, label and value
+# The author's card beside a post (name, rank, badges, then CARD_FIELDS_MIN fields or
+# more) is never the way down to the post's body (kinds/thread.py _trim), however long a
+# field it holds ("Programs: ..."): a box that holds such fields and, outside them and
+# its links, CARD_WORDS_MAX characters at most ("Original Poster", "Senior Member"; a
+# box of the card and a reply's body holds more).
+CARD_FIELDS_MIN = 2
+CARD_WORDS_MAX = 24
+CARD_FIELD_MAX = 120  # characters at most in a field of a card, known or not, on its line
+CARD_FIELD_ELEMENTS = 8  # elements at most in such a line (its value's <b>, a flag's <img>)
 # A page declared a thread whose posts are no two of one shape (a question and its one
 # answer): the boxes looked at as the answer at most (kinds/thread.py _lone_answer), each
 # walking the children of the boxes above it (a hostile page has thousands).
@@ -25,6 +34,18 @@ LINK_TITLE_MIN = 15
 POSTED_LINKS_MAX = 20
 POSTED_TEXT_MAX = 2000
 ADDRESS_STARTS = ("http://", "https://", "www.")
+# So does a paragraph whose links all start so: each names a person the poster answers
+# ("Hi @ann", Discourse's and NodeBB's mentions), linked to their profile.
+MENTION = "@"
+# A quote in a post stays though it reads as a list of links: a board links its
+# attribution to the quoted ("ann said:") and its box to the quoted post ("Click to
+# expand..."), so that a quote of a few words has more of its text in links than out.
+# An element in a quote (itself or one of the QUOTE_LEVELS - 1 boxes above it) stays
+# when QUOTED_WORDS_MIN characters or more of its text are outside links, or when it is
+# a line of ATTRIBUTION_MAX characters at most that ends in a colon.
+QUOTE_LEVELS = 2
+QUOTED_WORDS_MIN = 8
+ATTRIBUTION_MAX = 60
 # A reply too short to be prose ("Only way is up") in a box named for a comment, which the
 # article rule reads as boilerplate, stays when it is words (not links) of REPLY_TEXT_MIN
 # characters or more: platforms name every post so (Hacker News's "comment").
@@ -44,6 +65,13 @@ POST_TALLY = (
     r"|, [\d,]+ (?:views?|downloads?)\))"
     r"|[\d,]+ (?:person|people|members?|users?) (?:likes?|liked) this\.?"
     r"|original poster|thread starter|topic starter|#\d+"
+)
+# The label a Q&A site puts first in an answer to another question that it shows among
+# the question's own answers (then the other question's title): such a post goes
+# (kinds/tidy.py drop_related). Matched whole, on the post's first words alone in their
+# element.
+RELATED_LABELS = frozenset(
+    ("related", "related question", "related questions", "related answer", "related answers")
 )
 # A log pasted into a post (a build's or a server's output, kinds/logs.py): a code block
 # in which LOG_STAMPS or more times of day to the second start an entry ("6:50:37 AM:",
@@ -69,3 +97,17 @@ POST_GATE = (
     r"|signatures?|spoilers?|more)\b[^.!]{0,40}[.!]?"
 )
 GATE_MAX = 80
+# The tail of the credentials a Q&A site prints in an answer's head, after the author's
+# name and their own credential, inline, between separators: "· Author has 9.6K answers
+# and 47.1M answer views", "· Upvoted by ann, PhD History", "Answered by" (its name taken
+# into the answer's line of author and date), "· Follow". A box of the head that holds
+# one alone (CREDENTIAL_MAX characters at most) goes (kinds/tidy.py drop_credentials),
+# and so does one that holds only the separators between the head's parts.
+CREDENTIAL_TAIL = (
+    r"(?:upvoted by|answered by)\b.*"
+    r"|author has [\d.,]+[kmb]? answers?(?: and [\d.,]+[kmb]? answer views?)?"
+    r"|follow(?:ing)?"
+)
+CREDENTIAL_MAX = 300
+CREDENTIAL_ELEMENTS = 60  # elements at most in such a box (each name's link nests deep)
+HEADER_SEPARATORS = r"[\s·•|]+"

@@ -136,6 +136,7 @@ def _trim(
     (a name the body is reached through is cut from no reply, whatever card shares it once
     numbering tokens are left out: "tcell alt1" and "tcell alt2").
     """
+    from wf.extract.kinds.posts import author_card
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
     from wf.extract.parse import drop
@@ -151,6 +152,13 @@ def _trim(
             j = blocks[j].end
         side = [k for k in kids if nested and _SIDE.search(k.el.get("class") or "")]
         prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k not in side]
+        # The author's card is no way down, however long a field it shows ("Programs:
+        # ..."): the body beside it may be a short reply.
+        cards = [k for k in prose if author_card(k.el)]
+        prose = [k for k in prose if k not in cards]
+        for k in cards:
+            _cut(k, names)
+            cut = True
         if len(prose) != 1 or prose[0].tag not in WRAPPERS:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
@@ -165,15 +173,23 @@ def _trim(
         for k in kids:
             gone = k in side or k.raw < tuning.POST_PROSE
             if k is not prose[0] and gone and k.el.getparent() is not None:
-                kind = class_kind(k.el.get("class"))
-                if names is not None and kind:
-                    names.add((k.tag, kind))
-                drop(k.el)
+                _cut(k, names)
                 cut = True
         if names is not None:  # a name the body is reached through is no card's
             names.add(("", class_kind(prose[0].el.get("class"))))
         cur = prose[0]
     return cut
+
+
+def _cut(k: BlockRecord, names: set[tuple[str, str]] | None) -> None:
+    """Drop a box on the way down to a post's body, its tag and class kept in `names`."""
+    from wf.extract.names import class_kind
+    from wf.extract.parse import drop
+
+    kind = class_kind(k.el.get("class"))
+    if names is not None and kind:
+        names.add((k.tag, kind))
+    drop(k.el)
 
 
 def _card(post: BlockRecord) -> bool:
@@ -348,8 +364,13 @@ def choose(
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
+    related = tidy.drop_related(posts + short + nested)  # before their lines are put first
+    posts, short, nested = (
+        [p for p in g if p.index not in related] for g in (posts, short, nested)
+    )
     authors = [byline.add(post.el) for post in posts + short + nested]
     lines = sum(a is not None for a in authors)
+    tidy.drop_credentials(posts + short + nested, authors)  # once the line took the name
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
     names: set[tuple[str, str]] = set()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
@@ -91,6 +92,32 @@ def drop_ads(posts: list[BlockRecord], authors: list[str | None]) -> set[int]:
     gone: set[int] = set()
     for post, author in zip(posts, authors, strict=False):
         if author and ad_label(author) and post.el.getparent() is not None:
+            drop(post.el)
+            gone.add(post.index)
+    return gone
+
+
+def drop_related(posts: list[BlockRecord]) -> set[int]:
+    """The posts that answer another question go: a Q&A site shows answers to related
+    questions among the question's own, each headed by a label of its kind ("Related",
+    then the other question's title), so that they pass every test of shape a post
+    passes. A post is one when its first words are the label alone, in an element of
+    their own (posts_tuning.RELATED_LABELS). The indexes of the posts that went."""
+    from wf.extract.parse import drop
+
+    gone: set[int] = set()
+    for post in posts:
+        first = next(
+            (
+                el
+                for el in islice(post.el.iter(), tuning.MARK_SCAN)
+                if isinstance(el.tag, str) and (el.text or "").strip()
+            ),
+            None,
+        )
+        if first is None or len(first) or post.el.getparent() is None:
+            continue  # a label stands alone: an element with children is a line of words
+        if " ".join(first.text.split()).lower() in posts_tuning.RELATED_LABELS:
             drop(post.el)
             gone.add(post.index)
     return gone
@@ -385,3 +412,45 @@ def _text_upto(el: Any, limit: int) -> tuple[str, bool]:
         if size > limit:
             break
     return " ".join("".join(parts).split()), size > limit
+
+
+_CREDENTIAL = re.compile(posts_tuning.CREDENTIAL_TAIL, re.IGNORECASE)
+_SEPARATORS = re.compile(posts_tuning.HEADER_SEPARATORS)
+_HEADER_ENDS = frozenset(("p", "blockquote", "pre", "ul", "ol", "table"))
+
+
+def drop_credentials(posts: list[BlockRecord], authors: list[str | None]) -> int:
+    """In each post's head (its elements before its body's first paragraph, list, quote
+    or table), the boxes that hold only a tail of the author's credentials
+    (posts_tuning.CREDENTIAL_TAIL: "Author has 9.6K answers", "Upvoted by ann, PhD",
+    "Follow") or only the separators between a head's parts ("·", once the byline took
+    the date beside it): the author's line (`authors`: the post's first element when
+    not None) and their credential stay. The count gone."""
+    gone = []
+    for post, author in zip(posts, authors, strict=True):
+        line_el = post.el[0] if author is not None and len(post.el) else None
+        for el in islice(post.el.iter(), tuning.MARK_SCAN):
+            if el is post.el or el is line_el:
+                continue
+            if el.tag in _HEADER_ENDS:
+                break
+            if el.tag not in _HEAD_PARTS:
+                continue
+            # A box of many elements is no part of a head's line (and is not read whole
+            # for each box around it).
+            limit = posts_tuning.CREDENTIAL_ELEMENTS
+            if sum(1 for _ in islice(el.iterdescendants(), limit + 1)) > limit:
+                continue
+            line, over = _text_upto(el, posts_tuning.CREDENTIAL_MAX)
+            if over or not line:
+                continue
+            if _SEPARATORS.fullmatch(line) or _CREDENTIAL.fullmatch(line.strip(" ·•|")):
+                gone.append(el)
+    from wf.extract.parse import drop
+
+    for el in gone:  # after the walk: an element's box may go too
+        drop(el)
+    return len(gone)
+
+
+_HEAD_PARTS = frozenset(("span", "div", "small", "a"))
