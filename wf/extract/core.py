@@ -338,7 +338,7 @@ def _text(
                     _length(wider),
                 )
                 r = wider
-        # A product that declares its description prints it (product.header): the
+        # A product that declares its description prints it (product_text.header): the
         # whole page would add its menus to a text the scripts build.
         described = kind == "product" and declared is not None and declared.described
         if _length(r) < NEXT_TO_NOTHING and not described and node is body:
@@ -354,9 +354,9 @@ def _text(
                 r = whole
     text = r.text()
     if kind == "product":
-        from wf.extract.kinds import product
+        from wf.extract.kinds import product_text
 
-        text = product.finish(declared.product if declared is not None else {}, text)
+        text = product_text.finish(declared.product if declared is not None else {}, text)
     shown = r.images.images.items if r.images is not None else []
     return text, [Link(text=t, url=u) for t, u in r.links], kind, shown, author
 
