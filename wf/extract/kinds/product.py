@@ -179,7 +179,35 @@ def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one and the
     purchase form."""
-    return policy(el, b) or hidden(el) or named_by(el, _COMPARED) or purchase_form(el, b)
+    return (
+        policy(el, b)
+        or hidden(el)
+        or named_by(el, _COMPARED)
+        or purchase_form(el, b)
+        or identifiers(el, b)
+    )
+
+
+_IDENTIFIER = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
+def identifiers(el: Any, b: BlockRecord) -> bool:
+    """Whether a block's text is mostly identifiers (UUIDs) no reader is shown: a shop
+    writes them among the letters of a word ("Sponsored") that its style sheet spells out
+    of a few of them, so that a copy of the text reads as noise. The first
+    product_tuning.IDENTIFIERS_READ characters are read: blocks nest, and each is read
+    once."""
+    if b.text < product_tuning.IDENTIFIERS_MIN or b.own < b.text:
+        return False  # a box of blocks: its own blocks are judged each
+    pieces, size = [], 0
+    for piece in el.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size >= product_tuning.IDENTIFIERS_READ:
+            break
+    text = "".join(pieces)[: product_tuning.IDENTIFIERS_READ]
+    found = sum(len(m) for m in _IDENTIFIER.findall(text))
+    return found >= product_tuning.IDENTIFIERS_SHARE * len("".join(text.split()))
 
 
 def purchase_form(el: Any, b: BlockRecord) -> bool:

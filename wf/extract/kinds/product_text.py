@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from wf.extract import tuning
+from wf.extract.kinds import product_tuning as pt
 from wf.extract.kinds.product import ANCHOR_MIN, norm
 
 _WORDS = re.compile(r"\w+")
@@ -79,11 +80,13 @@ def once(text: str) -> str:
     """`text` without the lines that repeat an earlier one word for word: shops print a
     product's selling points twice (a carousel's copies of its slides, the page's mobile
     and desktop layouts side by side). Short lines (a size, a price) and table rows repeat
-    as data; code is left as it is."""
+    as data; a table goes whole when most of its rows repeat an earlier table's (the
+    specifications printed in a tab and again in an accordion, _tables_once). Code is
+    left as it is."""
     seen: set[str] = set()
     lines: list[str] = []
     fenced = dropped = False
-    for line in text.split("\n"):
+    for line in _tables_once(text.split("\n")):
         stripped = line.strip()
         if stripped.startswith("```"):
             fenced = not fenced
@@ -99,6 +102,42 @@ def once(text: str) -> str:
             seen.add(key)
             lines.append(line)
     return "\n".join(lines).strip("\n")
+
+
+_RULE = re.compile(r"^\|(?:\s*:?-+:?\s*\|)+$")
+
+
+def _tables_once(lines: list[str]) -> list[str]:
+    """`lines` without the tables whose data rows repeat an earlier table's, half of them
+    or more (product_tuning.TABLE_REPEATED): the same specifications printed twice, each
+    copy worded a little otherwise ("Driver type" and "Transducer type"). Each row is
+    read once."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    table: list[str] = []
+    fenced = False
+
+    def close() -> None:
+        rows = [" ".join(r.lower().split()) for r in table if not _RULE.match(r.strip())]
+        repeated = sum(r in seen for r in rows)
+        if not rows or repeated < pt.TABLE_REPEATED * len(rows):
+            kept.extend(table)
+        seen.update(rows)
+        table.clear()
+
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        if not fenced and stripped.startswith("|"):
+            table.append(line)
+            continue
+        if table:
+            close()
+        kept.append(line)
+    if table:
+        close()
+    return kept
 
 
 PROSE_WORDS = 15  # words a line holds at least to count as prose

@@ -6,6 +6,17 @@ wf/extract/tuning.py (PRODUCT_*)."""
 # writes every page so) holds more, and is no purchase form.
 PURCHASE_FORM_MAX = 1500
 
+# A table whose data rows repeat an earlier table's, this share of them or more, is a copy
+# of it (the specifications in a tab and again in the mobile layout's accordion): it goes.
+TABLE_REPEATED = 0.5
+
+# A block whose text is this share of identifiers (UUIDs) or more is noise written for
+# copies of the page (product.identifiers): characters without spaces, of the first
+# IDENTIFIERS_READ read; blocks under IDENTIFIERS_MIN characters are not looked at.
+IDENTIFIERS_SHARE = 0.5
+IDENTIFIERS_READ = 2000
+IDENTIFIERS_MIN = 100
+
 # A shop that builds its product page of widgets named by what each shows (Amazon's
 # `<div id="..._feature_div">` on every one of its sites) names the product's own parts
 # so: the title, the byline, the price and availability, the overview table, the feature

@@ -1,0 +1,86 @@
+"""A product page's text once chosen (wf/extract/kinds/product_text.py) and the noise
+left out of it (wf/extract/kinds/product.py): small pages of our own."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_products import DESCRIPTION, PROSE, shop_page
+from wf.extract import extract
+
+OFFER = {"price": "89.00", "priceCurrency": "USD"}
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f"<table>{cells}</table>"
+
+
+SPECS = [
+    ("Case", "Solid naval brass"),
+    ("Dial", "Printed by hand, 14 cm"),
+    ("Movement", "Quartz, tide-set"),
+    ("Weight", "1.2 kg"),
+]
+
+
+def test_a_specification_table_printed_twice_is_printed_once():
+    # The shop prints its specifications in a tab and again in the small screens'
+    # accordion, one row worded otherwise there.
+    again = [("Housing", "Solid naval brass"), *SPECS[1:]]
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        f"<div class='tab'><h2>Specifications</h2>{_table(SPECS)}</div>"
+        f"<div class='accordion'><h3>Specifications</h3>{_table(again)}</div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert text.count("Printed by hand, 14 cm") == 1
+    assert text.count("Quartz, tide-set") == 1
+    assert "Housing" not in text
+
+
+def test_two_tables_that_share_a_row_or_two_are_both_printed():
+    # A clock and its matching barometer: most rows differ, both tables stay.
+    other = [
+        ("Case", "Solid naval brass"),
+        ("Dial", "Aneroid, 12 cm"),
+        ("Movement", "Aneroid capsule"),
+        ("Weight", "0.9 kg"),
+    ]
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}<h2>The clock</h2>{_table(SPECS)}"
+        f"<h2>Its barometer</h2>{_table(other)}"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Quartz, tide-set" in text and "Aneroid capsule" in text
+    assert text.count("Solid naval brass") == 2
+
+
+def _noise(word: str, n: int) -> str:
+    """A word spelt out among identifiers, as a style sheet shows only its letters."""
+    return "".join(
+        f"<span class='c{i}'>{letter}</span><span class='x'>{i:08x}-1bc7-4f5f-a4f7-{i:012x}</span>"
+        for i, letter in enumerate(word * n)
+    )
+
+
+def test_identifiers_written_for_copies_of_the_page_are_left_out():
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        f"<div class='also'><h2>Also in brass</h2><div class='label'>{_noise('Sponsored', 2)}</div>"
+        "<p>A barometer in the same brass, to hang beside the clock in the chart room.</p>"
+        "</div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "1bc7-4f5f" not in text
+    assert "A barometer in the same brass" in text
+    assert "Each clock is turned from solid brass" in text
+
+
+def test_a_few_identifiers_in_a_product_s_text_stay():
+    # A part number written as a UUID, in a sentence: the sentence is no noise.
+    sentence = (
+        "Order spare hands under part 0a1b2c3d-1bc7-4f5f-a4f7-0123456789ab from the "
+        "workshop, which keeps every size of hand the clocks have ever had."
+    )
+    body = f"<p>{DESCRIPTION}</p>{PROSE}<p>{sentence}</p>"
+    text = extract(shop_page(OFFER, body)).text
+    assert "0a1b2c3d-1bc7-4f5f-a4f7-0123456789ab" in text
