@@ -84,3 +84,19 @@ def test_a_few_identifiers_in_a_product_s_text_stay():
     body = f"<p>{DESCRIPTION}</p>{PROSE}<p>{sentence}</p>"
     text = extract(shop_page(OFFER, body)).text
     assert "0a1b2c3d-1bc7-4f5f-a4f7-0123456789ab" in text
+
+
+def test_a_specification_table_in_a_tab_pane_a_style_hides_is_printed():
+    # Bootstrap's tabs: the description's pane is shown, the specifications' pane waits
+    # behind its tab, hidden by a style; a pane that copies another stays hidden.
+    body = (
+        "<div class='product-details'><ul class='tabs'><li>Overview</li><li>Specs</li></ul>"
+        f"<div class='tab-panes'><div class='tab-pane'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        f"<div class='tab-pane' style='display:none'>{_table(SPECS)}</div>"
+        f"<div class='tab-pane' style='display:none'>{_table(SPECS)}</div></div></div>"
+        "<div class='note' style='display:none'><p>Engraving takes three more days.</p></div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Quartz, tide-set" in text and text.count("Printed by hand, 14 cm") == 1
+    assert "Each clock is turned from solid brass" in text
+    assert "Engraving takes three more days" not in text
