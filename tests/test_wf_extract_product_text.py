@@ -100,3 +100,21 @@ def test_a_specification_table_in_a_tab_pane_a_style_hides_is_printed():
     assert "Quartz, tide-set" in text and text.count("Printed by hand, 14 cm") == 1
     assert "Each clock is turned from solid brass" in text
     assert "Engraving takes three more days" not in text
+
+
+def test_a_product_s_details_in_a_box_named_as_a_dialog_are_printed():
+    # The shop writes the product's details and measurements in dialogs it opens over
+    # the page; a dialog of the shop's own (the newsletter's) still goes.
+    details = (
+        "<div class='pd-product-details-modal'><h2>Product details</h2>"
+        "<p>The dial is printed by hand in the workshop, then varnished twice so the "
+        "salt air of a chart room never dulls it.</p></div>"
+        "<div class='pd-measurements-modal'><h2>Measurements</h2>"
+        "<p>Width: 20 cm</p><p>Depth: 6 cm</p></div>"
+        "<div class='newsletter-modal'><p>Sign up for news of our clocks and barometers, "
+        "sent once a month to your inbox.</p></div>"
+    )
+    body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{PROSE}{details}</div>"
+    text = extract(shop_page(OFFER, body)).text
+    assert "varnished twice" in text and "Width: 20 cm" in text
+    assert "Sign up for news" not in text

@@ -106,6 +106,7 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     return analysis
 
 
+_DETAILS = re.compile(product_tuning.DETAILS_NAMES)
 _POLICY = re.compile(tuning.PRODUCT_POLICY_TITLE, re.IGNORECASE)
 _LABEL = re.compile(tuning.PRODUCT_POLICY_LABEL)
 _LABEL_TAGS = frozenset(("summary", "dt", "legend", "b", "strong", "h2", "h3", "h4", "h5", "h6"))
@@ -231,12 +232,16 @@ def sections(analysis: Analysis) -> None:
 
 
 def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
-    """`prune` but for the page's parts (landing.part()), and the sections of the shop's
-    policies, the boxes a class hides and those that compare other products with this
-    one."""
+    """`prune` but for the page's parts (landing.part()) and the boxes named for the
+    product's details (product_tuning.DETAILS_NAMES: a dialog the page opens over the
+    product, `product-details-modal`, holds its description and measurements), and the
+    sections of the shop's policies, the boxes a class hides and those that compare other
+    products with this one."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        return (prune(el, b) and not part(b)) or _aside(el, b)
+        if prune(el, b) and not part(b) and not named_by(el, _DETAILS):
+            return True
+        return _aside(el, b)
 
     return product_prune
 
@@ -342,7 +347,9 @@ def _reviewed(el: Any) -> bool:
 
 
 def prune_wide(el: Any, b: BlockRecord) -> bool:
-    """A thin region read as the page without its named boilerplate: the customers'
-    reviews go too (inside the region they stay: a critic's review, an editor's verdict
+    """A thin region read as the page without its named boilerplate (but the boxes named
+    for the product's details, as in pruning()): the customers' reviews go too (inside the region they stay: a critic's review, an editor's verdict
     and a game's press quotes are part of some products' own text)."""
-    return (negative(b) and not part(b)) or _reviewed(el) or _aside(el, b)
+    if negative(b) and not part(b) and not named_by(el, _DETAILS):
+        return True
+    return _reviewed(el) or _aside(el, b)

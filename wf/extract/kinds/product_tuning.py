@@ -17,6 +17,15 @@ IDENTIFIERS_SHARE = 0.5
 IDENTIFIERS_READ = 2000
 IDENTIFIERS_MIN = 100
 
+# A box named so holds the product's own details, whatever else names it: shops open
+# their description, specifications and measurements in a dialog (`product-details-modal`,
+# `measurements-modal`), a word that marks boilerplate elsewhere. "details" alone names
+# a seller's, a delivery's or a comment's details as often: only the product's count.
+DETAILS_NAMES = (
+    r"(?<![a-z])(?:product[-_]?(?:details|description|specs?|specifications)"
+    r"|specs|specifications|measurements|dimensions)(?![a-z])"
+)
+
 # A shop that builds its product page of widgets named by what each shows (Amazon's
 # `<div id="..._feature_div">` on every one of its sites) names the product's own parts
 # so: the title, the byline, the price and availability, the overview table, the feature
