@@ -141,3 +141,21 @@ def test_a_product_told_in_three_short_paragraphs_does_not_print_its_declared_su
     text = extract(html, url="https://shop.example/p/clock").text
     assert "turned from solid brass" in text
     assert summary not in text
+
+
+def test_the_shop_s_size_chart_points_chat_and_pay_later_boxes_are_left_out():
+    shop = (
+        "<div class='pdp-size-chart'><p>Sizes</p><p>US 8 9 10 11 12 13</p>"
+        "<p>UK 7 8 9 10 11 12</p><p>EU 41 42 43 44 45 46</p></div>"
+        "<div class='pdp-rewards'><p>Members earn 89 points on this purchase, to spend "
+        "on any clock or barometer in the shop next time.</p></div>"
+        "<div class='live-chat'><p>Questions about this clock? Our team answers in minutes "
+        "every day from nine until six.</p></div>"
+        "<p class='afterpay-line'>or 4 interest-free payments of $22.25 with the "
+        "pay-later service at checkout</p>"
+    )
+    body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{PROSE}{shop}</div>"
+    text = extract(shop_page(OFFER, body)).text
+    assert "Each clock is turned from solid brass" in text
+    for gone in ("UK 7 8 9", "Members earn 89 points", "Our team answers", "interest-free"):
+        assert gone not in text

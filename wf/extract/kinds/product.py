@@ -35,6 +35,7 @@ ANCHOR_CHARS = 40  # the description's first characters looked for in the page
 ANCHOR_MIN = 20  # a shorter description anchors nothing
 _REVIEWS = re.compile(tuning.PRODUCT_REVIEWS)
 _COMPARED = re.compile(tuning.PRODUCT_COMPARED)
+_SHOP = re.compile(product_tuning.SHOP_ASIDE)
 
 
 def norm(text: str) -> str:
@@ -178,12 +179,14 @@ def hidden(el: Any) -> bool:
 
 def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
-    boxes a class hides, those that compare other products with this one and the
-    purchase form."""
+    boxes a class hides, those that compare other products with this one, the shop's
+    services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
+    the chat, pay later) and the purchase form."""
     return (
         policy(el, b)
         or hidden(el)
         or named_by(el, _COMPARED)
+        or named_by(el, _SHOP)
         or purchase_form(el, b)
         or identifiers(el, b)
     )

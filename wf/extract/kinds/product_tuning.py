@@ -26,6 +26,12 @@ DETAILS_NAMES = (
     r"|specs|specifications|measurements|dimensions)(?![a-z])"
 )
 
+# Class and id words of the boxes a shop sets beside every product, whole words of a
+# lowered token: the size chart (the same for every shoe of the shop), the loyalty
+# points the purchase earns, the chat with its staff, and the pay-later services
+# (Afterpay, Klarna) that split the price.
+SHOP_ASIDE = r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna)(?![a-z])"
+
 # A shop that builds its product page of widgets named by what each shows (Amazon's
 # `<div id="..._feature_div">` on every one of its sites) names the product's own parts
 # so: the title, the byline, the price and availability, the overview table, the feature
