@@ -159,3 +159,16 @@ def test_the_shop_s_size_chart_points_chat_and_pay_later_boxes_are_left_out():
     assert "Each clock is turned from solid brass" in text
     for gone in ("UK 7 8 9", "Members earn 89 points", "Our team answers", "interest-free"):
         assert gone not in text
+
+
+def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
+    # The bar repeats the name and price beside its button; the column beside the
+    # pictures, sticky too, holds the product's own text.
+    bar = (
+        "<div class='product-sticky-bar'><p>Brass tide clock, hand-finished</p>"
+        "<p>Only $89.00 today</p><button>Add to basket</button></div>"
+    )
+    column = f"<div class='info-sticky-column'><p>{DESCRIPTION}</p>{PROSE}{PROSE}</div>"
+    text = extract(shop_page(OFFER, f"{column}{bar}")).text
+    assert "Each clock is turned from solid brass" in text
+    assert "Only $89.00 today" not in text and "hand-finished" not in text

@@ -36,6 +36,7 @@ ANCHOR_MIN = 20  # a shorter description anchors nothing
 _REVIEWS = re.compile(tuning.PRODUCT_REVIEWS)
 _COMPARED = re.compile(tuning.PRODUCT_COMPARED)
 _SHOP = re.compile(product_tuning.SHOP_ASIDE)
+_STICKY = re.compile(product_tuning.STICKY)
 
 
 def norm(text: str) -> str:
@@ -181,12 +182,14 @@ def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
-    the chat, pay later) and the purchase form."""
+    the chat, pay later), the small bar that sticks to the screen's edge
+    (product_tuning.STICKY_MAX) and the purchase form."""
     return (
         policy(el, b)
         or hidden(el)
         or named_by(el, _COMPARED)
         or named_by(el, _SHOP)
+        or (b.text < product_tuning.STICKY_MAX and named_by(el, _STICKY))
         or purchase_form(el, b)
         or identifiers(el, b)
     )

@@ -32,6 +32,13 @@ DETAILS_NAMES = (
 # (Afterpay, Klarna) that split the price.
 SHOP_ASIDE = r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna)(?![a-z])"
 
+# A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
+# bar a shop pins to the screen's edge as the reader scrolls: the product's name, price
+# and button again (130 to 260 characters on the pages tuned on). A larger one is the
+# column that holds the product's own text and buy box beside its pictures (500 and up).
+STICKY = r"(?<![a-z])sticky(?![a-z])"
+STICKY_MAX = 400
+
 # A shop that builds its product page of widgets named by what each shows (Amazon's
 # `<div id="..._feature_div">` on every one of its sites) names the product's own parts
 # so: the title, the byline, the price and availability, the overview table, the feature
