@@ -172,3 +172,19 @@ def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
     text = extract(shop_page(OFFER, f"{column}{bar}")).text
     assert "Each clock is turned from solid brass" in text
     assert "Only $89.00 today" not in text and "hand-finished" not in text
+
+
+def test_the_options_to_pick_the_bundles_and_the_press_logos_are_left_out():
+    shop = (
+        "<div class='product-options'><p>Finish</p><p>Polished brass, $89.00</p>"
+        "<p>Antique brass, $99.00</p><p>Chrome, $94.00</p></div>"
+        "<div class='bundle-offer'><p>Buy it with the matching barometer and save ten "
+        "percent on both of them today.</p></div>"
+        "<div class='press-logos'><p>As seen in the Harbour Gazette, Chart Room Monthly "
+        "and the Tide Tables Review this year.</p></div>"
+    )
+    body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{PROSE}{shop}</div>"
+    text = extract(shop_page(OFFER, body)).text
+    assert "Each clock is turned from solid brass" in text
+    for gone in ("Antique brass, $99.00", "matching barometer", "Harbour Gazette"):
+        assert gone not in text

@@ -182,7 +182,7 @@ def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
-    the chat, pay later), the small bar that sticks to the screen's edge
+    the chat, pay later, the options to pick, the bundles), the small bar that sticks to the screen's edge
     (product_tuning.STICKY_MAX) and the purchase form."""
     return (
         policy(el, b)

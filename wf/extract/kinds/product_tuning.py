@@ -28,9 +28,14 @@ DETAILS_NAMES = (
 
 # Class and id words of the boxes a shop sets beside every product, whole words of a
 # lowered token: the size chart (the same for every shoe of the shop), the loyalty
-# points the purchase earns, the chat with its staff, and the pay-later services
-# (Afterpay, Klarna) that split the price.
-SHOP_ASIDE = r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna)(?![a-z])"
+# points the purchase earns, the chat with its staff, the pay-later services (Afterpay,
+# Klarna) that split the price, the options to pick (sizes, colours, each with its
+# price), the bundles to buy with it, the press's logos and a marquee's slogans, the
+# shops to pick it up from.
+SHOP_ASIDE = (
+    r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
+    r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store)(?![a-z])"
+)
 
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
 # bar a shop pins to the screen's edge as the reader scrolls: the product's name, price
