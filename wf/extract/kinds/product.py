@@ -182,14 +182,12 @@ def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
-    the chat, pay later, the options to pick, the bundles), the small bar that sticks to the screen's edge
-    (product_tuning.STICKY_MAX) and the purchase form."""
+    the chat, pay later, the options to pick, the bundles) and the purchase form."""
     return (
         policy(el, b)
         or hidden(el)
         or named_by(el, _COMPARED)
         or named_by(el, _SHOP)
-        or (b.text < product_tuning.STICKY_MAX and named_by(el, _STICKY))
         or purchase_form(el, b)
         or identifiers(el, b)
     )
@@ -217,6 +215,15 @@ def identifiers(el: Any, b: BlockRecord) -> bool:
     return found >= product_tuning.IDENTIFIERS_SHARE * len("".join(text.split()))
 
 
+def sticky_bar(el: Any, b: BlockRecord, title_boxes: frozenset[Any]) -> bool:
+    """Whether a block is the bar a shop pins to the screen's edge, repeating the name,
+    price and button: named `sticky`, under product_tuning.STICKY_MAX characters, and
+    not around the page's only <h1> (`title_boxes`, heading_boxes(): a sticky column
+    that holds the product's title is its content; a bar's copy of the title is a second
+    <h1>)."""
+    return b.text < product_tuning.STICKY_MAX and el not in title_boxes and named_by(el, _STICKY)
+
+
 def purchase_form(el: Any, b: BlockRecord) -> bool:
     """Whether a block is the product's purchase form: a <form> of under
     product_tuning.PURCHASE_FORM_MAX characters that holds no <h1> (the variants to pick
@@ -237,17 +244,20 @@ def sections(analysis: Analysis) -> None:
         b.cut = False
 
 
-def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
+def pruning(
+    prune: Callable[[Any, BlockRecord], bool], title_boxes: frozenset[Any]
+) -> Callable[[Any, BlockRecord], bool]:
     """`prune` but for the page's parts (landing.part()) and the boxes named for the
     product's details (product_tuning.DETAILS_NAMES: a dialog the page opens over the
     product, `product-details-modal`, holds its description and measurements), and the
     sections of the shop's policies, the boxes a class hides and those that compare other
-    products with this one."""
+    products with this one, the shop's services and its sticky bar (sticky_bar, with the
+    boxes around the page's only <h1>, `title_boxes`)."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
         if prune(el, b) and not part(b) and not named_by(el, _DETAILS):
             return True
-        return _aside(el, b)
+        return _aside(el, b) or sticky_bar(el, b, title_boxes)
 
     return product_prune
 
@@ -272,7 +282,8 @@ MEASURE_MIN = 200  # characters: a smaller box is only looked at for its names
 
 
 def _left_out(b: BlockRecord) -> bool:
-    """Whether the page read whole leaves a block out, as prune_wide says."""
+    """Whether the page read whole leaves a block out, as wide_pruning() says (but its
+    sticky bar, a few characters)."""
     if b.index == 0 or not b.text:
         return False
     if negative(b):
@@ -352,10 +363,15 @@ def _reviewed(el: Any) -> bool:
     return named_by(el, _REVIEWS)
 
 
-def prune_wide(el: Any, b: BlockRecord) -> bool:
+def wide_pruning(title_boxes: frozenset[Any]) -> Callable[[Any, BlockRecord], bool]:
     """A thin region read as the page without its named boilerplate (but the boxes named
-    for the product's details, as in pruning()): the customers' reviews go too (inside the region they stay: a critic's review, an editor's verdict
-    and a game's press quotes are part of some products' own text)."""
-    if negative(b) and not part(b) and not named_by(el, _DETAILS):
-        return True
-    return _reviewed(el) or _aside(el, b)
+    for the product's details, as in pruning()): the customers' reviews go too (inside
+    the region they stay: a critic's review, an editor's verdict and a game's press
+    quotes are part of some products' own text), and the sticky bar as in pruning()."""
+
+    def prune_wide(el: Any, b: BlockRecord) -> bool:
+        if negative(b) and not part(b) and not named_by(el, _DETAILS):
+            return True
+        return _reviewed(el) or _aside(el, b) or sticky_bar(el, b, title_boxes)
+
+    return prune_wide
