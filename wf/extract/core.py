@@ -324,7 +324,7 @@ def _text(
         thin = blocks.THIN_PROSE_DENSE if dense else blocks.THIN_PROSE
         if node is not body and _length(r) < thin and not analysis.by_kind:
             r = stood_out.thin_choice(r, node, body, to_markdown, choice, title)
-        # A product that declares its description prints it (product.header), and a
+        # A product that declares its description prints it (product_text.header), and a
         # short post whole (an office's address and hours) is all its page says: the
         # whole page would add its menus.
         described = post or (kind == "product" and declared is not None and declared.described)
@@ -341,9 +341,9 @@ def _text(
                 r = whole
     text = r.text()
     if kind == "product":
-        from wf.extract.kinds import product
+        from wf.extract.kinds import product_text
 
-        text = product.finish(declared.product if declared is not None else {}, text)
+        text = product_text.finish(declared.product if declared is not None else {}, text)
     shown = r.images.images.items if r.images is not None else []
     return text, [Link(text=t, url=u) for t, u in r.links], kind, shown, author
 

@@ -47,7 +47,7 @@ def hidden_elements(
         if el.tag in ("html", "body") or not is_hidden(el):
             continue
         parent = el.getparent()
-        if parent is not None and el.get("role") == "tabpanel":
+        if parent is not None and _panel(el):
             if parent not in panels:
                 panels[parent] = _tab_panels(parent)
             if el in panels[parent]:
@@ -118,13 +118,25 @@ def _tab_panels(parent: Any) -> set[Any]:
     for n, el in enumerate(parent.iterchildren()):
         if n >= _TAB_PANELS:
             break
-        if el.get("role") != "tabpanel":
+        if not _panel(el):
             continue
         words = str(text(el))
         if words not in seen:
             seen.add(words)
             shown.add(el)
     return shown
+
+
+_PANEL_CLASS = re.compile(hidden_tuning.PANEL_CLASS)
+
+
+def _panel(el: Any) -> bool:
+    """Whether an element is a tab panel: its role says so, or its class does (Bootstrap's
+    `tab-pane`, which pages hide with a style until its tab is clicked)."""
+    if el.get("role") == "tabpanel":
+        return True
+    cls = el.get("class")
+    return bool(cls) and _PANEL_CLASS.search(cls) is not None
 
 
 def read_more(el: Any) -> bool:

@@ -40,3 +40,8 @@ READ_MORE_LINE = 40
 READ_MORE_AFTER = 2
 READ_MORE_BEFORE = 100
 READ_MORE_PIECES = 200  # text pieces of a box read at most to measure either
+
+# A box of this class is a tab panel, read as shown as one with role="tabpanel" is
+# (hidden._tab_panels): Bootstrap's `tab-pane` and the like, hidden by a style until
+# their tab is clicked.
+PANEL_CLASS = r"(?<![\w-])(?:tab-pane|tab-panel|tabpanel)(?![\w-])"

@@ -158,8 +158,10 @@ PRODUCT_POLICY_TITLE_MAX = 60  # characters: a longer first line is no section's
 # or a menu's copy. A class that names a breakpoint (`md:block`) shows it on some screens.
 PRODUCT_HIDDEN_CLASS = r"(?<![\w:-])(?:hidden|hide|d-none|is-hidden)(?![\w:-])"
 # Characters of prose (lines of 15 words or more) from which a product's text tells it
-# well enough without its declared description (a summary for search engines).
-PRODUCT_TOLD = 1000
+# well enough without its declared description (a summary for search engines). A shoe
+# told in three short paragraphs (about 700 characters) is told; a page whose scripts
+# write its text has none. Halfway between, on the pages tuned on.
+PRODUCT_TOLD = 350
 PRODUCT_POLICY_MAX = 1500  # characters: a longer section is more than the shop's policy
 # Class and id words of a section's title in an accordion or tabs.
 PRODUCT_POLICY_LABEL = r"title|heading|header|label|toggle|trigger|summary|accordion|tab"

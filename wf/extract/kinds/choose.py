@@ -98,12 +98,14 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         from wf.extract.kinds import copies
 
         prune = copies.once(analysis, prune)
+    wide: Callable[[Any, BlockRecord], bool]
     wide = landing.prune_whole if kind == tuning.LANDING else landing.prune_wide
     if kind == tuning.PRODUCT:
         from wf.extract.kinds import product
 
         product.sections(analysis)
-        prune, wide = product.pruning(prune), product.prune_wide
+        title_boxes = product.heading_boxes(body)
+        prune, wide = product.pruning(prune, title_boxes), product.wide_pruning(title_boxes)
         if not whole and product.second_opinion(analysis, prune):
             prune = wide
             footers.footers_out(analysis)

@@ -33,23 +33,26 @@ if TYPE_CHECKING:
 
 ANCHOR_CHARS = 40  # the description's first characters looked for in the page
 ANCHOR_MIN = 20  # a shorter description anchors nothing
-_WORDS = re.compile(r"\w+")
 _REVIEWS = re.compile(tuning.PRODUCT_REVIEWS)
 _COMPARED = re.compile(tuning.PRODUCT_COMPARED)
+_SHOP = re.compile(product_tuning.SHOP_ASIDE)
+_STICKY = re.compile(product_tuning.STICKY)
 
 
-def _norm(text: str) -> str:
+def norm(text: str) -> str:
+    """`text` with its white space collapsed, in lower case: how names and descriptions
+    are compared with the page's text."""
     return " ".join(text.split()).lower()
 
 
 def _anchor(body: Any, description: str) -> Any:
     """The element whose own text starts the declared description, or None."""
-    want = _norm(description)[:ANCHOR_CHARS]
+    want = norm(description)[:ANCHOR_CHARS]
     if len(want) < ANCHOR_MIN:
         return None
     for el in body.iter():
         text = el.text
-        if text and len(text) >= ANCHOR_MIN and want in _norm(text):
+        if text and len(text) >= ANCHOR_MIN and want in norm(text):
             return el
     return None
 
@@ -57,9 +60,9 @@ def _anchor(body: Any, description: str) -> Any:
 def _heading(body: Any, name: str) -> Any:
     """The <h1> that shows the declared name (or the only <h1>), or None."""
     headings = list(body.iter("h1"))
-    want = _norm(name)
+    want = norm(name)
     for h in headings:
-        if want and want in _norm("".join(h.itertext())):
+        if want and want in norm("".join(h.itertext())):
             return h
     return headings[0] if len(headings) == 1 else None
 
@@ -105,6 +108,7 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
     return analysis
 
 
+_DETAILS = re.compile(product_tuning.DETAILS_NAMES)
 _POLICY = re.compile(tuning.PRODUCT_POLICY_TITLE, re.IGNORECASE)
 _LABEL = re.compile(tuning.PRODUCT_POLICY_LABEL)
 _LABEL_TAGS = frozenset(("summary", "dt", "legend", "b", "strong", "h2", "h3", "h4", "h5", "h6"))
@@ -176,9 +180,48 @@ def hidden(el: Any) -> bool:
 
 def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
-    boxes a class hides, those that compare other products with this one and the
-    purchase form."""
-    return policy(el, b) or hidden(el) or named_by(el, _COMPARED) or purchase_form(el, b)
+    boxes a class hides, those that compare other products with this one, the shop's
+    services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
+    the chat, pay later, the options to pick, the bundles) and the purchase form."""
+    return (
+        policy(el, b)
+        or hidden(el)
+        or named_by(el, _COMPARED)
+        or named_by(el, _SHOP)
+        or purchase_form(el, b)
+        or identifiers(el, b)
+    )
+
+
+_IDENTIFIER = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
+def identifiers(el: Any, b: BlockRecord) -> bool:
+    """Whether a block's text is mostly identifiers (UUIDs) no reader is shown: a shop
+    writes them among the letters of a word ("Sponsored") that its style sheet spells out
+    of a few of them, so that a copy of the text reads as noise. The first
+    product_tuning.IDENTIFIERS_READ characters are read: blocks nest, and each is read
+    once."""
+    if b.text < product_tuning.IDENTIFIERS_MIN or b.own < b.text:
+        return False  # a box of blocks: its own blocks are judged each
+    pieces, size = [], 0
+    for piece in el.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size >= product_tuning.IDENTIFIERS_READ:
+            break
+    text = "".join(pieces)[: product_tuning.IDENTIFIERS_READ]
+    found = sum(len(m) for m in _IDENTIFIER.findall(text))
+    return found >= product_tuning.IDENTIFIERS_SHARE * len("".join(text.split()))
+
+
+def sticky_bar(el: Any, b: BlockRecord, title_boxes: frozenset[Any]) -> bool:
+    """Whether a block is the bar a shop pins to the screen's edge, repeating the name,
+    price and button: named `sticky`, under product_tuning.STICKY_MAX characters, and
+    not around the page's only <h1> (`title_boxes`, heading_boxes(): a sticky column
+    that holds the product's title is its content; a bar's copy of the title is a second
+    <h1>)."""
+    return b.text < product_tuning.STICKY_MAX and el not in title_boxes and named_by(el, _STICKY)
 
 
 def purchase_form(el: Any, b: BlockRecord) -> bool:
@@ -201,13 +244,20 @@ def sections(analysis: Analysis) -> None:
         b.cut = False
 
 
-def pruning(prune: Callable[[Any, BlockRecord], bool]) -> Callable[[Any, BlockRecord], bool]:
-    """`prune` but for the page's parts (landing.part()), and the sections of the shop's
-    policies, the boxes a class hides and those that compare other products with this
-    one."""
+def pruning(
+    prune: Callable[[Any, BlockRecord], bool], title_boxes: frozenset[Any]
+) -> Callable[[Any, BlockRecord], bool]:
+    """`prune` but for the page's parts (landing.part()) and the boxes named for the
+    product's details (product_tuning.DETAILS_NAMES: a dialog the page opens over the
+    product, `product-details-modal`, holds its description and measurements), and the
+    sections of the shop's policies, the boxes a class hides and those that compare other
+    products with this one, the shop's services and its sticky bar (sticky_bar, with the
+    boxes around the page's only <h1>, `title_boxes`)."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        return (prune(el, b) and not part(b)) or _aside(el, b)
+        if prune(el, b) and not part(b) and not named_by(el, _DETAILS):
+            return True
+        return _aside(el, b) or sticky_bar(el, b, title_boxes)
 
     return product_prune
 
@@ -232,7 +282,8 @@ MEASURE_MIN = 200  # characters: a smaller box is only looked at for its names
 
 
 def _left_out(b: BlockRecord) -> bool:
-    """Whether the page read whole leaves a block out, as prune_wide says."""
+    """Whether the page read whole leaves a block out, as wide_pruning() says (but its
+    sticky bar, a few characters)."""
     if b.index == 0 or not b.text:
         return False
     if negative(b):
@@ -312,141 +363,15 @@ def _reviewed(el: Any) -> bool:
     return named_by(el, _REVIEWS)
 
 
-def prune_wide(el: Any, b: BlockRecord) -> bool:
-    """A thin region read as the page without its named boilerplate: the customers'
-    reviews go too (inside the region they stay: a critic's review, an editor's verdict
-    and a game's press quotes are part of some products' own text)."""
-    return (negative(b) and not part(b)) or _reviewed(el) or _aside(el, b)
+def wide_pruning(title_boxes: frozenset[Any]) -> Callable[[Any, BlockRecord], bool]:
+    """A thin region read as the page without its named boilerplate (but the boxes named
+    for the product's details, as in pruning()): the customers' reviews go too (inside
+    the region they stay: a critic's review, an editor's verdict and a game's press
+    quotes are part of some products' own text), and the sticky bar as in pruning()."""
 
-
-def _runs(text: str) -> set[tuple[str, ...]]:
-    words = _WORDS.findall(text.lower())
-    return {tuple(words[i : i + 3]) for i in range(len(words) - 2)}
-
-
-def _shown(description: str, text: str) -> bool:
-    """Whether `text` shows the declared description: most of its three-word runs."""
-    want = _runs(description)
-    if not want:
-        return True
-    return len(want & _runs(text)) >= tuning.PRODUCT_DESCRIPTION_SHOWN * len(want)
-
-
-# An amount beside a currency's mark, as shops print it: "$1,772.00", "€17", "17,90 €",
-# "EUR 15.49" (the code the declaration names), "1 299 kr".
-_NUMBER = r"\d(?:[\d.,'\u00a0\u202f ]{0,12}\d)?"
-_MARK = r"[$€£¥₹₩₽]|\bkr\b|zł|Kč"
-_SEPARATORS = re.compile(r"[.,'\u00a0\u202f ]")
-_CODE = re.compile(r"[A-Z]{3}")
-AMOUNTS_MAX = 2000  # amounts read from a page's text, at most
-
-
-def _amount(number: str) -> float | None:
-    """A printed number's value: its last separator followed by one or two digits is the
-    decimal mark ("1.772,00", "17,9"), every other separator groups thousands."""
-    number = number.strip()
-    parts = _SEPARATORS.split(number)
-    whole, cents = parts, ""
-    if len(parts) > 1 and len(parts[-1]) <= 2 and number[-len(parts[-1]) - 1] in ".,":
-        whole, cents = parts[:-1], parts[-1]
-    try:
-        return float("".join(whole) + "." + (cents or "0"))
-    except ValueError:
-        return None
-
-
-def price_shown(price: str, text: str) -> bool:
-    """Whether `text` shows the declared price ("1772.00 USD") as an amount beside a
-    currency's mark, however it is written there ("$1,772.00")."""
-    first = price.split()[0] if price.split() else ""
-    try:
-        want: float | None = float(first)  # schema.org's price: a dot marks the decimals
-    except ValueError:
-        want = _amount(first)
-    if want is None:
-        return False
-    code = price.split()[-1]
-    mark = f"{_MARK}|\\b{code}(?![A-Za-z])" if _CODE.fullmatch(code) else _MARK
-    amounts = re.compile(rf"(?:{mark})\s?({_NUMBER})|({_NUMBER})\s?(?:{mark})")
-    for i, m in enumerate(amounts.finditer(text)):
-        if i >= AMOUNTS_MAX:
-            break
-        found = _amount(m.group(1) or m.group(2))
-        if found is not None and abs(found - want) < 0.005:
+    def prune_wide(el: Any, b: BlockRecord) -> bool:
+        if negative(b) and not part(b) and not named_by(el, _DETAILS):
             return True
-    return False
+        return _reviewed(el) or _aside(el, b) or sticky_bar(el, b, title_boxes)
 
-
-ONCE_WORDS = 4  # words a line holds at least for a repeat of it to go
-_MARKERS = re.compile(r"^(?:[#>*+-]+\s+|\d+[.)]\s+)+")
-
-
-def once(text: str) -> str:
-    """`text` without the lines that repeat an earlier one word for word: shops print a
-    product's selling points twice (a carousel's copies of its slides, the page's mobile
-    and desktop layouts side by side). Short lines (a size, a price) and table rows repeat
-    as data; code is left as it is."""
-    seen: set[str] = set()
-    lines: list[str] = []
-    fenced = dropped = False
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith("```"):
-            fenced = not fenced
-        if dropped and not stripped and (not lines or not lines[-1].strip()):
-            continue  # the repeat's blank lines, one of them stays
-        dropped = False
-        key = _MARKERS.sub("", " ".join(stripped.split())).lower()
-        if fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
-            lines.append(line)
-        elif key in seen:
-            dropped = True
-        else:
-            seen.add(key)
-            lines.append(line)
-    return "\n".join(lines).strip("\n")
-
-
-PROSE_WORDS = 15  # words a line holds at least to count as prose
-
-
-def _prose(text: str) -> int:
-    """Characters of `text` in lines of prose (PROSE_WORDS words or more)."""
-    return sum(len(line) for line in text.split("\n") if line.count(" ") >= PROSE_WORDS - 1)
-
-
-def header(declared: dict[str, str], text: str) -> str:
-    """The declared name, price and availability not in `text` already, one line each,
-    then the declared description when `text` does not show it (a script builds it on
-    the page, or it is in a tab the chosen region left out) and tells the product in
-    under tuning.PRODUCT_TOLD characters of prose: a page that tells it at length does
-    so better than its declaration, most often a search engine's summary."""
-    lines = []
-    low = _norm(text)
-    name = declared.get("name")
-    if name and _norm(name) not in low:
-        lines.append(f"# {name}")
-    price = declared.get("price")
-    if price and _norm(price) not in low and not price_shown(price, text):
-        lines.append(f"Price: {price}")
-    availability = declared.get("availability")
-    if availability and _norm(availability) not in low:
-        lines.append(f"Availability: {availability}")
-    if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
-        lines.pop()
-    description = declared.get("description")
-    if (
-        description
-        and len(description) >= ANCHOR_MIN
-        and _prose(text) < tuning.PRODUCT_TOLD
-        and not _shown(description, text)
-    ):
-        lines.append(description)
-    return "\n\n".join(lines)
-
-
-def finish(declared: dict[str, str], text: str) -> str:
-    """A product page's text: its lines once, after the declaration's own (header)."""
-    text = once(text)
-    head = header(declared, text) if declared else ""
-    return f"{head}\n\n{text}" if head and text else head or text
+    return prune_wide

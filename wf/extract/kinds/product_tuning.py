@@ -6,6 +6,44 @@ wf/extract/tuning.py (PRODUCT_*)."""
 # writes every page so) holds more, and is no purchase form.
 PURCHASE_FORM_MAX = 1500
 
+# A table whose data rows repeat an earlier table's, this share of them or more, is a copy
+# of it (the specifications in a tab and again in the mobile layout's accordion): it goes.
+TABLE_REPEATED = 0.5
+
+# A block whose text is this share of identifiers (UUIDs) or more is noise written for
+# copies of the page (product.identifiers): characters without spaces, of the first
+# IDENTIFIERS_READ read; blocks under IDENTIFIERS_MIN characters are not looked at.
+IDENTIFIERS_SHARE = 0.5
+IDENTIFIERS_READ = 2000
+IDENTIFIERS_MIN = 100
+
+# A box named so holds the product's own details, whatever else names it: shops open
+# their description, specifications and measurements in a dialog (`product-details-modal`,
+# `measurements-modal`), a word that marks boilerplate elsewhere. "details" alone names
+# a seller's, a delivery's or a comment's details as often: only the product's count.
+DETAILS_NAMES = (
+    r"(?<![a-z])(?:product[-_]?(?:details|description|specs?|specifications)"
+    r"|specs|specifications|measurements|dimensions)(?![a-z])"
+)
+
+# Class and id words of the boxes a shop sets beside every product, whole words of a
+# lowered token: the size chart (the same for every shoe of the shop), the loyalty
+# points the purchase earns, the chat with its staff, the pay-later services (Afterpay,
+# Klarna) that split the price, the options to pick (sizes, colours, each with its
+# price), the bundles to buy with it, the press's logos and a marquee's slogans, the
+# shops to pick it up from.
+SHOP_ASIDE = (
+    r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
+    r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store)(?![a-z])"
+)
+
+# A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
+# bar a shop pins to the screen's edge as the reader scrolls: the product's name, price
+# and button again (130 to 260 characters on the pages tuned on). A larger one is the
+# column that holds the product's own text and buy box beside its pictures (500 and up).
+STICKY = r"(?<![a-z])sticky(?![a-z])"
+STICKY_MAX = 400
+
 # A shop that builds its product page of widgets named by what each shows (Amazon's
 # `<div id="..._feature_div">` on every one of its sites) names the product's own parts
 # so: the title, the byline, the price and availability, the overview table, the feature

@@ -1,0 +1,190 @@
+"""A product page's text once chosen (wf/extract/kinds/product_text.py) and the noise
+left out of it (wf/extract/kinds/product.py): small pages of our own."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import ld, page
+from tests.test_wf_extract_products import DESCRIPTION, PROSE, shop_page
+from wf.extract import extract
+
+OFFER = {"price": "89.00", "priceCurrency": "USD"}
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f"<table>{cells}</table>"
+
+
+SPECS = [
+    ("Case", "Solid naval brass"),
+    ("Dial", "Printed by hand, 14 cm"),
+    ("Movement", "Quartz, tide-set"),
+    ("Weight", "1.2 kg"),
+]
+
+
+def test_a_specification_table_printed_twice_is_printed_once():
+    # The shop prints its specifications in a tab and again in the small screens'
+    # accordion, one row worded otherwise there.
+    again = [("Housing", "Solid naval brass"), *SPECS[1:]]
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        f"<div class='tab'><h2>Specifications</h2>{_table(SPECS)}</div>"
+        f"<div class='accordion'><h3>Specifications</h3>{_table(again)}</div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert text.count("Printed by hand, 14 cm") == 1
+    assert text.count("Quartz, tide-set") == 1
+    assert "Housing" not in text
+
+
+def test_two_tables_that_share_a_row_or_two_are_both_printed():
+    # A clock and its matching barometer: most rows differ, both tables stay.
+    other = [
+        ("Case", "Solid naval brass"),
+        ("Dial", "Aneroid, 12 cm"),
+        ("Movement", "Aneroid capsule"),
+        ("Weight", "0.9 kg"),
+    ]
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}<h2>The clock</h2>{_table(SPECS)}"
+        f"<h2>Its barometer</h2>{_table(other)}"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Quartz, tide-set" in text and "Aneroid capsule" in text
+    assert text.count("Solid naval brass") == 2
+
+
+def _noise(word: str, n: int) -> str:
+    """A word spelt out among identifiers, as a style sheet shows only its letters."""
+    return "".join(
+        f"<span class='c{i}'>{letter}</span><span class='x'>{i:08x}-1bc7-4f5f-a4f7-{i:012x}</span>"
+        for i, letter in enumerate(word * n)
+    )
+
+
+def test_identifiers_written_for_copies_of_the_page_are_left_out():
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        f"<div class='also'><h2>Also in brass</h2><div class='label'>{_noise('Sponsored', 2)}</div>"
+        "<p>A barometer in the same brass, to hang beside the clock in the chart room.</p>"
+        "</div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "1bc7-4f5f" not in text
+    assert "A barometer in the same brass" in text
+    assert "Each clock is turned from solid brass" in text
+
+
+def test_a_few_identifiers_in_a_product_s_text_stay():
+    # A part number written as a UUID, in a sentence: the sentence is no noise.
+    sentence = (
+        "Order spare hands under part 0a1b2c3d-1bc7-4f5f-a4f7-0123456789ab from the "
+        "workshop, which keeps every size of hand the clocks have ever had."
+    )
+    body = f"<p>{DESCRIPTION}</p>{PROSE}<p>{sentence}</p>"
+    text = extract(shop_page(OFFER, body)).text
+    assert "0a1b2c3d-1bc7-4f5f-a4f7-0123456789ab" in text
+
+
+def test_a_specification_table_in_a_tab_pane_a_style_hides_is_printed():
+    # Bootstrap's tabs: the description's pane is shown, the specifications' pane waits
+    # behind its tab, hidden by a style; a pane that copies another stays hidden.
+    body = (
+        "<div class='product-details'><ul class='tabs'><li>Overview</li><li>Specs</li></ul>"
+        f"<div class='tab-panes'><div class='tab-pane'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        f"<div class='tab-pane' style='display:none'>{_table(SPECS)}</div>"
+        f"<div class='tab-pane' style='display:none'>{_table(SPECS)}</div></div></div>"
+        "<div class='note' style='display:none'><p>Engraving takes three more days.</p></div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Quartz, tide-set" in text and text.count("Printed by hand, 14 cm") == 1
+    assert "Each clock is turned from solid brass" in text
+    assert "Engraving takes three more days" not in text
+
+
+def test_a_product_s_details_in_a_box_named_as_a_dialog_are_printed():
+    # The shop writes the product's details and measurements in dialogs it opens over
+    # the page; a dialog of the shop's own (the newsletter's) still goes.
+    details = (
+        "<div class='pd-product-details-modal'><h2>Product details</h2>"
+        "<p>The dial is printed by hand in the workshop, then varnished twice so the "
+        "salt air of a chart room never dulls it.</p></div>"
+        "<div class='pd-measurements-modal'><h2>Measurements</h2>"
+        "<p>Width: 20 cm</p><p>Depth: 6 cm</p></div>"
+        "<div class='newsletter-modal'><p>Sign up for news of our clocks and barometers, "
+        "sent once a month to your inbox.</p></div>"
+    )
+    body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{PROSE}{details}</div>"
+    text = extract(shop_page(OFFER, body)).text
+    assert "varnished twice" in text and "Width: 20 cm" in text
+    assert "Sign up for news" not in text
+
+
+def test_a_product_told_in_three_short_paragraphs_does_not_print_its_declared_summary():
+    # A shoe's page tells it in three short paragraphs of its own: the declaration's
+    # summary for search engines, worded otherwise, is not printed over them.
+    summary = "Shop the best brass tide clock online: free shipping, great prices, top quality."
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Brass tide clock",
+            "description": summary,
+            "offers": {"price": "89.00", "priceCurrency": "USD"},
+        }
+    )
+    story = "".join(
+        f"<h2>{title}</h2><p>{PROSE[3:-4]} {title} is made so since {year}.</p>"
+        for title, year in (("The case", 1921), ("The dial", 1934), ("Its care", 1950))
+    )
+    html = page(declared, f"<main><h1>Brass tide clock</h1>{story}</main>")
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert "turned from solid brass" in text
+    assert summary not in text
+
+
+def test_the_shop_s_size_chart_points_chat_and_pay_later_boxes_are_left_out():
+    shop = (
+        "<div class='pdp-size-chart'><p>Sizes</p><p>US 8 9 10 11 12 13</p>"
+        "<p>UK 7 8 9 10 11 12</p><p>EU 41 42 43 44 45 46</p></div>"
+        "<div class='pdp-rewards'><p>Members earn 89 points on this purchase, to spend "
+        "on any clock or barometer in the shop next time.</p></div>"
+        "<div class='live-chat'><p>Questions about this clock? Our team answers in minutes "
+        "every day from nine until six.</p></div>"
+        "<p class='afterpay-line'>or 4 interest-free payments of $22.25 with the "
+        "pay-later service at checkout</p>"
+    )
+    body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{PROSE}{shop}</div>"
+    text = extract(shop_page(OFFER, body)).text
+    assert "Each clock is turned from solid brass" in text
+    for gone in ("UK 7 8 9", "Members earn 89 points", "Our team answers", "interest-free"):
+        assert gone not in text
+
+
+def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
+    # The bar repeats the name and price beside its button; the column beside the
+    # pictures, sticky too, holds the product's own text.
+    bar = (
+        "<div class='product-sticky-bar'><p>Brass tide clock, hand-finished</p>"
+        "<p>Only $89.00 today</p><button>Add to basket</button></div>"
+    )
+    column = f"<div class='info-sticky-column'><p>{DESCRIPTION}</p>{PROSE}{PROSE}</div>"
+    text = extract(shop_page(OFFER, f"{column}{bar}")).text
+    assert "Each clock is turned from solid brass" in text
+    assert "Only $89.00 today" not in text and "hand-finished" not in text
+
+
+def test_the_options_to_pick_the_bundles_and_the_press_logos_are_left_out():
+    shop = (
+        "<div class='product-options'><p>Finish</p><p>Polished brass, $89.00</p>"
+        "<p>Antique brass, $99.00</p><p>Chrome, $94.00</p></div>"
+        "<div class='bundle-offer'><p>Buy it with the matching barometer and save ten "
+        "percent on both of them today.</p></div>"
+        "<div class='press-logos'><p>As seen in the Harbour Gazette, Chart Room Monthly "
+        "and the Tide Tables Review this year.</p></div>"
+    )
+    body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{PROSE}{shop}</div>"
+    text = extract(shop_page(OFFER, body)).text
+    assert "Each clock is turned from solid brass" in text
+    for gone in ("Antique brass, $99.00", "matching barometer", "Harbour Gazette"):
+        assert gone not in text

@@ -1,0 +1,185 @@
+"""A product page's text once chosen: its lines once, after what its declaration says and
+the chosen text does not (the name, price and availability, and the description when the
+page does not tell the product itself).
+"""
+
+from __future__ import annotations
+
+import re
+
+from wf.extract import tuning
+from wf.extract.kinds import product_tuning as pt
+from wf.extract.kinds.product import ANCHOR_MIN, norm
+
+_WORDS = re.compile(r"\w+")
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _WORDS.findall(text.lower())
+    return {tuple(words[i : i + 3]) for i in range(len(words) - 2)}
+
+
+def _shown(description: str, text: str) -> bool:
+    """Whether `text` shows the declared description: most of its three-word runs."""
+    want = _runs(description)
+    if not want:
+        return True
+    return len(want & _runs(text)) >= tuning.PRODUCT_DESCRIPTION_SHOWN * len(want)
+
+
+# An amount beside a currency's mark, as shops print it: "$1,772.00", "€17", "17,90 €",
+# "EUR 15.49" (the code the declaration names), "1 299 kr".
+_NUMBER = r"\d(?:[\d.,'\u00a0\u202f ]{0,12}\d)?"
+_MARK = r"[$€£¥₹₩₽]|\bkr\b|zł|Kč"
+_SEPARATORS = re.compile(r"[.,'\u00a0\u202f ]")
+_CODE = re.compile(r"[A-Z]{3}")
+AMOUNTS_MAX = 2000  # amounts read from a page's text, at most
+
+
+def _amount(number: str) -> float | None:
+    """A printed number's value: its last separator followed by one or two digits is the
+    decimal mark ("1.772,00", "17,9"), every other separator groups thousands."""
+    number = number.strip()
+    parts = _SEPARATORS.split(number)
+    whole, cents = parts, ""
+    if len(parts) > 1 and len(parts[-1]) <= 2 and number[-len(parts[-1]) - 1] in ".,":
+        whole, cents = parts[:-1], parts[-1]
+    try:
+        return float("".join(whole) + "." + (cents or "0"))
+    except ValueError:
+        return None
+
+
+def price_shown(price: str, text: str) -> bool:
+    """Whether `text` shows the declared price ("1772.00 USD") as an amount beside a
+    currency's mark, however it is written there ("$1,772.00")."""
+    first = price.split()[0] if price.split() else ""
+    try:
+        want: float | None = float(first)  # schema.org's price: a dot marks the decimals
+    except ValueError:
+        want = _amount(first)
+    if want is None:
+        return False
+    code = price.split()[-1]
+    mark = f"{_MARK}|\\b{code}(?![A-Za-z])" if _CODE.fullmatch(code) else _MARK
+    amounts = re.compile(rf"(?:{mark})\s?({_NUMBER})|({_NUMBER})\s?(?:{mark})")
+    for i, m in enumerate(amounts.finditer(text)):
+        if i >= AMOUNTS_MAX:
+            break
+        found = _amount(m.group(1) or m.group(2))
+        if found is not None and abs(found - want) < 0.005:
+            return True
+    return False
+
+
+ONCE_WORDS = 4  # words a line holds at least for a repeat of it to go
+_MARKERS = re.compile(r"^(?:[#>*+-]+\s+|\d+[.)]\s+)+")
+
+
+def once(text: str) -> str:
+    """`text` without the lines that repeat an earlier one word for word: shops print a
+    product's selling points twice (a carousel's copies of its slides, the page's mobile
+    and desktop layouts side by side). Short lines (a size, a price) and table rows repeat
+    as data; a table goes whole when most of its rows repeat an earlier table's (the
+    specifications printed in a tab and again in an accordion, _tables_once). Code is
+    left as it is."""
+    seen: set[str] = set()
+    lines: list[str] = []
+    fenced = dropped = False
+    for line in _tables_once(text.split("\n")):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        if dropped and not stripped and (not lines or not lines[-1].strip()):
+            continue  # the repeat's blank lines, one of them stays
+        dropped = False
+        key = _MARKERS.sub("", " ".join(stripped.split())).lower()
+        if fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
+            lines.append(line)
+        elif key in seen:
+            dropped = True
+        else:
+            seen.add(key)
+            lines.append(line)
+    return "\n".join(lines).strip("\n")
+
+
+_RULE = re.compile(r"^\|(?:\s*:?-+:?\s*\|)+$")
+
+
+def _tables_once(lines: list[str]) -> list[str]:
+    """`lines` without the tables whose data rows repeat an earlier table's, half of them
+    or more (product_tuning.TABLE_REPEATED): the same specifications printed twice, each
+    copy worded a little otherwise ("Driver type" and "Transducer type"). Each row is
+    read once."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    table: list[str] = []
+    fenced = False
+
+    def close() -> None:
+        rows = [" ".join(r.lower().split()) for r in table if not _RULE.match(r.strip())]
+        repeated = sum(r in seen for r in rows)
+        if not rows or repeated < pt.TABLE_REPEATED * len(rows):
+            kept.extend(table)
+        seen.update(rows)
+        table.clear()
+
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        if not fenced and stripped.startswith("|"):
+            table.append(line)
+            continue
+        if table:
+            close()
+        kept.append(line)
+    if table:
+        close()
+    return kept
+
+
+PROSE_WORDS = 15  # words a line holds at least to count as prose
+
+
+def _prose(text: str) -> int:
+    """Characters of `text` in lines of prose (PROSE_WORDS words or more)."""
+    return sum(len(line) for line in text.split("\n") if line.count(" ") >= PROSE_WORDS - 1)
+
+
+def header(declared: dict[str, str], text: str) -> str:
+    """The declared name, price and availability not in `text` already, one line each,
+    then the declared description when `text` does not show it (a script builds it on
+    the page, or it is in a tab the chosen region left out) and tells the product in
+    under tuning.PRODUCT_TOLD characters of prose: a page that tells it at length does
+    so better than its declaration, most often a search engine's summary."""
+    lines = []
+    low = norm(text)
+    name = declared.get("name")
+    if name and norm(name) not in low:
+        lines.append(f"# {name}")
+    price = declared.get("price")
+    if price and norm(price) not in low and not price_shown(price, text):
+        lines.append(f"Price: {price}")
+    availability = declared.get("availability")
+    if availability and norm(availability) not in low:
+        lines.append(f"Availability: {availability}")
+    if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
+        lines.pop()
+    description = declared.get("description")
+    if (
+        description
+        and len(description) >= ANCHOR_MIN
+        and _prose(text) < tuning.PRODUCT_TOLD
+        and not _shown(description, text)
+    ):
+        lines.append(description)
+    return "\n\n".join(lines)
+
+
+def finish(declared: dict[str, str], text: str) -> str:
+    """A product page's text: its lines once, after the declaration's own (header)."""
+    text = once(text)
+    head = header(declared, text) if declared else ""
+    return f"{head}\n\n{text}" if head and text else head or text
