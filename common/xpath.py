@@ -66,7 +66,17 @@ def each(node: Any, expression: str) -> list[list[Any]]:
     """What each branch of a union finds in ``node``, apart and in the branches' order:
     for a caller that reads each branch's hits on their own, which need no merge (the
     merge reads the whole page into a dict, as long as the searches themselves)."""
-    return [compiled(path)(node) for path in branches(expression)]
+    paths = _branches.get(expression)
+    if paths is None:
+        if len(_branches) > 256:
+            _branches.clear()  # the expressions are a few constants: a bound, not a policy
+        paths = _branches[expression] = branches(expression)
+    return [compiled(path)(node) for path in paths]
+
+
+# each()'s expressions split once (a read of the expression character by character in
+# Python, on every page): shared by threads, since a split is pure.
+_branches: dict[str, list[str]] = {}
 
 
 def _document(node: Any) -> Iterator[Any]:

@@ -51,3 +51,18 @@ def test_a_cut_page_reads_the_same_from_text_and_from_bytes():
     assert from_text.text == from_bytes.text == "Caf\u00e9 \u2014 text after many attributes."
     assert from_text.notes == from_bytes.notes
     assert from_text.notes and "100 attributes dropped from 1 element" in from_text.notes[0]
+
+
+def test_the_fast_parse_takes_no_page_with_a_replacement_character_whatever_its_utf8():
+    # parse_fast looks for U+FFFD's last UTF-8 byte (0xBD) in the bytes first; Cyrillic's
+    # "н" (D0 BD) holds that byte too and must not be taken for one, nor hide one.
+    from wf.extract.parse import parse_fast
+
+    for words in ("plain", "\u043d\u0435\u0442", "\u00bd cup"):
+        page = f"<html><body><p>{words}</p></body></html>"
+        root = parse_fast(page, page.encode("utf-8"))
+        assert root is not None and root.findtext(".//p") == words
+        assert parse_fast(page) is not None
+        broken = page.replace("</p>", "\ufffd</p>")
+        assert parse_fast(broken, broken.encode("utf-8")) is None
+        assert parse_fast(broken) is None
