@@ -8,6 +8,7 @@ first use."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Iterator
 from itertools import chain, count
@@ -66,17 +67,7 @@ def each(node: Any, expression: str) -> list[list[Any]]:
     """What each branch of a union finds in ``node``, apart and in the branches' order:
     for a caller that reads each branch's hits on their own, which need no merge (the
     merge reads the whole page into a dict, as long as the searches themselves)."""
-    paths = _branches.get(expression)
-    if paths is None:
-        if len(_branches) > 256:
-            _branches.clear()  # the expressions are a few constants: a bound, not a policy
-        paths = _branches[expression] = branches(expression)
-    return [compiled(path)(node) for path in paths]
-
-
-# each()'s expressions split once (a read of the expression character by character in
-# Python, on every page): shared by threads, since a split is pure.
-_branches: dict[str, list[str]] = {}
+    return [compiled(path)(node) for path in branches(expression)]
 
 
 def _document(node: Any) -> Iterator[Any]:
@@ -99,7 +90,10 @@ def _place(hit: Any, order: dict[Any, int]) -> tuple[int, int]:
     return order[parent], parent.keys().index(hit.attrname)
 
 
-def branches(expression: str) -> list[str]:
+# Split once per expression, not on every page: the callers' expressions are a few
+# constants, and the split reads each character in Python. lru_cache is thread-safe.
+@functools.lru_cache(maxsize=256)
+def branches(expression: str) -> tuple[str, ...]:
     """The paths of a union, split at each "|" outside brackets, parentheses and quotes."""
     parts: list[str] = []
     depth, quote, start = 0, "", 0
@@ -116,4 +110,4 @@ def branches(expression: str) -> list[str]:
             parts.append(expression[start:at])
             start = at + 1
     parts.append(expression[start:])
-    return parts
+    return tuple(parts)
