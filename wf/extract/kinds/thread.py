@@ -151,19 +151,23 @@ def _trim(
             kids.append(blocks[j])
             j = blocks[j].end
         side = [k for k in kids if nested and _SIDE.search(k.el.get("class") or "")]
-        prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k not in side]
+        # Looked up by index: a list's lookups, one per kid, cost a post of 10 000 cards
+        # half a second.
+        beside = {k.index for k in side}
+        prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k.index not in beside]
         # The author's card is no way down, however long a field it shows ("Programs:
         # ..."): the body beside it may be a short reply.
-        cards = [k for k in prose if author_card(k.el)]
-        prose = [k for k in prose if k not in cards]
-        for k in cards:
-            _cut(k, names)
-            cut = True
+        cards = {k.index for k in prose if author_card(k.el)}
+        for k in prose:
+            if k.index in cards:
+                _cut(k, names)
+                cut = True
+        prose = [k for k in prose if k.index not in cards]
         if len(prose) != 1 or prose[0].tag not in WRAPPERS:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
             # post's body named `comment` shows no author of its own), and signatures.
-            if side and sum(k.text for k in kids if k not in side) >= tuning.POST_PROSE:
+            if side and sum(k.text for k in kids if k.index not in beside) >= tuning.POST_PROSE:
                 for k in side:
                     signed = marked(k) or _SIGNATURE.search(k.el.get("class") or "")
                     if k.el.getparent() is not None and signed:
@@ -171,7 +175,7 @@ def _trim(
                         cut = True
             break
         for k in kids:
-            gone = k in side or k.raw < tuning.POST_PROSE
+            gone = k.index in beside or k.raw < tuning.POST_PROSE
             if k is not prose[0] and gone and k.el.getparent() is not None:
                 _cut(k, names)
                 cut = True
