@@ -85,7 +85,8 @@ def test_a_page_of_many_links_under_a_heading_is_not_a_short_post() -> None:
 _COLOPHONS = {
     "blogger": "<div class='x-2'>Simple theme. Powered by <a href='/b'>Blogger</a>.</div>",
     "wordpress": "<div class='x-2'><a href='/w'>Proudly powered by WordPress</a></div>",
-    "hugo": "<p>© 2026 Ann · Powered by <a href='/h'>Hugo</a> &amp; <a href='/t'>Ananke</a></p>",
+    # Without a copyright sign, which another rule leaves out whatever the line says.
+    "hugo": "<p>Ann's notes · Powered by <a href='/h'>Hugo</a> &amp; <a href='/t'>Ananke</a></p>",
     "french": "<div class='x-2'><p>Propulsé par <a href='/g'>Ghost</a></p></div>",
 }
 
