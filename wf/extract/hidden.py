@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any
 
-from common.xpath import each, text_length
+from common.xpath import each, text_length, text_start
 from wf.extract import hidden_tuning, tuning
 
 HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
@@ -121,25 +121,11 @@ def _tab_panels(parent: Any) -> set[Any]:
     seen: set[str] = set()
     shown: set[Any] = set()
     for el in panels:
-        words = _start(el, hidden_tuning.PANEL_COMPARED)
+        words = " ".join(text_start(el, hidden_tuning.PANEL_COMPARED).split())
         if words not in seen:
             seen.add(words)
             shown.add(el)
     return shown
-
-
-def _start(el: Any, chars: int) -> str:
-    """The first `chars` characters of an element's text as written (its spaces then
-    collapsed): a panel's whole text when it is shorter, and no more of it than that
-    however it is cut into pieces."""
-    pieces: list[str] = []
-    size = 0
-    for piece in islice(el.itertext(), chars):
-        pieces.append(piece[: chars - size])
-        size += len(piece)
-        if size >= chars:
-            break
-    return " ".join("".join(pieces).split())
 
 
 _PANEL_CLASS = re.compile(hidden_tuning.PANEL_CLASS)
