@@ -5,6 +5,7 @@ wf/extract/tuning.py."""
 from __future__ import annotations
 
 import re
+from functools import cache, partial
 from itertools import islice
 from typing import Any
 
@@ -150,9 +151,16 @@ def colophon(el: Any, b: BlockRecord) -> bool:
 
 
 def _text(el: Any) -> str:
+    return str(_serializer()(el))
+
+
+@cache
+def _serializer() -> Any:
+    """lxml's serializer of an element's text, imported once: an import statement in a
+    function asked of every short block cost a third of the call."""
     from lxml import etree
 
-    return str(etree.tostring(el, method="text", encoding=str, with_tail=False))
+    return partial(etree.tostring, method="text", encoding=str, with_tail=False)
 
 
 _SUBSCRIPTION = re.compile(tuning.SUBSCRIPTION)
