@@ -361,22 +361,15 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index)
-    from wf.extract.kinds import byline, logs, replies, tidy
+    from wf.extract.kinds import logs, replies, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
-    related = tidy.drop_related(posts + short + nested)  # before their lines are put first
-    posts, short, nested = (
-        [p for p in g if p.index not in related] for g in (posts, short, nested)
-    )
-    authors = [byline.add(post.el) for post in posts + short + nested]
+    posts, short, nested, authors = _lined(posts, short, nested)
     lines = sum(a is not None for a in authors)
-    tidy.drop_credentials(posts + short + nested, authors)  # once the line took the name
-    ads = tidy.drop_ads(posts + short + nested, authors)
-    posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts + nested)
     replies.cut_short(blocks, short, names)
@@ -407,6 +400,27 @@ def choose(
         by_kind=True,
         author=authors[0] if authors else None,
     )
+
+
+def _lined(
+    posts: list[BlockRecord], short: list[BlockRecord], nested: list[BlockRecord]
+) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None]]:
+    """The posts, the short replies and the nested ones without the answers to other
+    questions (tidy.drop_related, before their lines are put first) and the ads
+    (tidy.drop_ads), each headed by its line of author and date (byline.add) and without
+    the tail of its author's credentials (once the line took the name); and the authors
+    the lines name, one a post, ads included."""
+    from wf.extract.kinds import byline, tidy
+
+    related = tidy.drop_related(posts + short + nested)
+    posts, short, nested = (
+        [p for p in g if p.index not in related] for g in (posts, short, nested)
+    )
+    authors = [byline.add(post.el) for post in posts + short + nested]
+    tidy.drop_credentials(posts + short + nested, authors)
+    ads = tidy.drop_ads(posts + short + nested, authors)
+    posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
+    return posts, short, nested, authors
 
 
 def tidy_shown(analysis: Analysis) -> None:
