@@ -44,6 +44,20 @@ def text_length() -> Any:
     return compiled("string-length(normalize-space())")
 
 
+def text_start(el: Any, chars: int) -> str:
+    """The first `chars` characters of an element's text as written (its descendants'
+    and their tails too), read no further: a piece past them is not copied, so that a
+    box of a megabyte is not read to judge its opening."""
+    pieces: list[str] = []
+    size = 0
+    for piece in el.itertext():
+        pieces.append(piece[: chars - size])
+        size += len(piece)
+        if size >= chars:
+            break
+    return "".join(pieces)
+
+
 def union(node: Any, expression: str) -> list[Any]:
     """What ``compiled(expression)(node)`` finds for a union of location paths to
     elements and attributes ("//time|//*/@class[...]"): the nodes in document order,

@@ -996,6 +996,20 @@ def test_a_union_search_finds_what_libxml2_finds_in_the_same_order() -> None:
     assert [name for _, name in got] == [name for _, name in expected]
 
 
+def test_an_elements_opening_is_read_no_further_than_asked() -> None:
+    # common.xpath.text_start: the widening's timed entries, a product's identifiers and
+    # the tab panels' comparison read an element's opening; a megabyte in one text node
+    # is cut, not copied, and an element shorter than asked is read whole.
+    from lxml import html as lxml_html
+
+    from common.xpath import text_start
+
+    root = lxml_html.fromstring("<div> 12' <b>Goal</b> for the quay" + "x" * 1_000_000 + "</div>")
+    assert text_start(root, 14) == " 12' Goal for "
+    assert len(text_start(root, 2000)) == 2000
+    assert text_start(lxml_html.fromstring("<p>a <i>b</i></p>"), 50) == "a b"
+
+
 def test_the_cleaning_asks_libxml2_for_no_union(monkeypatch: pytest.MonkeyPatch) -> None:
     # A union's branches are merged by libxml2 comparing each hit with all found before
     # it: 10000 hidden boxes beside 10000 skip links cost 16.6 s. Each branch is searched

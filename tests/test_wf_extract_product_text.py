@@ -3,8 +3,8 @@ left out of it (wf/extract/kinds/product.py): small pages of our own."""
 
 from __future__ import annotations
 
-from tests.test_wf_extract_kinds import ld, page
-from tests.test_wf_extract_products import DESCRIPTION, PROSE, shop_page
+from tests.test_wf_extract_kinds import page
+from tests.test_wf_extract_products import DESCRIPTION, PROSE, SUMMARY, shop_page, summarised
 from wf.extract import extract
 
 OFFER = {"price": "89.00", "priceCurrency": "USD"}
@@ -124,15 +124,7 @@ def test_a_product_s_details_in_a_box_named_as_a_dialog_are_printed():
 def test_a_product_told_in_three_short_paragraphs_does_not_print_its_declared_summary():
     # A shoe's page tells it in three short paragraphs of its own: the declaration's
     # summary for search engines, worded otherwise, is not printed over them.
-    summary = "Shop the best brass tide clock online: free shipping, great prices, top quality."
-    declared = ld(
-        {
-            "@type": "Product",
-            "name": "Brass tide clock",
-            "description": summary,
-            "offers": {"price": "89.00", "priceCurrency": "USD"},
-        }
-    )
+    summary, declared = SUMMARY, summarised()
     story = "".join(
         f"<h2>{title}</h2><p>{PROSE[3:-4]} {title} is made so since {year}.</p>"
         for title, year in (("The case", 1921), ("The dial", 1934), ("Its care", 1950))

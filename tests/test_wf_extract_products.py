@@ -219,18 +219,26 @@ def test_questions_past_show_more_stay_though_a_class_hides_them():
     assert "Answer 0:" in text and "Answer 4:" in text
 
 
-def test_a_product_told_at_length_does_not_print_its_declared_summary():
-    # The declaration's description is a summary for search engines that the page does
-    # not show; the page tells the product in paragraphs of its own.
-    summary = "Shop the best brass tide clock online: free shipping, great prices, top quality."
-    declared = ld(
+SUMMARY = "Shop the best brass tide clock online: free shipping, great prices, top quality."
+
+
+def summarised() -> str:
+    """The JSON-LD of a product whose declared description is a search engine's summary
+    that the page does not show."""
+    return ld(
         {
             "@type": "Product",
             "name": "Brass tide clock",
-            "description": summary,
+            "description": SUMMARY,
             "offers": {"price": "89.00", "priceCurrency": "USD"},
         }
     )
+
+
+def test_a_product_told_at_length_does_not_print_its_declared_summary():
+    # The declaration's description is a summary for search engines that the page does
+    # not show; the page tells the product in paragraphs of its own.
+    summary, declared = SUMMARY, summarised()
     story = "".join(
         f"<p>{PROSE[3:-4]} The tide's hand turns once in twelve hours and twenty-five "
         f"minutes, so the clock keeps the sea's time and not the sun's ({n}).</p>"

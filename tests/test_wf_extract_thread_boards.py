@@ -521,3 +521,39 @@ def test_the_author_s_card_is_never_the_way_down_to_a_short_reply():
         lines[lines.index("ben, Feb 14, 2026 | 10:24 pm") + 1] == "Very exciting! Looking forward."
     )
     assert not any("Programs" in line or "Join Date" in line for line in lines)
+
+
+def test_a_post_of_thousands_of_cards_costs_a_look_up_each(monkeypatch):
+    # A hostile post of 2000 boxes, each an author's card of fields as long as prose: each
+    # is looked up among the cards once, not compared with all of them (a list's
+    # look-ups cost a post of 10 000 cards half a second). The walk's records count the
+    # comparisons made between two of them.
+    from wf.extract import records
+
+    compared = [0]
+
+    class Counted(records.BlockRecord):
+        __slots__ = ()
+        __hash__ = object.__hash__
+
+        def __eq__(self, other: object) -> bool:
+            compared[0] += 1
+            return self is other
+
+    monkeypatch.setattr(records, "BlockRecord", Counted)
+    tags = ("div", "section", "aside")
+    cards = "".join(
+        f"<{tags[n % 3]} class='k{chr(97 + n % 26)}{chr(97 + n // 26 % 26)}{n // 676}'><dl>"
+        f"<dd>Join Date: Aug 2008, the harbour's busiest and longest summer {n}</dd>"
+        f"<dd>Location: the north quay, berth {n}, beside the cranes and the old sheds</dd>"
+        f"</dl></{tags[n % 3]}>"
+        for n in range(2000)
+    )
+    posts = "".join(
+        post("ann" if n == 1 else f"u{n}", f"Feb {n}, 2026", cards if n == 1 else PROSE)
+        for n in range(1, 6)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<h1>Tide tables</h1>{posts}")
+    found = extract(html, url="https://board.example/threads/tide.5")
+    assert found.kind == "thread" and "Join Date" not in found.text
+    assert compared[0] < 2000

@@ -487,3 +487,24 @@ def test_an_answer_s_head_keeps_the_author_s_credential_not_the_site_s_tail_of_i
     assert "Ben Ray, 1y" in lines and "Dee Fox, 2y" in lines
     for gone in ("Author has", "answer views", "Upvoted", "Follow", "·"):
         assert not any(gone in line for line in lines)
+
+
+def test_the_counts_of_an_author_s_activity_and_who_liked_the_answer_go_from_its_head():
+    # Any site's tail of the credential, not one site's words: counts of the author's
+    # posts and followers, and who vouched for the answer.
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<main><h1>Where are the tide tables kept?</h1><div class='answers'>"
+        + _answer(
+            "Ann Lee", "Harbour pilot (1990–2020)", "1.2K followers, 310 posts", "3y", "Office."
+        )
+        + _answer("Ben Ray", "Quay keeper", "Liked by <a href='/profile/Cy'>Cy</a>", "1y", "Web.")
+        + _answer("Dee Fox", "Tide watcher", "Member has 52 answers", "2y", "By the gate.")
+        + "</div></main>",
+    )
+    found = extract(html, url="https://answers.example/Where-are-the-tide-tables-kept")
+    lines = [line for line in found.text.split("\n") if line]
+    assert lines[lines.index("Ann Lee, 3y") + 1] == "Harbour pilot (1990–2020)"
+    for gone in ("followers", "310 posts", "Liked by", "52 answers", "·"):
+        assert not any(gone in line for line in lines), gone

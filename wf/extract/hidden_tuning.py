@@ -45,3 +45,7 @@ READ_MORE_PIECES = 200  # text pieces of a box read at most to measure either
 # (hidden._tab_panels): Bootstrap's `tab-pane` and the like, hidden by a style until
 # their tab is clicked.
 PANEL_CLASS = r"(?<![\w-])(?:tab-pane|tab-panel|tabpanel)(?![\w-])"
+# Characters of each tab panel's text compared with its siblings' to find the copies
+# (hidden._tab_panels): enough to tell two panels' texts apart, a bound on the text a nest
+# of panels copies at each level.
+PANEL_COMPARED = 2000

@@ -24,9 +24,15 @@ VENDOR_DISTINCT = 3
 # footer is named as nothing (a short post's page read whole). Platforms named, not any
 # "powered by": a landing page's "Powered by cutting-edge research." is its text.
 COLOPHON_MAX = 120
+# Its words, each verb with the words that follow it. A block's text that holds none of
+# the verbs is not read further (notices.colophon).
 COLOPHON = (
-    r"(?:powered|built|made|created|hosted)\s+(?:by|with|on)|propulsé\s+par|"
-    r"propulsado\s+por|realizzato\s+con|betrieben\s+(?:mit|von)|erstellt\s+mit"
+    ("powered|built|made|created|hosted", "by|with|on"),
+    ("propulsé", "par"),
+    ("propulsado", "por"),
+    ("realizzato", "con"),
+    ("betrieben", "mit|von"),
+    ("erstellt", "mit"),
 )
 COLOPHON_PLATFORMS = (
     r"blogger|wordpress|ghost|hugo|jekyll|hexo|gatsby|eleventy|11ty|pelican|gridsome|"

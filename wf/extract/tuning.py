@@ -367,8 +367,8 @@ READ_ON = (
     "reservado a suscriptores", "reservado para suscriptores", "solo para suscriptores",
     "riservato agli abbonati", "alleen voor abonnees",
 )  # fmt: skip
-# An offer: a subscription (or a free registration) named, or its terms (a price by the month, a free trial, no
-# tie: "monatlich kündbar", "sans engagement", "cancel anytime").
+# An offer: a subscription (or a free registration) named, or its terms (a price by the
+# month, a free trial, no tie: "monatlich kündbar", "sans engagement", "cancel anytime").
 SUBSCRIPTION = (
     r"(?<![a-z])abos?(?![a-z])|digitalabo|abonn|subscri|suscri|assin[ae]|subskrypc|"
     r"prenumerat|membership|premium|registrier|register|free account|compte gratuit|"

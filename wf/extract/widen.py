@@ -9,6 +9,7 @@ import re
 from itertools import islice
 from typing import Any
 
+from common.xpath import text_start
 from wf.extract import widen_tuning
 from wf.extract.names import HEADING, NEVER_NEGATIVE, POSITIVE, never_content
 from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, negative
@@ -222,16 +223,6 @@ SIBLING_LINKS_MAX = 3  # a sibling that joins has at most 1/3 of its text in lin
 _TIMED = re.compile(widen_tuning.TIMED_OPENING)
 
 
-def _opening(el: Any) -> str:
-    """The first characters of an element's text, read no further than they reach."""
-    out = ""
-    for piece in el.itertext():
-        out += piece
-        if len(out) >= widen_tuning.TIMED_CHARS:
-            break
-    return out[: widen_tuning.TIMED_CHARS]
-
-
 def _timed(el: Any) -> bool:
     """Whether a box's entries open with a time (a live ticker's minutes, a liveblog's
     hours), under wrappers of one child: the entries are the page's story told in short
@@ -244,7 +235,7 @@ def _timed(el: Any) -> bool:
         if not isinstance(child.tag, str):
             continue
         entries += 1
-        timed += bool(_TIMED.match(_opening(child)))
+        timed += bool(_TIMED.match(text_start(child, widen_tuning.TIMED_CHARS)))
     return entries >= widen_tuning.LIST_JOIN_ITEMS and timed >= widen_tuning.TIMED_SHARE * entries
 
 

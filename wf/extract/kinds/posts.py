@@ -199,9 +199,9 @@ def _short_line(el: Any, most: int) -> bool:
 def author_card(el: Any) -> bool:
     """Whether a box is the author's card beside a post: posts_tuning.CARD_FIELDS_MIN
     fields of a profile or more, and outside its fields (known or not: "Label: value")
-    and its links few words
-    (posts_tuning.CARD_WORDS_MAX: a rank, "Original Poster"). Read as it stands (the
-    byline took the name and date out of it), over its first tuning.MARK_SCAN elements."""
+    and its links few words (posts_tuning.CARD_WORDS_MAX: a rank, "Original Poster").
+    Read as it stands (the byline took the name and date out of it), over its first
+    tuning.MARK_SCAN elements."""
     from lxml import etree
 
     fields = words = 0

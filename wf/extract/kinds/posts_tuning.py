@@ -97,15 +97,21 @@ POST_GATE = (
     r"|signatures?|spoilers?|more)\b[^.!]{0,40}[.!]?"
 )
 GATE_MAX = 80
-# The tail of the credentials a Q&A site prints in an answer's head, after the author's
-# name and their own credential, inline, between separators: "· Author has 9.6K answers
-# and 47.1M answer views", "· Upvoted by ann, PhD History", "Answered by" (its name taken
-# into the answer's line of author and date), "· Follow". A box of the head that holds
-# one alone (CREDENTIAL_MAX characters at most) goes (kinds/tidy.py drop_credentials),
-# and so does one that holds only the separators between the head's parts.
+# The tail of the credentials a Q&A site or a board prints in a post's head, after the
+# author's name and their own credential, inline, between separators: the counts of the
+# author's activity ("· Author has 9.6K answers and 47.1M answer views", "1.2K followers,
+# 310 posts"), who vouched for the answer or wrote it ("· Upvoted by ann, PhD History",
+# "Liked by ann", "Answered by": its name taken into the post's line of author and date)
+# and the button to follow them. A box of the head that holds one alone (CREDENTIAL_MAX
+# characters at most) goes (kinds/tidy.py drop_credentials), and so does one that holds
+# only the separators between the head's parts.
+_ACTIVITY = (
+    r"[\d.,]+[kmb]? (?:answers?|answer views?|views?|followers?|questions?|posts?|"
+    r"reactions?)"
+)
 CREDENTIAL_TAIL = (
-    r"(?:upvoted by|answered by)\b.*"
-    r"|author has [\d.,]+[kmb]? answers?(?: and [\d.,]+[kmb]? answer views?)?"
+    r"(?:upvoted|answered|liked|endorsed|recommended) by\b.*"
+    rf"|(?:(?:author|user|member) )?(?:has )?{_ACTIVITY}(?:(?:,| and| ·) {_ACTIVITY})*"
     r"|follow(?:ing)?"
 )
 CREDENTIAL_MAX = 300

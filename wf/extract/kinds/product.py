@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from common import trace
+from common.xpath import text_start
 from wf.extract import tuning
 from wf.extract.kinds import product_tuning
 from wf.extract.kinds.landing import part, unwalked_links
@@ -204,13 +205,7 @@ def identifiers(el: Any, b: BlockRecord) -> bool:
     once."""
     if b.text < product_tuning.IDENTIFIERS_MIN or b.own < b.text:
         return False  # a box of blocks: its own blocks are judged each
-    pieces, size = [], 0
-    for piece in el.itertext():
-        pieces.append(piece)
-        size += len(piece)
-        if size >= product_tuning.IDENTIFIERS_READ:
-            break
-    text = "".join(pieces)[: product_tuning.IDENTIFIERS_READ]
+    text = text_start(el, product_tuning.IDENTIFIERS_READ)
     found = sum(len(m) for m in _IDENTIFIER.findall(text))
     return found >= product_tuning.IDENTIFIERS_SHARE * len("".join(text.split()))
 

@@ -151,19 +151,23 @@ def _trim(
             kids.append(blocks[j])
             j = blocks[j].end
         side = [k for k in kids if nested and _SIDE.search(k.el.get("class") or "")]
-        prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k not in side]
+        # Looked up by index: a list's lookups, one per kid, cost a post of 10 000 cards
+        # half a second.
+        beside = {k.index for k in side}
+        prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k.index not in beside]
         # The author's card is no way down, however long a field it shows ("Programs:
         # ..."): the body beside it may be a short reply.
-        cards = [k for k in prose if author_card(k.el)]
-        prose = [k for k in prose if k not in cards]
-        for k in cards:
-            _cut(k, names)
-            cut = True
+        cards = {k.index for k in prose if author_card(k.el)}
+        for k in prose:
+            if k.index in cards:
+                _cut(k, names)
+                cut = True
+        prose = [k for k in prose if k.index not in cards]
         if len(prose) != 1 or prose[0].tag not in WRAPPERS:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
             # post's body named `comment` shows no author of its own), and signatures.
-            if side and sum(k.text for k in kids if k not in side) >= tuning.POST_PROSE:
+            if side and sum(k.text for k in kids if k.index not in beside) >= tuning.POST_PROSE:
                 for k in side:
                     signed = marked(k) or _SIGNATURE.search(k.el.get("class") or "")
                     if k.el.getparent() is not None and signed:
@@ -171,7 +175,7 @@ def _trim(
                         cut = True
             break
         for k in kids:
-            gone = k in side or k.raw < tuning.POST_PROSE
+            gone = k.index in beside or k.raw < tuning.POST_PROSE
             if k is not prose[0] and gone and k.el.getparent() is not None:
                 _cut(k, names)
                 cut = True
@@ -357,22 +361,15 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index)
-    from wf.extract.kinds import byline, logs, replies, tidy
+    from wf.extract.kinds import logs, replies, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
     tidy.drop_counts(blocks[box].el)
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
-    related = tidy.drop_related(posts + short + nested)  # before their lines are put first
-    posts, short, nested = (
-        [p for p in g if p.index not in related] for g in (posts, short, nested)
-    )
-    authors = [byline.add(post.el) for post in posts + short + nested]
+    posts, short, nested, authors = _lined(posts, short, nested)
     lines = sum(a is not None for a in authors)
-    tidy.drop_credentials(posts + short + nested, authors)  # once the line took the name
-    ads = tidy.drop_ads(posts + short + nested, authors)
-    posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts + nested)
     replies.cut_short(blocks, short, names)
@@ -403,6 +400,27 @@ def choose(
         by_kind=True,
         author=authors[0] if authors else None,
     )
+
+
+def _lined(
+    posts: list[BlockRecord], short: list[BlockRecord], nested: list[BlockRecord]
+) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None]]:
+    """The posts, the short replies and the nested ones without the answers to other
+    questions (tidy.drop_related, before their lines are put first) and the ads
+    (tidy.drop_ads), each headed by its line of author and date (byline.add) and without
+    the tail of its author's credentials (once the line took the name); and the authors
+    the lines name, one a post, ads included."""
+    from wf.extract.kinds import byline, tidy
+
+    related = tidy.drop_related(posts + short + nested)
+    posts, short, nested = (
+        [p for p in g if p.index not in related] for g in (posts, short, nested)
+    )
+    authors = [byline.add(post.el) for post in posts + short + nested]
+    tidy.drop_credentials(posts + short + nested, authors)
+    ads = tidy.drop_ads(posts + short + nested, authors)
+    posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
+    return posts, short, nested, authors
 
 
 def tidy_shown(analysis: Analysis) -> None:
