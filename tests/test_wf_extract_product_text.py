@@ -3,6 +3,8 @@ left out of it (wf/extract/kinds/product.py): small pages of our own."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.test_wf_extract_kinds import page
 from tests.test_wf_extract_products import DESCRIPTION, PROSE, SUMMARY, shop_page, summarised
 from wf.extract import extract
@@ -135,22 +137,43 @@ def test_a_product_told_in_three_short_paragraphs_does_not_print_its_declared_su
     assert summary not in text
 
 
-def test_the_shop_s_size_chart_points_chat_and_pay_later_boxes_are_left_out():
-    shop = (
-        "<div class='pdp-size-chart'><p>Sizes</p><p>US 8 9 10 11 12 13</p>"
-        "<p>UK 7 8 9 10 11 12</p><p>EU 41 42 43 44 45 46</p></div>"
-        "<div class='pdp-rewards'><p>Members earn 89 points on this purchase, to spend "
-        "on any clock or barometer in the shop next time.</p></div>"
-        "<div class='live-chat'><p>Questions about this clock? Our team answers in minutes "
-        "every day from nine until six.</p></div>"
-        "<p class='afterpay-line'>or 4 interest-free payments of $22.25 with the "
-        "pay-later service at checkout</p>"
-    )
+# The shop's boxes beside a product's own text: a size chart, loyalty points, a chat, a
+# pay-later line; the options to pick, a bundle, the press logos.
+SHOP_BOXES = [
+    (
+        (
+            "<div class='pdp-size-chart'><p>Sizes</p><p>US 8 9 10 11 12 13</p>"
+            "<p>UK 7 8 9 10 11 12</p><p>EU 41 42 43 44 45 46</p></div>"
+            "<div class='pdp-rewards'><p>Members earn 89 points on this purchase, to spend "
+            "on any clock or barometer in the shop next time.</p></div>"
+            "<div class='live-chat'><p>Questions about this clock? Our team answers in minutes "
+            "every day from nine until six.</p></div>"
+            "<p class='afterpay-line'>or 4 interest-free payments of $22.25 with the "
+            "pay-later service at checkout</p>"
+        ),
+        ("UK 7 8 9", "Members earn 89 points", "Our team answers", "interest-free"),
+    ),
+    (
+        (
+            "<div class='product-options'><p>Finish</p><p>Polished brass, $89.00</p>"
+            "<p>Antique brass, $99.00</p><p>Chrome, $94.00</p></div>"
+            "<div class='bundle-offer'><p>Buy it with the matching barometer and save ten "
+            "percent on both of them today.</p></div>"
+            "<div class='press-logos'><p>As seen in the Harbour Gazette, Chart Room Monthly "
+            "and the Tide Tables Review this year.</p></div>"
+        ),
+        ("Antique brass, $99.00", "matching barometer", "Harbour Gazette"),
+    ),
+]
+
+
+@pytest.mark.parametrize("shop, gone", SHOP_BOXES)
+def test_the_shop_s_boxes_beside_the_product_are_left_out(shop, gone):
     body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{PROSE}{shop}</div>"
     text = extract(shop_page(OFFER, body)).text
     assert "Each clock is turned from solid brass" in text
-    for gone in ("UK 7 8 9", "Members earn 89 points", "Our team answers", "interest-free"):
-        assert gone not in text
+    for line in gone:
+        assert line not in text
 
 
 def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
@@ -164,19 +187,3 @@ def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
     text = extract(shop_page(OFFER, f"{column}{bar}")).text
     assert "Each clock is turned from solid brass" in text
     assert "Only $89.00 today" not in text and "hand-finished" not in text
-
-
-def test_the_options_to_pick_the_bundles_and_the_press_logos_are_left_out():
-    shop = (
-        "<div class='product-options'><p>Finish</p><p>Polished brass, $89.00</p>"
-        "<p>Antique brass, $99.00</p><p>Chrome, $94.00</p></div>"
-        "<div class='bundle-offer'><p>Buy it with the matching barometer and save ten "
-        "percent on both of them today.</p></div>"
-        "<div class='press-logos'><p>As seen in the Harbour Gazette, Chart Room Monthly "
-        "and the Tide Tables Review this year.</p></div>"
-    )
-    body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{PROSE}{shop}</div>"
-    text = extract(shop_page(OFFER, body)).text
-    assert "Each clock is turned from solid brass" in text
-    for gone in ("Antique brass, $99.00", "matching barometer", "Harbour Gazette"):
-        assert gone not in text
