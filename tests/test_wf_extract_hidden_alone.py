@@ -133,7 +133,7 @@ def test_noscript_menus_that_hold_most_of_the_page_stay():
 
 
 def test_the_cleaning_searches_only_for_the_class_words_the_page_holds():
-    from wf.extract.unseen import clean_search
+    from wf.extract.unseen import parts
 
     html = (
         "<html><body><a class='skip-link focusable' href='#main'>Skip to content</a>"
@@ -141,14 +141,14 @@ def test_the_cleaning_searches_only_for_the_class_words_the_page_holds():
         "<div class='overflow-clip'><p>{1}</p></div></body></html>"
     )
     root = lxml.html.fromstring(html.format(COMPARE, STORY))
-    search = clean_search(root)
+    search = "|".join(part for part in parts(root) if part)
     assert "d-none" in search and "focusable" in search
     assert "'hidden'" not in search and "ssr-variant" not in search
     # The same nodes as the search for every word, in the same order.
     every = f"{search}|{CLASS_XPATH}"
     assert root.xpath(search) == root.xpath(every)
     plain = lxml.html.fromstring(f"<html><body><div class='box'><p>{STORY}</p></div></body></html>")
-    assert "@class" not in clean_search(plain)
+    assert "@class" not in "|".join(parts(plain))
 
 
 def test_a_large_page_searches_for_every_class_word_without_joining_its_classes(
@@ -159,7 +159,7 @@ def test_a_large_page_searches_for_every_class_word_without_joining_its_classes(
     from wf.extract import unseen
 
     plain = lxml.html.fromstring(f"<html><body><div class='box'><p>{STORY}</p></div></body></html>")
-    every = unseen.clean_search(plain, every_word=True)
+    every = "|".join(unseen.parts(plain, every_word=True))
     assert "d-none" in every and "focusable" in every and "ssr-variant" in every
     html = (
         f"<html><body><div class='drawer d-none'><p>{COMPARE}</p></div>"

@@ -136,7 +136,7 @@ def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes |
     # og:type declare nothing: a search of the whole source is not paid by every page.
     named = partial(_names_itemtype, text)
     # A large page's class words are all searched for: which of them its classes hold is
-    # read from all its class values joined, a copy as large as they are (unseen.clean_search).
+    # read from all its class values joined, a copy as large as they are (unseen.parts).
     options = {**options, "microdata": named, "large": len(text) > CLASS_SCAN_MAX}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:

@@ -307,7 +307,7 @@ def clean(
 ) -> None:
     """Remove what no reader sees: junk elements and hidden ones (but the tags in
     ``keep``: images, for --images); with ``every_word``, every class word is searched
-    for (unseen.clean_search). `jsonld` and `og`, when given, get the text of each
+    for (unseen.parts). `jsonld` and `og`, when given, get the text of each
     JSON-LD script and the first value of each of the <meta> properties in OG_PROPERTIES
     (og:type, article:published_time; wherever the page puts them) on the way: the same
     pass over the tree."""

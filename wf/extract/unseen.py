@@ -25,14 +25,18 @@ _FOCUS_ONLY = re.compile(tuning.FOCUS_ONLY)
 SKIP_LINKS = "//a/@href[starts-with(., '#')]"
 FOCUSABLE = "//a/@class[contains(., 'focusable')]"
 
-# Above this many characters of source, clean_search joins no class values: the copy (in
+# Above this many characters of source, parts() joins no class values: the copy (in
 # C, then in Python) would add twice their size to the peak; every word costs time only.
 CLASS_SCAN_MAX = 1_000_000
 
 
-def _parts(root: Any, every_word: bool) -> tuple[str, str, str]:
-    """clean_search's branches but the hidden elements' and the <noscript> boxes': the
-    skip links', the focusable links' and the class words' ("" for none)."""
+def parts(root: Any, every_word: bool = False) -> tuple[str, str, str]:
+    """The searches for the skip links, the focusable links and the class words ("" for
+    none). A word no class attribute of the page holds is left out: each costs libxml2 a
+    copy of every class attribute's value, where all of them joined (in C, once) cost
+    one; most pages hold no "focusable", "d-none" or "ssr-variant", many no "hidden", and
+    the searches find the same nodes. With ``every_word`` (a large page) every word is
+    searched for, nothing joined."""
     from wf.extract.hidden_alone import CLASS_WORDS, class_xpath
 
     words: tuple[str, ...] = CLASS_WORDS
@@ -42,20 +46,6 @@ def _parts(root: Any, every_word: bool) -> tuple[str, str, str]:
         words = tuple(word for word in CLASS_WORDS if word in classes)
         focusable = "focusable" in classes
     return SKIP_LINKS, FOCUSABLE if focusable else "", class_xpath(words)
-
-
-def clean_search(root: Any, every_word: bool = False) -> str:
-    """clean()'s union search with ``main``: hidden elements, skip links, class words,
-    <noscript> boxes. A word no class attribute of the page holds is left out of it: each
-    costs libxml2 a copy of every class attribute's value, where all of them joined (in
-    C, once) cost one; most pages hold no "focusable", "d-none" or "ssr-variant", many
-    no "hidden", and the search finds the same nodes, in the same order. With
-    ``every_word`` (a large page) every word is searched for, nothing joined."""
-    from wf.extract.hidden import HIDDEN_XPATH
-    from wf.extract.hidden_alone import NOSCRIPT_XPATH
-
-    parts = (HIDDEN_XPATH, *_parts(root, every_word), NOSCRIPT_XPATH)
-    return "|".join(part for part in parts if part)
 
 
 @dataclass
@@ -69,14 +59,14 @@ class Hits:
 
 
 def search(root: Any, main: bool, every_word: bool = False) -> Hits:
-    """The hits of clean_search (with ``main``; else of hidden.HIDDEN_XPATH alone)."""
+    """The hits of hidden.HIDDEN_XPATH and, with ``main``, of parts() and NOSCRIPT_XPATH."""
     from wf.extract.hidden import HIDDEN_XPATH
     from wf.extract.hidden_alone import NOSCRIPT_XPATH
 
     hidden = [hit for hits in each(root, HIDDEN_XPATH) for hit in hits]
     if not main:
         return Hits(hidden, [], [], [])
-    skip, focusable, words = _parts(root, every_word)
+    skip, focusable, words = parts(root, every_word)
     skip_hits, focus_hits, class_hits = (
         compiled(part)(root) if part else [] for part in (skip, focusable, words)
     )
