@@ -347,6 +347,44 @@ def test_a_definitions_pilcrow_permalink_is_left_out() -> None:
     assert "The rule of \u00a7 4 and the # tag." in text
 
 
+def test_an_api_entry_named_by_its_object_is_content() -> None:
+    # Sphinx's id on an API's signature is the object's dotted name: "related" and
+    # "dates" in it named a recommendations box and a dateline, and every such
+    # signature went ("select_related(*fields)" lost above its description).
+    entries = "".join(
+        f'<dl class="py method"><dt class="sig sig-object py" id="shop.query.Basket.{name}">'
+        f'<span class="sig-name descname">{name}</span>(<em>*fields</em>)'
+        f'<a class="headerlink" href="#shop.query.Basket.{name}">\u00b6</a></dt>'
+        f"<dd><p>{SENTENCE * 2}</p></dd></dl>"
+        for name in ("select_related", "dates", "share")
+    )
+    text = extract_text(_manual(entries))
+    assert "select_related(*fields)\n" in text
+    assert "dates(*fields)\n" in text and "share(*fields)\n" in text
+    # ...an id so named without the permalink to itself still names a box.
+    plain = lxml.html.fragment_fromstring(
+        '<dt id="shop.related">x<a href="#elsewhere">\u00b6</a></dt>'
+    )
+    assert negative_block(plain, "dt")
+
+
+def test_an_aside_of_footnotes_is_content() -> None:
+    # docutils (Sphinx) draws footnotes as <aside role="doc-footnote"> in an <aside> list:
+    # the page printed its "Footnotes" heading and none of them.
+    note = "Other machines return the gear itself, so that calls can be chained on one line."
+    page = _manual(
+        '<p>The call returns nothing<a class="footnote-reference brackets" href="#id3" '
+        'id="id2" role="doc-noteref">1</a>.</p><p class="rubric">Footnotes</p>'
+        '<aside class="footnote-list brackets"><aside class="footnote brackets" id="id3" '
+        'role="doc-footnote"><span class="label"><a role="doc-backlink" href="#id2">1</a>'
+        f"</span><p>{note}</p></aside></aside>"
+        '<aside class="sidebar"><p>Read the other chapters of the guide next time.</p></aside>'
+    )
+    text = extract_text(page)
+    assert note in text
+    assert "other chapters" not in text
+
+
 def test_an_icon_fonts_permalink_is_left_out() -> None:
     # The Read the Docs theme writes Font Awesome's link glyph (U+F0C1, Unicode's private
     # use area) as the permalink's text, beside each heading and each API's signature:

@@ -282,6 +282,8 @@ def negative_block(el: Any, tag: str) -> bool:
         # A figure around a table, a code listing or a quotation frames content.
         if tag == "figcaption":
             return not attribution(el)
+        if tag == "aside":
+            return not notes(el)
         return tag != "figure" or next(el.iter(*_FRAMED), None) is None
     if tag in NEVER_NEGATIVE:
         return False
@@ -306,6 +308,11 @@ def negative_block(el: Any, tag: str) -> bool:
     elif ident and tag in HEADING and _anchor_of(ident, el):
         # A heading's anchor made of its own words (`social-auth` on "Social Auth",
         # `see_also`): the topic, not the block's role.
+        ident = None
+    elif ident and _links_itself(el, ident):
+        # An entry that links to itself with a pilcrow (Sphinx's API signature, `<dt
+        # id="django.db.models.query.QuerySet.select_related">` ending in "¶"): its id is
+        # the object's name ("related", "dates"), not the block's role.
         ident = None
     elif ident and ident.startswith("s-") and len(el) and el[0].get("id") == ident[2:]:
         # A section's id made of its anchor's (Django's `s-select-related` around
@@ -376,6 +383,27 @@ def _permalinked(heading: Any, ident: str) -> bool:
     """Whether a heading holds a permalink to `ident`."""
     target = f"#{ident}"
     return any(a.get("href") == target and permalink(a) for a in heading.iter("a"))
+
+
+def _links_itself(el: Any, ident: str) -> bool:
+    """Whether one of an element's own children is a pilcrow permalink to `ident` (its
+    children only: nested boxes would each read their whole subtree)."""
+    target = f"#{ident}"
+    return any(a.tag == "a" and a.get("href") == target and permalink(a, False) for a in el)
+
+
+# DPUB-ARIA's roles of a text's notes: docutils (Sphinx) draws its footnotes as `<aside
+# role="doc-footnote">`, in an `<aside class="footnote-list">` of them.
+_NOTE_ROLES = frozenset(("doc-footnote", "doc-endnote", "doc-endnotes"))
+
+
+def notes(el: Any) -> bool:
+    """Whether an <aside> holds the text's footnotes, not a box beside it: it has a note's
+    role, or its first element does."""
+    if el.get("role") in _NOTE_ROLES:
+        return True
+    first = next((c for c in el if isinstance(c.tag, str)), None)
+    return first is not None and first.get("role") in _NOTE_ROLES
 
 
 def _anchor_of(ident: str, heading: Any) -> bool:
