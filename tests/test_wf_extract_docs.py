@@ -361,11 +361,68 @@ def test_an_api_entry_named_by_its_object_is_content() -> None:
     text = extract_text(_manual(entries))
     assert "select_related(*fields)\n" in text
     assert "dates(*fields)\n" in text and "share(*fields)\n" in text
-    # ...an id so named without the permalink to itself still names a box.
+    # ...an entry whose pilcrow links to its own id is named by its topic, not by its id;
+    # the same id without that permalink still names a box.
+    own = lxml.html.fragment_fromstring(
+        '<dt id="related-items">x<a href="#related-items">\u00b6</a></dt>'
+    )
+    assert not negative_block(own, "dt")
     plain = lxml.html.fragment_fromstring(
-        '<dt id="shop.related">x<a href="#elsewhere">\u00b6</a></dt>'
+        '<dt id="related-items">x<a href="#elsewhere">\u00b6</a></dt>'
     )
     assert negative_block(plain, "dt")
+
+
+def _methods(url: str = "https://docs.example.org/gearbox/struct.Widget.html") -> str:
+    # rustdoc's shape: each method a <details> whose <summary> holds a section named by
+    # the method (`method.share`) around its signature, every type in it a link.
+    methods = "".join(
+        f'<details class="toggle method-toggle" open><summary><section id="method.{name}" '
+        f'class="method"><a href="#method.{name}" class="anchor">\u00a7</a>'
+        f'<h4 class="code-header">pub fn <a href="#method.{name}" class="fn">{name}</a>'
+        f'(&amp;self) -&gt; <a class="struct" href="h.html">Handle</a></h4></section>'
+        f'</summary><div class="docblock"><p>{SENTENCE * 2}</p></div></details>'
+        for name in ("share", "related_gears")
+    )
+    return _manual(f"<h2>Implementations</h2>{methods}")
+
+
+def test_an_api_entry_named_by_a_dotted_name_is_content() -> None:
+    # A dotted id names code ("method.share", "pkg.Basket.dates"), never a box's role:
+    # "share" named a share bar and the method's signature went.
+    text = extract(_methods(), url=_URL).text
+    assert "#### pub fn share(&self) -> Handle\n" in text
+    assert "#### pub fn related_gears(&self) -> Handle\n" in text
+    # ...a name with a slash or a hyphen is no such name (an ad slot's).
+    ad = lxml.html.fragment_fromstring('<div id="google_ads_iframe_/42/n.x/share">x</div>')
+    assert negative_block(ad, "div")
+
+
+def test_a_section_sign_linking_to_its_own_box_is_a_permalink() -> None:
+    # rustdoc's "§" beside each method links to the section it stands in: printed as
+    # a line of its own. A section sign linking elsewhere is the text's ("see § 4").
+    impl = (
+        '<section id="impl-Gear" class="impl"><a href="#impl-Gear" class="anchor">\u00a7</a>'
+        f"<h3>impl Gear</h3></section><p>{SENTENCE * 2}</p>"
+    )
+    text = extract(_manual(impl), url=_URL).text
+    assert "### impl Gear\n" in text and "\u00a7" not in text
+    page = _manual(f'<p>{SENTENCE}See <a href="#rules">\u00a7</a> 4 for the rules.</p>')
+    assert "See \u00a7 4 for the rules." in extract_text(page)
+
+
+def test_a_disclosures_title_made_of_links_stays_in_a_manual() -> None:
+    # A <summary> whose text is mostly links (a signature's types) is the title of what
+    # it discloses, not a list of links; an article's rule still drops such a box.
+    title = (
+        '<details open><summary><a href="a.html">Gear</a> <a href="b.html">Shaft</a> '
+        f'<a href="c.html">Handle</a></summary><p>{SENTENCE * 2}</p></details>'
+    )
+    assert "Gear Shaft Handle" in extract(_manual(title), url=_URL).text
+    assert "Gear Shaft Handle" not in extract_text(_manual(title))
+
+
+_URL = "https://docs.example.org/gearbox/struct.Widget.html"
 
 
 def test_an_aside_of_footnotes_is_content() -> None:

@@ -13,6 +13,7 @@ from itertools import islice
 from typing import Any
 
 from wf.extract import names_tuning, tuning
+from wf.extract.anchors import code_name, links_itself, notes, permalinked
 
 HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
@@ -301,7 +302,7 @@ def negative_block(el: Any, tag: str) -> bool:
         # An id made of a heading's words (`sharing-with-a-single-developer`, a
         # documentation or wiki section's anchor) names the topic, not the block's role.
         ident = None
-    elif ident and len(el) and el[0].tag in HEADING and _permalinked(el[0], ident):
+    elif ident and len(el) and el[0].tag in HEADING and permalinked(el[0], ident):
         # A section whose heading's permalink leads to the section (Sphinx's `<section
         # id="cookies">` under "Cookies ¶"): a document's part, its id names its topic.
         ident = None
@@ -309,10 +310,11 @@ def negative_block(el: Any, tag: str) -> bool:
         # A heading's anchor made of its own words (`social-auth` on "Social Auth",
         # `see_also`): the topic, not the block's role.
         ident = None
-    elif ident and _links_itself(el, ident):
-        # An entry that links to itself with a pilcrow (Sphinx's API signature, `<dt
-        # id="django.db.models.query.QuerySet.select_related">` ending in "¶"): its id is
-        # the object's name ("related", "dates"), not the block's role.
+    elif ident and (code_name(ident) or links_itself(el, ident)):
+        # An API's entry named by its object (a dotted name, Sphinx's `<dt
+        # id="django.db.models.query.QuerySet.select_related">`, rustdoc's `<section
+        # id="method.share">`), or that links to itself with a pilcrow: its id is the
+        # object's name ("related", "dates", "share"), not the block's role.
         ident = None
     elif ident and ident.startswith("s-") and len(el) and el[0].get("id") == ident[2:]:
         # A section's id made of its anchor's (Django's `s-select-related` around
@@ -351,59 +353,7 @@ def language_menu(el: Any) -> bool:
     return items == _MENU_ITEMS
 
 
-# What a heading's permalink shows: Sphinx's and MkDocs's pilcrow, a hash, a section
-# sign, a link emoji, or nothing (Docusaurus's zero-width space); or one glyph of an icon
-# font, in Unicode's private use area (the Read the Docs theme's Font Awesome link, U+F0C1),
-# which means nothing as text.
-_PERMALINK_TEXT = frozenset(("", "\u00b6", "#", "\u00a7", "\U0001f517"))
-_ICON_GLYPHS = ("\ue000", "\uf8ff")
-
-
-def permalink(el: Any, heading: bool = True) -> bool:
-    """Whether a link is a permalink: to an anchor on the page, showing a symbol and
-    nothing else. Outside a heading only the pilcrow is one (Sphinx's beside an API's
-    signature, "Link to this definition", or a table's caption) and an icon font's glyph,
-    which is nobody's text: a hash or a section sign alone there may be the text's own."""
-    # The address first: most links lead elsewhere, and their text need not be read.
-    if not (el.get("href") or "").startswith("#") or len(el):
-        return False
-    text = (el.text or "").strip(" \t\n\u200b")
-    return (text in _PERMALINK_TEXT if heading else text == "\u00b6") or _icon(text)
-
-
-def _icon(text: str) -> bool:
-    """Whether a text is one glyph of an icon font."""
-    return len(text) == 1 and _ICON_GLYPHS[0] <= text <= _ICON_GLYPHS[1]
-
-
 _WORD = re.compile(r"[a-z0-9]+")
-
-
-def _permalinked(heading: Any, ident: str) -> bool:
-    """Whether a heading holds a permalink to `ident`."""
-    target = f"#{ident}"
-    return any(a.get("href") == target and permalink(a) for a in heading.iter("a"))
-
-
-def _links_itself(el: Any, ident: str) -> bool:
-    """Whether one of an element's own children is a pilcrow permalink to `ident` (its
-    children only: nested boxes would each read their whole subtree)."""
-    target = f"#{ident}"
-    return any(a.tag == "a" and a.get("href") == target and permalink(a, False) for a in el)
-
-
-# DPUB-ARIA's roles of a text's notes: docutils (Sphinx) draws its footnotes as `<aside
-# role="doc-footnote">`, in an `<aside class="footnote-list">` of them.
-_NOTE_ROLES = frozenset(("doc-footnote", "doc-endnote", "doc-endnotes"))
-
-
-def notes(el: Any) -> bool:
-    """Whether an <aside> holds the text's footnotes, not a box beside it: it has a note's
-    role, or its first element does."""
-    if el.get("role") in _NOTE_ROLES:
-        return True
-    first = next((c for c in el if isinstance(c.tag, str)), None)
-    return first is not None and first.get("role") in _NOTE_ROLES
 
 
 def _anchor_of(ident: str, heading: Any) -> bool:
