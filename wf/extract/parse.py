@@ -175,7 +175,8 @@ def parse(data: bytes) -> Any:
     from lxml import etree
 
     parser = _parser()
-    data = unvoid(data)
+    if isinstance(data, bytes):  # (a caller's str is parsed as it is)
+        data = unvoid(data)
     try:
         root = etree.fromstring(data, parser)
     except (etree.LxmlError, ValueError):
