@@ -590,6 +590,22 @@ def test_a_hashed_css_in_js_class_names_nothing() -> None:
     assert "ngrok http 3000" in extract_text(page)
 
 
+def test_a_utility_class_is_named_by_its_utility_not_its_variant() -> None:
+    # Tailwind's variants say when a utility applies: GitBook writes
+    # `print:break-inside-avoid` on each paragraph, and "print" named a print button.
+    lead = "Gears are counted by their teeth, once around the rim, before they are mounted."
+    page = _manual(
+        f'<p class="mx-auto max-w-3xl print:break-inside-avoid">{lead}</p>'
+        f'<p class="max-w-3xl print:break-inside-avoid">{SENTENCE * 2}</p>'
+    )
+    assert lead in extract_text(page)
+    # ...but a box hidden from the printed page is the page's chrome still, and a
+    # variant does not hide what its utility names.
+    for cls in ("print:hidden", "md:sidebar", "dark:share-bar"):
+        box = lxml.html.fragment_fromstring(f'<div class="{cls}"><p>x</p></div>')
+        assert negative_block(box, "div"), cls
+
+
 def test_a_manuals_items_that_are_links_stay() -> None:
     # A quickstart's steps that each link where to do them, an API's list of the types it
     # takes, a titled "See also": a documentation page's content, though mostly links.

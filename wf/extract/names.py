@@ -148,9 +148,25 @@ _ADMONITION = "admonition"
 
 
 def lowered(token: str) -> str:
-    """camelCase and snake_case with the same word boundaries as kebab-case."""
+    """camelCase and snake_case with the same word boundaries as kebab-case; a utility
+    class's variants (Tailwind's `print:`, `md:`, `hover:`) taken off."""
     low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
+    if ":" in low:
+        low = _utility(low)
     return low.replace("_", "-") if "_" in low else low
+
+
+# Utilities that hide a box: under a variant they keep it in the name ("print:hidden",
+# a box left out of the printed page, is the page's chrome).
+_HIDING = frozenset(("hidden", "d-none", "invisible"))
+
+
+def _utility(low: str) -> str:
+    """A utility class without its variants, which say when it applies, not what the box
+    is: GitBook writes `print:break-inside-avoid` on each paragraph, and "print" named a
+    print button."""
+    rest = low.rpartition(":")[2]
+    return low if rest in _HIDING else rest
 
 
 def named_by(el: Any, pattern: re.Pattern[str]) -> bool:
