@@ -606,6 +606,26 @@ def test_a_utility_class_is_named_by_its_utility_not_its_variant() -> None:
         assert negative_block(box, "div"), cls
 
 
+def test_a_text_utility_names_no_content() -> None:
+    # Tailwind's `text-sm` and `text-gray-500` style letters: "text" in them outweighed
+    # the boilerplate name beside them, and a Nextra page printed its breadcrumb.
+    crumbs = (
+        '<div class="nextra-breadcrumb nx-mt-1.5 nx-text-sm nx-text-gray-500">'
+        '<a href="/docs">Docs</a> <a href="/docs/gears">Gears</a></div>'
+    )
+    text = extract_text(_manual(f"{crumbs}<p>{SENTENCE * 3}</p>"))
+    assert "Docs Gears" not in text and "first iterated" in text
+    for cls in ("share-bar text-xs", "sidebar text-primary/80", "related text-[13px]"):
+        box = lxml.html.fragment_fromstring(f'<div class="{cls}"><p>x</p></div>')
+        assert negative_block(box, "div"), cls
+    # ...nor does `table-caption`, a display utility: a caption so styled is a caption's.
+    box = lxml.html.fragment_fromstring('<div class="table-caption text-base">x</div>')
+    assert not negative_block(box, "div")
+    # A content word that is no utility still outweighs a boilerplate word.
+    box = lxml.html.fragment_fromstring('<div class="sidebar article-text"><p>x</p></div>')
+    assert not negative_block(box, "div")
+
+
 def test_a_manuals_items_that_are_links_stay() -> None:
     # A quickstart's steps that each link where to do them, an API's list of the types it
     # takes, a titled "See also": a documentation page's content, though mostly links.

@@ -189,6 +189,8 @@ def _token_kind(token: str) -> int:
     low = lowered(token)
     if _STATE.fullmatch(low) or low.startswith(_ADMONITION) or _HASHED.fullmatch(low):
         return 0
+    if _UTILITY.fullmatch(low):
+        return 0
     if "embed" in low:
         return 0  # an embedded post (social-media-embed) is quoted content
     hits = [
@@ -208,6 +210,12 @@ def _token_kind(token: str) -> int:
             return _NEG | _PAGER
         return _NEG | _TEASER if all(hit in _TEASER_WORDS for hit in hits) else _NEG
     return _POS if POSITIVE.search(low) else 0
+
+
+# Tailwind's utilities that style a box's text or display it as a table's caption (maybe
+# under a prefix such as Nextra's `nx-`) say nothing of what it is: "text" in them
+# outweighed the names beside them (`nextra-breadcrumb nx-text-sm`, `share-bar text-xs`).
+_UTILITY = re.compile(names_tuning.UTILITY)
 
 
 def _kind_of(token: str) -> int:
