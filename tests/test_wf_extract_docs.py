@@ -626,6 +626,44 @@ def test_a_text_utility_names_no_content() -> None:
     assert not negative_block(box, "div")
 
 
+def _sections(contents: str) -> str:
+    words = "A shaft carries the gears and the torque between them, whatever its length. "
+    return _manual(
+        f"{contents}<p>{SENTENCE * 2}</p><h2 id='s1'>Sizes</h2><p>{words}</p>"
+        f"<h2 id='s2'>Materials</h2><p>{words}</p>"
+    )
+
+
+def test_a_table_of_the_pages_own_contents_is_left_out() -> None:
+    # A manual keeps its lists of links: a docutils "Contents" topic, a wiki's #toc and
+    # an "In this article" list printed each section's title twice.
+    for contents in (
+        '<div class="topic contents local"><p class="topic-title">Table of Contents</p>'
+        '<ul><li><a href="#s1">Sizes</a></li><li><a href="#s2">Materials</a></li></ul></div>',
+        '<div id="toc"><h2>Contents</h2><ul><li><a href="#s1"><span>1</span> Sizes</a></li>'
+        '<li><a href="#s2"><span>2</span> Materials</a></li></ul></div>',
+        '<div><strong>In this article</strong><ol><li><a href="#s1">Sizes</a></li>'
+        '<li><a href="#s2">Materials</a></li></ol></div>',
+    ):
+        text = extract(_sections(contents), url=_URL).text
+        assert text.count("Sizes") == 1 and text.count("Materials") == 1, contents
+        assert "Contents" not in text and "In this article" not in text
+    # ...not a list whose links lead elsewhere, nor steps or items that say more than
+    # their links.
+    for kept, line in (
+        (
+            '<ul><li><a href="/docs/keys">Keys</a></li><li><a href="/bolts">Bolts</a></li></ul>',
+            "- Keys\n",
+        ),
+        (
+            '<ol><li><a href="#s1">Measure</a> the shaft first.</li>'
+            '<li><a href="#s2">Choose</a> its material next.</li></ol>',
+            "1. Measure the shaft first.\n",
+        ),
+    ):
+        assert line in extract(_sections(kept), url=_URL).text
+
+
 def test_a_manuals_items_that_are_links_stay() -> None:
     # A quickstart's steps that each link where to do them, an API's list of the types it
     # takes, a titled "See also": a documentation page's content, though mostly links.

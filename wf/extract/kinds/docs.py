@@ -16,6 +16,7 @@ from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
 from wf.extract.kinds.docs_chrome import (
+    contents,
     drop_banners,
     drop_step_links,
     drop_update_stamps,
@@ -293,7 +294,7 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return False
     if b.card and not b.cut and not negative(b) and _in_card(el):
         return False  # read as a teaser's, a card of the manual's index of its pages
-    if b.boiler or b.cut or negative(b):
+    if b.boiler or b.cut or negative(b) or contents(el, b):
         return True
     if link_list(b) and (
         b.tag in _ITEMS

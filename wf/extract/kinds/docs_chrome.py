@@ -3,14 +3,19 @@ is shown, each named so by a class or id token
 (docs_tuning.DOC_BANNER). The article's rule keeps them when the page is read whole or
 when they stand inside the chosen box, over the manual's first paragraph. And the lines
 no name gives away: when the page was last updated, the bare steps to the previous and
-next page."""
+next page. And a table of the page's own contents inside its body: its links all lead
+to the page's anchors."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from wf.extract.kinds import docs_tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import BlockRecord
 
 _BANNER = re.compile(docs_tuning.DOC_BANNER, re.IGNORECASE)
 _STAMP = re.compile(docs_tuning.UPDATE_STAMP, re.IGNORECASE)
@@ -147,3 +152,35 @@ def _only_steps(el: Any) -> bool:
     """Whether a box's whole text is steps to the previous and next page, nothing else."""
     text = _short_text(el)
     return text is not None and _STEPS.fullmatch(text) is not None
+
+
+# The boxes a table of contents is drawn as.
+_CONTENTS_TAGS = frozenset(("div", "nav", "details", "section", "ul", "ol", "aside", "dl"))
+
+
+def contents(el: Any, b: BlockRecord) -> bool:
+    """Whether a box is a table of the page's own contents: a list's items, each a link to
+    an anchor on the page ("#sizes"), docs_tuning.CONTENTS_LINKS_MIN at least, and no
+    other text than a title ("Contents", "In this article"; docs_tuning.CONTENTS_TITLE_MAX
+    characters). A manual keeps its lists of links (prune), and printed each section's
+    title twice, once in the list. A link with words after it is a sentence's or a step's
+    ("Measure the shaft first"), and a sentence holds no list.
+    Read no further than docs_tuning.CONTENTS_SCAN elements: nested boxes would each read
+    their whole subtree."""
+    if b.tag not in _CONTENTS_TAGS or not b.link:
+        return False
+    if b.text - b.link > docs_tuning.CONTENTS_TITLE_MAX:
+        return False
+    links = items = 0
+    for n, node in enumerate(islice(el.iter(), docs_tuning.CONTENTS_SCAN + 1)):
+        if n == docs_tuning.CONTENTS_SCAN:
+            return False
+        tag = node.tag
+        if tag == "a":
+            tail = node.tail
+            if not (node.get("href") or "").startswith("#") or tail and tail.strip():
+                return False
+            links += 1
+        elif tag == "li":
+            items += 1
+    return links >= docs_tuning.CONTENTS_LINKS_MIN and items >= links

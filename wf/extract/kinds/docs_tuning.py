@@ -85,3 +85,10 @@ STEP_LINK = r"(?:[«‹←<]\s*)?(?:previous|prev|next)(?:\s*[»›→>])?"
 # ...and the boxes around such links (a list item, the list of the pair) that hold nothing
 # else go with them, this many levels up.
 STEP_LEVELS = 2
+# A table of the page's own contents in a manual's body: a box of at least CONTENTS_LINKS_MIN
+# links, all to anchors on the page, and no more other text than CONTENTS_TITLE_MAX
+# characters (its title: "Table of Contents", "On this page"); looked for within
+# CONTENTS_SCAN elements of the box (wf.extract.kinds.docs_chrome.contents).
+CONTENTS_LINKS_MIN = 2
+CONTENTS_TITLE_MAX = 40
+CONTENTS_SCAN = 400
