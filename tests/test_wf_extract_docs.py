@@ -664,6 +664,22 @@ def test_a_table_of_the_pages_own_contents_is_left_out() -> None:
         assert line in extract(_sections(kept), url=_URL).text
 
 
+def test_a_manuals_feedback_question_is_left_out() -> None:
+    # The question stays when its buttons go with the page's controls: "Was this page
+    # helpful?" printed under the manual's last paragraph.
+    for widget in (
+        "<div><p>Was this page helpful?</p><button>Yes</button><button>No</button></div>",
+        "<div><span>Did you find what you needed?</span><a href='#'>Yes</a> <a href='#'>No</a></div>",
+        "<div><p>Rate this page: <a href='#'>\u2605</a><a href='#'>\u2605</a></p></div>",
+        "<p>Thanks for your feedback!</p>",
+    ):
+        text = extract(_manual(f"<p>{SENTENCE * 2}</p>{widget}"), url=_URL).text
+        assert text.endswith("pickled."), widget
+    # ...a sentence that asks more is the page's own.
+    asked = "Was this page helpful when you first set up the gearbox at home last week?"
+    assert asked in extract(_manual(f"<p>{SENTENCE * 2}</p><p>{asked}</p>"), url=_URL).text
+
+
 def test_a_manuals_items_that_are_links_stay() -> None:
     # A quickstart's steps that each link where to do them, an API's list of the types it
     # takes, a titled "See also": a documentation page's content, though mostly links.

@@ -18,6 +18,7 @@ from wf.extract.kinds import docs_tuning
 from wf.extract.kinds.docs_chrome import (
     contents,
     drop_banners,
+    drop_feedback,
     drop_step_links,
     drop_update_stamps,
     stands_alone,
@@ -40,6 +41,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_banners(root)
         drop_update_stamps(root)
         drop_step_links(root)
+        drop_feedback(root)
 
 
 def with_title(analysis: Analysis) -> None:

@@ -91,6 +91,43 @@ def drop_update_stamps(root: Any) -> None:
     drop_each(found)
 
 
+_FEEDBACK = re.compile(docs_tuning.FEEDBACK, re.IGNORECASE)
+_FEEDBACK_SEEDS = "//text()[{}]".format(
+    " or ".join(f"contains(., '{w}')" for w in docs_tuning.FEEDBACK_SEEDS)
+)
+
+
+def drop_feedback(root: Any) -> None:
+    """Remove the boxes whose whole text asks the reader's verdict on the page
+    (docs_tuning.FEEDBACK: "Was this page helpful?"), its buttons gone with the page's
+    controls: the question stood alone under the manual's last paragraph. Looked for from
+    the text that holds its words, up to the outermost box so made
+    (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX of them a page."""
+    from common.xpath import compiled
+    from wf.extract.hidden import drop_each
+
+    found: list[Any] = []
+    for node in compiled(_FEEDBACK_SEEDS)(root):
+        if len(found) >= docs_tuning.STAMPS_MAX:
+            break
+        el = node.getparent()
+        if node.is_tail and el is not None:
+            el = el.getparent()  # the text after an element is its parent's
+        outer = None
+        for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
+            if el is None or el.tag in ("html", "body"):
+                break
+            text = _short_text(el)
+            if text is None:
+                break
+            if _FEEDBACK.fullmatch(text):
+                outer = el
+            el = el.getparent()
+        if outer is not None and outer not in found:
+            found.append(outer)
+    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
+
+
 def _short_text(el: Any) -> str | None:
     """An element's text, white space collapsed, or None past docs_tuning.UPDATE_STAMP_MAX
     characters (read no further)."""
