@@ -138,7 +138,8 @@ def test_a_product_told_in_three_short_paragraphs_does_not_print_its_declared_su
 
 
 # The shop's boxes beside a product's own text: a size chart, loyalty points, a chat, a
-# pay-later line; the options to pick, a bundle, the press logos.
+# pay-later line; the options to pick, a bundle, the press logos; the ways to have it
+# delivered, the other ways to pay, the buyer's protections.
 SHOP_BOXES = [
     (
         (
@@ -163,6 +164,18 @@ SHOP_BOXES = [
             "and the Tide Tables Review this year.</p></div>"
         ),
         ("Antique brass, $99.00", "matching barometer", "Harbour Gazette"),
+    ),
+    (
+        (
+            "<div class='pdp-delivery'><p>Home delivery within five working days, free "
+            "over $50, or collect it from our warehouse at no cost.</p></div>"
+            "<div class='section-group more-ways-to-pay'><h2>More ways to pay</h2>"
+            "<p>Spread the cost over twelve months with the shop's own card, at no "
+            "interest for members.</p></div>"
+            "<div class='buyer-protections'><p>Low price guarantee: if the price drops "
+            "within ninety days, we refund the difference.</p></div>"
+        ),
+        ("Home delivery within", "twelve months", "Low price guarantee"),
     ),
 ]
 

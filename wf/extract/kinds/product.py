@@ -183,7 +183,8 @@ def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
-    the chat, pay later, the options to pick, the bundles) and the purchase form."""
+    the chat, pay later, the options to pick, the bundles, the ways to have it delivered
+    or to pay, the buyer's protections) and the purchase form."""
     return (
         policy(el, b)
         or hidden(el)

@@ -31,10 +31,13 @@ DETAILS_NAMES = (
 # points the purchase earns, the chat with its staff, the pay-later services (Afterpay,
 # Klarna) that split the price, the options to pick (sizes, colours, each with its
 # price), the bundles to buy with it, the press's logos and a marquee's slogans, the
-# shops to pick it up from.
+# shops to pick it up from; the ways to have it delivered, the other ways to pay and
+# the buyer's protections (a price guarantee, the days to change one's mind), the same
+# beside every product of the shop.
 SHOP_ASIDE = (
     r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
-    r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store)(?![a-z])"
+    r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store|delivery|"
+    r"ways-to-pay|protections?)(?![a-z])"
 )
 
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
