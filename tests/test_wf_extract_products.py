@@ -550,3 +550,28 @@ def test_articles_nested_in_a_widened_product_are_measured_once(monkeypatch):
     text = extract(html, url="https://shop.example/p/clock").text
     assert "twenty-five minutes (3)" in text
     assert 1 <= len(measured) <= 3
+
+
+def test_a_widened_product_does_not_take_a_customer_s_review_written_as_an_article():
+    # The same shop's box, where the long text is a customer's review in an <article>
+    # named so: the box is taken, the product's sections with it.
+    colours = "".join(
+        f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
+    )
+    review = "".join(
+        f"<p>I bought this clock for my boat ({n}) and it has kept the tides better than "
+        "the almanac every single week since, through storms and calm alike.</p>"
+        for n in range(8)
+    )
+    body = (
+        f"<div class='shop'><div class='buy'><div class='summary'><p>{DESCRIPTION}</p></div>"
+        f"<ul class='colours'>{colours}</ul></div><article class='customer-review'>{review}"
+        f"</article>{_parts(2)}</div>"
+    )
+    html = page(
+        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
+        body,
+    )
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert "twenty-five minutes (0)" in text and "twenty-five minutes (1)" in text
+    assert "for my boat" not in text

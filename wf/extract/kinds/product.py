@@ -368,15 +368,16 @@ def _article(blocks: list[BlockRecord], box: int, enough: float) -> int:
     characters outside links on its own, read without its named boilerplate, reviews and
     policies; else -1. A shop that writes the product's long description as an article
     says where it is: the box that holds it also holds the shop's own prose (its staff,
-    its guides). An article that falls short is passed over with the articles inside it:
-    each block is read once."""
+    its guides). An article named as a review or as boilerplate (a customer's review
+    written as one) is none of it. An article that falls short or is so named is passed
+    over with the articles inside it: each block is read once."""
     i, end = box + 1, blocks[box].end
     while i < end:
         inner = blocks[i]
         if inner.tag != "article":
             i += 1
             continue
-        if _prints(blocks, i) >= enough:
+        if not _left_out(inner) and _prints(blocks, i) >= enough:
             return i
         i = inner.end
     return -1
