@@ -200,3 +200,21 @@ def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
     text = extract(shop_page(OFFER, f"{column}{bar}")).text
     assert "Each clock is turned from solid brass" in text
     assert "Only $89.00 today" not in text and "hand-finished" not in text
+
+
+def test_a_marquee_s_short_lines_printed_again_are_printed_once():
+    # The marquee's slides, short lines each, printed three times for its scroll to
+    # loop; the clock's parts, short lines that repeat in runs shorter than
+    # product_tuning.RUN_LINES, are data and stay.
+    slides = ["Solid brass", "Hand-printed dial", "Quartz movement", "Tide-set", "Made by hand"]
+    marquee = "".join(
+        "<ul class='ticker'>" + "".join(f"<li>{s}</li>" for s in slides) + "</ul>" for _ in range(3)
+    )
+    parts = "".join(
+        f"<h3>{part}</h3><p>4 mm</p><p>2</p>" for part in ("Hinge", "Bezel", "Hand", "Key")
+    )
+    body = f"<p>{DESCRIPTION}</p>{PROSE}{marquee}<h2>In the box</h2>{parts}"
+    text = extract(shop_page(OFFER, body)).text
+    for slide in slides:
+        assert text.count(slide) == 1
+    assert text.count("4 mm") == 4

@@ -10,6 +10,12 @@ PURCHASE_FORM_MAX = 1500
 # of it (the specifications in a tab and again in the mobile layout's accordion): it goes.
 TABLE_REPEATED = 0.5
 
+# A run of this many lines (blank lines, table rows and code left out) that repeats an
+# earlier run word for word is a copy (a marquee's or a carousel's slides printed again
+# for its scroll to loop): it goes, short lines too. Shorter runs repeat as data (a kit's
+# bits, each with its size and count: "4 mm", "1", "×").
+RUN_LINES = 5
+
 # A block whose text is this share of identifiers (UUIDs) or more is noise written for
 # copies of the page (product.identifiers): characters without spaces, of the first
 # IDENTIFIERS_READ read; blocks under IDENTIFIERS_MIN characters are not looked at.
