@@ -218,3 +218,16 @@ def test_a_marquee_s_short_lines_printed_again_are_printed_once():
     for slide in slides:
         assert text.count(slide) == 1
     assert text.count("4 mm") == 4
+
+
+def test_a_control_s_label_alone_on_its_line_is_left_out_of_a_product():
+    # "Read more" under the description, "Loading..." where a script fills the reviews'
+    # box: controls. A sentence that says to read more stays.
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}<div class='collapse-toggle'>READ MORE</div>"
+        "<p>Read more about the tides in our harbour guide, free with every clock.</p>"
+        "<div class='widget'><span>Loading...</span></div><p class='all'>View all</p>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Read more about the tides" in text
+    assert "READ MORE" not in text and "Loading" not in text and "View all" not in text

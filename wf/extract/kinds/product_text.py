@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from wf.extract import tuning
+from wf.extract import hidden_tuning, tuning
 from wf.extract.kinds import product_tuning as pt
 from wf.extract.kinds.product import ANCHOR_MIN, norm
 
@@ -74,6 +74,9 @@ def price_shown(price: str, text: str) -> bool:
 
 ONCE_WORDS = 4  # words a line holds at least for a repeat of it to go
 _MARKERS = re.compile(r"^(?:[#>*+-]+\s+|\d+[.)]\s+)+")
+# A line that is only a control's label: "Read more" and its kin (the words that open a
+# text cut short), a box's "Loading..." (product_tuning.CONTROL_LINES).
+_CONTROL = re.compile(f"{hidden_tuning.READ_MORE}|{pt.CONTROL_LINES}")
 
 
 def once(text: str) -> str:
@@ -82,7 +85,9 @@ def once(text: str) -> str:
     and desktop layouts side by side). Short lines (a size, a price) and table rows repeat
     as data; a table goes whole when most of its rows repeat an earlier table's (the
     specifications printed in a tab and again in an accordion, _tables_once), but not in
-    a run of lines that repeats an earlier run (_runs_again). Code is left as it is."""
+    a run of lines that repeats an earlier run (_runs_again). A line that is only a
+    control's label ("Read more", "View all", "Loading...") goes wherever it stands. Code
+    is left as it is."""
     seen: set[str] = set()
     lines: list[str] = []
     fenced = dropped = False
@@ -96,7 +101,7 @@ def once(text: str) -> str:
             continue  # the repeat's blank lines, one of them stays
         dropped = False
         key = _key(stripped)
-        if i in again:
+        if i in again or (not fenced and _CONTROL.fullmatch(key)):
             dropped = True
         elif fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
             lines.append(line)

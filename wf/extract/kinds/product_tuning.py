@@ -16,6 +16,10 @@ TABLE_REPEATED = 0.5
 # bits, each with its size and count: "4 mm", "1", "×").
 RUN_LINES = 5
 
+# Lines of a product's text that are only a control's label, lowered, beside the read-more
+# words of hidden_tuning.READ_MORE: a box's placeholder while its script loads.
+CONTROL_LINES = r"\W*loading\W*"
+
 # A block whose text is this share of identifiers (UUIDs) or more is noise written for
 # copies of the page (product.identifiers): characters without spaces, of the first
 # IDENTIFIERS_READ read; blocks under IDENTIFIERS_MIN characters are not looked at.
