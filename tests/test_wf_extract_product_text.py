@@ -138,7 +138,8 @@ def test_a_product_told_in_three_short_paragraphs_does_not_print_its_declared_su
 
 
 # The shop's boxes beside a product's own text: a size chart, loyalty points, a chat, a
-# pay-later line; the options to pick, a bundle, the press logos.
+# pay-later line; the options to pick, a bundle, the press logos; the ways to have it
+# delivered, the other ways to pay, the buyer's protections.
 SHOP_BOXES = [
     (
         (
@@ -164,6 +165,18 @@ SHOP_BOXES = [
         ),
         ("Antique brass, $99.00", "matching barometer", "Harbour Gazette"),
     ),
+    (
+        (
+            "<div class='pdp-delivery'><p>Home delivery within five working days, free "
+            "over $50, or collect it from our warehouse at no cost.</p></div>"
+            "<div class='section-group more-ways-to-pay'><h2>More ways to pay</h2>"
+            "<p>Spread the cost over twelve months with the shop's own card, at no "
+            "interest for members.</p></div>"
+            "<div class='buyer-protections'><p>Low price guarantee: if the price drops "
+            "within ninety days, we refund the difference.</p></div>"
+        ),
+        ("Home delivery within", "twelve months", "Low price guarantee"),
+    ),
 ]
 
 
@@ -187,3 +200,34 @@ def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
     text = extract(shop_page(OFFER, f"{column}{bar}")).text
     assert "Each clock is turned from solid brass" in text
     assert "Only $89.00 today" not in text and "hand-finished" not in text
+
+
+def test_a_marquee_s_short_lines_printed_again_are_printed_once():
+    # The marquee's slides, short lines each, printed three times for its scroll to
+    # loop; the clock's parts, short lines that repeat in runs shorter than
+    # product_tuning.RUN_LINES, are data and stay.
+    slides = ["Solid brass", "Hand-printed dial", "Quartz movement", "Tide-set", "Made by hand"]
+    marquee = "".join(
+        "<ul class='ticker'>" + "".join(f"<li>{s}</li>" for s in slides) + "</ul>" for _ in range(3)
+    )
+    parts = "".join(
+        f"<h3>{part}</h3><p>4 mm</p><p>2</p>" for part in ("Hinge", "Bezel", "Hand", "Key")
+    )
+    body = f"<p>{DESCRIPTION}</p>{PROSE}{marquee}<h2>In the box</h2>{parts}"
+    text = extract(shop_page(OFFER, body)).text
+    for slide in slides:
+        assert text.count(slide) == 1
+    assert text.count("4 mm") == 4
+
+
+def test_a_control_s_label_alone_on_its_line_is_left_out_of_a_product():
+    # "Read more" under the description, "Loading..." where a script fills the reviews'
+    # box: controls. A sentence that says to read more stays.
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}<div class='collapse-toggle'>READ MORE</div>"
+        "<p>Read more about the tides in our harbour guide, free with every clock.</p>"
+        "<div class='widget'><span>Loading...</span></div><p class='all'>View all</p>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Read more about the tides" in text
+    assert "READ MORE" not in text and "Loading" not in text and "View all" not in text

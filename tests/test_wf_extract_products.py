@@ -493,3 +493,85 @@ def test_a_product_s_section_of_short_lines_beside_its_prose_is_printed():
     assert "Chapter 3. Licences" in text
     assert "Lab" in text and "Who it is for" in text
     assert "my first patch came a week on" not in text
+
+
+def test_a_widened_product_takes_the_article_that_holds_its_description():
+    # The declared description's box is short (the colours' links beside it stop its
+    # growth); the shop's box around it holds the product's long description, written
+    # as an <article>, and the shop's own prose about its staff: the article is taken.
+    colours = "".join(
+        f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
+    )
+    staff = (
+        "<div class='engineers'><p>Our chart-room staff have sold clocks and barometers to "
+        "harbour masters for forty years, and each of them answers the telephone in "
+        "person every day of the week but Sunday.</p></div>"
+    )
+    body = (
+        f"<div class='shop'><div class='summary'><p>{DESCRIPTION}</p></div>"
+        f"<ul class='colours'>{colours}</ul><article id='desc'>{_parts(4)}</article>"
+        f"{staff}</div>"
+    )
+    html = page(
+        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
+        body,
+    )
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert "twenty-five minutes (0)" in text and "twenty-five minutes (3)" in text
+    assert "forty years" not in text
+
+
+def test_articles_nested_in_a_widened_product_are_measured_once(monkeypatch):
+    # A hostile page nests a hundred articles in one another, which hold next to nothing:
+    # the outermost falls short of the share and the ones inside it are passed over, not
+    # each measured over its whole subtree.
+    from wf.extract.kinds import product
+
+    measured: list[int] = []
+    prints = product._prints
+
+    def counting(blocks, index):
+        measured.append(index)
+        return prints(blocks, index)
+
+    monkeypatch.setattr(product, "_prints", counting)
+    colours = "".join(
+        f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
+    )
+    nested = "<article>" * 100 + "<p>A clock.</p>" + "</article>" * 100
+    body = (
+        f"<div class='shop'><div class='summary'><p>{DESCRIPTION}</p></div>"
+        f"<ul class='colours'>{colours}</ul>{nested}{_parts(4)}</div>"
+    )
+    html = page(
+        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
+        body,
+    )
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert "twenty-five minutes (3)" in text
+    assert 1 <= len(measured) <= 3
+
+
+def test_a_widened_product_does_not_take_a_customer_s_review_written_as_an_article():
+    # The same shop's box, where the long text is a customer's review in an <article>
+    # named so: the box is taken, the product's sections with it.
+    colours = "".join(
+        f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
+    )
+    review = "".join(
+        f"<p>I bought this clock for my boat ({n}) and it has kept the tides better than "
+        "the almanac every single week since, through storms and calm alike.</p>"
+        for n in range(8)
+    )
+    body = (
+        f"<div class='shop'><div class='buy'><div class='summary'><p>{DESCRIPTION}</p></div>"
+        f"<ul class='colours'>{colours}</ul></div><article class='customer-review'>{review}"
+        f"</article>{_parts(2)}</div>"
+    )
+    html = page(
+        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
+        body,
+    )
+    text = extract(html, url="https://shop.example/p/clock").text
+    assert "twenty-five minutes (0)" in text and "twenty-five minutes (1)" in text
+    assert "for my boat" not in text

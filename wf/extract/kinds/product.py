@@ -183,7 +183,8 @@ def _aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
-    the chat, pay later, the options to pick, the bundles) and the purchase form."""
+    the chat, pay later, the options to pick, the bundles, the ways to have it delivered
+    or to pay, the buyer's protections) and the purchase form."""
     return (
         policy(el, b)
         or hidden(el)
@@ -293,7 +294,8 @@ def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]
     page read so prints, to the nearest box around it that prints that share, else to
     the page. A product told in sections (the description, then what it is made of, how
     to use it, its questions and answers) is chosen by its longest one; the box that
-    holds them leaves out the strips above and below it that no name marks."""
+    holds them leaves out the strips above and below it that no name marks. An <article>
+    inside the box (or the page) that prints the share alone is taken instead (_article)."""
     blocks, best = analysis.blocks, analysis.best_index
     if best <= 0 or analysis.by_kind:
         return False
@@ -312,8 +314,17 @@ def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]
         100 * tuning.PRODUCT_TEXT_SHARE,
     )
     index = _holding(blocks, best, tuning.PRODUCT_TEXT_SHARE * page)
-    if index > 0:
+    article = _article(blocks, index, tuning.PRODUCT_TEXT_SHARE * page)
+    if article > 0:
+        trace.trace(
+            "extract: product: an <article> inside the box <%s> that holds that share "
+            "prints it alone: taken",
+            blocks[index].tag,
+        )
+        index = article
+    elif index > 0:
         trace.trace("extract: product: its box <%s> holds that share: taken", blocks[index].tag)
+    if index > 0:
         analysis.best, analysis.best_index = blocks[index].el, index
         return True
     analysis.best, analysis.best_index = None, -1
@@ -326,7 +337,7 @@ def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
     Each box adds its own text and its other children's to the sum: every block is
     measured once, however deep the region."""
     inner = blocks[index]
-    total = _outside_links(blocks, index, inner.end, lambda b: b is not inner and _left_out(b))
+    total = _prints(blocks, index)
     i = inner.parent
     while i > 0:
         box = blocks[i]
@@ -343,6 +354,33 @@ def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
             return i
         inner, i = box, box.parent
     return 0
+
+
+def _prints(blocks: list[BlockRecord], index: int) -> int:
+    """Characters outside links that blocks[index] prints, read without its named
+    boilerplate, reviews and policies (_left_out), whatever its own name says."""
+    box = blocks[index]
+    return _outside_links(blocks, index, box.end, lambda b: b is not box and _left_out(b))
+
+
+def _article(blocks: list[BlockRecord], box: int, enough: float) -> int:
+    """The first <article> inside blocks[box] (0: the page) that prints `enough`
+    characters outside links on its own, read without its named boilerplate, reviews and
+    policies; else -1. A shop that writes the product's long description as an article
+    says where it is: the box that holds it also holds the shop's own prose (its staff,
+    its guides). An article named as a review or as boilerplate (a customer's review
+    written as one) is none of it. An article that falls short or is so named is passed
+    over with the articles inside it: each block is read once."""
+    i, end = box + 1, blocks[box].end
+    while i < end:
+        inner = blocks[i]
+        if inner.tag != "article":
+            i += 1
+            continue
+        if not _left_out(inner) and _prints(blocks, i) >= enough:
+            return i
+        i = inner.end
+    return -1
 
 
 def _own_prose(b: BlockRecord) -> int:

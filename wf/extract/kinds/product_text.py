@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from wf.extract import tuning
+from wf.extract import hidden_tuning, tuning
 from wf.extract.kinds import product_tuning as pt
 from wf.extract.kinds.product import ANCHOR_MIN, norm
 
@@ -74,6 +74,9 @@ def price_shown(price: str, text: str) -> bool:
 
 ONCE_WORDS = 4  # words a line holds at least for a repeat of it to go
 _MARKERS = re.compile(r"^(?:[#>*+-]+\s+|\d+[.)]\s+)+")
+# A line that is only a control's label: "Read more" and its kin (the words that open a
+# text cut short), a box's "Loading..." (product_tuning.CONTROL_LINES).
+_CONTROL = re.compile(f"{hidden_tuning.READ_MORE}|{pt.CONTROL_LINES}")
 
 
 def once(text: str) -> str:
@@ -81,20 +84,26 @@ def once(text: str) -> str:
     product's selling points twice (a carousel's copies of its slides, the page's mobile
     and desktop layouts side by side). Short lines (a size, a price) and table rows repeat
     as data; a table goes whole when most of its rows repeat an earlier table's (the
-    specifications printed in a tab and again in an accordion, _tables_once). Code is
-    left as it is."""
+    specifications printed in a tab and again in an accordion, _tables_once), but not in
+    a run of lines that repeats an earlier run (_runs_again). A line that is only a
+    control's label ("Read more", "View all", "Loading...") goes wherever it stands. Code
+    is left as it is."""
     seen: set[str] = set()
     lines: list[str] = []
     fenced = dropped = False
-    for line in _tables_once(text.split("\n")):
+    given = _tables_once(text.split("\n"))
+    again = _runs_again(given)
+    for i, line in enumerate(given):
         stripped = line.strip()
         if stripped.startswith("```"):
             fenced = not fenced
         if dropped and not stripped and (not lines or not lines[-1].strip()):
             continue  # the repeat's blank lines, one of them stays
         dropped = False
-        key = _MARKERS.sub("", " ".join(stripped.split())).lower()
-        if fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
+        key = _key(stripped)
+        if i in again or (not fenced and _CONTROL.fullmatch(key)):
+            dropped = True
+        elif fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
             lines.append(line)
         elif key in seen:
             dropped = True
@@ -102,6 +111,39 @@ def once(text: str) -> str:
             seen.add(key)
             lines.append(line)
     return "\n".join(lines).strip("\n")
+
+
+def _key(stripped: str) -> str:
+    """A line as it is compared with others: without its list or heading marks, its
+    spaces collapsed, in lower case."""
+    return _MARKERS.sub("", " ".join(stripped.split())).lower()
+
+
+def _runs_again(lines: list[str]) -> set[int]:
+    """The indexes of the lines that make a run of product_tuning.RUN_LINES lines (blank
+    lines, table rows and code left out) repeating an earlier run word for word: a
+    marquee or a carousel prints its slides again for its scroll to loop ("100% vegan",
+    "Non-GMO", ...), short lines once() keeps one by one as data (a size, a price).
+    Each window of lines is read once."""
+    kept: list[tuple[int, str]] = []
+    fenced = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+            continue
+        if not fenced and stripped and not stripped.startswith("|"):
+            kept.append((i, _key(stripped)))
+    size = pt.RUN_LINES
+    seen: set[tuple[str, ...]] = set()
+    again: set[int] = set()
+    for start in range(len(kept) - size + 1):
+        window = tuple(key for _, key in kept[start : start + size])
+        if window in seen:
+            again.update(i for i, _ in kept[start : start + size])
+        else:
+            seen.add(window)
+    return again
 
 
 _RULE = re.compile(r"^\|(?:\s*:?-+:?\s*\|)+$")

@@ -10,6 +10,16 @@ PURCHASE_FORM_MAX = 1500
 # of it (the specifications in a tab and again in the mobile layout's accordion): it goes.
 TABLE_REPEATED = 0.5
 
+# A run of this many lines (blank lines, table rows and code left out) that repeats an
+# earlier run word for word is a copy (a marquee's or a carousel's slides printed again
+# for its scroll to loop): it goes, short lines too. Shorter runs repeat as data (a kit's
+# bits, each with its size and count: "4 mm", "1", "×").
+RUN_LINES = 5
+
+# Lines of a product's text that are only a control's label, lowered, beside the read-more
+# words of hidden_tuning.READ_MORE: a box's placeholder while its script loads.
+CONTROL_LINES = r"\W*loading\W*"
+
 # A block whose text is this share of identifiers (UUIDs) or more is noise written for
 # copies of the page (product.identifiers): characters without spaces, of the first
 # IDENTIFIERS_READ read; blocks under IDENTIFIERS_MIN characters are not looked at.
@@ -31,10 +41,13 @@ DETAILS_NAMES = (
 # points the purchase earns, the chat with its staff, the pay-later services (Afterpay,
 # Klarna) that split the price, the options to pick (sizes, colours, each with its
 # price), the bundles to buy with it, the press's logos and a marquee's slogans, the
-# shops to pick it up from.
+# shops to pick it up from; the ways to have it delivered, the other ways to pay and
+# the buyer's protections (a price guarantee, the days to change one's mind), the same
+# beside every product of the shop.
 SHOP_ASIDE = (
     r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
-    r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store)(?![a-z])"
+    r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store|delivery|"
+    r"ways-to-pay|protections?)(?![a-z])"
 )
 
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
