@@ -26,6 +26,13 @@ PROSE = "<p>" + "A paragraph about the shell, long enough to make this an articl
         ('<pre data-lang="Go">x := 1</pre>', "```go\nx := 1\n```"),
         ('<pre class="lang-text">plain</pre>', "```\nplain\n```"),
         ('<pre class="language-$(rm -rf)">odd</pre>', "```\nodd\n```"),
+        # Pandoc's (Quarto's, bookdown's): the language among the drawing's tokens.
+        (
+            '<div class="sourceCode"><pre class="sourceCode numberSource r number-lines">'
+            '<code class="sourceCode r">x &lt;- 1</code></pre></div>',
+            "```r\nx <- 1\n```",
+        ),
+        ('<pre class="sourceCode"><code class="sourceCode">plain</code></pre>', "```\nplain\n```"),
     ],
 )
 def test_the_fence_names_the_language(block: str, fence: str) -> None:

@@ -347,6 +347,101 @@ def test_a_definitions_pilcrow_permalink_is_left_out() -> None:
     assert "The rule of \u00a7 4 and the # tag." in text
 
 
+def test_an_api_entry_named_by_its_object_is_content() -> None:
+    # Sphinx's id on an API's signature is the object's dotted name: "related" and
+    # "dates" in it named a recommendations box and a dateline, and every such
+    # signature went ("select_related(*fields)" lost above its description).
+    entries = "".join(
+        f'<dl class="py method"><dt class="sig sig-object py" id="shop.query.Basket.{name}">'
+        f'<span class="sig-name descname">{name}</span>(<em>*fields</em>)'
+        f'<a class="headerlink" href="#shop.query.Basket.{name}">\u00b6</a></dt>'
+        f"<dd><p>{SENTENCE * 2}</p></dd></dl>"
+        for name in ("select_related", "dates", "share")
+    )
+    text = extract_text(_manual(entries))
+    assert "select_related(*fields)\n" in text
+    assert "dates(*fields)\n" in text and "share(*fields)\n" in text
+    # ...an entry whose pilcrow links to its own id is named by its topic, not by its id;
+    # the same id without that permalink still names a box.
+    own = lxml.html.fragment_fromstring(
+        '<dt id="related-items">x<a href="#related-items">\u00b6</a></dt>'
+    )
+    assert not negative_block(own, "dt")
+    plain = lxml.html.fragment_fromstring(
+        '<dt id="related-items">x<a href="#elsewhere">\u00b6</a></dt>'
+    )
+    assert negative_block(plain, "dt")
+
+
+def _methods(url: str = "https://docs.example.org/gearbox/struct.Widget.html") -> str:
+    # rustdoc's shape: each method a <details> whose <summary> holds a section named by
+    # the method (`method.share`) around its signature, every type in it a link.
+    methods = "".join(
+        f'<details class="toggle method-toggle" open><summary><section id="method.{name}" '
+        f'class="method"><a href="#method.{name}" class="anchor">\u00a7</a>'
+        f'<h4 class="code-header">pub fn <a href="#method.{name}" class="fn">{name}</a>'
+        f'(&amp;self) -&gt; <a class="struct" href="h.html">Handle</a></h4></section>'
+        f'</summary><div class="docblock"><p>{SENTENCE * 2}</p></div></details>'
+        for name in ("share", "related_gears")
+    )
+    return _manual(f"<h2>Implementations</h2>{methods}")
+
+
+def test_an_api_entry_named_by_a_dotted_name_is_content() -> None:
+    # A dotted id names code ("method.share", "pkg.Basket.dates"), never a box's role:
+    # "share" named a share bar and the method's signature went.
+    text = extract(_methods(), url=_URL).text
+    assert "#### pub fn share(&self) -> Handle\n" in text
+    assert "#### pub fn related_gears(&self) -> Handle\n" in text
+    # ...a name with a slash or a hyphen is no such name (an ad slot's).
+    ad = lxml.html.fragment_fromstring('<div id="google_ads_iframe_/42/n.x/share">x</div>')
+    assert negative_block(ad, "div")
+
+
+def test_a_section_sign_linking_to_its_own_box_is_a_permalink() -> None:
+    # rustdoc's "§" beside each method links to the section it stands in: printed as
+    # a line of its own. A section sign linking elsewhere is the text's ("see § 4").
+    impl = (
+        '<section id="impl-Gear" class="impl"><a href="#impl-Gear" class="anchor">\u00a7</a>'
+        f"<h3>impl Gear</h3></section><p>{SENTENCE * 2}</p>"
+    )
+    text = extract(_manual(impl), url=_URL).text
+    assert "### impl Gear\n" in text and "\u00a7" not in text
+    page = _manual(f'<p>{SENTENCE}See <a href="#rules">\u00a7</a> 4 for the rules.</p>')
+    assert "See \u00a7 4 for the rules." in extract_text(page)
+
+
+def test_a_disclosures_title_made_of_links_stays_in_a_manual() -> None:
+    # A <summary> whose text is mostly links (a signature's types) is the title of what
+    # it discloses, not a list of links; an article's rule still drops such a box.
+    title = (
+        '<details open><summary><a href="a.html">Gear</a> <a href="b.html">Shaft</a> '
+        f'<a href="c.html">Handle</a></summary><p>{SENTENCE * 2}</p></details>'
+    )
+    assert "Gear Shaft Handle" in extract(_manual(title), url=_URL).text
+    assert "Gear Shaft Handle" not in extract_text(_manual(title))
+
+
+_URL = "https://docs.example.org/gearbox/struct.Widget.html"
+
+
+def test_an_aside_of_footnotes_is_content() -> None:
+    # docutils (Sphinx) draws footnotes as <aside role="doc-footnote"> in an <aside> list:
+    # the page printed its "Footnotes" heading and none of them.
+    note = "Other machines return the gear itself, so that calls can be chained on one line."
+    page = _manual(
+        '<p>The call returns nothing<a class="footnote-reference brackets" href="#id3" '
+        'id="id2" role="doc-noteref">1</a>.</p><p class="rubric">Footnotes</p>'
+        '<aside class="footnote-list brackets"><aside class="footnote brackets" id="id3" '
+        'role="doc-footnote"><span class="label"><a role="doc-backlink" href="#id2">1</a>'
+        f"</span><p>{note}</p></aside></aside>"
+        '<aside class="sidebar"><p>Read the other chapters of the guide next time.</p></aside>'
+    )
+    text = extract_text(page)
+    assert note in text
+    assert "other chapters" not in text
+
+
 def test_an_icon_fonts_permalink_is_left_out() -> None:
     # The Read the Docs theme writes Font Awesome's link glyph (U+F0C1, Unicode's private
     # use area) as the permalink's text, beside each heading and each API's signature:
@@ -493,6 +588,96 @@ def test_a_hashed_css_in_js_class_names_nothing() -> None:
         "</div>"
     )
     assert "ngrok http 3000" in extract_text(page)
+
+
+def test_a_utility_class_is_named_by_its_utility_not_its_variant() -> None:
+    # Tailwind's variants say when a utility applies: GitBook writes
+    # `print:break-inside-avoid` on each paragraph, and "print" named a print button.
+    lead = "Gears are counted by their teeth, once around the rim, before they are mounted."
+    page = _manual(
+        f'<p class="mx-auto max-w-3xl print:break-inside-avoid">{lead}</p>'
+        f'<p class="max-w-3xl print:break-inside-avoid">{SENTENCE * 2}</p>'
+    )
+    assert lead in extract_text(page)
+    # ...but a box hidden from the printed page is the page's chrome still, and a
+    # variant does not hide what its utility names.
+    for cls in ("print:hidden", "md:sidebar", "dark:share-bar"):
+        box = lxml.html.fragment_fromstring(f'<div class="{cls}"><p>x</p></div>')
+        assert negative_block(box, "div"), cls
+
+
+def test_a_text_utility_names_no_content() -> None:
+    # Tailwind's `text-sm` and `text-gray-500` style letters: "text" in them outweighed
+    # the boilerplate name beside them, and a Nextra page printed its breadcrumb.
+    crumbs = (
+        '<div class="nextra-breadcrumb nx-mt-1.5 nx-text-sm nx-text-gray-500">'
+        '<a href="/docs">Docs</a> <a href="/docs/gears">Gears</a></div>'
+    )
+    text = extract_text(_manual(f"{crumbs}<p>{SENTENCE * 3}</p>"))
+    assert "Docs Gears" not in text and "first iterated" in text
+    for cls in ("share-bar text-xs", "sidebar text-primary/80", "related text-[13px]"):
+        box = lxml.html.fragment_fromstring(f'<div class="{cls}"><p>x</p></div>')
+        assert negative_block(box, "div"), cls
+    # ...nor does `table-caption`, a display utility: a caption so styled is a caption's.
+    box = lxml.html.fragment_fromstring('<div class="table-caption text-base">x</div>')
+    assert not negative_block(box, "div")
+    # A content word that is no utility still outweighs a boilerplate word.
+    box = lxml.html.fragment_fromstring('<div class="sidebar article-text"><p>x</p></div>')
+    assert not negative_block(box, "div")
+
+
+def _sections(contents: str) -> str:
+    words = "A shaft carries the gears and the torque between them, whatever its length. "
+    return _manual(
+        f"{contents}<p>{SENTENCE * 2}</p><h2 id='s1'>Sizes</h2><p>{words}</p>"
+        f"<h2 id='s2'>Materials</h2><p>{words}</p>"
+    )
+
+
+def test_a_table_of_the_pages_own_contents_is_left_out() -> None:
+    # A manual keeps its lists of links: a docutils "Contents" topic, a wiki's #toc and
+    # an "In this article" list printed each section's title twice.
+    for contents in (
+        '<div class="topic contents local"><p class="topic-title">Table of Contents</p>'
+        '<ul><li><a href="#s1">Sizes</a></li><li><a href="#s2">Materials</a></li></ul></div>',
+        '<div id="toc"><h2>Contents</h2><ul><li><a href="#s1"><span>1</span> Sizes</a></li>'
+        '<li><a href="#s2"><span>2</span> Materials</a></li></ul></div>',
+        '<div><strong>In this article</strong><ol><li><a href="#s1">Sizes</a></li>'
+        '<li><a href="#s2">Materials</a></li></ol></div>',
+    ):
+        text = extract(_sections(contents), url=_URL).text
+        assert text.count("Sizes") == 1 and text.count("Materials") == 1, contents
+        assert "Contents" not in text and "In this article" not in text
+    # ...not a list whose links lead elsewhere, nor steps or items that say more than
+    # their links.
+    for kept, line in (
+        (
+            '<ul><li><a href="/docs/keys">Keys</a></li><li><a href="/bolts">Bolts</a></li></ul>',
+            "- Keys\n",
+        ),
+        (
+            '<ol><li><a href="#s1">Measure</a> the shaft first.</li>'
+            '<li><a href="#s2">Choose</a> its material next.</li></ol>',
+            "1. Measure the shaft first.\n",
+        ),
+    ):
+        assert line in extract(_sections(kept), url=_URL).text
+
+
+def test_a_manuals_feedback_question_is_left_out() -> None:
+    # The question stays when its buttons go with the page's controls: "Was this page
+    # helpful?" printed under the manual's last paragraph.
+    for widget in (
+        "<div><p>Was this page helpful?</p><button>Yes</button><button>No</button></div>",
+        "<div><span>Did you find what you needed?</span><a href='#'>Yes</a> <a href='#'>No</a></div>",
+        "<div><p>Rate this page: <a href='#'>\u2605</a><a href='#'>\u2605</a></p></div>",
+        "<p>Thanks for your feedback!</p>",
+    ):
+        text = extract(_manual(f"<p>{SENTENCE * 2}</p>{widget}"), url=_URL).text
+        assert text.endswith("pickled."), widget
+    # ...a sentence that asks more is the page's own.
+    asked = "Was this page helpful when you first set up the gearbox at home last week?"
+    assert asked in extract(_manual(f"<p>{SENTENCE * 2}</p><p>{asked}</p>"), url=_URL).text
 
 
 def test_a_manuals_items_that_are_links_stay() -> None:

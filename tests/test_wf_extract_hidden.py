@@ -51,3 +51,28 @@ def test_skip_links_are_dropped_with_one_text_set_for_their_tails() -> None:
     assert root.find(".//a") is None
     assert root.find("p").tail == "".join(f"w{i} " for i in range(30))
     assert writes[0] == 1
+
+
+def test_the_hidden_source_of_a_tabs_component_is_its_panels() -> None:
+    # AWS's manuals write each way to do a task (console, command line) in a hidden <dl>
+    # inside <awsdocs-tabs>, whose script draws the tabs: the steps are the page's.
+    steps = "Open the console, choose the keeper's log and enter the night's weather."
+    command = "Run the log command with the hour and the weather you saw from the lamp."
+    source = (
+        f"<dl style='display: none'><dt>Console</dt><dd><p>{steps}</p></dd>"
+        f"<dt>Command line</dt><dd><p>{command}</p></dd></dl>"
+    )
+
+    def page(host: str) -> str:
+        return (
+            "<html><head><title>The keeper's log</title></head><body><main>"
+            f"<h1>Writing the log</h1><p>{SHOWN}</p><{host}>{source}</{host}>"
+            f"<p>{REST}</p></main></body></html>"
+        )
+
+    text = extract_text(page("awsdocs-tabs"))
+    assert steps in text and command in text
+    # ...not in a box that is no tabs component: a plain one, or one named otherwise.
+    for host in ("div", "consent-box"):
+        text = extract_text(page(host))
+        assert REST in text and steps not in text

@@ -1,7 +1,8 @@
 """A code block's language, as the page marks it: `language-x` or `lang-x` on <pre> or
 <code> (highlight.js, Prism, Markdown renderers), `highlight-x` or
 `highlight-source-x` on a box around it (Sphinx, GitHub), SyntaxHighlighter's `brush: x`,
-or a data-lang or data-language attribute. Printed after the opening fence (```bash).
+Pandoc's `sourceCode x`, or a data-lang or data-language attribute. Printed after the
+opening fence (```bash).
 
 A code block's header often shows its language as a label of its own (MDN's `js` over
 each example, a code group's `Python` tab): `label` finds it, so that the writer prints
@@ -39,9 +40,29 @@ def language(pre: Any) -> str | None:
             value = (node.get(attribute) or "").strip()
             if _VALUE.fullmatch(value) and value.lower() not in _NONE:
                 return value.lower()
-        found = _CLASS.search(node.get("class") or "")
+        cls = node.get("class") or ""
+        found = _CLASS.search(cls)
         if found and found.group(1).lower() not in _NONE:
             return found.group(1).lower()
+        named = _pandoc(cls)
+        if named:
+            return named
+    return None
+
+
+def _pandoc(cls: str) -> str | None:
+    """Pandoc's mark (Quarto's, bookdown's): `sourceCode` and the language among the
+    class's other tokens (`sourceCode numberSource r`), known by its name
+    (code_tuning.CODE_LABELS): the others say how the block is drawn."""
+    if "sourceCode" not in cls:
+        return None
+    tokens = cls.split()
+    if "sourceCode" not in tokens:
+        return None
+    for token in tokens:
+        low = token.lower()
+        if low in code_tuning.CODE_LABELS:
+            return low
     return None
 
 

@@ -129,15 +129,21 @@ def _tab_panels(parent: Any) -> set[Any]:
 
 
 _PANEL_CLASS = re.compile(hidden_tuning.PANEL_CLASS)
+_PANEL_HOST = re.compile(hidden_tuning.PANEL_HOST)
 
 
 def _panel(el: Any) -> bool:
     """Whether an element is a tab panel: its role says so, or its class does (Bootstrap's
-    `tab-pane`, which pages hide with a style until its tab is clicked)."""
+    `tab-pane`, which pages hide with a style until its tab is clicked), or it is the
+    source of a web component named as tabs (hidden_tuning.PANEL_HOST)."""
     if el.get("role") == "tabpanel":
         return True
     cls = el.get("class")
-    return bool(cls) and _PANEL_CLASS.search(cls) is not None
+    if cls and _PANEL_CLASS.search(cls) is not None:
+        return True
+    host = el.getparent()
+    tag = host.tag if host is not None else None
+    return isinstance(tag, str) and "-" in tag and _PANEL_HOST.search(tag) is not None
 
 
 def read_more(el: Any) -> bool:

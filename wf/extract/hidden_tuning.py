@@ -45,6 +45,10 @@ READ_MORE_PIECES = 200  # text pieces of a box read at most to measure either
 # (hidden._tab_panels): Bootstrap's `tab-pane` and the like, hidden by a style until
 # their tab is clicked.
 PANEL_CLASS = r"(?<![\w-])(?:tab-pane|tab-panel|tabpanel)(?![\w-])"
+# ...and so is the hidden source of a web component named as tabs (by its tag, a custom
+# element's: AWS's `<awsdocs-tabs><dl style="display: none">`, each <dd> a tab's steps,
+# which the component's script draws as tabs): the manual's steps for each way to do it.
+PANEL_HOST = r"(?<![a-z])tabs?(?![a-z])"
 # Characters of each tab panel's text compared with its siblings' to find the copies
 # (hidden._tab_panels): enough to tell two panels' texts apart, a bound on the text a nest
 # of panels copies at each level.

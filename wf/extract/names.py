@@ -13,6 +13,7 @@ from itertools import islice
 from typing import Any
 
 from wf.extract import names_tuning, tuning
+from wf.extract.anchors import code_name, links_itself, notes, permalinked
 
 HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
@@ -147,9 +148,25 @@ _ADMONITION = "admonition"
 
 
 def lowered(token: str) -> str:
-    """camelCase and snake_case with the same word boundaries as kebab-case."""
+    """camelCase and snake_case with the same word boundaries as kebab-case; a utility
+    class's variants (Tailwind's `print:`, `md:`, `hover:`) taken off."""
     low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
+    if ":" in low:
+        low = _utility(low)
     return low.replace("_", "-") if "_" in low else low
+
+
+# Utilities that hide a box: under a variant they keep it in the name ("print:hidden",
+# a box left out of the printed page, is the page's chrome).
+_HIDING = frozenset(("hidden", "d-none", "invisible"))
+
+
+def _utility(low: str) -> str:
+    """A utility class without its variants, which say when it applies, not what the box
+    is: GitBook writes `print:break-inside-avoid` on each paragraph, and "print" named a
+    print button."""
+    rest = low.rpartition(":")[2]
+    return low if rest in _HIDING else rest
 
 
 def named_by(el: Any, pattern: re.Pattern[str]) -> bool:
@@ -172,6 +189,8 @@ def _token_kind(token: str) -> int:
     low = lowered(token)
     if _STATE.fullmatch(low) or low.startswith(_ADMONITION) or _HASHED.fullmatch(low):
         return 0
+    if _UTILITY.fullmatch(low):
+        return 0
     if "embed" in low:
         return 0  # an embedded post (social-media-embed) is quoted content
     hits = [
@@ -191,6 +210,12 @@ def _token_kind(token: str) -> int:
             return _NEG | _PAGER
         return _NEG | _TEASER if all(hit in _TEASER_WORDS for hit in hits) else _NEG
     return _POS if POSITIVE.search(low) else 0
+
+
+# Tailwind's utilities that style a box's text or display it as a table's caption (maybe
+# under a prefix such as Nextra's `nx-`) say nothing of what it is: "text" in them
+# outweighed the names beside them (`nextra-breadcrumb nx-text-sm`, `share-bar text-xs`).
+_UTILITY = re.compile(names_tuning.UTILITY)
 
 
 def _kind_of(token: str) -> int:
@@ -282,6 +307,8 @@ def negative_block(el: Any, tag: str) -> bool:
         # A figure around a table, a code listing or a quotation frames content.
         if tag == "figcaption":
             return not attribution(el)
+        if tag == "aside":
+            return not notes(el)
         return tag != "figure" or next(el.iter(*_FRAMED), None) is None
     if tag in NEVER_NEGATIVE:
         return False
@@ -299,13 +326,19 @@ def negative_block(el: Any, tag: str) -> bool:
         # An id made of a heading's words (`sharing-with-a-single-developer`, a
         # documentation or wiki section's anchor) names the topic, not the block's role.
         ident = None
-    elif ident and len(el) and el[0].tag in HEADING and _permalinked(el[0], ident):
+    elif ident and len(el) and el[0].tag in HEADING and permalinked(el[0], ident):
         # A section whose heading's permalink leads to the section (Sphinx's `<section
         # id="cookies">` under "Cookies ¶"): a document's part, its id names its topic.
         ident = None
     elif ident and tag in HEADING and _anchor_of(ident, el):
         # A heading's anchor made of its own words (`social-auth` on "Social Auth",
         # `see_also`): the topic, not the block's role.
+        ident = None
+    elif ident and (code_name(ident) or links_itself(el, ident)):
+        # An API's entry named by its object (a dotted name, Sphinx's `<dt
+        # id="django.db.models.query.QuerySet.select_related">`, rustdoc's `<section
+        # id="method.share">`), or that links to itself with a pilcrow: its id is the
+        # object's name ("related", "dates", "share"), not the block's role.
         ident = None
     elif ident and ident.startswith("s-") and len(el) and el[0].get("id") == ident[2:]:
         # A section's id made of its anchor's (Django's `s-select-related` around
@@ -344,38 +377,7 @@ def language_menu(el: Any) -> bool:
     return items == _MENU_ITEMS
 
 
-# What a heading's permalink shows: Sphinx's and MkDocs's pilcrow, a hash, a section
-# sign, a link emoji, or nothing (Docusaurus's zero-width space); or one glyph of an icon
-# font, in Unicode's private use area (the Read the Docs theme's Font Awesome link, U+F0C1),
-# which means nothing as text.
-_PERMALINK_TEXT = frozenset(("", "\u00b6", "#", "\u00a7", "\U0001f517"))
-_ICON_GLYPHS = ("\ue000", "\uf8ff")
-
-
-def permalink(el: Any, heading: bool = True) -> bool:
-    """Whether a link is a permalink: to an anchor on the page, showing a symbol and
-    nothing else. Outside a heading only the pilcrow is one (Sphinx's beside an API's
-    signature, "Link to this definition", or a table's caption) and an icon font's glyph,
-    which is nobody's text: a hash or a section sign alone there may be the text's own."""
-    # The address first: most links lead elsewhere, and their text need not be read.
-    if not (el.get("href") or "").startswith("#") or len(el):
-        return False
-    text = (el.text or "").strip(" \t\n\u200b")
-    return (text in _PERMALINK_TEXT if heading else text == "\u00b6") or _icon(text)
-
-
-def _icon(text: str) -> bool:
-    """Whether a text is one glyph of an icon font."""
-    return len(text) == 1 and _ICON_GLYPHS[0] <= text <= _ICON_GLYPHS[1]
-
-
 _WORD = re.compile(r"[a-z0-9]+")
-
-
-def _permalinked(heading: Any, ident: str) -> bool:
-    """Whether a heading holds a permalink to `ident`."""
-    target = f"#{ident}"
-    return any(a.get("href") == target and permalink(a) for a in heading.iter("a"))
 
 
 def _anchor_of(ident: str, heading: Any) -> bool:

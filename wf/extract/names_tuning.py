@@ -14,3 +14,18 @@ ISSUE_WORDS = frozenset(("newsletter",))
 # a form. A sign-up box is small; a box past either bound is read as far as them.
 ISSUE_READ = 50
 ISSUE_SCAN = 3000
+
+# A utility class that sets the size, colour or alignment of a box's text (Tailwind's
+# `text-sm`, `text-gray-500`, `text-primary/80`, `text-[13px]`), or displays it as a
+# table's caption (`table-caption`, `caption-top`; a figure's caption on react.dev); maybe
+# after a prefix such as Nextra's `nx-`: it names neither content nor boilerplate
+# (wf.extract.names).
+UTILITY = (
+    r"(?:[a-z]{1,3}-)?(?:table-caption|caption-(?:top|bottom)"
+    r"|text-(?:xs|sm|base|md|lg|\d?xl|left|center|right|justify|start|end"
+    r"|wrap|nowrap|balance|pretty|ellipsis|clip|white|black|transparent|current|inherit"
+    r"|(?:slate|gray|grey|zinc|neutral|stone|red|orange|amber|yellow|lime|green|emerald"
+    r"|teal|cyan|sky|blue|indigo|violet|purple|fuchsia|pink|rose|primary|secondary|muted"
+    r"|accent|foreground|background|dark|light|subtle|info|success|warning|danger|error)"
+    r"(?:-\d{1,3})?(?:/\d{1,3})?|\[[^\]]{1,40}\]))"
+)

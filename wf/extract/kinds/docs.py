@@ -16,7 +16,9 @@ from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
 from wf.extract.kinds.docs_chrome import (
+    contents,
     drop_banners,
+    drop_feedback,
     drop_step_links,
     drop_update_stamps,
     stands_alone,
@@ -39,6 +41,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_banners(root)
         drop_update_stamps(root)
         drop_step_links(root)
+        drop_feedback(root)
 
 
 def with_title(analysis: Analysis) -> None:
@@ -278,8 +281,9 @@ _ITEMS = frozenset(("li", "dt", "dd"))
 
 def prune(el: Any, b: BlockRecord) -> bool:
     """The article's prune, but a documentation page's list items (and a paragraph that
-    is one's text), its sections that open with a heading, and its boxes of tab panels
-    stay whatever share of them is links: an API's list of types, the steps of a
+    is one's text), its disclosures' titles, its sections that open with a heading, and
+    its boxes of tab panels stay whatever share of them is links: an API's list of types,
+    a method's signature, the steps of a
     quickstart that each link where to do them (one set a language, in tabs), a
     definition list of terms that link their pages, a "See also", a grid of cards each a
     link around a heading (the pages under this one). A manual links every
@@ -292,11 +296,12 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return False
     if b.card and not b.cut and not negative(b) and _in_card(el):
         return False  # read as a teaser's, a card of the manual's index of its pages
-    if b.boiler or b.cut or negative(b):
+    if b.boiler or b.cut or negative(b) or contents(el, b):
         return True
     if link_list(b) and (
         b.tag in _ITEMS
         or _item_text(el)
+        or _disclosed(el)
         or _titled(el)
         or _tabbed(el)
         or _figured(el)
@@ -333,6 +338,14 @@ def _item_text(el: Any) -> bool:
     """Whether a paragraph is a list item's text (`<li><p><a>Install Python</a>.</p>`)."""
     parent = el.getparent()
     return el.tag == "p" and parent is not None and parent.tag in _ITEMS
+
+
+def _disclosed(el: Any) -> bool:
+    """Whether a block is a disclosure's title (a <summary>, or a box that is one's child),
+    which an API reference links word by word: rustdoc's summary of each method, around
+    its signature "pub fn share(&self) -> Handle", every type in it a link."""
+    parent = el.getparent()
+    return el.tag == "summary" or (parent is not None and parent.tag == "summary")
 
 
 def _tabbed(el: Any) -> bool:

@@ -3,14 +3,19 @@ is shown, each named so by a class or id token
 (docs_tuning.DOC_BANNER). The article's rule keeps them when the page is read whole or
 when they stand inside the chosen box, over the manual's first paragraph. And the lines
 no name gives away: when the page was last updated, the bare steps to the previous and
-next page."""
+next page. And a table of the page's own contents inside its body: its links all lead
+to the page's anchors."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from wf.extract.kinds import docs_tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import BlockRecord
 
 _BANNER = re.compile(docs_tuning.DOC_BANNER, re.IGNORECASE)
 _STAMP = re.compile(docs_tuning.UPDATE_STAMP, re.IGNORECASE)
@@ -86,6 +91,43 @@ def drop_update_stamps(root: Any) -> None:
     drop_each(found)
 
 
+_FEEDBACK = re.compile(docs_tuning.FEEDBACK, re.IGNORECASE)
+_FEEDBACK_SEEDS = "//text()[{}]".format(
+    " or ".join(f"contains(., '{w}')" for w in docs_tuning.FEEDBACK_SEEDS)
+)
+
+
+def drop_feedback(root: Any) -> None:
+    """Remove the boxes whose whole text asks the reader's verdict on the page
+    (docs_tuning.FEEDBACK: "Was this page helpful?"), its buttons gone with the page's
+    controls: the question stood alone under the manual's last paragraph. Looked for from
+    the text that holds its words, up to the outermost box so made
+    (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX of them a page."""
+    from common.xpath import compiled
+    from wf.extract.hidden import drop_each
+
+    found: list[Any] = []
+    for node in compiled(_FEEDBACK_SEEDS)(root):
+        if len(found) >= docs_tuning.STAMPS_MAX:
+            break
+        el = node.getparent()
+        if node.is_tail and el is not None:
+            el = el.getparent()  # the text after an element is its parent's
+        outer = None
+        for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
+            if el is None or el.tag in ("html", "body"):
+                break
+            text = _short_text(el)
+            if text is None:
+                break
+            if _FEEDBACK.fullmatch(text):
+                outer = el
+            el = el.getparent()
+        if outer is not None and outer not in found:
+            found.append(outer)
+    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
+
+
 def _short_text(el: Any) -> str | None:
     """An element's text, white space collapsed, or None past docs_tuning.UPDATE_STAMP_MAX
     characters (read no further)."""
@@ -147,3 +189,35 @@ def _only_steps(el: Any) -> bool:
     """Whether a box's whole text is steps to the previous and next page, nothing else."""
     text = _short_text(el)
     return text is not None and _STEPS.fullmatch(text) is not None
+
+
+# The boxes a table of contents is drawn as.
+_CONTENTS_TAGS = frozenset(("div", "nav", "details", "section", "ul", "ol", "aside", "dl"))
+
+
+def contents(el: Any, b: BlockRecord) -> bool:
+    """Whether a box is a table of the page's own contents: a list's items, each a link to
+    an anchor on the page ("#sizes"), docs_tuning.CONTENTS_LINKS_MIN at least, and no
+    other text than a title ("Contents", "In this article"; docs_tuning.CONTENTS_TITLE_MAX
+    characters). A manual keeps its lists of links (prune), and printed each section's
+    title twice, once in the list. A link with words after it is a sentence's or a step's
+    ("Measure the shaft first"), and a sentence holds no list.
+    Read no further than docs_tuning.CONTENTS_SCAN elements: nested boxes would each read
+    their whole subtree."""
+    if b.tag not in _CONTENTS_TAGS or not b.link:
+        return False
+    if b.text - b.link > docs_tuning.CONTENTS_TITLE_MAX:
+        return False
+    links = items = 0
+    for n, node in enumerate(islice(el.iter(), docs_tuning.CONTENTS_SCAN + 1)):
+        if n == docs_tuning.CONTENTS_SCAN:
+            return False
+        tag = node.tag
+        if tag == "a":
+            tail = node.tail
+            if not (node.get("href") or "").startswith("#") or tail and tail.strip():
+                return False
+            links += 1
+        elif tag == "li":
+            items += 1
+    return links >= docs_tuning.CONTENTS_LINKS_MIN and items >= links

@@ -85,3 +85,27 @@ STEP_LINK = r"(?:[«‹←<]\s*)?(?:previous|prev|next)(?:\s*[»›→>])?"
 # ...and the boxes around such links (a list item, the list of the pair) that hold nothing
 # else go with them, this many levels up.
 STEP_LEVELS = 2
+# A table of the page's own contents in a manual's body: a box of at least CONTENTS_LINKS_MIN
+# links, all to anchors on the page, and no more other text than CONTENTS_TITLE_MAX
+# characters (its title: "Table of Contents", "On this page"); looked for within
+# CONTENTS_SCAN elements of the box (wf.extract.kinds.docs_chrome.contents).
+CONTENTS_LINKS_MIN = 2
+CONTENTS_TITLE_MAX = 40
+CONTENTS_SCAN = 400
+# A box whose whole text asks for the reader's verdict on the page ("Was this page
+# helpful?", "Did you find what you needed?", "Rate this page", "Thanks for your
+# feedback!"), its answers maybe left as words ("Yes No", thumbs, stars) once its buttons
+# are gone: the manual's feedback widget, no name giving it away. Looked for from the
+# text that holds FEEDBACK_SEEDS' words, up UPDATE_STAMP_LEVELS boxes of at most
+# UPDATE_STAMP_MAX characters; no more than STAMPS_MAX a page.
+FEEDBACK = (
+    r"(?:(?:was|is) this (?:page|article|doc|document|documentation|content|section|guide"
+    r"|tutorial|topic|information|answer)? ?(?:helpful|useful)"
+    r"|did (?:you find what you (?:needed|were looking for)|this (?:page|article|doc) help"
+    r"(?: you)?)|how (?:helpful|useful) (?:was|is) this (?:page|article|doc|content)"
+    r"|rate this (?:page|article|doc|content)|thanks? (?:you )?for (?:your|the) feedback)"
+    r"[?!.:]?(?:\s*(?:yes|no|[\U0001f44d\U0001f44e]|[★☆]+))*"
+)
+# (Searched as written, without a translation of case on every text node of the page:
+# "ate this" finds "Rate this" and "rate this", "eedback" "Feedback" and "feedback".)
+FEEDBACK_SEEDS = ("helpful", "useful", "what you", "ate this", "eedback")
