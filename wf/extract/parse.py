@@ -48,7 +48,6 @@ JUNK = (
     "meta",
     "base",
     "param",
-    "wbr",
     "img",
 )
 # Also dropped when choosing the main content: widget labels, never part of an article.
@@ -161,7 +160,7 @@ def parse_fast(text: str, utf8: bytes | None = None) -> Any:
             return None
     parser = _parser()
     try:
-        root = etree.fromstring(unvoid(data), parser)
+        root = etree.fromstring(data, parser)
     except (etree.LxmlError, ValueError):
         return None
     last = parser.error_log.last_error
@@ -175,8 +174,6 @@ def parse(data: bytes) -> Any:
     from lxml import etree
 
     parser = _parser()
-    if isinstance(data, bytes):  # (a caller's str is parsed as it is)
-        data = unvoid(data)
     try:
         root = etree.fromstring(data, parser)
     except (etree.LxmlError, ValueError):
@@ -189,21 +186,6 @@ def parse(data: bytes) -> Any:
     return root
 
 
-# HTML5's <wbr>, a line-break opportunity, is an empty element that libxml2's HTML 4
-# parser does not know: it nests what follows in it, to the end of its parent, and the
-# cleaning that drops it (JUNK) dropped that text ("gearbox::<wbr>Widget" printed
-# "gearbox::"). Its tags are taken out before parsing, where a word runs on across them
-# (an unclosed "<wbr" is matched no further than the next "<": linear on any page).
-_WBR = re.compile(rb"<wbr\b[^<>]*>|</wbr\s*>", re.IGNORECASE)
-
-
-def unvoid(data: bytes) -> bytes:
-    """`data` without its <wbr> tags (a search for "<wbr" first: few pages hold one)."""
-    if b"<wbr" not in data and b"<WBR" not in data and b"<Wbr" not in data:
-        return data
-    return _WBR.sub(b"", data)
-
-
 def _too_deep(parser: Any) -> bool:
     return any(_DEPTH_LIMIT_HINT in e.message for e in parser.error_log)
 
@@ -212,7 +194,7 @@ _TAG = re.compile(rb"<(/?)([a-zA-Z][^\s/>]*)[^>]*?(/?)>")
 # Tags whose end tag is optional or absent: they do not deepen a browser's tree for long.
 _NO_DEPTH = frozenset(
     b"p li dt dd tr td th option optgroup thead tbody tfoot colgroup rb rt rp area base br "
-    b"col embed hr img input link meta param source track wbr html head body".split()
+    b"col embed hr img input link meta param source track html head body".split()
 )
 
 
@@ -227,6 +209,12 @@ def flatten(data: bytes) -> bytes:
     pos = 0
     for m in _TAG.finditer(data):
         closing, name, selfclose = m.group(1), m.group(2).lower(), m.group(3)
+        if name == b"wbr":
+            # libxml2 nests what follows a <wbr> in it (see _gather): a word broken at
+            # every letter is a chain as deep as it is long. Gone, the word runs on.
+            out.append(data[pos : m.start()])
+            pos = m.end()
+            continue
         if name in _NO_DEPTH or selfclose:
             continue
         if closing:
@@ -372,14 +360,15 @@ def _gather(
     as buttons (prose_buttons.keep_prose). What an
     expanded <noscript> holds is not in this walk: such a rare page is walked again for
     its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
-    MathJax 2 <script type="math/tex">, for wf.extract.formulas."""
-    tags = ["noscript", "main", "article", "math", "script"]
+    MathJax 2 <script type="math/tex">, for wf.extract.formulas. A <wbr> found here is
+    unwrapped."""
+    tags = ["noscript", "main", "article", "math", "script", "wbr"]
     if jsonld is not None:
         tags.append("meta")
     if main:
         tags.append("button")
     buttons: list[Any] = []
-    expanded = False
+    expanded = breaks = False
     for el in root.iter(*tags):
         tag = el.tag
         # Scripts and <meta> first, each attribute read once: they are most of the hits.
@@ -404,8 +393,18 @@ def _gather(
             maths.append(el)
         elif tag == "main" or tag == "article":
             _unnest(el)
+        elif tag == "wbr":
+            breaks = True
         else:
             expanded = _expand(el) or expanded
+    if breaks:
+        # HTML5's <wbr>, a line-break opportunity, is an empty element that libxml2's
+        # HTML 4 parser does not know: it nests what follows in it, to the end of its
+        # parent ("gearbox::<wbr>Widget" held "Widget"). Its tags go and their text
+        # stays, in one walk in C, paid only by a page that holds one.
+        from lxml import etree
+
+        etree.strip_tags(root, "wbr")
     if expanded:
         for box in list(root.iter("main", "article")):
             _unnest(box)
