@@ -81,12 +81,14 @@ def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, 
             ranked.append((total, parent, worded * 2 > len(members), members))
     ranked.sort(key=lambda r: r[:2], reverse=True)
     looked = 0
-    for _, parent, worded, members in ranked:
+    for rank, (_, parent, worded, members) in enumerate(ranked):
         if looked >= listing_tuning.LIST_LOOKED:
             break
         # A shop's grid: each item a linked name and its price, no other words needed.
-        # A sample of the items is read, so a long list costs no more than a short one.
-        sample = members[: listing_tuning.PRICE_SAMPLE] if shops else []
+        # A sample of the items of the PRICE_GROUPS largest groups is read: a long list,
+        # or a page of many small groups nested in each other, costs no more.
+        priced_too = shops and rank < listing_tuning.PRICE_GROUPS
+        sample = members[: listing_tuning.PRICE_SAMPLE] if priced_too else []
         shop = bool(sample) and sum(priced(m.el) for m in sample) * 2 > len(sample)
         if not (worded or shop):
             continue

@@ -25,11 +25,13 @@ LIST_OVER_CHOICE = 2.0
 # (the list grows to the box that holds the page's heading).
 LIST_OVER_PRICED = 1.0
 PRICE_SAMPLE = 20
+PRICE_GROUPS = 10
 LIST_LOOKED = 5
 # A price: an amount beside a currency's mark or code, as a shop's grid prints it under
 # each item ("$20.00 USD", "£20.00", "17,90 €", "EUR 15.49"). Read in at most CARD_SCAN
-# pieces of an item's text, in the first PRICE_SAMPLE items of a list; the LIST_LOOKED
-# largest lists are looked at (one in the page's frame is not the page's list).
+# pieces of an item's text, in the first PRICE_SAMPLE items of each of the PRICE_GROUPS
+# largest groups; the LIST_LOOKED largest lists are looked at (one in the page's frame is
+# not the page's list).
 PRICE = (
     r"(?:[$€£¥₹₩₽]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|kr|zł|Kč)\b)\s?\d"
     r"|\d(?:[.,]\d{1,2})?\s?(?:[$€£¥₹₩₽]|(?:USD|EUR|GBP|CHF|CAD|AUD|kr|zł|Kč)\b)"
