@@ -3,7 +3,8 @@
 The kind's own rule finds the page's list independently of the article scoring: the
 largest group (by text) of listing_tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it
-or a price (a shop's grid of linked names and prices, but on a page declared a listing),
+or a price (a shop's grid of linked names and prices, but on a page declared a listing,
+and beside a choice that holds the page's <h1>: a product, its shop's recommendations),
 outside the page's frame (nav, header, footer, asides, boxes named as menus or filters
 but not after has- or with-, pagers that hold no more than a pager; read up to <main>,
 never above it)
@@ -60,10 +61,10 @@ def _framed(el: Any) -> bool:
     return False
 
 
-def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, bool] | None:
-    """The index of the box of the page's list, its number of items and whether most of
-    them show a price (a shop's grid), or None. `shops`: a grid of items that show a
-    price and no other words of their own counts as a list."""
+def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, bool, bool] | None:
+    """The index of the box of the page's list, its number of items, whether most of
+    them show a price (a shop's grid) and whether most have words of their own; or None.
+    `shops`: a grid of items that show a price and no other words counts as a list."""
     from wf.extract.names import class_kind
     from wf.extract.notices import vendor_list
 
@@ -94,7 +95,7 @@ def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, 
             continue
         looked += 1
         if not _framed(blocks[parent].el) and not vendor_list(blocks[parent].el):
-            return parent, len(members), shop
+            return parent, len(members), shop, worded
     return None
 
 
@@ -128,7 +129,7 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
     found = items_box(blocks, kind != tuning.LISTING)
     if found is None:
         return analysis
-    index, count, shop = found
+    index, count, shop, worded = found
     box = blocks[index]
     if best >= 0:
         chosen = blocks[best]
@@ -137,7 +138,13 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
                 # The choice holds the list: its items stay, however linked or short.
                 analysis.kind, analysis.by_kind = tuning.LISTING, True
             return analysis
+        # A choice that holds the page's <h1> beside a grid of names and prices is a
+        # product, the grid its shop's recommendations ("you may also like").
+        titled = shop and chosen.el.find(".//h1") is not None
+        if titled and not worded:
+            return analysis
         if kind != tuning.ARTICLE:
+            shop = shop and not titled
             over = listing_tuning.LIST_OVER_PRICED if shop else listing_tuning.LIST_OVER_CHOICE
             outweighs = box.text >= over * chosen.text
         else:
