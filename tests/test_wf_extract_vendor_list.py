@@ -84,3 +84,79 @@ def test_a_list_of_cookie_recipes_is_still_a_list() -> None:
     text = extract_text(html)
     assert "Cookie number 29" in text
     assert "Cookie number 0" in text
+
+
+# Lists that name only the vendors' legal basis, never "cookie" or "consent".
+_BASIS = {
+    "de": (
+        "<h2>Unsere Partner</h2><p>Wir und unsere Partner verarbeiten Daten auf Grundlage "
+        "von berechtigtem Interesse.</p>",
+        "Zwecke (berechtigtes Interesse): Profile für personalisierte Werbung erstellen, "
+        "Leistung von Werbung messen. Datenverarbeitung: Gerätemerkmale, IP-Adresse. "
+        "Speicherdauer: {} Tage. Datenschutzerklärung des Anbieters",
+    ),
+    "fr": (
+        "<h2>Nos partenaires</h2><p>Nos partenaires et nous traitons des données sur la "
+        "base de l'intérêt légitime.</p>",
+        "Finalités (intérêt légitime) : créer des profils pour la publicité personnalisée, "
+        "mesurer la performance des publicités. Données traitées : caractéristiques de "
+        "l'appareil, adresse IP. Durée de conservation : {} jours. Politique de "
+        "confidentialité du partenaire",
+    ),
+    "en": (
+        "<h2>Our vendors</h2><p>We and our vendors process data on the basis of legitimate "
+        "interest.</p>",
+        "Purposes (legitimate interest): create profiles for personalised advertising, "
+        "measure advertising performance. Data processed: device characteristics, IP "
+        "address. Retention: {} days. Vendor privacy policy",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_BASIS))
+@pytest.mark.parametrize("before", [True, False])
+def test_a_vendor_list_that_names_only_its_legal_basis_is_not_the_content(
+    lang: str, before: bool
+) -> None:
+    head, entry = _BASIS[lang]
+    vendors = (
+        "<div class='box'>"
+        + head
+        + "<ul class='items'>"
+        + "".join(
+            f"<li class='item'><a href='/v{i}'>Vendor {i} GmbH</a><p>{entry.format(i + 1)}</p></li>"
+            for i in range(24)
+        )
+        + "</ul></div>"
+    )
+    article = f"<div class='content'><article>{ARTICLE}</article></div>"
+    inside = vendors + article if before else article + vendors
+    html = (
+        "<html><head><title>t</title></head><body>"
+        + NAV
+        + f"<div class='wrap'>{inside}</div>"
+        + FOOTER
+        + "</body></html>"
+    )
+    text = extract_text(html)
+    assert ARTICLE_KEY in text
+    assert "Vendor 3 GmbH" not in text
+
+
+def test_a_privacy_policy_that_names_its_legal_basis_is_its_pages_content() -> None:
+    policy = "<h1>Datenschutzerklärung</h1>" + "".join(
+        f"<h2>Abschnitt {i}</h2><p>Wir verarbeiten Ihre Daten auf Grundlage von "
+        "berechtigtem Interesse, um unseren Dienst sicher zu betreiben. Unsere Partner "
+        "erhalten Gerätemerkmale nur, soweit der Zweck es verlangt; die Speicherdauer "
+        "richtet sich nach dem Zweck der Datenverarbeitung.</p>"
+        for i in range(6)
+    )
+    html = (
+        "<html><head><title>t</title></head><body>"
+        + NAV
+        + f"<main>{policy}</main>"
+        + FOOTER
+        + "</body></html>"
+    )
+    text = extract_text(html)
+    assert "Abschnitt 5" in text and "Abschnitt 0" in text

@@ -88,14 +88,21 @@ def notice(el: Any, b: BlockRecord, edge: bool = False) -> str | None:
 
 def _consent_text(text: str, spacing: int, distinct: int = 1) -> bool:
     """Whether a lowered sample reads as a consent manager's: a core word, and the legal
-    words one in `spacing` characters at least, `distinct` of them different ones."""
+    words one in `spacing` characters at least, `distinct` of them different ones. A
+    list of vendors that names only their legal basis (notices_tuning.VENDOR_BASIS) has
+    no core word: the basis stands for one, and VENDOR_DISTINCT words are needed."""
     if not any(word in text for word in tuning.CONSENT_CORE):
-        return False
-    counts = [text.count(word) for word in tuning.CONSENT_WORDS]
+        if not any(word in text for word in notices_tuning.VENDOR_BASIS):
+            return False
+        distinct = max(distinct, notices_tuning.VENDOR_DISTINCT)
+    counts = [text.count(word) for word in _WORDS]
     hits = sum(counts)
     if distinct > 1 and sum(1 for count in counts if count) < distinct:
         return False
     return hits >= NOTICE_HITS and hits * spacing >= len(text)
+
+
+_WORDS = tuning.CONSENT_WORDS + notices_tuning.VENDOR_WORDS
 
 
 def vendor_list(el: Any) -> bool:

@@ -17,6 +17,20 @@ VENDOR_PIECES = 5000
 # Legal words of a window that count: so many different ones at least. A list of cookie
 # recipes says "cookie" often, and little else of a consent text.
 VENDOR_DISTINCT = 3
+# A consent manager's list of vendors and purposes that never says "cookie" or "consent"
+# (TCF's second legal basis: "Zwecke (berechtigtes Interesse)", "Finalités (intérêt
+# légitime)"): the basis named stands for tuning.CONSENT_CORE, and then VENDOR_DISTINCT
+# different legal words at least are needed (a privacy policy's one section on its legal
+# bases says little else of a vendor list). Lowered text, counted with str.count.
+VENDOR_BASIS = (
+    "legitimate interest", "berechtigtes interesse", "berechtigtem interesse",
+    "berechtigten interesse", "intérêt légitime", "intérêts légitimes", "interés legítimo",
+    "intereses legítimos", "legittimo interesse", "interesse legittimo",
+    "gerechtvaardigd belang", "prawnie uzasadniony interes",
+)  # fmt: skip
+# ...and the words of such a list that tuning.CONSENT_WORDS has not (its data processed,
+# its French and Spanish legal basis).
+VENDOR_WORDS = ("datenverarbeitung", "intérêt légitime", "interés legítimo", "finalidad")
 
 # A site's colophon, the line that names the platform it is built with ("Powered by
 # Blogger.", "Proudly powered by WordPress", "Propulsé par Ghost"): a block of at most

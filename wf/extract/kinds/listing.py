@@ -2,7 +2,9 @@
 
 The kind's own rule finds the page's list independently of the article scoring: the
 largest group (by text) of listing_tuning.LIST_MIN or more sibling boxes of one tag and class
-(numbering tokens left out), each with a link and most with words of their own beside it,
+(numbering tokens left out), each with a link and most with words of their own beside it
+or a price (a shop's grid of linked names and prices, but on a page declared a listing,
+and beside a choice that holds the page's <h1>: a product, its shop's recommendations),
 outside the page's frame (nav, header, footer, asides, boxes named as menus or filters
 but not after has- or with-, pagers that hold no more than a pager; read up to <main>,
 never above it)
@@ -12,8 +14,8 @@ named (notices.vendor_list).
 It is also the second opinion on any page whose chosen block is thin against it (a list's
 intro chosen over its items, a page declared an article that is a list): the list is
 taken over the choice when the choice is thin (under THIN_PROSE of prose), or, on a page
-not declared an article, when the list holds LIST_OVER_CHOICE times its text: a collection's
-own prose (its introduction, its buying guide) is what its readers look for first. On a
+not declared an article, when the list holds LIST_OVER_CHOICE times its text (a shop's grid
+LIST_OVER_PRICED times): a collection's own prose (its introduction, its buying guide) is what its readers look for first. On a
 page declared an article, only when the choice is short (under LIST_ARTICLE_SHORT), the
 list holds LIST_OVER_ARTICLE times its text and at least half the page's. A
 choice that holds the list already stays (the list is part of it), its items then kept
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 
 _FRAME = re.compile(f"{listing_tuning.LIST_FRAME_UNMODIFIED}(?:{listing_tuning.LIST_FRAME})")
 _AGO = re.compile(listing_tuning.CARD_AGO, re.IGNORECASE)
+_PRICE = re.compile(listing_tuning.PRICE)
 ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
 
 
@@ -58,8 +61,10 @@ def _framed(el: Any) -> bool:
     return False
 
 
-def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
-    """The index of the box of the page's list and its number of items, or None."""
+def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, bool, bool] | None:
+    """The index of the box of the page's list, its number of items, whether most of
+    them show a price (a shop's grid) and whether most have words of their own; or None.
+    `shops`: a grid of items that show a price and no other words counts as a list."""
     from wf.extract.names import class_kind
     from wf.extract.notices import vendor_list
 
@@ -67,21 +72,37 @@ def items_box(blocks: list[BlockRecord]) -> tuple[int, int] | None:
     for b in blocks:
         if b.parent >= 0 and b.tag in ITEM_TAGS and b.link and b.last is not None:
             groups.setdefault((b.parent, b.tag, class_kind(b.el.get("class"))), []).append(b)
-    ranked = sorted(
-        (
-            (sum(m.text for m in members), parent, len(members))
-            for (parent, _, _), members in groups.items()
-            if len(members) >= listing_tuning.LIST_MIN
-            and sum(m.text for m in members) <= listing_tuning.LIST_ITEM_MAX * len(members)
-            and sum(m.text - m.link >= listing_tuning.LIST_ITEM_WORDS for m in members) * 2
-            > len(members)
-        ),
-        reverse=True,
-    )
-    for _, parent, count in ranked[:5]:
+    ranked = []
+    for (parent, _, _), members in groups.items():
+        total = sum(m.text for m in members)
+        if len(members) >= listing_tuning.LIST_MIN and total <= (
+            listing_tuning.LIST_ITEM_MAX * len(members)
+        ):
+            worded = sum(m.text - m.link >= listing_tuning.LIST_ITEM_WORDS for m in members)
+            ranked.append((total, parent, worded * 2 > len(members), members))
+    ranked.sort(key=lambda r: r[:2], reverse=True)
+    looked = 0
+    for rank, (_, parent, worded, members) in enumerate(ranked):
+        if looked >= listing_tuning.LIST_LOOKED:
+            break
+        # A shop's grid: each item a linked name and its price, no other words needed.
+        # A sample of the items of the PRICE_GROUPS largest groups is read: a long list,
+        # or a page of many small groups nested in each other, costs no more.
+        priced_too = shops and rank < listing_tuning.PRICE_GROUPS
+        sample = members[: listing_tuning.PRICE_SAMPLE] if priced_too else []
+        shop = bool(sample) and sum(priced(m.el) for m in sample) * 2 > len(sample)
+        if not (worded or shop):
+            continue
+        looked += 1
         if not _framed(blocks[parent].el) and not vendor_list(blocks[parent].el):
-            return parent, count
+            return parent, len(members), shop, worded
     return None
+
+
+def priced(el: Any) -> bool:
+    """Whether an item shows a price (listing_tuning.PRICE) in its first
+    listing_tuning.CARD_SCAN pieces of text: a shop's item is its name and its price."""
+    return _PRICE.search("".join(islice(el.itertext(), listing_tuning.CARD_SCAN))) is not None
 
 
 def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
@@ -103,10 +124,12 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
         if chosen.good >= thin and not (over and blocks[0].text >= over * chosen.text):
             # Not thin, and no list outside the choice could outweigh it: not looked for.
             return analysis
-    found = items_box(blocks)
+    # A page declared a listing reads a shop's grid already: its thin choice goes to the
+    # page read whole (landing.thin_listing), the grid and the names around it.
+    found = items_box(blocks, kind != tuning.LISTING)
     if found is None:
         return analysis
-    index, count = found
+    index, count, shop, worded = found
     box = blocks[index]
     if best >= 0:
         chosen = blocks[best]
@@ -115,8 +138,15 @@ def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
                 # The choice holds the list: its items stay, however linked or short.
                 analysis.kind, analysis.by_kind = tuning.LISTING, True
             return analysis
+        # A choice that holds the page's <h1> beside a grid of names and prices is a
+        # product, the grid its shop's recommendations ("you may also like").
+        titled = shop and chosen.el.find(".//h1") is not None
+        if titled and not worded:
+            return analysis
         if kind != tuning.ARTICLE:
-            outweighs = box.text >= listing_tuning.LIST_OVER_CHOICE * chosen.text
+            shop = shop and not titled
+            over = listing_tuning.LIST_OVER_PRICED if shop else listing_tuning.LIST_OVER_CHOICE
+            outweighs = box.text >= over * chosen.text
         else:
             # A page declared an article is a list only when its choice is short and the
             # list is most of the page (an index of reviews under a one-paragraph intro).

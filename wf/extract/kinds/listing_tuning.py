@@ -19,6 +19,23 @@ LIST_FRAME_TAGS = frozenset(("nav", "aside", "footer", "header", "form"))
 # The second opinion takes the list over the article rule's choice when the choice is
 # thin or the list holds this many times its text.
 LIST_OVER_CHOICE = 2.0
+# ...or, when most of its items show a price (a shop's grid of products, each a linked
+# name and its price, no words of its own beside them), this many times: the goods are
+# what a shop's category page is for; its buying guide beside them is read with them
+# (the list grows to the box that holds the page's heading).
+LIST_OVER_PRICED = 1.0
+PRICE_SAMPLE = 20
+PRICE_GROUPS = 10
+LIST_LOOKED = 5
+# A price: an amount beside a currency's mark or code, as a shop's grid prints it under
+# each item ("$20.00 USD", "£20.00", "17,90 €", "EUR 15.49"). Read in at most CARD_SCAN
+# pieces of an item's text, in the first PRICE_SAMPLE items of each of the PRICE_GROUPS
+# largest groups; the LIST_LOOKED largest lists are looked at (one in the page's frame is
+# not the page's list).
+PRICE = (
+    r"(?:[$€£¥₹₩₽]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|kr|zł|Kč)\b)\s?\d"
+    r"|\d(?:[.,]\d{1,2})?\s?(?:[$€£¥₹₩₽]|(?:USD|EUR|GBP|CHF|CAD|AUD|kr|zł|Kč)\b)"
+)
 # On a page declared an article: when its choice holds under this many characters, and
 # the list this many times its text and half the page's (an index of reviews declared an
 # article, its one-paragraph introduction chosen).

@@ -99,3 +99,18 @@ def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRec
             if b.text > b.own and key(b) in shapes and not quote and marked(b):
                 found.append(b)
     return found
+
+
+def counted(posts: list[BlockRecord], nested: list[BlockRecord]) -> int:
+    """The nested replies that are replies: each holds less prose than the post or reply
+    it is in, by tuning.POST_PROSE at least (that one has a body of its own beside it); a
+    box of the posts' name that wraps the one around it, or only its body, is none."""
+    count = 0
+    around: list[BlockRecord] = []  # the posts and replies that hold the next one
+    for b in sorted(posts + nested, key=lambda b: b.index):
+        while around and around[-1].end <= b.index:
+            around.pop()
+        if around and b.raw + tuning.POST_PROSE <= around[-1].raw:
+            count += 1
+        around.append(b)
+    return count

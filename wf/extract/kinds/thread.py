@@ -7,7 +7,10 @@ class (numbering tokens left out), tuning.SIBLINGS_MIN_THREAD of them or more ho
 prose (grouped by tag and first class word: an accepted answer adds words to its
 class). Their box is the content; it grows to the ancestors that add prose with few links
 (the question above a box of answers). On a page declared a thread whose posts are no
-two of one shape, a lone answer below its question will do (_lone_answer). Inside it, a
+two of one shape, a lone answer below its question will do (_lone_answer); on a page that
+declares none, the replies nested in a comment tree count as posts (replies.counted), and
+a choice that is the thread's first post above them (a link aggregator's) is grown to,
+through the boxes between (_opening). Inside it, a
 box named as boilerplate is dropped only when it holds no prose of its own (votes, share
 and follow buttons, "log in to reply"): platforms name every post `comment`, which the
 article rule reads as boilerplate.
@@ -96,19 +99,30 @@ def _lone_answer(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | N
     return None
 
 
-def _grow(blocks: list[BlockRecord], index: int) -> int:
+def _grow(blocks: list[BlockRecord], index: int, through: bool = False) -> int:
+    """The posts' box, grown to the ancestors that add prose with few links (the question
+    above a box of answers), GROW_LEVELS of them at most. `through`: an ancestor that
+    adds under tuning.POST_PROSE characters (a comment tree's heading, "all 45
+    comments", between it and the post it answers) is passed through, GROW_LEVELS of
+    those at most, and taken only with one above it."""
     cur = blocks[index]
-    for _ in range(GROW_LEVELS):
-        if cur.parent < 0:
-            break
+    levels = 0
+    passes = 0 if through else GROW_LEVELS
+    top = cur
+    while levels < GROW_LEVELS and cur.parent >= 0:
         a = blocks[cur.parent]
         if a.tag in ("html", "body"):
             break
         added, prose = a.text - cur.text, a.raw - cur.raw
+        if added < tuning.POST_PROSE and passes < GROW_LEVELS:
+            passes += 1
+            cur = a
+            continue
         if prose < tuning.POST_PROSE or (a.link - cur.link) * GROW_LINKS_MAX > added:
             break
-        cur = a
-    return cur.index
+        cur = top = a
+        levels += 1
+    return top.index
 
 
 _SIDE = re.compile(tuning.POST_SIDE, re.IGNORECASE)
@@ -217,6 +231,7 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
     list of books with its readers' comments below is no thread, however long they are).
     `few`: on a page where no block stood out for the article rule, a topic of two posts
     or more, every one signed, holding as much of the page."""
+    from wf.extract.kinds import replies
     from wf.extract.kinds.siblings import marked
 
     sample = posts[: tuning.MARK_POSTS]
@@ -231,10 +246,18 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
             and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
             and not any(_card(m) for m in sample)
         )
+    # A comment tree's replies, nested in the posts of its top level, count as posts: a
+    # link aggregator's thread of three comments answered at length is a thread (and one
+    # of them may hold half its prose, which a page's columns never answer). Only when
+    # every post of the top level shows its author or date: a shop's widgets, boxes in
+    # boxes of one name, sign a few.
+    tree = 0
+    if len(posts) < tuning.THREAD_POSTS and signed == len(sample):
+        tree = replies.counted(posts, replies.nested(blocks, posts))
     return (
-        len(posts) >= tuning.THREAD_POSTS
-        and max(raws) * 2 < sum(raws)  # no post holds half the thread: a page's columns
-        and signed >= tuning.SIBLINGS_MIN
+        len(posts) + tree >= tuning.THREAD_POSTS
+        and (max(raws) * 2 < sum(raws) or tree >= tuning.SIBLINGS_MIN)
+        and signed + tree >= tuning.SIBLINGS_MIN
         and signed * 2 > len(sample)
         and sum(m.raw for m in posts) >= tuning.THREAD_SHARE * page.raw
         and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
@@ -263,6 +286,7 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
     best = analysis.best_index
     box_el = None
     few = best < 0
+    opening = False  # the choice is the thread's first post, above the posts' box
     if best >= 0 and blocks[best].good >= THIN_PROSE:
         found = _posts_box(blocks)
         if found is None:
@@ -276,13 +300,32 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         # choice beside them (a product's description above its reviews) stands.
         box = blocks[found[0]]
         if not (box.index <= best < box.end or best <= box.index < blocks[best].end):
-            return analysis
+            if not _opening(blocks, best, box.index):
+                return analysis
+            opening = True
         box_el = box.el
-    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few)
+    elif best >= 0:
+        # A thin choice may be the thread's first post all the same (a short question
+        # above its comment tree): the content grows to it then.
+        found = _posts_box(blocks)
+        if found is not None and not found[0] <= best < blocks[found[0]].end:
+            opening = _opening(blocks, best, found[0])
+    taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few, opening=opening)
     if taken is None:
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
     return taken
+
+
+def _opening(blocks: list[BlockRecord], best: int, index: int) -> bool:
+    """Whether the article rule's choice is in the thread's first post: a box above the
+    posts' box that the content grows to take in, holding prose and showing its author or
+    date (_first_posts: a link aggregator's post, "submitted 5 hours ago by ...", above
+    its comment tree). A product's description above its reviews shows neither."""
+    grown = blocks[_grow(blocks, index, through=True)]
+    if not grown.index <= best < grown.end:
+        return False
+    return any(f.index <= best < f.end for f in _first_posts(blocks, index, grown.index))
 
 
 def shown(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
@@ -335,12 +378,15 @@ def choose(
     box_el: Any = None,
     few: bool = False,
     near: Any = None,
+    opening: bool = False,
 ) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
     page that declares none (_plain, `few` passed on), in `box_el` when it is given (the
     box the article rule's blocks showed them in); only when their box holds `near` or
-    is in it, when it is given. The page is not touched until the posts are taken."""
+    is in it, when it is given; `opening`: the article rule chose the thread's first post
+    above the posts' box, which the content grows to through the boxes between them
+    (_grow). The page is not touched until the posts are taken."""
     from wf.extract.records import Analysis, aggregate, walk
 
     blocks = walk(body, skip_boilerplate=False, deadline=deadline, custom=True)
@@ -360,7 +406,7 @@ def choose(
     if near is not None and not _related(blocks[index].el, near):
         return None
     count = len(posts)
-    box = _grow(blocks, index)
+    box = _grow(blocks, index, through=opening)
     from wf.extract.kinds import logs, replies, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box

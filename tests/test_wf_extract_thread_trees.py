@@ -1,0 +1,90 @@
+"""A link aggregator's thread that declares nothing (Lemmy-, old-Reddit-like): a post,
+then a nested tree of comments, each with its author, time and score. The thread's rule
+(wf/extract/kinds/thread.py) reads it: a few comments at the top level answered at
+length count by their tree, and the post above them is the thread's first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from wf.extract import extract
+
+SAYS = (
+    "The council should have fixed the old piers years ago instead of waiting for them to fail.",
+    "A twelve kilometre detour every morning adds up, and the buses were always late because of it.",
+    "Steel prices explain part of the overrun, but the design changed twice after the tender too.",
+    "The cycle lane is the best part, although the ramps at both ends are far too steep for cargo bikes.",
+    "I walked across on Saturday and the view of the harbour from the middle is worth the trip alone.",
+    "Nobody mentions the noise: the expansion joints clatter every time a lorry goes over them at night.",
+)
+USERS = ("river_fan", "quietcoder", "mapmaker", "tollbooth", "lina_k", "hydra")
+POST = (
+    "The council approved the final plan for the new bridge last night. Building starts "
+    "in spring and the old crossing stays closed until the new one opens in two years."
+)
+
+
+def _lemmy(n: int, depth: int) -> str:
+    kids = "".join(_lemmy(n * 2 + k, depth + 1) for k in (1, 2)) if depth < 2 else ""
+    return (
+        f"<li class='comment list-unstyled'><article><div class='small'>"
+        f"<a class='person-listing' href='/u/{USERS[n % 6]}'>{USERS[n % 6]}</a> "
+        f"<span>{n + 3}</span> <span class='moment-time' data-tippy-content='2026-02-01'>"
+        f"{n + 1}h</span></div><div class='md-div'><p>{SAYS[n % 6]}</p></div>"
+        "<div class='actions'><a href='#r'>reply</a></div></article>"
+        + (f"<ul class='comments'>{kids}</ul>" if kids else "")
+        + "</li>"
+    )
+
+
+def lemmy() -> str:
+    return (
+        "<nav><a href='/'>Home</a> <a href='/communities'>Communities</a></nav>"
+        "<main><div class='post-listing'><h1>New bridge plan approved</h1><div class='small'>"
+        "<span class='moment-time'>5h</span> by <a class='person-listing' href='/u/x'>x</a>"
+        f"</div><div class='md-div'><p>{POST}</p></div><div class='post-actions'>"
+        "<span>123</span> <a href='#c'>45 comments</a></div></div>"
+        f"<ul class='comments'>{''.join(_lemmy(i, 0) for i in range(2))}</ul></main>"
+        "<aside><p>A community for city news.</p></aside>"
+    )
+
+
+def _reddit(n: int, depth: int) -> str:
+    kids = "".join(_reddit(n * 2 + k, depth + 1) for k in (1, 2)) if depth < 2 else ""
+    return (
+        f"<div class='thing comment'><div class='entry'><p class='tagline'>"
+        f"<a class='author' href='/user/{USERS[n % 6]}'>{USERS[n % 6]}</a> "
+        f"<span class='score'>{n + 2} points</span> <time datetime='2026-02-01'>5 hours ago"
+        f"</time></p><div class='usertext-body'><div class='md'><p>{SAYS[n % 6]}</p></div>"
+        "</div><ul class='buttons'><li><a href='#p'>permalink</a></li></ul></div>"
+        + (f"<div class='child'><div class='sitetable'>{kids}</div></div>" if kids else "")
+        + "</div>"
+    )
+
+
+def reddit() -> str:
+    return (
+        "<div id='header'><a href='/'>home</a></div><div class='side'><p>Rules: be kind.</p>"
+        "</div><div class='content'><div class='sitetable'><div class='thing link'>"
+        "<p class='title'><a href='/r/x/comments/1/'>New bridge plan approved</a></p>"
+        "<p class='tagline'>submitted <time datetime='2026-02-01'>5 hours ago</time> by "
+        f"<a class='author' href='/user/x'>x</a></p><div class='md'><p>{POST}</p></div>"
+        "</div></div><div class='commentarea'><span class='title'>all 14 comments</span>"
+        f"<div class='sitetable nestedlisting'>{''.join(_reddit(i, 0) for i in range(2))}"
+        "</div></div></div>"
+    )
+
+
+@pytest.mark.parametrize("body", [lemmy, reddit])
+def test_a_comment_tree_under_a_post_is_read_as_a_thread(body: Callable[[], str]) -> None:
+    html = f"<html><head><title>New bridge plan approved</title></head><body>{body()}</body></html>"
+    result = extract(html, metadata=True)
+    text = result.text
+    assert (result.metadata or {}).get("type") == "thread"
+    assert "Building starts in spring" in text  # the post
+    for said in SAYS:
+        assert said in text  # every comment, nested or not
+    assert text.index("Building starts") < text.index(SAYS[0])
+    assert "tollbooth" in text  # a reply's line of author and date
