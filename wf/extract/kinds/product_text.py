@@ -101,7 +101,7 @@ def once(text: str) -> str:
             continue  # the repeat's blank lines, one of them stays
         dropped = False
         key = _key(stripped)
-        if i in again or (not fenced and _CONTROL.fullmatch(key)):
+        if i in again or (not fenced and _control(stripped, key)):
             dropped = True
         elif fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
             lines.append(line)
@@ -117,6 +117,16 @@ def _key(stripped: str) -> str:
     """A line as it is compared with others: without its list or heading marks, its
     spaces collapsed, in lower case."""
     return _MARKERS.sub("", " ".join(stripped.split())).lower()
+
+
+def _control(stripped: str, key: str) -> bool:
+    """Whether a line is only a control's label (_CONTROL). A table's row is data (its
+    header row gone, the table is none) and a heading titles what follows it (a washing
+    machine's "Loading"): neither is a control, whatever its words."""
+    if stripped.startswith("|") or not _CONTROL.fullmatch(key):
+        return False
+    marks = _MARKERS.match(" ".join(stripped.split()))
+    return marks is None or "#" not in marks.group()
 
 
 def _runs_again(lines: list[str]) -> set[int]:

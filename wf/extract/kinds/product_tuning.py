@@ -17,8 +17,12 @@ TABLE_REPEATED = 0.5
 RUN_LINES = 5
 
 # Lines of a product's text that are only a control's label, lowered, beside the read-more
-# words of hidden_tuning.READ_MORE: a box's placeholder while its script loads.
-CONTROL_LINES = r"\W*loading\W*"
+# words of hidden_tuning.READ_MORE: a box's placeholder while its script loads, with the
+# dots that say it waits ("Loading...", "Loading…"). Without them the word is a label or a
+# feature ("Loading: front", a machine's modes "Loading", "Washing"). Two dots, not
+# `\.{2,}`: the `\W*` after them takes the rest, and two quantifiers over the same dots
+# would try every split of a long line of them.
+CONTROL_LINES = r"\W*loading\s*(?:\.\.|\u2026)\W*"
 
 # A block whose text is this share of identifiers (UUIDs) or more is noise written for
 # copies of the page (product.identifiers): characters without spaces, of the first
