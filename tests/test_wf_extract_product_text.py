@@ -268,3 +268,65 @@ def test_a_control_s_label_on_a_long_line_is_read_in_linear_time():
     start = time.process_time()
     assert once(hostile) == hostile
     assert time.process_time() - start < 3
+
+
+def test_two_products_compared_keep_the_features_they_share():
+    # The clock and its barometer side by side, each card ending in the same six short
+    # lines: other lines stand between the two copies, which no loop prints so; both
+    # stay.
+    shared = "".join(
+        f"<li>{x}</li>"
+        for x in ("Hangs on", "a brass hook", "Ships with", "a spare battery", "Fits", "a cabin")
+    )
+
+    def card(name: str, own: tuple[str, ...]) -> str:
+        items = "".join(f"<li>{x}</li>" for x in own)
+        return f"<div class='card'><h3>{name}</h3><ul>{items}{shared}</ul></div>"
+
+    cards = card("Tide clock", ("Quartz", "Tide-set", "14 cm dial", "Brass", "1.2 kg")) + card(
+        "Barometer", ("Aneroid", "Storm-set", "12 cm dial", "Steel", "0.9 kg", "Glass")
+    )
+    text = extract(shop_page(OFFER, f"<p>{DESCRIPTION}</p>{PROSE}{cards}")).text
+    assert text.count("a spare battery") == 2 and text.count("Hangs on") == 2
+
+
+class _Counted(str):
+    """A line's key that counts each time it is hashed or compared."""
+
+    calls = 0
+
+    def __hash__(self) -> int:
+        _Counted.calls += 1
+        return str.__hash__(self)
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.calls += 1
+        return str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        _Counted.calls += 1
+        return str.__ne__(self, other)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda n: ["ab"] * n,  # one line over and over: a loop of one
+        lambda n: [str(i % 7) for i in range(n)],  # a loop of seven
+        # A long run, then other lines, then the run again: each of its windows repeats
+        # one far back, and none makes a copy that follows its original.
+        lambda n: [
+            *(f"a{i}" for i in range(n // 3)),
+            *(f"b{i}" for i in range(n // 3 + 1)),
+            *(f"a{i}" for i in range(n // 3)),
+        ],
+    ],
+)
+def test_runs_printed_again_are_found_in_linear_work(shape):
+    from wf.extract.kinds.product_text import _runs_again
+
+    keys = [_Counted(k) for k in shape(200_000)]
+    _Counted.calls = 0
+    _runs_again(list(keys), keys)
+    # Each window of five lines hashed, found and compared once, one line a step.
+    assert _Counted.calls <= 20 * len(keys)
