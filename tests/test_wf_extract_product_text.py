@@ -3,6 +3,8 @@ left out of it (wf/extract/kinds/product.py): small pages of our own."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.test_wf_extract_kinds import page
@@ -221,13 +223,110 @@ def test_a_marquee_s_short_lines_printed_again_are_printed_once():
 
 
 def test_a_control_s_label_alone_on_its_line_is_left_out_of_a_product():
-    # "Read more" under the description, "Loading..." where a script fills the reviews'
-    # box: controls. A sentence that says to read more stays.
+    # "Read more" under the description, "Loading..." where a script fills a box no name
+    # marks (one named `widget` goes by its name): controls. A sentence that says to read
+    # more stays.
     body = (
         f"<p>{DESCRIPTION}</p>{PROSE}<div class='collapse-toggle'>READ MORE</div>"
         "<p>Read more about the tides in our harbour guide, free with every clock.</p>"
-        "<div class='widget'><span>Loading...</span></div><p class='all'>View all</p>"
+        "<div><span>Loading...</span></div><div><span>Loading \u2026</span></div>"
+        "<p class='all'>View all</p>"
     )
     text = extract(shop_page(OFFER, body)).text
     assert "Read more about the tides" in text
     assert "READ MORE" not in text and "Loading" not in text and "View all" not in text
+
+
+def test_loading_as_a_product_s_own_word_stays():
+    # A washing machine's page: "Loading" titles a section, labels a row of its
+    # specifications, heads a table's column and names one of its modes. Neither a
+    # heading nor a table's row is a control, and the word without a placeholder's dots
+    # is none either.
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}<h3>Loading</h3><p>The drum takes seven kilograms "
+        "through a door that opens wide, at the height of a kitchen counter.</p>"
+        "<dl><dt>Loading</dt><dd>Front, 7 kg</dd><dt>Spin</dt><dd>1400 rpm</dd></dl>"
+        "<table><tr><th>Loading...</th></tr><tr><td>Front</td></tr></table>"
+        "<ul><li>Loading</li><li>Washing</li><li>Drying</li></ul>"
+        "<p><strong>Loading:</strong></p><p>Front, 7 kg</p><h4>Read more</h4>"
+        "<p>The drum's paddles lift the washing gently, and its door locks until it stops.</p>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "### Loading\n" in text and "#### Read more\n" in text
+    assert "\nLoading\n\nFront, 7 kg" in text and "| Loading... |\n| --- |" in text
+    assert "- Loading\n- Washing" in text and "\nLoading:\n" in text
+
+
+def test_a_control_s_label_on_a_long_line_is_read_in_linear_time():
+    # Every split of the dots between two quantifiers would take minutes; this takes
+    # milliseconds. The bound only catches a pattern that backtracks.
+    from wf.extract.kinds.product_text import once
+
+    hostile = "\n".join(
+        ("Loading" + "." * 200_000 + "x", " " * 200_000 + "Read more" + "!" * 200_000 + "x")
+    )
+    start = time.process_time()
+    assert once(hostile) == hostile
+    assert time.process_time() - start < 3
+
+
+def test_two_products_compared_keep_the_features_they_share():
+    # The clock and its barometer side by side, each card ending in the same six short
+    # lines: other lines stand between the two copies, which no loop prints so; both
+    # stay.
+    shared = "".join(
+        f"<li>{x}</li>"
+        for x in ("Hangs on", "a brass hook", "Ships with", "a spare battery", "Fits", "a cabin")
+    )
+
+    def card(name: str, own: tuple[str, ...]) -> str:
+        items = "".join(f"<li>{x}</li>" for x in own)
+        return f"<div class='card'><h3>{name}</h3><ul>{items}{shared}</ul></div>"
+
+    cards = card("Tide clock", ("Quartz", "Tide-set", "14 cm dial", "Brass", "1.2 kg")) + card(
+        "Barometer", ("Aneroid", "Storm-set", "12 cm dial", "Steel", "0.9 kg", "Glass")
+    )
+    text = extract(shop_page(OFFER, f"<p>{DESCRIPTION}</p>{PROSE}{cards}")).text
+    assert text.count("a spare battery") == 2 and text.count("Hangs on") == 2
+
+
+class _Counted(str):
+    """A line's key that counts each time it is hashed or compared."""
+
+    calls = 0
+
+    def __hash__(self) -> int:
+        _Counted.calls += 1
+        return str.__hash__(self)
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.calls += 1
+        return str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        _Counted.calls += 1
+        return str.__ne__(self, other)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda n: ["ab"] * n,  # one line over and over: a loop of one
+        lambda n: [str(i % 7) for i in range(n)],  # a loop of seven
+        # A long run, then other lines, then the run again: each of its windows repeats
+        # one far back, and none makes a copy that follows its original.
+        lambda n: [
+            *(f"a{i}" for i in range(n // 3)),
+            *(f"b{i}" for i in range(n // 3 + 1)),
+            *(f"a{i}" for i in range(n // 3)),
+        ],
+    ],
+)
+def test_runs_printed_again_are_found_in_linear_work(shape):
+    from wf.extract.kinds.product_text import _runs_again
+
+    keys = [_Counted(k) for k in shape(200_000)]
+    _Counted.calls = 0
+    _runs_again(list(keys), keys)
+    # Each window of five lines hashed, found and compared once, one line a step.
+    assert _Counted.calls <= 20 * len(keys)

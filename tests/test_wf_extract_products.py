@@ -3,6 +3,8 @@ of our own."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.test_wf_extract_kinds import ld, page
 from wf.extract import extract
 
@@ -495,27 +497,32 @@ def test_a_product_s_section_of_short_lines_beside_its_prose_is_printed():
     assert "my first patch came a week on" not in text
 
 
-def test_a_widened_product_takes_the_article_that_holds_its_description():
-    # The declared description's box is short (the colours' links beside it stop its
-    # growth); the shop's box around it holds the product's long description, written
-    # as an <article>, and the shop's own prose about its staff: the article is taken.
+def _widened(rest: str, buy: bool = False) -> str:
+    """A shop's page whose declared description's box is short (the colours' links beside
+    it stop its growth), `rest` after it in the shop's box; `buy` puts the description
+    and the colours in a box of their own."""
     colours = "".join(
         f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
     )
+    top = f"<div class='summary'><p>{DESCRIPTION}</p></div><ul class='colours'>{colours}</ul>"
+    if buy:
+        top = f"<div class='buy'>{top}</div>"
+    return page(
+        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
+        f"<div class='shop'>{top}{rest}</div>",
+    )
+
+
+def test_a_widened_product_takes_the_article_that_holds_its_long_description():
+    # The shop's box around the short description holds the product's long description,
+    # written as an <article>, and the shop's own prose about its staff: the article is
+    # taken.
     staff = (
         "<div class='engineers'><p>Our chart-room staff have sold clocks and barometers to "
         "harbour masters for forty years, and each of them answers the telephone in "
         "person every day of the week but Sunday.</p></div>"
     )
-    body = (
-        f"<div class='shop'><div class='summary'><p>{DESCRIPTION}</p></div>"
-        f"<ul class='colours'>{colours}</ul><article id='desc'>{_parts(4)}</article>"
-        f"{staff}</div>"
-    )
-    html = page(
-        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
-        body,
-    )
+    html = _widened(f"<article id='desc'>{_parts(4)}</article>{staff}")
     text = extract(html, url="https://shop.example/p/clock").text
     assert "twenty-five minutes (0)" in text and "twenty-five minutes (3)" in text
     assert "forty years" not in text
@@ -527,51 +534,46 @@ def test_articles_nested_in_a_widened_product_are_measured_once(monkeypatch):
     # each measured over its whole subtree.
     from wf.extract.kinds import product
 
-    measured: list[int] = []
+    measured: list[str] = []
     prints = product._prints
 
     def counting(blocks, index):
-        measured.append(index)
+        measured.append(blocks[index].tag)
         return prints(blocks, index)
 
     monkeypatch.setattr(product, "_prints", counting)
-    colours = "".join(
-        f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
-    )
     nested = "<article>" * 100 + "<p>A clock.</p>" + "</article>" * 100
-    body = (
-        f"<div class='shop'><div class='summary'><p>{DESCRIPTION}</p></div>"
-        f"<ul class='colours'>{colours}</ul>{nested}{_parts(4)}</div>"
-    )
-    html = page(
-        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
-        body,
-    )
-    text = extract(html, url="https://shop.example/p/clock").text
+    text = extract(_widened(f"{nested}{_parts(4)}"), url="https://shop.example/p/clock").text
     assert "twenty-five minutes (3)" in text
-    assert 1 <= len(measured) <= 3
+    # The description's box, measured to widen it, then the outermost article alone.
+    assert measured.count("article") == 1 and len(measured) == 2
+
+
+REVIEW = "".join(
+    f"<p>I bought this clock for my boat ({n}) and it has kept the tides better than "
+    "the almanac every single week since, through storms and calm alike.</p>"
+    for n in range(8)
+)
 
 
 def test_a_widened_product_does_not_take_a_customer_s_review_written_as_an_article():
     # The same shop's box, where the long text is a customer's review in an <article>
     # named so: the box is taken, the product's sections with it.
-    colours = "".join(
-        f"<li><a href='/c/{n}'>Brass tide clock in colour {n}</a></li>" for n in range(20)
-    )
-    review = "".join(
-        f"<p>I bought this clock for my boat ({n}) and it has kept the tides better than "
-        "the almanac every single week since, through storms and calm alike.</p>"
-        for n in range(8)
-    )
-    body = (
-        f"<div class='shop'><div class='buy'><div class='summary'><p>{DESCRIPTION}</p></div>"
-        f"<ul class='colours'>{colours}</ul></div><article class='customer-review'>{review}"
-        f"</article>{_parts(2)}</div>"
-    )
-    html = page(
-        ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION}),
-        body,
-    )
+    html = _widened(f"<article class='customer-review'>{REVIEW}</article>{_parts(2)}", buy=True)
     text = extract(html, url="https://shop.example/p/clock").text
     assert "twenty-five minutes (0)" in text and "twenty-five minutes (1)" in text
     assert "for my boat" not in text
+
+
+@pytest.mark.parametrize(
+    "box", ["<div class='reviews'>{}</div>", "<aside class='related-posts'>{}</aside>"]
+)
+def test_a_widened_product_does_not_take_an_article_inside_a_box_named_as_boilerplate(box):
+    # A customer's review (or a post of the shop's blog) in an <article> no name marks,
+    # inside the reviews' box (or the related posts'): the share is of what the page
+    # prints without that box, which the article alone passes; it is none of the
+    # product's text all the same.
+    article = box.format(f"<article class='item'>{REVIEW}</article>")
+    text = extract(_widened(f"{_parts(2)}{article}", buy=True), url="https://shop.example/p/clock")
+    assert "twenty-five minutes (0)" in text.text and "twenty-five minutes (1)" in text.text
+    assert "for my boat" not in text.text

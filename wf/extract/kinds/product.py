@@ -369,17 +369,21 @@ def _article(blocks: list[BlockRecord], box: int, enough: float) -> int:
     policies; else -1. A shop that writes the product's long description as an article
     says where it is: the box that holds it also holds the shop's own prose (its staff,
     its guides). An article named as a review or as boilerplate (a customer's review
-    written as one) is none of it. An article that falls short or is so named is passed
-    over with the articles inside it: each block is read once."""
+    written as one), or inside a box so named (the reviews' list, the related posts),
+    is none of it: the share is of what the page prints without them, which such an
+    article can pass alone. A box so named and an article that falls short are passed
+    over with the articles inside them: each block is read once."""
     i, end = box + 1, blocks[box].end
     while i < end:
         inner = blocks[i]
-        if inner.tag != "article":
+        if _left_out(inner):
+            i = inner.end
+        elif inner.tag != "article":
             i += 1
-            continue
-        if not _left_out(inner) and _prints(blocks, i) >= enough:
+        elif _prints(blocks, i) >= enough:
             return i
-        i = inner.end
+        else:
+            i = inner.end
     return -1
 
 

@@ -83,16 +83,17 @@ def once(text: str) -> str:
     """`text` without the lines that repeat an earlier one word for word: shops print a
     product's selling points twice (a carousel's copies of its slides, the page's mobile
     and desktop layouts side by side). Short lines (a size, a price) and table rows repeat
-    as data; a table goes whole when most of its rows repeat an earlier table's (the
-    specifications printed in a tab and again in an accordion, _tables_once), but not in
-    a run of lines that repeats an earlier run (_runs_again). A line that is only a
+    as data, but for a run of them printed again right after itself (_runs_again); a
+    table goes whole when most of its rows repeat an earlier table's (the specifications
+    printed in a tab and again in an accordion, _tables_once). A line that is only a
     control's label ("Read more", "View all", "Loading...") goes wherever it stands. Code
     is left as it is."""
     seen: set[str] = set()
     lines: list[str] = []
     fenced = dropped = False
     given = _tables_once(text.split("\n"))
-    again = _runs_again(given)
+    keys = [_key(line.strip()) for line in given]
+    again = _runs_again(given, keys)
     for i, line in enumerate(given):
         stripped = line.strip()
         if stripped.startswith("```"):
@@ -100,8 +101,8 @@ def once(text: str) -> str:
         if dropped and not stripped and (not lines or not lines[-1].strip()):
             continue  # the repeat's blank lines, one of them stays
         dropped = False
-        key = _key(stripped)
-        if i in again or (not fenced and _CONTROL.fullmatch(key)):
+        key = keys[i]
+        if i in again or (not fenced and _control(stripped, key)):
             dropped = True
         elif fenced or stripped.startswith("|") or len(key.split()) < ONCE_WORDS:
             lines.append(line)
@@ -119,13 +120,27 @@ def _key(stripped: str) -> str:
     return _MARKERS.sub("", " ".join(stripped.split())).lower()
 
 
-def _runs_again(lines: list[str]) -> set[int]:
-    """The indexes of the lines that make a run of product_tuning.RUN_LINES lines (blank
-    lines, table rows and code left out) repeating an earlier run word for word: a
-    marquee or a carousel prints its slides again for its scroll to loop ("100% vegan",
-    "Non-GMO", ...), short lines once() keeps one by one as data (a size, a price).
-    Each window of lines is read once."""
-    kept: list[tuple[int, str]] = []
+def _control(stripped: str, key: str) -> bool:
+    """Whether a line is only a control's label (_CONTROL). A table's row is data (its
+    header row gone, the table is none) and a heading titles what follows it (a washing
+    machine's "Loading"): neither is a control, whatever its words."""
+    if stripped.startswith("|") or not _CONTROL.fullmatch(key):
+        return False
+    marks = _MARKERS.match(" ".join(stripped.split()))
+    return marks is None or "#" not in marks.group()
+
+
+def _runs_again(lines: list[str], keys: list[str]) -> set[int]:
+    """The indexes of the lines that print again, word for word (`keys`, _key()), the
+    lines right before them: a run of product_tuning.RUN_LINES lines or more (blank
+    lines, table rows and code left out) that repeats every line from an earlier copy of
+    its start up to itself. A marquee or a carousel prints its slides again, one copy
+    after the other, for its scroll to loop ("100% vegan", "Non-GMO", ...), short lines
+    once() keeps one by one as data (a size, a price). The
+    same short lines with other lines between the copies are data too: two products
+    compared, each card ending in the same features ("Supports", "Apple Pencil"). Each
+    window of lines is hashed once, and a run grows by one line's comparison a step."""
+    kept: list[int] = []
     fenced = False
     for i, line in enumerate(lines):
         stripped = line.strip()
@@ -133,16 +148,28 @@ def _runs_again(lines: list[str]) -> set[int]:
             fenced = not fenced
             continue
         if not fenced and stripped and not stripped.startswith("|"):
-            kept.append((i, _key(stripped)))
+            kept.append(i)
     size = pt.RUN_LINES
-    seen: set[tuple[str, ...]] = set()
+    words = [keys[i] for i in kept]
+    last: dict[tuple[str, ...], int] = {}  # each window's latest start
     again: set[int] = set()
-    for start in range(len(kept) - size + 1):
-        window = tuple(key for _, key in kept[start : start + size])
-        if window in seen:
-            again.update(i for i, _ in kept[start : start + size])
-        else:
-            seen.add(window)
+    start = back = 0  # the run: its first window, and how far back it repeats (0: none)
+
+    def close(end: int) -> None:
+        """The run of windows start..end-1 is a copy when it is as long as its distance
+        back: the lines between it and its original repeat too."""
+        if back and end - 1 - start + size >= back:
+            again.update(kept[start : end - 1 + size])
+
+    windows = len(words) - size + 1
+    for s in range(windows):
+        window = tuple(words[s : s + size])
+        if not back or words[s + size - 1] != words[s + size - 1 - back]:
+            close(s)
+            earlier = last.get(window)
+            start, back = s, 0 if earlier is None else s - earlier
+        last[window] = s
+    close(windows)
     return again
 
 

@@ -10,15 +10,21 @@ PURCHASE_FORM_MAX = 1500
 # of it (the specifications in a tab and again in the mobile layout's accordion): it goes.
 TABLE_REPEATED = 0.5
 
-# A run of this many lines (blank lines, table rows and code left out) that repeats an
-# earlier run word for word is a copy (a marquee's or a carousel's slides printed again
-# for its scroll to loop): it goes, short lines too. Shorter runs repeat as data (a kit's
-# bits, each with its size and count: "4 mm", "1", "×").
+# A run of this many lines or more (blank lines, table rows and code left out) that
+# repeats word for word the lines right before it is a copy (a marquee's or a carousel's
+# slides printed again for its scroll to loop): it goes, short lines too. Shorter runs
+# repeat as data (a kit's bits, each with its size and count: "4 mm", "1", "×"), and so
+# do runs with other lines between the copies (two products' cards, each ending in the
+# same features).
 RUN_LINES = 5
 
 # Lines of a product's text that are only a control's label, lowered, beside the read-more
-# words of hidden_tuning.READ_MORE: a box's placeholder while its script loads.
-CONTROL_LINES = r"\W*loading\W*"
+# words of hidden_tuning.READ_MORE: a box's placeholder while its script loads, with the
+# dots that say it waits ("Loading...", "Loading…"). Without them the word is a label or a
+# feature ("Loading: front", a machine's modes "Loading", "Washing"). Two dots, not
+# `\.{2,}`: the `\W*` after them takes the rest, and two quantifiers over the same dots
+# would try every split of a long line of them.
+CONTROL_LINES = r"\W*loading\s*(?:\.\.|\u2026)\W*"
 
 # A block whose text is this share of identifiers (UUIDs) or more is noise written for
 # copies of the page (product.identifiers): characters without spaces, of the first
