@@ -123,18 +123,22 @@ def _run(
 _UNCLEAN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
-def _names_itemtype(source: str | bytes) -> bool:
-    return "itemtype" in source if isinstance(source, str) else b"itemtype" in source
+def _names_items(source: str | bytes) -> bool:
+    """Whether the source names a microdata itemtype or an RDFa typeof."""
+    if isinstance(source, str):
+        return "itemtype" in source or "typeof" in source
+    return b"itemtype" in source or b"typeof" in source
 
 
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
     from wf.extract.unseen import CLASS_SCAN_MAX
 
-    # Microdata is looked for in the tree (a walk over every element) only when the page's
-    # source names an itemtype at all: most pages do not. Asked only when JSON-LD and
-    # og:type declare nothing: a search of the whole source is not paid by every page.
-    named = partial(_names_itemtype, text)
+    # Microdata and RDFa are looked for in the tree (a walk over every element) only when
+    # the page's source names an itemtype or a typeof at all: most pages do not. Asked only
+    # when the tree holds one, and JSON-LD and og:type declare no kind (or a product
+    # they say too little of): a search of the whole source is not paid by every page.
+    named = partial(_names_items, text)
     # A large page's class words are all searched for: which of them its classes hold is
     # read from all its class values joined, a copy as large as they are (unseen.parts).
     options = {**options, "microdata": named, "large": len(text) > CLASS_SCAN_MAX}
@@ -182,14 +186,9 @@ def _extract(
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title)
     found_images, keep = _steered(root, url, base, selection, want_images)
-    jsonld: list[str] | None = None if full else []
-    og: dict[str, str] = {}
-    parse.clean(root, main=not full, jsonld=jsonld, og=og, keep=keep, every_word=large)
-    declared = None
-    if jsonld is not None:
-        declared = _declared(
-            root, microdata, url, jsonld, og.get("og:type", ""), "article:published_time" in og
-        )
+    declared = _cleaned(root, full, keep, large, microdata)
+    if declared is not None:
+        declared = _by_path(declared, url, root)
         from wf.extract.kinds import docs
 
         docs.tidy(root, declared)
@@ -252,24 +251,50 @@ def _steered(
     return scan(root, base), KEEP
 
 
+def _cleaned(
+    root: Any, full: bool, keep: tuple[str, ...], large: bool, microdata: Callable[[], bool]
+) -> Declared | None:
+    """`root` cleaned (parse.clean), and what the page declares (but with --full, which
+    reads no kind), read before its hidden boxes go: declarations are data."""
+    from wf.extract import parse
+
+    jsonld: list[str] | None = None if full else []
+    og: dict[str, str] = {}
+    read: list[Declared] = []
+
+    def declare() -> None:
+        # jsonld and og are filled by now; root is still whole.
+        read.append(_declared(root, microdata, jsonld or [], og))
+
+    declaring = declare if jsonld is not None else None
+    parse.clean(
+        root, main=not full, jsonld=jsonld, og=og, keep=keep, every_word=large, declare=declaring
+    )
+    return read[0] if read else None
+
+
 def _declared(
-    root: Any,
-    microdata: Callable[[], bool],
-    url: str | None,
-    jsonld: list[str],
-    og: str,
-    dated: bool = True,
+    root: Any, microdata: Callable[[], bool], jsonld: list[str], og: dict[str, str]
 ) -> Declared:
     """What the page declares it is: its JSON-LD scripts and og:type (gathered while
-    cleaning), then the microdata of the cleaned `root` when `microdata()` says the
-    source names an itemtype at all."""
+    cleaning), then the microdata and RDFa of the whole `root` (before its cleaning) when
+    `microdata()` says the source names an itemtype or a typeof at all."""
+    from wf.extract.kinds import declared
+
+    dated = "article:published_time" in og
+    try:
+        return declared.read(jsonld, og.get("og:type", ""), root, microdata, dated=dated)
+    except Exception:  # noqa: BLE001 - a declaration never costs the page its text
+        return declared.Declared()
+
+
+def _by_path(found: Declared, url: str | None, root: Any) -> Declared:
+    """`found`, with the kind the URL's path names when the page declares none but an
+    article (documentation's /docs/, a thread's /threads/): read from the cleaned `root`,
+    whose code blocks are those a reader sees."""
     from wf.extract import tuning
     from wf.extract.kinds import declared
 
-    try:
-        found = declared.read(jsonld, og, root, microdata, dated=dated)
-    except Exception:  # noqa: BLE001 - a declaration never costs the page its text
-        found = declared.Declared()
     kind, why = found.kind()
     path_kind = declared.by_path(url, root) if kind in (None, tuning.ARTICLE) else None
     if path_kind:  # documentation (/docs/) or a thread's page (/threads/)

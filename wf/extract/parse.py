@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from typing import Any
 
 # C0 controls other than tab, LF, CR (form feed included: it is only a space in HTML).
@@ -309,13 +310,16 @@ def clean(
     og: dict[str, str] | None = None,
     keep: tuple[str, ...] = (),
     every_word: bool = False,
+    declare: Callable[[], None] | None = None,
 ) -> None:
     """Remove what no reader sees: junk elements and hidden ones (but the tags in
     ``keep``: images, for --images); with ``every_word``, every class word is searched
     for (unseen.parts). `jsonld` and `og`, when given, get the text of each
     JSON-LD script and the first value of each of the <meta> properties in OG_PROPERTIES
     (og:type, article:published_time; wherever the page puts them) on the way: the same
-    pass over the tree."""
+    pass over the tree. `declare` is called once they are gathered and before anything
+    is removed: the page's declarations are read from the whole of it (a microdata offer
+    in a hidden box, in <meta> and <link> tags)."""
     from lxml import etree
 
     from wf.extract import accordion, prose_buttons, unseen
@@ -324,6 +328,8 @@ def clean(
 
     maths: list[Any] = []
     buttons = _gather(root, jsonld, og, main, maths)
+    if declare is not None:
+        declare()
     if maths:
         from wf.extract import formulas
 

@@ -7,15 +7,14 @@ visible page builds them with scripts."""
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from common.xpath import compiled
 from wf.extract import tuning
+from wf.extract.kinds import items, offers
 
 # What some pages wrap their JSON-LD in: <![CDATA[ ]]>, <!-- -->, and comments around them.
 _WRAPPER = re.compile(r"^(?:\s|//|/\*|\*/|<!\[CDATA\[|<!--)+|(?:\s|//|/\*|\*/|\]\]>|-->)+$")
@@ -27,8 +26,11 @@ class Declared:
 
     kinds: list[tuple[str, str]] = field(default_factory=list)  # (kind, "JSON-LD Product")
     product: dict[str, str] = field(default_factory=dict)  # name, price, availability, ...
-    products: int = 0  # Product objects declared
+    products: int = 0  # Product objects declared (a ProductGroup's variants not counted)
     webpage: bool = False  # a JSON-LD WebPage object (a type no kind is read from)
+    # The JSON-LD objects by their @id (a @graph's references), and its Product objects.
+    ids: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    declared_products: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @property
     def described(self) -> bool:
@@ -72,65 +74,6 @@ def _objects(data: Any) -> list[dict[str, Any]]:
             if isinstance(m, dict):
                 found.append(m)
     return found
-
-
-def _text(value: Any, limit: int = tuning.PRODUCT_FIELD_MAX) -> str:
-    if isinstance(value, list):
-        value = value[0] if value else ""
-    if isinstance(value, dict):
-        value = value.get("name") or value.get("@id") or ""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        value = str(value)
-    if not isinstance(value, str):
-        return ""
-    return " ".join(value[: limit * 4].split())[:limit]
-
-
-_TAG = re.compile(r"<[^<>]{0,500}>")
-
-
-def _description(value: Any) -> str:
-    """A declared description as text: shops write HTML into it (tags, entities)."""
-    text = _text(value, tuning.PRODUCT_DESCRIPTION_MAX * 2)
-    if "<" in text or "&" in text:
-        text = " ".join(html.unescape(_TAG.sub(" ", text)).split())
-    return text[: tuning.PRODUCT_DESCRIPTION_MAX]
-
-
-_CAPITAL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-
-
-def readable(value: str) -> str:
-    """An availability as a reader says it: schema.org's URL or its tail ("InStock",
-    "https://schema.org/OutOfStock") in words ("In stock", "Out of stock"); a shop's own
-    words ("Ships in 3 days") stay as they are."""
-    value = value.strip()
-    tail = value.rstrip("/").rsplit("/", 1)[-1]
-    if not tail or " " in value:
-        return value
-    known = tuning.PRODUCT_AVAILABILITY.get(tail.lower().replace("_", "").replace("-", ""))
-    if known:
-        return known
-    words = _CAPITAL.sub(" ", tail).split()
-    return " ".join([words[0], *(w.lower() for w in words[1:])])
-
-
-def _product(obj: dict[str, Any]) -> dict[str, str]:
-    """Name, price with currency, availability and description of a Product object."""
-    # Shops escape a name's entities as they do a description's ("Shelf &amp; desk").
-    name = _text(obj.get("name"))
-    name = " ".join(html.unescape(name).split()) if "&" in name else name
-    found = {"name": name, "description": _description(obj.get("description"))}
-    offers = obj.get("offers")
-    offer = offers[0] if isinstance(offers, list) and offers else offers
-    if isinstance(offer, dict):
-        price = _text(offer.get("price") or offer.get("lowPrice"))
-        if price:
-            found["price"] = f"{price} {_text(offer.get('priceCurrency'))}".strip()
-        availability = readable(_text(offer.get("availability")))
-        if availability:
-            found["availability"] = availability
-    return {k: v for k, v in found.items() if v}
 
 
 _THREAD_QUERY = re.compile(tuning.THREAD_QUERY, re.IGNORECASE)
@@ -189,6 +132,9 @@ def _read_script(source: str, declared: Declared) -> None:
     except (ValueError, RecursionError):  # a nest of brackets is hostile
         return
     for obj in _objects(data):
+        if _named(obj) and len(declared.ids) < IDS_MAX:
+            declared.ids.setdefault(obj["@id"], obj)
+        product = False
         for t in _types(obj.get("@type")):
             if t == "webpage":
                 declared.webpage = True
@@ -197,9 +143,37 @@ def _read_script(source: str, declared: Declared) -> None:
                 continue  # testimonials: the page's kind is what else it declares
             if kind:
                 declared.kinds.append((kind, f"JSON-LD {t}"))
-            if kind == tuning.PRODUCT:
-                declared.products += 1
-                declared.product = declared.product or _product(obj)
+            product = product or kind == tuning.PRODUCT
+        if product and len(declared.declared_products) < offers.OFFERS_MAX:
+            declared.declared_products.append(obj)
+
+
+IDS_MAX = 500  # JSON-LD objects kept by their @id per page
+
+
+def _named(obj: dict[str, Any]) -> bool:
+    return isinstance(obj.get("@id"), str)
+
+
+def _products(declared: Declared) -> None:
+    """The page's product and how many it declares, from its Product objects: a
+    ProductGroup's variants (isVariantOf, or named by its hasVariant) are the one product
+    they are variants of, whether nested in it or beside it in a @graph."""
+    variants: set[str] = set()
+    for obj in declared.declared_products:
+        named = obj.get("hasVariant")
+        for v in named[: offers.OFFERS_MAX] if isinstance(named, list) else [named]:
+            if isinstance(v, dict) and _named(v):
+                variants.add(v["@id"])
+    own = [
+        obj
+        for obj in declared.declared_products
+        if not obj.get("isVariantOf") and not (_named(obj) and obj["@id"] in variants)
+    ]
+    declared.products = len(own)
+    first = own[0] if own else declared.declared_products[0] if declared.declared_products else None
+    if first is not None:
+        declared.product = offers.fields(first, declared.ids)
 
 
 def read(
@@ -210,9 +184,12 @@ def read(
     dated: bool = True,
 ) -> Declared:
     """The page's declarations from what parse.clean gathered (its JSON-LD scripts'
-    texts and og:type), and, when those declare no kind, the microdata itemtypes of the
-    cleaned `root` (None, or `named()` false: the page's source names no itemtype, so
-    the tree is not searched); never raises on broken JSON or odd markup.
+    texts and og:type), and, when those declare no kind, the microdata itemtypes and
+    RDFa typeofs of `root` (None, or `named()` false: the page's source names neither,
+    so the tree is not searched); then, on a product page, what its microdata or RDFa
+    product says that its JSON-LD does not (_marked). `root` is the page before its
+    cleaning: declarations are data, read in hidden boxes, <meta> and <link> too.
+    Never raises on broken JSON or odd markup.
 
     og:type article declares no article on a page whose JSON-LD says it is a WebPage and
     that gives no article:published_time (`dated`): WordPress's SEO plugins write og:type
@@ -222,6 +199,7 @@ def read(
     declared = Declared()
     for source in jsonld[: tuning.JSONLD_SCRIPTS]:
         _read_script(source, declared)
+    _products(declared)
     kind = tuning.OG_KINDS.get(og.strip().lower())
     if kind == tuning.ARTICLE and not dated and declared.webpage:
         kind = None
@@ -231,16 +209,51 @@ def read(
     og_article = kind == tuning.ARTICLE and not declared.kinds
     if kind:
         declared.kinds.append((kind, f"og:type {og}"))
-    if (declared.kinds and not og_article) or root is None:
+    if root is None:
         return declared
-    # The tree is asked first: a search of the source costs three times as much, and
-    # most pages have no itemtype; the source's word decides when the tree has some.
-    itemtypes = compiled("//*/@itemtype")(root)
-    if not itemtypes or (named is not None and not named()):
-        return declared
-    for itemtype in itemtypes[:50]:
-        for t in str(itemtype).split():
-            kind = tuning.SCHEMA_KINDS.get(t.rstrip("/").rsplit("/", 1)[-1].lower())
-            if kind and (not og_article or kind == tuning.THREAD):
-                declared.kinds.append((kind, f"microdata {t.rsplit('/', 1)[-1]}"))
+    found: list[Any] | None = None
+    if not declared.kinds or og_article:
+        found = _marked_types(root, named)
+        for value in found[:50]:
+            for t in str(value).split():
+                kind = tuning.SCHEMA_KINDS.get(items.last_part(t).lower())
+                if kind and (not og_article or kind == tuning.THREAD):
+                    declared.kinds.append((kind, f"{_markup(value)} {items.last_part(t)}"))
+    if declared.kind()[0] == tuning.PRODUCT and not _complete(declared.product):
+        _marked(declared, root, _marked_types(root, named) if found is None else found)
     return declared
+
+
+def _marked_types(root: Any, named: Callable[[], bool] | None) -> list[Any]:
+    """The values of `root`'s itemtype and typeof attributes; none when the source names
+    neither. The tree is asked first: a search of the source costs three times as much,
+    and most pages have no itemtype; the source's word decides when the tree has some."""
+    found = items.types(root)
+    return found if found and (named is None or named()) else []
+
+
+def _markup(value: Any) -> str:
+    parent = value.getparent()
+    return "RDFa" if parent is not None and parent.get("typeof") == value else "microdata"
+
+
+_FIELDS = ("name", "price", "availability")
+
+
+def _complete(product: dict[str, str]) -> bool:
+    return all(product.get(f) for f in _FIELDS)
+
+
+def _marked(declared: Declared, root: Any, found: list[Any]) -> None:
+    """The fields of the page's first microdata or RDFa product (items.py) that its JSON-LD
+    product lacks, when both name the same product (or either names none): a shop's
+    JSON-LD may say the name and its markup the offer."""
+    top = items.product(found)
+    if top is None:
+        return
+    marked = offers.fields(items.item(top, root))
+    mine, theirs = declared.product.get("name"), marked.get("name")
+    if mine and theirs and " ".join(mine.lower().split()) != " ".join(theirs.lower().split()):
+        return
+    for key, value in marked.items():
+        declared.product.setdefault(key, value)

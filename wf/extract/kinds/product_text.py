@@ -9,6 +9,7 @@ import re
 
 from wf.extract import hidden_tuning, tuning
 from wf.extract.kinds import product_tuning as pt
+from wf.extract.kinds.offers import amount
 from wf.extract.kinds.product import ANCHOR_MIN, norm
 
 _WORDS = re.compile(r"\w+")
@@ -31,43 +32,36 @@ def _shown(description: str, text: str) -> bool:
 # "EUR 15.49" (the code the declaration names), "1 299 kr".
 _NUMBER = r"\d(?:[\d.,'\u00a0\u202f ]{0,12}\d)?"
 _MARK = r"[$€£¥₹₩₽]|\bkr\b|zł|Kč"
-_SEPARATORS = re.compile(r"[.,'\u00a0\u202f ]")
 _CODE = re.compile(r"[A-Z]{3}")
 AMOUNTS_MAX = 2000  # amounts read from a page's text, at most
 
 
-def _amount(number: str) -> float | None:
-    """A printed number's value: its last separator followed by one or two digits is the
-    decimal mark ("1.772,00", "17,9"), every other separator groups thousands."""
-    number = number.strip()
-    parts = _SEPARATORS.split(number)
-    whole, cents = parts, ""
-    if len(parts) > 1 and len(parts[-1]) <= 2 and number[-len(parts[-1]) - 1] in ".,":
-        whole, cents = parts[:-1], parts[-1]
-    try:
-        return float("".join(whole) + "." + (cents or "0"))
-    except ValueError:
-        return None
-
-
 def price_shown(price: str, text: str) -> bool:
     """Whether `text` shows the declared price ("1772.00 USD") as an amount beside a
-    currency's mark, however it is written there ("$1,772.00")."""
-    first = price.split()[0] if price.split() else ""
-    try:
-        want: float | None = float(first)  # schema.org's price: a dot marks the decimals
-    except ValueError:
-        want = _amount(first)
-    if want is None:
+    currency's mark, however it is written there ("$1,772.00"); a range of the variants'
+    prices ("19.99 – 29.99 USD") when it shows one of them (the variant picked)."""
+    words = price.split()
+    code = words[-1] if words else ""
+    wants = []
+    for word in words[:-1] if _CODE.fullmatch(code) else words:
+        if word == "–":
+            continue
+        try:
+            want: float | None = float(word)  # schema.org's price: a dot marks the decimals
+        except ValueError:
+            want = amount(word)
+        if want is None:
+            return False
+        wants.append(want)
+    if not wants:
         return False
-    code = price.split()[-1]
     mark = f"{_MARK}|\\b{code}(?![A-Za-z])" if _CODE.fullmatch(code) else _MARK
     amounts = re.compile(rf"(?:{mark})\s?({_NUMBER})|({_NUMBER})\s?(?:{mark})")
     for i, m in enumerate(amounts.finditer(text)):
         if i >= AMOUNTS_MAX:
             break
-        found = _amount(m.group(1) or m.group(2))
-        if found is not None and abs(found - want) < 0.005:
+        found = amount(m.group(1) or m.group(2))
+        if found is not None and min(wants) - 0.005 < found < max(wants) + 0.005:
             return True
     return False
 

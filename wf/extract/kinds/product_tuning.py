@@ -98,3 +98,19 @@ SHOP_WIDGETS_TEXT_MIN = 1500
 SHOP_WIDGETS_KEPT_MAX = 40
 # Elements looked at for the widgets' ids, at most: a hostile page's size bounds nothing.
 SHOP_WIDGETS_SCAN_MAX = 200_000
+
+# The availabilities (in words: tuning.PRODUCT_AVAILABILITY) that let one buy: of offers
+# whose availabilities differ, the first of these is printed, with how many offers it
+# holds for.
+BUYABLE = frozenset(
+    (
+        "In stock",
+        "In store only",
+        "Online only",
+        "Limited availability",
+        "Pre-order",
+        "Pre-sale",
+        "Back-order",
+        "Made to order",
+    )
+)

@@ -1,0 +1,194 @@
+"""What a declared Product tells a reader first: its name, its price with its currency,
+its availability and its description, one value each, however the shop declares them.
+
+A Product object comes from JSON-LD, or from the page's microdata or RDFa read as one
+(items.py). Its offers are an Offer, a list of them (one per variant, each with its
+price), an AggregateOffer (lowPrice, highPrice), a ProductGroup's variants (hasVariant,
+each a Product with its offers), or references by @id to objects elsewhere in the page's
+@graph. Several prices print as their range, several availabilities as the best one with
+the count of offers it holds for. A price is a number ("59.99", 59.99), a shop's own
+writing of one ("59,99", "$1,299.00"), or an offer's priceSpecification's.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from wf.extract import tuning
+from wf.extract.kinds import product_tuning
+
+OFFERS_MAX = 100  # offers and variants read per product
+_TAG = re.compile(r"<[^<>]{0,500}>")
+_CAPITAL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def text(value: Any, limit: int = tuning.PRODUCT_FIELD_MAX) -> str:
+    """A declared value as one line: the first of a list, an object's name (or @id)."""
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    if isinstance(value, dict):
+        value = value.get("name") or value.get("@id") or ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return ""
+    return " ".join(value[: limit * 4].split())[:limit]
+
+
+def _description(value: Any) -> str:
+    """A declared description as text: shops write HTML into it (tags, entities)."""
+    found = text(value, tuning.PRODUCT_DESCRIPTION_MAX * 2)
+    if "<" in found or "&" in found:
+        found = " ".join(html.unescape(_TAG.sub(" ", found)).split())
+    return found[: tuning.PRODUCT_DESCRIPTION_MAX]
+
+
+def readable(value: str) -> str:
+    """An availability as a reader says it: schema.org's URL or its tail ("InStock",
+    "https://schema.org/OutOfStock", RDFa's "schema:InStock") in words ("In stock",
+    "Out of stock"); a shop's own words ("Ships in 3 days") stay as they are."""
+    value = value.strip()
+    tail = re.split(r"[/#:]", value.rstrip("/"))[-1]
+    if not tail or " " in value:
+        return value
+    known = tuning.PRODUCT_AVAILABILITY.get(tail.lower().replace("_", "").replace("-", ""))
+    if known:
+        return known
+    words = _CAPITAL.sub(" ", tail).split()
+    return " ".join([words[0], *(w.lower() for w in words[1:])])
+
+
+_SEPARATORS = re.compile(r"[.,'\u00a0\u202f ]")
+_NUMBER = re.compile(r"\d(?:[\d.,'\u00a0\u202f ]{0,12}\d)?")
+_PLAIN = re.compile(r"\d+(?:\.\d+)?")
+
+
+def amount(number: str) -> float | None:
+    """A printed number's value: its last separator followed by one or two digits is the
+    decimal mark ("1.772,00", "17,9"), every other separator groups thousands."""
+    number = number.strip()
+    parts = _SEPARATORS.split(number)
+    whole, cents = parts, ""
+    if len(parts) > 1 and len(parts[-1]) <= 2 and number[-len(parts[-1]) - 1] in ".,":
+        whole, cents = parts[:-1], parts[-1]
+    try:
+        return float("".join(whole) + "." + (cents or "0"))
+    except ValueError:
+        return None
+
+
+def _value(price: Any) -> float | None:
+    """A declared price's value: schema.org's number ("59.99", a dot for the decimals),
+    else the first number a shop wrote ("59,99", "$1,299.00", "ab 12,90 €")."""
+    if isinstance(price, bool):
+        return None
+    if isinstance(price, int | float):
+        return float(price)
+    if not isinstance(price, str):
+        return None
+    price = price.strip()
+    if _PLAIN.fullmatch(price):
+        return float(price)
+    found = _NUMBER.search(price[:100])
+    return amount(found.group()) if found else None
+
+
+_CENTS = re.compile(r"[.,]\d\d$")
+
+
+def _written(values: tuple[float, ...], like: str) -> list[str]:
+    """Prices as schema.org writes them, all with cents when one has some or when the
+    shop wrote them (`like`: "0,00" is "0.00")."""
+    if all(v == int(v) for v in values) and not _CENTS.search(like):
+        return [f"{v:.0f}" for v in values]
+    return [f"{v:.2f}" for v in values]
+
+
+def _resolve(value: Any, ids: dict[str, dict[str, Any]]) -> Any:
+    """An object that only names another by @id, as the one it names (a @graph splits a
+    Product and its Offer so)."""
+    if isinstance(value, dict) and isinstance(value.get("@id"), str) and len(value) <= 2:
+        return ids.get(value["@id"], value)
+    return value
+
+
+def _listed(value: Any, ids: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    items = value if isinstance(value, list) else [value]
+    found = (_resolve(item, ids) for item in items[:OFFERS_MAX])
+    return [item for item in found if isinstance(item, dict)]
+
+
+def _offers(obj: dict[str, Any], ids: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """A product's offers; a ProductGroup's (or a product's) variants' when it declares
+    none itself (one level: a variant's own variants are not read)."""
+    offers = _listed(obj.get("offers"), ids)
+    if offers:
+        return offers
+    for variant in _listed(obj.get("hasVariant"), ids):
+        offers.extend(_listed(variant.get("offers"), ids))
+        if len(offers) >= OFFERS_MAX:
+            break
+    return offers[:OFFERS_MAX]
+
+
+def _priced(offer: dict[str, Any]) -> dict[str, Any]:
+    """The object that states an offer's price: the offer, else its priceSpecification
+    (the first, when it lists several)."""
+    if offer.get("price") is not None or offer.get("lowPrice") is not None:
+        return offer
+    spec = offer.get("priceSpecification")
+    spec = spec[0] if isinstance(spec, list) and spec else spec
+    return spec if isinstance(spec, dict) else offer
+
+
+def price(offers: list[dict[str, Any]]) -> str:
+    """The offers' price with its currency ("59.99 EUR"), their range when they differ
+    ("19.99 – 29.99 USD"), of those in the first offer's currency; a price no number is
+    read from is printed as written ("Free"), and one without a currency too ("$12")."""
+    currency, low, high, first = None, None, None, ""
+    for offer in offers:
+        priced = _priced(offer)
+        said = [priced.get(key) for key in ("price", "lowPrice", "highPrice")]
+        if all(v is None or v == "" for v in said):
+            continue
+        code = text(priced.get("priceCurrency") or offer.get("priceCurrency"))
+        if currency is None:
+            currency, first = code, text(said[0] if said[0] not in (None, "") else said[1])
+        elif code != currency:
+            continue  # the same price in another currency
+        for value in map(_value, said):
+            # Zero is what a shop writes for a price it has not set ("call for a
+            # quote"); a free product says so on its page.
+            if value:
+                low = value if low is None else min(low, value)
+                high = value if high is None else max(high, value)
+    if low is None or high is None or not currency:
+        return "" if low is None and _value(first) == 0 else f"{first} {currency or ''}".strip()
+    if low == high:
+        number = first if _PLAIN.fullmatch(first) and _value(first) == low else None
+        return f"{number or _written((low,), first)[0]} {currency}"
+    return " – ".join(_written((low, high), first)) + f" {currency}"
+
+
+def availability(offers: list[dict[str, Any]]) -> str:
+    """The offers' availability in words; when they differ, the first of those that let
+    one buy (product_tuning.BUYABLE): the product can be had, in some variant."""
+    said = [readable(text(o.get("availability"))) for o in offers]
+    said = [s for s in said if s]
+    return next((s for s in said if s in product_tuning.BUYABLE), said[0] if said else "")
+
+
+def fields(obj: dict[str, Any], ids: dict[str, dict[str, Any]] | None = None) -> dict[str, str]:
+    """Name, price with currency, availability and description of a Product object;
+    `ids` holds the page's objects by @id, for the references of a @graph."""
+    ids = ids or {}
+    # Shops escape a name's entities as they do a description's ("Shelf &amp; desk").
+    name = text(obj.get("name"))
+    name = " ".join(html.unescape(name).split()) if "&" in name else name
+    found = {"name": name, "description": _description(obj.get("description"))}
+    offers = _offers(obj, ids)
+    found["price"] = price(offers)
+    found["availability"] = availability(offers)
+    return {k: v for k, v in found.items() if v}
