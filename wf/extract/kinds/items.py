@@ -161,11 +161,12 @@ def item(top: Any, root: Any) -> dict[str, Any]:
 
 def _referenced(top: Any, root: Any) -> list[Any]:
     """The elements `top`'s itemref names (REFS_MAX of them), found in one pass; none
-    inside `top` or around it (read already)."""
+    inside `top`, around it or `top` itself (read already: an item that names itself
+    would be its own property, a cycle, and its properties read twice)."""
     ids = (top.get("itemref") or "").split()[:REFS_MAX]
     if not ids:
         return []
     wanted = f" {' '.join(ids)} "
     found = compiled("//*[@id and contains($ids, concat(' ', @id, ' '))]")(root, ids=wanted)
-    around = set(top.iterancestors())
+    around = {top, *top.iterancestors()}
     return [el for el in found[:REFS_MAX] if el not in around and top not in el.iterancestors()]

@@ -1,0 +1,83 @@
+"""Hostile and odd declared prices and items (wf/extract/kinds/offers.py, items.py): a
+declaration never costs the page its kind, and a price printed is one the shop declared.
+Small pages of our own."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from lxml import html as lxml_html
+
+from tests.test_wf_extract_kinds import page
+from tests.test_wf_extract_offers import NAME, _header, _visible
+
+
+def _raw(offer: str) -> str:
+    """A product page whose JSON-LD offer is written as is (JSON's NaN, 1e999)."""
+    script = f'{{"@type": "Product", "name": "{NAME}", "offers": {offer}}}'
+    return page(f'<script type="application/ld+json">{script}</script>', _visible())
+
+
+@pytest.mark.parametrize(
+    "price", ["1e999", "-1e999", "NaN", "Infinity", "1" + "0" * 400, "1e308", '"1e308"']
+)
+def test_a_price_no_float_holds_costs_the_page_neither_its_kind_nor_its_name(price):
+    offer = f'{{"price": {price}, "priceCurrency": "EUR", "availability": "InStock"}}'
+    assert _header(_raw(offer)) == [f"# {NAME}", "Availability: In stock"]
+
+
+@pytest.mark.parametrize("price", ["-5", '"-5"', '"\u22125.00"', "[[5]]", '[["5"]]', "[]"])
+def test_a_negative_or_nested_price_is_not_printed(price):
+    offer = f'{{"price": {price}, "priceCurrency": "EUR"}}'
+    assert _header(_raw(offer)) == [f"# {NAME}"]
+
+
+def test_a_price_in_words_is_printed_as_written():
+    assert _header(_raw('{"price": "Free", "priceCurrency": "EUR"}')) == [
+        f"# {NAME}",
+        "Price: Free EUR",
+    ]
+
+
+@pytest.mark.parametrize(
+    "written", ["19,99 29,99", "19,99 <del>29,99</del>", "€ 19,99 statt € 29,99"]
+)
+def test_two_prices_written_side_by_side_are_not_read_as_one(written):
+    body = (
+        "<div itemscope itemtype='https://schema.org/Product'>"
+        f"<meta itemprop='name' content='{NAME}'>"
+        "<div itemprop='offers' itemscope itemtype='https://schema.org/Offer' hidden>"
+        f"<span itemprop='price'>{written}</span>"
+        "<meta itemprop='priceCurrency' content='EUR'></div>"
+        f"{_visible()}</div>"
+    )
+    assert _header(page("", body)) == [f"# {NAME}", "Price: 19.99 EUR"]
+
+
+@pytest.mark.parametrize(
+    ("written", "read"), [("1.299,00", "1299.00"), ("1 299,50", "1299.50"), ("12 345", "12345")]
+)
+def test_thousands_groups_are_read(written, read):
+    assert _header(_raw(f'{{"price": "{written}", "priceCurrency": "EUR"}}'))[-1] == (
+        f"Price: {read} EUR"
+    )
+
+
+def test_an_item_that_names_itself_in_its_itemref_is_read_once():
+    from wf.extract.kinds import items
+
+    doc = lxml_html.fromstring(
+        "<html><body><div id='p' itemscope itemtype='https://schema.org/Product' "
+        "itemprop='isRelatedTo' itemref='p'><meta itemprop='name' content='Lamp'>"
+        "<div itemprop='offers' itemscope><meta itemprop='price' content='5'></div>"
+        "</div></body></html>"
+    )
+    top = items.product(items.types(doc))
+    found = items.item(top, doc)
+    # A tree, as JSON-LD is: no cycle, its one offer once.
+    assert json.loads(json.dumps(found)) == {
+        "@type": ["Product"],
+        "name": "Lamp",
+        "offers": {"@type": [], "price": "5"},
+    }
