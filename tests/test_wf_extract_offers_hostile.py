@@ -81,3 +81,17 @@ def test_an_item_that_names_itself_in_its_itemref_is_read_once():
         "name": "Lamp",
         "offers": {"@type": [], "price": "5"},
     }
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "printed"),
+    [
+        (0.0045, 0.1, "0.0045 – 0.10"),
+        (1.001, 1.002, "1.001 – 1.002"),
+        (19.5, 42, "19.50 – 42.00"),
+        (1 / 3, 1, "0.333333 – 1.00"),
+    ],
+)
+def test_a_range_of_prices_under_a_cent_apart_prints_both_ends(low, high, printed):
+    offer = {"@type": "AggregateOffer", "lowPrice": low, "highPrice": high, "priceCurrency": "USD"}
+    assert _header(_raw(json.dumps(offer)))[-1] == f"Price: {printed} USD"

@@ -126,10 +126,22 @@ _CENTS = re.compile(r"[.,]\d\d$")
 
 def _written(values: tuple[float, ...], like: str) -> list[str]:
     """Prices as schema.org writes them, all with cents when one has some or when the
-    shop wrote them (`like`: "0,00" is "0.00")."""
+    shop wrote them (`like`: "0,00" is "0.00"); a price of fractions of a cent (a
+    component's, 0.0045 USD each) with all its places, up to PLACES_MAX: cut to cents it
+    would read 0.00, and a range of two such prices one price twice."""
     if all(v == int(v) for v in values) and not _CENTS.search(like):
         return [f"{v:.0f}" for v in values]
-    return [f"{v:.2f}" for v in values]
+    return [f"{v:.{_places(v)}f}" for v in values]
+
+
+PLACES_MAX = 6
+
+
+def _places(value: float) -> int:
+    """The decimal places a price needs, two at least."""
+    return next(
+        (n for n in range(2, PLACES_MAX) if abs(round(value, n) - value) < 1e-9), PLACES_MAX
+    )
 
 
 def _resolve(value: Any, ids: dict[str, dict[str, Any]]) -> Any:
