@@ -120,7 +120,9 @@ class _Reader:
         self.texts += 1
         if self.texts > TEXTS_MAX:
             return ""
-        return text_start(el, tuning.PRODUCT_DESCRIPTION_MAX * 2)
+        # Its pieces apart: a price and the old one struck through beside it
+        # ("19,99<del>29,99</del>") are two numbers, not 19,9929,99.
+        return text_start(el, tuning.PRODUCT_DESCRIPTION_MAX * 2, " ")
 
     def add(self, owner: Any, el: Any) -> None:
         """The property `el` into its owner's object: an item under each of its names (a
