@@ -95,3 +95,23 @@ def test_an_item_that_names_itself_in_its_itemref_is_read_once():
 def test_a_range_of_prices_under_a_cent_apart_prints_both_ends(low, high, printed):
     offer = {"@type": "AggregateOffer", "lowPrice": low, "highPrice": high, "priceCurrency": "USD"}
     assert _header(_raw(json.dumps(offer)))[-1] == f"Price: {printed} USD"
+
+
+def test_the_markup_s_offer_is_found_after_a_menu_of_many_items():
+    from tests.test_wf_extract_kinds import ld
+
+    menu = "".join(
+        f"<li itemscope itemtype='https://schema.org/SiteNavigationElement'>"
+        f"<a itemprop='url' href='/c/{i}'><span itemprop='name'>Aisle {i}</span></a></li>"
+        for i in range(60)
+    )
+    body = (
+        f"<nav><ul>{menu}</ul></nav>"
+        "<div itemscope itemtype='https://schema.org/Product'>"
+        f"<meta itemprop='name' content='{NAME}'>"
+        "<div itemprop='offers' itemscope itemtype='https://schema.org/Offer'>"
+        "<meta itemprop='price' content='75'><meta itemprop='priceCurrency' content='USD'>"
+        f"</div>{_visible()}</div>"
+    )
+    html = page(ld({"@type": "Product", "name": NAME}), body)
+    assert _header(html) == [f"# {NAME}", "Price: 75 USD"]

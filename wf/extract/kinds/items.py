@@ -30,6 +30,10 @@ _PROPERTIES = ".//*[@itemprop or @property]"
 PROPERTIES_MAX = 2000  # property elements read per item, in page order
 TEXTS_MAX = 200  # property values read from text per item (each reads its element's text)
 REFS_MAX = 8  # elements an itemref names that are read
+# Items looked through for the product, in page order: a menu's or a breadcrumb's dozens
+# of items come first on many shops' pages (a kind is read from the first 50 only, but
+# a product declared in JSON-LD looks here for the offer its markup declares).
+TYPES_MAX = 2000
 # The properties whose values are read (offers.fields reads no other): each read once.
 READ = frozenset(
     ("name", "description", "price", "lowPrice", "highPrice", "priceCurrency", "availability")
@@ -62,7 +66,7 @@ def _types(el: Any) -> list[str]:
 def product(found: list[Any]) -> Any:
     """The first element of the itemtype and typeof values `found` (types()) that is a
     product's item, or None."""
-    for value in found[:50]:
+    for value in found[:TYPES_MAX]:
         if any(tuning.SCHEMA_KINDS.get(t.lower()) == tuning.PRODUCT for t in _types_of(value)):
             return value.getparent()
     return None
