@@ -115,3 +115,12 @@ def test_the_markup_s_offer_is_found_after_a_menu_of_many_items():
     )
     html = page(ld({"@type": "Product", "name": NAME}), body)
     assert _header(html) == [f"# {NAME}", "Price: 75 USD"]
+
+
+@pytest.mark.parametrize("placeholder", ["0", '"0.00"', '"Call for price"', '"-1"'])
+def test_a_placeholder_offer_first_does_not_set_the_currency(placeholder):
+    offers = (
+        f'[{{"price": {placeholder}, "priceCurrency": "USD"}},'
+        '{"price": "20.00", "priceCurrency": "EUR"}, {"price": "25.00", "priceCurrency": "EUR"}]'
+    )
+    assert _header(_raw(offers))[-1] == "Price: 20.00 – 25.00 EUR"

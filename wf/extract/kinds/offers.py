@@ -183,29 +183,35 @@ def _priced(offer: dict[str, Any]) -> dict[str, Any]:
 
 def price(offers: list[dict[str, Any]]) -> str:
     """The offers' price with its currency ("59.99 EUR"), their range when they differ
-    ("19.99 – 29.99 USD"), of those in the first offer's currency; a price no number is
-    read from is printed as written ("Free"), and one without a currency too ("$12")."""
+    ("19.99 – 29.99 USD"), of those in the currency of the first offer that states one
+    (a placeholder of 0 or "Call" before it sets none); a price no number is read from
+    is printed as written ("Free"), and one without a currency too ("$12")."""
     currency, low, high, first = None, None, None, ""
+    shown: tuple[str, str] | None = None  # the first price said, and its currency
     for offer in offers:
         priced = _priced(offer)
         said = [priced.get(key) for key in ("price", "lowPrice", "highPrice")]
         if all(v is None or v == "" for v in said):
             continue
         code = text(priced.get("priceCurrency") or offer.get("priceCurrency"))
+        written = text(said[0] if said[0] not in (None, "") else said[1])
+        shown = shown or (written, code)
+        # Zero is what a shop writes for a price it has not set ("call for a quote"); a
+        # free product says so on its page.
+        values = [v for v in map(_value, said) if v]
+        if not values:
+            continue
         if currency is None:
-            currency, first = code, text(said[0] if said[0] not in (None, "") else said[1])
+            currency, first = code, written
         elif code != currency:
             continue  # the same price in another currency
-        for value in map(_value, said):
-            # Zero is what a shop writes for a price it has not set ("call for a
-            # quote"); a free product says so on its page.
-            if value:
-                low = value if low is None else min(low, value)
-                high = value if high is None else max(high, value)
+        low = min(values) if low is None else min(low, *values)
+        high = max(values) if high is None else max(high, *values)
     if low is None or high is None:
         # A price no value is read from is printed as written when it is words ("Free",
         # "Call"); one that is a number was left out (0, -5, NaN, 1e999) or is none.
-        return "" if _numeric(first) else f"{first} {currency or ''}".strip()
+        written, code = shown or ("", "")
+        return "" if _numeric(written) else f"{written} {code}".strip()
     if not currency:
         return first
     if low == high:
