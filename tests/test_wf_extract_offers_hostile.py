@@ -124,3 +124,19 @@ def test_a_placeholder_offer_first_does_not_set_the_currency(placeholder):
         '{"price": "20.00", "priceCurrency": "EUR"}, {"price": "25.00", "priceCurrency": "EUR"}]'
     )
     assert _header(_raw(offers))[-1] == "Price: 20.00 – 25.00 EUR"
+
+
+@pytest.mark.parametrize("run", ["1", "111 ", "1,11 "])
+def test_a_page_s_run_of_digits_is_searched_for_the_price_in_linear_time(run):
+    # The page's text is searched for a price beside a currency's mark: a number's parts
+    # unbounded, each digit of a long run would read the run back (50,000 digits: 40 s).
+    import time
+
+    from wf.extract.kinds.product_text import price_shown
+
+    text = run * (50_000 // len(run)) + " €"
+    start = time.process_time()
+    assert not price_shown("19.99 EUR", text)
+    assert time.process_time() - start < 2
+    assert price_shown("19.99 EUR", "je 19,99 €")
+    assert price_shown("1299.00 EUR", "1 299,00 € statt 1 499,00 €")

@@ -64,10 +64,14 @@ def readable(value: str) -> str:
 
 _SEPARATORS = re.compile(r"[.,'\u00a0\u202f ]")
 # Groups of three digits after the first, else a plain number: two prices a shop wrote
-# side by side ("19,99 29,99", "19,99<del>29,99</del>") are not one of six digits.
-_NUMBER = re.compile(
-    r"\d{1,3}(?:[.,'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2}(?!\d))?"
+# side by side ("19,99 29,99", "19,99<del>29,99</del>") are not one of six digits. A
+# page's text is searched with it too (product_text.shows), a price's mark after it: each
+# part is bounded, or a run of digits would be read back from each of them (quadratic).
+NUMBER = (
+    r"\d{1,3}(?:[.,'\u00a0\u202f ]\d{3}){1,4}(?:[.,]\d{1,2})?(?!\d)"
+    r"|\d{1,12}(?:[.,]\d{1,2}(?!\d))?"
 )
+_NUMBER = re.compile(NUMBER)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?")
 _EXPONENT = re.compile(r"\d+(?:\.\d+)?[eE][+-]?\d{1,3}")  # schema.org's Number: "1e308" is no 1
 
