@@ -140,3 +140,14 @@ def test_a_page_s_run_of_digits_is_searched_for_the_price_in_linear_time(run):
     assert time.process_time() - start < 2
     assert price_shown("19.99 EUR", "je 19,99 €")
     assert price_shown("1299.00 EUR", "1 299,00 € statt 1 499,00 €")
+
+
+def test_a_name_written_in_pieces_is_one_word():
+    body = (
+        "<div itemscope itemtype='https://schema.org/Product'>"
+        "<span itemprop='name' hidden>Oak<sup>®</sup> lamp</span>"
+        "<div itemprop='offers' itemscope itemtype='https://schema.org/Offer' hidden>"
+        "<meta itemprop='price' content='75'><meta itemprop='priceCurrency' content='USD'>"
+        f"</div>{_visible()}</div>"
+    )
+    assert _header(page("", body)) == ["# Oak® lamp", "Price: 75 USD"]

@@ -38,6 +38,7 @@ TYPES_MAX = 2000
 READ = frozenset(
     ("name", "description", "price", "lowPrice", "highPrice", "priceCurrency", "availability")
 )
+_PRICES = frozenset(("price", "lowPrice", "highPrice"))
 _LAST = re.compile(r"[/#:]")
 _LINKS = frozenset(("a", "link", "area"))
 _MEDIA = frozenset(("img", "audio", "video", "source", "embed", "iframe", "track"))
@@ -107,8 +108,9 @@ class _Reader:
             self.near[a] = item
         return self.near[el.getparent()]
 
-    def value(self, el: Any) -> str:
-        """A property's value that is no item: an attribute's, else its text."""
+    def value(self, el: Any, price: bool = False) -> str:
+        """A property's value that is no item: an attribute's, else its text (a `price`'s
+        with its pieces apart)."""
         content = el.get("content")
         if content is not None:
             return str(content)
@@ -124,9 +126,9 @@ class _Reader:
         self.texts += 1
         if self.texts > TEXTS_MAX:
             return ""
-        # Its pieces apart: a price and the old one struck through beside it
-        # ("19,99<del>29,99</del>") are two numbers, not 19,9929,99.
-        return text_start(el, tuning.PRODUCT_DESCRIPTION_MAX * 2, " ")
+        # A price and the old one struck through beside it ("19,99<del>29,99</del>") are
+        # two numbers, not 19,9929,99; a name's pieces are one word ("Oak<sup>®</sup>").
+        return text_start(el, tuning.PRODUCT_DESCRIPTION_MAX * 2, " " if price else "")
 
     def add(self, owner: Any, el: Any) -> None:
         """The property `el` into its owner's object: an item under each of its names (a
@@ -144,7 +146,7 @@ class _Reader:
                 else:
                     obj[key] = [old, self.object(el)]
             elif key in READ and key not in obj:
-                obj[key] = self.value(el)
+                obj[key] = self.value(el, key in _PRICES)
 
 
 def item(top: Any, root: Any) -> dict[str, Any]:
