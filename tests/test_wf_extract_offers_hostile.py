@@ -11,6 +11,7 @@ from lxml import html as lxml_html
 
 from tests.test_wf_extract_kinds import page
 from tests.test_wf_extract_offers import NAME, _header, _visible
+from wf.extract import extract
 
 
 def _raw(offer: str) -> str:
@@ -151,3 +152,33 @@ def test_a_name_written_in_pieces_is_one_word():
         f"</div>{_visible()}</div>"
     )
     assert _header(page("", body)) == ["# Oak® lamp", "Price: 75 USD"]
+
+
+REVIEW = "".join(
+    f"<p>Part {i} of a long review of the camping stove, with words enough to be prose "
+    "for any reader who cares about boiling water on a windy ridge at dawn.</p>"
+    for i in range(8)
+)
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        "<div style='display:none' itemscope itemtype='http://schema.org/Product'>"
+        "<span itemprop='name'>Stove X</span></div>",
+        "<div hidden vocab='https://schema.org/' typeof='Product'>"
+        "<span property='name'>Stove X</span></div>",
+    ],
+)
+def test_a_product_a_review_declares_in_a_hidden_box_makes_no_product_page(snippet):
+    # A review's rich snippet: the kind is read from what a reader sees, as it was
+    # before declarations were read from the whole page.
+    html = page("", f"<main><article><h1>Stove review</h1>{REVIEW}{snippet}</article></main>")
+    result = extract(html, metadata=True)
+    assert (result.metadata or {}).get("type") != "product"
+    assert "Stove X" not in result.text
+    assert result.text.lstrip().startswith("# Stove review")
+    # Shown, the same snippet makes one.
+    shown = snippet.replace(" style='display:none'", "").replace(" hidden", "")
+    html = page("", f"<main><article><h1>Stove review</h1>{REVIEW}{shown}</article></main>")
+    assert (extract(html, metadata=True).metadata or {}).get("type") == "product"
