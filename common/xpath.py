@@ -44,18 +44,18 @@ def text_length() -> Any:
     return compiled("string-length(normalize-space())")
 
 
-def text_start(el: Any, chars: int) -> str:
+def text_start(el: Any, chars: int, sep: str = "") -> str:
     """The first `chars` characters of an element's text as written (its descendants'
-    and their tails too), read no further: a piece past them is not copied, so that a
-    box of a megabyte is not read to judge its opening."""
+    and their tails too, joined by `sep`), read no further: a piece past them is not
+    copied, so that a box of a megabyte is not read to judge its opening."""
     pieces: list[str] = []
     size = 0
     for piece in el.itertext():
-        pieces.append(piece[: chars - size])
-        size += len(piece)
+        pieces.append(piece[: max(chars - size, 0)])
+        size += len(piece) + len(sep)
         if size >= chars:
             break
-    return "".join(pieces)
+    return sep.join(pieces)
 
 
 def union(node: Any, expression: str) -> list[Any]:

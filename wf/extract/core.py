@@ -270,7 +270,12 @@ def _cleaned(
     parse.clean(
         root, main=not full, jsonld=jsonld, og=og, keep=keep, every_word=large, declare=declaring
     )
-    return read[0] if read else None
+    if not read:
+        return None
+    from wf.extract.kinds import declared
+
+    declared.seen(read[0], root)
+    return read[0]
 
 
 def _declared(

@@ -31,6 +31,8 @@ class Declared:
     # The JSON-LD objects by their @id (a @graph's references), and its Product objects.
     ids: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     declared_products: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    # The kinds read from microdata or RDFa, each with the element that declares it.
+    marked: list[tuple[tuple[str, str], Any]] = field(default_factory=list, repr=False)
 
     @property
     def described(self) -> bool:
@@ -218,10 +220,34 @@ def read(
             for t in str(value).split():
                 kind = tuning.SCHEMA_KINDS.get(items.last_part(t).lower())
                 if kind and (not og_article or kind == tuning.THREAD):
-                    declared.kinds.append((kind, f"{_markup(value)} {items.last_part(t)}"))
+                    entry = (kind, f"{_markup(value)} {items.last_part(t)}")
+                    declared.kinds.append(entry)
+                    declared.marked.append((entry, value.getparent()))
     if declared.kind()[0] == tuning.PRODUCT and not _complete(declared.product):
         _marked(declared, root, _marked_types(root, named) if found is None else found)
     return declared
+
+
+def seen(declared: Declared, root: Any) -> None:
+    """`declared` without the kinds that microdata or RDFa declare in a box the cleaning
+    removed from `root` (hidden, or in <head>): a review's rich snippet, a Product in a
+    display:none box, makes no product page of an article, as it did not when the kinds
+    were read from the cleaned page. A product's fields are read from the whole page all
+    the same (an offer in a hidden box of a product a reader sees); those of a product
+    that only such a box declares go with its kind."""
+    gone = [entry for entry, el in declared.marked if not _in(el, root)]
+    if not gone:
+        return
+    for entry in gone:
+        declared.kinds.remove(entry)
+    declared.marked = []
+    if declared.kind()[0] != tuning.PRODUCT and not declared.declared_products:
+        declared.product = {}
+
+
+def _in(el: Any, root: Any) -> bool:
+    ancestors = list(el.iterancestors())  # at most 50 elements' (read()): linear
+    return (ancestors[-1] if ancestors else el) is root
 
 
 def _marked_types(root: Any, named: Callable[[], bool] | None) -> list[Any]:

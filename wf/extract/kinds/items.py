@@ -30,10 +30,15 @@ _PROPERTIES = ".//*[@itemprop or @property]"
 PROPERTIES_MAX = 2000  # property elements read per item, in page order
 TEXTS_MAX = 200  # property values read from text per item (each reads its element's text)
 REFS_MAX = 8  # elements an itemref names that are read
+# Items looked through for the product, in page order: a menu's or a breadcrumb's dozens
+# of items come first on many shops' pages (a kind is read from the first 50 only, but
+# a product declared in JSON-LD looks here for the offer its markup declares).
+TYPES_MAX = 2000
 # The properties whose values are read (offers.fields reads no other): each read once.
 READ = frozenset(
     ("name", "description", "price", "lowPrice", "highPrice", "priceCurrency", "availability")
 )
+_PRICES = frozenset(("price", "lowPrice", "highPrice"))
 _LAST = re.compile(r"[/#:]")
 _LINKS = frozenset(("a", "link", "area"))
 _MEDIA = frozenset(("img", "audio", "video", "source", "embed", "iframe", "track"))
@@ -62,7 +67,7 @@ def _types(el: Any) -> list[str]:
 def product(found: list[Any]) -> Any:
     """The first element of the itemtype and typeof values `found` (types()) that is a
     product's item, or None."""
-    for value in found[:50]:
+    for value in found[:TYPES_MAX]:
         if any(tuning.SCHEMA_KINDS.get(t.lower()) == tuning.PRODUCT for t in _types_of(value)):
             return value.getparent()
     return None
@@ -103,8 +108,9 @@ class _Reader:
             self.near[a] = item
         return self.near[el.getparent()]
 
-    def value(self, el: Any) -> str:
-        """A property's value that is no item: an attribute's, else its text."""
+    def value(self, el: Any, price: bool = False) -> str:
+        """A property's value that is no item: an attribute's, else its text (a `price`'s
+        with its pieces apart)."""
         content = el.get("content")
         if content is not None:
             return str(content)
@@ -120,7 +126,9 @@ class _Reader:
         self.texts += 1
         if self.texts > TEXTS_MAX:
             return ""
-        return text_start(el, tuning.PRODUCT_DESCRIPTION_MAX * 2)
+        # A price and the old one struck through beside it ("19,99<del>29,99</del>") are
+        # two numbers, not 19,9929,99; a name's pieces are one word ("Oak<sup>®</sup>").
+        return text_start(el, tuning.PRODUCT_DESCRIPTION_MAX * 2, " " if price else "")
 
     def add(self, owner: Any, el: Any) -> None:
         """The property `el` into its owner's object: an item under each of its names (a
@@ -138,7 +146,7 @@ class _Reader:
                 else:
                     obj[key] = [old, self.object(el)]
             elif key in READ and key not in obj:
-                obj[key] = self.value(el)
+                obj[key] = self.value(el, key in _PRICES)
 
 
 def item(top: Any, root: Any) -> dict[str, Any]:
@@ -161,11 +169,12 @@ def item(top: Any, root: Any) -> dict[str, Any]:
 
 def _referenced(top: Any, root: Any) -> list[Any]:
     """The elements `top`'s itemref names (REFS_MAX of them), found in one pass; none
-    inside `top` or around it (read already)."""
+    inside `top`, around it or `top` itself (read already: an item that names itself
+    would be its own property, a cycle, and its properties read twice)."""
     ids = (top.get("itemref") or "").split()[:REFS_MAX]
     if not ids:
         return []
     wanted = f" {' '.join(ids)} "
     found = compiled("//*[@id and contains($ids, concat(' ', @id, ' '))]")(root, ids=wanted)
-    around = set(top.iterancestors())
+    around = {top, *top.iterancestors()}
     return [el for el in found[:REFS_MAX] if el not in around and top not in el.iterancestors()]

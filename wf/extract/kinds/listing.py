@@ -3,8 +3,9 @@
 The kind's own rule finds the page's list independently of the article scoring: the
 largest group (by text) of listing_tuning.LIST_MIN or more sibling boxes of one tag and class
 (numbering tokens left out), each with a link and most with words of their own beside it
-or a price (a shop's grid of linked names and prices, but on a page declared a listing,
-and beside a choice that holds the page's <h1>: a product, its shop's recommendations),
+or a price (a shop's grid of linked names and prices; not on a page declared a listing,
+whose thin choice goes to the page read whole, nor beside a choice that holds the
+page's <h1>: a product, its shop's recommendations),
 outside the page's frame (nav, header, footer, asides, boxes named as menus or filters
 but not after has- or with-, pagers that hold no more than a pager; read up to <main>,
 never above it)
@@ -14,10 +15,11 @@ named (notices.vendor_list).
 It is also the second opinion on any page whose chosen block is thin against it (a list's
 intro chosen over its items, a page declared an article that is a list): the list is
 taken over the choice when the choice is thin (under THIN_PROSE of prose), or, on a page
-not declared an article, when the list holds LIST_OVER_CHOICE times its text (a shop's grid
-LIST_OVER_PRICED times): a collection's own prose (its introduction, its buying guide) is what its readers look for first. On a
-page declared an article, only when the choice is short (under LIST_ARTICLE_SHORT), the
-list holds LIST_OVER_ARTICLE times its text and at least half the page's. A
+not declared an article, when the list holds LIST_OVER_CHOICE times its text (a shop's
+grid LIST_OVER_PRICED times): a collection's own prose (its introduction, its buying
+guide) is what its readers look for first. On a page declared an article, only when
+the choice is short (under LIST_ARTICLE_SHORT), the list holds LIST_OVER_ARTICLE times
+its text and at least half the page's. A
 choice that holds the list already stays (the list is part of it), its items then kept
 however linked or short on a page declared a listing (but for a card's date alone on
 its line: card_date). A list taken grows to the box that

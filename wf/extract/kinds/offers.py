@@ -5,14 +5,16 @@ A Product object comes from JSON-LD, or from the page's microdata or RDFa read a
 (items.py). Its offers are an Offer, a list of them (one per variant, each with its
 price), an AggregateOffer (lowPrice, highPrice), a ProductGroup's variants (hasVariant,
 each a Product with its offers), or references by @id to objects elsewhere in the page's
-@graph. Several prices print as their range, several availabilities as the best one with
-the count of offers it holds for. A price is a number ("59.99", 59.99), a shop's own
-writing of one ("59,99", "$1,299.00"), or an offer's priceSpecification's.
+@graph. Several prices print as their range, several availabilities as the first one that
+lets one buy (the product can be had, in some variant). A price is a number ("59.99",
+59.99), a shop's own writing of one ("59,99", "$1,299.00"), or an offer's
+priceSpecification's; none below zero, nor one a float does not hold.
 """
 
 from __future__ import annotations
 
 import html
+import math
 import re
 from typing import Any
 
@@ -61,8 +63,17 @@ def readable(value: str) -> str:
 
 
 _SEPARATORS = re.compile(r"[.,'\u00a0\u202f ]")
-_NUMBER = re.compile(r"\d(?:[\d.,'\u00a0\u202f ]{0,12}\d)?")
+# Groups of three digits after the first, else a plain number: two prices a shop wrote
+# side by side ("19,99 29,99", "19,99<del>29,99</del>") are not one of six digits. A
+# page's text is searched with it too (product_text.shows), a price's mark after it: each
+# part is bounded, or a run of digits would be read back from each of them (quadratic).
+NUMBER = (
+    r"\d{1,3}(?:[.,'\u00a0\u202f ]\d{3}){1,4}(?:[.,]\d{1,2})?(?!\d)"
+    r"|\d{1,12}(?:[.,]\d{1,2}(?!\d))?"
+)
+_NUMBER = re.compile(NUMBER)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?")
+_EXPONENT = re.compile(r"\d+(?:\.\d+)?[eE][+-]?\d{1,3}")  # schema.org's Number: "1e308" is no 1
 
 
 def amount(number: str) -> float | None:
@@ -81,18 +92,37 @@ def amount(number: str) -> float | None:
 
 def _value(price: Any) -> float | None:
     """A declared price's value: schema.org's number ("59.99", a dot for the decimals),
-    else the first number a shop wrote ("59,99", "$1,299.00", "ab 12,90 €")."""
+    else the first number a shop wrote ("59,99", "$1,299.00", "ab 12,90 €"). None for
+    a price below zero, or past product_tuning.PRICE_MAX (JSON's NaN and 1e999, an int of
+    400 digits): the header prints prices with int(), which NaN and infinity make raise,
+    and the page's declarations would all be lost with it."""
+    if isinstance(price, list):
+        price = price[0] if price else None  # as text() reads it
     if isinstance(price, bool):
         return None
     if isinstance(price, int | float):
-        return float(price)
-    if not isinstance(price, str):
+        found = _float(price)
+    elif isinstance(price, str):
+        price = price.strip()
+        if price[:1] in ("-", "\u2212"):
+            return None
+        if _PLAIN.fullmatch(price) or _EXPONENT.fullmatch(price):
+            found = _float(price)
+        else:
+            number = _NUMBER.search(price[:100])
+            found = amount(number.group()) if number else None
+    else:
         return None
-    price = price.strip()
-    if _PLAIN.fullmatch(price):
-        return float(price)
-    found = _NUMBER.search(price[:100])
-    return amount(found.group()) if found else None
+    if found is None or not math.isfinite(found) or not 0 <= found < product_tuning.PRICE_MAX:
+        return None
+    return found
+
+
+def _float(value: str | int | float) -> float | None:
+    try:
+        return float(value)
+    except OverflowError:  # an int of 400 digits
+        return None
 
 
 _CENTS = re.compile(r"[.,]\d\d$")
@@ -100,10 +130,22 @@ _CENTS = re.compile(r"[.,]\d\d$")
 
 def _written(values: tuple[float, ...], like: str) -> list[str]:
     """Prices as schema.org writes them, all with cents when one has some or when the
-    shop wrote them (`like`: "0,00" is "0.00")."""
+    shop wrote them (`like`: "0,00" is "0.00"); a price of fractions of a cent (a
+    component's, 0.0045 USD each) with all its places, up to PLACES_MAX: cut to cents it
+    would read 0.00, and a range of two such prices one price twice."""
     if all(v == int(v) for v in values) and not _CENTS.search(like):
         return [f"{v:.0f}" for v in values]
-    return [f"{v:.2f}" for v in values]
+    return [f"{v:.{_places(v)}f}" for v in values]
+
+
+PLACES_MAX = 6
+
+
+def _places(value: float) -> int:
+    """The decimal places a price needs, two at least."""
+    return next(
+        (n for n in range(2, PLACES_MAX) if abs(round(value, n) - value) < 1e-9), PLACES_MAX
+    )
 
 
 def _resolve(value: Any, ids: dict[str, dict[str, Any]]) -> Any:
@@ -145,31 +187,54 @@ def _priced(offer: dict[str, Any]) -> dict[str, Any]:
 
 def price(offers: list[dict[str, Any]]) -> str:
     """The offers' price with its currency ("59.99 EUR"), their range when they differ
-    ("19.99 – 29.99 USD"), of those in the first offer's currency; a price no number is
-    read from is printed as written ("Free"), and one without a currency too ("$12")."""
+    ("19.99 – 29.99 USD"), of those in the currency of the first offer that states one
+    (a placeholder of 0 or "Call" before it sets none); a price no number is read from
+    is printed as written ("Free"), and one without a currency too ("$12")."""
     currency, low, high, first = None, None, None, ""
+    shown: tuple[str, str] | None = None  # the first price said, and its currency
     for offer in offers:
         priced = _priced(offer)
         said = [priced.get(key) for key in ("price", "lowPrice", "highPrice")]
         if all(v is None or v == "" for v in said):
             continue
         code = text(priced.get("priceCurrency") or offer.get("priceCurrency"))
+        written = text(said[0] if said[0] not in (None, "") else said[1])
+        shown = shown or (written, code)
+        # Zero is what a shop writes for a price it has not set ("call for a quote"); a
+        # free product says so on its page.
+        values = [v for v in map(_value, said) if v]
+        if not values:
+            continue
         if currency is None:
-            currency, first = code, text(said[0] if said[0] not in (None, "") else said[1])
+            currency, first = code, written
         elif code != currency:
             continue  # the same price in another currency
-        for value in map(_value, said):
-            # Zero is what a shop writes for a price it has not set ("call for a
-            # quote"); a free product says so on its page.
-            if value:
-                low = value if low is None else min(low, value)
-                high = value if high is None else max(high, value)
-    if low is None or high is None or not currency:
-        return "" if low is None and _value(first) == 0 else f"{first} {currency or ''}".strip()
+        low = min(values) if low is None else min(low, *values)
+        high = max(values) if high is None else max(high, *values)
+    if low is None or high is None:
+        # A price no value is read from is printed as written when it is words ("Free",
+        # "Call"); one that is a number was left out (0, -5, NaN, 1e999) or is none.
+        written, code = shown or ("", "")
+        return "" if _numeric(written) else f"{written} {code}".strip()
+    if not currency:
+        return first
     if low == high:
         number = first if _PLAIN.fullmatch(first) and _value(first) == low else None
         return f"{number or _written((low,), first)[0]} {currency}"
     return " – ".join(_written((low, high), first)) + f" {currency}"
+
+
+def _numeric(written: str) -> bool:
+    if not written or _DIGIT.search(written):
+        return True
+    try:
+        float(written)  # "nan", "inf", "Infinity"
+    except ValueError:
+        return False
+    return True
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def availability(offers: list[dict[str, Any]]) -> str:

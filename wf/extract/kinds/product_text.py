@@ -9,7 +9,7 @@ import re
 
 from wf.extract import hidden_tuning, tuning
 from wf.extract.kinds import product_tuning as pt
-from wf.extract.kinds.offers import amount
+from wf.extract.kinds.offers import NUMBER, amount
 from wf.extract.kinds.product import ANCHOR_MIN, norm
 
 _WORDS = re.compile(r"\w+")
@@ -30,7 +30,6 @@ def _shown(description: str, text: str) -> bool:
 
 # An amount beside a currency's mark, as shops print it: "$1,772.00", "€17", "17,90 €",
 # "EUR 15.49" (the code the declaration names), "1 299 kr".
-_NUMBER = r"\d(?:[\d.,'\u00a0\u202f ]{0,12}\d)?"
 _MARK = r"[$€£¥₹₩₽]|\bkr\b|zł|Kč"
 _CODE = re.compile(r"[A-Z]{3}")
 AMOUNTS_MAX = 2000  # amounts read from a page's text, at most
@@ -56,7 +55,7 @@ def price_shown(price: str, text: str) -> bool:
     if not wants:
         return False
     mark = f"{_MARK}|\\b{code}(?![A-Za-z])" if _CODE.fullmatch(code) else _MARK
-    amounts = re.compile(rf"(?:{mark})\s?({_NUMBER})|({_NUMBER})\s?(?:{mark})")
+    amounts = re.compile(rf"(?:{mark})\s?({NUMBER})|({NUMBER})\s?(?:{mark})")
     for i, m in enumerate(amounts.finditer(text)):
         if i >= AMOUNTS_MAX:
             break

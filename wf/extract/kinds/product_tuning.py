@@ -100,8 +100,7 @@ SHOP_WIDGETS_KEPT_MAX = 40
 SHOP_WIDGETS_SCAN_MAX = 200_000
 
 # The availabilities (in words: tuning.PRODUCT_AVAILABILITY) that let one buy: of offers
-# whose availabilities differ, the first of these is printed, with how many offers it
-# holds for.
+# whose availabilities differ, the first of these is printed: the product can be had.
 BUYABLE = frozenset(
     (
         "In stock",
@@ -114,3 +113,6 @@ BUYABLE = frozenset(
         "Made to order",
     )
 )
+# A declared price at or above this is none (a hostile 1e308 prints 309 digits): a float
+# holds cents exactly only below 2**53 / 100.
+PRICE_MAX = 1e13
