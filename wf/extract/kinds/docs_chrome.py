@@ -9,6 +9,7 @@ to the page's anchors."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -73,22 +74,30 @@ def drop_update_stamps(root: Any) -> None:
             break
         if not _STAMP_WORDS.search(node):
             continue
-        el = node.getparent()
-        if node.is_tail and el is not None:
-            el = el.getparent()  # the text after an element is its parent's
-        outer = None
-        for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
-            if el is None or el.tag in ("html", "body"):
-                break
-            text = _short_text(el)
-            if text is None:
-                break
-            if _stamp(text):
-                outer = el
-            el = el.getparent()
+        outer = _outer_box(node, _stamp)
         if outer is not None and outer not in found:
             found.append(outer)
     drop_each(found)
+
+
+def _outer_box(node: Any, matches: Callable[[str], object]) -> Any:
+    """The outermost box around a text node, docs_tuning.UPDATE_STAMP_LEVELS up at most,
+    whose whole text (read short: _short_text) `matches`; None. The words' own box may
+    hold only part of the line ("Last updated" in a <span> beside its date)."""
+    el = node.getparent()
+    if node.is_tail and el is not None:
+        el = el.getparent()  # the text after an element is its parent's
+    outer = None
+    for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
+        if el is None or el.tag in ("html", "body"):
+            break
+        text = _short_text(el)
+        if text is None:
+            break
+        if matches(text):
+            outer = el
+        el = el.getparent()
+    return outer
 
 
 _FEEDBACK = re.compile(docs_tuning.FEEDBACK, re.IGNORECASE)
@@ -110,19 +119,7 @@ def drop_feedback(root: Any) -> None:
     for node in compiled(_FEEDBACK_SEEDS)(root):
         if len(found) >= docs_tuning.STAMPS_MAX:
             break
-        el = node.getparent()
-        if node.is_tail and el is not None:
-            el = el.getparent()  # the text after an element is its parent's
-        outer = None
-        for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
-            if el is None or el.tag in ("html", "body"):
-                break
-            text = _short_text(el)
-            if text is None:
-                break
-            if _FEEDBACK.fullmatch(text):
-                outer = el
-            el = el.getparent()
+        outer = _outer_box(node, _FEEDBACK.fullmatch)
         if outer is not None and outer not in found:
             found.append(outer)
     drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
