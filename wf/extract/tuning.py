@@ -464,3 +464,7 @@ HEADING_PROSE_LONG = 20  # words: prose however it ends
 # An element hidden from screen readers (aria-hidden) is shown to the eye when the nearest
 # box of this many around it that has an aria-label speaks its words (wf/extract/hidden.py).
 SPOKEN_LEVELS = 3
+
+# The signs shops print beside an amount, read as a price's mark (a product's text shows
+# its declared price: kinds/product_text; a shop's grid prices its items: listing_tuning).
+CURRENCY_SIGNS = "[$€£¥₹₩₽]"

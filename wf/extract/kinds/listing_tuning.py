@@ -2,6 +2,8 @@
 the items of a list, when the list outweighs the article rule's choice, and what of a
 card goes. Apart from the scoring code, as wf/extract/tuning.py is."""
 
+from wf.extract.tuning import CURRENCY_SIGNS
+
 # Listings: items are sibling boxes of one shape, each with a link and some words of its
 # own beside it (a title and a date, a price, an excerpt); a menu's items are all link.
 LIST_MIN = 5  # items that make a list
@@ -32,9 +34,10 @@ LIST_LOOKED = 5
 # pieces of an item's text, in the first PRICE_SAMPLE items of each of the PRICE_GROUPS
 # largest groups; the LIST_LOOKED largest lists are looked at (one in the page's frame is
 # not the page's list).
+_CODES = r"(?:USD|EUR|GBP|CHF|CAD|AUD|kr|zł|Kč)"
 PRICE = (
-    r"(?:[$€£¥₹₩₽]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|kr|zł|Kč)\b)\s?\d"
-    r"|\d(?:[.,]\d{1,2})?\s?(?:[$€£¥₹₩₽]|(?:USD|EUR|GBP|CHF|CAD|AUD|kr|zł|Kč)\b)"
+    rf"(?:{CURRENCY_SIGNS}|\b{_CODES}\b)\s?\d"
+    rf"|\d(?:[.,]\d{{1,2}})?\s?(?:{CURRENCY_SIGNS}|{_CODES}\b)"
 )
 # On a page declared an article: when its choice holds under this many characters, and
 # the list this many times its text and half the page's (an index of reviews declared an

@@ -20,6 +20,7 @@ from typing import Any
 
 from wf.extract import tuning
 from wf.extract.kinds import product_tuning
+from wf.extract.kinds.items import last_part
 
 OFFERS_MAX = 100  # offers and variants read per product
 _TAG = re.compile(r"<[^<>]{0,500}>")
@@ -52,7 +53,7 @@ def readable(value: str) -> str:
     "https://schema.org/OutOfStock", RDFa's "schema:InStock") in words ("In stock",
     "Out of stock"); a shop's own words ("Ships in 3 days") stay as they are."""
     value = value.strip()
-    tail = re.split(r"[/#:]", value.rstrip("/"))[-1]
+    tail = last_part(value)
     if not tail or " " in value:
         return value
     known = tuning.PRODUCT_AVAILABILITY.get(tail.lower().replace("_", "").replace("-", ""))
@@ -224,6 +225,9 @@ def price(offers: list[dict[str, Any]]) -> str:
     return " – ".join(_written((low, high), first)) + f" {currency}"
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def _numeric(written: str) -> bool:
     if not written or _DIGIT.search(written):
         return True
@@ -232,9 +236,6 @@ def _numeric(written: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-_DIGIT = re.compile(r"\d")
 
 
 def availability(offers: list[dict[str, Any]]) -> str:

@@ -30,7 +30,7 @@ def _shown(description: str, text: str) -> bool:
 
 # An amount beside a currency's mark, as shops print it: "$1,772.00", "€17", "17,90 €",
 # "EUR 15.49" (the code the declaration names), "1 299 kr".
-_MARK = r"[$€£¥₹₩₽]|\bkr\b|zł|Kč"
+_MARK = rf"{tuning.CURRENCY_SIGNS}|\bkr\b|zł|Kč"
 _CODE = re.compile(r"[A-Z]{3}")
 AMOUNTS_MAX = 2000  # amounts read from a page's text, at most
 
