@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.test_wf_extract_kinds import page
+from tests.test_wf_extract_kinds import ld, page
 from tests.test_wf_extract_products import DESCRIPTION, PROSE, SUMMARY, shop_page, summarised
 from wf.extract import extract
 
@@ -235,6 +235,36 @@ def test_a_control_s_label_alone_on_its_line_is_left_out_of_a_product():
     text = extract(shop_page(OFFER, body)).text
     assert "Read more about the tides" in text
     assert "READ MORE" not in text and "Loading" not in text and "View all" not in text
+
+
+def test_the_buy_button_s_label_after_the_price_is_left_out():
+    # WooCommerce's "Add to basket" link set on the price's line, and a link alone on
+    # its line: what a reader does, not what the product is. A sentence that names the
+    # button stays.
+    declared = ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION})
+    buy = "<a href='?add-to-cart=12' class='button add_to_cart_button'>Add to basket</a>"
+    body = (
+        "<div class='product'><div class='summary'><h1>Brass tide clock</h1>"
+        f"<div class='price-row'><span class='price'>$89.00</span> {buy}</div>"
+        f"<div class='short-description'><p>{DESCRIPTION}</p></div>"
+        "<p><a href='?add-to-cart=12'>Add to cart</a></p></div>"
+        f"<div class='tabs'><div class='panel'><h2>Description</h2>{PROSE}"
+        "<p>Press Add to basket twice to have a pair sent in one box.</p></div>"
+        "<div class='panel'><h2>Details</h2><table><tr><th>Weight</th><td>1.2 kg</td></tr>"
+        "</table></div></div></div>"
+    )
+    text = extract(page(declared, f"<main>{body}</main>")).text
+    assert "\n$89.00\n" in text and "Add to cart" not in text
+    assert "Press Add to basket twice" in text and text.count("Add to basket") == 1
+
+
+def test_a_buy_button_s_label_is_read_from_a_long_line_in_linear_time():
+    from wf.extract.kinds.product_text import once
+
+    hostile = "$1 " * 100_000 + "Add to basket"
+    start = time.process_time()
+    assert once(hostile) == "$1 " * 99_999 + "$1"
+    assert time.process_time() - start < 3
 
 
 def test_loading_as_a_product_s_own_word_stays():

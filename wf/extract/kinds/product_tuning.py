@@ -26,6 +26,17 @@ RUN_LINES = 5
 # would try every split of a long line of them.
 CONTROL_LINES = r"\W*loading\s*(?:\.\.|\u2026)\W*"
 
+# A product's buy button, lowered, matched whole (product_text.once): a line that is only
+# its label goes, and so does the label a shop sets after the price on the price's line
+# ("£45.00 Add to basket": WooCommerce's link beside its price). Some words of the label
+# count at most BUY_WORDS_MAX words.
+BUY_CONTROLS = (
+    r"add to (?:cart|bag|basket|trolley)|buy (?:it )?now|"
+    r"ajouter au panier|in den warenkorb|a[ñn]adir al carrito|agregar al carrito|"
+    r"aggiungi al carrello|in winkelwagen"
+)
+BUY_WORDS_MAX = 4
+
 # A block whose text is this share of identifiers (UUIDs) or more is noise written for
 # copies of the page (product.identifiers): characters without spaces, of the first
 # IDENTIFIERS_READ read; blocks under IDENTIFIERS_MIN characters are not looked at.
