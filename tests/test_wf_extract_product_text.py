@@ -267,6 +267,26 @@ def test_a_buy_button_s_label_is_read_from_a_long_line_in_linear_time():
     assert time.process_time() - start < 3
 
 
+def test_a_product_titled_on_its_page_is_not_named_again_by_its_declaration():
+    # The declaration's name is written for search engines, the page's <h1> for its
+    # readers: the product is named once, as its page names it.
+    declared = "Harbour Co. Brass Tide Clock: Nautical Wall Clock for Chart Rooms and Boats"
+    text = extract(shop_page(OFFER, f"<p>{DESCRIPTION}</p>{PROSE}", name="Brass tide clock"))
+    assert text.text.startswith("Price: 89.00 USD\n\n# Brass tide clock")
+    html = page(
+        ld({"@type": "Product", "name": declared, "offers": OFFER}),
+        f"<main><h1>Brass Tide Clock</h1><p>{DESCRIPTION}</p>{PROSE}</main>",
+    )
+    found = extract(html).text
+    assert declared not in found and found.count("# Brass Tide Clock") == 1
+    # A first heading that is not the product's title leaves the declared name printed.
+    other = page(
+        ld({"@type": "Product", "name": declared, "offers": OFFER}),
+        f"<main><h1>Our workshop</h1><p>{DESCRIPTION}</p>{PROSE}</main>",
+    )
+    assert f"# {declared}" in extract(other).text
+
+
 def test_loading_as_a_product_s_own_word_stays():
     # A washing machine's page: "Loading" titles a section, labels a row of its
     # specifications, heads a table's column and names one of its modes. Neither a

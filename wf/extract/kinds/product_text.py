@@ -243,6 +243,24 @@ def _prose(text: str) -> int:
     return sum(len(line) for line in text.split("\n") if line.count(" ") >= PROSE_WORDS - 1)
 
 
+TITLE_SHARE = 0.5  # of a shown title's words in the declared name, at least, to name it
+
+
+def titled(name: str, text: str) -> bool:
+    """Whether `text` shows the product's own title: a first-level heading ("# ...")
+    whose words are the declared name's, TITLE_SHARE of them at least. Shops declare
+    a longer name for search engines ("iFixit Moray Driver Kit: Game Console and Small
+    Electronics Bit Set") than the one their page shows ("Moray Driver Kit - 32
+    Precision Bits"): the page's is the reader's, and the product is not named twice."""
+    words = set(_WORDS.findall(name.lower()))
+    for line in text.split("\n"):
+        if line.startswith("# "):
+            shown = _WORDS.findall(line.lower())
+            if shown and sum(w in words for w in shown) >= TITLE_SHARE * len(shown):
+                return True
+    return False
+
+
 def header(declared: dict[str, str], text: str) -> str:
     """The declared name, price and availability not in `text` already, one line each,
     then the declared description when `text` does not show it (a script builds it on
@@ -252,7 +270,7 @@ def header(declared: dict[str, str], text: str) -> str:
     lines = []
     low = norm(text)
     name = declared.get("name")
-    if name and norm(name) not in low:
+    if name and norm(name) not in low and not titled(name, text):
         lines.append(f"# {name}")
     price = declared.get("price")
     if price and norm(price) not in low and not price_shown(price, text):
