@@ -287,6 +287,23 @@ def test_a_product_titled_on_its_page_is_not_named_again_by_its_declaration():
     assert f"# {declared}" in extract(other).text
 
 
+def test_a_product_s_figures_told_in_words_are_printed():
+    # A shop sets its figures in <figure> boxes without a picture: specifications. A
+    # picture's figure and its caption still go.
+    stats = "".join(
+        f"<figure class='stat'><span>{n}</span> {what}</figure>"
+        for n, what in (("1600 nits", "peak brightness of the dial"), ("Up to 30%", "lighter"))
+    )
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}<div class='stats'>{stats}</div>"
+        "<figure><img src='clock.jpg' alt=''><figcaption>The clock on a chart room's "
+        "wall</figcaption></figure>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "1600 nits peak brightness of the dial" in text and "Up to 30% lighter" in text
+    assert "chart room's wall" not in text
+
+
 def test_loading_as_a_product_s_own_word_stays():
     # A washing machine's page: "Loading" titles a section, labels a row of its
     # specifications, heads a table's column and names one of its modes. Neither a

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -230,6 +231,23 @@ def purchase_form(el: Any, b: BlockRecord) -> bool:
     return next(el.iter("h1"), None) is None  # forms do not nest: each form read once
 
 
+# What a picture's <figure> holds beside (or for) its picture: the cleaning drops <img>.
+_PICTURED = frozenset(
+    ("figcaption", "img", "picture", "video", "svg", "canvas", "iframe", "object", "embed")
+)
+
+
+def stat(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is a <figure> of text alone, under product_tuning.STAT_MAX
+    characters, without a caption: a figure a shop sets in words ("1600 nits peak HDR
+    brightness", "Up to 50% faster"), one of the product's specifications, where a
+    figure is elsewhere a picture and its caption. The first product_tuning.STAT_SCAN
+    elements are read."""
+    if b.tag != "figure" or not 0 < b.text <= product_tuning.STAT_MAX:
+        return False
+    return not any(sub.tag in _PICTURED for sub in islice(el.iter(), product_tuning.STAT_SCAN))
+
+
 def sections(analysis: Analysis) -> None:
     """The boxes beside the chosen one that the article rule cut when it took in their
     parent (widen.merge_siblings: siblings that score under a fifth of the chosen text)
@@ -251,7 +269,7 @@ def pruning(
     boxes around the page's only <h1>, `title_boxes`)."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        if prune(el, b) and not part(b) and not named_by(el, _DETAILS):
+        if prune(el, b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
             return True
         return _aside(el, b) or sticky_bar(el, b, title_boxes)
 
@@ -407,7 +425,7 @@ def wide_pruning(title_boxes: frozenset[Any]) -> Callable[[Any, BlockRecord], bo
     quotes are part of some products' own text), and the sticky bar as in pruning()."""
 
     def prune_wide(el: Any, b: BlockRecord) -> bool:
-        if negative(b) and not part(b) and not named_by(el, _DETAILS):
+        if negative(b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
             return True
         return _reviewed(el) or _aside(el, b) or sticky_bar(el, b, title_boxes)
 

@@ -37,6 +37,12 @@ BUY_CONTROLS = (
 )
 BUY_WORDS_MAX = 4
 
+# A <figure> of text alone (no caption, picture, video or drawing among its first STAT_SCAN
+# elements) under STAT_MAX characters is one of the product's figures told in words
+# ("1600 nits peak HDR brightness", "Up to 50% faster"): its specifications, kept.
+STAT_MAX = 300
+STAT_SCAN = 50
+
 # A block whose text is this share of identifiers (UUIDs) or more is noise written for
 # copies of the page (product.identifiers): characters without spaces, of the first
 # IDENTIFIERS_READ read; blocks under IDENTIFIERS_MIN characters are not looked at.
