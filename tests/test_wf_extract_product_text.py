@@ -304,6 +304,20 @@ def test_a_product_s_figures_told_in_words_are_printed():
     assert "chart room's wall" not in text
 
 
+def test_a_variant_s_picker_leaves_no_legend_over_nothing():
+    # The swatches are radio buttons with labels, outside the purchase form: the cleaning
+    # drops the controls, and the legends "Finish" and "Size" stood alone.
+    picker = (
+        "<fieldset><legend>Finish</legend><label><input type='radio' name='f'>Polished"
+        "</label><label><input type='radio' name='f'>Antique</label></fieldset>"
+        "<fieldset><legend>Size</legend><label><input type='radio' name='s'>Small</label>"
+        "</fieldset>"
+    )
+    text = extract(shop_page(OFFER, f"<p>{DESCRIPTION}</p>{picker}{PROSE}")).text
+    assert "Finish" not in text and "\nSize\n" not in text
+    assert PROSE[3:40] in text
+
+
 def test_loading_as_a_product_s_own_word_stays():
     # A washing machine's page: "Loading" titles a section, labels a row of its
     # specifications, heads a table's column and names one of its modes. Neither a

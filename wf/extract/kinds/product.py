@@ -185,13 +185,14 @@ def _aside(el: Any, b: BlockRecord) -> bool:
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
     the chat, pay later, the options to pick, the bundles, the ways to have it delivered
-    or to pay, the buyer's protections) and the purchase form."""
+    or to pay, the buyer's protections), the purchase form and a variant's picker."""
     return (
         policy(el, b)
         or hidden(el)
         or named_by(el, _COMPARED)
         or named_by(el, _SHOP)
         or purchase_form(el, b)
+        or picker(b)
         or identifiers(el, b)
     )
 
@@ -219,6 +220,14 @@ def sticky_bar(el: Any, b: BlockRecord, title_boxes: frozenset[Any]) -> bool:
     that holds the product's title is its content; a bar's copy of the title is a second
     <h1>)."""
     return b.text < product_tuning.STICKY_MAX and el not in title_boxes and named_by(el, _STICKY)
+
+
+def picker(b: BlockRecord) -> bool:
+    """Whether a block is a <fieldset> of under product_tuning.PICKER_MAX characters: a
+    variant's picker (its legend, "Colour", over the swatches to choose from) set
+    outside a purchase form. Its choices are controls the cleaning drops: the legend
+    alone is left, over nothing."""
+    return b.tag == "fieldset" and b.text < product_tuning.PICKER_MAX
 
 
 def purchase_form(el: Any, b: BlockRecord) -> bool:

@@ -6,6 +6,10 @@ wf/extract/tuning.py (PRODUCT_*)."""
 # writes every page so) holds more, and is no purchase form.
 PURCHASE_FORM_MAX = 1500
 
+# A <fieldset> under this many characters on a product page is a variant's picker (the
+# legend "Colour" over its swatches, which are controls): it goes (product.picker).
+PICKER_MAX = 300
+
 # A table whose data rows repeat an earlier table's, this share of them or more, is a copy
 # of it (the specifications in a tab and again in the mobile layout's accordion): it goes.
 TABLE_REPEATED = 0.5
