@@ -107,6 +107,19 @@ def test_a_specification_table_in_a_tab_pane_a_style_hides_is_printed():
     assert "Engraving takes three more days" not in text
 
 
+def test_a_care_text_in_a_tab_content_box_a_style_hides_is_printed():
+    # Themes name each panel `tab-content` (or `tab_content`) and hide all but the first
+    # with a style until its tab is clicked: the product's care and its specifications.
+    body = (
+        "<div class='tabs'><ul><li><a href='#a'>Story</a></li><li><a href='#b'>Care</a></li>"
+        f"</ul><div id='a' class='tab-content active'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        "<div id='b' class='tab_content' style='display:none'><p>Polish the case twice a "
+        "year with a soft cloth; never put the clock in water.</p></div></div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Polish the case twice a year" in text
+
+
 def test_a_product_s_details_in_a_box_named_as_a_dialog_are_printed():
     # The shop writes the product's details and measurements in dialogs it opens over
     # the page; a dialog of the shop's own (the newsletter's) still goes.
