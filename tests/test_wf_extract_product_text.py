@@ -204,6 +204,40 @@ def test_the_shop_s_boxes_beside_the_product_are_left_out(shop, gone):
         assert line not in text
 
 
+SHELF = "A solid oak shelf, oiled by hand, that holds forty books and hangs on two hidden brackets."
+
+
+def test_the_other_products_a_shop_offers_with_this_one_are_left_out():
+    # WooCommerce's "You may also like" (`up-sells`) under a product whose short
+    # description is read in the page around it, without its named boilerplate: the
+    # cards' titles and prices stayed.
+    declared = ld({"@type": "Product", "name": "Oak shelf", "description": SHELF})
+    cards = "".join(
+        f"<li class='product'><a href='/p/{n}'><h2>{t}</h2><span class='price'>£{p}.00"
+        "</span></a><a href='?add-to-cart=9' class='button'>Add to basket</a></li>"
+        for n, (t, p) in enumerate((("Walnut shelf", 55), ("Pine shelf", 25)))
+    )
+    body = (
+        "<div id='primary'><main id='main'><div class='product type-product'>"
+        "<div class='summary entry-summary'><h1>Oak shelf</h1><p class='price'>£45.00</p>"
+        f"<div class='short-description'><p>{SHELF}</p></div><p class='stock'>12 in stock</p>"
+        "<form class='cart'><button>Add to basket</button></form><div class='product_meta'>"
+        "SKU: OS-1 <a href='/c/shelves'>Shelves</a></div></div><div class='wc-tabs-wrapper'>"
+        "<ul class='tabs'><li><a href='#d'>Description</a></li><li><a href='#i'>Additional "
+        "information</a></li></ul><div class='panel' id='d'><h2>Description</h2><p>Each "
+        "shelf is cut from a single board of English oak, planed and oiled three times. The "
+        "brackets screw into the wall and slide into the back of the shelf.</p><p>It is 80 cm"
+        " long and 20 cm deep, and carries up to 30 kg spread along its length.</p></div>"
+        "<div class='panel' id='i'><h2>Additional information</h2><table><tr><th>Weight</th>"
+        "<td>3 kg</td></tr></table></div></div><section class='up-sells upsells products'>"
+        f"<h2>You may also like</h2><ul class='products'>{cards}</ul></section></div></main>"
+        "</div>"
+    )
+    text = extract(page(declared, f"<nav><a href='/'>Home</a></nav>{body}")).text
+    assert "English oak" in text and "| Weight | 3 kg |" in text
+    assert "Walnut shelf" not in text and "Pine shelf" not in text
+
+
 def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
     # The bar repeats the name and price beside its button; the column beside the
     # pictures, sticky too, holds the product's own text.
