@@ -238,6 +238,24 @@ def test_the_other_products_a_shop_offers_with_this_one_are_left_out():
     assert "Walnut shelf" not in text and "Pine shelf" not in text
 
 
+def test_a_dialog_drawn_over_the_screen_is_left_out_of_a_product():
+    # A "notify me" dialog the page carries in its markup, shown until a script hides
+    # it, in a box of Tailwind's full-screen classes; a box merely `fixed` (a header
+    # bar's) or drawn `inset-0` over a picture is no dialog.
+    dialog = (
+        "<div class='fixed inset-0 z-50 overflow-y-auto'><h2>Notify me when back in "
+        "stock</h2><p>Leave your address and we will write the day this clock returns to "
+        "our workshop's shelves, once and never again.</p></div>"
+    )
+    inset = (
+        "<div class='relative'><div class='absolute inset-0'><p>The dial glows softly at "
+        "night, lit by a ring of warm light under its glass.</p></div></div>"
+    )
+    text = extract(shop_page(OFFER, f"<p>{DESCRIPTION}</p>{PROSE}{dialog}{inset}")).text
+    assert "Notify me" not in text and "once and never again" not in text
+    assert "The dial glows softly" in text
+
+
 def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
     # The bar repeats the name and price beside its button; the column beside the
     # pictures, sticky too, holds the product's own text.

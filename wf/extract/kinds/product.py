@@ -193,6 +193,7 @@ def _aside(el: Any, b: BlockRecord) -> bool:
         or named_by(el, _SHOP)
         or purchase_form(el, b)
         or picker(b)
+        or overlay(el)
         or identifiers(el, b)
     )
 
@@ -220,6 +221,15 @@ def sticky_bar(el: Any, b: BlockRecord, title_boxes: frozenset[Any]) -> bool:
     that holds the product's title is its content; a bar's copy of the title is a second
     <h1>)."""
     return b.text < product_tuning.STICKY_MAX and el not in title_boxes and named_by(el, _STICKY)
+
+
+def overlay(el: Any) -> bool:
+    """Whether a box is drawn over the whole screen (its class has every token of
+    product_tuning.OVERLAY: Tailwind's `fixed inset-0`): a dialog the shop opens on a
+    click (notify me when back in stock, the size guide, the cart, its policies), whose
+    text the page carries shown until a script hides it."""
+    cls = el.get("class")
+    return bool(cls) and set(cls.split()) >= product_tuning.OVERLAY
 
 
 def picker(b: BlockRecord) -> bool:

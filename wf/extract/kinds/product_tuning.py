@@ -6,6 +6,10 @@ wf/extract/tuning.py (PRODUCT_*)."""
 # writes every page so) holds more, and is no purchase form.
 PURCHASE_FORM_MAX = 1500
 
+# Class tokens that draw a box over the whole screen (Tailwind's fixed full-screen box):
+# a dialog a shop opens on a click (product.overlay), not the product's text.
+OVERLAY = frozenset(("fixed", "inset-0"))
+
 # A <fieldset> under this many characters on a product page is a variant's picker (the
 # legend "Colour" over its swatches, which are controls): it goes (product.picker).
 PICKER_MAX = 300
