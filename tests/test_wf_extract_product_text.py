@@ -192,6 +192,14 @@ SHOP_BOXES = [
         ),
         ("Home delivery within", "twelve months", "Low price guarantee"),
     ),
+    (
+        (
+            "<div class='qty-selector'><span>Qty</span><span class='minus'>-</span>"
+            "<span class='value'>1</span><span class='plus'>+</span></div>"
+            "<div class='product-quantity'><p>Quantity</p><p>1</p></div>"
+        ),
+        ("Qty", "Quantity"),
+    ),
 ]
 
 

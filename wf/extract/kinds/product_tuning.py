@@ -75,11 +75,12 @@ DETAILS_NAMES = (
 # shops to pick it up from; the ways to have it delivered, the other ways to pay and
 # the buyer's protections (a price guarantee, the days to change one's mind), the same
 # beside every product of the shop; the other products it offers with this one
-# (WooCommerce's `up-sells`, `cross-sells`: "You may also like").
+# (WooCommerce's `up-sells`, `cross-sells`: "You may also like"); the quantity's picker
+# (`qty`, `quantity`: its label, its minus and plus, "Qty-1+").
 SHOP_ASIDE = (
     r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
     r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store|delivery|"
-    r"ways-to-pay|protections?|up-?sells?|cross-?sells?)(?![a-z])"
+    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity)(?![a-z])"
 )
 
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
