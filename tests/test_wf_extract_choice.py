@@ -1461,6 +1461,19 @@ def test_a_page_of_headings_over_pictures_prints_its_headings():
     assert extract_text(html) == "## Test case one\n\n## Test case two"
 
 
+def test_a_run_of_headings_with_nothing_under_them_is_a_list_and_stays():
+    # A page's points written as <h4>, one under the other: a list, not the titles of
+    # sections the pruning emptied. Two such titles alone still go.
+    points = "".join(
+        f"<h4>{p}</h4>" for p in ("Counted every month", "Free to join", "Open to all ages")
+    )
+    cut = "<h3>Share this</h3><div class='share'><a href='/x'>X</a></div><h3>Tags</h3>"
+    html = _page(f"<article>{ARTICLE_EN}<h3>Why count with us</h3>{points}{cut}</article>")
+    text = extract_text(html)
+    assert "#### Counted every month\n\n#### Free to join\n\n#### Open to all ages" in text
+    assert "Share this" not in text and "Tags" not in text
+
+
 def test_a_heading_too_long_for_a_title_with_nothing_under_it_is_a_paragraph():
     # A services page sets each offer's text in an <h6> under its <h2>, the text cut
     # short with no full stop: no title runs to twenty words, so it is prose, kept.

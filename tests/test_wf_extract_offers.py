@@ -148,6 +148,14 @@ def test_a_graph_s_product_and_offer_joined_by_their_ids():
     assert _header(_jsonld(graph)) == [f"# {NAME}", "Price: 89.00 USD", "Availability: In stock"]
 
 
+def test_a_product_after_many_objects_of_a_graph_is_read():
+    images = [{"@type": "ImageObject", "@id": f"#image-{n}"} for n in range(60)]
+    offer = {"price": "89.00", "priceCurrency": "USD", "availability": "InStock"}
+    product = {"@type": "Product", "name": NAME, "offers": offer}
+    graph = {"@context": "https://schema.org", "@graph": [*images, product]}
+    assert _header(_jsonld(graph)) == [f"# {NAME}", "Price: 89.00 USD", "Availability: In stock"]
+
+
 def test_an_aggregate_offer_prints_its_range():
     offer = {"@type": "AggregateOffer", "lowPrice": 19.5, "highPrice": 42, "priceCurrency": "USD"}
     lines = _header(_jsonld({"@type": "Product", "name": NAME, "offers": offer}))
@@ -163,6 +171,12 @@ def test_variants_offered_at_several_prices_print_their_range_and_the_best_avail
     ]
     lines = _header(_jsonld({"@type": "Product", "name": NAME, "offers": offers}))
     assert lines == [f"# {NAME}", "Price: 39.00 – 59.00 USD", "Availability: In stock"]
+
+
+def test_an_offer_without_a_currency_is_in_the_one_a_later_offer_states():
+    offers = [{"price": "29.00"}, {"price": "35.00", "priceCurrency": "GBP"}]
+    lines = _header(_jsonld({"@type": "Product", "name": NAME, "offers": offers}))
+    assert lines == [f"# {NAME}", "Price: 29.00 – 35.00 GBP"]
 
 
 def test_variants_at_one_price_print_it_once():

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.test_wf_extract_kinds import page
+from tests.test_wf_extract_kinds import ld, page
 from tests.test_wf_extract_products import DESCRIPTION, PROSE, SUMMARY, shop_page, summarised
 from wf.extract import extract
 
@@ -107,6 +107,19 @@ def test_a_specification_table_in_a_tab_pane_a_style_hides_is_printed():
     assert "Engraving takes three more days" not in text
 
 
+def test_a_care_text_in_a_tab_content_box_a_style_hides_is_printed():
+    # Themes name each panel `tab-content` (or `tab_content`) and hide all but the first
+    # with a style until its tab is clicked: the product's care and its specifications.
+    body = (
+        "<div class='tabs'><ul><li><a href='#a'>Story</a></li><li><a href='#b'>Care</a></li>"
+        f"</ul><div id='a' class='tab-content active'><p>{DESCRIPTION}</p>{PROSE}</div>"
+        "<div id='b' class='tab_content' style='display:none'><p>Polish the case twice a "
+        "year with a soft cloth; never put the clock in water.</p></div></div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Polish the case twice a year" in text
+
+
 def test_a_product_s_details_in_a_box_named_as_a_dialog_are_printed():
     # The shop writes the product's details and measurements in dialogs it opens over
     # the page; a dialog of the shop's own (the newsletter's) still goes.
@@ -179,6 +192,14 @@ SHOP_BOXES = [
         ),
         ("Home delivery within", "twelve months", "Low price guarantee"),
     ),
+    (
+        (
+            "<div class='qty-selector'><span>Qty</span><span class='minus'>-</span>"
+            "<span class='value'>1</span><span class='plus'>+</span></div>"
+            "<div class='product-quantity'><p>Quantity</p><p>1</p></div>"
+        ),
+        ("Qty", "Quantity"),
+    ),
 ]
 
 
@@ -189,6 +210,58 @@ def test_the_shop_s_boxes_beside_the_product_are_left_out(shop, gone):
     assert "Each clock is turned from solid brass" in text
     for line in gone:
         assert line not in text
+
+
+SHELF = "A solid oak shelf, oiled by hand, that holds forty books and hangs on two hidden brackets."
+
+
+def test_the_other_products_a_shop_offers_with_this_one_are_left_out():
+    # WooCommerce's "You may also like" (`up-sells`) under a product whose short
+    # description is read in the page around it, without its named boilerplate: the
+    # cards' titles and prices stayed.
+    declared = ld({"@type": "Product", "name": "Oak shelf", "description": SHELF})
+    cards = "".join(
+        f"<li class='product'><a href='/p/{n}'><h2>{t}</h2><span class='price'>£{p}.00"
+        "</span></a><a href='?add-to-cart=9' class='button'>Add to basket</a></li>"
+        for n, (t, p) in enumerate((("Walnut shelf", 55), ("Pine shelf", 25)))
+    )
+    body = (
+        "<div id='primary'><main id='main'><div class='product type-product'>"
+        "<div class='summary entry-summary'><h1>Oak shelf</h1><p class='price'>£45.00</p>"
+        f"<div class='short-description'><p>{SHELF}</p></div><p class='stock'>12 in stock</p>"
+        "<form class='cart'><button>Add to basket</button></form><div class='product_meta'>"
+        "SKU: OS-1 <a href='/c/shelves'>Shelves</a></div></div><div class='wc-tabs-wrapper'>"
+        "<ul class='tabs'><li><a href='#d'>Description</a></li><li><a href='#i'>Additional "
+        "information</a></li></ul><div class='panel' id='d'><h2>Description</h2><p>Each "
+        "shelf is cut from a single board of English oak, planed and oiled three times. The "
+        "brackets screw into the wall and slide into the back of the shelf.</p><p>It is 80 cm"
+        " long and 20 cm deep, and carries up to 30 kg spread along its length.</p></div>"
+        "<div class='panel' id='i'><h2>Additional information</h2><table><tr><th>Weight</th>"
+        "<td>3 kg</td></tr></table></div></div><section class='up-sells upsells products'>"
+        f"<h2>You may also like</h2><ul class='products'>{cards}</ul></section></div></main>"
+        "</div>"
+    )
+    text = extract(page(declared, f"<nav><a href='/'>Home</a></nav>{body}")).text
+    assert "English oak" in text and "| Weight | 3 kg |" in text
+    assert "Walnut shelf" not in text and "Pine shelf" not in text
+
+
+def test_a_dialog_drawn_over_the_screen_is_left_out_of_a_product():
+    # A "notify me" dialog the page carries in its markup, shown until a script hides
+    # it, in a box of Tailwind's full-screen classes; a box merely `fixed` (a header
+    # bar's) or drawn `inset-0` over a picture is no dialog.
+    dialog = (
+        "<div class='fixed inset-0 z-50 overflow-y-auto'><h2>Notify me when back in "
+        "stock</h2><p>Leave your address and we will write the day this clock returns to "
+        "our workshop's shelves, once and never again.</p></div>"
+    )
+    inset = (
+        "<div class='relative'><div class='absolute inset-0'><p>The dial glows softly at "
+        "night, lit by a ring of warm light under its glass.</p></div></div>"
+    )
+    text = extract(shop_page(OFFER, f"<p>{DESCRIPTION}</p>{PROSE}{dialog}{inset}")).text
+    assert "Notify me" not in text and "once and never again" not in text
+    assert "The dial glows softly" in text
 
 
 def test_a_bar_that_sticks_to_the_screen_goes_and_a_sticky_column_stays():
@@ -235,6 +308,87 @@ def test_a_control_s_label_alone_on_its_line_is_left_out_of_a_product():
     text = extract(shop_page(OFFER, body)).text
     assert "Read more about the tides" in text
     assert "READ MORE" not in text and "Loading" not in text and "View all" not in text
+
+
+def test_the_buy_button_s_label_after_the_price_is_left_out():
+    # WooCommerce's "Add to basket" link set on the price's line, and a link alone on
+    # its line: what a reader does, not what the product is. A sentence that names the
+    # button stays.
+    declared = ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION})
+    buy = "<a href='?add-to-cart=12' class='button add_to_cart_button'>Add to basket</a>"
+    body = (
+        "<div class='product'><div class='summary'><h1>Brass tide clock</h1>"
+        f"<div class='price-row'><span class='price'>$89.00</span> {buy}</div>"
+        f"<div class='short-description'><p>{DESCRIPTION}</p></div>"
+        "<p><a href='?add-to-cart=12'>Add to cart</a></p></div>"
+        f"<div class='tabs'><div class='panel'><h2>Description</h2>{PROSE}"
+        "<p>Press Add to basket twice to have a pair sent in one box.</p></div>"
+        "<div class='panel'><h2>Details</h2><table><tr><th>Weight</th><td>1.2 kg</td></tr>"
+        "</table></div></div></div>"
+    )
+    text = extract(page(declared, f"<main>{body}</main>")).text
+    assert "\n$89.00\n" in text and "Add to cart" not in text
+    assert "Press Add to basket twice" in text and text.count("Add to basket") == 1
+
+
+def test_a_buy_button_s_label_is_read_from_a_long_line_in_linear_time():
+    from wf.extract.kinds.product_text import once
+
+    hostile = "$1 " * 100_000 + "Add to basket"
+    start = time.process_time()
+    assert once(hostile) == "$1 " * 99_999 + "$1"
+    assert time.process_time() - start < 3
+
+
+def test_a_product_titled_on_its_page_is_not_named_again_by_its_declaration():
+    # The declaration's name is written for search engines, the page's <h1> for its
+    # readers: the product is named once, as its page names it.
+    declared = "Harbour Co. Brass Tide Clock: Nautical Wall Clock for Chart Rooms and Boats"
+    text = extract(shop_page(OFFER, f"<p>{DESCRIPTION}</p>{PROSE}", name="Brass tide clock"))
+    assert text.text.startswith("Price: 89.00 USD\n\n# Brass tide clock")
+    html = page(
+        ld({"@type": "Product", "name": declared, "offers": OFFER}),
+        f"<main><h1>Brass Tide Clock</h1><p>{DESCRIPTION}</p>{PROSE}</main>",
+    )
+    found = extract(html).text
+    assert declared not in found and found.count("# Brass Tide Clock") == 1
+    # A first heading that is not the product's title leaves the declared name printed.
+    other = page(
+        ld({"@type": "Product", "name": declared, "offers": OFFER}),
+        f"<main><h1>Our workshop</h1><p>{DESCRIPTION}</p>{PROSE}</main>",
+    )
+    assert f"# {declared}" in extract(other).text
+
+
+def test_a_product_s_figures_told_in_words_are_printed():
+    # A shop sets its figures in <figure> boxes without a picture: specifications. A
+    # picture's figure and its caption still go.
+    stats = "".join(
+        f"<figure class='stat'><span>{n}</span> {what}</figure>"
+        for n, what in (("1600 nits", "peak brightness of the dial"), ("Up to 30%", "lighter"))
+    )
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}<div class='stats'>{stats}</div>"
+        "<figure><img src='clock.jpg' alt=''><figcaption>The clock on a chart room's "
+        "wall</figcaption></figure>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "1600 nits peak brightness of the dial" in text and "Up to 30% lighter" in text
+    assert "chart room's wall" not in text
+
+
+def test_a_variant_s_picker_leaves_no_legend_over_nothing():
+    # The swatches are radio buttons with labels, outside the purchase form: the cleaning
+    # drops the controls, and the legends "Finish" and "Size" stood alone.
+    picker = (
+        "<fieldset><legend>Finish</legend><label><input type='radio' name='f'>Polished"
+        "</label><label><input type='radio' name='f'>Antique</label></fieldset>"
+        "<fieldset><legend>Size</legend><label><input type='radio' name='s'>Small</label>"
+        "</fieldset>"
+    )
+    text = extract(shop_page(OFFER, f"<p>{DESCRIPTION}</p>{picker}{PROSE}")).text
+    assert "Finish" not in text and "\nSize\n" not in text
+    assert PROSE[3:40] in text
 
 
 def test_loading_as_a_product_s_own_word_stays():

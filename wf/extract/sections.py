@@ -56,28 +56,57 @@ def _card_title(i: int, levels: list[int], linked: set[int]) -> bool:
     )
 
 
+def _empty(out: list[Block], levels: list[int], i: int) -> bool:
+    """Whether out[i] is a heading followed by one of its level or above, with no link
+    seen since the block before it."""
+    level = levels[i]
+    if not level:
+        return False
+    following = levels[i + 1] if i + 1 < len(out) else 1
+    seen_before = out[i - 1][3] if i else 0
+    return bool(following) and following <= level and out[i][3] == seen_before
+
+
+def _runs(empty: list[bool], levels: list[int]) -> set[int]:
+    """The indices of the headings in a run of tuning.HEADING_RUN or more, each left
+    with nothing under it and of the same level as the one before: a list of features
+    written as headings ("Up to 11 hours", "Water resistant", "Two in one"), not the
+    titles of sections whose text was cut (one or two, between other text). Each
+    heading is looked at once."""
+    listed: set[int] = set()
+    start = 0
+    for i in range(len(empty) + 1):
+        going = i < len(empty) and empty[i] and (i == start or levels[i] == levels[i - 1])
+        if going:
+            continue
+        if i - start >= tuning.HEADING_RUN:
+            listed.update(range(start, i))
+        start = i + 1 if i < len(empty) and not empty[i] else i
+    return listed
+
+
 def drop_empty(
     out: list[Block], levels: list[int], linked: set[int]
 ) -> tuple[list[Block], list[int]]:
     """The blocks without the headings left with nothing under them: a heading followed
     by one of its level or above, with no link seen since the block before it, unless it
-    is one of a run of linked titles (`linked`: the indices of headings inside a link).
-    Such a heading that is a sentence of prose stays, as a paragraph."""
+    is one of a run of linked titles (`linked`: the indices of headings inside a link) or
+    of a list written as headings (_runs). Such a heading that is a sentence of prose
+    stays, as a paragraph."""
     keep_out: list[Block] = []
     keep_levels: list[int] = []
+    empty = [_empty(out, levels, i) for i in range(len(out))]
+    # A sentence set in a heading's type (page builders write a feature's text as an
+    # <h6> under its <h2> title) is that section's paragraph, and no title of a list.
+    prose = [_sentence(block[1]) if empty[i] else None for i, block in enumerate(out)]
+    listed = _runs([e and p is None for e, p in zip(empty, prose, strict=True)], levels)
     for i, block in enumerate(out):
         level = levels[i]
-        if level:
-            following = levels[i + 1] if i + 1 < len(out) else 1
-            seen_before = out[i - 1][3] if i else 0
-            empty = following and following <= level and block[3] == seen_before
-            if empty and not _card_title(i, levels, linked):
-                # A sentence set in a heading's type (page builders write a feature's
-                # text as an <h6> under its <h2> title) is that section's paragraph.
-                prose = _sentence(block[1])
-                if prose is None:
-                    continue
-                block, level = (block[0], prose, True, block[3]), 0
+        if empty[i] and i not in listed and not _card_title(i, levels, linked):
+            said = prose[i]
+            if said is None:
+                continue
+            block, level = (block[0], said, True, block[3]), 0
         keep_out.append(block)
         keep_levels.append(level)
     if keep_out and keep_out[0][0]:

@@ -460,6 +460,10 @@ ATTRIBUTION_MAX = 300
 # to be kept as a paragraph (wf/extract/sections.py): prose in a heading's type.
 HEADING_PROSE_WORDS = 8
 HEADING_PROSE_LONG = 20  # words: prose however it ends
+# A run of this many headings or more, of one level, each left with nothing under it, is
+# a list written as headings (a product's features, a page's points), kept: the titles
+# of sections whose text was cut stand one or two at a time.
+HEADING_RUN = 3
 
 # An element hidden from screen readers (aria-hidden) is shown to the eye when the nearest
 # box of this many around it that has an aria-label speaks its words (wf/extract/hidden.py).

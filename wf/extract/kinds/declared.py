@@ -58,18 +58,23 @@ def _types(value: Any) -> list[str]:
     return [t.rsplit("/", 1)[-1].lower() for t in items if isinstance(t, str)]
 
 
+GRAPH_MAX = 500  # objects read from a JSON-LD document's top level or its @graph
+
+
 def _objects(data: Any) -> list[dict[str, Any]]:
     """The top-level objects of a JSON-LD document, those of its @graph and each one's
-    mainEntity: what the page is, not what it mentions (authors, breadcrumbs)."""
+    mainEntity: what the page is, not what it mentions (authors, breadcrumbs). A shop's
+    @graph lists its site's pages, breadcrumbs and images before its Product, a
+    hundred objects and more; GRAPH_MAX of them are read (each once: linear)."""
     found: list[dict[str, Any]] = []
     stack = data if isinstance(data, list) else [data]
-    for item in stack[:50]:
+    for item in stack[:GRAPH_MAX]:
         if not isinstance(item, dict):
             continue
         found.append(item)
         graph = item.get("@graph")
         if isinstance(graph, list):
-            found.extend(g for g in graph[:50] if isinstance(g, dict))
+            found.extend(g for g in graph[:GRAPH_MAX] if isinstance(g, dict))
     for item in list(found):
         main = item.get("mainEntity")
         for m in main if isinstance(main, list) else [main]:

@@ -186,19 +186,37 @@ def _priced(offer: dict[str, Any]) -> dict[str, Any]:
     return spec if isinstance(spec, dict) else offer
 
 
+def _said(offer: dict[str, Any]) -> tuple[list[Any], str]:
+    """An offer's price, lowPrice and highPrice as declared, and its currency's code."""
+    priced = _priced(offer)
+    said = [priced.get(key) for key in ("price", "lowPrice", "highPrice")]
+    return said, text(priced.get("priceCurrency") or offer.get("priceCurrency"))
+
+
+def _currency(offers: list[dict[str, Any]]) -> str:
+    """The currency of the first offer that states one beside a price read as a number
+    (not a placeholder of 0 or "Call"); "" when none does."""
+    for offer in offers:
+        said, code = _said(offer)
+        if code and any(map(_value, said)):
+            return code
+    return ""
+
+
 def price(offers: list[dict[str, Any]]) -> str:
     """The offers' price with its currency ("59.99 EUR"), their range when they differ
     ("19.99 – 29.99 USD"), of those in the currency of the first offer that states one
-    (a placeholder of 0 or "Call" before it sets none); a price no number is read from
-    is printed as written ("Free"), and one without a currency too ("$12")."""
-    currency, low, high, first = None, None, None, ""
+    (a placeholder of 0 or "Call" before it sets none; an offer that states none is in
+    it: a shop writes the currency on one of its variants, not always the first); a
+    price no number is read from is printed as written ("Free"), and one without a
+    currency too ("$12")."""
+    currency = _currency(offers)
+    low, high, first = None, None, None
     shown: tuple[str, str] | None = None  # the first price said, and its currency
     for offer in offers:
-        priced = _priced(offer)
-        said = [priced.get(key) for key in ("price", "lowPrice", "highPrice")]
+        said, code = _said(offer)
         if all(v is None or v == "" for v in said):
             continue
-        code = text(priced.get("priceCurrency") or offer.get("priceCurrency"))
         written = text(said[0] if said[0] not in (None, "") else said[1])
         shown = shown or (written, code)
         # Zero is what a shop writes for a price it has not set ("call for a quote"); a
@@ -206,10 +224,9 @@ def price(offers: list[dict[str, Any]]) -> str:
         values = [v for v in map(_value, said) if v]
         if not values:
             continue
-        if currency is None:
-            currency, first = code, written
-        elif code != currency:
+        if code and code != currency:
             continue  # the same price in another currency
+        first = written if first is None else first
         low = min(values) if low is None else min(low, *values)
         high = max(values) if high is None else max(high, *values)
     if low is None or high is None:
@@ -217,6 +234,7 @@ def price(offers: list[dict[str, Any]]) -> str:
         # "Call"); one that is a number was left out (0, -5, NaN, 1e999) or is none.
         written, code = shown or ("", "")
         return "" if _numeric(written) else f"{written} {code}".strip()
+    first = first or ""
     if not currency:
         return first
     if low == high:

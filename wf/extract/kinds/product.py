@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -184,13 +185,15 @@ def _aside(el: Any, b: BlockRecord) -> bool:
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
     the chat, pay later, the options to pick, the bundles, the ways to have it delivered
-    or to pay, the buyer's protections) and the purchase form."""
+    or to pay, the buyer's protections), the purchase form and a variant's picker."""
     return (
         policy(el, b)
         or hidden(el)
         or named_by(el, _COMPARED)
         or named_by(el, _SHOP)
         or purchase_form(el, b)
+        or picker(b)
+        or overlay(el)
         or identifiers(el, b)
     )
 
@@ -220,6 +223,23 @@ def sticky_bar(el: Any, b: BlockRecord, title_boxes: frozenset[Any]) -> bool:
     return b.text < product_tuning.STICKY_MAX and el not in title_boxes and named_by(el, _STICKY)
 
 
+def overlay(el: Any) -> bool:
+    """Whether a box is drawn over the whole screen (its class has every token of
+    product_tuning.OVERLAY: Tailwind's `fixed inset-0`): a dialog the shop opens on a
+    click (notify me when back in stock, the size guide, the cart, its policies), whose
+    text the page carries shown until a script hides it."""
+    cls = el.get("class")
+    return bool(cls) and set(cls.split()) >= product_tuning.OVERLAY
+
+
+def picker(b: BlockRecord) -> bool:
+    """Whether a block is a <fieldset> of under product_tuning.PICKER_MAX characters: a
+    variant's picker (its legend, "Colour", over the swatches to choose from) set
+    outside a purchase form. Its choices are controls the cleaning drops: the legend
+    alone is left, over nothing."""
+    return b.tag == "fieldset" and b.text < product_tuning.PICKER_MAX
+
+
 def purchase_form(el: Any, b: BlockRecord) -> bool:
     """Whether a block is the product's purchase form: a <form> of under
     product_tuning.PURCHASE_FORM_MAX characters that holds no <h1> (the variants to pick
@@ -228,6 +248,23 @@ def purchase_form(el: Any, b: BlockRecord) -> bool:
     if b.tag != "form" or b.text >= product_tuning.PURCHASE_FORM_MAX:
         return False
     return next(el.iter("h1"), None) is None  # forms do not nest: each form read once
+
+
+# What a picture's <figure> holds beside (or for) its picture: the cleaning drops <img>.
+_PICTURED = frozenset(
+    ("figcaption", "img", "picture", "video", "svg", "canvas", "iframe", "object", "embed")
+)
+
+
+def stat(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is a <figure> of text alone, under product_tuning.STAT_MAX
+    characters, without a caption: a figure a shop sets in words ("1600 nits peak HDR
+    brightness", "Up to 50% faster"), one of the product's specifications, where a
+    figure is elsewhere a picture and its caption. The first product_tuning.STAT_SCAN
+    elements are read."""
+    if b.tag != "figure" or not 0 < b.text <= product_tuning.STAT_MAX:
+        return False
+    return not any(sub.tag in _PICTURED for sub in islice(el.iter(), product_tuning.STAT_SCAN))
 
 
 def sections(analysis: Analysis) -> None:
@@ -251,7 +288,7 @@ def pruning(
     boxes around the page's only <h1>, `title_boxes`)."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        if prune(el, b) and not part(b) and not named_by(el, _DETAILS):
+        if prune(el, b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
             return True
         return _aside(el, b) or sticky_bar(el, b, title_boxes)
 
@@ -407,7 +444,7 @@ def wide_pruning(title_boxes: frozenset[Any]) -> Callable[[Any, BlockRecord], bo
     quotes are part of some products' own text), and the sticky bar as in pruning()."""
 
     def prune_wide(el: Any, b: BlockRecord) -> bool:
-        if negative(b) and not part(b) and not named_by(el, _DETAILS):
+        if negative(b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
             return True
         return _reviewed(el) or _aside(el, b) or sticky_bar(el, b, title_boxes)
 

@@ -68,8 +68,26 @@ def price_shown(price: str, text: str) -> bool:
 ONCE_WORDS = 4  # words a line holds at least for a repeat of it to go
 _MARKERS = re.compile(r"^(?:[#>*+-]+\s+|\d+[.)]\s+)+")
 # A line that is only a control's label: "Read more" and its kin (the words that open a
-# text cut short), a box's "Loading..." (product_tuning.CONTROL_LINES).
-_CONTROL = re.compile(f"{hidden_tuning.READ_MORE}|{pt.CONTROL_LINES}")
+# text cut short), a box's "Loading..." (product_tuning.CONTROL_LINES), the buy button's
+# "Add to cart" (product_tuning.BUY_CONTROLS).
+_CONTROL = re.compile(rf"{hidden_tuning.READ_MORE}|{pt.CONTROL_LINES}|\W*(?:{pt.BUY_CONTROLS})\W*")
+_BUY = re.compile(pt.BUY_CONTROLS)
+_PRICE_END = re.compile(rf"(?:(?:{_MARK})\s?(?:{NUMBER})|(?:{NUMBER})\s?(?:{_MARK}))$")
+PRICE_END_READ = 40  # characters of a line's head looked at for the price it ends with
+
+
+def _unbought(line: str) -> str:
+    """`line` without the buy button's label that ends it after a price ("£45.00 Add to
+    basket" is "£45.00"): the label is read word by word from the line's end
+    (product_tuning.BUY_WORDS_MAX words at most), the price from its head's last
+    PRICE_END_READ characters: a long line costs what a short one does."""
+    words = line.split()
+    for n in range(2, min(pt.BUY_WORDS_MAX, len(words) - 1) + 1):
+        if _BUY.fullmatch(" ".join(words[-n:]).lower()):
+            head = " ".join(words[:-n])
+            if _PRICE_END.search(head[-PRICE_END_READ:]):
+                return line[: len(line) - len(line.lstrip())] + head
+    return line
 
 
 def once(text: str) -> str:
@@ -84,7 +102,7 @@ def once(text: str) -> str:
     seen: set[str] = set()
     lines: list[str] = []
     fenced = dropped = False
-    given = _tables_once(text.split("\n"))
+    given = _tables_once(_buttons_out(text.split("\n")))
     keys = [_key(line.strip()) for line in given]
     again = _runs_again(given, keys)
     for i, line in enumerate(given):
@@ -105,6 +123,21 @@ def once(text: str) -> str:
             seen.add(key)
             lines.append(line)
     return "\n".join(lines).strip("\n")
+
+
+def _buttons_out(lines: list[str]) -> list[str]:
+    """`lines` without the buy button's label after a price (_unbought); code is left as
+    it is, and a table's rows (a price list's rows are data)."""
+    fenced = False
+    kept = []
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        elif not fenced and not stripped.startswith("|"):
+            line = _unbought(line)
+        kept.append(line)
+    return kept
 
 
 def _key(stripped: str) -> str:
@@ -210,6 +243,24 @@ def _prose(text: str) -> int:
     return sum(len(line) for line in text.split("\n") if line.count(" ") >= PROSE_WORDS - 1)
 
 
+TITLE_SHARE = 0.5  # of a shown title's words in the declared name, at least, to name it
+
+
+def titled(name: str, text: str) -> bool:
+    """Whether `text` shows the product's own title: a first-level heading ("# ...")
+    whose words are the declared name's, TITLE_SHARE of them at least. Shops declare
+    a longer name for search engines ("iFixit Moray Driver Kit: Game Console and Small
+    Electronics Bit Set") than the one their page shows ("Moray Driver Kit - 32
+    Precision Bits"): the page's is the reader's, and the product is not named twice."""
+    words = set(_WORDS.findall(name.lower()))
+    for line in text.split("\n"):
+        if line.startswith("# "):
+            shown = _WORDS.findall(line.lower())
+            if shown and sum(w in words for w in shown) >= TITLE_SHARE * len(shown):
+                return True
+    return False
+
+
 def header(declared: dict[str, str], text: str) -> str:
     """The declared name, price and availability not in `text` already, one line each,
     then the declared description when `text` does not show it (a script builds it on
@@ -219,7 +270,7 @@ def header(declared: dict[str, str], text: str) -> str:
     lines = []
     low = norm(text)
     name = declared.get("name")
-    if name and norm(name) not in low:
+    if name and norm(name) not in low and not titled(name, text):
         lines.append(f"# {name}")
     price = declared.get("price")
     if price and norm(price) not in low and not price_shown(price, text):

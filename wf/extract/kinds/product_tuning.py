@@ -6,6 +6,14 @@ wf/extract/tuning.py (PRODUCT_*)."""
 # writes every page so) holds more, and is no purchase form.
 PURCHASE_FORM_MAX = 1500
 
+# Class tokens that draw a box over the whole screen (Tailwind's fixed full-screen box):
+# a dialog a shop opens on a click (product.overlay), not the product's text.
+OVERLAY = frozenset(("fixed", "inset-0"))
+
+# A <fieldset> under this many characters on a product page is a variant's picker (the
+# legend "Colour" over its swatches, which are controls): it goes (product.picker).
+PICKER_MAX = 300
+
 # A table whose data rows repeat an earlier table's, this share of them or more, is a copy
 # of it (the specifications in a tab and again in the mobile layout's accordion): it goes.
 TABLE_REPEATED = 0.5
@@ -25,6 +33,23 @@ RUN_LINES = 5
 # `\.{2,}`: the `\W*` after them takes the rest, and two quantifiers over the same dots
 # would try every split of a long line of them.
 CONTROL_LINES = r"\W*loading\s*(?:\.\.|\u2026)\W*"
+
+# A product's buy button, lowered, matched whole (product_text.once): a line that is only
+# its label goes, and so does the label a shop sets after the price on the price's line
+# ("£45.00 Add to basket": WooCommerce's link beside its price). Some words of the label
+# count at most BUY_WORDS_MAX words.
+BUY_CONTROLS = (
+    r"add to (?:cart|bag|basket|trolley)|buy (?:it )?now|"
+    r"ajouter au panier|in den warenkorb|a[ñn]adir al carrito|agregar al carrito|"
+    r"aggiungi al carrello|in winkelwagen"
+)
+BUY_WORDS_MAX = 4
+
+# A <figure> of text alone (no caption, picture, video or drawing among its first STAT_SCAN
+# elements) under STAT_MAX characters is one of the product's figures told in words
+# ("1600 nits peak HDR brightness", "Up to 50% faster"): its specifications, kept.
+STAT_MAX = 300
+STAT_SCAN = 50
 
 # A block whose text is this share of identifiers (UUIDs) or more is noise written for
 # copies of the page (product.identifiers): characters without spaces, of the first
@@ -49,11 +74,13 @@ DETAILS_NAMES = (
 # price), the bundles to buy with it, the press's logos and a marquee's slogans, the
 # shops to pick it up from; the ways to have it delivered, the other ways to pay and
 # the buyer's protections (a price guarantee, the days to change one's mind), the same
-# beside every product of the shop.
+# beside every product of the shop; the other products it offers with this one
+# (WooCommerce's `up-sells`, `cross-sells`: "You may also like"); the quantity's picker
+# (`qty`, `quantity`: its label, its minus and plus, "Qty-1+").
 SHOP_ASIDE = (
     r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
     r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store|delivery|"
-    r"ways-to-pay|protections?)(?![a-z])"
+    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity)(?![a-z])"
 )
 
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
