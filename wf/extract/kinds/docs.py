@@ -20,6 +20,7 @@ from wf.extract.kinds.docs_chrome import (
     drop_banners,
     drop_feedback,
     drop_step_links,
+    drop_toggles,
     drop_update_stamps,
     stands_alone,
 )
@@ -42,6 +43,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_update_stamps(root)
         drop_step_links(root)
         drop_feedback(root)
+        drop_toggles(root)
 
 
 def with_title(analysis: Analysis) -> None:

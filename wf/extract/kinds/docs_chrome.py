@@ -125,6 +125,42 @@ def drop_feedback(root: Any) -> None:
     drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
 
 
+_TOGGLE = re.compile(docs_tuning.TOGGLE, re.IGNORECASE)
+# What may stand around a control's words in its box: the separators between it and the
+# links dropped beside it ("source · [−]").
+_TOGGLE_EDGES = " ·|•"
+_LOWER = "translate(., 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+# Only short text nodes are seeds: a control's words are a few, a paragraph's are not.
+_TOGGLE_SEEDS = "//text()[string-length(normalize-space(.)) <= 30 and ({})]".format(
+    " or ".join(f"contains({_LOWER}, '{w}')" for w in docs_tuning.TOGGLE_SEEDS)
+)
+
+
+def drop_toggles(root: Any) -> None:
+    """Remove the boxes whose whole text is a control that opens or closes a part of the
+    page (docs_tuning.TOGGLE: rustdoc's "Expand description", its "[−]"), looked for
+    from the short text nodes that hold its words, up to the outermost box so made
+    (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX of them a page. A
+    disclosure's title so worded is its control too: what it discloses stays."""
+    from common.xpath import compiled
+    from wf.extract.hidden import drop_each
+
+    found: list[Any] = []
+    for node in compiled(_TOGGLE_SEEDS)(root):
+        if len(found) >= docs_tuning.STAMPS_MAX:
+            break
+        outer = _outer_box(node, _toggle)
+        # A sentence's word ("set it to <code>collapse</code>", "<b>Hide</b> the curves")
+        # is the text's.
+        if outer is not None and outer not in found and stands_alone(outer):
+            found.append(outer)
+    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
+
+
+def _toggle(text: str) -> bool:
+    return _TOGGLE.fullmatch(text.strip(_TOGGLE_EDGES)) is not None
+
+
 def _short_text(el: Any) -> str | None:
     """An element's text, white space collapsed, or None past docs_tuning.UPDATE_STAMP_MAX
     characters (read no further)."""
@@ -179,7 +215,16 @@ def stands_alone(el: Any) -> bool:
     prev = el.getprevious()
     parent = el.getparent()
     before = prev.tail if prev is not None else (parent.text if parent is not None else None)
-    return not (before and before.strip()) and not (el.tail and el.tail.strip())
+    return not _worded(before) and not _worded(el.tail)
+
+
+def _worded(text: str | None) -> bool:
+    """Whether a text holds a word or a number: separators between links ("Source ·",
+    "| Page source") are no sentence's."""
+    return text is not None and _WORD.search(text) is not None
+
+
+_WORD = re.compile(r"\w")
 
 
 def _only_steps(el: Any) -> bool:

@@ -45,6 +45,10 @@ EDIT_LINK = (
     r"(?:edit|improve) (?:this )?(?:page|doc|document|article|section)"
     r"(?: on (?:github|gitlab|bitbucket))?|edit (?:it )?on (?:github|gitlab|bitbucket)"
     r"|suggest (?:an )?edits?|view (?:page )?source"
+    # ...and the links to the page's or the item's source: rustdoc's "Source" beside each
+    # item, Sphinx's "Show Source" in its sidebar. (Sphinx's "[source]" after each
+    # signature is not one: the readers of a reference page keep it.)
+    r"|source|src|(?:show|page) source"
 )
 # ...looked for this many levels up from the body (react.dev's title sits two boxes up).
 TITLE_LEVELS = 3
@@ -109,3 +113,13 @@ FEEDBACK = (
 # (Searched as written, without a translation of case on every text node of the page:
 # "ate this" finds "Rate this" and "rate this", "eedback" "Feedback" and "feedback".)
 FEEDBACK_SEEDS = ("helpful", "useful", "what you", "ate this", "eedback")
+# A control that opens or closes a part of the page, by its whole text (rustdoc's
+# "Expand description" over an item's documentation and its "[−]" that folds them all,
+# a code sample's "Show more"): printed as a line of the manual's text once its script is
+# gone. Looked for from the short text nodes that hold TOGGLE_SEEDS (lowered), up
+# UPDATE_STAMP_LEVELS boxes; no more than STAMPS_MAX a page.
+TOGGLE = (
+    r"(?:(?:expand|collapse|show|hide)(?: all)?(?: (?:description|details|docs|sections?"
+    r"|code|more|less|all))?|show/hide|\[[−+-]\])"
+)
+TOGGLE_SEEDS = ("expand", "collapse", "show", "hide", "[")
