@@ -98,3 +98,19 @@ def test_many_toggles_cost_a_bounded_read_each() -> None:
     drop_toggles(root)
     assert time.monotonic() - start < 3
     assert "".join(root.itertext()).count("Expand") >= 19_990
+
+
+def test_a_pages_metadata_list_under_its_title_is_left_out() -> None:
+    # A manual's page names its kind and date in a list under its <h1>, the box named as
+    # the page's metadata: printed as a list of two items over the first paragraph. The
+    # date is still read.
+    page = (
+        "<html><head><title>Configure gear ratios</title></head><body><main><div>"
+        "<h1>Configure gear ratios</h1><ul class='metadata page-metadata'><li>Article</li>"
+        "<li><time datetime='2024-03-03T08:00:00Z'>03/03/2024</time></li></ul>"
+        f"<p>{DOC * 3}</p><h2>Apply the ratio</h2><p>{DOC * 2}</p></div></main></body></html>"
+    )
+    found = extract(page, url="https://learn.example.org/en-us/gearbox/ratios", metadata=True)
+    assert "Article" not in found.text and "03/03/2024" not in found.text
+    assert found.text.count("spring runs down") == 5
+    assert (found.metadata or {}).get("date") == "2024-03-03"
