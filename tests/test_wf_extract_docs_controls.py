@@ -114,3 +114,69 @@ def test_a_pages_metadata_list_under_its_title_is_left_out() -> None:
     assert "Article" not in found.text and "03/03/2024" not in found.text
     assert found.text.count("spring runs down") == 5
     assert (found.metadata or {}).get("date") == "2024-03-03"
+
+
+def _tabs(row: str, panels: str) -> str:
+    return (
+        "<html><head><title>Install</title></head><body><main><h1>Install</h1>"
+        f"<p>{DOC * 3}</p><div class='tabs-container'>{row}{panels}</div>"
+        f"<p>{DOC * 2}</p></main></body></html>"
+    )
+
+
+def _panel(command: str, attrs: str = "") -> str:
+    return f"<div role='tabpanel'{attrs}><pre><code>{command}</code></pre></div>"
+
+
+def test_each_tabs_label_heads_its_own_panel() -> None:
+    # Docusaurus's tabs: a list of role="tab"s, then a box of the panels in order. The
+    # labels were printed as one list before all the panels, none saying whose a panel is.
+    row = (
+        "<ul role='tablist'><li role='tab'>npm</li><li role='tab'>Yarn</li>"
+        "<li role='tab'>pnpm</li></ul>"
+    )
+    panels = (
+        f"<div>{_panel('npm install gearbox')}{_panel('yarn add gearbox', ' hidden')}"
+        f"{_panel('pnpm add gearbox', ' hidden')}</div>"
+    )
+    text = extract(_tabs(row, panels), url=URL).text
+    assert "npm\n\n```\nnpm install gearbox" in text
+    assert "Yarn\n\n```\nyarn add gearbox" in text
+    assert "pnpm\n\n```\npnpm add gearbox" in text
+    assert "- npm" not in text
+
+
+def test_tabs_named_by_their_panels_are_paired_by_name() -> None:
+    # The panels name their tabs (aria-labelledby) or the tabs their panels (aria-controls),
+    # in any order; a row whose tabs do not all find a panel is left as it is.
+    row = (
+        "<div role='tablist'><span role='tab' id='t-mac'>macOS</span>"
+        "<span role='tab' aria-controls='p-linux'>Linux</span></div>"
+    )
+    panels = _panel("apt install gearbox", " id='p-linux'") + _panel(
+        "brew install gearbox", " aria-labelledby='t-mac'"
+    )
+    text = extract(_tabs(row, panels), url=URL).text
+    # (A label that names a language would be the fence's: codelang.label.)
+    assert "Linux\n\n```\napt install gearbox" in text
+    assert "macOS\n\n```\nbrew install gearbox" in text
+    lone = "<div role='tablist'><span role='tab'>macOS</span><span role='tab'>Linux</span></div>"
+    text = extract(_tabs(lone, _panel("brew install gearbox")), url=URL).text
+    assert "macOS\n\n```" not in text
+
+
+def test_many_rows_of_tabs_cost_a_bounded_walk() -> None:
+    # A hostile page: rows of tabs nested in each other's panels, and thousands of rows.
+    import time
+
+    from wf.extract.kinds.docs_tabs import head_panels
+
+    nested = (
+        "<div role='tablist'><b role='tab'>a</b><b role='tab'>b</b></div>"
+        "<div><div role='tabpanel'>x" * 2_000
+    ) + "</div></div>" * 2_000
+    rows = "<div><div role='tablist'><b role='tab'>a</b></div></div>" * 20_000
+    root = lxml.html.fromstring(f"<html><body>{nested}{rows}</body></html>")
+    start = time.monotonic()
+    head_panels(root)
+    assert time.monotonic() - start < 3

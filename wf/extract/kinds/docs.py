@@ -24,6 +24,7 @@ from wf.extract.kinds.docs_chrome import (
     drop_update_stamps,
     stands_alone,
 )
+from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_step_links(root)
         drop_feedback(root)
         drop_toggles(root)
+        head_panels(root)
 
 
 def with_title(analysis: Analysis) -> None:

@@ -123,3 +123,9 @@ TOGGLE = (
     r"|code|more|less|all))?|show/hide|\[[−+-]\])"
 )
 TOGGLE_SEEDS = ("expand", "collapse", "show", "hide", "[")
+# A manual's tabs (wf/extract/kinds/docs_tabs.py): each label is moved to head its panel
+# in at most TAB_ROWS_MAX rows a page, rows of 2 to TABS_MAX tabs; the panels a page's
+# tabs are paired with by name are looked for among its first TAB_PANELS_MAX.
+TAB_ROWS_MAX = 50
+TABS_MAX = 16
+TAB_PANELS_MAX = 1000
