@@ -180,3 +180,31 @@ def test_many_rows_of_tabs_cost_a_bounded_walk() -> None:
     start = time.monotonic()
     head_panels(root)
     assert time.monotonic() - start < 3
+
+
+def test_a_manuals_generator_declares_documentation() -> None:
+    # A manual served from its own domain, no /docs/ in its path: its generator says what
+    # it is, and its chrome goes as a manual's does. Another generator says nothing.
+    body = (
+        "<ul role='tablist'><li role='tab'>macOS</li><li role='tab'>Linux</li></ul>"
+        f"<div>{_panel('brew install gearbox')}{_panel('apt install gearbox')}</div>"
+    )
+    for generator, kind in (
+        ("mkdocs-1.6.1, mkdocs-material-9.5.40", "documentation"),
+        ("Docusaurus v3.5.2", "documentation"),
+        ("WordPress 6.5", None),
+    ):
+        page = _tabs("", body).replace(
+            "<title>", f"<meta name='generator' content='{generator}'><title>"
+        )
+        found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
+        assert (found.metadata or {}).get("type") == kind, generator
+        assert ("macOS\n\n```\nbrew install" in found.text) == (kind is not None)
+    # Astro writes its own name first, Starlight (a manual's theme on it) after.
+    page = _tabs("", body).replace(
+        "<title>",
+        "<meta name='generator' content='Astro v4.16'>"
+        "<meta name='generator' content='Starlight v0.28'><title>",
+    )
+    found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
+    assert (found.metadata or {}).get("type") == "documentation"
