@@ -208,3 +208,29 @@ def test_a_manuals_generator_declares_documentation() -> None:
     )
     found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
     assert (found.metadata or {}).get("type") == "documentation"
+
+
+def test_a_manuals_menu_of_versions_is_left_out() -> None:
+    # Read the Docs' flyout (class rst-versions): the current version, the others, the
+    # downloads and the project's links, printed after the text; a theme's switcher by its
+    # class, a menu by its accessible name. A section about versions (its id) stays.
+    flyout = (
+        "<div class='rst-versions' role='note'><span>Read the Docs v: latest</span><div><dl>"
+        "<dt>Versions</dt><dd><a href='/en/latest/'>latest</a></dd><dd><a href='/en/2.0/'>2.0"
+        "</a></dd></dl><dl><dt>Downloads</dt><dd><a href='/pdf/'>pdf</a></dd></dl><dl><dt>"
+        "On Read the Docs</dt><dd><a href='/projects/gearbox/'>Project Home</a></dd></dl>"
+        "</div></div>"
+    )
+    switcher = (
+        "<div class='version-switcher_root'><button>v2.1</button><a href='/v1'>v1.9 (old)</a></div>"
+    )
+    labelled = "<ul aria-label='Versions'><li><a href='/v1'>Gearbox one (unsupported)</a></li></ul>"
+    section = f"<section id='supported-versions'><h2>Supported versions</h2><p>{DOC}</p></section>"
+    page = (
+        "<html><head><title>Quickstart</title></head><body><main><h1>Quickstart</h1>"
+        f"{switcher}{labelled}<p>{DOC * 3}</p>{section}{flyout}</main></body></html>"
+    )
+    text = extract(page, url="https://gearbox.example.org/docs/quickstart.html").text
+    for chrome in ("Read the Docs", "Downloads", "Project Home", "v1.9", "unsupported"):
+        assert chrome not in text, chrome
+    assert "## Supported versions" in text

@@ -29,8 +29,8 @@ _STEP_TEXT_MAX = 24
 # The text nodes a stamp's words may start: one XPath search, lowered in libxml2.
 _STAMP_SEEDS = "//text()[contains(translate(., 'LAST', 'last'), 'last ')]"
 _STAMP_WORDS = re.compile(r"last (?:updated?|modified|edited|changed|reviewed)", re.IGNORECASE)
-# The elements a banner is looked for on: those with a class or an id, one regex each.
-_NAMED = "//*[@class or @id]"
+# The elements a banner is looked for on: those with a class, an id or an accessible name.
+_NAMED = "//*[@class or @id or @aria-label]"
 
 
 def drop_banners(root: Any) -> None:
@@ -43,7 +43,7 @@ def drop_banners(root: Any) -> None:
     named = 0
     found: list[Any] = []
     for el in compiled(_NAMED)(root):
-        if el.tag in ("html", "body") or not _BANNER.search(_names(el)):
+        if el.tag in ("html", "body") or not _banner(el):
             continue
         named += 1
         if named > docs_tuning.DOC_BANNERS_MAX:
@@ -58,6 +58,19 @@ def drop_banners(root: Any) -> None:
 
 def _names(el: Any) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''}"
+
+
+_VERSION_MENU = re.compile(docs_tuning.VERSION_MENU, re.IGNORECASE)
+_VERSION_MENU_LABEL = re.compile(docs_tuning.VERSION_MENU_LABEL, re.IGNORECASE)
+
+
+def _banner(el: Any) -> bool:
+    """Whether a box is named as a banner, or as the menu of the manual's versions by its
+    class or its accessible name (an id may name a section about versions: the text's)."""
+    if _BANNER.search(_names(el)) or _VERSION_MENU.search(el.get("class") or ""):
+        return True
+    label = el.get("aria-label")
+    return label is not None and _VERSION_MENU_LABEL.fullmatch(label.strip()) is not None
 
 
 def drop_update_stamps(root: Any) -> None:

@@ -64,6 +64,13 @@ DOC_BANNER = (
     r"|announcement-?bar|doc-version-banner"
 )
 DOC_BANNER_TEXT_MAX = 600
+# ...and so is the menu of the manual's other versions and downloads, by a class token
+# (Read the Docs' flyout, `rst-versions`: "v: latest", Versions, Downloads, "On Read the
+# Docs"; a theme's version switcher) or by its whole accessible name ("Versions").
+VERSION_MENU = (
+    r"(?<![a-z])(?:rst-versions|versions?-?(?:switcher|selector|picker|menu|dropdown))(?![a-z])"
+)
+VERSION_MENU_LABEL = r"(?:versions?|version (?:switcher|selector|picker|menu))"
 # ...and no more boxes so named than this are weighed on a page (each one's text is read).
 DOC_BANNERS_MAX = 20
 # A line that says when the page was last changed, and nothing else: "This page was last
