@@ -234,3 +234,36 @@ def test_a_manuals_menu_of_versions_is_left_out() -> None:
     for chrome in ("Read the Docs", "Downloads", "Project Home", "v1.9", "unsupported"):
         assert chrome not in text, chrome
     assert "## Supported versions" in text
+
+
+def test_a_code_blocks_copy_labels_are_left_out() -> None:
+    # A copy button drawn as a box, not a <button>: its labels stood as a line over the
+    # code ("bash Copy Copied!", the language lost), or ran on from its last line.
+    page = (
+        "<html><head><title>Install</title></head><body><main><h1>Install</h1>"
+        f"<p>{DOC * 3}</p><div><div class='code-header'><span>bash</span><div class='copy'>"
+        "<span>Copy</span><span>Copied!</span></div></div><pre><code>npm install gearbox"
+        "</code></pre></div>"
+        f"<p>{DOC}</p><pre><code>gearbox --help</code><a class='copy'>Copy code</a></pre>"
+        # A method named so beside its example, and the word in a sentence, stay.
+        "<dl><dt><span>list.</span><span>copy</span><span>()</span></dt><dd>"
+        f"<p>{DOC}Copy the file first.</p><pre><code>xs.copy()</code></pre></dd></dl>"
+        "</main></body></html>"
+    )
+    text = extract(page, url="https://gearbox.example.org/docs/install").text
+    assert "```bash\nnpm install gearbox\n```" in text
+    assert "gearbox --help\n```" in text
+    assert "Copied" not in text and "Copy code" not in text
+    assert "list.copy()" in text and "Copy the file first." in text
+
+
+def test_many_copy_labels_cost_a_bounded_walk() -> None:
+    import time
+
+    from wf.extract.kinds.docs_chrome import drop_copy_labels
+
+    labels = "<div><span>Copy</span></div>" * 20_000
+    root = lxml.html.fromstring(f"<html><body>{labels}<pre>x</pre></body></html>")
+    start = time.monotonic()
+    drop_copy_labels(root)
+    assert time.monotonic() - start < 3

@@ -18,6 +18,7 @@ from wf.extract.kinds import docs_tuning
 from wf.extract.kinds.docs_chrome import (
     contents,
     drop_banners,
+    drop_copy_labels,
     drop_feedback,
     drop_step_links,
     drop_toggles,
@@ -45,6 +46,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_step_links(root)
         drop_feedback(root)
         drop_toggles(root)
+        drop_copy_labels(root)
         head_panels(root)
 
 

@@ -170,6 +170,60 @@ def drop_toggles(root: Any) -> None:
     drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
 
 
+_COPY = re.compile(docs_tuning.COPY_LABEL, re.IGNORECASE)
+_COPY_SEEDS = f"//text()[string-length(normalize-space(.)) <= 30 and contains({_LOWER}, 'cop')]"
+
+
+def drop_copy_labels(root: Any) -> None:
+    """Remove the labels of a code block's copy button left as text (docs_tuning.COPY_LABEL:
+    "Copy", "Copied!", "Copy code"), standing alone in the block or in a box beside it: a
+    header printed "bash Copy Copied!" over the code, a label in the <pre> ran on from its
+    last line. Looked for from the short text nodes that hold the words, up to the outermost
+    box so made (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX a page, and
+    no more than twice as many weighed for the code beside them."""
+    from common.xpath import compiled
+    from wf.extract.hidden import drop_each
+
+    found: list[Any] = []
+    weighed = 0
+    for node in compiled(_COPY_SEEDS)(root):
+        if len(found) >= docs_tuning.STAMPS_MAX or weighed >= 2 * docs_tuning.STAMPS_MAX:
+            break
+        outer = _outer_box(node, _COPY.fullmatch)
+        if outer is None or outer in found or not stands_alone(outer):
+            continue
+        weighed += 1
+        if _by_code(outer):
+            found.append(outer)
+    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
+
+
+# What a copy button's label never stands in: an API's signature, code, a heading (Sphinx's
+# "list.copy()", the method's name alone in its <span>).
+_NOT_COPY = frozenset(("code", "dt", "kbd", "samp", "var", "h1", "h2", "h3", "h4", "h5", "h6"))
+
+
+def _by_code(el: Any) -> bool:
+    """Whether an element is in a <pre>, or in a box beside one (or beside a box holding
+    one) a few levels up: a code block's header or its row of buttons; never in code, a
+    signature or a heading."""
+    box = el
+    for _ in range(docs_tuning.UPDATE_STAMP_LEVELS + 1):
+        if box is None or box.tag in ("body", "html") or box.tag in _NOT_COPY:
+            return False
+        if box.tag == "pre":
+            return not any(True for _ in el.iterancestors("code"))
+        if any(b is not None and _holds_pre(b) for b in (box.getprevious(), box.getnext())):
+            return True
+        box = box.getparent()
+    return False
+
+
+def _holds_pre(el: Any) -> bool:
+    """Whether an element is a <pre> or holds one."""
+    return isinstance(el.tag, str) and next(el.iter("pre"), None) is not None
+
+
 def _toggle(text: str) -> bool:
     return _TOGGLE.fullmatch(text.strip(_TOGGLE_EDGES)) is not None
 

@@ -144,3 +144,10 @@ DOC_GENERATORS = (
     r"(?<![a-z])(?:rustdoc|mkdocs|docusaurus|vitepress|vuepress|starlight|docfx|doxygen"
     r"|typedoc|jsdoc|mdbook|antora)(?![a-z])"
 )
+# The label of a code block's copy button, left as text in the block or in its header when
+# its button is no <button> ("Copy", "Copied!", "Copy code", "Copy to clipboard"), by its
+# whole text (wf.extract.kinds.docs_chrome.drop_copy_labels).
+COPY_LABEL = (
+    r"(?:copy|copied)(?: (?:code|command|snippet|text|block|code block))?(?: to clipboard)?"
+    r"[!.]?"
+)
