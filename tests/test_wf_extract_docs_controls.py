@@ -267,3 +267,24 @@ def test_many_copy_labels_cost_a_bounded_walk() -> None:
     start = time.monotonic()
     drop_copy_labels(root)
     assert time.monotonic() - start < 3
+
+
+def test_a_manuals_colophon_is_left_out() -> None:
+    # A short page read whole: the lines that say what built the manual and whose it is
+    # were printed under its one paragraph. A licence's own copyright line (the word, not
+    # the sign) and a sentence about a build stay.
+    page = (
+        "<html><head><title>Licence</title></head><body><div><h1>Licence</h1>"
+        "<p>Copyright (c) 2015 Ann Smith</p><p>Permission is granted to use it.</p>"
+        "<p>The wheel was built with care, as the next chapter tells in full.</p>"
+        "<div><p>\u00a9 Copyright 2024, The Gearbox authors.</p></div>"
+        "<div>Built with <a href='https://sphinx.example'>Sphinx</a> using a "
+        "<a href='https://theme.example'>theme</a> provided by Read the Docs.</div>"
+        "<p><span>Made with</span> <a href='https://mkdocs.example'>Material for MkDocs</a></p>"
+        "</div></body></html>"
+    )
+    text = extract(page, url="https://gearbox.example.org/docs/licence.html").text
+    assert "Copyright (c) 2015 Ann Smith" in text
+    assert "built with care, as the next chapter" in text
+    for chrome in ("\u00a9", "Sphinx", "Material for MkDocs"):
+        assert chrome not in text, chrome

@@ -18,6 +18,7 @@ from wf.extract.kinds import docs_tuning
 from wf.extract.kinds.docs_chrome import (
     contents,
     drop_banners,
+    drop_colophons,
     drop_copy_labels,
     drop_feedback,
     drop_step_links,
@@ -47,6 +48,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_feedback(root)
         drop_toggles(root)
         drop_copy_labels(root)
+        drop_colophons(root)
         head_panels(root)
 
 

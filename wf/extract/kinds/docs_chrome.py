@@ -224,6 +224,32 @@ def _holds_pre(el: Any) -> bool:
     return isinstance(el.tag, str) and next(el.iter("pre"), None) is not None
 
 
+_COLOPHON = re.compile(docs_tuning.COLOPHON, re.IGNORECASE)
+_COLOPHON_SEEDS = "//text()[{}]".format(
+    " or ".join(f"contains({_LOWER}, '{w}')" for w in docs_tuning.COLOPHON_SEEDS)
+)
+
+
+def drop_colophons(root: Any) -> None:
+    """Remove the boxes whose whole text says what built the manual or whose it is
+    (docs_tuning.COLOPHON: "Built with Sphinx using a theme provided by Read the Docs.",
+    "© Copyright 2024, the authors."), standing alone: a short page read whole printed
+    them under its text. Looked for from the text nodes that hold their words, up to the
+    outermost box so made (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX a
+    page."""
+    from common.xpath import compiled
+    from wf.extract.hidden import drop_each
+
+    found: list[Any] = []
+    for node in compiled(_COLOPHON_SEEDS)(root):
+        if len(found) >= docs_tuning.STAMPS_MAX:
+            break
+        outer = _outer_box(node, _COLOPHON.fullmatch)
+        if outer is not None and outer not in found and stands_alone(outer):
+            found.append(outer)
+    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
+
+
 def _toggle(text: str) -> bool:
     return _TOGGLE.fullmatch(text.strip(_TOGGLE_EDGES)) is not None
 
