@@ -208,6 +208,12 @@ def test_a_manuals_generator_declares_documentation() -> None:
     )
     found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
     assert (found.metadata or {}).get("type") == "documentation"
+    # Sphinx writes no generator: its own script on every page it builds says it.
+    page = _tabs("", body).replace(
+        "<title>", "<script src='../_static/documentation_options.js?v=1'></script><title>"
+    )
+    found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
+    assert (found.metadata or {}).get("type") == "documentation"
 
 
 def test_a_manuals_menu_of_versions_is_left_out() -> None:

@@ -382,6 +382,9 @@ def _gather(
             # The type first: reading a script's text copies it into a str, and most
             # scripts are code, often large.
             kind = el.get("type")
+            if og is not None and "documentation_options" in (el.get("src") or ""):
+                # Sphinx's own script, on every page it builds: its generator's mark.
+                og["generator"] = f"{og.get('generator', '')} sphinx"[-_GENERATORS_MAX:]
             if not kind:
                 continue
             if kind.startswith("math/tex"):

@@ -137,11 +137,12 @@ TAB_ROWS_MAX = 50
 TABS_MAX = 16
 TAB_PANELS_MAX = 1000
 # A page whose <meta name="generator"> names one of these made it as a manual's page, and
-# is read as documentation (wf.extract.kinds.declared.generated): rustdoc, MkDocs
-# ("mkdocs-1.6.1, mkdocs-material-9.5"), Docusaurus, VitePress and VuePress, Starlight,
-# DocFX, Doxygen, TypeDoc, JSDoc, mdBook, Antora.
+# is read as documentation (wf.extract.kinds.declared.generated): Sphinx (which writes
+# none: its script documentation_options.js stands for it, wf.extract.parse), rustdoc,
+# MkDocs ("mkdocs-1.6.1, mkdocs-material-9.5"), Docusaurus, VitePress and VuePress,
+# Starlight, DocFX, Doxygen, TypeDoc, JSDoc, mdBook, Antora.
 DOC_GENERATORS = (
-    r"(?<![a-z])(?:rustdoc|mkdocs|docusaurus|vitepress|vuepress|starlight|docfx|doxygen"
+    r"(?<![a-z])(?:sphinx|rustdoc|mkdocs|docusaurus|vitepress|vuepress|starlight|docfx|doxygen"
     r"|typedoc|jsdoc|mdbook|antora)(?![a-z])"
 )
 # The label of a code block's copy button, left as text in the block or in its header when
