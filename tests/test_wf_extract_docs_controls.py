@@ -89,13 +89,13 @@ def test_many_toggles_cost_a_bounded_read_each() -> None:
     # read a few boxes up, a bounded text each; at most a few are dropped.
     import time
 
-    from wf.extract.kinds.docs_chrome import drop_toggles
+    from wf.extract.kinds.docs_lines import drop_lines
 
     side = "<span>Expand</span>" * 20_000
     deep = "<span>Collapse " * 5_000 + "</span>" * 5_000
     root = lxml.html.fromstring(f"<html><body><div>{side}</div><div>{deep}</div></body></html>")
     start = time.monotonic()
-    drop_toggles(root)
+    drop_lines(root)
     assert time.monotonic() - start < 3
     assert "".join(root.itertext()).count("Expand") >= 19_990
 
@@ -266,12 +266,12 @@ def test_a_code_blocks_copy_labels_are_left_out() -> None:
 def test_many_copy_labels_cost_a_bounded_walk() -> None:
     import time
 
-    from wf.extract.kinds.docs_chrome import drop_copy_labels
+    from wf.extract.kinds.docs_lines import drop_lines
 
     labels = "<div><span>Copy</span></div>" * 20_000
     root = lxml.html.fromstring(f"<html><body>{labels}<pre>x</pre></body></html>")
     start = time.monotonic()
-    drop_copy_labels(root)
+    drop_lines(root)
     assert time.monotonic() - start < 3
 
 

@@ -18,14 +18,12 @@ from wf.extract.kinds import docs_tuning
 from wf.extract.kinds.docs_chrome import (
     contents,
     drop_banners,
-    drop_colophons,
-    drop_copy_labels,
     drop_feedback,
     drop_step_links,
-    drop_toggles,
     drop_update_stamps,
     stands_alone,
 )
+from wf.extract.kinds.docs_lines import drop_lines
 from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
 
@@ -46,9 +44,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_update_stamps(root)
         drop_step_links(root)
         drop_feedback(root)
-        drop_toggles(root)
-        drop_copy_labels(root)
-        drop_colophons(root)
+        drop_lines(root)
         head_panels(root)
 
 

@@ -100,6 +100,11 @@ def _outer_box(node: Any, matches: Callable[[str], object]) -> Any:
     el = node.getparent()
     if node.is_tail and el is not None:
         el = el.getparent()  # the text after an element is its parent's
+    return outer_box(el, matches)
+
+
+def outer_box(el: Any, matches: Callable[[str], object]) -> Any:
+    """The outermost box from `el` up (the box a text stands in), as _outer_box."""
     outer = None
     for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
         if el is None or el.tag in ("html", "body"):
@@ -136,122 +141,6 @@ def drop_feedback(root: Any) -> None:
         if outer is not None and outer not in found:
             found.append(outer)
     drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
-
-
-_TOGGLE = re.compile(docs_tuning.TOGGLE, re.IGNORECASE)
-# What may stand around a control's words in its box: the separators between it and the
-# links dropped beside it ("source · [−]").
-_TOGGLE_EDGES = " ·|•"
-_LOWER = "translate(., 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
-# Only short text nodes are seeds: a control's words are a few, a paragraph's are not.
-_TOGGLE_SEEDS = "//text()[string-length(normalize-space(.)) <= 30 and ({})]".format(
-    " or ".join(f"contains({_LOWER}, '{w}')" for w in docs_tuning.TOGGLE_SEEDS)
-)
-
-
-def drop_toggles(root: Any) -> None:
-    """Remove the boxes whose whole text is a control that opens or closes a part of the
-    page (docs_tuning.TOGGLE: rustdoc's "Expand description", its "[−]"), looked for
-    from the short text nodes that hold its words, up to the outermost box so made
-    (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX of them a page. A
-    disclosure's title so worded is its control too: what it discloses stays."""
-    from common.xpath import compiled
-    from wf.extract.hidden import drop_each
-
-    found: list[Any] = []
-    for node in compiled(_TOGGLE_SEEDS)(root):
-        if len(found) >= docs_tuning.STAMPS_MAX:
-            break
-        outer = _outer_box(node, _toggle)
-        # A sentence's word ("set it to <code>collapse</code>", "<b>Hide</b> the curves")
-        # is the text's.
-        if outer is not None and outer not in found and stands_alone(outer):
-            found.append(outer)
-    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
-
-
-_COPY = re.compile(docs_tuning.COPY_LABEL, re.IGNORECASE)
-_COPY_SEEDS = f"//text()[string-length(normalize-space(.)) <= 30 and contains({_LOWER}, 'cop')]"
-
-
-def drop_copy_labels(root: Any) -> None:
-    """Remove the labels of a code block's copy button left as text (docs_tuning.COPY_LABEL:
-    "Copy", "Copied!", "Copy code"), standing alone in the block or in a box beside it: a
-    header printed "bash Copy Copied!" over the code, a label in the <pre> ran on from its
-    last line. Looked for from the short text nodes that hold the words, up to the outermost
-    box so made (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX a page, and
-    no more than twice as many weighed for the code beside them."""
-    from common.xpath import compiled
-    from wf.extract.hidden import drop_each
-
-    found: list[Any] = []
-    weighed = 0
-    for node in compiled(_COPY_SEEDS)(root):
-        if len(found) >= docs_tuning.STAMPS_MAX or weighed >= 2 * docs_tuning.STAMPS_MAX:
-            break
-        outer = _outer_box(node, _COPY.fullmatch)
-        if outer is None or outer in found or not stands_alone(outer):
-            continue
-        weighed += 1
-        if _by_code(outer):
-            found.append(outer)
-    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
-
-
-# What a copy button's label never stands in: an API's signature, code, a heading (Sphinx's
-# "list.copy()", the method's name alone in its <span>).
-_NOT_COPY = frozenset(("code", "dt", "kbd", "samp", "var", "h1", "h2", "h3", "h4", "h5", "h6"))
-
-
-def _by_code(el: Any) -> bool:
-    """Whether an element is in a <pre>, or in a box beside one (or beside a box holding
-    one) a few levels up: a code block's header or its row of buttons; never in code, a
-    signature or a heading."""
-    box = el
-    for _ in range(docs_tuning.UPDATE_STAMP_LEVELS + 1):
-        if box is None or box.tag in ("body", "html") or box.tag in _NOT_COPY:
-            return False
-        if box.tag == "pre":
-            return not any(True for _ in el.iterancestors("code"))
-        if any(b is not None and _holds_pre(b) for b in (box.getprevious(), box.getnext())):
-            return True
-        box = box.getparent()
-    return False
-
-
-def _holds_pre(el: Any) -> bool:
-    """Whether an element is a <pre> or holds one."""
-    return isinstance(el.tag, str) and next(el.iter("pre"), None) is not None
-
-
-_COLOPHON = re.compile(docs_tuning.COLOPHON, re.IGNORECASE)
-_COLOPHON_SEEDS = "//text()[{}]".format(
-    " or ".join(f"contains({_LOWER}, '{w}')" for w in docs_tuning.COLOPHON_SEEDS)
-)
-
-
-def drop_colophons(root: Any) -> None:
-    """Remove the boxes whose whole text says what built the manual or whose it is
-    (docs_tuning.COLOPHON: "Built with Sphinx using a theme provided by Read the Docs.",
-    "© Copyright 2024, the authors."), standing alone: a short page read whole printed
-    them under its text. Looked for from the text nodes that hold their words, up to the
-    outermost box so made (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX a
-    page."""
-    from common.xpath import compiled
-    from wf.extract.hidden import drop_each
-
-    found: list[Any] = []
-    for node in compiled(_COLOPHON_SEEDS)(root):
-        if len(found) >= docs_tuning.STAMPS_MAX:
-            break
-        outer = _outer_box(node, _COLOPHON.fullmatch)
-        if outer is not None and outer not in found and stands_alone(outer):
-            found.append(outer)
-    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
-
-
-def _toggle(text: str) -> bool:
-    return _TOGGLE.fullmatch(text.strip(_TOGGLE_EDGES)) is not None
 
 
 def _short_text(el: Any) -> str | None:
