@@ -1,7 +1,8 @@
 """A code block's language, as the page marks it: `language-x` or `lang-x` on <pre> or
 <code> (highlight.js, Prism, Markdown renderers), `highlight-x` or
 `highlight-source-x` on a box around it (Sphinx, GitHub), SyntaxHighlighter's `brush: x`,
-Pandoc's `sourceCode x`, or a data-lang or data-language attribute. Printed after the
+Pandoc's `sourceCode x`, a data-lang or data-language attribute, or a known language's
+name first in the <pre>'s class and again in a later token (rustdoc's). Printed after the
 opening fence (```bash).
 
 A code block's header often shows its language as a label of its own (MDN's `js` over
@@ -47,7 +48,20 @@ def language(pre: Any) -> str | None:
         named = _pandoc(cls)
         if named:
             return named
-    return None
+    return _first_token(pre)
+
+
+def _first_token(pre: Any) -> str | None:
+    """The language a <pre> names by its own class's first token, a known language's
+    name (code_tuning.CODE_LABELS) that another of its tokens repeats as a prefix:
+    rustdoc's `rust rust-example-rendered`. Only the <pre>'s own: a box's first token
+    names the box. (A first token alone, GeSHi's `javascript`, printed a word the readers
+    of such pages leave out.)"""
+    tokens = (pre.get("class") or "").split()
+    if not tokens or tokens[0].lower() not in code_tuning.CODE_LABELS:
+        return None
+    prefix = tokens[0] + "-"
+    return tokens[0].lower() if any(t.startswith(prefix) for t in tokens[1:]) else None
 
 
 def _pandoc(cls: str) -> str | None:

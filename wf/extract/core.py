@@ -288,7 +288,9 @@ def _declared(
 
     dated = "article:published_time" in og
     try:
-        return declared.read(jsonld, og.get("og:type", ""), root, microdata, dated=dated)
+        found = declared.read(jsonld, og.get("og:type", ""), root, microdata, dated=dated)
+        declared.generated(found, og.get("generator", ""))
+        return found
     except Exception:  # noqa: BLE001 - a declaration never costs the page its text
         return declared.Declared()
 

@@ -382,6 +382,9 @@ def _gather(
             # The type first: reading a script's text copies it into a str, and most
             # scripts are code, often large.
             kind = el.get("type")
+            if og is not None and "documentation_options" in (el.get("src") or ""):
+                # Sphinx's own script, on every page it builds: its generator's mark.
+                og["generator"] = f"{og.get('generator', '')} sphinx"[-_GENERATORS_MAX:]
             if not kind:
                 continue
             if kind.startswith("math/tex"):
@@ -431,15 +434,21 @@ def _unnest(box: Any) -> None:
         button.tag = "div"
 
 
-# The <meta> properties clean() gathers: what the page says it is, and whether it says
-# when it was published (wf.extract.kinds.declared reads og:type article only then).
-OG_PROPERTIES = frozenset(("og:type", "article:published_time"))
+# The <meta> properties clean() gathers: what the page says it is, whether it says when
+# it was published (wf.extract.kinds.declared reads og:type article only then), and what
+# made it (a manual's generator: docs_tuning.DOC_GENERATORS).
+OG_PROPERTIES = frozenset(("og:type", "article:published_time", "generator"))
+# A page may name several generators (Astro, then Starlight on it): all are kept, this
+# many characters of them.
+_GENERATORS_MAX = 200
 
 
 def _meta(el: Any, og: dict[str, str]) -> None:
-    """A <meta>'s property in OG_PROPERTIES to `og`, its first value."""
+    """A <meta>'s property in OG_PROPERTIES to `og`, its first value (every generator's)."""
     prop = el.get("property") or el.get("name")
-    if prop in OG_PROPERTIES and prop not in og:
+    if prop == "generator":
+        og[prop] = f"{og.get(prop, '')} {el.get('content') or ''}"[:_GENERATORS_MAX]
+    elif prop in OG_PROPERTIES and prop not in og:
         og[prop] = el.get("content") or ""
 
 

@@ -302,10 +302,12 @@ NEGATIVE_WORDS = (
     "print", "author", "cmp", "klaro", "anzeige", "more-from", "also-like", "may-like",
     "other-news", "lire-aussi", "articles-lies", "mehr-zum-thema", "weitere-artikel",
     "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
-    "meta", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
+    "meta", "page-metadata", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
     "visually-hidden", "screen-reader", "screen-reader-text", "most-read", "more-stories",
     "author-bio", "jump-link", "see-also", "also-read", "nocontent", "navheader",
 )
+# (`page-metadata`: a manual's list of the page's kind and date under its title, printed
+# over its first paragraph; not `metadata` alone, which a listing's items are named by.)
 # (`nocontent` is Google's mark for what its search leaves out of a page, on its
 # developer sites' feedback and licence boxes among others; `navheader` DocBook's row of
 # Prev, Up, Home and Next links over each page of a manual.)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wf.extract import tuning
-from wf.extract.kinds import items, offers
+from wf.extract.kinds import docs_tuning, items, offers
 
 # What some pages wrap their JSON-LD in: <![CDATA[ ]]>, <!-- -->, and comments around them.
 _WRAPPER = re.compile(r"^(?:\s|//|/\*|\*/|<!\[CDATA\[|<!--)+|(?:\s|//|/\*|\*/|\]\]>|-->)+$")
@@ -112,6 +112,18 @@ def by_path(url: str | None, root: Any = None) -> str | None:
     if parts & tuning.THREAD_PATHS or _THREAD_QUERY.search(split.query):
         return tuning.THREAD
     return None
+
+
+_DOC_GENERATOR = re.compile(docs_tuning.DOC_GENERATORS, re.IGNORECASE)
+
+
+def generated(declared: Declared, generator: str) -> None:
+    """Documentation, when the page's generator is a manual's (docs_tuning.DOC_GENERATORS:
+    rustdoc, MkDocs, Docusaurus...), as a kind it declares: such a site's pages are its
+    manual's wherever it is served, its chrome (toggles, tabs, source links) the same."""
+    found = _DOC_GENERATOR.search(generator)
+    if found:
+        declared.kinds.append((tuning.DOCUMENTATION, f"generator {found.group(0)}"))
 
 
 def _reviews(obj: dict[str, Any]) -> bool:

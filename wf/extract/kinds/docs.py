@@ -23,6 +23,8 @@ from wf.extract.kinds.docs_chrome import (
     drop_update_stamps,
     stands_alone,
 )
+from wf.extract.kinds.docs_lines import drop_lines
+from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
 
 if TYPE_CHECKING:
@@ -42,6 +44,8 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_update_stamps(root)
         drop_step_links(root)
         drop_feedback(root)
+        drop_lines(root)
+        head_panels(root)
 
 
 def with_title(analysis: Analysis) -> None:

@@ -29,8 +29,8 @@ _STEP_TEXT_MAX = 24
 # The text nodes a stamp's words may start: one XPath search, lowered in libxml2.
 _STAMP_SEEDS = "//text()[contains(translate(., 'LAST', 'last'), 'last ')]"
 _STAMP_WORDS = re.compile(r"last (?:updated?|modified|edited|changed|reviewed)", re.IGNORECASE)
-# The elements a banner is looked for on: those with a class or an id, one regex each.
-_NAMED = "//*[@class or @id]"
+# The elements a banner is looked for on: those with a class, an id or an accessible name.
+_NAMED = "//*[@class or @id or @aria-label]"
 
 
 def drop_banners(root: Any) -> None:
@@ -43,7 +43,7 @@ def drop_banners(root: Any) -> None:
     named = 0
     found: list[Any] = []
     for el in compiled(_NAMED)(root):
-        if el.tag in ("html", "body") or not _BANNER.search(_names(el)):
+        if el.tag in ("html", "body") or not _banner(el):
             continue
         named += 1
         if named > docs_tuning.DOC_BANNERS_MAX:
@@ -58,6 +58,19 @@ def drop_banners(root: Any) -> None:
 
 def _names(el: Any) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''}"
+
+
+_VERSION_MENU = re.compile(docs_tuning.VERSION_MENU, re.IGNORECASE)
+_VERSION_MENU_LABEL = re.compile(docs_tuning.VERSION_MENU_LABEL, re.IGNORECASE)
+
+
+def _banner(el: Any) -> bool:
+    """Whether a box is named as a banner, or as the menu of the manual's versions by its
+    class or its accessible name (an id may name a section about versions: the text's)."""
+    if _BANNER.search(_names(el)) or _VERSION_MENU.search(el.get("class") or ""):
+        return True
+    label = el.get("aria-label")
+    return label is not None and _VERSION_MENU_LABEL.fullmatch(label.strip()) is not None
 
 
 def drop_update_stamps(root: Any) -> None:
@@ -87,6 +100,11 @@ def _outer_box(node: Any, matches: Callable[[str], object]) -> Any:
     el = node.getparent()
     if node.is_tail and el is not None:
         el = el.getparent()  # the text after an element is its parent's
+    return outer_box(el, matches)
+
+
+def outer_box(el: Any, matches: Callable[[str], object]) -> Any:
+    """The outermost box from `el` up (the box a text stands in), as _outer_box."""
     outer = None
     for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
         if el is None or el.tag in ("html", "body"):
@@ -179,7 +197,16 @@ def stands_alone(el: Any) -> bool:
     prev = el.getprevious()
     parent = el.getparent()
     before = prev.tail if prev is not None else (parent.text if parent is not None else None)
-    return not (before and before.strip()) and not (el.tail and el.tail.strip())
+    return not _worded(before) and not _worded(el.tail)
+
+
+def _worded(text: str | None) -> bool:
+    """Whether a text holds a word or a number: separators between links ("Source ·",
+    "| Page source") are no sentence's."""
+    return text is not None and _WORD.search(text) is not None
+
+
+_WORD = re.compile(r"\w")
 
 
 def _only_steps(el: Any) -> bool:

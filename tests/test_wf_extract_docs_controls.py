@@ -1,0 +1,296 @@
+"""Documentation pages of our own: the controls and links a manual's generator prints
+around its text (rustdoc's toggles and source links, Sphinx's "Show Source"), left out of
+wf/extract/kinds/docs_chrome.py's pages, and a code block's language as rustdoc marks it
+(wf/extract/codelang.py)."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from wf.extract import extract
+from wf.extract.codelang import language
+
+URL = "https://docs.example.org/gearbox/struct.Widget.html"
+DOC = "A widget turns the gears of the box once it is wound, until its spring runs down. "
+
+
+def _item_page(body: str) -> str:
+    return (
+        "<html><head><title>Widget in gearbox</title></head><body>"
+        '<nav class="sidebar"><a href="index.html">gearbox</a></nav><main>'
+        '<div class="main-heading"><h1>Struct Widget</h1><span class="out-of-band">'
+        '<a class="src" href="../src/lib.rs.html#10">source</a> \u00b7 '
+        '<a id="toggle-all-docs" href="#">[<span class="inner">\u2212</span>]</a></span></div>'
+        f"{body}</main></body></html>"
+    )
+
+
+def test_a_manuals_toggles_and_source_links_are_left_out() -> None:
+    # rustdoc: "Expand description" titles the item's open documentation, "[−]" folds
+    # them all, "Source" beside each method links its code. Printed as lines of the text.
+    body = (
+        '<details class="toggle top-doc" open><summary class="hideme"><span>Expand '
+        f'description</span></summary><div class="docblock"><p>{DOC * 2}</p></div></details>'
+        '<details class="toggle method-toggle" open><summary><section id="method.spin">'
+        '<a class="src rightside" href="../src/lib.rs.html#30">Source</a>'
+        "<h4>pub fn spin(&amp;mut self)</h4></section></summary>"
+        f'<div class="docblock"><p>{DOC}</p></div></details>'
+    )
+    text = extract(_item_page(body), url=URL).text
+    assert "# Struct Widget\n" in text
+    assert "#### pub fn spin(&mut self)\n" in text
+    assert text.count("spring runs down") == 3
+    for chrome in ("Expand description", "Source", "source", "[", "\u2212"):
+        assert chrome not in text, chrome
+
+
+def test_a_toggles_word_in_a_sentence_stays() -> None:
+    # The same words as a sentence's: a property's value, a step's button.
+    body = (
+        f"<p>{DOC}Set border-collapse to <code>collapse</code> to join the borders.</p>"
+        f"<p>{DOC}<b>Hide</b> or delete the three curves used for the loft.</p>"
+        f"<p>{DOC}See the <a href='../src/lib.rs.html'>source</a> of the widget.</p>"
+    )
+    text = extract(_item_page(body), url=URL).text
+    assert "Set border-collapse to collapse to join the borders." in text
+    assert "Hide or delete the three curves" in text
+    assert "See the source of the widget." in text
+
+
+def test_a_sidebars_show_source_link_is_left_out() -> None:
+    # Sphinx's "Show Source" and a footer's "Page source": links to the page's source, a
+    # separator between them. Its "[source]" after a signature stays: its readers keep it.
+    page = (
+        "<html><head><title>Quickstart</title></head><body><div class='body'>"
+        f"<h1>Quickstart</h1><p>{DOC * 3}</p>"
+        "<dl><dt id='gearbox.ratio'>gearbox.ratio(a, b)<a href='_modules/gearbox.html'>"
+        f"<span>[source]</span></a></dt><dd><p>{DOC * 2}</p></dd></dl>"
+        f"<p>{DOC}</p><a href='_sources/quickstart.rst.txt'>Show Source</a> | "
+        "<a href='_sources/quickstart.rst.txt'>Page source</a>"
+        "</div></body></html>"
+    )
+    text = extract(page, url="https://docs.example.org/quickstart.html").text
+    assert "gearbox.ratio(a, b)[source]" in text
+    assert "Show Source" not in text and "Page source" not in text
+
+
+def test_rustdocs_code_block_names_its_language_twice_in_its_class() -> None:
+    def pre(cls: str) -> str | None:
+        return language(lxml.html.fragment_fromstring(f'<pre class="{cls}"><code>x</code></pre>'))
+
+    assert pre("rust rust-example-rendered") == "rust"
+    # A known name alone first (GeSHi's) is left: its pages' readers print no language.
+    assert pre("javascript") is None
+    assert pre("item-decl rust") is None
+
+
+def test_many_toggles_cost_a_bounded_read_each() -> None:
+    # A hostile page: thousands of controls' words, side by side and nested deep. Each is
+    # read a few boxes up, a bounded text each; at most a few are dropped.
+    import time
+
+    from wf.extract.kinds.docs_lines import drop_lines
+
+    side = "<span>Expand</span>" * 20_000
+    deep = "<span>Collapse " * 5_000 + "</span>" * 5_000
+    root = lxml.html.fromstring(f"<html><body><div>{side}</div><div>{deep}</div></body></html>")
+    start = time.monotonic()
+    drop_lines(root)
+    assert time.monotonic() - start < 3
+    assert "".join(root.itertext()).count("Expand") >= 19_990
+
+
+def test_a_pages_metadata_list_under_its_title_is_left_out() -> None:
+    # A manual's page names its kind and date in a list under its <h1>, the box named as
+    # the page's metadata: printed as a list of two items over the first paragraph. The
+    # date is still read.
+    page = (
+        "<html><head><title>Configure gear ratios</title></head><body><main><div>"
+        "<h1>Configure gear ratios</h1><ul class='metadata page-metadata'><li>Article</li>"
+        "<li><time datetime='2024-03-03T08:00:00Z'>03/03/2024</time></li></ul>"
+        f"<p>{DOC * 3}</p><h2>Apply the ratio</h2><p>{DOC * 2}</p></div></main></body></html>"
+    )
+    found = extract(page, url="https://learn.example.org/en-us/gearbox/ratios", metadata=True)
+    assert "Article" not in found.text and "03/03/2024" not in found.text
+    assert found.text.count("spring runs down") == 5
+    assert (found.metadata or {}).get("date") == "2024-03-03"
+
+
+def _tabs(row: str, panels: str) -> str:
+    return (
+        "<html><head><title>Install</title></head><body><main><h1>Install</h1>"
+        f"<p>{DOC * 3}</p><div class='tabs-container'>{row}{panels}</div>"
+        f"<p>{DOC * 2}</p></main></body></html>"
+    )
+
+
+def _panel(command: str, attrs: str = "") -> str:
+    return f"<div role='tabpanel'{attrs}><pre><code>{command}</code></pre></div>"
+
+
+def test_each_tabs_label_heads_its_own_panel() -> None:
+    # Docusaurus's tabs: a list of role="tab"s, then a box of the panels in order. The
+    # labels were printed as one list before all the panels, none saying whose a panel is.
+    row = (
+        "<ul role='tablist'><li role='tab'>npm</li><li role='tab'>Yarn</li>"
+        "<li role='tab'>pnpm</li></ul>"
+    )
+    panels = (
+        f"<div>{_panel('npm install gearbox')}{_panel('yarn add gearbox', ' hidden')}"
+        f"{_panel('pnpm add gearbox', ' hidden')}</div>"
+    )
+    text = extract(_tabs(row, panels), url=URL).text
+    assert "npm\n\n```\nnpm install gearbox" in text
+    assert "Yarn\n\n```\nyarn add gearbox" in text
+    assert "pnpm\n\n```\npnpm add gearbox" in text
+    assert "- npm" not in text
+
+
+def test_tabs_named_by_their_panels_are_paired_by_name() -> None:
+    # The panels name their tabs (aria-labelledby) or the tabs their panels (aria-controls),
+    # in any order; a row whose tabs do not all find a panel is left as it is.
+    row = (
+        "<div role='tablist'><span role='tab' id='t-mac'>macOS</span>"
+        "<span role='tab' aria-controls='p-linux'>Linux</span></div>"
+    )
+    panels = _panel("apt install gearbox", " id='p-linux'") + _panel(
+        "brew install gearbox", " aria-labelledby='t-mac'"
+    )
+    text = extract(_tabs(row, panels), url=URL).text
+    # (A label that names a language would be the fence's: codelang.label.)
+    assert "Linux\n\n```\napt install gearbox" in text
+    assert "macOS\n\n```\nbrew install gearbox" in text
+    lone = "<div role='tablist'><span role='tab'>macOS</span><span role='tab'>Linux</span></div>"
+    text = extract(_tabs(lone, _panel("brew install gearbox")), url=URL).text
+    assert "macOS\n\n```" not in text
+
+
+def test_many_rows_of_tabs_cost_a_bounded_walk() -> None:
+    # A hostile page: rows of tabs nested in each other's panels, and thousands of rows.
+    import time
+
+    from wf.extract.kinds.docs_tabs import head_panels
+
+    nested = (
+        "<div role='tablist'><b role='tab'>a</b><b role='tab'>b</b></div>"
+        "<div><div role='tabpanel'>x" * 2_000
+    ) + "</div></div>" * 2_000
+    rows = "<div><div role='tablist'><b role='tab'>a</b></div></div>" * 20_000
+    root = lxml.html.fromstring(f"<html><body>{nested}{rows}</body></html>")
+    start = time.monotonic()
+    head_panels(root)
+    assert time.monotonic() - start < 3
+
+
+def test_a_manuals_generator_declares_documentation() -> None:
+    # A manual served from its own domain, no /docs/ in its path: its generator says what
+    # it is, and its chrome goes as a manual's does. Another generator says nothing.
+    body = (
+        "<ul role='tablist'><li role='tab'>macOS</li><li role='tab'>Linux</li></ul>"
+        f"<div>{_panel('brew install gearbox')}{_panel('apt install gearbox')}</div>"
+    )
+    for generator, kind in (
+        ("mkdocs-1.6.1, mkdocs-material-9.5.40", "documentation"),
+        ("Docusaurus v3.5.2", "documentation"),
+        ("WordPress 6.5", None),
+    ):
+        page = _tabs("", body).replace(
+            "<title>", f"<meta name='generator' content='{generator}'><title>"
+        )
+        found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
+        assert (found.metadata or {}).get("type") == kind, generator
+        assert ("macOS\n\n```\nbrew install" in found.text) == (kind is not None)
+    # Astro writes its own name first, Starlight (a manual's theme on it) after.
+    page = _tabs("", body).replace(
+        "<title>",
+        "<meta name='generator' content='Astro v4.16'>"
+        "<meta name='generator' content='Starlight v0.28'><title>",
+    )
+    found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
+    assert (found.metadata or {}).get("type") == "documentation"
+    # Sphinx writes no generator: its own script on every page it builds says it.
+    page = _tabs("", body).replace(
+        "<title>", "<script src='../_static/documentation_options.js?v=1'></script><title>"
+    )
+    found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
+    assert (found.metadata or {}).get("type") == "documentation"
+
+
+def test_a_manuals_menu_of_versions_is_left_out() -> None:
+    # Read the Docs' flyout (class rst-versions): the current version, the others, the
+    # downloads and the project's links, printed after the text; a theme's switcher by its
+    # class, a menu by its accessible name. A section about versions (its id) stays.
+    flyout = (
+        "<div class='rst-versions' role='note'><span>Read the Docs v: latest</span><div><dl>"
+        "<dt>Versions</dt><dd><a href='/en/latest/'>latest</a></dd><dd><a href='/en/2.0/'>2.0"
+        "</a></dd></dl><dl><dt>Downloads</dt><dd><a href='/pdf/'>pdf</a></dd></dl><dl><dt>"
+        "On Read the Docs</dt><dd><a href='/projects/gearbox/'>Project Home</a></dd></dl>"
+        "</div></div>"
+    )
+    switcher = (
+        "<div class='version-switcher_root'><button>v2.1</button><a href='/v1'>v1.9 (old)</a></div>"
+    )
+    labelled = "<ul aria-label='Versions'><li><a href='/v1'>Gearbox one (unsupported)</a></li></ul>"
+    section = f"<section id='supported-versions'><h2>Supported versions</h2><p>{DOC}</p></section>"
+    page = (
+        "<html><head><title>Quickstart</title></head><body><main><h1>Quickstart</h1>"
+        f"{switcher}{labelled}<p>{DOC * 3}</p>{section}{flyout}</main></body></html>"
+    )
+    text = extract(page, url="https://gearbox.example.org/docs/quickstart.html").text
+    for chrome in ("Read the Docs", "Downloads", "Project Home", "v1.9", "unsupported"):
+        assert chrome not in text, chrome
+    assert "## Supported versions" in text
+
+
+def test_a_code_blocks_copy_labels_are_left_out() -> None:
+    # A copy button drawn as a box, not a <button>: its labels stood as a line over the
+    # code ("bash Copy Copied!", the language lost), or ran on from its last line.
+    page = (
+        "<html><head><title>Install</title></head><body><main><h1>Install</h1>"
+        f"<p>{DOC * 3}</p><div><div class='code-header'><span>bash</span><div class='copy'>"
+        "<span>Copy</span><span>Copied!</span></div></div><pre><code>npm install gearbox"
+        "</code></pre></div>"
+        f"<p>{DOC}</p><pre><code>gearbox --help</code><a class='copy'>Copy code</a></pre>"
+        # A method named so beside its example, and the word in a sentence, stay.
+        "<dl><dt><span>list.</span><span>copy</span><span>()</span></dt><dd>"
+        f"<p>{DOC}Copy the file first.</p><pre><code>xs.copy()</code></pre></dd></dl>"
+        "</main></body></html>"
+    )
+    text = extract(page, url="https://gearbox.example.org/docs/install").text
+    assert "```bash\nnpm install gearbox\n```" in text
+    assert "gearbox --help\n```" in text
+    assert "Copied" not in text and "Copy code" not in text
+    assert "list.copy()" in text and "Copy the file first." in text
+
+
+def test_many_copy_labels_cost_a_bounded_walk() -> None:
+    import time
+
+    from wf.extract.kinds.docs_lines import drop_lines
+
+    labels = "<div><span>Copy</span></div>" * 20_000
+    root = lxml.html.fromstring(f"<html><body>{labels}<pre>x</pre></body></html>")
+    start = time.monotonic()
+    drop_lines(root)
+    assert time.monotonic() - start < 3
+
+
+def test_a_manuals_colophon_is_left_out() -> None:
+    # A short page read whole: the lines that say what built the manual and whose it is
+    # were printed under its one paragraph. A licence's own copyright line (the word, not
+    # the sign) and a sentence about a build stay.
+    page = (
+        "<html><head><title>Licence</title></head><body><div><h1>Licence</h1>"
+        "<p>Copyright (c) 2015 Ann Smith</p><p>Permission is granted to use it.</p>"
+        "<p>The wheel was built with care, as the next chapter tells in full.</p>"
+        "<div><p>\u00a9 Copyright 2024, The Gearbox authors.</p></div>"
+        "<div>Built with <a href='https://sphinx.example'>Sphinx</a> using a "
+        "<a href='https://theme.example'>theme</a> provided by Read the Docs.</div>"
+        "<p><span>Made with</span> <a href='https://mkdocs.example'>Material for MkDocs</a></p>"
+        "</div></body></html>"
+    )
+    text = extract(page, url="https://gearbox.example.org/docs/licence.html").text
+    assert "Copyright (c) 2015 Ann Smith" in text
+    assert "built with care, as the next chapter" in text
+    for chrome in ("\u00a9", "Sphinx", "Material for MkDocs"):
+        assert chrome not in text, chrome
