@@ -1060,3 +1060,33 @@ def test_the_cleaning_leaves_no_line_break_opportunity_to_nest_the_text() -> Non
     root = parse(("<html><body><p>" + "w<wbr>" * 1000 + "end.</p></body></html>").encode())
     clean(root, main=True)
     assert root.find(".//wbr") is None and "".join(root.itertext()) == "w" * 1000 + "end."
+
+
+
+# What the fast parse keeps and the careful one removes: C0 controls but tab and line ends,
+# and DEL. One that reaches the text (those str.split() reads as spaces are collapsed
+# away before) sends the page to the careful parse; a space or another character does not.
+_CONTROLS = [*map(chr, (*range(0x09), *range(0x0E, 0x1C), 0x7F))]
+
+
+@pytest.mark.parametrize(
+    ("char", "careful"),
+    [(c, True) for c in _CONTROLS]
+    + [(c, False) for c in ("\t", "\n", "\r", "\x0b", "\x1f", "\xa0", "\x80", "é", "潮")],
+)
+def test_each_control_character_and_only_those_send_a_page_to_the_careful_parse(
+    capsys, char, careful
+):
+    from common import trace
+
+    prose = "The tide came in over the flats while the gulls circled the harbour wall. " * 3
+    html = f"<html><body><article><p>{prose}{char}and went out.</p></article></body></html>"
+    trace.enable("wf", True)
+    try:
+        text = extract_text(html)
+    finally:
+        trace.enable("wf", False)
+    said = "parsing again carefully" in capsys.readouterr().err
+    assert said is careful, repr(char)
+    assert "and went out." in text
+    assert not any(c in text for c in [*_CONTROLS, "\ufffd"])

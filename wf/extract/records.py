@@ -59,6 +59,13 @@ class BlockRecord:
         "end",  # the index after the last block inside this one
         "cut",  # a sibling of the content left out when the content took in its parent
     )
+    # Set by aggregate(), on every record before anything reads them.
+    good: float
+    bad: float
+    text: int
+    link: int
+    raw: float
+    boiler: bool
 
     def __init__(
         self,
@@ -81,12 +88,8 @@ class BlockRecord:
         self.card = 0
         self.index = index
         self.depth = depth
-        self.good = 0.0
-        self.bad = 0.0
-        self.text = 0
-        self.link = 0
-        self.raw = 0.0
-        self.boiler = False
+        # good, bad, text, link, raw and boiler are not set here: a walk makes thousands
+        # of records, and aggregate() sets them all before any is read.
         self.neg = neg
         self.end = index + 1
         self.cut = False
