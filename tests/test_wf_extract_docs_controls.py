@@ -165,6 +165,35 @@ def test_tabs_named_by_their_panels_are_paired_by_name() -> None:
     assert "macOS\n\n```" not in text
 
 
+def test_panels_inside_their_row_of_tabs_are_kept() -> None:
+    # A row that holds its panels, each after its tab: dropping the row dropped them all.
+    row = (
+        "<div role='tablist'><span role='tab' aria-controls='p-mac'>macOS</span>"
+        f"{_panel('brew install gearbox', ' id=p-mac')}"
+        "<span role='tab' aria-controls='p-linux'>Linux</span>"
+        f"{_panel('apt install gearbox', ' id=p-linux')}</div>"
+    )
+    text = extract(_tabs(row, ""), url=URL).text
+    assert "brew install gearbox" in text and "apt install gearbox" in text
+
+
+def test_a_repeated_id_names_its_first_panel() -> None:
+    # As a browser's getElementById: the tab opens the first panel of its id, not a later
+    # one that repeats it.
+    row = (
+        "<div role='tablist'><span role='tab' aria-controls='p-mac'>macOS</span>"
+        "<span role='tab' aria-controls='p-linux'>Linux</span></div>"
+    )
+    panels = (
+        _panel("brew install gearbox", " id='p-mac'")
+        + _panel("apt install gearbox", " id='p-linux'")
+        + _panel("pkg install gearbox", " id='p-linux'")
+    )
+    text = extract(_tabs(row, panels), url=URL).text
+    assert "Linux\n\n```\napt install gearbox" in text
+    assert "Linux\n\n```\npkg install" not in text
+
+
 def test_many_rows_of_tabs_cost_a_bounded_walk() -> None:
     # A hostile page: rows of tabs nested in each other's panels, and thousands of rows.
     import time
