@@ -331,6 +331,28 @@ def test_the_buy_button_s_label_after_the_price_is_left_out():
     assert "Press Add to basket twice" in text and text.count("Add to basket") == 1
 
 
+def test_the_buy_button_s_label_goes_after_a_price_in_a_currency_s_code():
+    # A price written with its currency's code, before or after the number, or set apart
+    # from the label by a dash: the label goes, the price stays. A label in a sentence and
+    # a name that holds one stay.
+    from wf.extract.kinds.product_text import once
+
+    lines = (
+        "45.00 EUR Add to cart",
+        "EUR 45.00 Add to cart",
+        "Price: \u20b91,299 \u2014 Add to cart",
+        "Buy Now Pay Later guide",
+        "Our guide to the Buy Now button",
+    )
+    assert once("\n\n".join(lines)).split("\n\n") == [
+        "45.00 EUR",
+        "EUR 45.00",
+        "Price: \u20b91,299",
+        "Buy Now Pay Later guide",
+        "Our guide to the Buy Now button",
+    ]
+
+
 def test_a_buy_button_s_label_is_read_from_a_long_line_in_linear_time():
     from wf.extract.kinds.product_text import once
 
