@@ -382,6 +382,16 @@ def test_a_product_titled_on_its_page_is_not_named_again_by_its_declaration():
     assert f"# {declared}" in extract(other).text
 
 
+def test_a_comment_in_a_product_s_code_is_no_title():
+    # A shell's comment in a code block starts as a first-level heading does: the
+    # declared name is printed still.
+    from wf.extract.kinds.product_text import titled
+
+    code = "Set it up:\n\n```\n# wind the tide clock\nclockctl wind\n```"
+    assert not titled("Brass tide clock", code)
+    assert titled("Brass tide clock", "# Tide clock\n\n" + code)
+
+
 def test_a_product_s_figures_told_in_words_are_printed():
     # A shop sets its figures in <figure> boxes without a picture: specifications. A
     # picture's figure and its caption still go.

@@ -259,8 +259,11 @@ def titled(name: str, text: str) -> bool:
     Electronics Bit Set") than the one their page shows ("Moray Driver Kit - 32
     Precision Bits"): the page's is the reader's, and the product is not named twice."""
     words = set(_WORDS.findall(name.lower()))
+    fenced = False
     for line in text.split("\n"):
-        if line.startswith("# "):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif line.startswith("# ") and not fenced:  # code's "# " is a shell's comment
             shown = _WORDS.findall(line.lower())
             if shown and sum(w in words for w in shown) >= TITLE_SHARE * len(shown):
                 return True
