@@ -33,10 +33,10 @@ def head_panels(root: Any) -> None:
     by_id: dict[Any, Any] = {}
     by_label: dict[Any, Any] = {}
     for panel in panels:
-        by_id.setdefault(panel.get("id"), panel)
-        by_label.setdefault(panel.get("aria-labelledby"), panel)
-    by_id.pop(None, None)
-    by_label.pop(None, None)
+        if panel.get("id"):
+            by_id.setdefault(panel.get("id"), panel)
+        if panel.get("aria-labelledby"):
+            by_label.setdefault(panel.get("aria-labelledby"), panel)
     for row in list(islice(compiled(_TABLISTS)(root), docs_tuning.TAB_ROWS_MAX)):
         tabs = list(islice(row.iterfind(_TABS), docs_tuning.TABS_MAX + 1))
         pairs = _aria_pairs(row, tabs, by_id, by_label)
