@@ -257,6 +257,19 @@ def test_a_manuals_generator_declares_documentation() -> None:
     assert (found.metadata or {}).get("type") == "documentation"
 
 
+def test_a_post_of_a_manuals_blog_is_no_manual() -> None:
+    # The generators of manuals build their blogs too: a page that declares itself a
+    # post is one, whatever built it.
+    post = '{"@context": "https://schema.org", "@type": "BlogPosting", "headline": "Install"}'
+    page = _tabs("", "").replace(
+        "<title>",
+        "<meta name='generator' content='Docusaurus v3.5.2'>"
+        f"<script type='application/ld+json'>{post}</script><title>",
+    )
+    found = extract(page, url="https://gearbox.example.org/blog/install", metadata=True)
+    assert (found.metadata or {}).get("type") == "article"
+
+
 def test_a_manuals_menu_of_versions_is_left_out() -> None:
     # Read the Docs' flyout (class rst-versions): the current version, the others, the
     # downloads and the project's links, printed after the text; a theme's switcher by its

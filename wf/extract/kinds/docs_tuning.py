@@ -146,6 +146,9 @@ DOC_GENERATORS = (
     r"(?<![a-z])(?:sphinx|rustdoc|mkdocs|docusaurus|vitepress|vuepress|starlight|docfx|doxygen"
     r"|typedoc|jsdoc|mdbook|antora)(?![a-z])"
 )
+# ...unless the page declares itself one of these (schema.org types, lowered): a post of
+# the blog a manual's generator builds beside it (Docusaurus's, MkDocs Material's).
+GENERATOR_POSTS = frozenset(("blogposting", "newsarticle", "liveblogposting"))
 # The label of a code block's copy button, left as text in the block or in its header when
 # its button is no <button> ("Copy", "Copied!", "Copy code", "Copy to clipboard"), by its
 # whole text (wf.extract.kinds.docs_lines.drop_lines).
