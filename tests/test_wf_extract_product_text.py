@@ -353,6 +353,13 @@ def test_the_buy_button_s_label_goes_after_a_price_in_a_currency_s_code():
     ]
 
 
+def test_the_buy_button_s_label_goes_after_a_price_in_the_baht_or_the_naira():
+    from wf.extract.kinds.product_text import once
+
+    lines = ("\u0e3f1,290 Add to cart", "\u20a65,000 Buy now", "450 \u20aa Add to basket")
+    assert once("\n\n".join(lines)).split("\n\n") == ["\u0e3f1,290", "\u20a65,000", "450 \u20aa"]
+
+
 def test_a_buy_button_s_label_is_read_from_a_long_line_in_linear_time():
     from wf.extract.kinds.product_text import once
 
