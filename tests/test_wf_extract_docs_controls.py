@@ -6,6 +6,7 @@ wf/extract/kinds/docs_chrome.py's pages, and a code block's language as rustdoc 
 from __future__ import annotations
 
 import lxml.html
+import pytest
 
 from wf.extract import extract
 from wf.extract.codelang import language
@@ -93,10 +94,12 @@ def test_many_toggles_cost_a_bounded_read_each() -> None:
 
     side = "<span>Expand</span>" * 20_000
     deep = "<span>Collapse " * 5_000 + "</span>" * 5_000
-    root = lxml.html.fromstring(f"<html><body><div>{side}</div><div>{deep}</div></body></html>")
-    start = time.monotonic()
+    from wf.extract.parse import parse  # wf's depth (huge_tree), twice lxml.html's
+
+    root = parse(f"<html><body><div>{side}</div><div>{deep}</div></body></html>".encode())
+    start = time.process_time()
     drop_lines(root)
-    assert time.monotonic() - start < 3
+    assert time.process_time() - start < 3
     assert "".join(root.itertext()).count("Expand") >= 19_990
 
 
@@ -165,21 +168,59 @@ def test_tabs_named_by_their_panels_are_paired_by_name() -> None:
     assert "macOS\n\n```" not in text
 
 
-def test_many_rows_of_tabs_cost_a_bounded_walk() -> None:
-    # A hostile page: rows of tabs nested in each other's panels, and thousands of rows.
+def test_panels_inside_their_row_of_tabs_are_kept() -> None:
+    # A row that holds its panels, each after its tab: dropping the row dropped them all.
+    row = (
+        "<div role='tablist'><span role='tab' aria-controls='p-mac'>macOS</span>"
+        f"{_panel('brew install gearbox', ' id=p-mac')}"
+        "<span role='tab' aria-controls='p-linux'>Linux</span>"
+        f"{_panel('apt install gearbox', ' id=p-linux')}</div>"
+    )
+    text = extract(_tabs(row, ""), url=URL).text
+    assert "brew install gearbox" in text and "apt install gearbox" in text
+
+
+def test_a_repeated_id_names_its_first_panel() -> None:
+    # As a browser's getElementById: the tab opens the first panel of its id, not a later
+    # one that repeats it.
+    row = (
+        "<div role='tablist'><span role='tab' aria-controls='p-mac'>macOS</span>"
+        "<span role='tab' aria-controls='p-linux'>Linux</span></div>"
+    )
+    panels = (
+        _panel("brew install gearbox", " id='p-mac'")
+        + _panel("apt install gearbox", " id='p-linux'")
+        + _panel("pkg install gearbox", " id='p-linux'")
+    )
+    text = extract(_tabs(row, panels), url=URL).text
+    assert "Linux\n\n```\napt install gearbox" in text
+    assert "Linux\n\n```\npkg install" not in text
+
+
+def test_many_rows_of_tabs_cost_a_bounded_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hostile page: rows of tabs nested in each other's panels (each row's walk reads
+    # the rows inside it), and thousands of rows: a few rows are read, not all. Parsed
+    # as wf parses (huge_tree: twice lxml.html's depth).
     import time
 
-    from wf.extract.kinds.docs_tabs import head_panels
+    from wf.extract.kinds import docs_tabs, docs_tuning
+    from wf.extract.parse import parse
 
+    rows_read = []
+    pairs = docs_tabs._aria_pairs
+    monkeypatch.setattr(
+        docs_tabs, "_aria_pairs", lambda row, *rest: rows_read.append(row) or pairs(row, *rest)
+    )
     nested = (
         "<div role='tablist'><b role='tab'>a</b><b role='tab'>b</b></div>"
         "<div><div role='tabpanel'>x" * 2_000
     ) + "</div></div>" * 2_000
     rows = "<div><div role='tablist'><b role='tab'>a</b></div></div>" * 20_000
-    root = lxml.html.fromstring(f"<html><body>{nested}{rows}</body></html>")
-    start = time.monotonic()
-    head_panels(root)
-    assert time.monotonic() - start < 3
+    root = parse(f"<html><body>{nested}{rows}</body></html>".encode())
+    start = time.process_time()
+    docs_tabs.head_panels(root)
+    assert time.process_time() - start < 3
+    assert 0 < len(rows_read) <= docs_tuning.TAB_ROWS_MAX
 
 
 def test_a_manuals_generator_declares_documentation() -> None:
@@ -214,6 +255,19 @@ def test_a_manuals_generator_declares_documentation() -> None:
     )
     found = extract(page, url="https://gearbox.example.org/install/", metadata=True)
     assert (found.metadata or {}).get("type") == "documentation"
+
+
+def test_a_post_of_a_manuals_blog_is_no_manual() -> None:
+    # The generators of manuals build their blogs too: a page that declares itself a
+    # post is one, whatever built it.
+    post = '{"@context": "https://schema.org", "@type": "BlogPosting", "headline": "Install"}'
+    page = _tabs("", "").replace(
+        "<title>",
+        "<meta name='generator' content='Docusaurus v3.5.2'>"
+        f"<script type='application/ld+json'>{post}</script><title>",
+    )
+    found = extract(page, url="https://gearbox.example.org/blog/install", metadata=True)
+    assert (found.metadata or {}).get("type") == "article"
 
 
 def test_a_manuals_menu_of_versions_is_left_out() -> None:
@@ -263,16 +317,20 @@ def test_a_code_blocks_copy_labels_are_left_out() -> None:
     assert "list.copy()" in text and "Copy the file first." in text
 
 
-def test_many_copy_labels_cost_a_bounded_walk() -> None:
-    import time
+def test_many_copy_labels_cost_a_bounded_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each label weighed reads the boxes beside it for code, which may be the whole page:
+    # a few are weighed, not all. (A time alone misses it: each box beside is small here.)
+    from wf.extract.kinds import docs_lines, docs_tuning
+    from wf.extract.parse import parse
 
-    from wf.extract.kinds.docs_lines import drop_lines
-
+    reads = []
+    holds_pre = docs_lines._holds_pre
+    monkeypatch.setattr(docs_lines, "_holds_pre", lambda el: reads.append(1) or holds_pre(el))
     labels = "<div><span>Copy</span></div>" * 20_000
-    root = lxml.html.fromstring(f"<html><body>{labels}<pre>x</pre></body></html>")
-    start = time.monotonic()
-    drop_lines(root)
-    assert time.monotonic() - start < 3
+    root = parse(f"<html><body>{labels}<pre>x</pre></body></html>".encode())
+    docs_lines.drop_lines(root)
+    weighed = 2 * docs_tuning.STAMPS_MAX
+    assert 0 < len(reads) <= weighed * 2 * (docs_tuning.UPDATE_STAMP_LEVELS + 1)
 
 
 def test_a_manuals_colophon_is_left_out() -> None:

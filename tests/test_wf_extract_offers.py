@@ -179,6 +179,16 @@ def test_an_offer_without_a_currency_is_in_the_one_a_later_offer_states():
     assert lines == [f"# {NAME}", "Price: 29.00 – 35.00 GBP"]
 
 
+def test_a_currency_code_in_small_letters_is_the_same_currency():
+    # One variant's "usd" is the others' "USD": its price is in their range.
+    offers = [
+        {"price": "29.00", "priceCurrency": "usd"},
+        {"price": "35.00", "priceCurrency": "USD"},
+    ]
+    lines = _header(_jsonld({"@type": "Product", "name": NAME, "offers": offers}))
+    assert lines == [f"# {NAME}", "Price: 29.00 – 35.00 USD"]
+
+
 def test_variants_at_one_price_print_it_once():
     offers = [{"price": "39.00", "priceCurrency": "USD"}, {"price": 39, "priceCurrency": "USD"}]
     lines = _header(_jsonld({"@type": "Product", "name": NAME, "offers": offers}))

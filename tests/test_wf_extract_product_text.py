@@ -331,6 +331,35 @@ def test_the_buy_button_s_label_after_the_price_is_left_out():
     assert "Press Add to basket twice" in text and text.count("Add to basket") == 1
 
 
+def test_the_buy_button_s_label_goes_after_a_price_in_a_currency_s_code():
+    # A price written with its currency's code, before or after the number, or set apart
+    # from the label by a dash: the label goes, the price stays. A label in a sentence and
+    # a name that holds one stay.
+    from wf.extract.kinds.product_text import once
+
+    lines = (
+        "45.00 EUR Add to cart",
+        "EUR 45.00 Add to cart",
+        "Price: \u20b91,299 \u2014 Add to cart",
+        "Buy Now Pay Later guide",
+        "Our guide to the Buy Now button",
+    )
+    assert once("\n\n".join(lines)).split("\n\n") == [
+        "45.00 EUR",
+        "EUR 45.00",
+        "Price: \u20b91,299",
+        "Buy Now Pay Later guide",
+        "Our guide to the Buy Now button",
+    ]
+
+
+def test_the_buy_button_s_label_goes_after_a_price_in_the_baht_or_the_naira():
+    from wf.extract.kinds.product_text import once
+
+    lines = ("\u0e3f1,290 Add to cart", "\u20a65,000 Buy now", "450 \u20aa Add to basket")
+    assert once("\n\n".join(lines)).split("\n\n") == ["\u0e3f1,290", "\u20a65,000", "450 \u20aa"]
+
+
 def test_a_buy_button_s_label_is_read_from_a_long_line_in_linear_time():
     from wf.extract.kinds.product_text import once
 
@@ -358,6 +387,16 @@ def test_a_product_titled_on_its_page_is_not_named_again_by_its_declaration():
         f"<main><h1>Our workshop</h1><p>{DESCRIPTION}</p>{PROSE}</main>",
     )
     assert f"# {declared}" in extract(other).text
+
+
+def test_a_comment_in_a_product_s_code_is_no_title():
+    # A shell's comment in a code block starts as a first-level heading does: the
+    # declared name is printed still.
+    from wf.extract.kinds.product_text import titled
+
+    code = "Set it up:\n\n```\n# wind the tide clock\nclockctl wind\n```"
+    assert not titled("Brass tide clock", code)
+    assert titled("Brass tide clock", "# Tide clock\n\n" + code)
 
 
 def test_a_product_s_figures_told_in_words_are_printed():

@@ -473,4 +473,6 @@ SPOKEN_LEVELS = 3
 
 # The signs shops print beside an amount, read as a price's mark (a product's text shows
 # its declared price: kinds/product_text; a shop's grid prices its items: listing_tuning).
-CURRENCY_SIGNS = "[$€£¥₹₩₽]"
+# (The lira, hryvnia, dong, baht, peso, naira and shekel too: a shop in Bangkok prints
+# "฿1,290" beside its buy button as one in London prints "£45.00".)
+CURRENCY_SIGNS = "[$€£¥₹₩₽₺₴₫฿₱₦₪]"

@@ -120,9 +120,12 @@ _DOC_GENERATOR = re.compile(docs_tuning.DOC_GENERATORS, re.IGNORECASE)
 def generated(declared: Declared, generator: str) -> None:
     """Documentation, when the page's generator is a manual's (docs_tuning.DOC_GENERATORS:
     rustdoc, MkDocs, Docusaurus...), as a kind it declares: such a site's pages are its
-    manual's wherever it is served, its chrome (toggles, tabs, source links) the same."""
+    manual's wherever it is served, its chrome (toggles, tabs, source links) the same.
+    Not a page that declares itself a post (docs_tuning.GENERATOR_POSTS): the same
+    generators build their manuals' blogs."""
     found = _DOC_GENERATOR.search(generator)
-    if found:
+    posts = docs_tuning.GENERATOR_POSTS
+    if found and not any(why.rsplit(" ", 1)[-1].lower() in posts for _, why in declared.kinds):
         declared.kinds.append((tuning.DOCUMENTATION, f"generator {found.group(0)}"))
 
 

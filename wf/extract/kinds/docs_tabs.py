@@ -28,8 +28,15 @@ def head_panels(root: Any) -> None:
     from common.xpath import compiled
 
     panels = list(islice(compiled(_PANELS)(root), docs_tuning.TAB_PANELS_MAX))
-    by_id = {p.get("id"): p for p in panels if p.get("id")}
-    by_label = {p.get("aria-labelledby"): p for p in panels if p.get("aria-labelledby")}
+    # An id names the first element that holds it (a browser's getElementById): a later
+    # panel that repeats it is not the one the tab opens.
+    by_id: dict[Any, Any] = {}
+    by_label: dict[Any, Any] = {}
+    for panel in panels:
+        if panel.get("id"):
+            by_id.setdefault(panel.get("id"), panel)
+        if panel.get("aria-labelledby"):
+            by_label.setdefault(panel.get("aria-labelledby"), panel)
     for row in list(islice(compiled(_TABLISTS)(root), docs_tuning.TAB_ROWS_MAX)):
         tabs = list(islice(row.iterfind(_TABS), docs_tuning.TABS_MAX + 1))
         pairs = _aria_pairs(row, tabs, by_id, by_label)
@@ -44,6 +51,8 @@ def _aria_pairs(
     aria-labelledby, else in order among the panels in the box after the row."""
     if not 2 <= len(tabs) <= docs_tuning.TABS_MAX:
         return None
+    if next(row.iterfind(_PANELS), None) is not None:
+        return None  # the row holds panels (each after its tab): dropping it drops them
     named = [_named(t, by_id, by_label) for t in tabs]
     if all(p is not None for p in named):
         return _distinct(list(zip(tabs, named, strict=True)))

@@ -187,10 +187,11 @@ def _priced(offer: dict[str, Any]) -> dict[str, Any]:
 
 
 def _said(offer: dict[str, Any]) -> tuple[list[Any], str]:
-    """An offer's price, lowPrice and highPrice as declared, and its currency's code."""
+    """An offer's price, lowPrice and highPrice as declared, and its currency's code in
+    capitals (ISO 4217's; a shop's "usd" on one variant is the others' "USD")."""
     priced = _priced(offer)
     said = [priced.get(key) for key in ("price", "lowPrice", "highPrice")]
-    return said, text(priced.get("priceCurrency") or offer.get("priceCurrency"))
+    return said, text(priced.get("priceCurrency") or offer.get("priceCurrency")).upper()
 
 
 def _currency(offers: list[dict[str, Any]]) -> str:

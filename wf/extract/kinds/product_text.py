@@ -72,7 +72,13 @@ _MARKERS = re.compile(r"^(?:[#>*+-]+\s+|\d+[.)]\s+)+")
 # "Add to cart" (product_tuning.BUY_CONTROLS).
 _CONTROL = re.compile(rf"{hidden_tuning.READ_MORE}|{pt.CONTROL_LINES}|\W*(?:{pt.BUY_CONTROLS})\W*")
 _BUY = re.compile(pt.BUY_CONTROLS)
-_PRICE_END = re.compile(rf"(?:(?:{_MARK})\s?(?:{NUMBER})|(?:{NUMBER})\s?(?:{_MARK}))$")
+# ...the price's mark may be its currency's code ("45.00 EUR", "EUR 45.00"), and a dash or
+# a bar may stand between it and the label ("₹1,299 — Add to cart").
+_PRICED = rf"{_MARK}|(?<![A-Za-z])[A-Z]{{3}}(?![A-Za-z])"
+_BETWEEN = " -\u2013\u2014|\u00b7"
+_PRICE_END = re.compile(
+    rf"(?:(?:{_PRICED})\s?(?:{NUMBER})|(?:{NUMBER})\s?(?:{_PRICED}))[\s{re.escape(_BETWEEN)}]*$"
+)
 PRICE_END_READ = 40  # characters of a line's head looked at for the price it ends with
 
 
@@ -86,7 +92,7 @@ def _unbought(line: str) -> str:
         if _BUY.fullmatch(" ".join(words[-n:]).lower()):
             head = " ".join(words[:-n])
             if _PRICE_END.search(head[-PRICE_END_READ:]):
-                return line[: len(line) - len(line.lstrip())] + head
+                return line[: len(line) - len(line.lstrip())] + head.rstrip(_BETWEEN)
     return line
 
 
@@ -253,8 +259,11 @@ def titled(name: str, text: str) -> bool:
     Electronics Bit Set") than the one their page shows ("Moray Driver Kit - 32
     Precision Bits"): the page's is the reader's, and the product is not named twice."""
     words = set(_WORDS.findall(name.lower()))
+    fenced = False
     for line in text.split("\n"):
-        if line.startswith("# "):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif line.startswith("# ") and not fenced:  # code's "# " is a shell's comment
             shown = _WORDS.findall(line.lower())
             if shown and sum(w in words for w in shown) >= TITLE_SHARE * len(shown):
                 return True
