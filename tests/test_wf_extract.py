@@ -1062,7 +1062,6 @@ def test_the_cleaning_leaves_no_line_break_opportunity_to_nest_the_text() -> Non
     assert root.find(".//wbr") is None and "".join(root.itertext()) == "w" * 1000 + "end."
 
 
-
 # What the fast parse keeps and the careful one removes: C0 controls but tab and line ends,
 # and DEL. One that reaches the text (those str.split() reads as spaces are collapsed
 # away before) sends the page to the careful parse; a space or another character does not.
