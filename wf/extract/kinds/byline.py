@@ -42,8 +42,9 @@ def _own(post: Any) -> list[Any]:
     from lxml import etree
 
     found = []
-    # A post that is a comment names its own parts so (comment-meta, comment-body).
-    nested = _COMMENTS.search(post.get("class") or "") is None
+    # A post that is a comment names its own parts so (comment-meta, comment-body); so
+    # does one whose box only wraps the comment (a post stream's item around it).
+    nested = not any(_COMMENTS.search(el.get("class") or "") for el in _wrappers(post))
     walker = etree.iterwalk(post, events=("start",))
     for _, el in walker:
         if nested and el is not post and _COMMENTS.search(el.get("class") or ""):
@@ -51,6 +52,17 @@ def _own(post: Any) -> list[Any]:
             continue
         found.append(el)
     return found
+
+
+def _wrappers(post: Any) -> list[Any]:
+    """The post's box and the boxes it only wraps: each the one element child of the last
+    (a walk down the post's depth, once)."""
+    found = [post]
+    while True:
+        kids = [k for k in found[-1] if isinstance(k.tag, str)]
+        if len(kids) != 1:
+            return found
+        found.append(kids[0])
 
 
 def _props(el: Any) -> list[str]:

@@ -1,0 +1,78 @@
+"""wf/extract/kinds/thread.py and byline.py on small pages of our own shaped as the
+common forum and issue engines print their posts (class names, data-* attributes, <time>
+elements), where tests/test_wf_extract_threads.py and _thread_boards.py leave an engine
+out: every post, in page order, each with its line of author and date."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import ld, page
+from wf.extract import extract
+
+WORDS = (
+    "The lock gates on the canal close at six in winter, so plan the last passage early.",
+    "We moored below the third lock and the keeper let us through before the gates shut.",
+    "The towpath is closed past the aqueduct until the bank repairs finish in April.",
+    "Bring a windlass of your own: the hire boats sometimes come without one in spring.",
+    "The water point at the junction was out of order last week, fill up before you go.",
+    "There is a new pump-out station by the marina, cheaper than the one at the basin.",
+)
+USERS = ("ann", "ben", "cyra", "dora", "eli", "fay")
+
+
+def _says(n: int) -> str:
+    return f"{WORDS[n]} {WORDS[(n + 3) % 6]}"
+
+
+def _streamed(n: int) -> str:
+    # A post stream's item (Flarum-like) that only wraps the post, itself named a comment.
+    return (
+        f"<div class='PostStream-item' data-index='{n}' data-type='comment'>"
+        "<article class='Post CommentPost'><div><header class='Post-header'><ul>"
+        f"<li class='item-user'><h3 class='PostUser-name'><a href='/u/{USERS[n]}'>"
+        f"<span class='username'>{USERS[n]}</span></a></h3></li><li class='item-meta'>"
+        f"<time datetime='2026-04-0{n + 1}T09:00:00Z'>Apr {n + 1}, 2026</time></li></ul>"
+        f"</header><div class='Post-body'><p>{_says(n)}</p></div>"
+        "<aside class='Post-actions'><button>Like</button><button>Reply</button></aside>"
+        "</div></article></div>"
+    )
+
+
+def test_a_post_whose_box_only_wraps_a_box_named_comment_gets_its_line():
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div class='DiscussionPage'><h1>Canal locks in winter</h1><div class='PostStream'>"
+        + "".join(_streamed(n) for n in range(6))
+        + "</div></div>",
+    )
+    lines = [line for line in extract(html, url="https://f.example/d/1").text.split("\n") if line]
+    for n in range(6):
+        at = lines.index(f"{USERS[n]}, Apr {n + 1}, 2026")
+        assert lines[at + 1].startswith(WORDS[n])
+    assert lines.index("ann, Apr 1, 2026") < lines.index("fay, Apr 6, 2026")
+
+
+def _issue_comment(n: int) -> str:
+    # An issue tracker's comment: its head is a heading that links to the author's page.
+    return (
+        "<div class='TimelineItem js-comment-container'><div class='timeline-comment'>"
+        "<div class='timeline-comment-header'><h3 class='timeline-comment-header-text'>"
+        f"<strong><a class='author' href='/{USERS[n]}'>{USERS[n]}</a></strong> commented "
+        f"<a href='#issuecomment-{n}'><relative-time datetime='2026-04-0{n + 1}T09:00:00Z'>"
+        f"Apr {n + 1}, 2026</relative-time></a></h3></div><div class='comment-body'>"
+        f"<p>{_says(n)}</p></div><div class='comment-reactions'><button>+1 {n + 2}</button>"
+        "</div></div></div>"
+    )
+
+
+def test_an_issue_s_comments_headed_by_their_author_s_link_are_a_thread_not_cards():
+    html = page(
+        "",
+        "<main><h1>Canal locks close early <span>#7</span></h1><div class='js-discussion'>"
+        + "".join(_issue_comment(n) for n in range(6))
+        + "</div><p>Sign in to comment</p></main>",
+    )
+    result = extract(html, url="https://code.example/o/r/issues/7", metadata=True)
+    assert (result.metadata or {}).get("type") == "thread"
+    lines = [line for line in result.text.split("\n") if line]
+    for n in range(6):
+        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
