@@ -76,3 +76,47 @@ def test_an_issue_s_comments_headed_by_their_author_s_link_are_a_thread_not_card
     lines = [line for line in result.text.split("\n") if line]
     for n in range(6):
         assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+
+
+def _board_post(n: int, author: str) -> str:
+    # A board's post (Simple Machines-like): the poster's card (name, group, count), then
+    # the post's link to itself that reads as its date.
+    return (
+        f"<div class='windowbg'><div class='poster'><h4><a href='/profile/{n}'>{author}</a>"
+        "</h4><ul class='user_info'><li class='membergroup'>Full Member</li>"
+        f"<li class='postcount'>Posts: 31{n}</li></ul></div><div class='postarea'>"
+        f"<div class='keyinfo'><a href='#msg{n}' class='smalltext'>Apr {n + 1}, 2026, 09:00"
+        f"</a></div><div class='post'><div class='inner'>{_says(n)}</div></div></div></div>"
+    )
+
+
+def test_a_name_as_short_as_an_initial_is_the_author_when_no_longer_link_follows():
+    names = ("ann", "ben", "cy", "dora", "eli", "fay")
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div id='forumposts'>" + "".join(_board_post(n, names[n]) for n in range(6)) + "</div>",
+    )
+    lines = extract(html, url="https://f.example/index.php?topic=1").text.split("\n")
+    assert "cy, Apr 3, 2026, 09:00" in lines
+    assert not any(line.startswith("Full Member") for line in lines)
+
+
+def _archived(n: int) -> str:
+    # A mailing list archive's message (HyperKitty-like): the day and the hour are boxes
+    # of their own in the date's box.
+    return (
+        f"<div class='email' id='m{n}'><div class='email-header'><div class='email-author'>"
+        f"<span class='name'><a href='/users/{n}/'>{USERS[n].title()} Smith</a></span></div>"
+        f"<div class='email-date'><span class='date'>Apr {n + 1}, 2026</span>"
+        "<span class='time' title='9:00 a.m.'>9 a.m.</span></div></div>"
+        f"<div class='email-body'><p>{_says(n)}</p></div></div>"
+    )
+
+
+def test_a_date_s_day_and_hour_in_boxes_of_their_own_are_not_glued():
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<section id='thread-content'>" + "".join(_archived(n) for n in range(6)) + "</section>",
+    )
+    lines = extract(html, url="https://lists.example/thread/1/").text.split("\n")
+    assert "Ann Smith, Apr 1, 2026 9 a.m." in lines

@@ -32,6 +32,18 @@ def _text(el: Any) -> str:
     return " ".join("".join(el.itertext()).split())
 
 
+def _date_text(el: Any) -> str:
+    """A date box's text, a space between pieces of its elements that would glue a word
+    or number to the next ("Mar 1, 2026" beside "10 a.m." in a box of its own); "12" and
+    ":30" stay one."""
+    out = ""
+    for piece in el.itertext():
+        if out and piece and out[-1].isalnum() and piece[0].isalnum():
+            out += " "
+        out += piece
+    return " ".join(out.split())
+
+
 def _names(el: Any) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
 
@@ -105,13 +117,17 @@ def _innermost(el: Any, text: str) -> tuple[Any, str]:
 def _head(card: Any, text: str) -> Any:
     """The link a card of the author starts with (after an avatar's initial at most):
     their name's, before rank, badges and counts; None when the card starts otherwise
-    (with the post's date)."""
+    (with the post's date). A name as short as an initial is the name when no longer
+    link follows it ("cy")."""
+    short = None
     for a in islice(card.iter("a"), tuning.MARK_SCAN):
         name = _text(a)
         if len(name) > tuning.AVATAR_INITIAL:
             found = 0 <= text.find(name) <= tuning.AVATAR_INITIAL
             return a if found and len(name) <= tuning.BYLINE_MAX else None
-    return None
+        if short is None and name and text.startswith(name):
+            short = a
+    return short
 
 
 def _holds(el: Any, link: Any) -> bool:
@@ -288,7 +304,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             continue
         names = _names(el)
         if len(named) < tuning.DATE_BOXES and _DATE.search(names):
-            text = _text(el)
+            text = _date_text(el)
             if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
                 named.append(el)
         elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):
@@ -304,7 +320,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
         el = named[0]
         if author_el is not None and len(named) > 1:
             el = max(named, key=lambda n: _depth_with(n, author_el))
-        return el, _text(el)
+        return el, _date_text(el)
     if tail is not None:
         return tail
     if whole is not None:
