@@ -17,10 +17,18 @@ WORDS = (
     "There is a new pump-out station by the marina, cheaper than the one at the basin.",
 )
 USERS = ("ann", "ben", "cyra", "dora", "eli", "fay")
+MORE = (
+    "Our narrowboat draws two feet, so the shallow stretch by the mill was no trouble.",
+    "The keeper's cottage sells eggs and honey on weekends if you moor up for an hour.",
+    "Swans nest by the bottom gate in May and they defend the landing stage fiercely.",
+    "A licence check happened at the tunnel mouth, so keep your papers somewhere handy.",
+    "The pub at the top lock serves food until nine and has free moorings for guests.",
+    "Rain swelled the river section, and the boards at the weir showed amber all week.",
+)
 
 
 def _says(n: int) -> str:
-    return f"{WORDS[n]} {WORDS[(n + 3) % 6]}"
+    return f"{WORDS[n]} {MORE[n]}"
 
 
 def _streamed(n: int) -> str:
@@ -120,3 +128,29 @@ def test_a_date_s_day_and_hour_in_boxes_of_their_own_are_not_glued():
     )
     lines = extract(html, url="https://lists.example/thread/1/").text.split("\n")
     assert "Ann Smith, Apr 1, 2026 9 a.m." in lines
+
+
+def _quoted_body(n: int, extra: str = "") -> str:
+    # A board that writes each post's body as a <blockquote> (vBulletin-like), with a
+    # signature as another one below.
+    return (
+        f"<li class='postcontainer' id='post_{n}'><div class='posthead'><span class='date'>"
+        f"Apr {n + 1}, 2026</span></div><div class='userinfo'><a class='username' "
+        f"href='/member.php?u={n}'>{USERS[n]}</a></div><div class='postbody'>"
+        f"<blockquote class='postcontent restore'>{extra}{_says(n)}</blockquote>"
+        "<blockquote class='signature'>Afloat since 1990.</blockquote></div></li>"
+    )
+
+
+def test_a_post_s_body_written_as_a_blockquote_is_no_quote_and_a_quote_in_it_stays_one():
+    quote = "<blockquote class='quote'>The water point is fixed now, someone said.</blockquote>"
+    posts = [_quoted_body(n, quote if n == 4 else "") for n in range(6)]
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<ol id='posts'>" + "".join(posts) + "</ol>",
+    )
+    text = extract(html, url="https://f.example/showthread.php?t=1").text
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    assert not any(line.startswith(">") and WORDS[0] in line for line in lines)
+    assert any(line.startswith(WORDS[0]) for line in lines)
+    assert any(line.startswith(">") and "water point is fixed" in line for line in lines)

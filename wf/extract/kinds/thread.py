@@ -411,7 +411,7 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index, through=opening)
-    from wf.extract.kinds import logs, replies, tidy
+    from wf.extract.kinds import bodies, logs, replies, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
@@ -426,6 +426,7 @@ def choose(
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     quotes = tidy.drop_repeats(posts)
+    bodies.unquote(posts)
     tidy.drop_titles(blocks[box].el)
     tidy.drop_edit_notes(blocks[box].el)
     tidy.unnumber(blocks[index].el)
