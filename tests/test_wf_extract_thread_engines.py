@@ -154,3 +154,33 @@ def test_a_post_s_body_written_as_a_blockquote_is_no_quote_and_a_quote_in_it_sta
     assert not any(line.startswith(">") and WORDS[0] in line for line in lines)
     assert any(line.startswith(WORDS[0]) for line in lines)
     assert any(line.startswith(">") and "water point is fixed" in line for line in lines)
+
+
+def _app_post(n: int, shown: str) -> str:
+    # A forum app's post (Discourse-like, as its script draws it): the date shown as a
+    # time ago, whole in the title of its box.
+    return (
+        f"<article id='post_{n + 1}' data-post-id='{n + 9}' class='boxed onscreen-post'>"
+        f"<div class='topic-body'><div class='topic-meta-data'><span class='first username'>"
+        f"<a href='/u/{USERS[n]}'>{USERS[n]}</a></span><div class='post-info post-date'>"
+        f"<a class='post-date' href='/t/1/{n + 1}'><span title='Apr {n + 1}, 2026 9:00 am' "
+        f"class='relative-date'>{shown}</span></a></div></div><div class='cooked'>"
+        f"<p>{_says(n)}</p></div><nav class='post-controls'><button>Like</button>"
+        "<button>Reply</button></nav></div></article>"
+    )
+
+
+def test_a_date_shown_as_a_time_ago_gives_the_whole_date_of_its_title():
+    shown = ("3d", "2 days ago", "Tuesday at 9:00", "Apr 4", "yesterday", "5h")
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div class='topic-post-stream'>"
+        + "".join(_app_post(n, shown[n]) for n in range(6))
+        + "</div>",
+    )
+    lines = extract(html, url="https://f.example/t/canal-locks/1").text.split("\n")
+    assert "ann, Apr 1, 2026 9:00 am" in lines
+    assert "ben, Apr 2, 2026 9:00 am" in lines
+    # A day shown by its weekday or its month stays as the page shows it.
+    assert "cyra, Tuesday at 9:00" in lines
+    assert "dora, Apr 4" in lines

@@ -401,13 +401,15 @@ AVATAR_INITIAL = 2  # characters before a name in its card: an avatar's letter a
 DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)
 # Words of a date written out beside the month's name and numbers ("Wed Dec 27, 2023
 # 11:04 am", "Di., 5. März 2024 um 10:00"): a short box of only these is a post's date.
-POST_DATE_WORDS = (
+POST_WEEKDAYS = (
     "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
     "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mo", "di", "mi",
     "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch", "donnerstag", "freitag",
     "samstag", "sonntag", "lun", "mar", "mer", "jeu", "ven", "sam", "dim", "lundi",
-    "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "am", "pm", "at",
-    "on", "um", "uhr", "le", "à", "st", "nd", "rd", "th", "utc", "gmt",
+    "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+)  # fmt: skip
+POST_DATE_WORDS = POST_WEEKDAYS + (
+    "am", "pm", "at", "on", "um", "uhr", "le", "à", "st", "nd", "rd", "th", "utc", "gmt",
 )  # fmt: skip
 POST_CONTROLS = (
     "share", "follow", "flag", "report", "reply", "quote", "like", "upvote", "downvote",

@@ -20,6 +20,7 @@ from itertools import islice
 from typing import Any
 
 from wf.extract import tuning
+from wf.extract.kinds.spaced import spaced
 from wf.extract.parse import drop
 
 _AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
@@ -30,18 +31,6 @@ INNER_LEVELS = 6  # boxes named for the author looked into, one inside the other
 
 def _text(el: Any) -> str:
     return " ".join("".join(el.itertext()).split())
-
-
-def _date_text(el: Any) -> str:
-    """A date box's text, a space between pieces of its elements that would glue a word
-    or number to the next ("Mar 1, 2026" beside "10 a.m." in a box of its own); "12" and
-    ":30" stay one."""
-    out = ""
-    for piece in el.itertext():
-        if out and piece and out[-1].isalnum() and piece[0].isalnum():
-            out += " "
-        out += piece
-    return " ".join(out.split())
 
 
 def _names(el: Any) -> str:
@@ -304,7 +293,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             continue
         names = _names(el)
         if len(named) < tuning.DATE_BOXES and _DATE.search(names):
-            text = _date_text(el)
+            text = spaced(el)
             if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
                 named.append(el)
         elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):
@@ -320,7 +309,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
         el = named[0]
         if author_el is not None and len(named) > 1:
             el = max(named, key=lambda n: _depth_with(n, author_el))
-        return el, _date_text(el)
+        return el, spaced(el)
     if tail is not None:
         return tail
     if whole is not None:
@@ -426,7 +415,28 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
     # kept whole: it may hold the date).
     if declared is None and author_el is not None and date_el is not None:
         author = author if date_el in author_el.iterdescendants() else _name(author_el, author)
+    if date_el is not None and not whole_date(date) and not _day_named(date):
+        date = _titled(date_el) or date
     return author_el, author, date_el, date
+
+
+def _day_named(text: str) -> bool:
+    """Whether a text names its day by a month or a weekday ("February 26", "Tuesday at
+    4:27 AM": shown so, not as a time ago)."""
+    from wf.extract.metadata.dates import MONTHS
+
+    days = tuning.POST_WEEKDAYS
+    return any(w in MONTHS or w in days for w in _WORDS.findall(text.lower()))
+
+
+def _titled(date_el: Any) -> str:
+    """The date a box that shows it as a time ago ("1d", "3 days ago") gives whole in its
+    own title, or in that of an element of few inside it; "" when none does."""
+    for el in islice(date_el.iter(), LEAF_ELEMENTS + 1):
+        title = " ".join((el.get("title") or "").split()) if isinstance(el.tag, str) else ""
+        if whole_date(title):
+            return title
+    return ""
 
 
 _ON = re.compile(tuning.POST_DATE_ON, re.IGNORECASE)
