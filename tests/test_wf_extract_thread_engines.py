@@ -184,3 +184,31 @@ def test_a_date_shown_as_a_time_ago_gives_the_whole_date_of_its_title():
     # A day shown by its weekday or its month stays as the page shows it.
     assert "cyra, Tuesday at 9:00" in lines
     assert "dora, Apr 4" in lines
+
+
+def _community_post(n: int) -> str:
+    # A community suite's post (Invision-like): the author's pane, its heading linking to
+    # their profile, beside the post's date and body.
+    return (
+        f"<article id='elComment_{n}' class='cPost ipsComment'><aside class='cAuthorPane'>"
+        f"<h3 class='cAuthorPane_author'><strong><a href='/profile/{n}-{USERS[n]}/'>"
+        f"{USERS[n]}</a></strong></h3><ul class='cAuthorPane_info'><li>Members</li>"
+        f"<li>{n + 3}45 posts</li></ul></aside><div class='ipsComment_content'>"
+        f"<div class='ipsComment_meta'>Posted <time datetime='2026-04-0{n + 1}T09:00:00Z'>"
+        f"Apr {n + 1}, 2026</time></div><div data-role='commentContent'><p>{_says(n)}</p>"
+        "</div><ul class='ipsComment_controls'><li><a>Quote</a></li></ul></div></article>"
+    )
+
+
+def test_posts_headed_by_a_link_to_their_author_s_profile_are_a_thread_not_cards():
+    html = page(
+        "",
+        "<div id='mainArea'><h1>Canal locks in winter</h1><form>"
+        + "".join(_community_post(n) for n in range(6))
+        + "</form><p>Join the conversation. You can post now and register later.</p></div>",
+    )
+    result = extract(html, url="https://f.example/topic/1-canal-locks/", metadata=True)
+    assert (result.metadata or {}).get("type") == "thread"
+    lines = [line for line in result.text.split("\n") if line]
+    for n in range(6):
+        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])

@@ -38,6 +38,7 @@ POST_TAGS = frozenset(("div", "article", "section", "li", "tr", "table"))
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
 _AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
+_PROFILE = re.compile(tuning.POST_PROFILE_PATH, re.IGNORECASE)
 
 
 def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | None:
@@ -214,14 +215,17 @@ def _cut(k: BlockRecord, names: set[tuple[str, str]] | None) -> None:
 def _card(post: BlockRecord) -> bool:
     """Whether a post is a teaser card: among its first elements, a heading whose link
     leads to another page (a post's own title links to itself, #p123), unless that link
-    is named for the author: an issue's comment heads its body with "ann commented"."""
+    is the author's: named so (an issue's comment heads its body with "ann commented") or
+    leading to a person's page (tuning.POST_PROFILE_PATH: a board's poster heading)."""
     for el in islice(post.el.iter(), tuning.MARK_SCAN):
         if el.tag in HEADING:
             link = next(el.iter("a"), None)
             if link is None:  # or the heading inside the link
                 link = next((a for a in el.iterancestors("a")), None)
             href = "" if link is None else (link.get("href") or "")
-            if link is not None and _AUTHOR.search(link.get("class") or ""):
+            if link is not None and (
+                _AUTHOR.search(link.get("class") or "") or _PROFILE.search(href)
+            ):
                 return False
             return bool(href.strip()) and "#" not in href
     return False
