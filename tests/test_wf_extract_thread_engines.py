@@ -212,3 +212,35 @@ def test_posts_headed_by_a_link_to_their_author_s_profile_are_a_thread_not_cards
     lines = [line for line in result.text.split("\n") if line]
     for n in range(6):
         assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+
+
+def _discussion_post(n: int) -> str:
+    # A discussion board's post (Vanilla-like): the author's wrap, the date, the message
+    # and its reactions.
+    return (
+        "<div class='Item-Header'><div class='AuthorWrap'><span class='Author'>"
+        f"<a href='/profile/{USERS[n]}' class='Username'>{USERS[n]}</a></span></div>"
+        "<div class='Meta'><span class='MItem DateCreated'><a href='#' class='Permalink'>"
+        f"<time datetime='2026-04-0{n + 1}T09:00:00Z'>Apr {n + 1}, 2026</time></a></span>"
+        "</div></div><div class='Item-BodyWrap'><div class='Item-Body'><div class='Message "
+        f"userContent'>{_says(n)}</div><div class='Reactions'><a>Quote</a><a>Flag</a></div>"
+        "</div></div>"
+    )
+
+
+def test_the_first_post_above_the_replies_heading_stays_and_the_notice_to_log_in_goes():
+    comments = "".join(
+        f"<li class='Item ItemComment'><div class='Comment'>{_discussion_post(n)}</div></li>"
+        for n in range(1, 6)
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div id='Content'><div class='MessageList Discussion'><h1>Canal locks in winter</h1>"
+        f"<div class='Item ItemDiscussion'><div class='Discussion'>{_discussion_post(0)}"
+        "</div></div></div><div class='CommentsWrap'><h2>Comments</h2><ul class='DataList "
+        f"Comments'>{comments}</ul></div><div class='Foot Closed'><div class='Note Closed'>"
+        "Sign In or Register to comment.</div></div></div>",
+    )
+    text = extract(html, url="https://f.example/discussion/1/canal-locks").text
+    assert "ann, Apr 1, 2026" in text and "fay, Apr 6, 2026" in text
+    assert "Register" not in text
