@@ -244,3 +244,32 @@ def test_the_first_post_above_the_replies_heading_stays_and_the_notice_to_log_in
     text = extract(html, url="https://f.example/discussion/1/canal-locks").text
     assert "ann, Apr 1, 2026" in text and "fay, Apr 6, 2026" in text
     assert "Register" not in text
+
+
+def _note(n: int) -> str:
+    # An issue tracker's note (GitLab-like): the author, their handle, the note's time.
+    return (
+        f"<li class='note timeline-entry' id='note_{n}'><div class='timeline-content'>"
+        f"<div class='note-header'><a href='/{USERS[n]}'><span class='note-header-author-name'>"
+        f"{USERS[n]}</span></a> <a class='note-timestamp' href='#note_{n}'><time "
+        f"datetime='2026-04-0{n + 1}T09:00:00Z'>Apr {n + 1}, 2026</time></a></div>"
+        f"<div class='note-body'><div class='note-text md'><p>{_says(n)}</p></div></div>"
+        "</div></li>"
+    )
+
+
+def test_an_issue_s_description_above_its_notes_and_the_notice_to_sign_in_stays_first():
+    html = page(
+        "",
+        "<main class='content'><div class='issue-details'><div class='description'>"
+        f"<h1>Canal locks close early</h1><div class='md'><p>{_says(0)}</p></div></div>"
+        "<div class='detail-page-header-body'>Created <time datetime='2026-04-01'>Apr 1, "
+        f"2026</time> by <a class='author-link' href='/{USERS[0]}'>{USERS[0]}</a></div></div>"
+        "<section class='issuable-discussion'><ul class='notes main-notes-list'>"
+        + "".join(_note(n) for n in range(1, 6))
+        + "</ul><div class='disabled-comment'>Please register or sign in to reply</div>"
+        "</section></main>",
+    )
+    text = extract(html, url="https://code.example/o/r/-/issues/7").text
+    assert WORDS[0] in text and text.index(WORDS[0]) < text.index(WORDS[1])
+    assert "fay, Apr 6, 2026" in text and "register" not in text

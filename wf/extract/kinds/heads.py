@@ -8,6 +8,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds import posts_tuning
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -37,8 +38,18 @@ def card(post: BlockRecord) -> bool:
 
 
 def titled_box(box: Any, inner: Any) -> bool:
-    """Whether a box holds nothing but the inner one and headings ("Comments" over the
-    replies, below the first post): no level of its own on the way up to the first post.
-    Each box on the way up is read once, its children only."""
+    """Whether a box holds nothing but the inner one, headings ("Comments" over the
+    replies, below the first post) and the board's notice to log in to reply: no level
+    of its own on the way up to the first post. Each box on the way up is read once, its
+    children only."""
     kids = [k for k in box if isinstance(k.tag, str) and k is not inner]
-    return bool(kids) and all(k.tag in HEADING for k in kids)
+    return bool(kids) and all(k.tag in HEADING or _notice(k) for k in kids)
+
+
+def _notice(el: Any) -> bool:
+    text = " ".join("".join(islice(el.itertext(), _NOTICE_PIECES)).split()).lower()
+    return len(text) <= posts_tuning.GATE_MAX and _GATE.fullmatch(text) is not None
+
+
+_GATE = re.compile(posts_tuning.POST_GATE)
+_NOTICE_PIECES = 8  # pieces of text a notice is read in at most

@@ -105,7 +105,8 @@ def _grow(blocks: list[BlockRecord], index: int, through: bool = False) -> int:
     adds under tuning.POST_PROSE characters (a comment tree's heading, "all 45
     comments", between it and the post it answers) is passed through, GROW_LEVELS of
     those at most, and taken only with one above it; so is, on any page, a box that adds
-    only headings ("Comments" over the replies, heads.titled_box)."""
+    only headings ("Comments" over the replies) and the notice to log in to reply
+    (heads.titled_box)."""
     cur = blocks[index]
     levels = 0
     passes = 0 if through else GROW_LEVELS
@@ -115,7 +116,7 @@ def _grow(blocks: list[BlockRecord], index: int, through: bool = False) -> int:
         if a.tag in ("html", "body"):
             break
         added, prose = a.text - cur.text, a.raw - cur.raw
-        if added < tuning.POST_PROSE and (passes < GROW_LEVELS or heads.titled_box(a.el, cur.el)):
+        if (added < tuning.POST_PROSE and passes < GROW_LEVELS) or heads.titled_box(a.el, cur.el):
             passes += 1
             cur = a
             continue
