@@ -403,13 +403,15 @@ AVATAR_INITIAL = 2  # characters before a name in its card: an avatar's letter a
 DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)
 # Words of a date written out beside the month's name and numbers ("Wed Dec 27, 2023
 # 11:04 am", "Di., 5. März 2024 um 10:00"): a short box of only these is a post's date.
-POST_DATE_WORDS = (
+POST_WEEKDAYS = (
     "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
     "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mo", "di", "mi",
     "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch", "donnerstag", "freitag",
     "samstag", "sonntag", "lun", "mar", "mer", "jeu", "ven", "sam", "dim", "lundi",
-    "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "am", "pm", "at",
-    "on", "um", "uhr", "le", "à", "st", "nd", "rd", "th", "utc", "gmt",
+    "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+)  # fmt: skip
+POST_DATE_WORDS = POST_WEEKDAYS + (
+    "am", "pm", "at", "on", "um", "uhr", "le", "à", "st", "nd", "rd", "th", "utc", "gmt",
 )  # fmt: skip
 POST_CONTROLS = (
     "share", "follow", "flag", "report", "reply", "quote", "like", "upvote", "downvote",
@@ -445,6 +447,7 @@ POST_QUOTE = r"(?<![a-z])quote"  # a box so named in a post is a quote (bbcode_q
 QUOTES_MAX = 50  # quotes of one post looked at (a hostile page nests hundreds)
 QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it
 QUOTE_SEEN = 0.7  # share of a quote's runs printed above that make it a repeat
+QUOTE_BODY = 0.8  # share of a post's text in one <blockquote> that makes it the post's body
 # A post's counts its microdata names (upvoteCount, commentCount, answerCount, and
 # Discourse's interactionStatistic, "3 Likes"): numbers, often hidden by a class the
 # extractor does not read, that no reader takes for text.

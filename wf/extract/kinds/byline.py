@@ -20,6 +20,7 @@ from itertools import islice
 from typing import Any
 
 from wf.extract import tuning
+from wf.extract.kinds.spaced import spaced
 from wf.extract.parse import drop
 
 _AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
@@ -42,8 +43,9 @@ def _own(post: Any) -> list[Any]:
     from lxml import etree
 
     found = []
-    # A post that is a comment names its own parts so (comment-meta, comment-body).
-    nested = _COMMENTS.search(post.get("class") or "") is None
+    # A post that is a comment names its own parts so (comment-meta, comment-body); so
+    # does one whose box only wraps the comment (a post stream's item around it).
+    nested = not any(_COMMENTS.search(el.get("class") or "") for el in _wrappers(post))
     walker = etree.iterwalk(post, events=("start",))
     for _, el in walker:
         if nested and el is not post and _COMMENTS.search(el.get("class") or ""):
@@ -51,6 +53,17 @@ def _own(post: Any) -> list[Any]:
             continue
         found.append(el)
     return found
+
+
+def _wrappers(post: Any) -> list[Any]:
+    """The post's box and the boxes it only wraps: each the one element child of the last
+    (a walk down the post's depth, once)."""
+    found = [post]
+    while True:
+        kids = [k for k in found[-1] if isinstance(k.tag, str)]
+        if len(kids) != 1:
+            return found
+        found.append(kids[0])
 
 
 def _props(el: Any) -> list[str]:
@@ -93,13 +106,17 @@ def _innermost(el: Any, text: str) -> tuple[Any, str]:
 def _head(card: Any, text: str) -> Any:
     """The link a card of the author starts with (after an avatar's initial at most):
     their name's, before rank, badges and counts; None when the card starts otherwise
-    (with the post's date)."""
+    (with the post's date). A name as short as an initial is the name when no longer
+    link follows it ("cy")."""
+    short = None
     for a in islice(card.iter("a"), tuning.MARK_SCAN):
         name = _text(a)
         if len(name) > tuning.AVATAR_INITIAL:
             found = 0 <= text.find(name) <= tuning.AVATAR_INITIAL
             return a if found and len(name) <= tuning.BYLINE_MAX else None
-    return None
+        if short is None and name and text.startswith(name):
+            short = a
+    return short
 
 
 def _holds(el: Any, link: Any) -> bool:
@@ -276,7 +293,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             continue
         names = _names(el)
         if len(named) < tuning.DATE_BOXES and _DATE.search(names):
-            text = _text(el)
+            text = spaced(el)
             if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
                 named.append(el)
         elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):
@@ -292,7 +309,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
         el = named[0]
         if author_el is not None and len(named) > 1:
             el = max(named, key=lambda n: _depth_with(n, author_el))
-        return el, _text(el)
+        return el, spaced(el)
     if tail is not None:
         return tail
     if whole is not None:
@@ -398,7 +415,28 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
     # kept whole: it may hold the date).
     if declared is None and author_el is not None and date_el is not None:
         author = author if date_el in author_el.iterdescendants() else _name(author_el, author)
+    if date_el is not None and not whole_date(date) and not _day_named(date):
+        date = _titled(date_el) or date
     return author_el, author, date_el, date
+
+
+def _day_named(text: str) -> bool:
+    """Whether a text names its day by a month or a weekday ("February 26", "Tuesday at
+    4:27 AM": shown so, not as a time ago)."""
+    from wf.extract.metadata.dates import MONTHS
+
+    days = tuning.POST_WEEKDAYS
+    return any(w in MONTHS or w in days for w in _WORDS.findall(text.lower()))
+
+
+def _titled(date_el: Any) -> str:
+    """The date a box that shows it as a time ago ("1d", "3 days ago") gives whole in its
+    own title, or in that of an element of few inside it; "" when none does."""
+    for el in islice(date_el.iter(), LEAF_ELEMENTS + 1):
+        title = " ".join((el.get("title") or "").split()) if isinstance(el.tag, str) else ""
+        if whole_date(title):
+            return title
+    return ""
 
 
 _ON = re.compile(tuning.POST_DATE_ON, re.IGNORECASE)

@@ -86,15 +86,18 @@ LOG_MIN = 600  # characters at least in a block worth reading as a log
 LOG_LEVELS = 3  # boxes above a <code> looked at for the <pre> it is read with
 LOG_READ = 100_000  # characters of a code block read at most
 # A line that asks the reader to join the board to see a part of a post ("Join to see
-# EXIF info for this image", "Log in to view attachments", "Register to see the link"):
+# EXIF info for this image", "Log in to view attachments", "Register to see the link")
+# or to reply ("You must log in or register to reply here."):
 # the board's, like "log in to reply", not the poster's. A box of GATE_MAX characters at
 # most that says so and nothing else, of what a board hides (a poster's "Join to see the
 # boats come in" stays).
 POST_GATE = (
-    r"(?:please )?(?:join|log ?in|sign ?in|sign up|register)(?: now)?(?: or [a-z ]{2,20})?"
-    r" to (?:see|view|read|download|access) (?:the |this |these |all )?"
+    r"(?:please |you must )?(?:join|log ?in|sign ?in|sign up|register)(?: now)?"
+    r"(?: or [a-z ]{2,20})? to (?:(?:see|view|read|download|access) (?:the |this |these |all )?"
     r"(?:exif|links?|attachments?|images?|photos?|media|files?|(?:hidden )?content|replies"
-    r"|signatures?|spoilers?|more)\b[^.!]{0,40}[.!]?"
+    r"|signatures?|spoilers?|more)\b[^.!]{0,40}"
+    # Or the board's notice under the last post: "Sign In or Register to comment."
+    r"|(?:reply|comment|post|answer)(?: here| to this (?:topic|thread|discussion))?)[.!]?"
 )
 GATE_MAX = 80
 # The tail of the credentials a Q&A site or a board prints in a post's head, after the

@@ -24,16 +24,16 @@ posts' microdata names (tuning.POST_COUNT).
 from __future__ import annotations
 
 import re
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.kinds import heads
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
-HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+HEADING = heads.HEADING
 POST_TAGS = frozenset(("div", "article", "section", "li", "tr", "table"))
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
@@ -104,7 +104,9 @@ def _grow(blocks: list[BlockRecord], index: int, through: bool = False) -> int:
     above a box of answers), GROW_LEVELS of them at most. `through`: an ancestor that
     adds under tuning.POST_PROSE characters (a comment tree's heading, "all 45
     comments", between it and the post it answers) is passed through, GROW_LEVELS of
-    those at most, and taken only with one above it."""
+    those at most, and taken only with one above it; so is, on any page, a box that adds
+    only headings ("Comments" over the replies) and the notice to log in to reply
+    (heads.titled_box)."""
     cur = blocks[index]
     levels = 0
     passes = 0 if through else GROW_LEVELS
@@ -114,7 +116,7 @@ def _grow(blocks: list[BlockRecord], index: int, through: bool = False) -> int:
         if a.tag in ("html", "body"):
             break
         added, prose = a.text - cur.text, a.raw - cur.raw
-        if added < tuning.POST_PROSE and passes < GROW_LEVELS:
+        if (added < tuning.POST_PROSE and passes < GROW_LEVELS) or heads.titled_box(a.el, cur.el):
             passes += 1
             cur = a
             continue
@@ -210,23 +212,10 @@ def _cut(k: BlockRecord, names: set[tuple[str, str]] | None) -> None:
     drop(k.el)
 
 
-def _card(post: BlockRecord) -> bool:
-    """Whether a post is a teaser card: among its first elements, a heading whose link
-    leads to another page (a post's own title links to itself, #p123)."""
-    for el in islice(post.el.iter(), tuning.MARK_SCAN):
-        if el.tag in HEADING:
-            link = next(el.iter("a"), None)
-            if link is None:  # or the heading inside the link
-                link = next((a for a in el.iterancestors("a")), None)
-            href = "" if link is None else (link.get("href") or "")
-            return bool(href.strip()) and "#" not in href
-    return False
-
-
 def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = False) -> bool:
     """Whether posts show a thread plainly enough on a page that declares none: at least
     tuning.THREAD_POSTS of them (a page's columns are fewer), none with half their prose,
-    most of them signed and not teaser cards (_card), holding
+    most of them signed and not teaser cards (heads.card), holding
     most of the page's prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a
     list of books with its readers' comments below is no thread, however long they are).
     `few`: on a page where no block stood out for the article rule, a topic of two posts
@@ -244,7 +233,7 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
             and signed == len(sample)
             and sum(raws) >= tuning.THREAD_SHARE_FEW * page.raw
             and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
-            and not any(_card(m) for m in sample)
+            and not any(heads.card(m) for m in sample)
         )
     # A comment tree's replies, nested in the posts of its top level, count as posts: a
     # link aggregator's thread of three comments answered at length is a thread (and one
@@ -261,7 +250,7 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
         and signed * 2 > len(sample)
         and sum(m.raw for m in posts) >= tuning.THREAD_SHARE * page.raw
         and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
-        and sum(_card(m) for m in sample) * 2 <= len(sample)
+        and sum(heads.card(m) for m in sample) * 2 <= len(sample)
     )
 
 
@@ -407,7 +396,7 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index, through=opening)
-    from wf.extract.kinds import logs, replies, tidy
+    from wf.extract.kinds import bodies, logs, replies, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
@@ -422,6 +411,7 @@ def choose(
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     quotes = tidy.drop_repeats(posts)
+    bodies.unquote(posts)
     tidy.drop_titles(blocks[box].el)
     tidy.drop_edit_notes(blocks[box].el)
     tidy.unnumber(blocks[index].el)

@@ -1,0 +1,275 @@
+"""wf/extract/kinds/thread.py and byline.py on small pages of our own shaped as the
+common forum and issue engines print their posts (class names, data-* attributes, <time>
+elements), where tests/test_wf_extract_threads.py and _thread_boards.py leave an engine
+out: every post, in page order, each with its line of author and date."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import ld, page
+from wf.extract import extract
+
+WORDS = (
+    "The lock gates on the canal close at six in winter, so plan the last passage early.",
+    "We moored below the third lock and the keeper let us through before the gates shut.",
+    "The towpath is closed past the aqueduct until the bank repairs finish in April.",
+    "Bring a windlass of your own: the hire boats sometimes come without one in spring.",
+    "The water point at the junction was out of order last week, fill up before you go.",
+    "There is a new pump-out station by the marina, cheaper than the one at the basin.",
+)
+USERS = ("ann", "ben", "cyra", "dora", "eli", "fay")
+MORE = (
+    "Our narrowboat draws two feet, so the shallow stretch by the mill was no trouble.",
+    "The keeper's cottage sells eggs and honey on weekends if you moor up for an hour.",
+    "Swans nest by the bottom gate in May and they defend the landing stage fiercely.",
+    "A licence check happened at the tunnel mouth, so keep your papers somewhere handy.",
+    "The pub at the top lock serves food until nine and has free moorings for guests.",
+    "Rain swelled the river section, and the boards at the weir showed amber all week.",
+)
+
+
+def _says(n: int) -> str:
+    return f"{WORDS[n]} {MORE[n]}"
+
+
+def _streamed(n: int) -> str:
+    # A post stream's item (Flarum-like) that only wraps the post, itself named a comment.
+    return (
+        f"<div class='PostStream-item' data-index='{n}' data-type='comment'>"
+        "<article class='Post CommentPost'><div><header class='Post-header'><ul>"
+        f"<li class='item-user'><h3 class='PostUser-name'><a href='/u/{USERS[n]}'>"
+        f"<span class='username'>{USERS[n]}</span></a></h3></li><li class='item-meta'>"
+        f"<time datetime='2026-04-0{n + 1}T09:00:00Z'>Apr {n + 1}, 2026</time></li></ul>"
+        f"</header><div class='Post-body'><p>{_says(n)}</p></div>"
+        "<aside class='Post-actions'><button>Like</button><button>Reply</button></aside>"
+        "</div></article></div>"
+    )
+
+
+def test_a_post_whose_box_only_wraps_a_box_named_comment_gets_its_line():
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div class='DiscussionPage'><h1>Canal locks in winter</h1><div class='PostStream'>"
+        + "".join(_streamed(n) for n in range(6))
+        + "</div></div>",
+    )
+    lines = [line for line in extract(html, url="https://f.example/d/1").text.split("\n") if line]
+    for n in range(6):
+        at = lines.index(f"{USERS[n]}, Apr {n + 1}, 2026")
+        assert lines[at + 1].startswith(WORDS[n])
+    assert lines.index("ann, Apr 1, 2026") < lines.index("fay, Apr 6, 2026")
+
+
+def _issue_comment(n: int) -> str:
+    # An issue tracker's comment: its head is a heading that links to the author's page.
+    return (
+        "<div class='TimelineItem js-comment-container'><div class='timeline-comment'>"
+        "<div class='timeline-comment-header'><h3 class='timeline-comment-header-text'>"
+        f"<strong><a class='author' href='/{USERS[n]}'>{USERS[n]}</a></strong> commented "
+        f"<a href='#issuecomment-{n}'><relative-time datetime='2026-04-0{n + 1}T09:00:00Z'>"
+        f"Apr {n + 1}, 2026</relative-time></a></h3></div><div class='comment-body'>"
+        f"<p>{_says(n)}</p></div><div class='comment-reactions'><button>+1 {n + 2}</button>"
+        "</div></div></div>"
+    )
+
+
+def test_an_issue_s_comments_headed_by_their_author_s_link_are_a_thread_not_cards():
+    html = page(
+        "",
+        "<main><h1>Canal locks close early <span>#7</span></h1><div class='js-discussion'>"
+        + "".join(_issue_comment(n) for n in range(6))
+        + "</div><p>Sign in to comment</p></main>",
+    )
+    result = extract(html, url="https://code.example/o/r/issues/7", metadata=True)
+    assert (result.metadata or {}).get("type") == "thread"
+    lines = [line for line in result.text.split("\n") if line]
+    for n in range(6):
+        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+
+
+def _board_post(n: int, author: str) -> str:
+    # A board's post (Simple Machines-like): the poster's card (name, group, count), then
+    # the post's link to itself that reads as its date.
+    return (
+        f"<div class='windowbg'><div class='poster'><h4><a href='/profile/{n}'>{author}</a>"
+        "</h4><ul class='user_info'><li class='membergroup'>Full Member</li>"
+        f"<li class='postcount'>Posts: 31{n}</li></ul></div><div class='postarea'>"
+        f"<div class='keyinfo'><a href='#msg{n}' class='smalltext'>Apr {n + 1}, 2026, 09:00"
+        f"</a></div><div class='post'><div class='inner'>{_says(n)}</div></div></div></div>"
+    )
+
+
+def test_a_name_as_short_as_an_initial_is_the_author_when_no_longer_link_follows():
+    names = ("ann", "ben", "cy", "dora", "eli", "fay")
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div id='forumposts'>" + "".join(_board_post(n, names[n]) for n in range(6)) + "</div>",
+    )
+    lines = extract(html, url="https://f.example/index.php?topic=1").text.split("\n")
+    assert "cy, Apr 3, 2026, 09:00" in lines
+    assert not any(line.startswith("Full Member") for line in lines)
+
+
+def _archived(n: int) -> str:
+    # A mailing list archive's message (HyperKitty-like): the day and the hour are boxes
+    # of their own in the date's box.
+    return (
+        f"<div class='email' id='m{n}'><div class='email-header'><div class='email-author'>"
+        f"<span class='name'><a href='/users/{n}/'>{USERS[n].title()} Smith</a></span></div>"
+        f"<div class='email-date'><span class='date'>Apr {n + 1}, 2026</span>"
+        "<span class='time' title='9:00 a.m.'>9 a.m.</span></div></div>"
+        f"<div class='email-body'><p>{_says(n)}</p></div></div>"
+    )
+
+
+def test_a_date_s_day_and_hour_in_boxes_of_their_own_are_not_glued():
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<section id='thread-content'>" + "".join(_archived(n) for n in range(6)) + "</section>",
+    )
+    lines = extract(html, url="https://lists.example/thread/1/").text.split("\n")
+    assert "Ann Smith, Apr 1, 2026 9 a.m." in lines
+
+
+def _quoted_body(n: int, extra: str = "") -> str:
+    # A board that writes each post's body as a <blockquote> (vBulletin-like), with a
+    # signature as another one below.
+    return (
+        f"<li class='postcontainer' id='post_{n}'><div class='posthead'><span class='date'>"
+        f"Apr {n + 1}, 2026</span></div><div class='userinfo'><a class='username' "
+        f"href='/member.php?u={n}'>{USERS[n]}</a></div><div class='postbody'>"
+        f"<blockquote class='postcontent restore'>{extra}{_says(n)}</blockquote>"
+        "<blockquote class='signature'>Afloat since 1990.</blockquote></div></li>"
+    )
+
+
+def test_a_post_s_body_written_as_a_blockquote_is_no_quote_and_a_quote_in_it_stays_one():
+    quote = "<blockquote class='quote'>The water point is fixed now, someone said.</blockquote>"
+    posts = [_quoted_body(n, quote if n == 4 else "") for n in range(6)]
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<ol id='posts'>" + "".join(posts) + "</ol>",
+    )
+    text = extract(html, url="https://f.example/showthread.php?t=1").text
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    assert not any(line.startswith(">") and WORDS[0] in line for line in lines)
+    assert any(line.startswith(WORDS[0]) for line in lines)
+    assert any(line.startswith(">") and "water point is fixed" in line for line in lines)
+
+
+def _app_post(n: int, shown: str) -> str:
+    # A forum app's post (Discourse-like, as its script draws it): the date shown as a
+    # time ago, whole in the title of its box.
+    return (
+        f"<article id='post_{n + 1}' data-post-id='{n + 9}' class='boxed onscreen-post'>"
+        f"<div class='topic-body'><div class='topic-meta-data'><span class='first username'>"
+        f"<a href='/u/{USERS[n]}'>{USERS[n]}</a></span><div class='post-info post-date'>"
+        f"<a class='post-date' href='/t/1/{n + 1}'><span title='Apr {n + 1}, 2026 9:00 am' "
+        f"class='relative-date'>{shown}</span></a></div></div><div class='cooked'>"
+        f"<p>{_says(n)}</p></div><nav class='post-controls'><button>Like</button>"
+        "<button>Reply</button></nav></div></article>"
+    )
+
+
+def test_a_date_shown_as_a_time_ago_gives_the_whole_date_of_its_title():
+    shown = ("3d", "2 days ago", "Tuesday at 9:00", "Apr 4", "yesterday", "5h")
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div class='topic-post-stream'>"
+        + "".join(_app_post(n, shown[n]) for n in range(6))
+        + "</div>",
+    )
+    lines = extract(html, url="https://f.example/t/canal-locks/1").text.split("\n")
+    assert "ann, Apr 1, 2026 9:00 am" in lines
+    assert "ben, Apr 2, 2026 9:00 am" in lines
+    # A day shown by its weekday or its month stays as the page shows it.
+    assert "cyra, Tuesday at 9:00" in lines
+    assert "dora, Apr 4" in lines
+
+
+def _community_post(n: int) -> str:
+    # A community suite's post (Invision-like): the author's pane, its heading linking to
+    # their profile, beside the post's date and body.
+    return (
+        f"<article id='elComment_{n}' class='cPost ipsComment'><aside class='cAuthorPane'>"
+        f"<h3 class='cAuthorPane_author'><strong><a href='/profile/{n}-{USERS[n]}/'>"
+        f"{USERS[n]}</a></strong></h3><ul class='cAuthorPane_info'><li>Members</li>"
+        f"<li>{n + 3}45 posts</li></ul></aside><div class='ipsComment_content'>"
+        f"<div class='ipsComment_meta'>Posted <time datetime='2026-04-0{n + 1}T09:00:00Z'>"
+        f"Apr {n + 1}, 2026</time></div><div data-role='commentContent'><p>{_says(n)}</p>"
+        "</div><ul class='ipsComment_controls'><li><a>Quote</a></li></ul></div></article>"
+    )
+
+
+def test_posts_headed_by_a_link_to_their_author_s_profile_are_a_thread_not_cards():
+    html = page(
+        "",
+        "<div id='mainArea'><h1>Canal locks in winter</h1><form>"
+        + "".join(_community_post(n) for n in range(6))
+        + "</form><p>Join the conversation. You can post now and register later.</p></div>",
+    )
+    result = extract(html, url="https://f.example/topic/1-canal-locks/", metadata=True)
+    assert (result.metadata or {}).get("type") == "thread"
+    lines = [line for line in result.text.split("\n") if line]
+    for n in range(6):
+        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+
+
+def _discussion_post(n: int) -> str:
+    # A discussion board's post (Vanilla-like): the author's wrap, the date, the message
+    # and its reactions.
+    return (
+        "<div class='Item-Header'><div class='AuthorWrap'><span class='Author'>"
+        f"<a href='/profile/{USERS[n]}' class='Username'>{USERS[n]}</a></span></div>"
+        "<div class='Meta'><span class='MItem DateCreated'><a href='#' class='Permalink'>"
+        f"<time datetime='2026-04-0{n + 1}T09:00:00Z'>Apr {n + 1}, 2026</time></a></span>"
+        "</div></div><div class='Item-BodyWrap'><div class='Item-Body'><div class='Message "
+        f"userContent'>{_says(n)}</div><div class='Reactions'><a>Quote</a><a>Flag</a></div>"
+        "</div></div>"
+    )
+
+
+def test_the_first_post_above_the_replies_heading_stays_and_the_notice_to_log_in_goes():
+    comments = "".join(
+        f"<li class='Item ItemComment'><div class='Comment'>{_discussion_post(n)}</div></li>"
+        for n in range(1, 6)
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div id='Content'><div class='MessageList Discussion'><h1>Canal locks in winter</h1>"
+        f"<div class='Item ItemDiscussion'><div class='Discussion'>{_discussion_post(0)}"
+        "</div></div></div><div class='CommentsWrap'><h2>Comments</h2><ul class='DataList "
+        f"Comments'>{comments}</ul></div><div class='Foot Closed'><div class='Note Closed'>"
+        "Sign In or Register to comment.</div></div></div>",
+    )
+    text = extract(html, url="https://f.example/discussion/1/canal-locks").text
+    assert "ann, Apr 1, 2026" in text and "fay, Apr 6, 2026" in text
+    assert "Register" not in text
+
+
+def _note(n: int) -> str:
+    # An issue tracker's note (GitLab-like): the author, their handle, the note's time.
+    return (
+        f"<li class='note timeline-entry' id='note_{n}'><div class='timeline-content'>"
+        f"<div class='note-header'><a href='/{USERS[n]}'><span class='note-header-author-name'>"
+        f"{USERS[n]}</span></a> <a class='note-timestamp' href='#note_{n}'><time "
+        f"datetime='2026-04-0{n + 1}T09:00:00Z'>Apr {n + 1}, 2026</time></a></div>"
+        f"<div class='note-body'><div class='note-text md'><p>{_says(n)}</p></div></div>"
+        "</div></li>"
+    )
+
+
+def test_an_issue_s_description_above_its_notes_and_the_notice_to_sign_in_stays_first():
+    html = page(
+        "",
+        "<main class='content'><div class='issue-details'><div class='description'>"
+        f"<h1>Canal locks close early</h1><div class='md'><p>{_says(0)}</p></div></div>"
+        "<div class='detail-page-header-body'>Created <time datetime='2026-04-01'>Apr 1, "
+        f"2026</time> by <a class='author-link' href='/{USERS[0]}'>{USERS[0]}</a></div></div>"
+        "<section class='issuable-discussion'><ul class='notes main-notes-list'>"
+        + "".join(_note(n) for n in range(1, 6))
+        + "</ul><div class='disabled-comment'>Please register or sign in to reply</div>"
+        "</section></main>",
+    )
+    text = extract(html, url="https://code.example/o/r/-/issues/7").text
+    assert WORDS[0] in text and text.index(WORDS[0]) < text.index(WORDS[1])
+    assert "fay, Apr 6, 2026" in text and "register" not in text
