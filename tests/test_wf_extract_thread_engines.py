@@ -369,3 +369,20 @@ def test_a_profile_path_in_a_link_s_query_leads_to_no_profile():
     assert not heads.profile("/t/other-topic#/profile/ann")
     el = lxml_html.fromstring("<div><h3><a href='/t/locks-2?ref=/users/ann'>Locks</a></h3></div>")
     assert heads.card(type("Post", (), {"el": el})())
+
+
+def test_a_notice_to_log_in_to_reply_that_a_poster_quotes_on_a_line_of_its_own_stays():
+    said = (
+        "<p>The board kept saying:</p><p>You must log in or register to reply here.</p>"
+        "<p>even though I was logged in all along, so I cleared my cookies.</p>"
+    )
+    posts = [_xf_post(n, _says(n) + (said if n == 2 else "")) for n in range(6)]
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div class='block-body'>"
+        + "".join(posts)
+        + "<div class='blockMessage'>You must log in or register to reply here.</div></div>",
+    )
+    text = extract(html, url="https://f.example/threads/canal.1/").text
+    assert text.count("You must log in or register to reply here.") == 1
+    assert text.index("kept saying") < text.index("register to reply") < text.index("cookies")
