@@ -5,6 +5,8 @@ out: every post, in page order, each with its line of author and date."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.test_wf_extract_kinds import ld, page
 from wf.extract import extract
 
@@ -59,6 +61,14 @@ def test_a_post_whose_box_only_wraps_a_box_named_comment_gets_its_line():
     assert lines.index("ann, Apr 1, 2026") < lines.index("fay, Apr 6, 2026")
 
 
+def _each_post_under_its_line(result: Any) -> None:
+    # A thread, each post's words under its line of author and date.
+    assert (result.metadata or {}).get("type") == "thread"
+    lines = [line for line in result.text.split("\n") if line]
+    for n in range(6):
+        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+
+
 def _issue_comment(n: int) -> str:
     # An issue tracker's comment: its head is a heading that links to the author's page.
     return (
@@ -80,10 +90,7 @@ def test_an_issue_s_comments_headed_by_their_author_s_link_are_a_thread_not_card
         + "</div><p>Sign in to comment</p></main>",
     )
     result = extract(html, url="https://code.example/o/r/issues/7", metadata=True)
-    assert (result.metadata or {}).get("type") == "thread"
-    lines = [line for line in result.text.split("\n") if line]
-    for n in range(6):
-        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+    _each_post_under_its_line(result)
 
 
 def _board_post(n: int, author: str) -> str:
@@ -208,10 +215,7 @@ def test_posts_headed_by_a_link_to_their_author_s_profile_are_a_thread_not_cards
         + "</form><p>Join the conversation. You can post now and register later.</p></div>",
     )
     result = extract(html, url="https://f.example/topic/1-canal-locks/", metadata=True)
-    assert (result.metadata or {}).get("type") == "thread"
-    lines = [line for line in result.text.split("\n") if line]
-    for n in range(6):
-        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+    _each_post_under_its_line(result)
 
 
 def _discussion_post(n: int) -> str:
