@@ -390,3 +390,17 @@ def test_a_notice_to_log_in_to_reply_that_a_poster_quotes_on_a_line_of_its_own_s
     text = extract(html, url="https://f.example/threads/canal.1/").text
     assert text.count("You must log in or register to reply here.") == 1
     assert text.index("kept saying") < text.index("register to reply") < text.index("cookies")
+
+
+def test_only_a_post_s_outermost_blockquote_becomes_its_body():
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import bodies
+
+    # The body's quote holds nearly all its words, yet is a quote in the body, not a
+    # body of its own; and a hostile nesting is read once, at its outermost level.
+    inner = "<blockquote>" * 40 + MORE[0] + "</blockquote>" * 40
+    el = lxml_html.fromstring(f"<div><div><blockquote>{inner} Yes.</blockquote></div></div>")
+    assert bodies.unquote([type("Post", (), {"el": el[0]})()]) == 1
+    assert [q.tag for q in el.iter("div", "blockquote")][:3] == ["div", "div", "div"]
+    assert sum(1 for _ in el.iter("blockquote")) == 40

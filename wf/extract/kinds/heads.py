@@ -53,11 +53,8 @@ def titled_box(box: Any, inner: Any) -> bool:
 
 def _notice(el: Any) -> bool:
     text = " ".join("".join(islice(el.itertext(), _NOTICE_PIECES)).split()).lower()
-    if len(text) > posts_tuning.GATE_MAX:
-        return False
-    return _GATE.fullmatch(text) is not None or _REPLY_GATE.fullmatch(text) is not None
+    return len(text) <= posts_tuning.GATE_MAX and _REPLY_GATE.fullmatch(text) is not None
 
 
-_GATE = re.compile(posts_tuning.POST_GATE)
 _REPLY_GATE = re.compile(posts_tuning.REPLY_GATE)
 _NOTICE_PIECES = 8  # pieces of text a notice is read in at most
