@@ -5,6 +5,8 @@ out: every post, in page order, each with its line of author and date."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.test_wf_extract_kinds import ld, page
 from wf.extract import extract
 
@@ -59,6 +61,14 @@ def test_a_post_whose_box_only_wraps_a_box_named_comment_gets_its_line():
     assert lines.index("ann, Apr 1, 2026") < lines.index("fay, Apr 6, 2026")
 
 
+def _each_post_under_its_line(result: Any) -> None:
+    # A thread, each post's words under its line of author and date.
+    assert (result.metadata or {}).get("type") == "thread"
+    lines = [line for line in result.text.split("\n") if line]
+    for n in range(6):
+        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+
+
 def _issue_comment(n: int) -> str:
     # An issue tracker's comment: its head is a heading that links to the author's page.
     return (
@@ -80,10 +90,7 @@ def test_an_issue_s_comments_headed_by_their_author_s_link_are_a_thread_not_card
         + "</div><p>Sign in to comment</p></main>",
     )
     result = extract(html, url="https://code.example/o/r/issues/7", metadata=True)
-    assert (result.metadata or {}).get("type") == "thread"
-    lines = [line for line in result.text.split("\n") if line]
-    for n in range(6):
-        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+    _each_post_under_its_line(result)
 
 
 def _board_post(n: int, author: str) -> str:
@@ -208,10 +215,7 @@ def test_posts_headed_by_a_link_to_their_author_s_profile_are_a_thread_not_cards
         + "</form><p>Join the conversation. You can post now and register later.</p></div>",
     )
     result = extract(html, url="https://f.example/topic/1-canal-locks/", metadata=True)
-    assert (result.metadata or {}).get("type") == "thread"
-    lines = [line for line in result.text.split("\n") if line]
-    for n in range(6):
-        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+    _each_post_under_its_line(result)
 
 
 def _discussion_post(n: int) -> str:
@@ -273,3 +277,130 @@ def test_an_issue_s_description_above_its_notes_and_the_notice_to_sign_in_stays_
     text = extract(html, url="https://code.example/o/r/-/issues/7").text
     assert WORDS[0] in text and text.index(WORDS[0]) < text.index(WORDS[1])
     assert "fay, Apr 6, 2026" in text and "register" not in text
+
+
+def _carded(n: int, first: str) -> str:
+    # A board's post whose poster card starts with a short link (an avatar's letters, a
+    # badge) before the name shown in a box of its own, then rank and counts.
+    return (
+        f"<div class='windowbg'><div class='poster'>{first}<span class='username'>"
+        f"{USERS[n]}</span><ul class='user_info'><li class='membergroup'>Full Member of the "
+        f"canal society</li><li class='postcount'>Posts: 31{n}</li><li>Location: the long "
+        "pound by the lock</li></ul></div><div class='postarea'><div class='keyinfo'>"
+        f"<a href='#msg{n}' class='smalltext'>Apr {n + 1}, 2026, 09:00</a></div>"
+        f"<div class='post'><div class='inner'>{_says(n)}</div></div></div></div>"
+    )
+
+
+def test_a_link_as_short_as_an_initial_before_the_name_s_own_box_is_no_name():
+    for first in ("<a href='/u/x' class='avatar'>AN</a>", "<a href='/badges/op'>OP</a>"):
+        html = page(
+            ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+            "<div id='forumposts'>" + "".join(_carded(n, first) for n in range(6)) + "</div>",
+        )
+        lines = extract(html, url="https://f.example/index.php?topic=1").text.split("\n")
+        assert "cyra, Apr 3, 2026, 09:00" in lines, first
+
+
+def test_a_time_ago_in_months_is_no_weekday_and_gives_its_title_s_date():
+    # "mo" and "Mo." are also short names of Monday: after a number they are a unit.
+    shown = ("2mo", "3 mo", "vor 1 Mo.", "Mo 09:00", "il y a 3 jours", "5h")
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div class='topic-post-stream'>"
+        + "".join(_app_post(n, shown[n]) for n in range(6))
+        + "</div>",
+    )
+    lines = extract(html, url="https://f.example/t/canal-locks/1").text.split("\n")
+    for n in (0, 1, 2, 4):
+        assert f"{USERS[n]}, Apr {n + 1}, 2026 9:00 am" in lines
+    assert "dora, Mo 09:00" in lines
+
+
+def test_a_title_that_is_no_real_day_leaves_the_time_ago_as_shown():
+    posts = [_app_post(n, "3d") for n in range(6)]
+    posts[1] = posts[1].replace("Apr 2, 2026 9:00 am", "Feb 30, 2026 9:00 am")
+    posts[2] = posts[2].replace("Apr 3, 2026 9:00 am", "Apr 3, 9999 9:00 am")
+    posts[3] = posts[3].replace("Apr 4, 2026 9:00 am", "Edited " * 200_000)
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div class='topic-post-stream'>" + "".join(posts) + "</div>",
+    )
+    lines = extract(html, url="https://f.example/t/canal-locks/1").text.split("\n")
+    assert "ann, Apr 1, 2026 9:00 am" in lines
+    assert "ben, 3d" in lines and "cyra, 3d" in lines and "dora, 3d" in lines
+
+
+def _xf_post(n: int, body: str) -> str:
+    # A board's post (XenForo-like) whose body holds a quote of an earlier page's post.
+    return (
+        f"<article class='message' id='post-{n}'><div class='message-user'><h4 class="
+        f"'message-name'><a href='/members/{USERS[n]}.{n}/' class='username'>{USERS[n]}</a>"
+        f"</h4></div><div class='message-main'><time datetime='2026-04-0{n + 1}T09:00:00Z'>"
+        f"Apr {n + 1}, 2026</time><div class='message-body'><div class='bbWrapper'>{body}"
+        "</div></div></div></article>"
+    )
+
+
+def test_a_blockquote_that_says_whose_words_it_holds_stays_a_quote_however_long():
+    quoted = (
+        "The lock keeper said the paddles on the top gate were replaced last winter, "
+        "and the new ones are much lighter to wind than the old cast iron pair."
+    )
+    for quote in (
+        f"<blockquote class='bbCodeBlock' data-quote='zed'><div>zed said:</div>{quoted}"
+        "</blockquote>",
+        f"<blockquote cite='/t/1/page-1#post-9'>{quoted}</blockquote>",
+        f"<blockquote><p>zed wrote:</p><p>{quoted}</p></blockquote>",
+    ):
+        posts = [_xf_post(n, quote + "Agreed." if n == 3 else _says(n)) for n in range(6)]
+        html = page(
+            ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+            "<div class='block-body'>" + "".join(posts) + "</div>",
+        )
+        text = extract(html, url="https://f.example/threads/canal.1/page-2").text
+        lines = [line.strip() for line in text.split("\n") if "lock keeper" in line]
+        assert lines and all(line.startswith(">") for line in lines), quote
+
+
+def test_a_profile_path_in_a_link_s_query_leads_to_no_profile():
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import heads
+
+    assert heads.profile("/u/ann") and heads.profile("https://f.example/members/ann.3/")
+    assert not heads.profile("/t/other-topic?from=/u/ann")
+    assert not heads.profile("/t/other-topic#/profile/ann")
+    el = lxml_html.fromstring("<div><h3><a href='/t/locks-2?ref=/users/ann'>Locks</a></h3></div>")
+    assert heads.card(type("Post", (), {"el": el})())
+
+
+def test_a_notice_to_log_in_to_reply_that_a_poster_quotes_on_a_line_of_its_own_stays():
+    said = (
+        "<p>The board kept saying:</p><p>You must log in or register to reply here.</p>"
+        "<p>even though I was logged in all along, so I cleared my cookies.</p>"
+    )
+    posts = [_xf_post(n, _says(n) + (said if n == 2 else "")) for n in range(6)]
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<div class='block-body'>"
+        + "".join(posts)
+        + "<div class='blockMessage'>You must log in or register to reply here.</div></div>",
+    )
+    text = extract(html, url="https://f.example/threads/canal.1/").text
+    assert text.count("You must log in or register to reply here.") == 1
+    assert text.index("kept saying") < text.index("register to reply") < text.index("cookies")
+
+
+def test_only_a_post_s_outermost_blockquote_becomes_its_body():
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import bodies
+
+    # The body's quote holds nearly all its words, yet is a quote in the body, not a
+    # body of its own; and a hostile nesting is read once, at its outermost level.
+    inner = "<blockquote>" * 40 + MORE[0] + "</blockquote>" * 40
+    el = lxml_html.fromstring(f"<div><div><blockquote>{inner} Yes.</blockquote></div></div>")
+    assert bodies.unquote([type("Post", (), {"el": el[0]})()]) == 1
+    assert [q.tag for q in el.iter("div", "blockquote")][:3] == ["div", "div", "div"]
+    assert sum(1 for _ in el.iter("blockquote")) == 40

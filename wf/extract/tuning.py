@@ -448,6 +448,8 @@ QUOTES_MAX = 50  # quotes of one post looked at (a hostile page nests hundreds)
 QUOTE_RUN = 4  # words in a run compared between a quote and the posts above it
 QUOTE_SEEN = 0.7  # share of a quote's runs printed above that make it a repeat
 QUOTE_BODY = 0.8  # share of a post's text in one <blockquote> that makes it the post's body
+# A <blockquote>'s attributes that say whose words it holds: a quote, not a post's body.
+QUOTE_CITES = ("cite", "data-quote", "data-author")
 # A post's counts its microdata names (upvoteCount, commentCount, answerCount, and
 # Discourse's interactionStatistic, "3 Likes"): numbers, often hidden by a class the
 # extractor does not read, that no reader takes for text.

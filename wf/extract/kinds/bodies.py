@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import re
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds import posts_tuning
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -33,7 +36,46 @@ def unquote(posts: list[BlockRecord]) -> int:
             if inner.tag != "blockquote":
                 continue
             walker.skip_subtree()
-            if whole and _length(inner) >= tuning.QUOTE_BODY * whole:
+            if whole and not _cited(inner) and _length(inner) >= tuning.QUOTE_BODY * whole:
                 inner.tag = "div"
                 turned += 1
     return turned
+
+
+_QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+
+
+def _cited(quote: Any) -> bool:
+    """Whether a <blockquote> says whose words it holds: a quote of a post the page does
+    not show (an earlier page's), that tidy.drop_repeats left, is no body of the reply
+    around it. Its attributes (cite, data-quote), its name (bbCodeBlock--quote) or an
+    attribution ending in a colon as its first line or just before it ("ann said:")."""
+    if any(quote.get(name) for name in tuning.QUOTE_CITES) or _QUOTE.search(
+        quote.get("class") or ""
+    ):
+        return True
+    first = next((k for k in quote if isinstance(k.tag, str)), None)
+    lines = [quote.text or ""]
+    if first is not None and not (quote.text or "").strip():
+        lines.append(_line(first))
+    before = quote.getprevious()
+    if before is None:
+        parent = quote.getparent()
+        lines.append("" if parent is None else parent.text or "")
+    elif not isinstance(before.tag, str) or not (before.tail or "").strip():
+        lines.append((before.tail or "").strip() or _line(before))
+    else:
+        lines.append(before.tail or "")
+    return any(_attribution(line) for line in lines)
+
+
+def _line(el: Any) -> str:
+    return "".join(islice(el.itertext(), _PIECES))
+
+
+def _attribution(line: str) -> bool:
+    line = " ".join(line.split())
+    return 0 < len(line) <= posts_tuning.ATTRIBUTION_MAX and line.endswith(":")
+
+
+_PIECES = 8  # pieces of text an attribution is read in at most

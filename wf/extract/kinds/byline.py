@@ -20,7 +20,8 @@ from itertools import islice
 from typing import Any
 
 from wf.extract import tuning
-from wf.extract.kinds.spaced import spaced
+from wf.extract.kinds import heads
+from wf.extract.kinds.spaced import day_named, spaced
 from wf.extract.parse import drop
 
 _AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
@@ -119,6 +120,10 @@ def _head(card: Any, text: str) -> Any:
     return short
 
 
+def _initial(link: Any) -> bool:
+    return len(_text(link)) <= tuning.AVATAR_INITIAL
+
+
 def _holds(el: Any, link: Any) -> bool:
     """Whether a box holds the link, or is in it (no link: any box)."""
     if link is None or el is link:
@@ -158,8 +163,12 @@ def _named_author(own: list[Any]) -> tuple[Any, str]:
         # ("user-action-time": answered Jul 7, 2012 at 3:07), not its author.
         if not text or _DATE.search(names):
             continue
-        if head is not None and not _holds(el, head) and _holds(card, el):
-            continue  # the card's rank or status, not its name
+        # The card's rank or status, not its name; but a link as short as an initial
+        # heads the card as an avatar's letters or a badge ("AN", "OP") when a box named
+        # for the author shows a name on its own after it.
+        alone = head is not None and _initial(head) and len(el) == 0
+        if head is not None and not _holds(el, head) and _holds(card, el) and not alone:
+            continue
         if len(text) <= tuning.BYLINE_MAX:
             return _innermost(el, text)
         if card is None:
@@ -360,15 +369,12 @@ def _attribute_author(post: Any, own: list[Any]) -> tuple[Any, str]:
     return None, name
 
 
-_PROFILE = re.compile(tuning.POST_PROFILE_PATH, re.IGNORECASE)
-
-
 def _profile_link(own: list[Any]) -> tuple[Any, str]:
     """(element, name) of a post named for no author whose first link to a person's page
     (tuning.POST_PROFILE_PATH: /profile/, /users/, /members/) shows a name, among its first
     elements: Quora's and many a board's byline is such a link and nothing else."""
     for el in islice(own, tuning.MARK_SCAN):
-        if el.tag == "a" and _PROFILE.search(el.get("href") or ""):
+        if el.tag == "a" and heads.profile(el.get("href") or ""):
             text = _text(el)
             if text and len(text) <= tuning.BYLINE_MAX:
                 return el, text
@@ -415,18 +421,9 @@ def _find(post: Any) -> tuple[Any, str, Any, str]:
     # kept whole: it may hold the date).
     if declared is None and author_el is not None and date_el is not None:
         author = author if date_el in author_el.iterdescendants() else _name(author_el, author)
-    if date_el is not None and not whole_date(date) and not _day_named(date):
+    if date_el is not None and not whole_date(date) and not day_named(date):
         date = _titled(date_el) or date
     return author_el, author, date_el, date
-
-
-def _day_named(text: str) -> bool:
-    """Whether a text names its day by a month or a weekday ("February 26", "Tuesday at
-    4:27 AM": shown so, not as a time ago)."""
-    from wf.extract.metadata.dates import MONTHS
-
-    days = tuning.POST_WEEKDAYS
-    return any(w in MONTHS or w in days for w in _WORDS.findall(text.lower()))
 
 
 def _titled(date_el: Any) -> str:

@@ -29,12 +29,17 @@ def card(post: BlockRecord) -> bool:
             if link is None:  # or the heading inside the link
                 link = next((a for a in el.iterancestors("a")), None)
             href = "" if link is None else (link.get("href") or "")
-            if link is not None and (
-                _AUTHOR.search(link.get("class") or "") or _PROFILE.search(href)
-            ):
+            if link is not None and (_AUTHOR.search(link.get("class") or "") or profile(href)):
                 return False
             return bool(href.strip()) and "#" not in href
     return False
+
+
+def profile(href: str) -> bool:
+    """Whether a link leads to a person's page (tuning.POST_PROFILE_PATH) by its path: a
+    query or fragment that names one ("?from=/u/ann", a link back) leads elsewhere."""
+    path = href.split("?", 1)[0].split("#", 1)[0]
+    return _PROFILE.search(path) is not None
 
 
 def titled_box(box: Any, inner: Any) -> bool:
@@ -48,8 +53,8 @@ def titled_box(box: Any, inner: Any) -> bool:
 
 def _notice(el: Any) -> bool:
     text = " ".join("".join(islice(el.itertext(), _NOTICE_PIECES)).split()).lower()
-    return len(text) <= posts_tuning.GATE_MAX and _GATE.fullmatch(text) is not None
+    return len(text) <= posts_tuning.GATE_MAX and _REPLY_GATE.fullmatch(text) is not None
 
 
-_GATE = re.compile(posts_tuning.POST_GATE)
+_REPLY_GATE = re.compile(posts_tuning.REPLY_GATE)
 _NOTICE_PIECES = 8  # pieces of text a notice is read in at most

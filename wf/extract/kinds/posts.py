@@ -49,7 +49,7 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True
     if b.text <= posts_tuning.PROFILE_FIELD_MAX and _profile_field(el):
         return True  # the author's card beside the post: "Join Date: Aug 2008"
-    if b.text <= posts_tuning.GATE_MAX and _GATE.fullmatch(_line(el).lower()):
+    if b.text <= posts_tuning.GATE_MAX and _gate(_line(el).lower(), b.tag):
         return True  # the board's: "Join to see EXIF info for this image"
     if b.text <= tuning.AD_LABEL_MAX and not b.good and ad_label(_line(el)):
         return True  # an ad's slot in a post: "Advertisement (gone after registration)"
@@ -64,6 +64,13 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
 _GATE = re.compile(posts_tuning.POST_GATE)
+_REPLY_GATE = re.compile(posts_tuning.REPLY_GATE)
+
+
+def _gate(line: str, tag: str) -> bool:
+    if _GATE.fullmatch(line):
+        return True
+    return tag not in posts_tuning.REPLY_GATE_TAGS and _REPLY_GATE.fullmatch(line) is not None
 
 
 def _quote_aside(el: Any, tag: str) -> bool:

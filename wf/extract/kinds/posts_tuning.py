@@ -91,14 +91,22 @@ LOG_READ = 100_000  # characters of a code block read at most
 # the board's, like "log in to reply", not the poster's. A box of GATE_MAX characters at
 # most that says so and nothing else, of what a board hides (a poster's "Join to see the
 # boats come in" stays).
-POST_GATE = (
+_GATE_ASK = (
     r"(?:please |you must )?(?:join|log ?in|sign ?in|sign up|register)(?: now)?"
-    r"(?: or [a-z ]{2,20})? to (?:(?:see|view|read|download|access) (?:the |this |these |all )?"
-    r"(?:exif|links?|attachments?|images?|photos?|media|files?|(?:hidden )?content|replies"
-    r"|signatures?|spoilers?|more)\b[^.!]{0,40}"
-    # Or the board's notice under the last post: "Sign In or Register to comment."
-    r"|(?:reply|comment|post|answer)(?: here| to this (?:topic|thread|discussion))?)[.!]?"
+    r"(?: or [a-z ]{2,20})? to "
 )
+POST_GATE = (
+    _GATE_ASK + r"(?:see|view|read|download|access) (?:the |this |these |all )?"
+    r"(?:exif|links?|attachments?|images?|photos?|media|files?|(?:hidden )?content|replies"
+    r"|signatures?|spoilers?|more)\b[^.!]{0,40}[.!]?"
+)
+# Or the board's notice under the last post: "Sign In or Register to comment.", in a box
+# of the board's, not a paragraph (REPLY_GATE_TAGS): a poster who quotes it on a line of
+# its own ("The board kept saying: / Log in to reply.") keeps it.
+REPLY_GATE = (
+    _GATE_ASK + r"(?:reply|comment|post|answer)(?: here| to this (?:topic|thread|discussion))?[.!]?"
+)
+REPLY_GATE_TAGS = frozenset(("p", "li", "blockquote", "pre", "td", "dd"))
 GATE_MAX = 80
 # The tail of the credentials a Q&A site or a board prints in a post's head, after the
 # author's name and their own credential, inline, between separators: the counts of the

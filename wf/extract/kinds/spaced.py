@@ -1,8 +1,12 @@
-"""The text of a post's date box as the page shows it, read by byline.py."""
+"""The text of a post's date box as the page shows it, and whether it names its day,
+read by byline.py."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from wf.extract import tuning
 
 
 def spaced(el: Any) -> str:
@@ -15,3 +19,18 @@ def spaced(el: Any) -> str:
             out += " "
         out += piece
     return " ".join(out.split())
+
+
+def day_named(text: str) -> bool:
+    """Whether a text names its day by a month or a weekday ("February 26", "Tuesday at
+    4:27 AM": shown so, not as a time ago)."""
+    from wf.extract.metadata.dates import MONTHS
+
+    days = tuning.POST_WEEKDAYS
+    # A weekday's short name after a number is a unit of a time ago ("2mo", "1 Mo.").
+    units = {m.group(1) for m in _AFTER_NUMBER.finditer(text.lower())}
+    return any(w in MONTHS or (w in days and w not in units) for w in _WORDS.findall(text.lower()))
+
+
+_AFTER_NUMBER = re.compile(r"\d\s?([^\W\d_]+)")
+_WORDS = re.compile(r"[^\W\d_]+")

@@ -111,7 +111,10 @@ def text_date(value: str, *, dayfirst: bool = False) -> str | None:
     wordy = _WORDY_DATE.search(value)
     if wordy:
         date = wordy_date(value[wordy.start() :])
-        if date and int(date[:4]) >= FIRST_YEAR:
+        # A real day and no later than tomorrow, like the numeric forms: "Feb 30" or a
+        # year 9999 in a date's tooltip is no date.
+        date = date and _checked(*(int(part) for part in date.split("-")))
+        if date:
             found.append((wordy.start(), date))
     match = _YEAR_LAST.search(value)
     if match:
