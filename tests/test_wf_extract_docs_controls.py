@@ -80,6 +80,9 @@ def test_rustdocs_code_block_names_its_language_twice_in_its_class() -> None:
         return language(lxml.html.fragment_fromstring(f'<pre class="{cls}"><code>x</code></pre>'))
 
     assert pre("rust rust-example-rendered") == "rust"
+    # The name and its repeat in either case: one language.
+    assert pre("Rust rust-example") == "rust"
+    assert pre("rust Rust-Example") == "rust"
     # A known name alone first (GeSHi's) is left: its pages' readers print no language.
     assert pre("javascript") is None
     assert pre("item-decl rust") is None
