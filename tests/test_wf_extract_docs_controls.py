@@ -375,3 +375,44 @@ def test_a_manuals_own_line_about_a_build_is_no_colophon() -> None:
     assert "Built with the gearbox toolchain." in lines
     for chrome in ("Sphinx", "\u00a9", "Made with care", "Powered by"):
         assert chrome not in text, chrome
+
+
+def test_release_notes_labelled_versions_stay() -> None:
+    # A section labelled "Versions" that tells each release in headings and paragraphs
+    # is the page's text, short as it is; a menu so labelled is links with a label.
+    notes = (
+        "<section aria-label='Versions'><h2>Versions</h2><h3>2.1</h3>"
+        "<p>The widget learns to spin backwards, and its spring lasts a day longer.</p>"
+        "<h3>2.0</h3><p>Gears are counted from one, as the <a href='/guide'>guide</a> "
+        "counts them, and the old names are kept for a year.</p></section>"
+    )
+    menu = (
+        "<div aria-label='Versions'><span>Documentation version:</span><ul>"
+        "<li><a href='/v1'>Gearbox one</a></li><li><a href='/v2'>Gearbox two</a></li>"
+        "</ul><select><option>latest</option><option>stable</option></select></div>"
+    )
+    page = (
+        "<html><head><title>Changes</title></head><body><main><h1>Changes</h1>"
+        f"{menu}<p>{DOC * 3}</p>{notes}</main></body></html>"
+    )
+    text = extract(page, url="https://gearbox.example.org/docs/changes.html").text
+    assert "The widget learns to spin backwards" in text
+    assert "the old names are kept for a year." in text
+    for chrome in ("Documentation version", "Gearbox one", "stable"):
+        assert chrome not in text, chrome
+
+
+def test_a_version_menu_of_many_empty_boxes_costs_a_bounded_walk() -> None:
+    import time
+
+    from wf.extract.kinds.docs_chrome import drop_banners
+    from wf.extract.parse import parse
+
+    # Menus nested around a great many empty boxes: each menu's walk would read them all.
+    empty = "<span></span>" * 500_000
+    menus = "<div aria-label='Versions'><a href='/v1'>one</a>" * 20 + empty + "</div>" * 20
+    root = parse(f"<html><body>{menus}<p>{DOC}</p></body></html>".encode())
+    start = time.process_time()
+    drop_banners(root)
+    assert time.process_time() - start < 5
+    assert "one" not in "".join(root.itertext())

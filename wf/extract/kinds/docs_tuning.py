@@ -71,6 +71,13 @@ VERSION_MENU = (
     r"(?<![a-z])(?:rst-versions|versions?-?(?:switcher|selector|picker|menu|dropdown))(?![a-z])"
 )
 VERSION_MENU_LABEL = r"(?:versions?|version (?:switcher|selector|picker|menu))"
+# ...but a box so named (not a banner) that is prose stays: release notes under a section
+# labelled "Versions". Prose: more than VERSION_NOTES_MIN characters outside its links,
+# options and buttons, and more than VERSION_NOTES_SHARE of its text (Read the Docs'
+# flyout has some 80 of labels: "v: latest", "Downloads", "On Read the Docs").
+VERSION_NOTES_MIN = 100
+VERSION_NOTES_SHARE = 0.5
+VERSION_NOTES_SCAN = 2000
 # ...and no more boxes so named than this are weighed on a page (each one's text is read).
 DOC_BANNERS_MAX = 20
 # A line that says when the page was last changed, and nothing else: "This page was last
