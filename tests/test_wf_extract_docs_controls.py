@@ -416,3 +416,53 @@ def test_a_version_menu_of_many_empty_boxes_costs_a_bounded_walk() -> None:
     drop_banners(root)
     assert time.process_time() - start < 5
     assert "one" not in "".join(root.itertext())
+
+
+def test_a_source_link_goes_only_beside_an_api_entry() -> None:
+    # rustdoc's "Source" beside an item's heading goes (the test above), and so does one
+    # in a signature; the word as a link on a line of its own that heads a list of
+    # citations, in a table's cell, or as a section's title, is the page's.
+    from wf.extract.kinds.docs import drop_edit_links
+
+    fragment = lxml.html.fromstring(
+        "<html><body><div><p>The gears.</p><p><a href='https://papers.example/g'>Source</a></p>"
+        "<ul><li>Ann Smith, On the winding of springs, 1921.</li></ul>"
+        "<table><tr><td>2.1</td><td><a href='https://code.example/2.1.tar.gz'>Source</a></td>"
+        "</tr></table><h2><a href='#source'>Source</a></h2><p>The code is free.</p></div>"
+        "<section><div class='rightside'><a href='../src/lib.rs.html#40'>Source</a></div>"
+        "<a class='anchor' href='#method.wind'>\u00a7</a><h4>pub fn wind()</h4></section>"
+        "<dl><dt><code>fn spin()</code> <a href='../src/lib.rs.html#50'>src</a></dt>"
+        "<dd>Spins.</dd></dl></body></html>"
+    )
+    drop_edit_links(fragment)
+    text = " ".join(fragment.itertext())
+    assert text.count("Source") == 3 and "src" not in text and "fn spin()" in text
+    for kept in ("papers.example", "code.example", "#source"):
+        assert fragment.xpath(f"//a[contains(@href, '{kept}')]"), kept
+    body = (
+        f"<div class='docblock'><p>{DOC * 2}</p>"
+        "<table><tr><th>Release</th><th>Notes</th><th>Code</th></tr><tr><td>2.1</td>"
+        "<td>The widget learns to spin backwards.</td>"
+        "<td><a href='https://code.example/2.1.tar.gz'>Source</a></td></tr>"
+        "<tr><td>2.0</td><td>Gears are counted from one.</td>"
+        "<td><a href='https://code.example/2.0.tar.gz'>src</a></td></tr></table></div>"
+    )
+    text = extract(_item_page(body), url=URL).text
+    assert "backwards. | Source |" in text and "from one. | src |" in text
+
+
+def test_many_source_links_cost_a_bounded_read_each() -> None:
+    # Each link reads a few of its boxes' nearest siblings, never all of them: many links
+    # in one box beside a great many comments.
+    import time
+
+    from wf.extract.kinds.docs import drop_edit_links
+    from wf.extract.parse import parse
+
+    links = "<span><a href='/s'>Source</a></span>" * 50_000
+    comments = "<!-- c -->" * 200_000
+    page = f"<html><body><div>{comments}<div>{links}</div>{comments}<h4>fn x()</h4></div></body></html>"
+    root = parse(page.encode())
+    start = time.process_time()
+    drop_edit_links(root)
+    assert time.process_time() - start < 5

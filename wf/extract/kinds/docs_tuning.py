@@ -45,11 +45,18 @@ EDIT_LINK = (
     r"(?:edit|improve) (?:this )?(?:page|doc|document|article|section)"
     r"(?: on (?:github|gitlab|bitbucket))?|edit (?:it )?on (?:github|gitlab|bitbucket)"
     r"|suggest (?:an )?edits?|view (?:page )?source"
-    # ...and the links to the page's or the item's source: rustdoc's "Source" beside each
-    # item, Sphinx's "Show Source" in its sidebar. (Sphinx's "[source]" after each
-    # signature is not one: the readers of a reference page keep it.)
-    r"|source|src|(?:show|page) source"
+    # ...and the links to the page's source: Sphinx's "Show Source" in its sidebar.
+    # (Sphinx's "[source]" after each signature is not one: the readers of a reference
+    # page keep it.)
+    r"|(?:show|page) source"
 )
+# ...and the bare link to an item's source, rustdoc's "Source" beside each item's heading,
+# only where it stands so: in an API entry's heading or signature (<h4>, <dt>), or in a
+# box beside one, SOURCE_LEVELS boxes up at most and SOURCE_SIBLINGS elements away. A
+# "Source" that heads a list of citations, or a table's cell, is the page's.
+SOURCE_LINK = r"source|src"
+SOURCE_LEVELS = 2
+SOURCE_SIBLINGS = 2
 # ...looked for this many levels up from the body (react.dev's title sits two boxes up).
 TITLE_LEVELS = 3
 # A documentation page's banners, by a class or id token: the site's news over every
