@@ -360,6 +360,46 @@ def test_the_buy_button_s_label_goes_after_a_price_in_the_baht_or_the_naira():
     assert once("\n\n".join(lines)).split("\n\n") == ["\u0e3f1,290", "\u20a65,000", "450 \u20aa"]
 
 
+def test_the_buy_button_s_label_goes_in_more_languages():
+    # Portuguese, Dutch, Polish, Swedish and Danish labels, after a price or on a line of
+    # their own; Japanese and Chinese ones written with no space, or none before them.
+    from wf.extract.kinds.product_text import once
+
+    lines = (
+        "R$ 199,90 Adicionar ao carrinho",
+        "Comprar agora",
+        "€ 24,95 In winkelwagen",
+        "149,00 zł Dodaj do koszyka",
+        "299 kr Lägg i varukorgen",
+        "Læg i kurv",
+        "¥1,200カートに入れる",
+        "1,200円 カートに入れる",
+        "加入购物车",
+        "¥99 加入购物车",
+        # No price before it: the label is a word of the line.
+        "一键加入购物车",
+    )
+    assert once("\n\n".join(lines)).split("\n\n") == [
+        "R$ 199,90",
+        "€ 24,95",
+        "149,00 zł",
+        "299 kr",
+        "¥1,200",
+        "1,200円",
+        "¥99",
+        "一键加入购物车",
+    ]
+
+
+def test_an_unspaced_buy_label_is_read_from_a_long_line_in_linear_time():
+    from wf.extract.kinds.product_text import once
+
+    hostile = "¥1" * 200_000 + "カートに入れる"
+    start = time.process_time()
+    assert once(hostile) == "¥1" * 200_000
+    assert time.process_time() - start < 3
+
+
 def test_a_buy_button_s_label_is_read_from_a_long_line_in_linear_time():
     from wf.extract.kinds.product_text import once
 

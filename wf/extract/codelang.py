@@ -56,12 +56,13 @@ def _first_token(pre: Any) -> str | None:
     name (code_tuning.CODE_LABELS) that another of its tokens repeats as a prefix:
     rustdoc's `rust rust-example-rendered`. Only the <pre>'s own: a box's first token
     names the box. (A first token alone, GeSHi's `javascript`, printed a word the readers
-    of such pages leave out.)"""
-    tokens = (pre.get("class") or "").split()
-    if not tokens or tokens[0].lower() not in code_tuning.CODE_LABELS:
+    of such pages leave out.) In any case: class tokens are case-sensitive, but a page
+    that writes `Rust rust-example` names one language twice."""
+    tokens = (pre.get("class") or "").lower().split()
+    if not tokens or tokens[0] not in code_tuning.CODE_LABELS:
         return None
     prefix = tokens[0] + "-"
-    return tokens[0].lower() if any(t.startswith(prefix) for t in tokens[1:]) else None
+    return tokens[0] if any(t.startswith(prefix) for t in tokens[1:]) else None
 
 
 def _pandoc(cls: str) -> str | None:

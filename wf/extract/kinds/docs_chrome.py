@@ -35,7 +35,8 @@ _NAMED = "//*[@class or @id or @aria-label]"
 
 def drop_banners(root: Any) -> None:
     """Remove the boxes named as banners (docs_tuning.DOC_BANNER) that hold no more text
-    than a banner (docs_tuning.DOC_BANNER_TEXT_MAX); the outermost of nested ones goes."""
+    than a banner (docs_tuning.DOC_BANNER_TEXT_MAX); the outermost of nested ones goes.
+    A box named only as the menu of versions that is prose stays (_notes)."""
     from common.xpath import compiled, text_length
     from wf.extract.parse import drop
 
@@ -48,7 +49,8 @@ def drop_banners(root: Any) -> None:
         named += 1
         if named > docs_tuning.DOC_BANNERS_MAX:
             break
-        if length(el) <= docs_tuning.DOC_BANNER_TEXT_MAX:
+        size = length(el)
+        if size <= docs_tuning.DOC_BANNER_TEXT_MAX and not _notes(el, size):
             found.append(el)
     chosen = set(found)
     for el in found:
@@ -71,6 +73,36 @@ def _banner(el: Any) -> bool:
         return True
     label = el.get("aria-label")
     return label is not None and _VERSION_MENU_LABEL.fullmatch(label.strip()) is not None
+
+
+# The controls a version menu's entries are.
+_ENTRIES = frozenset(("a", "option", "button"))
+
+
+def _notes(el: Any, size: float) -> bool:
+    """Whether a box named only as the menu of versions (not a banner) is prose: release
+    notes under a section so labelled, headings and paragraphs, where a menu is links
+    and options with a few labels ("v: latest", "Downloads"). Prose: more than
+    docs_tuning.VERSION_NOTES_MIN characters outside the entries, and more than
+    docs_tuning.VERSION_NOTES_SHARE of the box's text (its `size`, white space
+    collapsed; short). One walk, of docs_tuning.VERSION_NOTES_SCAN elements at most: a
+    box of little text may hold a great many empty ones (then it is no prose)."""
+    if _BANNER.search(_names(el)):
+        return False
+    inside: dict[Any, bool] = {}  # whether an element is, or is in, an entry
+    prose = 0
+    for n, node in enumerate(el.iter()):
+        if n >= docs_tuning.VERSION_NOTES_SCAN:
+            return False
+        parent = node.getparent()
+        up = inside.get(parent, False) if node is not el else False
+        own = up or node.tag in _ENTRIES
+        inside[node] = own
+        if not own and isinstance(node.tag, str):
+            prose += len(" ".join((node.text or "").split()))
+        if not up and node is not el:
+            prose += len(" ".join((node.tail or "").split()))
+    return prose > docs_tuning.VERSION_NOTES_MIN and prose > docs_tuning.VERSION_NOTES_SHARE * size
 
 
 def drop_update_stamps(root: Any) -> None:

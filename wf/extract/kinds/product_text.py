@@ -30,7 +30,7 @@ def _shown(description: str, text: str) -> bool:
 
 # An amount beside a currency's mark, as shops print it: "$1,772.00", "€17", "17,90 €",
 # "EUR 15.49" (the code the declaration names), "1 299 kr".
-_MARK = rf"{tuning.CURRENCY_SIGNS}|\bkr\b|zł|Kč"
+_MARK = rf"{tuning.CURRENCY_SIGNS}|\bkr\b|zł|Kč|円|元"
 _CODE = re.compile(r"[A-Z]{3}")
 AMOUNTS_MAX = 2000  # amounts read from a page's text, at most
 
@@ -93,6 +93,25 @@ def _unbought(line: str) -> str:
             head = " ".join(words[:-n])
             if _PRICE_END.search(head[-PRICE_END_READ:]):
                 return line[: len(line) - len(line.lstrip())] + head.rstrip(_BETWEEN)
+    return _unbought_unspaced(line)
+
+
+# A label written with no spaces (product_tuning.BUY_CONTROLS_UNSPACED) ends the line,
+# read from its last characters only: "¥1,200カートに入れる" is one word.
+_BUY_END = re.compile(rf"(?:{pt.BUY_CONTROLS_UNSPACED})$")
+_BUY_END_READ = 16
+
+
+def _unbought_unspaced(line: str) -> str:
+    """`line` without the buy button's label of a language written without spaces that
+    ends it after a price, with or without a space between them (_unbought's rule)."""
+    end = line.rstrip()
+    found = _BUY_END.search(end[-_BUY_END_READ:])
+    if found is None:
+        return line
+    head = end[: len(end) - len(found.group())]
+    if head.strip() and _PRICE_END.search(head[-PRICE_END_READ:]):
+        return head.rstrip(_BETWEEN)
     return line
 
 

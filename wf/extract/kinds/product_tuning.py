@@ -37,11 +37,17 @@ CONTROL_LINES = r"\W*loading\s*(?:\.\.|\u2026)\W*"
 # A product's buy button, lowered, matched whole (product_text.once): a line that is only
 # its label goes, and so does the label a shop sets after the price on the price's line
 # ("£45.00 Add to basket": WooCommerce's link beside its price). Some words of the label
-# count at most BUY_WORDS_MAX words.
+# count at most BUY_WORDS_MAX words. Portuguese, Dutch, Polish, Swedish and Danish shops
+# write theirs so too; Japanese and Chinese ones write theirs with no spaces
+# (BUY_CONTROLS_UNSPACED): after a price it is read from the end of the line's last word.
+BUY_CONTROLS_UNSPACED = "カートに入れる|カートに追加|加入购物车|加入購物車"
 BUY_CONTROLS = (
     r"add to (?:cart|bag|basket|trolley)|buy (?:it )?now|"
     r"ajouter au panier|in den warenkorb|a[ñn]adir al carrito|agregar al carrito|"
-    r"aggiungi al carrello|in winkelwagen"
+    r"aggiungi al carrello|in (?:de )?winkel(?:wagen|mand(?:je)?)|"
+    r"adicionar ao carrinho|comprar agora|dodaj do koszyka|kup teraz|"
+    r"lägg i (?:varukorgen|kundvagnen)|köp nu|læg i (?:kurv(?:en)?|indkøbskurv(?:en)?)|køb nu|"
+    rf"{BUY_CONTROLS_UNSPACED}"
 )
 BUY_WORDS_MAX = 4
 
