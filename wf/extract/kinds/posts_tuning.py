@@ -128,3 +128,9 @@ CREDENTIAL_TAIL = (
 CREDENTIAL_MAX = 300
 CREDENTIAL_ELEMENTS = 60  # elements at most in such a box (each name's link nests deep)
 HEADER_SEPARATORS = r"[\s·•|]+"
+# A post's date kept whole only in a title (kinds/stamps.py): an ISO date and time, a
+# script's timestamp (seconds since 1970) after it at most ("2026-04-01T09:00:00
+# 1775034000"), on a box that shows it as a time ago or not at all.
+ISO_TITLE = (
+    r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?(?:\s+\d{9,11})?"
+)
