@@ -5,7 +5,7 @@ header and timeline events, a mailing list archive's messages."""
 
 from __future__ import annotations
 
-from tests.test_wf_extract_kinds import ld, page
+from tests.test_wf_extract_kinds import page
 from tests.test_wf_extract_thread_engines import MORE, USERS, WORDS
 from wf.extract import extract
 
@@ -54,3 +54,73 @@ def test_an_empty_box_a_script_fills_shows_no_date_though_its_title_keeps_one():
     age = "<span class='timeago' title='2026-04-0{d}T09:00:00.000Z'></span>"
     text = extract(_aggregator(age), url="https://news.example/item?id=1").text
     assert "ann" in text.split("\n") and "2026" not in text
+
+
+def _tracked(n: int) -> str:
+    # An issue tracker's comment (GitHub-like): its head links to the author's page and
+    # shows the time in the tracker's own element, <relative-time>.
+    return (
+        "<div class='TimelineItem js-comment-container'><div class='timeline-comment'>"
+        f"<h3 class='timeline-comment-header-text'><a class='author' href='/{USERS[n]}'>"
+        f"{USERS[n]}</a> commented <a href='#issuecomment-{n}'><relative-time datetime="
+        f"'2026-04-0{n + 1}T09:00:00Z'>Apr {n + 1}, 2026</relative-time></a></h3>"
+        f"<div class='comment-body'><p>{WORDS[n]} {MORE[n]}</p></div></div></div>"
+    )
+
+
+def _event(n: int, what: str) -> str:
+    # A timeline event between the comments: its actor's link, what was done, its time.
+    return (
+        "<div class='TimelineItem js-timeline-item'><div class='TimelineItem-badge'><svg>"
+        f"</svg></div><div class='TimelineItem-body'><a class='author' href='/{USERS[n]}'>"
+        f"{USERS[n]}</a> {what} <a href='#event-{n}'><relative-time datetime='2026-04-0"
+        f"{n + 1}T10:00:00Z'>Apr {n + 1}, 2026</relative-time></a></div></div>"
+    )
+
+
+EVENTS = (
+    "added the <a class='IssueLabel' href='/labels/bug'>bug</a> label",
+    "mentioned this issue <a href='/o/r/pull/9'>Fix the gates #9</a>",
+    "assigned <a class='assignee' href='/eli'>eli</a>",
+    "linked a pull request that will close this issue",
+    "closed this as completed",
+)
+
+
+def test_an_issue_s_description_heads_its_thread_without_its_header_and_events():
+    timeline = "".join(_tracked(n) + _event((n + 2) % 6, EVENTS[n - 1]) for n in range(1, 6))
+    html = page(
+        "",
+        "<main><div class='issue-viewer'><div class='issue-header'><h1>Canal locks close "
+        "early <span>#7</span></h1><div class='header-meta'><span class='State'>Open</span> "
+        "<a class='author' href='/ann'>ann</a> opened this issue <relative-time datetime="
+        "'2026-04-01T09:00:00Z'>on Apr 1, 2026</relative-time> · 6 comments</div></div>"
+        "<div class='issue-body'><div class='issue-body-header'><a class='author' "
+        "href='/ann'>ann</a> opened <relative-time datetime='2026-04-01T09:00:00Z'>on Apr 1, "
+        f"2026</relative-time></div><div class='markdown-body'><p>{WORDS[0]} {MORE[0]}</p>"
+        f"</div></div><div class='js-discussion'>{timeline}</div></div>"
+        "<p>Sign in to comment</p></main>",
+    )
+    result = extract(html, url="https://code.example/o/r/issues/7", metadata=True)
+    assert (result.metadata or {}).get("type") == "thread"
+    lines = [line for line in result.text.split("\n") if line]
+    assert lines[0] == "ann, Apr 1, 2026" and lines[1].startswith(WORDS[0])
+    for n in range(1, 6):
+        assert lines[lines.index(f"{USERS[n]}, Apr {n + 1}, 2026") + 1].startswith(WORDS[n])
+    assert len(lines) == 12
+    for said in ("opened", "6 comments", "label", "mentioned", "assigned", "linked", "completed"):
+        assert said not in result.text, said
+
+
+def test_a_short_reply_that_names_a_poster_first_is_no_event():
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import events
+
+    for reply in (
+        "<a href='/u/ann'>@ann</a> added the fix you posted and the gates open now.",
+        "<a href='/u/ann'>@ann</a> thanks, that closed the leak at last.",
+        "<a href='/u/ann'>ann</a> added the bug label " + "and more words " * 20,
+    ):
+        assert not events.event(lxml_html.fromstring(f"<div>{reply}</div>")), reply
+    assert events.event(lxml_html.fromstring("<div><a href='/ann'>ann</a> reopened this</div>"))

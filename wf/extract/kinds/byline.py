@@ -228,6 +228,8 @@ def whole_date(text: str) -> bool:
     return all(w in _DATE_WORDS for w in words) and text_date(_ORDINAL.sub(r"\1", text)) is not None
 
 
+# A date's own element: HTML's, and the web components issue trackers show it in.
+TIME_TAGS = frozenset(("time", "relative-time", "local-time", "time-ago"))
 # Boxes that may hold a post's date and nothing else: a link to the post itself, or the
 # cell or line of a board's post header beside its icon ("30th March 2025, 16:26").
 _DATE_TAGS = frozenset(("a", "span", "td", "div", "p", "small", "dd", "li"))
@@ -296,7 +298,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
     for el in own:
         if not isinstance(el.tag, str) or el is author_el:
             continue
-        if el.tag == "time":
+        if el.tag in TIME_TAGS:
             text = _time_text(el)
             if text and len(text) <= tuning.BYLINE_MAX:
                 return el, text
