@@ -124,3 +124,82 @@ def test_a_short_reply_that_names_a_poster_first_is_no_event():
     ):
         assert not events.event(lxml_html.fromstring(f"<div>{reply}</div>")), reply
     assert events.event(lxml_html.fromstring("<div><a href='/ann'>ann</a> reopened this</div>"))
+
+
+_MAIL = (
+    f"Hi all,\n\n{WORDS[0]}\n{MORE[0]}\n\n&gt; {WORDS[1]}\n&gt; {MORE[1]}\n\n"
+    f"{WORDS[2]}\n{MORE[2]}\n\nCheers,\nAnn\n"
+)
+
+
+def _mail_lines(html: str) -> list[str]:
+    text = extract(html, url="https://lists.example/archives/canal/msg00121.html").text
+    assert "```" not in text
+    return [line for line in text.split("\n") if line]
+
+
+def _said_as_prose(lines: list[str], head: str) -> None:
+    # The head's line, then the mail's lines as text, its quoted ones a quote.
+    assert lines[0] == head and lines[1] == "Hi all,"
+    assert lines[lines.index(WORDS[0]) + 1] == MORE[0]
+    assert f"> {WORDS[1]}" in lines and f"> {MORE[1]}" in lines
+    assert lines.index(WORDS[2]) > lines.index(f"> {MORE[1]}")
+
+
+def test_a_mail_archive_s_message_in_a_pre_is_prose_under_its_sender_and_date():
+    # An archiver's message page (pipermail-like): the sender in bold, the address, the
+    # date in italics, the navigation, then the mail's text in a <pre>.
+    html = page(
+        "",
+        "<h1>[canal] Lock hours in winter</h1><b>Ann Smith</b> <a href='mailto:canal%40"
+        "lists.example' title='[canal] Lock hours'>ann at canal.example</a><br><i>Wed Apr  1 "
+        "09:00:00 UTC 2026</i><p></p><ul><li>Previous message: <a href='000120.html'>"
+        "Moorings</a></li><li>Next message: <a href='000122.html'>Lock hours</a></li></ul>"
+        f"<hr><pre>{_MAIL}</pre><hr><a href='/listinfo/canal'>More about the list</a>",
+    )
+    _said_as_prose(_mail_lines(html), "Ann Smith, Wed Apr 1 09:00:00 UTC 2026")
+
+
+def test_a_message_under_a_list_of_its_head_s_fields_is_prose_without_the_address():
+    # Another archiver's message page (MHonArc-like): the head as a list of fields.
+    html = page(
+        "",
+        "[<a href='msg00120.html'>Date Prev</a>][<a href='msg00122.html'>Date Next</a>]"
+        "<h1>Re: Lock hours in winter</h1><hr><ul><li><em>From</em>: Ann Smith &lt;"
+        "ann@canal.example&gt;</li><li><em>Date</em>: Wed, 1 Apr 2026 09:00:00 +0000</li>"
+        f"<li><em>Subject</em>: Re: Lock hours</li></ul><hr><pre>{_MAIL}</pre><hr>"
+        "<ul><li>Prev by Date: <a href='msg00120.html'>Moorings</a></li></ul>",
+    )
+    lines = _mail_lines(html)
+    _said_as_prose(lines, "Ann Smith, Wed, 1 Apr 2026 09:00:00 +0000")
+    assert "canal.example" not in "\n".join(lines)
+
+
+def test_a_patch_or_a_program_under_a_mail_s_head_stays_code():
+    code = "\n".join(
+        ("--- a/gates.c", "+++ b/gates.c", "@@ -1,3 +1,3 @@", "-int close_at = 18;")
+        + ("+int close_at = 17;", " if (winter) { open(); }", "")
+    )
+    html = page(
+        "",
+        "<b>Ann Smith</b> <a href='mailto:canal%40lists.example'>ann at canal.example</a>"
+        f"<br><i>Wed Apr  1 09:00:00 UTC 2026</i><hr><pre>{code}</pre><hr>",
+    )
+    text = extract(html, url="https://lists.example/archives/canal/msg00121.html").text
+    assert "```\n--- a/gates.c" in text and "Ann Smith, " not in text
+
+
+def test_a_page_of_many_pre_under_mail_heads_is_read_in_a_bounded_time():
+    import time
+
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import mail
+
+    head = "<b>Ann</b> <a href='mailto:a@b.example'>a</a><i>Apr 1 2026</i>"
+    body = lxml_html.fromstring(
+        "<body>" + (head + f"<pre>{WORDS[0]}\n{MORE[0]}</pre>") * 20_000 + "</body>"
+    )
+    start = time.perf_counter()
+    assert mail.unpre(body) == mail.pt.MAIL_PRES
+    assert time.perf_counter() - start < 1.0

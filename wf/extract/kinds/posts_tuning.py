@@ -150,3 +150,14 @@ EVENT_PHRASES = (
     r"requested (?:a )?review\b",
     r"(?:converted this to a draft|force-pushed|added \d+ commits?|added a commit)\b",
 )
+# A mailing list archive's message (kinds/mail.py): a <pre> after the message's head
+# (a From and a Date; or a sender's mailto link), among the page's first MAIL_PRES, whose
+# head is found among its MAIL_HEAD_SIBLINGS boxes before it, is prose when half its lines
+# or more (quoted lines left out) hold MAIL_LINE_WORDS words or more and at most
+# MAIL_CODE_SIGNS of a program's signs.
+MAIL_PRES = 8
+MAIL_HEAD_SIBLINGS = 12
+MAIL_LINE_WORDS = 4
+MAIL_CODE_SIGNS = 1
+MAIL_SIGNS = "{}[]<>=;$\\|`_^~"
+MAIL_FIELDS = {"from": "from", "von": "from", "de": "from", "date": "date", "datum": "date"}
