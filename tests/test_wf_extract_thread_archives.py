@@ -5,7 +5,7 @@ header and timeline events, a mailing list archive's messages."""
 
 from __future__ import annotations
 
-from tests.test_wf_extract_kinds import page
+from tests.test_wf_extract_kinds import ld, page
 from tests.test_wf_extract_thread_engines import MORE, USERS, WORDS
 from wf.extract import extract
 
@@ -203,3 +203,33 @@ def test_a_page_of_many_pre_under_mail_heads_is_read_in_a_bounded_time():
     start = time.perf_counter()
     assert mail.unpre(body) == mail.pt.MAIL_PRES
     assert time.perf_counter() - start < 1.0
+
+
+def _emailed(n: int, quote: str) -> str:
+    # A list archive's thread (HyperKitty-like): each message's head, then its body, the
+    # mail's text in a <pre> that is the whole of its box.
+    return (
+        f"<div class='email' id='m{n}'><div class='email-header'><div class='email-author'>"
+        f"<span class='name'><a href='/users/{n}/'>{USERS[n].title()} Smith</a></span></div>"
+        f"<div class='email-date'><span class='date'>Apr {n + 1}, 2026</span></div></div>"
+        f"<div class='email-body'><pre>{quote}{WORDS[n]}\n{MORE[n]}\n\nCheers,\n"
+        f"{USERS[n].title()}</pre></div></div>"
+    )
+
+
+def test_a_thread_s_messages_in_pre_are_prose_their_quotes_of_the_posts_above_gone():
+    said = "The basin's water point was mended on Tuesday, the keeper wrote to the list today."
+    quotes = ["", f"&gt; {WORDS[0]}\n&gt; {MORE[0]}\n\n", f"&gt; {said}\n\n", "", "", ""]
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Lock hours"}),
+        "<section id='thread-content'>"
+        + "".join(_emailed(n, quotes[n]) for n in range(6))
+        + "</section>",
+    )
+    text = extract(html, url="https://lists.example/archives/canal/thread/7/").text
+    assert "```" not in text
+    lines = [line for line in text.split("\n") if line]
+    for n in range(6):
+        at = lines.index(f"{USERS[n].title()} Smith, Apr {n + 1}, 2026")
+        assert lines[at + 1 : at + 3] in ([WORDS[n], MORE[n]], [f"> {said}", WORDS[n]])
+    assert text.count(WORDS[0]) == 1

@@ -140,3 +140,25 @@ def unpre(body: Any) -> int:
         pre.getparent().replace(pre, box)
         done += 1
     return done
+
+
+def bodies(posts: list[Any]) -> int:
+    """In a thread's posts (thread.py), each already headed by its line: a <pre> that is
+    the whole of its box (HyperKitty's message body, under the head the post's line was
+    read from) and reads as prose, written as prose without a line of its own; how many
+    were. A code block beside the post's words stays one. Each post is walked once, and
+    the posts do not overlap."""
+    done = 0
+    for post in posts:
+        for pre in list(islice(post.el.iter("pre"), pt.MAIL_PRES)):
+            box = pre.getparent()
+            if box is None or len(box) != 1 or (box.text or "").strip():
+                continue
+            lines = "".join(pre.itertext()).replace("\r\n", "\n").split("\n")
+            if (pre.tail or "").strip() or not _prose(lines):
+                continue
+            message = _message(lines, ("", ""))
+            message.remove(message[0])  # the post's line heads it already
+            box.replace(pre, message)
+            done += 1
+    return done

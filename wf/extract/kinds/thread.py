@@ -396,7 +396,7 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index, through=opening)
-    from wf.extract.kinds import bodies, logs, replies, tidy
+    from wf.extract.kinds import bodies, logs, mail, replies, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
@@ -410,6 +410,7 @@ def choose(
     replies.cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
+    mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
     bodies.unquote(posts)
     tidy.drop_titles(blocks[box].el)
