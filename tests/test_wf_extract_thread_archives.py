@@ -233,3 +233,15 @@ def test_a_thread_s_messages_in_pre_are_prose_their_quotes_of_the_posts_above_go
         at = lines.index(f"{USERS[n].title()} Smith, Apr {n + 1}, 2026")
         assert lines[at + 1 : at + 3] in ([WORDS[n], MORE[n]], [f"> {said}", WORDS[n]])
     assert text.count(WORDS[0]) == 1
+
+
+def test_an_event_s_actor_in_a_box_of_its_own_and_a_box_of_many_elements():
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import events
+
+    boxed = "<div><span class='actor'><a href='/dora'>dora</a></span> added the bug label</div>"
+    assert events.event(lxml_html.fromstring(boxed))
+    # A short text among many empty elements is no line: read no further than a line's.
+    crowded = "<div><a href='/ann'>ann</a> closed this" + "<i></i>" * 100_000 + "</div>"
+    assert not events.event(lxml_html.fromstring(crowded))

@@ -16,21 +16,21 @@ if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
 
 _EVENT = re.compile("(?:" + "|".join(EVENT_PHRASES) + ")", re.IGNORECASE)
-EVENT_LINKS = 4  # links of a box looked at for its first named one (an avatar's has none)
+EVENT_ELEMENTS = 60  # elements of a box at most: an event is a line, its links and icons
 
 
 def event(el: Any) -> bool:
-    """Whether a short box (EVENT_MAX characters) reads, after its first named link
-    (the actor's), as an event of the issue (posts_tuning.EVENT_PHRASES). The box's text
-    is read no further than EVENT_MAX: a long post costs nothing."""
-    pieces, size = [], 0
-    for piece in el.itertext():
-        pieces.append(piece)
-        size += len(piece)
-        if size > EVENT_MAX:
-            return False
-    text = " ".join(" ".join(pieces).split())
-    for link in islice(el.iter("a"), EVENT_LINKS):
+    """Whether a short box (EVENT_MAX characters, EVENT_ELEMENTS elements) reads, after
+    its first named link (the actor's), as an event of the issue
+    (posts_tuning.EVENT_PHRASES). The box is read no further than those bounds: a long
+    post, or a box of many empty elements, costs next to nothing."""
+    if sum(1 for _ in islice(el.iter(), EVENT_ELEMENTS + 1)) > EVENT_ELEMENTS:
+        return False
+    pieces = list(el.itertext())
+    if sum(len(piece) for piece in pieces) > EVENT_MAX:
+        return False
+    text = " ".join("".join(pieces).split())
+    for link in el.iter("a"):
         name = " ".join("".join(link.itertext()).split())
         if name:
             after = text[text.find(name) + len(name) :].strip()

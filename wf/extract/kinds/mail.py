@@ -34,7 +34,9 @@ def _fields(box: Any) -> tuple[str, str] | None:
     """(sender, date) of a list of the head's fields (MHonArc's: "From: Ann <a@b>",
     "Date: ..."), the sender's address left out; None when it shows no From."""
     found: dict[str, str] = {}
-    for item in islice(box.iter("li"), LIST_ITEMS):
+    for item in islice(box, LIST_ITEMS):  # its items, not every element under it
+        if item.tag != "li":
+            continue
         label, colon, value = _text(item).partition(":")
         field = pt.MAIL_FIELDS.get(label.strip().lower())
         if colon and field and field not in found:
@@ -68,7 +70,7 @@ def _head(pre: Any) -> tuple[str, str] | None:
         if isinstance(el.tag, str)
     ]
     for el in before:
-        if el.tag in ("ul", "ol", "table", "div"):
+        if el.tag in ("ul", "ol"):
             found = _fields(el)
             if found is not None:
                 return found
