@@ -202,9 +202,12 @@ def _extract(
     if body is None:
         body = root
     else:
+        from wf.extract.kinds.mail import unpre
         from wf.extract.mediawiki import drop_section_edits
 
         drop_section_edits(body)
+        if unpre(body):
+            trace.trace("extract: a mailing list's message read as prose, not code")
     shown: list[Image] = []
     try:
         blocks.check_time(deadline)

@@ -22,6 +22,7 @@ from typing import Any
 from wf.extract import tuning
 from wf.extract.kinds import heads
 from wf.extract.kinds.spaced import day_named, spaced
+from wf.extract.kinds.stamps import iso_title
 from wf.extract.parse import drop
 
 _AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
@@ -227,6 +228,8 @@ def whole_date(text: str) -> bool:
     return all(w in _DATE_WORDS for w in words) and text_date(_ORDINAL.sub(r"\1", text)) is not None
 
 
+# A date's own element: HTML's, and the web components issue trackers show it in.
+TIME_TAGS = frozenset(("time", "relative-time", "local-time", "time-ago"))
 # Boxes that may hold a post's date and nothing else: a link to the post itself, or the
 # cell or line of a board's post header beside its icon ("30th March 2025, 16:26").
 _DATE_TAGS = frozenset(("a", "span", "td", "div", "p", "small", "dd", "li"))
@@ -284,16 +287,18 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
     """(date's element, date): the first <time> that shows one; else the box named for a
     date nearest the author's (tuning.POST_DATE); else the end of a box named for the
     author, after a separator (_split_tail); else a short box whose text is a date
-    alone (a post's link to itself that reads as its time); else the microdata's or an
-    empty <time>'s value, as the page writes it."""
+    alone (a post's link to itself that reads as its time); else the ISO date a short
+    box keeps in its title (stamps.py); else the microdata's or an empty <time>'s
+    value, as the page writes it."""
     named: list[Any] = []
     whole = declared = blank = None
+    stamp: tuple[Any, str] | None = None
     tail: tuple[Any, str] | None = None
     looked = 0  # boxes named for the author read for a date at their end
     for el in own:
         if not isinstance(el.tag, str) or el is author_el:
             continue
-        if el.tag == "time":
+        if el.tag in TIME_TAGS:
             text = _time_text(el)
             if text and len(text) <= tuning.BYLINE_MAX:
                 return el, text
@@ -312,6 +317,9 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
                 tail = el, split[1]
         elif whole is None and _leaf(el) and whole_date(_text(el)):
             whole = el
+        if stamp is None and _leaf(el) and 0 < len(_text(el)) <= tuning.BYLINE_MAX:
+            value = iso_title(el)
+            stamp = (el, value) if value and not _in_edit_note(el) else None
         if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
             declared = el
     if named:
@@ -323,6 +331,8 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
         return tail
     if whole is not None:
         return whole, _text(whole)
+    if stamp is not None:
+        return stamp
     for el in (declared, blank):
         if el is not None:
             value = " ".join((el.get("content") or el.get("datetime") or _text(el)).split())

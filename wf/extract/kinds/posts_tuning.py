@@ -128,3 +128,36 @@ CREDENTIAL_TAIL = (
 CREDENTIAL_MAX = 300
 CREDENTIAL_ELEMENTS = 60  # elements at most in such a box (each name's link nests deep)
 HEADER_SEPARATORS = r"[\s·•|]+"
+# A post's date kept whole only in a title (kinds/stamps.py): an ISO date and time, a
+# script's timestamp (seconds since 1970) after it at most ("2026-04-01T09:00:00
+# 1775034000"), on a box that shows it as a time ago or not at all.
+ISO_TITLE = (
+    r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?(?:\s+\d{9,11})?"
+)
+# An issue tracker's timeline event (kinds/events.py) is a short box (EVENT_MAX
+# characters at most: a cross-reference shows the other issue's title) whose first named link, its actor's, is followed by one of these:
+# "dora added the bug label", "ann opened this issue on Mar 3 · 4 comments" (the issue's
+# header). Each must say what was done to the issue, not what a poster says.
+EVENT_MAX = 300
+EVENT_PHRASES = (
+    r"(?:opened|closed|reopened|locked|unlocked|pinned|unpinned|transferred) this\b",
+    r"(?:added|removed) (?:the|this to the|this from the)\b.*\b(?:labels?|milestone|project)s?\b",
+    r"(?:mentioned|referenced) this (?:issue|pull request|merge request)\b",
+    r"(?:self-assigned this|(?:un)?assigned\b)",
+    r"linked (?:a|an) (?:pull request|merge request|issue|branch)\b",
+    r"changed the (?:title|description|milestone)\b",
+    r"marked (?:this|as) (?:as )?(?:a )?(?:duplicate|resolved|answered|ready|draft|completed)\b",
+    r"requested (?:a )?review\b",
+    r"(?:converted this to a draft|force-pushed|added \d+ commits?|added a commit)\b",
+)
+# A mailing list archive's message (kinds/mail.py): a <pre> after the message's head
+# (a From and a Date; or a sender's mailto link), among the page's first MAIL_PRES, whose
+# head is found among its MAIL_HEAD_SIBLINGS boxes before it, is prose when half its lines
+# or more (quoted lines left out) hold MAIL_LINE_WORDS words or more and at most
+# MAIL_CODE_SIGNS of a program's signs.
+MAIL_PRES = 8
+MAIL_HEAD_SIBLINGS = 12
+MAIL_LINE_WORDS = 4
+MAIL_CODE_SIGNS = 1
+MAIL_SIGNS = "{}[]<>=;$\\|`_^~"
+MAIL_FIELDS = {"from": "from", "von": "from", "de": "from", "date": "date", "datum": "date"}

@@ -396,7 +396,7 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index, through=opening)
-    from wf.extract.kinds import bodies, logs, replies, tidy
+    from wf.extract.kinds import bodies, logs, mail, replies, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
@@ -410,6 +410,7 @@ def choose(
     replies.cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
+    mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
     bodies.unquote(posts)
     tidy.drop_titles(blocks[box].el)
@@ -442,13 +443,14 @@ def _lined(
     posts: list[BlockRecord], short: list[BlockRecord], nested: list[BlockRecord]
 ) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None]]:
     """The posts, the short replies and the nested ones without the answers to other
-    questions (tidy.drop_related, before their lines are put first) and the ads
+    questions (tidy.drop_related, before their lines are put first), an issue's timeline
+    events (events.py) and the ads
     (tidy.drop_ads), each headed by its line of author and date (byline.add) and without
     the tail of its author's credentials (once the line took the name); and the authors
     the lines name, one a post, ads included."""
-    from wf.extract.kinds import byline, tidy
+    from wf.extract.kinds import byline, events, tidy
 
-    related = tidy.drop_related(posts + short + nested)
+    related = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
     posts, short, nested = (
         [p for p in g if p.index not in related] for g in (posts, short, nested)
     )
