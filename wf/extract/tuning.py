@@ -302,8 +302,9 @@ NEGATIVE_WORDS = (
     "print", "author", "cmp", "klaro", "anzeige", "more-from", "also-like", "may-like",
     "other-news", "lire-aussi", "articles-lies", "mehr-zum-thema", "weitere-artikel",
     "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
-    "meta", "page-metadata", "publish", "published", "photo", "photos", "image", "img", "picture", "sr-only",
-    "visually-hidden", "screen-reader", "screen-reader-text", "most-read", "more-stories",
+    "meta", "page-metadata", "publish", "published", "photo", "photos", "image", "img",
+    "picture", "sr-only", "visually-hidden", "screen-reader", "screen-reader-text",
+    "most-read", "more-stories",
     "author-bio", "jump-link", "see-also", "also-read", "nocontent", "navheader",
 )
 # (`page-metadata`: a manual's list of the page's kind and date under its title, printed

@@ -135,9 +135,10 @@ ISO_TITLE = (
     r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?(?:\s+\d{9,11})?"
 )
 # An issue tracker's timeline event (kinds/events.py) is a short box (EVENT_MAX
-# characters at most: a cross-reference shows the other issue's title) whose first named link, its actor's, is followed by one of these:
-# "dora added the bug label", "ann opened this issue on Mar 3 · 4 comments" (the issue's
-# header). Each must say what was done to the issue, not what a poster says.
+# characters at most: a cross-reference shows the other issue's title) whose first named
+# link, its actor's, is followed by one of these: "dora added the bug label", "ann opened
+# this issue on Mar 3 · 4 comments" (the issue's header). Each must say what was done to
+# the issue, not what a poster says.
 EVENT_MAX = 300
 EVENT_PHRASES = (
     r"(?:opened|closed|reopened|locked|unlocked|pinned|unpinned|transferred) this\b",
