@@ -304,8 +304,8 @@ NEGATIVE_WORDS = (
     "truste", "teaser", "teasers", "abo", "upsell", "date", "dates", "dateline", "timestamp",
     "meta", "page-metadata", "publish", "published", "photo", "photos", "image", "img",
     "picture", "sr-only", "visually-hidden", "screen-reader", "screen-reader-text",
-    "most-read", "more-stories",
-    "author-bio", "jump-link", "see-also", "also-read", "nocontent", "navheader",
+    "most-read", "more-stories", "author-bio", "jump-link", "see-also", "also-read",
+    "nocontent", "navheader",
 )
 # (`page-metadata`: a manual's list of the page's kind and date under its title, printed
 # over its first paragraph; not `metadata` alone, which a listing's items are named by.)

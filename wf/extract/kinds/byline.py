@@ -317,9 +317,9 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
                 tail = el, split[1]
         elif whole is None and _leaf(el) and whole_date(_text(el)):
             whole = el
-        if stamp is None and _leaf(el) and 0 < len(_text(el)) <= tuning.BYLINE_MAX:
-            value = iso_title(el)
-            stamp = (el, value) if value and not _in_edit_note(el) else None
+        value = iso_title(el) if stamp is None else ""  # first: most boxes have no title
+        if value and _leaf(el) and 0 < len(_text(el)) <= tuning.BYLINE_MAX:
+            stamp = None if _in_edit_note(el) else (el, value)
         if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
             declared = el
     if named:

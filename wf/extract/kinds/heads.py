@@ -53,7 +53,13 @@ def titled_box(box: Any, inner: Any) -> bool:
 
 def _notice(el: Any) -> bool:
     text = " ".join("".join(islice(el.itertext(), _NOTICE_PIECES)).split()).lower()
-    return len(text) <= posts_tuning.GATE_MAX and _REPLY_GATE.fullmatch(text) is not None
+    return len(text) <= posts_tuning.GATE_MAX and reply_gate(text)
+
+
+def reply_gate(line: str) -> bool:
+    """Whether a lowered line is the board's notice to log in to reply
+    (posts_tuning.REPLY_GATE), read here over the replies and by posts.prune in a post."""
+    return _REPLY_GATE.fullmatch(line) is not None
 
 
 _REPLY_GATE = re.compile(posts_tuning.REPLY_GATE)

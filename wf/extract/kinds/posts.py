@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
 from wf.extract.kinds import posts_tuning
+from wf.extract.kinds.heads import reply_gate
 from wf.extract.kinds.tidy import ad_label
 
 if TYPE_CHECKING:
@@ -64,13 +65,12 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
 _GATE = re.compile(posts_tuning.POST_GATE)
-_REPLY_GATE = re.compile(posts_tuning.REPLY_GATE)
 
 
 def _gate(line: str, tag: str) -> bool:
     if _GATE.fullmatch(line):
         return True
-    return tag not in posts_tuning.REPLY_GATE_TAGS and _REPLY_GATE.fullmatch(line) is not None
+    return tag not in posts_tuning.REPLY_GATE_TAGS and reply_gate(line)
 
 
 def _quote_aside(el: Any, tag: str) -> bool:
