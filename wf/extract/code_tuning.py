@@ -14,6 +14,22 @@ CODE_GUTTER = (
     r"(?:[a-z-]*-)?(?:gutters?|linenos?|linenodiv|linenumbers?|line-numbers?-rows|"
     r"line-number|lnt|ln|lnum)|gl|hljs-ln-numbers?|hljs-ln-n|blob-num"
 )
+# A code block's elements drawn only, marked by style (user-select: none) or aria-hidden,
+# and dropped when their whole text is line numbers or this label of a control, lowered
+# and whitespace collapsed (wf/extract/gutters.py): a copy button's ("Copy", "Copied!",
+# "Copy code"), a long block's toggle. A prompt ("$", ">>>") is no such label: it stays.
+CODE_CONTROL = (
+    r"(?:copy|copied)(?: (?:code|command|snippet|text|block|code block))?(?: to clipboard)?"
+    r"[!.]?|expand|collapse|show (?:more|less|all)(?: lines)?"
+)
+# Such an element is read only when it holds at most DRAWN_NODES elements (itself
+# included) and its text at most DRAWN_MAX characters: a gutter's number or a label is
+# short, and a bigger box is code, kept.
+DRAWN_NODES = 8
+DRAWN_MAX = 40
+# Characters of the page's <style> text read for the classes it declares unselectable:
+# CSS-in-JS writes each rule beside its element, a page's worth in tens of thousands.
+STYLE_READ_MAX = 1_000_000
 # The code cell beside a gutter in a table laid out as code, whole tokens.
 CODE_CELL = r"code|lntd|rouge-code|hljs-ln-code|blob-code|blob-code-inner"
 

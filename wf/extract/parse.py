@@ -322,12 +322,13 @@ def clean(
     in a hidden box, in <meta> and <link> tags)."""
     from lxml import etree
 
-    from wf.extract import accordion, prose_buttons, unseen
-    from wf.extract.hidden import drop_all, hidden_elements
+    from wf.extract import accordion, gutters, prose_buttons, unseen
+    from wf.extract.hidden import drop_all, drop_each, hidden_elements
     from wf.extract.hidden_alone import alone, menus
 
     maths: list[Any] = []
-    buttons = _gather(root, jsonld, og, main, maths)
+    styles: list[Any] = []
+    buttons = _gather(root, jsonld, og, main, maths, styles)
     if declare is not None:
         declare()
     if maths:
@@ -335,6 +336,8 @@ def clean(
 
         formulas.render(maths)
     junk = JUNK_MAIN if main else JUNK
+    # Read before the <style> elements go: which classes draw a code block's gutter.
+    unselectable = gutters.unselectable_classes(styles)
     questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
     # After the accordion, which renamed its questions: those are no cards.
     prose_buttons.keep_prose([b for b in buttons if b.tag == "button"])
@@ -343,6 +346,9 @@ def clean(
     hits = unseen.search(root, main, every_word)
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
+    # Before the hidden ones: a gutter hidden from screen readers goes without the space
+    # that keeps a hidden separator's neighbours apart (a line of its own in a <pre>).
+    drop_each(gutters.gutters(root, unselectable, hits.hidden))
     drop_all(hidden_elements(root, questions, hits.hidden))
     if main:
         drop_all(alone(root, hits.classes))
@@ -357,7 +363,12 @@ def clean(
 
 
 def _gather(
-    root: Any, jsonld: list[str] | None, og: dict[str, str] | None, main: bool, maths: list[Any]
+    root: Any,
+    jsonld: list[str] | None,
+    og: dict[str, str] | None,
+    main: bool,
+    maths: list[Any],
+    styles: list[Any],
 ) -> list[Any]:
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
     the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered,
@@ -366,9 +377,9 @@ def _gather(
     as buttons (prose_buttons.keep_prose). What an
     expanded <noscript> holds is not in this walk: such a rare page is walked again for
     its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
-    MathJax 2 <script type="math/tex">, for wf.extract.formulas. A <wbr> found here is
-    unwrapped."""
-    tags = ["noscript", "main", "article", "math", "script", "wbr"]
+    MathJax 2 <script type="math/tex">, for wf.extract.formulas; its <style> elements to
+    ``styles``, for wf.extract.gutters. A <wbr> found here is unwrapped."""
+    tags = ["noscript", "main", "article", "math", "script", "wbr", "style"]
     if jsonld is not None:
         tags.append("meta")
     if main:
@@ -400,6 +411,8 @@ def _gather(
             buttons.append(el)
         elif tag == "math":
             maths.append(el)
+        elif tag == "style":
+            styles.append(el)
         elif tag == "main" or tag == "article":
             _unnest(el)
         elif tag == "wbr":
