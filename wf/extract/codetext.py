@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from common.xpath import text_start
 from wf.extract import code_tuning
 from wf.extract.names import lowered
 
@@ -68,8 +67,9 @@ def _numbered(el: Any) -> bool:
     if not found:
         return False
     number = str(found).strip()
-    # Read no further than the number: the element may hold a whole line of code.
-    return number.isdigit() and text_start(el, len(number) + 8).strip() == number
+    # Its own text only: a number is one text, and a box of elements around it (a line of
+    # code, or a hostile chain of such boxes, each read down to its first text) is not one.
+    return number.isdigit() and not len(el) and (el.text or "").strip() == number
 
 
 def _gutter(el: Any) -> bool:
