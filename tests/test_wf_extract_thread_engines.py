@@ -163,6 +163,31 @@ def test_a_post_s_body_written_as_a_blockquote_is_no_quote_and_a_quote_in_it_sta
     assert any(line.startswith(">") and "water point is fixed" in line for line in lines)
 
 
+def _titled_body(n: int, body: str) -> str:
+    # The same board's post whose body is short against its line of author and date, the
+    # first one under the topic's title as a heading of its own (vBulletin's first post).
+    title = "<h2 class='title icon'>Canal locks in winter</h2>" if n == 0 else ""
+    return (
+        f"<li class='postcontainer' id='post_{n}'><div class='posthead'><span class='date'>"
+        f"Apr {n + 1}, 2026</span></div><div class='userinfo'><a class='username' "
+        f"href='/member.php?u={n}'>{USERS[n]}</a></div><div class='postbody'>{title}"
+        f"<blockquote class='postcontent restore'>{body}</blockquote></div></li>"
+    )
+
+
+def test_a_short_body_written_as_a_blockquote_is_no_quote_beside_its_line_and_title():
+    bodies = ["Hello. Any advice on the locks?", "Thanks.", *(_says(n) for n in range(2, 6))]
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks in winter"}),
+        "<ol id='posts'>" + "".join(_titled_body(n, b) for n, b in enumerate(bodies)) + "</ol>",
+    )
+    text = extract(html, url="https://f.example/showthread.php?t=2").text
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    assert not any(line.startswith(">") for line in lines), text
+    assert "Thanks." in lines
+    assert "Hello. Any advice on the locks?" in lines
+
+
 def _app_post(n: int, shown: str) -> str:
     # A forum app's post (Discourse-like, as its script draws it): the date shown as a
     # time ago, whole in the title of its box.
@@ -401,6 +426,6 @@ def test_only_a_post_s_outermost_blockquote_becomes_its_body():
     # body of its own; and a hostile nesting is read once, at its outermost level.
     inner = "<blockquote>" * 40 + MORE[0] + "</blockquote>" * 40
     el = lxml_html.fromstring(f"<div><div><blockquote>{inner} Yes.</blockquote></div></div>")
-    assert bodies.unquote([type("Post", (), {"el": el[0]})()]) == 1
+    assert bodies.unquote([type("Post", (), {"el": el[0]})()], set()) == 1
     assert [q.tag for q in el.iter("div", "blockquote")][:3] == ["div", "div", "div"]
     assert sum(1 for _ in el.iter("blockquote")) == 40
