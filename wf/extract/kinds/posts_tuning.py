@@ -162,3 +162,10 @@ MAIL_LINE_WORDS = 4
 MAIL_CODE_SIGNS = 1
 MAIL_SIGNS = "{}[]<>=;$\\|`_^~"
 MAIL_FIELDS = {"from": "from", "von": "from", "de": "from", "date": "date", "datum": "date"}
+# A topic's statistics above its first post (kinds/stats.py): counts of its answers,
+# replies and views ("13 answers /", "2 replies · 340 views"), or the time of its latest
+# post, a date after these words ("Last post: 01/12/2025 at 6:49 pm").
+_TOPIC_COUNT = r"[\d.,]+\s*[kmb]?\s+(?:answers?|replies|reply|posts?|comments?|views?|messages?)"
+TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]\s*{_TOPIC_COUNT})*\s*[/|·•]?"
+LAST_POST = r"(?:last (?:post|reply|activity)|latest (?:post|reply))\s*:?\s*(.+)"
+TOPIC_LINE_MAX = 80  # characters at most in such a line

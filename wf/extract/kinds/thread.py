@@ -396,11 +396,12 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index, through=opening)
-    from wf.extract.kinds import bodies, logs, mail, replies, tidy
+    from wf.extract.kinds import bodies, logs, mail, replies, stats, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
     tidy.drop_counts(blocks[box].el)
+    stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
     posts, short, nested, authors, heads = _lined(posts, short, nested)
