@@ -10,7 +10,7 @@ import pytest
 from lxml import html as lxml_html
 
 from wf.extract import extract_text
-from wf.extract.gutters import unselectable_classes
+from wf.extract.gutters import unselectable
 
 PROSE = "<p>" + "How to install the tool and run it on a machine of your own, step by step. " * 4
 PAGE = (
@@ -104,12 +104,13 @@ def _styles(*texts: str) -> list[object]:
 
 
 def test_the_subject_of_a_selector_is_the_class_marked() -> None:
-    found = unselectable_classes(
+    found = unselectable(
         _styles(
             ".a .b, .c>.d:hover, div.e{user-select:none}",
             ".f::before{user-select:none}.g{-webkit-user-select:none}.h{user-select:text}",
             ".i { color: red; user-select:\n none !important }",
-        )
+        ),
+        "abcdefghi",
     )
     assert found == {"b", "d", "e", "g", "i"}
 
@@ -118,7 +119,7 @@ def test_styles_past_the_cap_are_not_read(monkeypatch: pytest.MonkeyPatch) -> No
     from wf.extract import code_tuning
 
     monkeypatch.setattr(code_tuning, "STYLE_READ_MAX", 30)
-    found = unselectable_classes(_styles(".a{user-select:none}", ".b{user-select:none}"))
+    found = unselectable(_styles(".a{user-select:none}", ".b{user-select:none}"), "ab")
     assert found == {"a"}
 
 
@@ -141,4 +142,52 @@ def test_hostile_styles_and_blocks_cost_linear_time(hostile: str) -> None:
     # Far above the cost (a fraction of a second here): a quadratic read would not pass.
     start = time.process_time()
     extract_text(f"<html><body>{hostile}</body></html>")
+    assert time.process_time() - start < 5
+
+
+def test_a_page_pays_only_for_a_gutter_shaped_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The style is read (for the candidates' classes only) when a class is shared by a few
+    # numbers inside a block, or a label carries it: not for a page without a block, nor
+    # for a block whose one number of its class is a literal of the code.
+    from wf.extract import gutters
+
+    searched: list[object] = []
+    read: list[list[str]] = []
+    monkeypatch.setattr(
+        gutters,
+        "gutters",
+        lambda root, styles, f=gutters.gutters: searched.append(1) or f(root, styles),
+    )
+    monkeypatch.setattr(
+        gutters,
+        "unselectable",
+        lambda styles, names, f=gutters.unselectable: read.append(list(names)) or f(styles, names),
+    )
+    head = "<style>.mi,.n,.css-a1{user-select:none}.x{color:red}</style>"
+    prose = _page('<p>Step <span class="n">1</span> and <span class="n">2</span>.</p>', head)
+    extract_text(prose)
+    assert not searched and not read
+    literal = '<pre><code>x = <span class="mi">42</span>\ny = x</code></pre>'
+    assert "x = 42" in extract_text(_page(literal, head))
+    assert searched and not read
+    text = extract_text(_page(_lines("n css-a1") + literal, head))
+    assert read == [["n", "css-a1"]] and "x = 42" in text and "\n1\n" not in text, text
+
+
+def test_a_class_is_read_in_its_rules_only() -> None:
+    # A longer name that starts as the class's, and the name inside a declaration's value,
+    # are no rule of the class.
+    styles = _styles(".min{user-select:none}.x{background:url(a.mi);user-select:none}")
+    assert unselectable(styles, ["mi", "min"]) == {"min"}
+    assert unselectable(_styles(".a,.mi{\nuser-select:none}"), ["mi"]) == {"mi"}
+
+
+def test_hostile_styles_read_for_many_classes_cost_linear_time() -> None:
+    # Many classes of numbers in a block, and a style that names one a million times.
+    numbers = "".join(
+        f'<span class="c{n} n">1</span><span class="c{n}">2</span>' for n in range(20_000)
+    )
+    style = "<style>" + ".c1 " * 100_000 + ".n " * 100_000 + "{user-select:none}</style>"
+    start = time.process_time()
+    extract_text(f"<html><head>{style}</head><body><pre>{numbers}</pre></body></html>")
     assert time.process_time() - start < 5

@@ -328,7 +328,8 @@ def clean(
 
     maths: list[Any] = []
     styles: list[Any] = []
-    buttons = _gather(root, jsonld, og, main, maths, styles)
+    blocks: list[Any] = []
+    buttons = _gather(root, jsonld, og, main, maths, styles, blocks)
     if declare is not None:
         declare()
     if maths:
@@ -336,19 +337,20 @@ def clean(
 
         formulas.render(maths)
     junk = JUNK_MAIN if main else JUNK
-    # Read before the <style> elements go: which classes draw a code block's gutter.
-    unselectable = gutters.unselectable_classes(styles)
     questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
     # After the accordion, which renamed its questions: those are no cards.
     prose_buttons.keep_prose([b for b in buttons if b.tag == "button"])
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # The hidden elements and skip links' candidates (not libxml2's union: quadratic).
     hits = unseen.search(root, main, every_word)
-    # The questions' text is left out of the share of the page that is hidden: a page
-    # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     # Before the hidden ones: a gutter hidden from screen readers goes without the space
     # that keeps a hidden separator's neighbours apart (a line of its own in a <pre>).
-    drop_each(gutters.gutters(root, unselectable, hits.hidden))
+    # Only a page with a code block is searched for them (the <style> elements gathered
+    # stay readable once stripped: the list holds them).
+    if blocks:
+        drop_each(gutters.gutters(root, styles))
+    # The questions' text is left out of the share of the page that is hidden: a page
+    # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     drop_all(hidden_elements(root, questions, hits.hidden))
     if main:
         drop_all(alone(root, hits.classes))
@@ -369,6 +371,7 @@ def _gather(
     main: bool,
     maths: list[Any],
     styles: list[Any],
+    blocks: list[Any],
 ) -> list[Any]:
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
     the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered,
@@ -378,8 +381,9 @@ def _gather(
     expanded <noscript> holds is not in this walk: such a rare page is walked again for
     its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
     MathJax 2 <script type="math/tex">, for wf.extract.formulas; its <style> elements to
-    ``styles``, for wf.extract.gutters. A <wbr> found here is unwrapped."""
-    tags = ["noscript", "main", "article", "math", "script", "wbr", "style"]
+    ``styles`` and its code blocks (<pre>, <code>) to ``blocks``, for wf.extract.gutters.
+    A <wbr> found here is unwrapped."""
+    tags = ["noscript", "main", "article", "math", "script", "wbr", "style", "pre", "code"]
     if jsonld is not None:
         tags.append("meta")
     if main:
@@ -407,6 +411,8 @@ def _gather(
         elif tag == "meta":
             if og is not None:
                 _meta(el, og)
+        elif tag == "code" or tag == "pre":
+            blocks.append(el)
         elif tag == "button":
             buttons.append(el)
         elif tag == "math":
