@@ -38,6 +38,9 @@ def _page(block: str) -> str:
         '<pre class="chroma"><code><span class="line"><span class="ln">1</span>'
         '<span class="cl">pip install tool\n</span></span><span class="line"><span class="ln">2'
         '</span><span class="cl">tool --init\n</span></span></code></pre>',
+        # An element that prints the number its data-line-number holds, of no gutter's name.
+        '<pre><code><div><span data-line-number="1">1</span><span>pip install tool</span>'
+        '</div><div><span data-line-number="2"> 2 </span>tool --init</div></code></pre>',
         # Pygments' table: a gutter cell of its own <pre>.
         '<div class="highlight"><table class="highlighttable"><tr><td class="linenos">'
         '<div class="linenodiv"><pre><span class="normal">1</span>\n<span class="normal">2'
@@ -86,6 +89,12 @@ def test_numbers_that_are_code_stay() -> None:
     # Digits in code of no gutter's name stay, and text before and after the elements.
     pre = _el('<pre>a\n<span class="line">10</span><span class="line">20</span>\nb</pre>')
     assert code_text(pre) == "a\n10\n20\nb"
+    # A line element that carries its number as data is code when its text is another.
+    pre = _el(
+        '<pre><span class="line" data-line-number="1">[</span><span class="line" '
+        'data-line-number="2">20</span><span class="line" data-line-number="3">]</span></pre>'
+    )
+    assert code_text(pre) == "[\n20\n]"
 
 
 def test_a_table_of_ranks_is_data() -> None:

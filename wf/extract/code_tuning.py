@@ -14,6 +14,34 @@ CODE_GUTTER = (
     r"(?:[a-z-]*-)?(?:gutters?|linenos?|linenodiv|linenumbers?|line-numbers?-rows|"
     r"line-number|lnt|ln|lnum)|gl|hljs-ln-numbers?|hljs-ln-n|blob-num"
 )
+# A code block's elements drawn only, marked by style (user-select: none) or aria-hidden,
+# and dropped when their whole text is line numbers or this label of a control, lowered
+# and whitespace collapsed (wf/extract/gutters.py): a copy button's ("Copy", "Copied!",
+# "Copy code"), a long block's toggle. A prompt ("$", ">>>") is no such label: it stays.
+CODE_CONTROL = (
+    r"(?:copy|copied)(?: (?:code|command|snippet|text|block|code block))?(?: to clipboard)?"
+    r"[!.]?|expand|collapse|show (?:more|less|all)(?: lines)?"
+)
+# Every label CODE_CONTROL matches starts with one of these, lowered: the search in C for
+# a block's drawn elements asks for them before the pattern is tried in Python.
+CODE_CONTROL_STARTS = ("cop", "exp", "col", "sho")
+# Such an element is read only when it holds at most DRAWN_NODES elements (itself
+# included) and its text at most DRAWN_MAX characters: a gutter's number or a label is
+# short, and a bigger box is code, kept.
+DRAWN_NODES = 8
+DRAWN_MAX = 40
+# Characters of the page's <style> text read for the classes it declares unselectable:
+# CSS-in-JS writes each rule beside its element, a page's worth in tens of thousands.
+STYLE_READ_MAX = 1_000_000
+# The style is read for a class of such numbers only when GUTTER_SHARED of them carry it
+# (a gutter numbers most lines of its block; one number is a literal of the code), or a
+# label does; for GUTTER_CLASSES_MAX classes at most, the most used, each searched for in
+# the style at most GUTTER_HITS_MAX times, its rule read GUTTER_RULE_MAX characters either
+# side of the hit (a selector list and a body; a longer rule draws no gutter).
+GUTTER_SHARED = 2
+GUTTER_CLASSES_MAX = 16
+GUTTER_HITS_MAX = 100
+GUTTER_RULE_MAX = 4000
 # The code cell beside a gutter in a table laid out as code, whole tokens.
 CODE_CELL = r"code|lntd|rouge-code|hljs-ln-code|blob-code|blob-code-inner"
 

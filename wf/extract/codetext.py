@@ -7,7 +7,9 @@ two lines: CSS makes each a block. Gluing their text would print `npm installcd 
 Here a line element, a block element or a `<br>` starts a new line. Line numbers are
 drawn in a gutter (Pygments' `td.linenos`, Chroma's `span.lnt`, Rouge's `td.gutter`,
 highlight.js's `td.hljs-ln-numbers`, GitHub's `td.blob-num`): they are no part of the
-code, and an element named so is dropped when it holds nothing but digits. A table laid
+code, and an element named so is dropped when it holds nothing but digits, as is one
+whose text is the number its `data-line-number` holds. (Gutters marked by style, not by
+name, go when the page is cleaned: wf/extract/gutters.py.) A table laid
 out as a gutter column beside a code column is read as the code it holds.
 
 The names are tuning data: wf/extract/code_tuning.py.
@@ -57,6 +59,19 @@ def _digits_only(el: Any) -> bool:
     return all(word.isdigit() for t in el.itertext() for word in t.split())
 
 
+def _numbered(el: Any) -> bool:
+    """Whether an element prints its own line number and nothing else: its text is the
+    number its `data-line-number` holds (GitHub's and GitLab's gutters; code that
+    happens to be a number is on another line than its own number)."""
+    found = el.get("data-line-number")
+    if not found:
+        return False
+    number = str(found).strip()
+    # Its own text only: a number is one text, and a box of elements around it (a line of
+    # code, or a hostile chain of such boxes, each read down to its first text) is not one.
+    return number.isdigit() and not len(el) and (el.text or "").strip() == number
+
+
 def _gutter(el: Any) -> bool:
     cls = el.get("class")
     return bool(cls) and _class_verdict(cls) == _GUTTER and _digits_only(el)
@@ -71,7 +86,7 @@ def _needs_walk(pre: Any) -> bool:
         return True
     for el in pre.iterdescendants():
         cls = el.get("class")
-        if cls and _class_verdict(cls):
+        if (cls and _class_verdict(cls)) or el.get("data-line-number") is not None:
             return True
     return False
 
@@ -106,7 +121,7 @@ def code_text(pre: Any) -> str:
             else:
                 cls = el.get("class")
                 verdict = _class_verdict(cls) if cls else 0
-                if verdict == _GUTTER and _digits_only(el):
+                if (verdict == _GUTTER and _digits_only(el)) or _numbered(el):
                     walker.skip_subtree()
                     continue
                 if not at_start and (verdict == _LINE or tag in _BLOCKS):

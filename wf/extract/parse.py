@@ -322,12 +322,14 @@ def clean(
     in a hidden box, in <meta> and <link> tags)."""
     from lxml import etree
 
-    from wf.extract import accordion, prose_buttons, unseen
-    from wf.extract.hidden import drop_all, hidden_elements
+    from wf.extract import accordion, gutters, prose_buttons, unseen
+    from wf.extract.hidden import drop_all, drop_each, hidden_elements
     from wf.extract.hidden_alone import alone, menus
 
     maths: list[Any] = []
-    buttons = _gather(root, jsonld, og, main, maths)
+    styles: list[Any] = []
+    blocks: list[Any] = []
+    buttons = _gather(root, jsonld, og, main, maths, styles, blocks)
     if declare is not None:
         declare()
     if maths:
@@ -341,6 +343,12 @@ def clean(
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # The hidden elements and skip links' candidates (not libxml2's union: quadratic).
     hits = unseen.search(root, main, every_word)
+    # Before the hidden ones: a gutter hidden from screen readers goes without the space
+    # that keeps a hidden separator's neighbours apart (a line of its own in a <pre>).
+    # Only a page with a code block is searched for them (the <style> elements gathered
+    # stay readable once stripped: the list holds them).
+    if blocks:
+        drop_each(gutters.gutters(root, styles))
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
     drop_all(hidden_elements(root, questions, hits.hidden))
@@ -357,7 +365,13 @@ def clean(
 
 
 def _gather(
-    root: Any, jsonld: list[str] | None, og: dict[str, str] | None, main: bool, maths: list[Any]
+    root: Any,
+    jsonld: list[str] | None,
+    og: dict[str, str] | None,
+    main: bool,
+    maths: list[Any],
+    styles: list[Any],
+    blocks: list[Any],
 ) -> list[Any]:
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
     the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered,
@@ -366,9 +380,10 @@ def _gather(
     as buttons (prose_buttons.keep_prose). What an
     expanded <noscript> holds is not in this walk: such a rare page is walked again for
     its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
-    MathJax 2 <script type="math/tex">, for wf.extract.formulas. A <wbr> found here is
-    unwrapped."""
-    tags = ["noscript", "main", "article", "math", "script", "wbr"]
+    MathJax 2 <script type="math/tex">, for wf.extract.formulas; its <style> elements to
+    ``styles`` and its code blocks (<pre>, <code>) to ``blocks``, for wf.extract.gutters.
+    A <wbr> found here is unwrapped."""
+    tags = ["noscript", "main", "article", "math", "script", "wbr", "style", "pre", "code"]
     if jsonld is not None:
         tags.append("meta")
     if main:
@@ -396,10 +411,14 @@ def _gather(
         elif tag == "meta":
             if og is not None:
                 _meta(el, og)
+        elif tag == "code" or tag == "pre":
+            blocks.append(el)
         elif tag == "button":
             buttons.append(el)
         elif tag == "math":
             maths.append(el)
+        elif tag == "style":
+            styles.append(el)
         elif tag == "main" or tag == "article":
             _unnest(el)
         elif tag == "wbr":
