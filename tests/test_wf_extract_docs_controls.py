@@ -271,6 +271,14 @@ def test_a_post_of_a_manuals_blog_is_no_manual() -> None:
     )
     found = extract(page, url="https://gearbox.example.org/blog/install", metadata=True)
     assert (found.metadata or {}).get("type") == "article"
+    # Declared in microdata alike (the type's last part, in any case): no manual.
+    page = (
+        _tabs("", "<p>Install it with one command.</p>")
+        .replace("<body>", "<body itemscope itemtype='https://schema.org/BlogPosting'>")
+        .replace("<title>", "<meta name='generator' content='Docusaurus v3.5.2'><title>")
+    )
+    found = extract(page, url="https://gearbox.example.org/blog/install", metadata=True)
+    assert (found.metadata or {}).get("type") != "documentation"
 
 
 def test_a_manuals_menu_of_versions_is_left_out() -> None:

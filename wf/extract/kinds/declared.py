@@ -25,6 +25,7 @@ class Declared:
     """The kinds a page declares, in the order found, with where each was read."""
 
     kinds: list[tuple[str, str]] = field(default_factory=list)  # (kind, "JSON-LD Product")
+    types: set[str] = field(default_factory=set)  # the types read into kinds, in lower case
     product: dict[str, str] = field(default_factory=dict)  # name, price, availability, ...
     products: int = 0  # Product objects declared (a ProductGroup's variants not counted)
     webpage: bool = False  # a JSON-LD WebPage object (a type no kind is read from)
@@ -125,7 +126,7 @@ def generated(declared: Declared, generator: str) -> None:
     generators build their manuals' blogs."""
     found = _DOC_GENERATOR.search(generator)
     posts = docs_tuning.GENERATOR_POSTS
-    if found and not any(why.rsplit(" ", 1)[-1].lower() in posts for _, why in declared.kinds):
+    if found and declared.types.isdisjoint(posts):
         declared.kinds.append((tuning.DOCUMENTATION, f"generator {found.group(0)}"))
 
 
@@ -165,6 +166,7 @@ def _read_script(source: str, declared: Declared) -> None:
                 continue  # testimonials: the page's kind is what else it declares
             if kind:
                 declared.kinds.append((kind, f"JSON-LD {t}"))
+                declared.types.add(t)
             product = product or kind == tuning.PRODUCT
         if product and len(declared.declared_products) < offers.OFFERS_MAX:
             declared.declared_products.append(obj)
@@ -242,6 +244,7 @@ def read(
                 if kind and (not og_article or kind == tuning.THREAD):
                     entry = (kind, f"{_markup(value)} {items.last_part(t)}")
                     declared.kinds.append(entry)
+                    declared.types.add(items.last_part(t).lower())
                     declared.marked.append((entry, value.getparent()))
     if declared.kind()[0] == tuning.PRODUCT and not _complete(declared.product):
         _marked(declared, root, _marked_types(root, named) if found is None else found)
