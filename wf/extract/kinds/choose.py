@@ -101,14 +101,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     wide: Callable[[Any, BlockRecord], bool]
     wide = landing.prune_whole if kind == tuning.LANDING else landing.prune_wide
     if kind == tuning.PRODUCT:
-        from wf.extract.kinds import product
-
-        product.sections(analysis)
-        title_boxes = product.heading_boxes(body)
-        prune, wide = product.pruning(prune, title_boxes), product.wide_pruning(title_boxes)
-        if not whole and product.second_opinion(analysis, prune):
-            prune = wide
-            footers.footers_out(analysis)
+        prune, wide = _product(body, analysis, prune, whole)
     # -v says the kind a page is read as, declared or not (when a block stood out at all).
     if kind != declared_kind and (analysis.best is not None or whole):
         if declared_kind is not None:
@@ -119,6 +112,25 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
             why = "nothing declared; the rule traced above read it so"
         trace.trace("extract: read as %s (%s)", kind, why)
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
+
+
+def _product(
+    body: Any, analysis: Analysis, prune: Callable[[Any, BlockRecord], bool], whole: bool
+) -> tuple[Callable[[Any, BlockRecord], bool], Callable[[Any, BlockRecord], bool]]:
+    """A product page's pruning and its wide pruning (product.pruning, wide_pruning), the
+    choice widened when it prints too little (product.second_opinion), and a <main>
+    whose names would prune most of it read whole (product.names_misread)."""
+    from wf.extract.kinds import footers, product
+
+    product.sections(analysis)
+    title_boxes = product.heading_boxes(body)
+    prune, wide = product.pruning(prune, title_boxes), product.wide_pruning(title_boxes)
+    if not whole and product.second_opinion(analysis, prune):
+        prune = wide
+        footers.footers_out(analysis)
+    if not whole and product.names_misread(analysis, prune):
+        prune = product.unpruned
+    return prune, wide
 
 
 def _first(

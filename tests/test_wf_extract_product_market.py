@@ -1,0 +1,61 @@
+"""A marketplace's item page (wf/extract/kinds/product.py, names_misread): a <main> that
+is the page, whose modules are named as boilerplate is elsewhere, is read whole. Small
+pages of our own."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import ld, page
+from wf.extract import extract
+
+SPECIFICS = (
+    "Item specifics: Certification uncertified, Denomination ten cents to one dollar, "
+    "Mint location San Francisco, Strike type proof, Year 2024, Composition silver."
+)
+SELLER = (
+    "About this seller: a shop of coin collectors with decades of experience, joined in "
+    "2018, with every coin checked by hand and shipped in its original packaging."
+)
+SHIPPING = (
+    "Shipping from New Hampshire, United States; delivery varies with the buyer's "
+    "country. Returns are not accepted; payment by card or by the usual wallets."
+)
+
+
+def _item(extra: str = "") -> str:
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Silver proof set 2024",
+            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
+        }
+    )
+    return page(
+        declared,
+        "<main><h1>Silver proof set 2024</h1><p>US $394.99</p>"
+        "<p>Ten proof coins of the year, struck in silver at San Francisco.</p>"
+        f"<div class='x-promo-panel'><p>{SPECIFICS}</p><p>{SPECIFICS}.</p></div>"
+        f"<div class='x-seller-related'><p>{SELLER}</p><p>{SELLER}.</p></div>"
+        f"<div class='x-shipping-promo'><p>{SHIPPING}</p><p>{SHIPPING}.</p></div>"
+        f"{extra}</main>",
+    )
+
+
+def test_a_marketplace_item_s_main_named_as_boilerplate_is_read_whole():
+    # The product's own rules still hold: a box a class hides stays out.
+    fields = "<dl class='fields hide'><dt>swatch_1:</dt><dd>colour_code_1</dd></dl>"
+    found = extract(_item(fields), url="https://market.example/itm/1")
+    assert found.kind == "product"
+    for text in (SPECIFICS, SELLER, SHIPPING):
+        assert text in found.text
+    assert "colour_code_1" not in found.text
+
+
+def test_a_main_that_keeps_most_of_its_text_is_pruned_by_its_names():
+    own = "".join(
+        f"<p>The set's coin number {n} is struck twice on polished blanks and sealed in "
+        "its own lens, each with the mint's certificate of authenticity beside it.</p>"
+        for n in range(1, 9)
+    )
+    found = extract(_item(own), url="https://market.example/itm/2")
+    assert "struck twice on polished blanks" in found.text
+    assert SELLER not in found.text
