@@ -59,3 +59,31 @@ def test_a_main_that_keeps_most_of_its_text_is_pruned_by_its_names():
     found = extract(_item(own), url="https://market.example/itm/2")
     assert "struck twice on polished blanks" in found.text
     assert SELLER not in found.text
+
+
+STORY = "".join(
+    f"<p>Chapter {n} of the island's story: the tide turns, the camp burns, and the "
+    "survivors rebuild their walls from driftwood and stone before the night comes.</p>"
+    for n in range(1, 9)
+)
+
+
+def test_a_product_s_sections_each_under_its_h2_are_read_together():
+    # No <h1> and no declared description: the article rule chooses the longest section.
+    declared = ld({"@type": "Product", "name": "Island survival game"})
+    body = (
+        "<header><nav><a href='/'>Store</a> <a href='/new'>New</a></nav></header>"
+        "<div class='page'><div class='app-name'>Island survival game</div><div class='column'>"
+        f"<div class='about'><h2>About this game</h2>{STORY}</div>"
+        "<div class='maturity'><h2>Content descriptors</h2><p>Violence, online play.</p></div>"
+        "<div class='requirements'><h2>System requirements</h2>"
+        "<ul><li>Processor: any four-core chip</li><li>Memory: 16 GB</li></ul></div>"
+        "</div></div>"
+        # The store's own text beside the game's: the column is no page's layout.
+        f"<footer>{SHIPPING} {SELLER} {SPECIFICS}</footer>"
+    )
+    found = extract(page(declared, body), url="https://games.example/app/1")
+    assert found.kind == "product"
+    assert "Chapter 3 of the island's story" in found.text
+    assert "Memory: 16 GB" in found.text and "Violence, online play." in found.text
+    assert "New" not in found.text.split("\n")

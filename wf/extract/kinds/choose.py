@@ -118,9 +118,10 @@ def _product(
     body: Any, analysis: Analysis, prune: Callable[[Any, BlockRecord], bool], whole: bool
 ) -> tuple[Callable[[Any, BlockRecord], bool], Callable[[Any, BlockRecord], bool]]:
     """A product page's pruning and its wide pruning (product.pruning, wide_pruning), the
-    choice widened when it prints too little (product.second_opinion), and a <main>
-    whose names would prune most of it read whole (product.names_misread)."""
-    from wf.extract.kinds import footers, product
+    choice widened when it prints too little (product.second_opinion) or else to the box
+    of the sections it is one of (product_region.sectioned), and a <main> whose names
+    would prune most of it read whole (product_region.names_misread)."""
+    from wf.extract.kinds import footers, product, product_region
 
     product.sections(analysis)
     title_boxes = product.heading_boxes(body)
@@ -128,8 +129,10 @@ def _product(
     if not whole and product.second_opinion(analysis, prune):
         prune = wide
         footers.footers_out(analysis)
-    if not whole and product.names_misread(analysis, prune):
-        prune = product.unpruned
+    elif not whole:
+        product_region.sectioned(analysis)
+    if not whole and product_region.names_misread(analysis, prune):
+        prune = product_region.unpruned
     return prune, wide
 
 

@@ -180,7 +180,7 @@ def hidden(el: Any) -> bool:
     return True
 
 
-def _aside(el: Any, b: BlockRecord) -> bool:
+def aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
@@ -290,7 +290,7 @@ def pruning(
     def product_prune(el: Any, b: BlockRecord) -> bool:
         if prune(el, b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
             return True
-        return _aside(el, b) or sticky_bar(el, b, title_boxes)
+        return aside(el, b) or sticky_bar(el, b, title_boxes)
 
     return product_prune
 
@@ -321,7 +321,7 @@ def _left_out(b: BlockRecord) -> bool:
         return False
     if negative(b):
         return not part(b)  # a banner, picture or gallery with prose: a section
-    return b.text >= MEASURE_MIN and (_reviewed(b.el) or _aside(b.el, b))
+    return b.text >= MEASURE_MIN and (_reviewed(b.el) or aside(b.el, b))
 
 
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
@@ -366,51 +366,6 @@ def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]
         return True
     analysis.best, analysis.best_index = None, -1
     return True
-
-
-def names_misread(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
-    """Whether the chosen region is the page's <main>, holding product_tuning.MAIN_SHARE
-    of the page's text or more, that `prune` would cut to under product_tuning.MAIN_KEPT
-    of its text: a marketplace's item page names each of its modules (the seller's card,
-    the shipping and returns, the item's specifics, the buyer's protections) as such boxes
-    are named where they are boilerplate, and its <main> says where its own text is. The
-    region is then read whole (unpruned). Each block is read once."""
-    index = analysis.best_index
-    if index <= 0:
-        return False
-    blocks = analysis.blocks
-    region = blocks[index]
-    if region.tag != "main" or region.text < product_tuning.MAIN_SHARE * blocks[0].text:
-        return False
-    # What the product's own rules leave out (_aside: a box a class hides, the policies)
-    # goes either way: only the rest is weighed.
-    kept, weighed, i = region.own, region.text, index + 1
-    while i < region.end:
-        b = blocks[i]
-        if _aside(b.el, b):
-            weighed -= b.text
-            i = b.end
-        elif prune(b.el, b):
-            i = b.end
-        else:
-            kept += b.own
-            i += 1
-    if kept >= product_tuning.MAIN_KEPT * weighed:
-        return False
-    trace.trace(
-        "extract: product: its names would keep %d of the %d characters of the page's "
-        "<main>, under %.0f%%: read whole",
-        kept,
-        weighed,
-        100 * product_tuning.MAIN_KEPT,
-    )
-    return True
-
-
-def unpruned(el: Any, b: BlockRecord) -> bool:
-    """The pruning of a region read whole (names_misread): the siblings the choice cut
-    and what the product's own rules leave out wherever it stands (_aside) go."""
-    return b.cut or _aside(el, b)
 
 
 def _holding(blocks: list[BlockRecord], index: int, enough: float) -> int:
@@ -491,6 +446,6 @@ def wide_pruning(title_boxes: frozenset[Any]) -> Callable[[Any, BlockRecord], bo
     def prune_wide(el: Any, b: BlockRecord) -> bool:
         if negative(b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
             return True
-        return _reviewed(el) or _aside(el, b) or sticky_bar(el, b, title_boxes)
+        return _reviewed(el) or aside(el, b) or sticky_bar(el, b, title_boxes)
 
     return prune_wide

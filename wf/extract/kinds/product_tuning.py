@@ -90,12 +90,23 @@ SHOP_ASIDE = (
 )
 
 # A product's region that is the page's <main>, holding MAIN_SHARE of the page's text or
-# more, which the pruning by names would cut to under MAIN_KEPT of its text, is read whole
-# (product.names_misread): a marketplace names every module of its item page as the
-# boilerplate it is elsewhere. Pruned so, such pages kept 18% to 19% of their <main> on
-# the pages tuned on; product pages pruned rightly keep 85% and more.
+# more, which the pruning by names would cut to under MAIN_KEPT of its text, is read
+# whole (product_region.names_misread): a marketplace names every module of its item page
+# as the boilerplate it is elsewhere. Pruned so, such pages kept 18% to 19% of their
+# <main> on the pages tuned on; product pages pruned rightly keep 85% and more.
 MAIN_SHARE = 0.8
 MAIN_KEPT = 0.3
+
+# A product's chosen box that is one of SECTIONS_MIN boxes or more, side by side, each
+# opening with an <h2> (its first element, or that one's first, to SECTIONS_DEPTH levels),
+# in a box found within SECTIONS_UP blocks above it, is one of the product's sections:
+# the box that holds them is taken (product_region.sectioned), unless it holds MAIN_SHARE
+# of the page's text (the page's layout). SECTIONS_READ children of a box are read at
+# most.
+SECTIONS_MIN = 3
+SECTIONS_UP = 3
+SECTIONS_DEPTH = 3
+SECTIONS_READ = 200
 
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
 # bar a shop pins to the screen's edge as the reader scrolls: the product's name, price
