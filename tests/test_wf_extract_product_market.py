@@ -50,6 +50,34 @@ def test_a_marketplace_item_s_main_named_as_boilerplate_is_read_whole():
     assert "colour_code_1" not in found.text
 
 
+def test_the_main_around_a_marketplace_item_s_summary_is_read_whole():
+    # The product's heading chooses its summary box; the modules beside it, in the same
+    # <main>, are named as boilerplate.
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Silver proof set 2024",
+            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
+        }
+    )
+    others = "".join(
+        f"<li><a href='/itm/{n}'>Another proof set of the year {n}, uncirculated</a></li>"
+        for n in range(12)
+    )
+    html = page(
+        declared,
+        "<main><div class='summary-panel'><h1>Silver proof set 2024</h1><p>US $394.99</p>"
+        "<p>Ten proof coins of the year, struck in silver at San Francisco.</p></div>"
+        f"<div class='x-promo-panel'><p>{SPECIFICS}</p><p>{SPECIFICS}.</p></div>"
+        f"<div class='x-seller-related'><p>{SELLER}</p><ul>{others}</ul></div>"
+        f"<div class='x-shipping-promo'><p>{SHIPPING}</p><p>{SHIPPING}.</p></div></main>",
+    )
+    found = extract(html, url="https://market.example/itm/3")
+    assert "Ten proof coins of the year" in found.text
+    for text in (SPECIFICS, SELLER, SHIPPING, "Another proof set of the year 3"):
+        assert text in found.text
+
+
 def test_a_main_that_keeps_most_of_its_text_is_pruned_by_its_names():
     own = "".join(
         f"<p>The set's coin number {n} is struck twice on polished blanks and sealed in "

@@ -17,18 +17,23 @@ if TYPE_CHECKING:
 
 
 def names_misread(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
-    """Whether the chosen region is the page's <main>, holding product_tuning.MAIN_SHARE
-    of the page's text or more, that `prune` would cut to under product_tuning.MAIN_KEPT
-    of its text: a marketplace's item page names each of its modules (the seller's card,
-    the shipping and returns, the item's specifics, the buyer's protections) as such boxes
-    are named where they are boilerplate, and its <main> says where its own text is. The
-    region is then read whole (unpruned). Each block is read once."""
+    """Whether the page's <main>, the chosen region or the nearest box around it so
+    named, holding product_tuning.MAIN_SHARE of the page's text or more, is one that
+    `prune` would cut to under product_tuning.MAIN_KEPT of its text: a marketplace's item
+    page names each of its modules (the seller's card, the shipping and returns, the
+    item's specifics, the buyer's protections) as such boxes are named where they are
+    boilerplate, and its <main> says where its own text is. The <main> is then the choice,
+    read whole (unpruned). Each block is read once."""
     index = analysis.best_index
     if index <= 0:
         return False
     blocks = analysis.blocks
+    while index > 0 and blocks[index].tag != "main":
+        index = blocks[index].parent
+    if index <= 0:
+        return False
     region = blocks[index]
-    if region.tag != "main" or region.text < product_tuning.MAIN_SHARE * blocks[0].text:
+    if region.text < product_tuning.MAIN_SHARE * blocks[0].text:
         return False
     # What the product's own rules leave out (aside: a box a class hides, the policies)
     # goes either way: only the rest is weighed.
@@ -52,6 +57,7 @@ def names_misread(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool])
         weighed,
         100 * product_tuning.MAIN_KEPT,
     )
+    analysis.best, analysis.best_index = region.el, index
     return True
 
 
