@@ -557,3 +557,43 @@ def test_a_post_of_thousands_of_cards_costs_a_look_up_each(monkeypatch):
     found = extract(html, url="https://board.example/threads/tide.5")
     assert found.kind == "thread" and "Join Date" not in found.text
     assert compared[0] < 2000
+
+
+def _panel(author: str, words: str) -> str:
+    # vBulletin 3's quote: a label, then a panel of generic names, the attribution first.
+    return (
+        "<div style='margin:1rem'><div><label>Quote:</label></div><div class='panel alt2' "
+        f"style='border:1px inset'><div>Originally Posted by <strong>{author}</strong> <a "
+        "href='/p1' title='View Post'><i class='fa-solid fa-circle-arrow-right'></i></a></div>"
+        f"<div style='font-style:italic'>{words}</div></div></div>"
+    )
+
+
+def test_a_quote_drawn_as_a_panel_of_generic_names_that_repeats_a_post_above_goes():
+    first = (
+        "The harbour master opens the lock at dawn, and the queue of boats forms an hour "
+        "before, so the early ones wait by the wall with their engines off and ropes ready."
+    )
+    elsewhere = "Tables are printed each Monday and left at the ferry terminal for all."
+    html = page(
+        "",
+        NAV
+        + "<div id='posts'>"
+        + _vb_post(1, "30th March 2025, 16:26", "ann", f"{first} {PROSE}")
+        + _vb_post(2, "2nd April 2025, 13:59", "ben", _panel("ann", first) + f"Noted. {PROSE}")
+        + _vb_post(3, "3rd April 2025, 09:12", "cy", _panel("dora", elsewhere) + f"So? {PROSE}")
+        + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
+        # A body that starts with the words of an attribution holds the reply's: no quote.
+        + _vb_post(
+            5, "5th April 2025, 11:02", "eve", f"<div>Originally Posted by ann</div>{first} Agreed."
+        )
+        + "</div>",
+    )
+    found = extract(html, url="https://board.example/showthread.php?t=6")
+    assert found.kind == "thread"
+    assert found.text.count(first) == 2
+    assert "Agreed." in found.text
+    assert found.text.count("Originally Posted by ann") == 1  # eve's
+    assert "Noted. The harbour" in found.text
+    # A quote of words the thread does not show above stays, its attribution with it.
+    assert elsewhere in found.text and "Originally Posted by dora" in found.text

@@ -9,6 +9,7 @@ from typing import Any
 
 from tests.test_wf_extract_kinds import ld, page
 from wf.extract import extract
+from wf.extract.kinds import stats
 
 WORDS = (
     "The lock gates on the canal close at six in winter, so plan the last passage early.",
@@ -161,6 +162,31 @@ def test_a_post_s_body_written_as_a_blockquote_is_no_quote_and_a_quote_in_it_sta
     assert not any(line.startswith(">") and WORDS[0] in line for line in lines)
     assert any(line.startswith(WORDS[0]) for line in lines)
     assert any(line.startswith(">") and "water point is fixed" in line for line in lines)
+
+
+def _titled_body(n: int, body: str) -> str:
+    # The same board's post whose body is short against its line of author and date, the
+    # first one under the topic's title as a heading of its own (vBulletin's first post).
+    title = "<h2 class='title icon'>Canal locks in winter</h2>" if n == 0 else ""
+    return (
+        f"<li class='postcontainer' id='post_{n}'><div class='posthead'><span class='date'>"
+        f"Apr {n + 1}, 2026</span></div><div class='userinfo'><a class='username' "
+        f"href='/member.php?u={n}'>{USERS[n]}</a></div><div class='postbody'>{title}"
+        f"<blockquote class='postcontent restore'>{body}</blockquote></div></li>"
+    )
+
+
+def test_a_short_body_written_as_a_blockquote_is_no_quote_beside_its_line_and_title():
+    bodies = ["Hello. Any advice on the locks?", "Thanks.", *(_says(n) for n in range(2, 6))]
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks in winter"}),
+        "<ol id='posts'>" + "".join(_titled_body(n, b) for n, b in enumerate(bodies)) + "</ol>",
+    )
+    text = extract(html, url="https://f.example/showthread.php?t=2").text
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    assert not any(line.startswith(">") for line in lines), text
+    assert "Thanks." in lines
+    assert "Hello. Any advice on the locks?" in lines
 
 
 def _app_post(n: int, shown: str) -> str:
@@ -401,6 +427,55 @@ def test_only_a_post_s_outermost_blockquote_becomes_its_body():
     # body of its own; and a hostile nesting is read once, at its outermost level.
     inner = "<blockquote>" * 40 + MORE[0] + "</blockquote>" * 40
     el = lxml_html.fromstring(f"<div><div><blockquote>{inner} Yes.</blockquote></div></div>")
-    assert bodies.unquote([type("Post", (), {"el": el[0]})()]) == 1
+    assert bodies.unquote([type("Post", (), {"el": el[0]})()], set()) == 1
     assert [q.tag for q in el.iter("div", "blockquote")][:3] == ["div", "div", "div"]
     assert sum(1 for _ in el.iter("blockquote")) == 40
+
+
+def _chat_post(n: int) -> str:
+    # A parenting board's post drawn with generated class names: the name and the date in
+    # boxes of their own over the body.
+    return (
+        f"<div class='sc-post'><div class='sc-a'><div class='sc-b'>{USERS[n]}</div>"
+        f"<div class='sc-c'>0{n + 1}/04/2026 at 9:0{n} am</div></div>"
+        f"<div class='sc-d'><p>{_says(n)}</p></div></div>"
+    )
+
+
+def test_a_topic_s_statistics_above_its_first_post_go():
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<main><div class='sc-t'><h1>Canal locks</h1><div class='sc-s'><p class='sc-n'>"
+        "5 answers /</p><p class='sc-l'>Last post: 06/04/2026 at 9:05 am</p></div>"
+        f"<div class='sc-q'><div class='sc-a'><div class='sc-b'>gus</div><div class='sc-c'>"
+        f"31/03/2026 at 8:00 am</div></div><div class='sc-d'><p>{MORE[0]}</p><p>{MORE[1]}"
+        f"</p><p>{MORE[2]}</p></div></div></div><div class='sc-list'>"
+        + "".join(_chat_post(n) for n in range(1, 6))
+        + "</div></main>",
+    )
+    text = extract(html, url="https://f.example/coffeehouse/canal-locks/").text
+    assert "5 answers" not in text
+    assert "Last post" not in text
+    assert MORE[0] in text and WORDS[5] in text
+    # The same words inside a post are the post's.
+    assert not stats.topic_line("5 answers / and more")
+    assert stats.topic_line("2 replies · 340 views")
+    assert not stats.topic_line("Last post: when the gates close")
+
+
+def test_a_box_of_many_nested_statistics_lines_is_read_in_a_bounded_time():
+    import time
+
+    from lxml import html as lxml_html
+
+    # Thousands of lines of counts and a deep nesting of boxes of no text: each box is
+    # read for a few elements at most, and once.
+    lines = "<div><p>2 replies</p></div>" * 3_000
+    deep = "<div>" * 200 + "x" + "</div>" * 200
+    doc = lxml_html.document_fromstring(f"<body>{lines}{deep * 20}<p>{WORDS[0]}</p></body>")
+    body = doc.body
+    post = body[-1]
+    start = time.perf_counter()
+    assert stats.drop_stats(body, [post]) == 3_000
+    assert time.perf_counter() - start < 1.0
+    assert post.getparent() is body

@@ -18,11 +18,13 @@ def _length(el: Any) -> int:
     return len("".join("".join(el.itertext()).split()))
 
 
-def unquote(posts: list[BlockRecord]) -> int:
+def unquote(posts: list[BlockRecord], heads: set[Any]) -> int:
     """Turn each post's outermost <blockquote> that holds tuning.QUOTE_BODY of its text
     into a plain box; run after the quotes of the posts above went (tidy.drop_repeats), so
-    a reply that is all a quote of them is gone already. Outermost quotes only, each
-    read once: a hostile page nests them as deep as the parser lets it. How many."""
+    a reply that is all a quote of them is gone already. What heads the post is not
+    counted in its text (_titles): a short post ("Phone support.") is shorter than its
+    line of author and date. Outermost quotes only, each read once: a hostile page nests
+    them as deep as the parser lets it. How many."""
     from lxml import etree
 
     turned = 0
@@ -30,7 +32,7 @@ def unquote(posts: list[BlockRecord]) -> int:
         el = post.el
         if el.getparent() is None:
             continue
-        whole = _length(el)
+        whole = _length(el) - _titles(el, heads)
         walker = etree.iterwalk(el, events=("start",))
         for _, inner in walker:
             if inner.tag != "blockquote":
@@ -40,6 +42,26 @@ def unquote(posts: list[BlockRecord]) -> int:
                 inner.tag = "div"
                 turned += 1
     return turned
+
+
+def _titles(post: Any, heads: set[Any]) -> int:
+    """The length of what heads a post outside its body: its line of author and date
+    (its first element, when byline.add put one) and its headings outside quotes
+    (vBulletin's title of the first post, the topic's, which goes later: tidy.drop_topic).
+    One walk of the post, past its quotes."""
+    from lxml import etree
+
+    size = _length(post[0]) if len(post) and post[0] in heads else 0
+    walker = etree.iterwalk(post, events=("start",))
+    for _, el in walker:
+        if el.tag in _HEADINGS:
+            size += _length(el)
+        if el.tag in _HEADINGS or el.tag == "blockquote":
+            walker.skip_subtree()
+    return size
+
+
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)

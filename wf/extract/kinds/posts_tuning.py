@@ -162,3 +162,15 @@ MAIL_LINE_WORDS = 4
 MAIL_CODE_SIGNS = 1
 MAIL_SIGNS = "{}[]<>=;$\\|`_^~"
 MAIL_FIELDS = {"from": "from", "von": "from", "de": "from", "date": "date", "datum": "date"}
+# A topic's statistics above its first post (kinds/stats.py): counts of its answers,
+# replies and views ("13 answers /", "2 replies · 340 views"), or the time of its latest
+# post, a date after these words ("Last post: 01/12/2025 at 6:49 pm").
+_TOPIC_COUNT = r"[\d.,]+\s*[kmb]?\s+(?:answers?|replies|reply|posts?|comments?|views?|messages?)"
+TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]\s*{_TOPIC_COUNT})*\s*[/|·•]?"
+LAST_POST = r"(?:last (?:post|reply|activity)|latest (?:post|reply))\s*:?\s*(.+)"
+TOPIC_LINE_MAX = 80  # characters at most in such a line
+# A board's words of attribution that start the first box of a quote drawn with names
+# of no quote (vBulletin 3's panel: <div>Originally Posted by <strong>ann</strong></div>
+# over the quoted words): the box around them is a quote (kinds/tidy.py).
+QUOTE_ATTRIBUTIONS = ("Originally Posted by",)
+QUOTE_PARTS = 3  # boxes at most in such a quote: the attribution, the words, an icon's

@@ -396,14 +396,15 @@ def choose(
         return None
     count = len(posts)
     box = _grow(blocks, index, through=opening)
-    from wf.extract.kinds import bodies, logs, mail, replies, tidy
+    from wf.extract.kinds import bodies, logs, mail, replies, stats, tidy
 
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     posts = _first_posts(blocks, index, box) + posts
     tidy.drop_counts(blocks[box].el)
+    stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
-    posts, short, nested, authors = _lined(posts, short, nested)
+    posts, short, nested, authors, heads = _lined(posts, short, nested)
     lines = sum(a is not None for a in authors)
     names: set[tuple[str, str]] = set()
     trimmed = sum(_trim(blocks, post, names) for post in posts + nested)
@@ -412,7 +413,7 @@ def choose(
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
-    bodies.unquote(posts)
+    bodies.unquote(posts + short, heads)
     tidy.drop_titles(blocks[box].el)
     tidy.drop_edit_notes(blocks[box].el)
     tidy.unnumber(blocks[index].el)
@@ -441,24 +442,28 @@ def choose(
 
 def _lined(
     posts: list[BlockRecord], short: list[BlockRecord], nested: list[BlockRecord]
-) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None]]:
+) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None], set[Any]]:
     """The posts, the short replies and the nested ones without the answers to other
     questions (tidy.drop_related, before their lines are put first), an issue's timeline
     events (events.py) and the ads
     (tidy.drop_ads), each headed by its line of author and date (byline.add) and without
     the tail of its author's credentials (once the line took the name); and the authors
-    the lines name, one a post, ads included."""
+    the lines name, one a post, ads included; and the lines."""
     from wf.extract.kinds import byline, events, tidy
 
     related = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
     posts, short, nested = (
         [p for p in g if p.index not in related] for g in (posts, short, nested)
     )
-    authors = [byline.add(post.el) for post in posts + short + nested]
+    authors, heads = [], set()
+    for post in posts + short + nested:
+        authors.append(byline.add(post.el))
+        if authors[-1] is not None:  # the line is the post's first element
+            heads.add(post.el[0])
     tidy.drop_credentials(posts + short + nested, authors)
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
-    return posts, short, nested, authors
+    return posts, short, nested, authors, heads
 
 
 def tidy_shown(analysis: Analysis) -> None:

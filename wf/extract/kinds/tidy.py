@@ -210,17 +210,39 @@ def _runs(text: str) -> set[tuple[str, ...]]:
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
 # The candidates, found in C before the pattern reads their names.
-_QUOTE_PATH = ".//*[self::blockquote or contains(@class, 'quote') or contains(@class, 'Quote')]"
+_QUOTE_PATH = (
+    ".//*[self::blockquote or contains(@class, 'quote') or contains(@class, 'Quote')"
+    + "".join(
+        f" or *[1][starts-with(normalize-space(text()), '{a}')]"
+        for a in posts_tuning.QUOTE_ATTRIBUTIONS
+    )
+    + "]"
+)
 
 
 def _quotes(post: Any) -> list[Any]:
     """A post's quotes, in page order: <blockquote>, or boxes named for a quote (boards
-    draw theirs with <div>s, the attribution inside: "Originally Posted by ...")."""
+    draw theirs with <div>s, the attribution inside: "Originally Posted by ..."), or
+    boxes of no such name whose first box starts with a board's words of attribution
+    (posts_tuning.QUOTE_ATTRIBUTIONS: vBulletin 3's panel of generic names)."""
     return [
         el
         for el in post.xpath(_QUOTE_PATH)
-        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "")
+        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "") or _attributed(el)
     ]
+
+
+def _attributed(el: Any) -> bool:
+    """Whether a box is a quote by its first box's words of attribution, and holds them
+    and the quoted words in a few boxes, no words of its own between them (a post's body
+    that starts with a quote's attribution holds the reply's words: it is no quote)."""
+    kids = list(islice(el, posts_tuning.QUOTE_PARTS + 1))
+    if not kids or len(kids) > posts_tuning.QUOTE_PARTS or (el.text or "").strip():
+        return False
+    if any((k.tail or "").strip() for k in kids):
+        return False
+    text = " ".join((kids[0].text or "").split())
+    return any(text.startswith(a) for a in posts_tuning.QUOTE_ATTRIBUTIONS)
 
 
 def _own_text(el: Any, skip: set[Any]) -> str:

@@ -1,0 +1,54 @@
+"""A topic's statistics printed above its first post ("13 answers /", "Last post:
+01/12/2025 at 6:49 pm", "2 replies · 340 views"): the board's counts and the time of its
+latest post, no words of the thread. Each box before the first post that holds few
+elements and says only that (posts_tuning.TOPIC_COUNTS, LAST_POST followed by a date and
+nothing else) leaves the content; boxes inside a post are not read."""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+from typing import Any
+
+from wf.extract.kinds import posts_tuning
+
+_COUNTS = re.compile(posts_tuning.TOPIC_COUNTS, re.IGNORECASE)
+_LAST = re.compile(posts_tuning.LAST_POST, re.IGNORECASE)
+_BOXES = frozenset(("p", "div", "span", "li", "small", "dd", "td"))
+FEW_ELEMENTS = 4  # elements at most inside such a box
+
+
+def topic_line(text: str) -> bool:
+    """Whether a box's text is a topic's counts or the time of its latest post, and
+    nothing else."""
+    from wf.extract.kinds.byline import whole_date
+
+    if not text or len(text) > posts_tuning.TOPIC_LINE_MAX:
+        return False
+    if _COUNTS.fullmatch(text):
+        return True
+    last = _LAST.fullmatch(text)
+    return last is not None and whole_date(last.group(1))
+
+
+def drop_stats(box: Any, posts: list[Any]) -> int:
+    """The boxes of a topic's statistics before the first of the posts in the content's
+    box go; how many. One walk of the box in page order, up to the first post: each
+    box is read only when it holds FEW_ELEMENTS at most, and no further than a line."""
+    from wf.extract.parse import drop
+
+    mine = set(posts)
+    found: set[Any] = set()
+    for el in box.iter():
+        if el in mine:
+            break
+        if el.tag not in _BOXES or not found.isdisjoint(islice(el.iterancestors(), FEW_ELEMENTS)):
+            continue
+        if sum(1 for _ in islice(el.iterdescendants(), FEW_ELEMENTS + 1)) > FEW_ELEMENTS:
+            continue
+        text = " ".join("".join(islice(el.itertext(), FEW_ELEMENTS * 2 + 1)).split())
+        if topic_line(text):
+            found.add(el)
+    for el in found:
+        drop(el)
+    return len(found)
