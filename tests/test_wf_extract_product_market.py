@@ -1,6 +1,7 @@
-"""A marketplace's item page (wf/extract/kinds/product.py, names_misread): a <main> that
-is the page, whose modules are named as boilerplate is elsewhere, is read whole. Small
-pages of our own."""
+"""A product's region (wf/extract/kinds/product_region.py): a marketplace item's <main>
+that is the page, whose modules are named as boilerplate is elsewhere, read whole; the
+product's sections under their <h2> read together; and a box named `meta` kept beside a
+product (product_tuning.DETAILS_NAMES). Small pages of our own."""
 
 from __future__ import annotations
 
@@ -115,3 +116,23 @@ def test_a_product_s_sections_each_under_its_h2_are_read_together():
     assert "Chapter 3 of the island's story" in found.text
     assert "Memory: 16 GB" in found.text and "Violence, online play." in found.text
     assert "New" not in found.text.split("\n")
+
+
+def test_a_product_s_meta_box_holds_its_facts():
+    # `meta` names an article's byline elsewhere; beside a product, its SKU and categories.
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Silver proof set 2024",
+            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
+        }
+    )
+    body = (
+        "<main><div class='summary'><h1>Silver proof set 2024</h1><p>US $394.99</p>"
+        f"<p>{SPECIFICS} {SELLER}</p>"
+        "<div class='product_meta'><span>SKU: SPS-2024-10</span> "
+        "<span>Categories: Coins, Proof sets</span></div></div></main>"
+    )
+    found = extract(page(declared, body), url="https://shop.example/p/sps")
+    assert "SKU: SPS-2024-10" in found.text
+    assert "Categories: Coins, Proof sets" in found.text

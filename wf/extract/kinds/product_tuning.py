@@ -68,9 +68,12 @@ IDENTIFIERS_MIN = 100
 # their description, specifications and measurements in a dialog (`product-details-modal`,
 # `measurements-modal`), a word that marks boilerplate elsewhere. "details" alone names
 # a seller's, a delivery's or a comment's details as often: only the product's count.
+# On a product page `meta` (`product_meta`, `game_meta_data`) names the product's own
+# facts (its SKU and categories, a game's genre, developer and features), not an
+# article's byline and date as elsewhere.
 DETAILS_NAMES = (
     r"(?<![a-z])(?:product[-_]?(?:details|description|specs?|specifications)"
-    r"|specs|specifications|measurements|dimensions)(?![a-z])"
+    r"|specs|specifications|measurements|dimensions|meta(?:[-_]?data)?)(?![a-z])"
 )
 
 # Class and id words of the boxes a shop sets beside every product, whole words of a
