@@ -136,3 +136,20 @@ def test_a_product_s_meta_box_holds_its_facts():
     found = extract(page(declared, body), url="https://shop.example/p/sps")
     assert "SKU: SPS-2024-10" in found.text
     assert "Categories: Coins, Proof sets" in found.text
+
+
+def test_a_column_of_the_product_s_facts_beside_its_description_joins_it():
+    declared = ld({"@type": "Product", "name": "Island survival game"})
+    body = (
+        "<div class='page'><div class='app-name'>Island survival game</div>"
+        "<div class='columns'>"
+        f"<div class='leftcol'><h2>About this game</h2>{STORY}</div>"
+        "<div class='rightcol game-meta'><p>Genre: Survival, Open world</p>"
+        "<p>Developer: Tide Works</p><p>Languages: English, French</p></div>"
+        "</div></div>"
+        # The store's own text beside the game's: the columns are no page's layout.
+        f"<footer>{SHIPPING} {SELLER} {SPECIFICS}</footer>"
+    )
+    found = extract(page(declared, body), url="https://games.example/app/2")
+    assert "Chapter 3 of the island's story" in found.text
+    assert "Developer: Tide Works" in found.text and "Genre: Survival" in found.text

@@ -119,8 +119,9 @@ def _product(
 ) -> tuple[Callable[[Any, BlockRecord], bool], Callable[[Any, BlockRecord], bool]]:
     """A product page's pruning and its wide pruning (product.pruning, wide_pruning), the
     choice widened when it prints too little (product.second_opinion) or else to the box
-    of the sections it is one of (product_region.sectioned), and a <main> whose names
-    would prune most of it read whole (product_region.names_misread)."""
+    of the sections it is one of (product_region.sectioned), the box that holds it and a
+    column of the product's facts beside it (product_region.with_facts), and a <main>
+    whose names would prune most of it read whole (product_region.names_misread)."""
     from wf.extract.kinds import footers, product, product_region
 
     product.sections(analysis)
@@ -131,6 +132,8 @@ def _product(
         footers.footers_out(analysis)
     elif not whole:
         product_region.sectioned(analysis)
+    if not whole:
+        product_region.with_facts(analysis)
     if not whole and product_region.names_misread(analysis, prune):
         prune = product_region.unpruned
     return prune, wide

@@ -4,6 +4,7 @@ it (names_misread, unpruned): wf/extract/kinds/product.py chose it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract.kinds import product_tuning
 from wf.extract.kinds.product import aside
+from wf.extract.names import named_by
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
@@ -86,6 +88,35 @@ def sectioned(analysis: Analysis) -> bool:
             analysis.best, analysis.best_index = box.el, i
             return True
         i = box.parent
+    return False
+
+
+_FACTS = re.compile(product_tuning.FACTS_NAMES)
+
+
+def with_facts(analysis: Analysis) -> bool:
+    """Whether a box beside the choice is named for the product's facts
+    (product_tuning.FACTS_NAMES, `meta`): a column of its genre, maker, features and
+    languages set beside the column of its description. The box that holds both, when it
+    holds under MAIN_SHARE of the page's text (not the page's layout), is then the choice.
+    Its first product_tuning.SECTIONS_READ children are read."""
+    blocks, index = analysis.blocks, analysis.best_index
+    if index <= 0:
+        return False
+    up = blocks[index].parent
+    if up <= 0 or blocks[up].tag in ("body", "html"):
+        return False
+    box = blocks[up]
+    if box.text >= product_tuning.MAIN_SHARE * blocks[0].text:
+        return False
+    chosen = blocks[index].el
+    for child in islice(box.el.iterchildren(), product_tuning.SECTIONS_READ):
+        if child is not chosen and isinstance(child.tag, str) and named_by(child, _FACTS):
+            trace.trace(
+                "extract: product: a box of its facts beside the choice: <%s> taken", box.tag
+            )
+            analysis.best, analysis.best_index = box.el, up
+            return True
     return False
 
 

@@ -111,6 +111,11 @@ SECTIONS_UP = 3
 SECTIONS_DEPTH = 3
 SECTIONS_READ = 200
 
+# A box named so beside the product's choice holds the product's facts (a game store's
+# column of its genre, developer, features and languages beside the column of its
+# description): the box that holds both is taken (product_region.with_facts).
+FACTS_NAMES = r"(?<![a-z])meta(?:[-_]?data)?(?![a-z])"
+
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
 # bar a shop pins to the screen's edge as the reader scrolls: the product's name, price
 # and button again (130 to 260 characters on the pages tuned on). A larger one is the
