@@ -265,15 +265,17 @@ def _cleaned(
 ) -> Declared | None:
     """`root` cleaned (parse.clean), and what the page declares (but with --full, which
     reads no kind), read before its hidden boxes go: declarations are data."""
-    from wf.extract import parse
+    from wf.extract import parse, tuning
 
     jsonld: list[str] | None = None if full else []
     og: dict[str, str] = {}
     read: list[Declared] = []
 
-    def declare() -> None:
+    def declare() -> bool:
         # jsonld and og are filled by now; root is still whole.
-        read.append(_declared(root, microdata, jsonld or [], og))
+        found = _declared(root, microdata, jsonld or [], og)
+        read.append(found)
+        return found.kind()[0] == tuning.PRODUCT
 
     declaring = declare if jsonld is not None else None
     parse.clean(

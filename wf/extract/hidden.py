@@ -21,13 +21,18 @@ _READ_MORE = re.compile(hidden_tuning.READ_MORE)
 
 
 def hidden_elements(
-    root: Any, uncounted: Sequence[Any] = (), hits: Sequence[Any] | None = None
+    root: Any,
+    uncounted: Sequence[Any] = (),
+    hits: Sequence[Any] | None = None,
+    opened: bool = False,
 ) -> list[Any]:
     """The elements a reader does not see, to be dropped; none when the page hides
     most of its text (see below), leaving out of that share the text of the elements
     ``uncounted`` (added to the page by the cleaning: they must not tip it). ``hits``:
     what the branches of HIDDEN_XPATH found in ``root``, when the caller searched, in
-    any order (the elements dropped and the verdict are the same in every order)."""
+    any order (the elements dropped and the verdict are the same in every order).
+    ``opened``: the page's accordions are read open (accordion_panel: a product page's
+    details, each under its title)."""
     from lxml import etree
 
     hidden: dict[Any, None] = {}
@@ -53,6 +58,8 @@ def hidden_elements(
             if el in panels[parent]:
                 continue
         if parent is not None and read_more(el):
+            continue
+        if opened and accordion_panel(el):
             continue
         hidden[el] = None
     if not hidden:
@@ -171,6 +178,23 @@ def read_more(el: Any) -> bool:
         return False
     before_text = _opening(before, hidden_tuning.READ_MORE_BEFORE)
     return len(before_text) >= hidden_tuning.READ_MORE_BEFORE
+
+
+_TITLES = frozenset(("h2", "h3", "h4", "h5", "h6", "dt"))
+
+
+def accordion_panel(el: Any) -> bool:
+    """Whether a hidden box is an accordion's panel: the element right before it is a
+    heading or a <dt>, its title, which a reader clicks to open it (a product's
+    measurements, its care, its questions and answers, each closed under its title).
+    Up to hidden_tuning.PANEL_TITLE_SKIP comments or processing instructions between
+    them are passed over: a hostile page's run of them costs no more."""
+    before = el.getprevious()
+    for _ in range(hidden_tuning.PANEL_TITLE_SKIP):
+        if before is None or isinstance(before.tag, str):
+            break
+        before = before.getprevious()
+    return before is not None and before.tag in _TITLES
 
 
 def _opening(el: Any, chars: int) -> str:

@@ -54,3 +54,6 @@ PANEL_HOST = r"(?<![a-z])tabs?(?![a-z])"
 # (hidden._tab_panels): enough to tell two panels' texts apart, a bound on the text a nest
 # of panels copies at each level.
 PANEL_COMPARED = 2000
+# Comments passed over between a hidden box and the title before it that makes it an
+# accordion's panel (hidden.accordion_panel), at most.
+PANEL_TITLE_SKIP = 8

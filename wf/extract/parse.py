@@ -310,7 +310,7 @@ def clean(
     og: dict[str, str] | None = None,
     keep: tuple[str, ...] = (),
     every_word: bool = False,
-    declare: Callable[[], None] | None = None,
+    declare: Callable[[], bool] | None = None,
 ) -> None:
     """Remove what no reader sees: junk elements and hidden ones (but the tags in
     ``keep``: images, for --images); with ``every_word``, every class word is searched
@@ -330,8 +330,7 @@ def clean(
     styles: list[Any] = []
     blocks: list[Any] = []
     buttons = _gather(root, jsonld, og, main, maths, styles, blocks)
-    if declare is not None:
-        declare()
+    opened = declare() if declare is not None else False
     if maths:
         from wf.extract import formulas
 
@@ -351,7 +350,7 @@ def clean(
         drop_each(gutters.gutters(root, styles))
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
-    drop_all(hidden_elements(root, questions, hits.hidden))
+    drop_all(hidden_elements(root, questions, hits.hidden, opened))
     if main:
         drop_all(alone(root, hits.classes))
         drop_all(menus(root, hits.noscripts))

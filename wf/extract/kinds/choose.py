@@ -101,14 +101,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     wide: Callable[[Any, BlockRecord], bool]
     wide = landing.prune_whole if kind == tuning.LANDING else landing.prune_wide
     if kind == tuning.PRODUCT:
-        from wf.extract.kinds import product
-
-        product.sections(analysis)
-        title_boxes = product.heading_boxes(body)
-        prune, wide = product.pruning(prune, title_boxes), product.wide_pruning(title_boxes)
-        if not whole and product.second_opinion(analysis, prune):
-            prune = wide
-            footers.footers_out(analysis)
+        prune, wide = _product(body, analysis, prune, whole)
     # -v says the kind a page is read as, declared or not (when a block stood out at all).
     if kind != declared_kind and (analysis.best is not None or whole):
         if declared_kind is not None:
@@ -119,6 +112,31 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
             why = "nothing declared; the rule traced above read it so"
         trace.trace("extract: read as %s (%s)", kind, why)
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
+
+
+def _product(
+    body: Any, analysis: Analysis, prune: Callable[[Any, BlockRecord], bool], whole: bool
+) -> tuple[Callable[[Any, BlockRecord], bool], Callable[[Any, BlockRecord], bool]]:
+    """A product page's pruning and its wide pruning (product.pruning, wide_pruning), the
+    choice widened when it prints too little (product.second_opinion) or else to the box
+    of the sections it is one of (product_region.sectioned), the box that holds it and a
+    column of the product's facts beside it (product_region.with_facts), and a <main>
+    whose names would prune most of it read whole (product_region.names_misread)."""
+    from wf.extract.kinds import footers, product, product_region
+
+    product.sections(analysis)
+    title_boxes = product.heading_boxes(body)
+    prune, wide = product.pruning(prune, title_boxes), product.wide_pruning(title_boxes)
+    if not whole and product.second_opinion(analysis, prune):
+        prune = wide
+        footers.footers_out(analysis)
+    elif not whole:
+        product_region.sectioned(analysis)
+    if not whole:
+        product_region.with_facts(analysis)
+    if not whole and product_region.names_misread(analysis, prune):
+        prune = product_region.unpruned
+    return prune, wide
 
 
 def _first(

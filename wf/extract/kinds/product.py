@@ -180,7 +180,7 @@ def hidden(el: Any) -> bool:
     return True
 
 
-def _aside(el: Any, b: BlockRecord) -> bool:
+def aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
@@ -290,7 +290,7 @@ def pruning(
     def product_prune(el: Any, b: BlockRecord) -> bool:
         if prune(el, b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
             return True
-        return _aside(el, b) or sticky_bar(el, b, title_boxes)
+        return aside(el, b) or sticky_bar(el, b, title_boxes)
 
     return product_prune
 
@@ -321,7 +321,7 @@ def _left_out(b: BlockRecord) -> bool:
         return False
     if negative(b):
         return not part(b)  # a banner, picture or gallery with prose: a section
-    return b.text >= MEASURE_MIN and (_reviewed(b.el) or _aside(b.el, b))
+    return b.text >= MEASURE_MIN and (_reviewed(b.el) or aside(b.el, b))
 
 
 def second_opinion(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool]) -> bool:
@@ -446,6 +446,6 @@ def wide_pruning(title_boxes: frozenset[Any]) -> Callable[[Any, BlockRecord], bo
     def prune_wide(el: Any, b: BlockRecord) -> bool:
         if negative(b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
             return True
-        return _reviewed(el) or _aside(el, b) or sticky_bar(el, b, title_boxes)
+        return _reviewed(el) or aside(el, b) or sticky_bar(el, b, title_boxes)
 
     return prune_wide

@@ -1,0 +1,63 @@
+"""A product page's closed accordions (wf/extract/hidden.py, accordion_panel): read open,
+each panel under its title; on other pages they stay closed. Small pages of our own."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from tests.test_wf_extract_kinds import ld, page
+from wf.extract import extract
+from wf.extract.hidden import accordion_panel
+
+ANSWER = (
+    "Wipe the brass with a soft dry cloth once a month; a drop of oil on the hinge keeps "
+    "the door quiet, and the dial needs nothing but keeping out of the afternoon sun."
+)
+DESCRIPTION = (
+    "A brass tide clock for the chart room: it shows high and low water at a glance, set "
+    "once by the local tide tables and kept true by a quartz movement for many years."
+)
+
+
+def _body() -> str:
+    return (
+        "<main><h1>Brass tide clock</h1>"
+        f"<p>{DESCRIPTION}</p>"
+        "<div class='faq'><h3>How do I look after it?</h3>"
+        f"<div class='content' style='display: none'><p>{ANSWER}</p></div></div>"
+        "</main>"
+    )
+
+
+def test_a_product_s_closed_accordion_is_read_open():
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Brass tide clock",
+            "description": DESCRIPTION,
+            "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"},
+        }
+    )
+    found = extract(page(declared, _body()), url="https://shop.example/p/clock")
+    assert found.kind == "product"
+    assert "How do I look after it?" in found.text
+    assert ANSWER in found.text
+
+
+def test_an_article_s_closed_accordion_stays_closed():
+    found = extract(page("", _body()), url="https://news.example/clock")
+    assert ANSWER not in found.text
+
+
+def test_an_accordion_s_panel_follows_its_title():
+    root = lxml.html.fromstring(
+        "<div><h3>Care</h3><!-- a --><!-- b --><div id='after-title' hidden>x</div>"
+        "<p>Text</p><div id='after-text' hidden>y</div>"
+        "<dt>Size</dt><dd id='after-term' hidden>z</dd>"
+        "<h4>Far</h4>" + "<!-- c -->" * 20 + "<div id='far' hidden>w</div></div>"
+    )
+    assert accordion_panel(root.get_element_by_id("after-title"))
+    assert accordion_panel(root.get_element_by_id("after-term"))
+    assert not accordion_panel(root.get_element_by_id("after-text"))
+    # Comments past hidden_tuning.PANEL_TITLE_SKIP are not read through.
+    assert not accordion_panel(root.get_element_by_id("far"))

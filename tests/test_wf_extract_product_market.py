@@ -1,0 +1,155 @@
+"""A product's region (wf/extract/kinds/product_region.py): a marketplace item's <main>
+that is the page, whose modules are named as boilerplate is elsewhere, read whole; the
+product's sections under their <h2> read together; and a box named `meta` kept beside a
+product (product_tuning.DETAILS_NAMES). Small pages of our own."""
+
+from __future__ import annotations
+
+from tests.test_wf_extract_kinds import ld, page
+from wf.extract import extract
+
+SPECIFICS = (
+    "Item specifics: Certification uncertified, Denomination ten cents to one dollar, "
+    "Mint location San Francisco, Strike type proof, Year 2024, Composition silver."
+)
+SELLER = (
+    "About this seller: a shop of coin collectors with decades of experience, joined in "
+    "2018, with every coin checked by hand and shipped in its original packaging."
+)
+SHIPPING = (
+    "Shipping from New Hampshire, United States; delivery varies with the buyer's "
+    "country. Returns are not accepted; payment by card or by the usual wallets."
+)
+
+
+def _item(extra: str = "") -> str:
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Silver proof set 2024",
+            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
+        }
+    )
+    return page(
+        declared,
+        "<main><h1>Silver proof set 2024</h1><p>US $394.99</p>"
+        "<p>Ten proof coins of the year, struck in silver at San Francisco.</p>"
+        f"<div class='x-promo-panel'><p>{SPECIFICS}</p><p>{SPECIFICS}.</p></div>"
+        f"<div class='x-seller-related'><p>{SELLER}</p><p>{SELLER}.</p></div>"
+        f"<div class='x-shipping-promo'><p>{SHIPPING}</p><p>{SHIPPING}.</p></div>"
+        f"{extra}</main>",
+    )
+
+
+def test_a_marketplace_item_s_main_named_as_boilerplate_is_read_whole():
+    # The product's own rules still hold: a box a class hides stays out.
+    fields = "<dl class='fields hide'><dt>swatch_1:</dt><dd>colour_code_1</dd></dl>"
+    found = extract(_item(fields), url="https://market.example/itm/1")
+    assert found.kind == "product"
+    for text in (SPECIFICS, SELLER, SHIPPING):
+        assert text in found.text
+    assert "colour_code_1" not in found.text
+
+
+def test_the_main_around_a_marketplace_item_s_summary_is_read_whole():
+    # The product's heading chooses its summary box; the modules beside it, in the same
+    # <main>, are named as boilerplate.
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Silver proof set 2024",
+            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
+        }
+    )
+    others = "".join(
+        f"<li><a href='/itm/{n}'>Another proof set of the year {n}, uncirculated</a></li>"
+        for n in range(12)
+    )
+    html = page(
+        declared,
+        "<main><div class='summary-panel'><h1>Silver proof set 2024</h1><p>US $394.99</p>"
+        "<p>Ten proof coins of the year, struck in silver at San Francisco.</p></div>"
+        f"<div class='x-promo-panel'><p>{SPECIFICS}</p><p>{SPECIFICS}.</p></div>"
+        f"<div class='x-seller-related'><p>{SELLER}</p><ul>{others}</ul></div>"
+        f"<div class='x-shipping-promo'><p>{SHIPPING}</p><p>{SHIPPING}.</p></div></main>",
+    )
+    found = extract(html, url="https://market.example/itm/3")
+    assert "Ten proof coins of the year" in found.text
+    for text in (SPECIFICS, SELLER, SHIPPING, "Another proof set of the year 3"):
+        assert text in found.text
+
+
+def test_a_main_that_keeps_most_of_its_text_is_pruned_by_its_names():
+    own = "".join(
+        f"<p>The set's coin number {n} is struck twice on polished blanks and sealed in "
+        "its own lens, each with the mint's certificate of authenticity beside it.</p>"
+        for n in range(1, 9)
+    )
+    found = extract(_item(own), url="https://market.example/itm/2")
+    assert "struck twice on polished blanks" in found.text
+    assert SELLER not in found.text
+
+
+STORY = "".join(
+    f"<p>Chapter {n} of the island's story: the tide turns, the camp burns, and the "
+    "survivors rebuild their walls from driftwood and stone before the night comes.</p>"
+    for n in range(1, 9)
+)
+
+
+def test_a_product_s_sections_each_under_its_h2_are_read_together():
+    # No <h1> and no declared description: the article rule chooses the longest section.
+    declared = ld({"@type": "Product", "name": "Island survival game"})
+    body = (
+        "<header><nav><a href='/'>Store</a> <a href='/new'>New</a></nav></header>"
+        "<div class='page'><div class='app-name'>Island survival game</div><div class='column'>"
+        f"<div class='about'><h2>About this game</h2>{STORY}</div>"
+        "<div class='maturity'><h2>Content descriptors</h2><p>Violence, online play.</p></div>"
+        "<div class='requirements'><h2>System requirements</h2>"
+        "<ul><li>Processor: any four-core chip</li><li>Memory: 16 GB</li></ul></div>"
+        "</div></div>"
+        # The store's own text beside the game's: the column is no page's layout.
+        f"<footer>{SHIPPING} {SELLER} {SPECIFICS}</footer>"
+    )
+    found = extract(page(declared, body), url="https://games.example/app/1")
+    assert found.kind == "product"
+    assert "Chapter 3 of the island's story" in found.text
+    assert "Memory: 16 GB" in found.text and "Violence, online play." in found.text
+    assert "New" not in found.text.split("\n")
+
+
+def test_a_product_s_meta_box_holds_its_facts():
+    # `meta` names an article's byline elsewhere; beside a product, its SKU and categories.
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Silver proof set 2024",
+            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
+        }
+    )
+    body = (
+        "<main><div class='summary'><h1>Silver proof set 2024</h1><p>US $394.99</p>"
+        f"<p>{SPECIFICS} {SELLER}</p>"
+        "<div class='product_meta'><span>SKU: SPS-2024-10</span> "
+        "<span>Categories: Coins, Proof sets</span></div></div></main>"
+    )
+    found = extract(page(declared, body), url="https://shop.example/p/sps")
+    assert "SKU: SPS-2024-10" in found.text
+    assert "Categories: Coins, Proof sets" in found.text
+
+
+def test_a_column_of_the_product_s_facts_beside_its_description_joins_it():
+    declared = ld({"@type": "Product", "name": "Island survival game"})
+    body = (
+        "<div class='page'><div class='app-name'>Island survival game</div>"
+        "<div class='columns'>"
+        f"<div class='leftcol'><h2>About this game</h2>{STORY}</div>"
+        "<div class='rightcol game-meta'><p>Genre: Survival, Open world</p>"
+        "<p>Developer: Tide Works</p><p>Languages: English, French</p></div>"
+        "</div></div>"
+        # The store's own text beside the game's: the columns are no page's layout.
+        f"<footer>{SHIPPING} {SELLER} {SPECIFICS}</footer>"
+    )
+    found = extract(page(declared, body), url="https://games.example/app/2")
+    assert "Chapter 3 of the island's story" in found.text
+    assert "Developer: Tide Works" in found.text and "Genre: Survival" in found.text
