@@ -11,6 +11,11 @@ up to the box that holds both is named for a screen size (tuning.LAYOUT_COPY: `h
 Only whole boxes go, and only a layout's: a blog's front page shows one post in several
 lists and a shop one line under several products, and those are the page's content.
 Read on a landing page only (choose.py): on other kinds it measured no better.
+
+On every kind, and in the page read whole when the choice is thin, a short box drawn
+twice side by side (pairs: a thread's title and byline once for phones, once for
+desktops, their parts in another order and each with its own counts) prints once: the
+copy named for small screens goes.
 """
 
 from __future__ import annotations
