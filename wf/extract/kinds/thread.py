@@ -462,6 +462,7 @@ def _lined(
     the tail of its author's credentials (once the line took the name); and the authors
     the lines name, one a post, ads included; and the lines."""
     from wf.extract.kinds import byline, events, tidy
+    from wf.extract.kinds.posts import accepted
 
     related = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
     posts, short, nested = (
@@ -472,6 +473,7 @@ def _lined(
         authors.append(byline.add(post.el))
         if authors[-1] is not None:  # the line is the post's first element
             heads.add(post.el[0])
+            accepted(post.el)
     tidy.drop_credentials(posts + short + nested, authors)
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
