@@ -260,12 +260,12 @@ def drop_all(elements: list[Any]) -> None:
 
 
 def _drawn_between(el: Any) -> bool:
-    """Whether `el` is an icon hidden from screen readers only, drawn between two words or
-    numbers (a clock between a post's day and its hour): it keeps them apart as a
-    separator does. Not before a stop or after a bracket (a link's icon of an outside
-    page ends its words)."""
+    """Whether `el` is an icon hidden from screen readers only, drawn between two numbers
+    (a clock between a post's day and its hour, "7/9/05" and "7:57 PM"): it keeps them
+    apart as a separator does, where glued they make another number. Between letters it
+    may stand inside a word, and before a stop it ends a link's words: it adds nothing."""
     tail = el.tail
-    if not tail or not tail[0].isalnum():
+    if not tail or not tail[0].isdigit():
         return False
     if (el.get("aria-hidden") or "").strip().lower() != "true":
         return False
@@ -273,7 +273,7 @@ def _drawn_between(el: Any) -> bool:
     if parent is None:
         return False
     before = prev.tail if prev is not None else parent.text
-    return not before or before[-1].isalnum()
+    return bool(before) and before[-1].isdigit()
 
 
 def drop_each(elements: list[Any]) -> None:

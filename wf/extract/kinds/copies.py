@@ -149,13 +149,14 @@ def pairs(analysis: Analysis, prune: Prune, going: set[Any], whole: bool = False
     print nearly the same words (copies_tuning.LAYOUT_PAIR_SHARE: one drawn for phones, one for
     desktops, their parts in another order), the one for small screens (or the second),
     when the other is printed and not `going` (a copy word for word); `whole`: in the
-    page read whole. Each box is read with the one after it only, its text cut short:
-    one walk."""
+    page read whole. Each box is read with the one after it only, a few elements of
+    each, a few hundred pairs at most: one walk."""
     blocks = analysis.blocks
     top = 0 if whole else max(analysis.best_index, 0)
     end = blocks[top].end if blocks else 0
     found: set[Any] = set()
     records: dict[Any, BlockRecord] | None = None  # built once a pair is found
+    tries = 0
     for b in blocks[top:end]:
         names = b.el.get("class")
         if not names or not 0 < b.text <= copies_tuning.LAYOUT_PAIR_MAX or not layout_named(names):
@@ -164,6 +165,9 @@ def pairs(analysis: Analysis, prune: Prune, going: set[Any], whole: bool = False
         other_names = other.get("class") if other is not None else None
         if not other_names or not layout_named(other_names):
             continue
+        tries += 1
+        if tries > copies_tuning.LAYOUT_PAIR_TRIES:
+            break  # a page of thousands of such boxes is no page of two layouts
         mine, theirs = _words(b.el), _words(other)
         if mine is None or theirs is None:
             continue

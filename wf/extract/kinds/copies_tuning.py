@@ -13,7 +13,8 @@ screen size (the copies word for word are tuning.COPY_MIN's)."""
 LAYOUT_PAIR_SHARE = 0.9
 LAYOUT_PAIR_WORDS = 3
 LAYOUT_PAIR_MAX = 600
-LAYOUT_PAIR_ELEMENTS = 200  # elements of each box read at most
+LAYOUT_PAIR_ELEMENTS = 64  # elements of each box read at most (a head's copy: 30 or so)
+LAYOUT_PAIR_TRIES = 200  # pairs of boxes compared at most on a page
 LAYOUT_SMALL = (
     r"(?<![a-z-])d-(?:sm|md|lg|xl|xxl)-none(?![a-z-])|(?<![a-z-])(?:sm|md|lg|xl|2xl):hidden"
     r"(?![a-z-])|(?<![a-z])(?:show-for-small|hide-for-(?:medium|large)|visible-xs)|"
