@@ -88,3 +88,75 @@ def test_a_comment_tree_under_a_post_is_read_as_a_thread(body: Callable[[], str]
         assert said in text  # every comment, nested or not
     assert text.index("Building starts") < text.index(SAYS[0])
     assert "tollbooth" in text  # a reply's line of author and date
+
+
+def _shreddit(n: int, depth: int, short: bool = False) -> str:
+    # New Reddit's web components: each comment a <shreddit-comment> that holds its replies.
+    kids = _shreddit(n * 2 + 1, depth + 1, short=True) if depth == 0 and n % 2 == 0 else ""
+    said = "Thanks, that helped." if short else SAYS[n % 6]
+    who = USERS[n % 6]
+    return (
+        f"<shreddit-comment author='{who}' created='2026-02-01T10:00:00.000Z' "
+        f"depth='{depth}'><div slot='commentMeta'><a href='/user/{who}/'>{who}</a> "
+        f"<time datetime='2026-02-01T10:00:00.000Z'>{n + 1}h ago</time></div>"
+        f"<div slot='comment' id='t1_{n}-comment-rtjson-content' class='md'><p>{said}</p>"
+        "</div><shreddit-comment-action-row "
+        f"slot='actionRow'><button>Reply</button><button>Share</button>"
+        f"</shreddit-comment-action-row>{kids}</shreddit-comment>"
+    )
+
+
+def test_a_post_above_its_comment_tree_loaded_in_a_part_of_its_own_is_the_first() -> None:
+    # The tree sits in a web component of its own (faceplate-partial) beside the post:
+    # the wrapper adds nothing and is no step away from the post.
+    html = (
+        "<html><head><title>New bridge plan approved</title></head><body><nav>"
+        "<a href='/'>Reddit</a> <a href='/login'>Log In</a></nav><div class='main-container'><main>"
+        "<shreddit-post author='x' created-timestamp='2026-02-01T09:00:00.000+0000'>"
+        "<div slot='credit-bar'><a href='/r/city/'>r/city</a> <time "
+        "datetime='2026-02-01T09:00:00.000Z'>5h ago</time> <a href='/user/x/'>x</a></div>"
+        f"<h1 slot='title'>New bridge plan approved</h1><div slot='text-body'><p>{POST}</p>"
+        "</div></shreddit-post><faceplate-partial><shreddit-comment-tree>"
+        + "".join(_shreddit(i, 0) for i in range(6))
+        + "</shreddit-comment-tree></faceplate-partial></main><aside><a href='/r/city/'>"
+        "r/city</a></aside></div></body></html>"
+    )
+    text = extract(html).text
+    assert "Building starts in spring" in text, text
+    assert text.index("Building starts") < text.index(SAYS[0])
+    assert all(said in text for said in SAYS)
+
+
+def test_a_short_reply_nested_in_a_comment_stays() -> None:
+    # Old Reddit: the reply's box sits beside the comment's body; its few words are too
+    # little prose to show the way down, and the box is cut on the way no more.
+    def thing(n: int) -> str:
+        reply = (
+            "<div class='child'><div class='sitetable'><div class='thing comment'>"
+            "<div class='entry'><p class='tagline'><a class='author' href='/user/op'>op</a>"
+            " <time datetime='2026-02-01'>2 hours ago</time></p><div class='md'>"
+            "<p>Thanks, that helped.</p></div></div></div></div></div>"
+            if n == 0
+            else ""
+        )
+        return (
+            f"<div class='thing comment'><div class='midcol'><div class='arrow up'></div>"
+            f"</div><div class='entry'><p class='tagline'><a class='author' "
+            f"href='/user/{USERS[n]}'>{USERS[n]}</a> <span class='score'>3 points</span> "
+            f"<time datetime='2026-02-01'>5 hours ago</time></p><div class='md'>"
+            f"<p>{SAYS[n]}</p></div><ul class='buttons'><li><a href='#p'>permalink</a></li>"
+            f"</ul></div>{reply}</div>"
+        )
+
+    html = (
+        "<html><head><title>New bridge plan approved</title></head><body><div class='content'>"
+        "<div class='thing link'><p class='title'><a href='/r/x/comments/1/'>New bridge "
+        "plan approved</a></p><p class='tagline'>submitted <time datetime='2026-02-01'>5 "
+        f"hours ago</time> by <a class='author' href='/user/op'>op</a></p><div class='md'>"
+        f"<p>{POST}</p></div></div><div class='commentarea'><div class='sitetable'>"
+        + "".join(thing(n) for n in range(6))
+        + "</div></div></div></body></html>"
+    )
+    text = extract(html).text
+    assert "Thanks, that helped." in text, text
+    assert text.index(SAYS[0]) < text.index("Thanks, that helped.") < text.index(SAYS[1])

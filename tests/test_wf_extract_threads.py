@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.test_wf_extract_kinds import NAV, PROSE, ld, page
 from wf.extract import extract
 
@@ -33,6 +35,35 @@ def _qa(kind: str, votes: int, words: str, signatures: str, comments: int) -> st
         # Hidden by a class the extractor does not read: only its microdata says it is a count.
         f"<span class='d-none' itemprop='commentCount'>{comments}</span></div>"
     )
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "answer' itemprop='acceptedAnswer' itemscope x='",  # its microdata alone
+        "answer js-answer accepted-answer",  # its class alone (Discourse's solved post)
+    ],
+)
+def test_the_accepted_answer_says_so_in_its_line(kind):
+    answers = _qa(
+        kind, 64, "In the pilots' office. " + PROSE, _signature("answered", "Mar 2", "ben"), 1
+    ) + _qa("answer", 33, "Online, as a PDF. " + PROSE, _signature("answered", "Mar 3", "cy"), 2)
+    html = page(
+        ld({"@type": "QAPage"}),
+        NAV
+        + "<div id='mainbar'>"
+        + _qa(
+            "question",
+            7,
+            "Where are the tide tables? " + PROSE,
+            _signature("asked", "Mar 1", "ann"),
+            0,
+        )
+        + f"<div id='answers'>{answers}</div></div>",
+    )
+    lines = [line for line in extract(html).text.split("\n") if line]
+    assert "ben, Mar 2, accepted answer" in lines, lines
+    assert "cy, Mar 3" in lines and "ann, Mar 1" in lines
 
 
 def test_a_q_and_a_post_names_its_declared_author_and_their_own_date_and_no_counts():

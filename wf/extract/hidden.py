@@ -274,11 +274,30 @@ def drop_all(elements: list[Any]) -> None:
     hidden separators (a hostile page's hundred thousand) rebuilt its text once per
     separator. Here each parent's children are read once and each text set once."""
     for el in elements:
-        if next((t for t in islice(el.itertext(), 8) if not t.isspace()), None) is not None:
+        if next(
+            (t for t in islice(el.itertext(), 8) if not t.isspace()), None
+        ) is not None or _drawn_between(el):
             # A hidden separator ("\u00b7", "|") sets apart what stands on either side of
             # it ("1d ago \u00b7 3 min read"): a space keeps the two words apart.
             el.tail = " " + (el.tail or "")
     drop_each(elements)
+
+
+def _drawn_between(el: Any) -> bool:
+    """Whether `el` is an icon hidden from screen readers only, drawn between two numbers
+    (a clock between a post's day and its hour, "7/9/05" and "7:57 PM"): it keeps them
+    apart as a separator does, where glued they make another number. Between letters it
+    may stand inside a word, and before a stop it ends a link's words: it adds nothing."""
+    tail = el.tail
+    if not tail or not tail[0].isdigit():
+        return False
+    if (el.get("aria-hidden") or "").strip().lower() != "true":
+        return False
+    prev, parent = el.getprevious(), el.getparent()
+    if parent is None:
+        return False
+    before = prev.tail if prev is not None else parent.text
+    return bool(before) and before[-1].isdigit()
 
 
 def drop_each(elements: list[Any]) -> None:

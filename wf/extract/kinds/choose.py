@@ -94,12 +94,12 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         from wf.extract.kinds import docs
 
         prune = docs.prune
-    if kind == tuning.LANDING:
-        from wf.extract.kinds import copies
+    from wf.extract.kinds import copies
 
-        prune = copies.once(analysis, prune)
+    prune = copies.once(analysis, prune, whole=kind == tuning.LANDING)
     wide: Callable[[Any, BlockRecord], bool]
     wide = landing.prune_whole if kind == tuning.LANDING else landing.prune_wide
+    wide = copies.wide_once(analysis, wide)
     if kind == tuning.PRODUCT:
         prune, wide = _product(body, analysis, prune, whole)
     # -v says the kind a page is read as, declared or not (when a block stood out at all).

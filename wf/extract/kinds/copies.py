@@ -11,6 +11,11 @@ up to the box that holds both is named for a screen size (tuning.LAYOUT_COPY: `h
 Only whole boxes go, and only a layout's: a blog's front page shows one post in several
 lists and a shop one line under several products, and those are the page's content.
 Read on a landing page only (choose.py): on other kinds it measured no better.
+
+On every kind, and in the page read whole when the choice is thin, a short box drawn
+twice side by side (pairs: a thread's title and byline once for phones, once for
+desktops, their parts in another order and each with its own counts) prints once: the
+copy named for small screens goes.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
+from wf.extract.kinds import copies_tuning
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
@@ -107,18 +113,110 @@ def copies(analysis: Analysis, prune: Prune) -> set[Any]:
     return {el for el in found if not any(a in found for a in el.iterancestors())}
 
 
-def once(analysis: Analysis, prune: Prune) -> Prune:
-    """`prune`, and the copies of earlier boxes too."""
-    found = copies(analysis, prune)
+_SMALL = re.compile(copies_tuning.LAYOUT_SMALL)
+# Element siblings after a box looked at for its pair: the copies stand side by side.
+_PAIR_NEXT = 2
+
+
+def _words(box: Any) -> set[str] | None:
+    """The words of a box that hold a letter (its counts left out); None when it holds
+    more than copies_tuning.LAYOUT_PAIR_ELEMENTS elements (no head or byline: a nest of
+    boxes, each beside a sibling, is read a bounded number of elements each)."""
+    pieces: list[str] = []
+    for n, el in enumerate(box.iter()):
+        if n >= copies_tuning.LAYOUT_PAIR_ELEMENTS:
+            return None
+        if el.text and isinstance(el.tag, str):
+            pieces.append(el.text)
+        if el.tail and el is not box:
+            pieces.append(el.tail)
+    text = " ".join(pieces).lower()
+    return {w for w in text.split() if any(c.isalpha() for c in w)}
+
+
+def _next_box(el: Any) -> Any:
+    """The element after `el` among its siblings (a comment or two skipped), or None."""
+    nxt = el.getnext()
+    for _ in range(_PAIR_NEXT):
+        if nxt is None or isinstance(nxt.tag, str):
+            return nxt
+        nxt = nxt.getnext()
+    return None
+
+
+def pairs(analysis: Analysis, prune: Prune, going: set[Any], whole: bool = False) -> set[Any]:
+    """Of two boxes side by side inside the choice, each named for a screen size, that
+    print nearly the same words (copies_tuning.LAYOUT_PAIR_SHARE: one drawn for phones, one for
+    desktops, their parts in another order), the one for small screens (or the second),
+    when the other is printed and not `going` (a copy word for word); `whole`: in the
+    page read whole. Each box is read with the one after it only, a few elements of
+    each, a few hundred pairs at most: one walk."""
+    blocks = analysis.blocks
+    top = 0 if whole else max(analysis.best_index, 0)
+    end = blocks[top].end if blocks else 0
+    found: set[Any] = set()
+    records: dict[Any, BlockRecord] | None = None  # built once a pair is found
+    tries = 0
+    for b in blocks[top:end]:
+        names = b.el.get("class")
+        if not names or not 0 < b.text <= copies_tuning.LAYOUT_PAIR_MAX or not layout_named(names):
+            continue
+        other = _next_box(b.el)
+        other_names = other.get("class") if other is not None else None
+        if not other_names or not layout_named(other_names):
+            continue
+        tries += 1
+        if tries > copies_tuning.LAYOUT_PAIR_TRIES:
+            break  # a page of thousands of such boxes is no page of two layouts
+        mine, theirs = _words(b.el), _words(other)
+        if mine is None or theirs is None:
+            continue
+        both = len(mine | theirs)
+        if len(mine & theirs) < max(
+            copies_tuning.LAYOUT_PAIR_SHARE * both, copies_tuning.LAYOUT_PAIR_WORDS
+        ):
+            continue
+        small_first = _SMALL.search(names.lower()) is not None
+        small_second = _SMALL.search(other_names.lower()) is not None
+        gone, kept = (b.el, other) if small_first and not small_second else (other, b.el)
+        if records is None:
+            records = {r.el: r for r in blocks[top:end]}
+        record = records.get(kept)
+        if kept not in going and record is not None and _printed(blocks, record, top, prune):
+            found.add(gone)
+    return found
+
+
+def once(analysis: Analysis, prune: Prune, whole: bool = True) -> Prune:
+    """`prune`, and the copies of earlier boxes too (`whole`: word for word, of
+    tuning.COPY_MIN characters or more; always: a short box drawn for two screen sizes,
+    pairs)."""
+    found = copies(analysis, prune) if whole else set()
+    found |= pairs(analysis, prune, found)
     if not found:
         return prune
     trace.trace(
-        "extract: %d boxes repeat an earlier box word for word, a copy for another screen "
+        "extract: %d boxes repeat a box beside or above them, a copy for another screen "
         "size: printed once",
         len(found),
     )
 
     def pruned(el: Any, b: BlockRecord) -> bool:
         return el in found or prune(el, b)
+
+    return pruned
+
+
+def wide_once(analysis: Analysis, wide: Prune) -> Prune:
+    """`wide` (the page read whole without its named boilerplate, when the choice is thin),
+    and the boxes drawn for small screens beside their copy (pairs) too: found when first
+    asked, as most pages are never read so."""
+    found: set[Any] | None = None
+
+    def pruned(el: Any, b: BlockRecord) -> bool:
+        nonlocal found
+        if found is None:
+            found = pairs(analysis, wide, set(), whole=True)
+        return el in found or wide(el, b)
 
     return pruned

@@ -230,3 +230,16 @@ def author_card(el: Any) -> bool:
         if words > posts_tuning.CARD_WORDS_MAX:
             return False
     return fields >= posts_tuning.CARD_FIELDS_MIN and words <= posts_tuning.CARD_WORDS_MAX
+
+
+_ACCEPTED = re.compile(posts_tuning.ACCEPTED_CLASS)
+
+
+def accepted(post: Any) -> None:
+    """A post marked as the accepted answer (itemprop acceptedAnswer, a class
+    posts_tuning.ACCEPTED_CLASS) says so at the end of its line of author and date, its
+    first element: the tick the page draws beside it is no text."""
+    marked = "acceptedanswer" in (post.get("itemprop") or "").lower().split()
+    if marked or _ACCEPTED.search((post.get("class") or "").lower()):
+        line = post[0]
+        line.text = f"{line.text or ''}, {posts_tuning.ACCEPTED_LINE}"

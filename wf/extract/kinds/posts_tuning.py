@@ -174,3 +174,8 @@ TOPIC_LINE_MAX = 80  # characters at most in such a line
 # over the quoted words): the box around them is a quote (kinds/tidy.py).
 QUOTE_ATTRIBUTIONS = ("Originally Posted by",)
 QUOTE_PARTS = 3  # boxes at most in such a quote: the attribution, the words, an icon's
+# A post so marked is the answer its asker accepted (schema.org's itemprop acceptedAnswer;
+# Stack Exchange's and Discourse's class): its line of author and date says so, as the
+# page does with a tick (posts.accepted), searched in a lowered class attribute.
+ACCEPTED_CLASS = r"(?<![\w-])accepted-answer(?![\w-])"
+ACCEPTED_LINE = "accepted answer"

@@ -6,6 +6,8 @@ comment tree: nested()). thread.py gives each its line of author and date."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
@@ -114,3 +116,16 @@ def counted(posts: list[BlockRecord], nested: list[BlockRecord]) -> int:
             count += 1
         around.append(b)
     return count
+
+
+def lined_at(nested: list[BlockRecord], heads: set[Any]) -> list[int]:
+    """The indices, in order, of the nested replies that got their line of author and date
+    (their first element is one of `heads`): a box of the posts' shape that shows
+    neither (an author's credentials drawn so) is no reply to keep."""
+    return sorted(b.index for b in nested if len(b.el) and b.el[0] in heads)
+
+
+def holds(at: Sequence[int], b: BlockRecord) -> bool:
+    """Whether the box `b` holds one of the replies at the indices `at` (in order)."""
+    i = bisect_left(at, b.index)
+    return i < len(at) and at[i] < b.end

@@ -24,6 +24,7 @@ posts' microdata names (tuning.POST_COUNT).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -116,6 +117,9 @@ def _grow(blocks: list[BlockRecord], index: int, through: bool = False) -> int:
         if a.tag in ("html", "body"):
             break
         added, prose = a.text - cur.text, a.raw - cur.raw
+        if not added and "-" in a.tag:  # a web component around the box alone: no level
+            cur = a
+            continue
         if (added < tuning.POST_PROSE and passes < GROW_LEVELS) or heads.titled_box(a.el, cur.el):
             passes += 1
             cur = a
@@ -136,7 +140,10 @@ WRAPPERS = frozenset(
 
 
 def _trim(
-    blocks: list[BlockRecord], post: BlockRecord, names: set[tuple[str, str]] | None = None
+    blocks: list[BlockRecord],
+    post: BlockRecord,
+    names: set[tuple[str, str]] | None = None,
+    replies_at: Sequence[int] = (),
 ) -> bool:
     """Cut a post down to its line of author and date and its body; whether it was cut.
 
@@ -150,8 +157,10 @@ def _trim(
     of each box cut on the way down are added to `names` (replies.cut_short cuts them from
     the short replies), and, without its tag, the class of each box the way goes through
     (a name the body is reached through is cut from no reply, whatever card shares it once
-    numbering tokens are left out: "tcell alt1" and "tcell alt2").
+    numbering tokens are left out: "tcell alt1" and "tcell alt2"); never a box that holds
+    a nested reply (`replies_at`, replies.lined_at): a short one shows no way by prose.
     """
+    from wf.extract.kinds import replies
     from wf.extract.kinds.posts import author_card
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
@@ -192,6 +201,8 @@ def _trim(
             break
         for k in kids:
             gone = k.index in beside or k.raw < tuning.POST_PROSE
+            if gone and replies_at:
+                gone = not replies.holds(replies_at, k)
             if k is not prose[0] and gone and k.el.getparent() is not None:
                 _cut(k, names)
                 cut = True
@@ -407,7 +418,8 @@ def choose(
     posts, short, nested, authors, heads = _lined(posts, short, nested)
     lines = sum(a is not None for a in authors)
     names: set[tuple[str, str]] = set()
-    trimmed = sum(_trim(blocks, post, names) for post in posts + nested)
+    at = replies.lined_at(nested, heads)
+    trimmed = sum(_trim(blocks, post, names, at) for post in posts + nested)
     replies.cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
@@ -450,6 +462,7 @@ def _lined(
     the tail of its author's credentials (once the line took the name); and the authors
     the lines name, one a post, ads included; and the lines."""
     from wf.extract.kinds import byline, events, tidy
+    from wf.extract.kinds.posts import accepted
 
     related = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
     posts, short, nested = (
@@ -460,6 +473,7 @@ def _lined(
         authors.append(byline.add(post.el))
         if authors[-1] is not None:  # the line is the post's first element
             heads.add(post.el[0])
+            accepted(post.el)
     tidy.drop_credentials(posts + short + nested, authors)
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))

@@ -1,0 +1,110 @@
+"""A thread's post drawn twice for two screen sizes (kinds/copies.py pairs) and a post's
+date read across an icon (hidden.drop_all), on small pages of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_wf_extract_kinds import PROSE, ld
+from wf.extract import extract
+
+REPLIES = (
+    "The ferry timetable changes in October, so check the winter sheet before you travel.",
+    "I took the early boat last week and it left ten minutes late because of the fog.",
+    "Bikes go free on weekdays, but at weekends you need to book a place for them online.",
+)
+BODY = (
+    "Does anyone know whether the island ferry still runs on Sunday mornings? The pier "
+    "office was closed when I asked, and the website shows two different timetables."
+)
+
+
+def _head(classes: str, votes: str) -> str:
+    # One layout's head of the post: title, byline, counts (each layout its own order).
+    return (
+        f"<div class='{classes}'><article class='post-head'><div class='score'>{votes}</div>"
+        "<h1><a href='/post/9'>Sunday ferry to the island</a></h1><div class='small'>"
+        "<a class='person-listing' href='/u/marit'>marit</a> to "
+        "<a href='/c/travel'>travel</a> · <span class='moment-time'>3 days ago</span>"
+        "</div><a href='/post/9#c' title='Comments'>3</a></article></div>"
+    )
+
+
+def _thread(small: str, large: str) -> str:
+    comments = "".join(
+        f"<li class='comment'><article><div class='small'><a class='person-listing' "
+        f"href='/u/u{n}'>user{n}</a> <span class='moment-time'>{n + 1} days ago</span>"
+        f"</div><div class='md-div'><p>{text}</p></div></article></li>"
+        for n, text in enumerate(REPLIES)
+    )
+    return (
+        "<html><head><title>Sunday ferry</title></head><body><nav><a href='/'>Home</a> "
+        "<a href='/c'>Communities</a></nav><main><div class='post-listing'>"
+        f"{_head(small, '12 3')}{_head(large, '9')}"
+        f"<article class='post-body'><div class='md-div'><p>{BODY}</p></div></article></div>"
+        f"<ul class='comments'>{comments}</ul></main></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("small", "large"),
+    [
+        ("d-block d-sm-none", "d-none d-sm-block"),  # Bootstrap
+        ("md:hidden", "hidden md:block"),  # Tailwind
+        ("show-for-small-only", "hide-for-small-only"),  # Foundation
+        ("hide-for-small-only", "show-for-small-only"),  # the phone's copy second
+    ],
+)
+def test_a_posts_title_and_byline_drawn_for_two_screen_sizes_print_once(small, large):
+    text = extract(_thread(small, large)).text
+    assert text.count("Sunday ferry to the island") == 1, text
+    assert text.count("3 days ago") == 1, text
+    assert BODY in text
+
+
+def test_the_copy_for_large_screens_is_the_one_kept():
+    # The phone's copy shows up and down votes, the desktop's the score: the desktop's
+    # is what a reader at a desk sees.
+    text = extract(_thread("d-block d-md-none", "d-none d-md-block")).text
+    assert "12 3" not in text, text
+
+
+def test_a_grid_of_items_each_shown_at_its_own_size_is_no_pair():
+    # A shop's grid shows more items on a wider screen: their words are mostly the same,
+    # but a copy's are all the same.
+    names = ("Blue enamel kettle", "Blue enamel kettle large", "Blue enamel teapot", "Red mug")
+    cells = "".join(
+        f"<div class='{c}'><h3>{name}</h3><p>A sturdy thing, made to last in any kitchen, "
+        f"number {n}.</p></div>"
+        for n, (name, c) in enumerate(
+            zip(
+                names,
+                ("block", "hidden sm:block", "hidden md:block lg:hidden", "block"),
+                strict=True,
+            )
+        )
+    )
+    html = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/shop'>Shop</a></nav><main>"
+        f"<h1>Kettles</h1><p>{PROSE}</p><p>{PROSE}</p><div class='grid'>{cells}</div></main>"
+        "<footer><a href='/terms'>Terms</a></footer></body></html>"
+    )
+    text = extract(html).text
+    assert all(name in text for name in names), text
+
+
+def test_a_date_and_its_hour_either_side_of_an_icon_stay_apart():
+    posts = "".join(
+        f"<div class='post'><div class='post-byline'><a href='/member/{who}'>{who}</a>, "
+        f"<time datetime='2005-07-0{n + 1}'>7/{n + 1}/05<i class='fa fa-at' "
+        f"aria-hidden='true'></i>7:5{n} PM</time></div><div class='post-body'><p>{text} "
+        f"{PROSE}</p></div></div>"
+        for n, (who, text) in enumerate(zip(("kari", "olav", "siv"), REPLIES, strict=True))
+    )
+    html = (
+        f"<html><head><title>Ferry</title>{ld({'@type': 'DiscussionForumPosting'})}</head>"
+        f"<body><div class='thread'>{posts}</div></body></html>"
+    )
+    text = extract(html).text
+    assert "7/1/05 7:50 PM" in text, text
+    assert "05 7:5" in text and "057:5" not in text, text
