@@ -27,7 +27,7 @@ def hidden_elements(
     """The elements a reader does not see, to be dropped; none when the page hides
     most of its text (see below), leaving out of that share the text of the elements
     ``uncounted`` (added to the page by the cleaning: they must not tip it). ``hits``:
-    what the branches of HIDDEN_XPATH found in ``root``, when the caller searched, in
+    what search_hidden found in ``root``, when the caller searched, in
     any order (the elements dropped and the verdict are the same in every order)."""
     from lxml import etree
 

@@ -52,7 +52,7 @@ def parts(root: Any, every_word: bool = False) -> tuple[str, str, str]:
 class Hits:
     """What the cleaning's search found, by kind."""
 
-    hidden: list[Any]  # hidden.HIDDEN_XPATH's hits, in no particular order
+    hidden: list[Any]  # hidden.search_hidden's hits, in no particular order
     skip_links: list[Any]  # SKIP_LINKS's, the <a>s' hrefs
     classes: list[Any]  # class attributes with a class word or "focusable", in page order
     noscripts: list[Any]  # the <noscript> boxes, in page order
