@@ -84,6 +84,18 @@ def each(node: Any, expression: str) -> list[list[Any]]:
     return [compiled(path)(node) for path in branches(expression)]
 
 
+def tagged(node: Any, tag: str) -> list[Any]:
+    """The elements named ``tag`` in ``node``'s document, in document order: what
+    ``//tag`` finds, from lxml's walk in C. That walk ends at once on a page that names
+    no element so (it looks the name up in the page's dictionary of names first), where
+    libxml2's search walks the whole page whatever it holds."""
+    root = node.getroottree().getroot()
+    before, after = list(root.itersiblings(preceding=True)), list(root.itersiblings())
+    if not before and not after:
+        return list(root.iter(tag))
+    return [el for top in (*reversed(before), root, *after) for el in top.iter(tag)]
+
+
 def _document(node: Any) -> Iterator[Any]:
     """Every node of ``node``'s document in document order: a page can hold elements
     beside its root (libxml2 puts a second <html> there), which a search finds too."""

@@ -996,6 +996,27 @@ def test_a_union_search_finds_what_libxml2_finds_in_the_same_order() -> None:
     assert [name for _, name in got] == [name for _, name in expected]
 
 
+def test_a_tag_search_finds_what_libxml2_finds_in_the_same_order() -> None:
+    # common.xpath.tagged, lxml's walk in place of "//dialog" and "//noscript" (the
+    # cleaning's searches): the same elements in page order, those beside the page's
+    # root included, and none at once for a name the page does not use.
+    from lxml import etree
+
+    from common.xpath import tagged
+
+    page = (
+        "<html><body><dialog id='a'><p>x</p><dialog id='b'></dialog></dialog>"
+        "<noscript>n</noscript><div><dialog id='c' open></dialog></div></body></html>"
+        "<html><dialog id='d'></dialog></html>"
+    )
+    root = etree.HTML(page)
+    inner = root.find(".//p")
+    for tag in ("dialog", "noscript", "marquee"):
+        expected = root.xpath(f"//{tag}")
+        assert tagged(inner, tag) == expected
+    assert [el.get("id") for el in tagged(root, "dialog")] == ["a", "b", "c", "d"]
+
+
 def test_an_elements_opening_is_read_no_further_than_asked() -> None:
     # common.xpath.text_start: the widening's timed entries, a product's identifiers and
     # the tab panels' comparison read an element's opening; a megabyte in one text node

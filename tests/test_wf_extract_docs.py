@@ -52,6 +52,30 @@ def test_a_section_named_after_its_anchor_is_content() -> None:
     assert "## dates()" in text
 
 
+def test_an_id_that_names_nothing_is_not_read_as_a_topic() -> None:
+    # names.negative_block asks whether an id names the block's topic (which reads the
+    # block's children and text) only when the id changes what its names say: a block
+    # named `sidebar` with an id of four words is boilerplate without a look inside it.
+    class Box:
+        def __init__(self, attrs: dict[str, str]) -> None:
+            self.attrs = attrs
+
+        def get(self, name: str) -> str | None:
+            return self.attrs.get(name)
+
+        def __len__(self) -> int:
+            raise AssertionError("the block's children were read")
+
+        def __getitem__(self, index: int) -> None:
+            raise AssertionError("the block's children were read")
+
+        def __iter__(self) -> None:
+            raise AssertionError("the block's children were read")
+
+    assert negative_block(Box({"class": "sidebar", "id": "alpha-beta-gamma-delta"}), "div")
+    assert not negative_block(Box({"class": "entry", "id": "alpha-beta-gamma-delta"}), "div")
+
+
 def test_an_id_that_only_starts_with_s_keeps_its_meaning() -> None:
     from lxml import html as lxml_html
 

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any
 
-from common.xpath import each, text_length, text_start
+from common.xpath import each, tagged, text_length, text_start
 from wf.extract import hidden_tuning, tuning
 
-HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden|//dialog"
+# The attributes that hide an element, each searched for apart (see search_hidden).
+HIDDEN_XPATH = "//*/@style|//*/@hidden|//*/@aria-hidden"
 # The attributes HIDDEN_XPATH finds: a caller's search may hold others of its own.
 _HIDING = frozenset(("style", "hidden", "aria-hidden"))
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
@@ -29,7 +30,7 @@ def hidden_elements(
     """The elements a reader does not see, to be dropped; none when the page hides
     most of its text (see below), leaving out of that share the text of the elements
     ``uncounted`` (added to the page by the cleaning: they must not tip it). ``hits``:
-    what the branches of HIDDEN_XPATH found in ``root``, when the caller searched, in
+    what search_hidden found in ``root``, when the caller searched, in
     any order (the elements dropped and the verdict are the same in every order).
     ``opened``: the page's accordions are read open (accordion_panel: a product page's
     details, each under its title)."""
@@ -39,7 +40,7 @@ def hidden_elements(
     style_hidden = _hides
     panels: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
     if hits is None:
-        hits = [hit for found in each(root, HIDDEN_XPATH) for hit in found]
+        hits = search_hidden(root)
     for hit in hits:
         if isinstance(hit, etree._Element):
             el = hit
@@ -77,6 +78,13 @@ def hidden_elements(
     if hidden_len and mostly(hidden_len, root, length, added):
         return []
     return list(hidden)
+
+
+def search_hidden(root: Any) -> list[Any]:
+    """What hides an element in ``root``'s document, in no particular order: the
+    attributes of HIDDEN_XPATH, and each <dialog> (found by lxml, common.xpath.tagged:
+    most pages hold none, and then cost nothing, where a search walks the whole page)."""
+    return [*(hit for found in each(root, HIDDEN_XPATH) for hit in found), *tagged(root, "dialog")]
 
 
 # Paragraphs measured before the whole page is: enough for nearly every page that hides

@@ -102,10 +102,6 @@ def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
     return _unless_most(root, found)
 
 
-# The <noscript> boxes of a page, found in the same union search as CLASS_XPATH.
-NOSCRIPT_XPATH = "//noscript"
-
-
 def _link_share(el: Any) -> tuple[int, int]:
     """Characters of ``el``'s text and of its links' text, the first
     tuning.MENU_TEXTS pieces of each read (of all its links together)."""

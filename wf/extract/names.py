@@ -257,7 +257,11 @@ def negative_hits(el: Any) -> frozenset[str]:
     """The boilerplate words (tuning.NEGATIVE_STEMS and NEGATIVE_WORDS, as matched) in an
     element's class and id tokens, those that a content word in their own token does not
     outweigh aside (cached per class and id value)."""
-    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return _hits(f"{el.get('class') or ''} {el.get('id') or ''}")
+
+
+def _hits(names: str) -> frozenset[str]:
+    """negative_hits() of class and id values joined by a space."""
     hit = _hits_cache.get(names)
     if hit is None:
         if len(_hits_cache) > 20000:
@@ -322,38 +326,48 @@ def negative_block(el: Any, tag: str) -> bool:
     # (aria-modal="true" is only valid beside one of these roles.)
     if el.get("role") in _DIALOG_ROLES:
         return True
-    if ident and ident.count("-") >= 3 and len(el) and el[0].tag in HEADING:
-        # An id made of a heading's words (`sharing-with-a-single-developer`, a
-        # documentation or wiki section's anchor) names the topic, not the block's role.
-        ident = None
-    elif ident and len(el) and el[0].tag in HEADING and permalinked(el[0], ident):
-        # A section whose heading's permalink leads to the section (Sphinx's `<section
-        # id="cookies">` under "Cookies ¶"): a document's part, its id names its topic.
-        ident = None
-    elif ident and tag in HEADING and _anchor_of(ident, el):
-        # A heading's anchor made of its own words (`social-auth` on "Social Auth",
-        # `see_also`): the topic, not the block's role.
-        ident = None
-    elif ident and (code_name(ident) or links_itself(el, ident)):
-        # An API's entry named by its object (a dotted name, Sphinx's `<dt
-        # id="django.db.models.query.QuerySet.select_related">`, rustdoc's `<section
-        # id="method.share">`), or that links to itself with a pilcrow: its id is the
-        # object's name ("related", "dates", "share"), not the block's role.
-        ident = None
-    elif ident and ident.startswith("s-") and len(el) and el[0].get("id") == ident[2:]:
-        # A section's id made of its anchor's (Django's `s-select-related` around
-        # `<span id="select-related">`): the topic again, not the block's role.
-        ident = None
-    if not cls and not ident:
-        return False
     kind = _negative_kind(f"{cls} {ident}" if cls and ident else cls or ident)
+    if ident:
+        # An id that names the block's topic is read as no name at all: asked only when
+        # the id changes what the names say (most ids name nothing), for each question
+        # reads the block's children or its text.
+        without = _negative_kind(cls) if cls else 0
+        if kind != without and _topic(el, tag, ident):
+            kind = without
     if kind == _NAMED_TEASER:
         return next(el.iter("a"), None) is not None
     if kind == _NAMED_PICTURE:
         return next(el.iterdescendants("p"), None) is None
     if kind == _NAMED_PAGER:
         return _pager_sized(el)
-    return kind != 0 and not (negative_hits(el) <= names_tuning.ISSUE_WORDS and issue(el))
+    if kind == 0:
+        return False
+    return not (_hits(f"{cls or ''} {ident or ''}") <= names_tuning.ISSUE_WORDS and issue(el))
+
+
+def _topic(el: Any, tag: str, ident: str) -> bool:
+    """Whether a block's id names its topic, not its role."""
+    # An id made of a heading's words (`sharing-with-a-single-developer`, a
+    # documentation or wiki section's anchor) names the topic, not the block's role.
+    if ident.count("-") >= 3 and len(el) and el[0].tag in HEADING:
+        return True
+    # A section whose heading's permalink leads to the section (Sphinx's `<section
+    # id="cookies">` under "Cookies ¶"): a document's part, its id names its topic.
+    if len(el) and el[0].tag in HEADING and permalinked(el[0], ident):
+        return True
+    # A heading's anchor made of its own words (`social-auth` on "Social Auth",
+    # `see_also`): the topic, not the block's role.
+    if tag in HEADING and _anchor_of(ident, el):
+        return True
+    # An API's entry named by its object (a dotted name, Sphinx's `<dt
+    # id="django.db.models.query.QuerySet.select_related">`, rustdoc's `<section
+    # id="method.share">`), or that links to itself with a pilcrow: its id is the
+    # object's name ("related", "dates", "share"), not the block's role.
+    if code_name(ident) or links_itself(el, ident):
+        return True
+    # A section's id made of its anchor's (Django's `s-select-related` around
+    # `<span id="select-related">`): the topic again, not the block's role.
+    return ident.startswith("s-") and len(el) > 0 and el[0].get("id") == ident[2:]
 
 
 _LISTS = frozenset(("ul", "ol", "menu"))

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from common.xpath import compiled, each, union
+from common.xpath import compiled, tagged, union
 from wf.extract import tuning
 
 _SKIP_LINK = re.compile(tuning.SKIP_LINK)
@@ -52,18 +52,18 @@ def parts(root: Any, every_word: bool = False) -> tuple[str, str, str]:
 class Hits:
     """What the cleaning's search found, by kind."""
 
-    hidden: list[Any]  # hidden.HIDDEN_XPATH's hits, in no particular order
+    hidden: list[Any]  # hidden.search_hidden's hits, in no particular order
     skip_links: list[Any]  # SKIP_LINKS's, the <a>s' hrefs
     classes: list[Any]  # class attributes with a class word or "focusable", in page order
     noscripts: list[Any]  # the <noscript> boxes, in page order
 
 
 def search(root: Any, main: bool, every_word: bool = False) -> Hits:
-    """The hits of hidden.HIDDEN_XPATH and, with ``main``, of parts() and NOSCRIPT_XPATH."""
-    from wf.extract.hidden import HIDDEN_XPATH
-    from wf.extract.hidden_alone import NOSCRIPT_XPATH
+    """The hits of hidden.search_hidden and, with ``main``, of parts() and the <noscript>
+    boxes (common.xpath.tagged: most pages hold none, and then pay no walk)."""
+    from wf.extract.hidden import search_hidden
 
-    hidden = [hit for hits in each(root, HIDDEN_XPATH) for hit in hits]
+    hidden = search_hidden(root)
     if not main:
         return Hits(hidden, [], [], [])
     skip, focusable, words = parts(root, every_word)
@@ -72,7 +72,7 @@ def search(root: Any, main: bool, every_word: bool = False) -> Hits:
     )
     if focus_hits and class_hits:  # two branches: their hits merged in page order
         class_hits = union(root, f"{words}|{focusable}")
-    return Hits(hidden, skip_hits, class_hits or focus_hits, compiled(NOSCRIPT_XPATH)(root))
+    return Hits(hidden, skip_hits, class_hits or focus_hits, tagged(root, "noscript"))
 
 
 def drop_skip_links(hits: Hits) -> None:
