@@ -85,11 +85,14 @@ DETAILS_NAMES = (
 # the buyer's protections (a price guarantee, the days to change one's mind), the same
 # beside every product of the shop; the other products it offers with this one
 # (WooCommerce's `up-sells`, `cross-sells`: "You may also like"); the quantity's picker
-# (`qty`, `quantity`: its label, its minus and plus, "Qty-1+").
+# (`qty`, `quantity`: its label, its minus and plus, "Qty-1+"); the shop's story told
+# under every product (`brand-message`, `brand-story`, `coop-brand-asset`: "Better things
+# in a better way"), where `brand` alone names the product's maker, kept.
 SHOP_ASIDE = (
     r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
     r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store|delivery|"
-    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity)(?![a-z])"
+    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity|"
+    r"brand-?(?:messages?|story|stories|assets?|values?))(?![a-z])"
 )
 
 # A product's region that is the page's <main>, holding MAIN_SHARE of the page's text or
