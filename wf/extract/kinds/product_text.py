@@ -319,8 +319,26 @@ def header(declared: dict[str, str], text: str) -> str:
     return "\n\n".join(lines)
 
 
+_OTHERS = re.compile(pt.OTHERS_TITLE, re.IGNORECASE)
+
+
+def before_others(text: str) -> str:
+    """A product's text up to the title of the shop's other products ("Frequently bought
+    together", "Recently viewed") in its second part (product_tuning.OTHERS_AT): what
+    follows it is the shop's (its carousels, the questions it answers for every product,
+    more carousels), not this product's. A title in the first part stands between the
+    product's name and its description: there the cleaning's rules judge each box."""
+    lines = text.split("\n")
+    for i in range(int(len(lines) * pt.OTHERS_AT) + 1, len(lines)):
+        line = lines[i]
+        if len(line) <= pt.OTHERS_TITLE_MAX and _OTHERS.fullmatch(_MARKERS.sub("", line.strip())):
+            return "\n".join(lines[:i]).rstrip()
+    return text
+
+
 def finish(declared: dict[str, str], text: str) -> str:
-    """A product page's text: its lines once, after the declaration's own (header)."""
-    text = once(text)
+    """A product page's text: up to the shop's other products (before_others), its lines
+    once, after the declaration's own (header)."""
+    text = once(before_others(text))
     head = header(declared, text) if declared else ""
     return f"{head}\n\n{text}" if head and text else head or text

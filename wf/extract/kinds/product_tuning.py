@@ -119,6 +119,20 @@ SECTIONS_READ = 200
 # description): the box that holds both is taken (product_region.with_facts).
 FACTS_NAMES = r"(?<![a-z])meta(?:[-_]?data)?(?![a-z])"
 
+# The title of the shop's other products, lowered, matched whole on a line of its own
+# (product_text.before_others): those bought with this one, the similar ones, the ones
+# seen before, the outfit it belongs to. In the text's second part (past OTHERS_AT of its
+# lines) it ends the product's text: what follows on the pages tuned on is the shop's
+# (the questions it answers for every product, more carousels, the seller's other items).
+OTHERS_TITLE = (
+    r"(?:frequently (?:bought|purchased) (?:together|with)|customers (?:also|who) "
+    r"(?:bought|viewed)[\w ]*|(?:explore )?(?:similar|related) (?:items|products)|"
+    r"you (?:may|might) also like|recently viewed(?: items| products)?|"
+    r"(?:complete|get|shop) the look|(?:pairs?|goes) well with)\W*"
+)
+OTHERS_AT = 0.5
+OTHERS_TITLE_MAX = 80
+
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
 # bar a shop pins to the screen's edge as the reader scrolls: the product's name, price
 # and button again (130 to 260 characters on the pages tuned on). A larger one is the
