@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.test_wf_extract_products import DESCRIPTION, PROSE, shop_page
 from wf.extract import extract
-from wf.extract.kinds.product_text import before_others
+from wf.extract.kinds.product_text import before_others, headings_once
 
 OFFER = {"price": "89.00", "priceCurrency": "USD"}
 
@@ -60,3 +60,33 @@ def test_a_line_that_only_names_other_products_in_a_sentence_ends_nothing():
     ]
     text = "\n\n".join(lines)
     assert before_others(text) == text
+
+
+# A shop's selling points, each in its desktop layout and again in its mobile one: the
+# copy's text goes as a repeat (once), its title, too short to judge so, was left over
+# nothing.
+POINTS = "".join(
+    f"<section><div class='text'><div class='desktop-text'><h2>{title}</h2><h6>{text}</h6>"
+    f"</div><div class='mobile-text'><h2>{title}</h2><h6>{text}</h6></div></div></section>"
+    for title, text in (
+        ("Sea proof", "Sealed against spray and salt, its case shrugs off a wet chart room."),
+        ("Tide set", "Once set by the local tables, it keeps the tide for years on end."),
+    )
+)
+
+
+def test_a_heading_repeated_over_nothing_is_printed_once():
+    body = f"<div class='pd-info'><p>{DESCRIPTION}</p>{POINTS}</div>"
+    text = extract(shop_page(OFFER, body)).text
+    assert text.count("Sea proof") == 1 and text.count("Tide set") == 1
+    assert "shrugs off a wet chart room" in text and "keeps the tide for years" in text
+
+
+def test_a_heading_repeated_over_text_of_its_own_stays():
+    text = "## Small\n\n### Size\n\n20 cm\n\n## Large\n\n### Size\n\n30 cm"
+    assert headings_once(text) == text
+
+
+def test_a_comment_in_code_is_no_heading():
+    text = "## Setup\n\n```\n# Setup\n# Setup\n```"
+    assert headings_once(text) == text

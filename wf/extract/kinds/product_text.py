@@ -150,6 +150,43 @@ def once(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
+def headings_once(text: str) -> str:
+    """`text` without the headings that repeat an earlier heading's words over nothing
+    (the next line with text is a heading, or there is none): the leftover of a
+    section's copy once its text went as a repeat (once keeps a title too short to judge:
+    the mobile layout's copy of the selling points). A repeated heading over text of its own stays (a second
+    variant's "Size"). Lines inside code are left as they are."""
+    lines = text.split("\n")
+    heading = [False] * len(lines)
+    fenced = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        heading[i] = not fenced and stripped.startswith("#")
+    over_nothing = [False] * len(lines)
+    follows = True  # what follows the line looked at: a heading, or nothing
+    for i in range(len(lines) - 1, -1, -1):
+        over_nothing[i] = heading[i] and follows
+        if lines[i].strip():
+            follows = heading[i]
+    seen: set[str] = set()
+    kept: list[str] = []
+    dropped = False
+    for i, line in enumerate(lines):
+        if dropped and not line.strip() and (not kept or not kept[-1].strip()):
+            continue  # the heading's blank lines: one of them stays
+        dropped = False
+        if heading[i]:
+            key = _key(line.strip())
+            if key in seen and over_nothing[i]:
+                dropped = True
+                continue
+            seen.add(key)
+        kept.append(line)
+    return "\n".join(kept).strip("\n")
+
+
 def _buttons_out(lines: list[str]) -> list[str]:
     """`lines` without the buy button's label after a price (_unbought); code is left as
     it is, and a table's rows (a price list's rows are data)."""
@@ -338,7 +375,8 @@ def before_others(text: str) -> str:
 
 def finish(declared: dict[str, str], text: str) -> str:
     """A product page's text: up to the shop's other products (before_others), its lines
-    once, after the declaration's own (header)."""
-    text = once(before_others(text))
+    once and its headings over nothing once (headings_once), after the declaration's own
+    (header)."""
+    text = headings_once(once(before_others(text)))
     head = header(declared, text) if declared else ""
     return f"{head}\n\n{text}" if head and text else head or text
