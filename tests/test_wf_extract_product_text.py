@@ -200,6 +200,15 @@ SHOP_BOXES = [
         ),
         ("Qty", "Quantity"),
     ),
+    (
+        (
+            "<section class='brand-story'><h2>Better clocks, made better</h2><p>Since 1921 "
+            "our workshop by the harbour has turned brass for sailors, and it always will.</p>"
+            "</section><div class='coop-brand-asset'><h2>Built together</h2><p>Every one of "
+            "our instruments is tested at sea by the members of our co-op first.</p></div>"
+        ),
+        ("Better clocks", "Since 1921", "Built together", "tested at sea"),
+    ),
 ]
 
 

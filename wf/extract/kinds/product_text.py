@@ -150,6 +150,43 @@ def once(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
+def headings_once(text: str) -> str:
+    """`text` without the headings that repeat an earlier heading's words over nothing
+    (the next line with text is a heading, or there is none): the leftover of a
+    section's copy once its text went as a repeat (once keeps a title too short to judge:
+    the mobile layout's copy of the selling points). A repeated heading over text of its own stays (a second
+    variant's "Size"). Lines inside code are left as they are."""
+    lines = text.split("\n")
+    heading = [False] * len(lines)
+    fenced = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        heading[i] = not fenced and stripped.startswith("#")
+    over_nothing = [False] * len(lines)
+    follows = True  # what follows the line looked at: a heading, or nothing
+    for i in range(len(lines) - 1, -1, -1):
+        over_nothing[i] = heading[i] and follows
+        if lines[i].strip():
+            follows = heading[i]
+    seen: set[str] = set()
+    kept: list[str] = []
+    dropped = False
+    for i, line in enumerate(lines):
+        if dropped and not line.strip() and (not kept or not kept[-1].strip()):
+            continue  # the heading's blank lines: one of them stays
+        dropped = False
+        if heading[i]:
+            key = _key(line.strip())
+            if key in seen and over_nothing[i]:
+                dropped = True
+                continue
+            seen.add(key)
+        kept.append(line)
+    return "\n".join(kept).strip("\n")
+
+
 def _buttons_out(lines: list[str]) -> list[str]:
     """`lines` without the buy button's label after a price (_unbought); code is left as
     it is, and a table's rows (a price list's rows are data)."""
@@ -319,8 +356,27 @@ def header(declared: dict[str, str], text: str) -> str:
     return "\n\n".join(lines)
 
 
+_OTHERS = re.compile(pt.OTHERS_TITLE, re.IGNORECASE)
+
+
+def before_others(text: str) -> str:
+    """A product's text up to the title of the shop's other products ("Frequently bought
+    together", "Recently viewed") in its second part (product_tuning.OTHERS_AT): what
+    follows it is the shop's (its carousels, the questions it answers for every product,
+    more carousels), not this product's. A title in the first part stands between the
+    product's name and its description: there the cleaning's rules judge each box."""
+    lines = text.split("\n")
+    for i in range(int(len(lines) * pt.OTHERS_AT) + 1, len(lines)):
+        line = lines[i]
+        if len(line) <= pt.OTHERS_TITLE_MAX and _OTHERS.fullmatch(_MARKERS.sub("", line.strip())):
+            return "\n".join(lines[:i]).rstrip()
+    return text
+
+
 def finish(declared: dict[str, str], text: str) -> str:
-    """A product page's text: its lines once, after the declaration's own (header)."""
-    text = once(text)
+    """A product page's text: up to the shop's other products (before_others), its lines
+    once and its headings over nothing once (headings_once), after the declaration's own
+    (header)."""
+    text = headings_once(once(before_others(text)))
     head = header(declared, text) if declared else ""
     return f"{head}\n\n{text}" if head and text else head or text

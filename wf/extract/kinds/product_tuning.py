@@ -85,11 +85,14 @@ DETAILS_NAMES = (
 # the buyer's protections (a price guarantee, the days to change one's mind), the same
 # beside every product of the shop; the other products it offers with this one
 # (WooCommerce's `up-sells`, `cross-sells`: "You may also like"); the quantity's picker
-# (`qty`, `quantity`: its label, its minus and plus, "Qty-1+").
+# (`qty`, `quantity`: its label, its minus and plus, "Qty-1+"); the shop's story told
+# under every product (`brand-message`, `brand-story`, `coop-brand-asset`: "Better things
+# in a better way"), where `brand` alone names the product's maker, kept.
 SHOP_ASIDE = (
     r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
     r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store|delivery|"
-    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity)(?![a-z])"
+    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity|"
+    r"brand-?(?:messages?|story|stories|assets?|values?))(?![a-z])"
 )
 
 # A product's region that is the page's <main>, holding MAIN_SHARE of the page's text or
@@ -115,6 +118,20 @@ SECTIONS_READ = 200
 # column of its genre, developer, features and languages beside the column of its
 # description): the box that holds both is taken (product_region.with_facts).
 FACTS_NAMES = r"(?<![a-z])meta(?:[-_]?data)?(?![a-z])"
+
+# The title of the shop's other products, lowered, matched whole on a line of its own
+# (product_text.before_others): those bought with this one, the similar ones, the ones
+# seen before, the outfit it belongs to. In the text's second part (past OTHERS_AT of its
+# lines) it ends the product's text: what follows on the pages tuned on is the shop's
+# (the questions it answers for every product, more carousels, the seller's other items).
+OTHERS_TITLE = (
+    r"(?:frequently (?:bought|purchased) (?:together|with)|customers (?:also|who) "
+    r"(?:bought|viewed)[\w ]*|(?:explore )?(?:similar|related) (?:items|products)|"
+    r"you (?:may|might) also like|recently viewed(?: items| products)?|"
+    r"(?:complete|get|shop) the look|(?:pairs?|goes) well with)\W*"
+)
+OTHERS_AT = 0.5
+OTHERS_TITLE_MAX = 80
 
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
 # bar a shop pins to the screen's edge as the reader scrolls: the product's name, price
