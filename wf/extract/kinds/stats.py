@@ -38,9 +38,12 @@ def drop_stats(box: Any, posts: list[Any]) -> int:
     from wf.extract.parse import drop
 
     mine = set(posts)
+    # A box of a post's tag and class is a post too short to be found as one ("2 replies"
+    # may be a reply's whole text): the walk stops at it, its words kept.
+    shapes = {(p.tag, p.get("class")) for p in posts}
     found: set[Any] = set()
     for el in box.iter():
-        if el in mine:
+        if el in mine or (el.tag, el.get("class")) in shapes:
             break
         if el.tag not in _BOXES or not found.isdisjoint(islice(el.iterancestors(), FEW_ELEMENTS)):
             continue
