@@ -250,3 +250,22 @@ def test_hostile_comments_are_read_once() -> None:
     text = Text("/* .a{user-select:none} " * 100_000)
     assert gutters.uncommented(text) == ""
     assert len(calls) == 2
+
+
+def test_hostile_blocks_and_a_style_naming_their_class_are_read_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 10^5 code blocks, each with a gutter's number, and a style of a megabyte that names
+    # their class 10^5 times: the rules read are capped, whatever the page holds.
+    from wf.extract import code_tuning, gutters
+
+    rules: list[int] = []
+    monkeypatch.setattr(
+        gutters, "_rule_marks", lambda *a, f=gutters._rule_marks: rules.append(1) or f(*a)
+    )
+    style = "<style>" + ".g{top:0}" * 100_000 + ".g{user-select:none}</style>"
+    blocks = "".join(f'<pre><span class="g">{n % 9 + 1}</span>x{n}</pre>' for n in range(100_000))
+    text = extract_text(_page(blocks, style))
+    assert len(rules) == code_tuning.GUTTER_HITS_MAX
+    # The rule that marks them is past the hits read: the numbers stay, as written.
+    assert "```\n1x0\n```" in text, text[:500]
