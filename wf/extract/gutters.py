@@ -123,7 +123,7 @@ def _counts(els: Sequence[Any]) -> bool:
     last = None
     for el in els:
         for word in _text(el).split():
-            if not word.isdigit():
+            if not word.isdecimal():  # int() reads no "²", which isdigit() takes
                 continue
             number = int(word[:9])  # a gutter's numbers are short; a longer one counts none
             counted += number == 1 or (last is not None and number == last + 1)
