@@ -269,3 +269,28 @@ def test_hostile_blocks_and_a_style_naming_their_class_are_read_a_bounded_number
     assert len(rules) == code_tuning.GUTTER_HITS_MAX
     # The rule that marks them is past the hits read: the numbers stay, as written.
     assert "```\n1x0\n```" in text, text[:500]
+
+
+def test_a_deep_nesting_s_chain_is_read_once_for_all_the_numbers_under_it() -> None:
+    # 10^5 numbers under a chain of 2000 boxes, none a code block: whether each is inside
+    # a block is asked of each box once, not once a number.
+    from wf.extract.gutters import Blocks
+
+    steps: list[int] = []
+
+    class Node:
+        def __init__(self, tag: str, parent: Node | None) -> None:
+            self.tag, self.parent = tag, parent
+
+        def getparent(self) -> Node | None:
+            steps.append(1)
+            return self.parent
+
+    top: Node | None = None
+    for _ in range(2_000):
+        top = Node("div", top)
+    code = Node("code", top)
+    inside = Blocks()
+    assert not any(inside(Node("span", top)) for _ in range(100_000))
+    assert inside(Node("span", code)) and inside(Node("span", Node("b", code)))
+    assert len(steps) <= 2 * 100_000 + 2_000 + 10

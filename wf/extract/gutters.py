@@ -42,8 +42,9 @@ _LOWER = "translate(substring(normalize-space(), 1, {n}), 'ABCDEFGHIJKLMNOPQRSTU
 _LOWER += "'abcdefghijklmnopqrstuvwxyz')"
 # Elements drawn in a code block's shape: marked somehow (a class, a style, aria-hidden),
 # of few elements (a positional step stops at the DRAWN_NODES-th: a big box is not read
-# to its end), of short text that is digits or starts as a label does, and inside a
-# block (asked last, of the few left: the ancestors of each).
+# to its end), of short text that is digits or starts as a label does. Whether one is
+# inside a block is asked after (Blocks): an ancestor axis of each would read a deep
+# nesting's whole chain again for every number under it.
 CANDIDATES = (
     "//*[@class or @style or @aria-hidden]"
     f"[not(descendant::*[{code_tuning.DRAWN_NODES}])]"
@@ -52,7 +53,7 @@ CANDIDATES = (
     + " or ".join(
         f"{_LOWER.format(n=len(start))} = '{start}'" for start in code_tuning.CODE_CONTROL_STARTS
     )
-    + "][ancestor::pre or ancestor::code]"
+    + "]"
 )
 
 
@@ -81,7 +82,10 @@ def gutters(root: Any, styles: Sequence[Any]) -> list[Any]:
     gone: list[Any] = []
     numbers: dict[str, list[Any]] = {}  # the candidates of each class that are numbers
     labels: dict[str, list[Any]] = {}  # and those that are a control's label
+    inside = Blocks()
     for el in compiled(CANDIDATES)(root):
+        if not inside(el):
+            continue
         text = _text(el)
         digits = _digits(text)
         if not digits and not _CONTROL.fullmatch(text.lower()):
@@ -114,6 +118,32 @@ def gutters(root: Any, styles: Sequence[Any]) -> list[Any]:
                 kept.add(el)
                 gone.append(el)
     return gone
+
+
+class Blocks:
+    """Whether an element is inside a code block (<pre>, <code>): its ancestors read up
+    to the first one already known, each then known, so that a page's elements are each
+    read once however many candidates share them."""
+
+    def __init__(self) -> None:
+        self.known: dict[Any, bool] = {}
+
+    def __call__(self, el: Any) -> bool:
+        path: list[Any] = []
+        node = el.getparent()
+        verdict = False
+        while node is not None:
+            if node in self.known:
+                verdict = self.known[node]
+                break
+            if node.tag == "pre" or node.tag == "code":
+                verdict = True
+                break
+            path.append(node)
+            node = node.getparent()
+        for node in path:
+            self.known[node] = verdict
+        return verdict
 
 
 def _counts(els: Sequence[Any]) -> bool:
