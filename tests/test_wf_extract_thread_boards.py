@@ -597,3 +597,28 @@ def test_a_quote_drawn_as_a_panel_of_generic_names_that_repeats_a_post_above_goe
     assert "Noted. The harbour" in found.text
     # A quote of words the thread does not show above stays, its attribution with it.
     assert elsewhere in found.text and "Originally Posted by dora" in found.text
+
+
+def test_a_panel_whose_third_box_holds_words_is_the_reply_not_a_quote():
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import tidy
+
+    # A reply written in the panel under the words it quotes: the panel is the reply's
+    # body, not a quote that repeats the post above, and its words stay. A third box that
+    # draws an icon only still makes a quote.
+    first = (
+        "The harbour master opens the lock at dawn, and the queue of boats forms an hour "
+        "before, so the early ones wait by the wall with their engines off and ropes ready."
+    )
+    reply = "Same at our wall, every spring."
+    attribution = "<div>Originally Posted by <strong>ann</strong></div>"
+    for third, kept in ((f"<div>{reply}</div>", True), ("<div><i class='icon'></i></div>", False)):
+        doc = lxml_html.fromstring(
+            f"<div><div class='p'><div>{first}</div></div><div class='p'><div>{attribution}"
+            f"<div>{first}</div>{third}</div></div></div>"
+        )
+        posts = [type("Post", (), {"el": el})() for el in doc]
+        assert tidy.drop_repeats(posts) == (0 if kept else 1)
+        assert doc[1].text_content().count(first) == (1 if kept else 0)
+        assert (reply in doc.text_content()) == kept

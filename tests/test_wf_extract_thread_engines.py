@@ -472,10 +472,47 @@ def test_a_box_of_many_nested_statistics_lines_is_read_in_a_bounded_time():
     # read for a few elements at most, and once.
     lines = "<div><p>2 replies</p></div>" * 3_000
     deep = "<div>" * 200 + "x" + "</div>" * 200
-    doc = lxml_html.document_fromstring(f"<body>{lines}{deep * 20}<p>{WORDS[0]}</p></body>")
+    doc = lxml_html.document_fromstring(
+        f"<body>{lines}{deep * 20}<p class='post'>{WORDS[0]}</p></body>"
+    )
     body = doc.body
     post = body[-1]
     start = time.perf_counter()
     assert stats.drop_stats(body, [post]) == 3_000
     assert time.perf_counter() - start < 1.0
     assert post.getparent() is body
+
+
+def _short_chat_post(n: int, says: str) -> str:
+    return _chat_post(n).replace(f"<p>{_says(n)}</p>", f"<p>{says}</p>")
+
+
+def test_a_reply_whose_words_read_as_statistics_keeps_them():
+    # A reply too short to be found as a post, before the posts found, is shaped as they
+    # are: the statistics stop there, its words stay.
+    for says in ("2 replies", "Last post: 06/04/2026 at 9:05 am"):
+        html = page(
+            ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+            "<main><div class='sc-t'><h1>Canal locks</h1><p class='sc-n'>5 answers /</p>"
+            f"<div class='sc-q'><div class='sc-a'><div class='sc-b'>gus</div><div class='sc-c'>"
+            f"31/03/2026 at 8:00 am</div></div><div class='sc-d'><p>{MORE[0]}</p><p>{MORE[1]}"
+            f"</p><p>{MORE[2]}</p></div></div></div><div class='sc-list'>"
+            + _short_chat_post(1, says)
+            + "".join(_chat_post(n) for n in range(2, 6))
+            + "</div></main>",
+        )
+        text = extract(html, url="https://f.example/coffeehouse/canal-locks/").text
+        assert says in text and "5 answers" not in text, text
+
+
+def test_many_statistics_boxes_are_each_read_once(monkeypatch: Any):
+    from lxml import html as lxml_html
+
+    # 10^5 lines of counts before the first post: each box's text is read once.
+    read: list[str] = []
+    monkeypatch.setattr(stats, "topic_line", lambda t, f=stats.topic_line: read.append(t) or f(t))
+    lines = "<div><p>2 replies</p></div>" * 100_000
+    doc = lxml_html.document_fromstring(f"<body>{lines}<p class='post'>{WORDS[0]}</p></body>")
+    body = doc.body
+    assert stats.drop_stats(body, [body[-1]]) == 100_000
+    assert len(read) <= 2 * 100_000

@@ -39,6 +39,10 @@ STYLE_READ_MAX = 1_000_000
 # the style at most GUTTER_HITS_MAX times, its rule read GUTTER_RULE_MAX characters either
 # side of the hit (a selector list and a body; a longer rule draws no gutter).
 GUTTER_SHARED = 2
+# ... and when GUTTER_COUNTED of their numbers, in page order, count lines (one more than
+# the number before, or a block's first, 1): a theme that makes a session's output
+# unselectable (Sphinx's `.go`) draws "2" then "42", which count nothing.
+GUTTER_COUNTED = 0.5
 GUTTER_CLASSES_MAX = 16
 GUTTER_HITS_MAX = 100
 GUTTER_RULE_MAX = 4000

@@ -169,6 +169,8 @@ _TOPIC_COUNT = r"[\d.,]+\s*[kmb]?\s+(?:answers?|replies|reply|posts?|comments?|v
 TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]\s*{_TOPIC_COUNT})*\s*[/|·•]?"
 LAST_POST = r"(?:last (?:post|reply|activity)|latest (?:post|reply))\s*:?\s*(.+)"
 TOPIC_LINE_MAX = 80  # characters at most in such a line
+TOPIC_BOXES = ("p", "div", "span", "li", "small", "dd", "td")  # the tags of such a line's box
+TOPIC_BOX_ELEMENTS = 4  # elements at most inside such a box
 # A board's words of attribution that start the first box of a quote drawn with names
 # of no quote (vBulletin 3's panel: <div>Originally Posted by <strong>ann</strong></div>
 # over the quoted words): the box around them is a quote (kinds/tidy.py).

@@ -2,7 +2,9 @@
 01/12/2025 at 6:49 pm", "2 replies · 340 views"): the board's counts and the time of its
 latest post, no words of the thread. Each box before the first post that holds few
 elements and says only that (posts_tuning.TOPIC_COUNTS, LAST_POST followed by a date and
-nothing else) leaves the content; boxes inside a post are not read."""
+nothing else) leaves the content; boxes inside a post, or from a box shaped as one (a
+reply too short to be found as a post) on, are not read. The words are English ones
+only: "2 Antworten", "3 réponses" or "Replies: 2" stay."""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from wf.extract.kinds import posts_tuning
 
 _COUNTS = re.compile(posts_tuning.TOPIC_COUNTS, re.IGNORECASE)
 _LAST = re.compile(posts_tuning.LAST_POST, re.IGNORECASE)
-_BOXES = frozenset(("p", "div", "span", "li", "small", "dd", "td"))
-FEW_ELEMENTS = 4  # elements at most inside such a box
+_BOXES = frozenset(posts_tuning.TOPIC_BOXES)
+FEW_ELEMENTS = posts_tuning.TOPIC_BOX_ELEMENTS
 
 
 def topic_line(text: str) -> bool:
@@ -38,9 +40,12 @@ def drop_stats(box: Any, posts: list[Any]) -> int:
     from wf.extract.parse import drop
 
     mine = set(posts)
+    # A box of a post's tag and class is a post too short to be found as one ("2 replies"
+    # may be a reply's whole text): the walk stops at it, its words kept.
+    shapes = {(p.tag, p.get("class")) for p in posts}
     found: set[Any] = set()
     for el in box.iter():
-        if el in mine:
+        if el in mine or (el.tag, el.get("class")) in shapes:
             break
         if el.tag not in _BOXES or not found.isdisjoint(islice(el.iterancestors(), FEW_ELEMENTS)):
             continue

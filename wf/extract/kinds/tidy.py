@@ -234,15 +234,25 @@ def _quotes(post: Any) -> list[Any]:
 
 def _attributed(el: Any) -> bool:
     """Whether a box is a quote by its first box's words of attribution, and holds them
-    and the quoted words in a few boxes, no words of its own between them (a post's body
-    that starts with a quote's attribution holds the reply's words: it is no quote)."""
+    and the quoted words in a few boxes (then an icon's at most), no words of its own
+    between them (a post's body that starts with a quote's attribution holds the reply's
+    words: it is no quote)."""
     kids = list(islice(el, posts_tuning.QUOTE_PARTS + 1))
     if not kids or len(kids) > posts_tuning.QUOTE_PARTS or (el.text or "").strip():
         return False
-    if any((k.tail or "").strip() for k in kids):
+    if any((k.tail or "").strip() for k in kids) or not all(_icon(k) for k in kids[2:]):
         return False
     text = " ".join((kids[0].text or "").split())
     return any(text.startswith(a) for a in posts_tuning.QUOTE_ATTRIBUTIONS)
+
+
+def _icon(el: Any) -> bool:
+    """Whether a box past a quote's attribution and words draws no words (an icon): one
+    that holds words is the reply's, written beside the quote in its panel. A box of more
+    than a few elements is no icon, and not read (panels nest in each other's boxes)."""
+    if next(islice(el.iterdescendants(), posts_tuning.QUOTE_PARTS, None), None) is not None:
+        return False
+    return not "".join(el.itertext()).strip()
 
 
 def _own_text(el: Any, skip: set[Any]) -> str:
