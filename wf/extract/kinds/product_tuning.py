@@ -115,6 +115,9 @@ SECTIONS_READ = 200
 # column of its genre, developer, features and languages beside the column of its
 # description): the box that holds both is taken (product_region.with_facts).
 FACTS_NAMES = r"(?<![a-z])meta(?:[-_]?data)?(?![a-z])"
+# Elements of a box so named read for an author's mark (product.bylined): a byline is a
+# few links and a date; a product's facts box reads its first elements only.
+BYLINE_READ = 64
 
 # A box named `sticky` (a lowered token's whole word) under STICKY_MAX characters is the
 # bar a shop pins to the screen's edge as the reader scrolls: the product's name, price
