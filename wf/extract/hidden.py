@@ -196,13 +196,26 @@ def accordion_panel(el: Any) -> bool:
     heading or a <dt>, its title, which a reader clicks to open it (a product's
     measurements, its care, its questions and answers, each closed under its title).
     Up to hidden_tuning.PANEL_TITLE_SKIP comments or processing instructions between
-    them are passed over: a hostile page's run of them costs no more."""
-    before = el.getprevious()
+    them are passed over: a hostile page's run of them costs no more. A box shown right
+    after it in its stead (the same tag, not hidden: a value in another unit under its
+    <dt>, a description for another screen under its heading) makes it no panel but a
+    version of that box."""
+    before = _element_beside(el, ahead=False)
+    if before is None or before.tag not in _TITLES:
+        return False
+    after = _element_beside(el, ahead=True)
+    return after is None or after.tag != el.tag or is_hidden(after)
+
+
+def _element_beside(el: Any, ahead: bool) -> Any:
+    """The element after `el` (`ahead`) or before it, past hidden_tuning.PANEL_TITLE_SKIP
+    comments or processing instructions at most; else None."""
+    near = el.getnext() if ahead else el.getprevious()
     for _ in range(hidden_tuning.PANEL_TITLE_SKIP):
-        if before is None or isinstance(before.tag, str):
-            break
-        before = before.getprevious()
-    return before is not None and before.tag in _TITLES
+        if near is None or isinstance(near.tag, str):
+            return near
+        near = near.getnext() if ahead else near.getprevious()
+    return near if near is not None and isinstance(near.tag, str) else None
 
 
 def _opening(el: Any, chars: int) -> str:
