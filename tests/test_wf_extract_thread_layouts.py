@@ -126,3 +126,16 @@ def test_cells_drawn_for_the_same_screen_size_are_no_pair():
     )
     text = extract(html).text
     assert all(f"{fare} EUR" in text for fare in fares), text
+
+
+def test_a_day_in_its_own_box_and_the_hour_after_an_icon_stay_apart():
+    # The day ends inside the <span> before the icon, not in a tail of its own.
+    html = (
+        "<html><body><article><h1>Ferry notes</h1><p>Posted <span class='day'>7/9/05</span>"
+        "<i class='fa fa-clock' aria-hidden='true'></i>7:57 PM by the harbour office, "
+        "<b><span>on 1</span></b><i aria-hidden='true'></i>2 quays.</p>"
+        f"<p>{PROSE}</p><p>{PROSE}</p></article></body></html>"
+    )
+    text = extract(html).text
+    assert "7/9/05 7:57 PM" in text, text
+    assert "on 1 2 quays" in text, text

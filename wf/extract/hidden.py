@@ -314,11 +314,30 @@ def _drawn_between(el: Any) -> bool:
         return False
     if (el.get("aria-hidden") or "").strip().lower() != "true":
         return False
-    prev, parent = el.getprevious(), el.getparent()
-    if parent is None:
-        return False
-    before = prev.tail if prev is not None else parent.text
-    return bool(before) and before[-1].isdigit()
+    before = _text_before(el)
+    return before is not None and before[-1:].isdigit()
+
+
+def _text_before(el: Any) -> str | None:
+    """The text piece that ends right before `el`: its previous sibling's tail, else the
+    last piece inside that sibling (a day in its own <span> before a clock icon), read
+    down hidden_tuning.ICON_BEFORE_DEPTH levels at most; else its parent's text."""
+    prev = el.getprevious()
+    if prev is None:
+        parent = el.getparent()
+        return parent.text if parent is not None else None
+    if prev.tail:
+        return str(prev.tail)
+    node = prev
+    for _ in range(hidden_tuning.ICON_BEFORE_DEPTH):
+        if not isinstance(node.tag, str):
+            return None
+        if not len(node):
+            return str(node.text) if node.text else None
+        node = node[-1]
+        if node.tail:
+            return str(node.tail)
+    return None
 
 
 def drop_each(elements: list[Any]) -> None:
