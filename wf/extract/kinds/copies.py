@@ -151,7 +151,7 @@ def _next_box(el: Any) -> Any:
 
 
 def pairs(analysis: Analysis, prune: Prune, going: set[Any], whole: bool = False) -> set[Any]:
-    """Of two boxes side by side inside the choice, each named for a screen size, that
+    """Of two boxes side by side inside the choice, each named for another screen size, that
     print nearly the same words (copies_tuning.LAYOUT_PAIR_SHARE: one drawn for phones, one for
     desktops, their parts in another order), the one for small screens (or the second),
     when the other is printed and not `going` (a copy word for word); `whole`: in the
