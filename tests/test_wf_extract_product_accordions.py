@@ -61,3 +61,29 @@ def test_an_accordion_s_panel_follows_its_title():
     assert not accordion_panel(root.get_element_by_id("after-text"))
     # Comments past hidden_tuning.PANEL_TITLE_SKIP are not read through.
     assert not accordion_panel(root.get_element_by_id("far"))
+
+
+def test_a_hidden_version_of_the_box_shown_after_it_is_no_panel():
+    # Under a <dt>, a value in another unit hidden before the one shown; under a heading,
+    # the description drawn for another screen before the one shown: versions, not panels.
+    root = lxml.html.fromstring(
+        "<div><dl><dt>Weight</dt><dd id='pounds' hidden>4.4 lb</dd><dd>2 kg</dd>"
+        "<dt>Care</dt><dd id='care' hidden>Dust it.</dd><dt>Size</dt>"
+        "<dd id='first' hidden>a</dd><dd hidden>b</dd></dl>"
+        "<h3>Description</h3><div id='phone' style='display: none'>A clock.</div>"
+        "<!-- shown instead --><div>A clock.</div></div>"
+    )
+    assert not accordion_panel(root.get_element_by_id("pounds"))
+    assert not accordion_panel(root.get_element_by_id("phone"))
+    assert accordion_panel(root.get_element_by_id("care"))
+    assert accordion_panel(root.get_element_by_id("first"))  # the next one is closed too
+
+
+def test_a_product_s_hidden_unit_prints_no_second_value():
+    declared = ld({"@type": "Product", "name": "Brass tide clock", "description": DESCRIPTION})
+    body = _body().replace(
+        "</main>", "<dl><dt>Weight</dt><dd hidden>4.4 lb</dd><dd>2 kg</dd></dl></main>"
+    )
+    found = extract(page(declared, body), url="https://shop.example/p/clock")
+    assert ANSWER in found.text and "2 kg" in found.text
+    assert "4.4 lb" not in found.text, found.text

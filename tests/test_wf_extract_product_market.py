@@ -153,3 +153,37 @@ def test_a_column_of_the_product_s_facts_beside_its_description_joins_it():
     found = extract(page(declared, body), url="https://games.example/app/2")
     assert "Chapter 3 of the island's story" in found.text
     assert "Developer: Tide Works" in found.text and "Genre: Survival" in found.text
+
+
+def test_a_review_s_byline_named_meta_goes_on_a_page_that_declares_its_product():
+    # A review declares the product it reviews: its `entry-meta`, which names the review's
+    # author and date, is a byline still, not the product's facts.
+    declared = ld({"@type": "Product", "name": "Island survival game"})
+    body = (
+        "<main><article><h1>Island survival game, reviewed</h1>"
+        "<div class='entry-meta'>By <a href='/author/ines' rel='author'>Ines Lund</a> on "
+        "<time datetime='2025-05-03'>3 May 2025</time></div>"
+        f"<div class='entry-content'>{STORY}</div></article></main>"
+    )
+    found = extract(page(declared, body), url="https://reviews.example/island")
+    assert "Chapter 3 of the island's story" in found.text
+    assert "Ines Lund" not in found.text, found.text
+
+
+def test_a_facts_box_is_read_for_an_author_a_bounded_number_of_elements():
+    # product.bylined reads product_tuning.BYLINE_READ elements of a box named `meta`: a
+    # nest of such boxes, each around the next, costs a bounded read each.
+    import lxml.html
+
+    from wf.extract.kinds import product_tuning
+    from wf.extract.kinds.product import bylined
+
+    def box(spans: int) -> object:
+        return lxml.html.fromstring(
+            "<div class='entry-meta'>"
+            + "<span>x</span>" * spans
+            + "<a href='/author/ines'>Ines Lund</a></div>"
+        )
+
+    assert bylined(box(product_tuning.BYLINE_READ - 2))
+    assert not bylined(box(product_tuning.BYLINE_READ))

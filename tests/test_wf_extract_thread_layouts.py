@@ -108,3 +108,34 @@ def test_a_date_and_its_hour_either_side_of_an_icon_stay_apart():
     text = extract(html).text
     assert "7/1/05 7:50 PM" in text, text
     assert "05 7:5" in text and "057:5" not in text, text
+
+
+def test_cells_drawn_for_the_same_screen_size_are_no_pair():
+    # A fare table's cells, each shown on wide screens only, print the same words and
+    # other numbers: two boxes for one screen size are two items, not one item's copies.
+    fares = ("4.50", "5.80", "7.20")
+    cells = "".join(
+        f"<div class='col-md-4 hidden-xs'><h3>Return ticket</h3><p>Zone 1 to zone {n + 2}, "
+        f"{fare} EUR</p></div>"
+        for n, fare in enumerate(fares)
+    )
+    html = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/fares'>Fares</a></nav><main>"
+        f"<h1>Fares</h1><p>{PROSE}</p><p>{PROSE}</p><div class='row'>{cells}</div></main>"
+        "<footer><a href='/terms'>Terms</a></footer></body></html>"
+    )
+    text = extract(html).text
+    assert all(f"{fare} EUR" in text for fare in fares), text
+
+
+def test_a_day_in_its_own_box_and_the_hour_after_an_icon_stay_apart():
+    # The day ends inside the <span> before the icon, not in a tail of its own.
+    html = (
+        "<html><body><article><h1>Ferry notes</h1><p>Posted <span class='day'>7/9/05</span>"
+        "<i class='fa fa-clock' aria-hidden='true'></i>7:57 PM by the harbour office, "
+        "<b><span>on 1</span></b><i aria-hidden='true'></i>2 quays.</p>"
+        f"<p>{PROSE}</p><p>{PROSE}</p></article></body></html>"
+    )
+    text = extract(html).text
+    assert "7/9/05 7:57 PM" in text, text
+    assert "on 1 2 quays" in text, text

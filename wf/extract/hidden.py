@@ -196,13 +196,26 @@ def accordion_panel(el: Any) -> bool:
     heading or a <dt>, its title, which a reader clicks to open it (a product's
     measurements, its care, its questions and answers, each closed under its title).
     Up to hidden_tuning.PANEL_TITLE_SKIP comments or processing instructions between
-    them are passed over: a hostile page's run of them costs no more."""
-    before = el.getprevious()
+    them are passed over: a hostile page's run of them costs no more. A box shown right
+    after it in its stead (the same tag, not hidden: a value in another unit under its
+    <dt>, a description for another screen under its heading) makes it no panel but a
+    version of that box."""
+    before = _element_beside(el, ahead=False)
+    if before is None or before.tag not in _TITLES:
+        return False
+    after = _element_beside(el, ahead=True)
+    return after is None or after.tag != el.tag or is_hidden(after)
+
+
+def _element_beside(el: Any, ahead: bool) -> Any:
+    """The element after `el` (`ahead`) or before it, past hidden_tuning.PANEL_TITLE_SKIP
+    comments or processing instructions at most; else None."""
+    near = el.getnext() if ahead else el.getprevious()
     for _ in range(hidden_tuning.PANEL_TITLE_SKIP):
-        if before is None or isinstance(before.tag, str):
-            break
-        before = before.getprevious()
-    return before is not None and before.tag in _TITLES
+        if near is None or isinstance(near.tag, str):
+            return near
+        near = near.getnext() if ahead else near.getprevious()
+    return near if near is not None and isinstance(near.tag, str) else None
 
 
 def _opening(el: Any, chars: int) -> str:
@@ -301,11 +314,30 @@ def _drawn_between(el: Any) -> bool:
         return False
     if (el.get("aria-hidden") or "").strip().lower() != "true":
         return False
-    prev, parent = el.getprevious(), el.getparent()
-    if parent is None:
-        return False
-    before = prev.tail if prev is not None else parent.text
-    return bool(before) and before[-1].isdigit()
+    before = _text_before(el)
+    return before is not None and before[-1:].isdigit()
+
+
+def _text_before(el: Any) -> str | None:
+    """The text piece that ends right before `el`: its previous sibling's tail, else the
+    last piece inside that sibling (a day in its own <span> before a clock icon), read
+    down hidden_tuning.ICON_BEFORE_DEPTH levels at most; else its parent's text."""
+    prev = el.getprevious()
+    if prev is None:
+        parent = el.getparent()
+        return parent.text if parent is not None else None
+    if prev.tail:
+        return str(prev.tail)
+    node = prev
+    for _ in range(hidden_tuning.ICON_BEFORE_DEPTH):
+        if not isinstance(node.tag, str):
+            return None
+        if not len(node):
+            return str(node.text) if node.text else None
+        node = node[-1]
+        if node.tail:
+            return str(node.tail)
+    return None
 
 
 def drop_each(elements: list[Any]) -> None:

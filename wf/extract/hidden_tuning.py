@@ -55,5 +55,10 @@ PANEL_HOST = r"(?<![a-z])tabs?(?![a-z])"
 # of panels copies at each level.
 PANEL_COMPARED = 2000
 # Comments passed over between a hidden box and the title before it that makes it an
-# accordion's panel (hidden.accordion_panel), at most.
+# accordion's panel, or the box after it shown in its stead (hidden.accordion_panel), at
+# most.
 PANEL_TITLE_SKIP = 8
+# Levels read down the box before a dropped icon for the text it ends with
+# (hidden._text_before: a day in a <span>, then a clock, then the hour): a nest of boxes
+# before each of a page's icons costs a bounded read each.
+ICON_BEFORE_DEPTH = 8

@@ -134,6 +134,12 @@ def _words(box: Any) -> set[str] | None:
     return {w for w in text.split() if any(c.isalpha() for c in w)}
 
 
+def _sizes(names: str) -> list[str]:
+    """The screen-size names of a class attribute (tuning.LAYOUT_COPY), in order: a copy
+    for another screen is named for another."""
+    return sorted(_LAYOUT.findall(names.lower()))
+
+
 def _next_box(el: Any) -> Any:
     """The element after `el` among its siblings (a comment or two skipped), or None."""
     nxt = el.getnext()
@@ -145,7 +151,7 @@ def _next_box(el: Any) -> Any:
 
 
 def pairs(analysis: Analysis, prune: Prune, going: set[Any], whole: bool = False) -> set[Any]:
-    """Of two boxes side by side inside the choice, each named for a screen size, that
+    """Of two boxes side by side inside the choice, each named for another screen size, that
     print nearly the same words (copies_tuning.LAYOUT_PAIR_SHARE: one drawn for phones, one for
     desktops, their parts in another order), the one for small screens (or the second),
     when the other is printed and not `going` (a copy word for word); `whole`: in the
@@ -165,6 +171,8 @@ def pairs(analysis: Analysis, prune: Prune, going: set[Any], whole: bool = False
         other_names = other.get("class") if other is not None else None
         if not other_names or not layout_named(other_names):
             continue
+        if _sizes(names) == _sizes(other_names):
+            continue  # drawn for the same screens: two items (a grid's cells), not copies
         tries += 1
         if tries > copies_tuning.LAYOUT_PAIR_TRIES:
             break  # a page of thousands of such boxes is no page of two layouts

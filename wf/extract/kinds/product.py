@@ -111,6 +111,30 @@ def choose(body: Any, analysis: Analysis, declared: dict[str, str]) -> Analysis:
 
 
 _DETAILS = re.compile(product_tuning.DETAILS_NAMES)
+_FACTS = re.compile(product_tuning.FACTS_NAMES)
+
+
+def details_named(el: Any) -> bool:
+    """Whether a box is named for the product's details (product_tuning.DETAILS_NAMES),
+    but a `meta` box that names an author: a review's byline on a page that declares the
+    product it reviews is a byline as it is on any article (bylined)."""
+    return named_by(el, _DETAILS) and not (named_by(el, _FACTS) and bylined(el))
+
+
+def bylined(el: Any) -> bool:
+    """Whether a box names an author (rel or itemprop `author`, a link to an author's
+    page) in its first product_tuning.BYLINE_READ elements: a box of a product's facts
+    names its maker, never so (a nest of such boxes costs a bounded read each)."""
+    for x in islice(el.iter(), product_tuning.BYLINE_READ):
+        if not isinstance(x.tag, str):
+            continue
+        if "author" in f"{x.get('rel') or ''} {x.get('itemprop') or ''}".lower().split():
+            return True
+        if "/author/" in (x.get("href") or "").lower():
+            return True
+    return False
+
+
 _POLICY = re.compile(tuning.PRODUCT_POLICY_TITLE, re.IGNORECASE)
 _LABEL = re.compile(tuning.PRODUCT_POLICY_LABEL)
 _LABEL_TAGS = frozenset(("summary", "dt", "legend", "b", "strong", "h2", "h3", "h4", "h5", "h6"))
@@ -288,7 +312,7 @@ def pruning(
     boxes around the page's only <h1>, `title_boxes`)."""
 
     def product_prune(el: Any, b: BlockRecord) -> bool:
-        if prune(el, b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
+        if prune(el, b) and not part(b) and not details_named(el) and not stat(el, b):
             return True
         return aside(el, b) or sticky_bar(el, b, title_boxes)
 
@@ -444,7 +468,7 @@ def wide_pruning(title_boxes: frozenset[Any]) -> Callable[[Any, BlockRecord], bo
     quotes are part of some products' own text), and the sticky bar as in pruning()."""
 
     def prune_wide(el: Any, b: BlockRecord) -> bool:
-        if negative(b) and not part(b) and not named_by(el, _DETAILS) and not stat(el, b):
+        if negative(b) and not part(b) and not details_named(el) and not stat(el, b):
             return True
         return _reviewed(el) or aside(el, b) or sticky_bar(el, b, title_boxes)
 

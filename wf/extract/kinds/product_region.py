@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract.kinds import product_tuning
-from wf.extract.kinds.product import aside
+from wf.extract.kinds.product import aside, bylined
 from wf.extract.names import named_by
 
 if TYPE_CHECKING:
@@ -111,7 +111,9 @@ def with_facts(analysis: Analysis) -> bool:
         return False
     chosen = blocks[index].el
     for child in islice(box.el.iterchildren(), product_tuning.SECTIONS_READ):
-        if child is not chosen and isinstance(child.tag, str) and named_by(child, _FACTS):
+        if child is chosen or not isinstance(child.tag, str):
+            continue
+        if named_by(child, _FACTS) and not bylined(child):
             trace.trace(
                 "extract: product: a box of its facts beside the choice: <%s> taken", box.tag
             )

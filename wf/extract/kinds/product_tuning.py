@@ -118,6 +118,9 @@ SECTIONS_READ = 200
 # column of its genre, developer, features and languages beside the column of its
 # description): the box that holds both is taken (product_region.with_facts).
 FACTS_NAMES = r"(?<![a-z])meta(?:[-_]?data)?(?![a-z])"
+# Elements of a box so named read for an author's mark (product.bylined): a byline is a
+# few links and a date; a product's facts box reads its first elements only.
+BYLINE_READ = 64
 
 # The title of the shop's other products, lowered, matched whole on a line of its own
 # (product_text.before_others): those bought with this one, the similar ones, the ones
