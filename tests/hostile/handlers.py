@@ -70,7 +70,11 @@ def head(status: int = 200, headers: dict[str, str] | None = None) -> bytes:
 
 
 def path_of(request: bytes) -> str:
-    return request.split(b" ", 2)[1].decode("latin-1")
+    """The request line's path; "" for a request cut before it (a browser that closes a
+    connection it opened ahead, as Chromium does while a page redirects itself in a loop:
+    the server's thread must not die of it)."""
+    parts = request.split(b" ", 2)
+    return parts[1].decode("latin-1") if len(parts) > 1 else ""
 
 
 def routes(table: dict[str, bytes]) -> Handler:
