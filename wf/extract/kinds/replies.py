@@ -129,3 +129,44 @@ def holds(at: Sequence[int], b: BlockRecord) -> bool:
     """Whether the box `b` holds one of the replies at the indices `at` (in order)."""
     i = bisect_left(at, b.index)
     return i < len(at) and at[i] < b.end
+
+
+def _quote_like(el: Any) -> bool:
+    """Whether a box is drawn as a quote: <blockquote>, a box named for one, or one whose
+    first box starts with a board's words of attribution, whatever follows them."""
+    from wf.extract.kinds import posts_tuning
+
+    if el.tag == "blockquote" or _QUOTE.search(el.get("class") or ""):
+        return True
+    first = next(iter(el), None)
+    text = " ".join(((first.text or "") if first is not None else "").split())
+    return any(text.startswith(a) for a in posts_tuning.QUOTE_ATTRIBUTIONS)
+
+
+def beside_quote(
+    blocks: list[BlockRecord], box: BlockRecord, way: BlockRecord, kids: list[BlockRecord]
+) -> bool:
+    """Whether the one box of prose on the way down to a post's body (`way`, among the
+    `kids` of `box`) is a quote, or the frame of one (its label, "Quote:", and the quote),
+    or the quoted words of a `box` drawn as a quote, with words after it: a reply of one
+    short line under the words it quotes, which the way down would cut as a box without
+    prose."""
+    from wf.extract.kinds import posts_tuning
+
+    least = posts_tuning.REPLY_TEXT_MIN
+    if not any(k.index > way.index and k.text - k.link >= least for k in kids):
+        return False
+    if _quote_like(way.el) or _quote_like(box.el):
+        return True
+    if way.own >= least:  # words of the reply's own beside the quote: the body is below
+        return False
+    inner, j, quoted = [], way.index + 1, False
+    while j < way.end:  # child by child, over their subtrees
+        inner.append(blocks[j])
+        j = blocks[j].end
+    for b in inner:
+        if _quote_like(b.el):
+            quoted = True
+        elif b.text >= least:
+            return False
+    return quoted

@@ -152,13 +152,14 @@ def _trim(
     prose go: the author's card, the post's title and number, votes, "Top", the footer
     of controls. So do boxes named for comments (under a post that is not a comment
     itself) or for the signature. The body is the first box whose prose is spread among
-    several children (paragraphs, or nested replies), or that holds prose itself; a post
-    without prose (a short reply) is left whole, its body never at risk. The tag and class
-    of each box cut on the way down are added to `names` (replies.cut_short cuts them from
-    the short replies), and, without its tag, the class of each box the way goes through
-    (a name the body is reached through is cut from no reply, whatever card shares it once
-    numbering tokens are left out: "tcell alt1" and "tcell alt2"); never a box that holds
-    a nested reply (`replies_at`, replies.lined_at): a short one shows no way by prose.
+    children (paragraphs, nested replies; a quote, a line after: replies.beside_quote), or
+    that holds prose itself; a post without prose (a short reply) is left whole, its body
+    never at risk. The tag and class of each box cut on the way down are added to `names`
+    (replies.cut_short cuts them from the short replies), and, without its tag, the class
+    of each box the way goes through (a name the body is reached through is cut from no
+    reply, whatever card shares it once numbering tokens are left out: "tcell alt1" and
+    "tcell alt2"); never a box that holds a nested reply (`replies_at`, replies.lined_at):
+    a short one shows no way by prose.
     """
     from wf.extract.kinds import replies
     from wf.extract.kinds.posts import author_card
@@ -170,14 +171,12 @@ def _trim(
     cut = False
     cur = post
     while cur.own < tuning.POST_PROSE:
-        kids = []
-        j = cur.index + 1
+        kids, j = [], cur.index + 1
         while j < cur.end:  # child by child, over their subtrees
             kids.append(blocks[j])
             j = blocks[j].end
         side = [k for k in kids if nested and _SIDE.search(k.el.get("class") or "")]
-        # Looked up by index: a list's lookups, one per kid, cost a post of 10 000 cards
-        # half a second.
+        # By index: a list's lookups, one per kid, cost a post of 10 000 cards half a second.
         beside = {k.index for k in side}
         prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k.index not in beside]
         # The author's card is no way down, however long a field it shows ("Programs:
@@ -188,7 +187,8 @@ def _trim(
                 _cut(k, names)
                 cut = True
         prose = [k for k in prose if k.index not in cards]
-        if len(prose) != 1 or prose[0].tag not in WRAPPERS:
+        quoted = len(prose) == 1 and replies.beside_quote(blocks, cur, prose[0], kids)
+        if len(prose) != 1 or prose[0].tag not in WRAPPERS or quoted:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
             # post's body named `comment` shows no author of its own), and signatures.
