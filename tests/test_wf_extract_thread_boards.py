@@ -654,3 +654,36 @@ def test_a_short_reply_under_a_quote_panel_keeps_its_words():
         lines = found.text.split("\n")
         assert lines.index(reply) > lines.index("ben, 2nd April 2025, 13:59")
         assert "Registered User" not in found.text
+
+
+def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypatch):
+    import importlib
+
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import posts_tuning, tidy
+
+    first = (
+        "The harbour master opens the lock at dawn, and the queue of boats forms an hour "
+        "before, so the early ones wait by the wall with their engines off and ropes ready."
+    )
+
+    def dropped(said: str) -> int:
+        doc = lxml_html.fromstring(
+            f"<div><div class='p'><div>{first}</div></div><div class='p'><div><div>{said} "
+            f"<strong>ann</strong></div><div>{first}</div></div><div>Right.</div></div></div>"
+        )
+        return tidy.drop_repeats([type("Post", (), {"el": el})() for el in doc])
+
+    for said in ("Zitat von", "Citation de", "Cita de", "Citaat van", "Quote from"):
+        assert dropped(said) == 1
+    assert dropped("Ann wrote") == 0
+    # A board's words with an apostrophe are no end to the query's string.
+    words = (*posts_tuning.QUOTE_ATTRIBUTIONS, "L'auteur a écrit")
+    monkeypatch.setattr(posts_tuning, "QUOTE_ATTRIBUTIONS", words)
+    try:
+        importlib.reload(tidy)
+        assert dropped("L'auteur a écrit") == 1
+    finally:
+        monkeypatch.undo()
+        importlib.reload(tidy)

@@ -174,7 +174,16 @@ TOPIC_BOX_ELEMENTS = 4  # elements at most inside such a box
 # A board's words of attribution that start the first box of a quote drawn with names
 # of no quote (vBulletin 3's panel: <div>Originally Posted by <strong>ann</strong></div>
 # over the quoted words): the box around them is a quote (kinds/tidy.py).
-QUOTE_ATTRIBUTIONS = ("Originally Posted by",)
+# vBulletin's English; Simple Machines Forum's English, German, French, Spanish and Dutch
+# ($txt['quote_from'] of its language packs).
+QUOTE_ATTRIBUTIONS = (
+    "Originally Posted by",
+    "Quote from",
+    "Zitat von",
+    "Citation de",
+    "Cita de",
+    "Citaat van",
+)
 QUOTE_PARTS = 3  # boxes at most in such a quote: the attribution, the words, an icon's
 # A post so marked is the answer its asker accepted (schema.org's itemprop acceptedAnswer;
 # Stack Exchange's and Discourse's class): its line of author and date says so, as the
