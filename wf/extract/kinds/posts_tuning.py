@@ -165,8 +165,19 @@ MAIL_FIELDS = {"from": "from", "von": "from", "de": "from", "date": "date", "dat
 # A topic's statistics above its first post (kinds/stats.py): counts of its answers,
 # replies and views ("13 answers /", "2 replies · 340 views"), or the time of its latest
 # post, a date after these words ("Last post: 01/12/2025 at 6:49 pm").
-_TOPIC_COUNT = r"[\d.,]+\s*[kmb]?\s+(?:answers?|replies|reply|posts?|comments?|views?|messages?)"
-TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]\s*{_TOPIC_COUNT})*\s*[/|·•]?"
+# The words of the counts: English, German, French, Spanish, Dutch, Portuguese.
+_COUNTED = (
+    r"(?:answers?|replies|reply|posts?|comments?|views?|messages?"
+    r"|antworten|antwort|beitr[äa]ge|beitrag|aufrufe|zugriffe|kommentare?"
+    r"|r[ée]ponses?|vues?|commentaires?"
+    r"|respuestas?|visitas?|vistas?|mensajes?|comentarios?"
+    r"|reacties?|antwoorden|weergaven|berichten|bericht"
+    r"|respostas?|visualiza[çc][õo]es|mensagens?|coment[áa]rios?)"
+)
+_NUMBER = r"[\d.,]+\s*[kmb]?"
+# "2 replies" or, label first, "Replies: 2".
+_TOPIC_COUNT = rf"(?:{_NUMBER}\s+{_COUNTED}|{_COUNTED}\s*:\s*{_NUMBER})"
+TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]?\s*{_TOPIC_COUNT})*\s*[/|·•]?"
 LAST_POST = r"(?:last (?:post|reply|activity)|latest (?:post|reply))\s*:?\s*(.+)"
 TOPIC_LINE_MAX = 80  # characters at most in such a line
 TOPIC_BOXES = ("p", "div", "span", "li", "small", "dd", "td")  # the tags of such a line's box
