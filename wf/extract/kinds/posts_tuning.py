@@ -201,3 +201,7 @@ QUOTE_PARTS = 3  # boxes at most in such a quote: the attribution, the words, an
 # page does with a tick (posts.accepted), searched in a lowered class attribute.
 ACCEPTED_CLASS = r"(?<![\w-])accepted-answer(?![\w-])"
 ACCEPTED_LINE = "accepted answer"
+# The thread's content grows from its posts' box to the ancestors that add prose with few
+# links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
+GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
+GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links

@@ -170,3 +170,38 @@ def beside_quote(
         elif b.text >= least:
             return False
     return quoted
+
+
+def opening(
+    blocks: list[BlockRecord], index: int, box: int, posts: list[BlockRecord]
+) -> tuple[int, list[BlockRecord]]:
+    """The thread's first post above the posts' box when it is too short to be prose ("Does
+    the lock open at low tide?", which the content does not grow to take in), drawn as a
+    post is: the box of the posts' tag and first class word that shows its author or date
+    and holds words (posts_tuning.REPLY_TEXT_MIN), beside the way up from the posts' box,
+    posts_tuning.GROW_LEVELS boxes up at most, through a box that adds few links. The content's
+    box grown to hold it (`box` when none is found, or `box` holds it), and it."""
+    from wf.extract.kinds import posts_tuning
+    from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shape = key(posts[0])
+    cur = blocks[index]
+    for _ in range(posts_tuning.GROW_LEVELS if shape[1] else 0):
+        if cur.parent < 0 or blocks[cur.parent].tag in ("html", "body"):
+            break
+        up = blocks[cur.parent]
+        if (up.link - cur.link) * posts_tuning.GROW_LINKS_MAX > up.text - cur.text:
+            break
+        j = up.index + 1
+        while j < cur.index:  # child by child, over their subtrees, up to the way up
+            b = blocks[j]
+            words = b.text - b.link >= posts_tuning.REPLY_TEXT_MIN
+            if b.raw < tuning.POST_PROSE and words and key(b) == shape and marked(b):
+                return min(box, up.index), [b]
+            j = b.end
+        cur = up
+    return box, []

@@ -6,8 +6,9 @@ ignored, and its posts are the largest group (by prose) of sibling boxes of one 
 class (numbering tokens left out), tuning.SIBLINGS_MIN_THREAD of them or more holding
 prose (grouped by tag and first class word: an accepted answer adds words to its
 class). Their box is the content; it grows to the ancestors that add prose with few links
-(the question above a box of answers). On a page declared a thread whose posts are no
-two of one shape, a lone answer below its question will do (_lone_answer); on a page that
+(the question above a box of answers), or to a question too short to be prose drawn as
+the posts are (replies.opening). On a page declared a thread whose posts are no two of one
+shape, a lone answer below its question will do (_lone_answer); on a page that
 declares none, the replies nested in a comment tree count as posts (replies.counted), and
 a choice that is the thread's first post above them (a link aggregator's) is grown to,
 through the boxes between (_opening). Inside it, a
@@ -30,14 +31,13 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import heads
+from wf.extract.kinds.posts_tuning import GROW_LEVELS, GROW_LINKS_MAX
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
 HEADING = heads.HEADING
 POST_TAGS = frozenset(("div", "article", "section", "li", "tr", "table"))
-GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
-GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
 
 
 def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | None:
@@ -406,11 +406,11 @@ def choose(
     if near is not None and not _related(blocks[index].el, near):
         return None
     count = len(posts)
-    box = _grow(blocks, index, through=opening)
     from wf.extract.kinds import bodies, logs, mail, replies, stats, tidy
 
+    box, first = replies.opening(blocks, index, _grow(blocks, index, through=opening), posts)
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
-    posts = _first_posts(blocks, index, box) + posts
+    posts = sorted(_first_posts(blocks, index, box) + first, key=lambda b: b.index) + posts
     tidy.drop_counts(blocks[box].el)
     stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)
