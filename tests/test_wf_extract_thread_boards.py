@@ -622,3 +622,68 @@ def test_a_panel_whose_third_box_holds_words_is_the_reply_not_a_quote():
         assert tidy.drop_repeats(posts) == (0 if kept else 1)
         assert doc[1].text_content().count(first) == (1 if kept else 0)
         assert (reply in doc.text_content()) == kept
+
+
+def test_a_short_reply_under_a_quote_panel_keeps_its_words():
+    # The way down to a post's body cuts the boxes beside the one that holds prose: under a
+    # panel that quotes a long post, a reply of one short line is such a box. It stays,
+    # written after the panel's frame or as the panel's third box.
+    first = (
+        "The harbour master opens the lock at dawn, and the queue of boats forms an hour "
+        "before, so the early ones wait by the wall with their engines off and ropes ready."
+    )
+    reply = "Same at our wall, every spring."
+    attribution = "<div>Originally Posted by <strong>ann</strong></div>"
+    bodies = (
+        _panel("ann", first) + f"<div>{reply}</div>",
+        f"<div class='panel alt2'>{attribution}<div>{first}</div><div>{reply}</div></div>",
+    )
+    for body in bodies:
+        html = page(
+            "",
+            NAV
+            + "<div id='posts'>"
+            + _vb_post(1, "30th March 2025, 16:26", "ann", f"{first} {PROSE}")
+            + _vb_post(2, "2nd April 2025, 13:59", "ben", body)
+            + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
+            + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
+            + "</div>",
+        )
+        found = extract(html, url="https://board.example/showthread.php?t=6")
+        assert found.kind == "thread"
+        lines = found.text.split("\n")
+        assert lines.index(reply) > lines.index("ben, 2nd April 2025, 13:59")
+        assert "Registered User" not in found.text
+
+
+def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypatch):
+    import importlib
+
+    from lxml import html as lxml_html
+
+    from wf.extract.kinds import posts_tuning, tidy
+
+    first = (
+        "The harbour master opens the lock at dawn, and the queue of boats forms an hour "
+        "before, so the early ones wait by the wall with their engines off and ropes ready."
+    )
+
+    def dropped(said: str) -> int:
+        doc = lxml_html.fromstring(
+            f"<div><div class='p'><div>{first}</div></div><div class='p'><div><div>{said} "
+            f"<strong>ann</strong></div><div>{first}</div></div><div>Right.</div></div></div>"
+        )
+        return tidy.drop_repeats([type("Post", (), {"el": el})() for el in doc])
+
+    for said in ("Zitat von", "Citation de", "Cita de", "Citaat van", "Quote from"):
+        assert dropped(said) == 1
+    assert dropped("Ann wrote") == 0
+    # A board's words with an apostrophe are no end to the query's string.
+    words = (*posts_tuning.QUOTE_ATTRIBUTIONS, "L'auteur a écrit")
+    monkeypatch.setattr(posts_tuning, "QUOTE_ATTRIBUTIONS", words)
+    try:
+        importlib.reload(tidy)
+        assert dropped("L'auteur a écrit") == 1
+    finally:
+        monkeypatch.undo()
+        importlib.reload(tidy)

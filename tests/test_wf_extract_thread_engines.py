@@ -516,3 +516,24 @@ def test_many_statistics_boxes_are_each_read_once(monkeypatch: Any):
     body = doc.body
     assert stats.drop_stats(body, [body[-1]]) == 100_000
     assert len(read) <= 2 * 100_000
+
+
+def test_a_topic_s_statistics_in_other_languages_or_label_first_go():
+    for counts in ("3 réponses", "Replies: 2 · Views: 340", "5 reacties", "2 Antworten"):
+        html = page(
+            ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+            "<main><div class='sc-t'><h1>Canal locks</h1><div class='sc-s'><p class='sc-n'>"
+            f"{counts}</p></div>"
+            f"<div class='sc-q'><div class='sc-a'><div class='sc-b'>gus</div><div class='sc-c'>"
+            f"31/03/2026 at 8:00 am</div></div><div class='sc-d'><p>{MORE[0]}</p><p>{MORE[1]}"
+            f"</p><p>{MORE[2]}</p></div></div></div><div class='sc-list'>"
+            + "".join(_chat_post(n) for n in range(1, 6))
+            + "</div></main>",
+        )
+        text = extract(html, url="https://f.example/coffeehouse/canal-locks/").text
+        assert counts not in text
+        assert MORE[0] in text and WORDS[5] in text
+    for line in ("4 respuestas", "6 respostas", "Views: 340", "Antworten: 2 / Aufrufe: 1.204"):
+        assert stats.topic_line(line)
+    for line in ("2 Antworten auf diese Frage", "Views: many", "Reply: yes"):
+        assert not stats.topic_line(line)

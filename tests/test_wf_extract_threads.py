@@ -539,3 +539,32 @@ def test_the_counts_of_an_author_s_activity_and_who_liked_the_answer_go_from_its
     assert lines[lines.index("Ann Lee, 3y") + 1] == "Harbour pilot (1990–2020)"
     for gone in ("followers", "310 posts", "Liked by", "52 answers", "·"):
         assert not any(gone in line for line in lines), gone
+
+
+def _card(author: str, date: str, words: str, name: str = "card") -> str:
+    # A post drawn as a card: its author and date over its body.
+    return (
+        f"<div class='{name}'><div class='card-head'><span class='author'>{author}</span> "
+        f"<time>{date}</time></div><div class='card-body'><p>{words}</p></div></div>"
+    )
+
+
+def test_a_first_post_of_one_short_line_above_the_answers_box_is_printed():
+    # Too short to be prose, the question is a card of the answers' shape above their box:
+    # the content grows to it, declared a thread or not.
+    question = "Does the lock open at low tide?"
+    answers = "".join(_card(f"u{n}", f"Jan {n}, 2026", f"Reply {n}. {PROSE}") for n in range(2, 6))
+    for name, box in (("card question", "answers"), ("card first", "replies")):
+        for head in ("", ld({"@type": "DiscussionForumPosting", "headline": "Low tide"})):
+            html = page(
+                head,
+                NAV
+                + "<main><h1>Low tide</h1><div class='thread'>"
+                + _card("ann", "Jan 1, 2026", question, name)
+                + f"<div class='{box}'>{answers}</div></div></main>",
+            )
+            found = extract(html, url="https://board.example/t/low-tide/5")
+            assert found.kind == "thread"
+            lines = found.text.split("\n")
+            assert lines.index("ann, Jan 1, 2026") + 2 == lines.index(question)
+            assert lines.index(question) < lines.index("u2, Jan 2, 2026")

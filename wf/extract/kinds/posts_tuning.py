@@ -165,8 +165,19 @@ MAIL_FIELDS = {"from": "from", "von": "from", "de": "from", "date": "date", "dat
 # A topic's statistics above its first post (kinds/stats.py): counts of its answers,
 # replies and views ("13 answers /", "2 replies · 340 views"), or the time of its latest
 # post, a date after these words ("Last post: 01/12/2025 at 6:49 pm").
-_TOPIC_COUNT = r"[\d.,]+\s*[kmb]?\s+(?:answers?|replies|reply|posts?|comments?|views?|messages?)"
-TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]\s*{_TOPIC_COUNT})*\s*[/|·•]?"
+# The words of the counts: English, German, French, Spanish, Dutch, Portuguese.
+_COUNTED = (
+    r"(?:answers?|replies|reply|posts?|comments?|views?|messages?"
+    r"|antworten|antwort|beitr[äa]ge|beitrag|aufrufe|zugriffe|kommentare?"
+    r"|r[ée]ponses?|vues?|commentaires?"
+    r"|respuestas?|visitas?|vistas?|mensajes?|comentarios?"
+    r"|reacties?|antwoorden|weergaven|berichten|bericht"
+    r"|respostas?|visualiza[çc][õo]es|mensagens?|coment[áa]rios?)"
+)
+_NUMBER = r"[\d.,]+\s*[kmb]?"
+# "2 replies" or, label first, "Replies: 2".
+_TOPIC_COUNT = rf"(?:{_NUMBER}\s+{_COUNTED}|{_COUNTED}\s*:\s*{_NUMBER})"
+TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]?\s*{_TOPIC_COUNT})*\s*[/|·•]?"
 LAST_POST = r"(?:last (?:post|reply|activity)|latest (?:post|reply))\s*:?\s*(.+)"
 TOPIC_LINE_MAX = 80  # characters at most in such a line
 TOPIC_BOXES = ("p", "div", "span", "li", "small", "dd", "td")  # the tags of such a line's box
@@ -174,10 +185,23 @@ TOPIC_BOX_ELEMENTS = 4  # elements at most inside such a box
 # A board's words of attribution that start the first box of a quote drawn with names
 # of no quote (vBulletin 3's panel: <div>Originally Posted by <strong>ann</strong></div>
 # over the quoted words): the box around them is a quote (kinds/tidy.py).
-QUOTE_ATTRIBUTIONS = ("Originally Posted by",)
+# vBulletin's English; Simple Machines Forum's English, German, French, Spanish and Dutch
+# ($txt['quote_from'] of its language packs).
+QUOTE_ATTRIBUTIONS = (
+    "Originally Posted by",
+    "Quote from",
+    "Zitat von",
+    "Citation de",
+    "Cita de",
+    "Citaat van",
+)
 QUOTE_PARTS = 3  # boxes at most in such a quote: the attribution, the words, an icon's
 # A post so marked is the answer its asker accepted (schema.org's itemprop acceptedAnswer;
 # Stack Exchange's and Discourse's class): its line of author and date says so, as the
 # page does with a tick (posts.accepted), searched in a lowered class attribute.
 ACCEPTED_CLASS = r"(?<![\w-])accepted-answer(?![\w-])"
 ACCEPTED_LINE = "accepted answer"
+# The thread's content grows from its posts' box to the ancestors that add prose with few
+# links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
+GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
+GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links

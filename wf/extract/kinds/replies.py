@@ -129,3 +129,79 @@ def holds(at: Sequence[int], b: BlockRecord) -> bool:
     """Whether the box `b` holds one of the replies at the indices `at` (in order)."""
     i = bisect_left(at, b.index)
     return i < len(at) and at[i] < b.end
+
+
+def _quote_like(el: Any) -> bool:
+    """Whether a box is drawn as a quote: <blockquote>, a box named for one, or one whose
+    first box starts with a board's words of attribution, whatever follows them."""
+    from wf.extract.kinds import posts_tuning
+
+    if el.tag == "blockquote" or _QUOTE.search(el.get("class") or ""):
+        return True
+    first = next(iter(el), None)
+    text = " ".join(((first.text or "") if first is not None else "").split())
+    return any(text.startswith(a) for a in posts_tuning.QUOTE_ATTRIBUTIONS)
+
+
+def beside_quote(
+    blocks: list[BlockRecord], box: BlockRecord, way: BlockRecord, kids: list[BlockRecord]
+) -> bool:
+    """Whether the one box of prose on the way down to a post's body (`way`, among the
+    `kids` of `box`) is a quote, or the frame of one (its label, "Quote:", and the quote),
+    or the quoted words of a `box` drawn as a quote, with words after it: a reply of one
+    short line under the words it quotes, which the way down would cut as a box without
+    prose."""
+    from wf.extract.kinds import posts_tuning
+
+    least = posts_tuning.REPLY_TEXT_MIN
+    if not any(k.index > way.index and k.text - k.link >= least for k in kids):
+        return False
+    if _quote_like(way.el) or _quote_like(box.el):
+        return True
+    if way.own >= least:  # words of the reply's own beside the quote: the body is below
+        return False
+    inner, j, quoted = [], way.index + 1, False
+    while j < way.end:  # child by child, over their subtrees
+        inner.append(blocks[j])
+        j = blocks[j].end
+    for b in inner:
+        if _quote_like(b.el):
+            quoted = True
+        elif b.text >= least:
+            return False
+    return quoted
+
+
+def opening(
+    blocks: list[BlockRecord], index: int, box: int, posts: list[BlockRecord]
+) -> tuple[int, list[BlockRecord]]:
+    """The thread's first post above the posts' box when it is too short to be prose ("Does
+    the lock open at low tide?", which the content does not grow to take in), drawn as a
+    post is: the box of the posts' tag and first class word that shows its author or date
+    and holds words (posts_tuning.REPLY_TEXT_MIN), beside the way up from the posts' box,
+    posts_tuning.GROW_LEVELS boxes up at most, through a box that adds few links. The content's
+    box grown to hold it (`box` when none is found, or `box` holds it), and it."""
+    from wf.extract.kinds import posts_tuning
+    from wf.extract.kinds.siblings import marked
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shape = key(posts[0])
+    cur = blocks[index]
+    for _ in range(posts_tuning.GROW_LEVELS if shape[1] else 0):
+        if cur.parent < 0 or blocks[cur.parent].tag in ("html", "body"):
+            break
+        up = blocks[cur.parent]
+        if (up.link - cur.link) * posts_tuning.GROW_LINKS_MAX > up.text - cur.text:
+            break
+        j = up.index + 1
+        while j < cur.index:  # child by child, over their subtrees, up to the way up
+            b = blocks[j]
+            words = b.text - b.link >= posts_tuning.REPLY_TEXT_MIN
+            if b.raw < tuning.POST_PROSE and words and key(b) == shape and marked(b):
+                return min(box, up.index), [b]
+            j = b.end
+        cur = up
+    return box, []

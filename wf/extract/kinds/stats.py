@@ -3,8 +3,9 @@
 latest post, no words of the thread. Each box before the first post that holds few
 elements and says only that (posts_tuning.TOPIC_COUNTS, LAST_POST followed by a date and
 nothing else) leaves the content; boxes inside a post, or from a box shaped as one (a
-reply too short to be found as a post) on, are not read. The words are English ones
-only: "2 Antworten", "3 réponses" or "Replies: 2" stay."""
+reply too short to be found as a post) on, are not read. The counts are read in English,
+German, French, Spanish, Dutch and Portuguese ("2 Antworten", "3 réponses"), the number
+before its word or after it as a label's ("Replies: 2 · Views: 340")."""
 
 from __future__ import annotations
 

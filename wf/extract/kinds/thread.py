@@ -6,8 +6,9 @@ ignored, and its posts are the largest group (by prose) of sibling boxes of one 
 class (numbering tokens left out), tuning.SIBLINGS_MIN_THREAD of them or more holding
 prose (grouped by tag and first class word: an accepted answer adds words to its
 class). Their box is the content; it grows to the ancestors that add prose with few links
-(the question above a box of answers). On a page declared a thread whose posts are no
-two of one shape, a lone answer below its question will do (_lone_answer); on a page that
+(the question above a box of answers), or to a question too short to be prose drawn as
+the posts are (replies.opening). On a page declared a thread whose posts are no two of one
+shape, a lone answer below its question will do (_lone_answer); on a page that
 declares none, the replies nested in a comment tree count as posts (replies.counted), and
 a choice that is the thread's first post above them (a link aggregator's) is grown to,
 through the boxes between (_opening). Inside it, a
@@ -30,14 +31,13 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import heads
+from wf.extract.kinds.posts_tuning import GROW_LEVELS, GROW_LINKS_MAX
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
 
 HEADING = heads.HEADING
 POST_TAGS = frozenset(("div", "article", "section", "li", "tr", "table"))
-GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
-GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
 
 
 def _posts_box(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | None:
@@ -152,13 +152,14 @@ def _trim(
     prose go: the author's card, the post's title and number, votes, "Top", the footer
     of controls. So do boxes named for comments (under a post that is not a comment
     itself) or for the signature. The body is the first box whose prose is spread among
-    several children (paragraphs, or nested replies), or that holds prose itself; a post
-    without prose (a short reply) is left whole, its body never at risk. The tag and class
-    of each box cut on the way down are added to `names` (replies.cut_short cuts them from
-    the short replies), and, without its tag, the class of each box the way goes through
-    (a name the body is reached through is cut from no reply, whatever card shares it once
-    numbering tokens are left out: "tcell alt1" and "tcell alt2"); never a box that holds
-    a nested reply (`replies_at`, replies.lined_at): a short one shows no way by prose.
+    children (paragraphs, nested replies; a quote, a line after: replies.beside_quote), or
+    that holds prose itself; a post without prose (a short reply) is left whole, its body
+    never at risk. The tag and class of each box cut on the way down are added to `names`
+    (replies.cut_short cuts them from the short replies), and, without its tag, the class
+    of each box the way goes through (a name the body is reached through is cut from no
+    reply, whatever card shares it once numbering tokens are left out: "tcell alt1" and
+    "tcell alt2"); never a box that holds a nested reply (`replies_at`, replies.lined_at):
+    a short one shows no way by prose.
     """
     from wf.extract.kinds import replies
     from wf.extract.kinds.posts import author_card
@@ -170,14 +171,12 @@ def _trim(
     cut = False
     cur = post
     while cur.own < tuning.POST_PROSE:
-        kids = []
-        j = cur.index + 1
+        kids, j = [], cur.index + 1
         while j < cur.end:  # child by child, over their subtrees
             kids.append(blocks[j])
             j = blocks[j].end
         side = [k for k in kids if nested and _SIDE.search(k.el.get("class") or "")]
-        # Looked up by index: a list's lookups, one per kid, cost a post of 10 000 cards
-        # half a second.
+        # By index: a list's lookups, one per kid, cost a post of 10 000 cards half a second.
         beside = {k.index for k in side}
         prose = [k for k in kids if k.raw >= tuning.POST_PROSE and k.index not in beside]
         # The author's card is no way down, however long a field it shows ("Programs:
@@ -188,7 +187,8 @@ def _trim(
                 _cut(k, names)
                 cut = True
         prose = [k for k in prose if k.index not in cards]
-        if len(prose) != 1 or prose[0].tag not in WRAPPERS:
+        quoted = len(prose) == 1 and replies.beside_quote(blocks, cur, prose[0], kids)
+        if len(prose) != 1 or prose[0].tag not in WRAPPERS or quoted:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
             # post's body named `comment` shows no author of its own), and signatures.
@@ -406,11 +406,11 @@ def choose(
     if near is not None and not _related(blocks[index].el, near):
         return None
     count = len(posts)
-    box = _grow(blocks, index, through=opening)
     from wf.extract.kinds import bodies, logs, mail, replies, stats, tidy
 
+    box, first = replies.opening(blocks, index, _grow(blocks, index, through=opening), posts)
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
-    posts = _first_posts(blocks, index, box) + posts
+    posts = sorted(_first_posts(blocks, index, box) + first, key=lambda b: b.index) + posts
     tidy.drop_counts(blocks[box].el)
     stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)

@@ -209,13 +209,12 @@ def _runs(text: str) -> set[tuple[str, ...]]:
 
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
-# The candidates, found in C before the pattern reads their names.
+# The candidates, found in C before the pattern reads their names. The words of
+# attribution are XPath variables, never pasted in a literal: an apostrophe would end it.
+_SAID = {f"a{n}": a for n, a in enumerate(posts_tuning.QUOTE_ATTRIBUTIONS)}
 _QUOTE_PATH = (
     ".//*[self::blockquote or contains(@class, 'quote') or contains(@class, 'Quote')"
-    + "".join(
-        f" or *[1][starts-with(normalize-space(text()), '{a}')]"
-        for a in posts_tuning.QUOTE_ATTRIBUTIONS
-    )
+    + "".join(f" or *[1][starts-with(normalize-space(text()), ${v})]" for v in _SAID)
     + "]"
 )
 
@@ -227,7 +226,7 @@ def _quotes(post: Any) -> list[Any]:
     (posts_tuning.QUOTE_ATTRIBUTIONS: vBulletin 3's panel of generic names)."""
     return [
         el
-        for el in post.xpath(_QUOTE_PATH)
+        for el in post.xpath(_QUOTE_PATH, **_SAID)
         if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "") or _attributed(el)
     ]
 
