@@ -442,16 +442,22 @@ def _chat_post(n: int) -> str:
     )
 
 
-def test_a_topic_s_statistics_above_its_first_post_go():
-    html = page(
+def _canal_topic(stats: str) -> str:
+    """A topic whose statistics (``stats``) stand in their own box above its first post."""
+    return page(
         ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
-        "<main><div class='sc-t'><h1>Canal locks</h1><div class='sc-s'><p class='sc-n'>"
-        "5 answers /</p><p class='sc-l'>Last post: 06/04/2026 at 9:05 am</p></div>"
-        f"<div class='sc-q'><div class='sc-a'><div class='sc-b'>gus</div><div class='sc-c'>"
+        f"<main><div class='sc-t'><h1>Canal locks</h1><div class='sc-s'>{stats}</div>"
+        "<div class='sc-q'><div class='sc-a'><div class='sc-b'>gus</div><div class='sc-c'>"
         f"31/03/2026 at 8:00 am</div></div><div class='sc-d'><p>{MORE[0]}</p><p>{MORE[1]}"
         f"</p><p>{MORE[2]}</p></div></div></div><div class='sc-list'>"
         + "".join(_chat_post(n) for n in range(1, 6))
         + "</div></main>",
+    )
+
+
+def test_a_topic_s_statistics_above_its_first_post_go():
+    html = _canal_topic(
+        "<p class='sc-n'>5 answers /</p><p class='sc-l'>Last post: 06/04/2026 at 9:05 am</p>"
     )
     text = extract(html, url="https://f.example/coffeehouse/canal-locks/").text
     assert "5 answers" not in text
@@ -520,16 +526,7 @@ def test_many_statistics_boxes_are_each_read_once(monkeypatch: Any):
 
 def test_a_topic_s_statistics_in_other_languages_or_label_first_go():
     for counts in ("3 réponses", "Replies: 2 · Views: 340", "5 reacties", "2 Antworten"):
-        html = page(
-            ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
-            "<main><div class='sc-t'><h1>Canal locks</h1><div class='sc-s'><p class='sc-n'>"
-            f"{counts}</p></div>"
-            f"<div class='sc-q'><div class='sc-a'><div class='sc-b'>gus</div><div class='sc-c'>"
-            f"31/03/2026 at 8:00 am</div></div><div class='sc-d'><p>{MORE[0]}</p><p>{MORE[1]}"
-            f"</p><p>{MORE[2]}</p></div></div></div><div class='sc-list'>"
-            + "".join(_chat_post(n) for n in range(1, 6))
-            + "</div></main>",
-        )
+        html = _canal_topic(f"<p class='sc-n'>{counts}</p>")
         text = extract(html, url="https://f.example/coffeehouse/canal-locks/").text
         assert counts not in text
         assert MORE[0] in text and WORDS[5] in text
