@@ -90,6 +90,49 @@ def test_a_main_that_keeps_most_of_its_text_is_pruned_by_its_names():
     assert SELLER not in found.text
 
 
+def _cards(name: str, count: int = 8) -> str:
+    return "".join(
+        f"<li class='product-card'><a href='/products/{n}'><img src='/i/{n}.jpg' alt=''>"
+        f"<h3>{name} number {n}</h3></a><span class='price'>${40 + n}.00</span>"
+        f"<p>Another lamp of the shop, with its shade and its cord.</p></li>"
+        for n in range(count)
+    )
+
+
+def test_a_shop_s_grid_of_other_products_in_its_main_does_not_read_it_whole():
+    # The names cut the grid ("related-products"), most of the <main>, and keep the
+    # product's short summary: the grid alone is no marketplace's modules.
+    declared = ld(
+        {
+            "@type": "Product",
+            "name": "Walnut desk lamp",
+            "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"},
+        }
+    )
+    body = (
+        "<header><nav><a href='/'>Shop</a> <a href='/lamps'>Lamps</a></nav></header>"
+        "<main><div class='product-summary'><h1>Walnut desk lamp</h1><p>$89.00</p>"
+        "<p>A desk lamp turned from one piece of walnut, with a brass switch.</p>"
+        "<p>In stock</p></div><section class='related-products'><h2>You may also like</h2>"
+        f"<ul>{_cards('Oak floor lamp')}</ul></section></main>"
+    )
+    found = extract(page(declared, body), url="https://shop.example/p/walnut-lamp")
+    assert found.kind == "product"
+    assert "turned from one piece of walnut" in found.text and "In stock" in found.text
+    assert "Oak floor lamp" not in found.text, found.text
+
+
+def test_a_marketplace_item_s_main_with_a_grid_of_other_items_is_read_whole():
+    # Its modules of prose are named as boilerplate besides its grid: read whole, grid
+    # and all.
+    found = extract(
+        _item(f"<div class='x-related'><ul>{_cards('Proof set of another year')}</ul></div>"),
+        url="https://market.example/itm/4",
+    )
+    for text in (SPECIFICS, SELLER, SHIPPING, "Proof set of another year number 3"):
+        assert text in found.text
+
+
 STORY = "".join(
     f"<p>Chapter {n} of the island's story: the tide turns, the camp burns, and the "
     "survivors rebuild their walls from driftwood and stone before the night comes.</p>"
@@ -187,3 +230,25 @@ def test_a_facts_box_is_read_for_an_author_a_bounded_number_of_elements():
 
     assert bylined(box(product_tuning.BYLINE_READ - 2))
     assert not bylined(box(product_tuning.BYLINE_READ))
+
+
+def test_the_groups_of_a_main_are_read_for_a_price_a_bounded_number_of_times(monkeypatch):
+    # listing.grids reads a sample of the PRICE_GROUPS largest groups of links only for a
+    # price: a <main> of hundreds of lists of bare links costs no more.
+    from wf.extract.kinds import listing, listing_tuning
+
+    calls = []
+    real = listing.priced
+
+    def counted(el: object) -> bool:
+        calls.append(el)
+        return real(el)
+
+    monkeypatch.setattr(listing, "priced", counted)
+    lists = "".join(
+        "<ul>" + "".join(f"<li><a href='/p/{g}/{n}'>Item {n}</a></li>" for n in range(6)) + "</ul>"
+        for g in range(300)
+    )
+    found = extract(_item(f"<div class='x-related'>{lists}</div>"), url="https://m.example/itm/5")
+    assert SELLER in found.text
+    assert len(calls) <= listing_tuning.PRICE_GROUPS * listing_tuning.PRICE_SAMPLE * 2

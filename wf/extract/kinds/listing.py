@@ -67,22 +67,9 @@ def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, 
     """The index of the box of the page's list, its number of items, whether most of
     them show a price (a shop's grid) and whether most have words of their own; or None.
     `shops`: a grid of items that show a price and no other words counts as a list."""
-    from wf.extract.names import class_kind
     from wf.extract.notices import vendor_list
 
-    groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
-    for b in blocks:
-        if b.parent >= 0 and b.tag in ITEM_TAGS and b.link and b.last is not None:
-            groups.setdefault((b.parent, b.tag, class_kind(b.el.get("class"))), []).append(b)
-    ranked = []
-    for (parent, _, _), members in groups.items():
-        total = sum(m.text for m in members)
-        if len(members) >= listing_tuning.LIST_MIN and total <= (
-            listing_tuning.LIST_ITEM_MAX * len(members)
-        ):
-            worded = sum(m.text - m.link >= listing_tuning.LIST_ITEM_WORDS for m in members)
-            ranked.append((total, parent, worded * 2 > len(members), members))
-    ranked.sort(key=lambda r: r[:2], reverse=True)
+    ranked = _groups(blocks, 0, len(blocks))
     looked = 0
     for rank, (_, parent, worded, members) in enumerate(ranked):
         if looked >= listing_tuning.LIST_LOOKED:
@@ -99,6 +86,47 @@ def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, 
         if not _framed(blocks[parent].el) and not vendor_list(blocks[parent].el):
             return parent, len(members), shop, worded
     return None
+
+
+def _groups(
+    blocks: list[BlockRecord], start: int, end: int
+) -> list[tuple[int, int, bool, list[BlockRecord]]]:
+    """The groups of listing_tuning.LIST_MIN or more sibling boxes of one tag and class,
+    each with a link, short on average, among blocks[start:end]: (their text, their
+    parent's index, whether most have words of their own, the boxes), largest first."""
+    from wf.extract.names import class_kind
+
+    groups: dict[tuple[int, str, str], list[BlockRecord]] = {}
+    for b in islice(blocks, start, end):
+        if b.parent >= 0 and b.tag in ITEM_TAGS and b.link and b.last is not None:
+            groups.setdefault((b.parent, b.tag, class_kind(b.el.get("class"))), []).append(b)
+    ranked = []
+    for (parent, _, _), members in groups.items():
+        total = sum(m.text for m in members)
+        if len(members) >= listing_tuning.LIST_MIN and total <= (
+            listing_tuning.LIST_ITEM_MAX * len(members)
+        ):
+            worded = sum(m.text - m.link >= listing_tuning.LIST_ITEM_WORDS for m in members)
+            ranked.append((total, parent, worded * 2 > len(members), members))
+    ranked.sort(key=lambda r: r[:2], reverse=True)
+    return ranked
+
+
+def grids(blocks: list[BlockRecord], start: int, end: int) -> set[int]:
+    """The indices of the boxes among blocks[start:end] that hold a grid of cards: a
+    group (as items_box finds them) whose items most have words of their own or show a
+    price, each a link to another page (a shop's "you may also like", whatever it is
+    named). A sample of the items of the PRICE_GROUPS largest groups is read for a
+    price, as items_box does."""
+    found = set()
+    for rank, (_, parent, worded, members) in enumerate(_groups(blocks, start, end)):
+        if worded:
+            found.add(parent)
+        elif rank < listing_tuning.PRICE_GROUPS:
+            sample = members[: listing_tuning.PRICE_SAMPLE]
+            if sum(priced(m.el) for m in sample) * 2 > len(sample):
+                found.add(parent)
+    return found
 
 
 def priced(el: Any) -> bool:

@@ -10,7 +10,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
-from wf.extract.kinds import product_tuning
+from wf.extract.kinds import listing, product_tuning
 from wf.extract.kinds.product import aside, bylined
 from wf.extract.names import named_by
 
@@ -24,8 +24,11 @@ def names_misread(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool])
     `prune` would cut to under product_tuning.MAIN_KEPT of its text: a marketplace's item
     page names each of its modules (the seller's card, the shipping and returns, the
     item's specifics, the buyer's protections) as such boxes are named where they are
-    boilerplate, and its <main> says where its own text is. The <main> is then the choice,
-    read whole (unpruned). Each block is read once."""
+    boilerplate, and its <main> says where its own text is. Its grids of cards aside
+    (listing.grids: other products, each a card with its link), `prune` must also cut
+    more than product_tuning.MAIN_REST_KEPT of the rest: a shop whose names cut its grid
+    of other products ("related-products") and keep its short summary is pruned by its
+    names. The <main> is then the choice, read whole (unpruned)."""
     index = analysis.best_index
     if index <= 0:
         return False
@@ -37,20 +40,17 @@ def names_misread(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool])
     region = blocks[index]
     if region.text < product_tuning.MAIN_SHARE * blocks[0].text:
         return False
-    # What the product's own rules leave out (aside: a box a class hides, the policies)
-    # goes either way: only the rest is weighed.
-    kept, weighed, i = region.own, region.text, index + 1
-    while i < region.end:
-        b = blocks[i]
-        if aside(b.el, b):
-            weighed -= b.text
-            i = b.end
-        elif prune(b.el, b):
-            i = b.end
-        else:
-            kept += b.own
-            i += 1
+    kept, weighed, grid_kept, grid_text = _weighed(blocks, index, prune)
     if kept >= product_tuning.MAIN_KEPT * weighed:
+        return False
+    if kept - grid_kept >= product_tuning.MAIN_REST_KEPT * (weighed - grid_text):
+        trace.trace(
+            "extract: product: its names cut the grids of cards in the page's <main> "
+            "(%d characters) and keep %d of the %d characters of the rest: pruned by names",
+            grid_text,
+            kept - grid_kept,
+            weighed - grid_text,
+        )
         return False
     trace.trace(
         "extract: product: its names would keep %d of the %d characters of the page's "
@@ -61,6 +61,36 @@ def names_misread(analysis: Analysis, prune: Callable[[Any, BlockRecord], bool])
     )
     analysis.best, analysis.best_index = region.el, index
     return True
+
+
+def _weighed(
+    blocks: list[BlockRecord], index: int, prune: Callable[[Any, BlockRecord], bool]
+) -> tuple[int, int, int, int]:
+    """What `prune` keeps of the box blocks[index] and what is weighed of it (its text but
+    for what the product's own rules leave out either way, aside: a box a class hides,
+    the policies), then the same of the grids of cards in it (listing.grids), pruned or
+    not. Each block is read once, those of pruned boxes only for the grids in them."""
+    region = blocks[index]
+    grids = listing.grids(blocks, index + 1, region.end)
+    kept, weighed, grid_kept, grid_text = region.own, region.text, 0, 0
+    i, pruned, grid_end = index + 1, index + 1, index + 1
+    while i < region.end:
+        b = blocks[i]
+        if i >= grid_end and i in grids:
+            grid_text, grid_end = grid_text + b.text, b.end
+        if i < pruned:
+            i += 1
+        elif aside(b.el, b):
+            weighed -= b.text
+            grid_text -= b.text if i < grid_end else 0
+            i = b.end
+        elif prune(b.el, b):
+            pruned, i = b.end, i + 1
+        else:
+            kept += b.own
+            grid_kept += b.own if i < grid_end else 0
+            i += 1
+    return kept, weighed, grid_kept, grid_text
 
 
 def sectioned(analysis: Analysis) -> bool:

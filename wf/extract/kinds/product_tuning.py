@@ -102,6 +102,11 @@ SHOP_ASIDE = (
 # <main> on the pages tuned on; product pages pruned rightly keep 85% and more.
 MAIN_SHARE = 0.8
 MAIN_KEPT = 0.3
+# ...and, its grids of cards aside (other products: a shop's "related-products"), would
+# cut more than what this share keeps of the rest: a marketplace names its modules of
+# prose and tables (the seller, the shipping, the specifics) too, and keeps 22% to 54% of
+# them on the pages tuned on; a shop whose names cut its grid alone keeps its summary.
+MAIN_REST_KEPT = 0.7
 
 # A product's chosen box that is one of SECTIONS_MIN boxes or more, side by side, each
 # opening with an <h2> (its first element, or that one's first, to SECTIONS_DEPTH levels),
