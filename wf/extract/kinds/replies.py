@@ -196,12 +196,16 @@ def opening(
         up = blocks[cur.parent]
         if (up.link - cur.link) * posts_tuning.GROW_LINKS_MAX > up.text - cur.text:
             break
-        j = up.index + 1
+        j, found = up.index + 1, None
         while j < cur.index:  # child by child, over their subtrees, up to the way up
             b = blocks[j]
             words = b.text - b.link >= posts_tuning.REPLY_TEXT_MIN
             if b.raw < tuning.POST_PROSE and words and key(b) == shape and marked(b):
-                return min(box, up.index), [b]
+                # The last one: a question sits right above its answers, a box of the
+                # same card ("Related questions", a login prompt) further up.
+                found = b
             j = b.end
+        if found is not None:
+            return min(box, up.index), [found]
         cur = up
     return box, []
