@@ -174,7 +174,8 @@ _COUNTED = (
     r"|reacties?|antwoorden|weergaven|berichten|bericht"
     r"|respostas?|visualiza[çc][õo]es|mensagens?|coment[áa]rios?)"
 )
-_NUMBER = r"[\d.,]+\s*[kmb]?"
+# A digit first: "Antworten: ..." or "... replies" is a line cut short, no count.
+_NUMBER = r"\d[\d.,]*\s*[kmb]?"
 # "2 replies" or, label first, "Replies: 2".
 _TOPIC_COUNT = rf"(?:{_NUMBER}\s+{_COUNTED}|{_COUNTED}\s*:\s*{_NUMBER})"
 TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]?\s*{_TOPIC_COUNT})*\s*[/|·•]?"
