@@ -687,3 +687,33 @@ def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypat
     finally:
         monkeypatch.undo()
         importlib.reload(tidy)
+
+
+def test_a_signature_or_a_control_after_a_panel_that_holds_the_reply_goes():
+    # The panel holds the quote and the reply as its third box: the words after the
+    # post's message are its signature or a button's, cut as before, not a reply's.
+    first = (
+        "The harbour master opens the lock at dawn, and the queue of boats forms an hour "
+        "before, so the early ones wait by the wall with their engines off and ropes ready."
+    )
+    reply = "Same at our wall, every spring."
+    attribution = "<div>Originally Posted by <strong>ann</strong></div>"
+    body = f"<div class='panel alt2'>{attribution}<div>{first}</div><div>{reply}</div></div>"
+    for after, gone in (
+        ("<div>__________________<br>Sail on, ben from Hull</div>", "Sail on"),
+        ("<div class='postcontrols'><span>Reply With Quote</span></div>", "Reply With Quote"),
+    ):
+        message = _vb_post(2, "2nd April 2025, 13:59", "ben", body)
+        html = page(
+            "",
+            NAV
+            + "<div id='posts'>"
+            + _vb_post(1, "30th March 2025, 16:26", "ann", f"{first} {PROSE}")
+            + message.replace("</div></td></tr></table>", f"</div>{after}</td></tr></table>")
+            + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
+            + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
+            + "</div>",
+        )
+        text = extract(html, url="https://board.example/showthread.php?t=6").text
+        assert reply in text
+        assert gone not in text
