@@ -675,9 +675,10 @@ def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypat
         )
         return tidy.drop_repeats([type("Post", (), {"el": el})() for el in doc])
 
-    for said in ("Zitat von", "Citation de", "Cita de", "Citaat van", "Quote from"):
+    for said in ("Zitat von:", "Citation de:", "Cita de:", "Citaat van:", "Quote from:"):
         assert dropped(said) == 1
     assert dropped("Ann wrote") == 0
+    assert dropped("Quote from") == 0  # Simple Machines Forum writes the colon
     # A board's words with an apostrophe are no end to the query's string.
     words = (*posts_tuning.QUOTE_ATTRIBUTIONS, "L'auteur a écrit")
     monkeypatch.setattr(posts_tuning, "QUOTE_ATTRIBUTIONS", words)
@@ -717,3 +718,29 @@ def test_a_signature_or_a_control_after_a_panel_that_holds_the_reply_goes():
         text = extract(html, url="https://board.example/showthread.php?t=6").text
         assert reply in text
         assert gone not in text
+
+
+def test_a_post_whose_first_line_starts_with_quote_from_keeps_its_reply():
+    # "Quote from the harbour rules: ..." is a post's own line, not Simple Machines
+    # Forum's attribution ("Quote from: ann"): the box of it and the reply after it is no
+    # quote, and goes not as one for repeating the line a post above printed.
+    rule = (
+        "Quote from the harbour rules: boats wait by the wall with their engines off and "
+        "ropes ready before the lock opens at dawn, keep to the order in which they came, "
+        "leave the berths by the crane free for the pilot boats and the ferry, and call "
+        "the harbour master on channel twelve before they pass the outer light."
+    )
+    reply = "Yes, and every skipper at our wall keeps to them all spring."
+    html = page(
+        "",
+        NAV
+        + "<div id='posts'>"
+        + _vb_post(1, "30th March 2025, 16:26", "ann", f"<div>{rule}</div><div>{PROSE}</div>")
+        + _vb_post(2, "2nd April 2025, 13:59", "ben", f"<div>{rule}</div><div>{reply}</div>")
+        + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
+        + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
+        + "</div>",
+    )
+    text = extract(html, url="https://board.example/showthread.php?t=6").text
+    assert reply in text
+    assert text.count(rule) == 2
