@@ -744,3 +744,30 @@ def test_a_post_whose_first_line_starts_with_quote_from_keeps_its_reply():
     text = extract(html, url="https://board.example/showthread.php?t=6").text
     assert reply in text
     assert text.count(rule) == 2
+
+
+def test_many_posts_each_a_quote_and_a_line_are_each_read_once(monkeypatch):
+    from wf.extract.kinds import posts_tuning
+
+    # Each post a panel that quotes and a short line after it: the look for a quote beside
+    # the way down reads each post's boxes a bounded number of times.
+    reads = [0]
+
+    class Counted(tuple):
+        def __iter__(self):
+            reads[0] += 1
+            return super().__iter__()
+
+    said = Counted(posts_tuning.QUOTE_ATTRIBUTIONS)
+    monkeypatch.setattr(posts_tuning, "QUOTE_ATTRIBUTIONS", said)
+    n = 2_000
+    body = f"<div class='panel'><div>Quote from: ann</div><div>{PROSE}</div></div><div>Same here.</div>"
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Locks"}),
+        "<div id='posts'>"
+        + "".join(_vb_post(k, "2nd April 2025, 13:59", f"u{k}", body) for k in range(n))
+        + "</div>",
+    )
+    text = extract(html, url="https://board.example/showthread.php?t=6").text
+    assert text.count("Same here.") == n
+    assert n <= reads[0] <= 4 * n

@@ -593,3 +593,21 @@ def test_a_short_question_is_the_card_nearest_the_answers_box_not_one_further_up
     assert found.kind == "thread"
     lines = found.text.split("\n")
     assert lines.index("ann, Jan 1, 2026") + 2 == lines.index(question)
+
+
+def test_many_cards_above_the_answers_are_each_read_once(monkeypatch):
+    from wf.extract.kinds import siblings
+
+    # 5000 short cards of the answers' shape above their box: the look for a short first
+    # post reads each once, not once per card before it.
+    read = []
+    monkeypatch.setattr(siblings, "marked", lambda b, f=siblings.marked: read.append(b) or f(b))
+    n = 5_000
+    cards = "".join(_card("x", "Jan 1, 2026", "Short words here.", "card q") for _ in range(n))
+    answers = "".join(_card(f"u{k}", f"Jan {k}, 2026", f"Reply {k}. {PROSE}") for k in range(2, 6))
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Low tide"}),
+        f"<main><div class='thread'>{cards}<div class='answers'>{answers}</div></div></main>",
+    )
+    assert extract(html, url="https://board.example/t/low-tide/5").kind == "thread"
+    assert n <= len(read) <= 2 * n
