@@ -624,6 +624,20 @@ def test_a_panel_whose_third_box_holds_words_is_the_reply_not_a_quote():
         assert (reply in doc.text_content()) == kept
 
 
+def _topic(first: str, second: str) -> str:
+    # A topic of four posts: ann's first, then ben's (as given, its whole table), two more.
+    return page(
+        "",
+        NAV
+        + "<div id='posts'>"
+        + _vb_post(1, "30th March 2025, 16:26", "ann", first)
+        + second
+        + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
+        + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
+        + "</div>",
+    )
+
+
 def test_a_short_reply_under_a_quote_panel_keeps_its_words():
     # The way down to a post's body cuts the boxes beside the one that holds prose: under a
     # panel that quotes a long post, a reply of one short line is such a box. It stays,
@@ -639,16 +653,7 @@ def test_a_short_reply_under_a_quote_panel_keeps_its_words():
         f"<div class='panel alt2'>{attribution}<div>{first}</div><div>{reply}</div></div>",
     )
     for body in bodies:
-        html = page(
-            "",
-            NAV
-            + "<div id='posts'>"
-            + _vb_post(1, "30th March 2025, 16:26", "ann", f"{first} {PROSE}")
-            + _vb_post(2, "2nd April 2025, 13:59", "ben", body)
-            + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
-            + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
-            + "</div>",
-        )
+        html = _topic(f"{first} {PROSE}", _vb_post(2, "2nd April 2025, 13:59", "ben", body))
         found = extract(html, url="https://board.example/showthread.php?t=6")
         assert found.kind == "thread"
         lines = found.text.split("\n")
@@ -705,16 +710,8 @@ def test_a_signature_or_a_control_after_a_panel_that_holds_the_reply_goes():
         ("<div class='postcontrols'><span>Reply With Quote</span></div>", "Reply With Quote"),
     ):
         message = _vb_post(2, "2nd April 2025, 13:59", "ben", body)
-        html = page(
-            "",
-            NAV
-            + "<div id='posts'>"
-            + _vb_post(1, "30th March 2025, 16:26", "ann", f"{first} {PROSE}")
-            + message.replace("</div></td></tr></table>", f"</div>{after}</td></tr></table>")
-            + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
-            + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
-            + "</div>",
-        )
+        tail = message.replace("</div></td></tr></table>", f"</div>{after}</td></tr></table>")
+        html = _topic(f"{first} {PROSE}", tail)
         text = extract(html, url="https://board.example/showthread.php?t=6").text
         assert reply in text
         assert gone not in text
@@ -731,15 +728,9 @@ def test_a_post_whose_first_line_starts_with_quote_from_keeps_its_reply():
         "the harbour master on channel twelve before they pass the outer light."
     )
     reply = "Yes, and every skipper at our wall keeps to them all spring."
-    html = page(
-        "",
-        NAV
-        + "<div id='posts'>"
-        + _vb_post(1, "30th March 2025, 16:26", "ann", f"<div>{rule}</div><div>{PROSE}</div>")
-        + _vb_post(2, "2nd April 2025, 13:59", "ben", f"<div>{rule}</div><div>{reply}</div>")
-        + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
-        + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
-        + "</div>",
+    html = _topic(
+        f"<div>{rule}</div><div>{PROSE}</div>",
+        _vb_post(2, "2nd April 2025, 13:59", "ben", f"<div>{rule}</div><div>{reply}</div>"),
     )
     text = extract(html, url="https://board.example/showthread.php?t=6").text
     assert reply in text
