@@ -624,6 +624,20 @@ def test_a_panel_whose_third_box_holds_words_is_the_reply_not_a_quote():
         assert (reply in doc.text_content()) == kept
 
 
+def _topic(first: str, second: str) -> str:
+    # A topic of four posts: ann's first, then ben's (as given, its whole table), two more.
+    return page(
+        "",
+        NAV
+        + "<div id='posts'>"
+        + _vb_post(1, "30th March 2025, 16:26", "ann", first)
+        + second
+        + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
+        + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
+        + "</div>",
+    )
+
+
 def test_a_short_reply_under_a_quote_panel_keeps_its_words():
     # The way down to a post's body cuts the boxes beside the one that holds prose: under a
     # panel that quotes a long post, a reply of one short line is such a box. It stays,
@@ -639,16 +653,7 @@ def test_a_short_reply_under_a_quote_panel_keeps_its_words():
         f"<div class='panel alt2'>{attribution}<div>{first}</div><div>{reply}</div></div>",
     )
     for body in bodies:
-        html = page(
-            "",
-            NAV
-            + "<div id='posts'>"
-            + _vb_post(1, "30th March 2025, 16:26", "ann", f"{first} {PROSE}")
-            + _vb_post(2, "2nd April 2025, 13:59", "ben", body)
-            + _vb_post(3, "3rd April 2025, 09:12", "cy", f"So? {PROSE}")
-            + _vb_post(4, "4th April 2025, 10:40", "dan", f"Thanks all. {PROSE}")
-            + "</div>",
-        )
+        html = _topic(f"{first} {PROSE}", _vb_post(2, "2nd April 2025, 13:59", "ben", body))
         found = extract(html, url="https://board.example/showthread.php?t=6")
         assert found.kind == "thread"
         lines = found.text.split("\n")
@@ -675,9 +680,10 @@ def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypat
         )
         return tidy.drop_repeats([type("Post", (), {"el": el})() for el in doc])
 
-    for said in ("Zitat von", "Citation de", "Cita de", "Citaat van", "Quote from"):
+    for said in ("Zitat von:", "Citation de:", "Cita de:", "Citaat van:", "Quote from:"):
         assert dropped(said) == 1
     assert dropped("Ann wrote") == 0
+    assert dropped("Quote from") == 0  # Simple Machines Forum writes the colon
     # A board's words with an apostrophe are no end to the query's string.
     words = (*posts_tuning.QUOTE_ATTRIBUTIONS, "L'auteur a écrit")
     monkeypatch.setattr(posts_tuning, "QUOTE_ATTRIBUTIONS", words)
@@ -687,3 +693,72 @@ def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypat
     finally:
         monkeypatch.undo()
         importlib.reload(tidy)
+
+
+def test_a_signature_or_a_control_after_a_panel_that_holds_the_reply_goes():
+    # The panel holds the quote and the reply as its third box: the words after the
+    # post's message are its signature or a button's, cut as before, not a reply's.
+    first = (
+        "The harbour master opens the lock at dawn, and the queue of boats forms an hour "
+        "before, so the early ones wait by the wall with their engines off and ropes ready."
+    )
+    reply = "Same at our wall, every spring."
+    attribution = "<div>Originally Posted by <strong>ann</strong></div>"
+    body = f"<div class='panel alt2'>{attribution}<div>{first}</div><div>{reply}</div></div>"
+    for after, gone in (
+        ("<div>__________________<br>Sail on, ben from Hull</div>", "Sail on"),
+        ("<div class='postcontrols'><span>Reply With Quote</span></div>", "Reply With Quote"),
+    ):
+        message = _vb_post(2, "2nd April 2025, 13:59", "ben", body)
+        tail = message.replace("</div></td></tr></table>", f"</div>{after}</td></tr></table>")
+        html = _topic(f"{first} {PROSE}", tail)
+        text = extract(html, url="https://board.example/showthread.php?t=6").text
+        assert reply in text
+        assert gone not in text
+
+
+def test_a_post_whose_first_line_starts_with_quote_from_keeps_its_reply():
+    # "Quote from the harbour rules: ..." is a post's own line, not Simple Machines
+    # Forum's attribution ("Quote from: ann"): the box of it and the reply after it is no
+    # quote, and goes not as one for repeating the line a post above printed.
+    rule = (
+        "Quote from the harbour rules: boats wait by the wall with their engines off and "
+        "ropes ready before the lock opens at dawn, keep to the order in which they came, "
+        "leave the berths by the crane free for the pilot boats and the ferry, and call "
+        "the harbour master on channel twelve before they pass the outer light."
+    )
+    reply = "Yes, and every skipper at our wall keeps to them all spring."
+    html = _topic(
+        f"<div>{rule}</div><div>{PROSE}</div>",
+        _vb_post(2, "2nd April 2025, 13:59", "ben", f"<div>{rule}</div><div>{reply}</div>"),
+    )
+    text = extract(html, url="https://board.example/showthread.php?t=6").text
+    assert reply in text
+    assert text.count(rule) == 2
+
+
+def test_many_posts_each_a_quote_and_a_line_are_each_read_once(monkeypatch):
+    from wf.extract.kinds import posts_tuning
+
+    # Each post a panel that quotes and a short line after it: the look for a quote beside
+    # the way down reads each post's boxes a bounded number of times.
+    reads = [0]
+
+    class Counted(tuple):
+        def __iter__(self):
+            reads[0] += 1
+            return super().__iter__()
+
+    said = Counted(posts_tuning.QUOTE_ATTRIBUTIONS)
+    monkeypatch.setattr(posts_tuning, "QUOTE_ATTRIBUTIONS", said)
+    n = 2_000
+    body = f"<div class='panel'><div>Quote from: ann</div><div>{PROSE}</div></div><div>Same here.</div>"
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Locks"}),
+        "<div id='posts'>"
+        + "".join(_vb_post(k, "2nd April 2025, 13:59", f"u{k}", body) for k in range(n))
+        + "</div>",
+    )
+    text = extract(html, url="https://board.example/showthread.php?t=6").text
+    assert text.count("Same here.") == n
+    assert n <= reads[0] <= 4 * n

@@ -534,3 +534,11 @@ def test_a_topic_s_statistics_in_other_languages_or_label_first_go():
         assert stats.topic_line(line)
     for line in ("2 Antworten auf diese Frage", "Views: many", "Reply: yes"):
         assert not stats.topic_line(line)
+
+
+def test_a_topic_s_count_starts_with_a_digit():
+    # A label over an ellipsis, or an ellipsis before the word, is a line cut short.
+    for line in ("Antworten: ...", "Replies: ,", "... replies", "., views"):
+        assert not stats.topic_line(line), line
+    for line in ("Replies: 2", "1.204 views", "3,5k Aufrufe"):
+        assert stats.topic_line(line), line

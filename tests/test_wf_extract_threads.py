@@ -568,3 +568,46 @@ def test_a_first_post_of_one_short_line_above_the_answers_box_is_printed():
             lines = found.text.split("\n")
             assert lines.index("ann, Jan 1, 2026") + 2 == lines.index(question)
             assert lines.index(question) < lines.index("u2, Jan 2, 2026")
+
+
+def test_a_short_question_is_the_card_nearest_the_answers_box_not_one_further_up():
+    # A box drawn as the posts are, further up beside the question (a list of related
+    # questions with its date), is no first post: the question is the card right above
+    # its answers, and it gets the line of its author and date.
+    question = "Does the lock open at low tide?"
+    related = (
+        "<div class='card related'><div class='card-head'><time>Dec 3, 2025</time></div>"
+        "<div class='card-body'><p>Related questions</p><p><a href='/q/1'>Is the lock deep?"
+        "</a></p></div></div>"
+    )
+    answers = "".join(_card(f"u{n}", f"Jan {n}, 2026", f"Reply {n}. {PROSE}") for n in range(2, 6))
+    html = page(
+        "",
+        NAV
+        + "<main><h1>Low tide</h1><div class='thread'>"
+        + related
+        + _card("ann", "Jan 1, 2026", question, "card question")
+        + f"<div class='answers'>{answers}</div></div></main>",
+    )
+    found = extract(html, url="https://board.example/t/low-tide/5")
+    assert found.kind == "thread"
+    lines = found.text.split("\n")
+    assert lines.index("ann, Jan 1, 2026") + 2 == lines.index(question)
+
+
+def test_many_cards_above_the_answers_are_each_read_once(monkeypatch):
+    from wf.extract.kinds import siblings
+
+    # 5000 short cards of the answers' shape above their box: the look for a short first
+    # post reads each once, not once per card before it.
+    read = []
+    monkeypatch.setattr(siblings, "marked", lambda b, f=siblings.marked: read.append(b) or f(b))
+    n = 5_000
+    cards = "".join(_card("x", "Jan 1, 2026", "Short words here.", "card q") for _ in range(n))
+    answers = "".join(_card(f"u{k}", f"Jan {k}, 2026", f"Reply {k}. {PROSE}") for k in range(2, 6))
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Low tide"}),
+        f"<main><div class='thread'>{cards}<div class='answers'>{answers}</div></div></main>",
+    )
+    assert extract(html, url="https://board.example/t/low-tide/5").kind == "thread"
+    assert n <= len(read) <= 2 * n

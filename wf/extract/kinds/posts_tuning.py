@@ -174,7 +174,8 @@ _COUNTED = (
     r"|reacties?|antwoorden|weergaven|berichten|bericht"
     r"|respostas?|visualiza[çc][õo]es|mensagens?|coment[áa]rios?)"
 )
-_NUMBER = r"[\d.,]+\s*[kmb]?"
+# A digit first: "Antworten: ..." or "... replies" is a line cut short, no count.
+_NUMBER = r"\d[\d.,]*\s*[kmb]?"
 # "2 replies" or, label first, "Replies: 2".
 _TOPIC_COUNT = rf"(?:{_NUMBER}\s+{_COUNTED}|{_COUNTED}\s*:\s*{_NUMBER})"
 TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]?\s*{_TOPIC_COUNT})*\s*[/|·•]?"
@@ -186,14 +187,15 @@ TOPIC_BOX_ELEMENTS = 4  # elements at most inside such a box
 # of no quote (vBulletin 3's panel: <div>Originally Posted by <strong>ann</strong></div>
 # over the quoted words): the box around them is a quote (kinds/tidy.py).
 # vBulletin's English; Simple Machines Forum's English, German, French, Spanish and Dutch
-# ($txt['quote_from'] of its language packs).
+# ($txt['quote_from'] of its language packs, which its quote writes with a colon after,
+# ": {author}": a post's own first line, "Quote from the manual: ...", is none).
 QUOTE_ATTRIBUTIONS = (
     "Originally Posted by",
-    "Quote from",
-    "Zitat von",
-    "Citation de",
-    "Cita de",
-    "Citaat van",
+    "Quote from:",
+    "Zitat von:",
+    "Citation de:",
+    "Cita de:",
+    "Citaat van:",
 )
 QUOTE_PARTS = 3  # boxes at most in such a quote: the attribution, the words, an icon's
 # A post so marked is the answer its asker accepted (schema.org's itemprop acceptedAnswer;

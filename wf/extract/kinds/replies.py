@@ -131,13 +131,17 @@ def holds(at: Sequence[int], b: BlockRecord) -> bool:
     return i < len(at) and at[i] < b.end
 
 
-def _quote_like(el: Any) -> bool:
+def _quote_like(el: Any, whole: bool = True) -> bool:
     """Whether a box is drawn as a quote: <blockquote>, a box named for one, or one whose
-    first box starts with a board's words of attribution, whatever follows them."""
-    from wf.extract.kinds import posts_tuning
+    first box starts with a board's words of attribution; `whole`: then holding only them
+    and the quoted words (tidy.attributed), for a panel that holds the reply's words too
+    is the reply's box, and the words after it a signature's or a control's."""
+    from wf.extract.kinds import posts_tuning, tidy
 
     if el.tag == "blockquote" or _QUOTE.search(el.get("class") or ""):
         return True
+    if whole:
+        return tidy.attributed(el)
     first = next(iter(el), None)
     text = " ".join(((first.text or "") if first is not None else "").split())
     return any(text.startswith(a) for a in posts_tuning.QUOTE_ATTRIBUTIONS)
@@ -156,7 +160,7 @@ def beside_quote(
     least = posts_tuning.REPLY_TEXT_MIN
     if not any(k.index > way.index and k.text - k.link >= least for k in kids):
         return False
-    if _quote_like(way.el) or _quote_like(box.el):
+    if _quote_like(way.el) or _quote_like(box.el, whole=False):
         return True
     if way.own >= least:  # words of the reply's own beside the quote: the body is below
         return False
@@ -196,12 +200,16 @@ def opening(
         up = blocks[cur.parent]
         if (up.link - cur.link) * posts_tuning.GROW_LINKS_MAX > up.text - cur.text:
             break
-        j = up.index + 1
+        j, found = up.index + 1, None
         while j < cur.index:  # child by child, over their subtrees, up to the way up
             b = blocks[j]
             words = b.text - b.link >= posts_tuning.REPLY_TEXT_MIN
             if b.raw < tuning.POST_PROSE and words and key(b) == shape and marked(b):
-                return min(box, up.index), [b]
+                # The last one: a question sits right above its answers, a box of the
+                # same card ("Related questions", a login prompt) further up.
+                found = b
             j = b.end
+        if found is not None:
+            return min(box, up.index), [found]
         cur = up
     return box, []

@@ -8,13 +8,12 @@ prose (grouped by tag and first class word: an accepted answer adds words to its
 class). Their box is the content; it grows to the ancestors that add prose with few links
 (the question above a box of answers), or to a question too short to be prose drawn as
 the posts are (replies.opening). On a page declared a thread whose posts are no two of one
-shape, a lone answer below its question will do (_lone_answer); on a page that
-declares none, the replies nested in a comment tree count as posts (replies.counted), and
-a choice that is the thread's first post above them (a link aggregator's) is grown to,
-through the boxes between (_opening). Inside it, a
-box named as boilerplate is dropped only when it holds no prose of its own (votes, share
-and follow buttons, "log in to reply"): platforms name every post `comment`, which the
-article rule reads as boilerplate.
+shape, a lone answer below its question will do (_lone_answer); on a page that declares
+none, the replies nested in a comment tree count as posts (replies.counted), and a choice
+that is the thread's first post above them (a link aggregator's) is grown to, through the
+boxes between (_opening). Inside it, a box named as boilerplate is dropped only when it
+holds no prose of its own (votes, share and follow buttons, "log in to reply"): platforms
+name every post `comment`, which the article rule reads as boilerplate.
 So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS):
 posts.py prunes as the content is written.
 Each post of the group starts with a line of its author and date (byline.py). A quote
@@ -226,9 +225,9 @@ def _cut(k: BlockRecord, names: set[tuple[str, str]] | None) -> None:
 def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = False) -> bool:
     """Whether posts show a thread plainly enough on a page that declares none: at least
     tuning.THREAD_POSTS of them (a page's columns are fewer), none with half their prose,
-    most of them signed and not teaser cards (heads.card), holding
-    most of the page's prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a
-    list of books with its readers' comments below is no thread, however long they are).
+    most of them signed and not teaser cards (heads.card), holding most of the page's
+    prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a list of books with its
+    readers' comments below is no thread, however long they are).
     `few`: on a page where no block stood out for the article rule, a topic of two posts
     or more, every one signed, holding as much of the page."""
     from wf.extract.kinds import replies
@@ -457,10 +456,9 @@ def _lined(
 ) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None], set[Any]]:
     """The posts, the short replies and the nested ones without the answers to other
     questions (tidy.drop_related, before their lines are put first), an issue's timeline
-    events (events.py) and the ads
-    (tidy.drop_ads), each headed by its line of author and date (byline.add) and without
-    the tail of its author's credentials (once the line took the name); and the authors
-    the lines name, one a post, ads included; and the lines."""
+    events (events.py) and the ads (tidy.drop_ads), each headed by its line of author and
+    date (byline.add) and without the tail of its author's credentials (once the line took
+    the name); and the authors the lines name, one a post, ads included; and the lines."""
     from wf.extract.kinds import byline, events, tidy
     from wf.extract.kinds.posts import accepted
 

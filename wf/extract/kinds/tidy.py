@@ -227,11 +227,11 @@ def _quotes(post: Any) -> list[Any]:
     return [
         el
         for el in post.xpath(_QUOTE_PATH, **_SAID)
-        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "") or _attributed(el)
+        if el.tag == "blockquote" or _QUOTE.search(el.get("class") or "") or attributed(el)
     ]
 
 
-def _attributed(el: Any) -> bool:
+def attributed(el: Any) -> bool:
     """Whether a box is a quote by its first box's words of attribution, and holds them
     and the quoted words in a few boxes (then an icon's at most), no words of its own
     between them (a post's body that starts with a quote's attribution holds the reply's
