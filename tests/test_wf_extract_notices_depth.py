@@ -1,8 +1,8 @@
 """The notices' reads of a block's text cost a bounded number of nodes per block: on a
 page nested thousands deep, every block around the content would otherwise walk the
-whole chain of empty boxes under it (depth squared). Work is counted in nodes read,
-never timed: the element class counts what itertext() walks, and iterwalk is counted
-where the module calls it."""
+whole chain of empty boxes under it (depth squared); so does cleaning's walk up from
+each <main>. Work is counted in nodes read, never timed: element classes count what
+itertext() and iterancestors() walk, and iterwalk is counted where the module calls it."""
 
 from __future__ import annotations
 
@@ -135,3 +135,30 @@ def test_a_prompt_nested_deep_is_still_known(monkeypatch: pytest.MonkeyPatch) ->
     b = next(b for b in blocks if b.tag == "div")
     assert b.end - b.index > notices_tuning.SAMPLE_BLOCKS
     assert notices.subscription_prompt(b.el, b)
+
+
+class _CountedAncestors(html.HtmlElement):
+    def iterancestors(self, tag: Any = None, *tags: Any) -> Any:
+        # lxml's walk up, each ancestor passed counted (a filter by tag walks them all).
+        wanted = {t for t in (tag, *tags) if t is not None}
+        node = self.getparent()
+        while node is not None:
+            READ[0] += 1
+            if not wanted or node.tag in wanted:
+                yield node
+            node = node.getparent()
+
+
+def test_nested_mains_read_the_chain_above_them_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Cleaning makes a button that holds a <main> a box (parse's unclosed buttons): each
+    # <main> walks up to the next one, whose own walk reads on above it.
+    from wf.extract.parse import clean
+
+    parser = etree.HTMLParser(huge_tree=True)
+    lookup = etree.ElementDefaultClassLookup(element=_CountedAncestors)
+    parser.set_element_class_lookup(lookup)
+    root = etree.fromstring("<html><body><button><div>" + _nested(1000)[12:], parser)
+    READ[0] = 0
+    clean(root, main=True)
+    assert READ[0] <= 4 * 1000
+    assert root.find(".//button") is None and root.find(".//main") is not None
