@@ -590,6 +590,17 @@ def test_a_button_around_the_article_is_unnested_whatever_nests_between():
     assert PROSE in text and OTHER in text
 
 
+def test_buttons_around_and_between_nested_mains_are_all_unnested():
+    # Each <main> reads the buttons above it up to the next <main>, which reads on above
+    # itself: the one around the outer box and the one between the two both go.
+    html = page(
+        "<button class='menu'><div><main><div><button class='inner'><div>"
+        f"<main><h1>Quay services</h1><p>{PROSE}</p><p>{OTHER}</p></main>"
+    )
+    text = extract(html, url="https://quay.example/story").text
+    assert PROSE in text and OTHER in text
+
+
 def test_a_landing_pages_social_proof_is_a_section_and_its_share_box_is_not():
     # "Social proof" is marketing's name for a section of testimonials and figures, each
     # short and often a link to the customer's story; a box named social alone shares.

@@ -130,9 +130,9 @@ def test_only_short_lines_that_name_a_colophons_verb_are_read_for_one(monkeypatc
     read: list[str] = []
     sample = notices.sample
 
-    def counted(el, size=notices.NOTICE_SAMPLE):  # type: ignore[no-untyped-def]
+    def counted(el, b, size=notices.NOTICE_SAMPLE):  # type: ignore[no-untyped-def]
         read.append(el.tag)
-        return sample(el, size)
+        return sample(el, b, size)
 
     monkeypatch.setattr(notices, "sample", counted)
     lines = "".join(f"<li>Seed packet number {n}, sown in spring</li>" for n in range(200))

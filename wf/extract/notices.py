@@ -35,8 +35,13 @@ NOTICE_MAX = 6000
 NOTICE_MAX_EDGE = 12000  # the same for a block over the page or at its edge (at_edge)
 
 
-def sample(el: Any, size: int = NOTICE_SAMPLE) -> str:
-    """The start of a block's text: enough to judge it, and cheap (not the whole text)."""
+def sample(el: Any, b: BlockRecord, size: int = NOTICE_SAMPLE) -> str:
+    """The start of a block's text: enough to judge it, and cheap (not the whole text).
+    A block that holds many blocks is read through a bounded walk (_walked_sample):
+    itertext() walks every empty box before the first text, and each block of a page
+    nested a thousand deep would walk the whole chain under it (depth squared)."""
+    if b.end - b.index > notices_tuning.SAMPLE_BLOCKS:
+        return _walked_sample(el, size)
     parts: list[str] = []
     n = 0
     for text in el.itertext():
@@ -44,6 +49,36 @@ def sample(el: Any, size: int = NOTICE_SAMPLE) -> str:
         n += len(text)
         if n > size:
             break
+    return " ".join(parts)
+
+
+def _walked_sample(el: Any, size: int) -> str:
+    """sample()'s texts in itertext()'s order (a comment's tail and not its text), from
+    at most SAMPLE_EVENTS nodes' starts and ends and SAMPLE_DEPTH levels below `el`:
+    a chain of empty boxes costs each block around it that much, not the whole chain."""
+    from lxml import etree
+
+    parts: list[str] = []
+    n = depth = 0
+    walker = etree.iterwalk(el, events=("start", "end", "comment", "pi"))
+    for event, node in islice(walker, notices_tuning.SAMPLE_EVENTS):
+        if event == "start":
+            text = node.text
+            depth += 1
+            if depth > notices_tuning.SAMPLE_DEPTH:
+                walker.skip_subtree()  # its end still comes, with its tail
+        elif event == "end":
+            if node is el:
+                break  # its own tail is not its text
+            text = node.tail
+            depth -= 1
+        else:
+            text = node.tail
+        if text:
+            parts.append(text)
+            n += len(text)
+            if n > size:
+                break
     return " ".join(parts)
 
 
@@ -76,7 +111,7 @@ def notice(el: Any, b: BlockRecord, edge: bool = False) -> str | None:
     JavaScript, judged by the text (whatever the box is named); None otherwise. `edge`:
     the block is drawn over the page or at its edge (at_edge), where a consent text can
     be sparser in the words that make it one."""
-    text = sample(el, 3 * NOTICE_SAMPLE if edge else NOTICE_SAMPLE).lower()
+    text = sample(el, b, 3 * NOTICE_SAMPLE if edge else NOTICE_SAMPLE).lower()
     if b.text <= SCRIPT_NOTICE_MAX and "javascript" in text:
         in_noscript = el.tag == "noscript" or next(el.iterancestors("noscript"), None) is not None
         if in_noscript or _BROWSER.search(text):
@@ -153,7 +188,7 @@ def colophon(el: Any, b: BlockRecord) -> bool:
     # walk, which cost 2 % of the extraction on the three sets, every short line's.
     if _COLOPHON_VERB.search(_text(el).lower()) is None:
         return False
-    text = " ".join(sample(el, notices_tuning.COLOPHON_MAX).split()).lower()
+    text = " ".join(sample(el, b, notices_tuning.COLOPHON_MAX).split()).lower()
     return _COLOPHON.search(text) is not None
 
 
@@ -179,7 +214,7 @@ def subscription_prompt(el: Any, b: BlockRecord) -> bool:
     that starts by asking to read on and offers a subscription."""
     if b.text > tuning.PROMPT_MAX or b.text == b.own:
         return False  # a paragraph alone can be the article's own sentence
-    text = sample(el, tuning.PROMPT_MAX).lower()
+    text = sample(el, b, tuning.PROMPT_MAX).lower()
     head = text[: tuning.PROMPT_HEAD]
     if not any(phrase in head for phrase in tuning.READ_ON):
         return False

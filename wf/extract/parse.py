@@ -447,9 +447,13 @@ def _unnest(box: Any) -> None:
     of the page then nests in the button, which cleaning removes with all of it. A button
     that holds a <main> or an <article> (``box``) is such a one: made a <div>, its text
     stays. (Found from the <main> and <article> up: from each button down, buttons
-    nested in one another would read the page once each.)"""
-    for button in list(box.iterancestors("button")):
-        button.tag = "div"
+    nested in one another would read the page once each.) The walk up stops at the
+    next such box, whose own call reads above it: boxes nested a thousand deep would
+    each read the whole chain above them."""
+    for above in box.iterancestors("button", "main", "article"):
+        if above.tag != "button":
+            break
+        above.tag = "div"
 
 
 # The <meta> properties clean() gathers: what the page says it is, whether it says when

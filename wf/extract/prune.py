@@ -39,7 +39,9 @@ def script_notice(el: Any, b: BlockRecord) -> bool:
     """A <noscript> notice asking for scripts ("You need to enable JavaScript to run this
     app.", the notice a single-page app's template writes at the top of <body>)."""
     return (
-        b.tag == "noscript" and b.text <= SCRIPT_NOTICE_MAX and "javascript" in sample(el).lower()
+        b.tag == "noscript"
+        and b.text <= SCRIPT_NOTICE_MAX
+        and "javascript" in sample(el, b).lower()
     )
 
 
