@@ -96,8 +96,27 @@ def test_a_block_nested_deep_reads_a_bounded_number_of_nodes(
     assert _most_read(_nested(1000, box), monkeypatch) <= bound
 
 
+def test_boxes_around_a_run_of_empty_tags_read_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Thousands of empty inline tags before a short paragraph's words, in boxes nested
+    # far fewer than SAMPLE_BLOCKS deep: only the paragraph (no block inside) reads them
+    # all; each box around it reads at most its bounded walk.
+    spans = 5000
+    words = "<span></span>" * spans + "Want to keep reading? Subscribe to read on."
+    page = f"<html><body>{'<div>' * 100}<p>{words}</p>{'</div>' * 100}</body></html>"
+    monkeypatch.setattr(etree, "iterwalk", _CountedWalk)
+    body = _tree(page).find("body")
+    with monkeypatch.context() as inner:
+        inner.setattr(etree, "iterwalk", _ITERWALK)
+        blocks = walk(body)
+        aggregate(blocks, set())
+    READ[0] = 0
+    for b in blocks:
+        prune(b.el, b)
+    assert READ[0] <= 2 * (spans + 2) + len(blocks) * notices_tuning.SAMPLE_EVENTS
+
+
 def test_a_short_box_is_still_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Few blocks inside: the sample is lxml's itertext(), read to the end of the text.
+    # Within the walk's bounds, the sample reads to the end of the text.
     page = _nested(8)
     tree = html.fromstring(page)
     blocks = walk(tree.find("body"))
