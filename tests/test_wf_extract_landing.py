@@ -579,24 +579,21 @@ def test_the_panels_measured_for_questions_are_bounded(monkeypatch):
     assert all(question not in lines and answer in lines for question, answer in rest)
 
 
-def test_a_button_around_the_article_is_unnested_whatever_nests_between():
-    # Buttons nested in one another (each unclosed) around the page's <main>: all of them
-    # are made boxes, so the article's text stays.
-    html = page(
-        "<button class='menu'><div><button class='inner'><div>"
-        f"<main><h1>Quay services</h1><p>{PROSE}</p><p>{OTHER}</p></main>"
-    )
-    text = extract(html, url="https://quay.example/story").text
-    assert PROSE in text and OTHER in text
-
-
-def test_buttons_around_and_between_nested_mains_are_all_unnested():
-    # Each <main> reads the buttons above it up to the next <main>, which reads on above
-    # itself: the one around the outer box and the one between the two both go.
-    html = page(
-        "<button class='menu'><div><main><div><button class='inner'><div>"
-        f"<main><h1>Quay services</h1><p>{PROSE}</p><p>{OTHER}</p></main>"
-    )
+@pytest.mark.parametrize(
+    "above",
+    [
+        # Buttons nested in one another (each unclosed) around the page's <main>: all of
+        # them are made boxes, so the article's text stays.
+        "<button class='menu'><div><button class='inner'><div>",
+        # Each <main> reads the buttons above it up to the next <main>, which reads on
+        # above itself: the one around the outer box and the one between the two go.
+        "<button class='menu'><div><main><div><button class='inner'><div>",
+        # The same through an <article> between two buttons.
+        "<button class='menu'><div><article><div><button class='inner'><div>",
+    ],
+)
+def test_buttons_around_the_page_s_main_are_unnested_whatever_nests_between(above: str) -> None:
+    html = page(f"{above}<main><h1>Quay services</h1><p>{PROSE}</p><p>{OTHER}</p></main>")
     text = extract(html, url="https://quay.example/story").text
     assert PROSE in text and OTHER in text
 

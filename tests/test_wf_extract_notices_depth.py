@@ -62,20 +62,25 @@ def _tree(page: str) -> Any:
     return etree.fromstring(page, parser)
 
 
-def _most_read(page: str, monkeypatch: pytest.MonkeyPatch) -> int:
-    """The most nodes prune() reads for one block of the page."""
+def _reads(page: str, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The nodes prune() reads for each block of the page."""
     monkeypatch.setattr(etree, "iterwalk", _CountedWalk)
     body = _tree(page).find("body")
     with monkeypatch.context() as inner:
         inner.setattr(etree, "iterwalk", _ITERWALK)
         blocks = walk(body)
         aggregate(blocks, set())
-    most = 0
+    reads = []
     for b in blocks:
         READ[0] = 0
         prune(b.el, b)
-        most = max(most, READ[0])
-    return most
+        reads.append(READ[0])
+    return reads
+
+
+def _most_read(page: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The most nodes prune() reads for one block of the page."""
+    return max(_reads(page, monkeypatch))
 
 
 # A short paragraph (under tuning.PROMPT_MAX, so every block around it is asked whether
@@ -96,8 +101,19 @@ def test_a_block_nested_deep_reads_a_bounded_number_of_nodes(
     assert _most_read(_nested(1000, box), monkeypatch) <= bound
 
 
+def test_boxes_around_a_run_of_empty_tags_read_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Thousands of empty inline tags before a short paragraph's words, in a hundred boxes
+    # (each holding under deep1's 128 blocks): only the paragraph, with no block inside,
+    # reads them all; each box around it reads at most its bounded walk.
+    spans = 5000
+    words = "<span></span>" * spans + "Want to keep reading? Subscribe to read on."
+    page = f"<html><body>{'<div>' * 100}<p>{words}</p>{'</div>' * 100}</body></html>"
+    reads = _reads(page, monkeypatch)
+    assert sum(reads) <= 2 * (spans + 2) + len(reads) * notices_tuning.SAMPLE_EVENTS
+
+
 def test_a_short_box_is_still_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Few blocks inside: the sample is lxml's itertext(), read to the end of the text.
+    # Within the walk's bounds, the sample reads to the end of the text.
     page = _nested(8)
     tree = html.fromstring(page)
     blocks = walk(tree.find("body"))

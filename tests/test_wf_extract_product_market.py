@@ -22,14 +22,14 @@ SHIPPING = (
 )
 
 
+def _offered(name: str, price: str) -> str:
+    """The page's JSON-LD: a product with its offer in dollars."""
+    offers = {"@type": "Offer", "price": price, "priceCurrency": "USD"}
+    return ld({"@type": "Product", "name": name, "offers": offers})
+
+
 def _item(extra: str = "") -> str:
-    declared = ld(
-        {
-            "@type": "Product",
-            "name": "Silver proof set 2024",
-            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
-        }
-    )
+    declared = _offered("Silver proof set 2024", "394.99")
     return page(
         declared,
         "<main><h1>Silver proof set 2024</h1><p>US $394.99</p>"
@@ -54,13 +54,7 @@ def test_a_marketplace_item_s_main_named_as_boilerplate_is_read_whole():
 def test_the_main_around_a_marketplace_item_s_summary_is_read_whole():
     # The product's heading chooses its summary box; the modules beside it, in the same
     # <main>, are named as boilerplate.
-    declared = ld(
-        {
-            "@type": "Product",
-            "name": "Silver proof set 2024",
-            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
-        }
-    )
+    declared = _offered("Silver proof set 2024", "394.99")
     others = "".join(
         f"<li><a href='/itm/{n}'>Another proof set of the year {n}, uncirculated</a></li>"
         for n in range(12)
@@ -102,13 +96,7 @@ def _cards(name: str, count: int = 8) -> str:
 def test_a_shop_s_grid_of_other_products_in_its_main_does_not_read_it_whole():
     # The names cut the grid ("related-products"), most of the <main>, and keep the
     # product's short summary: the grid alone is no marketplace's modules.
-    declared = ld(
-        {
-            "@type": "Product",
-            "name": "Walnut desk lamp",
-            "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"},
-        }
-    )
+    declared = _offered("Walnut desk lamp", "89.00")
     body = (
         "<header><nav><a href='/'>Shop</a> <a href='/lamps'>Lamps</a></nav></header>"
         "<main><div class='product-summary'><h1>Walnut desk lamp</h1><p>$89.00</p>"
@@ -163,13 +151,7 @@ def test_a_product_s_sections_each_under_its_h2_are_read_together():
 
 def test_a_product_s_meta_box_holds_its_facts():
     # `meta` names an article's byline elsewhere; beside a product, its SKU and categories.
-    declared = ld(
-        {
-            "@type": "Product",
-            "name": "Silver proof set 2024",
-            "offers": {"@type": "Offer", "price": "394.99", "priceCurrency": "USD"},
-        }
-    )
+    declared = _offered("Silver proof set 2024", "394.99")
     body = (
         "<main><div class='summary'><h1>Silver proof set 2024</h1><p>US $394.99</p>"
         f"<p>{SPECIFICS} {SELLER}</p>"

@@ -37,9 +37,11 @@ NOTICE_MAX_EDGE = 12000  # the same for a block over the page or at its edge (at
 
 def sample(el: Any, b: BlockRecord, size: int = NOTICE_SAMPLE) -> str:
     """The start of a block's text: enough to judge it, and cheap (not the whole text).
-    A block that holds many blocks is read through a bounded walk (_walked_sample):
-    itertext() walks every empty box before the first text, and each block of a page
-    nested a thousand deep would walk the whole chain under it (depth squared)."""
+    A block that holds other blocks is read through a bounded walk (_walked_sample):
+    itertext() walks every empty node before the first text, and each block around a
+    chain of empty boxes, or around a run of thousands of empty inline tags, would walk
+    them all again (depth times width). Blocks with no block inside do not nest, so
+    their itertext() reads each node of the page at most once."""
     if b.end - b.index > notices_tuning.SAMPLE_BLOCKS:
         return _walked_sample(el, size)
     parts: list[str] = []
