@@ -136,15 +136,11 @@ def _quote_like(el: Any, whole: bool = True) -> bool:
     first box starts with a board's words of attribution; `whole`: then holding only them
     and the quoted words (tidy.attributed), for a panel that holds the reply's words too
     is the reply's box, and the words after it a signature's or a control's."""
-    from wf.extract.kinds import posts_tuning, tidy
+    from wf.extract.kinds import tidy
 
     if el.tag == "blockquote" or _QUOTE.search(el.get("class") or ""):
         return True
-    if whole:
-        return tidy.attributed(el)
-    first = next(iter(el), None)
-    text = " ".join(((first.text or "") if first is not None else "").split())
-    return any(text.startswith(a) for a in posts_tuning.QUOTE_ATTRIBUTIONS)
+    return tidy.attributed(el) if whole else tidy.opens_attributed(el)
 
 
 def beside_quote(

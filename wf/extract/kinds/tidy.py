@@ -241,7 +241,14 @@ def attributed(el: Any) -> bool:
         return False
     if any((k.tail or "").strip() for k in kids) or not all(_icon(k) for k in kids[2:]):
         return False
-    text = " ".join((kids[0].text or "").split())
+    return opens_attributed(el)
+
+
+def opens_attributed(el: Any) -> bool:
+    """Whether a box's first box starts with a board's words of attribution
+    (posts_tuning.QUOTE_ATTRIBUTIONS: "Originally Posted by", "Quote from:")."""
+    first = next(iter(el), None)
+    text = " ".join(((first.text or "") if first is not None else "").split())
     return any(text.startswith(a) for a in posts_tuning.QUOTE_ATTRIBUTIONS)
 
 
