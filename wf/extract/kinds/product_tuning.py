@@ -71,9 +71,10 @@ IDENTIFIERS_MIN = 100
 # On a product page `meta` (`product_meta`, `game_meta_data`) names the product's own
 # facts (its SKU and categories, a game's genre, developer and features), not an
 # article's byline and date as elsewhere.
+_FACTS_WORD = r"meta(?:[-_]?data)?"
 DETAILS_NAMES = (
     r"(?<![a-z])(?:product[-_]?(?:details|description|specs?|specifications)"
-    r"|specs|specifications|measurements|dimensions|meta(?:[-_]?data)?)(?![a-z])"
+    rf"|specs|specifications|measurements|dimensions|{_FACTS_WORD})(?![a-z])"
 )
 
 # Class and id words of the boxes a shop sets beside every product, whole words of a
@@ -122,7 +123,7 @@ SECTIONS_READ = 200
 # A box named so beside the product's choice holds the product's facts (a game store's
 # column of its genre, developer, features and languages beside the column of its
 # description): the box that holds both is taken (product_region.with_facts).
-FACTS_NAMES = r"(?<![a-z])meta(?:[-_]?data)?(?![a-z])"
+FACTS_NAMES = rf"(?<![a-z]){_FACTS_WORD}(?![a-z])"  # DETAILS_NAMES's word for them
 # Elements of a box so named read for an author's mark (product.bylined): a byline is a
 # few links and a date; a product's facts box reads its first elements only.
 BYLINE_READ = 64
