@@ -164,6 +164,20 @@ def test_unsupported_scheme_on_command_line_exits_3(wf):
     assert r.code == 3 and r.stderr.startswith("wf: (3) unsupported scheme 'gopher'")
 
 
+@pytest.mark.parametrize("target", ["/tmp/page.html", "./page.html", "file:///tmp/page.html"])
+def test_local_path_as_url_exits_3_naming_input(wf, tmp_path, monkeypatch, target):
+    # The path exists and holds a page: wf still reads no file named as a URL.
+    (tmp_path / "page.html").write_text("<p>secret words</p>")
+    monkeypatch.chdir(tmp_path)
+    target = target.replace("/tmp/", f"{tmp_path}/")
+    r = wf(target)
+    path = target.removeprefix("file://")
+    assert r.code == 3 and r.stdout == "", r.stderr
+    assert r.stderr == (
+        f"wf: (3) {target} is a local file, not an http(s) URL: read it with wf --input {path}\n"
+    )
+
+
 def test_bad_option_exits_2(wf):
     r = wf("--from", "x", "http://127.0.0.1/")
     assert r.code == 2 and r.stderr.startswith("wf: (2) ") and r.stderr.count("\n") == 1

@@ -113,6 +113,7 @@ def _process(
         if response is not None:
             doc = response
         elif local_body is None:
+            _refuse_local_path(target)
             if opts.steering.robots is not None:
                 from common.http.url import normalise_url
 
@@ -135,6 +136,24 @@ def _process(
         _build(page, doc, opts, log=log, browser=browser, deadline=deadline, number=number)
     except ToolError as exc:
         page.error = exc
+
+
+# What a path on this machine starts with. wf never opens one given as a URL (a list of
+# URLs from a page, read with `wf -`, must not reach local files): it says how to.
+_LOCAL_PREFIXES = ("/", "./", "../", "~/", "file:")
+
+
+def _refuse_local_path(target: str) -> None:
+    """Raise InvalidURL (3) naming --input when `target` is a local path or a file: URL,
+    where the URL parser's own complaint (no host in http:///...) would leave one guessing."""
+    if target.lower().startswith(_LOCAL_PREFIXES):
+        from common.errors import InvalidURL
+
+        path = target[7:] if target.lower().startswith("file://") else target
+        raise InvalidURL(
+            f"{target[:200]} is a local file, not an http(s) URL: "
+            f"read it with wf --input {path[:200]}"
+        )
 
 
 def _fetch(
