@@ -172,6 +172,36 @@ def beside_quote(
     return quoted
 
 
+def body_beside(
+    blocks: list[BlockRecord], box: BlockRecord, way: BlockRecord, kids: list[BlockRecord]
+) -> bool:
+    """Whether the body of a post is `box`, though one box (`way`) alone holds its prose:
+    a short reply beside a quote (beside_quote), or the lines of a body (beside_lines)."""
+    return beside_quote(blocks, box, way, kids) or beside_lines(way, kids)
+
+
+def beside_lines(way: BlockRecord, kids: list[BlockRecord]) -> bool:
+    """Whether the one box of prose on the way down to a post's body (`way`, among the
+    `kids` of its box) is a line of the body beside others drawn as it is: a <div>, as
+    it is, named as it is not (no class, no id), of words outside links (REPLY_TEXT_MIN):
+    a reply written in boxes for its lines ("Also online." and then the rest), whose
+    short line the way down would cut as a box without prose. A post's card, title,
+    votes and controls are named, or links."""
+    from wf.extract.kinds import posts_tuning
+
+    if way.tag != "div" or _named(way.el):  # a table's rows and cells are no lines
+        return False
+    least = posts_tuning.REPLY_TEXT_MIN
+    return any(
+        k is not way and k.tag == way.tag and not _named(k.el) and k.text - k.link >= least
+        for k in kids
+    )
+
+
+def _named(el: Any) -> bool:
+    return bool((el.get("class") or "").strip() or (el.get("id") or "").strip())
+
+
 def opening(
     blocks: list[BlockRecord], index: int, box: int, posts: list[BlockRecord]
 ) -> tuple[int, list[BlockRecord]]:

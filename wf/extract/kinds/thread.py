@@ -151,9 +151,9 @@ def _trim(
     prose go: the author's card, the post's title and number, votes, "Top", the footer
     of controls. So do boxes named for comments (under a post that is not a comment
     itself) or for the signature. The body is the first box whose prose is spread among
-    children (paragraphs, nested replies; a quote, a line after: replies.beside_quote), or
-    that holds prose itself; a post without prose (a short reply) is left whole, its body
-    never at risk. The tag and class of each box cut on the way down are added to `names`
+    children (paragraphs, nested replies; a quote, a line after, lines in boxes of their
+    own: replies.body_beside), or that holds prose itself; a post without prose (a short
+    reply) is left whole, its body never at risk. The tag and class of each box cut on the way down are added to `names`
     (replies.cut_short cuts them from the short replies), and, without its tag, the class
     of each box the way goes through (a name the body is reached through is cut from no
     reply, whatever card shares it once numbering tokens are left out: "tcell alt1" and
@@ -186,7 +186,7 @@ def _trim(
                 _cut(k, names)
                 cut = True
         prose = [k for k in prose if k.index not in cards]
-        quoted = len(prose) == 1 and replies.beside_quote(blocks, cur, prose[0], kids)
+        quoted = len(prose) == 1 and replies.body_beside(blocks, cur, prose[0], kids)
         if len(prose) != 1 or prose[0].tag not in WRAPPERS or quoted:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
