@@ -160,3 +160,57 @@ def test_a_short_reply_nested_in_a_comment_stays() -> None:
     text = extract(html).text
     assert "Thanks, that helped." in text, text
     assert text.index(SAYS[0]) < text.index("Thanks, that helped.") < text.index(SAYS[1])
+
+
+def _leveled(n: int, level: int, kids: str = "") -> str:
+    # A comment box named for its depth in the tree, its replies nested in it.
+    return (
+        f"<div class='thing comment level-{level}'><div class='entry'><p class='tagline'>"
+        f"<a class='author' href='/user/{USERS[n]}'>{USERS[n]}</a> <span class='score'>"
+        f"{n + 2} points</span> <time datetime='2026-02-01'>5 hours ago</time></p>"
+        f"<div class='usertext-body'><div class='md'><p>{SAYS[n]}</p></div></div>"
+        "<ul class='buttons'><li><a href='#p'>permalink</a></li></ul></div>"
+        + (f"<div class='child'><div class='sitetable'>{kids}</div></div>" if kids else "")
+        + "</div>"
+    )
+
+
+def _leveled_page(tree: str, post: str = POST) -> str:
+    return (
+        "<html><head><title>New bridge plan approved</title></head><body>"
+        "<div id='header'><a href='/'>home</a> <a href='/r/city'>city</a></div>"
+        "<div class='side'><p>Rules: be kind.</p></div><div class='content'>"
+        "<div class='sitetable'><div class='thing link'><p class='title'>"
+        "<a href='/r/x/comments/1/'>New bridge plan approved</a></p><p class='tagline'>"
+        "submitted <time datetime='2026-02-01'>5 hours ago</time> by "
+        "<a class='author' href='/user/x'>x</a></p><div class='usertext-body'><div class='md'>"
+        f"<p>{post}</p></div></div></div></div><div class='commentarea'>"
+        f"<div class='sitetable nestedlisting'>{tree}</div></div></div></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "tree",
+    [
+        _leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1),
+        _leveled(0, 1, _leveled(1, 2, _leveled(3, 3))) + _leveled(2, 1),
+    ],
+    ids=["three comments", "four comments"],
+)
+def test_a_few_comments_named_by_their_depth_are_a_thread(tree: str) -> None:
+    result = extract(_leveled_page(tree), metadata=True)
+    text = result.text
+    assert result.kind == "thread", text
+    assert "Building starts in spring" in text
+    said = [s for s in SAYS if s in text]
+    assert len(said) == tree.count("thing comment"), text
+    assert text.index("Building starts") < text.index(SAYS[0]) < text.index(SAYS[1])
+    assert "quietcoder, 5 hours ago" in text
+    assert "Rules: be kind." not in text
+
+
+def test_a_long_post_over_a_few_comments_named_by_depth_stays_an_article() -> None:
+    # The comments hold a small share of the page's prose: an article with its comments.
+    post = " ".join([POST] * 12)
+    result = extract(_leveled_page(_leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1), post))
+    assert result.kind == "article"

@@ -51,6 +51,10 @@ ATTRIBUTION_MAX = 60
 # characters or more: platforms name every post so (Hacker News's "comment").
 REPLY_NAME = r"(?<![a-z])comment"
 REPLY_TEXT_MIN = 8
+# A class word that names a comment's depth in its tree ("level-1", "comment-level-2",
+# "level3"): a reply nested in a post and named one level deeper shows a thread of few
+# comments (replies.leveled). The depth is the group.
+REPLY_LEVEL = r"(?<![a-z])level[-_]?(\d+)(?![a-z0-9])"
 # Where a page's <title> joins the topic's name to the board's and the site's ("Topic -
 # Board - Site", "Site • View topic - Topic", NodeBB's "Topic @ Site"): a separator
 # between spaces (kinds/tidy.py drop_topic).

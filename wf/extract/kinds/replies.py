@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds import posts_tuning
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -103,6 +104,39 @@ def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRec
     return found
 
 
+_LEVEL = re.compile(posts_tuning.REPLY_LEVEL, re.IGNORECASE)
+
+
+def leveled(
+    blocks: list[BlockRecord], posts: list[BlockRecord], nested: list[BlockRecord], tree: int
+) -> bool:
+    """Whether a few posts and the replies nested in them (`tree` of them counted) show a
+    thread on a page that declares none, told by names: each box named for its depth in
+    the tree ("comment level-1", a reply in it "level-2"), a link aggregator's comments
+    under its post, fewer than tuning.THREAD_POSTS. With a reply named one level deeper
+    than a post it is in, tuning.SIBLINGS_MIN posts and replies, all of the top level
+    signed (the caller's), holding THREAD_SHARE_FEW of the page's prose and THREAD_TEXT
+    of its text, no teaser cards among them (heads.card)."""
+    from wf.extract.kinds import heads
+
+    if not tree or len(posts) + tree < tuning.SIBLINGS_MIN:
+        return False
+    page = blocks[0]
+    if sum(p.raw for p in posts) < tuning.THREAD_SHARE_FEW * page.raw:
+        return False
+    if sum(p.text for p in posts) < tuning.THREAD_TEXT * page.text or any(map(heads.card, posts)):
+        return False
+    tops = {_level(p) for p in posts}
+    return None not in tops and any(
+        (level := _level(b)) is not None and level - 1 in tops for b in nested
+    )
+
+
+def _level(b: BlockRecord) -> int | None:
+    found = _LEVEL.search(b.el.get("class") or "")
+    return int(found.group(1)) if found else None
+
+
 def counted(posts: list[BlockRecord], nested: list[BlockRecord]) -> int:
     """The nested replies that are replies: each holds less prose than the post or reply
     it is in, by tuning.POST_PROSE at least (that one has a body of its own beside it); a
@@ -151,7 +185,6 @@ def beside_quote(
     or the quoted words of a `box` drawn as a quote, with words after it: a reply of one
     short line under the words it quotes, which the way down would cut as a box without
     prose."""
-    from wf.extract.kinds import posts_tuning
 
     least = posts_tuning.REPLY_TEXT_MIN
     if not any(k.index > way.index and k.text - k.link >= least for k in kids):
@@ -187,7 +220,6 @@ def beside_lines(way: BlockRecord, kids: list[BlockRecord]) -> bool:
     a reply written in boxes for its lines ("Also online." and then the rest), whose
     short line the way down would cut as a box without prose. A post's card, title,
     votes and controls are named, or links."""
-    from wf.extract.kinds import posts_tuning
 
     if way.tag != "div" or _named(way.el):  # a table's rows and cells are no lines
         return False
@@ -211,7 +243,6 @@ def opening(
     and holds words (posts_tuning.REPLY_TEXT_MIN), beside the way up from the posts' box,
     posts_tuning.GROW_LEVELS boxes up at most, through a box that adds few links. The content's
     box grown to hold it (`box` when none is found, or `box` holds it), and it."""
-    from wf.extract.kinds import posts_tuning
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
 

@@ -252,7 +252,9 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
     # boxes of one name, sign a few.
     tree = 0
     if len(posts) < tuning.THREAD_POSTS and signed == len(sample):
-        tree = replies.counted(posts, replies.nested(blocks, posts))
+        tree = replies.counted(posts, found := replies.nested(blocks, posts))
+        if replies.leveled(blocks, posts, found, tree):  # a few comments named by depth
+            return True
     return (
         len(posts) + tree >= tuning.THREAD_POSTS
         and (max(raws) * 2 < sum(raws) or tree >= tuning.SIBLINGS_MIN)
