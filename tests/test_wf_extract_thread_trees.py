@@ -214,3 +214,24 @@ def test_a_long_post_over_a_few_comments_named_by_depth_stays_an_article() -> No
     post = " ".join([POST] * 12)
     result = extract(_leveled_page(_leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1), post))
     assert result.kind == "article"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        lambda: _leveled_page(_leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1)),
+        lambda: f"<html><head><title>T</title></head><body>{reddit()}</body></html>",
+    ],
+    ids=["leveled", "nested"],
+)
+def test_a_declared_thread_keeps_the_post_drawn_as_its_comments_above_them(
+    body: Callable[[], str],
+) -> None:
+    # The address declares a thread: the post above the tree's heading ("all 14
+    # comments"), drawn as the comments are ("thing link", "thing comment"), is its first.
+    result = extract(body(), url="https://board.example/r/city/comments/1/new_bridge/")
+    text = result.text
+    assert result.kind == "thread"
+    assert "Building starts in spring" in text, text
+    assert text.index("Building starts") < text.index(SAYS[0])
+    assert "x, 5 hours ago" in text

@@ -137,6 +137,43 @@ def _level(b: BlockRecord) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
+    """The posts the content grew to take in above the posts' box (a question above its
+    answers): the boxes beside the way up that hold prose and show their author or date."""
+    from wf.extract.kinds.siblings import marked
+
+    found: list[BlockRecord] = []
+    cur = blocks[index]
+    while cur.index != box and cur.parent >= 0:
+        parent = blocks[cur.parent]
+        j = parent.index + 1
+        while j < parent.end:  # child by child, over their subtrees
+            b = blocks[j]
+            if b is not cur and b.raw >= tuning.POST_PROSE and b.text > b.own and marked(b):
+                found.append(b)
+            j = b.end
+        cur = parent
+    return found
+
+
+def drawn_above(
+    blocks: list[BlockRecord], posts: list[BlockRecord], found: list[BlockRecord]
+) -> bool:
+    """Whether one of the boxes `found` above the posts' box (first_posts: signed,
+    with prose) holds a box of the posts' tag and first class word: a link aggregator's
+    post drawn as its comments are ("thing link" above "thing comment"), which a page
+    that declares a thread takes in past the tree's heading ("all 3 comments"). A box
+    drawn otherwise (a summary of the thread, a related topic) is not its first post.
+    Each found box is read once."""
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shape = key(posts[0])
+    return bool(shape[1]) and any(key(b) == shape for f in found for b in blocks[f.index : f.end])
+
+
 def counted(posts: list[BlockRecord], nested: list[BlockRecord]) -> int:
     """The nested replies that are replies: each holds less prose than the post or reply
     it is in, by tuning.POST_PROSE at least (that one has a body of its own beside it); a
