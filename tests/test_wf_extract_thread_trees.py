@@ -235,3 +235,97 @@ def test_a_declared_thread_keeps_the_post_drawn_as_its_comments_above_them(
     assert "Building starts in spring" in text, text
     assert text.index("Building starts") < text.index(SAYS[0])
     assert "x, 5 hours ago" in text
+
+
+def _lobsters_comment(n: int, kids: str = "") -> str:
+    who = USERS[n]
+    return (
+        f"<li class='comments_subtree'><div class='comment' id='c_{n}'><div class='voters'>"
+        f"<a class='upvoter' href='/login'></a><div class='score'>{n + 3}</div></div>"
+        f"<div class='details'><div class='byline'><a href='/~{who}'><img class='avatar' "
+        f"src='/a.png' alt=''></a> <a class='u-author' href='/~{who}'>{who}</a> "
+        f"<span title='2026-02-01 10:0{n}:00 -0600'>{n + 2} hours ago</span> | "
+        f"<a href='#c_{n}'>link</a> | <a href='/login'>reply</a></div><div class='comment_text'>"
+        f"<p>{SAYS[n]}</p></div></div></div>"
+        + (f"<ol class='comments'>{kids}</ol>" if kids else "")
+        + "</li>"
+    )
+
+
+def lobsters() -> str:
+    story = (
+        "<div class='story' id='story_abc'><div class='story_liner'><div class='voters'>"
+        "<a class='upvoter' href='/login'></a><div class='score'>42</div></div>"
+        "<div class='details'><span class='link'><a class='u-url' "
+        "href='https://example.org/bridge'>The new bridge and what it cost</a></span> "
+        "<span class='tags'><a class='tag' href='/t/city'>city</a></span> "
+        "<a class='domain' href='/domains/example.org'>example.org</a><div class='byline'>"
+        "<a href='/~op'><img class='avatar' src='/a.png' alt=''></a> <span> via </span>"
+        "<a class='u-author' href='/~op'>op</a> <span title='2026-02-01 09:00:00 -0600'>5 "
+        "hours ago</span> | <a href='/s/abc/hide'>hide</a> | <a href='/s/abc/the_new_bridge'>"
+        "5 comments</a></div></div></div></div>"
+    )
+    tree = _lobsters_comment(0, _lobsters_comment(1) + _lobsters_comment(2)) + _lobsters_comment(
+        3, _lobsters_comment(4)
+    )
+    return (
+        "<header><nav><a href='/'>Home</a> <a href='/active'>Active</a> <a href='/recent'>"
+        f"Recent</a> <a href='/login'>Login</a></nav></header><div id='inside'>{story}"
+        f"<div class='comments_wrapper'><ol class='comments comments1'>{tree}</ol></div></div>"
+        "<footer><a href='/about'>About</a> <a href='/privacy'>Privacy</a></footer>"
+    )
+
+
+def _hn_comment(n: int, indent: int) -> str:
+    who = USERS[n]
+    return (
+        f"<tr class='athing comtr' id='{n}'><td><table border='0'><tr><td class='ind' "
+        f"indent='{indent}'><img src='s.gif' height='1' width='{indent * 40}'></td>"
+        f"<td class='votelinks'><a id='up_{n}' href='vote?id={n}'><div class='votearrow'>"
+        f"</div></a></td><td class='default'><div><span class='comhead'><a href='user?id={who}'"
+        f" class='hnuser'>{who}</a> <span class='age' title='2026-02-01T10:0{n}:00 "
+        f"1769940000'><a href='item?id={n}'>{n + 2} hours ago</a></span></span></div><br>"
+        f"<div class='comment'><div class='commtext c00'>{SAYS[n]}</div><div class='reply'>"
+        f"<p><a href='reply?id={n}'>reply</a></p></div></div></td></tr></table></td></tr>"
+    )
+
+
+def hacker_news() -> str:
+    # The story's title and its counters in two rows of one table, above the tree's.
+    return (
+        "<center><table id='hnmain'><tr><td><a href='news'>Hacker News</a> <a href='newest'>"
+        "new</a> | <a href='front'>past</a></td></tr><tr><td><table class='fatitem'>"
+        "<tr class='athing submission' id='1'><td class='votelinks'><a href='vote?id=1'>"
+        "<div class='votearrow'></div></a></td><td class='title'><span class='titleline'>"
+        "<a href='https://example.org/bridge'>The new bridge and what it cost</a>"
+        "<span class='sitebit comhead'> (<a href='from?site=example.org'><span "
+        "class='sitestr'>example.org</span></a>)</span></span></td></tr><tr><td></td>"
+        "<td class='subtext'><span class='score'>42 points</span> by <a href='user?id=op' "
+        "class='hnuser'>op</a> <span class='age' title='2026-02-01T09:00:00 1769936400'>"
+        "<a href='item?id=1'>5 hours ago</a></span> | <a href='hide?id=1'>hide</a> | "
+        "<a href='item?id=1'>5 comments</a></td></tr></table><br><table class='comment-tree'>"
+        + "".join(_hn_comment(n, indent) for n, indent in enumerate((0, 1, 1, 0, 1)))
+        + "</table></td></tr></table></center>"
+    )
+
+
+@pytest.mark.parametrize("body", [lobsters, hacker_news])
+@pytest.mark.parametrize("url", [None, "https://news.example/s/abc/the_new_bridge"])
+def test_a_story_line_above_its_comments_is_printed_without_its_counters(
+    body: Callable[[], str], url: str | None
+) -> None:
+    html = f"<html><head><title>The new bridge</title></head><body>{body()}</body></html>"
+    result = extract(html, url=url, link_markers=True)
+    text = result.text
+    assert result.kind == "thread"
+    lines = text.split("\n")
+    # The submitter and the age, then the title with its domain, then the comments.
+    at = lines.index("op, 2026-02-01 09:00")
+    assert lines[at + 2].startswith("The new bridge and what it cost"), text
+    assert lines[at + 2].endswith("(example.org)"), text
+    assert text.index("(example.org)") < text.index(SAYS[0])
+    assert all(said in text for said in SAYS[:5])
+    for counter in ("42", "hide", "5 comments", "city", "via"):
+        assert counter not in lines[at + 2] and counter not in lines[at], text
+    assert "42 points" not in text and "hide" not in text
+    assert "https://example.org/bridge" in {link.url for link in result.links}

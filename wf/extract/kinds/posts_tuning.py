@@ -132,11 +132,13 @@ CREDENTIAL_TAIL = (
 CREDENTIAL_MAX = 300
 CREDENTIAL_ELEMENTS = 60  # elements at most in such a box (each name's link nests deep)
 HEADER_SEPARATORS = r"[\s·•|]+"
-# A post's date kept whole only in a title (kinds/stamps.py): an ISO date and time, a
-# script's timestamp (seconds since 1970) after it at most ("2026-04-01T09:00:00
-# 1775034000"), on a box that shows it as a time ago or not at all.
+# A post's date kept whole only in a title (kinds/stamps.py): an ISO date and time, its
+# zone after a space or not (Ruby's "2026-04-01 09:00:00 -0500"), a script's timestamp
+# (seconds since 1970) after it at most ("2026-04-01T09:00:00 1775034000"), on a box
+# that shows it as a time ago or not at all.
 ISO_TITLE = (
-    r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?(?:\s+\d{9,11})?"
+    r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(?: ?(?:Z|[+-]\d\d:?\d\d))?"
+    r"(?:\s+\d{9,11})?"
 )
 # An issue tracker's timeline event (kinds/events.py) is a short box (EVENT_MAX
 # characters at most: a cross-reference shows the other issue's title) whose first named
@@ -211,3 +213,16 @@ ACCEPTED_LINE = "accepted answer"
 # links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
+# A link aggregator's story line above its comments (kinds/story.py): this many
+# characters at most, its title among its first STORY_LINKS links.
+STORY_TEXT_MAX = 400
+STORY_LINKS = 8
+# A link aggregator's story line above its comments (kinds/story.py): STORY_TEXT_MAX
+# characters at most, its title among its first STORY_LINKS links, its domain among its
+# first STORY_ELEMENTS elements, each read in STORY_PIECES pieces of text at most. The
+# domain is a host name, in brackets or not ("(example.org)", "example.org/~ann").
+STORY_TEXT_MAX = 400
+STORY_LINKS = 8
+STORY_ELEMENTS = 64
+STORY_PIECES = 8
+STORY_DOMAIN = r"\(?((?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s()]*)?)\)?"

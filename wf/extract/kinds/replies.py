@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
-from wf.extract.kinds import posts_tuning
+from wf.extract.kinds import posts_tuning, story
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -292,18 +292,26 @@ def opening(
         if cur.parent < 0 or blocks[cur.parent].tag in ("html", "body"):
             break
         up = blocks[cur.parent]
-        if (up.link - cur.link) * posts_tuning.GROW_LINKS_MAX > up.text - cur.text:
-            break
-        j, found = up.index + 1, None
+        # A link aggregator's story line is all links: it is looked for above a box that
+        # adds many, right above the way up; a first post drawn as the posts are is not.
+        linked = (up.link - cur.link) * posts_tuning.GROW_LINKS_MAX > up.text - cur.text
+        j, found, told = up.index + 1, None, False
         while j < cur.index:  # child by child, over their subtrees, up to the way up
             b = blocks[j]
             words = b.text - b.link >= posts_tuning.REPLY_TEXT_MIN
             if b.raw < tuning.POST_PROSE and words and key(b) == shape and marked(b):
                 # The last one: a question sits right above its answers, a box of the
                 # same card ("Related questions", a login prompt) further up.
-                found = b
+                found, told = (None, False) if linked else (b, False)
+            elif b.end == cur.index and story.line(b):
+                found, told = b, True
             j = b.end
+        if found is not None and told:
+            story.keep(found.el)
+            return min(box, up.index), []
         if found is not None:
             return min(box, up.index), [found]
+        if linked:
+            break
         cur = up
     return box, []
