@@ -329,3 +329,82 @@ def test_a_story_line_above_its_comments_is_printed_without_its_counters(
         assert counter not in lines[at + 2] and counter not in lines[at], text
     assert "42 points" not in text and "hide" not in text
     assert "https://example.org/bridge" in {link.url for link in result.links}
+
+
+ASKED = "How do we keep the tide tables in sync across the harbour offices? Each edits its own."
+
+
+def _head(who: str, day: str, badge: str = "") -> str:
+    # A comment's header: avatar, author, a badge, the date, and its closed menu.
+    return (
+        f"<div class='timeline-comment-header'><a class='avatar' href='/{who}'><img "
+        f"src='/a.png' alt='@{who}'></a><h3 class='f5'><a class='author' href='/{who}'>{who}"
+        f"</a> {badge}<a class='Link--secondary' href='#c'><relative-time "
+        f"datetime='{day}T10:00:00Z'>{day}</relative-time></a></h3><details class='dropdown'>"
+        "<summary aria-label='Show options'></summary><details-menu role='menu'>"
+        "<clipboard-copy role='menuitem'>Copy link</clipboard-copy><button role='menuitem'>"
+        "Quote reply</button></details-menu></details></div>"
+    )
+
+
+def _discussion_reply(n: int, day: str) -> str:
+    return (
+        f"<div class='nested-discussion-timeline-comment'>{_head(USERS[n], day)}"
+        f"<div class='comment-body markdown-body'><p>{SAYS[n]}</p></div>"
+        "<div class='comment-reactions'><button>+2</button></div></div>"
+    )
+
+
+def _discussion_answer(n: int, day: str, replies: str, chosen: bool = False) -> str:
+    badge = "<span class='Label'>Marked as answer</span>" if chosen else ""
+    return (
+        "<div class='discussion-timeline-item'><div class='timeline-comment discussion-comment'>"
+        f"<div class='vote-form'><button aria-label='Upvote'>^</button><span>{5 - n}</span>"
+        f"</div>{_head(USERS[n], day, badge)}<div class='comment-body markdown-body'>"
+        f"<p>{SAYS[n]}</p></div><div class='discussion-nested-comment-group'>{replies}"
+        "<div class='js-reply'><button>Write a reply</button></div></div></div></div>"
+    )
+
+
+def discussion() -> str:
+    answers = (
+        _discussion_answer(
+            0,
+            "2024-03-02",
+            _discussion_reply(1, "2024-03-03") + _discussion_reply(2, "2024-03-04"),
+            chosen=True,
+        )
+        + _discussion_answer(3, "2024-03-05", _discussion_reply(4, "2024-03-06"))
+        + _discussion_answer(5, "2024-03-07", "")
+    )
+    return (
+        "<html><head><title>Tide tables in sync</title></head><body><header><a href='/'>Home"
+        "</a> <a href='/login'>Sign in</a></header><main><div class='discussion-header'><h1>"
+        "Tide tables in sync</h1><span class='State'>Answered</span></div><div "
+        "class='discussion-timeline'><div class='timeline-comment discussion-question'>"
+        f"{_head('asker', '2024-03-01')}<div class='comment-body markdown-body'><p>{ASKED}</p>"
+        f"</div></div><div class='discussion-answers'><h2>3 answers, 3 replies</h2>{answers}"
+        "</div></div></main><footer><a href='/terms'>Terms</a></footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize("url", [None, "https://code.example/org/repo/discussions/12"])
+def test_a_discussions_answers_and_their_replies_each_have_their_line(url: str | None) -> None:
+    text = extract(discussion(), url=url).text
+    lines = text.split("\n")
+    heads = [
+        "asker, 2024-03-01",
+        f"{USERS[0]}, 2024-03-02, accepted answer",
+        f"{USERS[1]}, 2024-03-03",
+        f"{USERS[2]}, 2024-03-04",
+        f"{USERS[3]}, 2024-03-05",
+        f"{USERS[4]}, 2024-03-06",
+        f"{USERS[5]}, 2024-03-07",
+    ]
+    bodies = [ASKED, *SAYS]
+    # Each post once, in page order, its line of author and date right above its words.
+    assert [line for line in lines if line in heads] == heads, text
+    for head, said in zip(heads, bodies, strict=True):
+        assert lines[lines.index(head) + 2] == said, text
+    for chrome in ("Marked as answer", "Copy link", "Write a reply", "Upvote", "+2"):
+        assert chrome not in text

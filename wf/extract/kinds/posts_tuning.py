@@ -209,6 +209,19 @@ QUOTE_PARTS = 3  # boxes at most in such a quote: the attribution, the words, an
 # page does with a tick (posts.accepted), searched in a lowered class attribute.
 ACCEPTED_CLASS = r"(?<![\w-])accepted-answer(?![\w-])"
 ACCEPTED_LINE = "accepted answer"
+# The badge an accepted answer shows in a box of its own, in lower case (posts.badge):
+# GitHub Discussions' marked answers, forums' accepted solutions and best answers.
+ACCEPTED_BADGES = (
+    "marked as answer",
+    "accepted answer",
+    "accepted solution",
+    "best answer",
+    "marked as solution",
+    "als antwort markiert",
+    "beste antwort",
+    "meilleure réponse",
+    "mejor respuesta",
+)
 # The thread's content grows from its posts' box to the ancestors that add prose with few
 # links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
@@ -226,3 +239,7 @@ STORY_LINKS = 8
 STORY_ELEMENTS = 64
 STORY_PIECES = 8
 STORY_DOMAIN = r"\(?((?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s()]*)?)\)?"
+# The first class word of a reply nested in a post and drawn otherwise than the posts
+# (replies.nested): an answer's replies under it ("nested-comment", "reply-item",
+# "comment-replies"), in lower case as class_kind gives it.
+NESTED_REPLY = r"(?<![a-z])(?:nested|repl(?:y|ies))(?![a-z])"

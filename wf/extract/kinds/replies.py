@@ -79,13 +79,15 @@ def cut_short(
 
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+_NESTED = re.compile(posts_tuning.NESTED_REPLY)
 
 
 def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRecord]:
     """The replies nested in the posts (New Reddit's and old Reddit's comment trees): boxes
     inside a post of the posts' tag and first class word, or a custom element's tag
-    alone (a classless <div> in a post is no reply), that show their author or date and
-    are not named for a quote. Each gets its line of author and date and is cut down to
+    alone (a classless <div> in a post is no reply), or whose first class word names a
+    nested reply (posts_tuning.NESTED_REPLY: an answer's replies drawn otherwise than the
+    answers), that show their author or date and are not named for a quote. Each gets its line of author and date and is cut down to
     it and its body as a post is (thread.py), in its post."""
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
@@ -95,13 +97,43 @@ def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRec
 
     shapes = {key(p) for p in posts}
     shapes = {s for s in shapes if s[1] or "-" in s[0]}
-    found = []
-    for post in posts if shapes else []:
+    found, named = [], set()
+    for post in posts:
         for b in blocks[post.index + 1 : post.end]:
+            shape = key(b)
+            if shape not in shapes and not _NESTED.search(shape[1]):
+                continue
             quote = _QUOTE.search(b.el.get("class") or "")  # "post quote": the quoted's
-            if b.text > b.own and key(b) in shapes and not quote and marked(b):
+            if b.text > b.own and not quote and marked(b):
                 found.append(b)
-    return found
+                if shape not in shapes:
+                    named.add(b.index)
+    groups = _groups(found, named)
+    return [b for b in found if b.index not in groups]
+
+
+def _groups(found: list[BlockRecord], named: set[int]) -> set[int]:
+    """The boxes of `found` (in page order) named for nested replies (`named`) that hold
+    others and little prose of their own beside them (tuning.POST_PROSE): the group of an
+    answer's replies ("nested-comment-group"), no reply. One pass, a stack of the boxes
+    that hold the next one."""
+    groups: set[int] = set()
+    around: list[list[Any]] = []  # [box, the prose of the boxes found right inside it]
+
+    def close(entry: list[Any]) -> None:
+        b, inner = entry
+        if inner and b.index in named and b.raw - inner < tuning.POST_PROSE:
+            groups.add(b.index)
+
+    for b in found:
+        while around and around[-1][0].end <= b.index:
+            close(around.pop())
+        if around:
+            around[-1][1] += b.raw
+        around.append([b, 0.0])
+    while around:
+        close(around.pop())
+    return groups
 
 
 _LEVEL = re.compile(posts_tuning.REPLY_LEVEL, re.IGNORECASE)

@@ -452,7 +452,7 @@ def _lined(
     date (byline.add) and without the tail of its author's credentials (once the line took
     the name); and the authors the lines name, one a post, ads included; and the lines."""
     from wf.extract.kinds import byline, events, tidy
-    from wf.extract.kinds.posts import accepted
+    from wf.extract.kinds.posts import accepted, badge
 
     related = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
     posts, short, nested = (
@@ -460,10 +460,11 @@ def _lined(
     )
     authors, heads = [], set()
     for post in posts + short + nested:
+        badged = badge(post.el)  # read before the line takes the post's head
         authors.append(byline.add(post.el))
         if authors[-1] is not None:  # the line is the post's first element
             heads.add(post.el[0])
-            accepted(post.el)
+            accepted(post.el, badged)
     tidy.drop_credentials(posts + short + nested, authors)
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
