@@ -459,8 +459,9 @@ def _lined(
         [p for p in g if p.index not in related] for g in (posts, short, nested)
     )
     authors, heads = [], set()
+    tops = {p.index for p in posts}  # a reply nested in one is no accepted answer
     for post in posts + short + nested:
-        badged = badge(post.el)  # read before the line takes the post's head
+        badged = post.index in tops and badge(post.el)  # before the line takes the head
         authors.append(byline.add(post.el))
         if authors[-1] is not None:  # the line is the post's first element
             heads.add(post.el[0])
