@@ -755,3 +755,29 @@ def test_verbose_says_the_kind_a_page_is_read_as_declared_or_not(capsys):
     )
     assert lines[1][-1] == "thread"
     assert lines[2][:-1] == ["wf: * extract: kind article (JSON-LD blogposting)"]  # said once
+
+
+@pytest.mark.parametrize(
+    ("itemtype", "kind", "meta_type"),
+    [
+        ("NewsArticle", "article", "article"),
+        ("BlogPosting", "article", "article"),
+        ("Article", "article", "article"),
+        ("Recipe", "article", "recipe"),
+        ("TechArticle", "documentation", "documentation"),
+    ],
+)
+@pytest.mark.parametrize("og", ["", '<meta property="og:type" content="website">'])
+def test_an_article_declared_by_microdata_alone_says_its_type(itemtype, kind, meta_type, og):
+    # No JSON-LD: the type the microdata declares is read as JSON-LD's would be, over
+    # an og:type that names no content.
+    html = page(
+        og,
+        NAV + f'<div itemscope itemtype="https://schema.org/{itemtype}">'
+        "<h1 itemprop='headline'>Tides</h1><div itemprop='articleBody'>"
+        + f"<p>{PROSE}</p>" * 3
+        + "</div></div>",
+    )
+    found = extract(html, url="https://example.com/2024/03/tides", metadata=True)
+    assert found.kind == kind
+    assert found.metadata is not None and found.metadata["type"] == meta_type

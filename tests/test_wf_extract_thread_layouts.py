@@ -3,6 +3,8 @@ date read across an icon (hidden.drop_all), on small pages of our own."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.test_wf_extract_kinds import PROSE, ld
@@ -139,3 +141,60 @@ def test_a_day_in_its_own_box_and_the_hour_after_an_icon_stay_apart():
     text = extract(html).text
     assert "7/9/05 7:57 PM" in text, text
     assert "on 1 2 quays" in text, text
+
+
+@pytest.mark.parametrize(
+    ("between", "shown"),
+    [
+        # Two icons side by side, the number after them in a box of its own.
+        ("<i class='icon' aria-hidden='true'></i><i class='icon' aria-hidden='true'></i>", "12 34"),
+        ("<span class='icon' aria-hidden='true'></span>", "12 34"),
+        # An <svg> icon (dropped as junk), aria-hidden or not, alone or in a box.
+        ("<svg aria-hidden='true'><path d='M0 0'/></svg>", "12 34"),
+        ("<svg class='icon'><use href='#clock'/></svg>", "12 34"),
+        ("<span class='ic'><svg aria-hidden='true'> <use href='#a'/> </svg></span>", "12 34"),
+        # The space an icon hidden from screen readers holds is shown.
+        ("<i class='icon' aria-hidden='true'> </i>", "12 34"),
+        # A box no reader sees (display:none) shows nothing: a browser glues the numbers.
+        ("<i class='icon' style='display:none'></i>", "1234"),
+    ],
+)
+def test_icons_dropped_between_two_numbers_leave_the_space_a_browser_shows(between, shown):
+    html = (
+        "<html><body><article><h1>Ferry notes</h1><p>Berths "
+        f"<b>12</b>{between}<b>34</b> and more.</p><p>{PROSE}</p><p>{PROSE}</p>"
+        "</article></body></html>"
+    )
+    text = extract(html).text
+    assert f"Berths {shown} and" in text, text
+
+
+def test_a_space_held_by_an_icon_shown_to_the_eye_parts_two_words():
+    html = (
+        "<html><body><article><h1>Ferry notes</h1><p>The <b>north</b>"
+        "<i class='icon' aria-hidden='true'> </i><b>quay</b> and the <b>south</b>"
+        "<i class='icon' aria-hidden='true'></i><b>west</b> berth.</p>"
+        f"<p>{PROSE}</p><p>{PROSE}</p></article></body></html>"
+    )
+    text = extract(html).text
+    # An empty icon between letters may stand inside a word: it adds nothing.
+    assert "The north quay and the southwest berth." in text, text
+
+
+@pytest.mark.parametrize("icon", ["<i aria-hidden='true'></i>", "<svg></svg>"])
+def test_icons_beside_deep_nests_cost_linear_time(icon):
+    # Each icon's neighbours are read a bounded number of steps away, whatever the
+    # nest of empty boxes beside it.
+    nest = "<span>" * 400 + "1" + "</span>" * 400
+    html = (
+        "<html><body><article><p>"
+        + (nest + icon) * 300
+        + "<span>" * 400
+        + (icon + "<span>") * 2000
+        + "2"
+        + "</span>" * 2400
+        + f"</p><p>{PROSE}</p></article></body></html>"
+    )
+    start = time.process_time()
+    extract(html)
+    assert time.process_time() - start < 5

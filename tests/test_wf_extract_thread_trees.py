@@ -160,3 +160,251 @@ def test_a_short_reply_nested_in_a_comment_stays() -> None:
     text = extract(html).text
     assert "Thanks, that helped." in text, text
     assert text.index(SAYS[0]) < text.index("Thanks, that helped.") < text.index(SAYS[1])
+
+
+def _leveled(n: int, level: int, kids: str = "") -> str:
+    # A comment box named for its depth in the tree, its replies nested in it.
+    return (
+        f"<div class='thing comment level-{level}'><div class='entry'><p class='tagline'>"
+        f"<a class='author' href='/user/{USERS[n]}'>{USERS[n]}</a> <span class='score'>"
+        f"{n + 2} points</span> <time datetime='2026-02-01'>5 hours ago</time></p>"
+        f"<div class='usertext-body'><div class='md'><p>{SAYS[n]}</p></div></div>"
+        "<ul class='buttons'><li><a href='#p'>permalink</a></li></ul></div>"
+        + (f"<div class='child'><div class='sitetable'>{kids}</div></div>" if kids else "")
+        + "</div>"
+    )
+
+
+def _leveled_page(tree: str, post: str = POST) -> str:
+    return (
+        "<html><head><title>New bridge plan approved</title></head><body>"
+        "<div id='header'><a href='/'>home</a> <a href='/r/city'>city</a></div>"
+        "<div class='side'><p>Rules: be kind.</p></div><div class='content'>"
+        "<div class='sitetable'><div class='thing link'><p class='title'>"
+        "<a href='/r/x/comments/1/'>New bridge plan approved</a></p><p class='tagline'>"
+        "submitted <time datetime='2026-02-01'>5 hours ago</time> by "
+        "<a class='author' href='/user/x'>x</a></p><div class='usertext-body'><div class='md'>"
+        f"<p>{post}</p></div></div></div></div><div class='commentarea'>"
+        f"<div class='sitetable nestedlisting'>{tree}</div></div></div></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "tree",
+    [
+        _leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1),
+        _leveled(0, 1, _leveled(1, 2, _leveled(3, 3))) + _leveled(2, 1),
+    ],
+    ids=["three comments", "four comments"],
+)
+def test_a_few_comments_named_by_their_depth_are_a_thread(tree: str) -> None:
+    result = extract(_leveled_page(tree), metadata=True)
+    text = result.text
+    assert result.kind == "thread", text
+    assert "Building starts in spring" in text
+    said = [s for s in SAYS if s in text]
+    assert len(said) == tree.count("thing comment"), text
+    assert text.index("Building starts") < text.index(SAYS[0]) < text.index(SAYS[1])
+    assert "quietcoder, 5 hours ago" in text
+    assert "Rules: be kind." not in text
+
+
+def test_a_long_post_over_a_few_comments_named_by_depth_stays_an_article() -> None:
+    # The comments hold a small share of the page's prose: an article with its comments.
+    post = " ".join([POST] * 12)
+    result = extract(_leveled_page(_leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1), post))
+    assert result.kind == "article"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        lambda: _leveled_page(_leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1)),
+        lambda: f"<html><head><title>T</title></head><body>{reddit()}</body></html>",
+    ],
+    ids=["leveled", "nested"],
+)
+def test_a_declared_thread_keeps_the_post_drawn_as_its_comments_above_them(
+    body: Callable[[], str],
+) -> None:
+    # The address declares a thread: the post above the tree's heading ("all 14
+    # comments"), drawn as the comments are ("thing link", "thing comment"), is its first.
+    result = extract(body(), url="https://board.example/r/city/comments/1/new_bridge/")
+    text = result.text
+    assert result.kind == "thread"
+    assert "Building starts in spring" in text, text
+    assert text.index("Building starts") < text.index(SAYS[0])
+    assert "x, 5 hours ago" in text
+
+
+def _lobsters_comment(n: int, kids: str = "") -> str:
+    who = USERS[n]
+    return (
+        f"<li class='comments_subtree'><div class='comment' id='c_{n}'><div class='voters'>"
+        f"<a class='upvoter' href='/login'></a><div class='score'>{n + 3}</div></div>"
+        f"<div class='details'><div class='byline'><a href='/~{who}'><img class='avatar' "
+        f"src='/a.png' alt=''></a> <a class='u-author' href='/~{who}'>{who}</a> "
+        f"<span title='2026-02-01 10:0{n}:00 -0600'>{n + 2} hours ago</span> | "
+        f"<a href='#c_{n}'>link</a> | <a href='/login'>reply</a></div><div class='comment_text'>"
+        f"<p>{SAYS[n]}</p></div></div></div>"
+        + (f"<ol class='comments'>{kids}</ol>" if kids else "")
+        + "</li>"
+    )
+
+
+def lobsters() -> str:
+    story = (
+        "<div class='story' id='story_abc'><div class='story_liner'><div class='voters'>"
+        "<a class='upvoter' href='/login'></a><div class='score'>42</div></div>"
+        "<div class='details'><span class='link'><a class='u-url' "
+        "href='https://example.org/bridge'>The new bridge and what it cost</a></span> "
+        "<span class='tags'><a class='tag' href='/t/city'>city</a></span> "
+        "<a class='domain' href='/domains/example.org'>example.org</a><div class='byline'>"
+        "<a href='/~op'><img class='avatar' src='/a.png' alt=''></a> <span> via </span>"
+        "<a class='u-author' href='/~op'>op</a> <span title='2026-02-01 09:00:00 -0600'>5 "
+        "hours ago</span> | <a href='/s/abc/hide'>hide</a> | <a href='/s/abc/the_new_bridge'>"
+        "5 comments</a></div></div></div></div>"
+    )
+    tree = _lobsters_comment(0, _lobsters_comment(1) + _lobsters_comment(2)) + _lobsters_comment(
+        3, _lobsters_comment(4)
+    )
+    return (
+        "<header><nav><a href='/'>Home</a> <a href='/active'>Active</a> <a href='/recent'>"
+        f"Recent</a> <a href='/login'>Login</a></nav></header><div id='inside'>{story}"
+        f"<div class='comments_wrapper'><ol class='comments comments1'>{tree}</ol></div></div>"
+        "<footer><a href='/about'>About</a> <a href='/privacy'>Privacy</a></footer>"
+    )
+
+
+def _hn_comment(n: int, indent: int) -> str:
+    who = USERS[n]
+    return (
+        f"<tr class='athing comtr' id='{n}'><td><table border='0'><tr><td class='ind' "
+        f"indent='{indent}'><img src='s.gif' height='1' width='{indent * 40}'></td>"
+        f"<td class='votelinks'><a id='up_{n}' href='vote?id={n}'><div class='votearrow'>"
+        f"</div></a></td><td class='default'><div><span class='comhead'><a href='user?id={who}'"
+        f" class='hnuser'>{who}</a> <span class='age' title='2026-02-01T10:0{n}:00 "
+        f"1769940000'><a href='item?id={n}'>{n + 2} hours ago</a></span></span></div><br>"
+        f"<div class='comment'><div class='commtext c00'>{SAYS[n]}</div><div class='reply'>"
+        f"<p><a href='reply?id={n}'>reply</a></p></div></div></td></tr></table></td></tr>"
+    )
+
+
+def hacker_news() -> str:
+    # The story's title and its counters in two rows of one table, above the tree's.
+    return (
+        "<center><table id='hnmain'><tr><td><a href='news'>Hacker News</a> <a href='newest'>"
+        "new</a> | <a href='front'>past</a></td></tr><tr><td><table class='fatitem'>"
+        "<tr class='athing submission' id='1'><td class='votelinks'><a href='vote?id=1'>"
+        "<div class='votearrow'></div></a></td><td class='title'><span class='titleline'>"
+        "<a href='https://example.org/bridge'>The new bridge and what it cost</a>"
+        "<span class='sitebit comhead'> (<a href='from?site=example.org'><span "
+        "class='sitestr'>example.org</span></a>)</span></span></td></tr><tr><td></td>"
+        "<td class='subtext'><span class='score'>42 points</span> by <a href='user?id=op' "
+        "class='hnuser'>op</a> <span class='age' title='2026-02-01T09:00:00 1769936400'>"
+        "<a href='item?id=1'>5 hours ago</a></span> | <a href='hide?id=1'>hide</a> | "
+        "<a href='item?id=1'>5 comments</a></td></tr></table><br><table class='comment-tree'>"
+        + "".join(_hn_comment(n, indent) for n, indent in enumerate((0, 1, 1, 0, 1)))
+        + "</table></td></tr></table></center>"
+    )
+
+
+@pytest.mark.parametrize("body", [lobsters, hacker_news])
+@pytest.mark.parametrize("url", [None, "https://news.example/s/abc/the_new_bridge"])
+def test_a_story_line_above_its_comments_is_printed_without_its_counters(
+    body: Callable[[], str], url: str | None
+) -> None:
+    html = f"<html><head><title>The new bridge</title></head><body>{body()}</body></html>"
+    result = extract(html, url=url, link_markers=True)
+    text = result.text
+    assert result.kind == "thread"
+    lines = text.split("\n")
+    # The submitter and the age, then the title with its domain, then the comments.
+    at = lines.index("op, 2026-02-01 09:00")
+    assert lines[at + 2].startswith("The new bridge and what it cost"), text
+    assert lines[at + 2].endswith("(example.org)"), text
+    assert text.index("(example.org)") < text.index(SAYS[0])
+    assert all(said in text for said in SAYS[:5])
+    for counter in ("42", "hide", "5 comments", "city", "via"):
+        assert counter not in lines[at + 2] and counter not in lines[at], text
+    assert "42 points" not in text and "hide" not in text
+    assert "https://example.org/bridge" in {link.url for link in result.links}
+
+
+ASKED = "How do we keep the tide tables in sync across the harbour offices? Each edits its own."
+
+
+def _head(who: str, day: str, badge: str = "") -> str:
+    # A comment's header: avatar, author, a badge, the date, and its closed menu.
+    return (
+        f"<div class='timeline-comment-header'><a class='avatar' href='/{who}'><img "
+        f"src='/a.png' alt='@{who}'></a><h3 class='f5'><a class='author' href='/{who}'>{who}"
+        f"</a> {badge}<a class='Link--secondary' href='#c'><relative-time "
+        f"datetime='{day}T10:00:00Z'>{day}</relative-time></a></h3><details class='dropdown'>"
+        "<summary aria-label='Show options'></summary><details-menu role='menu'>"
+        "<clipboard-copy role='menuitem'>Copy link</clipboard-copy><button role='menuitem'>"
+        "Quote reply</button></details-menu></details></div>"
+    )
+
+
+def _discussion_reply(n: int, day: str) -> str:
+    return (
+        f"<div class='nested-discussion-timeline-comment'>{_head(USERS[n], day)}"
+        f"<div class='comment-body markdown-body'><p>{SAYS[n]}</p></div>"
+        "<div class='comment-reactions'><button>+2</button></div></div>"
+    )
+
+
+def _discussion_answer(n: int, day: str, replies: str, chosen: bool = False) -> str:
+    badge = "<span class='Label'>Marked as answer</span>" if chosen else ""
+    return (
+        "<div class='discussion-timeline-item'><div class='timeline-comment discussion-comment'>"
+        f"<div class='vote-form'><button aria-label='Upvote'>^</button><span>{5 - n}</span>"
+        f"</div>{_head(USERS[n], day, badge)}<div class='comment-body markdown-body'>"
+        f"<p>{SAYS[n]}</p></div><div class='discussion-nested-comment-group'>{replies}"
+        "<div class='js-reply'><button>Write a reply</button></div></div></div></div>"
+    )
+
+
+def discussion() -> str:
+    answers = (
+        _discussion_answer(
+            0,
+            "2024-03-02",
+            _discussion_reply(1, "2024-03-03") + _discussion_reply(2, "2024-03-04"),
+            chosen=True,
+        )
+        + _discussion_answer(3, "2024-03-05", _discussion_reply(4, "2024-03-06"))
+        + _discussion_answer(5, "2024-03-07", "")
+    )
+    return (
+        "<html><head><title>Tide tables in sync</title></head><body><header><a href='/'>Home"
+        "</a> <a href='/login'>Sign in</a></header><main><div class='discussion-header'><h1>"
+        "Tide tables in sync</h1><span class='State'>Answered</span></div><div "
+        "class='discussion-timeline'><div class='timeline-comment discussion-question'>"
+        f"{_head('asker', '2024-03-01')}<div class='comment-body markdown-body'><p>{ASKED}</p>"
+        f"</div></div><div class='discussion-answers'><h2>3 answers, 3 replies</h2>{answers}"
+        "</div></div></main><footer><a href='/terms'>Terms</a></footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize("url", [None, "https://code.example/org/repo/discussions/12"])
+def test_a_discussions_answers_and_their_replies_each_have_their_line(url: str | None) -> None:
+    text = extract(discussion(), url=url).text
+    lines = text.split("\n")
+    heads = [
+        "asker, 2024-03-01",
+        f"{USERS[0]}, 2024-03-02, accepted answer",
+        f"{USERS[1]}, 2024-03-03",
+        f"{USERS[2]}, 2024-03-04",
+        f"{USERS[3]}, 2024-03-05",
+        f"{USERS[4]}, 2024-03-06",
+        f"{USERS[5]}, 2024-03-07",
+    ]
+    bodies = [ASKED, *SAYS]
+    # Each post once, in page order, its line of author and date right above its words.
+    assert [line for line in lines if line in heads] == heads, text
+    for head, said in zip(heads, bodies, strict=True):
+        assert lines[lines.index(head) + 2] == said, text
+    for chrome in ("Marked as answer", "Copy link", "Write a reply", "Upvote", "+2"):
+        assert chrome not in text

@@ -611,3 +611,59 @@ def test_many_cards_above_the_answers_are_each_read_once(monkeypatch):
     )
     assert extract(html, url="https://board.example/t/low-tide/5").kind == "thread"
     assert n <= len(read) <= 2 * n
+
+
+def _lined_post(author: str, date: str, body: str) -> str:
+    return (
+        f"<div class='post'><div class='post-meta'><a class='username' href='/u/{author}'>"
+        f"{author}</a> <time datetime='{date}'>{date}</time></div>"
+        f"<div class='post-body'>{body}</div>"
+        "<div class='post-actions'><a href='#r'>Reply</a></div></div>"
+    )
+
+
+def test_a_reply_in_two_boxes_keeps_its_short_first_line():
+    # The body is written as one box per line: a short line, then the rest. The short
+    # box is a line of the body, not a card on the way down to it.
+    html = page(
+        "",
+        NAV
+        + "<main><h1>Where are the tide tables kept?</h1><div class='posts'>"
+        + _lined_post("ann", "2024-03-01", f"<p>Where are they kept? {PROSE}</p>")
+        + _lined_post(
+            "ben", "2024-03-02", f"<div>In the office.</div><div>By the quay. {PROSE}</div>"
+        )
+        + _lined_post("cy", "2024-03-03", f"<div>Also online.</div><div>As a PDF. {PROSE}</div>")
+        + _lined_post("dee", "2024-03-04", f"<p>Thanks all. {PROSE}</p>")
+        + "</div></main>",
+    )
+    found = extract(html, url="https://forum.example/t/1")
+    text = found.text
+    assert found.kind == "thread"
+    lines = text.split("\n")
+    assert lines[lines.index("ben, 2024-03-02") + 2] == "In the office.", text
+    assert lines[lines.index("cy, 2024-03-03") + 2] == "Also online.", text
+    assert text.index("Also online.") < text.index("As a PDF.")
+    assert "Reply" not in text
+
+
+def test_a_bare_box_of_author_and_date_is_no_line_of_the_body():
+    def bare(author: str, date: str, words: str) -> str:
+        return (
+            f"<div class='post'><div><a href='/u/{author}'>{author}</a> "
+            f"<time datetime='{date}'>{date}</time> said</div><div><p>{words}</p></div></div>"
+        )
+
+    html = page(
+        "",
+        NAV
+        + "<main><h1>Tides</h1><div class='posts'>"
+        + bare("ann", "2024-03-01", f"Where are they kept? {PROSE}")
+        + bare("ben", "2024-03-02", f"By the quay. {PROSE}")
+        + bare("cy", "2024-03-03", f"As a PDF. {PROSE}")
+        + "</div></main>",
+    )
+    text = extract(html, url="https://forum.example/t/2").text
+    lines = text.split("\n")
+    assert lines[lines.index("ben, 2024-03-02") + 2].startswith("By the quay."), text
+    assert "said" not in text

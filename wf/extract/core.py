@@ -232,7 +232,7 @@ def _extract(
     if meta is not None:
         from wf.extract.kinds.choose import to_metadata
 
-        to_metadata(meta, kind, author)
+        to_metadata(meta, kind, author, declared)
     return Extracted(
         title=title,
         text=text,

@@ -295,48 +295,98 @@ def drop_all(elements: list[Any]) -> None:
     hidden separators (a hostile page's hundred thousand) rebuilt its text once per
     separator. Here each parent's children are read once and each text set once."""
     for el in elements:
-        if next(
-            (t for t in islice(el.itertext(), 8) if not t.isspace()), None
-        ) is not None or _drawn_between(el):
+        pieces = list(islice(el.itertext(), 8))
+        if any(not t.isspace() for t in pieces) or _drawn_between(el, pieces):
             # A hidden separator ("\u00b7", "|") sets apart what stands on either side of
             # it ("1d ago \u00b7 3 min read"): a space keeps the two words apart.
             el.tail = " " + (el.tail or "")
     drop_each(elements)
 
 
-def _drawn_between(el: Any) -> bool:
-    """Whether `el` is an icon hidden from screen readers only, drawn between two numbers
-    (a clock between a post's day and its hour, "7/9/05" and "7:57 PM"): it keeps them
-    apart as a separator does, where glued they make another number. Between letters it
-    may stand inside a word, and before a stop it ends a link's words: it adds nothing."""
-    tail = el.tail
-    if not tail or not tail[0].isdigit():
-        return False
+def _drawn_between(el: Any, pieces: list[str]) -> bool:
+    """Whether `el` is hidden from screen readers only, so drawn: then the space it holds
+    is shown ("12<i aria-hidden> </i>34" reads "12 34"), and an icon between two numbers
+    (a clock between a post's day and its hour, "7/9/05" and "7:57 PM") keeps them apart
+    as a separator does, where glued they make another number. An empty icon between
+    letters may stand inside a word, and before a stop it ends a link's words: it adds
+    nothing."""
     if (el.get("aria-hidden") or "").strip().lower() != "true":
+        return False
+    return bool(pieces) or between_numbers(el)
+
+
+def apart(drawing: Any) -> None:
+    """A space where `drawing` (an <svg>, which parse.clean drops as junk) stands between
+    two numbers: an icon between a day and its hour keeps them apart, where glued they
+    make another number."""
+    tail = drawing.tail
+    if (not tail or tail[0].isdigit()) and between_numbers(drawing):
+        drawing.tail = " " + (tail or "")
+
+
+def between_numbers(el: Any) -> bool:
+    """Whether the text right before `el` ends with a digit and the text right after it
+    starts with one: within its parent, past any empty boxes (a second icon) and down
+    into the boxes beside it (a number in a <span>), hidden_tuning.ICON_BEFORE_DEPTH
+    steps each way at most."""
+    after = _text_after(el)
+    if not after or not after[0].isdigit():
         return False
     before = _text_before(el)
     return before is not None and before[-1:].isdigit()
 
 
+def _text_after(el: Any) -> str | None:
+    """The text piece that starts right after `el`: its tail, else the first piece in the
+    boxes after it, an empty box passed over, after the box that holds it if none
+    (see between_numbers). Each step across, up or down counts: a nest of boxes beside
+    each of a page's icons costs a bounded read."""
+    node, steps = el, hidden_tuning.ICON_BEFORE_DEPTH
+    while steps > 0:
+        if node.tail:
+            return str(node.tail)
+        nxt, steps = node.getnext(), steps - 1
+        if nxt is None:
+            # The end of an icon's own box (<span><svg/></span>): on after the box.
+            node = node.getparent()
+            if node is None:
+                return None
+            continue
+        node = nxt
+        # Down the box's first children while nothing is written before them.
+        while steps > 0 and isinstance(node.tag, str) and not node.text and len(node):
+            node, steps = node[0], steps - 1
+        if isinstance(node.tag, str) and node.text:
+            return str(node.text)
+    return None
+
+
 def _text_before(el: Any) -> str | None:
     """The text piece that ends right before `el`: its previous sibling's tail, else the
     last piece inside that sibling (a day in its own <span> before a clock icon), read
-    down hidden_tuning.ICON_BEFORE_DEPTH levels at most; else its parent's text."""
-    prev = el.getprevious()
-    if prev is None:
-        parent = el.getparent()
-        return parent.text if parent is not None else None
-    if prev.tail:
-        return str(prev.tail)
-    node = prev
-    for _ in range(hidden_tuning.ICON_BEFORE_DEPTH):
+    down, an empty box passed over (see between_numbers); else its parent's text, or
+    what is before the parent when it has none. Bounded as _text_after is."""
+    node, steps = el, hidden_tuning.ICON_BEFORE_DEPTH
+    while steps > 0:
+        prev, steps = node.getprevious(), steps - 1
+        if prev is None:
+            parent = node.getparent()
+            if parent is None or parent.text:
+                return parent.text if parent is not None else None
+            node = parent  # an icon's own box, empty before it: on before the box
+            continue
+        if prev.tail:
+            return str(prev.tail)
+        node = prev
+        # Down the box's last children while nothing is written after them.
+        while steps > 0 and isinstance(node.tag, str) and len(node) and not node[-1].tail:
+            node, steps = node[-1], steps - 1
         if not isinstance(node.tag, str):
-            return None
-        if not len(node):
-            return str(node.text) if node.text else None
-        node = node[-1]
-        if node.tail:
-            return str(node.tail)
+            continue
+        if len(node) and node[-1].tail:
+            return str(node[-1].tail)
+        if not len(node) and node.text:
+            return str(node.text)
     return None
 
 

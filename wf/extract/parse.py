@@ -381,8 +381,8 @@ def _gather(
     its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
     MathJax 2 <script type="math/tex">, for wf.extract.formulas; its <style> elements to
     ``styles`` and its code blocks (<pre>, <code>) to ``blocks``, for wf.extract.gutters.
-    A <wbr> found here is unwrapped."""
-    tags = ["noscript", "main", "article", "math", "script", "wbr", "style", "pre", "code"]
+    A <wbr> found here is unwrapped; an <svg> between numbers leaves a space (hidden.apart)."""
+    tags = ["noscript", "main", "article", "math", "script", "wbr", "style", "pre", "code", "svg"]
     if jsonld is not None:
         tags.append("meta")
     if main:
@@ -422,6 +422,10 @@ def _gather(
             _unnest(el)
         elif tag == "wbr":
             breaks = True
+        elif tag == "svg":
+            from wf.extract.hidden import apart
+
+            apart(el)
         else:
             expanded = _expand(el) or expanded
     if breaks:

@@ -176,12 +176,24 @@ def _first(
     return analysis
 
 
-def to_metadata(meta: dict[str, str | None], kind: str | None, author: str | None) -> None:
+def to_metadata(
+    meta: dict[str, str | None],
+    kind: str | None,
+    author: str | None,
+    declared: Declared | None = None,
+) -> None:
     """What the kind tells the page's metadata: its type, the kind whose rule chose the
-    text (an article keeps the schema type it declared, recipe, review, ..., or none);
-    a thread's author, its first post's, when the page's metadata names none (the page
-    read whole names a reply's author as often as the thread's)."""
+    text (an article keeps the schema type it declared, recipe, review, ..., or none:
+    in JSON-LD, else in microdata or RDFa, which the metadata's reading of <head> does
+    not see, else in og:type); a thread's author, its first post's, when the page's metadata
+    names none (the page read whole names a reply's author as often as the thread's)."""
     if kind not in (None, tuning.ARTICLE):
         meta["type"] = kind
+    elif kind == tuning.ARTICLE and declared is not None and (marked := declared.marked_article()):
+        from wf.extract.metadata.jsonld import kind_of
+
+        # Heard over an og:type that names no content ("website"), as JSON-LD is.
+        if not kind_of({meta.get("type") or ""}):
+            meta["type"] = kind_of({marked}) or tuning.ARTICLE
     if kind == tuning.THREAD and author and not meta.get("author"):
         meta["author"] = author

@@ -42,6 +42,15 @@ class Declared:
 
         return len(self.product.get("description") or "") >= ANCHOR_MIN
 
+    def marked_article(self) -> str | None:
+        """The schema.org type of the first article that microdata or RDFa declares (and
+        the page still shows: seen()), in lower case; None if none."""
+        for kind, why in self.kinds:
+            markup, _, name = why.partition(" ")
+            if kind == tuning.ARTICLE and markup in _MARKUPS:
+                return name.lower()
+        return None
+
     def kind(self) -> tuple[str | None, str]:
         """The declared kind that wins by tuning.PRIORITY, and why; (None, "") if none."""
         found = {kind: why for kind, why in reversed(self.kinds)}
@@ -279,6 +288,9 @@ def _marked_types(root: Any, named: Callable[[], bool] | None) -> list[Any]:
     and most pages have no itemtype; the source's word decides when the tree has some."""
     found = items.types(root)
     return found if found and (named is None or named()) else []
+
+
+_MARKUPS = ("microdata", "RDFa")  # how the kinds read from the tree's markup are traced
 
 
 def _markup(value: Any) -> str:

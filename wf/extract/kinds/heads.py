@@ -64,3 +64,8 @@ def reply_gate(line: str) -> bool:
 
 _REPLY_GATE = re.compile(posts_tuning.REPLY_GATE)
 _NOTICE_PIECES = 8  # pieces of text a notice is read in at most
+
+
+def headed(posts: list[BlockRecord]) -> bool:
+    """Whether one of the posts holds an <h1> (the page's title is no post's)."""
+    return any(p.el.find(".//h1") is not None for p in posts[: tuning.MARK_POSTS])

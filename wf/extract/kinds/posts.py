@@ -235,11 +235,30 @@ def author_card(el: Any) -> bool:
 _ACCEPTED = re.compile(posts_tuning.ACCEPTED_CLASS)
 
 
-def accepted(post: Any) -> None:
+def accepted(post: Any, badged: bool = False) -> None:
     """A post marked as the accepted answer (itemprop acceptedAnswer, a class
-    posts_tuning.ACCEPTED_CLASS) says so at the end of its line of author and date, its
-    first element: the tick the page draws beside it is no text."""
-    marked = "acceptedanswer" in (post.get("itemprop") or "").lower().split()
+    posts_tuning.ACCEPTED_CLASS, or its badge: `badged`, see badge()) says so at the end
+    of its line of author and date, its first element: the tick the page draws beside it
+    is no text."""
+    marked = badged or "acceptedanswer" in (post.get("itemprop") or "").lower().split()
     if marked or _ACCEPTED.search((post.get("class") or "").lower()):
         line = post[0]
         line.text = f"{line.text or ''}, {posts_tuning.ACCEPTED_LINE}"
+
+
+def badge(post: Any) -> bool:
+    """Whether the post shows the badge of the accepted answer ("Marked as answer",
+    posts_tuning.ACCEPTED_BADGES) in a box of its own among its first tuning.MARK_SCAN
+    elements; the box goes (the post's line says it: accepted())."""
+    from wf.extract.parse import drop
+
+    for el in islice(post.iter(), tuning.MARK_SCAN):
+        text = el.text if isinstance(el.tag, str) and not len(el) else None
+        if text and len(text) <= _BADGE_MAX and " ".join(text.split()).lower() in _BADGES:
+            drop(el)
+            return True
+    return False
+
+
+_BADGES = frozenset(posts_tuning.ACCEPTED_BADGES)
+_BADGE_MAX = max(map(len, _BADGES)) * 2  # the badge's words, spaced as a page spaces them

@@ -51,6 +51,10 @@ ATTRIBUTION_MAX = 60
 # characters or more: platforms name every post so (Hacker News's "comment").
 REPLY_NAME = r"(?<![a-z])comment"
 REPLY_TEXT_MIN = 8
+# A class word that names a comment's depth in its tree ("level-1", "comment-level-2",
+# "level3"): a reply nested in a post and named one level deeper shows a thread of few
+# comments (replies.leveled). The depth is the group.
+REPLY_LEVEL = r"(?<![a-z])level[-_]?(\d+)(?![a-z0-9])"
 # Where a page's <title> joins the topic's name to the board's and the site's ("Topic -
 # Board - Site", "Site • View topic - Topic", NodeBB's "Topic @ Site"): a separator
 # between spaces (kinds/tidy.py drop_topic).
@@ -128,11 +132,13 @@ CREDENTIAL_TAIL = (
 CREDENTIAL_MAX = 300
 CREDENTIAL_ELEMENTS = 60  # elements at most in such a box (each name's link nests deep)
 HEADER_SEPARATORS = r"[\s·•|]+"
-# A post's date kept whole only in a title (kinds/stamps.py): an ISO date and time, a
-# script's timestamp (seconds since 1970) after it at most ("2026-04-01T09:00:00
-# 1775034000"), on a box that shows it as a time ago or not at all.
+# A post's date kept whole only in a title (kinds/stamps.py): an ISO date and time, its
+# zone after a space or not (Ruby's "2026-04-01 09:00:00 -0500"), a script's timestamp
+# (seconds since 1970) after it at most ("2026-04-01T09:00:00 1775034000"), on a box
+# that shows it as a time ago or not at all.
 ISO_TITLE = (
-    r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?(?:\s+\d{9,11})?"
+    r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(?: ?(?:Z|[+-]\d\d:?\d\d))?"
+    r"(?:\s+\d{9,11})?"
 )
 # An issue tracker's timeline event (kinds/events.py) is a short box (EVENT_MAX
 # characters at most: a cross-reference shows the other issue's title) whose first named
@@ -203,7 +209,37 @@ QUOTE_PARTS = 3  # boxes at most in such a quote: the attribution, the words, an
 # page does with a tick (posts.accepted), searched in a lowered class attribute.
 ACCEPTED_CLASS = r"(?<![\w-])accepted-answer(?![\w-])"
 ACCEPTED_LINE = "accepted answer"
+# The badge an accepted answer shows in a box of its own, in lower case (posts.badge):
+# GitHub Discussions' marked answers, forums' accepted solutions and best answers.
+ACCEPTED_BADGES = (
+    "marked as answer",
+    "accepted answer",
+    "accepted solution",
+    "best answer",
+    "marked as solution",
+    "als antwort markiert",
+    "beste antwort",
+    "meilleure réponse",
+    "mejor respuesta",
+)
 # The thread's content grows from its posts' box to the ancestors that add prose with few
 # links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
+# A link aggregator's story line above its comments (kinds/story.py): this many
+# characters at most, its title among its first STORY_LINKS links.
+STORY_TEXT_MAX = 400
+STORY_LINKS = 8
+# A link aggregator's story line above its comments (kinds/story.py): STORY_TEXT_MAX
+# characters at most, its title among its first STORY_LINKS links, its domain among its
+# first STORY_ELEMENTS elements, each read in STORY_PIECES pieces of text at most. The
+# domain is a host name, in brackets or not ("(example.org)", "example.org/~ann").
+STORY_TEXT_MAX = 400
+STORY_LINKS = 8
+STORY_ELEMENTS = 64
+STORY_PIECES = 8
+STORY_DOMAIN = r"\(?((?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s()]*)?)\)?"
+# The first class word of a reply nested in a post and drawn otherwise than the posts
+# (replies.nested): an answer's replies under it ("nested-comment", "reply-item",
+# "comment-replies"), in lower case as class_kind gives it.
+NESTED_REPLY = r"(?<![a-z])(?:nested|repl(?:y|ies))(?![a-z])"

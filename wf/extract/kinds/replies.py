@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
+from wf.extract.kinds import posts_tuning, story
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -78,13 +79,15 @@ def cut_short(
 
 
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
+_NESTED = re.compile(posts_tuning.NESTED_REPLY)
 
 
 def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRecord]:
     """The replies nested in the posts (New Reddit's and old Reddit's comment trees): boxes
     inside a post of the posts' tag and first class word, or a custom element's tag
-    alone (a classless <div> in a post is no reply), that show their author or date and
-    are not named for a quote. Each gets its line of author and date and is cut down to
+    alone (a classless <div> in a post is no reply), or whose first class word names a
+    nested reply (posts_tuning.NESTED_REPLY: an answer's replies drawn otherwise than the
+    answers), that show their author or date and are not named for a quote. Each gets its line of author and date and is cut down to
     it and its body as a post is (thread.py), in its post."""
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
@@ -94,13 +97,113 @@ def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRec
 
     shapes = {key(p) for p in posts}
     shapes = {s for s in shapes if s[1] or "-" in s[0]}
-    found = []
-    for post in posts if shapes else []:
+    found, named = [], set()
+    for post in posts:
         for b in blocks[post.index + 1 : post.end]:
+            shape = key(b)
+            if shape not in shapes and not _NESTED.search(shape[1]):
+                continue
             quote = _QUOTE.search(b.el.get("class") or "")  # "post quote": the quoted's
-            if b.text > b.own and key(b) in shapes and not quote and marked(b):
+            if b.text > b.own and not quote and marked(b):
                 found.append(b)
+                if shape not in shapes:
+                    named.add(b.index)
+    groups = _groups(found, named)
+    return [b for b in found if b.index not in groups]
+
+
+def _groups(found: list[BlockRecord], named: set[int]) -> set[int]:
+    """The boxes of `found` (in page order) named for nested replies (`named`) that hold
+    others and little prose of their own beside them (tuning.POST_PROSE): the group of an
+    answer's replies ("nested-comment-group"), no reply. One pass, a stack of the boxes
+    that hold the next one."""
+    groups: set[int] = set()
+    around: list[list[Any]] = []  # [box, the prose of the boxes found right inside it]
+
+    def close(entry: list[Any]) -> None:
+        b, inner = entry
+        if inner and b.index in named and b.raw - inner < tuning.POST_PROSE:
+            groups.add(b.index)
+
+    for b in found:
+        while around and around[-1][0].end <= b.index:
+            close(around.pop())
+        if around:
+            around[-1][1] += b.raw
+        around.append([b, 0.0])
+    while around:
+        close(around.pop())
+    return groups
+
+
+_LEVEL = re.compile(posts_tuning.REPLY_LEVEL, re.IGNORECASE)
+
+
+def leveled(
+    blocks: list[BlockRecord], posts: list[BlockRecord], nested: list[BlockRecord], tree: int
+) -> bool:
+    """Whether a few posts and the replies nested in them (`tree` of them counted) show a
+    thread on a page that declares none, told by names: each box named for its depth in
+    the tree ("comment level-1", a reply in it "level-2"), a link aggregator's comments
+    under its post, fewer than tuning.THREAD_POSTS. With a reply named one level deeper
+    than a post it is in, tuning.SIBLINGS_MIN posts and replies, all of the top level
+    signed (the caller's), holding THREAD_SHARE_FEW of the page's prose and THREAD_TEXT
+    of its text, no teaser cards among them (heads.card)."""
+    from wf.extract.kinds import heads
+
+    if not tree or len(posts) + tree < tuning.SIBLINGS_MIN:
+        return False
+    page = blocks[0]
+    if sum(p.raw for p in posts) < tuning.THREAD_SHARE_FEW * page.raw:
+        return False
+    if sum(p.text for p in posts) < tuning.THREAD_TEXT * page.text or any(map(heads.card, posts)):
+        return False
+    tops = {_level(p) for p in posts}
+    return None not in tops and any(
+        (level := _level(b)) is not None and level - 1 in tops for b in nested
+    )
+
+
+def _level(b: BlockRecord) -> int | None:
+    found = _LEVEL.search(b.el.get("class") or "")
+    return int(found.group(1)) if found else None
+
+
+def first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
+    """The posts the content grew to take in above the posts' box (a question above its
+    answers): the boxes beside the way up that hold prose and show their author or date."""
+    from wf.extract.kinds.siblings import marked
+
+    found: list[BlockRecord] = []
+    cur = blocks[index]
+    while cur.index != box and cur.parent >= 0:
+        parent = blocks[cur.parent]
+        j = parent.index + 1
+        while j < parent.end:  # child by child, over their subtrees
+            b = blocks[j]
+            if b is not cur and b.raw >= tuning.POST_PROSE and b.text > b.own and marked(b):
+                found.append(b)
+            j = b.end
+        cur = parent
     return found
+
+
+def drawn_above(
+    blocks: list[BlockRecord], posts: list[BlockRecord], found: list[BlockRecord]
+) -> bool:
+    """Whether one of the boxes `found` above the posts' box (first_posts: signed,
+    with prose) holds a box of the posts' tag and first class word: a link aggregator's
+    post drawn as its comments are ("thing link" above "thing comment"), which a page
+    that declares a thread takes in past the tree's heading ("all 3 comments"). A box
+    drawn otherwise (a summary of the thread, a related topic) is not its first post.
+    Each found box is read once."""
+    from wf.extract.names import class_kind
+
+    def key(b: BlockRecord) -> tuple[str, str]:
+        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+    shape = key(posts[0])
+    return bool(shape[1]) and any(key(b) == shape for f in found for b in blocks[f.index : f.end])
 
 
 def counted(posts: list[BlockRecord], nested: list[BlockRecord]) -> int:
@@ -151,7 +254,6 @@ def beside_quote(
     or the quoted words of a `box` drawn as a quote, with words after it: a reply of one
     short line under the words it quotes, which the way down would cut as a box without
     prose."""
-    from wf.extract.kinds import posts_tuning
 
     least = posts_tuning.REPLY_TEXT_MIN
     if not any(k.index > way.index and k.text - k.link >= least for k in kids):
@@ -172,6 +274,35 @@ def beside_quote(
     return quoted
 
 
+def body_beside(
+    blocks: list[BlockRecord], box: BlockRecord, way: BlockRecord, kids: list[BlockRecord]
+) -> bool:
+    """Whether the body of a post is `box`, though one box (`way`) alone holds its prose:
+    a short reply beside a quote (beside_quote), or the lines of a body (beside_lines)."""
+    return beside_quote(blocks, box, way, kids) or beside_lines(way, kids)
+
+
+def beside_lines(way: BlockRecord, kids: list[BlockRecord]) -> bool:
+    """Whether the one box of prose on the way down to a post's body (`way`, among the
+    `kids` of its box) is a line of the body beside others drawn as it is: a <div>, as
+    it is, named as it is not (no class, no id), of words outside links (REPLY_TEXT_MIN):
+    a reply written in boxes for its lines ("Also online." and then the rest), whose
+    short line the way down would cut as a box without prose. A post's card, title,
+    votes and controls are named, or links."""
+
+    if way.tag != "div" or _named(way.el):  # a table's rows and cells are no lines
+        return False
+    least = posts_tuning.REPLY_TEXT_MIN
+    return any(
+        k is not way and k.tag == way.tag and not _named(k.el) and k.text - k.link >= least
+        for k in kids
+    )
+
+
+def _named(el: Any) -> bool:
+    return bool((el.get("class") or "").strip() or (el.get("id") or "").strip())
+
+
 def opening(
     blocks: list[BlockRecord], index: int, box: int, posts: list[BlockRecord]
 ) -> tuple[int, list[BlockRecord]]:
@@ -181,7 +312,6 @@ def opening(
     and holds words (posts_tuning.REPLY_TEXT_MIN), beside the way up from the posts' box,
     posts_tuning.GROW_LEVELS boxes up at most, through a box that adds few links. The content's
     box grown to hold it (`box` when none is found, or `box` holds it), and it."""
-    from wf.extract.kinds import posts_tuning
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
 
@@ -194,18 +324,26 @@ def opening(
         if cur.parent < 0 or blocks[cur.parent].tag in ("html", "body"):
             break
         up = blocks[cur.parent]
-        if (up.link - cur.link) * posts_tuning.GROW_LINKS_MAX > up.text - cur.text:
-            break
-        j, found = up.index + 1, None
+        # A link aggregator's story line is all links: it is looked for above a box that
+        # adds many, right above the way up; a first post drawn as the posts are is not.
+        linked = (up.link - cur.link) * posts_tuning.GROW_LINKS_MAX > up.text - cur.text
+        j, found, told = up.index + 1, None, False
         while j < cur.index:  # child by child, over their subtrees, up to the way up
             b = blocks[j]
             words = b.text - b.link >= posts_tuning.REPLY_TEXT_MIN
             if b.raw < tuning.POST_PROSE and words and key(b) == shape and marked(b):
                 # The last one: a question sits right above its answers, a box of the
                 # same card ("Related questions", a login prompt) further up.
-                found = b
+                found, told = (None, False) if linked else (b, False)
+            elif b.end == cur.index and story.line(b):
+                found, told = b, True
             j = b.end
+        if found is not None and told:
+            story.keep(found.el)
+            return min(box, up.index), []
         if found is not None:
             return min(box, up.index), [found]
+        if linked:
+            break
         cur = up
     return box, []

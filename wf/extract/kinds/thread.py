@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
-from wf.extract.kinds import heads
+from wf.extract.kinds import heads, replies
 from wf.extract.kinds.posts_tuning import GROW_LEVELS, GROW_LINKS_MAX
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def _lone_answer(blocks: list[BlockRecord]) -> tuple[int, list[BlockRecord]] | N
         tries += 1
         if tries > LONE_ANSWER_TRIES:
             break
-        above = _first_posts(blocks, box.index, _grow(blocks, box.index))
+        above = replies.first_posts(blocks, box.index, _grow(blocks, box.index))
         if above and all(a.end <= b.index for a in above):
             return box.index, [b]
     return None
@@ -151,16 +151,15 @@ def _trim(
     prose go: the author's card, the post's title and number, votes, "Top", the footer
     of controls. So do boxes named for comments (under a post that is not a comment
     itself) or for the signature. The body is the first box whose prose is spread among
-    children (paragraphs, nested replies; a quote, a line after: replies.beside_quote), or
-    that holds prose itself; a post without prose (a short reply) is left whole, its body
-    never at risk. The tag and class of each box cut on the way down are added to `names`
+    children (paragraphs, nested replies; a quote, a line after, lines in boxes of their
+    own: replies.body_beside), or that holds prose itself; a post without prose (a short
+    reply) is left whole, its body never at risk. The tag and class of each box cut on the way down are added to `names`
     (replies.cut_short cuts them from the short replies), and, without its tag, the class
     of each box the way goes through (a name the body is reached through is cut from no
     reply, whatever card shares it once numbering tokens are left out: "tcell alt1" and
     "tcell alt2"); never a box that holds a nested reply (`replies_at`, replies.lined_at):
     a short one shows no way by prose.
     """
-    from wf.extract.kinds import replies
     from wf.extract.kinds.posts import author_card
     from wf.extract.kinds.siblings import marked
     from wf.extract.names import class_kind
@@ -186,7 +185,7 @@ def _trim(
                 _cut(k, names)
                 cut = True
         prose = [k for k in prose if k.index not in cards]
-        quoted = len(prose) == 1 and replies.beside_quote(blocks, cur, prose[0], kids)
+        quoted = len(prose) == 1 and replies.body_beside(blocks, cur, prose[0], kids)
         if len(prose) != 1 or prose[0].tag not in WRAPPERS or quoted:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
@@ -222,6 +221,22 @@ def _cut(k: BlockRecord, names: set[tuple[str, str]] | None) -> None:
     drop(k.el)
 
 
+def _grown(
+    blocks: list[BlockRecord], index: int, posts: list[BlockRecord], opening: bool, plain: bool
+) -> int:
+    """The posts' box grown (_grow), through a box that adds few words (the tree's heading)
+    when the article rule chose the first post above it (`opening`), or, on a page that
+    declares a thread (not `plain`), when a first post found above is drawn as the posts
+    are (replies.drawn_above: a link aggregator's post above its comments)."""
+    grown = _grow(blocks, index, through=opening)
+    wide = grown if plain or opening else _grow(blocks, index, through=True)
+    if wide != grown and replies.drawn_above(
+        blocks, posts, replies.first_posts(blocks, index, wide)
+    ):
+        return wide
+    return grown
+
+
 def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = False) -> bool:
     """Whether posts show a thread plainly enough on a page that declares none: at least
     tuning.THREAD_POSTS of them (a page's columns are fewer), none with half their prose,
@@ -230,7 +245,6 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
     readers' comments below is no thread, however long they are).
     `few`: on a page where no block stood out for the article rule, a topic of two posts
     or more, every one signed, holding as much of the page."""
-    from wf.extract.kinds import replies
     from wf.extract.kinds.siblings import marked
 
     sample = posts[: tuning.MARK_POSTS]
@@ -252,7 +266,9 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
     # boxes of one name, sign a few.
     tree = 0
     if len(posts) < tuning.THREAD_POSTS and signed == len(sample):
-        tree = replies.counted(posts, replies.nested(blocks, posts))
+        tree = replies.counted(posts, found := replies.nested(blocks, posts))
+        if replies.leveled(blocks, posts, found, tree):  # a few comments named by depth
+            return True
     return (
         len(posts) + tree >= tuning.THREAD_POSTS
         and (max(raws) * 2 < sum(raws) or tree >= tuning.SIBLINGS_MIN)
@@ -262,11 +278,6 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
         and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
         and sum(heads.card(m) for m in sample) * 2 <= len(sample)
     )
-
-
-def _headed(posts: list[BlockRecord]) -> bool:
-    """Whether one of the posts holds an <h1> (the page's title is no post's)."""
-    return any(p.el.find(".//h1") is not None for p in posts[: tuning.MARK_POSTS])
 
 
 def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
@@ -293,7 +304,7 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         few = not _plain(blocks, found[1])
         # Beside a choice that stood out, a topic of few posts holds no <h1>: an
         # article's head is a box of its own beside its body, of their shape.
-        if few and (not _plain(blocks, found[1], few=True) or _headed(found[1])):
+        if few and (not _plain(blocks, found[1], few=True) or heads.headed(found[1])):
             return analysis
         # The article rule chose one of the posts or the box that holds them all: a
         # choice beside them (a product's description above its reviews) stands.
@@ -319,12 +330,12 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
 def _opening(blocks: list[BlockRecord], best: int, index: int) -> bool:
     """Whether the article rule's choice is in the thread's first post: a box above the
     posts' box that the content grows to take in, holding prose and showing its author or
-    date (_first_posts: a link aggregator's post, "submitted 5 hours ago by ...", above
+    date (replies.first_posts: a link aggregator's post, "submitted 5 hours ago by ...", above
     its comment tree). A product's description above its reviews shows neither."""
     grown = blocks[_grow(blocks, index, through=True)]
     if not grown.index <= best < grown.end:
         return False
-    return any(f.index <= best < f.end for f in _first_posts(blocks, index, grown.index))
+    return any(f.index <= best < f.end for f in replies.first_posts(blocks, index, grown.index))
 
 
 def shown(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
@@ -348,25 +359,6 @@ def _related(el: Any, other: Any) -> bool:
     return any(a is other for a in el.iterancestors()) or any(
         a is el for a in other.iterancestors()
     )
-
-
-def _first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
-    """The posts the content grew to take in above the posts' box (a question above its
-    answers): the boxes beside the way up that hold prose and show their author or date."""
-    from wf.extract.kinds.siblings import marked
-
-    found: list[BlockRecord] = []
-    cur = blocks[index]
-    while cur.index != box and cur.parent >= 0:
-        parent = blocks[cur.parent]
-        j = parent.index + 1
-        while j < parent.end:  # child by child, over their subtrees
-            b = blocks[j]
-            if b is not cur and b.raw >= tuning.POST_PROSE and b.text > b.own and marked(b):
-                found.append(b)
-            j = b.end
-        cur = parent
-    return found
 
 
 def choose(
@@ -405,11 +397,11 @@ def choose(
     if near is not None and not _related(blocks[index].el, near):
         return None
     count = len(posts)
-    from wf.extract.kinds import bodies, logs, mail, replies, stats, tidy
+    from wf.extract.kinds import bodies, logs, mail, stats, tidy
 
-    box, first = replies.opening(blocks, index, _grow(blocks, index, through=opening), posts)
+    box, first = replies.opening(blocks, index, _grown(blocks, index, posts, opening, plain), posts)
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
-    posts = sorted(_first_posts(blocks, index, box) + first, key=lambda b: b.index) + posts
+    posts = sorted(replies.first_posts(blocks, index, box) + first, key=lambda b: b.index) + posts
     tidy.drop_counts(blocks[box].el)
     stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)
@@ -460,18 +452,20 @@ def _lined(
     date (byline.add) and without the tail of its author's credentials (once the line took
     the name); and the authors the lines name, one a post, ads included; and the lines."""
     from wf.extract.kinds import byline, events, tidy
-    from wf.extract.kinds.posts import accepted
+    from wf.extract.kinds.posts import accepted, badge
 
     related = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
     posts, short, nested = (
         [p for p in g if p.index not in related] for g in (posts, short, nested)
     )
     authors, heads = [], set()
+    tops = {p.index for p in posts}  # a reply nested in one is no accepted answer
     for post in posts + short + nested:
+        badged = post.index in tops and badge(post.el)  # before the line takes the head
         authors.append(byline.add(post.el))
         if authors[-1] is not None:  # the line is the post's first element
             heads.add(post.el[0])
-            accepted(post.el)
+            accepted(post.el, badged)
     tidy.drop_credentials(posts + short + nested, authors)
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))

@@ -194,7 +194,13 @@ def _types(obj: dict[str, Any]) -> set[str]:
 
 
 def _kind(obj: dict[str, Any]) -> str | None:
-    for kind in sorted(_types(obj)):
+    return kind_of(_types(obj))
+
+
+def kind_of(types: set[str]) -> str | None:
+    """What schema.org types (in lower case) say the page is about: article for any
+    article or posting, recipe, product, ...; None when none of them is content."""
+    for kind in sorted(types):
         if kind in CONTENT_TYPES:
             return CONTENT_TYPES[kind]
         if kind.endswith(ARTICLE_SUFFIXES):

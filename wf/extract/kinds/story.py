@@ -1,0 +1,87 @@
+"""A link aggregator's story line above its comment tree: the title, a link to another
+site, with its domain, the submitter and the age, drawn among the story's counters (its
+score, "hide", "12 comments", its tags). replies.opening finds it right above the tree;
+it is printed as a post's head is, "op, 5 hours ago", then the title and its domain, and
+the counters go."""
+
+from __future__ import annotations
+
+import re
+from copy import deepcopy
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from common import trace
+from wf.extract.kinds import posts_tuning
+
+if TYPE_CHECKING:
+    from wf.extract.records import BlockRecord
+
+_DOMAIN = re.compile(posts_tuning.STORY_DOMAIN, re.IGNORECASE)
+
+
+def line(b: BlockRecord) -> bool:
+    """Whether a box is a story's line: signed (its submitter or its age), short
+    (posts_tuning.STORY_TEXT_MAX characters), without prose, its first link of words a
+    title that leads to another site (an absolute http(s) address: the aggregator's own
+    links, to its users and its comments, are relative)."""
+    from wf.extract.kinds.siblings import marked
+
+    if b.text > posts_tuning.STORY_TEXT_MAX or b.raw or not marked(b):
+        return False
+    return _title(b.el) is not None
+
+
+def _title(box: Any) -> Any:
+    """The box's first link of words (posts_tuning.REPLY_TEXT_MIN characters), among its
+    first posts_tuning.STORY_LINKS links, when it leads to another site; else None."""
+    for a in islice(box.iter("a"), posts_tuning.STORY_LINKS):
+        if len(_words(a)) >= posts_tuning.REPLY_TEXT_MIN:
+            href = (a.get("href") or "").strip().lower()
+            return a if href.startswith(("http://", "https://")) else None
+    return None
+
+
+def _words(el: Any) -> str:
+    return " ".join("".join(islice(el.itertext(), posts_tuning.STORY_PIECES)).split())
+
+
+def keep(box: Any) -> None:
+    """The story's line in place of `box`: its line of author and date (byline.add), then
+    its title's link and the domain shown after it ("(example.org)"). The new elements
+    have no block of their own, so the thread's pruning writes them as they are."""
+    from lxml import etree
+
+    from wf.extract.kinds import byline
+
+    title = _title(box)
+    parent = box.getparent()
+    if title is None or parent is None:
+        return
+    domain = _domain(box, title)
+    title = deepcopy(title)
+    title.tail = f" ({domain})" if domain else None
+    byline.add(box)
+    kept = etree.Element("div")
+    head = box[0] if len(box) and box[0].tag == "p" and not len(box[0]) else None
+    if head is not None:
+        kept.append(head)
+    shown = etree.SubElement(kept, "p")
+    shown.append(title)
+    kept.tail = box.tail
+    parent.replace(box, kept)
+    trace.trace("extract: thread: the story's line above the comments, without its counters")
+
+
+def _domain(box: Any, title: Any) -> str | None:
+    """The domain the box shows after the title: the first short element after it whose
+    words are a host name (posts_tuning.STORY_DOMAIN), among posts_tuning.STORY_LINKS."""
+    after = False
+    for el in islice(box.iter(), posts_tuning.STORY_ELEMENTS):
+        if el is title:
+            after = True
+        elif after and isinstance(el.tag, str):
+            found = _DOMAIN.fullmatch(_words(el))
+            if found:
+                return found.group(1)
+    return None
