@@ -178,6 +178,11 @@ def test_local_path_as_url_exits_3_naming_input(wf, tmp_path, monkeypatch, targe
     )
 
 
+def test_a_link_without_its_scheme_is_no_local_path(wf):
+    r = wf("//127.0.0.1/page")
+    assert r.code == 3 and "--input" not in r.stderr and "no host" in r.stderr, r.stderr
+
+
 def test_bad_option_exits_2(wf):
     r = wf("--from", "x", "http://127.0.0.1/")
     assert r.code == 2 and r.stderr.startswith("wf: (2) ") and r.stderr.count("\n") == 1

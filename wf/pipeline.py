@@ -146,7 +146,8 @@ _LOCAL_PREFIXES = ("/", "./", "../", "~/", "file:")
 def _refuse_local_path(target: str) -> None:
     """Raise InvalidURL (3) naming --input when `target` is a local path or a file: URL,
     where the URL parser's own complaint (no host in http:///...) would leave one guessing."""
-    if target.lower().startswith(_LOCAL_PREFIXES):
+    # "//host/path" is a link without its scheme, not a path: the URL parser's error stands.
+    if target.lower().startswith(_LOCAL_PREFIXES) and not target.startswith("//"):
         from common.errors import InvalidURL
 
         path = target[7:] if target.lower().startswith("file://") else target
