@@ -207,3 +207,31 @@ ACCEPTED_LINE = "accepted answer"
 # links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
+# A board's notice of what became of the topic, printed as a post of its own under a
+# system account (Discourse's small action: "This topic was automatically closed after 30
+# days. New replies are no longer allowed.") or as a line among the posts: the board's
+# words, no poster's reply. A post whose words, its line of author and date aside, are
+# such a notice and nothing more (CLOSING_MAX characters at most) goes with its line
+# (kinds/board.py). Its first sentence says what became of the topic, and when or why
+# in a few words ("after 30 days", "by a moderator"; a poster's sentence goes on after a
+# comma); a second, if any, what a reader may no longer do.
+_TOPIC = r"this (?:topic|thread|discussion|question|conversation)"
+_BECAME = (
+    r"(?:closed|locked|archived|unlisted|listed|pinned|unpinned|opened|reopened|moved|merged"
+    r"|split|marked as solved|solved)"
+)
+CLOSING = (
+    rf"{_TOPIC} (?:was|is|has been|will be|got)(?: now)?(?: automatically)? {_BECAME}\b"
+    r"[^.!,:;]{0,60}[.!]?"
+    r"(?: (?:new |further )?(?:replies|posts|comments|answers) (?:are|is) no longer "
+    r"(?:allowed|accepted|possible)[.!]?| it is frozen and cannot be changed in any way[.!]?)?"
+)
+CLOSING_MAX = 200
+# A script's link that unfolds or folds a part of a post (Invision's "Expand" under a long
+# quote, "Show more"), to no page: a button drawn as a link (kinds/board.py), of
+# TOGGLE_MAX characters at most.
+POST_TOGGLE = (
+    r"(?:click (?:here )?to )?(?:expand|collapse|show (?:more|less|all)|see more|view more"
+    r"|read more)(?: (?:quote|post|text))?(?:\.\.\.|…)?"
+)
+TOGGLE_MAX = 40

@@ -405,7 +405,7 @@ def choose(
     if near is not None and not _related(blocks[index].el, near):
         return None
     count = len(posts)
-    from wf.extract.kinds import bodies, logs, mail, replies, stats, tidy
+    from wf.extract.kinds import board, bodies, logs, mail, replies, stats, tidy
 
     box, first = replies.opening(blocks, index, _grow(blocks, index, through=opening), posts)
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
@@ -425,8 +425,7 @@ def choose(
     mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
     bodies.unquote(posts + short, heads)
-    tidy.drop_titles(blocks[box].el)
-    tidy.drop_edit_notes(blocks[box].el)
+    board.tidy(blocks[box].el, posts + short + nested, heads)
     tidy.unnumber(blocks[index].el)
     if cut := logs.cut_logs(blocks[box].el):
         trace.trace("extract: thread: %d logs pasted in posts cut to their head", cut)
