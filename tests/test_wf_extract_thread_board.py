@@ -112,3 +112,37 @@ def test_many_links_to_no_page_are_read_once_each():
         "<div>" + "<a>Expand</a><a href='#'>x</a>" * 20000 + "<a>" + "y" * 100 + "</a></div>"
     )
     assert board.drop_toggles(box) == 20000
+
+
+def test_a_link_around_many_empty_boxes_is_read_no_further_than_a_toggle():
+    import lxml.html
+
+    # Past a toggle's length in elements, the link is no toggle, and is not read on.
+    box = lxml.html.fromstring("<div><a>" + "<i></i>" * 100000 + "Expand</a><a>Expand</a></div>")
+    assert board.drop_toggles(box) == 1
+    assert len(box) == 1 and len(box[0]) == 100000
+
+
+def _phpbb(n: int, author: str, body: str) -> str:
+    # A board's post (phpBB-like): its title, "by ann » date", the content, a notice.
+    return (
+        f"<div id='p{n}' class='post bg{n % 2 + 1}'><div class='postbody'>"
+        f"<h3><a href='#p{n}'>Re: Ferry times</a></h3><p class='author'>by <strong>"
+        f"<a href='/memberlist.php?u={n}'>{author}</a></strong> » Tue Mar 0{n + 1}, 2026 "
+        f"9:15 am</p><div class='content'>{body}</div></div></div>"
+    )
+
+
+def test_the_board_s_notice_that_a_post_s_files_are_not_shown_goes():
+    notice = (
+        "<div class='rules'>You do not have the required permissions to view the files "
+        "attached to this post.</div>"
+    )
+    html = _thread(
+        _phpbb(0, "ann", f"{WORDS[0]}{notice}"),
+        _phpbb(1, "ben", WORDS[1]),
+        _phpbb(2, "cyra", f"{WORDS[2]}{notice}"),
+    )
+    text = extract(html, url="https://forum.example/viewtopic.php?t=6").text
+    assert WORDS[0] in text and WORDS[2] in text
+    assert "required permissions" not in text

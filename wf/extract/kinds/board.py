@@ -96,14 +96,19 @@ def drop_toggles(box: Any) -> int:
 
 
 def _short(el: Any, most: int) -> str | None:
-    """An element's text, white space collapsed, or None past `most` characters (read no
-    further: links nest in a hostile page's links)."""
+    """An element's text, white space collapsed, or None past `most` characters or past
+    4 * `most` elements (read no further: a hostile page nests links in links, each
+    around thousands of empty boxes)."""
     parts: list[str] = []
     size = 0
-    for part in el.itertext():
-        parts.append(part)
-        size += len(part)
-        if size > 2 * most:
+    for n, node in enumerate(el.iter()):
+        if n > 4 * most or size > 2 * most:
             return None
+        text = node.text if isinstance(node.tag, str) else None
+        tail = node.tail if node is not el else None  # the words after it are not its own
+        for part in (text, tail):
+            if part:
+                parts.append(part)
+                size += len(part)
     text = " ".join("".join(parts).split())
     return text if len(text) <= most else None

@@ -86,17 +86,20 @@ LOG_MIN = 600  # characters at least in a block worth reading as a log
 LOG_LEVELS = 3  # boxes above a <code> looked at for the <pre> it is read with
 LOG_READ = 100_000  # characters of a code block read at most
 # A line that asks the reader to join the board to see a part of a post ("Join to see
-# EXIF info for this image", "Log in to view attachments", "Register to see the link")
-# or to reply ("You must log in or register to reply here."):
+# EXIF info for this image", "Log in to view attachments", "Register to see the link"),
+# or tells them they may not (phpBB's "You do not have the required permissions to view
+# the files attached to this post."), or asks them to reply ("You must log in or register
+# to reply here."):
 # the board's, like "log in to reply", not the poster's. A box of GATE_MAX characters at
 # most that says so and nothing else, of what a board hides (a poster's "Join to see the
 # boats come in" stays).
 _GATE_ASK = (
     r"(?:please |you must )?(?:join|log ?in|sign ?in|sign up|register)(?: now)?"
     r"(?: or [a-z ]{2,20})? to "
+    r"|you (?:do not|don't|cannot|can't) have (?:the )?(?:required )?permissions? to "
 )
 POST_GATE = (
-    _GATE_ASK + r"(?:see|view|read|download|access) (?:the |this |these |all )?"
+    rf"(?:{_GATE_ASK})(?:see|view|read|download|access) (?:the |this |these |all )?"
     r"(?:exif|links?|attachments?|images?|photos?|media|files?|(?:hidden )?content|replies"
     r"|signatures?|spoilers?|more)\b[^.!]{0,40}[.!]?"
 )
@@ -104,10 +107,11 @@ POST_GATE = (
 # of the board's, not a paragraph (REPLY_GATE_TAGS): a poster who quotes it on a line of
 # its own ("The board kept saying: / Log in to reply.") keeps it.
 REPLY_GATE = (
-    _GATE_ASK + r"(?:reply|comment|post|answer)(?: here| to this (?:topic|thread|discussion))?[.!]?"
+    rf"(?:{_GATE_ASK})(?:reply|comment|post|answer)"
+    r"(?: here| to this (?:topic|thread|discussion))?[.!]?"
 )
 REPLY_GATE_TAGS = frozenset(("p", "li", "blockquote", "pre", "td", "dd"))
-GATE_MAX = 80
+GATE_MAX = 100
 # The tail of the credentials a Q&A site or a board prints in a post's head, after the
 # author's name and their own credential, inline, between separators: the counts of the
 # author's activity ("· Author has 9.6K answers and 47.1M answer views", "1.2K followers,
