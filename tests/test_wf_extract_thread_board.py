@@ -88,6 +88,17 @@ def test_a_prompt_for_feedback_under_a_post_goes():
     assert "Did this help" not in text and "feedback" not in text
 
 
+def test_a_poster_s_question_and_thanks_for_feedback_stay():
+    html = _thread(
+        _post(0, "ann", f"<p>{WORDS[0]}</p>"),
+        _post(1, "ben", f"<p>{WORDS[1]}</p><p>Did this help?</p>"),
+        _post(2, "ann", "<p>Thanks for the feedback!</p>"),
+        _post(3, "cyra", f"<p>{WORDS[2]}</p>"),
+    )
+    lines = extract(html, url="https://forum.example/topic/4").text.split("\n")
+    assert "Did this help?" in lines and "Thanks for the feedback!" in lines
+
+
 def test_a_quote_s_title_in_a_box_of_its_own_goes_with_the_quote_it_heads():
     # A board (UBB-like) draws its quote as a title box, "quote:", over a content box, both
     # named for the quote: the content repeats a post above and goes, and so does the title.
@@ -146,3 +157,14 @@ def test_the_board_s_notice_that_a_post_s_files_are_not_shown_goes():
     text = extract(html, url="https://forum.example/viewtopic.php?t=6").text
     assert WORDS[0] in text and WORDS[2] in text
     assert "required permissions" not in text
+
+
+def test_prompts_for_feedback_are_looked_for_a_bounded_number_of_times():
+    import lxml.html
+
+    from wf.extract.kinds import posts_tuning
+
+    prompt = "<p>Did this help? Please give feedback by clicking an icon below</p>"
+    words = "<p>" + "feedback " * 200 + "</p>"
+    box = lxml.html.fromstring("<div>" + words * 20000 + prompt * 100 + "</div>")
+    assert board.drop_prompts(box) == posts_tuning.FEEDBACK_MAX

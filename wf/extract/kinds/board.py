@@ -3,7 +3,7 @@ cut down to their line of author and date and their body (thread.py): a post tha
 says what became of the topic (posts_tuning.CLOSING: Discourse's "This topic was
 automatically closed after 30 days."), a script's link that unfolds a quote
 (posts_tuning.POST_TOGGLE: Invision's "Expand", a link to no page), and a box that asks
-the reader's verdict on a post (docs_tuning.FEEDBACK: "Did this help? Please give
+the reader's verdict on a post (posts_tuning.POST_FEEDBACK: "Did this help? Please give
 feedback by clicking an icon below"); with tidy.py's headings said again and notes of
 edits."""
 
@@ -25,11 +25,10 @@ def tidy(box: Any, posts: Iterable[BlockRecord], heads: set[Any]) -> None:
     edits (tidy.drop_titles, tidy.drop_edit_notes). `heads`: each post's line of author
     and date."""
     from wf.extract.kinds import tidy as thread_tidy
-    from wf.extract.kinds.docs_chrome import drop_feedback
 
     drop_closings(posts, heads)
     drop_toggles(box)
-    drop_feedback(box)
+    drop_prompts(box)
     thread_tidy.drop_titles(box)
     thread_tidy.drop_edit_notes(box)
 
@@ -112,3 +111,38 @@ def _short(el: Any, most: int) -> str | None:
                 size += len(part)
     text = " ".join("".join(parts).split())
     return text if len(text) <= most else None
+
+
+_FEEDBACK = re.compile(posts_tuning.POST_FEEDBACK, re.IGNORECASE)
+_FEEDBACK_TEXTS = f".//text()[contains(., '{posts_tuning.FEEDBACK_SEED}')]"
+
+
+def drop_prompts(box: Any) -> int:
+    """The boxes whose whole text asks the reader to rate a post by the icons below it
+    (posts_tuning.POST_FEEDBACK), found from the texts that hold its word, the outermost
+    such box up posts_tuning.FEEDBACK_LEVELS (the question and the request are spans of
+    one paragraph); posts_tuning.FEEDBACK_MAX of them a thread. How many went."""
+    from common.xpath import compiled
+    from wf.extract.hidden import drop_each
+
+    found: list[Any] = []
+    for node in compiled(_FEEDBACK_TEXTS)(box):
+        if len(found) >= posts_tuning.FEEDBACK_MAX:
+            break
+        el = node.getparent()
+        if node.is_tail and el is not None:
+            el = el.getparent()  # the text after an element stands in its parent
+        outer = None
+        for _ in range(posts_tuning.FEEDBACK_LEVELS):
+            if el is None or el is box:
+                break
+            text = _short(el, posts_tuning.FEEDBACK_READ)
+            if text is None:
+                break
+            if _FEEDBACK.fullmatch(text):
+                outer = el
+            el = el.getparent()
+        if outer is not None and outer not in found:
+            found.append(outer)
+    drop_each([el for el in found if not any(up in found for up in el.iterancestors())])
+    return len(found)

@@ -120,21 +120,16 @@ CONTENTS_SCAN = 400
 # A box whose whole text asks for the reader's verdict on the page ("Was this page
 # helpful?", "Did you find what you needed?", "Rate this page", "Thanks for your
 # feedback!"), its answers maybe left as words ("Yes No", thumbs, stars) once its buttons
-# are gone: the manual's feedback widget, no name giving it away; or on a post, a
-# support team's ("Did this help? Please give feedback by clicking an icon below", an
-# arrow to the icons). Looked for from the
+# are gone: the manual's feedback widget, no name giving it away. Looked for from the
 # text that holds FEEDBACK_SEEDS' words, up UPDATE_STAMP_LEVELS boxes of at most
 # UPDATE_STAMP_MAX characters; no more than STAMPS_MAX a page.
 FEEDBACK = (
     r"(?:(?:was|is) this (?:page|article|doc|document|documentation|content|section|guide"
     r"|tutorial|topic|information|answer)? ?(?:helpful|useful)"
-    r"|did (?:you find what you (?:needed|were looking for)|this (?:(?:page|article|doc"
-    r"|answer|post|reply) )?help(?: you)?)|how (?:helpful|useful) (?:was|is) this"
-    r" (?:page|article|doc|content)"
+    r"|did (?:you find what you (?:needed|were looking for)|this (?:page|article|doc) help"
+    r"(?: you)?)|how (?:helpful|useful) (?:was|is) this (?:page|article|doc|content)"
     r"|rate this (?:page|article|doc|content)|thanks? (?:you )?for (?:your|the) feedback)"
-    r"[?!.:]?(?:\s*please (?:give|leave|send|share) (?:us )?(?:your |some )?feedback"
-    r"(?: by (?:clicking|choosing|selecting) [\w ]{1,30})?[.!:]?)?"
-    r"(?:\s*(?:yes|no|[\U0001f44d\U0001f44e]|[★☆]+|[\u2190-\u21ff\u2b00-\u2bff\ufe0f]+))*"
+    r"[?!.:]?(?:\s*(?:yes|no|[\U0001f44d\U0001f44e]|[★☆]+))*"
 )
 # (Searched as written, without a translation of case on every text node of the page:
 # "ate this" finds "Rate this" and "rate this", "eedback" "Feedback" and "feedback".)

@@ -239,3 +239,21 @@ POST_TOGGLE = (
     r"|read more)(?: (?:quote|post|text))?(?:\.\.\.|…)?"
 )
 TOGGLE_MAX = 40
+# A support team's prompt under its answers, asking the reader to rate the post by the
+# icons below it ("Did this help? Please give feedback by clicking an icon below ⬇️"):
+# a box whose whole text is such a question and the request for feedback goes
+# (kinds/board.py), looked for from the texts that hold FEEDBACK_SEED, up
+# FEEDBACK_LEVELS boxes; FEEDBACK_MAX of them a thread. The question alone is the
+# poster's words ("Did this help?" at the end of an answer), and so are thanks for
+# feedback ("Thanks for the feedback!" is a reply).
+POST_FEEDBACK = (
+    r"(?:(?:did|does) this (?:answer |post |reply )?help(?: you)?"
+    r"|was this (?:answer |post |reply )?helpful)[?!.]?"
+    r"\s*please (?:give|leave|send|share) (?:us )?(?:your |some )?feedback"
+    r"(?: by (?:clicking|choosing|selecting|tapping) [\w ]{1,30})?[.!:]?"
+    r"(?:\s*[\u2190-\u21ff\u2b00-\u2bff\ufe0f\U0001f447]+)*"
+)
+FEEDBACK_SEED = "eedback"  # as written: "Feedback" and "feedback"
+FEEDBACK_LEVELS = 3
+FEEDBACK_MAX = 50
+FEEDBACK_READ = 200  # characters of such a box read at most
