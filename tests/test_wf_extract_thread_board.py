@@ -168,3 +168,31 @@ def test_prompts_for_feedback_are_looked_for_a_bounded_number_of_times():
     words = "<p>" + "feedback " * 200 + "</p>"
     box = lxml.html.fromstring("<div>" + words * 20000 + prompt * 100 + "</div>")
     assert board.drop_prompts(box) == posts_tuning.FEEDBACK_MAX
+
+
+def _answer(n: int, who: str, voter: str) -> str:
+    # A Q&A site's answer drawn in boxes of one generic class (a wrapper inside the answer
+    # is of the answers' shape): the author, their credential, who vouched for the answer
+    # (a link to the voter's page), the date, the body.
+    return (
+        f"<div class='q-box answer'><div class='q-box'><div class='q-box head'>"
+        f"<div class='q-box'><a href='/profile/{who}'>{who}</a></div><div class='q-text'>"
+        "<span>Ferry captain on the northern isles route since 1998</span> · <span>Upvoted "
+        f"by <div class='q-inline'><a href='/profile/{voter}'><span>{voter}</span></a></div>, "
+        "Harbour Master at the Northern Isles Ferry Company</span> · "
+        f"<time datetime='2026-03-0{n + 1}'>Mar {n + 1}, 2026</time></div></div>"
+        f"<div class='q-box body'><p>{WORDS[n]}</p></div></div></div>"
+    )
+
+
+def test_who_vouched_for_an_answer_is_no_line_of_a_reply_in_it():
+    html = page(
+        ld({"@type": "QAPage"}),
+        "<main><h1>When does the ferry run?</h1><div class='answers'>"
+        + "".join(_answer(n, USERS[n], voter) for n, voter in enumerate(("zed", "yves", "xia")))
+        + "</div></main>",
+    )
+    lines = [line for line in extract(html, url="https://qa.example/q/1").text.split("\n") if line]
+    for n in range(3):
+        assert lines[lines.index(f"{USERS[n]}, Mar {n + 1}, 2026") + 1].startswith("Ferry captain")
+    assert not {"zed", "yves", "xia"} & set(lines)

@@ -457,7 +457,8 @@ def _lined(
     questions (tidy.drop_related, before their lines are put first), an issue's timeline
     events (events.py) and the ads (tidy.drop_ads), each headed by its line of author and
     date (byline.add) and without the tail of its author's credentials (once the line took
-    the name); and the authors the lines name, one a post, ads included; and the lines."""
+    the name; the posts' before the replies in them get theirs, which took "Upvoted by
+    ann"'s name); and the authors the lines name, one a post, ads included; and the lines."""
     from wf.extract.kinds import byline, events, tidy
     from wf.extract.kinds.posts import accepted
 
@@ -465,13 +466,15 @@ def _lined(
     posts, short, nested = (
         [p for p in g if p.index not in related] for g in (posts, short, nested)
     )
-    authors, heads = [], set()
-    for post in posts + short + nested:
-        authors.append(byline.add(post.el))
-        if authors[-1] is not None:  # the line is the post's first element
-            heads.add(post.el[0])
+    authors: list[str | None] = []
+    heads: set[Any] = set()
+    for group in (posts, short + nested):
+        lined = [byline.add(post.el) for post in group]
+        for post in (p for p, author in zip(group, lined, strict=True) if author is not None):
+            heads.add(post.el[0])  # the line is the post's first element
             accepted(post.el)
-    tidy.drop_credentials(posts + short + nested, authors)
+        tidy.drop_credentials(group, lined)
+        authors += lined
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
     return posts, short, nested, authors, heads
