@@ -90,17 +90,20 @@ LOG_MIN = 600  # characters at least in a block worth reading as a log
 LOG_LEVELS = 3  # boxes above a <code> looked at for the <pre> it is read with
 LOG_READ = 100_000  # characters of a code block read at most
 # A line that asks the reader to join the board to see a part of a post ("Join to see
-# EXIF info for this image", "Log in to view attachments", "Register to see the link")
-# or to reply ("You must log in or register to reply here."):
+# EXIF info for this image", "Log in to view attachments", "Register to see the link"),
+# or tells them they may not (phpBB's "You do not have the required permissions to view
+# the files attached to this post."), or asks them to reply ("You must log in or register
+# to reply here."):
 # the board's, like "log in to reply", not the poster's. A box of GATE_MAX characters at
 # most that says so and nothing else, of what a board hides (a poster's "Join to see the
 # boats come in" stays).
 _GATE_ASK = (
     r"(?:please |you must )?(?:join|log ?in|sign ?in|sign up|register)(?: now)?"
     r"(?: or [a-z ]{2,20})? to "
+    r"|you (?:do not|don't|cannot|can't) have (?:the )?(?:required )?permissions? to "
 )
 POST_GATE = (
-    _GATE_ASK + r"(?:see|view|read|download|access) (?:the |this |these |all )?"
+    rf"(?:{_GATE_ASK})(?:see|view|read|download|access) (?:the |this |these |all )?"
     r"(?:exif|links?|attachments?|images?|photos?|media|files?|(?:hidden )?content|replies"
     r"|signatures?|spoilers?|more)\b[^.!]{0,40}[.!]?"
 )
@@ -108,10 +111,11 @@ POST_GATE = (
 # of the board's, not a paragraph (REPLY_GATE_TAGS): a poster who quotes it on a line of
 # its own ("The board kept saying: / Log in to reply.") keeps it.
 REPLY_GATE = (
-    _GATE_ASK + r"(?:reply|comment|post|answer)(?: here| to this (?:topic|thread|discussion))?[.!]?"
+    rf"(?:{_GATE_ASK})(?:reply|comment|post|answer)"
+    r"(?: here| to this (?:topic|thread|discussion))?[.!]?"
 )
 REPLY_GATE_TAGS = frozenset(("p", "li", "blockquote", "pre", "td", "dd"))
-GATE_MAX = 80
+GATE_MAX = 100
 # The tail of the credentials a Q&A site or a board prints in a post's head, after the
 # author's name and their own credential, inline, between separators: the counts of the
 # author's activity ("· Author has 9.6K answers and 47.1M answer views", "1.2K followers,
@@ -226,10 +230,6 @@ ACCEPTED_BADGES = (
 # links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
-# A link aggregator's story line above its comments (kinds/story.py): this many
-# characters at most, its title among its first STORY_LINKS links.
-STORY_TEXT_MAX = 400
-STORY_LINKS = 8
 # A link aggregator's story line above its comments (kinds/story.py): STORY_TEXT_MAX
 # characters at most, its title among its first STORY_LINKS links, its domain among its
 # first STORY_ELEMENTS elements, each read in STORY_PIECES pieces of text at most. The
@@ -243,3 +243,49 @@ STORY_DOMAIN = r"\(?((?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s()]*)?)\)?"
 # (replies.nested): an answer's replies under it ("nested-comment", "reply-item",
 # "comment-replies"), in lower case as class_kind gives it.
 NESTED_REPLY = r"(?<![a-z])(?:nested|repl(?:y|ies))(?![a-z])"
+# A board's notice of what became of the topic, printed as a post of its own under a
+# system account (Discourse's small action: "This topic was automatically closed after 30
+# days. New replies are no longer allowed.") or as a line among the posts: the board's
+# words, no poster's reply. A post whose words, its line of author and date aside, are
+# such a notice and nothing more (CLOSING_MAX characters at most) goes with its line
+# (kinds/board.py). Its first sentence says what became of the topic, and when or why
+# in a few words ("after 30 days", "by a moderator"; a poster's sentence goes on after a
+# comma); a second, if any, what a reader may no longer do.
+_TOPIC = r"this (?:topic|thread|discussion|question|conversation)"
+_BECAME = (
+    r"(?:closed|locked|archived|unlisted|listed|pinned|unpinned|opened|reopened|moved|merged"
+    r"|split|marked as solved|solved)"
+)
+CLOSING = (
+    rf"{_TOPIC} (?:was|is|has been|will be|got)(?: now)?(?: automatically)? {_BECAME}\b"
+    r"[^.!,:;]{0,60}[.!]?"
+    r"(?: (?:new |further )?(?:replies|posts|comments|answers) (?:are|is) no longer "
+    r"(?:allowed|accepted|possible)[.!]?| it is frozen and cannot be changed in any way[.!]?)?"
+)
+CLOSING_MAX = 200
+# A script's link that unfolds or folds a part of a post (Invision's "Expand" under a long
+# quote, "Show more"), to no page: a button drawn as a link (kinds/board.py), of
+# TOGGLE_MAX characters at most.
+POST_TOGGLE = (
+    r"(?:click (?:here )?to )?(?:expand|collapse|show (?:more|less|all)|see more|view more"
+    r"|read more)(?: (?:quote|post|text))?(?:\.\.\.|…)?"
+)
+TOGGLE_MAX = 40
+# A support team's prompt under its answers, asking the reader to rate the post by the
+# icons below it ("Did this help? Please give feedback by clicking an icon below ⬇️"):
+# a box whose whole text is such a question and the request for feedback goes
+# (kinds/board.py), looked for from the texts that hold FEEDBACK_SEED, up
+# FEEDBACK_LEVELS boxes; FEEDBACK_MAX of them a thread. The question alone is the
+# poster's words ("Did this help?" at the end of an answer), and so are thanks for
+# feedback ("Thanks for the feedback!" is a reply).
+POST_FEEDBACK = (
+    r"(?:(?:did|does) this (?:answer |post |reply )?help(?: you)?"
+    r"|was this (?:answer |post |reply )?helpful)[?!.]?"
+    r"\s*please (?:give|leave|send|share) (?:us )?(?:your |some )?feedback"
+    r"(?: by (?:clicking|choosing|selecting|tapping) [\w ]{1,30})?[.!:]?"
+    r"(?:\s*[\u2190-\u21ff\u2b00-\u2bff\ufe0f\U0001f447]+)*"
+)
+FEEDBACK_SEED = "eedback"  # as written: "Feedback" and "feedback"
+FEEDBACK_LEVELS = 3
+FEEDBACK_MAX = 50
+FEEDBACK_READ = 200  # characters of such a box read at most

@@ -397,7 +397,7 @@ def choose(
     if near is not None and not _related(blocks[index].el, near):
         return None
     count = len(posts)
-    from wf.extract.kinds import bodies, logs, mail, stats, tidy
+    from wf.extract.kinds import board, bodies, logs, mail, stats, tidy
 
     box, first = replies.opening(blocks, index, _grown(blocks, index, posts, opening, plain), posts)
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
@@ -417,8 +417,7 @@ def choose(
     mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
     bodies.unquote(posts + short, heads)
-    tidy.drop_titles(blocks[box].el)
-    tidy.drop_edit_notes(blocks[box].el)
+    board.tidy(blocks[box].el, posts + short + nested, heads)
     tidy.unnumber(blocks[index].el)
     if cut := logs.cut_logs(blocks[box].el):
         trace.trace("extract: thread: %d logs pasted in posts cut to their head", cut)
@@ -450,7 +449,8 @@ def _lined(
     questions (tidy.drop_related, before their lines are put first), an issue's timeline
     events (events.py) and the ads (tidy.drop_ads), each headed by its line of author and
     date (byline.add) and without the tail of its author's credentials (once the line took
-    the name); and the authors the lines name, one a post, ads included; and the lines."""
+    the name; the posts' before the replies in them get theirs, which took "Upvoted by
+    ann"'s name); and the authors the lines name, one a post, ads included; and the lines."""
     from wf.extract.kinds import byline, events, tidy
     from wf.extract.kinds.posts import accepted, badge
 
@@ -458,15 +458,18 @@ def _lined(
     posts, short, nested = (
         [p for p in g if p.index not in related] for g in (posts, short, nested)
     )
-    authors, heads = [], set()
-    tops = {p.index for p in posts}  # a reply nested in one is no accepted answer
-    for post in posts + short + nested:
-        badged = post.index in tops and badge(post.el)  # before the line takes the head
-        authors.append(byline.add(post.el))
-        if authors[-1] is not None:  # the line is the post's first element
-            heads.add(post.el[0])
-            accepted(post.el, badged)
-    tidy.drop_credentials(posts + short + nested, authors)
+    authors: list[str | None] = []
+    heads: set[Any] = set()
+    for group in (posts, short + nested):
+        # Badges before the lines take the heads; a reply nested in a post is no answer.
+        badged = [group is posts and badge(p.el) for p in group]
+        lined = [byline.add(post.el) for post in group]
+        for post, author, mark in zip(group, lined, badged, strict=True):
+            if author is not None:
+                heads.add(post.el[0])  # the line is the post's first element
+                accepted(post.el, mark)
+        tidy.drop_credentials(group, lined)
+        authors += lined
     ads = tidy.drop_ads(posts + short + nested, authors)
     posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
     return posts, short, nested, authors, heads

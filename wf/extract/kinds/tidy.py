@@ -315,12 +315,14 @@ def drop_repeats(posts: list[BlockRecord]) -> int:
 def _attributions(quotes: list[Any], dropped: list[Any], nested: set[Any]) -> list[Any]:
     """The boxes around quotes that all went whose own words are only an attribution,
     too few to be a quote and ending in a colon (phpBB's and FluxBB's "ann wrote:" over
-    its <blockquote>): it goes with its quote, not left as a line of its own. A reply of
-    a few words around a quote (a board that writes every post's body as a
-    <blockquote>) ends otherwise and stays."""
+    its <blockquote>, or in a box of its own named for the quote, UBB's "quote:"): it
+    goes with its quote, not left as a line of its own. A reply of a few words around a
+    quote (a board that writes every post's body as a <blockquote>) ends otherwise and
+    stays."""
     gone = set(dropped)
     above = {q: set(q.iterancestors()) for q in quotes}  # quotes are few (QUOTES_MAX)
     own = {q: _own_text(q, nested) for q in quotes}
+    left = {q: _own_text(q, gone) for q in quotes}  # the attribution's box stays in it
 
     def went(q: Any) -> bool:
         return q in gone or not gone.isdisjoint(above[q])
@@ -333,7 +335,7 @@ def _attributions(quotes: list[Any], dropped: list[Any], nested: set[Any]) -> li
         for box in quotes
         if not went(box)
         and bare(box)
-        and own[box].strip().endswith(":")
+        and left[box].strip().endswith(":")
         and any(went(q) for q in quotes if box in above[q])
         and all(went(q) or bare(q) for q in quotes if box in above[q])
     ]
