@@ -110,7 +110,10 @@ def canonical_domain(text: str) -> str | None:
     it is not a domain name."""
     value = text.strip().lower()
     if "://" in value:
-        value = urlsplit(value).hostname or ""
+        try:
+            value = urlsplit(value).hostname or ""
+        except ValueError:  # an unclosed IPv6 bracket: no domain either
+            return None
     value = value.split("/", 1)[0]
     value = value.removeprefix("*.").strip(".")
     if ":" in value:
