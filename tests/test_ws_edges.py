@@ -80,3 +80,28 @@ def test_an_engine_page_with_an_unsplittable_link_still_gives_its_results(serve,
 def test_a_domain_urllib_cannot_split_is_a_usage_error(flag):
     r = invoke("ws", ["tokio", flag, UNSPLITTABLE])
     assert_one_line_error(r, 2, "is not a domain name", tool="ws")
+
+
+# ---------------------------------------------------------------- the query
+
+
+@pytest.mark.parametrize("query", ["\u200b", "\x1b", "\u202e\u2066", "\x1b \u200b"])
+def test_a_query_of_only_invisible_characters_is_missing(serve, monkeypatch, query):
+    # It cleans up to nothing: it was sent to the engines as an empty search, whose
+    # answer was printed under 'Search results for: ""' with exit 0.
+    srv = serve(respond(200, _page(DDG_ROW.format(href="https://tokio.rs/", title="T")), HTML))
+    _point_all_at(monkeypatch, srv)
+    r = invoke("ws", [query])
+    assert_one_line_error(r, 2, "missing QUERY", tool="ws")
+    assert (r.stdout, srv.requests) == ("", [])
+
+
+def test_the_library_refuses_a_query_of_only_invisible_characters(serve, monkeypatch):
+    import ws
+    from ws.api import OptionError
+
+    srv = serve(respond(200, _page(DDG_ROW.format(href="https://tokio.rs/", title="T")), HTML))
+    _point_all_at(monkeypatch, srv)
+    with pytest.raises(OptionError, match="missing QUERY"):
+        ws.search("\u200b\x1b")
+    assert srv.requests == []

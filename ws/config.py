@@ -283,10 +283,16 @@ def make_options(
     else:
         chain = chain_for(name, source, endpoints)
         explicit = frozenset([name]) if source == "--provider" else frozenset()
+    # What the user typed is echoed in the output and sent to every engine: an escape
+    # sequence, bidi control or stray byte in it means nothing to a search engine.
+    text = one_line(query)
+    if query.strip() and not text:
+        # Sent as it cleans up, it would be an empty search that every engine answers.
+        raise UsageError(
+            f'missing QUERY: {query!r} is only control or invisible characters: ws "what to search for"'
+        )
     return SearchOptions(
-        # What the user typed is echoed in the output and sent to every engine: an escape
-        # sequence, bidi control or stray byte in it means nothing to a search engine.
-        query=one_line(query),
+        query=text,
         endpoints=chain,
         max_results=max_results,
         provider=name,
