@@ -105,3 +105,97 @@ def test_the_library_refuses_a_query_of_only_invisible_characters(serve, monkeyp
     with pytest.raises(OptionError, match="missing QUERY"):
         ws.search("\u200b\x1b")
     assert srv.requests == []
+
+
+# ---------------------------------------------------------------- work after the bytes
+# Work is counted (bytes searched, subtrees read, snippets looked for), never timed.
+
+
+class _CountedBytes(bytes):
+    """A page whose find() and rfind() count the bytes they search."""
+
+    searched = 0
+
+    def find(self, sub, start=None, end=None):  # type: ignore[no-untyped-def,override]
+        start = start or 0
+        end = len(self) if end is None else end
+        end = end + len(self) if end < 0 else end
+        at = bytes.find(self, sub, start, end)
+        _CountedBytes.searched += max(0, (at if at >= 0 else end) - start)
+        return at
+
+    def rfind(self, sub, start=None, end=None):  # type: ignore[no-untyped-def,override]
+        start = start or 0
+        end = len(self) if end is None else end
+        at = bytes.rfind(self, sub, start, end)
+        _CountedBytes.searched += max(0, end - (at if at >= 0 else start))
+        return at
+
+
+@pytest.mark.parametrize(
+    "blocks",
+    [
+        # data-pos in tags that never close: each block's search for its data-type ran to
+        # the end of the page.
+        b'<div data-pos="1" ' * 4000 + b' data-type="web" ',
+        # data-pos many times over in one tag: each looked back for the tag's opening.
+        b"<div " + b'data-pos="1" ' * 4000 + b' data-type="web">',
+    ],
+    ids=["unclosed-tags", "one-tag"],
+)
+def test_brave_reads_its_result_blocks_in_one_pass(blocks):
+    from ws.backends import brave
+
+    body = _CountedBytes(b"<html><body><main>" + blocks + b"</main></body></html>")
+    _CountedBytes.searched = 0
+    brave._web_blocks(body, body.find(b"<main"), body.find(b"</main>"))
+    # Quadratic, this was about 2000 times the page.
+    assert _CountedBytes.searched <= 8 * len(body), (_CountedBytes.searched, len(body))
+
+
+def test_lite_looks_for_each_rows_snippet_once(monkeypatch):
+    from ws.backends import duckduckgo_lite as lite
+
+    n = 300
+    links = "".join(
+        f'<td><a class="result-link" href="https://a.example/{i}">A{i}</a></td>' for i in range(n)
+    )
+    body = f"<table><tr>{links}</tr><tr><td>{'<b>x</b>' * n}</td></tr></table>"
+    asked = []
+    real = lite._snippet
+    monkeypatch.setattr(lite, "_snippet", lambda row: asked.append(row) or real(row))
+    answer = BY_NAME["duckduckgo-lite"].classify(200, HTML, _page(body), Query("a"))
+    assert len(answer.results) == n
+    # One row of links: its snippet (and the tags of the rows after it) read once, not
+    # once per link.
+    assert len(asked) == 1
+
+
+def test_rows_nested_in_rows_are_read_once(monkeypatch):
+    from ws.backends import html
+
+    depth, filler = 200, 2000
+    body = _page(
+        '<div class="result">' * depth
+        + "<b>x</b>" * filler
+        + '<a class="result__a" href="https://tokio.rs/">Tokio</a>'
+        + "</div>" * depth
+    )
+    read = [0]
+    real = html.xpath
+
+    def counted(expr):  # type: ignore[no-untyped-def]
+        find = real(expr)
+
+        def run(node):  # type: ignore[no-untyped-def]
+            if not expr.startswith("//"):  # a row's own search, through its subtree
+                read[0] += sum(1 for _ in node.iter())
+            return find(node)
+
+        return run
+
+    monkeypatch.setattr(html, "xpath", counted)
+    answer = BY_NAME["duckduckgo"].classify(200, HTML, body, Query("tokio"))
+    assert [r.url for r in answer.results] == ["https://tokio.rs/"]
+    # Each nested row searched the whole subtree under it: depth times the page.
+    assert read[0] <= 3 * (depth + filler + 1), read[0]

@@ -158,6 +158,34 @@ class Rows:
     snippet: str
 
 
+def outermost(nodes: list[Any]) -> list[Any]:
+    """The nodes (in document order) that are inside no other of them, each element above
+    them read once: a row's links are looked for in its whole subtree, and rows nested 250
+    deep around 40 000 tags read those tags 250 times over (5 s of CPU on DuckDuckGo's
+    parser). A walk up stops at the first element whose answer is known; a node kept, or
+    inside one kept, answers yes, and the nodes come in document order, so no later node
+    can hold an element already answered no."""
+    inside: dict[Any, bool] = {}
+    kept = []
+    for node in nodes:
+        path = []
+        above = node.getparent()
+        verdict = False
+        while above is not None:
+            known = inside.get(above)
+            if known is not None:
+                verdict = known
+                break
+            path.append(above)
+            above = above.getparent()
+        for element in path:
+            inside[element] = verdict
+        inside[node] = True
+        if not verdict:
+            kept.append(node)
+    return kept
+
+
 def parse_rows(
     doc: Any,
     rows: Rows,
@@ -169,7 +197,7 @@ def parse_rows(
     """Every result node's first title link, with its first snippet; a node without a
     link, or whose link ``target`` drops, gives none. ``published`` reads a node's date."""
     out: list[Result] = []
-    for node in xpath(rows.results)(doc):
+    for node in outermost(xpath(rows.results)(doc)):
         links = xpath(rows.link)(node)
         if not links:
             continue
