@@ -199,3 +199,62 @@ def test_rows_nested_in_rows_are_read_once(monkeypatch):
     assert [r.url for r in answer.results] == ["https://tokio.rs/"]
     # Each nested row searched the whole subtree under it: depth times the page.
     assert read[0] <= 3 * (depth + filler + 1), read[0]
+
+
+def test_brave_blocks_nested_in_blocks_are_read_once(monkeypatch):
+    from ws.backends import brave
+
+    depth, filler = 200, 2000
+    body = _page(
+        "<main>"
+        + '<div data-type="web">' * depth
+        + "<div>x</div>" * filler
+        + '<a href="https://tokio.rs/"><div class="title">Tokio</div></a>'
+        + "</div>" * depth
+        + "</main>"
+    )
+    read = [0]
+    real = brave._result
+
+    def counted(node):  # type: ignore[no-untyped-def]
+        read[0] += sum(1 for _ in node.iter())
+        return real(node)
+
+    monkeypatch.setattr(brave, "_result", counted)
+    answer = BY_NAME["brave"].classify(200, HTML, body, Query("tokio"))
+    assert [r.url for r in answer.results] == ["https://tokio.rs/"]
+    assert read[0] <= 3 * (depth + 2 * filler + 2), read[0]
+
+
+@pytest.mark.parametrize(
+    "links",
+    [
+        b'<a href="?offset=1">' * 12000,  # never closed: each looked for its </a> to the end
+        b"<a " * 12000,  # no tag end: each looked for its href to the end
+        b"<a " + b'href="?offset=1" ' * 12000 + b">",  # one tag, its href tried 12000 times
+    ],
+    ids=["unclosed", "no-tag-end", "many-hrefs"],
+)
+def test_brave_reads_its_pagination_in_one_pass(links):
+    import time
+
+    from ws.backends import brave
+    from ws.backends.html import ResultsPage
+
+    page = ResultsPage(b'<nav id="pagination">' + links + b"</nav>", None)
+    # A pattern's reading cannot be counted from outside: CPU time, then, with a bound
+    # far above the linear read (about 0.01 s) and far below the quadratic one (2 to 13 s).
+    start = time.process_time()
+    assert brave.next_page(page) is None
+    assert time.process_time() - start < 1.0
+
+
+def test_brave_pagination_still_names_its_next_offset():
+    from ws.backends import brave
+    from ws.backends.html import ResultsPage
+
+    body = (
+        b'<nav id="pagination"><a href="/search?q=a&amp;offset=0">Previous</a> '
+        b'<a class="btn" href="/search?q=a&amp;offset=2" >Next <b>page</b></a  ></nav>'
+    )
+    assert brave.next_page(ResultsPage(body, None)) == {"offset": "2"}
