@@ -4,6 +4,8 @@ played by servers on 127.0.0.1, reached through the endpoint variables."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.helpers import assert_one_line_error, invoke
@@ -258,3 +260,51 @@ def test_brave_pagination_still_names_its_next_offset():
         b'<a class="btn" href="/search?q=a&amp;offset=2" >Next <b>page</b></a  ></nav>'
     )
     assert brave.next_page(ResultsPage(body, None)) == {"offset": "2"}
+
+
+# ---------------------------------------------------------------- the health file
+
+
+def _own_health_file(path, provider: str, url: str, until: str) -> None:
+    """A health file of ours (0600 in our 0700 dir) with one entry, its until as written."""
+    from ws.health import key
+
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    name = json.dumps(key(provider, url))
+    entry = f'{{"until": {until}, "blocks": 1, "failures": 0, "reason": "blocked", "code": 75}}'
+    (path / "health.json").write_text(f'{{"version": 1, "providers": {{{name}: {entry}}}}}')
+    (path / "health.json").chmod(0o600)
+
+
+@pytest.mark.parametrize("until", ["1e20", "1e400", "-1e20"])
+def test_a_health_entry_past_the_clock_fails_no_search(serve, monkeypatch, tmp_path, until):
+    # 1e20 is beyond what the platform's clock can show, 1e400 reads as infinity: every
+    # search and --providers failed as an internal error (exit 1, "this is a bug").
+    srv = serve(respond(200, _page(DDG_ROW.format(href="https://tokio.rs/", title="T")), HTML))
+    _point_all_at(monkeypatch, srv)
+    _own_health_file(tmp_path / "wsstate", "duckduckgo", srv.url, until)
+    # Named, it is asked even while it rests (a rest is read as an hour at most).
+    r = invoke("ws", ["tokio", "--urls", "--provider", "duckduckgo"])
+    assert (r.code, r.stdout) == (0, "https://tokio.rs/\n"), r.stderr
+    _own_health_file(tmp_path / "wsstate", "duckduckgo", srv.url, until)
+    r = invoke("ws", ["--providers", "--json"])
+    assert r.code == 0, r.stderr
+    assert json.loads(r.stdout)["health"]["duckduckgo"]["state"] in ("ok", "resting")
+    # Unnamed, it is skipped while it rests, and the others are asked (the page is
+    # DuckDuckGo's: theirs find nothing in it).
+    r = invoke("ws", ["tokio", "--json"])
+    assert "this is a bug" not in r.stderr and r.code in (0, 69), r.stderr
+    assert json.loads(r.stdout)["attempts"][0]["outcome"] in ("ok", "skipped")
+
+
+def test_a_rest_is_read_as_ending_within_the_hour():
+    from ws import health
+
+    now = 1_800_000_000.0
+    text = json.dumps(
+        {"providers": {"p u": {"until": 1e20, "blocks": 1, "failures": 0, "reason": "b"}}}
+    )
+    entry = health.parse(text, now)["p u"]
+    assert entry.resting(now) and entry.until == now + health.BLOCK_REST_MAX
+    inf = '{"providers": {"p u": {"until": 1e400, "blocks": 1, "failures": 0}}}'
+    assert health.parse(inf, now) == {}
