@@ -308,3 +308,15 @@ def test_a_rest_is_read_as_ending_within_the_hour():
     assert entry.resting(now) and entry.until == now + health.BLOCK_REST_MAX
     inf = '{"providers": {"p u": {"until": 1e400, "blocks": 1, "failures": 0}}}'
     assert health.parse(inf, now) == {}
+
+
+def test_providers_json_gives_every_health_key_for_every_provider(serve, monkeypatch, tmp_path):
+    # A provider with nothing remembered had no "reason": a reader indexing it failed.
+    srv = serve(respond(200, b"", HTML))
+    _point_all_at(monkeypatch, srv)
+    _own_health_file(tmp_path / "wsstate", "duckduckgo", srv.url, "1")
+    r = invoke("ws", ["--providers", "--json"])
+    states = json.loads(r.stdout)["health"]
+    keys = {"state", "retry_at", "blocks", "failures", "reason"}
+    assert [set(s) for s in states.values()] == [keys] * len(states), states
+    assert states["duckduckgo"]["reason"] == "blocked" and states["brave"]["reason"] is None

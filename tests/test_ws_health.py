@@ -380,7 +380,7 @@ def test_providers_shows_health_and_reset_health_forgets_it(engines):  # noqa: F
     info = json.loads(ws(engines, "--providers", "--json").stdout)["health"]
     assert info["duckduckgo"]["state"] == "resting"
     assert info["duckduckgo"]["state"] == "resting" and info["duckduckgo"]["blocks"] == 1
-    ok = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
+    ok = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0, "reason": None}
     assert info["duckduckgo-lite"] == info["brave"] == info["mojeek"] == ok
     text = ws(engines, "--providers").stdout
     assert "  duckduckgo       resting until " in text and "after blocked: HTTP 429" in text
