@@ -320,3 +320,54 @@ def test_providers_json_gives_every_health_key_for_every_provider(serve, monkeyp
     keys = {"state", "retry_at", "blocks", "failures", "reason"}
     assert [set(s) for s in states.values()] == [keys] * len(states), states
     assert states["duckduckgo"]["reason"] == "blocked" and states["brave"]["reason"] is None
+
+
+# ---------------------------------------------------------------- entities
+
+ABOUT_ENTITIES = "What does &amp;nbsp; mean in &amp;lt;p&amp;gt;?"  # as the page spells it
+READ = "What does &nbsp; mean in &lt;p&gt;?"  # what a reader of the page sees
+PAGES = {
+    "duckduckgo": DDG_ROW.format(href="https://so.example/q/1", title=ABOUT_ENTITIES),
+    "duckduckgo-lite": LITE_ROW.format(href="https://so.example/q/1", title=ABOUT_ENTITIES),
+    "brave": (
+        '<main><div data-pos="0" data-type="web"><a href="https://so.example/q/1">'
+        f'<div class="title">{ABOUT_ENTITIES}</div></a>'
+        f'<div class="content">{ABOUT_ENTITIES}</div></div></main>'
+    ),
+    "mojeek": (
+        '<ul class="results-standard"><li><h2><a href="https://so.example/q/1">'
+        f'{ABOUT_ENTITIES}</a></h2><p class="s">{ABOUT_ENTITIES}</p></li></ul>'
+    ),
+}
+
+
+@pytest.mark.parametrize("provider", sorted(PAGES))
+def test_a_pages_text_is_decoded_once(provider):
+    # lxml decodes the page's entities; finalise decoded them again, and a title about
+    # "&nbsp;" became one about a blank ("What does mean in <p>?").
+    from ws.results import finalise
+
+    answer = BY_NAME[provider].classify(200, HTML, _page(PAGES[provider]), Query("nbsp"))
+    (result,), _ = finalise(answer.results)
+    assert result.title == READ
+    if provider != "duckduckgo-lite":  # its snippet row is not in this page
+        assert result.snippet in (READ, f"about {READ}")
+
+
+def test_searxngs_json_text_is_decoded_once():
+    from ws.results import finalise
+
+    item = {"url": "https://so.example/q/1", "title": "Rust &amp; friends", "content": "a &lt; b"}
+    body = json.dumps({"results": [item]}).encode()
+    answer = BY_NAME["searxng"].classify(
+        200, {"content-type": "application/json"}, body, Query("q")
+    )
+    (result,), _ = finalise(answer.results)
+    assert (result.title, result.snippet) == ("Rust & friends", "a < b")
+
+
+def test_a_title_about_entities_reaches_the_output_as_the_page_shows_it(serve, monkeypatch):
+    srv = serve(respond(200, _page(PAGES["duckduckgo"]), HTML))
+    _point_all_at(monkeypatch, srv)
+    r = invoke("ws", ["nbsp", "--json", "--provider", "duckduckgo"])
+    assert json.loads(r.stdout)["results"][0]["title"] == READ

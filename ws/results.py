@@ -1,7 +1,8 @@
 """Search results: one clean-up for every backend, de-duplication, domain filters.
 
-Backends hand over raw strings straight from the page or the JSON; everything a user sees
-passes through ``finalise`` so that the four engines produce results of one shape.
+Backends hand over strings as the page or the JSON gave them, entities decoded (lxml
+decodes a page's; SearxNG's backend, its JSON's, with ``clean_text``); everything a user
+sees passes through ``finalise`` so that the engines produce results of one shape.
 """
 
 from __future__ import annotations
@@ -46,10 +47,12 @@ class Result:
 
 def clean_text(text: str | None) -> str:
     """One line of plain text: entities decoded, then common.text's one-line policy (a lone
-    surrogate in a title or snippet is repaired to U+FFFD rather than the result dropped)."""
+    surrogate in a title or snippet is repaired to U+FFFD rather than the result dropped).
+    For text that may still carry entities (SearxNG's JSON); text lxml read from a page is
+    decoded already, and decoding it again turned a title about "&amp;nbsp;" into one
+    about a blank (finalise applies only the one-line policy)."""
     if not text:
         return ""
-    # Page text from lxml is already decoded; JSON from SearxNG may still carry entities.
     if "&" in text:
         import html  # its entity table is imported only for text that may hold one
 
@@ -178,11 +181,11 @@ def finalise(
             continue
         out.append(
             Result(
-                title=clean_text(item.title) or host,
+                title=one_line(item.title) or host,
                 url=url,
-                snippet=clean_text(item.snippet),
+                snippet=one_line(item.snippet),
                 provider=item.provider,
-                published=clean_text(item.published) or None,
+                published=one_line(item.published) or None,
                 rank=len(out) + 1,
             )
         )
