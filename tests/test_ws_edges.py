@@ -371,3 +371,40 @@ def test_a_title_about_entities_reaches_the_output_as_the_page_shows_it(serve, m
     _point_all_at(monkeypatch, srv)
     r = invoke("ws", ["nbsp", "--json", "--provider", "duckduckgo"])
     assert json.loads(r.stdout)["results"][0]["title"] == READ
+
+
+# ---------------------------------------------------------------- one page, several spellings
+
+
+@pytest.mark.parametrize(
+    "spellings",
+    [
+        # An engine that shows the address as an IRI, one that escapes it, in either case.
+        ("https://de.wikipedia.org/wiki/Köln", "https://de.wikipedia.org/wiki/K%C3%B6ln"),
+        ("https://de.wikipedia.org/wiki/K%c3%b6ln", "https://de.wikipedia.org/wiki/K%C3%B6ln"),
+        ("https://example.com/%7Euser/", "https://example.com/~user"),
+        ("https://bücher.example/a", "https://xn--bcher-kva.example/a"),
+    ],
+)
+def test_engines_spelling_one_page_differently_fuse_into_one_result(spellings):
+    from ws.fuse import fuse
+    from ws.results import Result, url_key
+
+    a, b = spellings
+    assert url_key(a) == url_key(b)
+    fused = fuse([("duckduckgo", [Result("A", a)]), ("brave", [Result("B", b)])])
+    assert [r.providers for r in fused] == [("duckduckgo", "brave")]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("https://example.com/a%2Fb", "https://example.com/a/b"),  # an escaped slash is data
+        ("https://example.com/a%3Fb", "https://example.com/a?b"),
+        ("https://example.com/K%C3%B6ln", "https://example.com/K%C3%B6lN"),
+    ],
+)
+def test_escapes_that_mean_something_else_stay_apart(a, b):
+    from ws.results import url_key
+
+    assert url_key(a) != url_key(b)
