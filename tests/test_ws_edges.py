@@ -433,3 +433,42 @@ def test_the_visible_text_of_a_deep_page_costs_one_read():
     # the ancestor axis, 0.05 s now.
     assert time.process_time() - start < 0.25
     assert text.startswith("x y x y") and "unusual" not in text and "p{}" not in text
+
+
+# ---------------------------------------------------------------- the library
+
+
+@pytest.mark.parametrize(
+    ("option", "flag"),
+    [
+        ({"max_results": "3"}, "--max-results"),
+        ({"max_results": 2.5}, "--max-results"),
+        ({"page": "2"}, "--page"),
+        ({"timeout": "3"}, "--timeout"),
+        ({"region_code": 5}, "--region"),
+        ({"allow": [5]}, "--allow"),
+        ({"engines": 5}, "--engines"),
+    ],
+)
+def test_a_library_option_of_the_wrong_type_names_its_flag(serve, monkeypatch, option, flag):
+    # Each raised a TypeError or AttributeError from deep inside ('<' not supported
+    # between instances of 'str' and 'int'), or was taken (2.5 results).
+    import ws
+    from ws.api import OptionError
+
+    srv = serve(respond(200, _page(DDG_ROW.format(href="https://tokio.rs/", title="T")), HTML))
+    _point_all_at(monkeypatch, srv)
+    with pytest.raises(OptionError, match=f"^{flag} takes "):
+        ws.search("tokio", **option)
+    assert srv.requests == []
+
+
+def test_library_options_of_the_right_types_still_search(serve, monkeypatch):
+    import ws
+
+    srv = serve(respond(200, _page(DDG_ROW.format(href="https://tokio.rs/", title="T")), HTML))
+    _point_all_at(monkeypatch, srv)
+    found = ws.search(
+        "tokio", max_results=2, timeout=5, region_code=None, allow="tokio.rs", provider="ddg"
+    )
+    assert [r["url"] for r in found.results] == ["https://tokio.rs/"]
