@@ -472,3 +472,8 @@ def test_library_options_of_the_right_types_still_search(serve, monkeypatch):
         "tokio", max_results=2, timeout=5, region_code=None, allow="tokio.rs", provider="ddg"
     )
     assert [r["url"] for r in found.results] == ["https://tokio.rs/"]
+
+
+def test_providers_ignores_a_query_that_cleans_up_to_nothing():
+    r = invoke("ws", ["--providers", "\u200b"])
+    assert r.code == 0 and r.stdout.startswith("Provider chain"), r.stderr
