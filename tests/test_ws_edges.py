@@ -477,3 +477,23 @@ def test_library_options_of_the_right_types_still_search(serve, monkeypatch):
 def test_providers_ignores_a_query_that_cleans_up_to_nothing():
     r = invoke("ws", ["--providers", "\u200b"])
     assert r.code == 0 and r.stdout.startswith("Provider chain"), r.stderr
+
+
+# ---------------------------------------------------------------- --json after --
+
+
+def test_json_after_double_dash_is_the_query_not_the_flag(monkeypatch):
+    # A failure printed the JSON error document on stdout for a text run whose query was
+    # "--json"; the supervisor would have too.
+    from common import watchdog
+
+    r = invoke("ws", ["--bogus", "--", "--json"])
+    assert (r.code, r.stdout) == (2, "")
+    assert_one_line_error(r, 2, "No such option", tool="ws")
+    r = invoke("ws", ["--bogus", "--json", "--", "q"])
+    assert r.code == 2 and json.loads(r.stdout)["error"]["code"] == 2
+    told: list[bool] = []
+    monkeypatch.setattr(watchdog, "install", lambda tool, **kw: told.append(kw["wants_json"]))
+    watchdog.supervise("ws", ["q", "--", "--json"], None, lambda tool, exc: None)
+    watchdog.supervise("ws", ["--json", "--", "q"], None, lambda tool, exc: None)
+    assert told == [False, True]
