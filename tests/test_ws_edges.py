@@ -8,8 +8,10 @@ import json
 
 import pytest
 
-from tests.helpers import assert_one_line_error, invoke
+from tests.helpers import WS_FIXTURES, assert_one_line_error, invoke
 from tests.servers import respond
+# engines and overdue are fixtures: pytest finds them by name in this module.
+from tests.test_ws_cli import AT_THE_DEADLINE, _only, _options, engines, overdue  # noqa: F401
 from ws.backends import BY_NAME
 from ws.backends.base import Query
 
@@ -497,3 +499,65 @@ def test_json_after_double_dash_is_the_query_not_the_flag(monkeypatch):
     watchdog.supervise("ws", ["q", "--", "--json"], None, lambda tool, exc: None)
     watchdog.supervise("ws", ["--json", "--", "q"], None, lambda tool, exc: None)
     assert told == [False, True]
+
+
+# ---------------------------------------------------------------- the deadline with --engines
+
+
+def test_an_answer_parsed_past_the_deadline_leaves_the_others_results(serve):
+    # DuckDuckGo answers at once; Lite answers just before the deadline with a page whose
+    # parse runs well past it (parse limits off: 100 000 attributes). The run waited a
+    # second for that parse, the watchdog ended it 0.35 s past the deadline, and ws
+    # exited 28 with nothing printed though DuckDuckGo's results were in hand.
+    import time
+
+    from tests.hostile import proc
+
+    timeout = 2.0
+    attrs = " ".join(f"a{i}=1" for i in range(100_000))
+    slow = f"<html><body><p {attrs}>x</p></body></html>".encode()
+    fast = _page(DDG_ROW.format(href="https://tokio.rs/", title="Tokio"))
+
+    def handler(conn, request):  # type: ignore[no-untyped-def]
+        if b"/lite" in request.split(b"\r\n", 1)[0]:
+            time.sleep(timeout - 0.4)
+            conn.sendall(_response(slow))
+        else:
+            conn.sendall(_response(fast))
+
+    srv = serve(handler)
+    env = proc.env(
+        WF_WS_NO_PARSE_LIMITS="1",
+        WS_DUCKDUCKGO_URL=srv.url + "html",
+        WS_DUCKDUCKGO_LITE_URL=srv.url + "lite",
+        WS_BRAVE_URL=srv.url + "brave",
+        WS_MOJEEK_URL=srv.url + "mojeek",
+    )
+    args = ["--engines", "duckduckgo,duckduckgo-lite", "--timeout", str(timeout), "--json"]
+    r = proc.run(["ws", "tokio", *args], env=env)
+    assert r.code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [x["url"] for x in doc["results"]] == ["https://tokio.rs/"]
+    outcomes = {a["provider"]: a["outcome"] for a in doc["attempts"]}
+    assert outcomes == {"duckduckgo": "ok", "duckduckgo-lite": "timeout"}
+
+
+def _response(body: bytes) -> bytes:
+    from tests.servers import http_response
+
+    return http_response(200, body, {"Content-Type": HTML["content-type"]})
+
+
+def test_an_attempt_given_up_on_is_said_with_its_request_s_notes(engines, overdue):  # noqa: F811
+    # Still parsing when the run gave up on it: it had no stderr line, and its request's
+    # note (--safe moderate on Mojeek) was lost.
+    from ws.chain import run
+
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    overdue("mojeek")  # its parse holds until the test ends
+    lines: list[str] = []
+    options = _only(_options(engines, "rust", timeout=1.0, safe="moderate"), "mojeek")
+    report = run(options, say=lines.append)
+    note = "--safe moderate has no Mojeek equivalent (only on or off); ignored"
+    assert lines == [f"mojeek: {note}", f"mojeek: timeout ({AT_THE_DEADLINE})"]
+    assert report.attempts[0].notes == [note]
