@@ -10,6 +10,7 @@ import pytest
 
 from tests.helpers import WS_FIXTURES, assert_one_line_error, invoke
 from tests.servers import respond
+
 # engines and overdue are fixtures: pytest finds them by name in this module.
 from tests.test_ws_cli import AT_THE_DEADLINE, _only, _options, engines, overdue  # noqa: F401
 from ws.backends import BY_NAME
