@@ -75,7 +75,9 @@ def run_cli(
         from click.shell_completion import shell_complete
 
         return shell_complete(command, {}, tool, f"_{tool.upper()}_COMPLETE", instruction)
-    wants_json = "--json" in args
+    # After "--", --json is a query or a URL (the watchdog's supervise reads it alike): a
+    # failure answered with a JSON document nobody asked for.
+    wants_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     # Each run starts and ends without --quiet and untraced (in-process callers run
     # several): the CLI turns either on from its flags.
     from common import output, trace

@@ -108,9 +108,10 @@ def needed(argv: list[str]) -> bool:
 def supervise(
     tool: str, argv: list[str], json_error: JsonError | None, error_line: ErrorLine
 ) -> None:
-    """``install`` for a command line that needs it."""
+    """``install`` for a command line that needs it (--json after ``--`` is an argument)."""
     if needed(argv):
-        install(tool, wants_json="--json" in argv, json_error=json_error, error_line=error_line)
+        options = argv[: argv.index("--")] if "--" in argv else argv
+        install(tool, wants_json="--json" in options, json_error=json_error, error_line=error_line)
 
 
 def install(

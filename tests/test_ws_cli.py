@@ -534,8 +534,12 @@ def test_an_attempt_that_outlives_the_deadline_is_stopped_as_a_timeout(engines, 
         Timeout,
         [],
     )
-    # Waited for to the deadline and _GRACE past it, then _GRACE more once cancelled.
-    assert 2500 <= a.elapsed_ms <= took_ms
+    # Waited for to the deadline and _LATE past it, then _LATE more once cancelled: the
+    # run ends before the watchdog's backstop would (GRACE past the deadline), so that
+    # what it has is printed.
+    from common.watchdog import GRACE
+
+    assert 1000 <= a.elapsed_ms <= took_ms < (1.0 + GRACE) * 1000
     assert a.as_json() == {
         "provider": "mojeek",
         "outcome": "timeout",
@@ -663,13 +667,13 @@ def test_a_fused_run_keeps_the_answers_it_has_when_the_others_outlive_the_deadli
         "https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z",
     ]
     # Each attempt of a fused run may take the whole deadline: brave, which hangs, is cut
-    # at it; mojeek, still parsing, is stopped _GRACE after it (and _GRACE more).
+    # at it; mojeek, still parsing, is stopped _LATE after it (and _LATE more).
     assert [(a.provider, a.outcome, a.message) for a in report.attempts] == [
         ("duckduckgo", "ok", "HTTP 200, 2 results"),
         ("brave", "timeout", AT_THE_DEADLINE),
         ("mojeek", "timeout", AT_THE_DEADLINE),
     ]
-    assert report.attempts[1].elapsed_ms >= 900 and report.attempts[2].elapsed_ms >= 2500
+    assert report.attempts[1].elapsed_ms >= 900 and report.attempts[2].elapsed_ms >= 1000
 
 
 def test_a_deadline_gone_before_any_provider_is_asked_names_them_all(engines):

@@ -56,7 +56,7 @@ def test_three_failures_in_a_row_rest_two_minutes_and_a_good_answer_forgets():
 
 def test_only_what_we_write_is_read():
     good = {"until": NOW, "blocks": 1, "failures": 0, "reason": "blocked"}
-    assert health.parse(json.dumps({"providers": {"brave": good}})) == {
+    assert health.parse(json.dumps({"providers": {"brave": good}}), NOW) == {
         "brave": Entry(NOW, 1, 0, "blocked")
     }
     for bad in (
@@ -76,7 +76,7 @@ def test_the_code_of_a_rest_is_read_back_within_the_exit_codes():
     good = {"until": NOW, "blocks": 0, "failures": 3, "reason": "network: x"}
 
     def read(**extra: object) -> dict[str, Entry]:
-        return health.parse(json.dumps({"providers": {"p u": {**good, **extra}}}))
+        return health.parse(json.dumps({"providers": {"p u": {**good, **extra}}}), NOW)
 
     assert read() == {"p u": Entry(NOW, 0, 3, "network: x", 75)}  # older files: a block
     assert read(code=6)["p u"].code == 6
@@ -224,7 +224,7 @@ def test_the_file_lives_in_ws_s_own_state_dir(monkeypatch, tmp_path):
 def test_an_entry_not_as_we_write_it_hides_no_other():
     good = {"until": NOW, "blocks": 1, "failures": 0}  # no reason: an empty one
     text = json.dumps({"providers": {"a x": 1, "b y": good, "c z": "no"}})
-    assert health.parse(text) == {"b y": Entry(NOW, 1, 0, "")}
+    assert health.parse(text, NOW) == {"b y": Entry(NOW, 1, 0, "")}
 
 
 def test_clock_is_utc_to_the_second():
@@ -380,7 +380,7 @@ def test_providers_shows_health_and_reset_health_forgets_it(engines):  # noqa: F
     info = json.loads(ws(engines, "--providers", "--json").stdout)["health"]
     assert info["duckduckgo"]["state"] == "resting"
     assert info["duckduckgo"]["state"] == "resting" and info["duckduckgo"]["blocks"] == 1
-    ok = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
+    ok = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0, "reason": None}
     assert info["duckduckgo-lite"] == info["brave"] == info["mojeek"] == ok
     text = ws(engines, "--providers").stdout
     assert "  duckduckgo       resting until " in text and "after blocked: HTTP 429" in text

@@ -81,6 +81,7 @@ def search(query: str, **options: Any) -> Results:
         # its characters.
         if isinstance(options.get(name), str):
             options[name] = (options[name],)
+    _check_types(options)
     try:
         opts = config.make_options(query, **options)
     except UsageError as exc:
@@ -89,3 +90,47 @@ def search(query: str, **options: Any) -> Results:
     if report.error is not None:
         raise report.error
     return Results(view.json_doc(report, cached=hit is not None))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seconds(value: Any) -> bool:
+    return value is None or isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _text(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
+
+
+# The types click gives the command's options: a library caller's values are checked as
+# the CLI's are, naming the flag (max_results="3" failed as "'<' not supported between
+# instances of 'str' and 'int'", region_code=5 as an AttributeError).
+_TYPES: dict[str, tuple[str, Callable[[Any], bool], str]] = {
+    "max_results": ("--max-results", _whole, "a whole number"),
+    "page": ("--page", _whole, "a whole number"),
+    "timeout": ("--timeout", _seconds, "a number of seconds"),
+    "provider": ("--provider", _text, "a string"),
+    "region_code": ("--region", _text, "a string"),
+    "time": ("--time", _text, "a string"),
+    "safe": ("--safe", _text, "a string"),
+    "user_agent": ("--user-agent", _text, "a string"),
+    "allow": ("--allow", _texts, "a string or a list of strings"),
+    "block": ("--block", _texts, "a string or a list of strings"),
+    "allow_hosts": ("--allow-host", _texts, "a string or a list of strings"),
+    "engines": ("--engines", _texts, "a string or a list of strings"),
+}
+
+
+def _check_types(options: dict[str, Any]) -> None:
+    """OptionError naming the flag when a value is not of the type its flag takes."""
+    for name, value in options.items():
+        if name in _TYPES:
+            flag, good, words = _TYPES[name]
+            if not good(value):
+                raise OptionError(f"{flag} takes {words}, not {value!r}")

@@ -32,21 +32,13 @@ from common.errors import (
     Timeout,
     ToolError,
 )
-from ws.backends.base import (
-    BLOCKED,
-    EMPTY,
-    HTTP_ERROR,
-    NETWORK,
-    OK,
-    PARSE_ERROR,
-    TIMEOUT,
-    Query,
-)
+from ws.backends.base import BLOCKED, EMPTY, HTTP_ERROR, NETWORK, OK, PARSE_ERROR, TIMEOUT, Query
 from ws.config import Endpoint, SearchOptions
 from ws.results import Result, finalise
 
 if TYPE_CHECKING:
     from common.http.deadline import Abort
+    from ws.backends.base import Request
     from ws.health import Entry, Event
 
 # Outcomes the chain gives itself: a loser of a hedged pair, a provider resting.
@@ -65,6 +57,9 @@ _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
 # How long a cancelled or overdue attempt may take to end after its sockets are shut
 # down (a page being parsed cannot be interrupted) before the run stops waiting for it.
 _GRACE = 1.0
+# But each wait (two at most) ends this long past the total deadline: the watchdog ends the
+# process 0.35 s after it, when an answer still parsed made ws --all print nothing (28).
+_LATE = 0.1
 
 
 # Records compared by identity (eq=False): nothing compares them by value, and every
@@ -138,12 +133,13 @@ def run(options: SearchOptions, say: Say | None = None) -> Report:
 
 @dataclass(eq=False, repr=False)
 class _Flight:
-    """An attempt in flight: what cancels it and when it started."""
+    """An attempt in flight: what cancels it, its start, its request (and so its notes)."""
 
     index: int
     endpoint: Endpoint
     abort: Abort
     started: float
+    request: Request
     cancelled: bool = False
 
 
@@ -210,12 +206,12 @@ class _Search:
                 continue
             if not self.flights:
                 break
-            wake = self.deadline + _GRACE
+            wake = self.deadline + _LATE
             if pending:
                 wake = min(wake, hedge_at)
             got = self._next(wake)
             if got is None:
-                if time.monotonic() >= self.deadline + _GRACE:
+                if time.monotonic() >= self.deadline + _LATE:
                     break  # attempts past their deadline: ended below
                 continue
             index, attempt, results = got
@@ -233,7 +229,7 @@ class _Search:
         for index, endpoint in pending:
             self._start(index, endpoint, 1)
         while self.flights:
-            got = self._next(self.deadline + _GRACE)
+            got = self._next(self.deadline + _LATE)
             if got is None:
                 break
             _, attempt, _ = got
@@ -275,13 +271,14 @@ class _Search:
                 f"no answer within its share of the deadline ({share:.1f} s "
                 f"of --timeout {self.options.timeout:g} s)"
             )
-        flight = _Flight(index, endpoint, Abort(), now)
+        request = endpoint.backend.build(self.query, endpoint.url)
+        flight = _Flight(index, endpoint, Abort(), now, request)
         self.flights[index] = flight
 
         def work() -> None:
             try:
                 attempt, results = _attempt(
-                    endpoint, self.query, self.options, limit, why, flight.abort
+                    endpoint, request, self.query, self.options, limit, why, flight.abort
                 )
             except Exception as exc:  # noqa: BLE001 - a bug in one attempt must not hang the run
                 message = f"unexpected error: {type(exc).__name__}: {exc} (this is a bug)"
@@ -326,17 +323,20 @@ class _Search:
         for flight in self.flights.values():
             flight.cancelled = True
             flight.abort.fire()
-        give_up = time.monotonic() + _GRACE
+        give_up = min(time.monotonic() + _GRACE, max(time.monotonic(), self.deadline) + _LATE)
         while self.flights:
             got = self._next(give_up)
             if got is None:
                 break
-            attempt = got[1]
-            if attempt.outcome not in (CANCELLED, OK):
-                self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+            if got[1].outcome not in (CANCELLED, OK):
+                self.say(f"{got[1].provider}: {got[1].outcome} ({got[1].message})")
+        # Given up on: said as one that ended is (its request's notes, a timeout's line).
         for index, flight in self.flights.items():
-            self.done[index] = self._stopped(flight, [])
+            attempt = self.done[index] = self._stopped(flight, list(flight.request.notes))
             self.results[index] = []
+            end = [] if attempt.outcome == CANCELLED else [f"{attempt.outcome} ({attempt.message})"]
+            for line in [*attempt.notes, *end]:
+                self.say(f"{attempt.provider}: {line}")
         self.flights.clear()
 
     def _stopped(self, flight: _Flight, notes: list[str]) -> Attempt:
@@ -376,6 +376,7 @@ class _Search:
 
 def _attempt(
     endpoint: Endpoint,
+    request: Request,
     query: Query,
     options: SearchOptions,
     limit: float,
@@ -389,7 +390,6 @@ def _attempt(
 
     backend = endpoint.backend
     start = time.monotonic()
-    request = backend.build(query, endpoint.url)
     trace.trace(
         "attempt %s: %s %s (%s)", backend.name, request.method, request.url, endpoint.source
     )

@@ -166,7 +166,8 @@ def command(
     # The config file's path only where it is shown: a --provider run never reads it.
     config_file = config.config_path() if show_providers else None
     options = config.make_options(
-        text,
+        # --providers searches nothing: a query beside it is not checked.
+        "" if show_providers else text,
         provider=provider,
         max_results=max_results,
         allow=allow,

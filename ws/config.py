@@ -215,6 +215,18 @@ def domains(values: tuple[str, ...], flag: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def cleaned_query(query: str) -> str:
+    """The query as sent and echoed: an escape sequence, bidi control or stray byte in what
+    the user typed means nothing to a search engine. One that cleans up to nothing would
+    be an empty search, which every engine answers: it is a missing one."""
+    text = one_line(query)
+    if query.strip() and not text:
+        raise UsageError(
+            f'missing QUERY: {query!r} is only control or invisible characters: ws "what to search for"'
+        )
+    return text
+
+
 def region(value: str | None) -> str | None:
     if value is None:
         return None
@@ -284,9 +296,7 @@ def make_options(
         chain = chain_for(name, source, endpoints)
         explicit = frozenset([name]) if source == "--provider" else frozenset()
     return SearchOptions(
-        # What the user typed is echoed in the output and sent to every engine: an escape
-        # sequence, bidi control or stray byte in it means nothing to a search engine.
-        query=one_line(query),
+        query=cleaned_query(query),
         endpoints=chain,
         max_results=max_results,
         provider=name,

@@ -3,7 +3,8 @@
 A result's score is the sum over the engines that returned it of 1 / (k + rank), k = 60:
 a page several engines agree on rises above one that a single engine ranked a little
 higher. The same page from two engines is recognised by ws.results.url_key (scheme, www.,
-host case, default port, fragment, trailing slash and tracking parameters ignored).
+host case and IDNA form, default port, fragment, trailing slash, the path's spelling of
+percent-escapes and tracking parameters ignored).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import stat
 import time
@@ -102,8 +103,12 @@ def state_path(*, create: bool) -> Path | None:
         return None
 
 
-def parse(text: str) -> dict[str, Entry]:
-    """Entries from the file's text; anything not as we write it is dropped."""
+def parse(text: str, now: float | None = None) -> dict[str, Entry]:
+    """Entries from the file's text; anything not as we write it is dropped. A rest is
+    never read as ending more than BLOCK_REST_MAX from ``now``: no rest we write is longer,
+    and a time past what the platform's clock can show (1e20, an overflow to infinity)
+    failed every search and --providers as an internal error."""
+    now = time.time() if now is None else now
     try:
         data = json.loads(text)
     except ValueError:
@@ -121,7 +126,7 @@ def parse(text: str) -> dict[str, Entry]:
         if (
             isinstance(until, (int, float))
             and not isinstance(until, bool)
-            and until == until  # not NaN
+            and math.isfinite(until)
             and isinstance(blocks, int)
             and isinstance(failures, int)
             and isinstance(reason, str)
@@ -130,7 +135,8 @@ def parse(text: str) -> dict[str, Entry]:
             and blocks >= 0
             and failures >= 0
         ):
-            out[str(name)] = Entry(float(until), blocks, failures, reason[:300], code)
+            until = min(float(until), now + BLOCK_REST_MAX)
+            out[str(name)] = Entry(until, blocks, failures, reason[:300], code)
     return out
 
 

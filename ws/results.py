@@ -1,7 +1,8 @@
 """Search results: one clean-up for every backend, de-duplication, domain filters.
 
-Backends hand over raw strings straight from the page or the JSON; everything a user sees
-passes through ``finalise`` so that the four engines produce results of one shape.
+Backends hand over strings as the page or the JSON gave them, entities decoded (lxml
+decodes a page's; SearxNG's backend, its JSON's, with ``clean_text``); everything a user
+sees passes through ``finalise`` so that the engines produce results of one shape.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from common.text import INVISIBLE, one_line
 _NOT_IN_URL = re.compile(f"[{INVISIBLE}\ud800-\udfff\\s]")
 # Compiled on first use (re's cache): only --allow and --block need it.
 _DOMAIN_LABEL = r"^(?!-)[a-z0-9-]{1,63}(?<!-)$"
+# A percent-escape, and the characters RFC 3986 says an escape of is the character itself.
+_ESCAPE = r"%([0-9A-Fa-f]{2})"
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_ASCII_SAFE = "".join(chr(i) for i in range(0x21, 0x7F))
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
 
@@ -46,10 +51,12 @@ class Result:
 
 def clean_text(text: str | None) -> str:
     """One line of plain text: entities decoded, then common.text's one-line policy (a lone
-    surrogate in a title or snippet is repaired to U+FFFD rather than the result dropped)."""
+    surrogate in a title or snippet is repaired to U+FFFD rather than the result dropped).
+    For text that may still carry entities (SearxNG's JSON); text lxml read from a page is
+    decoded already, and decoding it again turned a title about "&amp;nbsp;" into one
+    about a blank (finalise applies only the one-line policy)."""
     if not text:
         return ""
-    # Page text from lxml is already decoded; JSON from SearxNG may still carry entities.
     if "&" in text:
         import html  # its entity table is imported only for text that may hold one
 
@@ -84,15 +91,18 @@ def _http_parts(url: str | None) -> tuple[str, SplitResult] | None:
 
 def url_key(url: str, parts: SplitResult | None = None) -> str:
     """The form two URLs of the same page share: no scheme, www., default port, fragment,
-    trailing slash or tracking parameters; host in lower case."""
+    trailing slash or tracking parameters; host in lower case and IDNA form; the path's
+    percent-escapes normalised (RFC 3986 6.2.2: unreserved characters decoded, hex in upper
+    case, a non-ASCII character as its UTF-8 escapes), as engines spell one page's
+    address differently (/wiki/Köln, /wiki/K%C3%B6ln, /wiki/K%c3%b6ln)."""
     parts = parts or urlsplit(url)
-    host = (parts.hostname or "").lower().rstrip(".")
+    host = host_of(url, parts)
     if host.startswith("www."):
         host = host[4:]
     port = parts.port
     if port and port not in (80, 443):
         host = f"{host}:{port}"
-    path = parts.path.rstrip("/") or "/"
+    path = _escapes(parts.path).rstrip("/") or "/"
     query = ""
     if parts.query:
         query = urlencode(
@@ -105,12 +115,32 @@ def url_key(url: str, parts: SplitResult | None = None) -> str:
     return urlunsplit(("", host, path, query, ""))
 
 
+def _escapes(path: str) -> str:
+    """``path`` with its percent-escapes in one spelling (see url_key)."""
+    if "%" in path:
+        path = re.sub(_ESCAPE, _one_escape, path)
+    if not path.isascii():
+        from urllib.parse import quote
+
+        # Every ASCII character (and so every escape) stays as it is.
+        path = quote(path, safe=_ASCII_SAFE, errors="replace")
+    return path
+
+
+def _one_escape(m: re.Match[str]) -> str:
+    char = chr(int(m.group(1), 16))
+    return char if char in _UNRESERVED else m.group(0).upper()
+
+
 def canonical_domain(text: str) -> str | None:
     """A domain from what a user typed: ``Example.COM``, ``*.example.com``, a URL. None if
     it is not a domain name."""
     value = text.strip().lower()
     if "://" in value:
-        value = urlsplit(value).hostname or ""
+        try:
+            value = urlsplit(value).hostname or ""
+        except ValueError:  # an unclosed IPv6 bracket: no domain either
+            return None
     value = value.split("/", 1)[0]
     value = value.removeprefix("*.").strip(".")
     if ":" in value:
@@ -175,11 +205,11 @@ def finalise(
             continue
         out.append(
             Result(
-                title=clean_text(item.title) or host,
+                title=one_line(item.title) or host,
                 url=url,
-                snippet=clean_text(item.snippet),
+                snippet=one_line(item.snippet),
                 provider=item.provider,
-                published=clean_text(item.published) or None,
+                published=one_line(item.published) or None,
                 rank=len(out) + 1,
             )
         )

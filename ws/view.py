@@ -100,7 +100,14 @@ def _health(options: SearchOptions) -> dict[str, Any]:
     for e in options.endpoints:
         entry = entries.get(health.key(e.backend.name, e.url))
         if entry is None:
-            out[e.backend.name] = {"state": "ok", "retry_at": None, "blocks": 0, "failures": 0}
+            # The same keys as a remembered provider's: a reader of the JSON finds each.
+            out[e.backend.name] = {
+                "state": "ok",
+                "retry_at": None,
+                "blocks": 0,
+                "failures": 0,
+                "reason": None,
+            }
             continue
         out[e.backend.name] = {
             "state": "resting" if entry.resting(now) else "ok",

@@ -92,9 +92,12 @@ def test_the_backstop_holds_for_ws_too(serve, figures):
     )
     figures.deadline(2, r.elapsed)
     assert r.code == 28, r.stderr
-    assert r.stderr.endswith(
-        "ran past the total deadline and was stopped (raise --timeout or WS_TIMEOUT)\n"
-    )
+    # The run gives up on a parse that outlives the deadline (ws.chain._LATE) before the
+    # backstop would kill it (when the parse holds the interpreter lock, the backstop
+    # does): either way one 28 line, and the JSON document.
+    last = r.stderr.splitlines()[-1]
+    assert last.startswith("ws: (28) ") and last.endswith("(raise --timeout or WS_TIMEOUT)")
+    assert "ran past the total deadline" in last or "timed out (duckduckgo)" in last, last
     assert json.loads(r.stdout)["query"] == "anything"
 
 

@@ -7,7 +7,7 @@ as ``//duckduckgo.com/l/?uddg=<target>&rut=...``. Both are read here.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import SplitResult, parse_qsl, urlsplit
 
 from ws.backends.antibot import bot_check, classify_html
 from ws.backends.base import BLOCKED, Answer, Backend, Query, Request, iso_date
@@ -111,7 +111,9 @@ def unwrap(href: str) -> str | None:
         href = "https:" + href
     elif href.startswith("/"):
         href = "https://duckduckgo.com" + href
-    parts = urlsplit(href)
+    parts = _split(href)
+    if parts is None:
+        return None
     host = (parts.hostname or "").lower()
     if host == "duckduckgo.com" or host.endswith(".duckduckgo.com"):
         if parts.path == "/l/":
@@ -125,12 +127,23 @@ def unwrap(href: str) -> str | None:
 
 def is_pseudo_result(url: str) -> bool:
     # The last page ends with an "EOF" entry that links to a Google search for the query.
-    parts = urlsplit(url)
+    parts = _split(url)
+    if parts is None:
+        return True  # no URL anyone could follow: no result either
     host = (parts.hostname or "").lower()
     is_google = host in ("google.com", "www.google.com") or host.startswith(
         ("www.google.", "google.")
     )
     return is_google and parts.path == "/search"
+
+
+def _split(url: str) -> SplitResult | None:
+    """The URL's parts; None for one urllib cannot split (an unclosed IPv6 bracket, say),
+    which one hostile row of a page must not turn into a failed attempt."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
 
 
 def _published(node: Any) -> str | None:

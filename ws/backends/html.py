@@ -53,8 +53,18 @@ class ResultsPage:
     @cached_property
     def visible_text(self) -> str:
         """Text a reader would see (title included), without scripts and styles."""
-        parts = xpath("//text()[not(ancestor::script) and not(ancestor::style)]")(self.doc)
-        return " ".join(" ".join(parts).split())
+        from lxml import etree
+
+        # A copy without them, read by itertext() in C: an XPath asking each text node
+        # for a script or style above it read every level up for each (49 000 text nodes
+        # 250 deep: 0.75 s of CPU for each engine that reads the page, now 0.05 s).
+        doc = self.doc
+        if next(doc.iter("script", "style"), None) is not None:
+            from copy import deepcopy
+
+            doc = deepcopy(doc)
+            etree.strip_elements(doc, "script", "style", with_tail=False)
+        return " ".join(" ".join(doc.itertext()).split())
 
 
 def parse_html(data: bytes, charset: str = "utf-8") -> Any:
@@ -158,6 +168,34 @@ class Rows:
     snippet: str
 
 
+def outermost(nodes: list[Any]) -> list[Any]:
+    """The nodes (in document order) that are inside no other of them, each element above
+    them read once: a row's links are looked for in its whole subtree, and rows nested 250
+    deep around 40 000 tags read those tags 250 times over (5 s of CPU on DuckDuckGo's
+    parser). A walk up stops at the first element whose answer is known; a node kept, or
+    inside one kept, answers yes, and the nodes come in document order, so no later node
+    can hold an element already answered no."""
+    inside: dict[Any, bool] = {}
+    kept = []
+    for node in nodes:
+        path = []
+        above = node.getparent()
+        verdict = False
+        while above is not None:
+            known = inside.get(above)
+            if known is not None:
+                verdict = known
+                break
+            path.append(above)
+            above = above.getparent()
+        for element in path:
+            inside[element] = verdict
+        inside[node] = True
+        if not verdict:
+            kept.append(node)
+    return kept
+
+
 def parse_rows(
     doc: Any,
     rows: Rows,
@@ -169,7 +207,7 @@ def parse_rows(
     """Every result node's first title link, with its first snippet; a node without a
     link, or whose link ``target`` drops, gives none. ``published`` reads a node's date."""
     out: list[Result] = []
-    for node in xpath(rows.results)(doc):
+    for node in outermost(xpath(rows.results)(doc)):
         links = xpath(rows.link)(node)
         if not links:
             continue

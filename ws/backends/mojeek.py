@@ -79,7 +79,11 @@ def parse(page: ResultsPage) -> list[Result]:
 def next_page(page: ResultsPage) -> dict[str, str] | None:
     """The s= of the pagination's Next link."""
     for href in xpath(_NEXT)(page.doc):
-        for key, value in parse_qsl(urlsplit(href).query):
+        try:
+            query = urlsplit(href).query
+        except ValueError:
+            continue  # an href urllib cannot split (an unclosed IPv6 bracket) is no link
+        for key, value in parse_qsl(query):
             if key == "s" and value.isdigit():
                 return {"s": value}
     return None

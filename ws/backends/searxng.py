@@ -25,7 +25,7 @@ from ws.backends.base import (
     with_params,
 )
 from ws.backends.html import ResultsPage
-from ws.results import Result
+from ws.results import Result, clean_text
 
 ENABLE_JSON = "enable json in settings.yml: search.formats: [html, json]"
 _TIME = {"d": "day", "w": "week", "m": "month", "y": "year"}
@@ -115,7 +115,9 @@ def _result(item: Any) -> Result | None:
 
 
 def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+    # An instance's engines may hand over text with its HTML entities still in it; no
+    # parser decoded this JSON's, as lxml does a page's.
+    return clean_text(value) if isinstance(value, str) else ""
 
 
 # An instance reports these from its engines; a hostile one can make them any size.
