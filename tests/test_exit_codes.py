@@ -164,18 +164,28 @@ def test_unsupported_scheme_on_command_line_exits_3(wf):
     assert r.code == 3 and r.stderr.startswith("wf: (3) unsupported scheme 'gopher'")
 
 
-@pytest.mark.parametrize("target", ["/tmp/page.html", "./page.html", "file:///tmp/page.html"])
-def test_local_path_as_url_exits_3_naming_input(wf, tmp_path, monkeypatch, target):
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("/tmp/page.html", "/tmp/page.html is a local file, not an http(s) URL: read it"),
+        ("./page.html", "./page.html is a local file, not an http(s) URL: read it"),
+        (
+            "File://localhost/tmp/page%20one.html",
+            "unsupported scheme 'file' in File://localhost/tmp/page%20one.html (only http and "
+            "https): read a local file",
+        ),
+    ],
+)
+def test_local_path_as_url_exits_3_naming_input(wf, tmp_path, monkeypatch, target, said):
     # The path exists and holds a page: wf still reads no file named as a URL.
     (tmp_path / "page.html").write_text("<p>secret words</p>")
+    (tmp_path / "page one.html").write_text("<p>secret words</p>")
     monkeypatch.chdir(tmp_path)
-    target = target.replace("/tmp/", f"{tmp_path}/")
+    target, said = (t.replace("/tmp/", f"{tmp_path}/") for t in (target, said))
+    path = target if target.startswith((".", "/")) else f"{tmp_path}/page one.html"
     r = wf(target)
-    path = target.removeprefix("file://")
     assert r.code == 3 and r.stdout == "", r.stderr
-    assert r.stderr == (
-        f"wf: (3) {target} is a local file, not an http(s) URL: read it with wf --input {path}\n"
-    )
+    assert r.stderr == f"wf: (3) {said} with wf --input {path}\n"
 
 
 def test_a_link_without_its_scheme_is_no_local_path(wf):

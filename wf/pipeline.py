@@ -146,15 +146,23 @@ _LOCAL_PREFIXES = ("/", "./", "../", "~/", "file:")
 def _refuse_local_path(target: str) -> None:
     """Raise InvalidURL (3) naming --input when `target` is a local path or a file: URL,
     where the URL parser's own complaint (no host in http:///...) would leave one guessing."""
+    text = target.strip()
     # "//host/path" is a link without its scheme, not a path: the URL parser's error stands.
-    if target.lower().startswith(_LOCAL_PREFIXES) and not target.startswith("//"):
-        from common.errors import InvalidURL
+    if not text.lower().startswith(_LOCAL_PREFIXES) or text.startswith("//"):
+        return
+    from common.errors import InvalidURL
 
-        path = target[7:] if target.lower().startswith("file://") else target
+    if text.lower().startswith("file:"):
+        from urllib.parse import unquote, urlsplit
+
+        path = unquote(urlsplit(text).path)
         raise InvalidURL(
-            f"{target[:200]} is a local file, not an http(s) URL: "
-            f"read it with wf --input {path[:200]}"
+            f"unsupported scheme 'file' in {text[:200]} (only http and https): "
+            f"read a local file with wf --input {path[:200]}"
         )
+    raise InvalidURL(
+        f"{text[:200]} is a local file, not an http(s) URL: read it with wf --input {text[:200]}"
+    )
 
 
 def _fetch(
