@@ -310,9 +310,19 @@ def _drawn_between(el: Any, pieces: list[str]) -> bool:
     as a separator does, where glued they make another number. An empty icon between
     letters may stand inside a word, and before a stop it ends a link's words: it adds
     nothing."""
-    if (el.get("aria-hidden") or "").strip().lower() != "true":
+    if (el.get("aria-hidden") or "").strip().lower() != "true" or not _drawn(el):
         return False
     return bool(pieces) or between_numbers(el)
+
+
+def _drawn(el: Any) -> bool:
+    """Whether `el` itself takes room on the screen: an icon hidden by its attribute or
+    style as well as from screen readers, or an <svg> of no width or height (a sprite's
+    definitions), holds no space between the words beside it."""
+    if el.get("hidden") is not None or el.get("width") == "0" or el.get("height") == "0":
+        return False
+    style = el.get("style")
+    return not (style and _hides(style))
 
 
 def apart(drawing: Any) -> None:
@@ -320,7 +330,7 @@ def apart(drawing: Any) -> None:
     two numbers: an icon between a day and its hour keeps them apart, where glued they
     make another number."""
     tail = drawing.tail
-    if (not tail or tail[0].isdigit()) and between_numbers(drawing):
+    if (not tail or tail[0].isdigit()) and _drawn(drawing) and between_numbers(drawing):
         drawing.tail = " " + (tail or "")
 
 
