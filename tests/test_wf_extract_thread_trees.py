@@ -252,8 +252,9 @@ def _lobsters_comment(n: int, kids: str = "") -> str:
     )
 
 
-def lobsters() -> str:
-    story = (
+def lobsters(story: str = "") -> str:
+    # A Lobsters page: the story's box above the tree (`story` in its stead).
+    story = story or (
         "<div class='story' id='story_abc'><div class='story_liner'><div class='voters'>"
         "<a class='upvoter' href='/login'></a><div class='score'>42</div></div>"
         "<div class='details'><span class='link'><a class='u-url' "
@@ -329,6 +330,31 @@ def test_a_story_line_above_its_comments_is_printed_without_its_counters(
         assert counter not in lines[at + 2] and counter not in lines[at], text
     assert "42 points" not in text and "hide" not in text
     assert "https://example.org/bridge" in {link.url for link in result.links}
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "",  # a byline: its author's page, no domain
+        " <a class='domain' href='/domains/other.example'>other.example</a>",
+    ],
+)
+@pytest.mark.parametrize("url", [None, "https://news.example/s/abc/the_new_bridge"])
+def test_a_signed_line_without_the_domain_of_its_link_is_no_story(
+    shown: str, url: str | None
+) -> None:
+    # An article's byline above its comments links its author's page by an absolute
+    # address, as many sites write their own links: no link aggregator's story.
+    byline = (
+        "<div class='post-info'><a class='author' href='https://news.example/~jane'>"
+        f"Jane Doelittle</a>{shown} <span title='2026-02-01 09:00:00 -0600'>5 hours ago"
+        "</span></div>"
+    )
+    html = lobsters(byline)
+    text = extract(f"<html><head><title>T</title></head><body>{html}</body></html>", url=url).text
+    assert all(said in text for said in SAYS[:5]), text
+    # Not printed as a story: the author's name for its title, or its submitter's.
+    assert not any(line.startswith("Jane Doelittle") for line in text.split("\n")), text
 
 
 ASKED = "How do we keep the tide tables in sync across the harbour offices? Each edits its own."
@@ -408,3 +434,10 @@ def test_a_discussions_answers_and_their_replies_each_have_their_line(url: str |
         assert lines[lines.index(head) + 2] == said, text
     for chrome in ("Marked as answer", "Copy link", "Write a reply", "Upvote", "+2"):
         assert chrome not in text
+
+
+@pytest.mark.parametrize("host", ["www.example.org", "news.example.org"])
+def test_a_story_shows_the_domain_of_its_link_without_the_subdomain(host: str) -> None:
+    html = lobsters().replace("https://example.org/bridge", f"https://{host}/bridge")
+    text = extract(f"<html><head><title>T</title></head><body>{html}</body></html>").text
+    assert "The new bridge and what it cost (example.org)" in text.split("\n"), text

@@ -24,12 +24,15 @@ def line(b: BlockRecord) -> bool:
     """Whether a box is a story's line: signed (its submitter or its age), short
     (posts_tuning.STORY_TEXT_MAX characters), without prose, its first link of words a
     title that leads to another site (an absolute http(s) address: the aggregator's own
-    links, to its users and its comments, are relative)."""
+    links, to its users and its comments, are relative), whose domain the box shows after
+    it. An article's byline above its comments links its author's page, absolute as
+    many sites write their own links, and shows no domain: it is no story."""
     from wf.extract.kinds.siblings import marked
 
     if b.text > posts_tuning.STORY_TEXT_MAX or b.raw or not marked(b):
         return False
-    return _title(b.el) is not None
+    title = _title(b.el)
+    return title is not None and _domain(b.el, title) is not None
 
 
 def _title(box: Any) -> Any:
@@ -74,8 +77,16 @@ def keep(box: Any) -> None:
 
 
 def _domain(box: Any, title: Any) -> str | None:
-    """The domain the box shows after the title: the first short element after it whose
-    words are a host name (posts_tuning.STORY_DOMAIN), among posts_tuning.STORY_LINKS."""
+    """The domain the box shows after the title: the first element after it whose words
+    are a host name (posts_tuning.STORY_DOMAIN), among the box's first
+    posts_tuning.STORY_ELEMENTS, when it is the title's site ("example.org" for
+    www.example.org, "github.com/ann" for a page there)."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit((title.get("href") or "").strip()).hostname or "").lower()
+    except ValueError:
+        return None
     after = False
     for el in islice(box.iter(), posts_tuning.STORY_ELEMENTS):
         if el is title:
@@ -83,5 +94,7 @@ def _domain(box: Any, title: Any) -> str | None:
         elif after and isinstance(el.tag, str):
             found = _DOMAIN.fullmatch(_words(el))
             if found:
-                return found.group(1)
+                shown = found.group(1).partition("/")[0].lower()
+                same = host == shown or host.endswith("." + shown) or shown.endswith("." + host)
+                return found.group(1) if same else None
     return None
