@@ -441,3 +441,30 @@ def test_a_story_shows_the_domain_of_its_link_without_the_subdomain(host: str) -
     html = lobsters().replace("https://example.org/bridge", f"https://{host}/bridge")
     text = extract(f"<html><head><title>T</title></head><body>{html}</body></html>").text
     assert "The new bridge and what it cost (example.org)" in text.split("\n"), text
+
+
+def test_the_badges_words_in_an_answers_own_text_are_no_badge() -> None:
+    # Written in a post's text, the words stay, and mark no accepted answer.
+    html = discussion().replace(
+        f"<p>{SAYS[3]}</p>", f"<p><strong>Best answer</strong> so far: {SAYS[3]}</p>"
+    )
+    html = html.replace(f"<p>{SAYS[5]}</p>", f"<p>{SAYS[5]}</p><p><em>Accepted solution</em></p>")
+    lines = extract(html).text.split("\n")
+    assert [line for line in lines if line.endswith(", accepted answer")] == [
+        f"{USERS[0]}, 2024-03-02, accepted answer"
+    ], lines
+    assert f"Best answer so far: {SAYS[3]}" in lines and "Accepted solution" in lines, lines
+
+
+def test_a_badge_is_looked_for_in_the_top_level_posts_alone(monkeypatch) -> None:
+    # Each post reads tuning.MARK_SCAN elements for its badge: a reply nested in a post
+    # is read as part of it, never again as a post of its own (replies nested deep, each
+    # reading the ones inside it, cost the square of their count).
+    from wf.extract.kinds import posts
+
+    read: list[object] = []
+    badge = posts.badge
+    monkeypatch.setattr(posts, "badge", lambda el: read.append(el) or badge(el))
+    text = extract(discussion()).text
+    assert f"{USERS[0]}, 2024-03-02, accepted answer" in text, text
+    assert len(read) == 4, text  # the question and its three answers, not their replies
