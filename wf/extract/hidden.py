@@ -363,7 +363,8 @@ def _text_after(el: Any) -> str | None:
                 return None
             continue
         node = nxt
-        # Down the box's first children while nothing is written before them.
+        # A number in boxes of its own beside the icon (<span><b>12</b></span>) is read
+        # where it starts, the boxes' first children down.
         while steps > 0 and isinstance(node.tag, str) and not node.text and len(node):
             node, steps = node[0], steps - 1
         if isinstance(node.tag, str) and node.text:
@@ -388,7 +389,8 @@ def _text_before(el: Any) -> str | None:
         if prev.tail:
             return str(prev.tail)
         node = prev
-        # Down the box's last children while nothing is written after them.
+        # A number in boxes of its own before the icon (a day in its <span>) is read
+        # where it ends, the boxes' last children down.
         while steps > 0 and isinstance(node.tag, str) and len(node) and not node[-1].tail:
             node, steps = node[-1], steps - 1
         if not isinstance(node.tag, str):

@@ -228,10 +228,6 @@ BADGE_NOT_IN = ("p", "blockquote", "pre")
 # links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question
 GROW_LINKS_MAX = 3  # an ancestor adds at most 1/3 of its added text in links
-# A link aggregator's story line above its comments (kinds/story.py): this many
-# characters at most, its title among its first STORY_LINKS links.
-STORY_TEXT_MAX = 400
-STORY_LINKS = 8
 # A link aggregator's story line above its comments (kinds/story.py): STORY_TEXT_MAX
 # characters at most, its title among its first STORY_LINKS links, its domain among its
 # first STORY_ELEMENTS elements, each read in STORY_PIECES pieces of text at most. The
