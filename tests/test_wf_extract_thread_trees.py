@@ -468,3 +468,32 @@ def test_a_badge_is_looked_for_in_the_top_level_posts_alone(monkeypatch) -> None
     text = extract(discussion()).text
     assert f"{USERS[0]}, 2024-03-02, accepted answer" in text, text
     assert len(read) == 4, text  # the question and its three answers, not their replies
+
+
+def _reply(n: int, day: str, words: str, kids: str = "") -> str:
+    return (
+        f"<div class='nested-discussion-timeline-comment'>{_head(USERS[n], day)}"
+        f"<div class='comment-body markdown-body'><p>{words}</p></div>{kids}"
+        "<div class='comment-reactions'><button>+2</button></div></div>"
+    )
+
+
+def test_a_short_reply_holding_a_reply_to_it_keeps_its_line_and_words() -> None:
+    # A reply named as nested ones, holding the reply to it: no group of replies, for it
+    # shows its head before them; its short words are no box to cut on the way down.
+    tree = _reply(1, "2024-03-03", "Agreed, thanks.", _reply(2, "2024-03-04", SAYS[2]))
+    html = discussion().replace(
+        _discussion_reply(1, "2024-03-03") + _discussion_reply(2, "2024-03-04"), tree
+    )
+    lines = extract(html).text.split("\n")
+    assert lines[lines.index(f"{USERS[1]}, 2024-03-03") + 2] == "Agreed, thanks.", lines
+    assert lines[lines.index(f"{USERS[2]}, 2024-03-04") + 2] == SAYS[2], lines
+
+
+def test_a_short_comment_holding_a_reply_keeps_its_words() -> None:
+    tree = _leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1, _leveled(3, 2)) + _leveled(4, 1)
+    html = _leveled_page(tree.replace(f"<p>{SAYS[2]}</p>", "<p>Agreed, thanks.</p>"))
+    lines = extract(html, url="https://board.example/r/city/comments/1/new_bridge/").text
+    lines = lines.split("\n")
+    assert lines[lines.index(f"{USERS[2]}, 5 hours ago") + 2] == "Agreed, thanks.", lines
+    assert lines[lines.index(f"{USERS[3]}, 5 hours ago") + 2] == SAYS[3], lines
