@@ -6,6 +6,7 @@ length count by their tree, and the post above them is the thread's first."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -497,3 +498,58 @@ def test_a_short_comment_holding_a_reply_keeps_its_words() -> None:
     lines = lines.split("\n")
     assert lines[lines.index(f"{USERS[2]}, 5 hours ago") + 2] == "Agreed, thanks.", lines
     assert lines[lines.index(f"{USERS[3]}, 5 hours ago") + 2] == SAYS[3], lines
+
+
+def test_replies_nested_in_a_chain_are_each_read_once(monkeypatch) -> None:
+    # A chain of 300 replies, each in the one before: the blocks before each one's first
+    # reply (replies._lead) and the elements read for each one's line (byline._own)
+    # are its own, so each is read once, where each reply's line read the chain below.
+    from wf.extract.kinds import byline, replies
+
+    runs: list[tuple[int, int]] = []
+    lead, own = replies._lead, byline._own
+    read = [0]
+
+    def counted(blocks: Any, box: Any, first: Any) -> bool:
+        runs.append((box.index, first.index))
+        return lead(blocks, box, first)
+
+    def owned(post: Any, *inner: Any) -> list[Any]:
+        found = own(post, *inner)
+        read[0] += len(found)
+        return found
+
+    monkeypatch.setattr(replies, "_lead", counted)
+    monkeypatch.setattr(byline, "_own", owned)
+    chain = ""
+    for n in range(300):
+        words = "Agreed, thanks." if n % 2 else f"Reply {n}: {SAYS[2]}"
+        chain = _reply(n % 5 + 1, "2024-03-03", words, chain)
+    html = discussion().replace(
+        _discussion_reply(1, "2024-03-03") + _discussion_reply(2, "2024-03-04"), chain
+    )
+    elements = html.count("<") - html.count("</")
+    text = extract(html).text
+    assert text.count("Agreed, thanks.") == text.count(SAYS[2]) == 150, text
+    assert len(runs) >= 299
+    assert sum(end - start for start, end in runs) <= max(end for _, end in runs)
+    assert 0 < read[0] <= elements
+
+
+def test_a_date_box_is_read_no_further_than_a_date_is_long() -> None:
+    # A box named for a date around a page's worth of text is no date: its reading
+    # stops once it holds more than a date's characters, whatever follows.
+    from itertools import count
+
+    from wf.extract.kinds.spaced import spaced
+
+    pieces = count()
+
+    class Box:
+        def itertext(self) -> Any:
+            for n in pieces:
+                assert n < 1000, "read whole"
+                yield "  word "
+
+    assert len(spaced(Box(), 80)) > 80
+    assert next(pieces) <= 25

@@ -465,9 +465,10 @@ def _lined(
     )
     authors, heads = [], set()
     tops = {p.index for p in posts}  # a reply nested in one is no accepted answer
+    inner = {p.el for p in nested}  # a reply's author and date are its own
     for post in posts + short + nested:
         badged = post.index in tops and badge(post.el)  # before the line takes the head
-        authors.append(byline.add(post.el))
+        authors.append(byline.add(post.el, inner))
         if authors[-1] is not None:  # the line is the post's first element
             heads.add(post.el[0])
             accepted(post.el, badged)
