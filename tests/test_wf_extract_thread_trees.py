@@ -444,6 +444,14 @@ def test_a_story_shows_the_domain_of_its_link_without_the_subdomain(host: str) -
     assert "The new bridge and what it cost (example.org)" in text.split("\n"), text
 
 
+def test_a_host_name_in_a_storys_title_is_not_its_domain() -> None:
+    html = lobsters().replace(
+        "The new bridge and what it cost", "<b>bridge.io</b> the new bridge and what it cost"
+    )
+    text = extract(f"<html><head><title>T</title></head><body>{html}</body></html>").text
+    assert "bridge.io the new bridge and what it cost (example.org)" in text.split("\n"), text
+
+
 def test_the_badges_words_in_an_answers_own_text_are_no_badge() -> None:
     # Written in a post's text, the words stay, and mark no accepted answer.
     html = discussion().replace(

@@ -87,11 +87,12 @@ def _domain(box: Any, title: Any) -> str | None:
         host = (urlsplit((title.get("href") or "").strip()).hostname or "").lower()
     except ValueError:
         return None
-    after = False
+    after, inside = False, set()
     for el in islice(box.iter(), posts_tuning.STORY_ELEMENTS):
         if el is title:
-            after = True
-        elif after and isinstance(el.tag, str):
+            # The title's own words ("<b>example.io</b> is out") name no site of its.
+            after, inside = True, set(islice(title.iter(), posts_tuning.STORY_ELEMENTS))
+        elif after and isinstance(el.tag, str) and el not in inside:
             found = _DOMAIN.fullmatch(_words(el))
             if found:
                 shown = found.group(1).partition("/")[0].lower()
