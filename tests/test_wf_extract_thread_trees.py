@@ -561,3 +561,23 @@ def test_a_date_box_is_read_no_further_than_a_date_is_long() -> None:
 
     assert len(spaced(Box(), 80)) > 80
     assert next(pieces) <= 25
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "<a class='author' href='https://janedoe.example/'>Jane Doelittle</a>",
+        "<span class='author-name'><a href='https://janedoe.example/'>Jane Doelittle</a></span>",
+    ],
+)
+def test_an_authors_link_to_the_site_it_shows_is_no_story(link: str) -> None:
+    # A byline above the comments: its author's link leads to their own site, shown
+    # after it; a link named for the author, or in a box so named, is no story's title.
+    byline = (
+        f"<div class='post-info'>By {link} <span>(janedoe.example)</span> <span "
+        "title='2026-02-01 09:00:00 -0600'>5 hours ago</span></div>"
+    )
+    text = extract(f"<html><head><title>T</title></head><body>{lobsters(byline)}</body></html>")
+    lines = text.text.split("\n")
+    assert all(said in text.text for said in SAYS[:5]), lines
+    assert not any(line.startswith("Jane Doelittle") for line in lines), lines

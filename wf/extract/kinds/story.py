@@ -12,6 +12,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
+from wf.extract import tuning
 from wf.extract.kinds import posts_tuning
 
 if TYPE_CHECKING:
@@ -37,12 +38,28 @@ def line(b: BlockRecord) -> bool:
 
 def _title(box: Any) -> Any:
     """The box's first link of words (posts_tuning.REPLY_TEXT_MIN characters), among its
-    first posts_tuning.STORY_LINKS links, when it leads to another site; else None."""
+    first posts_tuning.STORY_LINKS links, when it leads to another site; else None. A
+    link named for the author, in itself or a box around it in `box` (tuning.POST_AUTHOR),
+    is a byline's (its author's own site), no title."""
     for a in islice(box.iter("a"), posts_tuning.STORY_LINKS):
         if len(_words(a)) >= posts_tuning.REPLY_TEXT_MIN:
             href = (a.get("href") or "").strip().lower()
-            return a if href.startswith(("http://", "https://")) else None
+            return a if href.startswith(("http://", "https://")) and not _author(a, box) else None
     return None
+
+
+def _author(link: Any, box: Any) -> bool:
+    el = link
+    for _ in range(posts_tuning.STORY_ELEMENTS):  # a link nests in few boxes of a line
+        names = " ".join(el.get(k) or "" for k in ("class", "id", "rel", "itemprop"))
+        if _AUTHOR.search(names):
+            return True
+        if el is box or (el := el.getparent()) is None:
+            break
+    return False
+
+
+_AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
 
 
 def _words(el: Any) -> str:
