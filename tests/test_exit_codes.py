@@ -171,8 +171,7 @@ def test_unsupported_scheme_on_command_line_exits_3(wf):
         ("./page.html", "./page.html is a local file, not an http(s) URL: read it"),
         (
             "File://localhost/tmp/page%20one.html",
-            "unsupported scheme 'file' in File://localhost/tmp/page%20one.html (only http and "
-            "https): read a local file",
+            "File://localhost/tmp/page%20one.html is a local file, not an http(s) URL: read it",
         ),
     ],
 )
@@ -186,6 +185,38 @@ def test_local_path_as_url_exits_3_naming_input(wf, tmp_path, monkeypatch, targe
     r = wf(target)
     assert r.code == 3 and r.stdout == "", r.stderr
     assert r.stderr == f"wf: (3) {said} with wf --input {path}\n"
+
+
+@pytest.mark.parametrize(
+    ("target", "path"),
+    [
+        ("file://localhost/DIR/page.html", "/DIR/page.html"),
+        ("FILE:/DIR/page.html", "/DIR/page.html"),
+        ("file:///DIR/my%20page.html", "/DIR/my page.html"),
+        (" /DIR/page.html", "/DIR/page.html"),
+    ],
+)
+def test_a_file_url_names_the_path_input_reads(wf, tmp_path, target, path):
+    # The hint is the file's path, as --input reads it: no host, no scheme, no escapes.
+    target, path = (t.replace("/DIR", str(tmp_path)) for t in (target, path))
+    r = wf(target)
+    assert r.code == 3 and r.stderr.endswith(f": read it with wf --input {path}\n"), r.stderr
+
+
+def test_a_file_url_on_another_host_names_no_local_path(wf):
+    r = wf("file://fileserver/share/page.html")
+    assert r.code == 3 and r.stderr == (
+        "wf: (3) file://fileserver/share/page.html is a file: URL, not an http(s) URL\n"
+    )
+
+
+@pytest.mark.parametrize("target", ["file:8080/page", "file:8080", "File:80?q=1"])
+def test_a_host_named_file_and_its_port_is_no_local_path(target):
+    # "file:8080/page" is http://file:8080/page, as "localhost:8080/page" is: its fetch
+    # is no local file's. Tested without the network: the host is no loopback address.
+    from wf.targets import refuse_local_path
+
+    refuse_local_path(target)  # raises nothing
 
 
 def test_a_link_without_its_scheme_is_no_local_path(wf):

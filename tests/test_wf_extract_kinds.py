@@ -781,3 +781,29 @@ def test_an_article_declared_by_microdata_alone_says_its_type(itemtype, kind, me
     found = extract(html, url="https://example.com/2024/03/tides", metadata=True)
     assert found.kind == kind
     assert found.metadata is not None and found.metadata["type"] == meta_type
+
+
+TIDES = "https://example.com/2024/03/tides"
+
+
+@pytest.mark.parametrize(
+    ("head", "meta_type"),
+    [
+        (ld({"@type": "VideoObject", "name": "Tides", "url": TIDES}), "video"),
+        (ld({"@type": "JobPosting", "title": "Tides"}), "job"),
+        ('<meta property="og:type" content="video.other">', "video.other"),
+    ],
+)
+def test_a_content_type_read_before_the_microdata_stands(head, meta_type):
+    # JSON-LD (or an og:type) that names the page's content is read first: an article
+    # the microdata declares does not say otherwise.
+    html = page(
+        head,
+        NAV + '<div itemscope itemtype="https://schema.org/NewsArticle">'
+        "<h1 itemprop='headline'>Tides</h1><div itemprop='articleBody'>"
+        + f"<p>{PROSE}</p>" * 3
+        + "</div></div>",
+    )
+    found = extract(html, url=TIDES, metadata=True)
+    assert found.kind == "article"
+    assert found.metadata is not None and found.metadata["type"] == meta_type

@@ -6,6 +6,7 @@ length count by their tree, and the post above them is the thread's first."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -252,8 +253,9 @@ def _lobsters_comment(n: int, kids: str = "") -> str:
     )
 
 
-def lobsters() -> str:
-    story = (
+def lobsters(story: str = "") -> str:
+    # A Lobsters page: the story's box above the tree (`story` in its stead).
+    story = story or (
         "<div class='story' id='story_abc'><div class='story_liner'><div class='voters'>"
         "<a class='upvoter' href='/login'></a><div class='score'>42</div></div>"
         "<div class='details'><span class='link'><a class='u-url' "
@@ -329,6 +331,31 @@ def test_a_story_line_above_its_comments_is_printed_without_its_counters(
         assert counter not in lines[at + 2] and counter not in lines[at], text
     assert "42 points" not in text and "hide" not in text
     assert "https://example.org/bridge" in {link.url for link in result.links}
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "",  # a byline: its author's page, no domain
+        " <a class='domain' href='/domains/other.example'>other.example</a>",
+    ],
+)
+@pytest.mark.parametrize("url", [None, "https://news.example/s/abc/the_new_bridge"])
+def test_a_signed_line_without_the_domain_of_its_link_is_no_story(
+    shown: str, url: str | None
+) -> None:
+    # An article's byline above its comments links its author's page by an absolute
+    # address, as many sites write their own links: no link aggregator's story.
+    byline = (
+        "<div class='post-info'><a class='author' href='https://news.example/~jane'>"
+        f"Jane Doelittle</a>{shown} <span title='2026-02-01 09:00:00 -0600'>5 hours ago"
+        "</span></div>"
+    )
+    html = lobsters(byline)
+    text = extract(f"<html><head><title>T</title></head><body>{html}</body></html>", url=url).text
+    assert all(said in text for said in SAYS[:5]), text
+    # Not printed as a story: the author's name for its title, or its submitter's.
+    assert not any(line.startswith("Jane Doelittle") for line in text.split("\n")), text
 
 
 ASKED = "How do we keep the tide tables in sync across the harbour offices? Each edits its own."
@@ -408,3 +435,149 @@ def test_a_discussions_answers_and_their_replies_each_have_their_line(url: str |
         assert lines[lines.index(head) + 2] == said, text
     for chrome in ("Marked as answer", "Copy link", "Write a reply", "Upvote", "+2"):
         assert chrome not in text
+
+
+@pytest.mark.parametrize("host", ["www.example.org", "news.example.org"])
+def test_a_story_shows_the_domain_of_its_link_without_the_subdomain(host: str) -> None:
+    html = lobsters().replace("https://example.org/bridge", f"https://{host}/bridge")
+    text = extract(f"<html><head><title>T</title></head><body>{html}</body></html>").text
+    assert "The new bridge and what it cost (example.org)" in text.split("\n"), text
+
+
+def test_a_host_name_in_a_storys_title_is_not_its_domain() -> None:
+    html = lobsters().replace(
+        "The new bridge and what it cost", "<b>bridge.io</b> the new bridge and what it cost"
+    )
+    text = extract(f"<html><head><title>T</title></head><body>{html}</body></html>").text
+    assert "bridge.io the new bridge and what it cost (example.org)" in text.split("\n"), text
+
+
+def test_the_badges_words_in_an_answers_own_text_are_no_badge() -> None:
+    # Written in a post's text, the words stay, and mark no accepted answer.
+    html = discussion().replace(
+        f"<p>{SAYS[3]}</p>", f"<p><strong>Best answer</strong> so far: {SAYS[3]}</p>"
+    )
+    html = html.replace(f"<p>{SAYS[5]}</p>", f"<p>{SAYS[5]}</p><p><em>Accepted solution</em></p>")
+    lines = extract(html).text.split("\n")
+    assert [line for line in lines if line.endswith(", accepted answer")] == [
+        f"{USERS[0]}, 2024-03-02, accepted answer"
+    ], lines
+    assert f"Best answer so far: {SAYS[3]}" in lines and "Accepted solution" in lines, lines
+
+
+def test_a_badge_is_looked_for_in_the_top_level_posts_alone(monkeypatch) -> None:
+    # Each post reads tuning.MARK_SCAN elements for its badge: a reply nested in a post
+    # is read as part of it, never again as a post of its own (replies nested deep, each
+    # reading the ones inside it, cost the square of their count).
+    from wf.extract.kinds import posts
+
+    read: list[object] = []
+    badge = posts.badge
+    monkeypatch.setattr(posts, "badge", lambda el: read.append(el) or badge(el))
+    text = extract(discussion()).text
+    assert f"{USERS[0]}, 2024-03-02, accepted answer" in text, text
+    assert len(read) == 4, text  # the question and its three answers, not their replies
+
+
+def _reply(n: int, day: str, words: str, kids: str = "") -> str:
+    return (
+        f"<div class='nested-discussion-timeline-comment'>{_head(USERS[n], day)}"
+        f"<div class='comment-body markdown-body'><p>{words}</p></div>{kids}"
+        "<div class='comment-reactions'><button>+2</button></div></div>"
+    )
+
+
+def test_a_short_reply_holding_a_reply_to_it_keeps_its_line_and_words() -> None:
+    # A reply named as nested ones, holding the reply to it: no group of replies, for it
+    # shows its head before them; its short words are no box to cut on the way down.
+    tree = _reply(1, "2024-03-03", "Agreed, thanks.", _reply(2, "2024-03-04", SAYS[2]))
+    html = discussion().replace(
+        _discussion_reply(1, "2024-03-03") + _discussion_reply(2, "2024-03-04"), tree
+    )
+    lines = extract(html).text.split("\n")
+    assert lines[lines.index(f"{USERS[1]}, 2024-03-03") + 2] == "Agreed, thanks.", lines
+    assert lines[lines.index(f"{USERS[2]}, 2024-03-04") + 2] == SAYS[2], lines
+
+
+def test_a_short_comment_holding_a_reply_keeps_its_words() -> None:
+    tree = _leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1, _leveled(3, 2)) + _leveled(4, 1)
+    html = _leveled_page(tree.replace(f"<p>{SAYS[2]}</p>", "<p>Agreed, thanks.</p>"))
+    lines = extract(html, url="https://board.example/r/city/comments/1/new_bridge/").text
+    lines = lines.split("\n")
+    assert lines[lines.index(f"{USERS[2]}, 5 hours ago") + 2] == "Agreed, thanks.", lines
+    assert lines[lines.index(f"{USERS[3]}, 5 hours ago") + 2] == SAYS[3], lines
+
+
+def test_replies_nested_in_a_chain_are_each_read_once(monkeypatch) -> None:
+    # A chain of 300 replies, each in the one before: the blocks before each one's first
+    # reply (replies._lead) and the elements read for each one's line (byline._own)
+    # are its own, so each is read once, where each reply's line read the chain below.
+    from wf.extract.kinds import byline, replies
+
+    runs: list[tuple[int, int]] = []
+    lead, own = replies._lead, byline._own
+    read = [0]
+
+    def counted(blocks: Any, box: Any, first: Any) -> bool:
+        runs.append((box.index, first.index))
+        return lead(blocks, box, first)
+
+    def owned(post: Any, *inner: Any) -> list[Any]:
+        found = own(post, *inner)
+        read[0] += len(found)
+        return found
+
+    monkeypatch.setattr(replies, "_lead", counted)
+    monkeypatch.setattr(byline, "_own", owned)
+    chain = ""
+    for n in range(300):
+        words = "Agreed, thanks." if n % 2 else f"Reply {n}: {SAYS[2]}"
+        chain = _reply(n % 5 + 1, "2024-03-03", words, chain)
+    html = discussion().replace(
+        _discussion_reply(1, "2024-03-03") + _discussion_reply(2, "2024-03-04"), chain
+    )
+    elements = html.count("<") - html.count("</")
+    text = extract(html).text
+    assert text.count("Agreed, thanks.") == text.count(SAYS[2]) == 150, text
+    assert len(runs) >= 299
+    assert sum(end - start for start, end in runs) <= max(end for _, end in runs)
+    assert 0 < read[0] <= elements
+
+
+def test_a_date_box_is_read_no_further_than_a_date_is_long() -> None:
+    # A box named for a date around a page's worth of text is no date: its reading
+    # stops once it holds more than a date's characters, whatever follows.
+    from itertools import count
+
+    from wf.extract.kinds.spaced import spaced
+
+    pieces = count()
+
+    class Box:
+        def itertext(self) -> Any:
+            for n in pieces:
+                assert n < 1000, "read whole"
+                yield "  word "
+
+    assert len(spaced(Box(), 80)) > 80
+    assert next(pieces) <= 25
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "<a class='author' href='https://janedoe.example/'>Jane Doelittle</a>",
+        "<span class='author-name'><a href='https://janedoe.example/'>Jane Doelittle</a></span>",
+    ],
+)
+def test_an_authors_link_to_the_site_it_shows_is_no_story(link: str) -> None:
+    # A byline above the comments: its author's link leads to their own site, shown
+    # after it; a link named for the author, or in a box so named, is no story's title.
+    byline = (
+        f"<div class='post-info'>By {link} <span>(janedoe.example)</span> <span "
+        "title='2026-02-01 09:00:00 -0600'>5 hours ago</span></div>"
+    )
+    text = extract(f"<html><head><title>T</title></head><body>{lobsters(byline)}</body></html>")
+    lines = text.text.split("\n")
+    assert all(said in text.text for said in SAYS[:5]), lines
+    assert not any(line.startswith("Jane Doelittle") for line in lines), lines

@@ -21,6 +21,7 @@ from common.text import one_line
 from wf import sniff
 from wf.options import ALWAYS, NEVER, WfOptions
 from wf.shown import apply_lines, save_binary
+from wf.targets import refuse_local_path
 from wf.view import Log, PageResult, meta_header, printable
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def _process(
         if response is not None:
             doc = response
         elif local_body is None:
-            _refuse_local_path(target)
+            refuse_local_path(target)
             if opts.steering.robots is not None:
                 from common.http.url import normalise_url
 
@@ -136,33 +137,6 @@ def _process(
         _build(page, doc, opts, log=log, browser=browser, deadline=deadline, number=number)
     except ToolError as exc:
         page.error = exc
-
-
-# What a path on this machine starts with. wf never opens one given as a URL (a list of
-# URLs from a page, read with `wf -`, must not reach local files): it says how to.
-_LOCAL_PREFIXES = ("/", "./", "../", "~/", "file:")
-
-
-def _refuse_local_path(target: str) -> None:
-    """Raise InvalidURL (3) naming --input when `target` is a local path or a file: URL,
-    where the URL parser's own complaint (no host in http:///...) would leave one guessing."""
-    text = target.strip()
-    # "//host/path" is a link without its scheme, not a path: the URL parser's error stands.
-    if not text.lower().startswith(_LOCAL_PREFIXES) or text.startswith("//"):
-        return
-    from common.errors import InvalidURL
-
-    if text.lower().startswith("file:"):
-        from urllib.parse import unquote, urlsplit
-
-        path = unquote(urlsplit(text).path)
-        raise InvalidURL(
-            f"unsupported scheme 'file' in {text[:200]} (only http and https): "
-            f"read a local file with wf --input {path[:200]}"
-        )
-    raise InvalidURL(
-        f"{text[:200]} is a local file, not an http(s) URL: read it with wf --input {text[:200]}"
-    )
 
 
 def _fetch(

@@ -310,9 +310,19 @@ def _drawn_between(el: Any, pieces: list[str]) -> bool:
     as a separator does, where glued they make another number. An empty icon between
     letters may stand inside a word, and before a stop it ends a link's words: it adds
     nothing."""
-    if (el.get("aria-hidden") or "").strip().lower() != "true":
+    if (el.get("aria-hidden") or "").strip().lower() != "true" or not _drawn(el):
         return False
     return bool(pieces) or between_numbers(el)
+
+
+def _drawn(el: Any) -> bool:
+    """Whether `el` itself takes room on the screen: an icon hidden by its attribute or
+    style as well as from screen readers, or an <svg> of no width or height (a sprite's
+    definitions), holds no space between the words beside it."""
+    if el.get("hidden") is not None or el.get("width") == "0" or el.get("height") == "0":
+        return False
+    style = el.get("style")
+    return not (style and _hides(style))
 
 
 def apart(drawing: Any) -> None:
@@ -320,7 +330,7 @@ def apart(drawing: Any) -> None:
     two numbers: an icon between a day and its hour keeps them apart, where glued they
     make another number."""
     tail = drawing.tail
-    if (not tail or tail[0].isdigit()) and between_numbers(drawing):
+    if (not tail or tail[0].isdigit()) and _drawn(drawing) and between_numbers(drawing):
         drawing.tail = " " + (tail or "")
 
 
@@ -353,7 +363,8 @@ def _text_after(el: Any) -> str | None:
                 return None
             continue
         node = nxt
-        # Down the box's first children while nothing is written before them.
+        # A number in boxes of its own beside the icon (<span><b>12</b></span>) is read
+        # where it starts, the boxes' first children down.
         while steps > 0 and isinstance(node.tag, str) and not node.text and len(node):
             node, steps = node[0], steps - 1
         if isinstance(node.tag, str) and node.text:
@@ -378,7 +389,8 @@ def _text_before(el: Any) -> str | None:
         if prev.tail:
             return str(prev.tail)
         node = prev
-        # Down the box's last children while nothing is written after them.
+        # A number in boxes of its own before the icon (a day in its <span>) is read
+        # where it ends, the boxes' last children down.
         while steps > 0 and isinstance(node.tag, str) and len(node) and not node[-1].tail:
             node, steps = node[-1], steps - 1
         if not isinstance(node.tag, str):

@@ -58,7 +58,7 @@ PANEL_COMPARED = 2000
 # accordion's panel, or the box after it shown in its stead (hidden.accordion_panel), at
 # most.
 PANEL_TITLE_SKIP = 8
-# Levels read down the box before a dropped icon for the text it ends with
-# (hidden._text_before: a day in a <span>, then a clock, then the hour): a nest of boxes
-# before each of a page's icons costs a bounded read each.
+# Steps (across, up or down a box) read from a dropped icon each way for the text beside
+# it (hidden.between_numbers: a day in a <span>, then a clock, then the hour): a nest of
+# boxes beside each of a page's icons costs a bounded read each.
 ICON_BEFORE_DEPTH = 8

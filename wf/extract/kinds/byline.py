@@ -1,21 +1,20 @@
-"""A thread's post begins with one line naming its author and date, where the page shows
-them. The author: the box inside the post its microdata declares so (itemprop="author",
-its name read from itemprop="name"), else the first named for its author (class, id or
-itemprop: tuning.POST_AUTHOR), cut down to the name when it shows counts beside it (the
-link that heads a card of name, rank and counts, or a box that holds it); else
-the name the post's own box carries in an attribute (a web component's `author`), its
-first link to a person's page (/profile/), or the short box just before its date. The
-date: its first <time> that shows one, else the box named for a date nearest the
-author's, else a short link or span that is a date and nothing else (a post's link to
-itself), else the date its microdata or an empty <time> keeps; each short
-(tuning.BYLINE_MAX). The line is put at the post's start and the boxes it was read from
-leave the post, so that the names and dates are not printed twice. Comments nested in a
-post that is not itself a comment (a question's comments) are not looked into: their
-authors are theirs."""
+"""A thread's post begins with one line naming its author and date, where the page shows them. The
+author: the box inside the post its microdata declares so (itemprop="author", its name read from
+itemprop="name"), else the first named for its author (class, id or itemprop: tuning.POST_AUTHOR),
+cut down to the name when it shows counts beside it (the link that heads a card of name, rank and
+counts, or a box that holds it); else the name the post's own box carries in an attribute (a web
+component's `author`), its first link to a person's page (/profile/), or the short box just before
+its date. The date: its first <time> that shows one, else the box named for a date nearest the
+author's, else a short link or span that is a date and nothing else (a post's link to itself), else
+the date its microdata or an empty <time> keeps; each short (tuning.BYLINE_MAX). The line is put at
+the post's start and the boxes it was read from leave the post, so that the names and dates are not
+printed twice. Comments nested in a post that is not itself a comment (a question's comments), and
+the thread's replies nested in it, are not looked into: their authors are theirs."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from itertools import islice
 from typing import Any
 
@@ -39,9 +38,9 @@ def _names(el: Any) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
 
 
-def _own(post: Any) -> list[Any]:
-    """The post's elements in page order, without the comments nested in it (their
-    authors are theirs)."""
+def _own(post: Any, replies: Collection[Any] = ()) -> list[Any]:
+    """The post's elements in page order, without the comments and `replies` nested in it
+    (theirs are their authors; a chain of replies read whole for each costs its square)."""
     from lxml import etree
 
     found = []
@@ -50,7 +49,8 @@ def _own(post: Any) -> list[Any]:
     nested = not any(_COMMENTS.search(el.get("class") or "") for el in _wrappers(post))
     walker = etree.iterwalk(post, events=("start",))
     for _, el in walker:
-        if nested and el is not post and _COMMENTS.search(el.get("class") or ""):
+        named = nested and _COMMENTS.search(el.get("class") or "")
+        if el is not post and (named or el in replies):
             walker.skip_subtree()
             continue
         found.append(el)
@@ -406,10 +406,10 @@ def _name_before(date_el: Any) -> tuple[Any, str]:
     return prev, text
 
 
-def _find(post: Any) -> tuple[Any, str, Any, str]:
+def _find(post: Any, replies: Collection[Any]) -> tuple[Any, str, Any, str]:
     """(author's element, author, date's element, date); elements None when not shown
-    (or, for the author, when their box is not theirs alone)."""
-    own = _own(post)
+    (or, for the author, when their box is not theirs alone). `replies`: see add."""
+    own = _own(post, replies)
     declared = _declared_author(own)
     author_el, author = declared if declared is not None else (None, "")
     if declared is None:
@@ -476,12 +476,12 @@ BLOCK_TAGS = frozenset(
 )
 
 
-def add(post: Any) -> str | None:
-    """Put the post's author and date line at its start; its author ("" when the post
-    shows its date alone), or None when there was no line."""
+def add(post: Any, replies: Collection[Any] = ()) -> str | None:
+    """Put the post's author and date line at its start, read without the `replies` in it;
+    its author ("" when the post shows its date alone), or None when there was no line."""
     from lxml import etree
 
-    author_el, author, date_el, date = _find(post)
+    author_el, author, date_el, date = _find(post, replies)
     if author_el is not None and date_el is not None:
         if date_el in author_el.iterdescendants():
             author = author.replace(date, "").strip()

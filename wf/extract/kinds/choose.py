@@ -190,10 +190,11 @@ def to_metadata(
     if kind not in (None, tuning.ARTICLE):
         meta["type"] = kind
     elif kind == tuning.ARTICLE and declared is not None and (marked := declared.marked_article()):
-        from wf.extract.metadata.jsonld import kind_of
+        from wf.extract.metadata.jsonld import kind_of, names_content
 
-        # Heard over an og:type that names no content ("website"), as JSON-LD is.
-        if not kind_of({meta.get("type") or ""}):
+        # Heard over an og:type that names no content ("website"), as JSON-LD is; a
+        # type read from JSON-LD ("video", "job") stands, as JSON-LD is read first.
+        if not names_content(meta.get("type") or ""):
             meta["type"] = kind_of({marked}) or tuning.ARTICLE
     if kind == tuning.THREAD and author and not meta.get("author"):
         meta["author"] = author

@@ -249,16 +249,34 @@ def accepted(post: Any, badged: bool = False) -> None:
 def badge(post: Any) -> bool:
     """Whether the post shows the badge of the accepted answer ("Marked as answer",
     posts_tuning.ACCEPTED_BADGES) in a box of its own among its first tuning.MARK_SCAN
-    elements; the box goes (the post's line says it: accepted())."""
+    elements; the box goes (the post's line says it: accepted()). The same words in the
+    post's own text ("<strong>Best answer</strong> so far: ...", a paragraph that says
+    "Accepted solution") are no badge: a box with words after it, or in a paragraph,
+    a quote or a code block (posts_tuning.BADGE_NOT_IN), is written, not drawn."""
+    from lxml import etree
+
     from wf.extract.parse import drop
 
-    for el in islice(post.iter(), tuning.MARK_SCAN):
+    inside = 0  # the boxes of text open around the element, read in the same pass
+    for event, el in islice(etree.iterwalk(post, events=("start", "end")), 2 * tuning.MARK_SCAN):
+        written = el.tag in _NOT_IN
+        if event == "end":
+            inside -= written
+            continue
         text = el.text if isinstance(el.tag, str) and not len(el) else None
-        if text and len(text) <= _BADGE_MAX and " ".join(text.split()).lower() in _BADGES:
+        if text and not inside and _alone(el) and " ".join(text.split()).lower() in _BADGES:
             drop(el)
             return True
+        inside += written
     return False
 
 
+def _alone(el: Any) -> bool:
+    """Whether a box of a badge's length has no words after it (a separator at most)."""
+    return len(el.text) <= _BADGE_MAX and not (el.tail or "").strip(_SEPARATORS)
+
+
 _BADGES = frozenset(posts_tuning.ACCEPTED_BADGES)
+_NOT_IN = frozenset(posts_tuning.BADGE_NOT_IN)
+_SEPARATORS = " \t\r\n\u00a0\u00b7\u2022|"  # what may stand after a badge in a header
 _BADGE_MAX = max(map(len, _BADGES)) * 2  # the badge's words, spaced as a page spaces them

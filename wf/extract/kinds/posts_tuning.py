@@ -226,6 +226,8 @@ ACCEPTED_BADGES = (
     "meilleure réponse",
     "mejor respuesta",
 )
+# Where those words are written in a post, not drawn as its badge (posts.badge).
+BADGE_NOT_IN = ("p", "blockquote", "pre")
 # The thread's content grows from its posts' box to the ancestors that add prose with few
 # links (the question above a box of answers; kinds/thread.py _grow, replies.opening).
 GROW_LEVELS = 2  # ancestors of the posts' box looked at for the question

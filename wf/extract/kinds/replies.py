@@ -108,32 +108,50 @@ def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRec
                 found.append(b)
                 if shape not in shapes:
                     named.add(b.index)
-    groups = _groups(found, named)
+    groups = _groups(blocks, found, named)
     return [b for b in found if b.index not in groups]
 
 
-def _groups(found: list[BlockRecord], named: set[int]) -> set[int]:
+def _groups(blocks: list[BlockRecord], found: list[BlockRecord], named: set[int]) -> set[int]:
     """The boxes of `found` (in page order) named for nested replies (`named`) that hold
-    others and little prose of their own beside them (tuning.POST_PROSE): the group of an
-    answer's replies ("nested-comment-group"), no reply. One pass, a stack of the boxes
-    that hold the next one."""
+    others and little prose of their own beside them (tuning.POST_PROSE), and no words
+    before the first (_lead): the group of an answer's replies ("nested-comment-group"),
+    no reply. A short reply ("Agreed, thanks.") with replies to it in it shows its head
+    first. One pass, a stack of the boxes that hold the next one."""
     groups: set[int] = set()
-    around: list[list[Any]] = []  # [box, the prose of the boxes found right inside it]
+    # [box, the prose of the boxes found right inside it, words before the first of them]
+    around: list[list[Any]] = []
 
     def close(entry: list[Any]) -> None:
-        b, inner = entry
-        if inner and b.index in named and b.raw - inner < tuning.POST_PROSE:
+        b, inner, lead = entry
+        if inner and b.index in named and b.raw - inner < tuning.POST_PROSE and not lead:
             groups.add(b.index)
 
     for b in found:
         while around and around[-1][0].end <= b.index:
             close(around.pop())
         if around:
+            if not around[-1][1]:
+                around[-1][2] = _lead(blocks, around[-1][0], b)
             around[-1][1] += b.raw
-        around.append([b, 0.0])
+        around.append([b, 0.0, False])
     while around:
         close(around.pop())
     return groups
+
+
+def _lead(blocks: list[BlockRecord], box: BlockRecord, first: BlockRecord) -> bool:
+    """Whether `box` shows words of its own (posts_tuning.REPLY_TEXT_MIN characters) before
+    `first`, a box inside it: its own text, or the boxes before `first`'s, over their
+    subtrees. Each box holds one first, so each block is read once."""
+    seen, j = box.own, box.index + 1
+    while j < first.index and seen < posts_tuning.REPLY_TEXT_MIN:
+        b = blocks[j]
+        if b.end > first.index:  # holds `first`: into it
+            seen, j = seen + b.own, j + 1
+        else:
+            seen, j = seen + b.text, b.end
+    return seen >= posts_tuning.REPLY_TEXT_MIN
 
 
 _LEVEL = re.compile(posts_tuning.REPLY_LEVEL, re.IGNORECASE)
@@ -280,6 +298,18 @@ def body_beside(
     """Whether the body of a post is `box`, though one box (`way`) alone holds its prose:
     a short reply beside a quote (beside_quote), or the lines of a body (beside_lines)."""
     return beside_quote(blocks, box, way, kids) or beside_lines(way, kids)
+
+
+def beside_replies(at: Sequence[int], way: BlockRecord, kids: list[BlockRecord]) -> bool:
+    """Whether the one box of prose on the way down to a post's body (`way`) is the box of
+    the replies to it (it holds one of those at `at`, holds), beside a box of words
+    outside links (REPLY_TEXT_MIN): a short reply ("Agreed, thanks.") above the replies
+    to it, whose words the way down would cut as a box without prose. A long reply's
+    body beside its replies is prose: the way stops there all the same."""
+    if not holds(at, way):
+        return False
+    least = posts_tuning.REPLY_TEXT_MIN
+    return any(k is not way and k.text - k.link >= least and not holds(at, k) for k in kids)
 
 
 def beside_lines(way: BlockRecord, kids: list[BlockRecord]) -> bool:

@@ -9,15 +9,22 @@ from typing import Any
 from wf.extract import tuning
 
 
-def spaced(el: Any) -> str:
+def spaced(el: Any, most: int | None = None) -> str:
     """A date box's text, a space between pieces of its elements that would glue a word
     or number to the next ("Mar 1, 2026" beside "10 a.m." in a box of its own); "12" and
-    ":30" stay one."""
-    out = ""
+    ":30" stay one. `most`: read no further once it holds more than that many characters
+    besides spaces, for a caller that wants a short box only: a box named for time around
+    a thread's nested replies (GitHub's "timeline-comment"), in each of them, would be
+    read whole once per box around it."""
+    out, seen = "", 0
     for piece in el.itertext():
         if out and piece and out[-1].isalnum() and piece[0].isalnum():
             out += " "
         out += piece
+        if most is not None:
+            seen += len(piece) - sum(map(str.isspace, piece))
+            if seen > most:
+                break
     return " ".join(out.split())
 
 

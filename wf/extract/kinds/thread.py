@@ -152,7 +152,8 @@ def _trim(
     of controls. So do boxes named for comments (under a post that is not a comment
     itself) or for the signature. The body is the first box whose prose is spread among
     children (paragraphs, nested replies; a quote, a line after, lines in boxes of their
-    own: replies.body_beside), or that holds prose itself; a post without prose (a short
+    own: replies.body_beside; a short reply's words above the replies to it:
+    replies.beside_replies), or that holds prose itself; a post without prose (a short
     reply) is left whole, its body never at risk. The tag and class of each box cut on the way down are added to `names`
     (replies.cut_short cuts them from the short replies), and, without its tag, the class
     of each box the way goes through (a name the body is reached through is cut from no
@@ -185,7 +186,10 @@ def _trim(
                 _cut(k, names)
                 cut = True
         prose = [k for k in prose if k.index not in cards]
-        quoted = len(prose) == 1 and replies.body_beside(blocks, cur, prose[0], kids)
+        quoted = len(prose) == 1 and (
+            replies.body_beside(blocks, cur, prose[0], kids)
+            or replies.beside_replies(replies_at, prose[0], kids)
+        )
         if len(prose) != 1 or prose[0].tag not in WRAPPERS or quoted:
             # The body is here; comments that show their authors go all the same, when
             # the rest holds text (a body of short lines has no prose to be told by; a
@@ -267,7 +271,8 @@ def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = Fals
     tree = 0
     if len(posts) < tuning.THREAD_POSTS and signed == len(sample):
         tree = replies.counted(posts, found := replies.nested(blocks, posts))
-        if replies.leveled(blocks, posts, found, tree):  # a few comments named by depth
+        # Too few to show a thread by their count: their names tell the tree.
+        if replies.leveled(blocks, posts, found, tree):
             return True
     return (
         len(posts) + tree >= tuning.THREAD_POSTS
@@ -454,16 +459,15 @@ def _lined(
     from wf.extract.kinds import byline, events, tidy
     from wf.extract.kinds.posts import accepted, badge
 
-    related = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
-    posts, short, nested = (
-        [p for p in g if p.index not in related] for g in (posts, short, nested)
-    )
+    gone = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
+    posts, short, nested = ([p for p in g if p.index not in gone] for g in (posts, short, nested))
     authors: list[str | None] = []
     heads: set[Any] = set()
+    inner = {p.el for p in nested}  # a reply's author and date are its own
     for group in (posts, short + nested):
         # Badges before the lines take the heads; a reply nested in a post is no answer.
         badged = [group is posts and badge(p.el) for p in group]
-        lined = [byline.add(post.el) for post in group]
+        lined = [byline.add(post.el, inner) for post in group]
         for post, author, mark in zip(group, lined, badged, strict=True):
             if author is not None:
                 heads.add(post.el[0])  # the line is the post's first element

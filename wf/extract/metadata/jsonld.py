@@ -208,6 +208,16 @@ def kind_of(types: set[str]) -> str | None:
     return None
 
 
+_KINDS = frozenset(CONTENT_TYPES.values())
+
+
+def names_content(value: str) -> bool:
+    """Whether a page's metadata type names its content: a kind JSON-LD's type gave
+    (kind_of: "video", "job"), a schema.org type, or an og:type of such a kind
+    ("video.other", "product.item"); not "website"."""
+    return value.partition(".")[0] in _KINDS or kind_of({value}) is not None
+
+
 def _pick(objects: list[dict[str, Any]], page: Page) -> dict[str, Any] | None:
     """The page's main entity: an article, else another content type (a product, a
     recipe), one shown to be about this page first. One about another page is never
