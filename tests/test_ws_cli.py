@@ -1451,3 +1451,22 @@ def test_captures_of_our_own_through_the_chain(serve):
     assert lines[0] == 'Search results for: "rust async" (via Brave, 1 result)'
     assert [line for line in lines if line[:1].isdigit()] == [lines[2]]
     assert lines[3] == "   https://rust-lang.github.io/async-book/"
+
+
+def test_interrupted_search_json_names_its_query(engines, monkeypatch):
+    # Ctrl-C (or SIGTERM) mid-search is answered by run_cli, which sees only the error:
+    # the document still names the query that was stopped, and the next run's does not.
+    from ws import api
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "answer", interrupted)
+    r = ws(engines, "--json", "  hello   world ")
+    assert r.code == 130
+    stopped = json.loads(r.stdout)
+    assert stopped["query"] == "hello world"
+    assert stopped["error"]["kind"] == "interrupted"
+    assert r.stderr == "ws: (130) interrupted\n"
+    usage = ws(engines, "--json")
+    assert usage.code == 2 and json.loads(usage.stdout)["query"] is None

@@ -134,3 +134,19 @@ def test_finalise_ranks_dedupes_filters_and_limits():
         "https://example.com/d",
     ]
     assert removed == 1
+
+
+def test_a_hostile_title_or_snippet_is_cut_with_a_mark():
+    from ws.results import SNIPPET_CHARS, TITLE_CHARS
+
+    long_title = "word " * 100_000
+    long_snippet = "x" * 1_000_000
+    raw = [
+        Result(title=long_title, url="https://a.example/1", snippet=long_snippet),
+        Result(title="Short title", url="https://a.example/2", snippet="Short snippet."),
+    ]
+    results, _ = finalise(raw)
+    cut, kept = results
+    assert len(cut.title) <= TITLE_CHARS and cut.title.endswith("...")
+    assert len(cut.snippet) == SNIPPET_CHARS and cut.snippet.endswith("x...")
+    assert (kept.title, kept.snippet) == ("Short title", "Short snippet.")

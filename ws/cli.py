@@ -154,6 +154,7 @@ def command(
     from ws import config, view
 
     text = " ".join(query).strip()
+    _asked[:] = []  # an earlier run in this process (tests, embedding) is not this one
     if reset_health:
         return _reset_health(as_json)
     if not text and not show_providers:
@@ -186,6 +187,9 @@ def command(
         page=page,
         use_cache=not no_cache,
     )
+    if not show_providers:
+        # A signal or an error from here on answers --json with the query it stopped.
+        _asked.append(options.query)
     if show_providers:
         info = view.providers(options, config_file or config.config_path())
         if as_json:
@@ -236,11 +240,16 @@ def _provider_names(incomplete: str) -> list[str]:
     return [name for name in PROVIDER_CHOICES if name.startswith(incomplete)]
 
 
+# The query of the run under way (as wf.cli keeps its pending URLs): Ctrl-C or SIGTERM
+# mid-search is answered by run_cli, which knows only the error.
+_asked: list[str] = []
+
+
 def json_error(exc: ToolError, query: str | None = None) -> dict[str, Any]:
     # Failures before any search (usage, Ctrl-C) still give one document with every key;
     # the watchdog knows the query of a search it stopped.
     return {
-        "query": query,
+        "query": query if query is not None else (_asked[-1] if _asked else None),
         "provider": None,
         "providers": [],
         "results": [],

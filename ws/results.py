@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
-from common.text import INVISIBLE, one_line
+from common.text import INVISIBLE, cap, one_line
 
 # A URL with a character common.text removes (controls, bidi, tag, zero-width), a lone
 # surrogate (a JSON escape such as \ud800, which cannot be written as UTF-8) or white
@@ -23,6 +23,11 @@ _DOMAIN_LABEL = r"^(?!-)[a-z0-9-]{1,63}(?<!-)$"
 _ESCAPE = r"%([0-9A-Fa-f]{2})"
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _ASCII_SAFE = "".join(chr(i) for i in range(0x21, 0x7F))
+# A title or snippet many times longer than engines write is a hostile or broken
+# answer: it is cut, marked with "...", so that a page of results stays one an agent can
+# read whole (a snippet keeps room for the long abstracts some SearxNG engines give).
+TITLE_CHARS = 500
+SNIPPET_CHARS = 2000
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
 
@@ -205,9 +210,9 @@ def finalise(
             continue
         out.append(
             Result(
-                title=one_line(item.title) or host,
+                title=cap(one_line(item.title), TITLE_CHARS) or host,
                 url=url,
-                snippet=one_line(item.snippet),
+                snippet=cap(one_line(item.snippet), SNIPPET_CHARS),
                 provider=item.provider,
                 published=one_line(item.published) or None,
                 rank=len(out) + 1,
