@@ -581,3 +581,41 @@ def test_an_authors_link_to_the_site_it_shows_is_no_story(link: str) -> None:
     lines = text.text.split("\n")
     assert all(said in text.text for said in SAYS[:5]), lines
     assert not any(line.startswith("Jane Doelittle") for line in lines), lines
+
+
+def _self_post(comments: int) -> str:
+    # A link aggregator's self post ("Ask HN"): its text below the story's row, its
+    # title a link to the page itself, then a short tree of comments.
+    indents = (0, 1, 0, 1, 1)[:comments]
+    return (
+        "<html><head><title>Ask: a new bridge? | News</title></head><body><center>"
+        "<table id='hnmain'><tr><td><a href='news'>News</a> <a href='newest'>new</a> | "
+        "<a href='front'>past</a> | <a href='ask'>ask</a></td></tr><tr><td>"
+        "<table class='fatitem'><tr class='athing submission' id='1'><td class='votelinks'>"
+        "<a href='vote?id=1'><div class='votearrow'></div></a></td><td class='title'>"
+        "<span class='titleline'><a href='item?id=1'>Ask: is a new bridge worth it?</a>"
+        "</span></td></tr><tr><td></td><td class='subtext'><span class='score'>42 points"
+        "</span> by <a href='user?id=op' class='hnuser'>op</a> <span class='age' "
+        "title='2026-02-01T09:00:00 1769936400'><a href='item?id=1'>5 hours ago</a></span>"
+        " | <a href='hide?id=1'>hide</a> | <a href='item?id=1'>3 comments</a></td></tr>"
+        f"<tr><td></td><td><div class='toptext'>{POST}</div></td></tr></table><br>"
+        "<table class='comment-tree'>"
+        + "".join(_hn_comment(n, indent) for n, indent in enumerate(indents))
+        + "</table></td></tr><tr><td><span class='yclinks'><a href='faq'>FAQ</a> | "
+        "<a href='legal'>Legal</a></span></td></tr></table></center></body></html>"
+    )
+
+
+@pytest.mark.parametrize("comments", [2, 3, 5])
+def test_a_self_post_above_a_few_comments_is_a_thread(comments: int) -> None:
+    # Fewer comments than show a thread on their own: the post above them, which the
+    # article rule chose, counts with them (the comments were cut as boilerplate and the
+    # page printed whole).
+    result = extract(_self_post(comments))
+    text = result.text
+    assert result.kind == "thread", text
+    assert text.index(POST) < text.index(SAYS[0])
+    assert all(said in text for said in SAYS[:comments])
+    assert "op, 2026-02-01 09:00" in text
+    for chrome in ("42 points", "hide", "FAQ", "Legal", "newest"):
+        assert chrome not in text, text

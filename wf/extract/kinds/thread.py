@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract import tuning
-from wf.extract.kinds import heads, replies
+from wf.extract.kinds import heads, plainly, replies
 from wf.extract.kinds.posts_tuning import GROW_LEVELS, GROW_LINKS_MAX
 
 if TYPE_CHECKING:
@@ -241,53 +241,9 @@ def _grown(
     return grown
 
 
-def _plain(blocks: list[BlockRecord], posts: list[BlockRecord], few: bool = False) -> bool:
-    """Whether posts show a thread plainly enough on a page that declares none: at least
-    tuning.THREAD_POSTS of them (a page's columns are fewer), none with half their prose,
-    most of them signed and not teaser cards (heads.card), holding most of the page's
-    prose and half its text (tuning.THREAD_SHARE, THREAD_TEXT: a list of books with its
-    readers' comments below is no thread, however long they are).
-    `few`: on a page where no block stood out for the article rule, a topic of two posts
-    or more, every one signed, holding as much of the page."""
-    from wf.extract.kinds.siblings import marked
-
-    sample = posts[: tuning.MARK_POSTS]
-    signed = sum(marked(m) for m in sample)
-    page = blocks[0]
-    raws = [m.raw for m in posts]
-    if few:
-        return (
-            len(posts) >= tuning.SIBLINGS_MIN_THREAD
-            and signed == len(sample)
-            and sum(raws) >= tuning.THREAD_SHARE_FEW * page.raw
-            and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
-            and not any(heads.card(m) for m in sample)
-        )
-    # A comment tree's replies, nested in the posts of its top level, count as posts: a
-    # link aggregator's thread of three comments answered at length is a thread (and one
-    # of them may hold half its prose, which a page's columns never answer). Only when
-    # every post of the top level shows its author or date: a shop's widgets, boxes in
-    # boxes of one name, sign a few.
-    tree = 0
-    if len(posts) < tuning.THREAD_POSTS and signed == len(sample):
-        tree = replies.counted(posts, found := replies.nested(blocks, posts))
-        # Too few to show a thread by their count: their names tell the tree.
-        if replies.leveled(blocks, posts, found, tree):
-            return True
-    return (
-        len(posts) + tree >= tuning.THREAD_POSTS
-        and (max(raws) * 2 < sum(raws) or tree >= tuning.SIBLINGS_MIN)
-        and signed + tree >= tuning.SIBLINGS_MIN
-        and signed * 2 > len(sample)
-        and sum(m.raw for m in posts) >= tuning.THREAD_SHARE * page.raw
-        and sum(m.text for m in posts) >= tuning.THREAD_TEXT * page.text
-        and sum(heads.card(m) for m in sample) * 2 <= len(sample)
-    )
-
-
 def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: int) -> Analysis:
     """On a page that declares no kind: the thread's own rule over the article rule's
-    choice when the page's posts show plainly (_plain) among the article rule's blocks
+    choice when the page's posts show plainly (plainly.shown) among the article rule's blocks
     and that choice is one of them or holds them, or when that choice is thin (the
     posts may be named comments, which the article rule does not walk into). Articles
     pay one pass over their block records."""
@@ -306,10 +262,10 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         found = _posts_box(blocks)
         if found is None:
             return analysis
-        few = not _plain(blocks, found[1])
+        few = not plainly.shown(blocks, found[1])
         # Beside a choice that stood out, a topic of few posts holds no <h1>: an
         # article's head is a box of its own beside its body, of their shape.
-        if few and (not _plain(blocks, found[1], few=True) or heads.headed(found[1])):
+        if few and (not plainly.shown(blocks, found[1], few=True) or heads.headed(found[1])):
             return analysis
         # The article rule chose one of the posts or the box that holds them all: a
         # choice beside them (a product's description above its reviews) stands.
@@ -324,7 +280,8 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         # above its comment tree): the content grows to it then.
         found = _posts_box(blocks)
         if found is not None and not found[0] <= best < blocks[found[0]].end:
-            opening = _opening(blocks, best, found[0])
+            # Above a few comments (a story with three), the post is counted with them.
+            opening = few = _opening(blocks, best, found[0])
     taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few, opening=opening)
     if taken is None:
         return analysis
@@ -366,6 +323,30 @@ def _related(el: Any, other: Any) -> bool:
     )
 
 
+def _found(
+    blocks: list[BlockRecord], plain: bool, box_el: Any, few: bool, near: Any, opening: bool
+) -> tuple[int, list[BlockRecord]] | None:
+    """choose's posts and their box (its arguments), or None."""
+    found = _posts_box(blocks)
+    if found is None and not plain and near is None:
+        found = _lone_answer(blocks)
+    lead = []  # the first post the article rule chose above a few posts counts with them
+    if found is not None and opening:
+        grown = _grown(blocks, found[0], found[1], opening, plain)
+        lead = replies.first_posts(blocks, found[0], grown)
+    if found is None or (
+        plain
+        and (
+            not plainly.shown(blocks, found[1], few, lead)
+            or box_el not in (None, blocks[found[0]].el)
+        )
+    ):
+        if not plain:  # a declared thread without posts; the look on every other page stays quiet
+            trace.trace("extract: thread: no posts of one shape found")
+        return None
+    return found
+
+
 def choose(
     body: Any,
     deadline: float | None,
@@ -378,8 +359,8 @@ def choose(
 ) -> Analysis | None:
     """The thread's posts as an Analysis for the writer, or None when the page shows no
     posts (then the article rule chooses); `plain`: only posts that show a thread on a
-    page that declares none (_plain, `few` passed on), in `box_el` when it is given (the
-    box the article rule's blocks showed them in); only when their box holds `near` or
+    page that declares none (plainly.shown, `few` passed on), in `box_el` when it is
+    given (the box the article rule's blocks showed them in); only when their box holds `near` or
     is in it, when it is given; `opening`: the article rule chose the thread's first post
     above the posts' box, which the content grows to through the boxes between them
     (_grow). The page is not touched until the posts are taken."""
@@ -389,14 +370,8 @@ def choose(
     if not blocks:
         return None
     aggregate(blocks, set(), gm)
-    found = _posts_box(blocks)
-    if found is None and not plain and near is None:
-        found = _lone_answer(blocks)
-    if found is None or (
-        plain and (not _plain(blocks, found[1], few) or box_el not in (None, blocks[found[0]].el))
-    ):
-        if not plain:  # a declared thread without posts; the look on every other page stays quiet
-            trace.trace("extract: thread: no posts of one shape found")
+    found = _found(blocks, plain, box_el, few, near, opening)
+    if found is None:
         return None
     index, posts = found
     if near is not None and not _related(blocks[index].el, near):
