@@ -58,8 +58,9 @@ def _thread(small: str, large: str) -> str:
 def test_a_posts_title_and_byline_drawn_for_two_screen_sizes_print_once(small, large):
     text = extract(_thread(small, large)).text
     assert text.count("Sunday ferry to the island") == 1, text
-    assert text.count("3 days ago") == 1, text
+    assert text.count("marit") == 1, text  # the head's byline, once
     assert BODY in text
+    assert all(reply in text for reply in REPLIES)  # three comments under the post: a thread
 
 
 def test_the_copy_for_large_screens_is_the_one_kept():

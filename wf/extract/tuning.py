@@ -104,6 +104,7 @@ THREAD_SHARE = 0.75
 THREAD_TEXT = 0.5
 THREAD_SHARE_FEW = 0.6
 THREAD_POSTS = 5  # posts at least that show a thread on a page that declares none
+TOPIC_TITLE_MAX = 300  # characters: a longer <h1> in a first post is no topic's title
 
 # A product page's own lines from its declaration: at most this long each.
 PRODUCT_FIELD_MAX = 300

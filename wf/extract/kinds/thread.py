@@ -390,7 +390,10 @@ def choose(
     lines = sum(a is not None for a in authors)
     names: set[tuple[str, str]] = set()
     at = replies.lined_at(nested, heads)
+    title = _title(posts[0].el) if posts else None
     trimmed = sum(_trim(blocks, post, names, at) for post in posts + nested)
+    if title is not None and next(posts[0].el.iter("h1"), None) is None:
+        posts[0].el.insert(0, title)  # the topic's title, cut with its post's head
     replies.cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
@@ -420,6 +423,19 @@ def choose(
         by_kind=True,
         author=authors[0] if authors else None,
     )
+
+
+def _title(post: Any) -> Any:
+    """A copy of the first post's <h1>, the topic's title, which _trim cuts with the box
+    of counters and links it shares (a post's head); None when it shows none."""
+    from copy import deepcopy
+
+    h1 = next(post.iter("h1"), None)
+    if h1 is None or not 0 < len(" ".join(h1.itertext()).strip()) <= tuning.TOPIC_TITLE_MAX:
+        return None
+    kept = deepcopy(h1)
+    kept.tail = None
+    return kept
 
 
 def _lined(
