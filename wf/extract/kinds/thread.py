@@ -422,6 +422,7 @@ def choose(
     mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
     bodies.unquote(posts + short, heads)
+    bodies.unlist(blocks[index].el, posts)
     board.tidy(blocks[box].el, posts + short + nested, heads)
     tidy.unnumber(blocks[index].el)
     if cut := logs.cut_logs(blocks[box].el):
