@@ -19,6 +19,13 @@ def _length(el: Any) -> int:
     return len("".join("".join(el.itertext()).split()))
 
 
+def plain(box: Any, posts: list[BlockRecord], heads: set[Any]) -> None:
+    """The posts' bodies written as quotes (unquote) and the posts written as a list's
+    items (unlist, in `box`, the posts' box) printed as posts."""
+    unquote(posts, heads)
+    unlist(box, posts)
+
+
 def unquote(posts: list[BlockRecord], heads: set[Any]) -> int:
     """Turn each post's outermost <blockquote> that holds tuning.QUOTE_BODY of its text
     into a plain box; run after the quotes of the posts above went (tidy.drop_repeats), so
