@@ -25,6 +25,8 @@ PROSE = "<p>" + "A paragraph about the shell, long enough to make this an articl
         ),
         ('<pre data-lang="Go">x := 1</pre>', "```go\nx := 1\n```"),
         ('<pre class="lang-text">plain</pre>', "```\nplain\n```"),
+        # Discourse's highlight.js mark for "detect it": no language.
+        ('<pre><code class="lang-auto">make all</code></pre>', "```\nmake all\n```"),
         ('<pre class="language-$(rm -rf)">odd</pre>', "```\nodd\n```"),
         # Pandoc's (Quarto's, bookdown's): the language among the drawing's tokens.
         (

@@ -196,3 +196,31 @@ def test_who_vouched_for_an_answer_is_no_line_of_a_reply_in_it():
     for n in range(3):
         assert lines[lines.index(f"{USERS[n]}, Mar {n + 1}, 2026") + 1].startswith("Ferry captain")
     assert not {"zed", "yves", "xia"} & set(lines)
+
+
+def test_a_link_whose_words_the_board_shortened_prints_its_address_whole():
+    address = "https://github.com/raspberrypi/firmware/blob/master/boot/overlays/README"
+    links = (
+        # phpBB's, FluxBB's and vBulletin's way of shortening a long address.
+        f"<a class='postlink' href='{address}'>https://github.com/raspberrypi/firmware ... "
+        "ays/README</a>",
+        f"<a href='{address}'>https://github.com/raspberrypi/firmware/bl … lays/README</a>",
+        f"<a href='{address}'>github.com/raspberrypi/firmware/blob/ma...ADME</a>",
+        # Words that are no shortened address, and one of another address, stay.
+        f"<a href='{address}'>the overlays ... README</a>",
+        "<a href='https://example.org/a/very/long/path/to/a/page'>"
+        "https://github.com/raspberrypi/firmware ... ays/README</a>",
+    )
+    html = _thread(
+        *(_post(n, USERS[n], f"<p>{WORDS[n]} See {links[n]} for the rest.</p>") for n in range(4)),
+        _post(4, "eli", f"<p>{WORDS[0]} Also {links[4]} today.</p>"),
+    )
+    text = extract(html, url="https://forum.example/t/ferry/9").text
+    for n in range(3):
+        assert f"{WORDS[n]} See {address} for the rest." in text, text
+    assert "See the overlays ... README for the rest." in text
+    assert "Also https://github.com/raspberrypi/firmware ... ays/README today." in text
+    from lxml import html as lxml_html
+
+    bare = lxml_html.fromstring("<p><a href='https://a.example/x'>…</a> <a href='x'>a...b</a></p>")
+    assert board.unshorten(bare) == 0

@@ -542,3 +542,58 @@ def test_a_topic_s_count_starts_with_a_digit():
         assert not stats.topic_line(line), line
     for line in ("Replies: 2", "1.204 views", "3,5k Aufrufe"):
         assert stats.topic_line(line), line
+
+
+def _item(n: int) -> str:
+    # A board that writes its posts as the items of a list (NodeBB's <ul class='posts'>,
+    # vBulletin's <ol id='posts'>); the third post holds a list of its own.
+    steps = "<ul><li>Fill the tank first.</li><li>Then check the windlass.</li></ul>"
+    return (
+        f"<li class='post' data-index='{n}'><div class='post-header'><a class='username' "
+        f"href='/user/{USERS[n]}'>{USERS[n]}</a> <time datetime='2026-04-0{n + 1}T09:00:00Z'>"
+        f"Apr {n + 1}, 2026</time></div><div class='content'><p>{_says(n)}</p>"
+        f"{steps if n == 2 else ''}</div></li>"
+    )
+
+
+def test_posts_written_as_a_list_s_items_print_as_posts_and_their_own_lists_stay():
+    for tag in ("ul", "ol"):
+        html = page(
+            ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+            f"<h1>Canal locks in winter</h1><{tag} class='posts'>"
+            + "".join(_item(n) for n in range(6))
+            + f"</{tag}>",
+        )
+        text = extract(html, url="https://f.example/topic/1").text
+        lines = text.split("\n")
+        for n in range(6):  # no "- " or "1. " before the line, no indent before the words
+            at = lines.index(f"{USERS[n]}, Apr {n + 1}, 2026")
+            assert lines[at + 1] == _says(n) or lines[at + 2] == _says(n)
+        assert "- Fill the tank first." in lines
+        assert "- Then check the windlass." in lines
+
+
+def _generated(n: int, classes: str) -> str:
+    # A post drawn with generated class names (a CSS-in-JS build): its author and its date
+    # in boxes of their own, named for nothing; the question named otherwise than the
+    # answers, in their box.
+    return (
+        f"<div class='{classes}'><div class='sc-h1 xQ'><div class='sc-n2 aB'>{USERS[n]} B</div>"
+        f"<div class='sc-d3 cD'>0{n + 1}/04/2026 at 7:0{n} pm</div></div>"
+        f"<div class='sc-b4 eF'><p>{_says(n)}</p></div></div>"
+    )
+
+
+def test_a_question_drawn_otherwise_in_its_answers_box_gets_its_line_of_author_and_date():
+    html = page(
+        ld({"@type": "DiscussionForumPosting", "headline": "Canal locks"}),
+        "<h1>Canal locks in winter</h1><div class='sc-box zZ'>"
+        + _generated(0, "sc-q9 qQ")
+        + "".join(_generated(n, "") for n in range(1, 6))
+        + "</div>",
+    )
+    lines = [line for line in extract(html, url="https://f.example/t/1").text.split("\n") if line]
+    for n in range(6):
+        at = lines.index(f"{USERS[n]} B, 0{n + 1}/04/2026 at 7:0{n} pm")
+        assert lines[at + 1] == _says(n)
+    assert lines.index("ann B, 01/04/2026 at 7:00 pm") < lines.index("ben B, 02/04/2026 at 7:01 pm")

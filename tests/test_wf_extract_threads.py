@@ -667,3 +667,20 @@ def test_a_bare_box_of_author_and_date_is_no_line_of_the_body():
     lines = text.split("\n")
     assert lines[lines.index("ben, 2024-03-02") + 2].startswith("By the quay."), text
     assert "said" not in text
+
+
+def test_an_edit_s_time_is_no_date_of_the_post_that_shows_its_own_as_text():
+    # The post's date is its link's text; the only <time> is the note of its edit's.
+    posts = "".join(
+        _board(n, f"user{n}", f"Wed Mar 0{n}, 2024 10:0{n} am").replace(
+            f"Last edited by user{n} (2024-03-0{n} 11:02)",
+            f"Last edited: <time datetime='2026-01-0{n}T09:00:00Z'>Jan {n}, 2026</time>",
+        )
+        for n in range(1, 6)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<div id='page'>{posts}</div>")
+    text = extract(html, url="https://board.example/viewtopic?t=4").text
+    lines = text.split("\n")
+    for n in range(1, 6):
+        assert f"user{n}, Wed Mar 0{n}, 2024 10:0{n} am" in lines, text
+    assert "2026" not in text

@@ -21,8 +21,11 @@ _CLASS = re.compile(
     r"(?=[\s;]|$)"
 )
 _VALUE = re.compile(r"[A-Za-z0-9_+#.-]{1,24}")
-# Names that say "no language" or that a highlighter uses for itself.
-_NONE = frozenset(("default", "none", "text", "plain", "plaintext", "nohighlight", "source"))
+# Names that say "no language" or that a highlighter uses for itself ("auto": Discourse's
+# `lang-auto`, highlight.js left to guess).
+_NONE = frozenset(
+    ("default", "none", "text", "plain", "plaintext", "nohighlight", "source", "auto")
+)
 _LEVELS = 3  # <pre>, then up to two boxes around it
 
 

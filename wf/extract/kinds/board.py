@@ -5,7 +5,8 @@ automatically closed after 30 days."), a script's link that unfolds a quote
 (posts_tuning.POST_TOGGLE: Invision's "Expand", a link to no page), and a box that asks
 the reader's verdict on a post (posts_tuning.POST_FEEDBACK: "Did this help? Please give
 feedback by clicking an icon below"); with tidy.py's headings said again and notes of
-edits."""
+edits. A link whose words the board shortened from its address prints the address whole
+(posts_tuning.SHORTENED)."""
 
 from __future__ import annotations
 
@@ -22,13 +23,14 @@ if TYPE_CHECKING:
 def tidy(box: Any, posts: Iterable[BlockRecord], heads: set[Any]) -> None:
     """The thread's content (`box`) without the board's words: its notices posted as
     posts, its toggles and its prompts for feedback, a heading said again and notes of
-    edits (tidy.drop_titles, tidy.drop_edit_notes). `heads`: each post's line of author
-    and date."""
+    edits (tidy.drop_titles, tidy.drop_edit_notes); its shortened links' words whole.
+    `heads`: each post's line of author and date."""
     from wf.extract.kinds import tidy as thread_tidy
 
     drop_closings(posts, heads)
     drop_toggles(box)
     drop_prompts(box)
+    unshorten(box)
     thread_tidy.drop_titles(box)
     thread_tidy.drop_edit_notes(box)
 
@@ -111,6 +113,33 @@ def _short(el: Any, most: int) -> str | None:
                 size += len(part)
     text = " ".join("".join(parts).split())
     return text if len(text) <= most else None
+
+
+_SHORTENED = re.compile(posts_tuning.SHORTENED)
+_SCHEME = re.compile(r"https?://", re.IGNORECASE)
+
+
+def unshorten(box: Any) -> int:
+    """The links whose words are their address shortened by the board around an
+    ellipsis ("https://github.com/raspberrypi/firmware ... ays/README", posts_tuning.
+    SHORTENED): their words become the address whole, which the head starts (past its
+    scheme) and the tail ends. A link of other words, or holding elements, stays. How many."""
+    turned = 0
+    for a in box.iter("a"):
+        text = a.text or ""
+        if len(a) or len(text) > posts_tuning.SHORTENED_MAX or not ("..." in text or "…" in text):
+            continue
+        href = (a.get("href") or "").strip()
+        found = _SHORTENED.fullmatch(text.strip())
+        if found is None or not _SCHEME.match(href):
+            continue
+        head, tail = found.group(1), found.group(2)
+        bare = _SCHEME.sub("", href, count=1)
+        cut = len(bare) > len(head) + len(tail) and len(head) >= posts_tuning.SHORTENED_HEAD
+        if cut and bare.startswith(head) and bare.endswith(tail):
+            a.text = href
+            turned += 1
+    return turned
 
 
 _FEEDBACK = re.compile(posts_tuning.POST_FEEDBACK, re.IGNORECASE)

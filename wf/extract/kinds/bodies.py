@@ -1,5 +1,6 @@
 """A thread's posts whose body the board writes as a <blockquote> (vBulletin's
-`postcontent`): printed as the post's text, not as a quote of someone else's."""
+`postcontent`): printed as the post's text, not as a quote of someone else's; and posts
+the board writes as the items of a list, printed as posts, not as a list's items."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ if TYPE_CHECKING:
 
 def _length(el: Any) -> int:
     return len("".join("".join(el.itertext()).split()))
+
+
+def plain(box: Any, posts: list[BlockRecord], heads: set[Any]) -> None:
+    """The posts' bodies written as quotes (unquote) and the posts written as a list's
+    items (unlist, in `box`, the posts' box) printed as posts."""
+    unquote(posts, heads)
+    unlist(box, posts)
 
 
 def unquote(posts: list[BlockRecord], heads: set[Any]) -> int:
@@ -42,6 +50,25 @@ def unquote(posts: list[BlockRecord], heads: set[Any]) -> int:
                 inner.tag = "div"
                 turned += 1
     return turned
+
+
+def unlist(box: Any, posts: list[BlockRecord]) -> int:
+    """The posts' box when it is a list whose items are the posts (vBulletin's
+    <ol id="posts">, NodeBB's <ul class="posts">, Lemmy's comments): the list and its
+    items become plain boxes, so that each post prints as a block headed by its line of
+    author and date, not as an item marked "- " (or numbered) with its body indented.
+    Only the list of the posts and its own items: the lists inside a post stay. How many
+    items."""
+    if box.tag not in _LISTS or not any(p.el.getparent() is box for p in posts):
+        return 0  # the posts above the box (a question) are no items of it
+    box.tag = "div"
+    items = [k for k in box if k.tag == "li"]
+    for item in items:
+        item.tag = "div"
+    return len(items)
+
+
+_LISTS = frozenset(("ul", "ol"))
 
 
 def _titles(post: Any, heads: set[Any]) -> int:

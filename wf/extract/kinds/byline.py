@@ -284,10 +284,10 @@ def _split_tail(text: str) -> tuple[str, str] | None:
 
 
 def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
-    """(date's element, date): the first <time> that shows one; else the box named for a
-    date nearest the author's (tuning.POST_DATE); else the end of a box named for the
-    author, after a separator (_split_tail); else a short box whose text is a date
-    alone (a post's link to itself that reads as its time); else the ISO date a short
+    """(date's element, date): the first <time> that shows one (not an edit's); else the
+    box named for a date nearest the author's (tuning.POST_DATE); else the end of a box
+    named for the author, after a separator (_split_tail); else a short box whose text is
+    a date alone (a post's link to itself that reads as its time); else the ISO date a short
     box keeps in its title (stamps.py); else the microdata's or an empty <time>'s
     value, as the page writes it."""
     named: list[Any] = []
@@ -300,7 +300,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             continue
         if el.tag in TIME_TAGS:
             text = _time_text(el)
-            if text and len(text) <= tuning.BYLINE_MAX:
+            if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
                 return el, text
             if not text and blank is None and (el.get("datetime") or "").strip():
                 blank = el

@@ -291,3 +291,10 @@ FEEDBACK_SEED = "eedback"  # as written: "Feedback" and "feedback"
 FEEDBACK_LEVELS = 3
 FEEDBACK_MAX = 50
 FEEDBACK_READ = 200  # characters of such a box read at most
+# A link whose words a board shortened from its address (phpBB's and vBulletin's
+# "https://github.com/raspberrypi/firmware ... ays/README", FluxBB's "… "): the head and the
+# tail of the address around an ellipsis, the head SHORTENED_HEAD characters at least
+# past its scheme, the whole SHORTENED_MAX characters at most (kinds/board.py).
+SHORTENED = r"(?:https?://)?(\S+?)\s*(?:\.\.\.|…)\s*(\S+)"
+SHORTENED_HEAD = 8
+SHORTENED_MAX = 200

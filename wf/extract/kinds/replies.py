@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract import tuning
@@ -187,23 +188,42 @@ def _level(b: BlockRecord) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def first_posts(blocks: list[BlockRecord], index: int, box: int) -> list[BlockRecord]:
+def first_posts(
+    blocks: list[BlockRecord], index: int, box: int, posts: Sequence[BlockRecord] = ()
+) -> list[BlockRecord]:
     """The posts the content grew to take in above the posts' box (a question above its
-    answers): the boxes beside the way up that hold prose and show their author or date."""
-    from wf.extract.kinds.siblings import marked
-
+    answers): the boxes beside the way up that hold prose and show their author or date;
+    with `posts`, the group's, also those in the posts' box before the first of them (a
+    question drawn otherwise than its answers, in their box)."""
     found: list[BlockRecord] = []
+    if posts:
+        j = index + 1
+        while j < posts[0].index:  # child by child, over their subtrees
+            b = blocks[j]
+            if _signed_post(b):
+                found.append(b)
+            j = b.end
     cur = blocks[index]
     while cur.index != box and cur.parent >= 0:
         parent = blocks[cur.parent]
         j = parent.index + 1
         while j < parent.end:  # child by child, over their subtrees
             b = blocks[j]
-            if b is not cur and b.raw >= tuning.POST_PROSE and b.text > b.own and marked(b):
+            if b is not cur and _signed_post(b):
                 found.append(b)
             j = b.end
         cur = parent
     return found
+
+
+def _signed_post(b: BlockRecord) -> bool:
+    """Whether a box is a post by itself: it holds prose in boxes and shows its author or
+    date (siblings.marked, or a header of generated names: headed_by_date)."""
+    from wf.extract.kinds.siblings import marked
+
+    if b.raw < tuning.POST_PROSE or b.text <= b.own:
+        return False
+    return marked(b) or headed_by_date(b.el)
 
 
 def drawn_above(
@@ -377,3 +397,29 @@ def opening(
             break
         cur = up
     return box, []
+
+
+def headed_by_date(box: Any) -> bool:
+    """Whether a box shows its author and date as a header drawn with generated class
+    names: among its first tuning.MARK_SCAN elements, a short box whose text is a date
+    alone right after a short box of text that is none (<div>Ann B</div><div>28/11/2025
+    at 7:07 pm</div>), what byline.add reads as the post's line."""
+    from wf.extract.kinds.byline import whole_date
+
+    for el in islice(box.iterdescendants(), tuning.MARK_SCAN):
+        if not isinstance(el.tag, str) or el.tag not in _HEAD_BOXES or len(el):
+            continue
+        text = " ".join((el.text or "").split())
+        if not whole_date(text):
+            continue
+        prev = el.getprevious()
+        if prev is None or not isinstance(prev.tag, str) or prev.tag not in _HEAD_BOXES:
+            continue
+        leaf = len(prev) == 0 or (len(prev) == 1 and len(prev[0]) == 0)  # a link at most
+        name = " ".join("".join(prev.itertext()).split()) if leaf else ""
+        if name and len(name) <= tuning.BYLINE_MAX and not whole_date(name):
+            return True
+    return False
+
+
+_HEAD_BOXES = frozenset(("div", "span", "p", "small"))

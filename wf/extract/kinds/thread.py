@@ -381,7 +381,8 @@ def choose(
 
     box, first = replies.opening(blocks, index, _grown(blocks, index, posts, opening, plain), posts)
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
-    posts = sorted(replies.first_posts(blocks, index, box) + first, key=lambda b: b.index) + posts
+    above = replies.first_posts(blocks, index, box, posts) + first
+    posts = sorted(above, key=lambda b: b.index) + posts
     tidy.drop_counts(blocks[box].el)
     stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)
@@ -399,7 +400,7 @@ def choose(
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
-    bodies.unquote(posts + short, heads)
+    bodies.plain(blocks[index].el, posts + short, heads)
     board.tidy(blocks[box].el, posts + short + nested, heads)
     tidy.unnumber(blocks[index].el)
     if cut := logs.cut_logs(blocks[box].el):
