@@ -544,6 +544,35 @@ def test_replies_nested_in_a_chain_are_each_read_once(monkeypatch) -> None:
     assert 0 < read[0] <= elements
 
 
+def test_a_reply_named_for_time_is_read_no_further_than_a_date_for_its_date(monkeypatch) -> None:
+    # Each reply of a chain is named for time ("timeline-comment") and holds the chain
+    # below it: read whole for a date, each costs the chain's text, the chain its square.
+    from wf.extract.kinds import byline
+
+    read = [0]
+    spaced = byline.spaced
+
+    def counted(el: Any, most: int | None = None) -> str:
+        class Box:
+            def itertext(self) -> Any:
+                for piece in el.itertext():
+                    read[0] += len(piece)
+                    yield piece
+
+        return spaced(Box(), most)
+
+    monkeypatch.setattr(byline, "spaced", counted)
+    chain = ""
+    for n in range(300):
+        chain = _reply(n % 5 + 1, "2024-03-03", f"Reply {n}: {SAYS[2]}", chain)
+    html = discussion().replace(
+        _discussion_reply(1, "2024-03-03") + _discussion_reply(2, "2024-03-04"), chain
+    )
+    text = extract(html).text
+    assert text.count(SAYS[2]) == 300, text
+    assert read[0] <= len(html), read[0]
+
+
 def test_a_date_box_is_read_no_further_than_a_date_is_long() -> None:
     # A box named for a date around a page's worth of text is no date: its reading
     # stops once it holds more than a date's characters, whatever follows.
