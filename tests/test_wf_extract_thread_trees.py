@@ -437,6 +437,21 @@ def test_a_discussions_answers_and_their_replies_each_have_their_line(url: str |
         assert chrome not in text
 
 
+def test_a_storys_counter_in_its_first_paragraph_is_no_line_of_its_author() -> None:
+    # Signed by an empty box named for time, the story has no line of author and date:
+    # its first paragraph ("42 points") is one of its counters, which go.
+    story = (
+        "<div class='story'><p>42 points</p><div class='details'><span class='link'><a "
+        "href='https://example.org/bridge'>The new bridge and what it cost</a></span> <a "
+        "class='domain' href='/domains/example.org'>example.org</a><div class='byline'><span "
+        "class='timestamp'></span> | <a href='/s/abc/hide'>hide</a></div></div></div>"
+    )
+    text = extract(f"<html><head><title>T</title></head><body>{lobsters(story)}</body></html>")
+    lines = text.text.split("\n")
+    assert "The new bridge and what it cost (example.org)" in lines, lines
+    assert "42 points" not in lines, lines
+
+
 @pytest.mark.parametrize("host", ["www.example.org", "news.example.org"])
 def test_a_story_shows_the_domain_of_its_link_without_the_subdomain(host: str) -> None:
     html = lobsters().replace("https://example.org/bridge", f"https://{host}/bridge")
