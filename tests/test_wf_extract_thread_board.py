@@ -170,6 +170,25 @@ def test_prompts_for_feedback_are_looked_for_a_bounded_number_of_times():
     assert board.drop_prompts(box) == posts_tuning.FEEDBACK_MAX
 
 
+def test_a_box_around_many_texts_that_name_feedback_is_read_once(monkeypatch):
+    import lxml.html
+
+    # A hundred texts in one paragraph past hundreds of empty boxes: each text's way up
+    # reaches the paragraph, which is read once, not once a text.
+    read = [0]
+    short = board._short
+
+    def counted(el, most):
+        read[0] += 1
+        return short(el, most)
+
+    monkeypatch.setattr(board, "_short", counted)
+    para = "<p>" + "<br>" * 700 + "<b>feedback</b>" * 100 + "</p>"
+    box = lxml.html.fromstring("<div><div>" + para * 20 + "</div></div>")
+    assert board.drop_prompts(box) == 0
+    assert read[0] <= 20 * 100 + 20 + 1, read[0]
+
+
 def _answer(n: int, who: str, voter: str) -> str:
     # A Q&A site's answer drawn in boxes of one generic class (a wrapper inside the answer
     # is of the answers' shape): the author, their credential, who vouched for the answer
