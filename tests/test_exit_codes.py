@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shlex
 import socket
 import time
 
@@ -184,7 +185,7 @@ def test_local_path_as_url_exits_3_naming_input(wf, tmp_path, monkeypatch, targe
     path = target if target.startswith((".", "/")) else f"{tmp_path}/page one.html"
     r = wf(target)
     assert r.code == 3 and r.stdout == "", r.stderr
-    assert r.stderr == f"wf: (3) {said} with wf --input {path}\n"
+    assert r.stderr == f"wf: (3) {said} with wf --input {shlex.quote(path)}\n"
 
 
 @pytest.mark.parametrize(
@@ -200,7 +201,28 @@ def test_a_file_url_names_the_path_input_reads(wf, tmp_path, target, path):
     # The hint is the file's path, as --input reads it: no host, no scheme, no escapes.
     target, path = (t.replace("/DIR", str(tmp_path)) for t in (target, path))
     r = wf(target)
-    assert r.code == 3 and r.stderr.endswith(f": read it with wf --input {path}\n"), r.stderr
+    hint = f": read it with wf --input {shlex.quote(path)}\n"
+    assert r.code == 3 and r.stderr.endswith(hint), r.stderr
+
+
+@pytest.mark.parametrize(
+    ("target", "path"),
+    [
+        ("/DIR/my page's.html", "/DIR/my page's.html"),
+        ("file:///DIR/a%20b%24%28x%29.html", "/DIR/a b$(x).html"),
+        ("~/my page.html", "~/my page.html"),
+    ],
+)
+def test_the_hint_is_a_command_the_shell_reads_back(wf, tmp_path, target, path):
+    # Pasted into a shell, the hint reads the file: its path one word, "~/" expanded.
+    target, path = (t.replace("/DIR", str(tmp_path)) for t in (target, path))
+    r = wf(target)
+    hint = r.stderr.rstrip("\n").partition(": read it with ")[2]
+    assert r.code == 3 and hint.startswith("wf --input "), r.stderr
+    if path.startswith("~/"):
+        assert hint.startswith("wf --input ~/'"), r.stderr  # the shell expands it
+        hint, path = hint.replace("~/", "", 1), path[2:]
+    assert shlex.split(hint) == ["wf", "--input", path], r.stderr
 
 
 def test_a_file_url_on_another_host_names_no_local_path(wf):
