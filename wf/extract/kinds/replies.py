@@ -78,6 +78,14 @@ def cut_short(
             b.link = sum(size(a) for a in b.el.iter("a"))
 
 
+def shape_of(b: BlockRecord) -> tuple[str, str]:
+    """A box's tag and first class word: what its posts' boxes share (`nested`,
+    `drawn_above`, `opening`)."""
+    from wf.extract.names import class_kind
+
+    return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
 _NESTED = re.compile(posts_tuning.NESTED_REPLY)
 
@@ -87,20 +95,17 @@ def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRec
     inside a post of the posts' tag and first class word, or a custom element's tag
     alone (a classless <div> in a post is no reply), or whose first class word names a
     nested reply (posts_tuning.NESTED_REPLY: an answer's replies drawn otherwise than the
-    answers), that show their author or date and are not named for a quote. Each gets its line of author and date and is cut down to
-    it and its body as a post is (thread.py), in its post."""
+    answers), that show their author or date and are not named for a quote. Each gets its
+    line of author and date and is cut down to it and its body as a post is (thread.py),
+    in its post."""
     from wf.extract.kinds.siblings import marked
-    from wf.extract.names import class_kind
 
-    def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
-
-    shapes = {key(p) for p in posts}
+    shapes = {shape_of(p) for p in posts}
     shapes = {s for s in shapes if s[1] or "-" in s[0]}
     found, named = [], set()
     for post in posts:
         for b in blocks[post.index + 1 : post.end]:
-            shape = key(b)
+            shape = shape_of(b)
             if shape not in shapes and not _NESTED.search(shape[1]):
                 continue
             quote = _QUOTE.search(b.el.get("class") or "")  # "post quote": the quoted's
@@ -215,13 +220,11 @@ def drawn_above(
     that declares a thread takes in past the tree's heading ("all 3 comments"). A box
     drawn otherwise (a summary of the thread, a related topic) is not its first post.
     Each found box is read once."""
-    from wf.extract.names import class_kind
 
-    def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
-
-    shape = key(posts[0])
-    return bool(shape[1]) and any(key(b) == shape for f in found for b in blocks[f.index : f.end])
+    shape = shape_of(posts[0])
+    return bool(shape[1]) and any(
+        shape_of(b) == shape for f in found for b in blocks[f.index : f.end]
+    )
 
 
 def counted(posts: list[BlockRecord], nested: list[BlockRecord]) -> int:
@@ -343,12 +346,8 @@ def opening(
     posts_tuning.GROW_LEVELS boxes up at most, through a box that adds few links. The content's
     box grown to hold it (`box` when none is found, or `box` holds it), and it."""
     from wf.extract.kinds.siblings import marked
-    from wf.extract.names import class_kind
 
-    def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
-
-    shape = key(posts[0])
+    shape = shape_of(posts[0])
     cur = blocks[index]
     for _ in range(posts_tuning.GROW_LEVELS if shape[1] else 0):
         if cur.parent < 0 or blocks[cur.parent].tag in ("html", "body"):
@@ -361,7 +360,7 @@ def opening(
         while j < cur.index:  # child by child, over their subtrees, up to the way up
             b = blocks[j]
             words = b.text - b.link >= posts_tuning.REPLY_TEXT_MIN
-            if b.raw < tuning.POST_PROSE and words and key(b) == shape and marked(b):
+            if b.raw < tuning.POST_PROSE and words and shape_of(b) == shape and marked(b):
                 # The last one: a question sits right above its answers, a box of the
                 # same card ("Related questions", a login prompt) further up.
                 found, told = (None, False) if linked else (b, False)
