@@ -241,6 +241,26 @@ def test_a_host_named_file_and_its_port_is_no_local_path(target):
     refuse_local_path(target)  # raises nothing
 
 
+@pytest.mark.parametrize(
+    "target",
+    ["localhost", "example.com", "example.com/docs/page.html", "page.html", "localhost:8080/x"],
+)
+def test_a_name_that_is_also_a_host_is_no_local_path(target):
+    # Relative names that are host names are fetched as curl does (http:// before them),
+    # never refused as files. Tested without the network: no request is made.
+    from common.http.url import normalise_url
+    from wf.targets import refuse_local_path
+
+    refuse_local_path(target)  # raises nothing
+    assert normalise_url(target).startswith("http://" + target.partition("/")[0])
+
+
+def test_a_host_and_port_without_a_scheme_is_fetched(wf, serve):
+    srv = serve(respond(200, b"hello\n", {"Content-Type": "text/plain"}))
+    r = wf(*ALLOW, srv.url.removeprefix("http://"))
+    assert (r.code, r.stdout, r.stderr) == (0, "hello\n", "")
+
+
 def test_a_link_without_its_scheme_is_no_local_path(wf):
     r = wf("//127.0.0.1/page")
     assert r.code == 3 and "--input" not in r.stderr and "no host" in r.stderr, r.stderr
