@@ -217,6 +217,32 @@ def test_a_long_post_over_a_few_comments_named_by_depth_stays_an_article() -> No
     assert result.kind == "article"
 
 
+def _brief(comments: str) -> str:
+    # A news brief of two sentences in its <article>, its comments in a box beside it.
+    return (
+        "<html><head><title>Bridge</title></head><body><nav><a href='/'>Home</a></nav>"
+        "<article><h1>New bridge approved</h1><p class='byline'>By <span class='author'>Jane"
+        f" Reporter</span>, <time>Feb 1, 2026</time></p><p>{POST}</p></article><section "
+        f"id='comments'><h2>Comments</h2>{comments}</section><footer>About</footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "tree",
+    [
+        _leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1),
+        "".join(_leveled(n, 1).replace(" level-1", "") for n in range(5)),
+    ],
+    ids=["three comments named by depth", "five comments"],
+)
+def test_a_short_article_beside_its_comments_stays_the_page(tree: str) -> None:
+    # The article rule's choice is thin, and no first post of the thread: the thread's
+    # rule took the page over and printed the comments alone, the article lost.
+    result = extract(_brief(tree.replace(SAYS[0], " ".join([SAYS[0]] * 3))))
+    assert result.kind == "article", result.text
+    assert "Building starts in spring" in result.text, result.text
+
+
 @pytest.mark.parametrize(
     "body",
     [

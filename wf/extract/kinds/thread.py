@@ -13,9 +13,8 @@ none, the replies nested in a comment tree count as posts (replies.counted), and
 that is the thread's first post above them (a link aggregator's) is grown to, through the
 boxes between (_opening). Inside it, a box named as boilerplate is dropped only when it
 holds no prose of its own (votes, share and follow buttons, "log in to reply"): platforms
-name every post `comment`, which the article rule reads as boilerplate.
-So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS):
-posts.py prunes as the content is written.
+name every post `comment`, which the article rule reads as boilerplate. So are short boxes
+that hold only a count (votes) or a post's control (tuning.POST_CONTROLS): posts.py prunes.
 Each post of the group starts with a line of its author and date (byline.py). A quote
 that repeats the posts above it goes (tuning.QUOTE_SEEN), and so do the counts the
 posts' microdata names (tuning.POST_COUNT).
@@ -325,6 +324,8 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         found = _posts_box(blocks)
         if found is not None and not found[0] <= best < blocks[found[0]].end:
             opening = _opening(blocks, best, found[0])
+            if not opening and heads.own_article(blocks[best]):
+                return analysis  # a short article beside its comments stands
     taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few, opening=opening)
     if taken is None:
         return analysis
