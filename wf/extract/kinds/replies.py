@@ -376,3 +376,35 @@ def opening(
             break
         cur = up
     return box, []
+
+
+def lined(
+    posts: list[BlockRecord], short: list[BlockRecord], nested: list[BlockRecord]
+) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None], set[Any]]:
+    """The posts, the short replies and the nested ones without the answers to other
+    questions (tidy.drop_related, before their lines are put first), an issue's timeline
+    events (events.py) and the ads (tidy.drop_ads), each headed by its line of author and
+    date (byline.add) and without the tail of its author's credentials (once the line took
+    the name; the posts' before the replies in them get theirs, which took "Upvoted by
+    ann"'s name); and the authors the lines name, one a post, ads included; and the lines."""
+    from wf.extract.kinds import byline, events, tidy
+    from wf.extract.kinds.posts import accepted, badge
+
+    gone = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
+    posts, short, nested = ([p for p in g if p.index not in gone] for g in (posts, short, nested))
+    authors: list[str | None] = []
+    heads: set[Any] = set()
+    inner = {p.el for p in nested}  # a reply's author and date are its own
+    for group in (posts, short + nested):
+        # Badges before the lines take the heads; a reply nested in a post is no answer.
+        badged = [group is posts and badge(p.el) for p in group]
+        lined = [byline.add(post.el, inner) for post in group]
+        for post, author, mark in zip(group, lined, badged, strict=True):
+            if author is not None:
+                heads.add(post.el[0])  # the line is the post's first element
+                accepted(post.el, mark)
+        tidy.drop_credentials(group, lined)
+        authors += lined
+    ads = tidy.drop_ads(posts + short + nested, authors)
+    posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
+    return posts, short, nested, authors, heads
