@@ -126,6 +126,9 @@ def drop_update_stamps(root: Any) -> None:
     drop_each(found)
 
 
+Read = dict[Any, "str | None"]  # the boxes read for one search, and their short text
+
+
 def _outer_box(node: Any, matches: Callable[[str], object], read: Read | None = None) -> Any:
     """The outermost box around a text node, docs_tuning.UPDATE_STAMP_LEVELS up at most,
     whose whole text (read short: _short_text) `matches`; None. The words' own box may
@@ -134,9 +137,6 @@ def _outer_box(node: Any, matches: Callable[[str], object], read: Read | None = 
     if node.is_tail and el is not None:
         el = el.getparent()  # the text after an element is its parent's
     return outer_box(el, matches, read)
-
-
-Read = dict[Any, "str | None"]  # the boxes read for one search, and their short text
 
 
 def outer_box(el: Any, matches: Callable[[str], object], read: Read | None = None) -> Any:
