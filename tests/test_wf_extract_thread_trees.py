@@ -231,9 +231,11 @@ def _brief(comments: str) -> str:
     "tree",
     [
         _leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1),
-        "".join(_leveled(n, 1).replace(" level-1", "") for n in range(5)),
+        (_leveled(0, 1, _leveled(1, 2) + _leveled(3, 2)) + _leveled(2, 1, _leveled(4, 2)))
+        .replace(" level-1", "")
+        .replace(" level-2", ""),
     ],
-    ids=["three comments named by depth", "five comments"],
+    ids=["three comments named by depth", "two comments and three replies"],
 )
 def test_a_short_article_beside_its_comments_stays_the_page(tree: str) -> None:
     # The article rule's choice is thin, and no first post of the thread: the thread's

@@ -324,8 +324,11 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         found = _posts_box(blocks)
         if found is not None and not found[0] <= best < blocks[found[0]].end:
             opening = _opening(blocks, best, found[0])
-            if not opening and heads.own_article(blocks[best]):
-                return analysis  # a short article beside its comments stands
+            # A short article beside a few comments (fewer than tuning.THREAD_POSTS at the
+            # top level, a thread by their tree or their names alone) stands.
+            few_posts = len(found[1]) < tuning.THREAD_POSTS
+            if not opening and few_posts and heads.own_article(blocks[best]):
+                return analysis
     taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few, opening=opening)
     if taken is None:
         return analysis
