@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shlex
 import socket
 import time
 
@@ -184,7 +185,7 @@ def test_local_path_as_url_exits_3_naming_input(wf, tmp_path, monkeypatch, targe
     path = target if target.startswith((".", "/")) else f"{tmp_path}/page one.html"
     r = wf(target)
     assert r.code == 3 and r.stdout == "", r.stderr
-    assert r.stderr == f"wf: (3) {said} with wf --input {path}\n"
+    assert r.stderr == f"wf: (3) {said} with wf --input {shlex.quote(path)}\n"
 
 
 @pytest.mark.parametrize(
@@ -200,7 +201,28 @@ def test_a_file_url_names_the_path_input_reads(wf, tmp_path, target, path):
     # The hint is the file's path, as --input reads it: no host, no scheme, no escapes.
     target, path = (t.replace("/DIR", str(tmp_path)) for t in (target, path))
     r = wf(target)
-    assert r.code == 3 and r.stderr.endswith(f": read it with wf --input {path}\n"), r.stderr
+    hint = f": read it with wf --input {shlex.quote(path)}\n"
+    assert r.code == 3 and r.stderr.endswith(hint), r.stderr
+
+
+@pytest.mark.parametrize(
+    ("target", "path"),
+    [
+        ("/DIR/my page's.html", "/DIR/my page's.html"),
+        ("file:///DIR/a%20b%24%28x%29.html", "/DIR/a b$(x).html"),
+        ("~/my page.html", "~/my page.html"),
+    ],
+)
+def test_the_hint_is_a_command_the_shell_reads_back(wf, tmp_path, target, path):
+    # Pasted into a shell, the hint reads the file: its path one word, "~/" expanded.
+    target, path = (t.replace("/DIR", str(tmp_path)) for t in (target, path))
+    r = wf(target)
+    hint = r.stderr.rstrip("\n").partition(": read it with ")[2]
+    assert r.code == 3 and hint.startswith("wf --input "), r.stderr
+    if path.startswith("~/"):
+        assert hint.startswith("wf --input ~/'"), r.stderr  # the shell expands it
+        hint, path = hint.replace("~/", "", 1), path[2:]
+    assert shlex.split(hint) == ["wf", "--input", path], r.stderr
 
 
 def test_a_file_url_on_another_host_names_no_local_path(wf):
@@ -217,6 +239,26 @@ def test_a_host_named_file_and_its_port_is_no_local_path(target):
     from wf.targets import refuse_local_path
 
     refuse_local_path(target)  # raises nothing
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["localhost", "example.com", "example.com/docs/page.html", "page.html", "localhost:8080/x"],
+)
+def test_a_name_that_is_also_a_host_is_no_local_path(target):
+    # Relative names that are host names are fetched as curl does (http:// before them),
+    # never refused as files. Tested without the network: no request is made.
+    from common.http.url import normalise_url
+    from wf.targets import refuse_local_path
+
+    refuse_local_path(target)  # raises nothing
+    assert normalise_url(target).startswith("http://" + target.partition("/")[0])
+
+
+def test_a_host_and_port_without_a_scheme_is_fetched(wf, serve):
+    srv = serve(respond(200, b"hello\n", {"Content-Type": "text/plain"}))
+    r = wf(*ALLOW, srv.url.removeprefix("http://"))
+    assert (r.code, r.stdout, r.stderr) == (0, "hello\n", "")
 
 
 def test_a_link_without_its_scheme_is_no_local_path(wf):

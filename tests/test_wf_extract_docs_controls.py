@@ -474,3 +474,25 @@ def test_many_source_links_cost_a_bounded_read_each() -> None:
     start = time.process_time()
     drop_edit_links(root)
     assert time.process_time() - start < 5
+
+
+@pytest.mark.parametrize("seed", ["helpful", "Last updated"])
+def test_a_box_around_many_seeds_is_read_once(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
+    # A hundred texts that hold a seed of the feedback question or of the update stamp, in
+    # one paragraph after hundreds of empty boxes: each one's way up reaches the
+    # paragraph, which is read once, not once a text.
+    from wf.extract.kinds import docs_chrome
+
+    read = [0]
+    short = docs_chrome._short_text
+
+    def counted(el: object) -> str | None:
+        read[0] += 1
+        return short(el)
+
+    monkeypatch.setattr(docs_chrome, "_short_text", counted)
+    para = "<p>" + "<br>" * 700 + f"<b>{seed}</b>" * 100 + "</p>"
+    root = lxml.html.fromstring("<html><body><div>" + para * 20 + "</div></body></html>")
+    docs_chrome.drop_feedback(root)
+    docs_chrome.drop_update_stamps(root)
+    assert read[0] <= 20 * 100 + 20 + 1, read[0]

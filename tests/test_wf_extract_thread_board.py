@@ -4,6 +4,8 @@ as a post, a script's "Expand" link, a prompt for feedback), and every reply sta
 
 from __future__ import annotations
 
+import pytest
+
 from tests.test_wf_extract_kinds import ld, page
 from wf.extract import extract
 from wf.extract.kinds import board
@@ -52,6 +54,41 @@ def test_a_reply_that_tells_of_a_closed_topic_stays():
         _post(3, "dora", f"<p>{reply}</p>"),
     )
     assert reply in extract(html, url="https://forum.example/t/ferry/2").text
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "This question was solved by reinstalling the driver.",
+        "This thread is pinned because it answers most questions",
+    ],
+)
+def test_a_reply_that_says_how_the_topic_was_solved_stays(reply):
+    # The board says when, by whom or where to ("by a moderator"); a poster says how or why.
+    html = _thread(
+        *(_post(n, USERS[n], f"<p>{WORDS[n]}</p>") for n in range(3)),
+        _post(3, "dora", f"<p>{reply}</p>"),
+    )
+    text = extract(html, url="https://forum.example/t/ferry/2").text
+    assert reply in text and "dora, March 4, 2026" in text, text
+
+
+@pytest.mark.parametrize(
+    "notice",
+    [
+        "This topic was automatically closed 90 days after the last reply. New replies are no "
+        "longer allowed.",
+        "This topic was closed by a moderator.",
+        "This thread was moved to Off-topic.",
+    ],
+)
+def test_a_boards_notice_of_when_or_by_whom_goes(notice):
+    html = _thread(
+        *(_post(n, USERS[n], f"<p>{WORDS[n]}</p>") for n in range(3)),
+        _post(3, "system", f"<p>{notice}</p>"),
+    )
+    text = extract(html, url="https://forum.example/t/ferry/2").text
+    assert notice.split()[3] not in text and "system" not in text, text
 
 
 def test_a_quote_s_expand_link_to_no_page_goes_and_a_link_to_a_page_stays():
@@ -168,6 +205,25 @@ def test_prompts_for_feedback_are_looked_for_a_bounded_number_of_times():
     words = "<p>" + "feedback " * 200 + "</p>"
     box = lxml.html.fromstring("<div>" + words * 20000 + prompt * 100 + "</div>")
     assert board.drop_prompts(box) == posts_tuning.FEEDBACK_MAX
+
+
+def test_a_box_around_many_texts_that_name_feedback_is_read_once(monkeypatch):
+    import lxml.html
+
+    # A hundred texts in one paragraph past hundreds of empty boxes: each text's way up
+    # reaches the paragraph, which is read once, not once a text.
+    read = [0]
+    short = board._short
+
+    def counted(el, most):
+        read[0] += 1
+        return short(el, most)
+
+    monkeypatch.setattr(board, "_short", counted)
+    para = "<p>" + "<br>" * 700 + "<b>feedback</b>" * 100 + "</p>"
+    box = lxml.html.fromstring("<div><div>" + para * 20 + "</div></div>")
+    assert board.drop_prompts(box) == 0
+    assert read[0] <= 20 * 100 + 20 + 1, read[0]
 
 
 def _answer(n: int, who: str, voter: str) -> str:

@@ -217,6 +217,34 @@ def test_a_long_post_over_a_few_comments_named_by_depth_stays_an_article() -> No
     assert result.kind == "article"
 
 
+def _brief(comments: str) -> str:
+    # A news brief of two sentences in its <article>, its comments in a box beside it.
+    return (
+        "<html><head><title>Bridge</title></head><body><nav><a href='/'>Home</a></nav>"
+        "<article><h1>New bridge approved</h1><p class='byline'>By <span class='author'>Jane"
+        f" Reporter</span>, <time>Feb 1, 2026</time></p><p>{POST}</p></article><section "
+        f"id='comments'><h2>Comments</h2>{comments}</section><footer>About</footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "tree",
+    [
+        _leveled(0, 1, _leveled(1, 2)) + _leveled(2, 1),
+        (_leveled(0, 1, _leveled(1, 2) + _leveled(3, 2)) + _leveled(2, 1, _leveled(4, 2)))
+        .replace(" level-1", "")
+        .replace(" level-2", ""),
+    ],
+    ids=["three comments named by depth", "two comments and three replies"],
+)
+def test_a_short_article_beside_its_comments_stays_the_page(tree: str) -> None:
+    # The article rule's choice is thin, and no first post of the thread: the thread's
+    # rule took the page over and printed the comments alone, the article lost.
+    result = extract(_brief(tree.replace(SAYS[0], " ".join([SAYS[0]] * 3))))
+    assert result.kind == "article", result.text
+    assert "Building starts in spring" in result.text, result.text
+
+
 @pytest.mark.parametrize(
     "body",
     [
@@ -437,6 +465,21 @@ def test_a_discussions_answers_and_their_replies_each_have_their_line(url: str |
         assert chrome not in text
 
 
+def test_a_storys_counter_in_its_first_paragraph_is_no_line_of_its_author() -> None:
+    # Signed by an empty box named for time, the story has no line of author and date:
+    # its first paragraph ("42 points") is one of its counters, which go.
+    story = (
+        "<div class='story'><p>42 points</p><div class='details'><span class='link'><a "
+        "href='https://example.org/bridge'>The new bridge and what it cost</a></span> <a "
+        "class='domain' href='/domains/example.org'>example.org</a><div class='byline'><span "
+        "class='timestamp'></span> | <a href='/s/abc/hide'>hide</a></div></div></div>"
+    )
+    text = extract(f"<html><head><title>T</title></head><body>{lobsters(story)}</body></html>")
+    lines = text.text.split("\n")
+    assert "The new bridge and what it cost (example.org)" in lines, lines
+    assert "42 points" not in lines, lines
+
+
 @pytest.mark.parametrize("host", ["www.example.org", "news.example.org"])
 def test_a_story_shows_the_domain_of_its_link_without_the_subdomain(host: str) -> None:
     html = lobsters().replace("https://example.org/bridge", f"https://{host}/bridge")
@@ -542,6 +585,35 @@ def test_replies_nested_in_a_chain_are_each_read_once(monkeypatch) -> None:
     assert len(runs) >= 299
     assert sum(end - start for start, end in runs) <= max(end for _, end in runs)
     assert 0 < read[0] <= elements
+
+
+def test_a_reply_named_for_time_is_read_no_further_than_a_date_for_its_date(monkeypatch) -> None:
+    # Each reply of a chain is named for time ("timeline-comment") and holds the chain
+    # below it: read whole for a date, each costs the chain's text, the chain its square.
+    from wf.extract.kinds import byline
+
+    read = [0]
+    spaced = byline.spaced
+
+    def counted(el: Any, most: int | None = None) -> str:
+        class Box:
+            def itertext(self) -> Any:
+                for piece in el.itertext():
+                    read[0] += len(piece)
+                    yield piece
+
+        return spaced(Box(), most)
+
+    monkeypatch.setattr(byline, "spaced", counted)
+    chain = ""
+    for n in range(300):
+        chain = _reply(n % 5 + 1, "2024-03-03", f"Reply {n}: {SAYS[2]}", chain)
+    html = discussion().replace(
+        _discussion_reply(1, "2024-03-03") + _discussion_reply(2, "2024-03-04"), chain
+    )
+    text = extract(html).text
+    assert text.count(SAYS[2]) == 300, text
+    assert read[0] <= len(html), read[0]
 
 
 def test_a_date_box_is_read_no_further_than_a_date_is_long() -> None:

@@ -35,5 +35,14 @@ def refuse_local_path(target: str) -> None:
     if not path:
         raise InvalidURL(f"{text[:200]} is a file: URL, not an http(s) URL")
     raise InvalidURL(
-        f"{text[:200]} is a local file, not an http(s) URL: read it with wf --input {path[:200]}"
+        f"{text[:200]} is a local file, not an http(s) URL: read it with wf --input {_shell(path)}"
     )
+
+
+def _shell(path: str) -> str:
+    """The path as a shell reads it back ("/tmp/my page.html" quoted, "~/" left out of the
+    quotes for the shell to expand): the hint is a command to paste."""
+    import shlex
+
+    home, rest = ("~/", path[2:200]) if path.startswith("~/") else ("", path[:200])
+    return home + shlex.quote(rest) if rest else home

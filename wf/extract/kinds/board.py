@@ -155,6 +155,7 @@ def drop_prompts(box: Any) -> int:
     from wf.extract.hidden import drop_each
 
     found: list[Any] = []
+    read: dict[Any, str | None] = {}  # each box read once, whatever the texts in it
     for node in compiled(_FEEDBACK_TEXTS)(box):
         if len(found) >= posts_tuning.FEEDBACK_MAX:
             break
@@ -165,7 +166,9 @@ def drop_prompts(box: Any) -> int:
         for _ in range(posts_tuning.FEEDBACK_LEVELS):
             if el is None or el is box:
                 break
-            text = _short(el, posts_tuning.FEEDBACK_READ)
+            if el not in read:
+                read[el] = _short(el, posts_tuning.FEEDBACK_READ)
+            text = read[el]
             if text is None:
                 break
             if _FEEDBACK.fullmatch(text):

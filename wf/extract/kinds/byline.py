@@ -307,7 +307,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             continue
         names = _names(el)
         if len(named) < tuning.DATE_BOXES and _DATE.search(names):
-            text = spaced(el)
+            text = spaced(el, tuning.BYLINE_MAX)  # "timeline-comment" holds replies
             if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
                 named.append(el)
         elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):

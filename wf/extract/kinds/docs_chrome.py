@@ -114,34 +114,45 @@ def drop_update_stamps(root: Any) -> None:
     from wf.extract.hidden import drop_each
 
     found: list[Any] = []
+    read: Read = {}
     for node in compiled(_STAMP_SEEDS)(root):
         if len(found) >= docs_tuning.STAMPS_MAX:
             break
         if not _STAMP_WORDS.search(node):
             continue
-        outer = _outer_box(node, _stamp)
+        outer = _outer_box(node, _stamp, read)
         if outer is not None and outer not in found:
             found.append(outer)
     drop_each(found)
 
 
-def _outer_box(node: Any, matches: Callable[[str], object]) -> Any:
+Read = dict[Any, "str | None"]  # the boxes read for one search, and their short text
+
+
+def _outer_box(node: Any, matches: Callable[[str], object], read: Read | None = None) -> Any:
     """The outermost box around a text node, docs_tuning.UPDATE_STAMP_LEVELS up at most,
     whose whole text (read short: _short_text) `matches`; None. The words' own box may
     hold only part of the line ("Last updated" in a <span> beside its date)."""
     el = node.getparent()
     if node.is_tail and el is not None:
         el = el.getparent()  # the text after an element is its parent's
-    return outer_box(el, matches)
+    return outer_box(el, matches, read)
 
 
-def outer_box(el: Any, matches: Callable[[str], object]) -> Any:
-    """The outermost box from `el` up (the box a text stands in), as _outer_box."""
+def outer_box(el: Any, matches: Callable[[str], object], read: Read | None = None) -> Any:
+    """The outermost box from `el` up (the box a text stands in), as _outer_box. `read`:
+    the boxes a search read before, each read once however many of its texts it starts
+    from (a hundred seeds in one paragraph after hundreds of empty boxes)."""
     outer = None
     for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
         if el is None or el.tag in ("html", "body"):
             break
-        text = _short_text(el)
+        if read is None:
+            text = _short_text(el)
+        elif el in read:
+            text = read[el]
+        else:
+            text = read[el] = _short_text(el)
         if text is None:
             break
         if matches(text):
@@ -166,10 +177,11 @@ def drop_feedback(root: Any) -> None:
     from wf.extract.hidden import drop_each
 
     found: list[Any] = []
+    read: Read = {}
     for node in compiled(_FEEDBACK_SEEDS)(root):
         if len(found) >= docs_tuning.STAMPS_MAX:
             break
-        outer = _outer_box(node, _FEEDBACK.fullmatch)
+        outer = _outer_box(node, _FEEDBACK.fullmatch, read)
         if outer is not None and outer not in found:
             found.append(outer)
     drop_each([el for el in found if not any(up in found for up in el.iterancestors())])

@@ -69,3 +69,9 @@ _NOTICE_PIECES = 8  # pieces of text a notice is read in at most
 def headed(posts: list[BlockRecord]) -> bool:
     """Whether one of the posts holds an <h1> (the page's title is no post's)."""
     return any(p.el.find(".//h1") is not None for p in posts[: tuning.MARK_POSTS])
+
+
+def own_article(b: BlockRecord) -> bool:
+    """Whether a box is an article's own: an <article> that holds the <h1>. Beside it, a
+    few comments (a news brief's) are no thread that takes the page over."""
+    return b.tag == "article" and b.el.find(".//h1") is not None

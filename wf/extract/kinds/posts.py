@@ -273,10 +273,11 @@ def badge(post: Any) -> bool:
 
 def _alone(el: Any) -> bool:
     """Whether a box of a badge's length has no words after it (a separator at most)."""
-    return len(el.text) <= _BADGE_MAX and not (el.tail or "").strip(_SEPARATORS)
+    tail = el.tail or ""
+    return len(el.text) <= _BADGE_MAX and (not tail or _SEPARATORS.fullmatch(tail) is not None)
 
 
 _BADGES = frozenset(posts_tuning.ACCEPTED_BADGES)
 _NOT_IN = frozenset(posts_tuning.BADGE_NOT_IN)
-_SEPARATORS = " \t\r\n\u00a0\u00b7\u2022|"  # what may stand after a badge in a header
+_SEPARATORS = re.compile(posts_tuning.HEADER_SEPARATORS)  # what may stand after a badge
 _BADGE_MAX = max(map(len, _BADGES)) * 2  # the badge's words, spaced as a page spaces them

@@ -250,17 +250,28 @@ NESTED_REPLY = r"(?<![a-z])(?:nested|repl(?:y|ies))(?![a-z])"
 # days. New replies are no longer allowed.") or as a line among the posts: the board's
 # words, no poster's reply. A post whose words, its line of author and date aside, are
 # such a notice and nothing more (CLOSING_MAX characters at most) goes with its line
-# (kinds/board.py). Its first sentence says what became of the topic, and when or why
-# in a few words ("after 30 days", "by a moderator"; a poster's sentence goes on after a
-# comma); a second, if any, what a reader may no longer do.
+# (kinds/board.py). Its first sentence says what became of the topic, and when, by whom
+# or where to in the board's words (_WHEN: "after 30 days", "90 days after the last
+# reply", "on Mar 5, 2026", "by a moderator", "moved to Off-topic"); a poster's sentence
+# says why or how ("solved by reinstalling the driver", "pinned because ..."), or goes on
+# after a comma; a second, if any, what a reader may no longer do.
 _TOPIC = r"this (?:topic|thread|discussion|question|conversation)"
 _BECAME = (
-    r"(?:closed|locked|archived|unlisted|listed|pinned|unpinned|opened|reopened|moved|merged"
-    r"|split|marked as solved|solved)"
+    r"(?:closed|locked|archived|unlisted|listed|pinned|unpinned|opened|reopened"
+    r"|marked as solved|solved|(?:moved|merged|split)(?: (?:to|into|from) [^.!,:;]{1,40})?)"
+)
+_SPAN = r"\d+ (?:minutes?|hours?|days?|weeks?|months?|years?)"
+_WHEN = (
+    rf"(?: (?:after |in )?{_SPAN}(?: after (?:the )?(?:last|first) (?:reply|post|comment))?"
+    r"| on (?:[a-z]{3,9}\.? \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|\d{1,2} [a-z]{3,9}\.?(?: \d{4})?"
+    r"|\d{4}-\d\d-\d\d)"
+    r"| by (?:an? |the )?(?:moderators?|admin(?:istrator)?s?|staff(?: member)?|system|owner|op"
+    r"|author|community(?: team)?)"
+    r"| (?:due to|for) inactivity){0,3}"
 )
 CLOSING = (
-    rf"{_TOPIC} (?:was|is|has been|will be|got)(?: now)?(?: automatically)? {_BECAME}\b"
-    r"[^.!,:;]{0,60}[.!]?"
+    rf"{_TOPIC} (?:was|is|has been|will be|got)(?: now)?(?: automatically)? {_BECAME}{_WHEN}"
+    r"[.!]?"
     r"(?: (?:new |further )?(?:replies|posts|comments|answers) (?:are|is) no longer "
     r"(?:allowed|accepted|possible)[.!]?| it is frozen and cannot be changed in any way[.!]?)?"
 )

@@ -79,6 +79,14 @@ def cut_short(
             b.link = sum(size(a) for a in b.el.iter("a"))
 
 
+def shape_of(b: BlockRecord) -> tuple[str, str]:
+    """A box's tag and first class word: what its posts' boxes share (`nested`,
+    `drawn_above`, `opening`)."""
+    from wf.extract.names import class_kind
+
+    return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
+
+
 _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
 _NESTED = re.compile(posts_tuning.NESTED_REPLY)
 
@@ -88,20 +96,17 @@ def nested(blocks: list[BlockRecord], posts: list[BlockRecord]) -> list[BlockRec
     inside a post of the posts' tag and first class word, or a custom element's tag
     alone (a classless <div> in a post is no reply), or whose first class word names a
     nested reply (posts_tuning.NESTED_REPLY: an answer's replies drawn otherwise than the
-    answers), that show their author or date and are not named for a quote. Each gets its line of author and date and is cut down to
-    it and its body as a post is (thread.py), in its post."""
+    answers), that show their author or date and are not named for a quote. Each gets its
+    line of author and date and is cut down to it and its body as a post is (thread.py),
+    in its post."""
     from wf.extract.kinds.siblings import marked
-    from wf.extract.names import class_kind
 
-    def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
-
-    shapes = {key(p) for p in posts}
+    shapes = {shape_of(p) for p in posts}
     shapes = {s for s in shapes if s[1] or "-" in s[0]}
     found, named = [], set()
     for post in posts:
         for b in blocks[post.index + 1 : post.end]:
-            shape = key(b)
+            shape = shape_of(b)
             if shape not in shapes and not _NESTED.search(shape[1]):
                 continue
             quote = _QUOTE.search(b.el.get("class") or "")  # "post quote": the quoted's
@@ -235,13 +240,11 @@ def drawn_above(
     that declares a thread takes in past the tree's heading ("all 3 comments"). A box
     drawn otherwise (a summary of the thread, a related topic) is not its first post.
     Each found box is read once."""
-    from wf.extract.names import class_kind
 
-    def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
-
-    shape = key(posts[0])
-    return bool(shape[1]) and any(key(b) == shape for f in found for b in blocks[f.index : f.end])
+    shape = shape_of(posts[0])
+    return bool(shape[1]) and any(
+        shape_of(b) == shape for f in found for b in blocks[f.index : f.end]
+    )
 
 
 def counted(posts: list[BlockRecord], nested: list[BlockRecord]) -> int:
@@ -363,12 +366,8 @@ def opening(
     posts_tuning.GROW_LEVELS boxes up at most, through a box that adds few links. The content's
     box grown to hold it (`box` when none is found, or `box` holds it), and it."""
     from wf.extract.kinds.siblings import marked
-    from wf.extract.names import class_kind
 
-    def key(b: BlockRecord) -> tuple[str, str]:
-        return b.tag, class_kind(b.el.get("class")).partition(" ")[0]
-
-    shape = key(posts[0])
+    shape = shape_of(posts[0])
     cur = blocks[index]
     for _ in range(posts_tuning.GROW_LEVELS if shape[1] else 0):
         if cur.parent < 0 or blocks[cur.parent].tag in ("html", "body"):
@@ -381,7 +380,7 @@ def opening(
         while j < cur.index:  # child by child, over their subtrees, up to the way up
             b = blocks[j]
             words = b.text - b.link >= posts_tuning.REPLY_TEXT_MIN
-            if b.raw < tuning.POST_PROSE and words and key(b) == shape and marked(b):
+            if b.raw < tuning.POST_PROSE and words and shape_of(b) == shape and marked(b):
                 # The last one: a question sits right above its answers, a box of the
                 # same card ("Related questions", a login prompt) further up.
                 found, told = (None, False) if linked else (b, False)
@@ -423,3 +422,35 @@ def headed_by_date(box: Any) -> bool:
 
 
 _HEAD_BOXES = frozenset(("div", "span", "p", "small"))
+
+
+def lined(
+    posts: list[BlockRecord], short: list[BlockRecord], nested: list[BlockRecord]
+) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None], set[Any]]:
+    """The posts, the short replies and the nested ones without the answers to other
+    questions (tidy.drop_related, before their lines are put first), an issue's timeline
+    events (events.py) and the ads (tidy.drop_ads), each headed by its line of author and
+    date (byline.add) and without the tail of its author's credentials (once the line took
+    the name; the posts' before the replies in them get theirs, which took "Upvoted by
+    ann"'s name); and the authors the lines name, one a post, ads included; and the lines."""
+    from wf.extract.kinds import byline, events, tidy
+    from wf.extract.kinds.posts import accepted, badge
+
+    gone = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
+    posts, short, nested = ([p for p in g if p.index not in gone] for g in (posts, short, nested))
+    authors: list[str | None] = []
+    heads: set[Any] = set()
+    inner = {p.el for p in nested}  # a reply's author and date are its own
+    for group in (posts, short + nested):
+        # Badges before the lines take the heads; a reply nested in a post is no answer.
+        badged = [group is posts and badge(p.el) for p in group]
+        lined = [byline.add(post.el, inner) for post in group]
+        for post, author, mark in zip(group, lined, badged, strict=True):
+            if author is not None:
+                heads.add(post.el[0])  # the line is the post's first element
+                accepted(post.el, mark)
+        tidy.drop_credentials(group, lined)
+        authors += lined
+    ads = tidy.drop_ads(posts + short + nested, authors)
+    posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
+    return posts, short, nested, authors, heads

@@ -81,9 +81,9 @@ def keep(box: Any) -> None:
     domain = _domain(box, title)
     title = deepcopy(title)
     title.tail = f" ({domain})" if domain else None
-    byline.add(box)
+    # The line byline.add put first, if any: a box of the story's own ("42 points") is none.
+    head = box[0] if byline.add(box) is not None else None
     kept = etree.Element("div")
-    head = box[0] if len(box) and box[0].tag == "p" and not len(box[0]) else None
     if head is not None:
         kept.append(head)
     shown = etree.SubElement(kept, "p")

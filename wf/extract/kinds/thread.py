@@ -13,9 +13,8 @@ none, the replies nested in a comment tree count as posts (replies.counted), and
 that is the thread's first post above them (a link aggregator's) is grown to, through the
 boxes between (_opening). Inside it, a box named as boilerplate is dropped only when it
 holds no prose of its own (votes, share and follow buttons, "log in to reply"): platforms
-name every post `comment`, which the article rule reads as boilerplate.
-So are short boxes that hold only a count (votes) or a post's control (tuning.POST_CONTROLS):
-posts.py prunes as the content is written.
+name every post `comment`, which the article rule reads as boilerplate. So are short boxes
+that hold only a count (votes) or a post's control (tuning.POST_CONTROLS): posts.py prunes.
 Each post of the group starts with a line of its author and date (byline.py). A quote
 that repeats the posts above it goes (tuning.QUOTE_SEEN), and so do the counts the
 posts' microdata names (tuning.POST_COUNT).
@@ -280,8 +279,13 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         # above its comment tree): the content grows to it then.
         found = _posts_box(blocks)
         if found is not None and not found[0] <= best < blocks[found[0]].end:
-            # Above a few comments (a story with three), the post is counted with them.
-            opening = few = _opening(blocks, best, found[0])
+            opening = _opening(blocks, best, found[0])
+            # A short article beside a few comments (fewer than tuning.THREAD_POSTS at the
+            # top level, a thread by their tree or their names alone) stands.
+            few_posts = len(found[1]) < tuning.THREAD_POSTS
+            if not opening and few_posts and heads.own_article(blocks[best]):
+                return analysis
+            few = opening  # above a few comments (a story with three), counted with them
     taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few, opening=opening)
     if taken is None:
         return analysis
@@ -387,7 +391,7 @@ def choose(
     stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
-    posts, short, nested, authors, heads = _lined(posts, short, nested)
+    posts, short, nested, authors, heads = replies.lined(posts, short, nested)
     lines = sum(a is not None for a in authors)
     names: set[tuple[str, str]] = set()
     at = replies.lined_at(nested, heads)
@@ -437,38 +441,6 @@ def _title(post: Any) -> Any:
     kept = deepcopy(h1)
     kept.tail = None
     return kept
-
-
-def _lined(
-    posts: list[BlockRecord], short: list[BlockRecord], nested: list[BlockRecord]
-) -> tuple[list[BlockRecord], list[BlockRecord], list[BlockRecord], list[str | None], set[Any]]:
-    """The posts, the short replies and the nested ones without the answers to other
-    questions (tidy.drop_related, before their lines are put first), an issue's timeline
-    events (events.py) and the ads (tidy.drop_ads), each headed by its line of author and
-    date (byline.add) and without the tail of its author's credentials (once the line took
-    the name; the posts' before the replies in them get theirs, which took "Upvoted by
-    ann"'s name); and the authors the lines name, one a post, ads included; and the lines."""
-    from wf.extract.kinds import byline, events, tidy
-    from wf.extract.kinds.posts import accepted, badge
-
-    gone = tidy.drop_related(posts + short + nested) | events.drop(posts + short + nested)
-    posts, short, nested = ([p for p in g if p.index not in gone] for g in (posts, short, nested))
-    authors: list[str | None] = []
-    heads: set[Any] = set()
-    inner = {p.el for p in nested}  # a reply's author and date are its own
-    for group in (posts, short + nested):
-        # Badges before the lines take the heads; a reply nested in a post is no answer.
-        badged = [group is posts and badge(p.el) for p in group]
-        lined = [byline.add(post.el, inner) for post in group]
-        for post, author, mark in zip(group, lined, badged, strict=True):
-            if author is not None:
-                heads.add(post.el[0])  # the line is the post's first element
-                accepted(post.el, mark)
-        tidy.drop_credentials(group, lined)
-        authors += lined
-    ads = tidy.drop_ads(posts + short + nested, authors)
-    posts, short, nested = ([p for p in g if p.index not in ads] for g in (posts, short, nested))
-    return posts, short, nested, authors, heads
 
 
 def tidy_shown(analysis: Analysis) -> None:
