@@ -26,6 +26,7 @@ def hidden_elements(
     uncounted: Sequence[Any] = (),
     hits: Sequence[Any] | None = None,
     opened: bool = False,
+    panels: Sequence[Any] = (),
 ) -> list[Any]:
     """The elements a reader does not see, to be dropped; none when the page hides
     most of its text (see below), leaving out of that share the text of the elements
@@ -33,12 +34,14 @@ def hidden_elements(
     what search_hidden found in ``root``, when the caller searched, in
     any order (the elements dropped and the verdict are the same in every order).
     ``opened``: the page's accordions are read open (accordion_panel: a product page's
-    details, each under its title)."""
+    details, each under its title), and ``panels`` with it (the closed panels a button
+    opens: accordion.closed_panels)."""
     from lxml import etree
 
     hidden: dict[Any, None] = {}
     style_hidden = _hides
-    panels: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
+    panels_of: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
+    opened_panels = set(panels)
     if hits is None:
         hits = search_hidden(root)
     for hit in hits:
@@ -54,13 +57,13 @@ def hidden_elements(
             continue
         parent = el.getparent()
         if parent is not None and _panel(el):
-            if parent not in panels:
-                panels[parent] = _tab_panels(parent)
-            if el in panels[parent]:
+            if parent not in panels_of:
+                panels_of[parent] = _tab_panels(parent)
+            if el in panels_of[parent]:
                 continue
         if parent is not None and read_more(el):
             continue
-        if opened and accordion_panel(el):
+        if opened and (accordion_panel(el) or el in opened_panels):
             continue
         hidden[el] = None
     if not hidden:
