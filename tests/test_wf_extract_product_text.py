@@ -572,3 +572,30 @@ def test_runs_printed_again_are_found_in_linear_work(shape):
     _runs_again(list(keys), keys)
     # Each window of five lines hashed, found and compared once, one line a step.
     assert _Counted.calls <= 20 * len(keys)
+
+
+def _og_page(body: str, og: str = DESCRIPTION) -> str:
+    # A product declared without a description; its og:description is the shop's summary.
+    declared = ld({"@type": "Product", "name": "Brass tide clock", "offers": OFFER})
+    head = f"<meta property='og:description' content='{og}'>{declared}"
+    return page(head, f"<main><h1>Brass tide clock</h1>{body}</main>")
+
+
+def test_an_og_description_tells_a_product_declared_without_one():
+    found = extract(_og_page(f"<p>$89.00</p><h2>Specifications</h2>{_table(SPECS)}"))
+    assert found.kind == "product"
+    assert DESCRIPTION in found.text
+    assert "Solid naval brass" in found.text
+
+
+def test_an_og_description_the_page_shows_or_outdoes_is_not_printed():
+    shown = extract(_og_page(f"<p>{DESCRIPTION}</p>{_table(SPECS)}")).text
+    assert shown.count("kept true by a quartz movement") == 1
+    more = (
+        "<p>The dial is read from across the room: high water at the top, low water at the "
+        "bottom, and the hand moves between them twice a day as the moon pulls the sea.</p>"
+        "<p>Set it once from the local tables on a day of high water; it keeps the tides "
+        "true within minutes for a year before it wants setting again.</p>"
+    )
+    told = extract(_og_page(PROSE + more + _table(SPECS), og=SUMMARY)).text
+    assert SUMMARY not in told

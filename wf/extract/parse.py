@@ -468,7 +468,7 @@ def _unnest(box: Any) -> None:
 # The <meta> properties clean() gathers: what the page says it is, whether it says when
 # it was published (wf.extract.kinds.declared reads og:type article only then), and what
 # made it (a manual's generator: docs_tuning.DOC_GENERATORS).
-OG_PROPERTIES = frozenset(("og:type", "article:published_time", "generator"))
+OG_PROPERTIES = frozenset(("og:type", "og:description", "article:published_time", "generator"))
 # A page may name several generators (Astro, then Starlight on it): all are kept, this
 # many characters of them.
 _GENERATORS_MAX = 200
