@@ -51,6 +51,14 @@ BUY_CONTROLS = (
 )
 BUY_WORDS_MAX = 4
 
+# Pieces of text (white space among them) read at most of an accordion's item past its
+# title for any word (product.title_alone: a title over an empty panel goes): an item's
+# panel emptied by the cleaning holds a few; a hostile one's thousands cost no more.
+PANEL_READ = 200
+# ...and the item is a <details> or a box named so (a lowered class or id word): an
+# accordion's item, a collapsible's, a tab's.
+PANEL_ITEM = r"(?<![a-z])(?:accordion|collapsible|tabs?)(?![a-z])"
+
 # A <figure> of text alone (no caption, picture, video or drawing among its first STAT_SCAN
 # elements) under STAT_MAX characters is one of the product's figures told in words
 # ("1600 nits peak HDR brightness", "Up to 50% faster"): its specifications, kept.
