@@ -154,7 +154,8 @@ def test_a_product_told_in_three_short_paragraphs_does_not_print_its_declared_su
 
 # The shop's boxes beside a product's own text: a size chart, loyalty points, a chat, a
 # pay-later line; the options to pick, a bundle, the press logos; the ways to have it
-# delivered, the other ways to pay, the buyer's protections.
+# delivered, the other ways to pay, the buyer's protections; a variant's picker, the shop's
+# promises.
 SHOP_BOXES = [
     (
         (
@@ -208,6 +209,17 @@ SHOP_BOXES = [
             "our instruments is tested at sea by the members of our co-op first.</p></div>"
         ),
         ("Better clocks", "Since 1921", "Built together", "tested at sea"),
+    ),
+    (
+        (
+            # Shopware's variant picker; PrestaShop's module of the shop's promises.
+            "<div class='product-detail-configurator'><div class='product-detail-"
+            "configurator-group-title'>Dial colour</div><label>Ivory</label>"
+            "<label>Navy</label></div><div class='blockreassurance_product'><div>"
+            "<span class='block-title'>Secure payment by card</span></div><div>"
+            "<span class='block-title'>Delivered in two days</span></div></div>"
+        ),
+        ("Dial colour", "Navy", "Secure payment", "two days"),
     ),
 ]
 

@@ -96,11 +96,15 @@ DETAILS_NAMES = (
 # (WooCommerce's `up-sells`, `cross-sells`: "You may also like"); the quantity's picker
 # (`qty`, `quantity`: its label, its minus and plus, "Qty-1+"); the shop's story told
 # under every product (`brand-message`, `brand-story`, `coop-brand-asset`: "Better things
-# in a better way"), where `brand` alone names the product's maker, kept.
+# in a better way"), where `brand` alone names the product's maker, kept; Shopware's variant
+# picker (`product-detail-configurator`: "Size", its options) and PrestaShop's module of
+# the shop's promises (`blockreassurance_product`: its security, delivery and return
+# policies).
 SHOP_ASIDE = (
     r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
     r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store|delivery|"
-    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity|"
+    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity|configurator|"
+    r"blockreassurance|"
     r"brand-?(?:messages?|story|stories|assets?|values?))(?![a-z])"
 )
 
