@@ -134,3 +134,34 @@ def test_a_product_s_panel_under_its_button_is_read_open():
 def test_an_article_s_panel_under_its_button_stays_closed():
     found = extract(_clock(_buttons_body(), declared=False), url="https://news.example/clock")
     assert "Solid brass" not in found.text
+
+
+def test_a_panel_after_a_box_named_as_its_title_is_one():
+    # Magento's tabs: each hidden panel after a box named as its title, the next tab's
+    # title after it (the same tag: no version of the panel shown in its stead).
+    root = lxml.html.fromstring(
+        "<div><div><div class='data item title'>Details</div>"
+        "<div class='data item content' id='details' hidden>a</div>"
+        "<div class='data item title'>More Information</div>"
+        "<div class='data item content' id='more' hidden>b</div></div>"
+        "<div><div class='intro'>Intro</div><div id='after-box' hidden>c</div></div>"
+    )
+    assert accordion_panel(root.get_element_by_id("details"))
+    assert accordion_panel(root.get_element_by_id("more"))
+    assert not accordion_panel(root.get_element_by_id("after-box"))
+
+
+def test_a_product_s_tabs_under_boxes_named_as_titles_are_read_open():
+    body = (
+        "<main><h1>Brass tide clock</h1>"
+        f"<p>{DESCRIPTION}</p><div class='product data items'>"
+        "<div class='data item title'><a href='#more'>More Information</a></div>"
+        f"<div class='data item content' id='more' style='display: none'>{SPECS}</div>"
+        "<div class='data item title'><a href='#care'>Care</a></div>"
+        f"<div class='data item content' id='care' style='display: none'><p>{ANSWER}</p></div>"
+        "</div></main>"
+    )
+    found = extract(_clock(body), url="https://shop.example/p/clock")
+    assert "| Case | Solid brass |" in found.text
+    assert ANSWER in found.text
+    assert ANSWER not in extract(_clock(body, declared=False)).text

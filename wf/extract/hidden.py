@@ -196,18 +196,30 @@ _TITLES = frozenset(("h2", "h3", "h4", "h5", "h6", "dt"))
 
 def accordion_panel(el: Any) -> bool:
     """Whether a hidden box is an accordion's panel: the element right before it is a
-    heading or a <dt>, its title, which a reader clicks to open it (a product's
+    heading or a <dt>, or a box named as a title (_title_named), its title, which a reader clicks to open it (a product's
     measurements, its care, its questions and answers, each closed under its title).
     Up to hidden_tuning.PANEL_TITLE_SKIP comments or processing instructions between
     them are passed over: a hostile page's run of them costs no more. A box shown right
     after it in its stead (the same tag, not hidden: a value in another unit under its
     <dt>, a description for another screen under its heading) makes it no panel but a
-    version of that box."""
+    version of that box; the next panel's title (the same tag, named so) does not."""
     before = _element_beside(el, ahead=False)
-    if before is None or before.tag not in _TITLES:
+    if before is None or (before.tag not in _TITLES and not _title_named(before)):
         return False
     after = _element_beside(el, ahead=True)
-    return after is None or after.tag != el.tag or is_hidden(after)
+    return after is None or after.tag != el.tag or is_hidden(after) or _title_named(after)
+
+
+_TITLE_NAME = re.compile(hidden_tuning.PANEL_TITLE_NAMES)
+
+
+def _title_named(el: Any) -> bool:
+    """Whether a box is named as an accordion's or a tab's title (hidden_tuning.
+    PANEL_TITLE_NAMES, a whole word of a lowered class token: Magento's `data item
+    title`, a theme's `accordion-title`, `collapsible-trigger`)."""
+    from wf.extract.names import named_by
+
+    return named_by(el, _TITLE_NAME)
 
 
 def _element_beside(el: Any, ahead: bool) -> Any:

@@ -54,6 +54,11 @@ PANEL_HOST = r"(?<![a-z])tabs?(?![a-z])"
 # (hidden._tab_panels): enough to tell two panels' texts apart, a bound on the text a nest
 # of panels copies at each level.
 PANEL_COMPARED = 2000
+# Class words (whole words of a lowered token) of a box that titles the hidden panel right
+# after it, as a heading does (hidden.accordion_panel): Magento's tabs (`data item title`
+# before `data item content`), a theme's `accordion-title`, `collapsible-trigger`,
+# `tab-label`, `toggle`.
+PANEL_TITLE_NAMES = r"(?<![a-z])(?:title|toggle|trigger|label)(?![a-z])"
 # Comments passed over between a hidden box and the title before it that makes it an
 # accordion's panel, or the box after it shown in its stead (hidden.accordion_panel), at
 # most.
