@@ -188,6 +188,10 @@ SHOP_WIDGETS_KEPT = frozenset(
         "editorialReviews_feature_div",
     )
 )
+# Classes that the widgets' shop hides (its style sheet: a popover's content loaded with
+# the page, `a-popover-preload`; `aok-hidden`, `a-hidden`): such a box inside a kept
+# widget goes (the form to report a lower price under the product's details).
+SHOP_WIDGETS_HIDDEN = r"(?<![\w-])(?:a-popover-preload|aok-hidden|a-hidden)(?![\w-])"
 # Characters the kept widgets print at least (their blocks' text): under it the product's
 # widgets are empty shells (an item no longer sold) and the page's other rules read it.
 SHOP_WIDGETS_TEXT_MIN = 1500
