@@ -120,6 +120,22 @@ def test_a_care_text_in_a_tab_content_box_a_style_hides_is_printed():
     assert "Polish the case twice a year" in text
 
 
+@pytest.mark.parametrize(
+    "panel", ["product-tabs__panel", "tabs-content", "tab__body", "woocommerce-Tabs-panel"]
+)
+def test_a_care_text_in_a_theme_s_tab_panel_a_style_hides_is_printed(panel):
+    # Other themes name a tab's panel for its tabs in their own way (`product-tabs__panel`,
+    # `tabs-content`; WooCommerce's own, in any case, without its role): a panel all the
+    # same.
+    body = (
+        f"<div class='product-tabs'><div class='{panel} is-active'><p>{DESCRIPTION}</p>"
+        f"{PROSE}</div><div class='{panel}' style='display:none'><p>Polish the case twice "
+        "a year with a soft cloth; never put the clock in water.</p></div></div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Polish the case twice a year" in text
+
+
 def test_a_product_s_details_in_a_box_named_as_a_dialog_are_printed():
     # The shop writes the product's details and measurements in dialogs it opens over
     # the page; a dialog of the shop's own (the newsletter's) still goes.

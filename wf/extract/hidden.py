@@ -146,7 +146,7 @@ def _tab_panels(parent: Any) -> set[Any]:
     return shown
 
 
-_PANEL_CLASS = re.compile(hidden_tuning.PANEL_CLASS)
+_PANEL_CLASS = re.compile(hidden_tuning.PANEL_CLASS, re.IGNORECASE)
 _PANEL_HOST = re.compile(hidden_tuning.PANEL_HOST)
 
 
