@@ -142,14 +142,20 @@ BYLINE_READ = 64
 
 # The title of the shop's other products, lowered, matched whole on a line of its own
 # (product_text.before_others): those bought with this one, the similar ones, the ones
-# seen before, the outfit it belongs to. In the text's second part (past OTHERS_AT of its
-# lines) it ends the product's text: what follows on the pages tuned on is the shop's
-# (the questions it answers for every product, more carousels, the seller's other items).
+# seen before, the outfit it belongs to; those it may need, those recommended, those
+# others bought, a marketplace's related and sponsored items and those to explore. In
+# the text's second part (past OTHERS_AT of its lines) it ends the product's text: what
+# follows on the pages tuned on is the shop's (the questions it answers for every
+# product, more carousels, the seller's other items).
 OTHERS_TITLE = (
     r"(?:frequently (?:bought|purchased) (?:together|with)|customers (?:also|who) "
     r"(?:bought|viewed)[\w ]*|(?:explore )?(?:similar|related) (?:items|products)|"
     r"you (?:may|might) also like|recently viewed(?: items| products)?|"
-    r"(?:complete|get|shop) the look|(?:pairs?|goes) well with)\W*"
+    r"(?:complete|get|shop) (?:the|your) look|(?:pairs?|goes) well with|"
+    r"you (?:may|might) also need|recommended (?:for you|products)|"
+    r"people (?:also )?(?:bought|viewed)[\w ]*|"
+    r"(?:sponsored )?products related to this item|(?:more )?items to explore|"
+    r"inspired by your browsing history)\W*"
 )
 OTHERS_AT = 0.5
 OTHERS_TITLE_MAX = 80
