@@ -196,8 +196,9 @@ _TITLES = frozenset(("h2", "h3", "h4", "h5", "h6", "dt"))
 
 def accordion_panel(el: Any) -> bool:
     """Whether a hidden box is an accordion's panel: the element right before it is a
-    heading or a <dt>, or a box named as a title (_title_named), its title, which a reader clicks to open it (a product's
-    measurements, its care, its questions and answers, each closed under its title).
+    heading or a <dt>, or a box named as a title (_title_named), its title, which a
+    reader clicks to open it (a product's measurements, its care, its questions and
+    answers, each closed under its title).
     Up to hidden_tuning.PANEL_TITLE_SKIP comments or processing instructions between
     them are passed over: a hostile page's run of them costs no more. A box shown right
     after it in its stead (the same tag, not hidden: a value in another unit under its

@@ -183,13 +183,12 @@ def title_alone(el: Any, b: BlockRecord) -> bool:
     """Whether a block is an accordion's or a tab's item (a <details>, or a box so named:
     product_tuning.PANEL_ITEM) that shows its title alone: its first child reads as a
     section's title (product.titles: a heading, a <summary>, a box named as a title or a
-    toggle) and the rest of the item, its panel, holds no text (a script
-    fills it when opened: the shipping's terms, the reviews' widget; or the cleaning
-    dropped what it held). The title titles nothing; but the title of the shop's other
-    products ("Recently viewed", product_tuning.OTHERS_TITLE), where the product's text
-    ends (product_text.before_others), stays. The panel's first
-    product_tuning.PANEL_READ pieces of text are read (white space, where the cleaning
-    dropped boxes, counts in a block's size)."""
+    toggle) and the rest of the item, its panel, holds no text (a script fills it when
+    opened: the shipping's terms, the reviews' widget; or the cleaning dropped what it
+    held). The title titles nothing; but the title of the shop's other products
+    ("Recently viewed", product_tuning.OTHERS_TITLE), where the product's text ends
+    (product_text.before_others), stays. The panel's first product_tuning.PANEL_READ
+    pieces of text are read: a hostile panel of a million empty boxes costs no more."""
     if len(el) < 2 or (el.text or "").strip() or el.tag in LABEL_TAGS:
         return False  # a <summary>, a heading or a title's box is the title, not its item
     if el.tag != "details" and not named_by(el, _ITEM):
