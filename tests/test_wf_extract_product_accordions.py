@@ -87,3 +87,81 @@ def test_a_product_s_hidden_unit_prints_no_second_value():
     found = extract(page(declared, body), url="https://shop.example/p/clock")
     assert ANSWER in found.text and "2 kg" in found.text
     assert "4.4 lb" not in found.text, found.text
+
+
+SPECS = "<table><tr><td>Case</td><td>Solid brass</td></tr><tr><td>Dial</td><td>6 inches</td></tr></table>"
+POLICY = "Free shipping on orders over 50 dollars, and free returns within thirty days of delivery."
+MENU = "".join(f"<a href='/c/{n}'>Clocks and barometers {n}</a>" for n in range(6))
+
+
+def _buttons_body(panel_attrs: str = "hidden") -> str:
+    # A theme's accordion of buttons (Shopify's collapsible tabs), each before its panel.
+    return (
+        "<main><h1>Brass tide clock</h1>"
+        f"<p>{DESCRIPTION}</p>"
+        "<div class='collapsibles'>"
+        "<button type='button' aria-controls='c-specs' aria-expanded='false'>Specifications"
+        f"</button><div id='c-specs' {panel_attrs}>{SPECS}</div>"
+        "<button type='button' aria-expanded='false'>Shipping &amp; Returns</button>"
+        f"<div {panel_attrs}><p>{POLICY}</p></div>"
+        "<button type='button' aria-controls='c-more' aria-expanded='false'>Shop more</button>"
+        f"<div id='c-more' {panel_attrs}>{MENU}</div>"
+        "<button type='button' aria-controls='elsewhere' aria-expanded='false'>Care</button>"
+        f"<div {panel_attrs}><p>{ANSWER}</p></div>"
+        "</div></main>"
+    )
+
+
+def _clock(body: str, declared: bool = True) -> str:
+    offer = {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"}
+    product = {"@type": "Product", "name": "Brass tide clock", "offers": offer}
+    return page(ld(product) if declared else "", body)
+
+
+def test_a_product_s_panel_under_its_button_is_read_open():
+    for attrs in ("hidden", "style='display: none'"):
+        found = extract(_clock(_buttons_body(attrs)), url="https://shop.example/p/clock")
+        assert found.kind == "product"
+        assert "Specifications" in found.text
+        assert "| Case | Solid brass |" in found.text
+        # The shop's policies and a menu's links stay closed; so does a panel that is
+        # not the one its button names.
+        assert POLICY not in found.text
+        assert "Clocks and barometers" not in found.text
+        assert ANSWER not in found.text
+
+
+def test_an_article_s_panel_under_its_button_stays_closed():
+    found = extract(_clock(_buttons_body(), declared=False), url="https://news.example/clock")
+    assert "Solid brass" not in found.text
+
+
+def test_a_panel_after_a_box_named_as_its_title_is_one():
+    # Magento's tabs: each hidden panel after a box named as its title, the next tab's
+    # title after it (the same tag: no version of the panel shown in its stead).
+    root = lxml.html.fromstring(
+        "<div><div><div class='data item title'>Details</div>"
+        "<div class='data item content' id='details' hidden>a</div>"
+        "<div class='data item title'>More Information</div>"
+        "<div class='data item content' id='more' hidden>b</div></div>"
+        "<div><div class='intro'>Intro</div><div id='after-box' hidden>c</div></div>"
+    )
+    assert accordion_panel(root.get_element_by_id("details"))
+    assert accordion_panel(root.get_element_by_id("more"))
+    assert not accordion_panel(root.get_element_by_id("after-box"))
+
+
+def test_a_product_s_tabs_under_boxes_named_as_titles_are_read_open():
+    body = (
+        "<main><h1>Brass tide clock</h1>"
+        f"<p>{DESCRIPTION}</p><div class='product data items'>"
+        "<div class='data item title'><a href='#more'>More Information</a></div>"
+        f"<div class='data item content' id='more' style='display: none'>{SPECS}</div>"
+        "<div class='data item title'><a href='#care'>Care</a></div>"
+        f"<div class='data item content' id='care' style='display: none'><p>{ANSWER}</p></div>"
+        "</div></main>"
+    )
+    found = extract(_clock(body), url="https://shop.example/p/clock")
+    assert "| Case | Solid brass |" in found.text
+    assert ANSWER in found.text
+    assert ANSWER not in extract(_clock(body, declared=False)).text

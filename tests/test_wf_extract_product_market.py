@@ -1,11 +1,13 @@
 """A product's region (wf/extract/kinds/product_region.py): a marketplace item's <main>
 that is the page, whose modules are named as boilerplate is elsewhere, read whole; the
 product's sections under their <h2> read together; and a box named `meta` kept beside a
-product (product_tuning.DETAILS_NAMES). Small pages of our own."""
+product (product_tuning.DETAILS_NAMES); an accordion's title over an empty panel left
+out. Small pages of our own."""
 
 from __future__ import annotations
 
 from tests.test_wf_extract_kinds import ld, page
+from tests.test_wf_extract_products import DESCRIPTION, PROSE, shop_page
 from wf.extract import extract
 
 SPECIFICS = (
@@ -234,3 +236,43 @@ def test_the_groups_of_a_main_are_read_for_a_price_a_bounded_number_of_times(mon
     found = extract(_item(f"<div class='x-related'>{lists}</div>"), url="https://m.example/itm/5")
     assert SELLER in found.text
     assert len(calls) <= listing_tuning.PRICE_GROUPS * listing_tuning.PRICE_SAMPLE * 2
+
+
+OFFER = {"price": "89.00", "priceCurrency": "USD"}
+
+
+def test_an_accordion_s_title_over_an_empty_panel_goes():
+    # A theme's accordion whose panels a script fills when opened (the reviews' widget,
+    # the shipping's terms): the titles over nothing go, one over its text stays.
+    def item(title: str, panel: str, tag: str = "div") -> str:
+        return (
+            f"<{tag} class='accordion-item'><div class='accordion-title'>{title}</div>"
+            f"<div class='accordion-content'>{panel}</div></{tag}>"
+        )
+
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}<div class='accordion'>"
+        + item("Customer Photos", "<div class='widget-instance'></div>")
+        + item("Care Guide", "<p>Dust the case weekly with a soft dry cloth.</p>")
+        + "<details class='more'><summary>Warranty Card</summary><div> </div></details>"
+        + "</div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Care Guide" in text
+    assert "Dust the case weekly" in text
+    assert "Customer Photos" not in text
+    assert "Warranty Card" not in text
+
+
+def test_a_lone_title_of_the_shop_s_other_products_still_ends_the_text():
+    # "You may also like" over a carousel a script fills: where the product's text ends,
+    # before the shop's own questions.
+    shop = "<p>Every order ships in a wooden crate from our workshop, insured in full.</p>"
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        "<div class='accordion-item'><h3>You may also like</h3><div class='carousel'></div></div>"
+        f"<div class='faq'>{shop}</div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "solid brass" in text
+    assert "wooden crate" not in text

@@ -90,3 +90,19 @@ def test_a_heading_repeated_over_text_of_its_own_stays():
 def test_a_comment_in_code_is_no_heading():
     text = "## Setup\n\n```\n# Setup\n# Setup\n```"
     assert headings_once(text) == text
+
+
+def test_other_titles_of_the_shop_s_other_products_end_the_text():
+    # The titles shops and marketplaces give the same carousels.
+    for title in (
+        "You may also need",
+        "Recommended for you",
+        "People also bought",
+        "Complete your look",
+        "Products related to this item",
+        "More items to explore",
+        "Inspired by your browsing history",
+    ):
+        lines = ["# Brass tide clock", DESCRIPTION, "Care", "Dry.", title, "Barometer, $59"]
+        text = before_others("\n\n".join(lines))
+        assert text.endswith("Dry."), title

@@ -120,6 +120,22 @@ def test_a_care_text_in_a_tab_content_box_a_style_hides_is_printed():
     assert "Polish the case twice a year" in text
 
 
+@pytest.mark.parametrize(
+    "panel", ["product-tabs__panel", "tabs-content", "tab__body", "woocommerce-Tabs-panel"]
+)
+def test_a_care_text_in_a_theme_s_tab_panel_a_style_hides_is_printed(panel):
+    # Other themes name a tab's panel for its tabs in their own way (`product-tabs__panel`,
+    # `tabs-content`; WooCommerce's own, in any case, without its role): a panel all the
+    # same.
+    body = (
+        f"<div class='product-tabs'><div class='{panel} is-active'><p>{DESCRIPTION}</p>"
+        f"{PROSE}</div><div class='{panel}' style='display:none'><p>Polish the case twice "
+        "a year with a soft cloth; never put the clock in water.</p></div></div>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Polish the case twice a year" in text
+
+
 def test_a_product_s_details_in_a_box_named_as_a_dialog_are_printed():
     # The shop writes the product's details and measurements in dialogs it opens over
     # the page; a dialog of the shop's own (the newsletter's) still goes.
@@ -154,7 +170,8 @@ def test_a_product_told_in_three_short_paragraphs_does_not_print_its_declared_su
 
 # The shop's boxes beside a product's own text: a size chart, loyalty points, a chat, a
 # pay-later line; the options to pick, a bundle, the press logos; the ways to have it
-# delivered, the other ways to pay, the buyer's protections.
+# delivered, the other ways to pay, the buyer's protections; a variant's picker, the shop's
+# promises.
 SHOP_BOXES = [
     (
         (
@@ -208,6 +225,17 @@ SHOP_BOXES = [
             "our instruments is tested at sea by the members of our co-op first.</p></div>"
         ),
         ("Better clocks", "Since 1921", "Built together", "tested at sea"),
+    ),
+    (
+        (
+            # Shopware's variant picker; PrestaShop's module of the shop's promises.
+            "<div class='product-detail-configurator'><div class='product-detail-"
+            "configurator-group-title'>Dial colour</div><label>Ivory</label>"
+            "<label>Navy</label></div><div class='blockreassurance_product'><div>"
+            "<span class='block-title'>Secure payment by card</span></div><div>"
+            "<span class='block-title'>Delivered in two days</span></div></div>"
+        ),
+        ("Dial colour", "Navy", "Secure payment", "two days"),
     ),
 ]
 
@@ -572,3 +600,30 @@ def test_runs_printed_again_are_found_in_linear_work(shape):
     _runs_again(list(keys), keys)
     # Each window of five lines hashed, found and compared once, one line a step.
     assert _Counted.calls <= 20 * len(keys)
+
+
+def _og_page(body: str, og: str = DESCRIPTION) -> str:
+    # A product declared without a description; its og:description is the shop's summary.
+    declared = ld({"@type": "Product", "name": "Brass tide clock", "offers": OFFER})
+    head = f"<meta property='og:description' content='{og}'>{declared}"
+    return page(head, f"<main><h1>Brass tide clock</h1>{body}</main>")
+
+
+def test_an_og_description_tells_a_product_declared_without_one():
+    found = extract(_og_page(f"<p>$89.00</p><h2>Specifications</h2>{_table(SPECS)}"))
+    assert found.kind == "product"
+    assert DESCRIPTION in found.text
+    assert "Solid naval brass" in found.text
+
+
+def test_an_og_description_the_page_shows_or_outdoes_is_not_printed():
+    shown = extract(_og_page(f"<p>{DESCRIPTION}</p>{_table(SPECS)}")).text
+    assert shown.count("kept true by a quartz movement") == 1
+    more = (
+        "<p>The dial is read from across the room: high water at the top, low water at the "
+        "bottom, and the hand moves between them twice a day as the moon pulls the sea.</p>"
+        "<p>Set it once from the local tables on a day of high water; it keeps the tides "
+        "true within minutes for a year before it wants setting again.</p>"
+    )
+    told = extract(_og_page(PROSE + more + _table(SPECS), og=SUMMARY)).text
+    assert SUMMARY not in told

@@ -116,6 +116,23 @@ def test_a_section_of_the_shop_s_policies_is_left_out():
     assert "Standard shipping" not in text and "Delivery & Returns" not in text
 
 
+def test_a_section_of_the_shop_s_policies_laid_out_with_much_white_space_is_left_out():
+    # A theme's template indents every box, and the boxes the cleaning drops (its
+    # scripts) leave their indentation, joined in one run of white space of thousands of
+    # characters: the section's text is short all the same.
+    indent = "\n" + " " * 60
+    filler = "".join(f"{indent}<script>var n{n} = {n};</script>" for n in range(100))
+    body = (
+        f"<p>{DESCRIPTION}</p>{PROSE}"
+        f"<div class='accordion-item'>{indent}<div class='accordion-title'>Shipping and "
+        f"Returns</div>{indent}<div class='accordion-content'>{filler}<p>{SHIPPING}</p>"
+        f"{indent}</div>{indent}</div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Each clock is turned from solid brass" in text
+    assert "Standard shipping" not in text and "Shipping and Returns" not in text
+
+
 def test_a_section_of_the_shop_s_warranty_is_left_out():
     # The shop's guarantee is the same on every product of it, as its delivery terms are.
     body = (

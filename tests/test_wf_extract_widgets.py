@@ -16,7 +16,7 @@ def _widget(name: str, inner: str) -> str:
     return f"<div id='{name}_feature_div' class='celwidget'>{inner}</div>"
 
 
-def _page(description: str) -> str:
+def _page(description: str, extra: str = "") -> str:
     # Twenty-odd widgets of the shop's, each a short line as on such pages.
     shop = "".join(
         _widget(f"badge{n}", f"<span>Free delivery on order number {n} of the day</span>")
@@ -41,7 +41,7 @@ def _page(description: str) -> str:
     details = _widget(
         "productDetails",
         "<table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Maker</th>"
-        "<td>Tide Works</td></tr></table>",
+        "<td>Tide Works</td></tr></table>" + extra,
     )
     buybox = "<div id='buybox'><p>Add to basket</p><p>Buy now</p></div>"
     return (
@@ -66,3 +66,16 @@ def test_named_widgets_that_print_little_are_left_to_the_other_rules() -> None:
     # An item no longer sold: the product's widgets are empty shells.
     text = extract(_page("Gone."), url="https://shop.example/dp/clock").text
     assert "Free delivery on order" in text or "Another clock, model" in text
+
+
+def test_a_box_the_shop_s_style_sheet_hides_in_a_kept_widget_goes() -> None:
+    # A popover's content loaded with the page, under the details; an error message.
+    hidden = (
+        "<div class='a-popover-preload'><p>Found a lower price? Let us know, and we will "
+        "look at it.</p></div><div class='a-box aok-hidden'><p>Sorry, there was a problem "
+        "saving your list.</p></div>"
+    )
+    text = extract(_page(PROSE * 12, hidden), url="https://shop.example/dp/clock").text
+    assert "Tide Works" in text
+    assert "lower price" not in text
+    assert "Sorry, there was a problem" not in text

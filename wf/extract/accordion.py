@@ -7,10 +7,11 @@ import re
 from typing import Any
 
 from common.xpath import compiled
-from wf.extract import buttons_tuning
+from wf.extract import buttons_tuning, tuning
 from wf.extract.hidden import is_hidden
 
 _SENTENCE = re.compile(buttons_tuning.ACCORDION_SENTENCE)
+_POLICY = re.compile(tuning.PRODUCT_POLICY_TITLE, re.IGNORECASE)
 
 
 def opens(button: Any) -> bool:
@@ -62,6 +63,46 @@ def questions(root: Any, buttons: list[Any]) -> list[Any]:
             button.attrib.pop(name, None)
         kept.append(button)
     return kept
+
+
+def closed_panels(buttons: list[Any]) -> tuple[list[Any], list[Any]]:
+    """On a product page, the closed panels that a button right before them opens (the
+    element after it, or after the box it stands alone in, which its aria-controls names
+    when it names one), with those buttons kept as their titles (renamed as questions):
+    a theme's accordion of the description, the specifications and the care, each under
+    a button of a few words (one is enough: "Description"), read open as hidden.py's
+    accordion_panel reads a panel under a heading. A panel mostly of links (a menu's)
+    stays closed, and so does one under a title of the shop's policies (shipping,
+    returns: tuning.PRODUCT_POLICY_TITLE), the same under every product. (titles, panels)."""
+    titles: list[Any] = []
+    panels: list[Any] = []
+    length = compiled("string-length(normalize-space())")
+    budget = float(buttons_tuning.ACCORDION_READ_MAX)  # as questions(): nested panels
+    for button in buttons:
+        if budget < 0:
+            break
+        if button.tag != "button":
+            continue  # a question already
+        label = " ".join(" ".join(button.itertext()).split())
+        if not 0 < len(label.split()) <= buttons_tuning.PANEL_TITLE_WORDS_MAX:
+            continue
+        panel = _follower(button)
+        if panel is None or not isinstance(panel.tag, str) or not is_hidden(panel):
+            continue
+        target = (button.get("aria-controls") or "").strip()
+        if (target and panel.get("id") != target) or _POLICY.fullmatch(label):
+            continue
+        whole = float(length(panel))
+        budget -= whole
+        linked = sum(float(length(a)) for a in panel.iter("a"))
+        if not whole or linked > buttons_tuning.PANEL_LINKED_SHARE * whole:
+            continue
+        button.tag = _QUESTION
+        for name in ("aria-controls", "aria-expanded", "type"):
+            button.attrib.pop(name, None)
+        titles.append(button)
+        panels.append(panel)
+    return titles, panels
 
 
 # Not a tag of HTML: no rule reads it before settle() gives it its own.

@@ -22,3 +22,11 @@ ACCORDION_PROSE = 80
 ACCORDION_PROSE_SHARE = 0.5
 ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
 ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
+
+# A product page's closed accordion (wf.extract.accordion.closed_panels): a hidden panel
+# right after the button that opens it is read open under the button's label, of
+# PANEL_TITLE_WORDS_MAX words at most ("Description", "Size & fit"; a title, not a
+# sentence), when no more than PANEL_LINKED_SHARE of its text is links (a menu's is
+# mostly links, and stays closed).
+PANEL_TITLE_WORDS_MAX = 6
+PANEL_LINKED_SHARE = 0.5

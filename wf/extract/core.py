@@ -301,6 +301,7 @@ def _declared(
     try:
         found = declared.read(jsonld, og.get("og:type", ""), root, microdata, dated=dated)
         declared.generated(found, og.get("generator", ""))
+        declared.summarised(found, og.get("og:description", ""))
         return found
     except Exception:  # noqa: BLE001 - a declaration never costs the page its text
         return declared.Declared()

@@ -26,6 +26,7 @@ def hidden_elements(
     uncounted: Sequence[Any] = (),
     hits: Sequence[Any] | None = None,
     opened: bool = False,
+    panels: Sequence[Any] = (),
 ) -> list[Any]:
     """The elements a reader does not see, to be dropped; none when the page hides
     most of its text (see below), leaving out of that share the text of the elements
@@ -33,12 +34,14 @@ def hidden_elements(
     what search_hidden found in ``root``, when the caller searched, in
     any order (the elements dropped and the verdict are the same in every order).
     ``opened``: the page's accordions are read open (accordion_panel: a product page's
-    details, each under its title)."""
+    details, each under its title), and ``panels`` with it (the closed panels a button
+    opens: accordion.closed_panels)."""
     from lxml import etree
 
     hidden: dict[Any, None] = {}
     style_hidden = _hides
-    panels: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
+    panels_of: dict[Any, set[Any]] = {}  # a parent's tab panels read as shown, when needed
+    opened_panels = set(panels)
     if hits is None:
         hits = search_hidden(root)
     for hit in hits:
@@ -54,13 +57,13 @@ def hidden_elements(
             continue
         parent = el.getparent()
         if parent is not None and _panel(el):
-            if parent not in panels:
-                panels[parent] = _tab_panels(parent)
-            if el in panels[parent]:
+            if parent not in panels_of:
+                panels_of[parent] = _tab_panels(parent)
+            if el in panels_of[parent]:
                 continue
         if parent is not None and read_more(el):
             continue
-        if opened and accordion_panel(el):
+        if opened and (accordion_panel(el) or el in opened_panels):
             continue
         hidden[el] = None
     if not hidden:
@@ -143,7 +146,7 @@ def _tab_panels(parent: Any) -> set[Any]:
     return shown
 
 
-_PANEL_CLASS = re.compile(hidden_tuning.PANEL_CLASS)
+_PANEL_CLASS = re.compile(hidden_tuning.PANEL_CLASS, re.IGNORECASE)
 _PANEL_HOST = re.compile(hidden_tuning.PANEL_HOST)
 
 
@@ -193,18 +196,31 @@ _TITLES = frozenset(("h2", "h3", "h4", "h5", "h6", "dt"))
 
 def accordion_panel(el: Any) -> bool:
     """Whether a hidden box is an accordion's panel: the element right before it is a
-    heading or a <dt>, its title, which a reader clicks to open it (a product's
-    measurements, its care, its questions and answers, each closed under its title).
+    heading or a <dt>, or a box named as a title (_title_named), its title, which a
+    reader clicks to open it (a product's measurements, its care, its questions and
+    answers, each closed under its title).
     Up to hidden_tuning.PANEL_TITLE_SKIP comments or processing instructions between
     them are passed over: a hostile page's run of them costs no more. A box shown right
     after it in its stead (the same tag, not hidden: a value in another unit under its
     <dt>, a description for another screen under its heading) makes it no panel but a
-    version of that box."""
+    version of that box; the next panel's title (the same tag, named so) does not."""
     before = _element_beside(el, ahead=False)
-    if before is None or before.tag not in _TITLES:
+    if before is None or (before.tag not in _TITLES and not _title_named(before)):
         return False
     after = _element_beside(el, ahead=True)
-    return after is None or after.tag != el.tag or is_hidden(after)
+    return after is None or after.tag != el.tag or is_hidden(after) or _title_named(after)
+
+
+_TITLE_NAME = re.compile(hidden_tuning.PANEL_TITLE_NAMES)
+
+
+def _title_named(el: Any) -> bool:
+    """Whether a box is named as an accordion's or a tab's title (hidden_tuning.
+    PANEL_TITLE_NAMES, a whole word of a lowered class token: Magento's `data item
+    title`, a theme's `accordion-title`, `collapsible-trigger`)."""
+    from wf.extract.names import named_by
+
+    return named_by(el, _TITLE_NAME)
 
 
 def _element_beside(el: Any, ahead: bool) -> Any:

@@ -44,8 +44,12 @@ READ_MORE_PIECES = 200  # text pieces of a box read at most to measure either
 # A box of this class is a tab panel, read as shown as one with role="tabpanel" is
 # (hidden._tab_panels): Bootstrap's `tab-pane` and the like, hidden by a style until
 # their tab is clicked (shop themes name each panel `tab-content`: a product's
-# specifications and care behind their tabs).
-PANEL_CLASS = r"(?<![\w-])(?:tab-pane|tab-panel|tabpanel|tab-content|tab_content)(?![\w-])"
+# specifications and care behind their tabs; others a word of their tabs, its panel, its
+# content or its body: `product-tabs__panel`, `tabs-content`, `tab__body`).
+PANEL_CLASS = (
+    r"(?<![\w-])(?:tab-pane|tab-panel|tabpanel|tab-content|tab_content)(?![\w-])"
+    r"|(?<![a-z])tabs?(?:-|_|__)(?:panes?|panels?|contents?|body)(?![a-z])"
+)
 # ...and so is the hidden source of a web component named as tabs (by its tag, a custom
 # element's: AWS's `<awsdocs-tabs><dl style="display: none">`, each <dd> a tab's steps,
 # which the component's script draws as tabs): the manual's steps for each way to do it.
@@ -54,6 +58,11 @@ PANEL_HOST = r"(?<![a-z])tabs?(?![a-z])"
 # (hidden._tab_panels): enough to tell two panels' texts apart, a bound on the text a nest
 # of panels copies at each level.
 PANEL_COMPARED = 2000
+# Class words (whole words of a lowered token) of a box that titles the hidden panel right
+# after it, as a heading does (hidden.accordion_panel): Magento's tabs (`data item title`
+# before `data item content`), a theme's `accordion-title`, `collapsible-trigger`,
+# `tab-label`, `toggle`.
+PANEL_TITLE_NAMES = r"(?<![a-z])(?:title|toggle|trigger|label)(?![a-z])"
 # Comments passed over between a hidden box and the title before it that makes it an
 # accordion's panel, or the box after it shown in its stead (hidden.accordion_panel), at
 # most.

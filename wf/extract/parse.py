@@ -336,7 +336,12 @@ def clean(
 
         formulas.render(maths)
     junk = JUNK_MAIN if main else JUNK
-    questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
+    openers = [b for b in buttons if accordion.opens(b)]
+    questions = accordion.questions(root, openers)
+    panels: list[Any] = []
+    if opened:
+        titles, panels = accordion.closed_panels(openers)
+        questions += titles
     # After the accordion, which renamed its questions: those are no cards.
     prose_buttons.keep_prose([b for b in buttons if b.tag == "button"])
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
@@ -350,7 +355,7 @@ def clean(
         drop_each(gutters.gutters(root, styles))
     # The questions' text is left out of the share of the page that is hidden: a page
     # whose text is mostly hidden is kept whole, and a few questions must not tip it.
-    drop_all(hidden_elements(root, questions, hits.hidden, opened))
+    drop_all(hidden_elements(root, questions, hits.hidden, opened, panels))
     if main:
         drop_all(alone(root, hits.classes))
         drop_all(menus(root, hits.noscripts))
@@ -463,7 +468,7 @@ def _unnest(box: Any) -> None:
 # The <meta> properties clean() gathers: what the page says it is, whether it says when
 # it was published (wf.extract.kinds.declared reads og:type article only then), and what
 # made it (a manual's generator: docs_tuning.DOC_GENERATORS).
-OG_PROPERTIES = frozenset(("og:type", "article:published_time", "generator"))
+OG_PROPERTIES = frozenset(("og:type", "og:description", "article:published_time", "generator"))
 # A page may name several generators (Astro, then Starlight on it): all are kept, this
 # many characters of them.
 _GENERATORS_MAX = 200

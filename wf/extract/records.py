@@ -184,8 +184,8 @@ def walk(
                 links.append(el)
             text = el.text
             if text:
-                # A huge node is counted as it is: strip() would copy it whole.
-                n = len(text.strip()) if len(text) < 4096 else len(text)
+                # A huge node counts whole (strip() would copy it), or nothing if blank.
+                n = len(text.strip()) if len(text) < 4096 else 0 if text.isspace() else len(text)
                 if n:
                     cur.own += n
                     cur.last = text if n < 64 else text[-16:]  # enough to see an ellipsis

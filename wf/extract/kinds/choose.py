@@ -136,7 +136,7 @@ def _product(
         product_region.with_facts(analysis)
     if not whole and product_region.names_misread(analysis, prune):
         prune = product_region.unpruned
-    return prune, wide
+    return product_region.without_lone_titles(prune), wide
 
 
 def _first(

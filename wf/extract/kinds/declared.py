@@ -139,6 +139,20 @@ def generated(declared: Declared, generator: str) -> None:
         declared.kinds.append((tuning.DOCUMENTATION, f"generator {found.group(0)}"))
 
 
+def summarised(declared: Declared, summary: str) -> None:
+    """A product declared without a description keeps its page's og:description (the
+    summary a shop writes for links to it) as its `summary`: printed when the page tells
+    the product in little prose of its own and does not show it (product_text.header),
+    as a declared description is. It anchors no region (product.choose): a store's
+    summary stands in its header, over the page's columns, where a description does
+    not."""
+    if declared.product.get("description") or declared.kind()[0] != tuning.PRODUCT:
+        return
+    text = offers.description(summary)
+    if text:
+        declared.product["summary"] = text
+
+
 def _reviews(obj: dict[str, Any]) -> bool:
     """Whether an ItemList lists reviews alone (each its item, or a ListItem's): a landing
     page's testimonials, which list no pages as a listing's items do."""

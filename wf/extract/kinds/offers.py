@@ -40,7 +40,7 @@ def text(value: Any, limit: int = tuning.PRODUCT_FIELD_MAX) -> str:
     return " ".join(value[: limit * 4].split())[:limit]
 
 
-def _description(value: Any) -> str:
+def description(value: Any) -> str:
     """A declared description as text: shops write HTML into it (tags, entities)."""
     found = text(value, tuning.PRODUCT_DESCRIPTION_MAX * 2)
     if "<" in found or "&" in found:
@@ -272,7 +272,7 @@ def fields(obj: dict[str, Any], ids: dict[str, dict[str, Any]] | None = None) ->
     # Shops escape a name's entities as they do a description's ("Shelf &amp; desk").
     name = text(obj.get("name"))
     name = " ".join(html.unescape(name).split()) if "&" in name else name
-    found = {"name": name, "description": _description(obj.get("description"))}
+    found = {"name": name, "description": description(obj.get("description"))}
     offers = _offers(obj, ids)
     found["price"] = price(offers)
     found["availability"] = availability(offers)

@@ -137,11 +137,11 @@ def bylined(el: Any) -> bool:
 
 _POLICY = re.compile(tuning.PRODUCT_POLICY_TITLE, re.IGNORECASE)
 _LABEL = re.compile(tuning.PRODUCT_POLICY_LABEL)
-_LABEL_TAGS = frozenset(("summary", "dt", "legend", "b", "strong", "h2", "h3", "h4", "h5", "h6"))
+LABEL_TAGS = frozenset(("summary", "dt", "legend", "b", "strong", "h2", "h3", "h4", "h5", "h6"))
 _BOLD = frozenset(("b", "strong"))
 
 
-def _short_text(el: Any) -> str | None:
+def short_text(el: Any) -> str | None:
     """The text of `el` when it is short enough to be a section's title, else None."""
     pieces, size = [], 0
     for piece in el.itertext():
@@ -152,10 +152,10 @@ def _short_text(el: Any) -> str | None:
     return " ".join("".join(pieces).split())
 
 
-def _titles(el: Any) -> bool:
+def titles(el: Any) -> bool:
     """Whether `el` reads as a section's title: a <summary>, a heading, a box named as an
     accordion's or a tab's title, a paragraph in bold."""
-    if el.tag in _LABEL_TAGS:
+    if el.tag in LABEL_TAGS:
         return True
     if len(el) == 1 and el[0].tag in _BOLD and not (el.text or "").strip():
         return True
@@ -173,10 +173,10 @@ def policy(el: Any, b: BlockRecord) -> bool:
     if first is None:
         return False
     # The title's words first: they rule out nearly every block, and cost least.
-    title = _short_text(first)
+    title = short_text(first)
     if not title or len(title) >= b.text or not _POLICY.fullmatch(title):
         return False
-    return _titles(first)
+    return titles(first)
 
 
 _HIDDEN_CLASS = re.compile(tuning.PRODUCT_HIDDEN_CLASS)

@@ -1,6 +1,7 @@
 """A product's region once chosen: moved to the box of the sections it is one of
 (sectioned), or read whole when it is the page's <main> and its names would prune most of
-it (names_misread, unpruned): wf/extract/kinds/product.py chose it."""
+it (names_misread, unpruned), and written without the titles of its accordions that
+title nothing (without_lone_titles): wf/extract/kinds/product.py chose it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from common import trace
 from wf.extract.kinds import listing, product_tuning
-from wf.extract.kinds.product import aside, bylined
+from wf.extract.kinds.product import LABEL_TAGS, aside, bylined, short_text, titles
 from wf.extract.names import named_by
 
 if TYPE_CHECKING:
@@ -172,3 +173,49 @@ def unpruned(el: Any, b: BlockRecord) -> bool:
     """The pruning of a region read whole (names_misread): the siblings the choice cut
     and what the product's own rules leave out wherever it stands (aside) go."""
     return b.cut or aside(el, b)
+
+
+_OTHERS = re.compile(product_tuning.OTHERS_TITLE, re.IGNORECASE)
+_ITEM = re.compile(product_tuning.PANEL_ITEM)
+
+
+def title_alone(el: Any, b: BlockRecord) -> bool:
+    """Whether a block is an accordion's or a tab's item (a <details>, or a box so named:
+    product_tuning.PANEL_ITEM) that shows its title alone: its first child reads as a
+    section's title (product.titles: a heading, a <summary>, a box named as a title or a
+    toggle) and the rest of the item, its panel, holds no text (a script fills it when
+    opened: the shipping's terms, the reviews' widget; or the cleaning dropped what it
+    held). The title titles nothing; but the title of the shop's other products
+    ("Recently viewed", product_tuning.OTHERS_TITLE), where the product's text ends
+    (product_text.before_others), stays. The panel's first product_tuning.PANEL_READ
+    pieces of text are read: a hostile panel of a million empty boxes costs no more."""
+    if len(el) < 2 or (el.text or "").strip() or el.tag in LABEL_TAGS:
+        return False  # a <summary>, a heading or a title's box is the title, not its item
+    if el.tag != "details" and not named_by(el, _ITEM):
+        return False
+    first = next((c for c in el if isinstance(c.tag, str)), None)
+    if first is None or first is el[-1] or (first.tail or "").strip():
+        return False  # a title and a panel, two children at least
+    title = short_text(first)
+    if not title or _OTHERS.fullmatch(title) or not titles(first):
+        return False  # the title of the shop's other products ends the product's text
+    rest = (
+        piece
+        for c in islice(first.itersiblings(), product_tuning.PANEL_READ)
+        for piece in c.itertext()
+    )
+    pieces = list(islice(rest, product_tuning.PANEL_READ + 1))
+    return len(pieces) <= product_tuning.PANEL_READ and not any(p.strip() for p in pieces)
+
+
+def without_lone_titles(
+    prune: Callable[[Any, BlockRecord], bool],
+) -> Callable[[Any, BlockRecord], bool]:
+    """`prune`, and the items of accordions and tabs that show their title alone
+    (title_alone): for the writing only, once the region is chosen and measured (a few
+    titles fewer tipped the choice's share of the page, product.second_opinion)."""
+
+    def prune_titles(el: Any, b: BlockRecord) -> bool:
+        return prune(el, b) or title_alone(el, b)
+
+    return prune_titles

@@ -345,7 +345,7 @@ def header(declared: dict[str, str], text: str) -> str:
         lines.append(f"Availability: {availability}")
     if len(lines) and len(lines[-1]) > tuning.PRODUCT_FIELD_MAX:
         lines.pop()
-    description = declared.get("description")
+    description = declared.get("description") or declared.get("summary")
     if (
         description
         and len(description) >= ANCHOR_MIN

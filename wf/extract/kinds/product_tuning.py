@@ -51,6 +51,14 @@ BUY_CONTROLS = (
 )
 BUY_WORDS_MAX = 4
 
+# Pieces of text (white space among them) read at most of an accordion's item past its
+# title for any word (product.title_alone: a title over an empty panel goes): an item's
+# panel emptied by the cleaning holds a few; a hostile one's thousands cost no more.
+PANEL_READ = 200
+# ...and the item is a <details> or a box named so (a lowered class or id word): an
+# accordion's item, a collapsible's, a tab's.
+PANEL_ITEM = r"(?<![a-z])(?:accordion|collapsible|tabs?)(?![a-z])"
+
 # A <figure> of text alone (no caption, picture, video or drawing among its first STAT_SCAN
 # elements) under STAT_MAX characters is one of the product's figures told in words
 # ("1600 nits peak HDR brightness", "Up to 50% faster"): its specifications, kept.
@@ -88,11 +96,15 @@ DETAILS_NAMES = (
 # (WooCommerce's `up-sells`, `cross-sells`: "You may also like"); the quantity's picker
 # (`qty`, `quantity`: its label, its minus and plus, "Qty-1+"); the shop's story told
 # under every product (`brand-message`, `brand-story`, `coop-brand-asset`: "Better things
-# in a better way"), where `brand` alone names the product's maker, kept.
+# in a better way"), where `brand` alone names the product's maker, kept; Shopware's variant
+# picker (`product-detail-configurator`: "Size", its options) and PrestaShop's module of
+# the shop's promises (`blockreassurance_product`: its security, delivery and return
+# policies).
 SHOP_ASIDE = (
     r"(?<![a-z])(?:size-?charts?|size-?guides?|rewards?|chat|afterpay|klarna|options?|"
     r"bundles?|logos?|marquee|pickup|store-?locator|find-?in-?store|delivery|"
-    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity|"
+    r"ways-to-pay|protections?|up-?sells?|cross-?sells?|qty|quantity|configurator|"
+    r"blockreassurance|"
     r"brand-?(?:messages?|story|stories|assets?|values?))(?![a-z])"
 )
 
@@ -130,14 +142,20 @@ BYLINE_READ = 64
 
 # The title of the shop's other products, lowered, matched whole on a line of its own
 # (product_text.before_others): those bought with this one, the similar ones, the ones
-# seen before, the outfit it belongs to. In the text's second part (past OTHERS_AT of its
-# lines) it ends the product's text: what follows on the pages tuned on is the shop's
-# (the questions it answers for every product, more carousels, the seller's other items).
+# seen before, the outfit it belongs to; those it may need, those recommended, those
+# others bought, a marketplace's related and sponsored items and those to explore. In
+# the text's second part (past OTHERS_AT of its lines) it ends the product's text: what
+# follows on the pages tuned on is the shop's (the questions it answers for every
+# product, more carousels, the seller's other items).
 OTHERS_TITLE = (
     r"(?:frequently (?:bought|purchased) (?:together|with)|customers (?:also|who) "
     r"(?:bought|viewed)[\w ]*|(?:explore )?(?:similar|related) (?:items|products)|"
     r"you (?:may|might) also like|recently viewed(?: items| products)?|"
-    r"(?:complete|get|shop) the look|(?:pairs?|goes) well with)\W*"
+    r"(?:complete|get|shop) (?:the|your) look|(?:pairs?|goes) well with|"
+    r"you (?:may|might) also need|recommended (?:for you|products)|"
+    r"people (?:also )?(?:bought|viewed)[\w ]*|"
+    r"(?:sponsored )?products related to this item|(?:more )?items to explore|"
+    r"inspired by your browsing history)\W*"
 )
 OTHERS_AT = 0.5
 OTHERS_TITLE_MAX = 80
@@ -176,6 +194,10 @@ SHOP_WIDGETS_KEPT = frozenset(
         "editorialReviews_feature_div",
     )
 )
+# Classes that the widgets' shop hides (its style sheet: a popover's content loaded with
+# the page, `a-popover-preload`; `aok-hidden`, `a-hidden`): such a box inside a kept
+# widget goes (the form to report a lower price under the product's details).
+SHOP_WIDGETS_HIDDEN = r"(?<![\w-])(?:a-popover-preload|aok-hidden|a-hidden)(?![\w-])"
 # Characters the kept widgets print at least (their blocks' text): under it the product's
 # widgets are empty shells (an item no longer sold) and the page's other rules read it.
 SHOP_WIDGETS_TEXT_MIN = 1500

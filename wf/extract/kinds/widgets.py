@@ -6,12 +6,14 @@ such a page as a landing page or a listing: a hundred widgets side by side, none
 them standing out.
 
 The content is the nearest block holding every kept widget; inside it, a block is left
-out unless it is one of them, inside one, or around one. Each element is looked at once
+out unless it is one of them, inside one, or around one, and a box the shop's style sheet
+hides (SHOP_WIDGETS_HIDDEN) goes wherever it stands. Each element is looked at once
 (the page's elements, then the kept widgets' ancestors and descendants).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +87,17 @@ def choose(body: Any, analysis: Analysis) -> Callable[[Any, BlockRecord], bool] 
     )
 
     def widgets_prune(el: Any, b: BlockRecord) -> bool:
-        return el not in keep
+        return el not in keep or _hidden(el)
 
     return widgets_prune
+
+
+_HIDDEN = re.compile(pt.SHOP_WIDGETS_HIDDEN)
+
+
+def _hidden(el: Any) -> bool:
+    """Whether a box in a kept widget is one the shop's style sheet hides (its class:
+    product_tuning.SHOP_WIDGETS_HIDDEN): a popover's content loaded with the page (the
+    form to report a lower price, under the details), an error message."""
+    cls = el.get("class")
+    return bool(cls) and _HIDDEN.search(cls) is not None
