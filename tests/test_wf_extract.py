@@ -1110,3 +1110,20 @@ def test_each_control_character_and_only_those_send_a_page_to_the_careful_parse(
     assert said is careful, repr(char)
     assert "and went out." in text
     assert not any(c in text for c in [*_CONTROLS, "\ufffd"])
+
+
+def test_a_failure_inside_the_extractor_is_said_not_hidden(monkeypatch):
+    # Any input gives text (the tags stripped), but a bug, or a kind module that does not
+    # import, says so in a note (stderr, --json) rather than pass for a page read badly.
+    from wf.extract import core
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("boom " + "x" * 1000)
+
+    monkeypatch.setattr(core, "_run", broken)
+    result = extract("<html><body><nav>Menu</nav><p>Plain words here.</p></body></html>")
+    assert "Plain words here." in result.text
+    (note,) = result.notes
+    assert note.startswith("extraction failed (RuntimeError: boom x")
+    assert note.endswith("...); the page's text with its tags stripped instead (this is a bug)")
+    assert len(note) < 300

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html as html_lib
 import re
 from collections.abc import Callable
 from functools import partial
@@ -54,7 +53,9 @@ def run(
         raise  # --select found nothing: that is the answer, loud
     except Exception as exc:  # noqa: BLE001 - the contract is: any input gives text, never raises
         trace.trace("extract: failed (%s: %s); tags stripped instead", type(exc).__name__, exc)
-        result = Extracted(title=None, text=crude_text(html), links=[])
+        from wf.extract.crude import failed
+
+        result = failed(html, exc)
     if want_metadata and result.metadata is None:
         from wf.extract import metadata
 
@@ -473,23 +474,3 @@ def _base_url(url: str | None, base: str | None) -> str | None:
         return urljoin(url, base) if url else base
     except ValueError:
         return url
-
-
-_TAGS = re.compile(r"<[^>]*>?")
-_DROP = re.compile(r"<(script|style|template)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
-
-
-def crude_text(html: str | bytes) -> str:
-    """The last resort when the parser cannot help: tags stripped, entities decoded."""
-    try:
-        if isinstance(html, bytes | bytearray | memoryview):
-            text = bytes(html).decode("utf-8", "replace")
-        else:
-            text = str(html)
-        text = _TAGS.sub(" ", _DROP.sub(" ", text))
-        from common.text import clean_text
-
-        text = clean_text(html_lib.unescape(text))
-        return "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
-    except Exception:  # noqa: BLE001
-        return ""
