@@ -22,3 +22,10 @@ ACCORDION_PROSE = 80
 ACCORDION_PROSE_SHARE = 0.5
 ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
 ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
+
+# Tabs drawn with CSS alone (wf.extract.radio_tabs): a row of RADIO_TABS_MIN to
+# RADIO_TABS_MAX labels for radio buttons of one group, each label's text put at the head
+# of its panel; RADIO_ROWS_MAX rows a page at most.
+RADIO_TABS_MIN = 2
+RADIO_TABS_MAX = 16
+RADIO_ROWS_MAX = 50

@@ -322,7 +322,7 @@ def clean(
     in a hidden box, in <meta> and <link> tags)."""
     from lxml import etree
 
-    from wf.extract import accordion, gutters, prose_buttons, unseen
+    from wf.extract import accordion, gutters, prose_buttons, radio_tabs, unseen
     from wf.extract.hidden import drop_all, drop_each, hidden_elements
     from wf.extract.hidden_alone import alone, menus
 
@@ -336,9 +336,11 @@ def clean(
 
         formulas.render(maths)
     junk = JUNK_MAIN if main else JUNK
+    radio_tabs.head_panels([b for b in buttons if b.tag == "label"])
+    buttons = [b for b in buttons if b.tag == "button"]
     questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
     # After the accordion, which renamed its questions: those are no cards.
-    prose_buttons.keep_prose([b for b in buttons if b.tag == "button"])
+    prose_buttons.keep_prose(buttons)
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # The hidden elements and skip links' candidates (not libxml2's union: quadratic).
     hits = unseen.search(root, main, every_word)
@@ -375,8 +377,8 @@ def _gather(
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
     the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered,
     buttons around a <main> or <article> unnested (_unnest); with ``main``, the page's
-    buttons, in page order, for the accordion (accordion.questions) and the cards drawn
-    as buttons (prose_buttons.keep_prose). What an
+    buttons and labels, in page order, for the accordion (accordion.questions), the cards
+    drawn as buttons (prose_buttons.keep_prose) and CSS tabs (radio_tabs). What an
     expanded <noscript> holds is not in this walk: such a rare page is walked again for
     its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
     MathJax 2 <script type="math/tex">, for wf.extract.formulas; its <style> elements to
@@ -386,7 +388,7 @@ def _gather(
     if jsonld is not None:
         tags.append("meta")
     if main:
-        tags.append("button")
+        tags += ["button", "label"]
     buttons: list[Any] = []
     expanded = breaks = False
     for el in root.iter(*tags):
@@ -412,7 +414,7 @@ def _gather(
                 _meta(el, og)
         elif tag == "code" or tag == "pre":
             blocks.append(el)
-        elif tag == "button":
+        elif tag == "button" or tag == "label":
             buttons.append(el)
         elif tag == "math":
             maths.append(el)
@@ -440,9 +442,9 @@ def _gather(
         for box in list(root.iter("main", "article")):
             _unnest(box)
         if main:
-            buttons = list(root.iter("button"))
+            buttons = list(root.iter("button", "label"))
     # A button unnested above (it held the page's <main>) is no longer one.
-    return [b for b in buttons if b.tag == "button"]
+    return [b for b in buttons if b.tag == "button" or b.tag == "label"]
 
 
 def _unnest(box: Any) -> None:

@@ -1,0 +1,96 @@
+"""Tabs drawn with CSS alone: a radio button per tab, a <label> for each (the tab a reader
+clicks), and the panels the checked button shows. MkDocs Material's content tabs
+(pymdownx.tabbed: the labels in a row of their own, or each before its panel) and
+VitePress's code groups draw them so: a sample per language or platform, "Linux" over
+one and "Windows" over the other. Cleaning drops the labels with the page's controls
+(parse.JUNK_MAIN), and the panels were printed one after another with nothing saying
+which is whose; here each label's text is put at the head of its panel as a paragraph,
+as wf/extract/kinds/docs_tabs.py does for ARIA's tabs, where the tabs are code's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import islice
+from typing import Any
+
+from wf.extract import buttons_tuning
+
+# What stands in a row of labels besides them: the radio buttons, in some layouts.
+_ROW_TAGS = frozenset(("label", "input"))
+
+
+def head_panels(labels: Iterable[Any]) -> None:
+    """Of the page's ``labels`` (parse._gather's, in page order), those of a row of
+    buttons_tuning.RADIO_TABS_MIN to RADIO_TABS_MAX radio buttons of one group, each
+    moved to the head of its panel: the boxes after the row, one a label in order, or
+    the box right after each label. Only tabs of code, a panel at least holding a code
+    block (<pre>): arXiv draws the tools below a paper's abstract as such tabs, the page's
+    chrome, which the labels would lengthen. A row whose labels do not each find a panel
+    is left as it is (and goes with the controls); buttons_tuning.RADIO_ROWS_MAX rows a
+    page."""
+    rows: dict[Any, list[Any]] = {}
+    for label in labels:
+        parent = label.getparent()
+        if label.get("for") and parent is not None:
+            rows.setdefault(parent, []).append(label)
+    for row, tabs in islice(rows.items(), buttons_tuning.RADIO_ROWS_MAX):
+        if not buttons_tuning.RADIO_TABS_MIN <= len(tabs) <= buttons_tuning.RADIO_TABS_MAX:
+            continue
+        if not _one_group(row, tabs):
+            continue
+        pairs = _apart(row, tabs) or _each_before(tabs)
+        if pairs and any(next(panel.iter("pre"), None) is not None for _, panel in pairs):
+            for label, panel in pairs:
+                _head(panel, label)
+
+
+def _one_group(row: Any, tabs: list[Any]) -> bool:
+    """Whether every label names a radio button of one group, among the row's children or
+    its parent's (the buttons stand beside the labels, or beside their row)."""
+    names: dict[str, str] = {}
+    for box in (row, row.getparent()):
+        if box is None:
+            continue
+        for el in islice(box.iterchildren("input"), 2 * buttons_tuning.RADIO_TABS_MAX):
+            if (el.get("type") or "").lower() == "radio" and el.get("id"):
+                names.setdefault(el.get("id"), el.get("name") or "")
+    groups = {names.get(label.get("for")) for label in tabs}
+    return len(groups) == 1 and None not in groups
+
+
+def _apart(row: Any, tabs: list[Any]) -> list[tuple[Any, Any]] | None:
+    """A row of labels (and buttons) alone, the panels the children of the box after it,
+    one a label."""
+    if any(isinstance(c.tag, str) and c.tag not in _ROW_TAGS for c in row):
+        return None
+    after = row.getnext()
+    if after is None:
+        return None
+    panels = [c for c in after if isinstance(c.tag, str)]
+    if len(panels) != len(tabs) or any(p.tag in _ROW_TAGS for p in panels):
+        return None
+    return list(zip(tabs, panels, strict=True))
+
+
+def _each_before(tabs: list[Any]) -> list[tuple[Any, Any]] | None:
+    """Each label right before its panel (a box, no control)."""
+    pairs = []
+    for label in tabs:
+        panel = label.getnext()
+        if panel is None or not isinstance(panel.tag, str) or panel.tag in _ROW_TAGS:
+            return None
+        pairs.append((label, panel))
+    return pairs
+
+
+def _head(panel: Any, label: Any) -> None:
+    """Put a label's text at the head of its panel, as a paragraph."""
+    text = " ".join("".join(label.itertext()).split())
+    if not text:
+        return
+    head = panel.makeelement("p", {})
+    head.text = text
+    head.tail = panel.text
+    panel.text = None
+    panel.insert(0, head)
