@@ -777,3 +777,32 @@ def test_a_row_of_named_components_goes_with_one_text_set_for_their_tails() -> N
     assert root.find(".//x-widget") is None
     assert root.find("p").tail == "".join(f"w{i} " for i in range(30))
     assert writes[0] == 1
+
+
+def test_an_api_tables_signature_cell_of_linked_code_stays() -> None:
+    # Javadoc's table of methods, drawn as a grid of boxes: a method's cell is its
+    # signature, one <code> whose name links the method's details ("wind()": mostly link).
+    rows = "".join(
+        f'<div class="col-first"><code>void</code></div><div class="col-second"><code>'
+        f'<a href="#{m}()">{m}</a>()</code></div><div class="col-last"><div class="block">'
+        f"{SENTENCE}</div></div>"
+        for m in ("wind", "spin")
+    )
+    page = _manual(f'<section><h2>Method Summary</h2><div class="summary-table">{rows}</div>')
+    text = extract(page, url="https://x.example/docs/api/Widget.html").text
+    assert "wind()" in text and "spin()" in text
+    # A box that is a link and words outside any <code> is a link list still.
+    menu = '<div><a href="/a">Models</a> |</div><div><a href="/b">Queries</a> |</div>'
+    text = extract(_manual(f"<p>{SENTENCE}</p>{menu}"), url="https://x.example/docs/q").text
+    assert "Models" not in text
+
+
+def test_a_row_of_tabs_that_all_open_one_panel_goes() -> None:
+    # Tabs (not buttons) that filter one table: their labels no panel's title.
+    row = (
+        '<ul role="tablist"><li role="tab" aria-controls="t">All Methods</li>'
+        '<li role="tab" aria-controls="t">Static Methods</li></ul>'
+    )
+    page = _manual(f'<p>{SENTENCE}</p>{row}<div role="tabpanel" id="t"><p>{SENTENCE}</p></div>')
+    text = extract(page, url="https://x.example/docs/api/Widget.html").text
+    assert "All Methods" not in text and "Static Methods" not in text

@@ -22,6 +22,9 @@ ACCORDION_PROSE = 80
 ACCORDION_PROSE_SHARE = 0.5
 ACCORDION_SENTENCE = r"[.!?](?:\s|$)"
 ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
+# ...but a tab (role="tab") that opens the panel another tab opens, among the
+# FILTER_TABS_MAX elements on either side of it, filters that panel: no question.
+FILTER_TABS_MAX = 16
 
 # Tabs drawn with CSS alone (wf.extract.radio_tabs): a row of RADIO_TABS_MIN to
 # RADIO_TABS_MAX labels for radio buttons of one group, each label's text put at the head

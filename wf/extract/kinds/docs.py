@@ -318,9 +318,9 @@ _ITEMS = frozenset(("li", "dt", "dd"))
 
 def prune(el: Any, b: BlockRecord) -> bool:
     """The article's prune, but a documentation page's list items (and a paragraph that
-    is one's text), its disclosures' titles, its sections that open with a heading, and
-    its boxes of tab panels stay whatever share of them is links: an API's list of types,
-    a method's signature, the steps of a
+    is one's text), its disclosures' titles, its sections that open with a heading, its
+    boxes of tab panels and of code alone stay whatever share of them is links: an API's
+    list of types, a method's signature, the steps of a
     quickstart that each link where to do them (one set a language, in tabs), a
     definition list of terms that link their pages, a "See also", a grid of cards each a
     link around a heading (the pages under this one). A manual links every
@@ -344,9 +344,19 @@ def prune(el: Any, b: BlockRecord) -> bool:
         or _figured(el)
         or _cards(el)
         or _in_card(el)
+        or _signature(el)
     ):
         return False
     return bool(article_prune(el, b))
+
+
+def _signature(el: Any) -> bool:
+    """Whether a block is one <code> and nothing else: an API's signature, its names
+    linked (Javadoc's cell of its table of methods, `<code><a>wind</a>()</code>`)."""
+    child = next(iter(el), None)
+    if child is None or child.tag != "code" or len(el) > 1 or (el.text or "").strip():
+        return False
+    return not (child.tail or "").strip()
 
 
 _FIGURES = ("figure", "figcaption")
