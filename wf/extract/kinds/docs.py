@@ -18,6 +18,7 @@ from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
 from wf.extract.kinds.docs_chrome import (
     contents,
+    cut_foot,
     drop_banners,
     drop_feedback,
     drop_step_links,
@@ -56,8 +57,9 @@ def with_title(analysis: Analysis) -> None:
     the page lost its title and lead. Only when the body holds no <h1>, the ancestor is
     at most docs_tuning.TITLE_LEVELS up, no boilerplate, and adds a small share of the
     body's text (docs_tuning.TITLE_BOX_SHARE) before it: a page's wrapper holding menus
-    beside the body adds more. What follows the body is left out, so it is not weighed: a
-    short page's feedback bar and links to the next pages outweighed its title."""
+    beside the body adds more. What follows the body is left out (but its sections:
+    docs_chrome.cut_foot), so it is not weighed: a short page's feedback bar and links to
+    the next pages outweighed its title."""
     blocks, best = analysis.blocks, analysis.best_index
     chosen = blocks[best]
     if analysis.by_kind or next(chosen.el.iter("h1"), None) is not None:
@@ -78,13 +80,8 @@ def with_title(analysis: Analysis) -> None:
         path.append(up)
     else:
         return
-    # What follows the body at each level is the page's foot ("Edit this page on
-    # GitHub", a table of contents beside it), not its text.
     for b in path:
-        j = b.end
-        while j < blocks[b.parent].end:
-            blocks[j].cut = True
-            j = blocks[j].end
+        cut_foot(blocks, b)
     wider = blocks[path[-1].parent]
     trace.trace(
         "extract: documentation: the page's <h1> stands before the body, %d level(s) up: "

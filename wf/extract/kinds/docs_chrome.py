@@ -277,3 +277,24 @@ def contents(el: Any, b: BlockRecord) -> bool:
         elif tag == "li":
             items += 1
     return links >= docs_tuning.CONTENTS_LINKS_MIN and items >= links
+
+
+_SECTION_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+
+
+def cut_foot(blocks: list[BlockRecord], b: BlockRecord) -> None:
+    """Cut what follows `b` in its parent, the page's foot ("Edit this page on GitHub", a
+    table of contents beside the body), not its text: but the blocks up to the last that
+    holds a section's heading (h2 to h6), more of the page's sections (rustdoc's fields
+    and methods after an item's description), which end where its foot begins."""
+    following = []
+    j = b.end
+    while j < blocks[b.parent].end:
+        following.append(blocks[j])
+        j = blocks[j].end
+    last = -1
+    for n, f in enumerate(following):
+        if f.tag in _SECTION_HEADINGS or next(f.el.iter(*_SECTION_HEADINGS), None) is not None:
+            last = n
+    for f in following[last + 1 :]:
+        f.cut = True
