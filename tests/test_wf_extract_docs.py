@@ -806,3 +806,18 @@ def test_a_row_of_tabs_that_all_open_one_panel_goes() -> None:
     page = _manual(f'<p>{SENTENCE}</p>{row}<div role="tabpanel" id="t"><p>{SENTENCE}</p></div>')
     text = extract(page, url="https://x.example/docs/api/Widget.html").text
     assert "All Methods" not in text and "Static Methods" not in text
+
+
+def test_cards_with_a_line_of_prose_are_the_pages_index() -> None:
+    # Mintlify's card group: each card a link around a heading and a line of prose, read
+    # as teasers' cards; on a manual's page, the pages under it.
+    card = (
+        '<a class="card" href="/docs/{0}"><div class="px-6"><h2>{1}</h2><div class="prose">'
+        "<span>{2}</span></div></div></a>"
+    )
+    cards = card.format("api", "API Reference", "Every endpoint, its parameters and answers.")
+    cards += card.format("guides", "Guides", "Walkthroughs of the tasks most readers start.")
+    page = _manual(f'<p>{SENTENCE}</p><div class="card-group">{cards}</div><p>{SENTENCE}</p>')
+    text = extract(page, url="https://x.example/docs/quickstart").text
+    assert "## API Reference\n\nEvery endpoint" in text and "## Guides" in text
+    assert "Queries" not in text  # the sidebar still goes

@@ -90,3 +90,38 @@ def test_tabs_of_no_code_and_labels_of_no_group_stay_out() -> None:
     )
     text = extract(_page(groups), url=URL).text
     assert "Linux" not in text and "Windows" not in text
+
+
+def _aria(labels: list[str], panels: list[str]) -> str:
+    tabs = "".join(
+        f"<button role='tab' type='button' aria-controls='p{n}' aria-selected='{n == 0}'>"
+        f"{label}</button>"
+        for n, label in enumerate(labels)
+    )
+    boxes = "".join(
+        f"<div role='tabpanel' id='p{n}'>{panel}</div>" for n, panel in enumerate(panels)
+    )
+    return f"<div class='code-group'><div role='tablist'>{tabs}</div><div>{boxes}</div></div>"
+
+
+def test_tab_buttons_head_their_panels_of_code() -> None:
+    # Headless UI's tabs (Mintlify's code group): buttons, which cleaning drops, each
+    # naming its panel. Two words are no accordion's question, printed twice.
+    tabs = _aria(["npm", "Yarn Berry"], [_code("npm i gearbox"), _code("yarn add gearbox")])
+    text = extract(_page(tabs), url=URL).text
+    assert "npm\n\n```\nnpm i gearbox" in text
+    assert "Yarn Berry\n\n```\nyarn add gearbox" in text
+    assert text.count("Yarn Berry") == 1
+
+
+def test_an_icons_title_and_an_empty_panel_take_no_label() -> None:
+    # A tab drawn as a logo: its <svg>'s <title> is no label a reader sees. A panel the
+    # scripts fill when its tab is clicked is empty: its label would stand alone.
+    logo = "<svg role='presentation'><title>{} logo</title><path d='M0 0'/></svg>"
+    tabs = _aria(
+        [logo.format("JavaScript"), logo.format("Python"), "Ruby"],
+        [_code("client.send()"), _code("client.send()"), ""],
+    )
+    text = extract(_page(tabs), url=URL).text
+    assert "client.send()" in text
+    assert "logo" not in text and "Ruby" not in text

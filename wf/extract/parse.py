@@ -338,6 +338,7 @@ def clean(
     junk = JUNK_MAIN if main else JUNK
     radio_tabs.head_panels([b for b in buttons if b.tag == "label"])
     buttons = [b for b in buttons if b.tag == "button"]
+    radio_tabs.head_buttons(buttons, root)
     questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
     # After the accordion, which renamed its questions: those are no cards.
     prose_buttons.keep_prose(buttons)

@@ -5,7 +5,9 @@ VitePress's code groups draw them so: a sample per language or platform, "Linux"
 one and "Windows" over the other. Cleaning drops the labels with the page's controls
 (parse.JUNK_MAIN), and the panels were printed one after another with nothing saying
 which is whose; here each label's text is put at the head of its panel as a paragraph,
-as wf/extract/kinds/docs_tabs.py does for ARIA's tabs, where the tabs are code's.
+as wf/extract/kinds/docs_tabs.py does for ARIA's tabs, where the tabs are code's. So too
+ARIA's tabs drawn as buttons (Headless UI's and Radix's: Mintlify's code groups), which
+cleaning drops before that module reads them (head_buttons).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
+from common.xpath import compiled
 from wf.extract import buttons_tuning
 
 # What stands in a row of labels besides them: the radio buttons, in some layouts.
@@ -86,7 +89,7 @@ def _each_before(tabs: list[Any]) -> list[tuple[Any, Any]] | None:
 
 def _head(panel: Any, label: Any) -> None:
     """Put a label's text at the head of its panel, as a paragraph."""
-    text = " ".join("".join(label.itertext()).split())
+    text = " ".join(" ".join(_shown(label)).split())
     if not text:
         return
     head = panel.makeelement("p", {})
@@ -94,3 +97,62 @@ def _head(panel: Any, label: Any) -> None:
     head.tail = panel.text
     panel.text = None
     panel.insert(0, head)
+
+
+_PANELS = "//*[@role='tabpanel'][@id]"
+
+
+def head_buttons(buttons: Iterable[Any], root: Any) -> None:
+    """Of the page's ``buttons`` (parse._gather's), the ARIA tabs (role="tab") that each
+    name their panel by aria-controls, RADIO_TABS_MIN to RADIO_TABS_MAX a row, every
+    panel found (by its id, among the page's panels) and holding text: each label put at
+    the head of its panel, where one panel of the row at least holds a code block. A
+    hidden panel goes with its label; an empty one (the scripts fill it) takes none."""
+    rows: dict[Any, list[Any]] = {}
+    for button in buttons:
+        if button.get("role") == "tab" and button.get("aria-controls"):
+            parent = button.getparent()
+            if parent is not None:
+                rows.setdefault(parent, []).append(button)
+    if not rows:
+        return
+    wanted = {b.get("aria-controls") for tabs in rows.values() for b in tabs}
+    panels: dict[str, Any] = {}
+    for el in compiled(_PANELS)(root):
+        key = el.get("id")
+        if key in wanted:
+            panels.setdefault(key, el)
+    for tabs in islice(rows.values(), buttons_tuning.RADIO_ROWS_MAX):
+        if not buttons_tuning.RADIO_TABS_MIN <= len(tabs) <= buttons_tuning.RADIO_TABS_MAX:
+            continue
+        found: list[Any] = [panels.get(tab.get("aria-controls")) for tab in tabs]
+        if any(p is None for p in found) or len(set(found)) < len(found):
+            continue  # a tab without a panel, or tabs that share one (a filter's)
+        pairs: list[tuple[Any, Any]] = list(zip(tabs, found, strict=True))
+        if any(next(panel.iter("pre"), None) is not None for panel in found):
+            for tab, panel in pairs:
+                if any(t.strip() for t in islice(panel.itertext(), _TEXT_NODES)):
+                    _head(panel, tab)
+                # No accordion's question now (accordion.opens): its label is its panel's.
+                for name in ("aria-controls", "aria-expanded"):
+                    tab.attrib.pop(name, None)
+
+
+# Text nodes read for a panel's first words: an empty panel holds none.
+_TEXT_NODES = 50
+
+
+# What a label holds that is never its words: an icon's <title> (Twilio's "JavaScript
+# logo" in the <svg> that draws it), scripts.
+_UNSEEN = frozenset(("svg", "script", "style", "template"))
+
+
+def _shown(el: Any) -> list[str]:
+    """A label's texts, less those of the elements in _UNSEEN (cleaning drops them
+    later: this is read before)."""
+    parts = [el.text or ""]
+    for child in el:
+        if isinstance(child.tag, str) and child.tag not in _UNSEEN:
+            parts.extend(_shown(child))
+        parts.append(child.tail or "")
+    return parts

@@ -328,7 +328,7 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
     if el.tag in _FIGURES and _captioned(el) and not negative_words(_names(el)):
         return False
-    if b.card and not b.cut and not negative(b) and _in_card(el):
+    if b.card and not b.cut and not negative(b) and (_in_card(el) or _cards(el)):
         return False  # read as a teaser's, a card of the manual's index of its pages
     if b.boiler or b.cut or negative(b) or contents(el, b):
         return True
