@@ -323,6 +323,7 @@ def clean(
     from lxml import etree
 
     from wf.extract import accordion, gutters, prose_buttons, radio_tabs, unseen
+    from wf.extract.codetext import code_area
     from wf.extract.hidden import drop_all, drop_each, hidden_elements
     from wf.extract.hidden_alone import alone, menus
 
@@ -330,15 +331,15 @@ def clean(
     styles: list[Any] = []
     blocks: list[Any] = []
     buttons = _gather(root, jsonld, og, main, maths, styles, blocks)
+    blocks = [b for b in blocks if b.tag != "textarea" or code_area(b)]
     opened = declare() if declare is not None else False
     if maths:
         from wf.extract import formulas
 
         formulas.render(maths)
     junk = JUNK_MAIN if main else JUNK
-    radio_tabs.head_panels([b for b in buttons if b.tag == "label"])
+    radio_tabs.head_panels(buttons, root)
     buttons = [b for b in buttons if b.tag == "button"]
-    radio_tabs.head_buttons(buttons, root)
     questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
     # After the accordion, which renamed its questions: those are no cards.
     prose_buttons.keep_prose(buttons)
@@ -376,16 +377,16 @@ def _gather(
     blocks: list[Any],
 ) -> list[Any]:
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
-    the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered,
-    buttons around a <main> or <article> unnested (_unnest); with ``main``, the page's
-    buttons and labels, in page order, for the accordion (accordion.questions), the cards
-    drawn as buttons (prose_buttons.keep_prose) and CSS tabs (radio_tabs). What an
-    expanded <noscript> holds is not in this walk: such a rare page is walked again for
-    its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
-    MathJax 2 <script type="math/tex">, for wf.extract.formulas; its <style> elements to
-    ``styles`` and its code blocks (<pre>, <code>) to ``blocks``, for wf.extract.gutters.
+    the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered, buttons
+    around a <main> or <article> unnested (_unnest); with ``main``, the page's buttons and
+    labels, in page order, for the accordion (accordion.questions), the cards drawn as
+    buttons (prose_buttons.keep_prose) and CSS tabs (radio_tabs). What an expanded
+    <noscript> holds is not in this walk: such a rare page is walked again for its boxes
+    and buttons. Formulas (<math>, MathJax 2's math/tex scripts) go to ``maths``, <style>
+    elements to ``styles``, code blocks (<pre>, <code>; a <textarea>) to ``blocks``.
     A <wbr> found here is unwrapped; an <svg> between numbers leaves a space (hidden.apart)."""
     tags = ["noscript", "main", "article", "math", "script", "wbr", "style", "pre", "code", "svg"]
+    tags.append("textarea")
     if jsonld is not None:
         tags.append("meta")
     if main:
@@ -413,7 +414,7 @@ def _gather(
         elif tag == "meta":
             if og is not None:
                 _meta(el, og)
-        elif tag == "code" or tag == "pre":
+        elif tag == "code" or tag == "pre" or tag == "textarea":
             blocks.append(el)
         elif tag == "button" or tag == "label":
             buttons.append(el)

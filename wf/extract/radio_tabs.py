@@ -23,8 +23,15 @@ from wf.extract import buttons_tuning
 _ROW_TAGS = frozenset(("label", "input"))
 
 
-def head_panels(labels: Iterable[Any]) -> None:
-    """Of the page's ``labels`` (parse._gather's, in page order), those of a row of
+def head_panels(controls: list[Any], root: Any) -> None:
+    """The page's tabs drawn with labels (head_labels) or with buttons (head_buttons):
+    ``controls``, parse._gather's labels and buttons in page order."""
+    head_labels(c for c in controls if c.tag == "label")
+    head_buttons((c for c in controls if c.tag == "button"), root)
+
+
+def head_labels(labels: Iterable[Any]) -> None:
+    """Of the page's ``labels`` (in page order), those of a row of
     buttons_tuning.RADIO_TABS_MIN to RADIO_TABS_MAX radio buttons of one group, each
     moved to the head of its panel: the boxes after the row, one a label in order, or
     the box right after each label. Only tabs of code, a panel at least holding a code
