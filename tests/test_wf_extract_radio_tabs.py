@@ -125,3 +125,24 @@ def test_an_icons_title_and_an_empty_panel_take_no_label() -> None:
     text = extract(_page(tabs), url=URL).text
     assert "client.send()" in text
     assert "logo" not in text and "Ruby" not in text
+
+
+def test_a_manuals_tabs_of_prose_head_their_panels() -> None:
+    # sphinx-design's tabs, one per platform, of prose: on a page a manual's generator
+    # made, their labels head them; elsewhere tabs of prose stay as they were (arXiv's).
+    tabs = (
+        "<div class='sd-tab-set'><input checked id='s0' name='set' type='radio'>"
+        "<label class='sd-tab-label' for='s0'>Linux</label><div class='sd-tab-content'>"
+        "<p>Use the package manager of your distribution.</p></div>"
+        "<input id='s1' name='set' type='radio'><label class='sd-tab-label' for='s1'>macOS"
+        "</label><div class='sd-tab-content'><p>Use Homebrew.</p></div></div>"
+    )
+    manual = _page(tabs).replace(
+        "</head>",
+        "<meta name='generator' content='Docutils'>"
+        "<script src='_static/documentation_options.js'></script></head>",
+    )
+    text = extract(manual, url=URL).text
+    assert "Linux\n\nUse the package manager" in text and "macOS\n\nUse Homebrew." in text
+    text = extract(_page(tabs), url=URL).text
+    assert "Use Homebrew." in text and "macOS" not in text

@@ -338,7 +338,7 @@ def clean(
 
         formulas.render(maths)
     junk = JUNK_MAIN if main else JUNK
-    radio_tabs.head_panels(buttons, root)
+    radio_tabs.head_panels(buttons, root, (og or {}).get("generator", ""))
     buttons = [b for b in buttons if b.tag == "button"]
     questions = accordion.questions(root, [b for b in buttons if accordion.opens(b)])
     # After the accordion, which renamed its questions: those are no cards.

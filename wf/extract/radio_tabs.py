@@ -12,31 +12,40 @@ cleaning drops before that module reads them (head_buttons).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
 from common.xpath import compiled
 from wf.extract import buttons_tuning
+from wf.extract.kinds import docs_tuning
 
 # What stands in a row of labels besides them: the radio buttons, in some layouts.
 _ROW_TAGS = frozenset(("label", "input"))
 
 
-def head_panels(controls: list[Any], root: Any) -> None:
+def head_panels(controls: list[Any], root: Any, generator: str) -> None:
     """The page's tabs drawn with labels (head_labels) or with buttons (head_buttons):
-    ``controls``, parse._gather's labels and buttons in page order."""
-    head_labels(c for c in controls if c.tag == "label")
-    head_buttons((c for c in controls if c.tag == "button"), root)
+    ``controls``, parse._gather's labels and buttons in page order. On a page a manual's
+    generator made (``generator``, the page's <meta name="generator"> words, matching
+    docs_tuning.DOC_GENERATORS: sphinx-design's tabs of prose, one per platform) the tabs
+    of prose too; elsewhere those of code only."""
+    prose = _GENERATORS.search(generator.lower()) is not None
+    head_labels((c for c in controls if c.tag == "label"), prose)
+    head_buttons((c for c in controls if c.tag == "button"), root, prose)
 
 
-def head_labels(labels: Iterable[Any]) -> None:
+_GENERATORS = re.compile(docs_tuning.DOC_GENERATORS)
+
+
+def head_labels(labels: Iterable[Any], prose: bool = False) -> None:
     """Of the page's ``labels`` (in page order), those of a row of
     buttons_tuning.RADIO_TABS_MIN to RADIO_TABS_MAX radio buttons of one group, each
     moved to the head of its panel: the boxes after the row, one a label in order, or
     the box right after each label. Only tabs of code, a panel at least holding a code
-    block (<pre>): arXiv draws the tools below a paper's abstract as such tabs, the page's
-    chrome, which the labels would lengthen. A row whose labels do not each find a panel
+    block (<pre>), but with ``prose`` (a manual's page): arXiv draws the tools below a
+    paper's abstract as such tabs, the page's chrome, which the labels would lengthen. A row whose labels do not each find a panel
     is left as it is (and goes with the controls); buttons_tuning.RADIO_ROWS_MAX rows a
     page."""
     rows: dict[Any, list[Any]] = {}
@@ -50,9 +59,14 @@ def head_labels(labels: Iterable[Any]) -> None:
         if not _one_group(row, tabs):
             continue
         pairs = _apart(row, tabs) or _each_before(tabs)
-        if pairs and any(next(panel.iter("pre"), None) is not None for _, panel in pairs):
+        if pairs and (prose or any(_code(panel) for _, panel in pairs)):
             for label, panel in pairs:
                 _head(panel, label)
+
+
+def _code(panel: Any) -> bool:
+    """Whether a panel holds a code block."""
+    return next(panel.iter("pre"), None) is not None
 
 
 def _one_group(row: Any, tabs: list[Any]) -> bool:
@@ -109,11 +123,12 @@ def _head(panel: Any, label: Any) -> None:
 _PANELS = "//*[@role='tabpanel'][@id]"
 
 
-def head_buttons(buttons: Iterable[Any], root: Any) -> None:
+def head_buttons(buttons: Iterable[Any], root: Any, prose: bool = False) -> None:
     """Of the page's ``buttons`` (parse._gather's), the ARIA tabs (role="tab") that each
     name their panel by aria-controls, RADIO_TABS_MIN to RADIO_TABS_MAX a row, every
     panel found (by its id, among the page's panels) and holding text: each label put at
-    the head of its panel, where one panel of the row at least holds a code block. A
+    the head of its panel, where one panel of the row at least holds a code block (any,
+    with ``prose``). A
     hidden panel goes with its label; an empty one (the scripts fill it) takes none."""
     rows: dict[Any, list[Any]] = {}
     for button in buttons:
@@ -136,7 +151,7 @@ def head_buttons(buttons: Iterable[Any], root: Any) -> None:
         if any(p is None for p in found) or len(set(found)) < len(found):
             continue  # a tab without a panel, or tabs that share one (a filter's)
         pairs: list[tuple[Any, Any]] = list(zip(tabs, found, strict=True))
-        if any(next(panel.iter("pre"), None) is not None for panel in found):
+        if prose or any(_code(panel) for panel in found):
             for tab, panel in pairs:
                 if any(t.strip() for t in islice(panel.itertext(), _TEXT_NODES)):
                     _head(panel, tab)
