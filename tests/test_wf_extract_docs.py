@@ -349,10 +349,13 @@ def test_a_headings_permalink_is_left_out() -> None:
         f"<p>{SENTENCE}</p>"
         '<h2 id="d">See <a href="#files">Files</a></h2>'
         f"<p>{SENTENCE}</p>"
+        # Doxygen's diamond before a member's title, a no-break space after it.
+        '<h2 class="memtitle"><span class="permalink"><a href="#a1">\u25c6\u00a0</a></span>'
+        f"spin()</h2><p>{SENTENCE}</p>"
     )
     text = extract_text(page)
     assert "## Files\n" in text and "## Limits\n" in text and "## C#\n" in text
-    assert "## See Files\n" in text
+    assert "## See Files\n" in text and "## spin()\n" in text
 
 
 def test_a_definitions_pilcrow_permalink_is_left_out() -> None:
@@ -821,3 +824,21 @@ def test_cards_with_a_line_of_prose_are_the_pages_index() -> None:
     text = extract(page, url="https://x.example/docs/quickstart").text
     assert "## API Reference\n\nEvery endpoint" in text and "## Guides" in text
     assert "Queries" not in text  # the sidebar still goes
+
+
+def test_a_signature_drawn_as_a_table_is_one_line() -> None:
+    # Doxygen's member prototype: its words spread over cells, a parameter a row.
+    proto = (
+        '<table class="memname"><tr><td class="memname">int Gear::spin </td><td>(</td>'
+        '<td class="paramtype">int&#160;</td><td class="paramname"><em>turns</em>, </td></tr>'
+        '<tr><td></td><td></td><td class="paramtype">bool&#160;</td>'
+        '<td class="paramname"><em>back</em></td></tr><tr><td></td><td>)</td><td></td></tr>'
+        "</table>"
+    )
+    data = (
+        "<table><tr><th>Option</th><th>Meaning</th></tr><tr><td>(</td><td>Opens</td></tr></table>"
+    )
+    page = _manual(f"<h2>spin()</h2>{proto}<p>{SENTENCE}</p>{data}")
+    text = extract(page, url="https://x.example/docs/classGear.html").text
+    assert "int Gear::spin (int turns, bool back)\n" in text
+    assert "| Option | Meaning |" in text  # a table of data with no ")" stays one

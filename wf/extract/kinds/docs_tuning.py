@@ -200,3 +200,9 @@ COLOPHON_SEEDS = (
     "uilt using",
     "\u00a9",
 )
+# An API's signature drawn as a table (wf/extract/kinds/docs_signature.py: Doxygen's
+# `table.memname`): SIGNATURE_CELLS cells at most, none over SIGNATURE_CELL_MAX
+# characters, "(" and ")" each a cell alone; SIGNATURES_MAX tables a page read.
+SIGNATURE_CELLS = 60
+SIGNATURE_CELL_MAX = 120
+SIGNATURES_MAX = 2000

@@ -1,0 +1,51 @@
+"""Documentation pages: an API's signature drawn as a table, its words spread over cells to
+align them (Doxygen's `table.memname`: the return type and name, "(", each parameter's
+type and name, ")"), printed as one line. Read as a table of data it was a row of cells
+under a separator row ("| int Gear::spin | ( | int | turns | ) |"); read as layout,
+each cell a paragraph of its own.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+from wf.extract.kinds import docs_tuning
+
+# The cells that open and close a signature's parameters, each alone in its cell.
+_BRACKETS = frozenset(("(", ")"))
+
+
+def join_signatures(root: Any) -> None:
+    """Each table that is a signature made a paragraph of one line: a small table
+    (docs_tuning.SIGNATURE_CELLS cells at most, none longer than
+    docs_tuning.SIGNATURE_CELL_MAX characters) with a cell that is "(" alone and one that
+    is ")" alone, no table inside. docs_tuning.SIGNATURES_MAX tables a page."""
+    for table in islice(root.iter("table"), docs_tuning.SIGNATURES_MAX):
+        words = _cells(table)
+        if words is None or not _BRACKETS.issubset(words):
+            continue
+        line = " ".join(w for w in words if w)
+        line = line.replace("( ", "(").replace(" )", ")").replace(" ,", ",")
+        paragraph = table.makeelement("p", {})
+        paragraph.text = line
+        paragraph.tail = table.tail
+        table.getparent().replace(table, paragraph)
+
+
+def _cells(table: Any) -> list[str] | None:
+    """A table's cells' texts, white space collapsed, in order; None when it is not a
+    signature's size or holds a table."""
+    words: list[str] = []
+    for cell in table.iter("td", "th", "table"):
+        if cell.tag == "table" and cell is not table:
+            return None
+        if cell.tag == "table":
+            continue
+        if len(words) >= docs_tuning.SIGNATURE_CELLS:
+            return None
+        text = " ".join("".join(cell.itertext()).split())
+        if len(text) > docs_tuning.SIGNATURE_CELL_MAX:
+            return None
+        words.append(text)
+    return words
