@@ -842,3 +842,30 @@ def test_a_signature_drawn_as_a_table_is_one_line() -> None:
     text = extract(page, url="https://x.example/docs/classGear.html").text
     assert "int Gear::spin (int turns, bool back)\n" in text
     assert "| Option | Meaning |" in text  # a table of data with no ")" stays one
+
+
+def test_javadocs_summary_grid_is_a_table_on_a_page_javadoc_made() -> None:
+    # Javadoc draws its summaries as a grid of boxes, the columns named by a class word;
+    # its generator, wherever the page is served, says the page is a manual's.
+    cells = "".join(
+        f'<div class="{c}">{t}</div>'
+        for c, t in (
+            ("table-header col-first", "Modifier and Type"),
+            ("table-header col-second", "Method"),
+            ("table-header col-last", "Description"),
+            ("col-first", "<code>int</code>"),
+            ("col-second", '<code><a href="#spin(int)">spin</a>(int&nbsp;turns)</code>'),
+            ("col-last", '<div class="block">Turns the widget.</div>'),
+            ("col-first", "<code>void</code>"),
+            ("col-second", '<code><a href="#wind()">wind</a>()</code>'),
+            ("col-last", '<div class="block">Winds the spring.</div>'),
+        )
+    )
+    grid = f'<div class="summary-table three-column-summary">{cells}</div>'
+    page = _manual(f"<h2>Method Summary</h2>{grid}<p>{SENTENCE}</p>").replace(
+        "</head>", '<meta name="generator" content="javadoc/ClassWriterImpl"></head>'
+    )
+    result = extract(page, url="https://x.example/gear/Widget.html", metadata=True)
+    assert result.metadata is not None and result.metadata["type"] == "documentation"
+    assert "| Modifier and Type | Method | Description |" in result.text
+    assert "| void | wind() | Winds the spring. |" in result.text

@@ -26,7 +26,7 @@ from wf.extract.kinds.docs_chrome import (
     stands_alone,
 )
 from wf.extract.kinds.docs_lines import drop_lines
-from wf.extract.kinds.docs_signature import join_signatures
+from wf.extract.kinds.docs_signature import grid_tables, join_signatures
 from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
 
@@ -50,6 +50,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_lines(root)
         head_panels(root)
         join_signatures(root)
+        grid_tables(root)
 
 
 def with_title(analysis: Analysis) -> None:

@@ -2,11 +2,14 @@
 align them (Doxygen's `table.memname`: the return type and name, "(", each parameter's
 type and name, ")"), printed as one line. Read as a table of data it was a row of cells
 under a separator row ("| int Gear::spin | ( | int | turns | ) |"); read as layout,
-each cell a paragraph of its own.
+each cell a paragraph of its own. And an API's summary table drawn as a grid of boxes
+(Javadoc's `div.summary-table.three-column-summary`), made the table it draws: its cells
+were printed one a line, "Modifier and Type", "Method", "Description", "int", ...
 """
 
 from __future__ import annotations
 
+import re
 from itertools import islice
 from typing import Any
 
@@ -49,3 +52,35 @@ def _cells(table: Any) -> list[str] | None:
             return None
         words.append(text)
     return words
+
+
+_GRIDS = "//div[contains(@class, '-column-summary')]"
+_COLUMNS = re.compile(docs_tuning.GRID_COLUMNS)
+_WIDTHS = {"two": 2, "three": 3, "four": 4}
+
+
+def grid_tables(root: Any) -> None:
+    """Each grid of boxes that draws a table (a class word docs_tuning.GRID_COLUMNS names
+    its columns: Javadoc's `three-column-summary`) made that table: its children, in
+    order, the cells of rows of that many, the header's cells (class `table-header`)
+    <th>s. A grid whose children do not fill its rows is left as it is;
+    docs_tuning.SIGNATURES_MAX grids a page."""
+    from common.xpath import compiled
+
+    for grid in islice(compiled(_GRIDS)(root), docs_tuning.SIGNATURES_MAX):
+        found = _COLUMNS.search(grid.get("class") or "")
+        cells = [c for c in grid if isinstance(c.tag, str)]
+        width = _WIDTHS[found.group(1)] if found else 0
+        if not width or not cells or len(cells) % width:
+            continue
+        table = grid.makeelement("table", {})
+        for start in range(0, len(cells), width):
+            row = table.makeelement("tr", {})
+            for cell in cells[start : start + width]:
+                header = "table-header" in (cell.get("class") or "").split()
+                box = row.makeelement("th" if header else "td", {})
+                box.append(cell)  # moved, its tail with it
+                row.append(box)
+            table.append(row)
+        grid.text = None
+        grid.append(table)

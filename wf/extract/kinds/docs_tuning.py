@@ -155,10 +155,10 @@ TAB_PANELS_MAX = 1000
 # is read as documentation (wf.extract.kinds.declared.generated): Sphinx (which writes
 # none: its script documentation_options.js stands for it, wf.extract.parse), rustdoc,
 # MkDocs ("mkdocs-1.6.1, mkdocs-material-9.5"), Docusaurus, VitePress and VuePress,
-# Starlight, DocFX, Doxygen, TypeDoc, JSDoc, mdBook, Antora.
+# Starlight, DocFX, Doxygen, TypeDoc, JSDoc, mdBook, Antora, Javadoc ("javadoc/ClassWriterImpl").
 DOC_GENERATORS = (
     r"(?<![a-z])(?:sphinx|rustdoc|mkdocs|docusaurus|vitepress|vuepress|starlight|docfx|doxygen"
-    r"|typedoc|jsdoc|mdbook|antora)(?![a-z])"
+    r"|typedoc|jsdoc|mdbook|antora|javadoc)(?![a-z])"
 )
 # ...unless the page declares itself one of these (schema.org types, lowered): a post of
 # the blog a manual's generator builds beside it (Docusaurus's, MkDocs Material's).
@@ -206,3 +206,6 @@ COLOPHON_SEEDS = (
 SIGNATURE_CELLS = 60
 SIGNATURE_CELL_MAX = 120
 SIGNATURES_MAX = 2000
+# ...and a summary table drawn as a grid of boxes, by the class word that names its
+# columns (Javadoc's `two-column-summary`, `three-column-summary`, `four-column-summary`).
+GRID_COLUMNS = r"(?<![a-z])(two|three|four)-column-summary(?![a-z-])"
