@@ -165,16 +165,10 @@ _TEXT_NODES = 50
 
 
 # What a label holds that is never its words: an icon's <title> (Twilio's "JavaScript
-# logo" in the <svg> that draws it), scripts.
-_UNSEEN = frozenset(("svg", "script", "style", "template"))
+# logo" in the <svg> that draws it), scripts. (Read before cleaning drops them.)
+_SHOWN = ".//text()[not(ancestor::svg or ancestor::script or ancestor::style)]"
 
 
 def _shown(el: Any) -> list[str]:
-    """A label's texts, less those of the elements in _UNSEEN (cleaning drops them
-    later: this is read before)."""
-    parts = [el.text or ""]
-    for child in el:
-        if isinstance(child.tag, str) and child.tag not in _UNSEEN:
-            parts.extend(_shown(child))
-        parts.append(child.tail or "")
-    return parts
+    """A label's texts, less those inside the elements no reader reads as its words."""
+    return [str(t) for t in compiled(_SHOWN)(el)]
