@@ -869,3 +869,18 @@ def test_javadocs_summary_grid_is_a_table_on_a_page_javadoc_made() -> None:
     assert result.metadata is not None and result.metadata["type"] == "documentation"
     assert "| Modifier and Type | Method | Description |" in result.text
     assert "| void | wind() | Winds the spring. |" in result.text
+
+
+def test_a_note_drawn_as_an_aside_stays() -> None:
+    # Starlight's admonitions are <aside>s, their content in a box named after the aside;
+    # a manual's side column is an <aside> too, and still goes.
+    note = (
+        '<aside aria-label="Caution" class="starlight-aside starlight-aside--caution">'
+        '<p class="starlight-aside__title">Caution</p><section class="starlight-aside__content">'
+        "<p>Back up the database before you migrate it.</p></section></aside>"
+    )
+    side = '<aside class="related"><p>Read the changelog of the last three releases.</p></aside>'
+    page = _manual(f"<p>{SENTENCE}</p>{note}<p>{SENTENCE}</p>{side}")
+    text = extract(page, url="https://x.example/docs/migrate").text
+    assert "Caution\n\nBack up the database before you migrate it." in text
+    assert "changelog" not in text

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
+from wf.extract.kinds.docs_asides import admonition
 from wf.extract.kinds.docs_chrome import (
     contents,
     cut_foot,
@@ -333,6 +334,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return False
     if b.card and not b.cut and not negative(b) and (_in_card(el) or _cards(el)):
         return False  # read as a teaser's, a card of the manual's index of its pages
+    if not b.cut and admonition(el):
+        return False  # a note drawn as an <aside>, and the boxes inside it
     if b.boiler or b.cut or negative(b) or contents(el, b):
         return True
     if link_list(b) and (

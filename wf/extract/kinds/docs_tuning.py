@@ -209,3 +209,11 @@ SIGNATURES_MAX = 2000
 # ...and a summary table drawn as a grid of boxes, by the class word that names its
 # columns (Javadoc's `two-column-summary`, `three-column-summary`, `four-column-summary`).
 GRID_COLUMNS = r"(?<![a-z])(two|three|four)-column-summary(?![a-z-])"
+# An <aside> that is a manual's note, tip or warning (wf/extract/kinds/docs_asides.py), by
+# a word of its class or its aria-label (Starlight's `starlight-aside--caution`, "Note"),
+# kept with the boxes inside it, ADMONITION_LEVELS levels down.
+ADMONITION = (
+    r"(?<![a-z])(?:admonition|callout|note|tip|important|warning|caution|danger"
+    r"|starlight-aside)(?![a-z])"
+)
+ADMONITION_LEVELS = 3
