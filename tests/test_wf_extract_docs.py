@@ -884,3 +884,15 @@ def test_a_note_drawn_as_an_aside_stays() -> None:
     text = extract(page, url="https://x.example/docs/migrate").text
     assert "Caution\n\nBack up the database before you migrate it." in text
     assert "changelog" not in text
+
+
+def test_a_terms_classifier_is_set_apart() -> None:
+    # numpydoc's parameters: docutils writes the type as a classifier in the term, which
+    # Sphinx's stylesheet draws after " : ".
+    terms = (
+        '<dl><dt>sep<span class="classifier">str, default ","</span></dt><dd><p>The '
+        "delimiter.</p></dd><dt><strong>header</strong><span class='classifier'>int</span>"
+        "</dt><dd><p>The row of names.</p></dd></dl>"
+    )
+    text = extract(_manual(f"<p>{SENTENCE}</p>{terms}"), url="https://x.example/docs/io").text
+    assert 'sep : str, default ","' in text and "header : int" in text

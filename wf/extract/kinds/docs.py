@@ -27,7 +27,7 @@ from wf.extract.kinds.docs_chrome import (
     stands_alone,
 )
 from wf.extract.kinds.docs_lines import drop_lines
-from wf.extract.kinds.docs_signature import grid_tables, join_signatures
+from wf.extract.kinds.docs_signature import grid_tables, join_signatures, set_classifiers_apart
 from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
 
@@ -52,6 +52,7 @@ def tidy(root: Any, declared: Declared) -> None:
         head_panels(root)
         join_signatures(root)
         grid_tables(root)
+        set_classifiers_apart(root)
 
 
 def with_title(analysis: Analysis) -> None:

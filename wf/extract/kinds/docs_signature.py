@@ -2,7 +2,10 @@
 align them (Doxygen's `table.memname`: the return type and name, "(", each parameter's
 type and name, ")"), printed as one line. Read as a table of data it was a row of cells
 under a separator row ("| int Gear::spin | ( | int | turns | ) |"); read as layout,
-each cell a paragraph of its own. And an API's summary table drawn as a grid of boxes
+each cell a paragraph of its own. A parameter's type after its name in a definition
+list (docutils' classifier: numpydoc's "sep : str, default ','") set apart as the
+stylesheet draws it, where the two were glued ("sepstr"). And an API's summary table
+drawn as a grid of boxes
 (Javadoc's `div.summary-table.three-column-summary`), made the table it draws: its cells
 were printed one a line, "Modifier and Type", "Method", "Description", "int", ...
 """
@@ -84,3 +87,20 @@ def grid_tables(root: Any) -> None:
             table.append(row)
         grid.text = None
         grid.append(table)
+
+
+_CLASSIFIERS = "//dt/span[contains(concat(' ', normalize-space(@class), ' '), ' classifier ')]"
+
+
+def set_classifiers_apart(root: Any) -> None:
+    """Each classifier of a term (docutils' `<dt>sep<span class="classifier">str</span>`)
+    after " : ", as Sphinx's stylesheet draws it (`content: ":"`)."""
+    from common.xpath import compiled
+
+    for span in compiled(_CLASSIFIERS)(root):
+        before = span.getprevious()
+        if before is not None:
+            before.tail = f"{before.tail or ''} : "
+        else:
+            parent = span.getparent()
+            parent.text = f"{parent.text or ''} : "
