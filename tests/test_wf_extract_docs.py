@@ -896,3 +896,23 @@ def test_a_terms_classifier_is_set_apart() -> None:
     )
     text = extract(_manual(f"<p>{SENTENCE}</p>{terms}"), url="https://x.example/docs/io").text
     assert 'sep : str, default ","' in text and "header : int" in text
+
+
+def test_typedocs_comment_boxes_are_the_items_description() -> None:
+    # TypeDoc writes each item's description in `div.tsd-comment`: "comment" names a
+    # reader's comments elsewhere, and the descriptions all went.
+    member = (
+        '<section class="tsd-panel tsd-member"><h3>{0}</h3><ul class="tsd-signatures">'
+        '<li class="tsd-signature">{0}(turns: number): number</li><li class="tsd-description">'
+        '<div class="tsd-comment tsd-typography"><p>{1}</p></div></li></ul></section>'
+    )
+    page = _manual(
+        '<div class="tsd-comment tsd-typography"><p>A gear turns its neighbours.</p></div>'
+        + member.format("spin", "Turns the gear once for each tooth.")
+        + member.format("wind", "Winds the spring as far as it goes.")
+        + '<div id="docComments"><h2>Submit correction</h2><p>Use this form.</p></div>'
+    )
+    text = extract(page, url="https://x.example/docs/classes/Gear.html").text
+    assert "A gear turns its neighbours." in text
+    assert "Turns the gear once for each tooth." in text and "Winds the spring" in text
+    assert "Submit correction" not in text
