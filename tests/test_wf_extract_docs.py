@@ -916,3 +916,20 @@ def test_typedocs_comment_boxes_are_the_items_description() -> None:
     assert "A gear turns its neighbours." in text
     assert "Turns the gear once for each tooth." in text and "Winds the spring" in text
     assert "Submit correction" not in text
+
+
+def test_an_asciidoctor_admonitions_table_is_its_label_and_text() -> None:
+    # Asciidoctor (Antora) draws a note as a table of one row: the icon's cell, its label
+    # as text or as the icon font's title, and the content's cell.
+    block = (
+        '<div class="admonitionblock {0}"><table><tr><td class="icon">{1}</td>'
+        '<td class="content">{2}</td></tr></table></div>'
+    )
+    page = _manual(
+        block.format("warning", '<i class="fa icon-warning" title="Warning"></i>', "Check it.")
+        + f"<p>{SENTENCE}</p>"
+        + block.format("tip", '<div class="title">Tip</div>', "<p>Put it on the path.</p>")
+    )
+    text = extract(page, url="https://x.example/docs/install.html").text
+    assert "Warning\n\nCheck it." in text and "Tip\n\nPut it on the path." in text
+    assert "|" not in text

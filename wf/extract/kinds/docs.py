@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
-from wf.extract.kinds.docs_asides import admonition
+from wf.extract.kinds.docs_asides import admonition, untable_admonitions
 from wf.extract.kinds.docs_chrome import (
     contents,
     cut_foot,
@@ -53,6 +53,7 @@ def tidy(root: Any, declared: Declared) -> None:
         join_signatures(root)
         grid_tables(root)
         set_classifiers_apart(root)
+        untable_admonitions(root)
 
 
 def with_title(analysis: Analysis) -> None:

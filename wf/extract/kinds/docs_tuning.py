@@ -217,3 +217,5 @@ ADMONITION = (
     r"|starlight-aside)(?![a-z])"
 )
 ADMONITION_LEVELS = 3
+# Asciidoctor's admonitions drawn as tables read as a label and a box: this many a page.
+ADMONITIONS_MAX = 1000
