@@ -91,7 +91,8 @@ def _apart(row: Any, tabs: list[Any]) -> list[tuple[Any, Any]] | None:
     after = row.getnext()
     if after is None:
         return None
-    panels = [c for c in after if isinstance(c.tag, str)]
+    # One more than the tabs at most: a box of a thousand children is read no further.
+    panels = list(islice((c for c in after if isinstance(c.tag, str)), len(tabs) + 1))
     if len(panels) != len(tabs) or any(p.tag in _ROW_TAGS for p in panels):
         return None
     return list(zip(tabs, panels, strict=True))
