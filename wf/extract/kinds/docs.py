@@ -20,6 +20,7 @@ from wf.extract.kinds.docs_asides import admonition, untable_admonitions
 from wf.extract.kinds.docs_chrome import (
     contents,
     cut_foot,
+    doxygen_title,
     drop_banners,
     drop_feedback,
     drop_step_links,
@@ -40,7 +41,9 @@ def tidy(root: Any, declared: Declared) -> None:
     """A page that declares itself documentation (or whose path says so) loses its named
     web components before its content is chosen. Only such a page: the search for web
     components costs about half a millisecond a page."""
-    if declared.kind()[0] == tuning.DOCUMENTATION:
+    kind, why = declared.kind()
+    if kind == tuning.DOCUMENTATION:
+        doxygen_title(root, why)
         drop_named_components(root)
         drop_pickers_and_trails(root)
         drop_edit_links(root)

@@ -298,3 +298,21 @@ def cut_foot(blocks: list[BlockRecord], b: BlockRecord) -> None:
             last = n
     for f in following[last + 1 :]:
         f.cut = True
+
+
+def doxygen_title(root: Any, why: str) -> None:
+    """On a page Doxygen made (`why`, the reason the page is documentation, names it),
+    the page's title, which it draws as a box (`div.headertitle > div.title`: "Gear Class
+    Reference"), made the <h1> it is and put at the head of the body box after its header
+    (`div.contents`): the page printed no title, the header and the body both children of
+    <body>, which docs.with_title does not take."""
+    if "doxygen" not in why.lower():
+        return
+    for title in root.iterfind(".//div[@class='headertitle']/div[@class='title']"):
+        title.tag = "h1"
+        header = title.getparent().getparent()
+        body = header.getnext() if header is not None else None
+        if body is not None and body.get("class") == "contents":
+            title.tail = None
+            body.insert(0, title)
+            title.tail, body.text = body.text, None
