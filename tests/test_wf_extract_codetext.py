@@ -112,3 +112,18 @@ def test_a_table_of_ranks_is_data() -> None:
         "<tr><td>notes</td><td>more</td></tr></table>"
     )
     assert table_code(table) is None
+
+
+def test_a_playgrounds_textarea_of_code_is_a_code_block() -> None:
+    # pkg.go.dev's example: its code in an editable <textarea>, which cleaning drops with
+    # the page's forms; named for code by its class.
+    area = '<textarea class="Documentation-exampleCode code" spellcheck="false">{}</textarea>'
+    text = extract_text(_page(area.format("pip install tool\ntool --init")))
+    assert CODE in text
+    # A form's box is no code: empty, or filled but not named so (nor "barcode").
+    for box in (
+        '<textarea class="code"></textarea>',
+        '<textarea name="message">pip install tool</textarea>',
+        '<textarea class="barcode">pip install tool</textarea>',
+    ):
+        assert "pip install" not in extract_text(_page(box))

@@ -349,10 +349,13 @@ def test_a_headings_permalink_is_left_out() -> None:
         f"<p>{SENTENCE}</p>"
         '<h2 id="d">See <a href="#files">Files</a></h2>'
         f"<p>{SENTENCE}</p>"
+        # Doxygen's diamond before a member's title, a no-break space after it.
+        '<h2 class="memtitle"><span class="permalink"><a href="#a1">\u25c6\u00a0</a></span>'
+        f"spin()</h2><p>{SENTENCE}</p>"
     )
     text = extract_text(page)
     assert "## Files\n" in text and "## Limits\n" in text and "## C#\n" in text
-    assert "## See Files\n" in text
+    assert "## See Files\n" in text and "## spin()\n" in text
 
 
 def test_a_definitions_pilcrow_permalink_is_left_out() -> None:
@@ -777,3 +780,156 @@ def test_a_row_of_named_components_goes_with_one_text_set_for_their_tails() -> N
     assert root.find(".//x-widget") is None
     assert root.find("p").tail == "".join(f"w{i} " for i in range(30))
     assert writes[0] == 1
+
+
+def test_an_api_tables_signature_cell_of_linked_code_stays() -> None:
+    # Javadoc's table of methods, drawn as a grid of boxes: a method's cell is its
+    # signature, one <code> whose name links the method's details ("wind()": mostly link).
+    rows = "".join(
+        f'<div class="col-first"><code>void</code></div><div class="col-second"><code>'
+        f'<a href="#{m}()">{m}</a>()</code></div><div class="col-last"><div class="block">'
+        f"{SENTENCE}</div></div>"
+        for m in ("wind", "spin")
+    )
+    page = _manual(f'<section><h2>Method Summary</h2><div class="summary-table">{rows}</div>')
+    text = extract(page, url="https://x.example/docs/api/Widget.html").text
+    assert "wind()" in text and "spin()" in text
+    # A box that is a link and words outside any <code> is a link list still.
+    menu = '<div><a href="/a">Models</a> |</div><div><a href="/b">Queries</a> |</div>'
+    text = extract(_manual(f"<p>{SENTENCE}</p>{menu}"), url="https://x.example/docs/q").text
+    assert "Models" not in text
+
+
+def test_a_row_of_tabs_that_all_open_one_panel_goes() -> None:
+    # Tabs (not buttons) that filter one table: their labels no panel's title.
+    row = (
+        '<ul role="tablist"><li role="tab" aria-controls="t">All Methods</li>'
+        '<li role="tab" aria-controls="t">Static Methods</li></ul>'
+    )
+    page = _manual(f'<p>{SENTENCE}</p>{row}<div role="tabpanel" id="t"><p>{SENTENCE}</p></div>')
+    text = extract(page, url="https://x.example/docs/api/Widget.html").text
+    assert "All Methods" not in text and "Static Methods" not in text
+
+
+def test_cards_with_a_line_of_prose_are_the_pages_index() -> None:
+    # Mintlify's card group: each card a link around a heading and a line of prose, read
+    # as teasers' cards; on a manual's page, the pages under it.
+    card = (
+        '<a class="card" href="/docs/{0}"><div class="px-6"><h2>{1}</h2><div class="prose">'
+        "<span>{2}</span></div></div></a>"
+    )
+    cards = card.format("api", "API Reference", "Every endpoint, its parameters and answers.")
+    cards += card.format("guides", "Guides", "Walkthroughs of the tasks most readers start.")
+    page = _manual(f'<p>{SENTENCE}</p><div class="card-group">{cards}</div><p>{SENTENCE}</p>')
+    text = extract(page, url="https://x.example/docs/quickstart").text
+    assert "## API Reference\n\nEvery endpoint" in text and "## Guides" in text
+    assert "Queries" not in text  # the sidebar still goes
+
+
+def test_a_signature_drawn_as_a_table_is_one_line() -> None:
+    # Doxygen's member prototype: its words spread over cells, a parameter a row.
+    proto = (
+        '<table class="memname"><tr><td class="memname">int Gear::spin </td><td>(</td>'
+        '<td class="paramtype">int&#160;</td><td class="paramname"><em>turns</em>, </td></tr>'
+        '<tr><td></td><td></td><td class="paramtype">bool&#160;</td>'
+        '<td class="paramname"><em>back</em></td></tr><tr><td></td><td>)</td><td></td></tr>'
+        "</table>"
+    )
+    data = (
+        "<table><tr><th>Option</th><th>Meaning</th></tr><tr><td>(</td><td>Opens</td></tr></table>"
+    )
+    page = _manual(f"<h2>spin()</h2>{proto}<p>{SENTENCE}</p>{data}")
+    text = extract(page, url="https://x.example/docs/classGear.html").text
+    assert "int Gear::spin (int turns, bool back)\n" in text
+    assert "| Option | Meaning |" in text  # a table of data with no ")" stays one
+
+
+def test_javadocs_summary_grid_is_a_table_on_a_page_javadoc_made() -> None:
+    # Javadoc draws its summaries as a grid of boxes, the columns named by a class word;
+    # its generator, wherever the page is served, says the page is a manual's.
+    cells = "".join(
+        f'<div class="{c}">{t}</div>'
+        for c, t in (
+            ("table-header col-first", "Modifier and Type"),
+            ("table-header col-second", "Method"),
+            ("table-header col-last", "Description"),
+            ("col-first", "<code>int</code>"),
+            ("col-second", '<code><a href="#spin(int)">spin</a>(int&nbsp;turns)</code>'),
+            ("col-last", '<div class="block">Turns the widget.</div>'),
+            ("col-first", "<code>void</code>"),
+            ("col-second", '<code><a href="#wind()">wind</a>()</code>'),
+            ("col-last", '<div class="block">Winds the spring.</div>'),
+        )
+    )
+    grid = f'<div class="summary-table three-column-summary">{cells}</div>'
+    page = _manual(f"<h2>Method Summary</h2>{grid}<p>{SENTENCE}</p>").replace(
+        "</head>", '<meta name="generator" content="javadoc/ClassWriterImpl"></head>'
+    )
+    result = extract(page, url="https://x.example/gear/Widget.html", metadata=True)
+    assert result.metadata is not None and result.metadata["type"] == "documentation"
+    assert "| Modifier and Type | Method | Description |" in result.text
+    assert "| void | wind() | Winds the spring. |" in result.text
+
+
+def test_a_note_drawn_as_an_aside_stays() -> None:
+    # Starlight's admonitions are <aside>s, their content in a box named after the aside;
+    # a manual's side column is an <aside> too, and still goes.
+    note = (
+        '<aside aria-label="Caution" class="starlight-aside starlight-aside--caution">'
+        '<p class="starlight-aside__title">Caution</p><section class="starlight-aside__content">'
+        "<p>Back up the database before you migrate it.</p></section></aside>"
+    )
+    side = '<aside class="related"><p>Read the changelog of the last three releases.</p></aside>'
+    page = _manual(f"<p>{SENTENCE}</p>{note}<p>{SENTENCE}</p>{side}")
+    text = extract(page, url="https://x.example/docs/migrate").text
+    assert "Caution\n\nBack up the database before you migrate it." in text
+    assert "changelog" not in text
+
+
+def test_a_terms_classifier_is_set_apart() -> None:
+    # numpydoc's parameters: docutils writes the type as a classifier in the term, which
+    # Sphinx's stylesheet draws after " : ".
+    terms = (
+        '<dl><dt>sep<span class="classifier">str, default ","</span></dt><dd><p>The '
+        "delimiter.</p></dd><dt><strong>header</strong><span class='classifier'>int</span>"
+        "</dt><dd><p>The row of names.</p></dd></dl>"
+    )
+    text = extract(_manual(f"<p>{SENTENCE}</p>{terms}"), url="https://x.example/docs/io").text
+    assert 'sep : str, default ","' in text and "header : int" in text
+
+
+def test_typedocs_comment_boxes_are_the_items_description() -> None:
+    # TypeDoc writes each item's description in `div.tsd-comment`: "comment" names a
+    # reader's comments elsewhere, and the descriptions all went.
+    member = (
+        '<section class="tsd-panel tsd-member"><h3>{0}</h3><ul class="tsd-signatures">'
+        '<li class="tsd-signature">{0}(turns: number): number</li><li class="tsd-description">'
+        '<div class="tsd-comment tsd-typography"><p>{1}</p></div></li></ul></section>'
+    )
+    page = _manual(
+        '<div class="tsd-comment tsd-typography"><p>A gear turns its neighbours.</p></div>'
+        + member.format("spin", "Turns the gear once for each tooth.")
+        + member.format("wind", "Winds the spring as far as it goes.")
+        + '<div id="docComments"><h2>Submit correction</h2><p>Use this form.</p></div>'
+    )
+    text = extract(page, url="https://x.example/docs/classes/Gear.html").text
+    assert "A gear turns its neighbours." in text
+    assert "Turns the gear once for each tooth." in text and "Winds the spring" in text
+    assert "Submit correction" not in text
+
+
+def test_an_asciidoctor_admonitions_table_is_its_label_and_text() -> None:
+    # Asciidoctor (Antora) draws a note as a table of one row: the icon's cell, its label
+    # as text or as the icon font's title, and the content's cell.
+    block = (
+        '<div class="admonitionblock {0}"><table><tr><td class="icon">{1}</td>'
+        '<td class="content">{2}</td></tr></table></div>'
+    )
+    page = _manual(
+        block.format("warning", '<i class="fa icon-warning" title="Warning"></i>', "Check it.")
+        + f"<p>{SENTENCE}</p>"
+        + block.format("tip", '<div class="title">Tip</div>', "<p>Put it on the path.</p>")
+    )
+    text = extract(page, url="https://x.example/docs/install.html").text
+    assert "Warning\n\nCheck it." in text and "Tip\n\nPut it on the path." in text
+    assert "|" not in text

@@ -5,6 +5,8 @@ wf/extract/kinds/docs_chrome.py's pages, and a code block's language as rustdoc 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import lxml.html
 import pytest
 
@@ -496,3 +498,45 @@ def test_a_box_around_many_seeds_is_read_once(monkeypatch: pytest.MonkeyPatch, s
     docs_chrome.drop_feedback(root)
     docs_chrome.drop_update_stamps(root)
     assert read[0] <= 20 * 100 + 20 + 1, read[0]
+
+
+def test_an_items_sections_beside_its_description_stay() -> None:
+    # rustdoc: the item's description, then its fields and its methods, each a sibling
+    # in the page's content box. The methods, headed by signatures of links and with a
+    # line of text each, scored under a fifth of the description and were cut as
+    # siblings that did not join it (widen.merge_siblings), the <h1> above them too.
+    method = (
+        '<details class="toggle method-toggle" open><summary><section class="method">'
+        '<h4 class="code-header">pub fn <a href="#method.{0}">{0}</a>(&amp;self) -&gt; '
+        '<a href="struct.Gear.html">Gear</a></h4></section></summary>'
+        '<div class="docblock"><p>Turns it once.</p></div></details>'
+    )
+    body = (
+        '<section id="main-content"><div class="main-heading"><h1>Struct Widget</h1></div>'
+        f'<details class="toggle top-doc" open><summary class="hideme"><span>Expand '
+        f'description</span></summary><div class="docblock"><p>{DOC * 3}</p><p>{DOC * 2}</p>'
+        "</div></details>"
+        '<h2 id="fields">Fields</h2><span class="structfield"><code>teeth: u32</code></span>'
+        '<div class="docblock"><p>How many teeth.</p></div>'
+        '<h2 id="implementations">Implementations</h2><div id="implementations-list">'
+        f"{method.format('spin')}{method.format('wind')}</div></section>"
+    )
+    page = _item_page(body).replace("<h1>Struct Widget</h1>", "", 1)
+    text = extract(page, url=URL).text
+    assert "# Struct Widget\n" in text
+    assert "teeth: u32" in text and "How many teeth." in text
+    assert "#### pub fn wind(&self) -> Gear\n\nTurns it once." in text
+
+
+def test_an_items_sections_beside_its_declaration_stay() -> None:
+    # A whole rustdoc page of our own: the item's declaration joins its description (the
+    # box around both taken, with the title); its fields, methods and traits beside them,
+    # short and mostly links, did not join and were cut (widen.merge_siblings), the
+    # title's box with them.
+    page = (Path(__file__).parent / "fixtures" / "extract" / "rustdoc_item.html").read_text()
+    text = extract(page, url="https://docs.rs/gearbox/1.0.0/gearbox/struct.Widget.html").text
+    assert text.startswith("# Struct Widget\n")
+    assert "teeth: u32\n\nHow many teeth the widget has." in text
+    assert "#### pub fn wind(&mut self)\n\nWinds the spring as far as it goes." in text
+    assert "### impl Clone for Widget" in text
+    assert "Source" not in text and "Copy item path" not in text

@@ -200,3 +200,20 @@ def test_a_step_word_set_in_bold_inside_a_sentence_stays() -> None:
         "</strong> to read on.</p></div><div><p>In this article",
     )
     assert "choose Next to read on" in " ".join(extract_text(said, url=URL).split())
+
+
+def test_doxygens_title_box_is_the_pages_title() -> None:
+    # Doxygen draws the title as a box in a header beside the body, both in <body>.
+    page = (
+        "<html><head><title>Gearbox: Gear Class Reference</title>"
+        '<meta name="generator" content="Doxygen 1.9.8"></head><body>'
+        '<div id="top"><div id="projectname">Gearbox</div></div>'
+        '<div class="header"><div class="summary"><a href="#pub-methods">Public Member '
+        'Functions</a></div><div class="headertitle"><div class="title">Gear Class Reference'
+        f'</div></div></div><div class="contents"><p>{PROSE * 3}</p></div></body></html>'
+    )
+    text = extract_text(page, url="https://manual.example/api/classGear.html")
+    assert text.startswith("# Gear Class Reference\n\nA grid places")
+    # Another generator's box so named is its own.
+    other = page.replace("Doxygen 1.9.8", "Hugo 0.120")
+    assert "# Gear" not in extract_text(other, url="https://manual.example/api/classGear.html")

@@ -546,6 +546,21 @@ def test_a_menus_and_a_filters_buttons_still_go():
     assert "services menu" not in text and "Filter by" not in text
 
 
+def test_tabs_that_filter_one_panel_are_no_questions():
+    # Javadoc's buttons over its table of methods: each opens the one panel, which holds
+    # prose; the buttons' words ("All Methods", two words) are a filter's, not questions.
+    tabs = "".join(
+        f"<button role='tab' aria-controls='p' aria-selected='true'>{w} Methods</button>"
+        for w in ("All", "Static", "Instance")
+    )
+    html = page(
+        f"<main><h1>Quay services</h1><div role='tablist'>{tabs}</div>"
+        f"<div id='p' role='tabpanel'><p>{PROSE}</p></div><p>{OTHER}</p></main>"
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and "Methods" not in text
+
+
 def test_a_closed_answers_question_goes_with_it():
     hidden = _faq(*_ANSWERS[0], 0).replace("role='region'", "hidden")
     html = page(f"<main><h1>Quay services</h1><p>{OTHER}</p>{hidden}</main>")

@@ -4,6 +4,7 @@ of prose, kept as text where cleaning drops every other button (wf.extract.parse
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from common.xpath import compiled
@@ -44,6 +45,8 @@ def questions(root: Any, buttons: list[Any]) -> list[Any]:
             continue
         panel = None
         target = (button.get("aria-controls") or "").strip()
+        if target and _filter(button, target):
+            continue
         if target:
             if ids is None:
                 ids = {el.get("id"): el for el in compiled("//*[@id]")(root)}
@@ -108,6 +111,19 @@ def closed_panels(buttons: list[Any]) -> tuple[list[Any], list[Any]]:
 # Not a tag of HTML: no rule reads it before settle() gives it its own.
 _QUESTION = "wf-question"
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary"))
+
+
+def _filter(button: Any, target: str) -> bool:
+    """Whether a tab's panel is another tab's too (one at most buttons_tuning.FILTER_TABS_MAX
+    elements on either side): a row of buttons that filter one panel (Javadoc's "All
+    Methods", "Instance Methods" over its one table of methods), no question."""
+    if button.get("role") != "tab":
+        return False
+    for side in (button.itersiblings(preceding=True), button.itersiblings()):
+        for sibling in islice(side, buttons_tuning.FILTER_TABS_MAX):
+            if sibling.get("aria-controls") == target:
+                return True
+    return False
 
 
 def _follower(button: Any) -> Any:

@@ -9,10 +9,10 @@ import re
 from typing import Any
 
 # What a heading's permalink shows: Sphinx's and MkDocs's pilcrow, a hash, a section
-# sign, a link emoji, or nothing (Docusaurus's zero-width space); or one glyph of an icon
-# font, in Unicode's private use area (the Read the Docs theme's Font Awesome link, U+F0C1),
-# which means nothing as text.
-_PERMALINK_TEXT = frozenset(("", "\u00b6", "#", "\u00a7", "\U0001f517"))
+# sign, a link emoji, Doxygen's diamond before each member's title ("◆ spin()"), or nothing
+# (Docusaurus's zero-width space); or one glyph of an icon font, in Unicode's private use
+# area (the Read the Docs theme's Font Awesome link, U+F0C1), which means nothing as text.
+_PERMALINK_TEXT = frozenset(("", "\u00b6", "#", "\u00a7", "\U0001f517", "\u25c6"))
 _ICON_GLYPHS = ("\ue000", "\uf8ff")
 
 
@@ -26,7 +26,7 @@ def permalink(el: Any, heading: bool = True) -> bool:
     href = el.get("href") or ""
     if not href.startswith("#") or len(el):
         return False
-    text = (el.text or "").strip(" \t\n\u200b")
+    text = (el.text or "").strip(" \t\n\u200b\u00a0")
     if heading or text == "\u00b6" or _icon(text):
         return text in _PERMALINK_TEXT or _icon(text)
     parent = el.getparent()

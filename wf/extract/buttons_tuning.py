@@ -30,3 +30,13 @@ ACCORDION_READ_MAX = 1_000_000  # characters of panels measured per page at most
 # mostly links, and stays closed).
 PANEL_TITLE_WORDS_MAX = 6
 PANEL_LINKED_SHARE = 0.5
+# ...but a tab (role="tab") that opens the panel another tab opens, among the
+# FILTER_TABS_MAX elements on either side of it, filters that panel: no question.
+FILTER_TABS_MAX = 16
+
+# Tabs drawn with CSS alone (wf.extract.radio_tabs): a row of RADIO_TABS_MIN to
+# RADIO_TABS_MAX labels for radio buttons of one group, each label's text put at the head
+# of its panel; RADIO_ROWS_MAX rows a page at most.
+RADIO_TABS_MIN = 2
+RADIO_TABS_MAX = 16
+RADIO_ROWS_MAX = 50

@@ -64,3 +64,8 @@ CODE_LABELS = frozenset((
     "yml", "zsh",
 ))
 # fmt: on
+# A <textarea> that holds code shown to the reader (an example in a playground, editable:
+# pkg.go.dev's `<textarea class="Documentation-exampleCode code">`), by a word of its
+# class that is "code" or ends in "-code" once lowered ("exampleCode": example-code), not
+# "barcode" (wf.extract.codetext.code_area); read as a <pre>.
+CODE_AREA = r"(?:^|-)code$"

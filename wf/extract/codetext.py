@@ -169,3 +169,18 @@ def table_code(table: Any) -> tuple[str, Any] | None:
         inner = next(cells[1].iter("pre"), None)
         lines.append(code_text(inner if inner is not None else cells[1]).rstrip("\n"))
     return "\n".join(lines), pre if pre is not None else table
+
+
+_AREA_NAME = re.compile(code_tuning.CODE_AREA)
+
+
+def code_area(el: Any) -> bool:
+    """Whether a <textarea> holds code a reader is shown, made a <pre> if so (cleaning
+    drops the form's controls): a playground's editable example, named for code by a
+    class word (code_tuning.CODE_AREA: pkg.go.dev's `Documentation-exampleCode code`),
+    its text shown as it is written. A form's empty box to type in holds none."""
+    words = (el.get("class") or "").split()
+    if not (el.text or "").strip() or not any(_AREA_NAME.search(lowered(w)) for w in words):
+        return False
+    el.tag = "pre"
+    return True

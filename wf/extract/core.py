@@ -182,10 +182,10 @@ def _extract(
     want_images: bool = False,
     large: bool = False,
 ) -> Extracted:
-    from wf.extract import blocks, parse
+    from wf.extract import blocks, page_head
 
-    title = parse.title_of(root)
-    base = _base_url(url, parse.base_href(root))
+    title = page_head.title_of(root)
+    base = _base_url(url, page_head.base_href(root))
     meta = None
     if want_metadata:
         from wf.extract import metadata
@@ -219,7 +219,7 @@ def _extract(
             markers=markers,
             want_links=want_links,
             deadline=deadline,
-            dense=parse.dense_script(root, title),
+            dense=page_head.dense_script(root, title),
             declared=declared,
             chosen=bool(selection and selection.select),
             images=found_images,

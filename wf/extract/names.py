@@ -145,6 +145,14 @@ _HASHED = re.compile(r"(?:css|jsx|svelte)-(?=[a-z]*[0-9])[a-z0-9]{5,12}")
 # A documentation note's box: Sphinx names it after its title (`admonition-dates`,
 # `admonition-you-can-t-share-pickles`), whose words say nothing of the box's role.
 _ADMONITION = "admonition"
+# The documentation comment of an API's item, no reader's comment (names_tuning).
+_DOC_COMMENT = re.compile(names_tuning.DOC_COMMENT)
+
+
+def _spared(low: str) -> bool:
+    """Whether a lowered token that holds a never-content word names something else: a
+    post's state (node--sticky), an API's documentation comment (tsd-comment)."""
+    return _STATE.fullmatch(low) is not None or _DOC_COMMENT.fullmatch(low) is not None
 
 
 def lowered(token: str) -> str:
@@ -188,6 +196,8 @@ def _token_kind(token: str) -> int:
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""
     low = lowered(token)
     if _STATE.fullmatch(low) or low.startswith(_ADMONITION) or _HASHED.fullmatch(low):
+        return 0
+    if _DOC_COMMENT.fullmatch(low):
         return 0
     if _UTILITY.fullmatch(low):
         return 0
@@ -447,7 +457,7 @@ def never_content(el: Any, spared: frozenset[str] = frozenset()) -> bool:
     found = [
         token
         for token in names.split()
-        if _NEVER_CONTENT.found(token) and not _STATE.fullmatch(lowered(token))
+        if _NEVER_CONTENT.found(token) and not _spared(lowered(token))
     ]
     if not found:
         return False

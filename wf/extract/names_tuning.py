@@ -29,3 +29,9 @@ UTILITY = (
     r"|accent|foreground|background|dark|light|subtle|info|success|warning|danger|error)"
     r"(?:-\d{1,3})?(?:/\d{1,3})?|\[[^\]]{1,40}\]))"
 )
+
+# The box of an API item's documentation comment, by its whole class token (lowered):
+# TypeDoc's `tsd-comment` (and `tsd-comment-tags`), the item's description, not a
+# reader's comment: "comment" names no boilerplate there. (Not `doc-comments`: the
+# PostgreSQL manual's box inviting corrections, `docComments`, is its chrome.)
+DOC_COMMENT = r"tsd-comment(?:-[a-z]+)*"

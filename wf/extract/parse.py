@@ -233,60 +233,6 @@ def flatten(data: bytes) -> bytes:
     return b"".join(out)
 
 
-def _in_head(root: Any, tag: str) -> Any:
-    """The first `tag` child of <head>, found without a walk over the page."""
-    for child in root.iterchildren("head"):
-        for found in child.iterchildren(tag):
-            return found
-    return None
-
-
-def title_of(root: Any) -> str | None:
-    """The <title>, else og:title, else the first <h1>; whitespace collapsed."""
-    title = _in_head(root, "title")
-    if title is not None:
-        text = " ".join("".join(title.itertext()).split())
-        if text:
-            return text
-    # Elsewhere only when <head> has none; each search is one pass in C.
-    for node in root.iter("title"):
-        if next(node.iterancestors("svg"), None) is None:
-            text = " ".join("".join(node.itertext()).split())
-            if text:
-                return text
-    for meta in root.iter("meta"):
-        if meta.get("property") == "og:title":
-            text = " ".join((meta.get("content") or "").split())
-            if text:
-                return text
-    for h1 in root.iter("h1"):
-        text = " ".join("".join(h1.itertext()).split())
-        if text:
-            return text
-    return None
-
-
-# Chinese and Japanese: scripts in which one character is about a word, and words are
-# not spaced (Korean is, and reads as the Latin scripts do here).
-_DENSE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
-_DENSE_LANGS = ("zh", "ja")
-
-
-def dense_script(root: Any, title: str | None) -> bool:
-    """Whether the page is in Chinese or Japanese: by <html lang>, else by its
-    title (free to look at: a whole-page sample would cost each page a pass)."""
-    lang = (root.get("lang") or "").strip().lower()
-    if lang:
-        return lang.startswith(_DENSE_LANGS)
-    return title is not None and len(_DENSE.findall(title)) * 3 >= max(1, len(title))
-
-
-def base_href(root: Any) -> str | None:
-    base = _in_head(root, "base")
-    href = base.get("href") if base is not None else None
-    return href.strip() if href else None
-
-
 def drop(el: Any) -> None:
     """Remove `el` but keep its tail text in place."""
     parent = el.getparent()
@@ -322,7 +268,8 @@ def clean(
     in a hidden box, in <meta> and <link> tags)."""
     from lxml import etree
 
-    from wf.extract import accordion, gutters, prose_buttons, unseen
+    from wf.extract import accordion, gutters, prose_buttons, radio_tabs, unseen
+    from wf.extract.codetext import code_area
     from wf.extract.hidden import drop_all, drop_each, hidden_elements
     from wf.extract.hidden_alone import alone, menus
 
@@ -330,12 +277,15 @@ def clean(
     styles: list[Any] = []
     blocks: list[Any] = []
     buttons = _gather(root, jsonld, og, main, maths, styles, blocks)
+    blocks = [b for b in blocks if b.tag != "textarea" or code_area(b)]
     opened = declare() if declare is not None else False
     if maths:
         from wf.extract import formulas
 
         formulas.render(maths)
     junk = JUNK_MAIN if main else JUNK
+    radio_tabs.head_panels(buttons, root, (og or {}).get("generator", ""))
+    buttons = [b for b in buttons if b.tag == "button"]
     openers = [b for b in buttons if accordion.opens(b)]
     questions = accordion.questions(root, openers)
     panels: list[Any] = []
@@ -343,7 +293,7 @@ def clean(
         titles, panels = accordion.closed_panels(openers)
         questions += titles
     # After the accordion, which renamed its questions: those are no cards.
-    prose_buttons.keep_prose([b for b in buttons if b.tag == "button"])
+    prose_buttons.keep_prose(buttons)
     etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
     # The hidden elements and skip links' candidates (not libxml2's union: quadratic).
     hits = unseen.search(root, main, every_word)
@@ -378,20 +328,20 @@ def _gather(
     blocks: list[Any],
 ) -> list[Any]:
     """One walk in C over the tags the cleaning starts from (a walk each cost as much as
-    the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered,
-    buttons around a <main> or <article> unnested (_unnest); with ``main``, the page's
-    buttons, in page order, for the accordion (accordion.questions) and the cards drawn
-    as buttons (prose_buttons.keep_prose). What an
-    expanded <noscript> holds is not in this walk: such a rare page is walked again for
-    its boxes and buttons. The page's formulas go to ``maths``: each <math>, and each
-    MathJax 2 <script type="math/tex">, for wf.extract.formulas; its <style> elements to
-    ``styles`` and its code blocks (<pre>, <code>) to ``blocks``, for wf.extract.gutters.
+    the rest of it): <noscript> expanded (_expand), JSON-LD and <meta> gathered, buttons
+    around a <main> or <article> unnested (_unnest); with ``main``, the page's buttons and
+    labels, in page order, for the accordion (accordion.questions), the cards drawn as
+    buttons (prose_buttons.keep_prose) and CSS tabs (radio_tabs). What an expanded
+    <noscript> holds is not in this walk: such a rare page is walked again for its boxes
+    and buttons. Formulas (<math>, MathJax 2's math/tex scripts) go to ``maths``, <style>
+    elements to ``styles``, code blocks (<pre>, <code>; a <textarea>) to ``blocks``.
     A <wbr> found here is unwrapped; an <svg> between numbers leaves a space (hidden.apart)."""
     tags = ["noscript", "main", "article", "math", "script", "wbr", "style", "pre", "code", "svg"]
+    tags.append("textarea")
     if jsonld is not None:
         tags.append("meta")
     if main:
-        tags.append("button")
+        tags += ["button", "label"]
     buttons: list[Any] = []
     expanded = breaks = False
     for el in root.iter(*tags):
@@ -415,9 +365,9 @@ def _gather(
         elif tag == "meta":
             if og is not None:
                 _meta(el, og)
-        elif tag == "code" or tag == "pre":
+        elif tag == "code" or tag == "pre" or tag == "textarea":
             blocks.append(el)
-        elif tag == "button":
+        elif tag == "button" or tag == "label":
             buttons.append(el)
         elif tag == "math":
             maths.append(el)
@@ -445,9 +395,9 @@ def _gather(
         for box in list(root.iter("main", "article")):
             _unnest(box)
         if main:
-            buttons = list(root.iter("button"))
+            buttons = list(root.iter("button", "label"))
     # A button unnested above (it held the page's <main>) is no longer one.
-    return [b for b in buttons if b.tag == "button"]
+    return [b for b in buttons if b.tag == "button" or b.tag == "label"]
 
 
 def _unnest(box: Any) -> None:

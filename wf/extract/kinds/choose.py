@@ -57,6 +57,11 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     if declared_kind == tuning.DOCUMENTATION and analysis.best_index >= 0:
         from wf.extract.kinds import docs
 
+        # A manual's boxes beside the chosen one that the article rule cut when it took
+        # in their parent (widen.merge_siblings) are its sections: an item's fields and
+        # methods beside its description, short and mostly links. docs.prune reads each.
+        for b in analysis.blocks:
+            b.cut = False
         docs.with_title(analysis)
     if declared is not None and declared.product and analysis.kind == tuning.PRODUCT:
         from wf.extract.kinds import product

@@ -16,8 +16,11 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import docs_tuning
+from wf.extract.kinds.docs_asides import admonition, untable_admonitions
 from wf.extract.kinds.docs_chrome import (
     contents,
+    cut_foot,
+    doxygen_title,
     drop_banners,
     drop_feedback,
     drop_step_links,
@@ -25,6 +28,7 @@ from wf.extract.kinds.docs_chrome import (
     stands_alone,
 )
 from wf.extract.kinds.docs_lines import drop_lines
+from wf.extract.kinds.docs_signature import grid_tables, join_signatures, set_classifiers_apart
 from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
 
@@ -37,7 +41,9 @@ def tidy(root: Any, declared: Declared) -> None:
     """A page that declares itself documentation (or whose path says so) loses its named
     web components before its content is chosen. Only such a page: the search for web
     components costs about half a millisecond a page."""
-    if declared.kind()[0] == tuning.DOCUMENTATION:
+    kind, why = declared.kind()
+    if kind == tuning.DOCUMENTATION:
+        doxygen_title(root, why)
         drop_named_components(root)
         drop_pickers_and_trails(root)
         drop_edit_links(root)
@@ -47,6 +53,10 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_feedback(root)
         drop_lines(root)
         head_panels(root)
+        join_signatures(root)
+        grid_tables(root)
+        set_classifiers_apart(root)
+        untable_admonitions(root)
 
 
 def with_title(analysis: Analysis) -> None:
@@ -56,8 +66,9 @@ def with_title(analysis: Analysis) -> None:
     the page lost its title and lead. Only when the body holds no <h1>, the ancestor is
     at most docs_tuning.TITLE_LEVELS up, no boilerplate, and adds a small share of the
     body's text (docs_tuning.TITLE_BOX_SHARE) before it: a page's wrapper holding menus
-    beside the body adds more. What follows the body is left out, so it is not weighed: a
-    short page's feedback bar and links to the next pages outweighed its title."""
+    beside the body adds more. What follows the body is left out (but its sections:
+    docs_chrome.cut_foot), so it is not weighed: a short page's feedback bar and links to
+    the next pages outweighed its title."""
     blocks, best = analysis.blocks, analysis.best_index
     chosen = blocks[best]
     if analysis.by_kind or next(chosen.el.iter("h1"), None) is not None:
@@ -78,13 +89,8 @@ def with_title(analysis: Analysis) -> None:
         path.append(up)
     else:
         return
-    # What follows the body at each level is the page's foot ("Edit this page on
-    # GitHub", a table of contents beside it), not its text.
     for b in path:
-        j = b.end
-        while j < blocks[b.parent].end:
-            blocks[j].cut = True
-            j = blocks[j].end
+        cut_foot(blocks, b)
     wider = blocks[path[-1].parent]
     trace.trace(
         "extract: documentation: the page's <h1> stands before the body, %d level(s) up: "
@@ -318,9 +324,9 @@ _ITEMS = frozenset(("li", "dt", "dd"))
 
 def prune(el: Any, b: BlockRecord) -> bool:
     """The article's prune, but a documentation page's list items (and a paragraph that
-    is one's text), its disclosures' titles, its sections that open with a heading, and
-    its boxes of tab panels stay whatever share of them is links: an API's list of types,
-    a method's signature, the steps of a
+    is one's text), its disclosures' titles, its sections that open with a heading, its
+    boxes of tab panels and of code alone stay whatever share of them is links: an API's
+    list of types, a method's signature, the steps of a
     quickstart that each link where to do them (one set a language, in tabs), a
     definition list of terms that link their pages, a "See also", a grid of cards each a
     link around a heading (the pages under this one). A manual links every
@@ -331,8 +337,10 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
     if el.tag in _FIGURES and _captioned(el) and not negative_words(_names(el)):
         return False
-    if b.card and not b.cut and not negative(b) and _in_card(el):
+    if b.card and not b.cut and not negative(b) and (_in_card(el) or _cards(el)):
         return False  # read as a teaser's, a card of the manual's index of its pages
+    if not b.cut and admonition(el):
+        return False  # a note drawn as an <aside>, and the boxes inside it
     if b.boiler or b.cut or negative(b) or contents(el, b):
         return True
     if link_list(b) and (
@@ -344,9 +352,19 @@ def prune(el: Any, b: BlockRecord) -> bool:
         or _figured(el)
         or _cards(el)
         or _in_card(el)
+        or _signature(el)
     ):
         return False
     return bool(article_prune(el, b))
+
+
+def _signature(el: Any) -> bool:
+    """Whether a block is one <code> and nothing else: an API's signature, its names
+    linked (Javadoc's cell of its table of methods, `<code><a>wind</a>()</code>`)."""
+    child = next(iter(el), None)
+    if child is None or child.tag != "code" or len(el) > 1 or (el.text or "").strip():
+        return False
+    return not (child.tail or "").strip()
 
 
 _FIGURES = ("figure", "figcaption")

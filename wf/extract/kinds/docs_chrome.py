@@ -289,3 +289,42 @@ def contents(el: Any, b: BlockRecord) -> bool:
         elif tag == "li":
             items += 1
     return links >= docs_tuning.CONTENTS_LINKS_MIN and items >= links
+
+
+_SECTION_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+
+
+def cut_foot(blocks: list[BlockRecord], b: BlockRecord) -> None:
+    """Cut what follows `b` in its parent, the page's foot ("Edit this page on GitHub", a
+    table of contents beside the body), not its text: but the blocks up to the last that
+    holds a section's heading (h2 to h6), more of the page's sections (rustdoc's fields
+    and methods after an item's description), which end where its foot begins."""
+    following = []
+    j = b.end
+    while j < blocks[b.parent].end:
+        following.append(blocks[j])
+        j = blocks[j].end
+    last = -1
+    for n, f in enumerate(following):
+        if f.tag in _SECTION_HEADINGS or next(f.el.iter(*_SECTION_HEADINGS), None) is not None:
+            last = n
+    for f in following[last + 1 :]:
+        f.cut = True
+
+
+def doxygen_title(root: Any, why: str) -> None:
+    """On a page Doxygen made (`why`, the reason the page is documentation, names it),
+    the page's title, which it draws as a box (`div.headertitle > div.title`: "Gear Class
+    Reference"), made the <h1> it is and put at the head of the body box after its header
+    (`div.contents`): the page printed no title, the header and the body both children of
+    <body>, which docs.with_title does not take."""
+    if "doxygen" not in why.lower():
+        return
+    for title in root.iterfind(".//div[@class='headertitle']/div[@class='title']"):
+        title.tag = "h1"
+        header = title.getparent().getparent()
+        body = header.getnext() if header is not None else None
+        if body is not None and body.get("class") == "contents":
+            title.tail = None
+            body.insert(0, title)
+            title.tail, body.text = body.text, None

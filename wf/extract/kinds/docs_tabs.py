@@ -1,7 +1,8 @@
 """Documentation pages' tabs: a sample or a set of steps per language or platform, each a
 tab's panel, the tabs' labels drawn as a row above them all. Read as the markup orders
 it, the labels printed as one run of words ("npm Yarn pnpm") before the panels, none
-saying which panel is whose. Each label is moved to head its own panel, and the row goes.
+saying which panel is whose. Each label is moved to head its own panel, and the row goes;
+a row of tabs that all open one panel filters it, and goes.
 
 ARIA's tabs: role="tablist" around role="tab"s, each panel role="tabpanel", paired by
 the tab's aria-controls, by the panel's aria-labelledby, or in order among the panels
@@ -26,6 +27,7 @@ def head_panels(root: Any) -> None:
     every label of the row finds a panel of its own; a row that does not is left as it is.
     docs_tuning.TAB_ROWS_MAX rows a page, docs_tuning.TABS_MAX tabs a row."""
     from common.xpath import compiled
+    from wf.extract.parse import drop
 
     panels = list(islice(compiled(_PANELS)(root), docs_tuning.TAB_PANELS_MAX))
     # An id names the first element that holds it (a browser's getElementById): a later
@@ -42,6 +44,8 @@ def head_panels(root: Any) -> None:
         pairs = _aria_pairs(row, tabs, by_id, by_label)
         if pairs:
             _move(row, pairs)
+        elif _filters(tabs, by_id):
+            drop(row)
 
 
 def _aria_pairs(
@@ -65,6 +69,15 @@ def _aria_pairs(
     if len(ordered) != len(tabs) or any(p.get("role") != "tabpanel" for p in ordered):
         return None
     return _distinct(list(zip(tabs, ordered, strict=True)))
+
+
+def _filters(tabs: list[Any], by_id: dict[Any, Any]) -> bool:
+    """Whether a row's tabs all name one and the same panel: buttons that filter what it
+    shows (Javadoc's "All Methods", "Instance Methods", "Static Methods" over its one
+    table of methods), no tab a panel of its own; their labels printed as lines above the
+    table."""
+    named = {t.get("aria-controls") for t in tabs}
+    return len(tabs) >= 2 and len(named) == 1 and by_id.get(next(iter(named))) is not None
 
 
 def _named(tab: Any, by_id: dict[Any, Any], by_label: dict[Any, Any]) -> Any:

@@ -155,10 +155,10 @@ TAB_PANELS_MAX = 1000
 # is read as documentation (wf.extract.kinds.declared.generated): Sphinx (which writes
 # none: its script documentation_options.js stands for it, wf.extract.parse), rustdoc,
 # MkDocs ("mkdocs-1.6.1, mkdocs-material-9.5"), Docusaurus, VitePress and VuePress,
-# Starlight, DocFX, Doxygen, TypeDoc, JSDoc, mdBook, Antora.
+# Starlight, DocFX, Doxygen, TypeDoc, JSDoc, mdBook, Antora, Javadoc ("javadoc/ClassWriterImpl").
 DOC_GENERATORS = (
     r"(?<![a-z])(?:sphinx|rustdoc|mkdocs|docusaurus|vitepress|vuepress|starlight|docfx|doxygen"
-    r"|typedoc|jsdoc|mdbook|antora)(?![a-z])"
+    r"|typedoc|jsdoc|mdbook|antora|javadoc)(?![a-z])"
 )
 # ...unless the page declares itself one of these (schema.org types, lowered): a post of
 # the blog a manual's generator builds beside it (Docusaurus's, MkDocs Material's).
@@ -200,3 +200,22 @@ COLOPHON_SEEDS = (
     "uilt using",
     "\u00a9",
 )
+# An API's signature drawn as a table (wf/extract/kinds/docs_signature.py: Doxygen's
+# `table.memname`): SIGNATURE_CELLS cells at most, none over SIGNATURE_CELL_MAX
+# characters, "(" and ")" each a cell alone; SIGNATURES_MAX tables a page read.
+SIGNATURE_CELLS = 60
+SIGNATURE_CELL_MAX = 120
+SIGNATURES_MAX = 2000
+# ...and a summary table drawn as a grid of boxes, by the class word that names its
+# columns (Javadoc's `two-column-summary`, `three-column-summary`, `four-column-summary`).
+GRID_COLUMNS = r"(?<![a-z])(two|three|four)-column-summary(?![a-z-])"
+# An <aside> that is a manual's note, tip or warning (wf/extract/kinds/docs_asides.py), by
+# a word of its class or its aria-label (Starlight's `starlight-aside--caution`, "Note"),
+# kept with the boxes inside it, ADMONITION_LEVELS levels down.
+ADMONITION = (
+    r"(?<![a-z])(?:admonition|callout|note|tip|important|warning|caution|danger"
+    r"|starlight-aside)(?![a-z])"
+)
+ADMONITION_LEVELS = 3
+# Asciidoctor's admonitions drawn as tables read as a label and a box: this many a page.
+ADMONITIONS_MAX = 1000

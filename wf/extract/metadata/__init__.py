@@ -58,12 +58,12 @@ def empty() -> Metadata:
 def extract(root: Any, url: str | None, page_title: str | None = None) -> Metadata:
     """The metadata of the page whose root element is ``root`` (before cleaning); ``url``
     is what relative URLs resolve against (the page's, or its <base>); ``page_title`` is
-    parse.title_of(root) when the caller has it already."""
+    page_head.title_of(root) when the caller has it already."""
     from wf.extract.metadata import byline, head, jsonld, pagedates
     from wf.extract.metadata.dates import url_date
 
     if page_title is None:
-        from wf.extract.parse import title_of
+        from wf.extract.page_head import title_of
 
         page_title = title_of(root)
     found = empty()
