@@ -281,9 +281,10 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         if found is not None and not found[0] <= best < blocks[found[0]].end:
             opening = _opening(blocks, best, found[0])
             # A short article beside a few comments (fewer than tuning.THREAD_POSTS at the
-            # top level, a thread by their tree or their names alone) stands.
+            # top level, a thread by their tree or their names alone) stands, signed as a
+            # self post is or not: its <article> holds the <h1> (a link aggregator's none).
             few_posts = len(found[1]) < tuning.THREAD_POSTS
-            if not opening and few_posts and heads.own_article(blocks[best]):
+            if few_posts and _in_own_article(blocks, best, found[0]):
                 return analysis
             few = opening  # above a few comments (a story with three), counted with them
     taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few, opening=opening)
@@ -291,6 +292,17 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
     return taken
+
+
+def _in_own_article(blocks: list[BlockRecord], best: int, index: int) -> bool:
+    """Whether the article rule's choice is in an article's own box (heads.own_article)
+    that does not hold the posts' box (`index`): the way up, read box by box."""
+    cur = best
+    while cur >= 0 and not blocks[cur].index <= index < blocks[cur].end:
+        if heads.own_article(blocks[cur]):
+            return True
+        cur = blocks[cur].parent
+    return False
 
 
 def _opening(blocks: list[BlockRecord], best: int, index: int) -> bool:
