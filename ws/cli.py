@@ -26,7 +26,19 @@ EPILOG = (
 )
 
 
+class _Run(click.Command):
+    """ws's command, whose every run (run_cli's make_context) starts with no query asked:
+    a run whose arguments click refuses never reaches the command's own start."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> click.Context:
+        _asked.clear()  # an earlier run in this process (tests, embedding) is not this one
+        return super().make_context(info_name, args, parent, **extra)
+
+
 @click.command(
+    cls=_Run,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog=EPILOG,
 )
@@ -154,7 +166,6 @@ def command(
     from ws import config, view
 
     text = " ".join(query).strip()
-    _asked[:] = []  # an earlier run in this process (tests, embedding) is not this one
     if reset_health:
         return _reset_health(as_json)
     if not text and not show_providers:
