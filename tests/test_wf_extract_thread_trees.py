@@ -288,6 +288,30 @@ def test_a_signed_short_article_above_a_few_comments_stays_the_page(
     assert not any(said in result.text for said in SAYS[:comments]), result.text
 
 
+@pytest.mark.parametrize("comments", [2, 3, 4])
+def test_a_short_post_headed_in_generated_names_above_a_few_comments_stays_the_page(
+    comments: int,
+) -> None:
+    # Its title in a header box above it, its byline a name's box then a date's, all of
+    # generated names: beside the way up from the comments that is no question drawn
+    # apart from its answers (replies.headed_by_date), and the page no thread.
+    brief = (
+        _signed_brief(comments, wrap=False)
+        .replace(
+            "<article class='post'><h1>New bridge approved</h1><p class='byline'>By <a "
+            "class='author' href='/u/jane'>Jane Reporter</a>, <time>Feb 1, 2026</time></p>",
+            "<div class='css-h1'><h1>New bridge approved</h1></div><div class='css-a1'><div "
+            "class='css-b2'><div class='css-c3'>Jane Reporter</div><div class='css-d4'>Feb 1, "
+            "2026</div></div>",
+        )
+        .replace("</article>", "</div>")
+    )
+    result = extract(brief.replace("<section id='responses'>", "<section class='css-q9'>"))
+    assert result.kind == "article", result.text
+    assert "Building starts in spring" in result.text, result.text
+    assert not any(said in result.text for said in SAYS[:comments]), result.text
+
+
 @pytest.mark.parametrize(
     "body",
     [
