@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from common.clickopts import completion_option, given, shared_options, verbose_option
+from common.clickopts import (
+    completion_option,
+    fresh_runs,
+    given,
+    shared_options,
+    verbose_option,
+)
 from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
 
@@ -26,19 +32,8 @@ EPILOG = (
 )
 
 
-class _Run(click.Command):
-    """ws's command, whose every run (run_cli's make_context) starts with no query asked:
-    a run whose arguments click refuses never reaches the command's own start."""
-
-    def make_context(
-        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
-    ) -> click.Context:
-        _asked.clear()  # an earlier run in this process (tests, embedding) is not this one
-        return super().make_context(info_name, args, parent, **extra)
-
-
 @click.command(
-    cls=_Run,
+    cls=fresh_runs(lambda: _asked.clear()),  # an earlier run in this process is not this one
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog=EPILOG,
 )
