@@ -403,21 +403,18 @@ def choose(
     stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
-    posts, short, nested, authors, heads = replies.lined(posts, short, nested)
+    # `lined`: each post's line of author and date (the name `heads` is the module's).
+    posts, short, nested, authors, lined = replies.lined(posts, short, nested)
     lines = sum(a is not None for a in authors)
     names: set[tuple[str, str]] = set()
-    at = replies.lined_at(nested, heads)
-    title = _title(posts[0].el) if posts else None
-    trimmed = sum(_trim(blocks, post, names, at) for post in posts + nested)
-    if title is not None and next(posts[0].el.iter("h1"), None) is None:
-        posts[0].el.insert(0, title)  # the topic's title, cut with its post's head
+    trimmed = _trim_all(blocks, posts, nested, names, replies.lined_at(nested, lined))
     replies.cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
-    bodies.plain(blocks[index].el, posts + short, heads)
-    board.tidy(blocks[box].el, posts + short + nested, heads)
+    bodies.plain(blocks[index].el, posts + short, lined)
+    board.tidy(blocks[box].el, posts + short + nested, lined)
     tidy.unnumber(blocks[index].el)
     if cut := logs.cut_logs(blocks[box].el):
         trace.trace("extract: thread: %d logs pasted in posts cut to their head", cut)
@@ -440,6 +437,22 @@ def choose(
         by_kind=True,
         author=authors[0] if authors else None,
     )
+
+
+def _trim_all(
+    blocks: list[BlockRecord],
+    posts: list[BlockRecord],
+    nested: list[BlockRecord],
+    names: set[tuple[str, str]],
+    at: list[int],
+) -> int:
+    """Each post and nested reply cut down to its line and body (_trim), the first post's
+    <h1>, the topic's title, kept when it went with the post's head (_title). How many."""
+    title = _title(posts[0].el) if posts else None
+    trimmed = sum(_trim(blocks, post, names, at) for post in posts + nested)
+    if title is not None and next(posts[0].el.iter("h1"), None) is None:
+        posts[0].el.insert(0, title)  # the topic's title, cut with its post's head
+    return trimmed
 
 
 def _title(post: Any) -> Any:
