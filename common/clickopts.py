@@ -17,6 +17,7 @@ __all__ = [
     "SizeType",
     "completion_option",
     "completion_var",
+    "fresh_runs",
     "given",
     "parse_size",
     "positive_seconds",
@@ -162,3 +163,19 @@ def verbose_option(tool: str, what: str) -> Callable[[F], F]:
         is_flag=True,
         help=f"Trace on stderr, lines starting '{tool}: * ': {what}. stdout is unchanged.",
     )
+
+
+def fresh_runs(reset: Callable[[], None]) -> type[click.Command]:
+    """A command class whose every run calls `reset` before click reads its arguments
+    (run_cli's make_context): what one run keeps for the error document of its --json
+    (wf's pages pending, ws's query) is no later run's, a run whose arguments click
+    refuses included, which never reaches the command's own start (tests, embedding)."""
+
+    class Fresh(click.Command):
+        def make_context(
+            self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+        ) -> click.Context:
+            reset()
+            return super().make_context(info_name, args, parent, **extra)
+
+    return Fresh

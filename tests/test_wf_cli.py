@@ -206,6 +206,24 @@ def test_ctrl_c_under_json_names_the_page_in_flight(wf, serve, monkeypatch):
     assert obj["url"] == srv.url + "first" and obj["error"]["kind"] == "interrupted"
 
 
+@pytest.mark.parametrize("first", [(), ("--json",)], ids=["text", "json"])
+def test_a_usage_error_after_a_stopped_batch_names_no_page(wf, serve, monkeypatch, first):
+    # In one process (tests, embedding), a run whose arguments click refuses never reaches
+    # the command: the pages a run stopped before it left pending are none of its.
+    import wf.pipeline as pipeline
+
+    srv = serve(respond(200, b"x\n", {"Content-Type": "text/plain"}))
+
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "_fetch", interrupted)
+    assert wf(*ALLOW, *first, srv.url + "first", srv.url + "second").code == 130
+    usage = wf("--json", "--timeout", "soon", srv.url + "other")
+    assert usage.code == 2, usage.stderr
+    assert json.loads(usage.stdout)["url"] == ""
+
+
 # ------------------------------------------------------------------ https to a plain-HTTP port
 
 

@@ -245,6 +245,73 @@ def test_a_short_article_beside_its_comments_stays_the_page(tree: str) -> None:
     assert "Building starts in spring" in result.text, result.text
 
 
+def _signed_brief(comments: int, wrap: bool) -> str:
+    # A news brief signed as a self post is, in its <article> holding the <h1> and its
+    # buttons, and a few comments with theirs, in one box or each in its own.
+    said = "".join(
+        f"<div class='comment'><div class='meta'><a class='author' href='/u/{USERS[n]}'>"
+        f"{USERS[n]}</a> <span class='date'>February {n + 1}, 2026</span></div><div "
+        f"class='text'><p>{SAYS[n]}</p></div><div class='actions'><a href='#r'>Reply</a> "
+        "<a href='#l'>Like</a> <a href='#s'>Share</a> <a href='#f'>Report</a></div></div>"
+        for n in range(comments)
+    )
+    brief = (
+        "<article class='post'><h1>New bridge approved</h1><p class='byline'>By <a "
+        "class='author' href='/u/jane'>Jane Reporter</a>, <time>Feb 1, 2026</time></p>"
+        f"<div class='text'><p>{POST}</p></div><div class='share'><a href='#'>Facebook</a> "
+        "<a href='#'>Email</a></div></article>"
+    )
+    below = f"<div class='comment-list'><h3>{comments} comments</h3>{said}</div>"
+    both = (
+        f"<div class='main'>{brief}</div><div class='below'>{below}</div>"
+        if wrap
+        else (f"{brief}<section id='responses'>{below}</section>")
+    )
+    return (
+        "<html><head><title>Bridge</title></head><body><div id='nav'><a href='/'>Home</a> "
+        f"<a href='/b'>Blog</a></div><div class='page'>{both}</div><div id='footer'>About"
+        "</div></body></html>"
+    )
+
+
+@pytest.mark.parametrize("comments", [2, 3, 4])
+@pytest.mark.parametrize("wrap", [False, True], ids=["beside", "wrapped"])
+def test_a_signed_short_article_above_a_few_comments_stays_the_page(
+    comments: int, wrap: bool
+) -> None:
+    # Its byline makes it the thread's first post above the comments (a self post's
+    # rule): the page printed the comments as a thread; its <article> holding the <h1>
+    # tells an article's own box.
+    result = extract(_signed_brief(comments, wrap))
+    assert result.kind == "article", result.text
+    assert "Building starts in spring" in result.text, result.text
+    assert not any(said in result.text for said in SAYS[:comments]), result.text
+
+
+@pytest.mark.parametrize("comments", [2, 3, 4])
+def test_a_short_post_headed_in_generated_names_above_a_few_comments_stays_the_page(
+    comments: int,
+) -> None:
+    # Its title in a header box above it, its byline a name's box then a date's, all of
+    # generated names: beside the way up from the comments that is no question drawn
+    # apart from its answers (replies.headed_by_date), and the page no thread.
+    brief = (
+        _signed_brief(comments, wrap=False)
+        .replace(
+            "<article class='post'><h1>New bridge approved</h1><p class='byline'>By <a "
+            "class='author' href='/u/jane'>Jane Reporter</a>, <time>Feb 1, 2026</time></p>",
+            "<div class='css-h1'><h1>New bridge approved</h1></div><div class='css-a1'><div "
+            "class='css-b2'><div class='css-c3'>Jane Reporter</div><div class='css-d4'>Feb 1, "
+            "2026</div></div>",
+        )
+        .replace("</article>", "</div>")
+    )
+    result = extract(brief.replace("<section id='responses'>", "<section class='css-q9'>"))
+    assert result.kind == "article", result.text
+    assert "Building starts in spring" in result.text, result.text
+    assert not any(said in result.text for said in SAYS[:comments]), result.text
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -684,3 +684,30 @@ def test_an_edit_s_time_is_no_date_of_the_post_that_shows_its_own_as_text():
     for n in range(1, 6):
         assert f"user{n}, Wed Mar 0{n}, 2024 10:0{n} am" in lines, text
     assert "2026" not in text
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [
+        "Last edited by {author} <time datetime='2026-01-0{n}T09:00:00Z'></time>",
+        "Last edited by {author} on <span>Jan {n}, 2026</span>",
+    ],
+    ids=["an empty time", "a date alone in its box"],
+)
+def test_an_edit_s_date_is_no_date_of_a_post_that_shows_none(edited: str) -> None:
+    # The post shows no date of its own: the note of its edit's, however drawn, is none
+    # (a <time> that shows its date was already no post's).
+    posts = "".join(
+        _board(n, f"user{n}", "")
+        .replace(f"<p class='info'><a href='/viewtopic?p={n}#p{n}'></a></p>", "")
+        .replace(
+            f"Last edited by user{n} (2024-03-0{n} 11:02)", edited.format(author=f"user{n}", n=n)
+        )
+        for n in range(1, 6)
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<div id='page'>{posts}</div>")
+    text = extract(html, url="https://board.example/viewtopic?t=5").text
+    lines = text.split("\n")
+    for n in range(1, 6):
+        assert f"user{n}" in lines, text
+    assert "2026" not in text

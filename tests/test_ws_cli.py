@@ -1470,3 +1470,19 @@ def test_interrupted_search_json_names_its_query(engines, monkeypatch):
     assert r.stderr == "ws: (130) interrupted\n"
     usage = ws(engines, "--json")
     assert usage.code == 2 and json.loads(usage.stdout)["query"] is None
+
+
+@pytest.mark.parametrize("first", [("hello",), ("--json", "hello")], ids=["text", "json"])
+def test_a_usage_error_after_a_stopped_search_names_no_query(engines, monkeypatch, first):
+    # In one process (tests, embedding), a run whose arguments click refuses never reaches
+    # the command: the query of the search stopped before it is none of its.
+    from ws import api
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "answer", interrupted)
+    assert ws(engines, *first).code == 130
+    usage = ws(engines, "--json", "--max-results", "many", "other")
+    assert usage.code == 2, usage.stderr
+    assert json.loads(usage.stdout)["query"] is None

@@ -150,3 +150,15 @@ def test_a_hostile_title_or_snippet_is_cut_with_a_mark():
     assert len(cut.title) <= TITLE_CHARS and cut.title.endswith("...")
     assert len(cut.snippet) == SNIPPET_CHARS and cut.snippet.endswith("x...")
     assert (kept.title, kept.snippet) == ("Short title", "Short snippet.")
+
+
+def test_a_published_value_longer_than_a_date_is_none():
+    # An engine's date as it gave it ("3 days ago", an ISO stamp) is short: a hostile
+    # answer's megabyte "publishedDate" was kept whole in --json.
+    raw = [
+        Result(title="A", url="https://a.example/1", published="2025-06-19 " * 100_000),
+        Result(title="B", url="https://a.example/2", published="2025-06-19T10:00:00+02:00"),
+        Result(title="C", url="https://a.example/3", published="3 days ago"),
+    ]
+    results, _ = finalise(raw)
+    assert [r.published for r in results] == [None, "2025-06-19T10:00:00+02:00", "3 days ago"]

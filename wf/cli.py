@@ -16,6 +16,7 @@ from common import output, run
 from common.clickopts import (
     SizeType,
     completion_option,
+    fresh_runs,
     given,
     shared_options,
     verbose_option,
@@ -112,7 +113,11 @@ def steering_options(command: Any) -> Any:
     return command
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
+@click.command(
+    cls=fresh_runs(lambda: _pending.clear()),  # an earlier run in this process is not this one
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=EPILOG,
+)
 @click.argument("urls", nargs=-1, metavar="[URL]... | -")
 @click.option("-f", "--filter", "filter", metavar="REGEX", help="Keep only the lines that match.")
 @click.option("-x", "--exclude", metavar="REGEX", help="Then drop the lines that match.")
@@ -242,7 +247,6 @@ def command(urls: tuple[str, ...], **flags: Any) -> int:
     from stdin, one per line."""
     from common.http.proxy_env import check_proxy_environment
 
-    _pending.clear()  # an earlier run in this process (tests, embedding) is not this one
     # Options first, from flags and environment together: every configuration error is
     # exit 2 before stdin is read or a byte is sent, a proxy variable we cannot use too.
     check_proxy_environment()

@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from common.clickopts import completion_option, given, shared_options, verbose_option
+from common.clickopts import (
+    completion_option,
+    fresh_runs,
+    given,
+    shared_options,
+    verbose_option,
+)
 from common.errors import AllFailed, Blocked, NoResults, ToolError, UsageError
 from common.version import VERSION
 
@@ -27,6 +33,7 @@ EPILOG = (
 
 
 @click.command(
+    cls=fresh_runs(lambda: _asked.clear()),  # an earlier run in this process is not this one
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog=EPILOG,
 )
@@ -154,7 +161,6 @@ def command(
     from ws import config, view
 
     text = " ".join(query).strip()
-    _asked[:] = []  # an earlier run in this process (tests, embedding) is not this one
     if reset_health:
         return _reset_health(as_json)
     if not text and not show_providers:

@@ -28,6 +28,9 @@ _ASCII_SAFE = "".join(chr(i) for i in range(0x21, 0x7F))
 # read whole (a snippet keeps room for the long abstracts some SearxNG engines give).
 TITLE_CHARS = 500
 SNIPPET_CHARS = 2000
+# A result's date as the engine gave it (an ISO stamp, "June 19, 2025", "3 days ago") is
+# short: a longer one is no date, and is left out rather than cut.
+PUBLISHED_CHARS = 64
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
 
@@ -214,10 +217,16 @@ def finalise(
                 url=url,
                 snippet=cap(one_line(item.snippet), SNIPPET_CHARS),
                 provider=item.provider,
-                published=one_line(item.published) or None,
+                published=_published(item.published),
                 rank=len(out) + 1,
             )
         )
         if limit is not None and len(out) >= limit:
             break
     return out, filtered
+
+
+def _published(text: str | None) -> str | None:
+    """A result's date, clean, or None when it is longer than a date (PUBLISHED_CHARS)."""
+    date = one_line(text)
+    return date if 0 < len(date) <= PUBLISHED_CHARS else None

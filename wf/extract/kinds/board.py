@@ -123,11 +123,14 @@ def unshorten(box: Any) -> int:
     """The links whose words are their address shortened by the board around an
     ellipsis ("https://github.com/raspberrypi/firmware ... ays/README", posts_tuning.
     SHORTENED): their words become the address whole, which the head starts (past its
-    scheme) and the tail ends. A link of other words, or holding elements, stays. How many."""
+    scheme) and the tail ends. A link of other words, or holding elements, stays, and one
+    of more ellipses than one (many dots: the pattern would split them at each). How many."""
     turned = 0
     for a in box.iter("a"):
         text = a.text or ""
-        if len(a) or len(text) > posts_tuning.SHORTENED_MAX or not ("..." in text or "…" in text):
+        if len(a) or len(text) > posts_tuning.SHORTENED_MAX:
+            continue
+        if text.count("...") + text.count("…") != 1:
             continue
         href = (a.get("href") or "").strip()
         found = _SHORTENED.fullmatch(text.strip())

@@ -284,12 +284,12 @@ def _split_tail(text: str) -> tuple[str, str] | None:
 
 
 def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
-    """(date's element, date): the first <time> that shows one (not an edit's); else the
-    box named for a date nearest the author's (tuning.POST_DATE); else the end of a box
-    named for the author, after a separator (_split_tail); else a short box whose text is
-    a date alone (a post's link to itself that reads as its time); else the ISO date a short
-    box keeps in its title (stamps.py); else the microdata's or an empty <time>'s
-    value, as the page writes it."""
+    """(date's element, date), none in a note of an edit (_in_edit_note): the first <time>
+    that shows one; else the box named for a date nearest the author's (tuning.POST_DATE);
+    else the end of a box named for the author, after a separator (_split_tail); else a
+    short box whose text is a date alone (a post's link to itself that reads as its time);
+    else the ISO date a short box keeps in its title (stamps.py); else the microdata's or an
+    empty <time>'s value, as the page writes it."""
     named: list[Any] = []
     whole = declared = blank = None
     stamp: tuple[Any, str] | None = None
@@ -303,7 +303,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
                 return el, text
             if not text and blank is None and (el.get("datetime") or "").strip():
-                blank = el
+                blank = None if _in_edit_note(el) else el
             continue
         names = _names(el)
         if len(named) < tuning.DATE_BOXES and _DATE.search(names):
@@ -316,7 +316,7 @@ def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             if split is not None:
                 tail = el, split[1]
         elif whole is None and _leaf(el) and whole_date(_text(el)):
-            whole = el
+            whole = None if _in_edit_note(el) else el
         value = iso_title(el) if stamp is None else ""  # first: most boxes have no title
         if value and _leaf(el) and 0 < len(_text(el)) <= tuning.BYLINE_MAX:
             stamp = None if _in_edit_note(el) else (el, value)

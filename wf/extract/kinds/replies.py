@@ -205,7 +205,7 @@ def first_posts(
         j = index + 1
         while j < posts[0].index:  # child by child, over their subtrees
             b = blocks[j]
-            if _signed_post(b):
+            if _signed_post(b, headed=True):
                 found.append(b)
             j = b.end
     cur = blocks[index]
@@ -221,14 +221,16 @@ def first_posts(
     return found
 
 
-def _signed_post(b: BlockRecord) -> bool:
+def _signed_post(b: BlockRecord, headed: bool = False) -> bool:
     """Whether a box is a post by itself: it holds prose in boxes and shows its author or
-    date (siblings.marked, or a header of generated names: headed_by_date)."""
+    date (siblings.marked), or, `headed` (a box among the answers, before the first), a
+    header of generated names (headed_by_date): beside the way up, an article's byline
+    drawn so (<div>Jane Doe</div><div>Feb 1, 2026</div>) is no question's."""
     from wf.extract.kinds.siblings import marked
 
     if b.raw < tuning.POST_PROSE or b.text <= b.own:
         return False
-    return marked(b) or headed_by_date(b.el)
+    return marked(b) or (headed and headed_by_date(b.el))
 
 
 def drawn_above(

@@ -281,9 +281,10 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         if found is not None and not found[0] <= best < blocks[found[0]].end:
             opening = _opening(blocks, best, found[0])
             # A short article beside a few comments (fewer than tuning.THREAD_POSTS at the
-            # top level, a thread by their tree or their names alone) stands.
+            # top level, a thread by their tree or their names alone) stands, signed as a
+            # self post is or not: its <article> holds the <h1> (a link aggregator's none).
             few_posts = len(found[1]) < tuning.THREAD_POSTS
-            if not opening and few_posts and heads.own_article(blocks[best]):
+            if few_posts and _in_own_article(blocks, best, found[0]):
                 return analysis
             few = opening  # above a few comments (a story with three), counted with them
     taken = choose(body, deadline, gm, plain=True, box_el=box_el, few=few, opening=opening)
@@ -291,6 +292,17 @@ def second_opinion(body: Any, analysis: Analysis, deadline: float | None, gm: in
         return analysis
     trace.trace("extract: thread: the page's posts taken over the article rule's choice")
     return taken
+
+
+def _in_own_article(blocks: list[BlockRecord], best: int, index: int) -> bool:
+    """Whether the article rule's choice is in an article's own box (heads.own_article)
+    that does not hold the posts' box (`index`): the way up, read box by box."""
+    cur = best
+    while cur >= 0 and not blocks[cur].index <= index < blocks[cur].end:
+        if heads.own_article(blocks[cur]):
+            return True
+        cur = blocks[cur].parent
+    return False
 
 
 def _opening(blocks: list[BlockRecord], best: int, index: int) -> bool:
@@ -391,21 +403,18 @@ def choose(
     stats.drop_stats(blocks[box].el, [p.el for p in posts])
     tidy.drop_previews(blocks, posts)
     short = replies.short(blocks, index, posts)
-    posts, short, nested, authors, heads = replies.lined(posts, short, nested)
+    # `lined`: each post's line of author and date (the name `heads` is the module's).
+    posts, short, nested, authors, lined = replies.lined(posts, short, nested)
     lines = sum(a is not None for a in authors)
     names: set[tuple[str, str]] = set()
-    at = replies.lined_at(nested, heads)
-    title = _title(posts[0].el) if posts else None
-    trimmed = sum(_trim(blocks, post, names, at) for post in posts + nested)
-    if title is not None and next(posts[0].el.iter("h1"), None) is None:
-        posts[0].el.insert(0, title)  # the topic's title, cut with its post's head
+    trimmed = _trim_all(blocks, posts, nested, names, replies.lined_at(nested, lined))
     replies.cut_short(blocks, short, names)
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
     quotes = tidy.drop_repeats(posts)
-    bodies.plain(blocks[index].el, posts + short, heads)
-    board.tidy(blocks[box].el, posts + short + nested, heads)
+    bodies.plain(blocks[index].el, posts + short, lined)
+    board.tidy(blocks[box].el, posts + short + nested, lined)
     tidy.unnumber(blocks[index].el)
     if cut := logs.cut_logs(blocks[box].el):
         trace.trace("extract: thread: %d logs pasted in posts cut to their head", cut)
@@ -428,6 +437,22 @@ def choose(
         by_kind=True,
         author=authors[0] if authors else None,
     )
+
+
+def _trim_all(
+    blocks: list[BlockRecord],
+    posts: list[BlockRecord],
+    nested: list[BlockRecord],
+    names: set[tuple[str, str]],
+    at: list[int],
+) -> int:
+    """Each post and nested reply cut down to its line and body (_trim), the first post's
+    <h1>, the topic's title, kept when it went with the post's head (_title). How many."""
+    title = _title(posts[0].el) if posts else None
+    trimmed = sum(_trim(blocks, post, names, at) for post in posts + nested)
+    if title is not None and next(posts[0].el.iter("h1"), None) is None:
+        posts[0].el.insert(0, title)  # the topic's title, cut with its post's head
+    return trimmed
 
 
 def _title(post: Any) -> Any:
