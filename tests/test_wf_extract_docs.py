@@ -886,6 +886,19 @@ def test_a_note_drawn_as_an_aside_stays() -> None:
     assert "changelog" not in text
 
 
+def test_an_aside_named_as_chrome_is_no_note() -> None:
+    # An <aside> of a word of the notes' (callout, warning) and one of boilerplate (an
+    # ad's, a cookie banner's) is the page's chrome, not an admonition.
+    ad = (
+        "<aside class='ad-callout'><p>Sponsored: try the gearbox cloud for thirty days."
+        "</p><a href='/signup'>Sign up now</a></aside>"
+    )
+    cookie = "<aside class='cookie-warning'><p>We use cookies to count readers.</p></aside>"
+    page = _manual(f"<p>{SENTENCE}</p>{ad}<p>{SENTENCE}</p>{cookie}")
+    text = extract(page, url="https://x.example/docs/migrate").text
+    assert "Sponsored" not in text and "Sign up" not in text and "cookies" not in text
+
+
 def test_a_terms_classifier_is_set_apart() -> None:
     # numpydoc's parameters: docutils writes the type as a classifier in the term, which
     # Sphinx's stylesheet draws after " : ".
