@@ -151,6 +151,22 @@ def test_a_panel_after_a_box_named_as_its_title_is_one():
     assert not accordion_panel(root.get_element_by_id("after-box"))
 
 
+def test_a_header_control_named_as_a_title_opens_no_panel():
+    # The shop's header: a search toggle over its search box, a cart's label over the mini
+    # cart, both hidden: the page's chrome, no accordion of the product's.
+    root = lxml.html.fromstring(
+        "<div><header><div class='search-toggle'>Search</div>"
+        "<div id='search' hidden>Popular searches</div><nav><span class='cart-label'>Cart"
+        "</span><div id='cart' hidden>Your cart is empty</div></nav></header>"
+        "<main><div class='data item title'>Details</div><div id='details' hidden>a</div>"
+        "<header><h3>Care</h3><div id='care' hidden>b</div></header></main></div>"
+    )
+    assert not accordion_panel(root.get_element_by_id("search"))
+    assert not accordion_panel(root.get_element_by_id("cart"))
+    assert accordion_panel(root.get_element_by_id("details"))
+    assert accordion_panel(root.get_element_by_id("care"))  # under a heading, as before
+
+
 def test_a_product_s_tabs_under_boxes_named_as_titles_are_read_open():
     body = (
         "<main><h1>Brass tide clock</h1>"

@@ -203,15 +203,23 @@ def accordion_panel(el: Any) -> bool:
     them are passed over: a hostile page's run of them costs no more. A box shown right
     after it in its stead (the same tag, not hidden: a value in another unit under its
     <dt>, a description for another screen under its heading) makes it no panel but a
-    version of that box; the next panel's title (the same tag, named so) does not."""
+    version of that box; the next panel's title (the same tag, named so) does not. A box
+    named as a title in the page's <header> or <nav> is a control's (a `search-toggle`
+    over the search box, a `cart-label` over the mini cart), no accordion's."""
     before = _element_beside(el, ahead=False)
-    if before is None or (before.tag not in _TITLES and not _title_named(before)):
+    if before is None:
+        return False
+    if before.tag not in _TITLES and (
+        not _title_named(before) or next(el.iterancestors(*_CHROME), None) is not None
+    ):
         return False
     after = _element_beside(el, ahead=True)
     return after is None or after.tag != el.tag or is_hidden(after) or _title_named(after)
 
 
 _TITLE_NAME = re.compile(hidden_tuning.PANEL_TITLE_NAMES)
+# The page's chrome, where a box named as a title opens a control's panel.
+_CHROME = ("header", "nav")
 
 
 def _title_named(el: Any) -> bool:
