@@ -7,6 +7,7 @@ import lxml.html
 
 from tests.test_wf_extract_kinds import ld, page
 from wf.extract import extract
+from wf.extract.accordion import closed_panels
 from wf.extract.hidden import accordion_panel
 
 ANSWER = (
@@ -129,6 +130,19 @@ def test_a_product_s_panel_under_its_button_is_read_open():
         assert POLICY not in found.text
         assert "Clocks and barometers" not in found.text
         assert ANSWER not in found.text
+
+
+def test_a_header_s_button_opens_no_panel_of_the_product_s():
+    # A shop's header: its search button over the search box (named by aria-controls),
+    # hidden: no accordion of the product's, though the page is a product's.
+    header = (
+        "<header><button type='button' aria-controls='sp'>Search</button>"
+        f"<div id='sp' hidden><p>{ANSWER}</p></div></header>"
+    )
+    root = lxml.html.fromstring(f"<div>{header}{_buttons_body()}</div>")
+    titles, panels = closed_panels(list(root.iter("button")))
+    assert [t.text for t in titles] == ["Specifications"]
+    assert [p.get("id") for p in panels] == ["c-specs"]
 
 
 def test_an_article_s_panel_under_its_button_stays_closed():

@@ -210,7 +210,8 @@ def accordion_panel(el: Any) -> bool:
     if before is None:
         return False
     if before.tag not in _TITLES and (
-        not _title_named(before) or next(el.iterancestors(*_CHROME), None) is not None
+        not _title_named(before)
+        or next(el.iterancestors(*hidden_tuning.CONTROL_BOXES), None) is not None
     ):
         return False
     after = _element_beside(el, ahead=True)
@@ -218,8 +219,6 @@ def accordion_panel(el: Any) -> bool:
 
 
 _TITLE_NAME = re.compile(hidden_tuning.PANEL_TITLE_NAMES)
-# The page's chrome, where a box named as a title opens a control's panel.
-_CHROME = ("header", "nav")
 
 
 def _title_named(el: Any) -> bool:
