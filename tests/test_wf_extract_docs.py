@@ -844,6 +844,17 @@ def test_a_signature_drawn_as_a_table_is_one_line() -> None:
     assert "| Option | Meaning |" in text  # a table of data with no ")" stays one
 
 
+def test_a_table_of_a_syntaxs_brackets_is_no_signature() -> None:
+    # A regular expression's characters, "(" and ")" each alone in a row's first cell.
+    rows = "".join(
+        f"<tr><td>{c}</td><td>{m}</td></tr>"
+        for c, m in ((".", "Any character"), ("(", "Opens a group"), (")", "Closes it"))
+    )
+    page = _manual(f"<p>{SENTENCE}</p><table>{rows}</table><p>{SENTENCE}</p>")
+    text = extract(page, url="https://x.example/docs/regex.html").text
+    assert "| ( | Opens a group |" in text and "| ) | Closes it |" in text
+
+
 def test_javadocs_summary_grid_is_a_table_on_a_page_javadoc_made() -> None:
     # Javadoc draws its summaries as a grid of boxes, the columns named by a class word;
     # its generator, wherever the page is served, says the page is a manual's.

@@ -18,18 +18,17 @@ from typing import Any
 
 from wf.extract.kinds import docs_tuning
 
-# The cells that open and close a signature's parameters, each alone in its cell.
-_BRACKETS = frozenset(("(", ")"))
-
 
 def join_signatures(root: Any) -> None:
     """Each table that is a signature made a paragraph of one line: a small table
     (docs_tuning.SIGNATURE_CELLS cells at most, none longer than
-    docs_tuning.SIGNATURE_CELL_MAX characters) with a cell that is "(" alone and one that
-    is ")" alone, no table inside. docs_tuning.SIGNATURES_MAX tables a page."""
+    docs_tuning.SIGNATURE_CELL_MAX characters) whose second cell is "(" alone, after the
+    name, and with a cell that is ")" alone, no table inside: a table of a syntax's
+    characters ("(" opens a group, ")" closes it), each in the first cell of its row,
+    is data. docs_tuning.SIGNATURES_MAX tables a page."""
     for table in islice(root.iter("table"), docs_tuning.SIGNATURES_MAX):
         words = _cells(table)
-        if words is None or not _BRACKETS.issubset(words):
+        if words is None or len(words) < 2 or words[1] != "(" or ")" not in words:
             continue
         line = " ".join(w for w in words if w)
         line = line.replace("( ", "(").replace(" )", ")").replace(" ,", ",")
