@@ -181,6 +181,18 @@ def test_a_header_control_named_as_a_title_opens_no_panel():
     assert accordion_panel(root.get_element_by_id("care"))  # under a heading, as before
 
 
+def test_a_hidden_price_after_its_label_is_no_panel():
+    # A theme's price box: the compare-at and unit prices hidden (no sale, no unit), each
+    # a <span> after its label's: the price's other values, no accordion's panels.
+    root = lxml.html.fromstring(
+        "<div class='price-box'><span class='price-label'>Sale price</span>$120"
+        "<span class='compare-label'>Regular price</span><span id='was' hidden>$150</span>"
+        "<div class='data item title'>Details</div><div id='details' hidden>a</div></div>"
+    )
+    assert not accordion_panel(root.get_element_by_id("was"))
+    assert accordion_panel(root.get_element_by_id("details"))
+
+
 def test_a_product_s_tabs_under_boxes_named_as_titles_are_read_open():
     body = (
         "<main><h1>Brass tide clock</h1>"
