@@ -162,3 +162,18 @@ def test_a_polls_choices_are_no_tabs() -> None:
     text = extract(manual, url=URL).text
     assert "Import the gearbox" in text
     assert "Linux" not in text and "Windows" not in text
+
+
+def test_a_control_character_in_a_label_or_a_panel_is_dropped() -> None:
+    # A page's `&#3;` in a tab's label or before its panel's block: lxml refuses to set
+    # it as a text, and the extraction failed.
+    tabs = (
+        "<div class='tabbed-set'><input checked id='x1' name='s' type='radio'>"
+        "<label for='x1'>macOS&#3;</label>"
+        f"<div class='tabbed-content'>&#3;{_code('brew install gearbox')}</div>"
+        "<input id='x2' name='s' type='radio'><label for='x2'>Debian</label>"
+        f"<div class='tabbed-content'>{_code('apt install gearbox')}</div></div>"
+    )
+    found = extract(_page(tabs), url=URL)
+    assert not any("failed" in note for note in found.notes)
+    assert "macOS\n\n```\nbrew install gearbox" in found.text

@@ -20,6 +20,7 @@ from typing import Any
 from common.xpath import compiled
 from wf.extract import buttons_tuning
 from wf.extract.kinds import docs_tuning
+from wf.extract.spaces import settable
 
 # What stands in a row of labels besides them: the radio buttons, in some layouts.
 _ROW_TAGS = frozenset(("label", "input"))
@@ -121,8 +122,8 @@ def _head(panel: Any, label: Any) -> None:
     if not text:
         return
     head = panel.makeelement("p", {})
-    head.text = text
-    head.tail = panel.text
+    head.text = settable(text)
+    head.tail = settable(panel.text)
     panel.text = None
     panel.insert(0, head)
 

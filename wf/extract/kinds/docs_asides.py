@@ -14,6 +14,7 @@ from itertools import islice
 from typing import Any
 
 from wf.extract.kinds import docs_tuning
+from wf.extract.spaces import settable
 
 _ADMONITION = re.compile(docs_tuning.ADMONITION, re.IGNORECASE)
 
@@ -58,9 +59,9 @@ def untable_admonitions(root: Any) -> None:
         box = table.makeelement("div", {})
         if label:
             head = box.makeelement("p", {})
-            head.text = label
+            head.text = settable(label)
             box.append(head)
         box.append(content)
         content.tag = "div"
-        box.tail = table.tail
+        box.tail = settable(table.tail)
         table.getparent().replace(table, box)

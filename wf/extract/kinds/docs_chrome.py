@@ -14,6 +14,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract.kinds import docs_tuning
+from wf.extract.spaces import settable
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -327,4 +328,4 @@ def doxygen_title(root: Any, why: str) -> None:
         if body is not None and body.get("class") == "contents":
             title.tail = None
             body.insert(0, title)
-            title.tail, body.text = body.text, None
+            title.tail, body.text = settable(body.text), None

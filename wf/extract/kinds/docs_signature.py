@@ -17,6 +17,7 @@ from itertools import islice
 from typing import Any
 
 from wf.extract.kinds import docs_tuning
+from wf.extract.spaces import settable
 
 
 def join_signatures(root: Any) -> None:
@@ -33,8 +34,8 @@ def join_signatures(root: Any) -> None:
         line = " ".join(w for w in words if w)
         line = line.replace("( ", "(").replace(" )", ")").replace(" ,", ",")
         paragraph = table.makeelement("p", {})
-        paragraph.text = line
-        paragraph.tail = table.tail
+        paragraph.text = settable(line)
+        paragraph.tail = settable(table.tail)
         table.getparent().replace(table, paragraph)
 
 
@@ -99,7 +100,7 @@ def set_classifiers_apart(root: Any) -> None:
     for span in compiled(_CLASSIFIERS)(root):
         before = span.getprevious()
         if before is not None:
-            before.tail = f"{before.tail or ''} : "
+            before.tail = settable(f"{before.tail or ''} : ")
         else:
             parent = span.getparent()
-            parent.text = f"{parent.text or ''} : "
+            parent.text = settable(f"{parent.text or ''} : ")
