@@ -978,3 +978,24 @@ def test_a_control_character_a_page_references_costs_no_manual_its_text() -> Non
         found = extract(page, url="https://x.example/docs/gear.html")
         assert not any("failed" in note for note in found.notes), generator
         assert "QuerySet reference" in found.text
+
+
+def test_the_sites_columns_of_links_after_the_body_are_its_foot() -> None:
+    # A header box (the title, the lead) beside the body: what follows the body goes but
+    # its sections; columns of links each under an <h3> ("Product") are the site's foot.
+    columns = "".join(
+        f"<div><h3>{title}</h3><ul>"
+        + "".join(f"<li><a href='/{w}'>{w}</a></li>" for w in words)
+        + "</ul></div>"
+        for title, words in (("Product", ("Pricing", "Customers")), ("Company", ("Careers",)))
+    )
+    page = (
+        "<html><head><title>Gearbox guide</title><meta name='generator' content='Sphinx'>"
+        "</head><body><div class='wrap'><div class='page-header'><h1>Gearbox guide</h1>"
+        f"<p>How to set it up.</p></div><div class='page-body'><h2>Install</h2><p>{SENTENCE}"
+        f"</p><h2>Run</h2><p>{SENTENCE}</p></div><div class='links'>{columns}</div>"
+        "</div></body></html>"
+    )
+    text = extract(page, url="https://x.example/docs/guide").text
+    assert "# Gearbox guide" in text and "## Run" in text
+    assert "Product" not in text and "Careers" not in text

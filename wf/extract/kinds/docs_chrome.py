@@ -299,7 +299,9 @@ def cut_foot(blocks: list[BlockRecord], b: BlockRecord) -> None:
     """Cut what follows `b` in its parent, the page's foot ("Edit this page on GitHub", a
     table of contents beside the body), not its text: but the blocks up to the last that
     holds a section's heading (h2 to h6), more of the page's sections (rustdoc's fields
-    and methods after an item's description), which end where its foot begins."""
+    and methods after an item's description), which end where its foot begins. A box
+    mostly of links (docs_tuning.FOOT_LINKED) holds no section: the site's columns of
+    links under their headings ("Product", "Company") are its foot."""
     following = []
     j = b.end
     while j < blocks[b.parent].end:
@@ -307,6 +309,8 @@ def cut_foot(blocks: list[BlockRecord], b: BlockRecord) -> None:
         j = blocks[j].end
     last = -1
     for n, f in enumerate(following):
+        if f.link >= docs_tuning.FOOT_LINKED * f.text:
+            continue
         if f.tag in _SECTION_HEADINGS or next(f.el.iter(*_SECTION_HEADINGS), None) is not None:
             last = n
     for f in following[last + 1 :]:
