@@ -271,7 +271,7 @@ def clean(
     ``keep``: images, for --images); with ``every_word``, every class word is searched
     for (unseen.parts). `jsonld` and `og`, when given, get the text of each
     JSON-LD script and the first value of each of the <meta> properties in OG_PROPERTIES
-    (og:type, article:published_time; wherever the page puts them) on the way: the same
+    (og:type, og:description, ...; wherever the page puts them) on the way: the same
     pass over the tree. `declare` is called once they are gathered and before anything
     is removed: the page's declarations are read from the whole of it (a microdata offer
     in a hidden box, in <meta> and <link> tags)."""
@@ -425,8 +425,9 @@ def _unnest(box: Any) -> None:
 
 
 # The <meta> properties clean() gathers: what the page says it is, whether it says when
-# it was published (wf.extract.kinds.declared reads og:type article only then), and what
-# made it (a manual's generator: docs_tuning.DOC_GENERATORS).
+# it was published (wf.extract.kinds.declared reads og:type article only then), what made
+# it (a manual's generator: docs_tuning.DOC_GENERATORS) and its summary (og:description:
+# a product's when it declares no description, declared.summarised).
 OG_PROPERTIES = frozenset(("og:type", "og:description", "article:published_time", "generator"))
 # A page may name several generators (Astro, then Starlight on it): all are kept, this
 # many characters of them.
