@@ -1127,3 +1127,20 @@ def test_a_failure_inside_the_extractor_is_said_not_hidden(monkeypatch):
     assert note.startswith("extraction failed (RuntimeError: boom x")
     assert note.endswith("...); the page's text with its tags stripped instead (this is a bug)")
     assert len(note) < 300
+
+
+def test_a_reference_to_a_control_character_costs_the_page_no_text():
+    # libxml2 puts a page's `&#3;` (or `&#x1b`, without its semicolon) in the tree as the
+    # character, and lxml refuses a text made of it: a hidden element's tail joined to
+    # the text before it raised, and the page fell to its text with the tags stripped.
+    html = (
+        "<html><head><title>Tides</title></head><body><article><h1>Tides</h1>"
+        "<p>The tide turns twice a day on this coast, and the harbour empties at low "
+        "water&#3;<span hidden>x</span> so that boats sit on the mud until it returns.</p>"
+        "<p>Fishermen plan their days around it&#x1b<span style='display:none'>y</span> "
+        "and the tables printed each year by the harbour master.</p></article></body></html>"
+    )
+    found = extract(html, url="https://news.example/tides")
+    assert not any("failed" in note for note in found.notes)
+    assert "# Tides" in found.text and "the harbour empties at low water" in found.text
+    assert "\x03" not in found.text and "\x1b" not in found.text

@@ -125,5 +125,8 @@ def test_a_playgrounds_textarea_of_code_is_a_code_block() -> None:
         '<textarea class="code"></textarea>',
         '<textarea name="message">pip install tool</textarea>',
         '<textarea class="barcode">pip install tool</textarea>',
+        # A share box's snippet to embed the page's video elsewhere.
+        '<textarea class="video-embed-code" readonly>pip install tool</textarea>',
+        '<textarea class="embedCode" readonly>pip install tool</textarea>',
     ):
         assert "pip install" not in extract_text(_page(box))

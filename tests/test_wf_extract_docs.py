@@ -844,6 +844,17 @@ def test_a_signature_drawn_as_a_table_is_one_line() -> None:
     assert "| Option | Meaning |" in text  # a table of data with no ")" stays one
 
 
+def test_a_table_of_a_syntaxs_brackets_is_no_signature() -> None:
+    # A regular expression's characters, "(" and ")" each alone in a row's first cell.
+    rows = "".join(
+        f"<tr><td>{c}</td><td>{m}</td></tr>"
+        for c, m in ((".", "Any character"), ("(", "Opens a group"), (")", "Closes it"))
+    )
+    page = _manual(f"<p>{SENTENCE}</p><table>{rows}</table><p>{SENTENCE}</p>")
+    text = extract(page, url="https://x.example/docs/regex.html").text
+    assert "| ( | Opens a group |" in text and "| ) | Closes it |" in text
+
+
 def test_javadocs_summary_grid_is_a_table_on_a_page_javadoc_made() -> None:
     # Javadoc draws its summaries as a grid of boxes, the columns named by a class word;
     # its generator, wherever the page is served, says the page is a manual's.
@@ -884,6 +895,19 @@ def test_a_note_drawn_as_an_aside_stays() -> None:
     text = extract(page, url="https://x.example/docs/migrate").text
     assert "Caution\n\nBack up the database before you migrate it." in text
     assert "changelog" not in text
+
+
+def test_an_aside_named_as_chrome_is_no_note() -> None:
+    # An <aside> of a word of the notes' (callout, warning) and one of boilerplate (an
+    # ad's, a cookie banner's) is the page's chrome, not an admonition.
+    ad = (
+        "<aside class='ad-callout'><p>Sponsored: try the gearbox cloud for thirty days."
+        "</p><a href='/signup'>Sign up now</a></aside>"
+    )
+    cookie = "<aside class='cookie-warning'><p>We use cookies to count readers.</p></aside>"
+    page = _manual(f"<p>{SENTENCE}</p>{ad}<p>{SENTENCE}</p>{cookie}")
+    text = extract(page, url="https://x.example/docs/migrate").text
+    assert "Sponsored" not in text and "Sign up" not in text and "cookies" not in text
 
 
 def test_a_terms_classifier_is_set_apart() -> None:
@@ -933,3 +957,45 @@ def test_an_asciidoctor_admonitions_table_is_its_label_and_text() -> None:
     text = extract(page, url="https://x.example/docs/install.html").text
     assert "Warning\n\nCheck it." in text and "Tip\n\nPut it on the path." in text
     assert "|" not in text
+
+
+def test_a_control_character_a_page_references_costs_no_manual_its_text() -> None:
+    # A page's `&#3;` puts a control character in the tree, which lxml refuses to set as
+    # a text: each rule that makes or moves a text raised, and the extraction failed.
+    parts = {
+        "Asciidoctor 2": "<div class='admonitionblock note'><table><tr><td class='icon'>"
+        "Note&#3;</td><td class='content'>Back up first.</td></tr></table></div>&#3;",
+        "Doxygen 1.9": "<div class='header'><div class='headertitle'><div class='title'>Gear"
+        "</div></div></div><div class='contents'>&#3;Spins.<table class='memname'><tr><td>"
+        "int spin&#3;</td><td>(</td><td>int</td><td>)</td></tr></table>&#3;</div>",
+        "Sphinx": "<dl><dt>sep&#3;<span class='classifier'>str</span></dt><dd>x</dd>"
+        "<dt><b>a</b>&#3;<span class='classifier'>int</span></dt><dd>y</dd></dl>",
+    }
+    for generator, body in parts.items():
+        page = _manual(f"{body}<p>{SENTENCE}</p>").replace(
+            "</head>", f"<meta name='generator' content='{generator}'></head>"
+        )
+        found = extract(page, url="https://x.example/docs/gear.html")
+        assert not any("failed" in note for note in found.notes), generator
+        assert "QuerySet reference" in found.text
+
+
+def test_the_sites_columns_of_links_after_the_body_are_its_foot() -> None:
+    # A header box (the title, the lead) beside the body: what follows the body goes but
+    # its sections; columns of links each under an <h3> ("Product") are the site's foot.
+    columns = "".join(
+        f"<div><h3>{title}</h3><ul>"
+        + "".join(f"<li><a href='/{w}'>{w}</a></li>" for w in words)
+        + "</ul></div>"
+        for title, words in (("Product", ("Pricing", "Customers")), ("Company", ("Careers",)))
+    )
+    page = (
+        "<html><head><title>Gearbox guide</title><meta name='generator' content='Sphinx'>"
+        "</head><body><div class='wrap'><div class='page-header'><h1>Gearbox guide</h1>"
+        f"<p>How to set it up.</p></div><div class='page-body'><h2>Install</h2><p>{SENTENCE}"
+        f"</p><h2>Run</h2><p>{SENTENCE}</p></div><div class='links'>{columns}</div>"
+        "</div></body></html>"
+    )
+    text = extract(page, url="https://x.example/docs/guide").text
+    assert "# Gearbox guide" in text and "## Run" in text
+    assert "Product" not in text and "Careers" not in text

@@ -7,6 +7,7 @@ import lxml.html
 
 from tests.test_wf_extract_kinds import ld, page
 from wf.extract import extract
+from wf.extract.accordion import closed_panels
 from wf.extract.hidden import accordion_panel
 
 ANSWER = (
@@ -131,6 +132,19 @@ def test_a_product_s_panel_under_its_button_is_read_open():
         assert ANSWER not in found.text
 
 
+def test_a_header_s_button_opens_no_panel_of_the_product_s():
+    # A shop's header: its search button over the search box (named by aria-controls),
+    # hidden: no accordion of the product's, though the page is a product's.
+    header = (
+        "<header><button type='button' aria-controls='sp'>Search</button>"
+        f"<div id='sp' hidden><p>{ANSWER}</p></div></header>"
+    )
+    root = lxml.html.fromstring(f"<div>{header}{_buttons_body()}</div>")
+    titles, panels = closed_panels(list(root.iter("button")))
+    assert [t.text for t in titles] == ["Specifications"]
+    assert [p.get("id") for p in panels] == ["c-specs"]
+
+
 def test_an_article_s_panel_under_its_button_stays_closed():
     found = extract(_clock(_buttons_body(), declared=False), url="https://news.example/clock")
     assert "Solid brass" not in found.text
@@ -149,6 +163,34 @@ def test_a_panel_after_a_box_named_as_its_title_is_one():
     assert accordion_panel(root.get_element_by_id("details"))
     assert accordion_panel(root.get_element_by_id("more"))
     assert not accordion_panel(root.get_element_by_id("after-box"))
+
+
+def test_a_header_control_named_as_a_title_opens_no_panel():
+    # The shop's header: a search toggle over its search box, a cart's label over the mini
+    # cart, both hidden: the page's chrome, no accordion of the product's.
+    root = lxml.html.fromstring(
+        "<div><header><div class='search-toggle'>Search</div>"
+        "<div id='search' hidden>Popular searches</div><nav><span class='cart-label'>Cart"
+        "</span><div id='cart' hidden>Your cart is empty</div></nav></header>"
+        "<main><div class='data item title'>Details</div><div id='details' hidden>a</div>"
+        "<header><h3>Care</h3><div id='care' hidden>b</div></header></main></div>"
+    )
+    assert not accordion_panel(root.get_element_by_id("search"))
+    assert not accordion_panel(root.get_element_by_id("cart"))
+    assert accordion_panel(root.get_element_by_id("details"))
+    assert accordion_panel(root.get_element_by_id("care"))  # under a heading, as before
+
+
+def test_a_hidden_price_after_its_label_is_no_panel():
+    # A theme's price box: the compare-at and unit prices hidden (no sale, no unit), each
+    # a <span> after its label's: the price's other values, no accordion's panels.
+    root = lxml.html.fromstring(
+        "<div class='price-box'><span class='price-label'>Sale price</span>$120"
+        "<span class='compare-label'>Regular price</span><span id='was' hidden>$150</span>"
+        "<div class='data item title'>Details</div><div id='details' hidden>a</div></div>"
+    )
+    assert not accordion_panel(root.get_element_by_id("was"))
+    assert accordion_panel(root.get_element_by_id("details"))
 
 
 def test_a_product_s_tabs_under_boxes_named_as_titles_are_read_open():

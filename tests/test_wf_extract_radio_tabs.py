@@ -146,3 +146,34 @@ def test_a_manuals_tabs_of_prose_head_their_panels() -> None:
     assert "Linux\n\nUse the package manager" in text and "macOS\n\nUse Homebrew." in text
     text = extract(_page(tabs), url=URL).text
     assert "Use Homebrew." in text and "macOS" not in text
+
+
+def test_a_polls_choices_are_no_tabs() -> None:
+    # A form's radio buttons, none checked, before two paragraphs: on a manual's page
+    # the choices' labels were read as tabs heading each paragraph.
+    poll = (
+        "<div class='poll'><p>Which platform do you use?</p><div class='choices'>"
+        "<input type='radio' name='os' id='o1'><input type='radio' name='os' id='o2'>"
+        "<label for='o1'>Linux</label><label for='o2'>Windows</label></div>"
+        "<div><p>Import the gearbox and call its setup first, before anything else.</p>"
+        "<p>Setup reads the configuration file and checks the compiler.</p></div></div>"
+    )
+    manual = _page(poll).replace("</head>", "<meta name='generator' content='mkdocs-1.5'></head>")
+    text = extract(manual, url=URL).text
+    assert "Import the gearbox" in text
+    assert "Linux" not in text and "Windows" not in text
+
+
+def test_a_control_character_in_a_label_or_a_panel_is_dropped() -> None:
+    # A page's `&#3;` in a tab's label or before its panel's block: lxml refuses to set
+    # it as a text, and the extraction failed.
+    tabs = (
+        "<div class='tabbed-set'><input checked id='x1' name='s' type='radio'>"
+        "<label for='x1'>macOS&#3;</label>"
+        f"<div class='tabbed-content'>&#3;{_code('brew install gearbox')}</div>"
+        "<input id='x2' name='s' type='radio'><label for='x2'>Debian</label>"
+        f"<div class='tabbed-content'>{_code('apt install gearbox')}</div></div>"
+    )
+    found = extract(_page(tabs), url=URL)
+    assert not any("failed" in note for note in found.notes)
+    assert "macOS\n\n```\nbrew install gearbox" in found.text

@@ -8,7 +8,7 @@ from itertools import islice
 from typing import Any
 
 from common.xpath import compiled
-from wf.extract import buttons_tuning, tuning
+from wf.extract import buttons_tuning, hidden_tuning, tuning
 from wf.extract.hidden import is_hidden
 
 _SENTENCE = re.compile(buttons_tuning.ACCORDION_SENTENCE)
@@ -76,7 +76,8 @@ def closed_panels(buttons: list[Any]) -> tuple[list[Any], list[Any]]:
     a button of a few words (one is enough: "Description"), read open as hidden.py's
     accordion_panel reads a panel under a heading. A panel mostly of links (a menu's)
     stays closed, and so does one under a title of the shop's policies (shipping,
-    returns: tuning.PRODUCT_POLICY_TITLE), the same under every product. (titles, panels)."""
+    returns: tuning.PRODUCT_POLICY_TITLE), the same under every product, and one a
+    button in the page's header or <nav> opens (a control's). (titles, panels)."""
     titles: list[Any] = []
     panels: list[Any] = []
     length = compiled("string-length(normalize-space())")
@@ -92,6 +93,8 @@ def closed_panels(buttons: list[Any]) -> tuple[list[Any], list[Any]]:
         panel = _follower(button)
         if panel is None or not isinstance(panel.tag, str) or not is_hidden(panel):
             continue
+        if next(button.iterancestors(*hidden_tuning.CONTROL_BOXES), None) is not None:
+            continue  # the header's search box, its mini cart
         target = (button.get("aria-controls") or "").strip()
         if (target and panel.get("id") != target) or _POLICY.fullmatch(label):
             continue

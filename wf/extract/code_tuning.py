@@ -67,5 +67,6 @@ CODE_LABELS = frozenset((
 # A <textarea> that holds code shown to the reader (an example in a playground, editable:
 # pkg.go.dev's `<textarea class="Documentation-exampleCode code">`), by a word of its
 # class that is "code" or ends in "-code" once lowered ("exampleCode": example-code), not
-# "barcode" (wf.extract.codetext.code_area); read as a <pre>.
-CODE_AREA = r"(?:^|-)code$"
+# "barcode" (wf.extract.codetext.code_area); read as a <pre>. Not an `embed-code`: a
+# share box's snippet to paste into one's own site (a video's <iframe>), the page's chrome.
+CODE_AREA = r"(?:^|-)(?<!embed-)code$"

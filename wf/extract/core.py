@@ -151,8 +151,11 @@ def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes |
     options = {**options, "microdata": named, "large": len(text) > CLASS_SCAN_MAX}
     root = parse.parse_fast(text, utf8) if isinstance(text, str) and len(text) <= FAST_MAX else None
     if root is not None:
-        result = _extract(root, **options)
-        if not _unclean(result.text) and not _unclean(result.title or ""):
+        try:
+            result: Extracted | None = _extract(root, **options)
+        except ValueError:  # lxml refused a text of a control character a page referenced
+            result = None
+        if result is not None and not _unclean(result.text) and not _unclean(result.title or ""):
             return result
         # libxml2 keeps C0 controls in the tree (only NUL becomes U+FFFD): take the careful
         # path, which drops them before the parse.

@@ -205,13 +205,28 @@ def accordion_panel(el: Any) -> bool:
     <dt>, a description for another screen under its heading) makes it no panel but a
     version of that box; the next panel's title (the same tag, named so) does not."""
     before = _element_beside(el, ahead=False)
-    if before is None or (before.tag not in _TITLES and not _title_named(before)):
+    if before is None:
+        return False
+    if before.tag not in _TITLES and not _titles_box(before, el):
         return False
     after = _element_beside(el, ahead=True)
     return after is None or after.tag != el.tag or is_hidden(after) or _title_named(after)
 
 
 _TITLE_NAME = re.compile(hidden_tuning.PANEL_TITLE_NAMES)
+
+
+def _titles_box(title: Any, panel: Any) -> bool:
+    """Whether a box named as a title (_title_named) titles the hidden `panel` after it:
+    a box (names.BLOCK: a hidden <span> after a `price-label` is the price's other value,
+    a compare-at or unit price), outside the page's <header> and <nav>, where such a box
+    is a control's (a `search-toggle` over the search box, a `cart-label` over the mini
+    cart)."""
+    from wf.extract.names import BLOCK
+
+    if panel.tag not in BLOCK or not _title_named(title):
+        return False
+    return next(panel.iterancestors(*hidden_tuning.CONTROL_BOXES), None) is None
 
 
 def _title_named(el: Any) -> bool:

@@ -63,6 +63,10 @@ PANEL_COMPARED = 2000
 # before `data item content`), a theme's `accordion-title`, `collapsible-trigger`,
 # `tab-label`, `toggle`.
 PANEL_TITLE_NAMES = r"(?<![a-z])(?:title|toggle|trigger|label)(?![a-z])"
+# The page's boxes of controls: a title's box or a button in one opens a control's panel
+# (the search box, the mini cart), no accordion's (hidden.accordion_panel,
+# accordion.closed_panels).
+CONTROL_BOXES = ("header", "nav")
 # Comments passed over between a hidden box and the title before it that makes it an
 # accordion's panel, or the box after it shown in its stead (hidden.accordion_panel), at
 # most.

@@ -19,6 +19,13 @@ _CONTROL = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 # Each alone, for `in`: a search for one byte runs at memchr's speed, and most pages hold
 # none of them, so 29 searches cost less than half of one translate (which copies).
 _CONTROL_BYTES = tuple(bytes((c,)) for c in _CONTROL)
+# A character reference to one of them (`&#3;`, `&#x1b`; libxml2 reads it without its
+# semicolon too), which libxml2 puts in the tree as the character: lxml then refuses any
+# text made of it (a hidden element's tail joined to the text before it).
+_CONTROL_REF = re.compile(
+    rb"&#(?:[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F])(?![0-9a-fA-F])"
+    rb"|0*(?:[0-8]|1[124-9]|2[0-9]|3[01])(?![0-9]));?"
+)
 
 # Never text a reader sees, in any mode.
 JUNK = (
@@ -121,7 +128,7 @@ def utf8_source(body: bytes, text: str, charset: str) -> bytes | None:
 
 
 def to_utf8(text: str | bytes, utf8: bytes | None = None) -> bytes:
-    """`text` as UTF-8 without control characters: bytes are UTF-8 already
+    """`text` as UTF-8 without control characters, nor references to them: bytes are UTF-8 already
     (wf.extract.source.limited), and `utf8`, when given, is the text's encoding (see
     utf8_source). Lone surrogates become "?"."""
     if isinstance(text, bytes):
@@ -131,7 +138,9 @@ def to_utf8(text: str | bytes, utf8: bytes | None = None) -> bytes:
     else:
         data = text.encode("utf-8", "replace")
     if any(c in data for c in _CONTROL_BYTES):
-        return data.translate(None, _CONTROL)
+        data = data.translate(None, _CONTROL)
+    if b"&#" in data:
+        data = _CONTROL_REF.sub(b"", data)
     return data
 
 
@@ -262,7 +271,7 @@ def clean(
     ``keep``: images, for --images); with ``every_word``, every class word is searched
     for (unseen.parts). `jsonld` and `og`, when given, get the text of each
     JSON-LD script and the first value of each of the <meta> properties in OG_PROPERTIES
-    (og:type, article:published_time; wherever the page puts them) on the way: the same
+    (og:type, og:description, ...; wherever the page puts them) on the way: the same
     pass over the tree. `declare` is called once they are gathered and before anything
     is removed: the page's declarations are read from the whole of it (a microdata offer
     in a hidden box, in <meta> and <link> tags)."""
@@ -416,8 +425,9 @@ def _unnest(box: Any) -> None:
 
 
 # The <meta> properties clean() gathers: what the page says it is, whether it says when
-# it was published (wf.extract.kinds.declared reads og:type article only then), and what
-# made it (a manual's generator: docs_tuning.DOC_GENERATORS).
+# it was published (wf.extract.kinds.declared reads og:type article only then), what made
+# it (a manual's generator: docs_tuning.DOC_GENERATORS) and its summary (og:description:
+# a product's when it declares no description, declared.summarised).
 OG_PROPERTIES = frozenset(("og:type", "og:description", "article:published_time", "generator"))
 # A page may name several generators (Astro, then Starlight on it): all are kept, this
 # many characters of them.

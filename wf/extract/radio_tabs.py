@@ -20,6 +20,7 @@ from typing import Any
 from common.xpath import compiled
 from wf.extract import buttons_tuning
 from wf.extract.kinds import docs_tuning
+from wf.extract.spaces import settable
 
 # What stands in a row of labels besides them: the radio buttons, in some layouts.
 _ROW_TAGS = frozenset(("label", "input"))
@@ -71,16 +72,22 @@ def _code(panel: Any) -> bool:
 
 def _one_group(row: Any, tabs: list[Any]) -> bool:
     """Whether every label names a radio button of one group, among the row's children or
-    its parent's (the buttons stand beside the labels, or beside their row)."""
+    its parent's (the buttons stand beside the labels, or beside their row), one of them
+    checked: the tab shown. A form's choices (a poll's "Which platform do you use?")
+    come with none checked, and a tab's panel would be read into each paragraph after."""
     names: dict[str, str] = {}
+    checked: set[str] = set()
     for box in (row, row.getparent()):
         if box is None:
             continue
         for el in islice(box.iterchildren("input"), 2 * buttons_tuning.RADIO_TABS_MAX):
             if (el.get("type") or "").lower() == "radio" and el.get("id"):
                 names.setdefault(el.get("id"), el.get("name") or "")
+                if el.get("checked") is not None:
+                    checked.add(el.get("id"))
     groups = {names.get(label.get("for")) for label in tabs}
-    return len(groups) == 1 and None not in groups
+    shown = any(label.get("for") in checked for label in tabs)
+    return len(groups) == 1 and None not in groups and shown
 
 
 def _apart(row: Any, tabs: list[Any]) -> list[tuple[Any, Any]] | None:
@@ -115,8 +122,8 @@ def _head(panel: Any, label: Any) -> None:
     if not text:
         return
     head = panel.makeelement("p", {})
-    head.text = text
-    head.tail = panel.text
+    head.text = settable(text)
+    head.tail = settable(panel.text)
     panel.text = None
     panel.insert(0, head)
 

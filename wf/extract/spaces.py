@@ -16,6 +16,17 @@ _OTHER_SPACE = re.compile(
 BR = "\x00"  # a <br>: never in the tree (libxml2 makes a page's NUL U+FFFD), so it is free
 SPACES = " \t\n\r\f"  # HTML's spaces
 CHUNK = 1 << 20  # characters a regex substitution works on at once
+# The C0 controls lxml will not set in a text or a tail (tab, LF and CR aside), to nothing.
+_CONTROLS = dict.fromkeys((*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)))
+
+
+def settable(text: str | None) -> str | None:
+    """`text` without the control characters lxml refuses to set as an element's text or
+    tail: a page's character reference (`&#3;`) puts one in the tree, which reads it, and
+    a text moved or made from the page's own raised (the extraction failed)."""
+    if not text or text.isprintable():
+        return text
+    return text.translate(_CONTROLS)
 
 
 def collapse(raw: str) -> str:

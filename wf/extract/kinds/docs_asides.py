@@ -14,6 +14,7 @@ from itertools import islice
 from typing import Any
 
 from wf.extract.kinds import docs_tuning
+from wf.extract.spaces import settable
 
 _ADMONITION = re.compile(docs_tuning.ADMONITION, re.IGNORECASE)
 
@@ -21,14 +22,19 @@ _ADMONITION = re.compile(docs_tuning.ADMONITION, re.IGNORECASE)
 def admonition(el: Any) -> bool:
     """Whether a block is an <aside> named as an admonition by its class or its accessible
     name (docs_tuning.ADMONITION), or stands in one docs_tuning.ADMONITION_LEVELS levels
-    up at most."""
+    up at most. One whose class or id names boilerplate (an `ad-callout`, a
+    `cookie-warning`) is none: the page's chrome."""
+    from wf.extract.names import negative_words
+
     box = el
     for _ in range(docs_tuning.ADMONITION_LEVELS + 1):
         if box is None:
             return False
         if box.tag == "aside":
             names = f"{box.get('class') or ''} {box.get('aria-label') or ''}"
-            return _ADMONITION.search(names) is not None
+            if _ADMONITION.search(names) is None:
+                return False
+            return not negative_words(f"{box.get('class') or ''} {box.get('id') or ''}")
         box = box.getparent()
     return False
 
@@ -53,9 +59,9 @@ def untable_admonitions(root: Any) -> None:
         box = table.makeelement("div", {})
         if label:
             head = box.makeelement("p", {})
-            head.text = label
+            head.text = settable(label)
             box.append(head)
         box.append(content)
         content.tag = "div"
-        box.tail = table.tail
+        box.tail = settable(table.tail)
         table.getparent().replace(table, box)

@@ -14,6 +14,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract.kinds import docs_tuning
+from wf.extract.spaces import settable
 
 if TYPE_CHECKING:
     from wf.extract.records import BlockRecord
@@ -298,7 +299,9 @@ def cut_foot(blocks: list[BlockRecord], b: BlockRecord) -> None:
     """Cut what follows `b` in its parent, the page's foot ("Edit this page on GitHub", a
     table of contents beside the body), not its text: but the blocks up to the last that
     holds a section's heading (h2 to h6), more of the page's sections (rustdoc's fields
-    and methods after an item's description), which end where its foot begins."""
+    and methods after an item's description), which end where its foot begins. A box
+    mostly of links (docs_tuning.FOOT_LINKED) holds no section: the site's columns of
+    links under their headings ("Product", "Company") are its foot."""
     following = []
     j = b.end
     while j < blocks[b.parent].end:
@@ -306,6 +309,8 @@ def cut_foot(blocks: list[BlockRecord], b: BlockRecord) -> None:
         j = blocks[j].end
     last = -1
     for n, f in enumerate(following):
+        if f.link >= docs_tuning.FOOT_LINKED * f.text:
+            continue
         if f.tag in _SECTION_HEADINGS or next(f.el.iter(*_SECTION_HEADINGS), None) is not None:
             last = n
     for f in following[last + 1 :]:
@@ -327,4 +332,4 @@ def doxygen_title(root: Any, why: str) -> None:
         if body is not None and body.get("class") == "contents":
             title.tail = None
             body.insert(0, title)
-            title.tail, body.text = body.text, None
+            title.tail, body.text = settable(body.text), None

@@ -17,25 +17,25 @@ from itertools import islice
 from typing import Any
 
 from wf.extract.kinds import docs_tuning
-
-# The cells that open and close a signature's parameters, each alone in its cell.
-_BRACKETS = frozenset(("(", ")"))
+from wf.extract.spaces import settable
 
 
 def join_signatures(root: Any) -> None:
     """Each table that is a signature made a paragraph of one line: a small table
     (docs_tuning.SIGNATURE_CELLS cells at most, none longer than
-    docs_tuning.SIGNATURE_CELL_MAX characters) with a cell that is "(" alone and one that
-    is ")" alone, no table inside. docs_tuning.SIGNATURES_MAX tables a page."""
+    docs_tuning.SIGNATURE_CELL_MAX characters) whose second cell is "(" alone, after the
+    name, and with a cell that is ")" alone, no table inside: a table of a syntax's
+    characters ("(" opens a group, ")" closes it), each in the first cell of its row,
+    is data. docs_tuning.SIGNATURES_MAX tables a page."""
     for table in islice(root.iter("table"), docs_tuning.SIGNATURES_MAX):
         words = _cells(table)
-        if words is None or not _BRACKETS.issubset(words):
+        if words is None or len(words) < 2 or words[1] != "(" or ")" not in words:
             continue
         line = " ".join(w for w in words if w)
         line = line.replace("( ", "(").replace(" )", ")").replace(" ,", ",")
         paragraph = table.makeelement("p", {})
-        paragraph.text = line
-        paragraph.tail = table.tail
+        paragraph.text = settable(line)
+        paragraph.tail = settable(table.tail)
         table.getparent().replace(table, paragraph)
 
 
@@ -100,7 +100,7 @@ def set_classifiers_apart(root: Any) -> None:
     for span in compiled(_CLASSIFIERS)(root):
         before = span.getprevious()
         if before is not None:
-            before.tail = f"{before.tail or ''} : "
+            before.tail = settable(f"{before.tail or ''} : ")
         else:
             parent = span.getparent()
-            parent.text = f"{parent.text or ''} : "
+            parent.text = settable(f"{parent.text or ''} : ")

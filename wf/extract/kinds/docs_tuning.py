@@ -38,6 +38,9 @@ CARD_NODES = 200
 # the parent adds no more than this share of the body's text: its table of contents goes
 # by its name, the lead stays.
 TITLE_BOX_SHARE = 0.25
+# A box after the body this share of whose text is links holds no section of the page
+# (docs_chrome.cut_foot): the site's columns of links, each under its heading.
+FOOT_LINKED = 0.6
 # A link that offers to edit the page's source, by its whole text (Docusaurus's "Edit this
 # page", HashiCorp's "Edit this page on GitHub", Mintlify's "Suggest edits", MkDocs'
 # "Edit on GitHub"): the manual's chrome, wherever its box stands and whatever its name.
