@@ -160,6 +160,16 @@ DOC_GENERATORS = (
     r"(?<![a-z])(?:sphinx|rustdoc|mkdocs|docusaurus|vitepress|vuepress|starlight|docfx|doxygen"
     r"|typedoc|jsdoc|mdbook|antora|javadoc)(?![a-z])"
 )
+# ...and the generators that name themselves by a <meta> of their own, not "generator"
+# (wf.extract.parse): DocFX's table of contents ("docfx:tocrel", "docfx:navrel"; Microsoft
+# Learn's "toc_rel") and Microsoft Learn's topic ("ms.topic": conceptual, quickstart,
+# reference), which DocFX builds: its tabs, its notes, its "Feedback" are a manual's.
+GENERATOR_METAS = {
+    "docfx:tocrel": "docfx",
+    "docfx:navrel": "docfx",
+    "toc_rel": "docfx",
+    "ms.topic": "docfx",
+}
 # ...unless the page declares itself one of these (schema.org types, lowered): a post of
 # the blog a manual's generator builds beside it (Docusaurus's, MkDocs Material's).
 GENERATOR_POSTS = frozenset(("blogposting", "newsarticle", "liveblogposting"))
