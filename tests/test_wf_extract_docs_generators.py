@@ -50,3 +50,81 @@ def test_microsoft_learns_meta_tags_declare_documentation() -> None:
     found = extract(_learn("<meta name='ms.service' content='storage'>"), url=URL, metadata=True)
     assert (found.metadata or {}).get("type") != "documentation"
     assert "Contoso CLI" not in found.text
+
+
+DOCS = "https://docs.example.org/gearbox/wind"
+LEAD = "The gearbox turns its wheels once the spring is wound, and runs down after a day. "
+
+
+def _doc(body: str, head: str = "") -> str:
+    return (
+        f"<html><head><title>Wind the gearbox</title>{head}</head><body><main>"
+        f"{body}<p>{LEAD * 2}</p></main></body></html>"
+    )
+
+
+def test_a_sections_eyebrow_over_the_title_is_left_out() -> None:
+    # Mintlify's label of the page's section over its <h1>; one before no title stays.
+    page = _doc(
+        "<header><div><div class='eyebrow text-sm'>Get Started</div>"
+        "<div class='flex'><h1 id='page-title'>Wind the gearbox</h1></div></div></header>"
+        f"<p>{LEAD}</p><div class='eyebrow'>Good to know</div><p>{LEAD}</p>"
+    )
+    text = extract(page, url=DOCS).text
+    assert "Get Started" not in text
+    assert "# Wind the gearbox" in text and "Good to know" in text
+
+
+def test_a_code_frames_screen_reader_label_is_left_out() -> None:
+    # Starlight's terminal frame names itself to a screen reader ("Terminal window") in
+    # its header, before its <pre>; a screen reader's words elsewhere stay.
+    frame = (
+        "<figure class='frame is-terminal'><figcaption class='header'><span class='title'>"
+        "</span><span class='sr-only'>Terminal window</span></figcaption>"
+        "<pre><code>npm install gearbox</code></pre></figure>"
+    )
+    page = _doc(
+        f"<h1>Install</h1><p>{LEAD}</p>{frame}"
+        f"<p>{LEAD}<span class='sr-only'>Opens in a new tab</span></p>",
+        "<meta name='generator' content='Starlight v0.30'>",
+    )
+    text = extract(page, url="https://gearbox.example.org/install/").text
+    assert "Terminal window" not in text and "npm install gearbox" in text
+    assert "Opens in a new tab" in text
+
+
+def test_a_callouts_icon_is_left_out() -> None:
+    # Nextra's callout: its emoji on a line of its own. ReadMe's: its heading parsed
+    # around its icon, the heading's words after it. A table's marks of support stay.
+    nextra = (
+        "<div class='nextra-callout x:flex'><div class='x:select-none'>\U0001f4a1</div>"
+        "<div class='x:w-full'><p>Wind the spring each morning before the first turn.</p>"
+        "</div></div>"
+    )
+    readme = (
+        "<blockquote class='callout callout_info'><h3 class='callout-heading'>"
+        "<span class='callout-icon'>\U0001f4d8</span><p>Keep your key secret</p></h3>"
+        "<p>Anyone who holds your key can wind your gearbox.</p></blockquote>"
+    )
+    table = (
+        "<table><tr><th>Wheel</th><th>Winds</th></tr><tr><td>Brass</td><td>\u2705</td></tr></table>"
+    )
+    text = extract(_doc(f"<h1>Wind</h1><p>{LEAD}</p>{nextra}{readme}{table}"), url=DOCS).text
+    assert "\U0001f4a1" not in text and "\U0001f4d8" not in text
+    assert "Wind the spring each morning" in text
+    assert "### Keep your key secret\n" in text
+    assert "\u2705" in text
+
+
+def test_a_more_link_to_the_pages_own_description_is_left_out() -> None:
+    # Doxygen's "More..." after a brief description jumps to the details on the page;
+    # a link that reads so to another page stays.
+    page = _doc(
+        "<h1>Wheel Class Reference</h1><p>A wheel of the gearbox. <a href='#details'>More..."
+        "</a></p><p>Wheels are listed <a href='wheels.html'>more\u2026</a></p>"
+        f"<h2 id='details'>Detailed Description</h2><p>{LEAD}</p>",
+        "<meta name='generator' content='Doxygen 1.9.8'>",
+    )
+    text = extract(page, url="https://gearbox.example.org/class_wheel.html").text
+    assert "A wheel of the gearbox.\n" in text
+    assert "more\u2026" in text

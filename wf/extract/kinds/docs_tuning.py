@@ -229,3 +229,17 @@ ADMONITION = (
 ADMONITION_LEVELS = 3
 # Asciidoctor's admonitions drawn as tables read as a label and a box: this many a page.
 ADMONITIONS_MAX = 1000
+# A manual's debris (wf.extract.kinds.docs_debris), each by its mark: a section's label
+# over the title by a class token (Mintlify's "eyebrow"); a screen reader's label by its
+# class ("sr-only", "visually-hidden", "screen-reader-text") where it heads a code frame
+# (Starlight's "Terminal window"), FRAME_LEVELS boxes up at most; a callout's box by its
+# class (Nextra's "nextra-callout", ReadMe's "callout", "admonition"), its icon dropped;
+# a link to an anchor on the page by its whole text (Doxygen's "More..."). Each no longer
+# than DEBRIS_TEXT_MAX characters, DEBRIS_MAX marked elements read a page.
+EYEBROW = r"(?<![a-z-])eyebrow(?![a-z-])"
+SCREEN_READER = r"sr-only|visually-hidden|screen-reader"
+CALLOUT_BOX = r"(?<![a-z])(?:callout|admonition)(?![a-z-])"
+MORE_LINK = r"more\s*(?:\.\.\.|…)"
+FRAME_LEVELS = 3
+DEBRIS_TEXT_MAX = 60
+DEBRIS_MAX = 5000
