@@ -128,3 +128,17 @@ def test_a_more_link_to_the_pages_own_description_is_left_out() -> None:
     text = extract(page, url="https://gearbox.example.org/class_wheel.html").text
     assert "A wheel of the gearbox.\n" in text
     assert "more\u2026" in text
+
+
+def test_a_last_update_a_time_ago_is_left_out() -> None:
+    # GitBook's stamp under the page: "Last updated" and a <time> shown as a time ago. A
+    # sentence that says something was updated a while ago stays.
+    page = _doc(
+        f"<h1>Wind</h1><p>{LEAD}</p><div class='flex'><p class='text-sm'>Last updated "
+        "<time datetime='2026-03-03'>3 months ago</time></p></div>"
+        "<p>The spring was last updated 3 months ago, when the brass wheel was replaced.</p>",
+        "<meta name='generator' content='GitBook (7a5e3b1)'>",
+    )
+    text = extract(page, url=DOCS).text
+    assert "Last updated 3 months ago" not in text
+    assert "last updated 3 months ago, when" in text

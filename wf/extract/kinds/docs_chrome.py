@@ -201,12 +201,18 @@ def _short_text(el: Any) -> str | None:
     return text if len(text) <= docs_tuning.UPDATE_STAMP_MAX else None
 
 
+_AGO = re.compile(docs_tuning.UPDATE_AGO, re.IGNORECASE)
+
+
 def _stamp(text: str) -> bool:
     """Whether a text says when the page was last updated, and nothing else."""
     from wf.extract.kinds.byline import whole_date
 
     match = _STAMP.fullmatch(text)
-    return match is not None and whole_date(match.group("date").strip(" ,"))
+    if match is None:
+        return False
+    date = match.group("date").strip(" ,")
+    return whole_date(date) or _AGO.fullmatch(date) is not None
 
 
 def drop_step_links(root: Any) -> None:

@@ -97,6 +97,12 @@ UPDATE_STAMP = (
     r" (?:updated?|modified|edited|changed|reviewed)(?: (?:on|at))?\s*:?\s*"
     r"(?P<date>[^:].*?)(?:\s*(?:z|utc|gmt))?(?:\s+by\s+\S.{0,60})?\.?"
 )
+# ...the date a time ago as well (GitBook's "Last updated 3 months ago", a <time> whose
+# datetime the page shows so).
+UPDATE_AGO = (
+    r"(?:\d+|an?|a few)\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
+    r"\s+ago|yesterday|today"
+)
 # ...looked for this many levels up from its words (SQLite's <p><small><i>), in a box of
 # at most UPDATE_STAMP_MAX characters; no more stamps than STAMPS_MAX are read a page.
 UPDATE_STAMP_LEVELS = 3
