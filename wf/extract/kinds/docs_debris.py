@@ -1,9 +1,8 @@
 """Documentation pages' debris that generators leave around a manual's text, each short
-and found by its own mark in one XPath search: a section's label over the title (Mintlify's
-"Get Started" eyebrow), a screen reader's label of a code frame (Starlight's "Terminal
-window"), a callout's icon on a line of its own (Nextra's, ReadMe's "📘" that parts the
-callout's heading from its words), a link that jumps to the rest of a description on the
-same page (Doxygen's "More...").
+and found by its own class (gathered in docs_chrome.drop_banners' walk over the named
+boxes): a section's label over the title (Mintlify's "Get Started" eyebrow), a screen
+reader's label of a code frame (Starlight's "Terminal window"), a callout's icon on a line
+of its own (Nextra's, ReadMe's "📘" that parts the callout's heading from its words).
 """
 
 from __future__ import annotations
@@ -17,30 +16,21 @@ from wf.extract.kinds import docs_tuning
 _EYEBROW = re.compile(docs_tuning.EYEBROW, re.IGNORECASE)
 _SCREEN_READER = re.compile(docs_tuning.SCREEN_READER, re.IGNORECASE)
 _CALLOUT = re.compile(docs_tuning.CALLOUT_BOX, re.IGNORECASE)
-_MORE = re.compile(docs_tuning.MORE_LINK, re.IGNORECASE)
 # Letters and digits: an icon's text holds none ("📘", "💡", "⚠️").
 _WORDY = re.compile(r"\w")
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-_MARKED = (
-    "//*[@class][contains(@class, 'eyebrow') or contains(@class, 'sr-only')"
-    " or contains(@class, 'visually-hidden') or contains(@class, 'screen-reader')"
-    " or contains(@class, 'callout')] | //a[starts-with(@href, '#')]"
-)
 
 
-def drop_debris(root: Any) -> None:
-    """Remove a manual's eyebrows, code frames' screen-reader labels, callouts' icons and
-    "More..." jumps (docs_tuning.DEBRIS_MAX marked elements a page)."""
-    from common.xpath import compiled
+def drop_debris(marked: list[Any]) -> None:
+    """Remove a manual's eyebrows, code frames' screen-reader labels and callouts' icons
+    among the `marked` elements (those whose class names one: docs_chrome.drop_banners
+    gathers them in its walk over the page)."""
     from wf.extract.hidden import drop_each
 
     found: list[Any] = []
-    for el in islice(compiled(_MARKED)(root), docs_tuning.DEBRIS_MAX):
+    for el in marked:
         names = el.get("class") or ""
-        if el.tag == "a":
-            if _MORE.fullmatch(_text(el)):
-                found.append(el)
-        elif _EYEBROW.search(names):
+        if _EYEBROW.search(names):
             if _eyebrow(el):
                 found.append(el)
         elif _SCREEN_READER.search(names):
@@ -48,8 +38,8 @@ def drop_debris(root: Any) -> None:
                 found.append(el)
         elif _CALLOUT.search(names):
             found.extend(_icons(el))
-    marked = set(found)
-    drop_each([el for el in found if not any(up in marked for up in el.iterancestors())])
+    chosen = set(found)
+    drop_each([el for el in found if not any(up in chosen for up in el.iterancestors())])
 
 
 def _text(el: Any, limit: int = docs_tuning.DEBRIS_TEXT_MAX) -> str:

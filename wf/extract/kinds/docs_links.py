@@ -1,7 +1,8 @@
 """Documentation pages' links of the manual's chrome, by their whole text: the offer to edit
 the page ("Edit this page on GitHub", "Suggest edits", Sphinx's "Show Source") and the bare
 link to an item's source beside its heading or signature (rustdoc's "Source"), each
-standing alone. (Moved from wf/extract/kinds/docs.py.)"""
+standing alone; and a "More..." that jumps to the rest of a description on the page
+(Doxygen's). (Moved from wf/extract/kinds/docs.py.)"""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from wf.extract.kinds import docs_tuning
 from wf.extract.kinds.docs_chrome import stands_alone
 
 _EDIT_LINK = re.compile(docs_tuning.EDIT_LINK, re.IGNORECASE)
+_MORE = re.compile(docs_tuning.MORE_LINK, re.IGNORECASE)
 # A link's text longer than this is no offer to edit (white space around it included).
 _EDIT_TEXT_MAX = 60
 
@@ -22,7 +24,8 @@ def drop_edit_links(root: Any) -> None:
     text), standing alone (no words of a sentence just before or after them): a link at
     the foot of the body, beside no box to be named for it, printed "Edit this page on
     GitHub" under the manual's last paragraph. And the bare links to an item's source
-    beside its heading or signature (_by_entry)."""
+    beside its heading or signature (_by_entry), and the jumps to the rest of a
+    description on the page (_jump)."""
     from wf.extract.hidden import drop_each
 
     found = []
@@ -32,9 +35,15 @@ def drop_edit_links(root: Any) -> None:
             continue
         words = " ".join(text.split())
         source = _SOURCE_LINK.fullmatch(words) is not None and _by_entry(a, words)
-        if (source or _EDIT_LINK.fullmatch(words)) and stands_alone(a):
+        edit = (source or _EDIT_LINK.fullmatch(words)) and stands_alone(a)
+        if edit or _jump(a, words):
             found.append(a)
     drop_each(found)
+
+
+def _jump(a: Any, words: str) -> bool:
+    """A "More..." that jumps to the rest of a description on the page (Doxygen's)."""
+    return _MORE.fullmatch(words) is not None and (a.get("href") or "").startswith("#")
 
 
 _SOURCE_LINK = re.compile(docs_tuning.SOURCE_LINK, re.IGNORECASE)

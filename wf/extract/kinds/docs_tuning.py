@@ -241,7 +241,10 @@ ADMONITIONS_MAX = 1000
 # (Starlight's "Terminal window"), FRAME_LEVELS boxes up at most; a callout's box by its
 # class (Nextra's "nextra-callout", ReadMe's "callout", "admonition"), its icon dropped;
 # a link to an anchor on the page by its whole text (Doxygen's "More..."). Each no longer
-# than DEBRIS_TEXT_MAX characters, DEBRIS_MAX marked elements read a page.
+# than DEBRIS_TEXT_MAX characters, DEBRIS_MAX marked elements read a page (gathered by
+# DEBRIS_CLASS in the walk that looks for banners: docs_chrome.drop_banners).
+# (DEBRIS_CLASS is matched as written, lower case as the generators write their classes.)
+DEBRIS_CLASS = r"eyebrow|sr-only|visually-hidden|screen-reader|callout|admonition"
 EYEBROW = r"(?<![a-z-])eyebrow(?![a-z-])"
 SCREEN_READER = r"sr-only|visually-hidden|screen-reader"
 CALLOUT_BOX = r"(?<![a-z])(?:callout|admonition)(?![a-z-])"
