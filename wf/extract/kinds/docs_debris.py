@@ -53,7 +53,7 @@ def _eyebrow(el: Any) -> bool:
     after = el.getnext()
     if after is None or el.tag in _HEADINGS or not _text(el):
         return False
-    return after.tag == "h1" or next(after.iter("h1"), None) is not None
+    return _holds(after, "h1")
 
 
 def _frame_label(el: Any) -> bool:
@@ -65,9 +65,15 @@ def _frame_label(el: Any) -> bool:
         if box.tag == "pre" or box.tag == "code":
             return False
         after = box.getnext()
-        if after is not None and (after.tag == "pre" or next(after.iter("pre"), None) is not None):
+        if after is not None and _holds(after, "pre"):
             return True
     return False
+
+
+def _holds(box: Any, tag: str) -> bool:
+    """Whether `box` is a `tag` or holds one among its first docs_tuning.DEBRIS_NODES
+    elements (a title's box, a code frame's: the search stays short beside a big box)."""
+    return any(el.tag == tag for el in islice(box.iter(), docs_tuning.DEBRIS_NODES))
 
 
 def _icons(box: Any) -> list[Any]:
@@ -98,7 +104,7 @@ def _join_heading(icon: Any) -> None:
     heading = icon.getparent()
     if heading is None or heading.tag not in _HEADINGS or len(heading) != 1:
         return
-    if (heading.text or "").strip() or (icon.tail or "").strip():
+    if (heading.text or "").strip() or (icon.tail or "").strip() or (heading.tail or "").strip():
         return
     after = heading.getnext()
     if after is None or after.tag != "p" or len(after) or not _text(after):

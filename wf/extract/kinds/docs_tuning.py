@@ -251,4 +251,7 @@ CALLOUT_BOX = r"(?<![a-z])(?:callout|admonition)(?![a-z-])"
 MORE_LINK = r"more\s*(?:\.\.\.|…)"
 FRAME_LEVELS = 3
 DEBRIS_TEXT_MAX = 60
-DEBRIS_MAX = 5000
+DEBRIS_MAX = 1000
+# ...the title's <h1> or the frame's <pre> looked for among the next box's first this many
+# elements.
+DEBRIS_NODES = 30
