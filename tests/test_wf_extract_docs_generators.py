@@ -142,3 +142,39 @@ def test_a_last_update_a_time_ago_is_left_out() -> None:
     text = extract(page, url=DOCS).text
     assert "Last updated 3 months ago" not in text
     assert "last updated 3 months ago, when" in text
+
+
+def _package(details: str, after: str = "") -> str:
+    # pkg.go.dev's header: the title with its chips, then a row of the package's facts.
+    return _doc(
+        "<div class='go-Main-headerTitle'><h1>gearbox</h1>"
+        "<span class='go-Chip go-Chip--inverted'>package</span>"
+        "<span class='go-Chip go-Chip--inverted'>module</span></div>"
+        f"<div class='go-Main-headerDetails'>{details}</div>"
+        f"<h2>Overview</h2><p>{LEAD}</p>{after}"
+    )
+
+
+def test_a_packages_chips_and_facts_under_its_title_are_left_out() -> None:
+    facts = "".join(
+        f"<span class='go-Main-headerDetailItem'>{fact}</span>"
+        for fact in (
+            "Version: v1.4.2",
+            "<span class='go-Chip go-Chip--accented'>Latest</span> Go to latest",
+            "Published: Mar 3, 2026",
+            "License: MIT",
+            "Imports: 4",
+            "Imported by: 123",
+        )
+    )
+    text = extract(_package(facts), url=DOCS).text
+    assert text.startswith("# gearbox\n\n## Overview")
+    for gone in ("package", "module", "v1.4.2", "Imported by", "Latest"):
+        assert gone not in text, gone
+    # The same facts further down, in the package's text, stay; and a row of two is
+    # no package's facts.
+    later = f"<div class='facts'>{facts}</div>"
+    text = extract(
+        _package("<span>Version: v1.4.2</span><span>License: MIT</span>", later), url=DOCS
+    ).text
+    assert text.count("Version: v1.4.2") == 2 and "Imported by: 123" in text

@@ -53,7 +53,7 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_step_links(root)
         drop_feedback(root)
         drop_lines(root)
-        drop_debris(debris)
+        drop_debris(root, debris)
         head_panels(root)
         join_signatures(root)
         grid_tables(root)

@@ -2,7 +2,9 @@
 and found by its own class (gathered in docs_chrome.drop_banners' walk over the named
 boxes): a section's label over the title (Mintlify's "Get Started" eyebrow), a screen
 reader's label of a code frame (Starlight's "Terminal window"), a callout's icon on a line
-of its own (Nextra's, ReadMe's "📘" that parts the callout's heading from its words).
+of its own (Nextra's, ReadMe's "📘" that parts the callout's heading from its words), a
+chip beside the title ("package"); and a package's facts in a row under its title
+(pkg.go.dev's "Version: v1.4.2 · License: MIT · Imported by: 123").
 """
 
 from __future__ import annotations
@@ -16,21 +18,27 @@ from wf.extract.kinds import docs_tuning
 _EYEBROW = re.compile(docs_tuning.EYEBROW, re.IGNORECASE)
 _SCREEN_READER = re.compile(docs_tuning.SCREEN_READER, re.IGNORECASE)
 _CALLOUT = re.compile(docs_tuning.CALLOUT_BOX, re.IGNORECASE)
+_CHIP = re.compile(docs_tuning.CHIP, re.IGNORECASE)
+_FACT = re.compile(docs_tuning.PACKAGE_FACT, re.IGNORECASE)
 # Letters and digits: an icon's text holds none ("📘", "💡", "⚠️").
 _WORDY = re.compile(r"\w")
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
-def drop_debris(marked: list[Any]) -> None:
-    """Remove a manual's eyebrows, code frames' screen-reader labels and callouts' icons
-    among the `marked` elements (those whose class names one: docs_chrome.drop_banners
-    gathers them in its walk over the page)."""
+def drop_debris(root: Any, marked: list[Any]) -> None:
+    """Remove a manual's eyebrows, code frames' screen-reader labels, callouts' icons and
+    the chips beside its title among the `marked` elements (those whose class names one:
+    docs_chrome.drop_banners gathers them in its walk over the page), and the row of a
+    package's facts under its title (_facts)."""
     from wf.extract.hidden import drop_each
 
-    found: list[Any] = []
+    found: list[Any] = _facts_rows(root)
     for el in marked:
         names = el.get("class") or ""
-        if _EYEBROW.search(names):
+        if _CHIP.search(names):
+            if _beside_title(el):
+                found.append(el)
+        elif _EYEBROW.search(names):
             if _eyebrow(el):
                 found.append(el)
         elif _SCREEN_READER.search(names):
@@ -40,6 +48,45 @@ def drop_debris(marked: list[Any]) -> None:
             found.extend(_icons(el))
     chosen = set(found)
     drop_each([el for el in found if not any(up in chosen for up in el.iterancestors())])
+
+
+def _beside_title(el: Any) -> bool:
+    """A short label (a chip: "package", "module") beside the page's <h1>, in its box."""
+    parent = el.getparent()
+    if parent is None or el.tag in _HEADINGS or not _text(el, docs_tuning.CHIP_TEXT_MAX):
+        return False
+    return any(sib.tag == "h1" for sib in islice(parent, docs_tuning.DEBRIS_NODES))
+
+
+def _facts_rows(root: Any) -> list[Any]:
+    """The rows of a package's facts under the page's <h1> (pkg.go.dev's "Version:
+    v1.4.2", "License: MIT", "Imported by: 123"): a box after the title (or after a box
+    around it, docs_tuning.TITLE_LEVELS up) of at least docs_tuning.FACTS_MIN items
+    that each name a fact (docs_tuning.PACKAGE_FACT), its other items short."""
+    rows: list[Any] = []
+    for h1 in islice(root.iter("h1"), 3):
+        box = h1
+        for _ in range(docs_tuning.TITLE_LEVELS):
+            if box is None or box.tag in ("body", "html"):
+                break
+            rows.extend(s for s in islice(box.itersiblings(), 3) if _facts(s))
+            box = box.getparent()
+    return rows
+
+
+def _facts(box: Any) -> bool:
+    if not isinstance(box.tag, str) or box.tag in _HEADINGS or box.tag in ("p", "pre"):
+        return False
+    facts = 0
+    for item in islice(box, docs_tuning.FACTS_MAX + 1):
+        if not isinstance(item.tag, str):
+            continue
+        text = _text(item)
+        if _FACT.fullmatch(text):
+            facts += 1
+        elif not text or len(text) > docs_tuning.CHIP_TEXT_MAX:
+            return False
+    return facts >= docs_tuning.FACTS_MIN and len(box) <= docs_tuning.FACTS_MAX
 
 
 def _text(el: Any, limit: int = docs_tuning.DEBRIS_TEXT_MAX) -> str:

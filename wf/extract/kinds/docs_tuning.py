@@ -244,7 +244,7 @@ ADMONITIONS_MAX = 1000
 # than DEBRIS_TEXT_MAX characters, DEBRIS_MAX marked elements read a page (gathered by
 # DEBRIS_CLASS in the walk that looks for banners: docs_chrome.drop_banners).
 # (DEBRIS_CLASS is matched as written, lower case as the generators write their classes.)
-DEBRIS_CLASS = r"eyebrow|sr-only|visually-hidden|screen-reader|callout|admonition"
+DEBRIS_CLASS = r"eyebrow|sr-only|visually-hidden|screen-reader|callout|admonition|[Cc]hip"
 EYEBROW = r"(?<![a-z-])eyebrow(?![a-z-])"
 SCREEN_READER = r"sr-only|visually-hidden|screen-reader"
 CALLOUT_BOX = r"(?<![a-z])(?:callout|admonition)(?![a-z-])"
@@ -255,3 +255,15 @@ DEBRIS_MAX = 1000
 # ...the title's <h1> or the frame's <pre> looked for among the next box's first this many
 # elements.
 DEBRIS_NODES = 30
+# ...a chip beside the page's <h1>, in its box, by a class token (pkg.go.dev's "go-Chip":
+# "package", "module"), of at most CHIP_TEXT_MAX characters; and a package's facts in a
+# row under the title (pkg.go.dev's), at least FACTS_MIN items of at most FACTS_MAX that
+# each name one (its other items chips: "Latest"), each by its whole text.
+CHIP = r"(?<![a-z])chip(?![a-z])"
+CHIP_TEXT_MAX = 30
+PACKAGE_FACT = (
+    r"(?:version|published|released|last published|updated|licen[cs]es?|imports|imported by"
+    r"|dependents|dependencies|(?:weekly )?downloads)\s*:\s*\S.{0,40}"
+)
+FACTS_MIN = 3
+FACTS_MAX = 12
