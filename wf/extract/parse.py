@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from wf.extract.kinds.docs_tuning import GENERATOR_METAS
+
 # C0 controls other than tab, LF, CR (form feed included: it is only a space in HTML).
 # libxml2 turns them into U+FFFD or stops on them; browsers drop them from text.
 # bytes.translate deletes them several times faster than a regex finds them.
@@ -439,6 +441,8 @@ def _meta(el: Any, og: dict[str, str]) -> None:
     prop = el.get("property") or el.get("name")
     if prop == "generator":
         og[prop] = f"{og.get(prop, '')} {el.get('content') or ''}"[:_GENERATORS_MAX]
+    elif prop in GENERATOR_METAS:  # a generator's own <meta> stands for its name
+        og["generator"] = f"{og.get('generator', '')} {GENERATOR_METAS[prop]}"[:_GENERATORS_MAX]
     elif prop in OG_PROPERTIES and prop not in og:
         og[prop] = el.get("content") or ""
 

@@ -10,7 +10,6 @@ and lead of a page whose header box stands beside its body's.
 from __future__ import annotations
 
 import re
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
@@ -25,9 +24,10 @@ from wf.extract.kinds.docs_chrome import (
     drop_feedback,
     drop_step_links,
     drop_update_stamps,
-    stands_alone,
 )
+from wf.extract.kinds.docs_debris import drop_debris
 from wf.extract.kinds.docs_lines import drop_lines
+from wf.extract.kinds.docs_links import drop_edit_links
 from wf.extract.kinds.docs_signature import grid_tables, join_signatures, set_classifiers_apart
 from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
@@ -47,11 +47,13 @@ def tidy(root: Any, declared: Declared) -> None:
         drop_named_components(root)
         drop_pickers_and_trails(root)
         drop_edit_links(root)
-        drop_banners(root)
+        debris: list[Any] = []
+        drop_banners(root, debris)
         drop_update_stamps(root)
         drop_step_links(root)
         drop_feedback(root)
         drop_lines(root)
+        drop_debris(root, debris)
         head_panels(root)
         join_signatures(root)
         grid_tables(root)
@@ -113,62 +115,6 @@ def _after(blocks: list[BlockRecord], b: BlockRecord) -> int:
 
 def _holds_h1(el: Any) -> bool:
     return isinstance(el.tag, str) and (el.tag == "h1" or next(el.iter("h1"), None) is not None)
-
-
-_EDIT_LINK = re.compile(docs_tuning.EDIT_LINK, re.IGNORECASE)
-# A link's text longer than this is no offer to edit (white space around it included).
-_EDIT_TEXT_MAX = 60
-
-
-def drop_edit_links(root: Any) -> None:
-    """Remove the links that offer to edit the page (docs_tuning.EDIT_LINK, by their whole
-    text), standing alone (no words of a sentence just before or after them): a link at
-    the foot of the body, beside no box to be named for it, printed "Edit this page on
-    GitHub" under the manual's last paragraph. And the bare links to an item's source
-    beside its heading or signature (_by_entry)."""
-    from wf.extract.hidden import drop_each
-
-    found = []
-    for a in root.iter("a"):
-        text = "".join(a.itertext())
-        if len(text) > _EDIT_TEXT_MAX:
-            continue
-        words = " ".join(text.split())
-        source = _SOURCE_LINK.fullmatch(words) is not None and _by_entry(a, words)
-        if (source or _EDIT_LINK.fullmatch(words)) and stands_alone(a):
-            found.append(a)
-    drop_each(found)
-
-
-_SOURCE_LINK = re.compile(docs_tuning.SOURCE_LINK, re.IGNORECASE)
-# An API entry's heading or signature.
-_ENTRY_HEADS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "dt"))
-# What an entry's source link never stands in: a paragraph, a list's item, a table's cell.
-_NOT_BY_ENTRY = frozenset(("p", "li", "td", "th", "caption", "table", "blockquote"))
-
-
-def _by_entry(a: Any, words: str) -> bool:
-    """Whether a link stands in an API entry's heading or signature, or in a box beside
-    one (docs_tuning.SOURCE_LEVELS up, docs_tuning.SOURCE_SIBLINGS elements on either
-    side): rustdoc's `<a class="src">Source</a><h4>pub fn spin()</h4>`. `words`: the
-    link's text."""
-    from common.xpath import text_start
-
-    box = a
-    for _ in range(docs_tuning.SOURCE_LEVELS + 1):
-        if box is None or box.tag in ("body", "html") or box.tag in _NOT_BY_ENTRY:
-            return False
-        if box.tag in _ENTRY_HEADS:
-            # ...beside the signature's words: a heading that is the link alone titles
-            # a section ("Source", linked to its own anchor).
-            return len(" ".join(text_start(box, _EDIT_TEXT_MAX + 1).split())) > len(words)
-        for side in (box.itersiblings(preceding=True), box.itersiblings()):
-            # The nearest nodes only (a comment counts): a box's siblings are read once
-            # for each link under it.
-            if any(el.tag in _ENTRY_HEADS for el in islice(side, docs_tuning.SOURCE_SIBLINGS)):
-                return True
-        box = box.getparent()
-    return False
 
 
 # Elements whose tag names a web component (a hyphen, as the custom elements

@@ -30,14 +30,19 @@ _STEP_TEXT_MAX = 24
 # The text nodes a stamp's words may start: one XPath search, lowered in libxml2.
 _STAMP_SEEDS = "//text()[contains(translate(., 'LAST', 'last'), 'last ')]"
 _STAMP_WORDS = re.compile(r"last (?:updated?|modified|edited|changed|reviewed)", re.IGNORECASE)
+_DEBRIS_MAX = docs_tuning.DEBRIS_MAX
+_DEBRIS = re.compile(docs_tuning.DEBRIS_CLASS)  # case-sensitive: IGNORECASE cost 8 times as much
 # The elements a banner is looked for on: those with a class, an id or an accessible name.
 _NAMED = "//*[@class or @id or @aria-label]"
 
 
-def drop_banners(root: Any) -> None:
+def drop_banners(root: Any, debris: list[Any] | None = None) -> None:
     """Remove the boxes named as banners (docs_tuning.DOC_BANNER) that hold no more text
     than a banner (docs_tuning.DOC_BANNER_TEXT_MAX); the outermost of nested ones goes.
-    A box named only as the menu of versions that is prose stays (_notes)."""
+    A box named only as the menu of versions that is prose stays (_notes). The walk over
+    the named boxes gathers into `debris` those whose class marks a generator's debris
+    (docs_tuning.DEBRIS_CLASS, docs_tuning.DEBRIS_MAX of them: docs_debris.drop_debris
+    judges them), the page walked once for both."""
     from common.xpath import compiled, text_length
     from wf.extract.parse import drop
 
@@ -45,7 +50,10 @@ def drop_banners(root: Any) -> None:
     named = 0
     found: list[Any] = []
     for el in compiled(_NAMED)(root):
-        if el.tag in ("html", "body") or not _banner(el):
+        names = el.get("class") or ""  # read once: an attribute costs a microsecond
+        if debris is not None and names and _DEBRIS.search(names) and len(debris) < _DEBRIS_MAX:
+            debris.append(el)
+        if el.tag in ("html", "body") or not _banner(el, names):
             continue
         named += 1
         if named > docs_tuning.DOC_BANNERS_MAX:
@@ -67,10 +75,11 @@ _VERSION_MENU = re.compile(docs_tuning.VERSION_MENU, re.IGNORECASE)
 _VERSION_MENU_LABEL = re.compile(docs_tuning.VERSION_MENU_LABEL, re.IGNORECASE)
 
 
-def _banner(el: Any) -> bool:
+def _banner(el: Any, names: str) -> bool:
     """Whether a box is named as a banner, or as the menu of the manual's versions by its
-    class or its accessible name (an id may name a section about versions: the text's)."""
-    if _BANNER.search(_names(el)) or _VERSION_MENU.search(el.get("class") or ""):
+    class (`names`) or its accessible name (an id may name a section about versions: the
+    text's)."""
+    if _BANNER.search(f"{names} {el.get('id') or ''}") or _VERSION_MENU.search(names):
         return True
     label = el.get("aria-label")
     return label is not None and _VERSION_MENU_LABEL.fullmatch(label.strip()) is not None
@@ -202,12 +211,18 @@ def _short_text(el: Any) -> str | None:
     return text if len(text) <= docs_tuning.UPDATE_STAMP_MAX else None
 
 
+_AGO = re.compile(docs_tuning.UPDATE_AGO, re.IGNORECASE)
+
+
 def _stamp(text: str) -> bool:
     """Whether a text says when the page was last updated, and nothing else."""
     from wf.extract.kinds.byline import whole_date
 
     match = _STAMP.fullmatch(text)
-    return match is not None and whole_date(match.group("date").strip(" ,"))
+    if match is None:
+        return False
+    date = match.group("date").strip(" ,")
+    return whole_date(date) or _AGO.fullmatch(date) is not None
 
 
 def drop_step_links(root: Any) -> None:

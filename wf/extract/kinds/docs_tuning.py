@@ -100,6 +100,12 @@ UPDATE_STAMP = (
     r" (?:updated?|modified|edited|changed|reviewed)(?: (?:on|at))?\s*:?\s*"
     r"(?P<date>[^:].*?)(?:\s*(?:z|utc|gmt))?(?:\s+by\s+\S.{0,60})?\.?"
 )
+# ...the date a time ago as well (GitBook's "Last updated 3 months ago", a <time> whose
+# datetime the page shows so).
+UPDATE_AGO = (
+    r"(?:\d+|an?|a few)\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
+    r"\s+ago|yesterday|today"
+)
 # ...looked for this many levels up from its words (SQLite's <p><small><i>), in a box of
 # at most UPDATE_STAMP_MAX characters; no more stamps than STAMPS_MAX are read a page.
 UPDATE_STAMP_LEVELS = 3
@@ -163,6 +169,16 @@ DOC_GENERATORS = (
     r"(?<![a-z])(?:sphinx|rustdoc|mkdocs|docusaurus|vitepress|vuepress|starlight|docfx|doxygen"
     r"|typedoc|jsdoc|mdbook|antora|javadoc)(?![a-z])"
 )
+# ...and the generators that name themselves by a <meta> of their own, not "generator"
+# (wf.extract.parse): DocFX's table of contents ("docfx:tocrel", "docfx:navrel"; Microsoft
+# Learn's "toc_rel") and Microsoft Learn's topic ("ms.topic": conceptual, quickstart,
+# reference), which DocFX builds: its tabs, its notes, its "Feedback" are a manual's.
+GENERATOR_METAS = {
+    "docfx:tocrel": "docfx",
+    "docfx:navrel": "docfx",
+    "toc_rel": "docfx",
+    "ms.topic": "docfx",
+}
 # ...unless the page declares itself one of these (schema.org types, lowered): a post of
 # the blog a manual's generator builds beside it (Docusaurus's, MkDocs Material's).
 GENERATOR_POSTS = frozenset(("blogposting", "newsarticle", "liveblogposting"))
@@ -222,3 +238,35 @@ ADMONITION = (
 ADMONITION_LEVELS = 3
 # Asciidoctor's admonitions drawn as tables read as a label and a box: this many a page.
 ADMONITIONS_MAX = 1000
+# A manual's debris (wf.extract.kinds.docs_debris), each by its mark: a section's label
+# over the title by a class token (Mintlify's "eyebrow"); a screen reader's label by its
+# class ("sr-only", "visually-hidden", "screen-reader-text") where it heads a code frame
+# (Starlight's "Terminal window"), FRAME_LEVELS boxes up at most; a callout's box by its
+# class (Nextra's "nextra-callout", ReadMe's "callout", "admonition"), its icon dropped;
+# a link to an anchor on the page by its whole text (Doxygen's "More..."). Each no longer
+# than DEBRIS_TEXT_MAX characters, DEBRIS_MAX marked elements read a page (gathered by
+# DEBRIS_CLASS in the walk that looks for banners: docs_chrome.drop_banners).
+# (DEBRIS_CLASS is matched as written, lower case as the generators write their classes.)
+DEBRIS_CLASS = r"eyebrow|sr-only|visually-hidden|screen-reader|callout|admonition|[Cc]hip"
+EYEBROW = r"(?<![a-z-])eyebrow(?![a-z-])"
+SCREEN_READER = r"sr-only|visually-hidden|screen-reader"
+CALLOUT_BOX = r"(?<![a-z])(?:callout|admonition)(?![a-z-])"
+MORE_LINK = r"more\s*(?:\.\.\.|…)"
+FRAME_LEVELS = 3
+DEBRIS_TEXT_MAX = 60
+DEBRIS_MAX = 1000
+# ...the title's <h1> or the frame's <pre> looked for among the next box's first this many
+# elements.
+DEBRIS_NODES = 30
+# ...a chip beside the page's <h1>, in its box, by a class token (pkg.go.dev's "go-Chip":
+# "package", "module"), of at most CHIP_TEXT_MAX characters; and a package's facts in a
+# row under the title (pkg.go.dev's), at least FACTS_MIN items of at most FACTS_MAX that
+# each name one (its other items chips: "Latest"), each by its whole text.
+CHIP = r"(?<![a-z])chip(?![a-z])"
+CHIP_TEXT_MAX = 30
+PACKAGE_FACT = (
+    r"(?:version|published|released|last published|updated|licen[cs]es?|imports|imported by"
+    r"|dependents|dependencies|(?:weekly )?downloads)\s*:\s*\S.{0,40}"
+)
+FACTS_MIN = 3
+FACTS_MAX = 12
