@@ -594,3 +594,28 @@ def test_a_widened_product_does_not_take_an_article_inside_a_box_named_as_boiler
     text = extract(_widened(f"{_parts(2)}{article}", buy=True), url="https://shop.example/p/clock")
     assert "twenty-five minutes (0)" in text.text and "twenty-five minutes (1)" in text.text
     assert "for my boat" not in text.text
+
+
+def test_a_hidden_message_after_a_box_of_the_same_class_is_left_out():
+    # Amazon's wish list: a shown `a-section`, then its error boxes hidden by `a-hidden`
+    # and `aok-hidden`, each named by its id for what it says; a list's items past "Show
+    # more" are numbered alike and stay.
+    items = "".join(
+        f"<div id='answer-{n}' class='a-section{' a-hidden' if n > 1 else ''}'>"
+        f"<p>Answer {n}: the clock needs a new battery once a year, no more.</p></div>"
+        for n in range(4)
+    )
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{PROSE}"
+        "<div><div id='wishlist-button' class='a-section'><p>Keep it on a list of yours "
+        "for later, with the notes you add to it.</p></div>"
+        "<div id='wishlist-error' class='a-section a-hidden'><h3>Sorry, there was a "
+        "problem.</h3><p>There was an error retrieving your lists.</p></div>"
+        "<div id='cookie-error' class='aok-hidden'><p>Sorry, there was a problem saving "
+        "your cookie preferences.</p></div></div>"
+        f"<div class='questions'>{items}</div></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Each clock is turned from solid brass" in text
+    assert "Sorry, there was a problem" not in text and "error retrieving" not in text
+    assert "Answer 1:" in text and "Answer 3:" in text

@@ -186,7 +186,10 @@ HIDDEN_ITEMS_MAX = 50  # hidden items looked past for a shown one before them
 def hidden(el: Any) -> bool:
     """Whether a box's class hides it on every screen (tuning.PRODUCT_HIDDEN_CLASS),
     unless it is one more of the items shown before it (a list's items past "Show more",
-    the rest of a page's questions and answers)."""
+    the rest of a page's questions and answers). A box whose id names it apart from the
+    shown one's (named_apart: Amazon's `atwl-dd-error-holder` after its shown
+    `add-to-wishlist-button`, both `a-section`) is a message waiting for its moment (an
+    error, a spinner), not a list's next item."""
     cls = el.get("class")
     if not cls or ":" in cls or _HIDDEN_CLASS.search(cls) is None:
         return False
@@ -197,11 +200,24 @@ def hidden(el: Any) -> bool:
             return True
         other = prev.get("class") or ""
         if _HIDDEN_CLASS.search(other) is None:
-            return other.split() != like
+            return other.split() != like or named_apart(el, prev)
         if _HIDDEN_CLASS.sub(" ", other).split() != like:
             return True
         prev = prev.getprevious()
     return True
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def named_apart(el: Any, other: Any) -> bool:
+    """Whether two boxes carry ids that differ in more than their numbers: a list's
+    items are numbered alike (`review-12`, `review-13`) or carry none; boxes named each
+    for what it shows (`list-error`, `list-spinner`) are no items of one list."""
+    mine, theirs = el.get("id"), other.get("id")
+    if not mine or not theirs:
+        return False
+    return _DIGITS.sub("", mine) != _DIGITS.sub("", theirs)
 
 
 def aside(el: Any, b: BlockRecord) -> bool:
