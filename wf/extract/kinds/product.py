@@ -26,6 +26,7 @@ from common.xpath import text_start
 from wf.extract import tuning
 from wf.extract.kinds import product_tuning
 from wf.extract.kinds.landing import part, unwalked_links
+from wf.extract.kinds.product_boxes import named_apart, tab_titles
 from wf.extract.names import named_by
 from wf.extract.records import negative
 from wf.extract.widen import grow_thin
@@ -207,30 +208,19 @@ def hidden(el: Any) -> bool:
     return True
 
 
-_DIGITS = re.compile(r"\d+")
-
-
-def named_apart(el: Any, other: Any) -> bool:
-    """Whether two boxes carry ids that differ in more than their numbers: a list's
-    items are numbered alike (`review-12`, `review-13`) or carry none; boxes named each
-    for what it shows (`list-error`, `list-spinner`) are no items of one list."""
-    mine, theirs = el.get("id"), other.get("id")
-    if not mine or not theirs:
-        return False
-    return _DIGITS.sub("", mine) != _DIGITS.sub("", theirs)
-
-
 def aside(el: Any, b: BlockRecord) -> bool:
     """What a product's text leaves out wherever it stands: the shop's policies, the
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
     the chat, pay later, the options to pick, the bundles, the ways to have it delivered
-    or to pay, the buyer's protections), the purchase form and a variant's picker."""
+    or to pay, the buyer's protections), a tab list's titles (tab_titles: "Description",
+    "Additional information", "Reviews (0)"), the purchase form and a variant's picker."""
     return (
         policy(el, b)
         or hidden(el)
         or named_by(el, _COMPARED)
         or named_by(el, _SHOP)
+        or tab_titles(el, b)
         or purchase_form(el, b)
         or picker(b)
         or overlay(el)

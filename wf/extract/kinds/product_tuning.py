@@ -140,6 +140,12 @@ FACTS_NAMES = rf"(?<![a-z]){_FACTS_WORD}(?![a-z])"  # DETAILS_NAMES's word for t
 # few links and a date; a product's facts box reads its first elements only.
 BYLINE_READ = 64
 
+# Elements of a tab list (role="tablist") read for its tabs (product.tab_titles).
+TABS_READ = 200
+# ...whose titles hold this many characters each on average at most ("Additional
+# information", "Reviews (0)"); a tab list of more text holds content.
+TAB_TITLE_MAX = 40
+
 # The title of the shop's other products, lowered, matched whole on a line of its own
 # (product_text.before_others): those bought with this one, the similar ones, the ones
 # seen before, the outfit it belongs to; those it may need, those recommended, those
