@@ -6,7 +6,7 @@ import lxml.html
 import pytest
 
 from wf.extract import extract
-from wf.extract.hidden_alone import CLASS_XPATH, alone
+from wf.extract.hidden_alone import CLASS_XPATH, alone, empty_labels
 
 STORY = (
     "Our harbour boots are stitched by hand in the yard where the ferries moor, and each "
@@ -215,3 +215,19 @@ def test_class_hits_of_two_searches_are_read_in_page_order():
         "div",
         "/y",
     ]
+
+
+def test_a_hidden_box_of_screen_readers_labels_without_a_figure_is_an_empty_label():
+    # Dawn's unit price before a script fills it; a hidden box with its figure, one with
+    # words shown to the eye, and one hidden on small screens only are no empty labels.
+    sr = "<span class='visually-hidden'>Unit price</span>"
+    root = lxml.html.fromstring(
+        "<div><p>$89.00"
+        f"<small id='a' class='unit-price hidden'>{sr}<span>/</span>"
+        "<span class='visually-hidden'>per</span><span></span></small>"
+        f"<small id='b' class='hidden'>{sr}<span>$8.90 / 100 g</span></small>"
+        f"<small id='c' class='hidden'>{sr}<span>each</span></small>"
+        f"<small id='d' class='hidden md:inline'>{sr}</small></p></div>"
+    )
+    found = empty_labels(root.xpath(CLASS_XPATH))
+    assert [el.get("id") for el in found] == ["a"]

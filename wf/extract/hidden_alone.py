@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any
 
-from common.xpath import text_length
+from common.xpath import text_length, text_start
 from wf.extract import hidden_tuning as tuning
 
 # What the union search in wf.extract.parse.clean looks for: class attributes that may
@@ -100,6 +100,36 @@ def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
     # yet to show (an app's root hidden until it starts), not a drawer beside it.
     found = [el for el in found if next(el.iter(*tuning.ALONE_CONTENT), None) is None]
     return _unless_most(root, found)
+
+
+def empty_labels(hits: Sequence[Any]) -> list[Any]:
+    """The inline boxes among ``hits`` (as alone() reads them) hidden by their class whose
+    text, under tuning.LABEL_MAX characters, holds no figure and is all for screen
+    readers (_spoken_only): the labels of a figure a script has yet to write (Shopify's unit price beside every price, hidden and empty but
+    for its screen readers' "Unit price" and "per", glued to the price before it). Read
+    on a product page only (parse.clean's `opened`)."""
+    found: list[Any] = []
+    for hit in islice(
+        (h for h in hits if getattr(h, "attrname", None) == "class"), tuning.ALONE_MAX
+    ):
+        el = hit.getparent()
+        if el is None or el.tag not in tuning.LABEL_TAGS or not _hides(hit):
+            continue
+        text = text_start(el, tuning.LABEL_MAX + 1)
+        short = len(text) <= tuning.LABEL_MAX and not any(c.isdigit() for c in text)
+        if short and _spoken_only(el, text):
+            found.append(el)
+    return found
+
+
+def _spoken_only(el: Any, text: str) -> bool:
+    """Whether every letter of a short box's `text` stands in a box for screen readers
+    only (tuning.SCREEN_READER classes) inside it: labels whose figures are missing."""
+    spoken = 0
+    for sub in islice(el.iter(), tuning.LABEL_MAX):
+        if set((sub.get("class") or "").split()) & tuning.SCREEN_READER:
+            spoken += sum(c.isalpha() for c in text_start(sub, tuning.LABEL_MAX))
+    return 0 < spoken == sum(c.isalpha() for c in text)
 
 
 def _link_share(el: Any) -> tuple[int, int]:
