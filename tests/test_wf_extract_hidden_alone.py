@@ -231,3 +231,20 @@ def test_a_hidden_box_of_screen_readers_labels_without_a_figure_is_an_empty_labe
     )
     found = empty_labels(root.xpath(CLASS_XPATH))
     assert [el.get("id") for el in found] == ["a"]
+
+
+def test_a_screen_reader_s_label_is_read_apart_from_the_text_beside_it():
+    # A shop's price labels for screen readers, glued to the price in the markup, and a
+    # link's "Opens in a new window"; a stop right after a label stays glued to it.
+    page = (
+        "<html><head><title>Boots</title></head><body><main><h1>Harbour boots</h1>"
+        f"<p>{STORY * 3} Compare at<span class='sr-only'>Regular price</span>"
+        "<s>$120.00</s> <span class='visually-hidden'>Sale price</span>$96.00 a pair. "
+        "<a href='/r'>Read the review<span class='screen-reader-text'>Opens in a new "
+        "window</span></a>, then <span class='sr-only'>the</span>size guide.</p>"
+        "</main></body></html>"
+    )
+    text = extract(page).text
+    assert "Compare at Regular price $120.00 Sale price $96.00" in text.replace("~", "")
+    assert "Read the review Opens in a new window" in text and "window, then" in text
+    assert "the size guide" in text

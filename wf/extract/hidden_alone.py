@@ -25,7 +25,7 @@ from wf.extract import hidden_tuning as tuning
 # hold a hiding token (most hold "overflow-hidden" or none, read at the value alone), and
 # Framer's copies per breakpoint (wf/extract/variants.py) in the same predicate: a
 # predicate of its own cost libxml2 another pass over every class attribute.
-CLASS_WORDS = ("hidden", "d-none", "ssr-variant")
+CLASS_WORDS = ("hidden", "d-none", "ssr-variant", "sr-only", "screen-reader")
 
 
 def class_xpath(words: tuple[str, ...] = CLASS_WORDS) -> str:
@@ -130,6 +130,28 @@ def _spoken_only(el: Any, text: str) -> bool:
         if set((sub.get("class") or "").split()) & tuning.SCREEN_READER:
             spoken += sum(c.isalpha() for c in text_start(sub, tuning.LABEL_MAX))
     return 0 < spoken == sum(c.isalpha() for c in text)
+
+
+def read_apart(hits: Sequence[Any]) -> None:
+    """A space after each box among ``hits`` (as alone() reads them) for screen readers
+    only (tuning.SCREEN_READER) when the text after it would glue to its words: a screen
+    reader reads the label apart ("Regular price" before "\u20ac149,00 EUR", "Sale price"
+    after "Compare at"), and a space before it when the text before it would. Punctuation
+    after it needs none, nor does the end of the box that holds it (a link's "Opens in a
+    new window" before the comma after the link)."""
+    for hit in islice(
+        (h for h in hits if getattr(h, "attrname", None) == "class"), tuning.ALONE_MAX
+    ):
+        el = hit.getparent()
+        if el is None or not set(hit.split()) & tuning.SCREEN_READER:
+            continue
+        tail = el.tail or ""
+        nxt = el.getnext() if not tail else None
+        after = tail[:1] or ((nxt.text or "x")[:1] if nxt is not None else " ")
+        if not after.isspace() and after not in tuning.NO_SPACE_BEFORE:
+            el.tail = " " + tail
+        if el.text and not el.text[:1].isspace():
+            el.text = " " + el.text
 
 
 def _link_share(el: Any) -> tuple[int, int]:

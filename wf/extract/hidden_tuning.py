@@ -25,7 +25,11 @@ ALONE_CONTENT = ("h1", "main", "article")
 LABEL_TAGS = frozenset(("span", "small", "s", "b", "i", "em", "strong", "label", "sup", "sub"))
 LABEL_MAX = 60
 # ...and all its letters are in boxes of these classes, for screen readers only.
-SCREEN_READER = frozenset(("visually-hidden", "visuallyhidden", "sr-only", "screen-reader-text"))
+SCREEN_READER = frozenset(
+    ("visually-hidden", "visuallyhidden", "sr-only", "screen-reader-text", "screen-reader-only")
+)
+# What may follow a box for screen readers only glued to it (hidden_alone.read_apart).
+NO_SPACE_BEFORE = frozenset(".,;:!?)]}\u2019\"'")
 # A <noscript> box of MENU_MIN characters or more, over half of them in links, is the
 # menu a page writes for browsers without scripts (hidden_alone.menus).
 MENU_MIN = 200

@@ -271,7 +271,7 @@ def clean(
     from wf.extract import accordion, gutters, prose_buttons, radio_tabs, unseen
     from wf.extract.codetext import code_area
     from wf.extract.hidden import drop_all, drop_each, hidden_elements
-    from wf.extract.hidden_alone import alone, empty_labels, menus
+    from wf.extract.hidden_alone import alone, empty_labels, menus, read_apart
 
     maths: list[Any] = []
     styles: list[Any] = []
@@ -310,6 +310,7 @@ def clean(
         drop_all(alone(root, hits.classes))
         if opened:
             drop_all(empty_labels(hits.classes))
+        read_apart(hits.classes)
         drop_all(menus(root, hits.noscripts))
     accordion.settle(questions)
     if main:
