@@ -115,7 +115,8 @@ def empty_labels(hits: Sequence[Any]) -> list[Any]:
         el = hit.getparent()
         if el is None or el.tag not in tuning.LABEL_TAGS or not _hides(hit):
             continue
-        text = text_start(el, tuning.LABEL_MAX + 1)
+        # Its words, the white space of an indented template collapsed.
+        text = " ".join(text_start(el, tuning.LABEL_READ).split())
         short = len(text) <= tuning.LABEL_MAX and not any(c.isdigit() for c in text)
         if short and _spoken_only(el, text):
             found.append(el)
@@ -127,8 +128,10 @@ def _spoken_only(el: Any, text: str) -> bool:
     only (tuning.SCREEN_READER classes) inside it: labels whose figures are missing."""
     spoken = 0
     for sub in islice(el.iter(), tuning.LABEL_MAX):
+        if not isinstance(sub.tag, str):
+            continue
         if set((sub.get("class") or "").split()) & tuning.SCREEN_READER:
-            spoken += sum(c.isalpha() for c in text_start(sub, tuning.LABEL_MAX))
+            spoken += sum(c.isalpha() for c in text_start(sub, tuning.LABEL_READ))
     return 0 < spoken == sum(c.isalpha() for c in text)
 
 

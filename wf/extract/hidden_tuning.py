@@ -24,6 +24,7 @@ ALONE_CONTENT = ("h1", "main", "article")
 # on product pages): "Unit price / per" beside a price.
 LABEL_TAGS = frozenset(("span", "small", "s", "b", "i", "em", "strong", "label", "sup", "sub"))
 LABEL_MAX = 60
+LABEL_READ = 600  # characters of such a box read, white space and all
 # ...and all its letters are in boxes of these classes, for screen readers only.
 SCREEN_READER = frozenset(
     ("visually-hidden", "visuallyhidden", "sr-only", "screen-reader-text", "screen-reader-only")

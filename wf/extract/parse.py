@@ -309,7 +309,9 @@ def clean(
     if main:
         drop_all(alone(root, hits.classes))
         if opened:
-            drop_all(empty_labels(hits.classes))
+            from wf.extract.kinds.product_boxes import price_parts
+
+            drop_all(empty_labels(hits.classes) + price_parts(root))
         read_apart(hits.classes)
         drop_all(menus(root, hits.noscripts))
     accordion.settle(questions)
