@@ -6,7 +6,7 @@ import lxml.html
 import pytest
 
 from wf.extract import extract
-from wf.extract.hidden_alone import CLASS_XPATH, alone, empty_labels
+from wf.extract.hidden_alone import CLASS_XPATH, alone, empty_labels, read_apart
 
 STORY = (
     "Our harbour boots are stitched by hand in the yard where the ferries moor, and each "
@@ -248,3 +248,13 @@ def test_a_screen_reader_s_label_is_read_apart_from_the_text_beside_it():
     assert "Compare at Regular price $120.00 Sale price $96.00" in text.replace("~", "")
     assert "Read the review Opens in a new window" in text and "window, then" in text
     assert "the size guide" in text
+
+
+def test_a_screen_reader_s_label_in_code_keeps_the_code_as_written():
+    root = lxml.html.fromstring(
+        "<div><pre><code>x<span class='sr-only'>Line 2</span>=1</code></pre>"
+        "<p>Price<span class='sr-only'>Sale</span>$5</p></div>"
+    )
+    read_apart(root.xpath(CLASS_XPATH))
+    assert root.xpath("string(//pre)") == "xLine 2=1"
+    assert " ".join(root.xpath("string(//p)").split()) == "Price Sale $5"

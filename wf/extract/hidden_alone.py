@@ -141,12 +141,12 @@ def read_apart(hits: Sequence[Any]) -> None:
     reader reads the label apart ("Regular price" before "\u20ac149,00 EUR", "Sale price"
     after "Compare at"), and a space before it when the text before it would. Punctuation
     after it needs none, nor does the end of the box that holds it (a link's "Opens in a
-    new window" before the comma after the link)."""
+    new window" before the comma after the link); code keeps its white space as written."""
     for hit in islice(
         (h for h in hits if getattr(h, "attrname", None) == "class"), tuning.ALONE_MAX
     ):
         el = hit.getparent()
-        if el is None or not set(hit.split()) & tuning.SCREEN_READER:
+        if el is None or not set(hit.split()) & tuning.SCREEN_READER or _literal(el):
             continue
         tail = el.tail or ""
         nxt = el.getnext() if not tail else None
@@ -155,6 +155,15 @@ def read_apart(hits: Sequence[Any]) -> None:
             el.tail = " " + tail
         if el.text and not el.text[:1].isspace():
             el.text = " " + el.text
+
+
+def _literal(el: Any) -> bool:
+    """Whether `el` stands in code (tuning.ALONE_KEEP's <pre> and <code>, a <textarea>),
+    within tuning.ALONE_UP levels: its white space is its text."""
+    return any(up.tag in _LITERAL for up in islice(el.iterancestors(), tuning.ALONE_UP))
+
+
+_LITERAL = frozenset(("pre", "code", "textarea"))
 
 
 def _link_share(el: Any) -> tuple[int, int]:
