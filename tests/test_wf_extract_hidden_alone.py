@@ -6,7 +6,7 @@ import lxml.html
 import pytest
 
 from wf.extract import extract
-from wf.extract.hidden_alone import CLASS_XPATH, alone
+from wf.extract.hidden_alone import CLASS_XPATH, alone, empty_labels, read_apart
 
 STORY = (
     "Our harbour boots are stitched by hand in the yard where the ferries moor, and each "
@@ -215,3 +215,46 @@ def test_class_hits_of_two_searches_are_read_in_page_order():
         "div",
         "/y",
     ]
+
+
+def test_a_hidden_box_of_screen_readers_labels_without_a_figure_is_an_empty_label():
+    # Dawn's unit price before a script fills it; a hidden box with its figure, one with
+    # words shown to the eye, and one hidden on small screens only are no empty labels.
+    sr = "<span class='visually-hidden'>Unit price</span>"
+    root = lxml.html.fromstring(
+        "<div><p>$89.00"
+        f"<small id='a' class='unit-price hidden'>{sr}<span>/</span>"
+        "<span class='visually-hidden'>per</span><span></span></small>"
+        f"<small id='b' class='hidden'>{sr}<span>$8.90 / 100 g</span></small>"
+        f"<small id='c' class='hidden'>{sr}<span>each</span></small>"
+        f"<small id='d' class='hidden md:inline'>{sr}</small></p></div>"
+    )
+    found = empty_labels(root.xpath(CLASS_XPATH))
+    assert [el.get("id") for el in found] == ["a"]
+
+
+def test_a_screen_reader_s_label_is_read_apart_from_the_text_beside_it():
+    # A shop's price labels for screen readers, glued to the price in the markup, and a
+    # link's "Opens in a new window"; a stop right after a label stays glued to it.
+    page = (
+        "<html><head><title>Boots</title></head><body><main><h1>Harbour boots</h1>"
+        f"<p>{STORY * 3} Compare at<span class='sr-only'>Regular price</span>"
+        "<s>$120.00</s> <span class='visually-hidden'>Sale price</span>$96.00 a pair. "
+        "<a href='/r'>Read the review<span class='screen-reader-text'>Opens in a new "
+        "window</span></a>, then <span class='sr-only'>the</span>size guide.</p>"
+        "</main></body></html>"
+    )
+    text = extract(page).text
+    assert "Compare at Regular price $120.00 Sale price $96.00" in text.replace("~", "")
+    assert "Read the review Opens in a new window" in text and "window, then" in text
+    assert "the size guide" in text
+
+
+def test_a_screen_reader_s_label_in_code_keeps_the_code_as_written():
+    root = lxml.html.fromstring(
+        "<div><pre><code>x<span class='sr-only'>Line 2</span>=1</code></pre>"
+        "<p>Price<span class='sr-only'>Sale</span>$5</p></div>"
+    )
+    read_apart(root.xpath(CLASS_XPATH))
+    assert root.xpath("string(//pre)") == "xLine 2=1"
+    assert " ".join(root.xpath("string(//p)").split()) == "Price Sale $5"

@@ -347,6 +347,27 @@ def test_a_control_s_label_alone_on_its_line_is_left_out_of_a_product():
     assert "READ MORE" not in text and "Loading" not in text and "View all" not in text
 
 
+def test_a_unit_price_s_labels_over_no_price_are_left_out():
+    # Shopify's Dawn writes the unit price's box beside every price, hidden by its class
+    # and empty but for its screen readers' words ("Unit price", "per"), which glued to
+    # the price; a box hidden on small screens only, and a sentence about unit prices,
+    # stay.
+    unit = (
+        "<small class='unit-price caption hidden'><span class='visually-hidden'>Unit price"
+        "</span><span class='price-item'><span></span><span aria-hidden='true'>/</span>"
+        "<span class='visually-hidden'>&nbsp;per&nbsp;</span><span></span></span></small>"
+    )
+    body = (
+        f"<div class='price'><span class='visually-hidden'>Regular price</span> "
+        f"<span class='price-item'>$89.00</span>{unit}</div><p>{DESCRIPTION}</p>{PROSE}"
+        "<p><span class='hidden md:inline'>Hand made</span> in Cornwall.</p>"
+        "<p>Unit price per clock falls when you buy a pair for the two ends of a house.</p>"
+    )
+    text = extract(shop_page(OFFER, body)).text
+    assert "Unit price per clock falls" in text and "Hand made in Cornwall." in text
+    assert "$89.00\n" in text and text.count("Unit price") == 1
+
+
 def test_the_buy_button_s_label_after_the_price_is_left_out():
     # WooCommerce's "Add to basket" link set on the price's line, and a link alone on
     # its line: what a reader does, not what the product is. A sentence that names the
@@ -533,7 +554,10 @@ def test_a_control_s_label_on_a_long_line_is_read_in_linear_time():
     from wf.extract.kinds.product_text import once
 
     hostile = "\n".join(
-        ("Loading" + "." * 200_000 + "x", " " * 200_000 + "Read more" + "!" * 200_000 + "x")
+        (
+            "Loading" + "." * 200_000 + "x",
+            " " * 200_000 + "Read more" + "!" * 200_000 + "x",
+        )
     )
     start = time.process_time()
     assert once(hostile) == hostile

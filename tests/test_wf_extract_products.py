@@ -594,3 +594,68 @@ def test_a_widened_product_does_not_take_an_article_inside_a_box_named_as_boiler
     text = extract(_widened(f"{_parts(2)}{article}", buy=True), url="https://shop.example/p/clock")
     assert "twenty-five minutes (0)" in text.text and "twenty-five minutes (1)" in text.text
     assert "for my boat" not in text.text
+
+
+def test_a_hidden_message_after_a_box_of_the_same_class_is_left_out():
+    # Amazon's wish list: a shown `a-section`, then its error boxes hidden by `a-hidden`
+    # and `aok-hidden`, each named by its id for what it says; a list's items past "Show
+    # more" are numbered alike and stay.
+    items = "".join(
+        f"<div id='answer-{n}' class='a-section{' a-hidden' if n > 1 else ''}'>"
+        f"<p>Answer {n}: the clock needs a new battery once a year, no more.</p></div>"
+        for n in range(4)
+    )
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{PROSE}"
+        "<div><div id='wishlist-button' class='a-section'><p>Keep it on a list of yours "
+        "for later, with the notes you add to it.</p></div>"
+        "<div id='wishlist-error' class='a-section a-hidden'><h3>Sorry, there was a "
+        "problem.</h3><p>There was an error retrieving your lists.</p></div>"
+        "<div id='cookie-error' class='aok-hidden'><p>Sorry, there was a problem saving "
+        "your cookie preferences.</p></div></div>"
+        f"<div class='questions'>{items}</div></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Each clock is turned from solid brass" in text
+    assert "Sorry, there was a problem" not in text and "error retrieving" not in text
+    assert "Answer 1:" in text and "Answer 3:" in text
+
+
+def _tabbed(summary: str, after: str = "") -> str:
+    """A WooCommerce product: its summary, then its tabs' titles over their panels."""
+    tabs = "".join(
+        f"<li role='tab' id='tab-title-{t}'><a href='#tab-{t}'>{title}</a></li>"
+        for t, title in (("description", "Description"), ("info", "Additional information"))
+    )
+    return (
+        f"<div class='product'><div class='summary'><p class='price'>$89.00</p>{summary}"
+        "<p class='stock'>5 in stock</p></div><div class='wc-tabs-wrapper'>"
+        f"<ul class='tabs wc-tabs' role='tablist'>{tabs}</ul>"
+        f"<div id='tab-description' role='tabpanel'><h2>Description</h2><p>{DESCRIPTION}</p>"
+        f"</div><div id='tab-info' role='tabpanel'><h2>Additional information</h2>"
+        "<table><tr><th>Weight</th><td>3 kg</td></tr></table></div>"
+        f"{after}</div></div>"
+    )
+
+
+def test_a_product_s_tab_titles_are_left_out_of_its_widened_region():
+    # The declared description is a short tab's: the region widens to the product's box,
+    # where the tab list's titles ("Description", "Additional information") stood as a
+    # list over the panels that title themselves.
+    summary = f"{PROSE}<p>{PROSE[3:-4]} Its case is sealed against the salt air.</p>"
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, _tabbed(summary))).text
+    assert DESCRIPTION in text and "Its case is sealed" in text
+    assert "- Description" not in text and "- Additional information" not in text
+    assert "## Additional information" in text
+
+
+def test_a_tab_list_holding_more_than_titles_stays():
+    # A script's tab list around prose of its own is content, and a tab alone titles
+    # its panel ("About this item").
+    items = "".join(f"<li role='tab'><p>Step {n}: {PROSE[3:-4]}</p></li>" for n in range(2))
+    lone = "<ul role='tablist'><li role='tab'>About this item</li></ul>"
+    body = (
+        f"<div class='product-info'><p>{DESCRIPTION}</p>{lone}<ul role='tablist'>{items}</ul></div>"
+    )
+    text = extract(shop_page({"price": "89.00", "priceCurrency": "USD"}, body)).text
+    assert "Step 0:" in text and "Step 1:" in text and "About this item" in text

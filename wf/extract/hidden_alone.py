@@ -18,14 +18,14 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any
 
-from common.xpath import text_length
+from common.xpath import text_length, text_start
 from wf.extract import hidden_tuning as tuning
 
 # What the union search in wf.extract.parse.clean looks for: class attributes that may
 # hold a hiding token (most hold "overflow-hidden" or none, read at the value alone), and
 # Framer's copies per breakpoint (wf/extract/variants.py) in the same predicate: a
 # predicate of its own cost libxml2 another pass over every class attribute.
-CLASS_WORDS = ("hidden", "d-none", "ssr-variant")
+CLASS_WORDS = ("hidden", "d-none", "ssr-variant", "sr-only", "screen-reader")
 
 
 def class_xpath(words: tuple[str, ...] = CLASS_WORDS) -> str:
@@ -100,6 +100,70 @@ def alone(root: Any, hits: Sequence[Any]) -> list[Any]:
     # yet to show (an app's root hidden until it starts), not a drawer beside it.
     found = [el for el in found if next(el.iter(*tuning.ALONE_CONTENT), None) is None]
     return _unless_most(root, found)
+
+
+def empty_labels(hits: Sequence[Any]) -> list[Any]:
+    """The inline boxes among ``hits`` (as alone() reads them) hidden by their class whose
+    text, under tuning.LABEL_MAX characters, holds no figure and is all for screen
+    readers (_spoken_only): the labels of a figure a script has yet to write (Shopify's unit price beside every price, hidden and empty but
+    for its screen readers' "Unit price" and "per", glued to the price before it). Read
+    on a product page only (parse.clean's `opened`)."""
+    found: list[Any] = []
+    for hit in islice(
+        (h for h in hits if getattr(h, "attrname", None) == "class"), tuning.ALONE_MAX
+    ):
+        el = hit.getparent()
+        if el is None or el.tag not in tuning.LABEL_TAGS or not _hides(hit):
+            continue
+        # Its words, the white space of an indented template collapsed.
+        text = " ".join(text_start(el, tuning.LABEL_READ).split())
+        short = len(text) <= tuning.LABEL_MAX and not any(c.isdigit() for c in text)
+        if short and _spoken_only(el, text):
+            found.append(el)
+    return found
+
+
+def _spoken_only(el: Any, text: str) -> bool:
+    """Whether every letter of a short box's `text` stands in a box for screen readers
+    only (tuning.SCREEN_READER classes) inside it: labels whose figures are missing."""
+    spoken = 0
+    for sub in islice(el.iter(), tuning.LABEL_MAX):
+        if not isinstance(sub.tag, str):
+            continue
+        if set((sub.get("class") or "").split()) & tuning.SCREEN_READER:
+            spoken += sum(c.isalpha() for c in text_start(sub, tuning.LABEL_READ))
+    return 0 < spoken == sum(c.isalpha() for c in text)
+
+
+def read_apart(hits: Sequence[Any]) -> None:
+    """A space after each box among ``hits`` (as alone() reads them) for screen readers
+    only (tuning.SCREEN_READER) when the text after it would glue to its words: a screen
+    reader reads the label apart ("Regular price" before "\u20ac149,00 EUR", "Sale price"
+    after "Compare at"), and a space before it when the text before it would. Punctuation
+    after it needs none, nor does the end of the box that holds it (a link's "Opens in a
+    new window" before the comma after the link); code keeps its white space as written."""
+    for hit in islice(
+        (h for h in hits if getattr(h, "attrname", None) == "class"), tuning.ALONE_MAX
+    ):
+        el = hit.getparent()
+        if el is None or not set(hit.split()) & tuning.SCREEN_READER or _literal(el):
+            continue
+        tail = el.tail or ""
+        nxt = el.getnext() if not tail else None
+        after = tail[:1] or ((nxt.text or "x")[:1] if nxt is not None else " ")
+        if not after.isspace() and after not in tuning.NO_SPACE_BEFORE:
+            el.tail = " " + tail
+        if el.text and not el.text[:1].isspace():
+            el.text = " " + el.text
+
+
+def _literal(el: Any) -> bool:
+    """Whether `el` stands in code (tuning.ALONE_KEEP's <pre> and <code>, a <textarea>),
+    within tuning.ALONE_UP levels: its white space is its text."""
+    return any(up.tag in _LITERAL for up in islice(el.iterancestors(), tuning.ALONE_UP))
+
+
+_LITERAL = frozenset(("pre", "code", "textarea"))
 
 
 def _link_share(el: Any) -> tuple[int, int]:

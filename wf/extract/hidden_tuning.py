@@ -19,6 +19,18 @@ ALONE_MAX = 5000  # class attributes weighed at most
 ALONE_UP = 100
 # A hidden box holding one of these is the page's content waiting for a script: it stays.
 ALONE_CONTENT = ("h1", "main", "article")
+# An inline box of these tags a class hides, its text under LABEL_MAX characters and
+# without a figure, is a figure's labels waiting for a script (hidden_alone.empty_labels:
+# on product pages): "Unit price / per" beside a price.
+LABEL_TAGS = frozenset(("span", "small", "s", "b", "i", "em", "strong", "label", "sup", "sub"))
+LABEL_MAX = 60
+LABEL_READ = 600  # characters of such a box read, white space and all
+# ...and all its letters are in boxes of these classes, for screen readers only.
+SCREEN_READER = frozenset(
+    ("visually-hidden", "visuallyhidden", "sr-only", "screen-reader-text", "screen-reader-only")
+)
+# What may follow a box for screen readers only glued to it (hidden_alone.read_apart).
+NO_SPACE_BEFORE = frozenset(".,;:!?)]}\u2019\"'")
 # A <noscript> box of MENU_MIN characters or more, over half of them in links, is the
 # menu a page writes for browsers without scripts (hidden_alone.menus).
 MENU_MIN = 200

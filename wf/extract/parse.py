@@ -282,7 +282,7 @@ def clean(
     from wf.extract import accordion, gutters, prose_buttons, radio_tabs, unseen
     from wf.extract.codetext import code_area
     from wf.extract.hidden import drop_all, drop_each, hidden_elements
-    from wf.extract.hidden_alone import alone, menus
+    from wf.extract.hidden_alone import alone, empty_labels, menus, read_apart
 
     maths: list[Any] = []
     styles: list[Any] = []
@@ -319,6 +319,11 @@ def clean(
     drop_all(hidden_elements(root, questions, hits.hidden, opened, panels))
     if main:
         drop_all(alone(root, hits.classes))
+        if opened:
+            from wf.extract.kinds.product_boxes import price_parts
+
+            drop_all(empty_labels(hits.classes) + price_parts(root))
+        read_apart(hits.classes)
         drop_all(menus(root, hits.noscripts))
     accordion.settle(questions)
     if main:

@@ -157,7 +157,9 @@ PRODUCT_POLICY_TITLE_MAX = 60  # characters: a longer first line is no section's
 # A class that hides its box (Bootstrap's `d-none`, `hide`, `is-hidden`) until a script
 # shows it: on shops, a data dump the scripts read (a product's fields as a hidden list)
 # or a menu's copy. A class that names a breakpoint (`md:block`) shows it on some screens.
-PRODUCT_HIDDEN_CLASS = r"(?<![\w:-])(?:hidden|hide|d-none|is-hidden)(?![\w:-])"
+# Amazon's style sheet hides its own so (`a-hidden`, `aok-hidden`: the wish list's error
+# boxes, "Sorry, there was a problem").
+PRODUCT_HIDDEN_CLASS = r"(?<![\w:-])(?:hidden|hide|d-none|is-hidden|a-hidden|aok-hidden)(?![\w:-])"
 # Characters of prose (lines of 15 words or more) from which a product's text tells it
 # well enough without its declared description (a summary for search engines). A shoe
 # told in three short paragraphs (about 700 characters) is told; a page whose scripts

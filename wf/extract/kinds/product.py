@@ -26,6 +26,7 @@ from common.xpath import text_start
 from wf.extract import tuning
 from wf.extract.kinds import product_tuning
 from wf.extract.kinds.landing import part, unwalked_links
+from wf.extract.kinds.product_boxes import named_apart, tab_titles
 from wf.extract.names import named_by
 from wf.extract.records import negative
 from wf.extract.widen import grow_thin
@@ -186,7 +187,10 @@ HIDDEN_ITEMS_MAX = 50  # hidden items looked past for a shown one before them
 def hidden(el: Any) -> bool:
     """Whether a box's class hides it on every screen (tuning.PRODUCT_HIDDEN_CLASS),
     unless it is one more of the items shown before it (a list's items past "Show more",
-    the rest of a page's questions and answers)."""
+    the rest of a page's questions and answers). A box whose id names it apart from the
+    shown one's (named_apart: Amazon's `atwl-dd-error-holder` after its shown
+    `add-to-wishlist-button`, both `a-section`) is a message waiting for its moment (an
+    error, a spinner), not a list's next item."""
     cls = el.get("class")
     if not cls or ":" in cls or _HIDDEN_CLASS.search(cls) is None:
         return False
@@ -197,7 +201,7 @@ def hidden(el: Any) -> bool:
             return True
         other = prev.get("class") or ""
         if _HIDDEN_CLASS.search(other) is None:
-            return other.split() != like
+            return other.split() != like or named_apart(el, prev)
         if _HIDDEN_CLASS.sub(" ", other).split() != like:
             return True
         prev = prev.getprevious()
@@ -209,12 +213,14 @@ def aside(el: Any, b: BlockRecord) -> bool:
     boxes a class hides, those that compare other products with this one, the shop's
     services named so (product_tuning.SHOP_ASIDE: the size chart, the loyalty points,
     the chat, pay later, the options to pick, the bundles, the ways to have it delivered
-    or to pay, the buyer's protections), the purchase form and a variant's picker."""
+    or to pay, the buyer's protections), a tab list's titles (tab_titles: "Description",
+    "Additional information", "Reviews (0)"), the purchase form and a variant's picker."""
     return (
         policy(el, b)
         or hidden(el)
         or named_by(el, _COMPARED)
         or named_by(el, _SHOP)
+        or tab_titles(el, b)
         or purchase_form(el, b)
         or picker(b)
         or overlay(el)

@@ -140,6 +140,27 @@ FACTS_NAMES = rf"(?<![a-z]){_FACTS_WORD}(?![a-z])"  # DETAILS_NAMES's word for t
 # few links and a date; a product's facts box reads its first elements only.
 BYLINE_READ = 64
 
+# The parts of a price box that Shopify's own themes (Dawn and the free themes built on
+# its price snippet: Refresh, Sense, Craft, Studio, Taste, Origin, Crave, ...) show only
+# when the box carries a modifier (its class `price--on-sale`, `price--sold-out`), and
+# the part the modifier hides: their style sheet draws either the regular price or the
+# sale price, and a badge only when it applies. Read without it, every price printed
+# "Regular price Sale price", then "Sale Sold out" (product_boxes.price_parts).
+PRICE_BOX = "price"
+PRICE_SHOWN_BY = {
+    "price__sale": "price--on-sale",
+    "price__badge-sale": "price--on-sale",
+    "price__badge-sold-out": "price--sold-out",
+}
+PRICE_HIDDEN_BY = {"price__regular": "price--on-sale"}
+PRICE_PARTS_MAX = 200  # parts of price boxes read at most on a page
+
+# Elements of a tab list (role="tablist") read for its tabs (product.tab_titles).
+TABS_READ = 200
+# ...whose titles hold this many characters each on average at most ("Additional
+# information", "Reviews (0)"); a tab list of more text holds content.
+TAB_TITLE_MAX = 40
+
 # The title of the shop's other products, lowered, matched whole on a line of its own
 # (product_text.before_others): those bought with this one, the similar ones, the ones
 # seen before, the outfit it belongs to; those it may need, those recommended, those
