@@ -193,9 +193,6 @@ def command(
         page=page,
         use_cache=not no_cache,
     )
-    if not show_providers:
-        # A signal or an error from here on answers --json with the query it stopped.
-        _asked.append(options.query)
     if show_providers:
         info = view.providers(options, config_file or config.config_path())
         if as_json:
@@ -203,6 +200,8 @@ def command(
         else:
             write(view.providers_text(info))
         return 0
+    # A signal or an error from here on answers --json with the query it stopped.
+    _asked.append(options.query)
     return _search(options, as_json=as_json, urls_only=urls_only)
 
 
