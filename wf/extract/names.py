@@ -195,9 +195,7 @@ def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""
     low = lowered(token)
-    if _STATE.fullmatch(low) or low.startswith(_ADMONITION) or _HASHED.fullmatch(low):
-        return 0
-    if _DOC_COMMENT.fullmatch(low):
+    if _spared(low) or low.startswith(_ADMONITION) or _HASHED.fullmatch(low):
         return 0
     if _UTILITY.fullmatch(low):
         return 0

@@ -62,7 +62,7 @@ def price_parts(root: Any) -> list[Any]:
         box = next(
             (
                 up
-                for up in islice(el.iterancestors(), 4)
+                for up in islice(el.iterancestors(), product_tuning.PRICE_BOX_UP)
                 if product_tuning.PRICE_BOX in (up.get("class") or "").split()
             ),
             None,

@@ -147,6 +147,7 @@ BYLINE_READ = 64
 # sale price, and a badge only when it applies. Read without it, every price printed
 # "Regular price Sale price", then "Sale Sold out" (product_boxes.price_parts).
 PRICE_BOX = "price"
+PRICE_BOX_UP = 4  # levels above a price part its box is looked for
 PRICE_SHOWN_BY = {
     "price__sale": "price--on-sale",
     "price__badge-sale": "price--on-sale",
