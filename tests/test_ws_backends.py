@@ -709,3 +709,32 @@ def test_a_ddg_202_read_once_the_attempt_ended_is_still_a_block():
     with stop_when(lambda: True):
         answer = classify("duckduckgo", WS_FIXTURES / "ddg_anomaly.html", 202)
     assert (answer.outcome, answer.message) == (BLOCKED, "HTTP 202, anomaly page")
+
+
+def test_a_reader_s_stop_is_its_own_thread_s_and_ends_with_its_block():
+    import threading
+
+    from ws.backends.base import Stopped, check_stop, stop_when
+
+    elsewhere: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            check_stop()  # another thread: nothing ended it
+        except BaseException as exc:  # noqa: BLE001 - recorded for the assertion
+            elsewhere.append(exc)
+
+    outer_ended = False
+    with stop_when(lambda: outer_ended):
+        with stop_when(lambda: True):
+            with pytest.raises(Stopped):
+                check_stop()
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join()
+        check_stop()  # the outer block's again: not ended yet
+        outer_ended = True
+        with pytest.raises(Stopped):
+            check_stop()
+    check_stop()  # outside every block: nothing stops a reader
+    assert elsewhere == []

@@ -46,11 +46,12 @@ _RUN = threading.local()  # per attempt thread: what says the run ended the atte
 @contextmanager
 def stop_when(ended: Callable[[], bool]) -> Iterator[None]:
     """Within it, ``check_stop`` in this thread raises Stopped once ``ended()`` is true."""
+    before = getattr(_RUN, "ended", None)
     _RUN.ended = ended
     try:
         yield
     finally:
-        _RUN.ended = None
+        _RUN.ended = before
 
 
 def check_stop() -> None:
