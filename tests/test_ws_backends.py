@@ -649,3 +649,92 @@ def test_an_engine_without_or_classifies_a_query_with_several_allowed_domains():
     again = mojeek.classify(200, HTML, (WS_FIXTURES / "mojeek_results.html").read_bytes(), query)
     assert again.outcome == answer.outcome == "ok"
     assert [r.url for r in again.results] == [r.url for r in answer.results]
+
+
+# ---------------------------------------------------------------- stopping a reader
+
+
+@pytest.mark.parametrize(
+    ("provider", "page"),
+    [
+        ("duckduckgo", "ddg_get.html"),
+        ("duckduckgo-lite", "ddg_lite_results.html"),
+        ("brave", "brave_results.html"),
+        ("mojeek", "mojeek_results.html"),
+        ("searxng", "searxng_results.json"),
+    ],
+)
+def test_every_reader_stops_once_its_attempt_has_ended(provider, page):
+    # The chain's hedged loser: its page is read no further once the run ended it
+    # (ws.paging.walk sets what says so for the attempt's thread).
+    from common.errors import Timeout
+    from ws.backends.base import Stopped, stop_when
+
+    path = WS_FIXTURES / page
+    assert classify(provider, path).outcome == "ok"
+    ended = False
+    with stop_when(lambda: ended):
+        assert classify(provider, path).outcome == "ok"  # not ended: read whole
+        ended = True
+        with pytest.raises(Stopped) as stopped:
+            classify(provider, path)
+    # A Timeout, as a fetch its Abort ended is: the chain says "cancelled" for both.
+    assert isinstance(stopped.value, Timeout)
+    assert classify(provider, path).outcome == "ok"  # another thread's work, or none
+
+
+@pytest.mark.parametrize(
+    ("provider", "page", "status", "read", "unread"),
+    [
+        ("mojeek", "mojeek_403.html", 403, "CAPTCHA page", "forbidden"),
+        ("brave", "brave_429.html", 429, "rate-limit page", "rate limited"),
+    ],
+)
+def test_a_block_read_once_the_attempt_ended_is_still_a_block(provider, page, status, read, unread):
+    # The status says blocked; the kind of page is only the message's detail, not read
+    # once the run ended the attempt: the block is kept (ws.health rests the engine).
+    from ws.backends.base import BLOCKED, stop_when
+
+    path = WS_FIXTURES / page
+    whole = classify(provider, path, status)
+    with stop_when(lambda: True):
+        ended = classify(provider, path, status)
+    assert whole.outcome == ended.outcome == BLOCKED
+    assert (whole.message, ended.message) == (f"HTTP {status}, {read}", f"HTTP {status}, {unread}")
+
+
+def test_a_ddg_202_read_once_the_attempt_ended_is_still_a_block():
+    from ws.backends.base import BLOCKED, stop_when
+
+    with stop_when(lambda: True):
+        answer = classify("duckduckgo", WS_FIXTURES / "ddg_anomaly.html", 202)
+    assert (answer.outcome, answer.message) == (BLOCKED, "HTTP 202, anomaly page")
+
+
+def test_a_reader_s_stop_is_its_own_thread_s_and_ends_with_its_block():
+    import threading
+
+    from ws.backends.base import Stopped, check_stop, stop_when
+
+    elsewhere: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            check_stop()  # another thread: nothing ended it
+        except BaseException as exc:  # noqa: BLE001 - recorded for the assertion
+            elsewhere.append(exc)
+
+    outer_ended = False
+    with stop_when(lambda: outer_ended):
+        with stop_when(lambda: True):
+            with pytest.raises(Stopped):
+                check_stop()
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join()
+        check_stop()  # the outer block's again: not ended yet
+        outer_ended = True
+        with pytest.raises(Stopped):
+            check_stop()
+    check_stop()  # outside every block: nothing stops a reader
+    assert elsewhere == []

@@ -91,6 +91,16 @@ def test_the_timeout_does_not_change_the_key(serve):
     assert engine.ws("--timeout", "7").code == 0 and engine.count == 1
 
 
+def test_the_hedge_delay_does_not_change_the_key(serve):
+    # It decides when the next provider is asked, as the timeouts do, not the answer.
+    engine = Engine(serve)
+    assert engine.ws(WS_HEDGE="1").code == 0 and engine.count == 1
+    for hedge in ("0", "2.5", "7"):
+        again = engine.ws("--json", WS_HEDGE=hedge)
+        assert again.code == 0 and json.loads(again.stdout)["cached"] is True, hedge
+    assert engine.count == 1
+
+
 def test_ttl_0_turns_the_cache_off(serve, tmp_path):
     engine = Engine(serve)
     engine.ws(ttl="0")
@@ -442,20 +452,21 @@ def test_the_key_leaves_out_what_does_not_shape_the_answer():
     for change in (
         {"timeout": 3.0},
         {"attempt_timeout": 1.0},
+        {"hedge": 0.0},
         {"policy": Policy(allow_private=True)},
         {"provider_source": "flag"},
         {"cache_ttl": 5.0},
         {"refresh": True},
     ):
         assert cache.key(_opts(**change)) == base, change
-    for change in ({"hedge": 0.0}, {"user_agent": "x"}, {"safe": "off"}, {"fuse": True}):
+    for change in ({"user_agent": "x"}, {"safe": "off"}, {"fuse": True}, {"page": 2}):
         assert cache.key(_opts(**change)) != base, change
     material = json.loads(base)
     assert material["query"] == "rust async"
     first = _opts().endpoints[0]
     assert material["endpoints"][0] == [first.backend.name, first.url]
     assert first.backend.name == "duckduckgo" and first.url.startswith("https://")
-    assert not {"timeout", "policy", "cache_ttl", "refresh"} & material.keys()
+    assert not {"timeout", "hedge", "policy", "cache_ttl", "refresh"} & material.keys()
 
 
 def test_plain_values_for_the_key():

@@ -60,6 +60,7 @@ class Engine:
         self.meter = meter
         self.reply: tuple[int, bytes, dict[str, str]] | None = None
         self.delay = 0.0
+        self.after: threading.Event | None = None  # answer only once this is set
         self.closed_at: list[float] = []
         self.stop = threading.Event()
         self.srv = serve(self._handle)
@@ -74,6 +75,8 @@ class Engine:
             if self.reply is None:
                 self._hang(conn)
                 return
+            if self.after is not None:
+                self.after.wait(10)
             if self.delay:
                 time.sleep(self.delay)
             status, body, headers = self.reply
@@ -164,6 +167,57 @@ def test_a_hanging_first_engine_is_hedged_and_cancelled(engines):
     # Cancelled means the connection was really closed, and the attempt's thread ended.
     assert _closed(engines["duckduckgo"]) == 1
     assert _no_search_threads()
+
+
+def _rows_page(rows: int) -> bytes:
+    """A DuckDuckGo results page of many rows: a second or so of reading."""
+    row = (
+        '<div class="result"><h2><a class="result__a" href="https://r{i}.example/">Row {i}'
+        '</a></h2><a class="result__snippet">About row {i}</a></div>'
+    )
+    return ("<html><body>" + "".join(row.format(i=i) for i in range(rows))).encode()
+
+
+def test_a_losers_page_stops_being_read_before_search_returns(engines, monkeypatch):
+    # The hedge (lite) answers while duckduckgo's long page is being read: the loser
+    # stops at its next row, and ws.search returns with none of its work left running,
+    # instead of waiting the parse out or leaving it running in a thread.
+    import ws
+    from ws.backends import html
+
+    rows = 10_000
+    read: list[float] = []
+    started = threading.Event()
+    real = html.result_of
+
+    def counted(link, provider, **kw):  # type: ignore[no-untyped-def]
+        if provider == "duckduckgo":
+            read.append(time.monotonic())
+            started.set()
+        return real(link, provider, **kw)
+
+    monkeypatch.setattr(html, "result_of", counted)
+    ddg, lite = engines["duckduckgo"], engines["duckduckgo-lite"]
+    ddg.answer(200, _rows_page(rows))
+    ddg.delay = 0.3  # past the hedge delay: lite is asked beside it
+    lite.answer(200, PAGES["duckduckgo-lite"])
+    lite.after = started  # lite answers once duckduckgo's page is being read
+    env = {VARIABLES[name]: e.srv.url + name for name, e in engines.items()}
+    start = time.monotonic()
+    found = ws.search(
+        "rust", environ={**env, "WS_HEDGE": "0.1"}, timeout=20, allow_private=True, use_cache=False
+    )
+    returned = time.monotonic()
+    left = [t.name for t in threading.enumerate() if t.name.startswith("ws-")]
+    assert found.provider == "duckduckgo-lite"
+    outcomes = [(a["provider"], a["outcome"]) for a in found.document["attempts"]]
+    assert outcomes == [("duckduckgo", "cancelled"), ("duckduckgo-lite", "ok")]
+    assert left == []
+    assert read and max(read) < returned
+    assert len(read) < rows  # stopped part of the way, not read to the end
+    time.sleep(0.2)
+    assert max(read) < returned  # and nothing read after search returned
+    assert returned - start < 5.0
 
 
 def test_without_hedging_the_first_engine_keeps_its_whole_share(engines):

@@ -469,8 +469,8 @@ def _engine_class(entry: object) -> type:
 
 
 class Overdue:
-    """Makes one provider's answer take long to parse, as a page being parsed cannot be
-    interrupted: its attempt outlives its limit. The parse waits until the run cancels
+    """Makes one provider's answer take long to parse, as one step of a parse (a call into
+    libxml2) cannot be interrupted: its attempt outlives its limit. The parse waits until the run cancels
     its attempts (``until_cancel``) or until the test ends."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -75,6 +75,21 @@ def test_url_key_joins_spellings_of_one_page():
     assert url_key("https://example.com:8443/a") != url_key("https://example.com/a")
 
 
+def test_url_key_keeps_the_order_of_the_parameters_and_drops_tracking_ones():
+    # Decided as SearXNG and ddgs do: parameters in another order are another address.
+    assert url_key("https://example.com/a?x=1&y=2") != url_key("https://example.com/a?y=2&x=1")
+    assert url_key("https://e.org/?id=1&id=2") != url_key("https://e.org/?id=2&id=1")
+    # Tracking parameters go wherever they are; the others keep their order.
+    assert url_key("https://e.org/p?utm_source=a&y=2&fbclid=b&x=1&gclid=c") == url_key(
+        "https://e.org/p?y=2&x=1"
+    )
+    assert url_key("https://e.org/p?y=2&x=1") == "//e.org/p?y=2&x=1"
+    kept, _ = finalise(
+        [Result("one", "https://e.org/p?x=1&y=2"), Result("two", "https://e.org/p?y=2&x=1")]
+    )
+    assert [r.title for r in kept] == ["one", "two"]
+
+
 @pytest.mark.parametrize(
     ("text", "domain"),
     [

@@ -24,9 +24,10 @@ from ws.config import Endpoint, SearchOptions
 from ws.results import Result, http_url
 
 FORMAT = 1
-# Options that change how a search runs or where its setting came from, not its answer.
+# Options that change how a search runs or where its setting came from, not its answer:
+# the hedge delay, like the timeouts, decides only when the next provider is asked.
 _NOT_IN_KEY = frozenset(
-    {"timeout", "attempt_timeout", "policy", "provider_source", "cache_ttl", "refresh"}
+    {"timeout", "attempt_timeout", "hedge", "policy", "provider_source", "cache_ttl", "refresh"}
 )
 # A results entry is a few KB; anything far larger is not one of ours.
 _MAX_BYTES = 4 * 1024 * 1024

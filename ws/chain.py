@@ -54,8 +54,8 @@ _ERRORS: dict[str, type[ToolError]] = {
 RESET_HINT = "ws --reset-health ends the rest"
 # Failures of the exchange itself rather than of the connection.
 _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
-# How long a cancelled or overdue attempt may take to end after its sockets are shut
-# down (a page being parsed cannot be interrupted) before the run stops waiting for it.
+# How long a cancelled or overdue attempt may take to end (its sockets shut down, the page
+# it reads stopped at its next step: ws.paging.walk) before the run stops waiting for it.
 _GRACE = 1.0
 # But each wait (two at most) ends this long past the total deadline: the watchdog ends the
 # process 0.35 s after it, when an answer still parsed made ws --all print nothing (28).

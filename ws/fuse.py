@@ -4,7 +4,7 @@ A result's score is the sum over the engines that returned it of 1 / (k + rank),
 a page several engines agree on rises above one that a single engine ranked a little
 higher. The same page from two engines is recognised by ws.results.url_key (scheme, www.,
 host case and IDNA form, default port, fragment, trailing slash, the path's spelling of
-percent-escapes and tracking parameters ignored).
+percent-escapes and tracking parameters ignored; the other parameters' order kept).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from common.errors import ToolError
-from ws.backends.base import EMPTY, OK, Answer, Backend, Query, Request
+from ws.backends.base import EMPTY, OK, Answer, Backend, Query, Request, stop_when
 from ws.results import Result, finalise
 
 if TYPE_CHECKING:
@@ -40,7 +40,25 @@ def walk(
     A failure of the first page raises as a single fetch does; a later page that fails,
     times out or is blocked ends the walk with the results so far and a note saying so,
     unless ``cancelled()`` says the caller ended the attempt (then it raises, as a first
-    page would). ``fetch_args`` go to every fetch."""
+    page would). Once ``cancelled()``, the page being read stops at its reader's next step
+    (ws.backends.base.Stopped, a Timeout). ``fetch_args`` go to every fetch."""
+    with stop_when(cancelled):
+        return _pages(
+            backend, endpoint, request, query, options, net, deadline, cancelled, fetch_args
+        )
+
+
+def _pages(
+    backend: Backend,
+    endpoint: str,
+    request: Request,
+    query: Query,
+    options: SearchOptions,
+    net: NetOptions,
+    deadline: float,
+    cancelled: Callable[[], bool],
+    fetch_args: dict[str, Any],
+) -> tuple[Response, Answer]:
     resp = _send(request, net, deadline, fetch_args)
     answer = backend.classify(resp.status, resp.headers, resp.body, query)
     if answer.outcome != OK:

@@ -102,7 +102,12 @@ def url_key(url: str, parts: SplitResult | None = None) -> str:
     trailing slash or tracking parameters; host in lower case and IDNA form; the path's
     percent-escapes normalised (RFC 3986 6.2.2: unreserved characters decoded, hex in upper
     case, a non-ASCII character as its UTF-8 escapes), as engines spell one page's
-    address differently (/wiki/Köln, /wiki/K%C3%B6ln, /wiki/K%c3%b6ln)."""
+    address differently (/wiki/Köln, /wiki/K%C3%B6ln, /wiki/K%c3%b6ln).
+
+    The query's parameters keep their order (?a=1&b=2 and ?b=2&a=1 are two results), as
+    SearXNG's merge and ddgs's de-duplication keep it: a server may read its parameters in
+    order (a repeated name above all), and engines give one page's parameters as the page
+    links them, in one order, so sorting would join pages rather than spellings."""
     parts = parts or urlsplit(url)
     host = host_of(url, parts)
     if host.startswith("www."):

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ws.backends.base import BLOCKED, EMPTY, HTTP_ERROR, OK, PARSE_ERROR, Answer, Backend, Query
+from ws.backends.base import (
+    BLOCKED,
+    EMPTY,
+    HTTP_ERROR,
+    OK,
+    PARSE_ERROR,
+    Answer,
+    Backend,
+    Query,
+    Stopped,
+)
 from ws.backends.html import ResultsPage
 
 # Markup that only an anti-bot page carries, as (needle, what to call the page).
@@ -53,6 +63,18 @@ def bot_check(page: ResultsPage, query: Query, sent: str | None = None) -> str |
     return None
 
 
+def detail(page: ResultsPage, query: Query, sent: str | None = None) -> str | None:
+    """bot_check for an answer its status classified already (a 403, DuckDuckGo's 202),
+    where the kind of page is only its message's detail: an attempt the run ended does
+    not read the page for it, and keeps its outcome (a block is worth remembering)."""
+    if not page.body.strip():
+        return None
+    try:
+        return bot_check(page, query, sent)
+    except Stopped:
+        return None
+
+
 def without_query(text: str, query: Query, sent: str | None = None) -> str:
     for q in (sent, query.text):
         if q:
@@ -73,9 +95,8 @@ _STATUS_WORDS = {403: "forbidden", 429: "rate limited"}
 def error_answer(page: ResultsPage, status: int, query: Query, sent: str | None = None) -> Answer:
     """A non-2xx answer: 403 and 429 are blocks, the rest HTTP errors; the body says what
     kind of page came with it when it is an anti-bot page."""
-    kind = bot_check(page, query, sent) if page.body.strip() else None
-    detail = kind or _STATUS_WORDS.get(status)
-    message = f"HTTP {status}" + (f", {detail}" if detail else "")
+    words = detail(page, query, sent) or _STATUS_WORDS.get(status)
+    message = f"HTTP {status}" + (f", {words}" if words else "")
     return Answer(BLOCKED if status in (403, 429) else HTTP_ERROR, message)
 
 

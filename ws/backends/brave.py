@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from ws.backends.antibot import classify_html, says_no_results
-from ws.backends.base import Answer, Backend, Query, Request, with_params
+from ws.backends.base import Answer, Backend, Query, Request, check_stop, with_params
 from ws.backends.html import ResultsPage, outermost, result_of, text_of, xpath
 from ws.results import Result
 
@@ -114,7 +114,13 @@ def parse(page: ResultsPage) -> list[Result]:
 def _results_in(doc: Any) -> list[Result]:
     # A block is read through its whole subtree: blocks nested in blocks are read once,
     # in the outermost (html.outermost).
-    return [r for node in outermost(xpath(_RESULTS)(doc)) if (r := _result(node))]
+    out = []
+    for node in outermost(xpath(_RESULTS)(doc)):
+        check_stop()
+        result = _result(node)
+        if result is not None:
+            out.append(result)
+    return out
 
 
 def _web_blocks(body: bytes, start: int, end: int) -> bytes | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import SplitResult, parse_qsl, urlsplit
 
-from ws.backends.antibot import bot_check, classify_html
+from ws.backends.antibot import classify_html, detail
 from ws.backends.base import BLOCKED, Answer, Backend, Query, Request, iso_date
 from ws.backends.html import ResultsPage, Rows, has_class, next_form, parse_rows, xpath
 from ws.results import Result
@@ -61,7 +61,7 @@ class DuckDuckGo(Backend):
         if status == 202:
             # DuckDuckGo's way of saying "no" to a script, whatever the body holds.
             page = ResultsPage(body, headers.get("content-type"))
-            kind = bot_check(page, query) if body else None
+            kind = detail(page, query)
             return Answer(BLOCKED, f"HTTP 202, {kind or 'anomaly page'}")
         return self.classify_page(status, headers, body, query)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ws.backends.antibot import classify_html, says_no_results
-from ws.backends.base import Answer, Query
+from ws.backends.base import Answer, Query, check_stop
 from ws.backends.duckduckgo import DuckDuckGo, target
 from ws.backends.html import (
     ResultsPage,
@@ -67,6 +67,7 @@ def parse(page: ResultsPage) -> list[Result]:
     # the square of the page).
     snippets: dict[Any, str] = {}
     for link in xpath(_LINKS)(page.doc):
+        check_stop()
         row = _row_of(link)
         if row is not None and _SPONSORED in (row.get("class") or "").split():
             continue

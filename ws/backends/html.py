@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ws.backends.base import check_stop
 from ws.results import Result
 
 
@@ -62,8 +63,10 @@ class ResultsPage:
         if next(doc.iter("script", "style"), None) is not None:
             from copy import deepcopy
 
+            check_stop()
             doc = deepcopy(doc)
             etree.strip_elements(doc, "script", "style", with_tail=False)
+        check_stop()
         return " ".join(" ".join(doc.itertext()).split())
 
 
@@ -78,7 +81,9 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
     from common.parse_limits import limit
 
     root = None
+    check_stop()
     data, _cut = limit(data)  # a results page loses nothing a parser needs
+    check_stop()
     if data and not data.isspace():  # unlike strip(), no copy of the page
         try:
             root = etree.fromstring(
@@ -98,6 +103,7 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
                 root = etree.fromstring(text.encode("utf-8", "replace"), utf8)
             except (etree.ParserError, ValueError):
                 root = None
+    check_stop()
     return root if root is not None else etree.fromstring(b"<html></html>", etree.HTMLParser())
 
 
@@ -208,6 +214,7 @@ def parse_rows(
     link, or whose link ``target`` drops, gives none. ``published`` reads a node's date."""
     out: list[Result] = []
     for node in outermost(xpath(rows.results)(doc)):
+        check_stop()
         links = xpath(rows.link)(node)
         if not links:
             continue

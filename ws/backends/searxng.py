@@ -21,6 +21,7 @@ from ws.backends.base import (
     Backend,
     Query,
     Request,
+    check_stop,
     iso_date,
     with_params,
 )
@@ -71,6 +72,7 @@ class SearxNG(Backend):
                     HTTP_ERROR, f"HTTP 403: the instance does not serve JSON; {ENABLE_JSON}"
                 )
             return Answer(PARSE_ERROR, f"HTTP {status} answered HTML, not JSON; {ENABLE_JSON}")
+        check_stop()
         try:
             data = json.loads(body.decode("utf-8", "replace"))
         except RecursionError:
@@ -79,7 +81,12 @@ class SearxNG(Backend):
             return Answer(PARSE_ERROR, f"HTTP {status} with malformed JSON: {exc}")
         if not isinstance(data, dict) or not isinstance(data.get("results"), list):
             return Answer(PARSE_ERROR, f"HTTP {status} JSON without a results list")
-        results = [r for item in data["results"] if (r := _result(item))]
+        results = []
+        for item in data["results"]:
+            check_stop()
+            result = _result(item)
+            if result is not None:
+                results.append(result)
         unresponsive = _unresponsive(data.get("unresponsive_engines"))
         notes = [f"unresponsive engines: {unresponsive}"] if unresponsive else []
         if results:

@@ -156,27 +156,22 @@ def drop_prompts(box: Any) -> int:
     one paragraph); posts_tuning.FEEDBACK_MAX of them a thread. How many went."""
     from common.xpath import compiled
     from wf.extract.hidden import drop_each
+    from wf.extract.outer_boxes import Read, outermost_box, stands_in
 
     found: list[Any] = []
-    read: dict[Any, str | None] = {}  # each box read once, whatever the texts in it
+    read: Read = {}  # each box read once, whatever the texts in it
+
+    def short(el: Any) -> str | None:
+        return _short(el, posts_tuning.FEEDBACK_READ)
+
+    def at_box(el: Any) -> bool:
+        return el is box
+
+    levels = posts_tuning.FEEDBACK_LEVELS
     for node in compiled(_FEEDBACK_TEXTS)(box):
         if len(found) >= posts_tuning.FEEDBACK_MAX:
             break
-        el = node.getparent()
-        if node.is_tail and el is not None:
-            el = el.getparent()  # the text after an element stands in its parent
-        outer = None
-        for _ in range(posts_tuning.FEEDBACK_LEVELS):
-            if el is None or el is box:
-                break
-            if el not in read:
-                read[el] = _short(el, posts_tuning.FEEDBACK_READ)
-            text = read[el]
-            if text is None:
-                break
-            if _FEEDBACK.fullmatch(text):
-                outer = el
-            el = el.getparent()
+        outer = outermost_box(stands_in(node), _FEEDBACK.fullmatch, short, levels, at_box, read)
         if outer is not None and outer not in found:
             found.append(outer)
     drop_each([el for el in found if not any(up in found for up in el.iterancestors())])

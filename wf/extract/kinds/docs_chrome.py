@@ -14,6 +14,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from wf.extract.kinds import docs_tuning
+from wf.extract.outer_boxes import Read, outermost_box, stands_in
 from wf.extract.spaces import settable
 
 if TYPE_CHECKING:
@@ -136,39 +137,22 @@ def drop_update_stamps(root: Any) -> None:
     drop_each(found)
 
 
-Read = dict[Any, "str | None"]  # the boxes read for one search, and their short text
-
-
 def _outer_box(node: Any, matches: Callable[[str], object], read: Read | None = None) -> Any:
     """The outermost box around a text node, docs_tuning.UPDATE_STAMP_LEVELS up at most,
     whose whole text (read short: _short_text) `matches`; None. The words' own box may
     hold only part of the line ("Last updated" in a <span> beside its date)."""
-    el = node.getparent()
-    if node.is_tail and el is not None:
-        el = el.getparent()  # the text after an element is its parent's
-    return outer_box(el, matches, read)
+    return outer_box(stands_in(node), matches, read)
 
 
 def outer_box(el: Any, matches: Callable[[str], object], read: Read | None = None) -> Any:
-    """The outermost box from `el` up (the box a text stands in), as _outer_box. `read`:
-    the boxes a search read before, each read once however many of its texts it starts
-    from (a hundred seeds in one paragraph after hundreds of empty boxes)."""
-    outer = None
-    for _ in range(docs_tuning.UPDATE_STAMP_LEVELS):
-        if el is None or el.tag in ("html", "body"):
-            break
-        if read is None:
-            text = _short_text(el)
-        elif el in read:
-            text = read[el]
-        else:
-            text = read[el] = _short_text(el)
-        if text is None:
-            break
-        if matches(text):
-            outer = el
-        el = el.getparent()
-    return outer
+    """The outermost box from `el` up (the box a text stands in), as _outer_box, short of
+    the page's <body> (outer_boxes.outermost_box: `read`, each box read once a search)."""
+    levels = docs_tuning.UPDATE_STAMP_LEVELS
+    return outermost_box(el, matches, _short_text, levels, _page_top, read)
+
+
+def _page_top(el: Any) -> bool:
+    return el.tag in ("html", "body")
 
 
 _FEEDBACK = re.compile(docs_tuning.FEEDBACK, re.IGNORECASE)
