@@ -942,6 +942,26 @@ def test_typedocs_comment_boxes_are_the_items_description() -> None:
     assert "Submit correction" not in text
 
 
+def test_a_live_samples_code_named_after_its_section_is_kept() -> None:
+    # MDN names each <pre> of a live example after its section's id
+    # (`live-sample___sticky_footer`): "footer" or "caption" there names no footer, and
+    # the example's code went.
+    sample = (
+        '<div class="code-example"><div class="example-header"><span class="language-name">'
+        'html</span></div><pre class="brush: html notranslate live-sample___{0}'
+        ' live-sample---{0}"><code>{1}</code></pre></div>'
+    )
+    page = _manual(
+        "<h2>Sticky footer</h2><p>The footer stays at the bottom of a short page.</p>"
+        + sample.format("sticky_footer", "&lt;footer class=&quot;site&quot;&gt;Bye&lt;/footer&gt;")
+        + "<h2>Table caption</h2><p>A caption names the table for every reader.</p>"
+        + sample.format("table_caption", "&lt;caption&gt;Members 2021&lt;/caption&gt;")
+    )
+    text = extract(page, url="https://x.example/en-US/docs/Web/HTML/Element/table").text
+    assert '<footer class="site">Bye</footer>' in text
+    assert "<caption>Members 2021</caption>" in text
+
+
 def test_an_asciidoctor_admonitions_table_is_its_label_and_text() -> None:
     # Asciidoctor (Antora) draws a note as a table of one row: the icon's cell, its label
     # as text or as the icon font's title, and the content's cell.
