@@ -28,7 +28,12 @@ from wf.extract.kinds.docs_chrome import (
 from wf.extract.kinds.docs_debris import drop_debris
 from wf.extract.kinds.docs_lines import drop_lines
 from wf.extract.kinds.docs_links import drop_edit_links
-from wf.extract.kinds.docs_signature import grid_tables, join_signatures, set_classifiers_apart
+from wf.extract.kinds.docs_signature import (
+    grid_tables,
+    join_signatures,
+    set_classifiers_apart,
+    unlist_sections,
+)
 from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
 
@@ -57,6 +62,7 @@ def tidy(root: Any, declared: Declared) -> None:
         head_panels(root)
         join_signatures(root)
         grid_tables(root)
+        unlist_sections(root)
         set_classifiers_apart(root)
         untable_admonitions(root)
 
