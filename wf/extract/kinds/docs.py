@@ -24,6 +24,7 @@ from wf.extract.kinds.docs_chrome import (
     drop_feedback,
     drop_step_links,
     drop_update_stamps,
+    unlink_title,
 )
 from wf.extract.kinds.docs_debris import drop_debris
 from wf.extract.kinds.docs_lines import drop_lines
@@ -49,6 +50,7 @@ def tidy(root: Any, declared: Declared) -> None:
     kind, why = declared.kind()
     if kind == tuning.DOCUMENTATION:
         doxygen_title(root, why)
+        unlink_title(root)
         drop_named_components(root)
         drop_pickers_and_trails(root)
         drop_edit_links(root)
