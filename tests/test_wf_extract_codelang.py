@@ -35,6 +35,15 @@ PROSE = "<p>" + "A paragraph about the shell, long enough to make this an articl
             "```r\nx <- 1\n```",
         ),
         ('<pre class="sourceCode"><code class="sourceCode">plain</code></pre>', "```\nplain\n```"),
+        # A gutter beside the code (Pygments' linenos, MkDocs Material's linenums): the
+        # <pre> deep in the table's cell, the language on the box around the table.
+        (
+            '<div class="highlight-python notranslate"><table class="highlighttable"><tr>'
+            '<td class="linenos"><div class="linenodiv"><pre><span class="normal">1</span>'
+            '</pre></div></td><td class="code"><div class="highlight"><pre>x = 1\n</pre>'
+            "</div></td></tr></table></div>",
+            "```python\nx = 1\n```",
+        ),
     ],
 )
 def test_the_fence_names_the_language(block: str, fence: str) -> None:

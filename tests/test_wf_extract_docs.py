@@ -882,6 +882,28 @@ def test_javadocs_summary_grid_is_a_table_on_a_page_javadoc_made() -> None:
     assert "| void | wind() | Winds the spring. |" in result.text
 
 
+def test_javadocs_lists_of_sections_are_read_as_sections() -> None:
+    # Javadoc lays out its details as lists whose every item is a <section>: the
+    # headings were printed as nested items ("- ## Method Details", "  - ### spin"). A
+    # list whose items hold words beside a section is still a list.
+    detail = '<li><section class="detail" id="{0}"><h3>{0}</h3><p>{1}</p></section></li>'
+    details = (
+        '<ul class="details-list"><li><section class="method-details"><h2>Method Details</h2>'
+        '<ul class="member-list">'
+        + detail.format("spin", "Turns the widget.")
+        + detail.format("wind", "Winds the spring.")
+        + "</ul></section></li></ul>"
+        + "<ul><li>See <section><p>the gears.</p></section></li><li><section><p>The spring."
+        "</p></section></li></ul>"
+    )
+    page = _manual(f"<p>{SENTENCE}</p>{details}").replace(
+        "</head>", '<meta name="generator" content="javadoc/ClassWriterImpl"></head>'
+    )
+    text = extract(page, url="https://x.example/gear/Widget.html").text
+    assert "\n## Method Details\n\n### spin\n\nTurns the widget.\n\n### wind\n" in text
+    assert "- See\n  the gears.\n- The spring." in text
+
+
 def test_a_note_drawn_as_an_aside_stays() -> None:
     # Starlight's admonitions are <aside>s, their content in a box named after the aside;
     # a manual's side column is an <aside> too, and still goes.
@@ -940,6 +962,26 @@ def test_typedocs_comment_boxes_are_the_items_description() -> None:
     assert "A gear turns its neighbours." in text
     assert "Turns the gear once for each tooth." in text and "Winds the spring" in text
     assert "Submit correction" not in text
+
+
+def test_a_live_samples_code_named_after_its_section_is_kept() -> None:
+    # MDN names each <pre> of a live example after its section's id
+    # (`live-sample___sticky_footer`): "footer" or "caption" there names no footer, and
+    # the example's code went.
+    sample = (
+        '<div class="code-example"><div class="example-header"><span class="language-name">'
+        'html</span></div><pre class="brush: html notranslate live-sample___{0}'
+        ' live-sample---{0}"><code>{1}</code></pre></div>'
+    )
+    page = _manual(
+        "<h2>Sticky footer</h2><p>The footer stays at the bottom of a short page.</p>"
+        + sample.format("sticky_footer", "&lt;footer class=&quot;site&quot;&gt;Bye&lt;/footer&gt;")
+        + "<h2>Table caption</h2><p>A caption names the table for every reader.</p>"
+        + sample.format("table_caption", "&lt;caption&gt;Members 2021&lt;/caption&gt;")
+    )
+    text = extract(page, url="https://x.example/en-US/docs/Web/HTML/Element/table").text
+    assert '<footer class="site">Bye</footer>' in text
+    assert "<caption>Members 2021</caption>" in text
 
 
 def test_an_asciidoctor_admonitions_table_is_its_label_and_text() -> None:

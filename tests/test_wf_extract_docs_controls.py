@@ -47,6 +47,23 @@ def test_a_manuals_toggles_and_source_links_are_left_out() -> None:
         assert chrome not in text, chrome
 
 
+def test_a_title_whose_path_is_linked_stays() -> None:
+    # rustdoc writes an item's path in its <h1>, each part a link; with the source link
+    # beside it the heading's box was more link than text and went, title and all. A
+    # permalink's "¶" in a title still goes.
+    title = (
+        'Struct <a href="index.html">gearbox</a>::<wbr><a class="struct" href="#">Widget</a>'
+        '<button id="copy-path" title="Copy item path to clipboard">Copy item path</button>'
+    )
+    body = f'<div class="docblock"><p>{DOC * 2}</p></div>'
+    text = extract(_item_page(body).replace("<h1>Struct Widget", f"<h1>{title}"), url=URL).text
+    assert text.startswith("# Struct gearbox::Widget\n")
+    sphinx = _item_page(body).replace(
+        "<h1>Struct Widget", '<h1>Struct Widget<a class="headerlink" href="#widget">\u00b6</a>'
+    )
+    assert extract(sphinx, url=URL).text.startswith("# Struct Widget\n")
+
+
 def test_a_toggles_word_in_a_sentence_stays() -> None:
     # The same words as a sentence's: a property's value, a step's button.
     body = (

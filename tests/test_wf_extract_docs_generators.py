@@ -144,6 +144,21 @@ def test_a_last_update_a_time_ago_is_left_out() -> None:
     assert "last updated 3 months ago, when" in text
 
 
+def test_docsys_last_modified_line_with_its_commit_is_left_out() -> None:
+    # Hugo Docsy's foot (Kubernetes'): the date and time the page changed, then the
+    # subject and short hash of the commit, a link. A sentence naming a date stays.
+    page = _doc(
+        f"<h1>Wind</h1><p>{LEAD}</p><div class='text-muted mt-5 pt-3 border-top'>Last modified"
+        " January 7, 2026 at 4:12 AM PST: <a href='https://git.example/commit/854aaf8'>"
+        "Fix the wheel (854aaf863c)</a></div>"
+        "<p>The spring was last modified January 7, 2026: we rewrote the guide (see below).</p>",
+        "<meta name='generator' content='Hugo 0.120.4'>",
+    )
+    text = extract(page, url=DOCS).text
+    assert "Fix the wheel" not in text and "Last modified" not in text
+    assert "we rewrote the guide (see below)." in text
+
+
 def _package(details: str, after: str = "") -> str:
     # pkg.go.dev's header: the title with its chips, then a row of the package's facts.
     return _doc(

@@ -335,7 +335,7 @@ class MarkdownWriter:
                     self.parts.append(" ")
                 elif self.parts:
                     self.flush()
-                self.emit_code(code[0], code[1])
+                self.emit_code(code[0], code[1], el)
                 return True
         if self.inline_only:
             self.parts.append(" ")
@@ -436,8 +436,10 @@ class MarkdownWriter:
         self.parts.clear()
         self.flushes += 1
 
-    def emit_code(self, raw: str, el: Any) -> None:
-        """A code block's text fenced, with the language `el` (its <pre>) is marked with."""
+    def emit_code(self, raw: str, el: Any, table: Any = None) -> None:
+        """A code block's text fenced, with the language `el` (its <pre>) is marked with,
+        else the one the boxes around its `table` are (a gutter beside the code: Pygments'
+        `div.highlight-python > table.highlighttable`, the <pre> deep in a cell)."""
         lines = [line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")]
         while lines and not lines[-1]:
             lines.pop()
@@ -447,6 +449,8 @@ class MarkdownWriter:
         from wf.extract.codelang import label, language
 
         lang, shown = language(el), label(el) if el.tag == "pre" else None
+        if lang is None and table is not None and table is not el:
+            lang = language(table)
         if shown is not None:  # the label goes after the fence, not on a line of its own
             lang = lang or shown.lower()
             if self.out and self.out[-1][1].strip() == shown and not self.levels[-1]:

@@ -147,12 +147,19 @@ _HASHED = re.compile(r"(?:css|jsx|svelte)-(?=[a-z]*[0-9])[a-z0-9]{5,12}")
 _ADMONITION = "admonition"
 # The documentation comment of an API's item, no reader's comment (names_tuning).
 _DOC_COMMENT = re.compile(names_tuning.DOC_COMMENT)
+# A code block's live example, named after its section (names_tuning).
+_LIVE_SAMPLE = re.compile(names_tuning.LIVE_SAMPLE)
 
 
 def _spared(low: str) -> bool:
     """Whether a lowered token that holds a never-content word names something else: a
-    post's state (node--sticky), an API's documentation comment (tsd-comment)."""
-    return _STATE.fullmatch(low) is not None or _DOC_COMMENT.fullmatch(low) is not None
+    post's state (node--sticky), an API's documentation comment (tsd-comment), the live
+    example a code block feeds (MDN's live-sample---sticky_footer)."""
+    return (
+        _STATE.fullmatch(low) is not None
+        or _DOC_COMMENT.fullmatch(low) is not None
+        or _LIVE_SAMPLE.fullmatch(low) is not None
+    )
 
 
 def lowered(token: str) -> str:

@@ -35,3 +35,8 @@ UTILITY = (
 # reader's comment: "comment" names no boilerplate there. (Not `doc-comments`: the
 # PostgreSQL manual's box inviting corrections, `docComments`, is its chrome.)
 DOC_COMMENT = r"tsd-comment(?:-[a-z]+)*"
+# The live example a code block feeds, by its whole class token (lowered): MDN's
+# `live-sample___<id>` and `live-sample---<id>` on each <pre> of an example, the id its
+# section's title ("table_caption_and_column_summary", "sticky_footer"), whose words say
+# nothing of the block: "caption" or "footer" there dropped the example's code.
+LIVE_SAMPLE = r"live-sample-.*"

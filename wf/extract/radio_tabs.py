@@ -119,13 +119,54 @@ def _each_before(tabs: list[Any]) -> list[tuple[Any, Any]] | None:
 def _head(panel: Any, label: Any) -> None:
     """Put a label's text at the head of its panel, as a paragraph."""
     text = " ".join(" ".join(_shown(label)).split())
-    if not text:
-        return
-    head = panel.makeelement("p", {})
-    head.text = settable(text)
-    head.tail = settable(panel.text)
+    if text:
+        head(panel, text)
+
+
+def head(panel: Any, text: str) -> None:
+    """Put a tab's label, ``text``, at the head of its panel, as a paragraph: here for the
+    tabs cleaning drops, in docs_tabs.py for ARIA's tabs it leaves."""
+    first = panel.makeelement("p", {})
+    first.text = settable(text)
+    first.tail = settable(panel.text)
     panel.text = None
-    panel.insert(0, head)
+    panel.insert(0, first)
+
+
+def named_panels(
+    tabs: list[Any], by_id: dict[Any, Any], by_label: dict[Any, Any] | None = None
+) -> list[Any] | None:
+    """Each tab's panel: the one its aria-controls names (in ``by_id``), else, given
+    ``by_label``, the one whose aria-labelledby names the tab; None when a tab finds
+    none."""
+    found = []
+    for tab in tabs:
+        panel = by_id.get(tab.get("aria-controls"))
+        if panel is None and by_label is not None:
+            panel = by_label.get(tab.get("id"))
+        if panel is None:
+            return None
+        found.append(panel)
+    return found
+
+
+def distinct(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
+    """The pairs of tab and panel, when no panel is paired twice: tabs that share one
+    filter it (shared_panel)."""
+    panels = [p for _, p in pairs]
+    if len(set(panels)) != len(panels):
+        return None
+    return pairs
+
+
+def shared_panel(tabs: list[Any]) -> str | None:
+    """The panel a row of at least two tabs all name (aria-controls): buttons that filter
+    what it shows (Javadoc's "All Methods", "Instance Methods", "Static Methods" over its
+    one table of methods), no tab a panel of its own, no question of an accordion's."""
+    named: set[str | None] = {t.get("aria-controls") for t in tabs}
+    if len(tabs) < 2 or len(named) != 1:
+        return None
+    return next(iter(named))
 
 
 _PANELS = "//*[@role='tabpanel'][@id]"
@@ -155,11 +196,10 @@ def head_buttons(buttons: Iterable[Any], root: Any, prose: bool = False) -> None
     for tabs in islice(rows.values(), buttons_tuning.RADIO_ROWS_MAX):
         if not buttons_tuning.RADIO_TABS_MIN <= len(tabs) <= buttons_tuning.RADIO_TABS_MAX:
             continue
-        found: list[Any] = [panels.get(tab.get("aria-controls")) for tab in tabs]
-        if any(p is None for p in found) or len(set(found)) < len(found):
-            continue  # a tab without a panel, or tabs that share one (a filter's)
-        pairs: list[tuple[Any, Any]] = list(zip(tabs, found, strict=True))
-        if prose or any(_code(panel) for panel in found):
+        found = named_panels(tabs, panels)
+        # A tab without a panel, or tabs that share one (a filter's): left as they are.
+        pairs = distinct(list(zip(tabs, found, strict=True))) if found is not None else None
+        if pairs and (prose or any(_code(panel) for _, panel in pairs)):
             for tab, panel in pairs:
                 if any(t.strip() for t in islice(panel.itertext(), _TEXT_NODES)):
                     _head(panel, tab)

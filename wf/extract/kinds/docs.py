@@ -24,11 +24,17 @@ from wf.extract.kinds.docs_chrome import (
     drop_feedback,
     drop_step_links,
     drop_update_stamps,
+    unlink_title,
 )
 from wf.extract.kinds.docs_debris import drop_debris
 from wf.extract.kinds.docs_lines import drop_lines
 from wf.extract.kinds.docs_links import drop_edit_links
-from wf.extract.kinds.docs_signature import grid_tables, join_signatures, set_classifiers_apart
+from wf.extract.kinds.docs_signature import (
+    grid_tables,
+    join_signatures,
+    set_classifiers_apart,
+    unlist_sections,
+)
 from wf.extract.kinds.docs_tabs import head_panels
 from wf.extract.records import negative
 
@@ -44,6 +50,7 @@ def tidy(root: Any, declared: Declared) -> None:
     kind, why = declared.kind()
     if kind == tuning.DOCUMENTATION:
         doxygen_title(root, why)
+        unlink_title(root)
         drop_named_components(root)
         drop_pickers_and_trails(root)
         drop_edit_links(root)
@@ -57,6 +64,7 @@ def tidy(root: Any, declared: Declared) -> None:
         head_panels(root)
         join_signatures(root)
         grid_tables(root)
+        unlist_sections(root)
         set_classifiers_apart(root)
         untable_admonitions(root)
 

@@ -332,3 +332,28 @@ def doxygen_title(root: Any, why: str) -> None:
             title.tail = None
             body.insert(0, title)
             title.tail, body.text = settable(body.text), None
+
+
+def unlink_title(root: Any) -> None:
+    """The page's <h1> without the links among its words: rustdoc writes an item's path in
+    its title, each part a link ("Struct <a>regex</a>::<a>Regex</a>"), and the box around
+    the title, more link than text, went as a list of links with the title in it. Only a
+    title partly linked: one that is a link whole (a site's name over its menu) keeps
+    it; and a link of no words (a permalink's "¶") stays for its own rule."""
+    from lxml import etree
+
+    title = next(root.iter("h1"), None)
+    if title is None or next(title.iter("a"), None) is None:
+        return
+    worded = [a for a in title.iter("a") if _WORD.search("".join(a.itertext()))]
+    whole = "".join(title.itertext()).strip()
+    linked = "".join("".join(a.itertext()) for a in worded).strip()
+    if worded and len(linked) < len(whole):
+        for a in worded:
+            a.tag = _UNLINKED
+        etree.strip_tags(title, _UNLINKED)
+
+
+_WORD = re.compile(r"\w")
+# Not a tag of HTML: the title's links renamed so, then stripped (their words kept).
+_UNLINKED = "wf-unlinked"

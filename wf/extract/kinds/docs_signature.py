@@ -8,6 +8,9 @@ stylesheet draws it, where the two were glued ("sepstr"). And an API's summary t
 drawn as a grid of boxes
 (Javadoc's `div.summary-table.three-column-summary`), made the table it draws: its cells
 were printed one a line, "Modifier and Type", "Method", "Description", "int", ...
+Javadoc's lists of sections (`ul.details-list`, `ul.member-list`: an item a `<section>`
+under its heading) read as the sections they lay out, not items: "- ## Method Details",
+"  - ### push".
 """
 
 from __future__ import annotations
@@ -87,6 +90,29 @@ def grid_tables(root: Any) -> None:
             table.append(row)
         grid.text = None
         grid.append(table)
+
+
+def unlist_sections(root: Any) -> None:
+    """Each list (`<ul>`) whose every item holds one `<section>` and nothing else, made
+    boxes: Javadoc lays out its summaries and details so, a section an item, and each
+    heading was printed as a list's item, nested as deep as the sections."""
+    for ul in list(root.iter("ul")):
+        items = [c for c in ul if isinstance(c.tag, str)]
+        if not items or not all(_one_section(li) for li in items):
+            continue
+        ul.tag = "div"
+        for li in items:
+            li.tag = "div"
+
+
+def _one_section(li: Any) -> bool:
+    """Whether a list's item is a <li> that holds one <section> and no text beside it."""
+    if li.tag != "li" or (li.text or "").strip():
+        return False
+    inside = [c for c in li if isinstance(c.tag, str)]
+    if len(inside) != 1 or inside[0].tag != "section":
+        return False
+    return not (inside[0].tail or "").strip()
 
 
 _CLASSIFIERS = "//dt/span[contains(concat(' ', normalize-space(@class), ' '), ' classifier ')]"

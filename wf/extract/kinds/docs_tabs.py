@@ -16,6 +16,7 @@ from itertools import islice
 from typing import Any
 
 from wf.extract.kinds import docs_tuning
+from wf.extract.radio_tabs import distinct, head, named_panels, shared_panel
 
 _TABLISTS = ".//*[@role='tablist']"
 _TABS = ".//*[@role='tab']"
@@ -44,8 +45,8 @@ def head_panels(root: Any) -> None:
         pairs = _aria_pairs(row, tabs, by_id, by_label)
         if pairs:
             _move(row, pairs)
-        elif _filters(tabs, by_id):
-            drop(row)
+        elif by_id.get(shared_panel(tabs)) is not None:
+            drop(row)  # a filter's row: its labels were printed as lines above the panel
 
 
 def _aria_pairs(
@@ -57,9 +58,9 @@ def _aria_pairs(
         return None
     if next(row.iterfind(_PANELS), None) is not None:
         return None  # the row holds panels (each after its tab): dropping it drops them
-    named = [_named(t, by_id, by_label) for t in tabs]
-    if all(p is not None for p in named):
-        return _distinct(list(zip(tabs, named, strict=True)))
+    named = named_panels(tabs, by_id, by_label)
+    if named is not None:
+        return distinct(list(zip(tabs, named, strict=True)))
     after = row.getnext()
     if after is None:
         return None
@@ -68,30 +69,7 @@ def _aria_pairs(
         ordered = [after, *(s for s in after.itersiblings() if s.get("role") == "tabpanel")]
     if len(ordered) != len(tabs) or any(p.get("role") != "tabpanel" for p in ordered):
         return None
-    return _distinct(list(zip(tabs, ordered, strict=True)))
-
-
-def _filters(tabs: list[Any], by_id: dict[Any, Any]) -> bool:
-    """Whether a row's tabs all name one and the same panel: buttons that filter what it
-    shows (Javadoc's "All Methods", "Instance Methods", "Static Methods" over its one
-    table of methods), no tab a panel of its own; their labels printed as lines above the
-    table."""
-    named = {t.get("aria-controls") for t in tabs}
-    return len(tabs) >= 2 and len(named) == 1 and by_id.get(next(iter(named))) is not None
-
-
-def _named(tab: Any, by_id: dict[Any, Any], by_label: dict[Any, Any]) -> Any:
-    """The panel a tab names by its aria-controls, or the one that names the tab."""
-    panel = by_id.get(tab.get("aria-controls"))
-    return panel if panel is not None else by_label.get(tab.get("id"))
-
-
-def _distinct(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
-    """The pairs, when no panel is paired twice."""
-    panels = [p for _, p in pairs]
-    if len(set(panels)) != len(panels):
-        return None
-    return pairs
+    return distinct(list(zip(tabs, ordered, strict=True)))
 
 
 def _move(row: Any, pairs: list[tuple[Any, Any]]) -> None:
@@ -100,11 +78,6 @@ def _move(row: Any, pairs: list[tuple[Any, Any]]) -> None:
 
     for label, panel in pairs:
         text = " ".join("".join(label.itertext()).split())
-        if not text:
-            continue
-        head = panel.makeelement("p", {})
-        head.text = text
-        head.tail = panel.text
-        panel.text = None
-        panel.insert(0, head)
+        if text:
+            head(panel, text)
     drop(row)

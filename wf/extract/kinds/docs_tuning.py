@@ -93,12 +93,17 @@ DOC_BANNERS_MAX = 20
 # A line that says when the page was last changed, and nothing else: "This page was last
 # updated on 2026-01-26 15:45:07Z" (SQLite), "Last updated on Mar 3, 2024 by Ann"
 # (Docusaurus), "Last update: 2024-05-01" (MkDocs), "Last updated: December 3, 2024"
-# (Google's developer sites). The manual's foot, not its text; what follows the words
-# must be a date (wf.extract.kinds.byline.whole_date), maybe a clock's zone and a name.
+# (Google's developer sites), "Last modified January 7, 2026 at 4:12 AM PST: Fix the
+# example (854aaf863c)" (Hugo Docsy's: the time of day, then the subject and short hash
+# of the commit that changed the page). The manual's foot, not its text; what follows
+# the words must be a date (wf.extract.kinds.byline.whole_date), maybe a time of day, a
+# clock's zone, a name and a commit.
 UPDATE_STAMP = (
     r"(?:this (?:page|document|article) (?:was |is )?|page |content )?last"
     r" (?:updated?|modified|edited|changed|reviewed)(?: (?:on|at))?\s*:?\s*"
-    r"(?P<date>[^:].*?)(?:\s*(?:z|utc|gmt))?(?:\s+by\s+\S.{0,60})?\.?"
+    r"(?P<date>[^:].*?)"
+    r"(?:,?\s+(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,5})?)?"
+    r"(?:\s*(?:z|utc|gmt))?(?:\s+by\s+\S.{0,60})?(?::\s+\S.{0,100}\s\([0-9a-f]{7,40}\))?\.?"
 )
 # ...the date a time ago as well (GitBook's "Last updated 3 months ago", a <time> whose
 # datetime the page shows so).
