@@ -943,6 +943,17 @@ def test_no_name_in_an_element_that_shows_none(tag):
         ('<span class="byline">By Ann Lee</span>', "Ann Lee"),
         ('<span class="byline">Ann Lee , Reuters</span>', "Ann Lee, Reuters"),
         ('<span class="byline">Ann Lee | May 20, 2019</span>', "Ann Lee"),
+        # phpBB's byline of a post: "by <name> » <date>", the post icon's "Post" before it
+        # for screen readers; a byline of the date alone names nobody.
+        (
+            '<p class="author"><a href="#p1"><span class="sr-only">Post</span></a> by <strong>'
+            "<a>ann</a></strong> &#187; Mon Jan 01, 2024 10:00 am</p>",
+            "ann",
+        ),
+        ('<p class="author">by <strong>Ann Lee</strong> &#187; 11. Sep 2024, 18:36</p>', "Ann Lee"),
+        ('<p class="author"><a href="#p1">Sun Dec 17, 2023 11:23 am</a></p>', None),
+        ('<span class="author">Monica Lee, Sun May 2, 2021</span>', "Monica Lee"),
+        ('<span class="author">Lee Sun</span>', "Lee Sun"),
         ('<span class="byline">By</span>', None),
         ('<span class="byline">J. K.</span>', None),
         ('<span class="byline">Ann Lee<b>%s</b></span>' % (" " * 393), "Ann Lee"),

@@ -10,6 +10,7 @@ from wf.extract.metadata.tuning import (
     AUTHOR_PATHS,
     BY_WORDS,
     BYLINE_CHARS,
+    BYLINE_WEEKDAYS,
     BYLINE_WORDS,
     MAX_BYLINES,
     MAX_HEADER_SCAN,
@@ -29,6 +30,14 @@ _TRAILING_DATE = re.compile(
     r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4}).*$"
 )
 BY_PREFIX = re.compile(rf"^(?:{'|'.join(BY_WORDS)})\s*[:\-]?\s+", re.IGNORECASE)
+# A byline once its date went (phpBB's "Post by ann » Mon Jan 01, 2024", "Ann Lee, Sun
+# May 2"): the mark before the date and the weekday that headed it, or the weekday alone
+# (a byline of only the date); "Post" before "by", the post icon's words for screen
+# readers. A name's last word is no weekday without a mark before it ("Lee Sun").
+_BOARD_TAIL = re.compile(
+    rf"(?:^|\s*[,|·•»]\s*)(?:(?:{'|'.join(BYLINE_WEEKDAYS)})\.?,?)?\s*$", re.IGNORECASE
+)
+_POST_BY = re.compile(rf"^post\s+(?=(?:{'|'.join(BY_WORDS)})\b)", re.IGNORECASE)
 
 # One step per attribute, in a union (document order): several times faster in libxml2
 # than one predicate over every element. "uthor" and "yline" match either case.
@@ -172,7 +181,8 @@ def name_in(el: Any) -> str | None:
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     if len(text) > BYLINE_CHARS or len(text.split()) > BYLINE_WORDS:
         return None
-    text = BY_PREFIX.sub("", _TRAILING_DATE.sub("", text)).strip()
+    text = _BOARD_TAIL.sub("", _TRAILING_DATE.sub("", text))
+    text = BY_PREFIX.sub("", _POST_BY.sub("", text.strip())).strip()
     # A name has a word of two letters or more (initials alone are avatars); "By" alone
     # is the label before a name in the next element.
     if not _WORD.search(text) or text.casefold() in BY_WORDS:
