@@ -470,6 +470,21 @@ def test_a_topic_s_statistics_above_its_first_post_go():
     assert not stats.topic_line("Last post: when the gates close")
 
 
+def test_the_button_over_the_posts_that_opens_the_reply_form_goes():
+    # phpBB's action bar above the first post: the reply button (to the login form, for a
+    # guest), the topic's search box and its pages.
+    html = _canal_topic(
+        "<div class='action-bar bar-top'><a href='./posting.php?mode=reply&amp;t=1' "
+        "class='button' title='Post a reply'><span>Post Reply</span> <i class='icon "
+        "fa-reply'></i></a></div>"
+    )
+    text = extract(html, url="https://f.example/viewtopic.php?t=1").text
+    assert "Post Reply" not in text
+    assert MORE[0] in text and WORDS[5] in text
+    assert stats.topic_line("Reply to Thread") and stats.topic_line("New Topic")
+    assert not stats.topic_line("Post Reply to the harbour office")
+
+
 def test_a_box_of_many_nested_statistics_lines_is_read_in_a_bounded_time():
     import time
 
