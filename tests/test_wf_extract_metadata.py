@@ -954,6 +954,14 @@ def test_no_name_in_an_element_that_shows_none(tag):
         ('<p class="author"><a href="#p1">Sun Dec 17, 2023 11:23 am</a></p>', None),
         ('<span class="author">Monica Lee, Sun May 2, 2021</span>', "Monica Lee"),
         ('<span class="author">Lee Sun</span>', "Lee Sun"),
+        # MyBB's card: the name, then the poster's title on the line under it; "By" on a
+        # line of its own is no name.
+        (
+            '<div class="author_information"><strong><a href="/member.php?uid=1">ann</a>'
+            '</strong><br><span class="smalltext">Junior Member<br><img alt="*"></span></div>',
+            "ann",
+        ),
+        ('<div class="byline">By<br>Ann Lee</div>', "Ann Lee"),
         ('<span class="byline">By</span>', None),
         ('<span class="byline">J. K.</span>', None),
         ('<span class="byline">Ann Lee<b>%s</b></span>' % (" " * 393), "Ann Lee"),

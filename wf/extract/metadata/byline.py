@@ -167,17 +167,44 @@ def name_in(el: Any) -> str | None:
     # A Person in microdata: its name, without the job title or the date beside it.
     inner = el.find(".//*[@itemprop='name']")
     node = inner if inner is not None else el
-    # Pieces joined with a space: a byline's name and the date or agency beside it are
-    # often adjacent elements with no space between ("Ann LeeReuters"). Read no further
-    # than a byline can be long: the element may hold the whole page.
+    pieces = _pieces(node)
+    if pieces is None:
+        return None
+    text, line = pieces
+    # A board's card writes the poster's title on the line under the name (MyBB's "ann<br>
+    # Junior Member"): the first line, when it holds a name.
+    return (line is not None and _name_of(line)) or _name_of(text)
+
+
+def _pieces(node: Any) -> tuple[str, str | None] | None:
+    """A byline's text and its first line, when a <br> ends one after words; None past
+    what a byline can hold. Pieces are joined with a space: a byline's name and the date
+    or agency beside it are often adjacent elements with no space between ("Ann
+    LeeReuters"). Read no further than a byline can be long: the element may hold the
+    whole page."""
+    from lxml import etree
+
     pieces: list[str] = []
     size = 0
-    for piece in node.itertext():
-        pieces.append(piece)
-        size += len(piece)
-        if size > 4 * BYLINE_CHARS:
-            return None
-    text = _SPACE.sub(" ", " ".join(pieces)).strip()
+    line = None
+    for event, el in etree.iterwalk(node, events=("start", "end")):
+        if event == "start":
+            if el.tag == "br" and line is None and "".join(pieces).strip():
+                line = " ".join(pieces)
+            piece = el.text if isinstance(el.tag, str) else None
+        else:
+            piece = el.tail if el is not node else None
+        if piece:
+            pieces.append(piece)
+            size += len(piece)
+            if size > 4 * BYLINE_CHARS:
+                return None
+    return " ".join(pieces), line
+
+
+def _name_of(text: str) -> str | None:
+    """The name a byline's text gives, without a date, "By" and a board's marks."""
+    text = _SPACE.sub(" ", text).strip()
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     if len(text) > BYLINE_CHARS or len(text.split()) > BYLINE_WORDS:
         return None
