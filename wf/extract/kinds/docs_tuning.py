@@ -94,7 +94,7 @@ DOC_BANNERS_MAX = 20
 # updated on 2026-01-26 15:45:07Z" (SQLite), "Last updated on Mar 3, 2024 by Ann"
 # (Docusaurus), "Last update: 2024-05-01" (MkDocs), "Last updated: December 3, 2024"
 # (Google's developer sites). The manual's foot, not its text; what follows the words
-# must be a date (wf.extract.kinds.byline.whole_date), maybe a clock's zone and a name.
+# must be a date (wf.extract.kinds.post_dates.whole_date), maybe a clock's zone and a name.
 UPDATE_STAMP = (
     r"(?:this (?:page|document|article) (?:was |is )?|page |content )?last"
     r" (?:updated?|modified|edited|changed|reviewed)(?: (?:on|at))?\s*:?\s*"

@@ -408,7 +408,7 @@ def headed_by_date(box: Any) -> bool:
     names: among its first tuning.MARK_SCAN elements, a short box whose text is a date
     alone right after a short box of text that is none (<div>Ann B</div><div>28/11/2025
     at 7:07 pm</div>), what byline.add reads as the post's line."""
-    from wf.extract.kinds.byline import whole_date
+    from wf.extract.kinds.post_dates import whole_date
 
     for el in islice(box.iterdescendants(), tuning.MARK_SCAN):
         if not isinstance(el.tag, str) or el.tag not in _HEAD_BOXES or len(el):

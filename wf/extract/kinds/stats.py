@@ -26,7 +26,7 @@ FEW_ELEMENTS = posts_tuning.TOPIC_BOX_ELEMENTS
 def topic_line(text: str) -> bool:
     """Whether a box's text is a topic's counts, the time of its latest post or the
     button that opens its reply form, and nothing else."""
-    from wf.extract.kinds.byline import whole_date
+    from wf.extract.kinds.post_dates import whole_date
 
     if not text or len(text) > posts_tuning.TOPIC_LINE_MAX:
         return False
