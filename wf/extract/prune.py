@@ -64,11 +64,20 @@ def link_list(b: BlockRecord) -> bool:
     tag = b.tag
     if tag in HEADING or tag in _TABLE_PARTS or tag in _LISTS:
         return False
+    if tag == "summary" and _titled(b.el):
+        return False  # a collapsible section's heading, linked to its own anchor
     if tag == "p" or (tag == "li" and text == b.own):
         # A list item that holds no blocks reads like a paragraph: a changelog's "Thanks
         # to <name>, <feature>", a reference with its source linked.
         return text - link < PARAGRAPH_WORDS
     return True
+
+
+def _titled(el: Any) -> bool:
+    """Whether a box's first element is a heading, with no words before it (a <details>'
+    <summary> that titles its section: DigitalOcean's tutorials, GitHub's READMEs)."""
+    first = next((c for c in el if isinstance(c.tag, str)), None)
+    return first is not None and first.tag in HEADING and not (el.text or "").strip()
 
 
 def skipper(records: dict[Any, BlockRecord], rule: Any = None) -> Any:
