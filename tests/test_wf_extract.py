@@ -462,6 +462,24 @@ def test_a_collapsible_section_s_heading_linked_to_its_own_anchor_stays():
     assert "More tutorials" not in lines
 
 
+def test_an_article_s_reading_time_on_a_line_of_its_own_goes():
+    body = "".join(
+        f"<p>Paragraph {n}. The harbour master keeps the tide tables for every berth along "
+        "the eastern quay, and the pilots read them each morning before the ships come.</p>"
+        for n in range(4)
+    )
+    for line in ("11 min read", "3 MIN. READ", "Reading Time: 11 minutes"):
+        html = (
+            "<html><head><title>Tide tables</title></head><body><article><h1>Tide tables</h1>"
+            f"<p>{line}</p>{body}"
+            "<p>It takes 5 min to read the table.</p></article></body></html>"
+        )
+        lines = extract_text(html).split("\n")
+        assert not any(line.lower() in x.lower() for x in lines), line
+        assert "Paragraph 3." in extract_text(html)
+        assert "It takes 5 min to read the table." in lines
+
+
 def test_a_closing_copyright_line_is_dropped():
     # "© 2010-2018 ..." at the very end, as "Copyright ..." is: the site, not the text.
     body = (
