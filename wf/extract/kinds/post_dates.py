@@ -147,6 +147,12 @@ def split_tail(text: str) -> tuple[str, str] | None:
     return _BY.sub("", " ".join(parts[:-1]).strip()), date
 
 
+def _elsewhere(el: Any) -> bool:
+    """Whether a date is another's: an edit's (_in_edit_note) or the quoted post's, in a
+    quote (vBulletin's "Originally Posted by ann" in a box named for the posting)."""
+    return _in_edit_note(el) or _quoted(el)
+
+
 def find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
     """(date's element, date), none in a note of an edit (_in_edit_note) or a quote: the first <time>
     that shows one; else the box named for a date nearest the author's (tuning.POST_DATE);
@@ -162,19 +168,17 @@ def find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
     for el in own:
         if not isinstance(el.tag, str) or el is author_el:
             continue
-        if _quoted(el):  # vBulletin's "Originally Posted by ann", named for the posting
-            continue
         if el.tag in TIME_TAGS:
             text = _time_text(el)
-            if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
+            if text and len(text) <= tuning.BYLINE_MAX and not _elsewhere(el):
                 return el, text
             if not text and blank is None and (el.get("datetime") or "").strip():
-                blank = None if _in_edit_note(el) else el
+                blank = None if _elsewhere(el) else el
             continue
         names = names_of(el)
         if len(named) < tuning.DATE_BOXES and _DATE.search(names):
             text = spaced(el, tuning.BYLINE_MAX)  # "timeline-comment" holds replies
-            if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
+            if text and len(text) <= tuning.BYLINE_MAX and not _elsewhere(el):
                 named.append(el)
         elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):
             looked += 1
@@ -182,10 +186,10 @@ def find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
             if split is not None:
                 tail = el, split[1]
         elif whole is None and leaf(el) and whole_date(line_text(el)):
-            whole = None if _in_edit_note(el) else el
+            whole = None if _elsewhere(el) else el
         value = iso_title(el) if stamp is None else ""  # first: most boxes have no title
         if value and leaf(el) and 0 < len(line_text(el)) <= tuning.BYLINE_MAX:
-            stamp = None if _in_edit_note(el) else (el, value)
+            stamp = None if _elsewhere(el) else (el, value)
         if declared is None and el.get("itemprop") and _DECLARED_DATE & set(props_of(el)):
             declared = el
     if named:
