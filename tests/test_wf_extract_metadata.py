@@ -962,6 +962,10 @@ def test_no_name_in_an_element_that_shows_none(tag):
             "ann",
         ),
         ('<div class="byline">By<br>Ann Lee</div>', "Ann Lee"),
+        # The verb that heads the date goes with it ("Posted", Invision's), not otherwise.
+        ('<span class="author">ann Posted January 1, 2024</span>', "ann"),
+        ('<span class="author">Ann Lee Published on May 2, 2021</span>', "Ann Lee"),
+        ('<span class="author">Ann Updated</span>', "Ann Updated"),
         ('<span class="byline">By</span>', None),
         ('<span class="byline">J. K.</span>', None),
         ('<span class="byline">Ann Lee<b>%s</b></span>' % (" " * 393), "Ann Lee"),

@@ -38,6 +38,9 @@ _BOARD_TAIL = re.compile(
     rf"(?:^|\s*[,|·•»]\s*)(?:(?:{'|'.join(BYLINE_WEEKDAYS)})\.?,?)?\s*$", re.IGNORECASE
 )
 _POST_BY = re.compile(rf"^post\s+(?=(?:{'|'.join(BY_WORDS)})\b)", re.IGNORECASE)
+# The verb that headed the date ("ann Posted January 1, 2024", "Ann Lee Published May 2"):
+# once the date went, no part of the name.
+_DATED = re.compile(r"\s+(?:posted|published|updated)(?:\s+on)?\s*$", re.IGNORECASE)
 
 # One step per attribute, in a union (document order): several times faster in libxml2
 # than one predicate over every element. "uthor" and "yline" match either case.
@@ -208,7 +211,10 @@ def _name_of(text: str) -> str | None:
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     if len(text) > BYLINE_CHARS or len(text.split()) > BYLINE_WORDS:
         return None
-    text = _BOARD_TAIL.sub("", _TRAILING_DATE.sub("", text))
+    undated = _TRAILING_DATE.sub("", text)
+    if undated != text:
+        undated = _DATED.sub("", undated)
+    text = _BOARD_TAIL.sub("", undated)
     text = BY_PREFIX.sub("", _POST_BY.sub("", text.strip())).strip()
     # A name has a word of two letters or more (initials alone are avatars); "By" alone
     # is the label before a name in the next element.
