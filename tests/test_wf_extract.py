@@ -438,6 +438,48 @@ def test_a_listing_page_keeps_its_titles_and_excerpts():
     assert "Older posts" not in text and "About us" not in text and "12 January" not in text
 
 
+def test_a_collapsible_section_s_heading_linked_to_its_own_anchor_stays():
+    # A tutorial whose sections are <details> titled by their <summary>'s heading, the
+    # heading's words a link to its own anchor: a link list by its words, a heading all
+    # the same.
+    sections = "".join(
+        f"<details class='collapsible' open><summary><h2 id='s{n}'><a href='#s{n}'>"
+        f"<strong>{title}</strong></a></h2></summary><p>{title} first. The harbour master "
+        "keeps the tide tables for every berth along the eastern quay, and the pilots read "
+        "them each morning before the first ships come in.</p></details>"
+        for n, title in enumerate(("Introduction", "Key Takeaways", "Conclusion"))
+    )
+    html = (
+        "<html><head><title>Reading tide tables</title></head><body><nav><a href='/'>Home"
+        "</a> <a href='/tutorials'>Tutorials</a></nav><article><h1>Reading tide tables</h1>"
+        f"{sections}<details><summary><a href='/more'>More tutorials</a></summary><ul><li><a "
+        "href='/t/1'>Knots</a></li><li><a href='/t/2'>Charts</a></li></ul></details>"
+        "</article></body></html>"
+    )
+    lines = extract_text(html).split("\n")
+    for title in ("Introduction", "Key Takeaways", "Conclusion"):
+        assert f"## {title}" in lines
+    assert "More tutorials" not in lines
+
+
+def test_an_article_s_reading_time_on_a_line_of_its_own_goes():
+    body = "".join(
+        f"<p>Paragraph {n}. The harbour master keeps the tide tables for every berth along "
+        "the eastern quay, and the pilots read them each morning before the ships come.</p>"
+        for n in range(4)
+    )
+    for line in ("11 min read", "3 MIN. READ", "Reading Time: 11 minutes"):
+        html = (
+            "<html><head><title>Tide tables</title></head><body><article><h1>Tide tables</h1>"
+            f"<p>{line}</p>{body}"
+            "<p>It takes 5 min to read the table.</p></article></body></html>"
+        )
+        lines = extract_text(html).split("\n")
+        assert not any(line.lower() in x.lower() for x in lines), line
+        assert "Paragraph 3." in extract_text(html)
+        assert "It takes 5 min to read the table." in lines
+
+
 def test_a_closing_copyright_line_is_dropped():
     # "© 2010-2018 ..." at the very end, as "Copyright ..." is: the site, not the text.
     body = (

@@ -943,6 +943,29 @@ def test_no_name_in_an_element_that_shows_none(tag):
         ('<span class="byline">By Ann Lee</span>', "Ann Lee"),
         ('<span class="byline">Ann Lee , Reuters</span>', "Ann Lee, Reuters"),
         ('<span class="byline">Ann Lee | May 20, 2019</span>', "Ann Lee"),
+        # phpBB's byline of a post: "by <name> » <date>", the post icon's "Post" before it
+        # for screen readers; a byline of the date alone names nobody.
+        (
+            '<p class="author"><a href="#p1"><span class="sr-only">Post</span></a> by <strong>'
+            "<a>ann</a></strong> &#187; Mon Jan 01, 2024 10:00 am</p>",
+            "ann",
+        ),
+        ('<p class="author">by <strong>Ann Lee</strong> &#187; 11. Sep 2024, 18:36</p>', "Ann Lee"),
+        ('<p class="author"><a href="#p1">Sun Dec 17, 2023 11:23 am</a></p>', None),
+        ('<span class="author">Monica Lee, Sun May 2, 2021</span>', "Monica Lee"),
+        ('<span class="author">Lee Sun</span>', "Lee Sun"),
+        # MyBB's card: the name, then the poster's title on the line under it; "By" on a
+        # line of its own is no name.
+        (
+            '<div class="author_information"><strong><a href="/member.php?uid=1">ann</a>'
+            '</strong><br><span class="smalltext">Junior Member<br><img alt="*"></span></div>',
+            "ann",
+        ),
+        ('<div class="byline">By<br>Ann Lee</div>', "Ann Lee"),
+        # The verb that heads the date goes with it ("Posted", Invision's), not otherwise.
+        ('<span class="author">ann Posted January 1, 2024</span>', "ann"),
+        ('<span class="author">Ann Lee Published on May 2, 2021</span>', "Ann Lee"),
+        ('<span class="author">Ann Updated</span>', "Ann Updated"),
         ('<span class="byline">By</span>', None),
         ('<span class="byline">J. K.</span>', None),
         ('<span class="byline">Ann Lee<b>%s</b></span>' % (" " * 393), "Ann Lee"),

@@ -266,6 +266,39 @@ def test_posts_named_by_their_number_a_short_one_among_them_and_not_the_edit_s_t
     assert lines.count("Join Date: Aug 2008") <= 1
 
 
+def _postbit(n: int, author: str, words: str, quote: str = "") -> str:
+    # vBulletin 4's post: its date in the head above, the author's card beside the body
+    # (a <blockquote>), a quote's "Originally Posted by" in a box named for the posting.
+    if quote:
+        quote = (
+            "<div class='bbcode_container'><div class='bbcode_quote'><div class="
+            "'quote_container'><div class='bbcode_postedby'><img src='q.png' alt='Quote'> "
+            f"Originally Posted by <strong>ann</strong> <a href='/p1'><img alt='View Post'></a>"
+            f"</div><div class='message'>{quote}</div></div></div></div>"
+        )
+    return (
+        f"<li class='postbitlegacy postcontainer' id='post_{n}'><div class='posthead'><span "
+        f"class='postdate old'><span class='date'>03-0{n}-2024,&nbsp;<span class='time'>10:0"
+        f"{n} AM</span></span></span></div><div class='postdetails'><div class='userinfo'>"
+        f"<a class='username' href='/member.php?u={n}'><strong>{author}</strong></a><span "
+        "class='usertitle'>Senior Member</span></div><div class='postbody'><div class="
+        f"'content'><blockquote class='postcontent restore'>{quote}{words}</blockquote>"
+        "</div></div></div></li>"
+    )
+
+
+def test_a_quote_s_attribution_named_for_the_posting_is_no_date_of_the_post():
+    posts = (
+        _postbit(1, "ann", f"Day one. {PROSE}")
+        + _postbit(2, "ben", "Day two. The keeper let us through.", quote="Day one. The gates")
+        + _postbit(3, "cy", f"Day three. {PROSE}")
+    )
+    html = page(ld({"@type": "DiscussionForumPosting"}), NAV + f"<ol id='posts'>{posts}</ol>")
+    lines = extract(html, url="https://board.example/showthread.php?t=5").text.split("\n")
+    assert "ben, 03-02-2024, 10:02 AM" in lines
+    assert not any(line.startswith("ben, Originally") for line in lines)
+
+
 def test_a_line_a_nested_reply_quotes_stays_in_its_post():
     line = "The tables hang in the pilots' office, left of the door by the gate."
     reply = (

@@ -1,7 +1,8 @@
-"""wf/extract/kinds/thread.py and byline.py on small pages of our own shaped as the
-common forum and issue engines print their posts (class names, data-* attributes, <time>
-elements), where tests/test_wf_extract_threads.py and _thread_boards.py leave an engine
-out: every post, in page order, each with its line of author and date."""
+"""wf/extract/kinds/thread.py, byline.py, replies.py and posts.py on small pages of our
+own shaped as the common forum and issue engines print their posts (class names, data-*
+attributes, itemprop, <time> elements), where tests/test_wf_extract_threads.py and
+_thread_boards.py leave an engine out: every post, in page order, each with its line of
+author and date."""
 
 from __future__ import annotations
 
@@ -469,6 +470,21 @@ def test_a_topic_s_statistics_above_its_first_post_go():
     assert not stats.topic_line("Last post: when the gates close")
 
 
+def test_the_button_over_the_posts_that_opens_the_reply_form_goes():
+    # phpBB's action bar above the first post: the reply button (to the login form, for a
+    # guest), the topic's search box and its pages.
+    html = _canal_topic(
+        "<div class='action-bar bar-top'><a href='./posting.php?mode=reply&amp;t=1' "
+        "class='button' title='Post a reply'><span>Post Reply</span> <i class='icon "
+        "fa-reply'></i></a></div>"
+    )
+    text = extract(html, url="https://f.example/viewtopic.php?t=1").text
+    assert "Post Reply" not in text
+    assert MORE[0] in text and WORDS[5] in text
+    assert stats.topic_line("Reply to Thread") and stats.topic_line("New Topic")
+    assert not stats.topic_line("Post Reply to the harbour office")
+
+
 def test_a_box_of_many_nested_statistics_lines_is_read_in_a_bounded_time():
     import time
 
@@ -597,3 +613,40 @@ def test_a_question_drawn_otherwise_in_its_answers_box_gets_its_line_of_author_a
         at = lines.index(f"{USERS[n]} B, 0{n + 1}/04/2026 at 7:0{n} pm")
         assert lines[at + 1] == _says(n)
     assert lines.index("ann B, 01/04/2026 at 7:00 pm") < lines.index("ben B, 02/04/2026 at 7:01 pm")
+
+
+def _nodebb(n: int, words: str, owner: bool = False) -> str:
+    # A NodeBB post: an <li> named by no class (the topic's owner's gets a class of its
+    # own, after a space) nor id, its microdata's itemprop alone the same on every one.
+    name = "ann" if owner else USERS[n]
+    return (
+        f"<li component='post' class='  {'topic-owner-post' if owner else ''}' "
+        f"data-index='{n}' data-pid='{500 + n}' itemprop='comment' itemscope "
+        "itemtype='http://schema.org/Comment'><div class='clearfix post-header'><small>"
+        f"<strong itemprop='author'><a href='/user/{name}'>{name}</a></strong> <a "
+        f"href='/post/{500 + n}'><time datetime='2026-04-0{n + 1}T09:00:00Z'>Apr {n + 1}, "
+        f"2026</time></a></small></div><div class='content' component='post/content' "
+        f"itemprop='text'>{words}</div><div class='post-footer'><a href='#'>Reply</a>"
+        "<a href='#'>Quote</a></div></li>"
+    )
+
+
+def test_a_short_reply_among_posts_named_by_their_itemprop_alone_keeps_its_words():
+    posts = [_nodebb(0, f"<p>{_says(0)}</p>", owner=True), _nodebb(1, f"<p>{_says(1)}</p>")]
+    posts.append(_nodebb(2, "<p><a class='mention' href='/user/ben'>@ben_smith</a> Yep</p>", True))
+    posts += [_nodebb(n, f"<p>{_says(n)}</p>") for n in (3, 4)]
+    posts.append(_nodebb(5, "<p>Thanks, all sorted.</p>", owner=True))
+    html = page(
+        "",
+        "<div itemscope itemtype='https://schema.org/DiscussionForumPosting'><h1 "
+        "itemprop='headline'>Canal locks</h1><ul class='posts timeline'>"
+        + "".join(posts)
+        + "</ul></div>",
+    )
+    text = extract(html, url="https://f.example/topic/1").text
+    lines = [line for line in text.split("\n") if line]
+    # The short replies, each in page order under its line: the one that answers with a
+    # mention in its box of the post's content too (its words are mostly the link's).
+    assert lines[lines.index("ann, Apr 3, 2026") + 1] == "@ben_smith Yep"
+    assert lines[lines.index("ann, Apr 6, 2026") + 1] == "Thanks, all sorted."
+    assert lines.index("ann, Apr 3, 2026") < lines.index("dora, Apr 4, 2026")

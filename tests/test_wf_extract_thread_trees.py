@@ -657,10 +657,10 @@ def test_replies_nested_in_a_chain_are_each_read_once(monkeypatch) -> None:
 def test_a_reply_named_for_time_is_read_no_further_than_a_date_for_its_date(monkeypatch) -> None:
     # Each reply of a chain is named for time ("timeline-comment") and holds the chain
     # below it: read whole for a date, each costs the chain's text, the chain its square.
-    from wf.extract.kinds import byline
+    from wf.extract.kinds import post_dates
 
     read = [0]
-    spaced = byline.spaced
+    spaced = post_dates.spaced
 
     def counted(el: Any, most: int | None = None) -> str:
         class Box:
@@ -671,7 +671,7 @@ def test_a_reply_named_for_time_is_read_no_further_than_a_date_for_its_date(monk
 
         return spaced(Box(), most)
 
-    monkeypatch.setattr(byline, "spaced", counted)
+    monkeypatch.setattr(post_dates, "spaced", counted)
     chain = ""
     for n in range(300):
         chain = _reply(n % 5 + 1, "2024-03-03", f"Reply {n}: {SAYS[2]}", chain)

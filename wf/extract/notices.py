@@ -194,6 +194,17 @@ def colophon(el: Any, b: BlockRecord) -> bool:
     return _COLOPHON.search(text) is not None
 
 
+_READING_TIME = re.compile(notices_tuning.READING_TIME, re.IGNORECASE)
+
+
+def reading_time(el: Any, b: BlockRecord) -> bool:
+    """Whether a short block is an article's estimated reading time and nothing else
+    (notices_tuning.READING_TIME: "11 min read", "Reading Time: 11 minutes")."""
+    if b.text > notices_tuning.READING_TIME_MAX or b.text != b.own or not b.text:
+        return False
+    return _READING_TIME.fullmatch(" ".join(_text(el).split())) is not None
+
+
 def _text(el: Any) -> str:
     return str(_serializer()(el))
 

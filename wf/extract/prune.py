@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from wf.extract.names import HEADING, STRUCTURAL_NEGATIVE, never_content
-from wf.extract.notices import SCRIPT_NOTICE_MAX, colophon, sample, subscription_prompt
+from wf.extract.notices import (
+    SCRIPT_NOTICE_MAX,
+    colophon,
+    reading_time,
+    sample,
+    subscription_prompt,
+)
 from wf.extract.records import CARD_MAX, PARAGRAPH_WORDS, BlockRecord, negative
 
 
@@ -32,6 +38,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True  # a paywall's prompt under an article cut short
     if colophon(el, b):
         return True  # "Powered by WordPress", in a footer named as nothing
+    if reading_time(el, b):
+        return True  # "11 min read" under the title
     return link_list(b)
 
 
@@ -64,11 +72,20 @@ def link_list(b: BlockRecord) -> bool:
     tag = b.tag
     if tag in HEADING or tag in _TABLE_PARTS or tag in _LISTS:
         return False
+    if tag == "summary" and _titled(b.el):
+        return False  # a collapsible section's heading, linked to its own anchor
     if tag == "p" or (tag == "li" and text == b.own):
         # A list item that holds no blocks reads like a paragraph: a changelog's "Thanks
         # to <name>, <feature>", a reference with its source linked.
         return text - link < PARAGRAPH_WORDS
     return True
+
+
+def _titled(el: Any) -> bool:
+    """Whether a box's first element is a heading, with no words before it (a <details>'
+    <summary> that titles its section: DigitalOcean's tutorials, GitHub's READMEs)."""
+    first = next((c for c in el if isinstance(c.tag, str)), None)
+    return first is not None and first.tag in HEADING and not (el.text or "").strip()
 
 
 def skipper(records: dict[Any, BlockRecord], rule: Any = None) -> Any:

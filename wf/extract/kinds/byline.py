@@ -4,9 +4,9 @@ itemprop="name"), else the first named for its author (class, id or itemprop: tu
 cut down to the name when it shows counts beside it (the link that heads a card of name, rank and
 counts, or a box that holds it); else the name the post's own box carries in an attribute (a web
 component's `author`), its first link to a person's page (/profile/), or the short box just before
-its date. The date: its first <time> that shows one, else the box named for a date nearest the
-author's, else a short link or span that is a date and nothing else (a post's link to itself), else
-the date its microdata or an empty <time> keeps; each short (tuning.BYLINE_MAX). The line is put at
+its date. The date: as post_dates.find_date reads it (its first <time> that shows one, else the
+box named for a date nearest the author's, ..., none in a quote); each short (tuning.BYLINE_MAX).
+The line is put at
 the post's start and the boxes it was read from leave the post, so that the names and dates are not
 printed twice. Comments nested in a post that is not itself a comment (a question's comments), and
 the thread's replies nested in it, are not looked into: their authors are theirs."""
@@ -20,22 +20,24 @@ from typing import Any
 
 from wf.extract import tuning
 from wf.extract.kinds import heads
-from wf.extract.kinds.spaced import day_named, spaced
-from wf.extract.kinds.stamps import iso_title
+from wf.extract.kinds.post_dates import (
+    DATE_TAGS,
+    find_date,
+    leaf,
+    split_tail,
+    titled,
+    whole_date,
+)
+from wf.extract.kinds.post_dates import line_text as _text
+from wf.extract.kinds.post_dates import names_of as _names
+from wf.extract.kinds.post_dates import props_of as _props
+from wf.extract.kinds.spaced import day_named
 from wf.extract.parse import drop
 
 _AUTHOR = re.compile(tuning.POST_AUTHOR, re.IGNORECASE)
 _DATE = re.compile(tuning.POST_DATE, re.IGNORECASE)
 _COMMENTS = re.compile(r"comment", re.IGNORECASE)
 INNER_LEVELS = 6  # boxes named for the author looked into, one inside the other
-
-
-def _text(el: Any) -> str:
-    return " ".join("".join(el.itertext()).split())
-
-
-def _names(el: Any) -> str:
-    return f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
 
 
 def _own(post: Any, replies: Collection[Any] = ()) -> list[Any]:
@@ -66,20 +68,6 @@ def _wrappers(post: Any) -> list[Any]:
         if len(kids) != 1:
             return found
         found.append(kids[0])
-
-
-def _props(el: Any) -> list[str]:
-    prop = el.get("itemprop")
-    return prop.lower().split() if prop else []
-
-
-def _time_text(el: Any) -> str:
-    """A <time>'s visible text; the first of its forms when its children show it in
-    several (a long date beside "1 yr"): read together they glue the year to the next."""
-    kids = [k for k in el if isinstance(k.tag, str) and _text(k)]
-    if len(kids) > 1 and not (el.text or "").strip():
-        return _text(kids[0])
-    return _text(el)
 
 
 def _innermost(el: Any, text: str) -> tuple[Any, str]:
@@ -191,156 +179,6 @@ def _declared_author(own: list[Any]) -> tuple[Any, str] | None:
     return None
 
 
-def _depth_with(el: Any, near: Any) -> int:
-    """How deep the box that holds both el and near sits: a date in the author's own
-    card, not an editor's card beside it."""
-    ancestors = list(near.iterancestors())
-    for depth, a in enumerate(el.iterancestors()):
-        if a in ancestors:
-            return -ancestors.index(a)
-        if depth > tuning.MARK_SCAN:
-            break
-    return -len(ancestors)
-
-
-_WORDS = re.compile(r"[^\W\d_]+")
-_DATE_SIGNS = re.compile(r"[\w\s,.:/|-]+")
-_DECLARED_DATE = frozenset(("datepublished", "datecreated"))
-_DATE_WORDS: frozenset[str] = frozenset()
-_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
-
-
-def whole_date(text: str) -> bool:
-    """Whether a short text is a date and nothing else ("Wed Dec 27, 2023 11:04 am"):
-    a month's name, weekdays, clock words (tuning.POST_DATE_WORDS), numbers and their
-    separators only."""
-    global _DATE_WORDS
-    if not text or len(text) > tuning.BYLINE_MAX:
-        return False
-    from wf.extract.metadata.dates import MONTHS, text_date
-
-    if not _DATE_WORDS:
-        _DATE_WORDS = frozenset(MONTHS) | frozenset(tuning.POST_DATE_WORDS)
-    if not _DATE_SIGNS.fullmatch(text):  # "#2 2024-08-03": a post's number before it
-        return False
-    words = _WORDS.findall(text.lower())
-    # "30th March 2025": the day's ordinal is read as its number.
-    return all(w in _DATE_WORDS for w in words) and text_date(_ORDINAL.sub(r"\1", text)) is not None
-
-
-# A date's own element: HTML's, and the web components issue trackers show it in.
-TIME_TAGS = frozenset(("time", "relative-time", "local-time", "time-ago"))
-# Boxes that may hold a post's date and nothing else: a link to the post itself, or the
-# cell or line of a board's post header beside its icon ("30th March 2025, 16:26").
-_DATE_TAGS = frozenset(("a", "span", "td", "div", "p", "small", "dd", "li"))
-LEAF_ELEMENTS = 4  # elements at most inside such a box (an icon in its anchor)
-
-
-def _leaf(el: Any) -> bool:
-    """Whether el is a box a date may stand alone in: read only when it holds few
-    elements, so that no box is read again for each box around it."""
-    if el.tag not in _DATE_TAGS:
-        return False
-    return sum(1 for _ in islice(el.iterdescendants(), LEAF_ELEMENTS + 1)) <= LEAF_ELEMENTS
-
-
-_EDITED = re.compile(tuning.POST_EDITED, re.IGNORECASE)
-NOTE_LEVELS = 2  # boxes around a date looked at for a note of edits
-
-
-def _in_edit_note(el: Any) -> bool:
-    """Whether a date is the time of an edit ("Last edited by ann; Feb 17, 2026 at
-    <span class=time>9:17 am</span>"), not the post's."""
-    for box in islice(el.iterancestors(), NOTE_LEVELS):
-        parts, size = [], 0
-        for part in box.itertext():  # read no further than a note's length
-            parts.append(part)
-            size += len(part)
-            if size > tuning.EDIT_NOTE_MAX * 2:
-                return False
-        text = " ".join("".join(parts).split())
-        if len(text) > tuning.EDIT_NOTE_MAX:
-            break
-        if _EDITED.match(text):
-            return True
-    return False
-
-
-_SEPARATOR = re.compile(tuning.POST_BYLINE_SEPARATOR)
-_BY = re.compile(tuning.POST_BY, re.IGNORECASE)
-
-
-def _split_tail(text: str) -> tuple[str, str] | None:
-    """(the author, the date) of a byline that ends in its date after a separator
-    ("by ann » Tue Aug 27, 2019 4:08 am": phpBB's), the author's "by" left out; None
-    when it does not end so."""
-    if len(text) > tuning.BYLINE_MAX:
-        return None
-    parts = _SEPARATOR.split(text)
-    date = parts[-1].strip()
-    if len(parts) < 2 or not whole_date(date):
-        return None
-    return _BY.sub("", " ".join(parts[:-1]).strip()), date
-
-
-def _find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
-    """(date's element, date), none in a note of an edit (_in_edit_note): the first <time>
-    that shows one; else the box named for a date nearest the author's (tuning.POST_DATE);
-    else the end of a box named for the author, after a separator (_split_tail); else a
-    short box whose text is a date alone (a post's link to itself that reads as its time);
-    else the ISO date a short box keeps in its title (stamps.py); else the microdata's or an
-    empty <time>'s value, as the page writes it."""
-    named: list[Any] = []
-    whole = declared = blank = None
-    stamp: tuple[Any, str] | None = None
-    tail: tuple[Any, str] | None = None
-    looked = 0  # boxes named for the author read for a date at their end
-    for el in own:
-        if not isinstance(el.tag, str) or el is author_el:
-            continue
-        if el.tag in TIME_TAGS:
-            text = _time_text(el)
-            if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
-                return el, text
-            if not text and blank is None and (el.get("datetime") or "").strip():
-                blank = None if _in_edit_note(el) else el
-            continue
-        names = _names(el)
-        if len(named) < tuning.DATE_BOXES and _DATE.search(names):
-            text = spaced(el, tuning.BYLINE_MAX)  # "timeline-comment" holds replies
-            if text and len(text) <= tuning.BYLINE_MAX and not _in_edit_note(el):
-                named.append(el)
-        elif tail is None and looked < tuning.DATE_BOXES and _AUTHOR.search(names):
-            looked += 1
-            split = _split_tail(_text(el))
-            if split is not None:
-                tail = el, split[1]
-        elif whole is None and _leaf(el) and whole_date(_text(el)):
-            whole = None if _in_edit_note(el) else el
-        value = iso_title(el) if stamp is None else ""  # first: most boxes have no title
-        if value and _leaf(el) and 0 < len(_text(el)) <= tuning.BYLINE_MAX:
-            stamp = None if _in_edit_note(el) else (el, value)
-        if declared is None and el.get("itemprop") and _DECLARED_DATE & set(_props(el)):
-            declared = el
-    if named:
-        el = named[0]
-        if author_el is not None and len(named) > 1:
-            el = max(named, key=lambda n: _depth_with(n, author_el))
-        return el, spaced(el)
-    if tail is not None:
-        return tail
-    if whole is not None:
-        return whole, _text(whole)
-    if stamp is not None:
-        return stamp
-    for el in (declared, blank):
-        if el is not None:
-            value = " ".join((el.get("content") or el.get("datetime") or _text(el)).split())
-            if value and len(value) <= tuning.BYLINE_MAX:
-                return el, value
-    return None, ""
-
-
 _BODY_TAGS = frozenset(("p", "blockquote", "pre", "ul", "ol", "table"))
 
 
@@ -398,7 +236,7 @@ def _name_before(date_el: Any) -> tuple[Any, str]:
     prev = date_el.getprevious()
     while prev is not None and not isinstance(prev.tag, str):  # a comment between
         prev = prev.getprevious()
-    if prev is None or prev.tag not in _DATE_TAGS or not _leaf(prev) or prev.tag == "a":
+    if prev is None or prev.tag not in DATE_TAGS or not leaf(prev) or prev.tag == "a":
         return None, ""
     text = _text(prev)
     if not text or len(text) > tuning.BYLINE_MAX or whole_date(text):
@@ -421,10 +259,10 @@ def _find(post: Any, replies: Collection[Any]) -> tuple[Any, str, Any, str]:
     if declared is None and author_el is None:
         author_el, author = _profile_link(own)
     if declared is None and author_el is not None:
-        split = _split_tail(author)  # the author's box ends in the date
+        split = split_tail(author)  # the author's box ends in the date
         if split is not None and split[0]:
             return author_el, split[0], author_el, split[1]
-    date_el, date = _find_date(own, author_el)
+    date_el, date = find_date(own, author_el)
     if not author and date_el is not None:
         author_el, author = _name_before(date_el)
     # The card's name alone when the date was found outside it (else the card's text is
@@ -432,18 +270,8 @@ def _find(post: Any, replies: Collection[Any]) -> tuple[Any, str, Any, str]:
     if declared is None and author_el is not None and date_el is not None:
         author = author if date_el in author_el.iterdescendants() else _name(author_el, author)
     if date_el is not None and not whole_date(date) and not day_named(date):
-        date = _titled(date_el) or date
+        date = titled(date_el) or date
     return author_el, author, date_el, date
-
-
-def _titled(date_el: Any) -> str:
-    """The date a box that shows it as a time ago ("1d", "3 days ago") gives whole in its
-    own title, or in that of an element of few inside it; "" when none does."""
-    for el in islice(date_el.iter(), LEAF_ELEMENTS + 1):
-        title = " ".join((el.get("title") or "").split()) if isinstance(el.tag, str) else ""
-        if whole_date(title):
-            return title
-    return ""
 
 
 _ON = re.compile(tuning.POST_DATE_ON, re.IGNORECASE)

@@ -200,7 +200,7 @@ _AGO = re.compile(docs_tuning.UPDATE_AGO, re.IGNORECASE)
 
 def _stamp(text: str) -> bool:
     """Whether a text says when the page was last updated, and nothing else."""
-    from wf.extract.kinds.byline import whole_date
+    from wf.extract.kinds.post_dates import whole_date
 
     match = _STAMP.fullmatch(text)
     if match is None:

@@ -96,7 +96,7 @@ DOC_BANNERS_MAX = 20
 # (Google's developer sites), "Last modified January 7, 2026 at 4:12 AM PST: Fix the
 # example (854aaf863c)" (Hugo Docsy's: the time of day, then the subject and short hash
 # of the commit that changed the page). The manual's foot, not its text; what follows
-# the words must be a date (wf.extract.kinds.byline.whole_date), maybe a time of day, a
+# the words must be a date (wf.extract.kinds.post_dates.whole_date), maybe a time of day, a
 # clock's zone, a name and a commit.
 UPDATE_STAMP = (
     r"(?:this (?:page|document|article) (?:was |is )?|page |content )?last"

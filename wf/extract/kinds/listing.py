@@ -235,10 +235,10 @@ def prune(el: Any, b: BlockRecord) -> bool:
 
 
 def card_date(el: Any, b: BlockRecord) -> bool:
-    """A block that is an item's date and nothing else (byline.whole_date, as a post's
+    """A block that is an item's date and nothing else (post_dates.whole_date, as a post's
     date is told, or a time ago: listing_tuning.CARD_AGO): when it was posted, printed
     under every card, not what the item is. A heading stays."""
-    from wf.extract.kinds.byline import whole_date
+    from wf.extract.kinds.post_dates import whole_date
     from wf.extract.names import HEADING
 
     if b.tag in HEADING or not 0 < b.text <= listing_tuning.CARD_DATE_MAX:

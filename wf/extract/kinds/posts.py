@@ -98,18 +98,27 @@ def _short_reply(el: Any, b: BlockRecord) -> bool:
 def _posted_link(el: Any, tag: str) -> bool:
     """A link the poster gave: a paragraph of one link with words of its own
     (posts_tuning.LINK_TITLE_MIN characters), a paragraph whose links all name the people
-    it answers ("Hi @ann", posts_tuning.MENTION), or a box whose links all read as
+    it answers ("Hi @ann", posts_tuning.MENTION), alone in its box or not, or a box whose links all read as
     addresses (a board shows a pasted address as the link's words). A list of titled
     links (similar topics, tags) is none."""
     links = list(islice(el.iter("a"), posts_tuning.POSTED_LINKS_MAX + 1))
     if not links or len(links) > posts_tuning.POSTED_LINKS_MAX:
         return False
     words = [_line(a) for a in links]
-    if tag == "p" and all(w.startswith(posts_tuning.MENTION) for w in words):
+    if all(w.startswith(posts_tuning.MENTION) for w in words) and (tag == "p" or _one_p(el)):
         return True
     if tag == "p" and len(words) == 1 and len(words[0]) >= posts_tuning.LINK_TITLE_MIN:
         return True
     return all(w.lower().startswith(posts_tuning.ADDRESS_STARTS) for w in words)
+
+
+def _one_p(el: Any) -> bool:
+    """Whether a box holds one paragraph and no words of its own (a short reply's body,
+    "@ann Yep", that a board writes in its box of the post's content)."""
+    kids = list(islice(el, 2))
+    if len(kids) != 1 or kids[0].tag != "p" or (el.text or "").strip():
+        return False
+    return not (kids[0].tail or "").strip()
 
 
 def _quoted(el: Any, b: BlockRecord) -> bool:

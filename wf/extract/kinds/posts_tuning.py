@@ -190,6 +190,12 @@ _NUMBER = r"\d[\d.,]*\s*[kmb]?"
 _TOPIC_COUNT = rf"(?:{_NUMBER}\s+{_COUNTED}|{_COUNTED}\s*:\s*{_NUMBER})"
 TOPIC_COUNTS = rf"{_TOPIC_COUNT}(?:\s*[/|·•,]?\s*{_TOPIC_COUNT})*\s*[/|·•]?"
 LAST_POST = r"(?:last (?:post|reply|activity)|latest (?:post|reply))\s*:?\s*(.+)"
+# A board's button over the posts that opens its reply or topic form, a box's whole text
+# (phpBB's "Post Reply", vBulletin's "Reply to Thread", "New Topic"): no words of the thread.
+TOPIC_ACTIONS = (
+    r"(?:post (?:a )?reply|reply to (?:this )?(?:topic|thread)|post (?:a )?new (?:topic|thread)"
+    r"|(?:start )?(?:a )?new (?:topic|thread))"
+)
 TOPIC_LINE_MAX = 80  # characters at most in such a line
 TOPIC_BOXES = ("p", "div", "span", "li", "small", "dd", "td")  # the tags of such a line's box
 TOPIC_BOX_ELEMENTS = 4  # elements at most inside such a box

@@ -23,7 +23,8 @@ _DIGITS = re.compile(r"\d+")
 def short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> list[BlockRecord]:
     """The replies too short to count as posts beside them ("Congrats!"): boxes of the
     posts' tag and first class word, or of their numbered id's stem when they have no
-    class ("edit37597541": boards number their posts; posts named by neither are not
+    class ("edit37597541": boards number their posts), or of their microdata's itemprop
+    when they have neither (NodeBB's "comment"; posts named by none of these are not
     told from the boxes around them), in their box, that hold other boxes, show their
     author or date and hold little text (tuning.SHORT_REPLY: a post whose words sit in
     boxes the walk does not read as prose is no short reply)."""
@@ -35,6 +36,8 @@ def short(blocks: list[BlockRecord], index: int, posts: list[BlockRecord]) -> li
         if not kind:
             numbered = b.el.get("id") or ""
             kind = _DIGITS.sub("#", numbered) if _DIGITS.search(numbered) else ""
+        if not kind and (prop := b.el.get("itemprop")):
+            kind = "itemprop=" + prop
         return b.tag, kind
 
     shape = key(posts[-1])
@@ -405,7 +408,7 @@ def headed_by_date(box: Any) -> bool:
     names: among its first tuning.MARK_SCAN elements, a short box whose text is a date
     alone right after a short box of text that is none (<div>Ann B</div><div>28/11/2025
     at 7:07 pm</div>), what byline.add reads as the post's line."""
-    from wf.extract.kinds.byline import whole_date
+    from wf.extract.kinds.post_dates import whole_date
 
     for el in islice(box.iterdescendants(), tuning.MARK_SCAN):
         if not isinstance(el.tag, str) or el.tag not in _HEAD_BOXES or len(el):

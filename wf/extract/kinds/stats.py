@@ -1,6 +1,7 @@
 """A topic's statistics printed above its first post ("13 answers /", "Last post:
 01/12/2025 at 6:49 pm", "2 replies · 340 views"): the board's counts and the time of its
-latest post, no words of the thread. Each box before the first post that holds few
+latest post, no words of the thread; and the button there that opens the reply form
+("Post Reply", posts_tuning.TOPIC_ACTIONS). Each box before the first post that holds few
 elements and says only that (posts_tuning.TOPIC_COUNTS, LAST_POST followed by a date and
 nothing else) leaves the content; boxes inside a post, or from a box shaped as one (a
 reply too short to be found as a post) on, are not read. The counts are read in English,
@@ -17,18 +18,19 @@ from wf.extract.kinds import posts_tuning
 
 _COUNTS = re.compile(posts_tuning.TOPIC_COUNTS, re.IGNORECASE)
 _LAST = re.compile(posts_tuning.LAST_POST, re.IGNORECASE)
+_ACTIONS = re.compile(posts_tuning.TOPIC_ACTIONS, re.IGNORECASE)
 _BOXES = frozenset(posts_tuning.TOPIC_BOXES)
 FEW_ELEMENTS = posts_tuning.TOPIC_BOX_ELEMENTS
 
 
 def topic_line(text: str) -> bool:
-    """Whether a box's text is a topic's counts or the time of its latest post, and
-    nothing else."""
-    from wf.extract.kinds.byline import whole_date
+    """Whether a box's text is a topic's counts, the time of its latest post or the
+    button that opens its reply form, and nothing else."""
+    from wf.extract.kinds.post_dates import whole_date
 
     if not text or len(text) > posts_tuning.TOPIC_LINE_MAX:
         return False
-    if _COUNTS.fullmatch(text):
+    if _COUNTS.fullmatch(text) or _ACTIONS.fullmatch(text):
         return True
     last = _LAST.fullmatch(text)
     return last is not None and whole_date(last.group(1))

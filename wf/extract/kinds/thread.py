@@ -341,26 +341,25 @@ def _related(el: Any, other: Any) -> bool:
 
 def _found(
     blocks: list[BlockRecord], plain: bool, box_el: Any, few: bool, near: Any, opening: bool
-) -> tuple[int, list[BlockRecord]] | None:
-    """choose's posts and their box (its arguments), or None."""
+) -> tuple[int, list[BlockRecord], int] | None:
+    """choose's posts, their box and the box grown (_grown, computed once: here when
+    `opening` needs it, else -1 and choose grows it once the posts are kept), or None."""
     found = _posts_box(blocks)
     if found is None and not plain and near is None:
         found = _lone_answer(blocks)
-    lead = []  # the first post the article rule chose above a few posts counts with them
-    if found is not None and opening:
-        grown = _grown(blocks, found[0], found[1], opening, plain)
-        lead = replies.first_posts(blocks, found[0], grown)
-    if found is None or (
-        plain
-        and (
-            not plainly.shown(blocks, found[1], few, lead)
-            or box_el not in (None, blocks[found[0]].el)
-        )
-    ):
+    if found is None:
         if not plain:  # a declared thread without posts; the look on every other page stays quiet
             trace.trace("extract: thread: no posts of one shape found")
         return None
-    return found
+    grown = _grown(blocks, found[0], found[1], opening, plain) if opening else -1
+    lead = []  # the first post the article rule chose above a few posts counts with them
+    if opening:
+        lead = replies.first_posts(blocks, found[0], grown)
+    if plain and (
+        not plainly.shown(blocks, found[1], few, lead) or box_el not in (None, blocks[found[0]].el)
+    ):
+        return None
+    return found[0], found[1], grown
 
 
 def choose(
@@ -389,13 +388,15 @@ def choose(
     found = _found(blocks, plain, box_el, few, near, opening)
     if found is None:
         return None
-    index, posts = found
+    index, posts, grown = found
     if near is not None and not _related(blocks[index].el, near):
         return None
     count = len(posts)
     from wf.extract.kinds import board, bodies, logs, mail, stats, tidy
 
-    box, first = replies.opening(blocks, index, _grown(blocks, index, posts, opening, plain), posts)
+    if grown < 0:
+        grown = _grown(blocks, index, posts, opening, plain)
+    box, first = replies.opening(blocks, index, grown, posts)
     nested = replies.nested(blocks, posts)  # in the posts of the group, not the question's box
     above = replies.first_posts(blocks, index, box, posts) + first
     posts = sorted(above, key=lambda b: b.index) + posts

@@ -10,6 +10,7 @@ from wf.extract.metadata.tuning import (
     AUTHOR_PATHS,
     BY_WORDS,
     BYLINE_CHARS,
+    BYLINE_WEEKDAYS,
     BYLINE_WORDS,
     MAX_BYLINES,
     MAX_HEADER_SCAN,
@@ -29,6 +30,17 @@ _TRAILING_DATE = re.compile(
     r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4}).*$"
 )
 BY_PREFIX = re.compile(rf"^(?:{'|'.join(BY_WORDS)})\s*[:\-]?\s+", re.IGNORECASE)
+# A byline once its date went (phpBB's "Post by ann » Mon Jan 01, 2024", "Ann Lee, Sun
+# May 2"): the mark before the date and the weekday that headed it, or the weekday alone
+# (a byline of only the date); "Post" before "by", the post icon's words for screen
+# readers. A name's last word is no weekday without a mark before it ("Lee Sun").
+_BOARD_TAIL = re.compile(
+    rf"(?:^|\s*[,|·•»]\s*)(?:(?:{'|'.join(BYLINE_WEEKDAYS)})\.?,?)?\s*$", re.IGNORECASE
+)
+_POST_BY = re.compile(rf"^post\s+(?=(?:{'|'.join(BY_WORDS)})\b)", re.IGNORECASE)
+# The verb that headed the date ("ann Posted January 1, 2024", "Ann Lee Published May 2"):
+# once the date went, no part of the name.
+_DATED = re.compile(r"\s+(?:posted|published|updated)(?:\s+on)?\s*$", re.IGNORECASE)
 
 # One step per attribute, in a union (document order): several times faster in libxml2
 # than one predicate over every element. "uthor" and "yline" match either case.
@@ -158,21 +170,52 @@ def name_in(el: Any) -> str | None:
     # A Person in microdata: its name, without the job title or the date beside it.
     inner = el.find(".//*[@itemprop='name']")
     node = inner if inner is not None else el
-    # Pieces joined with a space: a byline's name and the date or agency beside it are
-    # often adjacent elements with no space between ("Ann LeeReuters"). Read no further
-    # than a byline can be long: the element may hold the whole page.
+    pieces = _pieces(node)
+    if pieces is None:
+        return None
+    text, line = pieces
+    # A board's card writes the poster's title on the line under the name (MyBB's "ann<br>
+    # Junior Member"): the first line, when it holds a name.
+    return (line is not None and _name_of(line)) or _name_of(text)
+
+
+def _pieces(node: Any) -> tuple[str, str | None] | None:
+    """A byline's text and its first line, when a <br> ends one after words; None past
+    what a byline can hold. Pieces are joined with a space: a byline's name and the date
+    or agency beside it are often adjacent elements with no space between ("Ann
+    LeeReuters"). Read no further than a byline can be long: the element may hold the
+    whole page."""
+    from lxml import etree
+
     pieces: list[str] = []
     size = 0
-    for piece in node.itertext():
-        pieces.append(piece)
-        size += len(piece)
-        if size > 4 * BYLINE_CHARS:
-            return None
-    text = _SPACE.sub(" ", " ".join(pieces)).strip()
+    line = None
+    for event, el in etree.iterwalk(node, events=("start", "end")):
+        if event == "start":
+            if el.tag == "br" and line is None and "".join(pieces).strip():
+                line = " ".join(pieces)
+            piece = el.text if isinstance(el.tag, str) else None
+        else:
+            piece = el.tail if el is not node else None
+        if piece:
+            pieces.append(piece)
+            size += len(piece)
+            if size > 4 * BYLINE_CHARS:
+                return None
+    return " ".join(pieces), line
+
+
+def _name_of(text: str) -> str | None:
+    """The name a byline's text gives, without a date, "By" and a board's marks."""
+    text = _SPACE.sub(" ", text).strip()
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     if len(text) > BYLINE_CHARS or len(text.split()) > BYLINE_WORDS:
         return None
-    text = BY_PREFIX.sub("", _TRAILING_DATE.sub("", text)).strip()
+    undated = _TRAILING_DATE.sub("", text)
+    if undated != text:
+        undated = _DATED.sub("", undated)
+    text = _BOARD_TAIL.sub("", undated)
+    text = BY_PREFIX.sub("", _POST_BY.sub("", text.strip())).strip()
     # A name has a word of two letters or more (initials alone are avatars); "By" alone
     # is the label before a name in the next element.
     if not _WORD.search(text) or text.casefold() in BY_WORDS:

@@ -194,6 +194,12 @@ MONTH_NAMES = (
 
 # "By" and its kin, where no name starts with the word ("Di", "Van" or "Af" may).
 BY_WORDS = ("by", "von", "par", "por")
+# A weekday as a board writes it before a post's date ("Mon Jan 01, 2024 10:00 am"): what
+# is left of a byline once the date went, no name (no name is one of these words).
+BYLINE_WEEKDAYS = (
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
+    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+)  # fmt: skip
 
 # --- dates the page shows (pagedates.py) ------------------------------------------------
 
