@@ -2022,6 +2022,58 @@ def test_voted_title_directly():
 
 
 @pytest.mark.parametrize(
+    ("title", "h1", "expected"),
+    [
+        # A manual's <title> after its heading and permalink mark (Sphinx, MkDocs).
+        (
+            "Tutorial - User Guide - FastAPI",
+            "Tutorial - User Guide<a href='#t'>¶</a>",
+            "Tutorial - User Guide",
+        ),
+        (
+            "Ansible playbooks — Ansible Docs",
+            "Ansible playbooks<a href='#a'>\uf0c1</a>",
+            "Ansible playbooks",
+        ),
+        (
+            "Machine learning,  explained | MIT Sloan",
+            "Machine learning, explained",
+            "Machine learning, explained",
+        ),
+        ("Top tides · Tide Blog", "TOP TIDES", "Top tides"),
+        # The heading at the end is the site's own (a logo, a brand before its tagline).
+        ("A brief intro to git • Ann Lee", "Ann Lee", "A brief intro to git • Ann Lee"),
+        (
+            "Harbour – Tide tables for every port",
+            "Tide tables for every port",
+            "Harbour – Tide tables for every port",
+        ),
+        # No separator after the heading's words, nothing after it, or a long tail.
+        ("Tide tables explained", "Tide tables", "Tide tables explained"),
+        ("Tide tables-2025 - Harbour", "Tide tables", "Tide tables-2025 - Harbour"),
+        ("Tide tables", "Tide tables", "Tide tables"),
+        ("Tide tables - " + "x" * 81, "Tide tables", "Tide tables - " + "x" * 81),
+        ("Tide tables - " + "x" * 80, "Tide tables", "Tide tables"),
+    ],
+)
+def test_the_site_s_name_after_the_heading_s_words_leaves_the_title(title, h1, expected):
+    page = f"<html><head><title>{title}</title></head><body><h1>{h1}</h1>{ARTICLE}</body></html>"
+    assert meta(page)["title"] == expected
+    assert extract(page).title == " ".join(title.split())  # the <title> as it stands
+
+
+def test_the_second_heading_can_give_the_title_s_own_words():
+    page = (
+        "<html><head><meta property='og:title' content='Quickstart — Flask Documentation'>"
+        f"</head><body><h1>Flask</h1><h1>Quickstart</h1>{ARTICLE}</body></html>"
+    )
+    assert meta(page)["title"] == "Quickstart"
+    assert meta(page.replace("<h1>Flask</h1>", "<h1>Flask</h1><h1>Deploy</h1>"))["title"] == (
+        "Quickstart — Flask Documentation"
+    )
+
+
+@pytest.mark.parametrize(
     ("raw", "date", "author"),
     [
         (

@@ -83,6 +83,7 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
         found["title"] = head.voted_title(found["title"], metas, page_title, body)
         head.from_meta(metas, found)
         head.from_html(root, links, found, page_title)
+        found["title"] = head.without_site(found["title"], body)
         if found["author"] is None or found["date"] is None:
             head.from_parsely(metas, found)
         if (found["type"] or "").lower() in PRODUCT_TYPES:

@@ -15,6 +15,9 @@ from wf.extract.metadata.tuning import (
     MAX_HEADINGS,
     MAX_PARSELY,
     META,
+    PERMALINK_MARKS,
+    SITE_NAME_CHARS,
+    TITLE_SEPARATORS,
 )
 
 Metadata = dict[str, str | None]
@@ -136,6 +139,26 @@ def voted_title(
     for_title = sum(_near(title, other) for other in others)
     for_og = sum(_near(og, other) for other in others)
     return _SPACE.sub(" ", og).strip() if for_og > for_title else title
+
+
+def without_site(title: str | None, body: Any) -> str | None:
+    """The title without the site's name after it, when one of the page's first two <h1>
+    is the part before: "Tutorial - User Guide - FastAPI" under the heading "Tutorial -
+    User Guide¶" is "Tutorial - User Guide". Only a heading the title starts with counts:
+    one it ends with is as often the site's own (a logo's <h1>, a landing page's
+    tagline after its brand) as the page's."""
+    if not title:
+        return title
+    whole = _SPACE.sub(" ", title).strip()
+    for words in headings(body, 2):
+        own = words.rstrip(PERMALINK_MARKS + " ")
+        n = len(own)
+        if 0 < n < len(whole) and _folded(whole[:n]) == _folded(own):
+            rest = whole[n:]
+            for sep in TITLE_SEPARATORS:
+                if rest.startswith(sep) and len(rest) - len(sep) <= SITE_NAME_CHARS:
+                    return whole[:n]
+    return title
 
 
 # Typographic quotes read as plain ones when two titles are compared.

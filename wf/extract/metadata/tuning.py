@@ -24,6 +24,13 @@ MAX_SCRIPT_SCAN = 2_000_000  # characters of inline scripts searched for a date 
 MAX_HEADER_SCAN = 40  # elements after the <h1> read for a visible date
 MAX_HEADINGS = 5  # <h1> elements looked at for a product's name
 MAX_HEADING_CHARS = 150  # a product's <h1> longer than this is no name
+# What parts a page's own title from the site's name in its <title> or og:title
+# ("Tutorial - User Guide - FastAPI", "Ansible playbooks — Ansible Community Documentation").
+TITLE_SEPARATORS = (" - ", " – ", " — ", " | ", " · ", " • ", " :: ", " » ")
+# A heading's permalink mark after its words ("Tutorial - User Guide¶": Sphinx, MkDocs,
+# and the icon fonts' private-use glyphs).
+PERMALINK_MARKS = "¶#§🔗\uf0c1"
+SITE_NAME_CHARS = 80  # what a separator leaves after the heading, longer, is no site name
 
 # --- schema.org types, lowercased -------------------------------------------------------
 
