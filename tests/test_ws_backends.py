@@ -738,3 +738,17 @@ def test_a_reader_s_stop_is_its_own_thread_s_and_ends_with_its_block():
             check_stop()
     check_stop()  # outside every block: nothing stops a reader
     assert elsewhere == []
+
+
+def test_brave_s_next_page_stops_once_the_attempt_has_ended():
+    # Looked for after the results were read: a pagination of many links without Next
+    # (300 000 of them: a second of CPU) is read no further once the run ended the attempt.
+    from ws.backends import brave
+    from ws.backends.base import Stopped, stop_when
+    from ws.backends.html import ResultsPage
+
+    links = b'<a href="/search?offset=1">Previous</a>' * 1000
+    page = ResultsPage(b'<nav id="pagination">' + links + b"</nav>", HTML)
+    assert brave.next_page(page) is None
+    with stop_when(lambda: True), pytest.raises(Stopped):
+        brave.next_page(page)
