@@ -220,6 +220,20 @@ def test_a_losers_page_stops_being_read_before_search_returns(engines, monkeypat
     assert returned - start < 5.0
 
 
+def _until_stopped(within: float) -> None:
+    """Wait in an attempt's thread until the run ends the attempt (within ``within``
+    seconds; where nothing can stop the reader, the whole wait)."""
+    from ws.backends.base import Stopped, check_stop
+
+    give_up = time.monotonic() + within
+    while time.monotonic() < give_up:
+        try:
+            check_stop()
+        except Stopped:
+            return
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize("pass_", ["counting the pages", "keeping the results"])
 def test_a_losers_results_stop_being_cleaned_before_search_returns(engines, monkeypatch, pass_):
     # Its page read, the loser cleans its results (ws.results.finalise: thousands of long
@@ -240,7 +254,7 @@ def test_a_losers_results_stop_being_cleaned_before_search_returns(engines, monk
             cleaned.append(time.monotonic())
             if len(cleaned) == pause_at:
                 started.set()
-                time.sleep(0.5)  # lite answers and wins meanwhile
+                _until_stopped(5.0)  # lite answers and wins meanwhile
         return real(url, parts)
 
     monkeypatch.setattr(results_module, "url_key", counted)
