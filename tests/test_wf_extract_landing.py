@@ -561,6 +561,24 @@ def test_tabs_that_filter_one_panel_are_no_questions():
     assert PROSE in text and "Methods" not in text
 
 
+@pytest.mark.parametrize("last", ["<button role='tab'>Deprecated Methods</button>", "Other"])
+def test_filter_tabs_in_a_row_that_mixes_tabs_are_no_questions(last):
+    # Two tabs name one panel (a filter's), the row's last names none or a panel of its
+    # own: the two are still a filter's, not two questions over one answer.
+    tabs = "".join(
+        f"<button role='tab' aria-controls='p'>{w} Methods</button>" for w in ("All", "Static")
+    )
+    if last == "Other":
+        last = "<button role='tab' aria-controls='q'>Other Things</button>"
+    html = page(
+        f"<main><h1>Quay services</h1><div role='tablist'>{tabs}{last}</div>"
+        f"<div id='p' role='tabpanel'><p>{PROSE}</p></div><p>{OTHER}</p>"
+        f"<div id='q' role='tabpanel' hidden><p>{OTHER}</p></div></main>"
+    )
+    text = extract(html, url="https://quay.example/services").text
+    assert PROSE in text and "All Methods" not in text and "Static Methods" not in text
+
+
 def test_a_closed_answers_question_goes_with_it():
     hidden = _faq(*_ANSWERS[0], 0).replace("role='region'", "hidden")
     html = page(f"<main><h1>Quay services</h1><p>{OTHER}</p>{hidden}</main>")

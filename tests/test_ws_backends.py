@@ -738,3 +738,51 @@ def test_a_reader_s_stop_is_its_own_thread_s_and_ends_with_its_block():
             check_stop()
     check_stop()  # outside every block: nothing stops a reader
     assert elsewhere == []
+
+
+def test_brave_s_next_page_stops_once_the_attempt_has_ended():
+    # Looked for after the results were read: a pagination of many links without Next
+    # (300 000 of them: a second of CPU) is read no further once the run ended the attempt.
+    from ws.backends import brave
+    from ws.backends.base import Stopped, stop_when
+    from ws.backends.html import ResultsPage
+
+    links = b'<a href="/search?offset=1">Previous</a>' * 1000
+    page = ResultsPage(b'<nav id="pagination">' + links + b"</nav>", "text/html")
+    assert brave.next_page(page) is None
+    with stop_when(lambda: True), pytest.raises(Stopped):
+        brave.next_page(page)
+
+
+def test_the_next_page_form_is_any_form_around_a_next_button():
+    from ws.backends.html import ResultsPage, next_form
+
+    def fields(body: str) -> dict[str, str] | None:
+        return next_form(ResultsPage(f"<html><body>{body}</body></html>".encode(), "text/html"))
+
+    hidden = '<input type="hidden" name="{0}" value="{1}">'
+    prev = '<form><input type="submit" value="Previous">' + hidden.format("s", "0") + "</form>"
+    nxt = '<form><div><input type="submit" value="Next Page &gt;"></div>{0}</form>'
+    assert fields(prev) is None
+    assert fields(prev + nxt.format(hidden.format("s", "30") + hidden.format("dc", "31"))) == {
+        "s": "30",
+        "dc": "31",
+    }
+    # Deep in a table, a field before the button, an empty value, fields of no form.
+    table = '<table><tr><td>{0}</td><td><input type="submit" value="NEXT"></td></tr></table>'
+    inner = "<form>" + table.format(hidden.format("vqd", "4-x") + '<input type="hidden" name="b">')
+    assert fields(hidden.format("q", "out") + inner + "</form>") == {"vqd": "4-x", "b": ""}
+    assert fields(nxt.format("")) is None  # a Next button, no fields: no form to send
+
+
+def test_the_next_page_form_is_looked_for_no_further_once_the_attempt_has_ended():
+    # 10 000 forms each with a Next button: one XPath took 1 s of CPU in libxml2 (its
+    # merge of the forms' fields is quadratic), which nothing could end.
+    from ws.backends.base import Stopped, stop_when
+    from ws.backends.html import ResultsPage, next_form
+
+    form = '<form><input type="submit" value="Next"><input type="hidden" name="s{0}"></form>'
+    page = ResultsPage("".join(form.format(i) for i in range(100)).encode(), "text/html")
+    assert len(next_form(page) or {}) == 100
+    with stop_when(lambda: True), pytest.raises(Stopped):
+        next_form(page)

@@ -220,6 +220,63 @@ def test_a_losers_page_stops_being_read_before_search_returns(engines, monkeypat
     assert returned - start < 5.0
 
 
+def _until_stopped(within: float) -> None:
+    """Wait in an attempt's thread until the run ends the attempt (within ``within``
+    seconds; where nothing can stop the reader, the whole wait)."""
+    from ws.backends.base import Stopped, check_stop
+
+    give_up = time.monotonic() + within
+    while time.monotonic() < give_up:
+        try:
+            check_stop()
+        except Stopped:
+            return
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("pass_", ["counting the pages", "keeping the results"])
+def test_a_losers_results_stop_being_cleaned_before_search_returns(engines, monkeypatch, pass_):
+    # Its page read, the loser cleans its results (ws.results.finalise: thousands of long
+    # URLs of a hostile page cost seconds), twice: in the walk, counting what the pages
+    # gave, then in the chain, keeping -n of them (every one read when they repeat). The other engine wins during either
+    # pass: the loser stops at its next result, not at the end of the list.
+    import ws
+    from ws import results as results_module
+
+    rows = 10_000
+    cleaned: list[float] = []
+    started = threading.Event()
+    real = results_module.url_key
+    pause_at = 1 if pass_ == "counting the pages" else rows + 1
+
+    def counted(url, parts=None):  # type: ignore[no-untyped-def]
+        if threading.current_thread().name == "ws-duckduckgo":
+            cleaned.append(time.monotonic())
+            if len(cleaned) == pause_at:
+                started.set()
+                _until_stopped(5.0)  # lite answers and wins meanwhile
+        return real(url, parts)
+
+    monkeypatch.setattr(results_module, "url_key", counted)
+    ddg, lite = engines["duckduckgo"], engines["duckduckgo-lite"]
+    # One page linked by every row: each pass reads all of them (-n counts only new ones).
+    ddg.answer(200, _rows_page(rows).replace(b"https://r", b"https://one.example/#r"))
+    ddg.delay = 0.3  # past the hedge delay: lite is asked beside it
+    lite.answer(200, PAGES["duckduckgo-lite"])
+    lite.after = started  # lite answers once duckduckgo's results are being cleaned
+    env = {VARIABLES[name]: e.srv.url + name for name, e in engines.items()}
+    found = ws.search(
+        "rust", environ={**env, "WS_HEDGE": "0.1"}, timeout=20, allow_private=True, use_cache=False
+    )
+    returned = time.monotonic()
+    assert found.provider == "duckduckgo-lite"
+    outcomes = [(a["provider"], a["outcome"]) for a in found.document["attempts"]]
+    assert outcomes == [("duckduckgo", "cancelled"), ("duckduckgo-lite", "ok")]
+    assert _no_search_threads()
+    assert pause_at <= len(cleaned) < pause_at + 10  # stopped at the next result or so
+    assert max(cleaned) < returned
+
+
 def test_without_hedging_the_first_engine_keeps_its_whole_share(engines):
     engines["duckduckgo-lite"].answer(200, PAGES["duckduckgo-lite"])
     engines["brave"].answer(200, PAGES["brave"])

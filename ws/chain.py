@@ -34,7 +34,7 @@ from common.errors import (
 )
 from ws.backends.base import BLOCKED, EMPTY, HTTP_ERROR, NETWORK, OK, PARSE_ERROR, TIMEOUT, Query
 from ws.config import Endpoint, SearchOptions
-from ws.results import Result, finalise
+from ws.results import Result
 
 if TYPE_CHECKING:
     from common.http.deadline import Abort
@@ -437,13 +437,10 @@ def _attempt(
         return attempt, []
     if answer.outcome != OK:
         return done(answer.outcome, resp.status, answer.message, _ERRORS[answer.outcome]), []
-    # Fused runs rank everything an engine gave; the fused list is cut to -n afterwards.
-    results, filtered = finalise(
-        answer.results,
-        allow=options.allow,
-        block=options.block,
-        limit=None if options.fuse else options.max_results,
-    )
+    try:
+        results, filtered = paging.kept(answer, options, lambda: abort.fired)
+    except Timeout:  # Stopped: the run ended the attempt while its results were cleaned
+        return done(CANCELLED, None, "cancelled", None), []
     if not results:
         # The engine had results but none we can use: for the chain that is an empty answer.
         if filtered:

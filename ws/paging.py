@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from common.errors import ToolError
-from ws.backends.base import EMPTY, OK, Answer, Backend, Query, Request, stop_when
+from ws.backends.base import EMPTY, OK, Answer, Backend, Query, Request, check_stop, stop_when
 from ws.results import Result, finalise
 
 if TYPE_CHECKING:
@@ -113,7 +113,23 @@ def _send(
 
 def _usable(results: list[Result], options: SearchOptions) -> int:
     """How many results the run would print: clean, new and within the domain filters."""
-    return len(finalise(results, allow=options.allow, block=options.block)[0])
+    return len(finalise(results, allow=options.allow, block=options.block, step=check_stop)[0])
+
+
+def kept(
+    answer: Answer, options: SearchOptions, cancelled: Callable[[], bool]
+) -> tuple[list[Result], int]:
+    """The results of a walk's answer the run keeps (``finalise``; -n unless fused: the
+    fused list is cut afterwards), read no further once ``cancelled()`` (Stopped, as in
+    ``walk``): the chain's loser must not clean thousands of a hostile page's results."""
+    with stop_when(cancelled):
+        return finalise(
+            answer.results,
+            allow=options.allow,
+            block=options.block,
+            limit=None if options.fuse else options.max_results,
+            step=check_stop,
+        )
 
 
 def _kept(n: int) -> str:

@@ -8,6 +8,7 @@ sees passes through ``finalise`` so that the engines produce results of one shap
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -195,15 +196,20 @@ def finalise(
     allow: tuple[str, ...] = (),
     block: tuple[str, ...] = (),
     limit: int | None = None,
+    step: Callable[[], None] | None = None,
 ) -> tuple[list[Result], int]:
     """Clean, keep http(s) only, drop duplicates, filter by domain, rank from 1.
 
     Returns the results and how many usable results the domain filters removed.
+    ``step`` is called before each result is read (ws.backends.base.check_stop: a hostile
+    page's thousands of long URLs cost a second or more here).
     """
     out: list[Result] = []
     seen: set[str] = set()
     filtered = 0
     for item in raw:
+        if step is not None:
+            step()
         checked = _http_parts(item.url)
         if checked is None:
             continue

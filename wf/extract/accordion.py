@@ -10,7 +10,6 @@ from typing import Any
 from common.xpath import compiled
 from wf.extract import buttons_tuning, hidden_tuning, tuning
 from wf.extract.hidden import is_hidden
-from wf.extract.radio_tabs import shared_panel
 
 _SENTENCE = re.compile(buttons_tuning.ACCORDION_SENTENCE)
 _POLICY = re.compile(tuning.PRODUCT_POLICY_TITLE, re.IGNORECASE)
@@ -118,14 +117,20 @@ _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary"))
 
 
 def _filter(button: Any, target: str) -> bool:
-    """Whether a tab's panel, ``target``, is its row's (radio_tabs.shared_panel): the row
-    of the tabs at most buttons_tuning.FILTER_TABS_MAX elements on either side."""
+    """Whether a tab's panel, ``target``, is another tab's too (one at most
+    buttons_tuning.FILTER_TABS_MAX elements on either side): a row of buttons that filter
+    one panel (Javadoc's "All Methods", "Instance Methods" over its one table of methods),
+    no question. One other is enough, not the whole row (radio_tabs.shared_panel, which
+    kinds/docs_tabs.py asks before it drops a row): in a row that mixes them with tabs of
+    panels of their own, or with a tab naming none, two buttons over one answer are no
+    two questions either."""
     if button.get("role") != "tab":
         return False
-    row = [button]
     for side in (button.itersiblings(preceding=True), button.itersiblings()):
-        row += (s for s in islice(side, buttons_tuning.FILTER_TABS_MAX) if s.get("role") == "tab")
-    return shared_panel(row) == target
+        for sibling in islice(side, buttons_tuning.FILTER_TABS_MAX):
+            if sibling.get("aria-controls") == target:
+                return True
+    return False
 
 
 def _follower(button: Any) -> Any:

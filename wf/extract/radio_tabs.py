@@ -162,7 +162,8 @@ def distinct(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
 def shared_panel(tabs: list[Any]) -> str | None:
     """The panel a row of at least two tabs all name (aria-controls): buttons that filter
     what it shows (Javadoc's "All Methods", "Instance Methods", "Static Methods" over its
-    one table of methods), no tab a panel of its own, no question of an accordion's."""
+    one table of methods), no tab a panel of its own. (An accordion's button is no
+    question when one other tab names its panel: accordion.py asks less than this.)"""
     named: set[str | None] = {t.get("aria-controls") for t in tabs}
     if len(tabs) < 2 or len(named) != 1:
         return None
