@@ -517,6 +517,46 @@ def test_a_box_around_many_seeds_is_read_once(monkeypatch: pytest.MonkeyPatch, s
     assert read[0] <= 20 * 100 + 20 + 1, read[0]
 
 
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        ("Last updated by the tide office, see the harbour's notes", "_stamp"),
+        ("Was this page helpful to the harbour's pilots", "_FEEDBACK"),
+    ],
+)
+def test_lines_that_nearly_say_a_stamp_are_read_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch, line: str, rule: str
+) -> None:
+    # 5000 boxes each of one line that holds the stamp's (or the question's) words and
+    # is none: each was matched against the pattern (3 s of CPU for 20 000 lines).
+    from wf.extract.kinds import docs_chrome, docs_tuning
+
+    calls = [0]
+    if rule == "_stamp":
+        stamp = docs_chrome._stamp
+
+        def counted(text: str) -> bool:
+            calls[0] += 1
+            return stamp(text)
+
+        monkeypatch.setattr(docs_chrome, "_stamp", counted)
+    else:
+        pattern = docs_chrome._FEEDBACK
+
+        class Counted:
+            def fullmatch(self, text: str) -> object:
+                calls[0] += 1
+                return pattern.fullmatch(text)
+
+        monkeypatch.setattr(docs_chrome, "_FEEDBACK", Counted())
+    boxes = "".join(f"<div><p>{line} {n}.</p></div>" for n in range(5000))
+    root = lxml.html.fromstring(f"<html><body><main>{boxes}</main></body></html>")
+    docs_chrome.drop_update_stamps(root)
+    docs_chrome.drop_feedback(root)
+    assert 0 < calls[0] <= docs_tuning.STAMP_SEEDS_MAX * (docs_tuning.UPDATE_STAMP_LEVELS + 1)
+    assert len(root.findall(".//p")) == 5000
+
+
 def test_an_items_sections_beside_its_description_stay() -> None:
     # rustdoc: the item's description, then its fields and its methods, each a sibling
     # in the page's content box. The methods, headed by signatures of links and with a

@@ -120,14 +120,15 @@ def drop_update_stamps(root: Any) -> None:
     """Remove the boxes whose whole text says when the page was last updated
     (docs_tuning.UPDATE_STAMP, a date after the words): looked for from the text that
     holds the words, up docs_tuning.UPDATE_STAMP_LEVELS boxes, the outermost such box
-    going; docs_tuning.STAMPS_MAX of them at most a page."""
+    going; docs_tuning.STAMPS_MAX of them at most a page, from the first
+    docs_tuning.STAMP_SEEDS_MAX texts with its words."""
     from common.xpath import compiled
     from wf.extract.hidden import drop_each
 
     found: list[Any] = []
     read: Read = {}
-    for node in compiled(_STAMP_SEEDS)(root):
-        if len(found) >= docs_tuning.STAMPS_MAX:
+    for n, node in enumerate(compiled(_STAMP_SEEDS)(root)):
+        if len(found) >= docs_tuning.STAMPS_MAX or n >= docs_tuning.STAMP_SEEDS_MAX:
             break
         if not _STAMP_WORDS.search(node):
             continue
@@ -166,14 +167,15 @@ def drop_feedback(root: Any) -> None:
     (docs_tuning.FEEDBACK: "Was this page helpful?"), its buttons gone with the page's
     controls: the question stood alone under the manual's last paragraph. Looked for from
     the text that holds its words, up to the outermost box so made
-    (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX of them a page."""
+    (docs_tuning.UPDATE_STAMP_LEVELS up); docs_tuning.STAMPS_MAX of them a page, from the
+    first docs_tuning.STAMP_SEEDS_MAX texts with its words."""
     from common.xpath import compiled
     from wf.extract.hidden import drop_each
 
     found: list[Any] = []
     read: Read = {}
-    for node in compiled(_FEEDBACK_SEEDS)(root):
-        if len(found) >= docs_tuning.STAMPS_MAX:
+    for n, node in enumerate(compiled(_FEEDBACK_SEEDS)(root)):
+        if len(found) >= docs_tuning.STAMPS_MAX or n >= docs_tuning.STAMP_SEEDS_MAX:
             break
         outer = _outer_box(node, _FEEDBACK.fullmatch, read)
         if outer is not None and outer not in found:

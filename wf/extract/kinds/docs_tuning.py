@@ -116,6 +116,9 @@ UPDATE_AGO = (
 UPDATE_STAMP_LEVELS = 3
 UPDATE_STAMP_MAX = 150
 STAMPS_MAX = 10
+# Texts that hold a stamp's or the feedback question's words read at most a page: a
+# hostile page of 20 000 lines that nearly say "Last updated" cost 3 s of CPU.
+STAMP_SEEDS_MAX = 200
 # A link that only steps to the page before or after this one in the manual's order, by its
 # whole text ("Previous", "Next", "« Prev", "Next →"): MDN draws the pair as buttons above
 # the guide's first paragraph and under its last, words that say nothing of the page.
