@@ -42,7 +42,7 @@ class Choice:
 
 def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared | None) -> Choice:
     from wf.extract import blocks
-    from wf.extract.kinds import faq, footers, landing, listing
+    from wf.extract.kinds import faq, footers, landing, landing_prune, listing
 
     declared_kind = declared.kind()[0] if declared is not None else None
     # og:type article and nothing else: what forum software writes on every topic.
@@ -84,7 +84,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     if whole and kind == tuning.LISTING:
         prune = listing.prune_whole
     elif whole:
-        prune = landing.prune_whole
+        prune = landing_prune.prune_whole
     elif kind == tuning.THREAD and analysis.best is not None:
         from wf.extract.kinds import posts, thread
 
@@ -94,7 +94,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     elif kind == tuning.LISTING and analysis.by_kind:
         prune = listing.prune
     elif kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
-        prune = landing.prune_cards
+        prune = landing_prune.prune_cards
     elif kind == tuning.DOCUMENTATION and analysis.best is not None and not analysis.lenient:
         from wf.extract.kinds import docs
 
@@ -103,7 +103,7 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
 
     prune = copies.once(analysis, prune, whole=kind == tuning.LANDING)
     wide: Callable[[Any, BlockRecord], bool]
-    wide = landing.prune_whole if kind == tuning.LANDING else landing.prune_wide
+    wide = landing_prune.prune_whole if kind == tuning.LANDING else landing_prune.prune_wide
     wide = copies.wide_once(analysis, wide)
     if kind == tuning.PRODUCT:
         prune, wide = _product(body, analysis, prune, whole)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from common import trace
 from wf.extract import tuning
-from wf.extract.kinds.landing import all_text, words
+from wf.extract.kinds.landing import characters
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis
@@ -48,10 +48,10 @@ def chosen(analysis: Analysis, declared: str | None) -> bool:
     if not any(b.good >= half and named_by(b.el, _FAQ) for b in blocks[best : blocks[best].end]):
         return False
     end = blocks[best].end
-    if declared is not None:
-        left = all_text(blocks, 1, best, negative) + all_text(blocks, end, len(blocks), negative)
-    else:
-        left = words(blocks, 1, best, negative) + words(blocks, end, len(blocks), negative)
+    links = declared is not None
+    left = characters(blocks, 1, best, negative, links=links)
+    left += characters(blocks, end, len(blocks), negative, links=links)
+    if not links:
         left += blocks[0].own - blocks[0].own_link
     if left < tuning.LANDING_TEXT_LEFT:
         return False

@@ -53,7 +53,9 @@ def footer_chosen(analysis: Analysis) -> bool:
     from wf.extract.records import negative
 
     if footer.text >= tuning.FOOTER_SHARE * blocks[0].text:
-        left = landing.all_text(blocks, 0, len(blocks), lambda b: b is footer or negative(b))
+        left = landing.characters(
+            blocks, 0, len(blocks), lambda b: b is footer or negative(b), links=True
+        )
         if left < tuning.FOOTER_LEFT_MIN:
             return False  # the footer's name is on the page's wrapper: nothing is left
     trace.trace(

@@ -9,7 +9,7 @@ recommendations beside it), is the content whenever it is found; the article rul
 choice stands only when it is not (reviews, a notice or a carousel outscore a short
 description).
 
-A box named only as a landing page's part (landing.part(): a banner, a picture, a
+A box named only as a landing page's part (landing_prune.part(): a banner, a picture, a
 gallery or a carousel with prose of its own, not mostly links) is one of the product's
 sections, as on a landing page: shops lay out the product's features so.
 """
@@ -25,7 +25,7 @@ from common import trace
 from common.xpath import text_start
 from wf.extract import tuning
 from wf.extract.kinds import product_tuning
-from wf.extract.kinds.landing import part, unwalked_links
+from wf.extract.kinds.landing_prune import part, unwalked_links
 from wf.extract.kinds.product_boxes import named_apart, tab_titles
 from wf.extract.names import named_by
 from wf.extract.records import negative
@@ -310,7 +310,7 @@ def sections(analysis: Analysis) -> None:
 def pruning(
     prune: Callable[[Any, BlockRecord], bool], title_boxes: frozenset[Any]
 ) -> Callable[[Any, BlockRecord], bool]:
-    """`prune` but for the page's parts (landing.part()) and the boxes named for the
+    """`prune` but for the page's parts (landing_prune.part()) and the boxes named for the
     product's details (product_tuning.DETAILS_NAMES: a dialog the page opens over the
     product, `product-details-modal`, holds its description and measurements), and the
     sections of the shop's policies, the boxes a class hides and those that compare other
