@@ -399,6 +399,13 @@ def _gather(
             apart(el)
         else:
             expanded = _expand(el) or expanded
+    return _settle(root, main, buttons, expanded, breaks)
+
+
+def _settle(root: Any, main: bool, buttons: list[Any], expanded: bool, breaks: bool) -> list[Any]:
+    """What _gather's walk found, once it is over: the <wbr> tags unwrapped (``breaks``);
+    on a page with an expanded <noscript> (``expanded``), the boxes it holds unnested and
+    the buttons found again; the buttons, less those unnested (no longer one)."""
     if breaks:
         # HTML5's <wbr>, a line-break opportunity, is an empty element that libxml2's
         # HTML 4 parser does not know: it nests what follows in it, to the end of its
