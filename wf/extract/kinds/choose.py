@@ -77,31 +77,11 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         or landing.thin_listing(analysis)
     )
     kind = analysis.kind or tuning.ARTICLE
-    prune: Callable[[Any, BlockRecord], bool]
-    prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     if whole or (kind == tuning.PRODUCT and analysis.best is None):
         footers.footers_out(analysis)
-    if whole and kind == tuning.LISTING:
-        prune = listing.prune_whole
-    elif whole:
-        prune = landing_prune.prune_whole
-    elif kind == tuning.THREAD and analysis.best is not None:
-        from wf.extract.kinds import posts, thread
-
-        if not analysis.by_kind:  # the posts the article rule's choice showed
-            thread.tidy_shown(analysis)
-        prune = posts.prune
-    elif kind == tuning.LISTING and analysis.by_kind:
-        prune = listing.prune
-    elif kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
-        prune = landing_prune.prune_cards
-    elif kind == tuning.DOCUMENTATION and analysis.best is not None and not analysis.lenient:
-        from wf.extract.kinds import docs
-
-        prune = docs.prune
     from wf.extract.kinds import copies
 
-    prune = copies.once(analysis, prune, whole=kind == tuning.LANDING)
+    prune = copies.once(analysis, _kind_prune(analysis, kind, whole), whole=kind == tuning.LANDING)
     wide: Callable[[Any, BlockRecord], bool]
     wide = landing_prune.prune_whole if kind == tuning.LANDING else landing_prune.prune_wide
     wide = copies.wide_once(analysis, wide)
@@ -117,6 +97,35 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
             why = "nothing declared; the rule traced above read it so"
         trace.trace("extract: read as %s (%s)", kind, why)
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
+
+
+def _kind_prune(analysis: Analysis, kind: str, whole: bool) -> Callable[[Any, BlockRecord], bool]:
+    """Whether a block inside the content is left out, by the rule of the page's kind: the
+    page read whole's (a listing's or a landing page's), a thread's posts' (once the posts
+    the article rule's choice showed are tidied), a listing's own, a landing page's cards
+    kept, a manual's; else the article rule's (lenient where names proved unreliable)."""
+    from wf.extract import blocks
+    from wf.extract.kinds import landing_prune, listing
+
+    if whole and kind == tuning.LISTING:
+        return listing.prune_whole
+    if whole:
+        return landing_prune.prune_whole
+    if kind == tuning.THREAD and analysis.best is not None:
+        from wf.extract.kinds import posts, thread
+
+        if not analysis.by_kind:  # the posts the article rule's choice showed
+            thread.tidy_shown(analysis)
+        return posts.prune
+    if kind == tuning.LISTING and analysis.by_kind:
+        return listing.prune
+    if kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
+        return landing_prune.prune_cards
+    if kind == tuning.DOCUMENTATION and analysis.best is not None and not analysis.lenient:
+        from wf.extract.kinds import docs
+
+        return docs.prune
+    return blocks.prune_lenient if analysis.lenient else blocks.prune
 
 
 def _product(
