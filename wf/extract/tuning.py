@@ -135,7 +135,7 @@ PRODUCT_REVIEWS = (
     r"jdgm|judgeme|stamped)(?![a-z])"
 )
 # A product page whose choice prints under this share of the text outside links that the
-# page prints without its named boilerplate is read whole (product.second_opinion).
+# page prints without its named boilerplate is read whole (product_widen.second_opinion).
 PRODUCT_TEXT_SHARE = 0.5
 # A product page's section titled for the shop's policies (shipping, delivery, returns,
 # warranty), in a few languages: the same text on every product of the shop, never the

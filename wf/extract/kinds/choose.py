@@ -132,16 +132,16 @@ def _product(
     body: Any, analysis: Analysis, prune: Callable[[Any, BlockRecord], bool], whole: bool
 ) -> tuple[Callable[[Any, BlockRecord], bool], Callable[[Any, BlockRecord], bool]]:
     """A product page's pruning and its wide pruning (product.pruning, wide_pruning), the
-    choice widened when it prints too little (product.second_opinion) or else to the box
+    choice widened when it prints too little (product_widen.second_opinion) or else to the box
     of the sections it is one of (product_region.sectioned), the box that holds it and a
     column of the product's facts beside it (product_region.with_facts), and a <main>
     whose names would prune most of it read whole (product_region.names_misread)."""
-    from wf.extract.kinds import footers, product, product_region
+    from wf.extract.kinds import footers, product, product_region, product_widen
 
     product.sections(analysis)
     title_boxes = product.heading_boxes(body)
     prune, wide = product.pruning(prune, title_boxes), product.wide_pruning(title_boxes)
-    if not whole and product.second_opinion(analysis, prune):
+    if not whole and product_widen.second_opinion(analysis, prune):
         prune = wide
         footers.footers_out(analysis)
     elif not whole:
