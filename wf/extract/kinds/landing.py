@@ -3,26 +3,26 @@
 Such a page spreads its prose over sections of about equal weight (what we do, how, for
 whom, prices), so the article rule chooses one of them. The second opinion, on a page that
 declares no article, thread, product or listing (or declares a landing page: a Service, an
-FAQPage): when the chosen block holds under tuning.LANDING_SHARE of the page's prose and
+FAQPage): when the chosen block holds under landing_tuning.LANDING_SHARE of the page's prose and
 other boxes beside it or its ancestors hold prose of a like weight (LANDING_SECTIONS of
 them, LANDING_SECTION_SHARE of its prose each, most of it outside list items: sections,
 not a news ticker), the page
 is read whole without its named boilerplate (navigation, footers, menus, sidebars)
 instead, which keeps every section in page order.
 
-The same when the choice prints under tuning.LANDING_TEXT_SHARE of the text outside links
-that the page prints without its named boilerplate, leaving out tuning.LANDING_TEXT_LEFT
+The same when the choice prints under landing_tuning.LANDING_TEXT_SHARE of the text outside links
+that the page prints without its named boilerplate, leaving out landing_tuning.LANDING_TEXT_LEFT
 characters of it at least (counted on the block records: the cards, calls to action and
 short answers a service page is made of are text but no prose), on such a page or on a
 documentation page (which keeps its kind), unless the choice sits in a table cell. What
 the content rule leaves out inside the choice (a card that did not join its siblings)
 counts as the page's text unless it is named boilerplate: the page read whole keeps it.
 
-And the same when the choice is thin: it prints under tuning.THIN_PAGE characters, links
+And the same when the choice is thin: it prints under landing_tuning.THIN_PAGE characters, links
 included, and the page without its named boilerplate THIN_PAGE_OVER times as many (a
 chapter's page of a manual: a short introduction chosen beside a table of contents that
 is all links, which the counts above leave out); on a documentation page,
-tuning.DOC_THIN_PAGE_OVER times as many (its version pickers are gone before the choice).
+landing_tuning.DOC_THIN_PAGE_OVER times as many (its version pickers are gone before the choice).
 
 What the page read whole leaves out and keeps (its parts, its cards) is landing_prune.py's.
 """
@@ -60,8 +60,8 @@ def _feed(blocks: list[BlockRecord], box: BlockRecord) -> bool:
 
 def _sections(blocks: list[BlockRecord], best: int) -> int:
     """How many boxes beside the choice and beside each of its ancestors hold prose of a
-    weight like the choice's (tuning.LANDING_SECTION_SHARE of it), lists of items aside."""
-    floor = tuning.LANDING_SECTION_SHARE * blocks[best].good
+    weight like the choice's (landing_tuning.LANDING_SECTION_SHARE of it), lists of items aside."""
+    floor = landing_tuning.LANDING_SECTION_SHARE * blocks[best].good
     count = 0
     cur = blocks[best]
     while cur.parent >= 0:
@@ -107,7 +107,7 @@ def characters(
 
 def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     """The characters of text outside links the choice prints and those the page prints
-    without its named boilerplate, when the first are under tuning.LANDING_TEXT_SHARE of
+    without its named boilerplate, when the first are under landing_tuning.LANDING_TEXT_SHARE of
     the second (the choice leaves most of the page's sections out), else None.
 
     Text in links is not counted: what an article's box leaves out is mostly links
@@ -121,7 +121,7 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
     shown = characters(
         blocks, best, chosen.end, lambda b: b is not chosen and prune(b.el, b), links=False
     )
-    share = tuning.LANDING_TEXT_SHARE
+    share = landing_tuning.LANDING_TEXT_SHARE
     # The page without its boilerplate holds no more than the page's text outside links,
     # and the parts the walk did not enter (their records count all theirs as links).
     skipped = sum(b.text for b in blocks if b.last is None and b.own and titled_part(b))
@@ -147,26 +147,26 @@ def _text_share(analysis: Analysis) -> tuple[int, int] | None:
         + characters(blocks, chosen.end, len(blocks), other, links=False)
     )
     page += blocks[0].own - blocks[0].own_link
-    if page - shown < tuning.LANDING_TEXT_LEFT or shown >= share * page:
+    if page - shown < landing_tuning.LANDING_TEXT_LEFT or shown >= share * page:
         return None
     return shown, page
 
 
 def _thin(analysis: Analysis) -> tuple[int, int] | None:
     """The characters the choice prints and those the page prints without its named
-    boilerplate, links included, when the first are under tuning.THIN_PAGE and the second
-    tuning.THIN_PAGE_OVER times as many (a manual's, whose pickers are gone by then:
-    tuning.DOC_THIN_PAGE_OVER); else None."""
+    boilerplate, links included, when the first are under landing_tuning.THIN_PAGE and the second
+    landing_tuning.THIN_PAGE_OVER times as many (a manual's, whose pickers are gone by then:
+    landing_tuning.DOC_THIN_PAGE_OVER); else None."""
     from wf.extract import blocks as rules
     from wf.extract.records import negative
 
-    over = tuning.THIN_PAGE_OVER
+    over = landing_tuning.THIN_PAGE_OVER
     if analysis.kind == tuning.DOCUMENTATION:
-        over = tuning.DOC_THIN_PAGE_OVER
+        over = landing_tuning.DOC_THIN_PAGE_OVER
     blocks, best = analysis.blocks, analysis.best_index
     prune = rules.prune_lenient if analysis.lenient else rules.prune
     chosen = blocks[best]
-    if chosen.text >= tuning.THIN_PAGE:
+    if chosen.text >= landing_tuning.THIN_PAGE:
         # What prune() leaves out can only make it shorter: only a choice this short
         # before pruning is counted.
         shown = characters(
@@ -174,7 +174,7 @@ def _thin(analysis: Analysis) -> tuple[int, int] | None:
         )
     else:
         shown = chosen.text
-    if shown >= tuning.THIN_PAGE or blocks[0].text < over * shown:
+    if shown >= landing_tuning.THIN_PAGE or blocks[0].text < over * shown:
         return None
     # A list of links inside the choice is its own (a post's links), which its pruning
     # left out: only menus beside it are not the page's text.
@@ -268,7 +268,7 @@ def second_opinion(analysis: Analysis) -> bool:
             "without its named boilerplate, under %.0f%%: the page read whole without it",
             found[0],
             found[1],
-            100 * tuning.LANDING_TEXT_SHARE,
+            100 * landing_tuning.LANDING_TEXT_SHARE,
         )
         return _whole(analysis)
     thin = _thin(analysis) if found is None else None
@@ -277,23 +277,23 @@ def second_opinion(analysis: Analysis) -> bool:
             "extract: landing: the choice prints %d characters, under %d, of the %d the "
             "page prints without its named boilerplate: the page read whole without it",
             thin[0],
-            tuning.THIN_PAGE,
+            landing_tuning.THIN_PAGE,
             thin[1],
         )
         return _whole(analysis)
     if kind == tuning.DOCUMENTATION:
         return False
     chosen, page = analysis.blocks[best].good, analysis.blocks[0].raw
-    if chosen >= tuning.LANDING_SHARE * page:
+    if chosen >= landing_tuning.LANDING_SHARE * page:
         return False
-    if _sections(analysis.blocks, best) < tuning.LANDING_SECTIONS:
+    if _sections(analysis.blocks, best) < landing_tuning.LANDING_SECTIONS:
         return False
     trace.trace(
         "extract: landing: the choice holds %d of the page's %d characters of prose, under "
         "%.0f%%: the page's sections in order, without its named boilerplate",
         chosen,
         page,
-        100 * tuning.LANDING_SHARE,
+        100 * landing_tuning.LANDING_SHARE,
     )
     analysis.best, analysis.best_index = None, -1
     analysis.kind = tuning.LANDING
@@ -314,7 +314,7 @@ def thin_listing(analysis: Analysis) -> bool:
         "extract: listing: the choice prints %d characters, under %d, of the %d the page "
         "prints without its named boilerplate: the page read whole without it",
         thin[0],
-        tuning.THIN_PAGE,
+        landing_tuning.THIN_PAGE,
         thin[1],
     )
     analysis.best, analysis.best_index = None, -1

@@ -2,10 +2,10 @@
 (prune_whole, prune_wide, prune_cards; moved from landing.py, which was at the 500-line
 limit).
 
-A landing page's parts are no boilerplate here: a box named only by tuning.LANDING_PARTS
+A landing page's parts are no boilerplate here: a box named only by landing_tuning.LANDING_PARTS
 (banner, cta, carousel...) with prose of its own and not mostly links is printed
 (part()), and counts as the page when it is titled (an h1 to h3); so is a box named
-as its social proof (tuning.SOCIAL_PROOF), however short and linked its lines (a
+as its social proof (landing_tuning.SOCIAL_PROOF), however short and linked its lines (a
 testimonial, a figure); the site's header,
 mostly links, goes from the page read whole (site_header()), and so does a menu that
 drops down (link_dropdown()). A page declared a landing
@@ -19,20 +19,19 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from wf.extract import tuning
 from wf.extract.kinds import landing_tuning, linkcards
 
-_HEADER = re.compile(tuning.SITE_HEADER)
+_HEADER = re.compile(landing_tuning.SITE_HEADER)
 _CALLS = re.compile(landing_tuning.CALLS_TO_ACTION, re.IGNORECASE)
-_DROPDOWN = re.compile(tuning.LINK_DROPDOWN)
-_PARTS = frozenset(tuning.LANDING_PARTS)
+_DROPDOWN = re.compile(landing_tuning.LINK_DROPDOWN)
+_PARTS = frozenset(landing_tuning.LANDING_PARTS)
 # The never-content words a landing page's part may be named by: its promotions.
 _SPARED = frozenset(landing_tuning.SPARED)
 # A section of a landing page is titled at one of these levels.
 _SECTION_HEADINGS = ("h1", "h2", "h3")
-# The boilerplate word a box named as social proof (tuning.SOCIAL_PROOF) matches.
+# The boilerplate word a box named as social proof (landing_tuning.SOCIAL_PROOF) matches.
 _PROOF = frozenset(("social",))
-_SOCIAL_PROOF = re.compile(tuning.SOCIAL_PROOF, re.IGNORECASE)
+_SOCIAL_PROOF = re.compile(landing_tuning.SOCIAL_PROOF, re.IGNORECASE)
 # Where a page's own header (a title, a byline) sits, unlike the site's.
 _CONTENT_TAGS = ("main", "article")
 
@@ -42,7 +41,7 @@ if TYPE_CHECKING:
 
 def site_header(el: Any, b: BlockRecord) -> bool:
     """Whether a block is the site's header: a <header>, a box of role banner or one
-    named as the page's header (tuning.SITE_HEADER), outside <main> and <article>, whose
+    named as the page's header (landing_tuning.SITE_HEADER), outside <main> and <article>, whose
     text is mostly links (the logo, the menus, sign-in and search). Such a header is no
     named boilerplate, so the page read whole kept it; a page's hero with its heading and
     lead sentence is mostly text, and a header inside the content is the article's own."""
@@ -57,7 +56,7 @@ def site_header(el: Any, b: BlockRecord) -> bool:
 
 
 def link_dropdown(el: Any, b: BlockRecord) -> bool:
-    """Whether a block is a menu that drops down: named so (tuning.LINK_DROPDOWN) and
+    """Whether a block is a menu that drops down: named so (landing_tuning.LINK_DROPDOWN) and
     mostly links (a hero's "choose a service" list of every page of the site). A
     dropdown of prose (an answer, a feature's details) is the page's."""
     if not b.text or b.link * 2 <= b.text:
@@ -110,7 +109,7 @@ def _call_to_action(el: Any, b: BlockRecord) -> bool:
 
 def part(b: BlockRecord, cards: bool = False) -> bool:
     """Whether a block is named boilerplate only by the words of a landing page's parts
-    (tuning.LANDING_PARTS: its banners, calls to action, carousels, promotions, pictures
+    (landing_tuning.LANDING_PARTS: its banners, calls to action, carousels, promotions, pictures
     and widgets), with GOOD_MIN characters outside links and under half its text in
     links: a section of the page, not a strip of logos or links. A box named as its
     social proof (social_proof()) is one at any length, and so is a heading so named and
@@ -139,7 +138,7 @@ def part(b: BlockRecord, cards: bool = False) -> bool:
 
 
 def social_proof(el: Any) -> bool:
-    """Whether a box is named as a landing page's "social proof" (tuning.SOCIAL_PROOF:
+    """Whether a box is named as a landing page's "social proof" (landing_tuning.SOCIAL_PROOF:
     its testimonials, customers' logos and figures): a section of it, where a box named
     social alone holds share and follow buttons."""
     from wf.extract.names import named_by
@@ -155,13 +154,13 @@ def titled_part(b: BlockRecord) -> bool:
 
 def unwalked_links(el: Any, text: int, cards: bool = False) -> int:
     """The characters in links of a box the walk did not enter (its records count all of
-    its text as links), at most tuning.PART_LINKS links read: past them, all of it."""
+    its text as links), at most landing_tuning.PART_LINKS links read: past them, all of it."""
     from common.xpath import text_length
 
     length = text_length()
     total = 0
     for n, a in enumerate(el.iter("a")):
-        if n >= tuning.PART_LINKS:
+        if n >= landing_tuning.PART_LINKS:
             return text
         total += int(length(a))
         if cards:
