@@ -400,7 +400,7 @@ POST_SIGNATURE = r"signature|(?<![a-z])sig(?![a-z])"
 POST_SIDE = r"comment|" + POST_SIGNATURE
 
 # A figure's caption after its quotation, of this many characters at most, names who said
-# it (names.attribution): no boilerplate, unlike a picture's caption.
+# it (names_held.attribution): no boilerplate, unlike a picture's caption.
 ATTRIBUTION_MAX = 300
 
 # Words a heading left with nothing under it holds at least, ending as a sentence does,
