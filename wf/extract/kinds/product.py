@@ -23,7 +23,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from common import trace
-from common.xpath import text_start
+from common.xpath import text_start, text_upto
 from wf.extract import tuning
 from wf.extract.kinds import product_tuning
 from wf.extract.kinds.landing_prune import part
@@ -145,13 +145,8 @@ _BOLD = frozenset(("b", "strong"))
 
 def short_text(el: Any) -> str | None:
     """The text of `el` when it is short enough to be a section's title, else None."""
-    pieces, size = [], 0
-    for piece in el.itertext():
-        size += len(piece)
-        if size > tuning.PRODUCT_POLICY_TITLE_MAX:
-            return None
-        pieces.append(piece)
-    return " ".join("".join(pieces).split())
+    pieces, over = text_upto(el, tuning.PRODUCT_POLICY_TITLE_MAX)
+    return None if over else " ".join("".join(pieces).split())
 
 
 def titles(el: Any) -> bool:

@@ -13,6 +13,7 @@ from collections import Counter
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from common.xpath import text_upto
 from wf.extract import tuning
 from wf.extract.kinds import posts_tuning
 
@@ -302,14 +303,8 @@ def _text_upto(el: Any, limit: int) -> tuple[str, bool]:
     """An element's text, white space collapsed, read no further than the part that takes
     it past `limit` characters; and whether it went past (a long post is not copied whole
     to judge its first words)."""
-    parts: list[str] = []
-    size = 0
-    for part in el.itertext():
-        parts.append(part)
-        size += len(part)
-        if size > limit:
-            break
-    return " ".join("".join(parts).split()), size > limit
+    pieces, over = text_upto(el, limit)
+    return " ".join("".join(pieces).split()), over
 
 
 _CREDENTIAL = re.compile(posts_tuning.CREDENTIAL_TAIL, re.IGNORECASE)
