@@ -58,6 +58,21 @@ def text_start(el: Any, chars: int, sep: str = "") -> str:
     return sep.join(pieces)
 
 
+def text_upto(el: Any, limit: int) -> tuple[list[str], bool]:
+    """The pieces of an element's text as written (its descendants' and their tails too),
+    read no further than the piece that takes them past `limit` characters, that piece
+    among them; and whether they went past it. What a rule judges by a box's first words,
+    or only when the box is short, is not copied whole from a long one."""
+    pieces: list[str] = []
+    size = 0
+    for piece in el.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size > limit:
+            return pieces, True
+    return pieces, False
+
+
 def union(node: Any, expression: str) -> list[Any]:
     """What ``compiled(expression)(node)`` finds for a union of location paths to
     elements and attributes ("//time|//*/@class[...]"): the nodes in document order,

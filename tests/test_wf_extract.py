@@ -1073,6 +1073,29 @@ def test_an_elements_opening_is_read_no_further_than_asked() -> None:
     assert text_start(lxml_html.fromstring("<p>a <i>b</i></p>"), 50) == "a b"
 
 
+def test_an_elements_text_is_read_up_to_the_piece_past_a_limit() -> None:
+    # common.xpath.text_upto, the one bounded read of an element's text (a post's first
+    # words, a consent notice's sample, a dateline, a section's title): its pieces up to
+    # the one that goes past the limit, that one whole, and no piece after it is read.
+    from lxml import html as lxml_html
+
+    from common.xpath import text_upto
+
+    root = lxml_html.fromstring("<div>ab<b>cd</b>ef<i>gh</i></div>")
+    assert text_upto(root, 3) == (["ab", "cd"], True)
+    assert text_upto(root, 4) == (["ab", "cd", "ef"], True)
+    assert text_upto(root, 8) == (["ab", "cd", "ef", "gh"], False)
+    read: list[str] = []
+
+    class Counted:
+        def itertext(self):  # the pieces as the read asks for them
+            for piece in ("x" * 5, "y", "z"):
+                read.append(piece)
+                yield piece
+
+    assert text_upto(Counted(), 4) == (["xxxxx"], True) and read == ["xxxxx"]
+
+
 def test_the_cleaning_asks_libxml2_for_no_union(monkeypatch: pytest.MonkeyPatch) -> None:
     # A union's branches are merged by libxml2 comparing each hit with all found before
     # it: 10000 hidden boxes beside 10000 skip links cost 16.6 s. Each branch is searched

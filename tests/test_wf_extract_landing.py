@@ -706,7 +706,7 @@ def test_buttons_nested_in_a_prose_button_are_read_with_it_once():
 
 def test_a_quotations_caption_names_who_said_it_and_stays():
     # A testimonial written as a figure: the quotation, then its caption naming the
-    # customer (names.attribution). A picture's caption is still boilerplate, and so is a
+    # customer (names_held.attribution). A picture's caption is still boilerplate, and so is a
     # caption that is a link to the customer's story (a declared service page keeps the
     # links its article rule would cut).
     said = (

@@ -549,16 +549,16 @@ def test_articles_nested_in_a_widened_product_are_measured_once(monkeypatch):
     # A hostile page nests a hundred articles in one another, which hold next to nothing:
     # the outermost falls short of the share and the ones inside it are passed over, not
     # each measured over its whole subtree.
-    from wf.extract.kinds import product
+    from wf.extract.kinds import product_widen
 
     measured: list[str] = []
-    prints = product._prints
+    prints = product_widen._prints
 
     def counting(blocks, index):
         measured.append(blocks[index].tag)
         return prints(blocks, index)
 
-    monkeypatch.setattr(product, "_prints", counting)
+    monkeypatch.setattr(product_widen, "_prints", counting)
     nested = "<article>" * 100 + "<p>A clock.</p>" + "</article>" * 100
     text = extract(_widened(f"{nested}{_parts(4)}"), url="https://shop.example/p/clock").text
     assert "twenty-five minutes (3)" in text

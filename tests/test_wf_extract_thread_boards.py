@@ -635,7 +635,7 @@ def test_a_quote_drawn_as_a_panel_of_generic_names_that_repeats_a_post_above_goe
 def test_a_panel_whose_third_box_holds_words_is_the_reply_not_a_quote():
     from lxml import html as lxml_html
 
-    from wf.extract.kinds import tidy
+    from wf.extract.kinds import quoted
 
     # A reply written in the panel under the words it quotes: the panel is the reply's
     # body, not a quote that repeats the post above, and its words stay. A third box that
@@ -652,7 +652,7 @@ def test_a_panel_whose_third_box_holds_words_is_the_reply_not_a_quote():
             f"<div>{first}</div>{third}</div></div></div>"
         )
         posts = [type("Post", (), {"el": el})() for el in doc]
-        assert tidy.drop_repeats(posts) == (0 if kept else 1)
+        assert quoted.drop_repeats(posts) == (0 if kept else 1)
         assert doc[1].text_content().count(first) == (1 if kept else 0)
         assert (reply in doc.text_content()) == kept
 
@@ -699,7 +699,7 @@ def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypat
 
     from lxml import html as lxml_html
 
-    from wf.extract.kinds import posts_tuning, tidy
+    from wf.extract.kinds import posts_tuning, quoted
 
     first = (
         "The harbour master opens the lock at dawn, and the queue of boats forms an hour "
@@ -711,7 +711,7 @@ def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypat
             f"<div><div class='p'><div>{first}</div></div><div class='p'><div><div>{said} "
             f"<strong>ann</strong></div><div>{first}</div></div><div>Right.</div></div></div>"
         )
-        return tidy.drop_repeats([type("Post", (), {"el": el})() for el in doc])
+        return quoted.drop_repeats([type("Post", (), {"el": el})() for el in doc])
 
     for said in ("Zitat von:", "Citation de:", "Cita de:", "Citaat van:", "Quote from:"):
         assert dropped(said) == 1
@@ -721,11 +721,11 @@ def test_a_quote_panel_is_told_by_words_of_attribution_of_any_spelling(monkeypat
     words = (*posts_tuning.QUOTE_ATTRIBUTIONS, "L'auteur a écrit")
     monkeypatch.setattr(posts_tuning, "QUOTE_ATTRIBUTIONS", words)
     try:
-        importlib.reload(tidy)
+        importlib.reload(quoted)
         assert dropped("L'auteur a écrit") == 1
     finally:
         monkeypatch.undo()
-        importlib.reload(tidy)
+        importlib.reload(quoted)
 
 
 def test_a_signature_or_a_control_after_a_panel_that_holds_the_reply_goes():

@@ -786,3 +786,33 @@ def test_the_next_page_form_is_looked_for_no_further_once_the_attempt_has_ended(
     assert len(next_form(page) or {}) == 100
     with stop_when(lambda: True), pytest.raises(Stopped):
         next_form(page)
+
+
+def test_an_html_engine_is_read_from_what_it_declares():
+    # One shared flow (antibot.HtmlBackend.classify) reads each engine's declarations: its
+    # parser, its next page, and its no-results words or box; an engine that declares
+    # words does not read a box another declared, and the reverse.
+    from ws.backends.antibot import HtmlBackend
+    from ws.backends.html import ResultsPage
+    from ws.results import Result
+
+    def links(page: ResultsPage) -> list[Result]:
+        return [Result(title="t", url=u, snippet="") for u in page.doc.xpath("//a/@href")]
+
+    class Words(HtmlBackend):
+        no_results = ("nothing here",)
+        parse = staticmethod(links)
+        next_page = staticmethod(lambda page: {"p": "2"})
+
+    class Box(Words):
+        no_results_box = "//*[@id='none']"
+
+    found = Words().classify(200, HTML, b'<p><a href="https://a.example/">a</a></p>', Query("q"))
+    assert found.outcome == "ok" and [r.url for r in found.results] == ["https://a.example/"]
+    assert found.find_next() == {"p": "2"}
+    said = b"<p>Nothing here for you</p>"
+    boxed = b"<div id='none'>0 hits</div>"
+    assert Words().classify(200, HTML, said, Query("q")).outcome == "empty"
+    assert Words().classify(200, HTML, boxed, Query("q")).outcome == "parse_error"
+    assert Box().classify(200, HTML, boxed, Query("q")).outcome == "empty"
+    assert Box().classify(200, HTML, said, Query("q")).outcome == "parse_error"

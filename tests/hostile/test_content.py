@@ -297,7 +297,7 @@ SHAPES["1000000-paragraphs"] = (
     "text/html",
 )
 # Boxes named as a newsletter nested hundreds deep around short paragraphs: each box is
-# asked whether it is an issue published as a page (names.issue), and an unbounded read
+# asked whether it is an issue published as a page (names_held.issue), and an unbounded read
 # cost the depth times the paragraphs (46 s of CPU for this page).
 SHAPES["400-nested-newsletter-boxes"] = (
     b"<html><body>"

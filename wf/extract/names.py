@@ -3,17 +3,18 @@ share bars, comments, consent managers), content (article, body, post), or nothi
 
 A token is judged once per page (cached): its boilerplate stems match inside longer
 names, its short words only whole, and words that name content beside a boilerplate
-word outweigh it. The word lists are in wf/extract/tuning.py.
+word outweigh it. The word lists are in wf/extract/tuning.py. What a box holds, read where
+its names alone would mislead, is names_held.py's.
 """
 
 from __future__ import annotations
 
 import re
-from itertools import islice
 from typing import Any
 
 from wf.extract import names_tuning, tuning
 from wf.extract.anchors import code_name, links_itself, notes, permalinked
+from wf.extract.names_held import attribution, issue, language_menu, pager_sized
 
 HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
@@ -300,24 +301,7 @@ def negative_words(words: str) -> bool:
     return _negative_kind(words) != 0
 
 
-def attribution(caption: Any) -> bool:
-    """Whether a <figcaption> names who said the quotation its figure frames (a
-    customer's name and title under a testimonial): the figure's last child, after a
-    <blockquote> or a box holding one, of tuning.ATTRIBUTION_MAX characters at most (read
-    no further) and not mostly links ("Read the full story")."""
-    figure = caption.getparent()
-    if figure is None or figure.tag != "figure" or caption.getnext() is not None:
-        return False
-    quote = caption.getprevious()
-    if quote is None or (quote.tag != "blockquote" and quote.find("blockquote") is None):
-        return False
-    size = 0
-    for part in caption.itertext():
-        size += len(part.strip())
-        if size > tuning.ATTRIBUTION_MAX:
-            return False
-    linked = sum(len(part.strip()) for a in caption.iter("a") for part in a.itertext())
-    return linked * 2 < size
+_LISTS = frozenset(("ul", "ol", "menu"))  # lists that may be a language menu
 
 
 def negative_block(el: Any, tag: str) -> bool:
@@ -354,7 +338,7 @@ def negative_block(el: Any, tag: str) -> bool:
     if kind == _NAMED_PICTURE:
         return next(el.iterdescendants("p"), None) is None
     if kind == _NAMED_PAGER:
-        return _pager_sized(el)
+        return pager_sized(el)
     if kind == 0:
         return False
     return not (_hits(f"{cls or ''} {ident or ''}") <= names_tuning.ISSUE_WORDS and issue(el))
@@ -385,27 +369,6 @@ def _topic(el: Any, tag: str, ident: str) -> bool:
     return ident.startswith("s-") and len(el) > 0 and el[0].get("id") == ident[2:]
 
 
-_LISTS = frozenset(("ul", "ol", "menu"))
-_MENU_ITEMS = 3  # items looked at, and needed, to call a list a language menu
-
-
-def language_menu(el: Any) -> bool:
-    """Whether a list is a language picker: its first items each hold a link marked with
-    the language it leads to (`lang` or `hreflang`), the way Google's, Docusaurus's and
-    MkDocs Material's pickers and most multilingual sites mark them."""
-    items = 0
-    for item in el:
-        if items == _MENU_ITEMS:
-            break
-        if item.tag != "li":
-            continue
-        link = next(item.iter("a"), None)
-        if link is None or not (link.get("hreflang") or link.get("lang")):
-            return False
-        items += 1
-    return items == _MENU_ITEMS
-
-
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -415,18 +378,12 @@ def _anchor_of(ident: str, heading: Any) -> bool:
     return all(word in text for word in _WORD.findall(lowered(ident)))
 
 
-def _pager_sized(el: Any) -> bool:
-    from common.xpath import text_length
-
-    return bool(text_length()(el) <= tuning.PAGER_TEXT_MAX)
-
-
 _PAGER_NAME = re.compile(r"pagination|(?<![a-z])pager(?![a-z])")
 
 
 def pager(el: Any) -> bool:
     """Whether an element is named as a pager and holds no more text than one."""
-    return named_by(el, _PAGER_NAME) and _pager_sized(el)
+    return named_by(el, _PAGER_NAME) and pager_sized(el)
 
 
 _class_kinds: dict[str, str] = {}
@@ -470,28 +427,3 @@ def never_content(el: Any, spared: frozenset[str] = frozenset()) -> bool:
     if words <= spared:
         return False
     return not (words <= names_tuning.ISSUE_WORDS and issue(el))
-
-
-def issue(el: Any) -> bool:
-    """Whether a box holds an issue of a newsletter published as a page rather than a
-    sign-up box: paragraphs of prose (names_tuning.ISSUE_PARAGRAPHS and ISSUE_CHARS at
-    least) and no form or field.
-
-    Boxes so named nest (a wrapper, the issue, its body), each asked in turn: every read
-    is bounded (names_tuning.ISSUE_READ paragraphs, ISSUE_CHARS of each text, ISSUE_SCAN
-    elements for a form), or a page of such boxes nested hundreds deep around thousands
-    of paragraphs costs the product of the two."""
-    size = 0
-    for paragraphs, p in enumerate(islice(el.iter("p"), names_tuning.ISSUE_READ), 1):
-        for part in p.itertext():
-            size += len(part[: names_tuning.ISSUE_CHARS].strip())
-            if size >= names_tuning.ISSUE_CHARS:
-                break
-        if paragraphs >= names_tuning.ISSUE_PARAGRAPHS and size >= names_tuning.ISSUE_CHARS:
-            break
-    else:
-        return False
-    return not any(e.tag in _FIELDS for e in islice(el.iter(), names_tuning.ISSUE_SCAN))
-
-
-_FIELDS = frozenset(("form", "input", "textarea"))

@@ -10,7 +10,7 @@ ISSUE_CHARS = 1000
 # The name words (as tuning.NEGATIVE_STEMS and NEVER_CONTENT match them) such a box may
 # carry: any other boilerplate word in its names still makes it boilerplate.
 ISSUE_WORDS = frozenset(("newsletter",))
-# Bounds of the reading (names.issue): paragraphs looked at, and elements searched for
+# Bounds of the reading (names_held.issue): paragraphs looked at, and elements searched for
 # a form. A sign-up box is small; a box past either bound is read as far as them.
 ISSUE_READ = 50
 ISSUE_SCAN = 3000

@@ -9,6 +9,7 @@ from functools import cache, partial
 from itertools import islice
 from typing import Any
 
+from common.xpath import text_upto
 from wf.extract import notices_tuning, tuning
 from wf.extract.names import BLOCK, NEVER_NEGATIVE, never_content
 from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, best_block
@@ -44,14 +45,7 @@ def sample(el: Any, b: BlockRecord, size: int = NOTICE_SAMPLE) -> str:
     their itertext() reads each node of the page at most once."""
     if b.end - b.index > notices_tuning.SAMPLE_BLOCKS:
         return _walked_sample(el, size)
-    parts: list[str] = []
-    n = 0
-    for text in el.itertext():
-        parts.append(text)
-        n += len(text)
-        if n > size:
-            break
-    return " ".join(parts)
+    return " ".join(text_upto(el, size)[0])
 
 
 def _walked_sample(el: Any, size: int) -> str:

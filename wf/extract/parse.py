@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from wf.extract.depth import flatten
 from wf.extract.kinds.docs_tuning import GENERATOR_METAS
 
 # C0 controls other than tab, LF, CR (form feed included: it is only a space in HTML).
@@ -66,9 +67,9 @@ JUNK_MAIN = (*JUNK, "button", "label", "output", "progress", "meter")
 # A union of attribute steps runs faster in libxml2 than one predicate with "or"; and
 # //*/@x than //@x, which asks every text node for its attributes too (a tenth less).
 
-# libxml2 stops parsing (and drops the rest of the page) past this nesting depth.
+# libxml2 stops parsing (and drops the rest of the page) past a nesting depth
+# (depth.MAX_DEPTH), and says so.
 _DEPTH_LIMIT_HINT = "Excessive depth"
-_MAX_DEPTH = 512
 
 _local = threading.local()
 
@@ -200,48 +201,6 @@ def parse(data: bytes) -> Any:
 
 def _too_deep(parser: Any) -> bool:
     return any(_DEPTH_LIMIT_HINT in e.message for e in parser.error_log)
-
-
-_TAG = re.compile(rb"<(/?)([a-zA-Z][^\s/>]*)[^>]*?(/?)>")
-# Tags whose end tag is optional or absent: they do not deepen a browser's tree for long.
-_NO_DEPTH = frozenset(
-    b"p li dt dd tr td th option optgroup thead tbody tfoot colgroup rb rt rp area base br "
-    b"col embed hr img input link meta param source track html head body".split()
-)
-
-
-def flatten(data: bytes) -> bytes:
-    """Drop the tags nested deeper than _MAX_DEPTH, keeping all text.
-
-    Only used when libxml2 gave up on the nesting; a rough tag count is enough, since
-    losing the structure of a pathological page costs far less than losing its text.
-    """
-    out: list[bytes] = []
-    depth = 0
-    pos = 0
-    for m in _TAG.finditer(data):
-        closing, name, selfclose = m.group(1), m.group(2).lower(), m.group(3)
-        if name == b"wbr":
-            # libxml2 nests what follows a <wbr> in it (see _gather): a word broken at
-            # every letter is a chain as deep as it is long. Gone, the word runs on.
-            out.append(data[pos : m.start()])
-            pos = m.end()
-            continue
-        if name in _NO_DEPTH or selfclose:
-            continue
-        if closing:
-            depth -= 1
-            drop = depth >= _MAX_DEPTH
-        else:
-            drop = depth >= _MAX_DEPTH
-            depth += 1
-        if drop:
-            out.append(data[pos : m.start()])
-            out.append(b" ")
-            pos = m.end()
-        depth = max(depth, 0)
-    out.append(data[pos:])
-    return b"".join(out)
 
 
 def drop(el: Any) -> None:
@@ -399,6 +358,13 @@ def _gather(
             apart(el)
         else:
             expanded = _expand(el) or expanded
+    return _settle(root, main, buttons, expanded, breaks)
+
+
+def _settle(root: Any, main: bool, buttons: list[Any], expanded: bool, breaks: bool) -> list[Any]:
+    """What _gather's walk found, once it is over: the <wbr> tags unwrapped (``breaks``);
+    on a page with an expanded <noscript> (``expanded``), the boxes it holds unnested and
+    the buttons found again; the buttons, less those unnested (no longer one)."""
     if breaks:
         # HTML5's <wbr>, a line-break opportunity, is an empty element that libxml2's
         # HTML 4 parser does not know: it nests what follows in it, to the end of its

@@ -9,6 +9,7 @@ not walked into: all their text is bad.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,20 +151,38 @@ def walk(
     """
     from lxml import etree
 
+    # A box in `kept` is never boilerplate by its names; the others are asked as the walk
+    # meets them (no call between: this runs for every block of every page), or later
+    # (None).
+    ask = negative_block if skip_boilerplate else None
+    walker = etree.iterwalk(body, events=("start", "end"))
+    blocks: list[BlockRecord] = []
+    frames = _measure(walker, body, blocks, ask, deadline, custom, kept)
+    for f in frames:  # never left open, but a subtree's end must hold whatever happens
+        f.end = len(blocks)
+    return blocks
+
+
+def _measure(
+    walker: Any,
+    body: Any,
+    blocks: list[BlockRecord],
+    ask: Callable[[Any, str], bool] | None,
+    deadline: float | None,
+    custom: bool,
+    kept: frozenset[Any],
+) -> list[BlockRecord]:
+    """walk()'s pass itself, the loop every element of a page goes through and nothing
+    else: the records to `blocks`, in page order; the blocks still open at its end."""
     from common.xpath import text_length
 
     length = text_length()
-    blocks: list[BlockRecord] = []
     frames: list[BlockRecord] = []  # the open blocks, innermost last
     cur = BlockRecord(None, -1, "", 0, 0, "", -1, 0, None)  # text before the first block
     # The links open, innermost last: one ends when its element does (no tag asked again).
     links: list[Any] = []
     block = BLOCK
     top = None  # frames[-1].el: the innermost open block's element
-    # A box in `kept` is never boilerplate by its names; the others are asked here (no
-    # call between: this runs for every block of every page), or later (None).
-    ask = negative_block if skip_boilerplate else None
-    walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
         if event == "start":
             tag = el.tag
@@ -210,9 +229,7 @@ def walk(
                 cur.last = tail if n < 64 else tail[-16:]
                 if links:
                     cur.own_link += n
-    for f in frames:  # never left open, but a subtree's end must hold whatever happens
-        f.end = len(blocks)
-    return blocks
+    return frames
 
 
 def custom_block(el: Any) -> bool:

@@ -135,7 +135,7 @@ PRODUCT_REVIEWS = (
     r"jdgm|judgeme|stamped)(?![a-z])"
 )
 # A product page whose choice prints under this share of the text outside links that the
-# page prints without its named boilerplate is read whole (product.second_opinion).
+# page prints without its named boilerplate is read whole (product_widen.second_opinion).
 PRODUCT_TEXT_SHARE = 0.5
 # A product page's section titled for the shop's policies (shipping, delivery, returns,
 # warranty), in a few languages: the same text on every product of the shop, never the
@@ -181,57 +181,6 @@ MARK_POSTS = 12  # posts of a group looked at for their marks
 # A box named as a pager (pagination, pager) that holds more text than this holds the
 # page's results beside its pager: it is walked as any other box.
 PAGER_TEXT_MAX = 400
-# A chosen box named for questions and answers or as an accordion (a class or id token,
-# camelCase and snake_case split into words) on a page that declares no kind is a
-# landing page's FAQ: one section of the page.
-LANDING_FAQ = r"(?<![a-z])(?:faqs?|accordions?)(?![a-z])"
-# Landing pages: a choice that holds under this share of the page's prose (outside named
-# boilerplate), on a page that declares no article, thread, product or listing, is one
-# section of many.
-LANDING_SHARE = 0.5
-# ...and when other boxes beside the choice or its ancestors (its sections' siblings) hold
-# prose of a like weight: this many, each with this share of the choice's prose, most of
-# it outside list items (a news ticker beside an article is no section).
-LANDING_SECTIONS = 1
-LANDING_SECTION_SHARE = 0.25
-# A page that declares no article, or is documentation, is read whole without its named
-# boilerplate when the choice prints under this share of the text outside links that
-# would print (a service page's one section chosen among its cards, FAQs and calls to
-# action; a manual's chapter whose text sits in boxes beside the chosen one).
-LANDING_TEXT_SHARE = 0.65
-# ...and when it leaves out this many characters at least: a short article's few teasers
-# and sign-up lines are no sections.
-LANDING_TEXT_LEFT = 500
-# ...and when the choice prints under THIN_PAGE characters (links included) of a page
-# that prints THIN_PAGE_OVER times as many without its named boilerplate: a manual's
-# chapter page (its introduction chosen, its table of contents all links), a thread whose
-# first post was chosen alone. Both figures were flat around these values on the tuning
-# pages (600 to 1500 characters, 2 to 4 times).
-THIN_PAGE = 1000
-THIN_PAGE_OVER = 3.0
-# ...and on a documentation page this many: its version pickers are gone before the
-# choice (wf.extract.kinds.docs), and a chapter's page of a manual is often a short
-# introduction beside a table of contents of a dozen links and nothing else. Flat from
-# 1.5 to 2.5 on the tuning pages.
-DOC_THIN_PAGE_OVER = 2.0
-# A page's footer (footers.footers_out: a <footer>, role contentinfo or a box named by
-# SITE_FOOTER) holding under this share of the page's text leaves a page read whole,
-# though the walk exempted it as the wrapper of the page's prose.
-FOOTER_SHARE = 0.5
-# Boilerplate words that name a landing page's parts (its hero banner, calls to action,
-# carousels of testimonials, promotions, pictures with their text, widgets): a box so
-# named alone, with prose of its own and not mostly links, is one of its sections.
-LANDING_PARTS = (
-    "banner", "cta", "carousel", "promo", "image", "img", "picture", "photo", "photos",
-    "widget", "slideshow", "gallery",
-)  # fmt: skip
-PART_LINKS = 100  # links of such a box read to count its text in links
-# A landing page's section of testimonials, customers' logos and figures, named for the
-# marketing term "social proof" (socialProof, social-proof, social_proof): no share box.
-SOCIAL_PROOF = r"social[-_]?proof"
-# A box so named (a word of a lowered class or id token: `hero-select__dropdown`) that
-# is mostly links is a menu that drops down: the page read whole leaves it out.
-LINK_DROPDOWN = r"(?:^|__|-)(?:dropdown|drop-down)(?:$|-|__)"
 # A box of this many characters or more that repeats an earlier box word for word is
 # printed once (wf/extract/kinds/copies.py: a page's copies of a section per layout).
 COPY_MIN = 100
@@ -262,19 +211,6 @@ SKIP_LINK_MAX = 60
 # A link so classed is shown only when a keyboard reaches it (Bootstrap's
 # `sr-only-focusable`, `visually-hidden-focusable`): a skip link whatever its words.
 FOCUS_ONLY = r"(?<![a-z])(?:sr-only|visually-hidden)-focusable(?![a-z])"
-# A box named as the site's header (a whole lowered class or id token), which the page
-# read whole leaves out when its text is mostly links.
-SITE_HEADER = (
-    r"^(?:(?:site|global|main|page|top|primary|universal)-?)?(?:header|masthead|top-?bar)"
-    r"(?:-?(?:wrapper|container|inner))?$"
-)
-# A box named as the page's footer (in any class or id token: "site-footer",
-# "Footer-styled__Lower", "footerContent"): a choice inside one is a notice, not content.
-SITE_FOOTER = r"footer"
-# ...unless it holds FOOTER_SHARE of the page's text or more and the page prints fewer
-# characters than this without it and its named boilerplate: then the box so named wraps
-# the page, which has no <h1> to tell it.
-FOOTER_LEFT_MIN = 250
 
 
 # The block scoring's words (wf/extract/names.py, notices.py).
@@ -464,7 +400,7 @@ POST_SIGNATURE = r"signature|(?<![a-z])sig(?![a-z])"
 POST_SIDE = r"comment|" + POST_SIGNATURE
 
 # A figure's caption after its quotation, of this many characters at most, names who said
-# it (names.attribution): no boilerplate, unlike a picture's caption.
+# it (names_held.attribution): no boilerplate, unlike a picture's caption.
 ATTRIBUTION_MAX = 300
 
 # Words a heading left with nothing under it holds at least, ending as a sentence does,

@@ -3,7 +3,7 @@ page, an error status, or results; and the flow the HTML engines share."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from ws.backends.base import (
     BLOCKED,
@@ -16,7 +16,8 @@ from ws.backends.base import (
     Query,
     Stopped,
 )
-from ws.backends.html import ResultsPage
+from ws.backends.html import ResultsPage, xpath
+from ws.results import Result
 
 # Markup that only an anti-bot page carries, as (needle, what to call the page).
 _BOT_MARKUP = (
@@ -100,39 +101,49 @@ def error_answer(page: ResultsPage, status: int, query: Query, sent: str | None 
     return Answer(BLOCKED if status in (403, 429) else HTTP_ERROR, message)
 
 
-def classify_html(
-    backend: Backend,
-    status: int,
-    headers: dict[str, str],
-    body: bytes,
-    query: Query,
-    *,
-    parse: Any,
-    empty_marker: Any,
-    next_page: Any = None,
-) -> Answer:
-    """The flow the HTML engines share: status, results, anti-bot page, no-results page,
-    and a page with none of these is a layout the parser no longer knows."""
-    page = ResultsPage(body, headers.get("content-type"))
-    sent = backend.query_text(query, [])
-    if not 200 <= status < 300:
-        return error_answer(page, status, query, sent)
-    results = parse(page)
-    if results:
-        # The chain counts them after the clean-up and the domain filters.
-        answer = Answer(OK, f"HTTP {status}", results)
-        if next_page is not None:
-            answer.find_next = lambda: next_page(page)
-        return answer
-    kind = bot_check(page, query, sent)
-    if kind:
-        return Answer(BLOCKED, f"HTTP {status}, {kind}")
-    if empty_marker(page, query, sent):
-        return Answer(EMPTY, f"HTTP {status}, no results page")
-    if not page.body.strip():
-        return Answer(PARSE_ERROR, f"HTTP {status} with an empty body")
-    return Answer(
-        PARSE_ERROR,
-        f"HTTP {status} page with no results and no 'no results' marker; "
-        "the page layout may have changed",
-    )
+class HtmlBackend(Backend):
+    """An engine that answers with an HTML page, read by the one flow the HTML engines
+    share (classify): each engine declares, once, what that flow reads of its page."""
+
+    # Its results (a staticmethod: the engine's module-level parser).
+    parse: Callable[[ResultsPage], list[Result]]
+    # What its page says where results would be when it found nothing (read in the
+    # visible text with the query taken out) ...
+    no_results: tuple[str, ...] = ()
+    # ... or, for a page that marks it, the XPath of the box that says so.
+    no_results_box: str | None = None
+    # The parameters of its next page (a staticmethod), None for an engine without one.
+    next_page: Callable[[ResultsPage], dict[str, str] | None] | None = None
+
+    def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
+        """The flow the HTML engines share: status, results, anti-bot page, no-results
+        page, and a page with none of these is a layout the parser no longer knows."""
+        page = ResultsPage(body, headers.get("content-type"))
+        sent = self.query_text(query, [])
+        if not 200 <= status < 300:
+            return error_answer(page, status, query, sent)
+        results = self.parse(page)
+        if results:
+            # The chain counts them after the clean-up and the domain filters.
+            answer = Answer(OK, f"HTTP {status}", results)
+            next_page = self.next_page
+            if next_page is not None:
+                answer.find_next = lambda: next_page(page)
+            return answer
+        kind = bot_check(page, query, sent)
+        if kind:
+            return Answer(BLOCKED, f"HTTP {status}, {kind}")
+        if self.says_empty(page, query, sent):
+            return Answer(EMPTY, f"HTTP {status}, no results page")
+        if not page.body.strip():
+            return Answer(PARSE_ERROR, f"HTTP {status} with an empty body")
+        return Answer(
+            PARSE_ERROR,
+            f"HTTP {status} page with no results and no 'no results' marker; "
+            "the page layout may have changed",
+        )
+
+    def says_empty(self, page: ResultsPage, query: Query, sent: str | None) -> bool:
+        if self.no_results_box is not None:
+            return bool(xpath(self.no_results_box)(page.doc))
+        return says_no_results(page, query, self.no_results, sent)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ws.backends.antibot import classify_html, says_no_results
-from ws.backends.base import Answer, Backend, Query, Request, check_stop, with_params
+from ws.backends.antibot import HtmlBackend
+from ws.backends.base import Query, Request, check_stop, with_params
 from ws.backends.html import ResultsPage, outermost, result_of, text_of, xpath
 from ws.results import Result
 
@@ -19,47 +19,6 @@ _NO_RESULTS = ("no results found", "not many great matches", "did not match any"
 _WEB = b'data-type="web"'
 _RESULTS = '//div[@data-type="web"]'
 _DATE = r"^([A-Z][a-z]+ \d{1,2}, \d{4})\s*-?$"  # compiled on first use (re's cache)
-
-
-class Brave(Backend):
-    name = "brave"
-    label = "Brave"
-    env = "WS_BRAVE_URL"
-    default_url = "https://search.brave.com/search"
-
-    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
-        notes: list[str] = []
-        params = {"q": self.query_text(query, notes), "source": "web"}
-        # offset counts pages from 0: the Next link of page 1 says offset=1.
-        offset = (cursor or {}).get("offset") or (str(query.page - 1) if query.page > 1 else "")
-        if offset:
-            params["offset"] = offset
-        if query.time:
-            params["tf"] = _TIME[query.time]
-        # Brave takes region and safe search as cookies, as its settings page sets them.
-        cookies = {}
-        if query.safe:
-            cookies["safesearch"] = _SAFE[query.safe]
-        if query.country:
-            cookies["country"] = _COUNTRY.get(query.country, query.country)
-            cookies["useLocation"] = "0"
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
-        return Request("GET", with_params(endpoint, params), headers=headers, notes=notes)
-
-    def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
-        return classify_html(
-            self,
-            status,
-            headers,
-            body,
-            query,
-            parse=parse,
-            empty_marker=_no_results,
-            next_page=next_page,
-        )
-
-
-BACKEND = Brave()
 
 
 def next_page(page: ResultsPage) -> dict[str, str] | None:
@@ -190,5 +149,33 @@ def _date(text: str) -> str | None:
         return None
 
 
-def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:
-    return says_no_results(page, query, _NO_RESULTS, sent)
+class Brave(HtmlBackend):
+    name = "brave"
+    label = "Brave"
+    env = "WS_BRAVE_URL"
+    default_url = "https://search.brave.com/search"
+    parse = staticmethod(parse)
+    no_results = _NO_RESULTS
+    next_page = staticmethod(next_page)
+
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
+        notes: list[str] = []
+        params = {"q": self.query_text(query, notes), "source": "web"}
+        # offset counts pages from 0: the Next link of page 1 says offset=1.
+        offset = (cursor or {}).get("offset") or (str(query.page - 1) if query.page > 1 else "")
+        if offset:
+            params["offset"] = offset
+        if query.time:
+            params["tf"] = _TIME[query.time]
+        # Brave takes region and safe search as cookies, as its settings page sets them.
+        cookies = {}
+        if query.safe:
+            cookies["safesearch"] = _SAFE[query.safe]
+        if query.country:
+            cookies["country"] = _COUNTRY.get(query.country, query.country)
+            cookies["useLocation"] = "0"
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+        return Request("GET", with_params(endpoint, params), headers=headers, notes=notes)
+
+
+BACKEND = Brave()

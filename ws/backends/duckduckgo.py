@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import SplitResult, parse_qsl, urlsplit
 
-from ws.backends.antibot import classify_html, detail
-from ws.backends.base import BLOCKED, Answer, Backend, Query, Request, iso_date
+from ws.backends.antibot import HtmlBackend, detail
+from ws.backends.base import BLOCKED, Answer, Query, Request, iso_date
 from ws.backends.html import ResultsPage, Rows, has_class, next_form, parse_rows, xpath
 from ws.results import Result
 
@@ -31,56 +31,6 @@ def page_fields(page: int) -> dict[str, str]:
         "api": "d.js",
     }
 
-
-class DuckDuckGo(Backend):
-    name = "duckduckgo"
-    label = "DuckDuckGo"
-    env = "WS_DUCKDUCKGO_URL"
-    default_url = "https://html.duckduckgo.com/html/"
-
-    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
-        notes: list[str] = []
-        # kl=wt-wt means no region.
-        ours = {"q": self.query_text(query, notes), "kl": query.region or "wt-wt"}
-        if query.time:
-            ours["df"] = query.time
-        if query.safe:
-            ours["kp"] = _SAFE[query.safe]
-        if cursor is not None:
-            # The page's own next-page form (its vqd token included); our terms win.
-            data = {**cursor, **ours}
-        elif query.page > 1:
-            data = {**ours, **page_fields(query.page)}
-        else:
-            data = {**ours, "b": ""}  # what the form sends for a first page
-        parts = urlsplit(endpoint)
-        headers = {"Referer": f"{parts.scheme}://{parts.netloc}/"}
-        return Request("POST", endpoint, data=data, headers=headers, notes=notes)
-
-    def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
-        if status == 202:
-            # DuckDuckGo's way of saying "no" to a script, whatever the body holds.
-            page = ResultsPage(body, headers.get("content-type"))
-            kind = detail(page, query)
-            return Answer(BLOCKED, f"HTTP 202, {kind or 'anomaly page'}")
-        return self.classify_page(status, headers, body, query)
-
-    def classify_page(
-        self, status: int, headers: dict[str, str], body: bytes, query: Query
-    ) -> Answer:
-        return classify_html(
-            self,
-            status,
-            headers,
-            body,
-            query,
-            parse=parse,
-            empty_marker=_no_results,
-            next_page=next_form,
-        )
-
-
-BACKEND = DuckDuckGo()
 
 # Ads carry result--ad; their links go through duckduckgo.com/y.js and are dropped too.
 _ROWS = Rows(
@@ -154,5 +104,41 @@ def _published(node: Any) -> str | None:
     return None
 
 
-def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:
-    return bool(xpath(_NO_RESULT_NODES)(page.doc))
+class DuckDuckGo(HtmlBackend):
+    name = "duckduckgo"
+    label = "DuckDuckGo"
+    env = "WS_DUCKDUCKGO_URL"
+    default_url = "https://html.duckduckgo.com/html/"
+    parse = staticmethod(parse)
+    no_results_box: str | None = _NO_RESULT_NODES
+    next_page = staticmethod(next_form)
+
+    def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
+        notes: list[str] = []
+        # kl=wt-wt means no region.
+        ours = {"q": self.query_text(query, notes), "kl": query.region or "wt-wt"}
+        if query.time:
+            ours["df"] = query.time
+        if query.safe:
+            ours["kp"] = _SAFE[query.safe]
+        if cursor is not None:
+            # The page's own next-page form (its vqd token included); our terms win.
+            data = {**cursor, **ours}
+        elif query.page > 1:
+            data = {**ours, **page_fields(query.page)}
+        else:
+            data = {**ours, "b": ""}  # what the form sends for a first page
+        parts = urlsplit(endpoint)
+        headers = {"Referer": f"{parts.scheme}://{parts.netloc}/"}
+        return Request("POST", endpoint, data=data, headers=headers, notes=notes)
+
+    def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
+        if status == 202:
+            # DuckDuckGo's way of saying "no" to a script, whatever the body holds.
+            page = ResultsPage(body, headers.get("content-type"))
+            kind = detail(page, query)
+            return Answer(BLOCKED, f"HTTP 202, {kind or 'anomaly page'}")
+        return super().classify(status, headers, body, query)
+
+
+BACKEND = DuckDuckGo()

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ws.backends.antibot import classify_html, says_no_results
-from ws.backends.base import Answer, Query, check_stop
+from ws.backends.base import check_stop
 from ws.backends.duckduckgo import DuckDuckGo, target
 from ws.backends.html import (
     ResultsPage,
     has_class,
     link_target,
-    next_form,
     result_of,
     text_of,
     xpath,
@@ -34,30 +32,6 @@ _SPONSORED = "result-sponsored"
 _NO_RESULTS = ("no results.", "no more results.")
 # A result's rows after the title: snippet, address, spacer.
 _ROWS = 3
-
-
-class DuckDuckGoLite(DuckDuckGo):
-    name = "duckduckgo-lite"
-    label = "DuckDuckGo Lite"
-    env = "WS_DUCKDUCKGO_LITE_URL"
-    default_url = "https://lite.duckduckgo.com/lite/"
-
-    def classify_page(
-        self, status: int, headers: dict[str, str], body: bytes, query: Query
-    ) -> Answer:
-        return classify_html(
-            self,
-            status,
-            headers,
-            body,
-            query,
-            parse=parse,
-            empty_marker=_no_results,
-            next_page=next_form,
-        )
-
-
-BACKEND = DuckDuckGoLite()
 
 
 def parse(page: ResultsPage) -> list[Result]:
@@ -98,5 +72,15 @@ def _snippet(row: Any) -> str:
     return ""
 
 
-def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:
-    return says_no_results(page, query, _NO_RESULTS, sent)
+class DuckDuckGoLite(DuckDuckGo):
+    name = "duckduckgo-lite"
+    label = "DuckDuckGo Lite"
+    env = "WS_DUCKDUCKGO_LITE_URL"
+    default_url = "https://lite.duckduckgo.com/lite/"
+    # Its next page is the html endpoint's form, read as there.
+    parse = staticmethod(parse)
+    no_results = _NO_RESULTS
+    no_results_box = None  # said in its text, not in a box of its own
+
+
+BACKEND = DuckDuckGoLite()

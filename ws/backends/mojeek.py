@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlsplit
 
-from ws.backends.antibot import classify_html, says_no_results
-from ws.backends.base import Answer, Backend, Query, Request, with_params
+from ws.backends.antibot import HtmlBackend
+from ws.backends.base import Query, Request, with_params
 from ws.backends.html import ResultsPage, Rows, has_class, parse_rows, xpath
 from ws.results import Result
 
@@ -22,12 +22,32 @@ _NEXT = f"//div[{has_class('pagination')}]//a[normalize-space(.) = 'Next']/@href
 _NO_RESULTS = ("no pages found", "no results found", "did not match any")
 
 
-class Mojeek(Backend):
+def parse(page: ResultsPage) -> list[Result]:
+    return parse_rows(page.doc, _ROWS, "mojeek")
+
+
+def next_page(page: ResultsPage) -> dict[str, str] | None:
+    """The s= of the pagination's Next link."""
+    for href in xpath(_NEXT)(page.doc):
+        try:
+            query = urlsplit(href).query
+        except ValueError:
+            continue  # an href urllib cannot split (an unclosed IPv6 bracket) is no link
+        for key, value in parse_qsl(query):
+            if key == "s" and value.isdigit():
+                return {"s": value}
+    return None
+
+
+class Mojeek(HtmlBackend):
     name = "mojeek"
     label = "Mojeek"
     env = "WS_MOJEEK_URL"
     default_url = "https://www.mojeek.com/search"
     site_or = False
+    parse = staticmethod(parse)
+    no_results = _NO_RESULTS
+    next_page = staticmethod(next_page)
 
     def build(self, query: Query, endpoint: str, cursor: dict[str, str] | None = None) -> Request:
         notes: list[str] = []
@@ -56,38 +76,5 @@ class Mojeek(Backend):
                 notes.append(f"--region {query.region}: Mojeek has no such region; ignored")
         return Request("GET", with_params(endpoint, params), notes=notes)
 
-    def classify(self, status: int, headers: dict[str, str], body: bytes, query: Query) -> Answer:
-        return classify_html(
-            self,
-            status,
-            headers,
-            body,
-            query,
-            parse=parse,
-            empty_marker=_no_results,
-            next_page=next_page,
-        )
-
 
 BACKEND = Mojeek()
-
-
-def parse(page: ResultsPage) -> list[Result]:
-    return parse_rows(page.doc, _ROWS, "mojeek")
-
-
-def next_page(page: ResultsPage) -> dict[str, str] | None:
-    """The s= of the pagination's Next link."""
-    for href in xpath(_NEXT)(page.doc):
-        try:
-            query = urlsplit(href).query
-        except ValueError:
-            continue  # an href urllib cannot split (an unclosed IPv6 bracket) is no link
-        for key, value in parse_qsl(query):
-            if key == "s" and value.isdigit():
-                return {"s": value}
-    return None
-
-
-def _no_results(page: ResultsPage, query: Query, sent: str | None) -> bool:
-    return says_no_results(page, query, _NO_RESULTS, sent)

@@ -28,7 +28,7 @@ def plain(box: Any, posts: list[BlockRecord], heads: set[Any]) -> None:
 
 def unquote(posts: list[BlockRecord], heads: set[Any]) -> int:
     """Turn each post's outermost <blockquote> that holds tuning.QUOTE_BODY of its text
-    into a plain box; run after the quotes of the posts above went (tidy.drop_repeats), so
+    into a plain box; run after the quotes of the posts above went (quoted.drop_repeats), so
     a reply that is all a quote of them is gone already. What heads the post is not
     counted in its text (_titles): a short post ("Phone support.") is shorter than its
     line of author and date. Outermost quotes only, each read once: a hostile page nests
@@ -96,7 +96,7 @@ _QUOTE = re.compile(tuning.POST_QUOTE, re.IGNORECASE)
 
 def _cited(quote: Any) -> bool:
     """Whether a <blockquote> says whose words it holds: a quote of a post the page does
-    not show (an earlier page's), that tidy.drop_repeats left, is no body of the reply
+    not show (an earlier page's), that quoted.drop_repeats left, is no body of the reply
     around it. Its attributes (cite, data-quote), its name (bbCodeBlock--quote) or an
     attribution ending in a colon as its first line or just before it ("ann said:")."""
     if any(quote.get(name) for name in tuning.QUOTE_CITES) or _QUOTE.search(

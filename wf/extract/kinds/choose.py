@@ -42,7 +42,7 @@ class Choice:
 
 def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared | None) -> Choice:
     from wf.extract import blocks
-    from wf.extract.kinds import faq, footers, landing, listing
+    from wf.extract.kinds import faq, footers, landing, landing_prune, listing
 
     declared_kind = declared.kind()[0] if declared is not None else None
     # og:type article and nothing else: what forum software writes on every topic.
@@ -77,33 +77,13 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
         or landing.thin_listing(analysis)
     )
     kind = analysis.kind or tuning.ARTICLE
-    prune: Callable[[Any, BlockRecord], bool]
-    prune = blocks.prune_lenient if analysis.lenient else blocks.prune
     if whole or (kind == tuning.PRODUCT and analysis.best is None):
         footers.footers_out(analysis)
-    if whole and kind == tuning.LISTING:
-        prune = listing.prune_whole
-    elif whole:
-        prune = landing.prune_whole
-    elif kind == tuning.THREAD and analysis.best is not None:
-        from wf.extract.kinds import posts, thread
-
-        if not analysis.by_kind:  # the posts the article rule's choice showed
-            thread.tidy_shown(analysis)
-        prune = posts.prune
-    elif kind == tuning.LISTING and analysis.by_kind:
-        prune = listing.prune
-    elif kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
-        prune = landing.prune_cards
-    elif kind == tuning.DOCUMENTATION and analysis.best is not None and not analysis.lenient:
-        from wf.extract.kinds import docs
-
-        prune = docs.prune
     from wf.extract.kinds import copies
 
-    prune = copies.once(analysis, prune, whole=kind == tuning.LANDING)
+    prune = copies.once(analysis, _kind_prune(analysis, kind, whole), whole=kind == tuning.LANDING)
     wide: Callable[[Any, BlockRecord], bool]
-    wide = landing.prune_whole if kind == tuning.LANDING else landing.prune_wide
+    wide = landing_prune.prune_whole if kind == tuning.LANDING else landing_prune.prune_wide
     wide = copies.wide_once(analysis, wide)
     if kind == tuning.PRODUCT:
         prune, wide = _product(body, analysis, prune, whole)
@@ -119,20 +99,49 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     return Choice(analysis=analysis, kind=kind, prune=prune, wide=wide)
 
 
+def _kind_prune(analysis: Analysis, kind: str, whole: bool) -> Callable[[Any, BlockRecord], bool]:
+    """Whether a block inside the content is left out, by the rule of the page's kind: the
+    page read whole's (a listing's or a landing page's), a thread's posts' (once the posts
+    the article rule's choice showed are tidied), a listing's own, a landing page's cards
+    kept, a manual's; else the article rule's (lenient where names proved unreliable)."""
+    from wf.extract import blocks
+    from wf.extract.kinds import landing_prune, listing
+
+    if whole and kind == tuning.LISTING:
+        return listing.prune_whole
+    if whole:
+        return landing_prune.prune_whole
+    if kind == tuning.THREAD and analysis.best is not None:
+        from wf.extract.kinds import posts, thread
+
+        if not analysis.by_kind:  # the posts the article rule's choice showed
+            thread.tidy_shown(analysis)
+        return posts.prune
+    if kind == tuning.LISTING and analysis.by_kind:
+        return listing.prune
+    if kind == tuning.LANDING and analysis.best is not None and not analysis.lenient:
+        return landing_prune.prune_cards
+    if kind == tuning.DOCUMENTATION and analysis.best is not None and not analysis.lenient:
+        from wf.extract.kinds import docs
+
+        return docs.prune
+    return blocks.prune_lenient if analysis.lenient else blocks.prune
+
+
 def _product(
     body: Any, analysis: Analysis, prune: Callable[[Any, BlockRecord], bool], whole: bool
 ) -> tuple[Callable[[Any, BlockRecord], bool], Callable[[Any, BlockRecord], bool]]:
     """A product page's pruning and its wide pruning (product.pruning, wide_pruning), the
-    choice widened when it prints too little (product.second_opinion) or else to the box
+    choice widened when it prints too little (product_widen.second_opinion) or else to the box
     of the sections it is one of (product_region.sectioned), the box that holds it and a
     column of the product's facts beside it (product_region.with_facts), and a <main>
     whose names would prune most of it read whole (product_region.names_misread)."""
-    from wf.extract.kinds import footers, product, product_region
+    from wf.extract.kinds import footers, product, product_region, product_widen
 
     product.sections(analysis)
     title_boxes = product.heading_boxes(body)
     prune, wide = product.pruning(prune, title_boxes), product.wide_pruning(title_boxes)
-    if not whole and product.second_opinion(analysis, prune):
+    if not whole and product_widen.second_opinion(analysis, prune):
         prune = wide
         footers.footers_out(analysis)
     elif not whole:

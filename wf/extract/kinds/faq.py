@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 
 from common import trace
 from wf.extract import tuning
-from wf.extract.kinds.landing import all_text, words
+from wf.extract.kinds import landing_tuning
+from wf.extract.kinds.landing import characters
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis
 
-_FAQ = re.compile(tuning.LANDING_FAQ)
+_FAQ = re.compile(landing_tuning.LANDING_FAQ)
 
 
 def chosen(analysis: Analysis, declared: str | None) -> bool:
@@ -23,8 +24,8 @@ def chosen(analysis: Analysis, declared: str | None) -> bool:
     A service page's FAQ is its longest run of prose, so the article rule chooses it over
     the sections above it, whose text is cards, lists and short lines. When the chosen box,
     or a box inside it that holds most of its prose, is named for questions or as an
-    accordion (tuning.LANDING_FAQ) on a page that declares no kind (a listing that the
-    structure shows is the FAQ's items), and the page prints tuning.LANDING_TEXT_LEFT
+    accordion (landing_tuning.LANDING_FAQ) on a page that declares no kind (a listing that the
+    structure shows is the FAQ's items), and the page prints landing_tuning.LANDING_TEXT_LEFT
     characters of text outside links beside it without its named boilerplate, the FAQ is
     one section: the page is read whole.
 
@@ -48,19 +49,19 @@ def chosen(analysis: Analysis, declared: str | None) -> bool:
     if not any(b.good >= half and named_by(b.el, _FAQ) for b in blocks[best : blocks[best].end]):
         return False
     end = blocks[best].end
-    if declared is not None:
-        left = all_text(blocks, 1, best, negative) + all_text(blocks, end, len(blocks), negative)
-    else:
-        left = words(blocks, 1, best, negative) + words(blocks, end, len(blocks), negative)
+    links = declared is not None
+    left = characters(blocks, 1, best, negative, links=links)
+    left += characters(blocks, end, len(blocks), negative, links=links)
+    if not links:
         left += blocks[0].own - blocks[0].own_link
-    if left < tuning.LANDING_TEXT_LEFT:
+    if left < landing_tuning.LANDING_TEXT_LEFT:
         return False
     trace.trace(
         "extract: landing: the choice is named as questions and answers, and the page "
         "prints %d characters outside it, %d or more: the page read whole without its "
         "named boilerplate",
         left,
-        tuning.LANDING_TEXT_LEFT,
+        landing_tuning.LANDING_TEXT_LEFT,
     )
     analysis.best, analysis.best_index = None, -1
     analysis.kind = tuning.LANDING

@@ -13,10 +13,9 @@ import re
 from typing import TYPE_CHECKING
 
 from common import trace
-from wf.extract import tuning
-from wf.extract.kinds import landing
+from wf.extract.kinds import landing, landing_tuning
 
-_FOOTER = re.compile(tuning.SITE_FOOTER)
+_FOOTER = re.compile(landing_tuning.SITE_FOOTER)
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
@@ -24,14 +23,14 @@ if TYPE_CHECKING:
 
 def footer_chosen(analysis: Analysis) -> bool:
     """Whether the choice sits in the page's footer: a <footer>, a box of role
-    contentinfo or one named as a footer (tuning.SITE_FOOTER), the nearest around the
+    contentinfo or one named as a footer (landing_tuning.SITE_FOOTER), the nearest around the
     choice, that holds no <h1>, <main> or <article>. The article rule took the footer's
     prose (a legal notice, the towns a business serves) only because the page's own
     text is no prose: the page is read whole without its named boilerplate and without
     that footer (the analysis then says so). A box so named that holds the page's
     heading or its main content wraps the page (a layout's "flex-wrap-footer"), and so
-    does one that holds tuning.FOOTER_SHARE of the page's text or more and without which
-    the page prints under tuning.FOOTER_LEFT_MIN characters. A sparse page (a 404, a
+    does one that holds landing_tuning.FOOTER_SHARE of the page's text or more and without which
+    the page prints under landing_tuning.FOOTER_LEFT_MIN characters. A sparse page (a 404, a
     product its scripts build) prints its few lines, not its footer's notice, and keeps
     its kind (a product's declaration is printed above it)."""
     blocks = analysis.blocks
@@ -52,9 +51,11 @@ def footer_chosen(analysis: Analysis) -> bool:
         return False
     from wf.extract.records import negative
 
-    if footer.text >= tuning.FOOTER_SHARE * blocks[0].text:
-        left = landing.all_text(blocks, 0, len(blocks), lambda b: b is footer or negative(b))
-        if left < tuning.FOOTER_LEFT_MIN:
+    if footer.text >= landing_tuning.FOOTER_SHARE * blocks[0].text:
+        left = landing.characters(
+            blocks, 0, len(blocks), lambda b: b is footer or negative(b), links=True
+        )
+        if left < landing_tuning.FOOTER_LEFT_MIN:
             return False  # the footer's name is on the page's wrapper: nothing is left
     trace.trace(
         "extract: the choice sits in the page's footer <%s class=%r>: the page read whole "
@@ -78,11 +79,11 @@ def _footer(b: BlockRecord) -> bool:
 
 def footers_out(analysis: Analysis) -> None:
     """The page's footers (as footer_chosen tells them, holding under
-    tuning.FOOTER_SHARE of the page's text) left out of the page read whole, though the
+    landing_tuning.FOOTER_SHARE of the page's text) left out of the page read whole, though the
     walk exempted them as the wrappers of its prose: on a page of few words a footer's
     legal notice (a privacy notice to consumers) is most of its prose."""
     blocks = analysis.blocks
-    limit = tuning.FOOTER_SHARE * blocks[0].text if blocks else 0
+    limit = landing_tuning.FOOTER_SHARE * blocks[0].text if blocks else 0
     for b in blocks[1:]:
         if b.neg is False and b.text < limit and _footer(b):
             b.neg = True

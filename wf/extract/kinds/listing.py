@@ -251,7 +251,7 @@ def card_date(el: Any, b: BlockRecord) -> bool:
 def prune_whole(el: Any, b: BlockRecord) -> bool:
     """A listing read whole: what a landing page read whole leaves out (its named
     boilerplate, the site's header), and its cards' labels and controls as in a list."""
-    from wf.extract.kinds.landing import prune_whole
+    from wf.extract.kinds.landing_prune import prune_whole
 
     return prune_whole(el, b) or card_label(el, b) or controls(el, b)
 

@@ -76,7 +76,7 @@ def _gate(line: str, tag: str) -> bool:
 def _quote_aside(el: Any, tag: str) -> bool:
     """A quote drawn as an <aside> (Discourse's: the quoted's name, then the <blockquote>,
     among its first tuning.MARK_SCAN elements) is the post's, as any quote is, unless it
-    repeated the posts above: tidy.drop_repeats took its <blockquote> then, and the name
+    repeated the posts above: quoted.drop_repeats took its <blockquote> then, and the name
     left alone goes with the aside."""
     if tag != "aside" or _QUOTE.search(el.get("class") or "") is None:
         return False
@@ -127,7 +127,7 @@ def _quoted(el: Any, b: BlockRecord) -> bool:
     characters or more; "Click to expand..." is a link), or a short line that ends in a
     colon ("ann said:", "ann wrote:"). A board links the attribution to the quoted and
     the quote's box to the post, so that a short quote reads as a list of links. The
-    quotes that repeat the posts above went before (tidy.drop_repeats)."""
+    quotes that repeat the posts above went before (quoted.drop_repeats)."""
     boxes = islice(chain((el,), el.iterancestors()), posts_tuning.QUOTE_LEVELS)
     if not any(q.tag == "blockquote" or _QUOTE.search(q.get("class") or "") for q in boxes):
         return False

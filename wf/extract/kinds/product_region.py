@@ -213,7 +213,7 @@ def without_lone_titles(
 ) -> Callable[[Any, BlockRecord], bool]:
     """`prune`, and the items of accordions and tabs that show their title alone
     (title_alone): for the writing only, once the region is chosen and measured (a few
-    titles fewer tipped the choice's share of the page, product.second_opinion)."""
+    titles fewer tipped the choice's share of the page, product_widen.second_opinion)."""
 
     def prune_titles(el: Any, b: BlockRecord) -> bool:
         return prune(el, b) or title_alone(el, b)

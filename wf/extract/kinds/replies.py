@@ -283,13 +283,13 @@ def holds(at: Sequence[int], b: BlockRecord) -> bool:
 def _quote_like(el: Any, whole: bool = True) -> bool:
     """Whether a box is drawn as a quote: <blockquote>, a box named for one, or one whose
     first box starts with a board's words of attribution; `whole`: then holding only them
-    and the quoted words (tidy.attributed), for a panel that holds the reply's words too
+    and the quoted words (quoted.attributed), for a panel that holds the reply's words too
     is the reply's box, and the words after it a signature's or a control's."""
-    from wf.extract.kinds import tidy
+    from wf.extract.kinds import quoted
 
     if el.tag == "blockquote" or _QUOTE.search(el.get("class") or ""):
         return True
-    return tidy.attributed(el) if whole else tidy.opens_attributed(el)
+    return quoted.attributed(el) if whole else quoted.opens_attributed(el)
 
 
 def beside_quote(

@@ -392,7 +392,7 @@ def choose(
     if near is not None and not _related(blocks[index].el, near):
         return None
     count = len(posts)
-    from wf.extract.kinds import board, bodies, logs, mail, stats, tidy
+    from wf.extract.kinds import board, bodies, logs, mail, quoted, stats, tidy
 
     if grown < 0:
         grown = _grown(blocks, index, posts, opening, plain)
@@ -413,7 +413,7 @@ def choose(
     tidy.drop_between(blocks, index, posts + short)
     tidy.drop_after(blocks[index].el, [p.el for p in posts + short])
     mail.bodies(posts)  # before the quotes are read: a mail's quoted lines become one
-    quotes = tidy.drop_repeats(posts)
+    quotes = quoted.drop_repeats(posts)
     bodies.plain(blocks[index].el, posts + short, lined)
     board.tidy(blocks[box].el, posts + short + nested, lined)
     tidy.unnumber(blocks[index].el)

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from wf.extract.metadata.dates import iso_date
-from wf.extract.metadata.jsonld import is_url, text
+from wf.extract.metadata.jsonld import Metadata, is_url, text
 from wf.extract.metadata.tuning import (
     AUTHOR_LABELS,
     MAX_HEADING_CHARS,
@@ -19,8 +19,6 @@ from wf.extract.metadata.tuning import (
     SITE_NAME_CHARS,
     TITLE_SEPARATORS,
 )
-
-Metadata = dict[str, str | None]
 
 _SPACE = re.compile(r"\s+")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from common.xpath import text_upto
 from wf.extract.metadata.dates import epoch_date, iso_date, text_date
 from wf.extract.metadata.tuning import (
     DATE_ATTR_WORDS,
@@ -168,14 +169,8 @@ def _label_before_date(text: str) -> str | None:
 
 def _short_text(el: Any) -> str | None:
     """The element's text, or None when it is longer than a dateline can be."""
-    pieces: list[str] = []
-    size = 0
-    for piece in el.itertext():
-        pieces.append(piece)
-        size += len(piece)
-        if size > MAX_DATE_TEXT:
-            return None
-    return " ".join(" ".join(pieces).split())
+    pieces, over = text_upto(el, MAX_DATE_TEXT)
+    return None if over else " ".join(" ".join(pieces).split())
 
 
 def in_other_area(el: Any) -> bool:
