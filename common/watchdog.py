@@ -155,7 +155,9 @@ def install(
         os.close(read_fd)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         _worker = _Worker(os.getppid(), write_fd, json_error if wants_json else None, slots)
-        _die_with_supervisor(_worker.supervisor)
+        from common.pdeath import die_with
+
+        die_with(_worker.supervisor)
         return
     os.close(write_fd)
     try:
@@ -252,41 +254,6 @@ def _send(w: _Worker, message: str) -> None:
         os.kill(w.supervisor, signal.SIGUSR1)
     except OSError:
         pass  # the supervisor is gone; the orphan backstop ends us
-
-
-def _die_with_supervisor(supervisor: int) -> None:
-    """PR_SET_PDEATHSIG(SIGKILL) for the worker. Linux keeps the setting per thread: set
-    from the main thread, it lasts as long as the process."""
-    try:
-        _prctl()(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != supervisor:  # it died before the prctl took effect
-        os._exit(1)
-
-
-def _prctl() -> Any:
-    """libc's prctl, called through _ctypes: the ctypes package around it costs the
-    worker 1.5 to 3 ms of start-up (its classes, struct, the library wrappers) for this
-    one call with int arguments and an int result. ctypes is the fallback where the
-    private module differs."""
-    try:
-        import _ctypes
-
-        class Int(_ctypes._SimpleCData):  # type: ignore[type-arg]
-            _type_ = "i"
-
-        class Function(_ctypes.CFuncPtr):
-            _flags_ = _ctypes.FUNCFLAG_CDECL
-            _restype_ = Int
-
-        # dlopen(NULL): the program itself, libc with it (typeshed wants a path).
-        libc = _ctypes.dlopen(None, os.RTLD_NOW)  # type: ignore[arg-type]
-        return Function(_ctypes.dlsym(libc, "prctl"))
-    except (ImportError, AttributeError, TypeError, OSError):
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl
 
 
 def _kill(pid: int) -> None:

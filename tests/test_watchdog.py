@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from common import watchdog
+from common import pdeath, watchdog
 from common.errors import Interrupted, Terminated, Timeout
 from common.watchslots import POLL, SLOTS, Slots
 from tests.helpers import man_forwarded_signals
@@ -965,7 +965,7 @@ def test_signal_error(sig, expected):
 
 
 def test_prctl_is_libcs(signals):
-    prctl = watchdog._prctl()
+    prctl = pdeath._prctl()
     assert type(prctl).__name__ == "Function"  # through _ctypes, not the fallback
     assert prctl(PR_SET_PDEATHSIG, signal.SIGUSR2, 0, 0, 0) == 0
     assert _pdeathsig() == signal.SIGUSR2
@@ -976,7 +976,7 @@ def test_prctl_falls_back_to_ctypes(signals, monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "_ctypes", None)
-    prctl = watchdog._prctl()
+    prctl = pdeath._prctl()
     assert type(prctl).__name__ == "_FuncPtr"
     assert prctl(PR_SET_PDEATHSIG, signal.SIGUSR2, 0, 0, 0) == 0
     assert _pdeathsig() == signal.SIGUSR2
@@ -985,13 +985,13 @@ def test_prctl_falls_back_to_ctypes(signals, monkeypatch):
     assert ctypes.get_errno() == errno.EINVAL  # use_errno: the failure's errno kept
 
 
-def test_the_worker_dies_with_its_supervisor(signals, monkeypatch):
+def test_a_child_dies_with_its_parent(signals, monkeypatch):
     exits: list[int] = []
     monkeypatch.setattr(os, "_exit", exits.append)
-    watchdog._die_with_supervisor(os.getppid())
+    pdeath.die_with(os.getppid())
     assert _pdeathsig() == signal.SIGKILL and exits == []
     ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0)
-    watchdog._die_with_supervisor(os.getppid() + 100_000)  # already gone: end now
+    pdeath.die_with(os.getppid() + 100_000)  # already gone: end now
     assert exits == [1]
 
 
@@ -1002,8 +1002,8 @@ def test_no_prctl_is_no_death_signal(signals, monkeypatch):
     def missing() -> Any:
         raise AttributeError("prctl")
 
-    monkeypatch.setattr(watchdog, "_prctl", missing)
-    watchdog._die_with_supervisor(os.getppid() + 100_000)
+    monkeypatch.setattr(pdeath, "_prctl", missing)
+    pdeath.die_with(os.getppid() + 100_000)
     assert exits == [] and _pdeathsig() == 0
 
 

@@ -163,7 +163,7 @@ def test_a_results_page_without_long_tags_compiles_none_of_the_scanners_patterns
 
 
 def test_the_worker_still_dies_with_its_supervisor(serve):
-    # PR_SET_PDEATHSIG now goes through _ctypes (common.watchdog._prctl): a supervisor
+    # PR_SET_PDEATHSIG now goes through _ctypes (common.pdeath._prctl): a supervisor
     # killed with SIGKILL must still take its worker down at once.
     import os
     import signal

@@ -245,15 +245,20 @@ def _fork_matcher(
     # (SIGINT and SIGTERM then simply end it) and the parent is past the fork.
     stop = {signal.SIGINT, signal.SIGTERM}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
-    # The pragmas: tests/mutation/README.md says why these two lines have no mutants.
+    # The pragmas: tests/mutation/README.md says why these lines have no mutants.
+    parent = os.getpid()  # pragma: no mutate
     pid = os.fork()  # pragma: no mutate
     if pid == 0:  # pragma: no mutate
-        # The child: match, send the indices, leave without cleanup handlers.
+        # The child: match, send the indices, leave without cleanup handlers; killed with
+        # its parent (a worker the supervisor kills past its grace leaves no match running).
         for sig in stop:
             signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         code = 0
         try:
+            from common.pdeath import die_with
+
+            die_with(parent)  # pragma: no mutate
             os.close(read_fd)
             data = array("I", _matching(lines, keep, drop, pinned)).tobytes()
             view = memoryview(data)

@@ -110,19 +110,48 @@ def run(
 
 
 def _group_alive(pgid: int) -> bool:
-    # Children that outlive the leader keep its process group; reap any that already died.
-    try:
-        while os.waitpid(-pgid, os.WNOHANG)[0]:
+    """Whether a process of the group lives on LEFTOVER_GRACE seconds after its leader
+    exited: one that a signal is ending, or a zombie its new parent has not reaped yet
+    (a busy machine takes its time over both), is not left behind."""
+    end = time.monotonic() + LEFTOVER_GRACE
+    while True:
+        # Children that outlive the leader keep its process group; reap any that died.
+        try:
+            while os.waitpid(-pgid, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
             pass
-    except ChildProcessError:
-        pass
+        if not _live_members(pgid) or time.monotonic() >= end:
+            return bool(_live_members(pgid))
+        time.sleep(0.05)
+
+
+LEFTOVER_GRACE = 3.0
+
+
+def _live_members(pgid: int) -> list[int]:
+    """The pids of the group's processes that are neither zombies nor dead."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        fields = _stat(entry) if entry.name.isdigit() else None
+        if fields and int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a process that runs (a zombie, waiting for its reaper, does not)."""
+    fields = _stat(Path(f"/proc/{pid}"))
+    return bool(fields) and fields[0] not in ("Z", "X")
+
+
+def _stat(entry: Path) -> list[str]:
+    """/proc/PID/stat's fields after the command's name (state, ppid, pgrp, ...); [] when
+    the process is gone."""
     try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        return (entry / "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
 
 
 def _kill_group(pgid: int) -> None:

@@ -141,7 +141,33 @@ def test_signal_during_a_backtracking_regex(tmp_path, sig, code, group):
     assert r.code == code, r.stderr
     assert r.stderr.count("\n") == 2 and "Traceback" not in r.stderr
     assert seen and not r.leftovers
-    assert not any(Path(f"/proc/{pid}").exists() for pid in seen)
+    assert not any(proc.alive(pid) for pid in seen)
+
+
+def test_a_killed_worker_leaves_no_match_running(tmp_path):
+    # SIGKILL, which the supervisor sends a worker past its grace and which no handler
+    # sees: the worker's child, matching a backtracking regex, must die with it rather
+    # than run on for ever at full CPU, its parent gone.
+    page = tmp_path / "page.txt"
+    page.write_text(("a" * 5000 + "!\n") * 3)
+    seen: list[tuple[int, int]] = []
+
+    def kill_the_worker(p: subprocess.Popen[bytes]) -> None:
+        def matching() -> bool:
+            seen[:] = [(w, c) for w in _children(p.pid) for c in _children(w)][:1]
+            return bool(seen)
+
+        proc.wait_for(matching)
+        os.kill(seen[0][0], signal.SIGKILL)
+
+    r = proc.run(
+        ["wf", "--input", str(page), "--filter", "(?=a)(a+)+$"],
+        env=proc.env(),
+        started=kill_the_worker,
+    )
+    assert r.code != 0 and seen
+    assert not r.leftovers, "the matcher outlived its killed worker"
+    assert not proc.alive(seen[0][1])
 
 
 # Every signal the supervisor passes on, as both man pages name them (tests/test_docs.py

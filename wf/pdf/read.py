@@ -273,13 +273,17 @@ def _fork(child: Callable[[], None]) -> int:
     second wf; the child takes the default handlers, then the parent's mask."""
     stop = {signal.SIGINT, signal.SIGTERM}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
+            from common.pdeath import die_with
+
             for sig in stop:
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+            die_with(parent)  # a reader outlives no worker (SIGKILLed past its grace)
             child()
         except BaseException:
             code = 1
