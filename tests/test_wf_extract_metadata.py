@@ -962,6 +962,12 @@ def test_no_name_in_an_element_that_shows_none(tag):
             "ann",
         ),
         ('<div class="byline">By<br>Ann Lee</div>', "Ann Lee"),
+        # A label on the first line is no name: the name is on the lines under it.
+        ('<div class="byline">Author:<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">Posted<br>Ann Lee<br>May 2, 2021</div>', "Ann Lee"),
+        ('<div class="byline">Publié par<br><a>Ann Lee</a></div>', "Ann Lee"),
+        ('<div class="byline">Written by<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">Written by<br></div>', None),
         # The verb that heads the date goes with it ("Posted", Invision's), not otherwise.
         ('<span class="author">ann Posted January 1, 2024</span>', "ann"),
         ('<span class="author">Ann Lee Published on May 2, 2021</span>', "Ann Lee"),

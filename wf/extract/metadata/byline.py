@@ -10,6 +10,7 @@ from wf.extract.metadata.tuning import (
     AUTHOR_PATHS,
     BY_WORDS,
     BYLINE_CHARS,
+    BYLINE_LABELS,
     BYLINE_WEEKDAYS,
     BYLINE_WORDS,
     MAX_BYLINES,
@@ -175,8 +176,21 @@ def name_in(el: Any) -> str | None:
         return None
     text, line = pieces
     # A board's card writes the poster's title on the line under the name (MyBB's "ann<br>
-    # Junior Member"): the first line, when it holds a name.
+    # Junior Member"): the first line, when it holds a name; the lines under it when it is
+    # the label that heads one ("Written by<br>Ann Lee", "Author:<br>Ann Lee").
+    if line is not None and _label(line):
+        return _name_of(text[len(line) :])
     return (line is not None and _name_of(line)) or _name_of(text)
+
+
+def _label(line: str) -> bool:
+    """Whether a byline's first line is the label before the name on the next: it ends in
+    "by" or its kin (BY_WORDS: "Posted by", "Publié par") or a colon, or it is a word that
+    heads a name or a date alone (BYLINE_LABELS: "Posted", "Author")."""
+    words = line.split()
+    if not words or line.rstrip().endswith(":"):
+        return bool(words)
+    return words[-1].casefold() in BY_WORDS or " ".join(words).casefold() in BYLINE_LABELS
 
 
 def _pieces(node: Any) -> tuple[str, str | None] | None:

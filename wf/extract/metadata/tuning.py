@@ -201,6 +201,12 @@ MONTH_NAMES = (
 
 # "By" and its kin, where no name starts with the word ("Di", "Van" or "Af" may).
 BY_WORDS = ("by", "von", "par", "por")
+# A byline's first line that is a label for the name on the line under it, its whole
+# text ("Posted<br>ann", "Author<br>Ann Lee"): no name.
+BYLINE_LABELS = (
+    "posted", "published", "updated", "written", "author", "authors", "autor", "auteur",
+    "autore", "posted on", "published on", "written by",
+)  # fmt: skip
 # A weekday as a board writes it before a post's date ("Mon Jan 01, 2024 10:00 am"): what
 # is left of a byline once the date went, no name (no name is one of these words).
 BYLINE_WEEKDAYS = (
