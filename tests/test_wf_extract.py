@@ -499,6 +499,22 @@ def test_a_heading_that_only_names_reading_time_is_a_section_s_title():
     assert "Reading Time" not in extract_text(html)
 
 
+def test_minutes_of_reading_in_an_article_s_list_are_its_words():
+    body = (
+        "<p>Children who keep a routine sleep better and learn more, the study of four "
+        "hundred families found over two years of visits and diaries.</p>"
+    )
+    items = ("20 minutes exercise", "30 minutes reading", "10 minutes tidying")
+    html = (
+        "<html><head><title>Routine</title></head><body><article><h1>Routine</h1>"
+        f"{body}<ul>{''.join(f'<li>{x}</li>' for x in items)}</ul>{body}"
+        "<p>5 minutes reading time</p></article></body></html>"
+    )
+    lines = extract_text(html).split("\n")
+    assert [f"- {x}" in lines for x in items] == [True, True, True]
+    assert not any("reading time" in x for x in lines)
+
+
 def test_a_closing_copyright_line_is_dropped():
     # "© 2010-2018 ..." at the very end, as "Copyright ..." is: the site, not the text.
     body = (
