@@ -974,6 +974,11 @@ def test_no_name_in_an_element_that_shows_none(tag):
         ('<div class="byline">Publié par<br><a>Ann Lee</a></div>', "Ann Lee"),
         ('<div class="byline">Written by<br>Ann Lee</div>', "Ann Lee"),
         ('<div class="byline">Written by<br></div>', None),
+        # A date on the first line heads the name as well; initials are part of it.
+        ('<div class="byline">May 2, 2021<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">Mon Jan 01, 2024<br>ann</div>', "ann"),
+        ('<div class="byline">2 mai 2021<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">J. K.<br>Rowling</div>', "J. K. Rowling"),
         # The verb that heads the date goes with it ("Posted", Invision's), not otherwise.
         ('<span class="author">ann Posted January 1, 2024</span>', "ann"),
         ('<span class="author">Ann Lee Published on May 2, 2021</span>', "Ann Lee"),

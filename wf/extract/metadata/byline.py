@@ -185,8 +185,8 @@ def name_in(el: Any) -> str | None:
     text, line = pieces
     # A board's card writes the poster's title on the line under the name (MyBB's "ann<br>
     # Junior Member"): the first line, when it holds a name; the lines under it when it is
-    # the label that heads one ("Written by<br>Ann Lee", "Author:<br>Ann Lee").
-    if line is not None and _label(line):
+    # the label that heads one ("Written by<br>Ann Lee", "Author:<br>Ann Lee") or a date.
+    if line is not None and (_label(line) or _date_alone(line)):
         return _name_of(text[len(line) :])
     return (line is not None and _name_of(line)) or _name_of(text)
 
@@ -225,6 +225,14 @@ def _pieces(node: Any) -> tuple[str, str | None] | None:
             if size > 4 * BYLINE_CHARS:
                 return None
     return " ".join(pieces), line
+
+
+def _date_alone(line: str) -> bool:
+    """Whether a byline's first line is a date and nothing else ("May 2, 2021<br>Ann
+    Lee", "Mon Jan 01, 2024<br>ann"): its weekday aside."""
+    text = " " + _SPACE.sub(" ", line).strip()  # the date's pattern starts at a space
+    undated = _TRAILING_DATE.sub("", text)
+    return undated != text and not _BOARD_TAIL.sub("", undated.strip())
 
 
 def _name_of(text: str) -> str | None:
