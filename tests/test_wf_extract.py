@@ -480,6 +480,41 @@ def test_an_article_s_reading_time_on_a_line_of_its_own_goes():
         assert "It takes 5 min to read the table." in lines
 
 
+def test_a_heading_that_only_names_reading_time_is_a_section_s_title():
+    body = "".join(
+        f"<p>Paragraph {n}. Children who read for twenty minutes a day before bed meet far "
+        "more words in a year than those who read for five, the librarians found.</p>"
+        for n in range(3)
+    )
+    for heading in ("<h2>Reading time</h2>", "<h3>Read time</h3>"):
+        html = (
+            "<html><head><title>Bedtime books</title></head><body><article><h1>Bedtime "
+            f"books</h1>{body}{heading}{body}</article></body></html>"
+        )
+        lines = extract_text(html).split("\n")
+        assert heading.startswith("<h2>") == ("## Reading time" in lines), heading
+        assert heading.startswith("<h3>") == ("### Read time" in lines), heading
+    # The site's line with its minutes goes, a heading or not.
+    html = html.replace("<h3>Read time</h3>", "<h3>Reading Time: 11 minutes</h3>")
+    assert "Reading Time" not in extract_text(html)
+
+
+def test_minutes_of_reading_in_an_article_s_list_are_its_words():
+    body = (
+        "<p>Children who keep a routine sleep better and learn more, the study of four "
+        "hundred families found over two years of visits and diaries.</p>"
+    )
+    items = ("20 minutes exercise", "30 minutes reading", "10 minutes tidying")
+    html = (
+        "<html><head><title>Routine</title></head><body><article><h1>Routine</h1>"
+        f"{body}<ul>{''.join(f'<li>{x}</li>' for x in items)}</ul>{body}"
+        "<p>5 minutes reading time</p></article></body></html>"
+    )
+    lines = extract_text(html).split("\n")
+    assert [f"- {x}" in lines for x in items] == [True, True, True]
+    assert not any("reading time" in x for x in lines)
+
+
 def test_a_closing_copyright_line_is_dropped():
     # "© 2010-2018 ..." at the very end, as "Copyright ..." is: the site, not the text.
     body = (

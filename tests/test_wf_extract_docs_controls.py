@@ -557,6 +557,23 @@ def test_lines_that_nearly_say_a_stamp_are_read_a_bounded_number_of_times(
     assert len(root.findall(".//p")) == 5000
 
 
+def test_a_stamp_under_many_lines_that_say_last_goes() -> None:
+    # A long manual says "last" in many a line ("returns the last element"): those are no
+    # stamp's words and do not count against the stamps' bound.
+    from wf.extract.kinds import docs_chrome, docs_tuning
+
+    lines = "".join(
+        f"<p>Method {n} returns the last element of the queue.</p>"
+        for n in range(docs_tuning.STAMP_SEEDS_MAX + 50)
+    )
+    root = lxml.html.fromstring(
+        f"<html><body><main>{lines}<div><p>Last updated: May 2, 2024</p></div></main></body></html>"
+    )
+    docs_chrome.drop_update_stamps(root)
+    text = root.text_content()
+    assert "Last updated" not in text and "Method 249 returns" in text
+
+
 def test_an_items_sections_beside_its_description_stay() -> None:
     # rustdoc: the item's description, then its fields and its methods, each a sibling
     # in the page's content box. The methods, headed by signatures of links and with a

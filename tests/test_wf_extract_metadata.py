@@ -951,6 +951,12 @@ def test_no_name_in_an_element_that_shows_none(tag):
             "ann",
         ),
         ('<p class="author">by <strong>Ann Lee</strong> &#187; 11. Sep 2024, 18:36</p>', "Ann Lee"),
+        # phpBB's other languages: their weekdays after the mark, their post icon's words.
+        ('<p class="author">Beitrag von <a>ann</a> &#187; Mo 1. Jan 2024, 10:00</p>', "ann"),
+        ('<p class="author">Message par <a>ann</a> &#187; lun. 1 janv. 2024 10:00</p>', "ann"),
+        ('<p class="author">Mensaje por <a>ann</a> &#187; Lun Ene 01, 2024 10:00 am</p>', "ann"),
+        ('<span class="author">Ann Lee, Sam</span>', "Ann Lee, Sam"),
+        ('<span class="author">Sam 1. Jan 2024</span>', "Sam"),
         ('<p class="author"><a href="#p1">Sun Dec 17, 2023 11:23 am</a></p>', None),
         ('<span class="author">Monica Lee, Sun May 2, 2021</span>', "Monica Lee"),
         ('<span class="author">Lee Sun</span>', "Lee Sun"),
@@ -962,6 +968,17 @@ def test_no_name_in_an_element_that_shows_none(tag):
             "ann",
         ),
         ('<div class="byline">By<br>Ann Lee</div>', "Ann Lee"),
+        # A label on the first line is no name: the name is on the lines under it.
+        ('<div class="byline">Author:<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">Posted<br>Ann Lee<br>May 2, 2021</div>', "Ann Lee"),
+        ('<div class="byline">Publié par<br><a>Ann Lee</a></div>', "Ann Lee"),
+        ('<div class="byline">Written by<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">Written by<br></div>', None),
+        # A date on the first line heads the name as well; initials are part of it.
+        ('<div class="byline">May 2, 2021<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">Mon Jan 01, 2024<br>ann</div>', "ann"),
+        ('<div class="byline">2 mai 2021<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">J. K.<br>Rowling</div>', "J. K. Rowling"),
         # The verb that heads the date goes with it ("Posted", Invision's), not otherwise.
         ('<span class="author">ann Posted January 1, 2024</span>', "ann"),
         ('<span class="author">Ann Lee Published on May 2, 2021</span>', "Ann Lee"),

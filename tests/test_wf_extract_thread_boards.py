@@ -5,6 +5,8 @@ of a "by ann » date" line, and what leaves the topic between and around its pos
 
 from __future__ import annotations
 
+import pytest
+
 from tests.test_wf_extract_kinds import NAV, PROSE, ld, page, post
 from wf.extract import extract
 
@@ -119,6 +121,36 @@ def test_a_by_line_that_ends_in_its_date_gives_both_and_the_topic_s_title_shows_
     assert "»" not in text and "by user" not in text
     # The first post's title, the topic's again, is printed once.
     assert text.count("Tide tables") == 1
+
+
+@pytest.mark.parametrize(
+    ("icon", "by", "date"),
+    [
+        ("Post", "by", "Tue Aug 2{n}, 2019 1:4{n} am"),
+        ("Beitrag", "von", "Di 2{n}. Aug 2019, 1:4{n}"),
+        ("Message", "par", "mar. 2{n} août 2019 1:4{n}"),
+    ],
+)
+def test_the_post_icon_s_words_for_screen_readers_are_no_part_of_the_poster_s_name(
+    icon: str, by: str, date: str
+) -> None:
+    # phpBB 3.3 writes the icon's words as text ("<span class='sr-only'>Post</span>"),
+    # in the board's language.
+    posts = "".join(
+        _phpbb(n, f"user{n}", date.format(n=n), profile=False)
+        .replace("<img src='icon.gif' alt='Post'>", f"<span class='sr-only'>{icon}</span>")
+        .replace("</a>by <strong>", f"</a> {by} <strong>")
+        for n in range(1, 6)
+    )
+    html = page(
+        ld({"@type": "DiscussionForumPosting"}),
+        NAV + f"<div id='page-body'><h2>Tide tables</h2>{posts}</div>",
+    )
+    text = extract(html, url="https://board.example/viewtopic.php?t=8").text
+    lines = [line for line in text.split("\n") if line]
+    for n in range(1, 6):
+        assert f"user{n}, {date.format(n=n)}" in lines
+    assert f"{icon} {by}" not in text
 
 
 def test_the_topic_s_name_the_page_s_title_gives_leaves_the_thread():

@@ -11,7 +11,7 @@ from typing import Any
 
 from common.xpath import text_upto
 from wf.extract import notices_tuning, tuning
-from wf.extract.names import BLOCK, NEVER_NEGATIVE, never_content
+from wf.extract.names import BLOCK, HEADING, NEVER_NEGATIVE, never_content
 from wf.extract.records import GOOD_MIN, THIN_PROSE, BlockRecord, aggregate, best_block
 
 NOTICE_SPACING = 100
@@ -193,10 +193,15 @@ _READING_TIME = re.compile(notices_tuning.READING_TIME, re.IGNORECASE)
 
 def reading_time(el: Any, b: BlockRecord) -> bool:
     """Whether a short block is an article's estimated reading time and nothing else
-    (notices_tuning.READING_TIME: "11 min read", "Reading Time: 11 minutes")."""
+    (notices_tuning.READING_TIME: "11 min read", "Reading Time: 11 minutes"). A heading
+    of the label alone is a section's title ("## Reading time" in an article on reading),
+    the site's label a line with its minutes."""
     if b.text > notices_tuning.READING_TIME_MAX or b.text != b.own or not b.text:
         return False
-    return _READING_TIME.fullmatch(" ".join(_text(el).split())) is not None
+    text = " ".join(_text(el).split())
+    if b.tag in HEADING and not any(c.isdigit() for c in text):
+        return False
+    return _READING_TIME.fullmatch(text) is not None
 
 
 def _text(el: Any) -> str:

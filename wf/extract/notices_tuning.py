@@ -68,11 +68,12 @@ SAMPLE_DEPTH = 64
 
 # An article's estimated reading time on a line of its own ("11 min read", "3 MIN. READ",
 # "Reading Time: 11 minutes", "Lesezeit: 5 Min."), or its label alone ("Reading time"):
-# the site's, never the article's words. A line of READING_TIME_MAX characters at most.
+# the site's, never the article's words ("30 minutes reading" alone names an activity, an
+# item of a day's plan). A line of READING_TIME_MAX characters at most.
 READING_TIME = (
     r"(?:(?:estimated\s+)?(?:reading|read)\s+time|lesezeit|temps\s+de\s+lecture"
     r"|tiempo\s+de\s+lectura)(?:\s*:?\s*(?:about\s+|~\s*)?\d+\s*(?:min(?:ute)?s?|min\.)"
     r"(?:\s+read)?)?"
-    r"|(?:about\s+|~\s*)?\d+\s*(?:-\s*)?(?:min(?:ute)?s?\.?|m)\s+read(?:ing)?(?:\s+time)?"
+    r"|(?:about\s+|~\s*)?\d+\s*(?:-\s*)?(?:min(?:ute)?s?\.?|m)\s+(?:read|reading\s+time)"
 )
 READING_TIME_MAX = 40

@@ -330,7 +330,11 @@ POST_DATE = r"date|time|posted(?!it)|timestamp|relativetime"
 # What parts a byline's author from its date ("by ann » Tue Aug 27, 2019 4:08 am"), and the
 # words before an author's name.
 POST_BYLINE_SEPARATOR = r"\s(?:[»|·•\-–—]|&raquo;)\s"
-POST_BY = r"^(?:posted\s+)?(?:by|von|par|door|da|por|av|przez|от)\s+"
+# phpBB's post icon's words for screen readers ("Post", "Beitrag", "Message") may head it.
+POST_BY = (
+    r"^(?:(?:posted|post|beitrag|message|mensaje|mensagem|bericht|messaggio)\s+)?"
+    r"(?:by|von|par|door|da|por|av|przez|от)\s+"
+)
 # The verb and the preposition a date is shown with ("answered Mar 28, 2014", "on Dec 27,
 # 2023", German "am 5. März 2024"), left out of the post's line: the date is the same
 # without them, and the line names the author and the date only.

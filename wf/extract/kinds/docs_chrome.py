@@ -121,17 +121,17 @@ def drop_update_stamps(root: Any) -> None:
     (docs_tuning.UPDATE_STAMP, a date after the words): looked for from the text that
     holds the words, up docs_tuning.UPDATE_STAMP_LEVELS boxes, the outermost such box
     going; docs_tuning.STAMPS_MAX of them at most a page, from the first
-    docs_tuning.STAMP_SEEDS_MAX texts with its words."""
+    docs_tuning.STAMP_SEEDS_MAX texts with its words ("last updated": the texts that only
+    hold "last ", a manual's "the last element", are not counted)."""
     from common.xpath import compiled
     from wf.extract.hidden import drop_each
 
     found: list[Any] = []
     read: Read = {}
-    for n, node in enumerate(compiled(_STAMP_SEEDS)(root)):
+    seeds = (node for node in compiled(_STAMP_SEEDS)(root) if _STAMP_WORDS.search(node))
+    for n, node in enumerate(seeds):
         if len(found) >= docs_tuning.STAMPS_MAX or n >= docs_tuning.STAMP_SEEDS_MAX:
             break
-        if not _STAMP_WORDS.search(node):
-            continue
         outer = _outer_box(node, _stamp, read)
         if outer is not None and outer not in found:
             found.append(outer)

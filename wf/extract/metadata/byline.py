@@ -8,9 +8,12 @@ from typing import Any
 
 from wf.extract.metadata.tuning import (
     AUTHOR_PATHS,
+    BOARD_POST_WORDS,
     BY_WORDS,
     BYLINE_CHARS,
+    BYLINE_LABELS,
     BYLINE_WEEKDAYS,
+    BYLINE_WEEKDAYS_MARKED,
     BYLINE_WORDS,
     MAX_BYLINES,
     MAX_HEADER_SCAN,
@@ -32,12 +35,18 @@ _TRAILING_DATE = re.compile(
 BY_PREFIX = re.compile(rf"^(?:{'|'.join(BY_WORDS)})\s*[:\-]?\s+", re.IGNORECASE)
 # A byline once its date went (phpBB's "Post by ann » Mon Jan 01, 2024", "Ann Lee, Sun
 # May 2"): the mark before the date and the weekday that headed it, or the weekday alone
-# (a byline of only the date); "Post" before "by", the post icon's words for screen
-# readers. A name's last word is no weekday without a mark before it ("Lee Sun").
+# (a byline of only the date), in other languages after a mark and a date only; "Post" before "by"
+# (BOARD_POST_WORDS), the post icon's words for screen readers. A name's last word is no
+# weekday without a mark before it ("Lee Sun").
 _BOARD_TAIL = re.compile(
     rf"(?:^|\s*[,|·•»]\s*)(?:(?:{'|'.join(BYLINE_WEEKDAYS)})\.?,?)?\s*$", re.IGNORECASE
 )
-_POST_BY = re.compile(rf"^post\s+(?=(?:{'|'.join(BY_WORDS)})\b)", re.IGNORECASE)
+_MARKED_DAY = re.compile(
+    rf"\s*[,|·•»]\s*(?:{'|'.join(BYLINE_WEEKDAYS_MARKED)})\.?,?\s*$", re.IGNORECASE
+)
+_POST_BY = re.compile(
+    rf"^(?:{'|'.join(BOARD_POST_WORDS)})\s+(?=(?:{'|'.join(BY_WORDS)})\b)", re.IGNORECASE
+)
 # The verb that headed the date ("ann Posted January 1, 2024", "Ann Lee Published May 2"):
 # once the date went, no part of the name.
 _DATED = re.compile(r"\s+(?:posted|published|updated)(?:\s+on)?\s*$", re.IGNORECASE)
@@ -175,8 +184,21 @@ def name_in(el: Any) -> str | None:
         return None
     text, line = pieces
     # A board's card writes the poster's title on the line under the name (MyBB's "ann<br>
-    # Junior Member"): the first line, when it holds a name.
+    # Junior Member"): the first line, when it holds a name; the lines under it when it is
+    # the label that heads one ("Written by<br>Ann Lee", "Author:<br>Ann Lee") or a date.
+    if line is not None and (_label(line) or _date_alone(line)):
+        return _name_of(text[len(line) :])
     return (line is not None and _name_of(line)) or _name_of(text)
+
+
+def _label(line: str) -> bool:
+    """Whether a byline's first line is the label before the name on the next: it ends in
+    "by" or its kin (BY_WORDS: "Posted by", "Publié par") or a colon, or it is a word that
+    heads a name or a date alone (BYLINE_LABELS: "Posted", "Author")."""
+    words = line.split()
+    if not words or line.rstrip().endswith(":"):
+        return bool(words)
+    return words[-1].casefold() in BY_WORDS or " ".join(words).casefold() in BYLINE_LABELS
 
 
 def _pieces(node: Any) -> tuple[str, str | None] | None:
@@ -205,6 +227,14 @@ def _pieces(node: Any) -> tuple[str, str | None] | None:
     return " ".join(pieces), line
 
 
+def _date_alone(line: str) -> bool:
+    """Whether a byline's first line is a date and nothing else ("May 2, 2021<br>Ann
+    Lee", "Mon Jan 01, 2024<br>ann"): its weekday aside."""
+    text = " " + _SPACE.sub(" ", line).strip()  # the date's pattern starts at a space
+    undated = _TRAILING_DATE.sub("", text)
+    return undated != text and not _BOARD_TAIL.sub("", undated.strip())
+
+
 def _name_of(text: str) -> str | None:
     """The name a byline's text gives, without a date, "By" and a board's marks."""
     text = _SPACE.sub(" ", text).strip()
@@ -212,8 +242,8 @@ def _name_of(text: str) -> str | None:
     if len(text) > BYLINE_CHARS or len(text.split()) > BYLINE_WORDS:
         return None
     undated = _TRAILING_DATE.sub("", text)
-    if undated != text:
-        undated = _DATED.sub("", undated)
+    if undated != text:  # "Ann Lee, Sam" names two
+        undated = _MARKED_DAY.sub("", _DATED.sub("", undated))
     text = _BOARD_TAIL.sub("", undated)
     text = BY_PREFIX.sub("", _POST_BY.sub("", text.strip())).strip()
     # A name has a word of two letters or more (initials alone are avatars); "By" alone

@@ -201,12 +201,31 @@ MONTH_NAMES = (
 
 # "By" and its kin, where no name starts with the word ("Di", "Van" or "Af" may).
 BY_WORDS = ("by", "von", "par", "por")
+# A byline's first line that is a label for the name on the line under it, its whole
+# text ("Posted<br>ann", "Author<br>Ann Lee"): no name.
+BYLINE_LABELS = (
+    "posted", "published", "updated", "written", "author", "authors", "autor", "auteur",
+    "autore", "posted on", "published on", "written by",
+)  # fmt: skip
 # A weekday as a board writes it before a post's date ("Mon Jan 01, 2024 10:00 am"): what
 # is left of a byline once the date went, no name (no name is one of these words).
 BYLINE_WEEKDAYS = (
     "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
     "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 )  # fmt: skip
+# The same in the languages of phpBB's other packs ("Beitrag von ann » Mo 1. Jan 2024",
+# "Message par ann » lun. 1 janv. 2024"), read only after a board's mark: some are names
+# alone ("Sam", "Dom", "Di").
+BYLINE_WEEKDAYS_MARKED = (
+    "mo", "di", "mi", "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch",
+    "donnerstag", "freitag", "samstag", "sonntag", "lun", "mar", "mer", "jeu", "ven", "sam",
+    "dim", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "mié",
+    "mie", "jue", "vie", "sáb", "sab", "dom", "lunes", "martes", "miércoles", "miercoles",
+    "jueves", "viernes", "sábado", "sabado", "domingo", "seg", "ter", "qua", "qui", "sex",
+)  # fmt: skip
+# The post icon's words for screen readers before a board's "by" ("Post by ann", "Beitrag
+# von ann", "Message par ann", "Mensaje por ann"): no part of the name.
+BOARD_POST_WORDS = ("post", "beitrag", "message", "mensaje", "mensagem")
 
 # --- dates the page shows (pagedates.py) ------------------------------------------------
 
