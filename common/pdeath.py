@@ -12,9 +12,10 @@ from typing import Any
 def die_with(parent: int) -> None:
     """PR_SET_PDEATHSIG(SIGKILL) for this process, a child of ``parent`` (its pid, taken
     before the fork): the worker under its supervisor, a regex matcher or a PDF reader
-    under the worker. Without it a child killed past its grace (SIGKILL cannot be passed
-    on) left its own child running: a backtracking regex at full CPU for ever. Linux keeps
-    the setting per thread: set from the main thread, it lasts as long as the process."""
+    under the worker. Without it a worker killed past its grace (SIGKILL, which no handler
+    sees) left its matcher running a backtracking regex at full CPU for ever. The signal
+    comes when the *thread* that forked ends (the kernel's rule), which is what a PDF
+    reader kept per thread wants; the worker sets it from its main thread."""
     try:
         _prctl()(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):

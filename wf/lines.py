@@ -240,6 +240,8 @@ def _fork_matcher(
     write_fd: int,
 ) -> int:
     """The child that matches and writes the kept indices to ``write_fd``; its pid."""
+    from common.pdeath import die_with  # before the fork: the child imports nothing
+
     # A Ctrl-C between the fork and the child's try would send the child up the parent's
     # stack as a second wf: signals wait until the child has its default handlers back
     # (SIGINT and SIGTERM then simply end it) and the parent is past the fork.
@@ -256,8 +258,6 @@ def _fork_matcher(
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         code = 0
         try:
-            from common.pdeath import die_with
-
             die_with(parent)  # pragma: no mutate
             os.close(read_fd)
             data = array("I", _matching(lines, keep, drop, pinned)).tobytes()

@@ -271,6 +271,8 @@ def _fork(child: Callable[[], None]) -> int:
     As in wf.lines: SIGINT and SIGTERM are blocked across the fork, since a signal between
     the fork and the child's own handlers would send the child up the parent's stack as a
     second wf; the child takes the default handlers, then the parent's mask."""
+    from common.pdeath import die_with  # before the fork: the child imports nothing
+
     stop = {signal.SIGINT, signal.SIGTERM}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
     parent = os.getpid()
@@ -278,12 +280,10 @@ def _fork(child: Callable[[], None]) -> int:
     if pid == 0:
         code = 0
         try:
-            from common.pdeath import die_with
-
             for sig in stop:
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-            die_with(parent)  # a reader outlives no worker (SIGKILLed past its grace)
+            die_with(parent)  # a killed wf (or thread that forked it) leaves no reader
             child()
         except BaseException:
             code = 1
@@ -437,13 +437,8 @@ def _merge(parts: list[Reading]) -> Reading:
 
 
 def _child_limits() -> None:
-    import ctypes
     import resource
 
-    try:  # die with the thread that forked us: a killed wf leaves no reader behind
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
     try:
         with open("/proc/self/statm") as fh:
             size = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
