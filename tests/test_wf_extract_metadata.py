@@ -973,6 +973,13 @@ def test_no_name_in_an_element_that_shows_none(tag):
         ('<div class="byline">Posted<br>Ann Lee<br>May 2, 2021</div>', "Ann Lee"),
         ('<div class="byline">Publié par<br><a>Ann Lee</a></div>', "Ann Lee"),
         ('<div class="byline">Written by<br>Ann Lee</div>', "Ann Lee"),
+        # The writer's job on the first line, the name under it.
+        ('<div class="byline">Staff Writer<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="byline">Senior Editor, Health<br>Ann Lee</div>', "Ann Lee"),
+        ('<div class="author">Redakteurin<br>Anna Weber</div>', "Anna Weber"),
+        # ...but a name that holds such a word, or a job without a job's name, is the name.
+        ('<div class="byline">Ann Writer<br>Staff</div>', "Ann Writer"),
+        ('<div class="byline">Senior Staff<br>Ann Lee</div>', "Senior Staff"),
         ('<div class="byline">Written by<br></div>', None),
         # A date on the first line heads the name as well; initials are part of it.
         ('<div class="byline">May 2, 2021<br>Ann Lee</div>', "Ann Lee"),

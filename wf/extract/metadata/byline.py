@@ -12,6 +12,8 @@ from wf.extract.metadata.tuning import (
     BY_WORDS,
     BYLINE_CHARS,
     BYLINE_LABELS,
+    BYLINE_ROLE_WORDS,
+    BYLINE_ROLES,
     BYLINE_WEEKDAYS,
     BYLINE_WEEKDAYS_MARKED,
     BYLINE_WORDS,
@@ -185,8 +187,9 @@ def name_in(el: Any) -> str | None:
     text, line = pieces
     # A board's card writes the poster's title on the line under the name (MyBB's "ann<br>
     # Junior Member"): the first line, when it holds a name; the lines under it when it is
-    # the label that heads one ("Written by<br>Ann Lee", "Author:<br>Ann Lee") or a date.
-    if line is not None and (_label(line) or _date_alone(line)):
+    # the label that heads one ("Written by<br>Ann Lee", "Author:<br>Ann Lee"), a date or
+    # the writer's job ("Staff Writer<br>Ann Lee").
+    if line is not None and (_label(line) or _date_alone(line) or _role(line)):
         return _name_of(text[len(line) :])
     return (line is not None and _name_of(line)) or _name_of(text)
 
@@ -199,6 +202,18 @@ def _label(line: str) -> bool:
     if not words or line.rstrip().endswith(":"):
         return bool(words)
     return words[-1].casefold() in BY_WORDS or " ".join(words).casefold() in BYLINE_LABELS
+
+
+def _role(line: str) -> bool:
+    """Whether a byline's first line is the writer's job, not a name ("Staff Writer",
+    "Senior Editor, Health": BYLINE_ROLES, BYLINE_ROLE_WORDS)."""
+    words = [w.strip(",.;:()").casefold() for w in line.split()]
+    words = [w for w in words if w]
+    return (
+        0 < len(words) <= 5
+        and all(w in BYLINE_ROLE_WORDS for w in words)
+        and any(w in BYLINE_ROLES for w in words)
+    )
 
 
 def _pieces(node: Any) -> tuple[str, str | None] | None:

@@ -207,6 +207,21 @@ BYLINE_LABELS = (
     "posted", "published", "updated", "written", "author", "authors", "autor", "auteur",
     "autore", "posted on", "published on", "written by",
 )  # fmt: skip
+# A byline's first line that is the writer's job ("Staff Writer<br>Ann Lee", "Senior
+# Editor<br>Ann Lee"): every word one of BYLINE_ROLE_WORDS, one of them a job's own name
+# (BYLINE_ROLES); the name is on the lines under it.
+BYLINE_ROLES = (
+    "writer", "editor", "reporter", "correspondent", "contributor", "columnist", "journalist",
+    "photographer", "producer", "analyst", "intern", "redakteur", "redakteurin", "rédacteur",
+    "rédactrice", "journaliste", "redactor", "redactora", "periodista",
+)  # fmt: skip
+BYLINE_ROLE_WORDS = BYLINE_ROLES + (
+    "staff", "senior", "junior", "contributing", "managing", "executive", "associate",
+    "deputy", "chief", "news", "sports", "features", "freelance", "guest", "assistant",
+    "editor-in-chief", "editorial", "technical", "copy", "data", "science", "health",
+    "business", "politics", "digital", "content", "lead", "principal", "and", "&", "of",
+    "the", "in", "at",
+)  # fmt: skip
 # A weekday as a board writes it before a post's date ("Mon Jan 01, 2024 10:00 am"): what
 # is left of a byline once the date went, no name (no name is one of these words).
 BYLINE_WEEKDAYS = (
