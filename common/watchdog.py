@@ -144,6 +144,9 @@ def install(
     read_fd, write_fd = os.pipe()
     # Blocked before the fork, so nothing that reaches the supervisor early is lost.
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
+    # Taken before the fork: a worker that asked after it would get its reaper's pid from a
+    # supervisor already gone, and die_with would take that for its parent.
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError:
@@ -154,7 +157,7 @@ def install(
     if pid == 0:
         os.close(read_fd)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        _worker = _Worker(os.getppid(), write_fd, json_error if wants_json else None, slots)
+        _worker = _Worker(parent, write_fd, json_error if wants_json else None, slots)
         from common.pdeath import die_with
 
         die_with(_worker.supervisor)

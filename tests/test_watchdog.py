@@ -15,6 +15,7 @@ import signal
 import time
 import types
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -1052,13 +1053,17 @@ def test_the_worker_side_of_install(monkeypatch, signals, no_worker, wants_json)
 
     monkeypatch.setenv("WF_WS_NO_BACKSTOP", "0")
     monkeypatch.setattr(os, "fork", lambda: 0)
+    # The supervisor's pid is read before the fork: here, as if this process's parent read it.
+    parent, getpid = os.getppid(), os.getpid
+    monkeypatch.setattr(os, "getpid", lambda: parent)
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     fds = _fds()
     try:
         watchdog.install("wf", wants_json=wants_json, json_error=_document, error_line=_Lines())
+        monkeypatch.setattr(os, "getpid", getpid)
         w = watchdog._worker
         assert w is not None and watchdog.supervised()
-        assert w.supervisor == os.getppid()
+        assert w.supervisor == parent
         assert w.json_error is (_document if wants_json else None)
         assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == mask
         assert _fds() == fds | {str(w.fd)}  # the write end alone is kept
@@ -1070,6 +1075,62 @@ def test_the_worker_side_of_install(monkeypatch, signals, no_worker, wants_json)
         gc.unfreeze()
         if watchdog._worker is not None:
             os.close(watchdog._worker.fd)
+
+
+# A supervisor SIGKILLed between the fork and the worker's first step; the worker, told
+# nothing, would carry on under its reaper and write its pid to the file named last.
+_SUPERVISOR_GONE = """
+import os, signal, sys, time
+from common import watchdog
+real_fork = os.fork
+def fork():
+    supervisor = os.getpid()
+    pid = real_fork()
+    if pid:
+        os.kill(supervisor, signal.SIGKILL)
+    me = os.getpid()
+    with open(sys.argv[1], "w") as out:
+        out.write(str(me))
+    while os.getppid() == supervisor:
+        time.sleep(0.01)
+    return 0
+os.fork = fork
+watchdog.install("wf", wants_json=False, json_error=None, error_line=print)
+with open(sys.argv[2], "w") as out:
+    out.write(str(os.getpid()))
+"""
+
+
+def test_a_worker_whose_supervisor_is_gone_before_it_starts_does_not_carry_on(tmp_path):
+    """The supervisor's pid is the one taken before the fork: read in the worker after a
+    supervisor died, it is the reaper's, which die_with took for a parent still there."""
+    import subprocess
+    import sys
+
+    from tests.helpers import ROOT
+
+    started, carried_on = tmp_path / "started", tmp_path / "carried_on"
+    env = {k: v for k, v in os.environ.items() if k != "WF_WS_NO_BACKSTOP"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SUPERVISOR_GONE, str(started), str(carried_on)], cwd=ROOT, env=env
+    )
+    assert proc.wait(timeout=30) == -signal.SIGKILL
+    end = time.monotonic() + 10
+    while not started.exists() or not started.read_text():
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    worker = int(started.read_text())
+    while Path(f"/proc/{worker}").exists() and _state(worker) not in ("Z", "X"):
+        assert time.monotonic() < end, "the worker still runs"
+        time.sleep(0.01)
+    assert not carried_on.exists()
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "X"
 
 
 @pytest.fixture

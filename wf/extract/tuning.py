@@ -345,15 +345,21 @@ POST_DATE_ON = (
 BYLINE_MAX = 80  # characters: an author's or a date's box is short
 AVATAR_INITIAL = 2  # characters before a name in its card: an avatar's letter and a space
 DATE_BOXES = 8  # boxes named for a date looked at in a post (the author's own, an editor's)
+# Weekdays as dates write them, short and long: in English, and in German and French (the
+# metadata's bylines read these too: metadata/tuning.py's BYLINE_WEEKDAYS and
+# BYLINE_WEEKDAYS_MARKED).
+WEEKDAYS_EN = (
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
+    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+)  # fmt: skip
+WEEKDAYS_DE_FR = (
+    "mo", "di", "mi", "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch",
+    "donnerstag", "freitag", "samstag", "sonntag", "lun", "mar", "mer", "jeu", "ven", "sam",
+    "dim", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+)  # fmt: skip
 # Words of a date written out beside the month's name and numbers ("Wed Dec 27, 2023
 # 11:04 am", "Di., 5. März 2024 um 10:00"): a short box of only these is a post's date.
-POST_WEEKDAYS = (
-    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
-    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mo", "di", "mi",
-    "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch", "donnerstag", "freitag",
-    "samstag", "sonntag", "lun", "mar", "mer", "jeu", "ven", "sam", "dim", "lundi",
-    "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
-)  # fmt: skip
+POST_WEEKDAYS = WEEKDAYS_EN + WEEKDAYS_DE_FR
 POST_DATE_WORDS = POST_WEEKDAYS + (
     "am", "pm", "at", "on", "um", "uhr", "le", "à", "st", "nd", "rd", "th", "utc", "gmt",
 )  # fmt: skip

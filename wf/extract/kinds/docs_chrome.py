@@ -13,6 +13,7 @@ from collections.abc import Callable
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from common.xpath import text_upto
 from wf.extract.kinds import docs_tuning
 from wf.extract.outer_boxes import Read, outermost_box, stands_in
 from wf.extract.spaces import settable
@@ -186,14 +187,10 @@ def drop_feedback(root: Any) -> None:
 def _short_text(el: Any) -> str | None:
     """An element's text, white space collapsed, or None past docs_tuning.UPDATE_STAMP_MAX
     characters (read no further)."""
-    parts: list[str] = []
-    size = 0
-    for part in el.itertext():
-        size += len(part)
-        if size > 2 * docs_tuning.UPDATE_STAMP_MAX:
-            return None
-        parts.append(part)
-    text = " ".join("".join(parts).split())
+    pieces, over = text_upto(el, 2 * docs_tuning.UPDATE_STAMP_MAX)
+    if over:
+        return None
+    text = " ".join("".join(pieces).split())
     return text if len(text) <= docs_tuning.UPDATE_STAMP_MAX else None
 
 

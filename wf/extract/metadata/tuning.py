@@ -4,6 +4,8 @@ mark a byline or a date. Changing a list here changes what is found, never how."
 
 from __future__ import annotations
 
+from wf.extract.tuning import WEEKDAYS_DE_FR, WEEKDAYS_EN
+
 # --- limits (a page is written by anyone) -----------------------------------------------
 
 # A JSON-LD script above this many characters is skipped: real ones (with a whole article
@@ -224,19 +226,15 @@ BYLINE_ROLE_WORDS = BYLINE_ROLES + (
 )  # fmt: skip
 # A weekday as a board writes it before a post's date ("Mon Jan 01, 2024 10:00 am"): what
 # is left of a byline once the date went, no name (no name is one of these words).
-BYLINE_WEEKDAYS = (
-    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
-    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-)  # fmt: skip
+BYLINE_WEEKDAYS = WEEKDAYS_EN
 # The same in the languages of phpBB's other packs ("Beitrag von ann » Mo 1. Jan 2024",
 # "Message par ann » lun. 1 janv. 2024"), read only after a board's mark: some are names
-# alone ("Sam", "Dom", "Di").
-BYLINE_WEEKDAYS_MARKED = (
-    "mo", "di", "mi", "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch",
-    "donnerstag", "freitag", "samstag", "sonntag", "lun", "mar", "mer", "jeu", "ven", "sam",
-    "dim", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "mié",
-    "mie", "jue", "vie", "sáb", "sab", "dom", "lunes", "martes", "miércoles", "miercoles",
-    "jueves", "viernes", "sábado", "sabado", "domingo", "seg", "ter", "qua", "qui", "sex",
+# alone ("Sam", "Dom", "Di"). German and French as a post's date reads them
+# (wf/extract/tuning.py), then Spanish and Portuguese.
+BYLINE_WEEKDAYS_MARKED = WEEKDAYS_DE_FR + (
+    "mié", "mie", "jue", "vie", "sáb", "sab", "dom", "lunes", "martes", "miércoles",
+    "miercoles", "jueves", "viernes", "sábado", "sabado", "domingo", "seg", "ter", "qua",
+    "qui", "sex",
 )  # fmt: skip
 # The post icon's words for screen readers before a board's "by" ("Post by ann", "Beitrag
 # von ann", "Message par ann", "Mensaje por ann"): no part of the name.
