@@ -156,20 +156,26 @@ def next_form(page: ResultsPage) -> dict[str, str] | None:
 def _in_one_of(node: Any, boxes: set[Any], inside: dict[Any, bool]) -> bool:
     """Whether one of ``boxes`` holds ``node``; ``inside`` keeps each element's answer, so
     that a walk up stops at the first element an earlier walk answered."""
-    path = []
-    above = node.getparent()
-    verdict = False
-    while above is not None:
-        known = inside.get(above)
-        if known is not None:
-            verdict = known
-            break
-        path.append(above)
-        above = above.getparent()
+    path, verdict = _climb(node, inside)
     for element in reversed(path):
         verdict = verdict or element in boxes
         inside[element] = verdict
     return verdict
+
+
+def _climb(node: Any, inside: dict[Any, bool]) -> tuple[list[Any], bool]:
+    """The elements above ``node``, nearest first, up to the first one ``inside`` has an
+    answer for, and that answer (False past the root): each element is read once however
+    many nodes below it ask (outermost, _in_one_of)."""
+    path: list[Any] = []
+    above = node.getparent()
+    while above is not None:
+        known = inside.get(above)
+        if known is not None:
+            return path, known
+        path.append(above)
+        above = above.getparent()
+    return path, False
 
 
 def has_class(name: str) -> str:
@@ -224,16 +230,7 @@ def outermost(nodes: list[Any]) -> list[Any]:
     inside: dict[Any, bool] = {}
     kept = []
     for node in nodes:
-        path = []
-        above = node.getparent()
-        verdict = False
-        while above is not None:
-            known = inside.get(above)
-            if known is not None:
-                verdict = known
-                break
-            path.append(above)
-            above = above.getparent()
+        path, verdict = _climb(node, inside)
         for element in path:
             inside[element] = verdict
         inside[node] = True
