@@ -105,17 +105,22 @@ def _phpbb(n: int, author: str, date: str, profile: bool = True) -> str:
     )
 
 
-def test_a_by_line_that_ends_in_its_date_gives_both_and_the_topic_s_title_shows_once():
-    posts = "".join(
-        _phpbb(n, f"user{n}", f"Tue Aug 2{n}, 2019 1:4{n} am", profile=n % 2 == 0)
-        for n in range(1, 6)
-    )
+def _phpbb_topic(posts: str) -> tuple[str, list[str]]:
+    """The text of a phpBB topic of `posts` under its title, and its lines that hold words."""
     html = page(
         ld({"@type": "DiscussionForumPosting"}),
         NAV + f"<div id='page-body'><h2>Tide tables</h2>{posts}</div>",
     )
     text = extract(html, url="https://board.example/viewtopic.php?t=8").text
-    lines = [line for line in text.split("\n") if line]
+    return text, [line for line in text.split("\n") if line]
+
+
+def test_a_by_line_that_ends_in_its_date_gives_both_and_the_topic_s_title_shows_once():
+    posts = "".join(
+        _phpbb(n, f"user{n}", f"Tue Aug 2{n}, 2019 1:4{n} am", profile=n % 2 == 0)
+        for n in range(1, 6)
+    )
+    text, lines = _phpbb_topic(posts)
     for n in range(1, 6):
         assert f"user{n}, Tue Aug 2{n}, 2019 1:4{n} am" in lines
     assert "»" not in text and "by user" not in text
@@ -142,12 +147,7 @@ def test_the_post_icon_s_words_for_screen_readers_are_no_part_of_the_poster_s_na
         .replace("</a>by <strong>", f"</a> {by} <strong>")
         for n in range(1, 6)
     )
-    html = page(
-        ld({"@type": "DiscussionForumPosting"}),
-        NAV + f"<div id='page-body'><h2>Tide tables</h2>{posts}</div>",
-    )
-    text = extract(html, url="https://board.example/viewtopic.php?t=8").text
-    lines = [line for line in text.split("\n") if line]
+    text, lines = _phpbb_topic(posts)
     for n in range(1, 6):
         assert f"user{n}, {date.format(n=n)}" in lines
     assert f"{icon} {by}" not in text

@@ -42,13 +42,13 @@ _GENERATORS = re.compile(docs_tuning.DOC_GENERATORS)
 
 def head_labels(labels: Iterable[Any], prose: bool = False) -> None:
     """Of the page's ``labels`` (in page order), those of a row of
-    buttons_tuning.RADIO_TABS_MIN to RADIO_TABS_MAX radio buttons of one group, each
-    moved to the head of its panel: the boxes after the row, one a label in order, or
-    the box right after each label. Only tabs of code, a panel at least holding a code
-    block (<pre>), but with ``prose`` (a manual's page): arXiv draws the tools below a
-    paper's abstract as such tabs, the page's chrome, which the labels would lengthen. A row whose labels do not each find a panel
-    is left as it is (and goes with the controls); buttons_tuning.RADIO_ROWS_MAX rows a
-    page."""
+    buttons_tuning.RADIO_TABS_MIN to RADIO_TABS_MAX radio buttons of one group, each moved
+    to the head of its panel: the boxes after the row, one a label in order, or the box
+    right after each label. Only tabs of code, a panel at least holding a code block
+    (<pre>), but with ``prose`` (a manual's page): arXiv draws the tools below a paper's
+    abstract as such tabs, the page's chrome, which the labels would lengthen. A row whose
+    labels do not each find a panel is left as it is (and goes with the controls);
+    buttons_tuning.RADIO_ROWS_MAX rows a page."""
     rows: dict[Any, list[Any]] = {}
     for label in labels:
         parent = label.getparent()

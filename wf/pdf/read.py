@@ -31,8 +31,9 @@ milliseconds, and each reads its own run of the pages selected (the k-th of n ru
 order). On an idle machine that divides the wall time by the cores.
 
 A reader sends frames as it goes (wf.pdf.pdfium: what a reader does inside PDFium, the
-frames, and how they fold into a ``Reading``). Everything a reader needs is imported before the fork (once per
-process), so a batch of PDFs pays the imports once and a reader imports nothing.
+frames, and how they fold into a ``Reading``). Everything a reader needs is imported before
+the fork (once per process), so a batch of PDFs pays the imports once and a reader imports
+nothing.
 
 Without fork (another platform) one reader runs in-process.
 """

@@ -154,12 +154,12 @@ def _elsewhere(el: Any) -> bool:
 
 
 def find_date(own: list[Any], author_el: Any) -> tuple[Any, str]:
-    """(date's element, date), none in a note of an edit (_in_edit_note) or a quote: the first <time>
-    that shows one; else the box named for a date nearest the author's (tuning.POST_DATE);
-    else the end of a box named for the author, after a separator (split_tail); else a
-    short box whose text is a date alone (a post's link to itself that reads as its time);
-    else the ISO date a short box keeps in its title (stamps.py); else the microdata's or an
-    empty <time>'s value, as the page writes it."""
+    """(date's element, date), none in a note of an edit (_in_edit_note) or a quote: the
+    first <time> that shows one; else the box named for a date nearest the author's
+    (tuning.POST_DATE); else the end of a box named for the author, after a separator
+    (split_tail); else a short box whose text is a date alone (a post's link to itself that
+    reads as its time); else the ISO date a short box keeps in its title (stamps.py); else
+    the microdata's or an empty <time>'s value, as the page writes it."""
     named: list[Any] = []
     whole = declared = blank = None
     stamp: tuple[Any, str] | None = None

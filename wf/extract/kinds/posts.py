@@ -97,10 +97,10 @@ def _short_reply(el: Any, b: BlockRecord) -> bool:
 
 def _posted_link(el: Any, tag: str) -> bool:
     """A link the poster gave: a paragraph of one link with words of its own
-    (posts_tuning.LINK_TITLE_MIN characters), a paragraph whose links all name the people
-    it answers ("Hi @ann", posts_tuning.MENTION), alone in its box or not, or a box whose links all read as
-    addresses (a board shows a pasted address as the link's words). A list of titled
-    links (similar topics, tags) is none."""
+    (posts_tuning.LINK_TITLE_MIN characters), a paragraph whose links all name the people it
+    answers ("Hi @ann", posts_tuning.MENTION), alone in its box or not, or a box whose links
+    all read as addresses (a board shows a pasted address as the link's words). A list of
+    titled links (similar topics, tags) is none."""
     links = list(islice(el.iter("a"), posts_tuning.POSTED_LINKS_MAX + 1))
     if not links or len(links) > posts_tuning.POSTED_LINKS_MAX:
         return False

@@ -147,18 +147,18 @@ def _trim(
 
     From the post down, while the box holds no prose of its own and one child alone holds
     prose (tuning.POST_PROSE), that child is the way to the body and its siblings without
-    prose go: the author's card, the post's title and number, votes, "Top", the footer
-    of controls. So do boxes named for comments (under a post that is not a comment
-    itself) or for the signature. The body is the first box whose prose is spread among
-    children (paragraphs, nested replies; a quote, a line after, lines in boxes of their
-    own: replies.body_beside; a short reply's words above the replies to it:
+    prose go: the author's card, the post's title and number, votes, "Top", the footer of
+    controls. So do boxes named for comments (under a post that is not a comment itself) or
+    for the signature. The body is the first box whose prose is spread among children
+    (paragraphs, nested replies; a quote, a line after, lines in boxes of their own:
+    replies.body_beside; a short reply's words above the replies to it:
     replies.beside_replies), or that holds prose itself; a post without prose (a short
-    reply) is left whole, its body never at risk. The tag and class of each box cut on the way down are added to `names`
-    (replies.cut_short cuts them from the short replies), and, without its tag, the class
-    of each box the way goes through (a name the body is reached through is cut from no
-    reply, whatever card shares it once numbering tokens are left out: "tcell alt1" and
-    "tcell alt2"); never a box that holds a nested reply (`replies_at`, replies.lined_at):
-    a short one shows no way by prose.
+    reply) is left whole, its body never at risk. The tag and class of each box cut on the
+    way down are added to `names` (replies.cut_short cuts them from the short replies), and,
+    without its tag, the class of each box the way goes through (a name the body is reached
+    through is cut from no reply, whatever card shares it once numbering tokens are left
+    out: "tcell alt1" and "tcell alt2"); never a box that holds a nested reply
+    (`replies_at`, replies.lined_at): a short one shows no way by prose.
     """
     from wf.extract.kinds.posts import author_card
     from wf.extract.kinds.siblings import marked

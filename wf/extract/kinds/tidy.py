@@ -1,9 +1,9 @@
 """What leaves a thread's content beside its posts' own clean-up (thread.py): the boxes
-after the last post (the reply form) and the boxes between posts that are no posts and
-hold no prose (a topic's statistics, its top posters, an advertisement), the counts the posts' microdata names
-(tuning.POST_COUNT), a heading that says again what one above it said, the topic's name
-the page's title gives, notes of edits written inline in a post's body, and the numbers
-of posts drawn as an ordered list's items. Quotes that repeat the posts above are
+after the last post (the reply form) and the boxes between posts that are no posts and hold
+no prose (a topic's statistics, its top posters, an advertisement), the counts the posts'
+microdata names (tuning.POST_COUNT), a heading that says again what one above it said, the
+topic's name the page's title gives, notes of edits written inline in a post's body, and the
+numbers of posts drawn as an ordered list's items. Quotes that repeat the posts above are
 quoted.py's."""
 
 from __future__ import annotations
