@@ -957,6 +957,18 @@ def test_no_name_in_an_element_that_shows_none(tag):
         ('<p class="author">Mensaje por <a>ann</a> &#187; Lun Ene 01, 2024 10:00 am</p>', "ann"),
         ('<span class="author">Ann Lee, Sam</span>', "Ann Lee, Sam"),
         ('<span class="author">Sam 1. Jan 2024</span>', "Sam"),
+        # A byline of only a date names nobody: a weekday before a date in its language
+        # ("Mo 1. Jan", "lun. 1 janv."); before another language's date such a word that
+        # is a name stays one.
+        ('<span class="byline">Mo 1. Jan 2024</span>', None),
+        ('<span class="byline">Fr, 5. Januar 2024</span>', None),
+        ('<span class="byline">lun. 1 janv. 2024</span>', None),
+        ('<span class="byline">sáb 6 ene 2024</span>', None),
+        ('<span class="byline">Sam 5 May 2024</span>', "Sam"),
+        ('<span class="byline">Sam 5. Mai 2024</span>', "Sam"),
+        ('<span class="byline">Dom, 5 May 2024</span>', "Dom"),
+        ('<div class="byline">Mo 1. Jan 2024<br>Anna Weber</div>', "Anna Weber"),
+        ('<div class="byline">sam. 6 janv. 2024<br>Anne Martin</div>', "Anne Martin"),
         ('<p class="author"><a href="#p1">Sun Dec 17, 2023 11:23 am</a></p>', None),
         ('<span class="author">Monica Lee, Sun May 2, 2021</span>', "Monica Lee"),
         ('<span class="author">Lee Sun</span>', "Lee Sun"),

@@ -11,6 +11,7 @@ from wf.extract.metadata.tuning import (
     BOARD_POST_WORDS,
     BY_WORDS,
     BYLINE_CHARS,
+    BYLINE_DATE_LANGUAGES,
     BYLINE_LABELS,
     BYLINE_ROLE_WORDS,
     BYLINE_ROLES,
@@ -51,6 +52,14 @@ _POST_BY = re.compile(
 )
 # The verb that headed the date ("ann Posted January 1, 2024", "Ann Lee Published May 2"):
 # once the date went, no part of the name.
+# A day written with a period ("1. Jan 2024"), a date's words, and each language's
+# weekdays and months (BYLINE_DATE_LANGUAGES).
+_DAY_DOT = re.compile(r"\b\d{1,2}\.")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_DATE_LANGUAGES = [
+    (frozenset(days.split()), frozenset(months.split()), dotted)
+    for days, months, dotted in BYLINE_DATE_LANGUAGES
+]
 _DATED = re.compile(r"\s+(?:posted|published|updated)(?:\s+on)?\s*$", re.IGNORECASE)
 
 # One step per attribute, in a union (document order): several times faster in libxml2
@@ -247,7 +256,24 @@ def _date_alone(line: str) -> bool:
     Lee", "Mon Jan 01, 2024<br>ann"): its weekday aside."""
     text = " " + _SPACE.sub(" ", line).strip()  # the date's pattern starts at a space
     undated = _TRAILING_DATE.sub("", text)
-    return undated != text and not _BOARD_TAIL.sub("", undated.strip())
+    return undated != text and (
+        not _BOARD_TAIL.sub("", undated.strip()) or _weekday_of(undated, text)
+    )
+
+
+def _weekday_of(undated: str, text: str) -> bool:
+    """Whether what is left of a byline once its date went (``undated``, from ``text``) is
+    that date's weekday in another language: a byline of only a date ("Mo 1. Jan 2024",
+    "sam. 6 janv. 2024"), not a name before one ("Sam 1. Jan 2024", "Sam 5 May 2024")."""
+    word = undated.strip().rstrip(".,").casefold()
+    date = text[len(undated) :]
+    months = {w.casefold() for w in _LETTERS.findall(date)}
+    dot = bool(_DAY_DOT.search(date))
+    for days, words, dotted in _DATE_LANGUAGES:
+        # A day written "5." is German's, no other's: "Sam 5. Mai 2024" is a name.
+        if word in days and (dotted or not dot) and (dot or months & words):
+            return True
+    return False
 
 
 def _name_of(text: str) -> str | None:
@@ -258,6 +284,8 @@ def _name_of(text: str) -> str | None:
         return None
     undated = _TRAILING_DATE.sub("", text)
     if undated != text:  # "Ann Lee, Sam" names two
+        if _weekday_of(undated, text):
+            return None
         undated = _MARKED_DAY.sub("", _DATED.sub("", undated))
     text = _BOARD_TAIL.sub("", undated)
     text = BY_PREFIX.sub("", _POST_BY.sub("", text.strip())).strip()

@@ -236,6 +236,32 @@ BYLINE_WEEKDAYS_MARKED = WEEKDAYS_DE_FR + (
     "miercoles", "jueves", "viernes", "sábado", "sabado", "domingo", "seg", "ter", "qua",
     "qui", "sex",
 )  # fmt: skip
+# A weekday before a date of its own language: a byline of the date alone ("Mo 1. Jan
+# 2024", "lun. 1 janv. 2024", "sáb 6 ene 2024") names nobody. Some of these words are names
+# ("Sam", "Dom", "Di") and stay so before a date of another language ("Sam 1. Jan 2024",
+# "Dom 5 May 2024"). Per language: its weekdays, the month words its dates have and
+# English ones lack, and whether its day is written "1.".
+BYLINE_DATE_LANGUAGES = (
+    (
+        "mo di mi do fr sa so montag dienstag mittwoch donnerstag freitag samstag sonntag",
+        "januar februar märz mär maerz mai juni juli oktober okt dezember dez",
+        True,
+    ),
+    (
+        "lun mar mer jeu ven sam dim lundi mardi mercredi jeudi vendredi samedi dimanche",
+        "janvier janv février févr fevrier fevr mars avril avr mai juin juillet juil août aout "
+        "septembre octobre novembre décembre déc decembre",
+        False,
+    ),
+    (
+        "lun mar mié mie jue vie sáb sab dom lunes martes miércoles miercoles jueves viernes "
+        "sábado sabado domingo seg ter qua qui sex",
+        "ene enero febrero marzo abr mayo junio julio ago agosto septiembre set octubre out "
+        "noviembre diciembre dic janeiro fev fevereiro março marco maio junho julho setembro "
+        "outubro novembro dezembro dez",
+        False,
+    ),
+)
 # The post icon's words for screen readers before a board's "by" ("Post by ann", "Beitrag
 # von ann", "Message par ann", "Mensaje por ann"): no part of the name.
 BOARD_POST_WORDS = ("post", "beitrag", "message", "mensaje", "mensagem")
