@@ -5,13 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from wf.extract.names import HEADING, STRUCTURAL_NEGATIVE, never_content
-from wf.extract.notices import (
-    SCRIPT_NOTICE_MAX,
-    colophon,
-    reading_time,
-    sample,
-    subscription_prompt,
-)
+from wf.extract.notices import SCRIPT_NOTICE_MAX, colophon, sample, site_line, subscription_prompt
 from wf.extract.records import CARD_MAX, PARAGRAPH_WORDS, BlockRecord, negative
 
 
@@ -36,10 +30,8 @@ def prune(el: Any, b: BlockRecord) -> bool:
         return True  # a notice asking for scripts, inside the article
     if subscription_prompt(el, b):
         return True  # a paywall's prompt under an article cut short
-    if colophon(el, b):
-        return True  # "Powered by WordPress", in a footer named as nothing
-    if reading_time(el, b):
-        return True  # "11 min read" under the title
+    if site_line(el, b):
+        return True  # "Powered by WordPress" in a footer named as nothing, "11 min read"
     return link_list(b)
 
 
