@@ -76,16 +76,33 @@ def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, 
             break
         # A shop's grid: each item a linked name and its price, no other words needed.
         # A sample of the items of the PRICE_GROUPS largest groups is read: a long list,
-        # or a page of many small groups nested in each other, costs no more.
+        # or a page of many small groups nested in each other, costs no more. A list of
+        # worded items is one either way: its prices are read only when it is taken.
         priced_too = shops and rank < listing_tuning.PRICE_GROUPS
         sample = members[: listing_tuning.PRICE_SAMPLE] if priced_too else []
-        shop = bool(sample) and sum(priced(m.el) for m in sample) * 2 > len(sample)
+        shop = not worded and _mostly_priced(sample)
         if not (worded or shop):
             continue
         looked += 1
         if not _framed(blocks[parent].el) and not vendor_list(blocks[parent].el):
-            return parent, len(members), shop, worded
+            return parent, len(members), shop or _mostly_priced(sample), worded
     return None
+
+
+def _mostly_priced(sample: list[BlockRecord]) -> bool:
+    """Whether more than half the items of a sample show a price (priced), read no
+    further than the item that decides it."""
+    need = len(sample) // 2 + 1
+    left = len(sample)
+    for m in sample:
+        if need > left:
+            return False
+        left -= 1
+        if priced(m.el):
+            need -= 1
+            if not need:
+                return True
+    return False
 
 
 def _groups(
@@ -120,12 +137,9 @@ def grids(blocks: list[BlockRecord], start: int, end: int) -> set[int]:
     price, as items_box does."""
     found = set()
     for rank, (_, parent, worded, members) in enumerate(_groups(blocks, start, end)):
-        if worded:
+        sample = members[: listing_tuning.PRICE_SAMPLE]
+        if worded or (rank < listing_tuning.PRICE_GROUPS and _mostly_priced(sample)):
             found.add(parent)
-        elif rank < listing_tuning.PRICE_GROUPS:
-            sample = members[: listing_tuning.PRICE_SAMPLE]
-            if sum(priced(m.el) for m in sample) * 2 > len(sample):
-                found.add(parent)
     return found
 
 
