@@ -73,5 +73,6 @@ _CODE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def code_name(ident: str) -> bool:
-    """Whether an id is a dotted name of code."""
-    return _CODE_NAME.fullmatch(ident) is not None
+    """Whether an id is a dotted name of code (one without a dot is none, and is not
+    searched: names.py asks it of the ids that name boilerplate)."""
+    return "." in ident and _CODE_NAME.fullmatch(ident) is not None

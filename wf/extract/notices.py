@@ -202,9 +202,9 @@ def _reading_time(b: BlockRecord, whole: str) -> bool:
     minutes"). A heading of the label alone is a section's title ("## Reading time" in an
     article on reading), the site's label a line with its minutes."""
     text = " ".join(whole.split())
-    if b.tag in HEADING and not any(c.isdigit() for c in text):
-        return False
-    return _READING_TIME.fullmatch(text) is not None
+    if _READING_TIME.fullmatch(text) is None:
+        return False  # most short lines, told before their characters are read one by one
+    return b.tag not in HEADING or any(c.isdigit() for c in text)
 
 
 # The longest line either of colophon() and _reading_time() reads.

@@ -78,8 +78,12 @@ def inner(blocks: list[BlockRecord], best: int, kind: str | None) -> str | None:
     for _ in range(2):  # the box, and the child that holds most of it
         groups: dict[tuple[str, str], list[BlockRecord]] = {}
         children = _children(blocks, box)
-        for c in children:
-            if c.text > c.own:
+        boxes = [c for c in children if c.text > c.own]
+        # A group holds no more text than all these boxes together: when they hold under
+        # SIBLINGS_SHARE of the box (an article's paragraphs beside a figure or two), no
+        # group can, and their names are not read.
+        if sum(c.text for c in boxes) >= tuning.SIBLINGS_SHARE * box.text:
+            for c in boxes:
                 groups.setdefault(_signature(c), []).append(c)
         for peers in groups.values():
             if sum(c.text for c in peers) >= tuning.SIBLINGS_SHARE * box.text:
@@ -107,14 +111,19 @@ def widen(blocks: list[BlockRecord], best: int, kind: str | None) -> tuple[int, 
         parent = blocks[cur.parent]
         if parent.boiler or parent.tag in ("html", "body"):
             break
+        tag = cur.tag
+        # The tag first: most siblings differ in it, and their class tokens are not read,
+        # nor those of siblings too few or holding too little of the box to be its posts
+        # (the peers are some of them).
+        tagged = [c for c in _children(blocks, parent) if c.tag == tag]
+        if len(tagged) < need or (
+            sum(c.text for c in tagged) < tuning.SIBLINGS_SHARE * parent.text
+        ):
+            cur = parent
+            continue
         signature = _signature(cur)
-        tag, names = signature
-        # The tag first: most siblings differ in it, and their class tokens are not read.
-        peers = [
-            c
-            for c in _children(blocks, parent)
-            if c.tag == tag and class_kind(c.el.get("class")) == names
-        ]
+        names = signature[1]
+        peers = [c for c in tagged if class_kind(c.el.get("class")) == names]
         posts = [c for c in peers if c.raw >= tuning.POST_PROSE]
         if (
             len(peers) >= need
