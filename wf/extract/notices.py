@@ -52,11 +52,9 @@ def _walked_sample(el: Any, size: int) -> str:
     """sample()'s texts in itertext()'s order (a comment's tail and not its text), from
     at most SAMPLE_EVENTS nodes' starts and ends and SAMPLE_DEPTH levels below `el`:
     a chain of empty boxes costs each block around it that much, not the whole chain."""
-    from lxml import etree
-
     parts: list[str] = []
     n = depth = 0
-    walker = etree.iterwalk(el, events=("start", "end", "comment", "pi"))
+    walker = _iterwalk()(el, events=("start", "end", "comment", "pi"))
     for event, node in islice(walker, notices_tuning.SAMPLE_EVENTS):
         if event == "start":
             text = node.text
@@ -123,7 +121,9 @@ def _consent_text(text: str, spacing: int, distinct: int = 1) -> bool:
     list of vendors that names only their legal basis (notices_tuning.VENDOR_BASIS) has
     no core word: the basis stands for one, and VENDOR_DISTINCT words are needed."""
     if not any(word in text for word in tuning.CONSENT_CORE):
-        if not any(word in text for word in notices_tuning.VENDOR_BASIS):
+        if not any(stem in text for stem in _BASIS_STEMS) or not any(
+            word in text for word in notices_tuning.VENDOR_BASIS
+        ):
             return False
         distinct = max(distinct, notices_tuning.VENDOR_DISTINCT)
     counts = [text.count(word) for word in _WORDS]
@@ -134,6 +134,9 @@ def _consent_text(text: str, spacing: int, distinct: int = 1) -> bool:
 
 
 _WORDS = tuning.CONSENT_WORDS + notices_tuning.VENDOR_WORDS
+_BASIS_STEMS = notices_tuning.VENDOR_BASIS_STEMS
+# The stems' search stands for the phrases' only while each phrase holds one.
+assert all(any(stem in basis for stem in _BASIS_STEMS) for basis in notices_tuning.VENDOR_BASIS)
 
 
 def vendor_list(el: Any) -> bool:
@@ -230,6 +233,14 @@ def _text(el: Any) -> str:
     if not len(el):
         return el.text or ""
     return str(_serializer()(el))
+
+
+@cache
+def _iterwalk() -> Any:
+    """lxml's iterwalk, imported once (an import statement costs each sample a lookup)."""
+    from lxml import etree
+
+    return etree.iterwalk
 
 
 @cache
