@@ -211,7 +211,7 @@ def _reading_time(b: BlockRecord, whole: str) -> bool:
 
 
 # The longest line either of colophon() and _reading_time() reads.
-_SITE_LINE_MAX = max(notices_tuning.COLOPHON_MAX, notices_tuning.READING_TIME_MAX)
+SITE_LINE_MAX = max(notices_tuning.COLOPHON_MAX, notices_tuning.READING_TIME_MAX)
 
 
 def site_line(el: Any, b: BlockRecord) -> bool:
@@ -219,7 +219,7 @@ def site_line(el: Any, b: BlockRecord) -> bool:
     writes on every page, its block's text read once for both (prune asks it of every
     block of the content)."""
     size = b.text
-    if size > _SITE_LINE_MAX or size != b.own or not size:
+    if size > SITE_LINE_MAX or size != b.own or not size:
         return False
     whole = _text(el)
     if size <= notices_tuning.COLOPHON_MAX and _colophon(el, b, whole):
