@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 _FRAME = re.compile(f"{listing_tuning.LIST_FRAME_UNMODIFIED}(?:{listing_tuning.LIST_FRAME})")
 _AGO = re.compile(listing_tuning.CARD_AGO, re.IGNORECASE)
 _PRICE = re.compile(listing_tuning.PRICE)
+_DIGIT = re.compile(r"\d")
 ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
 
 
@@ -146,7 +147,10 @@ def grids(blocks: list[BlockRecord], start: int, end: int) -> set[int]:
 def priced(el: Any) -> bool:
     """Whether an item shows a price (listing_tuning.PRICE) in its first
     listing_tuning.CARD_SCAN pieces of text: a shop's item is its name and its price."""
-    return _PRICE.search("".join(islice(el.itertext(), listing_tuning.CARD_SCAN))) is not None
+    text = "".join(islice(el.itertext(), listing_tuning.CARD_SCAN))
+    # Each of PRICE's branches holds a digit: a text without one is not searched for a
+    # price, a search that cost ten times the digit's.
+    return _DIGIT.search(text) is not None and _PRICE.search(text) is not None
 
 
 def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:
