@@ -41,20 +41,24 @@ def _key(el: Any) -> str:
 _LAYOUT = re.compile(tuning.LAYOUT_COPY)
 
 
-# layout_named()'s verdicts by class attribute, at most _NAMES_KEPT of them: a page repeats
-# its class values, and the search cost 1 to 5 µs each time (pairs asks it of most short
-# boxes of the content).
+# layout_named()'s verdicts by class attribute, at most _NAMES_KEPT of them, each of
+# _NAME_KEPT_MAX characters at most (nothing bounds an attribute's length, and the verdicts
+# outlive the page): a page repeats its class values, and the search cost 1 to 5 µs each
+# time (pairs asks it of most short boxes of the content).
 _layout_names: dict[str, bool] = {}
 _NAMES_KEPT = 4096
+_NAME_KEPT_MAX = 256
 
 
 def layout_named(names: str) -> bool:
     """Whether a class attribute names a box for a screen size (tuning.LAYOUT_COPY)."""
     found = _layout_names.get(names)
     if found is None:
-        if len(_layout_names) >= _NAMES_KEPT:
-            _layout_names.clear()
-        found = _layout_names[names] = _LAYOUT.search(names.lower()) is not None
+        found = _LAYOUT.search(names.lower()) is not None
+        if len(names) <= _NAME_KEPT_MAX:
+            if len(_layout_names) >= _NAMES_KEPT:
+                _layout_names.clear()
+            _layout_names[names] = found
     return found
 
 
