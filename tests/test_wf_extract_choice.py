@@ -849,6 +849,48 @@ def test_a_subscription_prompt_told_by_its_terms_is_left_out(lang: str):
     assert pitch not in text
 
 
+def test_a_prompt_whose_offer_follows_a_long_head_is_left_out():
+    """A prompt is read first no further than its head (tuning.PROMPT_HEAD characters),
+    where it asks to read on, and then whole: an offer past the head still tells it."""
+    from wf.extract import tuning
+
+    head = (
+        "<h3>Möchten Sie weiterlesen?</h3><p>Unsere Reporterinnen und Reporter waren für "
+        "diesen Bericht drei Wochen lang in den Dörfern des Tals unterwegs, haben mit den "
+        "Bäuerinnen, den Förstern und dem Bürgermeister gesprochen und die Akten des "
+        "Gemeinderats gelesen.</p>"
+    )
+    pitch = "Vier Wochen für einen Euro, danach monatlich kündbar."
+    assert len(head) > tuning.PROMPT_HEAD + 50
+    box = f'<div class="c-box">{head}<p>{pitch}</p><a href="/abo">OK</a></div>'
+    text = extract_text(_page(NAV, f"<article>{ARTICLE_DE}{box}</article>"))
+    assert ARTICLE_DE_KEY in text
+    assert pitch not in text
+
+
+def test_a_box_that_asks_nothing_is_read_no_further_than_its_head(monkeypatch):
+    """The prompt's test reads a box that does not ask to read on no further than its
+    head: the rest of a box is read only for one that asks (prune asks it of every
+    box of the content)."""
+    from wf.extract import notices, tuning
+
+    sizes: list[int] = []
+    sample = notices.sample
+
+    def counted(el, b, size=notices.NOTICE_SAMPLE):  # type: ignore[no-untyped-def]
+        sizes.append(size)
+        return sample(el, b, size)
+
+    monkeypatch.setattr(notices, "sample", counted)
+    box = (
+        "<div class='c-box'><h3>Der Gemeinderat tagt</h3><p>Die Sitzung beginnt um "
+        "neunzehn Uhr im Rathaus und ist öffentlich.</p></div>"
+    )
+    text = extract_text(_page(NAV, f"<article>{ARTICLE_DE}{box}</article>"))
+    assert "Die Sitzung beginnt" in text
+    assert tuning.PROMPT_HEAD in sizes and tuning.PROMPT_MAX not in sizes
+
+
 def test_a_read_on_link_or_a_sentence_about_subscribers_stays():
     """Guards: an article's own paragraph about subscriptions, and a box that asks to
     read on with no offer (a teaser card's "Continue reading"), are no paywall."""

@@ -374,6 +374,23 @@ def test_a_definitions_pilcrow_permalink_is_left_out() -> None:
     assert "The rule of \u00a7 4 and the # tag." in text
 
 
+def test_an_api_entry_named_by_its_object_without_a_permalink_is_content() -> None:
+    # A dotted name of code is the object's, however its last part reads ("related"),
+    # with no pilcrow beside it to say so (anchors.code_name); an id without a dot is
+    # none ("related-items" still names a box).
+    from wf.extract.anchors import code_name
+
+    entries = "".join(
+        f'<dl class="py method"><dt class="sig sig-object py" id="shop.query.Basket.{name}">'
+        f'<span class="sig-name descname">{name}</span>(<em>*fields</em>)</dt>'
+        f"<dd><p>{SENTENCE * 2}</p></dd></dl>"
+        for name in ("select_related", "related", "share")
+    )
+    text = extract_text(_manual(entries))
+    assert "related(*fields)\n" in text and "share(*fields)\n" in text
+    assert code_name("shop.query.Basket.related") and not code_name("related-items")
+
+
 def test_an_api_entry_named_by_its_object_is_content() -> None:
     # Sphinx's id on an API's signature is the object's dotted name: "related" and
     # "dates" in it named a recommendations box and a dateline, and every such

@@ -807,3 +807,26 @@ def test_a_content_type_read_before_the_microdata_stands(head, meta_type):
     found = extract(html, url=TIDES, metadata=True)
     assert found.kind == "article"
     assert found.metadata is not None and found.metadata["type"] == meta_type
+
+
+def test_the_choice_one_of_sibling_posts_widens_to_their_box():
+    """The best block, one of several sibling boxes of one tag and class that each hold
+    prose and make most of their box (wf/extract/kinds/siblings.widen), widens to that box,
+    though the others' short lines keep their box's score under the post's."""
+    from lxml import html as lxml_html
+
+    from wf.extract import blocks
+
+    labels = "".join(f"<p>Filed by the harbour office, line {n}</p>" for n in range(6))
+    words = (
+        PROSE * 6,
+        "The ferry runs late on Sundays, and early on Mondays.",
+        "Berth four is closed for repairs until the spring.",
+        "A new crane arrived on Monday from the yard in Leith.",
+    )
+    entries = "".join(f"<div class='entry'><p>{w}</p>{labels}</div>" for w in words)
+    body = lxml_html.fromstring(
+        page("", f"{NAV}<main><h1>Quay news</h1><div class='entries'>{entries}</div></main>")
+    ).find("body")
+    analysis = blocks.choose(body)
+    assert analysis.best is not None and analysis.best.get("class") == "entries"

@@ -88,3 +88,30 @@ def test_a_grid_of_links_without_prices_or_words_is_no_shop():
     result = extract(html, metadata=True)
     assert "fit guide" in result.text
     assert (result.metadata or {}).get("type") != "listing"
+
+
+def test_a_grid_of_priced_items_with_words_of_their_own_is_read_as_a_shops():
+    """A grid whose items have words of their own beside their names (worded) is a list
+    either way; its prices, read once it is taken, still make it a shop's, which
+    outweighs a choice of prose it holds less than twice the text of
+    (listing_tuning.LIST_OVER_PRICED, not LIST_OVER_CHOICE)."""
+    from lxml.html import fromstring
+
+    from wf.extract.kinds import listing_tuning
+
+    names = ("Market Tote", "Linen Shirt", "Wool Scarf", "Silk Tie", "Straw Hat", "Rain Coat")
+    cards = "".join(
+        f"<div class='card'><a href='/p/{i}'>{name}</a> <span>Hand made, {20 + i},00 €</span></div>"
+        for i, name in enumerate(names * 3)
+    )
+    html = (
+        f"<html><head><title>Shop</title></head><body>{NAV}</nav></header><main><h1>Shop</h1>"
+        f"<div class='grid'>{cards}</div>{GUIDE}</main></body></html>"
+    )
+    grid_text = sum(len(f"{n}Hand made, {20 + i},00 €") for i, n in enumerate(names * 3))
+    guide_text = len("".join(fromstring(GUIDE).itertext()))
+    assert listing_tuning.LIST_OVER_PRICED * guide_text <= grid_text
+    assert grid_text < listing_tuning.LIST_OVER_CHOICE * guide_text
+    result = extract(html, metadata=True)
+    assert (result.metadata or {}).get("type") == "listing"
+    assert all(name in result.text for name in names)

@@ -251,3 +251,15 @@ def test_icons_beside_deep_nests_are_each_read_once(icon, monkeypatch):
     )
     extract(html)
     assert 0 < len(calls) <= 2300
+
+
+def test_a_class_value_named_for_a_screen_size_is_kept_only_when_short():
+    """copies.layout_named keeps its verdict on a class value for the pages after it, but
+    not on a long one (nothing bounds an attribute's length): its verdict is the same."""
+    from wf.extract.kinds import copies
+
+    short, long = "post-head d-md-none", "x" * 10_000 + " hidden-md"
+    assert copies.layout_named(short) and copies.layout_named(long)
+    assert not copies.layout_named("x" * 10_000)
+    assert short in copies._layout_names
+    assert long not in copies._layout_names and "x" * 10_000 not in copies._layout_names

@@ -48,7 +48,9 @@ def links_itself(el: Any, ident: str) -> bool:
     """Whether one of an element's own children is a pilcrow permalink to `ident` (its
     children only: nested boxes would each read their whole subtree)."""
     target = f"#{ident}"
-    return any(a.tag == "a" and a.get("href") == target and permalink(a, False) for a in el)
+    # Its <a> children found by lxml, not each child looked at: names.py asks it of boxes
+    # that hold hundreds (a comments box named by its id).
+    return any(a.get("href") == target and permalink(a, False) for a in el.iterchildren("a"))
 
 
 # DPUB-ARIA's roles of a text's notes: docutils (Sphinx) draws its footnotes as `<aside
@@ -73,5 +75,6 @@ _CODE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def code_name(ident: str) -> bool:
-    """Whether an id is a dotted name of code."""
-    return _CODE_NAME.fullmatch(ident) is not None
+    """Whether an id is a dotted name of code (one without a dot is none, and is not
+    searched: names.py asks it of the ids that name boilerplate)."""
+    return "." in ident and _CODE_NAME.fullmatch(ident) is not None

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wf.extract.kinds import siblings
 from wf.extract.names import class_kind, never_content
 from wf.extract.notices import held_above, hold, never_content_prose, skip_notices
 from wf.extract.prune import prune, prune_lenient, prune_named
@@ -217,8 +218,6 @@ def _settle(
     """The choice settled: a comment thread after an article left out (not on a thread),
     widened to an ancestor, over posts or cards of one shape (siblings.py, which also
     says the kind it shows) and siblings that continue it, grown when thin."""
-    from wf.extract.kinds import siblings
-
     if kind != "thread":
         best = skip_threads(blocks, best, gm)
     best = widen(blocks, best)

@@ -325,7 +325,8 @@ def negative_block(el: Any, tag: str) -> bool:
     # (aria-modal="true" is only valid beside one of these roles.)
     if el.get("role") in _DIALOG_ROLES:
         return True
-    kind = _negative_kind(f"{cls} {ident}" if cls and ident else cls or ident)
+    words = f"{cls} {ident}" if cls and ident else cls or ident
+    kind = _negative_kind(words)
     if ident:
         # An id that names the block's topic is read as no name at all: asked only when
         # the id changes what the names say (most ids name nothing), for each question
@@ -341,7 +342,8 @@ def negative_block(el: Any, tag: str) -> bool:
         return pager_sized(el)
     if kind == 0:
         return False
-    return not (_hits(f"{cls or ''} {ident or ''}") <= names_tuning.ISSUE_WORDS and issue(el))
+    # `words` holds the class and id tokens, as negative_hits() reads them.
+    return not (_hits(words) <= names_tuning.ISSUE_WORDS and issue(el))
 
 
 def _topic(el: Any, tag: str, ident: str) -> bool:

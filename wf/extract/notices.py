@@ -52,11 +52,9 @@ def _walked_sample(el: Any, size: int) -> str:
     """sample()'s texts in itertext()'s order (a comment's tail and not its text), from
     at most SAMPLE_EVENTS nodes' starts and ends and SAMPLE_DEPTH levels below `el`:
     a chain of empty boxes costs each block around it that much, not the whole chain."""
-    from lxml import etree
-
     parts: list[str] = []
     n = depth = 0
-    walker = etree.iterwalk(el, events=("start", "end", "comment", "pi"))
+    walker = _iterwalk()(el, events=("start", "end", "comment", "pi"))
     for event, node in islice(walker, notices_tuning.SAMPLE_EVENTS):
         if event == "start":
             text = node.text
@@ -123,7 +121,9 @@ def _consent_text(text: str, spacing: int, distinct: int = 1) -> bool:
     list of vendors that names only their legal basis (notices_tuning.VENDOR_BASIS) has
     no core word: the basis stands for one, and VENDOR_DISTINCT words are needed."""
     if not any(word in text for word in tuning.CONSENT_CORE):
-        if not any(word in text for word in notices_tuning.VENDOR_BASIS):
+        if not any(stem in text for stem in _BASIS_STEMS) or not any(
+            word in text for word in notices_tuning.VENDOR_BASIS
+        ):
             return False
         distinct = max(distinct, notices_tuning.VENDOR_DISTINCT)
     counts = [text.count(word) for word in _WORDS]
@@ -134,6 +134,9 @@ def _consent_text(text: str, spacing: int, distinct: int = 1) -> bool:
 
 
 _WORDS = tuning.CONSENT_WORDS + notices_tuning.VENDOR_WORDS
+_BASIS_STEMS = notices_tuning.VENDOR_BASIS_STEMS
+# The stems' search stands for the phrases' only while each phrase holds one.
+assert all(any(stem in basis for stem in _BASIS_STEMS) for basis in notices_tuning.VENDOR_BASIS)
 
 
 def vendor_list(el: Any) -> bool:
@@ -179,10 +182,15 @@ def colophon(el: Any, b: BlockRecord) -> bool:
     WordPress's own cache" is a sentence about it."""
     if b.text > notices_tuning.COLOPHON_MAX or b.text != b.own or not b.text:
         return False
+    return _colophon(el, b, _text(el))
+
+
+def _colophon(el: Any, b: BlockRecord, whole: str) -> bool:
+    """colophon() of a short block whose `whole` text (_text) is read."""
     # Most short blocks hold no verb of a colophon: their text as libxml2 copies it (no
     # other such block inside, so each is copied once) is looked at before sample()'s
     # walk, which cost 2 % of the extraction on the three sets, every short line's.
-    if _COLOPHON_VERB.search(_text(el).lower()) is None:
+    if _COLOPHON_VERB.search(whole.lower()) is None:
         return False
     text = " ".join(sample(el, b, notices_tuning.COLOPHON_MAX).split()).lower()
     return _COLOPHON.search(text) is not None
@@ -191,21 +199,48 @@ def colophon(el: Any, b: BlockRecord) -> bool:
 _READING_TIME = re.compile(notices_tuning.READING_TIME, re.IGNORECASE)
 
 
-def reading_time(el: Any, b: BlockRecord) -> bool:
-    """Whether a short block is an article's estimated reading time and nothing else
-    (notices_tuning.READING_TIME: "11 min read", "Reading Time: 11 minutes"). A heading
-    of the label alone is a section's title ("## Reading time" in an article on reading),
-    the site's label a line with its minutes."""
-    if b.text > notices_tuning.READING_TIME_MAX or b.text != b.own or not b.text:
+def _reading_time(b: BlockRecord, whole: str) -> bool:
+    """Whether a short block (its `whole` text, _text) is an article's estimated reading
+    time and nothing else (notices_tuning.READING_TIME: "11 min read", "Reading Time: 11
+    minutes"). A heading of the label alone is a section's title ("## Reading time" in an
+    article on reading), the site's label a line with its minutes."""
+    text = " ".join(whole.split())
+    if _READING_TIME.fullmatch(text) is None:
+        return False  # most short lines, told before their characters are read one by one
+    return b.tag not in HEADING or any(c.isdigit() for c in text)
+
+
+# The longest line either of colophon() and _reading_time() reads.
+SITE_LINE_MAX = max(notices_tuning.COLOPHON_MAX, notices_tuning.READING_TIME_MAX)
+
+
+def site_line(el: Any, b: BlockRecord) -> bool:
+    """colophon() or an article's reading time (_reading_time): a short line the site
+    writes on every page, its block's text read once for both (prune asks it of every
+    block of the content)."""
+    size = b.text
+    if size > SITE_LINE_MAX or size != b.own or not size:
         return False
-    text = " ".join(_text(el).split())
-    if b.tag in HEADING and not any(c.isdigit() for c in text):
-        return False
-    return _READING_TIME.fullmatch(text) is not None
+    whole = _text(el)
+    if size <= notices_tuning.COLOPHON_MAX and _colophon(el, b, whole):
+        return True
+    return size <= notices_tuning.READING_TIME_MAX and _reading_time(b, whole)
 
 
 def _text(el: Any) -> str:
+    """A block's text as libxml2 copies it; a block with no element inside (most short
+    lines) is its .text, which costs a fifth of the copy."""
+    if not len(el):
+        return el.text or ""
     return str(_serializer()(el))
+
+
+@cache
+def _iterwalk() -> Any:
+    """lxml's iterwalk, imported once (an import statement costs each sample a lookup)."""
+    from lxml import etree
+
+    return etree.iterwalk
 
 
 @cache
@@ -226,10 +261,12 @@ def subscription_prompt(el: Any, b: BlockRecord) -> bool:
     that starts by asking to read on and offers a subscription."""
     if b.text > tuning.PROMPT_MAX or b.text == b.own:
         return False  # a paragraph alone can be the article's own sentence
-    text = sample(el, b, tuning.PROMPT_MAX).lower()
-    head = text[: tuning.PROMPT_HEAD]
+    # Its head first, read no further than PROMPT_HEAD characters (the start of the same
+    # walk, so the same head): most boxes ask nothing of the kind, and are read no further.
+    head = sample(el, b, tuning.PROMPT_HEAD).lower()[: tuning.PROMPT_HEAD]
     if not any(phrase in head for phrase in tuning.READ_ON):
         return False
+    text = sample(el, b, tuning.PROMPT_MAX).lower()
     return _SUBSCRIPTION.search(text) is not None
 
 

@@ -28,6 +28,10 @@ VENDOR_BASIS = (
     "intereses legítimos", "legittimo interesse", "interesse legittimo",
     "gerechtvaardigd belang", "prawnie uzasadniony interes",
 )  # fmt: skip
+# Each of VENDOR_BASIS holds one of these (notices.py asserts it): a text that holds none
+# of them names no basis, and is not searched for each (the search of every sample that
+# holds no core word).
+VENDOR_BASIS_STEMS = ("interes", "interé", "intérêt", "belang")
 # ...and the words of such a list that tuning.CONSENT_WORDS has not (its data processed,
 # its French and Spanish legal basis).
 VENDOR_WORDS = ("datenverarbeitung", "intérêt légitime", "interés legítimo", "finalidad")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from wf.extract import tuning
 from wf.extract.names import HEADING, STRUCTURAL_NEGATIVE, never_content
 from wf.extract.notices import (
     SCRIPT_NOTICE_MAX,
+    SITE_LINE_MAX,
     colophon,
-    reading_time,
     sample,
+    site_line,
     subscription_prompt,
 )
 from wf.extract.records import CARD_MAX, PARAGRAPH_WORDS, BlockRecord, negative
@@ -28,18 +30,27 @@ def prune_lenient(el: Any, b: BlockRecord) -> bool:
     return link_list(b)
 
 
+# The longest block a notice's rule below reads: the content's longer blocks are asked
+# none of them.
+_NOTICE_TEXT_MAX = max(SCRIPT_NOTICE_MAX, tuning.PROMPT_MAX, SITE_LINE_MAX)
+
+
 def prune(el: Any, b: BlockRecord) -> bool:
     """Whether a block inside the chosen content is boilerplate to leave out."""
     if b.boiler or b.cut or negative(b):
         return True
-    if script_notice(el, b):
+    # Each rule is asked only of the blocks its own first test lets through (it asks them
+    # again): prune is asked of every block of the content.
+    size = b.text
+    if size > _NOTICE_TEXT_MAX:
+        return link_list(b)
+    if b.tag == "noscript" and script_notice(el, b):
         return True  # a notice asking for scripts, inside the article
-    if subscription_prompt(el, b):
-        return True  # a paywall's prompt under an article cut short
-    if colophon(el, b):
-        return True  # "Powered by WordPress", in a footer named as nothing
-    if reading_time(el, b):
-        return True  # "11 min read" under the title
+    if size != b.own:
+        if subscription_prompt(el, b):
+            return True  # a paywall's prompt under an article cut short
+    elif size <= SITE_LINE_MAX and site_line(el, b):
+        return True  # "Powered by WordPress" in a footer named as nothing, "11 min read"
     return link_list(b)
 
 

@@ -95,7 +95,17 @@ def drop_empty(
     stays, as a paragraph."""
     keep_out: list[Block] = []
     keep_levels: list[int] = []
-    empty = [_empty(out, levels, i) for i in range(len(out))]
+    # Headings only: the blocks of most pages are mostly paragraphs, and a page whose
+    # headings all have something under them keeps every block.
+    empty = [False] * len(out)
+    for i, level in enumerate(levels):
+        if level and _empty(out, levels, i):
+            empty[i] = True
+    if not any(empty):
+        keep_out, keep_levels = list(out), list(levels)
+        if keep_out and keep_out[0][0]:
+            keep_out[0] = ("", *keep_out[0][1:])
+        return keep_out, keep_levels
     # A sentence set in a heading's type (page builders write a feature's text as an
     # <h6> under its <h2> title) is that section's paragraph, and no title of a list.
     prose = [_sentence(block[1]) if empty[i] else None for i, block in enumerate(out)]

@@ -23,7 +23,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from common import trace
-from wf.extract import tuning
+from wf.extract import blocks, tuning
+
+# The rules every page asks, imported once: an import statement in a function costs each
+# page a lookup per name.
+from wf.extract.kinds import copies, faq, footers, landing, landing_prune, listing, thread
 
 if TYPE_CHECKING:
     from wf.extract.kinds.declared import Declared
@@ -41,9 +45,6 @@ class Choice:
 
 
 def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared | None) -> Choice:
-    from wf.extract import blocks
-    from wf.extract.kinds import faq, footers, landing, landing_prune, listing
-
     declared_kind = declared.kind()[0] if declared is not None else None
     # og:type article and nothing else: what forum software writes on every topic.
     loose = declared is not None and all(w.startswith("og:type") for _, w in declared.kinds)
@@ -79,8 +80,6 @@ def analyse(body: Any, deadline: float | None, dense: bool, declared: Declared |
     kind = analysis.kind or tuning.ARTICLE
     if whole or (kind == tuning.PRODUCT and analysis.best is None):
         footers.footers_out(analysis)
-    from wf.extract.kinds import copies
-
     prune = copies.once(analysis, _kind_prune(analysis, kind, whole), whole=kind == tuning.LANDING)
     wide: Callable[[Any, BlockRecord], bool]
     wide = landing_prune.prune_whole if kind == tuning.LANDING else landing_prune.prune_wide
@@ -104,15 +103,12 @@ def _kind_prune(analysis: Analysis, kind: str, whole: bool) -> Callable[[Any, Bl
     page read whole's (a listing's or a landing page's), a thread's posts' (once the posts
     the article rule's choice showed are tidied), a listing's own, a landing page's cards
     kept, a manual's; else the article rule's (lenient where names proved unreliable)."""
-    from wf.extract import blocks
-    from wf.extract.kinds import landing_prune, listing
-
     if whole and kind == tuning.LISTING:
         return listing.prune_whole
     if whole:
         return landing_prune.prune_whole
     if kind == tuning.THREAD and analysis.best is not None:
-        from wf.extract.kinds import posts, thread
+        from wf.extract.kinds import posts
 
         if not analysis.by_kind:  # the posts the article rule's choice showed
             thread.tidy_shown(analysis)
@@ -136,7 +132,7 @@ def _product(
     of the sections it is one of (product_region.sectioned), the box that holds it and a
     column of the product's facts beside it (product_region.with_facts), and a <main>
     whose names would prune most of it read whole (product_region.names_misread)."""
-    from wf.extract.kinds import footers, product, product_region, product_widen
+    from wf.extract.kinds import product, product_region, product_widen
 
     product.sections(analysis)
     title_boxes = product.heading_boxes(body)
@@ -162,11 +158,7 @@ def _first(
     be a thread, the thread's own rule over those posts (thread.shown). A product page's
     article rule walks the boxes around its title whatever their names
     (product.heading_boxes)."""
-    from wf.extract import blocks
-
     if kind == tuning.THREAD:
-        from wf.extract.kinds import thread
-
         gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
         found = thread.choose(body, deadline, gm)
         if found is not None:
@@ -178,13 +170,9 @@ def _first(
         kept = product.heading_boxes(body)
     analysis = blocks.choose(body, deadline, dense, kind, kept)
     if kind is None:
-        from wf.extract.kinds import thread
-
         gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
         analysis = thread.second_opinion(body, analysis, deadline, gm)
     elif loose and analysis.kind == tuning.THREAD and not analysis.by_kind:
-        from wf.extract.kinds import thread
-
         gm = blocks.GOOD_MIN_DENSE if dense else blocks.GOOD_MIN
         analysis = thread.shown(body, analysis, deadline, gm)
     return analysis

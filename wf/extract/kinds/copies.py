@@ -41,9 +41,25 @@ def _key(el: Any) -> str:
 _LAYOUT = re.compile(tuning.LAYOUT_COPY)
 
 
+# layout_named()'s verdicts by class attribute, at most _NAMES_KEPT of them, each of
+# _NAME_KEPT_MAX characters at most (nothing bounds an attribute's length, and the verdicts
+# outlive the page): a page repeats its class values, and the search cost 1 to 5 µs each
+# time (pairs asks it of most short boxes of the content).
+_layout_names: dict[str, bool] = {}
+_NAMES_KEPT = 4096
+_NAME_KEPT_MAX = 256
+
+
 def layout_named(names: str) -> bool:
     """Whether a class attribute names a box for a screen size (tuning.LAYOUT_COPY)."""
-    return _LAYOUT.search(names.lower()) is not None
+    found = _layout_names.get(names)
+    if found is None:
+        found = _LAYOUT.search(names.lower()) is not None
+        if len(names) <= _NAME_KEPT_MAX:
+            if len(_layout_names) >= _NAMES_KEPT:
+                _layout_names.clear()
+            _layout_names[names] = found
+    return found
 
 
 def _layouts(first: Any, copy: Any) -> bool:
@@ -164,8 +180,10 @@ def pairs(analysis: Analysis, prune: Prune, going: set[Any], whole: bool = False
     records: dict[Any, BlockRecord] | None = None  # built once a pair is found
     tries = 0
     for b in blocks[top:end]:
+        if not 0 < b.text <= copies_tuning.LAYOUT_PAIR_MAX:
+            continue  # told by its record, before its class is read
         names = b.el.get("class")
-        if not names or not 0 < b.text <= copies_tuning.LAYOUT_PAIR_MAX or not layout_named(names):
+        if not names or not layout_named(names):
             continue
         other = _next_box(b.el)
         other_names = other.get("class") if other is not None else None

@@ -69,12 +69,26 @@ def footer_chosen(analysis: Analysis) -> bool:
     return True
 
 
+# SITE_FOOTER when it is one word: named_by() finds it only in class and id values that
+# hold it once lowered (its lowered() splits camelCase and drops a utility's variants,
+# and makes no letters), so the tokens of the others are not read one by one.
+_FOOTER_WORD = (
+    landing_tuning.SITE_FOOTER if re.fullmatch("[a-z]+", landing_tuning.SITE_FOOTER) else ""
+)
+
+
 def _footer(b: BlockRecord) -> bool:
     """Whether a block is a <footer>, a box of role contentinfo or one named as a footer."""
     from wf.extract.names import named_by
 
     el = b.el
-    return b.tag == "footer" or el.get("role") == "contentinfo" or named_by(el, _FOOTER)
+    if b.tag == "footer" or el.get("role") == "contentinfo":
+        return True
+    if _FOOTER_WORD:
+        names = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if _FOOTER_WORD not in names.lower():
+            return False
+    return named_by(el, _FOOTER)
 
 
 def footers_out(analysis: Analysis) -> None:

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 _FRAME = re.compile(f"{listing_tuning.LIST_FRAME_UNMODIFIED}(?:{listing_tuning.LIST_FRAME})")
 _AGO = re.compile(listing_tuning.CARD_AGO, re.IGNORECASE)
 _PRICE = re.compile(listing_tuning.PRICE)
+_DIGIT = re.compile(r"\d")
 ITEM_TAGS = frozenset(("li", "div", "article", "section", "tr", "dt", "dd", "p"))
 
 
@@ -76,16 +77,33 @@ def items_box(blocks: list[BlockRecord], shops: bool = True) -> tuple[int, int, 
             break
         # A shop's grid: each item a linked name and its price, no other words needed.
         # A sample of the items of the PRICE_GROUPS largest groups is read: a long list,
-        # or a page of many small groups nested in each other, costs no more.
+        # or a page of many small groups nested in each other, costs no more. A list of
+        # worded items is one either way: its prices are read only when it is taken.
         priced_too = shops and rank < listing_tuning.PRICE_GROUPS
         sample = members[: listing_tuning.PRICE_SAMPLE] if priced_too else []
-        shop = bool(sample) and sum(priced(m.el) for m in sample) * 2 > len(sample)
+        shop = not worded and _mostly_priced(sample)
         if not (worded or shop):
             continue
         looked += 1
         if not _framed(blocks[parent].el) and not vendor_list(blocks[parent].el):
-            return parent, len(members), shop, worded
+            return parent, len(members), shop or _mostly_priced(sample), worded
     return None
+
+
+def _mostly_priced(sample: list[BlockRecord]) -> bool:
+    """Whether more than half the items of a sample show a price (priced), read no
+    further than the item that decides it."""
+    need = len(sample) // 2 + 1
+    left = len(sample)
+    for m in sample:
+        if need > left:
+            return False
+        left -= 1
+        if priced(m.el):
+            need -= 1
+            if not need:
+                return True
+    return False
 
 
 def _groups(
@@ -120,19 +138,19 @@ def grids(blocks: list[BlockRecord], start: int, end: int) -> set[int]:
     price, as items_box does."""
     found = set()
     for rank, (_, parent, worded, members) in enumerate(_groups(blocks, start, end)):
-        if worded:
+        sample = members[: listing_tuning.PRICE_SAMPLE]
+        if worded or (rank < listing_tuning.PRICE_GROUPS and _mostly_priced(sample)):
             found.add(parent)
-        elif rank < listing_tuning.PRICE_GROUPS:
-            sample = members[: listing_tuning.PRICE_SAMPLE]
-            if sum(priced(m.el) for m in sample) * 2 > len(sample):
-                found.add(parent)
     return found
 
 
 def priced(el: Any) -> bool:
     """Whether an item shows a price (listing_tuning.PRICE) in its first
     listing_tuning.CARD_SCAN pieces of text: a shop's item is its name and its price."""
-    return _PRICE.search("".join(islice(el.itertext(), listing_tuning.CARD_SCAN))) is not None
+    text = "".join(islice(el.itertext(), listing_tuning.CARD_SCAN))
+    # Each of PRICE's branches holds a digit: a text without one is not searched for a
+    # price, a search that cost ten times the digit's.
+    return _DIGIT.search(text) is not None and _PRICE.search(text) is not None
 
 
 def second_opinion(analysis: Analysis, kind: str | None, thin: int) -> Analysis:

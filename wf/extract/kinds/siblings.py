@@ -29,12 +29,15 @@ def _signature(b: BlockRecord) -> tuple[str, str]:
     return b.tag, class_kind(b.el.get("class"))
 
 
-def _children(blocks: list[BlockRecord], parent: BlockRecord) -> list[BlockRecord]:
+def _children(blocks: list[BlockRecord], parent: BlockRecord, tag: str) -> list[BlockRecord]:
+    """A block's child blocks of one tag."""
     found = []
     j, end = parent.index + 1, parent.end
     while j < end:  # child by child, over their subtrees
-        found.append(blocks[j])
-        j = blocks[j].end
+        child = blocks[j]
+        if child.tag == tag:
+            found.append(child)
+        j = child.end
     return found
 
 
@@ -77,9 +80,21 @@ def inner(blocks: list[BlockRecord], best: int, kind: str | None) -> str | None:
     box = blocks[best]
     for _ in range(2):  # the box, and the child that holds most of it
         groups: dict[tuple[str, str], list[BlockRecord]] = {}
-        children = _children(blocks, box)
-        for c in children:
+        boxes: list[BlockRecord] = []
+        biggest = None  # the first child that holds the most text
+        j, end = box.index + 1, box.end
+        while j < end:  # child by child, over their subtrees
+            c = blocks[j]
+            j = c.end
             if c.text > c.own:
+                boxes.append(c)
+            if biggest is None or c.text > biggest.text:
+                biggest = c
+        # A group holds no more text than all these boxes together: when they hold under
+        # SIBLINGS_SHARE of the box (an article's paragraphs beside a figure or two), no
+        # group can, and their names are not read.
+        if sum(c.text for c in boxes) >= tuning.SIBLINGS_SHARE * box.text:
+            for c in boxes:
                 groups.setdefault(_signature(c), []).append(c)
         for peers in groups.values():
             if sum(c.text for c in peers) >= tuning.SIBLINGS_SHARE * box.text:
@@ -87,9 +102,9 @@ def inner(blocks: list[BlockRecord], best: int, kind: str | None) -> str | None:
                 shown = _shape(posts, peers, need)
                 if shown:
                     return shown
-        if not children:
+        if biggest is None:
             break
-        box = max(children, key=lambda c: c.text)
+        box = biggest
     return None
 
 
@@ -107,14 +122,19 @@ def widen(blocks: list[BlockRecord], best: int, kind: str | None) -> tuple[int, 
         parent = blocks[cur.parent]
         if parent.boiler or parent.tag in ("html", "body"):
             break
+        tag = cur.tag
+        # The tag first: most siblings differ in it, and their class tokens are not read,
+        # nor those of siblings too few or holding too little of the box to be its posts
+        # (the peers are some of them).
+        tagged = _children(blocks, parent, tag)
+        if len(tagged) < need or (
+            sum(c.text for c in tagged) < tuning.SIBLINGS_SHARE * parent.text
+        ):
+            cur = parent
+            continue
         signature = _signature(cur)
-        tag, names = signature
-        # The tag first: most siblings differ in it, and their class tokens are not read.
-        peers = [
-            c
-            for c in _children(blocks, parent)
-            if c.tag == tag and class_kind(c.el.get("class")) == names
-        ]
+        names = signature[1]
+        peers = [c for c in tagged if class_kind(c.el.get("class")) == names]
         posts = [c for c in peers if c.raw >= tuning.POST_PROSE]
         if (
             len(peers) >= need
