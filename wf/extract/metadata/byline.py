@@ -50,8 +50,6 @@ _MARKED_DAY = re.compile(
 _POST_BY = re.compile(
     rf"^(?:{'|'.join(BOARD_POST_WORDS)})\s+(?=(?:{'|'.join(BY_WORDS)})\b)", re.IGNORECASE
 )
-# The verb that headed the date ("ann Posted January 1, 2024", "Ann Lee Published May 2"):
-# once the date went, no part of the name.
 # A day written with a period ("1. Jan 2024"), a date's words, and each language's
 # weekdays and months (BYLINE_DATE_LANGUAGES).
 _DAY_DOT = re.compile(r"\b\d{1,2}\.")
@@ -60,6 +58,8 @@ _DATE_LANGUAGES = [
     (frozenset(days.split()), frozenset(months.split()), dotted)
     for days, months, dotted in BYLINE_DATE_LANGUAGES
 ]
+# The verb that headed the date ("ann Posted January 1, 2024", "Ann Lee Published May 2"):
+# once the date went, no part of the name.
 _DATED = re.compile(r"\s+(?:posted|published|updated)(?:\s+on)?\s*$", re.IGNORECASE)
 
 # One step per attribute, in a union (document order): several times faster in libxml2
