@@ -60,6 +60,7 @@ _DATE_LANGUAGES = [
 ]
 # _TRAILING_DATE without what follows the date: the words and dots of a time or a note
 # after it ("10.30", "updated 3 days ago") say nothing of the date's language.
+assert _TRAILING_DATE.pattern.endswith(".*$")  # the tail _DATE_ONLY goes without
 _DATE_ONLY = re.compile(_TRAILING_DATE.pattern.removesuffix(".*$"))
 # The verb that headed the date ("ann Posted January 1, 2024", "Ann Lee Published May 2"):
 # once the date went, no part of the name.
