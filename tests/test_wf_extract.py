@@ -943,6 +943,43 @@ def test_threads_extract_side_by_side():
         assert result == alone[name], name
 
 
+def test_long_class_values_are_not_all_held_after_their_pages():
+    """The verdicts kept by class value from page to page (names.py, codetext.py) hold
+    about a million characters of them at most: a page's class value of 100 000
+    characters, one per page, no longer piles up until 20 000 of them."""
+    from wf.extract import codetext, names
+
+    for i in range(24):
+        long = f"nav-{i} " + "x" * 100_000
+        extract(
+            f'<html><body><div class="{long}" id="menu{i}"><a href="/a">A</a></div>'
+            f"<article><h1>Tides</h1><p>{'The tide came in. ' * 40}</p>"
+            f'<pre class="{long}">print(1)</pre></article></body></html>'
+        )
+    for cache in (
+        names._negative_cache,
+        names._token_cache,
+        names._hits_cache,
+        names._class_kinds,
+        codetext._class_cache,
+    ):
+        assert sum(map(len, cache)) <= (1 << 20) + 100_020
+
+
+def test_verdicts_are_emptied_when_full(monkeypatch):
+    from wf.extract import names
+
+    monkeypatch.setattr(names, "VERDICT_CHARS", 10)
+    kept: dict[str, int] = {}
+    assert [names.keep(kept, k, v, 3) for k, v in (("a", 1), ("b", 2), ("c", 3))] == [1, 2, 3]
+    names.keep(kept, "d", 4, 3)  # a fourth entry: the three before it go
+    assert kept == {"d": 4}
+    names.keep(kept, "e" * 9, 5, 3)  # ten characters of keys: still held
+    assert kept == {"d": 4, "e" * 9: 5}
+    names.keep(kept, "f", 6, 3)  # eleven
+    assert kept == {"f": 6}
+
+
 # -- real pages --------------------------------------------------------------------------
 
 

@@ -969,6 +969,13 @@ def test_no_name_in_an_element_that_shows_none(tag):
         ('<span class="byline">Dom, 5 May 2024</span>', "Dom"),
         ('<div class="byline">Mo 1. Jan 2024<br>Anna Weber</div>', "Anna Weber"),
         ('<div class="byline">sam. 6 janv. 2024<br>Anne Martin</div>', "Anne Martin"),
+        # ...its language told by the date alone, not by a time or a note after it: a dot
+        # in "10.30" makes no date German, "ago" or "out" no date Spanish or Portuguese.
+        ('<span class="byline">sam. 6 janv. 2024 à 10.30</span>', None),
+        ('<span class="byline">sáb 6 ene 2024 10.30</span>', None),
+        ('<div class="byline">sam. 6 janv. 2024, 10.30<br>Anne Martin</div>', "Anne Martin"),
+        ('<span class="byline">Dom 12 May 2024, updated 3 days ago</span>', "Dom"),
+        ('<span class="byline">Dom 5 May 2024 · out now</span>', "Dom"),
         ('<p class="author"><a href="#p1">Sun Dec 17, 2023 11:23 am</a></p>', None),
         ('<span class="author">Monica Lee, Sun May 2, 2021</span>', "Monica Lee"),
         ('<span class="author">Lee Sun</span>', "Lee Sun"),

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from wf.extract import code_tuning
-from wf.extract.names import lowered
+from wf.extract.names import keep, lowered
 
 _LINE_NAME = re.compile(code_tuning.CODE_LINE)
 _GUTTER_NAME = re.compile(code_tuning.CODE_GUTTER)
@@ -40,8 +40,6 @@ _class_cache: dict[str, int] = {}
 def _class_verdict(cls: str) -> int:
     found = _class_cache.get(cls)
     if found is None:
-        if len(_class_cache) > 5000:
-            _class_cache.clear()
         found = 0
         for token in cls.split():
             low = lowered(token)
@@ -50,7 +48,7 @@ def _class_verdict(cls: str) -> int:
                 break
             if _LINE_NAME.search(low):
                 found = _LINE
-        _class_cache[cls] = found
+        keep(_class_cache, cls, found, 5000)
     return found
 
 

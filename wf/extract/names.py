@@ -10,13 +10,35 @@ its names alone would mislead, is names_held.py's.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 from wf.extract import names_tuning, tuning
 from wf.extract.anchors import code_name, links_itself, notes, permalinked
 from wf.extract.names_held import attribution, issue, language_menu, pager_sized
 
 HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+
+_V = TypeVar("_V")
+# The characters of each cache's keys (by its id) for keep(): the caches stay plain dicts,
+# whose lookups cost a third less than a subclass's.
+_held: dict[int, int] = {}
+VERDICT_CHARS = 1 << 20
+
+
+def keep(cache: dict[str, _V], key: str, value: _V, entries: int) -> _V:
+    """`value` kept for `key` in a cache of verdicts by class or id value (or token) that
+    outlives its page (pages repeat their names), and returned. At most `entries` of them
+    and about VERDICT_CHARS characters of keys (a value is no longer than its key): nothing
+    bounds an attribute's length, and unbounded in characters, 100 pages of one
+    200 000-character class each left 84 MB held after them. Emptied whole when full;
+    under threads the count of characters is approximate (an addition lost)."""
+    held = _held.get(id(cache), 0) + len(key)
+    if len(cache) >= entries or held > VERDICT_CHARS:
+        cache.clear()
+        held = len(key)
+    cache[key] = value
+    _held[id(cache)] = held
+    return value
 
 
 class CaseBlind:
@@ -109,6 +131,7 @@ _negative_cache: dict[str, int] = {}
 # Per class or id token: pages repeat tokens (col-md-6, wrapper, clearfix) far more than
 # whole class values, and each new token costs three regexes.
 _token_cache: dict[str, int] = {}
+_KEPT = 20000  # entries of each of these caches (keep())
 _NEG, _STRONG_NEG, _POS, _TEASER, _PICTURE, _PAGER = 1, 2, 4, 8, 16, 32
 _WEAK = _TEASER | _PICTURE | _PAGER
 _NAMED, _NAMED_TEASER, _NAMED_PICTURE, _NAMED_PAGER = 1, 2, 3, 4
@@ -238,7 +261,7 @@ def _kind_of(token: str) -> int:
     """_token_kind, cached per token."""
     kind = _token_cache.get(token)
     if kind is None:
-        kind = _token_cache[token] = _token_kind(token)
+        kind = keep(_token_cache, token, _token_kind(token), _KEPT)
     return kind
 
 
@@ -246,10 +269,6 @@ def _negative_kind(words: str) -> int:
     """0, _NAMED, _NAMED_TEASER, _NAMED_PICTURE or _NAMED_PAGER for class and id tokens."""
     hit = _negative_cache.get(words)
     if hit is None:
-        if len(_negative_cache) > 20000:
-            _negative_cache.clear()
-        if len(_token_cache) > 20000:
-            _token_cache.clear()
         kinds = 0
         strong = False  # a token names boilerplate by more than a word that names content
         for token in words.split():
@@ -262,7 +281,7 @@ def _negative_kind(words: str) -> int:
             # Two weak words of different kinds name boilerplate as one strong word does.
             weak = _WEAK_NAMED.get(kinds & _WEAK)
             hit = _NAMED if strong or weak is None else weak
-        _negative_cache[words] = hit
+        keep(_negative_cache, words, hit, _KEPT)
     return hit
 
 
@@ -280,8 +299,6 @@ def _hits(names: str) -> frozenset[str]:
     """negative_hits() of class and id values joined by a space."""
     hit = _hits_cache.get(names)
     if hit is None:
-        if len(_hits_cache) > 20000:
-            _hits_cache.clear()
         found: set[str] = set()
         for token in names.split():
             if _kind_of(token) & _NEG:
@@ -292,7 +309,7 @@ def _hits(names: str) -> frozenset[str]:
                     if not _modified(low[: m.start()])
                     and not (m.start() == 0 and _aem(low, m.group()))
                 )
-        hit = _hits_cache[names] = frozenset(found)
+        hit = keep(_hits_cache, names, frozenset(found), _KEPT)
     return hit
 
 
@@ -399,13 +416,11 @@ def class_kind(cls: str | None) -> str:
         return ""
     found = _class_kinds.get(cls)
     if found is None:
-        if len(_class_kinds) > 20000:
-            _class_kinds.clear()
         if _DIGIT.search(cls) is None:
             found = cls
         else:
             found = " ".join(t for t in cls.split() if _DIGIT.search(t) is None)
-        _class_kinds[cls] = found
+        keep(_class_kinds, cls, found, _KEPT)
     return found
 
 

@@ -58,6 +58,10 @@ _DATE_LANGUAGES = [
     (frozenset(days.split()), frozenset(months.split()), dotted)
     for days, months, dotted in BYLINE_DATE_LANGUAGES
 ]
+# _TRAILING_DATE without what follows the date: the words and dots of a time or a note
+# after it ("10.30", "updated 3 days ago") say nothing of the date's language.
+assert _TRAILING_DATE.pattern.endswith(".*$")  # the tail _DATE_ONLY goes without
+_DATE_ONLY = re.compile(_TRAILING_DATE.pattern.removesuffix(".*$"))
 # The verb that headed the date ("ann Posted January 1, 2024", "Ann Lee Published May 2"):
 # once the date went, no part of the name.
 _DATED = re.compile(r"\s+(?:posted|published|updated)(?:\s+on)?\s*$", re.IGNORECASE)
@@ -266,7 +270,8 @@ def _weekday_of(undated: str, text: str) -> bool:
     that date's weekday in another language: a byline of only a date ("Mo 1. Jan 2024",
     "sam. 6 janv. 2024"), not a name before one ("Sam 1. Jan 2024", "Sam 5 May 2024")."""
     word = undated.strip().rstrip(".,").casefold()
-    date = text[len(undated) :]
+    found = _DATE_ONLY.match(text, len(undated))  # where _TRAILING_DATE found it
+    date = found.group() if found else text[len(undated) :]
     months = {w.casefold() for w in _LETTERS.findall(date)}
     dot = bool(_DAY_DOT.search(date))
     for days, words, dotted in _DATE_LANGUAGES:
