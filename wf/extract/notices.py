@@ -228,8 +228,8 @@ def site_line(el: Any, b: BlockRecord) -> bool:
 
 
 def _text(el: Any) -> str:
-    """A block's text as libxml2 copies it; a block with no element inside (most short
-    lines) is its .text, which costs a fifth of the copy."""
+    """A block's text as libxml2 copies it; a block with no child node (no element, no
+    comment: most short lines) is its .text, which costs a fifth of the copy."""
     if not len(el):
         return el.text or ""
     return str(_serializer()(el))
