@@ -969,6 +969,12 @@ def test_no_name_in_an_element_that_shows_none(tag):
         ('<span class="byline">Dom, 5 May 2024</span>', "Dom"),
         ('<div class="byline">Mo 1. Jan 2024<br>Anna Weber</div>', "Anna Weber"),
         ('<div class="byline">sam. 6 janv. 2024<br>Anne Martin</div>', "Anne Martin"),
+        # A date of digits alone has no language: a weekday that is no name heads it.
+        ('<span class="byline">lun. 01/01/2024</span>', None),
+        ('<span class="byline">samedi 06.01.2024</span>', None),
+        ('<span class="byline">Montag 01/01/2024</span>', None),
+        ('<span class="byline">Sam 01/01/2024</span>', "Sam"),
+        ('<span class="byline">Dom 06.01.2024</span>', "Dom"),
         # ...its language told by the date alone, not by a time or a note after it: a dot
         # in "10.30" makes no date German, "ago" or "out" no date Spanish or Portuguese.
         ('<span class="byline">sam. 6 janv. 2024 à 10.30</span>', None),

@@ -15,6 +15,7 @@ from wf.extract.metadata.tuning import (
     BYLINE_LABELS,
     BYLINE_ROLE_WORDS,
     BYLINE_ROLES,
+    BYLINE_WEEKDAY_NAMES,
     BYLINE_WEEKDAYS,
     BYLINE_WEEKDAYS_MARKED,
     BYLINE_WORDS,
@@ -268,11 +269,14 @@ def _date_alone(line: str) -> bool:
 def _weekday_of(undated: str, text: str) -> bool:
     """Whether what is left of a byline once its date went (``undated``, from ``text``) is
     that date's weekday in another language: a byline of only a date ("Mo 1. Jan 2024",
-    "sam. 6 janv. 2024"), not a name before one ("Sam 1. Jan 2024", "Sam 5 May 2024")."""
+    "sam. 6 janv. 2024", "lundi 01/01/2024"), not a name before one ("Sam 1. Jan 2024",
+    "Sam 5 May 2024", "Sam 01/01/2024")."""
     word = undated.strip().rstrip(".,").casefold()
     found = _DATE_ONLY.match(text, len(undated))  # where _TRAILING_DATE found it
     date = found.group() if found else text[len(undated) :]
     months = {w.casefold() for w in _LETTERS.findall(date)}
+    if not months:  # digits alone: no language, and only a word that is no name counts
+        return word not in BYLINE_WEEKDAY_NAMES and any(word in d for d, _, _ in _DATE_LANGUAGES)
     dot = bool(_DAY_DOT.search(date))
     for days, words, dotted in _DATE_LANGUAGES:
         # A day written "5." is German's, no other's: "Sam 5. Mai 2024" is a name.

@@ -262,6 +262,10 @@ BYLINE_DATE_LANGUAGES = (
         False,
     ),
 )
+# The weekdays of BYLINE_DATE_LANGUAGES that are also names, or words of one: before a
+# date of digits alone ("01/01/2024"), which has no language, the others are the date's
+# weekday ("lundi 01/01/2024"), these a name ("Sam 01/01/2024").
+BYLINE_WEEKDAY_NAMES = ("di", "do", "sa", "so", "mar", "sam", "dom", "domingo", "sex", "ter")
 # The post icon's words for screen readers before a board's "by" ("Post by ann", "Beitrag
 # von ann", "Message par ann", "Mensaje por ann"): no part of the name.
 BOARD_POST_WORDS = ("post", "beitrag", "message", "mensaje", "mensagem")
