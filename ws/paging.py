@@ -43,56 +43,40 @@ def walk(
     page would). Once ``cancelled()``, the page being read stops at its reader's next step
     (ws.backends.base.Stopped, a Timeout). ``fetch_args`` go to every fetch."""
     with stop_when(cancelled):
-        return _pages(
-            backend, endpoint, request, query, options, net, deadline, cancelled, fetch_args
-        )
-
-
-def _pages(
-    backend: Backend,
-    endpoint: str,
-    request: Request,
-    query: Query,
-    options: SearchOptions,
-    net: NetOptions,
-    deadline: float,
-    cancelled: Callable[[], bool],
-    fetch_args: dict[str, Any],
-) -> tuple[Response, Answer]:
-    resp = _send(request, net, deadline, fetch_args)
-    answer = backend.classify(resp.status, resp.headers, resp.body, query)
-    if answer.outcome != OK:
+        resp = _send(request, net, deadline, fetch_args)
+        answer = backend.classify(resp.status, resp.headers, resp.body, query)
+        if answer.outcome != OK:
+            return resp, answer
+        results = list(answer.results)
+        have = _usable(results, options)
+        page, pages, latest = query.page, 1, answer
+        while have < options.max_results and pages < MAX_PAGES:
+            cursor = latest.find_next()
+            if cursor is None:
+                break
+            page, pages = page + 1, pages + 1
+            following = backend.build(replace(query, page=page), endpoint, cursor)
+            try:
+                more = _send(following, net, deadline, fetch_args)
+            except ToolError as exc:
+                if cancelled():
+                    raise
+                answer.notes.append(f"page {page}: {exc.message}; {_kept(have)}")
+                break
+            extra = backend.classify(more.status, more.headers, more.body, query)
+            if extra.outcome != OK:
+                if extra.outcome != EMPTY:  # an empty page is the natural end
+                    answer.notes.append(
+                        f"page {page}: {extra.outcome} ({extra.message}); {_kept(have)}"
+                    )
+                break
+            results += extra.results
+            before, have = have, _usable(results, options)
+            if have == before:
+                break  # nothing new: the engine repeats itself (or only filtered results)
+            latest = extra
+        answer.results = results
         return resp, answer
-    results = list(answer.results)
-    have = _usable(results, options)
-    page, pages, latest = query.page, 1, answer
-    while have < options.max_results and pages < MAX_PAGES:
-        cursor = latest.find_next()
-        if cursor is None:
-            break
-        page, pages = page + 1, pages + 1
-        following = backend.build(replace(query, page=page), endpoint, cursor)
-        try:
-            more = _send(following, net, deadline, fetch_args)
-        except ToolError as exc:
-            if cancelled():
-                raise
-            answer.notes.append(f"page {page}: {exc.message}; {_kept(have)}")
-            break
-        extra = backend.classify(more.status, more.headers, more.body, query)
-        if extra.outcome != OK:
-            if extra.outcome != EMPTY:  # an empty page is the natural end
-                answer.notes.append(
-                    f"page {page}: {extra.outcome} ({extra.message}); {_kept(have)}"
-                )
-            break
-        results += extra.results
-        before, have = have, _usable(results, options)
-        if have == before:
-            break  # nothing new: the engine repeats itself (or only filtered results)
-        latest = extra
-    answer.results = results
-    return resp, answer
 
 
 def _send(
