@@ -367,3 +367,90 @@ def test_a_slot_cleared_then_set_again_is_enforced(json_error):
         assert doc["built_by"] != p.pid and doc["what"] == "the second page"
     else:
         assert out == b""
+
+
+# ---------------------------------------------------------------- the limits and the deadline
+
+# 1.3 MB: a script, then a tag of 1 100 attributes, 600 times (over COUNTED_FROM, so every
+# tag is read). The limits' scan of such a page took a second at 10 MB, unasked.
+SCRIPTED_TAGS = (
+    b"<html><body><p>first words</p>" + (b"<script>x</script><p " + b"a " * 1100 + b">t</p>") * 600
+)
+# One tag of 300 000 attributes (2.7 MB): read in one piece, it took half a second at 10 MB.
+ONE_TAG = (
+    b"<html><body><p>first words</p><p "
+    + b" ".join(b"a%d=1" % i for i in range(300_000))
+    + b">t</p>"
+)
+
+
+class Asks:
+    """A ``late`` for common.parse_limits.limit that counts its asks; late from the ask
+    numbered ``from_ask`` on (0: never)."""
+
+    def __init__(self, from_ask: int = 0) -> None:
+        self.asks = 0
+        self.from_ask = from_ask
+
+    def __call__(self) -> bool:
+        self.asks += 1
+        return 0 < self.from_ask <= self.asks
+
+
+@pytest.mark.parametrize(
+    ("page", "unit"),
+    [(SCRIPTED_TAGS, bytes), (SCRIPTED_TAGS, str), (ONE_TAG, bytes), (ONE_TAG, str)],
+    ids=["tags-bytes", "tags-str", "one-tag-bytes", "one-tag-str"],
+)
+def test_the_limits_stop_at_the_first_ask_past_the_deadline(page, unit):
+    from common.parse_limits import limit
+
+    text = page if unit is bytes else page.decode()
+    late = Asks(from_ask=1)
+    out, cut = limit(text, late=late)
+    assert late.asks == 1
+    assert text.startswith(out) and 0 <= cut.read == len(out) < len(text) and cut.size == len(text)
+    assert (cut.elements, cut.attributes) == (0, 0)  # nothing read past the ask
+    assert cut.notes() == [
+        "out of time while the page was checked before its parse: text extracted from the "
+        f"first {len(out)} of its {len(text)} {'bytes' if unit is bytes else 'characters'}"
+    ]
+
+
+@pytest.mark.parametrize("page", [SCRIPTED_TAGS, ONE_TAG], ids=["tags", "one-tag"])
+def test_the_limits_ask_between_stretches_and_cut_the_same_when_in_time(page):
+    from common.parse_limits import MAX_ATTRIBUTES_PER_ELEMENT, limit
+
+    late = Asks()
+    assert limit(page, late=late) == limit(page)
+    # Asked after every 64 KB of the page or 8 192 attributes of one tag at the least.
+    assert late.asks >= min(len(page) // 65_536, page.count(b"=") // 8192)
+    late_cut = limit(page, late=Asks(from_ask=3))[0]
+    assert page.startswith(late_cut[: late_cut.find(b"<p a")])  # a prefix up to its cut
+    assert all(t.count(b" ") <= MAX_ATTRIBUTES_PER_ELEMENT for t in late_cut.split(b"<")[1:])
+
+
+def test_an_extraction_past_its_deadline_stops_in_the_limits():
+    from wf.extract import extract
+
+    r = extract(SCRIPTED_TAGS, deadline=time.monotonic() - 1)
+    # Asked once its attributes are counted, before any tag is read: cut there, and the
+    # rest read as the extraction reads a page past its deadline (no failure note).
+    assert r.text == ""
+    assert r.notes == [
+        "out of time while the page was checked before its parse: text extracted from the "
+        f"first 0 of its {len(SCRIPTED_TAGS)} bytes"
+    ]
+    in_time = extract(SCRIPTED_TAGS, deadline=time.monotonic() + 60)
+    assert in_time.text.startswith("first words\n") and len(in_time.notes) == 1
+    assert in_time.notes[0].startswith("560000 attributes dropped from 600 elements")
+
+
+def test_a_results_page_stops_in_the_limits_when_the_run_ends_the_attempt():
+    from ws.backends.base import Stopped, stop_when
+    from ws.backends.html import parse_html
+
+    asks = Asks(from_ask=2)  # the check before the limits passes; the limits' first ask ends
+    with stop_when(asks), pytest.raises(Stopped):
+        parse_html(SCRIPTED_TAGS)
+    assert asks.asks == 3  # check_stop, the limits' one ask, check_stop after them

@@ -111,9 +111,12 @@ def _run(
         "selection": selection,
         "want_images": want_images,
     }
+    from wf.extract.records import late
     from wf.extract.source import limited
 
-    text, utf8, cut = limited(html, utf8)
+    # Past the deadline the checks stop and cut the page where they are: what follows
+    # meets the deadline's check (_extract) and gives the text in document order.
+    text, utf8, cut = limited(html, utf8, late(deadline))
     result = _parse_and_extract(text, options, utf8)
     result.notes.extend(cut.notes())
     return result

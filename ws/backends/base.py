@@ -58,9 +58,15 @@ def check_stop() -> None:
     """Stopped when the run ended the attempt this thread reads for; called between the
     steps of reading an answer (the parse, each row) so that a loser ends within one of
     them rather than after the whole page (up to a second of CPU for a 2 MB page)."""
-    ended = getattr(_RUN, "ended", None)
-    if ended is not None and ended():
+    if stopping():
         raise Stopped
+
+
+def stopping() -> bool:
+    """Whether the run ended the attempt this thread reads for (check_stop's question, for
+    work that stops by itself: common.parse_limits.limit's ``late``)."""
+    ended = getattr(_RUN, "ended", None)
+    return ended is not None and ended()
 
 
 @dataclass(frozen=True)
