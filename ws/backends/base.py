@@ -118,6 +118,11 @@ class Answer:
     find_next: Callable[[], dict[str, str] | None] = field(
         default=lambda: None, repr=False, compare=False
     )
+    # Set by ws.paging.walk: its results as ws.results.finalise cleaned them to count
+    # them (and how many the domain filters removed), which ws.paging.kept hands on with
+    # no second pass: one the run's stop at the total deadline would end, losing --all the
+    # pages already in hand.
+    cleaned: tuple[list[Result], int] | None = field(default=None, repr=False)
 
 
 class Backend:
