@@ -454,3 +454,51 @@ def test_a_results_page_stops_in_the_limits_when_the_run_ends_the_attempt():
     with stop_when(asks), pytest.raises(Stopped):
         parse_html(SCRIPTED_TAGS)
     assert asks.asks == 3  # check_stop, the limits' one ask, check_stop after them
+
+
+# ---------------------------------------------------------------- the text of a page out of time
+
+
+class _Nodes:
+    """A body that is only its text nodes (quick_text reads no more of it)."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+
+    def itertext(self):  # type: ignore[no-untyped-def]
+        return iter(self.texts)
+
+
+def _quick_text_as_specified(texts: list[str]) -> str:
+    # One line per text node, runs of [ \t\n\r\f] one space, no space at a line's ends.
+    import re
+
+    text = re.sub(r"[ \t\n\r\f]+", " ", "\x00".join(texts))
+    return re.sub(r"(?: ?\x00)+ ?", "\n", text).strip()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_text_of_a_page_out_of_time_is_its_nodes_in_order(seed):
+    import random
+
+    from wf.extract.core import quick_text
+
+    pieces = ["a", "b c", " ", "  ", "\t", "\n", "\r\n", "\f", "\xa0", "\v", "\u2003", "\x1c"]
+    rnd = random.Random(seed)
+    for _ in range(5_000):
+        texts = [
+            "".join(rnd.choices(pieces, k=rnd.randint(0, 5))) for _ in range(rnd.randint(0, 6))
+        ]
+        assert quick_text(_Nodes(texts)) == _quick_text_as_specified(texts), texts
+
+
+def test_the_text_of_a_page_out_of_time_leaves_prose_as_it_is():
+    # The fallback runs past the deadline: on 10 MB of prose a pattern that replaced every
+    # run of white space, single spaces included, and a second one over the whole text
+    # for the node marks took 0.75 s there. Single spaces are no run to replace.
+    from wf.extract.core import SPACE_RUNS, quick_text
+
+    prose = "words of a page " * 1_000
+    assert SPACE_RUNS.subn(" ", prose)[1] == 0
+    assert SPACE_RUNS.subn(" ", "a  b\tc \n d")[1] == 3
+    assert quick_text(_Nodes([prose, " ", "\n", prose])) == prose.strip() + "\n" + prose.strip()
