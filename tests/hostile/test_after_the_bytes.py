@@ -537,3 +537,31 @@ def test_writing_a_page_of_inline_elements_meets_the_deadline(monkeypatch, tag):
     with pytest.raises(OutOfTime):
         markdown.MarkdownWriter(deadline=time.monotonic() - 1).write(body)
     assert len(asks) == 1  # the first ask ends it
+
+
+# ---------------------------------------------------------------- decoding a body
+
+
+def test_a_body_of_bad_utf8_is_judged_without_a_step_per_character(monkeypatch):
+    # decode's choice between "mostly UTF-8" and the legacy fallback counted the non-ASCII
+    # characters of the whole text one by one in Python: 0.5 s on 10 MB of legacy bytes
+    # (no charset said), before the extraction and its deadline. Counted in C now.
+    import random
+
+    from common import decode
+
+    calls: list[str] = []
+    monkeypatch.setattr(decode, "ord", lambda ch: calls.append(ch) or 0, raising=False)
+    rnd = random.Random(0)
+    bodies = [
+        bytes(rnd.choices(b"ab<>\xc3\xa9\xe9\x80\xe4\xb8\xad", k=rnd.randint(1, 40)))
+        for _ in range(3_000)
+    ]
+    bodies += [b"<p>" + b"\xe9a" * 5_000, "<p>h\u00e9llo ".encode() * 500 + b"\xff"]
+    for body in bodies:
+        text = body.decode("utf-8", "replace")
+        bad = text.count("\ufffd")
+        as_specified = bad == 0 or bad <= sum(1 for ch in text if ch > "\x7f") - bad
+        assert decode._mostly_utf8(body) == as_specified, body
+    assert calls == []
+    assert decode.decode_for_parser(b"<p>" + b"\xe9a" * 5_000, None)[1] == "windows-1252"
