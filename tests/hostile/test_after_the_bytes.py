@@ -565,3 +565,42 @@ def test_a_body_of_bad_utf8_is_judged_without_a_step_per_character(monkeypatch):
         assert decode._mostly_utf8(body) == as_specified, body
     assert calls == []
     assert decode.decode_for_parser(b"<p>" + b"\xe9a" * 5_000, None)[1] == "windows-1252"
+
+
+# ---------------------------------------------------------------- why a page is empty
+
+
+def test_the_search_for_why_a_page_is_empty_stops_at_the_deadline():
+    # The markup's searches (paywall, sign-in, consent: 0.7 s on 10 MB of empty boxes)
+    # ran after the extraction whatever the time; between two of them, the deadline is
+    # asked now, and once it has passed the note says no reason was looked for.
+    from wf.empty import OUT_OF_TIME, explain, why_empty
+    from wf.options import make_options
+    from wf.view import PageResult
+
+    html = "<html><body>" + "<div></div>" * 2_000 + '<div class="paywall-overlay"></div>'
+
+    def note(deadline: float) -> list[str]:
+        page = PageResult(url="https://news.example/a")
+        explain(
+            page,
+            lambda: html,
+            "",
+            make_options({}),
+            log=lambda line: None,
+            can_render=False,
+            deadline=deadline,
+        )
+        return page.notes
+
+    assert note(time.monotonic() + 60) == [
+        "no text: page is behind a paywall (id or class 'paywall')"
+    ]
+    assert note(time.monotonic() - 1) == [f"no text: {OUT_OF_TIME}"]
+    late = Asks(from_ask=3)  # two searches run, then the deadline has passed
+    args = (html, "", "https://news.example/a")
+    assert (
+        why_empty(*args, never=True, rendered=False, can_render=False, late=late)
+        == f"no text: {OUT_OF_TIME}"
+    )
+    assert late.asks == 3
