@@ -219,5 +219,7 @@ def _mostly_utf8(body: bytes) -> bool:
     bad = text.count("\ufffd")
     if bad == 0:
         return True
-    non_ascii = sum(1 for ch in text if ord(ch) > 127)
+    # Counted in C: a loop over each character took 0.5 s on 10 MB, before any deadline
+    # of the extraction could look.
+    non_ascii = len(text) - len(text.encode("ascii", "ignore"))
     return bad <= non_ascii - bad

@@ -17,20 +17,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from itertools import repeat
+from itertools import islice, repeat
 from typing import AnyStr, Generic, overload
 
-# 1 000 000 tiny <p> (8 MB) peaked at 376 MB and ended 2 s past their deadline; cut at
-# this many "<", they stay within 100 MB and their deadline. The largest of the 181
-# extract-bench pages has 3 229 "<".
-MAX_TAGS = 150_000
-# The bound on elements: a start tag (a "<" not followed by "/") makes at most one. With
-# its text node and the extractor's record of it, an element costs up to a kilobyte, and
-# attributes up to 250 bytes more each: 300 000 bare "<li>a", 150 000 elements within
-# MAX_TAGS, peaked 145 MB over an idle wf, a balanced page of 150 000 tags with styled
-# items 97 MB. Cut here, the worst of such shapes stays under 85 MB. A balanced page meets
-# this bound at about 100 000 "<"; the largest extract-bench page has 9 909 start tags.
-MAX_START_TAGS = 50_000
+from common.tag_counts import MAX_START_TAGS, MAX_TAGS, cap_elements
+
+__all__ = ["MAX_START_TAGS", "MAX_TAGS", "Cut", "cap_attributes", "cap_elements", "limit"]
+
 # Quadratic cost per element: 256 attributes cost libxml2 0.5 ms, 5 000 cost 0.1 s, 20 000
 # cost 1 s. Real elements carry a few dozen at most.
 MAX_ATTRIBUTES_PER_ELEMENT = 256
@@ -47,7 +40,12 @@ COUNTED_FROM = 1_000_000
 _WINDOW = 1024
 # How much of a long tag is read before it counts as long enough to count precisely.
 _HEAD = 4096
-_CHUNK = 8192
+# The attribute scan asks ``late`` (limit) after this much more of the page, or of one
+# tag's attributes: at most 0.15 s between two asks on hostile 10 MB pages, where it took
+# up to a second. The counts of "<" before it (at most 35 ms, in C) ask nothing: a page
+# cut there would still need its attributes looked at.
+_CHECK_EVERY = 65_536
+_CHECK_ATTRIBUTES = 8192
 # For tests of the watchdog only: parse the page as it came.
 OFF_ENV = "WF_WS_NO_PARSE_LIMITS"
 
@@ -60,9 +58,18 @@ class Cut:
     start_tags: int = 0  # start tags in the page when it was cut at MAX_START_TAGS, else 0
     elements: int = 0  # elements whose attributes were cut
     attributes: int = 0  # attributes dropped
+    # Past the deadline: how much of how much was read (the page is cut there), else -1.
+    read: int = -1
+    size: int = 0
+    unit: str = "characters"
 
     def notes(self) -> list[str]:
         out = []
+        if self.read >= 0:
+            out.append(
+                f"out of time while the page was checked before its parse: text extracted "
+                f"from the first {self.read} of its {self.size} {self.unit}"
+            )
         if self.start_tags:
             out.append(
                 f"the page has {self.start_tags} start tags; text extracted from the first "
@@ -79,87 +86,24 @@ class Cut:
         return out
 
 
-def limit(text: AnyStr, chars: int | None = None) -> tuple[AnyStr, Cut]:
+def limit(
+    text: AnyStr, chars: int | None = None, late: Callable[[], bool] | None = None
+) -> tuple[AnyStr, Cut]:
     """``text`` within every bound above, and what was cut from it. ``chars``: the length
     of the text that ``text`` (bytes) encodes, which decides whether the page is long
     enough to count its attributes (COUNTED_FROM), so that its UTF-8 is cut as the text
-    would be."""
+    would be. ``late()``: whether the caller's deadline has passed; once it is, the scan
+    stops and the page is cut before the first tag it has not read (Cut.read)."""
     cut = Cut()
     if os.environ.get(OFF_ENV) == "1":
         return text, cut
     text, cut.tags, cut.start_tags = cap_elements(text)
-    text, cut.elements, cut.attributes = cap_attributes(text, chars)
-    return text, cut
-
-
-def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
-    """``text`` cut before its MAX_TAGS-th "<" (and the number of "<" it had), or
-    ``(text, 0)`` when it has no more than that."""
-    if len(text) <= MAX_TAGS:
-        return text, 0  # cannot hold more "<" than characters (most pages: no count)
-    lt = _p(type(text)).lt
-    if not _more_than(text, lt, MAX_TAGS):
-        return text, 0
-    total = text.count(lt)
-    seen = pos = 0
-    while True:  # counted chunk by chunk in C; the loop runs a thousand times on 8 MB
-        end = pos + _CHUNK
-        found = text.count(lt, pos, end)
-        if seen + found >= MAX_TAGS:
-            break
-        seen += found
-        pos = end
-    for _ in range(MAX_TAGS - seen):  # the last few thousand, one by one
-        pos = text.find(lt, pos) + 1
-    return text[: pos - 1], total
-
-
-def cap_elements(text: AnyStr) -> tuple[AnyStr, int, int]:
-    """``text`` within MAX_TAGS and MAX_START_TAGS, the number of "<" it had when it was
-    cut (else 0), and the number of its start tags when MAX_START_TAGS cut it (else 0)."""
-    lt = _angles(type(text))[0]
-    if len(text) <= MAX_START_TAGS or not _more_than(text, lt, MAX_START_TAGS):
-        return text, 0, 0  # too few "<" for either bound (MAX_TAGS is the larger)
-    cut, total = cap_tags(text)
-    ends = lt + (b"/" if isinstance(lt, bytes) else "/")
-    starts = cut.count(lt) - cut.count(ends)
-    if starts <= MAX_START_TAGS:
-        return cut, total, 0
-    # The MAX_START_TAGS-th start tag: counted by chunks in C (a chunk never ends between
-    # the "<" and the "/" of an end tag), then one "<" at a time.
-    seen = pos = 0
-    while True:
-        end = pos + _CHUNK
-        if cut[end - 1 : end] == lt:
-            end += 1
-        found = cut.count(lt, pos, end) - cut.count(ends, pos, end)
-        if seen + found >= MAX_START_TAGS:
-            break
-        seen += found
-        pos = end
-    while True:
-        pos = cut.find(lt, pos)
-        if cut[pos + 1 : pos + 2] not in (b"/", "/"):
-            seen += 1
-            if seen == MAX_START_TAGS:
-                break
-        pos += 1
-    return text[:pos], total or text.count(lt), text.count(lt) - text.count(ends)
-
-
-def _more_than(text: AnyStr, lt: AnyStr, bound: int) -> bool:
-    """Whether ``text`` holds more than ``bound`` of ``lt``, counted only while the rest
-    could still take it over, the rest holding no more "<" than characters: a page of
-    200 000 characters is read to about 50 000 for MAX_TAGS."""
     size = len(text)
-    seen = pos = 0
-    while seen + size - pos > bound:
-        end = pos + max(seen + size - pos - bound, _CHUNK)
-        seen += text.count(lt, pos, end)
-        pos = end
-        if seen > bound:
-            return True
-    return False
+    text, cut.elements, cut.attributes, read = _cap_attributes(text, chars, late)
+    if read >= 0:
+        cut.read, cut.size = read, size
+        cut.unit = "bytes" if isinstance(text, bytes) else "characters"
+    return text, cut
 
 
 def cap_attributes(text: AnyStr, chars: int | None = None) -> tuple[AnyStr, int, int]:
@@ -172,6 +116,15 @@ def cap_attributes(text: AnyStr, chars: int | None = None) -> tuple[AnyStr, int,
     characters is counted in one pass and, when over the bound, read tag by tag, skipping
     the contents of script, style and the other elements whose text libxml2 never parses
     as tags. ``chars``, as in limit."""
+    out, elements, dropped, _read = _cap_attributes(text, chars, None)
+    return out, elements, dropped
+
+
+def _cap_attributes(
+    text: AnyStr, chars: int | None, late: Callable[[], bool] | None
+) -> tuple[AnyStr, int, int, int]:
+    """cap_attributes, and where the scan stopped when ``late()`` said so (the text is cut
+    there), else -1."""
     short = (len(text) if chars is None else chars) <= COUNTED_FROM
     if not short:
         p = _p(type(text))
@@ -181,25 +134,59 @@ def cap_attributes(text: AnyStr, chars: int | None = None) -> tuple[AnyStr, int,
         joined = p.space.join(p.bodies.findall(text))
         if sum(joined.count(c) for c in p.separators) <= MAX_ATTRIBUTES:
             short = True  # as few attributes as a short page: only long tags to check
+        elif late is not None and late():
+            return text[:0], 0, 0, 0  # no tag of it read yet
     if short:
         # "<" and ">" alone find the long tags: the 15 patterns (1 ms to compile, in
         # every search's start-up) wait for a page that has one.
         starts = _long_tag_starts(text, *_angles(type(text)))
         if not starts:
-            return text, 0, 0
+            return text, 0, 0, -1
     p = _p(type(text))
-    edits: list[tuple[int, int]] = []
-    raw = _RawText(text, p)
-    dropped = 0
-    budget = MAX_ATTRIBUTES
-    pos = 0
+    scan = _Scan(text, p, late)
     # A short page: only tags with a long run of attribute text, found by the cheapest
     # pattern first; a long one: every tag.
-    if short:
+    try:
+        if short:
+            scan.long_tags(starts)
+        else:
+            scan.every_tag()
+    except _Late as stop:
+        at = stop.args[0]
+        return _without(text[:at], scan.edits, p), len(scan.edits), scan.dropped, at
+    if not scan.edits:
+        return text, 0, 0, -1
+    return _without(text, scan.edits, p), len(scan.edits), scan.dropped, -1
+
+
+class _Late(Exception):
+    """The deadline passed: the page is cut at args[0], before a tag not yet read."""
+
+
+class _Scan(Generic[AnyStr]):
+    """One page's attribute scan: the spans to remove (``edits``, in page order), the
+    attributes they drop, and the asks of ``late`` between stretches of the page."""
+
+    def __init__(self, text: AnyStr, p: _Patterns[AnyStr], late: Callable[[], bool] | None):
+        self.text: AnyStr = text
+        self.p: _Patterns[AnyStr] = p
+        self.late = late
+        self.edits: list[tuple[int, int]] = []
+        self.dropped = 0
+        self.raw: _RawText[AnyStr] = _RawText(text, p)
+
+    def long_tags(self, starts: list[int]) -> None:
+        text, p, raw, late = self.text, self.p, self.raw, self.late
+        pos = 0
+        ask_at = _CHECK_EVERY
         for at in starts:
             m = p.name.match(text, at) if at >= pos else None
             if m is None:
                 continue
+            if at >= ask_at and late is not None:
+                ask_at = at + _CHECK_EVERY
+                if late():
+                    raise _Late(at)
             begin = m.end()
             head = _head_end(text, begin, p)
             if (
@@ -210,33 +197,61 @@ def cap_attributes(text: AnyStr, chars: int | None = None) -> tuple[AnyStr, int,
             # Most long "tags" of an ordinary page are minified code in a script.
             if raw.in_script(at):
                 continue
-            end, ends = _attributes(text, begin, p)
+            end, ends = self.attributes(at, begin)
             if len(ends) > MAX_ATTRIBUTES_PER_ELEMENT and at not in raw:
-                edits.append((ends[MAX_ATTRIBUTES_PER_ELEMENT - 1], end))
-                dropped += len(ends) - MAX_ATTRIBUTES_PER_ELEMENT
+                self.edits.append((ends[MAX_ATTRIBUTES_PER_ELEMENT - 1], end))
+                self.dropped += len(ends) - MAX_ATTRIBUTES_PER_ELEMENT
             pos = end
-    else:
+
+    def every_tag(self) -> None:
+        text, p, late = self.text, self.p, self.late
+        budget = MAX_ATTRIBUTES
+        pos = 0
+        ask_at = _CHECK_EVERY
         for m in p.tag.finditer(text):
             if m.start() < pos:
                 continue
+            if pos >= ask_at and late is not None:
+                ask_at = pos + _CHECK_EVERY
+                if late():
+                    raise _Late(m.start())
             pos = m.end()
-            estimate = _estimate(m.group(2), p)
+            # A long tag's start first: over a bound, its whole is too (split whole: 0.2 s).
+            a, b = m.span(2)
+            estimate = _estimate(text[a : min(b, a + _CHECK_EVERY)], p)
+            if b - a > _CHECK_EVERY and estimate <= min(MAX_ATTRIBUTES_PER_ELEMENT, budget):
+                estimate = _estimate(m.group(2), p)
             if estimate <= MAX_ATTRIBUTES_PER_ELEMENT and estimate <= budget:
                 budget -= estimate
             else:
-                pos, ends = _attributes(text, m.start(2), p)
+                pos, ends = self.attributes(m.start(), m.start(2))
                 keep = min(len(ends), MAX_ATTRIBUTES_PER_ELEMENT, budget)
                 budget -= keep
                 if keep < len(ends):
-                    edits.append((ends[keep - 1] if keep else m.start(2), pos))
-                    dropped += len(ends) - keep
+                    self.edits.append((ends[keep - 1] if keep else m.start(2), pos))
+                    self.dropped += len(ends) - keep
             name = m.group(1).lower()
             if name in p.raw:
                 close = p.raw_end[name].search(text, pos)
                 pos = close.start() if close else len(text)
-    if not edits:
-        return text, 0, 0
-    return _without(text, edits, p), len(edits), dropped
+
+    def attributes(self, tag: int, at: int) -> tuple[int, list[int]]:
+        """Where the tag at ``tag``, its attribute text at ``at``, ends (quoted values may
+        hold ">"), and where each of its attributes ends (a long one asks ``late``)."""
+        text, late = self.text, self.late
+        tag_body = self.p.tag_body.match(text, at)
+        assert tag_body is not None  # it matches the empty string too
+        end = tag_body.end()
+        found = self.p.attr.finditer(text, at, end)
+        if late is None or end - at < _CHECK_EVERY:
+            return end, [a.end() for a in found]
+        ends: list[int] = []
+        while not late():
+            batch = [a.end() for a in islice(found, _CHECK_ATTRIBUTES)]
+            if not batch:
+                return end, ends
+            ends += batch
+        raise _Late(tag)
 
 
 def _without(text: AnyStr, edits: list[tuple[int, int]], p: _Patterns[AnyStr]) -> AnyStr:
@@ -266,15 +281,6 @@ def _estimate(body: AnyStr, p: _Patterns[AnyStr]) -> int:
     """At least as many attributes as libxml2 finds in a tag's text: it needs white space
     or "=" before each one."""
     return len(body.split()) + body.count(p.eq)
-
-
-def _attributes(text: AnyStr, at: int, p: _Patterns[AnyStr]) -> tuple[int, list[int]]:
-    """Where the tag whose attribute text starts at ``at`` ends (quoted values may hold
-    ">"), and where each of its attributes ends."""
-    tag_body = p.tag_body.match(text, at)
-    assert tag_body is not None  # it matches the empty string too
-    end = tag_body.end()
-    return end, [a.end() for a in p.attr.finditer(text, at, end)]
 
 
 def _long_tag_starts(text: AnyStr, lt: AnyStr, gt: AnyStr) -> list[int]:

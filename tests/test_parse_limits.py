@@ -20,7 +20,7 @@ from common.parse_limits import (
 
 
 def test_a_page_within_the_tag_cap_is_read_whole():
-    from common.parse_limits import MAX_TAGS, cap_tags
+    from common.tag_counts import MAX_TAGS, cap_tags
 
     text = "<i>" * MAX_TAGS
     assert cap_tags(text) == (text, 0)
@@ -37,7 +37,7 @@ def test_a_page_within_the_tag_cap_is_read_whole():
     ids=["even", "late", "early", "bare"],
 )
 def test_a_page_past_the_tag_cap_is_cut_before_its_last_allowed_tag(text):
-    from common.parse_limits import MAX_TAGS, cap_tags
+    from common.tag_counts import MAX_TAGS, cap_tags
 
     out, total = cap_tags(text)
     assert total == text.count("<")
@@ -47,7 +47,7 @@ def test_a_page_past_the_tag_cap_is_cut_before_its_last_allowed_tag(text):
 
 
 def test_tag_cap_on_bytes():
-    from common.parse_limits import MAX_TAGS, cap_tags
+    from common.tag_counts import MAX_TAGS, cap_tags
 
     out, total = cap_tags(b"<b>" * (MAX_TAGS + 10))
     assert total == MAX_TAGS + 10
@@ -59,7 +59,7 @@ def test_tag_cap_on_bytes():
 
 @pytest.mark.parametrize("count", [49_999, 50_000, 50_001])
 def test_start_tag_cap_at_its_boundary(count):
-    from common.parse_limits import MAX_START_TAGS, cap_elements
+    from common.tag_counts import MAX_START_TAGS, cap_elements
 
     assert MAX_START_TAGS == 50_000  # man wf.1, LIMITS ON WORK AFTER THE BYTES ARRIVE
     text = "<li>a" * count + "end"
@@ -72,7 +72,7 @@ def test_start_tag_cap_at_its_boundary(count):
 
 
 def test_end_tags_are_no_start_tags():
-    from common.parse_limits import MAX_TAGS, cap_elements
+    from common.tag_counts import MAX_TAGS, cap_elements
 
     balanced = "<p>a</p>" * 49_000  # 98 000 "<", 49 000 start tags: within both caps
     assert cap_elements(balanced) == (balanced, 0, 0)
@@ -88,7 +88,7 @@ def test_start_tags_are_counted_exactly_across_chunks(kind):
     by tag gives."""
     import random
 
-    from common.parse_limits import MAX_START_TAGS, cap_elements
+    from common.tag_counts import MAX_START_TAGS, cap_elements
 
     rnd = random.Random(16)
     pieces = ["<b>", "</b>", "x", "<i>y", "</i>", "<!-- c -->", "zz"]
@@ -251,7 +251,7 @@ def test_script_text_that_looks_like_tags_is_not_touched():
 
 @pytest.mark.parametrize("count", [149_999, 150_000, 150_001])
 def test_tag_cap_at_its_boundary(count):
-    from common.parse_limits import MAX_TAGS, cap_tags
+    from common.tag_counts import MAX_TAGS, cap_tags
 
     assert MAX_TAGS == 150_000  # man wf.1, LIMITS ON WORK AFTER THE BYTES ARRIVE
     text = "<i>" * count + "end"

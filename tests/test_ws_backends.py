@@ -754,6 +754,30 @@ def test_brave_s_next_page_stops_once_the_attempt_has_ended():
         brave.next_page(page)
 
 
+def test_brave_s_web_blocks_stop_once_the_attempt_has_ended():
+    # The results list is cut into its blocks from the bytes, one step a data-pos mark
+    # (300 000 of them in 10 MB: half a second of CPU), before any parse asks: a step asks
+    # whether the run ended the attempt, as every other reader's row does.
+    from ws.backends import brave
+    from ws.backends.base import Stopped, stop_when
+    from ws.backends.html import ResultsPage
+
+    fragments: list[bytes] = []
+
+    class Page(ResultsPage):
+        def fragment(self, data: bytes) -> object:
+            fragments.append(data)
+            return super().fragment(data)
+
+    block = b'<div data-pos="{0}" data-type="web"><a href="https://a.test/{0}">t{0}</a></div>'
+    body = b"<main>" + b"".join(block.replace(b"{0}", b"%d" % i) for i in range(200)) + b"</main>"
+    assert len(brave.parse(Page(body, "text/html"))) == 200 and len(fragments) == 1
+    asks: list[int] = []
+    with stop_when(lambda: asks.append(1) or True), pytest.raises(Stopped):
+        brave.parse(Page(body, "text/html"))
+    assert len(asks) == 1 and len(fragments) == 1  # stopped at the first mark, no parse
+
+
 def test_the_next_page_form_is_any_form_around_a_next_button():
     from ws.backends.html import ResultsPage, next_form
 

@@ -274,8 +274,8 @@ def test_a_blocked_later_page_keeps_the_results_so_far_with_a_note(serve):
     )
 
 
-@pytest.mark.parametrize("cancelled", [False, True])
-def test_a_later_page_lost_ends_the_walk_unless_the_attempt_was_cancelled(serve, cancelled):
+@pytest.mark.parametrize(("cancelled", "fused"), [(False, False), (True, False), (True, True)])
+def test_a_later_page_lost_ends_the_walk_unless_the_attempt_was_cancelled(serve, cancelled, fused):
     import os
 
     from common.errors import ToolError
@@ -287,19 +287,72 @@ def test_a_later_page_lost_ends_the_walk_unless_the_attempt_was_cancelled(serve,
 
     paged = PagedEngine(serve, "mojeek", drop_page=2)
     url = paged.srv.url + "search"
-    options = make_options("q", environ={**os.environ, "WS_MOJEEK_URL": url}, max_results=30)
+    environ = {**os.environ, "WS_MOJEEK_URL": url}
+    engines = ("mojeek",) if fused else ()  # --engines mojeek: results fused, as --all's
+    options = make_options("q", environ=environ, max_results=30, engines=engines)
     backend, query = BY_NAME["mojeek"], Query("q")
     net = NetOptions(policy=options.policy.with_hosts("127.0.0.1"))
     args = (backend, url, backend.build(query, url), query, options, net, time.monotonic() + 5)
-    if cancelled:
+    if cancelled and not fused:
         # Ended once page 2 was asked for: ended from the start, the walk would stop
         # reading page 1 (ws.backends.base.Stopped) and never ask for page 2.
         with pytest.raises(ToolError):
             paging.walk(*args, cancelled=lambda: len(paged.asked) >= 2)
     else:
-        _, answer = paging.walk(*args)
+        # Fused, the run ends an attempt only at the total deadline: page 1 is its answer.
+        _, answer = paging.walk(*args, cancelled=lambda: cancelled and len(paged.asked) >= 2)
         assert len(answer.results) == 10 and answer.notes[0].startswith("page 2: ")
+        stopped = "page 2: stopped at the total deadline; keeping the 10 results"
+        assert answer.notes[0].startswith(stopped) == cancelled
+        assert answer.cleaned is not None and len(answer.cleaned[0]) == 10
     assert len(paged.asked) == 2
+
+
+def test_all_prints_page_1_when_the_deadline_stops_page_2_being_read(serve, monkeypatch):
+    # ws --all (here --engines mojeek): page 2 has answered and is being read (its results
+    # cleaned, held here until the run ends the attempt: 0.1 s past the total deadline).
+    # Page 1's results were in hand: they are the engine's answer, with a note.
+    import os
+    import threading
+
+    import ws
+    from ws import results as results_module
+    from ws.backends.base import Stopped, check_stop
+
+    paged = PagedEngine(serve, "mojeek")
+    page_2 = {url for url, _ in _items("mojeek", 2)} - {url for url, _ in _items("mojeek", 1)}
+    real = results_module.url_key
+    held: list[str] = []
+
+    def slow(url, parts=None):  # type: ignore[no-untyped-def]
+        if url in page_2 and threading.current_thread().name == "ws-mojeek" and not held:
+            held.append(url)
+            while True:  # until the run ends the attempt (Stopped), as a long read would be
+                try:
+                    check_stop()
+                except Stopped:
+                    break
+                time.sleep(0.01)
+        return real(url, parts)
+
+    monkeypatch.setattr(results_module, "url_key", slow)
+    found = ws.search(
+        "paging test",
+        engines="mojeek",
+        max_results=30,
+        timeout=1,
+        environ={**os.environ, "WS_MOJEEK_URL": paged.srv.url + "search"},
+        allow_private=True,
+        use_cache=False,
+    )
+    assert held and [page_of("mojeek", p) for p in paged.asked] == [1, 2]
+    assert [r["url"] for r in found.document["results"]] == [u for u, _ in _items("mojeek", 1)]
+    (attempt,) = found.document["attempts"]
+    assert attempt["outcome"] == "ok"
+    assert attempt["message"] == (
+        "HTTP 200, 10 results; page 2: stopped at the total deadline; "
+        "keeping the 10 results of the pages before"
+    )
 
 
 def test_a_bad_page_is_a_usage_error(serve):
@@ -330,3 +383,38 @@ def test_lite_answers_when_the_html_endpoint_is_blocked(serve):
     )
     lite = srv.requests[1]
     assert lite.startswith(b"POST /lite/ ") and b"q=rust+async" in lite
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_each_result_is_cleaned_once(serve, monkeypatch, fused):
+    # The walk cleans its pages' results to count them (ws.results.finalise); the chain
+    # keeps -n of that list (ws.paging.kept) instead of a second pass over a hostile
+    # page's thousands of results, one the run's stop could end after the walk.
+    import os
+    import threading
+
+    import ws
+    from ws import results as results_module
+
+    paged = PagedEngine(serve, "mojeek")
+    real = results_module.url_key
+    seen: list[str] = []
+
+    def counted(url, parts=None):  # type: ignore[no-untyped-def]
+        if threading.current_thread().name == "ws-mojeek":
+            seen.append(url)
+        return real(url, parts)
+
+    monkeypatch.setattr(results_module, "url_key", counted)
+    which = {"engines": "mojeek"} if fused else {"provider": "mojeek"}
+    found = ws.search(
+        "paging test",
+        max_results=15,
+        environ={**os.environ, "WS_MOJEEK_URL": paged.srv.url + "search"},
+        allow_private=True,
+        use_cache=False,
+        **which,
+    )
+    assert len(found.document["results"]) == 15 and len(paged.asked) == 2
+    # Page 1's ten counted after page 1, then with page 2's ten: 30, each pass once.
+    assert len(seen) == 30

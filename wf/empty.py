@@ -107,6 +107,7 @@ def why_empty(
     never: bool,
     rendered: bool,
     can_render: bool,
+    late: Callable[[], bool] | None = None,
 ) -> str | None:
     """One note saying why ``text`` (the extracted text of ``raw_html``) is empty or tiny,
     or None when it is not tiny or the page shows no reason worth a note.
@@ -114,7 +115,9 @@ def why_empty(
     ``never`` is --render never; ``rendered`` whether the text came from a browser;
     ``can_render`` whether this page could have been rendered at all (a fetched page with
     a browser to hand, not a local document). A page that was to be rendered and was not
-    has its note from the renderer already: None then.
+    has its note from the renderer already: None then. ``late()``: whether the page's
+    deadline has passed, asked between the searches of the markup (each up to 0.1 s on
+    10 MB); once it has, no more of them run and the note says so.
     """
     if not is_tiny(text):
         return None
@@ -140,7 +143,7 @@ def why_empty(
                 "wf renders only pages it fetches"
             )
         return None  # the render was tried: its own note says how it went
-    reason = reason or _markup_reason(raw_html, stripped)
+    reason = reason or _markup_reason(raw_html, stripped, late or (lambda: False))
     if reason is not None:
         return head + reason
     if not stripped:
@@ -156,12 +159,15 @@ def explain(
     *,
     log: Log,
     can_render: bool,
+    deadline: float | None = None,
 ) -> None:
     """A page whose text is empty or tiny says why, as far as it shows it (the fetch
     worked: the exit code stays 0). ``html_text`` gives the page's HTML as a str, made
-    only for a tiny text."""
+    only for a tiny text. Its searches stop at ``deadline`` (time.monotonic())."""
     if not is_tiny(text):
         return
+    import time
+
     note = why_empty(
         html_text(),
         text,
@@ -169,6 +175,7 @@ def explain(
         never=opts.render == NEVER,
         rendered=page.rendered,
         can_render=can_render,
+        late=None if deadline is None else lambda: time.monotonic() > deadline,
     )
     if note:
         page.note(note, log)
@@ -231,11 +238,17 @@ def _address_wall(url: str | None) -> str | None:
     return None
 
 
-def _markup_reason(raw_html: str, text: str) -> str | None:
+# What a page out of time says instead of its reason.
+OUT_OF_TIME = "the deadline passed before the page was looked through for a reason"
+
+
+def _markup_reason(raw_html: str, text: str, late: Callable[[], bool]) -> str | None:
     # Strongest first: what a paywall or a sign-in page is made of, then consent, whose
     # platforms also sit on pages that are not walls. The words are looked for in what
     # the page shows, not only in the extracted text: the extractor drops a closing
     # "subscribe to read on" as a call to action.
+    if late():
+        return OUT_OF_TIME
     seen = _Seen(raw_html)
     words = f"{text}\n{seen.text}"
     # (pattern, where it looks, what the note says of a match), strongest first.
@@ -264,9 +277,13 @@ def _markup_reason(raw_html: str, text: str) -> str | None:
         ),
     )
     for pattern, where, say in checks:
+        if late():
+            return OUT_OF_TIME
         found = pattern.search(where)
         if found:
             return say(found)
+    if late():
+        return OUT_OF_TIME
     if _LOGIN_WORDS.search(words) and "<form" in raw_html.lower():
         return "page asks to sign in (a sign-in form)"
     # With no text at all, one picture is the page; with a little, a few things are.

@@ -128,12 +128,12 @@ def feed_text(
     """A feed's text as wf prints it, with its entries for --json; ``feed`` None (and a
     note) when ``text`` holds no RSS or Atom root after all."""
     from common.parse_limits import MAX_TAGS, limit
-    from wf.extract import extract
+    from wf.extract import extract, records
 
     # libxml2's XML parser costs what its HTML parser does by the element and attribute:
     # the page's bounds hold for the feed's XML too (a cut feed is then read as far as
-    # it goes, as any feed cut short).
-    text, cut = limit(text)
+    # it goes, as any feed cut short, and so is one cut where the deadline stopped them).
+    text, cut = limit(text, late=records.late(deadline))
     root, problem = parse_xml(text, url)
     del text
     feed = read_feed(root, url)

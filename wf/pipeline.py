@@ -390,7 +390,7 @@ def _extract_html(
         return result.text
     from wf.empty import explain
 
-    explain(page, html.text, result.text, opts, log=log, can_render=can_render)
+    explain(page, html.text, result.text, opts, log=log, can_render=can_render, deadline=deadline)
     return result.text
 
 

@@ -39,31 +39,39 @@ def walk(
 
     A failure of the first page raises as a single fetch does; a later page that fails,
     times out or is blocked ends the walk with the results so far and a note saying so,
-    unless ``cancelled()`` says the caller ended the attempt (then it raises, as a first
-    page would). Once ``cancelled()``, the page being read stops at its reader's next step
-    (ws.backends.base.Stopped, a Timeout). ``fetch_args`` go to every fetch."""
+    unless ``cancelled()`` says the caller ended the attempt. Once ``cancelled()``, the page
+    being read stops at its reader's next step (ws.backends.base.Stopped, a Timeout); the
+    walk then raises, as a first page would, but when the run fuses every engine's results
+    (--all, --engines), whose attempts are ended only at the total deadline: then the pages
+    before are its answer, with a note. The answer's results come cleaned as well
+    (Answer.cleaned: the pass that counted them). ``fetch_args`` go to every fetch."""
     with stop_when(cancelled):
         resp = _send(request, net, deadline, fetch_args)
         answer = backend.classify(resp.status, resp.headers, resp.body, query)
         if answer.outcome != OK:
             return resp, answer
         results = list(answer.results)
-        have = _usable(results, options)
+        usable = _usable(results, options)
+        have = len(usable[0])
         page, pages, latest = query.page, 1, answer
         while have < options.max_results and pages < MAX_PAGES:
-            cursor = latest.find_next()
-            if cursor is None:
-                break
             page, pages = page + 1, pages + 1
-            following = backend.build(replace(query, page=page), endpoint, cursor)
             try:
+                cursor = latest.find_next()
+                if cursor is None:
+                    break
+                following = backend.build(replace(query, page=page), endpoint, cursor)
                 more = _send(following, net, deadline, fetch_args)
+                extra = backend.classify(more.status, more.headers, more.body, query)
+                if extra.outcome == OK:
+                    now = _usable(results + extra.results, options)
             except ToolError as exc:
-                if cancelled():
+                stopped = cancelled()
+                if stopped and not options.fuse:
                     raise
-                answer.notes.append(f"page {page}: {exc.message}; {_kept(have)}")
+                why = "stopped at the total deadline" if stopped else exc.message
+                answer.notes.append(f"page {page}: {why}; {_kept(have)}")
                 break
-            extra = backend.classify(more.status, more.headers, more.body, query)
             if extra.outcome != OK:
                 if extra.outcome != EMPTY:  # an empty page is the natural end
                     answer.notes.append(
@@ -71,11 +79,11 @@ def walk(
                     )
                 break
             results += extra.results
-            before, have = have, _usable(results, options)
+            (before, have), usable = (have, len(now[0])), now
             if have == before:
                 break  # nothing new: the engine repeats itself (or only filtered results)
             latest = extra
-        answer.results = results
+        answer.results, answer.cleaned = results, usable
         return resp, answer
 
 
@@ -95,9 +103,10 @@ def _send(
     )
 
 
-def _usable(results: list[Result], options: SearchOptions) -> int:
-    """How many results the run would print: clean, new and within the domain filters."""
-    return len(finalise(results, allow=options.allow, block=options.block, step=check_stop)[0])
+def _usable(results: list[Result], options: SearchOptions) -> tuple[list[Result], int]:
+    """The results the run would print, clean, new and within the domain filters, and how
+    many the filters removed (finalise; -n cuts them later)."""
+    return finalise(results, allow=options.allow, block=options.block, step=check_stop)
 
 
 def kept(
@@ -106,6 +115,9 @@ def kept(
     """The results of a walk's answer the run keeps (``finalise``; -n unless fused: the
     fused list is cut afterwards), read no further once ``cancelled()`` (Stopped, as in
     ``walk``): the chain's loser must not clean thousands of a hostile page's results."""
+    if answer.cleaned is not None:  # walk's count cleaned them: no pass the stop would end
+        results, filtered = answer.cleaned
+        return (results if options.fuse else results[: options.max_results]), filtered
     with stop_when(cancelled):
         return finalise(
             answer.results,

@@ -367,3 +367,240 @@ def test_a_slot_cleared_then_set_again_is_enforced(json_error):
         assert doc["built_by"] != p.pid and doc["what"] == "the second page"
     else:
         assert out == b""
+
+
+# ---------------------------------------------------------------- the limits and the deadline
+
+# 1.3 MB: a script, then a tag of 1 100 attributes, 600 times (over COUNTED_FROM, so every
+# tag is read). The limits' scan of such a page took a second at 10 MB, unasked.
+SCRIPTED_TAGS = (
+    b"<html><body><p>first words</p>" + (b"<script>x</script><p " + b"a " * 1100 + b">t</p>") * 600
+)
+# One tag of 300 000 attributes (2.7 MB): read in one piece, it took half a second at 10 MB.
+ONE_TAG = (
+    b"<html><body><p>first words</p><p "
+    + b" ".join(b"a%d=1" % i for i in range(300_000))
+    + b">t</p>"
+)
+
+
+class Asks:
+    """A ``late`` for common.parse_limits.limit that counts its asks; late from the ask
+    numbered ``from_ask`` on (0: never)."""
+
+    def __init__(self, from_ask: int = 0) -> None:
+        self.asks = 0
+        self.from_ask = from_ask
+
+    def __call__(self) -> bool:
+        self.asks += 1
+        return 0 < self.from_ask <= self.asks
+
+
+@pytest.mark.parametrize(
+    ("page", "unit"),
+    [(SCRIPTED_TAGS, bytes), (SCRIPTED_TAGS, str), (ONE_TAG, bytes), (ONE_TAG, str)],
+    ids=["tags-bytes", "tags-str", "one-tag-bytes", "one-tag-str"],
+)
+def test_the_limits_stop_at_the_first_ask_past_the_deadline(page, unit):
+    from common.parse_limits import limit
+
+    text = page if unit is bytes else page.decode()
+    late = Asks(from_ask=1)
+    out, cut = limit(text, late=late)
+    assert late.asks == 1
+    assert text.startswith(out) and 0 <= cut.read == len(out) < len(text) and cut.size == len(text)
+    assert (cut.elements, cut.attributes) == (0, 0)  # nothing read past the ask
+    assert cut.notes() == [
+        "out of time while the page was checked before its parse: text extracted from the "
+        f"first {len(out)} of its {len(text)} {'bytes' if unit is bytes else 'characters'}"
+    ]
+
+
+@pytest.mark.parametrize("page", [SCRIPTED_TAGS, ONE_TAG], ids=["tags", "one-tag"])
+def test_the_limits_ask_between_stretches_and_cut_the_same_when_in_time(page):
+    from common.parse_limits import MAX_ATTRIBUTES_PER_ELEMENT, limit
+
+    late = Asks()
+    assert limit(page, late=late) == limit(page)
+    # Asked after every 64 KB of the page or 8 192 attributes of one tag at the least.
+    assert late.asks >= min(len(page) // 65_536, page.count(b"=") // 8192)
+    late_cut = limit(page, late=Asks(from_ask=3))[0]
+    assert page.startswith(late_cut[: late_cut.find(b"<p a")])  # a prefix up to its cut
+    assert all(t.count(b" ") <= MAX_ATTRIBUTES_PER_ELEMENT for t in late_cut.split(b"<")[1:])
+
+
+def test_an_extraction_past_its_deadline_stops_in_the_limits():
+    from wf.extract import extract
+
+    r = extract(SCRIPTED_TAGS, deadline=time.monotonic() - 1)
+    # Asked once its attributes are counted, before any tag is read: cut there, and the
+    # rest read as the extraction reads a page past its deadline (no failure note).
+    assert r.text == ""
+    assert r.notes == [
+        "out of time while the page was checked before its parse: text extracted from the "
+        f"first 0 of its {len(SCRIPTED_TAGS)} bytes"
+    ]
+    in_time = extract(SCRIPTED_TAGS, deadline=time.monotonic() + 60)
+    assert in_time.text.startswith("first words\n") and len(in_time.notes) == 1
+    assert in_time.notes[0].startswith("560000 attributes dropped from 600 elements")
+
+
+def test_a_results_page_stops_in_the_limits_when_the_run_ends_the_attempt():
+    from ws.backends.base import Stopped, stop_when
+    from ws.backends.html import parse_html
+
+    asks = Asks(from_ask=2)  # the check before the limits passes; the limits' first ask ends
+    with stop_when(asks), pytest.raises(Stopped):
+        parse_html(SCRIPTED_TAGS)
+    assert asks.asks == 3  # check_stop, the limits' one ask, check_stop after them
+
+
+# ---------------------------------------------------------------- the text of a page out of time
+
+
+class _Nodes:
+    """A body that is only its text nodes (quick_text reads no more of it)."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+
+    def itertext(self):  # type: ignore[no-untyped-def]
+        return iter(self.texts)
+
+
+def _quick_text_as_specified(texts: list[str]) -> str:
+    # One line per text node, runs of [ \t\n\r\f] one space, no space at a line's ends.
+    import re
+
+    text = re.sub(r"[ \t\n\r\f]+", " ", "\x00".join(texts))
+    return re.sub(r"(?: ?\x00)+ ?", "\n", text).strip()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_text_of_a_page_out_of_time_is_its_nodes_in_order(seed):
+    import random
+
+    from wf.extract.core import quick_text
+
+    pieces = ["a", "b c", " ", "  ", "\t", "\n", "\r\n", "\f", "\xa0", "\v", "\u2003", "\x1c"]
+    rnd = random.Random(seed)
+    for _ in range(5_000):
+        texts = [
+            "".join(rnd.choices(pieces, k=rnd.randint(0, 5))) for _ in range(rnd.randint(0, 6))
+        ]
+        assert quick_text(_Nodes(texts)) == _quick_text_as_specified(texts), texts
+
+
+def test_the_text_of_a_page_out_of_time_leaves_prose_as_it_is():
+    # The fallback runs past the deadline: on 10 MB of prose a pattern that replaced every
+    # run of white space, single spaces included, and a second one over the whole text
+    # for the node marks took 0.75 s there. Single spaces are no run to replace.
+    from wf.extract.core import SPACE_RUNS, quick_text
+
+    prose = "words of a page " * 1_000
+    assert SPACE_RUNS.subn(" ", prose)[1] == 0
+    assert SPACE_RUNS.subn(" ", "a  b\tc \n d")[1] == 3
+    assert quick_text(_Nodes([prose, " ", "\n", prose])) == prose.strip() + "\n" + prose.strip()
+
+
+# ---------------------------------------------------------------- writing a page of inline elements
+
+
+@pytest.mark.parametrize("tag", ["a", "span"])
+def test_writing_a_page_of_inline_elements_meets_the_deadline(monkeypatch, tag):
+    # One block of 49 000 links (each resolved) or spans (each spaced from the text
+    # before it): the writer looked at the deadline every 1 024 blocks only, and wrote
+    # such a page whole past it (0.5 s on 1.6 MB).
+    from lxml import etree
+
+    from wf.extract import markdown
+    from wf.extract.records import OutOfTime
+
+    body = etree.fromstring(
+        "<body><p>"
+        + "".join(f'<{tag} href="/p/{i}">item {i}</{tag}> ' for i in range(5_000))
+        + "</p></body>"
+    )
+    asks: list[float | None] = []
+    real = markdown.check_time
+
+    def counted(deadline: float | None) -> None:
+        asks.append(deadline)
+        real(deadline)
+
+    monkeypatch.setattr(markdown, "check_time", counted)
+    writer = markdown.MarkdownWriter(deadline=time.monotonic() + 60)
+    assert writer.write(body).startswith("item 0 item 1 ")
+    assert len(asks) >= 4  # one ask every 1 024 elements with text at the least
+    asks.clear()
+    with pytest.raises(OutOfTime):
+        markdown.MarkdownWriter(deadline=time.monotonic() - 1).write(body)
+    assert len(asks) == 1  # the first ask ends it
+
+
+# ---------------------------------------------------------------- decoding a body
+
+
+def test_a_body_of_bad_utf8_is_judged_without_a_step_per_character(monkeypatch):
+    # decode's choice between "mostly UTF-8" and the legacy fallback counted the non-ASCII
+    # characters of the whole text one by one in Python: 0.5 s on 10 MB of legacy bytes
+    # (no charset said), before the extraction and its deadline. Counted in C now.
+    import random
+
+    from common import decode
+
+    calls: list[str] = []
+    monkeypatch.setattr(decode, "ord", lambda ch: calls.append(ch) or 0, raising=False)
+    rnd = random.Random(0)
+    bodies = [
+        bytes(rnd.choices(b"ab<>\xc3\xa9\xe9\x80\xe4\xb8\xad", k=rnd.randint(1, 40)))
+        for _ in range(3_000)
+    ]
+    bodies += [b"<p>" + b"\xe9a" * 5_000, "<p>h\u00e9llo ".encode() * 500 + b"\xff"]
+    for body in bodies:
+        text = body.decode("utf-8", "replace")
+        bad = text.count("\ufffd")
+        as_specified = bad == 0 or bad <= sum(1 for ch in text if ch > "\x7f") - bad
+        assert decode._mostly_utf8(body) == as_specified, body
+    assert calls == []
+    assert decode.decode_for_parser(b"<p>" + b"\xe9a" * 5_000, None)[1] == "windows-1252"
+
+
+# ---------------------------------------------------------------- why a page is empty
+
+
+def test_the_search_for_why_a_page_is_empty_stops_at_the_deadline():
+    # The markup's searches (paywall, sign-in, consent: 0.7 s on 10 MB of empty boxes)
+    # ran after the extraction whatever the time; between two of them, the deadline is
+    # asked now, and once it has passed the note says no reason was looked for.
+    from wf.empty import OUT_OF_TIME, explain, why_empty
+    from wf.options import make_options
+    from wf.view import PageResult
+
+    html = "<html><body>" + "<div></div>" * 2_000 + '<div class="paywall-overlay"></div>'
+
+    def note(deadline: float) -> list[str]:
+        page = PageResult(url="https://news.example/a")
+        explain(
+            page,
+            lambda: html,
+            "",
+            make_options({}),
+            log=lambda line: None,
+            can_render=False,
+            deadline=deadline,
+        )
+        return page.notes
+
+    assert note(time.monotonic() + 60) == [
+        "no text: page is behind a paywall (id or class 'paywall')"
+    ]
+    assert note(time.monotonic() - 1) == [f"no text: {OUT_OF_TIME}"]
+    late = Asks(from_ask=3)  # two searches run, then the deadline has passed
+    args = (html, "", "https://news.example/a")
+    assert (
+        why_empty(*args, never=True, rendered=False, can_render=False, late=late)
+        == f"no text: {OUT_OF_TIME}"
+    )
+    assert late.asks == 3

@@ -134,6 +134,15 @@ def check_time(deadline: float | None) -> None:
             raise OutOfTime
 
 
+def late(deadline: float | None) -> Callable[[], bool] | None:
+    """Whether ``deadline`` has passed, as common.parse_limits.limit asks it (None: never)."""
+    if deadline is None:
+        return None
+    import time
+
+    return lambda: time.monotonic() > deadline
+
+
 def walk(
     body: Any,
     *,

@@ -58,9 +58,15 @@ def check_stop() -> None:
     """Stopped when the run ended the attempt this thread reads for; called between the
     steps of reading an answer (the parse, each row) so that a loser ends within one of
     them rather than after the whole page (up to a second of CPU for a 2 MB page)."""
-    ended = getattr(_RUN, "ended", None)
-    if ended is not None and ended():
+    if stopping():
         raise Stopped
+
+
+def stopping() -> bool:
+    """Whether the run ended the attempt this thread reads for (check_stop's question, for
+    work that stops by itself: common.parse_limits.limit's ``late``)."""
+    ended = getattr(_RUN, "ended", None)
+    return ended is not None and ended()
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,11 @@ class Answer:
     find_next: Callable[[], dict[str, str] | None] = field(
         default=lambda: None, repr=False, compare=False
     )
+    # Set by ws.paging.walk: its results as ws.results.finalise cleaned them to count
+    # them (and how many the domain filters removed), which ws.paging.kept hands on with
+    # no second pass: one the run's stop at the total deadline would end, losing --all the
+    # pages already in hand.
+    cleaned: tuple[list[Result], int] | None = field(default=None, repr=False)
 
 
 class Backend:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ws.backends.base import check_stop
+from ws.backends.base import check_stop, stopping
 from ws.results import Result
 
 
@@ -82,7 +82,8 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
 
     root = None
     check_stop()
-    data, _cut = limit(data)  # a results page loses nothing a parser needs
+    # A results page loses nothing a parser needs; stopped, the checks end at once.
+    data, _cut = limit(data, late=stopping)
     check_stop()
     if data and not data.isspace():  # unlike strip(), no copy of the page
         try:
