@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from common.xpath import compiled, tagged, union
+from common.xpath import compiled, merged, tagged
 from wf.extract import tuning
 
 _SKIP_LINK = re.compile(tuning.SKIP_LINK)
@@ -73,7 +73,7 @@ def search(root: Any, main: bool, every_word: bool = False) -> Hits:
         compiled(part)(root) if part else [] for part in (skip, focusable, words)
     )
     if focus_hits and class_hits:  # two branches: their hits merged in page order
-        class_hits = union(root, f"{words}|{focusable}")
+        class_hits = merged(root, [class_hits, focus_hits])
     return Hits(hidden, skip_hits, class_hits or focus_hits, tagged(root, "noscript"))
 
 
