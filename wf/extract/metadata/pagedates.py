@@ -52,13 +52,14 @@ def _contains(words: tuple[str, ...], what: str) -> str:
 
 
 # One step per attribute kind, in a union (document order), as byline.py does: faster
-# in libxml2 than one walk testing each attribute's name.
+# in libxml2 than one walk testing each attribute's name. Values read as string() on
+# elements' attributes, as byline.py reads them: the same nodes.
 _CANDIDATES = (
-    "//@itemprop[contains(., 'datePublished') or contains(., 'dateCreated')]"
+    "//*/@itemprop[contains(string(), 'datePublished') or contains(string(), 'dateCreated')]"
     "|//time"
-    f"|//@*[starts-with(name(), 'data-') and ({_contains(DATE_ATTR_WORDS, 'name()')})]"
-    f"|//@class[{_contains(DATE_CLASS_WORDS, '.')}]"
-    f"|//@id[{_contains(DATE_CLASS_WORDS, '.')}]"
+    f"|//*/@*[starts-with(name(), 'data-') and ({_contains(DATE_ATTR_WORDS, 'name()')})]"
+    f"|//*/@class[{_contains(DATE_CLASS_WORDS, 'string()')}]"
+    f"|//*/@id[{_contains(DATE_CLASS_WORDS, 'string()')}]"
 )
 _AROUND_H1 = (
     f"(preceding::text()[position() <= 8]|following::text()[position() <= {MAX_HEADER_SCAN}])"
