@@ -51,37 +51,39 @@ def _contains(words: tuple[str, ...], what: str) -> str:
     return " or ".join(f"contains({what}, '{w}')" for w in words)
 
 
-def _class_branch(words: tuple[str, ...]) -> str:
-    return f"|//*/@class[{_contains(words, 'string()')}]" if words else ""
+def _branch(name: str, words: tuple[str, ...]) -> str:
+    """The search for the attributes ``name`` that hold one of ``words``; none for none."""
+    return f"|//*/@{name}[{_contains(words, 'string()')}]" if words else ""
 
 
 # One step per attribute kind, in a union (document order), as byline.py does: faster
 # in libxml2 than one walk testing each attribute's name. Values read as string() on
 # elements' attributes, as byline.py reads them: the same nodes.
-_BEFORE_CLASSES = (
+_MARKED = (
     "//*/@itemprop[contains(string(), 'datePublished') or contains(string(), 'dateCreated')]"
     "|//time"
     f"|//*/@*[starts-with(name(), 'data-') and ({_contains(DATE_ATTR_WORDS, 'name()')})]"
 )
-_IDS = f"|//*/@id[{_contains(DATE_CLASS_WORDS, 'string()')}]"
-_CANDIDATES = _BEFORE_CLASSES + _class_branch(DATE_CLASS_WORDS) + _IDS
+_CANDIDATES = _MARKED + _branch("class", DATE_CLASS_WORDS) + _branch("id", DATE_CLASS_WORDS)
 
 
 def candidates(body: Any, large: bool = False) -> str:
-    """_CANDIDATES, its class branch searching only for the words of DATE_CLASS_WORDS
-    that the page's class values hold (none: no branch). Each word costs libxml2 a copy
-    of every class value, ten of them on a page that names no date, where all the values
-    joined (in C, once) cost one: the same nodes, a third of the search's cost (as
-    wf.extract.unseen.parts does for the cleaning's words). A ``large`` page (over
-    unseen.CLASS_SCAN_MAX characters) searches for every word: the join would add twice
-    its class values' size to the peak."""
+    """_CANDIDATES, its class and id branches searching only for the words of
+    DATE_CLASS_WORDS that the page's class (id) values hold (none: no branch). Each word
+    costs libxml2 a copy of every value, ten of them on a page that names no date, where
+    all the values joined (in C, once) cost one: the same nodes, a third of the search's
+    cost (as wf.extract.unseen.parts does for the cleaning's words). A ``large`` page
+    (over unseen.CLASS_SCAN_MAX characters) searches for every word: the join would add
+    twice its values' size to the peak."""
     if large:
         return _CANDIDATES
     from common.xpath import compiled
 
-    classes = compiled("str:concat(//*/@class)")(body)
-    words = tuple(word for word in DATE_CLASS_WORDS if word in classes)
-    return _BEFORE_CLASSES + _class_branch(words) + _IDS
+    search = _MARKED
+    for name in ("class", "id"):
+        values = compiled(f"str:concat(//*/@{name})")(body)
+        search += _branch(name, tuple(word for word in DATE_CLASS_WORDS if word in values))
+    return search
 
 
 _AROUND_H1 = (
