@@ -84,8 +84,8 @@ def union(node: Any, expression: str) -> list[Any]:
 
 
 def merged(node: Any, found: list[list[Any]]) -> list[Any]:
-    """What the searches in ``found`` (each a location path's hits in ``node``'s
-    document, in document order, as libxml2 gives them) found together: the nodes in
+    """What the searches in ``found`` (each a location path's elements or attributes in
+    ``node``'s document, in document order, as libxml2 gives them) found together: the nodes in
     document order, each once, the first search's node where two found the same one.
     When every node of the later searches is one of the first's, the first's hits are
     the merge, and the page is not read to order them (a link's class of both words and

@@ -61,8 +61,8 @@ def extract(
     """The metadata of the page whose root element is ``root`` (before cleaning); ``url``
     is what relative URLs resolve against (the page's, or its <base>); ``page_title`` is
     page_head.title_of(root) when the caller has it already. ``large``: the page is over
-    unseen.CLASS_SCAN_MAX characters, and its class values are not joined to learn which
-    words to search them for (pagedates.candidates)."""
+    unseen.CLASS_SCAN_MAX characters, and its class and id values are not joined to learn
+    which words to search them for (pagedates.candidates)."""
     from wf.extract.metadata import byline, head, jsonld, pagedates
     from wf.extract.metadata.dates import url_date
 

@@ -71,8 +71,8 @@ def candidates(body: Any, large: bool = False) -> str:
     """_CANDIDATES, its class and id branches searching only for the words of
     DATE_CLASS_WORDS that the page's class (id) values hold (none: no branch). Each word
     costs libxml2 a copy of every value, ten of them on a page that names no date, where
-    all the values joined (in C, once) cost one: the same nodes, a third of the search's
-    cost (as wf.extract.unseen.parts does for the cleaning's words). A ``large`` page
+    all the values joined (in C, once) cost one: the same nodes, for under half the
+    search's cost (as wf.extract.unseen.parts does for the cleaning's words). A ``large`` page
     (over unseen.CLASS_SCAN_MAX characters) searches for every word: the join would add
     twice its values' size to the peak."""
     if large:
