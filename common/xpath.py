@@ -80,9 +80,22 @@ def union(node: Any, expression: str) -> list[Any]:
     found before it, so a hostile page with 10000 hits on two branches cost seconds
     (quadratic); each branch is searched apart here and the results merged by their
     place in the page."""
-    found = [hits for hits in each(node, expression) if hits]
+    return merged(node, each(node, expression))
+
+
+def merged(node: Any, found: list[list[Any]]) -> list[Any]:
+    """What the searches in ``found`` (each a location path's elements or attributes in
+    ``node``'s document, in document order, as libxml2 gives them) found together: the nodes in
+    document order, each once, the first search's node where two found the same one.
+    When every node of the later searches is one of the first's, the first's hits are
+    the merge, and the page is not read to order them (a link's class of both words and
+    "focusable", the cleaning's common case)."""
+    found = [hits for hits in found if hits]
     if len(found) < 2:
         return list(found[0]) if found else []
+    first = {_key(hit) for hit in found[0]}
+    if all(_key(hit) in first for hits in found[1:] for hit in hits):
+        return list(found[0])
     # Built in C (zip, dict, lxml's iterator): a comprehension cost as much as a search.
     order = dict(zip(_document(node), count()))
     placed: dict[tuple[int, int], Any] = {}
@@ -90,6 +103,14 @@ def union(node: Any, expression: str) -> list[Any]:
         for hit in hits:
             placed.setdefault(_place(hit, order), hit)
     return [placed[key] for key in sorted(placed)]
+
+
+def _key(hit: Any) -> Any:
+    """A node as a search's hit, the same for two searches' hits: an element itself, an
+    attribute by its element and name (each search gives it a string of its own)."""
+    if not getattr(hit, "is_attribute", False):
+        return hit
+    return hit.getparent(), hit.attrname
 
 
 def each(node: Any, expression: str) -> list[list[Any]]:

@@ -1110,6 +1110,41 @@ def test_a_union_search_finds_what_libxml2_finds_in_the_same_order() -> None:
     assert [name for _, name in got] == [name for _, name in expected]
 
 
+def test_searches_run_apart_merge_as_libxml2s_union(monkeypatch: pytest.MonkeyPatch) -> None:
+    # common.xpath.merged, the cleaning's merge of the class words' hits with the
+    # "focusable" links' (each searched once): libxml2's union of the two, in page order,
+    # a node both found once; the page is read to order them only when the second found
+    # a node the first did not.
+    from lxml import etree
+
+    from common import xpath
+
+    words = "//*/@class[contains(., 'hidden') or contains(., 'sr-only')]"
+    focus = "//a/@class[contains(., 'focusable')]"
+
+    def found(hits: list[Any]) -> list[tuple[Any, str]]:
+        return [(h.getparent(), h.attrname) for h in hits]
+
+    root = etree.HTML(
+        "<html><body><a class='sr-only-focusable' href='#m'>s</a><div class='hidden'>h</div>"
+        "<a class='focusable'>f</a><p class='hidden'>p</p></body></html>"
+    )
+    both = xpath.merged(root, [root.xpath(words), root.xpath(focus)])
+    assert found(both) == found(root.xpath(f"{words}|{focus}")) and len(both) == 4
+
+    def whole_page(node: object) -> None:
+        raise AssertionError("every node of the page was read to order the hits")
+
+    monkeypatch.setattr(xpath, "_document", whole_page)
+    root = etree.HTML(
+        "<html><body><div class='hidden'>h</div><a class='sr-only-focusable' href='#m'>s</a>"
+        "<a class='visually-hidden-focusable'>f</a></body></html>"
+    )
+    first = root.xpath(words)
+    both = xpath.merged(root, [first, root.xpath(focus)])
+    assert found(both) == found(first) and len(both) == 3
+
+
 def test_a_tag_search_finds_what_libxml2_finds_in_the_same_order() -> None:
     # common.xpath.tagged, lxml's walk in place of "//dialog" and "//noscript" (the
     # cleaning's searches): the same elements in page order, those beside the page's

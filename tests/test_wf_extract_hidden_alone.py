@@ -174,6 +174,35 @@ def test_a_large_page_searches_for_every_class_word_without_joining_its_classes(
     assert not any("str:concat" in e for e in joined)
 
 
+def test_a_page_of_links_with_every_searched_attribute_is_searched_once_and_read_once(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    # unseen.search on 100000 links that each hold every attribute the cleaning searches
+    # for (a style, hidden, aria-hidden, a skip link's href, a class), every other one
+    # of every class word and "focusable", the others of "focusable" alone, which no class
+    # word's search finds: each search runs once, the class hits' merge reads the page
+    # once (no union in libxml2, whose merge is quadratic), each hit is found once, in
+    # order. A page so large has every class word searched for (unseen.CLASS_SCAN_MAX).
+    from common import xpath
+    from wf.extract import unseen
+    from wf.extract.hidden_alone import CLASS_WORDS
+
+    searches: list[str] = []
+    real = unseen.compiled
+    monkeypatch.setattr(unseen, "compiled", lambda e: (searches.append(e), real(e))[1])
+    reads: list[object] = []
+    whole = xpath._document
+    monkeypatch.setattr(xpath, "_document", lambda node: (reads.append(node), whole(node))[1])
+    rest = "style='display:none' hidden aria-hidden='true' href='#main'"
+    row = f"<a class='{' '.join(CLASS_WORDS)} focusable' {rest}>x</a><a class='focusable' {rest}>y</a>"
+    root = lxml.html.fromstring(f"<html><body>{row * 50_000}</body></html>")
+    hits = unseen.search(root, True, every_word=True)
+    assert len(searches) == len(set(searches)) == 3 and len(reads) == 1
+    assert len(hits.hidden) == 300_000 and len(hits.skip_links) == 100_000
+    assert len(hits.classes) == 100_000
+    assert [hit.getparent().text for hit in hits.classes[:4]] == ["x", "y", "x", "y"]
+
+
 def test_the_cleaning_reads_each_kind_of_hit_without_ordering_the_whole_page(
     monkeypatch: pytest.MonkeyPatch,
 ):

@@ -1213,6 +1213,41 @@ def test_marked_dates_and_their_ranks(html, expected):
     assert visible_date(root, body, "en") == expected
 
 
+def test_marked_dates_are_searched_for_the_class_words_the_page_holds(monkeypatch):
+    # pagedates.candidates: the class and id branches search only for the date words the
+    # page's class (id) values hold (each word copied every value), and find what the
+    # search for every word finds; a page that holds none has no such branch, and a large
+    # page (over unseen.CLASS_SCAN_MAX characters) has its values not joined.
+    from common import xpath
+    from wf.extract.metadata import pagedates
+
+    root, body = _body(
+        '<div class="post-meta"><span class="dateline">2025-01-02</span></div>'
+        '<p class="lead" id="top-Time">Words</p><p id="x">More</p>'
+    )
+    search = pagedates.candidates(body)
+
+    def branch(search: str, name: str) -> list[str]:
+        return [part for part in xpath.branches(search) if part.startswith(f"//*/@{name}[")]
+
+    assert branch(search, "class") == [
+        "//*/@class[contains(string(), 'date') or contains(string(), 'meta')]"
+    ]
+    assert branch(search, "id") == ["//*/@id[contains(string(), 'Time')]"]
+    found = body.xpath(search)
+    assert found == body.xpath(pagedates._CANDIDATES) and len(found) == 3
+    root, body = _body('<p class="lead" id="a">Words</p><time>2025-01-02</time>')
+    search = pagedates.candidates(body)
+    assert branch(search, "class") == branch(search, "id") == []
+    assert pagedates.visible_date(root, body, "en") == "2025-01-02"
+    joined: list[str] = []
+    real = xpath.compiled
+    monkeypatch.setattr(xpath, "compiled", lambda e: (joined.append(e), real(e))[1])
+    assert pagedates.candidates(body, large=True) == pagedates._CANDIDATES
+    assert pagedates.visible_date(root, body, "en", large=True) == "2025-01-02"
+    assert not any("str:concat" in e for e in joined)
+
+
 def test_marked_dates_are_read_in_the_first_elements_only():
     from wf.extract.metadata.pagedates import visible_date
     from wf.extract.metadata.tuning import MAX_DATE_ELEMENTS

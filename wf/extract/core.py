@@ -197,7 +197,7 @@ def _extract(
         from wf.extract import metadata
 
         # Before cleaning, which removes <head>, <meta> and <script>.
-        meta = metadata.extract(root, base, title)
+        meta = metadata.extract(root, base, title, large)
     found_images, keep = _steered(root, url, base, selection, want_images)
     declared = _cleaned(root, full, keep, large, microdata)
     if declared is not None:

@@ -55,10 +55,14 @@ def empty() -> Metadata:
     return dict.fromkeys(KEYS)
 
 
-def extract(root: Any, url: str | None, page_title: str | None = None) -> Metadata:
+def extract(
+    root: Any, url: str | None, page_title: str | None = None, large: bool = False
+) -> Metadata:
     """The metadata of the page whose root element is ``root`` (before cleaning); ``url``
     is what relative URLs resolve against (the page's, or its <base>); ``page_title`` is
-    page_head.title_of(root) when the caller has it already."""
+    page_head.title_of(root) when the caller has it already. ``large``: the page is over
+    unseen.CLASS_SCAN_MAX characters, and its class and id values are not joined to learn
+    which words to search them for (pagedates.candidates)."""
     from wf.extract.metadata import byline, head, jsonld, pagedates
     from wf.extract.metadata.dates import url_date
 
@@ -91,7 +95,7 @@ def extract(root: Any, url: str | None, page_title: str | None = None) -> Metada
         if found["author"] is None:
             found["author"] = byline.author(body, url)
         if found["date"] is None:
-            found["date"] = pagedates.visible_date(root, body, found["lang"])
+            found["date"] = pagedates.visible_date(root, body, found["lang"], large)
         in_url = url_date(links.get("canonical") or metas.get("og:url") or url)
         if in_url is not None and _next_to(found["date"], in_url):
             found["date"] = in_url

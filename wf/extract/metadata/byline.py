@@ -68,11 +68,13 @@ _DATE_ONLY = re.compile(_TRAILING_DATE.pattern.removesuffix(".*$"))
 _DATED = re.compile(r"\s+(?:posted|published|updated)(?:\s+on)?\s*$", re.IGNORECASE)
 
 # One step per attribute, in a union (document order): several times faster in libxml2
-# than one predicate over every element. "uthor" and "yline" match either case.
+# than one predicate over every element. "uthor" and "yline" match either case. Each
+# attribute is read as string(), not "." (a node set around it first), on elements
+# (//*/@x: //@x asks each text node too): the same attributes, a fifth sooner.
 _BYLINE_XPATH = (
-    "//@class[contains(., 'uthor') or contains(., 'yline')]"
-    "|//@id[contains(., 'uthor') or contains(., 'yline')]"
-    "|//@rel[contains(., 'author')]|//@itemprop[contains(., 'author')]"
+    "//*/@class[contains(string(), 'uthor') or contains(string(), 'yline')]"
+    "|//*/@id[contains(string(), 'uthor') or contains(string(), 'yline')]"
+    "|//*/@rel[contains(string(), 'author')]|//*/@itemprop[contains(string(), 'author')]"
 )
 
 
@@ -111,7 +113,7 @@ def _author_link(body: Any, url: str | None) -> str | None:
 
 # An author's page, as content systems and forums address it.
 _AUTHOR_LINK_XPATH = "//a/@href[{}]".format(
-    " or ".join(f"contains(., '{path}')" for path in AUTHOR_PATHS)
+    " or ".join(f"contains(string(), '{path}')" for path in AUTHOR_PATHS)
 )
 # A name as a link shows it: one to five words, no digits, no sentence.
 _NAME = re.compile(r"(?=.{2,60}$)[^\W\d_][^\d.!?:;|]*")

@@ -51,15 +51,41 @@ def _contains(words: tuple[str, ...], what: str) -> str:
     return " or ".join(f"contains({what}, '{w}')" for w in words)
 
 
+def _branch(name: str, words: tuple[str, ...]) -> str:
+    """The search for the attributes ``name`` that hold one of ``words``; none for none."""
+    return f"|//*/@{name}[{_contains(words, 'string()')}]" if words else ""
+
+
 # One step per attribute kind, in a union (document order), as byline.py does: faster
-# in libxml2 than one walk testing each attribute's name.
-_CANDIDATES = (
-    "//@itemprop[contains(., 'datePublished') or contains(., 'dateCreated')]"
+# in libxml2 than one walk testing each attribute's name. Values read as string() on
+# elements' attributes, as byline.py reads them: the same nodes.
+_MARKED = (
+    "//*/@itemprop[contains(string(), 'datePublished') or contains(string(), 'dateCreated')]"
     "|//time"
-    f"|//@*[starts-with(name(), 'data-') and ({_contains(DATE_ATTR_WORDS, 'name()')})]"
-    f"|//@class[{_contains(DATE_CLASS_WORDS, '.')}]"
-    f"|//@id[{_contains(DATE_CLASS_WORDS, '.')}]"
+    f"|//*/@*[starts-with(name(), 'data-') and ({_contains(DATE_ATTR_WORDS, 'name()')})]"
 )
+_CANDIDATES = _MARKED + _branch("class", DATE_CLASS_WORDS) + _branch("id", DATE_CLASS_WORDS)
+
+
+def candidates(body: Any, large: bool = False) -> str:
+    """_CANDIDATES, its class and id branches searching only for the words of
+    DATE_CLASS_WORDS that the page's class (id) values hold (none: no branch). Each word
+    costs libxml2 a copy of every value, ten of them on a page that names no date, where
+    all the values joined (in C, once) cost one: the same nodes, for under half the
+    search's cost (as wf.extract.unseen.parts does for the cleaning's words). A ``large`` page
+    (over unseen.CLASS_SCAN_MAX characters) searches for every word: the join would add
+    twice its values' size to the peak."""
+    if large:
+        return _CANDIDATES
+    from common.xpath import compiled
+
+    search = _MARKED
+    for name in ("class", "id"):
+        values = compiled(f"str:concat(//*/@{name})")(body)
+        search += _branch(name, tuple(word for word in DATE_CLASS_WORDS if word in values))
+    return search
+
+
 _AROUND_H1 = (
     f"(preceding::text()[position() <= 8]|following::text()[position() <= {MAX_HEADER_SCAN}])"
     "[not(ancestor::script or ancestor::style)]"
@@ -86,12 +112,13 @@ class _Found:
         return self.best[2] if self.best else None
 
 
-def visible_date(root: Any, body: Any, lang: str | None = None) -> str | None:
-    """The date the page shows, or None (see the module's docstring)."""
+def visible_date(root: Any, body: Any, lang: str | None = None, large: bool = False) -> str | None:
+    """The date the page shows, or None (see the module's docstring). ``large``: the
+    page is over unseen.CLASS_SCAN_MAX characters (see candidates)."""
     tag = (lang or "en").lower().replace("_", "-")
     dayfirst = tag.split("-")[0] != "en" or tag in DAYFIRST_ENGLISH
     found = _Found()
-    _marked(body, found, dayfirst)
+    _marked(body, found, dayfirst, large)
     if found.best is not None and found.best[0] < 2:
         return found.date
     heading = _around_heading(body, dayfirst)
@@ -100,12 +127,12 @@ def visible_date(root: Any, body: Any, lang: str | None = None) -> str | None:
     return found.date or _script_date(root)
 
 
-def _marked(body: Any, found: _Found, dayfirst: bool) -> None:
+def _marked(body: Any, found: _Found, dayfirst: bool, large: bool) -> None:
     """Offer every date the markup names, within the first MAX_DATE_ELEMENTS."""
     from common.xpath import union
 
     looked = 0
-    for node in union(body, _CANDIDATES):
+    for node in union(body, candidates(body, large)):
         el = node if hasattr(node, "tag") else node.getparent()
         if el is None or not isinstance(el.tag, str) or el.tag in _TAKEN:
             continue
