@@ -539,6 +539,34 @@ def test_writing_a_page_of_inline_elements_meets_the_deadline(monkeypatch, tag):
     assert len(asks) == 1  # the first ask ends it
 
 
+def test_the_walk_asks_the_deadline_every_16_blocks(monkeypatch):
+    # 1 000 blocks of 1 000 new class words each (8 MB): each block's names cost about
+    # 2 ms, and the walk asked the deadline every 1 024 blocks (one ask, at the first).
+    from lxml import etree
+
+    from wf.extract import records
+
+    body = etree.fromstring(
+        "<body>"
+        + "".join(f'<div class="c{i}"><p>text {i}</p></div>' for i in range(100))
+        + "</body>"
+    )
+    asks: list[float | None] = []
+    real = records.check_time
+
+    def counted(deadline: float | None) -> None:
+        asks.append(deadline)
+        real(deadline)
+
+    monkeypatch.setattr(records, "check_time", counted)
+    assert len(records.walk(body, deadline=time.monotonic() + 60)) == 201
+    assert len(asks) >= 12  # 201 blocks: an ask before the 1st, 17th, 33rd, ...
+    asks.clear()
+    with pytest.raises(records.OutOfTime):
+        records.walk(body, deadline=time.monotonic() - 1)
+    assert len(asks) == 1  # the first ask ends it
+
+
 # ---------------------------------------------------------------- decoding a body
 
 
