@@ -111,7 +111,10 @@ POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|
 _WORDS = re.compile(f"{_NEGATIVE.pattern}|{POSITIVE.pattern}")
 # Comments: a token that names one outweighs content names beside it.
 _STRONG = re.compile(r"comment(?!ary)|coment|komment|disqus")
-_CAMEL = re.compile(r"([a-z])([A-Z])")
+# Where a lower-case letter meets a capital: a hyphen put there splits camelCase as
+# `([a-z])([A-Z])` -> `\1-\2` did (no pair overlaps the next: a lower-case letter is no
+# capital), with a plain string for the replacement, which needs no template expanded.
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _MODIFIERS = ("has-", "with-", "no-", "without-", "is-")
 _INNER_MODIFIERS = tuple("-" + m for m in _MODIFIERS)
 
@@ -195,7 +198,7 @@ def _spared(low: str) -> bool:
 def lowered(token: str) -> str:
     """camelCase and snake_case with the same word boundaries as kebab-case; a utility
     class's variants (Tailwind's `print:`, `md:`, `hover:`) taken off."""
-    low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
+    low = token if token.islower() else _CAMEL.sub("-", token).lower()
     if ":" in low:
         low = _utility(low)
     return low.replace("_", "-") if "_" in low else low
@@ -228,6 +231,20 @@ def _aem(low: str, hit: str) -> bool:
     return hit == tuning.AEM_PREFIX and low.startswith(tuning.AEM_PREFIX + "-")
 
 
+def _words(low: str) -> list[str]:
+    """The boilerplate words of a lowered token, but those after a modifier (has-sidebar,
+    card-no-image: what a block holds, not what it is) or AEM's prefix."""
+    found = []
+    for m in _NEGATIVE.finditer(low):
+        start = m.start()
+        if start and _modified(low[:start]):  # (no modifier before the token's start)
+            continue
+        word = m.group()
+        if start or not _aem(low, word):
+            found.append(word)
+    return found
+
+
 def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""
@@ -237,11 +254,7 @@ def _token_kind(token: str) -> int:
     # tokens are told so without them.
     if _WORDS.search(low) is None:
         return 0
-    hits = [
-        m.group()
-        for m in _NEGATIVE.finditer(low)
-        if not _modified(low[: m.start()]) and not (m.start() == 0 and _aem(low, m.group()))
-    ]
+    hits = _words(low)
     if not hits and POSITIVE.search(low) is None:
         return 0
     if _ELSEWHERE.fullmatch(low) or low.startswith(_ADMONITION):
@@ -251,7 +264,6 @@ def _token_kind(token: str) -> int:
     if hits:
         # _PLAIN: a word that is no issue word, which _hits() of the names then holds.
         neg = _NEG if names_tuning.ISSUE_WORDS.issuperset(hits) else _NEG | _PLAIN
-        # has-sidebar, card-no-image: what a block holds, not what it is.
         if _STRONG.search(low) and POSITIVE.search(low):
             # comment-text, comment-body: a reader's comment, whatever else the block
             # is called.
@@ -348,13 +360,7 @@ def _hits(names: str) -> frozenset[str]:
         found: set[str] = set()
         for token in names.split():
             if _kind_of(token) & _NEG:
-                low = lowered(token)
-                found.update(
-                    m.group()
-                    for m in _NEGATIVE.finditer(low)
-                    if not _modified(low[: m.start()])
-                    and not (m.start() == 0 and _aem(low, m.group()))
-                )
+                found.update(_words(lowered(token)))
         hit = keep(_hits_cache, names, frozenset(found), _KEPT)
     return hit
 
