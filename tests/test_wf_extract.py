@@ -957,13 +957,15 @@ def test_long_class_values_are_not_all_held_after_their_pages():
             f'<pre class="{long}">print(1)</pre></article></body></html>'
         )
     for cache in (
-        names._negative_cache,
         names._token_cache,
         names._hits_cache,
         names._class_kinds,
         codetext._class_cache,
     ):
         assert sum(map(len, cache)) <= (1 << 20) + 100_020
+    # negative_block's verdicts by (class, id) pair count the characters of both values
+    pairs = names._pair_cache
+    assert pairs and sum(len(c or "") + len(i or "") for c, i in pairs) <= (1 << 20) + 100_020
 
 
 def test_verdicts_are_emptied_when_full(monkeypatch):

@@ -773,6 +773,18 @@ def test_an_issue_of_a_newsletter_published_as_a_page_is_its_content():
     assert "One email a month" not in text
 
 
+@pytest.mark.parametrize("names", ["newsletter-sidebar", "newsletter sidebar"])
+def test_an_issue_in_a_box_also_named_as_other_boilerplate_is_left_out(names: str):
+    """An issue's worth of prose in a box named after the newsletter and by another word
+    of boilerplate (in the same token or the next) is boilerplate all the same: only the
+    newsletter's own words are read as an issue's (names.negative_block's _PLAIN)."""
+    issue = "".join(f"<p>{p}</p>" for p in _ISSUE)
+    html = _page(NAV, f"<main><article>{ARTICLE_EN}</article><div class='{names}'>{issue}</div>")
+    text = extract_text(html + "</main>")
+    assert ARTICLE_EN_KEY in text
+    assert "walking straight after a meal" not in text
+
+
 _PROMPTS = {
     "de": (
         "<h3>Möchten Sie weiterlesen?</h3>",

@@ -18,6 +18,7 @@ from wf.extract.names_held import attribution, issue, language_menu, pager_sized
 
 HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
+_K = TypeVar("_K", str, tuple[str | None, str | None])
 _V = TypeVar("_V")
 # The characters of each cache's keys (by its id) for keep(): the caches stay plain dicts,
 # whose lookups cost a third less than a subclass's.
@@ -25,17 +26,18 @@ _held: dict[int, int] = {}
 VERDICT_CHARS = 1 << 20
 
 
-def keep(cache: dict[str, _V], key: str, value: _V, entries: int) -> _V:
+def keep(cache: dict[_K, _V], key: _K, value: _V, entries: int) -> _V:
     """`value` kept for `key` in a cache of verdicts by class or id value (or token) that
     outlives its page (pages repeat their names), and returned. At most `entries` of them
     and about VERDICT_CHARS characters of keys (a value is no longer than its key): nothing
     bounds an attribute's length, and unbounded in characters, 100 pages of one
     200 000-character class each left 84 MB held after them. Emptied whole when full;
     under threads the count of characters is approximate (an addition lost)."""
-    held = _held.get(id(cache), 0) + len(key)
+    size = len(key) if isinstance(key, str) else len(key[0] or "") + len(key[1] or "")
+    held = _held.get(id(cache), 0) + size
     if len(cache) >= entries or held > VERDICT_CHARS:
         cache.clear()
-        held = len(key)
+        held = size
     cache[key] = value
     _held[id(cache)] = held
     return value
@@ -104,9 +106,15 @@ _NEGATIVE = re.compile(
 # boilerplate token beside it (`article-body pagination-first`, `main has-sidebar`);
 # a token that mixes both (`article-footer`, `comment-content`) stays boilerplate.
 POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
+# Either kind of word, searched for at once: a token where neither is found is 0 (most
+# tokens: col-md-6, wrapper), at the cost of one search instead of two.
+_WORDS = re.compile(f"{_NEGATIVE.pattern}|{POSITIVE.pattern}")
 # Comments: a token that names one outweighs content names beside it.
 _STRONG = re.compile(r"comment(?!ary)|coment|komment|disqus")
-_CAMEL = re.compile(r"([a-z])([A-Z])")
+# Where a lower-case letter meets a capital: a hyphen put there splits camelCase as
+# `([a-z])([A-Z])` -> `\1-\2` did (no pair overlaps the next: a lower-case letter is no
+# capital), with a plain string for the replacement, which needs no template expanded.
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _MODIFIERS = ("has-", "with-", "no-", "without-", "is-")
 _INNER_MODIFIERS = tuple("-" + m for m in _MODIFIERS)
 
@@ -115,7 +123,11 @@ def _modified(prefix: str) -> bool:
     """Whether a class word comes after has-, no-, with-...: "has-sidebar" says what a
     block holds, not what it is, and so does Docusaurus's `anchorWithStickyNavbar` on
     every heading (the modifier a word or more before the boilerplate word)."""
-    return prefix.startswith(_MODIFIERS) or any(m in prefix for m in _INNER_MODIFIERS)
+    # Each modifier holds a hyphen: a prefix without one (a word at the token's start, or
+    # after a camelCase one) holds none, and is not searched for each.
+    return "-" in prefix and (
+        prefix.startswith(_MODIFIERS) or any(m in prefix for m in _INNER_MODIFIERS)
+    )
 
 
 # Boilerplate that can outweigh a short article but never wraps one: reader comments and
@@ -125,14 +137,11 @@ _NEVER_CONTENT = CaseBlind(tuning.NEVER_CONTENT)
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 
 
-# Per class and id value: 0, or _NAMED (boilerplate), or _NAMED_TEASER, _NAMED_PICTURE or
-# _NAMED_PAGER (only by a word that also names content, see below).
-_negative_cache: dict[str, int] = {}
 # Per class or id token: pages repeat tokens (col-md-6, wrapper, clearfix) far more than
 # whole class values, and each new token costs three regexes.
 _token_cache: dict[str, int] = {}
 _KEPT = 20000  # entries of each of these caches (keep())
-_NEG, _STRONG_NEG, _POS, _TEASER, _PICTURE, _PAGER = 1, 2, 4, 8, 16, 32
+_NEG, _STRONG_NEG, _POS, _TEASER, _PICTURE, _PAGER, _PLAIN = 1, 2, 4, 8, 16, 32, 64
 _WEAK = _TEASER | _PICTURE | _PAGER
 _NAMED, _NAMED_TEASER, _NAMED_PICTURE, _NAMED_PAGER = 1, 2, 3, 4
 _WEAK_NAMED = {_TEASER: _NAMED_TEASER, _PICTURE: _NAMED_PICTURE, _PAGER: _NAMED_PAGER}
@@ -189,7 +198,7 @@ def _spared(low: str) -> bool:
 def lowered(token: str) -> str:
     """camelCase and snake_case with the same word boundaries as kebab-case; a utility
     class's variants (Tailwind's `print:`, `md:`, `hover:`) taken off."""
-    low = token if token.islower() else _CAMEL.sub(r"\1-\2", token).lower()
+    low = token if token.islower() else _CAMEL.sub("-", token).lower()
     if ":" in low:
         low = _utility(low)
     return low.replace("_", "-") if "_" in low else low
@@ -222,32 +231,48 @@ def _aem(low: str, hit: str) -> bool:
     return hit == tuning.AEM_PREFIX and low.startswith(tuning.AEM_PREFIX + "-")
 
 
+def _words(low: str) -> list[str]:
+    """The boilerplate words of a lowered token, but those after a modifier (has-sidebar,
+    card-no-image: what a block holds, not what it is) or AEM's prefix."""
+    found = []
+    for m in _NEGATIVE.finditer(low):
+        start = m.start()
+        if start and _modified(low[:start]):  # (no modifier before the token's start)
+            continue
+        word = m.group()
+        if start or not _aem(low, word):
+            found.append(word)
+    return found
+
+
 def _token_kind(token: str) -> int:
     """A class or id token's verdict: _NEG (with _STRONG_NEG for a comment's content box,
     _TEASER or _PICTURE when only such words name it) or _POS or 0."""
     low = lowered(token)
-    if _spared(low) or low.startswith(_ADMONITION) or _HASHED.fullmatch(low):
+    # A token with neither a boilerplate word (but a modified one) nor a content word is 0
+    # whatever the names of something else below say (each of them answers 0 too): most
+    # tokens are told so without them.
+    if _WORDS.search(low) is None:
         return 0
-    if _UTILITY.fullmatch(low):
+    hits = _words(low)
+    if not hits and POSITIVE.search(low) is None:
+        return 0
+    if _ELSEWHERE.fullmatch(low) or low.startswith(_ADMONITION):
         return 0
     if "embed" in low:
         return 0  # an embedded post (social-media-embed) is quoted content
-    hits = [
-        m.group()
-        for m in _NEGATIVE.finditer(low)
-        if not _modified(low[: m.start()]) and not (m.start() == 0 and _aem(low, m.group()))
-    ]
     if hits:
-        # has-sidebar, card-no-image: what a block holds, not what it is.
+        # _PLAIN: a word that is no issue word, which _hits() of the names then holds.
+        neg = _NEG if names_tuning.ISSUE_WORDS.issuperset(hits) else _NEG | _PLAIN
         if _STRONG.search(low) and POSITIVE.search(low):
             # comment-text, comment-body: a reader's comment, whatever else the block
             # is called.
-            return _NEG | _STRONG_NEG
+            return neg | _STRONG_NEG
         if all(hit in _IMAGE_WORDS for hit in hits) and _TEXT_WORD.search(low):
-            return _NEG | _PICTURE
+            return neg | _PICTURE
         if all(hit in _PAGER_WORDS for hit in hits):
-            return _NEG | _PAGER
-        return _NEG | _TEASER if all(hit in _TEASER_WORDS for hit in hits) else _NEG
+            return neg | _PAGER
+        return neg | _TEASER if all(hit in _TEASER_WORDS for hit in hits) else neg
     return _POS if POSITIVE.search(low) else 0
 
 
@@ -255,6 +280,11 @@ def _token_kind(token: str) -> int:
 # under a prefix such as Nextra's `nx-`) say nothing of what it is: "text" in them
 # outweighed the names beside them (`nextra-breadcrumb nx-text-sm`, `share-bar text-xs`).
 _UTILITY = re.compile(names_tuning.UTILITY)
+# _spared(), _HASHED and _UTILITY as one pattern: an alternation matches the whole token
+# exactly when one of its alternatives does, so one search answers what five did.
+_ELSEWHERE = re.compile(
+    "|".join(f"(?:{p.pattern})" for p in (_STATE, _DOC_COMMENT, _LIVE_SAMPLE, _HASHED, _UTILITY))
+)
 
 
 def _kind_of(token: str) -> int:
@@ -266,23 +296,51 @@ def _kind_of(token: str) -> int:
 
 
 def _negative_kind(words: str) -> int:
-    """0, _NAMED, _NAMED_TEASER, _NAMED_PICTURE or _NAMED_PAGER for class and id tokens."""
-    hit = _negative_cache.get(words)
-    if hit is None:
-        kinds = 0
-        strong = False  # a token names boilerplate by more than a word that names content
-        for token in words.split():
-            kind = _kind_of(token)
-            kinds |= kind
-            if kind & _NEG and not kind & _WEAK:
-                strong = True
-        hit = 0
-        if kinds & _NEG and (kinds & _STRONG_NEG or not kinds & _POS):
-            # Two weak words of different kinds name boilerplate as one strong word does.
-            weak = _WEAK_NAMED.get(kinds & _WEAK)
-            hit = _NAMED if strong or weak is None else weak
-        keep(_negative_cache, words, hit, _KEPT)
-    return hit
+    """0, _NAMED (boilerplate), or _NAMED_TEASER, _NAMED_PICTURE or _NAMED_PAGER (only by
+    a word that also names content, see above) for class and id tokens. negative_block()
+    keeps its verdicts by value (_pair_cache); each token's is kept (_token_cache)."""
+    return _named(*_fold(words))
+
+
+def _fold(words: str) -> tuple[int, bool]:
+    """The tokens' verdicts together, and whether one names boilerplate by more than a
+    word that names content (two values fold as the two joined by a space)."""
+    kinds = 0
+    strong = False
+    for token in words.split():
+        kind = _kind_of(token)
+        kinds |= kind
+        if kind & _NEG and not kind & _WEAK:
+            strong = True
+    return kinds, strong
+
+
+def _named(kinds: int, strong: bool) -> int:
+    """_negative_kind() of tokens folded to `kinds` and `strong` (_fold)."""
+    if not (kinds & _NEG and (kinds & _STRONG_NEG or not kinds & _POS)):
+        return 0
+    # Two weak words of different kinds name boilerplate as one strong word does.
+    weak = _WEAK_NAMED.get(kinds & _WEAK)
+    return _NAMED if strong or weak is None else weak
+
+
+# Per (class, id) pair of values, what negative_block() reads in them (_pair): the kind
+# of both (_negative_kind of them joined), _WITHOUT bits up the class's kind alone, and
+# _PLAIN when one of their boilerplate words is no issue word. A block asks once per
+# pair, not twice (with and without its id) and then for its words.
+_pair_cache: dict[tuple[str | None, str | None], int] = {}
+_KIND, _WITHOUT = 7, 3
+
+
+def _pair(cls: str | None, ident: str | None) -> int:
+    """The verdict of a class and an id value, packed as _pair_cache holds it (without an
+    id, the class's kind alone is the kind; a token's _PLAIN is the names')."""
+    c_kinds, c_strong = _fold(cls) if cls else (0, False)
+    i_kinds, i_strong = _fold(ident) if ident else (0, False)
+    kind = _named(c_kinds | i_kinds, c_strong or i_strong)
+    without = _named(c_kinds, c_strong)
+    plain = (c_kinds | i_kinds) & _PLAIN if kind or without else 0
+    return kind | without << _WITHOUT | plain
 
 
 _hits_cache: dict[str, frozenset[str]] = {}
@@ -302,13 +360,7 @@ def _hits(names: str) -> frozenset[str]:
         found: set[str] = set()
         for token in names.split():
             if _kind_of(token) & _NEG:
-                low = lowered(token)
-                found.update(
-                    m.group()
-                    for m in _NEGATIVE.finditer(low)
-                    if not _modified(low[: m.start()])
-                    and not (m.start() == 0 and _aem(low, m.group()))
-                )
+                found.update(_words(lowered(token)))
         hit = keep(_hits_cache, names, frozenset(found), _KEPT)
     return hit
 
@@ -342,15 +394,18 @@ def negative_block(el: Any, tag: str) -> bool:
     # (aria-modal="true" is only valid beside one of these roles.)
     if el.get("role") in _DIALOG_ROLES:
         return True
-    words = f"{cls} {ident}" if cls and ident else cls or ident
-    kind = _negative_kind(words)
-    if ident:
+    verdict = _pair_cache.get((cls, ident))
+    if verdict is None:
+        verdict = keep(_pair_cache, (cls, ident), _pair(cls, ident), _KEPT)
+    if not verdict:
+        return False
+    kind = verdict & _KIND
+    without = verdict >> _WITHOUT & _KIND
+    if kind != without and _topic(el, tag, ident):
         # An id that names the block's topic is read as no name at all: asked only when
         # the id changes what the names say (most ids name nothing), for each question
         # reads the block's children or its text.
-        without = _negative_kind(cls) if cls else 0
-        if kind != without and _topic(el, tag, ident):
-            kind = without
+        kind = without
     if kind == _NAMED_TEASER:
         return next(el.iter("a"), None) is not None
     if kind == _NAMED_PICTURE:
@@ -359,8 +414,7 @@ def negative_block(el: Any, tag: str) -> bool:
         return pager_sized(el)
     if kind == 0:
         return False
-    # `words` holds the class and id tokens, as negative_hits() reads them.
-    return not (_hits(words) <= names_tuning.ISSUE_WORDS and issue(el))
+    return bool(verdict & _PLAIN) or not issue(el)
 
 
 def _topic(el: Any, tag: str, ident: str) -> bool:
