@@ -982,6 +982,28 @@ def test_verdicts_are_emptied_when_full(monkeypatch):
     assert kept == {"f": 6}
 
 
+def test_a_class_value_is_judged_as_far_as_its_first_names_read_characters(monkeypatch):
+    """A class value of a million new words cost seconds of regexes in one block, past any
+    deadline (names._fold): its tokens are read as far as NAMES_READ characters."""
+    from lxml import etree
+
+    from wf.extract import names
+    from wf.extract.name_tokens import tokens
+    from wf.extract.names_tuning import NAMES_READ
+
+    filler = " ".join(f"w{i:07d}" for i in range(20_000))  # 180 000 characters, new words
+    assert tokens(filler) == filler[:NAMES_READ].rpartition(" ")[0].split()
+    assert tokens("nav main") == ["nav", "main"]
+    asked: list[str] = []
+    real = names._token_kind
+    monkeypatch.setattr(names, "_token_kind", lambda token: asked.append(token) or real(token))
+    late = etree.fromstring(f'<div class="{filler} sidebar"><p>Text.</p></div>')
+    assert not names.negative_block(late, "div")  # "sidebar" is past the bound
+    assert 0 < len(asked) <= NAMES_READ // 9 + 1
+    early = etree.fromstring(f'<div class="sidebar {filler}"><p>Text.</p></div>')
+    assert names.negative_block(early, "div")
+
+
 # -- real pages --------------------------------------------------------------------------
 
 

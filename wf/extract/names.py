@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from wf.extract import names_tuning, tuning
 from wf.extract.anchors import code_name, links_itself, notes, permalinked
+from wf.extract.name_tokens import tokens
 from wf.extract.names_held import attribution, issue, language_menu, pager_sized
 
 HEADING = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -218,10 +219,9 @@ def _utility(low: str) -> str:
 
 
 def named_by(el: Any, pattern: re.Pattern[str]) -> bool:
-    """Whether one of an element's class or id tokens, read as lowered() reads it,
-    matches `pattern`."""
+    """Whether a class or id token of `el`, read as lowered() reads it, matches `pattern`."""
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return any(pattern.search(lowered(token)) for token in names.split())
+    return any(pattern.search(lowered(token)) for token in tokens(names))
 
 
 def _aem(low: str, hit: str) -> bool:
@@ -307,7 +307,7 @@ def _fold(words: str) -> tuple[int, bool]:
     word that names content (two values fold as the two joined by a space)."""
     kinds = 0
     strong = False
-    for token in words.split():
+    for token in tokens(words):
         kind = _kind_of(token)
         kinds |= kind
         if kind & _NEG and not kind & _WEAK:
@@ -358,7 +358,7 @@ def _hits(names: str) -> frozenset[str]:
     hit = _hits_cache.get(names)
     if hit is None:
         found: set[str] = set()
-        for token in names.split():
+        for token in tokens(names):
             if _kind_of(token) & _NEG:
                 found.update(_words(lowered(token)))
         hit = keep(_hits_cache, names, frozenset(found), _KEPT)
@@ -473,7 +473,7 @@ def class_kind(cls: str | None) -> str:
         if _DIGIT.search(cls) is None:
             found = cls
         else:
-            found = " ".join(t for t in cls.split() if _DIGIT.search(t) is None)
+            found = " ".join(t for t in tokens(cls) if _DIGIT.search(t) is None)
         keep(_class_kinds, cls, found, _KEPT)
     return found
 
@@ -489,7 +489,7 @@ def never_content(el: Any, spared: frozenset[str] = frozenset()) -> bool:
         return False
     found = [
         token
-        for token in names.split()
+        for token in tokens(names)
         if _NEVER_CONTENT.found(token) and not _spared(lowered(token))
     ]
     if not found:

@@ -40,3 +40,8 @@ DOC_COMMENT = r"tsd-comment(?:-[a-z]+)*"
 # section's title ("table_caption_and_column_summary", "sticky_footer"), whose words say
 # nothing of the block: "caption" or "footer" there dropped the example's code.
 LIVE_SAMPLE = r"live-sample-.*"
+
+# The characters of a class or id value whose tokens are judged (name_tokens.tokens): the
+# longest values on real pages are about 6 000 (a utility framework's); a hostile page's
+# one value of 10 MB, a million new words, cost seconds of regexes read whole.
+NAMES_READ = 16_384
