@@ -992,7 +992,7 @@ def test_a_class_value_is_judged_as_far_as_its_first_names_read_characters(monke
     from wf.extract.names_tuning import NAMES_READ
 
     filler = " ".join(f"w{i:07d}" for i in range(20_000))  # 180 000 characters, new words
-    assert tokens(filler) == filler[:NAMES_READ].rpartition(" ")[0].split()
+    assert tokens(filler) == filler[:NAMES_READ].split()[:-1]
     assert tokens("nav main") == ["nav", "main"]
     asked: list[str] = []
     real = names._token_kind
@@ -1002,6 +1002,29 @@ def test_a_class_value_is_judged_as_far_as_its_first_names_read_characters(monke
     assert 0 < len(asked) <= NAMES_READ // 9 + 1
     early = etree.fromstring(f'<div class="sidebar {filler}"><p>Text.</p></div>')
     assert names.negative_block(early, "div")
+
+
+def test_a_long_class_value_keeps_its_first_tokens_whatever_white_space_parts_them():
+    """The bound cuts a value of tokens parted by tabs, newlines or no-break spaces as one
+    parted by spaces: its first tokens stay (none of them did without a space before the
+    bound), and so does a whole token the bound ends exactly."""
+    from lxml import etree
+
+    from wf.extract import names
+    from wf.extract.name_tokens import tokens
+    from wf.extract.names_tuning import NAMES_READ
+
+    words = [f"w{i:07d}" for i in range(NAMES_READ // 8)]  # 9 characters each with a part
+    for part in (" ", "\t", "\n", "\r\n", "\xa0", " \n\t "):
+        value = part.join(words)
+        head = value[:NAMES_READ]
+        whole = head.split() if value[NAMES_READ].isspace() else head.split()[:-1]
+        assert tokens(value) == whole
+        assert tokens(value)[:3] == words[:3]
+        page = etree.fromstring(f'<div class="sidebar{part}{value}"><p>Text.</p></div>')
+        assert names.negative_block(page, "div"), repr(part)
+    ended = "a" * (NAMES_READ - 4) + " nav" + " main"  # the bound falls after "nav"
+    assert tokens(ended)[-1] == "nav"
 
 
 # -- real pages --------------------------------------------------------------------------
