@@ -417,6 +417,22 @@ def test_the_limits_stop_at_the_first_ask_past_the_deadline(page, unit):
     ]
 
 
+def test_the_out_of_time_note_gives_the_page_s_size_when_its_start_tags_were_cut_first():
+    """A page over MAX_START_TAGS is cut before its attributes are scanned: the note of
+    the deadline says how much of the page was read, of the whole page's size (it gave
+    the size left after the start tags' cut as the page's)."""
+    from common.parse_limits import MAX_START_TAGS, limit
+
+    tag = b"<i a=1 b=2 c=3 d=4>x</i>"  # 24 bytes: over COUNTED_FROM after the cut too
+    page = b"<html><body><p>first words</p>" + tag * (MAX_START_TAGS + 10_000)
+    out, cut = limit(page, late=Asks(from_ask=1))
+    assert cut.start_tags > MAX_START_TAGS and (cut.read, cut.size) == (0, len(page))
+    assert cut.notes()[0] == (
+        "out of time while the page was checked before its parse: text extracted from the "
+        f"first 0 of its {len(page)} bytes"
+    )
+
+
 @pytest.mark.parametrize("page", [SCRIPTED_TAGS, ONE_TAG], ids=["tags", "one-tag"])
 def test_the_limits_ask_between_stretches_and_cut_the_same_when_in_time(page):
     from common.parse_limits import MAX_ATTRIBUTES_PER_ELEMENT, limit
