@@ -97,8 +97,8 @@ def limit(
     cut = Cut()
     if os.environ.get(OFF_ENV) == "1":
         return text, cut
+    size = len(text)  # the page's, as the note says: before the tags' bounds cut it
     text, cut.tags, cut.start_tags = cap_elements(text)
-    size = len(text)
     text, cut.elements, cut.attributes, read = _cap_attributes(text, chars, late)
     if read >= 0:
         cut.read, cut.size = read, size

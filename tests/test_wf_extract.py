@@ -982,6 +982,30 @@ def test_verdicts_are_emptied_when_full(monkeypatch):
     assert kept == {"f": 6}
 
 
+def test_a_key_larger_than_the_bound_is_not_kept(monkeypatch):
+    """A class value of more characters than a cache holds in all is answered, not kept:
+    kept, it stayed held after its page (a page's 9 MB class: 18 MB in two caches)."""
+    from wf.extract import codetext, names
+
+    monkeypatch.setattr(names, "VERDICT_CHARS", 10)
+    kept: dict[str, int] = {"a": 1}
+    assert names.keep(kept, "b" * 11, 2, 3) == 2
+    assert kept == {"a": 1}  # neither kept nor emptied for it
+    pairs: dict[tuple[str | None, str | None], int] = {}
+    assert names.keep(pairs, ("c" * 6, "d" * 5), 3, 3) == 3
+    assert pairs == {}
+    monkeypatch.undo()
+    big = " ".join(f"k{i:07d}" for i in range(120_000))  # 1 080 000 characters
+    extract(
+        f'<html><body><div class="{big}" id="menu"><a href="/a">A</a></div>'
+        f"<article><h1>Tides</h1><p>{'The tide came in. ' * 40}</p>"
+        f'<pre class="{big}">print(1)</pre></article></body></html>'
+    )
+    for cache in (names._hits_cache, names._class_kinds, codetext._class_cache):
+        assert big not in cache
+    assert not [pair for pair in names._pair_cache if big in pair]
+
+
 def test_a_class_value_is_judged_as_far_as_its_first_names_read_characters(monkeypatch):
     """A class value of a million new words cost seconds of regexes in one block, past any
     deadline (names._fold): its tokens are read as far as NAMES_READ characters."""
@@ -992,7 +1016,7 @@ def test_a_class_value_is_judged_as_far_as_its_first_names_read_characters(monke
     from wf.extract.names_tuning import NAMES_READ
 
     filler = " ".join(f"w{i:07d}" for i in range(20_000))  # 180 000 characters, new words
-    assert tokens(filler) == filler[:NAMES_READ].rpartition(" ")[0].split()
+    assert tokens(filler) == filler[:NAMES_READ].split()[:-1]
     assert tokens("nav main") == ["nav", "main"]
     asked: list[str] = []
     real = names._token_kind
@@ -1002,6 +1026,29 @@ def test_a_class_value_is_judged_as_far_as_its_first_names_read_characters(monke
     assert 0 < len(asked) <= NAMES_READ // 9 + 1
     early = etree.fromstring(f'<div class="sidebar {filler}"><p>Text.</p></div>')
     assert names.negative_block(early, "div")
+
+
+def test_a_long_class_value_keeps_its_first_tokens_whatever_white_space_parts_them():
+    """The bound cuts a value of tokens parted by tabs, newlines or no-break spaces as one
+    parted by spaces: its first tokens stay (none of them did without a space before the
+    bound), and so does a whole token the bound ends exactly."""
+    from lxml import etree
+
+    from wf.extract import names
+    from wf.extract.name_tokens import tokens
+    from wf.extract.names_tuning import NAMES_READ
+
+    words = [f"t{i:07d}" for i in range(NAMES_READ // 8)]  # 9 characters each with a part
+    for part in (" ", "\t", "\n", "\r\n", "\xa0", " \n\t "):
+        value = part.join(words)
+        head = value[:NAMES_READ]
+        whole = head.split() if value[NAMES_READ].isspace() else head.split()[:-1]
+        assert tokens(value) == whole
+        assert tokens(value)[:3] == words[:3]
+        page = etree.fromstring(f'<div class="sidebar{part}{value}"><p>Text.</p></div>')
+        assert names.negative_block(page, "div"), repr(part)
+    ended = "a" * (NAMES_READ - 4) + " nav" + " main"  # the bound falls after "nav"
+    assert tokens(ended)[-1] == "nav"
 
 
 # -- real pages --------------------------------------------------------------------------

@@ -130,6 +130,10 @@ def why_empty(
             # The page is a signpost (a shortener's, a moved page's): where it points is
             # what the reader wants, and wf follows HTTP redirects only.
             return f"{head}page redirects to {_brief(target)} (a meta refresh); fetch that address"
+    if reason is None and not rendered and late is not None and late():
+        # The shell check reads the whole page (0.4 s on 10 MB of markup), as the
+        # markup's searches below do: none of them once the deadline has passed.
+        return head + OUT_OF_TIME
     if reason is None and not rendered and looks_like_js_shell(raw_html, text):
         signals = ", ".join(shell_signals(raw_html))
         if never:

@@ -417,6 +417,22 @@ def test_the_limits_stop_at_the_first_ask_past_the_deadline(page, unit):
     ]
 
 
+def test_the_out_of_time_note_gives_the_page_s_size_when_its_start_tags_were_cut_first():
+    """A page over MAX_START_TAGS is cut before its attributes are scanned: the note of
+    the deadline says how much of the page was read, of the whole page's size (it gave
+    the size left after the start tags' cut as the page's)."""
+    from common.parse_limits import MAX_START_TAGS, limit
+
+    tag = b"<i a=1 b=2 c=3 d=4>x</i>"  # 24 bytes: over COUNTED_FROM after the cut too
+    page = b"<html><body><p>first words</p>" + tag * (MAX_START_TAGS + 10_000)
+    out, cut = limit(page, late=Asks(from_ask=1))
+    assert cut.start_tags > MAX_START_TAGS and (cut.read, cut.size) == (0, len(page))
+    assert cut.notes()[0] == (
+        "out of time while the page was checked before its parse: text extracted from the "
+        f"first 0 of its {len(page)} bytes"
+    )
+
+
 @pytest.mark.parametrize("page", [SCRIPTED_TAGS, ONE_TAG], ids=["tags", "one-tag"])
 def test_the_limits_ask_between_stretches_and_cut_the_same_when_in_time(page):
     from common.parse_limits import MAX_ATTRIBUTES_PER_ELEMENT, limit
@@ -625,10 +641,28 @@ def test_the_search_for_why_a_page_is_empty_stops_at_the_deadline():
         "no text: page is behind a paywall (id or class 'paywall')"
     ]
     assert note(time.monotonic() - 1) == [f"no text: {OUT_OF_TIME}"]
-    late = Asks(from_ask=3)  # two searches run, then the deadline has passed
+    late = Asks(from_ask=3)  # the shell check skipped, one search run, then past the deadline
     args = (html, "", "https://news.example/a")
     assert (
         why_empty(*args, never=True, rendered=False, can_render=False, late=late)
         == f"no text: {OUT_OF_TIME}"
     )
     assert late.asks == 3
+
+
+def test_a_page_past_its_deadline_is_not_looked_through_for_a_javascript_shell(monkeypatch):
+    # The JavaScript-shell check reads the whole raw page (its <noscript>s, a mount point,
+    # the markers: 0.44 s on 10 MB of attributes) before the markup's searches: past the
+    # deadline (a page the limits cut to nothing, its text empty) it ran all the same,
+    # and the watchdog ended wf (exit 28) rather than the note being said.
+    from wf import empty
+
+    calls: list[str] = []
+    monkeypatch.setattr(empty, "looks_like_js_shell", lambda raw, text: calls.append(raw))
+    html = '<html><body><div id="root"></div>' + "<div></div>" * 20_000 + "</body></html>"
+    args = (html, "", "https://app.example/")
+    late = Asks(from_ask=1)
+    note = empty.why_empty(*args, never=True, rendered=False, can_render=False, late=late)
+    assert note == f"no text: {empty.OUT_OF_TIME}" and calls == []
+    in_time = empty.why_empty(*args, never=True, rendered=False, can_render=False, late=Asks())
+    assert calls == [html] and in_time != note

@@ -12,4 +12,11 @@ def tokens(value: str) -> list[str]:
     bound cuts: a part of a word could name what the word does not)."""
     if len(value) <= NAMES_READ:
         return value.split()
-    return value[:NAMES_READ].rpartition(" ")[0].split()
+    head = value[:NAMES_READ]
+    found = head.split()
+    # Cut by any white space split() parts tokens at (a tab, a newline, a no-break
+    # space: a multi-line class attribute holds no space at all), and only when the bound
+    # falls inside a token.
+    if found and not head[-1].isspace() and not value[NAMES_READ].isspace():
+        found.pop()
+    return found

@@ -30,11 +30,13 @@ VERDICT_CHARS = 1 << 20
 def keep(cache: dict[_K, _V], key: _K, value: _V, entries: int) -> _V:
     """`value` kept for `key` in a cache of verdicts by class or id value (or token) that
     outlives its page (pages repeat their names), and returned. At most `entries` of them
-    and about VERDICT_CHARS characters of keys (a value is no longer than its key): nothing
-    bounds an attribute's length, and unbounded in characters, 100 pages of one
-    200 000-character class each left 84 MB held after them. Emptied whole when full;
-    under threads the count of characters is approximate (an addition lost)."""
+    and about VERDICT_CHARS characters of keys (a value is no longer than its key; a longer
+    key is not kept): unbounded in characters, 100 pages of one 200 000-character class
+    each left 84 MB held after them. Emptied whole when full; under threads the count of
+    characters is approximate (an addition lost)."""
     size = len(key) if isinstance(key, str) else len(key[0] or "") + len(key[1] or "")
+    if size > VERDICT_CHARS:
+        return value
     held = _held.get(id(cache), 0) + size
     if len(cache) >= entries or held > VERDICT_CHARS:
         cache.clear()
@@ -107,8 +109,7 @@ _NEGATIVE = re.compile(
 # boilerplate token beside it (`article-body pagination-first`, `main has-sidebar`);
 # a token that mixes both (`article-footer`, `comment-content`) stays boilerplate.
 POSITIVE = re.compile(r"(?<![a-z])(?:article|body|content|main|post|entry|story|text)(?![a-z])")
-# Either kind of word, searched for at once: a token where neither is found is 0 (most
-# tokens: col-md-6, wrapper), at the cost of one search instead of two.
+# Both kinds of word in one search: a token with neither (col-md-6, wrapper) is 0.
 _WORDS = re.compile(f"{_NEGATIVE.pattern}|{POSITIVE.pattern}")
 # Comments: a token that names one outweighs content names beside it.
 _STRONG = re.compile(r"comment(?!ary)|coment|komment|disqus")
@@ -124,8 +125,7 @@ def _modified(prefix: str) -> bool:
     """Whether a class word comes after has-, no-, with-...: "has-sidebar" says what a
     block holds, not what it is, and so does Docusaurus's `anchorWithStickyNavbar` on
     every heading (the modifier a word or more before the boilerplate word)."""
-    # Each modifier holds a hyphen: a prefix without one (a word at the token's start, or
-    # after a camelCase one) holds none, and is not searched for each.
+    # Each modifier holds a hyphen: a prefix without one (camelCase) is not searched.
     return "-" in prefix and (
         prefix.startswith(_MODIFIERS) or any(m in prefix for m in _INNER_MODIFIERS)
     )
