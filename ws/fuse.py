@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ws.results import Result, url_key
+from ws.results import Result, key_of
 
 K = 60
 
@@ -36,7 +36,7 @@ def fuse(ranked: list[tuple[str, list[Result]]], limit: int | None = None) -> li
     for order, (_, results) in enumerate(ranked):
         seen: set[str] = set()
         for position, result in enumerate(results, 1):
-            key = url_key(result.url)
+            key = key_of(result)  # as finalise computed it
             if key in seen:
                 continue  # an engine's own duplicate counts once, at its better rank
             seen.add(key)
