@@ -384,7 +384,7 @@ def test_the_fusion_asks_its_stop_every_ask_every_results_and_keeps_the_best_ran
 
 
 def test_all_past_the_deadline_prints_what_its_fusion_read_with_a_note(engines, monkeypatch):  # noqa: F811
-    # The fusion starting once the run's stop says the deadline is 0.2 s past: it reads
+    # The fusion starting once the run's stop says the deadline is 0.1 s past: it reads
     # each engine's first result, then stops; exit 0 with those and a note.
     def late(ranked, limit, stop):
         give_up = time.monotonic() + 10

@@ -59,7 +59,7 @@ _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
 _GRACE = 1.0
 # But each wait (two at most) ends this long past the total deadline: the watchdog ends the
 # process 0.35 s after it, when an answer still parsed made ws --all print nothing (28).
-# The fusion of --all's results then reads no further twice this long past it.
+# The fusion of --all's results then reads no further this long past it, or past its start.
 _LATE = 0.1
 
 
@@ -239,7 +239,7 @@ class _Search:
         self._end_flights(None)
         ranked = [(self.done[i].provider, r) for i, r in sorted(self.results.items()) if r]
         if ranked:
-            by = self.deadline + 2 * _LATE
+            by = max(self.deadline, time.monotonic()) + _LATE
             fused, cut = fuse_until(
                 ranked, self.options.max_results, lambda: time.monotonic() >= by
             )
