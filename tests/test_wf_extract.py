@@ -1387,3 +1387,44 @@ def test_a_reference_to_a_control_character_costs_the_page_no_text():
     assert not any("failed" in note for note in found.notes)
     assert "# Tides" in found.text and "the harbour empties at low water" in found.text
     assert "\x03" not in found.text and "\x1b" not in found.text
+
+
+def test_a_deadline_past_when_the_metadata_is_read_gives_the_text_without_the_cleaning(
+    monkeypatch,
+):
+    # The parse, the title and the metadata may take a page's time before its first look
+    # at the deadline: then the cleaning (and its search for hidden boxes) is not paid; the
+    # page's text comes in document order, without what the cleaning drops whole first.
+    import time
+
+    from wf.extract import extract, metadata, parse
+
+    page = (
+        "<html><head><title>The title</title><meta name='description' content='About it'>"
+        "</head><body><nav><a href='/'>Home</a></nav><script>var x = 1;</script>"
+        "<article><h1>Heading</h1><p>First paragraph of prose.</p><style>p{}</style>"
+        "<p>Second <button>Share</button>paragraph.</p></article></body></html>"
+    )
+    read = metadata.extract
+    cleanings: list[int] = []
+    clean = parse.clean
+
+    def slow(*args, **kwargs):
+        found = read(*args, **kwargs)
+        time.sleep(0.3)  # past the deadline below, however fast the machine
+        return found
+
+    def counted(*args, **kwargs):
+        cleanings.append(1)
+        return clean(*args, **kwargs)
+
+    monkeypatch.setattr(metadata, "extract", slow)
+    monkeypatch.setattr(parse, "clean", counted)
+    r = extract(page, url=None, metadata=True, deadline=time.monotonic() + 0.2)
+    assert cleanings == []
+    assert r.text == "Home\nHeading\nFirst paragraph of prose.\nSecond paragraph."
+    assert r.title == "The title" and r.kind is None and r.links == []
+    assert r.metadata is not None and r.metadata["description"] == "About it"
+    # In time, the same page is cleaned and structured.
+    r = extract(page, url=None, metadata=True, deadline=time.monotonic() + 30)
+    assert cleanings == [1] and "# Heading" in r.text and "var x" not in r.text

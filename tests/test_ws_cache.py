@@ -380,6 +380,23 @@ def test_an_entry_without_providers_and_a_fused_result_are_read(tmp_path):
     assert second.published == "2024-01-01" and second.rank == 2
 
 
+def test_a_result_s_url_key_is_neither_stored_nor_read_from_an_entry(tmp_path):
+    # Results carry the URL key finalise computed (Result._key, for the fusion): the cache
+    # stores the public fields only, and an entry's "_key" (one written by hand) is ignored.
+    from ws import cache
+    from ws.results import finalise, key_of
+
+    options = _opts()
+    cleaned, _ = finalise(_report().results)
+    cache.store(options, _report(results=cleaned))
+    _, data = _stored(tmp_path)
+    assert all("_key" not in r and "key" not in r for r in data["results"])
+    _rewrite(tmp_path, lambda d: d["results"][0].update(_key="//elsewhere.example"))
+    hit = cache.load(options)
+    assert hit is not None
+    assert [key_of(r) for r in hit.report.results] == ["//a.example/1", "//b.example/2"]
+
+
 def test_an_entry_at_the_size_bound_is_read_and_one_past_it_is_not(tmp_path):
     from ws import cache
 

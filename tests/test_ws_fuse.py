@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import html
 import json
+import time
 
 from tests.test_ws_chain import PAGES, engines, ws  # noqa: F401 - engines is a fixture
-from ws.fuse import K, fuse
+from ws.fuse import K, fuse, fuse_until
 from ws.results import Result
 
 
@@ -298,3 +299,111 @@ def test_a_cached_fused_answer_keeps_providers_and_ranks(engines):  # noqa: F811
     assert text.startswith(
         'Search results for: "rust" (via DuckDuckGo, DuckDuckGo Lite, Brave, Mojeek, 6 results'
     )
+
+
+def test_fusing_cleaned_results_computes_no_url_key_again(monkeypatch):
+    # finalise keys each result as it cleans it; the fusion reads that key rather than
+    # computing it again for each of --all's thousands of results (90 % of its CPU).
+    import ws.fuse
+    import ws.results
+    from ws.results import finalise
+
+    one, _ = finalise(
+        [_r("https://www.x.example/a/?utm_source=e", "one"), _r("https://y.example/", "one")]
+    )
+    two, _ = finalise([_r("http://x.example/a", "two"), _r("https://z.example/", "two")])
+    expected = fuse([("one", one), ("two", two)])
+    calls: list[str] = []
+
+    def counted(url: str, parts: object = None) -> str:
+        calls.append(url)
+        return url_key(url)
+
+    url_key = ws.results.url_key
+    monkeypatch.setattr(ws.results, "url_key", counted)
+    monkeypatch.setattr(ws.fuse, "url_key", counted, raising=False)
+    fused = fuse([("one", one), ("two", two)])
+    assert calls == []
+    assert fused == expected and [f.url for f in fused][:1] == [
+        "https://www.x.example/a/?utm_source=e"
+    ]
+    assert dict(fused[0].ranks) == {"one": 1, "two": 1}
+    # A result built elsewhere (no key kept) is keyed as before.
+    fuse([("one", [_r("https://x.example/", "one")])])
+    assert calls == ["https://x.example/"]
+
+
+def _engines_of(n: int, rows: int) -> list[tuple[str, list[Result]]]:
+    # Every engine ranks the same pages in the same order.
+    return [
+        (f"e{e}", [_r(f"https://p{i}.example/", f"e{e}") for i in range(rows)]) for e in range(n)
+    ]
+
+
+def test_a_stop_already_set_ends_the_fusion_at_its_first_ask():
+    # The first ask comes once every engine's first result is read: what is fused is those.
+    asks: list[int] = []
+
+    def stop() -> bool:
+        asks.append(1)
+        return True
+
+    fused, cut = fuse_until(
+        [
+            ("one", [_r("https://x.example/", "one"), _r("https://w.example/", "one")]),
+            ("two", [_r("https://y.example/", "two"), _r("https://x.example", "two")]),
+        ],
+        None,
+        stop,
+    )
+    assert len(asks) == 1
+    assert [(f.url, dict(f.ranks)) for f in fused] == [
+        ("https://x.example/", {"one": 1}),
+        ("https://y.example/", {"two": 1}),
+    ]
+    assert cut == "2 results from the first 1 of each engine"
+
+
+def test_the_fusion_asks_its_stop_every_ask_every_results_and_keeps_the_best_ranks():
+    asks: list[int] = []
+    ranked = _engines_of(3, 2000)
+    assert fuse_until(ranked, None, lambda: bool(asks.append(1))) == (fuse(ranked), None)
+    # Reading: at 3 results (the first row), then at the row that reaches each 1 024 more:
+    # 1 029, 2 055, 3 081, 4 107, 5 133; writing 2 000 results: at 1 024.
+    assert len(asks) == 6 + 1
+    # Stopped at its second ask: the fusion of each engine's first 343 ranks (1 029 read).
+    asks.clear()
+    fused, cut = fuse_until(ranked, None, lambda: bool(asks.append(1)) or len(asks) == 2)
+    assert fused == fuse([(name, results[:343]) for name, results in ranked])
+    assert cut == "343 results from the first 343 of each engine"
+    # Stopped while writing: the best part of the list.
+    asks.clear()
+    fused, cut = fuse_until(ranked, None, lambda: bool(asks.append(1)) or len(asks) == 7)
+    assert fused == fuse(ranked)[:1024]
+    assert cut == "1024 results from the first 2000 of each engine"
+
+
+def test_all_past_the_deadline_prints_what_its_fusion_read_with_a_note(engines, monkeypatch):  # noqa: F811
+    # The fusion starting once the run's stop says the deadline is 0.1 s past: it reads
+    # each engine's first result, then stops; exit 0 with those and a note.
+    def late(ranked, limit, stop):
+        give_up = time.monotonic() + 10
+        while not stop() and time.monotonic() < give_up:
+            time.sleep(0.01)
+        return fuse_until(ranked, limit, stop)
+
+    monkeypatch.setattr("ws.fuse.fuse_until", late)
+    _serve_overlap(engines)
+    r = ws(engines, "rust", "--all", "--json", "--timeout", "1")
+    assert r.code == 0, r.stderr
+    assert (
+        r.stderr
+        == "ws: fusion stopped at the total deadline (3 results from the first 1 of each engine)\n"
+    )
+    doc = json.loads(r.stdout)
+    assert [x["url"] for x in doc["results"]] == [
+        D,
+        A,
+        "https://B.example:443/page/?utm_source=brave&fbclid=x",
+    ]
+    assert doc["providers"] == ["duckduckgo", "duckduckgo-lite", "brave", "mojeek"]

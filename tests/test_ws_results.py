@@ -177,3 +177,15 @@ def test_a_published_value_longer_than_a_date_is_none():
     ]
     results, _ = finalise(raw)
     assert [r.published for r in results] == [None, "2025-06-19T10:00:00+02:00", "3 days ago"]
+
+
+def test_a_cleaned_result_keeps_its_url_key_out_of_sight():
+    from ws.results import key_of
+
+    (kept,), _ = finalise([Result("T", " https://www.x.example/K%c3%b6ln/#top", provider="e")])
+    assert key_of(kept) == url_key(kept.url) == "//x.example/K%C3%B6ln"
+    # Not a public field: equal to the same result built by hand, not in its repr or JSON.
+    plain = Result("T", "https://www.x.example/K%c3%b6ln/#top", provider="e", rank=1)
+    assert kept == plain and hash(kept) == hash(plain) and repr(kept) == repr(plain)
+    assert kept.as_json() == plain.as_json() and "x.example/K%C3" not in str(kept.as_json())
+    assert key_of(plain) == key_of(kept)

@@ -155,7 +155,8 @@ def _hit(entry: Any, material: str, options: SearchOptions, now: float) -> Hit |
     return Hit(Report(options.query, provider, results, providers=providers), age)
 
 
-_FIELDS = {f.name: f for f in fields(Result)}
+# What an entry may set: never a private field (Result's _key is computed, not stored).
+_FIELDS = {f.name: f for f in fields(Result) if not f.name.startswith("_")}
 
 
 def _result(item: Any) -> Result:

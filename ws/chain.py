@@ -59,6 +59,7 @@ _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
 _GRACE = 1.0
 # But each wait (two at most) ends this long past the total deadline: the watchdog ends the
 # process 0.35 s after it, when an answer still parsed made ws --all print nothing (28).
+# The fusion of --all's results then reads no further this long past it, or past its start.
 _LATE = 0.1
 
 
@@ -224,7 +225,7 @@ class _Search:
         self.not_asked = [e.backend.name for _, e in pending]
 
     def _fused(self, pending: list[tuple[int, Endpoint]], report: Report) -> None:
-        from ws.fuse import fuse
+        from ws.fuse import fuse_until
 
         for index, endpoint in pending:
             self._start(index, endpoint, 1)
@@ -236,13 +237,14 @@ class _Search:
             if attempt.outcome != OK:
                 self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
         self._end_flights(None)
-        ranked = [
-            (self.done[i].provider, self.results[i])
-            for i in sorted(self.results)
-            if self.results[i]
-        ]
+        ranked = [(self.done[i].provider, r) for i, r in sorted(self.results.items()) if r]
         if ranked:
-            fused = fuse(ranked, self.options.max_results)
+            by = max(self.deadline, time.monotonic()) + _LATE
+            fused, cut = fuse_until(
+                ranked, self.options.max_results, lambda: time.monotonic() >= by
+            )
+            if cut:
+                self.say(f"fusion stopped at the total deadline ({cut})")
             report.results = list[Result](fused)
             # The engines the printed results came from (-n may have cut all of one's).
             used = {name for result in fused for name in result.providers}

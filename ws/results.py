@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from common.text import INVISIBLE, cap, one_line
@@ -46,6 +46,11 @@ class Result:
     provider: str = ""
     published: str | None = None
     rank: int = 0
+    # The URL's url_key as finalise computed it ("" when not yet known: a result built
+    # elsewhere, one read back from the cache): fusing --all's thousands of results
+    # computed it again for each, 90 % of its CPU. Neither compared, shown, nor stored
+    # (as_json, ws.cache); read through ``key_of``.
+    _key: str = field(default="", repr=False, compare=False, kw_only=True)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -127,6 +132,11 @@ def url_key(url: str, parts: SplitResult | None = None) -> str:
             ]
         )
     return urlunsplit(("", host, path, query, ""))
+
+
+def key_of(result: Result) -> str:
+    """``url_key`` of the result's URL: the one finalise kept with it, else computed."""
+    return result._key or url_key(result.url)
 
 
 def _escapes(path: str) -> str:
@@ -230,6 +240,7 @@ def finalise(
                 provider=item.provider,
                 published=_published(item.published),
                 rank=len(out) + 1,
+                _key=key,
             )
         )
         if limit is not None and len(out) >= limit:

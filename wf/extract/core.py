@@ -188,7 +188,7 @@ def _extract(
     want_images: bool = False,
     large: bool = False,
 ) -> Extracted:
-    from wf.extract import blocks, page_head
+    from wf.extract import blocks, page_head, parse
 
     title = page_head.title_of(root)
     base = _base_url(url, page_head.base_href(root))
@@ -199,24 +199,12 @@ def _extract(
         # Before cleaning, which removes <head>, <meta> and <script>.
         meta = metadata.extract(root, base, title, large)
     found_images, keep = _steered(root, url, base, selection, want_images)
-    declared = _cleaned(root, full, keep, large, microdata)
-    if declared is not None:
-        declared = _by_path(declared, url, root)
-        from wf.extract.kinds import docs
-
-        docs.tidy(root, declared)
-    body = root.find("body")
-    if body is None:
-        body = root
-    else:
-        from wf.extract.kinds.mail import unpre
-        from wf.extract.mediawiki import drop_section_edits
-
-        drop_section_edits(body)
-        if unpre(body):
-            trace.trace("extract: a mailing list's message read as prose, not code")
     shown: list[Image] = []
+    body, declared = None, None
     try:
+        # Before the cleaning too: the parse, title and metadata took up to 0.3 s past it.
+        blocks.check_time(deadline)
+        body, declared = _cleaned_body(root, url, full, keep, large, microdata)
         blocks.check_time(deadline)
         text, links, kind, shown, author = _text(
             body,
@@ -235,6 +223,9 @@ def _extract(
         # Out of time: the page's text in document order, one line per piece, found in
         # a pass that costs next to nothing.
         trace.trace("extract: out of time; the page's text in document order, unstructured")
+        if body is None:  # not cleaned: what the cleaning drops first, never text, goes
+            parse.drop_junk(root, not full, keep)
+            body = next(root.iterchildren("body"), root)
         text, links, kind, author = quick_text(body), [], None, None
     if meta is not None:
         from wf.extract.kinds.choose import to_metadata
@@ -248,6 +239,27 @@ def _extract(
         kind=kind,
         images=shown if want_images else None,
     )
+
+
+def _cleaned_body(
+    root: Any, url: str | None, full: bool, keep: tuple[str, ...], large: bool, microdata: Any
+) -> tuple[Any, Declared | None]:
+    """The page cleaned, its <body> (or root) made ready to read; what the page declares."""
+    from wf.extract.kinds import docs
+    from wf.extract.kinds.mail import unpre
+    from wf.extract.mediawiki import drop_section_edits
+
+    declared = _cleaned(root, full, keep, large, microdata)
+    if declared is not None:
+        declared = _by_path(declared, url, root)
+        docs.tidy(root, declared)
+    body = root.find("body")
+    if body is None:
+        return root, declared
+    drop_section_edits(body)
+    if unpre(body):
+        trace.trace("extract: a mailing list's message read as prose, not code")
+    return body, declared
 
 
 def _steered(

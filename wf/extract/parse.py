@@ -218,6 +218,16 @@ def drop(el: Any) -> None:
     parent.remove(el)
 
 
+def drop_junk(root: Any, main: bool, keep: tuple[str, ...] = ()) -> None:
+    """The elements never read as text (JUNK; JUNK_MAIN when reading the main content)
+    removed whole, but the tags in ``keep``: the cleaning's first removal, one pass in C
+    (alone, the out-of-time text of a page whose time ran out before its cleaning)."""
+    from lxml import etree
+
+    junk = JUNK_MAIN if main else JUNK
+    etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
+
+
 def clean(
     root: Any,
     *,
@@ -236,7 +246,6 @@ def clean(
     pass over the tree. `declare` is called once they are gathered and before anything
     is removed: the page's declarations are read from the whole of it (a microdata offer
     in a hidden box, in <meta> and <link> tags)."""
-    from lxml import etree
 
     from wf.extract import accordion, gutters, prose_buttons, radio_tabs, unseen
     from wf.extract.codetext import code_area
@@ -253,7 +262,6 @@ def clean(
         from wf.extract import formulas
 
         formulas.render(maths)
-    junk = JUNK_MAIN if main else JUNK
     radio_tabs.head_panels(buttons, root, (og or {}).get("generator", ""))
     buttons = [b for b in buttons if b.tag == "button"]
     openers = [b for b in buttons if accordion.opens(b)]
@@ -264,7 +272,7 @@ def clean(
         questions += titles
     # After the accordion, which renamed its questions: those are no cards.
     prose_buttons.keep_prose(buttons)
-    etree.strip_elements(root, *(t for t in junk if t not in keep), with_tail=False)
+    drop_junk(root, main, keep)
     # The hidden elements and skip links' candidates (not libxml2's union: quadratic).
     hits = unseen.search(root, main, every_word)
     # Before the hidden ones: a gutter hidden from screen readers goes without the space
