@@ -187,8 +187,9 @@ def _result(item: Any) -> Result:
 
 
 def store(options: SearchOptions, report: Report) -> None:
-    """Keep a successful search's answer; quietly nothing when it cannot be kept."""
-    if options.cache_ttl <= 0 or report.error is not None or not report.results:
+    """Keep a successful search's answer, unless the total deadline cut it short (a later
+    run would be served a part as the whole); quietly nothing when it cannot be kept."""
+    if options.cache_ttl <= 0 or report.error is not None or not report.results or report.cut:
         return
     if report.provider is None:
         return

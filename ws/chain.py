@@ -57,9 +57,8 @@ _HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
 # How long a cancelled or overdue attempt may take to end (its sockets shut down, the page
 # it reads stopped at its next step: ws.paging.walk) before the run stops waiting for it.
 _GRACE = 1.0
-# But each wait (two at most) ends this long past the total deadline: the watchdog ends the
-# process 0.35 s after it, when an answer still parsed made ws --all print nothing (28).
-# The fusion of --all's results then reads no further this long past it, or past its start.
+# But each wait (two at most) ends this long past the total deadline, before the watchdog's
+# 0.35 s (ws --all printed nothing, 28); so does --all's fusion, past it or past its start.
 _LATE = 0.1
 
 
@@ -102,6 +101,7 @@ class Report:
     attempts: list[Attempt] = field(default_factory=list)
     error: ToolError | None = None
     providers: list[str] = field(default_factory=list)  # every provider the results came from
+    cut: bool = False  # the total deadline cut the answer short: not kept (ws.cache.store)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -245,6 +245,7 @@ class _Search:
             )
             if cut:
                 self.say(f"fusion stopped at the total deadline ({cut})")
+            report.cut = bool(cut) or time.monotonic() > self.deadline  # an engine still read
             report.results = list[Result](fused)
             # The engines the printed results came from (-n may have cut all of one's).
             used = {name for result in fused for name in result.providers}
