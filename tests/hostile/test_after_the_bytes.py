@@ -523,6 +523,19 @@ def test_the_text_of_a_page_out_of_time_leaves_prose_as_it_is():
 # ---------------------------------------------------------------- writing a page of inline elements
 
 
+def _asks_counted(monkeypatch, module) -> list[float | None]:  # type: ignore[no-untyped-def]
+    """The deadlines ``module`` asks check_time about, from now on (each still asked)."""
+    asks: list[float | None] = []
+    real = module.check_time
+
+    def counted(deadline: float | None) -> None:
+        asks.append(deadline)
+        real(deadline)
+
+    monkeypatch.setattr(module, "check_time", counted)
+    return asks
+
+
 @pytest.mark.parametrize("tag", ["a", "span"])
 def test_writing_a_page_of_inline_elements_meets_the_deadline(monkeypatch, tag):
     # One block of 49 000 links (each resolved) or spans (each spaced from the text
@@ -538,14 +551,7 @@ def test_writing_a_page_of_inline_elements_meets_the_deadline(monkeypatch, tag):
         + "".join(f'<{tag} href="/p/{i}">item {i}</{tag}> ' for i in range(5_000))
         + "</p></body>"
     )
-    asks: list[float | None] = []
-    real = markdown.check_time
-
-    def counted(deadline: float | None) -> None:
-        asks.append(deadline)
-        real(deadline)
-
-    monkeypatch.setattr(markdown, "check_time", counted)
+    asks = _asks_counted(monkeypatch, markdown)
     writer = markdown.MarkdownWriter(deadline=time.monotonic() + 60)
     assert writer.write(body).startswith("item 0 item 1 ")
     assert len(asks) >= 4  # one ask every 1 024 elements with text at the least
@@ -567,14 +573,7 @@ def test_the_walk_asks_the_deadline_every_16_blocks(monkeypatch):
         + "".join(f'<div class="c{i}"><p>text {i}</p></div>' for i in range(100))
         + "</body>"
     )
-    asks: list[float | None] = []
-    real = records.check_time
-
-    def counted(deadline: float | None) -> None:
-        asks.append(deadline)
-        real(deadline)
-
-    monkeypatch.setattr(records, "check_time", counted)
+    asks = _asks_counted(monkeypatch, records)
     assert len(records.walk(body, deadline=time.monotonic() + 60)) == 201
     assert len(asks) >= 12  # 201 blocks: an ask before the 1st, 17th, 33rd, ...
     asks.clear()
