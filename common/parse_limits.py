@@ -20,7 +20,7 @@ from functools import cache
 from itertools import islice, repeat
 from typing import AnyStr, Generic, overload
 
-from common.tag_counts import MAX_START_TAGS, MAX_TAGS, cap_elements
+from common.tag_counts import MAX_START_TAGS, MAX_TAGS, angles, cap_elements
 
 __all__ = ["MAX_START_TAGS", "MAX_TAGS", "Cut", "cap_attributes", "cap_elements", "limit"]
 
@@ -139,7 +139,7 @@ def _cap_attributes(
     if short:
         # "<" and ">" alone find the long tags: the 15 patterns (1 ms to compile, in
         # every search's start-up) wait for a page that has one.
-        starts = _long_tag_starts(text, *_angles(type(text)))
+        starts = _long_tag_starts(text, *angles(type(text)))
         if not starts:
             return text, 0, 0, -1
     p = _p(type(text))
@@ -397,14 +397,6 @@ def _p(kind: type[str]) -> _Patterns[str]: ...
 def _p(kind: type[bytes]) -> _Patterns[bytes]: ...
 def _p(kind: type[str] | type[bytes]) -> _Patterns[str] | _Patterns[bytes]:
     return _bytes_patterns() if kind is bytes else _str_patterns()
-
-
-@overload
-def _angles(kind: type[str]) -> tuple[str, str]: ...
-@overload
-def _angles(kind: type[bytes]) -> tuple[bytes, bytes]: ...
-def _angles(kind: type[str] | type[bytes]) -> tuple[str, str] | tuple[bytes, bytes]:
-    return (b"<", b">") if kind is bytes else ("<", ">")
 
 
 @cache

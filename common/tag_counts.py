@@ -26,7 +26,7 @@ def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
     ``(text, 0)`` when it has no more than that."""
     if len(text) <= MAX_TAGS:
         return text, 0  # cannot hold more "<" than characters (most pages: no count)
-    lt = _lt(text)
+    lt = angles(type(text))[0]
     if not _more_than(text, lt, MAX_TAGS):
         return text, 0
     total = text.count(lt)
@@ -46,7 +46,7 @@ def cap_tags(text: AnyStr) -> tuple[AnyStr, int]:
 def cap_elements(text: AnyStr) -> tuple[AnyStr, int, int]:
     """``text`` within MAX_TAGS and MAX_START_TAGS, the number of "<" it had when it was
     cut (else 0), and the number of its start tags when MAX_START_TAGS cut it (else 0)."""
-    lt = _lt(text)
+    lt = angles(type(text))[0]
     if len(text) <= MAX_START_TAGS or not _more_than(text, lt, MAX_START_TAGS):
         return text, 0, 0  # too few "<" for either bound (MAX_TAGS is the larger)
     cut, total = cap_tags(text)
@@ -92,8 +92,9 @@ def _more_than(text: AnyStr, lt: AnyStr, bound: int) -> bool:
 
 
 @overload
-def _lt(text: str) -> str: ...
+def angles(kind: type[str]) -> tuple[str, str]: ...
 @overload
-def _lt(text: bytes) -> bytes: ...
-def _lt(text: str | bytes) -> str | bytes:
-    return b"<" if isinstance(text, bytes) else "<"
+def angles(kind: type[bytes]) -> tuple[bytes, bytes]: ...
+def angles(kind: type[str] | type[bytes]) -> tuple[str, str] | tuple[bytes, bytes]:
+    """ "<" and ">" in the page's own type."""
+    return (b"<", b">") if kind is bytes else ("<", ">")

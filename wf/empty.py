@@ -170,7 +170,7 @@ def explain(
     only for a tiny text. Its searches stop at ``deadline`` (time.monotonic())."""
     if not is_tiny(text):
         return
-    import time
+    from wf.extract.records import late
 
     note = why_empty(
         html_text(),
@@ -179,7 +179,7 @@ def explain(
         never=opts.render == NEVER,
         rendered=page.rendered,
         can_render=can_render,
-        late=None if deadline is None else lambda: time.monotonic() > deadline,
+        late=late(deadline),
     )
     if note:
         page.note(note, log)

@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from wf.extract import code_tuning
+from wf.extract.name_tokens import tokens
 from wf.extract.names import keep, lowered
 
 _LINE_NAME = re.compile(code_tuning.CODE_LINE)
@@ -41,7 +42,7 @@ def _class_verdict(cls: str) -> int:
     found = _class_cache.get(cls)
     if found is None:
         found = 0
-        for token in cls.split():
+        for token in tokens(cls):
             low = lowered(token)
             if _GUTTER_NAME.fullmatch(low):
                 found = _GUTTER
@@ -155,7 +156,7 @@ def table_code(table: Any) -> tuple[str, Any] | None:
     gutter, code = cells
     pre = next(code.iter("pre"), None)
     named = _gutter(gutter) or any(
-        _CELL_NAME.fullmatch(lowered(t)) for t in (code.get("class") or "").split()
+        _CELL_NAME.fullmatch(lowered(t)) for t in tokens(code.get("class") or "")
     )
     if pre is None and not named:
         return None
@@ -177,7 +178,7 @@ def code_area(el: Any) -> bool:
     drops the form's controls): a playground's editable example, named for code by a
     class word (code_tuning.CODE_AREA: pkg.go.dev's `Documentation-exampleCode code`),
     its text shown as it is written. A form's empty box to type in holds none."""
-    words = (el.get("class") or "").split()
+    words = tokens(el.get("class") or "")
     if not (el.text or "").strip() or not any(_AREA_NAME.search(lowered(w)) for w in words):
         return False
     el.tag = "pre"

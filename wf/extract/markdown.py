@@ -257,18 +257,20 @@ class MarkdownWriter:
         # self.parts is only ever emptied in place, never replaced: its append holds.
         append = self.parts.append
         block = BLOCK
-        blocks = 0
+        steps = 0  # elements begun: the deadline is asked every 1 024
         walker = etree.iterwalk(root, events=("start", "end"))
         skip_subtree = walker.skip_subtree
         skipped: Any = None
         opened: list[tuple[Any, str]] = []  # open blocks, innermost last: ends by identity
         for event, el in walker:
             if event == "start":
+                # Every element, not only the blocks: a page of inline elements alone
+                # (49 000 links or spans, each resolved or spaced) met no ask (0.5 s).
+                steps += 1
+                if deadline is not None and not steps & 1023:
+                    check_time(deadline)
                 tag = el.tag
                 if tag in block:
-                    blocks += 1
-                    if deadline is not None and not blocks & 1023:
-                        check_time(deadline)
                     if skip is not None and el is not root and skip(el):
                         self.boundary()
                         skip_subtree()
@@ -293,11 +295,6 @@ class MarkdownWriter:
                         append(mark)
                 text = el.text
                 if text:
-                    # Counted with the blocks: a page of inline elements alone (49 000
-                    # links or spans, each resolved or spaced) met no check (0.5 s).
-                    blocks += 1
-                    if deadline is not None and not blocks & 1023:
-                        check_time(deadline)
                     if tag in APART_TAGS and self.parts and apart(el, text, self.parts[-1]):
                         append(" ")
                     append(text)

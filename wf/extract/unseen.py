@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from common.xpath import compiled, merged, tagged
+from common.xpath import compiled, held_words, merged, tagged
 from wf.extract import tuning
 
 _SKIP_LINK = re.compile(tuning.SKIP_LINK)
@@ -44,9 +44,9 @@ def parts(root: Any, every_word: bool = False) -> tuple[str, str, str]:
     words: tuple[str, ...] = CLASS_WORDS
     focusable = True
     if not every_word:
-        classes = compiled("str:concat(//*/@class)")(root)
-        words = tuple(word for word in CLASS_WORDS if word in classes)
-        focusable = "focusable" in classes
+        held = held_words(root, "class", (*CLASS_WORDS, "focusable"))
+        words = tuple(word for word in held if word != "focusable")
+        focusable = "focusable" in held
     return SKIP_LINKS, FOCUSABLE if focusable else "", class_xpath(words)
 
 

@@ -77,12 +77,11 @@ def candidates(body: Any, large: bool = False) -> str:
     twice its values' size to the peak."""
     if large:
         return _CANDIDATES
-    from common.xpath import compiled
+    from common.xpath import held_words
 
     search = _MARKED
     for name in ("class", "id"):
-        values = compiled(f"str:concat(//*/@{name})")(body)
-        search += _branch(name, tuple(word for word in DATE_CLASS_WORDS if word in values))
+        search += _branch(name, held_words(body, name, DATE_CLASS_WORDS))
     return search
 
 
