@@ -341,7 +341,7 @@ def _by_tags(pattern: re.Pattern[str]) -> _Search:
             end = size
             if start + _WINDOW < size:
                 end = where.rfind("<", start + _WINDOW // 2, start + _WINDOW)
-                if end < 0:  # a long stretch without tags: nothing there to match
+                if end < 0:  # no "<" for a while: a fast scan for one, one window
                     end = where.find("<", start + _WINDOW)
                     end = size if end < 0 else end
             found = pattern.search(where, start, end)
