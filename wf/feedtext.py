@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,10 +36,23 @@ class FeedText:
     notes: list[str] = field(default_factory=list)
 
 
-def _summary_element(entry: Entry, budget: list[int], notes: list[str]) -> Any:
+class _Late(Exception):
+    """The deadline passed while a summary was made: it is left out."""
+
+
+_ASKED = 1024  # elements of a summary made between two asks of the deadline (about 5 ms)
+
+
+def _summary_element(
+    entry: Entry,
+    budget: list[int],
+    notes: list[str],
+    late: Callable[[], bool] | None = None,
+) -> Any:
     """The entry's summary as a <div> of HTML elements, its links absolute; None without
     one. ``budget`` is what is left of the page's tag allowance (common.parse_limits):
-    the summaries of a feed share it, as the parts of a page do."""
+    the summaries of a feed share it, as the parts of a page do. ``late()`` is asked
+    every _ASKED elements (one summary of 74 000 links took 0.5 s): raises _Late."""
     from lxml import etree
 
     div = etree.Element("div")
@@ -70,7 +84,9 @@ def _summary_element(entry: Entry, budget: list[int], notes: list[str]) -> Any:
     if body is None:
         return None
     etree.strip_elements(body, *JUNK, *_RAW_TEXT, with_tail=False)
-    for el in body.iter():
+    for count, el in enumerate(body.iter(), 1):
+        if late is not None and not count % _ASKED and late():
+            raise _Late
         # The HTML parser turns "&#x1b;" into the control itself: cleaned before lxml is
         # asked to set it again (div.text below), and before it could reach the output.
         if el.text:
@@ -127,7 +143,7 @@ def feed_text(
 ) -> FeedText:
     """A feed's text as wf prints it, with its entries for --json; ``feed`` None (and a
     note) when ``text`` holds no RSS or Atom root after all."""
-    from common.parse_limits import MAX_TAGS, limit
+    from common.parse_limits import limit
     from wf.extract import extract, records
 
     # libxml2's XML parser costs what its HTML parser does by the element and attribute:
@@ -136,7 +152,7 @@ def feed_text(
     text, cut = limit(text, late=records.late(deadline))
     root, problem = parse_xml(text, url)
     del text
-    feed = read_feed(root, url)
+    feed = read_feed(root, url, records.late(deadline))
     out = FeedText(feed=feed, notes=cut.notes())
     if feed is None:
         why = f" ({problem})" if problem else ""
@@ -147,20 +163,17 @@ def feed_text(
         out.notes.append(
             f"the feed is not well-formed XML ({problem}); showing what the parser recovered"
         )
-    if feed.found > reader.MAX_ENTRIES:
+    if feed.late:
+        out.notes.append(
+            f"out of time: the feed's entries past the first {len(feed.entries)}"
+            f" of {feed.found} are left out"
+        )
+    elif feed.found > reader.MAX_ENTRIES:
         out.notes.append(f"the feed has {feed.found} entries; read the first {reader.MAX_ENTRIES}")
-    if not feed.entries:
+    if not feed.entries and not feed.late:
         out.notes.append("the feed has no entries")
     entries = newest_first(feed.entries)
-    budget = [MAX_TAGS]
-    summaries = []
-    late = False
-    for entry in entries:
-        if deadline is not None and time.monotonic() > deadline:
-            late = True
-        summaries.append(None if late else _summary_element(entry, budget, out.notes))
-    if late:
-        out.notes.append("out of time: some summaries are left out")
+    summaries = _summaries(entries, out.notes, deadline)
     page = extract(
         _document(feed, entries, summaries),
         url=url,
@@ -174,7 +187,51 @@ def feed_text(
     out.notes.extend(page.notes)
     out.metadata = _metadata(feed)
     if want_entries:
-        out.entries = [_entry_json(e, s, deadline) for e, s in zip(entries, summaries, strict=True)]
+        out.entries = _entries_json(entries, summaries, deadline, out.notes)
+    return out
+
+
+_SUMMARIES_LATE = "out of time: some summaries are left out"
+
+
+def _summaries(entries: list[Entry], notes: list[str], deadline: float | None) -> list[Any]:
+    """Each entry's summary element (None: none, or left out), none made past the deadline."""
+    from common.parse_limits import MAX_TAGS
+    from wf.extract.records import late as asks
+
+    budget = [MAX_TAGS]
+    summaries = []
+    late = False
+    for entry in entries:
+        late = late or _past(deadline)
+        summary = None
+        if not late:
+            try:
+                summary = _summary_element(entry, budget, notes, asks(deadline))
+            except _Late:
+                late = True
+        summaries.append(summary)
+    if late:
+        notes.append(_SUMMARIES_LATE)
+    return summaries
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline
+
+
+def _entries_json(
+    entries: list[Entry], summaries: list[Any], deadline: float | None, notes: list[str]
+) -> list[dict[str, str | None]]:
+    # Each summary's text is extracted again, on its own (0.2 s for one of 10 MB): past
+    # the deadline, the entries after it go without theirs, as unbuilt summaries do.
+    out = []
+    for entry, summary in zip(entries, summaries, strict=True):
+        if summary is not None and _past(deadline):
+            summary = None
+            if _SUMMARIES_LATE not in notes:
+                notes.append(_SUMMARIES_LATE)
+        out.append(_entry_json(entry, summary, deadline))
     return out
 
 

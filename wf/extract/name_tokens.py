@@ -4,7 +4,11 @@ with a million new words cost a page seconds past any deadline in one block."""
 
 from __future__ import annotations
 
+import re
+
 from wf.extract.names_tuning import NAMES_READ
+
+_LAST_TOKEN = re.compile(r"\S*\Z")
 
 
 def tokens(value: str) -> list[str]:
@@ -20,3 +24,13 @@ def tokens(value: str) -> list[str]:
     if found and not head[-1].isspace() and not value[NAMES_READ].isspace():
         found.pop()
     return found
+
+
+def head(value: str) -> str:
+    """``value`` as far as NAMES_READ characters, for the judges that read a value whole
+    (a regex over its text): ``tokens`` as the value wrote them, its white space kept."""
+    if len(value) <= NAMES_READ or value[NAMES_READ].isspace():
+        return value[:NAMES_READ]
+    cut = value[:NAMES_READ]
+    found = _LAST_TOKEN.search(cut)
+    return cut[: found.start()] if found else cut

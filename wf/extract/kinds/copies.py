@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from common import trace
 from wf.extract import tuning
 from wf.extract.kinds import copies_tuning
+from wf.extract.name_tokens import head
 
 if TYPE_CHECKING:
     from wf.extract.records import Analysis, BlockRecord
@@ -77,7 +78,7 @@ def _layouts(first: Any, copy: Any) -> bool:
         el = start
         while el is not None and el is not top:
             names = el.get("class")
-            if names and layout_named(names):
+            if names and layout_named(head(names)):
                 return True
             el = el.getparent()
     return False
@@ -182,11 +183,12 @@ def pairs(analysis: Analysis, prune: Prune, going: set[Any], whole: bool = False
     for b in blocks[top:end]:
         if not 0 < b.text <= copies_tuning.LAYOUT_PAIR_MAX:
             continue  # told by its record, before its class is read
-        names = b.el.get("class")
+        # Read as far as NAMES_READ, as the names are: each search of a 10 MB value took 1 s.
+        names = head(b.el.get("class") or "")
         if not names or not layout_named(names):
             continue
         other = _next_box(b.el)
-        other_names = other.get("class") if other is not None else None
+        other_names = head(other.get("class") or "") if other is not None else None
         if not other_names or not layout_named(other_names):
             continue
         if _sizes(names) == _sizes(other_names):
