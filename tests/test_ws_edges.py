@@ -451,6 +451,12 @@ def test_the_visible_text_of_a_deep_page_costs_one_read():
         ({"region_code": 5}, "--region"),
         ({"allow": [5]}, "--allow"),
         ({"engines": 5}, "--engines"),
+        # Taken for their truth: all_engines="no" asked every engine at once.
+        ({"all_engines": "no"}, "--all"),
+        ({"use_cache": "no"}, "--no-cache"),
+        ({"allow_private": "no"}, "--allow-private"),
+        # An AttributeError ('int' object has no attribute 'get').
+        ({"environ": 5}, "environ"),
     ],
 )
 def test_a_library_option_of_the_wrong_type_names_its_flag(serve, monkeypatch, option, flag):
