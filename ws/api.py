@@ -82,8 +82,14 @@ def search(query: str, **options: Any) -> Results:
         if isinstance(options.get(name), str):
             options[name] = (options[name],)
     _check_types(options)
+    from common.http.proxy_env import check_proxy_environment
+
     try:
         opts = config.make_options(query, **options)
+        # As the CLI does at start-up: a proxy variable no fetch can use failed each
+        # attempt as a network failure, and three such searches rested every engine for
+        # 2 minutes in the health file the CLI reads too, the variable fixed or not.
+        check_proxy_environment()
     except UsageError as exc:
         raise OptionError(exc.message) from None
     report, hit = answer(opts, lambda line: None)
