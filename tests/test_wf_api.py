@@ -220,3 +220,50 @@ def test_kind_is_the_page_kind_for_html_and_the_body_kind_otherwise():
     assert wf.extract((FIXTURES / "article.html").read_bytes()).kind == "article"
     assert wf.extract(b"plain words, no markup at all").kind == "text"
     assert wf.extract("<p>x</p>", full=True).kind == "html"  # --full: no content chosen
+
+
+@pytest.mark.parametrize(
+    ("flags", "flag"),
+    [
+        # Each raised a TypeError or AttributeError from deep inside ("'<' not supported
+        # between instances of 'int' and 'str'", "'int' object is not iterable"), or was
+        # taken for its truth (full="no" read the page whole).
+        ({"timeout": "5"}, "--timeout"),
+        ({"max_length": "10"}, "--max-length"),
+        ({"from_line": "a"}, "--from"),
+        ({"select": 5}, "--select"),
+        ({"remove": [5]}, "--remove"),
+        ({"filter": 5}, "--filter"),
+        ({"full": "no"}, "--full"),
+        ({"cache": 1}, "--cache"),
+        ({"allow_hosts": 5}, "--allow-host"),
+        ({"environ": 5}, "environ"),
+    ],
+)
+def test_a_library_option_of_the_wrong_type_names_its_flag(flags, flag):
+    with pytest.raises(ValueError, match=f"^{flag} takes ") as caught:
+        wf.extract("<p>x</p>", **flags)
+    assert isinstance(caught.value, UsageError) and caught.value.code == 2
+
+
+def test_every_flag_type_is_checked_for_the_library():
+    from dataclasses import fields
+
+    from wf.api import KIND_OF
+    from wf.options import WfFlags
+
+    assert {str(f.type) for f in fields(WfFlags)} <= set(KIND_OF)
+
+
+def test_library_options_of_the_right_types_still_extract():
+    page = wf.extract(
+        "<p>one</p><p>two</p>",
+        timeout=5,
+        max_length=None,
+        from_line=1,
+        full=True,
+        cache=None,
+        select=["p"],
+        environ={},
+    )
+    assert page.text == "one\n\ntwo"

@@ -451,6 +451,12 @@ def test_the_visible_text_of_a_deep_page_costs_one_read():
         ({"region_code": 5}, "--region"),
         ({"allow": [5]}, "--allow"),
         ({"engines": 5}, "--engines"),
+        # Taken for their truth: all_engines="no" asked every engine at once.
+        ({"all_engines": "no"}, "--all"),
+        ({"use_cache": "no"}, "--no-cache"),
+        ({"allow_private": "no"}, "--allow-private"),
+        # An AttributeError ('int' object has no attribute 'get').
+        ({"environ": 5}, "environ"),
     ],
 )
 def test_a_library_option_of_the_wrong_type_names_its_flag(serve, monkeypatch, option, flag):
@@ -464,6 +470,24 @@ def test_a_library_option_of_the_wrong_type_names_its_flag(serve, monkeypatch, o
     with pytest.raises(OptionError, match=f"^{flag} takes "):
         ws.search("tokio", **option)
     assert srv.requests == []
+
+
+def test_a_proxy_variable_no_fetch_can_use_fails_a_library_search_before_any_request(
+    serve, monkeypatch
+):
+    # Each attempt failed on it as a network failure: three such searches rested every
+    # engine for 2 minutes in the health file the CLI reads too.
+    import ws
+    from ws import health
+    from ws.api import OptionError
+
+    srv = serve(respond(200, _page(DDG_ROW.format(href="https://tokio.rs/", title="T")), HTML))
+    _point_all_at(monkeypatch, srv)
+    monkeypatch.setenv("http_proxy", "socks5://127.0.0.1:9")
+    for _ in range(3):
+        with pytest.raises(OptionError, match=r"^http_proxy=socks5://127\.0\.0\.1:9: unsupported"):
+            ws.search("tokio")
+    assert srv.requests == [] and health.load() == {}
 
 
 def test_library_options_of_the_right_types_still_search(serve, monkeypatch):

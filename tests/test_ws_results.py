@@ -189,3 +189,24 @@ def test_a_cleaned_result_keeps_its_url_key_out_of_sight():
     assert kept == plain and hash(kept) == hash(plain) and repr(kept) == repr(plain)
     assert kept.as_json() == plain.as_json() and "x.example/K%C3" not in str(kept.as_json())
     assert key_of(plain) == key_of(kept)
+
+
+def test_a_url_longer_than_wf_reads_is_dropped():
+    # A hostile page's 3 MB result URL was printed whole, in text, --urls and --json; wf
+    # refuses anything over common.http.url.MAX_URL_LENGTH, so it was no link either.
+    from common.http.url import MAX_URL_LENGTH
+    from ws.results import URL_CHARS
+
+    assert URL_CHARS == MAX_URL_LENGTH
+    at_limit = "https://a.example/" + "a" * (URL_CHARS - len("https://a.example/"))
+    raw = [
+        Result("long", "https://a.example/" + "a" * 3_000_000),
+        Result("one over", at_limit + "b"),
+        Result(
+            "relative one over", "//a.example/" + "c" * (URL_CHARS - len("https://a.example/") + 1)
+        ),
+        Result("at the limit", at_limit),
+    ]
+    results, filtered = finalise(raw)
+    assert [r.title for r in results] == ["at the limit"] and filtered == 0
+    assert http_url(at_limit + "b") is None

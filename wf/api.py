@@ -104,12 +104,47 @@ def build_options(environ: Mapping[str, str] | None = None, **flags: Any) -> WfO
         # one value, not its characters.
         if f.default == () and isinstance(flags.get(f.name), str):
             flags[f.name] = (flags[f.name],)
+    _check_types(environ, flags)
     flags.setdefault("max_length", 0)
     flags["as_json"] = True
     try:
         return make_options(environ, WfFlags(**flags))
     except UsageError as exc:
         raise OptionError(exc.message) from None
+
+
+# The kind (common.apitypes.KINDS) of each WfFlags annotation, and the flags not spelt
+# as their field is.
+KIND_OF = {
+    "str | None": "text?",
+    "int | None": "whole?",
+    "float | None": "seconds?",
+    "bool": "flag",
+    "bool | None": "flag?",
+    "tuple[str, ...]": "texts",
+}
+_FLAG_NAMES = {
+    "from_line": "--from",
+    "to_line": "--to",
+    "as_json": "--json",
+    "input_file": "--input",
+    "allow_hosts": "--allow-host",
+    "headers": "--header",
+}
+
+
+def _check_types(environ: Any, flags: dict[str, Any]) -> None:
+    """OptionError naming the flag when a value is not of the type its flag takes."""
+    from common.apitypes import wrong, wrong_environ
+    from wf.options import WfFlags
+
+    message = wrong_environ(environ)
+    for f in fields(WfFlags):
+        if message is None and f.name in flags:
+            flag = _FLAG_NAMES.get(f.name, "--" + f.name.replace("_", "-"))
+            message = wrong(flag, KIND_OF[str(f.type)], flags[f.name])
+    if message is not None:
+        raise OptionError(message)
 
 
 def _checked(opts: WfOptions | None, flags: dict[str, Any]) -> WfOptions:

@@ -82,8 +82,14 @@ def search(query: str, **options: Any) -> Results:
         if isinstance(options.get(name), str):
             options[name] = (options[name],)
     _check_types(options)
+    from common.http.proxy_env import check_proxy_environment
+
     try:
         opts = config.make_options(query, **options)
+        # As the CLI does at start-up: a proxy variable no fetch can use failed each
+        # attempt as a network failure, and three such searches rested every engine for
+        # 2 minutes in the health file the CLI reads too, the variable fixed or not.
+        check_proxy_environment()
     except UsageError as exc:
         raise OptionError(exc.message) from None
     report, hit = answer(opts, lambda line: None)
@@ -92,45 +98,36 @@ def search(query: str, **options: Any) -> Results:
     return Results(view.json_doc(report, cached=hit is not None))
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _seconds(value: Any) -> bool:
-    return value is None or isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _text(value: Any) -> bool:
-    return value is None or isinstance(value, str)
-
-
-def _texts(value: Any) -> bool:
-    return isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
-
-
-# The types click gives the command's options: a library caller's values are checked as
-# the CLI's are, naming the flag (max_results="3" failed as "'<' not supported between
-# instances of 'str' and 'int'", region_code=5 as an AttributeError).
-_TYPES: dict[str, tuple[str, Callable[[Any], bool], str]] = {
-    "max_results": ("--max-results", _whole, "a whole number"),
-    "page": ("--page", _whole, "a whole number"),
-    "timeout": ("--timeout", _seconds, "a number of seconds"),
-    "provider": ("--provider", _text, "a string"),
-    "region_code": ("--region", _text, "a string"),
-    "time": ("--time", _text, "a string"),
-    "safe": ("--safe", _text, "a string"),
-    "user_agent": ("--user-agent", _text, "a string"),
-    "allow": ("--allow", _texts, "a string or a list of strings"),
-    "block": ("--block", _texts, "a string or a list of strings"),
-    "allow_hosts": ("--allow-host", _texts, "a string or a list of strings"),
-    "engines": ("--engines", _texts, "a string or a list of strings"),
+# The kind (common.apitypes.KINDS) of each option click types on the command line: a
+# library caller's values are checked as the CLI's are, naming the flag (max_results="3"
+# failed as "'<' not supported between instances of 'str' and 'int'", region_code=5 as an
+# AttributeError, all_engines="no" asked every engine).
+_TYPES: dict[str, tuple[str, str]] = {
+    "max_results": ("--max-results", "whole"),
+    "page": ("--page", "whole"),
+    "timeout": ("--timeout", "seconds?"),
+    "provider": ("--provider", "text?"),
+    "region_code": ("--region", "text?"),
+    "time": ("--time", "text?"),
+    "safe": ("--safe", "text?"),
+    "user_agent": ("--user-agent", "text?"),
+    "allow": ("--allow", "texts"),
+    "block": ("--block", "texts"),
+    "allow_hosts": ("--allow-host", "texts"),
+    "engines": ("--engines", "texts"),
+    "all_engines": ("--all", "flag"),
+    "use_cache": ("--no-cache", "flag"),
+    "allow_private": ("--allow-private", "flag?"),
 }
 
 
 def _check_types(options: dict[str, Any]) -> None:
     """OptionError naming the flag when a value is not of the type its flag takes."""
+    from common.apitypes import wrong, wrong_environ
+
+    message = wrong_environ(options.get("environ"))
     for name, value in options.items():
-        if name in _TYPES:
-            flag, good, words = _TYPES[name]
-            if not good(value):
-                raise OptionError(f"{flag} takes {words}, not {value!r}")
+        if message is None and name in _TYPES:
+            message = wrong(*_TYPES[name], value)
+    if message is not None:
+        raise OptionError(message)

@@ -31,6 +31,11 @@ _NOT_IN_KEY = frozenset(
 )
 # A results entry is a few KB; anything far larger is not one of ours.
 _MAX_BYTES = 4 * 1024 * 1024
+# The directory is looked through for stale entries at most this often (a stamp file's
+# time says when it last was): each look reads every entry's time, and an agent's 20 000
+# searches within the TTL cost each new one 235 ms after its answer, past --timeout.
+PRUNE_EVERY = 60.0
+_STAMP = ".pruned"
 
 
 class Hit:
@@ -227,8 +232,22 @@ def store(options: SearchOptions, report: Report) -> None:
 
 
 def _prune(directory: Path, ttl: float) -> None:
-    """Remove entries older than the TTL, and temporary files a killed run left behind."""
-    cutoff = time.time() - max(ttl, 60.0)
+    """Remove entries older than the TTL, and temporary files a killed run left behind,
+    unless the directory was looked through less than PRUNE_EVERY seconds ago."""
+    now = time.time()
+    stamp = directory / _STAMP
+    try:
+        # A stamp from the future (a clock set back) does not stop the pruning for ever.
+        if 0 <= now - os.stat(stamp, follow_symlinks=False).st_mtime < PRUNE_EVERY:
+            return
+    except OSError:
+        pass
+    try:
+        os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+        os.utime(stamp, (now, now), follow_symlinks=False)
+    except OSError:
+        pass  # pruned now, and again at the next store
+    cutoff = now - max(ttl, 60.0)
     try:
         with os.scandir(directory) as entries:
             for entry in entries:

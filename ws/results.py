@@ -32,6 +32,10 @@ SNIPPET_CHARS = 2000
 # A result's date as the engine gave it (an ISO stamp, "June 19, 2025", "3 days ago") is
 # short: a longer one is no date, and is left out rather than cut.
 PUBLISHED_CHARS = 64
+# The longest result URL kept: the longest wf reads (common.http.url.MAX_URL_LENGTH, not
+# imported: reading the result cache needs no HTTP). A longer one is no link a reader or
+# ``ws --urls | wf -`` can follow, and a hostile page's 3 MB URL was printed whole.
+URL_CHARS = 32 * 1024
 # Query parameters that only track the click; two URLs differing in them are one page.
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|msclkid|mc_cid|mc_eid|ref_src)$", re.I)
 
@@ -91,6 +95,8 @@ def _http_parts(url: str | None) -> tuple[str, SplitResult] | None:
     url = url.strip()
     if url.startswith("//"):
         url = "https:" + url
+    if len(url) > URL_CHARS:
+        return None
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError on a bad port
