@@ -75,6 +75,27 @@ def test_url_key_joins_spellings_of_one_page():
     assert url_key("https://example.com:8443/a") != url_key("https://example.com/a")
 
 
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "https://example.com/a/./b",
+        "https://example.com/a/c/../b",
+        "https://example.com/a/%2E/b",
+        "https://example.com/a/c/%2e%2E/b/",
+        "https://example.com/../a/b",
+    ],
+)
+def test_url_key_removes_dot_segments_as_rfc_3986_does(spelling):
+    # review38: an engine's /a/./b and another's /a/b were two results of one page.
+    assert url_key(spelling) == url_key("https://example.com/a/b") == "//example.com/a/b"
+
+
+def test_url_key_keeps_names_that_only_start_with_a_dot():
+    assert url_key("https://e.org/.well-known/x") == "//e.org/.well-known/x"
+    assert url_key("https://e.org/a/..b/c") == "//e.org/a/..b/c"
+    assert url_key("https://e.org/a/b/..") == url_key("https://e.org/a")
+
+
 def test_url_key_keeps_the_order_of_the_parameters_and_drops_tracking_ones():
     # Decided as SearXNG and ddgs do: parameters in another order are another address.
     assert url_key("https://example.com/a?x=1&y=2") != url_key("https://example.com/a?y=2&x=1")

@@ -114,7 +114,8 @@ def url_key(url: str, parts: SplitResult | None = None) -> str:
     trailing slash or tracking parameters; host in lower case and IDNA form; the path's
     percent-escapes normalised (RFC 3986 6.2.2: unreserved characters decoded, hex in upper
     case, a non-ASCII character as its UTF-8 escapes), as engines spell one page's
-    address differently (/wiki/Köln, /wiki/K%C3%B6ln, /wiki/K%c3%b6ln).
+    address differently (/wiki/Köln, /wiki/K%C3%B6ln, /wiki/K%c3%b6ln), and its dot
+    segments removed (6.2.2.3: /a/./b and /a/c/../b are /a/b, as a browser asks for them).
 
     The query's parameters keep their order (?a=1&b=2 and ?b=2&a=1 are two results), as
     SearXNG's merge and ddgs's de-duplication keep it: a server may read its parameters in
@@ -127,7 +128,7 @@ def url_key(url: str, parts: SplitResult | None = None) -> str:
     port = parts.port
     if port and port not in (80, 443):
         host = f"{host}:{port}"
-    path = _escapes(parts.path).rstrip("/") or "/"
+    path = _dots(_escapes(parts.path)).rstrip("/") or "/"
     query = ""
     if parts.query:
         query = urlencode(
@@ -143,6 +144,28 @@ def url_key(url: str, parts: SplitResult | None = None) -> str:
 def key_of(result: Result) -> str:
     """``url_key`` of the result's URL: the one finalise kept with it, else computed."""
     return result._key or url_key(result.url)
+
+
+def _dots(path: str) -> str:
+    """``path`` without its "." and ".." segments, as RFC 3986 5.2.4 removes them (a ".."
+    above the root stays at the root); an escaped dot is one by now (_escapes)."""
+    if "." not in path or not ("/." in path or path.startswith(".")):
+        return path  # the common case: no segment starts with a dot
+    out: list[str] = []
+    segments = path.split("/")
+    for at, segment in enumerate(segments):
+        last = at == len(segments) - 1
+        if segment == ".":
+            if last:
+                out.append("")  # /a/. is /a/
+        elif segment == "..":
+            if len(out) > 1:
+                out.pop()
+            if last:
+                out.append("")
+        else:
+            out.append(segment)
+    return "/".join(out)
 
 
 def _escapes(path: str) -> str:
