@@ -294,3 +294,16 @@ def union_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(etree, "XPath", xpath)
     return unions
+
+
+class Asks:
+    """A ``late()`` (common.parse_limits.limit's, wf.empty's, a feed's) that counts its
+    asks; late from the ask numbered ``from_ask`` on (0: never)."""
+
+    def __init__(self, from_ask: int = 0) -> None:
+        self.asks = 0
+        self.from_ask = from_ask
+
+    def __call__(self) -> bool:
+        self.asks += 1
+        return 0 < self.from_ask <= self.asks

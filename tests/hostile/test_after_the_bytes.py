@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from common.parse_limits import COUNTED_FROM, MAX_ATTRIBUTES
-from tests.helpers import ALLOW, ENGINE_VARIABLES, subprocess_env
+from tests.helpers import ALLOW, ENGINE_VARIABLES, Asks, subprocess_env
 from tests.hostile import proc
 from tests.servers import respond
 
@@ -382,19 +382,6 @@ ONE_TAG = (
     + b" ".join(b"a%d=1" % i for i in range(300_000))
     + b">t</p>"
 )
-
-
-class Asks:
-    """A ``late`` for common.parse_limits.limit that counts its asks; late from the ask
-    numbered ``from_ask`` on (0: never)."""
-
-    def __init__(self, from_ask: int = 0) -> None:
-        self.asks = 0
-        self.from_ask = from_ask
-
-    def __call__(self) -> bool:
-        self.asks += 1
-        return 0 < self.from_ask <= self.asks
 
 
 @pytest.mark.parametrize(

@@ -12,21 +12,8 @@ import time
 
 import pytest
 
+from tests.helpers import Asks
 from wf import empty, feed, feedtext
-
-
-class Asks:
-    """A ``late`` that counts its asks; late from the ask numbered ``from_ask`` on (0:
-    never)."""
-
-    def __init__(self, from_ask: int = 0) -> None:
-        self.asks = 0
-        self.from_ask = from_ask
-
-    def __call__(self) -> bool:
-        self.asks += 1
-        return 0 < self.from_ask <= self.asks
-
 
 # Boxes of quoted attributes (no search finds anything in them; _PAYWALL_DATA tries a
 # start at each quote and the boxes' searches one at each "<": 0.8 to 1.3 s on 10.8 MB),
