@@ -7,6 +7,7 @@ so that the mutation run (`make mutation`) sees a wrong one."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import gzip
 import json
 import random
@@ -500,6 +501,28 @@ def test_the_bytes_on_the_wire_are_capped_too(serve, extra):
         )
     else:
         assert fetch(srv.url, options(max_bytes=cap)).body == body
+
+
+@pytest.mark.parametrize("where", ["declared", "wire", "decoded"])
+def test_a_tool_without_a_cap_option_names_none(serve, where):
+    # ws has no --max-bytes: its engines' oversize answers named wf's flag (review38).
+    from ws.config import SearchOptions
+
+    body = b"x" * 5000
+    head = {"Connection": "close"}
+    if where == "declared":
+        raw = http_response(200, body, head)
+    elif where == "wire":
+        raw = b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + body
+    else:
+        raw = http_response(200, gzip.compress(body), {**head, "Content-Encoding": "gzip"})
+    srv = serve(routes({"/": raw}))
+    net = SearchOptions(query="q", endpoints=()).net(POLICY)
+    assert net.max_bytes_flag is None
+    with pytest.raises(TooLarge) as failed:
+        fetch(srv.url, dataclasses.replace(net, max_bytes=1000))
+    what = "decompressed body" if where == "decoded" else "body"
+    assert failed.value.message == f"{what} is larger than the cap of 1000 bytes"
 
 
 def test_a_body_that_outlasts_the_deadline_is_a_timeout(serve):

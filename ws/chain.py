@@ -388,7 +388,6 @@ def _attempt(
 ) -> tuple[Attempt, list[Result]]:
     """One provider asked, within ``limit`` (monotonic); runs in its own thread and says
     nothing itself: its notes travel in the Attempt."""
-    from common.http.client import NetOptions
     from ws import paging
 
     backend = endpoint.backend
@@ -398,7 +397,7 @@ def _attempt(
     )
     notes = list(request.notes)
     policy = options.policy.with_hosts(endpoint.host) if endpoint.trusted else options.policy
-    net = NetOptions(timeout=options.attempt_timeout, user_agent=options.user_agent, policy=policy)
+    net = options.net(policy)
 
     def done(
         outcome: str, status: int | None, message: str, error: type[ToolError] | None

@@ -10,11 +10,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from common.errors import UsageError
 from common.policy import Policy
 from common.text import one_line
+
+if TYPE_CHECKING:
+    from common.http.client import NetOptions
 from ws.backends import ALIASES, BY_NAME, DEFAULT_ORDER
 from ws.backends.base import Backend
 
@@ -75,6 +79,16 @@ class SearchOptions:
     page: int = 1  # the first result page asked for
     cache_ttl: float = DEFAULT_CACHE_TTL  # seconds a stored answer is reused; 0 is off
     refresh: bool = False  # --no-cache: ask the engines, store what they answer
+
+    def net(self, policy: Policy) -> NetOptions:
+        """An attempt's network options under ``policy``: ws has no option that raises the
+        cap on a body, so its error names none (it named wf's --max-bytes)."""
+        from common.http.client import NetOptions
+
+        agent = self.user_agent
+        return NetOptions(
+            self.attempt_timeout, user_agent=agent, policy=policy, max_bytes_flag=None
+        )
 
 
 def config_path() -> Path:

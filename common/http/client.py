@@ -17,7 +17,7 @@ from urllib.parse import urlencode, urljoin, urlsplit
 from common import trace
 from common.errors import InvalidURL, PolicyRefused, Timeout, ToolError, TooManyRedirects
 from common.http.deadline import Abort, ConnectionGuard
-from common.http.decompress import Sink, decoders, encodings, too_large
+from common.http.decompress import CAP_FLAG, Sink, decoders, encodings, too_large
 from common.http.failures import deadline_error, map_error
 from common.http.headers import DEFAULT_ACCEPT, base_headers, location_text, merge_headers
 from common.http.proxy_env import check_proxied_target, proxy_for
@@ -36,6 +36,9 @@ _CREDENTIAL_HEADERS = ("authorization", "cookie", "proxy-authorization")
 class NetOptions:
     timeout: float = DEFAULT_TIMEOUT
     max_bytes: int = DEFAULT_MAX_BYTES
+    # The option that raises max_bytes, named when a body is over it; None: the tool has
+    # none (ws, whose error named wf's --max-bytes).
+    max_bytes_flag: str | None = CAP_FLAG
     user_agent: str | None = None
     policy: Policy = field(default_factory=Policy)
     max_redirects: int = MAX_REDIRECTS
@@ -270,13 +273,14 @@ def _answer(
         return status, resp_headers, b""
     length = resp_headers.get("content-length", "").strip()
     if length.isdigit() and int(length) > opts.max_bytes and status not in _REDIRECT_CODES:
-        raise too_large(opts.max_bytes, decoded=False)
-    sink = Sink(decoders(resp_headers.get("content-encoding", ""), host), opts.max_bytes)
+        raise too_large(opts.max_bytes, decoded=False, flag=opts.max_bytes_flag)
+    coding = resp_headers.get("content-encoding", "")
+    sink = Sink(decoders(coding, host), opts.max_bytes, opts.max_bytes_flag)
     raw_total = 0
     for chunk in stream(resp, _CHUNK, host):
         raw_total += len(chunk)
         if raw_total > opts.max_bytes:
-            raise too_large(opts.max_bytes, decoded=False)
+            raise too_large(opts.max_bytes, decoded=False, flag=opts.max_bytes_flag)
         sink.feed(chunk)
         guard.remaining()
     if guard.expired:

@@ -176,12 +176,17 @@ def decoders(content_encoding: str, host: str) -> list[Any]:
     return out
 
 
+# wf's option that raises the cap on a body (wf --max-bytes).
+CAP_FLAG = "--max-bytes"
+
+
 class Sink:
     """Collects the body through the decoder chain; every stage is capped at max_bytes."""
 
-    def __init__(self, decoders: list[Any], max_bytes: int) -> None:
+    def __init__(self, decoders: list[Any], max_bytes: int, flag: str | None = CAP_FLAG) -> None:
         self.decoders = decoders
         self.max_bytes = max_bytes
+        self.flag = flag  # what raises the cap, for the error (None: nothing does)
         self.counts = [0] * len(decoders)
         self.parts: list[bytes] = []
         self.size = 0
@@ -193,14 +198,14 @@ class Sink:
         if stage == len(self.decoders):
             self.size += len(data)
             if self.size > self.max_bytes:
-                raise too_large(self.max_bytes, decoded=bool(self.decoders))
+                raise too_large(self.max_bytes, decoded=bool(self.decoders), flag=self.flag)
             self.parts.append(data)
             return
         limit = min(self.max_bytes - self.counts[stage] + 1, _DECODE_STEP)
         for out in self.decoders[stage].feed(data, max(1, limit)):
             self.counts[stage] += len(out)
             if self.counts[stage] > self.max_bytes:
-                raise too_large(self.max_bytes, decoded=True)
+                raise too_large(self.max_bytes, decoded=True, flag=self.flag)
             self._push(stage + 1, out)
 
     def body(self) -> bytes:
@@ -215,6 +220,9 @@ class Sink:
                 )
 
 
-def too_large(cap: int, *, decoded: bool) -> TooLarge:
+def too_large(cap: int, *, decoded: bool, flag: str | None = CAP_FLAG) -> TooLarge:
+    """The error of a body over ``cap``, naming the ``flag`` that raises it: ws has none,
+    and its error named wf's."""
     what = "decompressed body" if decoded else "body"
-    return TooLarge(f"{what} is larger than the cap of {cap} bytes (raise it with --max-bytes)")
+    hint = f" (raise it with {flag})" if flag else ""
+    return TooLarge(f"{what} is larger than the cap of {cap} bytes{hint}")
