@@ -5,7 +5,9 @@ under .invalid that resolve nowhere (the proxy maps them to 127.0.0.1 itself).""
 from __future__ import annotations
 
 import json
+import select
 import socket
+import ssl
 import threading
 import time
 
@@ -20,6 +22,7 @@ from common.errors import (
     TransferError,
 )
 from common.http.client import NetOptions, fetch
+from common.http.deadline import ConnectionGuard
 from common.http.headers import DEFAULT_USER_AGENT
 from common.policy import Policy
 from tests.helpers import ALLOW, assert_one_line_error
@@ -158,22 +161,36 @@ class Proxy:
 
     @staticmethod
     def _relay(a: socket.socket, b: socket.socket) -> None:
-        def pump(src: socket.socket, dst: socket.socket) -> None:
-            try:
-                while chunk := src.recv(65536):
-                    dst.sendall(chunk)
-            except OSError:
-                pass
-            finally:
+        """Bytes both ways, each side's end passed on as a FIN, until both have ended or
+        nothing moves for 10 s; in this one thread. ``a`` is an SSLSocket when the proxy
+        is https://, and OpenSSL's state of a connection is not safe to read in one thread
+        while another writes it: with a thread per direction, under CPU load a read of
+        the client now and then returned an end it never sent, the relay cut the origin
+        off mid-request, and the origin's OpenSSL answered that EOF with a decode_error
+        alert, which the test saw (TLSV1_ALERT_DECODE_ERROR) instead of its deadline."""
+        peer = {a: b, b: a}
+        reading = [a, b]
+        while reading:
+            # Bytes TLS has already decrypted are not on the socket for select to see.
+            ready = [s for s in reading if isinstance(s, ssl.SSLSocket) and s.pending()]
+            if not ready:
+                ready = select.select(reading, [], [], 10)[0]
+                if not ready:
+                    break
+            for src in ready:
                 try:
-                    dst.shutdown(socket.SHUT_WR)
+                    if chunk := src.recv(65536):
+                        peer[src].sendall(chunk)
+                        continue
                 except OSError:
                     pass
-
-        other = threading.Thread(target=pump, args=(b, a), daemon=True)
-        other.start()
-        pump(a, b)
-        other.join(10)
+                reading.remove(src)
+                try:
+                    # socket's own: ssl's shutdown would drop the TLS state the other
+                    # direction still reads with.
+                    socket.socket.shutdown(peer[src], socket.SHUT_WR)
+                except OSError:
+                    pass
         b.close()
 
 
@@ -575,6 +592,98 @@ def test_the_deadline_ends_a_tls_body_that_trickles_through_the_tunnel(
     with pytest.raises(Timeout) as failed:
         fetch(origin.url, NetOptions(timeout=1, policy=POLICY))
     assert failed.value.message == "timed out after 1 s (the total deadline)"
+    assert time.monotonic() - start < 2.5
+
+
+@pytest.fixture
+def stalls_mid_handshake(tls_context, hold):  # type: ignore[no-untyped-def]
+    """A TLS server on 127.0.0.1 that reads the ClientHello, sends the first half of its
+    answer (the ServerHello and on, cut inside a record) and then nothing; its port."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve_one() -> None:
+        incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        tls = tls_context.wrap_bio(incoming, outgoing, server_side=True)
+        try:
+            conn, _ = listener.accept()
+            conn.settimeout(5)
+            with conn:
+                while not (flight := outgoing.read()):
+                    hello = conn.recv(65536)
+                    if not hello:
+                        return
+                    incoming.write(hello)
+                    try:
+                        tls.do_handshake()
+                    except ssl.SSLWantReadError:
+                        pass
+                conn.sendall(flight[: len(flight) // 2])
+                hold.wait(10)
+        except OSError:
+            return
+
+    thread = threading.Thread(target=serve_one, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1]
+    hold.set()
+    # A close alone does not wake an accept (no thread may outlive the test:
+    # test_watchdog.py forks and waits to be alone).
+    listener.shutdown(socket.SHUT_RDWR)
+    listener.close()
+    thread.join(5)
+
+
+@pytest.mark.parametrize("route", ["direct", "http-proxy", "https-proxy", "the-https-proxy"])
+def test_the_deadline_that_cuts_a_tls_handshake_is_a_timeout_not_a_tls_error(
+    wf, serve, monkeypatch, tls_context, stalls_mid_handshake, route
+):
+    # The guard shuts the socket down at the deadline with half a handshake read: TLS
+    # then fails too (an EOF inside a record, the inner session's through the tunnel), but
+    # what ended it was the deadline, and the exit code must say so: 28, not 35. The
+    # server stalls for certain, so the deadline ends the handshake every time.
+    url = f"https://127.0.0.1:{stalls_mid_handshake}/"
+    if route == "the-https-proxy":
+        # The proxy's own handshake stalls; nothing listens on port 9.
+        monkeypatch.setenv("HTTPS_PROXY", url.rstrip("/"))
+        url = "https://127.0.0.1:9/"
+    elif route != "direct":
+        proxy = Proxy(serve, tls=tls_context if route == "https-proxy" else None)
+        monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+    start = time.monotonic()
+    r = wf(*ALLOW, "--timeout", "1", url)
+    assert_one_line_error(r, 28, "timed out after 1 s (the total deadline)")
+    assert time.monotonic() - start < 2.5
+
+
+@pytest.mark.parametrize("stall", ["mid-handshake", "before-the-answer"])
+@pytest.mark.parametrize("limit", ["attempt", "deadline-timer-late"])
+def test_a_wait_through_an_https_proxy_that_times_out_is_a_timeout(
+    request, serve, monkeypatch, tls_context, hold, stall, limit
+):
+    # TLS to the target inside TLS to the proxy: the outer socket's timeout ends the wait
+    # while the inner session wants bytes. It was reported as that want, "TLS error with
+    # 127.0.0.1: The operation did not complete (read)" (exit 35): at an attempt's
+    # timeout always, and at the deadline whenever the guard's timer, late under CPU load,
+    # fired after the socket's own timeout (1 fetch in 3 000 under load). Made late here.
+    if stall == "mid-handshake":
+        port = request.getfixturevalue("stalls_mid_handshake")
+    else:
+        port = serve(lambda conn, request: hold.wait(10), tls=tls_context).port
+    proxy = Proxy(serve, tls=tls_context)
+    monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+    url = f"https://127.0.0.1:{port}/"
+    start = time.monotonic()
+    with pytest.raises(Timeout) as failed:
+        if limit == "attempt":
+            fetch(url, NetOptions(timeout=5, policy=POLICY), attempt_timeout=0.3)
+        else:
+            monkeypatch.setattr(ConnectionGuard, "_fire", lambda guard: None)
+            fetch(url, NetOptions(timeout=1, policy=POLICY))
+    expected = {
+        "attempt": "timed out waiting for 127.0.0.1",
+        "deadline-timer-late": "timed out after 1 s (the total deadline)",
+    }
+    assert failed.value.message == expected[limit]
     assert time.monotonic() - start < 2.5
 
 

@@ -59,15 +59,19 @@ class TlsInTls:
             try:
                 result = step(*args)
             except ssl.SSLWantReadError:
+                pass
+            else:
                 self._flush()
-                data = self._outer.recv(65536)
-                if data:
-                    self._incoming.write(data)
-                else:
-                    self._incoming.write_eof()
-                continue
+                return result
+            # Outside the except clause: an outer read that times out or fails must not be
+            # chained to this want of bytes, which common.http.failures would take for
+            # the cause (a TLS error, exit 35, for what was the deadline or a timeout).
             self._flush()
-            return result
+            data = self._outer.recv(65536)
+            if data:
+                self._incoming.write(data)
+            else:
+                self._incoming.write_eof()
 
     def _flush(self) -> None:
         pending = self._outgoing.read()
