@@ -4,11 +4,7 @@ with a million new words cost a page seconds past any deadline in one block."""
 
 from __future__ import annotations
 
-import re
-
 from wf.extract.names_tuning import NAMES_READ
-
-_LAST_TOKEN = re.compile(r"\S*\Z")
 
 
 def tokens(value: str) -> list[str]:
@@ -32,5 +28,9 @@ def head(value: str) -> str:
     if len(value) <= NAMES_READ or value[NAMES_READ].isspace():
         return value[:NAMES_READ]
     cut = value[:NAMES_READ]
-    found = _LAST_TOKEN.search(cut)
-    return cut[: found.start()] if found else cut
+    if cut[-1].isspace():
+        return cut
+    # The token the bound cuts goes, as in tokens: rsplit finds it in one pass from the
+    # end (a search for "\S*\Z" tried every start, 0.25 s on one 17 KB value).
+    last = cut.rsplit(maxsplit=1)[-1]
+    return cut[: len(cut) - len(last)]
