@@ -16,11 +16,11 @@ from urllib.parse import urlsplit
 from common.errors import UsageError
 from common.policy import Policy
 from common.text import one_line
+from ws.backends import ALIASES, BY_NAME, DEFAULT_ORDER
+from ws.backends.base import Backend
 
 if TYPE_CHECKING:
     from common.http.client import NetOptions
-from ws.backends import ALIASES, BY_NAME, DEFAULT_ORDER
-from ws.backends.base import Backend
 
 DEFAULT_TIMEOUT = 30.0
 ATTEMPT_TIMEOUT = 15.0
@@ -85,9 +85,8 @@ class SearchOptions:
         cap on a body, so its error names none (it named wf's --max-bytes)."""
         from common.http.client import NetOptions
 
-        agent = self.user_agent
         return NetOptions(
-            self.attempt_timeout, user_agent=agent, policy=policy, max_bytes_flag=None
+            self.attempt_timeout, user_agent=self.user_agent, policy=policy, max_bytes_flag=None
         )
 
 

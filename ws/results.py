@@ -147,24 +147,21 @@ def key_of(result: Result) -> str:
 
 
 def _dots(path: str) -> str:
-    """``path`` without its "." and ".." segments, as RFC 3986 5.2.4 removes them (a ".."
-    above the root stays at the root); an escaped dot is one by now (_escapes)."""
-    if "." not in path or not ("/." in path or path.startswith(".")):
+    """``path`` (an http URL's: empty or from "/") without its "." and ".." segments, as
+    RFC 3986 5.2.4 removes them (a ".." above the root stays at the root); an escaped dot
+    is one by now (_escapes)."""
+    if "/." not in path:
         return path  # the common case: no segment starts with a dot
-    out: list[str] = []
+    out: list[str] = []  # "" first: the root
     segments = path.split("/")
-    for at, segment in enumerate(segments):
-        last = at == len(segments) - 1
-        if segment == ".":
-            if last:
-                out.append("")  # /a/. is /a/
-        elif segment == "..":
+    for segment in segments:
+        if segment == "..":
             if len(out) > 1:
                 out.pop()
-            if last:
-                out.append("")
-        else:
+        elif segment != ".":
             out.append(segment)
+    if segments[-1] in (".", ".."):
+        out.append("")  # /a/b/. and /a/b/c/.. are /a/b/
     return "/".join(out)
 
 
