@@ -52,8 +52,21 @@ def trace(fmt: str, *args: object) -> None:
 @contextmanager
 def label(text: str | None) -> Iterator[None]:
     """Lines traced by this thread inside the block start with ``[text] ``."""
+    with prefixed(f"[{text}] " if text else ""):
+        yield
+
+
+def prefix() -> str:
+    """What this thread's lines start with now (label's), for work handed to another."""
+    return str(getattr(_local, "label", ""))
+
+
+@contextmanager
+def prefixed(text: str) -> Iterator[None]:
+    """Lines traced by this thread inside the block start with ``text``, another
+    thread's prefix()."""
     previous = getattr(_local, "label", "")
-    _local.label = f"[{text}] " if text else ""
+    _local.label = text
     try:
         yield
     finally:

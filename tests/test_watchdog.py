@@ -73,6 +73,9 @@ def _alone(wait: float = 30.0) -> None:
     instead."""
     import threading
 
+    from common import parse_thread
+
+    parse_thread.release()  # the main thread's parsing helper (it lives as long as its caller)
     end = time.monotonic() + wait
     for thread in threading.enumerate():
         if thread is not threading.main_thread():

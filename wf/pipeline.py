@@ -314,14 +314,18 @@ def _extract_feed(
     page: PageResult, text: str, opts: WfOptions, *, log: Log, deadline: float
 ) -> str | None:
     """A feed's entries as text (wf.feedtext), or None when the body holds no feed."""
+    from common.parse_thread import parsing
     from wf.feedtext import feed_text
 
-    result = feed_text(
-        text,
-        url=page.final_url or opts.base_url,
-        markers=opts.links,
-        deadline=deadline,
-        want_entries=opts.as_json,
+    result = parsing(
+        lambda: feed_text(
+            text,
+            url=page.final_url or opts.base_url,
+            markers=opts.links,
+            deadline=deadline,
+            want_entries=opts.as_json,
+        ),
+        len(text),
     )
     for note in result.notes:
         page.note(note, log)

@@ -36,20 +36,26 @@ def extract(
     it (bytes that are exactly its UTF-8, or None): the parser takes them as they are.
     ``selection`` (--select, --remove) applies CSS selectors before extraction; when its
     --select matches nothing, NoMatch (exit 65) is raised: the one error extract raises.
+    The work runs in this thread's parsing helper (common.parse_thread), which keeps the
+    names libxml2 interns from growing without bound over many pages.
     """
+    from common.parse_thread import parsing
     from wf.extract.core import run
 
-    return run(
-        html,
-        url=url,
-        full=full,
-        markers=link_markers,
-        want_links=True,
-        deadline=deadline,
-        want_metadata=metadata,
-        utf8=utf8,
-        selection=selection,
-        want_images=images,
+    return parsing(
+        lambda: run(
+            html,
+            url=url,
+            full=full,
+            markers=link_markers,
+            want_links=True,
+            deadline=deadline,
+            want_metadata=metadata,
+            utf8=utf8,
+            selection=selection,
+            want_images=images,
+        ),
+        len(html),
     )
 
 
@@ -58,9 +64,13 @@ def extract_text(
 ) -> str:
     """The readable text of an HTML page: its main content, or with full=True all of it
     (`utf8` as for extract)."""
+    from common.parse_thread import parsing
     from wf.extract.core import run
 
-    return run(html, url=url, full=full, markers=False, want_links=False, utf8=utf8).text
+    return parsing(
+        lambda: run(html, url=url, full=full, markers=False, want_links=False, utf8=utf8).text,
+        len(html),
+    )
 
 
 __all__ = ["Extracted", "Link", "extract", "extract_text"]
