@@ -1,7 +1,7 @@
 """One provider asked: the outcomes an attempt can have, the Attempt record the run keeps
-of each, and ``ask``, which sends the request and reads the answer within the attempt's
-limit. Runs in the attempt's own thread (ws.chain starts it) and says nothing itself: its
-notes travel in the Attempt.
+of each, and ``ask``, which sends the request within the attempt's limit and reads the
+answer until the total deadline at most. Runs in the attempt's own thread (ws.chain starts
+it) and says nothing itself: its notes travel in the Attempt.
 """
 
 from __future__ import annotations
