@@ -95,7 +95,8 @@ def run(options: SearchOptions, say: Say | None = None) -> Report:
 
 @dataclass(eq=False, repr=False)
 class _Flight:
-    """An attempt in flight: what cancels it, its start, its request (and so its notes)."""
+    """An attempt in flight: what cancels it, its start, its request (and so its notes),
+    its thread."""
 
     index: int
     endpoint: Endpoint
@@ -103,6 +104,7 @@ class _Flight:
     started: float
     request: Request
     cancelled: bool = False
+    thread: threading.Thread | None = None
 
 
 class _Search:
@@ -274,7 +276,10 @@ class _Search:
                 results = []
             self.finished.put((index, attempt, results))
 
-        threading.Thread(target=work, name=f"ws-{endpoint.backend.name}", daemon=True).start()
+        flight.thread = threading.Thread(
+            target=work, name=f"ws-{endpoint.backend.name}", daemon=True
+        )
+        flight.thread.start()
 
     def _next(self, wake: float) -> tuple[int, Attempt, list[Result]] | None:
         """The next attempt to end before ``wake`` (monotonic), recorded; None if none did."""
@@ -283,6 +288,10 @@ class _Search:
         except Empty:
             return None
         flight = self.flights.pop(index, None)
+        if flight is not None and flight.thread is not None:
+            # Its thread ends right after it gave its outcome: the run returns with none of
+            # its threads left (ws.search's caller may count them), not one still ending.
+            flight.thread.join(max(0.0, wake - time.monotonic()))
         # An attempt that ended on its own before it was cancelled keeps its outcome (a
         # block is worth remembering), unless it is results the run no longer uses.
         ended_by_us = attempt.outcome == CANCELLED or (
