@@ -29,6 +29,7 @@ import errno
 import os
 import stat
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from common.errors import UsageError, WriteError
@@ -222,27 +223,37 @@ _XDG = {
 }
 
 
-def xdg_path(kind: str, app: str) -> Path | None:
+def xdg_path(kind: str, app: str, environ: Mapping[str, str] | None = None) -> Path | None:
     """Where platformdirs would put ``kind`` on Linux, or None when only it can tell
-    (another platform, Android, a HOME that is unset or relative)."""
+    (another platform, Android, a HOME that is unset or relative). ``environ`` stands in
+    for os.environ."""
+    env = os.environ if environ is None else environ
     if not sys.platform.startswith("linux") or kind not in _XDG:
         return None
-    if "ANDROID_DATA" in os.environ or "ANDROID_ROOT" in os.environ:
+    if "ANDROID_DATA" in env or "ANDROID_ROOT" in env:
         return None
     name, default = _XDG[kind]
-    base = os.environ.get(name, "")
+    base = env.get(name, "")
     if not os.path.isabs(base):
-        home = os.environ.get("HOME")
+        home = env.get("HOME")
         if home is None or not os.path.isabs(home):
             return None
-        base = os.path.expanduser(default)
+        base = os.path.join(home, default.removeprefix("~/"))
     return Path(os.path.join(base, app))
 
 
-def _platform(kind: str, app: str, variable: str) -> Path:
-    fast = xdg_path(kind, app)
+def _platform(kind: str, app: str, variable: str, environ: Mapping[str, str] | None = None) -> Path:
+    fast = xdg_path(kind, app, environ)
     if fast is not None:
         return fast
+    if environ is not None:
+        # platformdirs reads os.environ, which a caller's own environment replaces whole.
+        raise DirUnusable(
+            f"no {kind} dir for {app} in the environment given (set {variable}, or "
+            f"XDG_{kind.upper()}_HOME or HOME to an absolute path)",
+            path=Path(),
+            variable=variable,
+        )
     import warnings
 
     import platformdirs
@@ -259,9 +270,20 @@ def _platform(kind: str, app: str, variable: str) -> Path:
         ) from None
 
 
-def _override(variable: str) -> Path | None:
-    value = os.environ.get(variable, "").strip()
-    return Path(value).expanduser() if value else None
+def _override(variable: str, environ: Mapping[str, str] | None = None) -> Path | None:
+    value = (os.environ if environ is None else environ).get(variable, "").strip()
+    if not value:
+        return None
+    if environ is not None and (value == "~" or value.startswith("~/")):
+        # expanduser would read os.environ's HOME: the given environment's, else the
+        # password database's (as expanduser does without HOME).
+        home = environ.get("HOME", "")
+        if not os.path.isabs(home):
+            import pwd
+
+            home = pwd.getpwuid(os.getuid()).pw_dir
+        return Path(home) / value[2:]
+    return Path(value).expanduser()
 
 
 def scratch_dir(*, create: bool = True) -> Path:
@@ -270,23 +292,28 @@ def scratch_dir(*, create: bool = True) -> Path:
     return ensure_dir(path, "WF_SCRATCH_DIR", what="scratch dir") if create else path
 
 
-def cache_dir(tool: str = "wf", *, create: bool = True) -> Path:
+def cache_dir(
+    tool: str = "wf", *, create: bool = True, environ: Mapping[str, str] | None = None
+) -> Path:
     """A tool's cache (wf's HTTP cache of ``--cache``, ws's results), overridable by
     <TOOL>_CACHE_DIR. wf's platform cache dir is also its scratch dir: the HTTP cache gets
     a directory of its own there, so that size caps and clean-up of saved files and of
-    cache entries never meet."""
+    cache entries never meet. ``environ`` (here and below) stands in for os.environ, whole:
+    a library caller's own environment."""
     variable = f"{tool.upper()}_CACHE_DIR"
-    path = _override(variable)
+    path = _override(variable, environ)
     if path is None:
-        path = _platform("cache", tool, variable)
+        path = _platform("cache", tool, variable, environ)
         if tool == "wf":
             path = path / "http"
     return ensure_dir(path, variable, what="cache dir") if create else path
 
 
-def state_dir(tool: str = "wf", *, create: bool = True) -> Path:
+def state_dir(
+    tool: str = "wf", *, create: bool = True, environ: Mapping[str, str] | None = None
+) -> Path:
     variable = f"{tool.upper()}_STATE_DIR"
-    path = _override(variable) or _platform("state", tool, variable)
+    path = _override(variable, environ) or _platform("state", tool, variable, environ)
     return ensure_dir(path, variable, what="state dir") if create else path
 
 
@@ -349,9 +376,11 @@ def runtime_fallback() -> str | None:
     return _fallback[1] if _fallback is not None else None
 
 
-def config_dir(tool: str = "wf", *, create: bool = False) -> Path:
+def config_dir(
+    tool: str = "wf", *, create: bool = False, environ: Mapping[str, str] | None = None
+) -> Path:
     variable = f"{tool.upper()}_CONFIG_DIR"
-    path = _override(variable) or _platform("config", tool, variable)
+    path = _override(variable, environ) or _platform("config", tool, variable, environ)
     if create:
         return ensure_dir(path, variable, what="config dir")
     try:

@@ -294,7 +294,8 @@ def test_off_refreshing_or_without_a_dir_nothing_is_read_or_kept(tmp_path, monke
     assert cache.load(_opts(refresh=True), now=now) is None
     assert cache.load(_opts(cache_ttl=0), now=now) is None
     # A cache dir that cannot be used: a miss, and nothing written.
-    monkeypatch.setenv("WS_CACHE_DIR", str(tmp_path / "a-file" / "below"))
+    below = str(tmp_path / "a-file" / "below")
+    options = _opts(environ={**os.environ, "WS_CACHE_TTL": "600", "WS_CACHE_DIR": below})
     (tmp_path / "a-file").write_text("x")
     assert cache.load(options, now=now) is None
     cache.store(options, _report())

@@ -667,7 +667,8 @@ def test_a_fused_run_keeps_the_answers_it_has_when_the_others_outlive_the_deadli
         "https://tokio.rs/tokio/tutorial?a=1&b=x+y%20z",
     ]
     # Each attempt of a fused run may take the whole deadline: brave, which hangs, is cut
-    # at it; mojeek, still parsing, is stopped _LATE after it (and _LATE more).
+    # at it; mojeek, still parsing (in a step that asks nothing), is given up on _LATE
+    # after it.
     assert [(a.provider, a.outcome, a.message) for a in report.attempts] == [
         ("duckduckgo", "ok", "HTTP 200, 2 results"),
         ("brave", "timeout", AT_THE_DEADLINE),
@@ -764,7 +765,9 @@ def _recorded(monkeypatch) -> list[tuple[dict, float]]:
     from ws import health
 
     calls: list[tuple[dict, float]] = []
-    monkeypatch.setattr(health, "record", lambda events, *, wait: calls.append((events, wait)))
+    monkeypatch.setattr(
+        health, "record", lambda events, *, wait, environ=None: calls.append((events, wait))
+    )
     return calls
 
 
@@ -969,9 +972,11 @@ def _chain_clock(monkeypatch: pytest.MonkeyPatch, readings: Callable[[], float])
     the chain keep the real clock: the readings start from it, so that their limits agree."""
     import types
 
-    from ws import chain
+    from ws import attempt, chain
 
-    monkeypatch.setattr(chain, "time", types.SimpleNamespace(monotonic=readings, time=time.time))
+    clock = types.SimpleNamespace(monotonic=readings, time=time.time)
+    monkeypatch.setattr(chain, "time", clock)
+    monkeypatch.setattr(attempt, "time", clock)
 
 
 @pytest.mark.parametrize(

@@ -210,7 +210,7 @@ def test_reset_makes_no_state_dir():
 def test_an_entry_cleared_meanwhile_by_another_run_writes_nothing(monkeypatch):
     # The unlocked look saw an entry to clear; under the lock it is gone (another ws
     # cleared it): nothing changed, so nothing is written.
-    monkeypatch.setattr(health, "load", lambda: {"p u": Entry(NOW, 1, 0, "b")})
+    monkeypatch.setattr(health, "load", lambda environ=None: {"p u": Entry(NOW, 1, 0, "b")})
     health.record({"p u": Event(HEALTHY)}, NOW)
     assert not state_file().exists()
 

@@ -38,8 +38,9 @@ class Results:
 
     @property
     def results(self) -> list[dict[str, Any]]:
-        """Each result's url, title, snippet (and the rest of its JSON)."""
-        return list(self.document["results"])
+        """Each result's url, title, snippet (and the rest of its JSON), as copies: a caller
+        who changes them changes neither these Results nor what they came from."""
+        return [_copy(result) for result in self.document["results"]]
 
     @property
     def cached(self) -> bool:
@@ -53,6 +54,13 @@ class Results:
         from common.output import json_line
 
         return json_line(self.document).rstrip("\n")
+
+
+def _copy(result: dict[str, Any]) -> dict[str, Any]:
+    """A result's JSON, copied as deep as it goes: its values are strings, numbers and None,
+    but a fused result's providers (a list of names) and ranks (names to ranks). A tenth of
+    copy.deepcopy's cost."""
+    return {k: v.copy() if isinstance(v, (list, dict)) else v for k, v in result.items()}
 
 
 def answer(options: SearchOptions, say: Callable[[str], None]) -> tuple[Report, Hit | None]:
@@ -70,8 +78,12 @@ def answer(options: SearchOptions, say: Callable[[str], None]) -> tuple[Report, 
 def search(query: str, **options: Any) -> Results:
     """Search as ``ws QUERY --json`` does; keywords are ws.config.make_options' (provider,
     max_results, allow, block, region_code, time, safe, timeout, engines, all_engines,
-    page, use_cache, environ). Raises the ToolError of the CLI's exit code when the search
-    fails (NoResults, AllFailed, ...)."""
+    page, use_cache, environ). ``environ`` replaces os.environ whole for this search: the
+    variables ws reads, the proxy variables (HTTP_PROXY, NO_PROXY...) and the cache,
+    state and config dirs (WS_CACHE_DIR, WS_STATE_DIR, WS_CONFIG_DIR, else XDG_*_HOME or
+    HOME: without any, that search keeps no cache or health and reads no config file).
+    Raises the ToolError of the CLI's exit code when the search fails (NoResults,
+    AllFailed, UsageError for a bad option or variable found during the search...)."""
     from ws import config, view
 
     if not isinstance(query, str) or not query.strip():
@@ -89,10 +101,13 @@ def search(query: str, **options: Any) -> Results:
         # As the CLI does at start-up: a proxy variable no fetch can use failed each
         # attempt as a network failure, and three such searches rested every engine for
         # 2 minutes in the health file the CLI reads too, the variable fixed or not.
-        check_proxy_environment()
+        check_proxy_environment(options.get("environ"))
     except UsageError as exc:
         raise OptionError(exc.message) from None
     report, hit = answer(opts, lambda line: None)
+    if isinstance(report.error, UsageError):
+        # Found during the search (a variable no fetch can use...): as one found before it.
+        raise OptionError(report.error.message) from None
     if report.error is not None:
         raise report.error
     return Results(view.json_doc(report, cached=hit is not None))

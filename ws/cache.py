@@ -28,6 +28,9 @@ FORMAT = 1
 # the hedge delay, like the timeouts, decides only when the next provider is asked.
 _NOT_IN_KEY = frozenset(
     {"timeout", "attempt_timeout", "hedge", "policy", "provider_source", "cache_ttl", "refresh"}
+    # The environment: where the answer is kept, never part of the key (nor written there:
+    # it may hold a proxy's password).
+    | {"environ"}
 )
 # A results entry is a few KB; anything far larger is not one of ours.
 _MAX_BYTES = 4 * 1024 * 1024
@@ -91,12 +94,12 @@ def _sha256() -> Any:
     return hashlib.sha256
 
 
-def _directory(create: bool) -> Path | None:
+def _directory(options: SearchOptions, create: bool) -> Path | None:
     from common.errors import ToolError
     from common.paths import cache_dir
 
     try:
-        return cache_dir("ws", create=create)
+        return cache_dir("ws", create=create, environ=options.environ)
     except ToolError:
         return None
 
@@ -105,7 +108,7 @@ def load(options: SearchOptions, now: float | None = None) -> Hit | None:
     """The stored answer to this search if it is younger than the TTL, else None."""
     if options.cache_ttl <= 0 or options.refresh:
         return None
-    directory = _directory(create=False)
+    directory = _directory(options, create=False)
     if directory is None:
         return None
     from common.paths import NotOurs, open_ours
@@ -192,13 +195,14 @@ def _result(item: Any) -> Result:
 
 
 def store(options: SearchOptions, report: Report) -> None:
-    """Keep a successful search's answer, unless the total deadline cut it short (a later
-    run would be served a part as the whole); quietly nothing when it cannot be kept."""
+    """Keep a successful search's answer, unless it is a part (Report.cut: the total
+    deadline cut it short, or an engine of a fused run timed out), which a later run would
+    be served as the whole; quietly nothing when it cannot be kept."""
     if options.cache_ttl <= 0 or report.error is not None or not report.results or report.cut:
         return
     if report.provider is None:
         return
-    directory = _directory(create=True)
+    directory = _directory(options, create=True)
     if directory is None:
         return
     material = key(options)

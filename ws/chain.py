@@ -22,17 +22,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from common import trace, watchdog
-from common.errors import (
-    BY_CODE,
-    AllFailed,
-    Blocked,
-    HTTPClientError,
-    HTTPServerError,
-    NoResults,
-    Timeout,
-    ToolError,
-)
-from ws.backends.base import BLOCKED, EMPTY, HTTP_ERROR, NETWORK, OK, PARSE_ERROR, TIMEOUT, Query
+from common.errors import BY_CODE, AllFailed, Blocked, NoResults, Timeout, ToolError, UsageError
+from ws.attempt import CANCELLED, SKIPPED, USAGE, Attempt, ask
+from ws.backends.base import BLOCKED, EMPTY, HTTP_ERROR, NETWORK, OK, TIMEOUT, Query
 from ws.config import Endpoint, SearchOptions
 from ws.results import Result
 
@@ -41,54 +33,21 @@ if TYPE_CHECKING:
     from ws.backends.base import Request
     from ws.health import Entry, Event
 
-# Outcomes the chain gives itself: a loser of a hedged pair, a provider resting.
-CANCELLED, SKIPPED = "cancelled", "skipped"
-# The error an attempt would give on its own (network failures carry their own).
-_ERRORS: dict[str, type[ToolError]] = {
-    EMPTY: NoResults,
-    BLOCKED: Blocked,
-    TIMEOUT: Timeout,
-    PARSE_ERROR: AllFailed,
-}
+__all__ = ["CANCELLED", "SKIPPED", "Attempt", "Report", "failure", "run"]
+
 # What every message about a rest ends with: how to end it now.
 RESET_HINT = "ws --reset-health ends the rest"
-# Failures of the exchange itself rather than of the connection.
-_HTTP_LEVEL = {"bad_response", "redirects", "too_large", "url"}
+# Why the attempts in flight were cancelled when one found a usage error.
+_BY_USAGE = "the search ended on a usage error"
 # How long a cancelled or overdue attempt may take to end (its sockets shut down, the page
 # it reads stopped at its next step: ws.paging.walk) before the run stops waiting for it.
 _GRACE = 1.0
-# But each wait (two at most) ends this long past the total deadline, before the watchdog's
-# 0.35 s (ws --all printed nothing, 28); so does --all's fusion, past it or past its start.
+# But the waits end by this long past the total deadline, before the watchdog's 0.35 s (ws
+# --all printed nothing, 28), and so does --all's fusion: a library caller has no watchdog.
 _LATE = 0.1
-
-
-# Records compared by identity (eq=False): nothing compares them by value, and every
-# method a dataclass generates is compiled at import, about 0.1 ms each of every run.
-@dataclass(eq=False)
-class Attempt:
-    """One provider asked (or skipped) in a run, as ``attempts`` shows it."""
-
-    provider: str
-    outcome: str
-    status: int | None
-    elapsed_ms: int
-    message: str
-    error: type[ToolError] | None  # the exit-code row of a failed attempt; None when ok
-    notes: list[str] = field(default_factory=list)  # said on stderr on their own lines
-    retry_at: float | None = None  # wall clock; a skipped provider is tried again then
-    retry_after: float | None = None  # seconds, from a blocked answer's Retry-After
-
-    def as_json(self) -> dict[str, Any]:
-        from ws.health import clock
-
-        return {
-            "provider": self.provider,
-            "outcome": self.outcome,
-            "status": self.status,
-            "elapsed_ms": self.elapsed_ms,
-            "message": "; ".join([self.message, *self.notes]),
-            "retry_at": clock(self.retry_at) if self.retry_at is not None else None,
-        }
+# However late the run, its fusion may take this long: what the engines answered is fused
+# whole unless they answered thousands (ws.fuse reads about 1 024 results in 4 ms).
+_FUSING = 0.02
 
 
 @dataclass(eq=False)
@@ -101,7 +60,9 @@ class Report:
     attempts: list[Attempt] = field(default_factory=list)
     error: ToolError | None = None
     providers: list[str] = field(default_factory=list)  # every provider the results came from
-    cut: bool = False  # the total deadline cut the answer short: not kept (ws.cache.store)
+    # A part of the answer (the deadline cut it short, a fused engine timed out): not kept
+    # (ws.cache.store).
+    cut: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -134,7 +95,8 @@ def run(options: SearchOptions, say: Say | None = None) -> Report:
 
 @dataclass(eq=False, repr=False)
 class _Flight:
-    """An attempt in flight: what cancels it, its start, its request (and so its notes)."""
+    """An attempt in flight: what cancels it, its start, its request (and so its notes),
+    its thread."""
 
     index: int
     endpoint: Endpoint
@@ -142,6 +104,7 @@ class _Flight:
     started: float
     request: Request
     cancelled: bool = False
+    thread: threading.Thread | None = None
 
 
 class _Search:
@@ -157,7 +120,7 @@ class _Search:
         self.flights: dict[int, _Flight] = {}
         self.finished: SimpleQueue[tuple[int, Attempt, list[Result]]] = SimpleQueue()
         self.not_asked: list[str] = []
-        self.winner: str | None = None
+        self.ended_by: str | None = None  # why the attempts still in flight were cancelled
 
     # -- the run
 
@@ -168,14 +131,19 @@ class _Search:
         else:
             self._chain(pending, report)
         report.attempts = [self.done[i] for i in sorted(self.done)]
-        if not report.results:
+        usage = next((a for a in report.attempts if a.outcome == USAGE), None)
+        if usage is not None:
+            # Our own fault found late (a bad option or variable): exit 2, as at start-up.
+            report.provider, report.providers, report.results = None, [], []
+            report.error = (usage.error or UsageError)(usage.message)
+        elif not report.results:
             report.error = failure(report.attempts, self.options.query, self.not_asked)
 
     def _healthy(self) -> list[tuple[int, Endpoint]]:
         """The endpoints to ask, in order; resting ones become skipped attempts."""
         from ws.health import key, load
 
-        health: dict[str, Entry] = load()
+        health: dict[str, Entry] = load(self.options.environ)
         now = time.time()
         pending: list[tuple[int, Endpoint]] = []
         for i, endpoint in enumerate(self.options.endpoints):
@@ -196,6 +164,7 @@ class _Search:
 
     def _chain(self, pending: list[tuple[int, Endpoint]], report: Report) -> None:
         hedge = self.options.hedge
+        ended_by = None
         while True:
             now = time.monotonic()
             # The time at which the one attempt in flight has waited a hedge delay.
@@ -219,9 +188,13 @@ class _Search:
             if attempt.outcome == OK:
                 report.provider, report.results = attempt.provider, results
                 report.providers = [attempt.provider]
+                ended_by = f"{attempt.provider} answered first"
+                break
+            if attempt.outcome == USAGE:
+                ended_by = _BY_USAGE  # every other provider would be asked in vain
                 break
             self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
-        self._end_flights(report.provider)
+        self._end_flights(ended_by)
         self.not_asked = [e.backend.name for _, e in pending]
 
     def _fused(self, pending: list[tuple[int, Endpoint]], report: Report) -> None:
@@ -229,23 +202,30 @@ class _Search:
 
         for index, endpoint in pending:
             self._start(index, endpoint, 1)
+        ended_by = None
         while self.flights:
             got = self._next(self.deadline + _LATE)
             if got is None:
                 break
             _, attempt, _ = got
+            if attempt.outcome == USAGE:
+                ended_by = _BY_USAGE
+                break
             if attempt.outcome != OK:
                 self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
-        self._end_flights(None)
+        self._end_flights(ended_by)
         ranked = [(self.done[i].provider, r) for i, r in sorted(self.results.items()) if r]
-        if ranked:
-            by = max(self.deadline, time.monotonic()) + _LATE
+        if ranked and ended_by is None:
+            by = max(self.deadline + _LATE, time.monotonic() + _FUSING)
             fused, cut = fuse_until(
                 ranked, self.options.max_results, lambda: time.monotonic() >= by
             )
             if cut:
                 self.say(f"fusion stopped at the total deadline ({cut})")
-            report.cut = bool(cut) or time.monotonic() > self.deadline  # an engine still read
+            # An engine still read at the deadline, or lost to a timeout (its own attempt
+            # limit, the deadline): a part, which a later run must not be served as the whole.
+            lost = any(a.outcome == TIMEOUT for a in self.done.values())
+            report.cut = bool(cut) or lost or time.monotonic() > self.deadline
             report.results = list[Result](fused)
             # The engines the printed results came from (-n may have cut all of one's).
             used = {name for result in fused for name in result.providers}
@@ -280,8 +260,15 @@ class _Search:
 
         def work() -> None:
             try:
-                attempt, results = _attempt(
-                    endpoint, request, self.query, self.options, limit, why, flight.abort
+                attempt, results = ask(
+                    endpoint,
+                    request,
+                    self.query,
+                    self.options,
+                    limit,
+                    why,
+                    flight.abort,
+                    self.deadline,
                 )
             except Exception as exc:  # noqa: BLE001 - a bug in one attempt must not hang the run
                 message = f"unexpected error: {type(exc).__name__}: {exc} (this is a bug)"
@@ -289,7 +276,10 @@ class _Search:
                 results = []
             self.finished.put((index, attempt, results))
 
-        threading.Thread(target=work, name=f"ws-{endpoint.backend.name}", daemon=True).start()
+        flight.thread = threading.Thread(
+            target=work, name=f"ws-{endpoint.backend.name}", daemon=True
+        )
+        flight.thread.start()
 
     def _next(self, wake: float) -> tuple[int, Attempt, list[Result]] | None:
         """The next attempt to end before ``wake`` (monotonic), recorded; None if none did."""
@@ -298,6 +288,10 @@ class _Search:
         except Empty:
             return None
         flight = self.flights.pop(index, None)
+        if flight is not None and flight.thread is not None:
+            # Its thread ends right after it gave its outcome: the run returns with none of
+            # its threads left (ws.search's caller may count them), not one still ending.
+            flight.thread.join(max(0.0, wake - time.monotonic()))
         # An attempt that ended on its own before it was cancelled keeps its outcome (a
         # block is worth remembering), unless it is results the run no longer uses.
         ended_by_us = attempt.outcome == CANCELLED or (
@@ -319,19 +313,20 @@ class _Search:
             self.say(f"{attempt.provider}: {note}")
         return index, attempt, results
 
-    def _end_flights(self, winner: str | None) -> None:
+    def _end_flights(self, ended_by: str | None) -> None:
         """Cancel what is still in flight (shut its sockets down) and wait briefly for its
-        threads to end. Without a winner, what is left has outlived the deadline."""
-        self.winner = winner
+        threads to end; ``ended_by`` says why ("X answered first"). Without one, what is
+        left has outlived the deadline."""
+        self.ended_by = ended_by
         for flight in self.flights.values():
             flight.cancelled = True
             flight.abort.fire()
-        give_up = min(time.monotonic() + _GRACE, max(time.monotonic(), self.deadline) + _LATE)
+        give_up = min(time.monotonic() + _GRACE, self.deadline + _LATE)
         while self.flights:
             got = self._next(give_up)
             if got is None:
                 break
-            if got[1].outcome not in (CANCELLED, OK):
+            if got[1].outcome not in (CANCELLED, OK, USAGE):
                 self.say(f"{got[1].provider}: {got[1].outcome} ({got[1].message})")
         # Given up on: said as one that ended is (its request's notes, a timeout's line).
         for index, flight in self.flights.items():
@@ -345,10 +340,10 @@ class _Search:
     def _stopped(self, flight: _Flight, notes: list[str]) -> Attempt:
         name = flight.endpoint.backend.name
         elapsed = int((time.monotonic() - flight.started) * 1000)
-        if self.winner is None:
+        if self.ended_by is None:
             why = f"no answer before the total deadline (--timeout {self.options.timeout:g} s)"
             return Attempt(name, TIMEOUT, None, elapsed, why, Timeout, notes)
-        return Attempt(name, CANCELLED, None, elapsed, f"{self.winner} answered first", None, notes)
+        return Attempt(name, CANCELLED, None, elapsed, self.ended_by, None, notes)
 
     # -- health
 
@@ -359,8 +354,8 @@ class _Search:
 
         events: dict[str, Event] = {}
         for index, attempt in self.done.items():
-            if attempt.outcome in (CANCELLED, SKIPPED):
-                continue
+            if attempt.outcome in (CANCELLED, SKIPPED, USAGE):
+                continue  # nothing learnt of the provider (a usage error is our own fault)
             where = key(attempt.provider, self.options.endpoints[index].url)
             reason = f"{attempt.outcome}: {attempt.message}"
             if attempt.outcome == BLOCKED:
@@ -374,88 +369,8 @@ class _Search:
                 events[where] = Event(HEALTHY)
         # Other processes hold the lock for a few milliseconds; waiting for it must not
         # take the run past its deadline.
-        record(events, wait=min(2.0, max(0.0, self.deadline - time.monotonic() - 0.05)))
-
-
-def _attempt(
-    endpoint: Endpoint,
-    request: Request,
-    query: Query,
-    options: SearchOptions,
-    limit: float,
-    why_limit: str,
-    abort: Abort,
-) -> tuple[Attempt, list[Result]]:
-    """One provider asked, within ``limit`` (monotonic); runs in its own thread and says
-    nothing itself: its notes travel in the Attempt."""
-    from ws import paging
-
-    backend = endpoint.backend
-    start = time.monotonic()
-    trace.trace(
-        "attempt %s: %s %s (%s)", backend.name, request.method, request.url, endpoint.source
-    )
-    notes = list(request.notes)
-    policy = options.policy.with_hosts(endpoint.host) if endpoint.trusted else options.policy
-    net = options.net(policy)
-
-    def done(
-        outcome: str, status: int | None, message: str, error: type[ToolError] | None
-    ) -> Attempt:
-        elapsed = int((time.monotonic() - start) * 1000)
-        return Attempt(backend.name, outcome, status, elapsed, message, error, notes)
-
-    try:
-        resp, answer = paging.walk(
-            backend,
-            endpoint.url,
-            request,
-            query,
-            options,
-            net,
-            limit,
-            cancelled=lambda: abort.fired,
-            abort=abort,
-        )
-    except Timeout:
-        if abort.fired:
-            return done(CANCELLED, None, "cancelled", None), []
-        return done(TIMEOUT, None, why_limit, Timeout), []
-    except ToolError as exc:
-        if abort.fired:
-            return done(CANCELLED, None, "cancelled", None), []
-        outcome = HTTP_ERROR if exc.kind in _HTTP_LEVEL else NETWORK
-        # The table's row, not a subclass of it, so that equal failures group together.
-        return done(outcome, None, exc.message, BY_CODE[exc.code]), []
-    notes.extend(answer.notes)
-    if answer.outcome == HTTP_ERROR:
-        error = HTTPServerError if resp.status >= 500 else HTTPClientError
-        return done(HTTP_ERROR, resp.status, answer.message, error), []
-    if answer.outcome == BLOCKED:
-        from common.http.retry import retry_after
-
-        attempt = done(BLOCKED, resp.status, answer.message, Blocked)
-        attempt.retry_after = retry_after(resp.headers, time.time())
-        return attempt, []
-    if answer.outcome != OK:
-        return done(answer.outcome, resp.status, answer.message, _ERRORS[answer.outcome]), []
-    try:
-        results, filtered = paging.kept(answer, options, lambda: abort.fired)
-    except Timeout:  # Stopped: the run ended the attempt while its results were cleaned
-        return done(CANCELLED, None, "cancelled", None), []
-    if not results:
-        # The engine had results but none we can use: for the chain that is an empty answer.
-        if filtered:
-            kept = "none from the allowed domains" if options.allow else "all from blocked domains"
-            why = f"{_count(filtered)}, {kept}"
-        else:
-            why = "no usable http(s) results"
-        return done(EMPTY, resp.status, f"HTTP {resp.status}, {why}", NoResults), []
-    return done(OK, resp.status, f"HTTP {resp.status}, {_count(len(results))}", None), results
-
-
-def _count(n: int) -> str:
-    return f"{n} result" if n == 1 else f"{n} results"
+        wait = min(2.0, max(0.0, self.deadline - time.monotonic() - 0.05))
+        record(events, wait=wait, environ=self.options.environ)
 
 
 def failure(attempts: list[Attempt], query: str, not_asked: list[str] | None = None) -> ToolError:

@@ -79,6 +79,11 @@ class SearchOptions:
     page: int = 1  # the first result page asked for
     cache_ttl: float = DEFAULT_CACHE_TTL  # seconds a stored answer is reused; 0 is off
     refresh: bool = False  # --no-cache: ask the engines, store what they answer
+    # The environment the search was given (ws.api's environ=), None: os.environ. Besides
+    # the variables read here, it is where the proxy variables and the cache, state and
+    # config dirs are read (common.http.proxy_env, common.paths). Not in the repr: it may
+    # hold a proxy's password.
+    environ: Mapping[str, str] | None = field(default=None, repr=False)
 
     def net(self, policy: Policy) -> NetOptions:
         """An attempt's network options under ``policy``: ws has no option that raises the
@@ -86,14 +91,19 @@ class SearchOptions:
         from common.http.client import NetOptions
 
         return NetOptions(
-            self.attempt_timeout, user_agent=self.user_agent, policy=policy, max_bytes_flag=None
+            self.attempt_timeout,
+            user_agent=self.user_agent,
+            policy=policy,
+            max_bytes_flag=None,
+            environ=self.environ,
         )
 
 
-def config_path() -> Path:
+def config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The config file's path in ``environ`` (None: os.environ)."""
     from common.paths import config_dir
 
-    return config_dir("ws") / CONFIG_NAME
+    return config_dir("ws", environ=environ) / CONFIG_NAME
 
 
 def read_config(path: Path) -> dict[str, object]:
@@ -120,16 +130,29 @@ def canonical_provider(name: str, source: str) -> str:
 
 
 def preferred_provider(
-    flag: str | None, environ: Mapping[str, str], path: Path | None = None
+    flag: str | None,
+    environ: Mapping[str, str],
+    path: Path | None = None,
+    dirs: Mapping[str, str] | None = None,
 ) -> tuple[str, str]:
     """(provider, where it came from): the flag, then WS_PROVIDER, then the config file
-    (``path``, else the usual one, looked up only now: platformdirs is not free)."""
+    (``path``, else the usual one in ``dirs``' config dir, None: os.environ's, looked up
+    only now: platformdirs is not free)."""
     if flag:
         return canonical_provider(flag, "--provider"), "--provider"
     env = environ.get("WS_PROVIDER", "").strip()
     if env:
         return canonical_provider(env, "WS_PROVIDER"), "WS_PROVIDER"
-    path = path if path is not None else config_path()
+    if path is None:
+        from common.paths import DirUnusable
+
+        try:
+            path = config_path(dirs)
+        except DirUnusable:
+            if dirs is None:
+                raise
+            # A caller's own environment without HOME or a config dir: it has no config
+            # file (os.environ's is not looked at).
     if path is not None:
         value = read_config(path).get("provider")
         if value is not None:
@@ -298,7 +321,7 @@ def make_options(
         from common.http.headers import user_agent as checked_agent
 
         user_agent = checked_agent(user_agent)
-    name, source = preferred_provider(provider, env, config)
+    name, source = preferred_provider(provider, env, config, environ)
     hedge = env_seconds(env, "WS_HEDGE", DEFAULT_HEDGE, zero_ok=True)
     endpoints = endpoints_from_env(env)
     fused = engine_list(engines, all_engines, provider, endpoints)
@@ -328,4 +351,5 @@ def make_options(
         page=page,
         cache_ttl=cache_ttl,
         refresh=not use_cache,
+        environ=environ,
     )

@@ -93,12 +93,13 @@ def apply(entry: Entry | None, event: Event, now: float) -> Entry | None:
     return Entry(old.until, old.blocks, failures, event.reason, old.code)
 
 
-def state_path(*, create: bool) -> Path | None:
-    """The health file, or None when ws has no usable state dir."""
+def state_path(*, create: bool, environ: Mapping[str, str] | None = None) -> Path | None:
+    """The health file, or None when ws has no usable state dir (in ``environ``, None:
+    os.environ; so for load and record)."""
     from common.paths import DirUnusable, state_dir
 
     try:
-        return state_dir("ws", create=create) / FILE_NAME
+        return state_dir("ws", create=create, environ=environ) / FILE_NAME
     except (DirUnusable, OSError):
         return None
 
@@ -159,12 +160,12 @@ def _read(path: Path) -> dict[str, Entry]:
     return parse(data.decode("utf-8", "replace"))
 
 
-def load() -> dict[str, Entry]:
+def load(environ: Mapping[str, str] | None = None) -> dict[str, Entry]:
     """Every provider's entry; empty when there is no usable file, or when the directory
     is not ours (anyone who can write there could have put the file there)."""
     from common.paths import NotOurs, check_dir
 
-    path = state_path(create=False)
+    path = state_path(create=False, environ=environ)
     if path is None:
         return {}
     try:
@@ -225,7 +226,11 @@ def _locked(path: Path, wait: float) -> Iterator[bool]:
 
 
 def record(
-    events: Mapping[str, Event], now: float | None = None, *, wait: float = _LOCK_WAIT
+    events: Mapping[str, Event],
+    now: float | None = None,
+    *,
+    wait: float = _LOCK_WAIT,
+    environ: Mapping[str, str] | None = None,
 ) -> None:
     """Merge this run's outcomes into the file, waiting at most ``wait`` seconds for
     another process's update. Never raises: on any trouble the run's knowledge is lost,
@@ -235,10 +240,10 @@ def record(
     now = time.time() if now is None else now
     if all(e.kind == HEALTHY for e in events.values()):
         # The common case: a good answer from a provider with no entry writes nothing.
-        known = load()
+        known = load(environ)
         if not any(name in known for name in events):
             return
-    path = state_path(create=True)
+    path = state_path(create=True, environ=environ)
     if path is None:
         return
     try:

@@ -12,7 +12,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from common.errors import ToolError
-from ws.backends.base import EMPTY, OK, Answer, Backend, Query, Request, check_stop, stop_when
+from ws.backends.base import (
+    EMPTY,
+    OK,
+    Answer,
+    Backend,
+    Late,
+    Query,
+    Request,
+    check_stop,
+    stop_when,
+)
 from ws.results import Result, finalise
 
 if TYPE_CHECKING:
@@ -33,6 +43,7 @@ def walk(
     deadline: float,
     *,
     cancelled: Callable[[], bool] = lambda: False,
+    read_by: float | None = None,
     **fetch_args: Any,
 ) -> tuple[Response, Answer]:
     """The first page's response and one answer for every page fetched.
@@ -43,9 +54,11 @@ def walk(
     being read stops at its reader's next step (ws.backends.base.Stopped, a Timeout); the
     walk then raises, as a first page would, but when the run fuses every engine's results
     (--all, --engines), whose attempts are ended only at the total deadline: then the pages
-    before are its answer, with a note. The answer's results come cleaned as well
+    before are its answer, with a note. Past ``read_by`` (None: ``deadline``, the fetches'
+    own) the page being read stops by itself (Late, a Stopped), as if the caller had
+    ended the attempt then. The answer's results come cleaned as well
     (Answer.cleaned: the pass that counted them). ``fetch_args`` go to every fetch."""
-    with stop_when(cancelled):
+    with stop_when(cancelled, deadline if read_by is None else read_by):
         resp = _send(request, net, deadline, fetch_args)
         answer = backend.classify(resp.status, resp.headers, resp.body, query)
         if answer.outcome != OK:
@@ -66,7 +79,8 @@ def walk(
                 if extra.outcome == OK:
                     now = _usable(results + extra.results, options)
             except ToolError as exc:
-                stopped = cancelled()
+                # Late: the total deadline passed while the page was read (read_by).
+                stopped = cancelled() or isinstance(exc, Late)
                 if stopped and not options.fuse:
                     raise
                 why = "stopped at the total deadline" if stopped else exc.message

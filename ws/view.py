@@ -94,7 +94,7 @@ def _health(options: SearchOptions) -> dict[str, Any]:
 
     from ws import health
 
-    entries = health.load()
+    entries = health.load(options.environ)
     now = time.time()
     out: dict[str, Any] = {}
     for e in options.endpoints:

@@ -49,6 +49,8 @@ class NetOptions:
     proxy_resolves: bool | None = None
     # The Accept header sent (-H can still replace it): wf asks for Markdown first.
     accept: str = DEFAULT_ACCEPT
+    # Where the proxy variables are read; None: os.environ (a library caller's own, ws.api).
+    environ: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -187,7 +189,7 @@ def policy_scope(url: str, opts: NetOptions) -> str:
         [
             policy.allow_private,
             sorted(policy.allow_hosts),
-            proxy_for(url) or "",
+            proxy_for(url, opts.environ) or "",
             bool(opts.proxy_resolves),
         ]
     )
@@ -209,7 +211,7 @@ def _one_request(
     included), which the message of a fetch its deadline ended counts from."""
     parts = urlsplit(url)
     host = parts.hostname or ""
-    proxy = proxy_for(url)
+    proxy = proxy_for(url, opts.environ)
     if proxy:
         check_proxied_target(opts.policy, host, default_port(parts), deadline, opts.proxy_resolves)
     guard = ConnectionGuard(opts.policy, deadline, proxied=bool(proxy), abort=abort)

@@ -15,6 +15,7 @@ from ws.backends.base import (
     Backend,
     Query,
     Stopped,
+    check_stop,
 )
 from ws.backends.html import ResultsPage, xpath
 from ws.results import Result
@@ -54,11 +55,15 @@ _BOT_PHRASES = (
 
 def bot_check(page: ResultsPage, query: Query, sent: str | None = None) -> str | None:
     """What kind of anti-bot page this is, or None when it is not one."""
+    # Each search of a page of megabytes is a few milliseconds: the deadline is asked
+    # between them (ws.backends.base.check_stop).
     for needle, what in _BOT_MARKUP:
+        check_stop()
         if needle in page.lower:
             return what
     text = without_query(page.visible_text.lower(), query, sent)
     for phrase, what in _BOT_PHRASES:
+        check_stop()
         if phrase in text:
             return what
     return None
@@ -87,7 +92,11 @@ def says_no_results(
     page: ResultsPage, query: Query, phrases: tuple[str, ...], sent: str | None = None
 ) -> bool:
     text = without_query(page.visible_text.lower(), query, sent)
-    return any(p in text for p in phrases)
+    for phrase in phrases:
+        check_stop()
+        if phrase in text:
+            return True
+    return False
 
 
 _STATUS_WORDS = {403: "forbidden", 429: "rate limited"}
