@@ -146,9 +146,14 @@ def why_empty(
             return f"{head}page redirects to {_brief(target)} (a meta refresh); fetch that address"
     if reason is None and not rendered and late is not None and late():
         # The shell check reads the whole page (0.4 s on 10 MB of markup), as the
-        # markup's searches below do: none of them once the deadline has passed.
+        # markup's searches below do: none of them once the deadline has passed, and
+        # each asks it again as it reads.
         return head + OUT_OF_TIME
-    if reason is None and not rendered and looks_like_js_shell(raw_html, text):
+    if reason is None and not rendered and looks_like_js_shell(raw_html, text, late):
+        if late is not None and late():
+            # The signs are read again for the note: as long as the check (0.3 s on
+            # 10 MB of tags), and not divided by asks.
+            return head + OUT_OF_TIME
         signals = ", ".join(shell_signals(raw_html))
         if never:
             return (

@@ -643,13 +643,15 @@ def test_the_search_for_why_a_page_is_empty_stops_at_the_deadline():
         "no text: page is behind a paywall (id or class 'paywall')"
     ]
     assert note(time.monotonic() - 1) == [f"no text: {OUT_OF_TIME}"]
-    late = Asks(from_ask=3)  # the shell check skipped, one search run, then past the deadline
+    # Asked before the shell check and before each of its three kinds of signs, then
+    # before the markup's first search and after it: past the deadline there.
+    late = Asks(from_ask=6)
     args = (html, "", "https://news.example/a")
     assert (
         why_empty(*args, never=True, rendered=False, can_render=False, late=late)
         == f"no text: {OUT_OF_TIME}"
     )
-    assert late.asks == 3
+    assert late.asks == 6
 
 
 def test_a_page_past_its_deadline_is_not_looked_through_for_a_javascript_shell(monkeypatch):
@@ -660,7 +662,7 @@ def test_a_page_past_its_deadline_is_not_looked_through_for_a_javascript_shell(m
     from wf import empty
 
     calls: list[str] = []
-    monkeypatch.setattr(empty, "looks_like_js_shell", lambda raw, text: calls.append(raw))
+    monkeypatch.setattr(empty, "looks_like_js_shell", lambda raw, text, late: calls.append(raw))
     html = '<html><body><div id="root"></div>' + "<div></div>" * 20_000 + "</body></html>"
     args = (html, "", "https://app.example/")
     late = Asks(from_ask=1)
