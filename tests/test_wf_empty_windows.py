@@ -121,12 +121,36 @@ def test_a_match_across_many_windows_is_found_whole(monkeypatch):
     monkeypatch.setattr(empty, "_WINDOW", 8)
     data = '"isAccessibleForFree"' + " " * 500 + ":\n\n" + " " * 300 + "false"
     assert spans(empty._paywall_data("<p>" + data, lambda: False)) == ((3, len(data) + 3), ())
-    tag = "<input " + "a=1 " * 400 + 'type="password">'
+    tag = "<input " + "a=1 " * 200 + 'type="password">'
     assert empty._by_tags(empty._PASSWORD)("<p>" + tag, lambda: False) is not None
     attr = "<div" + " " * 2_000 + 'class = "x paywall"'
     assert spans(empty._by_tags(empty._PAYWALL_ATTR)(attr, lambda: False)) == spans(
         empty._PAYWALL_ATTR.search(attr)
     )
+
+
+def test_an_input_s_type_is_read_within_a_bounded_stretch_of_its_tag():
+    # One attempt of the search is one step no window divides: it reads an <input> as far
+    # as _INPUT_READ characters, and _SPACES_READ spaces on each side of its "=" (a whole
+    # tag of 10 MB, or as many spaces after "type=", took 0.3 s in one attempt).
+    def found(tag: str) -> bool:
+        return empty._by_tags(empty._PASSWORD)("<p>" + tag, lambda: False) is not None
+
+    def tag(before: int, spaces: int) -> str:
+        return (
+            "<input"
+            + " "
+            + "a" * (before - 2)
+            + " type"
+            + " " * spaces
+            + "="
+            + " " * spaces
+            + "password>"
+        )
+
+    assert found(tag(empty._INPUT_READ, empty._SPACES_READ))
+    assert not found(tag(empty._INPUT_READ + 1, 1))
+    assert not found(tag(10, empty._SPACES_READ + 1))
 
 
 @pytest.mark.parametrize("window", [8, 16, 29])

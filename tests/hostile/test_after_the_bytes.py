@@ -484,7 +484,7 @@ def _quick_text_as_specified(texts: list[str]) -> str:
 def test_the_text_of_a_page_out_of_time_is_its_nodes_in_order(seed):
     import random
 
-    from wf.extract.core import quick_text
+    from wf.extract.quick import quick_text
 
     pieces = ["a", "b c", " ", "  ", "\t", "\n", "\r\n", "\f", "\xa0", "\v", "\u2003", "\x1c"]
     rnd = random.Random(seed)
@@ -496,15 +496,31 @@ def test_the_text_of_a_page_out_of_time_is_its_nodes_in_order(seed):
 
 
 def test_the_text_of_a_page_out_of_time_leaves_prose_as_it_is():
-    # The fallback runs past the deadline: on 10 MB of prose a pattern that replaced every
-    # run of white space, single spaces included, and a second one over the whole text
-    # for the node marks took 0.75 s there. Single spaces are no run to replace.
-    from wf.extract.core import SPACE_RUNS, quick_text
+    from wf.extract.quick import quick_text
 
     prose = "words of a page " * 1_000
-    assert SPACE_RUNS.subn(" ", prose)[1] == 0
-    assert SPACE_RUNS.subn(" ", "a  b\tc \n d")[1] == 3
     assert quick_text(_Nodes([prose, " ", "\n", prose])) == prose.strip() + "\n" + prose.strip()
+
+
+def test_the_text_of_a_page_out_of_time_costs_no_step_per_run_of_white_space():
+    # The fallback runs past the deadline. A substitution at a match per run of white
+    # space held a piece and a list entry for each (here about 30 MB) and took 0.47 s
+    # on a 10 MB node of a letter and a line end; passes of str.replace hold a copy or two
+    # of the text, whatever its runs.
+    import tracemalloc
+
+    from wf.extract.quick import quick_text
+
+    node = "ab\n" * 500_000 + "x  \t " * 100_000
+    tracemalloc.start()
+    try:
+        text = quick_text(_Nodes([node, "\n", node]))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    line = ("ab " * 500_000 + "x " * 100_000).strip()
+    assert text == line + "\n" + line
+    assert peak < 4 * len(node) * 2
 
 
 # ---------------------------------------------------------------- writing a page of inline elements
@@ -627,13 +643,15 @@ def test_the_search_for_why_a_page_is_empty_stops_at_the_deadline():
         "no text: page is behind a paywall (id or class 'paywall')"
     ]
     assert note(time.monotonic() - 1) == [f"no text: {OUT_OF_TIME}"]
-    late = Asks(from_ask=3)  # the shell check skipped, one search run, then past the deadline
+    # Asked before the shell check and before each of its three kinds of signs, then
+    # before the markup's first search and after it: past the deadline there.
+    late = Asks(from_ask=6)
     args = (html, "", "https://news.example/a")
     assert (
         why_empty(*args, never=True, rendered=False, can_render=False, late=late)
         == f"no text: {OUT_OF_TIME}"
     )
-    assert late.asks == 3
+    assert late.asks == 6
 
 
 def test_a_page_past_its_deadline_is_not_looked_through_for_a_javascript_shell(monkeypatch):
@@ -644,7 +662,7 @@ def test_a_page_past_its_deadline_is_not_looked_through_for_a_javascript_shell(m
     from wf import empty
 
     calls: list[str] = []
-    monkeypatch.setattr(empty, "looks_like_js_shell", lambda raw, text: calls.append(raw))
+    monkeypatch.setattr(empty, "looks_like_js_shell", lambda raw, text, late: calls.append(raw))
     html = '<html><body><div id="root"></div>' + "<div></div>" * 20_000 + "</body></html>"
     args = (html, "", "https://app.example/")
     late = Asks(from_ask=1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -226,6 +225,8 @@ def _extract(
         if body is None:  # not cleaned: what the cleaning drops first, never text, goes
             parse.drop_junk(root, not full, keep)
             body = next(root.iterchildren("body"), root)
+        from wf.extract.quick import quick_text
+
         text, links, kind, author = quick_text(body), [], None, None
     if meta is not None:
         from wf.extract.kinds.choose import to_metadata
@@ -466,23 +467,6 @@ def _showing(skip: Any, found: dict[Any, Image]) -> Any:
         return skip(el) and not frames_image(el, found)
 
     return skip_but_images
-
-
-# The runs of white space that are not one space already: a page of prose has next to none
-# (a pattern of every run replaced each space by a space: 0.4 s for 10 MB, past the
-# deadline, where this path runs).
-SPACE_RUNS = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
-
-
-def quick_text(body: Any) -> str:
-    """The text of ``body`` in document order, one line per text node, its white space
-    runs made one space: what a page out of time gives, at next to no cost."""
-    # NUL marks where a text node ends: it is never in the tree (libxml2 makes a page's NUL
-    # U+FFFD, and the careful parse removes it), whatever other controls the page holds.
-    # The pieces between, each without the one space at either end, are the lines (a
-    # regex over the whole text for the NUL and its spaces took another 0.3 s on 10 MB).
-    text = SPACE_RUNS.sub(" ", "\x00".join(body.itertext()))
-    return "\n".join(piece for piece in (p.strip(" ") for p in text.split("\x00")) if piece).strip()
 
 
 def _length(r: MarkdownWriter) -> int:

@@ -1,0 +1,173 @@
+"""The JavaScript-shell check after the bytes (wf/render/detect.py): an empty mount point
+found from its ids, tag by tag, with the deadline asked between windows of the page (one
+search from every "<div" was quadratic in a tag of many ids: 8.7 s for 160 KB); the
+request for JavaScript in a <noscript> read once per stretch of requests (3.4 s for 10 MB
+of "enable "); and the deadline asked before each kind of sign. Each search is checked
+against the one pattern it stands for; counted asks, never timing, for the deadline."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+
+from tests.helpers import Asks
+from wf import empty
+from wf.render import detect
+
+# _NEEDS_JS as it was: what a request for JavaScript is, read 80 characters from each
+# request word.
+NEEDS_JS_AS_SPECIFIED = re.compile(
+    r"\b(?:enable|turn on|requires?|need|needs|activate|allow|without)\b[^<>]{0,80}?"
+    r"\bjava\s*script\b|\bjava\s*script\b[^<>]{0,80}?"
+    r"\b(?:required|disabled|enabled|turned off|is off|must|needs? to be)\b",
+    re.IGNORECASE,
+)
+MOUNTS = (
+    '<div id="root"></div>',
+    "<main class=x ID = 'app' >\n<!-- nothing --> </main>",
+    "<section id=q-app x>>\t</section >",
+    '<div id="x" id="__next"></div>',
+    "<div id=root>x></div>",
+    "<DIV data-a=1 id='___gatsby'><!----></DIV>",
+)
+MOUNT_PIECES = (
+    "<div", "<main", "<span", " ", "\n", " id=", "id", "=", "root", "app", '"', "'",
+    ">", "<", "</div>", "</main>", "<!--", "-->", "x", "roots", "ID", "\u0130d", "\u0131", "i",
+)  # fmt: skip
+
+
+def mangled(rnd: random.Random, text: str, pieces: tuple[str, ...]) -> str:
+    for _ in range(rnd.randint(0, 2)):
+        at = rnd.randrange(len(text) + 1)
+        text = text[:at] + rnd.choice(("", *pieces)) + text[at + rnd.choice((0, 1, 1, 2)) :]
+    return text
+
+
+def pages(seed: int, wholes: tuple[str, ...], pieces: tuple[str, ...]) -> list[str]:
+    rnd = random.Random(seed)
+    return [
+        "".join(
+            mangled(rnd, rnd.choice(wholes), pieces) if rnd.random() < 0.3 else rnd.choice(pieces)
+            for _ in range(rnd.randint(1, 30))
+        )
+        for _ in range(4_000)
+    ]
+
+
+@pytest.mark.parametrize("window", [4, 9, 32, detect._WINDOW])
+def test_a_mount_point_found_from_its_ids_is_the_pattern_s(monkeypatch, window):
+    monkeypatch.setattr(detect, "_WINDOW", window)
+    found = 0
+    for page in pages(window, MOUNTS, MOUNT_PIECES):
+        one = detect._MOUNT.search(page) is not None
+        assert detect._mount_found(page, lambda: False) == one, page
+        found += one
+    assert found > 300  # the pages hold mount points, not only misses
+
+
+class _Counted:
+    """A compiled pattern whose searches and matches are counted."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.calls = 0
+
+    def search(self, *args: object) -> re.Match[str] | None:
+        self.calls += 1
+        return self.pattern.search(*args)  # type: ignore[arg-type]
+
+    def match(self, *args: object) -> re.Match[str] | None:
+        self.calls += 1
+        return self.pattern.match(*args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("last", ['id="root">', "id=root>x>"])
+def test_a_tag_of_many_ids_is_read_once_not_from_each(monkeypatch, last):
+    # 20 000 ids in one <div>: _MOUNT tried each, each reading on to the tag's end (8.7 s).
+    # The tag is judged from its first id and, when the last ends on the ">", that one.
+    ids = _Counted(detect._IDS)
+    monkeypatch.setattr(detect, "_IDS", ids)
+    page = "<html><body><div " + "id=root " * 20_000 + last + "</div></body></html>"
+    assert detect._mount_found(page, lambda: False) is True
+    assert ids.calls <= 4 if last.endswith('">') else ids.calls <= 20_003
+    ids.calls = 0
+    page = "<html><body><div " + "id=root " * 20_000 + ">x</div></body></html>"
+    assert detect._mount_found(page, lambda: False) is False
+    assert ids.calls <= 3  # its first id, then none after the tag
+
+
+def test_a_mount_point_is_looked_for_asking_the_deadline_between_windows(monkeypatch):
+    monkeypatch.setattr(detect, "_WINDOW", 1_000)
+    page = '<div a="x" b="y">' * 2_000 + '<div id="root"></div>'  # 34 KB: 34 windows
+    assert detect._mount_found(page, late := Asks()) is True
+    assert late.asks >= 30
+    with pytest.raises(detect._Late):
+        detect._mount_found(page, Asks(from_ask=5))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_request_for_javascript_is_the_pattern_s(seed):
+    words = (
+        "enable", "Turn on", "requires", "require", "needs", "need", "allow", "without",
+        "java", "script", "JavaScript", "java\n script", "javas", "required", "disabled",
+        "is off", "must", "needs to be", " ", " ", " ", "x", "1", "<", ">", "a" * 30, "b" * 50,
+        "enable JavaScript", "JavaScript is disabled", "you need to turn on java script",
+    )  # fmt: skip
+    rnd = random.Random(seed)
+    found = 0
+    for _ in range(20_000):
+        text = "".join(rnd.choices(words, k=rnd.randint(0, 30)))
+        one = NEEDS_JS_AS_SPECIFIED.search(text) is not None
+        assert (detect._NEEDS_JS.search(text) is not None) == one, text
+        found += one
+    assert found > 2_000
+
+
+def test_a_stretch_of_requests_is_read_once_not_80_characters_from_each():
+    # Each request word was followed 80 characters for "JavaScript": ten steps a
+    # character of "enable enable ...", where a word now stops at the next one.
+    text = "enable " * 100_000 + "JavaScript"
+
+    def cost(pattern: re.Pattern[str]) -> float:
+        best = 1e9
+        for _ in range(3):
+            start = time.process_time()
+            assert pattern.search(text) is not None
+            best = min(best, time.process_time() - start)
+        return best
+
+    assert cost(detect._NEEDS_JS) * 2.5 < cost(NEEDS_JS_AS_SPECIFIED)
+
+
+def test_the_shell_check_asks_the_deadline_before_each_kind_of_sign(monkeypatch):
+    page = "<html><body>" + "<noscript>x</noscript>" * 3_000 + "<div>" * 1_000 + "</body></html>"
+    looked: list[str] = []
+    real = detect._mount_found
+    monkeypatch.setattr(
+        detect, "_mount_found", lambda raw, late: looked.append("mount") or real(raw, late)
+    )
+    assert detect.looks_like_js_shell(page, "", late := Asks()) is False
+    # Before the markers, the <noscript>s and the mount point, and two of the 3 000
+    # <noscript>s in between; the one window of the page asks none.
+    assert late.asks == 3 + 3_000 // detect._ASKED and looked == ["mount"]
+    looked.clear()
+    # Late at the ask among the <noscript>s: no mount point looked for, and no shell.
+    assert detect.looks_like_js_shell(page, "", Asks(from_ask=3)) is False and looked == []
+    # A marker, the cheapest sign, answers before the rest is read.
+    marked = page + "<script>window.__NUXT__={}</script>"
+    assert detect.looks_like_js_shell(marked, "", late := Asks()) is True and late.asks == 1
+    assert detect.shell_signals(marked) == ["marker window.__NUXT__"]
+
+
+def test_a_shell_past_the_deadline_after_its_check_is_noted_out_of_time():
+    page = '<html><body><div id="root"></div>' + "<div></div>" * 500 + "</body></html>"
+    args = (page, "", "https://app.example/")
+    note = empty.why_empty(*args, never=True, rendered=False, can_render=False, late=Asks())
+    assert note is not None and "empty mount point" in note
+    # The why_empty ask, the three of the check, then the one before the signs are listed.
+    late = Asks(from_ask=5)
+    note = empty.why_empty(*args, never=True, rendered=False, can_render=False, late=late)
+    assert note == f"no text: {empty.OUT_OF_TIME}" and late.asks == 5
