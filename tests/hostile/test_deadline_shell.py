@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 import pytest
 
@@ -124,22 +123,6 @@ def test_a_request_for_javascript_is_the_pattern_s(seed):
         assert (detect._NEEDS_JS.search(text) is not None) == one, text
         found += one
     assert found > 2_000
-
-
-def test_a_stretch_of_requests_is_read_once_not_80_characters_from_each():
-    # Each request word was followed 80 characters for "JavaScript": ten steps a
-    # character of "enable enable ...", where a word now stops at the next one.
-    text = "enable " * 100_000 + "JavaScript"
-
-    def cost(pattern: re.Pattern[str]) -> float:
-        best = 1e9
-        for _ in range(3):
-            start = time.process_time()
-            assert pattern.search(text) is not None
-            best = min(best, time.process_time() - start)
-        return best
-
-    assert cost(detect._NEEDS_JS) * 2.5 < cost(NEEDS_JS_AS_SPECIFIED)
 
 
 def test_the_shell_check_asks_the_deadline_before_each_kind_of_sign(monkeypatch):
