@@ -186,6 +186,7 @@ class Launched:
     profile: Path
     wire: Wire
     proc: subprocess.Popen[bytes] | None = None
+    waiter: threading.Thread | None = None  # _spawn's thread, which reaps the browser
 
     def alive(self) -> bool:
         if self.proc is not None:
@@ -200,6 +201,9 @@ class Launched:
         away anyway."""
         self.wire.close()
         kill_browser(self.pid, self.profile, self.proc)
+        if self.waiter is not None and self.waiter is not threading.current_thread():
+            # It has reaped the browser (kill_browser waited for that): it is ending.
+            self.waiter.join(1.0)
 
 
 def launch(
@@ -223,7 +227,7 @@ def launch(
         # once it has them, so its exit is our end-of-file, and ours closing is its.
         to_browser, from_browser = os.pipe(), os.pipe()
         try:
-            proc = _spawn(
+            proc, waiter = _spawn(
                 launch_args(binary, profile), env, log, stdin=to_browser[0], stdout=from_browser[1]
             )
         except BaseException:
@@ -238,7 +242,7 @@ def launch(
     os.close(to_browser[0])
     os.close(from_browser[1])
     wire = Wire(from_browser[0], to_browser[1], name="wf-cdp-pipe")
-    launched = Launched(pid=proc.pid, profile=profile, wire=wire, proc=proc)
+    launched = Launched(pid=proc.pid, profile=profile, wire=wire, proc=proc, waiter=waiter)
     try:
         _wait_for_answer(launched, binary, deadline, abort)
     except BaseException:
@@ -249,7 +253,7 @@ def launch(
 
 def _spawn(
     args: list[str], env: dict[str, str], log: IO[bytes], *, stdin: int, stdout: int
-) -> subprocess.Popen[bytes]:
+) -> tuple[subprocess.Popen[bytes], threading.Thread]:
     """Popen from a thread that lives exactly as long as the browser.
 
     PR_SET_PDEATHSIG fires when the *thread* that forked exits, not the process: a
@@ -288,11 +292,12 @@ def _spawn(
         started.set()
         proc.wait()
 
-    threading.Thread(target=keeper, name="wf-browser", daemon=True).start()
+    waiter = threading.Thread(target=keeper, name="wf-browser", daemon=True)
+    waiter.start()
     started.wait()
     if failed:
         raise failed[0]
-    return procs[0]
+    return procs[0], waiter
 
 
 def _wait_for_answer(

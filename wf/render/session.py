@@ -19,6 +19,7 @@ from wf.options import RenderOptions
 from wf.render.breaker import CircuitBreaker
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection, preload
 from wf.render.chromium import Launched, find_browser, launch
+from wf.render.crew import CLOSE_GRACE, Crew
 from wf.render.intercept import CheckedResolver, FetchInterceptor
 from wf.render.profiles import profile_root
 from wf.render.rendered import Rendered
@@ -53,6 +54,9 @@ class RenderSession:
         self._notes: list[str] = []  # conveniences turned off, for the next Rendered
         self._noted: set[str] = set()
         self._lock_notes = threading.Lock()
+        # Every thread the session starts that outlives the code starting it: close()
+        # returns once they have ended (wf/render/crew.py).
+        self._crew = Crew()
         atexit.register(self.close)
 
     def __enter__(self) -> RenderSession:
@@ -68,8 +72,7 @@ class RenderSession:
         with self._lock:
             if self._closed or self._link is not None or self._warming is not None:
                 return
-            self._warming = threading.Thread(target=self._prewarm, name="wf-prewarm", daemon=True)
-            self._warming.start()
+            self._warming = self._crew.start(self._prewarm, name="wf-prewarm")
 
     def _prewarm(self) -> None:
         try:
@@ -139,6 +142,9 @@ class RenderSession:
             pool, self._spare_pool = self._spare_pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+        # The browser is gone, so each of them is ending (a call on its connection
+        # fails at once); waited for, so that none outlives the caller's call.
+        self._crew.join(time.monotonic() + CLOSE_GRACE)
         with contextlib.suppress(Exception):
             atexit.unregister(self.close)
 
@@ -182,7 +188,9 @@ class RenderSession:
 
     def _spares(self) -> ThreadPoolExecutor:
         if self._spare_pool is None:
-            self._spare_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wf-spare")
+            self._spare_pool = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="wf-spare", initializer=self._crew.enlist
+            )
         return self._spare_pool
 
     def _check_target(self, url: str, deadline: float) -> None:
@@ -300,8 +308,7 @@ class RenderSession:
         if why is not None and shared_root is None and self.opts.keepalive <= 0:  # else said above
             self._note(f"using a private runtime dir for this run: {why}")
         # pychrome loads while the browser starts (about 0.1 s saved).
-        importer = threading.Thread(target=preload, name="wf-preload", daemon=True)
-        importer.start()
+        importer = self._crew.start(preload, name="wf-preload")
         try:
             if shared_root is not None:
                 from wf.render.keeper import attach
@@ -343,7 +350,7 @@ class RenderSession:
                 [("Browser.getVersion", {}), ("Browser.setDownloadBehavior", {"behavior": "deny"})],
                 timeout=timeout,
             )
-            interceptor = FetchInterceptor(conn, self._resolver)
+            interceptor = FetchInterceptor(conn, self._resolver, crew=self._crew)
             interceptor.enable(timeout=timeout)
         except BaseException:
             conn.close()
@@ -355,6 +362,7 @@ class RenderSession:
             resolver=self._resolver,
             user_agent=ua,
             ua_metadata=metadata,
+            crew=self._crew,
         )
 
     def _discard(self, link: BrowserLink) -> None:
