@@ -387,6 +387,33 @@ def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Pat
     assert wait_until(lambda: not (tmp_path / "runtime" / "render-keepalive").exists(), timeout=5)
 
 
+def _children() -> list[tuple[int, str]]:
+    """Our child processes and their state (Z: a zombie nobody has reaped)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            found.append((int(pid), fields[0].decode()))
+    return found
+
+
+def test_a_retired_keeper_is_no_zombie_of_ours(fake: Path, tmp_path: Path) -> None:
+    # A program using wf as a library lives on after the keeper retires: a keeper that
+    # were its child would stay there as a zombie until it started another child.
+    before = _children()
+    shared = keeper_mod.attach(str(fake), 0.3, deadline=time.monotonic() + 10)
+    state = keeper_state(tmp_path)
+    assert state is not None
+    assert _children() == before  # the keeper is not ours to reap, nor its starter
+    shared.release()
+    assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
+    assert _children() == before
+
+
 def test_a_lock_file_removed_while_waited_on_is_opened_anew(tmp_path: Path) -> None:
     path = tmp_path / "launch.lock"
     got: list[bool] = []

@@ -78,12 +78,12 @@ SERVE = (
 
 
 @pytest.fixture(scope="module")
-def origin() -> Iterator[tuple[str, int]]:
+def origin() -> Iterator[str]:
     root = str(Path(__file__).resolve().parents[1])
     proc = subprocess.Popen([sys.executable, "-c", SERVE, root], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     port = int(proc.stdout.readline())
-    yield f"http://127.0.0.1:{port}", proc.pid
+    yield f"http://127.0.0.1:{port}"
     proc.kill()
     proc.wait()
 
@@ -92,16 +92,16 @@ class Cancelled(BaseException):
     """What a signal handler raises to cancel a call (as KeyboardInterrupt would)."""
 
 
-def _children(skip: int) -> list[int]:
-    me, found = str(os.getpid()), []
+def _children() -> set[int]:
+    me, found = str(os.getpid()), set()
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()
         except OSError:
             continue
-        if fields[1].decode() == me and int(pid) != skip:
-            found.append(int(pid))  # zombies included: a child nobody reaped is a leak
+        if fields[1].decode() == me:
+            found.add(int(pid))  # zombies included: a child nobody reaped is a leak
     return found
 
 
@@ -115,13 +115,13 @@ def _fds() -> dict[str, str]:
     return found
 
 
-def _kill_browser_soon(server_pid: int) -> threading.Thread:
-    """SIGKILL our browser 0.3 s after it appears (only a child of ours)."""
+def _kill_browser_soon(others: set[int]) -> threading.Thread:
+    """SIGKILL our browser 0.3 s after it appears: a child of ours, not one of ``others``."""
 
     def run() -> None:
         limit = time.monotonic() + 10
         while time.monotonic() < limit:
-            if found := _children(server_pid):
+            if found := _children() - others:
                 time.sleep(0.3)
                 for pid in found:
                     try:
@@ -168,15 +168,14 @@ CALLS: dict[str, Callable[[str], None]] = {"ok": _ok, "timeout": _timeout, "canc
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
 @pytest.mark.parametrize("how", [*CALLS, "crash"])
-def test_a_rendered_fetch_leaves_nothing_behind(
-    how: str, origin: tuple[str, int], tmp_path: Path
-) -> None:
-    url, server_pid = origin
-    before_threads, before_fds = set(threading.enumerate()), _fds()
+def test_a_rendered_fetch_leaves_nothing_behind(how: str, origin: str, tmp_path: Path) -> None:
+    url = origin
+    # What earlier tests left running is not this call's.
+    before_threads, before_fds, before_children = set(threading.enumerate()), _fds(), _children()
     profiles = tmp_path / "runtime" / "render"  # WF_RUNTIME_DIR is per test (conftest)
     for _ in range(2):  # the second call finds what the first may have left
         if how == "crash":
-            killer = _kill_browser_soon(server_pid)
+            killer = _kill_browser_soon(before_children)
             with pytest.raises(RenderError):
                 wf.api.fetch(
                     f"{url}/f/busy.html", render="always", allow_hosts="127.0.0.1", timeout=10
@@ -187,6 +186,6 @@ def test_a_rendered_fetch_leaves_nothing_behind(
         # Right when the call has returned: not a moment later.
         left = [t.name for t in set(threading.enumerate()) - before_threads]
         assert left == []
-        assert _children(server_pid) == []
-        assert _fds() == before_fds
+        assert _children() - before_children == set()
+        assert {fd: to for fd, to in _fds().items() if before_fds.get(fd) != to} == {}
         assert not profiles.exists() or list(profiles.iterdir()) == []
