@@ -189,3 +189,46 @@ def test_a_rendered_fetch_leaves_nothing_behind(how: str, origin: str, tmp_path:
         assert _children() - before_children == set()
         assert {fd: to for fd, to in _fds().items() if before_fds.get(fd) != to} == {}
         assert not profiles.exists() or list(profiles.iterdir()) == []
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(REASON is not None, reason=REASON or "")
+def test_a_cancel_while_waiting_for_the_spare_context_leaves_no_proxy(
+    origin: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from common.policy import Policy
+    from wf.render import RenderOptions, RenderSession
+    from wf.render import session as session_mod
+    from wf.render.tab import Context
+
+    go, made = threading.Event(), threading.Event()
+
+    class SlowSpare(Context):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            if threading.current_thread().name.startswith("wf-spare"):
+                go.wait(10)  # the render waits for it, and is cancelled meanwhile
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            if threading.current_thread().name.startswith("wf-spare"):
+                made.set()
+
+    monkeypatch.setattr(session_mod, "Context", SlowSpare)
+    before = set(threading.enumerate())
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1"}))
+    session = RenderSession(RenderOptions(mode="always", timeout=15), policy=policy)
+    previous = signal.signal(signal.SIGALRM, _raise_cancelled)
+    try:
+        session.prewarm()  # the first context is made beside the launch, as a spare
+        signal.setitimer(signal.ITIMER_REAL, 1.5)
+        with pytest.raises(Cancelled):
+            session.render(f"{origin}/f/spa.html", deadline=time.monotonic() + 15)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    go.set()
+    assert made.wait(10)  # the spare was made after all, with its proxy
+    session.close()
+    assert [t.name for t in set(threading.enumerate()) - before] == []
+
+
+def _raise_cancelled(signum: int, frame: object) -> None:
+    raise Cancelled

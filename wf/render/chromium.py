@@ -228,7 +228,12 @@ def launch(
         to_browser, from_browser = os.pipe(), os.pipe()
         try:
             proc, waiter = _spawn(
-                launch_args(binary, profile), env, log, stdin=to_browser[0], stdout=from_browser[1]
+                launch_args(binary, profile),
+                env,
+                log,
+                stdin=to_browser[0],
+                stdout=from_browser[1],
+                deadline=deadline,
             )
         except BaseException:
             for fd in (*to_browser, *from_browser):
@@ -239,6 +244,9 @@ def launch(
     except OSError as exc:
         remove_profile(profile)
         raise RenderError(f"cannot start {binary}: {exc.strerror or exc}") from None
+    except Timeout:
+        remove_profile(profile)
+        raise
     os.close(to_browser[0])
     os.close(from_browser[1])
     wire = Wire(from_browser[0], to_browser[1], name="wf-cdp-pipe")
@@ -252,12 +260,22 @@ def launch(
 
 
 def _spawn(
-    args: list[str], env: dict[str, str], log: IO[bytes], *, stdin: int, stdout: int
+    args: list[str],
+    env: dict[str, str],
+    log: IO[bytes],
+    *,
+    stdin: int,
+    stdout: int,
+    deadline: float,
 ) -> tuple[subprocess.Popen[bytes], threading.Thread]:
     """Popen from a thread that lives exactly as long as the browser.
 
     PR_SET_PDEATHSIG fires when the *thread* that forked exits, not the process: a
     render called from a short-lived pool thread must not take the browser down with it.
+
+    Waited for until the deadline only (Timeout): a fork needs the interpreter's import
+    lock, and an exception a signal handler raised inside an import (a caller's cancel)
+    can leave that lock held by the main thread for good; the render then hung here.
     """
     import ctypes
 
@@ -266,6 +284,11 @@ def _spawn(
     procs: list[subprocess.Popen[bytes]] = []
     failed: list[OSError] = []
     started = threading.Event()
+    abandoned: list[bool] = []  # set when we stopped waiting: the browser has no user
+    lock = threading.Lock()
+    # The thread's own copies, valid until its Popen returns however late: ours are
+    # closed by launch() as soon as it stops waiting.
+    fds = [os.dup(stdin), os.dup(stdout), os.dup(log.fileno())]
 
     def child_setup() -> None:
         prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -274,27 +297,41 @@ def _spawn(
         # The browser dies with this thread; the worker process, with the watchdog's
         # supervisor (common/watchdog.py sets that up).
         try:
-            proc = subprocess.Popen(
-                ["/bin/sh", "-c", _PIPE_SHIM, "sh", *args],
-                stdin=stdin,
-                stdout=stdout,
-                stderr=log,
-                env=env,
-                close_fds=True,
-                start_new_session=True,
-                preexec_fn=child_setup,  # noqa: PLW1509 (only a pre-resolved prctl call)
-            )
+            try:
+                proc = subprocess.Popen(
+                    ["/bin/sh", "-c", _PIPE_SHIM, "sh", *args],
+                    stdin=fds[0],
+                    stdout=fds[1],
+                    stderr=fds[2],
+                    env=env,
+                    close_fds=True,
+                    start_new_session=True,
+                    preexec_fn=child_setup,  # noqa: PLW1509 (only a pre-resolved prctl call)
+                )
+            finally:
+                for fd in fds:
+                    os.close(fd)
         except OSError as exc:
             failed.append(exc)
             started.set()
             return
-        procs.append(proc)
+        with lock:
+            procs.append(proc)
+            late = bool(abandoned)
         started.set()
+        if late:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
 
     waiter = threading.Thread(target=keeper, name="wf-browser", daemon=True)
     waiter.start()
-    started.wait()
+    if not started.wait(max(0.0, deadline - time.monotonic())):
+        with lock:
+            if not procs and not failed:
+                abandoned.append(True)
+                raise Timeout("timed out starting the browser (the render deadline passed)")
+    started.wait()  # set at once: the thread has just got its answer
     if failed:
         raise failed[0]
     return procs[0], waiter

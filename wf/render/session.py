@@ -158,7 +158,13 @@ class RenderSession:
         if spare is not None:
             try:
                 ctx = spare.result(timeout=max(0.0, deadline - time.monotonic()))
-            except Exception:
+            except BaseException as exc:
+                # Not waited for to the end (out of time, or a cancel raised here): the
+                # context made after all is disposed of by the thread that made it,
+                # which close() joins; forgotten, its proxy's thread lived on for good.
+                spare.add_done_callback(_dispose_spare)
+                if not isinstance(exc, Exception):
+                    raise
                 ctx = None
             if (
                 ctx is not None
@@ -322,7 +328,11 @@ class RenderSession:
                 launched = self._launched = launch(
                     binary, profile_root=profiles, deadline=deadline, abort=self._closing
                 )
-            importer.join()
+            # Bounded: an import in another thread can hang for good (the import lock
+            # left held by a cancel raised inside an import), and then _connect would too.
+            importer.join(max(0.0, deadline - time.monotonic()))
+            if importer.is_alive():
+                raise Timeout("timed out loading the DevTools client (pychrome)")
             link = self._connect(launched, deadline)
         except RenderError:
             if breaker is not None and not self._closing.is_set():  # shutting down is no failure
