@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -232,3 +233,37 @@ def test_a_cancel_while_waiting_for_the_spare_context_leaves_no_proxy(
 
 def _raise_cancelled(signum: int, frame: object) -> None:
     raise Cancelled
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(REASON is not None, reason=REASON or "")
+def test_a_cancel_while_the_session_closes_waits_for_the_close(
+    origin: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from common.policy import Policy
+    from wf.render import RenderOptions, RenderSession
+    from wf.render import chromium as chromium_mod
+
+    real_kill = chromium_mod.kill_browser
+
+    def slow_kill(*args: Any, **kwargs: Any) -> None:
+        time.sleep(0.6)  # the cancel comes while the browser is being closed
+        real_kill(*args, **kwargs)
+
+    monkeypatch.setattr(chromium_mod, "kill_browser", slow_kill)
+    before, children = set(threading.enumerate()), _children()
+    policy = Policy(allow_hosts=frozenset({"127.0.0.1"}))
+    session = RenderSession(RenderOptions(mode="always", timeout=15), policy=policy)
+    session.render(f"{origin}/f/spa.html", deadline=time.monotonic() + 15)
+    previous = signal.signal(signal.SIGALRM, _raise_cancelled)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(Cancelled):
+            session.close()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    # The cancel went on only once the session was closed: nothing of it is left.
+    assert [t.name for t in set(threading.enumerate()) - before] == []
+    assert _children() - children == set()
+    assert list((tmp_path / "runtime" / "render").iterdir()) == []

@@ -135,7 +135,39 @@ class RenderSession:
         )
 
     def close(self) -> None:
+        """Stop the browser and every thread of the session; idempotent.
+
+        The work runs on a thread of its own: an exception a signal handler raises in
+        the caller (a cancel) then interrupts only the wait for it, not the closing,
+        which went unfinished (the browser, its threads and a zombie left running) when
+        the cancel came while the session was closing. The exception goes on once the
+        session is closed."""
         self._closing.set()  # a launch in progress (another thread) gives up at once
+        closed = threading.Event()
+
+        def close() -> None:
+            try:
+                self._close()
+            finally:
+                closed.set()
+
+        closer = threading.Thread(target=close, name="wf-close", daemon=True)
+        try:
+            closer.start()
+        except RuntimeError:  # at interpreter exit (atexit) no thread may start
+            self._close()
+            return
+        # An Event first, not join(): Python 3.11's join() interrupted by an exception
+        # marks the thread ended while it runs, and a second join() returns at once.
+        try:
+            closed.wait()
+        except BaseException:
+            closed.wait()
+            closer.join()
+            raise
+        closer.join()  # it has set the Event: only its last steps are left
+
+    def _close(self) -> None:
         with self._lock:
             self._closed = True
             self._teardown()
