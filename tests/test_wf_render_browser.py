@@ -176,6 +176,32 @@ def test_launch_flags_environment_and_cleanup(fake: Path, tmp_path: Path) -> Non
     launched.kill()  # idempotent
 
 
+def test_a_fork_that_cannot_happen_is_a_timeout_not_a_hang(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A fork waits for the interpreter's import lock, which a cancel raised inside an
+    # import can leave held for good (a caller's signal handler): launch waited for the
+    # browser's thread with no limit, and the render hung.
+    real_popen, go = subprocess.Popen, threading.Event()
+
+    def stuck(*args: object, **kwargs: object) -> subprocess.Popen[bytes]:
+        go.wait(10)
+        return real_popen(*args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    monkeypatch.setattr(chromium_mod.subprocess, "Popen", stuck)
+    fds, children = set(os.listdir("/proc/self/fd")), _children()
+    t0 = time.monotonic()
+    with pytest.raises(Timeout, match="timed out starting the browser"):
+        launch(str(fake), profile_root=root(tmp_path), deadline=t0 + 0.5)
+    assert time.monotonic() - t0 < 2
+    assert list(root(tmp_path).iterdir()) == []
+    waiter = next(t for t in threading.enumerate() if t.name == "wf-browser")
+    go.set()  # the fork happens after all: the browser it starts is killed at once
+    waiter.join(10)
+    assert not waiter.is_alive() and _children() == children  # killed and reaped
+    assert set(os.listdir("/proc/self/fd")) <= fds  # its copies of the pipes are closed
+
+
 def test_a_long_profile_path_gets_a_short_tmpdir(fake: Path, tmp_path: Path) -> None:
     deep = tmp_path / ("d" * 60) / ("e" * 40)
     deep.mkdir(parents=True)
@@ -340,6 +366,24 @@ def test_a_failed_prewarm_is_reported_by_render_and_counted_once(
     assert '"failures": 1.0' in (tmp_path / "state" / "render-circuit.json").read_text()
 
 
+def test_a_devtools_client_that_never_loads_is_a_timeout_not_a_hang(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pychrome loads in a thread beside the launch; an import that never ends there (the
+    # import lock left held by a cancel) made the render wait for it with no limit.
+    from wf.render import session as session_mod
+
+    go = threading.Event()
+    monkeypatch.setattr(session_mod, "preload", lambda: go.wait(10))
+    with session_for(fake) as s:
+        t0 = time.monotonic()
+        with pytest.raises(Timeout, match="DevTools client"):
+            s.render("http://127.0.0.1:1/", deadline=t0 + 1)
+        assert time.monotonic() - t0 < 3
+        go.set()  # before close(), which waits for that thread (3 s at most)
+    assert list((tmp_path / "runtime" / "render").iterdir()) == []  # its browser is gone
+
+
 def test_a_missing_browser_is_not_a_launch_failure(tmp_path: Path) -> None:
     for _ in range(3):
         with session_for(tmp_path / "no-such-browser") as s, pytest.raises(BrowserMissing):
@@ -385,6 +429,33 @@ def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Pat
     assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])))  # type: ignore[call-overload]
     # Nothing is left behind: no lock file, no state, not even the directory.
     assert wait_until(lambda: not (tmp_path / "runtime" / "render-keepalive").exists(), timeout=5)
+
+
+def _children() -> list[tuple[int, str]]:
+    """Our child processes and their state (Z: a zombie nobody has reaped)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            found.append((int(pid), fields[0].decode()))
+    return found
+
+
+def test_a_retired_keeper_is_no_zombie_of_ours(fake: Path, tmp_path: Path) -> None:
+    # A program using wf as a library lives on after the keeper retires: a keeper that
+    # were its child would stay there as a zombie until it started another child.
+    before = _children()
+    shared = keeper_mod.attach(str(fake), 0.3, deadline=time.monotonic() + 10)
+    state = keeper_state(tmp_path)
+    assert state is not None
+    assert _children() == before  # the keeper is not ours to reap, nor its starter
+    shared.release()
+    assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
+    assert _children() == before
 
 
 def test_a_lock_file_removed_while_waited_on_is_opened_anew(tmp_path: Path) -> None:

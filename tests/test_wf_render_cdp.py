@@ -286,3 +286,51 @@ def test_close_lets_the_peer_see_the_end(server: FakeCDP) -> None:
     server.wire.close()
     assert server.eof.wait(2)
     assert conn.closed
+
+
+def _event_thread(conn: Connection) -> threading.Thread:
+    thread = conn._tab._handle_event_th  # type: ignore[attr-defined]
+    assert isinstance(thread, threading.Thread) and thread.name == "wf-cdp-events"
+    return thread
+
+
+def test_close_returns_once_the_session_s_event_thread_has_ended(server: FakeCDP) -> None:
+    # A library call that closed its browser must leave no thread of it behind: the
+    # event thread used to sleep out a 0.5 s wait after close() had returned.
+    conn = Connection(server.wire)
+    page = conn.attach("T1", timeout=5)
+    threads = [_event_thread(conn), _event_thread(page)]
+    assert all(t.is_alive() for t in threads)
+    page.close()
+    assert not threads[1].is_alive()
+    conn.close()
+    assert not threads[0].is_alive()
+
+
+def test_the_end_of_the_wire_ends_the_event_threads_at_once(server: FakeCDP) -> None:
+    conn = Connection(server.wire)
+    page = conn.attach("T1", timeout=5)
+    threads = [_event_thread(conn), _event_thread(page)]
+    server.hang_up()
+    assert conn.wait_closed(5) and page.wait_closed(5)
+    for thread in threads:
+        thread.join(0.2)  # woken by the wire's end, not by the end of a 0.5 s wait
+        assert not thread.is_alive()
+    conn.close()  # closing a session the wire ended is quiet
+
+
+def test_a_handler_may_close_its_own_session(server: FakeCDP) -> None:
+    conn = Connection(server.wire)
+    page = conn.attach("T1", timeout=5)
+    closed = threading.Event()
+
+    def close_me(**_: Any) -> None:
+        page.close()  # on the event thread itself: it must not wait for itself
+        closed.set()
+
+    page.on("Page.bye", close_me)
+    server.send({"method": "Page.bye", "params": {}, "sessionId": "S-T1"})
+    assert closed.wait(5)
+    _event_thread(page).join(1)
+    assert not _event_thread(page).is_alive()
+    conn.close()

@@ -305,6 +305,29 @@ def test_closing_the_proxy_ends_its_tunnels(proxy: tuple[PolicyProxy, RefusedLog
         socket.create_connection(("127.0.0.1", p.port), timeout=1).close()
 
 
+def test_close_returns_once_the_proxy_s_threads_have_ended() -> None:
+    # What a context's proxy started must not outlive the render that closed it.
+    before = set(threading.enumerate())
+    p = PolicyProxy(CheckedResolver(ONLY_127_0_0_1), RefusedLog(), upstream_for=lambda url: None)
+    release = threading.Event()
+    with (
+        RawServer(lambda conn, request: release.wait(10)) as server,
+        socket.create_connection(("127.0.0.1", p.port), timeout=5) as tunnel,
+        socket.create_connection(("127.0.0.1", p.port), timeout=5) as half,
+    ):
+        tunnel.sendall(f"CONNECT 127.0.0.1:{server.port} HTTP/1.1\r\n\r\n".encode())
+        assert read_all(tunnel, until=b"\r\n\r\n").startswith(b"HTTP/1.1 200")
+        half.sendall(b"GET http://127.0.0.1/ HTTP/1.1\r\n")  # a head that never ends
+
+        def ours() -> list[threading.Thread]:
+            return [t for t in set(threading.enumerate()) - before if t.name.startswith("wf-proxy")]
+
+        assert wait_until(lambda: len(ours()) == 3)  # the accept loop and two connections
+        p.close()
+        assert ours() == []
+        release.set()
+
+
 # ---------------------------------------------------------------- Fetch interception
 
 

@@ -186,6 +186,7 @@ class Launched:
     profile: Path
     wire: Wire
     proc: subprocess.Popen[bytes] | None = None
+    waiter: threading.Thread | None = None  # _spawn's thread, which reaps the browser
 
     def alive(self) -> bool:
         if self.proc is not None:
@@ -200,6 +201,9 @@ class Launched:
         away anyway."""
         self.wire.close()
         kill_browser(self.pid, self.profile, self.proc)
+        if self.waiter is not None and self.waiter is not threading.current_thread():
+            # It has reaped the browser (kill_browser waited for that): it is ending.
+            self.waiter.join(1.0)
 
 
 def launch(
@@ -223,8 +227,13 @@ def launch(
         # once it has them, so its exit is our end-of-file, and ours closing is its.
         to_browser, from_browser = os.pipe(), os.pipe()
         try:
-            proc = _spawn(
-                launch_args(binary, profile), env, log, stdin=to_browser[0], stdout=from_browser[1]
+            proc, waiter = _spawn(
+                launch_args(binary, profile),
+                env,
+                log,
+                stdin=to_browser[0],
+                stdout=from_browser[1],
+                deadline=deadline,
             )
         except BaseException:
             for fd in (*to_browser, *from_browser):
@@ -235,10 +244,13 @@ def launch(
     except OSError as exc:
         remove_profile(profile)
         raise RenderError(f"cannot start {binary}: {exc.strerror or exc}") from None
+    except Timeout:
+        remove_profile(profile)
+        raise
     os.close(to_browser[0])
     os.close(from_browser[1])
     wire = Wire(from_browser[0], to_browser[1], name="wf-cdp-pipe")
-    launched = Launched(pid=proc.pid, profile=profile, wire=wire, proc=proc)
+    launched = Launched(pid=proc.pid, profile=profile, wire=wire, proc=proc, waiter=waiter)
     try:
         _wait_for_answer(launched, binary, deadline, abort)
     except BaseException:
@@ -248,12 +260,22 @@ def launch(
 
 
 def _spawn(
-    args: list[str], env: dict[str, str], log: IO[bytes], *, stdin: int, stdout: int
-) -> subprocess.Popen[bytes]:
+    args: list[str],
+    env: dict[str, str],
+    log: IO[bytes],
+    *,
+    stdin: int,
+    stdout: int,
+    deadline: float,
+) -> tuple[subprocess.Popen[bytes], threading.Thread]:
     """Popen from a thread that lives exactly as long as the browser.
 
     PR_SET_PDEATHSIG fires when the *thread* that forked exits, not the process: a
     render called from a short-lived pool thread must not take the browser down with it.
+
+    Waited for until the deadline only (Timeout): a fork needs the interpreter's import
+    lock, and an exception a signal handler raised inside an import (a caller's cancel)
+    can leave that lock held by the main thread for good; the render then hung here.
     """
     import ctypes
 
@@ -262,6 +284,11 @@ def _spawn(
     procs: list[subprocess.Popen[bytes]] = []
     failed: list[OSError] = []
     started = threading.Event()
+    abandoned: list[bool] = []  # set when we stopped waiting: the browser has no user
+    lock = threading.Lock()
+    # The thread's own copies, valid until its Popen returns however late: ours are
+    # closed by launch() as soon as it stops waiting.
+    fds = [os.dup(stdin), os.dup(stdout), os.dup(log.fileno())]
 
     def child_setup() -> None:
         prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -270,29 +297,44 @@ def _spawn(
         # The browser dies with this thread; the worker process, with the watchdog's
         # supervisor (common/watchdog.py sets that up).
         try:
-            proc = subprocess.Popen(
-                ["/bin/sh", "-c", _PIPE_SHIM, "sh", *args],
-                stdin=stdin,
-                stdout=stdout,
-                stderr=log,
-                env=env,
-                close_fds=True,
-                start_new_session=True,
-                preexec_fn=child_setup,  # noqa: PLW1509 (only a pre-resolved prctl call)
-            )
+            try:
+                proc = subprocess.Popen(
+                    ["/bin/sh", "-c", _PIPE_SHIM, "sh", *args],
+                    stdin=fds[0],
+                    stdout=fds[1],
+                    stderr=fds[2],
+                    env=env,
+                    close_fds=True,
+                    start_new_session=True,
+                    preexec_fn=child_setup,  # noqa: PLW1509 (only a pre-resolved prctl call)
+                )
+            finally:
+                for fd in fds:
+                    os.close(fd)
         except OSError as exc:
             failed.append(exc)
             started.set()
             return
-        procs.append(proc)
+        with lock:
+            procs.append(proc)
+            late = bool(abandoned)
         started.set()
+        if late:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
 
-    threading.Thread(target=keeper, name="wf-browser", daemon=True).start()
-    started.wait()
+    waiter = threading.Thread(target=keeper, name="wf-browser", daemon=True)
+    waiter.start()
+    if not started.wait(max(0.0, deadline - time.monotonic())):
+        with lock:
+            if not procs and not failed:
+                abandoned.append(True)
+                raise Timeout("timed out starting the browser (the render deadline passed)")
+    started.wait()  # set at once: the thread has just got its answer
     if failed:
         raise failed[0]
-    return procs[0]
+    return procs[0], waiter
 
 
 def _wait_for_answer(

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from common.errors import DNSError, PolicyRefused, Timeout
 from common.http.url import default_port
 from common.policy import IPAddress, Policy, canonical_host, check_scheme, resolve_checked
+from wf.render.crew import Crew
 
 # Schemes that never reach the network; everything else must be http or https.
 LOCAL_SCHEMES = ("data", "blob", "about")
@@ -114,10 +115,17 @@ class RefusedLog:
 class FetchInterceptor:
     """Browser-level Fetch interception (one per browser connection)."""
 
-    def __init__(self, conn: Any, resolver: CheckedResolver, *, workers: int = 4) -> None:
+    def __init__(
+        self, conn: Any, resolver: CheckedResolver, *, workers: int = 4, crew: Crew | None = None
+    ) -> None:
         self._conn = conn
         self._resolver = resolver
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wf-intercept")
+        # Its workers are enlisted in the session's crew, which joins them at close.
+        self._pool = ThreadPoolExecutor(
+            max_workers=workers,
+            thread_name_prefix="wf-intercept",
+            initializer=crew.enlist if crew is not None else None,
+        )
         self._lock = threading.Lock()
         self._watchers: list[RefusedLog] = []
         conn.on("Fetch.requestPaused", self._paused)

@@ -36,7 +36,6 @@ import contextlib
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -273,6 +272,8 @@ def stop_keeper(state: KeeperState) -> None:
 
 
 def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> KeeperState:
+    from wf.render import detach
+
     with contextlib.suppress(FileNotFoundError):
         (root / STATE).unlink()
     with contextlib.suppress(FileNotFoundError):
@@ -281,31 +282,36 @@ def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> Keep
     project = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (project, env.get("PYTHONPATH", "")) if p)
     # Its own session, no inherited stdio: Ctrl-C in the terminal and a reader waiting
-    # for the end of wf's output must not involve the keeper.
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "wf.render.keeper", binary, repr(idle), str(root)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        close_fds=True,
-        start_new_session=True,
-    )
-    while True:
-        state = read_state(root)
-        if state is not None and state.get("keeper_pid") == proc.pid:
-            return state
-        if proc.poll() is not None:
-            try:
-                message = read_private(root / ERROR).strip()
-            except (OSError, ValueError):
-                message = f"the keep-alive keeper exited with code {proc.returncode}"
-            raise RenderError(message or "the keep-alive keeper failed to start the browser")
-        if time.monotonic() >= deadline:
-            with contextlib.suppress(ProcessLookupError):
-                proc.terminate()
-            raise Timeout("timed out starting the shared browser")
-        time.sleep(0.01)
+    # for the end of wf's output must not involve the keeper. Not our child (detach.py):
+    # it would stay a zombie in a long-lived caller once it retires.
+    args = [sys.executable, "-m", "wf.render.keeper", binary, repr(idle), str(root)]
+    try:
+        pid, pidfd = detach.start(args, env, deadline=deadline)
+    except RenderError as exc:
+        raise RenderError(_error_message(root) or exc.message) from None
+    try:
+        while True:
+            state = read_state(root)
+            if state is not None and state.get("keeper_pid") == pid:
+                return state
+            if detach.ended(pidfd):
+                message = _error_message(root) or "the keep-alive keeper exited before it served"
+                raise RenderError(message)
+            if time.monotonic() >= deadline:
+                with contextlib.suppress(OSError):
+                    signal.pidfd_send_signal(pidfd, signal.SIGTERM)
+                raise Timeout("timed out starting the shared browser")
+            time.sleep(0.01)
+    finally:
+        os.close(pidfd)
+
+
+def _error_message(root: Path) -> str:
+    try:
+        message = read_private(root / ERROR).strip()
+    except (OSError, ValueError):
+        return ""
+    return message or "the keep-alive keeper failed to start the browser"
 
 
 # ---------------------------------------------------------------- the keeper process
@@ -455,7 +461,10 @@ def _shut_if_unused(root: Path, state_path: Path, idle: float) -> bool:
 
 
 def main(argv: list[str]) -> int:
+    from wf.render.detach import detach
+
     binary, idle, root = argv[0], float(argv[1]), Path(argv[2])
+    detach()
     return _serve(binary, idle, root)
 
 

@@ -28,11 +28,13 @@ from urllib.parse import urlsplit
 
 from common.errors import DNSError, PolicyRefused, Timeout
 from common.policy import IPAddress
+from wf.render.crew import join_all
 from wf.render.intercept import RESOLVE_TIMEOUT, CheckedResolver, RefusedLog
 from wf.render.peer import from_us
 
 CONNECT_TIMEOUT = 10.0
 IDLE_TIMEOUT = 30.0
+CLOSE_JOIN = 1.0  # close() waits this long at most for a thread still ending
 MAX_HEAD = 64 * 1024
 MAX_INTERIM = 10
 
@@ -58,16 +60,31 @@ class PolicyProxy:
         self._listener.listen(64)
         self.port = self._listener.getsockname()[1]
         self.address = f"127.0.0.1:{self.port}"
-        threading.Thread(target=self._accept_loop, name="wf-proxy", daemon=True).start()
+        self._threads: list[threading.Thread] = []
+        self._accepter = threading.Thread(target=self._accept_loop, name="wf-proxy", daemon=True)
+        self._accepter.start()
 
     def close(self) -> None:
+        """Close every connection, and return once the proxy's threads have ended: each
+        wakes when its sockets are shut down (one still connecting upstream, or waiting
+        for a name, is waited for CLOSE_JOIN at most)."""
         with self._lock:
             self._closed = True
             socks = list(self._socks)
             self._socks.clear()
+        # Shut down first, close after the threads have ended: a socket closed under a
+        # tunnel's epoll leaves it, and the tunnel's thread slept on for IDLE_TIMEOUT
+        # (30 s) after the render had returned; a shut-down one wakes it at once.
         with contextlib.suppress(OSError):
             self._listener.shutdown(socket.SHUT_RDWR)
+        for s in socks:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+        self._accepter.join(CLOSE_JOIN)  # no connection thread starts after it ends
         self._listener.close()
+        with self._lock:
+            threads, self._threads = self._threads, []
+        join_all(threads, time.monotonic() + CLOSE_JOIN)
         for s in socks:
             _close(s)
 
@@ -98,9 +115,13 @@ class PolicyProxy:
             if not self._track(client):
                 _close(client)
                 return
-            threading.Thread(
+            thread = threading.Thread(
                 target=self._serve, args=(client,), name="wf-proxy-conn", daemon=True
-            ).start()
+            )
+            with self._lock:
+                self._threads = [t for t in self._threads if t.is_alive()]
+                self._threads.append(thread)
+            thread.start()
 
     def _serve(self, client: socket.socket) -> None:
         upstream: socket.socket | None = None

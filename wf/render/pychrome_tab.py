@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -15,6 +16,10 @@ from typing import Any
 
 from wf.render.cdp_errors import CLOSED, CDPClosed, CDPError, CDPTimeout
 from wf.render.wire import Message, Sink, Wire, WireClosed
+
+# The longest a handler may keep stop() waiting for the event thread: handlers only
+# record or hand work to other threads, so a live one is done in microseconds.
+STOP_JOIN = 1.0
 
 with warnings.catch_warnings():
     # pychrome imports requests, which warns on stderr about some dependency versions.
@@ -52,16 +57,28 @@ class QuietTab(pychrome.Tab):  # type: ignore[misc]
         return True
 
     def stop(self) -> bool:
+        """End the session; its event thread has ended when this returns (unless called
+        from a handler, or a handler outlasts STOP_JOIN): a library call that closed its
+        browser leaves no thread of it behind."""
         if self._stopped.is_set():
+            self._join_events()  # the wire ended it, or another thread is stopping it
             return False
         self._wire.unregister(self._session)
         self._gone()
+        self._join_events()
         return True
+
+    def _join_events(self) -> None:
+        thread = self._handle_event_th
+        if thread.ident is not None and thread is not threading.current_thread():
+            thread.join(STOP_JOIN)
 
     def _gone(self) -> None:
         self._stopped.set()
         self.status = self.status_stopped
-        # Wake every waiting call now.
+        # Wake the event thread (it would otherwise sleep out its wait) and every
+        # waiting call now.
+        self.event_queue.put(None)
         for box in list(self.method_results.values()):
             box.put(CLOSED)
 
@@ -75,10 +92,9 @@ class QuietTab(pychrome.Tab):  # type: ignore[misc]
 
     def _handle_event_loop(self) -> None:
         while not self._stopped.is_set():
-            try:
-                event = self.event_queue.get(timeout=0.5)
-            except queue.Empty:
-                continue
+            event = self.event_queue.get()  # _gone puts None in to end the wait
+            if event is None:
+                break
             handler = self.event_handlers.get(event["method"])
             if handler is not None:
                 try:

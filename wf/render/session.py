@@ -19,6 +19,7 @@ from wf.options import RenderOptions
 from wf.render.breaker import CircuitBreaker
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection, preload
 from wf.render.chromium import Launched, find_browser, launch
+from wf.render.crew import CLOSE_GRACE, Crew
 from wf.render.intercept import CheckedResolver, FetchInterceptor
 from wf.render.profiles import profile_root
 from wf.render.rendered import Rendered
@@ -53,6 +54,9 @@ class RenderSession:
         self._notes: list[str] = []  # conveniences turned off, for the next Rendered
         self._noted: set[str] = set()
         self._lock_notes = threading.Lock()
+        # Every thread the session starts that outlives the code starting it: close()
+        # returns once they have ended (wf/render/crew.py).
+        self._crew = Crew()
         atexit.register(self.close)
 
     def __enter__(self) -> RenderSession:
@@ -68,8 +72,7 @@ class RenderSession:
         with self._lock:
             if self._closed or self._link is not None or self._warming is not None:
                 return
-            self._warming = threading.Thread(target=self._prewarm, name="wf-prewarm", daemon=True)
-            self._warming.start()
+            self._warming = self._crew.start(self._prewarm, name="wf-prewarm")
 
     def _prewarm(self) -> None:
         try:
@@ -132,13 +135,48 @@ class RenderSession:
         )
 
     def close(self) -> None:
+        """Stop the browser and every thread of the session; idempotent.
+
+        The work runs on a thread of its own: an exception a signal handler raises in
+        the caller (a cancel) then interrupts only the wait for it, not the closing,
+        which went unfinished (the browser, its threads and a zombie left running) when
+        the cancel came while the session was closing. The exception goes on once the
+        session is closed."""
         self._closing.set()  # a launch in progress (another thread) gives up at once
+        closed = threading.Event()
+
+        def close() -> None:
+            try:
+                self._close()
+            finally:
+                closed.set()
+
+        closer = threading.Thread(target=close, name="wf-close", daemon=True)
+        try:
+            closer.start()
+        except RuntimeError:  # at interpreter exit (atexit) no thread may start
+            self._close()
+            return
+        # An Event first, not join(): Python 3.11's join() interrupted by an exception
+        # marks the thread ended while it runs, and a second join() returns at once.
+        try:
+            closed.wait()
+        except BaseException:
+            closed.wait()
+            closer.join()
+            raise
+        closer.join()  # it has set the Event: only its last steps are left
+
+    def _close(self) -> None:
         with self._lock:
             self._closed = True
             self._teardown()
             pool, self._spare_pool = self._spare_pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+        # The browser is gone, so each of them is ending (a call on its connection
+        # fails at once); waited for, so that none outlives the caller's call.
+        self._crew.join(time.monotonic() + CLOSE_GRACE)
         with contextlib.suppress(Exception):
             atexit.unregister(self.close)
 
@@ -152,7 +190,13 @@ class RenderSession:
         if spare is not None:
             try:
                 ctx = spare.result(timeout=max(0.0, deadline - time.monotonic()))
-            except Exception:
+            except BaseException as exc:
+                # Not waited for to the end (out of time, or a cancel raised here): the
+                # context made after all is disposed of by the thread that made it,
+                # which close() joins; forgotten, its proxy's thread lived on for good.
+                spare.add_done_callback(_dispose_spare)
+                if not isinstance(exc, Exception):
+                    raise
                 ctx = None
             if (
                 ctx is not None
@@ -182,7 +226,9 @@ class RenderSession:
 
     def _spares(self) -> ThreadPoolExecutor:
         if self._spare_pool is None:
-            self._spare_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wf-spare")
+            self._spare_pool = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="wf-spare", initializer=self._crew.enlist
+            )
         return self._spare_pool
 
     def _check_target(self, url: str, deadline: float) -> None:
@@ -300,8 +346,7 @@ class RenderSession:
         if why is not None and shared_root is None and self.opts.keepalive <= 0:  # else said above
             self._note(f"using a private runtime dir for this run: {why}")
         # pychrome loads while the browser starts (about 0.1 s saved).
-        importer = threading.Thread(target=preload, name="wf-preload", daemon=True)
-        importer.start()
+        importer = self._crew.start(preload, name="wf-preload")
         try:
             if shared_root is not None:
                 from wf.render.keeper import attach
@@ -315,7 +360,11 @@ class RenderSession:
                 launched = self._launched = launch(
                     binary, profile_root=profiles, deadline=deadline, abort=self._closing
                 )
-            importer.join()
+            # Bounded: an import in another thread can hang for good (the import lock
+            # left held by a cancel raised inside an import), and then _connect would too.
+            importer.join(max(0.0, deadline - time.monotonic()))
+            if importer.is_alive():
+                raise Timeout("timed out loading the DevTools client (pychrome)")
             link = self._connect(launched, deadline)
         except RenderError:
             if breaker is not None and not self._closing.is_set():  # shutting down is no failure
@@ -343,7 +392,7 @@ class RenderSession:
                 [("Browser.getVersion", {}), ("Browser.setDownloadBehavior", {"behavior": "deny"})],
                 timeout=timeout,
             )
-            interceptor = FetchInterceptor(conn, self._resolver)
+            interceptor = FetchInterceptor(conn, self._resolver, crew=self._crew)
             interceptor.enable(timeout=timeout)
         except BaseException:
             conn.close()
@@ -355,6 +404,7 @@ class RenderSession:
             resolver=self._resolver,
             user_agent=ua,
             ua_metadata=metadata,
+            crew=self._crew,
         )
 
     def _discard(self, link: BrowserLink) -> None:

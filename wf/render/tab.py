@@ -19,6 +19,7 @@ from typing import Any
 
 from common.errors import PolicyRefused, RenderError, Timeout
 from wf.render.cdp import CDPClosed, CDPError, CDPTimeout, Connection
+from wf.render.crew import Crew
 from wf.render.intercept import CheckedResolver, FetchInterceptor, RefusedLog
 from wf.render.proxy import PolicyProxy
 from wf.render.waits import Waits, wait_fixed, wait_for
@@ -53,6 +54,9 @@ class BrowserLink:
     resolver: CheckedResolver
     user_agent: str | None
     ua_metadata: dict[str, Any] | None
+    # The session's: threads a render leaves running (disposal, a dialog's answer) are
+    # enlisted here, and the session's close waits for them.
+    crew: Crew = field(default_factory=Crew)
 
 
 @dataclass
@@ -158,7 +162,8 @@ class Context:
         page.on("Network.loadingFinished", self.requests.ended)
         page.on("Network.loadingFailed", self.requests.ended)
         page.on("Page.frameAttached", lambda frameId, **_: self.blocked.frames.add(frameId))
-        page.on("Page.javascriptDialogOpening", lambda **_: _dismiss_dialog(page))
+        crew = self.link.crew
+        page.on("Page.javascriptDialogOpening", lambda **_: _dismiss_dialog(page, crew))
         setup: list[tuple[str, dict[str, Any]]] = [
             ("Page.enable", {}),
             # A file chooser the page opens is taken over and never answered: nothing
@@ -201,7 +206,7 @@ class Context:
         our contexts when our connection closes)."""
         if self.page is not None:
             self.page.close()  # no more events from a page that is done
-        threading.Thread(target=self.dispose, name="wf-dispose", daemon=True).start()
+        self.link.crew.start(self.dispose, name="wf-dispose")
 
 
 def _field(answer: dict[str, Any], name: str) -> str:
@@ -396,11 +401,11 @@ def _stop_scripts(page: Connection, deadline: float) -> None:
         page.call("Runtime.terminateExecution", timeout=_grace(deadline))
 
 
-def _dismiss_dialog(page: Connection) -> None:
+def _dismiss_dialog(page: Connection, crew: Crew) -> None:
     # alert/confirm/prompt block the page's scripts; answer from another thread so the
     # event thread keeps delivering events meanwhile.
     def answer() -> None:
         with contextlib.suppress(CDPError, CDPClosed):
             page.call("Page.handleJavaScriptDialog", timeout=2.0, accept=True)
 
-    threading.Thread(target=answer, name="wf-dialog", daemon=True).start()
+    crew.start(answer, name="wf-dialog")
