@@ -200,3 +200,33 @@ def test_html_size_threshold_counts_four_byte_characters(size: int, shell: bool)
 def test_text_size_threshold_at_its_boundary(size: int, shell: bool) -> None:
     """man wf.1: "whose extracted text is under 400 bytes"."""
     assert looks_like_js_shell(sized_shell(3000), "t" * size) is shell
+
+
+@pytest.mark.parametrize("past", [False, True])
+def test_the_render_decision_asks_the_deadline_during_the_shell_check(past: bool) -> None:
+    # Past the deadline the check answers no and no browser is asked for; before it, the
+    # same page is a shell and the browser is asked for (here it refuses, as a test's
+    # stand-in, which leaves the static text with a note).
+    from common.errors import RenderError
+    from wf.extract import extract
+    from wf.options import make_options
+    from wf.render.decide import maybe_render
+    from wf.view import PageResult
+
+    html = shell('<div id="root"></div>')
+    asked: list[str] = []
+
+    class Browser:
+        def get(self) -> None:
+            asked.append("browser")
+            raise RenderError("no browser in this test")
+
+    static = extract(html)
+    deadline = time.monotonic() + (-1.0 if past else 60.0)
+    page = PageResult(url="https://app.example/")
+    result = maybe_render(
+        page, lambda: html, static, make_options({}), log=lambda line: None,
+        browser=Browser(), deadline=deadline,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert result is static
+    assert asked == ([] if past else ["browser"])
