@@ -13,11 +13,11 @@ So after its first page a calling thread hands that work to a helper thread of i
 and the helper retires once it has been handed RETIRE_BYTES of input: the next call
 starts a new one, and the old one's dictionary goes with it (once the trees it built are
 freed). The helper allocates from a malloc arena of its own, which a host program's other
-work does not fragment: on the extraction benchmark, where trafilatura's extraction runs
-in the main thread between wf's pages, wf made 208.6 pages/s in a helper and 185.0 in the
-main thread. A hand-over costs
-about 15 us, under half a percent of a page's extraction. Work that is already in a helper
-(an extraction a feed's entry asks for) runs where it is.
+work does not fragment: in one process that runs trafilatura's extraction in the main
+thread between wf's pages (the extraction benchmark's way), wf made 212.2 pages/s in a
+helper against 198.2 in the main thread (208.6 against 185.0 on a loaded machine). A
+hand-over costs 21-27 us, under one percent of a page's extraction. Work that is already
+in a helper (an extraction a feed's entry asks for) runs where it is.
 
 A helper ends with its calling thread (a pool's worker that ends takes its helper along)
 and is never shared: callers in several threads parse in parallel as before.
