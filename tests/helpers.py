@@ -204,6 +204,23 @@ def fake_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> 
     return path
 
 
+def children() -> list[tuple[int, str]]:
+    """This process's child processes and their state letter from /proc (Z: a zombie
+    nobody has reaped), in pid order."""
+    import os
+
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            found.append((int(pid), fields[0].decode()))
+    return sorted(found)
+
+
 def saved_files(folder: Path) -> list[Path]:
     """What wf saved in a scratch dir: every entry but the pruning's bookkeeping (the
     stamp and the --save-path list of wf/save.py), hidden temporary files included."""

@@ -17,7 +17,7 @@ import pytest
 from common.errors import PolicyRefused, RenderError, Timeout
 from common.policy import Policy
 from tests.fixtures.render.server import wait_until
-from tests.helpers import FAKE_CDP, fake_browser
+from tests.helpers import FAKE_CDP, children, fake_browser
 from wf.render import RenderOptions, RenderSession
 from wf.render import breaker as breaker_mod
 from wf.render import chromium as chromium_mod
@@ -189,7 +189,7 @@ def test_a_fork_that_cannot_happen_is_a_timeout_not_a_hang(
         return real_popen(*args, **kwargs)  # type: ignore[call-overload,no-any-return]
 
     monkeypatch.setattr(chromium_mod.subprocess, "Popen", stuck)
-    fds, children = set(os.listdir("/proc/self/fd")), _children()
+    fds, ours = set(os.listdir("/proc/self/fd")), children()
     t0 = time.monotonic()
     with pytest.raises(Timeout, match="timed out starting the browser"):
         launch(str(fake), profile_root=root(tmp_path), deadline=t0 + 0.5)
@@ -198,7 +198,7 @@ def test_a_fork_that_cannot_happen_is_a_timeout_not_a_hang(
     waiter = next(t for t in threading.enumerate() if t.name == "wf-browser")
     go.set()  # the fork happens after all: the browser it starts is killed at once
     waiter.join(10)
-    assert not waiter.is_alive() and _children() == children  # killed and reaped
+    assert not waiter.is_alive() and children() == ours  # killed and reaped
     assert set(os.listdir("/proc/self/fd")) <= fds  # its copies of the pipes are closed
 
 
@@ -431,31 +431,17 @@ def test_keeper_shares_one_browser_and_stops_when_idle(fake: Path, tmp_path: Pat
     assert wait_until(lambda: not (tmp_path / "runtime" / "render-keepalive").exists(), timeout=5)
 
 
-def _children() -> list[tuple[int, str]]:
-    """Our child processes and their state (Z: a zombie nobody has reaped)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == os.getpid():
-            found.append((int(pid), fields[0].decode()))
-    return found
-
-
 def test_a_retired_keeper_is_no_zombie_of_ours(fake: Path, tmp_path: Path) -> None:
     # A program using wf as a library lives on after the keeper retires: a keeper that
     # were its child would stay there as a zombie until it started another child.
-    before = _children()
+    before = children()
     shared = keeper_mod.attach(str(fake), 0.3, deadline=time.monotonic() + 10)
     state = keeper_state(tmp_path)
     assert state is not None
-    assert _children() == before  # the keeper is not ours to reap, nor its starter
+    assert children() == before  # the keeper is not ours to reap, nor its starter
     shared.release()
     assert wait_until(lambda: not procs_mod.running(int(state["keeper_pid"])), timeout=5)  # type: ignore[call-overload]
-    assert _children() == before
+    assert children() == before
 
 
 def test_a_lock_file_removed_while_waited_on_is_opened_anew(tmp_path: Path) -> None:

@@ -182,22 +182,27 @@ def test_the_policy_a_slice_at_a_time_is_the_policy(monkeypatch):
     assert [clean_text(t) for t in samples] == whole
 
 
+def _cleaned_and_peak(page: str) -> tuple[str, int]:
+    """clean_text(page), and the most memory Python held while it ran (tracemalloc)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        cleaned = clean_text(page)
+        return cleaned, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_a_big_removal_holds_one_slice_of_pieces_at_a_time(monkeypatch):
     # re.sub keeps every piece between two matches until it joins them: 300 000 pieces
     # here, about 28 MB. Cut into slices of 4 096 characters, the removal holds one
     # slice's pieces at a time (about 1.2 MB in all, the result included).
-    import tracemalloc
-
     from common import text
 
     monkeypatch.setattr(text, "_SLICE", 1 << 12)
     page = "ж\u200b" * 300_000
-    tracemalloc.start()
-    try:
-        cleaned = clean_text(page)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    cleaned, peak = _cleaned_and_peak(page)
     assert cleaned == "ж" * 300_000
     assert peak < 8_000_000
 
@@ -216,15 +221,9 @@ def test_a_run_of_characters_to_remove_goes_in_one_step(run):
     # size here, and 0.6 to 0.9 s on 10 MB of such a page, cleaned more than once); one
     # per run holds the slice it reads, a part of one copy of the page.
     import sys
-    import tracemalloc
 
     page = "ж" + run + "ж\u200dж" + run + "ж"
-    tracemalloc.start()
-    try:
-        cleaned = clean_text(page)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    cleaned, peak = _cleaned_and_peak(page)
     assert cleaned == "жж\u200dжж"
     assert peak < sys.getsizeof(page)
 
