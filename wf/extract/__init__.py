@@ -36,8 +36,9 @@ def extract(
     it (bytes that are exactly its UTF-8, or None): the parser takes them as they are.
     ``selection`` (--select, --remove) applies CSS selectors before extraction; when its
     --select matches nothing, NoMatch (exit 65) is raised: the one error extract raises.
-    The work runs in this thread's parsing helper (common.parse_thread), which keeps the
-    names libxml2 interns from growing without bound over many pages.
+    After this thread's first page the work runs in its parsing helper
+    (common.parse_thread), which keeps the names libxml2 interns from growing without
+    bound over many pages.
     """
     from common.parse_thread import parsing
     from wf.extract.core import run

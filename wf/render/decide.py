@@ -47,10 +47,6 @@ class LazyBrowser:
             self._session = None
 
 
-def _late(deadline: float) -> Callable[[], bool]:
-    return lambda: time.monotonic() > deadline
-
-
 def maybe_render(
     page: PageResult,
     html_text: Callable[[], str],
@@ -65,6 +61,7 @@ def maybe_render(
     --render always) and rendering gives more; ``html_text`` gives the static HTML as a
     str, made only when it is read."""
     from wf.extract import extract
+    from wf.extract.records import late
 
     always = opts.render == ALWAYS
     # A static text this long is no shell's (looks_like_js_shell's first answer), told
@@ -73,7 +70,7 @@ def maybe_render(
     # The check reads the whole page for each kind of sign (0.2-0.45 s on 10 MB of tags):
     # past the deadline it answers no, and there is no time to render anyway.
     if not always and (
-        long_text or not looks_like_js_shell(html_text(), static.text, _late(deadline))
+        long_text or not looks_like_js_shell(html_text(), static.text, late(deadline))
     ):
         trace.trace("render: not needed (static text of %d characters)", len(static.text))
         return static
