@@ -50,10 +50,14 @@ def test_the_same_helper_serves_the_calls_until_it_retires(monkeypatch) -> None:
     parse_thread._local.helper = None
     first = parsing(_where, 60)
     assert parsing(_where, 60) is first  # 60 handed before: under the bound
-    # 120 handed: the next call starts a new helper, and the old one ends.
+    # 120 handed: the next call starts a new helper, once the old one has ended (its
+    # thread is joined first: glibc then hands the new thread the old one's arena).
+    joined: list[threading.Thread] = []
+    real_join = first.join
+    monkeypatch.setattr(first, "join", lambda *a, **k: joined.append(first) or real_join(*a, **k))
     second = parsing(_where, 1)
     assert second is not first
-    assert not first.is_alive()  # ended before its successor started
+    assert joined == [first] and not first.is_alive()
     assert parsing(_where, 1) is second
 
 
