@@ -47,6 +47,19 @@ class LazyBrowser:
             self._session = None
 
 
+def _static_stands(static: Extracted, html_text: Callable[[], str], deadline: float) -> bool:
+    """Whether the static text needs no render: it is too long to be a shell's
+    (looks_like_js_shell's first answer, told without the page's str, which a big page
+    would make for nothing), or the page shows no sign of one. The check reads the whole
+    page for each kind of sign (0.2-0.45 s on 10 MB of tags): past the deadline it answers
+    no, and there is no time to render anyway."""
+    from wf.extract.records import late
+
+    if len(static.text) >= MAX_TEXT_BYTES:
+        return True
+    return not looks_like_js_shell(html_text(), static.text, late(deadline))
+
+
 def maybe_render(
     page: PageResult,
     html_text: Callable[[], str],
@@ -61,17 +74,9 @@ def maybe_render(
     --render always) and rendering gives more; ``html_text`` gives the static HTML as a
     str, made only when it is read."""
     from wf.extract import extract
-    from wf.extract.records import late
 
     always = opts.render == ALWAYS
-    # A static text this long is no shell's (looks_like_js_shell's first answer), told
-    # without the page's str, which a big page would make for nothing.
-    long_text = len(static.text) >= MAX_TEXT_BYTES
-    # The check reads the whole page for each kind of sign (0.2-0.45 s on 10 MB of tags):
-    # past the deadline it answers no, and there is no time to render anyway.
-    if not always and (
-        long_text or not looks_like_js_shell(html_text(), static.text, late(deadline))
-    ):
+    if not always and _static_stands(static, html_text, deadline):
         trace.trace("render: not needed (static text of %d characters)", len(static.text))
         return static
     started = time.monotonic()
