@@ -32,6 +32,8 @@ from collections.abc import Callable
 from queue import SimpleQueue
 from typing import Any, TypeVar, cast
 
+from common import trace
+
 T = TypeVar("T")
 
 # Input one helper is handed before it retires: what the dictionary can grow by is bounded
@@ -103,8 +105,6 @@ def parsing(work: Callable[[], T], size: int) -> T:
             return work()
     helper.handed += size
     done = helper.done
-    from common import trace
-
     prefix = trace.prefix()
 
     def job() -> None:

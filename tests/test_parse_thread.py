@@ -145,10 +145,13 @@ def test_without_a_thread_to_be_had_the_work_runs_in_the_caller(monkeypatch) -> 
     assert parsing(_where, 1) is threading.current_thread()
 
 
-def test_release_ends_the_helper_and_the_next_call_starts_another() -> None:
+def test_release_ends_the_helper_and_the_next_call_starts_another(monkeypatch) -> None:
     first = parsing(_where, 1)
+    joined: list[threading.Thread] = []
+    real_join = first.join
+    monkeypatch.setattr(first, "join", lambda *a, **k: joined.append(first) or real_join(*a, **k))
     parse_thread.release()
-    assert not first.is_alive()
+    assert joined == [first] and not first.is_alive()  # ended when release() returns
     assert parsing(_where, 1) is not first
 
 

@@ -57,11 +57,3 @@ class Crew:
                 return started
             for thread in started:
                 thread.join(max(0.0, deadline - time.monotonic()))
-
-
-def join_all(threads: list[threading.Thread], deadline: float) -> None:
-    """Join each started thread other than the caller until the deadline."""
-    me = threading.current_thread()
-    for thread in threads:
-        if thread is not me and thread.ident is not None:
-            thread.join(max(0.0, deadline - time.monotonic()))

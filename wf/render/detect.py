@@ -27,17 +27,15 @@ _NEEDS_JS = re.compile(
     r"\b(?:required|disabled|enabled|turned off|is off|must|needs? to be)\b",
     re.IGNORECASE,
 )
-# An empty mount point: the element opens and closes with nothing but blanks or comments.
-# No part may run past a "<" or far into the page: from every "<div" a pattern that could
-# would read on to the end, and a page of many is then quadratic. _MOUNT is what
-# _mount_found finds, from the ids (the tests hold the two together): searched itself, it
-# tries every id of a tag from the tag's "<", quadratic in a tag of many ids.
+# An empty mount point: the element opens and closes with nothing but blanks or comments,
+# what "{_MOUNT_NAME}[^<>]*{_MOUNT_ID}[^<>]*>{_MOUNT_TAIL}" matches. No part may run past
+# a "<" or far into the page: from every "<div" a pattern that could would read on to the
+# end, and a page of many is then quadratic. _mount_found finds that pattern's matches
+# from the ids (the tests hold the two together): the pattern searched itself tries every
+# id of a tag from the tag's "<", quadratic in a tag of many ids.
 _MOUNT_NAME = r"<(?:div|main|section)\b"
 _MOUNT_ID = r"""\bid\s*=\s*["']?(?:root|app|__next|___gatsby|q-app)(?:["'\s>]|$)"""
 _MOUNT_TAIL = r"(?:\s|<!--.{0,200}?-->)*</(?:div|main|section)\s*>"
-_MOUNT = re.compile(
-    rf"{_MOUNT_NAME}[^<>]*{_MOUNT_ID}[^<>]*>{_MOUNT_TAIL}", re.IGNORECASE | re.DOTALL
-)
 _NOSCRIPT_OPEN = re.compile(r"<noscript\b[^<>]*>", re.IGNORECASE)
 _NOSCRIPT_CLOSE = re.compile(r"</noscript\s*>", re.IGNORECASE)
 _MARKERS = (
@@ -61,7 +59,7 @@ def shell_signals(raw_html: str) -> list[str]:
     found: list[str] = []
     if any(_NEEDS_JS.search(content) for content in _noscripts(raw_html)):
         found.append("noscript asks for JavaScript")
-    if _mount_found(raw_html, lambda: False):
+    if _mount_found(raw_html, _never):
         found.append("empty mount point")
     found.extend(f"marker {m}" for m in _MARKERS if m in raw_html)
     return found
@@ -100,8 +98,7 @@ def looks_like_js_shell(
         return False
     if len(raw_html.encode("utf-8", "replace")) < MIN_RAW_BYTES:
         return False
-    if late is None:
-        return bool(shell_signals(raw_html))
+    late = late or _never
     looks: tuple[Callable[[Callable[[], bool]], bool], ...] = (
         lambda asked: any(marker in raw_html for marker in _MARKERS),
         lambda asked: any(_NEEDS_JS.search(content) for content in _asked(raw_html, asked)),
@@ -115,6 +112,10 @@ def looks_like_js_shell(
                 return True
     except _Late:
         return False
+    return False
+
+
+def _never() -> bool:
     return False
 
 
@@ -136,11 +137,11 @@ def _asked(raw_html: str, late: Callable[[], bool]) -> Iterator[str]:
 
 
 def _mount_found(raw_html: str, late: Callable[[], bool]) -> bool:
-    """Whether _MOUNT matches in ``raw_html``, found from its ids (_MOUNT_ID) rather than
-    tried from every "<div" (0.2 to 0.45 s on 10 MB of tags in one search, and quadratic
-    in a tag of many ids): the deadline is asked between windows of the page and every
-    _ASKED ids; raises _Late. Each tag holding an id is judged once (_mount_tag), and the
-    search goes on after it."""
+    """Whether the mount point's pattern (above) matches in ``raw_html``, found from its
+    ids (_MOUNT_ID) rather than tried from every "<div" (0.2 to 0.45 s on 10 MB of tags
+    in one search, and quadratic in a tag of many ids): the deadline is asked between
+    windows of the page and every _ASKED ids; raises _Late. Each tag holding an id is
+    judged once (_mount_tag), and the search goes on after it."""
     start, size, seen, since = 0, len(raw_html), 0, 0
     while start < size:
         if start and late():
@@ -172,15 +173,15 @@ _TAG_END = re.compile("[<>]")
 
 
 def _mount_tag(raw_html: str, since: int, at: int, late: Callable[[], bool]) -> tuple[bool, int]:
-    """Whether the tag holding the id found at ``at`` makes _MOUNT match from its "<", and
-    where the search goes on (past the tag). No tag is open at ``since`` (the start of
-    the page, or where the search went on from before).
+    """Whether the tag holding the id found at ``at`` makes the mount point's pattern
+    match from its "<", and where the search goes on (past the tag). No tag is open at
+    ``since`` (the start of the page, or where the search went on from before).
 
     Past an id, "[^<>]*>" reads to the tag's end, so what follows the tag decides for
     every id in it but one: the last, when it ends on the ">" itself (the next ">" must
     then come before any "<"). The tag is judged from its first id and, only for that
-    case, its last, not once from each of its ids (_MOUNT from the "<" tries them all,
-    each reading on to the tag's end: quadratic in one tag of many ids)."""
+    case, its last, not once from each of its ids (the pattern from the "<" tries them
+    all, each reading on to the tag's end: quadratic in one tag of many ids)."""
     opened = raw_html.rfind("<", since, at)
     if opened < 0 or raw_html.find(">", opened, at) >= 0:
         return False, at + 2  # the id is in text, not in a tag
@@ -211,7 +212,7 @@ def _mount_tag(raw_html: str, since: int, at: int, late: Callable[[], bool]) -> 
 
 def _closed_by(raw_html: str, gt: int) -> bool:
     """Whether the ">" at ``gt`` ends an opening tag followed by nothing but blanks and
-    comments, then its end tag (the rest of _MOUNT)."""
+    comments, then its end tag (the rest of the mount point's pattern)."""
     return raw_html[gt : gt + 1] == ">" and _EMPTY.match(raw_html, gt + 1) is not None
 
 

@@ -23,12 +23,13 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import cast
 from urllib.parse import urlsplit
 
 from common.errors import DNSError, PolicyRefused, Timeout
 from common.policy import IPAddress
-from wf.render.crew import join_all
+from wf.render.crew import Crew
 from wf.render.intercept import RESOLVE_TIMEOUT, CheckedResolver, RefusedLog
 from wf.render.peer import from_us
 
@@ -60,7 +61,7 @@ class PolicyProxy:
         self._listener.listen(64)
         self.port = self._listener.getsockname()[1]
         self.address = f"127.0.0.1:{self.port}"
-        self._threads: list[threading.Thread] = []
+        self._connections = Crew()  # each client's thread, joined by close()
         self._accepter = threading.Thread(target=self._accept_loop, name="wf-proxy", daemon=True)
         self._accepter.start()
 
@@ -82,9 +83,7 @@ class PolicyProxy:
                 s.shutdown(socket.SHUT_RDWR)
         self._accepter.join(CLOSE_JOIN)  # no connection thread starts after it ends
         self._listener.close()
-        with self._lock:
-            threads, self._threads = self._threads, []
-        join_all(threads, time.monotonic() + CLOSE_JOIN)
+        self._connections.join(time.monotonic() + CLOSE_JOIN)
         for s in socks:
             _close(s)
 
@@ -115,13 +114,7 @@ class PolicyProxy:
             if not self._track(client):
                 _close(client)
                 return
-            thread = threading.Thread(
-                target=self._serve, args=(client,), name="wf-proxy-conn", daemon=True
-            )
-            with self._lock:
-                self._threads = [t for t in self._threads if t.is_alive()]
-                self._threads.append(thread)
-            thread.start()
+            self._connections.start(partial(self._serve, client), name="wf-proxy-conn")
 
     def _serve(self, client: socket.socket) -> None:
         upstream: socket.socket | None = None
