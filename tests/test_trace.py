@@ -225,3 +225,13 @@ def test_the_extractors_fallback_is_traced(wf, tmp_path):
         "wf: * extract: no block stood out (12 characters of text): the whole page",
         "wf: * extract: fallback: 0 characters, next to nothing; took the whole page (13)",
     ]
+
+
+def test_a_saved_text_is_traced_as_saved_and_not_also_as_unsaved(wf, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_bytes(ARTICLE)
+    r = wf("-v", "--save", "--input", str(page))
+    assert r.code == 0, r.stderr
+    lines = traced(r.stderr)
+    saved = [line for line in lines if line.startswith("save: ")]
+    assert len(saved) == 1 and re.fullmatch(r"save: \d+ bytes to .+\.txt", saved[0]), saved

@@ -42,7 +42,8 @@ def apply_lines(
         trace.trace("save: auto-save, the text is over WF_AUTOSAVE_BYTES (%d)", opts.autosave_bytes)
         _preview(page, text, opts, log=log)
         return
-    trace.trace("save: none (%s)", _why_not_saved(opts))
+    else:
+        trace.trace("save: none (%s)", _why_not_saved(opts))
     page.notes.extend(r.fallback for r in (opts.filter, opts.exclude) if r and r.fallback)
     selects = opts.filter or opts.exclude or opts.from_line or opts.to_line
     if text and not selects and (opts.max_length <= 0 or len(text) <= opts.max_length):
