@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from common.decode import decode_body
-from wf.extract import Extracted, extract, names, tuning
+from wf.extract import Extracted, extract, names, tuning, verdicts
 from wf.sniff import classify
 from wf.view import printable
 
@@ -353,10 +353,10 @@ _CASE_TEXT = st.lists(
 
 @given(_CASE_TEXT)
 def test_case_blind_patterns_find_what_ignorecase_finds(text: str) -> None:
-    """names.CaseBlind searches ASCII text lowered, without re.IGNORECASE: its verdict is
+    """verdicts.CaseBlind searches ASCII text lowered, without re.IGNORECASE: its verdict is
     the case-blind search's on every text, ASCII or not."""
     from wf.extract.markdown_tuning import CALLS_TO_ACTION
 
-    for pattern in (names.CaseBlind(CALLS_TO_ACTION), names._NEVER_CONTENT):
+    for pattern in (verdicts.CaseBlind(CALLS_TO_ACTION), names._NEVER_CONTENT):
         expected = re.compile(pattern._exact.pattern, re.IGNORECASE).search(text) is not None
         assert pattern.found(text) is expected, (pattern._exact.pattern[:40], text)

@@ -969,30 +969,30 @@ def test_long_class_values_are_not_all_held_after_their_pages():
 
 
 def test_verdicts_are_emptied_when_full(monkeypatch):
-    from wf.extract import names
+    from wf.extract import verdicts
 
-    monkeypatch.setattr(names, "VERDICT_CHARS", 10)
+    monkeypatch.setattr(verdicts, "VERDICT_CHARS", 10)
     kept: dict[str, int] = {}
-    assert [names.keep(kept, k, v, 3) for k, v in (("a", 1), ("b", 2), ("c", 3))] == [1, 2, 3]
-    names.keep(kept, "d", 4, 3)  # a fourth entry: the three before it go
+    assert [verdicts.keep(kept, k, v, 3) for k, v in (("a", 1), ("b", 2), ("c", 3))] == [1, 2, 3]
+    verdicts.keep(kept, "d", 4, 3)  # a fourth entry: the three before it go
     assert kept == {"d": 4}
-    names.keep(kept, "e" * 9, 5, 3)  # ten characters of keys: still held
+    verdicts.keep(kept, "e" * 9, 5, 3)  # ten characters of keys: still held
     assert kept == {"d": 4, "e" * 9: 5}
-    names.keep(kept, "f", 6, 3)  # eleven
+    verdicts.keep(kept, "f", 6, 3)  # eleven
     assert kept == {"f": 6}
 
 
 def test_a_key_larger_than_the_bound_is_not_kept(monkeypatch):
     """A class value of more characters than a cache holds in all is answered, not kept:
     kept, it stayed held after its page (a page's 9 MB class: 18 MB in two caches)."""
-    from wf.extract import codetext, names
+    from wf.extract import codetext, names, verdicts
 
-    monkeypatch.setattr(names, "VERDICT_CHARS", 10)
+    monkeypatch.setattr(verdicts, "VERDICT_CHARS", 10)
     kept: dict[str, int] = {"a": 1}
-    assert names.keep(kept, "b" * 11, 2, 3) == 2
+    assert verdicts.keep(kept, "b" * 11, 2, 3) == 2
     assert kept == {"a": 1}  # neither kept nor emptied for it
     pairs: dict[tuple[str | None, str | None], int] = {}
-    assert names.keep(pairs, ("c" * 6, "d" * 5), 3, 3) == 3
+    assert verdicts.keep(pairs, ("c" * 6, "d" * 5), 3, 3) == 3
     assert pairs == {}
     monkeypatch.undo()
     big = " ".join(f"k{i:07d}" for i in range(120_000))  # 1 080 000 characters

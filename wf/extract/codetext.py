@@ -22,7 +22,8 @@ from typing import Any
 
 from wf.extract import code_tuning
 from wf.extract.name_tokens import tokens
-from wf.extract.names import keep, lowered
+from wf.extract.names import lowered
+from wf.extract.verdicts import keep
 
 _LINE_NAME = re.compile(code_tuning.CODE_LINE)
 _GUTTER_NAME = re.compile(code_tuning.CODE_GUTTER)

@@ -4,7 +4,7 @@ end."""
 
 # Calls to action that close many articles: the site asking for a subscription or a
 # follow. Only short plain paragraphs at the very end are judged by these words (searched
-# without case: names.CaseBlind, so written in lower case).
+# without case: verdicts.CaseBlind, so written in lower case).
 CALLS_TO_ACTION = (
     r"\u00a9 ?\d{4}|\b(?:subscribe|sign up|signup|newsletter|inbox|follow (?:us|me|him|her|"
     r"them)|follow @|on (?:twitter|facebook|instagram)|click here|all rights reserved|copyright|"
