@@ -15,6 +15,9 @@ class ToolError(Exception):
     code: int = 1
     kind: str = "internal"
     meaning: str = "internal error (a bug: the message says so)"
+    # The next step this error's line ends with when the code's own (NEXT_STEPS) would
+    # mislead: "" for none.
+    step: str | None = None
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -218,7 +221,7 @@ NEXT_STEPS: dict[str, dict[int, str]] = {
 
 def next_step(tool: str, exc: ToolError) -> str:
     """The hint an error line ends with, or ""."""
-    step = NEXT_STEPS.get(tool, {}).get(exc.code, "")
+    step = exc.step if exc.step is not None else NEXT_STEPS.get(tool, {}).get(exc.code, "")
     if not step or "--proxy-resolves" in exc.message:  # a proxy's own advice stands alone
         return ""
     return f" ({step})"

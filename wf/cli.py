@@ -6,7 +6,6 @@ Only click is imported at start-up; the HTTP client and lxml come in with the fi
 from __future__ import annotations
 
 import os
-import sys
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -265,7 +264,12 @@ def command(urls: tuple[str, ...], **flags: Any) -> int:
     if input_file is not None:
         if urls:
             raise UsageError("--input reads a local document; give no URL with it")
-        return _run(opts, [input_file], _read_input(input_file))
+        from wf.local_input import read_input
+
+        _pending.append(input_file)  # --json: a failure to read it is that page's error
+        local = read_input(input_file, limit=opts.net.max_bytes, timeout=opts.net.timeout)
+        _pending.clear()  # _run lists it again
+        return _run(opts, [input_file], local)
     targets = _targets(urls)
     if not targets:
         raise UsageError("no URL given (wf URL, wf - to read URLs from stdin, or wf --input FILE)")
@@ -287,24 +291,14 @@ def _flags(given_flags: dict[str, Any]) -> WfFlags:
     return WfFlags(**values)
 
 
-def _read_input(path: str) -> bytes:
-    try:
-        if path == "-":
-            # A closed fd 0 (a supervisor's job) leaves sys.stdin None: read as empty.
-            return sys.stdin.buffer.read() if sys.stdin is not None else b""
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise UsageError(f"cannot read --input {path}: {exc.strerror or exc}") from None
-
-
 def _targets(urls: tuple[str, ...]) -> list[str]:
     out: list[str] = []
     for arg in urls:
         if arg == "-":
             # Only an explicit '-' reads stdin.
-            text = sys.stdin.read() if sys.stdin is not None else ""  # fd 0 closed
-            for line in text.splitlines():
+            from wf.local_input import url_list
+
+            for line in url_list().splitlines():
                 line = line.strip()
                 if line and not line.startswith("#"):
                     out.append(line)
