@@ -9,6 +9,7 @@ a name that resolves differently the second time (DNS rebinding) gains nothing.
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 import socket
 import threading
@@ -258,31 +259,88 @@ def check_scheme(scheme: str, url: str) -> None:
         raise PolicyRefused(f"refused {url}: scheme {scheme or '(none)'!r} is not http or https")
 
 
+# A lookup that never returns (a resolver that hangs) keeps its thread however long the
+# process lives, and getaddrinfo cannot be cancelled. So the threads are bounded: callers
+# asking for the same name share one pending lookup, and once MAX_HUNG_LOOKUPS lookups
+# have outlived a caller's deadline, a lookup of another name fails at once instead of
+# starting one more thread. It fails as "could not resolve host" (DNSError, exit 6), not
+# as a timeout (28): no deadline passed, and 28's advice (raise --timeout) cannot help
+# while the resolver does not answer; 6's (check the network) is the right next step.
+MAX_HUNG_LOOKUPS = 8
+
+
+class _Lookup:
+    """One getaddrinfo call in its own thread, and what the callers waiting on it need."""
+
+    def __init__(self, name: str, port: int) -> None:
+        self.name, self.port = name, port
+        self.done = threading.Event()
+        self.answer: Sequence[tuple[int, int, int, str, tuple[Any, ...]]] | None = None
+        self.hung = False  # a caller gave up on it: it may never end
+
+    def run(self) -> None:
+        try:
+            self.answer = socket.getaddrinfo(self.name, self.port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            pass  # no answer: a DNS error for every caller
+        finally:
+            with _LOOKUPS_LOCK:
+                if _PENDING.get(self.name) is self:
+                    del _PENDING[self.name]
+            self.done.set()
+
+
+_LOOKUPS_LOCK = threading.Lock()
+_PENDING: dict[str, _Lookup] = {}
+
+
+def _forget_lookups() -> None:
+    # A forked child has none of its parent's threads: their lookups will never end there.
+    global _LOOKUPS_LOCK
+    _LOOKUPS_LOCK = threading.Lock()
+    _PENDING.clear()
+
+
+os.register_at_fork(after_in_child=_forget_lookups)
+
+
+def _lookup(host: str, name: str, port: int) -> _Lookup:
+    """The pending lookup of ``name``, or a new one; DNSError when too many have hung."""
+    with _LOOKUPS_LOCK:
+        pending = _PENDING.get(name)
+        if pending is not None:
+            return pending
+        hung = sum(1 for p in _PENDING.values() if p.hung)
+        if hung >= MAX_HUNG_LOOKUPS:
+            trace.trace("policy: %d lookups have not returned; not asking for %s", hung, name)
+            raise DNSError(
+                f"could not resolve host {host}: the system resolver has not answered "
+                f"{hung} earlier lookups"
+            )
+        lookup = _PENDING[name] = _Lookup(name, port)
+    try:
+        threading.Thread(target=lookup.run, name="wf-resolve", daemon=True).start()
+    except BaseException:
+        with _LOOKUPS_LOCK:
+            del _PENDING[name]
+        raise
+    return lookup
+
+
 def resolve(host: str, port: int, *, deadline: float | None = None) -> list[IPAddress]:
     """Resolve a name once, within the deadline (getaddrinfo itself has no timeout)."""
     literal = parse_ip(host)
     if literal is not None:
         return [literal]
-    name = canonical_host(host)
-    # What the thread found: its answer, or the error that ends the wait.
-    answers: list[Sequence[tuple[int, int, int, str, tuple[Any, ...]]]] = []
-    failed: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            answers.append(socket.getaddrinfo(name, port, type=socket.SOCK_STREAM))
-        except (OSError, UnicodeError) as exc:
-            failed.append(exc)
-
-    worker = threading.Thread(target=work, name="wf-resolve", daemon=True)
-    worker.start()
-    worker.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
-    if worker.is_alive():
+    lookup = _lookup(host, canonical_host(host), port)
+    if not lookup.done.wait(None if deadline is None else max(0.0, deadline - time.monotonic())):
+        with _LOOKUPS_LOCK:
+            lookup.hung = True
         raise Timeout(f"timed out resolving {host}")
-    if failed:
+    if lookup.answer is None:
         raise DNSError(f"could not resolve host {host}")
     seen: list[IPAddress] = []
-    for family, _t, _p, _c, sockaddr in answers[0]:
+    for family, _t, _p, _c, sockaddr in lookup.answer:
         if family not in (socket.AF_INET, socket.AF_INET6):
             continue
         addr = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
@@ -336,8 +394,6 @@ def policy_from_env(
     command before any fetch. The proxy variables are the CLI's own step
     (common.http.proxy_env.check_proxy_environment).
     """
-    import os
-
     env = os.environ if environ is None else environ
     if allow_private is None:
         allow_private = env.get("WF_ALLOW_PRIVATE", "").strip().lower() in (

@@ -63,7 +63,7 @@ def test_ws_provider_completes_the_provider_names():
 
 def test_wf_options_and_render_modes_complete():
     r = run("wf", _WF_COMPLETE="bash_complete", COMP_WORDS="wf --ren", COMP_CWORD="1")
-    assert r.stdout.split() == ["plain,--render"]
+    assert r.stdout.split() == ["plain,--render", "plain,--render-stop"]
     r = run("wf", _WF_COMPLETE="bash_complete", COMP_WORDS="wf --render a", COMP_CWORD="2")
     assert r.stdout.split() == ["plain,auto", "plain,always"]
 

@@ -734,3 +734,144 @@ def test_allow_host_name_length(name, valid):
     else:
         with pytest.raises(UsageError, match="is not a valid host name"):
             allow_host_value(name, "--allow-host")
+
+
+# ---------------------------------------------------------------- hung lookups are bounded
+
+
+class _HungResolver:
+    """socket.getaddrinfo that answers 192.0.2.1 only once ``release`` is set (as a resolver
+    that hangs would never): no lookup leaves the machine, and the test sets ``release``
+    at its end so that no thread stays behind."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.release = threading.Event()
+        self.calls: list[str] = []
+
+    def __call__(self, host, port, family=0, type=0, proto=0, flags=0):  # noqa: A002
+        self.calls.append(host)
+        self.release.wait(60)  # bounded even if the test failed before setting it
+        return _info("192.0.2.1")
+
+
+def _resolver_threads() -> set:
+    import threading
+
+    return {t for t in threading.enumerate() if t.name == "wf-resolve" and t.is_alive()}
+
+
+@pytest.fixture
+def hung(monkeypatch):
+    """A hung resolver for one test; afterwards every lookup it held has returned."""
+    before = _resolver_threads()
+    fake = _HungResolver()
+    monkeypatch.setattr(socket, "getaddrinfo", fake)
+    try:
+        yield fake
+    finally:
+        fake.release.set()
+        for thread in _resolver_threads() - before:
+            thread.join(5)
+        assert _resolver_threads() - before == set()
+
+
+def test_lookups_of_one_name_share_one_pending_thread(hung):
+    import threading
+    import time
+
+    from common.errors import Timeout
+    from common.policy import resolve
+
+    before = _resolver_threads()
+    # A long-running worker whose resolver hangs, asked the same host again and again:
+    # each call gives up at its deadline, and all of them wait on one lookup.
+    for _ in range(20):
+        with pytest.raises(Timeout):
+            resolve("hung.test", 443, deadline=time.monotonic() + 0.01)
+    assert hung.calls == ["hung.test"]
+    assert len(_resolver_threads() - before) == 1
+    # Callers still waiting when the answer comes get it, from that one lookup.
+    got: list[list] = []
+    waiting = [
+        threading.Thread(target=lambda: got.append(resolve("Hung.Test.", 80, deadline=None)))
+        for _ in range(3)
+    ]
+    for thread in waiting:
+        thread.start()
+    hung.release.set()
+    for thread in waiting:
+        thread.join(5)
+    assert got == [[ipaddress.ip_address("192.0.2.1")]] * 3
+    assert hung.calls == ["hung.test"]
+    # Once it has returned, the next call asks anew (answers are shared, never cached).
+    assert resolve("hung.test", 80) == [ipaddress.ip_address("192.0.2.1")]
+    assert hung.calls == ["hung.test", "hung.test"]
+
+
+def test_past_a_fixed_number_of_hung_lookups_a_new_one_fails_at_once(hung):
+    import time
+
+    from common.errors import Timeout
+    from common.policy import MAX_HUNG_LOOKUPS, resolve
+
+    before = _resolver_threads()
+    names = [f"hung{n}.test" for n in range(MAX_HUNG_LOOKUPS)]
+    for name in names:
+        with pytest.raises(Timeout) as timed_out:
+            resolve(name, 80, deadline=time.monotonic() + 0.01)
+        assert timed_out.value.code == 28
+    assert len(_resolver_threads() - before) == MAX_HUNG_LOOKUPS
+    # One more host: no thread, no lookup, no wait for the deadline (it is far away),
+    # but the resolver's error, exit 6, on one line.
+    with pytest.raises(DNSError) as info:
+        resolve("another.test", 80, deadline=time.monotonic() + 30)
+    assert info.value.code == 6
+    assert info.value.message == (
+        "could not resolve host another.test: the system resolver has not answered "
+        f"{MAX_HUNG_LOOKUPS} earlier lookups"
+    )
+    assert hung.calls == names
+    assert len(_resolver_threads() - before) == MAX_HUNG_LOOKUPS
+    # A host already pending is still waited for, on its own thread.
+    with pytest.raises(Timeout):
+        resolve(names[0], 80, deadline=time.monotonic() + 0.01)
+    assert hung.calls == names
+    # Once the resolver answers, the hung lookups end and every host resolves again.
+    hung.release.set()
+    for thread in _resolver_threads() - before:
+        thread.join(5)
+    assert resolve("another.test", 80) == [ipaddress.ip_address("192.0.2.1")]
+
+
+def test_a_forked_child_does_not_wait_on_its_parent_s_lookups(hung, monkeypatch):
+    import os
+    import time
+
+    from common.errors import Timeout
+    from common.policy import resolve
+
+    parent = os.getpid()
+    fake = hung.__call__
+
+    def answers_in_a_child(host, port, *args, **kw):
+        if os.getpid() != parent:
+            return _info("192.0.2.7")
+        return fake(host, port, *args, **kw)
+
+    monkeypatch.setattr(socket, "getaddrinfo", answers_in_a_child)
+    with pytest.raises(Timeout):
+        resolve("forked.test", 80, deadline=time.monotonic() + 0.01)
+    pid = os.fork()
+    if pid == 0:
+        # The parent's lookup has no thread here: waiting on it would time out.
+        try:
+            ok = resolve("forked.test", 80, deadline=time.monotonic() + 2) == [
+                ipaddress.ip_address("192.0.2.7")
+            ]
+        except BaseException:
+            ok = False
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

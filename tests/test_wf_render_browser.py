@@ -16,7 +16,7 @@ import pytest
 
 from common.errors import PolicyRefused, RenderError, Timeout
 from common.policy import Policy
-from tests.fixtures.render.server import wait_until
+from tests.fixtures.render.server import processes_mentioning, wait_until
 from tests.helpers import FAKE_CDP, children, fake_browser
 from wf.render import RenderOptions, RenderSession
 from wf.render import breaker as breaker_mod
@@ -506,3 +506,74 @@ def test_a_keeper_that_cannot_launch_says_why(
     with pytest.raises(RenderError, match="fake browser: cannot start"):
         keeper_mod.attach(str(fake), 5.0, deadline=time.monotonic() + 10)
     assert keeper_state(tmp_path) is None
+
+
+# ---------------------------------------------------------------- stopping it early
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes of a process group, from /proc."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] not in (b"Z", b"X") and int(fields[2]) == pgid:
+            found.append(int(pid))
+    return found
+
+
+def test_stop_ends_the_keeper_and_every_process_of_its_browser(fake: Path, tmp_path: Path) -> None:
+    keepalive = tmp_path / "runtime" / "render-keepalive"
+    keeper_mod.attach(str(fake), 30.0, deadline=time.monotonic() + 10).release()
+    state = keeper_state(tmp_path)
+    assert state is not None
+    browser, keeper = int(state["browser_pid"]), int(state["keeper_pid"])  # type: ignore[call-overload]
+    profile = Path(str(state["profile"]))
+    # The fake browser's helpers: one in its group, one in a session of its own.
+    assert len(processes_mentioning(profile)) >= 2 and group_members(browser)
+    assert keeper_mod.stop(deadline=time.monotonic() + 10) == state
+    # Gone when stop returns, not some time later: keeper, browser, both helpers.
+    assert not procs_mod.running(keeper) and not procs_mod.running(browser)
+    assert group_members(browser) == [] and processes_mentioning(tmp_path) == []
+    assert not profile.exists() and not keepalive.exists()
+    # None left to stop: no error, nothing made.
+    assert keeper_mod.stop(deadline=time.monotonic() + 10) is None
+    assert not keepalive.exists()
+    # The next user starts a fresh keeper.
+    again = keeper_mod.attach(str(fake), 0.3, deadline=time.monotonic() + 10)
+    again.release()
+    assert len(launches(tmp_path)) == 2
+    assert wait_until(lambda: not keepalive.exists(), timeout=5)
+
+
+def test_stop_takes_the_browser_from_a_user_still_attached(fake: Path, tmp_path: Path) -> None:
+    shared = keeper_mod.attach(str(fake), 30.0, deadline=time.monotonic() + 10)
+    state = keeper_state(tmp_path)
+    assert state is not None
+    assert keeper_mod.stop(deadline=time.monotonic() + 10) == state
+    assert processes_mentioning(tmp_path) == []
+    assert keeper_state(tmp_path) is None
+    shared.release()  # a user that lost its browser lets go without an error
+    # Its users.lock kept the lock files (a retiring keeper leaves them so too); the next
+    # user finds no state and starts anew.
+    again = keeper_mod.attach(str(fake), 0.3, deadline=time.monotonic() + 10)
+    assert again.launched.pid != state["browser_pid"]
+    again.release()
+    assert wait_until(lambda: not (tmp_path / "runtime" / "render-keepalive").exists(), timeout=5)
+
+
+def test_stop_waits_for_the_launch_lock_until_its_deadline(fake: Path, tmp_path: Path) -> None:
+    keeper_mod.attach(str(fake), 30.0, deadline=time.monotonic() + 10).release()
+    root = tmp_path / "runtime" / "render-keepalive"
+    try:
+        # Another wf starting a browser holds launch.lock: stop gives up at its deadline.
+        with keeper_mod.file_lock(root / keeper_mod.LAUNCH_LOCK, deadline=time.monotonic() + 5):
+            with pytest.raises(Timeout):
+                keeper_mod.stop(deadline=time.monotonic() + 0.3)
+            assert keeper_state(tmp_path) is not None
+    finally:
+        keeper_mod.stop(deadline=time.monotonic() + 10)
+    assert processes_mentioning(tmp_path) == []

@@ -248,3 +248,87 @@ def test_keepalive_browser_stops_when_idle(server: FixtureServer, tmp_path: Path
     time.sleep(1.0)
     assert_clean(tmp_path)  # ...until a second of idleness passed
     assert keeper_mod.read_state(tmp_path / "runtime" / "render-keepalive") is None
+
+
+def browser_group(pgid: int) -> list[int]:
+    """Live processes of the browser's process group (its renderers, GPU and zygotes)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] not in (b"Z", b"X") and int(fields[2]) == pgid:
+            found.append(int(pid))
+    return found
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(REASON is not None, reason=REASON or "")
+def test_render_stop_ends_the_shared_browser_at_once(server: FixtureServer, tmp_path: Path) -> None:
+    root = tmp_path / "runtime" / "render-keepalive"
+    r = wf_process("--render", "always", server.url("spa.html"), env={"WF_RENDER_KEEPALIVE": "600"})
+    assert r.returncode == 0 and "Field notes" in r.stdout
+    state = keeper_mod.read_state(root)
+    assert state is not None and browser_group(state["browser_pid"])
+    stop = wf_process("--render-stop", timeout=30)
+    assert (stop.returncode, stop.stdout, stop.stderr) == (0, "", "")
+    # Gone when wf exits: keeper, browser and every process of its group, profile, files.
+    assert browser_group(state["browser_pid"]) == []
+    assert processes_mentioning(tmp_path) == []
+    assert keeper_mod.read_state(root) is None and not root.exists()
+    assert_clean(tmp_path)
+    # None running: exit 0 all the same, a line under -v.
+    again = wf_process("--render-stop", "-v", timeout=30)
+    assert again.returncode == 0 and again.stdout == ""
+    assert again.stderr == "wf: * render: no shared browser is running (WF_RENDER_KEEPALIVE)\n"
+    usage = wf_process("--render-stop", server.url("spa.html"), timeout=30)
+    assert usage.returncode == 2 and "--render-stop" in usage.stderr
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(REASON is not None, reason=REASON or "")
+def test_the_library_stops_the_shared_browser(server: FixtureServer, tmp_path: Path) -> None:
+    import wf
+
+    root = tmp_path / "runtime" / "render-keepalive"
+    r = wf_process("--render", "always", server.url("spa.html"), env={"WF_RENDER_KEEPALIVE": "600"})
+    assert r.returncode == 0
+    state = keeper_mod.read_state(root)
+    assert state is not None
+    assert wf.stop_render_keepalive(timeout=10) is True
+    assert browser_group(state["browser_pid"]) == [] and processes_mentioning(tmp_path) == []
+    assert not root.exists()
+    assert wf.stop_render_keepalive() is False
+    with pytest.raises(ValueError, match="--timeout takes a number of seconds"):
+        wf.stop_render_keepalive(timeout="5")  # type: ignore[arg-type]
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(REASON is not None, reason=REASON or "")
+@pytest.mark.parametrize(
+    ("mode", "page", "code"), [("always", "busy.html", 70), ("auto", "busy_shell.html", 0)]
+)
+def test_render_stop_mid_render_is_a_crash_for_that_render(
+    server: FixtureServer, tmp_path: Path, mode: str, page: str, code: int
+) -> None:
+    root = tmp_path / "runtime" / "render-keepalive"
+    proc = subprocess.Popen(
+        [WF, *ALLOW, "--render", mode, server.url(page)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "WF_RENDER_TIMEOUT": "30", "WF_RENDER_KEEPALIVE": "600"},
+    )
+    # Fetched twice (statically, then by the browser): it is rendering.
+    assert wait_until(lambda: server.paths.count(f"/f/{page}") >= 2, timeout=20)
+    assert keeper_mod.read_state(root) is not None
+    assert wf_process("--render-stop", timeout=30).returncode == 0
+    out, err = proc.communicate(timeout=20)  # long before its 30 s render deadline
+    assert proc.returncode == code, err
+    if code == 0:
+        assert out == "You need to enable JavaScript to run this app.\n"
+    else:
+        assert err.splitlines()[-1].startswith("wf: (70) ")
+    assert_clean(tmp_path)

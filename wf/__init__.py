@@ -7,6 +7,7 @@ Library use (wf.api; lxml and the HTTP client are imported only when called)::
     page = wf.fetch("https://example.com/a", timeout=10)
     page.text, page.metadata, page.to_json()   # to_json: the line `wf --json` prints
     wf.extract_text(html)                        # the text alone
+    wf.stop_render_keepalive()                   # the shared browser (WF_RENDER_KEEPALIVE) stopped now
 
 Options are the CLI's (wf.options.WfFlags fields, checked as the flags are: a bad value
 raises ValueError with the CLI's message); errors are common.errors.ToolError, which
@@ -29,7 +30,14 @@ if TYPE_CHECKING:
     from wf.api import Page
     from wf.options import WfOptions
 
-__all__ = ["__version__", "build_options", "extract", "extract_text", "fetch"]
+__all__ = [
+    "__version__",
+    "build_options",
+    "extract",
+    "extract_text",
+    "fetch",
+    "stop_render_keepalive",
+]
 
 
 class _CallableExtract(types.ModuleType):
@@ -65,3 +73,11 @@ def extract_text(html: str | bytes, url: str | None = None, full: bool = False) 
     from wf.api import extract as _extract
 
     return _extract(html, url, full=full).text
+
+
+def stop_render_keepalive(*, timeout: float = 10.0) -> bool:
+    """wf.api.stop_render_keepalive: the browser WF_RENDER_KEEPALIVE keeps, stopped now;
+    True when one was running (as ``wf --render-stop``)."""
+    from wf.api import stop_render_keepalive as _stop
+
+    return _stop(timeout=timeout)

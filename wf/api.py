@@ -231,3 +231,21 @@ def warc_pages(
         [paths] if isinstance(paths, str) else paths, opts, log=_no_log
     ):
         yield Page(document, page.kind)
+
+
+def stop_render_keepalive(*, timeout: float = 10.0) -> bool:
+    """Stop the browser that WF_RENDER_KEEPALIVE keeps running for this user (the runtime
+    dir's, as ``wf --render-stop``), now rather than when it has been idle long enough.
+    True when one was running; it and every process of it are gone when this returns.
+    Raises Timeout when another wf held the keep-alive's lock for ``timeout`` seconds."""
+    import time
+
+    from common.apitypes import wrong
+    from wf.render.keeper import stop
+
+    message = wrong("--timeout", "seconds", timeout)
+    if message is None and not timeout > 0:
+        message = f"--timeout takes a number of seconds above 0, not {timeout!r}"
+    if message is not None:
+        raise OptionError(message)
+    return stop(deadline=time.monotonic() + timeout) is not None

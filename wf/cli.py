@@ -169,6 +169,11 @@ def steering_options(command: Any) -> Any:
     show_default=True,
     help="Render JavaScript pages in headless Chromium [env WF_RENDER].",
 )
+@click.option(
+    "--render-stop",
+    is_flag=True,
+    help="Stop the browser that WF_RENDER_KEEPALIVE keeps running, now, and exit (give no URL).",
+)
 @steering_options
 @click.option(
     "--input",
@@ -255,6 +260,12 @@ def command(urls: tuple[str, ...], **flags: Any) -> int:
 
     trace.enable(TOOL, opts.verbose)
     output.environment().quiet = opts.quiet
+    if flags["render_stop"]:
+        if urls or input_file is not None:
+            raise UsageError(
+                "--render-stop stops the shared browser; give no URL or --input with it"
+            )
+        return _render_stop(opts)
     if flags["warc"]:
         if not urls:
             raise UsageError("--warc needs WARC files to read (- for stdin)")
@@ -281,6 +292,7 @@ def _flags(given_flags: dict[str, Any]) -> WfFlags:
     """click's parameters as WfFlags. Left at their defaults, --render, --max-bytes and
     --timeout give way to WF_RENDER, WF_MAX_BYTES and WF_TIMEOUT."""
     values = dict(given_flags)
+    del values["render_stop"]  # an action of its own, no option of a run
     for name in ("render", "max_bytes", "timeout"):
         values[name] = given(name, values[name])
     if values["warc"]:
@@ -289,6 +301,25 @@ def _flags(given_flags: dict[str, Any]) -> WfFlags:
         if values["max_length"] is None and "WF_MAX_LENGTH" not in os.environ:
             values["max_length"] = 0
     return WfFlags(**values)
+
+
+def _render_stop(opts: WfOptions) -> int:
+    """--render-stop: the keep-alive's browser stopped within --timeout; none is no error."""
+    import time
+
+    from common import trace
+    from wf.render.keeper import stop
+
+    state = stop(deadline=time.monotonic() + opts.net.timeout)
+    if state is None:
+        trace.trace("render: no shared browser is running (WF_RENDER_KEEPALIVE)")
+    else:
+        trace.trace(
+            "render: stopped the shared browser (keeper %d, browser %d)",
+            state["keeper_pid"],
+            state["browser_pid"],
+        )
+    return 0
 
 
 def _targets(urls: tuple[str, ...]) -> list[str]:

@@ -4,7 +4,8 @@ A small keeper process (``python -m wf.render.keeper``) owns the browser: it lau
 (the browser dies with the keeper through PR_SET_PDEATHSIG), talks to it over its DevTools
 pipe, relays that pipe to a Unix socket only our uid may use (wf/render/relay.py), writes
 a state file with the pids, and removes browser, profile, socket and state once nobody
-has used it for S seconds. In the runtime dir (0700):
+has used it for S seconds, or at once when asked (``stop``: ``wf --render-stop``,
+wf.stop_render_keepalive). In the runtime dir (0700):
 
 - ``launch.lock``: held while a wf process looks for a browser or starts a keeper, and
   by a keeper while it shuts down, so concurrent wf processes start one browser;
@@ -38,14 +39,14 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict, cast
 
 from common.errors import RenderError, Timeout, ToolError
 from wf.render.chromium import LAUNCH_TIMEOUT, Launched, launch
-from wf.render.procs import identity, is_ours
+from wf.render.locks import file_lock, open_lock, still_named
+from wf.render.procs import identity, is_ours, kill_browser, sweep_stale_profiles
 from wf.render.profiles import profile_root
 from wf.render.relay import SOCKET
 from wf.render.state import read_private, write_private
@@ -56,77 +57,6 @@ ERROR = "keeper.error"
 LAUNCH_LOCK = "launch.lock"
 USERS_LOCK = "users.lock"
 TICK = 0.25
-
-
-@contextlib.contextmanager
-def file_lock(path: Path, *, deadline: float) -> Iterator[int]:
-    """An exclusive flock on a file (created 0600) until the block ends; polled, so the
-    deadline applies."""
-    import fcntl
-
-    while True:
-        try:
-            fd = open_lock(path)
-        except RenderError:
-            if path.parent.exists() or time.monotonic() >= deadline:
-                raise
-            _remake(path.parent)  # a retiring keeper removed the directory just now
-            continue
-        try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise Timeout(f"timed out waiting for the lock {path}") from None
-                    time.sleep(0.01)
-        except BaseException:
-            os.close(fd)
-            raise
-        if not still_named(fd, path):
-            # A retiring keeper removed the file while we waited: that lock guards nothing.
-            os.close(fd)
-            continue
-        try:
-            yield fd
-        finally:
-            os.close(fd)
-        return
-
-
-def _remake(root: Path) -> None:
-    from common.paths import DirUnusable, ensure_dir
-
-    try:
-        ensure_dir(root, "WF_RUNTIME_DIR", private=True, what="keep-alive dir")
-    except DirUnusable as exc:
-        raise RenderError(exc.message) from None
-
-
-def still_named(fd: int, path: Path) -> bool:
-    """Whether ``path`` still names the file open as ``fd``."""
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return False
-    here = os.fstat(fd)
-    return (st.st_dev, st.st_ino) == (here.st_dev, here.st_ino)
-
-
-def open_lock(path: Path) -> int:
-    """A lock file of ours, created 0600; never through a symlink. Raises RenderError."""
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except OSError as exc:
-        raise RenderError(f"cannot open the lock {path}: {exc.strerror or exc}") from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid():
-        os.close(fd)
-        raise RenderError(f"cannot use the lock {path}: not a file of ours")
-    return fd
 
 
 def keepalive_dir() -> Path:
@@ -271,6 +201,43 @@ def stop_keeper(state: KeeperState) -> None:
         os.close(pidfd)
 
 
+def stop(*, deadline: float) -> KeeperState | None:
+    """Stop the shared browser now (``wf --render-stop``, wf.stop_render_keepalive): the
+    state of the keeper stopped, or None when none was running. Returns once the keeper
+    and every process of its browser are gone.
+
+    Under launch.lock, so that no wf starts a keeper or attaches meanwhile; a wf that is
+    rendering through it at this moment loses its browser, as in a crash. The keeper
+    cannot take launch.lock to retire, so its files are removed here."""
+    from common.paths import DirUnusable, runtime_dir
+
+    try:
+        if not (runtime_dir(create=False) / "render-keepalive").is_dir():
+            return None  # no keeper ever served from here, or the last one retired
+    except DirUnusable:
+        return None
+    root = keepalive_dir()
+    with file_lock(root / LAUNCH_LOCK, deadline=deadline):
+        state = read_state(root)
+        if state is None:
+            return None
+        running = is_ours(state["browser_pid"], state["browser"])
+        if is_ours(state["keeper_pid"], state["keeper"]):
+            running = True
+            stop_keeper(state)  # SIGTERM: it kills its browser; SIGKILL after 3 s
+            limit = time.monotonic() + 2.0
+            while is_ours(state["keeper_pid"], state["keeper"]) and time.monotonic() < limit:
+                time.sleep(0.01)
+        # A keeper killed outright leaves its browser to PR_SET_PDEATHSIG, and helpers
+        # that left the browser's group to nobody: ended here, the profile with them.
+        profile = Path(state["profile"])
+        if is_ours(state["browser_pid"], state["browser"]):
+            kill_browser(state["browser_pid"], profile)
+        sweep_stale_profiles(profile.parent)
+        _clear(root, state["keeper_pid"])
+    return state if running else None
+
+
 def _start_keeper(binary: str, idle: float, root: Path, deadline: float) -> KeeperState:
     from wf.render import detach
 
@@ -391,25 +358,38 @@ def _retire(root: Path) -> None:
         launch_fd = open_lock(root / LAUNCH_LOCK)
     except RenderError:
         return
-    users_fd = -1
     try:
         try:
             fcntl.flock(launch_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return
-        if not still_named(launch_fd, root / LAUNCH_LOCK):
+        if still_named(launch_fd, root / LAUNCH_LOCK):
+            _clear(root, os.getpid())
+    finally:
+        os.close(launch_fd)
+
+
+def _clear(root: Path, keeper_pid: int) -> None:
+    """Under launch.lock, the keeper ``keeper_pid`` gone: its state file, then both lock
+    files and the directory when no user holds users.lock and no newer keeper serves."""
+    import fcntl
+
+    current = read_state(root)
+    if current is not None:
+        if current.get("keeper_pid") != keeper_pid:
             return
-        current = read_state(root)
-        if current is not None:
-            if current.get("keeper_pid") != os.getpid():
-                return
-            with contextlib.suppress(FileNotFoundError):
-                (root / STATE).unlink()
-        users_fd = open_lock(root / USERS_LOCK)
         try:
-            fcntl.flock(users_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            (root / STATE).unlink()
+        except FileNotFoundError:
+            pass
+        except OSError:
             return
+    try:
+        users_fd = open_lock(root / USERS_LOCK)
+    except RenderError:
+        return
+    try:
+        fcntl.flock(users_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         # Both held: nobody is between opening and locking either file (attach opens
         # users.lock only under launch.lock), so removing them strands no one.
         for name in (USERS_LOCK, LAUNCH_LOCK):
@@ -417,12 +397,10 @@ def _retire(root: Path) -> None:
                 (root / name).unlink()
         with contextlib.suppress(OSError):
             root.rmdir()  # only when empty (a launch error file stays for the next wf)
-    except (OSError, RenderError):
+    except OSError:  # BlockingIOError: a user still holds it
         return
     finally:
-        if users_fd >= 0:
-            os.close(users_fd)
-        os.close(launch_fd)
+        os.close(users_fd)
 
 
 def _idle_for(state_path: Path) -> float:
