@@ -802,6 +802,45 @@ def test_a_bug_in_one_attempt_leaves_the_others_results(engines, monkeypatch):
     assert [a.outcome for a in fused.attempts] == ["internal_error", "ok"]
 
 
+@pytest.mark.parametrize("fused", [False, True])
+def test_a_bug_building_a_request_ends_that_attempt_only(engines, monkeypatch, fused):
+    from ws.backends import BY_NAME
+    from ws.chain import run
+
+    def broken(*args: object) -> object:
+        raise ValueError("no such parameter")
+
+    monkeypatch.setattr(_engine_class(BY_NAME["brave"]), "build", broken)
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    lines: list[str] = []
+    options = _options(engines, "rust", hedge=0.0, fuse=fused)
+    report = run(_only(options, "brave", "mojeek"), say=lines.append)
+    assert report.error is None and report.providers == ["mojeek"]
+    assert [a.outcome for a in report.attempts] == ["internal_error", "ok"]
+    assert engines.asked() == ["mojeek"]
+    assert lines == [f"brave: internal_error ({report.attempts[0].message})"]
+    assert "ValueError: no such parameter (this is a bug)" in lines[0]
+
+
+def test_a_bug_the_fetch_caught_is_internal_too(engines, monkeypatch):
+    # common.http.failures maps an exception it did not expect to a ToolError of code 1
+    # ("... (this is a bug)"): a bug as much as one raised in a parser.
+    from common.errors import InternalError, ToolError
+    from common.http import client
+    from ws.chain import run
+
+    def fetch(url: str, *args: object, **kwargs: object) -> object:
+        raise ToolError("unexpected error talking to 127.0.0.1: boom (this is a bug)")
+
+    calls = _recorded(monkeypatch)
+    monkeypatch.setattr(client, "fetch", fetch)
+    report = run(_only(_options(engines, "rust"), "brave"))
+    ((a,),) = [report.attempts]
+    assert (a.outcome, a.error) == ("internal_error", InternalError)
+    assert type(report.error) is InternalError
+    assert [events for events, _wait in calls] == [{}]  # the provider not blamed
+
+
 def test_a_bug_tells_the_health_file_nothing(engines, monkeypatch):
     from ws.backends import BY_NAME
     from ws.chain import run

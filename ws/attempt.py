@@ -181,6 +181,9 @@ def _failed(
         return USAGE, None, exc.message, BY_CODE[exc.code]
     if ended:
         return CANCELLED, None, "cancelled", None
+    if exc.code == InternalError.code:
+        # A bug the fetch caught (common.http.failures: "... (this is a bug)"): ours.
+        return INTERNAL, None, exc.message, InternalError
     if isinstance(exc, Late):
         late = f"no answer before the total deadline (--timeout {timeout:g} s)"
         return TIMEOUT, None, f"{late}: its page was still being read", Timeout

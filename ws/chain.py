@@ -264,7 +264,13 @@ class _Search:
                 f"no answer within its share of the deadline ({share:.1f} s "
                 f"of --timeout {self.options.timeout:g} s)"
             )
-        request = endpoint.backend.build(self.query, endpoint.url)
+        try:
+            request = endpoint.backend.build(self.query, endpoint.url)
+        except Exception as exc:  # noqa: BLE001 - a bug: this attempt's end, not the run's
+            attempt = self.done[index] = bug(endpoint.backend.name, exc, now)
+            self.results[index] = []
+            self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+            return
         flight = _Flight(index, endpoint, Abort(), now, request)
         self.flights[index] = flight
 
