@@ -1,7 +1,7 @@
 """The bounds on a page's tags, counted before libxml2 sees it (common/parse_limits.py
 applies them first, then its bounds on attributes): "<" and start tags counted by chunks
-in C, on str and bytes alike (30 to 65 ms for 8 MB), asking the caller's ``late()``
-between stretches of ASK_EVERY characters read (OutOfTime once it says so).
+in C, on str and bytes alike (13 to 22 ms for 8 MB of tags), asking the caller's
+``late()`` between stretches of ASK_EVERY characters read (OutOfTime once it says so).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ MAX_TAGS = 150_000
 # this bound at about 100 000 "<"; the largest extract-bench page has 9 909 start tags.
 MAX_START_TAGS = 50_000
 _CHUNK = 8192
-# The counts ask ``late`` after this many characters read (at most about 10 ms of C
-# between two asks on a loaded machine; the whole count of an 8 MB page took 40 to 65 ms
-# without one). A page no longer than this is counted without an ask.
+# The counts ask ``late`` after this many characters read: 3.5 ms at most between two
+# asks on 8 MB pages of tags (load 1.3), where the whole count, 30 to 65 ms, asked
+# nothing. A page no longer than this is counted without an ask.
 ASK_EVERY = 1 << 20
 
 
