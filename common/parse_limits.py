@@ -14,13 +14,13 @@ from __future__ import annotations
 import bisect
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from itertools import islice, repeat
 from typing import AnyStr, Generic, overload
 
-from common.tag_counts import MAX_START_TAGS, MAX_TAGS, angles, cap_elements
+from common.tag_counts import MAX_START_TAGS, MAX_TAGS, OutOfTime, angles, cap_elements
 
 __all__ = ["MAX_START_TAGS", "MAX_TAGS", "Cut", "cap_attributes", "cap_elements", "limit"]
 
@@ -42,8 +42,8 @@ _WINDOW = 1024
 _HEAD = 4096
 # The attribute scan asks ``late`` (limit) after this much more of the page, or of one
 # tag's attributes: at most 0.15 s between two asks on hostile 10 MB pages, where it took
-# up to a second. The counts of "<" before it (at most 35 ms, in C) ask nothing: a page
-# cut there would still need its attributes looked at.
+# up to a second. The counts of "<" before it (40 to 65 ms on 8 MB, in C) ask too, after
+# each megabyte read (common.tag_counts.ASK_EVERY): a page they stop is cut to nothing.
 _CHECK_EVERY = 65_536
 _CHECK_ATTRIBUTES = 8192
 # For tests of the watchdog only: parse the page as it came.
@@ -87,19 +87,28 @@ class Cut:
 
 
 def limit(
-    text: AnyStr, chars: int | None = None, late: Callable[[], bool] | None = None
+    text: AnyStr,
+    chars: int | None = None,
+    late: Callable[[], bool] | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
 ) -> tuple[AnyStr, Cut]:
     """``text`` within every bound above, and what was cut from it. ``chars``: the length
     of the text that ``text`` (bytes) encodes, which decides whether the page is long
     enough to count its attributes (COUNTED_FROM), so that its UTF-8 is cut as the text
     would be. ``late()``: whether the caller's deadline has passed; once it is, the scan
-    stops and the page is cut before the first tag it has not read (Cut.read)."""
+    stops and the page is cut before the first tag it has not read (Cut.read). ``environ``
+    (a library caller's, None: os.environ) is where OFF_ENV is read."""
     cut = Cut()
-    if os.environ.get(OFF_ENV) == "1":
+    if (os.environ if environ is None else environ).get(OFF_ENV) == "1":
         return text, cut
     size = len(text)  # the page's, as the note says: before the tags' bounds cut it
-    text, cut.tags, cut.start_tags = cap_elements(text)
-    text, cut.elements, cut.attributes, read = _cap_attributes(text, chars, late)
+    try:
+        text, cut.tags, cut.start_tags = cap_elements(text, late)
+    except OutOfTime:
+        text, read = text[:0], 0  # no tag of it read yet
+    else:
+        text, cut.elements, cut.attributes, read = _cap_attributes(text, chars, late)
     if read >= 0:
         cut.read, cut.size = read, size
         cut.unit = "bytes" if isinstance(text, bytes) else "characters"

@@ -735,8 +735,8 @@ def test_a_resting_provider_is_skipped_saying_until_when(engines):
     }
 
 
-def test_a_bug_in_one_attempt_is_that_attempt_s_failure(engines, monkeypatch):
-    from common.errors import AllFailed
+def test_a_bug_in_one_attempt_is_an_internal_error_not_the_provider_s(engines, monkeypatch):
+    from common.errors import InternalError
     from ws.backends import BY_NAME
     from ws.chain import run
 
@@ -745,19 +745,119 @@ def test_a_bug_in_one_attempt_is_that_attempt_s_failure(engines, monkeypatch):
 
     monkeypatch.setattr(_engine_class(BY_NAME["duckduckgo"]), "classify", broken)
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
-    report = run(_only(_options(engines, "rust"), "duckduckgo"))
+    lines: list[str] = []
+    report = run(_only(_options(engines, "rust"), "duckduckgo"), say=lines.append)
     (a,) = report.attempts
-    why = "unexpected error: RuntimeError: boom (this is a bug)"
-    assert (a.provider, a.outcome, a.status, a.elapsed_ms, a.message, a.error) == (
+    why = "unexpected error in broken (test_ws_cli.py:{}): RuntimeError: boom (this is a bug)"
+    why = why.format(broken.__code__.co_firstlineno + 1)
+    assert (a.provider, a.outcome, a.status, a.message, a.error) == (
         "duckduckgo",
-        "network",
+        "internal_error",
         None,
-        0,
         why,
-        AllFailed,
+        InternalError,
     )
-    assert type(report.error) is AllFailed
-    assert report.error.message == f"every provider failed: duckduckgo: {why}"
+    assert type(report.error) is InternalError and report.error.code == 1
+    assert report.error.message == f"duckduckgo: {why}"
+    assert lines == [f"duckduckgo: internal_error ({why})"]
+
+
+def test_a_bug_on_the_command_line_exits_1_and_names_the_provider(engines, monkeypatch):
+    # Run in this process (invoke): the patched parser is the one the CLI uses.
+    from ws.backends import BY_NAME
+
+    def broken(*args: object) -> object:
+        raise KeyError("rows")
+
+    monkeypatch.setattr(_engine_class(BY_NAME["brave"]), "classify", broken)
+    engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
+    r = ws(engines, "rust", "--provider", "brave", env={"WS_HEDGE": "0"})
+    lines = r.stderr.splitlines()
+    assert r.code == 1 and r.stdout == "", r.stderr
+    assert lines[0].startswith("ws: brave: internal_error (unexpected error in broken")
+    assert lines[0].endswith("KeyError: 'rows' (this is a bug))")
+    # The others were asked and failed (404 here): named in the run's error line.
+    assert lines[-1].startswith("ws: (1) brave: unexpected error in broken")
+    others = "duckduckgo: http_error, duckduckgo-lite: http_error, mojeek: http_error"
+    assert lines[-1].endswith(f"(this is a bug) (the others: {others})")
+    assert len(lines) == 5  # one line an attempt, one for the run
+
+
+def test_a_bug_in_one_attempt_leaves_the_others_results(engines, monkeypatch):
+    from ws.backends import BY_NAME
+    from ws.chain import run
+
+    def broken(*args: object) -> object:
+        raise TypeError("odd answer")
+
+    monkeypatch.setattr(_engine_class(BY_NAME["duckduckgo"]), "classify", broken)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
+    options = _only(_options(engines, "rust", hedge=0.0), "duckduckgo", "brave")
+    report = run(options)
+    assert report.error is None and report.provider == "brave" and len(report.results) == 2
+    assert [a.outcome for a in report.attempts] == ["internal_error", "ok"]
+    fused = run(dataclasses.replace(options, fuse=True))
+    assert fused.error is None and fused.providers == ["brave"]
+    assert [a.outcome for a in fused.attempts] == ["internal_error", "ok"]
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_a_bug_building_a_request_ends_that_attempt_only(engines, monkeypatch, fused):
+    from ws.backends import BY_NAME
+    from ws.chain import run
+
+    def broken(*args: object) -> object:
+        raise ValueError("no such parameter")
+
+    monkeypatch.setattr(_engine_class(BY_NAME["brave"]), "build", broken)
+    engines.answer("mojeek", 200, WS_FIXTURES / "mojeek_results.html")
+    lines: list[str] = []
+    options = _options(engines, "rust", hedge=0.0, fuse=fused)
+    report = run(_only(options, "brave", "mojeek"), say=lines.append)
+    assert report.error is None and report.providers == ["mojeek"]
+    assert [a.outcome for a in report.attempts] == ["internal_error", "ok"]
+    assert engines.asked() == ["mojeek"]
+    assert lines == [f"brave: internal_error ({report.attempts[0].message})"]
+    assert "ValueError: no such parameter (this is a bug)" in lines[0]
+
+
+def test_a_bug_the_fetch_caught_is_internal_too(engines, monkeypatch):
+    # common.http.failures maps an exception it did not expect to a ToolError of code 1
+    # ("... (this is a bug)"): a bug as much as one raised in a parser.
+    from common.errors import InternalError, ToolError
+    from common.http import client
+    from ws.chain import run
+
+    def fetch(url: str, *args: object, **kwargs: object) -> object:
+        raise ToolError("unexpected error talking to 127.0.0.1: boom (this is a bug)")
+
+    calls = _recorded(monkeypatch)
+    monkeypatch.setattr(client, "fetch", fetch)
+    report = run(_only(_options(engines, "rust"), "brave"))
+    ((a,),) = [report.attempts]
+    assert (a.outcome, a.error) == ("internal_error", InternalError)
+    assert type(report.error) is InternalError
+    assert [events for events, _wait in calls] == [{}]  # the provider not blamed
+
+
+def test_a_bug_tells_the_health_file_nothing(engines, monkeypatch):
+    from ws.backends import BY_NAME
+    from ws.chain import run
+
+    calls = _recorded(monkeypatch)
+
+    def broken(*args: object) -> object:
+        raise AttributeError("no rows")
+
+    monkeypatch.setattr(_engine_class(BY_NAME["duckduckgo"]), "classify", broken)
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    engines.answer("brave", 500, b"down")
+    options = _only(_options(engines, "rust", hedge=0.0), "duckduckgo", "brave")
+    report = run(options)
+    assert [a.outcome for a in report.attempts] == ["internal_error", "http_error"]
+    ((events, _wait),) = calls
+    assert list(events) == [health_key(engines, "brave")]
 
 
 def _recorded(monkeypatch) -> list[tuple[dict, float]]:

@@ -1,8 +1,8 @@
 """ws as a library (ws.api) and what the chain owes it: the reading of an answer asks the
 deadline as it goes (no supervisor ends a library call), results handed out are copies,
 a usage error found inside an attempt is the run's and never the provider's, ``environ``
-replaces os.environ whole, and a fused answer that lost an engine to a timeout is not
-kept. Local engines on 127.0.0.1; deadlines tested with clocks that read past them and
+replaces os.environ whole, and a fused answer that lost an engine to a timeout, a
+network failure, a 5xx or a bug is not kept. Local engines on 127.0.0.1; deadlines tested with clocks that read past them and
 with counted asks, never with timing."""
 
 from __future__ import annotations
@@ -100,6 +100,55 @@ def test_the_bot_check_asks_before_each_search_of_the_page():
     assert asks.asks >= len(_BOT_MARKUP) + len(_BOT_PHRASES)
 
 
+# 1 000 000 tiny paragraphs, 8 MB: the count of its tags before the parse took 40 to 65 ms
+# of C with no ask of the deadline.
+TAGS_8MB = b"<html><body>" + b"<p>a</p>" * 1_000_000
+
+
+def test_the_tag_count_before_the_parse_asks_the_deadline_as_it_reads():
+    from common.tag_counts import ASK_EVERY, cap_elements
+
+    asks = Asks()
+    assert cap_elements(TAGS_8MB, asks) == cap_elements(TAGS_8MB)  # the same cut
+    assert asks.asks >= len(TAGS_8MB) // ASK_EVERY
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 7, 64])
+def test_the_tag_count_s_stretches_count_what_one_count_does(monkeypatch, every):
+    # A "</" across two stretches is counted once, in the stretch it starts in.
+    from common import tag_counts
+
+    monkeypatch.setattr(tag_counts, "ASK_EVERY", every)
+    rng = random.Random(every)
+    for _ in range(300):
+        text = "".join(rng.choice("<</p>") for _ in range(rng.randrange(0, 80)))
+        start = rng.randrange(0, len(text) + 1)
+        end = rng.randrange(start, len(text) + 2)
+        for sub in ("<", "</"):
+            asks = tag_counts._Asks(Asks())
+            assert tag_counts._count(text, sub, asks, start, end) == text.count(sub, start, end)
+
+
+def test_a_tag_count_past_the_deadline_cuts_the_page_to_nothing_at_its_first_ask():
+    from common.parse_limits import limit
+
+    late = Asks(from_ask=1)
+    out, cut = limit(TAGS_8MB, late=late)
+    assert late.asks == 1 and out == b"" and (cut.read, cut.size) == (0, len(TAGS_8MB))
+
+
+def test_an_engine_page_whose_tags_are_counted_past_the_deadline_stops_there():
+    # The stop is asked before the limits and after them (2 asks); the counts ask on the
+    # way: the third ask, inside them, finds the attempt ended and the parse never starts.
+    from ws.backends.base import Stopped, stop_when
+    from ws.backends.html import parse_html
+
+    asks = Asks(from_ask=3)
+    with stop_when(asks), pytest.raises(Stopped):
+        parse_html(TAGS_8MB)
+    assert asks.asks == 4
+
+
 def _reader_past_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     """The readers' clock (ws.backends.base.clock) reads an hour on: every ask finds the
     deadline passed. The fetches keep the real clock (common.http's), so the bytes come."""
@@ -190,6 +239,37 @@ def test_results_are_copies_a_caller_may_change(engines):
     found.results.clear()
     assert found.to_json() == before and len(found) == len(json.loads(before)["results"])
     assert found.results[0]["title"] != "changed"
+
+
+def test_the_document_is_a_copy_and_the_results_read_only(engines, tmp_path):
+    import ws
+
+    engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
+    engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
+    env = {**os.environ, **engines.env, "WS_CACHE_DIR": str(tmp_path), "WS_CACHE_TTL": "600"}
+    found = ws.search("rust", engines="duckduckgo,brave", environ=env)
+    before = found.to_json()
+    doc = found.document
+    assert json.dumps(doc, ensure_ascii=False, separators=(",", ":")) == before
+    doc["query"] = "changed"
+    doc["results"][0]["title"] = "changed"
+    doc["results"][0]["providers"].append("changed")
+    doc["results"][0]["ranks"]["changed"] = 1
+    doc["attempts"][0]["outcome"] = "changed"
+    doc["providers"].append("changed")
+    doc["results"].clear()
+    assert found.to_json() == before and found.document == json.loads(before)
+    assert found.query == "rust" and len(found) == len(json.loads(before)["results"])
+    with pytest.raises(AttributeError):
+        found.document = doc  # type: ignore[misc]
+    import copy
+    import pickle
+
+    # Read-only, and still pickled and copied as a cluster's workers need.
+    assert pickle.loads(pickle.dumps(found)) == found == copy.deepcopy(found)
+    # The next search is the cache's answer, as it was stored.
+    again = ws.search("rust", engines="duckduckgo,brave", environ=env)
+    assert again.cached and again.results == found.results
 
 
 # -------------------------------------------------- 3. a usage error inside an attempt
@@ -345,26 +425,106 @@ def test_the_proxy_check_at_the_start_reads_the_given_environ(engines, monkeypat
         ws.search("rust", environ={**engines.env, "HTTP_PROXY": "socks5://127.0.0.1:9"})
 
 
+def _one_engine(serve, body: bytes, engine: str = "brave", **server: object) -> dict[str, str]:
+    """An environment whose ``engine`` is a local server answering ``body``, and nothing
+    more: no dirs (no cache, health or config), no proxy, no CA store variable."""
+    from ws.backends import BY_NAME
+
+    srv = serve(lambda conn, request: conn.sendall(http_response(200, body, HTML)), **server)
+    return {BY_NAME[engine].env: srv.url.rstrip("/") + "/" + engine}
+
+
+def test_tls_reads_its_ca_store_from_the_given_environ(serve, tmp_path, monkeypatch):
+    import ws
+    from common.errors import TLSError
+    from tests.servers import self_signed_context
+
+    page = (WS_FIXTURES / "brave_results.html").read_bytes()
+    env = _one_engine(serve, page, tls=self_signed_context(tmp_path, name="127.0.0.1"))
+    trusted = {**env, "SSL_CERT_FILE": str(tmp_path / "cert.pem")}
+    # os.environ's store would refuse the server: only the given one trusts it.
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "nothing.pem"))
+    monkeypatch.setenv("SSL_CERT_DIR", str(tmp_path / "nothing"))
+    assert len(ws.search("rust", engines="brave", environ=trusted)) == 2
+    # And the other way: os.environ's store trusts it, the given environ (the system's
+    # store, as a process without the variables has) does not.
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "cert.pem"))
+    with pytest.raises(TLSError, match="TLS error with 127.0.0.1: self-signed certificate"):
+        ws.search("rust", engines="brave", environ=env)
+
+
+def test_tls_key_log_is_the_given_environ_s(serve, tmp_path, monkeypatch):
+    import ws
+    from tests.servers import self_signed_context
+
+    page = (WS_FIXTURES / "brave_results.html").read_bytes()
+    env = _one_engine(serve, page, tls=self_signed_context(tmp_path, name="127.0.0.1"))
+    env["SSL_CERT_FILE"] = str(tmp_path / "cert.pem")
+    monkeypatch.setenv("SSLKEYLOGFILE", str(tmp_path / "poison.log"))
+    assert len(ws.search("rust", engines="brave", environ=env)) == 2
+    assert not (tmp_path / "poison.log").exists()
+    logged = {**env, "SSLKEYLOGFILE": str(tmp_path / "keys.log")}
+    assert len(ws.search("rust", engines="brave", environ=logged)) == 2
+    assert "CLIENT_HANDSHAKE_TRAFFIC_SECRET" in (tmp_path / "keys.log").read_text()
+
+
+def test_the_parse_limits_switch_is_read_in_the_given_environ(serve, monkeypatch):
+    # A results page behind 60 000 empty tags: the limits cut it at 50 000 start tags,
+    # results and all; with the switch on, it is parsed whole.
+    import ws
+    from common.errors import AllFailed
+    from common.parse_limits import MAX_START_TAGS, OFF_ENV
+
+    page = (WS_FIXTURES / "mojeek_results.html").read_bytes()
+    page = page.replace(b"<body>", b"<body>" + b"<i></i>" * (MAX_START_TAGS + 10_000), 1)
+    assert page.count(b"<i></i>") > MAX_START_TAGS
+    env = _one_engine(serve, page, "mojeek")
+    monkeypatch.setenv(OFF_ENV, "1")
+    with pytest.raises(AllFailed, match="mojeek: "):
+        ws.search("rust", engines="mojeek", environ=env)
+    monkeypatch.delenv(OFF_ENV)
+    assert len(ws.search("rust", engines="mojeek", environ={**env, OFF_ENV: "1"})) > 0
+
+
 # -------------------------------------------------- 5. a partial fused answer is not kept
 
 
-@pytest.mark.parametrize("lost", [False, True])
-def test_a_fused_answer_that_lost_an_engine_to_its_limit_is_not_kept(engines, lost):
+@pytest.mark.parametrize("lost", [None, "timeout", "network", "internal_error", "http_error"])
+def test_a_fused_answer_that_lost_an_engine_is_not_kept(engines, monkeypatch, lost):
+    import dataclasses
+    import socket
+
+    from tests.test_ws_cli import _engine_class
     from ws import cache
     from ws.api import answer
+    from ws.backends import BY_NAME
+    from ws.config import Endpoint
 
     engines.answer("duckduckgo", 200, WS_FIXTURES / "ddg_get.html")
-    if lost:
+    engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
+    if lost == "timeout":
         engines.hang("brave")  # cut at its attempt limit, long before the total deadline
-    else:
-        engines.answer("brave", 200, WS_FIXTURES / "brave_results.html")
+    elif lost == "http_error":
+        engines.answer("brave", 503, b"down")
+    elif lost == "internal_error":
+
+        def broken(*args: object) -> object:
+            raise TypeError("an odd answer")
+
+        monkeypatch.setattr(_engine_class(BY_NAME["brave"]), "classify", broken)
     options = _options(
         engines, "rust", fuse=True, attempt_timeout=0.5, timeout=20.0, cache_ttl=600.0
     )
     options = _only(options, "duckduckgo", "brave")
+    if lost == "network":
+        with socket.socket() as closed:  # a port nobody listens on: connection refused
+            closed.bind(("127.0.0.1", 0))
+            port = closed.getsockname()[1]
+        brave = Endpoint(BY_NAME["brave"], f"http://127.0.0.1:{port}/brave", "WS_BRAVE_URL")
+        options = dataclasses.replace(options, endpoints=(options.endpoints[0], brave))
     report, hit = answer(options, lambda line: None)
-    assert hit is None and report.error is None and "duckduckgo" in report.providers
-    assert [a.outcome for a in report.attempts] == ["ok", "timeout" if lost else "ok"]
-    assert report.cut == lost
+    assert hit is None and report.error is None and report.providers[0] == "duckduckgo"
+    assert [a.outcome for a in report.attempts] == ["ok", lost or "ok"]
+    assert report.cut == (lost is not None)
     # A later identical search asks the engines again rather than get the part as whole.
-    assert (cache.load(options) is None) == lost
+    assert (cache.load(options) is None) == (lost is not None)

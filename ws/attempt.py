@@ -17,6 +17,7 @@ from common.errors import (
     Blocked,
     HTTPClientError,
     HTTPServerError,
+    InternalError,
     NoResults,
     Timeout,
     ToolError,
@@ -35,6 +36,14 @@ CANCELLED, SKIPPED = "cancelled", "skipped"
 # A usage error found inside an attempt (a bad option or variable found late): our fault,
 # never the provider's. The run ends with it (exit 2) and ws.health hears nothing of it.
 USAGE = "usage_error"
+# A bug of ours inside an attempt (an exception no code of ours expected: a parser's
+# TypeError on an odd answer). Not the provider's network failure: ws.health hears nothing
+# of it, neither a failure (three would rest a provider that answered, and hide the bug
+# behind "skipped" for 2 minutes) nor a good answer (which would clear a real run of
+# failures on an answer we could not read). The provider is asked again at the next run,
+# a round trip that shows the bug again. The run goes on to the other providers; when none
+# has results it ends as internal (exit 1) with the bug's message.
+INTERNAL = "internal_error"
 # The error an attempt would give on its own (network failures carry their own).
 _ERRORS: dict[str, type[ToolError]] = {
     EMPTY: NoResults,
@@ -148,6 +157,21 @@ def ask(
     return done(OK, resp.status, f"HTTP {resp.status}, {_count(len(results))}", None), results
 
 
+def bug(provider: str, exc: Exception, started: float) -> Attempt:
+    """The attempt of ``provider`` (asked at ``started``, monotonic) that ``exc``, a bug of
+    ours, ended: its message names the exception and where it was raised."""
+    import traceback
+
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:  # where it was raised, for the report of the bug
+        last = frames[-1]
+        where = f" in {last.name} ({last.filename.rsplit('/', 1)[-1]}:{last.lineno})"
+    message = f"unexpected error{where}: {type(exc).__name__}: {exc} (this is a bug)"
+    elapsed = int((time.monotonic() - started) * 1000)
+    return Attempt(provider, INTERNAL, None, elapsed, message, InternalError)
+
+
 def _failed(
     exc: ToolError, ended: bool, timeout: float, why_limit: str
 ) -> tuple[str, None, str, type[ToolError] | None]:
@@ -157,6 +181,9 @@ def _failed(
         return USAGE, None, exc.message, BY_CODE[exc.code]
     if ended:
         return CANCELLED, None, "cancelled", None
+    if exc.code == InternalError.code:
+        # A bug the fetch caught (common.http.failures: "... (this is a bug)"): ours.
+        return INTERNAL, None, exc.message, InternalError
     if isinstance(exc, Late):
         late = f"no answer before the total deadline (--timeout {timeout:g} s)"
         return TIMEOUT, None, f"{late}: its page was still being read", Timeout

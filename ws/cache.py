@@ -196,8 +196,9 @@ def _result(item: Any) -> Result:
 
 def store(options: SearchOptions, report: Report) -> None:
     """Keep a successful search's answer, unless it is a part (Report.cut: the total
-    deadline cut it short, or an engine of a fused run timed out), which a later run would
-    be served as the whole; quietly nothing when it cannot be kept."""
+    deadline cut it short, or an engine of a fused run was lost to a timeout, a network
+    failure, a 5xx or a bug), which a later run would be served as the whole; quietly
+    nothing when it cannot be kept."""
     if options.cache_ttl <= 0 or report.error is not None or not report.results or report.cut:
         return
     if report.provider is None:

@@ -22,8 +22,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from common import trace, watchdog
-from common.errors import BY_CODE, AllFailed, Blocked, NoResults, Timeout, ToolError, UsageError
-from ws.attempt import CANCELLED, SKIPPED, USAGE, Attempt, ask
+from common.errors import (
+    BY_CODE,
+    AllFailed,
+    Blocked,
+    InternalError,
+    NoResults,
+    Timeout,
+    ToolError,
+    UsageError,
+)
+from ws.attempt import CANCELLED, INTERNAL, SKIPPED, USAGE, Attempt, ask, bug
 from ws.backends.base import BLOCKED, EMPTY, HTTP_ERROR, NETWORK, OK, TIMEOUT, Query
 from ws.config import Endpoint, SearchOptions
 from ws.results import Result
@@ -60,8 +69,8 @@ class Report:
     attempts: list[Attempt] = field(default_factory=list)
     error: ToolError | None = None
     providers: list[str] = field(default_factory=list)  # every provider the results came from
-    # A part of the answer (the deadline cut it short, a fused engine timed out): not kept
-    # (ws.cache.store).
+    # A part of the answer (the deadline cut it short, a fused engine lost to a timeout, a
+    # network failure, a 5xx or a bug): not kept (ws.cache.store).
     cut: bool = False
 
     def as_json(self) -> dict[str, Any]:
@@ -222,9 +231,10 @@ class _Search:
             )
             if cut:
                 self.say(f"fusion stopped at the total deadline ({cut})")
-            # An engine still read at the deadline, or lost to a timeout (its own attempt
-            # limit, the deadline): a part, which a later run must not be served as the whole.
-            lost = any(a.outcome == TIMEOUT for a in self.done.values())
+            # An engine still read at the deadline, or lost to what may not happen again (a
+            # timeout, a network failure, a 5xx: what ws.health counts as a failure) or to
+            # a bug of ours: a part, which a later run must not be served as the whole.
+            lost = any(_failed(a) or a.outcome == INTERNAL for a in self.done.values())
             report.cut = bool(cut) or lost or time.monotonic() > self.deadline
             report.results = list[Result](fused)
             # The engines the printed results came from (-n may have cut all of one's).
@@ -254,7 +264,13 @@ class _Search:
                 f"no answer within its share of the deadline ({share:.1f} s "
                 f"of --timeout {self.options.timeout:g} s)"
             )
-        request = endpoint.backend.build(self.query, endpoint.url)
+        try:
+            request = endpoint.backend.build(self.query, endpoint.url)
+        except Exception as exc:  # noqa: BLE001 - a bug: this attempt's end, not the run's
+            attempt = self.done[index] = bug(endpoint.backend.name, exc, now)
+            self.results[index] = []
+            self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+            return
         flight = _Flight(index, endpoint, Abort(), now, request)
         self.flights[index] = flight
 
@@ -271,9 +287,7 @@ class _Search:
                     self.deadline,
                 )
             except Exception as exc:  # noqa: BLE001 - a bug in one attempt must not hang the run
-                message = f"unexpected error: {type(exc).__name__}: {exc} (this is a bug)"
-                attempt = Attempt(endpoint.backend.name, NETWORK, None, 0, message, AllFailed)
-                results = []
+                attempt, results = bug(endpoint.backend.name, exc, now), []
             self.finished.put((index, attempt, results))
 
         flight.thread = threading.Thread(
@@ -354,15 +368,15 @@ class _Search:
 
         events: dict[str, Event] = {}
         for index, attempt in self.done.items():
-            if attempt.outcome in (CANCELLED, SKIPPED, USAGE):
-                continue  # nothing learnt of the provider (a usage error is our own fault)
+            if attempt.outcome in (CANCELLED, SKIPPED, USAGE, INTERNAL):
+                # Nothing learnt of the provider: a usage error or a bug is our own fault
+                # (ws.attempt.INTERNAL says why a bug weighs nothing either way).
+                continue
             where = key(attempt.provider, self.options.endpoints[index].url)
             reason = f"{attempt.outcome}: {attempt.message}"
             if attempt.outcome == BLOCKED:
                 events[where] = Event(H_BLOCKED, reason, attempt.retry_after)
-            elif attempt.outcome in (TIMEOUT, NETWORK) or (
-                attempt.outcome == HTTP_ERROR and (attempt.status or 0) >= 500
-            ):
+            elif _failed(attempt):
                 code = (attempt.error or AllFailed).code
                 events[where] = Event(FAILED, reason, code=code)
             else:
@@ -373,8 +387,23 @@ class _Search:
         record(events, wait=wait, environ=self.options.environ)
 
 
+def _failed(attempt: Attempt) -> bool:
+    """Whether the attempt failed in a way the next run may not repeat (ws.health counts
+    it against its provider): a timeout, a network failure, an HTTP 5xx answer."""
+    return attempt.outcome in (TIMEOUT, NETWORK) or (
+        attempt.outcome == HTTP_ERROR and (attempt.status or 0) >= 500
+    )
+
+
 def failure(attempts: list[Attempt], query: str, not_asked: list[str] | None = None) -> ToolError:
-    """The one error for a search in which no attempt succeeded."""
+    """The one error for a search in which no attempt succeeded: a bug of ours when an
+    attempt met one (whatever the others did, it may have hidden results), else the
+    providers' common failure."""
+    bugs = [a for a in attempts if a.outcome == INTERNAL]
+    if bugs:
+        detail = "; ".join(f"{a.provider}: {a.message}" for a in bugs)
+        others = ", ".join(f"{a.provider}: {a.outcome}" for a in attempts if a not in bugs)
+        return InternalError(f"{detail}{f' (the others: {others})' if others else ''}")
     names = ", ".join(a.provider for a in attempts)
     answered = [a for a in attempts if a.status is not None]
     if answered and all(a.outcome == EMPTY for a in answered):

@@ -58,7 +58,7 @@ def walk(
     own) the page being read stops by itself (Late, a Stopped), as if the caller had
     ended the attempt then. The answer's results come cleaned as well
     (Answer.cleaned: the pass that counted them). ``fetch_args`` go to every fetch."""
-    with stop_when(cancelled, deadline if read_by is None else read_by):
+    with stop_when(cancelled, deadline if read_by is None else read_by, options.environ):
         resp = _send(request, net, deadline, fetch_args)
         answer = backend.classify(resp.status, resp.headers, resp.body, query)
         if answer.outcome != OK:

@@ -49,7 +49,8 @@ class NetOptions:
     proxy_resolves: bool | None = None
     # The Accept header sent (-H can still replace it): wf asks for Markdown first.
     accept: str = DEFAULT_ACCEPT
-    # Where the proxy variables are read; None: os.environ (a library caller's own, ws.api).
+    # Where the proxy variables and TLS's CA store (SSL_CERT_FILE...) are read; None:
+    # os.environ (a library caller's own, ws.api).
     environ: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
 
 
@@ -229,7 +230,9 @@ def _one_request(
             from common.http import transport
 
             sent = time.monotonic()
-            conn, resp = transport.send(url, method, headers, body, guard, left, proxy)
+            conn, resp = transport.send(
+                url, method, headers, body, guard, left, proxy, opts.environ
+            )
             got_headers = True
             return _answer(resp, method, url, opts, guard, sent)
         except ToolError:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import http.client
 import re
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
@@ -31,20 +31,49 @@ _BODY_METHODS = frozenset({"PATCH", "POST", "PUT"})
 _NODELAY = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
 
 
-def _tls_context() -> Any:
+def _tls_context(environ: Mapping[str, str] | None = None) -> Any:
     """A client context as urllib3 and requests make one: the system's CA store
     (SSL_CERT_FILE honoured), certificate and host name verified, TLS 1.2 at least, no
     compression or session tickets, HTTP/1.1 by ALPN. Made per connection, so that a
-    change of SSL_CERT_FILE between fetches is seen."""
+    change of SSL_CERT_FILE between fetches is seen. ``environ`` (a library caller's,
+    None: os.environ) is where SSL_CERT_FILE, SSL_CERT_DIR and SSLKEYLOGFILE are read."""
     import ssl
 
-    ctx = ssl.create_default_context()  # CERT_REQUIRED, check_hostname, SSLKEYLOGFILE
+    # CERT_REQUIRED, check_hostname, SSLKEYLOGFILE: create_default_context's, both ways.
+    ctx = ssl.create_default_context() if environ is None else _context_in(environ)
     ctx.minimum_version = ssl.TLSVersion.TLSv1_2
     ctx.options |= ssl.OP_NO_COMPRESSION | ssl.OP_NO_TICKET
     ctx.hostname_checks_common_name = False
     if getattr(ctx, "post_handshake_auth", None) is not None:
         ctx.post_handshake_auth = True
     ctx.set_alpn_protocols(["http/1.1"])
+    return ctx
+
+
+def _context_in(environ: Mapping[str, str]) -> Any:
+    """create_default_context's context, its CA store and key log read in ``environ``:
+    that function reads SSLKEYLOGFILE in os.environ (and opens the file), and OpenSSL's
+    default store (load_default_certs) is found by getenv, in the process's environment,
+    whatever the caller gave."""
+    import os
+    import ssl
+    import sys
+
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, check_hostname
+    if sys.version_info >= (3, 13):  # what create_default_context adds there
+        ctx.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN | ssl.VERIFY_X509_STRICT
+    paths = ssl.get_default_verify_paths()
+    cafile = environ.get(paths.openssl_cafile_env) or paths.openssl_cafile
+    capath = environ.get(paths.openssl_capath_env) or paths.openssl_capath
+    # As OpenSSL's default store: a file or directory that is not there is none (and a
+    # directory variable may list several); with neither, nothing verifies.
+    file = cafile if os.path.isfile(cafile) else None
+    folder = capath if any(map(os.path.isdir, capath.split(os.pathsep))) else None
+    if file is not None or folder is not None:
+        ctx.load_verify_locations(file, folder)
+    keylog = environ.get("SSLKEYLOGFILE")
+    if keylog and hasattr(ctx, "keylog_filename"):
+        ctx.keylog_filename = keylog
     return ctx
 
 
@@ -55,20 +84,23 @@ def _handshake(
     timeout: float | None,
     *,
     inside_tls: bool = False,
+    environ: Mapping[str, str] | None = None,
 ) -> Any:
     """``sock`` after a TLS handshake with ``name``, the TLS socket tracked by the guard
     before the handshake starts. ``inside_tls``: ``sock`` is the TLS to an https://
-    proxy, and this session runs inside it."""
+    proxy, and this session runs inside it. ``environ``: as _tls_context's."""
     # The handshake runs under the read timeout, and the guard still shuts the
     # underlying socket down at the deadline.
     sock.settimeout(timeout)
     if inside_tls:
         from common.http.tunnel import TlsInTls
 
-        inner = TlsInTls(sock, _tls_context(), name)
+        inner = TlsInTls(sock, _tls_context(environ), name)
         inner.do_handshake()
         return inner
-    tls = _tls_context().wrap_socket(sock, server_hostname=name, do_handshake_on_connect=False)
+    tls = _tls_context(environ).wrap_socket(
+        sock, server_hostname=name, do_handshake_on_connect=False
+    )
     # The TLS socket takes the descriptor over: the guard's deadline reaches the
     # connection, handshake included, only through it (urllib3 wrapped and shook hands in
     # one call: a server trickling a byte a second held a read until the watchdog's
@@ -90,7 +122,12 @@ class _Connection(http.client.HTTPConnection):
     response_class = StrictResponse
 
     def __init__(
-        self, url: SplitResult, proxy: SplitResult | None, guard: ConnectionGuard, timeout: float
+        self,
+        url: SplitResult,
+        proxy: SplitResult | None,
+        guard: ConnectionGuard,
+        timeout: float,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         host = url.hostname or ""
         # The Host header and SNI name drop a trailing dot (as urllib3's do); the lookup,
@@ -101,16 +138,17 @@ class _Connection(http.client.HTTPConnection):
         self._dns_host = host
         self._proxy = proxy
         self._guard = guard
+        self._environ = environ  # where TLS reads its CA store (_tls_context)
 
     def connect(self) -> None:
-        guard, proxy = self._guard, self._proxy
+        guard, proxy, env = self._guard, self._proxy, self._environ
         if proxy is None:
             sock = guard.connect(self._dns_host, self.port, self.timeout, _NODELAY)
         else:
             name = proxy.hostname or ""
             sock = guard.connect(name, default_port(proxy), self.timeout, _NODELAY)
             if proxy.scheme == "https":
-                sock = _handshake(sock, name.rstrip("."), guard, self.timeout)
+                sock = _handshake(sock, name.rstrip("."), guard, self.timeout, environ=env)
             if self._tls:
                 from common.http.tunnel import open_tunnel
 
@@ -119,7 +157,7 @@ class _Connection(http.client.HTTPConnection):
                 open_tunnel(sock, self._dns_host, self.port, _proxy_auth(proxy))
         if self._tls:
             inside = proxy is not None and proxy.scheme == "https"
-            sock = _handshake(sock, self.host, guard, self.timeout, inside_tls=inside)
+            sock = _handshake(sock, self.host, guard, self.timeout, inside_tls=inside, environ=env)
         # Each wait for bytes is bounded by the attempt's timeout (urllib3's read timeout).
         sock.settimeout(self.timeout)
         self.sock = sock
@@ -133,15 +171,17 @@ def send(
     guard: ConnectionGuard,
     timeout: float,
     proxy: str | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> tuple[_Connection, http.client.HTTPResponse]:
     """Send one request, straight to the URL's host or through ``proxy`` (an http:// or
     https:// proxy URL: an https URL through a CONNECT tunnel, an http one as an
-    absolute-form request to the proxy), and read the head of its answer. The caller
+    absolute-form request to the proxy), and read the head of its answer. ``environ``
+    (None: os.environ) is where TLS reads SSL_CERT_FILE and the like. The caller
     closes the connection; exceptions are http.client's, ssl's and OSError
     (common.http.client maps them to exit codes) or the guard's ToolError."""
     parts = urlsplit(url)
     via = urlsplit(proxy) if proxy else None
-    conn = _Connection(parts, via, guard, timeout)
+    conn = _Connection(parts, via, guard, timeout, environ)
     target = _target(url)
     if via is not None and parts.scheme == "http":
         # The proxy forwards it: the request names the whole URL, and http.client takes

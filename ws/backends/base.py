@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -58,15 +58,31 @@ clock: Callable[[], float] = time.monotonic
 
 
 @contextmanager
-def stop_when(ended: Callable[[], bool], deadline: float | None = None) -> Iterator[None]:
+def stop_when(
+    ended: Callable[[], bool],
+    deadline: float | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Iterator[None]:
     """Within it, ``check_stop`` in this thread raises Stopped once ``ended()`` is true,
-    and Late once ``clock()`` reaches ``deadline`` (monotonic; None: no deadline)."""
-    before = getattr(_RUN, "ended", None), getattr(_RUN, "deadline", None)
-    _RUN.ended, _RUN.deadline = ended, deadline
+    and Late once ``clock()`` reaches ``deadline`` (monotonic; None: no deadline); the
+    reading's switches (common.parse_limits.OFF_ENV) are read in ``environ`` (the run's,
+    ws.api's environ=; None: os.environ), which ``run_environ`` gives."""
+    before = (
+        getattr(_RUN, "ended", None),
+        getattr(_RUN, "deadline", None),
+        getattr(_RUN, "environ", None),
+    )
+    _RUN.ended, _RUN.deadline, _RUN.environ = ended, deadline, environ
     try:
         yield
     finally:
-        _RUN.ended, _RUN.deadline = before
+        _RUN.ended, _RUN.deadline, _RUN.environ = before
+
+
+def run_environ() -> Mapping[str, str] | None:
+    """The environment of the attempt this thread reads for (stop_when; None: os.environ)."""
+    environ: Mapping[str, str] | None = getattr(_RUN, "environ", None)
+    return environ
 
 
 def check_stop() -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ws.backends.base import check_stop, stopping
+from ws.backends.base import check_stop, run_environ, stopping
 from ws.results import Result
 
 
@@ -110,7 +110,7 @@ def parse_html(data: bytes, charset: str = "utf-8") -> Any:
     root = None
     check_stop()
     # A results page loses nothing a parser needs; stopped, the checks end at once.
-    data, _cut = limit(data, late=stopping)
+    data, _cut = limit(data, late=stopping, environ=run_environ())
     check_stop()
     if data and not data.isspace():  # unlike strip(), no copy of the page
         try:
