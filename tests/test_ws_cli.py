@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import socket
 import threading
 import time
@@ -1463,6 +1464,35 @@ def test_a_broken_config_file_is_a_usage_error(engines, tmp_path):
         and engines.srv.requests == []
         and r.stderr.startswith(f"ws: (2) cannot read {tmp_path / 'wsconfig' / 'ws.toml'}:")
     )
+
+
+@pytest.mark.parametrize("planted", ["dev-zero", "fifo", "directory", "large", "deep", "not-utf8"])
+def test_a_config_file_ws_cannot_use_is_a_usage_error_at_once(
+    engines, tmp_path, monkeypatch, planted
+):
+    """Only a regular file of at most CONFIG_MAX bytes is read: a link to /dev/zero held
+    3.8 GB after 5 s, a FIFO waited for a writer for ever, and nested arrays past the
+    recursion limit were an internal error (exit 1)."""
+    from ws import config
+
+    (tmp_path / "wsconfig").mkdir()
+    path = tmp_path / "wsconfig" / "ws.toml"
+    if planted == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif planted == "fifo":
+        os.mkfifo(path)
+    elif planted == "directory":
+        path.mkdir()
+    elif planted == "large":
+        monkeypatch.setattr(config, "CONFIG_MAX", 64)
+        path.write_text("# " + "x" * 100 + '\nprovider = "mojeek"\n')
+    elif planted == "deep":
+        path.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    else:
+        path.write_bytes(b'provider = "\xff"\n')
+    r = ws(engines, "rust")
+    assert r.code == 2 and engines.srv.requests == [] and r.stdout == ""
+    assert r.stderr.startswith(f"ws: (2) cannot read {path}: ") and r.stderr.count("\n") == 1
 
 
 def test_providers_lists_endpoints_and_what_is_configured(engines):
