@@ -615,10 +615,13 @@ def test_an_attempt_that_fails_on_its_own_after_it_was_cancelled_is_cancelled(
     # URL is over the length cap: refused before any connection). The run cancelled it:
     # it is reported as cancelled, not as that failure.
     from common.http.url import MAX_URL_LENGTH
+    from ws import config
     from ws.backends import BY_NAME
     from ws.backends.base import Query
     from ws.chain import run
 
+    # A query past what the CLI takes (ws.config.QUERY_MAX): only a URL over the cap fails.
+    monkeypatch.setattr(config, "QUERY_MAX", MAX_URL_LENGTH)
     mojeek = BY_NAME["mojeek"]
     endpoint = engines.env["WS_MOJEEK_URL"]
     fixed = len(mojeek.build(Query("x"), endpoint).url) - 1

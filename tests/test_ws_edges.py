@@ -112,6 +112,22 @@ def test_the_library_refuses_a_query_of_only_invisible_characters(serve, monkeyp
     assert srv.requests == []
 
 
+def test_a_query_longer_than_the_engines_take_is_a_usage_error(serve, monkeypatch):
+    # 100 000 characters went out as URLs no engine takes: "every provider failed" (69).
+    import ws
+    from ws.api import OptionError
+    from ws.config import QUERY_MAX
+
+    srv = serve(respond(200, _page(DDG_ROW.format(href="https://tokio.rs/", title="T")), HTML))
+    _point_all_at(monkeypatch, srv)
+    r = invoke("ws", ["a" * (QUERY_MAX + 1)])
+    assert_one_line_error(r, 2, f"QUERY is {QUERY_MAX + 1} characters long", tool="ws")
+    with pytest.raises(OptionError, match="characters long"):
+        ws.search("b " * QUERY_MAX)
+    assert (r.stdout, srv.requests) == ("", [])
+    assert invoke("ws", ["a" * QUERY_MAX]).code == 0  # at the bound: asked
+
+
 # ---------------------------------------------------------------- work after the bytes
 # Work is counted (bytes searched, subtrees read, snippets looked for), never timed.
 

@@ -270,6 +270,11 @@ def domains(values: tuple[str, ...], flag: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# The engines read a few hundred characters of a query at most; one of 100 000 went out
+# as URLs too long for any (exit 69, "every provider failed", for the user's input).
+QUERY_MAX = 2048
+
+
 def cleaned_query(query: str) -> str:
     """The query as sent and echoed: an escape sequence, bidi control or stray byte in what
     the user typed means nothing to a search engine. One that cleans up to nothing would
@@ -278,6 +283,10 @@ def cleaned_query(query: str) -> str:
     if query.strip() and not text:
         raise UsageError(
             f'missing QUERY: {query!r} is only control or invisible characters: ws "what to search for"'
+        )
+    if len(text) > QUERY_MAX:
+        raise UsageError(
+            f"QUERY is {len(text)} characters long; the engines take at most {QUERY_MAX}"
         )
     return text
 
