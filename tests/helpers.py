@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -204,21 +204,27 @@ def fake_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> 
     return path
 
 
-def children() -> list[tuple[int, str]]:
-    """This process's child processes and their state letter from /proc (Z: a zombie
-    nobody has reaped), in pid order."""
-    import os
-
-    found = []
+def proc_stats() -> Iterator[tuple[int, list[bytes]]]:
+    """Each process's pid and the fields of its /proc stat after the command's name
+    (state, ppid, pgrp, ...); one that ends meanwhile is left out."""
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
+                yield int(pid), fh.read().rsplit(b")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == os.getpid():
-            found.append((int(pid), fields[0].decode()))
-    return sorted(found)
+
+
+def children() -> list[tuple[int, str]]:
+    """This process's child processes and their state letter from /proc (Z: a zombie
+    nobody has reaped), in pid order."""
+    me = os.getpid()
+    return sorted((pid, f[0].decode()) for pid, f in proc_stats() if int(f[1]) == me)
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live processes of a process group (a browser's renderers, GPU and zygotes)."""
+    return [pid for pid, f in proc_stats() if f[0] not in (b"Z", b"X") and int(f[2]) == pgid]
 
 
 def saved_files(folder: Path) -> list[Path]:

@@ -17,7 +17,7 @@ import pytest
 from common.errors import PolicyRefused, RenderError, Timeout
 from common.policy import Policy
 from tests.fixtures.render.server import processes_mentioning, wait_until
-from tests.helpers import FAKE_CDP, children, fake_browser
+from tests.helpers import FAKE_CDP, children, fake_browser, group_members
 from wf.render import RenderOptions, RenderSession
 from wf.render import breaker as breaker_mod
 from wf.render import chromium as chromium_mod
@@ -509,20 +509,6 @@ def test_a_keeper_that_cannot_launch_says_why(
 
 
 # ---------------------------------------------------------------- stopping it early
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live processes of a process group, from /proc."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] not in (b"Z", b"X") and int(fields[2]) == pgid:
-            found.append(int(pid))
-    return found
 
 
 def test_stop_ends_the_keeper_and_every_process_of_its_browser(fake: Path, tmp_path: Path) -> None:

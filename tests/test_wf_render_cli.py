@@ -19,7 +19,7 @@ from tests.fixtures.render.server import (
     processes_mentioning,
     wait_until,
 )
-from tests.helpers import ALLOW, VENV_BIN
+from tests.helpers import ALLOW, VENV_BIN, group_members
 from wf.render import keeper as keeper_mod
 from wf.render import relay
 from wf.render.cdp import Connection
@@ -250,20 +250,6 @@ def test_keepalive_browser_stops_when_idle(server: FixtureServer, tmp_path: Path
     assert keeper_mod.read_state(tmp_path / "runtime" / "render-keepalive") is None
 
 
-def browser_group(pgid: int) -> list[int]:
-    """Live processes of the browser's process group (its renderers, GPU and zygotes)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] not in (b"Z", b"X") and int(fields[2]) == pgid:
-            found.append(int(pid))
-    return found
-
-
 @pytest.mark.browser
 @pytest.mark.skipif(REASON is not None, reason=REASON or "")
 def test_render_stop_ends_the_shared_browser_at_once(server: FixtureServer, tmp_path: Path) -> None:
@@ -271,11 +257,11 @@ def test_render_stop_ends_the_shared_browser_at_once(server: FixtureServer, tmp_
     r = wf_process("--render", "always", server.url("spa.html"), env={"WF_RENDER_KEEPALIVE": "600"})
     assert r.returncode == 0 and "Field notes" in r.stdout
     state = keeper_mod.read_state(root)
-    assert state is not None and browser_group(state["browser_pid"])
+    assert state is not None and group_members(state["browser_pid"])
     stop = wf_process("--render-stop", timeout=30)
     assert (stop.returncode, stop.stdout, stop.stderr) == (0, "", "")
     # Gone when wf exits: keeper, browser and every process of its group, profile, files.
-    assert browser_group(state["browser_pid"]) == []
+    assert group_members(state["browser_pid"]) == []
     assert processes_mentioning(tmp_path) == []
     assert keeper_mod.read_state(root) is None and not root.exists()
     assert_clean(tmp_path)
@@ -298,7 +284,7 @@ def test_the_library_stops_the_shared_browser(server: FixtureServer, tmp_path: P
     state = keeper_mod.read_state(root)
     assert state is not None
     assert wf.stop_render_keepalive(timeout=10) is True
-    assert browser_group(state["browser_pid"]) == [] and processes_mentioning(tmp_path) == []
+    assert group_members(state["browser_pid"]) == [] and processes_mentioning(tmp_path) == []
     assert not root.exists()
     assert wf.stop_render_keepalive() is False
     with pytest.raises(ValueError, match="--timeout takes a number of seconds"):
