@@ -79,7 +79,7 @@ def _summary_element(
     budget[0] -= tags
     limited, cut = limit(raw)
     notes.extend(n for n in cut.notes() if n not in notes)
-    root = parse(b"<html><body>" + to_utf8(limited) + b"</body></html>")
+    root = parse(b"<html><body>" + to_utf8(limited) + b"</body></html>", late)
     body = root.find("body") if root is not None else None
     if body is None:
         return None
