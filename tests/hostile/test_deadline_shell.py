@@ -216,3 +216,30 @@ def test_the_signals_listed_for_a_note_ask_the_deadline_as_they_are_read(monkeyp
     assert note == f"no text: {empty.OUT_OF_TIME}"
     note = empty.why_empty(*args, never=True, rendered=False, can_render=False, late=Asks())
     assert note is not None and "(marker window.__NUXT__)" in note
+
+
+class _Spans:
+    """_NEEDS_JS, the stretches its searches may read recorded."""
+
+    def __init__(self) -> None:
+        self.pattern = detect._NEEDS_JS
+        self.read = 0
+
+    def search(self, text: str, pos: int = 0, endpos: int = 1 << 62) -> re.Match[str] | None:
+        self.read += min(endpos, len(text)) - pos
+        return self.pattern.search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        self.read += len(text) - pos
+        return self.pattern.match(text, pos)
+
+
+@pytest.mark.parametrize("words", ["enable java", "enables java"])
+def test_a_long_run_of_blanks_is_not_read_through(monkeypatch, words):
+    # 10 MB of blanks in one window's reach took 0.3 s in one search: the run is looked
+    # at in a copy with a few of them, as the blanks of a "java script".
+    spans = _Spans()
+    monkeypatch.setattr(detect, "_NEEDS_JS", spans)
+    content = "x " * 100 + words + " " * 1_000_000 + "script x"
+    assert detect._requests_js(content, lambda: False) is (words == "enable java")
+    assert spans.read < 100_000

@@ -153,8 +153,10 @@ def _asked(raw_html: str, late: Callable[[], bool]) -> Iterator[str]:
 # One <noscript>'s text is searched for a request for JavaScript a window at a time (one
 # of 10 MB of "enable " took 0.7 to 1 s whole). A request's words and the 80 characters
 # between them are at most 101 characters but for the blanks inside "java script", which
-# are any number: a window's search reads _REACH past the window, and on past a run of
-# blanks there, which can only be those of a "java script" once longer than _LONG_BLANK.
+# are any number: a window's search reads _REACH past the window. A run of blanks there
+# longer than _LONG_BLANK (more than the 80 between the words) can only be a "java
+# script"'s, and is not read through (0.3 s for 10 MB of blanks): what comes before it is
+# searched, then whether a request holds it (_holds_blanks).
 _JS_WINDOW = 262_144
 _REACH = 256
 _LONG_BLANK = 128
@@ -176,15 +178,32 @@ def _requests_js(content: str, late: Callable[[], bool]) -> bool:
             return _NEEDS_JS.search(content, start) is not None
         blank = _NOT_BLANK.search(content, edge)
         after = blank.start() if blank else size
+        if after - edge >= _LONG_BLANK:
+            # A match before the run ends at its start at the latest: the search cut
+            # there sees the words as the whole text does (a blank follows them).
+            run = start + len(content[start:edge].rstrip())
+            if _NEEDS_JS.search(content, start, run) or _holds_blanks(content, run, after):
+                return True
+            start = after  # no match starts inside the run
+            continue
         pos, end = start, min(size, after + _REACH)
         while (found := _NEEDS_JS.search(content, pos, end)) is not None:
             if found.end() < end or end == size:
                 return True
             # Its last word may go on past the edge: read on, from where it starts.
             pos, end = found.start(), min(size, end + _REACH)
-        # Past a long run of blanks, every match starting before it was in reach.
-        start = after if after - edge >= _LONG_BLANK else start + _JS_WINDOW
+        start += _JS_WINDOW
     return False
+
+
+def _holds_blanks(content: str, run: int, after: int) -> bool:
+    """Whether a request for JavaScript holds the blanks from ``run`` to ``after`` (more
+    than _LONG_BLANK: they are a "java script"'s), read on a copy with _LONG_BLANK of
+    them (any number over 80 gives the same matches), tried from each start within
+    reach: a match found from one is one in the text, as it reads no further."""
+    head = content[max(0, run - _REACH // 2) : run]
+    probe = head + " " * _LONG_BLANK + content[after : after + _REACH // 2]
+    return any(_NEEDS_JS.match(probe, at) for at in range(max(0, len(head) - 102), len(head)))
 
 
 def _mount_found(raw_html: str, late: Callable[[], bool]) -> bool:
