@@ -103,20 +103,32 @@ def _scrub(text: str, end: str, late: Callable[[], bool] | None = None) -> str:
     character (a line end becomes ``end``, a lone surrogate U+FFFD)."""
     if len(text) <= _SLICE:
         return _scrub_slice(text, end)
+    if not _changes(text):
+        return text  # most pages: a few scans, and no copy (10 MB of ASCII and an emoji is 40 MB)
     out: list[str] = []
     kept = re.compile(_KEPT)
-    start, n = 0, len(text)
+    start, n, changed = 0, len(text), False
     while start < n:
         if start and late is not None and late():
             raise OutOfTime("".join(out), start)
         found = kept.search(text, start + _SLICE)
         stop = found.start() if found else n
-        if stop < n:
-            out.append(_scrub_slice(text[start : stop + 1], end)[:-1])
-        else:
-            out.append(_scrub_slice(text[start:], end))
+        part = text[start : stop + 1]
+        cleaned = _scrub_slice(part, end)
+        changed = changed or cleaned is not part  # each step gives its text back unchanged
+        del part  # before the next slice is copied: one slice's copy at a time
+        out.append(cleaned[:-1] if stop < n else cleaned)
         start = stop
-    return "".join(out)
+    return "".join(out) if changed else text  # joiners, all kept: no third copy
+
+
+def _changes(text: str) -> bool:
+    """Whether any step of the policy changes ``text`` (each check a scan in C)."""
+    return (
+        _SURROGATE.search(text) is not None
+        or _REMOVED.search(text) is not None
+        or any(char in text for char in "\r\u2028\u2029\u200c\u200d")
+    )
 
 
 def _scrub_slice(text: str, end: str) -> str:
