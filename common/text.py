@@ -27,13 +27,16 @@ soft hyphens). So:
 Cost with the marker escaping (wf.pipeline.printable), best of 5 on a 10 MB page: 50 ms
 for ASCII text, 0.34 s for mixed scripts with 480 000 joiners, 0.4-0.6 s for 10 million
 characters where every other one is to remove or a joiner (a match each), 0.1-0.3 s for
-runs of them (a match a run). Each step is a scan in C; big removals go a slice at a
-time, so that memory stays near one copy of the page.
+runs of them (a match a run). Each step is a scan in C; a long text goes through them a
+slice at a time, so that memory stays near one copy of the page, and a caller's deadline
+(clean_text's ``late``) is asked between slices: past it, OutOfTime holds the text cleaned
+so far.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # Removed wherever text goes out. Tab, LF and CR are handled by the callers' line rules.
 _REMOVE = (
@@ -53,12 +56,15 @@ _SURROGATE = re.compile(f"[{_SURROGATES}]")
 # 10 MB of tag characters). A class first keeps re's fast scan between matches, which a
 # leading repeat loses (half as slow again on a page with a few to remove).
 _REMOVED_RUN = f"[{_REMOVE}][{_REMOVE}]*+"
-# Where a slice may end: before a character that neither pass removes. This and the
+# Where a slice may end: before a character that no step removes. This and the
 # patterns below are compiled on first use (re's cache): a search's short fields need
 # none of them, and compiling them all at import cost 0.4 ms of every run.
 _KEPT = f"[^{_REMOVE}\u200c\u200d]"
 _SLICE = 1 << 18
-# Up to this many joiners one sub over the whole text holds few pieces; it is faster.
+# What a step may change: a character to remove, a lone surrogate, a line end, a joiner.
+_MAY_CHANGE = f"[{_REMOVE}{_SURROGATES}\r\u2028\u2029\u200c\u200d]"
+# Past this many joiners in a slice, their runs go first (a match a run) before each one
+# left is judged; up to it, the one pass is faster.
 _FEW_JOINERS = 50_000
 # A joiner is removed unless the characters on both sides are non-ASCII, not white space
 # and not general punctuation (where the other invisible characters live). The lookbehind
@@ -78,61 +84,98 @@ _MARKER_LIKE = r"^([ \t]*)(\[[ \t]*wf[ \t]*:)"
 NOTE_CHARS = 300
 
 
-def _scrub(text: str, end: str) -> str:
-    """The policy on non-ASCII text; ``end`` is what a line end becomes. Every step is a
-    scan in C (a regex sub with a string, str.replace): a callback per match would cost
-    seconds on a 10 MB page made of characters to remove. Removal comes first, so that
-    the copies after it are of the smaller text."""
+class OutOfTime(Exception):
+    """The caller's deadline passed while the policy went over a long text: ``done`` is
+    the policy's text of its first ``read`` characters (each slice goes through every
+    step before the next is begun)."""
+
+    def __init__(self, done: str, read: int) -> None:
+        super().__init__(f"out of time after {read} characters")
+        self.done = done
+        self.read = read
+
+
+def _scrub(text: str, end: str, late: Callable[[], bool] | None = None) -> str:
+    """The policy on non-ASCII text; ``end`` is what a line end becomes. A long text goes
+    through it a slice at a time, each slice through every step (_scrub_slice), ``late()``
+    asked between two (a pass over 10 MB where every other character is to go, a match
+    each, takes 0.25-0.5 s); raises OutOfTime. Each slice ends before a character that no
+    step removes, and that character is passed along (then cut off) so that the joiner
+    rule sees both neighbours of every joiner: what no step removes, each step leaves one
+    character (a line end becomes ``end``, a lone surrogate U+FFFD)."""
+    if len(text) <= _SLICE:
+        return _scrub_slice(text, end)
+    first = _first_change(text, late)
+    if first is None:
+        return text  # most pages: one scan, and no copy (10 MB of ASCII and an emoji is 40 MB)
+    # Up to the first character a step may change, every character is one no step removes.
+    start = max(first - 1, 0)
+    out = [text[:start]]
+    kept = re.compile(_KEPT)
+    n, changed = len(text), False
+    while start < n:
+        if start and late is not None and late():
+            raise OutOfTime("".join(out), start)
+        found = kept.search(text, start + _SLICE)
+        stop = found.start() if found else n
+        part = text[start : stop + 1]
+        cleaned = _scrub_slice(part, end)
+        changed = changed or cleaned is not part  # each step gives its text back unchanged
+        del part  # before the next slice is copied: one slice's copy at a time
+        out.append(cleaned[:-1] if stop < n else cleaned)
+        start = stop
+    return "".join(out) if changed else text  # joiners, all kept: no third copy
+
+
+def _first_change(text: str, late: Callable[[], bool] | None) -> int | None:
+    """Where the first character any step of the policy may change is, or None: searched a
+    slice at a time, ``late()`` asked between two (a scan of 10 MB took 0.1 s); raises
+    OutOfTime."""
+    may_change = re.compile(_MAY_CHANGE)
+    for pos in range(0, len(text), _SLICE):
+        if pos and late is not None and late():
+            raise OutOfTime(text[:pos], pos)
+        found = may_change.search(text, pos, pos + _SLICE)
+        if found is not None:
+            return found.start()
+    return None
+
+
+def _scrub_slice(text: str, end: str) -> str:
+    """The policy's steps on one slice. Every step is a scan in C (a regex sub with a
+    string, str.replace): a callback per match would cost seconds on a 10 MB page made of
+    characters to remove. Removal comes first, so that the copies after it are of the
+    smaller text. A slice is cut short (_scrub) for memory too: sub keeps every piece
+    between two matches as an object until it joins them, 120 MB for 10 MB of
+    interleaved characters to remove."""
     if _SURROGATE.search(text):
         text = _SURROGATE.sub("\ufffd", text)
     if _REMOVED.search(text):  # most pages: one scan, no copy
-        text = _deleted(re.compile(_REMOVED_RUN), text)
+        text = re.sub(_REMOVED_RUN, "", text)
     for char in "\r\u2028\u2029":
         if char in text:
             text = text.replace(char, end)
     joiners = text.count("\u200c") + text.count("\u200d")
     if joiners > _FEW_JOINERS and any(pair in text for pair in _JOINER_PAIRS):
-        text = _deleted(re.compile(_JOINER_RUN), text)
+        text = re.sub(_JOINER_RUN, "", text)
         joiners = text.count("\u200c") + text.count("\u200d")
-    if joiners > _FEW_JOINERS:
-        text = _deleted(re.compile(_STRAY_JOINER), text)
-    elif joiners:
+    if joiners:
         text = re.sub(_STRAY_JOINER, "", text)
     return text
 
 
-def _deleted(pattern: re.Pattern[str], text: str) -> str:
-    """``pattern.sub("", text)`` a slice at a time: sub keeps every piece between two
-    matches as an object until it joins them, 120 MB for 10 MB of interleaved characters
-    to remove. Each slice ends before a character that no pass removes, and that character
-    is passed along (then cut off) so that the joiner rule sees both neighbours of every
-    joiner."""
-    if len(text) <= _SLICE:
-        return pattern.sub("", text)
-    out: list[str] = []
-    kept = re.compile(_KEPT)
-    start, n = 0, len(text)
-    while start < n:
-        found = kept.search(text, start + _SLICE)
-        end = found.start() if found else n
-        if end < n:
-            out.append(pattern.sub("", text[start : end + 1])[:-1])
-        else:
-            out.append(pattern.sub("", text[start:]))
-        start = end
-    return "".join(out)
-
-
-def clean_text(text: str) -> str:
+def clean_text(text: str, late: Callable[[], bool] | None = None) -> str:
     """Multi-line text under the policy: tab and newline kept, CR/CRLF/U+2028/U+2029 become
-    newline, every other control and invisible character removed (see the module's text)."""
+    newline, every other control and invisible character removed (see the module's text).
+    ``late()``, whether the caller's deadline has passed, is asked between the slices of
+    each pass over a long non-ASCII text; raises OutOfTime."""
     if "\r" in text:
         text = text.replace("\r\n", "\n")
         if text.isascii():
             text = text.replace("\r", "\n")
     if text.isascii():
         return text.translate(_ASCII)
-    return _scrub(text, "\n")
+    return _scrub(text, "\n", late)
 
 
 def inline(text: str | None) -> str:

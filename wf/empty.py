@@ -150,22 +150,23 @@ def why_empty(
         # each asks it again as it reads.
         return head + OUT_OF_TIME
     if reason is None and not rendered and looks_like_js_shell(raw_html, text, late):
-        if late is not None and late():
-            # The signs are read again for the note: as long as the check (0.3 s on
-            # 10 MB of tags), and not divided by asks.
+        if not never and can_render:
+            return None  # the render was tried: its own note says how it went
+        # The signs are read again for the note, as long as the check (0.3 s on 10 MB
+        # of tags): with the deadline asked as they are read.
+        found = shell_signals(raw_html, late)
+        if found is None:
             return head + OUT_OF_TIME
-        signals = ", ".join(shell_signals(raw_html))
+        signals = ", ".join(found)
         if never:
             return (
                 f"{head}page looks JavaScript-rendered ({signals}) and needs rendering; "
                 "--render never kept it static, --render auto would try"
             )
-        if not can_render:
-            return (
-                f"{head}page looks JavaScript-rendered ({signals}) and needs rendering; "
-                "wf renders only pages it fetches"
-            )
-        return None  # the render was tried: its own note says how it went
+        return (
+            f"{head}page looks JavaScript-rendered ({signals}) and needs rendering; "
+            "wf renders only pages it fetches"
+        )
     reason = reason or _markup_reason(raw_html, stripped, late or (lambda: False))
     if reason is not None:
         return head + reason

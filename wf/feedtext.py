@@ -12,9 +12,10 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from common.text import clean_text
+from common import text as policy
 from wf import feed as reader  # reader.MAX_ENTRIES read when used: a test lowers it
 from wf.feed import Entry, Feed, link_url, newest_first, parse_xml, read_feed
 
@@ -52,9 +53,20 @@ def _summary_element(
     """The entry's summary as a <div> of HTML elements, its links absolute; None without
     one. ``budget`` is what is left of the page's tag allowance (common.parse_limits):
     the summaries of a feed share it, as the parts of a page do. ``late()`` is asked
-    every _ASKED elements (one summary of 74 000 links took 0.5 s): raises _Late."""
+    every _ASKED elements (one summary of 74 000 links took 0.5 s), and between the
+    slices of a long text the policy cleans (common.text): raises _Late."""
+    try:
+        return _summary_built(entry, budget, notes, late)
+    except policy.OutOfTime:
+        raise _Late from None
+
+
+def _summary_built(
+    entry: Entry, budget: list[int], notes: list[str], late: Callable[[], bool] | None
+) -> Any:
     from lxml import etree
 
+    clean_text = partial(policy.clean_text, late=late)
     div = etree.Element("div")
     raw = clean_text(entry.summary) if entry.summary else None
     if not raw or not raw.strip():
@@ -79,7 +91,7 @@ def _summary_element(
     budget[0] -= tags
     limited, cut = limit(raw)
     notes.extend(n for n in cut.notes() if n not in notes)
-    root = parse(b"<html><body>" + to_utf8(limited) + b"</body></html>")
+    root = parse(b"<html><body>" + to_utf8(limited) + b"</body></html>", late)
     body = root.find("body") if root is not None else None
     if body is None:
         return None

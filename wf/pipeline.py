@@ -22,7 +22,7 @@ from wf import sniff
 from wf.options import ALWAYS, NEVER, WfOptions
 from wf.shown import apply_lines, save_binary
 from wf.targets import refuse_local_path
-from wf.view import Log, PageResult, meta_header, printable
+from wf.view import Log, PageResult, meta_header, printable_in_time
 
 if TYPE_CHECKING:
     from wf.render.decide import LazyBrowser
@@ -235,7 +235,8 @@ def _build(
         del data  # held by html alone, which may trade it for its str
         text = _extract_html(page, html, opts, log=log, browser=browser, deadline=deadline)
         del html
-        apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+        text = printable_in_time(page, text, deadline, log)
+        apply_lines(page, text, opts, deadline, log=log, number=number)
         return
     decoded, page.charset = decode_body(doc.body, doc.content_type or None)
     doc.body = b""
@@ -250,7 +251,8 @@ def _build(
         text = decoded
         _markdown_metadata(page, doc, text, opts)
     del decoded
-    apply_lines(page, printable(text), opts, deadline, log=log, number=number)
+    text = printable_in_time(page, text, deadline, log)
+    apply_lines(page, text, opts, deadline, log=log, number=number)
 
 
 def _markdown_metadata(page: PageResult, doc: Document, text: str, opts: WfOptions) -> None:
@@ -301,7 +303,7 @@ def _build_pdf(
         page.note(note, log)
     apply_lines(
         page,
-        printable(result.text),
+        printable_in_time(page, result.text, deadline, log),
         opts,
         deadline,
         log=log,

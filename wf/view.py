@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from common.errors import ToolError
-from common.text import clean_text, escape_markers, inline, one_line
+from common.text import OutOfTime, clean_text, escape_markers, inline, one_line
 
 Log = Callable[[str], None]
 
@@ -172,3 +172,22 @@ def printable(text: str) -> str:
     characters; CR, CRLF, U+2028 and U+2029 end a line), then page lines that begin like a
     marker line escaped. --filter, --from/--to and --json all see this text."""
     return escape_markers(clean_text(text))
+
+
+def printable_in_time(page: PageResult, text: str, deadline: float | None, log: Log) -> str:
+    """printable(text), the policy asking the page's deadline (time.monotonic()) between
+    slices of a long text: a pass over 10 MB where every other character is to go takes
+    0.25-0.5 s, after an extraction that may have met the deadline already. Past it, the
+    part cleaned so far, and a note that says so."""
+    import time
+
+    late = None if deadline is None else (lambda: time.monotonic() > deadline)
+    try:
+        return escape_markers(clean_text(text, late))
+    except OutOfTime as cut:
+        page.note(
+            "out of time while the text was cleaned for output: "
+            f"the first {cut.read} of its {len(text)} characters",
+            log,
+        )
+        return escape_markers(cut.done)

@@ -159,3 +159,87 @@ def test_a_shell_past_the_deadline_after_its_check_is_noted_out_of_time():
     late = Asks(from_ask=5)
     note = empty.why_empty(*args, never=True, rendered=False, can_render=False, late=late)
     assert note == f"no text: {empty.OUT_OF_TIME}" and late.asks == 5
+
+
+# Words of requests for JavaScript, and runs of blanks longer than a window's reach past
+# its edge (inside "java script", the only place a match holds more than 101 characters).
+REQUEST_WORDS = (
+    "enable", "turn on", "requires", "need", "without", "java", "script", "JavaScript",
+    "required", "disabled", "must", "needs to be", " ", " ", "x", "<", "a" * 30, "b" * 70,
+    " " * 60, " " * 130, " " * 300, "\n" * 700, "enable JavaScript", "JavaScript is off",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("window", [1, 7, 60, 500])
+def test_a_request_for_javascript_read_a_window_at_a_time_is_the_pattern_s(monkeypatch, window):
+    monkeypatch.setattr(detect, "_JS_WINDOW", window)
+    rnd = random.Random(window)
+    found = 0
+    for _ in range(1_500):
+        text = "".join(rnd.choices(REQUEST_WORDS, k=rnd.randint(0, 40)))
+        one = NEEDS_JS_AS_SPECIFIED.search(text) is not None
+        assert detect._requests_js(text, lambda: False) == one, text
+        found += one
+    assert found > 200
+    # A "java script" whose blanks run on past several windows' reach.
+    long = "x " * 300 + "enable java" + " " * 5_000 + "script" + " x" * 300
+    assert detect._requests_js(long, lambda: False) is True
+    assert detect._requests_js(long.replace("enable", "enables"), lambda: False) is False
+
+
+def test_one_long_noscript_is_searched_asking_the_deadline_between_windows(monkeypatch):
+    # One <noscript> of requests without "JavaScript" was searched whole (0.7 to 1 s for
+    # 10 MB): 70 KB of them are 70 windows of 1 000 characters.
+    monkeypatch.setattr(detect, "_JS_WINDOW", 1_000)
+    content = "enable " * 10_000
+    assert detect._requests_js(content, late := Asks()) is False
+    assert late.asks >= 60
+    with pytest.raises(detect._Late):
+        detect._requests_js(content, Asks(from_ask=3))
+    page = "<html><body><noscript>" + content + "</noscript><div>x</div></body></html>"
+    # Before the markers, before the <noscript>s, then late at the 3rd ask, inside the one.
+    assert detect.looks_like_js_shell(page, "", Asks(from_ask=3)) is False
+    assert detect.looks_like_js_shell(page + "JavaScript is off</noscript>", "", Asks()) is False
+    asks_js = page.replace("</noscript>", "JavaScript is off</noscript>")
+    assert detect.looks_like_js_shell(asks_js, "", Asks()) is True
+
+
+def test_the_signals_listed_for_a_note_ask_the_deadline_as_they_are_read(monkeypatch):
+    monkeypatch.setattr(detect, "_WINDOW", 1_000)
+    page = "<script>window.__NUXT__={}</script>" + '<div a="x" b="y">' * 2_000 + "</div>"
+    assert detect.shell_signals(page, late := Asks()) == ["marker window.__NUXT__"]
+    assert late.asks >= 30  # between the windows of the search for a mount point
+    assert detect.shell_signals(page, Asks(from_ask=10)) is None
+    # why_empty says so: its ask, the check's one (a marker), then late among the signals.
+    args = (page, "", "https://app.example/")
+    note = empty.why_empty(*args, never=True, rendered=False, can_render=False, late=Asks(5))
+    assert note == f"no text: {empty.OUT_OF_TIME}"
+    note = empty.why_empty(*args, never=True, rendered=False, can_render=False, late=Asks())
+    assert note is not None and "(marker window.__NUXT__)" in note
+
+
+class _Spans:
+    """_NEEDS_JS, the stretches its searches may read recorded."""
+
+    def __init__(self) -> None:
+        self.pattern = detect._NEEDS_JS
+        self.read = 0
+
+    def search(self, text: str, pos: int = 0, endpos: int = 1 << 62) -> re.Match[str] | None:
+        self.read += min(endpos, len(text)) - pos
+        return self.pattern.search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        self.read += len(text) - pos
+        return self.pattern.match(text, pos)
+
+
+@pytest.mark.parametrize("words", ["enable java", "enables java"])
+def test_a_long_run_of_blanks_is_not_read_through(monkeypatch, words):
+    # 10 MB of blanks in one window's reach took 0.3 s in one search: the run is looked
+    # at in a copy with a few of them, as the blanks of a "java script".
+    spans = _Spans()
+    monkeypatch.setattr(detect, "_NEEDS_JS", spans)
+    content = "x " * 100 + words + " " * 1_000_000 + "script x"
+    assert detect._requests_js(content, lambda: False) is (words == "enable java")
+    assert spans.read < 100_000

@@ -141,6 +141,7 @@ def _names_items(source: str | bytes) -> bool:
 
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
     from wf.extract import parse
+    from wf.extract.records import late
     from wf.extract.unseen import CLASS_SCAN_MAX
 
     # Microdata and RDFa are looked for in the tree (a walk over every element) only when
@@ -163,7 +164,7 @@ def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes |
         # path, which drops them before the parse.
         trace.trace("extract: a control character in the fast parse; parsing again carefully")
         del root, result
-    root = parse.parse(parse.to_utf8(text, utf8))
+    root = parse.parse(parse.to_utf8(text, utf8), late(options["deadline"]))
     # The source is let go here: whether it names an itemtype is settled now.
     names_itemtype = named()
     options["microdata"] = lambda: names_itemtype

@@ -182,8 +182,10 @@ def parse_fast(text: str, utf8: bytes | None = None) -> Any:
     return root
 
 
-def parse(data: bytes) -> Any:
-    """The root element of `data` (UTF-8 HTML), or None when there is no element at all."""
+def parse(data: bytes, late: Callable[[], bool] | None = None) -> Any:
+    """The root element of `data` (UTF-8 HTML), or None when there is no element at all.
+    ``late()``, whether the page's deadline has passed, is asked as a page too deep for
+    libxml2 is flattened (depth.flatten)."""
     from lxml import etree
 
     parser = _parser()
@@ -193,7 +195,7 @@ def parse(data: bytes) -> Any:
         return None
     if root is not None and _too_deep(parser):
         try:
-            root = etree.fromstring(flatten(data), parser)
+            root = etree.fromstring(flatten(data, late), parser)
         except (etree.LxmlError, ValueError):
             return None
     return root

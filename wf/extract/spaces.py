@@ -5,6 +5,7 @@ spans that a page's style lays out apart written apart."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
@@ -67,18 +68,19 @@ def _join_lines(lines: list[str]) -> str:
     return "\n".join(out)
 
 
-def collapse_run(parts: list[str]) -> str:
+def collapse_run(parts: list[str], late: Callable[[], bool] | None = None) -> str:
     """collapse("".join(parts)), emptying ``parts``. A run over CHUNK characters is let go
     of before its collapsed text is joined, so that a huge text node is held once rather
     than twice (10 MB of ASCII and one emoji is 40 MB a copy); the caller keeps no other
-    reference to it."""
+    reference to it. ``late()`` is asked as a run over CHUNK characters is collapsed
+    (_long_pieces)."""
     raw = "".join(parts)
     parts.clear()
     if raw.isspace():  # the indentation between two blocks, most often
         return ""
     if len(raw) <= CHUNK:
         return collapse(raw)
-    pieces = _long_pieces(raw)
+    pieces = _long_pieces(raw, late)
     del raw
     if any(BR in piece for piece in pieces):
         return _join_lines([line.strip() for line in "".join(pieces).split(BR)])
@@ -97,18 +99,23 @@ def _collapse_long(raw: str) -> str:
     return "".join(_long_pieces(raw))
 
 
-def _long_pieces(raw: str) -> list[str]:
+def _long_pieces(raw: str, late: Callable[[], bool] | None = None) -> list[str]:
     """_WS.sub(" ", raw) a megabyte at a time: on one huge text node the substitution's
     list of pieces would cost ten times the text. Each chunk ends after a whole run of
     spaces, so no run is split in two. Each chunk also goes through the output's text
     policy here rather than at the end: a few invisible characters above U+FFFF make
     Python store every character of a string in four bytes, and the copies that follow
-    would hold the whole node so (10 MB of them peaked 40 MB higher)."""
-    from common.text import clean_text
+    would hold the whole node so (10 MB of them peaked 40 MB higher). ``late()`` is
+    asked between chunks and inside the policy's passes (0.25-0.5 s over 10 MB where every
+    other character is to go): raises wf.extract.records.OutOfTime."""
+    from common import text as policy
+    from wf.extract.records import OutOfTime
 
     out: list[str] = []
     start, size = 0, len(raw)
     while start < size:
+        if start and late is not None and late():
+            raise OutOfTime
         end = start + CHUNK
         if end < size:
             run = _WS.search(raw, end)
@@ -125,7 +132,10 @@ def _long_pieces(raw: str) -> list[str]:
             # The policy removes controls, BR among them; a tab it keeps, and the sub
             # has just turned every tab into a space, so a tab stands in for each <br>.
             text = _WS.sub(" ", chunk).replace(BR, "\t")
-            out.append(clean_text(text).replace("\t", BR))
+            try:
+                out.append(policy.clean_text(text, late).replace("\t", BR))
+            except policy.OutOfTime:
+                raise OutOfTime from None
         start = end
     return out
 

@@ -54,13 +54,27 @@ _NEXT_DATA = re.compile(
 )
 
 
-def shell_signals(raw_html: str) -> list[str]:
-    """The signals of a client-rendered page found in the raw HTML, for notes and tuning."""
+def shell_signals(raw_html: str, late: Callable[[], bool] | None = None) -> list[str] | None:
+    """The signals of a client-rendered page found in the raw HTML, for notes and tuning;
+    None once ``late()`` (asked as looks_like_js_shell asks it) says the deadline has
+    passed: each kind reads the whole page (0.3 s on 10 MB of tags)."""
+    late = late or _never
+    looks: tuple[tuple[str, Callable[[Callable[[], bool]], bool]], ...] = (
+        (
+            "noscript asks for JavaScript",
+            lambda asked: any(_requests_js(content, asked) for content in _asked(raw_html, asked)),
+        ),
+        ("empty mount point", lambda asked: _mount_found(raw_html, asked)),
+    )
     found: list[str] = []
-    if any(_NEEDS_JS.search(content) for content in _noscripts(raw_html)):
-        found.append("noscript asks for JavaScript")
-    if _mount_found(raw_html, _never):
-        found.append("empty mount point")
+    try:
+        for signal, look in looks:
+            if late():
+                raise _Late
+            if look(late):
+                found.append(signal)
+    except _Late:
+        return None
     found.extend(f"marker {m}" for m in _MARKERS if m in raw_html)
     return found
 
@@ -89,9 +103,9 @@ def looks_like_js_shell(
     ``late()`` (whether the page's deadline has passed), when given, is asked before each
     kind of sign is looked for, the cheapest first, and as the <noscript>s and a mount
     point's ids are read (each kind reads the whole page: 0.2 to 0.45 s on 10 MB of tags
-    in one search). Once it has passed the answer is no, and the caller, which asked it
-    too, says the page was out of time. One <noscript> is searched whole (0.7 to 1 s for
-    one of 10 MB of requests)."""
+    in one search), and between windows of one long <noscript> (_requests_js). Once it has
+    passed the answer is no, and the caller, which asked it too, says the page was out of
+    time."""
     if len(raw_html) < MIN_RAW_BYTES // 4:
         return False  # cannot reach the byte threshold even at four bytes a character
     if len(static_text.encode("utf-8", "replace")) >= MAX_TEXT_BYTES:
@@ -101,7 +115,7 @@ def looks_like_js_shell(
     late = late or _never
     looks: tuple[Callable[[Callable[[], bool]], bool], ...] = (
         lambda asked: any(marker in raw_html for marker in _MARKERS),
-        lambda asked: any(_NEEDS_JS.search(content) for content in _asked(raw_html, asked)),
+        lambda asked: any(_requests_js(content, asked) for content in _asked(raw_html, asked)),
         lambda asked: _mount_found(raw_html, asked),
     )
     try:
@@ -134,6 +148,62 @@ def _asked(raw_html: str, late: Callable[[], bool]) -> Iterator[str]:
         if not count % _ASKED and late():
             raise _Late
         yield content
+
+
+# One <noscript>'s text is searched for a request for JavaScript a window at a time (one
+# of 10 MB of "enable " took 0.7 to 1 s whole). A request's words and the 80 characters
+# between them are at most 101 characters but for the blanks inside "java script", which
+# are any number: a window's search reads _REACH past the window. A run of blanks there
+# longer than _LONG_BLANK (more than the 80 between the words) can only be a "java
+# script"'s, and is not read through (0.3 s for 10 MB of blanks): what comes before it is
+# searched, then whether a request holds it (_holds_blanks).
+_JS_WINDOW = 262_144
+_REACH = 256
+_LONG_BLANK = 128
+_NOT_BLANK = re.compile(r"\S")
+
+
+def _requests_js(content: str, late: Callable[[], bool]) -> bool:
+    """Whether ``_NEEDS_JS.search(content)`` finds a match, searched a window at a time
+    with ``late()`` asked between windows; raises _Late. Every match that starts in a
+    window ends within what its search reads (see above), and a match found that ends
+    before the search's edge is one in the whole text: its words and the lookaheads
+    between them never read as far as that edge."""
+    size, start = len(content), 0
+    while start < size:
+        if start and late():
+            raise _Late
+        edge = start + _JS_WINDOW + _REACH
+        if edge >= size:
+            return _NEEDS_JS.search(content, start) is not None
+        blank = _NOT_BLANK.search(content, edge)
+        after = blank.start() if blank else size
+        if after - edge >= _LONG_BLANK:
+            # A match before the run ends at its start at the latest: the search cut
+            # there sees the words as the whole text does (a blank follows them).
+            run = start + len(content[start:edge].rstrip())
+            if _NEEDS_JS.search(content, start, run) or _holds_blanks(content, run, after):
+                return True
+            start = after  # no match starts inside the run
+            continue
+        pos, end = start, min(size, after + _REACH)
+        while (found := _NEEDS_JS.search(content, pos, end)) is not None:
+            if found.end() < end or end == size:
+                return True
+            # Its last word may go on past the edge: read on, from where it starts.
+            pos, end = found.start(), min(size, end + _REACH)
+        start += _JS_WINDOW
+    return False
+
+
+def _holds_blanks(content: str, run: int, after: int) -> bool:
+    """Whether a request for JavaScript holds the blanks from ``run`` to ``after`` (more
+    than _LONG_BLANK: they are a "java script"'s), read on a copy with _LONG_BLANK of
+    them (any number over 80 gives the same matches), tried from each start within
+    reach: a match found from one is one in the text, as it reads no further."""
+    head = content[max(0, run - _REACH // 2) : run]
+    probe = head + " " * _LONG_BLANK + content[after : after + _REACH // 2]
+    return any(_NEEDS_JS.match(probe, at) for at in range(max(0, len(head) - 102), len(head)))
 
 
 def _mount_found(raw_html: str, late: Callable[[], bool]) -> bool:
