@@ -61,11 +61,10 @@ def _from_stream(stream: BinaryIO, path: str, limit: int, deadline: float) -> by
     except (OSError, ValueError):  # no descriptor (a library caller's or a test's stream)
         data = stream.read(limit + 1)
         return _within(data, path, limit)
-    os.set_blocking(fd, False)
-    try:
-        return _from_fd(fd, path, limit, deadline)
-    finally:
-        os.set_blocking(fd, True)
+    # Left blocking: its open file description may be a terminal's or a pipe's shared
+    # with the shell, which one made non-blocking and never restored (a SIGKILL) would
+    # break. poll() says when a read will not wait.
+    return _from_fd(fd, path, limit, deadline)
 
 
 def _from_fd(fd: int, path: str, limit: int, deadline: float) -> bytes:
