@@ -20,7 +20,8 @@ from functools import cache
 from itertools import islice, repeat
 from typing import AnyStr, Generic, overload
 
-from common.tag_counts import MAX_START_TAGS, MAX_TAGS, OutOfTime, angles, cap_elements
+from common.late import OutOfTime
+from common.tag_counts import MAX_START_TAGS, MAX_TAGS, angles, cap_elements
 
 __all__ = ["MAX_START_TAGS", "MAX_TAGS", "Cut", "cap_attributes", "cap_elements", "limit"]
 

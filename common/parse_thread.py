@@ -110,10 +110,7 @@ def parsing(work: Callable[[], T], size: int) -> T:
     def job() -> None:
         result: tuple[bool, Any]
         try:
-            if prefix:
-                with trace.prefixed(prefix):
-                    result = (True, work())
-            else:
+            with trace.prefixed(prefix):  # the caller's label on the lines traced here
                 result = (True, work())
         except BaseException as exc:  # noqa: BLE001 - handed back and raised in the caller
             result = (False, exc)

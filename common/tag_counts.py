@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import AnyStr, overload
 
+from common.late import OutOfTime
+
 # 1 000 000 tiny <p> (8 MB) peaked at 376 MB and ended 2 s past their deadline; cut at
 # this many "<", they stay within 100 MB and their deadline. The largest of the 181
 # extract-bench pages has 3 229 "<".
@@ -25,10 +27,6 @@ _CHUNK = 8192
 # asks on 8 MB pages of tags (load 1.3), where the whole count, 30 to 65 ms, asked
 # nothing. A page no longer than this is counted without an ask.
 ASK_EVERY = 1 << 20
-
-
-class OutOfTime(Exception):
-    """``late()`` said the caller's deadline has passed while the tags were counted."""
 
 
 class _Asks:

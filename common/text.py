@@ -38,6 +38,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from common.late import OutOfTime as _Late
+
 # Removed wherever text goes out. Tab, LF and CR are handled by the callers' line rules.
 _REMOVE = (
     "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
@@ -84,10 +86,11 @@ _MARKER_LIKE = r"^([ \t]*)(\[[ \t]*wf[ \t]*:)"
 NOTE_CHARS = 300
 
 
-class OutOfTime(Exception):
+class OutOfTime(_Late):
     """The caller's deadline passed while the policy went over a long text: ``done`` is
     the policy's text of its first ``read`` characters (each slice goes through every
-    step before the next is begun)."""
+    step before the next is begun). A common.late.OutOfTime: a pass that cleans text
+    lets it through as its own."""
 
     def __init__(self, done: str, read: int) -> None:
         super().__init__(f"out of time after {read} characters")

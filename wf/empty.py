@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from common.late import OutOfTime
 from wf.options import NEVER
 from wf.render.detect import MAX_TEXT_BYTES, looks_like_js_shell, shell_signals
 
@@ -190,7 +191,7 @@ def explain(
     only for a tiny text. Its searches stop at ``deadline`` (time.monotonic())."""
     if not is_tiny(text):
         return
-    from wf.extract.records import late
+    from common.late import late
 
     note = why_empty(
         html_text(),
@@ -271,7 +272,7 @@ def _markup_reason(raw_html: str, text: str, late: Callable[[], bool]) -> str | 
         return OUT_OF_TIME
     try:
         return _reason(raw_html, text, late)
-    except _OutOfTime:
+    except OutOfTime:
         return OUT_OF_TIME
 
 
@@ -329,10 +330,6 @@ def _reason(raw_html: str, text: str, late: Callable[[], bool]) -> str | None:
     return f"page holds only {kinds} ({counts})"
 
 
-class _OutOfTime(Exception):
-    """The deadline passed in the middle of a pass over the page."""
-
-
 # Characters of the page searched between two asks of the deadline: about 25 ms of the
 # slowest search (1 s on 10 MB of empty boxes or quoted attributes).
 _WINDOW = 262_144
@@ -354,7 +351,7 @@ def _by_tags(pattern: re.Pattern[str]) -> _Search:
         start, size = 0, len(where)
         while start < size:
             if start and late():
-                raise _OutOfTime
+                raise OutOfTime
             end = size
             if start + _WINDOW < size:
                 end = where.rfind("<", start + _WINDOW // 2, start + _WINDOW)
@@ -382,7 +379,7 @@ _AFTER = 13 + 7  # an anchor ends within this many characters of its start
 def _paywall_data(where: str, late: Callable[[], bool]) -> re.Match[str] | None:
     for start in range(0, len(where), _WINDOW):
         if start and late():
-            raise _OutOfTime
+            raise OutOfTime
         # The starts in [start, start + _WINDOW), in order: the first that matches is
         # the page's first match.
         ascii_ = where[start : start + _WINDOW + _AFTER].encode("ascii", "replace").lower()
@@ -419,7 +416,7 @@ class _Seen:
         html = raw_html[:_SCAN_CHARS]
         for count, match in enumerate(_TAG.finditer(html), 1):
             if not count % _TAGS_ASKED and late is not None and late():
-                raise _OutOfTime
+                raise OutOfTime
             if hidden is None and match.start() > pos:
                 piece = html[pos : match.start()]
                 if not in_link:

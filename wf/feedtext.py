@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any
 
 from common import text as policy
+from common.late import OutOfTime, late
 from wf import feed as reader  # reader.MAX_ENTRIES read when used: a test lowers it
 from wf.feed import Entry, Feed, link_url, newest_first, parse_xml, read_feed
 
@@ -37,10 +38,6 @@ class FeedText:
     notes: list[str] = field(default_factory=list)
 
 
-class _Late(Exception):
-    """The deadline passed while a summary was made: it is left out."""
-
-
 _ASKED = 1024  # elements of a summary made between two asks of the deadline (about 5 ms)
 
 
@@ -54,16 +51,8 @@ def _summary_element(
     one. ``budget`` is what is left of the page's tag allowance (common.parse_limits):
     the summaries of a feed share it, as the parts of a page do. ``late()`` is asked
     every _ASKED elements (one summary of 74 000 links took 0.5 s), and between the
-    slices of a long text the policy cleans (common.text): raises _Late."""
-    try:
-        return _summary_built(entry, budget, notes, late)
-    except policy.OutOfTime:
-        raise _Late from None
-
-
-def _summary_built(
-    entry: Entry, budget: list[int], notes: list[str], late: Callable[[], bool] | None
-) -> Any:
+    slices of a long text the policy cleans (common.text): raises common.late.OutOfTime,
+    and the summary is left out."""
     from lxml import etree
 
     clean_text = partial(policy.clean_text, late=late)
@@ -98,7 +87,7 @@ def _summary_built(
     etree.strip_elements(body, *JUNK, *_RAW_TEXT, with_tail=False)
     for count, el in enumerate(body.iter(), 1):
         if late is not None and not count % _ASKED and late():
-            raise _Late
+            raise OutOfTime
         # The HTML parser turns "&#x1b;" into the control itself: cleaned before lxml is
         # asked to set it again (div.text below), and before it could reach the output.
         if el.text:
@@ -156,15 +145,15 @@ def feed_text(
     """A feed's text as wf prints it, with its entries for --json; ``feed`` None (and a
     note) when ``text`` holds no RSS or Atom root after all."""
     from common.parse_limits import limit
-    from wf.extract import extract, records
+    from wf.extract import extract
 
     # libxml2's XML parser costs what its HTML parser does by the element and attribute:
     # the page's bounds hold for the feed's XML too (a cut feed is then read as far as
     # it goes, as any feed cut short, and so is one cut where the deadline stopped them).
-    text, cut = limit(text, late=records.late(deadline))
+    text, cut = limit(text, late=late(deadline))
     root, problem = parse_xml(text, url)
     del text
-    feed = read_feed(root, url, records.late(deadline))
+    feed = read_feed(root, url, late(deadline))
     out = FeedText(feed=feed, notes=cut.notes())
     if feed is None:
         why = f" ({problem})" if problem else ""
@@ -208,8 +197,8 @@ _SUMMARIES_LATE = "out of time: some summaries are left out"
 
 def _summaries(entries: list[Entry], notes: list[str], deadline: float | None) -> list[Any]:
     """Each entry's summary element (None: none, or left out), none made past the deadline."""
+    from common.late import late as asks
     from common.parse_limits import MAX_TAGS
-    from wf.extract.records import late as asks
 
     budget = [MAX_TAGS]
     summaries = []
@@ -220,7 +209,7 @@ def _summaries(entries: list[Entry], notes: list[str], deadline: float | None) -
         if not late:
             try:
                 summary = _summary_element(entry, budget, notes, asks(deadline))
-            except _Late:
+            except OutOfTime:
                 late = True
         summaries.append(summary)
     if late:

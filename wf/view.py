@@ -179,11 +179,10 @@ def printable_in_time(page: PageResult, text: str, deadline: float | None, log: 
     slices of a long text: a pass over 10 MB where every other character is to go takes
     0.25-0.5 s, after an extraction that may have met the deadline already. Past it, the
     part cleaned so far, and a note that says so."""
-    import time
+    from common.late import late
 
-    late = None if deadline is None else (lambda: time.monotonic() > deadline)
     try:
-        return escape_markers(clean_text(text, late))
+        return escape_markers(clean_text(text, late(deadline)))
     except OutOfTime as cut:
         page.note(
             "out of time while the text was cleaned for output: "

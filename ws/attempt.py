@@ -71,6 +71,11 @@ class Attempt:
     retry_at: float | None = None  # wall clock; a skipped provider is tried again then
     retry_after: float | None = None  # seconds, from a blocked answer's Retry-After
 
+    @property
+    def said(self) -> str:
+        """Its line on stderr: provider, outcome and why."""
+        return f"{self.provider}: {self.outcome} ({self.message})"
+
     def as_json(self) -> dict[str, Any]:
         from ws.health import clock
 

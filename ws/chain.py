@@ -202,7 +202,7 @@ class _Search:
             if attempt.outcome == USAGE:
                 ended_by = _BY_USAGE  # every other provider would be asked in vain
                 break
-            self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+            self.say(attempt.said)
         self._end_flights(ended_by)
         self.not_asked = [e.backend.name for _, e in pending]
 
@@ -221,7 +221,7 @@ class _Search:
                 ended_by = _BY_USAGE
                 break
             if attempt.outcome != OK:
-                self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+                self.say(attempt.said)
         self._end_flights(ended_by)
         ranked = [(self.done[i].provider, r) for i, r in sorted(self.results.items()) if r]
         if ranked and ended_by is None:
@@ -269,7 +269,7 @@ class _Search:
         except Exception as exc:  # noqa: BLE001 - a bug: this attempt's end, not the run's
             attempt = self.done[index] = bug(endpoint.backend.name, exc, now)
             self.results[index] = []
-            self.say(f"{attempt.provider}: {attempt.outcome} ({attempt.message})")
+            self.say(attempt.said)
             return
         flight = _Flight(index, endpoint, Abort(), now, request)
         self.flights[index] = flight
@@ -341,7 +341,7 @@ class _Search:
             if got is None:
                 break
             if got[1].outcome not in (CANCELLED, OK, USAGE):
-                self.say(f"{got[1].provider}: {got[1].outcome} ({got[1].message})")
+                self.say(got[1].said)
         # Given up on: said as one that ended is (its request's notes, a timeout's line).
         for index, flight in self.flights.items():
             attempt = self.done[index] = self._stopped(flight, list(flight.request.notes))

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from common.late import OutOfTime
 from tests.helpers import Asks
 from wf import empty, feed, feedtext
 
@@ -38,7 +39,7 @@ def test_the_read_of_what_the_page_shows_asks_the_deadline_every_so_many_tags():
     tags = "<i>x</i>" * (2 * empty._TAGS_ASKED)
     seen = empty._Seen(tags, late := Asks())
     assert late.asks == 4 and seen.own == 2 * empty._TAGS_ASKED
-    with pytest.raises(empty._OutOfTime):
+    with pytest.raises(OutOfTime):
         empty._Seen(tags, Asks(from_ask=1))
     # Past the deadline at its first ask, why_empty says so: no reason looked for.
     note = empty.why_empty(
@@ -182,5 +183,5 @@ def test_a_summary_is_made_asking_the_deadline_every_so_many_elements():
     late = Asks()
     div = feedtext._summary_element(read.entries[0], [10_000], [], late)
     assert len(div) == 3_000 and late.asks == 3_001 // feedtext._ASKED
-    with pytest.raises(feedtext._Late):
+    with pytest.raises(OutOfTime):
         feedtext._summary_element(read.entries[0], [10_000], [], Asks(from_ask=1))

@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from common.late import OutOfTime
 from tests.helpers import Asks
 from wf import empty
 from wf.render import detect
@@ -108,7 +109,7 @@ def test_a_mount_point_is_looked_for_asking_the_deadline_between_windows(monkeyp
     page = '<div a="x" b="y">' * 2_000 + '<div id="root"></div>'  # 34 KB: 34 windows
     assert detect._mount_found(page, late := Asks()) is True
     assert late.asks >= 30
-    with pytest.raises(detect._Late):
+    with pytest.raises(OutOfTime):
         detect._mount_found(page, Asks(from_ask=5))
 
 
@@ -194,7 +195,7 @@ def test_one_long_noscript_is_searched_asking_the_deadline_between_windows(monke
     content = "enable " * 10_000
     assert detect._requests_js(content, late := Asks()) is False
     assert late.asks >= 60
-    with pytest.raises(detect._Late):
+    with pytest.raises(OutOfTime):
         detect._requests_js(content, Asks(from_ask=3))
     page = "<html><body><noscript>" + content + "</noscript><div>x</div></body></html>"
     # Before the markers, before the <noscript>s, then late at the 3rd ask, inside the one.

@@ -110,7 +110,7 @@ def _run(
         "selection": selection,
         "want_images": want_images,
     }
-    from wf.extract.records import late
+    from common.late import late
     from wf.extract.source import limited
 
     # Past the deadline the checks stop and cut the page where they are: what follows
@@ -140,8 +140,8 @@ def _names_items(source: str | bytes) -> bool:
 
 
 def _parse_and_extract(text: str | bytes, options: dict[str, Any], utf8: bytes | None) -> Extracted:
+    from common.late import late
     from wf.extract import parse
-    from wf.extract.records import late
     from wf.extract.unseen import CLASS_SCAN_MAX
 
     # Microdata and RDFa are looked for in the tree (a walk over every element) only when

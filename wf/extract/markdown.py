@@ -11,11 +11,12 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from common.late import late
 from wf.extract import markdown_tuning, ranks
 from wf.extract.anchors import permalink
 from wf.extract.datatext import is_control, is_data
 from wf.extract.names import BLOCK
-from wf.extract.records import check_time, late
+from wf.extract.records import check_time
 from wf.extract.sections import drop_empty, in_link
 from wf.extract.spaces import APART_TAGS, BR, SPACES, apart, collapse, collapse_run
 from wf.extract.tables import end_row, is_data_table, markdown_rows

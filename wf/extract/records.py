@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from common.late import OutOfTime as OutOfTime  # what the passes here raise
 from wf.extract.names import BLOCK, HEADING, negative_block
 
 GOOD_MIN = 50  # characters of own text for a block to count as prose
@@ -122,25 +123,12 @@ class Analysis:
         return {b.el: b for b in blocks[start : blocks[start].end]}
 
 
-class OutOfTime(Exception):
-    """The caller's deadline passed while a page was being read."""
-
-
 def check_time(deadline: float | None) -> None:
     if deadline is not None:
         import time
 
         if time.monotonic() > deadline:
             raise OutOfTime
-
-
-def late(deadline: float | None) -> Callable[[], bool] | None:
-    """Whether ``deadline`` has passed, as common.parse_limits.limit asks it (None: never)."""
-    if deadline is None:
-        return None
-    import time
-
-    return lambda: time.monotonic() > deadline
 
 
 def walk(

@@ -107,9 +107,9 @@ def _long_pieces(raw: str, late: Callable[[], bool] | None = None) -> list[str]:
     Python store every character of a string in four bytes, and the copies that follow
     would hold the whole node so (10 MB of them peaked 40 MB higher). ``late()`` is
     asked between chunks and inside the policy's passes (0.25-0.5 s over 10 MB where every
-    other character is to go): raises wf.extract.records.OutOfTime."""
+    other character is to go): raises common.late.OutOfTime."""
     from common import text as policy
-    from wf.extract.records import OutOfTime
+    from common.late import OutOfTime
 
     out: list[str] = []
     start, size = 0, len(raw)
@@ -132,10 +132,7 @@ def _long_pieces(raw: str, late: Callable[[], bool] | None = None) -> list[str]:
             # The policy removes controls, BR among them; a tab it keeps, and the sub
             # has just turned every tab into a space, so a tab stands in for each <br>.
             text = _WS.sub(" ", chunk).replace(BR, "\t")
-            try:
-                out.append(policy.clean_text(text, late).replace("\t", BR))
-            except policy.OutOfTime:
-                raise OutOfTime from None
+            out.append(policy.clean_text(text, late).replace("\t", BR))
         start = end
     return out
 

@@ -53,7 +53,7 @@ def _static_stands(static: Extracted, html_text: Callable[[], str], deadline: fl
     would make for nothing), or the page shows no sign of one. The check reads the whole
     page for each kind of sign (0.2-0.45 s on 10 MB of tags): past the deadline it answers
     no, and there is no time to render anyway."""
-    from wf.extract.records import late
+    from common.late import late
 
     if len(static.text) >= MAX_TEXT_BYTES:
         return True

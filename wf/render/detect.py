@@ -9,6 +9,8 @@ import json
 import re
 from collections.abc import Callable, Iterator
 
+from common.late import OutOfTime
+
 # A shell is big (scripts, inline state) and says little; both thresholds are in bytes.
 MIN_RAW_BYTES = 2000
 MAX_TEXT_BYTES = 400
@@ -58,25 +60,22 @@ def shell_signals(raw_html: str, late: Callable[[], bool] | None = None) -> list
     """The signals of a client-rendered page found in the raw HTML, for notes and tuning;
     None once ``late()`` (asked as looks_like_js_shell asks it) says the deadline has
     passed: each kind reads the whole page (0.3 s on 10 MB of tags)."""
-    late = late or _never
-    looks: tuple[tuple[str, Callable[[Callable[[], bool]], bool]], ...] = (
-        (
-            "noscript asks for JavaScript",
-            lambda asked: any(_requests_js(content, asked) for content in _asked(raw_html, asked)),
-        ),
-        ("empty mount point", lambda asked: _mount_found(raw_html, asked)),
-    )
-    found: list[str] = []
     try:
-        for signal, look in looks:
-            if late():
-                raise _Late
-            if look(late):
-                found.append(signal)
-    except _Late:
+        found = list(_signs(raw_html, late or _never))
+    except OutOfTime:
         return None
     found.extend(f"marker {m}" for m in _MARKERS if m in raw_html)
     return found
+
+
+def _signs(raw_html: str, late: Callable[[], bool]) -> Iterator[str]:
+    """The names of _SIGNS that ``raw_html`` shows, in order, ``late()`` asked before each
+    and as each reads; raises common.late.OutOfTime."""
+    for name, look in _SIGNS:
+        if late():
+            raise OutOfTime
+        if look(raw_html, late):
+            yield name
 
 
 def _noscripts(raw_html: str) -> Iterator[str]:
@@ -113,28 +112,18 @@ def looks_like_js_shell(
     if len(raw_html.encode("utf-8", "replace")) < MIN_RAW_BYTES:
         return False
     late = late or _never
-    looks: tuple[Callable[[Callable[[], bool]], bool], ...] = (
-        lambda asked: any(marker in raw_html for marker in _MARKERS),
-        lambda asked: any(_requests_js(content, asked) for content in _asked(raw_html, asked)),
-        lambda asked: _mount_found(raw_html, asked),
-    )
-    try:
-        for look in looks:
-            if late():
-                return False
-            if look(late):
-                return True
-    except _Late:
+    if late():
         return False
-    return False
+    if any(marker in raw_html for marker in _MARKERS):  # the cheapest sign first
+        return True
+    try:
+        return next(_signs(raw_html, late), None) is not None
+    except OutOfTime:
+        return False
 
 
 def _never() -> bool:
     return False
-
-
-class _Late(Exception):
-    """The deadline passed while the page was looked through for a shell's signs."""
 
 
 _ASKED = 1024  # <noscript>s, or ids of a mount point, read between two asks
@@ -143,10 +132,10 @@ _WINDOW = 262_144  # characters searched for a mount point's id between two asks
 
 def _asked(raw_html: str, late: Callable[[], bool]) -> Iterator[str]:
     """_noscripts(raw_html), asking ``late()`` every _ASKED of them (a page of 450 000
-    took 0.24 s); raises _Late."""
+    took 0.24 s); raises OutOfTime."""
     for count, content in enumerate(_noscripts(raw_html), 1):
         if not count % _ASKED and late():
-            raise _Late
+            raise OutOfTime
         yield content
 
 
@@ -165,14 +154,14 @@ _NOT_BLANK = re.compile(r"\S")
 
 def _requests_js(content: str, late: Callable[[], bool]) -> bool:
     """Whether ``_NEEDS_JS.search(content)`` finds a match, searched a window at a time
-    with ``late()`` asked between windows; raises _Late. Every match that starts in a
+    with ``late()`` asked between windows; raises OutOfTime. Every match that starts in a
     window ends within what its search reads (see above), and a match found that ends
     before the search's edge is one in the whole text: its words and the lookaheads
     between them never read as far as that edge."""
     size, start = len(content), 0
     while start < size:
         if start and late():
-            raise _Late
+            raise OutOfTime
         edge = start + _JS_WINDOW + _REACH
         if edge >= size:
             return _NEEDS_JS.search(content, start) is not None
@@ -210,12 +199,12 @@ def _mount_found(raw_html: str, late: Callable[[], bool]) -> bool:
     """Whether the mount point's pattern (above) matches in ``raw_html``, found from its
     ids (_MOUNT_ID) rather than tried from every "<div" (0.2 to 0.45 s on 10 MB of tags
     in one search, and quadratic in a tag of many ids): the deadline is asked between
-    windows of the page and every _ASKED ids; raises _Late. Each tag holding an id is
+    windows of the page and every _ASKED ids; raises OutOfTime. Each tag holding an id is
     judged once (_mount_tag), and the search goes on after it."""
     start, size, seen, since = 0, len(raw_html), 0, 0
     while start < size:
         if start and late():
-            raise _Late
+            raise OutOfTime
         end = size
         if start + _WINDOW < size:
             cut = _CUT.search(raw_html, start + _WINDOW)
@@ -224,7 +213,7 @@ def _mount_found(raw_html: str, late: Callable[[], bool]) -> bool:
         while (found := _IDS.search(raw_html, pos, end)) is not None:
             seen += 1
             if not seen % _ASKED and late():
-                raise _Late
+                raise OutOfTime
             mounted, pos = _mount_tag(raw_html, since, found.start(), late)
             if mounted:
                 return True
@@ -273,7 +262,7 @@ def _mount_tag(raw_html: str, since: int, at: int, late: Callable[[], bool]) -> 
     while (found := _IDS.search(raw_html, pos, after)) is not None:
         count += 1
         if not count % _ASKED and late():
-            raise _Late
+            raise OutOfTime
         if found.end() == after:
             return True, after
         pos = found.end()
@@ -284,6 +273,18 @@ def _closed_by(raw_html: str, gt: int) -> bool:
     """Whether the ">" at ``gt`` ends an opening tag followed by nothing but blanks and
     comments, then its end tag (the rest of the mount point's pattern)."""
     return raw_html[gt : gt + 1] == ">" and _EMPTY.match(raw_html, gt + 1) is not None
+
+
+def _noscript_asks(raw_html: str, late: Callable[[], bool]) -> bool:
+    return any(_requests_js(content, late) for content in _asked(raw_html, late))
+
+
+# The signs that read the page through, each asking ``late`` as it reads, in the order
+# looked for and listed (each found by its name when asked: a test spies on one).
+_SIGNS: tuple[tuple[str, Callable[[str, Callable[[], bool]], bool]], ...] = (
+    ("noscript asks for JavaScript", lambda raw, late: _noscript_asks(raw, late)),
+    ("empty mount point", lambda raw, late: _mount_found(raw, late)),
+)
 
 
 def recover_next_data(raw_html: str, *, cap: int = 200_000) -> str | None:
